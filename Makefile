@@ -1,0 +1,29 @@
+# The README's two commands. Both set up .venv on a fresh machine first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint browser-test clean setup
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m ipykernel install --user --name python3 >/dev/null 2>&1 || true
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m wetland_gis.demo --out outputs
+
+lint: $(STAMP)
+	$(BIN)/ruff check wetland_gis tests benchmarks sample_data
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks
+
+clean:
+	rm -rf $(VENV) outputs .pytest_cache

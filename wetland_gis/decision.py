@@ -1,0 +1,97 @@
+"""The immutable decision object every rule of the rules core returns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["Decision"]
+
+
+def _freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One answer of the rules core, with everything needed to trace it.
+
+    Parameters
+    ----------
+    question : str
+        The legal question answered, named like the function that answers it
+        (``"de_minimis"``, ``"replacement_ratio"``).
+    outcome : Outcome or other Enum
+        The answer.
+    amounts : Mapping[str, float]
+        Numbers the decision produced or compared (square feet, acres, ratios).
+    citations : tuple of str
+        The citation of every rule that fired, e.g. ``"Minn. Stat. § 103G.2241, subd. 9(a)(1)"``.
+    reasons : tuple of str
+        Plain-English reasons, one sentence each, in the order they were applied.
+    parameters : Mapping[str, Any]
+        The parameter keys used and the values they had on the ``as_of`` date.
+    verify : tuple of str
+        Conditions a person (the TEP, the local government unit) must still verify.
+    as_of : str
+        ISO date the parameters were read for.
+    """
+
+    question: str
+    outcome: Enum
+    amounts: Mapping[str, float] = field(default_factory=dict)
+    citations: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    verify: tuple[str, ...] = ()
+    as_of: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "amounts", _freeze(self.amounts))
+        object.__setattr__(self, "parameters", _freeze(self.parameters))
+        for name in ("citations", "reasons", "verify"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                value = (value,)
+            object.__setattr__(self, name, tuple(_unique(value)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dictionary of the decision."""
+        return {
+            "question": self.question,
+            "outcome": self.outcome.value,
+            "amounts": dict(self.amounts),
+            "citations": list(self.citations),
+            "reasons": list(self.reasons),
+            "parameters": {k: _plain(v) for k, v in self.parameters.items()},
+            "verify": list(self.verify),
+            "as_of": self.as_of,
+        }
+
+    def explain(self) -> str:
+        """Return the decision as a few lines of plain text."""
+        lines = [f"{self.question}: {self.outcome.value} (as of {self.as_of})"]
+        lines += [f"  - {r}" for r in self.reasons]
+        if self.citations:
+            lines.append("  cites: " + "; ".join(self.citations))
+        if self.verify:
+            lines += [f"  verify: {v}" for v in self.verify]
+        return "\n".join(lines)
+
+
+def _unique(values: Iterable[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for v in values:
+        seen.setdefault(str(v), None)
+    return list(seen)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return [_plain(v) for v in value]
+    return value

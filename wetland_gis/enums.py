@@ -1,0 +1,108 @@
+"""Enumerations of the legal categories the rules core works with.
+
+Enums, not bare strings: a misspelt zone or class fails at once. Each member's
+value is the stable string written to output files.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+
+__all__ = [
+    "WetlandType",
+    "ShorelandZone",
+    "PercentageArea",
+    "Outcome",
+    "ImpactOutcome",
+    "SitingTier",
+]
+
+
+class WetlandType(IntEnum):
+    """Circular 39 wetland type, Minn. Stat. § 103G.005, subd. 17b.
+
+    White cedar and tamarack wetlands are not a type of their own: they are a
+    flag carried beside the type (§ 103G.2241, subd. 9).
+    """
+
+    TYPE_1 = 1
+    TYPE_2 = 2
+    TYPE_3 = 3
+    TYPE_4 = 4
+    TYPE_5 = 5
+    TYPE_6 = 6
+    TYPE_7 = 7
+    TYPE_8 = 8
+
+    @property
+    def label(self) -> str:
+        """Return the type as people write it, e.g. ``"Type 3"``."""
+        return f"Type {int(self)}"
+
+
+class ShorelandZone(str, Enum):
+    """Where an impact lies relative to public waters (§ 103G.2241, subd. 9(a)-(c)).
+
+    ``BUILDING_SETBACK`` is the shoreland building setback zone of the local
+    shoreland ordinance (subd. 9(c)); ``PROTECTION`` is the shoreland wetland
+    protection zone of § 103G.005, subd. 15f, beyond the setback (subd. 9(b));
+    ``OUTSIDE`` is outside the shoreland wetland protection zone (subd. 9(a), (d)).
+    """
+
+    BUILDING_SETBACK = "building_setback_zone"
+    PROTECTION = "shoreland_wetland_protection_zone"
+    OUTSIDE = "outside_shoreland_wetland_protection_zone"
+
+
+class PercentageArea(str, Enum):
+    """Presettlement wetland percentage area, § 103G.005, subd. 10a, 10b, 10h."""
+
+    GREATER_THAN_80 = "greater_than_80_percent"
+    FROM_50_TO_80 = "50_to_80_percent"
+    LESS_THAN_50 = "less_than_50_percent"
+
+
+class Outcome(str, Enum):
+    """Outcome of one decision of the rules core."""
+
+    EXEMPT = "exempt"
+    NOT_EXEMPT = "not_exempt"
+    ELIGIBLE = "eligible"
+    NOT_ELIGIBLE = "not_eligible"
+    REQUIRED = "required"
+    NOT_REQUIRED = "not_required"
+    PROHIBITED = "prohibited"
+    OUT_OF_SCOPE = "out_of_scope"
+    CLASSIFIED = "classified"
+    RANKED = "ranked"
+    EXCLUDED = "excluded"
+    NOT_ASSESSED = "not_assessed"
+
+
+class ImpactOutcome(str, Enum):
+    """The headline outcome of one impact polygon, as shown on maps and in reports."""
+
+    DE_MINIMIS_EXEMPT = "de_minimis_exempt"
+    REPLACEMENT_REQUIRED = "replacement_required"
+    PROHIBITED = "prohibited"
+    OUT_OF_WCA_SCOPE = "out_of_wca_scope"
+    NOT_ASSESSED = "not_assessed"
+
+
+class SitingTier(IntEnum):
+    """Replacement siting priority, § 103G.222, subd. 3(a)(1)-(4). Lower is better."""
+
+    SAME_MINOR_WATERSHED = 1
+    SAME_MAJOR_WATERSHED = 2
+    SAME_BANK_SERVICE_AREA = 3
+    OTHER_BANK_SERVICE_AREA = 4
+
+    @property
+    def label(self) -> str:
+        """Return a short plain-English label of the tier."""
+        return {
+            1: "same minor watershed",
+            2: "same major watershed",
+            3: "same bank service area",
+            4: "another bank service area",
+        }[int(self)]

@@ -1,0 +1,76 @@
+"""Exception and warning classes of wetland_gis.
+
+Every error raised on purpose by the package is a :class:`WetlandGISError`, so a
+caller can catch the package's errors without catching programming errors.
+Messages name the file, layer, row or parameter at fault and say how to fix it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "WetlandGISError",
+    "ParameterError",
+    "ParameterNotInForce",
+    "InputError",
+    "MissingCRSError",
+    "LayerNotFoundError",
+    "FieldMappingError",
+    "ContextError",
+    "RulesInputError",
+    "WetlandGISWarning",
+    "ThresholdToleranceWarning",
+    "InferredWetlandTypeWarning",
+    "InputRepairWarning",
+]
+
+
+class WetlandGISError(Exception):
+    """Base class of every error that wetland_gis raises on purpose."""
+
+
+class ParameterError(WetlandGISError):
+    """The legal parameter tree is malformed, or a parameter key is unknown."""
+
+
+class ParameterNotInForce(ParameterError):
+    """A parameter has no value in force on the date asked for."""
+
+
+class RulesInputError(WetlandGISError, ValueError):
+    """A rules-core function received a value outside its allowed set."""
+
+
+class InputError(WetlandGISError):
+    """An input file or layer cannot be read as given."""
+
+
+class MissingCRSError(InputError):
+    """A layer has no coordinate reference system."""
+
+
+class LayerNotFoundError(InputError):
+    """A named layer is not in the file; the message lists the layers that are."""
+
+
+class FieldMappingError(InputError):
+    """A required attribute column is missing or cannot be mapped."""
+
+
+class ContextError(InputError):
+    """A reference (context) layer is missing a required layer or field."""
+
+
+class WetlandGISWarning(UserWarning):
+    """Base class of the domain warnings, so users can filter them together."""
+
+
+class ThresholdToleranceWarning(WetlandGISWarning):
+    """An area lies within the measurement tolerance of a legal threshold."""
+
+
+class InferredWetlandTypeWarning(WetlandGISWarning):
+    """A Circular 39 type was inferred (e.g. from a Cowardin code), not given."""
+
+
+class InputRepairWarning(WetlandGISWarning):
+    """An input geometry or attribute was repaired, reprojected or dropped; it is recorded."""

@@ -38,6 +38,10 @@ class Decision:
         Conditions a person (the TEP, the local government unit) must still verify.
     as_of : str
         ISO date the parameters were read for.
+    value : Any, optional
+        The answer's value where the question asks for one (an allowance in
+        square feet, a ratio, a :class:`~wetland_gis.enums.PercentageArea`, a
+        :class:`~wetland_gis.enums.SitingTier`); ``None`` otherwise.
     """
 
     question: str
@@ -48,6 +52,7 @@ class Decision:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     verify: tuple[str, ...] = ()
     as_of: str = ""
+    value: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "amounts", _freeze(self.amounts))
@@ -69,6 +74,7 @@ class Decision:
             "parameters": {k: _plain(v) for k, v in self.parameters.items()},
             "verify": list(self.verify),
             "as_of": self.as_of,
+            "value": _plain(self.value),
         }
 
     def explain(self) -> str:

@@ -15,6 +15,8 @@ __all__ = [
     "MissingCRSError",
     "LayerNotFoundError",
     "FieldMappingError",
+    "WetlandTypeError",
+    "OutputError",
     "ContextError",
     "RulesInputError",
     "WetlandGISWarning",
@@ -54,6 +56,18 @@ class LayerNotFoundError(InputError):
 
 class FieldMappingError(InputError):
     """A required attribute column is missing or cannot be mapped."""
+
+
+class WetlandTypeError(InputError, ValueError):
+    """A wetland type value or Cowardin code cannot be read as a Circular 39 type.
+
+    The message gives the value and the accepted forms, so a caller can record the
+    row as "not assessed" with that reason.
+    """
+
+
+class OutputError(WetlandGISError):
+    """An output file cannot be written as asked (format, driver or layer contents)."""
 
 
 class ContextError(InputError):

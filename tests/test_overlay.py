@@ -1,0 +1,134 @@
+"""Largest-overlap and all-overlap joins on tiny hand-made layers."""
+
+from __future__ import annotations
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+from shapely.geometry import LineString, Point, box
+
+from wetland_gis.errors import FieldMappingError, InputError
+from wetland_gis.geometry.overlay import SQFT_PER_SQM, all_overlaps, largest_overlap
+
+CRS = "EPSG:26915"
+
+
+@pytest.fixture
+def two_counties() -> gpd.GeoDataFrame:
+    return gpd.GeoDataFrame(
+        {"NAME": ["Wright", "Hennepin"], "code": [171, 53]},
+        geometry=[box(0, 0, 100, 100), box(100, 0, 200, 100)],
+        crs=CRS,
+    )
+
+
+def test_a_square_straddling_two_counties_takes_the_larger_part(two_counties):
+    targets = gpd.GeoDataFrame({"id": ["a"]}, geometry=[box(60, 10, 110, 20)], index=[7], crs=CRS)
+    out = largest_overlap(targets, two_counties, ["NAME", "code"])
+    assert list(out.index) == [7]
+    assert out.loc[7, "NAME"] == "Wright"
+    assert out.loc[7, "code"] == 171
+    assert out.loc[7, "overlap_share"] == pytest.approx(0.8)
+    assert out.loc[7, "n_overlaps"] == 2
+
+
+def test_nothing_overlapping_gives_missing_values_and_zero_count(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(10, 10, 20, 20), box(500, 500, 510, 510)], crs=CRS)
+    out = largest_overlap(targets, two_counties, ["NAME", "code"])
+    assert out["NAME"].iloc[0] == "Wright"
+    assert pd.isna(out["NAME"].iloc[1])
+    assert pd.isna(out["code"].iloc[1])
+    assert str(out["code"].dtype) == "Int64"
+    assert np.isnan(out["overlap_share"].iloc[1])
+    assert list(out["n_overlaps"]) == [1, 0]
+
+
+def test_touching_a_boundary_only_is_not_an_overlap(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(90, 10, 100, 20)], crs=CRS)
+    out = largest_overlap(targets, two_counties, ["NAME"])
+    assert out["NAME"].iloc[0] == "Wright"
+    assert out["n_overlaps"].iloc[0] == 1
+    assert out["overlap_share"].iloc[0] == pytest.approx(1.0)
+
+
+def test_exact_tie_goes_to_the_first_feature(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(90, 10, 110, 20)], crs=CRS)
+    out = largest_overlap(targets, two_counties, ["NAME"])
+    assert out["NAME"].iloc[0] == "Wright"
+    assert out["overlap_share"].iloc[0] == pytest.approx(0.5)
+
+
+def test_points_and_lines_join_by_intersection(two_counties):
+    targets = gpd.GeoDataFrame(
+        geometry=[Point(150, 50), LineString([(80, 50), (180, 50)])], crs=CRS
+    )
+    out = largest_overlap(targets, two_counties, ["NAME"])
+    assert list(out["NAME"]) == ["Hennepin", "Hennepin"]
+    assert out["overlap_share"].iloc[0] == 1.0
+    assert out["overlap_share"].iloc[1] == pytest.approx(0.8)
+
+
+def test_empty_targets_and_empty_layer(two_counties):
+    none = gpd.GeoDataFrame({"NAME": []}, geometry=[], crs=CRS)
+    out = largest_overlap(none, two_counties, ["NAME"])
+    assert len(out) == 0 and "overlap_share" in out
+    targets = gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)], crs=CRS)
+    out = largest_overlap(targets, none, ["NAME"])
+    assert pd.isna(out["NAME"].iloc[0]) and out["n_overlaps"].iloc[0] == 0
+
+
+def test_all_overlaps_lists_every_part_in_square_feet(two_counties):
+    targets = gpd.GeoDataFrame(
+        geometry=[box(60, 10, 110, 20), box(10, 10, 20, 20)], index=["x", "y"], crs=CRS
+    )
+    out = all_overlaps(targets, two_counties, ["NAME"])
+    assert list(out.index) == ["x", "x", "y"]
+    assert list(out["NAME"]) == ["Wright", "Hennepin", "Wright"]
+    assert list(out["target_pos"]) == [0, 0, 1]
+    assert list(out["feature"]) == [0, 1, 0]
+    assert out["overlap_sqft"].iloc[0] == pytest.approx(400 * SQFT_PER_SQM)
+    assert out["overlap_sqft"].iloc[1] == pytest.approx(100 * SQFT_PER_SQM)
+    assert out["overlap_share"].tolist() == pytest.approx([0.8, 0.2, 1.0])
+
+
+def test_square_feet_use_the_international_foot():
+    assert SQFT_PER_SQM == pytest.approx(10.763910416709722, rel=1e-15)
+
+
+def test_different_crs_is_an_error_with_the_fix(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)], crs="EPSG:26914")
+    with pytest.raises(InputError, match="to_crs"):
+        largest_overlap(targets, two_counties, ["NAME"])
+
+
+def test_geographic_crs_is_an_error(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)], crs="EPSG:4326")
+    layer = two_counties.set_crs("EPSG:4326", allow_override=True)
+    with pytest.raises(InputError, match="geographic"):
+        all_overlaps(targets, layer, ["NAME"])
+
+
+def test_missing_crs_is_an_error(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)])
+    with pytest.raises(InputError, match="no CRS"):
+        largest_overlap(targets, two_counties, ["NAME"])
+
+
+def test_unknown_field_names_the_fields_the_layer_has(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)], crs=CRS)
+    with pytest.raises(FieldMappingError, match=r"\['nope'\].*'NAME'"):
+        largest_overlap(targets, two_counties, ["nope"])
+
+
+def test_covered_share_unions_overlapping_features():
+    from wetland_gis.geometry.overlay import covered_share
+
+    layer = gpd.GeoDataFrame(
+        geometry=[box(0, 0, 10, 10), box(5, 0, 15, 10), box(100, 100, 110, 110)], crs=CRS
+    )
+    targets = gpd.GeoDataFrame(
+        geometry=[box(0, 0, 20, 10), box(50, 50, 60, 60), box(100, 100, 120, 110)], crs=CRS
+    )
+    share = covered_share(targets, layer)
+    assert share.tolist() == pytest.approx([0.75, 0.0, 0.5])

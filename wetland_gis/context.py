@@ -1,0 +1,824 @@
+"""Reference (context) layers: load, validate, normalise and reproject them once.
+
+The context is every layer an impact is classified against: counties, watersheds, bank
+service areas, percentage-area overrides, public waters, cities, local government units
+and calcareous fens (see ``docs/data_schema.md`` and ``docs/context.md``). Each layer is
+checked against :data:`CONTEXT_SCHEMA` when it is read, so a missing field or an unknown
+shoreland class is reported at once, naming the file, the layer, the field and the fix.
+
+Examples
+--------
+>>> ctx = load_context()  # only the shipped Minnesota county layer
+>>> sorted(ctx.layers)
+['counties']
+>>> row = ctx.counties.set_index("NAME").loc["Crow Wing"]
+>>> row["pct_class"], bool(row["metro"])
+('greater_than_80_percent', False)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+
+from wetland_gis.enums import PercentageArea
+from wetland_gis.errors import (
+    ContextError,
+    LayerNotFoundError,
+    MissingCRSError,
+    RulesInputError,
+)
+from wetland_gis.parameters import ParameterSet, default_parameters
+
+__all__ = [
+    "WORKING_CRS",
+    "LayerSchema",
+    "CONTEXT_SCHEMA",
+    "LAYER_NAMES",
+    "BASIN_CLASSES",
+    "WATERCOURSE_CLASSES",
+    "DEFAULT_COUNTIES_PATH",
+    "COUNTY_PCT_SOURCE",
+    "Context",
+    "load_context",
+    "validate_layer",
+    "county_classes",
+    "normalise_county_name",
+]
+
+try:  # the shared CRS module, written beside this one
+    from wetland_gis.geometry.crs import WORKING_CRS
+except ImportError:  # pragma: no cover - fallback while geometry.crs is absent
+    WORKING_CRS = "EPSG:26915"
+
+DEFAULT_COUNTIES_PATH = Path(__file__).parent / "data" / "mn_counties_cb2016_500k.geojson"
+"""The shipped county layer: US Census Bureau 2016 cartographic boundaries (1:500,000)."""
+
+COUNTY_PCT_SOURCE = "county (Minn. R. 8420.0117, subp. 1)"
+"""``pct_source`` of a percentage class taken from the county lists."""
+
+BASIN_CLASSES = ("natural_environment", "recreational_development", "general_development")
+"""Shoreland management classes of public water basins (Minn. R. 6120.3000)."""
+
+WATERCOURSE_CLASSES = ("remote", "forested", "transition", "agricultural", "urban", "tributary")
+"""Shoreland management classes of public watercourses (Minn. R. 6120.3000)."""
+
+#: Common spellings of the classes in DNR and county data, mapped to the documented values.
+_CLASS_ALIASES = {
+    "ne": "natural_environment",
+    "nat_env": "natural_environment",
+    "natural_environment_lake": "natural_environment",
+    "rd": "recreational_development",
+    "rec_dev": "recreational_development",
+    "recreational_development_lake": "recreational_development",
+    "gd": "general_development",
+    "gen_dev": "general_development",
+    "general_development_lake": "general_development",
+    "rem": "remote",
+    "remote_river": "remote",
+    "forested_river": "forested",
+    "transition_river": "transition",
+    "ag": "agricultural",
+    "agricultural_river": "agricultural",
+    "urban_river": "urban",
+    "trib": "tributary",
+    "tributary_river": "tributary",
+}
+
+_PCT_ALIASES = {
+    "greater_than_80": PercentageArea.GREATER_THAN_80.value,
+    ">80": PercentageArea.GREATER_THAN_80.value,
+    "50_to_80": PercentageArea.FROM_50_TO_80.value,
+    "from_50_to_80": PercentageArea.FROM_50_TO_80.value,
+    "less_than_50": PercentageArea.LESS_THAN_50.value,
+    "<50": PercentageArea.LESS_THAN_50.value,
+}
+
+_POLYGON_TYPES = frozenset({"Polygon", "MultiPolygon"})
+_LINE_TYPES = frozenset({"LineString", "MultiLineString", "LinearRing"})
+_KIND_TYPES = {"polygon": _POLYGON_TYPES, "line": _LINE_TYPES}
+_TRUE = frozenset({"true", "t", "yes", "y", "1", "1.0"})
+_FALSE = frozenset({"false", "f", "no", "n", "0", "0.0"})
+_EXTENSIONS = (".gpkg", ".shp", ".geojson", ".parquet")
+
+
+@dataclass(frozen=True)
+class LayerSchema:
+    """What one context layer must hold.
+
+    Parameters
+    ----------
+    geometry : str
+        ``"polygon"`` or ``"line"``.
+    required, optional : tuple of str
+        Documented field names (matched case-insensitively on input).
+    types : Mapping[str, str]
+        Field -> ``"int"``, ``"float"``, ``"bool"``, ``"str"`` or ``"id"`` (text id,
+        integers written without a decimal point). Fields not listed are left as read.
+    allowed : Mapping[str, tuple of str]
+        Field -> the values it may take (after normalisation).
+    """
+
+    geometry: str
+    required: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+    types: Mapping[str, str] = field(default_factory=dict)
+    allowed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Return the required then the optional field names."""
+        return self.required + self.optional
+
+
+CONTEXT_SCHEMA: dict[str, LayerSchema] = {
+    "counties": LayerSchema("polygon", ("NAME",), ("COUNTYFP", "GEOID"), {"NAME": "str"}),
+    "major_watersheds": LayerSchema(
+        "polygon", ("major", "major_name"), (), {"major": "int", "major_name": "str"}
+    ),
+    "minor_watersheds": LayerSchema(
+        "polygon", ("minor",), ("major",), {"minor": "id", "major": "int"}
+    ),
+    "bank_service_areas": LayerSchema(
+        "polygon", ("bsa",), ("bsa_name",), {"bsa": "int", "bsa_name": "str"}
+    ),
+    "percentage_overrides": LayerSchema(
+        "polygon",
+        ("pct_class", "citation"),
+        ("major",),
+        {"pct_class": "str", "citation": "str", "major": "int"},
+        {"pct_class": tuple(p.value for p in PercentageArea)},
+    ),
+    "public_water_basins": LayerSchema(
+        "polygon",
+        ("pw_id", "shore_class"),
+        ("pw_name", "acres", "sewered", "setback_ft"),
+        {
+            "pw_id": "id",
+            "pw_name": "str",
+            "acres": "float",
+            "sewered": "bool",
+            "setback_ft": "float",
+        },
+        {"shore_class": BASIN_CLASSES},
+    ),
+    "public_watercourses": LayerSchema(
+        "line",
+        ("pw_id", "shore_class"),
+        ("pw_name", "sewered", "setback_ft"),
+        {"pw_id": "id", "pw_name": "str", "sewered": "bool", "setback_ft": "float"},
+        {"shore_class": WATERCOURSE_CLASSES},
+    ),
+    "incorporated_areas": LayerSchema("polygon", ("name",), (), {"name": "str"}),
+    "lgus": LayerSchema(
+        "polygon",
+        ("lgu_name", "shoreland_ordinance"),
+        ("setback_ft",),
+        {"lgu_name": "str", "shoreland_ordinance": "bool", "setback_ft": "float"},
+    ),
+    "calcareous_fens": LayerSchema("polygon", ("fen_name",), (), {"fen_name": "str"}),
+}
+"""The documented context layers: geometry kind, required and optional fields, values."""
+
+LAYER_NAMES: tuple[str, ...] = tuple(CONTEXT_SCHEMA)
+"""Context layer names, in documentation order."""
+
+MAJOR_WATERSHED_IDS = (1, 81)
+"""First and last DNR major watershed number (the 81 Level 4 watersheds)."""
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    """Where one context layer came from, for the run manifest."""
+
+    layer: str
+    path: str
+    source_layer: str | None
+    sha256: str
+    crs: str | None
+    features: int
+
+
+@dataclass(frozen=True, eq=False)
+class Context:
+    """The reference layers, validated and in the working CRS (EPSG:26915).
+
+    Every attribute is a GeoDataFrame with the documented field names, or ``None`` when
+    the layer was not given (only ``counties`` is always present).
+
+    Attributes
+    ----------
+    records : tuple of str
+        What was done on loading: reprojections, the default county layer, dropped empty
+        geometries, normalised values.
+    sources : tuple of SourceRecord
+        Path, layer name in the file, SHA-256, original CRS and feature count of each layer.
+    """
+
+    counties: gpd.GeoDataFrame
+    major_watersheds: gpd.GeoDataFrame | None = None
+    minor_watersheds: gpd.GeoDataFrame | None = None
+    bank_service_areas: gpd.GeoDataFrame | None = None
+    percentage_overrides: gpd.GeoDataFrame | None = None
+    public_water_basins: gpd.GeoDataFrame | None = None
+    public_watercourses: gpd.GeoDataFrame | None = None
+    incorporated_areas: gpd.GeoDataFrame | None = None
+    lgus: gpd.GeoDataFrame | None = None
+    calcareous_fens: gpd.GeoDataFrame | None = None
+    records: tuple[str, ...] = ()
+    sources: tuple[SourceRecord, ...] = ()
+
+    @property
+    def layers(self) -> dict[str, gpd.GeoDataFrame]:
+        """Return the layers present, by name."""
+        return {n: getattr(self, n) for n in LAYER_NAMES if getattr(self, n) is not None}
+
+    def get(self, name: str) -> gpd.GeoDataFrame | None:
+        """Return layer ``name`` or ``None`` when it was not given.
+
+        Raises
+        ------
+        ContextError
+            When ``name`` is not a context layer name.
+        """
+        if name not in CONTEXT_SCHEMA:
+            raise ContextError(
+                f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}"
+            )
+        return getattr(self, name)
+
+    def has(self, name: str) -> bool:
+        """Return whether layer ``name`` was given."""
+        return self.get(name) is not None
+
+    def manifest_inputs(self) -> list[Any]:
+        """Return the sources as ``wetland_gis.manifest.InputRecord`` objects.
+
+        Returns
+        -------
+        list of InputRecord
+            Role ``"context:<layer>"``; the CRS is the layer's original CRS.
+        """
+        from wetland_gis.manifest import InputRecord
+
+        return [
+            InputRecord(
+                role=f"context:{s.layer}",
+                path=s.path,
+                layer=s.source_layer,
+                sha256=s.sha256,
+                crs=s.crs,
+                features=s.features,
+            )
+            for s in self.sources
+        ]
+
+
+# ---------------------------------------------------------------------------- county classes
+
+
+def normalise_county_name(name: object) -> str:
+    """Return a county name reduced for matching: case, punctuation, "County", "Saint".
+
+    Examples
+    --------
+    >>> normalise_county_name("Saint Louis County")
+    'st louis'
+    >>> normalise_county_name("LAC QUI PARLE")
+    'lac qui parle'
+    """
+    text = str(name).strip().lower()
+    text = re.sub(r"[.\-_']", " ", text)
+    text = re.sub(r"\bcounty\b", " ", text)
+    text = re.sub(r"\bsaint\b", "st", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _rules_helpers() -> tuple[Any, Any] | None:
+    """Return the rules core's county functions, or None when they are not available."""
+    try:
+        from wetland_gis.rules import in_metropolitan_area, percentage_area_of_county
+    except ImportError:
+        try:
+            from wetland_gis.rules.metro import in_metropolitan_area
+            from wetland_gis.rules.percentage_area import percentage_area_of_county
+        except ImportError:
+            return None
+    return percentage_area_of_county, in_metropolitan_area
+
+
+def county_classes(
+    name: object, params: ParameterSet | None = None, as_of: str | dt.date | None = None
+) -> tuple[PercentageArea | None, bool | None]:
+    """Return the percentage-area class and the metro flag of a county.
+
+    The class comes from the three county lists of Minn. R. 8420.0117, subp. 1 and the
+    flag from the 11-county list of Minn. Stat. § 103G.2241, subd. 9(d), both read from
+    the parameters (``percentage_area.counties.*``, ``metropolitan_area.counties``) by
+    the rules core's ``percentage_area_of_county`` and ``in_metropolitan_area``, so the
+    geometry and the rules never disagree. (When the rules core cannot be imported the
+    same parameter lists are read here.)
+
+    Parameters
+    ----------
+    name : str
+        County name as written in the county layer; matched without regard to case,
+        full stops, a trailing "County" or "Saint"/"St.".
+    params : ParameterSet, optional
+        Default: the shipped parameters.
+    as_of : str or date, optional
+        Date the lists are read for (default today).
+
+    Returns
+    -------
+    (PercentageArea or None, bool or None)
+        ``(None, None)`` for a name on no list (not a Minnesota county).
+
+    Examples
+    --------
+    >>> county_classes("Wright", as_of="2024-05-01")
+    (<PercentageArea.LESS_THAN_50: 'less_than_50_percent'>, True)
+    """
+    if name is None or not isinstance(name, str) or not name.strip():
+        return None, None
+    params = params if params is not None else default_parameters()
+    helpers = _rules_helpers()
+    if helpers is not None:
+        pct_fn, metro_fn = helpers
+        try:
+            pct = pct_fn(name, params=params, as_of=as_of).value
+            metro = metro_fn(name, params=params, as_of=as_of).value
+        except RulesInputError:  # not one of the 87 listed counties
+            return None, None
+        return PercentageArea(pct), bool(metro)
+    key = normalise_county_name(name)
+    lists = {
+        PercentageArea.GREATER_THAN_80: "percentage_area.counties.greater_than_80",
+        PercentageArea.FROM_50_TO_80: "percentage_area.counties.from_50_to_80",
+        PercentageArea.LESS_THAN_50: "percentage_area.counties.less_than_50",
+    }
+    pct = None
+    for cls, pkey in lists.items():
+        if key in {normalise_county_name(c) for c in params.value(pkey, as_of)}:
+            pct = cls
+            break
+    metro_counties = params.value("metropolitan_area.counties", as_of)
+    in_metro = key in {normalise_county_name(c) for c in metro_counties}
+    if pct is None and not in_metro:
+        return None, None  # on no list: not a Minnesota county name
+    return pct, in_metro
+
+
+def _join_county_classes(
+    counties: gpd.GeoDataFrame, params: ParameterSet, as_of: str | dt.date | None
+) -> tuple[gpd.GeoDataFrame, list[str]]:
+    counties = counties.copy()
+    names = counties["NAME"].tolist()
+    classes = {n: county_classes(n, params, as_of) for n in set(names)}
+    counties["pct_class"] = [
+        classes[n][0].value if classes[n][0] is not None else None for n in names
+    ]
+    counties["metro"] = pd.array([classes[n][1] for n in names], dtype="boolean")
+    counties["pct_source"] = [COUNTY_PCT_SOURCE if classes[n][0] else None for n in names]
+    records = []
+    unknown = sorted({n for n in names if classes[n][0] is None})
+    if unknown:
+        records.append(
+            f"counties: {len(unknown)} name(s) on no list of Minn. R. 8420.0117, subp. 1 "
+            f"({', '.join(map(str, unknown[:10]))}); their percentage class is unknown"
+        )
+    return counties, records
+
+
+# ------------------------------------------------------------------------------ validation
+
+
+def _sha256(path: Path) -> str:
+    try:
+        from wetland_gis.manifest import file_sha256
+    except ImportError:  # pragma: no cover - manifest is part of the package
+        digest = hashlib.sha256()
+        with path.open("rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    return file_sha256(path)
+
+
+def _where(name: str, path: str | None, source_layer: str | None) -> str:
+    if path is None:
+        return f"context layer {name!r} (given as a GeoDataFrame)"
+    inner = f", layer {source_layer!r}" if source_layer else ""
+    return f"context layer {name!r} ({path}{inner})"
+
+
+def _norm_token(value: object) -> str:
+    text = str(value).strip().lower()
+    return re.sub(r"[\s\-/]+", "_", text)
+
+
+def _normalise_value(value: object, aliases: Mapping[str, str]) -> str | None:
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return None
+    token = _norm_token(value)
+    return aliases.get(token, token)
+
+
+def _coerce_bool(series: pd.Series, where: str, fname: str) -> pd.Series:
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return series.astype("boolean")
+    out = []
+    bad = []
+    for i, v in zip(series.index, series.tolist(), strict=True):
+        if v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA:
+            out.append(None)
+            continue
+        token = str(v).strip().lower()
+        if token in _TRUE:
+            out.append(True)
+        elif token in _FALSE:
+            out.append(False)
+        else:
+            out.append(None)
+            bad.append((i, v))
+    if bad:
+        raise ContextError(
+            f"{where}: field {fname!r} must be true/false (also accepted: yes/no, y/n, 1/0); "
+            f"row {bad[0][0]} has {bad[0][1]!r} ({len(bad)} bad value(s)). Fix the values."
+        )
+    return pd.Series(pd.array(out, dtype="boolean"), index=series.index)
+
+
+def _coerce_number(series: pd.Series, where: str, fname: str, kind: str) -> pd.Series:
+    num = pd.to_numeric(series, errors="coerce")
+    bad = series.notna() & num.isna()
+    if bad.any():
+        i = bad.idxmax()
+        raise ContextError(
+            f"{where}: field {fname!r} must be a number; row {i} has {series[i]!r} "
+            f"({int(bad.sum())} bad value(s)). Fix the values or the field type."
+        )
+    if kind == "int":
+        frac = num.notna() & (num != np.round(num))
+        if frac.any():
+            i = frac.idxmax()
+            raise ContextError(
+                f"{where}: field {fname!r} must be a whole number; row {i} has {series[i]!r}"
+            )
+        return num.round().astype("Int64")
+    return num.astype(float)
+
+
+def _coerce_id(series: pd.Series) -> pd.Series:
+    def one(v: object) -> object:
+        if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)):
+            return None
+        if isinstance(v, float) and v.is_integer():
+            return str(int(v))
+        return str(v).strip()
+
+    return series.map(one).astype(object)
+
+
+def validate_layer(
+    gdf: gpd.GeoDataFrame,
+    name: str,
+    *,
+    path: str | None = None,
+    source_layer: str | None = None,
+) -> tuple[gpd.GeoDataFrame, list[str]]:
+    """Check one context layer against :data:`CONTEXT_SCHEMA`; normalise and reproject it.
+
+    Field names are matched case-insensitively and renamed to the documented names;
+    values are coerced to the documented types (booleans from yes/no, y/n, 1/0 too);
+    shoreland and percentage classes are normalised (case, spaces, DNR abbreviations
+    such as ``NE``, ``RD``, ``GD``); rows without geometry are dropped; the layer is
+    reprojected to EPSG:26915.
+
+    Parameters
+    ----------
+    gdf : GeoDataFrame
+        The layer as read.
+    name : str
+        Context layer name (a key of :data:`CONTEXT_SCHEMA`).
+    path, source_layer : str, optional
+        Where it was read from, for the messages.
+
+    Returns
+    -------
+    (GeoDataFrame, list of str)
+        The validated layer in EPSG:26915 and the records of what was changed.
+
+    Raises
+    ------
+    ContextError
+        Unknown layer name, missing required field, wrong geometry kind, a value not
+        in the allowed set, a bad number or boolean, or a missing required value.
+    MissingCRSError
+        When the layer has no CRS.
+    """
+    if name not in CONTEXT_SCHEMA:
+        raise ContextError(
+            f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}. "
+            "Rename the layer (or file) to one of them."
+        )
+    schema = CONTEXT_SCHEMA[name]
+    where = _where(name, path, source_layer)
+    records: list[str] = []
+    if not isinstance(gdf, gpd.GeoDataFrame):
+        raise ContextError(f"{where}: expected a GeoDataFrame, got {type(gdf).__name__}")
+    gdf = gdf.copy()
+    geom_name = gdf.geometry.name
+
+    # field names, case-insensitively
+    columns = [c for c in gdf.columns if c != geom_name]
+    by_lower: dict[str, list[str]] = {}
+    for c in columns:
+        by_lower.setdefault(str(c).lower(), []).append(c)
+    rename = {}
+    for fname in schema.fields:
+        found = by_lower.get(fname.lower(), [])
+        if len(found) > 1:
+            raise ContextError(
+                f"{where}: fields {found} all match {fname!r} when case is ignored; "
+                "keep one of them"
+            )
+        if found:
+            rename[found[0]] = fname
+        elif fname in schema.required:
+            raise ContextError(
+                f"{where} is missing the required field {fname!r}; it has {columns}. "
+                f"The layer needs {list(schema.required)} (optional: {list(schema.optional)}); "
+                f"rename the field that holds it to {fname!r} (see docs/context.md)."
+            )
+    gdf = gdf.rename(columns=rename)
+
+    # CRS
+    if gdf.crs is None:
+        raise MissingCRSError(
+            f"{where} has no coordinate reference system. Set it in QGIS (Layer > Set CRS) "
+            "or with `gdf.set_crs(...)` to the CRS the coordinates are really in, e.g. "
+            "EPSG:26915 (NAD83 / UTM 15N) for most Minnesota state data."
+        )
+
+    # geometries
+    geom = gdf.geometry
+    empty = geom.isna() | geom.is_empty
+    if empty.any():
+        records.append(f"{name}: dropped {int(empty.sum())} row(s) without geometry")
+        gdf = gdf.loc[~empty].copy()
+    kinds = set(gdf.geometry.geom_type.unique())
+    allowed_types = _KIND_TYPES[schema.geometry]
+    wrong = kinds - allowed_types
+    if wrong:
+        raise ContextError(
+            f"{where} must hold {schema.geometry} geometries "
+            f"({', '.join(sorted(allowed_types))}) but holds {sorted(wrong)}. "
+            f"Export the {schema.geometry} features only"
+            + (
+                " (the watercourse lines of the public waters inventory)"
+                if name == "public_watercourses"
+                else ""
+            )
+            + "."
+        )
+
+    # values
+    for fname in schema.fields:
+        if fname not in gdf.columns:
+            continue
+        series = gdf[fname]
+        if fname in schema.required:
+            missing = series.isna()
+            if missing.any():
+                rows = list(gdf.index[missing][:5])
+                raise ContextError(
+                    f"{where}: the required field {fname!r} is empty in {int(missing.sum())} "
+                    f"row(s) (first: {rows}). Fill it in or remove those features."
+                )
+        kind = schema.types.get(fname)
+        if kind == "bool":
+            gdf[fname] = _coerce_bool(series, where, fname)
+        elif kind in ("int", "float"):
+            gdf[fname] = _coerce_number(series, where, fname, kind)
+        elif kind == "id":
+            gdf[fname] = _coerce_id(series)
+        elif kind == "str":
+            gdf[fname] = series.map(lambda v: None if pd.isna(v) else str(v)).astype(object)
+        if fname in schema.allowed:
+            allowed = schema.allowed[fname]
+            aliases = _CLASS_ALIASES if fname == "shore_class" else _PCT_ALIASES
+            raw = gdf[fname]
+            normal = raw.map(lambda v, a=aliases: _normalise_value(v, a))
+            bad = normal.notna() & ~normal.isin(allowed)
+            if bad.any():
+                values = sorted({str(v) for v in raw[bad]})
+                raise ContextError(
+                    f"{where}: unknown {fname} value(s) {values[:10]}; allowed: {list(allowed)}"
+                    + (
+                        f" (also DNR abbreviations {sorted(k for k in aliases if len(k) <= 3)})"
+                        if fname == "shore_class"
+                        else ""
+                    )
+                    + ". Recode the field."
+                )
+            changed = normal.notna() & (normal != raw)
+            if changed.any():
+                records.append(
+                    f"{name}: normalised {int(changed.sum())} {fname} value(s) to "
+                    f"{sorted(set(normal[changed]))}"
+                )
+            gdf[fname] = normal
+    if name == "major_watersheds" or (
+        name in ("minor_watersheds", "percentage_overrides") and "major" in gdf.columns
+    ):
+        lo, hi = MAJOR_WATERSHED_IDS
+        out_of_range = gdf["major"].notna() & ((gdf["major"] < lo) | (gdf["major"] > hi))
+        if out_of_range.any():
+            raise ContextError(
+                f"{where}: major watershed numbers must be {lo}-{hi}; found "
+                f"{sorted(set(gdf.loc[out_of_range, 'major'].tolist()))[:10]}"
+            )
+
+    gdf, crs_records = _to_working(gdf, name)
+    records.extend(crs_records)
+    return gdf, records
+
+
+def _to_working(gdf: gpd.GeoDataFrame, name: str) -> tuple[gpd.GeoDataFrame, list[str]]:
+    try:
+        from wetland_gis.geometry.crs import to_working_crs
+    except ImportError:
+        to_working_crs = None
+    if to_working_crs is not None:
+        out, recs = to_working_crs(gdf, source=f"context layer {name!r}")
+        return out, [str(r) for r in (recs or [])]
+    if gdf.crs.equals(WORKING_CRS):
+        return gdf, []
+    before = gdf.crs.to_string()
+    return gdf.to_crs(WORKING_CRS), [f"{name}: reprojected from {before} to {WORKING_CRS}"]
+
+
+# --------------------------------------------------------------------------------- loading
+
+
+def _read_file(
+    path: Path, name: str, layer: str | None = None
+) -> tuple[gpd.GeoDataFrame, str | None]:
+    if not path.exists():
+        raise ContextError(f"context layer {name!r}: file {path} does not exist")
+    if path.suffix.lower() == ".parquet":
+        return gpd.read_parquet(path), None
+    if layer is None and path.suffix.lower() == ".gpkg":
+        import pyogrio
+
+        names = [str(n) for n in pyogrio.list_layers(path)[:, 0]]
+        match = [n for n in names if n.lower() == name.lower()]
+        if match:
+            layer = match[0]
+        elif len(names) == 1:
+            layer = names[0]
+        else:
+            raise LayerNotFoundError(
+                f"{path} has no layer named {name!r}; it has {names}. Rename the layer or "
+                "pass it explicitly with layers={'" + name + "': gdf}"
+            )
+    return gpd.read_file(path, layer=layer), layer
+
+
+def _discover(source: Path) -> dict[str, tuple[Path, str | None]]:
+    """Return {layer name: (path, layer in file)} found in a GeoPackage or a folder."""
+    found: dict[str, tuple[Path, str | None]] = {}
+    if source.is_dir():
+        files = {p.name.lower(): p for p in source.iterdir() if p.is_file()}
+        for name in LAYER_NAMES:
+            for ext in _EXTENSIONS:
+                p = files.get(name + ext)
+                if p is not None:
+                    found[name] = (p, None)
+                    break
+        return found
+    if not source.exists():
+        raise ContextError(
+            f"context source {source} does not exist; give a GeoPackage with layers named "
+            f"{list(LAYER_NAMES)} or a folder of <layer>.gpkg|.shp|.geojson|.parquet files"
+        )
+    if source.suffix.lower() != ".gpkg":
+        raise ContextError(
+            f"context source {source} must be a GeoPackage (.gpkg) or a folder; to give one "
+            "layer file use layers={'<layer name>': path}"
+        )
+    import pyogrio
+
+    names = [str(n) for n in pyogrio.list_layers(source)[:, 0]]
+    for name in LAYER_NAMES:
+        match = [n for n in names if n.lower() == name]
+        if match:
+            found[name] = (source, match[0])
+    if not found:
+        raise LayerNotFoundError(
+            f"{source} has none of the context layers {list(LAYER_NAMES)}; it has {names}. "
+            "Rename its layers (see docs/context.md)."
+        )
+    return found
+
+
+def load_context(
+    source: str | Path | None = None,
+    *,
+    layers: Mapping[str, gpd.GeoDataFrame | str | Path] | None = None,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Context:
+    """Load, validate and reproject the context layers.
+
+    Parameters
+    ----------
+    source : str or Path, optional
+        A GeoPackage with layers named as in :data:`CONTEXT_SCHEMA`, or a folder holding
+        ``<layer>.gpkg``, ``.shp``, ``.geojson`` or ``.parquet`` files (names matched
+        case-insensitively). Layers not found are absent (``None``).
+    layers : Mapping[str, GeoDataFrame or path], optional
+        Layers given directly; they take precedence over ``source``.
+    params : ParameterSet, optional
+        Parameters from which the county lists are read (default: shipped).
+    as_of : str or date, optional
+        Date the county lists are read for (default today).
+
+    Returns
+    -------
+    Context
+        ``counties`` carries ``pct_class``, ``pct_source`` and ``metro`` joined by name.
+        When no county layer is given the shipped one
+        (:data:`DEFAULT_COUNTIES_PATH`) is used, and a record says so.
+
+    Raises
+    ------
+    ContextError
+        An unknown layer name, an unreadable source, or a layer that fails validation.
+    MissingCRSError
+        A layer without CRS.
+    LayerNotFoundError
+        A GeoPackage without any context layer.
+    """
+    params = params if params is not None else default_parameters()
+    wanted: dict[str, tuple[gpd.GeoDataFrame | None, Path | None, str | None]] = {}
+    if source is not None:
+        for name, (path, inner) in _discover(Path(source)).items():
+            wanted[name] = (None, path, inner)
+    for name, value in (layers or {}).items():
+        if name not in CONTEXT_SCHEMA:
+            raise ContextError(
+                f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}"
+            )
+        if isinstance(value, gpd.GeoDataFrame):
+            wanted[name] = (value, None, None)
+        else:
+            wanted[name] = (None, Path(value), None)
+
+    records: list[str] = []
+    if "counties" not in wanted:
+        wanted["counties"] = (None, DEFAULT_COUNTIES_PATH, None)
+        records.append(
+            "counties: no county layer given; used the shipped US Census Bureau 2016 "
+            f"cartographic boundary file ({DEFAULT_COUNTIES_PATH.name})"
+        )
+
+    loaded: dict[str, gpd.GeoDataFrame] = {}
+    sources: list[SourceRecord] = []
+    for name in LAYER_NAMES:
+        if name not in wanted:
+            continue
+        gdf, path, inner = wanted[name]
+        if gdf is None:
+            assert path is not None
+            gdf, inner = _read_file(path, name, inner)
+        crs = gdf.crs.to_string() if gdf.crs is not None else None
+        gdf, layer_records = validate_layer(
+            gdf, name, path=None if path is None else str(path), source_layer=inner
+        )
+        records.extend(layer_records)
+        sources.append(
+            SourceRecord(
+                layer=name,
+                path="<GeoDataFrame>" if path is None else str(path),
+                source_layer=inner,
+                sha256="" if path is None else _sha256(path),
+                crs=crs,
+                features=len(gdf),
+            )
+        )
+        loaded[name] = gdf
+
+    loaded["counties"], county_records = _join_county_classes(loaded["counties"], params, as_of)
+    records.extend(county_records)
+    return Context(**loaded, records=tuple(records), sources=tuple(sources))

@@ -1,0 +1,1 @@
+"""Geometry: the working CRS, input cleaning and spatial measurements."""

@@ -1,0 +1,330 @@
+"""Attribute joins by overlap: which feature of a layer covers each target the most.
+
+Both functions work on whole frames at once: candidate pairs come from the layer's
+spatial index (``layer.sindex.query(..., predicate="intersects")``) and the overlap of
+every pair is measured with vectorized :func:`shapely.intersection`; there is no Python
+loop over rows.
+
+The measure of an overlap depends on the dimension of the pair: area when both the
+target and the layer feature are polygons, length when the lower of the two is a line,
+and a count of 1 when one of them is a point (a point "overlaps" a feature it
+intersects). Touching along a boundary only (an intersection of zero area between two
+polygons) is not an overlap.
+
+Examples
+--------
+>>> import geopandas as gpd
+>>> from shapely.geometry import box
+>>> targets = gpd.GeoDataFrame(geometry=[box(0, 0, 10, 10)], crs="EPSG:26915")
+>>> layer = gpd.GeoDataFrame(
+...     {"NAME": ["West", "East"]},
+...     geometry=[box(-5, -5, 3, 15), box(3, -5, 20, 15)],
+...     crs="EPSG:26915",
+... )
+>>> largest_overlap(targets, layer, ["NAME"])
+   NAME  overlap_share  n_overlaps
+0  East            0.7           2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+
+from wetland_gis.errors import FieldMappingError, InputError
+
+__all__ = [
+    "FOOT_M",
+    "SQFT_PER_SQM",
+    "SQFT_PER_ACRE",
+    "largest_overlap",
+    "all_overlaps",
+    "covered_share",
+    "geometry_dimension",
+    "check_same_projected_crs",
+]
+
+FOOT_M = 0.3048
+"""Metres in one international foot (exact, by definition)."""
+
+SQFT_PER_SQM = 1.0 / (FOOT_M * FOOT_M)
+"""Square feet in one square metre."""
+
+SQFT_PER_ACRE = 43_560.0
+"""Square feet in one acre (international foot)."""
+
+
+def geometry_dimension(geoms: np.ndarray | gpd.GeoSeries) -> np.ndarray:
+    """Return the topological dimension of each geometry (0 point, 1 line, 2 polygon).
+
+    Collections take the highest dimension of their parts; empty or missing
+    geometries give -1.
+
+    Parameters
+    ----------
+    geoms : array of shapely geometries or GeoSeries
+
+    Returns
+    -------
+    numpy.ndarray of int
+    """
+    arr = np.asarray(geoms, dtype=object)
+    dim = shapely.get_dimensions(arr)
+    dim = np.where(shapely.is_empty(arr) | shapely.is_missing(arr), -1, dim)
+    return dim.astype(int)
+
+
+def check_same_projected_crs(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> float:
+    """Check that both frames share one projected CRS; return metres per CRS unit.
+
+    Parameters
+    ----------
+    targets, layer : GeoDataFrame
+
+    Returns
+    -------
+    float
+        The length of one CRS unit in metres (1.0 for UTM).
+
+    Raises
+    ------
+    InputError
+        When a CRS is missing, geographic, or the two differ.
+    """
+    if targets.crs is None or layer.crs is None:
+        which = "targets" if targets.crs is None else "layer"
+        raise InputError(
+            f"the {which} frame has no CRS; set it with `set_crs()` (the data's true CRS) "
+            "and reproject both frames to EPSG:26915 with `to_crs()`"
+        )
+    if not targets.crs.equals(layer.crs):
+        raise InputError(
+            f"targets are in {targets.crs.to_string()} but the layer is in "
+            f"{layer.crs.to_string()}; use `to_crs()` to reproject both to EPSG:26915"
+        )
+    if not targets.crs.is_projected:
+        raise InputError(
+            f"CRS {targets.crs.to_string()} is geographic: overlaps cannot be measured in "
+            "degrees; use `to_crs('EPSG:26915')` to reproject both frames"
+        )
+    return float(targets.crs.axis_info[0].unit_conversion_factor)
+
+
+def _check_fields(layer: gpd.GeoDataFrame, fields: Sequence[str]) -> list[str]:
+    fields = list(fields)
+    missing = [f for f in fields if f not in layer.columns]
+    if missing:
+        have = [c for c in layer.columns if c != layer.geometry.name]
+        raise FieldMappingError(
+            f"field(s) {missing} not in the layer; it has {have}. "
+            "Rename the layer's columns or pass the names it has."
+        )
+    return fields
+
+
+def _pairs(
+    targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return (target positions, layer positions, overlap measure, pair dimension).
+
+    Only pairs whose overlap has a positive measure are kept. The measure is in CRS
+    units (area, length) or 1 for point pairs.
+    """
+    empty_i = np.empty(0, dtype=np.intp)
+    if len(targets) == 0 or len(layer) == 0:
+        return empty_i, empty_i, np.empty(0), np.empty(0, dtype=int)
+    tgeom = np.asarray(targets.geometry.array, dtype=object)
+    lgeom = np.asarray(layer.geometry.array, dtype=object)
+    tpos, lpos = layer.sindex.query(tgeom, predicate="intersects")
+    if len(tpos) == 0:
+        return empty_i, empty_i, np.empty(0), np.empty(0, dtype=int)
+    tdim = geometry_dimension(tgeom)[tpos]
+    ldim = geometry_dimension(lgeom)[lpos]
+    dim = np.minimum(tdim, ldim)
+    measure = np.ones(len(tpos), dtype=float)
+    need = dim >= 1
+    if need.any():
+        inter = shapely.intersection(tgeom[tpos[need]], lgeom[lpos[need]])
+        d = dim[need]
+        measure[need] = np.where(d == 2, shapely.area(inter), shapely.length(inter))
+    keep = measure > 0
+    return tpos[keep], lpos[keep], measure[keep], dim[keep]
+
+
+def _target_measure(targets: gpd.GeoDataFrame, tpos: np.ndarray, dim: np.ndarray) -> np.ndarray:
+    """Return the target's own measure in the dimension of each pair (NaN if none)."""
+    geom = np.asarray(targets.geometry.array, dtype=object)[tpos]
+    tdim = geometry_dimension(geom)
+    out = np.full(len(tpos), np.nan)
+    same = tdim == dim
+    out[same & (dim == 2)] = shapely.area(geom[same & (dim == 2)])
+    out[same & (dim == 1)] = shapely.length(geom[same & (dim == 1)])
+    out[same & (dim == 0)] = 1.0
+    return out
+
+
+def _take(values: pd.Series, lpos: np.ndarray, tpos: np.ndarray, n: int) -> pd.Series:
+    """Place ``values[lpos]`` at target positions ``tpos`` of a length-``n`` column."""
+    col = values.reset_index(drop=True).iloc[lpos]
+    col.index = tpos
+    if len(tpos) < n:
+        if pd.api.types.is_bool_dtype(col.dtype):
+            col = col.astype("boolean")
+        elif pd.api.types.is_integer_dtype(col.dtype):
+            col = col.astype("Int64")
+    return col.reindex(np.arange(n))
+
+
+def largest_overlap(
+    targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame, fields: Sequence[str]
+) -> pd.DataFrame:
+    """Return, for each target, the fields of the layer feature that overlaps it the most.
+
+    Parameters
+    ----------
+    targets : GeoDataFrame
+        Impact polygons (or points or lines), in a projected CRS.
+    layer : GeoDataFrame
+        Reference layer in the same CRS (counties, watersheds, ...).
+    fields : sequence of str
+        Columns of ``layer`` to carry over.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed like ``targets``: the ``fields`` of the feature with the largest overlap,
+        ``overlap_share`` (overlap / target area, length, or 1 for points; 0-1) and
+        ``n_overlaps`` (how many features overlap the target). Fields and share are
+        missing (NaN, None or ``pd.NA``) where nothing overlaps; ``n_overlaps`` is then 0.
+        Integer and boolean fields become the nullable ``Int64`` and ``boolean`` dtypes
+        when some target has no overlap.
+
+    Raises
+    ------
+    InputError
+        When the two frames are not in the same projected CRS.
+    FieldMappingError
+        When a field is not a column of ``layer``.
+
+    Notes
+    -----
+    Ties (two features overlapping exactly as much) go to the first feature in the layer's
+    order, so the answer is deterministic.
+    """
+    check_same_projected_crs(targets, layer)
+    fields = _check_fields(layer, fields)
+    n = len(targets)
+    tpos, lpos, measure, dim = _pairs(targets, layer)
+    # best pair per target: sort by target, then largest measure, then layer order
+    order = np.lexsort((lpos, -measure, tpos))
+    tpos_s, lpos_s, measure_s, dim_s = tpos[order], lpos[order], measure[order], dim[order]
+    first = np.unique(tpos_s, return_index=True)[1] if len(tpos_s) else np.empty(0, int)
+    best_t, best_l = tpos_s[first], lpos_s[first]
+    counts = np.bincount(tpos, minlength=n) if n else np.zeros(0, dtype=int)
+
+    out = pd.DataFrame(index=np.arange(n))
+    for field in fields:
+        out[field] = _take(layer[field], best_l, best_t, n)
+    share = np.full(n, np.nan)
+    if len(best_t):
+        own = _target_measure(targets, best_t, dim_s[first])
+        share[best_t] = np.clip(measure_s[first] / own, 0.0, 1.0)
+    out["overlap_share"] = share
+    out["n_overlaps"] = counts.astype(int)
+    out.index = targets.index
+    return out
+
+
+def all_overlaps(
+    targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame, fields: Sequence[str]
+) -> pd.DataFrame:
+    """Return one row per target and layer feature that overlap.
+
+    Used to record impacts that straddle counties or watersheds.
+
+    Parameters
+    ----------
+    targets : GeoDataFrame
+        Impact polygons (or points or lines), in a projected CRS.
+    layer : GeoDataFrame
+        Reference layer in the same CRS.
+    fields : sequence of str
+        Columns of ``layer`` to carry over.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the target's index label (repeated when it overlaps several features).
+        Columns: ``target_pos`` (0-based position of the target), ``feature`` (the layer
+        feature's index label), the ``fields``, ``overlap_sqft`` (square feet of overlap,
+        international foot; NaN for line or point overlaps), ``overlap_share`` (0-1, as in
+        :func:`largest_overlap`). Rows are ordered by target, then largest overlap first.
+        Targets that overlap nothing have no row.
+
+    Raises
+    ------
+    InputError
+        When the two frames are not in the same projected CRS.
+    FieldMappingError
+        When a field is not a column of ``layer``.
+    """
+    unit_m = check_same_projected_crs(targets, layer)
+    fields = _check_fields(layer, fields)
+    tpos, lpos, measure, dim = _pairs(targets, layer)
+    order = np.lexsort((lpos, -measure, tpos))
+    tpos, lpos, measure, dim = tpos[order], lpos[order], measure[order], dim[order]
+    out = layer[fields].iloc[lpos].reset_index(drop=True)
+    out.insert(0, "feature", layer.index.to_numpy()[lpos])
+    out.insert(0, "target_pos", tpos.astype(int))
+    out["overlap_sqft"] = np.where(dim == 2, measure * unit_m * unit_m * SQFT_PER_SQM, np.nan)
+    own = _target_measure(targets, tpos, dim) if len(tpos) else np.empty(0)
+    out["overlap_share"] = np.clip(measure / own, 0.0, 1.0) if len(tpos) else np.empty(0)
+    out.index = pd.Index(targets.index.to_numpy()[tpos], name=targets.index.name)
+    return out
+
+
+def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Series:
+    """Return the share (0-1) of each target's area covered by the features of ``layer``.
+
+    Overlapping features are not counted twice: the overlaps of one target are unioned
+    before they are measured (only for targets that overlap two or more features).
+
+    Parameters
+    ----------
+    targets : GeoDataFrame
+        Polygons in a projected CRS.
+    layer : GeoDataFrame
+        Polygons in the same CRS (e.g. incorporated areas).
+
+    Returns
+    -------
+    pandas.Series of float
+        Indexed like ``targets``; 0 where nothing overlaps, NaN for a target of zero area.
+
+    Raises
+    ------
+    InputError
+        When the two frames are not in the same projected CRS.
+    """
+    check_same_projected_crs(targets, layer)
+    n = len(targets)
+    tgeom = np.asarray(targets.geometry.array, dtype=object)
+    own = shapely.area(tgeom) if n else np.empty(0)
+    covered = np.zeros(n)
+    tpos, lpos, measure, dim = _pairs(targets, layer)
+    poly = dim == 2
+    tpos, lpos, measure = tpos[poly], lpos[poly], measure[poly]
+    counts = np.bincount(tpos, minlength=n) if n else np.zeros(0, dtype=int)
+    single = counts[tpos] == 1
+    np.add.at(covered, tpos[single], measure[single])
+    lgeom = np.asarray(layer.geometry.array, dtype=object)
+    for t in np.flatnonzero(counts > 1):
+        parts = lgeom[lpos[tpos == t]]
+        covered[t] = shapely.area(shapely.intersection(tgeom[t], shapely.union_all(parts)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(own > 0, np.clip(covered / own, 0.0, 1.0), np.nan)
+    return pd.Series(share, index=targets.index, name="covered_share")

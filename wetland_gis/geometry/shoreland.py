@@ -1,0 +1,720 @@
+"""Shoreland split: how much of each impact is in the setback zone, protection zone, outside.
+
+The zones are measured exactly from the ordinary high water level (OHWL) of the public
+waters near each impact, never from a statewide buffer:
+
+1. the spatial index of the public waters is queried with ``predicate="dwithin"`` to find,
+   for every impact at once, the waters within reach (the largest zone distance);
+2. for each (impact, water) pair the water is clipped to the impact's bounding box
+   grown by that distance (exact: no farther part of the water can be within the
+   distance of the impact), buffered by the setback and protection distances
+   (``quad_segs=32``) and intersected with the impact, all vectorized over the pairs;
+3. the pieces of each impact are unioned and measured.
+
+Legal rules (all distances and sizes are read from the parameters):
+
+* Shoreland wetland protection zone, Minn. Stat. § 103G.005, subd. 15f: within
+  ``shoreland.protection_zone.basin_distance`` of a public water basin and
+  ``watercourse_distance`` of a watercourse. Where the local government unit (layer
+  ``lgus``) has no approved shoreland ordinance (subd. 15f(2)) only basins of at least
+  ``no_ordinance_basin_min_acres_municipal`` acres within municipalities and
+  ``no_ordinance_basin_min_acres_unincorporated`` acres in unincorporated areas count;
+  every watercourse of the layer (the public waters inventory) counts.
+* Shoreland building setback zone (§ 103G.2241, subd. 9(c), "as defined in the local
+  shoreland management ordinance"): within the setback of each water, which is the
+  state minimum structure setback of Minn. R. 6120.3300 (``shoreland.structure_setback``,
+  by ``shore_class`` and ``sewered``), raised to the water's ``setback_ft`` or the LGU's
+  ``setback_ft`` when they are larger. A local ordinance may set larger setbacks; a
+  smaller local value is below the state minimum and is ignored (recorded).
+* The setback zone is the part of an impact within the setback of any counted water;
+  the protection zone is the part within the protection distance of a counted water but
+  outside every setback zone; outside is the rest.
+
+Choices (documented in ``docs/context.md``): the area waterward of a basin's OHWL counts
+as within the setback (distance 0); a water not counted for the protection zone (a small
+basin where there is no ordinance) has no setback zone either, since the shoreland rules
+do not classify it; an impact is governed by the LGU that covers most of it (the smallest
+LGU on a tie, so a city wins over the county around it) and is "incorporated" when most
+of it is inside a city; where no LGU covers an impact the ordinance case (15f(1), every
+water in the layers) is used and recorded for verification; a water whose ``sewered`` is
+empty takes the unsewered (larger) setback.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+
+from wetland_gis.enums import ShorelandZone
+from wetland_gis.errors import InputError
+from wetland_gis.geometry.overlay import (
+    FOOT_M,
+    SQFT_PER_ACRE,
+    SQFT_PER_SQM,
+    all_overlaps,
+    check_same_projected_crs,
+    covered_share,
+)
+from wetland_gis.parameters import ParameterSet, default_parameters
+
+if TYPE_CHECKING:
+    from wetland_gis.context import Context
+
+__all__ = [
+    "NEAREST_SEARCH_FT",
+    "QUAD_SEGS",
+    "SHORELAND_COLUMNS",
+    "ShorelandSplit",
+    "public_waters",
+    "impact_jurisdiction",
+    "shoreland_split",
+    "zones_for_map",
+]
+
+NEAREST_SEARCH_FT = 5280.0
+"""Radius (feet) within which the nearest public water is reported (a reporting choice)."""
+
+QUAD_SEGS = 32
+"""Segments per quarter circle of the buffers (the error on a curve is below 0.05 %)."""
+
+SHORELAND_COLUMNS = (
+    "sqft_setback",
+    "sqft_protection",
+    "sqft_outside",
+    "zone",
+    "nearest_pw",
+    "nearest_pw_ft",
+)
+"""The columns :func:`shoreland_split` gives, in the order of ``docs/data_schema.md``."""
+
+_P = "shoreland.protection_zone."
+
+
+@dataclass(frozen=True)
+class ShorelandSplit:
+    """Result of :func:`shoreland_split`.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        Indexed like the impacts: :data:`SHORELAND_COLUMNS`, then ``lgu_name``,
+        ``shoreland_ordinance`` and ``incorporated`` (the jurisdiction used).
+    records : tuple of str
+        What was assumed or could not be known, for the run manifest.
+    """
+
+    frame: pd.DataFrame
+    records: tuple[str, ...]
+
+
+# ------------------------------------------------------------------------- public waters
+
+
+def public_waters(
+    context: Context,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> gpd.GeoDataFrame:
+    """Return the public water basins and watercourses as one frame with their distances.
+
+    Parameters
+    ----------
+    context : Context
+        Its ``public_water_basins`` and ``public_watercourses`` (either may be absent).
+    params : ParameterSet, optional
+        Default: the shipped parameters.
+    as_of : str or date, optional
+        Date the parameters are read for (default today).
+
+    Returns
+    -------
+    GeoDataFrame
+        Columns ``pw_id``, ``pw_name``, ``kind`` (``basin`` or ``watercourse``),
+        ``shore_class``, ``sewered`` (nullable bool), ``setback_ft`` (the water's local
+        value or NaN), ``acres`` (basins: the field, else the area of all features with
+        the same ``pw_id``; NaN for watercourses), ``state_setback_ft`` (Minn. R. 6120.3300
+        by class and sewer, unsewered when ``sewered`` is empty),
+        ``sewered_setback_ft`` (the sewered value, to tell whether an unknown ``sewered``
+        matters), ``protection_ft`` (§ 103G.005, subd. 15f) and the OHWL geometry, in the
+        context CRS.
+
+    Raises
+    ------
+    InputError
+        When a ``shore_class`` has no row in the setback table.
+    """
+    params = params if params is not None else default_parameters()
+    table = params.value("shoreland.structure_setback", as_of)
+    frames = []
+    for layer_name, kind, dist_key in (
+        ("public_water_basins", "basin", "basin_distance"),
+        ("public_watercourses", "watercourse", "watercourse_distance"),
+    ):
+        layer = context.get(layer_name)
+        if layer is None or len(layer) == 0:
+            continue
+        geom = layer.geometry
+        frame = pd.DataFrame(
+            {
+                "pw_id": layer["pw_id"].to_numpy(dtype=object),
+                "pw_name": (
+                    layer["pw_name"].to_numpy(dtype=object)
+                    if "pw_name" in layer
+                    else np.full(len(layer), None, dtype=object)
+                ),
+                "kind": kind,
+                "shore_class": layer["shore_class"].to_numpy(dtype=object),
+                "sewered": (
+                    layer["sewered"].astype("boolean").to_numpy()
+                    if "sewered" in layer
+                    else pd.array([pd.NA] * len(layer), dtype="boolean")
+                ),
+                "setback_ft": (
+                    layer["setback_ft"].astype(float).to_numpy()
+                    if "setback_ft" in layer
+                    else np.full(len(layer), np.nan)
+                ),
+            }
+        )
+        if kind == "basin":
+            unit_m = float(layer.crs.axis_info[0].unit_conversion_factor)
+            sq_m = geom.area.to_numpy() * unit_m * unit_m
+            by_id = pd.Series(sq_m).groupby(frame["pw_id"].to_numpy()).transform("sum")
+            computed = by_id.to_numpy() * SQFT_PER_SQM / SQFT_PER_ACRE
+            given = (
+                layer["acres"].astype(float).to_numpy()
+                if "acres" in layer
+                else np.full(len(layer), np.nan)
+            )
+            frame["acres"] = np.where(np.isnan(given), computed, given)
+        else:
+            frame["acres"] = np.nan
+        unknown = sorted(set(frame["shore_class"]) - set(table))
+        if unknown:
+            raise InputError(
+                f"{layer_name}: shore_class {unknown} has no row in the setback table "
+                f"shoreland.structure_setback ({params.citation('shoreland.structure_setback')}); "
+                f"the table has {sorted(table)}"
+            )
+        sewer = frame["sewered"].fillna(False).to_numpy(dtype=bool)
+        frame["state_setback_ft"] = [
+            float(table[c]["sewer" if s else "no_sewer"])
+            for c, s in zip(frame["shore_class"], sewer, strict=True)
+        ]
+        frame["sewered_setback_ft"] = [float(table[c]["sewer"]) for c in frame["shore_class"]]
+        frame["protection_ft"] = float(params.value(_P + dist_key, as_of))
+        frames.append(gpd.GeoDataFrame(frame, geometry=geom.to_numpy(), crs=layer.crs))
+    if not frames:
+        crs = context.counties.crs
+        cols = [
+            "pw_id",
+            "pw_name",
+            "kind",
+            "shore_class",
+            "sewered",
+            "setback_ft",
+            "acres",
+            "state_setback_ft",
+            "sewered_setback_ft",
+            "protection_ft",
+        ]
+        return gpd.GeoDataFrame({c: [] for c in cols}, geometry=[], crs=crs)
+    return gpd.GeoDataFrame(pd.concat(frames, ignore_index=True), crs=frames[0].crs)
+
+
+# ---------------------------------------------------------------------------- jurisdiction
+
+
+def impact_jurisdiction(
+    impacts: gpd.GeoDataFrame,
+    context: Context,
+) -> pd.DataFrame:
+    """Return the LGU and the incorporated status that govern each impact.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame
+        Impact polygons in the context CRS.
+    context : Context
+        Its ``lgus`` and ``incorporated_areas`` layers (either may be absent).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed like ``impacts``: ``lgu_name``, ``shoreland_ordinance`` (nullable bool),
+        ``lgu_setback_ft`` (float), ``n_lgus`` (LGUs overlapping), ``incorporated``
+        (nullable bool: most of the impact inside a city; NA without the layer) and
+        ``incorporated_share`` (0-1).
+
+    Notes
+    -----
+    The LGU is the one covering the largest part of the impact; on a tie (overlapping
+    LGU polygons, e.g. a county drawn around its cities) the smallest LGU wins.
+    """
+    n = len(impacts)
+    out = pd.DataFrame(
+        {
+            "lgu_name": pd.Series([None] * n, dtype=object),
+            "shoreland_ordinance": pd.array([pd.NA] * n, dtype="boolean"),
+            "lgu_setback_ft": np.full(n, np.nan),
+            "n_lgus": np.zeros(n, dtype=int),
+            "incorporated": pd.array([pd.NA] * n, dtype="boolean"),
+            "incorporated_share": np.full(n, np.nan),
+        }
+    )
+    lgus = context.get("lgus")
+    if lgus is not None and len(lgus) and n:
+        fields = ["lgu_name", "shoreland_ordinance"]
+        if "setback_ft" in lgus:
+            fields.append("setback_ft")
+        ov = all_overlaps(impacts, lgus, fields)
+        if len(ov):
+            ov = ov.reset_index(drop=True)
+            ov["lgu_area"] = lgus.geometry.area.to_numpy()[lgus.index.get_indexer(ov["feature"])]
+            ov["share_key"] = -np.round(ov["overlap_share"].to_numpy(), 9)
+            ov = ov.sort_values(["target_pos", "share_key", "lgu_area"], kind="stable")
+            counts = ov.groupby("target_pos").size()
+            best = ov.drop_duplicates("target_pos")
+            pos = best["target_pos"].to_numpy()
+            out.loc[pos, "lgu_name"] = best["lgu_name"].to_numpy()
+            out.loc[pos, "shoreland_ordinance"] = best["shoreland_ordinance"].to_numpy()
+            if "setback_ft" in best:
+                out.loc[pos, "lgu_setback_ft"] = best["setback_ft"].astype(float).to_numpy()
+            out.loc[counts.index.to_numpy(), "n_lgus"] = counts.to_numpy()
+    cities = context.get("incorporated_areas")
+    if cities is not None and n:
+        share = covered_share(impacts, cities).to_numpy()
+        out["incorporated_share"] = share
+        out["incorporated"] = pd.array(
+            [None if np.isnan(s) else bool(s >= 0.5) for s in share], dtype="boolean"
+        )
+    out.index = impacts.index
+    return out
+
+
+# ------------------------------------------------------------------------------ the split
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """Impact x water pairs within reach, with their zone distances in CRS units."""
+
+    imp: np.ndarray
+    wat: np.ndarray
+    dist: np.ndarray  # CRS units, exact
+    setback: np.ndarray  # CRS units
+    protection: np.ndarray  # CRS units
+    counted: np.ndarray  # bool: the water has zones for this impact
+    setback_ft: np.ndarray
+
+
+def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int]) -> str:
+    col = impacts["wg_row"] if "wg_row" in impacts else pd.Series(impacts.index)
+    labels = [str(v) for v in col.to_numpy()[list(positions)][:10]]
+    more = "" if len(positions) <= 10 else f" and {len(positions) - 10} more"
+    name = "wg_row" if "wg_row" in impacts else "index"
+    return f"{name} {', '.join(labels)}{more}"
+
+
+def _passes(param_key: str, amounts: np.ndarray, params: ParameterSet, as_of) -> np.ndarray:
+    param = params[param_key]
+    return np.array([param.passes(float(a), as_of) for a in amounts], dtype=bool)
+
+
+def _pairs(
+    impacts: gpd.GeoDataFrame,
+    waters: gpd.GeoDataFrame,
+    juris: pd.DataFrame,
+    params: ParameterSet,
+    as_of: str | dt.date | None,
+    search_ft: float,
+    records: list[str],
+) -> _Pairs:
+    unit_m = check_same_projected_crs(impacts, waters)
+    ft = FOOT_M / unit_m  # CRS units per foot
+    local_lgu = np.nan_to_num(juris["lgu_setback_ft"].to_numpy(dtype=float), nan=0.0)
+    water_local = np.nan_to_num(waters["setback_ft"].to_numpy(dtype=float), nan=0.0)
+    state = waters["state_setback_ft"].to_numpy(dtype=float)
+    prot = waters["protection_ft"].to_numpy(dtype=float)
+    reach_ft = max(
+        float(np.max(np.maximum(np.maximum(state, water_local), prot))),
+        float(local_lgu.max()) if len(local_lgu) else 0.0,
+        float(search_ft),
+    )
+    igeom = np.asarray(impacts.geometry.array, dtype=object)
+    wgeom = np.asarray(waters.geometry.array, dtype=object)
+    imp, wat = waters.sindex.query(igeom, predicate="dwithin", distance=reach_ft * ft)
+    dist = shapely.distance(igeom[imp], wgeom[wat])
+
+    # setback of each pair: the state minimum raised by larger local values
+    given = np.maximum(water_local[wat], local_lgu[imp])
+    below = (given > 0) & (given < state[wat])
+    if below.any():
+        records.append(
+            f"shoreland: a local setback_ft below the state minimum of Minn. R. 6120.3300 was "
+            f"ignored for {_label(impacts, np.unique(imp[below]))} (a local ordinance may set "
+            "larger setbacks, not smaller); verify the local ordinance"
+        )
+    setback_ft = np.maximum(state[wat], given)
+
+    # which waters count (§ 103G.005, subd. 15f(2) where there is no approved ordinance)
+    ordinance = juris["shoreland_ordinance"].to_numpy(dtype=object)
+    incorporated = juris["incorporated"].to_numpy(dtype=object)
+    no_ord = np.array([o is False or o is np.False_ for o in ordinance[imp]], dtype=bool)
+    basin = waters["kind"].to_numpy()[wat] == "basin"
+    acres = waters["acres"].to_numpy(dtype=float)[wat]
+    counted = np.ones(len(imp), dtype=bool)
+    check = no_ord & basin
+    if check.any():
+        inc = incorporated[imp[check]]
+        unincorporated = np.array([v is False or v is np.False_ for v in inc], dtype=bool)
+        ok_muni = _passes(
+            _P + "no_ordinance_basin_min_acres_municipal", acres[check], params, as_of
+        )
+        ok_uninc = _passes(
+            _P + "no_ordinance_basin_min_acres_unincorporated", acres[check], params, as_of
+        )
+        counted[check] = np.where(unincorporated, ok_uninc, ok_muni)
+        unknown_inc = np.array([v is None or v is pd.NA for v in inc], dtype=bool)
+        if unknown_inc.any():
+            records.append(
+                "shoreland: no incorporated_areas layer (or no answer) for impacts in an LGU "
+                "without an approved shoreland ordinance; the municipal basin size of "
+                "§ 103G.005, subd. 15f(2)(i) (the smaller) was used for "
+                f"{_label(impacts, np.unique(imp[check][unknown_inc]))}; verify"
+            )
+    return _Pairs(
+        imp=imp,
+        wat=wat,
+        dist=dist,
+        setback=setback_ft * ft,
+        protection=prot[wat] * ft,
+        counted=counted,
+        setback_ft=setback_ft,
+    )
+
+
+def _local_pieces(
+    igeom: np.ndarray, wgeom: np.ndarray, pairs: _Pairs, sel: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return, for the selected pairs, the impact's parts within setback and protection."""
+    imp, wat = pairs.imp[sel], pairs.wat[sel]
+    s, d = pairs.setback[sel], pairs.protection[sel]
+    reach = np.maximum(s, d)
+    bounds = shapely.bounds(igeom[imp])
+    window = shapely.box(
+        bounds[:, 0] - reach, bounds[:, 1] - reach, bounds[:, 2] + reach, bounds[:, 3] + reach
+    )
+    near = shapely.intersection(wgeom[wat], window)
+    part_s = shapely.intersection(shapely.buffer(near, s, quad_segs=QUAD_SEGS), igeom[imp])
+    part_d = shapely.intersection(shapely.buffer(near, d, quad_segs=QUAD_SEGS), igeom[imp])
+    return part_s, part_d
+
+
+def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndarray:
+    """Return the area of the union of ``parts`` of each impact (0 where none)."""
+    area = np.zeros(n)
+    if len(imp) == 0:
+        return area
+    counts = np.bincount(imp, minlength=n)
+    single = counts[imp] == 1
+    area[imp[single]] = shapely.area(parts[single])
+    for i in np.flatnonzero(counts > 1):
+        area[i] = shapely.area(shapely.union_all(parts[imp == i]))
+    return area
+
+
+def shoreland_split(
+    impacts: gpd.GeoDataFrame,
+    context: Context,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+    jurisdiction: pd.DataFrame | None = None,
+    search_ft: float = NEAREST_SEARCH_FT,
+) -> ShorelandSplit:
+    """Split each impact into its shoreland setback, protection and outside square feet.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame
+        Impact polygons in the context CRS (EPSG:26915).
+    context : Context
+        Uses ``public_water_basins``, ``public_watercourses``, ``lgus`` and
+        ``incorporated_areas``.
+    params : ParameterSet, optional
+        Default: the shipped parameters.
+    as_of : str or date, optional
+        Date the parameters are read for (default today).
+    jurisdiction : DataFrame, optional
+        The result of :func:`impact_jurisdiction` when the caller has it already.
+    search_ft : float, default :data:`NEAREST_SEARCH_FT`
+        Radius within which ``nearest_pw`` is reported.
+
+    Returns
+    -------
+    ShorelandSplit
+        ``frame`` indexed like ``impacts``: ``sqft_setback``, ``sqft_protection``,
+        ``sqft_outside`` (their sum is the area in international square feet),
+        ``zone`` (a :class:`~wetland_gis.enums.ShorelandZone` value: the most restrictive
+        zone the impact reaches, by exact distance), ``nearest_pw`` (``pw_id``) and
+        ``nearest_pw_ft`` (None beyond ``search_ft``), ``lgu_name``,
+        ``shoreland_ordinance``, ``incorporated``. Without either public waters layer the
+        split, zone and nearest water are None and a record says so.
+
+    Raises
+    ------
+    InputError
+        When impacts and context are not in the same projected CRS.
+
+    Examples
+    --------
+    See ``tests/test_shoreland.py``; the module docstring states the rules.
+    """
+    params = params if params is not None else default_parameters()
+    records: list[str] = []
+    n = len(impacts)
+    juris = jurisdiction if jurisdiction is not None else impact_jurisdiction(impacts, context)
+    juris = juris.reset_index(drop=True)
+    frame = pd.DataFrame(
+        {
+            "sqft_setback": np.full(n, np.nan),
+            "sqft_protection": np.full(n, np.nan),
+            "sqft_outside": np.full(n, np.nan),
+            "zone": pd.Series([None] * n, dtype=object),
+            "nearest_pw": pd.Series([None] * n, dtype=object),
+            "nearest_pw_ft": np.full(n, np.nan),
+            "lgu_name": juris["lgu_name"].to_numpy(dtype=object),
+            "shoreland_ordinance": juris["shoreland_ordinance"].array,
+            "incorporated": juris["incorporated"].array,
+        }
+    )
+    have_basins = context.get("public_water_basins") is not None
+    have_courses = context.get("public_watercourses") is not None
+    if not (have_basins or have_courses):
+        records.append(
+            "shoreland: no public_water_basins or public_watercourses layer; the shoreland "
+            "split, zone and nearest public water are unknown (None)"
+        )
+        frame.index = impacts.index
+        return ShorelandSplit(frame, tuple(records))
+    for have, layer in (
+        (have_basins, "public_water_basins"),
+        (have_courses, "public_watercourses"),
+    ):
+        if not have:
+            records.append(
+                f"shoreland: no {layer} layer; the zones were measured from the other public "
+                "waters layer only: verify"
+            )
+    if context.get("lgus") is None:
+        records.append(
+            "shoreland: no lgus layer; every public water in the layers was counted as under "
+            "an approved shoreland ordinance (§ 103G.005, subd. 15f(1)): verify"
+        )
+    elif n:
+        uncovered = np.flatnonzero(juris["lgu_name"].isna().to_numpy())
+        if len(uncovered):
+            records.append(
+                "shoreland: no LGU polygon covers "
+                f"{_label(impacts, uncovered)}; every public water counted as under an "
+                "approved shoreland ordinance (§ 103G.005, subd. 15f(1)): verify"
+            )
+        straddle = np.flatnonzero(juris["n_lgus"].to_numpy() > 1)
+        if len(straddle):
+            records.append(
+                f"shoreland: {_label(impacts, straddle)} overlap more than one LGU; the LGU "
+                "covering most of each was used"
+            )
+
+    waters = public_waters(context, params, as_of)
+    area_sqft = np.zeros(n)
+    if n:
+        unit_m = check_same_projected_crs(impacts, waters)
+        area_sqft = shapely.area(np.asarray(impacts.geometry.array)) * unit_m**2 * SQFT_PER_SQM
+    if n == 0 or len(waters) == 0:
+        frame["sqft_setback"] = 0.0
+        frame["sqft_protection"] = 0.0
+        frame["sqft_outside"] = area_sqft
+        frame["zone"] = ShorelandZone.OUTSIDE.value
+        frame.index = impacts.index
+        return ShorelandSplit(frame, tuple(records))
+
+    pairs = _pairs(impacts, waters, juris, params, as_of, search_ft, records)
+    unit_m = check_same_projected_crs(impacts, waters)
+    ft = FOOT_M / unit_m
+    igeom = np.asarray(impacts.geometry.array, dtype=object)
+    wgeom = np.asarray(waters.geometry.array, dtype=object)
+
+    # nearest public water (any water, counted or not) within the search radius
+    within = pairs.dist <= search_ft * ft
+    if within.any():
+        order = np.lexsort((pairs.wat[within], pairs.dist[within], pairs.imp[within]))
+        imp_w, wat_w, dist_w = (
+            pairs.imp[within][order],
+            pairs.wat[within][order],
+            pairs.dist[within][order],
+        )
+        first = np.unique(imp_w, return_index=True)[1]
+        nearest = frame["nearest_pw"].to_numpy(dtype=object).copy()
+        nearest[imp_w[first]] = waters["pw_id"].to_numpy(dtype=object)[wat_w[first]]
+        frame["nearest_pw"] = nearest
+        nearest_ft = frame["nearest_pw_ft"].to_numpy(dtype=float).copy()
+        nearest_ft[imp_w[first]] = dist_w[first] / ft
+        frame["nearest_pw_ft"] = nearest_ft
+
+    # zones: only pairs of counted waters within the larger of their two distances
+    sel = pairs.counted & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
+    part_s, part_d = _local_pieces(igeom, wgeom, pairs, sel)
+    imp_sel = pairs.imp[sel]
+    conv = unit_m**2 * SQFT_PER_SQM
+    s_area = _union_area_by_impact(n, imp_sel, part_s) * conv
+    # protection reach = within any protection or setback distance
+    both_imp = np.concatenate([imp_sel, imp_sel])
+    both = np.concatenate([part_d, part_s])
+    d_area = _union_area_by_impact(n, both_imp, both) * conv
+    s_area = np.minimum(s_area, area_sqft)
+    d_area = np.clip(d_area, s_area, area_sqft)
+    frame["sqft_setback"] = s_area
+    frame["sqft_protection"] = d_area - s_area
+    frame["sqft_outside"] = np.maximum(area_sqft - s_area - (d_area - s_area), 0.0)
+
+    in_setback = np.zeros(n, dtype=bool)
+    in_prot = np.zeros(n, dtype=bool)
+    np.logical_or.at(in_setback, imp_sel, pairs.dist[sel] <= pairs.setback[sel])
+    np.logical_or.at(in_prot, imp_sel, pairs.dist[sel] <= pairs.protection[sel])
+    in_setback |= s_area > 0
+    in_prot |= (d_area - s_area) > 0
+    frame["zone"] = np.where(
+        in_setback,
+        ShorelandZone.BUILDING_SETBACK.value,
+        np.where(in_prot, ShorelandZone.PROTECTION.value, ShorelandZone.OUTSIDE.value),
+    ).astype(object)
+
+    sewer_matters = waters["sewered"].isna().to_numpy() & (
+        waters["sewered_setback_ft"].to_numpy() != waters["state_setback_ft"].to_numpy()
+    )
+    unsewered = (
+        pairs.counted
+        & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
+        & sewer_matters[pairs.wat]
+    )
+    if unsewered.any():
+        records.append(
+            "shoreland: sewered is empty for public waters near "
+            f"{_label(impacts, np.unique(pairs.imp[unsewered]))}; the unsewered (larger) "
+            "setback of Minn. R. 6120.3300 was used: verify"
+        )
+    frame.index = impacts.index
+    return ShorelandSplit(frame, tuple(records))
+
+
+# -------------------------------------------------------------------------------- the map
+
+
+def zones_for_map(
+    impacts: gpd.GeoDataFrame,
+    context: Context,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+    jurisdiction: pd.DataFrame | None = None,
+    pad_ft: float | None = None,
+) -> gpd.GeoDataFrame:
+    """Return the setback and protection zone polygons around the waters near the impacts.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame
+        Impact polygons in the context CRS.
+    context : Context
+        As for :func:`shoreland_split`.
+    params : ParameterSet, optional
+        Default: the shipped parameters.
+    as_of : str or date, optional
+        Date the parameters are read for (default today).
+    jurisdiction : DataFrame, optional
+        The result of :func:`impact_jurisdiction`, when known.
+    pad_ft : float, optional
+        How far beyond the impacts the zones are drawn; default: the largest protection
+        distance of the waters involved. The zones are exact inside that window.
+
+    Returns
+    -------
+    GeoDataFrame
+        One row per water and zone: ``pw_id``, ``pw_name``, ``kind``, ``shore_class``,
+        ``zone`` (``ShorelandZone`` value), ``inner_ft`` and ``outer_ft`` (the band of
+        distances from the OHWL), geometry (the band, on land: the basin itself is
+        removed). Only waters counted for at least one impact are drawn, at the largest
+        setback used for them. Empty when no water is within reach.
+    """
+    params = params if params is not None else default_parameters()
+    cols = ["pw_id", "pw_name", "kind", "shore_class", "zone", "inner_ft", "outer_ft"]
+    waters = public_waters(context, params, as_of)
+    empty = gpd.GeoDataFrame({c: [] for c in cols}, geometry=[], crs=impacts.crs)
+    if len(impacts) == 0 or len(waters) == 0:
+        return empty
+    juris = jurisdiction if jurisdiction is not None else impact_jurisdiction(impacts, context)
+    juris = juris.reset_index(drop=True)
+    pairs = _pairs(impacts, waters, juris, params, as_of, 0.0, [])
+    sel = pairs.counted & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
+    if not sel.any():
+        return empty
+    unit_m = check_same_projected_crs(impacts, waters)
+    ft = FOOT_M / unit_m
+    igeom = np.asarray(impacts.geometry.array, dtype=object)
+    wgeom = np.asarray(waters.geometry.array, dtype=object)
+    used = pd.DataFrame(
+        {
+            "wat": pairs.wat[sel],
+            "imp": pairs.imp[sel],
+            "setback": pairs.setback[sel],
+            "protection": pairs.protection[sel],
+        }
+    )
+    rows = []
+    for w, grp in used.groupby("wat", sort=True):
+        s, d = float(grp["setback"].max()), float(grp["protection"].max())
+        pad = (pad_ft * ft) if pad_ft is not None else d
+        x0, y0, x1, y1 = shapely.total_bounds(igeom[grp["imp"].to_numpy()])
+        window = shapely.box(x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+        reach = max(s, d)
+        near = shapely.intersection(
+            wgeom[w],
+            shapely.box(x0 - pad - reach, y0 - pad - reach, x1 + pad + reach, y1 + pad + reach),
+        )
+        buf_s = shapely.intersection(shapely.buffer(near, s, quad_segs=QUAD_SEGS), window)
+        buf_d = shapely.intersection(shapely.buffer(near, d, quad_segs=QUAD_SEGS), window)
+        water = waters.iloc[w]
+        if water["kind"] == "basin":
+            buf_s = shapely.difference(buf_s, near)
+        ring = shapely.difference(buf_d, shapely.buffer(near, s, quad_segs=QUAD_SEGS))
+        base = {c: water[c] for c in ("pw_id", "pw_name", "kind", "shore_class")}
+        rows.append(
+            {
+                **base,
+                "zone": ShorelandZone.BUILDING_SETBACK.value,
+                "inner_ft": 0.0,
+                "outer_ft": s / ft,
+                "geometry": buf_s,
+            }
+        )
+        if d > s:
+            rows.append(
+                {
+                    **base,
+                    "zone": ShorelandZone.PROTECTION.value,
+                    "inner_ft": s / ft,
+                    "outer_ft": d / ft,
+                    "geometry": ring,
+                }
+            )
+    out = gpd.GeoDataFrame(rows, geometry="geometry", crs=impacts.crs)
+    return out.loc[~out.geometry.is_empty].reset_index(drop=True)

@@ -1,0 +1,188 @@
+"""Map the attribute columns of an impacts layer to the meanings wetland_gis needs.
+
+Column names are matched case-insensitively (docs/data_schema.md, "Impacts (input)").
+A name given by the user must exist; otherwise the default names below are tried in
+order. Nothing is renamed: :class:`FieldMapping` only says which column holds what.
+
+The NWI ``WETLAND_TYPE`` field (``WETLAND_TY`` in a shapefile) holds NWI categories such
+as "Freshwater Emergent Wetland", not Circular 39 types, yet its name matches the
+default type names ``WETLAND_TY`` and ``wetland_type``. Such a column is therefore used
+as the type field only when its values can be checked (a DataFrame is passed) and they
+read as Circular 39 types: it is skipped, with a note, when any value is an NWI
+category or when no value parses. Given only column names, ``WETLAND_TY`` is not used
+(the type is then inferred from the Cowardin code), while ``wetland_type`` is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from wetland_gis.errors import FieldMappingError, WetlandTypeError
+from wetland_gis.io.wetland_types import NWI_CATEGORIES, parse_wetland_type
+
+__all__ = ["FieldMapping", "resolve_fields", "DEFAULT_NAMES", "ROLE_LABELS"]
+
+#: Default column names per role, in order of preference (matched case-insensitively).
+DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
+    "impact_id": ("impact_id", "id", "fid"),
+    "wetland_type": ("circ39_class", "circ39", "wetland_type", "wetland_ty"),
+    "cowardin": ("attribute",),
+    "project": ("project",),
+    "cedar_tamarack": ("cedar_tamarack", "cedar_tam"),
+    "impact_kind": ("impact", "activity"),
+    "land_use": ("land_use",),
+    "wetland_acres": ("wetland_ac",),
+}
+
+#: Plain-English name of each role, used in messages.
+ROLE_LABELS: dict[str, str] = {
+    "impact_id": "impact id",
+    "wetland_type": "wetland type (Circular 39)",
+    "cowardin": "Cowardin code",
+    "project": "project",
+    "cedar_tamarack": "white cedar / tamarack flag",
+    "impact_kind": "impact kind",
+    "land_use": "land use",
+    "wetland_acres": "whole wetland size (acres)",
+}
+
+#: Type-field names that may hold NWI categories instead of Circular 39 types.
+_CHECK_VALUES = frozenset({"wetland_ty", "wetland_type"})
+#: Type-field names used only when their values can be checked.
+_NEEDS_VALUES = frozenset({"wetland_ty"})
+
+
+@dataclass(frozen=True)
+class FieldMapping:
+    """Which column holds each attribute wetland_gis reads; None when there is none.
+
+    Parameters
+    ----------
+    impact_id, wetland_type, cowardin, project, cedar_tamarack, impact_kind, land_use, \
+wetland_acres : str or None
+        The actual column name (as spelt in the layer) for each role.
+    notes : tuple of str
+        Why a candidate column was skipped, e.g. an NWI ``WETLAND_TY`` field.
+    """
+
+    impact_id: str | None = None
+    wetland_type: str | None = None
+    cowardin: str | None = None
+    project: str | None = None
+    cedar_tamarack: str | None = None
+    impact_kind: str | None = None
+    land_use: str | None = None
+    wetland_acres: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, str | None]:
+        """Return ``{role: column}`` for every role (without the notes)."""
+        return {name: getattr(self, name) for name in DEFAULT_NAMES}
+
+
+def _type_column_problem(name: str, values: pd.Series) -> str | None:
+    """Return why ``values`` are not Circular 39 types, or None when they are."""
+    present = [v for v in values.dropna().unique() if not (isinstance(v, str) and not v.strip())]
+    if not present:
+        return f"column {name!r} is empty"
+    nwi = sorted({str(v) for v in present if str(v).strip().lower() in NWI_CATEGORIES})
+    if nwi:
+        return (
+            f"column {name!r} holds NWI wetland categories (e.g. {nwi[0]!r}), not Circular "
+            "39 types; the type is inferred from the Cowardin code instead"
+        )
+    for value in present:
+        try:
+            parse_wetland_type(value)
+        except WetlandTypeError:
+            continue
+        return None
+    return f"column {name!r}: no value reads as a Circular 39 type (e.g. {present[0]!r})"
+
+
+def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | None) -> FieldMapping:
+    """Find the columns holding the impact id, wetland type, Cowardin code, etc.
+
+    Parameters
+    ----------
+    columns : iterable of str, or DataFrame
+        The layer's column names, or the layer itself. With a DataFrame, a type column
+        named ``WETLAND_TY`` / ``wetland_type`` is used only if its values read as
+        Circular 39 types (see the module notes).
+    **user_names : str or None
+        Column names chosen by the user, by role: ``impact_id``, ``wetland_type``,
+        ``cowardin``, ``project``, ``cedar_tamarack``, ``impact_kind``, ``land_use``,
+        ``wetland_acres``. None means "use the defaults". Matched case-insensitively.
+
+    Returns
+    -------
+    FieldMapping
+        The actual column names (None where no column was found) and notes.
+
+    Raises
+    ------
+    FieldMappingError
+        When a user-given column is not in the layer; the message lists the columns.
+    TypeError
+        When a keyword is not one of the roles above.
+
+    Examples
+    --------
+    >>> resolve_fields(["IMPACT_ID", "ATTRIBUTE", "geometry"]).cowardin
+    'ATTRIBUTE'
+    """
+    unknown = sorted(set(user_names) - set(DEFAULT_NAMES))
+    if unknown:
+        raise TypeError(
+            f"unknown field role(s) {unknown}; expected some of {list(DEFAULT_NAMES)}"
+        )
+    frame = columns if isinstance(columns, pd.DataFrame) else None
+    names = [str(c) for c in (frame.columns if frame is not None else columns)]
+    by_lower: dict[str, list[str]] = {}
+    for name in names:
+        by_lower.setdefault(name.lower(), []).append(name)
+
+    def find(candidate: str) -> str | None:
+        found = by_lower.get(candidate.lower())
+        if not found:
+            return None
+        return candidate if candidate in found else found[0]
+
+    chosen: dict[str, str | None] = {}
+    notes: list[str] = []
+    for role, defaults in DEFAULT_NAMES.items():
+        given = user_names.get(role)
+        if given is not None:
+            column = find(str(given))
+            if column is None:
+                raise FieldMappingError(
+                    f"the {ROLE_LABELS[role]} column {given!r} is not in the layer; "
+                    f"available columns: {', '.join(names) or '(none)'}"
+                )
+            chosen[role] = column
+            continue
+        chosen[role] = None
+        for candidate in defaults:
+            column = find(candidate)
+            if column is None:
+                continue
+            if role == "wetland_type" and column.lower() in _CHECK_VALUES:
+                if frame is None:
+                    if column.lower() in _NEEDS_VALUES:
+                        notes.append(
+                            f"column {column!r} not used as the wetland type: it is the NWI "
+                            "WETLAND_TYPE field name and its values were not checked"
+                        )
+                        continue
+                else:
+                    problem = _type_column_problem(column, frame[column])
+                    if problem is not None:
+                        notes.append(f"{problem} (not used as the wetland type)")
+                        continue
+            chosen[role] = column
+            break
+    return FieldMapping(**chosen, notes=tuple(notes))

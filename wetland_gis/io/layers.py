@@ -1,0 +1,606 @@
+"""Read and write the vector layers that QGIS users exchange with wetland_gis.
+
+Reading: shapefile (a ``.shp``, a folder holding one, or a ``.zip`` holding one; the
+``.cpg`` encoding is honoured), GeoPackage (one named layer), GeoJSON and GeoParquet.
+Every layer must carry a CRS; :func:`read_layer` says how to fix one that does not.
+
+Writing (:func:`write_layer`) picks the format from the extension: GeoPackage (the
+default for QGIS), GeoParquet, GeoJSON, CSV (geometry as WKT) and shapefile, whose
+field names are cut to 10 characters without collisions and listed in a
+``<stem>.fieldmap.csv`` beside it.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pyogrio
+import shapely
+from pyproj import CRS
+from pyproj.exceptions import CRSError
+
+from wetland_gis.errors import InputError, LayerNotFoundError, MissingCRSError, OutputError
+
+__all__ = [
+    "LayerRead",
+    "read_layer",
+    "write_layer",
+    "list_layers",
+    "shapefile_field_names",
+    "READ_FORMATS",
+    "WRITE_FORMATS",
+    "SHAPEFILE_FIELD_LIMIT",
+    "WKT_COLUMN",
+]
+
+#: Extensions read, and what they are.
+READ_FORMATS: dict[str, str] = {
+    ".gpkg": "GeoPackage",
+    ".shp": "shapefile",
+    ".zip": "zipped shapefile",
+    ".geojson": "GeoJSON",
+    ".json": "GeoJSON",
+    ".parquet": "GeoParquet",
+    ".geoparquet": "GeoParquet",
+}
+
+#: Extensions written, and the driver names accepted for ``driver=``.
+WRITE_FORMATS: dict[str, tuple[str, ...]] = {
+    ".gpkg": ("gpkg", "geopackage"),
+    ".parquet": ("parquet", "geoparquet"),
+    ".geojson": ("geojson",),
+    ".csv": ("csv",),
+    ".shp": ("esri shapefile", "shapefile", "shp"),
+}
+
+#: Longest DBF field name, in bytes.
+SHAPEFILE_FIELD_LIMIT = 10
+#: Name of the geometry column in CSV output.
+WKT_COLUMN = "geometry_wkt"
+
+_SHAPEFILE_SIDECARS = (".shp", ".shx", ".dbf", ".prj", ".cpg", ".qix", ".sbn", ".sbx")
+_ASSUME_CRS_FIX = "define the projection in QGIS (Layer > Set CRS) or pass --assume-crs EPSG:26915"
+
+
+@dataclass(frozen=True, eq=False)
+class LayerRead:
+    """A layer read from disk, with what is needed to cite it in a manifest.
+
+    Parameters
+    ----------
+    gdf : GeoDataFrame
+        The features, with a CRS.
+    source : str
+        The path as given (for a folder, the shapefile found in it).
+    layer : str or None
+        The GeoPackage layer read; None for single-layer formats.
+    sha256 : str
+        Hex digest of the file; for a shapefile, of all its sidecar files (see
+        :func:`read_layer`).
+    crs : str or None
+        The CRS as read from the file (e.g. ``"EPSG:26915"``); None when the file had
+        none and ``assume_crs`` was used.
+    records : list of str
+        Notes for the report, e.g. ``"CRS assumed EPSG:26915 by --assume-crs"``.
+    """
+
+    gdf: gpd.GeoDataFrame
+    source: str
+    layer: str | None
+    sha256: str
+    crs: str | None
+    records: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------
+
+
+def _supported_text() -> str:
+    return ", ".join(f"{ext} ({name})" for ext, name in READ_FORMATS.items())
+
+
+def _sha256_files(paths: Iterable[Path]) -> str:
+    """Hash files in order; several files are hashed with their names as separators."""
+    paths = list(paths)
+    digest = hashlib.sha256()
+    for path in paths:
+        if len(paths) > 1:
+            digest.update(path.name.encode("utf-8") + b"\0")
+        with path.open("rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _shapefile_sidecars(shp: Path) -> list[Path]:
+    stem = shp.stem.lower()
+    found = [
+        p
+        for p in shp.parent.iterdir()
+        if p.is_file() and p.stem.lower() == stem and p.suffix.lower() in _SHAPEFILE_SIDECARS
+    ]
+    order = {ext: i for i, ext in enumerate(_SHAPEFILE_SIDECARS)}
+    return sorted(found, key=lambda p: (order[p.suffix.lower()], p.name))
+
+
+def _shapefile_in_folder(folder: Path) -> Path:
+    shps = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ".shp")
+    if len(shps) == 1:
+        return shps[0]
+    if not shps:
+        raise InputError(
+            f"folder {folder} holds no shapefile (.shp); give the path of a file "
+            f"instead (supported: {_supported_text()})"
+        )
+    raise InputError(
+        f"folder {folder} holds {len(shps)} shapefiles ({', '.join(p.name for p in shps)}); "
+        "give the path of the one to read"
+    )
+
+
+def _shapefile_in_zip(path: Path) -> str:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [
+                n
+                for n in archive.namelist()
+                if n.lower().endswith(".shp") and not n.startswith("__MACOSX")
+            ]
+    except zipfile.BadZipFile as err:
+        raise InputError(f"cannot read {path}: not a valid zip archive ({err})") from err
+    if len(members) == 1:
+        return members[0]
+    if not members:
+        raise InputError(f"zip archive {path} holds no shapefile (.shp)")
+    raise InputError(
+        f"zip archive {path} holds {len(members)} shapefiles ({', '.join(members)}); "
+        "unzip it and give the path of the one to read"
+    )
+
+
+def _check_exists(path: Path) -> None:
+    if not path.exists():
+        raise InputError(f"input file not found: {path}")
+
+
+def _format_of(path: Path) -> str:
+    ext = path.suffix.lower()
+    if ext not in READ_FORMATS:
+        raise InputError(
+            f"cannot read {path}: unsupported format {ext or '(no extension)'}; "
+            f"supported formats: {_supported_text()}"
+        )
+    return ext
+
+
+def list_layers(path: str | Path) -> list[str]:
+    """Return the names of the layers in a file.
+
+    Parameters
+    ----------
+    path : str or Path
+        A GeoPackage, shapefile (``.shp``, a folder holding one, or a ``.zip``),
+        GeoJSON or GeoParquet file.
+
+    Returns
+    -------
+    list of str
+        Every layer of a GeoPackage (attribute-only tables included); for single-layer
+        formats, the one layer name (the file stem, or the shapefile's in a zip).
+
+    Raises
+    ------
+    InputError
+        When the file is missing, unreadable or of an unsupported format.
+    """
+    path = Path(path).expanduser()
+    _check_exists(path)
+    if path.is_dir():
+        return [_shapefile_in_folder(path).stem]
+    ext = _format_of(path)
+    if ext == ".gpkg":
+        try:
+            return [str(name) for name in pyogrio.list_layers(path)[:, 0]]
+        except Exception as err:  # pyogrio raises DataSourceError and others
+            raise InputError(f"cannot read {path} as a GeoPackage: {err}") from err
+    if ext == ".zip":
+        return [Path(_shapefile_in_zip(path)).stem]
+    return [path.stem]
+
+
+def _layer_error(path: Path, layers: list[str], asked: str | None) -> LayerNotFoundError:
+    listing = ", ".join(repr(n) for n in layers)
+    how = f"choose one with layer=... (e.g. read_layer({str(path)!r}, layer={layers[0]!r}))"
+    if asked is None:
+        return LayerNotFoundError(
+            f"{path} holds {len(layers)} layers ({listing}); {how}"
+        )
+    return LayerNotFoundError(
+        f"layer {asked!r} is not in {path}; available layers: {listing}; {how}"
+    )
+
+
+def _pick_layer(path: Path, layers: list[str], asked: str | None) -> str:
+    if not layers:
+        raise InputError(f"{path} holds no layers")
+    if asked is None:
+        if len(layers) == 1:
+            return layers[0]
+        raise _layer_error(path, layers, None)
+    if asked in layers:
+        return asked
+    folded = [n for n in layers if n.lower() == str(asked).lower()]
+    if len(folded) == 1:
+        return folded[0]
+    raise _layer_error(path, layers, asked)
+
+
+def _crs_text(crs: Any) -> str:
+    crs = CRS.from_user_input(crs)
+    authority = crs.to_authority()
+    if authority is not None:
+        return f"{authority[0]}:{authority[1]}"
+    return crs.to_string()
+
+
+def read_layer(
+    path: str | Path,
+    layer: str | None = None,
+    *,
+    assume_crs: str | int | None = None,
+) -> LayerRead:
+    """Read a vector layer and check that it has a CRS.
+
+    Parameters
+    ----------
+    path : str or Path
+        A shapefile (``.shp``; a folder holding exactly one ``.shp``; or a ``.zip``
+        holding exactly one shapefile), a GeoPackage (``.gpkg``), GeoJSON
+        (``.geojson``/``.json``) or GeoParquet (``.parquet``) file.
+    layer : str, optional
+        The GeoPackage layer to read; may be omitted when the file holds only one.
+        For single-layer formats it must be omitted or equal the layer name.
+    assume_crs : str or int, optional
+        CRS to set when the file has none (``--assume-crs``), e.g. ``"EPSG:26915"``.
+        Ignored, with a record, when the file has a CRS.
+
+    Returns
+    -------
+    LayerRead
+        The layer, its source, layer name, SHA-256 and CRS as read, and records.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, unreadable, of an unsupported format, has no
+        geometry, or a folder/zip holds no shapefile or several.
+    LayerNotFoundError
+        When ``layer`` is missing and the GeoPackage holds several layers, or ``layer``
+        is not in the file; the message lists the layers.
+    MissingCRSError
+        When the layer has no CRS and ``assume_crs`` is not given.
+
+    Notes
+    -----
+    The SHA-256 of a shapefile covers its sidecar files (``.shp``, ``.shx``, ``.dbf``,
+    ``.prj``, ``.cpg``, ...) in that order, each preceded by its file name; a zip is
+    hashed as one file.
+    """
+    given = Path(path).expanduser()
+    _check_exists(given)
+    source = _shapefile_in_folder(given) if given.is_dir() else given
+    ext = _format_of(source)
+    records: list[str] = []
+
+    if ext == ".gpkg":
+        layers = list_layers(source)
+        layer_name: str | None = _pick_layer(source, layers, layer)
+        read_path: str | Path = source
+        hashed = [source]
+    elif ext == ".zip":
+        member = _shapefile_in_zip(source)
+        _pick_layer(source, [Path(member).stem], layer)
+        layer_name = None
+        read_path = f"/vsizip/{source.resolve().as_posix()}/{member}"
+        hashed = [source]
+    else:
+        _pick_layer(source, [source.stem], layer)
+        layer_name = None
+        read_path = source
+        hashed = _shapefile_sidecars(source) if ext == ".shp" else [source]
+
+    where = f"{source}" + (f" (layer {layer_name!r})" if layer_name else "")
+    try:
+        if ext in (".parquet", ".geoparquet"):
+            gdf = gpd.read_parquet(read_path)
+        else:
+            gdf = gpd.read_file(read_path, layer=layer_name)
+    except InputError:
+        raise
+    except Exception as err:  # pyogrio/pyarrow raise several unrelated classes
+        raise InputError(f"cannot read {where}: {err}") from err
+    if not _has_geometry(gdf):
+        raise InputError(f"{where} has no geometry column; a spatial layer is expected")
+
+    crs_read = None if gdf.crs is None else _crs_text(gdf.crs)
+    if gdf.crs is None:
+        if assume_crs is None:
+            hint = " (the .prj file is missing)" if ext in (".shp", ".zip") else ""
+            raise MissingCRSError(f"{where} has no coordinate reference system{hint}: "
+                                  f"{_ASSUME_CRS_FIX}")
+        try:
+            assumed = _crs_text(assume_crs)
+        except CRSError as err:
+            raise InputError(f"--assume-crs {assume_crs!r} is not a valid CRS: {err}") from err
+        gdf = gdf.set_crs(assumed)
+        records.append(f"CRS assumed {assumed} by --assume-crs for {where}")
+    elif assume_crs is not None:
+        records.append(
+            f"--assume-crs {assume_crs} ignored for {where}: the layer already has "
+            f"a CRS ({crs_read})"
+        )
+
+    return LayerRead(
+        gdf=gdf,
+        source=str(source),
+        layer=layer_name,
+        sha256=_sha256_files(hashed),
+        crs=crs_read,
+        records=records,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------
+
+
+def _fit_bytes(text: str, limit: int) -> str:
+    """Cut ``text`` so its UTF-8 encoding is at most ``limit`` bytes."""
+    while len(text.encode("utf-8")) > limit:
+        text = text[:-1]
+    return text
+
+
+def shapefile_field_names(columns: Iterable[Any]) -> dict[str, str]:
+    """Map column names to unique DBF field names of at most 10 bytes.
+
+    Parameters
+    ----------
+    columns : iterable
+        Column names, in order (converted with ``str``).
+
+    Returns
+    -------
+    dict
+        ``{full name: short name}`` in input order. Names that already fit and are
+        unique (DBF names are case-insensitive) are kept as they are; a longer name is
+        cut to 10 characters (``sqft_protection`` -> ``sqft_prote``) and, when that is
+        taken, given a numbered suffix (``sqft_pro_1``). The result depends only on
+        the input, and a mapping's output mapped again is unchanged.
+
+    Examples
+    --------
+    >>> shapefile_field_names(["sqft_protection", "sqft_protected", "id"])
+    {'sqft_protection': 'sqft_prote', 'sqft_protected': 'sqft_pro_1', 'id': 'id'}
+    """
+    names = [str(c) for c in columns]
+    limit = SHAPEFILE_FIELD_LIMIT
+    used: set[str] = set()
+    result: dict[str, str] = {}
+    # Names that already fit keep their spelling (first come, first kept).
+    for name in names:
+        fits = name and len(name.encode("utf-8")) <= limit
+        if fits and name.lower() not in used and name not in result:
+            result[name] = name
+            used.add(name.lower())
+    for name in names:
+        if name in result:
+            continue
+        base = _fit_bytes(name, limit) or "field"
+        short = base
+        number = 0
+        while short.lower() in used:
+            number += 1
+            suffix = f"_{number}"
+            short = _fit_bytes(base, limit - len(suffix)) + suffix
+        result[name] = short
+        used.add(short.lower())
+    return {name: result[name] for name in dict.fromkeys(names)}
+
+
+def _plain(value: Any) -> Any:
+    """Turn enums, lists and dicts into values every format can store."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return "; ".join(str(_plain(v)) for v in items)
+    if isinstance(value, dict):
+        return json.dumps({str(k): _plain(v) for k, v in value.items()},
+                          ensure_ascii=False, default=str)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _plain_column(series: pd.Series) -> pd.Series:
+    """Return ``series`` with object values made storable and a storable dtype."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = series.astype(object)
+    if series.dtype != object:
+        return series
+    values = series.map(_plain, na_action="ignore")
+    present = values.dropna()
+    kinds = {type(v) for v in present}
+    if not kinds:
+        return values
+    if kinds <= {bool}:
+        return values.astype("boolean")
+    if kinds <= {int}:
+        return values.astype("Int64")
+    if kinds <= {int, float}:
+        return values.astype(float)
+    if kinds <= {str}:
+        return values
+    return values.map(str, na_action="ignore")
+
+
+def _storable(gdf: pd.DataFrame, *, keep_lists: bool = False) -> pd.DataFrame:
+    """Return a copy whose attribute columns every writer accepts."""
+    frame = gdf.copy()
+    geometry = frame.geometry.name if isinstance(frame, gpd.GeoDataFrame) else None
+    for column in frame.columns:
+        if column == geometry:
+            continue
+        if isinstance(frame[column].dtype, gpd.array.GeometryDtype):
+            frame[column] = shapely.to_wkt(np.asarray(frame[column].values))
+            continue
+        if not keep_lists:
+            frame[column] = _plain_column(frame[column])
+    return frame
+
+
+def _has_geometry(frame: pd.DataFrame) -> bool:
+    """Return True when ``frame`` is a GeoDataFrame with an active geometry column."""
+    if not isinstance(frame, gpd.GeoDataFrame):
+        return False
+    try:
+        return frame.geometry.name in frame.columns
+    except AttributeError:  # a GeoDataFrame whose geometry column was dropped
+        return False
+
+
+def _write_format(path: Path, driver: str | None) -> str:
+    if driver is not None:
+        key = driver.strip().lower()
+        for ext, names in WRITE_FORMATS.items():
+            if key in names:
+                return ext
+        allowed = sorted({n for names in WRITE_FORMATS.values() for n in names})
+        raise OutputError(f"`driver` was {driver!r} but is expected to be in {allowed}")
+    ext = path.suffix.lower()
+    if ext not in WRITE_FORMATS:
+        raise OutputError(
+            f"cannot write {path}: unsupported extension {ext or '(none)'}; "
+            f"use one of {', '.join(WRITE_FORMATS)}"
+        )
+    return ext
+
+
+def _write_shapefile(frame: gpd.GeoDataFrame, path: Path) -> list[Path]:
+    geometry = frame.geometry.name
+    families = {
+        t.replace("Multi", "") for t in frame.geometry.geom_type.dropna().unique()
+    }
+    if len(families) > 1:
+        raise OutputError(
+            f"cannot write {path}: a shapefile holds one geometry type but the layer mixes "
+            f"{', '.join(sorted(families))}; write a GeoPackage (.gpkg) instead"
+        )
+    columns = [c for c in frame.columns if c != geometry]
+    mapping = shapefile_field_names(columns)
+    for column in columns:
+        series = frame[column]
+        if series.dtype == bool:
+            frame[column] = series.astype(int)
+        elif isinstance(series.dtype, pd.BooleanDtype):
+            frame[column] = series.astype("Int64")
+    frame = frame.rename(columns=mapping)
+    for old in _shapefile_sidecars(path) if path.exists() else []:
+        old.unlink()
+    frame.to_file(path, driver="ESRI Shapefile", encoding="UTF-8")
+    fieldmap = path.with_name(f"{path.stem}.fieldmap.csv")
+    with fieldmap.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["full_name", "short_name"])
+        writer.writerows(mapping.items())
+    return [*_shapefile_sidecars(path), fieldmap]
+
+
+def write_layer(
+    gdf: pd.DataFrame,
+    path: str | Path,
+    *,
+    layer: str | None = None,
+    driver: str | None = None,
+) -> list[Path]:
+    """Write a layer in the format given by the file extension (or ``driver``).
+
+    Parameters
+    ----------
+    gdf : GeoDataFrame
+        The layer. A plain DataFrame is accepted for ``.csv``.
+    path : str or Path
+        ``.gpkg`` (GeoPackage, QGIS's default), ``.parquet`` (GeoParquet),
+        ``.geojson``, ``.csv`` (geometry as WKT in column ``geometry_wkt``) or
+        ``.shp``. Parent folders are created; an existing file (or GeoPackage layer) is
+        replaced.
+    layer : str, optional
+        GeoPackage layer name; defaults to the file stem. Other formats ignore it.
+    driver : str, optional
+        Format to use whatever the extension: ``"GPKG"``, ``"GeoParquet"``,
+        ``"GeoJSON"``, ``"CSV"`` or ``"ESRI Shapefile"``.
+
+    Returns
+    -------
+    list of Path
+        Every file written (for a shapefile: its sidecars and ``<stem>.fieldmap.csv``).
+
+    Raises
+    ------
+    OutputError
+        For an unsupported extension or driver, a non-spatial frame for a spatial
+        format, or a shapefile asked to hold several geometry types.
+
+    Notes
+    -----
+    Enum values are written as their values, lists/tuples as ``"; "``-joined text and
+    dicts as JSON, in every format. For a shapefile, booleans become integers 0/1,
+    field names are cut to 10 characters by :func:`shapefile_field_names` (the full
+    names are in ``<stem>.fieldmap.csv``), and text is UTF-8 with a ``.cpg`` file.
+    """
+    path = Path(path).expanduser()
+    ext = _write_format(path, driver)
+    duplicated = sorted({str(c) for c in gdf.columns[gdf.columns.duplicated()]})
+    if duplicated:
+        raise OutputError(f"cannot write {path}: duplicated column names {duplicated}")
+    spatial = _has_geometry(gdf)
+    if ext != ".csv" and not spatial:
+        raise OutputError(f"cannot write {path}: a GeoDataFrame with a geometry is expected")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame = _storable(gdf)
+
+    if ext == ".csv":
+        if spatial:
+            geometry = frame.geometry.name
+            wkt = shapely.to_wkt(np.asarray(frame.geometry.values))
+            frame = pd.DataFrame(frame.drop(columns=geometry))
+            frame[WKT_COLUMN] = wkt
+        frame.to_csv(path, index=False, encoding="utf-8")
+        return [path]
+    if ext == ".parquet":
+        frame.to_parquet(path)
+        return [path]
+    if ext == ".geojson":
+        if path.exists():
+            path.unlink()
+        frame.to_file(path, driver="GeoJSON")
+        return [path]
+    if ext == ".gpkg":
+        frame.to_file(path, driver="GPKG", layer=layer or path.stem)
+        return [path]
+    return _write_shapefile(frame, path)

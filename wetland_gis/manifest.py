@@ -1,0 +1,140 @@
+"""The run manifest written beside every output.
+
+It says what was run, on what, as of when, and what was changed on the way, so a
+TEP member or a reviewer can reproduce or question any number.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import platform
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wetland_gis import __version__
+
+__all__ = ["InputRecord", "Manifest", "file_sha256", "STANDING_CAVEATS"]
+
+#: Said in every manifest: what the tool is and is not.
+STANDING_CAVEATS = (
+    "wetland_gis screens and explains; the Technical Evaluation Panel and the local government "
+    "unit decide. Every outcome is a screening result to be verified.",
+    "Legal parameters are those of Minnesota Statutes 2018 (the edition in shared/law) and the "
+    "Minnesota Rules facts in rules-facts.md; check that the law in force on the application "
+    "date has not changed.",
+    "Wetland boundaries and types come from the input layers; a wetland delineation, not NWI "
+    "mapping, decides them.",
+)
+
+
+def file_sha256(path: str | Path) -> str:
+    """Return the SHA-256 hex digest of a file, or of every sidecar of a shapefile.
+
+    Parameters
+    ----------
+    path : str or Path
+        A file. For ``.shp`` the ``.shp``, ``.shx``, ``.dbf``, ``.prj`` and ``.cpg``
+        beside it are hashed together, in that order.
+
+    Returns
+    -------
+    str
+    """
+    path = Path(path)
+    digest = hashlib.sha256()
+    parts = [path]
+    if path.suffix.lower() == ".shp":
+        parts = [path.with_suffix(s) for s in (".shp", ".shx", ".dbf", ".prj", ".cpg")]
+    for part in parts:
+        if part.is_file():
+            with part.open("rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class InputRecord:
+    """One input file or layer as it was read."""
+
+    role: str
+    path: str
+    layer: str | None = None
+    sha256: str = ""
+    crs: str | None = None
+    features: int | None = None
+
+
+@dataclass
+class Manifest:
+    """What a run used and did, written as JSON beside its outputs.
+
+    Parameters
+    ----------
+    command : str
+        ``"assess"``, ``"site"``, ``"map"`` or ``"report"``.
+    as_of : str
+        ISO date the legal parameters were read for.
+    parameters_source, parameters_sha256 : str
+        The parameter tree used.
+    """
+
+    command: str
+    as_of: str
+    parameters_source: str = ""
+    parameters_sha256: str = ""
+    inputs: list[InputRecord] = field(default_factory=list)
+    records: list[str] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+    outputs: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=lambda: list(STANDING_CAVEATS))
+
+    def add_input(self, record: InputRecord) -> None:
+        """Record an input file or layer."""
+        self.inputs.append(record)
+
+    def add_records(self, records: Iterable[str]) -> None:
+        """Record repairs, reprojections and other changes made to inputs (kept unique)."""
+        for r in records:
+            if r not in self.records:
+                self.records.append(r)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the manifest as a JSON-ready dictionary."""
+        return {
+            "package": "wetland_gis",
+            "version": __version__,
+            "python": platform.python_version(),
+            "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "command": self.command,
+            "as_of": self.as_of,
+            "parameters": {"source": self.parameters_source, "sha256": self.parameters_sha256},
+            "settings": _jsonable(self.settings),
+            "inputs": [vars(i) for i in self.inputs],
+            "records": list(self.records),
+            "assumptions": list(self.assumptions),
+            "outputs": list(self.outputs),
+        }
+
+    def write(self, path: str | Path) -> Path:
+        """Write the manifest as indented JSON and return its path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False), "utf-8")
+        return path
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if hasattr(value, "value"):
+        return _jsonable(value.value)
+    return str(value)

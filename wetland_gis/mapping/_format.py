@@ -1,0 +1,184 @@
+"""Small pure helpers shared by the map and the report: escaping, formatting, lookups.
+
+Every value that reaches HTML goes through :func:`esc` (map) or jinja2 autoescape (report).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Iterable, Mapping
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+import pandas as pd
+
+from wetland_gis.errors import WetlandGISError
+
+__all__ = [
+    "JOINT_APPLICATION_SQFT_LIMIT",
+    "MISSING",
+    "SQFT_PER_ACRE",
+    "MappingInputError",
+    "esc",
+    "find_column",
+    "fmt",
+    "is_missing",
+    "joint_application_area",
+    "split_joined",
+]
+
+SQFT_PER_ACRE = Decimal(43560)
+"""Square feet (international foot) in one acre, a unit conversion."""
+
+JOINT_APPLICATION_SQFT_LIMIT = SQFT_PER_ACRE / 100
+"""435.6 sq ft = 0.01 acre: below it the joint application reports square feet."""
+
+MISSING = "\u2014"
+"""What an empty value shows as (an em dash)."""
+
+JOIN_SEPARATOR = "; "
+"""How ``reasons``, ``citations`` and ``verify`` are joined in the classified impacts."""
+
+
+class MappingInputError(WetlandGISError, ValueError):
+    """An argument of the map or report functions is outside its allowed set."""
+
+
+def is_missing(value: Any) -> bool:
+    """Return True for None, NaN, pandas NA/NaT and blank strings."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return value.strip() == ""
+    if isinstance(value, (list, tuple, set, dict)):
+        return len(value) == 0
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def fmt(value: Any, *, digits: int = 2) -> str:
+    """Return a value as plain text for a person to read (not escaped).
+
+    Booleans read ``yes``/``no``; floats get thousands separators and lose trailing
+    zeros after ``digits`` decimals; integers stay plain (they are often ids); missing
+    values are :data:`MISSING`.
+    """
+    if is_missing(value):
+        return MISSING
+    if hasattr(value, "item") and not isinstance(value, str):
+        try:
+            value = value.item()  # numpy scalar -> Python
+        except (ValueError, AttributeError):
+            pass
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if math.isinf(value):
+            return str(value)
+        if value.is_integer():
+            return f"{int(value):,}"
+        text = f"{value:,.{digits}f}".rstrip("0").rstrip(".")
+        return text if text not in ("", "-0") else "0"
+    return str(value)  # ints stay plain: they are often ids
+
+
+def esc(value: Any, *, digits: int = 2) -> str:
+    """Return :func:`fmt` of a value, HTML-escaped (quotes too)."""
+    return html.escape(fmt(value, digits=digits), quote=True)
+
+
+def split_joined(value: Any) -> list[str]:
+    """Split a ``; ``-joined text column into its items (empty items dropped).
+
+    Lists and tuples are returned as lists of strings, so a column may also hold
+    sequences.
+
+    Examples
+    --------
+    >>> split_joined("Minn. Stat. § 103G.2241, subd. 9(a)(1); Minn. R. 8420.0420")
+    ['Minn. Stat. § 103G.2241, subd. 9(a)(1)', 'Minn. R. 8420.0420']
+    """
+    if isinstance(value, (list, tuple)):
+        items: Iterable[Any] = value
+    elif is_missing(value):
+        return []
+    else:
+        items = str(value).split(JOIN_SEPARATOR.strip())
+    return [str(i).strip() for i in items if not is_missing(i) and str(i).strip()]
+
+
+def find_column(columns: Iterable[str], *names: str) -> str | None:
+    """Return the first column matching one of ``names``, case-insensitively.
+
+    Parameters
+    ----------
+    columns : iterable of str
+        Column names of a frame.
+    *names : str
+        Candidate names, best first.
+
+    Returns
+    -------
+    str or None
+        The column's actual spelling, or None when none matches.
+    """
+    by_lower: dict[str, str] = {}
+    for c in columns:
+        by_lower.setdefault(str(c).lower(), str(c))
+    for name in names:
+        if name.lower() in by_lower:
+            return by_lower[name.lower()]
+    return None
+
+
+def row_value(row: Mapping[str, Any], *names: str) -> Any:
+    """Return the value of the first of ``names`` present in ``row`` (case-insensitive)."""
+    col = find_column(row.keys(), *names)
+    return None if col is None else row[col]
+
+
+def joint_application_area(sqft: float) -> str:
+    """Format an impact area the way the joint application form reports it.
+
+    Areas under 0.01 acre (435.6 sq ft) are given in whole square feet; from 0.01 acre
+    up, in acres to two decimals. Both round half up.
+
+    Parameters
+    ----------
+    sqft : float
+        Area in square feet (international foot), 0 or more.
+
+    Returns
+    -------
+    str
+        E.g. ``"435 sq ft"``, ``"0.01 ac"``, ``"1.25 ac"``.
+
+    Raises
+    ------
+    MappingInputError
+        When ``sqft`` is negative, NaN or infinite.
+
+    Examples
+    --------
+    >>> joint_application_area(435.6)
+    '0.01 ac'
+    >>> joint_application_area(435.5)
+    '436 sq ft'
+    >>> joint_application_area(43560)
+    '1.00 ac'
+    """
+    try:
+        value = float(sqft)
+    except (TypeError, ValueError):
+        raise MappingInputError(f"area {sqft!r} is not a number of square feet") from None
+    if not math.isfinite(value) or value < 0:
+        raise MappingInputError(f"area {sqft!r} sq ft must be a finite number, 0 or more")
+    exact = Decimal(repr(value))
+    if exact < JOINT_APPLICATION_SQFT_LIMIT:
+        whole = exact.quantize(Decimal(1), rounding=ROUND_HALF_UP)
+        return f"{int(whole):,} sq ft"
+    acres = (exact / SQFT_PER_ACRE).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return f"{acres:,} ac"

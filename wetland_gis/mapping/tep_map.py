@@ -1,0 +1,1199 @@
+"""The Technical Evaluation Panel (TEP) review map of a project's wetland impacts.
+
+One folium map with a layer per theme: impacts coloured by outcome, the shoreland zones,
+the reference boundaries (county, major and minor watershed, bank service area, public
+waters), and the candidate replacement sites and wetland banks with their siting tier and
+allocated credits. Clicking an impact shows its decision chain with citations.
+
+Every attribute value shown is HTML-escaped in Python before it reaches the page. Feature
+properties embedded in the page hold only those escaped strings and the style, never the
+raw attribute values, and no folium ``GeoJsonTooltip``/``GeoJsonPopup`` (which do not
+escape) is used.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import folium
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+from branca.element import MacroElement
+from folium.plugins import Fullscreen, MeasureControl
+from folium.template import Template
+from folium.utilities import JsCode
+from shapely.geometry import box, mapping
+
+from wetland_gis.enums import ImpactOutcome, ShorelandZone, SitingTier
+from wetland_gis.errors import MissingCRSError
+
+from ._format import (
+    MISSING,
+    MappingInputError,
+    esc,
+    find_column,
+    fmt,
+    is_missing,
+    joint_application_area,
+    row_value,
+    split_joined,
+)
+from .offline import make_self_contained, use_vendored_assets
+
+__all__ = [
+    "BASEMAPS",
+    "CONTEXT_LAYERS",
+    "DISPLAY_CRS",
+    "OUTCOME_COLORS",
+    "OUTCOME_LABELS",
+    "STEP_CITATIONS",
+    "TIER_CITATIONS",
+    "WORK_CRS",
+    "ZONE_STYLES",
+    "ContextLayer",
+    "impact_popup_html",
+    "save_map",
+    "tep_map",
+]
+
+WORK_CRS = "EPSG:26915"
+"""NAD83 / UTM zone 15N: where distances (simplification, margins) are measured."""
+
+DISPLAY_CRS = "EPSG:4326"
+"""What Leaflet draws: longitude and latitude on WGS 84."""
+
+# Okabe & Ito (2008) colour-universal palette: distinguishable with every common form of
+# colour-vision deficiency. Dash patterns add a second, colour-free cue.
+OUTCOME_COLORS: dict[str, str] = {
+    ImpactOutcome.DE_MINIMIS_EXEMPT.value: "#009E73",  # bluish green
+    ImpactOutcome.REPLACEMENT_REQUIRED.value: "#E69F00",  # orange
+    ImpactOutcome.PROHIBITED.value: "#D55E00",  # vermillion
+    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "#CC79A7",  # reddish purple
+    ImpactOutcome.NOT_ASSESSED.value: "#999999",  # grey
+}
+"""Fill colour of an impact by its ``outcome`` (an :class:`ImpactOutcome` value)."""
+
+OUTCOME_DASH: dict[str, str | None] = {
+    ImpactOutcome.DE_MINIMIS_EXEMPT.value: None,
+    ImpactOutcome.REPLACEMENT_REQUIRED.value: None,
+    ImpactOutcome.PROHIBITED.value: None,
+    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "6 3",
+    ImpactOutcome.NOT_ASSESSED.value: "2 3",
+}
+"""Outline dash pattern of an impact by outcome (solid when None)."""
+
+OUTCOME_LABELS: dict[str, str] = {
+    ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",
+    ImpactOutcome.REPLACEMENT_REQUIRED.value: "Replacement required",
+    ImpactOutcome.PROHIBITED.value: "Prohibited",
+    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "Out of WCA scope",
+    ImpactOutcome.NOT_ASSESSED.value: "Not assessed",
+}
+"""How each outcome reads in the legend, popups and tooltips."""
+
+
+@dataclass(frozen=True)
+class _ZoneStyle:
+    label: str
+    color: str
+    fill_opacity: float
+    dash: str | None
+    citation: str
+
+
+ZONE_STYLES: dict[str, _ZoneStyle] = {
+    ShorelandZone.PROTECTION.value: _ZoneStyle(
+        "Shoreland wetland protection zone",
+        "#0072B2",
+        0.06,
+        "8 4",
+        "Minn. Stat. § 103G.005, subd. 15f",
+    ),
+    ShorelandZone.BUILDING_SETBACK.value: _ZoneStyle(
+        "Shoreland building setback zone",
+        "#0072B2",
+        0.18,
+        None,
+        "Minn. Stat. § 103G.2241, subd. 9(c)",
+    ),
+}
+"""Style and defining citation of each drawn shoreland zone (``zone`` column values)."""
+
+
+@dataclass(frozen=True)
+class ContextLayer:
+    """How one reference layer of the ``context`` dictionary is drawn.
+
+    Parameters
+    ----------
+    title : str
+        Name in the layer control and legend.
+    noun : str
+        What one feature is, for its tooltip (``"County"``).
+    label_fields : tuple of str
+        Attribute columns shown in the tooltip (matched case-insensitively).
+    color : str
+        Line colour.
+    weight : float
+        Line width in pixels.
+    dash : str or None
+        SVG dash pattern.
+    boundaries : bool
+        Draw polygon outlines only (as lines), so clipping to the project extent leaves
+        no false edges; False draws filled polygons.
+    fill : str or None
+        Fill colour when ``boundaries`` is False.
+    """
+
+    title: str
+    noun: str
+    label_fields: tuple[str, ...]
+    color: str
+    weight: float
+    dash: str | None = None
+    boundaries: bool = True
+    fill: str | None = None
+
+
+CONTEXT_LAYERS: dict[str, ContextLayer] = {
+    "public_water_basins": ContextLayer(
+        "Public water basins",
+        "Public water",
+        ("pw_id", "pw_name", "shore_class"),
+        "#2166AC",
+        1.0,
+        boundaries=False,
+        fill="#92C5DE",
+    ),
+    "public_watercourses": ContextLayer(
+        "Public watercourses",
+        "Public watercourse",
+        ("pw_id", "pw_name", "shore_class"),
+        "#2166AC",
+        2.0,
+    ),
+    "minor_watersheds": ContextLayer(
+        "Minor watershed boundaries", "Minor watershed", ("minor",), "#A6761D", 1.2, "2 4"
+    ),
+    "major_watersheds": ContextLayer(
+        "Major watershed boundaries",
+        "Major watershed",
+        ("major", "major_name"),
+        "#8C510A",
+        2.2,
+        "9 4",
+    ),
+    "bank_service_areas": ContextLayer(
+        "Bank service area boundaries",
+        "Bank service area",
+        ("bsa", "bsa_name"),
+        "#762A83",
+        2.2,
+        "12 4 2 4",
+    ),
+    "counties": ContextLayer("County boundaries", "County", ("NAME",), "#333333", 2.6),
+}
+"""Reference layers drawn from ``context`` (by key, bottom to top); other keys are ignored."""
+
+BASEMAPS: dict[str, str | None] = {
+    "none": None,
+    "osm": "OpenStreetMap",
+    "cartodb": "CartoDB positron",
+    "opentopomap": "OpenTopoMap",
+}
+"""Allowed ``basemap`` values and the folium tile layer each one loads."""
+
+NO_BASEMAP_BACKGROUND = "#F4F1EA"
+"""Plain page colour behind the layers when ``basemap="none"``."""
+
+SITE_COLOR = "#F0E442"  # yellow
+BANK_COLOR = "#56B4E9"  # sky blue
+
+# The decision chain of an impact popup: each step shows the row's citations matching
+# its pattern; when the row cites none for the step, the step's defining provision.
+STEP_CITATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "wetland type": (r"103G\.005, subd\. 17b", ("Minn. Stat. § 103G.005, subd. 17b",)),
+    "county and metro area": (
+        r"103G\.2241, subd\. 9\s*\(d\)",
+        ("Minn. Stat. § 103G.2241, subd. 9(d)",),
+    ),
+    "percentage area class": (
+        r"103G\.005, subd\. 10[abh]|8420\.0117",
+        ("Minn. Stat. § 103G.005, subd. 10a, 10b, 10h", "Minn. R. 8420.0117"),
+    ),
+    "watersheds": (r"103G\.005, subd\. 17a", ("Minn. Stat. § 103G.005, subd. 17a",)),
+    "shoreland zone": (
+        r"103G\.005, subd\. 15f|6120\.",
+        ("Minn. Stat. § 103G.005, subd. 15f", "Minn. Stat. § 103G.2241, subd. 9(a)-(c)"),
+    ),
+    "de minimis test": (
+        r"103G\.2241, subd\. 9|8420\.0420",
+        ("Minn. Stat. § 103G.2241, subd. 9",),
+    ),
+    "replacement ratio": (
+        r"103G\.222, subd\. 1\b|8420\.0522",
+        ("Minn. Stat. § 103G.222, subd. 1",),
+    ),
+    "siting tier": (r"103G\.222, subd\. 3", ("Minn. Stat. § 103G.222, subd. 3(a)",)),
+    "fen or public waters": (
+        r"103G\.223|103G\.005, subd\. 15a|103G\.2241, subd\. 9\s*\(f\)",
+        ("Minn. Stat. § 103G.223", "Minn. Stat. § 103G.005, subd. 15a"),
+    ),
+}
+"""Per decision step: regex of the row citations that belong to it, and the fallback."""
+
+TIER_CITATIONS: dict[int, str] = {
+    int(t): f"Minn. Stat. § 103G.222, subd. 3(a)({int(t)})" for t in SitingTier
+}
+"""Citation of each siting tier (:class:`SitingTier`), § 103G.222, subd. 3(a)(1)-(4)."""
+
+_ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
+_ALLOWANCE_COLUMNS = ("de_minimis_sqft", "allowance_sqft", "dm_allow_sqft", "dm_allow")
+_COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
+
+# Bound on each feature of a folium GeoJson layer. Properties hold only escaped HTML.
+_ON_EACH_FEATURE = JsCode(
+    """
+function (feature, layer) {
+    var p = feature.properties || {};
+    if (p.wg_popup) {
+        layer.bindPopup(p.wg_popup, {maxWidth: 480, minWidth: 280, maxHeight: 420});
+    }
+    if (p.wg_tooltip) {
+        layer.bindTooltip(p.wg_tooltip, p.wg_permanent
+            ? {permanent: true, direction: "right", offset: [10, 0], className: "wg-label"}
+            : {sticky: true});
+    }
+    layer.on("add", function () {
+        var el = layer.getElement ? layer.getElement() : null;
+        if (el) {
+            el.setAttribute("data-wg-layer", p.wg_layer || "");
+            el.setAttribute("data-wg-id", p.wg_id || "");
+            el.setAttribute("data-wg-outcome", p.wg_outcome || "");
+        }
+    });
+    if (layer.setStyle && p.style) {
+        layer.on("mouseover", function () { layer.setStyle({weight: (p.style.weight || 1) + 2}); });
+        layer.on("mouseout", function () { layer.setStyle({weight: p.style.weight || 1}); });
+    }
+}
+"""
+)
+
+_PAGE_CSS = """
+.wg-legend { background: rgba(255,255,255,0.94); padding: 8px 10px; border-radius: 6px;
+  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font: 12px/1.35 system-ui, -apple-system, "Segoe UI",
+  Roboto, sans-serif; color: #222; max-width: 260px; max-height: 70vh; overflow-y: auto; }
+.wg-legend h4 { margin: 0 0 4px; font-size: 13px; }
+.wg-legend h5 { margin: 6px 0 2px; font-size: 12px; }
+.wg-legend ul { list-style: none; margin: 0; padding: 0; }
+.wg-legend li { margin: 2px 0; display: flex; align-items: center; gap: 6px; }
+.wg-legend .wg-note { margin: 6px 0 0; color: #555; font-size: 11px; }
+.wg-sw { display: inline-block; width: 16px; height: 12px; border: 1.5px solid #333;
+  flex: none; box-sizing: border-box; }
+.wg-sw.wg-dot { width: 12px; height: 12px; border-radius: 50%; }
+.wg-sw.wg-line { height: 0; border-width: 0; border-top-width: 3px; }
+.wg-popup { font: 12px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+.wg-popup h4 { margin: 0 0 4px; font-size: 14px; }
+.wg-popup h5 { margin: 8px 0 2px; font-size: 12px; }
+.wg-popup table { border-collapse: collapse; width: 100%; }
+.wg-popup th, .wg-popup td { border-bottom: 1px solid #ddd; padding: 2px 4px; text-align: left;
+  vertical-align: top; }
+.wg-popup ul, .wg-popup ol { margin: 0; padding-left: 18px; }
+.wg-cite { color: #444; font-size: 11px; }
+.wg-cite .wg-default { font-style: italic; color: #666; }
+.wg-outcome { display: inline-block; padding: 1px 6px; border-radius: 3px; border: 1px solid #333;
+  font-weight: 600; }
+.wg-label { font: 11px/1.2 system-ui, sans-serif; padding: 1px 4px; }
+"""
+
+
+class _Decorations(MacroElement):
+    """Page CSS and the legend, as a Leaflet control (so it stays in fullscreen)."""
+
+    _template = Template(
+        """
+        {% macro header(this, kwargs) %}
+        <style>{{ this.css }}</style>
+        {% endmacro %}
+        {% macro script(this, kwargs) %}
+        (function () {
+            var legend = L.control({position: "bottomright"});
+            legend.onAdd = function () {
+                var div = L.DomUtil.create("div", "wg-legend");
+                div.innerHTML = {{ this.legend_html|tojson }};
+                L.DomEvent.disableClickPropagation(div);
+                L.DomEvent.disableScrollPropagation(div);
+                return div;
+            };
+            legend.addTo({{ this._parent.get_name() }});
+        })();
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, legend_html: str, css: str) -> None:
+        super().__init__()
+        self._name = "WetlandGISLegend"
+        self.legend_html = legend_html
+        self.css = css
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _check_frame(frame: Any, name: str, *, required: Sequence[str] = ()) -> gpd.GeoDataFrame:
+    """Return ``frame`` as a GeoDataFrame with a CRS, or raise naming the fix."""
+    if isinstance(frame, pd.DataFrame) and not isinstance(frame, gpd.GeoDataFrame):
+        lon = find_column(frame.columns, "lon", "longitude", "x")
+        lat = find_column(frame.columns, "lat", "latitude", "y")
+        if lon is None or lat is None:
+            raise MappingInputError(
+                f"`{name}` is a DataFrame without geometry; give a GeoDataFrame or "
+                "`lon`/`lat` columns (WGS 84)"
+            )
+        frame = gpd.GeoDataFrame(
+            frame, geometry=gpd.points_from_xy(frame[lon], frame[lat]), crs=DISPLAY_CRS
+        )
+    if not isinstance(frame, gpd.GeoDataFrame):
+        raise MappingInputError(
+            f"`{name}` must be a GeoDataFrame, got {type(frame).__name__}"
+        )
+    if frame.crs is None:
+        raise MissingCRSError(
+            f"`{name}` has no CRS; set the one its coordinates are in with "
+            "`.set_crs(...)` (e.g. EPSG:26915) before mapping"
+        )
+    missing = [c for c in required if find_column(frame.columns, c) is None]
+    if missing:
+        raise MappingInputError(
+            f"`{name}` lacks column(s) {missing}; it has {list(frame.columns)}"
+        )
+    return frame
+
+
+def _drawable(frame: gpd.GeoDataFrame) -> pd.Series:
+    geoms = frame.geometry
+    return geoms.notna() & ~geoms.is_empty
+
+
+def _for_display(frame: gpd.GeoDataFrame, tolerance_m: float) -> gpd.GeoSeries:
+    """Simplify in metres (EPSG:26915), reproject to EPSG:4326, round coordinates."""
+    geoms = frame.geometry.to_crs(WORK_CRS)
+    if tolerance_m > 0:
+        geoms = geoms.simplify(tolerance_m, preserve_topology=True)
+    geoms = geoms.to_crs(DISPLAY_CRS)
+    rounded = shapely.transform(
+        np.asarray(geoms.values), lambda xy: np.round(xy, _COORD_DECIMALS)
+    )
+    return gpd.GeoSeries(rounded, index=geoms.index, crs=DISPLAY_CRS)
+
+
+def _features(geoms: gpd.GeoSeries, props: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    features = [
+        {"type": "Feature", "geometry": mapping(g), "properties": p}
+        for g, p in zip(geoms, props, strict=True)
+        if g is not None and not g.is_empty
+    ]
+    return {"type": "FeatureCollection", "features": features}
+
+
+def _outcome_label(outcome: str) -> str:
+    return OUTCOME_LABELS.get(outcome, outcome or "no outcome")
+
+
+def impact_ids(impacts: pd.DataFrame) -> pd.Series:
+    """Return the impact id of each row as text (``impact_id``, ``id``, ... or the index)."""
+    col = find_column(impacts.columns, *_ID_COLUMNS)
+    values = impacts[col] if col is not None else pd.Series(impacts.index, index=impacts.index)
+    return values.map(fmt)
+
+
+def _citation_cell(citations: Sequence[str], defaults: Sequence[str]) -> str:
+    if citations:
+        return "<br>".join(html.escape(c) for c in citations)
+    return "<br>".join(
+        f'<span class="wg-default" title="defining provision; the rules cited none here">'
+        f"{html.escape(c)}</span>"
+        for c in defaults
+    )
+
+
+def _list_html(items: Sequence[str], *, ordered: bool = False) -> str:
+    if not items:
+        return f"<p>{MISSING}</p>"
+    tag = "ol" if ordered else "ul"
+    body = "".join(f"<li>{html.escape(i)}</li>" for i in items)
+    return f"<{tag}>{body}</{tag}>"
+
+
+def _sqft(value: Any) -> str:
+    return MISSING if is_missing(value) else f"{fmt(float(value), digits=0)} sq ft"
+
+
+def _decision_chain(
+    row: Mapping[str, Any], allocations: pd.DataFrame | None
+) -> list[tuple[str, str]]:
+    """Return (step, finding) pairs of an impact, plain text (unescaped)."""
+    def get(*names: str) -> Any:
+        return row_value(row, *names)
+
+    cols = {str(c).lower() for c in row.keys()}
+    chain: list[tuple[str, str]] = []
+
+    status = get("status")
+    reason = get("status_reason")
+    if not is_missing(status):
+        text = fmt(status).replace("_", " ")
+        chain.append(("status", text + ("" if is_missing(reason) else f": {fmt(reason)}")))
+
+    area_sqft = get("area_sqft")
+    reported = get("area_reported")
+    if is_missing(reported) and not is_missing(area_sqft):
+        try:
+            reported = joint_application_area(float(area_sqft))
+        except MappingInputError:
+            reported = None
+    if not (is_missing(reported) and is_missing(area_sqft)):
+        chain.append(("area", f"{fmt(reported)} ({_sqft(area_sqft)})"))
+    activity = get("impact", "activity")
+    if not is_missing(activity):
+        chain.append(("activity", fmt(activity)))
+
+    if cols & {"wetland_type", "circ39", "circ39_class", "wetland_ty"}:
+        wtype = get("wetland_type", "circ39", "circ39_class", "wetland_ty")
+        text = MISSING if is_missing(wtype) else f"Type {fmt(wtype)}"
+        source = get("type_source")
+        if not is_missing(source):
+            text += f" ({fmt(source)})"
+        if _truthy(get("type_verify")):
+            text += "; to verify"
+        if _truthy(get("cedar_tamarack", "cedar_tam")):
+            text += "; white cedar or tamarack wetland"
+        chain.append(("wetland type", text))
+
+    if cols & {"county", "metro"}:
+        text = fmt(get("county"))
+        counties = get("counties")
+        if not is_missing(counties) and fmt(counties) != fmt(get("county")):
+            text += f" (touches {fmt(counties)})"
+        metro = get("metro")
+        if not is_missing(metro):
+            text += "; inside" if _truthy(metro) else "; outside"
+            text += " the 11-county metropolitan area"
+        chain.append(("county and metro area", text))
+
+    if "pct_class" in cols:
+        text = fmt(get("pct_class")).replace("_", " ")
+        source = get("pct_source")
+        if not is_missing(source):
+            text += f" (from {fmt(source)})"
+        chain.append(("percentage area class", text))
+
+    if cols & {"major", "minor", "bsa"}:
+        major = fmt(get("major"))
+        name = get("major_name")
+        if not is_missing(name):
+            major += f" {fmt(name)}"
+        chain.append(
+            (
+                "watersheds",
+                f"major {major}; minor {fmt(get('minor'))}; bank service area {fmt(get('bsa'))}",
+            )
+        )
+
+    if cols & {"zone", "sqft_setback", "sqft_protection"}:
+        zone = get("zone")
+        text = MISSING if is_missing(zone) else ZONE_STYLES.get(
+            str(zone), _ZoneStyle(str(zone).replace("_", " "), "", 0, None, "")
+        ).label
+        parts = [
+            f"{label} {_sqft(get(col))}"
+            for label, col in (
+                ("setback", "sqft_setback"),
+                ("protection zone", "sqft_protection"),
+                ("outside", "sqft_outside"),
+            )
+            if col in cols
+        ]
+        if parts:
+            text += " (" + ", ".join(parts) + ")"
+        pw = get("nearest_pw")
+        if not is_missing(pw):
+            text += f"; nearest public water {fmt(pw)}"
+            dist = get("nearest_pw_ft")
+            if not is_missing(dist):
+                text += f" at {fmt(float(dist), digits=0)} ft"
+        chain.append(("shoreland zone", text))
+
+    fen = get("calcareous_fen")
+    pww = get("public_waters_wetland")
+    if not (is_missing(fen) and is_missing(pww)):
+        chain.append(
+            (
+                "fen or public waters",
+                f"calcareous fen: {fmt(fen)}; public waters wetland: {fmt(pww)}",
+            )
+        )
+
+    outcome = fmt(get("outcome"))
+    if outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
+        test = "exempt"
+    elif outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value:
+        test = "not exempt: the whole impact must be replaced"
+    else:
+        test = f"not applied ({_outcome_label(outcome).lower()})"
+    amounts = [f"impact {_sqft(area_sqft)}"] if not is_missing(area_sqft) else []
+    allowance = get(*_ALLOWANCE_COLUMNS)
+    if not is_missing(allowance):
+        amounts.append(f"allowance {_sqft(allowance)}")
+    chain.append(("de minimis test", test + (f" ({', '.join(amounts)})" if amounts else "")))
+
+    ratio = get("ratio")
+    acres = get("replace_acres")
+    if not (is_missing(ratio) and is_missing(acres)):
+        text = MISSING if is_missing(ratio) else f"{fmt(ratio)}:1"
+        if not is_missing(acres):
+            text += f"; {fmt(float(acres), digits=2)} acres to replace"
+        chain.append(("replacement ratio", text))
+
+    if allocations is not None and len(allocations):
+        parts = []
+        for _, alloc in allocations.iterrows():
+            tier = row_value(alloc, "tier")
+            label = _tier_label(tier)
+            parts.append(
+                f"{fmt(row_value(alloc, 'option_kind'))} {fmt(row_value(alloc, 'option_id'))}: "
+                f"{label}, {fmt(row_value(alloc, 'credits'))} credits"
+            )
+        chain.append(("siting tier", "; ".join(parts)))
+    return chain
+
+
+def _truthy(value: Any) -> bool:
+    """Read a boolean column value: True, 1, "true", "yes" (any case) are true."""
+    if is_missing(value):
+        return False
+    if isinstance(value, str):
+        return value.strip().lower() in {"true", "yes", "y", "1", "t"}
+    return bool(value)
+
+
+def _tier_label(tier: Any) -> str:
+    try:
+        return f"tier {int(tier)} ({SitingTier(int(tier)).label})"
+    except (TypeError, ValueError):
+        return f"tier {fmt(tier)}"
+
+
+def _step_citations(step: str, row_citations: Sequence[str]) -> tuple[list[str], tuple[str, ...]]:
+    pattern, defaults = STEP_CITATIONS.get(step, ("", ()))
+    if not pattern:
+        return [], ()
+    matched = [c for c in row_citations if re.search(pattern, c)]
+    return matched, defaults
+
+
+def impact_popup_html(
+    row: Mapping[str, Any], *, impact_id: str, allocations: pd.DataFrame | None = None
+) -> str:
+    """Return the popup of one impact: its decision chain, reasons, citations, checks.
+
+    Parameters
+    ----------
+    row : mapping
+        One row of the classified impacts (columns of ``docs/data_schema.md``).
+    impact_id : str
+        The id shown in the heading.
+    allocations : DataFrame, optional
+        The rows of the siting allocation for this impact.
+
+    Returns
+    -------
+    str
+        HTML in which every attribute value is escaped.
+    """
+    outcome = fmt(row_value(row, "outcome"))
+    color = OUTCOME_COLORS.get(outcome, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value])
+    citations = split_joined(row_value(row, "citations"))
+    rows = []
+    for step, finding in _decision_chain(row, allocations):
+        matched, defaults = _step_citations(step, citations)
+        rows.append(
+            f"<tr><th>{html.escape(step)}</th><td>{html.escape(finding)}</td>"
+            f'<td class="wg-cite">{_citation_cell(matched, defaults)}</td></tr>'
+        )
+    return (
+        f'<div class="wg-popup">'
+        f"<h4>Impact {html.escape(impact_id)}</h4>"
+        f'<p><span class="wg-outcome" style="background:{color}">'
+        f"{html.escape(_outcome_label(outcome))}</span></p>"
+        f"<table><tr><th>step</th><th>finding</th><th>citation</th></tr>{''.join(rows)}</table>"
+        f"<h5>Reasons</h5>{_list_html(split_joined(row_value(row, 'reasons')), ordered=True)}"
+        f"<h5>Citations</h5>{_list_html(citations)}"
+        f"<h5>To verify</h5>{_list_html(split_joined(row_value(row, 'verify')))}"
+        f"{_input_attributes_html(row)}</div>"
+    )
+
+
+def _input_attributes_html(row: Mapping[str, Any]) -> str:
+    """The user's own columns (those before ``wg_row``), folded away."""
+    keys = list(row.keys())
+    lowered = [str(k).lower() for k in keys]
+    if "wg_row" not in lowered:
+        return ""
+    own = {k: row[k] for k in keys[: lowered.index("wg_row")] if str(k).lower() != "geometry"}
+    if not own:
+        return ""
+    return f"<details><summary>Input attributes</summary>{_attributes_html(own)}</details>"
+
+
+def _attributes_html(row: Mapping[str, Any], skip: Sequence[str] = ()) -> str:
+    skip_lower = {s.lower() for s in skip} | {"geometry"}
+    cells = "".join(
+        f"<tr><th>{html.escape(str(k))}</th><td>{esc(v)}</td></tr>"
+        for k, v in row.items()
+        if str(k).lower() not in skip_lower
+    )
+    return f"<table>{cells}</table>"
+
+
+def _option_popup_html(
+    kind: str, option_id: str, row: Mapping[str, Any], tier: Any, credits: Any,
+    allocations: pd.DataFrame | None,
+) -> str:
+    tier_cite = MISSING
+    try:
+        tier_cite = TIER_CITATIONS[int(tier)]
+    except (TypeError, ValueError, KeyError):
+        pass
+    alloc_html = ""
+    if allocations is not None and len(allocations):
+        lines = "".join(
+            f"<tr><td>{esc(row_value(a, 'impact_id'))}</td><td>{esc(_tier_label(row_value(a, 'tier')))}"
+            f"</td><td>{esc(row_value(a, 'credits'))}</td><td>{esc(row_value(a, 'cost'))}</td></tr>"
+            for _, a in allocations.iterrows()
+        )
+        alloc_html = (
+            "<h5>Allocated to</h5><table><tr><th>impact</th><th>tier</th><th>credits</th>"
+            f"<th>cost</th></tr>{lines}</table>"
+        )
+    return (
+        f'<div class="wg-popup"><h4>{html.escape(kind.capitalize())} {html.escape(option_id)}</h4>'
+        f"<table><tr><th>best siting tier</th><td>{esc(_tier_label(tier) if not is_missing(tier) else None)}"
+        f'</td><td class="wg-cite">{html.escape(tier_cite)}</td></tr>'
+        f"<tr><th>allocated credits</th><td>{esc(credits)}</td><td></td></tr></table>"
+        f"{alloc_html}<h5>Attributes</h5>{_attributes_html(row)}</div>"
+    )
+
+
+def _allocation_frame(allocation: pd.DataFrame | None) -> pd.DataFrame | None:
+    if allocation is None:
+        return None
+    if not isinstance(allocation, pd.DataFrame):
+        raise MappingInputError(
+            f"`allocation` must be a DataFrame, got {type(allocation).__name__}"
+        )
+    needed = ("impact_id", "option_id")
+    missing = [c for c in needed if find_column(allocation.columns, c) is None]
+    if missing:
+        raise MappingInputError(
+            f"`allocation` lacks column(s) {missing}; expected impact_id, option_id, "
+            "option_kind, tier, credits, cost"
+        )
+    out = allocation.copy()
+    out["_wg_impact"] = out[find_column(out.columns, "impact_id")].map(fmt)
+    out["_wg_option"] = out[find_column(out.columns, "option_id")].map(fmt)
+    return out
+
+
+# --------------------------------------------------------------------------- layers
+
+
+def _style(color: str, fill: str | None, weight: float, dash: str | None,
+           fill_opacity: float, opacity: float = 1.0) -> dict[str, Any]:
+    style: dict[str, Any] = {
+        "color": color,
+        "weight": weight,
+        "opacity": opacity,
+        "fill": fill is not None,
+        "fillColor": fill or color,
+        "fillOpacity": fill_opacity if fill is not None else 0,
+    }
+    if dash:
+        style["dashArray"] = dash
+    return style
+
+
+def _geojson_layer(
+    data: dict[str, Any], name: str, class_name: str, *, show: bool = True,
+    points: bool = False,
+) -> folium.GeoJson:
+    return folium.GeoJson(
+        data,
+        name=name,
+        show=show,
+        on_each_feature=_ON_EACH_FEATURE,
+        marker=folium.CircleMarker(radius=8) if points else None,
+        className=class_name,
+    )
+
+
+def _impacts_layer(
+    impacts: gpd.GeoDataFrame, ids: pd.Series, alloc: pd.DataFrame | None, tolerance_m: float
+) -> tuple[folium.GeoJson, dict[str, int], int]:
+    drawable = _drawable(impacts)
+    shown = impacts[drawable]
+    geoms = _for_display(shown, tolerance_m)
+    outcome_col = find_column(impacts.columns, "outcome")
+    counts: dict[str, int] = {}
+    props = []
+    for idx, row in shown.drop(columns=shown.geometry.name).iterrows():
+        outcome = fmt(row[outcome_col])
+        counts[outcome] = counts.get(outcome, 0) + 1
+        impact_id = ids[idx]
+        allocations = None
+        if alloc is not None:
+            allocations = alloc[alloc["_wg_impact"] == impact_id]
+        color = OUTCOME_COLORS.get(outcome, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value])
+        props.append(
+            {
+                "wg_layer": "impacts",
+                "wg_id": html.escape(impact_id),
+                "wg_outcome": html.escape(outcome),
+                "wg_tooltip": f"Impact {html.escape(impact_id)}: "
+                f"{html.escape(_outcome_label(outcome))}",
+                "wg_popup": impact_popup_html(
+                    row.to_dict(), impact_id=impact_id, allocations=allocations
+                ),
+                "style": _style(
+                    "#222222", color, 1.5, OUTCOME_DASH.get(outcome, "2 3"), 0.7
+                ),
+            }
+        )
+    layer = _geojson_layer(
+        _features(geoms, props), f"Impacts by outcome ({len(props)})", "wg-impacts"
+    )
+    return layer, counts, int((~drawable).sum())
+
+
+def _zones_layer(zones: gpd.GeoDataFrame, tolerance_m: float) -> folium.GeoJson | None:
+    zone_col = find_column(zones.columns, "zone")
+    keep = _drawable(zones) & (zones[zone_col] != ShorelandZone.OUTSIDE.value)
+    shown = zones[keep]
+    if shown.empty:
+        return None
+    # the wider protection zone first, so the setback zone is drawn over it
+    order = {ShorelandZone.PROTECTION.value: 0, ShorelandZone.BUILDING_SETBACK.value: 1}
+    shown = shown.iloc[np.argsort([order.get(z, 2) for z in shown[zone_col]], kind="stable")]
+    geoms = _for_display(shown, tolerance_m)
+    props = []
+    for _, row in shown.drop(columns=shown.geometry.name).iterrows():
+        zone = fmt(row[zone_col])
+        style = ZONE_STYLES.get(zone, _ZoneStyle(zone.replace("_", " "), "#666666", 0.08, "3 3", ""))
+        props.append(
+            {
+                "wg_layer": "zones",
+                "wg_id": html.escape(zone),
+                "wg_tooltip": html.escape(style.label),
+                "wg_popup": (
+                    f'<div class="wg-popup"><h4>{html.escape(style.label)}</h4>'
+                    f'<p class="wg-cite">{html.escape(style.citation or MISSING)}</p>'
+                    f"{_attributes_html(row.to_dict())}</div>"
+                ),
+                "style": _style(style.color, style.color, 1.2, style.dash, style.fill_opacity),
+            }
+        )
+    return _geojson_layer(_features(geoms, props), "Shoreland zones", "wg-zones")
+
+
+def _context_layer(
+    key: str, frame: gpd.GeoDataFrame, extent: Any, tolerance_m: float
+) -> folium.GeoJson | None:
+    spec = CONTEXT_LAYERS[key]
+    frame = _check_frame(frame, f"context[{key!r}]")
+    work = frame[_drawable(frame)].to_crs(WORK_CRS)
+    if work.empty:
+        return None
+    if spec.boundaries:
+        polygonal = work.geom_type.isin(["Polygon", "MultiPolygon"])
+        work = work.set_geometry(work.geometry.where(~polygonal, work.geometry.boundary))
+    clipped = gpd.clip(work, extent, keep_geom_type=False)
+    clipped = clipped[_drawable(clipped) & ~clipped.geom_type.isin(["Point", "MultiPoint"])]
+    if clipped.empty:
+        return None
+    geoms = _for_display(clipped, tolerance_m)
+    fields = [c for c in (find_column(clipped.columns, f) for f in spec.label_fields) if c]
+    props = []
+    for _, row in clipped.iterrows():
+        label = " ".join(fmt(row[f]) for f in fields if not is_missing(row[f])) or MISSING
+        props.append(
+            {
+                "wg_layer": key,
+                "wg_id": html.escape(label),
+                "wg_tooltip": f"{html.escape(spec.noun)}: {html.escape(label)}",
+                "style": _style(
+                    spec.color, spec.fill, spec.weight, spec.dash,
+                    0.45 if spec.fill else 0.0, opacity=0.9,
+                ),
+            }
+        )
+    return _geojson_layer(_features(geoms, props), spec.title, f"wg-context wg-{key}")
+
+
+def _options_layer(
+    frame: gpd.GeoDataFrame, kind: str, alloc: pd.DataFrame | None, tolerance_m: float
+) -> tuple[folium.GeoJson | None, int]:
+    id_names = ("site_id",) if kind == "site" else ("account", "bank_name", "option_id")
+    id_col = find_column(frame.columns, *id_names, "option_id", "id")
+    tier_col = find_column(frame.columns, "best_tier", "tier")
+    credits_col = find_column(frame.columns, "allocated_credits")
+    shown = frame[_drawable(frame)]
+    if shown.empty:
+        return None, 0
+    geoms = _for_display(shown, tolerance_m)
+    color = SITE_COLOR if kind == "site" else BANK_COLOR
+    props = []
+    for idx, row in shown.drop(columns=shown.geometry.name).iterrows():
+        option_id = fmt(row[id_col]) if id_col else fmt(idx)
+        if kind == "bank" and id_col and id_col.lower() == "account":
+            name = row_value(row, "bank_name")
+            display = f"{fmt(name)} ({option_id})" if not is_missing(name) else option_id
+        else:
+            display = option_id
+        allocations = None if alloc is None else alloc[alloc["_wg_option"] == option_id]
+        tier = row[tier_col] if tier_col else None
+        credits = row[credits_col] if credits_col else None
+        if allocations is not None and len(allocations):
+            if is_missing(tier) and find_column(allocations.columns, "tier"):
+                tier = pd.to_numeric(
+                    allocations[find_column(allocations.columns, "tier")], errors="coerce"
+                ).min()
+            if is_missing(credits) and find_column(allocations.columns, "credits"):
+                credits = pd.to_numeric(
+                    allocations[find_column(allocations.columns, "credits")], errors="coerce"
+                ).sum()
+        tier_text = "not ranked" if is_missing(tier) else f"tier {fmt(tier)}"
+        credit_text = "no credits allocated" if is_missing(credits) or not float(credits) else (
+            f"{fmt(float(credits), digits=2)} cr allocated"
+        )
+        label = f"{kind.capitalize()} {display} \u00b7 {tier_text} \u00b7 {credit_text}"
+        props.append(
+            {
+                "wg_layer": f"{kind}s",
+                "wg_id": html.escape(option_id),
+                "wg_permanent": True,
+                "wg_tooltip": html.escape(label),
+                "wg_popup": _option_popup_html(
+                    kind, display, row.to_dict(), tier, credits, allocations
+                ),
+                "style": _style("#000000", color, 1.5, None, 0.9),
+            }
+        )
+    title = "Candidate replacement sites" if kind == "site" else "Wetland banks"
+    layer = _geojson_layer(
+        _features(geoms, props), f"{title} ({len(props)})", f"wg-{kind}s", points=True
+    )
+    return layer, len(props)
+
+
+def _legend_html(
+    title: str | None,
+    counts: Mapping[str, int],
+    undrawn: int,
+    zones_present: Sequence[str],
+    contexts: Sequence[str],
+    n_sites: int,
+    n_banks: int,
+    basemap: str,
+) -> str:
+    parts = [f"<h4>{html.escape(title)}</h4>" if title else ""]
+    parts.append("<h5>Impact outcome</h5><ul>")
+    outcomes = list(OUTCOME_COLORS) + [o for o in counts if o not in OUTCOME_COLORS]
+    for outcome in outcomes:
+        color = OUTCOME_COLORS.get(outcome, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value])
+        dash = OUTCOME_DASH.get(outcome, "2 3")
+        border = "dashed" if dash else "solid"
+        parts.append(
+            f'<li><span class="wg-sw" style="background:{color};border-style:{border}"></span>'
+            f"{html.escape(_outcome_label(outcome))} ({counts.get(outcome, 0)})</li>"
+        )
+    parts.append("</ul>")
+    if zones_present:
+        parts.append("<h5>Shoreland zones</h5><ul>")
+        for zone in zones_present:
+            style = ZONE_STYLES.get(zone)
+            label = style.label if style else zone.replace("_", " ")
+            opacity = style.fill_opacity if style else 0.08
+            color = style.color if style else "#666666"
+            parts.append(
+                f'<li><span class="wg-sw" style="background:{color};'
+                f'opacity:{min(1.0, opacity * 4):.2f};border-color:{color}"></span>'
+                f"{html.escape(label)}</li>"
+            )
+        parts.append("</ul>")
+    if n_sites or n_banks:
+        parts.append("<h5>Replacement</h5><ul>")
+        if n_sites:
+            parts.append(
+                f'<li><span class="wg-sw wg-dot" style="background:{SITE_COLOR}"></span>'
+                f"Candidate site ({n_sites}), labelled with best tier and credits</li>"
+            )
+        if n_banks:
+            parts.append(
+                f'<li><span class="wg-sw wg-dot" style="background:{BANK_COLOR}"></span>'
+                f"Wetland bank ({n_banks}), labelled with best tier and credits</li>"
+            )
+        parts.append("</ul>")
+    if contexts:
+        parts.append("<h5>Boundaries and waters</h5><ul>")
+        for key in contexts:
+            spec = CONTEXT_LAYERS[key]
+            if spec.boundaries:
+                dash = "dashed" if spec.dash else "solid"
+                swatch = (
+                    f'<span class="wg-sw wg-line" style="border-top-color:{spec.color};'
+                    f'border-top-style:{dash}"></span>'
+                )
+            else:
+                swatch = (
+                    f'<span class="wg-sw" style="background:{spec.fill};'
+                    f'border-color:{spec.color}"></span>'
+                )
+            parts.append(f"<li>{swatch}{html.escape(spec.title)}</li>")
+        parts.append("</ul>")
+    if undrawn:
+        noun = "impact has" if undrawn == 1 else "impacts have"
+        parts.append(
+            f'<p class="wg-note">{undrawn} {noun} no drawable geometry; see the report.</p>'
+        )
+    if basemap == "none":
+        parts.append('<p class="wg-note">No basemap (works offline).</p>')
+    return "".join(parts)
+
+
+def _extent(frames: Sequence[gpd.GeoDataFrame | None]) -> tuple[float, float, float, float] | None:
+    """Bounds in EPSG:26915 of the first frame with drawable geometry."""
+    for frame in frames:
+        if frame is None:
+            continue
+        shown = frame[_drawable(frame)]
+        if not shown.empty:
+            return tuple(shown.geometry.to_crs(WORK_CRS).total_bounds)  # type: ignore[return-value]
+    return None
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def tep_map(
+    impacts: gpd.GeoDataFrame,
+    *,
+    zones: gpd.GeoDataFrame | None = None,
+    sites: gpd.GeoDataFrame | None = None,
+    banks: gpd.GeoDataFrame | pd.DataFrame | None = None,
+    allocation: pd.DataFrame | None = None,
+    context: Mapping[str, gpd.GeoDataFrame] | None = None,
+    basemap: str = "none",
+    self_contained: bool = True,
+    simplify_m: float = 0.5,
+    context_simplify_m: float = 10.0,
+    margin_m: float = 2000.0,
+    title: str | None = "TEP review map",
+) -> folium.Map:
+    """Build the TEP review map of classified impacts and their replacement options.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame
+        Classified impacts (output of ``assess``); needs a CRS and an ``outcome`` column.
+        Rows without geometry are counted in the legend but not drawn.
+    zones : GeoDataFrame, optional
+        Shoreland zone polygons with a ``zone`` column (:class:`ShorelandZone` values);
+        the outside zone is not drawn.
+    sites, banks : GeoDataFrame, optional
+        Candidate replacement sites (``site_id``) and banks (``account``/``bank_name``)
+        with ``best_tier`` and ``allocated_credits``; when those columns are absent they
+        are derived from ``allocation``. ``banks`` may be a DataFrame with ``lon``/``lat``.
+    allocation : DataFrame, optional
+        ``impact_id, option_id, option_kind, tier, credits, cost``: shown in the
+        impact and option popups.
+    context : dict of str to GeoDataFrame, optional
+        Reference layers by name; those in :data:`CONTEXT_LAYERS` are clipped to the
+        impacts' extent plus ``margin_m`` and drawn, the others ignored.
+    basemap : str, default "none"
+        A key of :data:`BASEMAPS`. ``"none"`` draws a plain background and needs no
+        network; the others load tiles from their server.
+    self_contained : bool, default True
+        Inline the vendored Leaflet and plugin files in the page, so the saved map works
+        offline; False links to pinned CDN copies of the same versions.
+    simplify_m : float, default 0.5
+        Simplification tolerance in metres of impacts, zones, sites and banks.
+    context_simplify_m : float, default 10.0
+        Simplification tolerance in metres of the context layers.
+    margin_m : float, default 2000.0
+        Margin around the impacts within which context layers are kept.
+    title : str or None, default "TEP review map"
+        Heading of the legend.
+
+    Returns
+    -------
+    folium.Map
+        With a layer control, legend, scale bar, measure tool and fullscreen button,
+        fitted to the impacts (or to the other layers when no impact can be drawn).
+
+    Raises
+    ------
+    MappingInputError
+        When an argument is of the wrong kind, lacks a column or is out of range.
+    MissingCRSError
+        When a layer has no CRS.
+
+    Examples
+    --------
+    >>> m = tep_map(classified, zones=zones, context={"counties": counties})  # doctest: +SKIP
+    >>> save_map(m, "outputs/tep_map.html")  # doctest: +SKIP
+    """
+    if basemap not in BASEMAPS:
+        raise MappingInputError(
+            f"`basemap` was {basemap!r} but is expected to be in {list(BASEMAPS)}"
+        )
+    for name, value in (
+        ("simplify_m", simplify_m),
+        ("context_simplify_m", context_simplify_m),
+        ("margin_m", margin_m),
+    ):
+        if not isinstance(value, (int, float)) or not np.isfinite(value) or value < 0:
+            raise MappingInputError(f"`{name}` was {value!r} but must be a number, 0 or more")
+    impacts = _check_frame(impacts, "impacts", required=("outcome",))
+    if zones is not None:
+        zones = _check_frame(zones, "zones", required=("zone",))
+    if sites is not None:
+        sites = _check_frame(sites, "sites")
+    if banks is not None:
+        banks = _check_frame(banks, "banks")
+    if context is not None and not isinstance(context, Mapping):
+        raise MappingInputError(
+            f"`context` must be a dict of layer name to GeoDataFrame, got {type(context).__name__}"
+        )
+    alloc = _allocation_frame(allocation)
+    ids = impact_ids(impacts)
+
+    m = folium.Map(location=[46.3, -94.2], zoom_start=7, tiles=None, control_scale=True)
+    tiles = BASEMAPS[basemap]
+    if tiles is not None:
+        folium.TileLayer(tiles, name=f"Basemap: {tiles}", control=True).add_to(m)
+
+    bounds = _extent([impacts, zones, sites, banks])
+    contexts: list[str] = []
+    if context and bounds is not None:
+        minx, miny, maxx, maxy = bounds
+        extent = box(minx - margin_m, miny - margin_m, maxx + margin_m, maxy + margin_m)
+        for key in CONTEXT_LAYERS:
+            if key in context and context[key] is not None:
+                layer = _context_layer(key, context[key], extent, context_simplify_m)
+                if layer is not None:
+                    layer.add_to(m)
+                    contexts.append(key)
+
+    zones_present: list[str] = []
+    if zones is not None:
+        zone_layer = _zones_layer(zones, simplify_m)
+        if zone_layer is not None:
+            zone_layer.add_to(m)
+            zone_col = find_column(zones.columns, "zone")
+            zones_present = [
+                z for z in (*ZONE_STYLES, *sorted(set(map(str, zones[zone_col]))))
+                if z in set(map(str, zones[zone_col])) and z != ShorelandZone.OUTSIDE.value
+            ]
+            zones_present = list(dict.fromkeys(zones_present))
+
+    impact_layer, counts, undrawn = _impacts_layer(impacts, ids, alloc, simplify_m)
+    impact_layer.add_to(m)
+
+    n_sites = n_banks = 0
+    for frame, kind in ((sites, "site"), (banks, "bank")):
+        if frame is None:
+            continue
+        layer, n = _options_layer(frame, kind, alloc, simplify_m)
+        if layer is not None:
+            layer.add_to(m)
+        if kind == "site":
+            n_sites = n
+        else:
+            n_banks = n
+
+    css = _PAGE_CSS
+    if basemap == "none":
+        css += f".leaflet-container {{ background: {NO_BASEMAP_BACKGROUND}; }}\n"
+    legend = _legend_html(
+        title, counts, undrawn, zones_present, contexts, n_sites, n_banks, basemap
+    )
+    _Decorations(legend, css).add_to(m)
+    fullscreen = Fullscreen(position="topleft")
+    measure = MeasureControl(
+        position="topleft",
+        primary_length_unit="feet",
+        secondary_length_unit="meters",
+        primary_area_unit="sqfeet",
+        secondary_area_unit="acres",
+    )
+    fullscreen.add_to(m)
+    measure.add_to(m)
+    folium.LayerControl(collapsed=False, position="topright").add_to(m)
+
+    if bounds is not None:
+        minx, miny, maxx, maxy = bounds
+        corners = gpd.GeoSeries(
+            [shapely.Point(minx, miny), shapely.Point(maxx, maxy)], crs=WORK_CRS
+        ).to_crs(DISPLAY_CRS)
+        m.fit_bounds(
+            [[corners.iloc[0].y, corners.iloc[0].x], [corners.iloc[1].y, corners.iloc[1].x]],
+            padding=(30, 30),
+            max_zoom=18,
+        )
+    use_vendored_assets(m, [fullscreen, measure], self_contained=self_contained)
+    return m
+
+
+def save_map(
+    m: folium.Map, path: str | os.PathLike[str], self_contained: bool = True
+) -> Path:
+    """Write a map to an HTML file.
+
+    Parameters
+    ----------
+    m : folium.Map
+        A map from :func:`tep_map` (or any folium map).
+    path : str or path-like
+        The ``.html`` file to write; parent folders are created.
+    self_contained : bool, default True
+        Run :func:`~wetland_gis.mapping.offline.make_self_contained` over the page, so
+        no script or stylesheet is loaded from the network.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Raises
+    ------
+    OfflineAssetError
+        When ``self_contained`` and the page needs a script or stylesheet that is not
+        vendored.
+    """
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    page = m.get_root().render()
+    if self_contained:
+        page = make_self_contained(page)
+    out.write_text(page, encoding="utf-8")
+    return out

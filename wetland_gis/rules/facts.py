@@ -1,0 +1,335 @@
+"""The plain facts of one wetland impact, and the shared vocabulary of the rules core.
+
+:class:`ImpactFacts` is what a geometry step hands the rules: a wetland type, the
+square feet of the impact in each shoreland zone, the percentage-area class and the
+metropolitan flag, and the flags that take an impact out of the exemptions. It knows
+no geometry, so the rules can be tested with hand-written values.
+
+The private helpers below (the decision recorder, input checks, unit constants) are
+shared by the rule modules of :mod:`wetland_gis.rules`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from wetland_gis.decision import Decision
+from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+
+__all__ = [
+    "ImpactFacts",
+    "PERCENT",
+    "SQFT_PER_ACRE",
+    "ZONE_ORDER",
+]
+
+#: Percent conversion: a share written in percent is divided by this.
+PERCENT = 100
+
+#: Square feet in one acre (international foot). A unit conversion, not a legal number.
+SQFT_PER_ACRE = 43_560
+
+#: Shoreland zones from the most to the least restrictive de minimis amounts
+#: (§ 103G.2241, subd. 9(c), then 9(b), then 9(a)/(d)).
+ZONE_ORDER: tuple[ShorelandZone, ...] = (
+    ShorelandZone.BUILDING_SETBACK,
+    ShorelandZone.PROTECTION,
+    ShorelandZone.OUTSIDE,
+)
+
+_ZONE_WORDS = {
+    ShorelandZone.BUILDING_SETBACK: "within the shoreland building setback zone",
+    ShorelandZone.PROTECTION: (
+        "within the shoreland wetland protection zone beyond the building setback zone"
+    ),
+    ShorelandZone.OUTSIDE: "outside the shoreland wetland protection zone",
+}
+
+_CLASS_WORDS = {
+    PercentageArea.GREATER_THAN_80: "greater than 80 percent area",
+    PercentageArea.FROM_50_TO_80: "50 to 80 percent area",
+    PercentageArea.LESS_THAN_50: "less than 50 percent area",
+}
+
+
+@dataclass(frozen=True)
+class ImpactFacts:
+    """The plain values the rules need about one impact (one drained or filled area).
+
+    Parameters
+    ----------
+    impact_id : hashable
+        The impact's id, unique within a project.
+    wetland_type : WetlandType or int
+        Circular 39 type, Minn. Stat. § 103G.005, subd. 17b (an ``int`` 1-8 is converted).
+    cedar_tamarack : bool
+        Whether the wetland is a white cedar and tamarack wetland (§ 103G.2241, subd. 9).
+    sqft_setback, sqft_protection, sqft_outside : float
+        Square feet of the impact within the shoreland building setback zone, within the
+        shoreland wetland protection zone beyond the setback, and outside the shoreland
+        wetland protection zone. Each ``>= 0``; their sum is the impact's area.
+    pct_class : PercentageArea or str
+        Percentage-area class of the place (§ 103G.005, subd. 10a, 10b, 10h).
+    metro : bool
+        Whether the impact is in the 11-county metropolitan area (§ 103G.2241, subd. 9(d)).
+    calcareous_fen : bool, default False
+        A calcareous fen (§ 103G.223): never exempt.
+    banked : bool, default False
+        A wetland deposited in the wetland bank (Minn. R. 8420.0420, subp. 1): not exempt.
+    used_for_replacement_credit : bool, default False
+        A wetland already used for replacement credit (Minn. R. 8420.0420, subp. 1).
+    public_waters_wetland : bool, default False
+        A public waters wetland (§ 103G.005, subd. 15a): outside the "wetlands" of the
+        Wetland Conservation Act (subd. 19(b)); it goes to the DNR public waters process.
+
+    Raises
+    ------
+    RulesInputError
+        On a type outside 1-8, a negative or non-finite area, a non-boolean flag or an
+        unknown percentage class.
+
+    Examples
+    --------
+    >>> f = ImpactFacts("A", 2, False, 0, 0, 9000, "greater_than_80_percent", False)
+    >>> f.area_sqft
+    9000.0
+    """
+
+    impact_id: Hashable
+    wetland_type: WetlandType
+    cedar_tamarack: bool
+    sqft_setback: float
+    sqft_protection: float
+    sqft_outside: float
+    pct_class: PercentageArea
+    metro: bool
+    calcareous_fen: bool = False
+    banked: bool = False
+    used_for_replacement_credit: bool = False
+    public_waters_wetland: bool = False
+
+    def __post_init__(self) -> None:
+        try:
+            hash(self.impact_id)
+        except TypeError:
+            raise RulesInputError(
+                f"impact_id {self.impact_id!r} must be hashable (a string or a number)"
+            ) from None
+        object.__setattr__(self, "wetland_type", wetland_type_of(self.wetland_type))
+        object.__setattr__(self, "pct_class", percentage_class_of(self.pct_class))
+        for name in ("sqft_setback", "sqft_protection", "sqft_outside"):
+            object.__setattr__(self, name, check_area(getattr(self, name), name))
+        for name in (
+            "cedar_tamarack",
+            "metro",
+            "calcareous_fen",
+            "banked",
+            "used_for_replacement_credit",
+            "public_waters_wetland",
+        ):
+            check_flag(getattr(self, name), f"{name} of impact {self.impact_id!r}")
+
+    @property
+    def area_sqft(self) -> float:
+        """Return the impact's whole area in square feet (the sum over the three zones)."""
+        return math.fsum((self.sqft_setback, self.sqft_protection, self.sqft_outside))
+
+    def sqft_in(self, zone: ShorelandZone) -> float:
+        """Return the square feet of the impact in ``zone``."""
+        return {
+            ShorelandZone.BUILDING_SETBACK: self.sqft_setback,
+            ShorelandZone.PROTECTION: self.sqft_protection,
+            ShorelandZone.OUTSIDE: self.sqft_outside,
+        }[zone_of(zone)]
+
+    @property
+    def zones(self) -> tuple[ShorelandZone, ...]:
+        """Return the zones in which the impact has area, most restrictive first."""
+        return tuple(z for z in ZONE_ORDER if self.sqft_in(z) > 0)
+
+
+# --- input checks shared by the rule modules ---------------------------------------------
+
+
+def wetland_type_of(value: Any) -> WetlandType:
+    """Return ``value`` as a :class:`WetlandType` or raise :class:`RulesInputError`."""
+    if isinstance(value, WetlandType):
+        return value
+    if isinstance(value, bool):
+        raise RulesInputError(f"wetland type {value!r} is not a Circular 39 type 1-8")
+    try:
+        return WetlandType(int(value))
+    except (TypeError, ValueError):
+        allowed = [int(t) for t in WetlandType]
+        raise RulesInputError(
+            f"wetland type {value!r} is not a Circular 39 type: expected one of {allowed} "
+            "(Minn. Stat. § 103G.005, subd. 17b)"
+        ) from None
+
+
+def percentage_class_of(value: Any) -> PercentageArea:
+    """Return ``value`` as a :class:`PercentageArea` or raise :class:`RulesInputError`."""
+    if isinstance(value, PercentageArea):
+        return value
+    try:
+        return PercentageArea(value)
+    except ValueError:
+        allowed = [c.value for c in PercentageArea]
+        raise RulesInputError(
+            f"percentage class {value!r} is not one of {allowed}; pass a PercentageArea"
+        ) from None
+
+
+def zone_of(value: Any) -> ShorelandZone:
+    """Return ``value`` as a :class:`ShorelandZone` or raise :class:`RulesInputError`."""
+    if isinstance(value, ShorelandZone):
+        return value
+    try:
+        return ShorelandZone(value)
+    except ValueError:
+        allowed = [z.value for z in ShorelandZone]
+        raise RulesInputError(
+            f"shoreland zone {value!r} is not one of {allowed}; pass a ShorelandZone"
+        ) from None
+
+
+def check_area(value: Any, name: str, *, positive: bool = False) -> float:
+    """Return ``value`` as a finite float ``>= 0`` (``> 0`` if ``positive``) or raise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+        raise RulesInputError(f"{name} must be a number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number < 0 or (positive and number == 0):
+        need = "greater than 0" if positive else "0 or more"
+        raise RulesInputError(f"{name} must be a finite number {need}, got {value!r}")
+    return number
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """Return ``value`` if it is a ``bool``, else raise :class:`RulesInputError`."""
+    if not isinstance(value, bool):
+        raise RulesInputError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def exact(value: float) -> Fraction:
+    """Return ``value`` as an exact fraction, so shares are compared without float drift."""
+    return Fraction(value)
+
+
+def fmt_sqft(value: float) -> str:
+    """Return an area for a reason: ``10,000 sq ft`` or ``10,000.5 sq ft``."""
+    return f"{fmt_number(value)} sq ft"
+
+
+def fmt_number(value: float) -> str:
+    """Return a number with thousands separators and no trailing zeros."""
+    text = f"{float(value):,.4f}".rstrip("0").rstrip(".")
+    return text
+
+
+def zone_words(zone: ShorelandZone) -> str:
+    """Return the zone in the words of the statute."""
+    return _ZONE_WORDS[zone]
+
+
+def class_words(pct_class: PercentageArea) -> str:
+    """Return the percentage class in the words of the statute."""
+    return _CLASS_WORDS[pct_class]
+
+
+# --- the decision recorder --------------------------------------------------------------
+
+
+class Trace:
+    """Collect what one decision used and why, then build the :class:`Decision`.
+
+    Parameters
+    ----------
+    question : str
+        The legal question, named like the function answering it.
+    params : ParameterSet or None
+        The parameter tree (default: the shipped one).
+    as_of : str, date or None
+        Date the parameters are read for (default: today).
+    """
+
+    def __init__(
+        self, question: str, params: ParameterSet | None, as_of: str | dt.date | None
+    ) -> None:
+        self.question = question
+        self.params = params if params is not None else default_parameters()
+        self.day = as_date(as_of)
+        self.amounts: dict[str, float] = {}
+        self.citations: list[str] = []
+        self.reasons: list[str] = []
+        self.verify: list[str] = []
+        self.used: dict[str, Any] = {}
+
+    def value(self, key: str) -> Any:
+        """Return the value of parameter ``key`` on the decision date, recording it."""
+        value = self.params.value(key, self.day)
+        self.used[key] = _plain(value)
+        return value
+
+    def passes(self, key: str, amount: float | Fraction) -> bool:
+        """Return whether ``amount`` meets limit ``key`` under its comparison, recording it."""
+        self.value(key)
+        return self.params[key].passes(amount, self.day)
+
+    def comparison(self, key: str) -> str | None:
+        """Return the comparison (``at_most``, ``less_than``, ...) of parameter ``key``."""
+        return self.params[key].comparison
+
+    def citation(self, key: str) -> str:
+        """Return the citation of parameter ``key``."""
+        return self.params.citation(key)
+
+    def cite(self, *citations: str) -> None:
+        """Record rules that fired, by citation text."""
+        self.citations.extend(citations)
+
+    def cite_key(self, *keys: str) -> None:
+        """Record rules that fired, by the citation of their parameter."""
+        self.citations.extend(self.params.citation(k) for k in keys)
+
+    def because(self, *reasons: str) -> None:
+        """Record plain-English reasons, one sentence each."""
+        self.reasons.extend(reasons)
+
+    def check(self, *items: Iterable[str] | str) -> None:
+        """Record what a person must still verify."""
+        for item in items:
+            if isinstance(item, str):
+                self.verify.append(item)
+            else:
+                self.verify.extend(item)
+
+    def decide(self, outcome: Enum, value: Any = None) -> Decision:
+        """Return the immutable :class:`Decision`."""
+        return Decision(
+            question=self.question,
+            outcome=outcome,
+            amounts=dict(self.amounts),
+            citations=tuple(self.citations),
+            reasons=tuple(self.reasons),
+            parameters=dict(self.used),
+            verify=tuple(self.verify),
+            as_of=self.day.isoformat(),
+            value=value,
+        )
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, list):
+        return tuple(_plain(v) for v in value)
+    return value

@@ -132,3 +132,9 @@ def test_covered_share_unions_overlapping_features():
     )
     share = covered_share(targets, layer)
     assert share.tolist() == pytest.approx([0.75, 0.0, 0.5])
+
+
+def test_text_fields_are_none_where_nothing_overlaps(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(500, 500, 510, 510)], crs=CRS)
+    out = largest_overlap(targets, two_counties, ["NAME"])
+    assert out["NAME"].iloc[0] is None

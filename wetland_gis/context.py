@@ -109,6 +109,7 @@ _KIND_TYPES = {"polygon": _POLYGON_TYPES, "line": _LINE_TYPES}
 _TRUE = frozenset({"true", "t", "yes", "y", "1", "1.0"})
 _FALSE = frozenset({"false", "f", "no", "n", "0", "0.0"})
 _EXTENSIONS = (".gpkg", ".shp", ".geojson", ".parquet")
+_SHP_FIELD_LEN = 10  # dBase field names: shore_class arrives as shore_clas
 
 
 @dataclass(frozen=True)
@@ -498,7 +499,8 @@ def validate_layer(
 ) -> tuple[gpd.GeoDataFrame, list[str]]:
     """Check one context layer against :data:`CONTEXT_SCHEMA`; normalise and reproject it.
 
-    Field names are matched case-insensitively and renamed to the documented names;
+    Field names are matched case-insensitively and renamed to the documented names
+    (a name cut to 10 characters by a shapefile, e.g. ``shore_clas``, is recognised);
     values are coerced to the documented types (booleans from yes/no, y/n, 1/0 too);
     shoreland and percentage classes are normalised (case, spaces, DNR abbreviations
     such as ``NE``, ``RD``, ``GD``); rows without geometry are dropped; the layer is
@@ -547,6 +549,8 @@ def validate_layer(
     rename = {}
     for fname in schema.fields:
         found = by_lower.get(fname.lower(), [])
+        if not found and len(fname) > _SHP_FIELD_LEN:  # a shapefile cut the name short
+            found = by_lower.get(fname.lower()[:_SHP_FIELD_LEN], [])
         if len(found) > 1:
             raise ContextError(
                 f"{where}: fields {found} all match {fname!r} when case is ignored; "

@@ -237,10 +237,10 @@ def clean_polygons(
         rows = np.flatnonzero(collection)
         usable = kept > 0
         geoms[rows[usable]] = merged[usable]
-        note = np.array(
-            [f"kept the polygonal parts of a GeometryCollection ({d} other part(s) dropped)"
-             for d in dropped],
-            dtype=object,
+        note = (
+            "kept the polygonal parts of a GeometryCollection ("
+            + dropped.astype(str).astype(object)
+            + " other part(s) dropped)"
         )
         mask = np.zeros(n, dtype=bool)
         mask[rows[usable]] = True

@@ -176,7 +176,12 @@ def _take(values: pd.Series, lpos: np.ndarray, tpos: np.ndarray, n: int) -> pd.S
             col = col.astype("boolean")
         elif pd.api.types.is_integer_dtype(col.dtype):
             col = col.astype("Int64")
-    return col.reindex(np.arange(n))
+    out = col.reindex(np.arange(n))
+    if out.dtype == object or pd.api.types.is_string_dtype(out.dtype):
+        out = pd.Series(
+            np.where(out.notna(), out.to_numpy(dtype=object), None), index=out.index, dtype=object
+        )
+    return out
 
 
 def largest_overlap(

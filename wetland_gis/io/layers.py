@@ -295,6 +295,8 @@ def read_layer(
 
     Notes
     -----
+    A GeoPackage's feature id is returned as a first column ``fid`` (as QGIS shows
+    it), unless the layer already has a column of that name; the index is 0-based.
     The SHA-256 of a shapefile covers its sidecar files (``.shp``, ``.shx``, ``.dbf``,
     ``.prj``, ``.cpg``, ...) in that order, each preceded by its file name; a zip is
     hashed as one file.
@@ -327,13 +329,18 @@ def read_layer(
         if ext in (".parquet", ".geoparquet"):
             gdf = gpd.read_parquet(read_path)
         else:
-            gdf = gpd.read_file(read_path, layer=layer_name)
+            gdf = gpd.read_file(read_path, layer=layer_name, fid_as_index=ext == ".gpkg")
     except InputError:
         raise
     except Exception as err:  # pyogrio/pyarrow raise several unrelated classes
         raise InputError(f"cannot read {where}: {err}") from err
     if not _has_geometry(gdf):
         raise InputError(f"{where} has no geometry column; a spatial layer is expected")
+    if ext == ".gpkg":
+        fid_name = pyogrio.read_info(source, layer=layer_name).get("fid_column") or "fid"
+        if not {str(c).lower() for c in gdf.columns} & {"fid", fid_name.lower()}:
+            gdf.insert(0, fid_name, gdf.index.to_numpy())  # the fid QGIS shows as a field
+        gdf = gdf.reset_index(drop=True)
 
     crs_read = None if gdf.crs is None else _crs_text(gdf.crs)
     if gdf.crs is None:
@@ -474,6 +481,16 @@ def _storable(gdf: pd.DataFrame, *, keep_lists: bool = False) -> pd.DataFrame:
     return frame
 
 
+def _usable_fid(series: pd.Series) -> bool:
+    """Return True when a "fid" column can serve as the GeoPackage feature id."""
+    return (
+        pd.api.types.is_integer_dtype(series.dtype)
+        and not series.isna().any()
+        and series.is_unique
+        and bool((series > 0).all())
+    )
+
+
 def _has_geometry(frame: pd.DataFrame) -> bool:
     """Return True when ``frame`` is a GeoDataFrame with an active geometry column."""
     if not isinstance(frame, gpd.GeoDataFrame):
@@ -568,7 +585,9 @@ def write_layer(
 
     Notes
     -----
-    Enum values are written as their values, lists/tuples as ``"; "``-joined text and
+    A unique integer ``fid`` column becomes the GeoPackage feature id (and is read
+    back as ``fid``); any other ``fid`` column is written as plain data. Enum values
+    are written as their values, lists/tuples as ``"; "``-joined text and
     dicts as JSON, in every format. For a shapefile, booleans become integers 0/1,
     field names are cut to 10 characters by :func:`shapefile_field_names` (the full
     names are in ``<stem>.fieldmap.csv``), and text is UTF-8 with a ``.cpg`` file.
@@ -598,9 +617,21 @@ def write_layer(
     if ext == ".geojson":
         if path.exists():
             path.unlink()
-        frame.to_file(path, driver="GeoJSON")
+        # Keep JSON-looking text (dict columns) as text, as in the other formats.
+        frame.to_file(path, driver="GeoJSON", layer_options={"AUTODETECT_JSON_STRINGS": "NO"})
         return [path]
     if ext == ".gpkg":
-        frame.to_file(path, driver="GPKG", layer=layer or path.stem)
+        options = {}
+        taken = {str(c).lower() for c in frame.columns}
+        fid = next((c for c in frame.columns if str(c).lower() == "fid"), None)
+        if fid is not None and _usable_fid(frame[fid]):
+            options["FID"] = str(fid)  # the key keeps the column's spelling
+        elif fid is not None:
+            # Keep a "fid" column that cannot be the GeoPackage key as plain data.
+            key = "gpkg_fid"
+            while key in taken:
+                key = f"_{key}"
+            options["FID"] = key
+        frame.to_file(path, driver="GPKG", layer=layer or path.stem, layer_options=options)
         return [path]
     return _write_shapefile(frame, path)

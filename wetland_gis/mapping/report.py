@@ -176,11 +176,18 @@ def _decision_dict(item: Any) -> dict[str, Any]:
         "question": fmt(item.get("question")).replace("_", " "),
         "outcome": fmt(item.get("outcome")).replace("_", " "),
         "as_of": fmt(item.get("as_of")),
-        "amounts": [(str(k).replace("_", " "), fmt(v)) for k, v in dict(amounts).items()],
+        "amounts": [(str(k).replace("_", " "), _amount(v)) for k, v in dict(amounts).items()],
         "reasons": split_joined(item.get("reasons")),
         "citations": split_joined(item.get("citations")),
         "verify": split_joined(item.get("verify")),
     }
+
+
+def _amount(value: Any) -> str:
+    """A decision amount: numbers with thousands separators (they are never ids)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return fmt(float(value))
+    return fmt(value)
 
 
 def _decisions_by_impact(decisions: Any) -> dict[str, list[dict[str, Any]]]:

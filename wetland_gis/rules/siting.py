@@ -550,7 +550,9 @@ def next_tier_condition(
         a = avail[tier]
         n = counts[tier] if counts[tier] is not None else (1 if a > 0 else 0)
         trace.amounts[f"tier_{int(tier)}_available_acres"] = a
-        if remaining <= tolerance and tier > SitingTier.SAME_MINOR_WATERSHED:
+        if remaining <= tolerance:
+            if tier == SitingTier.SAME_MINOR_WATERSHED:
+                trace.because("Nothing to replace: no siting level needs to be opened.")
             continue
         reached = tier
         if n == 0:

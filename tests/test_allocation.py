@@ -1,0 +1,287 @@
+"""Exact allocation: optimality against brute force, and the invariants of every plan.
+
+Brute force: with integer credits and capacities, and one ratio per impact, the
+constraint matrix of the allocation is that of a transportation problem (totally
+unimodular), so for any choice of sites an optimal vertex is integral and the
+lexicographic optimum over real allocations equals the best over integer allocations.
+Enumerating every integer allocation therefore gives the exact optimum to compare with.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import wetland_gis.siting.allocate as allocate_mod
+from wetland_gis.siting.allocate import (
+    AllocationError,
+    allocate,
+    check_weights,
+    withdrawal_fee_rate,
+)
+
+FEE = 0.065
+
+
+@dataclass
+class Instance:
+    need: list[int]  # credits needed by impact i (integer)
+    ratio: list[float]  # one ratio per impact
+    cap: list[int]
+    kind: list[str]
+    price: list[float]  # bank: per credit; site: whole cost
+    pairs: dict[tuple[int, int], int]  # (i, o) -> tier
+
+    def ranking(self) -> pd.DataFrame:
+        rows = []
+        for (i, o), tier in self.pairs.items():
+            site = self.kind[o] == "site"
+            unit = (self.price[o] / self.cap[o] if self.cap[o] else 0.0) if site else self.price[o]
+            rows.append({
+                "impact_id": f"I{i}", "option_id": f"O{o}", "option_kind": self.kind[o],
+                "tier": tier, "excluded": False, "ratio": self.ratio[i],
+                "credits_needed": float(self.need[i]), "credits_available": float(self.cap[o]),
+                "unit_cost": unit, "impact_acres": self.need[i] / self.ratio[i],
+            })
+        columns = ["impact_id", "option_id", "option_kind", "tier", "excluded", "ratio",
+                   "credits_needed", "credits_available", "unit_cost", "impact_acres"]
+        return pd.DataFrame(rows, columns=columns)
+
+    def needs(self) -> pd.DataFrame:
+        return pd.DataFrame({
+            "impact_id": [f"I{i}" for i in range(len(self.need))],
+            "acres": [n / r for n, r in zip(self.need, self.ratio, strict=True)],
+            "ratio": self.ratio,
+        })
+
+
+def brute_force(inst: Instance) -> tuple[float, float, float, float, float]:
+    """Return the lexicographic optimum (unmet, -A1, -A<=2, -A<=3, cost) by enumeration."""
+    pairs = list(inst.pairs)
+    if not pairs:
+        return (sum(n / r for n, r in zip(inst.need, inst.ratio, strict=True)), 0, 0, 0, 0)
+    ranges = [range(min(inst.cap[o], inst.need[i]) + 1) for i, o in pairs]
+    grid = np.array(list(itertools.product(*ranges)), dtype=float)  # (N, P)
+    pi = np.array([i for i, _ in pairs])
+    po = np.array([o for _, o in pairs])
+    ok = np.ones(len(grid), bool)
+    for i in range(len(inst.need)):
+        ok &= grid[:, pi == i].sum(axis=1) <= inst.need[i]
+    for o in range(len(inst.cap)):
+        ok &= grid[:, po == o].sum(axis=1) <= inst.cap[o]
+    g = grid[ok]
+    ratio = np.array([inst.ratio[i] for i in pi])
+    acres = g / ratio
+    unmet = sum(n / r for n, r in zip(inst.need, inst.ratio, strict=True)) - acres.sum(axis=1)
+    tiers = np.array([inst.pairs[p] for p in pairs])
+    a_le = [acres[:, tiers <= k].sum(axis=1) for k in (1, 2, 3)]
+    cost = np.zeros(len(g))
+    for o in range(len(inst.cap)):
+        cols = po == o
+        if inst.kind[o] == "bank":
+            cost += g[:, cols].sum(axis=1) * inst.price[o] * (1 + FEE)
+        else:
+            cost += np.where(g[:, cols].sum(axis=1) > 0, inst.price[o], 0.0)
+    keys = np.column_stack([unmet, -a_le[0], -a_le[1], -a_le[2], cost]).round(9)
+    best = min(map(tuple, keys))
+    return tuple(float(v) for v in best)
+
+
+def solved(inst: Instance):
+    a = allocate(inst.ranking(), needs=inst.needs(), fee_rate=FEE)
+    by = a.totals["acres_by_tier"]
+    key = (
+        a.totals["acres_unmet"], -by[1], -(by[1] + by[2]), -(by[1] + by[2] + by[3]),
+        a.totals["cost"],
+    )
+    return a, key
+
+
+def check_invariants(inst: Instance, a) -> None:
+    plan = a.plan
+    # no option used beyond its credits
+    used = plan.groupby("option_id")["credits"].sum() if len(plan) else pd.Series(dtype=float)
+    for o, cap in enumerate(inst.cap):
+        assert used.get(f"O{o}", 0.0) <= cap + 1e-6
+    # every impact's requirement is met or reported unmet, never over-met
+    needs = inst.needs().set_index("impact_id")["acres"]
+    got = plan.groupby("impact_id")["acres"].sum() if len(plan) else pd.Series(dtype=float)
+    short = a.unmet.set_index("impact_id")["acres_short"] if len(a.unmet) else pd.Series()
+    for imp, acres in needs.items():
+        assert got.get(imp, 0.0) + short.get(imp, 0.0) == pytest.approx(acres, abs=1e-6)
+    # only listed pairs are used, at their tier
+    for row in plan.itertuples():
+        i, o = int(row.impact_id[1:]), int(row.option_id[1:])
+        assert inst.pairs[(i, o)] == row.tier
+
+
+def assert_optimal(inst: Instance) -> None:
+    a, key = solved(inst)
+    check_invariants(inst, a)
+    expect = brute_force(inst)
+    assert key == pytest.approx(expect, abs=1e-5), (key, expect)
+
+
+# --- hand-made cases ----------------------------------------------------------------------
+
+
+def test_a_better_tier_wins_over_a_cheaper_one():
+    inst = Instance(need=[2], ratio=[1.0], cap=[5, 5], kind=["site", "bank"],
+                    price=[100_000.0, 10.0], pairs={(0, 0): 1, (0, 1): 3})
+    a, _ = solved(inst)
+    assert list(a.plan["option_id"]) == ["O0"]
+    assert_optimal(inst)
+
+
+def test_competition_for_a_tier_1_site_is_decided_project_wide():
+    # O0 is tier 1 for I0 and tier 2 for I1. I0 also has a tier-3 bank; I1 only tier 4.
+    # Most acres at tier 1 first: O0 goes to I0.
+    inst = Instance(need=[2, 2], ratio=[1.0, 1.0], cap=[2, 10, 10], kind=["site", "bank", "bank"],
+                    price=[0.0, 5.0, 1.0],
+                    pairs={(0, 0): 1, (0, 1): 3, (1, 0): 2, (1, 2): 4})
+    a, _ = solved(inst)
+    assert set(a.plan.loc[a.plan["impact_id"] == "I0", "option_id"]) == {"O0"}
+    assert set(a.plan.loc[a.plan["impact_id"] == "I1", "option_id"]) == {"O2"}
+    assert_optimal(inst)
+
+
+def test_a_site_cost_is_paid_once_and_shared():
+    # the site costs 12 for 4 credits; the bank 5 a credit. Alone, an impact needing 2
+    # credits pays 12 at the site or 10.65 at the bank; together 12 beats 21.3.
+    inst = Instance(need=[2, 2], ratio=[1.0, 1.0], cap=[4, 10], kind=["site", "bank"],
+                    price=[12.0, 5.0], pairs={(0, 0): 3, (0, 1): 3, (1, 0): 3, (1, 1): 3})
+    a, _ = solved(inst)
+    assert set(a.plan["option_id"]) == {"O0"}
+    assert a.totals["cost"] == pytest.approx(12.0)
+    assert a.plan["cost"].tolist() == pytest.approx([6.0, 6.0])
+    assert_optimal(inst)
+    one = Instance(need=[2], ratio=[1.0], cap=[4, 10], kind=["site", "bank"],
+                   price=[12.0, 5.0], pairs={(0, 0): 3, (0, 1): 3})
+    a1, _ = solved(one)
+    assert set(a1.plan["option_id"]) == {"O1"}
+    assert a1.totals["cost"] == pytest.approx(2 * 5 * (1 + FEE))
+
+
+def test_shortage_is_reported_with_a_reason_and_credits_short_at_the_ratio():
+    inst = Instance(need=[4, 2], ratio=[2.0, 1.0], cap=[1, 0], kind=["bank", "bank"],
+                    price=[1.0, 1.0], pairs={(0, 0): 3, (1, 1): 3})
+    a, _ = solved(inst)
+    unmet = a.unmet.set_index("impact_id")
+    assert unmet.loc["I0", "acres_short"] == pytest.approx(1.5)
+    assert unmet.loc["I0", "credits_short"] == pytest.approx(3.0)
+    assert "do not have enough credits" in unmet.loc["I0", "reason"]
+    assert "excluded or has no credits" in unmet.loc["I1", "reason"]
+    assert_optimal(inst)
+
+
+def test_an_impact_with_no_option_is_unmet():
+    needs = pd.DataFrame({"impact_id": ["A", "B"], "acres": [1.0, 2.0], "ratio": [2.0, 2.0]})
+    ranking = Instance(need=[2], ratio=[2.0], cap=[5], kind=["bank"], price=[1.0],
+                       pairs={(0, 0): 3}).ranking().replace({"I0": "A"})
+    a = allocate(ranking, needs=needs, fee_rate=FEE)
+    row = a.unmet.set_index("impact_id").loc["B"]
+    assert row["credits_short"] == pytest.approx(4.0)
+    assert row["reason"].startswith("no replacement site or bank credit was listed")
+    assert a.totals["impacts_fully_met"] == 1
+
+
+def test_excluded_pairs_are_never_used_and_their_reason_is_carried():
+    r = Instance(need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0],
+                 pairs={(0, 0): 3}).ranking()
+    r["excluded"] = True
+    r["tier"] = pd.NA
+    r["exclusion_reason"] = "in a greater than 80 percent area"
+    a = allocate(r, fee_rate=FEE)
+    assert a.plan.empty and a.status == "no_options"
+    assert "greater than 80 percent" in a.unmet["reason"].iloc[0]
+
+
+def test_competition_brute_force_three_impacts_four_options():
+    inst = Instance(
+        need=[2, 3, 1], ratio=[1.0, 1.0, 2.0], cap=[2, 3, 2, 4],
+        kind=["site", "site", "bank", "bank"], price=[8.0, 3.0, 2.0, 1.0],
+        pairs={(0, 0): 1, (0, 2): 3, (1, 0): 2, (1, 1): 1, (1, 3): 4, (2, 1): 2, (2, 2): 3},
+    )
+    assert_optimal(inst)
+
+
+def test_weights_can_trade_cost_for_distance():
+    r = Instance(need=[1], ratio=[1.0], cap=[5, 5], kind=["bank", "bank"], price=[1.0, 2.0],
+                 pairs={(0, 0): 3, (0, 1): 3}).ranking()
+    r["distance_ft"] = [50_000.0, 100.0]
+    assert allocate(r, fee_rate=FEE).plan["option_id"].tolist() == ["O0"]
+    near = allocate(r, fee_rate=FEE, weights={"cost": 1.0, "distance": 0.001})
+    assert near.plan["option_id"].tolist() == ["O1"]
+
+
+def test_out_of_kind_weight_prefers_in_kind_credits():
+    r = Instance(need=[1], ratio=[1.0], cap=[5, 5], kind=["bank", "bank"], price=[1.0, 2.0],
+                 pairs={(0, 0): 3, (0, 1): 3}).ranking()
+    r["in_kind"] = [False, True]
+    a = allocate(r, fee_rate=FEE, weights={"cost": 1.0, "out_of_kind": 10.0})
+    assert a.plan["option_id"].tolist() == ["O1"]
+
+
+def test_the_withdrawal_fee_comes_from_the_parameters():
+    rate, cite = withdrawal_fee_rate(as_of="2024-05-01")
+    assert rate == pytest.approx(0.065)
+    assert cite == "Minn. Stat. § 103G.2242, subd. 14(a)(3)"
+
+
+def test_bad_inputs_raise_clear_errors():
+    with pytest.raises(AllocationError, match="weight 'price' is not one of"):
+        check_weights({"price": 1})
+    with pytest.raises(AllocationError, match="finite number >= 0"):
+        check_weights({"cost": -1})
+    with pytest.raises(AllocationError, match=r"lacks column\(s\) \['ratio'"):
+        allocate(pd.DataFrame({"impact_id": [], "option_id": [], "option_kind": [],
+                               "tier": [], "credits_available": []}), fee_rate=FEE)
+    r = Instance(need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0],
+                 pairs={(0, 0): 3}).ranking()
+    r["option_kind"] = "mitigation"
+    with pytest.raises(AllocationError, match="not 'site' or 'bank'"):
+        allocate(r, fee_rate=FEE)
+
+
+def test_a_solver_failure_raises_naming_the_stage(monkeypatch):
+    class Failed:
+        status, x, message = 1, None, "Time limit reached"
+
+    monkeypatch.setattr(allocate_mod, "milp", lambda *a, **k: Failed())
+    r = Instance(need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0],
+                 pairs={(0, 0): 3}).ranking()
+    with pytest.raises(AllocationError, match="stage 'unmet' failed: Time limit reached"):
+        allocate(r, fee_rate=FEE)
+
+
+# --- generated instances ------------------------------------------------------------------
+
+
+@st.composite
+def instances(draw) -> Instance:
+    n_i = draw(st.integers(1, 3))
+    n_o = draw(st.integers(1, 4 if n_i <= 2 else 3))
+    need = [draw(st.integers(0, 3)) for _ in range(n_i)]
+    ratio = [draw(st.sampled_from([1.0, 2.0])) for _ in range(n_i)]
+    cap = [draw(st.integers(0, 4)) for _ in range(n_o)]
+    kind = [draw(st.sampled_from(["site", "bank"])) for _ in range(n_o)]
+    price = [float(draw(st.integers(0, 20))) for _ in range(n_o)]
+    pairs = {}
+    for i in range(n_i):
+        for o in range(n_o):
+            if draw(st.booleans()) or n_i * n_o <= 3:
+                pairs[(i, o)] = draw(st.integers(1, 4) if kind[o] == "site"
+                                     else st.integers(3, 4))
+    return Instance(need, ratio, cap, kind, price, pairs)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances())
+def test_generated_instances_match_brute_force(inst):
+    assert_optimal(inst)

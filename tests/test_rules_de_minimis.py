@@ -1,0 +1,681 @@
+"""De minimis exemption, Minn. Stat. § 103G.2241, subd. 9."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.errors import ParameterNotInForce, RulesInputError
+from wetland_gis.parameters import default_parameters
+from wetland_gis.rules import (
+    ImpactFacts,
+    de_minimis,
+    de_minimis_allowance,
+    in_metropolitan_area,
+    percentage_area_of_county,
+)
+
+AS_OF = "2024-05-01"
+SUBD9 = "Minn. Stat. § 103G.2241, subd. 9"
+GT80, MID, LT50 = (
+    PercentageArea.GREATER_THAN_80,
+    PercentageArea.FROM_50_TO_80,
+    PercentageArea.LESS_THAN_50,
+)
+SETBACK, PROTECTION, OUTSIDE = (
+    ShorelandZone.BUILDING_SETBACK,
+    ShorelandZone.PROTECTION,
+    ShorelandZone.OUTSIDE,
+)
+
+
+def place(county: str) -> tuple[PercentageArea, bool]:
+    """Class and metro flag of a county, through the rules themselves."""
+    pct = percentage_area_of_county(county, as_of=AS_OF).value
+    metro = in_metropolitan_area(county, as_of=AS_OF).value
+    return pct, metro
+
+
+def impact(
+    area: float,
+    *,
+    zone: ShorelandZone = OUTSIDE,
+    wetland_type: int = 2,
+    county: str = "Crow Wing",
+    cedar: bool = False,
+    impact_id: str = "A",
+    **flags: bool,
+) -> ImpactFacts:
+    pct, metro = place(county)
+    split = {SETBACK: 0.0, PROTECTION: 0.0, OUTSIDE: 0.0}
+    split[zone] = float(area)
+    return ImpactFacts(
+        impact_id,
+        WetlandType(wetland_type),
+        cedar,
+        split[SETBACK],
+        split[PROTECTION],
+        split[OUTSIDE],
+        pct,
+        metro,
+        **flags,
+    )
+
+
+# --- scenario table: one fill, both sides of every amount ---------------------------------
+
+# (sentence, county, type, cedar, zone, square feet, exempt)
+SINGLE_FILL = [
+    ("§ 103G.2241 subd. 9(a)(1): a 10,000 sq ft type 2 fill in Crow Wing County outside the "
+     "shoreland zone is de minimis", "Crow Wing", 2, False, OUTSIDE, 10_000, True),
+    ("§ 103G.2241 subd. 9(a)(1): a 10,001 sq ft type 2 fill in Crow Wing County outside the "
+     "shoreland zone is not", "Crow Wing", 2, False, OUTSIDE, 10_001, False),
+    ("§ 103G.2241 subd. 9(a)(1): a 10,000 sq ft type 6 fill in Isanti County (metro, greater "
+     "than 80) outside the shoreland zone is de minimis: (d) does not reach it", "Isanti", 6,
+     False, OUTSIDE, 10_000, True),
+    ("§ 103G.2241 subd. 9(a)(1): a 10,001 sq ft type 6 fill in Isanti County outside the "
+     "shoreland zone is not", "Isanti", 6, False, OUTSIDE, 10_001, False),
+    ("§ 103G.2241 subd. 9(a)(2): a 5,000 sq ft type 1 fill in Morrison County outside the "
+     "shoreland zone is de minimis", "Morrison", 1, False, OUTSIDE, 5_000, True),
+    ("§ 103G.2241 subd. 9(a)(2): a 5,001 sq ft type 1 fill in Morrison County outside the "
+     "shoreland zone is not", "Morrison", 1, False, OUTSIDE, 5_001, False),
+    ("§ 103G.2241 subd. 9(a)(3): a 2,000 sq ft type 7 fill in Stearns County outside the "
+     "shoreland zone is de minimis", "Stearns", 7, False, OUTSIDE, 2_000, True),
+    ("§ 103G.2241 subd. 9(a)(3): a 2,001 sq ft type 7 fill in Stearns County outside the "
+     "shoreland zone is not", "Stearns", 7, False, OUTSIDE, 2_001, False),
+    ("§ 103G.2241 subd. 9(a)(4): a 100 sq ft type 3 fill in Crow Wing County outside the "
+     "shoreland zone is de minimis", "Crow Wing", 3, False, OUTSIDE, 100, True),
+    ("§ 103G.2241 subd. 9(a)(4): a 101 sq ft type 3 fill in Crow Wing County outside the "
+     "shoreland zone is not", "Crow Wing", 3, False, OUTSIDE, 101, False),
+    ("§ 103G.2241 subd. 9(a)(4): a 100 sq ft type 5 fill in Hennepin County (metro) outside "
+     "the shoreland zone is de minimis", "Hennepin", 5, False, OUTSIDE, 100, True),
+    ("§ 103G.2241 subd. 9(a)(4): a 101 sq ft type 5 fill in Hennepin County outside the "
+     "shoreland zone is not", "Hennepin", 5, False, OUTSIDE, 101, False),
+    ("§ 103G.2241 subd. 9(a)(4): a 100 sq ft white cedar type 7 fill in Crow Wing County "
+     "outside the shoreland zone is de minimis", "Crow Wing", 7, True, OUTSIDE, 100, True),
+    ("§ 103G.2241 subd. 9(a)(4): a 101 sq ft white cedar type 7 fill in Crow Wing County "
+     "outside the shoreland zone is not", "Crow Wing", 7, True, OUTSIDE, 101, False),
+    ("§ 103G.2241 subd. 9(b)(1): a 400 sq ft type 2 fill in Crow Wing County in the shoreland "
+     "wetland protection zone is de minimis", "Crow Wing", 2, False, PROTECTION, 400, True),
+    ("§ 103G.2241 subd. 9(b)(1): a 401 sq ft type 2 fill in Crow Wing County in the shoreland "
+     "wetland protection zone is not", "Crow Wing", 2, False, PROTECTION, 401, False),
+    ("§ 103G.2241 subd. 9(b)(1): a 400 sq ft type 7 fill in Hennepin County in the shoreland "
+     "wetland protection zone is de minimis", "Hennepin", 7, False, PROTECTION, 400, True),
+    ("§ 103G.2241 subd. 9(b)(1): a 401 sq ft type 7 fill in Hennepin County in the shoreland "
+     "wetland protection zone is not", "Hennepin", 7, False, PROTECTION, 401, False),
+    ("§ 103G.2241 subd. 9(b)(2): a 100 sq ft type 4 fill in Stearns County in the shoreland "
+     "wetland protection zone is de minimis", "Stearns", 4, False, PROTECTION, 100, True),
+    ("§ 103G.2241 subd. 9(b)(2): a 101 sq ft type 4 fill in Stearns County in the shoreland "
+     "wetland protection zone is not", "Stearns", 4, False, PROTECTION, 101, False),
+    ("§ 103G.2241 subd. 9(b)(2): a 100 sq ft tamarack type 8 fill in Itasca County in the "
+     "shoreland wetland protection zone is de minimis", "Itasca", 8, True, PROTECTION, 100,
+     True),
+    ("§ 103G.2241 subd. 9(b)(2): a 101 sq ft tamarack type 8 fill in Itasca County in the "
+     "shoreland wetland protection zone is not", "Itasca", 8, True, PROTECTION, 101, False),
+    ("§ 103G.2241 subd. 9(c): a 20 sq ft type 2 fill in Hennepin County in the building "
+     "setback zone is de minimis", "Hennepin", 2, False, SETBACK, 20, True),
+    ("§ 103G.2241 subd. 9(c): a 21 sq ft type 2 fill in Hennepin County in the building "
+     "setback zone is not", "Hennepin", 2, False, SETBACK, 21, False),
+    ("§ 103G.2241 subd. 9(c): a 20 sq ft type 3 fill in Crow Wing County in the building "
+     "setback zone is de minimis", "Crow Wing", 3, False, SETBACK, 20, True),
+    ("§ 103G.2241 subd. 9(c): a 21 sq ft type 3 fill in Crow Wing County in the building "
+     "setback zone is not", "Crow Wing", 3, False, SETBACK, 21, False),
+    ("§ 103G.2241 subd. 9(d)(1): a 2,500 sq ft type 2 fill in Anoka County outside the "
+     "shoreland zone is de minimis", "Anoka", 2, False, OUTSIDE, 2_500, True),
+    ("§ 103G.2241 subd. 9(d)(1): a 2,501 sq ft type 2 fill in Anoka County outside the "
+     "shoreland zone is not", "Anoka", 2, False, OUTSIDE, 2_501, False),
+    ("§ 103G.2241 subd. 9(d)(1): a 2,500 sq ft type 7 fill in Sherburne County outside the "
+     "shoreland zone is de minimis", "Sherburne", 7, False, OUTSIDE, 2_500, True),
+    ("§ 103G.2241 subd. 9(d)(1): a 2,501 sq ft type 7 fill in Sherburne County outside the "
+     "shoreland zone is not", "Sherburne", 7, False, OUTSIDE, 2_501, False),
+    ("§ 103G.2241 subd. 9(d)(2): a 1,000 sq ft type 6 fill in Hennepin County outside the "
+     "shoreland zone is de minimis", "Hennepin", 6, False, OUTSIDE, 1_000, True),
+    ("§ 103G.2241 subd. 9(d)(2): a 1,001 sq ft type 6 fill in Hennepin County outside the "
+     "shoreland zone is not", "Hennepin", 6, False, OUTSIDE, 1_001, False),
+    ("§ 103G.2241 subd. 9(d)(2): a 1 sq ft type 7 fill in Dakota County outside the "
+     "shoreland zone is not de minimis: type 7 is not listed", "Dakota", 7, False, OUTSIDE,
+     1, False),
+    ("§ 103G.2241 subd. 9(d)(2): a 0 sq ft type 7 impact in Dakota County is trivially within "
+     "the zero amount", "Dakota", 7, False, OUTSIDE, 0, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("county", "wetland_type", "cedar", "zone", "area", "exempt"),
+    [pytest.param(*row[1:], id=row[0]) for row in SINGLE_FILL],
+)
+def test_single_fill_scenarios(county, wetland_type, cedar, zone, area, exempt):
+    result = de_minimis(
+        [impact(area, zone=zone, wetland_type=wetland_type, county=county, cedar=cedar)],
+        as_of=AS_OF,
+    )
+    expected = Outcome.EXEMPT if exempt else Outcome.NOT_EXEMPT
+    assert result.project.outcome is expected
+    assert result.by_impact["A"].outcome is expected
+    assert result.exempt is exempt
+    assert result.by_impact["A"].amounts["not_exempt_sqft"] == (0 if exempt else area)
+
+
+# (sentence, county, type, zone, square feet, keyword arguments, exempt)
+WITH_OPTIONS = [
+    ("§ 103G.2241 subd. 9(b): with the increase, a 1,000 sq ft type 2 fill of an isolated "
+     "wetland in Crow Wing County's protection zone is de minimis", "Crow Wing", 2,
+     PROTECTION, 1_000, {"shoreland_increase": True}, True),
+    ("§ 103G.2241 subd. 9(b): with the increase, a 1,001 sq ft type 2 fill in Crow Wing "
+     "County's protection zone is not", "Crow Wing", 2, PROTECTION, 1_001,
+     {"shoreland_increase": True}, False),
+    ("§ 103G.2241 subd. 9(b): the increase is not available in Morrison County (50 to 80), so "
+     "a 401 sq ft type 2 fill in the protection zone is not de minimis", "Morrison", 2,
+     PROTECTION, 401, {"shoreland_increase": True}, False),
+    ("§ 103G.2241 subd. 9(b): the increase is for clause (1) types only, so a 101 sq ft type 3 "
+     "fill in Crow Wing County's protection zone is not de minimis", "Crow Wing", 3,
+     PROTECTION, 101, {"shoreland_increase": True}, False),
+    ("§ 103G.2241 subd. 9(c): with approved retention, a 100 sq ft fill in the setback zone is "
+     "de minimis", "Stearns", 2, SETBACK, 100, {"setback_increase": True}, True),
+    ("§ 103G.2241 subd. 9(c): with approved retention, a 101 sq ft fill in the setback zone is "
+     "not", "Stearns", 2, SETBACK, 101, {"setback_increase": True}, False),
+    ("§ 103G.2241 subd. 9(i): under a 500 sq ft local standard, a 500 sq ft type 2 fill in "
+     "Crow Wing County is de minimis", "Crow Wing", 2, OUTSIDE, 500, {"local_limit_sqft": 500},
+     True),
+    ("§ 103G.2241 subd. 9(i): under a 500 sq ft local standard, a 501 sq ft type 2 fill in "
+     "Crow Wing County is not", "Crow Wing", 2, OUTSIDE, 501, {"local_limit_sqft": 500}, False),
+    ("§ 103G.2241 subd. 9(i): a local standard larger than the statute does not raise the "
+     "amount: 10,001 sq ft in Crow Wing County is not de minimis", "Crow Wing", 2, OUTSIDE,
+     10_001, {"local_limit_sqft": 20_000}, False),
+    ("§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,000 sq ft type 2 fill in "
+     "Crow Wing County reaches the 10,000 sq ft limit and is de minimis", "Crow Wing", 2,
+     OUTSIDE, 1_000, {"cumulative_sqft_since_1992": 9_000}, True),
+    ("§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,001 sq ft fill exceeds "
+     "the limit and is not de minimis", "Crow Wing", 2, OUTSIDE, 1_001,
+     {"cumulative_sqft_since_1992": 9_000}, False),
+    ("§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may fill "
+     "1,000 sq ft (5 percent)", "Crow Wing", 2, OUTSIDE, 1_000,
+     {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000}, True),
+    ("§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may not fill "
+     "1,001 sq ft", "Crow Wing", 2, OUTSIDE, 1_001,
+     {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000}, False),
+    ("§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may fill "
+     "400 sq ft (the floor is greater than 5 percent)", "Crow Wing", 2, OUTSIDE, 400,
+     {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000}, True),
+    ("§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may not fill "
+     "401 sq ft", "Crow Wing", 2, OUTSIDE, 401,
+     {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000}, False),
+    ("§ 103G.2241 subd. 9(f)(3): without the portion's size, a landowner not owning the whole "
+     "wetland is held to the 400 sq ft floor: 401 sq ft is not de minimis", "Crow Wing", 2,
+     OUTSIDE, 401, {"owns_entire_wetland": False}, False),
+    ("§ 103G.2241 subd. 9(g): a 50 sq ft type 2 fill is not de minimis when another exemption "
+     "is claimed on the project", "Crow Wing", 2, OUTSIDE, 50,
+     {"other_exemption_claimed": True}, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("county", "wetland_type", "zone", "area", "options", "exempt"),
+    [pytest.param(*row[1:], id=row[0]) for row in WITH_OPTIONS],
+)
+def test_scenarios_with_options(county, wetland_type, zone, area, options, exempt):
+    result = de_minimis(
+        [impact(area, zone=zone, wetland_type=wetland_type, county=county)],
+        as_of=AS_OF,
+        **options,
+    )
+    assert result.project.outcome is (Outcome.EXEMPT if exempt else Outcome.NOT_EXEMPT)
+
+
+# --- the allowance table ----------------------------------------------------------------
+
+# (sentence, type, cedar, zone, class, metro, options, square feet, citation)
+ALLOWANCES = [
+    ("(a)(1): type 1 outside, greater than 80", 1, False, OUTSIDE, GT80, False, {}, 10_000,
+     "9(a)(1)"),
+    ("(a)(1): type 7 outside, greater than 80, metro", 7, False, OUTSIDE, GT80, True, {},
+     10_000, "9(a)(1)"),
+    ("(a)(2): type 2 outside, 50 to 80, not metro", 2, False, OUTSIDE, MID, False, {}, 5_000,
+     "9(a)(2)"),
+    ("(a)(3): type 6 outside, less than 50, not metro", 6, False, OUTSIDE, LT50, False, {},
+     2_000, "9(a)(3)"),
+    ("(a)(4): type 8 outside, greater than 80", 8, False, OUTSIDE, GT80, False, {}, 100,
+     "9(a)(4)"),
+    ("(a)(4): type 4 outside, less than 50, metro", 4, False, OUTSIDE, LT50, True, {}, 100,
+     "9(a)(4)"),
+    ("(a)(4): white cedar type 7 outside, less than 50, metro", 7, True, OUTSIDE, LT50, True,
+     {}, 100, "9(a)(4)"),
+    ("(d)(1): type 7 outside, 50 to 80, metro", 7, False, OUTSIDE, MID, True, {}, 2_500,
+     "9(d)(1)"),
+    ("(d)(2): type 1 outside, less than 50, metro", 1, False, OUTSIDE, LT50, True, {}, 1_000,
+     "9(d)(2)"),
+    ("(d)(2): type 7 outside, less than 50, metro has none", 7, False, OUTSIDE, LT50, True, {},
+     0, "9(d)(2)"),
+    ("(b)(1): type 6 in the protection zone", 6, False, PROTECTION, LT50, True, {}, 400,
+     "9(b)(1)"),
+    ("(b)(2): type 5 in the protection zone", 5, False, PROTECTION, GT80, False, {}, 100,
+     "9(b)(2)"),
+    ("(b)(2): white cedar in the protection zone, even with the increase", 7, True, PROTECTION,
+     GT80, False, {"shoreland_increase": True}, 100, "9(b)(2)"),
+    ("(b): increase, type 1 in the protection zone, greater than 80", 1, False, PROTECTION,
+     GT80, False, {"shoreland_increase": True}, 1_000, "9(b)"),
+    ("(b): no increase in a less than 50 area", 1, False, PROTECTION, LT50, False,
+     {"shoreland_increase": True}, 400, "9(b)(1)"),
+    ("(c): any wetland in the setback zone", 4, False, SETBACK, GT80, False, {}, 20, "9(c)"),
+    ("(c): increase in the setback zone", 2, False, SETBACK, LT50, True,
+     {"setback_increase": True}, 100, "9(c)"),
+    ("(i): a smaller local standard wins", 2, False, OUTSIDE, GT80, False,
+     {"local_limit_sqft": 3_000}, 3_000, "9(i)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("wetland_type", "cedar", "zone", "pct", "metro", "options", "sqft", "clause"),
+    [pytest.param(*row[1:], id=f"§ 103G.2241 subd. 9{row[0]}") for row in ALLOWANCES],
+)
+def test_allowance_table(wetland_type, cedar, zone, pct, metro, options, sqft, clause):
+    d = de_minimis_allowance(
+        wetland_type, zone, pct, metro, cedar_tamarack=cedar, as_of=AS_OF, **options
+    )
+    assert d.value == sqft
+    assert d.amounts["allowance_sqft"] == sqft
+    assert f"{SUBD9.replace(' subd. 9', ' subd. ')}{clause}" in d.citations
+    assert d.outcome is (Outcome.ELIGIBLE if sqft > 0 else Outcome.NOT_ELIGIBLE)
+    assert d.as_of == AS_OF
+    assert d.parameters  # the keys and values used are recorded
+
+
+def test_allowance_records_the_parameter_used():
+    d = de_minimis_allowance(2, OUTSIDE, GT80, False, as_of=AS_OF)
+    assert d.parameters["de_minimis.outside_zone.types_1_2_6_7_greater_than_80"] == 10_000
+
+
+def test_increases_are_flagged_for_approval():
+    d = de_minimis_allowance(2, PROTECTION, GT80, False, shoreland_increase=True, as_of=AS_OF)
+    assert any("no direct surficial connection" in v for v in d.verify)
+    d = de_minimis_allowance(2, SETBACK, GT80, False, setback_increase=True, as_of=AS_OF)
+    assert any("shoreland management authority" in v for v in d.verify)
+
+
+# --- the statute's traps, one test each -------------------------------------------------
+
+
+def test_type_7_in_a_metro_less_than_50_percent_area_has_no_de_minimis():
+    d = de_minimis_allowance(WetlandType.TYPE_7, OUTSIDE, LT50, True, as_of=AS_OF)
+    assert d.value == 0
+    assert d.outcome is Outcome.NOT_ELIGIBLE
+    assert f"{SUBD9}(d)(2)" in d.citations
+    assert any("lists types 1, 2, 6 only" in r for r in d.reasons)
+    # and a project's type 2 fill beside it keeps its own (d)(2) amount
+    result = de_minimis(
+        [
+            impact(500, wetland_type=2, county="Hennepin", impact_id="t2"),
+            impact(50, wetland_type=7, county="Hennepin", impact_id="t7"),
+        ],
+        as_of=AS_OF,
+    )
+    assert result.by_impact["t2"].outcome is Outcome.EXEMPT
+    assert result.by_impact["t7"].outcome is Outcome.NOT_EXEMPT
+    assert result.project.outcome is Outcome.NOT_EXEMPT
+
+
+def test_white_cedar_is_never_the_10000_sq_ft_amount():
+    larger = {10_000, 5_000, 2_000, 2_500, 1_000, 400}
+    for wtype, zone, pct, metro, inc in itertools.product(
+        WetlandType, ShorelandZone, PercentageArea, (False, True), (False, True)
+    ):
+        d = de_minimis_allowance(
+            wtype, zone, pct, metro, cedar_tamarack=True, shoreland_increase=inc, as_of=AS_OF
+        )
+        assert d.value not in larger, (wtype, zone, pct, metro)
+        assert d.value <= 100
+
+
+def test_d_replaces_a2_and_a3_inside_the_metro_only():
+    assert de_minimis_allowance(2, OUTSIDE, MID, True, as_of=AS_OF).value == 2_500
+    assert de_minimis_allowance(2, OUTSIDE, MID, False, as_of=AS_OF).value == 5_000
+    assert de_minimis_allowance(2, OUTSIDE, LT50, True, as_of=AS_OF).value == 1_000
+    assert de_minimis_allowance(2, OUTSIDE, LT50, False, as_of=AS_OF).value == 2_000
+    # (a)(4) for types 3, 4, 5, 8 applies metro or not
+    for metro in (False, True):
+        assert de_minimis_allowance(3, OUTSIDE, LT50, metro, as_of=AS_OF).value == 100
+
+
+def test_exceeding_the_allowance_makes_the_whole_impact_non_exempt():
+    result = de_minimis(
+        [
+            impact(6_000, impact_id="north"),
+            impact(4_001, impact_id="south"),
+        ],
+        as_of=AS_OF,
+    )
+    assert result.project.outcome is Outcome.NOT_EXEMPT
+    for name, area in (("north", 6_000), ("south", 4_001)):
+        d = result.by_impact[name]
+        assert d.outcome is Outcome.NOT_EXEMPT
+        assert d.amounts["not_exempt_sqft"] == area  # all of it, not the 1 sq ft excess
+        assert "Minn. R. 8420.0420, subp. 1" in d.citations
+        assert any("not only the excess" in r for r in d.reasons)
+    assert result.project.amounts["not_exempt_sqft"] == 10_001
+    (group,) = result.groups
+    assert group.total_sqft == 10_001 and group.allowance_sqft == 10_000
+    assert not group.within_allowance and not group.exempt
+
+
+def test_amounts_of_a_b_c_are_not_combined_on_a_project():
+    fills = [
+        impact(9_000, zone=OUTSIDE, impact_id="upland"),
+        impact(300, zone=PROTECTION, impact_id="shore"),
+    ]
+    strict = de_minimis(fills, as_of=AS_OF)
+    # (a)(1) 10,000 and (b)(1) 400 are not added: every type 2 impact is held to 400.
+    assert strict.project.outcome is Outcome.NOT_EXEMPT
+    assert strict.by_impact["upland"].outcome is Outcome.NOT_EXEMPT
+    assert strict.by_impact["shore"].outcome is Outcome.NOT_EXEMPT
+    assert f"{SUBD9}(e)" in strict.by_impact["upland"].citations
+    assert strict.groups[0].allowance_sqft == 400
+    # The alternative reading holds each zone to its own amount, and says it must be confirmed.
+    per_zone = de_minimis(fills, multi_zone_reading="per_zone", as_of=AS_OF)
+    assert per_zone.project.outcome is Outcome.EXEMPT
+    assert any("per-zone reading" in v for v in per_zone.project.verify)
+
+
+def test_setback_amount_is_one_total_for_every_type():
+    result = de_minimis(
+        [
+            impact(15, zone=SETBACK, wetland_type=2, impact_id="meadow"),
+            impact(10, zone=SETBACK, wetland_type=3, impact_id="marsh"),
+        ],
+        as_of=AS_OF,
+    )
+    (group,) = result.groups
+    assert group.name == "setback_zone" and group.total_sqft == 25
+    assert result.project.outcome is Outcome.NOT_EXEMPT
+
+
+def test_one_impact_straddling_zones_is_held_to_the_most_restrictive():
+    pct, metro = place("Crow Wing")
+    straddle = ImpactFacts("X", 2, False, 0, 300, 5_000, pct, metro)
+    result = de_minimis([straddle], as_of=AS_OF)
+    assert result.by_impact["X"].value == 400
+    assert result.project.outcome is Outcome.NOT_EXEMPT
+    per_zone = de_minimis([straddle], multi_zone_reading="per_zone", as_of=AS_OF)
+    assert per_zone.project.outcome is Outcome.EXEMPT
+    assert {g.name for g in per_zone.groups} == {
+        "types_1_2_6_7:shoreland_wetland_protection_zone",
+        "types_1_2_6_7:outside_shoreland_wetland_protection_zone",
+    }
+
+
+def test_type_groups_are_totalled_separately():
+    result = de_minimis(
+        [
+            impact(9_000, wetland_type=2, impact_id="meadow"),
+            impact(100, wetland_type=3, impact_id="marsh"),
+        ],
+        as_of=AS_OF,
+    )
+    assert result.project.outcome is Outcome.EXEMPT
+    assert {g.name for g in result.groups} == {"types_1_2_6_7", "types_3_4_5_8_cedar"}
+
+
+def test_a_project_across_classes_is_held_to_the_smaller_amount():
+    result = de_minimis(
+        [
+            impact(4_000, county="Crow Wing", impact_id="north"),
+            impact(1_001, county="Morrison", impact_id="south"),
+        ],
+        as_of=AS_OF,
+    )
+    (group,) = result.groups
+    assert group.allowance_sqft == 5_000 and group.total_sqft == 5_001
+    assert result.project.outcome is Outcome.NOT_EXEMPT
+    assert any("different amounts" in r for r in group.reasons)
+
+
+def test_calcareous_fen_is_never_exempt():
+    result = de_minimis([impact(10, calcareous_fen=True)], as_of=AS_OF)
+    d = result.by_impact["A"]
+    assert d.outcome is Outcome.PROHIBITED
+    assert "Minn. Stat. § 103G.223" in d.citations
+    assert result.project.outcome is Outcome.NOT_EXEMPT
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        pytest.param("banked", id="Minn. R. 8420.0420 subp. 1: a banked wetland is not exempt"),
+        pytest.param(
+            "used_for_replacement_credit",
+            id="Minn. R. 8420.0420 subp. 1: a wetland used for replacement credit is not exempt",
+        ),
+    ],
+)
+def test_bank_and_credit_wetlands_are_not_exempt(flag):
+    result = de_minimis([impact(10, **{flag: True})], as_of=AS_OF)
+    d = result.by_impact["A"]
+    assert d.outcome is Outcome.NOT_EXEMPT
+    assert "Minn. R. 8420.0420, subp. 1" in d.citations
+
+
+def test_ineligible_impacts_count_in_the_totals():
+    result = de_minimis(
+        [impact(9_950, impact_id="ok"), impact(60, impact_id="fen", calcareous_fen=True)],
+        as_of=AS_OF,
+    )
+    assert result.by_impact["ok"].outcome is Outcome.NOT_EXEMPT
+    assert any("counted in the project totals" in v for v in result.project.verify)
+
+
+def test_public_waters_wetland_is_out_of_scope_and_not_counted():
+    result = de_minimis(
+        [
+            impact(50_000, wetland_type=3, impact_id="pww", public_waters_wetland=True),
+            impact(100, wetland_type=3, impact_id="marsh"),
+        ],
+        as_of=AS_OF,
+    )
+    assert result.by_impact["pww"].outcome is Outcome.OUT_OF_SCOPE
+    assert "Minn. Stat. § 103G.005, subd. 19(b)" in result.by_impact["pww"].citations
+    assert result.by_impact["marsh"].outcome is Outcome.EXEMPT
+    only = de_minimis([impact(10, public_waters_wetland=True)], as_of=AS_OF)
+    assert only.project.outcome is Outcome.OUT_OF_SCOPE
+
+
+def test_other_exemption_is_not_combined():
+    result = de_minimis([impact(10)], other_exemption_claimed=True, as_of=AS_OF)
+    assert f"{SUBD9}(g)" in result.by_impact["A"].citations
+    assert result.project.outcome is Outcome.NOT_EXEMPT
+
+
+def test_property_division_and_local_standards_are_left_to_verify():
+    result = de_minimis([impact(10)], as_of=AS_OF)
+    verify = " ".join(result.project.verify)
+    assert "subd. 9(h)" in verify
+    assert "subd. 9(i)" in verify
+    assert "subd. 14d" in verify
+    assert "subd. 11(a)" in verify
+    local = de_minimis([impact(10)], local_limit_sqft=5, as_of=AS_OF)
+    assert local.project.outcome is Outcome.NOT_EXEMPT
+    assert f"{SUBD9}(i)" in local.by_impact["A"].citations
+
+
+def test_cumulative_limit_cites_paragraph_f():
+    result = de_minimis([impact(1_001)], cumulative_sqft_since_1992=9_000, as_of=AS_OF)
+    d = result.by_impact["A"]
+    assert f"{SUBD9}(f)" in d.citations
+    assert d.amounts["cumulative_total_sqft"] == 10_001
+    assert d.amounts["cumulative_limit_sqft"] == 10_000
+    assert d.parameters["de_minimis.cumulative.since"] == "1992-01-01"
+
+
+def test_decisions_are_immutable_and_plain():
+    result = de_minimis([impact(10)], as_of=AS_OF)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.project.outcome = Outcome.NOT_EXEMPT  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        result.by_impact["B"] = result.project  # type: ignore[index]
+    assert result.project.to_dict()["outcome"] == "exempt"
+    assert "de_minimis" in result.project.explain()
+
+
+# --- input errors -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        pytest.param({"sqft_outside": -1.0}, "0 or more", id="a negative area is refused"),
+        pytest.param({"sqft_outside": float("nan")}, "finite", id="a NaN area is refused"),
+        pytest.param({"wetland_type": 9}, "Circular 39", id="type 9 is refused"),
+        pytest.param({"pct_class": "eighty"}, "percentage class", id="an unknown class"),
+        pytest.param({"metro": "yes"}, "True or False", id="a non-boolean flag is refused"),
+        pytest.param({"impact_id": ["a"]}, "hashable", id="an unhashable id is refused"),
+    ],
+)
+def test_impact_facts_are_validated(kwargs, match):
+    base = dict(
+        impact_id="A",
+        wetland_type=2,
+        cedar_tamarack=False,
+        sqft_setback=0.0,
+        sqft_protection=0.0,
+        sqft_outside=10.0,
+        pct_class=GT80,
+        metro=False,
+    )
+    base.update(kwargs)
+    with pytest.raises(RulesInputError, match=match):
+        ImpactFacts(**base)
+
+
+def test_impact_facts_convert_plain_values():
+    f = ImpactFacts("A", 3, False, 1, 2, 3, "less_than_50_percent", True)
+    assert f.wetland_type is WetlandType.TYPE_3
+    assert f.pct_class is LT50
+    assert f.area_sqft == 6
+    assert f.zones == (SETBACK, PROTECTION, OUTSIDE)
+
+
+def test_project_errors():
+    with pytest.raises(RulesInputError, match="empty"):
+        de_minimis([], as_of=AS_OF)
+    with pytest.raises(RulesInputError, match="appears twice"):
+        de_minimis([impact(1), impact(2)], as_of=AS_OF)
+    with pytest.raises(RulesInputError, match=r"expected to be one of \['most_restrictive'"):
+        de_minimis([impact(1)], multi_zone_reading="sum", as_of=AS_OF)
+    with pytest.raises(RulesInputError, match="cumulative_sqft_since_1992"):
+        de_minimis([impact(1)], cumulative_sqft_since_1992=-5, as_of=AS_OF)
+    with pytest.raises(RulesInputError, match="shoreland zone"):
+        de_minimis_allowance(2, "lake", GT80, False, as_of=AS_OF)
+
+
+def test_a_date_before_the_known_law_is_refused():
+    with pytest.raises(ParameterNotInForce, match="earliest recorded value is in force from"):
+        de_minimis_allowance(2, OUTSIDE, GT80, False, as_of="2017-12-31")
+
+
+# --- properties -------------------------------------------------------------------------
+
+types = st.sampled_from(list(WetlandType))
+classes = st.sampled_from(list(PercentageArea))
+flags = st.booleans()
+local_limits = st.one_of(st.none(), st.integers(min_value=0, max_value=20_000))
+
+
+@settings(max_examples=200, deadline=None)
+@given(types, flags, classes, flags, flags, flags, local_limits)
+def test_zone_amounts_are_ordered_setback_protection_outside(
+    wtype, cedar, pct, metro, shore_inc, setback_inc, local
+):
+    """setback <= protection <= outside, as the law holds it.
+
+    The exception the statute makes: a type 7 wetland (not white cedar or tamarack) in a
+    metropolitan less than 50 percent area has no amount outside the protection zone
+    (subd. 9(d)(2) lists types 1, 2, 6), while the protection zone gives it the (b)(1)
+    amount and the setback zone the (c) amount. There the outside amount is 0.
+    """
+
+    def amount(zone):
+        return de_minimis_allowance(
+            wtype,
+            zone,
+            pct,
+            metro,
+            cedar_tamarack=cedar,
+            shoreland_increase=shore_inc,
+            setback_increase=setback_inc,
+            local_limit_sqft=local,
+            as_of=AS_OF,
+        ).value
+
+    setback, protection, outside = amount(SETBACK), amount(PROTECTION), amount(OUTSIDE)
+    assert setback <= protection
+    if wtype is WetlandType.TYPE_7 and not cedar and metro and pct is LT50:
+        assert outside == 0
+    else:
+        assert protection <= outside
+
+
+@st.composite
+def projects(draw):
+    count = draw(st.integers(min_value=1, max_value=4))
+    out = []
+    for i in range(count):
+        zones = [draw(st.integers(min_value=0, max_value=12_000)) for _ in range(3)]
+        out.append(
+            ImpactFacts(
+                i,
+                draw(types),
+                draw(flags),
+                *[float(z) for z in zones],
+                draw(classes),
+                draw(flags),
+            )
+        )
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    projects(),
+    st.floats(min_value=0, max_value=1),
+    st.sampled_from(["most_restrictive", "per_zone"]),
+)
+def test_outcome_is_monotone_in_area(impacts, factor, reading):
+    """If a project is exempt at area A, it is exempt at every smaller area."""
+    big = de_minimis(impacts, multi_zone_reading=reading, as_of=AS_OF)
+    small_impacts = [
+        dataclasses.replace(
+            f,
+            sqft_setback=f.sqft_setback * factor,
+            sqft_protection=f.sqft_protection * factor,
+            sqft_outside=f.sqft_outside * factor,
+        )
+        for f in impacts
+    ]
+    small = de_minimis(small_impacts, multi_zone_reading=reading, as_of=AS_OF)
+    if big.exempt:
+        assert small.exempt
+    for f in impacts:
+        if big.by_impact[f.impact_id].outcome is Outcome.EXEMPT:
+            assert small.by_impact[f.impact_id].outcome is Outcome.EXEMPT
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dates(min_value=default_parameters()["de_minimis.outside_zone.types_1_2_6_7_greater_than_80"].values[0][0]),
+    st.dates(),
+    st.integers(min_value=0, max_value=50_000),
+)
+def test_a_dated_override_changes_the_answer_only_from_its_date(start, asked, new_amount):
+    key = "de_minimis.outside_zone.types_1_2_6_7_greater_than_80"
+    params = default_parameters().with_values({key: new_amount}, start)
+    first = default_parameters()[key].values[0][0]
+    if asked < first:
+        with pytest.raises(ParameterNotInForce):
+            de_minimis_allowance(2, OUTSIDE, GT80, False, params=params, as_of=asked)
+        return
+    got = de_minimis_allowance(2, OUTSIDE, GT80, False, params=params, as_of=asked).value
+    expected = new_amount if asked >= start else 10_000
+    assert got == expected

@@ -1,0 +1,342 @@
+"""Geometric classification of impact polygons: the plain values the rules core needs.
+
+:func:`classify_impacts` adds to each assessed impact its exact area, county (and every
+county it straddles), metropolitan flag, percentage-area class and where it comes from,
+watersheds, bank service area, incorporated status, calcareous fen flag and shoreland
+split (:mod:`wetland_gis.geometry.shoreland`). It makes no legal decision: the rules core
+takes these values.
+
+Every attribute join is by largest overlap (:func:`~wetland_gis.geometry.overlay.largest_overlap`),
+so an impact straddling a boundary takes the value of the part that covers most of it,
+and a record says which impacts straddle.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+
+from wetland_gis.errors import InputError
+from wetland_gis.geometry.overlay import (
+    SQFT_PER_ACRE,
+    SQFT_PER_SQM,
+    all_overlaps,
+    check_same_projected_crs,
+    covered_share,
+    largest_overlap,
+)
+from wetland_gis.geometry.shoreland import impact_jurisdiction, shoreland_split
+from wetland_gis.parameters import ParameterSet, default_parameters
+
+if TYPE_CHECKING:
+    from wetland_gis.context import Context
+
+__all__ = ["GEOMETRIC_COLUMNS", "ASSESSED", "Classification", "classify_impacts"]
+
+ASSESSED = "assessed"
+"""The ``status`` of rows that are classified; other rows pass through empty."""
+
+GEOMETRIC_COLUMNS = (
+    "area_sqft",
+    "area_acres",
+    "county",
+    "counties",
+    "metro",
+    "pct_class",
+    "pct_source",
+    "major",
+    "major_name",
+    "minor",
+    "bsa",
+    "incorporated",
+    "calcareous_fen",
+    "sqft_setback",
+    "sqft_protection",
+    "sqft_outside",
+    "zone",
+    "nearest_pw",
+    "nearest_pw_ft",
+)
+"""The columns :func:`classify_impacts` adds, in the order of ``docs/data_schema.md``."""
+
+_OPTIONAL_JOINS = (
+    ("major_watersheds", ("major", "major_name")),
+    ("minor_watersheds", ("minor",)),
+    ("bank_service_areas", ("bsa",)),
+)
+
+
+@dataclass(frozen=True)
+class Classification:
+    """Result of :func:`classify_impacts`.
+
+    Attributes
+    ----------
+    gdf : GeoDataFrame
+        The impacts with :data:`GEOMETRIC_COLUMNS` added after their own columns.
+    records : tuple of str
+        What could not be known or was assumed (missing layers, straddled boundaries,
+        the shoreland assumptions), for the run manifest and the report.
+    """
+
+    gdf: gpd.GeoDataFrame
+    records: tuple[str, ...]
+
+
+def _label(frame: pd.DataFrame, positions: np.ndarray) -> str:
+    col = frame["wg_row"] if "wg_row" in frame else pd.Series(frame.index)
+    values = [str(v) for v in col.to_numpy()[positions][:10]]
+    more = "" if len(positions) <= 10 else f" and {len(positions) - 10} more"
+    return f"{'wg_row' if 'wg_row' in frame else 'index'} {', '.join(values)}{more}"
+
+
+def _counties_text(parts: pd.DataFrame, n: int) -> np.ndarray:
+    """Return "Name: 1200.0 sq ft; Name: 300.0 sq ft" where a target has two or more parts."""
+    out = np.full(n, None, dtype=object)
+    if len(parts) == 0:
+        return out
+    for pos, grp in parts.groupby("target_pos", sort=False):
+        if len(grp) > 1:
+            out[pos] = "; ".join(
+                f"{name}: {sqft:.1f} sq ft"
+                for name, sqft in zip(grp["NAME"], grp["overlap_sqft"], strict=True)
+            )
+    return out
+
+
+def _empty_column(dtype: str, n: int) -> pd.api.extensions.ExtensionArray | np.ndarray:
+    if dtype == "float":
+        return np.full(n, np.nan)
+    if dtype == "boolean":
+        return pd.array([pd.NA] * n, dtype="boolean")
+    if dtype == "Int64":
+        return pd.array([pd.NA] * n, dtype="Int64")
+    return np.full(n, None, dtype=object)
+
+
+_DTYPES = {
+    "area_sqft": "float",
+    "area_acres": "float",
+    "metro": "boolean",
+    "major": "Int64",
+    "bsa": "Int64",
+    "incorporated": "boolean",
+    "calcareous_fen": "boolean",
+    "sqft_setback": "float",
+    "sqft_protection": "float",
+    "sqft_outside": "float",
+    "nearest_pw_ft": "float",
+}
+
+
+def classify_impacts(
+    impacts: gpd.GeoDataFrame,
+    context: Context,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Classification:
+    """Add the geometric columns of ``docs/data_schema.md`` to the impacts.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame
+        Cleaned impact polygons in EPSG:26915, with ``wg_row`` and ``status``. Rows whose
+        ``status`` is not ``"assessed"`` pass through with the new columns empty.
+    context : Context
+        The reference layers (:func:`wetland_gis.context.load_context`).
+    params : ParameterSet, optional
+        Default: the shipped parameters.
+    as_of : str or date, optional
+        Date the parameters are read for (default today).
+
+    Returns
+    -------
+    Classification
+        ``gdf``: the input columns, then :data:`GEOMETRIC_COLUMNS`:
+
+        - ``area_sqft``, ``area_acres``: exact area (international foot; 43,560 sq ft an acre);
+        - ``county``: the county covering most of the impact; ``counties``:
+          ``"Wright: 1200.0 sq ft; Hennepin: 300.0 sq ft"`` when it straddles, else empty;
+        - ``metro``: the county is in the 11-county metropolitan area;
+        - ``pct_class``, ``pct_source``: the county's class (source
+          ``"county (Minn. R. 8420.0117, subp. 1)"``), or the class and citation of a
+          ``percentage_overrides`` feature when that feature covers more of the impact than
+          the part outside every override;
+        - ``major``, ``major_name``, ``minor``, ``bsa``: largest overlap;
+        - ``incorporated``: most of the impact is inside a city;
+        - ``calcareous_fen``: the impact intersects a calcareous fen;
+        - ``sqft_setback``, ``sqft_protection``, ``sqft_outside``, ``zone``,
+          ``nearest_pw``, ``nearest_pw_ft``: see
+          :func:`~wetland_gis.geometry.shoreland.shoreland_split`.
+
+        A column fed by a missing optional layer is empty and a record says so.
+        ``records``: those notes and the shoreland assumptions.
+
+    Raises
+    ------
+    InputError
+        When the impacts lack ``status`` or are not in the context CRS.
+    """
+    params = params if params is not None else default_parameters()
+    if "status" not in impacts.columns:
+        raise InputError(
+            "impacts have no 'status' column; read them with the package's input reader, "
+            "or add status='assessed' to every row to classify"
+        )
+    check_same_projected_crs(impacts, context.counties)
+    for name in GEOMETRIC_COLUMNS:
+        if name in impacts.columns:
+            raise InputError(
+                f"impacts already have a column {name!r}, which classify_impacts writes; "
+                "rename or drop it first"
+            )
+    records: list[str] = []
+    n_all = len(impacts)
+    assessed = (impacts["status"] == ASSESSED).to_numpy()
+    sub = impacts.loc[assessed]
+    n = len(sub)
+    cols: dict[str, object] = {}
+
+    # area
+    unit_m = check_same_projected_crs(impacts, context.counties)
+    area_sqft = shapely.area(np.asarray(sub.geometry.array)) * unit_m**2 * SQFT_PER_SQM
+    cols["area_sqft"] = area_sqft
+    cols["area_acres"] = area_sqft / SQFT_PER_ACRE
+
+    # county, metro, percentage class
+    counties = context.counties
+    best = largest_overlap(sub, counties, ["NAME", "pct_class", "pct_source", "metro"])
+    cols["county"] = best["NAME"].to_numpy(dtype=object)
+    parts = all_overlaps(sub, counties, ["NAME"])
+    cols["counties"] = _counties_text(parts, n)
+    cols["metro"] = best["metro"].astype("boolean").array
+    pct_class = best["pct_class"].to_numpy(dtype=object).copy()
+    pct_source = best["pct_source"].to_numpy(dtype=object).copy()
+    outside = np.flatnonzero(best["n_overlaps"].to_numpy() == 0)
+    if len(outside):
+        records.append(
+            f"county: {_label(sub, outside)} lie outside every county of the county layer; "
+            "county, metro and percentage class are unknown"
+        )
+    straddle = np.flatnonzero(best["n_overlaps"].to_numpy() > 1)
+    if len(straddle):
+        records.append(
+            f"county: {_label(sub, straddle)} straddle county lines; each takes the county "
+            "covering most of it (all parts are listed in 'counties')"
+        )
+        mixed = [
+            p
+            for p in straddle
+            if parts.loc[parts["target_pos"] == p, "NAME"].map(_county_key(counties)).nunique() > 1
+        ]
+        if mixed:
+            records.append(
+                f"county: {_label(sub, np.asarray(mixed))} straddle counties of different "
+                "percentage class or metro status: verify which part governs"
+            )
+    overrides = context.get("percentage_overrides")
+    if overrides is not None and n:
+        ov = largest_overlap(sub, overrides, ["pct_class", "citation"])
+        covered = np.nan_to_num(covered_share(sub, overrides).to_numpy())
+        share = np.nan_to_num(ov["overlap_share"].to_numpy(dtype=float))
+        # the override feature covering most of the impact covers more than the rest
+        wins = (share > 0) & (share >= 1.0 - covered)
+        pct_class[wins] = ov["pct_class"].to_numpy(dtype=object)[wins]
+        pct_source[wins] = ov["citation"].to_numpy(dtype=object)[wins]
+        partly = (covered > 0) & ~wins
+        if partly.any():
+            records.append(
+                f"percentage_overrides: {_label(sub, np.flatnonzero(partly))} lie partly in a "
+                "reclassified area that covers less of them than the rest; the county class "
+                "was kept: verify"
+            )
+    cols["pct_class"] = pct_class
+    cols["pct_source"] = pct_source
+
+    # watersheds and bank service areas
+    for layer_name, fields in _OPTIONAL_JOINS:
+        layer = context.get(layer_name)
+        if layer is None:
+            for f in fields:
+                cols[f] = _empty_column(_DTYPES.get(f, "object"), n)
+            records.append(f"{layer_name}: layer not given; {', '.join(fields)} unknown")
+            continue
+        joined = largest_overlap(sub, layer, list(fields))
+        for f in fields:
+            values = joined[f]
+            cols[f] = (
+                values.astype("Int64").array
+                if _DTYPES.get(f) == "Int64"
+                else values.to_numpy(dtype=object)
+            )
+        none = np.flatnonzero(joined["n_overlaps"].to_numpy() == 0)
+        if len(none):
+            records.append(f"{layer_name}: {_label(sub, none)} lie outside every feature")
+        many = np.flatnonzero(joined["n_overlaps"].to_numpy() > 1)
+        if len(many):
+            records.append(
+                f"{layer_name}: {_label(sub, many)} straddle feature boundaries; the "
+                "feature covering most of each was used"
+            )
+
+    # jurisdiction (incorporated, LGU) and calcareous fens
+    juris = impact_jurisdiction(sub, context)
+    if context.get("incorporated_areas") is None:
+        records.append("incorporated_areas: layer not given; incorporated unknown")
+    cols["incorporated"] = juris["incorporated"].array
+    fens = context.get("calcareous_fens")
+    if fens is None:
+        cols["calcareous_fen"] = _empty_column("boolean", n)
+        records.append("calcareous_fens: layer not given; calcareous_fen unknown")
+    else:
+        hit = np.zeros(n, dtype=bool)
+        if n and len(fens):
+            tpos, _ = fens.sindex.query(np.asarray(sub.geometry.array), predicate="intersects")
+            hit[tpos] = True
+        cols["calcareous_fen"] = pd.array(hit, dtype="boolean")
+
+    # shoreland
+    split = shoreland_split(sub, context, params=params, as_of=as_of, jurisdiction=juris)
+    records.extend(split.records)
+    for f in ("sqft_setback", "sqft_protection", "sqft_outside", "zone", "nearest_pw"):
+        cols[f] = split.frame[f].to_numpy()
+    cols["nearest_pw_ft"] = split.frame["nearest_pw_ft"].to_numpy(dtype=float)
+    if not np.isnan(cols["sqft_setback"]).all():
+        # the three parts sum to the area exactly
+        cols["sqft_outside"] = np.maximum(
+            area_sqft - cols["sqft_setback"] - cols["sqft_protection"], 0.0
+        )
+
+    # assemble: assessed rows get the values, the others stay empty
+    out = impacts.copy()
+    positions = np.flatnonzero(assessed)
+    for name in GEOMETRIC_COLUMNS:
+        dtype = _DTYPES.get(name, "object")
+        full = pd.Series(_empty_column(dtype, n_all), index=impacts.index)
+        values = pd.Series(cols[name], index=sub.index)
+        if len(positions):
+            full.iloc[positions] = values.to_numpy()
+        out[name] = full
+    geom = out.geometry.name
+    order = [c for c in impacts.columns if c != geom] + list(GEOMETRIC_COLUMNS) + [geom]
+    out = out[order]
+    return Classification(gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records))
+
+
+def _county_key(counties: gpd.GeoDataFrame):
+    """Return a mapping county name -> (pct_class, metro), to spot mixed straddles."""
+    table = dict(
+        zip(
+            counties["NAME"],
+            zip(counties["pct_class"], counties["metro"].astype(object), strict=True),
+            strict=True,
+        )
+    )
+    return lambda name: table.get(name)

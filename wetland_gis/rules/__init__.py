@@ -1,0 +1,88 @@
+"""The rules core: the Wetland Conservation Act as pure functions on plain values.
+
+Every function takes plain values (types, zones, classes, square feet), reads every legal
+number from the dated parameter tree (``params``, default the shipped one, ``as_of``,
+default today) and returns an immutable :class:`~wetland_gis.decision.Decision` with the
+citation of every rule that fired, plain-English reasons, the parameters used and what a
+person must still verify. No geometry is imported here.
+
+Examples
+--------
+>>> from wetland_gis.rules import ImpactFacts, de_minimis, percentage_area_of_county
+>>> pct = percentage_area_of_county("Crow Wing", as_of="2024-05-01").value
+>>> fill = ImpactFacts("A", 2, False, 0, 0, 10_000, pct, False)
+>>> de_minimis([fill], as_of="2024-05-01").project.outcome.value
+'exempt'
+"""
+
+from __future__ import annotations
+
+from wetland_gis.rules.de_minimis import (
+    MOST_RESTRICTIVE,
+    MULTI_ZONE_READINGS,
+    PER_ZONE,
+    DeMinimisGroup,
+    DeMinimisResult,
+    de_minimis,
+    de_minimis_allowance,
+)
+from wetland_gis.rules.exemptions import (
+    drainage_exemption,
+    exemption_candidates,
+    pasture_exemption,
+    utility_exemption,
+    wildlife_spoil_exemption,
+)
+from wetland_gis.rules.facts import PERCENT, SQFT_PER_ACRE, ZONE_ORDER, ImpactFacts
+from wetland_gis.rules.metro import in_metropolitan_area
+from wetland_gis.rules.percentage_area import (
+    normalise_county,
+    percentage_area_from_figures,
+    percentage_area_of_county,
+)
+from wetland_gis.rules.procedure import (
+    BANK_TRANSACTIONS,
+    bank_fees,
+    public_comment_required,
+    revised_application_requires_notice,
+    sequencing_without_alternatives_analysis,
+)
+from wetland_gis.rules.public_waters import public_waters_wetland
+from wetland_gis.rules.replacement import replacement_ratio, replacement_required
+
+__all__ = [
+    # facts
+    "ImpactFacts",
+    "PERCENT",
+    "SQFT_PER_ACRE",
+    "ZONE_ORDER",
+    # where the impact is
+    "percentage_area_from_figures",
+    "percentage_area_of_county",
+    "normalise_county",
+    "in_metropolitan_area",
+    "public_waters_wetland",
+    # de minimis
+    "de_minimis_allowance",
+    "de_minimis",
+    "DeMinimisResult",
+    "DeMinimisGroup",
+    "MOST_RESTRICTIVE",
+    "PER_ZONE",
+    "MULTI_ZONE_READINGS",
+    # other exemptions
+    "pasture_exemption",
+    "drainage_exemption",
+    "utility_exemption",
+    "wildlife_spoil_exemption",
+    "exemption_candidates",
+    # replacement
+    "replacement_ratio",
+    "replacement_required",
+    # procedure
+    "sequencing_without_alternatives_analysis",
+    "public_comment_required",
+    "revised_application_requires_notice",
+    "bank_fees",
+    "BANK_TRANSACTIONS",
+]

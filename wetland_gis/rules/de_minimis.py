@@ -1,0 +1,1094 @@
+"""The de minimis exemption, Minn. Stat. § 103G.2241, subd. 9.
+
+Two questions:
+
+* :func:`de_minimis_allowance` — how many square feet of one wetland type, in one
+  shoreland zone, in one percentage-area class, in or out of the 11-county metropolitan
+  area, a project may drain or fill without a replacement plan, and which paragraph says so.
+* :func:`de_minimis` — whether each impact of a project, and the project, is exempt:
+  impacts are totalled by type group, each total is compared with its allowance, and the
+  limits of paragraphs (e) to (i) and Minn. R. 8420.0420, subp. 1 are applied.
+
+Which amount applies
+--------------------
+* Building setback zone, any type: (c), or the (c) increase.
+* Shoreland wetland protection zone: types 1, 2, 6, 7 (b)(1), or the (b) increase in a
+  greater than 80 percent area; types 3, 4, 5, 8 and white cedar/tamarack (b)(2).
+* Outside the protection zone, types 3, 4, 5, 8 and white cedar/tamarack: (a)(4), in the
+  metropolitan area too.
+* Outside, types 1, 2, 6, 7 (not cedar): (a)(1) in a greater than 80 percent area (metro
+  too); (a)(2) or, in the 11-county metropolitan area, (d)(1) in a 50 to 80 percent area;
+  (a)(3) or, in the metropolitan area, (d)(2) in a less than 50 percent area. (d)(2) lists
+  types 1, 2 and 6 only: type 7 has no amount there.
+
+The amounts themselves are read from the parameter tree (``de_minimis.*``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from wetland_gis.decision import Decision
+from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.errors import ParameterError, RulesInputError
+from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.facts import (
+    PERCENT,
+    ZONE_ORDER,
+    ImpactFacts,
+    Trace,
+    check_area,
+    check_flag,
+    fmt_sqft,
+    percentage_class_of,
+    wetland_type_of,
+    zone_of,
+    zone_words,
+)
+from wetland_gis.rules.public_waters import OUTSIDE_WCA
+
+__all__ = [
+    "de_minimis_allowance",
+    "de_minimis",
+    "DeMinimisResult",
+    "DeMinimisGroup",
+    "MOST_RESTRICTIVE",
+    "PER_ZONE",
+    "MULTI_ZONE_READINGS",
+    "TYPES_1_2_6_7",
+    "TYPES_3_4_5_8_CEDAR",
+    "SETBACK_POOL",
+    "NO_AMOUNT_POOL",
+]
+
+#: Default reading of subd. 9(e) on a project touching several zones.
+MOST_RESTRICTIVE = "most_restrictive"
+#: Alternative reading: each zone's area is held to that zone's own amount.
+PER_ZONE = "per_zone"
+MULTI_ZONE_READINGS = (MOST_RESTRICTIVE, PER_ZONE)
+
+#: Type group taking the larger amounts: types 1, 2, 6, 7 that are not white cedar/tamarack.
+TYPES_1_2_6_7 = "types_1_2_6_7"
+#: Type group taking the smallest amounts: types 3, 4, 5, 8 and white cedar/tamarack wetlands.
+TYPES_3_4_5_8_CEDAR = "types_3_4_5_8_cedar"
+#: Subd. 9(c) gives its amount for "wetland" of any type: one total for all types.
+SETBACK_POOL = "setback_zone"
+#: Impacts to which no paragraph gives an amount (type 7 in a metro less than 50 percent area).
+NO_AMOUNT_POOL = "no_amount"
+
+SUBD9 = "Minn. Stat. § 103G.2241, subd. 9"
+_STAT = "Minn. Stat. § 103G.2241, "
+EXEMPTION_STANDARDS = "Minn. R. 8420.0420, subp. 1"
+CALCAREOUS_FENS = "Minn. Stat. § 103G.223"
+_D = "de_minimis."
+_VERIFY_H = (
+    "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
+)
+_RANK = {zone: i for i, zone in enumerate(ZONE_ORDER)}
+
+
+@dataclass(frozen=True)
+class _Amount:
+    """The de minimis amount for one type, zone and place, with how it was found."""
+
+    sqft: float
+    group: str
+    zone: ShorelandZone
+    has_amount: bool
+    citations: tuple[str, ...]
+    reasons: tuple[str, ...]
+    verify: tuple[str, ...]
+    parameters: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class DeMinimisGroup:
+    """One project total compared with one allowance.
+
+    Parameters
+    ----------
+    name : str
+        The total's name: a type group (``"types_1_2_6_7"``, ``"types_3_4_5_8_cedar"``),
+        ``"setback_zone"`` (subd. 9(c), all types), ``"no_amount"``, or, under the
+        ``per_zone`` reading, ``"<type group>:<zone>"``.
+    type_groups : tuple of str
+        The type groups whose area is in the total.
+    zones : tuple of ShorelandZone
+        Under ``most_restrictive``, the zone whose amount binds; under ``per_zone``, the
+        zone whose area is totalled.
+    impact_ids : tuple
+        The impacts in the total.
+    total_sqft : float
+        The project's area in the total.
+    allowance_sqft : float
+        The amount the total is held to (the smallest of its members' amounts).
+    citations : tuple of str
+        The paragraphs giving the amount.
+    within_allowance : bool
+        ``total_sqft <= allowance_sqft``.
+    cumulative_total_sqft, cumulative_limit_sqft : float or None
+        Subd. 9(f): prior area since 1992 plus this total, and the greatest of the three
+        limits; ``None`` when not evaluated (no amount to compare).
+    exempt : bool
+        Within the allowance, within the cumulative limit, and not combined with another
+        exemption.
+    reasons : tuple of str
+        Plain-English reasons.
+    """
+
+    name: str
+    type_groups: tuple[str, ...]
+    zones: tuple[ShorelandZone, ...]
+    impact_ids: tuple[Hashable, ...]
+    total_sqft: float
+    allowance_sqft: float
+    citations: tuple[str, ...]
+    within_allowance: bool
+    cumulative_total_sqft: float | None
+    cumulative_limit_sqft: float | None
+    exempt: bool
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeMinimisResult:
+    """The de minimis answer for a project.
+
+    Parameters
+    ----------
+    project : Decision
+        Whether the whole project is exempt (``value`` is ``True`` or ``False``).
+    by_impact : Mapping[impact_id, Decision]
+        One decision per impact, in input order: ``EXEMPT``, ``NOT_EXEMPT``,
+        ``PROHIBITED`` (calcareous fen) or ``OUT_OF_SCOPE`` (public waters wetland).
+    groups : tuple of DeMinimisGroup
+        Each project total and the allowance it was compared with.
+    """
+
+    project: Decision
+    by_impact: Mapping[Hashable, Decision] = field(default_factory=dict)
+    groups: tuple[DeMinimisGroup, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_impact", MappingProxyType(dict(self.by_impact)))
+        object.__setattr__(self, "groups", tuple(self.groups))
+
+    @property
+    def exempt(self) -> bool:
+        """Return whether the whole project is de minimis exempt."""
+        return self.project.outcome is Outcome.EXEMPT
+
+
+# --- the allowance of one type in one zone -----------------------------------------------
+
+
+def type_group(
+    wetland_type: WetlandType,
+    cedar_tamarack: bool,
+    params: ParameterSet,
+    day: dt.date,
+) -> str:
+    """Return the de minimis type group of a wetland (``TYPES_1_2_6_7`` or ``..._CEDAR``).
+
+    White cedar and tamarack wetlands always take the amounts of types 3, 4, 5 and 8
+    (subd. 9(a)(4), (b)(2)), whatever their type.
+    """
+    if cedar_tamarack:
+        return TYPES_3_4_5_8_CEDAR
+    if int(wetland_type) in params.value(_D + "type_groups.types_3_4_5_8", day):
+        return TYPES_3_4_5_8_CEDAR
+    if int(wetland_type) in params.value(_D + "type_groups.types_1_2_6_7", day):
+        return TYPES_1_2_6_7
+    raise ParameterError(
+        f"type {int(wetland_type)} is in neither de minimis type group of {params.source} "
+        "(de_minimis.type_groups); every type 1-8 must be in one"
+    )
+
+
+def _short(citation: str) -> str:
+    """Return ``subd. 9(a)(1)`` from ``Minn. Stat. § 103G.2241, subd. 9(a)(1)``."""
+    return citation.replace(_STAT, "")
+
+
+def _label(wetland_type: WetlandType, cedar: bool) -> str:
+    kind = "white cedar and tamarack " if cedar else ""
+    return f"type {int(wetland_type)} {kind}wetland"
+
+
+def _allowance(
+    trace: Trace,
+    wetland_type: WetlandType,
+    zone: ShorelandZone,
+    pct_class: PercentageArea,
+    metro: bool,
+    *,
+    cedar: bool,
+    shoreland_increase: bool,
+    setback_increase: bool,
+    local_limit: float | None,
+) -> _Amount:
+    used: dict[str, Any] = {}
+
+    def get(key: str) -> Any:
+        value = trace.value(_D + key)
+        used[_D + key] = trace.used[_D + key]
+        return value
+
+    def cite(key: str) -> str:
+        return trace.citation(_D + key)
+
+    group = type_group(wetland_type, cedar, trace.params, trace.day)
+    get("type_groups.types_1_2_6_7")
+    get("type_groups.types_3_4_5_8")
+    label = _label(wetland_type, cedar)
+    where = zone_words(zone)
+    cites: list[str] = []
+    reasons: list[str] = []
+    verify: list[str] = []
+    has_amount = True
+
+    if zone is ShorelandZone.BUILDING_SETBACK:
+        amount = get("setback_zone.amount")
+        cites.append(cite("setback_zone.amount"))
+        reasons.append(
+            f"For a {label} {where}, subd. 9(c) allows {fmt_sqft(amount)} of wetland of any type."
+        )
+        if setback_increase:
+            amount = get("setback_zone.increased_amount")
+            cites.append(cite("setback_zone.increased_amount"))
+            reasons.append(
+                f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
+                "runoff retention or infiltration measures are established in proximity."
+            )
+            verify.append(
+                "The shoreland management authority has approved the permanent water runoff "
+                "retention or infiltration measures in proximity (subd. 9(c))."
+            )
+        verify.append(
+            "The shoreland building setback zone is the one defined in the local shoreland "
+            "management ordinance (subd. 9(c)), which may be larger than the state minimum."
+        )
+    elif zone is ShorelandZone.PROTECTION:
+        if group == TYPES_3_4_5_8_CEDAR:
+            key = "protection_zone.types_3_4_5_8_cedar"
+            amount = get(key)
+            cites.append(cite(key))
+            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
+            if shoreland_increase:
+                reasons.append(
+                    "The subd. 9(b) increase applies only to the clause (1) amount of types "
+                    "1, 2, 6 and 7, not to this wetland."
+                )
+        else:
+            key = "protection_zone.types_1_2_6_7"
+            amount = get(key)
+            cites.append(cite(key))
+            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
+            if shoreland_increase and pct_class is PercentageArea.GREATER_THAN_80:
+                key = "protection_zone.increased_types_1_2_6_7_greater_than_80"
+                amount = get(key)
+                cites.append(cite(key))
+                reasons.append(
+                    f"In a greater than 80 percent area the clause (1) amount is increased "
+                    f"to {fmt_sqft(amount)} under subd. 9(b)."
+                )
+                verify.append(
+                    "For the subd. 9(b) increase: the wetland is isolated and determined to "
+                    "have no direct surficial connection to the public water, or permanent "
+                    "runoff retention or infiltration measures are established in proximity "
+                    "as approved by the shoreland management authority."
+                )
+            elif shoreland_increase:
+                reasons.append(
+                    "The subd. 9(b) increase is available only in a greater than 80 percent "
+                    "area; it is not applied here."
+                )
+    else:
+        verify.append(_VERIFY_H)
+        if group == TYPES_3_4_5_8_CEDAR:
+            key = "outside_zone.types_3_4_5_8_cedar"
+            amount = get(key)
+            cites.append(cite(key))
+            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
+            if cedar:
+                reasons.append(
+                    "White cedar and tamarack wetlands are excluded from the larger amounts "
+                    "of subd. 9(a)(1)-(3) and (d)(1); they take the clause (4) amount."
+                )
+            if metro:
+                reasons.append(
+                    "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in the "
+                    "11-county metropolitan area too."
+                )
+        elif pct_class is PercentageArea.GREATER_THAN_80:
+            key = "outside_zone.types_1_2_6_7_greater_than_80"
+            amount = get(key)
+            cites.append(cite(key))
+            reasons.append(
+                f"For a {label} {where} in a greater than 80 percent area, "
+                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
+            )
+            if metro:
+                reasons.append(
+                    "Subd. 9(d) covers only 50 to 80 and less than 50 percent areas of the "
+                    "metropolitan area, so (a)(1) applies."
+                )
+        elif pct_class is PercentageArea.FROM_50_TO_80:
+            key = (
+                "outside_zone.metro_types_1_2_6_7_50_to_80"
+                if metro
+                else "outside_zone.types_1_2_6_7_50_to_80"
+            )
+            amount = get(key)
+            cites.append(cite(key))
+            inside = " within the 11-county metropolitan area" if metro else ""
+            reasons.append(
+                f"For a {label} {where} in a 50 to 80 percent area{inside}, "
+                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
+            )
+            if metro:
+                reasons.append("Within the metropolitan area subd. 9(d)(1) replaces (a)(2).")
+        elif metro:
+            listed = get("type_groups.metro_less_than_50")
+            if int(wetland_type) in listed:
+                key = "outside_zone.metro_types_1_2_6_less_than_50"
+                amount = get(key)
+                cites.append(cite(key))
+                reasons.append(
+                    f"For a {label} {where} in a less than 50 percent area within the "
+                    f"11-county metropolitan area, {_short(cite(key))} allows {fmt_sqft(amount)} "
+                    "(it replaces (a)(3) there)."
+                )
+            else:
+                amount = 0
+                has_amount = False
+                cites.append(cite("type_groups.metro_less_than_50"))
+                cites.append(cite("outside_zone.types_1_2_6_7_less_than_50"))
+                types = ", ".join(str(t) for t in listed)
+                reasons.append(
+                    f"A {label} {where} in a less than 50 percent area within the 11-county "
+                    f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
+                    f"{types} only, and (a)(3) excepts the metropolitan area."
+                )
+        else:
+            key = "outside_zone.types_1_2_6_7_less_than_50"
+            amount = get(key)
+            cites.append(cite(key))
+            reasons.append(
+                f"For a {label} {where} in a less than 50 percent area, "
+                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
+            )
+
+    if local_limit is not None:
+        if local_limit < amount:
+            amount = local_limit
+            cites.append(f"{SUBD9}(i)")
+            reasons.append(
+                f"A more restrictive local standard of {fmt_sqft(local_limit)} applies "
+                "(subd. 9(i))."
+            )
+        else:
+            reasons.append(
+                f"The local standard of {fmt_sqft(local_limit)} is not more restrictive."
+            )
+    else:
+        verify.append(
+            "Whether a local ordinance or similar local control is more restrictive; if so the "
+            "local standard applies (subd. 9(i))."
+        )
+    return _Amount(
+        sqft=float(amount),
+        group=group,
+        zone=zone,
+        has_amount=has_amount,
+        citations=tuple(cites),
+        reasons=tuple(reasons),
+        verify=tuple(verify),
+        parameters=MappingProxyType(used),
+    )
+
+
+def de_minimis_allowance(
+    wetland_type: WetlandType | int,
+    zone: ShorelandZone,
+    pct_class: PercentageArea,
+    metro: bool,
+    *,
+    cedar_tamarack: bool = False,
+    shoreland_increase: bool = False,
+    setback_increase: bool = False,
+    local_limit_sqft: float | None = None,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return the de minimis amount for one wetland type in one zone (subd. 9).
+
+    Parameters
+    ----------
+    wetland_type : WetlandType or int
+        Circular 39 type 1-8.
+    zone : ShorelandZone
+        Shoreland building setback zone (subd. 9(c)), shoreland wetland protection zone
+        beyond the setback (9(b)), or outside the protection zone (9(a), (d)).
+    pct_class : PercentageArea
+        Percentage-area class of the place.
+    metro : bool
+        In the 11-county metropolitan area (subd. 9(d)).
+    cedar_tamarack : bool, default False
+        A white cedar and tamarack wetland: never the larger amounts of (a)(1)-(3), (d)(1).
+    shoreland_increase : bool, default False
+        Claim the subd. 9(b) increase (greater than 80 percent areas, clause (1) types only):
+        the wetland is isolated with no direct surficial connection to the public water,
+        or approved permanent runoff retention or infiltration measures are in proximity.
+    setback_increase : bool, default False
+        Claim the subd. 9(c) increase (approved retention or infiltration measures).
+    local_limit_sqft : float, optional
+        A more restrictive local standard (subd. 9(i)); it applies when smaller.
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``value`` is the square feet allowed (``0`` where no paragraph gives an amount);
+        outcome ``ELIGIBLE`` when the amount is above 0, else ``NOT_ELIGIBLE``. The
+        citations name the paragraph and clause that apply.
+
+    Notes
+    -----
+    The traps: type 7 in a metropolitan less than 50 percent area has no amount outside
+    the protection zone (subd. 9(d)(2) lists types 1, 2 and 6); white cedar and tamarack
+    wetlands always take the 100 square foot amounts; subd. 9(d) replaces (a)(2) and (a)(3)
+    inside the 11 metropolitan counties but not (a)(1) or (a)(4). Amounts are compared
+    "up to": an area equal to the amount is within it.
+
+    Examples
+    --------
+    >>> from wetland_gis.enums import PercentageArea, ShorelandZone
+    >>> d = de_minimis_allowance(2, ShorelandZone.OUTSIDE, PercentageArea.GREATER_THAN_80,
+    ...                          False, as_of="2024-01-01")
+    >>> d.value, d.citations[0]
+    (10000.0, 'Minn. Stat. § 103G.2241, subd. 9(a)(1)')
+    """
+    trace = Trace("de_minimis_allowance", params, as_of)
+    wtype = wetland_type_of(wetland_type)
+    zone = zone_of(zone)
+    pct = percentage_class_of(pct_class)
+    check_flag(metro, "metro")
+    for name, flag in (
+        ("cedar_tamarack", cedar_tamarack),
+        ("shoreland_increase", shoreland_increase),
+        ("setback_increase", setback_increase),
+    ):
+        check_flag(flag, name)
+    local = None if local_limit_sqft is None else check_area(local_limit_sqft, "local_limit_sqft")
+    amount = _allowance(
+        trace,
+        wtype,
+        zone,
+        pct,
+        metro,
+        cedar=cedar_tamarack,
+        shoreland_increase=shoreland_increase,
+        setback_increase=setback_increase,
+        local_limit=local,
+    )
+    trace.cite(*amount.citations)
+    trace.because(*amount.reasons)
+    trace.check(amount.verify)
+    trace.amounts["allowance_sqft"] = amount.sqft
+    outcome = Outcome.ELIGIBLE if amount.sqft > 0 else Outcome.NOT_ELIGIBLE
+    return trace.decide(outcome, amount.sqft)
+
+
+# --- the project -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Part:
+    impact: ImpactFacts
+    sqft: float
+    amount: _Amount
+    pool: str
+    zones_touched: tuple[ShorelandZone, ...]
+
+
+def de_minimis(
+    impacts: Sequence[ImpactFacts],
+    *,
+    multi_zone_reading: str = MOST_RESTRICTIVE,
+    cumulative_sqft_since_1992: float = 0.0,
+    landowner_portion_sqft: float | None = None,
+    owns_entire_wetland: bool = True,
+    other_exemption_claimed: bool = False,
+    shoreland_increase: bool = False,
+    setback_increase: bool = False,
+    local_limit_sqft: float | None = None,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> DeMinimisResult:
+    """Decide the de minimis exemption for every impact of a project (subd. 9).
+
+    Parameters
+    ----------
+    impacts : sequence of ImpactFacts
+        The project's impacts (ids unique). A project is what the local government unit
+        defines; it may not be split to gain exemptions (§ 103G.005, subd. 14d).
+    multi_zone_reading : {"most_restrictive", "per_zone"}, default "most_restrictive"
+        How subd. 9(e) ("the amounts listed in paragraphs (a), (b), and (c) may not be
+        combined on a project") applies when the project touches several zones. See Notes.
+    cumulative_sqft_since_1992 : float, default 0
+        Area of the landowner's portion of the wetland already drained or filled since
+        the date of subd. 9(f) (parameter ``de_minimis.cumulative.since``).
+    landowner_portion_sqft : float, optional
+        Size of the landowner's portion of the wetland, for the percentage limit of
+        subd. 9(f)(2); unknown if ``None``.
+    owns_entire_wetland : bool, default True
+        Whether the landowner owns the entire wetland (subd. 9(f)(1)).
+    other_exemption_claimed : bool, default False
+        Another exemption of § 103G.2241 is claimed on the project (subd. 9(g)).
+    shoreland_increase, setback_increase : bool, default False
+        The subd. 9(b) and 9(c) increases (see :func:`de_minimis_allowance`).
+    local_limit_sqft : float, optional
+        A more restrictive local standard (subd. 9(i)), applied to every amount.
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    DeMinimisResult
+        ``project`` (``value`` True when every impact in scope is exempt), ``by_impact``
+        and ``groups``.
+
+    Raises
+    ------
+    RulesInputError
+        On an empty project, duplicate impact ids, an unknown reading or bad numbers.
+
+    Notes
+    -----
+    * Totals. Impact areas are totalled by type group: types 1, 2, 6, 7 (not white cedar
+      or tamarack) and types 3, 4, 5, 8 with white cedar and tamarack wetlands. An area is
+      compared "at most": a total equal to the amount is exempt, one square foot over is
+      not. Where a total exceeds its amount, every impact in it is not exempt and the
+      entire amount must be replaced, not only the excess (Minn. R. 8420.0420, subp. 1).
+    * Subd. 9(e), ``most_restrictive`` (default). When a type group's impacts touch
+      several zones, every impact of the group is held to the smallest amount any of
+      those zones gives it (setback < protection < outside, except that a type 7 wetland
+      in a metropolitan less than 50 percent area has no amount outside the protection
+      zone). One amount then governs the group's total, so no two of the paragraph (a),
+      (b) and (c) amounts are added together, which is what (e) forbids.
+    * ``per_zone`` (alternative). Each zone's area of a group is held to that zone's own
+      amount; an impact is exempt only if every zone total it is part of is. This reads
+      (e) as forbidding only the use of one paragraph's amount for another zone's area;
+      the local government unit must confirm it, and the decision says so.
+    * Subd. 9(c) gives its amount for "wetland" of any type, so every area held to the
+      setback-zone amount forms one total across both type groups.
+    * Type 7 wetlands in a metropolitan less than 50 percent area outside the protection
+      zone have no amount (subd. 9(d)(2) lists types 1, 2, 6); they are not exempt and are
+      not counted in the type 1, 2, 6 total.
+    * Subd. 9(f). A total stays exempt only while the prior area since 1992 plus the total
+      is at most the greatest of: the total's amount (if the landowner owns the entire
+      wetland), the percentage of the landowner's portion, and the floor. The tool does not
+      know in which wetland the prior area lies, so it adds it to every total (conservative).
+    * Calcareous fens (§ 103G.223) are prohibited, and wetlands in the bank or already used
+      for replacement credit are not exempt (Minn. R. 8420.0420, subp. 1); their areas still
+      count in the project's totals. Public waters wetlands are out of scope (§ 103G.005,
+      subd. 15a, 19(b)) and are not counted.
+    """
+    trace = Trace("de_minimis", params, as_of)
+    items = _check_project(impacts, multi_zone_reading)
+    cumulative = check_area(cumulative_sqft_since_1992, "cumulative_sqft_since_1992")
+    portion = (
+        None
+        if landowner_portion_sqft is None
+        else check_area(landowner_portion_sqft, "landowner_portion_sqft", positive=True)
+    )
+    local = None if local_limit_sqft is None else check_area(local_limit_sqft, "local_limit_sqft")
+    for name, flag in (
+        ("owns_entire_wetland", owns_entire_wetland),
+        ("other_exemption_claimed", other_exemption_claimed),
+        ("shoreland_increase", shoreland_increase),
+        ("setback_increase", setback_increase),
+    ):
+        check_flag(flag, name)
+
+    in_scope = [f for f in items if not f.public_waters_wetland]
+    out_scope = [f for f in items if f.public_waters_wetland]
+
+    def amount_for(f: ImpactFacts, zone: ShorelandZone) -> _Amount:
+        return _allowance(
+            trace,
+            f.wetland_type,
+            zone,
+            f.pct_class,
+            f.metro,
+            cedar=f.cedar_tamarack,
+            shoreland_increase=shoreland_increase,
+            setback_increase=setback_increase,
+            local_limit=local,
+        )
+
+    groups_of = {
+        f.impact_id: type_group(f.wetland_type, f.cedar_tamarack, trace.params, trace.day)
+        for f in in_scope
+    }
+    parts = _parts(in_scope, groups_of, multi_zone_reading, amount_for)
+
+    # The cumulative rule of subd. 9(f).
+    since = trace.value(_D + "cumulative.since")
+    pct_portion = trace.value(_D + "cumulative.percent_of_portion")
+    floor = trace.value(_D + "cumulative.floor")
+    cumulative_keys = tuple(_D + k for k in ("cumulative.since", "cumulative.percent_of_portion",
+                                             "cumulative.floor"))
+
+    pools: dict[str, list[_Part]] = {}
+    for part in parts:
+        pools.setdefault(part.pool, []).append(part)
+    results: dict[str, DeMinimisGroup] = {}
+    for name, members in pools.items():
+        results[name] = _evaluate_pool(
+            name,
+            members,
+            cumulative=cumulative,
+            portion=portion,
+            owns_entire=owns_entire_wetland,
+            other_exemption=other_exemption_claimed,
+            pct_portion=pct_portion,
+            floor=floor,
+            since=since,
+        )
+
+    multi_zone = {
+        g: zones
+        for g, zones in _zones_by_group(in_scope, groups_of).items()
+        if len(zones) > 1
+    }
+    by_impact: dict[Hashable, Decision] = {}
+    for f in items:
+        if f.public_waters_wetland:
+            by_impact[f.impact_id] = _out_of_scope(f, trace)
+            continue
+        own = [p for p in parts if p.impact.impact_id == f.impact_id]
+        by_impact[f.impact_id] = _impact_decision(
+            f,
+            own,
+            [results[p.pool] for p in own],
+            trace=trace,
+            reading=multi_zone_reading,
+            multi_zone=multi_zone.get(groups_of[f.impact_id], ()),
+            other_exemption=other_exemption_claimed,
+            cumulative=cumulative,
+            cumulative_keys=cumulative_keys,
+        )
+
+    project = _project_decision(
+        trace,
+        in_scope=in_scope,
+        out_scope=out_scope,
+        by_impact=by_impact,
+        groups=list(results.values()),
+        reading=multi_zone_reading,
+        multi_zone=multi_zone,
+        cumulative=cumulative,
+        since=since,
+        owns_entire=owns_entire_wetland,
+        portion=portion,
+        other_exemption=other_exemption_claimed,
+    )
+    return DeMinimisResult(project=project, by_impact=by_impact, groups=tuple(results.values()))
+
+
+def _check_project(impacts: Sequence[ImpactFacts], reading: str) -> list[ImpactFacts]:
+    if reading not in MULTI_ZONE_READINGS:
+        raise RulesInputError(
+            f"multi_zone_reading was {reading!r} but is expected to be one of "
+            f"{list(MULTI_ZONE_READINGS)}"
+        )
+    if isinstance(impacts, ImpactFacts):
+        impacts = [impacts]
+    items = list(impacts)
+    if not items:
+        raise RulesInputError("impacts is empty: a project needs at least one ImpactFacts")
+    seen: set[Hashable] = set()
+    for f in items:
+        if not isinstance(f, ImpactFacts):
+            raise RulesInputError(f"impacts must be ImpactFacts, got {type(f).__name__}")
+        if f.impact_id in seen:
+            raise RulesInputError(
+                f"impact_id {f.impact_id!r} appears twice; each impact of a project needs "
+                "its own id"
+            )
+        seen.add(f.impact_id)
+    return items
+
+
+def _zones_by_group(
+    impacts: Sequence[ImpactFacts], groups_of: Mapping[Hashable, str]
+) -> dict[str, tuple[ShorelandZone, ...]]:
+    zones: dict[str, set[ShorelandZone]] = {}
+    for f in impacts:
+        zones.setdefault(groups_of[f.impact_id], set()).update(f.zones)
+    return {g: tuple(z for z in ZONE_ORDER if z in zs) for g, zs in zones.items()}
+
+
+def _parts(
+    impacts: Sequence[ImpactFacts],
+    groups_of: Mapping[Hashable, str],
+    reading: str,
+    amount_for: Any,
+) -> list[_Part]:
+    parts: list[_Part] = []
+    if reading == MOST_RESTRICTIVE:
+        zones_of = _zones_by_group(impacts, groups_of)
+        for f in impacts:
+            group = groups_of[f.impact_id]
+            zones = zones_of[group] or (ShorelandZone.OUTSIDE,)
+            options = [amount_for(f, z) for z in zones]
+            # The smallest amount binds; on a tie, the zone first in the statutory order.
+            binding = min(options, key=lambda a: (a.sqft, _RANK[a.zone]))
+            parts.append(_Part(f, f.area_sqft, binding, _pool(binding, None), zones))
+    else:
+        for f in impacts:
+            zones = f.zones or (ShorelandZone.OUTSIDE,)
+            for zone in zones:
+                amount = amount_for(f, zone)
+                parts.append(_Part(f, f.sqft_in(zone), amount, _pool(amount, zone), (zone,)))
+    return parts
+
+
+def _pool(amount: _Amount, zone: ShorelandZone | None) -> str:
+    if not amount.has_amount:
+        return NO_AMOUNT_POOL
+    if amount.zone is ShorelandZone.BUILDING_SETBACK:
+        return SETBACK_POOL
+    if zone is None:
+        return amount.group
+    return f"{amount.group}:{zone.value}"
+
+
+def _evaluate_pool(
+    name: str,
+    members: list[_Part],
+    *,
+    cumulative: float,
+    portion: float | None,
+    owns_entire: bool,
+    other_exemption: bool,
+    pct_portion: float,
+    floor: float,
+    since: dt.date,
+) -> DeMinimisGroup:
+    total = math.fsum(p.sqft for p in members)
+    allowance = min(p.amount.sqft for p in members)
+    citations = tuple(dict.fromkeys(c for p in members for c in p.amount.citations))
+    ids = tuple(dict.fromkeys(p.impact.impact_id for p in members))
+    type_groups = tuple(dict.fromkeys(p.amount.group for p in members))
+    zones = tuple(z for z in ZONE_ORDER if any(p.amount.zone is z for p in members))
+    reasons: list[str] = []
+    within = total <= allowance
+    if name == NO_AMOUNT_POOL:
+        reasons.append(
+            f"{fmt_sqft(total)} of the project lies where no paragraph of subd. 9 gives an "
+            "amount, so none of it is de minimis."
+        )
+        return DeMinimisGroup(
+            name, type_groups, zones, ids, total, allowance, citations, total <= 0,
+            None, None, total <= 0 and not other_exemption, tuple(reasons),
+        )
+    amounts = {p.amount.sqft for p in members}
+    if len(amounts) > 1:
+        reasons.append(
+            "The impacts in this total have different amounts ("
+            + ", ".join(fmt_sqft(a) for a in sorted(amounts))
+            + "); the total is held to the smallest."
+        )
+    relation = "within" if within else "over"
+    reasons.append(
+        f"Project total {fmt_sqft(total)} is {relation} the amount of {fmt_sqft(allowance)}."
+    )
+    limits = []
+    if owns_entire:
+        limits.append(allowance)
+    if portion is not None:
+        limits.append(portion * pct_portion / PERCENT)
+    limits.append(float(floor))
+    limit = max(limits)
+    cumulative_total = cumulative + total
+    cumulative_ok = cumulative_total <= limit
+    if within and not cumulative_ok:
+        reasons.append(
+            f"Subd. 9(f): {fmt_sqft(cumulative)} already drained or filled of the landowner's "
+            f"portion since {since.isoformat()} plus this {fmt_sqft(total)} is "
+            f"{fmt_sqft(cumulative_total)}, more than the greatest of the subd. 9(f) limits "
+            f"({fmt_sqft(limit)}): the exemption no longer applies."
+        )
+    exempt = within and cumulative_ok and not other_exemption
+    return DeMinimisGroup(
+        name, type_groups, zones, ids, total, allowance, citations, within,
+        cumulative_total, limit, exempt, tuple(reasons),
+    )
+
+
+def _out_of_scope(f: ImpactFacts, parent: Trace) -> Decision:
+    trace = Trace("de_minimis_impact", parent.params, parent.day)
+    trace.amounts.update(area_sqft=f.area_sqft, not_exempt_sqft=0.0)
+    trace.cite("Minn. Stat. § 103G.005, subd. 15a", OUTSIDE_WCA)
+    trace.because(
+        f"Impact {f.impact_id!r} is to a public waters wetland, which is not a \"wetland\" "
+        "regulated by the Wetland Conservation Act (§ 103G.005, subd. 19(b)); it goes to the "
+        "DNR public waters process and is not counted in the de minimis totals."
+    )
+    trace.check("The DNR public waters inventory confirms the public waters wetland.")
+    return trace.decide(Outcome.OUT_OF_SCOPE, None)
+
+
+def _describe(f: ImpactFacts) -> str:
+    zones = "; ".join(
+        f"{fmt_sqft(f.sqft_in(z))} {zone_words(z)}" for z in ZONE_ORDER if f.sqft_in(z) > 0
+    )
+    kind = f"type {int(f.wetland_type)}" + (" white cedar and tamarack" if f.cedar_tamarack else "")
+    return f"Impact {f.impact_id!r}: {fmt_sqft(f.area_sqft)} of {kind} wetland" + (
+        f" ({zones})." if zones else "."
+    )
+
+
+def _impact_decision(
+    f: ImpactFacts,
+    own: list[_Part],
+    pools: list[DeMinimisGroup],
+    *,
+    trace: Trace,
+    reading: str,
+    multi_zone: tuple[ShorelandZone, ...],
+    other_exemption: bool,
+    cumulative: float,
+    cumulative_keys: tuple[str, ...],
+) -> Decision:
+    out = Trace("de_minimis_impact", trace.params, trace.day)
+    area = f.area_sqft
+    out.amounts["area_sqft"] = area
+    for z in ZONE_ORDER:
+        out.amounts[f"sqft_{z.name.lower()}"] = f.sqft_in(z)
+    out.because(_describe(f))
+    for part in own:
+        out.used.update(part.amount.parameters)
+        out.cite(*part.amount.citations)
+        out.because(*part.amount.reasons)
+        out.check(part.amount.verify)
+    allowance = min(p.amount.sqft for p in own)
+    out.amounts["allowance_sqft"] = allowance
+
+    if multi_zone:
+        out.cite(f"{SUBD9}(e)")
+        words = ", ".join(zone_words(z) for z in multi_zone)
+        if reading == MOST_RESTRICTIVE:
+            out.because(
+                f"The project's impacts of this type group lie {words}; the amounts of "
+                "paragraphs (a), (b) and (c) may not be combined (subd. 9(e)), so this impact "
+                f"is held to the most restrictive amount, {fmt_sqft(allowance)}."
+            )
+        else:
+            out.because(
+                f"The project's impacts of this type group lie {words}; under the per-zone "
+                "reading of subd. 9(e) each zone's area is held to its own amount."
+            )
+            out.check(
+                "The per-zone reading of subd. 9(e) was chosen: the local government unit "
+                "must confirm that each zone's area may be held to its own amount on one "
+                "project (the default reading holds all of it to the most restrictive)."
+            )
+
+    for pool in pools:
+        out.because(*(f"{_pool_words(pool)}: {r}" for r in pool.reasons))
+    failed = [p for p in pools if not p.exempt]
+    ineligible = f.calcareous_fen or f.banked or f.used_for_replacement_credit
+
+    if f.calcareous_fen:
+        out.cite(CALCAREOUS_FENS, EXEMPTION_STANDARDS)
+        out.because(
+            "A calcareous fen may not be filled, drained or otherwise degraded unless the "
+            "commissioner of natural resources decides under an approved management plan "
+            "(§ 103G.223); no exemption applies to it (Minn. R. 8420.0420, subp. 1)."
+        )
+        out.check("The calcareous fen identification (commissioner's order in the State Register).")
+    if f.banked:
+        out.cite(EXEMPTION_STANDARDS)
+        out.because(
+            "The wetland is deposited in the wetland bank: exemptions do not apply "
+            "(Minn. R. 8420.0420, subp. 1)."
+        )
+    if f.used_for_replacement_credit:
+        out.cite(EXEMPTION_STANDARDS)
+        out.because(
+            "The wetland has already been used for replacement credit: exemptions do not "
+            "apply (Minn. R. 8420.0420, subp. 1)."
+        )
+    if other_exemption:
+        out.cite(f"{SUBD9}(g)")
+        out.because(
+            "Another exemption of § 103G.2241 is claimed on this project, and the de minimis "
+            "exemption may not be combined with it (subd. 9(g))."
+        )
+        out.check(
+            "If the other exemption is not relied on, run the de minimis test again without it."
+        )
+
+    exempt = not ineligible and not other_exemption and not failed
+    if exempt:
+        out.because(f"Impact {f.impact_id!r} is de minimis: no replacement plan is required.")
+        out.check(
+            "Exemption conditions: erosion control, no blocking of fish passage, and "
+            "compliance with all other requirements (§ 103G.2241, subd. 11(a))."
+        )
+        out.amounts["not_exempt_sqft"] = 0.0
+        return out.decide(Outcome.EXEMPT, allowance)
+
+    for pool in failed:
+        if not pool.within_allowance:
+            out.cite(*pool.citations)
+            if pool.name != NO_AMOUNT_POOL:
+                out.cite(EXEMPTION_STANDARDS)
+                out.because(
+                    f"The project total of {fmt_sqft(pool.total_sqft)} exceeds the amount of "
+                    f"{fmt_sqft(pool.allowance_sqft)}, so the whole impact is not exempt: all "
+                    f"{fmt_sqft(area)} must be replaced, not only the excess "
+                    "(Minn. R. 8420.0420, subp. 1)."
+                )
+        elif (
+            pool.cumulative_limit_sqft is not None
+            and pool.cumulative_total_sqft is not None
+            and pool.cumulative_total_sqft > pool.cumulative_limit_sqft
+        ):
+            out.cite(f"{SUBD9}(f)")
+            for key in cumulative_keys:
+                out.used[key] = trace.used[key]
+            out.amounts["cumulative_total_sqft"] = pool.cumulative_total_sqft
+            out.amounts["cumulative_limit_sqft"] = pool.cumulative_limit_sqft
+    out.amounts["not_exempt_sqft"] = area
+    if cumulative:
+        out.amounts["cumulative_sqft_since_1992"] = cumulative
+    outcome = Outcome.PROHIBITED if f.calcareous_fen else Outcome.NOT_EXEMPT
+    out.because(
+        f"Impact {f.impact_id!r} is not de minimis"
+        + (": it is prohibited." if f.calcareous_fen else ": replacement is required.")
+    )
+    return out.decide(outcome, 0.0 if ineligible else allowance)
+
+
+def _pool_words(pool: DeMinimisGroup) -> str:
+    if pool.name == SETBACK_POOL:
+        return "Setback-zone total (all types, subd. 9(c))"
+    if pool.name == NO_AMOUNT_POOL:
+        return "Area without an amount"
+    group, _, zone = pool.name.partition(":")
+    words = "types 1, 2, 6, 7" if group == TYPES_1_2_6_7 else "types 3, 4, 5, 8 and cedar"
+    if zone:
+        return f"Total of {words} {zone_words(ShorelandZone(zone))}"
+    return f"Total of {words}"
+
+
+def _project_decision(
+    trace: Trace,
+    *,
+    in_scope: list[ImpactFacts],
+    out_scope: list[ImpactFacts],
+    by_impact: Mapping[Hashable, Decision],
+    groups: list[DeMinimisGroup],
+    reading: str,
+    multi_zone: Mapping[str, tuple[ShorelandZone, ...]],
+    cumulative: float,
+    since: dt.date,
+    owns_entire: bool,
+    portion: float | None,
+    other_exemption: bool,
+) -> Decision:
+    for decision in by_impact.values():
+        trace.cite(*decision.citations)
+        trace.check(decision.verify)
+    trace.cite(f"{SUBD9}(f)")
+    trace.amounts.update(
+        total_sqft=math.fsum(f.area_sqft for f in in_scope),
+        out_of_scope_sqft=math.fsum(f.area_sqft for f in out_scope),
+        exempt_sqft=math.fsum(
+            f.area_sqft for f in in_scope if by_impact[f.impact_id].outcome is Outcome.EXEMPT
+        ),
+        not_exempt_sqft=math.fsum(
+            f.area_sqft for f in in_scope if by_impact[f.impact_id].outcome is not Outcome.EXEMPT
+        ),
+        cumulative_sqft_since_1992=cumulative,
+    )
+    if multi_zone:
+        trace.cite(f"{SUBD9}(e)")
+    for g in groups:
+        trace.because(
+            f"{_pool_words(g)} ({', '.join(str(i) for i in g.impact_ids)}): "
+            f"{fmt_sqft(g.total_sqft)} against {fmt_sqft(g.allowance_sqft)}: "
+            + ("exempt." if g.exempt else "not exempt.")
+        )
+    reading_words = (
+        "every impact of a type group is held to the most restrictive amount of the zones the "
+        "group touches"
+        if reading == MOST_RESTRICTIVE
+        else "each zone's area is held to that zone's own amount (alternative reading)"
+    )
+    if multi_zone:
+        trace.because(f"Subd. 9(e) reading: {reading_words}.")
+    ownership = "owns" if owns_entire else "does not own"
+    portion_words = (
+        f"a portion of {fmt_sqft(portion)}" if portion is not None else "portion size unknown"
+    )
+    trace.because(
+        f"Subd. 9(f): {fmt_sqft(cumulative)} drained or filled since {since.isoformat()}; "
+        f"the landowner {ownership} the entire wetland ({portion_words})."
+    )
+    trace.check(
+        "The landowner's cumulative area drained or filled since "
+        f"{since.isoformat()} and the ownership of the wetland (subd. 9(f)).",
+        "The project is the whole project as defined by the local government unit, not split "
+        "into components or phases to gain exemptions (§ 103G.005, subd. 14d).",
+        "Wetland types, white cedar and tamarack status and zone boundaries come from a "
+        "delineation reviewed by the Technical Evaluation Panel (§ 103G.2242, subd. 2).",
+    )
+    if any(f.sqft_outside > 0 for f in in_scope):
+        trace.check(_VERIFY_H)
+    if portion is None and not owns_entire:
+        trace.check(
+            "The size of the landowner's portion of the wetland, for the percentage limit of "
+            "subd. 9(f)(2)."
+        )
+    counted = [
+        f for f in in_scope if f.calcareous_fen or f.banked or f.used_for_replacement_credit
+    ]
+    if counted and len(counted) < len(in_scope):
+        trace.check(
+            "Impacts to calcareous fens, banked wetlands or wetlands used for replacement "
+            "credit are counted in the project totals (they are drained or filled as part of "
+            "the project); the local government unit should confirm."
+        )
+    if other_exemption:
+        trace.cite(f"{SUBD9}(g)")
+    if not in_scope:
+        trace.because("Every impact is to a public waters wetland: outside the WCA.")
+        return trace.decide(Outcome.OUT_OF_SCOPE, False)
+    exempt = all(by_impact[f.impact_id].outcome is Outcome.EXEMPT for f in in_scope)
+    if exempt:
+        trace.because("Every impact in scope is de minimis: the project needs no replacement plan.")
+        return trace.decide(Outcome.EXEMPT, True)
+    trace.because(
+        "At least one impact is not de minimis: the project needs a replacement plan for "
+        f"{fmt_sqft(trace.amounts['not_exempt_sqft'])}"
+        + (" (calcareous fen impacts are prohibited)." if any(
+            f.calcareous_fen for f in in_scope) else ".")
+    )
+    return trace.decide(Outcome.NOT_EXEMPT, False)
+

@@ -1,0 +1,454 @@
+"""The area tests of four exemptions of Minn. Stat. § 103G.2241 other than de minimis.
+
+Each function answers only the part of an exemption that a map can answer (type and
+size), with outcome ``ELIGIBLE`` or ``NOT_ELIGIBLE``; every other condition of the
+exemption is listed in the decision's ``verify`` items for the local government unit.
+
+* :func:`pasture_exemption` — subd. 1(2), agricultural pasture land.
+* :func:`drainage_exemption` — subd. 2(b), land assessed drainage benefits.
+* :func:`utility_exemption` — subd. 6(a)(1), utilities.
+* :func:`wildlife_spoil_exemption` — subd. 10(1), spoil from wildlife habitat projects.
+* :func:`exemption_candidates` — every one of these whose area test an impact passes.
+
+An activity is exempt if it qualifies for any one exemption (subd. 11(b)), but an
+exemption may not be combined with the de minimis exemption on a project (subd. 9(g)),
+and no exemption applies to calcareous fens, to wetlands in the wetland bank or to
+wetlands already used for replacement credit (Minn. R. 8420.0420, subp. 1).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from wetland_gis.decision import Decision
+from wetland_gis.enums import Outcome, WetlandType
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.facts import (
+    PERCENT,
+    SQFT_PER_ACRE,
+    ImpactFacts,
+    Trace,
+    check_area,
+    check_flag,
+    exact,
+    fmt_number,
+    fmt_sqft,
+    wetland_type_of,
+)
+
+__all__ = [
+    "pasture_exemption",
+    "drainage_exemption",
+    "utility_exemption",
+    "wildlife_spoil_exemption",
+    "exemption_candidates",
+]
+
+_E = "exemptions."
+_CONDITIONS = (
+    "Exemption conditions: erosion control, no blocking of fish passage, and compliance "
+    "with all other requirements (§ 103G.2241, subd. 11(a))."
+)
+_NOT_COMBINED = (
+    "This exemption may not be combined with the de minimis exemption on a project "
+    "(§ 103G.2241, subd. 9(g))."
+)
+_EXCLUDED = (
+    "The wetland is not a calcareous fen, not deposited in the wetland bank and not already "
+    "used for replacement credit (Minn. R. 8420.0420, subp. 1)."
+)
+
+
+def _types(values: list[int]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def pasture_exemption(
+    wetland_type: WetlandType | int,
+    wetland_acres: float | None,
+    *,
+    bottomland_hardwood: bool = False,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return the area test of the pasture exemption, § 103G.2241, subd. 1(2).
+
+    Parameters
+    ----------
+    wetland_type : WetlandType or int
+        Circular 39 type of the wetland.
+    wetland_acres : float or None
+        Size of the whole wetland (not of the impact), in acres; ``None`` if unknown.
+    bottomland_hardwood : bool, default False
+        A bottomland hardwood type 1 wetland, which the exemption excepts.
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``ELIGIBLE`` for a type 1 wetland of any size (not bottomland hardwood) or a type 2
+        or 6 wetland under the size limit; ``NOT_ELIGIBLE`` otherwise; ``NOT_ASSESSED`` for
+        a type 2 or 6 wetland of unknown size. ``value`` is ``True`` when eligible.
+
+    Notes
+    -----
+    The size limit is "less than": a wetland exactly at the limit is not eligible.
+
+    Examples
+    --------
+    >>> pasture_exemption(2, 1.5, as_of="2024-01-01").outcome.value
+    'eligible'
+    """
+    trace = Trace("pasture_exemption", params, as_of)
+    wtype = wetland_type_of(wetland_type)
+    check_flag(bottomland_hardwood, "bottomland_hardwood")
+    size = None if wetland_acres is None else check_area(wetland_acres, "wetland_acres")
+    any_size = list(trace.value(_E + "pasture_any_size_types"))
+    small = list(trace.value(_E + "pasture_small_types"))
+    key = _E + "pasture_small_max_acres"
+    limit = trace.value(key)
+    trace.cite_key(_E + "pasture_any_size_types")
+    trace.check(
+        "The wetland is on agricultural pasture land (grazed by domesticated livestock, "
+        "§ 103G.005, subd. 14a) that remains in the same use.",
+        _CONDITIONS,
+        _NOT_COMBINED,
+        _EXCLUDED,
+    )
+    label = f"type {int(wtype)} wetland"
+    if size is not None:
+        trace.amounts["wetland_acres"] = size
+    if int(wtype) in any_size:
+        if bottomland_hardwood:
+            trace.because(
+                f"A bottomland hardwood {label} is excepted from the pasture exemption."
+            )
+            return trace.decide(Outcome.NOT_ELIGIBLE, False)
+        trace.because(f"A {label} on pasture land qualifies whatever its size.")
+        trace.check(f"The {label} is not a bottomland hardwood wetland.")
+        return trace.decide(Outcome.ELIGIBLE, True)
+    if int(wtype) not in small:
+        trace.because(
+            f"The pasture exemption covers types {_types(any_size + small)} only, not a {label}."
+        )
+        return trace.decide(Outcome.NOT_ELIGIBLE, False)
+    trace.amounts["limit_acres"] = float(limit)
+    if size is None:
+        trace.because(
+            f"A {label} qualifies if it is less than {fmt_number(limit)} acres; its size is "
+            "not known."
+        )
+        trace.check(f"Measure the whole {label}: it must be under {fmt_number(limit)} acres.")
+        return trace.decide(Outcome.NOT_ASSESSED, False)
+    if trace.passes(key, size):
+        trace.because(
+            f"A {label} of {fmt_number(size)} acres is less than {fmt_number(limit)} acres."
+        )
+        return trace.decide(Outcome.ELIGIBLE, True)
+    trace.because(
+        f"A {label} of {fmt_number(size)} acres is not less than {fmt_number(limit)} acres."
+    )
+    return trace.decide(Outcome.NOT_ELIGIBLE, False)
+
+
+def drainage_exemption(
+    wetland_type: WetlandType | int,
+    drained_sqft: float,
+    incorporated: bool | None,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return the area test of the drainage exemption, § 103G.2241, subd. 2(b).
+
+    Parameters
+    ----------
+    wetland_type : WetlandType or int
+        Circular 39 type of the wetland drained.
+    drained_sqft : float
+        Area drained, in square feet.
+    incorporated : bool or None
+        Whether the wetland is in an incorporated area (the exemption needs an
+        unincorporated area); ``None`` if unknown (then a verify item).
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``ELIGIBLE`` for draining a type 1 wetland, or type 2 or 6 wetland up to the acre
+        limit, outside an incorporated area; ``NOT_ELIGIBLE`` otherwise.
+
+    Notes
+    -----
+    The acre limit is "up to": exactly at the limit is eligible.
+    """
+    trace = Trace("drainage_exemption", params, as_of)
+    wtype = wetland_type_of(wetland_type)
+    area = check_area(drained_sqft, "drained_sqft")
+    if incorporated is not None:
+        check_flag(incorporated, "incorporated")
+    acres = exact(area) / SQFT_PER_ACRE
+    trace.amounts.update(drained_sqft=area, drained_acres=float(acres))
+    any_size = list(trace.value(_E + "drainage_any_size_types"))
+    limited = list(trace.value(_E + "drainage_limited_types"))
+    key = _E + "drainage_limited_max_acres"
+    limit = trace.value(key)
+    trace.cite_key(_E + "drainage_any_size_types")
+    trace.check(
+        "The activity is draining (not filling), on land assessed drainage benefits for a "
+        "public drainage system (§ 103G.2241, subd. 2(b)).",
+        "Subd. 2(b)(1): during the 20-year period that ended January 1, 1992, an expenditure "
+        "was made from the drainage system account, or the system was repaired or maintained "
+        "as approved by the drainage authority, or no repair or maintenance was required "
+        "(§ 103E.705, subd. 1).",
+        "Subd. 2(b)(2): the wetlands are not drained for conversion to platted lots, planned "
+        "unit, commercial or industrial developments, or development with more than one "
+        "residential unit per 40 acres (with the family-residence exception); a conversion "
+        "within the period after drainage set in subd. 2(b) requires replacement.",
+        "The local government unit may require a deed restriction against nonagricultural use "
+        "(§ 103G.222, subd. 1(d)).",
+        _CONDITIONS,
+        _NOT_COMBINED,
+        _EXCLUDED,
+    )
+    label = f"type {int(wtype)} wetland"
+    if incorporated:
+        trace.because("The drainage exemption applies only in an unincorporated area.")
+        return trace.decide(Outcome.NOT_ELIGIBLE, False)
+    if incorporated is None:
+        trace.check("The wetland is in an unincorporated area.")
+    if int(wtype) in any_size:
+        trace.because(f"Draining a {label} qualifies whatever its size.")
+        return trace.decide(Outcome.ELIGIBLE, True)
+    if int(wtype) not in limited:
+        trace.because(
+            f"The drainage exemption covers types {_types(any_size + limited)} only, not a "
+            f"{label}."
+        )
+        return trace.decide(Outcome.NOT_ELIGIBLE, False)
+    trace.amounts["limit_acres"] = float(limit)
+    if trace.passes(key, acres):
+        trace.because(
+            f"Draining {fmt_number(float(acres))} acres of {label} is within "
+            f"{fmt_number(limit)} acres."
+        )
+        return trace.decide(Outcome.ELIGIBLE, True)
+    trace.because(
+        f"Draining {fmt_number(float(acres))} acres of {label} is more than "
+        f"{fmt_number(limit)} acres."
+    )
+    return trace.decide(Outcome.NOT_ELIGIBLE, False)
+
+
+def utility_exemption(
+    altered_sqft: float,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return the area test of the utility exemption, § 103G.2241, subd. 6(a)(1).
+
+    Parameters
+    ----------
+    altered_sqft : float
+        Wetland area the project significantly modifies or alters, in square feet.
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``ELIGIBLE`` when the area is less than the acre limit, else ``NOT_ELIGIBLE``.
+
+    Notes
+    -----
+    The limit is "less than": exactly one-half acre (21,780 square feet) is not eligible.
+    """
+    trace = Trace("utility_exemption", params, as_of)
+    area = check_area(altered_sqft, "altered_sqft")
+    acres = exact(area) / SQFT_PER_ACRE
+    key = _E + "utility_max_acres"
+    limit = trace.value(key)
+    trace.amounts.update(
+        altered_sqft=area, altered_acres=float(acres), limit_acres=float(limit)
+    )
+    trace.cite_key(key)
+    trace.check(
+        "The work is new placement or maintenance, repair, enhancement or replacement of a "
+        "utility or utility-type service (§ 103G.005, subd. 15h), including pipelines.",
+        "Subd. 6(a)(1)(i): the direct and indirect impacts have been avoided and minimized to "
+        "the extent possible.",
+        _CONDITIONS,
+        _NOT_COMBINED,
+        _EXCLUDED,
+    )
+    if trace.passes(key, acres):
+        trace.because(
+            f"The project alters {fmt_sqft(area)} ({fmt_number(float(acres))} acres) of "
+            f"wetland, less than {fmt_number(limit)} acre."
+        )
+        return trace.decide(Outcome.ELIGIBLE, True)
+    trace.because(
+        f"The project alters {fmt_sqft(area)} ({fmt_number(float(acres))} acres) of wetland, "
+        f"not less than {fmt_number(limit)} acre."
+    )
+    return trace.decide(Outcome.NOT_ELIGIBLE, False)
+
+
+def wildlife_spoil_exemption(
+    deposition_sqft: float,
+    wetland_acres: float | None,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return the area test of the wildlife spoil exemption, § 103G.2241, subd. 10(1).
+
+    Parameters
+    ----------
+    deposition_sqft : float
+        Area of spoil deposition in the wetland, in square feet.
+    wetland_acres : float or None
+        Size of the whole wetland, in acres (``> 0``); ``None`` if unknown.
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``ELIGIBLE`` when the deposition does not exceed the lesser of the percentage of
+        the wetland area and the acre limit; ``NOT_ELIGIBLE`` otherwise; ``NOT_ASSESSED``
+        when the wetland's size is unknown. ``amounts["limit_sqft"]`` is the lesser limit.
+
+    Notes
+    -----
+    Both limits are "does not exceed": exactly at the lesser limit is eligible.
+    """
+    trace = Trace("wildlife_spoil_exemption", params, as_of)
+    area = check_area(deposition_sqft, "deposition_sqft")
+    acres = exact(area) / SQFT_PER_ACRE
+    key_pct = _E + "wildlife_spoil_max_percent"
+    key_acres = _E + "wildlife_spoil_max_acres"
+    pct = trace.value(key_pct)
+    max_acres = trace.value(key_acres)
+    trace.amounts.update(deposition_sqft=area, deposition_acres=float(acres))
+    trace.cite_key(key_pct)
+    trace.check(
+        "The spoil results from excavation within the wetland for a wildlife habitat "
+        "improvement project and is stabilized and permanently seeded to prevent erosion "
+        "(subd. 10(1)(i)).",
+        "Subd. 10(1)(ii): no adverse impact on any species designated as endangered or "
+        "threatened under state or federal law.",
+        "Subd. 10(1)(iii): the soil and water conservation district certifies the wildlife "
+        "habitat improvement.",
+        _CONDITIONS,
+        _NOT_COMBINED,
+        _EXCLUDED,
+    )
+    if wetland_acres is None:
+        trace.because(
+            f"The deposition may not exceed {fmt_number(pct)} percent of the wetland area or "
+            f"{fmt_number(max_acres)} acre, whichever is less; the wetland's size is not known."
+        )
+        trace.check("Measure the whole wetland to find the percentage limit of subd. 10(1)(i).")
+        return trace.decide(Outcome.NOT_ASSESSED, False)
+    size = check_area(wetland_acres, "wetland_acres", positive=True)
+    share = acres / exact(size) * PERCENT
+    limit_acres = min(exact(pct) * exact(size) / PERCENT, exact(max_acres))
+    trace.amounts.update(
+        wetland_acres=size,
+        deposition_percent=float(share),
+        limit_acres=float(limit_acres),
+        limit_sqft=float(limit_acres * SQFT_PER_ACRE),
+    )
+    ok = trace.passes(key_pct, share) and trace.passes(key_acres, acres)
+    words = (
+        f"Spoil on {fmt_sqft(area)} ({fmt_number(float(share))} percent of a "
+        f"{fmt_number(size)} acre wetland)"
+    )
+    lesser = (
+        f"the lesser of {fmt_number(pct)} percent of the wetland and {fmt_number(max_acres)} "
+        f"acre, {fmt_sqft(float(limit_acres * SQFT_PER_ACRE))}"
+    )
+    if ok:
+        trace.because(f"{words} does not exceed {lesser}.")
+        return trace.decide(Outcome.ELIGIBLE, True)
+    trace.because(f"{words} exceeds {lesser}.")
+    return trace.decide(Outcome.NOT_ELIGIBLE, False)
+
+
+def exemption_candidates(
+    impact: ImpactFacts,
+    *,
+    wetland_acres: float | None = None,
+    incorporated: bool | None = None,
+    bottomland_hardwood: bool = False,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> tuple[Decision, ...]:
+    """Return the decisions of every exemption whose area test ``impact`` passes.
+
+    Parameters
+    ----------
+    impact : ImpactFacts
+        The impact; its whole area is the area drained, altered or deposited on.
+    wetland_acres : float, optional
+        Size of the whole wetland in acres (for the pasture and wildlife spoil tests; those
+        are skipped for types whose test needs it when it is unknown).
+    incorporated : bool, optional
+        Whether the wetland is in an incorporated area (``None``: unknown, left to verify).
+    bottomland_hardwood : bool, default False
+        A bottomland hardwood type 1 wetland (excepted from the pasture exemption).
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    tuple of Decision
+        The ``ELIGIBLE`` decisions, in the order pasture, drainage, utility, wildlife spoil.
+        Empty for a calcareous fen, a banked wetland, a wetland used for replacement credit
+        (Minn. R. 8420.0420, subp. 1) or a public waters wetland (outside the WCA).
+
+    Notes
+    -----
+    Passing the area test is not an exemption: each decision lists what a person must
+    still verify. None of these may be combined with the de minimis exemption on a project
+    (§ 103G.2241, subd. 9(g)); the activity is exempt if it qualifies for any one of them
+    (subd. 11(b)).
+    """
+    if not isinstance(impact, ImpactFacts):
+        raise RulesInputError(f"impact must be ImpactFacts, got {type(impact).__name__}")
+    if (
+        impact.calcareous_fen
+        or impact.banked
+        or impact.used_for_replacement_credit
+        or impact.public_waters_wetland
+    ):
+        return ()
+    area = impact.area_sqft
+    decisions = [
+        pasture_exemption(
+            impact.wetland_type,
+            wetland_acres,
+            bottomland_hardwood=bottomland_hardwood,
+            params=params,
+            as_of=as_of,
+        ),
+        drainage_exemption(impact.wetland_type, area, incorporated, params=params, as_of=as_of),
+        utility_exemption(area, params=params, as_of=as_of),
+        wildlife_spoil_exemption(area, wetland_acres, params=params, as_of=as_of),
+    ]
+    return tuple(d for d in decisions if d.outcome is Outcome.ELIGIBLE)

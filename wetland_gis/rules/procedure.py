@@ -1,0 +1,306 @@
+"""Procedural thresholds of a replacement plan and of the wetland bank.
+
+* :func:`sequencing_without_alternatives_analysis` — § 103G.222, subd. 1(b)(6).
+* :func:`public_comment_required` — § 103G.2242, subd. 8.
+* :func:`revised_application_requires_notice` — § 103G.2242, subd. 6(b).
+* :func:`bank_fees` — § 103G.2242, subd. 14(a).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from wetland_gis.decision import Decision
+from wetland_gis.enums import Outcome
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.facts import (
+    PERCENT,
+    Trace,
+    check_area,
+    exact,
+    fmt_number,
+    fmt_sqft,
+)
+
+__all__ = [
+    "sequencing_without_alternatives_analysis",
+    "public_comment_required",
+    "revised_application_requires_notice",
+    "bank_fees",
+    "BANK_TRANSACTIONS",
+]
+
+#: The transactions of § 103G.2242, subd. 14(a).
+BANK_TRANSACTIONS = ("maintenance", "establishment", "deposit", "transfer", "withdrawal")
+
+_P = "procedure."
+_F = "bank_fees."
+
+
+def sequencing_without_alternatives_analysis(
+    total_sqft: float,
+    applicable_amount_sqft: float,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return whether the LGU may decide sequencing on site without a written analysis.
+
+    Parameters
+    ----------
+    total_sqft : float
+        Total wetland area the project drains or fills, in square feet.
+    applicable_amount_sqft : float
+        The de minimis amount of § 103G.2241, subd. 9, paragraph (a) that applies to the
+        project (e.g. the ``value`` of :func:`~wetland_gis.rules.de_minimis_allowance`).
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``ELIGIBLE`` when the total is not more than the applicable amount plus the
+        allowance of § 103G.222, subd. 1(b)(6); ``NOT_ELIGIBLE`` otherwise.
+
+    Notes
+    -----
+    "Not exceeding 10,000 square feet more than the applicable amount" is read as
+    ``total <= applicable + allowance``. Eligibility is the local government unit's option
+    ("may"), not the applicant's right. The paragraph names the paragraph (a) amount only;
+    where subd. 9(d) replaces it in the metropolitan area, pass the (d) amount and confirm.
+    """
+    trace = Trace("sequencing_without_alternatives_analysis", params, as_of)
+    total = check_area(total_sqft, "total_sqft")
+    applicable = check_area(applicable_amount_sqft, "applicable_amount_sqft")
+    key = _P + "sequencing_allowance"
+    allowance = trace.value(key)
+    trace.cite_key(key)
+    excess = exact(total) - exact(applicable)
+    trace.amounts.update(
+        total_sqft=total,
+        applicable_amount_sqft=applicable,
+        threshold_sqft=applicable + allowance,
+        excess_over_amount_sqft=float(excess),
+    )
+    trace.check(
+        "The on-site sequencing determination without a written alternatives analysis is at "
+        "the local government unit's option (\"may\"), § 103G.222, subd. 1(b)(6).",
+        "The applicable amount is that of § 103G.2241, subd. 9(a) for the project (confirm "
+        "which amount applies where subd. 9(d) replaces it in the metropolitan area).",
+    )
+    if trace.passes(key, excess):
+        trace.because(
+            f"The project's {fmt_sqft(total)} does not exceed the applicable amount of "
+            f"{fmt_sqft(applicable)} by more than {fmt_sqft(allowance)}: the local government "
+            "unit may make an on-site sequencing determination without a written "
+            "alternatives analysis."
+        )
+        return trace.decide(Outcome.ELIGIBLE, True)
+    trace.because(
+        f"The project's {fmt_sqft(total)} exceeds the applicable amount of {fmt_sqft(applicable)} "
+        f"by more than {fmt_sqft(allowance)}: a written alternatives analysis is needed."
+    )
+    return trace.decide(Outcome.NOT_ELIGIBLE, False)
+
+
+def public_comment_required(
+    total_sqft: float,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return whether a replacement plan has a public comment period (§ 103G.2242, subd. 8).
+
+    Parameters
+    ----------
+    total_sqft : float
+        Wetland area the activities impact, in square feet.
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``REQUIRED`` unless the area is less than the threshold (then ``NOT_REQUIRED``);
+        ``amounts["min_days"]`` is the minimum period, set by the local government unit.
+
+    Notes
+    -----
+    "Except for activities impacting less than 10,000 square feet": an impact exactly at
+    the threshold is not excepted, so a comment period is required.
+    """
+    trace = Trace("public_comment_required", params, as_of)
+    total = check_area(total_sqft, "total_sqft")
+    key = _P + "public_comment_threshold"
+    threshold = trace.value(key)
+    days_key = _P + "public_comment_min_days"
+    days = trace.value(days_key)
+    trace.cite_key(key)
+    trace.amounts.update(total_sqft=total, threshold_sqft=threshold)
+    if trace.passes(key, total):
+        trace.because(
+            f"The activities impact {fmt_sqft(total)}, less than {fmt_sqft(threshold)}: no "
+            "public comment period is required."
+        )
+        return trace.decide(Outcome.NOT_REQUIRED, False)
+    trace.amounts["min_days"] = days
+    trace.because(
+        f"The activities impact {fmt_sqft(total)}, not less than {fmt_sqft(threshold)}: the "
+        f"public may comment for {fmt_number(days)} days or more, as the local government "
+        "unit determines, before approval or denial."
+    )
+    trace.check("The length of the comment period is set by the local government unit.")
+    return trace.decide(Outcome.REQUIRED, True)
+
+
+def revised_application_requires_notice(
+    original_sqft: float,
+    revised_sqft: float,
+    moved_ft: float,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return whether a revised replacement plan is an "application" needing notice.
+
+    Parameters
+    ----------
+    original_sqft : float
+        Area drained or filled under the original replacement plan (``> 0``).
+    revised_sqft : float
+        Area drained or filled under the revised plan.
+    moved_ft : float
+        Distance of the revised area from the original area, in feet.
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``REQUIRED`` when the revised area is at least the percentage larger (subd. 6(b)(1))
+        or lies more than the distance away (subd. 6(b)(2)); ``NOT_REQUIRED`` otherwise.
+
+    Notes
+    -----
+    "At least ten percent larger" includes exactly ten percent; "more than 500 feet"
+    excludes exactly 500 feet. The increase is computed exactly.
+    """
+    trace = Trace("revised_application_requires_notice", params, as_of)
+    original = check_area(original_sqft, "original_sqft", positive=True)
+    revised = check_area(revised_sqft, "revised_sqft")
+    moved = check_area(moved_ft, "moved_ft")
+    increase = (exact(revised) - exact(original)) / exact(original) * PERCENT
+    area_key = _P + "revised_application_area_increase"
+    distance_key = _P + "revised_application_distance"
+    trace.amounts.update(
+        original_sqft=original,
+        revised_sqft=revised,
+        increase_percent=float(increase),
+        moved_ft=moved,
+    )
+    larger = trace.passes(area_key, increase)
+    farther = trace.passes(distance_key, moved)
+    pct = fmt_number(trace.value(area_key))
+    distance = fmt_number(trace.value(distance_key))
+    if larger:
+        trace.cite_key(area_key)
+        trace.because(
+            f"The revised area is {fmt_number(float(increase))} percent larger than the "
+            f"original: at least {pct} percent larger."
+        )
+    if farther:
+        trace.cite_key(distance_key)
+        trace.because(
+            f"The revised area is {fmt_number(moved)} feet from the original: more than "
+            f"{distance} feet."
+        )
+    if larger or farther:
+        trace.because(
+            "The revision is an application: copies go to the Technical Evaluation Panel, the "
+            "watershed district managers and the commissioner (§ 103G.2242, subd. 6(a))."
+        )
+        return trace.decide(Outcome.REQUIRED, True)
+    trace.cite_key(area_key, distance_key)
+    trace.because(
+        f"The revised area is {fmt_number(float(increase))} percent larger (less than {pct}) "
+        f"and {fmt_number(moved)} feet away (not more than {distance}): not a new application."
+    )
+    return trace.decide(Outcome.NOT_REQUIRED, False)
+
+
+def bank_fees(
+    credit_value_usd: float,
+    transaction: str,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return the wetland bank fee of a transaction (§ 103G.2242, subd. 14(a)).
+
+    Parameters
+    ----------
+    credit_value_usd : float
+        Value of the credits concerned, in US dollars.
+    transaction : {"maintenance", "establishment", "deposit", "transfer", "withdrawal"}
+        Annual account maintenance; account establishment, deposit or transfer; withdrawal.
+    params : ParameterSet, optional
+        Parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+
+    Returns
+    -------
+    Decision
+        ``value`` is the fee in US dollars: the percentage of the credit value, capped where
+        the statute caps it (maintenance, and establishment/deposit/transfer; a withdrawal
+        has no cap).
+
+    Raises
+    ------
+    RulesInputError
+        On an unknown transaction or a negative value.
+
+    Examples
+    --------
+    >>> bank_fees(10_000, "deposit", as_of="2024-01-01").value
+    650.0
+    """
+    trace = Trace("bank_fees", params, as_of)
+    value = check_area(credit_value_usd, "credit_value_usd")
+    if transaction not in BANK_TRANSACTIONS:
+        raise RulesInputError(
+            f"transaction was {transaction!r} but is expected to be in {list(BANK_TRANSACTIONS)}"
+        )
+    if transaction == "maintenance":
+        pct_key, cap_key = _F + "maintenance_percent", _F + "maintenance_max"
+    elif transaction == "withdrawal":
+        pct_key, cap_key = _F + "withdrawal_percent", None
+    else:
+        pct_key, cap_key = _F + "transaction_percent", _F + "transaction_max"
+    pct = trace.value(pct_key)
+    trace.cite_key(pct_key)
+    fee = exact(value) * exact(pct) / PERCENT
+    trace.amounts.update(credit_value_usd=value, percent=float(pct), percentage_fee_usd=float(fee))
+    trace.because(
+        f"The {transaction} fee is {fmt_number(pct)} percent of ${fmt_number(value)}: "
+        f"${fmt_number(float(fee))}."
+    )
+    if cap_key is not None:
+        cap = trace.value(cap_key)
+        trace.amounts["cap_usd"] = float(cap)
+        if not trace.passes(cap_key, fee):
+            fee = exact(cap)
+            trace.because(f"It may not exceed ${fmt_number(cap)}: the fee is ${fmt_number(cap)}.")
+    trace.amounts["fee_usd"] = float(fee)
+    trace.check(
+        "For single-user or other dedicated accounts the board may set fees at or below these "
+        "(§ 103G.2242, subd. 14(b), (c))."
+    )
+    return trace.decide(Outcome.REQUIRED, float(fee))

@@ -1,0 +1,622 @@
+"""Exact project-wide allocation of replacement sites and bank credits.
+
+Every impact's replacement requirement is met at the best siting tier available, then at
+the lowest cost, across the whole project, with no credit or site acre used twice. The
+model is a mixed-integer linear programme solved *exactly* in lexicographic stages with
+:func:`scipy.optimize.milp` (HiGHS).
+
+Model
+-----
+For impact ``i`` (``a_i`` acres of impact to replace) and a non-excluded option ``o``
+(``c_o`` credits available, ratio ``r_io``, tier ``t_io``):
+
+* ``x_io >= 0`` credits of option ``o`` used for impact ``i``;
+* ``u_i >= 0`` acres of impact ``i`` left unmet;
+* ``y_o`` in {0, 1} for each project-specific site with a cost: the site's whole cost is
+  paid once when it is used at all.
+
+Coverage: ``sum_o x_io / r_io + u_i = a_i``. Capacity: ``sum_i x_io <= c_o`` (times
+``y_o`` for a costed site). Bank credits cost ``price * credits * (1 + w)``, ``w`` the
+withdrawal fee rate (Minn. Stat. § 103G.2242, subd. 14(a)(3), read from the parameters).
+
+Stages, each optimum fixed (within ``tolerance``) before the next:
+
+1. minimise the unmet acres ``sum_i u_i``;
+2. for ``k = 1, 2, 3``: maximise the acres of impact replaced at tiers ``<= k`` - so
+   "best tier available" means: as many impact acres as possible at tier 1 across the
+   project; subject to that, as many as possible at tier 2; then tier 3; the rest at
+   tier 4. Acres of impact (``x / r``), not credits, are counted, so a higher ratio does
+   not weigh a tier more;
+3. minimise the cost, or the user's weighted sum of cost, distance and out-of-kind use.
+
+Stages 1 and 2 are linear programmes (the binary ``y`` is relaxed: it never helps them);
+stage 3 is the mixed-integer one.
+
+Examples
+--------
+>>> import pandas as pd
+>>> ranking = pd.DataFrame({
+...     "impact_id": ["A", "A"], "option_id": ["S1", "B1"], "option_kind": ["site", "bank"],
+...     "tier": [1, 3], "excluded": [False, False], "ratio": [2.0, 2.0],
+...     "credits_needed": [2.0, 2.0], "credits_available": [1.0, 10.0],
+...     "unit_cost": [5000.0, 1000.0]})
+>>> a = allocate(ranking, as_of="2024-05-01")
+>>> a.plan[["option_id", "tier", "credits"]].to_dict("list")
+{'option_id': ['S1', 'B1'], 'tier': [1, 3], 'credits': [1.0, 1.0]}
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from wetland_gis.errors import WetlandGISError
+from wetland_gis.parameters import ParameterSet, default_parameters
+
+__all__ = [
+    "Allocation",
+    "AllocationError",
+    "Stage",
+    "allocate",
+    "check_weights",
+    "withdrawal_fee_rate",
+    "WEIGHT_KEYS",
+    "DEFAULT_WEIGHTS",
+    "PLAN_COLUMNS",
+    "UNMET_COLUMNS",
+]
+
+#: Keys of the user's stage-3 weights and what each multiplies.
+WEIGHT_KEYS: Mapping[str, str] = {
+    "cost": "USD (bank credits with the withdrawal fee; a site's whole cost once used)",
+    "distance": "credits times feet from the impact to the option",
+    "out_of_kind": "credits of another Circular 39 type than the impact's",
+}
+#: Default stage-3 objective: lowest cost.
+DEFAULT_WEIGHTS: Mapping[str, float] = {"cost": 1.0, "distance": 0.0, "out_of_kind": 0.0}
+
+PLAN_COLUMNS = ("impact_id", "option_id", "option_kind", "tier", "credits", "cost")
+UNMET_COLUMNS = ("impact_id", "credits_short", "reason")
+
+FEE_KEY = "bank_fees.withdrawal_percent"
+_X_EPS = 1e-7  # credits below this are solver noise
+_U_EPS = 1e-6  # acres unmet below this are solver noise
+_MIP_REL_GAP = 1e-9
+
+
+class AllocationError(WetlandGISError):
+    """The allocation could not be solved; the message says which stage and why."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One solved stage of the lexicographic objective.
+
+    Parameters
+    ----------
+    name : str
+        ``"unmet"``, ``"tier_1"``, ``"tier_2"``, ``"tier_3"`` or ``"cost"``.
+    objective : float
+        The optimum of the stage in its unit: acres unmet (``"unmet"``), acres replaced
+        at tiers ``<= k`` (``"tier_k"``), or the weighted cost (``"cost"``).
+    status : str
+        The solver's message.
+    """
+
+    name: str
+    objective: float
+    status: str
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """The project-wide plan.
+
+    Parameters
+    ----------
+    plan : pandas.DataFrame
+        One row per impact and option used: ``impact_id, option_id, option_kind, tier,
+        credits, cost``, then ``acres`` (impact acres replaced), ``ratio`` and ``fee``
+        (bank withdrawal fee included in ``cost``). A site's whole cost is shared among
+        the impacts that use it in proportion to their credits. ``cost`` is NaN where the
+        option has no price.
+    unmet : pandas.DataFrame
+        ``impact_id, credits_short, reason`` and ``acres_short``, for each impact whose
+        requirement is not (fully) met. ``credits_short`` is at the impact's lowest ratio.
+    totals : Mapping[str, Any]
+        Acres required, replaced and unmet; replaced acres by tier; credits; cost and fees;
+        options and sites used; whether some used option had no price.
+    stages : tuple of Stage
+        The solved stages in order.
+    status : str
+        ``"optimal"``, or ``"no_options"`` when there was nothing to allocate.
+    fee_rate : float
+        Withdrawal fee as a fraction of the credit value.
+    weights : Mapping[str, float]
+        The stage-3 weights used.
+    citations : tuple of str
+        Rules the allocation applied.
+    """
+
+    plan: pd.DataFrame
+    unmet: pd.DataFrame
+    totals: Mapping[str, Any]
+    stages: tuple[Stage, ...]
+    status: str
+    fee_rate: float
+    weights: Mapping[str, float]
+    citations: tuple[str, ...] = field(default=())
+
+    def stage(self, name: str) -> Stage:
+        """Return the stage called ``name``."""
+        for s in self.stages:
+            if s.name == name:
+                return s
+        raise KeyError(f"no stage {name!r}; stages are {[s.name for s in self.stages]}")
+
+
+def check_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
+    """Return validated stage-3 weights (missing keys are 0; ``None`` means lowest cost).
+
+    Parameters
+    ----------
+    weights : Mapping[str, float] or None
+        Keys from :data:`WEIGHT_KEYS`, finite values ``>= 0``.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    AllocationError
+        On an unknown key or a negative or non-numeric weight.
+    """
+    if weights is None:
+        return dict(DEFAULT_WEIGHTS)
+    out = dict.fromkeys(WEIGHT_KEYS, 0.0)
+    for key, value in weights.items():
+        if key not in WEIGHT_KEYS:
+            raise AllocationError(
+                f"weight {key!r} is not one of {sorted(WEIGHT_KEYS)}; e.g. "
+                "weights={'cost': 1.0, 'distance': 0.5}"
+            )
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = float("nan")
+        if isinstance(value, bool) or not math.isfinite(number) or number < 0:
+            raise AllocationError(f"weight {key!r} must be a finite number >= 0, got {value!r}")
+        out[key] = number
+    return out
+
+
+def withdrawal_fee_rate(
+    params: ParameterSet | None = None, as_of: str | dt.date | None = None
+) -> tuple[float, str]:
+    """Return the wetland bank withdrawal fee as a fraction of credit value, and its citation.
+
+    Parameters
+    ----------
+    params : ParameterSet, optional
+        Default: the shipped parameters.
+    as_of : str or date, optional
+        Date the fee is read for (default today).
+
+    Returns
+    -------
+    (float, str)
+    """
+    params = params if params is not None else default_parameters()
+    return float(params.value(FEE_KEY, as_of)) / 100.0, params.citation(FEE_KEY)
+
+
+# --------------------------------------------------------------------------------------
+# problem assembly
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Problem:
+    impacts: list[Any]
+    acres: np.ndarray  # a_i
+    impact_ratio: np.ndarray  # for credits_short
+    option_ids: list[Any]
+    option_kind: np.ndarray
+    cap: np.ndarray
+    price: np.ndarray  # bank price per credit (NaN unknown)
+    fixed: np.ndarray  # site fixed cost (NaN unknown)
+    pi: np.ndarray  # pair -> impact position
+    po: np.ndarray  # pair -> option position
+    ratio: np.ndarray
+    tier: np.ndarray
+    distance: np.ndarray
+    out_of_kind: np.ndarray
+    listed: dict[Any, int]  # impact -> options listed (any)
+    excluded_reasons: dict[Any, list[str]]
+
+
+def _bool(col: pd.Series) -> np.ndarray:
+    return col.fillna(False).astype(bool).to_numpy()
+
+
+def _num(frame: pd.DataFrame, name: str, default: float = np.nan) -> np.ndarray:
+    if name not in frame:
+        return np.full(len(frame), default, dtype=float)
+    return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=float)
+
+
+def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
+    required = ("impact_id", "option_id", "option_kind", "tier", "ratio", "credits_available")
+    missing = [c for c in required if c not in ranking]
+    if missing:
+        raise AllocationError(
+            f"the ranking lacks column(s) {missing}; pass the output of rank_options() "
+            f"(columns {list(required)} at least)"
+        )
+    r = ranking.reset_index(drop=True)
+    excluded = _bool(r["excluded"]) if "excluded" in r else np.zeros(len(r), bool)
+    ratio = _num(r, "ratio")
+    if "impact_acres" in r:
+        acres_row = _num(r, "impact_acres")
+    elif "credits_needed" in r:
+        acres_row = _num(r, "credits_needed") / np.where(ratio > 0, ratio, np.nan)
+    else:
+        acres_row = np.full(len(r), np.nan)
+
+    if needs is None:
+        tmp = pd.DataFrame({"impact_id": r["impact_id"], "acres": acres_row, "ratio": ratio})
+        needs = tmp.groupby("impact_id", sort=False).agg(acres=("acres", "max"),
+                                                         ratio=("ratio", "min")).reset_index()
+    for col in ("impact_id", "acres"):
+        if col not in needs:
+            raise AllocationError(f"`needs` must have columns impact_id, acres (and ratio); "
+                                  f"{col!r} is missing")
+    if needs["impact_id"].duplicated().any():
+        dup = needs.loc[needs["impact_id"].duplicated(), "impact_id"].tolist()[:5]
+        raise AllocationError(f"`needs` lists impact(s) {dup} more than once")
+    impacts = needs["impact_id"].tolist()
+    acres = np.nan_to_num(_num(needs, "acres"), nan=0.0)
+    if (acres < 0).any():
+        raise AllocationError("impact acres to replace must be 0 or more")
+    iratio = _num(needs, "ratio")
+    pos_i = {k: n for n, k in enumerate(impacts)}
+
+    # options: one row per option id, consistent across impacts
+    opts = r.drop_duplicates("option_id")
+    option_ids = opts["option_id"].tolist()
+    pos_o = {k: n for n, k in enumerate(option_ids)}
+    kind = opts["option_kind"].astype(str).str.lower().to_numpy()
+    bad = sorted(set(kind) - {"site", "bank"})
+    if bad:
+        raise AllocationError(f"option_kind {bad} is not 'site' or 'bank'")
+    cap = np.nan_to_num(_num(opts, "credits_available"), nan=0.0)
+    if (cap < 0).any():
+        raise AllocationError("credits_available must be 0 or more")
+    unit = _num(opts, "unit_cost")
+    price = np.where(kind == "bank", unit, np.nan)
+    fixed = np.where(kind == "site", unit * cap, np.nan)
+    fixed = np.where((kind == "site") & (cap == 0), 0.0, fixed)
+
+    listed: dict[Any, int] = {}
+    reasons: dict[Any, list[str]] = {}
+    for imp, exc, why in zip(
+        r["impact_id"], excluded,
+        r["exclusion_reason"] if "exclusion_reason" in r else [""] * len(r), strict=True,
+    ):
+        listed[imp] = listed.get(imp, 0) + 1
+        if exc and isinstance(why, str) and why:
+            reasons.setdefault(imp, []).append(why)
+
+    tier = pd.to_numeric(r["tier"], errors="coerce").to_numpy(dtype=float)
+    known_impact = r["impact_id"].map(pos_i).notna().to_numpy()
+    use = (~excluded) & np.isfinite(tier) & (ratio > 0) & known_impact
+    pi = r.loc[use, "impact_id"].map(pos_i).to_numpy(dtype=int)
+    po = r.loc[use, "option_id"].map(pos_o).to_numpy(dtype=int)
+    keep = (acres[pi] > 0) & (cap[po] > 0)
+    idx = np.flatnonzero(use)[keep]
+    if "in_kind" in r:
+        in_kind = r["in_kind"].astype("boolean")
+        ook = (in_kind == False).fillna(False).to_numpy(dtype=bool)  # noqa: E712
+    else:
+        ook = np.zeros(len(r), bool)
+    pair_ratio = ratio[idx]
+    if np.isnan(iratio).any():  # impacts without a given ratio: their lowest pair ratio
+        low = pd.Series(ratio).groupby(r["impact_id"]).min()
+        iratio = np.array([iratio[n] if np.isfinite(iratio[n]) else low.get(k, np.nan)
+                           for n, k in enumerate(impacts)])
+    return _Problem(
+        impacts=impacts, acres=acres, impact_ratio=iratio, option_ids=option_ids,
+        option_kind=kind, cap=cap, price=price, fixed=fixed, pi=pi[keep], po=po[keep],
+        ratio=pair_ratio, tier=tier[idx].astype(int),
+        distance=np.nan_to_num(_num(r, "distance_ft")[idx], nan=0.0),
+        out_of_kind=ook[idx].astype(float), listed=listed, excluded_reasons=reasons,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# solving
+# --------------------------------------------------------------------------------------
+
+
+def _solve_stages(
+    p: _Problem,
+    weights: Mapping[str, float],
+    fee_rate: float,
+    tolerance: float,
+    time_limit: float | None,
+) -> tuple[np.ndarray, np.ndarray, list[Stage]]:
+    n_p, n_i = len(p.pi), len(p.impacts)
+    site_cost = (p.option_kind == "site") & np.nan_to_num(p.fixed, nan=0.0).__gt__(0)
+    used_opts = np.unique(p.po)
+    y_opts = [o for o in used_opts if site_cost[o]]
+    y_pos = {o: n for n, o in enumerate(y_opts)}
+    n_y = len(y_opts)
+    n = n_p + n_i + n_y
+
+    # coverage rows: sum_o x/r + u = a
+    rows = [p.pi, np.arange(n_i)]
+    cols = [np.arange(n_p), n_p + np.arange(n_i)]
+    vals = [1.0 / p.ratio, np.ones(n_i)]
+    a_cov = sparse.csr_array(
+        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_i, n)
+    )
+    # capacity rows: sum_i x - cap*y <= 0  or  sum_i x <= cap
+    opt_row = {o: k for k, o in enumerate(used_opts)}
+    r_rows = [np.array([opt_row[o] for o in p.po], dtype=int)]
+    r_cols = [np.arange(n_p)]
+    r_vals = [np.ones(n_p)]
+    ub_cap = np.array([p.cap[o] for o in used_opts], dtype=float)
+    for o in y_opts:
+        r_rows.append(np.array([opt_row[o]]))
+        r_cols.append(np.array([n_p + n_i + y_pos[o]]))
+        r_vals.append(np.array([-p.cap[o]]))
+        ub_cap[opt_row[o]] = 0.0
+    a_cap = sparse.csr_array(
+        (np.concatenate(r_vals), (np.concatenate(r_rows), np.concatenate(r_cols))),
+        shape=(len(used_opts), n),
+    )
+    constraints = [
+        LinearConstraint(a_cov, p.acres, p.acres),
+        LinearConstraint(a_cap, -np.inf, ub_cap),
+    ]
+    lb = np.zeros(n)
+    ub = np.concatenate([
+        np.minimum(p.cap[p.po], p.acres[p.pi] * p.ratio),
+        p.acres,
+        np.ones(n_y),
+    ])
+    bounds = Bounds(lb, ub)
+    stages: list[Stage] = []
+    x_best = np.concatenate([np.zeros(n_p), p.acres, np.zeros(n_y)])
+
+    def run(name: str, c: np.ndarray, integer: bool) -> None:
+        nonlocal x_best
+        scale = float(np.max(np.abs(c))) if c.size else 0.0
+        if scale <= 0:
+            return
+        cs = c / scale
+        integrality = np.zeros(n)
+        if integer and n_y:
+            integrality[n_p + n_i:] = 1
+        options: dict[str, Any] = {"mip_rel_gap": _MIP_REL_GAP, "presolve": True}
+        if time_limit is not None:
+            options["time_limit"] = float(time_limit)
+        res = milp(cs, integrality=integrality, bounds=bounds, constraints=constraints,
+                   options=options)
+        if res.status != 0 or res.x is None:
+            raise AllocationError(
+                f"allocation stage {name!r} failed: {res.message} (status {res.status}). "
+                + ("Raise `time_limit` or simplify the problem."
+                   if res.status == 1 else "This is a bug if the inputs are valid; please "
+                   "report it with the ranking.")
+            )
+        z = float(cs @ res.x)
+        slack = tolerance * max(1.0, abs(z))
+        constraints.append(LinearConstraint(sparse.csr_array(cs.reshape(1, -1)), -np.inf,
+                                            z + slack))
+        x_best = res.x
+        value = -z * scale if name.startswith("tier_") else z * scale
+        stages.append(Stage(name=name, objective=value, status=str(res.message)))
+
+    if n_p:
+        c = np.zeros(n)
+        c[n_p:n_p + n_i] = 1.0
+        run("unmet", c, integer=False)
+        for k in (1, 2, 3):
+            better = p.tier <= k
+            if better.any() and (~better).any():
+                c = np.zeros(n)
+                c[:n_p] = np.where(better, -1.0 / p.ratio, 0.0)
+                run(f"tier_{k}", c, integer=False)
+        c = np.zeros(n)
+        bank_price = np.nan_to_num(np.where(p.option_kind[p.po] == "bank", p.price[p.po], 0.0))
+        c[:n_p] = (weights["cost"] * bank_price * (1.0 + fee_rate)
+                   + weights["distance"] * p.distance
+                   + weights["out_of_kind"] * p.out_of_kind)
+        for o, k in y_pos.items():
+            c[n_p + n_i + k] = weights["cost"] * p.fixed[o]
+        run("cost", c, integer=True)  # skipped when every weight is 0
+    x = np.clip(x_best[:n_p], 0.0, None)
+    x[x < _X_EPS] = 0.0
+    u = np.clip(x_best[n_p:n_p + n_i], 0.0, None)
+    covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)
+    u = np.maximum(p.acres - covered, 0.0)
+    u[u < _U_EPS] = 0.0
+    return x, u, stages
+
+
+def _unmet_reason(p: _Problem, i: int, x: np.ndarray) -> str:
+    imp = p.impacts[i]
+    mine = p.pi == i
+    if not p.listed.get(imp):
+        return "no replacement site or bank credit was listed for this impact"
+    if not mine.any():
+        why = "; ".join(sorted(set(p.excluded_reasons.get(imp, []))))
+        return ("every listed option is excluded or has no credits"
+                + (f" ({why})" if why else ""))
+    opts = sorted({p.option_ids[o] for o in p.po[mine]}, key=str)
+    return (
+        f"the eligible options ({', '.join(map(str, opts))}) do not have enough credits left "
+        "once the other impacts of the project are served at their best tiers"
+    )
+
+
+def allocate(
+    ranking: pd.DataFrame,
+    *,
+    needs: pd.DataFrame | None = None,
+    weights: Mapping[str, float] | None = None,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+    fee_rate: float | None = None,
+    tolerance: float = 1e-9,
+    time_limit: float | None = None,
+) -> Allocation:
+    """Allocate options to impacts: best tier first, then lowest cost, project-wide.
+
+    Parameters
+    ----------
+    ranking : pandas.DataFrame
+        Output of :func:`wetland_gis.siting.rank.rank_options` (columns ``impact_id,
+        option_id, option_kind, tier, excluded, ratio, credits_available, unit_cost``
+        and optionally ``impact_acres``, ``credits_needed``, ``distance_ft``, ``in_kind``,
+        ``exclusion_reason``). ``unit_cost`` is the bank price per credit, or the site's
+        cost per credit (its whole cost is ``unit_cost * credits_available``).
+    needs : pandas.DataFrame, optional
+        ``impact_id, acres`` (impact acres to replace) and ``ratio`` (for the credits
+        short), one row per impact, including impacts without any option. Default: from
+        the ranking (impacts with no row at all are then unknown to the allocation).
+    weights : Mapping[str, float], optional
+        Stage-3 objective (:data:`WEIGHT_KEYS`); default lowest cost.
+    params : ParameterSet, optional
+        Parameters for the withdrawal fee (default: shipped).
+    as_of : str or date, optional
+        Date the fee is read for (default today).
+    fee_rate : float, optional
+        Withdrawal fee as a fraction, instead of the parameter (for tests).
+    tolerance : float, default 1e-9
+        Relative slack with which each stage's optimum is fixed for the next stages.
+    time_limit : float, optional
+        Seconds allowed to each solver call.
+
+    Returns
+    -------
+    Allocation
+
+    Raises
+    ------
+    AllocationError
+        On malformed input or when a stage cannot be solved to optimality.
+    """
+    weights = check_weights(weights)
+    citations = ["Minn. Stat. § 103G.222, subd. 3(a)", "Minn. Stat. § 103G.222, subd. 3(d)"]
+    use_rules = fee_rate is None
+    if fee_rate is None:
+        fee_rate, fee_cite = withdrawal_fee_rate(params, as_of)
+        citations.append(fee_cite)
+    if not (math.isfinite(fee_rate) and fee_rate >= 0):
+        raise AllocationError(f"fee_rate must be a finite number >= 0, got {fee_rate!r}")
+    if not (tolerance >= 0):
+        raise AllocationError(f"tolerance must be >= 0, got {tolerance!r}")
+    p = _assemble(ranking, needs)
+    x, u, stages = _solve_stages(p, weights, fee_rate, tolerance, time_limit)
+
+    # plan
+    used = np.flatnonzero(x > 0)
+    site_total = np.bincount(p.po[used], weights=x[used], minlength=len(p.option_ids))
+    plan_rows = []
+    fees = []
+    for k in used:
+        o, i = p.po[k], p.pi[k]
+        credits = float(x[k])
+        if p.option_kind[o] == "bank":
+            value = credits * p.price[o]
+            fee = _withdrawal_fee(value, fee_rate, use_rules, params, as_of)
+            cost = value + fee
+        else:
+            fee = 0.0
+            cost = p.fixed[o] * credits / site_total[o] if site_total[o] > 0 else 0.0
+        fees.append(fee)
+        plan_rows.append({
+            "impact_id": p.impacts[i], "option_id": p.option_ids[o],
+            "option_kind": p.option_kind[o], "tier": int(p.tier[k]), "credits": credits,
+            "cost": cost, "acres": credits / p.ratio[k], "ratio": float(p.ratio[k]),
+            "fee": fee,
+        })
+    plan = pd.DataFrame(plan_rows, columns=[*PLAN_COLUMNS, "acres", "ratio", "fee"])
+    if len(plan):
+        order = {k: n for n, k in enumerate(p.impacts)}
+        plan = (
+            plan.assign(_order=plan["impact_id"].map(order), _neg=-plan["credits"])
+            .sort_values(["_order", "tier", "_neg"], kind="stable")
+            .drop(columns=["_order", "_neg"])
+            .reset_index(drop=True)
+        )
+        plan["tier"] = plan["tier"].astype("Int64")
+
+    unmet_rows = []
+    for i in np.flatnonzero(u > 0):
+        ratio = p.impact_ratio[i]
+        unmet_rows.append({
+            "impact_id": p.impacts[i],
+            "credits_short": float(u[i] * ratio) if np.isfinite(ratio) else float("nan"),
+            "reason": _unmet_reason(p, i, x), "acres_short": float(u[i]),
+        })
+    unmet = pd.DataFrame(unmet_rows, columns=[*UNMET_COLUMNS, "acres_short"])
+
+    by_tier = {t: 0.0 for t in (1, 2, 3, 4)}
+    for k in used:
+        by_tier[int(p.tier[k])] += float(x[k] / p.ratio[k])
+    unknown_cost = bool(plan["cost"].isna().any()) if len(plan) else False
+    sites_used = sorted({p.option_ids[p.po[k]] for k in used
+                         if p.option_kind[p.po[k]] == "site"}, key=str)
+    totals = {
+        "impacts": len(p.impacts),
+        "impacts_fully_met": int(len(p.impacts) - len(unmet)),
+        "acres_required": float(p.acres.sum()),
+        "acres_replaced": float(sum(by_tier.values())),
+        "acres_unmet": float(u.sum()),
+        "acres_by_tier": by_tier,
+        "credits": float(x.sum()),
+        "cost": float(plan["cost"].sum(skipna=True)) if len(plan) else 0.0,
+        "bank_fees": float(np.sum(fees)) if fees else 0.0,
+        "cost_unknown": unknown_cost,
+        "options_used": int(len({p.po[k] for k in used})),
+        "sites_used": sites_used,
+        "fee_rate": fee_rate,
+    }
+    return Allocation(
+        plan=plan, unmet=unmet, totals=totals, stages=tuple(stages),
+        status="optimal" if len(p.pi) else "no_options", fee_rate=float(fee_rate),
+        weights=weights, citations=tuple(citations),
+    )
+
+
+def _withdrawal_fee(
+    value: float,
+    rate: float,
+    use_rules: bool,
+    params: ParameterSet | None,
+    as_of: str | dt.date | None,
+) -> float:
+    """Return the withdrawal fee on ``value`` USD of credits (NaN for an unknown price).
+
+    With ``use_rules`` the fee is the one :func:`wetland_gis.rules.procedure.bank_fees`
+    decides (Minn. Stat. § 103G.2242, subd. 14(a)(3)); otherwise ``value * rate``.
+    """
+    if not math.isfinite(value):
+        return float("nan")
+    if not use_rules:
+        return value * rate
+    from wetland_gis.rules.procedure import bank_fees
+
+    return float(bank_fees(value, "withdrawal", params=params, as_of=as_of).value)

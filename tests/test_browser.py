@@ -167,6 +167,7 @@ def test_click_on_an_impact_opens_its_decision_chain(
     assert "Impact I-2" in text and "Replacement required" in text
     assert fx.RATIO_CITATION in text
     assert "Minn. Stat. § 103G.222, subd. 3(a)" in text
+    pg.wait_for_timeout(600)  # let the map pan the popup into view
     ARTIFACTS.mkdir(exist_ok=True)
     pg.screenshot(path=str(ARTIFACTS / "tep_map_popup.png"))
     assert watch.errors == [] and watch.dialogs == []
@@ -183,7 +184,9 @@ def test_script_in_an_attribute_shows_as_text_and_never_runs(
     assert fx.XSS in popup.inner_text()  # visible, as text
     assert popup.locator("script").count() == 0
     pg.locator(".leaflet-popup-close-button").click()
+    pg.locator(".leaflet-popup").wait_for(state="detached", timeout=5_000)
     pg.locator('path[data-wg-id="I-2"]').click()
+    pg.locator(".leaflet-popup-content h4", has_text="Impact I-2").wait_for(timeout=5_000)
     pg.locator(".leaflet-popup-content details summary").click()
     assert fx.XSS_IMG in pg.locator(".leaflet-popup-content").inner_text()
     assert pg.locator(".leaflet-popup-content img").count() == 0

@@ -89,8 +89,9 @@ def test_bank_service_area_boundary_outside_the_margin_is_not_drawn(full_map: fo
 
 
 def test_context_layers_are_clipped_to_the_project_extent_plus_margin() -> None:
-    m = _full_map(margin_m=100.0)
-    # the county line at x = +50 m still crosses; the major watershed line at y = +700 m does not
+    m = _full_map(margin_m=10.0)
+    # the project (impacts and sites) spans y = -700 to +660 m and x = -800 to +900 m:
+    # the county line at x = +50 m still crosses it; the major watershed line at y = +700 m not
     assert "counties" in _layers(m)
     assert "major_watersheds" not in _layers(m)
 
@@ -135,7 +136,8 @@ def test_map_has_scale_measure_fullscreen_layer_control_and_fits_the_impacts(
     assert full_map.control_scale
     fit = next(c for c in full_map._children.values() if type(c).__name__ == "FitBounds")
     (south, west), (north, east) = fit.bounds
-    assert north - south < 0.01 and east - west < 0.02  # the impacts, about 1 km across
+    # the impacts and candidate sites, under 2 km across; not the bank 100 km away
+    assert north - south < 0.02 and east - west < 0.03
     assert "L.control.scale()" in page
 
 

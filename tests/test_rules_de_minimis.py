@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 
 import pytest
 from hypothesis import given, settings
@@ -510,11 +511,13 @@ def test_cumulative_limit_cites_paragraph_f():
 
 
 def test_decisions_are_immutable_and_plain():
-    result = de_minimis([impact(10)], as_of=AS_OF)
+    result = de_minimis([impact(10), impact(20, impact_id="B", wetland_type=7)], as_of=AS_OF)
+    for d in (result.project, *result.by_impact.values()):
+        json.dumps(d.to_dict())
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.project.outcome = Outcome.NOT_EXEMPT  # type: ignore[misc]
     with pytest.raises(TypeError):
-        result.by_impact["B"] = result.project  # type: ignore[index]
+        result.by_impact["C"] = result.project  # type: ignore[index]
     assert result.project.to_dict()["outcome"] == "exempt"
     assert "de_minimis" in result.project.explain()
 
@@ -662,16 +665,20 @@ def test_outcome_is_monotone_in_area(impacts, factor, reading):
             assert small.by_impact[f.impact_id].outcome is Outcome.EXEMPT
 
 
+KEY_A1 = "de_minimis.outside_zone.types_1_2_6_7_greater_than_80"
+FIRST_A1 = default_parameters()[KEY_A1].values[0][0]
+
+
 @settings(max_examples=100, deadline=None)
 @given(
-    st.dates(min_value=default_parameters()["de_minimis.outside_zone.types_1_2_6_7_greater_than_80"].values[0][0]),
+    st.dates(min_value=FIRST_A1),
     st.dates(),
     st.integers(min_value=0, max_value=50_000),
 )
 def test_a_dated_override_changes_the_answer_only_from_its_date(start, asked, new_amount):
-    key = "de_minimis.outside_zone.types_1_2_6_7_greater_than_80"
+    key = KEY_A1
     params = default_parameters().with_values({key: new_amount}, start)
-    first = default_parameters()[key].values[0][0]
+    first = FIRST_A1
     if asked < first:
         with pytest.raises(ParameterNotInForce):
             de_minimis_allowance(2, OUTSIDE, GT80, False, params=params, as_of=asked)

@@ -61,5 +61,7 @@ def test_inputs_are_validated():
         public_waters_wetland([], 1.0, False, as_of=AS_OF)
     with pytest.raises(RulesInputError, match="True or False"):
         public_waters_wetland(3, 1.0, None, as_of=AS_OF)  # type: ignore[arg-type]
-    with pytest.raises(RulesInputError, match="Circular 39"):
+    with pytest.raises(RulesInputError, match="must be a WetlandType"):
         public_waters_wetland("3", 1.0, False, as_of=AS_OF)
+    with pytest.raises(RulesInputError, match="Circular 39"):
+        public_waters_wetland([3, 9], 1.0, False, as_of=AS_OF)

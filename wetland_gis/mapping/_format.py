@@ -80,8 +80,10 @@ def fmt(value: Any, *, digits: int = 2) -> str:
             return str(value)
         if value.is_integer():
             return f"{int(value):,}"
-        text = f"{value:,.{digits}f}".rstrip("0").rstrip(".")
-        return text if text not in ("", "-0") else "0"
+        text = f"{value:,.{digits}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
     return str(value)  # ints stay plain: they are often ids
 
 

@@ -265,7 +265,7 @@ _ON_EACH_FEATURE = JsCode(
 function (feature, layer) {
     var p = feature.properties || {};
     if (p.wg_popup) {
-        layer.bindPopup(p.wg_popup, {maxWidth: 480, minWidth: 280, maxHeight: 420});
+        layer.bindPopup(p.wg_popup, {maxWidth: 480, minWidth: 300, maxHeight: 360});
     }
     if (p.wg_tooltip) {
         layer.bindTooltip(p.wg_tooltip, p.wg_permanent
@@ -774,9 +774,9 @@ def _impacts_layer(
                 "wg_popup": impact_popup_html(
                     row.to_dict(), impact_id=impact_id, allocations=allocations
                 ),
-                "style": _style(
-                    "#222222", color, 1.5, OUTCOME_DASH.get(outcome, "2 3"), 0.7
-                ),
+                # outline in the outcome colour too, so an impact a few pixels wide
+                # still shows its colour
+                "style": _style(color, color, 2.5, OUTCOME_DASH.get(outcome, "2 3"), 0.55),
             }
         )
     layer = _geojson_layer(
@@ -945,13 +945,14 @@ def _legend_html(
         if n_sites:
             parts.append(
                 f'<li><span class="wg-sw wg-dot" style="background:{SITE_COLOR}"></span>'
-                f"Candidate site ({n_sites}), labelled with best tier and credits</li>"
+                f"Candidate site ({n_sites})</li>"
             )
         if n_banks:
             parts.append(
                 f'<li><span class="wg-sw wg-dot" style="background:{BANK_COLOR}"></span>'
-                f"Wetland bank ({n_banks}), labelled with best tier and credits</li>"
+                f"Wetland bank ({n_banks})</li>"
             )
+        parts.append('<li class="wg-note">Labels: best siting tier, credits allocated</li>')
         parts.append("</ul>")
     if contexts:
         parts.append("<h5>Boundaries and waters</h5><ul>")
@@ -978,6 +979,19 @@ def _legend_html(
     if basemap == "none":
         parts.append('<p class="wg-note">No basemap (works offline).</p>')
     return "".join(parts)
+
+
+def _concat_drawable(*frames: gpd.GeoDataFrame | None) -> gpd.GeoDataFrame | None:
+    """The drawable geometries of several frames, in EPSG:26915, as one frame."""
+    parts = [
+        gpd.GeoDataFrame(geometry=f.geometry[_drawable(f)].to_crs(WORK_CRS))
+        for f in frames
+        if f is not None
+    ]
+    parts = [p for p in parts if not p.empty]
+    if not parts:
+        return None
+    return gpd.GeoDataFrame(pd.concat(parts, ignore_index=True), crs=WORK_CRS)
 
 
 def _extent(frames: Sequence[gpd.GeoDataFrame | None]) -> tuple[float, float, float, float] | None:
@@ -1092,7 +1106,8 @@ def tep_map(
     if tiles is not None:
         folium.TileLayer(tiles, name=f"Basemap: {tiles}", control=True).add_to(m)
 
-    bounds = _extent([impacts, zones, sites, banks])
+    # the project: its impacts and candidate sites (banks may lie far away)
+    bounds = _extent([_concat_drawable(impacts, sites), zones, banks])
     contexts: list[str] = []
     if context and bounds is not None:
         minx, miny, maxx, maxy = bounds
@@ -1148,7 +1163,7 @@ def tep_map(
     )
     fullscreen.add_to(m)
     measure.add_to(m)
-    folium.LayerControl(collapsed=False, position="topright").add_to(m)
+    folium.LayerControl(collapsed=True, position="topright").add_to(m)
 
     if bounds is not None:
         minx, miny, maxx, maxy = bounds
@@ -1157,7 +1172,9 @@ def tep_map(
         ).to_crs(DISPLAY_CRS)
         m.fit_bounds(
             [[corners.iloc[0].y, corners.iloc[0].x], [corners.iloc[1].y, corners.iloc[1].x]],
-            padding=(30, 30),
+            # keep the project clear of the controls (left) and the legend (right)
+            padding_top_left=(60, 30),
+            padding_bottom_right=(290, 30),
             max_zoom=18,
         )
     use_vendored_assets(m, [fullscreen, measure], self_contained=self_contained)

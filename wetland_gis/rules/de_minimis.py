@@ -673,12 +673,15 @@ def de_minimis(
         for g, zones in _zones_by_group(in_scope, groups_of).items()
         if len(zones) > 1
     }
+    parts_of: dict[Hashable, list[_Part]] = {}
+    for part in parts:
+        parts_of.setdefault(part.impact.impact_id, []).append(part)
     by_impact: dict[Hashable, Decision] = {}
     for f in items:
         if f.public_waters_wetland:
             by_impact[f.impact_id] = _out_of_scope(f, trace)
             continue
-        own = [p for p in parts if p.impact.impact_id == f.impact_id]
+        own = parts_of[f.impact_id]
         by_impact[f.impact_id] = _impact_decision(
             f,
             own,

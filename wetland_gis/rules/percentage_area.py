@@ -107,7 +107,7 @@ def lookup_county(name: str, params: ParameterSet, day: dt.date) -> tuple[str, P
     norm = normalise_county(name)
     if norm in index:
         return index[norm]
-    near = difflib.get_close_matches(norm, list(index), n=3, cutoff=0.6)
+    near = difflib.get_close_matches(norm, list(index))
     hint = (
         f" Did you mean {', '.join(repr(index[n][0]) for n in near)}?"
         if near

@@ -1,0 +1,190 @@
+"""The legal parameter tree the rules read (wetland_gis/parameters/wca.yaml)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import textwrap
+import tokenize
+from pathlib import Path
+
+import pytest
+
+import wetland_gis.rules as rules
+from wetland_gis.errors import ParameterError, ParameterNotInForce
+from wetland_gis.parameters import COMPARISONS, UNITS, default_parameters, load_parameters
+from wetland_gis.rules import percentage_area_of_county
+
+RULES_DIR = Path(rules.__file__).parent
+#: The modules of the rules core checked for legal literals (siting.py has its own owner).
+RULE_MODULES = (
+    "__init__.py",
+    "facts.py",
+    "percentage_area.py",
+    "metro.py",
+    "public_waters.py",
+    "de_minimis.py",
+    "exemptions.py",
+    "replacement.py",
+    "procedure.py",
+)
+FIRST = dt.date(2018, 1, 1)
+
+
+def test_the_shipped_tree_loads():
+    params = default_parameters()
+    assert len(params) > 50
+    assert params.sha256 and params.source.endswith("wca.yaml")
+    assert params.value("de_minimis.outside_zone.types_1_2_6_7_greater_than_80", "2024-05-01") == (
+        10_000
+    )
+
+
+def test_every_leaf_is_cited_described_and_dated():
+    for key, param in default_parameters().items():
+        assert param.reference.startswith(("Minn. Stat. §", "Minn. R.")), key
+        assert param.description, key
+        assert param.unit in UNITS, key
+        assert param.comparison is None or param.comparison in COMPARISONS, key
+        assert param.values and all(isinstance(d, dt.date) for d, _ in param.values), key
+        assert param.values[0][0] == FIRST, key
+
+
+def test_the_11_metro_counties():
+    metro = default_parameters().value("metropolitan_area.counties", "2024-05-01")
+    assert sorted(metro) == [
+        "Anoka", "Carver", "Chisago", "Dakota", "Hennepin", "Isanti", "Ramsey", "Scott",
+        "Sherburne", "Washington", "Wright",
+    ]
+    for county in metro:  # every one is a classified county
+        percentage_area_of_county(county, as_of="2024-05-01")
+
+
+def test_18_8_61_is_87_distinct_counties():
+    params = default_parameters()
+    lists = [
+        params.value(f"percentage_area.counties.{k}", "2024-05-01")
+        for k in ("greater_than_80", "from_50_to_80", "less_than_50")
+    ]
+    assert [len(x) for x in lists] == [18, 8, 61]
+    every = [c for x in lists for c in x]
+    assert len(set(every)) == len(every) == 87
+
+
+def _write(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "bad.yaml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+LEAF = """
+    amount:
+      description: a thing
+      unit: {unit}
+      reference: Minn. Stat. § 103G.2241, subd. 9(c)
+      comparison: at_most
+      values: {values}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "match"),
+    [
+        pytest.param(
+            LEAF.format(unit="square_foot", values="{2018-01-01: 20}") + LEAF.format(
+                unit="square_foot", values="{2018-01-01: 20}"),
+            "duplicate key 'amount'",
+            id="a duplicate parameter key is refused",
+        ),
+        pytest.param(
+            LEAF.format(unit="square_foot", values="{2018-01-01: 20, 2018-01-01: 30}"),
+            "duplicate key",
+            id="a duplicate date is refused",
+        ),
+        pytest.param(
+            LEAF.format(unit="square_metre", values="{2018-01-01: 20}"),
+            "unit 'square_metre' is not one of",
+            id="an unknown unit is refused",
+        ),
+        pytest.param(
+            LEAF.format(unit="square_foot", values="{'in 2018': 20}"),
+            "is not a date; write YYYY-MM-DD",
+            id="a non-date key is refused",
+        ),
+        pytest.param(
+            LEAF.format(unit="square_foot", values="{2018-01-01: -20}"),
+            "non-negative number",
+            id="a negative amount is refused",
+        ),
+        pytest.param(
+            "amount:\n  description: a thing\n  unit: square_foot\n  values: {2018-01-01: 1}\n",
+            r"missing \['reference'\]",
+            id="a parameter without its citation is refused",
+        ),
+    ],
+)
+def test_malformed_trees_raise_parameter_error(tmp_path, body, match):
+    with pytest.raises(ParameterError, match=match):
+        load_parameters(_write(tmp_path, body))
+
+
+def test_a_date_before_the_known_law_is_not_in_force():
+    params = default_parameters()
+    key = "de_minimis.setback_zone.amount"
+    with pytest.raises(ParameterNotInForce) as info:
+        params.value(key, "2017-12-31")
+    message = str(info.value)
+    assert key in message
+    assert "Minn. Stat. § 103G.2241, subd. 9(c)" in message
+    assert "2017-12-31" in message and "2018-01-01" in message
+    assert "Add the earlier value" in message
+    assert params.value(key, "2018-01-01") == 20
+
+
+def test_limits_compare_as_the_law_says():
+    params = default_parameters()
+    at_most = params["de_minimis.setback_zone.amount"]
+    assert at_most.passes(20, "2024-05-01") and not at_most.passes(21, "2024-05-01")
+    less_than = params["procedure.public_comment_threshold"]
+    assert less_than.passes(9_999, "2024-05-01") and not less_than.passes(10_000, "2024-05-01")
+    at_least = params["public_waters_wetland.min_acres_unincorporated"]
+    assert at_least.passes(10, "2024-05-01") and not at_least.passes(9.99, "2024-05-01")
+    greater = params["procedure.revised_application_distance"]
+    assert greater.passes(501, "2024-05-01") and not greater.passes(500, "2024-05-01")
+
+
+def test_with_values_is_dated():
+    params = default_parameters().with_values({"de_minimis.setback_zone.amount": 10}, "2030-01-01")
+    assert params.value("de_minimis.setback_zone.amount", "2029-12-31") == 20
+    assert params.value("de_minimis.setback_zone.amount", "2030-01-01") == 10
+    assert default_parameters().value("de_minimis.setback_zone.amount", "2030-01-01") == 20
+
+
+def _numbers(path: Path) -> list[tuple[int, str, str]]:
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    return [(t.start[0], t.string, t.line.strip()) for t in tokens if t.type == tokenize.NUMBER]
+
+
+# A named unit constant may hold its number; nothing else may be more than 0 or 1.
+ALLOWED_LINES = ("PERCENT = 100", "SQFT_PER_ACRE = 43_560")
+LEGAL_AMOUNTS = {10_000, 5_000, 2_500, 2_000, 1_000, 500, 400, 100, 80, 50, 20, 15, 10, 5, 2,
+                 6.5, 0.5, 2.5, 1992, 43_560}
+
+
+@pytest.mark.parametrize("module", RULE_MODULES)
+def test_no_legal_amount_is_written_in_the_rules(module):
+    """Every legal number is read from the parameter tree; the code holds only 0 and 1."""
+    path = RULES_DIR / module
+    offending = []
+    for line_no, text, line in _numbers(path):
+        value = float(text.replace("_", ""))
+        if line in ALLOWED_LINES:
+            continue
+        if value in LEGAL_AMOUNTS or value not in (0, 1):
+            offending.append(f"{module}:{line_no}: {line}")
+    assert not offending, "legal amounts written in code:\n" + "\n".join(offending)
+
+
+def test_rules_public_api():
+    for name in rules.__all__:
+        assert hasattr(rules, name), name

@@ -1,0 +1,128 @@
+"""Procedural thresholds: § 103G.222, subd. 1(b)(6); § 103G.2242, subd. 6(b), 8, 14."""
+
+from __future__ import annotations
+
+import pytest
+
+from wetland_gis.enums import Outcome
+from wetland_gis.errors import RulesInputError
+from wetland_gis.rules import (
+    bank_fees,
+    public_comment_required,
+    revised_application_requires_notice,
+    sequencing_without_alternatives_analysis,
+)
+
+AS_OF = "2024-05-01"
+
+# (sentence, total sq ft, applicable amount, outcome)
+SEQUENCING = [
+    ("§ 103G.222 subd. 1(b)(6): 20,000 sq ft with a 10,000 sq ft amount may be sequenced on site "
+     "without a written alternatives analysis", 20_000, 10_000, Outcome.ELIGIBLE),
+    ("§ 103G.222 subd. 1(b)(6): 20,001 sq ft with a 10,000 sq ft amount needs the analysis",
+     20_001, 10_000, Outcome.NOT_ELIGIBLE),
+    ("§ 103G.222 subd. 1(b)(6): 12,000 sq ft with a 2,000 sq ft amount may be sequenced on site",
+     12_000, 2_000, Outcome.ELIGIBLE),
+    ("§ 103G.222 subd. 1(b)(6): 12,001 sq ft with a 2,000 sq ft amount needs the analysis",
+     12_001, 2_000, Outcome.NOT_ELIGIBLE),
+]
+
+
+@pytest.mark.parametrize(
+    ("total", "amount", "outcome"), [pytest.param(*row[1:], id=row[0]) for row in SEQUENCING]
+)
+def test_sequencing(total, amount, outcome):
+    d = sequencing_without_alternatives_analysis(total, amount, as_of=AS_OF)
+    assert d.outcome is outcome
+    assert d.citations == ("Minn. Stat. § 103G.222, subd. 1(b)(6)",)
+    assert any("option" in v for v in d.verify)
+    assert d.amounts["threshold_sqft"] == amount + 10_000
+
+
+# (sentence, total sq ft, outcome)
+COMMENT = [
+    ("§ 103G.2242 subd. 8: a 9,999 sq ft impact has no public comment period", 9_999,
+     Outcome.NOT_REQUIRED),
+    ("§ 103G.2242 subd. 8: a 10,000 sq ft impact is not 'less than 10,000' and has one", 10_000,
+     Outcome.REQUIRED),
+    ("§ 103G.2242 subd. 8: a 50,000 sq ft impact has one", 50_000, Outcome.REQUIRED),
+]
+
+
+@pytest.mark.parametrize(
+    ("total", "outcome"), [pytest.param(*row[1:], id=row[0]) for row in COMMENT]
+)
+def test_public_comment(total, outcome):
+    d = public_comment_required(total, as_of=AS_OF)
+    assert d.outcome is outcome
+    assert d.citations == ("Minn. Stat. § 103G.2242, subd. 8",)
+    if outcome is Outcome.REQUIRED:
+        assert d.amounts["min_days"] == 15
+
+
+# (sentence, original, revised, moved feet, outcome)
+REVISED = [
+    ("§ 103G.2242 subd. 6(b)(1): a revision exactly 10 percent larger is an application",
+     10_000, 11_000, 0, Outcome.REQUIRED),
+    ("§ 103G.2242 subd. 6(b)(1): a revision 9.99 percent larger is not", 10_000, 10_999, 0,
+     Outcome.NOT_REQUIRED),
+    ("§ 103G.2242 subd. 6(b)(2): a revision 501 feet away is an application", 10_000, 10_000,
+     501, Outcome.REQUIRED),
+    ("§ 103G.2242 subd. 6(b)(2): a revision exactly 500 feet away is not", 10_000, 10_000, 500,
+     Outcome.NOT_REQUIRED),
+    ("§ 103G.2242 subd. 6(b): a smaller revision in place is not", 10_000, 5_000, 0,
+     Outcome.NOT_REQUIRED),
+]
+
+
+@pytest.mark.parametrize(
+    ("original", "revised", "moved", "outcome"),
+    [pytest.param(*row[1:], id=row[0]) for row in REVISED],
+)
+def test_revised_application(original, revised, moved, outcome):
+    d = revised_application_requires_notice(original, revised, moved, as_of=AS_OF)
+    assert d.outcome is outcome
+
+
+def test_revised_application_cites_what_fired():
+    d = revised_application_requires_notice(1_000, 1_100, 600, as_of=AS_OF)
+    assert d.citations == (
+        "Minn. Stat. § 103G.2242, subd. 6(b)(1)",
+        "Minn. Stat. § 103G.2242, subd. 6(b)(2)",
+    )
+    with pytest.raises(RulesInputError, match="greater than 0"):
+        revised_application_requires_notice(0, 10, 0, as_of=AS_OF)
+
+
+# (sentence, credit value, transaction, fee)
+FEES = [
+    ("§ 103G.2242 subd. 14(a)(1): maintenance on $40,000 of credits is 1 percent, $400",
+     40_000, "maintenance", 400.0),
+    ("§ 103G.2242 subd. 14(a)(1): maintenance on $50,000 is exactly the $500 cap", 50_000,
+     "maintenance", 500.0),
+    ("§ 103G.2242 subd. 14(a)(1): maintenance on $60,000 is capped at $500", 60_000,
+     "maintenance", 500.0),
+    ("§ 103G.2242 subd. 14(a)(2): a deposit of $10,000 of credits is 6.5 percent, $650", 10_000,
+     "deposit", 650.0),
+    ("§ 103G.2242 subd. 14(a)(2): an establishment on $20,000 is capped at $1,000", 20_000,
+     "establishment", 1_000.0),
+    ("§ 103G.2242 subd. 14(a)(2): a transfer of $15,000 is $975", 15_000, "transfer", 975.0),
+    ("§ 103G.2242 subd. 14(a)(3): a withdrawal of $100,000 is 6.5 percent, $6,500, uncapped",
+     100_000, "withdrawal", 6_500.0),
+]
+
+
+@pytest.mark.parametrize(
+    ("value", "transaction", "fee"), [pytest.param(*row[1:], id=row[0]) for row in FEES]
+)
+def test_bank_fees(value, transaction, fee):
+    d = bank_fees(value, transaction, as_of=AS_OF)
+    assert d.value == pytest.approx(fee)
+    assert d.citations[0].startswith("Minn. Stat. § 103G.2242, subd. 14(a)")
+
+
+def test_bank_fee_errors():
+    with pytest.raises(RulesInputError, match=r"expected to be in \['maintenance'"):
+        bank_fees(100, "sale", as_of=AS_OF)
+    with pytest.raises(RulesInputError, match="0 or more"):
+        bank_fees(-1, "deposit", as_of=AS_OF)

@@ -1,0 +1,1042 @@
+"""Rank replacement options for each impact by the siting priority of § 103G.222, subd. 3.
+
+The geometry side of siting: read the bank credit listing and the candidate sites, place
+every option in its minor and major watershed, bank service area and percentage-area
+class (:func:`attribute_options`), then pair every impact that needs replacement with
+every option (:func:`rank_options`). The legal questions - tier, exclusion, ratio, fee,
+eligible action - are answered by the rules core (:mod:`wetland_gis.rules.siting`,
+:func:`~wetland_gis.rules.replacement.replacement_ratio`,
+:func:`~wetland_gis.rules.procedure.bank_fees`); this module only supplies their values.
+
+:func:`tier_gaps` says, per impact, which higher tiers had no opportunity or too little
+(subd. 3(d)), from the ranking alone - before the impacts of a project compete for the
+same credits, which :func:`wetland_gis.siting.allocate.allocate` settles.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+
+from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea, SitingTier
+from wetland_gis.errors import FieldMappingError, InputError, RulesInputError, WetlandTypeError
+from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
+from wetland_gis.geometry.overlay import FOOT_M, largest_overlap
+from wetland_gis.io.wetland_types import parse_wetland_type
+from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adjustments
+from wetland_gis.rules.procedure import bank_fees
+from wetland_gis.rules.replacement import replacement_ratio
+from wetland_gis.rules.siting import (
+    CITE_NEXT_LEVEL,
+    SitingPlace,
+    next_tier_condition,
+    replacement_action_eligibility,
+    siting_tier,
+)
+from wetland_gis.siting.allocate import check_weights
+
+__all__ = [
+    "read_bank_listing",
+    "prepare_banks",
+    "prepare_sites",
+    "attribute_options",
+    "impact_needs",
+    "rank_options",
+    "tier_gaps",
+    "BANK_FIELDS",
+    "SITE_FIELDS",
+    "PROGRAMS",
+    "WCA_PROGRAMS",
+    "RANKING_COLUMNS",
+    "TIER_GAP_COLUMNS",
+    "IMPACT_ID_FIELDS",
+]
+
+#: Columns of the bank credit listing (docs/data_schema.md), required in the file.
+BANK_FIELDS = (
+    "bank_name", "account", "county", "major", "bsa", "circ39", "credits", "price", "program",
+)
+#: Other names accepted for a listing column (matched case-insensitively).
+BANK_ALIASES: Mapping[str, tuple[str, ...]] = {
+    "circ39": ("credit_type", "plant_community", "community", "circ39_class", "wetland_type"),
+    "account": ("account_no", "account_number"),
+    "bank_name": ("bank",),
+    "lon": ("longitude", "lng"),
+    "lat": ("latitude",),
+}
+#: Columns of the candidate sites layer: required, then optional.
+SITE_FIELDS = ("site_id", "action", "circ39", "credit_ac")
+SITE_OPTIONAL = ("cost_usd", "in_advance")
+#: Credit programs of a listing row, by lower-case spelling.
+PROGRAMS: Mapping[str, str] = {"wca": "WCA", "404": "404", "both": "both"}
+#: Programs whose credits can replace a Wetland Conservation Act impact.
+WCA_PROGRAMS = frozenset({"WCA", "both"})
+#: Impact id columns tried in order (case-insensitive), then ``wg_row``.
+IMPACT_ID_FIELDS = ("impact_id", "id", "fid")
+
+RANKING_COLUMNS = (
+    "impact_id", "option_id", "option_kind", "tier", "tier_label", "excluded",
+    "exclusion_reason", "in_kind", "ratio", "credits_needed", "credits_available",
+    "unit_cost", "cost", "distance_ft", "citations", "reasons",
+    # beyond the schema
+    "impact_acres", "verify",
+)
+TIER_GAP_COLUMNS = (
+    "impact_id", "tier", "tier_label", "status", "options", "credits_available",
+    "acres_available", "acres_to_place", "short_acres", "short_credits", "reason",
+    "citations", "verify",
+)
+
+CITE_WCA_PLAN = "Minn. Stat. § 103G.222, subd. 1(a)"
+_PLACE_FIELDS = ("minor", "major", "bsa", "pct_class")
+
+
+# --------------------------------------------------------------------------------------
+# reading and checking the options
+# --------------------------------------------------------------------------------------
+
+
+def _blank(value: Any) -> bool:
+    if value is None or value is pd.NA:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return isinstance(value, str) and not value.strip()
+
+
+def _match_columns(
+    columns: Iterable[Any], wanted: Iterable[str], aliases: Mapping[str, tuple[str, ...]]
+) -> dict[str, str]:
+    """Return {documented name: column in the frame}, matched case-insensitively."""
+    lower = {str(c).strip().lower(): c for c in columns}
+    out = {}
+    for name in wanted:
+        for candidate in (name, *aliases.get(name, ())):
+            if candidate in lower:
+                out[name] = lower[candidate]
+                break
+    return out
+
+
+def _number(value: Any) -> float | None:
+    if _blank(value) or isinstance(value, bool):
+        return None
+    try:
+        number = float(str(value).replace(",", "").replace("$", "").strip())
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _whole(value: Any) -> int | None:
+    number = _number(value)
+    if number is None or number != int(number):
+        return None
+    return int(number)
+
+
+def _id_text(value: Any) -> str | None:
+    if _blank(value):
+        return None
+    whole = _whole(value)
+    text = str(value).strip()
+    return str(whole) if whole is not None and not text.startswith("0") else text
+
+
+def read_bank_listing(path: str | Path, *, layer: str | None = None) -> gpd.GeoDataFrame:
+    """Read and check a wetland bank credit listing (CSV or a vector file).
+
+    Parameters
+    ----------
+    path : str or Path
+        A CSV with the columns of ``docs/data_schema.md`` ("Wetland bank credit listing")
+        and optional ``lon``/``lat`` (WGS 84 degrees), or a GeoPackage (or other vector
+        file) with those columns and point or polygon geometry.
+    layer : str, optional
+        The layer of a multi-layer GeoPackage.
+
+    Returns
+    -------
+    GeoDataFrame
+        In EPSG:26915, one row per listing row, with the documented columns normalised
+        (``major`` and ``bsa`` nullable integers, ``credits`` and ``price`` floats,
+        ``program`` one of ``WCA``, ``404``, ``both``), ``option_id`` (the account; made
+        unique with ``-2``, ``-3``... when an account has several rows), ``wg_row``
+        (0-based data row) and every other column as read. Rows without a location have
+        an empty geometry.
+
+    Raises
+    ------
+    FieldMappingError
+        When a documented column is missing; the message names the file and the columns.
+    InputError
+        When a value is invalid; the message lists each row (0-based data row and file
+        line), the value and the fix.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"bank credit listing {path} does not exist; give the path of a "
+                         "CSV or GeoPackage (docs/data_schema.md)")
+    if path.suffix.lower() == ".csv":
+        try:
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+        except (OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read bank credit listing {path}: {exc}") from exc
+        return prepare_banks(frame, source=str(path), line_offset=2)
+    from wetland_gis.io.layers import read_layer
+
+    read = read_layer(path, layer)
+    return prepare_banks(read.gdf, source=str(path), line_offset=None)
+
+
+def prepare_banks(
+    frame: pd.DataFrame, *, source: str = "bank listing", line_offset: int | None = None
+) -> gpd.GeoDataFrame:
+    """Check and normalise a bank credit listing already in memory.
+
+    Parameters
+    ----------
+    frame : DataFrame or GeoDataFrame
+        The listing; a GeoDataFrame must have a CRS. A plain DataFrame may carry
+        ``lon``/``lat``.
+    source : str
+        Name used in messages.
+    line_offset : int, optional
+        Added to the 0-based row number to give the file line (2 for a CSV with a header).
+
+    Returns
+    -------
+    GeoDataFrame
+        See :func:`read_bank_listing`.
+
+    Raises
+    ------
+    FieldMappingError, InputError
+        See :func:`read_bank_listing`.
+    """
+    cols = _match_columns(frame.columns, (*BANK_FIELDS, "lon", "lat", "pct_class", "minor"),
+                          BANK_ALIASES)
+    missing = [f for f in BANK_FIELDS if f not in cols]
+    if missing:
+        have = [str(c) for c in frame.columns if c != getattr(frame, "_geometry_column_name",
+                                                               None)]
+        raise FieldMappingError(
+            f"{source}: the bank credit listing lacks column(s) {missing} (it has {have}); add "
+            "them, named as in docs/data_schema.md - values may be blank where unknown, except "
+            "account, credits, price and program"
+        )
+    geo = isinstance(frame, gpd.GeoDataFrame)
+    if geo and frame.crs is None:
+        raise InputError(f"{source} has no CRS: set it in QGIS (Layer > Set CRS) and save again")
+    problems: list[str] = []
+
+    def where(n: int) -> str:
+        return f"row {n}" + (f" (line {n + line_offset})" if line_offset is not None else "")
+
+    rows = []
+    for n, rec in enumerate(frame.reset_index(drop=True).to_dict("records")):
+        row: dict[str, Any] = {"wg_row": n}
+        get = {name: rec[col] for name, col in cols.items()}
+        account = get["account"]
+        if _blank(account):
+            problems.append(f"{where(n)}: account is blank; give the bank account number")
+        row["account"] = None if _blank(account) else _id_text(account)
+        row["bank_name"] = None if _blank(get["bank_name"]) else str(get["bank_name"]).strip()
+        row["county"] = None if _blank(get["county"]) else str(get["county"]).strip()
+        for name in ("credits", "price"):
+            value = _number(get[name])
+            if value is None or value < 0:
+                problems.append(
+                    f"{where(n)}: {name} {get[name]!r} is not a non-negative number; write "
+                    f"it as a plain number such as 2.5"
+                )
+            row[name] = value if value is not None and value >= 0 else float("nan")
+        major = get["major"]
+        row["major"] = _whole(major)
+        if not _blank(major) and (row["major"] is None or not 1 <= row["major"] <= 81):
+            problems.append(f"{where(n)}: major {major!r} is not a major watershed number "
+                            "1-81; leave it blank if unknown")
+        bsa = get["bsa"]
+        row["bsa"] = _whole(bsa)
+        if not _blank(bsa) and row["bsa"] is None:
+            problems.append(f"{where(n)}: bsa {bsa!r} is not a bank service area number; leave "
+                            "it blank if unknown")
+        row["circ39"] = None if _blank(get["circ39"]) else str(get["circ39"]).strip()
+        program = str(get["program"]).strip().lower() if not _blank(get["program"]) else ""
+        if program not in PROGRAMS:
+            problems.append(f"{where(n)}: program {get['program']!r} is not one of "
+                            f"{sorted(set(PROGRAMS.values()))}")
+        row["program"] = PROGRAMS.get(program)
+        row["minor"] = _id_text(get.get("minor"))
+        pct = get.get("pct_class")
+        row["pct_class"] = None
+        if not _blank(pct):
+            try:
+                row["pct_class"] = PercentageArea(str(pct).strip()).value
+            except ValueError:
+                problems.append(f"{where(n)}: pct_class {pct!r} is not one of "
+                                f"{[c.value for c in PercentageArea]}")
+        lon, lat = _number(get.get("lon")), _number(get.get("lat"))
+        if not geo and (("lon" in cols) or ("lat" in cols)):
+            lon_blank, lat_blank = _blank(get.get("lon")), _blank(get.get("lat"))
+            if lon_blank != lat_blank or (not lon_blank and (lon is None or lat is None)):
+                problems.append(f"{where(n)}: give both lon and lat as decimal degrees, or "
+                                "neither")
+            elif lon is not None and (abs(lat) > 90 or abs(lon) > 180):
+                problems.append(f"{where(n)}: lon {lon} / lat {lat} are not degrees (were "
+                                "they swapped, or written in metres?)")
+        row["_lon"], row["_lat"] = lon, lat
+        rows.append(row)
+    if problems:
+        shown = problems[:20]
+        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
+        raise InputError(
+            f"{source}: {len(problems)} problem(s) in the bank credit listing:\n  - "
+            + "\n  - ".join(shown) + more
+        )
+    out = pd.DataFrame(rows)
+    extra = frame.reset_index(drop=True).drop(
+        columns=[c for c in cols.values()]
+        + ([frame.geometry.name] if geo else []), errors="ignore")
+    out = pd.concat([out, extra], axis=1)
+    if geo:
+        gdf = gpd.GeoDataFrame(out, geometry=frame.geometry.reset_index(drop=True).values,
+                               crs=frame.crs)
+        gdf, _ = to_working_crs(gdf, source=source)
+    else:
+        points = [shapely.Point(x, y) if x is not None and y is not None else None
+                  for x, y in zip(out["_lon"], out["_lat"], strict=True)]
+        gdf = gpd.GeoDataFrame(out, geometry=points, crs="EPSG:4326").to_crs(WORKING_CRS)
+    gdf = gdf.drop(columns=["_lon", "_lat"])
+    for name in ("major", "bsa"):
+        gdf[name] = pd.array(gdf[name].tolist(), dtype="Int64")
+    gdf["option_id"] = _unique_ids(gdf["account"].tolist())
+    return gdf
+
+
+def _unique_ids(ids: list[Any]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for value in ids:
+        key = str(value)
+        seen[key] = seen.get(key, 0) + 1
+        out.append(key if seen[key] == 1 else f"{key}-{seen[key]}")
+    return out
+
+
+def prepare_sites(sites: gpd.GeoDataFrame, *, source: str = "sites") -> gpd.GeoDataFrame:
+    """Check and normalise the candidate replacement sites.
+
+    Parameters
+    ----------
+    sites : GeoDataFrame
+        Polygons with ``site_id``, ``action``, ``circ39``, ``credit_ac`` and optional
+        ``cost_usd`` and ``in_advance`` (names matched case-insensitively).
+    source : str
+        Name used in messages.
+
+    Returns
+    -------
+    GeoDataFrame
+        In EPSG:26915, with the documented columns normalised (``credit_ac``, ``cost_usd``
+        floats, ``cost_usd`` NaN when not given) and ``option_id`` = ``site_id``.
+
+    Raises
+    ------
+    FieldMappingError
+        A documented column is missing.
+    InputError
+        A site id is blank or repeated, ``credit_ac`` or ``cost_usd`` is not a
+        non-negative number, or the layer has no CRS.
+    """
+    if sites.crs is None:
+        raise InputError(f"{source} has no CRS: set it in QGIS (Layer > Set CRS) and save again")
+    cols = _match_columns(sites.columns, (*SITE_FIELDS, *SITE_OPTIONAL), {})
+    missing = [f for f in SITE_FIELDS if f not in cols]
+    if missing:
+        raise FieldMappingError(
+            f"{source}: the candidate sites lack column(s) {missing}; add them, named as in "
+            "docs/data_schema.md (action and circ39 may be blank where unknown)"
+        )
+    out, _ = to_working_crs(sites.reset_index(drop=True), source=source)
+    out = out.rename(columns={v: k for k, v in cols.items() if v != k}).copy()
+    problems = []
+    ids = [_id_text(v) for v in out["site_id"]]
+    for n, value in enumerate(ids):
+        if value is None:
+            problems.append(f"row {n}: site_id is blank")
+    dup = sorted({v for v in ids if v is not None and ids.count(v) > 1})
+    if dup:
+        problems.append(f"site_id {dup} repeated: each site needs its own id")
+    for name in ("credit_ac", "cost_usd"):
+        if name not in out:
+            out[name] = np.nan
+            continue
+        values = []
+        for n, raw in enumerate(out[name]):
+            number = _number(raw)
+            if (number is None and not (name == "cost_usd" and _blank(raw))) or (
+                number is not None and number < 0
+            ):
+                problems.append(f"row {n} (site {ids[n]}): {name} {raw!r} is not a non-negative "
+                                "number")
+            values.append(np.nan if number is None else number)
+        out[name] = np.asarray(values, dtype=float)
+    if problems:
+        raise InputError(f"{source}: " + "; ".join(problems[:20]))
+    out["site_id"] = ids
+    out["option_id"] = ids
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# placing the options
+# --------------------------------------------------------------------------------------
+
+
+def _located(frame: gpd.GeoDataFrame) -> np.ndarray:
+    geom = frame.geometry
+    return (~(geom.isna() | geom.is_empty)).to_numpy()
+
+
+def _overlay(frame: gpd.GeoDataFrame, layer: gpd.GeoDataFrame | None, fields: list[str]
+             ) -> pd.DataFrame | None:
+    ok = _located(frame)
+    if layer is None or not ok.any():
+        return None
+    fields = [f for f in fields if f in layer.columns]
+    got = largest_overlap(frame[ok], layer, fields)
+    return got.reindex(frame.index)
+
+
+def attribute_options(
+    sites: gpd.GeoDataFrame | None,
+    banks: gpd.GeoDataFrame | None,
+    context: Any = None,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> tuple[gpd.GeoDataFrame | None, gpd.GeoDataFrame | None]:
+    """Add ``minor``, ``major``, ``bsa``, ``pct_class`` (and ``county``) to sites and banks.
+
+    Parameters
+    ----------
+    sites, banks : GeoDataFrame or None
+        From :func:`prepare_sites` and :func:`read_bank_listing`.
+    context : Context, optional
+        The reference layers (:func:`wetland_gis.context.load_context`). Without it only
+        the values already on the options are used.
+    params : ParameterSet, optional
+        For the county lists (banks located only by county name).
+    as_of : str or date, optional
+        Date the county lists are read for.
+
+    Returns
+    -------
+    (GeoDataFrame or None, GeoDataFrame or None)
+        Copies with the four place columns and ``place_source`` saying where each value
+        came from. A value given in the bank listing wins; otherwise the option's
+        location is overlaid on the context layer (largest overlap). ``pct_class`` comes
+        from the listing, else the ``percentage_overrides`` layer (a reclassified
+        watershed or a bank service area classed for replacement, § 103G.005, subd. 10b),
+        else the county at the location, else the listing's county name. Unknown values
+        stay missing.
+    """
+    out = []
+    for frame in (sites, banks):
+        out.append(None if frame is None else _attribute(frame, context, params, as_of))
+    return out[0], out[1]
+
+
+def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | None,
+               as_of: str | dt.date | None) -> gpd.GeoDataFrame:
+    frame, _ = to_working_crs(frame, source="options")
+    frame = frame.copy()
+    n = len(frame)
+    src: list[list[str]] = [[] for _ in range(n)]
+    get = (lambda name: context.get(name)) if context is not None else (lambda name: None)
+
+    def given(name: str) -> list[Any]:
+        return frame[name].tolist() if name in frame else [None] * n
+
+    def fill(name: str, values: list[Any], layer_values: pd.Series | None, label: str) -> list:
+        out = []
+        for k in range(n):
+            v = values[k]
+            if not _blank(v):
+                src[k].append(f"{name}: given")
+                out.append(v)
+            elif layer_values is not None and not _blank(layer_values.iloc[k]):
+                src[k].append(f"{name}: {label}")
+                out.append(layer_values.iloc[k])
+            else:
+                out.append(None)
+        return out
+
+    minor_ov = _overlay(frame, get("minor_watersheds"), ["minor", "major"])
+    major_ov = _overlay(frame, get("major_watersheds"), ["major"])
+    bsa_ov = _overlay(frame, get("bank_service_areas"), ["bsa"])
+    pct_ov = _overlay(frame, get("percentage_overrides"), ["pct_class"])
+    county_ov = _overlay(frame, get("counties"), ["NAME", "pct_class"])
+
+    minor = fill("minor", given("minor"),
+                 None if minor_ov is None else minor_ov["minor"], "minor_watersheds")
+    major_layer = None if major_ov is None else major_ov["major"]
+    if minor_ov is not None and "major" in minor_ov:
+        alt = minor_ov["major"]
+        major_layer = alt if major_layer is None else major_layer.where(major_layer.notna(), alt)
+    major = fill("major", given("major"), major_layer, "major_watersheds")
+    bsa = fill("bsa", given("bsa"), None if bsa_ov is None else bsa_ov["bsa"],
+               "bank_service_areas")
+    county = fill("county", given("county"),
+                  None if county_ov is None else county_ov["NAME"], "counties")
+
+    pct = []
+    names: dict[Any, Any] = {}
+    for k in range(n):
+        v = given("pct_class")[k]
+        if not _blank(v):
+            pct.append(str(v))
+            src[k].append("pct_class: given")
+        elif pct_ov is not None and not _blank(pct_ov["pct_class"].iloc[k]):
+            pct.append(str(pct_ov["pct_class"].iloc[k]))
+            src[k].append("pct_class: percentage_overrides")
+        elif county_ov is not None and not _blank(county_ov["pct_class"].iloc[k]):
+            pct.append(str(county_ov["pct_class"].iloc[k]))
+            src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
+        elif not _blank(county[k]):
+            if county[k] not in names:
+                from wetland_gis.context import county_classes
+
+                names[county[k]] = county_classes(county[k], params, as_of)[0]
+            cls = names[county[k]]
+            pct.append(cls.value if cls is not None else None)
+            if cls is not None:
+                src[k].append("pct_class: county named in the listing (Minn. R. 8420.0117)")
+        else:
+            pct.append(None)
+    frame["minor"] = [_id_text(v) for v in minor]
+    frame["major"] = pd.array([_whole(v) for v in major], dtype="Int64")
+    bsa_whole = [_whole(v) for v in bsa]
+    frame["bsa"] = (pd.array(bsa_whole, dtype="Int64")
+                    if all(w is not None or _blank(v) for w, v in zip(bsa_whole, bsa, strict=True))
+                    else [None if _blank(v) else str(v) for v in bsa])
+    frame["county"] = county
+    frame["pct_class"] = pct
+    frame["place_source"] = ["; ".join(s) for s in src]
+    return frame
+
+
+# --------------------------------------------------------------------------------------
+# impacts
+# --------------------------------------------------------------------------------------
+
+
+def _impact_id_column(impacts: pd.DataFrame, id_field: str | None) -> str | None:
+    lower = {str(c).lower(): c for c in impacts.columns}
+    if id_field is not None:
+        if id_field.lower() not in lower:
+            raise FieldMappingError(f"impact id field {id_field!r} is not a column of the "
+                                    f"impacts; they have {list(map(str, impacts.columns))}")
+        return lower[id_field.lower()]
+    for name in (*IMPACT_ID_FIELDS, "wg_row"):
+        if name in lower:
+            return lower[name]
+    return None
+
+
+def _types(value: Any) -> frozenset[int] | None:
+    if _blank(value):
+        return None
+    try:
+        return frozenset(int(t) for t in parse_wetland_type(value).types)
+    except WetlandTypeError:
+        return None
+
+
+def _truthy(value: Any) -> bool | None:
+    if _blank(value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in {"true", "t", "yes", "y", "1", "1.0"}:
+        return True
+    if text in {"false", "f", "no", "n", "0", "0.0"}:
+        return False
+    return None
+
+
+def impact_needs(
+    impacts: gpd.GeoDataFrame | pd.DataFrame, *, id_field: str | None = None
+) -> pd.DataFrame:
+    """Return the impacts that need replacement, with what siting needs of each.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame
+        Classified impacts (output of ``assess``, docs/data_schema.md): ``outcome``,
+        ``replace_acres``, ``ratio``, ``area_acres``, ``pct_class``, ``minor``, ``major``,
+        ``bsa``, ``wetland_type``, ``land_use``, ``status`` (names case-insensitive).
+    id_field : str, optional
+        Column of the impact id (default: ``impact_id``, ``id``, ``fid``, then ``wg_row``,
+        then the row index).
+
+    Returns
+    -------
+    GeoDataFrame
+        One row per assessed impact with ``outcome == "replacement_required"`` and
+        ``replace_acres > 0``: ``impact_id``, ``acres`` (impact acres counted, i.e.
+        ``replace_acres / ratio``, or ``area_acres`` without a ratio), ``ratio`` (as
+        assessed), ``replace_acres``, the place columns, ``types`` (set of Circular 39
+        types or None), ``agricultural`` (bool or None), ``after_the_fact`` and
+        ``atf_multiplier`` when given, and the geometry (if any) in EPSG:26915.
+
+    Raises
+    ------
+    FieldMappingError
+        When ``outcome`` or ``replace_acres`` is missing, or ``id_field`` is not a column.
+    """
+    lower = {str(c).lower(): c for c in impacts.columns}
+    missing = [c for c in ("outcome", "replace_acres") if c not in lower]
+    if missing:
+        raise FieldMappingError(
+            f"the impacts lack column(s) {missing}: pass the output of `wetland-gis assess` "
+            "(docs/data_schema.md, 'Classified impacts')"
+        )
+    frame = impacts
+    if isinstance(frame, gpd.GeoDataFrame) and frame.crs is not None:
+        frame, _ = to_working_crs(frame, source="impacts")
+    id_col = _impact_id_column(frame, id_field)
+
+    def col(name: str) -> pd.Series:
+        if name in lower:
+            return frame[lower[name]]
+        return pd.Series([None] * len(frame), index=frame.index, dtype=object)
+
+    outcome = col("outcome").astype(str).str.strip().str.lower()
+    status = col("status")
+    replace = pd.to_numeric(col("replace_acres"), errors="coerce")
+    assessed = status.isna() | (status.astype(str).str.lower() == "assessed")
+    keep = (assessed & (outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value)
+            & (replace > 0)).to_numpy()
+    sub = frame[keep]
+    ratio = pd.to_numeric(col("ratio"), errors="coerce")[keep]
+    area = pd.to_numeric(col("area_acres"), errors="coerce")[keep]
+    acres = np.where(ratio > 0, replace[keep] / ratio, area)
+    ids = (sub[id_col].tolist() if id_col is not None else sub.index.tolist())
+    land = col("land_use")[keep]
+    out = pd.DataFrame({
+        "impact_id": ids,
+        "acres": np.asarray(acres, dtype=float),
+        "ratio": ratio.to_numpy(dtype=float),
+        "replace_acres": replace[keep].to_numpy(dtype=float),
+        "minor": [_id_text(v) for v in col("minor")[keep]],
+        "major": [_whole(v) for v in col("major")[keep]],
+        "bsa": [v if _whole(v) is None else _whole(v) for v in col("bsa")[keep]],
+        "pct_class": [None if _blank(v) else str(v) for v in col("pct_class")[keep]],
+        "types": [_types(v) for v in col("wetland_type")[keep]],
+        "agricultural": [None if _blank(v) else str(v).strip().lower() == "agricultural"
+                         for v in land],
+        "after_the_fact": [_truthy(v) for v in col("after_the_fact")[keep]],
+        "atf_multiplier": pd.to_numeric(col("atf_multiplier")[keep], errors="coerce")
+        .to_numpy(dtype=float),
+    })
+    if out["impact_id"].duplicated().any():
+        dup = out.loc[out["impact_id"].duplicated(), "impact_id"].tolist()[:5]
+        raise FieldMappingError(f"impact ids {dup} are repeated; give a unique id field "
+                                "(id_field=...)")
+    if isinstance(sub, gpd.GeoDataFrame):
+        return gpd.GeoDataFrame(out, geometry=sub.geometry.to_numpy(), crs=sub.crs)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# ranking
+# --------------------------------------------------------------------------------------
+
+
+def _options(sites: gpd.GeoDataFrame | None, banks: gpd.GeoDataFrame | None) -> pd.DataFrame:
+    parts = []
+    if sites is not None and len(sites):
+        credit = sites["credit_ac"].to_numpy(dtype=float)
+        total = sites["cost_usd"].to_numpy(dtype=float)
+        unit = np.divide(total, credit, out=np.full(len(credit), np.nan), where=credit > 0)
+        s = pd.DataFrame({
+            "option_id": sites["option_id"].astype(str).to_numpy(),
+            "option_kind": "site",
+            "credits_available": credit,
+            "unit_cost": unit,
+            "program": None,
+            "action": sites["action"].tolist(),
+            "in_advance": ([_truthy(v) is True for v in sites["in_advance"]]
+                           if "in_advance" in sites else False),
+            "circ39": sites["circ39"].tolist(),
+        })
+        s["geometry"] = sites.geometry.to_numpy()
+        for f in _PLACE_FIELDS:
+            s[f] = sites[f].tolist() if f in sites else None
+        parts.append(s)
+    if banks is not None and len(banks):
+        b = pd.DataFrame({
+            "option_id": banks["option_id"].astype(str).to_numpy(),
+            "option_kind": "bank",
+            "credits_available": banks["credits"].to_numpy(dtype=float),
+            "unit_cost": banks["price"].to_numpy(dtype=float),
+            "program": banks["program"].tolist(),
+            "action": None,
+            "in_advance": True,
+            "circ39": banks["circ39"].tolist(),
+        })
+        b["geometry"] = banks.geometry.to_numpy()
+        for f in _PLACE_FIELDS:
+            b[f] = banks[f].tolist() if f in banks else None
+        parts.append(b)
+    if not parts:
+        return pd.DataFrame(columns=["option_id", "option_kind", "credits_available",
+                                     "unit_cost", "program", "action", "in_advance", "circ39",
+                                     "geometry", *_PLACE_FIELDS])
+    opts = pd.concat(parts, ignore_index=True)
+    dup = opts.loc[opts["option_id"].duplicated(), "option_id"].tolist()
+    if dup:
+        raise InputError(f"option ids {dup[:5]} are used by both a site and a bank account (or "
+                         "twice); rename the site_id so every option has its own id")
+    return opts
+
+
+def _place(rec: Mapping[str, Any]) -> tuple[SitingPlace, list[str]]:
+    notes = []
+    pct = rec.get("pct_class")
+    try:
+        return SitingPlace(rec.get("minor"), rec.get("major"), rec.get("bsa"), pct), notes
+    except RulesInputError as exc:
+        notes.append(str(exc))
+        return SitingPlace(rec.get("minor"), None, rec.get("bsa"), None), notes
+
+
+def rank_options(
+    impacts: gpd.GeoDataFrame | pd.DataFrame,
+    sites: gpd.GeoDataFrame | None = None,
+    banks: gpd.GeoDataFrame | None = None,
+    *,
+    adjustments: Adjustments | None = None,
+    as_of: str | dt.date | None = None,
+    weights: Mapping[str, float] | None = None,
+    params: ParameterSet | None = None,
+    id_field: str | None = None,
+) -> pd.DataFrame:
+    """Rank every replacement option for every impact that needs replacement.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame
+        Classified impacts (see :func:`impact_needs`), or its output.
+    sites : GeoDataFrame, optional
+        Candidate sites from :func:`prepare_sites`, placed by :func:`attribute_options`.
+    banks : GeoDataFrame, optional
+        Bank listing from :func:`read_bank_listing`, placed by :func:`attribute_options`.
+    adjustments : Adjustments, optional
+        The user's ratio adjustments (default: :func:`~wetland_gis.parameters.load_adjustments`,
+        empty).
+    as_of : str or date, optional
+        Date the law is applied as of (default today).
+    weights : Mapping[str, float], optional
+        When given, options of one tier and kind are ordered by a ``score`` (the weights
+        of :data:`wetland_gis.siting.allocate.WEIGHT_KEYS` applied to this option alone
+        meeting the impact's requirement) instead of by cost.
+    params : ParameterSet, optional
+        Parameter tree (default: shipped).
+    id_field : str, optional
+        Impact id column (see :func:`impact_needs`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The "ranking" of docs/data_schema.md (:data:`RANKING_COLUMNS`; plus ``score`` with
+        ``weights``): one row per impact and option, ordered by impact (input order), then
+        non-excluded before excluded, tier, in-kind before unknown before out-of-kind,
+        cost (or score), a shared minor/major watershed (the tie-breaker among banks of one
+        tier), distance and option id. ``cost`` is the cost of the impact's whole
+        requirement at the option's unit cost (bank: price times credits plus the
+        withdrawal fee, § 103G.2242, subd. 14(a)(3); site: its cost per credit times the
+        credits), so options compare on one basis; the allocation charges a site's whole
+        cost once.
+    """
+    day = as_date(as_of).isoformat()
+    adjustments = adjustments if adjustments is not None else load_adjustments()
+    weights_used = check_weights(weights) if weights is not None else None
+    needs = impacts if "acres" in impacts and "types" in impacts else impact_needs(
+        impacts, id_field=id_field)
+    opts = _options(sites, banks)
+    rule_actions = {k: v[1] for k, v in adjustments.credit_percentages.items()}
+    has_in_advance = any(a.when == "in_advance" for a in adjustments.ratio)
+
+    # per option: place, types, eligibility
+    opt_recs = opts.to_dict("records")
+    opt_place = []
+    for rec in opt_recs:
+        place, notes = _place(rec)
+        opt_place.append((place, notes, _types(rec["circ39"])))
+    action_dec = {}
+    for k, rec in enumerate(opt_recs):
+        if rec["option_kind"] == "site":
+            action_dec[k] = replacement_action_eligibility(
+                rec["action"], opt_place[k][0].pct_class, rule_actions=rule_actions, as_of=day)
+
+    # distances, vectorised per impact
+    has_geo = isinstance(needs, gpd.GeoDataFrame) and len(opts)
+    unit_m = 1.0
+    if has_geo:
+        unit_m = float(needs.crs.axis_info[0].unit_conversion_factor) if needs.crs else 1.0
+        ogeom = np.asarray(opts["geometry"].to_numpy(), dtype=object)
+
+    tier_cache: dict[tuple, Any] = {}
+    ratio_cache: dict[tuple, Any] = {}
+    fee_cache: dict[float, Any] = {}
+    rows = []
+    for i, imp in enumerate(needs.to_dict("records")):
+        iplace, inotes = _place(imp)
+        if has_geo:
+            igeom = needs.geometry.iloc[i]
+            dist = shapely.distance(igeom, ogeom) * unit_m / FOOT_M
+        else:
+            dist = np.full(len(opts), np.nan)
+        for k, rec in enumerate(opt_recs):
+            oplace, onotes, otypes = opt_place[k]
+            is_bank = rec["option_kind"] == "bank"
+            key = (iplace, oplace, is_bank)
+            if key not in tier_cache:
+                tier_cache[key] = siting_tier(iplace, oplace, is_bank=is_bank, as_of=day)
+            tdec = tier_cache[key]
+            citations = list(tdec.citations)
+            reasons = list(tdec.reasons)
+            verify = list(tdec.verify) + inotes + onotes
+            exclusion = []
+            if tdec.outcome is Outcome.EXCLUDED:
+                exclusion.append(tdec.reasons[0])
+            if is_bank and rec["program"] not in WCA_PROGRAMS:
+                exclusion.append(
+                    f"credits listed for the {rec['program']} program only: a Wetland "
+                    "Conservation Act replacement needs WCA credits (program WCA or both)")
+                citations.append(CITE_WCA_PLAN)
+            if not is_bank:
+                adec = action_dec[k]
+                citations += list(adec.citations)
+                verify += list(adec.verify)
+                if adec.outcome is Outcome.NOT_ELIGIBLE:
+                    exclusion.append(adec.reasons[-1])
+                else:
+                    reasons += list(adec.reasons)
+
+            # relation: kind and watersheds
+            itypes = imp["types"]
+            in_kind = None if (itypes is None or otypes is None) else bool(itypes & otypes)
+            if in_kind is None:
+                verify.append("the Circular 39 type of the "
+                              + ("impact" if itypes is None else "option")
+                              + ": unknown, so in-kind or out-of-kind is not decided")
+            conds = []
+            if in_kind is not None:
+                conds.append("in_kind" if in_kind else "out_of_kind")
+            if iplace.minor is not None and iplace.minor == oplace.minor:
+                conds.append("same_minor_watershed")
+            if iplace.major is not None and oplace.major is not None and \
+                    iplace.major != oplace.major:
+                conds.append("outside_major_watershed")
+            if iplace.bsa is not None and oplace.bsa is not None and iplace.bsa != oplace.bsa:
+                conds.append("outside_bank_service_area")
+            if is_bank or rec["in_advance"] is True:
+                conds.append("in_advance")
+                if is_bank and has_in_advance:
+                    verify.append("bank credits are treated as replacement in advance (deposited "
+                                  "before the withdrawal); confirm the in_advance adjustment "
+                                  "applies to them under Minn. R. 8420.0522")
+            ratio, rdec_notes, rcites, rreasons = _ratio(imp, iplace, conds, adjustments,
+                                                         params, day, ratio_cache)
+            citations += rcites
+            reasons += rreasons
+            verify += rdec_notes
+            acres = float(imp["acres"])
+            needed = acres * ratio if math.isfinite(ratio) else float("nan")
+
+            unit = rec["unit_cost"]
+            cost = float("nan")
+            if math.isfinite(unit) and math.isfinite(needed):
+                value = needed * unit
+                if is_bank:
+                    if value not in fee_cache:
+                        fee_cache[value] = bank_fees(value, "withdrawal", params=params,
+                                                     as_of=day)
+                    fdec = fee_cache[value]
+                    cost = value + float(fdec.value)
+                    citations += list(fdec.citations)
+                else:
+                    cost = value
+            elif not math.isfinite(unit):
+                verify.append("the option's cost: no price or cost_usd was given")
+            excluded = bool(exclusion)
+            tier = None if tdec.value is None or excluded else int(tdec.value)
+            row = {
+                "impact_id": imp["impact_id"], "option_id": rec["option_id"],
+                "option_kind": rec["option_kind"], "tier": tier,
+                "tier_label": SitingTier(tier).label if tier else "",
+                "excluded": excluded, "exclusion_reason": "; ".join(exclusion),
+                "in_kind": in_kind, "ratio": ratio, "credits_needed": needed,
+                "credits_available": rec["credits_available"], "unit_cost": unit, "cost": cost,
+                "distance_ft": float(dist[k]) if np.isfinite(dist[k]) else float("nan"),
+                "citations": "; ".join(dict.fromkeys(citations)),
+                "reasons": "; ".join(dict.fromkeys(reasons)),
+                "impact_acres": acres, "verify": "; ".join(dict.fromkeys(verify)),
+                "_order": i,
+                "_ws": 0 if tdec.amounts.get("same_minor_watershed") else
+                (1 if tdec.amounts.get("same_major_watershed") else 2),
+            }
+            if weights_used is not None:
+                credits = needed if math.isfinite(needed) else 0.0
+                row["score"] = (weights_used["cost"] * (cost if math.isfinite(cost) else 0.0)
+                                + weights_used["distance"] * credits
+                                * (row["distance_ft"] if math.isfinite(row["distance_ft"])
+                                   else 0.0)
+                                + weights_used["out_of_kind"] * credits * (in_kind is False))
+            rows.append(row)
+    columns = [*RANKING_COLUMNS] + (["score"] if weights_used is not None else [])
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    out = pd.DataFrame(rows)
+    out["_kind"] = out["in_kind"].map({True: 0, False: 2}).fillna(1)
+    out["_tier"] = out["tier"].fillna(9)
+    order_by = ["_order", "excluded", "_tier", "_kind",
+                "score" if weights_used is not None else "cost", "_ws", "distance_ft",
+                "option_id"]
+    out = out.sort_values(order_by, kind="stable", na_position="last").reset_index(drop=True)
+    out["tier"] = pd.array(out["tier"].tolist(), dtype="Int64")
+    out["in_kind"] = pd.array(out["in_kind"].tolist(), dtype="boolean")
+    return out[columns]
+
+
+def _ratio(
+    imp: Mapping[str, Any],
+    place: SitingPlace,
+    conds: list[str],
+    adjustments: Adjustments,
+    params: ParameterSet | None,
+    day: str,
+    cache: dict[tuple, Any],
+) -> tuple[float, list[str], list[str], list[str]]:
+    """Return (ratio, verify, citations, reasons) of one impact-option relation."""
+    assessed = imp["ratio"]
+    if place.pct_class is None:
+        note = ("the impact's percentage-area class is unknown: the assessed ratio is used "
+                "without the user's adjustments")
+        return (float(assessed) if math.isfinite(assessed) else float("nan")), [note], [], []
+    agricultural = imp["agricultural"]
+    atf = bool(imp.get("after_the_fact"))
+    mult = imp.get("atf_multiplier")
+    mult = float(mult) if atf and mult is not None and math.isfinite(mult) else 1.0
+    key = (place.pct_class, bool(agricultural), atf, mult, tuple(sorted(conds)))
+    if key not in cache:
+        base = replacement_ratio(place.pct_class, bool(agricultural), after_the_fact=atf,
+                                 after_the_fact_multiplier=mult, params=params, as_of=day)
+        dec = replacement_ratio(place.pct_class, bool(agricultural), after_the_fact=atf,
+                                after_the_fact_multiplier=mult, adjustments=adjustments,
+                                conditions=tuple(sorted(conds)), params=params, as_of=day)
+        cache[key] = (base, dec)
+    base, dec = cache[key]
+    verify = list(dec.verify)
+    if agricultural is None:
+        verify.append("land use: not given, read as nonagricultural (docs/data_schema.md)")
+    if math.isfinite(assessed) and abs(float(base.value) - assessed) > 1e-9:
+        verify.append(f"the assessed ratio ({assessed:g}) differs from the ratio recomputed "
+                      f"for siting before adjustments ({float(base.value):g})")
+    return float(dec.value), verify, list(dec.citations), list(dec.reasons)
+
+
+# --------------------------------------------------------------------------------------
+# tier gaps, subd. 3(d)
+# --------------------------------------------------------------------------------------
+
+
+def tier_gaps(
+    ranking: pd.DataFrame,
+    *,
+    needs: pd.DataFrame | None = None,
+    as_of: str | dt.date | None = None,
+) -> pd.DataFrame:
+    """Say per impact which higher tiers had no opportunity or too little (subd. 3(d)).
+
+    Parameters
+    ----------
+    ranking : pandas.DataFrame
+        Output of :func:`rank_options`.
+    needs : pandas.DataFrame, optional
+        ``impact_id, acres, ratio`` of every impact (:func:`impact_needs`), so that an
+        impact without any option is reported too. Default: the impacts of the ranking.
+    as_of : str or date, optional
+        Date of the decisions.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`TIER_GAP_COLUMNS`: one row per impact and tier, from tier 1 down to the
+        tier at which the requirement is met (or tier 4). ``status`` is
+        ``no_opportunity``, ``short`` or ``sufficient``; ``acres_to_place`` is what is
+        still to place when the tier is reached, ``short_acres`` what remains after it,
+        ``short_credits`` the same in credits at the impact's lowest ratio. Each impact
+        is looked at alone: competition between impacts for the same credits is for the
+        allocation.
+    """
+    day = as_date(as_of).isoformat()
+    usable = ranking[~ranking["excluded"].astype(bool)] if len(ranking) else ranking
+    if needs is None:
+        needs = (ranking.groupby("impact_id", sort=False)
+                 .agg(acres=("impact_acres", "max"), ratio=("ratio", "min")).reset_index()
+                 if len(ranking) else pd.DataFrame(columns=["impact_id", "acres", "ratio"]))
+    low_ratio = ranking.groupby("impact_id")["ratio"].min() if len(ranking) else pd.Series()
+    rows = []
+    for rec in needs.to_dict("records"):
+        imp = rec["impact_id"]
+        mine = usable[usable["impact_id"] == imp] if len(usable) else usable
+        avail: dict[int, float] = {}
+        counts: dict[int, int] = {}
+        credits: dict[int, float] = {}
+        for t in SitingTier:
+            sel = mine[mine["tier"] == int(t)] if len(mine) else mine
+            counts[int(t)] = len(sel)
+            credits[int(t)] = float(sel["credits_available"].sum()) if len(sel) else 0.0
+            ok = sel["ratio"] > 0 if len(sel) else []
+            avail[int(t)] = (float((sel.loc[ok, "credits_available"] / sel.loc[ok, "ratio"])
+                                   .sum()) if len(sel) else 0.0)
+        acres = float(rec["acres"]) if math.isfinite(float(rec["acres"])) else 0.0
+        dec = next_tier_condition(acres, avail, options=counts, as_of=day)
+        ratio = low_ratio.get(imp, rec.get("ratio", float("nan")))
+        remaining = acres
+        reason_iter = iter(dec.reasons)
+        for t in SitingTier:
+            if int(t) > int(dec.value):
+                break
+            short = float(dec.amounts.get(f"tier_{int(t)}_short_acres", 0.0))
+            status = ("no_opportunity" if counts[int(t)] == 0 else
+                      "short" if short > 1e-9 else "sufficient")
+            rows.append({
+                "impact_id": imp, "tier": int(t), "tier_label": t.label, "status": status,
+                "options": counts[int(t)], "credits_available": credits[int(t)],
+                "acres_available": avail[int(t)], "acres_to_place": remaining,
+                "short_acres": short,
+                "short_credits": short * float(ratio) if ratio is not None and
+                math.isfinite(float(ratio)) else float("nan"),
+                "reason": next(reason_iter, ""),
+                "citations": "; ".join(dec.citations),
+                "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
+            })
+            remaining = short
+    out = pd.DataFrame(rows, columns=list(TIER_GAP_COLUMNS))
+    out.attrs["citation"] = CITE_NEXT_LEVEL
+    return out

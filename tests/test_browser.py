@@ -217,6 +217,10 @@ def test_report_renders_with_the_embedded_map(
     pg.wait_for_timeout(300)
     assert watch.errors == [] and watch.blocked == [] and watch.dialogs == []
     ARTIFACTS.mkdir(exist_ok=True)
+    # an iframe off screen is not painted in a full-page capture: shoot it on its own too
+    pg.locator("iframe.map").scroll_into_view_if_needed()
+    pg.wait_for_timeout(500)
+    pg.locator("iframe.map").screenshot(path=str(ARTIFACTS / "tep_report_map.png"))
     pg.screenshot(path=str(ARTIFACTS / "tep_report.png"), full_page=True)
     pg.emulate_media(media="print")
     pg.screenshot(path=str(ARTIFACTS / "tep_report_print.png"), full_page=True)

@@ -686,3 +686,26 @@ def test_a_dated_override_changes_the_answer_only_from_its_date(start, asked, ne
     got = de_minimis_allowance(2, OUTSIDE, GT80, False, params=params, as_of=asked).value
     expected = new_amount if asked >= start else 10_000
     assert got == expected
+
+
+def test_most_restrictive_holds_a_protection_zone_type_7_to_the_outside_zone_in_metro_lt50():
+    """The default reading's consequence of the (d)(2) gap, documented in docs/rules.md."""
+    result = de_minimis(
+        [
+            impact(300, zone=PROTECTION, wetland_type=7, county="Hennepin", impact_id="swamp"),
+            impact(200, zone=OUTSIDE, wetland_type=2, county="Hennepin", impact_id="meadow"),
+        ],
+        as_of=AS_OF,
+    )
+    assert result.by_impact["swamp"].outcome is Outcome.NOT_EXEMPT
+    assert result.by_impact["meadow"].outcome is Outcome.EXEMPT  # held to (b)(1) 400
+    per_zone = de_minimis(
+        [
+            impact(300, zone=PROTECTION, wetland_type=7, county="Hennepin", impact_id="swamp"),
+            impact(200, zone=OUTSIDE, wetland_type=2, county="Hennepin", impact_id="meadow"),
+        ],
+        multi_zone_reading="per_zone",
+        as_of=AS_OF,
+    )
+    assert per_zone.by_impact["swamp"].outcome is Outcome.EXEMPT
+    assert per_zone.by_impact["meadow"].outcome is Outcome.EXEMPT

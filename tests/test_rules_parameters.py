@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import textwrap
 import tokenize
 from pathlib import Path
@@ -188,3 +189,36 @@ def test_no_legal_amount_is_written_in_the_rules(module):
 def test_rules_public_api():
     for name in rules.__all__:
         assert hasattr(rules, name), name
+
+
+def test_every_rule_returns_a_json_ready_decision():
+    from wetland_gis.enums import PercentageArea, ShorelandZone
+
+    day = "2024-05-01"
+    lt50 = PercentageArea.LESS_THAN_50
+    ratio = rules.replacement_ratio(lt50, False, as_of=day)
+    decisions = [
+        rules.percentage_area_from_figures(
+            presettlement_wetland_acres=10, remaining_wetland_acres=9, land_area_acres=100,
+            wetland_acres=20, public_land_acres=0, as_of=day,
+        ),
+        rules.percentage_area_of_county("Itasca", as_of=day),
+        rules.in_metropolitan_area("Scott", as_of=day),
+        rules.public_waters_wetland([3], 11.0, False, as_of=day),
+        rules.de_minimis_allowance(2, ShorelandZone.OUTSIDE, lt50, True, as_of=day),
+        rules.pasture_exemption(1, None, as_of=day),
+        rules.drainage_exemption(2, 100, False, as_of=day),
+        rules.utility_exemption(100, as_of=day),
+        rules.wildlife_spoil_exemption(100, 3.0, as_of=day),
+        ratio,
+        rules.replacement_required(1_000, ratio),
+        rules.sequencing_without_alternatives_analysis(3_000, 2_000, as_of=day),
+        rules.public_comment_required(12_000, as_of=day),
+        rules.revised_application_requires_notice(100, 120, 0, as_of=day),
+        rules.bank_fees(1_000, "withdrawal", as_of=day),
+    ]
+    for d in decisions:
+        text = json.dumps(d.to_dict())
+        assert d.citations and d.reasons and d.as_of == day, d.question
+        assert all(c.startswith(("Minn. Stat. §", "Minn. R.")) for c in d.citations), text
+        assert set(d.parameters) <= set(default_parameters()), d.question

@@ -626,7 +626,9 @@ def _decide(
                 gdf.loc[idx, "replace_acres"] = required.value
                 replace_total += required.value
             gdf.loc[idx, "outcome"] = outcome.value
-            gdf.loc[idx, "citations"] = SEP.join(dict.fromkeys(c for d in chain for c in d.citations))
+            gdf.loc[idx, "citations"] = SEP.join(
+                dict.fromkeys(c for d in chain for c in d.citations)
+            )
             gdf.loc[idx, "reasons"] = SEP.join(dict.fromkeys(r for d in chain for r in d.reasons))
             verify = [v for d in chain for v in d.verify]
             if row["type_verify"]:
@@ -713,7 +715,7 @@ def _summary_table(gdf: gpd.GeoDataFrame, fm: FieldMapping) -> pd.DataFrame:
     place = [
         SEP.join(str(v) for v in (c, f"Major {m}" if pd.notna(m) else None,
                                   f"BSA {b}" if pd.notna(b) else None) if v and pd.notna(v))
-        for c, m, b in zip(gdf["county"], gdf["major"], gdf["bsa"])
+        for c, m, b in zip(gdf["county"], gdf["major"], gdf["bsa"], strict=True)
     ]
     return pd.DataFrame(
         {

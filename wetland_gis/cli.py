@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from wetland_gis import __version__
+from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 
 __all__ = ["main", "build_parser"]
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("report", help="write the printable TEP report (HTML)")
     r.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
     r.add_argument("--siting", help="output folder of `wetland-gis site`")
-    r.add_argument("--context", help="context GeoPackage or folder")
+    r.add_argument("--map", help="map HTML written by `wetland-gis map`, embedded in the report")
     r.add_argument("--out", required=True, help="HTML file to write")
     return parser
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wetland_gis import __version__
+from wetland_gis._version import __version__
 
 __all__ = ["InputRecord", "Manifest", "file_sha256", "STANDING_CAVEATS"]
 

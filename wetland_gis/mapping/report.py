@@ -9,6 +9,7 @@ on: every value from the data is escaped.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,7 +20,6 @@ from typing import Any
 import jinja2
 import pandas as pd
 
-import wetland_gis
 from wetland_gis.enums import ImpactOutcome
 
 from ._format import (
@@ -82,6 +82,19 @@ _MONEY = {"unit_cost", "cost", "price", "cost_usd"}
 class _Table:
     headers: list[str]
     rows: list[list[str]] = field(default_factory=list)
+
+
+def _package_version() -> str:
+    """The wetland_gis version, from the package or, failing that, its metadata."""
+    import wetland_gis
+
+    version = getattr(wetland_gis, "__version__", None)
+    if version is None:
+        try:
+            version = importlib.metadata.version("wetland_gis")
+        except importlib.metadata.PackageNotFoundError:
+            version = "unknown"
+    return str(version)
 
 
 def _env() -> jinja2.Environment:
@@ -372,7 +385,7 @@ def render_report(
     return template.render(
         title=title,
         page_size=PAPER_SIZES[paper],
-        version=wetland_gis.__version__,
+        version=_package_version(),
         summary=[(str(k).replace("_", " "), fmt(v)) for k, v in _as_mapping(summary, "summary").items()],
         outcome_counts=outcome_counts,
         impacts=table,

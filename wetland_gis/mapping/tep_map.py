@@ -70,139 +70,6 @@ WORK_CRS = "EPSG:26915"
 DISPLAY_CRS = "EPSG:4326"
 """What Leaflet draws: longitude and latitude on WGS 84."""
 
-# Okabe & Ito (2008) colour-universal palette: distinguishable with every common form of
-# colour-vision deficiency. Dash patterns add a second, colour-free cue.
-OUTCOME_COLORS: dict[str, str] = {
-    ImpactOutcome.DE_MINIMIS_EXEMPT.value: "#009E73",  # bluish green
-    ImpactOutcome.REPLACEMENT_REQUIRED.value: "#E69F00",  # orange
-    ImpactOutcome.PROHIBITED.value: "#D55E00",  # vermillion
-    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "#CC79A7",  # reddish purple
-    ImpactOutcome.NOT_ASSESSED.value: "#999999",  # grey
-}
-"""Fill colour of an impact by its ``outcome`` (an :class:`ImpactOutcome` value)."""
-
-OUTCOME_DASH: dict[str, str | None] = {
-    ImpactOutcome.DE_MINIMIS_EXEMPT.value: None,
-    ImpactOutcome.REPLACEMENT_REQUIRED.value: None,
-    ImpactOutcome.PROHIBITED.value: None,
-    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "6 3",
-    ImpactOutcome.NOT_ASSESSED.value: "2 3",
-}
-"""Outline dash pattern of an impact by outcome (solid when None)."""
-
-OUTCOME_LABELS: dict[str, str] = {
-    ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",
-    ImpactOutcome.REPLACEMENT_REQUIRED.value: "Replacement required",
-    ImpactOutcome.PROHIBITED.value: "Prohibited",
-    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "Out of WCA scope",
-    ImpactOutcome.NOT_ASSESSED.value: "Not assessed",
-}
-"""How each outcome reads in the legend, popups and tooltips."""
-
-
-@dataclass(frozen=True)
-class _ZoneStyle:
-    label: str
-    color: str
-    fill_opacity: float
-    dash: str | None
-    citation: str
-
-
-ZONE_STYLES: dict[str, _ZoneStyle] = {
-    ShorelandZone.PROTECTION.value: _ZoneStyle(
-        "Shoreland wetland protection zone",
-        "#0072B2",
-        0.06,
-        "8 4",
-        "Minn. Stat. § 103G.005, subd. 15f",
-    ),
-    ShorelandZone.BUILDING_SETBACK.value: _ZoneStyle(
-        "Shoreland building setback zone",
-        "#0072B2",
-        0.18,
-        None,
-        "Minn. Stat. § 103G.2241, subd. 9(c)",
-    ),
-}
-"""Style and defining citation of each drawn shoreland zone (``zone`` column values)."""
-
-
-@dataclass(frozen=True)
-class ContextLayer:
-    """How one reference layer of the ``context`` dictionary is drawn.
-
-    Parameters
-    ----------
-    title : str
-        Name in the layer control and legend.
-    noun : str
-        What one feature is, for its tooltip (``"County"``).
-    label_fields : tuple of str
-        Attribute columns shown in the tooltip (matched case-insensitively).
-    color : str
-        Line colour.
-    weight : float
-        Line width in pixels.
-    dash : str or None
-        SVG dash pattern.
-    boundaries : bool
-        Draw polygon outlines only (as lines), so clipping to the project extent leaves
-        no false edges; False draws filled polygons.
-    fill : str or None
-        Fill colour when ``boundaries`` is False.
-    """
-
-    title: str
-    noun: str
-    label_fields: tuple[str, ...]
-    color: str
-    weight: float
-    dash: str | None = None
-    boundaries: bool = True
-    fill: str | None = None
-
-
-CONTEXT_LAYERS: dict[str, ContextLayer] = {
-    "public_water_basins": ContextLayer(
-        "Public water basins",
-        "Public water",
-        ("pw_id", "pw_name", "shore_class"),
-        "#2166AC",
-        1.0,
-        boundaries=False,
-        fill="#92C5DE",
-    ),
-    "public_watercourses": ContextLayer(
-        "Public watercourses",
-        "Public watercourse",
-        ("pw_id", "pw_name", "shore_class"),
-        "#2166AC",
-        2.0,
-    ),
-    "minor_watersheds": ContextLayer(
-        "Minor watershed boundaries", "Minor watershed", ("minor",), "#A6761D", 1.2, "2 4"
-    ),
-    "major_watersheds": ContextLayer(
-        "Major watershed boundaries",
-        "Major watershed",
-        ("major", "major_name"),
-        "#8C510A",
-        2.2,
-        "9 4",
-    ),
-    "bank_service_areas": ContextLayer(
-        "Bank service area boundaries",
-        "Bank service area",
-        ("bsa", "bsa_name"),
-        "#762A83",
-        2.2,
-        "12 4 2 4",
-    ),
-    "counties": ContextLayer("County boundaries", "County", ("NAME",), "#333333", 2.6),
-}
-"""Reference layers drawn from ``context`` (by key, bottom to top); other keys are ignored."""
-
 BASEMAPS: dict[str, str | None] = {
     "none": None,
     "osm": "OpenStreetMap",
@@ -214,49 +81,7 @@ BASEMAPS: dict[str, str | None] = {
 NO_BASEMAP_BACKGROUND = "#F4F1EA"
 """Plain page colour behind the layers when ``basemap="none"``."""
 
-SITE_COLOR = "#F0E442"  # yellow
-BANK_COLOR = "#56B4E9"  # sky blue
-
-# The decision chain of an impact popup: each step shows the row's citations matching
-# its pattern; when the row cites none for the step, the step's defining provision.
-STEP_CITATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "wetland type": (r"103G\.005, subd\. 17b", ("Minn. Stat. § 103G.005, subd. 17b",)),
-    "county and metro area": (
-        r"103G\.2241, subd\. 9\s*\(d\)",
-        ("Minn. Stat. § 103G.2241, subd. 9(d)",),
-    ),
-    "percentage area class": (
-        r"103G\.005, subd\. 10[abh]|8420\.0117",
-        ("Minn. Stat. § 103G.005, subd. 10a, 10b, 10h", "Minn. R. 8420.0117"),
-    ),
-    "watersheds": (r"103G\.005, subd\. 17a", ("Minn. Stat. § 103G.005, subd. 17a",)),
-    "shoreland zone": (
-        r"103G\.005, subd\. 15f|6120\.",
-        ("Minn. Stat. § 103G.005, subd. 15f", "Minn. Stat. § 103G.2241, subd. 9(a)-(c)"),
-    ),
-    "de minimis test": (
-        r"103G\.2241, subd\. 9|8420\.0420",
-        ("Minn. Stat. § 103G.2241, subd. 9",),
-    ),
-    "replacement ratio": (
-        r"103G\.222, subd\. 1\b|8420\.0522",
-        ("Minn. Stat. § 103G.222, subd. 1",),
-    ),
-    "siting tier": (r"103G\.222, subd\. 3", ("Minn. Stat. § 103G.222, subd. 3(a)",)),
-    "fen or public waters": (
-        r"103G\.223|103G\.005, subd\. 15a|103G\.2241, subd\. 9\s*\(f\)",
-        ("Minn. Stat. § 103G.223", "Minn. Stat. § 103G.005, subd. 15a"),
-    ),
-}
-"""Per decision step: regex of the row citations that belong to it, and the fallback."""
-
-TIER_CITATIONS: dict[int, str] = {
-    int(t): f"Minn. Stat. § 103G.222, subd. 3(a)({int(t)})" for t in SitingTier
-}
-"""Citation of each siting tier (:class:`SitingTier`), § 103G.222, subd. 3(a)(1)-(4)."""
-
 _ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
-_ALLOWANCE_COLUMNS = ("de_minimis_sqft", "allowance_sqft", "dm_allow_sqft", "dm_allow")
 _COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
 
 # Bound on each feature of a folium GeoJson layer. Properties hold only escaped HTML.
@@ -406,9 +231,6 @@ def _features(geoms: gpd.GeoSeries, props: Sequence[dict[str, Any]]) -> dict[str
     return {"type": "FeatureCollection", "features": features}
 
 
-def _outcome_label(outcome: str) -> str:
-    return OUTCOME_LABELS.get(outcome, outcome or "no outcome")
-
 
 def impact_ids(impacts: pd.DataFrame) -> pd.Series:
     """Return the impact id of each row as text (``impact_id``, ``id``, ... or the index)."""
@@ -416,283 +238,6 @@ def impact_ids(impacts: pd.DataFrame) -> pd.Series:
     values = impacts[col] if col is not None else pd.Series(impacts.index, index=impacts.index)
     return values.map(fmt)
 
-
-def _citation_cell(citations: Sequence[str], defaults: Sequence[str]) -> str:
-    if citations:
-        return "<br>".join(html.escape(c) for c in citations)
-    return "<br>".join(
-        f'<span class="wg-default" title="defining provision; the rules cited none here">'
-        f"{html.escape(c)}</span>"
-        for c in defaults
-    )
-
-
-def _list_html(items: Sequence[str], *, ordered: bool = False) -> str:
-    if not items:
-        return f"<p>{MISSING}</p>"
-    tag = "ol" if ordered else "ul"
-    body = "".join(f"<li>{html.escape(i)}</li>" for i in items)
-    return f"<{tag}>{body}</{tag}>"
-
-
-def _sqft(value: Any) -> str:
-    return MISSING if is_missing(value) else f"{fmt(float(value), digits=0)} sq ft"
-
-
-def _decision_chain(
-    row: Mapping[str, Any], allocations: pd.DataFrame | None
-) -> list[tuple[str, str]]:
-    """Return (step, finding) pairs of an impact, plain text (unescaped)."""
-    def get(*names: str) -> Any:
-        return row_value(row, *names)
-
-    cols = {str(c).lower() for c in row.keys()}
-    chain: list[tuple[str, str]] = []
-
-    status = get("status")
-    reason = get("status_reason")
-    if not is_missing(status):
-        text = fmt(status).replace("_", " ")
-        chain.append(("status", text + ("" if is_missing(reason) else f": {fmt(reason)}")))
-
-    area_sqft = get("area_sqft")
-    reported = get("area_reported")
-    if is_missing(reported) and not is_missing(area_sqft):
-        try:
-            reported = joint_application_area(float(area_sqft))
-        except MappingInputError:
-            reported = None
-    if not (is_missing(reported) and is_missing(area_sqft)):
-        chain.append(("area", f"{fmt(reported)} ({_sqft(area_sqft)})"))
-    activity = get("impact", "activity")
-    if not is_missing(activity):
-        chain.append(("activity", fmt(activity)))
-
-    if cols & {"wetland_type", "circ39", "circ39_class", "wetland_ty"}:
-        wtype = get("wetland_type", "circ39", "circ39_class", "wetland_ty")
-        text = MISSING if is_missing(wtype) else f"Type {fmt(wtype)}"
-        source = get("type_source")
-        if not is_missing(source):
-            text += f" ({fmt(source)})"
-        if _truthy(get("type_verify")):
-            text += "; to verify"
-        if _truthy(get("cedar_tamarack", "cedar_tam")):
-            text += "; white cedar or tamarack wetland"
-        chain.append(("wetland type", text))
-
-    if cols & {"county", "metro"}:
-        text = fmt(get("county"))
-        counties = get("counties")
-        if not is_missing(counties) and fmt(counties) != fmt(get("county")):
-            text += f" (touches {fmt(counties)})"
-        metro = get("metro")
-        if not is_missing(metro):
-            text += "; inside" if _truthy(metro) else "; outside"
-            text += " the 11-county metropolitan area"
-        chain.append(("county and metro area", text))
-
-    if "pct_class" in cols:
-        text = fmt(get("pct_class")).replace("_", " ")
-        source = get("pct_source")
-        if not is_missing(source):
-            text += f" (from {fmt(source)})"
-        chain.append(("percentage area class", text))
-
-    if cols & {"major", "minor", "bsa"}:
-        major = fmt(get("major"))
-        name = get("major_name")
-        if not is_missing(name):
-            major += f" {fmt(name)}"
-        chain.append(
-            (
-                "watersheds",
-                f"major {major}; minor {fmt(get('minor'))}; bank service area {fmt(get('bsa'))}",
-            )
-        )
-
-    if cols & {"zone", "sqft_setback", "sqft_protection"}:
-        zone = get("zone")
-        text = MISSING if is_missing(zone) else ZONE_STYLES.get(
-            str(zone), _ZoneStyle(str(zone).replace("_", " "), "", 0, None, "")
-        ).label
-        parts = [
-            f"{label} {_sqft(get(col))}"
-            for label, col in (
-                ("setback", "sqft_setback"),
-                ("protection zone", "sqft_protection"),
-                ("outside", "sqft_outside"),
-            )
-            if col in cols
-        ]
-        if parts:
-            text += " (" + ", ".join(parts) + ")"
-        pw = get("nearest_pw")
-        if not is_missing(pw):
-            text += f"; nearest public water {fmt(pw)}"
-            dist = get("nearest_pw_ft")
-            if not is_missing(dist):
-                text += f" at {fmt(float(dist), digits=0)} ft"
-        chain.append(("shoreland zone", text))
-
-    fen = get("calcareous_fen")
-    pww = get("public_waters_wetland")
-    if not (is_missing(fen) and is_missing(pww)):
-        chain.append(
-            (
-                "fen or public waters",
-                f"calcareous fen: {fmt(fen)}; public waters wetland: {fmt(pww)}",
-            )
-        )
-
-    outcome = fmt(get("outcome"))
-    if outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
-        test = "exempt"
-    elif outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value:
-        test = "not exempt: the whole impact must be replaced"
-    else:
-        test = f"not applied ({_outcome_label(outcome).lower()})"
-    amounts = [f"impact {_sqft(area_sqft)}"] if not is_missing(area_sqft) else []
-    allowance = get(*_ALLOWANCE_COLUMNS)
-    if not is_missing(allowance):
-        amounts.append(f"allowance {_sqft(allowance)}")
-    chain.append(("de minimis test", test + (f" ({', '.join(amounts)})" if amounts else "")))
-
-    ratio = get("ratio")
-    acres = get("replace_acres")
-    if not (is_missing(ratio) and is_missing(acres)):
-        text = MISSING if is_missing(ratio) else f"{fmt(ratio)}:1"
-        if not is_missing(acres):
-            text += f"; {fmt(float(acres), digits=2)} acres to replace"
-        chain.append(("replacement ratio", text))
-
-    if allocations is not None and len(allocations):
-        parts = []
-        for _, alloc in allocations.iterrows():
-            tier = row_value(alloc, "tier")
-            label = _tier_label(tier)
-            parts.append(
-                f"{fmt(row_value(alloc, 'option_kind'))} {fmt(row_value(alloc, 'option_id'))}: "
-                f"{label}, {fmt(row_value(alloc, 'credits'))} credits"
-            )
-        chain.append(("siting tier", "; ".join(parts)))
-    return chain
-
-
-def _truthy(value: Any) -> bool:
-    """Read a boolean column value: True, 1, "true", "yes" (any case) are true."""
-    if is_missing(value):
-        return False
-    if isinstance(value, str):
-        return value.strip().lower() in {"true", "yes", "y", "1", "t"}
-    return bool(value)
-
-
-def _tier_label(tier: Any) -> str:
-    try:
-        return f"tier {int(tier)} ({SitingTier(int(tier)).label})"
-    except (TypeError, ValueError):
-        return f"tier {fmt(tier)}"
-
-
-def _step_citations(step: str, row_citations: Sequence[str]) -> tuple[list[str], tuple[str, ...]]:
-    pattern, defaults = STEP_CITATIONS.get(step, ("", ()))
-    if not pattern:
-        return [], ()
-    matched = [c for c in row_citations if re.search(pattern, c)]
-    return matched, defaults
-
-
-def impact_popup_html(
-    row: Mapping[str, Any], *, impact_id: str, allocations: pd.DataFrame | None = None
-) -> str:
-    """Return the popup of one impact: its decision chain, reasons, citations, checks.
-
-    Parameters
-    ----------
-    row : mapping
-        One row of the classified impacts (columns of ``docs/data_schema.md``).
-    impact_id : str
-        The id shown in the heading.
-    allocations : DataFrame, optional
-        The rows of the siting allocation for this impact.
-
-    Returns
-    -------
-    str
-        HTML in which every attribute value is escaped.
-    """
-    outcome = fmt(row_value(row, "outcome"))
-    color = OUTCOME_COLORS.get(outcome, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value])
-    citations = split_joined(row_value(row, "citations"))
-    rows = []
-    for step, finding in _decision_chain(row, allocations):
-        matched, defaults = _step_citations(step, citations)
-        rows.append(
-            f"<tr><th>{html.escape(step)}</th><td>{html.escape(finding)}</td>"
-            f'<td class="wg-cite">{_citation_cell(matched, defaults)}</td></tr>'
-        )
-    return (
-        f'<div class="wg-popup">'
-        f"<h4>Impact {html.escape(impact_id)}</h4>"
-        f'<p><span class="wg-outcome" style="background:{color}">'
-        f"{html.escape(_outcome_label(outcome))}</span></p>"
-        f"<table><tr><th>step</th><th>finding</th><th>citation</th></tr>{''.join(rows)}</table>"
-        f"<h5>Reasons</h5>{_list_html(split_joined(row_value(row, 'reasons')), ordered=True)}"
-        f"<h5>Citations</h5>{_list_html(citations)}"
-        f"<h5>To verify</h5>{_list_html(split_joined(row_value(row, 'verify')))}"
-        f"{_input_attributes_html(row)}</div>"
-    )
-
-
-def _input_attributes_html(row: Mapping[str, Any]) -> str:
-    """The user's own columns (those before ``wg_row``), folded away."""
-    keys = list(row.keys())
-    lowered = [str(k).lower() for k in keys]
-    if "wg_row" not in lowered:
-        return ""
-    own = {k: row[k] for k in keys[: lowered.index("wg_row")] if str(k).lower() != "geometry"}
-    if not own:
-        return ""
-    return f"<details><summary>Input attributes</summary>{_attributes_html(own)}</details>"
-
-
-def _attributes_html(row: Mapping[str, Any], skip: Sequence[str] = ()) -> str:
-    skip_lower = {s.lower() for s in skip} | {"geometry"}
-    cells = "".join(
-        f"<tr><th>{html.escape(str(k))}</th><td>{esc(v)}</td></tr>"
-        for k, v in row.items()
-        if str(k).lower() not in skip_lower
-    )
-    return f"<table>{cells}</table>"
-
-
-def _option_popup_html(
-    kind: str, option_id: str, row: Mapping[str, Any], tier: Any, credits: Any,
-    allocations: pd.DataFrame | None,
-) -> str:
-    tier_cite = MISSING
-    try:
-        tier_cite = TIER_CITATIONS[int(tier)]
-    except (TypeError, ValueError, KeyError):
-        pass
-    alloc_html = ""
-    if allocations is not None and len(allocations):
-        lines = "".join(
-            f"<tr><td>{esc(row_value(a, 'impact_id'))}</td><td>{esc(_tier_label(row_value(a, 'tier')))}"
-            f"</td><td>{esc(row_value(a, 'credits'))}</td><td>{esc(row_value(a, 'cost'))}</td></tr>"
-            for _, a in allocations.iterrows()
-        )
-        alloc_html = (
-            "<h5>Allocated to</h5><table><tr><th>impact</th><th>tier</th><th>credits</th>"
-            f"<th>cost</th></tr>{lines}</table>"
-        )
-    return (
-        f'<div class="wg-popup"><h4>{html.escape(kind.capitalize())} {html.escape(option_id)}</h4>'
-        f"<table><tr><th>best siting tier</th><td>{esc(_tier_label(tier) if not is_missing(tier) else None)}"
-        f'</td><td class="wg-cite">{html.escape(tier_cite)}</td></tr>'
-        f"<tr><th>allocated credits</th><td>{esc(credits)}</td><td></td></tr></table>"
-        f"{alloc_html}<h5>Attributes</h5>{_attributes_html(row)}</div>"
-    )
 
 
 def _allocation_frame(allocation: pd.DataFrame | None) -> pd.DataFrame | None:
@@ -763,14 +308,14 @@ def _impacts_layer(
         allocations = None
         if alloc is not None:
             allocations = alloc[alloc["_wg_impact"] == impact_id]
-        color = OUTCOME_COLORS.get(outcome, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value])
+        color = outcome_color(outcome)
         props.append(
             {
                 "wg_layer": "impacts",
                 "wg_id": html.escape(impact_id),
                 "wg_outcome": html.escape(outcome),
                 "wg_tooltip": f"Impact {html.escape(impact_id)}: "
-                f"{html.escape(_outcome_label(outcome))}",
+                f"{html.escape(outcome_label(outcome))}",
                 "wg_popup": impact_popup_html(
                     row.to_dict(), impact_id=impact_id, allocations=allocations
                 ),
@@ -798,7 +343,7 @@ def _zones_layer(zones: gpd.GeoDataFrame, tolerance_m: float) -> folium.GeoJson 
     props = []
     for _, row in shown.drop(columns=shown.geometry.name).iterrows():
         zone = fmt(row[zone_col])
-        style = ZONE_STYLES.get(zone, _ZoneStyle(zone.replace("_", " "), "#666666", 0.08, "3 3", ""))
+        style = ZONE_STYLES.get(zone, ZoneStyle(zone.replace("_", " "), "#666666", 0.08, "3 3", ""))
         props.append(
             {
                 "wg_layer": "zones",
@@ -807,7 +352,7 @@ def _zones_layer(zones: gpd.GeoDataFrame, tolerance_m: float) -> folium.GeoJson 
                 "wg_popup": (
                     f'<div class="wg-popup"><h4>{html.escape(style.label)}</h4>'
                     f'<p class="wg-cite">{html.escape(style.citation or MISSING)}</p>'
-                    f"{_attributes_html(row.to_dict())}</div>"
+                    f"{attributes_html(row.to_dict())}</div>"
                 ),
                 "style": _style(style.color, style.color, 1.2, style.dash, style.fill_opacity),
             }
@@ -892,7 +437,7 @@ def _options_layer(
                 "wg_id": html.escape(option_id),
                 "wg_permanent": True,
                 "wg_tooltip": html.escape(label),
-                "wg_popup": _option_popup_html(
+                "wg_popup": option_popup_html(
                     kind, display, row.to_dict(), tier, credits, allocations
                 ),
                 "style": _style("#000000", color, 1.5, None, 0.9),
@@ -919,12 +464,12 @@ def _legend_html(
     parts.append("<h5>Impact outcome</h5><ul>")
     outcomes = list(OUTCOME_COLORS) + [o for o in counts if o not in OUTCOME_COLORS]
     for outcome in outcomes:
-        color = OUTCOME_COLORS.get(outcome, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value])
+        color = outcome_color(outcome)
         dash = OUTCOME_DASH.get(outcome, "2 3")
         border = "dashed" if dash else "solid"
         parts.append(
             f'<li><span class="wg-sw" style="background:{color};border-style:{border}"></span>'
-            f"{html.escape(_outcome_label(outcome))} ({counts.get(outcome, 0)})</li>"
+            f"{html.escape(outcome_label(outcome))} ({counts.get(outcome, 0)})</li>"
         )
     parts.append("</ul>")
     if zones_present:

@@ -49,6 +49,14 @@ from wetland_gis.rules.procedure import (
 )
 from wetland_gis.rules.public_waters import public_waters_wetland
 from wetland_gis.rules.replacement import replacement_ratio, replacement_required
+from wetland_gis.rules.siting import (
+    REPLACEMENT_ACTIONS,
+    SitingPlace,
+    next_tier_condition,
+    normalise_action,
+    replacement_action_eligibility,
+    siting_tier,
+)
 
 __all__ = [
     # facts
@@ -85,4 +93,11 @@ __all__ = [
     "revised_application_requires_notice",
     "bank_fees",
     "BANK_TRANSACTIONS",
+    # replacement siting (wetland_gis/rules/siting.py)
+    "SitingPlace",
+    "siting_tier",
+    "next_tier_condition",
+    "replacement_action_eligibility",
+    "normalise_action",
+    "REPLACEMENT_ACTIONS",
 ]

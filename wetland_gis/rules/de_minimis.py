@@ -86,9 +86,7 @@ _STAT = "Minn. Stat. § 103G.2241, "
 EXEMPTION_STANDARDS = "Minn. R. 8420.0420, subp. 1"
 CALCAREOUS_FENS = "Minn. Stat. § 103G.223"
 _D = "de_minimis."
-_VERIFY_H = (
-    "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
-)
+_VERIFY_H = "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
 _RANK = {zone: i for i, zone in enumerate(ZONE_ORDER)}
 
 
@@ -648,8 +646,9 @@ def de_minimis(
     since = trace.value(_D + "cumulative.since")
     pct_portion = trace.value(_D + "cumulative.percent_of_portion")
     floor = trace.value(_D + "cumulative.floor")
-    cumulative_keys = tuple(_D + k for k in ("cumulative.since", "cumulative.percent_of_portion",
-                                             "cumulative.floor"))
+    cumulative_keys = tuple(
+        _D + k for k in ("cumulative.since", "cumulative.percent_of_portion", "cumulative.floor")
+    )
 
     pools: dict[str, list[_Part]] = {}
     for part in parts:
@@ -669,9 +668,7 @@ def de_minimis(
         )
 
     multi_zone = {
-        g: zones
-        for g, zones in _zones_by_group(in_scope, groups_of).items()
-        if len(zones) > 1
+        g: zones for g, zones in _zones_by_group(in_scope, groups_of).items() if len(zones) > 1
     }
     parts_of: dict[Hashable, list[_Part]] = {}
     for part in parts:
@@ -805,8 +802,18 @@ def _evaluate_pool(
             "amount, so none of it is de minimis."
         )
         return DeMinimisGroup(
-            name, type_groups, zones, ids, total, allowance, citations, total <= 0,
-            None, None, total <= 0 and not other_exemption, tuple(reasons),
+            name,
+            type_groups,
+            zones,
+            ids,
+            total,
+            allowance,
+            citations,
+            total <= 0,
+            None,
+            None,
+            total <= 0 and not other_exemption,
+            tuple(reasons),
         )
     amounts = {p.amount.sqft for p in members}
     if len(amounts) > 1:
@@ -837,8 +844,18 @@ def _evaluate_pool(
         )
     exempt = within and cumulative_ok and not other_exemption
     return DeMinimisGroup(
-        name, type_groups, zones, ids, total, allowance, citations, within,
-        cumulative_total, limit, exempt, tuple(reasons),
+        name,
+        type_groups,
+        zones,
+        ids,
+        total,
+        allowance,
+        citations,
+        within,
+        cumulative_total,
+        limit,
+        exempt,
+        tuple(reasons),
     )
 
 
@@ -847,7 +864,7 @@ def _out_of_scope(f: ImpactFacts, parent: Trace) -> Decision:
     trace.amounts.update(area_sqft=f.area_sqft, not_exempt_sqft=0.0)
     trace.cite("Minn. Stat. § 103G.005, subd. 15a", OUTSIDE_WCA)
     trace.because(
-        f"Impact {f.impact_id!r} is to a public waters wetland, which is not a \"wetland\" "
+        f'Impact {f.impact_id!r} is to a public waters wetland, which is not a "wetland" '
         "regulated by the Wetland Conservation Act (§ 103G.005, subd. 19(b)); it goes to the "
         "DNR public waters process and is not counted in the de minimis totals."
     )
@@ -1069,9 +1086,7 @@ def _project_decision(
             "The size of the landowner's portion of the wetland, for the percentage limit of "
             "subd. 9(f)(2)."
         )
-    counted = [
-        f for f in in_scope if f.calcareous_fen or f.banked or f.used_for_replacement_credit
-    ]
+    counted = [f for f in in_scope if f.calcareous_fen or f.banked or f.used_for_replacement_credit]
     if counted and len(counted) < len(in_scope):
         trace.check(
             "Impacts to calcareous fens, banked wetlands or wetlands used for replacement "
@@ -1090,8 +1105,10 @@ def _project_decision(
     trace.because(
         "At least one impact is not de minimis: the project needs a replacement plan for "
         f"{fmt_sqft(trace.amounts['not_exempt_sqft'])}"
-        + (" (calcareous fen impacts are prohibited)." if any(
-            f.calcareous_fen for f in in_scope) else ".")
+        + (
+            " (calcareous fen impacts are prohibited)."
+            if any(f.calcareous_fen for f in in_scope)
+            else "."
+        )
     )
     return trace.decide(Outcome.NOT_EXEMPT, False)
-

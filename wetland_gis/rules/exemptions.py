@@ -124,9 +124,7 @@ def pasture_exemption(
         trace.amounts["wetland_acres"] = size
     if int(wtype) in any_size:
         if bottomland_hardwood:
-            trace.because(
-                f"A bottomland hardwood {label} is excepted from the pasture exemption."
-            )
+            trace.because(f"A bottomland hardwood {label} is excepted from the pasture exemption.")
             return trace.decide(Outcome.NOT_ELIGIBLE, False)
         trace.because(f"A {label} on pasture land qualifies whatever its size.")
         trace.check(f"The {label} is not a bottomland hardwood wetland.")
@@ -229,8 +227,7 @@ def drainage_exemption(
         return trace.decide(Outcome.ELIGIBLE, True)
     if int(wtype) not in limited:
         trace.because(
-            f"The drainage exemption covers types {_types(any_size + limited)} only, not a "
-            f"{label}."
+            f"The drainage exemption covers types {_types(any_size + limited)} only, not a {label}."
         )
         return trace.decide(Outcome.NOT_ELIGIBLE, False)
     trace.amounts["limit_acres"] = float(limit)
@@ -278,9 +275,7 @@ def utility_exemption(
     acres = exact(area) / SQFT_PER_ACRE
     key = _E + "utility_max_acres"
     limit = trace.value(key)
-    trace.amounts.update(
-        altered_sqft=area, altered_acres=float(acres), limit_acres=float(limit)
-    )
+    trace.amounts.update(altered_sqft=area, altered_acres=float(acres), limit_acres=float(limit))
     trace.cite_key(key)
     trace.check(
         "The work is new placement or maintenance, repair, enhancement or replacement of a "

@@ -68,7 +68,6 @@ def in_metropolitan_area(
         )
     else:
         trace.because(
-            f"{listed} County is not in the 11-county metropolitan area of "
-            "§ 103G.2241, subd. 9(d)."
+            f"{listed} County is not in the 11-county metropolitan area of § 103G.2241, subd. 9(d)."
         )
     return trace.decide(Outcome.CLASSIFIED, inside)

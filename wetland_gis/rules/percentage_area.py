@@ -108,11 +108,7 @@ def lookup_county(name: str, params: ParameterSet, day: dt.date) -> tuple[str, P
     if norm in index:
         return index[norm]
     near = difflib.get_close_matches(norm, list(index))
-    hint = (
-        f" Did you mean {', '.join(repr(index[n][0]) for n in near)}?"
-        if near
-        else ""
-    )
+    hint = f" Did you mean {', '.join(repr(index[n][0]) for n in near)}?" if near else ""
     raise RulesInputError(
         f"county {name!r} is not one of the {len(index)} Minnesota counties classified in "
         f"Minn. R. 8420.0117, subp. 1.{hint} Write the county name as listed (case, a "
@@ -327,8 +323,5 @@ def percentage_area_of_county(
         "subp. 2, and the reclassification wins."
     )
     if not override_citation:
-        trace.check(
-            "The source of the reclassification (board order) was not given: confirm it."
-        )
+        trace.check("The source of the reclassification (board order) was not given: confirm it.")
     return trace.decide(Outcome.CLASSIFIED, result)
-

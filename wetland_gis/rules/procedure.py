@@ -87,7 +87,7 @@ def sequencing_without_alternatives_analysis(
     )
     trace.check(
         "The on-site sequencing determination without a written alternatives analysis is at "
-        "the local government unit's option (\"may\"), § 103G.222, subd. 1(b)(6).",
+        'the local government unit\'s option ("may"), § 103G.222, subd. 1(b)(6).',
         "The applicable amount is that of § 103G.2241, subd. 9(a) for the project (confirm "
         "which amount applies where subd. 9(d) replaces it in the metropolitan area).",
     )

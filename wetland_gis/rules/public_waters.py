@@ -116,7 +116,7 @@ def public_waters_wetland(
         trace.because(
             f"A type {names} wetland of {fmt_number(size)} acres in {where} area is at "
             f"least {fmt_number(limit)} acres: a public waters wetland.",
-            "Public waters wetlands are not \"wetlands\" regulated by the Wetland Conservation "
+            'Public waters wetlands are not "wetlands" regulated by the Wetland Conservation '
             "Act (subd. 19(b)); draining or filling goes to the DNR public waters process.",
         )
         trace.check(

@@ -1,0 +1,177 @@
+"""The demo behind ``make demo``: the whole product on the bundled sample projects.
+
+For each sample project it runs assess, site, map and report, writes everything under
+``outputs/<project>/`` and prints a short summary table and the paths of the map and
+report. It also prints a few worked rules-core decisions with their citations.
+
+Run ``python -m wetland_gis.demo --out outputs`` from the repository root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.errors import WetlandGISWarning
+from wetland_gis.pipeline import run_assess, run_map, run_report, run_site
+from wetland_gis.rules import de_minimis_allowance, replacement_ratio
+
+__all__ = ["SampleProject", "SAMPLE_PROJECTS", "main", "worked_examples"]
+
+AS_OF = "2024-05-01"
+"""The application date of the demo (any date from 2018-01-01 on works)."""
+
+
+@dataclass(frozen=True)
+class SampleProject:
+    """One bundled sample project and the files it uses."""
+
+    name: str
+    impacts: str
+    sites: str
+    banks: str = "sample_data/synthetic_bank_credits.csv"
+    context: str = "sample_data/synthetic_context.gpkg"
+    dem: str | None = None
+
+
+SAMPLE_PROJECTS = (
+    SampleProject(
+        "wright_metro",
+        impacts="sample_data/projects/wright_metro/impacts.shp",
+        sites="sample_data/projects/wright_metro/candidate_sites.gpkg",
+    ),
+    SampleProject(
+        "crow_wing",
+        impacts="sample_data/projects/crow_wing/impacts.gpkg",
+        sites="sample_data/projects/crow_wing/candidate_sites.gpkg",
+        dem="sample_data/crow_wing_lidar_dem_1m.tif",
+    ),
+)
+
+
+def worked_examples(as_of: str = AS_OF) -> list[str]:
+    """Return a few rules-core decisions, explained, as printable text.
+
+    Parameters
+    ----------
+    as_of : str
+        Application date.
+
+    Returns
+    -------
+    list of str
+    """
+    cases = [
+        ("A type 2 fill in Crow Wing County outside the shoreland zone",
+         de_minimis_allowance(WetlandType.TYPE_2, ShorelandZone.OUTSIDE,
+                              PercentageArea.GREATER_THAN_80, False, as_of=as_of)),
+        ("A type 7 fill in Wright County (metro, less than 50 percent) outside the zone",
+         de_minimis_allowance(WetlandType.TYPE_7, ShorelandZone.OUTSIDE,
+                              PercentageArea.LESS_THAN_50, True, as_of=as_of)),
+        ("Any fill in a shoreland building setback zone",
+         de_minimis_allowance(WetlandType.TYPE_2, ShorelandZone.BUILDING_SETBACK,
+                              PercentageArea.LESS_THAN_50, True, as_of=as_of)),
+        ("Replacement ratio on nonagricultural land in a less than 50 percent area",
+         replacement_ratio(PercentageArea.LESS_THAN_50, False, as_of=as_of)),
+    ]
+    return [f"{title}:\n{decision.explain()}" for title, decision in cases]
+
+
+def _repo_root() -> Path:
+    here = Path.cwd()
+    for candidate in (here, *here.parents, Path(__file__).resolve().parents[1]):
+        if (candidate / "sample_data").is_dir():
+            return candidate
+    raise SystemExit("sample_data/ not found: run the demo from the repository root")
+
+
+def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, object]:
+    """Run assess, site, map and report on one sample project.
+
+    Returns
+    -------
+    dict
+        The project's summary row and the paths of its outputs.
+    """
+    folder = out / project.name
+    folder.mkdir(parents=True, exist_ok=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WetlandGISWarning)
+        assessment, _ = run_assess(
+            root / project.impacts, folder / "assessed.gpkg",
+            context=root / project.context, as_of=AS_OF,
+        )
+        siting, _ = run_site(
+            folder / "assessed.gpkg", folder / "siting",
+            sites=root / project.sites, banks=root / project.banks,
+            context=assessment.context, dem=root / project.dem if project.dem else None,
+            as_of=AS_OF,
+        )
+        map_path = run_map(folder / "assessed.gpkg", folder / "tep_map.html",
+                           siting=folder / "siting", context=assessment.context)[0]
+        report_path = run_report(folder / "assessed.gpkg", folder / "tep_report.html",
+                                 siting=folder / "siting", map_html=map_path)[0]
+    warned = sorted({str(w.message) for w in caught if issubclass(w.category,
+                                                                   WetlandGISWarning)})
+    row = assessment.projects.iloc[0].to_dict() if len(assessment.projects) else {}
+    unmet = getattr(siting, "unmet", None)
+    plan = getattr(siting, "allocation", None)
+    return {
+        "project": row.get("project", project.name),
+        "features": len(assessment.impacts),
+        "outcomes": assessment.impacts["outcome"].value_counts().to_dict(),
+        "total": row.get("total_reported"),
+        "replace_ac": row.get("replace_acres"),
+        "allocated": None if plan is None else round(float(plan["credits"].sum()), 2),
+        "cost_usd": None if plan is None else round(float(plan["cost"].sum()), 0),
+        "unmet_ac": None if unmet is None or not len(unmet)
+        else round(float(unmet["credits_short"].sum()), 2),
+        "map": map_path,
+        "report": report_path,
+        "warnings": warned,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the demo; return 0.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        ``--out DIR`` (default ``outputs``).
+    """
+    parser = argparse.ArgumentParser(prog="python -m wetland_gis.demo")
+    parser.add_argument("--out", default="outputs", help="output folder (default outputs)")
+    args = parser.parse_args(argv)
+    root = _repo_root()
+    out = Path(args.out)
+    print("wetland_gis demo: worked rules-core decisions (as of", AS_OF + ")\n")
+    for text in worked_examples():
+        print(text, end="\n\n")
+    rows = []
+    for project in SAMPLE_PROJECTS:
+        print(f"running assess, site, map and report on sample project {project.name} ...")
+        rows.append(run_project(project, root, out))
+    table = pd.DataFrame(rows)
+    cols = ["project", "features", "total", "replace_ac", "allocated", "cost_usd", "unmet_ac"]
+    print("\nSummary (screening only: the TEP and the LGU decide)")
+    print(table[cols].to_string(index=False))
+    for row in rows:
+        print(f"\n{row['project']}: outcomes {row['outcomes']}")
+        for w in row["warnings"]:
+            print(f"  warning: {w}")
+        print(f"  map:    {row['map']}")
+        print(f"  report: {row['report']}")
+    print(f"\nEverything else (classified GeoPackages, tables, manifests) is under {out}/")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

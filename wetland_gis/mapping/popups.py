@@ -1,0 +1,359 @@
+"""Popups of the TEP map: the decision chain of an impact, and replacement options.
+
+Every function returns HTML in which each attribute value is escaped with
+:func:`html.escape`; plain text is built first, then escaped once where it is placed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from wetland_gis.enums import ImpactOutcome, SitingTier
+
+from ._format import (
+    MISSING,
+    MappingInputError,
+    esc,
+    fmt,
+    is_missing,
+    joint_application_area,
+    row_value,
+    split_joined,
+)
+from .symbology import ZONE_STYLES, ZoneStyle, outcome_color, outcome_label
+
+__all__ = [
+    "STEP_CITATIONS",
+    "TIER_CITATIONS",
+    "attributes_html",
+    "decision_chain",
+    "impact_popup_html",
+    "option_popup_html",
+    "tier_label",
+    "truthy",
+]
+
+# The decision chain of an impact popup: each step shows the row's citations matching
+# its pattern; when the row cites none for the step, the step's defining provision.
+STEP_CITATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "wetland type": (r"103G\.005, subd\. 17b", ("Minn. Stat. § 103G.005, subd. 17b",)),
+    "county and metro area": (
+        r"103G\.2241, subd\. 9\s*\(d\)",
+        ("Minn. Stat. § 103G.2241, subd. 9(d)",),
+    ),
+    "percentage area class": (
+        r"103G\.005, subd\. 10[abh]|8420\.0117",
+        ("Minn. Stat. § 103G.005, subd. 10a, 10b, 10h", "Minn. R. 8420.0117"),
+    ),
+    "watersheds": (r"103G\.005, subd\. 17a", ("Minn. Stat. § 103G.005, subd. 17a",)),
+    "shoreland zone": (
+        r"103G\.005, subd\. 15f|6120\.",
+        ("Minn. Stat. § 103G.005, subd. 15f", "Minn. Stat. § 103G.2241, subd. 9(a)-(c)"),
+    ),
+    "de minimis test": (
+        r"103G\.2241, subd\. 9|8420\.0420",
+        ("Minn. Stat. § 103G.2241, subd. 9",),
+    ),
+    "replacement ratio": (
+        r"103G\.222, subd\. 1\b|8420\.0522",
+        ("Minn. Stat. § 103G.222, subd. 1",),
+    ),
+    "siting tier": (r"103G\.222, subd\. 3", ("Minn. Stat. § 103G.222, subd. 3(a)",)),
+    "fen or public waters": (
+        r"103G\.223|103G\.005, subd\. 15a|103G\.2241, subd\. 9\s*\(f\)",
+        ("Minn. Stat. § 103G.223", "Minn. Stat. § 103G.005, subd. 15a"),
+    ),
+}
+"""Per decision step: regex of the row citations that belong to it, and the fallback."""
+
+TIER_CITATIONS: dict[int, str] = {
+    int(t): f"Minn. Stat. § 103G.222, subd. 3(a)({int(t)})" for t in SitingTier
+}
+"""Citation of each siting tier (:class:`SitingTier`), § 103G.222, subd. 3(a)(1)-(4)."""
+
+_ALLOWANCE_COLUMNS = ("de_minimis_sqft", "allowance_sqft", "dm_allow_sqft", "dm_allow")
+
+
+
+
+def _citation_cell(citations: Sequence[str], defaults: Sequence[str]) -> str:
+    if citations:
+        return "<br>".join(html.escape(c) for c in citations)
+    return "<br>".join(
+        f'<span class="wg-default" title="defining provision; the rules cited none here">'
+        f"{html.escape(c)}</span>"
+        for c in defaults
+    )
+
+
+def _list_html(items: Sequence[str], *, ordered: bool = False) -> str:
+    if not items:
+        return f"<p>{MISSING}</p>"
+    tag = "ol" if ordered else "ul"
+    body = "".join(f"<li>{html.escape(i)}</li>" for i in items)
+    return f"<{tag}>{body}</{tag}>"
+
+
+def _sqft(value: Any) -> str:
+    return MISSING if is_missing(value) else f"{fmt(float(value), digits=0)} sq ft"
+
+
+def decision_chain(
+    row: Mapping[str, Any], allocations: pd.DataFrame | None
+) -> list[tuple[str, str]]:
+    """Return (step, finding) pairs of an impact, plain text (unescaped)."""
+    def get(*names: str) -> Any:
+        return row_value(row, *names)
+
+    cols = {str(c).lower() for c in row.keys()}
+    chain: list[tuple[str, str]] = []
+
+    status = get("status")
+    reason = get("status_reason")
+    if not is_missing(status):
+        text = fmt(status).replace("_", " ")
+        chain.append(("status", text + ("" if is_missing(reason) else f": {fmt(reason)}")))
+
+    area_sqft = get("area_sqft")
+    reported = get("area_reported")
+    if is_missing(reported) and not is_missing(area_sqft):
+        try:
+            reported = joint_application_area(float(area_sqft))
+        except MappingInputError:
+            reported = None
+    if not (is_missing(reported) and is_missing(area_sqft)):
+        chain.append(("area", f"{fmt(reported)} ({_sqft(area_sqft)})"))
+    activity = get("impact", "activity")
+    if not is_missing(activity):
+        chain.append(("activity", fmt(activity)))
+
+    if cols & {"wetland_type", "circ39", "circ39_class", "wetland_ty"}:
+        wtype = get("wetland_type", "circ39", "circ39_class", "wetland_ty")
+        text = MISSING if is_missing(wtype) else f"Type {fmt(wtype)}"
+        source = get("type_source")
+        if not is_missing(source):
+            text += f" ({fmt(source)})"
+        if truthy(get("type_verify")):
+            text += "; to verify"
+        if truthy(get("cedar_tamarack", "cedar_tam")):
+            text += "; white cedar or tamarack wetland"
+        chain.append(("wetland type", text))
+
+    if cols & {"county", "metro"}:
+        text = fmt(get("county"))
+        counties = get("counties")
+        if not is_missing(counties) and fmt(counties) != fmt(get("county")):
+            text += f" (touches {fmt(counties)})"
+        metro = get("metro")
+        if not is_missing(metro):
+            text += "; inside" if truthy(metro) else "; outside"
+            text += " the 11-county metropolitan area"
+        chain.append(("county and metro area", text))
+
+    if "pct_class" in cols:
+        text = fmt(get("pct_class")).replace("_", " ")
+        source = get("pct_source")
+        if not is_missing(source):
+            text += f" (from {fmt(source)})"
+        chain.append(("percentage area class", text))
+
+    if cols & {"major", "minor", "bsa"}:
+        major = fmt(get("major"))
+        name = get("major_name")
+        if not is_missing(name):
+            major += f" {fmt(name)}"
+        chain.append(
+            (
+                "watersheds",
+                f"major {major}; minor {fmt(get('minor'))}; bank service area {fmt(get('bsa'))}",
+            )
+        )
+
+    if cols & {"zone", "sqft_setback", "sqft_protection"}:
+        zone = get("zone")
+        text = MISSING if is_missing(zone) else ZONE_STYLES.get(
+            str(zone), ZoneStyle(str(zone).replace("_", " "), "", 0, None, "")
+        ).label
+        parts = [
+            f"{label} {_sqft(get(col))}"
+            for label, col in (
+                ("setback", "sqft_setback"),
+                ("protection zone", "sqft_protection"),
+                ("outside", "sqft_outside"),
+            )
+            if col in cols
+        ]
+        if parts:
+            text += " (" + ", ".join(parts) + ")"
+        pw = get("nearest_pw")
+        if not is_missing(pw):
+            text += f"; nearest public water {fmt(pw)}"
+            dist = get("nearest_pw_ft")
+            if not is_missing(dist):
+                text += f" at {fmt(float(dist), digits=0)} ft"
+        chain.append(("shoreland zone", text))
+
+    fen = get("calcareous_fen")
+    pww = get("public_waters_wetland")
+    if not (is_missing(fen) and is_missing(pww)):
+        chain.append(
+            (
+                "fen or public waters",
+                f"calcareous fen: {fmt(fen)}; public waters wetland: {fmt(pww)}",
+            )
+        )
+
+    outcome = fmt(get("outcome"))
+    if outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
+        test = "exempt"
+    elif outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value:
+        test = "not exempt: the whole impact must be replaced"
+    else:
+        test = f"not applied ({outcome_label(outcome).lower()})"
+    amounts = [f"impact {_sqft(area_sqft)}"] if not is_missing(area_sqft) else []
+    allowance = get(*_ALLOWANCE_COLUMNS)
+    if not is_missing(allowance):
+        amounts.append(f"allowance {_sqft(allowance)}")
+    chain.append(("de minimis test", test + (f" ({', '.join(amounts)})" if amounts else "")))
+
+    ratio = get("ratio")
+    acres = get("replace_acres")
+    if not (is_missing(ratio) and is_missing(acres)):
+        text = MISSING if is_missing(ratio) else f"{fmt(ratio)}:1"
+        if not is_missing(acres):
+            text += f"; {fmt(float(acres), digits=2)} acres to replace"
+        chain.append(("replacement ratio", text))
+
+    if allocations is not None and len(allocations):
+        parts = []
+        for _, alloc in allocations.iterrows():
+            tier = row_value(alloc, "tier")
+            label = tier_label(tier)
+            parts.append(
+                f"{fmt(row_value(alloc, 'option_kind'))} {fmt(row_value(alloc, 'option_id'))}: "
+                f"{label}, {fmt(row_value(alloc, 'credits'))} credits"
+            )
+        chain.append(("siting tier", "; ".join(parts)))
+    return chain
+
+
+def truthy(value: Any) -> bool:
+    """Read a boolean column value: True, 1, "true", "yes" (any case) are true."""
+    if is_missing(value):
+        return False
+    if isinstance(value, str):
+        return value.strip().lower() in {"true", "yes", "y", "1", "t"}
+    return bool(value)
+
+
+def tier_label(tier: Any) -> str:
+    try:
+        return f"tier {int(tier)} ({SitingTier(int(tier)).label})"
+    except (TypeError, ValueError):
+        return f"tier {fmt(tier)}"
+
+
+def _step_citations(step: str, row_citations: Sequence[str]) -> tuple[list[str], tuple[str, ...]]:
+    pattern, defaults = STEP_CITATIONS.get(step, ("", ()))
+    if not pattern:
+        return [], ()
+    matched = [c for c in row_citations if re.search(pattern, c)]
+    return matched, defaults
+
+
+def impact_popup_html(
+    row: Mapping[str, Any], *, impact_id: str, allocations: pd.DataFrame | None = None
+) -> str:
+    """Return the popup of one impact: its decision chain, reasons, citations, checks.
+
+    Parameters
+    ----------
+    row : mapping
+        One row of the classified impacts (columns of ``docs/data_schema.md``).
+    impact_id : str
+        The id shown in the heading.
+    allocations : DataFrame, optional
+        The rows of the siting allocation for this impact.
+
+    Returns
+    -------
+    str
+        HTML in which every attribute value is escaped.
+    """
+    outcome = fmt(row_value(row, "outcome"))
+    color = outcome_color(outcome)
+    citations = split_joined(row_value(row, "citations"))
+    rows = []
+    for step, finding in decision_chain(row, allocations):
+        matched, defaults = _step_citations(step, citations)
+        rows.append(
+            f"<tr><th>{html.escape(step)}</th><td>{html.escape(finding)}</td>"
+            f'<td class="wg-cite">{_citation_cell(matched, defaults)}</td></tr>'
+        )
+    return (
+        f'<div class="wg-popup">'
+        f"<h4>Impact {html.escape(impact_id)}</h4>"
+        f'<p><span class="wg-outcome" style="background:{color}">'
+        f"{html.escape(outcome_label(outcome))}</span></p>"
+        f"<table><tr><th>step</th><th>finding</th><th>citation</th></tr>{''.join(rows)}</table>"
+        f"<h5>Reasons</h5>{_list_html(split_joined(row_value(row, 'reasons')), ordered=True)}"
+        f"<h5>Citations</h5>{_list_html(citations)}"
+        f"<h5>To verify</h5>{_list_html(split_joined(row_value(row, 'verify')))}"
+        f"{_inputattributes_html(row)}</div>"
+    )
+
+
+def _inputattributes_html(row: Mapping[str, Any]) -> str:
+    """The user's own columns (those before ``wg_row``), folded away."""
+    keys = list(row.keys())
+    lowered = [str(k).lower() for k in keys]
+    if "wg_row" not in lowered:
+        return ""
+    own = {k: row[k] for k in keys[: lowered.index("wg_row")] if str(k).lower() != "geometry"}
+    if not own:
+        return ""
+    return f"<details><summary>Input attributes</summary>{attributes_html(own)}</details>"
+
+
+def attributes_html(row: Mapping[str, Any], skip: Sequence[str] = ()) -> str:
+    skip_lower = {s.lower() for s in skip} | {"geometry"}
+    cells = "".join(
+        f"<tr><th>{html.escape(str(k))}</th><td>{esc(v)}</td></tr>"
+        for k, v in row.items()
+        if str(k).lower() not in skip_lower
+    )
+    return f"<table>{cells}</table>"
+
+
+def option_popup_html(
+    kind: str, option_id: str, row: Mapping[str, Any], tier: Any, credits: Any,
+    allocations: pd.DataFrame | None,
+) -> str:
+    tier_cite = MISSING
+    try:
+        tier_cite = TIER_CITATIONS[int(tier)]
+    except (TypeError, ValueError, KeyError):
+        pass
+    alloc_html = ""
+    if allocations is not None and len(allocations):
+        lines = "".join(
+            f"<tr><td>{esc(row_value(a, 'impact_id'))}</td><td>{esc(tier_label(row_value(a, 'tier')))}"
+            f"</td><td>{esc(row_value(a, 'credits'))}</td><td>{esc(row_value(a, 'cost'))}</td></tr>"
+            for _, a in allocations.iterrows()
+        )
+        alloc_html = (
+            "<h5>Allocated to</h5><table><tr><th>impact</th><th>tier</th><th>credits</th>"
+            f"<th>cost</th></tr>{lines}</table>"
+        )
+    return (
+        f'<div class="wg-popup"><h4>{html.escape(kind.capitalize())} {html.escape(option_id)}</h4>'
+        f"<table><tr><th>best siting tier</th><td>{esc(tier_label(tier) if not is_missing(tier) else None)}"
+        f'</td><td class="wg-cite">{html.escape(tier_cite)}</td></tr>'
+        f"<tr><th>allocated credits</th><td>{esc(credits)}</td><td></td></tr></table>"
+        f"{alloc_html}<h5>Attributes</h5>{attributes_html(row)}</div>"
+    )

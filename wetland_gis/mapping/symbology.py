@@ -1,0 +1,171 @@
+"""Symbology of the TEP map and report: colours, dash patterns, labels and layer styles.
+
+Colours of impacts follow the Okabe & Ito (2008) colour-universal palette; dash patterns
+give a second cue that does not depend on colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wetland_gis.enums import ImpactOutcome, ShorelandZone
+
+__all__ = [
+    "BANK_COLOR",
+    "CONTEXT_LAYERS",
+    "OUTCOME_COLORS",
+    "OUTCOME_DASH",
+    "OUTCOME_LABELS",
+    "SITE_COLOR",
+    "ZONE_STYLES",
+    "ContextLayer",
+    "ZoneStyle",
+    "outcome_color",
+    "outcome_label",
+]
+
+# Okabe & Ito (2008) colour-universal palette: distinguishable with every common form of
+# colour-vision deficiency. Dash patterns add a second, colour-free cue.
+OUTCOME_COLORS: dict[str, str] = {
+    ImpactOutcome.DE_MINIMIS_EXEMPT.value: "#009E73",  # bluish green
+    ImpactOutcome.REPLACEMENT_REQUIRED.value: "#E69F00",  # orange
+    ImpactOutcome.PROHIBITED.value: "#D55E00",  # vermillion
+    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "#CC79A7",  # reddish purple
+    ImpactOutcome.NOT_ASSESSED.value: "#999999",  # grey
+}
+"""Fill colour of an impact by its ``outcome`` (an :class:`ImpactOutcome` value)."""
+
+OUTCOME_DASH: dict[str, str | None] = {
+    ImpactOutcome.DE_MINIMIS_EXEMPT.value: None,
+    ImpactOutcome.REPLACEMENT_REQUIRED.value: None,
+    ImpactOutcome.PROHIBITED.value: None,
+    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "6 3",
+    ImpactOutcome.NOT_ASSESSED.value: "2 3",
+}
+"""Outline dash pattern of an impact by outcome (solid when None)."""
+
+OUTCOME_LABELS: dict[str, str] = {
+    ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",
+    ImpactOutcome.REPLACEMENT_REQUIRED.value: "Replacement required",
+    ImpactOutcome.PROHIBITED.value: "Prohibited",
+    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "Out of WCA scope",
+    ImpactOutcome.NOT_ASSESSED.value: "Not assessed",
+}
+"""How each outcome reads in the legend, popups and tooltips."""
+
+
+@dataclass(frozen=True)
+class ZoneStyle:
+    label: str
+    color: str
+    fill_opacity: float
+    dash: str | None
+    citation: str
+
+
+ZONE_STYLES: dict[str, ZoneStyle] = {
+    ShorelandZone.PROTECTION.value: ZoneStyle(
+        "Shoreland wetland protection zone",
+        "#0072B2",
+        0.06,
+        "8 4",
+        "Minn. Stat. § 103G.005, subd. 15f",
+    ),
+    ShorelandZone.BUILDING_SETBACK.value: ZoneStyle(
+        "Shoreland building setback zone",
+        "#0072B2",
+        0.18,
+        None,
+        "Minn. Stat. § 103G.2241, subd. 9(c)",
+    ),
+}
+"""Style and defining citation of each drawn shoreland zone (``zone`` column values)."""
+
+
+@dataclass(frozen=True)
+class ContextLayer:
+    """How one reference layer of the ``context`` dictionary is drawn.
+
+    Parameters
+    ----------
+    title : str
+        Name in the layer control and legend.
+    noun : str
+        What one feature is, for its tooltip (``"County"``).
+    label_fields : tuple of str
+        Attribute columns shown in the tooltip (matched case-insensitively).
+    color : str
+        Line colour.
+    weight : float
+        Line width in pixels.
+    dash : str or None
+        SVG dash pattern.
+    boundaries : bool
+        Draw polygon outlines only (as lines), so clipping to the project extent leaves
+        no false edges; False draws filled polygons.
+    fill : str or None
+        Fill colour when ``boundaries`` is False.
+    """
+
+    title: str
+    noun: str
+    label_fields: tuple[str, ...]
+    color: str
+    weight: float
+    dash: str | None = None
+    boundaries: bool = True
+    fill: str | None = None
+
+
+CONTEXT_LAYERS: dict[str, ContextLayer] = {
+    "public_water_basins": ContextLayer(
+        "Public water basins",
+        "Public water",
+        ("pw_id", "pw_name", "shore_class"),
+        "#2166AC",
+        1.0,
+        boundaries=False,
+        fill="#92C5DE",
+    ),
+    "public_watercourses": ContextLayer(
+        "Public watercourses",
+        "Public watercourse",
+        ("pw_id", "pw_name", "shore_class"),
+        "#2166AC",
+        2.0,
+    ),
+    "minor_watersheds": ContextLayer(
+        "Minor watershed boundaries", "Minor watershed", ("minor",), "#A6761D", 1.2, "2 4"
+    ),
+    "major_watersheds": ContextLayer(
+        "Major watershed boundaries",
+        "Major watershed",
+        ("major", "major_name"),
+        "#8C510A",
+        2.2,
+        "9 4",
+    ),
+    "bank_service_areas": ContextLayer(
+        "Bank service area boundaries",
+        "Bank service area",
+        ("bsa", "bsa_name"),
+        "#762A83",
+        2.2,
+        "12 4 2 4",
+    ),
+    "counties": ContextLayer("County boundaries", "County", ("NAME",), "#333333", 2.6),
+}
+"""Reference layers drawn from ``context`` (by key, bottom to top); other keys are ignored."""
+
+SITE_COLOR = "#F0E442"  # yellow
+BANK_COLOR = "#56B4E9"  # sky blue
+
+
+def outcome_color(outcome: str) -> str:
+    """Return the fill colour of an outcome; unknown outcomes get the not-assessed grey."""
+    return OUTCOME_COLORS.get(outcome, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value])
+
+
+def outcome_label(outcome: str) -> str:
+    """Return how an outcome reads; an unknown value is shown as it is."""
+    return OUTCOME_LABELS.get(outcome, outcome or "no outcome")

@@ -1,0 +1,41 @@
+"""Replacement siting: rank sites and bank credits by § 103G.222, subd. 3, and allocate them.
+
+* :func:`site` - the whole run, from classified impacts to a plan (:mod:`.engine`).
+* :func:`rank_options`, :func:`tier_gaps`, :func:`read_bank_listing`,
+  :func:`attribute_options` - ranking (:mod:`.rank`).
+* :func:`allocate` - exact project-wide allocation (:mod:`.allocate`).
+* :func:`depression_summary`, :func:`categorical_share` - raster site attributes
+  (:mod:`.raster`).
+
+The legal rules themselves are in :mod:`wetland_gis.rules.siting`.
+"""
+
+from __future__ import annotations
+
+from wetland_gis.siting.allocate import Allocation, AllocationError, allocate
+from wetland_gis.siting.engine import SitingResult, site
+from wetland_gis.siting.rank import (
+    attribute_options,
+    impact_needs,
+    prepare_sites,
+    rank_options,
+    read_bank_listing,
+    tier_gaps,
+)
+from wetland_gis.siting.raster import categorical_share, depression_summary
+
+__all__ = [
+    "site",
+    "SitingResult",
+    "rank_options",
+    "tier_gaps",
+    "read_bank_listing",
+    "prepare_sites",
+    "attribute_options",
+    "impact_needs",
+    "allocate",
+    "Allocation",
+    "AllocationError",
+    "depression_summary",
+    "categorical_share",
+]

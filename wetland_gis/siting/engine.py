@@ -1,0 +1,304 @@
+"""The siting engine: from classified impacts to a ranked, allocated replacement plan.
+
+:func:`site` reads the candidate sites and the bank credit listing, places every option
+in the context layers, ranks every option for every impact by the siting priority of
+Minn. Stat. § 103G.222, subd. 3, reports the tiers that had no opportunity or too little
+(subd. 3(d)), allocates the options to the impacts exactly (best tier, then lowest
+cost) and, given a DEM, adds depression attributes to the sites. Inputs and outputs are
+plain GeoDataFrames, DataFrames and paths; writing files is the caller's job.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+
+from wetland_gis.manifest import InputRecord, file_sha256
+from wetland_gis.parameters import (
+    Adjustments,
+    ParameterSet,
+    as_date,
+    default_parameters,
+    load_adjustments,
+)
+from wetland_gis.siting.allocate import Allocation, allocate, check_weights
+from wetland_gis.siting.rank import (
+    attribute_options,
+    impact_needs,
+    prepare_banks,
+    prepare_sites,
+    rank_options,
+    read_bank_listing,
+    tier_gaps,
+)
+from wetland_gis.siting.raster import SUITABILITY_CAVEAT, depression_summary
+
+__all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS"]
+
+#: Said in the manifest of every siting run.
+SITING_ASSUMPTIONS = (
+    "Siting tiers follow Minn. Stat. § 103G.222, subd. 3(a)(1)-(4); replacement by wetland "
+    "banking begins at the bank service area tier (subd. 3(c)); an impact outside a greater "
+    "than 80 percent area is never replaced inside one (subd. 3(a)).",
+    "Where a watershed, bank service area or percentage class is unknown, an option gets the "
+    "best tier that can be proved and a verify item; nothing is guessed.",
+    "The allocation meets as much of the requirement as the options allow; then replaces as "
+    "many impact acres as possible at tier 1 across the project, then at tier 2, then tier 3; "
+    "then minimises cost (or the user's weights). Each stage is solved exactly (HiGHS MILP).",
+    "Whether an opportunity is reasonable, practicable and environmentally beneficial "
+    "(subd. 3(d), (e)) is for the Technical Evaluation Panel; the tier gaps say where the "
+    "applicant may seek the next level if the TEP agrees.",
+    "Credit prices come from the bank listing and site costs from the sites layer; none is "
+    "built in. A site's cost is paid once when used; an option without a price counts as "
+    "costing nothing in the cost stage and is flagged.",
+    "Bank costs include the withdrawal fee of Minn. Stat. § 103G.2242, subd. 14(a)(3).",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class SitingResult:
+    """Everything a siting run produced, as plain frames.
+
+    Attributes
+    ----------
+    ranking : pandas.DataFrame
+        One row per impact and option, best first (docs/data_schema.md, "ranking").
+    tier_gaps : pandas.DataFrame
+        Per impact, the tiers that had no opportunity or too little (subd. 3(d)).
+    allocation : pandas.DataFrame
+        The plan: ``impact_id, option_id, option_kind, tier, credits, cost`` (+ ``acres``,
+        ``ratio``, ``fee``).
+    unmet : pandas.DataFrame
+        ``impact_id, credits_short, reason`` (+ ``acres_short``).
+    solution : Allocation
+        The allocation object: totals, solver stages, fee rate, weights.
+    sites, banks : GeoDataFrame or None
+        The options as placed, with ``best_tier`` (best non-excluded tier for any impact)
+        and ``allocated_credits``; sites also carry the DEM columns when a DEM was given.
+    needs : pandas.DataFrame
+        The impacts that need replacement (``impact_id, acres, ratio, replace_acres``...).
+    as_of : str
+        ISO date of the run's law.
+    inputs : tuple of InputRecord
+        Files read (for the manifest).
+    records : tuple of str
+        What was done to the inputs (reprojections, skipped impacts, ...).
+    assumptions : tuple of str
+        What the run assumed (for the manifest).
+    settings : Mapping[str, Any]
+        Options of the run (weights, adjustments source, DEM).
+    """
+
+    ranking: pd.DataFrame
+    tier_gaps: pd.DataFrame
+    allocation: pd.DataFrame
+    unmet: pd.DataFrame
+    solution: Allocation
+    sites: gpd.GeoDataFrame | None
+    banks: gpd.GeoDataFrame | None
+    needs: pd.DataFrame
+    as_of: str
+    inputs: tuple[InputRecord, ...] = ()
+    records: tuple[str, ...] = ()
+    assumptions: tuple[str, ...] = SITING_ASSUMPTIONS
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def totals(self) -> Mapping[str, Any]:
+        """Return the allocation totals."""
+        return self.solution.totals
+
+    def manifest_records(self) -> dict[str, Any]:
+        """Return what a :class:`~wetland_gis.manifest.Manifest` needs from this run.
+
+        Returns
+        -------
+        dict
+            ``inputs`` (InputRecord list), ``records``, ``assumptions``, ``settings``.
+        """
+        return {
+            "inputs": list(self.inputs),
+            "records": list(self.records),
+            "assumptions": list(self.assumptions),
+            "settings": dict(self.settings),
+        }
+
+
+def _read_frame(value: Any, role: str, reader: Any, inputs: list[InputRecord],
+                records: list[str]) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, (str, Path)):
+        path = Path(value)
+        frame = reader(path)
+        crs = frame.crs.to_string() if getattr(frame, "crs", None) is not None else None
+        inputs.append(InputRecord(role=role, path=str(path), sha256=file_sha256(path),
+                                  crs=crs, features=len(frame)))
+        return frame
+    inputs.append(InputRecord(role=role, path="<in memory>", features=len(value),
+                              crs=value.crs.to_string() if getattr(value, "crs", None)
+                              is not None else None))
+    return value
+
+
+def _read_sites(path: Path) -> gpd.GeoDataFrame:
+    from wetland_gis.io.layers import read_layer
+
+    return read_layer(path).gdf
+
+
+def site(
+    impacts: Any,
+    sites: gpd.GeoDataFrame | str | Path | None = None,
+    banks: pd.DataFrame | str | Path | None = None,
+    *,
+    context: Any = None,
+    adjustments: Adjustments | str | Path | None = None,
+    as_of: str | dt.date | None = None,
+    dem: str | Path | None = None,
+    weights: Mapping[str, float] | None = None,
+    params: ParameterSet | None = None,
+    id_field: str | None = None,
+    time_limit: float | None = None,
+) -> SitingResult:
+    """Rank and allocate replacement sites and bank credits for classified impacts.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame, path, or an object with an ``impacts`` attribute
+        Classified impacts (output of ``assess``; docs/data_schema.md). Only assessed
+        impacts with outcome ``replacement_required`` and ``replace_acres > 0`` are sited.
+    sites : GeoDataFrame or path, optional
+        Candidate project-specific sites (polygons; ``site_id, action, circ39,
+        credit_ac`` and optional ``cost_usd``).
+    banks : DataFrame, GeoDataFrame or path, optional
+        Bank credit listing (CSV or GeoPackage; see
+        :func:`~wetland_gis.siting.rank.read_bank_listing`).
+    context : Context or path, optional
+        Reference layers (:func:`wetland_gis.context.load_context`) to place the options.
+        Without it, only place values already on the options are used.
+    adjustments : Adjustments or path, optional
+        The user's ratio adjustments and credit table (default: the shipped, empty one).
+    as_of : str or date, optional
+        Application date for the legal parameters (default today).
+    dem : path, optional
+        A DEM raster; adds the depression attributes of
+        :func:`~wetland_gis.siting.raster.depression_summary` to the sites.
+    weights : Mapping[str, float], optional
+        Allocation stage-3 weights (default lowest cost); also orders the ranking.
+    params : ParameterSet, optional
+        Parameter tree (default: shipped).
+    id_field : str, optional
+        Impact id column.
+    time_limit : float, optional
+        Seconds allowed to each solver call.
+
+    Returns
+    -------
+    SitingResult
+    """
+    day = as_date(as_of).isoformat()
+    params = params if params is not None else default_parameters()
+    weights_used = check_weights(weights)
+    inputs: list[InputRecord] = []
+    records: list[str] = []
+
+    if hasattr(impacts, "impacts") and not isinstance(impacts, pd.DataFrame):
+        impacts = impacts.impacts
+    if isinstance(impacts, (str, Path)):
+        impacts = _read_frame(impacts, "impacts", _read_sites, inputs, records)
+    else:
+        inputs.append(InputRecord(role="impacts", path="<in memory>", features=len(impacts)))
+
+    if isinstance(adjustments, (str, Path)):
+        inputs.append(InputRecord(role="adjustments", path=str(adjustments),
+                                  sha256=file_sha256(adjustments)))
+        adjustments = load_adjustments(adjustments)
+    adjustments = adjustments if adjustments is not None else load_adjustments()
+
+    if isinstance(context, (str, Path)):
+        from wetland_gis.context import load_context
+
+        context = load_context(context, params=params, as_of=day)
+    if context is not None:
+        inputs.extend(context.manifest_inputs())
+        records.extend(context.records)
+    else:
+        records.append("no context layers given: options are placed only by the values they "
+                       "carry (minor, major, bsa, pct_class)")
+
+    site_frame = _read_frame(sites, "sites", _read_sites, inputs, records)
+    if site_frame is not None:
+        site_frame = prepare_sites(site_frame, source=str(sites) if isinstance(
+            sites, (str, Path)) else "sites")
+    bank_frame = _read_frame(banks, "banks", read_bank_listing, inputs, records)
+    if bank_frame is not None and "option_id" not in bank_frame:
+        bank_frame = prepare_banks(bank_frame, source="banks")
+    if bank_frame is not None:
+        unlocated = int((bank_frame.geometry.isna() | bank_frame.geometry.is_empty).sum())
+        if unlocated:
+            records.append(f"{unlocated} bank listing row(s) without a location: placed by the "
+                           "listing's county, major and bsa only; no distance")
+    site_frame, bank_frame = attribute_options(site_frame, bank_frame, context,
+                                               params=params, as_of=day)
+
+    needs = impact_needs(impacts, id_field=id_field)
+    skipped = len(impacts) - len(needs)
+    if skipped:
+        records.append(f"{skipped} impact(s) not sited: not assessed, or no replacement required")
+
+    ranking = rank_options(needs, site_frame, bank_frame, adjustments=adjustments, as_of=day,
+                           weights=weights, params=params)
+    need_table = pd.DataFrame({"impact_id": needs["impact_id"], "acres": needs["acres"],
+                               "ratio": needs["ratio"]})
+    gaps = tier_gaps(ranking, needs=need_table, as_of=day)
+    solution = allocate(ranking, needs=need_table, weights=weights, params=params, as_of=day,
+                        time_limit=time_limit)
+
+    site_frame = _summarise(site_frame, ranking, solution.plan)
+    bank_frame = _summarise(bank_frame, ranking, solution.plan)
+    if dem is not None and site_frame is not None:
+        inputs.append(InputRecord(role="dem", path=str(dem), sha256=file_sha256(dem)))
+        summary = depression_summary(site_frame, dem)
+        site_frame = site_frame.join(summary)
+        records.append(f"DEM {dem}: depression attributes added to the sites ("
+                       f"{SUITABILITY_CAVEAT})")
+
+    settings = {
+        "as_of": day,
+        "weights": weights_used,
+        "adjustments": adjustments.source,
+        "ratio_adjustments": len(adjustments.ratio),
+        "dem": str(dem) if dem is not None else None,
+        "fee_rate": solution.fee_rate,
+        "solver": [(s.name, s.objective) for s in solution.stages],
+    }
+    return SitingResult(
+        ranking=ranking, tier_gaps=gaps, allocation=solution.plan, unmet=solution.unmet,
+        solution=solution, sites=site_frame, banks=bank_frame, needs=needs, as_of=day,
+        inputs=tuple(inputs), records=tuple(dict.fromkeys(records)),
+        assumptions=SITING_ASSUMPTIONS, settings=settings,
+    )
+
+
+def _summarise(frame: gpd.GeoDataFrame | None, ranking: pd.DataFrame, plan: pd.DataFrame
+               ) -> gpd.GeoDataFrame | None:
+    if frame is None:
+        return None
+    frame = frame.copy()
+    ids = frame["option_id"].astype(str)
+    ok = ranking[~ranking["excluded"].astype(bool)] if len(ranking) else ranking
+    best = (ok.groupby(ok["option_id"].astype(str))["tier"].min() if len(ok)
+            else pd.Series(dtype="Int64"))
+    used = (plan.groupby(plan["option_id"].astype(str))["credits"].sum() if len(plan)
+            else pd.Series(dtype=float))
+    frame["best_tier"] = pd.array([best.get(i, pd.NA) for i in ids], dtype="Int64")
+    frame["allocated_credits"] = np.array([float(used.get(i, 0.0)) for i in ids])
+    return frame

@@ -12,7 +12,6 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m ipykernel install --user --name python3 >/dev/null 2>&1 || true
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -128,7 +128,7 @@ def impacts() -> gpd.GeoDataFrame:
         )
     frame = gpd.GeoDataFrame(rows, geometry=geoms, crs=CRS)
     frame["area_reported"] = [
-        "404 sq ft" if s < 435.6 else f"{s / 43_560:.2f} ac" for s in frame["area_sqft"]
+        f"{round(s):,} sq ft" if s < 435.6 else f"{s / 43_560:.2f} ac" for s in frame["area_sqft"]
     ]
     return frame
 
@@ -255,20 +255,49 @@ def ranking() -> pd.DataFrame:
         "reasons": "",
     }
     rows = [
-        {"option_id": "S1", "option_kind": "site", "tier": 1, "in_kind": True,
-         "credits_available": 0.6, "unit_cost": 50_000.0, "distance_ft": 2_000.0},
-        {"option_id": "1234", "option_kind": "bank", "tier": 2, "in_kind": True,
-         "credits_available": 3.0, "unit_cost": 40_000.0, "distance_ft": 6_500.0},
-        {"option_id": "S2", "option_kind": "site", "tier": 2, "in_kind": False,
-         "credits_available": 2.0, "unit_cost": 45_000.0, "distance_ft": 4_200.0},
-        {"option_id": "5678", "option_kind": "bank", "tier": None, "in_kind": True,
-         "credits_available": 10.0, "unit_cost": 25_000.0, "distance_ft": 300_000.0,
-         "excluded": True, "exclusion_reason": f"other bank service area {XSS}"},
+        {
+            "option_id": "S1",
+            "option_kind": "site",
+            "tier": 1,
+            "in_kind": True,
+            "credits_available": 0.6,
+            "unit_cost": 50_000.0,
+            "distance_ft": 2_000.0,
+        },
+        {
+            "option_id": "1234",
+            "option_kind": "bank",
+            "tier": 2,
+            "in_kind": True,
+            "credits_available": 3.0,
+            "unit_cost": 40_000.0,
+            "distance_ft": 6_500.0,
+        },
+        {
+            "option_id": "S2",
+            "option_kind": "site",
+            "tier": 2,
+            "in_kind": False,
+            "credits_available": 2.0,
+            "unit_cost": 45_000.0,
+            "distance_ft": 4_200.0,
+        },
+        {
+            "option_id": "5678",
+            "option_kind": "bank",
+            "tier": None,
+            "in_kind": True,
+            "credits_available": 10.0,
+            "unit_cost": 25_000.0,
+            "distance_ft": 300_000.0,
+            "excluded": True,
+            "exclusion_reason": f"other bank service area {XSS}",
+        },
     ]
     out = pd.DataFrame([{**base, **r} for r in rows])
-    out["tier_label"] = out["tier"].map(
-        {1: "same minor watershed", 2: "same major watershed"}
-    ).fillna("")
+    out["tier_label"] = (
+        out["tier"].map({1: "same minor watershed", 2: "same major watershed"}).fillna("")
+    )
     out["cost"] = out["credits_needed"] * out["unit_cost"]
     return out
 

@@ -146,7 +146,7 @@ def test_map_draws_offline_with_no_error(page: tuple[Any, _Watch], files: dict[s
 def test_impacts_are_filled_with_their_outcome_colour(
     page: tuple[Any, _Watch], files: dict[str, Path]
 ) -> None:
-    from wetland_gis.mapping.tep_map import OUTCOME_COLORS
+    from wetland_gis.mapping.symbology import OUTCOME_COLORS
 
     pg, _ = page
     _open_map(pg, files["map"])
@@ -187,7 +187,7 @@ def test_script_in_an_attribute_shows_as_text_and_never_runs(
     pg.locator(".leaflet-popup").wait_for(state="detached", timeout=5_000)
     pg.locator('path[data-wg-id="I-2"]').click()
     pg.locator(".leaflet-popup-content h4", has_text="Impact I-2").wait_for(timeout=5_000)
-    pg.locator(".leaflet-popup-content details summary").click()
+    pg.locator(".leaflet-popup-content details").evaluate("d => { d.open = true; }")
     assert fx.XSS_IMG in pg.locator(".leaflet-popup-content").inner_text()
     assert pg.locator(".leaflet-popup-content img").count() == 0
     pg.wait_for_timeout(300)

@@ -21,7 +21,8 @@ from wetland_gis.mapping import (
     tep_map,
 )
 from wetland_gis.mapping.offline import ASSETS, inline_assets_html
-from wetland_gis.mapping.tep_map import OUTCOME_COLORS, impact_popup_html
+from wetland_gis.mapping.popups import impact_popup_html
+from wetland_gis.mapping.symbology import OUTCOME_COLORS
 
 REMOTE_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(https?:)?//", re.IGNORECASE)
 REMOTE_STYLESHEET = re.compile(
@@ -61,9 +62,7 @@ def _layers(m: folium.Map) -> dict[str, folium.GeoJson]:
 
 
 def _features(m: folium.Map, layer: str) -> dict[str, dict]:
-    return {
-        f["properties"]["wg_id"]: f for f in _layers(m)[layer].data["features"]
-    }
+    return {f["properties"]["wg_id"]: f for f in _layers(m)[layer].data["features"]}
 
 
 # --------------------------------------------------------------------------- layers
@@ -89,9 +88,9 @@ def test_bank_service_area_boundary_outside_the_margin_is_not_drawn(full_map: fo
 
 
 def test_context_layers_are_clipped_to_the_project_extent_plus_margin() -> None:
-    m = _full_map(margin_m=10.0)
-    # the project (impacts and sites) spans y = -700 to +660 m and x = -800 to +900 m:
-    # the county line at x = +50 m still crosses it; the major watershed line at y = +700 m not
+    m = _full_map(margin_m=100.0)
+    # the impacts span y = -300 to +360 m: the county line at x = +50 m crosses them,
+    # the major watershed line at y = +700 m lies beyond the margin
     assert "counties" in _layers(m)
     assert "major_watersheds" not in _layers(m)
 
@@ -136,8 +135,8 @@ def test_map_has_scale_measure_fullscreen_layer_control_and_fits_the_impacts(
     assert full_map.control_scale
     fit = next(c for c in full_map._children.values() if type(c).__name__ == "FitBounds")
     (south, west), (north, east) = fit.bounds
-    # the impacts and candidate sites, under 2 km across; not the bank 100 km away
-    assert north - south < 0.02 and east - west < 0.03
+    # the impacts, under 1 km across; not the sites and banks around them
+    assert north - south < 0.01 and east - west < 0.015
     assert "L.control.scale()" in page
 
 
@@ -148,7 +147,8 @@ def test_sites_and_banks_are_labelled_with_tier_and_allocated_credits(
     assert sites["S1"]["properties"]["wg_tooltip"] == (
         "Site S1 \u00b7 tier 1 \u00b7 0.5 cr allocated"
     )
-    assert sites["S1"]["properties"]["wg_permanent"] is True
+    assert sites["S1"]["properties"]["wg_permanent"] is True  # credits allocated
+    assert sites["S2"]["properties"]["wg_permanent"] is False  # labelled on hover
     # banks have no best_tier / allocated_credits columns: they come from the allocation
     banks = _features(full_map, "banks")
     assert banks["1234"]["properties"]["wg_tooltip"] == (
@@ -222,7 +222,7 @@ def test_script_in_an_attribute_is_escaped_in_popups(full_map: folium.Map) -> No
 def test_raw_script_never_appears_in_the_page(page: str) -> None:
     assert fx.XSS not in page
     assert "<img src=x" not in page
-    assert "onerror=\"alert" not in page
+    assert 'onerror="alert' not in page
     # it is there, escaped for HTML (then for JSON), for a person to read
     assert "\\u0026lt;script\\u0026gt;alert(1)\\u0026lt;/script\\u0026gt;" in page
 
@@ -235,9 +235,7 @@ def test_script_in_ids_names_and_title_is_escaped_everywhere() -> None:
     zones["pw_id"] = fx.XSS
     ctx = fx.context()
     ctx["counties"]["NAME"] = fx.XSS
-    m = tep_map(
-        impacts, zones=zones, sites=fx.sites(), banks=fx.banks(), context=ctx, title=fx.XSS
-    )
+    m = tep_map(impacts, zones=zones, sites=fx.sites(), banks=fx.banks(), context=ctx, title=fx.XSS)
     page = m.get_root().render()
     assert fx.XSS not in page
     assert "<script>alert" not in page
@@ -365,3 +363,10 @@ def test_no_drawable_impact_still_builds_a_map() -> None:
     m = tep_map(impacts, sites=fx.sites())
     assert len(_features(m, "sites")) == 2
     assert "impacts" not in _layers(m)
+
+
+def test_a_map_built_online_can_be_saved_self_contained(tmp_path) -> None:
+    m = tep_map(fx.impacts(), sites=fx.sites(), self_contained=False)
+    text = save_map(m, tmp_path / "map.html", self_contained=True).read_text(encoding="utf-8")
+    assert not REMOTE_SCRIPT.search(text) and not REMOTE_STYLESHEET.search(text)
+    assert "leaflet-measure@2.1.7 (MIT)" in text

@@ -47,7 +47,7 @@ _JSDELIVR = "https://cdn.jsdelivr.net"
 
 
 class OfflineAssetError(WetlandGISError):
-    """A page references a script or stylesheet that is not vendored, or a vendored file is missing."""
+    """A page needs a script or stylesheet that is not vendored, or a vendored file is missing."""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from ._format import (
     row_value,
     split_joined,
 )
-from .symbology import ZONE_STYLES, ZoneStyle, outcome_color, outcome_label
+from .symbology import outcome_color, outcome_label, zone_style
 
 __all__ = [
     "STEP_CITATIONS",
@@ -77,8 +77,7 @@ TIER_CITATIONS: dict[int, str] = {
 """Citation of each siting tier (:class:`SitingTier`), § 103G.222, subd. 3(a)(1)-(4)."""
 
 _ALLOWANCE_COLUMNS = ("de_minimis_sqft", "allowance_sqft", "dm_allow_sqft", "dm_allow")
-
-
+"""Optional columns holding the de minimis allowance applied, shown when present."""
 
 
 def _citation_cell(citations: Sequence[str], defaults: Sequence[str]) -> str:
@@ -106,7 +105,22 @@ def _sqft(value: Any) -> str:
 def decision_chain(
     row: Mapping[str, Any], allocations: pd.DataFrame | None
 ) -> list[tuple[str, str]]:
-    """Return (step, finding) pairs of an impact, plain text (unescaped)."""
+    """Return the decision chain of an impact as (step, finding) pairs of plain text.
+
+    Parameters
+    ----------
+    row : mapping
+        One row of the classified impacts. Steps whose columns are absent are left out.
+    allocations : DataFrame or None
+        The allocation rows of this impact, for the siting step.
+
+    Returns
+    -------
+    list of (str, str)
+        Step names are keys of :data:`STEP_CITATIONS` (or ``status``, ``area``,
+        ``activity``); findings are not escaped.
+    """
+
     def get(*names: str) -> Any:
         return row_value(row, *names)
 
@@ -176,9 +190,7 @@ def decision_chain(
 
     if cols & {"zone", "sqft_setback", "sqft_protection"}:
         zone = get("zone")
-        text = MISSING if is_missing(zone) else ZONE_STYLES.get(
-            str(zone), ZoneStyle(str(zone).replace("_", " "), "", 0, None, "")
-        ).label
+        text = MISSING if is_missing(zone) else zone_style(zone).label
         parts = [
             f"{label} {_sqft(get(col))}"
             for label, col in (
@@ -252,6 +264,7 @@ def truthy(value: Any) -> bool:
 
 
 def tier_label(tier: Any) -> str:
+    """Return a siting tier as text, e.g. ``"tier 1 (same minor watershed)"``."""
     try:
         return f"tier {int(tier)} ({SitingTier(int(tier)).label})"
     except (TypeError, ValueError):
@@ -283,10 +296,11 @@ def impact_popup_html(
     Returns
     -------
     str
-        HTML in which every attribute value is escaped.
+        HTML in which every attribute value is escaped. Each step of the chain shows the
+        row's citations that belong to it (:data:`STEP_CITATIONS`) or, in italics, the
+        provision that defines the step when the rules cited none for it.
     """
     outcome = fmt(row_value(row, "outcome"))
-    color = outcome_color(outcome)
     citations = split_joined(row_value(row, "citations"))
     rows = []
     for step, finding in decision_chain(row, allocations):
@@ -295,21 +309,22 @@ def impact_popup_html(
             f"<tr><th>{html.escape(step)}</th><td>{html.escape(finding)}</td>"
             f'<td class="wg-cite">{_citation_cell(matched, defaults)}</td></tr>'
         )
+    reasons = split_joined(row_value(row, "reasons"))
     return (
         f'<div class="wg-popup">'
         f"<h4>Impact {html.escape(impact_id)}</h4>"
-        f'<p><span class="wg-outcome" style="background:{color}">'
+        f'<p><span class="wg-outcome" style="background:{outcome_color(outcome)}">'
         f"{html.escape(outcome_label(outcome))}</span></p>"
         f"<table><tr><th>step</th><th>finding</th><th>citation</th></tr>{''.join(rows)}</table>"
-        f"<h5>Reasons</h5>{_list_html(split_joined(row_value(row, 'reasons')), ordered=True)}"
+        f"<h5>Reasons</h5>{_list_html(reasons, ordered=True)}"
         f"<h5>Citations</h5>{_list_html(citations)}"
         f"<h5>To verify</h5>{_list_html(split_joined(row_value(row, 'verify')))}"
-        f"{_inputattributes_html(row)}</div>"
+        f"{_input_columns_html(row)}</div>"
     )
 
 
-def _inputattributes_html(row: Mapping[str, Any]) -> str:
-    """The user's own columns (those before ``wg_row``), folded away."""
+def _input_columns_html(row: Mapping[str, Any]) -> str:
+    """Return the user's own columns (those before ``wg_row``), folded away."""
     keys = list(row.keys())
     lowered = [str(k).lower() for k in keys]
     if "wg_row" not in lowered:
@@ -321,6 +336,20 @@ def _inputattributes_html(row: Mapping[str, Any]) -> str:
 
 
 def attributes_html(row: Mapping[str, Any], skip: Sequence[str] = ()) -> str:
+    """Return a two-column table of a row's attributes, names and values escaped.
+
+    Parameters
+    ----------
+    row : mapping
+        Column name to value; ``geometry`` is always left out.
+    skip : sequence of str
+        Further columns to leave out (case-insensitive).
+
+    Returns
+    -------
+    str
+        An HTML ``<table>``.
+    """
     skip_lower = {s.lower() for s in skip} | {"geometry"}
     cells = "".join(
         f"<tr><th>{html.escape(str(k))}</th><td>{esc(v)}</td></tr>"
@@ -331,29 +360,54 @@ def attributes_html(row: Mapping[str, Any], skip: Sequence[str] = ()) -> str:
 
 
 def option_popup_html(
-    kind: str, option_id: str, row: Mapping[str, Any], tier: Any, credits: Any,
+    kind: str,
+    option_id: str,
+    row: Mapping[str, Any],
+    tier: Any,
+    credits: Any,
     allocations: pd.DataFrame | None,
 ) -> str:
-    tier_cite = MISSING
+    """Return the popup of a candidate site or bank.
+
+    Parameters
+    ----------
+    kind : {"site", "bank"}
+        What the option is.
+    option_id : str
+        Its id as shown (site id, or bank name and account).
+    row : mapping
+        Its attributes.
+    tier, credits
+        Best siting tier and credits allocated to the project.
+    allocations : DataFrame or None
+        The allocation rows that use this option.
+
+    Returns
+    -------
+    str
+        HTML in which every attribute value is escaped.
+    """
     try:
         tier_cite = TIER_CITATIONS[int(tier)]
     except (TypeError, ValueError, KeyError):
-        pass
+        tier_cite = MISSING
     alloc_html = ""
     if allocations is not None and len(allocations):
         lines = "".join(
-            f"<tr><td>{esc(row_value(a, 'impact_id'))}</td><td>{esc(tier_label(row_value(a, 'tier')))}"
-            f"</td><td>{esc(row_value(a, 'credits'))}</td><td>{esc(row_value(a, 'cost'))}</td></tr>"
+            f"<tr><td>{esc(row_value(a, 'impact_id'))}</td>"
+            f"<td>{esc(tier_label(row_value(a, 'tier')))}</td>"
+            f"<td>{esc(row_value(a, 'credits'))}</td><td>{esc(row_value(a, 'cost'))}</td></tr>"
             for _, a in allocations.iterrows()
         )
         alloc_html = (
             "<h5>Allocated to</h5><table><tr><th>impact</th><th>tier</th><th>credits</th>"
             f"<th>cost</th></tr>{lines}</table>"
         )
+    best = None if is_missing(tier) else tier_label(tier)
     return (
         f'<div class="wg-popup"><h4>{html.escape(kind.capitalize())} {html.escape(option_id)}</h4>'
-        f"<table><tr><th>best siting tier</th><td>{esc(tier_label(tier) if not is_missing(tier) else None)}"
-        f'</td><td class="wg-cite">{html.escape(tier_cite)}</td></tr>'
+        f"<table><tr><th>best siting tier</th><td>{esc(best)}</td>"
+        f'<td class="wg-cite">{html.escape(tier_cite)}</td></tr>'
         f"<tr><th>allocated credits</th><td>{esc(credits)}</td><td></td></tr></table>"
         f"{alloc_html}<h5>Attributes</h5>{attributes_html(row)}</div>"
     )

@@ -32,7 +32,9 @@ from ._format import (
     row_value,
     split_joined,
 )
-from .tep_map import OUTCOME_COLORS, OUTCOME_LABELS, ZONE_STYLES, impact_ids
+from .popups import truthy
+from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
+from .tep_map import impact_ids
 
 __all__ = [
     "PAPER_SIZES",
@@ -85,7 +87,7 @@ class _Table:
 
 
 def _package_version() -> str:
-    """The wetland_gis version, from the package or, failing that, its metadata."""
+    """Return the wetland_gis version, from the package or, failing that, its metadata."""
     import wetland_gis
 
     version = getattr(wetland_gis, "__version__", None)
@@ -131,7 +133,7 @@ def _cell(column: str, value: Any) -> str:
 
 
 def _table(frame: pd.DataFrame | None, columns: Mapping[str, str], name: str) -> _Table | None:
-    """The known columns of a frame, in order, as text; other columns are left out."""
+    """Return the known columns of a frame, in order, as text; other columns are left out."""
     if frame is None:
         return None
     if not isinstance(frame, pd.DataFrame):
@@ -197,7 +199,7 @@ def _decision_dict(item: Any) -> dict[str, Any]:
 
 
 def _amount(value: Any) -> str:
-    """A decision amount: numbers with thousands separators (they are never ids)."""
+    """Return a decision amount as text; numbers get thousands separators (never ids)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return fmt(float(value))
     return fmt(value)
@@ -227,16 +229,20 @@ def _decisions_by_impact(decisions: Any) -> dict[str, list[dict[str, Any]]]:
             out.setdefault(fmt(impact_id), []).append(_decision_dict(item))
         return out
     raise MappingInputError(
-        f"`decisions` must be a dict, a list of dicts or a DataFrame, got {type(decisions).__name__}"
+        "`decisions` must be a dict, a list of dicts or a DataFrame, "
+        f"got {type(decisions).__name__}"
     )
 
 
-def _truthy(value: Any) -> bool:
-    if is_missing(value):
-        return False
-    if isinstance(value, str):
-        return value.strip().lower() in {"true", "yes", "y", "1", "t"}
-    return bool(value)
+def _shortfalls(unmet: pd.DataFrame) -> list[str]:
+    """Return one sentence per unmet replacement requirement."""
+    out = []
+    for _, row in unmet.iterrows():
+        text = f"Impact {fmt(row_value(row, 'impact_id'))}: "
+        text += f"{fmt(row_value(row, 'credits_short'))} credits short"
+        reason = row_value(row, "reason")
+        out.append(text + ("" if is_missing(reason) else f" ({fmt(reason)})"))
+    return out
 
 
 def _impact_context(
@@ -244,9 +250,7 @@ def _impact_context(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], dict[str, int]]:
     """Rows of the impact table, decision blocks, verification list and outcome counts."""
     if not isinstance(impacts, pd.DataFrame):
-        raise MappingInputError(
-            f"`impacts` must be a (Geo)DataFrame, got {type(impacts).__name__}"
-        )
+        raise MappingInputError(f"`impacts` must be a (Geo)DataFrame, got {type(impacts).__name__}")
     if find_column(impacts.columns, "outcome") is None:
         raise MappingInputError(
             f"`impacts` lacks the `outcome` column; it has {list(impacts.columns)}"
@@ -262,15 +266,15 @@ def _impact_context(
         counts[outcome] = counts.get(outcome, 0) + 1
         outcome_view = {
             "value": outcome,
-            "label": OUTCOME_LABELS.get(outcome, outcome),
-            "color": OUTCOME_COLORS.get(outcome, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value]),
+            "label": outcome_label(outcome),
+            "color": outcome_color(outcome),
         }
         major = fmt(row_value(data, "major"))
         major_name = row_value(data, "major_name")
         if not is_missing(major_name):
             major = f"{major} {fmt(major_name)}"
         zone = row_value(data, "zone")
-        zone_label = ZONE_STYLES[str(zone)].label if str(zone) in ZONE_STYLES else fmt(zone)
+        zone_label = MISSING if is_missing(zone) else zone_style(str(zone)).label
         wtype = row_value(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
         ratio = row_value(data, "ratio")
         acres = row_value(data, "replace_acres")
@@ -301,7 +305,7 @@ def _impact_context(
         items = split_joined(row_value(data, "verify"))
         for d in own:
             items += [v for v in d["verify"] if v not in items]
-        if _truthy(row_value(data, "type_verify")):
+        if truthy(row_value(data, "type_verify")):
             items.insert(0, "The wetland type: it was inferred, not given")
         status = fmt(row_value(data, "status"))
         if status == "not_assessed" or outcome == ImpactOutcome.NOT_ASSESSED.value:
@@ -360,11 +364,13 @@ def render_report(
         When an argument is of the wrong kind or ``paper`` is not allowed.
     """
     if paper not in PAPER_SIZES:
-        raise MappingInputError(f"`paper` was {paper!r} but is expected to be in {list(PAPER_SIZES)}")
+        raise MappingInputError(
+            f"`paper` was {paper!r} but is expected to be in {list(PAPER_SIZES)}"
+        )
     by_impact = _decisions_by_impact(decisions)
     table, blocks, checks, counts = _impact_context(impacts, by_impact)
     unmet_table = _table(unmet, UNMET_COLUMNS, "unmet")
-    shortfalls = [] if unmet_table is None else unmet_table.rows
+    shortfalls = [] if unmet is None else _shortfalls(unmet)
 
     map_doc = map_link = None
     if isinstance(map_html, str) and map_html.lstrip().startswith("<"):
@@ -374,11 +380,7 @@ def render_report(
 
     manifest_map = _as_mapping(manifest, "manifest")
     outcome_counts = [
-        {
-            "label": OUTCOME_LABELS.get(o, o),
-            "color": OUTCOME_COLORS.get(o, OUTCOME_COLORS[ImpactOutcome.NOT_ASSESSED.value]),
-            "count": counts.get(o, 0),
-        }
+        {"label": outcome_label(o), "color": outcome_color(o), "count": counts.get(o, 0)}
         for o in [*OUTCOME_COLORS, *[o for o in counts if o not in OUTCOME_COLORS]]
     ]
     template = _env().get_template("report.html.j2")
@@ -386,7 +388,9 @@ def render_report(
         title=title,
         page_size=PAPER_SIZES[paper],
         version=_package_version(),
-        summary=[(str(k).replace("_", " "), fmt(v)) for k, v in _as_mapping(summary, "summary").items()],
+        summary=[
+            (str(k).replace("_", " "), fmt(v)) for k, v in _as_mapping(summary, "summary").items()
+        ],
         outcome_counts=outcome_counts,
         impacts=table,
         blocks=blocks,

@@ -22,6 +22,7 @@ __all__ = [
     "ZoneStyle",
     "outcome_color",
     "outcome_label",
+    "zone_style",
 ]
 
 # Okabe & Ito (2008) colour-universal palette: distinguishable with every common form of
@@ -56,6 +57,22 @@ OUTCOME_LABELS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class ZoneStyle:
+    """How a shoreland zone is drawn and named.
+
+    Parameters
+    ----------
+    label : str
+        Name in the legend, popups and report.
+    color : str
+        Outline and fill colour.
+    fill_opacity : float
+        Fill opacity, 0-1.
+    dash : str or None
+        SVG dash pattern of the outline.
+    citation : str
+        The provision that defines the zone.
+    """
+
     label: str
     color: str
     fill_opacity: float
@@ -169,3 +186,11 @@ def outcome_color(outcome: str) -> str:
 def outcome_label(outcome: str) -> str:
     """Return how an outcome reads; an unknown value is shown as it is."""
     return OUTCOME_LABELS.get(outcome, outcome or "no outcome")
+
+
+def zone_style(zone: str) -> ZoneStyle:
+    """Return the style of a ``zone`` value; an unknown value gets a grey, dashed style."""
+    known = ZONE_STYLES.get(str(zone))
+    if known is not None:
+        return known
+    return ZoneStyle(str(zone).replace("_", " "), "#666666", 0.08, "3 3", "")

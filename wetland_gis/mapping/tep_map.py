@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import html
 import os
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,34 +30,33 @@ from folium.template import Template
 from folium.utilities import JsCode
 from shapely.geometry import box, mapping
 
-from wetland_gis.enums import ImpactOutcome, ShorelandZone, SitingTier
+from wetland_gis.enums import ShorelandZone
 from wetland_gis.errors import MissingCRSError
 
-from ._format import (
-    MISSING,
-    MappingInputError,
-    esc,
-    find_column,
-    fmt,
-    is_missing,
-    joint_application_area,
-    row_value,
-    split_joined,
-)
+from ._format import MISSING, MappingInputError, find_column, fmt, is_missing, row_value
 from .offline import make_self_contained, use_vendored_assets
+from .popups import (
+    attributes_html,
+    impact_popup_html,
+    option_popup_html,
+)
+from .symbology import (
+    BANK_COLOR,
+    CONTEXT_LAYERS,
+    OUTCOME_COLORS,
+    OUTCOME_DASH,
+    SITE_COLOR,
+    outcome_color,
+    outcome_label,
+    zone_style,
+)
 
 __all__ = [
     "BASEMAPS",
-    "CONTEXT_LAYERS",
     "DISPLAY_CRS",
-    "OUTCOME_COLORS",
-    "OUTCOME_LABELS",
-    "STEP_CITATIONS",
-    "TIER_CITATIONS",
+    "NO_BASEMAP_BACKGROUND",
     "WORK_CRS",
-    "ZONE_STYLES",
-    "ContextLayer",
-    "impact_popup_html",
+    "impact_ids",
     "save_map",
     "tep_map",
 ]
@@ -189,9 +186,7 @@ def _check_frame(frame: Any, name: str, *, required: Sequence[str] = ()) -> gpd.
             frame, geometry=gpd.points_from_xy(frame[lon], frame[lat]), crs=DISPLAY_CRS
         )
     if not isinstance(frame, gpd.GeoDataFrame):
-        raise MappingInputError(
-            f"`{name}` must be a GeoDataFrame, got {type(frame).__name__}"
-        )
+        raise MappingInputError(f"`{name}` must be a GeoDataFrame, got {type(frame).__name__}")
     if frame.crs is None:
         raise MissingCRSError(
             f"`{name}` has no CRS; set the one its coordinates are in with "
@@ -199,9 +194,7 @@ def _check_frame(frame: Any, name: str, *, required: Sequence[str] = ()) -> gpd.
         )
     missing = [c for c in required if find_column(frame.columns, c) is None]
     if missing:
-        raise MappingInputError(
-            f"`{name}` lacks column(s) {missing}; it has {list(frame.columns)}"
-        )
+        raise MappingInputError(f"`{name}` lacks column(s) {missing}; it has {list(frame.columns)}")
     return frame
 
 
@@ -216,9 +209,7 @@ def _for_display(frame: gpd.GeoDataFrame, tolerance_m: float) -> gpd.GeoSeries:
     if tolerance_m > 0:
         geoms = geoms.simplify(tolerance_m, preserve_topology=True)
     geoms = geoms.to_crs(DISPLAY_CRS)
-    rounded = shapely.transform(
-        np.asarray(geoms.values), lambda xy: np.round(xy, _COORD_DECIMALS)
-    )
+    rounded = shapely.transform(np.asarray(geoms.values), lambda xy: np.round(xy, _COORD_DECIMALS))
     return gpd.GeoSeries(rounded, index=geoms.index, crs=DISPLAY_CRS)
 
 
@@ -231,13 +222,11 @@ def _features(geoms: gpd.GeoSeries, props: Sequence[dict[str, Any]]) -> dict[str
     return {"type": "FeatureCollection", "features": features}
 
 
-
 def impact_ids(impacts: pd.DataFrame) -> pd.Series:
     """Return the impact id of each row as text (``impact_id``, ``id``, ... or the index)."""
     col = find_column(impacts.columns, *_ID_COLUMNS)
     values = impacts[col] if col is not None else pd.Series(impacts.index, index=impacts.index)
     return values.map(fmt)
-
 
 
 def _allocation_frame(allocation: pd.DataFrame | None) -> pd.DataFrame | None:
@@ -263,8 +252,14 @@ def _allocation_frame(allocation: pd.DataFrame | None) -> pd.DataFrame | None:
 # --------------------------------------------------------------------------- layers
 
 
-def _style(color: str, fill: str | None, weight: float, dash: str | None,
-           fill_opacity: float, opacity: float = 1.0) -> dict[str, Any]:
+def _style(
+    color: str,
+    fill: str | None,
+    weight: float,
+    dash: str | None,
+    fill_opacity: float,
+    opacity: float = 1.0,
+) -> dict[str, Any]:
     style: dict[str, Any] = {
         "color": color,
         "weight": weight,
@@ -279,7 +274,11 @@ def _style(color: str, fill: str | None, weight: float, dash: str | None,
 
 
 def _geojson_layer(
-    data: dict[str, Any], name: str, class_name: str, *, show: bool = True,
+    data: dict[str, Any],
+    name: str,
+    class_name: str,
+    *,
+    show: bool = True,
     points: bool = False,
 ) -> folium.GeoJson:
     return folium.GeoJson(
@@ -330,12 +329,15 @@ def _impacts_layer(
     return layer, counts, int((~drawable).sum())
 
 
-def _zones_layer(zones: gpd.GeoDataFrame, tolerance_m: float) -> folium.GeoJson | None:
+def _zones_layer(
+    zones: gpd.GeoDataFrame, tolerance_m: float
+) -> tuple[folium.GeoJson | None, list[str]]:
+    """Return the zones layer and the zone values drawn, in drawing order."""
     zone_col = find_column(zones.columns, "zone")
     keep = _drawable(zones) & (zones[zone_col] != ShorelandZone.OUTSIDE.value)
     shown = zones[keep]
     if shown.empty:
-        return None
+        return None, []
     # the wider protection zone first, so the setback zone is drawn over it
     order = {ShorelandZone.PROTECTION.value: 0, ShorelandZone.BUILDING_SETBACK.value: 1}
     shown = shown.iloc[np.argsort([order.get(z, 2) for z in shown[zone_col]], kind="stable")]
@@ -343,7 +345,7 @@ def _zones_layer(zones: gpd.GeoDataFrame, tolerance_m: float) -> folium.GeoJson 
     props = []
     for _, row in shown.drop(columns=shown.geometry.name).iterrows():
         zone = fmt(row[zone_col])
-        style = ZONE_STYLES.get(zone, ZoneStyle(zone.replace("_", " "), "#666666", 0.08, "3 3", ""))
+        style = zone_style(zone)
         props.append(
             {
                 "wg_layer": "zones",
@@ -357,7 +359,8 @@ def _zones_layer(zones: gpd.GeoDataFrame, tolerance_m: float) -> folium.GeoJson 
                 "style": _style(style.color, style.color, 1.2, style.dash, style.fill_opacity),
             }
         )
-    return _geojson_layer(_features(geoms, props), "Shoreland zones", "wg-zones")
+    present = list(dict.fromkeys(fmt(z) for z in shown[zone_col]))
+    return _geojson_layer(_features(geoms, props), "Shoreland zones", "wg-zones"), present
 
 
 def _context_layer(
@@ -386,8 +389,12 @@ def _context_layer(
                 "wg_id": html.escape(label),
                 "wg_tooltip": f"{html.escape(spec.noun)}: {html.escape(label)}",
                 "style": _style(
-                    spec.color, spec.fill, spec.weight, spec.dash,
-                    0.45 if spec.fill else 0.0, opacity=0.9,
+                    spec.color,
+                    spec.fill,
+                    spec.weight,
+                    spec.dash,
+                    0.45 if spec.fill else 0.0,
+                    opacity=0.9,
                 ),
             }
         )
@@ -427,15 +434,19 @@ def _options_layer(
                     allocations[find_column(allocations.columns, "credits")], errors="coerce"
                 ).sum()
         tier_text = "not ranked" if is_missing(tier) else f"tier {fmt(tier)}"
-        credit_text = "no credits allocated" if is_missing(credits) or not float(credits) else (
-            f"{fmt(float(credits), digits=2)} cr allocated"
+        credit_text = (
+            "no credits allocated"
+            if is_missing(credits) or not float(credits)
+            else (f"{fmt(float(credits), digits=2)} cr allocated")
         )
         label = f"{kind.capitalize()} {display} \u00b7 {tier_text} \u00b7 {credit_text}"
         props.append(
             {
                 "wg_layer": f"{kind}s",
                 "wg_id": html.escape(option_id),
-                "wg_permanent": True,
+                # a permanent label only where credits are allocated, so a map with
+                # many ranked options stays readable; the others label on hover
+                "wg_permanent": not is_missing(credits) and float(credits) > 0,
                 "wg_tooltip": html.escape(label),
                 "wg_popup": option_popup_html(
                     kind, display, row.to_dict(), tier, credits, allocations
@@ -475,14 +486,11 @@ def _legend_html(
     if zones_present:
         parts.append("<h5>Shoreland zones</h5><ul>")
         for zone in zones_present:
-            style = ZONE_STYLES.get(zone)
-            label = style.label if style else zone.replace("_", " ")
-            opacity = style.fill_opacity if style else 0.08
-            color = style.color if style else "#666666"
+            style = zone_style(zone)
             parts.append(
-                f'<li><span class="wg-sw" style="background:{color};'
-                f'opacity:{min(1.0, opacity * 4):.2f};border-color:{color}"></span>'
-                f"{html.escape(label)}</li>"
+                f'<li><span class="wg-sw" style="background:{style.color};'
+                f'opacity:{min(1.0, style.fill_opacity * 4):.2f};border-color:{style.color}">'
+                f"</span>{html.escape(style.label)}</li>"
             )
         parts.append("</ul>")
     if n_sites or n_banks:
@@ -524,19 +532,6 @@ def _legend_html(
     if basemap == "none":
         parts.append('<p class="wg-note">No basemap (works offline).</p>')
     return "".join(parts)
-
-
-def _concat_drawable(*frames: gpd.GeoDataFrame | None) -> gpd.GeoDataFrame | None:
-    """The drawable geometries of several frames, in EPSG:26915, as one frame."""
-    parts = [
-        gpd.GeoDataFrame(geometry=f.geometry[_drawable(f)].to_crs(WORK_CRS))
-        for f in frames
-        if f is not None
-    ]
-    parts = [p for p in parts if not p.empty]
-    if not parts:
-        return None
-    return gpd.GeoDataFrame(pd.concat(parts, ignore_index=True), crs=WORK_CRS)
 
 
 def _extent(frames: Sequence[gpd.GeoDataFrame | None]) -> tuple[float, float, float, float] | None:
@@ -651,8 +646,8 @@ def tep_map(
     if tiles is not None:
         folium.TileLayer(tiles, name=f"Basemap: {tiles}", control=True).add_to(m)
 
-    # the project: its impacts and candidate sites (banks may lie far away)
-    bounds = _extent([_concat_drawable(impacts, sites), zones, banks])
+    # the project is its impacts; options of tiers 3 and 4 may lie far away
+    bounds = _extent([impacts, sites, zones, banks])
     contexts: list[str] = []
     if context and bounds is not None:
         minx, miny, maxx, maxy = bounds
@@ -666,15 +661,9 @@ def tep_map(
 
     zones_present: list[str] = []
     if zones is not None:
-        zone_layer = _zones_layer(zones, simplify_m)
+        zone_layer, zones_present = _zones_layer(zones, simplify_m)
         if zone_layer is not None:
             zone_layer.add_to(m)
-            zone_col = find_column(zones.columns, "zone")
-            zones_present = [
-                z for z in (*ZONE_STYLES, *sorted(set(map(str, zones[zone_col]))))
-                if z in set(map(str, zones[zone_col])) and z != ShorelandZone.OUTSIDE.value
-            ]
-            zones_present = list(dict.fromkeys(zones_present))
 
     impact_layer, counts, undrawn = _impacts_layer(impacts, ids, alloc, simplify_m)
     impact_layer.add_to(m)
@@ -726,9 +715,7 @@ def tep_map(
     return m
 
 
-def save_map(
-    m: folium.Map, path: str | os.PathLike[str], self_contained: bool = True
-) -> Path:
+def save_map(m: folium.Map, path: str | os.PathLike[str], self_contained: bool = True) -> Path:
     """Write a map to an HTML file.
 
     Parameters

@@ -3,7 +3,9 @@
 * :func:`site` - the whole run, from classified impacts to a plan (:mod:`.engine`).
 * :func:`rank_options`, :func:`tier_gaps`, :func:`read_bank_listing`,
   :func:`attribute_options` - ranking (:mod:`.rank`).
-* :func:`allocate` - exact project-wide allocation (:mod:`.allocate`).
+* :func:`wetland_gis.siting.allocate.allocate` - exact project-wide allocation (the
+  function is not re-exported here, so that ``wetland_gis.siting.allocate`` stays the
+  module).
 * :func:`depression_summary`, :func:`categorical_share` - raster site attributes
   (:mod:`.raster`).
 
@@ -12,7 +14,7 @@ The legal rules themselves are in :mod:`wetland_gis.rules.siting`.
 
 from __future__ import annotations
 
-from wetland_gis.siting.allocate import Allocation, AllocationError, allocate
+from wetland_gis.siting.allocate import Allocation, AllocationError
 from wetland_gis.siting.engine import SitingResult, site
 from wetland_gis.siting.rank import (
     attribute_options,
@@ -33,7 +35,6 @@ __all__ = [
     "prepare_sites",
     "attribute_options",
     "impact_needs",
-    "allocate",
     "Allocation",
     "AllocationError",
     "depression_summary",

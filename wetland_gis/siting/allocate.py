@@ -88,6 +88,7 @@ UNMET_COLUMNS = ("impact_id", "credits_short", "reason")
 
 FEE_KEY = "bank_fees.withdrawal_percent"
 _X_EPS = 1e-7  # credits below this are solver noise
+_X_DECIMALS = 7
 _U_EPS = 1e-6  # acres unmet below this are solver noise
 _MIP_REL_GAP = 1e-9
 
@@ -445,7 +446,8 @@ def _solve_stages(
         for o, k in y_pos.items():
             c[n_p + n_i + k] = weights["cost"] * p.fixed[o]
         run("cost", c, integer=True)  # skipped when every weight is 0
-    x = np.clip(x_best[:n_p], 0.0, None)
+    # credits to 1e-7: below that the numbers are the solver's tolerances, not a plan
+    x = np.round(np.clip(x_best[:n_p], 0.0, None), _X_DECIMALS)
     x[x < _X_EPS] = 0.0
     u = np.clip(x_best[n_p:n_p + n_i], 0.0, None)
     covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)

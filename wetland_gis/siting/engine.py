@@ -20,6 +20,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from wetland_gis.geometry.crs import WORKING_CRS, crs_label
 from wetland_gis.manifest import InputRecord, file_sha256
 from wetland_gis.parameters import (
     Adjustments,
@@ -235,6 +236,10 @@ def site(
                        "carry (minor, major, bsa, pct_class)")
 
     site_frame = _read_frame(sites, "sites", _read_sites, inputs, records)
+    for frame, role in ((site_frame, "sites"), (impacts, "impacts")):
+        crs = getattr(frame, "crs", None)
+        if crs is not None and not crs.equals(WORKING_CRS):
+            records.append(f"{role}: reprojected from {crs_label(crs)} to {WORKING_CRS}")
     if site_frame is not None:
         site_frame = prepare_sites(site_frame, source=str(sites) if isinstance(
             sites, (str, Path)) else "sites")

@@ -312,8 +312,8 @@ def prepare_banks(
                                crs=frame.crs)
         gdf, _ = to_working_crs(gdf, source=source)
     else:
-        points = [shapely.Point(x, y) if x is not None and y is not None else None
-                  for x, y in zip(out["_lon"], out["_lat"], strict=True)]
+        points = [shapely.Point(x, y) if _number(x) is not None and _number(y) is not None
+                  else None for x, y in zip(out["_lon"], out["_lat"], strict=True)]
         gdf = gpd.GeoDataFrame(out, geometry=points, crs="EPSG:4326").to_crs(WORKING_CRS)
     gdf = gdf.drop(columns=["_lon", "_lat"])
     for name in ("major", "bsa"):
@@ -604,6 +604,8 @@ def impact_needs(
     ------
     FieldMappingError
         When ``outcome`` or ``replace_acres`` is missing, or ``id_field`` is not a column.
+    MissingCRSError
+        When the impacts are a GeoDataFrame without a CRS.
     """
     lower = {str(c).lower(): c for c in impacts.columns}
     missing = [c for c in ("outcome", "replace_acres") if c not in lower]
@@ -613,7 +615,7 @@ def impact_needs(
             "(docs/data_schema.md, 'Classified impacts')"
         )
     frame = impacts
-    if isinstance(frame, gpd.GeoDataFrame) and frame.crs is not None:
+    if isinstance(frame, gpd.GeoDataFrame):
         frame, _ = to_working_crs(frame, source="impacts")
     id_col = _impact_id_column(frame, id_field)
 
@@ -797,6 +799,7 @@ def rank_options(
     if has_geo:
         unit_m = float(needs.crs.axis_info[0].unit_conversion_factor) if needs.crs else 1.0
         ogeom = np.asarray(opts["geometry"].to_numpy(), dtype=object)
+        ovalid = ~(shapely.is_missing(ogeom) | shapely.is_empty(ogeom))
 
     tier_cache: dict[tuple, Any] = {}
     ratio_cache: dict[tuple, Any] = {}
@@ -804,11 +807,11 @@ def rank_options(
     rows = []
     for i, imp in enumerate(needs.to_dict("records")):
         iplace, inotes = _place(imp)
+        dist = np.full(len(opts), np.nan)
         if has_geo:
             igeom = needs.geometry.iloc[i]
-            dist = shapely.distance(igeom, ogeom) * unit_m / FOOT_M
-        else:
-            dist = np.full(len(opts), np.nan)
+            if igeom is not None and not igeom.is_empty:
+                dist[ovalid] = shapely.distance(igeom, ogeom[ovalid]) * unit_m / FOOT_M
         for k, rec in enumerate(opt_recs):
             oplace, onotes, otypes = opt_place[k]
             is_bank = rec["option_kind"] == "bank"
@@ -1000,20 +1003,30 @@ def tier_gaps(
                  .agg(acres=("impact_acres", "max"), ratio=("ratio", "min")).reset_index()
                  if len(ranking) else pd.DataFrame(columns=["impact_id", "acres", "ratio"]))
     low_ratio = ranking.groupby("impact_id")["ratio"].min() if len(ranking) else pd.Series()
+    stats: dict[tuple[Any, int], tuple[int, float, float]] = {}
+    if len(usable):
+        u = pd.DataFrame({
+            "impact_id": usable["impact_id"].to_numpy(),
+            "tier": pd.to_numeric(usable["tier"], errors="coerce").to_numpy(dtype=float),
+            "credits": pd.to_numeric(usable["credits_available"], errors="coerce")
+            .fillna(0.0).to_numpy(dtype=float),
+            "ratio": pd.to_numeric(usable["ratio"], errors="coerce").to_numpy(dtype=float),
+        })
+        u["acres"] = np.where(u["ratio"] > 0, u["credits"] / u["ratio"].where(u["ratio"] > 0),
+                              0.0)
+        agg = u.groupby(["impact_id", "tier"], sort=False).agg(
+            n=("credits", "size"), credits=("credits", "sum"), acres=("acres", "sum"))
+        stats = {(k[0], int(k[1])): (int(v.n), float(v.credits), float(v.acres))
+                 for k, v in zip(agg.index, agg.itertuples(), strict=True)}
     rows = []
     for rec in needs.to_dict("records"):
         imp = rec["impact_id"]
-        mine = usable[usable["impact_id"] == imp] if len(usable) else usable
         avail: dict[int, float] = {}
         counts: dict[int, int] = {}
         credits: dict[int, float] = {}
         for t in SitingTier:
-            sel = mine[mine["tier"] == int(t)] if len(mine) else mine
-            counts[int(t)] = len(sel)
-            credits[int(t)] = float(sel["credits_available"].sum()) if len(sel) else 0.0
-            ok = sel["ratio"] > 0 if len(sel) else []
-            avail[int(t)] = (float((sel.loc[ok, "credits_available"] / sel.loc[ok, "ratio"])
-                                   .sum()) if len(sel) else 0.0)
+            n_opt, cred, ac = stats.get((imp, int(t)), (0, 0.0, 0.0))
+            counts[int(t)], credits[int(t)], avail[int(t)] = n_opt, cred, ac
         acres = float(rec["acres"]) if math.isfinite(float(rec["acres"])) else 0.0
         dec = next_tier_condition(acres, avail, options=counts, as_of=day)
         ratio = low_ratio.get(imp, rec.get("ratio", float("nan")))

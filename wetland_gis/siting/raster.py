@@ -41,6 +41,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import rasterio
+from affine import Affine
 from rasterio.features import geometry_mask
 from rasterio.windows import Window, from_bounds
 from scipy import ndimage
@@ -119,7 +120,7 @@ def _cells(
     values = src.read(1, window=win, masked=True)
     values = np.ma.masked_invalid(values.astype("float64"))
     shape = (int(win.height), int(win.width))
-    transform = src.window_transform(win)
+    transform = src.transform @ Affine.translation(win.col_off, win.row_off)
     inside = geometry_mask([geom], out_shape=shape, transform=transform, invert=True)
     note = ""
     if not inside.any():

@@ -1,0 +1,477 @@
+"""Ranking and the siting engine on hand-made watersheds where every tier is obvious.
+
+The world is a strip 3,000 m wide (x from 400,000), 1,000 m high, in EPSG:26915:
+
+    x (m):     0 ---- 500 ---- 1000 ------- 2000 ---- 2500 ---- 3000
+    minor:       101  |  102   |     201     |        901
+    major:        1            |      2      |         9
+    BSA:                1                    |         5
+    county:                 Wright (< 50 %)            | Crow Wing (> 80 %)
+
+Impact A (type 3, 0.5 acre at ratio 2 -> 1 credit) lies in minor 101. Sites: S1 in 101
+(tier 1), S2 in 102 (tier 2), S3 in 201 (tier 3), S4 in 901 in Wright (tier 4), S5 in
+Crow Wing (excluded: greater than 80 percent area). Banks: 1001 in minor 101 (tier 3 -
+banking begins at the service area tier), 1002 in BSA 5 (tier 4), 1003 is 404-only
+(excluded), 1004 has no location but lists BSA 1 (tier 3).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+import rasterio
+from affine import Affine
+from shapely.geometry import Point, box
+
+from wetland_gis.context import load_context
+from wetland_gis.errors import FieldMappingError, InputError
+from wetland_gis.parameters import Adjustments, RatioAdjustment
+from wetland_gis.siting import (
+    attribute_options,
+    impact_needs,
+    prepare_sites,
+    rank_options,
+    read_bank_listing,
+    site,
+    tier_gaps,
+)
+from wetland_gis.siting.rank import RANKING_COLUMNS, TIER_GAP_COLUMNS
+
+CRS = "EPSG:26915"
+X, Y = 400_000.0, 5_000_000.0
+AS_OF = "2024-05-01"
+
+
+def strip(x0: float, x1: float):
+    return box(X + x0, Y, X + x1, Y + 1000)
+
+
+def square(x: float, size: float = 20.0):
+    return box(X + x, Y + 400, X + x + size, Y + 400 + size)
+
+
+def layers(with_bsa: bool = True) -> dict[str, gpd.GeoDataFrame]:
+    out = {
+        "counties": gpd.GeoDataFrame({"NAME": ["Wright", "Crow Wing"]},
+                                     geometry=[strip(0, 2500), strip(2500, 3000)], crs=CRS),
+        "major_watersheds": gpd.GeoDataFrame(
+            {"major": [1, 2, 9], "major_name": ["One", "Two", "Nine"]},
+            geometry=[strip(0, 1000), strip(1000, 2000), strip(2000, 3000)], crs=CRS),
+        "minor_watersheds": gpd.GeoDataFrame(
+            {"minor": ["101", "102", "201", "901"], "major": [1, 1, 2, 9]},
+            geometry=[strip(0, 500), strip(500, 1000), strip(1000, 2000), strip(2000, 3000)],
+            crs=CRS),
+    }
+    if with_bsa:
+        out["bank_service_areas"] = gpd.GeoDataFrame(
+            {"bsa": [1, 5]}, geometry=[strip(0, 2000), strip(2000, 3000)], crs=CRS)
+    return out
+
+
+@pytest.fixture(scope="module")
+def context():
+    return load_context(layers=layers(), as_of=AS_OF)
+
+
+@pytest.fixture
+def impacts() -> gpd.GeoDataFrame:
+    return gpd.GeoDataFrame(
+        {
+            "impact_id": ["A", "B", "C"],
+            "status": ["assessed"] * 3,
+            "outcome": ["replacement_required", "replacement_required", "de_minimis_exempt"],
+            "wetland_type": ["3", "2", "3"],
+            "area_acres": [0.5, 1.0, 0.01],
+            "ratio": [2.0, 2.0, np.nan],
+            "replace_acres": [1.0, 2.0, 0.0],
+            "pct_class": ["less_than_50_percent"] * 3,
+            "minor": ["101", "201", "101"],
+            "major": [1, 2, 1],
+            "bsa": [1, 1, 1],
+            "land_use": ["nonagricultural"] * 3,
+        },
+        geometry=[square(100), square(1100), square(120)],
+        crs=CRS,
+    )
+
+
+@pytest.fixture
+def sites() -> gpd.GeoDataFrame:
+    return gpd.GeoDataFrame(
+        {
+            "site_id": ["S1", "S2", "S3", "S4", "S5"],
+            "action": ["restoration", "creation", "restoration", "restoration", "restoration"],
+            "circ39": ["3", "2", "Type 3/4", "3", "3"],
+            "credit_ac": [0.6, 1.0, 2.0, 5.0, 5.0],
+            "cost_usd": [30_000, 20_000, 50_000, 10_000, 1_000],
+        },
+        geometry=[square(200), square(600), square(1500), square(2200), square(2700)],
+        crs=CRS,
+    )
+
+
+def lonlat(x: float) -> tuple[float, float]:
+    p = gpd.GeoSeries([Point(X + x, Y + 500)], crs=CRS).to_crs("EPSG:4326").iloc[0]
+    return p.x, p.y
+
+
+def bank_table(**changes) -> pd.DataFrame:
+    near, far = lonlat(300), lonlat(2300)
+    table = pd.DataFrame({
+        "bank_name": ["Near", "Far", "Fed", "Blind"],
+        "account": ["1001", "1002", "1003", "1004"],
+        "county": ["Wright"] * 4,
+        "major": ["", "", "", ""],
+        "bsa": ["", "", "", "1"],
+        "circ39": ["3", "2", "3", "shallow marsh"],
+        "credits": ["10", "10", "10", "0.5"],
+        "price": ["12000", "6000", "1000", "9000"],
+        "program": ["WCA", "both", "404", "WCA"],
+        "lon": [near[0], far[0], near[0], ""],
+        "lat": [near[1], far[1], near[1], ""],
+    })
+    for k, v in changes.items():
+        table[k] = v
+    return table
+
+
+@pytest.fixture
+def bank_csv(tmp_path) -> Path:
+    path = tmp_path / "banks.csv"
+    bank_table().to_csv(path, index=False)
+    return path
+
+
+@pytest.fixture
+def ranking(impacts, sites, bank_csv, context) -> pd.DataFrame:
+    s, b = attribute_options(prepare_sites(sites), read_bank_listing(bank_csv), context,
+                             as_of=AS_OF)
+    return rank_options(impacts, s, b, as_of=AS_OF)
+
+
+def rows(ranking: pd.DataFrame, impact: str) -> pd.DataFrame:
+    return ranking[ranking["impact_id"] == impact].set_index("option_id")
+
+
+# --- the bank credit listing --------------------------------------------------------------
+
+
+def test_a_csv_listing_is_read_into_points_in_utm(bank_csv):
+    banks = read_bank_listing(bank_csv)
+    assert banks.crs.to_string() == CRS
+    assert list(banks["option_id"]) == ["1001", "1002", "1003", "1004"]
+    assert banks.geometry.iloc[0].distance(Point(X + 300, Y + 500)) < 0.01
+    assert banks.geometry.iloc[3] is None or banks.geometry.iloc[3].is_empty
+    assert banks["credits"].tolist() == [10.0, 10.0, 10.0, 0.5]
+    assert str(banks["bsa"].dtype) == "Int64"
+    assert banks["program"].tolist() == ["WCA", "both", "404", "WCA"]
+
+
+def test_listing_columns_are_matched_case_insensitively_and_accounts_made_unique(tmp_path):
+    t = bank_table().rename(columns={"circ39": "Credit_Type", "price": "PRICE"})
+    t["account"] = ["7", "7", "8", "9"]
+    path = tmp_path / "b.csv"
+    t.to_csv(path, index=False)
+    banks = read_bank_listing(path)
+    assert list(banks["option_id"]) == ["7", "7-2", "8", "9"]
+    assert banks["circ39"].iloc[3] == "shallow marsh"
+
+
+def test_a_missing_listing_column_names_the_file_and_the_columns(tmp_path):
+    path = tmp_path / "b.csv"
+    bank_table().drop(columns=["program", "bsa"]).to_csv(path, index=False)
+    with pytest.raises(FieldMappingError, match=r"b\.csv.*lacks column\(s\) \['bsa', 'program'\]"):
+        read_bank_listing(path)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"credits": ["10", "-1", "10", "0.5"]}, r"row 1 \(line 3\): credits '-1' is not a "
+                                                 r"non-negative number"),
+        ({"price": ["12000", "6000", "cheap", "9000"]}, r"row 2 \(line 4\): price 'cheap'"),
+        ({"program": ["WCA", "both", "federal", "WCA"]}, r"program 'federal' is not one of"),
+        ({"major": ["", "99", "", ""]}, r"major '99' is not a major watershed number"),
+        ({"lat": ["", "", "", ""]}, r"give both lon and lat"),
+    ],
+)
+def test_bad_listing_values_name_row_line_and_fix(tmp_path, change, message):
+    path = tmp_path / "b.csv"
+    bank_table(**change).to_csv(path, index=False)
+    with pytest.raises(InputError, match=message):
+        read_bank_listing(path)
+
+
+def test_a_geopackage_listing_is_read_and_reprojected(tmp_path):
+    t = bank_table().drop(columns=["lon", "lat"])
+    g = gpd.GeoDataFrame(t, geometry=[Point(lonlat(x)) for x in (300, 2300, 300, 310)],
+                         crs="EPSG:4326")
+    path = tmp_path / "banks.gpkg"
+    g.to_file(path, layer="credits")
+    banks = read_bank_listing(path)
+    assert banks.crs.to_string() == CRS
+    assert banks.geometry.iloc[1].distance(Point(X + 2300, Y + 500)) < 0.01
+
+
+def test_a_missing_listing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        read_bank_listing(tmp_path / "nope.csv")
+
+
+# --- placing the options ------------------------------------------------------------------
+
+
+def test_options_are_placed_by_overlay_and_listing_values_win(sites, bank_csv, context):
+    t = bank_table(major=["5", "", "", ""])  # the listing says major 5 for bank 1001
+    s, b = attribute_options(prepare_sites(sites), read_bank_listing_frame(t), context,
+                             as_of=AS_OF)
+    assert s.set_index("site_id")["minor"].to_dict() == {
+        "S1": "101", "S2": "102", "S3": "201", "S4": "901", "S5": "901"}
+    assert s.set_index("site_id").loc["S5", "pct_class"] == "greater_than_80_percent"
+    b = b.set_index("option_id")
+    assert b.loc["1001", "major"] == 5
+    assert "major: given" in b.loc["1001", "place_source"]
+    assert b.loc["1002", "bsa"] == 5
+    assert "bsa: bank_service_areas" in b.loc["1002", "place_source"]
+    # no location: the listing's BSA and the class of its named county
+    assert b.loc["1004", "bsa"] == 1
+    assert b.loc["1004", "pct_class"] == "less_than_50_percent"
+    assert pd.isna(b.loc["1004", "minor"])
+
+
+def read_bank_listing_frame(table: pd.DataFrame) -> gpd.GeoDataFrame:
+    from wetland_gis.siting.rank import prepare_banks
+
+    return prepare_banks(table, source="table")
+
+
+def test_005_subd_10b_a_bsa_classed_greater_than_80_in_the_override_layer_excludes_banks(
+    impacts, bank_csv
+):
+    more = layers()
+    more["percentage_overrides"] = gpd.GeoDataFrame(
+        {"pct_class": ["greater_than_80_percent"], "citation": ["BSA 1 (user)"]},
+        geometry=[strip(250, 400)], crs=CRS)
+    ctx = load_context(layers=more, as_of=AS_OF)
+    _, b = attribute_options(None, read_bank_listing(bank_csv), ctx, as_of=AS_OF)
+    assert b.set_index("option_id").loc["1001", "pct_class"] == "greater_than_80_percent"
+    r = rank_options(impacts, None, b, as_of=AS_OF)
+    assert bool(rows(r, "A").loc["1001", "excluded"])
+
+
+# --- ranking: one rule per test -----------------------------------------------------------
+
+
+def test_subd_3a_each_site_gets_its_obvious_tier(ranking):
+    a = rows(ranking, "A")
+    assert a.loc["S1", "tier"] == 1
+    assert a.loc["S2", "tier"] == 2
+    assert a.loc["S3", "tier"] == 3
+    assert a.loc["S4", "tier"] == 4
+    assert a.loc["S1", "tier_label"] == "same minor watershed"
+
+
+def test_subd_3a_replacement_in_a_greater_than_80_area_is_excluded_and_ranked_last(ranking):
+    a = rows(ranking, "A")
+    assert bool(a.loc["S5", "excluded"])
+    assert pd.isna(a.loc["S5", "tier"])
+    assert "greater than 80 percent" in a.loc["S5", "exclusion_reason"]
+    assert "Minn. Stat. § 103G.222, subd. 3(a)" in a.loc["S5", "citations"]
+    assert list(a.index[-2:]) and set(a.index[-2:]) == {"S5", "1003"}
+
+
+def test_subd_3c_a_bank_in_the_impacts_minor_watershed_ranks_only_at_tier_3(ranking):
+    a = rows(ranking, "A")
+    assert a.loc["1001", "tier"] == 3
+    assert "subd. 3(c)" in a.loc["1001", "citations"]
+    assert "tie-breaker" in a.loc["1001", "reasons"]
+    assert a.loc["1002", "tier"] == 4
+    assert a.loc["1004", "tier"] == 3
+
+
+def test_a_404_only_credit_is_ranked_but_excluded(ranking):
+    a = rows(ranking, "A")
+    assert bool(a.loc["1003", "excluded"])
+    assert "404 program only" in a.loc["1003", "exclusion_reason"]
+
+
+def test_ranking_order_tier_then_in_kind_then_cost(ranking):
+    a = ranking[ranking["impact_id"] == "A"]
+    assert list(a["option_id"]) == ["S1", "S2", "1004", "1001", "S3", "S4", "1002", "S5", "1003"]
+    assert list(ranking.columns) == list(RANKING_COLUMNS)
+    assert list(ranking["impact_id"].unique()) == ["A", "B"]  # C needs no replacement
+
+
+def test_in_kind_counts_any_type_of_a_mixed_polygon(ranking):
+    a, b = rows(ranking, "A"), rows(ranking, "B")
+    assert bool(a.loc["S3", "in_kind"])  # type 3 impact, "Type 3/4" site
+    assert not bool(b.loc["S3", "in_kind"])  # type 2 impact
+    assert bool(a.loc["1004", "in_kind"])  # "shallow marsh" is type 3
+
+
+def test_credits_needed_cost_and_distance(ranking):
+    a = rows(ranking, "A")
+    assert a.loc["S1", "ratio"] == 2.0
+    assert a.loc["S1", "credits_needed"] == pytest.approx(1.0)
+    assert a.loc["S1", "unit_cost"] == pytest.approx(50_000)
+    assert a.loc["S1", "cost"] == pytest.approx(50_000)
+    # bank: 1 credit at 12,000 plus the 6.5 % withdrawal fee (§ 103G.2242, subd. 14(a)(3))
+    assert a.loc["1001", "cost"] == pytest.approx(12_780)
+    assert "Minn. Stat. § 103G.2242, subd. 14(a)(3)" in a.loc["1001", "citations"]
+    assert a.loc["S1", "distance_ft"] == pytest.approx(80 / 0.3048)
+    assert np.isnan(a.loc["1004", "distance_ft"])
+
+
+def test_user_ratio_adjustments_apply_by_relation(impacts, sites, bank_csv, context):
+    adj = Adjustments(ratio=(
+        RatioAdjustment("outside_bank_service_area", 0.5, "Minn. R. 8420.0522 (test)"),
+        RatioAdjustment("out_of_kind", 0.25, "Minn. R. 8420.0522 (test)"),
+    ))
+    s, b = attribute_options(prepare_sites(sites), read_bank_listing(bank_csv), context,
+                             as_of=AS_OF)
+    a = rows(rank_options(impacts, s, b, adjustments=adj, as_of=AS_OF), "A")
+    assert a.loc["S1", "ratio"] == 2.0
+    assert a.loc["S4", "ratio"] == 2.5  # another BSA
+    assert a.loc["1002", "ratio"] == 2.75  # another BSA and type 2 for a type 3 impact
+    assert a.loc["1002", "credits_needed"] == pytest.approx(0.5 * 2.75)
+    assert "Minn. R. 8420.0522 (test)" in a.loc["1002", "citations"]
+
+
+def test_subd_1i_a_site_whose_action_is_not_eligible_is_excluded(impacts, sites, context):
+    sites.loc[1, "action"] = "preservation"
+    s, _ = attribute_options(prepare_sites(sites), None, context, as_of=AS_OF)
+    a = rows(rank_options(impacts, s, None, as_of=AS_OF), "A")
+    assert bool(a.loc["S2", "excluded"])
+    assert "credit_percentages" in a.loc["S2", "exclusion_reason"]
+
+
+def test_unknown_bsa_is_not_guessed(impacts, bank_csv):
+    ctx = load_context(layers=layers(with_bsa=False), as_of=AS_OF)
+    _, b = attribute_options(None, read_bank_listing(bank_csv), ctx, as_of=AS_OF)
+    imp = impacts.assign(bsa=[None, None, None])
+    a = rows(rank_options(imp, None, b, as_of=AS_OF), "A")
+    assert a.loc["1001", "tier"] == 4
+    assert "bank service area of the impact and option" in a.loc["1001", "verify"]
+
+
+def test_weights_order_a_tier_by_score(impacts, sites, context):
+    s, _ = attribute_options(prepare_sites(sites), None, context, as_of=AS_OF)
+    r = rank_options(impacts, s, None, as_of=AS_OF, weights={"cost": 0.0, "distance": 1.0})
+    assert "score" in r
+    assert r["score"].notna().all()
+
+
+# --- impacts ------------------------------------------------------------------------------
+
+
+def test_only_assessed_impacts_that_need_replacement_are_sited(impacts):
+    impacts.loc[1, "status"] = "not_assessed"
+    needs = impact_needs(impacts)
+    assert needs["impact_id"].tolist() == ["A"]
+    assert needs["acres"].tolist() == [0.5]
+
+
+def test_impacts_without_outcome_are_rejected(impacts):
+    with pytest.raises(FieldMappingError, match="outcome"):
+        impact_needs(impacts.drop(columns=["outcome"]))
+
+
+# --- subd. 3(d): tier gaps ----------------------------------------------------------------
+
+
+def test_subd_3d_tier_gaps_show_the_short_tier_and_the_remainder(ranking):
+    gaps = tier_gaps(ranking, as_of=AS_OF)
+    assert list(gaps.columns) == list(TIER_GAP_COLUMNS)
+    a = gaps[gaps["impact_id"] == "A"].set_index("tier")
+    assert a.loc[1, "status"] == "short"
+    assert a.loc[1, "acres_available"] == pytest.approx(0.3)  # 0.6 credits at ratio 2
+    assert a.loc[1, "short_acres"] == pytest.approx(0.2)
+    assert a.loc[1, "short_credits"] == pytest.approx(0.4)
+    assert a.loc[2, "status"] == "sufficient"
+    assert 3 not in a.index
+    assert "subd. 3(d)" in a.loc[1, "citations"]
+
+
+def test_subd_3d_an_impact_without_options_has_every_tier_empty():
+    needs = pd.DataFrame({"impact_id": ["Z"], "acres": [1.0], "ratio": [2.0]})
+    empty = pd.DataFrame(columns=list(RANKING_COLUMNS))
+    gaps = tier_gaps(empty, needs=needs, as_of=AS_OF)
+    assert gaps["status"].tolist() == ["no_opportunity"] * 4
+    assert gaps["short_credits"].iloc[-1] == pytest.approx(2.0)
+
+
+# --- the engine ---------------------------------------------------------------------------
+
+
+def write_dem(path: Path) -> Path:
+    z = np.full((60, 120), 100.0, dtype="float32")
+    z[20:40, 20:40] = 99.0
+    with rasterio.open(path, "w", driver="GTiff", width=120, height=60, count=1,
+                       dtype="float32", crs=CRS, nodata=-9999.0,
+                       transform=Affine(25.0, 0, X, 0, -25.0, Y + 1000)) as dst:
+        dst.write(z, 1)
+    return path
+
+
+def test_site_runs_end_to_end(impacts, sites, bank_csv, context, tmp_path):
+    class Assessed:  # the object `assess` returns carries the impacts
+        def __init__(self, frame):
+            self.impacts = frame
+
+    result = site(Assessed(impacts), sites, bank_csv, context=context, as_of=AS_OF,
+                  dem=write_dem(tmp_path / "dem.tif"))
+    plan = result.allocation
+    assert set(plan["option_id"]) == {"S1", "S2", "S3"}
+    a = plan[plan["impact_id"] == "A"].set_index("option_id")
+    assert a.loc["S1", "credits"] == pytest.approx(0.6) and a.loc["S1", "tier"] == 1
+    assert a.loc["S2", "credits"] == pytest.approx(0.4) and a.loc["S2", "tier"] == 2
+    assert result.unmet.empty
+    assert result.totals["acres_by_tier"][1] == pytest.approx(1.3)
+    s = result.sites.set_index("site_id")
+    assert s.loc["S1", "best_tier"] == 1 and s.loc["S1", "allocated_credits"] == pytest.approx(0.6)
+    assert pd.isna(s.loc["S5", "best_tier"])
+    assert "store_m3" in s and "dem_caveat" in s
+    assert result.banks.set_index("option_id").loc["1001", "best_tier"] == 3
+    roles = [i.role for i in result.inputs]
+    assert {"impacts", "banks", "dem"} <= set(roles)
+    assert any(r.startswith("1 impact(s) not sited") for r in result.records)
+    m = result.manifest_records()
+    assert m["settings"]["weights"]["cost"] == 1.0
+    assert any("subd. 3(c)" in a for a in m["assumptions"])
+
+
+def test_site_reports_an_impact_nothing_can_serve(impacts, context):
+    result = site(impacts, None, None, context=context, as_of=AS_OF)
+    assert result.allocation.empty
+    assert set(result.unmet["impact_id"]) == {"A", "B"}
+    assert result.unmet["reason"].str.startswith("no replacement site").all()
+    assert (result.tier_gaps["status"] == "no_opportunity").all()
+
+
+def test_sites_in_another_crs_are_reprojected_and_recorded(impacts, sites, context):
+    result = site(impacts, sites.to_crs("EPSG:4326"), None, context=context, as_of=AS_OF)
+    assert "sites: reprojected from EPSG:4326 to EPSG:26915" in result.records
+    s1 = result.ranking.set_index(["impact_id", "option_id"]).loc[("A", "S1")]
+    assert s1["tier"] == 1
+    assert s1["distance_ft"] == pytest.approx(80 / 0.3048, abs=0.01)
+
+
+def test_impacts_without_a_crs_are_an_error_with_the_fix(impacts):
+    from wetland_gis.errors import MissingCRSError
+
+    with pytest.raises(MissingCRSError, match="Set CRS"):
+        impact_needs(impacts.set_crs(None, allow_override=True))
+
+
+def test_site_reads_files_and_records_their_hashes(impacts, sites, bank_csv, context, tmp_path):
+    path = tmp_path / "sites.gpkg"
+    sites.to_file(path, layer="sites")
+    result = site(impacts, path, bank_csv, context=context, as_of=AS_OF)
+    rec = {i.role: i for i in result.inputs}
+    assert rec["sites"].path == str(path) and len(rec["sites"].sha256) == 64
+    assert rec["banks"].features == 4
+    assert set(result.allocation["option_id"]) == {"S1", "S2", "S3"}

@@ -1,0 +1,263 @@
+"""Write the walkthrough notebooks in notebooks/ (outputs stripped).
+
+The notebooks are committed; this script is how they are written, so a change to a
+walkthrough is a change here. Run: ``.venv/bin/python tools/make_notebooks.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = Path(__file__).resolve().parents[1] / "notebooks"
+
+SETUP = """\
+from pathlib import Path
+import warnings
+
+import pandas as pd
+import wetland_gis as wg
+
+pd.set_option("display.max_columns", 40)
+pd.set_option("display.width", 200)
+# The notebooks run from notebooks/; the sample data is one folder up.
+DATA = Path("..") / "sample_data"
+CONTEXT = DATA / "synthetic_context.gpkg"
+WRIGHT = DATA / "projects" / "wright_metro"
+CROW_WING = DATA / "projects" / "crow_wing"
+OUT = Path("..") / "outputs" / "notebooks"
+OUT.mkdir(parents=True, exist_ok=True)
+AS_OF = "2024-05-01"   # the application date the law is applied as of
+"""
+
+NB1 = [
+    new_markdown_cell("""\
+# 1. Assess a project
+
+You have a project that will fill or drain wetlands, and its impact polygons as a QGIS export
+(a shapefile or a GeoPackage). This notebook runs `wetland_gis.assess` on the sample
+**Wright County** project and walks through what comes back.
+
+`wetland_gis` **screens and explains**; the Technical Evaluation Panel (TEP) and the local
+government unit (LGU) decide. Every row says what it assumed and what a person must verify.
+
+> The sample context layers (watersheds, lakes, fen, ...) are **synthetic**: see
+> `sample_data/README.md`. Never use them for a real decision."""),
+    new_code_cell(SETUP),
+    new_markdown_cell("""\
+## The input, as QGIS hands it over
+A shapefile with 10-character field names. `circ39` holds the Circular 39 type as people type
+it (`2`, `Type 3`, `T7`, `type 3/4`); one row has only a Cowardin code in `attribute`."""),
+    new_code_cell("""\
+layer = wg.read_layer(WRIGHT / "impacts.shp")
+print(layer.source, layer.crs, "sha256", layer.sha256[:12])
+layer.gdf.drop(columns="geometry")"""),
+    new_markdown_cell("""\
+## Run the assessment
+`context` is a GeoPackage of reference layers (schema: `docs/data_schema.md`). The real
+Minnesota county layer ships with the package. Inferred wetland types raise a warning you can
+filter (`wg.WetlandGISWarning`)."""),
+    new_code_cell("""\
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always", wg.WetlandGISWarning)
+    a = wg.assess(WRIGHT / "impacts.shp", CONTEXT, as_of=AS_OF)
+for w in caught:
+    print(type(w.message).__name__, ":", w.message)
+assert len(a.impacts) == len(layer.gdf)   # every input row is in the output"""),
+    new_markdown_cell("""\
+## What each polygon is
+Area (square feet and acres, computed in NAD83 / UTM 15N), type, county, metro, percentage
+class, watersheds, bank service area, and the shoreland split: the square feet in the building
+setback zone, in the shoreland wetland protection zone beyond it, and outside."""),
+    new_code_cell("""\
+a.impacts[["impact_id", "wetland_type", "type_source", "area_sqft", "area_reported", "county",
+           "metro", "pct_class", "major", "minor", "bsa", "sqft_setback", "sqft_protection",
+           "sqft_outside", "zone", "nearest_pw", "nearest_pw_ft"]]"""),
+    new_markdown_cell("""\
+## What the rules decided
+`outcome` is the headline: `de_minimis_exempt`, `replacement_required`, `prohibited`
+(calcareous fen, § 103G.223) or `out_of_wca_scope` (public waters wetland, § 103G.005 subd.
+15a, 19(b)). This project touches the building setback zone, so under the default reading of
+§ 103G.2241 subd. 9(e) every impact is held to the 20 sq ft amount of subd. 9(c)."""),
+    new_code_cell("""\
+a.impacts[["impact_id", "wetland_type", "area_sqft", "de_minimis", "de_minimis_sqft", "outcome",
+           "ratio", "replace_acres"]]"""),
+    new_code_cell("""\
+a.projects.T"""),
+    new_markdown_cell("""\
+### The decision chain of one impact
+Every decision is an immutable object with its outcome, reasons, citations, the parameter
+values used, and what a person must still verify."""),
+    new_code_cell("""\
+for decision in a.decisions["impacts"]["W-2"]:
+    print(decision.explain(), end="\\n\\n")"""),
+    new_markdown_cell("""\
+## The joint application table
+Impacts under 0.01 acre in square feet, otherwise acres to 0.01, with county, major watershed
+and bank service area, as the Minnesota joint application asks."""),
+    new_code_cell("""\
+a.summary"""),
+    new_markdown_cell("""\
+## The other reading of subd. 9(e)
+The law is ambiguous when a project touches several zones. The alternative reading holds each
+zone's area to its own amount. Compare the outcomes; the LGU decides which applies."""),
+    new_code_cell("""\
+b = wg.assess(WRIGHT / "impacts.shp", CONTEXT, as_of=AS_OF,
+              options=wg.AssessOptions(multi_zone_reading="per_zone"))
+pd.DataFrame({"impact": a.impacts["impact_id"], "most_restrictive": a.impacts["outcome"],
+              "per_zone": b.impacts["outcome"]})"""),
+    new_markdown_cell("""\
+## What was read, changed and assumed
+The manifest is written beside every output."""),
+    new_code_cell("""\
+m = a.manifest.to_dict()
+print("as of", m["as_of"], "| parameters", m["parameters"]["source"].split("/")[-1])
+for line in m["records"]:
+    print("-", line)
+pd.DataFrame(m["inputs"])"""),
+    new_markdown_cell("""\
+## Write it for QGIS
+A GeoPackage (layers `impacts` and `shoreland_zones`), the summary and project tables as CSV,
+every decision as JSON, and the manifest."""),
+    new_code_cell("""\
+written = a.write(OUT / "wright_assessed.gpkg")
+for p in written:
+    print(p)"""),
+    new_markdown_cell("## The map, inline"),
+    new_code_cell("""\
+a.explore()"""),
+]
+
+NB2 = [
+    new_markdown_cell("""\
+# 2. Replacement siting
+
+After `assess` says how much replacement a project owes, `wetland_gis.site` ranks the
+candidate project-specific sites and the wetland bank credits by the siting priority of
+Minn. Stat. § 103G.222, subd. 3 (same minor watershed, same major watershed, same bank service
+area, elsewhere; banking starts at the bank service area tier), and allocates them at the best
+tier available, then the lowest cost.
+
+> Sites and banks in the sample are **synthetic**; prices are fictional."""),
+    new_code_cell(SETUP),
+    new_code_cell("""\
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", wg.WetlandGISWarning)
+    a = wg.assess(WRIGHT / "impacts.shp", CONTEXT, as_of=AS_OF)
+a.impacts.loc[a.impacts["outcome"] == "replacement_required",
+              ["impact_id", "wetland_type", "minor", "major", "bsa", "pct_class", "ratio",
+               "replace_acres"]]"""),
+    new_markdown_cell("""\
+## The options
+Candidate sites (polygons, with the action and creditable acres) and a bank credit listing
+(CSV with the fields BWSR records)."""),
+    new_code_cell("""\
+sites = wg.read_layer(WRIGHT / "candidate_sites.gpkg").gdf
+banks = pd.read_csv(DATA / "synthetic_bank_credits.csv")
+display(sites.drop(columns="geometry"))
+banks"""),
+    new_code_cell("""\
+s = wg.site(a.impacts, WRIGHT / "candidate_sites.gpkg", DATA / "synthetic_bank_credits.csv",
+            context=a.context, as_of=AS_OF)"""),
+    new_markdown_cell("""\
+## The ranking
+One row per impact and option: tier, exclusion (an impact outside a greater than 80 percent
+area may not be replaced inside one, subd. 3(a)), in-kind, ratio, credits needed, cost."""),
+    new_code_cell("""\
+s.ranking[["impact_id", "option_id", "option_kind", "tier", "tier_label", "excluded",
+           "in_kind", "ratio", "credits_needed", "credits_available", "cost",
+           "distance_ft"]].head(20)"""),
+    new_code_cell("""\
+s.ranking.loc[s.ranking["excluded"].astype(bool), ["impact_id", "option_id",
+                                                    "exclusion_reason"]].drop_duplicates(
+    "option_id")"""),
+    new_markdown_cell("""\
+## Subd. 3(d): when may the applicant go to the next tier?
+Only when the higher tiers have no reasonable opportunity. The table says, per impact, which
+higher tiers were empty or short, and by how much."""),
+    new_code_cell("""\
+s.tier_gaps"""),
+    new_markdown_cell("""\
+## The allocation
+Solved exactly (a mixed-integer program): every requirement met at the best tier available,
+then at the lowest cost, no credit or site acre used twice. Unmet requirements are reported."""),
+    new_code_cell("""\
+display(s.allocation)
+s.unmet"""),
+    new_markdown_cell("""\
+## Site suitability from a DEM
+For the Crow Wing project, depression depth and storage volume of each candidate site from the
+lidar DEM (windowed reads). These support § 103G.222 subd. 3(e)(1) ("naturally occurring
+hydrogeomorphological conditions"); they are attributes, not legal decisions."""),
+    new_code_cell("""\
+from wetland_gis.siting.raster import depression_summary
+
+cw_sites = wg.read_layer(CROW_WING / "candidate_sites.gpkg").gdf
+depression_summary(cw_sites, DATA / "crow_wing_lidar_dem_1m.tif")"""),
+]
+
+NB3 = [
+    new_markdown_cell("""\
+# 3. The TEP map and report
+
+TEP members look at maps, not GeoPackages. `wetland_gis.tep_map` draws the impacts coloured by
+outcome, the shoreland zones, the boundaries, and the candidate sites and banks labelled with
+their tier and allocation. Click a feature for its decision chain with citations.
+
+The saved map is **self-contained**: Leaflet and its plugins are inlined, so it opens in a
+meeting room without internet. The default basemap is none, for the same reason."""),
+    new_code_cell(SETUP),
+    new_code_cell("""\
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", wg.WetlandGISWarning)
+    a = wg.assess(WRIGHT / "impacts.shp", CONTEXT, as_of=AS_OF)
+    s = wg.site(a.impacts, WRIGHT / "candidate_sites.gpkg",
+                DATA / "synthetic_bank_credits.csv", context=a.context, as_of=AS_OF)"""),
+    new_code_cell("""\
+boundaries = {name: a.context.get(name) for name in
+              ("counties", "major_watersheds", "minor_watersheds", "bank_service_areas")}
+m = wg.tep_map(a.impacts, zones=a.zones, sites=s.sites, banks=s.banks,
+               allocation=s.allocation, context=boundaries)
+m"""),
+    new_markdown_cell("## Save the map for the meeting, and the printable report"),
+    new_code_cell("""\
+map_path = wg.save_map(m, OUT / "wright_tep_map.html", self_contained=True)
+html = Path(map_path).read_text()
+print(map_path, f"{len(html) / 1e6:.1f} MB")
+assert "cdn.jsdelivr" not in html and "unpkg.com" not in html   # nothing loads from the web"""),
+    new_code_cell("""\
+report = wg.write_report(
+    OUT / "wright_tep_report.html",
+    a.projects.iloc[0].to_dict(),
+    a.impacts,
+    decisions=a.decisions["impacts"],
+    ranking=s.ranking,
+    allocation=s.allocation,
+    unmet=s.unmet,
+    manifest=a.manifest.to_dict(),
+    map_html=map_path,
+)
+print(report)"""),
+]
+
+
+def _write(name: str, cells: list) -> None:
+    nb = new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    HERE.mkdir(exist_ok=True)
+    nbformat.write(nb, HERE / name)
+
+
+def main() -> None:
+    """Write the three notebooks."""
+    _write("01_assess_a_project.ipynb", NB1)
+    _write("02_replacement_siting.ipynb", NB2)
+    _write("03_tep_map.ipynb", NB3)
+
+
+if __name__ == "__main__":
+    main()

@@ -451,7 +451,7 @@ def _options_layer(
                 "wg_popup": option_popup_html(
                     kind, display, row.to_dict(), tier, credits, allocations
                 ),
-                "style": _style("#000000", color, 1.5, None, 0.9),
+                "style": _style("#000000", color, 1.5, None, 0.6),
             }
         )
     title = "Candidate replacement sites" if kind == "site" else "Wetland banks"
@@ -560,7 +560,7 @@ def tep_map(
     self_contained: bool = True,
     simplify_m: float = 0.5,
     context_simplify_m: float = 10.0,
-    margin_m: float = 2000.0,
+    margin_m: float = 5000.0,
     title: str | None = "TEP review map",
 ) -> folium.Map:
     """Build the TEP review map of classified impacts and their replacement options.
@@ -593,7 +593,7 @@ def tep_map(
         Simplification tolerance in metres of impacts, zones, sites and banks.
     context_simplify_m : float, default 10.0
         Simplification tolerance in metres of the context layers.
-    margin_m : float, default 2000.0
+    margin_m : float, default 5000.0
         Margin around the impacts within which context layers are kept.
     title : str or None, default "TEP review map"
         Heading of the legend.
@@ -665,9 +665,6 @@ def tep_map(
         if zone_layer is not None:
             zone_layer.add_to(m)
 
-    impact_layer, counts, undrawn = _impacts_layer(impacts, ids, alloc, simplify_m)
-    impact_layer.add_to(m)
-
     n_sites = n_banks = 0
     for frame, kind in ((sites, "site"), (banks, "bank")):
         if frame is None:
@@ -679,6 +676,10 @@ def tep_map(
             n_sites = n
         else:
             n_banks = n
+
+    # impacts last: on top of everything, so a click on one always reaches it
+    impact_layer, counts, undrawn = _impacts_layer(impacts, ids, alloc, simplify_m)
+    impact_layer.add_to(m)
 
     css = _PAGE_CSS
     if basemap == "none":
@@ -709,7 +710,7 @@ def tep_map(
             # keep the project clear of the controls (left) and the legend (right)
             padding_top_left=(60, 30),
             padding_bottom_right=(290, 30),
-            max_zoom=18,
+            max_zoom=17,
         )
     use_vendored_assets(m, [fullscreen, measure], self_contained=self_contained)
     return m

@@ -1,0 +1,354 @@
+"""End-to-end tests of ``wetland_gis.assess``: layers in, classified and decided impacts out."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import geopandas as gpd
+import pandas as pd
+import pytest
+import shapely
+from shapely.geometry import LineString, Point, box
+
+import wetland_gis as wg
+from wetland_gis.assess import DECISION_COLUMNS
+from wetland_gis.errors import (
+    FieldMappingError,
+    InferredWetlandTypeWarning,
+    InputRepairWarning,
+    LayerNotFoundError,
+    MissingCRSError,
+    ThresholdToleranceWarning,
+    WetlandGISWarning,
+)
+from wetland_gis.geometry.classify import GEOMETRIC_COLUMNS
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "sample_data"
+CONTEXT = DATA / "synthetic_context.gpkg"
+WRIGHT = DATA / "projects" / "wright_metro"
+CROW_WING = DATA / "projects" / "crow_wing"
+AS_OF = "2024-05-01"
+FT = 0.3048
+
+
+def _quiet(func, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WetlandGISWarning)
+        return func(*args, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def wright():
+    return _quiet(wg.assess, WRIGHT / "impacts.shp", CONTEXT, as_of=AS_OF)
+
+
+@pytest.fixture(scope="module")
+def crow_wing():
+    return _quiet(wg.assess, CROW_WING / "impacts.gpkg", CONTEXT, as_of=AS_OF)
+
+
+# --- the sample projects ------------------------------------------------------------------
+
+
+def test_every_wright_input_row_is_in_the_output_once(wright):
+    source = gpd.read_file(WRIGHT / "impacts.shp")
+    assert len(wright.impacts) == len(source)
+    assert sorted(wright.impacts["wg_row"]) == list(range(len(source)))
+    assert list(wright.impacts["impact_id"]) == list(source["impact_id"])
+
+
+def test_every_input_attribute_survives(wright):
+    source = gpd.read_file(WRIGHT / "impacts.shp")
+    for col in source.columns.drop("geometry"):
+        assert col in wright.impacts.columns
+
+
+def test_output_has_the_documented_columns_in_order(wright):
+    cols = list(wright.impacts.columns)
+    for name in (*GEOMETRIC_COLUMNS, *DECISION_COLUMNS, "wg_row", "status"):
+        assert name in cols
+    assert cols.index("area_sqft") < cols.index("outcome")
+
+
+def test_crow_wing_type_2_impact_is_de_minimis_and_type_3_needs_one_to_one(crow_wing):
+    rows = crow_wing.impacts.set_index("impact_id")
+    # § 103G.2241 subd. 9(a)(1): 6,000 sq ft of type 2 in a greater than 80 percent area
+    assert rows.loc["C-1", "outcome"] == "de_minimis_exempt"
+    assert rows.loc["C-1", "de_minimis_sqft"] == 10_000
+    # subd. 9(a)(4) 100 sq ft exceeded; § 103G.222 subd. 1(g): 1:1 in a >80 percent area
+    assert rows.loc["C-2", "outcome"] == "replacement_required"
+    assert rows.loc["C-2", "ratio"] == 1
+    assert rows.loc["C-2", "replace_acres"] == pytest.approx(rows.loc["C-2", "area_acres"])
+    assert "Minn. Stat. § 103G.222, subd. 1(g)" in rows.loc["C-2", "citations"]
+
+
+def test_wright_classification_matches_the_sample_situations(wright):
+    rows = wright.impacts.set_index("impact_id")
+    assert set(rows["county"]) == {"Wright"}
+    assert rows["metro"].all()
+    assert set(rows["pct_class"]) == {"less_than_50_percent"}
+    # W-5 lies within 40 ft of the lake: all of it in the building setback zone
+    assert rows.loc["W-5", "zone"] == "building_setback_zone"
+    assert rows.loc["W-5", "sqft_setback"] == pytest.approx(rows.loc["W-5", "area_sqft"])
+    # W-4 straddles the 1,000 ft line
+    assert 0 < rows.loc["W-4", "sqft_protection"] < rows.loc["W-4", "area_sqft"]
+    # W-6 lies in the calcareous fen: prohibited, § 103G.223
+    assert rows.loc["W-6", "outcome"] == "prohibited"
+    assert "Minn. Stat. § 103G.223" in rows.loc["W-6", "citations"]
+    # W-7 had only a Cowardin code: inferred and flagged
+    assert rows.loc["W-7", "type_source"] == "inferred"
+    assert rows.loc["W-7", "type_verify"]
+    assert "wetland type" in rows.loc["W-7", "verify"]
+
+
+def test_split_sums_to_area(wright):
+    assessed = wright.impacts[wright.impacts["status"] == "assessed"]
+    total = assessed[["sqft_setback", "sqft_protection", "sqft_outside"]].sum(axis=1)
+    assert total.to_numpy() == pytest.approx(assessed["area_sqft"].to_numpy(), rel=1e-9)
+
+
+def test_mixed_polygon_is_held_to_its_most_restrictive_type(wright):
+    row = wright.impacts.set_index("impact_id").loc["W-4"]
+    assert row["wetland_type"] == "3/4"
+    assert row["type_verify"]
+
+
+def test_type_7_in_metro_less_than_50_area_is_never_exempt(wright):
+    # § 103G.2241 subd. 9(d)(2) lists types 1, 2 and 6 only
+    row = wright.impacts.set_index("impact_id").loc["W-3"]
+    assert row["wetland_type"] == "7"
+    assert row["outcome"] == "replacement_required"
+    assert row["de_minimis_sqft"] == 0
+
+
+def test_per_zone_reading_is_an_option_and_recorded():
+    a = _quiet(
+        wg.assess, WRIGHT / "impacts.shp", CONTEXT, as_of=AS_OF,
+        options=wg.AssessOptions(multi_zone_reading="per_zone"),
+    )
+    assert a.manifest.settings["multi_zone_reading"] == "per_zone"
+    # W-1: 700 sq ft of type 2 outside the zone; under per_zone it is held to subd. 9(d)(2)
+    row = a.impacts.set_index("impact_id").loc["W-1"]
+    assert row["de_minimis_sqft"] == 1000
+
+
+def test_joint_application_summary(crow_wing):
+    s = crow_wing.summary.set_index("Aquatic resource ID")
+    assert s.loc["C-2", "Size of impact"] == "0.40 ac"
+    assert s.loc["C-1", "County, Major Watershed #, Bank Service Area #"].startswith("Crow Wing")
+
+
+def test_project_level_procedure(crow_wing):
+    row = crow_wing.projects.iloc[0]
+    # § 103G.2242 subd. 8: 23,425 sq ft is not less than 10,000 sq ft
+    assert row["public_comment"] == "required"
+    assert "Minn. Stat. § 103G.2242, subd. 8" in row["citations"]
+
+
+def test_manifest_records_inputs_hashes_and_parameters(wright):
+    m = wright.manifest.to_dict()
+    assert m["as_of"] == AS_OF
+    assert m["parameters"]["sha256"]
+    impacts = [i for i in m["inputs"] if i["role"] == "impacts"][0]
+    assert impacts["sha256"] and impacts["crs"]
+    assert any("inferred" in r for r in m["records"])
+
+
+def test_write_round_trip_geopackage(tmp_path, wright):
+    written = wright.write(tmp_path / "out.gpkg")
+    names = {p.name for p in written}
+    assert {"out.gpkg", "out_summary.csv", "out_projects.csv", "out_decisions.json",
+            "out_manifest.json"} <= names
+    back = gpd.read_file(tmp_path / "out.gpkg", layer="impacts")
+    assert len(back) == len(wright.impacts)
+    assert list(back["outcome"]) == list(wright.impacts["outcome"])
+    manifest = json.loads((tmp_path / "out_manifest.json").read_text())
+    assert str(tmp_path / "out.gpkg") in manifest["outputs"]
+    decisions = json.loads((tmp_path / "out_decisions.json").read_text())
+    assert "W-2" in decisions["impacts"]
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".geojson", ".csv"])
+def test_write_other_formats(tmp_path, crow_wing, suffix):
+    written = crow_wing.write(tmp_path / f"out{suffix}")
+    assert (tmp_path / f"out{suffix}").exists()
+    assert any(p.name == "out_manifest.json" for p in written)
+
+
+def test_write_shapefile_keeps_field_map(tmp_path, crow_wing):
+    crow_wing.write(tmp_path / "out.shp")
+    back = gpd.read_file(tmp_path / "out.shp")
+    assert all(len(c) <= 10 for c in back.columns)
+    assert (tmp_path / "out.fieldmap.csv").exists()
+
+
+# --- bad input: a clear error or a recorded status, and nothing lost ------------------------
+
+
+def _layer(rows, crs="EPSG:26915"):
+    return gpd.GeoDataFrame(rows, geometry="geometry", crs=crs)
+
+
+def _broken_layer():
+    x, y = 430_000.0, 5_010_000.0  # Wright County, EPSG:26915
+    bowtie = shapely.Polygon([(x, y), (x + 30, y + 30), (x + 30, y), (x, y + 30)])
+    return _layer(
+        {
+            "impact_id": ["ok", "null", "empty", "point", "line", "bowtie", "z", "dup", "dup",
+                          "badtype"],
+            "circ39": ["2", "2", "2", "2", "2", "3", "2", "2", "2", "type 12"],
+            "geometry": [
+                box(x, y, x + 20, y + 20),
+                None,
+                shapely.Polygon(),
+                Point(x, y),
+                LineString([(x, y), (x + 10, y)]),
+                bowtie,
+                shapely.Polygon([(x, y, 1), (x + 10, y, 1), (x + 10, y + 10, 1)]),
+                box(x + 100, y, x + 110, y + 10),
+                box(x + 200, y, x + 210, y + 10),
+                box(x + 300, y, x + 310, y + 10),
+            ],
+        }
+    )
+
+
+def test_broken_layer_keeps_every_row_with_status_and_reason():
+    with pytest.warns(InputRepairWarning):
+        a = wg.assess(_broken_layer(), CONTEXT, as_of=AS_OF)
+    out = a.impacts
+    assert len(out) == 10
+    assert list(out["wg_row"]) == list(range(10))
+    status = dict(zip(out["wg_row"], out["status"], strict=True))
+    for row in (1, 2, 3, 4, 9):
+        assert status[row] == "not_assessed"
+        assert out.loc[out["wg_row"] == row, "status_reason"].item()
+        assert out.loc[out["wg_row"] == row, "outcome"].item() == "not_assessed"
+    for row in (0, 5, 6, 7, 8):
+        assert status[row] == "assessed"
+    assert "make_valid" in out.loc[out["wg_row"] == 5, "repairs"].item() or \
+        "valid" in out.loc[out["wg_row"] == 5, "repairs"].item()
+    assert "Z" in out.loc[out["wg_row"] == 6, "repairs"].item() or \
+        "z" in out.loc[out["wg_row"] == 6, "repairs"].item().lower()
+    assert "type 12" in out.loc[out["wg_row"] == 9, "status_reason"].item()
+    assert any("duplicate" in r.lower() for r in a.manifest.records)
+
+
+def test_layer_without_crs_is_an_error_naming_the_fix():
+    gdf = _broken_layer().iloc[[0]].set_crs(None, allow_override=True)
+    with pytest.raises(MissingCRSError, match="assume_crs"):
+        wg.assess(gdf, CONTEXT, as_of=AS_OF)
+
+
+def test_assume_crs_is_recorded():
+    gdf = _broken_layer().iloc[[0]].set_crs(None, allow_override=True)
+    a = wg.assess(gdf, CONTEXT, as_of=AS_OF, assume_crs="EPSG:26915")
+    assert any("assumed" in r for r in a.manifest.records)
+    assert a.impacts["status"].item() == "assessed"
+
+
+def test_shapefile_without_prj_is_an_error_naming_the_file(tmp_path):
+    gdf = _broken_layer().iloc[[0]]
+    gdf.to_file(tmp_path / "noprj.shp")
+    (tmp_path / "noprj.prj").unlink()
+    with pytest.raises(MissingCRSError, match="noprj"):
+        wg.assess(tmp_path / "noprj.shp", CONTEXT, as_of=AS_OF)
+
+
+def test_geographic_crs_is_reprojected_and_recorded():
+    gdf = _broken_layer().iloc[[0]].to_crs("EPSG:4269")
+    a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
+    assert a.impacts.crs.to_epsg() == 26915
+    assert any("reprojected" in r for r in a.manifest.records)
+    assert a.impacts["area_sqft"].item() == pytest.approx(400 / FT**2, rel=1e-6)
+
+
+def test_wrong_geopackage_layer_lists_the_layers():
+    with pytest.raises(LayerNotFoundError, match="impacts"):
+        wg.assess(WRIGHT / "impacts.gpkg", CONTEXT, layer="nope", as_of=AS_OF)
+
+
+def test_missing_named_field_is_an_error_listing_columns():
+    with pytest.raises(FieldMappingError, match="circ39"):
+        wg.assess(WRIGHT / "impacts.gpkg", CONTEXT, as_of=AS_OF,
+                  fields={"wetland_type": "no_such_column"})
+
+
+def test_input_column_named_like_an_output_column_is_kept_renamed():
+    gdf = _broken_layer().iloc[[0]].assign(outcome="user value")
+    a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
+    assert a.impacts["outcome_in"].item() == "user value"
+    assert any("renamed" in r for r in a.manifest.records)
+
+
+def test_polygon_outside_minnesota_is_not_assessed_with_reason():
+    gdf = _layer({"impact_id": ["far"], "circ39": ["2"],
+                  "geometry": [box(100_000, 100_000, 100_010, 100_010)]})
+    a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
+    assert a.impacts["status"].item() == "not_assessed"
+    assert "county" in a.impacts["status_reason"].item()
+
+
+def test_inferred_type_warns():
+    gdf = _broken_layer().iloc[[0]].assign(circ39=None, attribute="PEM1A")
+    with pytest.warns(InferredWetlandTypeWarning, match="inferred"):
+        wg.assess(gdf, CONTEXT, as_of=AS_OF)
+
+
+# --- thresholds: exactly at the limit, one square foot over -------------------------------
+
+
+def _square_sqft(sqft: float, x: float = 430_000.0, y: float = 5_010_000.0):
+    side = (sqft**0.5) * FT
+    return box(x, y, x + side, y + side)
+
+
+@pytest.mark.parametrize(
+    ("sqft", "expected"),
+    [
+        pytest.param(1000.0, "de_minimis_exempt",
+                     id="subd. 9(d)(2): 1,000 sq ft of type 2 in Wright County is de minimis"),
+        pytest.param(1001.0, "replacement_required",
+                     id="subd. 9(d)(2): 1,001 sq ft of type 2 in Wright County is not"),
+    ],
+)
+def test_metro_less_than_50_boundary(sqft, expected):
+    gdf = _layer({"impact_id": ["A"], "circ39": ["2"], "geometry": [_square_sqft(sqft)]})
+    with pytest.warns(ThresholdToleranceWarning):
+        a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
+    row = a.impacts.iloc[0]
+    assert row["area_sqft"] == pytest.approx(sqft, abs=1e-3)
+    assert row["outcome"] == expected
+    assert "Minn. Stat. § 103G.2241, subd. 9(d)(2)" in row["citations"]
+    assert row["near_threshold"]
+
+
+def test_tolerance_zero_silences_the_near_threshold_warning():
+    gdf = _layer({"impact_id": ["A"], "circ39": ["2"], "geometry": [_square_sqft(1005.0)]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ThresholdToleranceWarning)
+        a = wg.assess(gdf, CONTEXT, as_of=AS_OF,
+                      options=wg.AssessOptions(tolerance_percent=0.0))
+    assert pd.isna(a.impacts["near_threshold"].item())
+
+
+def test_as_of_before_known_values_is_refused():
+    gdf = _layer({"impact_id": ["A"], "circ39": ["2"], "geometry": [_square_sqft(500)]})
+    with pytest.raises(wg.ParameterNotInForce, match="2018-01-01"):
+        wg.assess(gdf, CONTEXT, as_of="2010-06-01")
+
+
+def test_projects_are_decided_separately():
+    gdf = _layer({
+        "impact_id": ["A", "B"],
+        "project": ["one", "two"],
+        "circ39": ["2", "2"],
+        "geometry": [_square_sqft(800), _square_sqft(800, x=431_000)],
+    })
+    a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
+    # each project alone is under the 1,000 sq ft of subd. 9(d)(2); together they would not be
+    assert set(a.impacts["outcome"]) == {"de_minimis_exempt"}
+    assert list(a.projects["project"]) == ["one", "two"]

@@ -20,6 +20,7 @@ from wetland_gis.errors import (
     InputRepairWarning,
     LayerNotFoundError,
     MissingCRSError,
+    OutputTruncationWarning,
     ThresholdToleranceWarning,
     WetlandGISWarning,
 )
@@ -178,11 +179,16 @@ def test_write_other_formats(tmp_path, crow_wing, suffix):
     assert any(p.name == "out_manifest.json" for p in written)
 
 
-def test_write_shapefile_keeps_field_map(tmp_path, crow_wing):
-    crow_wing.write(tmp_path / "out.shp")
+def test_write_shapefile_keeps_field_map_and_says_what_was_cut(tmp_path, crow_wing):
+    with pytest.warns(OutputTruncationWarning, match="254 bytes"):
+        crow_wing.write(tmp_path / "out.shp")
     back = gpd.read_file(tmp_path / "out.shp")
     assert all(len(c) <= 10 for c in back.columns)
-    assert (tmp_path / "out.fieldmap.csv").exists()
+    fieldmap = pd.read_csv(tmp_path / "out.fieldmap.csv").set_index("full_name")
+    assert fieldmap.loc["reasons", "values_truncated"] == 2
+    assert fieldmap.loc["impact_id", "values_truncated"] == 0
+    # the whole text stays in the decisions JSON written beside it
+    assert (tmp_path / "out_decisions.json").exists()
 
 
 # --- bad input: a clear error or a recorded status, and nothing lost ------------------------

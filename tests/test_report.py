@@ -8,6 +8,7 @@ import re
 import map_fixtures as fx
 import pytest
 
+from wetland_gis.errors import InvalidAreaError
 from wetland_gis.mapping import (
     MappingInputError,
     joint_application_area,
@@ -85,7 +86,7 @@ def test_one_hundredth_of_an_acre_is_435_point_6_square_feet() -> None:
 
 @pytest.mark.parametrize("bad", [-1, float("nan"), float("inf"), "many"])
 def test_joint_application_area_refuses_impossible_areas(bad) -> None:
-    with pytest.raises(MappingInputError, match="sq ft|square feet"):
+    with pytest.raises(InvalidAreaError, match="sq ft|square feet"):
         joint_application_area(bad)
 
 

@@ -105,6 +105,10 @@ class AssessOptions:
         Another § 103G.2241 exemption is claimed on the project (subd. 9(g)).
     after_the_fact, after_the_fact_multiplier
         § 103G.222, subd. 1(n): the LGU's multiplier for an after-the-fact plan.
+    assume_no_public_waters : bool
+        When the context has no public waters layers, place every impact outside the
+        shoreland wetland protection zone (recorded, and a verify item on each row).
+        Without it such impacts are not assessed: the zone is never guessed.
     """
 
     multi_zone_reading: str = "most_restrictive"
@@ -116,6 +120,7 @@ class AssessOptions:
     other_exemption_claimed: bool = False
     after_the_fact: bool = False
     after_the_fact_multiplier: float = 1.0
+    assume_no_public_waters: bool = False
 
 
 @dataclass
@@ -279,7 +284,7 @@ def _rename_colliding(gdf: gpd.GeoDataFrame, manifest: Manifest) -> gpd.GeoDataF
 
 
 def _flag(value: Any) -> bool:
-    if value is None or (isinstance(value, float) and np.isnan(value)):
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
         return False
     if isinstance(value, (bool, np.bool_, int, np.integer, float)):
         return bool(value)
@@ -373,7 +378,7 @@ def _facts(row: pd.Series, wtype: WetlandType, pww: bool) -> ImpactFacts:
         sqft_outside=float(row["sqft_outside"] or 0.0),
         pct_class=PercentageArea(row["pct_class"]),
         metro=bool(row["metro"]),
-        calcareous_fen=bool(row["calcareous_fen"]),
+        calcareous_fen=_flag(row["calcareous_fen"]),
         public_waters_wetland=pww,
     )
 
@@ -385,7 +390,29 @@ def _missing_context_reason(row: pd.Series) -> str | None:
             "cannot classify: no value for " + ", ".join(missing) + " (the polygon lies "
             "outside the county layer of the context); check its location and CRS"
         )
+    if pd.isna(row["sqft_outside"]):
+        return (
+            "shoreland zone unknown: the context has no public_water_basins or "
+            "public_watercourses layer, so the shoreland wetland protection zone cannot be "
+            "drawn; add the DNR public waters layers, or pass assume_no_public_waters=True "
+            "(--assume-no-public-waters) if none lies within 1,000 ft"
+        )
     return None
+
+
+def _assume_outside(gdf: gpd.GeoDataFrame, manifest: Manifest) -> None:
+    """Put rows with an unknown shoreland split outside the zone, recorded and flagged."""
+    unknown = (gdf["status"] == ASSESSED) & gdf["sqft_outside"].isna() & gdf["area_sqft"].notna()
+    if not unknown.any():
+        return
+    gdf.loc[unknown, "sqft_setback"] = 0.0
+    gdf.loc[unknown, "sqft_protection"] = 0.0
+    gdf.loc[unknown, "sqft_outside"] = gdf.loc[unknown, "area_sqft"]
+    gdf.loc[unknown, "zone"] = ShorelandZone.OUTSIDE.value
+    manifest.add_records([
+        f"{int(unknown.sum())} impact(s) placed outside the shoreland wetland protection zone "
+        "without public waters layers, as the user asserted (assume_no_public_waters)"
+    ])
 
 
 def _near(amount: float, limit: float, tolerance_percent: float) -> bool:
@@ -478,6 +505,8 @@ def assess(
     classified = classify_impacts(gdf, ctx, params=params, as_of=day)
     gdf = classified.gdf
     manifest.add_records(classified.records)
+    if options.assume_no_public_waters:
+        _assume_outside(gdf, manifest)
     for idx, row in gdf[gdf["status"] == ASSESSED].iterrows():
         reason = _missing_context_reason(row)
         if reason:
@@ -590,7 +619,8 @@ def _decide(
             gdf.loc[idx, "de_minimis"] = dm.outcome.value
             gdf.loc[idx, "de_minimis_sqft"] = allowance_of.get(f.impact_id)
             others = exemption_candidates(
-                f, wetland_acres=acres, incorporated=bool(row["incorporated"]),
+                f, wetland_acres=acres,
+                incorporated=None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
                 params=params, as_of=day,
             )
             gdf.loc[idx, "other_exemptions"] = SEP.join(
@@ -633,6 +663,16 @@ def _decide(
             verify = [v for d in chain for v in d.verify]
             if row["type_verify"]:
                 verify.insert(0, f"wetland type: {row['type_note'] or 'verify in the field'}")
+            if options.assume_no_public_waters and pd.isna(row["nearest_pw_ft"]):
+                verify.append(
+                    "no public waters layer was used: confirm no public water basin lies "
+                    "within 1,000 ft and no watercourse within 300 ft (§ 103G.005, subd. 15f)"
+                )
+            if pd.isna(row["calcareous_fen"]):
+                verify.append(
+                    "no calcareous fen layer in the context: check the DNR list of calcareous "
+                    "fens (§ 103G.223); the impact was screened as not a fen"
+                )
             gdf.loc[idx, "verify"] = SEP.join(dict.fromkeys(verify)) or None
 
         project_chain = [result.project]

@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a more restrictive local de minimis limit (subd. 9(i))")
     p.add_argument("--tolerance-percent", type=float, default=1.0,
                    help="warn when an area is within this percent of a threshold (default 1)")
+    p.add_argument("--assume-no-public-waters", action="store_true",
+                   help="without public waters layers, place impacts outside the shoreland "
+                   "wetland protection zone (recorded; otherwise they are not assessed)")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
 
     s = sub.add_parser("site", help="rank and allocate replacement sites and bank credits")

@@ -19,10 +19,14 @@ __all__ = [
     "OutputError",
     "ContextError",
     "RulesInputError",
+    "InvalidAreaError",
+    "MappingInputError",
+    "OfflineAssetError",
     "WetlandGISWarning",
     "ThresholdToleranceWarning",
     "InferredWetlandTypeWarning",
     "InputRepairWarning",
+    "OutputTruncationWarning",
 ]
 
 
@@ -74,6 +78,18 @@ class ContextError(InputError):
     """A reference (context) layer is missing a required layer or field."""
 
 
+class InvalidAreaError(WetlandGISError, ValueError):
+    """An area is not a finite number of square feet, 0 or more."""
+
+
+class MappingInputError(WetlandGISError, ValueError):
+    """An argument of the map or report functions is outside its allowed set."""
+
+
+class OfflineAssetError(WetlandGISError):
+    """A page needs a script or stylesheet that is not vendored, or a vendored file is missing."""
+
+
 class WetlandGISWarning(UserWarning):
     """Base class of the domain warnings, so users can filter them together."""
 
@@ -84,6 +100,10 @@ class ThresholdToleranceWarning(WetlandGISWarning):
 
 class InferredWetlandTypeWarning(WetlandGISWarning):
     """A Circular 39 type was inferred (e.g. from a Cowardin code), not given."""
+
+
+class OutputTruncationWarning(WetlandGISWarning):
+    """An output format could not hold a value whole (e.g. shapefile text over 254 bytes)."""
 
 
 class InputRepairWarning(WetlandGISWarning):

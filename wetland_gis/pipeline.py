@@ -356,6 +356,7 @@ def run_command(args: argparse.Namespace) -> list[Path]:
             multi_zone_reading=args.multi_zone_reading,
             tolerance_percent=args.tolerance_percent,
             local_limit_sqft=args.local_limit_sqft,
+            assume_no_public_waters=args.assume_no_public_waters,
         )
         _, written = run_assess(
             args.impacts,

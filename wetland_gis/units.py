@@ -5,7 +5,10 @@ The international foot is exactly 0.3048 m; an acre is 43,560 square feet.
 
 from __future__ import annotations
 
+import math
 from decimal import ROUND_HALF_UP, Decimal
+
+from wetland_gis.errors import InvalidAreaError
 
 __all__ = ["FOOT_M", "SQFT_PER_SQM", "SQFT_PER_ACRE", "joint_application_area"]
 
@@ -38,8 +41,8 @@ def joint_application_area(sqft: float) -> str:
 
     Raises
     ------
-    ValueError
-        When ``sqft`` is negative, NaN or infinite.
+    InvalidAreaError
+        When ``sqft`` is not a number, or is negative, NaN or infinite.
 
     Examples
     --------
@@ -50,10 +53,15 @@ def joint_application_area(sqft: float) -> str:
     >>> joint_application_area(43560)
     '1.00 ac'
     """
-    value = Decimal(repr(float(sqft)))
-    if not value.is_finite() or value < 0:
-        raise ValueError(f"an area must be a finite number of square feet >= 0, got {sqft!r}")
-    acres = value / Decimal(repr(SQFT_PER_ACRE))
-    if acres < Decimal("0.01"):
-        return f"{value.quantize(Decimal('1'), rounding=ROUND_HALF_UP):,} sq ft"
-    return f"{acres.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):,} ac"
+    try:
+        value = float(sqft)
+    except (TypeError, ValueError):
+        raise InvalidAreaError(f"area {sqft!r} is not a number of square feet") from None
+    if not math.isfinite(value) or value < 0:
+        raise InvalidAreaError(f"area {sqft!r} sq ft must be a finite number, 0 or more")
+    exact = Decimal(repr(value))
+    acre = Decimal(repr(SQFT_PER_ACRE))
+    if exact < acre / 100:
+        return f"{int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP)):,} sq ft"
+    acres = (exact / acre).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return f"{acres:,} ac"

@@ -24,8 +24,6 @@ import shapely
 
 from wetland_gis.errors import InputError
 from wetland_gis.geometry.overlay import (
-    SQFT_PER_ACRE,
-    SQFT_PER_SQM,
     all_overlaps,
     check_same_projected_crs,
     covered_share,
@@ -33,6 +31,7 @@ from wetland_gis.geometry.overlay import (
 )
 from wetland_gis.geometry.shoreland import impact_jurisdiction, shoreland_split
 from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.units import SQFT_PER_ACRE, SQFT_PER_SQM
 
 if TYPE_CHECKING:
     from wetland_gis.context import Context

@@ -36,6 +36,7 @@ import pandas as pd
 import shapely
 
 from wetland_gis.errors import FieldMappingError, InputError
+from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
 
 __all__ = [
     "FOOT_M",
@@ -48,14 +49,8 @@ __all__ = [
     "check_same_projected_crs",
 ]
 
-FOOT_M = 0.3048
-"""Metres in one international foot (exact, by definition)."""
 
-SQFT_PER_SQM = 1.0 / (FOOT_M * FOOT_M)
-"""Square feet in one square metre."""
 
-SQFT_PER_ACRE = 43_560.0
-"""Square feet in one acre (international foot)."""
 
 
 def geometry_dimension(geoms: np.ndarray | gpd.GeoSeries) -> np.ndarray:

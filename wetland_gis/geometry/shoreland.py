@@ -55,14 +55,12 @@ import shapely
 from wetland_gis.enums import ShorelandZone
 from wetland_gis.errors import InputError
 from wetland_gis.geometry.overlay import (
-    FOOT_M,
-    SQFT_PER_ACRE,
-    SQFT_PER_SQM,
     all_overlaps,
     check_same_projected_crs,
     covered_share,
 )
 from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
 
 if TYPE_CHECKING:
     from wetland_gis.context import Context

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import warnings
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -30,7 +31,13 @@ import shapely
 from pyproj import CRS
 from pyproj.exceptions import CRSError
 
-from wetland_gis.errors import InputError, LayerNotFoundError, MissingCRSError, OutputError
+from wetland_gis.errors import (
+    InputError,
+    LayerNotFoundError,
+    MissingCRSError,
+    OutputError,
+    OutputTruncationWarning,
+)
 
 __all__ = [
     "LayerRead",
@@ -375,6 +382,10 @@ def read_layer(
 # --------------------------------------------------------------------------------------
 
 
+DBF_TEXT_BYTES = 254
+"""The most bytes a shapefile (DBF) text field holds."""
+
+
 def _fit_bytes(text: str, limit: int) -> str:
     """Cut ``text`` so its UTF-8 encoding is at most ``limit`` bytes."""
     while len(text.encode("utf-8")) > limit:
@@ -536,6 +547,7 @@ def _write_shapefile(frame: gpd.GeoDataFrame, path: Path) -> list[Path]:
             frame[column] = series.astype(int)
         elif isinstance(series.dtype, pd.BooleanDtype):
             frame[column] = series.astype("Int64")
+    truncated = _truncate_dbf_text(frame, columns)
     frame = frame.rename(columns=mapping)
     for old in _shapefile_sidecars(path) if path.exists() else []:
         old.unlink()
@@ -543,9 +555,31 @@ def _write_shapefile(frame: gpd.GeoDataFrame, path: Path) -> list[Path]:
     fieldmap = path.with_name(f"{path.stem}.fieldmap.csv")
     with fieldmap.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["full_name", "short_name"])
-        writer.writerows(mapping.items())
+        writer.writerow(["full_name", "short_name", "values_truncated"])
+        writer.writerows((k, v, truncated.get(k, 0)) for k, v in mapping.items())
+    if truncated:
+        warnings.warn(
+            f"{path}: a shapefile text field holds at most {DBF_TEXT_BYTES} bytes; values of "
+            + ", ".join(f"{k} ({n} rows)" for k, n in truncated.items())
+            + " were cut (counted in the .fieldmap.csv). Write a GeoPackage to keep them whole.",
+            OutputTruncationWarning,
+            stacklevel=3,
+        )
     return [*_shapefile_sidecars(path), fieldmap]
+
+
+def _truncate_dbf_text(frame: pd.DataFrame, columns: list[Any]) -> dict[str, int]:
+    """Cut text longer than a DBF field holds, in place; return the count per column."""
+    counts = {}
+    for column in columns:
+        series = frame[column]
+        if series.dtype != object and not pd.api.types.is_string_dtype(series):
+            continue
+        long = series.map(lambda v: isinstance(v, str) and len(v.encode("utf-8")) > DBF_TEXT_BYTES)
+        if long.any():
+            frame.loc[long, column] = series[long].map(lambda v: _fit_bytes(v, DBF_TEXT_BYTES))
+            counts[str(column)] = int(long.sum())
+    return counts
 
 
 def write_layer(

@@ -8,12 +8,14 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Iterable, Mapping
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 import pandas as pd
 
-from wetland_gis.errors import WetlandGISError
+from wetland_gis.errors import MappingInputError
+from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
+from wetland_gis.units import joint_application_area
 
 __all__ = [
     "JOINT_APPLICATION_SQFT_LIMIT",
@@ -28,7 +30,7 @@ __all__ = [
     "split_joined",
 ]
 
-SQFT_PER_ACRE = Decimal(43560)
+SQFT_PER_ACRE = Decimal(repr(_SQFT_PER_ACRE))
 """Square feet (international foot) in one acre, a unit conversion."""
 
 JOINT_APPLICATION_SQFT_LIMIT = SQFT_PER_ACRE / 100
@@ -39,10 +41,6 @@ MISSING = "\u2014"
 
 JOIN_SEPARATOR = "; "
 """How ``reasons``, ``citations`` and ``verify`` are joined in the classified impacts."""
-
-
-class MappingInputError(WetlandGISError, ValueError):
-    """An argument of the map or report functions is outside its allowed set."""
 
 
 def is_missing(value: Any) -> bool:
@@ -142,45 +140,3 @@ def row_value(row: Mapping[str, Any], *names: str) -> Any:
     return None if col is None else row[col]
 
 
-def joint_application_area(sqft: float) -> str:
-    """Format an impact area the way the joint application form reports it.
-
-    Areas under 0.01 acre (435.6 sq ft) are given in whole square feet; from 0.01 acre
-    up, in acres to two decimals. Both round half up.
-
-    Parameters
-    ----------
-    sqft : float
-        Area in square feet (international foot), 0 or more.
-
-    Returns
-    -------
-    str
-        E.g. ``"435 sq ft"``, ``"0.01 ac"``, ``"1.25 ac"``.
-
-    Raises
-    ------
-    MappingInputError
-        When ``sqft`` is negative, NaN or infinite.
-
-    Examples
-    --------
-    >>> joint_application_area(435.6)
-    '0.01 ac'
-    >>> joint_application_area(435.5)
-    '436 sq ft'
-    >>> joint_application_area(43560)
-    '1.00 ac'
-    """
-    try:
-        value = float(sqft)
-    except (TypeError, ValueError):
-        raise MappingInputError(f"area {sqft!r} is not a number of square feet") from None
-    if not math.isfinite(value) or value < 0:
-        raise MappingInputError(f"area {sqft!r} sq ft must be a finite number, 0 or more")
-    exact = Decimal(repr(value))
-    if exact < JOINT_APPLICATION_SQFT_LIMIT:
-        whole = exact.quantize(Decimal(1), rounding=ROUND_HALF_UP)
-        return f"{int(whole):,} sq ft"
-    acres = (exact / SQFT_PER_ACRE).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return f"{acres:,} ac"

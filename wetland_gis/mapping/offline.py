@@ -28,7 +28,7 @@ from pathlib import Path
 import folium
 from branca.element import Element
 
-from wetland_gis.errors import WetlandGISError
+from wetland_gis.errors import OfflineAssetError
 
 __all__ = [
     "ASSETS",
@@ -44,10 +44,6 @@ ASSETS_DIR = Path(__file__).parent / "assets"
 """Folder holding the vendored files (written by ``tools/vendor_leaflet.sh``)."""
 
 _JSDELIVR = "https://cdn.jsdelivr.net"
-
-
-class OfflineAssetError(WetlandGISError):
-    """A page needs a script or stylesheet that is not vendored, or a vendored file is missing."""
 
 
 @dataclass(frozen=True)

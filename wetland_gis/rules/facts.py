@@ -23,6 +23,7 @@ from wetland_gis.decision import Decision
 from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
 __all__ = [
     "ImpactFacts",
@@ -35,7 +36,7 @@ __all__ = [
 PERCENT = 100
 
 #: Square feet in one acre (international foot). A unit conversion, not a legal number.
-SQFT_PER_ACRE = 43_560
+SQFT_PER_ACRE = int(_SQFT_PER_ACRE)
 
 #: Shoreland zones from the most to the least restrictive de minimis amounts
 #: (§ 103G.2241, subd. 9(c), then 9(b), then 9(a)/(d)).

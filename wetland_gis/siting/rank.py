@@ -29,7 +29,7 @@ import shapely
 from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import FieldMappingError, InputError, RulesInputError, WetlandTypeError
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
-from wetland_gis.geometry.overlay import FOOT_M, largest_overlap
+from wetland_gis.geometry.overlay import largest_overlap
 from wetland_gis.io.wetland_types import parse_wetland_type
 from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adjustments
 from wetland_gis.rules.procedure import bank_fees
@@ -42,6 +42,7 @@ from wetland_gis.rules.siting import (
     siting_tier,
 )
 from wetland_gis.siting.allocate import check_weights
+from wetland_gis.units import FOOT_M
 
 __all__ = [
     "read_bank_listing",

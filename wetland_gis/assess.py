@@ -53,7 +53,7 @@ from wetland_gis.rules import (
 )
 from wetland_gis.units import joint_application_area
 
-__all__ = ["AssessOptions", "Assessment", "assess", "DECISION_COLUMNS"]
+__all__ = ["AssessOptions", "Assessment", "assess", "map_layers", "DECISION_COLUMNS"]
 
 ASSESSED = "assessed"
 NOT_ASSESSED = "not_assessed"
@@ -81,6 +81,9 @@ DECISION_COLUMNS = (
 )
 
 _ZONE_OF = {z.value: z for z in ShorelandZone}
+
+MAP_ZONE_PAD_FT = 5280.0
+"""How far beyond the impacts the shoreland zones are drawn for the map (a display choice)."""
 _TRUE = {"1", "true", "t", "yes", "y"}
 
 
@@ -215,18 +218,30 @@ class Assessment:
         from wetland_gis.mapping import tep_map
 
         kwargs.setdefault("zones", self.zones)
-        kwargs.setdefault("context", _map_context(self.context, self.impacts))
+        kwargs.setdefault("context", map_layers(self.context))
         return tep_map(self.impacts, **kwargs)
 
 
-def _map_context(context: Context, impacts: gpd.GeoDataFrame) -> dict[str, gpd.GeoDataFrame]:
-    """Return the boundary layers the map draws, limited to those present."""
-    out = {}
-    for name in ("counties", "major_watersheds", "minor_watersheds", "bank_service_areas"):
-        layer = context.get(name)
-        if layer is not None and len(layer):
-            out[name] = layer
-    return out
+def map_layers(context: Context) -> dict[str, gpd.GeoDataFrame]:
+    """Return the context layers the TEP map draws (those present and not empty).
+
+    Parameters
+    ----------
+    context : Context
+        The context of an assessment.
+
+    Returns
+    -------
+    dict
+        Layer name to GeoDataFrame, for :func:`wetland_gis.mapping.tep_map`.
+    """
+    from wetland_gis.mapping.symbology import CONTEXT_LAYERS
+
+    return {
+        name: layer
+        for name in CONTEXT_LAYERS
+        if (layer := context.get(name)) is not None and len(layer)
+    }
 
 
 def _read_impacts(
@@ -516,7 +531,9 @@ def assess(
     say("applying the rules")
     gdf, project_rows, decisions = _decide(gdf, fm, params, day, options, manifest)
 
-    zones = zones_for_map(gdf[gdf["status"] == ASSESSED], ctx, params=params, as_of=day)
+    zones = zones_for_map(
+        gdf[gdf["status"] == ASSESSED], ctx, params=params, as_of=day, pad_ft=MAP_ZONE_PAD_FT
+    )
     summary = _summary_table(gdf, fm)
     projects = pd.DataFrame(project_rows)
     say(f"assessed {len(gdf)} features in {time.perf_counter() - t0:.1f} s")

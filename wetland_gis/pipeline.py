@@ -17,7 +17,7 @@ from typing import Any
 import geopandas as gpd
 import pandas as pd
 
-from wetland_gis.assess import Assessment, AssessOptions, assess
+from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, load_context
 from wetland_gis.errors import InputError
 from wetland_gis.io.layers import list_layers, read_layer, write_layer
@@ -245,12 +245,7 @@ def read_siting(folder: str | Path) -> dict[str, Any]:
 def _boundaries(context: str | Path | Context | None) -> dict[str, gpd.GeoDataFrame] | None:
     if context is None:
         return None
-    ctx = context if isinstance(context, Context) else load_context(context)
-    return {
-        name: layer
-        for name in ("counties", "major_watersheds", "minor_watersheds", "bank_service_areas")
-        if (layer := ctx.get(name)) is not None and len(layer)
-    }
+    return map_layers(context if isinstance(context, Context) else load_context(context))
 
 
 def run_map(

@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint browser-test clean setup
+.PHONY: demo test lint bench clean setup
 
 setup: $(STAMP)
 
@@ -23,6 +23,9 @@ lint: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest tests
 	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks
+
+bench: $(STAMP)
+	$(BIN)/python -m pytest benchmarks -o testpaths=benchmarks -p no:cacheprovider --benchmark-only
 
 clean:
 	rm -rf $(VENV) outputs .pytest_cache

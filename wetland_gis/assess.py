@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import time
 import warnings
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -560,7 +561,8 @@ def _decide(
     """Apply the rules core per project and write the decision columns."""
     gdf = gdf.copy()
     ids = gdf[fm.impact_id].astype(str) if fm.impact_id else gdf["wg_row"].astype(str)
-    gdf["_impact_key"] = ids.where(~gdf["wg_row"].duplicated(), ids) + np.where(
+    # a duplicated id (flagged by the cleaning step) is told apart by its input row
+    gdf["_impact_key"] = ids + np.where(
         ids.duplicated(keep=False), "#" + gdf["wg_row"].astype(str), ""
     )
     projects = gdf[fm.project].astype(str) if fm.project else pd.Series("project", gdf.index)
@@ -571,17 +573,24 @@ def _decide(
         if col not in gdf:
             gdf[col] = None
     gdf["outcome"] = ImpactOutcome.NOT_ASSESSED.value
+    basin_ft, basin_cite = params.cited("shoreland.protection_zone.basin_distance", day)
+    course_ft = params.value("shoreland.protection_zone.watercourse_distance", day)
+    no_waters_note = (
+        f"no public waters layer was used: confirm no public water basin lies within "
+        f"{basin_ft:,} ft and no watercourse within {course_ft:,} ft ({basin_cite})"
+    )
     by_impact: dict[Hashable, list[Decision]] = {}
     by_project: dict[Hashable, list[Decision]] = {}
     project_rows: list[dict[str, Any]] = []
     near_msgs: list[str] = []
+    cells: dict[str, dict[Hashable, Any]] = defaultdict(dict)
 
     for project, members in gdf.groupby(projects, sort=False):
         facts: list[ImpactFacts] = []
         rows: dict[Hashable, Any] = {}
         for idx, row in members.iterrows():
             if row["status"] != ASSESSED:
-                gdf.loc[idx, "reasons"] = row["status_reason"]
+                cells["reasons"][idx] = row["status_reason"]
                 continue
             key = row["_impact_key"]
             types = _types_of(row["wetland_type"])
@@ -622,7 +631,7 @@ def _decide(
                     f"{group.allowance_sqft:,.0f} sq ft amount ({', '.join(group.citations)})"
                 )
                 for iid in group.impact_ids:
-                    gdf.loc[rows[iid][0], "near_threshold"] = near_msgs[-1]
+                    cells["near_threshold"][rows[iid][0]] = near_msgs[-1]
         total = 0.0
         replace_total = 0.0
         exempt_sqft = 0.0
@@ -632,15 +641,15 @@ def _decide(
             dm = result.by_impact[f.impact_id]
             chain.append(dm)
             total += f.area_sqft
-            gdf.loc[idx, "public_waters_wetland"] = f.public_waters_wetland
-            gdf.loc[idx, "de_minimis"] = dm.outcome.value
-            gdf.loc[idx, "de_minimis_sqft"] = allowance_of.get(f.impact_id)
+            cells["public_waters_wetland"][idx] = f.public_waters_wetland
+            cells["de_minimis"][idx] = dm.outcome.value
+            cells["de_minimis_sqft"][idx] = allowance_of.get(f.impact_id)
             others = exemption_candidates(
                 f, wetland_acres=acres,
                 incorporated=None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
                 params=params, as_of=day,
             )
-            gdf.loc[idx, "other_exemptions"] = SEP.join(
+            cells["other_exemptions"][idx] = SEP.join(
                 f"{d.question} ({d.citations[0]})" for d in others
             ) or None
             chain.extend(others)
@@ -669,28 +678,25 @@ def _decide(
                     )
                 required = replacement_required(f.area_sqft, ratio, params=params, as_of=day)
                 chain += [ratio, required]
-                gdf.loc[idx, "ratio"] = ratio.value
-                gdf.loc[idx, "replace_acres"] = required.value
+                cells["ratio"][idx] = ratio.value
+                cells["replace_acres"][idx] = required.value
                 replace_total += required.value
-            gdf.loc[idx, "outcome"] = outcome.value
-            gdf.loc[idx, "citations"] = SEP.join(
+            cells["outcome"][idx] = outcome.value
+            cells["citations"][idx] = SEP.join(
                 dict.fromkeys(c for d in chain for c in d.citations)
             )
-            gdf.loc[idx, "reasons"] = SEP.join(dict.fromkeys(r for d in chain for r in d.reasons))
+            cells["reasons"][idx] = SEP.join(dict.fromkeys(r for d in chain for r in d.reasons))
             verify = [v for d in chain for v in d.verify]
             if row["type_verify"]:
                 verify.insert(0, f"wetland type: {row['type_note'] or 'verify in the field'}")
             if options.assume_no_public_waters and pd.isna(row["nearest_pw_ft"]):
-                verify.append(
-                    "no public waters layer was used: confirm no public water basin lies "
-                    "within 1,000 ft and no watercourse within 300 ft (§ 103G.005, subd. 15f)"
-                )
+                verify.append(no_waters_note)
             if pd.isna(row["calcareous_fen"]):
                 verify.append(
                     "no calcareous fen layer in the context: check the DNR list of calcareous "
                     "fens (§ 103G.223); the impact was screened as not a fen"
                 )
-            gdf.loc[idx, "verify"] = SEP.join(dict.fromkeys(verify)) or None
+            cells["verify"][idx] = SEP.join(dict.fromkeys(verify)) or None
 
         project_chain = [result.project]
         comment = public_comment_required(total, params=params, as_of=day)
@@ -724,6 +730,10 @@ def _decide(
     if near_msgs:
         manifest.add_records(near_msgs)
         warnings.warn(SEP.join(near_msgs), ThresholdToleranceWarning, stacklevel=3)
+    for col, values in cells.items():
+        column = pd.Series(values, dtype=object)
+        gdf[col] = gdf[col].astype(object)
+        gdf.loc[column.index, col] = column
     gdf = gdf.drop(columns="_impact_key")
     for col in ("ratio", "replace_acres", "de_minimis_sqft"):
         gdf[col] = pd.to_numeric(gdf[col], errors="coerce")

@@ -1,0 +1,98 @@
+"""``make demo`` end to end: the sample projects through assess, site, map and report.
+
+CI runs ``make test``, not ``make demo``; this test keeps the demo honest. The browser test
+opens the demo's real map (not a fixture) offline.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import geopandas as gpd
+import pandas as pd
+import pytest
+from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
+
+from wetland_gis import demo
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo")
+    assert demo.main(["--out", str(out)]) == 0
+    return out
+
+
+def test_demo_writes_every_output_of_both_projects(outputs, capsys):
+    for name in ("wright_metro", "crow_wing"):
+        folder = outputs / name
+        for f in ("assessed.gpkg", "assessed_summary.csv", "assessed_projects.csv",
+                  "assessed_decisions.json", "assessed_manifest.json", "tep_map.html",
+                  "tep_report.html", "siting/ranking.csv", "siting/allocation.csv",
+                  "siting/siting.gpkg", "siting/siting_manifest.json"):
+            assert (folder / f).is_file(), f"{name}/{f} missing"
+
+
+def test_demo_prints_worked_decisions_with_citations():
+    text = "\n\n".join(demo.worked_examples())
+    assert "Minn. Stat. § 103G.2241, subd. 9(a)(1)" in text
+    assert "Minn. Stat. § 103G.2241, subd. 9(d)(2)" in text
+    assert "Minn. Stat. § 103G.222, subd. 1(f)" in text
+
+
+def test_every_sample_impact_is_in_the_output(outputs):
+    for name, source in (("wright_metro", "impacts.shp"), ("crow_wing", "impacts.gpkg")):
+        src = gpd.read_file(Path(demo.__file__).resolve().parents[1] / "sample_data" /
+                            "projects" / name / source)
+        out = gpd.read_file(outputs / name / "assessed.gpkg", layer="impacts")
+        assert list(out["impact_id"]) == list(src["impact_id"])
+
+
+def test_wright_siting_meets_the_requirement_and_excludes_the_greater_than_80_site(outputs):
+    folder = outputs / "wright_metro" / "siting"
+    ranking = pd.read_csv(folder / "ranking.csv")
+    plan = pd.read_csv(folder / "allocation.csv")
+    impacts = gpd.read_file(outputs / "wright_metro" / "assessed.gpkg", layer="impacts")
+    owed = impacts["replace_acres"].sum()
+    assert plan["credits"].sum() == pytest.approx(owed, rel=1e-6)
+    # S-5 lies in a reclassified greater than 80 percent area: § 103G.222 subd. 3(a)
+    s5 = ranking[ranking["option_id"] == "S-5"]
+    assert len(s5) and s5["excluded"].astype(bool).all()
+    assert s5["exclusion_reason"].str.contains("greater than 80").all()
+    assert "S-5" not in set(plan["option_id"])
+
+
+def test_manifests_name_inputs_with_hashes(outputs):
+    m = json.loads((outputs / "crow_wing" / "assessed_manifest.json").read_text())
+    assert all(i["sha256"] for i in m["inputs"] if i["role"] == "impacts")
+    assert m["version"]
+
+
+@pytest.mark.browser
+def test_demo_map_opens_offline_and_shows_every_impact(outputs):
+    sync_playwright = _require_browser()
+    errors, blocked = [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+
+        def route(r):
+            if r.request.url.startswith(("file://", "data:")):
+                r.continue_()
+            else:
+                blocked.append(r.request.url)
+                r.abort()
+
+        page.route("**/*", route)
+        page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto((outputs / "wright_metro" / "tep_map.html").as_uri())
+        page.wait_for_selector('path[data-wg-layer="impacts"]', state="attached")
+        assert page.locator('path[data-wg-layer="impacts"]').count() == 7
+        page.locator('path[data-wg-id="W-3"]').click(force=True)
+        popup = page.locator(".leaflet-popup-content")
+        popup.wait_for(timeout=5_000)
+        assert "Minn. Stat. § 103G.2241, subd. 9(d)(2)" in popup.inner_text()
+        browser.close()
+    assert errors == [] and blocked == []

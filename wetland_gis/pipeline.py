@@ -312,6 +312,8 @@ def run_report(
         for _, row in projects.iterrows():
             for key, value in row.items():
                 label = key if len(projects) == 1 else f"{row['project']}: {key}"
+                if key in ("citations", "verify") and isinstance(value, str):
+                    value = value.split("; ")
                 summary[label] = value
     decisions = (read["decisions"] or {}).get("impacts")
     manifest = read["manifest"] or {}

@@ -389,7 +389,9 @@ def render_report(
         page_size=PAPER_SIZES[paper],
         version=_package_version(),
         summary=[
-            (str(k).replace("_", " "), fmt(v)) for k, v in _as_mapping(summary, "summary").items()
+            (str(k).replace("_", " "),
+             [fmt(x) for x in v] if isinstance(v, (list, tuple)) else fmt(v))
+            for k, v in _as_mapping(summary, "summary").items()
         ],
         outcome_counts=outcome_counts,
         impacts=table,

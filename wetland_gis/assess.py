@@ -15,7 +15,7 @@ import time
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from wetland_gis.decision import Decision
 from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import (
     InferredWetlandTypeWarning,
+    InputRepairWarning,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -35,6 +36,7 @@ from wetland_gis.errors import (
 from wetland_gis.geometry.classify import classify_impacts
 from wetland_gis.geometry.cleaning import clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
+from wetland_gis.geometry.overlay import self_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
 from wetland_gis.io.fields import FieldMapping, resolve_fields
 from wetland_gis.io.layers import read_layer, write_layer
@@ -59,6 +61,8 @@ __all__ = ["AssessOptions", "Assessment", "assess", "map_layers", "DECISION_COLU
 ASSESSED = "assessed"
 NOT_ASSESSED = "not_assessed"
 SEP = "; "
+NO_PROJECT = "(no project)"
+"""Project of the rows whose project column is empty."""
 
 #: Columns :func:`assess` adds after the geometric classification.
 DECISION_COLUMNS = (
@@ -277,18 +281,28 @@ def _read_impacts(
     return read.gdf, source
 
 
-def _rename_colliding(gdf: gpd.GeoDataFrame, manifest: Manifest) -> gpd.GeoDataFrame:
-    """Rename input columns that share a name with an output column (``<name>_in``)."""
+def _rename_colliding(
+    gdf: gpd.GeoDataFrame, fm: FieldMapping, manifest: Manifest
+) -> tuple[gpd.GeoDataFrame, FieldMapping]:
+    """Rename input columns that share a name with an output column (``<name>_in``).
+
+    Names are compared without regard to case, as GeoPackage and shapefile fields are
+    (an input ``Outcome`` or ``STATUS`` collides too). The field mapping, resolved on
+    the input names, is returned with the new names, so a type column named
+    ``wetland_type`` is still read.
+    """
     from wetland_gis.geometry.classify import GEOMETRIC_COLUMNS
 
     taken = set(GEOMETRIC_COLUMNS) | set(DECISION_COLUMNS) | {"status", "status_reason",
                                                               "repairs", "wg_row"}
+    in_use = {str(c).lower() for c in gdf.columns}
     renames = {}
     for col in gdf.columns:
-        if col in taken and col != gdf.geometry.name:
+        if str(col).lower() in taken and col != gdf.geometry.name:
             new = f"{col}_in"
-            while new in gdf.columns:
+            while new.lower() in in_use:
                 new += "_"
+            in_use.add(new.lower())
             renames[col] = new
     if renames:
         manifest.add_records(
@@ -296,7 +310,46 @@ def _rename_colliding(gdf: gpd.GeoDataFrame, manifest: Manifest) -> gpd.GeoDataF
             for old, new in renames.items()
         )
         gdf = gdf.rename(columns=renames)
-    return gdf
+        fm = replace(fm, **{role: renames[col] for role, col in fm.as_dict().items()
+                            if col in renames})
+    return gdf, fm
+
+
+def _text(value: Any) -> str:
+    """Return an id or project value as text; a missing or blank value is ``""``."""
+    if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
+        return ""
+    text = str(value)
+    return text if text.strip() else ""
+
+
+def _flag_overlaps(gdf: gpd.GeoDataFrame, fm: FieldMapping, manifest: Manifest) -> None:
+    """Record impacts drawn over each other: their shared area counts in each of them."""
+    assessed = gdf[gdf["status"] == ASSESSED]
+    if len(assessed) < 2:
+        return
+    pairs = self_overlaps(assessed)
+    if pairs.empty:
+        return
+    ids = (assessed[fm.impact_id] if fm.impact_id else assessed["wg_row"]).astype(object)
+    labels = [f"row {r}" if pd.isna(i) else str(i) for i, r in zip(ids, assessed["wg_row"],
+                                                                        strict=True)]
+    notes: dict[Any, list[str]] = defaultdict(list)
+    for a, b, sqft in pairs.itertuples(index=False):
+        text = f"overlaps {{}} by {sqft:,.1f} sq ft: the shared area is counted in each"
+        notes[assessed.index[a]].append(text.format(labels[b]))
+        notes[assessed.index[b]].append(text.format(labels[a]))
+    for idx, items in notes.items():
+        old = gdf.at[idx, "repairs"]
+        gdf.at[idx, "repairs"] = "; ".join([*([old] if isinstance(old, str) and old else []),
+                                            *items])
+    msg = (
+        f"{len(pairs)} pair(s) of impact polygons overlap (e.g. {labels[pairs['left'].iloc[0]]} "
+        f"and {labels[pairs['right'].iloc[0]]}): the shared area is counted in each impact and "
+        "in the project totals; check the digitising (see the `repairs` column)"
+    )
+    manifest.add_records([msg])
+    warnings.warn(msg, InputRepairWarning, stacklevel=3)
 
 
 def _flag(value: Any) -> bool:
@@ -496,8 +549,14 @@ def assess(
     )
     say("reading impacts")
     gdf, source = _read_impacts(impacts, layer, assume_crs, manifest)
-    gdf = _rename_colliding(gdf, manifest)
+    if len(gdf) == 0:
+        manifest.add_records([f"{source}: the impact layer has no features; nothing to assess"])
+    # work by position: the input's index (possibly repeated, e.g. after pd.concat) is
+    # given back on the output
+    input_index = gdf.index
+    gdf = gdf.reset_index(drop=True)
     fm = resolve_fields(gdf, **dict(fields or {}))
+    gdf, fm = _rename_colliding(gdf, fm, manifest)
     manifest.settings["fields"] = fm.as_dict()
     manifest.add_records(fm.notes)
     gdf, crs_records = to_working_crs(gdf, source=source)
@@ -523,6 +582,7 @@ def assess(
     manifest.add_records(classified.records)
     if options.assume_no_public_waters:
         _assume_outside(gdf, manifest)
+    _flag_overlaps(gdf, fm, manifest)
     for idx, row in gdf[gdf["status"] == ASSESSED].iterrows():
         reason = _missing_context_reason(row)
         if reason:
@@ -537,6 +597,8 @@ def assess(
     )
     summary = _summary_table(gdf, fm)
     projects = pd.DataFrame(project_rows)
+    gdf.index = input_index
+    summary.index = input_index
     say(f"assessed {len(gdf)} features in {time.perf_counter() - t0:.1f} s")
     return Assessment(
         impacts=gdf,
@@ -560,12 +622,24 @@ def _decide(
 ) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], dict[str, dict[Hashable, list[Decision]]]]:
     """Apply the rules core per project and write the decision columns."""
     gdf = gdf.copy()
-    ids = gdf[fm.impact_id].astype(str) if fm.impact_id else gdf["wg_row"].astype(str)
-    # a duplicated id (flagged by the cleaning step) is told apart by its input row
+    ids = (gdf[fm.impact_id] if fm.impact_id else gdf["wg_row"]).map(_text)
+    # a duplicated or missing id (flagged by the cleaning step) is told apart by its row
     gdf["_impact_key"] = ids + np.where(
-        ids.duplicated(keep=False), "#" + gdf["wg_row"].astype(str), ""
+        ids.duplicated(keep=False) | (ids == ""), "#" + gdf["wg_row"].astype(str), ""
     )
-    projects = gdf[fm.project].astype(str) if fm.project else pd.Series("project", gdf.index)
+    if fm.project:
+        projects = gdf[fm.project].map(_text)
+        blank = projects == ""
+        if blank.any():
+            projects[blank] = NO_PROJECT
+            rows = ", ".join(str(r) for r in gdf.loc[blank, "wg_row"].head(10))
+            more = f" and {int(blank.sum()) - 10} more" if blank.sum() > 10 else ""
+            manifest.add_records([
+                f"{int(blank.sum())} row(s) without a project in column {fm.project!r} (wg_row "
+                f"{rows}{more}) were decided together as project {NO_PROJECT!r}"
+            ])
+    else:
+        projects = pd.Series("project", gdf.index)
     gdf["area_reported"] = [
         joint_application_area(a) if pd.notna(a) else None for a in gdf["area_sqft"]
     ]
@@ -607,7 +681,8 @@ def _decide(
             by_impact[key] = chain
             rows[key] = (idx, row, acres)
             facts.append(_facts(row, wtype, pww.outcome is Outcome.OUT_OF_SCOPE))
-        if not facts:
+        if not facts:  # listed all the same: its impacts are in the layer, not assessed
+            project_rows.append({"project": project, "impacts": len(members), "assessed": 0})
             continue
         result = de_minimis(
             facts,
@@ -691,6 +766,13 @@ def _decide(
                 verify.insert(0, f"wetland type: {row['type_note'] or 'verify in the field'}")
             if options.assume_no_public_waters and pd.isna(row["nearest_pw_ft"]):
                 verify.append(no_waters_note)
+            if row["nearest_pw_ft"] == 0:
+                verify.append(
+                    f"the impact lies on or waterward of the ordinary high water level of public "
+                    f"water {row['nearest_pw']}: work in public waters needs a DNR "
+                    "public-waters-work permit (Minn. Stat. § 103G.245, subd. 1); check DNR "
+                    "jurisdiction"
+                )
             if pd.isna(row["calcareous_fen"]):
                 verify.append(
                     "no calcareous fen layer in the context: check the DNR list of calcareous "
@@ -741,8 +823,6 @@ def _decide(
 
 
 def _with_verify(decision: Decision, item: str) -> Decision:
-    from dataclasses import replace
-
     return replace(decision, verify=(*decision.verify, item))
 
 

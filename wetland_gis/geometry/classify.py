@@ -64,6 +64,9 @@ GEOMETRIC_COLUMNS = (
 )
 """The columns :func:`classify_impacts` adds, in the order of ``docs/data_schema.md``."""
 
+OUTSIDE_COUNTIES = "outside the county layer"
+"""How ``counties`` names the part of an impact outside every county."""
+
 _OPTIONAL_JOINS = (
     ("major_watersheds", ("major", "major_name")),
     ("minor_watersheds", ("minor",)),
@@ -95,17 +98,24 @@ def _label(frame: pd.DataFrame, positions: np.ndarray) -> str:
     return f"{'wg_row' if 'wg_row' in frame else 'index'} {', '.join(values)}{more}"
 
 
-def _counties_text(parts: pd.DataFrame, n: int) -> np.ndarray:
-    """Return "Name: 1200.0 sq ft; Name: 300.0 sq ft" where a target has two or more parts."""
+def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.ndarray:
+    """Return "Name: 1200.0 sq ft; Name: 300.0 sq ft" where a target has two or more parts.
+
+    A part outside every county (``outside_sqft`` > 0) counts as a part and is listed
+    last as "outside the county layer: 50.0 sq ft".
+    """
     out = np.full(n, None, dtype=object)
     if len(parts) == 0:
         return out
     for pos, grp in parts.groupby("target_pos", sort=False):
-        if len(grp) > 1:
-            out[pos] = "; ".join(
-                f"{name}: {sqft:.1f} sq ft"
-                for name, sqft in zip(grp["NAME"], grp["overlap_sqft"], strict=True)
-            )
+        texts = [
+            f"{name}: {sqft:.1f} sq ft"
+            for name, sqft in zip(grp["NAME"], grp["overlap_sqft"], strict=True)
+        ]
+        if outside_sqft[pos] > 0:
+            texts.append(f"{OUTSIDE_COUNTIES}: {outside_sqft[pos]:.1f} sq ft")
+        if len(texts) > 1:
+            out[pos] = "; ".join(texts)
     return out
 
 
@@ -162,7 +172,9 @@ def classify_impacts(
 
         - ``area_sqft``, ``area_acres``: exact area (international foot; 43,560 sq ft an acre);
         - ``county``: the county covering most of the impact; ``counties``:
-          ``"Wright: 1200.0 sq ft; Hennepin: 300.0 sq ft"`` when it straddles, else empty;
+          ``"Wright: 1200.0 sq ft; Hennepin: 300.0 sq ft"`` when it straddles, with
+          ``"outside the county layer: 50.0 sq ft"`` when part of it is outside every
+          county (recorded), else empty;
         - ``metro``: the county is in the 11-county metropolitan area;
         - ``pct_class``, ``pct_source``: the county's class (source
           ``"county (Minn. R. 8420.0117, subp. 1)"``), or the class and citation of a
@@ -214,7 +226,13 @@ def classify_impacts(
     best = largest_overlap(sub, counties, ["NAME", "pct_class", "pct_source", "metro"])
     cols["county"] = best["NAME"].to_numpy(dtype=object)
     parts = all_overlaps(sub, counties, ["NAME"])
-    cols["counties"] = _counties_text(parts, n)
+    in_counties = np.bincount(
+        parts["target_pos"].to_numpy(dtype=int), parts["overlap_sqft"].to_numpy(), minlength=n
+    ) if len(parts) else np.zeros(n)
+    outside_sqft = np.where(
+        best["n_overlaps"].to_numpy() > 0, np.round(area_sqft - in_counties, 1), 0.0
+    )
+    cols["counties"] = _counties_text(parts, n, outside_sqft)
     cols["metro"] = best["metro"].astype("boolean").array
     pct_class = best["pct_class"].to_numpy(dtype=object).copy()
     pct_source = best["pct_source"].to_numpy(dtype=object).copy()
@@ -223,6 +241,14 @@ def classify_impacts(
         records.append(
             f"county: {_label(sub, outside)} lie outside every county of the county layer; "
             "county, metro and percentage class are unknown"
+        )
+    partly = np.flatnonzero(outside_sqft > 0)
+    if len(partly):
+        records.append(
+            f"county: {_label(sub, partly)} lie partly outside every county of the county "
+            f"layer (outside Minnesota?); the part outside is listed in 'counties' as "
+            f"{OUTSIDE_COUNTIES!r} and is counted in the area and the decisions, though the "
+            "WCA applies in Minnesota only: check the location, or clip the impact"
         )
     straddle = np.flatnonzero(best["n_overlaps"].to_numpy() > 1)
     if len(straddle):

@@ -8,9 +8,12 @@ reprojection is recorded; a layer without a CRS is an error with the fix.
 from __future__ import annotations
 
 import geopandas as gpd
+import numpy as np
+import shapely
 from pyproj import CRS
+from pyproj.exceptions import ProjError
 
-from wetland_gis.errors import MissingCRSError
+from wetland_gis.errors import InputError, MissingCRSError
 
 __all__ = ["WORKING_CRS", "to_working_crs", "crs_label"]
 
@@ -35,7 +38,9 @@ def crs_label(crs: object) -> str:
     authority = crs.to_authority()
     if authority is not None:
         return f"{authority[0]}:{authority[1]}"
-    return crs.name or crs.to_string()
+    if crs.name and crs.name.lower() != "unknown":
+        return crs.name
+    return crs.to_string()
 
 
 def to_working_crs(
@@ -61,6 +66,10 @@ def to_working_crs(
     ------
     MissingCRSError
         When the layer has no CRS.
+    InputError
+        When the CRS cannot be transformed to EPSG:26915 (a local engineering CRS), or
+        some coordinates are not valid in it (e.g. metres in a layer declared in
+        degrees), naming the rows.
 
     Examples
     --------
@@ -79,4 +88,27 @@ def to_working_crs(
     if CRS.from_user_input(gdf.crs).equals(target):
         return gdf, []
     before = crs_label(gdf.crs)
-    return gdf.to_crs(target), [f"{source}: reprojected from {before} to {WORKING_CRS}"]
+    try:
+        out = gdf.to_crs(target)
+    except ProjError as err:
+        raise InputError(
+            f"{source} is in {before}, which cannot be transformed to {WORKING_CRS} ({err}); "
+            "a local or engineering CRS has no tie to the earth: georeference the layer "
+            "and save it in a real CRS (e.g. EPSG:26915) in QGIS (Export > Save Features As)"
+        ) from err
+    geoms = np.asarray(out.geometry.array, dtype=object)
+    present = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
+    lost = np.zeros(len(geoms), dtype=bool)
+    lost[present] = ~np.isfinite(shapely.bounds(geoms[present])).all(axis=1)
+    if lost.any():
+        rows = np.flatnonzero(lost)
+        x, y = shapely.get_coordinates(gdf.geometry.array[rows[0]])[0]
+        raise InputError(
+            f"{source}: the coordinates of {len(rows)} row(s) (rows "
+            f"{', '.join(str(r) for r in rows[:10])}{' ...' if len(rows) > 10 else ''}; "
+            f"row {rows[0]} starts at x={x:.6g}, y={y:.6g}) are not valid in its CRS "
+            f"{before} and cannot be transformed to {WORKING_CRS}: the layer's CRS is wrong. "
+            "Set the CRS the coordinates are really in (in QGIS, Layer > Set CRS), e.g. "
+            "EPSG:26915 for UTM 15N metres"
+        )
+    return out, [f"{source}: reprojected from {before} to {WORKING_CRS}"]

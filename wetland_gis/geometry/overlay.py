@@ -45,6 +45,7 @@ __all__ = [
     "largest_overlap",
     "all_overlaps",
     "covered_share",
+    "self_overlaps",
     "geometry_dimension",
     "check_same_projected_crs",
 ]
@@ -328,3 +329,34 @@ def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Seri
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(own > 0, np.clip(covered / own, 0.0, 1.0), np.nan)
     return pd.Series(share, index=targets.index, name="covered_share")
+
+
+def self_overlaps(frame: gpd.GeoDataFrame, *, min_sqft: float = 0.01) -> pd.DataFrame:
+    """Return the pairs of polygons of one layer that overlap each other.
+
+    Two impact polygons drawn over the same ground count that ground twice in a project's
+    totals; this finds such pairs so the overlap can be recorded for a person to check.
+
+    Parameters
+    ----------
+    frame : GeoDataFrame
+        Polygons in a projected CRS.
+    min_sqft : float, default 0.01
+        Overlaps smaller than this (in square feet) are ignored as digitising noise
+        (a measurement tolerance, not a legal number).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``left``, ``right`` (positions in ``frame``, ``left < right``) and
+        ``overlap_sqft``.
+    """
+    unit_m = check_same_projected_crs(frame, frame)
+    geoms = np.asarray(frame.geometry.array, dtype=object)
+    left, right = frame.sindex.query(frame.geometry, predicate="intersects")
+    keep = left < right
+    left, right = left[keep], right[keep]
+    area = shapely.area(shapely.intersection(geoms[left], geoms[right]))
+    sqft = area * unit_m * unit_m * SQFT_PER_SQM
+    big = sqft >= min_sqft
+    return pd.DataFrame({"left": left[big], "right": right[big], "overlap_sqft": sqft[big]})

@@ -551,6 +551,20 @@ def shoreland_split(
     igeom = np.asarray(impacts.geometry.array, dtype=object)
     wgeom = np.asarray(waters.geometry.array, dtype=object)
 
+    # impacts reaching inside a basin (waterward of its OHWL) are in a public water
+    touch = np.flatnonzero((waters["kind"].to_numpy()[pairs.wat] == "basin") & (pairs.dist == 0))
+    inside = touch[
+        shapely.relate_pattern(igeom[pairs.imp[touch]], wgeom[pairs.wat[touch]], "2********")
+    ]
+    if len(inside):
+        basins = sorted({str(v) for v in waters["pw_id"].to_numpy(dtype=object)[pairs.wat[inside]]})
+        records.append(
+            f"shoreland: {_label(impacts, np.unique(pairs.imp[inside]))} lie (partly) waterward "
+            f"of the OHWL of public water basin(s) {', '.join(basins[:10])}: in a public "
+            "water; check DNR jurisdiction (the part inside the basin counts in the setback "
+            "zone)"
+        )
+
     # nearest public water (any water, counted or not) within the search radius
     within = pairs.dist <= search_ft * ft
     if within.any():

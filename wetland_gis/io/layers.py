@@ -282,7 +282,9 @@ def read_layer(
         For single-layer formats it must be omitted or equal the layer name.
     assume_crs : str or int, optional
         CRS to set when the file has none (``--assume-crs``), e.g. ``"EPSG:26915"``.
-        Ignored, with a record, when the file has a CRS.
+        Ignored, with a record, when the file has a CRS. A GeoJSON without a ``crs``
+        member has none: without ``assume_crs`` it is read as WGS 84 (RFC 7946), with a
+        record, when its coordinates are degrees.
 
     Returns
     -------
@@ -298,7 +300,8 @@ def read_layer(
         When ``layer`` is missing and the GeoPackage holds several layers, or ``layer``
         is not in the file; the message lists the layers.
     MissingCRSError
-        When the layer has no CRS and ``assume_crs`` is not given.
+        When the layer has no CRS and ``assume_crs`` is not given, or is a GeoJSON
+        without a ``crs`` member whose coordinates are not longitude/latitude.
 
     Notes
     -----
@@ -349,6 +352,10 @@ def read_layer(
             gdf.insert(0, fid_name, gdf.index.to_numpy())  # the fid QGIS shows as a field
         gdf = gdf.reset_index(drop=True)
 
+    if ext in (".geojson", ".json") and gdf.crs is not None and not _geojson_has_crs(source):
+        # GDAL reads a GeoJSON without a "crs" member as EPSG:4326 whatever its
+        # coordinates are: the file itself declares no CRS.
+        gdf = _geojson_without_crs(gdf, where, assume_crs, records)
     crs_read = None if gdf.crs is None else _crs_text(gdf.crs)
     if gdf.crs is None:
         if assume_crs is None:
@@ -374,6 +381,38 @@ def read_layer(
         sha256=_sha256_files(hashed),
         crs=crs_read,
         records=records,
+    )
+
+
+def _geojson_has_crs(path: Path) -> bool:
+    """Return whether a GeoJSON file has a (non-null) top-level ``crs`` member."""
+    try:
+        with path.open("rb") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):  # not one JSON document (e.g. GeoJSONSeq): trust GDAL
+        return True
+    return isinstance(data, dict) and data.get("crs") is not None
+
+
+def _geojson_without_crs(
+    gdf: gpd.GeoDataFrame, where: str, assume_crs: str | int | None, records: list[str]
+) -> gpd.GeoDataFrame:
+    """Give a GeoJSON without a ``crs`` member its CRS: WGS 84 by RFC 7946, or assumed."""
+    if assume_crs is not None:
+        return gdf.set_crs(None, allow_override=True)  # assume_crs is applied by the caller
+    minx, miny, maxx, maxy = gdf.total_bounds
+    if len(gdf) == 0 or np.isnan(minx) or (
+        -180 <= minx <= maxx <= 180 and -90 <= miny <= maxy <= 90
+    ):
+        records.append(
+            f"{where} has no crs member: read as WGS 84 longitude/latitude (EPSG:4326), "
+            "as RFC 7946 defines GeoJSON"
+        )
+        return gdf
+    raise MissingCRSError(
+        f"{where} has no crs member, so GeoJSON means WGS 84 longitude/latitude (RFC 7946), "
+        f"but its coordinates (x {minx:.6g} to {maxx:.6g}, y {miny:.6g} to {maxy:.6g}) are "
+        f"not degrees: {_ASSUME_CRS_FIX}"
     )
 
 
@@ -615,7 +654,8 @@ def write_layer(
     ------
     OutputError
         For an unsupported extension or driver, a non-spatial frame for a spatial
-        format, or a shapefile asked to hold several geometry types.
+        format, a shapefile asked to hold several geometry types, or a GeoPackage
+        asked to hold columns whose names differ only in case.
 
     Notes
     -----
@@ -631,6 +671,14 @@ def write_layer(
     duplicated = sorted({str(c) for c in gdf.columns[gdf.columns.duplicated()]})
     if duplicated:
         raise OutputError(f"cannot write {path}: duplicated column names {duplicated}")
+    if ext == ".gpkg":  # GeoPackage (SQLite) column names ignore case
+        folded = pd.Index([str(c).lower() for c in gdf.columns]).duplicated(keep=False)
+        clash = [str(c) for c, same in zip(gdf.columns, folded, strict=True) if same]
+        if clash:
+            raise OutputError(
+                f"cannot write {path}: columns {clash} differ only in case, which a "
+                "GeoPackage does not tell apart; rename one of them"
+            )
     spatial = _has_geometry(gdf)
     if ext != ".csv" and not spatial:
         raise OutputError(f"cannot write {path}: a GeoDataFrame with a geometry is expected")

@@ -7,7 +7,7 @@ import itertools
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandType
@@ -698,7 +698,8 @@ def test_most_restrictive_holds_a_protection_zone_type_7_to_the_outside_zone_in_
         as_of=AS_OF,
     )
     assert result.by_impact["swamp"].outcome is Outcome.NOT_EXEMPT
-    assert result.by_impact["meadow"].outcome is Outcome.EXEMPT  # held to (b)(1) 400
+    # held to (b)(1) 400, and the swamp's 300 sq ft of type 7 wetland counts in that total
+    assert result.by_impact["meadow"].outcome is Outcome.NOT_EXEMPT
     per_zone = de_minimis(
         [
             impact(300, zone=PROTECTION, wetland_type=7, county="Hennepin", impact_id="swamp"),
@@ -709,3 +710,133 @@ def test_most_restrictive_holds_a_protection_zone_type_7_to_the_outside_zone_in_
     )
     assert per_zone.by_impact["swamp"].outcome is Outcome.EXEMPT
     assert per_zone.by_impact["meadow"].outcome is Outcome.EXEMPT
+
+
+# --- totals exactly at the amount --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("areas", "exempt"),
+    [
+        pytest.param(
+            (652.2, 1_101.9, 101.1, 144.8), True,
+            id="§ 103G.2241 subd. 9(a)(3): fills of 652.2, 1,101.9, 101.1 and 144.8 sq ft in "
+            "Stearns County total exactly 2,000 sq ft and are de minimis",
+        ),
+        pytest.param(
+            (652.2, 1_101.9, 101.1, 144.8, 1), False,
+            id="§ 103G.2241 subd. 9(a)(3): the same fills and one more square foot are not",
+        ),
+        pytest.param(
+            (1_027.13, 46.28, 926.59), True,
+            id="§ 103G.2241 subd. 9(a)(3): fills of 1,027.13, 46.28 and 926.59 sq ft total "
+            "exactly 2,000 sq ft and are de minimis",
+        ),
+        pytest.param(
+            (0.1,) * 20_000, True,
+            id="§ 103G.2241 subd. 9(a)(3): 20,000 fills of 0.1 sq ft total exactly 2,000 sq ft "
+            "and are de minimis",
+        ),
+    ],
+)
+def test_many_fills_totalling_exactly_the_amount_are_de_minimis(areas, exempt):
+    pct, metro = place("Stearns")
+    fills = [ImpactFacts(i, 2, False, 0, 0, a, pct, metro) for i, a in enumerate(areas)]
+    for reading in ("most_restrictive", "per_zone"):
+        result = de_minimis(fills, multi_zone_reading=reading, as_of=AS_OF)
+        assert result.exempt is exempt
+        assert result.groups[0].within_allowance is exempt
+
+
+def test_subd_9f_cumulative_total_exactly_at_the_limit_in_decimals_is_exempt():
+    """564.1 sq ft since 1992 plus fills of 4,796.6 and 4,639.3 sq ft is exactly 10,000."""
+    fills = [impact(4_796.6, impact_id="a"), impact(4_639.3, impact_id="b")]
+    result = de_minimis(fills, cumulative_sqft_since_1992=564.1, as_of=AS_OF)
+    assert result.exempt
+    (group,) = result.groups
+    assert group.cumulative_total_sqft == group.cumulative_limit_sqft == 10_000
+
+
+# --- the default reading is never looser than the per-zone reading ------------------------
+
+
+def test_subd_9c_a_type_7_area_in_the_setback_zone_counts_in_the_one_setback_total():
+    """Subd. 9(c) allows 20 sq ft "of wetland" of any type: in Hennepin County a type 7
+    fill of 15 sq ft in the setback zone (and 5 sq ft outside the protection zone, where
+    type 7 has no amount) and a type 2 fill of 10 sq ft in the setback zone put 25 sq ft in
+    the setback zone. The type 2 fill is not de minimis under either reading."""
+    pct, metro = place("Hennepin")
+    fills = [
+        ImpactFacts("swamp", 7, False, 15, 0, 5, pct, metro),
+        ImpactFacts("meadow", 2, False, 10, 0, 0, pct, metro),
+    ]
+    for reading in ("most_restrictive", "per_zone"):
+        result = de_minimis(fills, multi_zone_reading=reading, as_of=AS_OF)
+        assert result.by_impact["swamp"].outcome is Outcome.NOT_EXEMPT, reading
+        assert result.by_impact["meadow"].outcome is Outcome.NOT_EXEMPT, reading
+        setback = next(g for g in result.groups if g.name == "setback_zone")
+        assert "swamp" in setback.impact_ids and not setback.within_allowance, reading
+
+
+def test_subd_9b1_a_type_7_area_in_the_protection_zone_counts_in_the_type_1_2_6_7_total():
+    """Subd. 9(b)(1) allows 400 sq ft "of type 1, 2, 6, or 7 wetland". In Hennepin County a
+    300 sq ft type 7 fill in the protection zone and a 200 sq ft type 2 fill outside it:
+    under the default reading the type 2 fill is held to the (b)(1) amount, and the
+    project's type 1, 2, 6, 7 wetland is 500 sq ft, over it. (With a type 2 fill in place
+    of the type 7 one the answer is the same.)"""
+    pct, metro = place("Hennepin")
+    for swamp_type in (7, 2):
+        result = de_minimis(
+            [
+                ImpactFacts("swamp", swamp_type, False, 0, 300, 0, pct, metro),
+                ImpactFacts("meadow", 2, False, 0, 0, 200, pct, metro),
+            ],
+            as_of=AS_OF,
+        )
+        assert result.by_impact["meadow"].outcome is Outcome.NOT_EXEMPT, swamp_type
+        assert result.by_impact["meadow"].amounts["not_exempt_sqft"] == 200
+        group = next(g for g in result.groups if g.name == "types_1_2_6_7")
+        assert group.total_sqft == 500 and group.allowance_sqft == 400, swamp_type
+
+
+@settings(max_examples=300, deadline=None)
+@given(projects())
+@example(
+    [
+        ImpactFacts(0, 7, False, 15.0, 0.0, 5.0, LT50, True),
+        ImpactFacts(1, 2, False, 10.0, 0.0, 0.0, LT50, True),
+    ]
+)
+def test_an_impact_exempt_under_the_default_reading_is_exempt_per_zone(impacts):
+    """docs/rules.md: the most restrictive reading of subd. 9(e) is the conservative screen,
+    so it never exempts an impact that the per-zone reading does not."""
+    strict = de_minimis(impacts, as_of=AS_OF)
+    loose = de_minimis(impacts, multi_zone_reading="per_zone", as_of=AS_OF)
+    for f in impacts:
+        if strict.by_impact[f.impact_id].outcome is Outcome.EXEMPT:
+            assert loose.by_impact[f.impact_id].outcome is Outcome.EXEMPT, f
+
+
+@pytest.mark.parametrize("wetland_type", [1, 2, 6])
+def test_subd_9d2_does_not_repeat_the_cedar_exclusion_and_the_decision_says_so(wetland_type):
+    """Subd. 9(d)(2) gives 1,000 sq ft of "type 1, 2, or 6 wetland" without excluding white
+    cedar and tamarack wetlands; the tool keeps them at the (a)(4) amount (docs/rules.md,
+    ambiguities). The reasons must not say that (d) gives them no amount, and the reading
+    is a verify item."""
+    d = de_minimis_allowance(wetland_type, OUTSIDE, LT50, True, cedar_tamarack=True, as_of=AS_OF)
+    assert d.value == 100
+    assert not any("gives no amount" in r for r in d.reasons)
+    assert any("(d)(2)" in r and "white cedar" in r for r in d.reasons)
+    assert any("(d)(2)" in v for v in d.verify)
+    # where (d) really gives none, the sentence stays
+    for wtype, pct in ((3, LT50), (7, LT50), (2, MID)):
+        d = de_minimis_allowance(wtype, OUTSIDE, pct, True, cedar_tamarack=True, as_of=AS_OF)
+        assert any("gives no amount" in r for r in d.reasons), (wtype, pct)
+
+
+def test_subd_9b_increase_is_up_to_the_amount_and_the_verify_item_says_so():
+    """Subd. 9(b): the clause (1) amount "may be increased up to 1,000 square feet"; the
+    amount approved may be smaller, which a person must check."""
+    d = de_minimis_allowance(2, PROTECTION, GT80, False, shoreland_increase=True, as_of=AS_OF)
+    assert d.value == 1_000
+    assert any("up to 1,000 sq ft" in v and "local_limit_sqft" in v for v in d.verify)

@@ -189,3 +189,41 @@ def test_errors():
         exemption_candidates({"area": 1}, as_of=AS_OF)  # type: ignore[arg-type]
     with pytest.raises(RulesInputError, match="True or False"):
         drainage_exemption(1, 10, "no", as_of=AS_OF)  # type: ignore[arg-type]
+
+
+def test_subd_10_1_i_spoil_on_exactly_5_percent_of_a_6_3_acre_wetland_is_eligible():
+    """13,721.4 sq ft is 0.315 acre, exactly 5 percent of 6.3 acres (under one-half acre)."""
+    d = wildlife_spoil_exemption(13_721.4, 6.3, as_of=AS_OF)
+    assert d.outcome is Outcome.ELIGIBLE
+    assert d.amounts["deposition_percent"] == 5
+
+
+def test_subd_6a1ii_the_utility_area_test_is_of_the_whole_project():
+    """Subd. 6(a)(1)(ii): "the proposed project significantly modifies or alters less than
+    one-half acre of wetlands" - the project's area, not one impact's."""
+    impact = _impact(2, 10_000)
+    whole = exemption_candidates(impact, project_sqft=HALF_ACRE, as_of=AS_OF)
+    assert "utility_exemption" not in [d.question for d in whole]
+    under = exemption_candidates(impact, project_sqft=HALF_ACRE - 1, as_of=AS_OF)
+    (utility,) = [d for d in under if d.question == "utility_exemption"]
+    assert utility.amounts["altered_sqft"] == HALF_ACRE - 1
+    alone = exemption_candidates(impact, as_of=AS_OF)
+    (utility,) = [d for d in alone if d.question == "utility_exemption"]
+    assert any("whole project" in v for v in utility.verify)
+    with pytest.raises(RulesInputError, match="project_sqft"):
+        exemption_candidates(impact, project_sqft=9_999, as_of=AS_OF)
+
+
+def test_subd_2b_the_drainage_limit_verify_item_asks_for_the_other_type_2_or_6_drainage():
+    got = exemption_candidates(_impact(2, 1_000), incorporated=False, as_of=AS_OF)
+    (drainage,) = [d for d in got if d.question == "drainage_exemption"]
+    assert any("other type 2 or 6" in v for v in drainage.verify)
+
+
+def test_subd_1_2_pasture_verify_item_gives_the_whole_definition_of_pasture_of_subd_14a():
+    """§ 103G.005, subd. 14a: pasture is grazed by domesticated livestock OR was in a crop
+    rotation seeding of grasses or legumes; the verify item must not narrow it."""
+    d = pasture_exemption(1, None, as_of=AS_OF)
+    verify = " ".join(d.verify)
+    assert "grazed by domesticated livestock" in verify
+    assert "crop rotation seeding of grasses or legumes" in verify

@@ -204,3 +204,42 @@ def test_non_metro_counties(county):
 def test_metro_rejects_unknown_counties():
     with pytest.raises(RulesInputError, match="Did you mean 'Hennepin'"):
         in_metropolitan_area("Henepin", as_of=AS_OF)
+
+
+# --- figures written with decimals, exactly at a threshold ------------------------------
+# (sentence, presettlement, remaining, land, wetland, public land, class)
+DECIMAL_FIGURES = [
+    ("§ 103G.005 subd. 10b(1): 76,827.2 of 96,034 acres intact (exactly 80 percent) with "
+     "8,899.5 of 88,995 acres in wetland (exactly 10 percent) is a greater than 80 percent "
+     "area", 96_034, 76_827.2, 88_995, 8_899.5, 0, GT80),
+    ("§ 103G.005 subd. 10b(1): 6,786.072 of 8,482.59 acres intact (exactly 80 percent) with "
+     "702.264 of 7,022.64 acres in wetland (exactly 10 percent) is a greater than 80 percent "
+     "area", 8_482.59, 6_786.072, 7_022.64, 702.264, 0, GT80),
+    ("§ 103G.005 subd. 10b(2): 264.448 of 330.56 acres intact (exactly 80 percent) with half "
+     "the land state or federal is a greater than 80 percent area", 330.56, 264.448, 1, 0,
+     0.5, GT80),
+    ("§ 103G.005 subd. 10a: 79.99999999999999 percent intact is less than 80, a 50 to 80 "
+     "percent area", 100, 79.99999999999999, 10, 1, 0, MID),
+]
+
+
+@pytest.mark.parametrize(
+    ("pre", "rem", "land", "wet", "public", "expected"),
+    [pytest.param(*row[1:], id=row[0]) for row in DECIMAL_FIGURES],
+)
+def test_decimal_figures_exactly_at_a_threshold_are_not_pushed_across_it(
+    pre, rem, land, wet, public, expected
+):
+    """Shares are computed from the figures as written (their shortest decimal), not from
+    the binary approximation of each float, so 80.0 percent is not 79.999... percent."""
+    d = percentage_area_from_figures(
+        presettlement_wetland_acres=pre,
+        remaining_wetland_acres=rem,
+        land_area_acres=land,
+        wetland_acres=wet,
+        public_land_acres=public,
+        as_of=AS_OF,
+    )
+    assert d.value is expected
+    if expected is GT80:
+        assert not any("less than 80" in r for r in d.reasons)

@@ -126,3 +126,18 @@ def test_bank_fee_errors():
         bank_fees(100, "sale", as_of=AS_OF)
     with pytest.raises(RulesInputError, match="0 or more"):
         bank_fees(-1, "deposit", as_of=AS_OF)
+
+
+@pytest.mark.parametrize(
+    ("original", "revised"),
+    [
+        pytest.param(7_024, 7_726.4, id="§ 103G.2242 subd. 6(b)(1): 7,024 to 7,726.4 sq ft is "
+                     "exactly ten percent larger and is an application"),
+        pytest.param(5_175.1, 5_692.61, id="§ 103G.2242 subd. 6(b)(1): 5,175.1 to 5,692.61 sq ft "
+                     "is exactly ten percent larger and is an application"),
+    ],
+)
+def test_a_revision_exactly_ten_percent_larger_in_decimals_is_an_application(original, revised):
+    d = revised_application_requires_notice(original, revised, 0, as_of=AS_OF)
+    assert d.outcome is Outcome.REQUIRED
+    assert d.amounts["increase_percent"] == 10

@@ -27,9 +27,9 @@ The amounts themselves are read from the parameter tree (``de_minimis.*``).
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
@@ -44,6 +44,7 @@ from wetland_gis.rules.facts import (
     Trace,
     check_area,
     check_flag,
+    exact,
     fmt_sqft,
     percentage_class_of,
     wetland_type_of,
@@ -301,6 +302,10 @@ def _allowance(
                     "runoff retention or infiltration measures are established in proximity "
                     "as approved by the shoreland management authority."
                 )
+                verify.append(
+                    f"The subd. 9(b) increase is up to {fmt_sqft(amount)}: if a smaller "
+                    "amount is approved, enter it as local_limit_sqft."
+                )
             elif shoreland_increase:
                 reasons.append(
                     "The subd. 9(b) increase is available only in a greater than 80 percent "
@@ -319,10 +324,29 @@ def _allowance(
                     "of subd. 9(a)(1)-(3) and (d)(1); they take the clause (4) amount."
                 )
             if metro:
-                reasons.append(
-                    "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in the "
-                    "11-county metropolitan area too."
-                )
+                listed = get("type_groups.metro_less_than_50")
+                if (
+                    cedar
+                    and pct_class is PercentageArea.LESS_THAN_50
+                    and int(wetland_type) in listed
+                ):
+                    types = ", ".join(str(t) for t in listed)
+                    reasons.append(
+                        f"Subd. 9(d)(2) names type {types} wetland without repeating the "
+                        "white cedar and tamarack exclusion of (a)(1)-(3) and (d)(1); this "
+                        "white cedar and tamarack wetland is kept at the (a)(4) amount, which "
+                        "names white cedar and tamarack wetland."
+                    )
+                    verify.append(
+                        "Subd. 9(d)(2) does not exclude white cedar and tamarack wetlands: the "
+                        "(a)(4) amount was applied; the local government unit should confirm "
+                        "that the larger (d)(2) amount does not apply."
+                    )
+                else:
+                    reasons.append(
+                        "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in "
+                        "the 11-county metropolitan area too."
+                    )
         elif pct_class is PercentageArea.GREATER_THAN_80:
             key = "outside_zone.types_1_2_6_7_greater_than_80"
             amount = get(key)
@@ -511,11 +535,20 @@ def de_minimis_allowance(
 
 @dataclass(frozen=True)
 class _Part:
+    """Area of one impact in one project total.
+
+    ``counted_only`` marks the area of an impact that has no amount of its own (a type 7
+    wetland in a metropolitan less than 50 percent area, held to the outside zone) but
+    still counts in the total its type group is held to, when that total's paragraph
+    covers it ((b)(1) and (c) name type 7 or any wetland). It does not decide the impact.
+    """
+
     impact: ImpactFacts
-    sqft: float
+    sqft: Fraction
     amount: _Amount
     pool: str
     zones_touched: tuple[ShorelandZone, ...]
+    counted_only: bool = False
 
 
 def de_minimis(
@@ -593,7 +626,13 @@ def de_minimis(
       setback-zone amount forms one total across both type groups.
     * Type 7 wetlands in a metropolitan less than 50 percent area outside the protection
       zone have no amount (subd. 9(d)(2) lists types 1, 2, 6); they are not exempt and are
-      not counted in the type 1, 2, 6 total.
+      not counted in a (d)(2) total of types 1, 2, 6. Under ``most_restrictive`` their area
+      still counts in the total their type group is held to in the protection zone ((b)(1),
+      "type 1, 2, 6, or 7 wetland") or the setback zone ((c), any wetland), so the default
+      reading is never looser than ``per_zone``.
+    * Totals and the cumulative limit are computed exactly from the areas as written
+      (:func:`~wetland_gis.rules.facts.exact`): fills of 652.2, 1,101.9, 101.1 and 144.8
+      sq ft are exactly 2,000 sq ft.
     * Subd. 9(f). A total stays exempt only while the prior area since 1992 plus the total
       is at most the greatest of: the total's amount (if the landowner owns the entire
       wetland), the percentage of the landowner's portion, and the floor. The tool does not
@@ -756,14 +795,26 @@ def _parts(
             options = [amount_for(f, z) for z in zones]
             # The smallest amount binds; on a tie, the zone first in the statutory order.
             binding = min(options, key=lambda a: (a.sqft, _RANK[a.zone]))
-            parts.append(_Part(f, f.area_sqft, binding, _pool(binding, None), zones))
+            if not binding.has_amount:
+                # No amount binds this impact, but its wetland is still "type 1, 2, 6, or 7
+                # wetland" of (b)(1) and "wetland" of (c): it counts in the total the rest
+                # of its group is held to there (not in a (d)(2) total, which lists types
+                # 1, 2 and 6 only). Added first, so that the "no_amount" total, which
+                # decides the impact, comes after it in the project's groups.
+                counted = [a for a in options if a.has_amount]
+                if counted:
+                    shadow = min(counted, key=lambda a: (a.sqft, _RANK[a.zone]))
+                    parts.append(_Part(f, f.exact_area, shadow, _pool(shadow, None), zones, True))
+            parts.append(_Part(f, f.exact_area, binding, _pool(binding, None), zones))
     else:
         for f in impacts:
             zones = f.zones or (ShorelandZone.OUTSIDE,)
             for zone in zones:
                 amount = amount_for(f, zone)
-                parts.append(_Part(f, f.sqft_in(zone), amount, _pool(amount, zone), (zone,)))
-    return parts
+                parts.append(_Part(f, exact(f.sqft_in(zone)), amount, _pool(amount, zone), (zone,)))
+    # A total made only of counted area decides no impact: leave it out.
+    deciding = {p.pool for p in parts if not p.counted_only}
+    return [p for p in parts if p.pool in deciding]
 
 
 def _pool(amount: _Amount, zone: ShorelandZone | None) -> str:
@@ -788,14 +839,15 @@ def _evaluate_pool(
     floor: float,
     since: dt.date,
 ) -> DeMinimisGroup:
-    total = math.fsum(p.sqft for p in members)
+    exact_total = sum((p.sqft for p in members), Fraction(0))
+    total = float(exact_total)
     allowance = min(p.amount.sqft for p in members)
     citations = tuple(dict.fromkeys(c for p in members for c in p.amount.citations))
     ids = tuple(dict.fromkeys(p.impact.impact_id for p in members))
     type_groups = tuple(dict.fromkeys(p.amount.group for p in members))
     zones = tuple(z for z in ZONE_ORDER if any(p.amount.zone is z for p in members))
     reasons: list[str] = []
-    within = total <= allowance
+    within = exact_total <= exact(allowance)
     if name == NO_AMOUNT_POOL:
         reasons.append(
             f"{fmt_sqft(total)} of the project lies where no paragraph of subd. 9 gives an "
@@ -809,10 +861,10 @@ def _evaluate_pool(
             total,
             allowance,
             citations,
-            total <= 0,
+            exact_total <= 0,
             None,
             None,
-            total <= 0 and not other_exemption,
+            exact_total <= 0 and not other_exemption,
             tuple(reasons),
         )
     amounts = {p.amount.sqft for p in members}
@@ -826,15 +878,17 @@ def _evaluate_pool(
     reasons.append(
         f"Project total {fmt_sqft(total)} is {relation} the amount of {fmt_sqft(allowance)}."
     )
-    limits = []
+    limits: list[Fraction] = []
     if owns_entire:
-        limits.append(allowance)
+        limits.append(exact(allowance))
     if portion is not None:
-        limits.append(portion * pct_portion / PERCENT)
-    limits.append(float(floor))
-    limit = max(limits)
-    cumulative_total = cumulative + total
-    cumulative_ok = cumulative_total <= limit
+        limits.append(exact(portion) * exact(pct_portion) / PERCENT)
+    limits.append(exact(floor))
+    exact_limit = max(limits)
+    exact_cumulative = exact(cumulative) + exact_total
+    cumulative_ok = exact_cumulative <= exact_limit
+    limit = float(exact_limit)
+    cumulative_total = float(exact_cumulative)
     if within and not cumulative_ok:
         reasons.append(
             f"Subd. 9(f): {fmt_sqft(cumulative)} already drained or filled of the landowner's "
@@ -901,11 +955,22 @@ def _impact_decision(
         out.amounts[f"sqft_{z.name.lower()}"] = f.sqft_in(z)
     out.because(_describe(f))
     for part in own:
+        if part.counted_only:
+            continue
         out.used.update(part.amount.parameters)
         out.cite(*part.amount.citations)
         out.because(*part.amount.reasons)
         out.check(part.amount.verify)
-    allowance = min(p.amount.sqft for p in own)
+    for part in own:
+        if part.counted_only:
+            out.used.update(part.amount.parameters)
+            out.because(
+                f"Its area still counts in the project's total held to "
+                f"{fmt_sqft(part.amount.sqft)} {zone_words(part.amount.zone)} "
+                f"({', '.join(_short(c) for c in part.amount.citations)}), whose words cover "
+                "this wetland."
+            )
+    allowance = min(p.amount.sqft for p in own if not p.counted_only)
     out.amounts["allowance_sqft"] = allowance
 
     if multi_zone:
@@ -1036,15 +1101,17 @@ def _project_decision(
         trace.cite(*decision.citations)
         trace.check(decision.verify)
     trace.cite(f"{SUBD9}(f)")
+
+    def total(items: list[ImpactFacts]) -> float:
+        return float(sum((f.exact_area for f in items), Fraction(0)))
+
+    exempt_items = [f for f in in_scope if by_impact[f.impact_id].outcome is Outcome.EXEMPT]
+    other_items = [f for f in in_scope if by_impact[f.impact_id].outcome is not Outcome.EXEMPT]
     trace.amounts.update(
-        total_sqft=math.fsum(f.area_sqft for f in in_scope),
-        out_of_scope_sqft=math.fsum(f.area_sqft for f in out_scope),
-        exempt_sqft=math.fsum(
-            f.area_sqft for f in in_scope if by_impact[f.impact_id].outcome is Outcome.EXEMPT
-        ),
-        not_exempt_sqft=math.fsum(
-            f.area_sqft for f in in_scope if by_impact[f.impact_id].outcome is not Outcome.EXEMPT
-        ),
+        total_sqft=total(in_scope),
+        out_of_scope_sqft=total(out_scope),
+        exempt_sqft=total(exempt_items),
+        not_exempt_sqft=total(other_items),
         cumulative_sqft_since_1992=cumulative,
     )
     if multi_zone:

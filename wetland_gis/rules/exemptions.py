@@ -19,6 +19,7 @@ wetlands already used for replacement credit (Minn. R. 8420.0420, subp. 1).
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, WetlandType
@@ -113,8 +114,10 @@ def pasture_exemption(
     limit = trace.value(key)
     trace.cite_key(_E + "pasture_any_size_types")
     trace.check(
-        "The wetland is on agricultural pasture land (grazed by domesticated livestock, "
-        "§ 103G.005, subd. 14a) that remains in the same use.",
+        "The wetland is on agricultural pasture land that remains in the same use: pasture is "
+        "an area grazed by domesticated livestock, or planted with annually seeded crops in "
+        "a crop rotation seeding of grasses or legumes, in the years that § 103G.005, "
+        "subd. 14a sets.",
         _CONDITIONS,
         _NOT_COMBINED,
         _EXCLUDED,
@@ -389,6 +392,7 @@ def exemption_candidates(
     wetland_acres: float | None = None,
     incorporated: bool | None = None,
     bottomland_hardwood: bool = False,
+    project_sqft: float | None = None,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,
 ) -> tuple[Decision, ...]:
@@ -405,6 +409,11 @@ def exemption_candidates(
         Whether the wetland is in an incorporated area (``None``: unknown, left to verify).
     bottomland_hardwood : bool, default False
         A bottomland hardwood type 1 wetland (excepted from the pasture exemption).
+    project_sqft : float, optional
+        Wetland area the whole project significantly modifies or alters, in square feet
+        (at least the impact's area). The utility test is of the project ("the proposed
+        project significantly modifies or alters less than one-half acre", subd.
+        6(a)(1)(ii)); without it only the impact's area is tested and a verify item says so.
     params : ParameterSet, optional
         Parameter tree (default: the shipped one).
     as_of : str or date, optional
@@ -434,16 +443,46 @@ def exemption_candidates(
     ):
         return ()
     area = impact.area_sqft
-    decisions = [
-        pasture_exemption(
-            impact.wetland_type,
-            wetland_acres,
-            bottomland_hardwood=bottomland_hardwood,
-            params=params,
-            as_of=as_of,
-        ),
-        drainage_exemption(impact.wetland_type, area, incorporated, params=params, as_of=as_of),
-        utility_exemption(area, params=params, as_of=as_of),
-        wildlife_spoil_exemption(area, wetland_acres, params=params, as_of=as_of),
-    ]
+    if project_sqft is not None:
+        project_sqft = check_area(project_sqft, "project_sqft")
+        if exact(project_sqft) < impact.exact_area:
+            raise RulesInputError(
+                f"project_sqft ({project_sqft}) is less than the impact's own area "
+                f"({area}); it is the area of the whole project, this impact included"
+            )
+    pasture = pasture_exemption(
+        impact.wetland_type,
+        wetland_acres,
+        bottomland_hardwood=bottomland_hardwood,
+        params=params,
+        as_of=as_of,
+    )
+    drainage = drainage_exemption(
+        impact.wetland_type, area, incorporated, params=params, as_of=as_of
+    )
+    if "limit_acres" in drainage.amounts:
+        limited = " or ".join(str(t) for t in drainage.parameters[_E + "drainage_limited_types"])
+        drainage = replace(
+            drainage,
+            verify=(
+                *drainage.verify,
+                "Only this impact's area was tested against the acre limit of subd. 2(b): add "
+                f"the other type {limited} wetland the same draining affects.",
+            ),
+        )
+    utility = utility_exemption(
+        area if project_sqft is None else project_sqft, params=params, as_of=as_of
+    )
+    if project_sqft is None:
+        utility = replace(
+            utility,
+            verify=(
+                *utility.verify,
+                "Only this impact's area was tested: the whole project must significantly "
+                f"modify or alter less than {fmt_number(utility.amounts['limit_acres'])} acre "
+                "of wetland (subd. 6(a)(1)(ii)); add the project's other impacts.",
+            ),
+        )
+    spoil = wildlife_spoil_exemption(area, wetland_acres, params=params, as_of=as_of)
+    decisions = (pasture, drainage, utility, spoil)
     return tuple(d for d in decisions if d.outcome is Outcome.ELIGIBLE)

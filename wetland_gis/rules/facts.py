@@ -12,7 +12,9 @@ shared by the rule modules of :mod:`wetland_gis.rules`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
+import numbers
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from enum import Enum
@@ -138,10 +140,15 @@ class ImpactFacts:
         ):
             check_flag(getattr(self, name), f"{name} of impact {self.impact_id!r}")
 
-    @property
+    @functools.cached_property
     def area_sqft(self) -> float:
         """Return the impact's whole area in square feet (the sum over the three zones)."""
-        return math.fsum((self.sqft_setback, self.sqft_protection, self.sqft_outside))
+        return float(self.exact_area)
+
+    @functools.cached_property
+    def exact_area(self) -> Fraction:
+        """Return the impact's whole area as an exact sum of the three zone figures."""
+        return exact_sum((self.sqft_setback, self.sqft_protection, self.sqft_outside))
 
     def sqft_in(self, zone: ShorelandZone) -> float:
         """Return the square feet of the impact in ``zone``."""
@@ -220,9 +227,28 @@ def check_flag(value: Any, name: str) -> bool:
     return value
 
 
-def exact(value: float) -> Fraction:
-    """Return ``value`` as an exact fraction, so shares are compared without float drift."""
-    return Fraction(value)
+def exact(value: float | Fraction) -> Fraction:
+    """Return ``value`` as an exact fraction of the figure as written.
+
+    A float is read through its shortest decimal representation (``repr``), the figure a
+    person wrote: ``76827.2`` is 768272/10, not the binary double nearest to it. Reading
+    the double itself would put 76,827.2 of 96,034 acres at 79.99999999999999 percent,
+    not 80, and push a value written exactly at a threshold across it. Integers and
+    fractions are taken as they are.
+
+    Examples
+    --------
+    >>> exact(0.1) + exact(0.2) == exact(0.3)
+    True
+    """
+    if isinstance(value, numbers.Rational):
+        return Fraction(value)
+    return Fraction(repr(float(value)))
+
+
+def exact_sum(values: Iterable[float | Fraction]) -> Fraction:
+    """Return the exact sum of figures, each read as written (see :func:`exact`)."""
+    return sum((exact(v) for v in values), Fraction(0))
 
 
 def fmt_sqft(value: float) -> str:
@@ -281,9 +307,24 @@ class Trace:
         return value
 
     def passes(self, key: str, amount: float | Fraction) -> bool:
-        """Return whether ``amount`` meets limit ``key`` under its comparison, recording it."""
-        self.value(key)
-        return self.params[key].passes(amount, self.day)
+        """Return whether ``amount`` meets limit ``key`` under its comparison, recording it.
+
+        Both sides are compared exactly, as written (see :func:`exact`), so a limit such as
+        2.5 acres or 6.5 percent is never compared through a binary approximation.
+        """
+        limit = exact(self.value(key))
+        param = self.params[key]
+        got = exact(amount)
+        comparison = param.comparison
+        if comparison == "at_most":
+            return got <= limit
+        if comparison == "less_than":
+            return got < limit
+        if comparison == "at_least":
+            return got >= limit
+        if comparison == "greater_than":
+            return got > limit
+        return param.passes(amount, self.day)  # raises: the parameter is not a limit
 
     def comparison(self, key: str) -> str | None:
         """Return the comparison (``at_most``, ``less_than``, ...) of parameter ``key``."""

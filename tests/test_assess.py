@@ -358,3 +358,76 @@ def test_projects_are_decided_separately():
     # each project alone is under the 1,000 sq ft of subd. 9(d)(2); together they would not be
     assert set(a.impacts["outcome"]) == {"de_minimis_exempt"}
     assert list(a.projects["project"]) == ["one", "two"]
+
+
+# --- project-level procedure and mixed types (fixes found by the rules audit) -------------
+
+
+def _crow_wing_point():
+    c1 = gpd.read_file(CROW_WING / "impacts.gpkg").geometry.iloc[0].centroid
+    return c1.x, c1.y
+
+
+def test_public_waters_wetland_area_is_not_in_the_wca_project_total():
+    x, y = _crow_wing_point()
+    gdf = _layer({
+        "impact_id": ["fill", "pww"],
+        "circ39": ["2", "3"],
+        "wetland_ac": [1.0, 40.0],
+        "geometry": [_square_sqft(9000, x, y), _square_sqft(50_000, x + 60, y)],
+    })
+    a = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF)
+    rows = a.impacts.set_index("impact_id")
+    assert rows.loc["pww", "outcome"] == "out_of_wca_scope"
+    assert rows.loc["fill", "outcome"] == "de_minimis_exempt"
+    project = a.projects.iloc[0]
+    assert project["total_sqft"] == pytest.approx(9000, abs=0.5)
+    assert project["out_of_scope_sqft"] == pytest.approx(50_000, abs=0.5)
+    # § 103G.2242 subd. 8 and § 103G.222 subd. 1(b)(6) need a replacement plan: none here
+    assert project["public_comment"] == "no_replacement_plan"
+    assert pd.isna(project["sequencing_on_site"])
+
+
+def test_public_comment_is_decided_when_a_replacement_plan_is_needed():
+    x, y = _crow_wing_point()
+    gdf = _layer({"impact_id": ["A"], "circ39": ["3"],
+                  "geometry": [_square_sqft(10_000, x, y)]})
+    with pytest.warns(ThresholdToleranceWarning):
+        a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
+    # § 103G.2242 subd. 8: 10,000 sq ft is not "less than 10,000"
+    assert a.projects["public_comment"].item() == "required"
+
+
+def test_mixed_polygon_touching_the_setback_zone_is_held_to_its_stricter_type():
+    # W-5 of the sample lies in the setback zone; as "3/6" it is held to type 3, whose amounts
+    # are smaller than type 6's outside the setback zone (subd. 9(a)(4), (b)(2))
+    src = gpd.read_file(WRIGHT / "impacts.gpkg")
+    gdf = src[src["impact_id"] == "W-5"].assign(circ39="type 3/6", project="one")
+    a = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF)
+    row = a.impacts.iloc[0]
+    assert row["zone"] == "building_setback_zone"
+    assert "held to type 3" in row["reasons"]
+
+
+def test_de_minimis_sqft_is_the_amount_the_impact_was_held_to_under_per_zone():
+    src = gpd.read_file(WRIGHT / "impacts.gpkg")
+    w4 = src[src["impact_id"] == "W-4"].assign(circ39="2", wetland_ac=0.5)
+    a = _quiet(wg.assess, w4, CONTEXT, as_of=AS_OF,
+               options=wg.AssessOptions(multi_zone_reading="per_zone"))
+    row = a.impacts.iloc[0]
+    assert row["sqft_protection"] > 0 and row["sqft_outside"] > 0
+    decision = [d for d in a.decisions["impacts"]["W-4"] if d.question.startswith("de_minimis")]
+    assert row["de_minimis_sqft"] == decision[-1].value
+
+
+def test_unknown_incorporated_status_is_said_not_guessed(tmp_path):
+    x, y = _crow_wing_point()
+    ctx = wg.load_context(CONTEXT)
+    layers = {name: ctx.get(name) for name in ctx.layers if name != "incorporated_areas"}
+    ctx2 = wg.load_context(layers=layers)
+    gdf = _layer({"impact_id": ["A"], "circ39": ["3"], "wetland_ac": [5.0],
+                  "geometry": [_square_sqft(2000, x, y)]})
+    a = _quiet(wg.assess, gdf, ctx2, as_of=AS_OF)
+    row = a.impacts.iloc[0]
+    assert row["outcome"] == "replacement_required"  # screened as unincorporated: 10 acres
+    assert "incorporated area is unknown" in row["verify"]

@@ -86,6 +86,11 @@ DECISION_COLUMNS = (
 )
 
 _ZONE_OF = {z.value: z for z in ShorelandZone}
+_ZONE_COLUMNS = (
+    (ShorelandZone.BUILDING_SETBACK, "sqft_setback"),
+    (ShorelandZone.PROTECTION, "sqft_protection"),
+    (ShorelandZone.OUTSIDE, "sqft_outside"),
+)
 
 MAP_ZONE_PAD_FT = 5280.0
 """How far beyond the impacts the shoreland zones are drawn for the map (a display choice)."""
@@ -420,21 +425,54 @@ def _governing_type(
     """Return the most restrictive of a mixed or ambiguous polygon's types, and why."""
     if len(types) == 1:
         return types[0], None
-    zone = _ZONE_OF.get(row["zone"], ShorelandZone.OUTSIDE)
-    allowances = {
-        t: de_minimis_allowance(
-            t, zone, PercentageArea(row["pct_class"]), bool(row["metro"]),
+    touched = [z for z, col in _ZONE_COLUMNS if (row[col] or 0) > 0] or [
+        _ZONE_OF.get(row["zone"], ShorelandZone.OUTSIDE)
+    ]
+
+    def amount(t: WetlandType, z: ShorelandZone) -> float:
+        return de_minimis_allowance(
+            t, z, PercentageArea(row["pct_class"]), bool(row["metro"]),
             cedar_tamarack=bool(row["cedar_tamarack"]), params=params, as_of=as_of,
         ).value
+
+    # the smallest amounts in the zones the polygon touches (most restrictive zone first),
+    # then in every zone, then the lower type number
+    keys = {
+        t: (tuple(amount(t, z) for z in touched),
+            tuple(amount(t, z) for z, _ in _ZONE_COLUMNS), int(t))
         for t in types
     }
-    chosen = min(types, key=lambda t: (allowances[t], -int(t)))
+    chosen = min(types, key=keys.__getitem__)
+    here = keys[chosen][0][0]
     note = (
         f"the polygon holds types {'/'.join(str(int(t)) for t in types)}; it is held to "
-        f"type {int(chosen)}, whose de minimis amount here is the smallest "
-        f"({allowances[chosen]:,.0f} sq ft); verify the split of types in the field"
+        f"type {int(chosen)}, whose de minimis amounts here are the smallest "
+        f"({here:,.0f} sq ft in the {touched[0].value.replace('_', ' ')}); verify the split "
+        "of types in the field"
     )
     return chosen, note
+
+
+def _public_waters_wetland(
+    types: tuple[WetlandType, ...],
+    acres: float | None,
+    incorporated: Any,
+    params: ParameterSet,
+    day: dt.date,
+) -> Decision:
+    """Decide § 103G.005 subd. 15a; an unknown incorporated status is said, not guessed."""
+    if pd.notna(incorporated):
+        return public_waters_wetland(types, acres, bool(incorporated), params=params, as_of=day)
+    rural = public_waters_wetland(types, acres, False, params=params, as_of=day)
+    urban = public_waters_wetland(types, acres, True, params=params, as_of=day)
+    if rural.outcome is urban.outcome:
+        return rural
+    return _with_verify(
+        rural,
+        "whether the wetland lies in an incorporated area is unknown (no incorporated_areas "
+        "layer): it was screened as unincorporated; in a city it would be a public waters "
+        "wetland (§ 103G.005, subd. 15a) and outside the WCA",
+    )
 
 
 def _facts(row: pd.Series, wtype: WetlandType, pww: bool) -> ImpactFacts:
@@ -670,8 +708,7 @@ def _decide(
             types = _types_of(row["wetland_type"])
             wtype, mixed_note = _governing_type(types, row, params, day)
             acres = _number(row[fm.wetland_acres]) if fm.wetland_acres else None
-            incorporated = bool(row["incorporated"]) if pd.notna(row["incorporated"]) else False
-            pww = public_waters_wetland(types, acres, incorporated, params=params, as_of=day)
+            pww = _public_waters_wetland(types, acres, row["incorporated"], params, day)
             chain = [pww]
             if mixed_note:
                 chain.append(
@@ -695,10 +732,7 @@ def _decide(
             params=params,
             as_of=day,
         )
-        allowance_of = {}
         for group in result.groups:
-            for iid in group.impact_ids:
-                allowance_of[iid] = group.allowance_sqft
             if _near(group.total_sqft, group.allowance_sqft, options.tolerance_percent):
                 near_msgs.append(
                     f"project {project!r}: {group.name} total {group.total_sqft:,.1f} sq ft is "
@@ -707,7 +741,9 @@ def _decide(
                 )
                 for iid in group.impact_ids:
                     cells["near_threshold"][rows[iid][0]] = near_msgs[-1]
-        total = 0.0
+        in_scope = [f for f in facts if not f.public_waters_wetland]
+        total = sum(f.area_sqft for f in in_scope)
+        out_of_scope = sum(f.area_sqft for f in facts if f.public_waters_wetland)
         replace_total = 0.0
         exempt_sqft = 0.0
         for f in facts:
@@ -715,14 +751,13 @@ def _decide(
             chain = by_impact[f.impact_id]
             dm = result.by_impact[f.impact_id]
             chain.append(dm)
-            total += f.area_sqft
             cells["public_waters_wetland"][idx] = f.public_waters_wetland
             cells["de_minimis"][idx] = dm.outcome.value
-            cells["de_minimis_sqft"][idx] = allowance_of.get(f.impact_id)
+            cells["de_minimis_sqft"][idx] = dm.value
             others = exemption_candidates(
                 f, wetland_acres=acres,
                 incorporated=None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
-                params=params, as_of=day,
+                project_sqft=total, params=params, as_of=day,
             )
             cells["other_exemptions"][idx] = SEP.join(
                 f"{d.question} ({d.citations[0]})" for d in others
@@ -781,14 +816,31 @@ def _decide(
             cells["verify"][idx] = SEP.join(dict.fromkeys(verify)) or None
 
         project_chain = [result.project]
-        comment = public_comment_required(total, params=params, as_of=day)
-        project_chain.append(comment)
-        applicable = _applicable_a_amount(facts, params, day)
+        needs_plan = replace_total > 0
+        comment = None
+        if needs_plan:
+            comment = public_comment_required(total, params=params, as_of=day)
+            project_chain.append(comment)
+        applicable = _applicable_a_amount(in_scope, params, day) if needs_plan else None
+        sequencing = None
         if applicable is not None:
-            project_chain.append(
-                sequencing_without_alternatives_analysis(total, applicable, params=params,
-                                                         as_of=day)
+            sequencing = sequencing_without_alternatives_analysis(
+                total, applicable, params=params, as_of=day
             )
+            project_chain.append(sequencing)
+        limits = []
+        if comment is not None:
+            limits.append(params.cited("procedure.public_comment_threshold", day))
+        if applicable is not None:
+            extra, cite = params.cited("procedure.sequencing_allowance", day)
+            limits.append((applicable + extra, cite))
+        for limit, cite in limits:
+            if _near(total, limit, options.tolerance_percent):
+                near_msgs.append(
+                    f"project {project!r}: total {total:,.1f} sq ft is within "
+                    f"{options.tolerance_percent:g} percent of the {limit:,.0f} sq ft "
+                    f"threshold of {cite}"
+                )
         by_project[project] = project_chain
         project_rows.append(
             {
@@ -797,12 +849,14 @@ def _decide(
                 "assessed": len(facts),
                 "total_sqft": round(total, 1),
                 "total_reported": joint_application_area(total),
+                "out_of_scope_sqft": round(out_of_scope, 1),
                 "de_minimis": result.project.outcome.value,
                 "exempt_sqft": round(exempt_sqft, 1),
                 "replace_acres": round(replace_total, 4),
-                "public_comment": comment.outcome.value,
-                "sequencing_on_site": project_chain[-1].outcome.value
-                if applicable is not None else None,
+                # § 103G.2242 subd. 8 and § 103G.222 subd. 1(b)(6) concern a replacement
+                # plan: without one they do not arise
+                "public_comment": comment.outcome.value if comment else "no_replacement_plan",
+                "sequencing_on_site": sequencing.outcome.value if sequencing else None,
                 "citations": SEP.join(
                     dict.fromkeys(c for d in project_chain for c in d.citations)
                 ),

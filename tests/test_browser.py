@@ -151,7 +151,8 @@ def test_impacts_are_filled_with_their_outcome_colour(
     pg, _ = page
     _open_map(pg, files["map"])
     for impact_id, outcome in fx.OUTCOMES.items():
-        fill = pg.locator(f'path[data-wg-id="{impact_id}"]').get_attribute("fill")
+        selector = f'path[data-wg-layer="impacts"][data-wg-id="{impact_id}"]'
+        fill = pg.locator(selector).get_attribute("fill")
         assert fill.lower() == OUTCOME_COLORS[outcome].lower()
 
 
@@ -160,7 +161,7 @@ def test_click_on_an_impact_opens_its_decision_chain(
 ) -> None:
     pg, watch = page
     _open_map(pg, files["map"])
-    pg.locator('path[data-wg-id="I-2"]').click()
+    pg.locator('path[data-wg-layer="impacts"][data-wg-id="I-2"]').click()
     popup = pg.locator(".leaflet-popup-content")
     popup.wait_for(timeout=5_000)
     text = popup.inner_text()
@@ -178,14 +179,14 @@ def test_script_in_an_attribute_shows_as_text_and_never_runs(
 ) -> None:
     pg, watch = page
     _open_map(pg, files["map"])
-    pg.locator('path[data-wg-id="I-5"]').click()
+    pg.locator('path[data-wg-layer="impacts"][data-wg-id="I-5"]').click()
     popup = pg.locator(".leaflet-popup-content")
     popup.wait_for(timeout=5_000)
     assert fx.XSS in popup.inner_text()  # visible, as text
     assert popup.locator("script").count() == 0
     pg.locator(".leaflet-popup-close-button").click()
     pg.locator(".leaflet-popup").wait_for(state="detached", timeout=5_000)
-    pg.locator('path[data-wg-id="I-2"]').click()
+    pg.locator('path[data-wg-layer="impacts"][data-wg-id="I-2"]').click()
     pg.locator(".leaflet-popup-content h4", has_text="Impact I-2").wait_for(timeout=5_000)
     pg.locator(".leaflet-popup-content details").evaluate("d => { d.open = true; }")
     assert fx.XSS_IMG in pg.locator(".leaflet-popup-content").inner_text()
@@ -224,3 +225,17 @@ def test_report_renders_with_the_embedded_map(
     pg.screenshot(path=str(ARTIFACTS / "tep_report.png"), full_page=True)
     pg.emulate_media(media="print")
     pg.screenshot(path=str(ARTIFACTS / "tep_report_print.png"), full_page=True)
+
+
+def test_each_impact_also_has_a_clickable_marker(
+    page: tuple[Any, _Watch], files: dict[str, Path]
+) -> None:
+    pg, watch = page
+    _open_map(pg, files["map"])
+    markers = pg.locator('path[data-wg-layer="impact_markers"]')
+    assert markers.count() == pg.locator('path[data-wg-layer="impacts"]').count()
+    pg.locator('path[data-wg-layer="impact_markers"][data-wg-id="I-2"]').click(force=True)
+    popup = pg.locator(".leaflet-popup-content")
+    popup.wait_for(timeout=5_000)
+    assert "Impact I-2" in popup.inner_text()
+    assert watch.errors == []

@@ -90,7 +90,7 @@ def test_demo_map_opens_offline_and_shows_every_impact(outputs):
         page.goto((outputs / "wright_metro" / "tep_map.html").as_uri())
         page.wait_for_selector('path[data-wg-layer="impacts"]', state="attached")
         assert page.locator('path[data-wg-layer="impacts"]').count() == 7
-        page.locator('path[data-wg-id="W-3"]').click(force=True)
+        page.locator('path[data-wg-layer="impacts"][data-wg-id="W-3"]').click(force=True)
         popup = page.locator(".leaflet-popup-content")
         popup.wait_for(timeout=5_000)
         assert "Minn. Stat. § 103G.2241, subd. 9(d)(2)" in popup.inner_text()

@@ -72,6 +72,7 @@ def test_each_layer_has_the_expected_number_of_features(full_map: folium.Map) ->
     counts = {k: len(v.data["features"]) for k, v in _layers(full_map).items()}
     assert counts == {
         "impacts": 5,  # I-6 has no geometry
+        "impact_markers": 5,  # one marker per drawn impact, so small ones can be found
         "zones": 2,
         "sites": 2,
         "banks": 2,

@@ -78,6 +78,9 @@ BASEMAPS: dict[str, str | None] = {
 NO_BASEMAP_BACKGROUND = "#F4F1EA"
 """Plain page colour behind the layers when ``basemap="none"``."""
 
+_MARKER_EDGE = "#333333"
+"""Outline of the impact location markers (their fill is the outcome colour)."""
+
 _ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
 _COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
 
@@ -293,7 +296,7 @@ def _geojson_layer(
 
 def _impacts_layer(
     impacts: gpd.GeoDataFrame, ids: pd.Series, alloc: pd.DataFrame | None, tolerance_m: float
-) -> tuple[folium.GeoJson, dict[str, int], int]:
+) -> tuple[folium.GeoJson, folium.GeoJson, dict[str, int], int]:
     drawable = _drawable(impacts)
     shown = impacts[drawable]
     geoms = _for_display(shown, tolerance_m)
@@ -326,7 +329,21 @@ def _impacts_layer(
     layer = _geojson_layer(
         _features(geoms, props), f"Impacts by outcome ({len(props)})", "wg-impacts"
     )
-    return layer, counts, int((~drawable).sum())
+    # a marker on each impact too: a polygon of a few square feet is a dot at the zoom that
+    # fits the project, and a TEP member must still find and click it
+    points = gpd.GeoSeries(shown.geometry.representative_point(), crs=shown.crs).to_crs(
+        DISPLAY_CRS
+    )
+    marker_props = [
+        {**p, "wg_layer": "impact_markers",
+         "style": _style(_MARKER_EDGE, p["style"]["fillColor"], 1.5, None, 0.9)}
+        for p in props
+    ]
+    markers = _geojson_layer(
+        _features(points, marker_props), "Impact locations (markers)", "wg-impact-markers",
+        points=True,
+    )
+    return layer, markers, counts, int((~drawable).sum())
 
 
 def _zones_layer(
@@ -678,7 +695,10 @@ def tep_map(
             n_banks = n
 
     # impacts last: on top of everything, so a click on one always reaches it
-    impact_layer, counts, undrawn = _impacts_layer(impacts, ids, alloc, simplify_m)
+    impact_layer, impact_markers, counts, undrawn = _impacts_layer(
+        impacts, ids, alloc, simplify_m
+    )
+    impact_markers.add_to(m)
     impact_layer.add_to(m)
 
     css = _PAGE_CSS

@@ -79,8 +79,11 @@ a.impacts[["impact_id", "wetland_type", "type_source", "area_sqft", "area_report
 ## What the rules decided
 `outcome` is the headline: `de_minimis_exempt`, `replacement_required`, `prohibited`
 (calcareous fen, § 103G.223) or `out_of_wca_scope` (public waters wetland, § 103G.005 subd.
-15a, 19(b)). This project touches the building setback zone, so under the default reading of
-§ 103G.2241 subd. 9(e) every impact is held to the 20 sq ft amount of subd. 9(c)."""),
+15a, 19(b)). This project's type 1, 2, 6, 7 impacts touch the building setback zone (W-5), so
+under the default reading of § 103G.2241 subd. 9(e) each of them is held to the 20 sq ft amount
+of subd. 9(c); the type 3 impacts lie outside the zone and are held to the 100 sq ft of
+subd. 9(a)(4); type 7 in a metropolitan less than 50 percent area has no amount at all
+(subd. 9(d)(2))."""),
     new_code_cell("""\
 a.impacts[["impact_id", "wetland_type", "area_sqft", "de_minimis", "de_minimis_sqft", "outcome",
            "ratio", "replace_acres"]]"""),
@@ -245,6 +248,8 @@ print(report)"""),
 
 def _write(name: str, cells: list) -> None:
     nb = new_notebook(cells=cells)
+    for i, cell in enumerate(nb.cells):  # stable ids: regenerating changes only what changed
+        cell.id = f"{Path(name).stem[:2]}-{i:02d}"
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}

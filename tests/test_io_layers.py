@@ -594,3 +594,4 @@ def test_wetland_type_column_of_nwi_categories_is_skipped_but_circ39_is_used():
     assert empty.wetland_type is None and "empty" in empty.notes[0]
     junk = resolve_fields(pd.DataFrame({"wetland_ty": ["zzz"]}))
     assert junk.wetland_type is None and "no value reads" in junk.notes[0]
+

@@ -230,7 +230,9 @@ def list_layers(path: str | Path) -> list[str]:
 
 def _layer_error(path: Path, layers: list[str], asked: str | None) -> LayerNotFoundError:
     listing = ", ".join(repr(n) for n in layers)
-    how = f"choose one with layer=... (e.g. read_layer({str(path)!r}, layer={layers[0]!r}))"
+    how = (
+        f"name one: --layer {layers[0]} on the command line, or layer={layers[0]!r} in Python"
+    )
     if asked is None:
         return LayerNotFoundError(
             f"{path} holds {len(layers)} layers ({listing}); {how}"

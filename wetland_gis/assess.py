@@ -33,8 +33,8 @@ from wetland_gis.errors import (
     RulesInputError,
     ThresholdToleranceWarning,
 )
-from wetland_gis.geometry.classify import classify_impacts
-from wetland_gis.geometry.cleaning import clean_polygons
+from wetland_gis.geometry.classify import GEOMETRIC_COLUMNS, classify_impacts
+from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import self_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
@@ -58,8 +58,6 @@ from wetland_gis.units import joint_application_area
 
 __all__ = ["AssessOptions", "Assessment", "assess", "map_layers", "DECISION_COLUMNS"]
 
-ASSESSED = "assessed"
-NOT_ASSESSED = "not_assessed"
 SEP = "; "
 NO_PROJECT = "(no project)"
 """Project of the rows whose project column is empty."""
@@ -296,8 +294,6 @@ def _rename_colliding(
     the input names, is returned with the new names, so a type column named
     ``wetland_type`` is still read.
     """
-    from wetland_gis.geometry.classify import GEOMETRIC_COLUMNS
-
     taken = set(GEOMETRIC_COLUMNS) | set(DECISION_COLUMNS) | {"status", "status_reason",
                                                               "repairs", "wg_row"}
     in_use = {str(c).lower() for c in gdf.columns}
@@ -490,21 +486,29 @@ def _facts(row: pd.Series, wtype: WetlandType, pww: bool) -> ImpactFacts:
     )
 
 
-def _missing_context_reason(row: pd.Series) -> str | None:
-    missing = [c for c in ("pct_class", "metro", "area_sqft") if pd.isna(row[c])]
-    if missing:
-        return (
-            "cannot classify: no value for " + ", ".join(missing) + " (the polygon lies "
-            "outside the county layer of the context); check its location and CRS"
+def _mark_unclassifiable(gdf: gpd.GeoDataFrame, params: ParameterSet, day: dt.date) -> None:
+    """Mark assessed rows the context could not classify as not assessed, with the fix."""
+    assessed = gdf["status"] == ASSESSED
+    missing = gdf[["pct_class", "metro", "area_sqft"]].isna()
+    no_place = assessed & missing.any(axis=1)
+    for idx in gdf.index[no_place]:
+        cols = ", ".join(missing.columns[missing.loc[idx]])
+        gdf.loc[idx, "status_reason"] = (
+            f"cannot classify: no value for {cols} (the polygon lies outside the county "
+            "layer of the context); check its location and CRS"
         )
-    if pd.isna(row["sqft_outside"]):
-        return (
+    no_zone = assessed & ~no_place & gdf["sqft_outside"].isna()
+    if no_zone.any():
+        basin_ft = params.value("shoreland.protection_zone.basin_distance", day)
+        course_ft = params.value("shoreland.protection_zone.watercourse_distance", day)
+        gdf.loc[no_zone, "status_reason"] = (
             "shoreland zone unknown: the context has no public_water_basins or "
             "public_watercourses layer, so the shoreland wetland protection zone cannot be "
             "drawn; add the DNR public waters layers, or pass assume_no_public_waters=True "
-            "(--assume-no-public-waters) if none lies within 1,000 ft"
+            f"(--assume-no-public-waters) if no public water basin lies within {basin_ft:,} ft "
+            f"and no watercourse within {course_ft:,} ft"
         )
-    return None
+    gdf.loc[no_place | no_zone, "status"] = NOT_ASSESSED
 
 
 def _assume_outside(gdf: gpd.GeoDataFrame, manifest: Manifest) -> None:
@@ -621,11 +625,7 @@ def assess(
     if options.assume_no_public_waters:
         _assume_outside(gdf, manifest)
     _flag_overlaps(gdf, fm, manifest)
-    for idx, row in gdf[gdf["status"] == ASSESSED].iterrows():
-        reason = _missing_context_reason(row)
-        if reason:
-            gdf.loc[idx, "status"] = NOT_ASSESSED
-            gdf.loc[idx, "status_reason"] = reason
+    _mark_unclassifiable(gdf, params, day)
 
     say("applying the rules")
     gdf, project_rows, decisions = _decide(gdf, fm, params, day, options, manifest)

@@ -23,6 +23,7 @@ import pandas as pd
 import shapely
 
 from wetland_gis.errors import InputError
+from wetland_gis.geometry.cleaning import ASSESSED
 from wetland_gis.geometry.overlay import (
     all_overlaps,
     check_same_projected_crs,
@@ -37,9 +38,6 @@ if TYPE_CHECKING:
     from wetland_gis.context import Context
 
 __all__ = ["GEOMETRIC_COLUMNS", "ASSESSED", "Classification", "classify_impacts"]
-
-ASSESSED = "assessed"
-"""The ``status`` of rows that are classified; other rows pass through empty."""
 
 GEOMETRIC_COLUMNS = (
     "area_sqft",

@@ -44,6 +44,9 @@ from wetland_gis.errors import RulesInputError
 from wetland_gis.rules.facts import Trace, fmt_number, percentage_class_of
 
 __all__ = [
+    "is_blank",
+    "whole_number",
+    "place_id",
     "SitingPlace",
     "siting_tier",
     "next_tier_condition",
@@ -206,23 +209,24 @@ class SitingPlace:
     pct_class: PercentageArea | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "minor", _id_text(self.minor))
-        major = _whole(self.major)
-        if major is None and not _blank(self.major):
+        object.__setattr__(self, "minor", place_id(self.minor))
+        major = whole_number(self.major)
+        if major is None and not is_blank(self.major):
             raise RulesInputError(
                 f"major watershed {self.major!r} is not a whole number; give the DNR major "
                 "watershed number 1-81"
             )
         object.__setattr__(self, "major", major)
-        bsa = _whole(self.bsa)
-        if bsa is None and not _blank(self.bsa):
+        bsa = whole_number(self.bsa)
+        if bsa is None and not is_blank(self.bsa):
             bsa = str(self.bsa).strip()
         object.__setattr__(self, "bsa", bsa)
-        pct = None if _blank(self.pct_class) else percentage_class_of(self.pct_class)
+        pct = None if is_blank(self.pct_class) else percentage_class_of(self.pct_class)
         object.__setattr__(self, "pct_class", pct)
 
 
-def _blank(value: Any) -> bool:
+def is_blank(value: Any) -> bool:
+    """Return True for None, NaN, pandas NA/NaT and blank text (an unknown value)."""
     if value is None:
         return True
     if isinstance(value, float) and math.isnan(value):
@@ -234,8 +238,9 @@ def _blank(value: Any) -> bool:
     return isinstance(value, (float, np.floating)) and bool(np.isnan(value))
 
 
-def _whole(value: Any) -> int | None:
-    if _blank(value) or isinstance(value, bool):
+def whole_number(value: Any) -> int | None:
+    """Return ``value`` as an int when it is a whole number (``18``, ``"18"``, ``18.0``)."""
+    if is_blank(value) or isinstance(value, bool):
         return None
     try:
         number = float(str(value).strip())
@@ -246,10 +251,11 @@ def _whole(value: Any) -> int | None:
     return int(number)
 
 
-def _id_text(value: Any) -> str | None:
-    if _blank(value):
+def place_id(value: Any) -> str | None:
+    """Return a watershed or account id as text (``18.0`` -> ``"18"``; ``"07"`` kept)."""
+    if is_blank(value):
         return None
-    whole = _whole(value)
+    whole = whole_number(value)
     if whole is not None and not (isinstance(value, str) and value.strip().startswith("0")):
         return str(whole)
     return str(value).strip()
@@ -631,7 +637,7 @@ def normalise_action(value: Any) -> str | None:
         The normalised name (an unknown action is returned normalised, not rejected);
         ``None`` when blank.
     """
-    if _blank(value):
+    if is_blank(value):
         return None
     key = re.sub(r"[\s\-/]+", "_", str(value).strip().lower())
     return _ACTION_ALIASES.get(key, key)
@@ -679,7 +685,7 @@ def replacement_action_eligibility(
     """
     trace = Trace("replacement_action", None, as_of)
     key = normalise_action(action)
-    pct = None if _blank(pct_class) else percentage_class_of(pct_class)
+    pct = None if is_blank(pct_class) else percentage_class_of(pct_class)
     gt80 = pct is PercentageArea.GREATER_THAN_80
     refs = (
         dict(rule_actions)

@@ -37,9 +37,12 @@ from wetland_gis.rules.replacement import replacement_ratio
 from wetland_gis.rules.siting import (
     CITE_NEXT_LEVEL,
     SitingPlace,
+    is_blank,
     next_tier_condition,
+    place_id,
     replacement_action_eligibility,
     siting_tier,
+    whole_number,
 )
 from wetland_gis.siting.allocate import check_weights
 from wetland_gis.units import FOOT_M
@@ -105,14 +108,6 @@ _PLACE_FIELDS = ("minor", "major", "bsa", "pct_class")
 # --------------------------------------------------------------------------------------
 
 
-def _blank(value: Any) -> bool:
-    if value is None or value is pd.NA:
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    return isinstance(value, str) and not value.strip()
-
-
 def _match_columns(
     columns: Iterable[Any], wanted: Iterable[str], aliases: Mapping[str, tuple[str, ...]]
 ) -> dict[str, str]:
@@ -128,28 +123,13 @@ def _match_columns(
 
 
 def _number(value: Any) -> float | None:
-    if _blank(value) or isinstance(value, bool):
+    if is_blank(value) or isinstance(value, bool):
         return None
     try:
         number = float(str(value).replace(",", "").replace("$", "").strip())
     except ValueError:
         return None
     return number if math.isfinite(number) else None
-
-
-def _whole(value: Any) -> int | None:
-    number = _number(value)
-    if number is None or number != int(number):
-        return None
-    return int(number)
-
-
-def _id_text(value: Any) -> str | None:
-    if _blank(value):
-        return None
-    whole = _whole(value)
-    text = str(value).strip()
-    return str(whole) if whole is not None and not text.startswith("0") else text
 
 
 def read_bank_listing(path: str | Path, *, layer: str | None = None) -> gpd.GeoDataFrame:
@@ -247,11 +227,11 @@ def prepare_banks(
         row: dict[str, Any] = {"wg_row": n}
         get = {name: rec[col] for name, col in cols.items()}
         account = get["account"]
-        if _blank(account):
+        if is_blank(account):
             problems.append(f"{where(n)}: account is blank; give the bank account number")
-        row["account"] = None if _blank(account) else _id_text(account)
-        row["bank_name"] = None if _blank(get["bank_name"]) else str(get["bank_name"]).strip()
-        row["county"] = None if _blank(get["county"]) else str(get["county"]).strip()
+        row["account"] = None if is_blank(account) else place_id(account)
+        row["bank_name"] = None if is_blank(get["bank_name"]) else str(get["bank_name"]).strip()
+        row["county"] = None if is_blank(get["county"]) else str(get["county"]).strip()
         for name in ("credits", "price"):
             value = _number(get[name])
             if value is None or value < 0:
@@ -261,25 +241,25 @@ def prepare_banks(
                 )
             row[name] = value if value is not None and value >= 0 else float("nan")
         major = get["major"]
-        row["major"] = _whole(major)
-        if not _blank(major) and (row["major"] is None or not 1 <= row["major"] <= 81):
+        row["major"] = whole_number(major)
+        if not is_blank(major) and (row["major"] is None or not 1 <= row["major"] <= 81):
             problems.append(f"{where(n)}: major {major!r} is not a major watershed number "
                             "1-81; leave it blank if unknown")
         bsa = get["bsa"]
-        row["bsa"] = _whole(bsa)
-        if not _blank(bsa) and row["bsa"] is None:
+        row["bsa"] = whole_number(bsa)
+        if not is_blank(bsa) and row["bsa"] is None:
             problems.append(f"{where(n)}: bsa {bsa!r} is not a bank service area number; leave "
                             "it blank if unknown")
-        row["circ39"] = None if _blank(get["circ39"]) else str(get["circ39"]).strip()
-        program = str(get["program"]).strip().lower() if not _blank(get["program"]) else ""
+        row["circ39"] = None if is_blank(get["circ39"]) else str(get["circ39"]).strip()
+        program = str(get["program"]).strip().lower() if not is_blank(get["program"]) else ""
         if program not in PROGRAMS:
             problems.append(f"{where(n)}: program {get['program']!r} is not one of "
                             f"{sorted(set(PROGRAMS.values()))}")
         row["program"] = PROGRAMS.get(program)
-        row["minor"] = _id_text(get.get("minor"))
+        row["minor"] = place_id(get.get("minor"))
         pct = get.get("pct_class")
         row["pct_class"] = None
-        if not _blank(pct):
+        if not is_blank(pct):
             try:
                 row["pct_class"] = PercentageArea(str(pct).strip()).value
             except ValueError:
@@ -287,7 +267,7 @@ def prepare_banks(
                                 f"{[c.value for c in PercentageArea]}")
         lon, lat = _number(get.get("lon")), _number(get.get("lat"))
         if not geo and (("lon" in cols) or ("lat" in cols)):
-            lon_blank, lat_blank = _blank(get.get("lon")), _blank(get.get("lat"))
+            lon_blank, lat_blank = is_blank(get.get("lon")), is_blank(get.get("lat"))
             if lon_blank != lat_blank or (not lon_blank and (lon is None or lat is None)):
                 problems.append(f"{where(n)}: give both lon and lat as decimal degrees, or "
                                 "neither")
@@ -370,7 +350,7 @@ def prepare_sites(sites: gpd.GeoDataFrame, *, source: str = "sites") -> gpd.GeoD
     out, _ = to_working_crs(sites.reset_index(drop=True), source=source)
     out = out.rename(columns={v: k for k, v in cols.items() if v != k}).copy()
     problems = []
-    ids = [_id_text(v) for v in out["site_id"]]
+    ids = [place_id(v) for v in out["site_id"]]
     for n, value in enumerate(ids):
         if value is None:
             problems.append(f"row {n}: site_id is blank")
@@ -384,7 +364,7 @@ def prepare_sites(sites: gpd.GeoDataFrame, *, source: str = "sites") -> gpd.GeoD
         values = []
         for n, raw in enumerate(out[name]):
             number = _number(raw)
-            if (number is None and not (name == "cost_usd" and _blank(raw))) or (
+            if (number is None and not (name == "cost_usd" and is_blank(raw))) or (
                 number is not None and number < 0
             ):
                 problems.append(f"row {n} (site {ids[n]}): {name} {raw!r} is not a non-negative "
@@ -472,10 +452,10 @@ def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | Non
         out = []
         for k in range(n):
             v = values[k]
-            if not _blank(v):
+            if not is_blank(v):
                 src[k].append(f"{name}: given")
                 out.append(v)
-            elif layer_values is not None and not _blank(layer_values.iloc[k]):
+            elif layer_values is not None and not is_blank(layer_values.iloc[k]):
                 src[k].append(f"{name}: {label}")
                 out.append(layer_values.iloc[k])
             else:
@@ -504,16 +484,16 @@ def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | Non
     names: dict[Any, Any] = {}
     for k in range(n):
         v = given("pct_class")[k]
-        if not _blank(v):
+        if not is_blank(v):
             pct.append(str(v))
             src[k].append("pct_class: given")
-        elif pct_ov is not None and not _blank(pct_ov["pct_class"].iloc[k]):
+        elif pct_ov is not None and not is_blank(pct_ov["pct_class"].iloc[k]):
             pct.append(str(pct_ov["pct_class"].iloc[k]))
             src[k].append("pct_class: percentage_overrides")
-        elif county_ov is not None and not _blank(county_ov["pct_class"].iloc[k]):
+        elif county_ov is not None and not is_blank(county_ov["pct_class"].iloc[k]):
             pct.append(str(county_ov["pct_class"].iloc[k]))
             src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
-        elif not _blank(county[k]):
+        elif not is_blank(county[k]):
             if county[k] not in names:
                 from wetland_gis.context import county_classes
 
@@ -524,12 +504,12 @@ def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | Non
                 src[k].append("pct_class: county named in the listing (Minn. R. 8420.0117)")
         else:
             pct.append(None)
-    frame["minor"] = [_id_text(v) for v in minor]
-    frame["major"] = pd.array([_whole(v) for v in major], dtype="Int64")
-    bsa_whole = [_whole(v) for v in bsa]
-    frame["bsa"] = (pd.array(bsa_whole, dtype="Int64")
-                    if all(w is not None or _blank(v) for w, v in zip(bsa_whole, bsa, strict=True))
-                    else [None if _blank(v) else str(v) for v in bsa])
+    frame["minor"] = [place_id(v) for v in minor]
+    frame["major"] = pd.array([whole_number(v) for v in major], dtype="Int64")
+    bsa_whole = [whole_number(v) for v in bsa]
+    all_whole = all(w is not None or is_blank(v) for w, v in zip(bsa_whole, bsa, strict=True))
+    frame["bsa"] = (pd.array(bsa_whole, dtype="Int64") if all_whole
+                    else [None if is_blank(v) else str(v) for v in bsa])
     frame["county"] = county
     frame["pct_class"] = pct
     frame["place_source"] = ["; ".join(s) for s in src]
@@ -555,7 +535,7 @@ def _impact_id_column(impacts: pd.DataFrame, id_field: str | None) -> str | None
 
 
 def _types(value: Any) -> frozenset[int] | None:
-    if _blank(value):
+    if is_blank(value):
         return None
     try:
         return frozenset(int(t) for t in parse_wetland_type(value).types)
@@ -564,7 +544,7 @@ def _types(value: Any) -> frozenset[int] | None:
 
 
 def _truthy(value: Any) -> bool | None:
-    if _blank(value):
+    if is_blank(value):
         return None
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
@@ -642,12 +622,12 @@ def impact_needs(
         "acres": np.asarray(acres, dtype=float),
         "ratio": ratio.to_numpy(dtype=float),
         "replace_acres": replace[keep].to_numpy(dtype=float),
-        "minor": [_id_text(v) for v in col("minor")[keep]],
-        "major": [_whole(v) for v in col("major")[keep]],
-        "bsa": [v if _whole(v) is None else _whole(v) for v in col("bsa")[keep]],
-        "pct_class": [None if _blank(v) else str(v) for v in col("pct_class")[keep]],
+        "minor": [place_id(v) for v in col("minor")[keep]],
+        "major": [whole_number(v) for v in col("major")[keep]],
+        "bsa": [v if whole_number(v) is None else whole_number(v) for v in col("bsa")[keep]],
+        "pct_class": [None if is_blank(v) else str(v) for v in col("pct_class")[keep]],
         "types": [_types(v) for v in col("wetland_type")[keep]],
-        "agricultural": [None if _blank(v) else str(v).strip().lower() == "agricultural"
+        "agricultural": [None if is_blank(v) else str(v).strip().lower() == "agricultural"
                          for v in land],
         "after_the_fact": [_truthy(v) for v in col("after_the_fact")[keep]],
         "atf_multiplier": pd.to_numeric(col("atf_multiplier")[keep], errors="coerce")

@@ -25,7 +25,7 @@ test: $(STAMP) lint
 	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks
 
 bench: $(STAMP)
-	$(BIN)/python -m pytest benchmarks -o testpaths=benchmarks -p no:cacheprovider --benchmark-only
+	$(BIN)/python -m pytest benchmarks -o testpaths=benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only --benchmark-columns=min,mean,max
 
 clean:
 	rm -rf $(VENV) outputs .pytest_cache

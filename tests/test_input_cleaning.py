@@ -38,9 +38,6 @@ from wetland_gis.geometry.cleaning import (
 from wetland_gis.geometry.crs import WORKING_CRS, crs_label, to_working_crs
 from wetland_gis.io.layers import read_layer, write_layer
 
-COUNTIES = Path("/work/shared/data/mn_counties_cb2016_500k.geojson")
-NWI_SAMPLE = Path("/work/shared/data/nwi_sample_DC_wetlands.gpkg")
-
 BOW_TIE = Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])
 ZERO_AREA = Polygon([(0, 0), (1, 1), (2, 2), (0, 0)])
 
@@ -285,12 +282,10 @@ def test_crs_label_names_authority_codes():
     assert crs_label(26915) == "EPSG:26915"
 
 
-def test_real_counties_reproject_and_clean_without_losing_a_county():
-    if not COUNTIES.exists():
-        pytest.skip(f"shared data not found: {COUNTIES}")
-    counties = gpd.read_file(COUNTIES)
-    utm, records = to_working_crs(counties, source=COUNTIES.name)
-    assert records == [f"{COUNTIES.name}: reprojected from EPSG:4269 to EPSG:26915"]
+def test_real_counties_reproject_and_clean_without_losing_a_county(sample_data):
+    counties = gpd.read_file(sample_data.counties)
+    utm, records = to_working_crs(counties, source=sample_data.counties.name)
+    assert records == [f"{sample_data.counties.name}: reprojected from EPSG:4269 to EPSG:26915"]
     out = clean_quietly(utm).gdf
     assert len(out) == 87
     assert (out["status"] == ASSESSED).all()
@@ -298,10 +293,8 @@ def test_real_counties_reproject_and_clean_without_losing_a_county():
     assert crow_wing.area / 2_589_988.11 == pytest.approx(1157, rel=0.01)  # sq mi, with lakes
 
 
-def test_real_nwi_polygons_all_survive_cleaning():
-    if not NWI_SAMPLE.exists():
-        pytest.skip(f"shared data not found: {NWI_SAMPLE}")
-    nwi, _ = to_working_crs(gpd.read_file(NWI_SAMPLE), source=NWI_SAMPLE.name)
+def test_real_nwi_polygons_all_survive_cleaning(sample_data):
+    nwi, _ = to_working_crs(gpd.read_file(sample_data.nwi), source=sample_data.nwi.name)
     out = clean_quietly(nwi).gdf
     assert len(out) == 1556
     assert list(out["wg_row"]) == list(range(1556))

@@ -39,16 +39,7 @@ from wetland_gis.io import (
 from wetland_gis.io.fields import DEFAULT_NAMES
 from wetland_gis.io.layers import WKT_COLUMN
 
-DATA = Path("/work/shared/data")
-NWI_SAMPLE = DATA / "nwi_sample_DC_wetlands.gpkg"
-COUNTIES = DATA / "mn_counties_cb2016_500k.geojson"
 LAC = "Lac qui Parle – Étang"
-
-
-def needs(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"shared data not found: {path}")
-    return path
 
 
 @pytest.fixture
@@ -281,19 +272,21 @@ def test_write_refuses_duplicated_column_names(tmp_path, impacts):
 # --------------------------------------------------------------------------------------
 
 
-def test_reads_the_real_nwi_geopackage():
-    read = read_layer(needs(NWI_SAMPLE))
+def test_reads_the_real_nwi_geopackage(sample_data):
+    read = read_layer(sample_data.nwi)
     assert read.layer == "DC_Wetlands"
     assert read.crs == "EPSG:5070"
     assert len(read.gdf) == 1556
     assert {"ATTRIBUTE", "WETLAND_TY", "ACRES"} <= set(read.gdf.columns)
-    assert read.sha256 == hashlib.sha256(NWI_SAMPLE.read_bytes()).hexdigest()
-    assert list_layers(NWI_SAMPLE) == ["DC_Wetlands"]
+    assert read.sha256 == hashlib.sha256(sample_data.nwi.read_bytes()).hexdigest()
+    # the file is the one sample_data/README.md lists, copied unchanged from its source
+    assert read.sha256 == "bd3a01808dc701424b1d7a10fd61b5eaf1871cc6941d7df9d2ae0c6c6a083c88"
+    assert list_layers(sample_data.nwi) == ["DC_Wetlands"]
     assert read.gdf["fid"].is_unique
 
 
-def test_reads_the_real_county_geojson():
-    read = read_layer(needs(COUNTIES))
+def test_reads_the_real_county_geojson(sample_data):
+    read = read_layer(sample_data.counties)
     assert read.crs == "EPSG:4269"
     assert len(read.gdf) == 87
     assert "Crow Wing" in set(read.gdf["NAME"])
@@ -567,8 +560,8 @@ def test_an_unknown_role_is_a_type_error():
         resolve_fields(["a"], colour="a")
 
 
-def test_nwi_wetland_ty_is_not_taken_for_a_circular_39_type():
-    nwi = read_layer(needs(NWI_SAMPLE)).gdf
+def test_nwi_wetland_ty_is_not_taken_for_a_circular_39_type(sample_data):
+    nwi = read_layer(sample_data.nwi).gdf
     mapping = resolve_fields(nwi)
     assert mapping.wetland_type is None
     assert mapping.cowardin == "ATTRIBUTE"

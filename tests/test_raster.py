@@ -33,8 +33,6 @@ from wetland_gis.siting.raster import (
 CRS = "EPSG:26915"
 X0, Y0, CELL = 500_000.0, 5_000_000.0, 2.0
 NODATA = -9999.0
-SAMPLE_DEM = Path("/work/shared/data/crow_wing_lidar_dem_1m.tif")
-SAMPLE_SINK = Path("/work/shared/data/crow_wing_lidar_sink_1m.tif")
 
 
 def bowl() -> np.ndarray:
@@ -178,8 +176,7 @@ def test_raster_errors_name_the_fix(tmp_path, site):
                            write(tmp_path / "dem2.tif", bowl()))
 
 
-@pytest.mark.skipif(not SAMPLE_DEM.is_file(), reason="shared sample DEM not present")
-def test_crow_wing_lidar_dem_gives_plausible_values():
+def test_crow_wing_lidar_dem_gives_plausible_values(sample_data):
     # a 60 m square around the lowest cell of the DEM (429374.3, 5150602.4), in a sink
     sites = gpd.GeoDataFrame(
         {"site_id": ["low", "all"]},
@@ -188,7 +185,7 @@ def test_crow_wing_lidar_dem_gives_plausible_values():
                       5150885.424942633)],
         crs=CRS,
     )
-    out = depression_summary(sites, SAMPLE_DEM)
+    out = depression_summary(sites, sample_data.dem)
     low = out.loc[0]
     assert low["dem_cells"] == 3600 and low["nodata_sh"] == 0.0
     assert 379.0 < low["z_min_m"] < 380.0
@@ -201,7 +198,16 @@ def test_crow_wing_lidar_dem_gives_plausible_values():
     assert whole["dem_cells"] == 160_000
     assert 379.0 < whole["z_min_m"] < whole["z_max_m"] < 411.0
     assert whole["store_m3"] > 0
-    if SAMPLE_SINK.is_file():
-        sink = categorical_share(sites, SAMPLE_SINK, lambda v: v > 0, prefix="sink")
-        assert sink.loc[0, "sink_share"] > 0.9  # the lowest cell lies in a mapped sink
-        assert 0.2 < sink.loc[1, "sink_share"] < 0.8  # 71,886 of 160,000 cells
+
+
+def test_crow_wing_lidar_sink_share(sample_data):
+    sites = gpd.GeoDataFrame(
+        {"site_id": ["low", "all"]},
+        geometry=[box(429344.3, 5150572.4, 429404.3, 5150632.4),
+                  box(429252.313370022, 5150485.424942633, 429652.313370022,
+                      5150885.424942633)],
+        crs=CRS,
+    )
+    sink = categorical_share(sites, sample_data.sink, lambda v: v > 0, prefix="sink")
+    assert sink.loc[0, "sink_share"] > 0.9  # the lowest cell lies in a mapped sink
+    assert sink.loc[1, "sink_share"] == pytest.approx(71_886 / 160_000)  # cells > 0

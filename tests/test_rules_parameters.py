@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import io
 import json
 import textwrap
@@ -187,8 +188,22 @@ def test_no_legal_amount_is_written_in_the_rules(module):
 
 
 def test_rules_public_api():
-    for name in rules.__all__:
-        assert hasattr(rules, name), name
+    exported = list(rules.__all__)
+    assert len(exported) == len(set(exported)), "a name is listed twice in rules.__all__"
+    namespace: dict[str, object] = {}
+    exec("from wetland_gis.rules import *", namespace)  # fails on a listed name that is absent
+    assert set(namespace) - {"__builtins__"} == set(exported)
+    # every public name the package imports is exported, and comes from the rules core
+    public = {
+        name for name, obj in vars(rules).items()
+        if not name.startswith("_") and not inspect.ismodule(obj) and name != "annotations"
+    }
+    assert public == set(exported), f"not in __all__: {sorted(public - set(exported))}"
+    for name in exported:
+        obj = getattr(rules, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            assert obj.__module__.startswith("wetland_gis."), (name, obj.__module__)
+            assert obj.__doc__, f"{name} has no docstring"
 
 
 def test_every_rule_returns_a_json_ready_decision():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import geopandas as gpd
 import pytest
@@ -22,7 +21,6 @@ from wetland_gis.io.wetland_types import (
     reading_for,
 )
 
-NWI_SAMPLE = Path("/work/shared/data/nwi_sample_DC_wetlands.gpkg")
 T = WetlandType
 
 # --------------------------------------------------------------------------------------
@@ -166,13 +164,25 @@ def test_any_spelling_of_a_type_number_reads_as_that_type(n, template, upper, pa
     assert parse_wetland_type(text).types == (WetlandType(n),)
 
 
-@given(st.one_of(st.text(max_size=40), st.integers(), st.floats(), st.none()))
-def test_parsing_any_value_reads_or_raises_a_wetland_type_error(value):
+#: Values the parser must read, drawn among arbitrary ones (value, expected types).
+READABLE = st.sampled_from([(value, types) for value, types, _, _ in GIVEN_CASES])
+ARBITRARY = st.one_of(st.text(max_size=40), st.integers(), st.floats(), st.none()).map(
+    lambda value: (value, None)
+)
+
+
+@given(st.one_of(READABLE, ARBITRARY))
+def test_parsing_any_value_reads_or_raises_a_wetland_type_error(case):
+    value, expected = case
     try:
         reading = parse_wetland_type(value)
-    except WetlandTypeError:
+    except WetlandTypeError as err:
+        assert expected is None, f"{value!r} must read as {expected}, was refused: {err}"
+        assert repr(value) in str(err) and "Accepted forms" in str(err)
         return
     assert reading.types and all(isinstance(t, WetlandType) for t in reading.types)
+    if expected is not None:
+        assert reading.types == expected
 
 
 # --------------------------------------------------------------------------------------
@@ -318,19 +328,39 @@ def test_any_cowardin_code_infers_or_raises_a_wetland_type_error(code):
     try:
         reading = infer_from_cowardin(code)
     except WetlandTypeError as err:
-        assert str(err)
+        assert repr(code) in str(err), str(err)
         return
     assert reading.source == "inferred"
     assert reading.types
     assert reading.note.startswith(f"inferred from Cowardin {code}")
 
 
-@given(st.text(max_size=20))
-def test_inferring_from_any_text_never_raises_another_exception(text):
+CROSSWALK_CODES = [
+    (f"{system}{cls}{sub}{regime}", rule.types)
+    for (system, cls, regime), rule in COWARDIN_CROSSWALK.items()
+    for sub in ("", "1")
+]
+
+
+@pytest.mark.parametrize(("code", "types"), CROSSWALK_CODES)
+def test_every_crosswalk_row_is_inferred_from_its_code(code, types):
+    assert infer_from_cowardin(code).types == tuple(WetlandType(t) for t in types)
+
+
+@given(st.one_of(st.text(max_size=20).map(lambda t: (t, None)),
+                 st.sampled_from([(code, types) for code, types, _ in INFER_CASES])))
+def test_inferring_from_any_text_reads_or_names_the_code_it_refuses(case):
+    text, expected = case
     try:
-        infer_from_cowardin(text)
-    except WetlandTypeError:
-        pass
+        reading = infer_from_cowardin(text)
+    except WetlandTypeError as err:
+        assert expected is None, f"{text!r} must infer {expected}, was refused: {err}"
+        named = repr(text) in str(err) or repr(text.strip()) in str(err)
+        assert named or (not text.strip() and "empty" in str(err)), str(err)
+        return
+    assert reading.types and reading.source == "inferred"
+    if expected is not None:
+        assert reading.types == tuple(WetlandType(t) for t in expected)
 
 
 # --------------------------------------------------------------------------------------
@@ -378,10 +408,8 @@ def test_reading_for_passes_on_cowardin_errors():
 
 
 @pytest.fixture(scope="module")
-def nwi() -> gpd.GeoDataFrame:
-    if not NWI_SAMPLE.exists():
-        pytest.skip(f"NWI sample not found at {NWI_SAMPLE}")
-    return gpd.read_file(NWI_SAMPLE)
+def nwi(sample_data) -> gpd.GeoDataFrame:
+    return gpd.read_file(sample_data.nwi)
 
 
 def test_every_nwi_attribute_infers_or_raises_a_clear_error(nwi):

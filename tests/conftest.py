@@ -1,0 +1,111 @@
+"""Shared test fixtures and the CI rule that a skipped test is a failure.
+
+Tests find their data through the repository, never through a machine path: the
+:func:`sample_data` fixture gives the files of ``sample_data/`` (the real files there are
+copied unchanged from their sources; ``sample_data/README.md`` lists their SHA-256).
+
+Under ``CI=true`` (any of ``true``, ``1``, ``yes``, any case) a test that skips - by
+``pytest.skip`` in the test or in a fixture, a ``skipif``/``skip`` marker or a module-level
+skip - is reported as a failure, so a missing browser, data file or optional library can
+never pass silently on CI. An expected failure (``xfail``) is not a skip and is left as it is.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_DATA = ROOT / "sample_data"
+
+CI_SKIP_MESSAGE = "CI=true, so a skipped test is a failure (fix the environment or the test)"
+_CI_TRUE = frozenset({"true", "1", "yes"})
+
+
+def ci_active() -> bool:
+    """Return True when the ``CI`` environment variable says this is a CI run."""
+    return os.environ.get("CI", "").strip().lower() in _CI_TRUE
+
+
+@dataclass(frozen=True)
+class SampleData:
+    """Paths of the files shipped in ``sample_data/``.
+
+    Every attribute is an existing file; a missing one fails the test that asks for it
+    (the files are part of the repository, so a missing file is a broken checkout).
+    """
+
+    root: Path
+
+    def path(self, name: str) -> Path:
+        """Return ``sample_data/<name>``, failing the test when it is not there."""
+        path = self.root / name
+        if not path.is_file():
+            pytest.fail(f"{path} is missing: it ships with the repository (sample_data/README.md)")
+        return path
+
+    @property
+    def counties(self) -> Path:
+        """The 87 Minnesota counties (Census 2016, 1:500,000, EPSG:4269)."""
+        return self.path("mn_counties_cb2016_500k.geojson")
+
+    @property
+    def nwi(self) -> Path:
+        """1,556 real NWI polygons of Washington DC (EPSG:5070), for Cowardin parsing."""
+        return self.path("nwi_sample_DC_wetlands.gpkg")
+
+    @property
+    def dem(self) -> Path:
+        """The 400 x 400 m Crow Wing County lidar DEM at 1 m (EPSG:26915)."""
+        return self.path("crow_wing_lidar_dem_1m.tif")
+
+    @property
+    def sink(self) -> Path:
+        """The sink (depression) cells of that DEM."""
+        return self.path("crow_wing_lidar_sink_1m.tif")
+
+    @property
+    def context(self) -> Path:
+        """The SYNTHETIC context layers (``make_synthetic.py``)."""
+        return self.path("synthetic_context.gpkg")
+
+
+@pytest.fixture(scope="session")
+def sample_data() -> SampleData:
+    """Return the paths of the repository's ``sample_data/`` files."""
+    return SampleData(SAMPLE_DATA)
+
+
+# ------------------------------------------------------------------ CI: a skip is a failure
+
+
+def _fail_skip(report: pytest.TestReport | pytest.CollectReport) -> None:
+    """Turn a skipped ``report`` into a failed one that says why it was skipped."""
+    reason = report.longrepr
+    if isinstance(reason, tuple) and len(reason) == 3:  # (path, line, "Skipped: ...")
+        path, line, message = reason
+        where = f"{path}:{line + 1 if isinstance(line, int) else line}: "
+        reason = f"{where}{message}"
+    report.outcome = "failed"
+    report.longrepr = f"{CI_SKIP_MESSAGE}\n{reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """Under CI, report a skip of any phase (marker, fixture, test body) as a failure."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and ci_active() and not hasattr(report, "wasxfail"):
+        _fail_skip(report)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    """Under CI, report a module skipped at collection (``allow_module_level``) as failed."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and ci_active():
+        _fail_skip(report)

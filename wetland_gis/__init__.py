@@ -15,40 +15,89 @@ The stable public API:
 
 The tool screens and explains; the Technical Evaluation Panel and the local government
 unit decide.
+
+Every name is imported on first use (a module ``__getattr__``), so ``import wetland_gis``,
+``wetland-gis --help`` and ``import wetland_gis.rules`` load no geometry, mapping or
+optimisation library until a function that needs one is used.
 """
 
 from __future__ import annotations
 
-from wetland_gis import rules
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from wetland_gis._version import __version__
-from wetland_gis.assess import Assessment, AssessOptions, assess
-from wetland_gis.context import Context, load_context
-from wetland_gis.decision import Decision
-from wetland_gis.enums import (
-    ImpactOutcome,
-    Outcome,
-    PercentageArea,
-    ShorelandZone,
-    SitingTier,
-    WetlandType,
+
+if TYPE_CHECKING:
+    from wetland_gis import rules
+    from wetland_gis.assess import Assessment, AssessOptions, assess
+    from wetland_gis.context import Context, load_context
+    from wetland_gis.decision import Decision
+    from wetland_gis.enums import (
+        ImpactOutcome,
+        Outcome,
+        PercentageArea,
+        ShorelandZone,
+        SitingTier,
+        WetlandType,
+    )
+    from wetland_gis.errors import (
+        ContextError,
+        FieldMappingError,
+        InputError,
+        LayerNotFoundError,
+        MissingCRSError,
+        ParameterError,
+        ParameterNotInForce,
+        RulesInputError,
+        ThresholdToleranceWarning,
+        WetlandGISError,
+        WetlandGISWarning,
+    )
+    from wetland_gis.io.layers import read_layer, write_layer
+    from wetland_gis.mapping import save_map, tep_map, write_report
+    from wetland_gis.parameters import default_parameters, load_adjustments, load_parameters
+    from wetland_gis.siting import site
+
+_ERRORS = (
+    "WetlandGISError",
+    "WetlandGISWarning",
+    "ParameterError",
+    "ParameterNotInForce",
+    "RulesInputError",
+    "InputError",
+    "MissingCRSError",
+    "LayerNotFoundError",
+    "FieldMappingError",
+    "ContextError",
+    "ThresholdToleranceWarning",
 )
-from wetland_gis.errors import (
-    ContextError,
-    FieldMappingError,
-    InputError,
-    LayerNotFoundError,
-    MissingCRSError,
-    ParameterError,
-    ParameterNotInForce,
-    RulesInputError,
-    ThresholdToleranceWarning,
-    WetlandGISError,
-    WetlandGISWarning,
-)
-from wetland_gis.io.layers import read_layer, write_layer
-from wetland_gis.mapping import save_map, tep_map, write_report
-from wetland_gis.parameters import default_parameters, load_adjustments, load_parameters
-from wetland_gis.siting import site
+_ENUMS = ("WetlandType", "ShorelandZone", "PercentageArea", "Outcome", "ImpactOutcome",
+          "SitingTier")
+
+#: Public name -> the module that defines it (``None``: the name is that subpackage).
+_LAZY: dict[str, str | None] = {
+    "rules": None,
+    "assess": "wetland_gis.assess",
+    "AssessOptions": "wetland_gis.assess",
+    "Assessment": "wetland_gis.assess",
+    "site": "wetland_gis.siting",
+    "tep_map": "wetland_gis.mapping",
+    "save_map": "wetland_gis.mapping",
+    "write_report": "wetland_gis.mapping",
+    "load_context": "wetland_gis.context",
+    "Context": "wetland_gis.context",
+    "read_layer": "wetland_gis.io.layers",
+    "write_layer": "wetland_gis.io.layers",
+    "default_parameters": "wetland_gis.parameters",
+    "load_parameters": "wetland_gis.parameters",
+    "load_adjustments": "wetland_gis.parameters",
+    "Decision": "wetland_gis.decision",
+    **dict.fromkeys(_ENUMS, "wetland_gis.enums"),
+    **dict.fromkeys(_ERRORS, "wetland_gis.errors"),
+}
 
 __all__ = [
     "__version__",
@@ -86,3 +135,39 @@ __all__ = [
     "ContextError",
     "ThresholdToleranceWarning",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _LAZY[name]
+    if module is None:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """The package module, keeping a public function that shares its name with a submodule.
+
+    Importing ``wetland_gis.assess`` (the module) makes Python bind it on the package as
+    ``wetland_gis.assess``, where the public name is the function
+    :func:`wetland_gis.assess.assess`. The binding is refused, so the name still resolves
+    to the function, as it did when every name was imported eagerly.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _LAZY.get(name) is not None:
+            self.__dict__.pop(name, None)
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -19,8 +19,6 @@ Examples
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +35,18 @@ from wetland_gis.errors import (
     MissingCRSError,
     RulesInputError,
 )
+from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
+from wetland_gis.io.values import (
+    is_blank,
+    normalise_county,
+    normalise_key,
+    parse_bool,
+    parse_id,
+    parse_number,
+)
+from wetland_gis.manifest import file_sha256
 from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.rules import in_metropolitan_area, percentage_area_of_county
 
 __all__ = [
     "WORKING_CRS",
@@ -54,11 +63,6 @@ __all__ = [
     "county_classes",
     "normalise_county_name",
 ]
-
-try:  # the shared CRS module, written beside this one
-    from wetland_gis.geometry.crs import WORKING_CRS
-except ImportError:  # pragma: no cover - fallback while geometry.crs is absent
-    WORKING_CRS = "EPSG:26915"
 
 DEFAULT_COUNTIES_PATH = Path(__file__).parent / "data" / "mn_counties_cb2016_500k.geojson"
 """The shipped county layer: US Census Bureau 2016 cartographic boundaries (1:500,000)."""
@@ -106,8 +110,6 @@ _PCT_ALIASES = {
 _POLYGON_TYPES = frozenset({"Polygon", "MultiPolygon"})
 _LINE_TYPES = frozenset({"LineString", "MultiLineString", "LinearRing"})
 _KIND_TYPES = {"polygon": _POLYGON_TYPES, "line": _LINE_TYPES}
-_TRUE = frozenset({"true", "t", "yes", "y", "1", "1.0"})
-_FALSE = frozenset({"false", "f", "no", "n", "0", "0.0"})
 _EXTENSIONS = (".gpkg", ".shp", ".geojson", ".parquet")
 _SHP_FIELD_LEN = 10  # dBase field names: shore_class arrives as shore_clas
 
@@ -287,34 +289,25 @@ class Context:
 # ---------------------------------------------------------------------------- county classes
 
 
-def normalise_county_name(name: object) -> str:
-    """Return a county name reduced for matching: case, punctuation, "County", "Saint".
+normalise_county_name = normalise_county
+"""Reduce a county name for matching (:func:`wetland_gis.io.values.normalise_county`)."""
 
-    Examples
-    --------
-    >>> normalise_county_name("Saint Louis County")
-    'st louis'
-    >>> normalise_county_name("LAC QUI PARLE")
-    'lac qui parle'
-    """
-    text = str(name).strip().lower()
-    text = re.sub(r"[.\-_']", " ", text)
-    text = re.sub(r"\bcounty\b", " ", text)
-    text = re.sub(r"\bsaint\b", "st", text)
-    return re.sub(r"\s+", " ", text).strip()
+_COUNTY_LIST_KEYS = (
+    "percentage_area.counties.greater_than_80",
+    "percentage_area.counties.from_50_to_80",
+    "percentage_area.counties.less_than_50",
+    "metropolitan_area.counties",
+)
 
 
-def _rules_helpers() -> tuple[Any, Any] | None:
-    """Return the rules core's county functions, or None when they are not available."""
-    try:
-        from wetland_gis.rules import in_metropolitan_area, percentage_area_of_county
-    except ImportError:
-        try:
-            from wetland_gis.rules.metro import in_metropolitan_area
-            from wetland_gis.rules.percentage_area import percentage_area_of_county
-        except ImportError:
-            return None
-    return percentage_area_of_county, in_metropolitan_area
+def _listed_county(name: str, params: ParameterSet, as_of: str | dt.date | None) -> str | None:
+    """Return the county as the parameter lists spell it, or None when it is on no list."""
+    key = normalise_county(name)
+    for pkey in _COUNTY_LIST_KEYS:
+        for listed in params.value(pkey, as_of):
+            if normalise_county(str(listed)) == key:
+                return str(listed)
+    return None
 
 
 def county_classes(
@@ -326,14 +319,14 @@ def county_classes(
     flag from the 11-county list of Minn. Stat. § 103G.2241, subd. 9(d), both read from
     the parameters (``percentage_area.counties.*``, ``metropolitan_area.counties``) by
     the rules core's ``percentage_area_of_county`` and ``in_metropolitan_area``, so the
-    geometry and the rules never disagree. (When the rules core cannot be imported the
-    same parameter lists are read here.)
+    geometry and the rules never disagree. The name is first matched to the spelling of
+    the lists with :func:`wetland_gis.io.values.normalise_county`.
 
     Parameters
     ----------
     name : str
         County name as written in the county layer; matched without regard to case,
-        full stops, a trailing "County" or "Saint"/"St.".
+        full stops, hyphens, a trailing "County" or "Saint"/"St.".
     params : ParameterSet, optional
         Default: the shipped parameters.
     as_of : str or date, optional
@@ -349,34 +342,18 @@ def county_classes(
     >>> county_classes("Wright", as_of="2024-05-01")
     (<PercentageArea.LESS_THAN_50: 'less_than_50_percent'>, True)
     """
-    if name is None or not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str) or not name.strip():
         return None, None
     params = params if params is not None else default_parameters()
-    helpers = _rules_helpers()
-    if helpers is not None:
-        pct_fn, metro_fn = helpers
-        try:
-            pct = pct_fn(name, params=params, as_of=as_of).value
-            metro = metro_fn(name, params=params, as_of=as_of).value
-        except RulesInputError:  # not one of the 87 listed counties
-            return None, None
-        return PercentageArea(pct), bool(metro)
-    key = normalise_county_name(name)
-    lists = {
-        PercentageArea.GREATER_THAN_80: "percentage_area.counties.greater_than_80",
-        PercentageArea.FROM_50_TO_80: "percentage_area.counties.from_50_to_80",
-        PercentageArea.LESS_THAN_50: "percentage_area.counties.less_than_50",
-    }
-    pct = None
-    for cls, pkey in lists.items():
-        if key in {normalise_county_name(c) for c in params.value(pkey, as_of)}:
-            pct = cls
-            break
-    metro_counties = params.value("metropolitan_area.counties", as_of)
-    in_metro = key in {normalise_county_name(c) for c in metro_counties}
-    if pct is None and not in_metro:
+    listed = _listed_county(name, params, as_of)
+    if listed is None:
         return None, None  # on no list: not a Minnesota county name
-    return pct, in_metro
+    try:
+        pct = percentage_area_of_county(listed, params=params, as_of=as_of).value
+        metro = in_metropolitan_area(listed, params=params, as_of=as_of).value
+    except RulesInputError:  # on the metro list but not a percentage-area list
+        return None, None
+    return PercentageArea(pct), bool(metro)
 
 
 def _join_county_classes(
@@ -403,18 +380,6 @@ def _join_county_classes(
 # ------------------------------------------------------------------------------ validation
 
 
-def _sha256(path: Path) -> str:
-    try:
-        from wetland_gis.manifest import file_sha256
-    except ImportError:  # pragma: no cover - manifest is part of the package
-        digest = hashlib.sha256()
-        with path.open("rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(chunk)
-        return digest.hexdigest()
-    return file_sha256(path)
-
-
 def _where(name: str, path: str | None, source_layer: str | None) -> str:
     if path is None:
         return f"context layer {name!r} (given as a GeoDataFrame)"
@@ -422,35 +387,12 @@ def _where(name: str, path: str | None, source_layer: str | None) -> str:
     return f"context layer {name!r} ({path}{inner})"
 
 
-def _norm_token(value: object) -> str:
-    text = str(value).strip().lower()
-    return re.sub(r"[\s\-/]+", "_", text)
-
-
-def _normalise_value(value: object, aliases: Mapping[str, str]) -> str | None:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return None
-    token = _norm_token(value)
-    return aliases.get(token, token)
-
-
 def _coerce_bool(series: pd.Series, where: str, fname: str) -> pd.Series:
     if pd.api.types.is_bool_dtype(series.dtype):
         return series.astype("boolean")
-    out = []
-    bad = []
-    for i, v in zip(series.index, series.tolist(), strict=True):
-        if v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA:
-            out.append(None)
-            continue
-        token = str(v).strip().lower()
-        if token in _TRUE:
-            out.append(True)
-        elif token in _FALSE:
-            out.append(False)
-        else:
-            out.append(None)
-            bad.append((i, v))
+    out = [parse_bool(v, errors="coerce") for v in series.tolist()]
+    bad = [(i, v) for i, v, b in zip(series.index, series.tolist(), out, strict=True)
+           if b is None and not is_blank(v)]
     if bad:
         raise ContextError(
             f"{where}: field {fname!r} must be true/false (also accepted: yes/no, y/n, 1/0); "
@@ -460,8 +402,11 @@ def _coerce_bool(series: pd.Series, where: str, fname: str) -> pd.Series:
 
 
 def _coerce_number(series: pd.Series, where: str, fname: str, kind: str) -> pd.Series:
-    num = pd.to_numeric(series, errors="coerce")
-    bad = series.notna() & num.isna()
+    num = pd.Series(
+        [parse_number(v, errors="coerce") for v in series.tolist()], index=series.index,
+        dtype=float,
+    )
+    bad = ~series.map(is_blank).astype(bool) & num.isna()
     if bad.any():
         i = bad.idxmax()
         raise ContextError(
@@ -480,14 +425,7 @@ def _coerce_number(series: pd.Series, where: str, fname: str, kind: str) -> pd.S
 
 
 def _coerce_id(series: pd.Series) -> pd.Series:
-    def one(v: object) -> object:
-        if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)):
-            return None
-        if isinstance(v, float) and v.is_integer():
-            return str(int(v))
-        return str(v).strip()
-
-    return series.map(one).astype(object)
+    return series.map(parse_id).astype(object)
 
 
 def validate_layer(
@@ -602,7 +540,7 @@ def validate_layer(
             continue
         series = gdf[fname]
         if fname in schema.required:
-            missing = series.isna()
+            missing = series.map(is_blank).astype(bool)
             if missing.any():
                 rows = list(gdf.index[missing][:5])
                 raise ContextError(
@@ -622,7 +560,7 @@ def validate_layer(
             allowed = schema.allowed[fname]
             aliases = _CLASS_ALIASES if fname == "shore_class" else _PCT_ALIASES
             raw = gdf[fname]
-            normal = raw.map(lambda v, a=aliases: _normalise_value(v, a))
+            normal = raw.map(lambda v, a=aliases: normalise_key(v, a))
             bad = normal.notna() & ~normal.isin(allowed)
             if bad.any():
                 values = sorted({str(v) for v in raw[bad]})
@@ -659,17 +597,8 @@ def validate_layer(
 
 
 def _to_working(gdf: gpd.GeoDataFrame, name: str) -> tuple[gpd.GeoDataFrame, list[str]]:
-    try:
-        from wetland_gis.geometry.crs import to_working_crs
-    except ImportError:
-        to_working_crs = None
-    if to_working_crs is not None:
-        out, recs = to_working_crs(gdf, source=f"context layer {name!r}")
-        return out, [str(r) for r in (recs or [])]
-    if gdf.crs.equals(WORKING_CRS):
-        return gdf, []
-    before = gdf.crs.to_string()
-    return gdf.to_crs(WORKING_CRS), [f"{name}: reprojected from {before} to {WORKING_CRS}"]
+    out, recs = to_working_crs(gdf, source=f"context layer {name!r}")
+    return out, [str(r) for r in (recs or [])]
 
 
 # --------------------------------------------------------------------------------- loading
@@ -816,7 +745,7 @@ def load_context(
                 layer=name,
                 path="<GeoDataFrame>" if path is None else str(path),
                 source_layer=inner,
-                sha256="" if path is None else _sha256(path),
+                sha256="" if path is None else file_sha256(path),
                 crs=crs,
                 features=len(gdf),
             )

@@ -16,6 +16,7 @@ __all__ = [
     "LayerNotFoundError",
     "FieldMappingError",
     "WetlandTypeError",
+    "ValueParseError",
     "OutputError",
     "ContextError",
     "RulesInputError",
@@ -67,6 +68,14 @@ class WetlandTypeError(InputError, ValueError):
 
     The message gives the value and the accepted forms, so a caller can record the
     row as "not assessed" with that reason.
+    """
+
+
+class ValueParseError(InputError, ValueError):
+    """An attribute value cannot be read as the boolean, number or id it must be.
+
+    Raised by :mod:`wetland_gis.io.values`; the message gives the value and the accepted
+    spellings. Readers that know the file, layer and row catch it and say where.
     """
 
 

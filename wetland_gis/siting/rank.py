@@ -26,10 +26,18 @@ import numpy as np
 import pandas as pd
 import shapely
 
+from wetland_gis.context import MAJOR_WATERSHED_IDS
 from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import FieldMappingError, InputError, RulesInputError, WetlandTypeError
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
 from wetland_gis.geometry.overlay import largest_overlap
+from wetland_gis.io.values import (
+    is_blank,
+    parse_bool,
+    parse_id,
+    parse_number,
+    parse_whole_number,
+)
 from wetland_gis.io.wetland_types import parse_wetland_type
 from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adjustments
 from wetland_gis.rules.procedure import bank_fees
@@ -37,12 +45,9 @@ from wetland_gis.rules.replacement import replacement_ratio
 from wetland_gis.rules.siting import (
     CITE_NEXT_LEVEL,
     SitingPlace,
-    is_blank,
     next_tier_condition,
-    place_id,
     replacement_action_eligibility,
     siting_tier,
-    whole_number,
 )
 from wetland_gis.siting.allocate import check_weights
 from wetland_gis.units import FOOT_M
@@ -122,14 +127,14 @@ def _match_columns(
     return out
 
 
+def _whole(value: Any) -> int | None:
+    """Return a watershed or service area number, or None when blank or not whole."""
+    return parse_whole_number(value, errors="coerce")
+
+
 def _number(value: Any) -> float | None:
-    if is_blank(value) or isinstance(value, bool):
-        return None
-    try:
-        number = float(str(value).replace(",", "").replace("$", "").strip())
-    except ValueError:
-        return None
-    return number if math.isfinite(number) else None
+    """Return a listing's number, or None when it is blank or not a number."""
+    return parse_number(value, errors="coerce")
 
 
 def read_bank_listing(path: str | Path, *, layer: str | None = None) -> gpd.GeoDataFrame:
@@ -229,7 +234,7 @@ def prepare_banks(
         account = get["account"]
         if is_blank(account):
             problems.append(f"{where(n)}: account is blank; give the bank account number")
-        row["account"] = None if is_blank(account) else place_id(account)
+        row["account"] = None if is_blank(account) else parse_id(account)
         row["bank_name"] = None if is_blank(get["bank_name"]) else str(get["bank_name"]).strip()
         row["county"] = None if is_blank(get["county"]) else str(get["county"]).strip()
         for name in ("credits", "price"):
@@ -241,12 +246,13 @@ def prepare_banks(
                 )
             row[name] = value if value is not None and value >= 0 else float("nan")
         major = get["major"]
-        row["major"] = whole_number(major)
-        if not is_blank(major) and (row["major"] is None or not 1 <= row["major"] <= 81):
+        row["major"] = _whole(major)
+        lo, hi = MAJOR_WATERSHED_IDS
+        if not is_blank(major) and (row["major"] is None or not lo <= row["major"] <= hi):
             problems.append(f"{where(n)}: major {major!r} is not a major watershed number "
-                            "1-81; leave it blank if unknown")
+                            f"{lo}-{hi}; leave it blank if unknown")
         bsa = get["bsa"]
-        row["bsa"] = whole_number(bsa)
+        row["bsa"] = _whole(bsa)
         if not is_blank(bsa) and row["bsa"] is None:
             problems.append(f"{where(n)}: bsa {bsa!r} is not a bank service area number; leave "
                             "it blank if unknown")
@@ -256,7 +262,7 @@ def prepare_banks(
             problems.append(f"{where(n)}: program {get['program']!r} is not one of "
                             f"{sorted(set(PROGRAMS.values()))}")
         row["program"] = PROGRAMS.get(program)
-        row["minor"] = place_id(get.get("minor"))
+        row["minor"] = parse_id(get.get("minor"))
         pct = get.get("pct_class")
         row["pct_class"] = None
         if not is_blank(pct):
@@ -350,7 +356,7 @@ def prepare_sites(sites: gpd.GeoDataFrame, *, source: str = "sites") -> gpd.GeoD
     out, _ = to_working_crs(sites.reset_index(drop=True), source=source)
     out = out.rename(columns={v: k for k, v in cols.items() if v != k}).copy()
     problems = []
-    ids = [place_id(v) for v in out["site_id"]]
+    ids = [parse_id(v) for v in out["site_id"]]
     for n, value in enumerate(ids):
         if value is None:
             problems.append(f"row {n}: site_id is blank")
@@ -504,9 +510,9 @@ def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | Non
                 src[k].append("pct_class: county named in the listing (Minn. R. 8420.0117)")
         else:
             pct.append(None)
-    frame["minor"] = [place_id(v) for v in minor]
-    frame["major"] = pd.array([whole_number(v) for v in major], dtype="Int64")
-    bsa_whole = [whole_number(v) for v in bsa]
+    frame["minor"] = [parse_id(v) for v in minor]
+    frame["major"] = pd.array([_whole(v) for v in major], dtype="Int64")
+    bsa_whole = [_whole(v) for v in bsa]
     all_whole = all(w is not None or is_blank(v) for w, v in zip(bsa_whole, bsa, strict=True))
     frame["bsa"] = (pd.array(bsa_whole, dtype="Int64") if all_whole
                     else [None if is_blank(v) else str(v) for v in bsa])
@@ -544,16 +550,8 @@ def _types(value: Any) -> frozenset[int] | None:
 
 
 def _truthy(value: Any) -> bool | None:
-    if is_blank(value):
-        return None
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    text = str(value).strip().lower()
-    if text in {"true", "t", "yes", "y", "1", "1.0"}:
-        return True
-    if text in {"false", "f", "no", "n", "0", "0.0"}:
-        return False
-    return None
+    """Return a yes/no attribute; None (unknown) when blank or not a yes/no spelling."""
+    return parse_bool(value, errors="coerce")
 
 
 def impact_needs(
@@ -622,9 +620,9 @@ def impact_needs(
         "acres": np.asarray(acres, dtype=float),
         "ratio": ratio.to_numpy(dtype=float),
         "replace_acres": replace[keep].to_numpy(dtype=float),
-        "minor": [place_id(v) for v in col("minor")[keep]],
-        "major": [whole_number(v) for v in col("major")[keep]],
-        "bsa": [v if whole_number(v) is None else whole_number(v) for v in col("bsa")[keep]],
+        "minor": [parse_id(v) for v in col("minor")[keep]],
+        "major": [_whole(v) for v in col("major")[keep]],
+        "bsa": [v if _whole(v) is None else _whole(v) for v in col("bsa")[keep]],
         "pct_class": [None if is_blank(v) else str(v) for v in col("pct_class")[keep]],
         "types": [_types(v) for v in col("wetland_type")[keep]],
         "agricultural": [None if is_blank(v) else str(v).strip().lower() == "agricultural"

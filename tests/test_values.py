@@ -1,0 +1,255 @@
+"""The one value parser (wetland_gis/io/values.py): every accepted spelling, pinned.
+
+Tables of (value, expected) pairs; a value outside a table is refused with a
+ValueParseError naming it (or None with ``errors="coerce"``), never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from wetland_gis.context import county_classes
+from wetland_gis.enums import PercentageArea
+from wetland_gis.errors import InputError, ValueParseError
+from wetland_gis.io.values import (
+    FALSE_SPELLINGS,
+    TRUE_SPELLINGS,
+    is_blank,
+    normalise_county,
+    normalise_key,
+    parse_bool,
+    parse_id,
+    parse_number,
+    parse_whole_number,
+)
+from wetland_gis.parameters import default_parameters
+
+AS_OF = "2024-05-01"
+
+BLANKS = [None, float("nan"), np.nan, np.float32("nan"), pd.NA, pd.NaT, np.datetime64("NaT"),
+          Decimal("NaN"), "", " ", "\t\n"]
+NOT_BLANK = [0, 0.0, False, "0", "nan", "None", "-", [], ()]
+
+
+@pytest.mark.parametrize("value", BLANKS, ids=repr)
+def test_blank_values_are_unknown(value):
+    assert is_blank(value) is True
+    assert parse_bool(value) is None
+    assert parse_number(value) is None
+    assert parse_whole_number(value) is None
+    assert parse_id(value) is None
+    assert normalise_key(value) is None
+
+
+@pytest.mark.parametrize("value", NOT_BLANK, ids=repr)
+def test_zero_false_and_text_are_values_not_blanks(value):
+    assert is_blank(value) is False
+
+
+# ------------------------------------------------------------------------------ booleans
+
+BOOL_CASES = [
+    *[(s, True) for s in TRUE_SPELLINGS],
+    *[(s, False) for s in FALSE_SPELLINGS],
+    ("TRUE", True), ("True", True), (" yes ", True), ("Y", True), ("T", True),
+    ("FALSE", False), ("No", False), (" n", False), ("F", False),
+    (True, True), (False, False), (np.True_, True), (np.False_, False),
+    (1, True), (0, False), (1.0, True), (0.0, False), (np.int64(1), True), (np.float64(0), False),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), BOOL_CASES, ids=repr)
+def test_boolean_spellings(value, expected):
+    assert parse_bool(value) is expected
+
+
+def test_the_spelling_lists_are_what_the_issue_pins():
+    # "1.0" is true here and everywhere: the disagreement of issue 12 §2 cannot come back
+    assert TRUE_SPELLINGS == ("true", "t", "yes", "y", "1", "1.0")
+    assert FALSE_SPELLINGS == ("false", "f", "no", "n", "0", "0.0")
+
+
+BOOL_REFUSED = [2, -1, 0.5, "2", "maybe", "x", "on", "off", "si", "true-ish", "1.5", [True], b"1"]
+
+
+@pytest.mark.parametrize("value", BOOL_REFUSED, ids=repr)
+def test_other_values_are_not_guessed_true_or_false(value):
+    with pytest.raises(ValueParseError, match=r"cannot read .* as true/false; accepted"):
+        parse_bool(value)
+    assert parse_bool(value, errors="coerce") is None
+
+
+# ------------------------------------------------------------------------------- numbers
+
+NUMBER_CASES = [
+    (3, 3.0), (2.5, 2.5), (-4, -4.0), (np.int32(7), 7.0), (np.float32(0.5), 0.5),
+    (Decimal("1.25"), 1.25),
+    ("2.5", 2.5), (" 2.5 ", 2.5), ("12,500", 12_500.0), ("1,234,567.8", 1_234_567.8),
+    ("$1,200.50", 1200.5), ("$ 40", 40.0), ("-3", -3.0), ("1e3", 1000.0), ("0", 0.0),
+    (".5", 0.5),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), NUMBER_CASES, ids=repr)
+def test_number_spellings(value, expected):
+    assert parse_number(value) == expected
+
+
+NUMBER_REFUSED = [True, False, "ten", "1.2.3", "12 500", "5%", "inf", "-inf", "nan",
+                  float("inf"), [1], {"a": 1}, "$"]
+
+
+@pytest.mark.parametrize("value", NUMBER_REFUSED, ids=repr)
+def test_non_numbers_are_refused(value):
+    with pytest.raises(ValueParseError, match=r"as a number; accepted: a finite number"):
+        parse_number(value)
+    assert parse_number(value, errors="coerce") is None
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_a_written_float_reads_back_exactly(x):
+    assert parse_number(repr(x)) == x
+    assert parse_number(f"{x:,}") == float(f"{x:,}".replace(",", ""))
+
+
+WHOLE_CASES = [(18, 18), (18.0, 18), ("18", 18), ("18.0", 18), (" 18 ", 18), (np.int64(81), 81),
+               (np.float64(7.0), 7), ("-1", -1), ("007", 7)]
+
+
+@pytest.mark.parametrize(("value", "expected"), WHOLE_CASES, ids=repr)
+def test_whole_number_spellings(value, expected):
+    assert parse_whole_number(value) == expected
+
+
+@pytest.mark.parametrize("value", [18.5, "18a", "eighteen", True, "inf", [18], "1,000"],
+                         ids=repr)
+def test_non_whole_numbers_are_refused(value):
+    with pytest.raises(ValueParseError, match="as a whole number"):
+        parse_whole_number(value)
+    assert parse_whole_number(value, errors="coerce") is None
+
+
+def test_errors_must_be_raise_or_coerce():
+    with pytest.raises(ValueError, match="errors must be 'raise' or 'coerce'"):
+        parse_number("x", errors="ignore")  # type: ignore[arg-type]
+
+
+def test_a_value_parse_error_is_an_input_error():
+    assert issubclass(ValueParseError, InputError)
+    assert issubclass(ValueParseError, ValueError)
+
+
+# ------------------------------------------------------------------------------------ ids
+
+ID_CASES = [
+    (18, "18"), (18.0, "18"), ("18", "18"), ("18.0", "18"), (np.float64(47.0), "47"),
+    ("07", "07"), ("0", "0"), ("47-05", "47-05"), (" SYN-86-0001 ", "SYN-86-0001"),
+    ("1234-S", "1234-S"), (18.5, "18.5"), ("A 1", "A 1"), (True, "True"),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), ID_CASES, ids=repr)
+def test_id_spellings(value, expected):
+    assert parse_id(value) == expected
+
+
+# ---------------------------------------------------------------------------- county names
+
+COUNTY_CASES = [
+    ("Lac qui Parle", "lac qui parle"),
+    ("Lac-qui-Parle", "lac qui parle"),
+    ("Lac–qui–Parle", "lac qui parle"),  # en dashes
+    ("LAC QUI PARLE COUNTY", "lac qui parle"),
+    ("lac_qui_parle", "lac qui parle"),
+    ("  Lac  qui   Parle  ", "lac qui parle"),
+    ("St. Louis", "st louis"),
+    ("Saint Louis County", "st louis"),
+    ("ST LOUIS", "st louis"),
+    ("St.Louis", "st louis"),
+    ("Lake of the Woods", "lake of the woods"),
+    ("Crow Wing County", "crow wing"),
+    ("Big Stone", "big stone"),
+    ("O'Brien", "o brien"),
+    ("O\u2019Brien", "o brien"),
+    ("County", "county"),  # only a trailing "County" after a name is dropped
+]
+
+
+@pytest.mark.parametrize(("name", "expected"), COUNTY_CASES)
+def test_county_name_spellings(name, expected):
+    assert normalise_county(name) == expected
+
+
+@pytest.mark.parametrize("name", [None, 27, float("nan")], ids=repr)
+def test_a_county_must_be_text(name):
+    with pytest.raises(ValueParseError, match="a county must be a name"):
+        normalise_county(name)
+
+
+LISTS = {
+    "percentage_area.counties.greater_than_80": PercentageArea.GREATER_THAN_80,
+    "percentage_area.counties.from_50_to_80": PercentageArea.FROM_50_TO_80,
+    "percentage_area.counties.less_than_50": PercentageArea.LESS_THAN_50,
+}
+
+
+def test_the_87_listed_counties_stay_distinct_and_every_spelling_finds_its_class():
+    params = default_parameters()
+    listed = {name: cls for key, cls in LISTS.items() for name in params.value(key, AS_OF)}
+    assert len(listed) == 87
+    assert len({normalise_county(n) for n in listed}) == 87
+    for name, expected in listed.items():
+        for spelling in (name, name.upper(), name.replace(" ", "-"), f"{name} County",
+                         name.replace("St.", "Saint")):
+            pct, _metro = county_classes(spelling, params, AS_OF)
+            assert pct is expected, (spelling, pct)
+
+
+@given(st.text(max_size=30))
+def test_county_normalisation_is_idempotent(name):
+    once = normalise_county(name)
+    assert normalise_county(once) in (once, once.removesuffix(" county"))
+    assert once == once.strip() and "  " not in once
+
+
+# ----------------------------------------------------------------------- keys (type strings)
+
+KEY_CASES = [
+    ("Natural Environment", None, "natural_environment"),
+    ("natural-environment", None, "natural_environment"),
+    ("natural – environment", None, "natural_environment"),  # en dash with spaces
+    ("  NATURAL   ENVIRONMENT ", None, "natural_environment"),
+    ("Rec/Dev", None, "rec_dev"),
+    ("greater than 80 percent", None, "greater_than_80_percent"),
+    ("NE", {"ne": "natural_environment"}, "natural_environment"),
+    ("Rec-Dev", {"rec_dev": "recreational_development"}, "recreational_development"),
+    ("unknown class", {"ne": "natural_environment"}, "unknown_class"),
+]
+
+
+@pytest.mark.parametrize(("value", "aliases", "expected"), KEY_CASES)
+def test_class_and_type_spellings(value, aliases, expected):
+    assert normalise_key(value, aliases) == expected
+
+
+@given(st.one_of(st.text(max_size=20), st.integers(), st.floats(), st.booleans(), st.none()))
+def test_every_parser_reads_or_refuses_with_a_value_parse_error(value):
+    for parse in (parse_bool, parse_number, parse_whole_number):
+        try:
+            out = parse(value)
+        except ValueParseError as err:
+            assert repr(value) in str(err)
+            assert parse(value, errors="coerce") is None
+        else:
+            assert out is None or isinstance(out, (bool, int, float))
+            if isinstance(out, float):
+                assert math.isfinite(out)
+    text = parse_id(value)
+    assert text is None or (text == text.strip() and text)

@@ -1,0 +1,372 @@
+"""Reading one attribute value: blank, boolean, number, whole number, id, county name, key.
+
+Every reader of user data (impact layers, context layers, bank listings, candidate sites)
+answers "is this blank / true / a number / which county" with the functions here, so two
+parts of the tool can never disagree on ``"1.0"`` or on ``"Lac-qui-Parle"``. Each parser
+returns ``None`` for a blank value (an unknown fact, never a default in the applicant's
+favour) and raises :class:`~wetland_gis.errors.ValueParseError` for a value it cannot
+read, naming the value and the spellings it accepts; ``errors="coerce"`` returns ``None``
+instead, for a caller that reports the row itself.
+
+This module imports only the standard library, so the rules core can use it without
+loading pandas, numpy or any geometry library. pandas and numpy missing values
+(``pd.NA``, ``pd.NaT``, ``np.nan``, ``np.datetime64("NaT")``) are still recognised: such
+a value can only exist once its library has been imported, so it is looked up in
+:data:`sys.modules` rather than imported here.
+
+Examples
+--------
+>>> parse_bool(" Yes "), parse_bool("1.0"), parse_bool(""), parse_bool(0)
+(True, True, None, False)
+>>> parse_number("12,500"), parse_number("$1,200.50"), parse_number(None)
+(12500.0, 1200.5, None)
+>>> parse_id(18.0), parse_id("07"), parse_id(" 47-05 ")
+('18', '07', '47-05')
+>>> normalise_county("Lac-qui-Parle County") == normalise_county("LAC QUI PARLE")
+True
+>>> normalise_key("Natural Environment"), normalise_key("rec-dev", {"rec_dev": "rd"})
+('natural_environment', 'rd')
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+import sys
+import unicodedata
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, Literal
+
+from wetland_gis.errors import ValueParseError
+
+__all__ = [
+    "TRUE_SPELLINGS",
+    "FALSE_SPELLINGS",
+    "is_blank",
+    "parse_bool",
+    "parse_number",
+    "parse_whole_number",
+    "parse_id",
+    "normalise_county",
+    "normalise_key",
+]
+
+TRUE_SPELLINGS = ("true", "t", "yes", "y", "1", "1.0")
+"""Text read as True (after stripping and ignoring case); also ``True``, ``1``, ``1.0``."""
+
+FALSE_SPELLINGS = ("false", "f", "no", "n", "0", "0.0")
+"""Text read as False (after stripping and ignoring case); also ``False``, ``0``, ``0.0``."""
+
+Errors = Literal["raise", "coerce"]
+
+_TRUE = frozenset(TRUE_SPELLINGS)
+_FALSE = frozenset(FALSE_SPELLINGS)
+#: Hyphens, dashes and the minus sign, all read as one separator.
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+_DASH_RE = re.compile(f"[{_DASHES}]")
+_COUNTY_PUNCTUATION_RE = re.compile(rf"[.\-_'\u2019{_DASHES}]")
+_KEY_SEPARATOR_RE = re.compile(r"[\s\-/]+")
+
+
+def is_blank(value: Any) -> bool:
+    """Return True for an unknown value: None, NaN, pandas NA/NaT, or blank text.
+
+    Parameters
+    ----------
+    value : object
+        One attribute value.
+
+    Returns
+    -------
+    bool
+        True for ``None``, a float NaN (Python or numpy), ``Decimal("NaN")``, ``pd.NA``,
+        ``pd.NaT``, ``np.datetime64("NaT")`` and text of only whitespace. ``0``, ``False``
+        and ``"0"`` are values, not blanks.
+
+    Examples
+    --------
+    >>> [is_blank(v) for v in (None, float("nan"), "  ", "0", 0, False)]
+    [True, True, True, False, False, False]
+    """
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, float):  # numpy float64 is a float too
+        return math.isnan(value)
+    if isinstance(value, Decimal):
+        return value.is_nan()
+    pd = sys.modules.get("pandas")
+    if pd is not None and (value is pd.NA or value is pd.NaT):
+        return True
+    np = sys.modules.get("numpy")
+    if np is not None:
+        if isinstance(value, np.floating):
+            return bool(np.isnan(value))
+        if isinstance(value, (np.datetime64, np.timedelta64)):
+            return bool(np.isnat(value))
+    return False
+
+
+def _refuse(value: Any, what: str, accepted: str, errors: Errors) -> None:
+    if errors == "coerce":
+        return None
+    if errors != "raise":
+        raise ValueError(f"errors must be 'raise' or 'coerce', got {errors!r}")
+    raise ValueParseError(f"cannot read {value!r} as {what}; accepted: {accepted}")
+
+
+def _is_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return True
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.bool_)
+
+
+_BOOL_ACCEPTED = (
+    f"True/False, 1/0, or text {list(TRUE_SPELLINGS)} / {list(FALSE_SPELLINGS)} (any case)"
+)
+
+
+def parse_bool(value: Any, *, errors: Errors = "raise") -> bool | None:
+    """Return a yes/no attribute as True, False or None (blank: unknown).
+
+    Parameters
+    ----------
+    value : object
+        ``True``/``False`` (Python or numpy), the numbers ``1``/``0`` (also ``1.0``), or
+        text in :data:`TRUE_SPELLINGS` / :data:`FALSE_SPELLINGS`, ignoring case and
+        surrounding spaces.
+    errors : {"raise", "coerce"}, default "raise"
+        What to do with any other value: raise, or return None (unknown).
+
+    Returns
+    -------
+    bool or None
+        None for a blank value.
+
+    Raises
+    ------
+    ValueParseError
+        A value that is not one of the accepted spellings (e.g. ``2``, ``"maybe"``,
+        ``"x"``), with ``errors="raise"``. It is never guessed to be True or False.
+
+    Examples
+    --------
+    >>> parse_bool("TRUE"), parse_bool("n"), parse_bool(1.0), parse_bool(None)
+    (True, False, True, None)
+    >>> parse_bool("maybe", errors="coerce") is None
+    True
+    """
+    if is_blank(value):
+        return None
+    if _is_bool(value):
+        return bool(value)
+    if isinstance(value, numbers.Real):
+        if value == 1:
+            return True
+        if value == 0:
+            return False
+        return _refuse(value, "true/false", _BOOL_ACCEPTED, errors)
+    if isinstance(value, str):
+        token = value.strip().lower()
+        if token in _TRUE:
+            return True
+        if token in _FALSE:
+            return False
+    return _refuse(value, "true/false", _BOOL_ACCEPTED, errors)
+
+
+_NUMBER_ACCEPTED = "a finite number, e.g. 2.5, '2.5', '12,500' or '$1,200.50'"
+
+
+def parse_number(value: Any, *, errors: Errors = "raise") -> float | None:
+    """Return a numeric attribute as a finite float, or None when blank.
+
+    Parameters
+    ----------
+    value : object
+        A number (int, float, numpy number, Decimal) or text of one. Text may have
+        surrounding spaces, thousands separators (``"12,500"``) and a leading dollar
+        sign (``"$1,200.50"``). Booleans are not numbers.
+    errors : {"raise", "coerce"}, default "raise"
+        What to do with a value that is not a finite number: raise, or return None.
+
+    Returns
+    -------
+    float or None
+        None for a blank value (None, NaN, pandas NA, blank text).
+
+    Raises
+    ------
+    ValueParseError
+        Text that is not a number, a boolean, infinity, or another type, with
+        ``errors="raise"``.
+
+    Examples
+    --------
+    >>> parse_number(" 2.5 "), parse_number(3), parse_number(float("nan"))
+    (2.5, 3.0, None)
+    >>> parse_number("ten", errors="coerce") is None
+    True
+    """
+    if is_blank(value):
+        return None
+    if _is_bool(value):
+        return _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+    if isinstance(value, (numbers.Real, Decimal)):
+        number = float(value)
+    elif isinstance(value, str):
+        text = value.strip().replace(",", "")
+        text = text[1:].strip() if text.startswith("$") else text
+        try:
+            number = float(text)
+        except ValueError:
+            return _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+    else:
+        return _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+    if not math.isfinite(number):
+        return _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+    return number
+
+
+def parse_whole_number(value: Any, *, errors: Errors = "raise") -> int | None:
+    """Return a whole-number attribute (a watershed or service area number) as an int.
+
+    Parameters
+    ----------
+    value : object
+        ``18``, ``18.0``, ``"18"``, ``"18.0"`` or ``" 18 "`` (numpy numbers too).
+    errors : {"raise", "coerce"}, default "raise"
+        What to do with a value that is not a whole number: raise, or return None.
+
+    Returns
+    -------
+    int or None
+        None for a blank value.
+
+    Raises
+    ------
+    ValueParseError
+        ``18.5``, ``"18a"``, a boolean and so on, with ``errors="raise"``.
+
+    Examples
+    --------
+    >>> parse_whole_number("18.0"), parse_whole_number(7), parse_whole_number("")
+    (18, 7, None)
+    >>> parse_whole_number(18.5, errors="coerce") is None
+    True
+    """
+    accepted = "a whole number such as 18, 18.0 or '18'"
+    if is_blank(value):
+        return None
+    if _is_bool(value) or not isinstance(value, (numbers.Real, Decimal, str)):
+        return _refuse(value, "a whole number", accepted, errors)
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        return _refuse(value, "a whole number", accepted, errors)
+    if not math.isfinite(number) or number != int(number):
+        return _refuse(value, "a whole number", accepted, errors)
+    return int(number)
+
+
+def parse_id(value: Any) -> str | None:
+    """Return an id (a watershed, account or basin id) as text.
+
+    A whole number read from a float column loses its ``.0`` (``18.0`` -> ``"18"``);
+    text is kept as written apart from surrounding spaces, so leading zeros stay
+    (``"07"``) and ``"47-05"`` is not a number. Any value can be an id, so nothing
+    raises.
+
+    Parameters
+    ----------
+    value : object
+        One id value.
+
+    Returns
+    -------
+    str or None
+        None for a blank value.
+
+    Examples
+    --------
+    >>> parse_id(18.0), parse_id("18.0"), parse_id("07"), parse_id("SYN-86-0001 ")
+    ('18', '18', '07', 'SYN-86-0001')
+    """
+    if is_blank(value):
+        return None
+    whole = parse_whole_number(value, errors="coerce")
+    if whole is not None and not (isinstance(value, str) and value.strip().startswith("0")):
+        return str(whole)
+    return str(value).strip()
+
+
+def normalise_county(name: Any) -> str:
+    """Return a county name reduced for matching against the county lists.
+
+    Case, surrounding and repeated spaces, full stops, hyphens and dashes, underscores
+    and apostrophes, a trailing "County", and "Saint" / "St." / "St" are all made the
+    same, so "Lac qui Parle", "Lac-qui-Parle" and "LAC QUI PARLE COUNTY" match, and
+    so do "St. Louis", "Saint Louis" and "ST LOUIS COUNTY".
+
+    Parameters
+    ----------
+    name : str
+        A county name as written, e.g. ``" Saint Louis County "``.
+
+    Returns
+    -------
+    str
+        The reduced name, e.g. ``"st louis"``.
+
+    Raises
+    ------
+    ValueParseError
+        When ``name`` is not text.
+
+    Examples
+    --------
+    >>> normalise_county("Saint Louis County"), normalise_county("Lac-qui-Parle")
+    ('st louis', 'lac qui parle')
+    """
+    if not isinstance(name, str):
+        raise ValueParseError(f"a county must be a name (text), got {name!r}")
+    text = unicodedata.normalize("NFKC", name).casefold()
+    words = _COUNTY_PUNCTUATION_RE.sub(" ", text).split()
+    if len(words) > 1 and words[-1] == "county":
+        words = words[:-1]
+    return " ".join("st" if w == "saint" else w for w in words)
+
+
+def normalise_key(value: Any, aliases: Mapping[str, str] | None = None) -> str | None:
+    """Return a class or type spelling as its snake_case key, e.g. a shoreland class.
+
+    Parameters
+    ----------
+    value : object
+        ``"Natural Environment"``, ``"natural-environment"``, ``"Rec/Dev"``: case and
+        surrounding spaces are ignored; runs of spaces, hyphens, dashes and slashes
+        become one underscore.
+    aliases : Mapping[str, str], optional
+        Key -> documented value (e.g. ``{"ne": "natural_environment"}``), applied after
+        normalising.
+
+    Returns
+    -------
+    str or None
+        The key (not checked against an allowed set: the caller does that and names the
+        allowed values), or None for a blank value.
+
+    Examples
+    --------
+    >>> normalise_key(" Greater than 80 percent "), normalise_key(None)
+    ('greater_than_80_percent', None)
+    """
+    if is_blank(value):
+        return None
+    text = _DASH_RE.sub("-", unicodedata.normalize("NFKC", str(value)).strip().lower())
+    key = _KEY_SEPARATOR_RE.sub("_", text)
+    return aliases.get(key, key) if aliases else key

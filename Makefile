@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check wetland_gis tests benchmarks sample_data
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests wetland_gis --doctest-modules --cov --cov-report=term
 	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks
 
 bench: $(STAMP)

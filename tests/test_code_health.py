@@ -1,0 +1,113 @@
+"""Project habits that are files: py.typed, pre-commit, the changelog's Law table, docs.
+
+The changelog test regenerates the Law table from the parameter tree, so a legal value
+added or changed without its changelog row fails here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+import tomllib
+import yaml
+
+import wetland_gis
+from wetland_gis.parameters import default_parameters
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_tool(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_package_is_marked_typed_and_ships_the_marker():
+    assert (Path(wetland_gis.__file__).parent / "py.typed").is_file()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["wetland_gis"]
+
+
+def test_make_test_runs_doctests_and_prints_coverage():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    line = next(x for x in recipe.splitlines() if "pytest" in x and "nbmake" not in x)
+    assert "tests wetland_gis" in line and "--doctest-modules" in line and "--cov" in line
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    dev = project["project"]["optional-dependencies"]["dev"]
+    assert any(r.startswith("pytest-cov") for r in dev)
+
+
+def test_pre_commit_runs_ruff_yamllint_on_the_parameters_and_mypy():
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = {h["id"]: h for repo in config["repos"] for h in repo["hooks"]}
+    assert {"ruff-check", "ruff-format", "yamllint", "mypy"} <= set(hooks)
+    for repo in config["repos"]:
+        assert re.fullmatch(r"v\d+\.\d+\.\d+", repo["rev"]), repo
+    assert re.search(hooks["yamllint"]["files"], "wetland_gis/parameters/wca.yaml")
+    assert not re.search(hooks["yamllint"]["files"], "environment.yml")
+    assert re.search(hooks["mypy"]["files"], "wetland_gis/assess.py")
+
+
+def test_the_changelog_law_table_is_in_step_with_the_parameter_tree():
+    tool = load_tool("changelog_law")
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert tool.with_table(text, tool.law_table()) == text, (
+        "CHANGELOG.md's Law table is stale: run `python tools/changelog_law.py --write` and "
+        "describe the change under [Unreleased]"
+    )
+
+
+def test_the_law_table_has_a_row_for_every_dated_value_with_its_citation():
+    tool = load_tool("changelog_law")
+    table = tool.law_table()
+    params = default_parameters()
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert len(rows) == sum(len(params[key].values) for key in params)
+    for key in params:
+        par = params[key]
+        for day, _value in par.values:
+            assert any(row.startswith(f"| `{key}` |") and f"| {day.isoformat()} |" in row
+                       and par.reference in row for row in rows), key
+    assert "| `de_minimis.outside_zone.types_1_2_6_7_greater_than_80` | 10000 | square_foot | " \
+           "2018-01-01 | Minn. Stat. § 103G.2241, subd. 9(a)(1) |" in rows
+
+
+def test_the_law_table_lists_a_new_dated_value(tmp_path):
+    tool = load_tool("changelog_law")
+    source = (Path(wetland_gis.__file__).parent / "parameters" / "wca.yaml").read_text(
+        encoding="utf-8")
+    changed = source.replace("values: {2018-01-01: 10000}",
+                             "values: {2018-01-01: 10000, 2030-07-01: 12000}", 1)
+    assert changed != source
+    path = tmp_path / "wca.yaml"
+    path.write_text(changed, encoding="utf-8")
+    table = tool.law_table(path)
+    assert "| 12000 | square_foot | 2030-07-01 | Minn. Stat. § 103G.2241, subd. 9(a)(1) |" in table
+
+
+def test_the_changelog_follows_keep_a_changelog():
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert text.startswith("# Changelog")
+    assert "keepachangelog.com" in text
+    assert "## [Unreleased]" in text
+    unreleased = text.split("## [Unreleased]", 1)[1]
+    for section in ("### Added", "### Changed", "### Law"):
+        assert section in unreleased
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["## Change a legal number", "## Add a rule", "## Add a context layer",
+     "## Run the benchmarks"],
+)
+def test_contributing_explains(heading):
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert heading in text
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    assert len(section.split()) > 40, heading

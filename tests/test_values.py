@@ -253,3 +253,79 @@ def test_every_parser_reads_or_refuses_with_a_value_parse_error(value):
                 assert math.isfinite(out)
     text = parse_id(value)
     assert text is None or (text == text.strip() and text)
+
+
+# ------------------------------------------------------- the readers that use the parser now
+
+def basin(**values):
+    import geopandas as gpd
+    from shapely.geometry import box
+
+    row = {"pw_id": "SYN-1", "shore_class": "NE", "acres": 12.0, "sewered": None}
+    row.update(values)
+    return gpd.GeoDataFrame({k: [v] for k, v in row.items()}, geometry=[box(0, 0, 10, 10)],
+                            crs="EPSG:26915")
+
+
+@pytest.mark.parametrize(("sewered", "expected"), [("1.0", True), ("Yes", True), (0, False),
+                                                   ("n", False), (None, None)], ids=repr)
+def test_a_context_layer_reads_booleans_with_the_parser(sewered, expected):
+    from wetland_gis.context import validate_layer
+
+    out, _ = validate_layer(basin(sewered=sewered), "public_water_basins")
+    value = out["sewered"].iloc[0]
+    assert (value is pd.NA) if expected is None else (bool(value) is expected)
+
+
+def test_a_context_layer_reads_thousands_separators_and_refuses_words():
+    from wetland_gis.context import validate_layer
+    from wetland_gis.errors import ContextError
+
+    out, _ = validate_layer(basin(acres="12,500"), "public_water_basins")
+    assert out["acres"].iloc[0] == 12_500.0
+    with pytest.raises(ContextError, match=r"field 'acres' must be a number; row 0 has 'big'"):
+        validate_layer(basin(acres="big"), "public_water_basins")
+    with pytest.raises(ContextError, match=r"field 'sewered' must be true/false.*'maybe'"):
+        validate_layer(basin(sewered="maybe"), "public_water_basins")
+
+
+def test_a_required_context_value_of_blank_text_is_missing():
+    from wetland_gis.context import validate_layer
+    from wetland_gis.errors import ContextError
+
+    with pytest.raises(ContextError, match=r"required field 'pw_id' is empty in 1 row"):
+        validate_layer(basin(pw_id="  "), "public_water_basins")
+
+
+def test_ids_of_a_context_layer_lose_a_float_point_and_keep_leading_zeros():
+    from wetland_gis.context import validate_layer
+
+    assert validate_layer(basin(pw_id=86.0), "public_water_basins")[0]["pw_id"].iloc[0] == "86"
+    assert validate_layer(basin(pw_id="07"), "public_water_basins")[0]["pw_id"].iloc[0] == "07"
+
+
+LISTING = ("bank_name,account,county,major,bsa,circ39,credits,price,program,lon,lat\n"
+           "Synthetic Bank A,1201-S,Wright,{major},7,3,{credits},14500,WCA,-94.1,45.2\n")
+
+
+def test_a_bank_listing_reads_numbers_with_the_parser(tmp_path):
+    from wetland_gis.siting.rank import read_bank_listing
+
+    path = tmp_path / "banks.csv"
+    path.write_text(LISTING.format(major="47.0", credits='"1,250.5"'), encoding="utf-8")
+    banks = read_bank_listing(path)
+    assert banks["credits"].iloc[0] == 1250.5
+    assert banks["major"].iloc[0] == 47
+
+
+@pytest.mark.parametrize("major", ["0", "82", "47.5"])
+def test_a_bank_listing_major_is_checked_against_the_dnr_numbering(tmp_path, major):
+    from wetland_gis.context import MAJOR_WATERSHED_IDS
+    from wetland_gis.siting.rank import read_bank_listing
+
+    lo, hi = MAJOR_WATERSHED_IDS
+    path = tmp_path / "banks.csv"
+    path.write_text(LISTING.format(major=major, credits="2"), encoding="utf-8")
+    with pytest.raises(InputError, match=rf"major '?{major}'? is not a major watershed number "
+                                           rf"{lo}-{hi}"):
+        read_bank_listing(path)

@@ -714,7 +714,8 @@ def _merge(results: Sequence[_Result], day: dt.date) -> WaterDecision:
         citations=citations,
         reasons=tuple(reasons),
         verify=tuple(verify),
-        inputs=newer.inputs,
+        inputs=newer.inputs if dict(older.inputs) == dict(newer.inputs) else {
+            s.edition: dict(s.inputs) for s in singles},
         parameters=params,
         as_of=day.isoformat(),
         edition=label,
@@ -1596,7 +1597,8 @@ def _edition_screen(
                      lambda rec, a=a: _permit_required(a, rec), facts)
         for rule, core in _RESTRICTIONS:
             run(rule, a.permit_id, lambda rec, a=a, core=core: core(a, rec), facts)
-        permitted = permit.outcome != WaterOutcome.NOT_REQUIRED
+        # a permit in force pays its fee even in a year under the minimum-use amounts
+        permitted = permit.outcome != WaterOutcome.NOT_REQUIRED or a.permit_action == "existing"
         fee = run("fee", a.permit_id, lambda rec, a=a, p=permitted: _fee(a, rec, readings, p),
                   facts)
         fees[a.permit_id] = fee.value if fee.outcome in (WaterOutcome.FEE,) else (
@@ -1634,9 +1636,10 @@ def _edition_screen(
     # summer surcharge, (h): municipal permits sharing a system are summed
     surcharge_uses = set(params.value("water_use.fee.surcharge_uses", ed.applies_from))
     groups: dict[str, list[Appropriation]] = defaultdict(list)
+    no_fee = {pid for (pid, rule), res in out.items() if rule == RULE_IDS["fee"]
+              and res.outcome in (WaterOutcome.NO_FEE, WaterOutcome.WAIVED)}
     for a in items:
-        if a.use in surcharge_uses and fees.get(a.permit_id) is not None \
-                and a.entity_type not in _AGENCIES:
+        if a.use in surcharge_uses and a.permit_id not in no_fee:
             system = a.distribution_system if a.use == "municipal" and a.distribution_system \
                 else f"permit:{a.permit_id}"
             groups[system].append(a)
@@ -1684,6 +1687,8 @@ def _share(rec: _Rec, system: str, value: Fraction | None) -> tuple[WaterOutcome
 def _total(rec: _Rec, base: Fraction | None, surcharge: Fraction | None
            ) -> tuple[WaterOutcome, Any]:
     rec.cite(f"{_LAW}, subd. 6")
+    rec.amounts["fee_after_cap"] = _money(base)
+    rec.amounts["surcharge"] = _money(surcharge)
     if base is None or surcharge is None:
         rec.because("A part of the fee is not known (see the fee, cap and surcharge "
                     "decisions).")
@@ -1769,6 +1774,11 @@ def headline(decisions: Iterable[WaterDecision]) -> WaterOutcome:
 # --------------------------------------------------------------------------- 6a and 6(e)
 
 
+def _year_end(year: int) -> dt.date:
+    december = len(MONTHS)
+    return dt.date(year, december, calendar.monthrange(year, december)[1])
+
+
 def past_unpermitted_fees(
     a: Appropriation,
     notified_year: int,
@@ -1804,8 +1814,7 @@ def past_unpermitted_fees(
     """
     params = params if params is not None else water_use_parameters()
     readings = readings or FeeReadings()
-    day = dt.date(notified_year, calendar.DECEMBER,
-                  calendar.monthrange(notified_year, calendar.DECEMBER)[1])
+    day = _year_end(notified_year)
     ed = editions_for(day, params)[-1]
     rec = _Rec(RULE_IDS["past_years"], a.permit_id, params, ed)
     key = "water_use.fee.past_unpermitted_years"
@@ -1817,7 +1826,7 @@ def past_unpermitted_fees(
         year = notified_year - back
         if first_unpermitted_year is not None and year < first_unpermitted_year:
             continue
-        end = dt.date(year, calendar.DECEMBER, calendar.monthrange(year, calendar.DECEMBER)[1])
+        end = _year_end(year)
         try:
             d = processing_fee(a, as_of=end, params=params, readings=readings)
         except ParameterNotInForce:

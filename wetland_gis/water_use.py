@@ -264,7 +264,8 @@ def _number(value: Any, column: str) -> float | None:
     try:
         number = float(str(value).replace(",", "").strip())
     except ValueError:
-        raise _RowError(f"{column} {value!r} is not a number (write digits, e.g. 1500000)")
+        raise _RowError(f"{column} {value!r} is not a number (write digits, e.g. 1500000)") \
+            from None
     if not math.isfinite(number) or number < 0:
         raise _RowError(f"{column} {value!r} must be a finite number 0 or more")
     return number
@@ -364,7 +365,7 @@ def _number_signed(value: Any, column: str) -> float | None:
     try:
         number = float(str(value).strip())
     except ValueError:
-        raise _RowError(f"{column} {value!r} is not a number (decimal degrees)")
+        raise _RowError(f"{column} {value!r} is not a number (decimal degrees)") from None
     if not math.isfinite(number):
         raise _RowError(f"{column} {value!r} is not finite")
     return number
@@ -427,9 +428,11 @@ class WaterUseResult:
     extra_decisions: list[WaterDecision] = field(default_factory=list)
 
     def write(self, out: str | Path) -> list[Path]:
-        """Write the GeoPackage (layers ``appropriations``, ``decisions``, ``fees``) and,
-        beside it, ``<stem>_fees.csv``, ``<stem>_schedules.csv``, ``<stem>_decisions.json``
-        and ``<stem>_manifest.json``.
+        """Write the GeoPackage and the tables and manifest beside it.
+
+        The GeoPackage holds the layers ``appropriations`` (points), ``decisions`` and
+        ``fees`` (attribute tables); beside it are ``<stem>_fees.csv``,
+        ``<stem>_schedules.csv``, ``<stem>_decisions.json`` and ``<stem>_manifest.json``.
 
         Returns
         -------
@@ -752,7 +755,7 @@ def _decorate(out: pd.DataFrame, facts: Mapping[int, Appropriation],
 def _fee_table(out: pd.DataFrame, facts: Mapping[int, Appropriation],
                screening: ScreeningResult | None) -> pd.DataFrame:
     rows = []
-    for idx, a in facts.items():
+    for a in facts.values():
         if screening is None:
             break
         fee = screening.decision(a.permit_id, "fee")

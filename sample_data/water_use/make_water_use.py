@@ -13,9 +13,11 @@ from pathlib import Path
 
 import geopandas as gpd
 import pandas as pd
+import pyogrio
 from shapely.geometry import box
 
 HERE = Path(__file__).resolve().parent
+GPKG_DATE = "2024-01-01T00:00:00.000Z"  # pinned GeoPackage timestamp (byte-identical reruns)
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -49,12 +51,14 @@ ROWS: list[dict[str, object]] = [
     {"permit_id": "WU-05", "entity": "Synthetic Falls", "entity_type": "municipality",
      "use": "municipal", "source": "groundwater", "annual_gallons": 400000000,
      "gallons_per_day": 2000000, "permits_held": 2, "permit_action": "existing",
-     "distribution_system": "SF-1", "data_center": False, "bulk_sale": False, "lon": -93.1, "lat": 44.7, **_months(25000000, 45000000),
+     "distribution_system": "SF-1", "data_center": False, "bulk_sale": False,
+     "lon": -93.1, "lat": 44.7, **_months(25000000, 45000000),
      "why": "fee clause (9)/(10); surcharge summed over distribution system SF-1"},
     {"permit_id": "WU-06", "entity": "Synthetic Falls", "entity_type": "municipality",
      "use": "municipal", "source": "groundwater", "annual_gallons": 200000000,
      "gallons_per_day": 900000, "permits_held": 2, "permit_action": "new",
-     "distribution_system": "SF-1", "data_center": False, "bulk_sale": False, "potable": True, "conservation_plan": True,
+     "distribution_system": "SF-1", "data_center": False, "bulk_sale": False,
+     "potable": True, "conservation_plan": True,
      "lon": -93.12, "lat": 44.72, **_months(14000000, 20000000),
      "why": "4a: new well in the synthetic Mt. Simon-Hinckley extent, alternative unknown; "
             "fee boundary at exactly 200,000,000 gallons"},
@@ -86,8 +90,8 @@ ROWS: list[dict[str, object]] = [
      "why": "5b: data center over 100,000,000 gallons (2025 only); fee boundary 150,000,000"},
     {"permit_id": "WU-12", "entity": "Synthetic Farms", "entity_type": "business",
      "use": "agricultural_irrigation", "source": "groundwater", "annual_gallons": 280000000,
-     "gallons_per_day": 3000000, "permits_held": 1, "permit_action": "existing", "data_center": False,
-     "aquifer": "surficial sand", "lon": -94.6, "lat": 45.55,
+     "gallons_per_day": 3000000, "permits_held": 1, "permit_action": "existing",
+     "data_center": False, "aquifer": "surficial sand", "lon": -94.6, "lat": 45.55,
      "why": "6(d)(3): agricultural irrigation cap by edition"},
     {"permit_id": "WU-13", "entity": "Synthetic Farms 2", "entity_type": "business",
      "use": "agricultural_irrigation", "source": "groundwater", "annual_gallons": 0,
@@ -115,6 +119,15 @@ ROWS: list[dict[str, object]] = [
 
 def main(out_dir: Path = HERE) -> list[Path]:
     """Write the sample layer (GeoPackage and CSV) and the synthetic aquifer extent."""
+    saved = pyogrio.get_gdal_config_option("OGR_CURRENT_DATE")
+    pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": GPKG_DATE})
+    try:
+        return _write(out_dir)
+    finally:
+        pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": saved})
+
+
+def _write(out_dir: Path) -> list[Path]:
     frame = pd.DataFrame(ROWS)
     frame = frame.drop(columns=["mt_simon_hinckley"], errors="ignore")
     for col in frame.columns:

@@ -1891,7 +1891,8 @@ def late_payment_penalty(
     _check_amount(unpaid_usd, "unpaid_usd", subject)
     ed = editions_for(day, params)[-1]
     rec = _Rec(RULE_IDS["penalty"], subject, params, ed)
-    pct_key, grace_key = "water_use.fee.penalty_percent_per_month", "water_use.fee.penalty_grace_days"
+    pct_key = "water_use.fee.penalty_percent_per_month"
+    grace_key = "water_use.fee.penalty_grace_days"
     pct = exact(rec.value(pct_key)) / PERCENT
     grace = int(rec.value(grace_key))
     rec.ref(pct_key)

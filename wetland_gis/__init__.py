@@ -4,6 +4,8 @@ The stable public API:
 
 - :func:`assess` → :class:`Assessment`: classify impact polygons and decide them.
 - :func:`site` → ``SitingResult``: rank and allocate replacement sites and bank credits.
+- :func:`water_use` → :class:`WaterUseResult`: water appropriation screening under
+  § 103G.271 (both editions), with fees, the decision trace and a manifest.
 - :func:`tep_map`, :func:`save_map`, :func:`write_report`: the TEP map and report.
 - :func:`load_context`, :func:`read_layer`, :func:`write_layer`: layers in and out.
 - :func:`default_parameters`, :func:`load_parameters`, :func:`load_adjustments`:
@@ -49,6 +51,7 @@ from wetland_gis.io.layers import read_layer, write_layer
 from wetland_gis.mapping import save_map, tep_map, write_report
 from wetland_gis.parameters import default_parameters, load_adjustments, load_parameters
 from wetland_gis.siting import site
+from wetland_gis.water_use import WaterUseResult, water_use
 
 __all__ = [
     "__version__",
@@ -57,6 +60,8 @@ __all__ = [
     "AssessOptions",
     "Assessment",
     "site",
+    "water_use",
+    "WaterUseResult",
     "tep_map",
     "save_map",
     "write_report",

@@ -1027,7 +1027,7 @@ def _bulk_sale(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
                     "distance cannot be measured.")
         rec.check("The destination of the water (a point), to measure the geodesic distance.")
         return WaterOutcome.VERIFY, None
-    rec.amounts["destination_miles"] = round(float(a.destination_miles), 3)
+    rec.amounts["destination_miles"] = float(a.destination_miles)
     if not rec.passes(b + "distance_miles", a.destination_miles):
         rec.because(f"The destination is {fmt_number(round(a.destination_miles, 1))} miles "
                     f"from the point of appropriation (geodesic), not more than "

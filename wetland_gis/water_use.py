@@ -474,13 +474,14 @@ class WaterUseResult:
         return water_use_map(self, **kwargs)
 
 
+#: Column of each rule's outcome on the points layer (10 characters at most).
 _OUTCOME_COLUMNS = {
-    "permit_required": "permit",
-    "mt_simon_hinckley": "mt_simon",
-    "bulk_sale": "bulk_sale",
-    "once_through": "once_thru",
-    "surface_water_levels": "sw_levels",
-    "data_center": "data_ctr",
+    "permit_required": "permit_out",
+    "mt_simon_hinckley": "msh_out",
+    "bulk_sale": "bulk_out",
+    "once_through": "once_out",
+    "surface_water_levels": "swl_out",
+    "data_center": "dc_out",
 }
 _TRACE_COLUMNS = ("project", "impact_id", "seq", "rule_id", "citation", "outcome", "value",
                   "reason", "verify", "inputs", "parameters", "edition", "flags")
@@ -591,7 +592,7 @@ def water_use(
     extras: dict[int, dict[str, Any]] = {}
     notes: dict[int, list[str]] = {}
     new_cols: dict[str, list[Any]] = {k: [None] * len(out) for k in (
-        "county", "metro_county", "seven_county", "mt_simon", "mt_simon_src", "dest_miles")}
+        "county", "metro_county", "seven_county", "in_msh", "msh_source", "dest_miles")}
     metro = {normalise_county(str(c)) for c in params.value(
         "water_use.metropolitan_county.counties", rules.editions(params)[0].applies_from)}
     seven = {normalise_county(str(c)) for c in params.value(
@@ -625,7 +626,7 @@ def water_use(
             msh, src = bool(_MT_SIMON.search(extra["aquifer"])), "aquifer column"
         elif in_aquifer.loc[idx] is not None:
             msh = bool(in_aquifer.loc[idx])
-        new_cols["mt_simon"][pos], new_cols["mt_simon_src"][pos] = msh, src
+        new_cols["in_msh"][pos], new_cols["msh_source"][pos] = msh, src
         miles = None
         if (extra["dest_lon"] is None) != (extra["dest_lat"] is None):
             status[idx] = NOT_ASSESSED

@@ -15,7 +15,7 @@ from wetland_gis.rules import water_use as wu
 from wetland_gis.rules.water_use import Appropriation, FeeReadings, WaterOutcome
 
 E2018, E2025, GAP = "2018-06-01", "2026-06-01", "2022-06-01"
-O = WaterOutcome
+OUT = WaterOutcome
 MG = 1_000_000
 FLAT = {E2018: 140, E2025: 200}
 # clause (2)..(11) rates per 1,000,000 gallons, lower bound in millions of gallons
@@ -53,7 +53,7 @@ def _cases():
 @pytest.mark.parametrize(("as_of", "gallons", "clause", "expected"), list(_cases()))
 def test_fee_schedule_on_both_sides_of_every_clause(as_of, gallons, clause, expected):
     d = fee(gallons, as_of)
-    assert d.outcome == O.FEE
+    assert d.outcome == OUT.FEE
     assert d.amounts["clause"] == clause
     assert d.value == pytest.approx(expected, abs=0.005)
     assert "fee_at_boundary" not in d.flags
@@ -114,14 +114,14 @@ def test_5c_thermal_exchange_pays_the_6a_schedule():
 @pytest.mark.parametrize(
     ("kw", "outcome", "cite"),
     [
-        pytest.param(dict(entity_type="state_agency"), O.NO_FEE, "6(e)", id="6(e) agency"),
-        pytest.param(dict(entity_type="federal_agency"), O.NO_FEE, "6(e)",
+        pytest.param(dict(entity_type="state_agency"), OUT.NO_FEE, "6(e)", id="6(e) agency"),
+        pytest.param(dict(entity_type="federal_agency"), OUT.NO_FEE, "6(e)",
                      id="6(e) federal agency"),
-        pytest.param(dict(use="flood_control", source="surface"), O.NO_FEE, "6(d)(6)",
+        pytest.param(dict(use="flood_control", source="surface"), OUT.NO_FEE, "6(d)(6)",
                      id="6(d)(6) flood control surface water"),
-        pytest.param(dict(use="stormwater"), O.WAIVED, "6(g)", id="6(g) stormwater runoff"),
+        pytest.param(dict(use="stormwater"), OUT.WAIVED, "6(g)", id="6(g) stormwater runoff"),
         pytest.param(dict(use="water_quality_treatment", entity_type="county",
-                          returns_to_source=True), O.WAIVED, "6(g)",
+                          returns_to_source=True), OUT.WAIVED, "6(g)",
                      id="6(g) public entity water quality diversion"),
     ],
 )
@@ -132,7 +132,7 @@ def test_no_fee_and_waivers(kw, outcome, cite):
 
 
 def test_1c_general_permit_below_15_million_pays_no_fee_and_at_it_pays():
-    assert fee(14_999_999, E2025, general_permit=True).outcome == O.NO_FEE
+    assert fee(14_999_999, E2025, general_permit=True).outcome == OUT.NO_FEE
     assert fee(15_000_000, E2025, general_permit=True).value == 200.0
 
 
@@ -293,7 +293,7 @@ def test_surcharge_of_a_common_distribution_system_is_summed_then_shared():
 def test_surcharge_without_monthly_volumes_asks_for_them():
     a = Appropriation("M", use="municipal", annual_gallons=60 * MG)
     r = wu.screen([a], as_of=E2025)
-    assert r.decision("M", "surcharge").outcome == O.VERIFY
+    assert r.decision("M", "surcharge").outcome == OUT.VERIFY
     assert r.decision("M", "total").value is None
 
 
@@ -308,14 +308,14 @@ def test_6a_schedule_covers_the_seven_years_before_notification_by_edition():
     by_year = {r["year"]: r for r in d.schedule}
     assert by_year[2018]["fee_usd"] == 262.5 and by_year[2018]["edition"] == "2018"
     assert by_year[2017]["outcome"] == "not_assessed"
-    assert d.outcome == O.INDETERMINATE and d.value is None
+    assert d.outcome == OUT.INDETERMINATE and d.value is None
 
 
 def test_6a_schedule_in_the_2025_edition_only_sums():
     a = Appropriation("U", annual_gallons=75 * MG)
     d = wu.past_unpermitted_fees(a, 2033, first_unpermitted_year=2030)
     assert [r["year"] for r in d.schedule] == [2030, 2031, 2032]
-    assert d.outcome == O.SCHEDULE and d.value == 3 * 450.0
+    assert d.outcome == OUT.SCHEDULE and d.value == 3 * 450.0
 
 
 def test_6a_years_between_the_editions_are_indeterminate():

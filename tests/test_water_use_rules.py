@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
-from wetland_gis.parameters import UNITS, load_parameters
+from wetland_gis.parameters import UNITS
 from wetland_gis.rules import water_use as wu
 from wetland_gis.rules.water_use import Appropriation, WaterOutcome
 
 E2018, E2025, GAP = "2018-06-01", "2026-06-01", "2022-06-01"
-O = WaterOutcome
+OUT = WaterOutcome
 
 
 def A(**kw) -> Appropriation:  # noqa: N802 - a short scenario builder
@@ -137,7 +137,7 @@ def test_a_date_before_the_2018_edition_is_refused():
 @pytest.mark.parametrize("day", ["2019-01-01", GAP, "2025-12-31"])
 def test_between_the_editions_a_differing_fee_is_indeterminate_with_both_figures(day):
     d = wu.processing_fee(A(annual_gallons=120_000_000), as_of=day)
-    assert d.outcome == O.INDETERMINATE and d.value is None
+    assert d.outcome == OUT.INDETERMINATE and d.value is None
     assert d.amounts["value_2018"] == 480.0 and d.amounts["value_2025"] == 840.0
     assert "edition_change" in d.flags and d.edition == "2018+2025"
     assert "took effect" in d.verify[0]
@@ -146,7 +146,7 @@ def test_between_the_editions_a_differing_fee_is_indeterminate_with_both_figures
 
 def test_between_the_editions_an_agreeing_answer_is_given_and_says_so():
     d = wu.permit_required(A(annual_gallons=2_000_000, gallons_per_day=20_000), as_of=GAP)
-    assert d.outcome == O.REQUIRED and d.edition == "2018+2025"
+    assert d.outcome == OUT.REQUIRED and d.edition == "2018+2025"
     assert any("same under both editions" in r for r in d.reasons)
 
 
@@ -163,34 +163,34 @@ def test_the_2025_edition_date_is_flagged_as_not_an_effective_date():
 PERMIT_CASES = [
     ("1(b)(1) 24 persons domestic: no permit",
      dict(use="domestic", persons_served=24, annual_gallons=5e6, gallons_per_day=5e4),
-     O.NOT_REQUIRED),
+     OUT.NOT_REQUIRED),
     ("1(b)(1) 25 persons is not less than 25: permit",
      dict(use="domestic", persons_served=25, annual_gallons=5e6, gallons_per_day=5e4),
-     O.REQUIRED),
+     OUT.REQUIRED),
     ("1(b)(1) persons unknown: permit",
-     dict(use="domestic", annual_gallons=5e6, gallons_per_day=5e4), O.REQUIRED),
+     dict(use="domestic", annual_gallons=5e6, gallons_per_day=5e4), OUT.REQUIRED),
     ("1(b)(2) pre-1937 nonconsumptive hydropower: no permit",
      dict(use="hydropower", source="surface", nonconsumptive=True,
-          hydro_structure_existing=True, annual_gallons=1e9), O.NOT_REQUIRED),
+          hydro_structure_existing=True, annual_gallons=1e9), OUT.NOT_REQUIRED),
     ("1(b)(2) hydropower structure not pre-1937: permit",
      dict(use="hydropower", source="surface", nonconsumptive=True,
-          hydro_structure_existing=False, annual_gallons=1e9, gallons_per_day=1e7), O.REQUIRED),
+          hydro_structure_existing=False, annual_gallons=1e9, gallons_per_day=1e7), OUT.REQUIRED),
     ("1(b)(3) stormwater from constructed facilities: no permit",
-     dict(use="stormwater", stormwater_facility=True, annual_gallons=5e7), O.NOT_REQUIRED),
+     dict(use="stormwater", stormwater_facility=True, annual_gallons=5e7), OUT.NOT_REQUIRED),
     ("4(a) 9,999 gpd and 1,000,000 a year: no permit",
-     dict(annual_gallons=1_000_000, gallons_per_day=9_999), O.NOT_REQUIRED),
+     dict(annual_gallons=1_000_000, gallons_per_day=9_999), OUT.NOT_REQUIRED),
     ("4(a) 10,000 gpd is not less than 10,000: permit",
-     dict(annual_gallons=900_000, gallons_per_day=10_000), O.REQUIRED),
+     dict(annual_gallons=900_000, gallons_per_day=10_000), OUT.REQUIRED),
     ("4(a) 1,000,001 a year is more than 1,000,000: permit",
-     dict(annual_gallons=1_000_001, gallons_per_day=5_000), O.REQUIRED),
+     dict(annual_gallons=1_000_001, gallons_per_day=5_000), OUT.REQUIRED),
     ("4(a) daily amount unknown: both conditions needed, permit",
-     dict(annual_gallons=500_000), O.REQUIRED),
+     dict(annual_gallons=500_000), OUT.REQUIRED),
     ("4(a) local permit under 103B.211: not exempt",
-     dict(annual_gallons=500_000, gallons_per_day=2_000, local_permit=True), O.REQUIRED),
+     dict(annual_gallons=500_000, gallons_per_day=2_000, local_permit=True), OUT.REQUIRED),
     ("4(a) commissioner requires under 103G.287: permit",
      dict(annual_gallons=500_000, gallons_per_day=2_000, commissioner_requires=True),
-     O.REQUIRED),
-    ("1(a) annual amount unknown: permit", dict(), O.REQUIRED),
+     OUT.REQUIRED),
+    ("1(a) annual amount unknown: permit", dict(), OUT.REQUIRED),
 ]
 
 
@@ -211,8 +211,8 @@ def test_4b_local_approval_below_a_user_supplied_intermediate_amount():
                                as_of=E2018, params=params)
     at = wu.permit_required(A(annual_gallons=50_000_000, gallons_per_day=2e5),
                             as_of=E2018, params=params)
-    assert below.outcome == O.LOCAL_APPROVAL
-    assert at.outcome == O.REQUIRED
+    assert below.outcome == OUT.LOCAL_APPROVAL
+    assert at.outcome == OUT.REQUIRED
 
 
 def test_4b_without_the_intermediate_amount_asks_to_verify():
@@ -227,33 +227,33 @@ ALL3 = dict(potable=True, no_feasible_alternative=True, conservation_plan=True)
 
 MSH_CASES = [
     ("4a 2018 outside a metropolitan county: not restricted", E2018,
-     dict(MSH, county="Olmsted"), O.NOT_APPLICABLE),
+     dict(MSH, county="Olmsted"), OUT.NOT_APPLICABLE),
     ("4a 2025 outside a metropolitan county: restricted everywhere, conditions to verify",
-     E2025, dict(MSH, county="Olmsted"), O.VERIFY),
+     E2025, dict(MSH, county="Olmsted"), OUT.VERIFY),
     ("4a 2018 in Hennepin, conditions not stated: verify", E2018,
-     dict(MSH, county="Hennepin"), O.VERIFY),
+     dict(MSH, county="Hennepin"), OUT.VERIFY),
     ("4a 2018 in Hennepin, potable no alternative and plan: allowed", E2018,
-     dict(MSH, county="Hennepin", **ALL3), O.ALLOWED),
+     dict(MSH, county="Hennepin", **ALL3), OUT.ALLOWED),
     ("4a 2025 in Olmsted, all three conditions: allowed", E2025,
-     dict(MSH, county="Olmsted", **ALL3), O.ALLOWED),
+     dict(MSH, county="Olmsted", **ALL3), OUT.ALLOWED),
     ("4a 2025 not potable: prohibited", E2025,
      dict(MSH, county="Olmsted", potable=False, no_feasible_alternative=True,
-          conservation_plan=True), O.PROHIBITED),
+          conservation_plan=True), OUT.PROHIBITED),
     ("4a 2018 Wright is not a metropolitan county of 473.121: not restricted", E2018,
-     dict(MSH, county="Wright", potable=False), O.NOT_APPLICABLE),
+     dict(MSH, county="Wright", potable=False), OUT.NOT_APPLICABLE),
     ("4a aquifer unknown with a condition missing: verify", E2025,
      dict(source="groundwater", annual_gallons=5e7, county="Olmsted", potable=False),
-     O.VERIFY),
+     OUT.VERIFY),
     ("4a another aquifer: not applicable", E2025,
-     dict(MSH, mt_simon_hinckley=False, county="Dakota"), O.NOT_APPLICABLE),
+     dict(MSH, mt_simon_hinckley=False, county="Dakota"), OUT.NOT_APPLICABLE),
     ("4a existing permit: new permits only", E2025,
-     dict(MSH, county="Dakota", permit_action="existing"), O.NOT_APPLICABLE),
+     dict(MSH, county="Dakota", permit_action="existing"), OUT.NOT_APPLICABLE),
     ("4a(b) 2018 once-through from the aquifer in a metro county: terminated", E2018,
      dict(MSH, county="Ramsey", once_through="cooling", permit_action="existing"),
-     O.TERMINATE),
+     OUT.TERMINATE),
     ("4a between editions outside the metro: indeterminate", GAP,
      dict(MSH, county="Olmsted", potable=False, no_feasible_alternative=True,
-          conservation_plan=True), O.INDETERMINATE),
+          conservation_plan=True), OUT.INDETERMINATE),
 ]
 
 
@@ -269,7 +269,7 @@ def test_4a_in_hennepin_with_conditions_false_is_prohibited_in_2018():
     d = wu.mt_simon_hinckley(A(**MSH, county="Hennepin", potable=False,
                                no_feasible_alternative=True, conservation_plan=True),
                              as_of=E2018)
-    assert d.outcome == O.PROHIBITED
+    assert d.outcome == OUT.PROHIBITED
     assert "Minn. Stat. § 473.121, subd. 4" in d.citations
 
 
@@ -280,28 +280,28 @@ PWS = dict(public_water_supply=True, solely_public_supply=True, property_interes
            supply_requirements_met=True, entity_type="rural_water_district")
 
 BULK_CASES = [
-    ("4b not in the 2018 edition", E2018, dict(BULK, destination_miles=500), O.NOT_APPLICABLE),
+    ("4b not in the 2018 edition", E2018, dict(BULK, destination_miles=500), OUT.NOT_APPLICABLE),
     ("4b 1,000,000 gallons is not in excess of 1,000,000", E2025,
-     dict(BULK, annual_gallons=1_000_000, destination_miles=500), O.NOT_APPLICABLE),
+     dict(BULK, annual_gallons=1_000_000, destination_miles=500), OUT.NOT_APPLICABLE),
     ("4b 1,000,001 gallons 51 miles: prohibited", E2025,
-     dict(BULK, annual_gallons=1_000_001, destination_miles=51), O.PROHIBITED),
+     dict(BULK, annual_gallons=1_000_001, destination_miles=51), OUT.PROHIBITED),
     ("4b exactly 50 miles is not more than 50: allowed", E2025,
-     dict(BULK, destination_miles=50), O.ALLOWED),
-    ("4b destination unknown: verify", E2025, dict(BULK), O.VERIFY),
+     dict(BULK, destination_miles=50), OUT.ALLOWED),
+    ("4b destination unknown: verify", E2025, dict(BULK), OUT.VERIFY),
     ("4b bulk sale unknown over the amount: verify", E2025,
-     dict(annual_gallons=2e6, destination_miles=80), O.VERIFY),
+     dict(annual_gallons=2e6, destination_miles=80), OUT.VERIFY),
     ("4b(b) public water supply within 100 miles: allowed", E2025,
-     dict(BULK, **PWS, destination_miles=100), O.ALLOWED),
+     dict(BULK, **PWS, destination_miles=100), OUT.ALLOWED),
     ("4b(b) public water supply at 100.1 miles: prohibited", E2025,
-     dict(BULK, **PWS, destination_miles=100.1), O.PROHIBITED),
+     dict(BULK, **PWS, destination_miles=100.1), OUT.PROHIBITED),
     ("4b(b) a business cannot use the public supply exception", E2025,
-     dict(BULK, **{**PWS, "entity_type": "business"}, destination_miles=70), O.PROHIBITED),
+     dict(BULK, **{**PWS, "entity_type": "business"}, destination_miles=70), OUT.PROHIBITED),
     ("4b(b)(2) no property interest: prohibited", E2025,
-     dict(BULK, **{**PWS, "property_interest": False}, destination_miles=70), O.PROHIBITED),
+     dict(BULK, **{**PWS, "property_interest": False}, destination_miles=70), OUT.PROHIBITED),
     ("4b(b) a condition unknown: verify", E2025,
-     dict(BULK, **{**PWS, "supply_requirements_met": None}, destination_miles=70), O.VERIFY),
+     dict(BULK, **{**PWS, "supply_requirements_met": None}, destination_miles=70), OUT.VERIFY),
     ("4b between editions: indeterminate", GAP, dict(BULK, destination_miles=300),
-     O.INDETERMINATE),
+     OUT.INDETERMINATE),
 ]
 
 
@@ -316,23 +316,23 @@ def test_bulk_sale(as_of, facts, expected):
 
 OT = dict(once_through="cooling", source="surface", permit_action="existing")
 OT_CASES = [
-    ("5(b) 5,000,001 gallons: terminated", dict(OT, annual_gallons=5_000_001), O.TERMINATE),
+    ("5(b) 5,000,001 gallons: terminated", dict(OT, annual_gallons=5_000_001), OUT.TERMINATE),
     ("5(b) 5,000,000 gallons, pre-2015 system: may be permitted",
-     dict(OT, annual_gallons=5_000_000, existing_system=True), O.CONDITIONS),
+     dict(OT, annual_gallons=5_000_000, existing_system=True), OUT.CONDITIONS),
     ("5(b) 5,000,000 gallons, system age unknown: verify",
-     dict(OT, annual_gallons=5_000_000), O.VERIFY),
+     dict(OT, annual_gallons=5_000_000), OUT.VERIFY),
     ("5(b) nature preserve discharge exception",
-     dict(OT, annual_gallons=9e6, nature_preserve_discharge=True), O.ALLOWED),
+     dict(OT, annual_gallons=9e6, nature_preserve_discharge=True), OUT.ALLOWED),
     ("5(a) new groundwater once-through cooling: prohibited",
      dict(once_through="cooling", source="groundwater", permit_action="new",
-          annual_gallons=1e6), O.PROHIBITED),
+          annual_gallons=1e6), OUT.PROHIBITED),
     ("5(a) modified to increase groundwater volume: prohibited",
      dict(once_through="cooling", source="groundwater", permit_action="modified",
-          increase_volume=True, annual_gallons=1e6), O.PROHIBITED),
+          increase_volume=True, annual_gallons=1e6), OUT.PROHIBITED),
     ("5(c) thermal exchange returning all water: annual permit with approvals",
      dict(once_through="thermal_exchange", returns_all_water=True, annual_gallons=2e7),
-     O.CONDITIONS),
-    ("5 not once-through", dict(annual_gallons=2e7), O.NOT_APPLICABLE),
+     OUT.CONDITIONS),
+    ("5 not once-through", dict(annual_gallons=2e7), OUT.NOT_APPLICABLE),
 ]
 
 
@@ -348,18 +348,18 @@ def test_once_through(facts, expected, as_of):
 SWL = dict(use="surface_water_level", source="groundwater")
 SWL_CASES = [
     ("5a 10,000,001 gallons in Washington County: prohibited",
-     dict(SWL, annual_gallons=10_000_001, county="Washington"), O.PROHIBITED),
+     dict(SWL, annual_gallons=10_000_001, county="Washington"), OUT.PROHIBITED),
     ("5a 10,000,000 gallons is not in excess: not applicable",
-     dict(SWL, annual_gallons=10_000_000, county="Washington"), O.NOT_APPLICABLE),
+     dict(SWL, annual_gallons=10_000_000, county="Washington"), OUT.NOT_APPLICABLE),
     ("5a outside the seven counties, area of concern unknown: verify",
-     dict(SWL, annual_gallons=2e7, county="Wright"), O.VERIFY),
+     dict(SWL, annual_gallons=2e7, county="Wright"), OUT.VERIFY),
     ("5a outside, area of concern determined: prohibited",
-     dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=True), O.PROHIBITED),
+     dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=True), OUT.PROHIBITED),
     ("5a outside and not an area of concern: not applicable",
-     dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=False), O.NOT_APPLICABLE),
+     dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=False), OUT.NOT_APPLICABLE),
     ("5a surface water source: not applicable",
      dict(use="surface_water_level", source="surface", annual_gallons=2e7, county="Anoka"),
-     O.NOT_APPLICABLE),
+     OUT.NOT_APPLICABLE),
 ]
 
 
@@ -372,18 +372,18 @@ def test_surface_water_levels(facts, expected, as_of):
 
 DC_CASES = [
     ("5b not in the 2018 edition", E2018, dict(data_center=True, annual_gallons=2e8),
-     O.NOT_APPLICABLE),
+     OUT.NOT_APPLICABLE),
     ("5b data center 100,000,001 gallons: conditions", E2025,
-     dict(data_center=True, annual_gallons=100_000_001), O.CONDITIONS),
+     dict(data_center=True, annual_gallons=100_000_001), OUT.CONDITIONS),
     ("5b data center 100,000,000 gallons does not exceed", E2025,
-     dict(data_center=True, annual_gallons=100_000_000), O.NOT_APPLICABLE),
+     dict(data_center=True, annual_gallons=100_000_000), OUT.NOT_APPLICABLE),
     ("5b existing permittee supplying a data center: conditions", E2025,
      dict(supplies_data_center=True, permit_action="existing", annual_gallons=3e8),
-     O.CONDITIONS),
+     OUT.CONDITIONS),
     ("5b data center unknown over the amount: verify", E2025, dict(annual_gallons=3e8),
-     O.VERIFY),
+     OUT.VERIFY),
     ("5b between editions: indeterminate", GAP, dict(data_center=True, annual_gallons=3e8),
-     O.INDETERMINATE),
+     OUT.INDETERMINATE),
 ]
 
 
@@ -392,7 +392,7 @@ DC_CASES = [
 def test_data_center(as_of, facts, expected):
     d = wu.data_center(A(**facts), as_of=as_of)
     assert d.outcome == expected, d.explain()
-    if expected == O.CONDITIONS:
+    if expected == OUT.CONDITIONS:
         assert any("216B.02" in v for v in d.verify)
 
 
@@ -436,6 +436,6 @@ def test_between_the_editions_no_figure_is_chosen_when_they_differ(day, gallons)
     f18 = wu.processing_fee(a, as_of=E2018).value
     f25 = wu.processing_fee(a, as_of=E2025).value
     if f18 != f25:
-        assert d.outcome == O.INDETERMINATE and d.value is None
+        assert d.outcome == OUT.INDETERMINATE and d.value is None
     else:
         assert d.value == f18

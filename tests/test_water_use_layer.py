@@ -229,3 +229,35 @@ def test_cli_water_use_date_before_the_editions_exits_2(tmp_path, capsys):
                  "--as-of", "2017-01-01"])
     assert code == 2
     assert "no edition" in capsys.readouterr().err
+
+
+def test_write_refuses_a_format_that_cannot_hold_the_tables(tmp_path, r2025):
+    from wetland_gis.errors import OutputError
+
+    with pytest.raises(OutputError, match=r"\.gpkg"):
+        r2025.write(tmp_path / "wu.csv")
+
+
+def test_the_docstring_examples_run(monkeypatch):
+    import doctest
+    import sys
+
+    import wetland_gis.rules.water_use as rules_module
+
+    # the package exports the function wetland_gis.water_use; the module is in sys.modules
+    layer_module = sys.modules["wetland_gis.water_use"]
+
+    monkeypatch.chdir(ROOT)
+    for module in (rules_module, layer_module):
+        failed, tried = doctest.testmod(module)
+        assert tried and not failed, module.__name__
+
+
+def test_demo_screens_the_sample_under_both_editions(tmp_path):
+    from wetland_gis.demo import run_water_use_demo
+
+    table = run_water_use_demo(ROOT, tmp_path)
+    assert table.loc["WU-07", "outcome 2018-06-01"] == "permit_required"
+    assert table.loc["WU-07", "outcome 2026-06-01"] == "prohibited"
+    assert (tmp_path / "water_use" / "water_use_2026_map.html").exists()
+    assert (tmp_path / "water_use" / "water_use_2018_fees.csv").exists()

@@ -36,7 +36,7 @@ import pyogrio
 from pyproj import Geod
 
 from wetland_gis.context import Context, load_context
-from wetland_gis.errors import FieldMappingError, InputError, RulesInputError
+from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
 from wetland_gis.io.layers import read_layer, write_layer
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
@@ -439,8 +439,13 @@ class WaterUseResult:
         list of Path
         """
         out = Path(out)
-        if out.suffix.lower() != ".gpkg":
+        if not out.suffix:
             out = out.with_suffix(".gpkg")
+        if out.suffix.lower() != ".gpkg":
+            raise OutputError(
+                f"water-use writes a GeoPackage (points, decisions and fees in one file): "
+                f"{out} has the extension {out.suffix!r}; give a .gpkg path"
+            )
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.exists():
             out.unlink()

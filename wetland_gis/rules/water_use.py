@@ -1554,16 +1554,24 @@ class ScreeningResult:
     decisions: tuple[WaterDecision, ...]
     summary: tuple[Mapping[str, Any], ...]
     as_of: str
+    _index: Mapping[str, list[WaterDecision]] = field(default_factory=dict, repr=False,
+                                                      compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, list[WaterDecision]] = defaultdict(list)
+        for d in self.decisions:
+            index[d.subject].append(d)
+        object.__setattr__(self, "_index", dict(index))
 
     def for_permit(self, permit_id: str) -> list[WaterDecision]:
         """Return the decisions whose subject is ``permit_id``."""
-        return [d for d in self.decisions if d.subject == permit_id]
+        return list(self._index.get(permit_id, ()))
 
     def decision(self, permit_id: str, rule: str) -> WaterDecision:
         """Return the decision of ``rule`` (a :data:`RULE_IDS` key or id) for a permit."""
         rule_id = RULE_IDS.get(rule, rule)
-        for d in self.decisions:
-            if d.subject == permit_id and d.rule_id == rule_id:
+        for d in self._index.get(permit_id, ()):
+            if d.rule_id == rule_id:
                 return d
         raise KeyError(f"no decision {rule_id!r} for {permit_id!r}")
 
@@ -1740,8 +1748,11 @@ def screen(
             results = results[:1]
         decisions.append(_merge(results, day))
     summary = []
+    index: dict[str, list[WaterDecision]] = defaultdict(list)
+    for d in decisions:
+        index[d.subject].append(d)
     for a in items:
-        mine = [d for d in decisions if d.subject == a.permit_id]
+        mine = index[a.permit_id]
         by_rule = {d.rule_id: d for d in mine}
         summary.append({
             "permit_id": a.permit_id,

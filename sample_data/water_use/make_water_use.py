@@ -41,6 +41,7 @@ ROWS: list[dict[str, object]] = [
     {"permit_id": "WU-03", "entity": "Synthetic Nursery LLC", "entity_type": "business",
      "use": "landscape_irrigation", "source": "groundwater", "annual_gallons": 1000000,
      "gallons_per_day": 10000, "lon": -93.9, "lat": 45.25, "aquifer": "Prairie du Chien",
+     **_months(50000, 130000),
      "why": "4(a) boundary: exactly 10,000 gpd is not less than 10,000, permit required"},
     {"permit_id": "WU-04", "entity": "Synthetic City of the First Class",
      "entity_type": "city_first_class", "use": "municipal", "source": "surface",

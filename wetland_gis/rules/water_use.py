@@ -688,10 +688,13 @@ def _merge(results: Sequence[_Result], day: dt.date) -> WaterDecision:
     flags = list(dict.fromkeys([*older.flags, *newer.flags]))
     citations = tuple(dict.fromkeys([*older.citations, *newer.citations]))
     if same:
-        reasons = [*newer.reasons, between + " The answer is the same under both editions."]
+        reasons = [between + " The answer is the same under both editions.",
+                   f"Under the {eds[-1].title} edition: " + " ".join(newer.reasons)]
         if differing:
             reasons.append(f"Values that differ between the editions did not change it: "
                            f"{diff_text}.")
+        verify.insert(0, f"The text in force on {day.isoformat()} is not held (only the two "
+                      "editions are): check that no amendment between them changed this answer.")
         return replace(newer, as_of=day.isoformat(), edition=label, parameters=params,
                        verify=tuple(verify), amounts=amounts, flags=tuple(flags),
                        citations=citations, reasons=tuple(reasons))
@@ -850,6 +853,10 @@ def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
             rec.check(f"That {commissioner}.")
         if a.local_permit is None:
             rec.check("That no local permit under § 103B.211, subd. 4 is involved.")
+        if a.permit_action == "existing":
+            rec.because("An existing permit stays in force until it is terminated, and the "
+                        "processing fee is due for each permit in force during the year "
+                        "(subd. 6(a)).")
         return WaterOutcome.NOT_REQUIRED, None
     elif annual_ok and daily_ok is None:
         rec.because(f"{_gal(a.annual_gallons)} a year is no more than "
@@ -1702,8 +1709,8 @@ def _total(rec: _Rec, base: Fraction | None, surcharge: Fraction | None
                     "decisions).")
         return WaterOutcome.VERIFY, None
     rec.because(f"Fee after the entity cap {_usd(base)} plus summer surcharge "
-                f"{_usd(surcharge)} (the surcharge is added after the caps, which subd. 6(d) "
-                f"states for processing fees).")
+                f"{_usd(surcharge)} (reading 'surcharge after caps': the caps of subd. 6(d) "
+                "limit the processing fee; the subd. 6(h) surcharge is added after them).")
     return WaterOutcome.FEE, base + surcharge
 
 

@@ -261,3 +261,19 @@ def test_demo_screens_the_sample_under_both_editions(tmp_path):
     assert table.loc["WU-07", "outcome 2026-06-01"] == "prohibited"
     assert (tmp_path / "water_use" / "water_use_2026_map.html").exists()
     assert (tmp_path / "water_use" / "water_use_2018_fees.csv").exists()
+
+
+def test_a_shapefile_with_10_character_names_gives_the_same_answers(tmp_path, r2025):
+    from wetland_gis.io.layers import write_layer
+
+    write_layer(gpd.read_file(POINTS), tmp_path / "a.shp")
+    r = water_use(tmp_path / "a.shp", as_of=E2025, aquifer=AQUIFER)
+    assert list(r.points["outcome"]) == list(r2025.points["outcome"])
+    assert list(r.points["total_usd"].fillna(-1)) == list(r2025.points["total_usd"].fillna(-1))
+
+
+def test_without_an_aquifer_layer_a_new_groundwater_permit_asks_to_verify_in_2025():
+    r = water_use(POINTS, as_of=E2025)
+    row = _row(r, "WU-01")
+    assert row["msh_out"] == "verify" and row["msh_source"] == "unknown"
+    assert "Mt. Simon-Hinckley" in row["verify"]

@@ -245,6 +245,80 @@ report = wg.write_report(
 print(report)"""),
 ]
 
+NB4 = [
+    new_markdown_cell("""\
+# 4. Water appropriation under § 103G.271
+
+The offices that screen wetland impacts also screen water appropriations: wells, surface
+intakes, irrigation, dewatering. `wetland_gis.water_use` reads a layer of **points of
+appropriation** (one row per permit or source; columns in `docs/water_use.md`), computes the
+spatial facts (county, metropolitan county, the Mt. Simon-Hinckley extent, the geodesic
+distance to a bulk-sale destination) and decides, for each point: is a permit required, which
+restrictions apply (subd. 4a, 4b, 5, 5a, 5b), and the processing fee (subd. 6).
+
+Two editions of the section are held, **Minnesota Statutes 2018** and the text **as amended
+through 1Sp2025**, and they differ in almost every number. The date each change took effect is
+not in the text: between the editions a differing answer is `indeterminate`, with both figures.
+
+> The sample layer and the aquifer extent are **SYNTHETIC** (`sample_data/README.md`)."""),
+    new_code_cell(SETUP + """\
+WATER = DATA / "water_use"
+"""),
+    new_markdown_cell("## The input: one row per permit or source"),
+    new_code_cell("""\
+pts = wg.read_layer(WATER / "appropriations.gpkg").gdf
+pts[["permit_id", "entity", "entity_type", "use", "source", "annual_gallons", "why"]]"""),
+    new_markdown_cell("""\
+## Screen it under the 2025 edition
+`aquifer` is a polygon layer of the Mt. Simon-Hinckley extent (here a synthetic box); an
+`aquifer` column value, where given, wins over it."""),
+    new_code_cell("""\
+r = wg.water_use(WATER / "appropriations.gpkg", as_of="2026-06-01",
+                 aquifer=WATER / "synthetic_mt_simon_hinckley.gpkg")
+assert len(r.points) == len(pts)   # every input row is in the output
+r.points[["permit_id", "county", "status", "outcome", "permit_out", "msh_out", "bulk_out",
+          "once_out", "swl_out", "dc_out", "total_usd"]]"""),
+    new_markdown_cell("""\
+## The fee table
+The clause's stated fee applies to the **total** amount. An amount exactly at a boundary that no
+clause holds (100,000,000 ... 500,000,000 gallons) is read as the next clause (the higher
+rate) and flagged, with the other reading's fee beside it."""),
+    new_code_cell("""\
+r.fees[["permit_id", "clause", "fee_usd", "fee_at_boundary", "fee_other_reading_usd",
+        "fee_after_cap_usd", "surcharge_usd", "total_usd"]]"""),
+    new_markdown_cell("## One permit's decisions, with citations and what to verify"),
+    new_code_cell("""\
+for d in r.screening.for_permit("WU-07"):
+    print(d.explain(), end="\\n\\n")"""),
+    new_markdown_cell("""\
+## The same layer under the 2018 edition, and between the editions
+In 2018 there is no subd. 4b (bulk sale) and no subd. 5b (data centers); the fee schedule is
+lower. On a date between the editions, a differing answer is never chosen."""),
+    new_code_cell("""\
+r18 = wg.water_use(WATER / "appropriations.gpkg", as_of="2018-06-01",
+                   aquifer=WATER / "synthetic_mt_simon_hinckley.gpkg")
+mid = wg.water_use(WATER / "appropriations.gpkg", as_of="2022-06-01",
+                   aquifer=WATER / "synthetic_mt_simon_hinckley.gpkg")
+pd.DataFrame({"2018": r18.points.set_index("permit_id")["outcome"],
+              "2022 (between)": mid.points.set_index("permit_id")["outcome"],
+              "2025": r.points.set_index("permit_id")["outcome"]})"""),
+    new_code_cell("""\
+mid.fees[["permit_id", "fee_outcome", "fee_2018_usd", "fee_2025_usd"]]"""),
+    new_markdown_cell("## Past unpermitted years (subd. 6a) and the late penalty (subd. 6(e))"),
+    new_code_cell("""\
+r.schedules"""),
+    new_markdown_cell("""\
+## The map: points by outcome, with the 50- and 100-mile rings of bulk-sale sources
+Self-contained like the TEP map: it opens with no network."""),
+    new_code_cell("""\
+m = r.explore()
+path = wg.save_map(m, OUT / "water_use_map.html")
+written = r.write(OUT / "water_use.gpkg")
+print(path)
+print(*written, sep="\\n")
+m"""),
+]
+
 
 def _write(name: str, cells: list) -> None:
     nb = new_notebook(cells=cells)
@@ -258,10 +332,11 @@ def _write(name: str, cells: list) -> None:
 
 
 def main() -> None:
-    """Write the three notebooks."""
+    """Write the four notebooks."""
     _write("01_assess_a_project.ipynb", NB1)
     _write("02_replacement_siting.ipynb", NB2)
     _write("03_tep_map.ipynb", NB3)
+    _write("04_water_use.ipynb", NB4)
 
 
 if __name__ == "__main__":

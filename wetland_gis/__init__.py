@@ -4,6 +4,8 @@ The stable public API:
 
 - :func:`assess` → :class:`Assessment`: classify impact polygons and decide them.
 - :func:`site` → ``SitingResult``: rank and allocate replacement sites and bank credits.
+- :func:`water_use` → :class:`WaterUseResult`: water appropriation screening under
+  § 103G.271 (both editions), with fees, the decision trace and a manifest.
 - :func:`tep_map`, :func:`save_map`, :func:`write_report`: the TEP map and report.
 - :func:`load_context`, :func:`read_layer`, :func:`write_layer`: layers in and out.
 - :func:`default_parameters`, :func:`load_parameters`, :func:`load_adjustments`:
@@ -60,6 +62,7 @@ if TYPE_CHECKING:
     from wetland_gis.mapping import save_map, tep_map, write_report
     from wetland_gis.parameters import default_parameters, load_adjustments, load_parameters
     from wetland_gis.siting import site
+    from wetland_gis.water_use import WaterUseResult, water_use
 
 _ERRORS = (
     "WetlandGISError",
@@ -95,6 +98,8 @@ _LAZY: dict[str, str | None] = {
     "load_parameters": "wetland_gis.parameters",
     "load_adjustments": "wetland_gis.parameters",
     "Decision": "wetland_gis.decision",
+    "water_use": "wetland_gis.water_use",
+    "WaterUseResult": "wetland_gis.water_use",
     **dict.fromkeys(_ENUMS, "wetland_gis.enums"),
     **dict.fromkeys(_ERRORS, "wetland_gis.errors"),
 }
@@ -106,6 +111,8 @@ __all__ = [
     "AssessOptions",
     "Assessment",
     "site",
+    "water_use",
+    "WaterUseResult",
     "tep_map",
     "save_map",
     "write_report",

@@ -81,6 +81,26 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--siting", help="output folder of `wetland-gis site`")
     r.add_argument("--map", help="map HTML written by `wetland-gis map`, embedded in the report")
     r.add_argument("--out", required=True, help="HTML file to write")
+
+    w = sub.add_parser("water-use", help="screen water appropriations under § 103G.271 "
+                       "(permit, restrictions, processing fee; both editions)")
+    w.add_argument("points", help="points of appropriation: .gpkg, .shp, .geojson, or .csv "
+                   "with lon/lat (columns: docs/water_use.md)")
+    w.add_argument("--out", required=True, help="output GeoPackage (tables and map beside it)")
+    w.add_argument("--as-of", help="application (fee year) date YYYY-MM-DD (default today)")
+    w.add_argument("--aquifer", help="polygons of the Mt. Simon-Hinckley aquifer extent")
+    w.add_argument("--aquifer-layer", help="layer name inside the --aquifer GeoPackage")
+    w.add_argument("--context", help="context GeoPackage or folder with a counties layer "
+                   "(default: the shipped Minnesota counties)")
+    w.add_argument("--layer", help="layer name inside the points GeoPackage")
+    w.add_argument("--assume-crs", help="CRS to assume for a layer without one (recorded)")
+    w.add_argument("--parameters", help="a parameter YAML replacing the shipped water_use.yaml")
+    w.add_argument("--boundary-reading", choices=["next_clause", "previous_clause"],
+                   default="next_clause", help="fee at an exact subd. 6(a) boundary "
+                   "(docs/water_use.md)")
+    w.add_argument("--irrigation-minimum-reading", choices=["floor", "fee_is_minimum"],
+                   default="floor", help="how the subd. 6(f) minimum applies")
+    w.add_argument("--map", help="map HTML to write (default <out stem>_map.html)")
     return parser
 
 

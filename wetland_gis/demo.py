@@ -20,10 +20,16 @@ import pandas as pd
 
 from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import WetlandGISWarning
-from wetland_gis.pipeline import run_assess, run_map, run_report, run_site
+from wetland_gis.pipeline import run_assess, run_map, run_report, run_site, run_water_use
 from wetland_gis.rules import de_minimis_allowance, replacement_ratio
 
-__all__ = ["SampleProject", "SAMPLE_PROJECTS", "main", "worked_examples"]
+__all__ = ["SampleProject", "SAMPLE_PROJECTS", "main", "worked_examples", "run_water_use_demo",
+           "WATER_USE_SAMPLE", "WATER_USE_AS_OF"]
+
+#: The synthetic water-use sample (issue 10) and the fee years it is screened for.
+WATER_USE_SAMPLE = "sample_data/water_use/appropriations.gpkg"
+WATER_USE_AQUIFER = "sample_data/water_use/synthetic_mt_simon_hinckley.gpkg"
+WATER_USE_AS_OF = ("2018-06-01", "2026-06-01")
 
 AS_OF = "2024-05-01"
 """The application date of the demo (any date from 2018-01-01 on works)."""
@@ -139,6 +145,23 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, obje
     }
 
 
+def run_water_use_demo(root: Path, out: Path) -> pd.DataFrame:
+    """Screen the synthetic water-use sample under each edition; return the outcome table.
+
+    Writes ``out/water_use/water_use_<year>.gpkg`` with its tables, manifest and map.
+    """
+    folder = out / "water_use"
+    columns = {}
+    for as_of in WATER_USE_AS_OF:
+        result, _ = run_water_use(root / WATER_USE_SAMPLE,
+                                  folder / f"water_use_{as_of[:4]}.gpkg", as_of=as_of,
+                                  aquifer=root / WATER_USE_AQUIFER)
+        pts = result.points.set_index("permit_id")
+        columns[f"outcome {as_of}"] = pts["outcome"]
+        columns[f"total_usd {as_of}"] = pts["total_usd"]
+    return pd.DataFrame(columns)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the demo; return 0.
 
@@ -169,6 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  warning: {w}")
         print(f"  map:    {row['map']}")
         print(f"  report: {row['report']}")
+    print("\nWater appropriation screening, § 103G.271 (SYNTHETIC sample; the DNR decides)")
+    print(run_water_use_demo(root, out).to_string())
+    print(f"  map: {out / 'water_use' / 'water_use_2026_map.html'}")
     print(f"\nEverything else (classified GeoPackages, tables, manifests) is under {out}/")
     return 0
 

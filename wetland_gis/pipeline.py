@@ -32,6 +32,7 @@ __all__ = [
     "read_assessed",
     "read_siting",
     "run_command",
+    "run_water_use",
     "SITING_FILES",
 ]
 
@@ -336,6 +337,54 @@ def run_report(
     return [Path(path)]
 
 
+def run_water_use(
+    points: str | Path,
+    out: str | Path,
+    *,
+    layer: str | None = None,
+    as_of: str | None = None,
+    context: str | Path | Context | None = None,
+    aquifer: str | Path | None = None,
+    aquifer_layer: str | None = None,
+    assume_crs: str | None = None,
+    parameters: str | Path | None = None,
+    boundary_reading: str = "next_clause",
+    irrigation_minimum_reading: str = "floor",
+    map_html: str | Path | None = None,
+) -> tuple[Any, list[Path]]:
+    """Screen water appropriations (§ 103G.271) and write the GeoPackage, tables and map.
+
+    Parameters
+    ----------
+    points, layer, as_of, context, aquifer, aquifer_layer, assume_crs, parameters
+        As :func:`wetland_gis.water_use.water_use`.
+    out : str or Path
+        The GeoPackage to write (see :meth:`WaterUseResult.write`).
+    boundary_reading, irrigation_minimum_reading : str
+        The named fee readings (docs/water_use.md).
+    map_html : str or Path, optional
+        The offline map (default ``<stem>_map.html`` beside ``out``).
+
+    Returns
+    -------
+    (WaterUseResult, list of Path)
+    """
+    from wetland_gis.mapping import save_map
+    from wetland_gis.rules.water_use import FeeReadings
+    from wetland_gis.water_use import water_use
+
+    result = water_use(
+        points, layer=layer, as_of=as_of, context=context, aquifer=aquifer,
+        aquifer_layer=aquifer_layer, assume_crs=assume_crs, parameters=parameters,
+        readings=FeeReadings(boundary=boundary_reading,
+                             irrigation_minimum=irrigation_minimum_reading),
+    )
+    written = result.write(out)
+    target = Path(map_html) if map_html else Path(f"{Path(out).with_suffix('')}_map.html")
+    written.append(save_map(result.explore(), target))
+    return result, written
+
+
 def run_command(args: argparse.Namespace) -> list[Path]:
     """Run one parsed ``wetland-gis`` sub-command; return the files written."""
     if args.command == "assess":
@@ -385,4 +434,12 @@ def run_command(args: argparse.Namespace) -> list[Path]:
                        basemap=args.basemap)
     if args.command == "report":
         return run_report(args.assessed, args.out, siting=args.siting, map_html=args.map)
+    if args.command == "water-use":
+        _, written = run_water_use(
+            args.points, args.out, layer=args.layer, as_of=args.as_of, context=args.context,
+            aquifer=args.aquifer, aquifer_layer=args.aquifer_layer, assume_crs=args.assume_crs,
+            parameters=args.parameters, boundary_reading=args.boundary_reading,
+            irrigation_minimum_reading=args.irrigation_minimum_reading, map_html=args.map,
+        )
+        return written
     raise InputError(f"unknown command {args.command!r}")  # pragma: no cover

@@ -59,6 +59,14 @@ UNITS = frozenset(
         "county_list",
         "type_list",
         "table",
+        # water appropriation, § 103G.271 (water_use.yaml)
+        "gallon",
+        "gallons_per_day",
+        "mile",
+        "count",
+        "year",
+        "flag",
+        "month_list",
     }
 )
 COMPARISONS = frozenset({"at_most", "less_than", "at_least", "greater_than"})

@@ -1,0 +1,933 @@
+"""Water appropriation screening (§ 103G.271) of a layer of points of appropriation.
+
+:func:`water_use` reads a layer of points (GeoPackage, shapefile, GeoJSON or CSV with
+``lon``/``lat``), computes the spatial facts (the county from the county layer, hence the
+metropolitan county of § 473.121, subd. 4 and the seven-county area; the Mt. Simon-Hinckley
+aquifer from a user-supplied layer or a column; the **geodesic** miles to a bulk-sale
+destination with :class:`pyproj.Geod`), hands plain values to the pure rules of
+:mod:`wetland_gis.rules.water_use` and returns a :class:`WaterUseResult`: the points with
+their outcome, the decision trace, the fee table, the schedules and a manifest.
+
+Every input row is in the output with a ``status`` and a ``status_reason``; a row that
+cannot be read is ``not_assessed`` with the column and the fix in its reason.
+
+Examples
+--------
+>>> r = water_use("sample_data/water_use/appropriations.gpkg", as_of="2026-06-01")
+>>> len(r.points) == len(r.points["permit_id"])
+True
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pyogrio
+from pyproj import Geod
+
+from wetland_gis.context import Context, load_context
+from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
+from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+from wetland_gis.io.layers import read_layer, write_layer
+from wetland_gis.manifest import InputRecord, Manifest, file_sha256
+from wetland_gis.parameters import ParameterSet, as_date, load_parameters
+from wetland_gis.rules import water_use as rules
+from wetland_gis.rules.percentage_area import normalise_county
+from wetland_gis.rules.siting import is_blank
+from wetland_gis.rules.water_use import (
+    MONTHS,
+    RULE_IDS,
+    Appropriation,
+    FeeReadings,
+    ScreeningResult,
+    WaterDecision,
+    WaterOutcome,
+)
+
+__all__ = [
+    "water_use",
+    "read_appropriations",
+    "WaterUseResult",
+    "INPUT_COLUMNS",
+    "MONTH_COLUMNS",
+    "METRES_PER_MILE",
+    "WORK_CRS",
+    "geodesic_miles",
+    "water_use_map",
+    "WATER_CAVEATS",
+]
+
+#: The international mile in metres (a unit conversion, not a legal number).
+METRES_PER_MILE = 1609.344
+#: Areas and overlays in NAD83 / UTM zone 15N, as everywhere in wetland_gis.
+WORK_CRS = "EPSG:26915"
+_LONLAT = "EPSG:4326"
+_GEOD = Geod(ellps="WGS84")
+
+#: Monthly volume columns, January to December.
+MONTH_COLUMNS: tuple[str, ...] = tuple(f"gal_{m[:3]}" for m in MONTHS)
+
+_FLAG_FIELDS = (
+    "general_permit", "hydro_structure_existing", "nonconsumptive", "stormwater_facility",
+    "local_permit", "commissioner_requires", "potable", "no_feasible_alternative",
+    "conservation_plan", "bulk_sale", "public_water_supply", "solely_public_supply",
+    "property_interest", "supply_requirements_met", "increase_volume",
+    "nature_preserve_discharge", "existing_system", "returns_all_water",
+    "health_pca_approval", "area_of_concern", "data_center", "supplies_data_center",
+    "returns_to_source",
+)
+
+#: Input columns: name -> (kind, description). Shapefile names cut to 10 characters match.
+INPUT_COLUMNS: dict[str, tuple[str, str]] = {
+    "permit_id": ("text", "permit or source id (required, unique)"),
+    "entity": ("text", "permittee; the caps of subd. 6(d) sum an entity's permits"),
+    "entity_type": ("choice", "one of " + ", ".join(rules.ENTITY_TYPES)),
+    "permits_held": ("int", "permits the entity holds, hydropower excluded (subd. 6(d)(2))"),
+    "use": ("choice", "one of " + ", ".join(rules.USES)),
+    "source": ("choice", "groundwater or surface"),
+    "permit_action": ("choice", "new, modified or existing (blank: new, recorded)"),
+    "aquifer": ("text", "aquifer if known, e.g. 'Mt. Simon-Hinckley' (overrides --aquifer)"),
+    "annual_gallons": ("number", "gallons appropriated in the year"),
+    "gallons_per_day": ("number", "largest daily amount, gallons"),
+    **{c: ("number", f"gallons used in {m.capitalize()}") for c, m in zip(
+        MONTH_COLUMNS, MONTHS, strict=True)},
+    "dest_lon": ("number", "bulk-sale destination longitude (WGS 84)"),
+    "dest_lat": ("number", "bulk-sale destination latitude (WGS 84)"),
+    "once_through": ("choice", "blank or one of " + ", ".join(rules.ONCE_THROUGH_KINDS)),
+    "distribution_system": ("text", "common distribution system id (subd. 6(h))"),
+    "persons_served": ("number", "persons a domestic supply serves (subd. 1(b)(1))"),
+    "irrigation_suspended_days": ("number", "longest suspension May 1-Oct 1, days (6(f))"),
+    **{f: ("flag", "true / false / blank (= unknown); see docs/water_use.md")
+       for f in _FLAG_FIELDS},
+    "notified_year": ("int", "year notified of the need for a permit (subd. 6a)"),
+    "first_unpermitted_year": ("int", "first year of unpermitted appropriation (6a)"),
+    "unpaid_usd": ("number", "unpaid fee balance (subd. 6(e))"),
+    "fee_due_date": ("date", "original due date of the unpaid fee (6(e))"),
+    "second_notice_date": ("date", "date the second notice was sent (6(e))"),
+}
+
+#: Said in every water-use manifest.
+WATER_CAVEATS = (
+    "wetland_gis screens and explains; the DNR decides water-use permits and fees. Every "
+    "outcome is a screening result to be verified.",
+    "Two editions of Minn. Stat. § 103G.271 are held: Minnesota Statutes 2018 (applied "
+    "2018-01-01 to 2018-12-31) and the text as amended through 1Sp2025 (applied from "
+    "2026-01-01). These are edition dates chosen by wetland_gis, not effective dates; between "
+    "them a value that differs is never chosen (outcome 'indeterminate').",
+    "Definitions outside chapter 103G (public water supply, § 144.382; data center, § 216B.02; "
+    "agency, § 16B.01) and the intermediate amount of subd. 4(b) are not held: they are "
+    "user-supplied facts.",
+)
+
+_TRUE = {"true", "t", "yes", "y", "1", "1.0"}
+_FALSE = {"false", "f", "no", "n", "0", "0.0"}
+_MT_SIMON = re.compile(r"\b(mt\.?|mount)\s*simon", re.IGNORECASE)
+_LON = ("lon", "longitude", "x", "lng")
+_LAT = ("lat", "latitude", "y")
+
+
+class _RowError(ValueError):
+    """A cell of one row that cannot be read; the message names the column and the fix."""
+
+
+def geodesic_miles(lon1: Any, lat1: Any, lon2: Any, lat2: Any) -> np.ndarray:
+    """Return geodesic distances in miles on the WGS 84 ellipsoid (:class:`pyproj.Geod`).
+
+    Examples
+    --------
+    >>> round(float(geodesic_miles(-93.0, 45.0, -93.0, 46.0)[0]), 1)
+    69.1
+    """
+    _, _, metres = _GEOD.inv(np.atleast_1d(lon1), np.atleast_1d(lat1),
+                             np.atleast_1d(lon2), np.atleast_1d(lat2))
+    return np.asarray(metres, dtype=float) / METRES_PER_MILE
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _match_columns(columns: list[str]) -> dict[str, str]:
+    """Map each known input column to the file's column (exact, case-insensitive or cut)."""
+    lower = {str(c).lower(): str(c) for c in columns}
+    out = {}
+    for name in INPUT_COLUMNS:
+        if name in lower:
+            out[name] = lower[name]
+        elif name[:10] in lower and len(name) > 10:
+            out[name] = lower[name[:10]]
+    return out
+
+
+def _read_csv(path: Path) -> tuple[gpd.GeoDataFrame, list[str]]:
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except Exception as err:  # pandas raises several parser classes
+        raise InputError(f"cannot read {path} as CSV: {err}") from err
+    lower = {c.lower(): c for c in frame.columns}
+    lon = next((lower[c] for c in _LON if c in lower), None)
+    lat = next((lower[c] for c in _LAT if c in lower), None)
+    if lon is None or lat is None:
+        raise FieldMappingError(
+            f"{path}: a CSV of points needs longitude and latitude columns (one of {_LON} and "
+            f"one of {_LAT}, WGS 84 degrees); found columns {list(frame.columns)}. Add them, or "
+            "export the layer from QGIS as a GeoPackage."
+        )
+    x = pd.to_numeric(frame[lon].replace("", np.nan), errors="coerce")
+    y = pd.to_numeric(frame[lat].replace("", np.nan), errors="coerce")
+    bad = x.isna() | y.isna() | ~x.between(-180, 180) | ~y.between(-90, 90)
+    geometry = gpd.points_from_xy(x.where(~bad), y.where(~bad))
+    gdf = gpd.GeoDataFrame(frame, geometry=geometry, crs=_LONLAT)
+    gdf.loc[bad, "geometry"] = None
+    records = [f"{path}: CSV columns {lon!r}/{lat!r} read as WGS 84 longitude/latitude "
+               "(EPSG:4326)"]
+    return gdf, records
+
+
+def read_appropriations(
+    path: str | Path, layer: str | None = None, *, assume_crs: str | None = None
+) -> tuple[gpd.GeoDataFrame, InputRecord, list[str]]:
+    """Read a layer of points of appropriation.
+
+    Parameters
+    ----------
+    path : str or Path
+        GeoPackage, shapefile, GeoJSON, GeoParquet, or CSV with ``lon``/``lat`` columns
+        (WGS 84).
+    layer : str, optional
+        GeoPackage layer.
+    assume_crs : str, optional
+        CRS for a layer without one (recorded).
+
+    Returns
+    -------
+    (GeoDataFrame, InputRecord, list of str)
+        The rows as read (all of them), the manifest record and notes.
+
+    Raises
+    ------
+    InputError, MissingCRSError, LayerNotFoundError, FieldMappingError
+        The file cannot be read, has no CRS, the layer is not in it, or the ``permit_id``
+        column is missing.
+    """
+    path = Path(path)
+    if path.suffix.lower() == ".csv":
+        if not path.exists():
+            raise InputError(f"{path} does not exist")
+        gdf, records = _read_csv(path)
+        record = InputRecord("appropriations", str(path), None, file_sha256(path), _LONLAT,
+                             len(gdf))
+    else:
+        read = read_layer(path, layer, assume_crs=assume_crs)
+        gdf, records = read.gdf, list(read.records)
+        record = InputRecord("appropriations", read.source, read.layer, read.sha256, read.crs,
+                             len(gdf))
+    matched = _match_columns(list(gdf.columns))
+    if "permit_id" not in matched:
+        where = f"{path}" + (f" (layer {record.layer!r})" if record.layer else "")
+        raise FieldMappingError(
+            f"{where}: no 'permit_id' column; the columns are "
+            f"{[c for c in gdf.columns if c != 'geometry']}. Add a permit_id column "
+            "(docs/water_use.md lists every column)."
+        )
+    return gdf.reset_index(drop=True), record, records
+
+
+def _flag(value: Any, column: str) -> bool | None:
+    if is_blank(value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise _RowError(f"{column} {value!r} is not true/false (write true, false, or leave blank "
+                    "for unknown)")
+
+
+def _number(value: Any, column: str) -> float | None:
+    if is_blank(value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        raise _RowError(f"{column} {value!r} is not a number")
+    try:
+        number = float(str(value).replace(",", "").strip())
+    except ValueError:
+        raise _RowError(f"{column} {value!r} is not a number (write digits, e.g. 1500000)") \
+            from None
+    if not math.isfinite(number) or number < 0:
+        raise _RowError(f"{column} {value!r} must be a finite number 0 or more")
+    return number
+
+
+def _int(value: Any, column: str) -> int | None:
+    number = _number(value, column)
+    if number is None:
+        return None
+    if number != int(number):
+        raise _RowError(f"{column} {value!r} must be a whole number")
+    return int(number)
+
+
+def _choice(value: Any, column: str, allowed: tuple[str, ...]) -> str | None:
+    if is_blank(value):
+        return None
+    text = str(value).strip().lower().replace(" ", "_").replace("-", "_")
+    if text not in allowed:
+        raise _RowError(f"{column} {value!r} is not one of {list(allowed)}")
+    return text
+
+
+def _date(value: Any, column: str) -> dt.date | None:
+    if is_blank(value):
+        return None
+    try:
+        return as_date(str(value).strip()[:10])
+    except Exception as err:  # ParameterError from as_date
+        raise _RowError(f"{column} {value!r} is not a date (write YYYY-MM-DD)") from err
+
+
+def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
+    """Return the Appropriation keyword arguments of one row, and notes."""
+    def get(name: str) -> Any:
+        return row[cols[name]] if name in cols else None
+
+    notes = []
+    pid = get("permit_id")
+    if is_blank(pid):
+        raise _RowError("permit_id is blank (every row needs a permit or source id)")
+    kw: dict[str, Any] = {"permit_id": str(pid).strip()}
+    kw["entity"] = "" if is_blank(get("entity")) else str(get("entity")).strip()
+    for name, allowed, default in (
+        ("entity_type", rules.ENTITY_TYPES, "other"), ("use", rules.USES, "other"),
+        ("source", rules.SOURCES, None), ("permit_action", rules.PERMIT_ACTIONS, "new"),
+    ):
+        value = _choice(get(name), name, allowed)
+        if value is None:
+            if default is None:
+                raise _RowError(f"{name} is blank: write groundwater or surface")
+            notes.append(f"{name} blank: read as {default!r}")
+            value = default
+        kw[name] = value
+    kw["once_through"] = _choice(get("once_through"), "once_through", rules.ONCE_THROUGH_KINDS)
+    for name in ("annual_gallons", "gallons_per_day", "persons_served",
+                 "irrigation_suspended_days"):
+        kw[name] = _number(get(name), name)
+    kw["permits_held"] = _int(get("permits_held"), "permits_held")
+    if kw["permits_held"] == 0:
+        raise _RowError("permits_held 0: an entity holding this permit holds at least 1")
+    months = [_number(get(c), c) for c in MONTH_COLUMNS]
+    given = [m is not None for m in months]
+    if any(given) and not all(given):
+        missing = [c for c, g in zip(MONTH_COLUMNS, given, strict=True) if not g]
+        raise _RowError(f"monthly volumes are partly given; missing {missing} (give all 12 or "
+                        "none)")
+    kw["monthly_gallons"] = tuple(months) if all(given) else None
+    for name in _FLAG_FIELDS:
+        value = _flag(get(name), name)
+        kw[name] = bool(value) if name == "general_permit" else value
+    system = get("distribution_system")
+    kw["distribution_system"] = None if is_blank(system) else str(system).strip()
+    return kw, notes
+
+
+def _extras(row: pd.Series, cols: dict[str, str]) -> dict[str, Any]:
+    def get(name: str) -> Any:
+        return row[cols[name]] if name in cols else None
+
+    return {
+        "notified_year": _int(get("notified_year"), "notified_year"),
+        "first_unpermitted_year": _int(get("first_unpermitted_year"),
+                                       "first_unpermitted_year"),
+        "unpaid_usd": _number(get("unpaid_usd"), "unpaid_usd"),
+        "fee_due_date": _date(get("fee_due_date"), "fee_due_date"),
+        "second_notice_date": _date(get("second_notice_date"), "second_notice_date"),
+        "dest_lon": _number_signed(get("dest_lon"), "dest_lon"),
+        "dest_lat": _number_signed(get("dest_lat"), "dest_lat"),
+        "aquifer": None if is_blank(get("aquifer")) else str(get("aquifer")).strip(),
+    }
+
+
+def _number_signed(value: Any, column: str) -> float | None:
+    if is_blank(value):
+        return None
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        raise _RowError(f"{column} {value!r} is not a number (decimal degrees)") from None
+    if not math.isfinite(number):
+        raise _RowError(f"{column} {value!r} is not finite")
+    return number
+
+
+# --------------------------------------------------------------------------- spatial facts
+
+
+def _counties_of(points: gpd.GeoSeries, counties: gpd.GeoDataFrame) -> pd.Series:
+    layer = counties[["NAME", "geometry"]].to_crs(WORK_CRS)
+    frame = gpd.GeoDataFrame({"geometry": points}, crs=WORK_CRS)
+    ok = ~(frame.geometry.isna() | frame.geometry.is_empty)
+    joined = gpd.sjoin(frame[ok], layer, how="left", predicate="within")
+    joined = joined[~joined.index.duplicated(keep="first")]
+    out = pd.Series([None] * len(frame), index=frame.index, dtype=object)
+    names = joined["NAME"]
+    out.loc[names.index] = names.where(names.notna(), None)
+    return out
+
+
+def _in_aquifer(points: gpd.GeoSeries, aquifer: gpd.GeoDataFrame) -> pd.Series:
+    extent = aquifer.to_crs(WORK_CRS).geometry.union_all()
+    ok = ~(points.isna() | points.is_empty)
+    out = pd.Series([None] * len(points), index=points.index, dtype=object)
+    out.loc[ok] = points[ok].intersects(extent).astype(bool).to_numpy()
+    return out
+
+
+# --------------------------------------------------------------------------- the result
+
+
+@dataclass
+class WaterUseResult:
+    """The result of :func:`water_use`.
+
+    Attributes
+    ----------
+    points : GeoDataFrame
+        Every input row (EPSG:26915) with the spatial facts, ``status``,
+        ``status_reason``, the headline ``outcome``, each rule's outcome, the fees and the
+        rendered ``reasons``/``citations``/``verify`` text.
+    decisions : DataFrame
+        The trace table (project, impact_id, seq, rule_id, citation, outcome, value, reason,
+        verify, inputs, parameters; plus edition and flags).
+    fees : DataFrame
+        The fee table: one row per assessed permit.
+    schedules : DataFrame
+        The subd. 6a past-year and subd. 6(e) penalty schedules (long form).
+    screening : ScreeningResult or None
+        The rules' decision objects.
+    manifest : Manifest
+    """
+
+    points: gpd.GeoDataFrame
+    decisions: pd.DataFrame
+    fees: pd.DataFrame
+    schedules: pd.DataFrame
+    screening: ScreeningResult | None
+    manifest: Manifest
+    extra_decisions: list[WaterDecision] = field(default_factory=list)
+
+    def write(self, out: str | Path) -> list[Path]:
+        """Write the GeoPackage and the tables and manifest beside it.
+
+        The GeoPackage holds the layers ``appropriations`` (points), ``decisions`` and
+        ``fees`` (attribute tables); beside it are ``<stem>_fees.csv``,
+        ``<stem>_schedules.csv``, ``<stem>_decisions.json`` and ``<stem>_manifest.json``.
+
+        Returns
+        -------
+        list of Path
+        """
+        out = Path(out)
+        if not out.suffix:
+            out = out.with_suffix(".gpkg")
+        if out.suffix.lower() != ".gpkg":
+            raise OutputError(
+                f"water-use writes a GeoPackage (points, decisions and fees in one file): "
+                f"{out} has the extension {out.suffix!r}; give a .gpkg path"
+            )
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.exists():
+            out.unlink()
+        written = list(write_layer(self.points, out, layer="appropriations"))
+        table = self.decisions_table()
+        pyogrio.write_dataframe(table, out, layer="decisions", driver="GPKG")
+        pyogrio.write_dataframe(self.fees, out, layer="fees", driver="GPKG")
+        stem = out.with_suffix("")
+        fees = Path(f"{stem}_fees.csv")
+        self.fees.to_csv(fees, index=False)
+        schedules = Path(f"{stem}_schedules.csv")
+        self.schedules.to_csv(schedules, index=False)
+        decisions = Path(f"{stem}_decisions.json")
+        decisions.write_text(json.dumps(table.to_dict(orient="records"), indent=2,
+                                        ensure_ascii=False), "utf-8")
+        written += [fees, schedules, decisions]
+        manifest = Path(f"{stem}_manifest.json")
+        self.manifest.outputs = [str(p) for p in dict.fromkeys(written)] + [str(manifest)]
+        self.manifest.write(manifest)
+        return [*dict.fromkeys(written), manifest]
+
+    def decisions_table(self) -> pd.DataFrame:
+        """Return the trace table with verify/inputs/parameters/flags as JSON text."""
+        table = self.decisions.copy()
+        for col in ("verify", "inputs", "parameters", "flags"):
+            table[col] = [json.dumps(v, ensure_ascii=False, default=str) for v in table[col]]
+        return table
+
+    def explore(self, **kwargs: Any):
+        """Return the offline map of the points (see :func:`water_use_map`)."""
+        return water_use_map(self, **kwargs)
+
+
+#: Column of each rule's outcome on the points layer (10 characters at most).
+_OUTCOME_COLUMNS = {
+    "permit_required": "permit_out",
+    "mt_simon_hinckley": "msh_out",
+    "bulk_sale": "bulk_out",
+    "once_through": "once_out",
+    "surface_water_levels": "swl_out",
+    "data_center": "dc_out",
+}
+_TRACE_COLUMNS = ("project", "impact_id", "seq", "rule_id", "citation", "outcome", "value",
+                  "reason", "verify", "inputs", "parameters", "edition", "flags")
+
+
+def water_use(
+    points: str | Path,
+    *,
+    layer: str | None = None,
+    as_of: str | dt.date | None = None,
+    context: str | Path | Context | None = None,
+    aquifer: str | Path | gpd.GeoDataFrame | None = None,
+    aquifer_layer: str | None = None,
+    assume_crs: str | None = None,
+    parameters: str | Path | ParameterSet | None = None,
+    readings: FeeReadings | None = None,
+) -> WaterUseResult:
+    """Screen a layer of points of appropriation under § 103G.271.
+
+    Parameters
+    ----------
+    points : str or Path
+        The layer (columns: :data:`INPUT_COLUMNS`, docs/water_use.md).
+    layer : str, optional
+        GeoPackage layer of ``points``.
+    as_of : str or date, optional
+        Application (fee year) date, default today.
+    context : str, Path or Context, optional
+        Context with a ``counties`` layer (default: the shipped Minnesota counties).
+    aquifer : str, Path or GeoDataFrame, optional
+        Polygons of the Mt. Simon-Hinckley aquifer extent; without it, and without an
+        ``aquifer`` column value, the aquifer is unknown (the rules ask to verify).
+    aquifer_layer : str, optional
+        GeoPackage layer of ``aquifer``.
+    assume_crs : str, optional
+        CRS for a points layer without one (recorded).
+    parameters : str, Path or ParameterSet, optional
+        A water-use parameter tree replacing ``water_use.yaml``.
+    readings : FeeReadings, optional
+        The named readings of the fee schedule.
+
+    Returns
+    -------
+    WaterUseResult
+
+    Raises
+    ------
+    InputError
+        A file cannot be read, has no CRS, or lacks the ``permit_id`` column.
+    """
+    params = parameters if isinstance(parameters, ParameterSet) else (
+        load_parameters(parameters) if parameters else rules.water_use_parameters())
+    readings = readings or FeeReadings()
+    day = as_date(as_of)
+    rules.editions_for(day, params)  # refuse a date before the first edition at once
+    gdf, record, records = read_appropriations(points, layer, assume_crs=assume_crs)
+    manifest = Manifest(command="water-use", as_of=day.isoformat(),
+                        parameters_source=params.source, parameters_sha256=params.sha256,
+                        assumptions=list(WATER_CAVEATS))
+    manifest.add_input(record)
+    manifest.add_records(records)
+    manifest.settings = {"boundary_reading": readings.boundary,
+                         "irrigation_minimum_reading": readings.irrigation_minimum,
+                         "editions": [vars(e) for e in rules.editions(params)]}
+    ctx = context if isinstance(context, Context) else load_context(context)
+    manifest.add_records(getattr(ctx, "records", []) or [])
+
+    cols = _match_columns(list(gdf.columns))
+    out = gdf.copy()
+    geom = out.geometry
+    status = pd.Series(ASSESSED, index=out.index, dtype=object)
+    reason = pd.Series("", index=out.index, dtype=object)
+    missing = geom.isna() | geom.is_empty
+    status[missing] = NOT_ASSESSED
+    reason[missing] = ("no point: the row has no (valid) location; give the point of "
+                       "appropriation (CSV: lon/lat in WGS 84 degrees)")
+    kinds = geom.geom_type.fillna("")
+    wrong = ~missing & (kinds != "Point")
+    status[wrong] = NOT_ASSESSED
+    reason[wrong] = [f"geometry is {k}, not a point of appropriation: convert it to a point "
+                     "in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
+                     for k in kinds[wrong]]
+    work = out.to_crs(WORK_CRS) if out.crs is not None else out
+    good_geom = work.geometry.where(status == ASSESSED, None)
+    if not str(out.crs).upper().endswith("26915"):
+        manifest.add_records([f"points reprojected from {record.crs} to {WORK_CRS}"])
+    county = _counties_of(gpd.GeoSeries(good_geom, crs=WORK_CRS), ctx.counties)
+    lonlat = gpd.GeoSeries(good_geom, crs=WORK_CRS).to_crs(_LONLAT)
+    in_aquifer = pd.Series([None] * len(out), index=out.index, dtype=object)
+    aquifer_source = "unknown"
+    if aquifer is not None:
+        if isinstance(aquifer, gpd.GeoDataFrame):
+            aq = aquifer
+            manifest.add_input(InputRecord("aquifer", "<GeoDataFrame>", None, "", str(aq.crs),
+                                           len(aq)))
+        else:
+            read = read_layer(aquifer, aquifer_layer)
+            aq = read.gdf
+            manifest.add_input(InputRecord("aquifer", read.source, read.layer, read.sha256,
+                                           read.crs, len(aq)))
+            manifest.add_records(read.records)
+        if aq.crs is None:
+            raise InputError("the aquifer layer has no CRS: set it in QGIS (Layer > Set CRS)")
+        in_aquifer = _in_aquifer(gpd.GeoSeries(good_geom, crs=WORK_CRS), aq)
+        aquifer_source = "aquifer layer"
+
+    facts: dict[int, Appropriation] = {}
+    extras: dict[int, dict[str, Any]] = {}
+    notes: dict[int, list[str]] = {}
+    new_cols: dict[str, list[Any]] = {k: [None] * len(out) for k in (
+        "county", "metro_county", "seven_county", "in_msh", "msh_source", "dest_miles")}
+    metro = {normalise_county(str(c)) for c in params.value(
+        "water_use.metropolitan_county.counties", rules.editions(params)[0].applies_from)}
+    seven = {normalise_county(str(c)) for c in params.value(
+        "water_use.seven_county_area.counties", rules.editions(params)[0].applies_from)}
+    seen: dict[str, int] = {}
+    for pos, idx in enumerate(out.index):
+        row = out.loc[idx]
+        name = county.loc[idx]
+        new_cols["county"][pos] = name
+        if name is not None:
+            new_cols["metro_county"][pos] = normalise_county(name) in metro
+            new_cols["seven_county"][pos] = normalise_county(name) in seven
+        try:
+            kw, row_notes = _row_facts(row, cols)
+            extra = _extras(row, cols)
+        except _RowError as err:
+            if status[idx] == ASSESSED:
+                status[idx] = NOT_ASSESSED
+                reason[idx] = f"row {pos + 1}: {err}"
+            continue
+        if kw["permit_id"] in seen:
+            status[idx] = NOT_ASSESSED
+            reason[idx] = (f"row {pos + 1}: permit_id {kw['permit_id']!r} repeats row "
+                           f"{seen[kw['permit_id']] + 1}; give each permit or source its own id")
+            continue
+        seen[kw["permit_id"]] = pos
+        if status[idx] != ASSESSED:
+            continue
+        msh, src = None, aquifer_source
+        if extra["aquifer"] is not None:
+            msh, src = bool(_MT_SIMON.search(extra["aquifer"])), "aquifer column"
+        elif in_aquifer.loc[idx] is not None:
+            msh = bool(in_aquifer.loc[idx])
+        new_cols["in_msh"][pos], new_cols["msh_source"][pos] = msh, src
+        miles = None
+        if (extra["dest_lon"] is None) != (extra["dest_lat"] is None):
+            status[idx] = NOT_ASSESSED
+            reason[idx] = f"row {pos + 1}: give both dest_lon and dest_lat, or neither"
+            continue
+        if extra["dest_lon"] is not None:
+            p = lonlat.loc[idx]
+            miles = float(geodesic_miles(p.x, p.y, extra["dest_lon"], extra["dest_lat"])[0])
+        new_cols["dest_miles"][pos] = miles
+        try:
+            facts[idx] = Appropriation(county=name, mt_simon_hinckley=msh,
+                                       destination_miles=miles, **kw)
+        except RulesInputError as err:
+            status[idx] = NOT_ASSESSED
+            reason[idx] = f"row {pos + 1}: {err}"
+            continue
+        extras[idx] = extra
+        notes[idx] = row_notes
+        if name is None:
+            notes[idx].append("the point lies in no county of the county layer")
+    for k, v in new_cols.items():
+        out[k] = v
+    out["status"] = status
+    out["status_reason"] = reason
+
+    screening = rules.screen(facts.values(), as_of=day, params=params, readings=readings) \
+        if facts else None
+    extra_decisions = _schedules(facts, extras, day, params, readings)
+    decisions = _trace_table(facts, screening, extra_decisions)
+    out = _decorate(out, facts, screening, notes, decisions)
+    fees = _fee_table(out, facts, screening)
+    schedules = pd.DataFrame(
+        [{"permit_id": d.subject, "rule_id": d.rule_id, "outcome": d.outcome.value, **row}
+         for d in extra_decisions for row in d.schedule],
+        columns=["permit_id", "rule_id", "outcome", "year", "month", "edition", "fee_usd",
+                 "penalty_usd", "note"],
+    )
+    points_out = gpd.GeoDataFrame(out, geometry=out.geometry.name, crs=out.crs)
+    if points_out.crs is not None:
+        points_out = points_out.to_crs(WORK_CRS)
+    return WaterUseResult(points_out, decisions, fees, schedules, screening, manifest,
+                          extra_decisions)
+
+
+def _schedules(facts: Mapping[int, Appropriation], extras: Mapping[int, dict[str, Any]],
+               day: dt.date, params: ParameterSet, readings: FeeReadings) -> list[WaterDecision]:
+    out = []
+    for idx, a in facts.items():
+        e = extras[idx]
+        if e["notified_year"] is not None:
+            out.append(rules.past_unpermitted_fees(
+                a, e["notified_year"], first_unpermitted_year=e["first_unpermitted_year"],
+                params=params, readings=readings))
+        if e["unpaid_usd"] is not None and e["fee_due_date"] and e["second_notice_date"]:
+            out.append(rules.late_payment_penalty(
+                e["unpaid_usd"], e["fee_due_date"], e["second_notice_date"], day,
+                subject=a.permit_id, params=params))
+    return out
+
+
+def _trace_table(facts: Mapping[int, Appropriation], screening: ScreeningResult | None,
+                 extra: list[WaterDecision]) -> pd.DataFrame:
+    entity_of = {a.permit_id: a.entity for a in facts.values()}
+    systems = {a.distribution_system: a.entity for a in facts.values() if a.distribution_system}
+    rows = []
+    decisions = list(screening.decisions) if screening else []
+    decisions += extra
+    seq: dict[str, int] = {}
+    for d in decisions:
+        if d.subject in entity_of:
+            project, impact = entity_of[d.subject], d.subject
+        else:  # an entity cap or a distribution system's surcharge: project-level
+            project, impact = systems.get(d.subject, d.subject), ""
+        seq[project] = seq.get(project, 0) + 1
+        row = d.trace_row()
+        rows.append({"project": project, "impact_id": impact, "seq": seq[project], **row,
+                     "edition": d.edition, "flags": list(d.flags)})
+    return pd.DataFrame(rows, columns=list(_TRACE_COLUMNS))
+
+
+def _decorate(out: pd.DataFrame, facts: Mapping[int, Appropriation],
+              screening: ScreeningResult | None, notes: Mapping[int, list[str]],
+              decisions: pd.DataFrame) -> pd.DataFrame:
+    out = out.copy()
+    n = len(out)
+    cols: dict[str, list[Any]] = {k: [None] * n for k in (
+        "outcome", *(_OUTCOME_COLUMNS.values()), "fee_usd", "fee_clause", "fee_bound",
+        "cap_usd", "surch_usd", "total_usd", "edition", "reasons", "citations", "verify")}
+    for pos, idx in enumerate(out.index):
+        if idx not in facts or screening is None:
+            cols["outcome"][pos] = WaterOutcome.NOT_ASSESSED.value
+            cols["reasons"][pos] = out.at[idx, "status_reason"]
+            continue
+        a = facts[idx]
+        mine = screening.for_permit(a.permit_id)
+        by_rule = {d.rule_id: d for d in mine}
+        cols["outcome"][pos] = rules.headline(mine).value
+        for rule, col in _OUTCOME_COLUMNS.items():
+            cols[col][pos] = by_rule[RULE_IDS[rule]].outcome.value
+        fee = by_rule[RULE_IDS["fee"]]
+        total = by_rule[RULE_IDS["total"]]
+        cols["fee_usd"][pos] = fee.value
+        cols["fee_clause"][pos] = fee.amounts.get("clause")
+        cols["fee_bound"][pos] = "fee_at_boundary" in fee.flags
+        cols["total_usd"][pos] = total.value
+        cols["cap_usd"][pos] = total.amounts.get("fee_after_cap")
+        cols["surch_usd"][pos] = total.amounts.get("surcharge")
+        cols["edition"][pos] = fee.edition
+        # rendered for people, from the decisions; never parsed back
+        lines = [*notes.get(idx, [])]
+        cites: list[str] = []
+        checks: list[str] = []
+        for d in mine:
+            if d.outcome in (WaterOutcome.NOT_APPLICABLE,):
+                continue
+            lines.append(f"[{d.rule_id}] {d.outcome.value}: " + " ".join(d.reasons))
+            cites += d.citations
+            checks += d.verify
+        cols["reasons"][pos] = "\n".join(lines)
+        cols["citations"][pos] = "; ".join(dict.fromkeys(cites))
+        cols["verify"][pos] = "\n".join(dict.fromkeys(checks))
+    for k, v in cols.items():
+        out[k] = v
+    return out
+
+
+def _fee_table(out: pd.DataFrame, facts: Mapping[int, Appropriation],
+               screening: ScreeningResult | None) -> pd.DataFrame:
+    rows = []
+    for a in facts.values():
+        if screening is None:
+            break
+        fee = screening.decision(a.permit_id, "fee")
+        total = screening.decision(a.permit_id, "total")
+        rows.append({
+            "permit_id": a.permit_id,
+            "entity": a.entity,
+            "use": a.use,
+            "annual_gallons": a.annual_gallons,
+            "edition": fee.edition,
+            "fee_outcome": fee.outcome.value,
+            "clause": fee.amounts.get("clause"),
+            "rate": fee.amounts.get("rate"),
+            "fee_usd": fee.value,
+            "fee_at_boundary": "fee_at_boundary" in fee.flags,
+            "fee_other_reading_usd": fee.amounts.get("fee_other_reading"),
+            "fee_after_cap_usd": total.amounts.get("fee_after_cap"),
+            "surcharge_usd": total.amounts.get("surcharge"),
+            "total_usd": total.value,
+            "total_outcome": total.outcome.value,
+            "fee_2018_usd": fee.amounts.get("value_2018"),
+            "fee_2025_usd": fee.amounts.get("value_2025"),
+        })
+    return pd.DataFrame(rows, columns=[
+        "permit_id", "entity", "use", "annual_gallons", "edition", "fee_outcome", "clause",
+        "rate", "fee_usd", "fee_at_boundary", "fee_other_reading_usd", "fee_after_cap_usd",
+        "surcharge_usd", "total_usd", "total_outcome", "fee_2018_usd", "fee_2025_usd"])
+
+
+# --------------------------------------------------------------------------- map
+
+#: Fill colour of each headline outcome on the map.
+OUTCOME_COLORS = {
+    WaterOutcome.PROHIBITED.value: "#c0392b",
+    WaterOutcome.TERMINATE.value: "#8e44ad",
+    WaterOutcome.INDETERMINATE.value: "#7f8c8d",
+    WaterOutcome.VERIFY.value: "#f39c12",
+    WaterOutcome.CONDITIONS.value: "#2980b9",
+    WaterOutcome.LOCAL_APPROVAL.value: "#16a085",
+    WaterOutcome.REQUIRED.value: "#2c3e50",
+    WaterOutcome.NOT_REQUIRED.value: "#27ae60",
+    WaterOutcome.NOT_ASSESSED.value: "#ffffff",
+}
+
+_ON_EACH = """
+function (feature, layer) {
+    var p = feature.properties || {};
+    if (p.wg_popup) { layer.bindPopup(p.wg_popup, {maxWidth: 480, maxHeight: 360}); }
+    if (p.wg_tooltip) { layer.bindTooltip(p.wg_tooltip, {sticky: true}); }
+}
+"""
+
+
+def _ring(lon: float, lat: float, miles: float, n: int = 181) -> list[list[float]]:
+    """Return a geodesic circle as [lon, lat] pairs (pyproj Geod.fwd)."""
+    azimuths = np.linspace(0.0, 360.0, n)
+    lons, lats, _ = _GEOD.fwd(np.full(n, lon), np.full(n, lat), azimuths,
+                              np.full(n, miles * METRES_PER_MILE))
+    return [[round(float(x), 6), round(float(y), 6)] for x, y in zip(lons, lats, strict=True)]
+
+
+def water_use_map(result: WaterUseResult, *, self_contained: bool = True,
+                  params: ParameterSet | None = None):
+    """Return a folium map of the points by outcome, with bulk-sale distance rings.
+
+    Each bulk-sale source (``bulk_sale`` true) gets geodesic rings at the distances of
+    subd. 4b (50 and 100 miles, read from the parameter tree) and a line to its
+    destination. The page loads no script from the network (vendored Leaflet).
+
+    Returns
+    -------
+    folium.Map
+    """
+    import html
+
+    import folium
+    from folium.utilities import JsCode
+
+    from wetland_gis.mapping.offline import use_vendored_assets
+
+    params = params or rules.water_use_parameters()
+    last = rules.editions(params)[-1].applies_from
+    radii = [params.value("water_use.bulk_sale.distance_miles", last),
+             params.value("water_use.bulk_sale.public_supply_miles", last)]
+    pts = result.points.to_crs(_LONLAT)
+    m = folium.Map(location=[46.3, -94.2], zoom_start=6, tiles=None, control_scale=True)
+    features = []
+    rings = []
+    for _, row in pts.iterrows():
+        g = row.geometry
+        if g is None or g.is_empty or g.geom_type != "Point":
+            continue
+        outcome = str(row.get("outcome"))
+        popup = (f"<b>{html.escape(str(row.get('permit_id')))}</b> "
+                 f"({html.escape(str(row.get('entity') or ''))})<br>"
+                 f"outcome: <b>{html.escape(outcome)}</b><br>"
+                 f"total fee: {html.escape(str(row.get('total_usd')))} USD "
+                 f"(edition {html.escape(str(row.get('edition')))})<br>"
+                 "<pre style='white-space:pre-wrap'>"
+                 f"{html.escape(str(row.get('reasons') or ''))}</pre>"
+                 f"<i>verify:</i><pre style='white-space:pre-wrap'>"
+                 f"{html.escape(str(row.get('verify') or ''))}</pre>")
+        features.append({
+            "type": "Feature",
+            "geometry": {"type": "Point", "coordinates": [g.x, g.y]},
+            "properties": {"wg_popup": popup,
+                           "wg_tooltip": html.escape(f"{row.get('permit_id')}: {outcome}"),
+                           "outcome": outcome},
+        })
+        if _flag_safe(row.get("bulk_sale")):
+            for r in radii:
+                rings.append({"type": "Feature",
+                              "geometry": {"type": "LineString", "coordinates": _ring(
+                                  g.x, g.y, float(r))},
+                              "properties": {"wg_tooltip": html.escape(
+                                  f"{row.get('permit_id')}: {r:g} miles (geodesic)")}})
+            dlon, dlat = row.get("dest_lon"), row.get("dest_lat")
+            if not is_blank(dlon) and not is_blank(dlat):
+                rings.append({"type": "Feature", "geometry": {"type": "LineString",
+                              "coordinates": [[g.x, g.y], [float(dlon), float(dlat)]]},
+                              "properties": {"wg_tooltip": html.escape(
+                                  f"{row.get('permit_id')}: destination, "
+                                  f"{float(row.get('dest_miles') or 0):.1f} miles")}})
+    if rings:
+        folium.GeoJson({"type": "FeatureCollection", "features": rings},
+                       name="Bulk sale: 50 and 100 mile rings",
+                       style_function=lambda f: {"color": "#c0392b", "weight": 1.5,
+                                                 "dashArray": "6 4", "fill": False},
+                       on_each_feature=JsCode(_ON_EACH)).add_to(m)
+    folium.GeoJson(
+        {"type": "FeatureCollection", "features": features},
+        name="Points of appropriation",
+        marker=folium.CircleMarker(radius=7),
+        style_function=lambda f: {"color": "#333333", "weight": 1, "fillOpacity": 0.9,
+                                  "fillColor": OUTCOME_COLORS.get(
+                                      f["properties"]["outcome"], "#ffffff")},
+        on_each_feature=JsCode(_ON_EACH),
+    ).add_to(m)
+    counts = pts["outcome"].value_counts().to_dict()
+    legend = "".join(
+        f"<li><span style='display:inline-block;width:12px;height:12px;border-radius:50%;"
+        f"border:1px solid #333;background:{c}'></span> {html.escape(o)} ({counts.get(o, 0)})"
+        "</li>" for o, c in OUTCOME_COLORS.items() if counts.get(o, 0))
+    from branca.element import Element
+
+    m.get_root().html.add_child(Element(
+        "<div style='position:fixed;bottom:20px;right:10px;z-index:9999;background:#fff;"
+        "padding:6px 10px;border-radius:6px;font:12px sans-serif'><b>Water use (§ 103G.271)"
+        f"</b><ul style='list-style:none;margin:0;padding:0'>{legend}</ul>"
+        "<small>Screening only: the DNR decides.</small></div>"))
+    folium.LayerControl(collapsed=True).add_to(m)
+    ok = pts[~(pts.geometry.isna() | pts.geometry.is_empty)]
+    if len(ok):
+        minx, miny, maxx, maxy = ok.total_bounds
+        m.fit_bounds([[miny, minx], [maxy, maxx]], max_zoom=12)
+    use_vendored_assets(m, [], self_contained=self_contained)
+    return m
+
+
+def _flag_safe(value: Any) -> bool:
+    try:
+        return _flag(value, "bulk_sale") is True
+    except _RowError:
+        return False
+
+
+def field_names() -> list[str]:
+    """Return the names of :class:`Appropriation`'s fields (for documentation tests)."""
+    return [f.name for f in fields(Appropriation)]

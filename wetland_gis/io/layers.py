@@ -716,6 +716,10 @@ def write_layer(
             while key in taken:
                 key = f"_{key}"
             options["FID"] = key
-        frame.to_file(path, driver="GPKG", layer=layer or path.stem, layer_options=options)
+        from wetland_gis.io.qgis_styles import gpkg_dataset_options, style_layer
+
+        frame.to_file(path, driver="GPKG", layer=layer or path.stem, layer_options=options,
+                      dataset_options=gpkg_dataset_options(path))
+        style_layer(path, layer or path.stem, frame)  # QGIS default style and description
         return [path]
     return _write_shapefile(frame, path)

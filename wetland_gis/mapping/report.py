@@ -624,10 +624,14 @@ def _data_notes(
     impacts: pd.DataFrame, ids: pd.Series, manifest: Mapping[str, Any], extra: Sequence[str]
 ) -> list[str]:
     notes: list[str] = []
+    from wetland_gis.io.joint_application import county_names
+
     col = find_column(impacts.columns, "counties")
+    county = find_column(impacts.columns, "county")
     if col is not None:
         for idx, value in impacts[col].items():
-            if not is_missing(value):
+            names = county_names(impacts.at[idx, county] if county else None, value)
+            if len(names) > 1:
                 notes.append(f"Impact {ids[idx]} straddles counties: {fmt(value)}.")
     for key in ("records", "assumptions"):
         items = manifest.get(key)

@@ -138,3 +138,36 @@ def test_a_missing_crs_is_refused() -> None:
     impacts = impacts.set_crs(None, allow_override=True)
     with pytest.raises(MissingCRSError, match="set_crs"):
         static_map(impacts)
+
+
+@pytest.mark.slow
+def test_assessment_report_writes_html_and_pdf(tmp_path: Path, pdf: Path) -> None:
+    from wetland_gis import assess, site
+
+    root = Path(__file__).resolve().parents[1] / "sample_data"
+    project = root / "projects" / "crow_wing"
+    a = assess(project / "impacts.gpkg", root / "synthetic_context.gpkg", as_of="2024-05-01")
+    s = site(a.impacts, project / "candidate_sites.gpkg", root / "synthetic_bank_credits.csv",
+             context=a.context, as_of="2024-05-01")
+    html_path, pdf_path = a.report(tmp_path / "report.html", siting=s, pdf=True)
+    assert pdf_path == tmp_path / "report.pdf" and _pages(pdf_path) >= 3
+    first = " ".join(_text(pdf_path, 1).split())
+    assert "Crow Wing sample: 2 impacts" in first
+    text = html_path.read_text("utf-8")
+    assert "<iframe" in text and "Replacement plan" in text
+
+
+@pytest.mark.slow
+def test_cli_report_pdf(tmp_path: Path, pdf: Path, capsys: pytest.CaptureFixture) -> None:
+    from wetland_gis.cli import main
+
+    root = Path(__file__).resolve().parents[1] / "sample_data"
+    impacts = root / "projects" / "crow_wing" / "impacts.gpkg"
+    context = root / "synthetic_context.gpkg"
+    assert main(["assess", str(impacts), "--context", str(context), "--as-of", "2024-05-01",
+                 "--out", str(tmp_path / "a.gpkg"), "--quiet"]) == 0
+    assert main(["report", str(tmp_path / "a.gpkg"), "--out", str(tmp_path / "r.html"),
+                 "--pdf", "--context", str(context)]) == 0
+    printed = capsys.readouterr().out.split()
+    assert printed[-2:] == [str(tmp_path / "r.html"), str(tmp_path / "r.pdf")]
+    assert "Crow Wing sample" in " ".join(_text(tmp_path / "r.pdf", 1).split())

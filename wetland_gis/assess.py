@@ -212,6 +212,35 @@ class Assessment:
         self.manifest.write(manifest)
         return [*dict.fromkeys(written), manifest]
 
+    def report(
+        self,
+        out: str | Path,
+        *,
+        siting: Any = None,
+        pdf: str | Path | bool | None = None,
+        **kwargs: Any,
+    ) -> list[Path]:
+        """Write the TEP report (HTML) and, with ``pdf``, its PDF with a static map.
+
+        Parameters
+        ----------
+        out : str or Path
+            The HTML file.
+        siting : SitingResult, optional
+            The result of :func:`wetland_gis.site` on this assessment.
+        pdf : str, Path or bool, optional
+            Also write the PDF (the ``pdf`` extra): to this path, or beside ``out`` if True.
+        **kwargs
+            Passed to :func:`wetland_gis.mapping.report.report_assessment`.
+
+        Returns
+        -------
+        list of Path
+        """
+        from wetland_gis.mapping.report import report_assessment
+
+        return report_assessment(self, out, siting=siting, pdf=pdf, **kwargs)
+
     def explore(self, **kwargs: Any):
         """Return the interactive TEP map of the assessment (displays inline in Jupyter).
 

@@ -55,6 +55,7 @@ __all__ = [
     "TRACE_COLUMNS",
     "joint_application_area",
     "render_report",
+    "report_assessment",
     "write_pdf",
     "write_report",
 ]
@@ -975,3 +976,69 @@ def write_pdf(
         out, pdf_variant=None, uncompressed_pdf=False
     )
     return out
+
+
+def report_assessment(
+    assessment: Any,
+    out: str | os.PathLike[str],
+    *,
+    siting: Any = None,
+    map_html: str | os.PathLike[str] | None = None,
+    pdf: str | os.PathLike[str] | bool | None = None,
+    **kwargs: Any,
+) -> list[Path]:
+    """Write the report of an in-memory assessment (and siting); and its PDF.
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The result of :func:`wetland_gis.assess`.
+    out : str or path-like
+        The ``.html`` file.
+    siting : SitingResult, optional
+        The result of :func:`wetland_gis.site`.
+    map_html : str or path-like, optional
+        A saved map (embedded and linked relative to ``out``) or its HTML; by default the
+        map is built from the assessment and embedded.
+    pdf : str, path-like or bool, optional
+        Also write the PDF: to this path, or beside ``out`` when True.
+    **kwargs
+        Passed to :func:`render_report` (``title``, ``paper``, ``best_options``...).
+
+    Returns
+    -------
+    list of Path
+        The HTML file, then the PDF when asked for.
+    """
+    from wetland_gis.assess import map_layers
+
+    from .offline import make_self_contained
+    from .tep_map import tep_map
+
+    projects = assessment.projects
+    summary = projects.iloc[0].to_dict() if len(projects) == 1 else {}
+    frames = {k: getattr(siting, k, None) for k in ("ranking", "allocation", "unmet")}
+    common: dict[str, Any] = {
+        "trace": getattr(assessment, "trace", None),
+        "decisions": assessment.decisions_json(),
+        "manifest": assessment.manifest.to_dict(),
+        **frames,
+        **kwargs,
+    }
+    if common["trace"] is None:
+        del common["trace"]
+    layers = {
+        "zones": assessment.zones,
+        "sites": getattr(siting, "sites", None),
+        "banks": getattr(siting, "banks", None),
+        "context": map_layers(assessment.context),
+    }
+    if map_html is None:
+        m = tep_map(assessment.impacts, allocation=frames["allocation"], **layers)
+        map_html = make_self_contained(m.get_root().render())
+    written = [write_report(out, summary, assessment.impacts, map_html=map_html, **common)]
+    if pdf:
+        pdf_path = Path(out).with_suffix(".pdf") if pdf is True else Path(pdf)
+        written.append(write_pdf(pdf_path, summary, assessment.impacts, map_layers=layers,
+                                 **common))
+    return written

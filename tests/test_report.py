@@ -252,7 +252,7 @@ def test_verify_section_collects_every_check(report: str) -> None:
 
 def test_options_show_the_best_few_with_why_each_won_or_lost(report: str) -> None:
     options = html.unescape(_section(report, "options"))
-    assert "Allocated: the best-ranked option with credits available" in options
+    assert "Allocated: in the replacement plan" in options
     assert "Lost: lower siting priority (tier 2 against tier 1)" in options
     assert "(3 of 4 options)" in options
     assert "other bank service area" not in options  # the 4th, excluded: appendix only
@@ -262,9 +262,27 @@ def test_options_show_the_best_few_with_why_each_won_or_lost(report: str) -> Non
     assert "citations" not in appendix.lower().split("<thead>")[1].split("</thead>")[0]
 
 
-def test_best_options_is_a_parameter() -> None:
+def test_best_options_is_a_parameter_and_the_allocated_are_always_shown() -> None:
     text = _report(best_options=1)
-    assert "(1 of 4 options)" in _section(text, "options")
+    assert "(2 of 4 options)" in _section(text, "options")  # S1 and 1234 both allocated
+    text = _report(best_options=1, allocation=fx.allocation().iloc[1:])
+    options = _section(text, "options")
+    assert "(1 of 4 options)" in options and "<td>1234</td>" in options
+
+
+def test_a_site_loses_on_its_whole_cost() -> None:
+    ranking = pd.DataFrame({
+        "impact_id": ["C-2", "C-2"], "option_id": ["S2", "S3"], "option_kind": ["site", "site"],
+        "tier": [1, 1], "excluded": [False, False], "in_kind": [True, False],
+        "ratio": [1.0, 1.0], "credits_needed": [0.4, 0.4], "credits_available": [1.49, 0.69],
+        "unit_cost": [11_900 / 1.49, 7_600 / 0.69], "cost": [3_195.0, 4_406.0],
+    })
+    allocation = pd.DataFrame({"impact_id": ["C-2"], "option_id": ["S3"],
+                               "option_kind": ["site"], "tier": [1], "credits": [0.4],
+                               "cost": [7_600.0]})
+    text = render_report(None, fx.impacts(), ranking=ranking, allocation=allocation)
+    options = html.unescape(_section(text, "options"))
+    assert "Lost: costs $11,900 (a site is paid in full) against $7,600 for S3" in options
 
 
 def test_human_labels_not_enum_values(report: str) -> None:

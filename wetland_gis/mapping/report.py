@@ -546,15 +546,38 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> tuple[list, list
     return checks, project_items
 
 
-def _why(option: Mapping[str, Any], chosen: Mapping[str, Any] | None) -> str:
-    """Why a ranked option won or lost, in a few words."""
+def _cost_to_use(option: Mapping[str, Any]) -> float | None:
+    """Return what using an option costs: a site is paid in full once, bank credits pro rata.
+
+    The allocation (``siting.allocate``) pays a project-specific site's whole cost when it
+    uses the site at all, so the whole cost (unit cost times credits available) is what a
+    site competes with; a bank's cost is that of the credits needed.
+    """
+    if fmt(option.get("option_kind")) == "site":
+        unit, have = _number(option.get("unit_cost")), _number(option.get("credits_available"))
+        if unit is not None and have is not None:
+            return unit * have
+    return _number(option.get("cost"))
+
+
+def _why(
+    option: Mapping[str, Any],
+    chosen: Mapping[str, Any] | None,
+    allocated: Mapping[str, float],
+) -> str:
+    """Return why a ranked option won or lost, in a few words.
+
+    ``allocated`` maps the option ids allocated to this impact to the cost the plan pays.
+    """
     if truthy(option.get("excluded")):
         reason = option.get("exclusion_reason")
         return "Excluded" + ("" if is_missing(reason) else f": {fmt(reason)}")
+    option_id = fmt(option.get("option_id"))
+    if option_id in allocated:
+        return "Allocated: in the replacement plan (best tier available, then least cost)"
     if chosen is None:
         return "Not allocated: no option was allocated to this impact"
-    if fmt(option.get("option_id")) == fmt(chosen.get("option_id")):
-        return "Allocated: the best-ranked option with credits available"
+    other = fmt(chosen.get("option_id"))
     tier, best = _number(option.get("tier")), _number(chosen.get("tier"))
     if tier is not None and best is not None and tier > best:
         return f"Lost: lower siting priority (tier {fmt(tier)} against tier {fmt(best)})"
@@ -562,18 +585,19 @@ def _why(option: Mapping[str, Any], chosen: Mapping[str, Any] | None) -> str:
     have = _number(option.get("credits_available"))
     if need is not None and have is not None and have < need:
         return f"Lost: {_acres(have)} credits available for {_acres(need)} needed"
+    cost, paid = _cost_to_use(option), allocated.get(other)
+    if cost is not None and paid is not None and cost > paid:
+        whole = " (a site is paid in full)" if fmt(option.get("option_kind")) == "site" else ""
+        return f"Lost: costs {_money(cost)}{whole} against {_money(paid)} for {other}"
     if truthy(chosen.get("in_kind")) and not truthy(option.get("in_kind")):
-        return "Lost: out of kind, the allocated option is in kind"
-    cost, best_cost = _number(option.get("cost")), _number(chosen.get("cost"))
-    if cost is not None and best_cost is not None and cost > best_cost:
-        return f"Lost: costs more ({_money(cost)} against {_money(best_cost)})"
-    dist, best_dist = _number(option.get("distance_ft")), _number(chosen.get("distance_ft"))
-    if dist is not None and best_dist is not None and dist > best_dist:
-        return f"Lost: farther from the impact ({_sqft(dist)} ft against {_sqft(best_dist)} ft)"
-    return "Lost: ranked below the allocated option"
+        return f"Lost: out of kind; {other} is in kind"
+    return (f"Not allocated: the project-wide plan took {other} (credits shared between "
+            "impacts, or a tie)")
 
 
-def _option_row(r: Mapping[str, Any], cites: _Citations, chosen: Any) -> dict[str, Any]:
+def _option_row(
+    r: Mapping[str, Any], cites: _Citations, chosen: Any, allocated: Mapping[str, float]
+) -> dict[str, Any]:
     return {
         "impact": fmt(r.get("impact_id")),
         "option": fmt(r.get("option_id")),
@@ -585,7 +609,7 @@ def _option_row(r: Mapping[str, Any], cites: _Citations, chosen: Any) -> dict[st
         "available": _acres(r.get("credits_available")),
         "cost": _money(r.get("cost")),
         "distance": _sqft(r.get("distance_ft")),
-        "why": _why(r, chosen),
+        "why": _why(r, chosen, allocated),
         "cites": [c for c in (cites.ref(t) for t in split_joined(r.get("citations"))) if c],
     }
 
@@ -600,25 +624,33 @@ def _options(
     if ranking is None or not len(ranking):
         return [], []
     records = ranking.to_dict("records")
-    chosen_of: dict[str, Mapping[str, Any]] = {}
+    paid: dict[str, dict[str, float]] = {}  # impact -> allocated option -> cost paid
     if allocation is not None and len(allocation):
-        allocated = {(fmt(row_value(a, "impact_id")), fmt(row_value(a, "option_id")))
-                     for _, a in allocation.iterrows()}
-        for r in records:
-            key = (fmt(r.get("impact_id")), fmt(r.get("option_id")))
-            if key in allocated and key[0] not in chosen_of:
-                chosen_of[key[0]] = r
+        for _, a in allocation.iterrows():
+            own = paid.setdefault(fmt(row_value(a, "impact_id")), {})
+            option_id = fmt(row_value(a, "option_id"))
+            own[option_id] = own.get(option_id, 0.0) + (_number(row_value(a, "cost")) or 0.0)
+    chosen_of: dict[str, Mapping[str, Any]] = {}
+    for r in records:
+        impact_id = fmt(r.get("impact_id"))
+        if fmt(r.get("option_id")) in paid.get(impact_id, {}) and impact_id not in chosen_of:
+            chosen_of[impact_id] = r
     groups: dict[str, list[dict[str, Any]]] = {}
     full = []
     for r in records:
         impact_id = fmt(r.get("impact_id"))
-        row = _option_row(r, cites, chosen_of.get(impact_id))
+        row = _option_row(r, cites, chosen_of.get(impact_id), paid.get(impact_id, {}))
+        row["allocated"] = fmt(r.get("option_id")) in paid.get(impact_id, {})
         full.append(row)
-        own = groups.setdefault(impact_id, [])
-        if len(own) < best:
-            own.append(row)
-    return [{"id": k, "options": v, "total": sum(1 for f in full if f["impact"] == k)}
-            for k, v in groups.items()], full
+        groups.setdefault(impact_id, []).append(row)
+    shown = {}
+    for impact_id, rows in groups.items():
+        # the allocated options always, then the best-ranked others, in ranking order
+        keep = {id(r) for r in rows if r["allocated"]}
+        room = max(0, best - len(keep))
+        keep |= {id(r) for r in [r for r in rows if not r["allocated"]][:room]}
+        shown[impact_id] = [r for r in rows if id(r) in keep]
+    return [{"id": k, "options": v, "total": len(groups[k])} for k, v in shown.items()], full
 
 
 def _data_notes(

@@ -41,6 +41,7 @@ for path, layer in json.loads(sys.argv[1]):
         "crs": vl.crs().authid(), "renderer": r.type() if r else None,
         "attr": r.classAttribute() if r is not None and hasattr(r, "classAttribute") else None,
         "labels": vl.labelsEnabled(), "categories": cats,
+        "abstract": vl.metadata().abstract(),
     })
 print("RESULT" + json.dumps(out), flush=True)
 app.exitQgis()
@@ -147,6 +148,7 @@ def test_qgis_opens_every_layer_styled(outputs) -> None:
     colours = {value: color for value, _, color in impacts["categories"]}
     assert colours == {k: v.lower() for k, v in OUTCOME_COLORS.items()}
     assert "De minimis exempt" in [label for _, label, _ in impacts["categories"]]
+    assert "Minn. Stat. ch. 103G" in impacts["abstract"]  # the layer description
     assert result["shoreland_zones"]["attr"] == "zone"
     assert result["sites"]["attr"] == result["banks"]["attr"] == "best_tier"
 

@@ -521,29 +521,50 @@ def _steps(trace: pd.DataFrame, cites: _Citations) -> list[dict[str, Any]]:
     return groups
 
 
-def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> tuple[list, list[str]]:
-    """Return what to verify, per impact, and for the project(s) as a whole."""
-    by_impact: dict[str, list[str]] = {}
+def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, Any]]:
+    """Return the verification checklist: each distinct point once, with what it concerns.
+
+    Points come from the trace's ``verify`` lists (an impact with no trace step falls back to
+    its rendered ``verify`` column), an inferred wetland type and a row not assessed.
+    Project-level points concern "the project".
+    """
+    points: dict[str, list[str]] = {}
+
+    def add(item: str, owner: str) -> None:
+        owners = points.setdefault(item, [])
+        if owner not in owners:
+            owners.append(owner)
+
+    traced: dict[str, list[str]] = {}
     project_items: list[str] = []
     for _, r in trace.iterrows():
         items = _verify_list(r["verify"])
         if is_missing(r["impact_id"]):
             project_items += [v for v in items if v not in project_items]
         else:
-            own = by_impact.setdefault(fmt(r["impact_id"]), [])
+            own = traced.setdefault(fmt(r["impact_id"]), [])
             own += [v for v in items if v not in own]
-    checks = []
+    for item in project_items:
+        add(item, "the project")
     for row in rows:
-        items = list(row["verify_column"])
-        items += [v for v in by_impact.get(row["id"], []) if v not in items]
-        if row["type_verify"]:
-            items.insert(0, "The wetland type: it was inferred, not given")
         if row["status"] == "not_assessed" or row["outcome"]["value"] == "not_assessed":
             reason = row["status_reason"]
-            items.insert(0, "Not assessed" + ("" if reason == MISSING else f": {reason}"))
-        if items:
-            checks.append({"id": row["id"], "outcome": row["outcome"], "points": items})
-    return checks, project_items
+            add("Not assessed" + ("" if reason == MISSING else f": {reason}"), row["id"])
+        if row["type_verify"]:
+            add("The wetland type: it was inferred, not given", row["id"])
+        own = traced.get(row["id"])
+        for item in own if own is not None else row["verify_column"]:
+            add(item, row["id"])
+    ids = [r["id"] for r in rows]
+    out = []
+    for item, owners in points.items():
+        impacts = [o for o in owners if o != "the project"]
+        if len(ids) > 1 and set(impacts) == set(ids):
+            text = "every impact"
+        else:
+            text = ", ".join(owners)
+        out.append({"point": item, "concerns": text})
+    return out
 
 
 def _cost_to_use(option: Mapping[str, Any]) -> float | None:
@@ -869,7 +890,7 @@ def render_report(
          "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c]}
         for r in rows if r["id"] not in traced
     ]
-    checks, project_checks = _checks(rows, trace)
+    checks = _checks(rows, trace)
     options, full_ranking = _options(ranking, allocation, cites, best_options)
 
     map_doc = map_link = None
@@ -898,7 +919,6 @@ def render_report(
         steps=steps,
         untraced=untraced,
         checks=checks,
-        project_checks=project_checks,
         options=options,
         best_options=best_options,
         full_ranking=full_ranking,

@@ -773,7 +773,8 @@ def _facts(summary: Mapping[str, Any]) -> list[tuple[str, Any]]:
             value = label(v)
         else:
             value = fmt(v)
-        out.append((column_label(str(k)), value))
+        project, _, key = str(k).rpartition(": ")
+        out.append(((f"{project}: " if project else "") + column_label(key), value))
     return out
 
 

@@ -411,3 +411,12 @@ def test_write_report_writes_utf8(tmp_path) -> None:
     out = write_report(tmp_path / "sub" / "report.html", fx.summary(), fx.impacts())
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert "§ 103G" in out.read_text(encoding="utf-8")
+
+
+def test_one_answer_per_project() -> None:
+    impacts = fx.impacts()
+    impacts["project"] = ["North road"] * 3 + ["South road"] * 3
+    text = render_report(None, impacts, allocation=fx.allocation())
+    answers = re.findall(r'<p class="answer[^"]*" data-project="([^"]*)">', text)
+    assert answers == ["North road", "South road"]
+    assert "South road: 3 impacts" in html.unescape(_section(text, "answer"))

@@ -171,3 +171,16 @@ def test_cli_report_pdf(tmp_path: Path, pdf: Path, capsys: pytest.CaptureFixture
     printed = capsys.readouterr().out.split()
     assert printed[-2:] == [str(tmp_path / "r.html"), str(tmp_path / "r.pdf")]
     assert "Crow Wing sample" in " ".join(_text(tmp_path / "r.pdf", 1).split())
+
+
+@pytest.mark.slow
+def test_the_demo_writes_the_pdf(tmp_path: Path, pdf: Path) -> None:
+    from wetland_gis.demo import SAMPLE_PROJECTS, run_project
+
+    root = Path(__file__).resolve().parents[1]
+    crow_wing = next(p for p in SAMPLE_PROJECTS if p.name == "crow_wing")
+    row = run_project(crow_wing, root, tmp_path)
+    assert row["pdf"] == tmp_path / "crow_wing" / "tep_report.pdf"
+    assert "Crow Wing sample" in " ".join(_text(row["pdf"], 1).split())
+    html = row["report"].read_text("utf-8")
+    assert 'href="tep_map.html"' in html  # the map, relative to the report

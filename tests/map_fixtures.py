@@ -71,7 +71,7 @@ def impacts() -> gpd.GeoDataFrame:
                 "type_verify": i == 2,
                 "cedar_tamarack": False,
                 "county": "Crow Wing",
-                "counties": "Crow Wing",
+                "counties": "Crow Wing: 9000.0 sq ft; Cass: 600.0 sq ft" if i == 1 else None,
                 "metro": False,
                 "pct_class": "greater_than_80_percent",
                 "pct_source": "county",

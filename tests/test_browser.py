@@ -81,9 +81,18 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         allocation=fx.allocation(),
         unmet=fx.unmet(),
         manifest=fx.manifest(),
-        map_html=map_path.read_text(encoding="utf-8"),
+        map_html=map_path,
     )
-    return {"map": map_path, "report": report_path}
+    point_map = save_map(
+        tep_map(_point_impacts(), title="Point impacts"), folder / "points" / "point_map.html"
+    )
+    return {"map": map_path, "report": report_path, "points": point_map}
+
+
+def _point_impacts():
+    """The drawn impacts as points: Leaflet would draw them with its PNG marker."""
+    impacts = fx.impacts().dropna(subset=["geometry"]).copy()
+    return impacts.set_geometry(impacts.geometry.centroid)
 
 
 class _Watch:
@@ -93,6 +102,7 @@ class _Watch:
         self.errors: list[str] = []
         self.dialogs: list[str] = []
         self.blocked: list[str] = []
+        self.requests: list[str] = []
 
 
 @pytest.fixture
@@ -114,6 +124,7 @@ def page(browser: Any) -> Iterator[tuple[Any, _Watch]]:
         d.dismiss()
 
     pg.route("**/*", route)
+    pg.on("request", lambda req: watch.requests.append(req.url))
     pg.on("console", lambda msg: msg.type == "error" and watch.errors.append(msg.text))
     pg.on("pageerror", lambda exc: watch.errors.append(str(exc)))
     pg.on("dialog", on_dialog)
@@ -199,22 +210,18 @@ def test_script_in_an_attribute_shows_as_text_and_never_runs(
 def test_report_renders_with_the_embedded_map(
     page: tuple[Any, _Watch], files: dict[str, Path]
 ) -> None:
+    from wetland_gis.mapping.report import SECTIONS
+
     pg, watch = page
     pg.goto(files["report"].as_uri())
     headings = pg.locator("h2").all_inner_texts()
-    assert headings == [
-        "Project summary",
-        "Impacts",
-        "Decisions",
-        "What a person must still verify",
-        "Replacement siting",
-        "Map",
-        "Run manifest",
-    ]
-    assert fx.XSS in pg.locator("#summary").inner_text()
+    assert headings == [h for _, h in SECTIONS]
+    assert "Gull Lake road" in pg.locator("#answer").inner_text()
     frame = pg.frame_locator("iframe.map")
     frame.locator('path[data-wg-layer="impacts"]').first.wait_for(state="attached", timeout=15_000)
     assert frame.locator('path[data-wg-layer="impacts"]').count() == len(fx.OUTCOMES)
+    # the map is also linked by its path relative to the report
+    assert pg.locator("a.map-link").get_attribute("href") == "tep_map.html"
     pg.wait_for_timeout(300)
     assert watch.errors == [] and watch.blocked == [] and watch.dialogs == []
     ARTIFACTS.mkdir(exist_ok=True)
@@ -225,6 +232,116 @@ def test_report_renders_with_the_embedded_map(
     pg.screenshot(path=str(ARTIFACTS / "tep_report.png"), full_page=True)
     pg.emulate_media(media="print")
     pg.screenshot(path=str(ARTIFACTS / "tep_report_print.png"), full_page=True)
+
+
+def test_report_citation_refs_link_to_the_citation_list(
+    page: tuple[Any, _Watch], files: dict[str, Path]
+) -> None:
+    pg, _ = page
+    pg.goto(files["report"].as_uri())
+    ref = pg.locator("#decisions sup.cite a").first
+    target = ref.get_attribute("href")
+    assert target.startswith("#cite-")
+    assert pg.locator(f"#citations li{target}").count() == 1
+
+
+def test_map_requests_no_file_of_any_kind(page: tuple[Any, _Watch], files: dict[str, Path]) -> None:
+    pg, watch = page
+    for name in ("map", "points"):
+        watch.requests.clear()
+        pg.goto(files[name].as_uri())
+        pg.wait_for_selector('path[data-wg-layer="impact_markers"]', state="attached",
+                             timeout=15_000)
+        pg.wait_for_timeout(500)
+        assert watch.requests == [files[name].as_uri()], name
+    # point impacts are circle markers, never Leaflet's PNG marker (a broken image offline)
+    assert pg.locator("img.leaflet-marker-icon").count() == 0
+    assert pg.locator('path[data-wg-layer="impacts"]').count() == len(fx.OUTCOMES)
+    assert watch.errors == [] and watch.blocked == []
+
+
+def test_the_page_has_a_title(page: tuple[Any, _Watch], files: dict[str, Path]) -> None:
+    pg, _ = page
+    _open_map(pg, files["map"])
+    assert pg.title() == "TEP review map: Gull Lake road"
+
+
+def test_impact_ids_are_permanent_labels_at_project_zoom(
+    page: tuple[Any, _Watch], files: dict[str, Path]
+) -> None:
+    pg, _ = page
+    _open_map(pg, files["map"])
+    labels = pg.locator(".leaflet-tooltip.wg-id-label")
+    assert sorted(labels.all_inner_texts()) == sorted(fx.OUTCOMES)
+    assert all(labels.nth(i).is_visible() for i in range(labels.count()))
+    # zoomed far out they give way (the map would be all labels)
+    pg.evaluate("() => { const m = Object.values(window).find(v => v instanceof L.Map);"
+                " m.setZoom(m.getZoom() - 4, {animate: false}); }")
+    pg.wait_for_timeout(300)
+    assert not labels.first.is_visible()
+
+
+def _map_object(pg: Any) -> str:
+    return "Object.values(window).find(v => v instanceof L.Map)"
+
+
+def _view_covers(pg: Any, selector: str) -> bool:
+    """Whether every element of ``selector`` lies inside the map container on screen."""
+    return pg.evaluate(
+        """(sel) => {
+            const box = document.querySelector('.leaflet-container').getBoundingClientRect();
+            return [...document.querySelectorAll(sel)].every(el => {
+                const r = el.getBoundingClientRect();
+                return r.left >= box.left && r.right <= box.right &&
+                       r.top >= box.top && r.bottom <= box.bottom;
+            });
+        }""",
+        selector,
+    )
+
+
+def test_opening_view_shows_impacts_and_allocated_options_and_zooms_to_all(
+    page: tuple[Any, _Watch], files: dict[str, Path]
+) -> None:
+    pg, _ = page
+    _open_map(pg, files["map"])
+    assert _view_covers(pg, 'path[data-wg-layer="impacts"]')
+    assert _view_covers(pg, 'path[data-wg-layer="sites"][data-wg-id="S1"]')
+    assert _view_covers(pg, 'path[data-wg-layer="banks"][data-wg-id="1234"]')
+    assert not _view_covers(pg, 'path[data-wg-layer="banks"][data-wg-id="5678"]')
+    pg.locator("button.wg-zoom-options").click()
+    pg.wait_for_timeout(800)
+    assert _view_covers(pg, 'path[data-wg-layer="banks"], path[data-wg-layer="sites"]')
+    pg.locator("button.wg-zoom-project").click()
+    pg.wait_for_timeout(800)
+    assert not _view_covers(pg, 'path[data-wg-layer="banks"][data-wg-id="5678"]')
+
+
+def test_phone_opens_fitted_with_the_legend_behind_a_button(
+    browser: Any, files: dict[str, Path]
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        _open_map(pg, files["map"])
+        pg.wait_for_timeout(500)
+        assert _view_covers(pg, 'path[data-wg-layer="impacts"]')
+        assert pg.evaluate(f"{_map_object(pg)}.getZoom()") >= 13
+        assert not pg.locator(".wg-legend").is_visible()
+        button = pg.locator("button.wg-legend-toggle")
+        assert button.is_visible() and button.get_attribute("aria-expanded") == "false"
+        ARTIFACTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / "tep_map_phone.png"))
+        button.click()
+        assert pg.locator(".wg-legend").is_visible()
+        assert "Impact location marker" in pg.locator(".wg-legend").inner_text()
+        pg.screenshot(path=str(ARTIFACTS / "tep_map_phone_legend.png"))
+        assert errors == []
+    finally:
+        context.close()
 
 
 def test_each_impact_also_has_a_clickable_marker(

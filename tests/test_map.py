@@ -128,17 +128,63 @@ def test_geometry_is_simplified_to_the_tolerance_in_metres() -> None:
     assert n_coarse < n_fine / 4
 
 
-def test_map_has_scale_measure_fullscreen_layer_control_and_fits_the_impacts(
+def _decorations(m: folium.Map):
+    return next(c for c in m._children.values() if type(c).__name__ == "_Decorations")
+
+
+def test_map_has_scale_measure_fullscreen_layer_control_and_a_title(
     full_map: folium.Map, page: str
 ) -> None:
     kinds = {type(c).__name__ for c in full_map._children.values()}
-    assert {"MeasureControl", "Fullscreen", "LayerControl", "FitBounds"} <= kinds
+    assert {"MeasureControl", "Fullscreen", "LayerControl", "_Decorations"} <= kinds
     assert full_map.control_scale
-    fit = next(c for c in full_map._children.values() if type(c).__name__ == "FitBounds")
-    (south, west), (north, east) = fit.bounds
+    assert "L.control.scale()" in page
+    assert "<title>TEP review map</title>" in page  # the default title
+
+
+def test_opening_view_fits_the_impacts_and_their_allocated_options(
+    full_map: folium.Map,
+) -> None:
+    from shapely.geometry import box
+
+    deco = _decorations(full_map)
+    (south, west), (north, east) = deco.fit
+    view = box(west, south, east, north)
+    wgs = fx.impacts().dropna(subset=["geometry"]).to_crs("EPSG:4326")
+    assert all(view.covers(g) for g in wgs.geometry)
+    # the allocated site S1 and bank 1234 are in view; the far bank 5678 is not
+    sites = fx.sites().to_crs("EPSG:4326").set_index("site_id")
+    banks = fx.banks().to_crs("EPSG:4326").set_index("account")
+    assert view.covers(sites.geometry["S1"]) and view.covers(banks.geometry["1234"])
+    assert not view.covers(banks.geometry["5678"])
+    assert not view.covers(sites.geometry["S2"])  # ranked but not allocated
+    # the zoom-to-all control covers every site and bank
+    (s2, w2), (n2, e2) = deco.options
+    everything = box(w2, s2, e2, n2)
+    assert all(everything.covers(g) for g in [*sites.geometry, *banks.geometry])
+
+
+def test_without_allocation_the_view_fits_the_impacts_only() -> None:
+    m = tep_map(fx.impacts(), sites=fx.sites(), banks=fx.banks())
+    (south, west), (north, east) = _decorations(m).fit
     # the impacts, under 1 km across; not the sites and banks around them
     assert north - south < 0.01 and east - west < 0.015
-    assert "L.control.scale()" in page
+
+
+def test_impact_markers_carry_their_id_as_a_permanent_label(full_map: folium.Map) -> None:
+    markers = _features(full_map, "impact_markers")
+    assert set(markers) == set(fx.OUTCOMES)
+    assert all(f["properties"]["wg_label"] == i for i, f in markers.items())
+    legend = _decorations(full_map).legend_html
+    assert "Impact location marker" in legend
+
+
+def test_default_marker_images_are_inlined(page: str) -> None:
+    # leaflet.js still names its default files; the map overrides them (the browser test
+    # checks that no file is requested)
+    assert '"iconUrl": "data:image/png;base64,' in page
+    assert '"shadowUrl": "data:image/png;base64,' in page
+    assert 'L.Icon.Default.imagePath = "";' in page
 
 
 def test_sites_and_banks_are_labelled_with_tier_and_allocated_credits(

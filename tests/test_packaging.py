@@ -18,7 +18,8 @@ def _name(requirement: str) -> str:
 def test_environment_yml_matches_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = {_name(r) for r in project["dependencies"]}
-    wanted |= {_name(r) for r in project["optional-dependencies"]["dev"]}
+    for extra in project["optional-dependencies"].values():
+        wanted |= {_name(r) for r in extra}
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     have = {_name(d) for d in env["dependencies"] if isinstance(d, str)} - {"python", "pip"}
     assert have == wanted

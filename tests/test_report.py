@@ -6,6 +6,7 @@ import html
 import re
 
 import map_fixtures as fx
+import pandas as pd
 import pytest
 
 from wetland_gis.errors import InvalidAreaError
@@ -18,12 +19,16 @@ from wetland_gis.mapping import (
 from wetland_gis.mapping.report import _env
 
 SECTIONS = [
-    "Project summary",
+    "The answer",
+    "Replacement plan",
     "Impacts",
-    "Decisions",
+    "Decisions step by step",
     "What a person must still verify",
-    "Replacement siting",
+    "Replacement options",
     "Map",
+    "Data notes",
+    "Citations",
+    "Appendix: full ranking",
     "Run manifest",
 ]
 
@@ -102,18 +107,36 @@ def test_impact_table_computes_the_area_when_area_reported_is_absent() -> None:
     assert _impact_row(text, "I-1")[2] == "404 sq ft"
 
 
-def test_impact_table_gives_county_major_watershed_and_bank_service_area(report: str) -> None:
+def test_impact_table_gives_every_county_major_watershed_and_bank_service_area(
+    report: str,
+) -> None:
     cells = _impact_row(report, "I-2")
     assert cells[1] == "Type 2"
-    assert cells[3] == "Replacement required"
-    assert cells[4] == "Crow Wing"
-    assert cells[5] == "10 Mississippi River - Brainerd"
-    assert cells[6] == "5"
-    assert cells[7] == "Shoreland wetland protection zone"
-    assert cells[8] == "1:1"
+    assert cells[5] == "Replacement required"
+    assert cells[6] == "Crow Wing, Cass"  # a straddling impact: every county
+    assert cells[7] == "10 Mississippi River - Brainerd"
+    assert cells[8] == "5"
+    assert cells[9] == "Shoreland wetland protection zone"
+    assert cells[10] == "1:1"
+
+
+def test_impact_table_gives_whole_square_feet_and_acres_to_a_hundredth(report: str) -> None:
+    sqft = fx.impacts().loc[1, "area_sqft"]  # 3,600 m2
+    cells = _impact_row(report, "I-2")
+    assert cells[3] == f"{round(sqft):,}" == "38,750"
+    assert cells[4] == "0.89"
+    assert _impact_row(report, "I-1")[3] == "404"
 
 
 # ------------------------------------------------------------------------ sections
+
+
+def _section(report: str, section: str) -> str:
+    return report.split(f'<section id="{section}"')[1].split("</section>")[0]
+
+
+def _text(fragment: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", fragment)))
 
 
 def test_report_has_every_section_in_order(report: str) -> None:
@@ -121,35 +144,170 @@ def test_report_has_every_section_in_order(report: str) -> None:
     assert headings == SECTIONS
 
 
-def test_every_decision_is_shown_with_reasons_and_citations(report: str) -> None:
-    decisions = report.split('id="decisions"')[1].split('id="verify"')[0]
-    for i in range(1, 7):
-        assert f"Impact I-{i} " in decisions
-    # from the Decision objects
-    assert "de minimis: exempt" in decisions
-    assert fx.DE_MINIMIS_CITATION in decisions
-    assert "<dt>allowance sqft</dt><dd>10,000</dd>" in decisions
-    # from the citations / reasons columns when no Decision was given
-    assert fx.FEN_CITATION in decisions
+def test_report_opens_with_the_answer_per_project(report: str) -> None:
+    first = re.search(r"<h2>(.*?)</h2>", report).group(1)
+    assert first == "The answer"
+    answer = html.unescape(re.sub(r"<[^>]+>", "", _section(report, "answer")))
+    assert "Gull Lake road: 6 impacts" in answer
+    assert "0.89 acres of replacement required" in answer
+    assert "met by 0.80 credits from 1 project-specific site and 1 wetland bank" in answer
+    assert "at a total cost of $37,000" in answer
+    assert "0.10 acres unmet" in answer
+
+
+def test_answer_says_no_impact_could_be_assessed_with_the_reasons() -> None:
+    impacts = fx.impacts()
+    impacts["outcome"] = "not_assessed"
+    impacts["status"] = "not_assessed"
+    text = render_report(None, impacts)
+    answer = html.unescape(_section(text, "answer"))
+    assert "no impact could be assessed" in answer
+    assert "no wetland type" in answer and "empty geometry" in answer
+
+
+def test_answer_when_no_replacement_is_needed_and_no_siting_was_run() -> None:
+    impacts = fx.impacts()
+    impacts["replace_acres"] = None
+    impacts["outcome"] = "de_minimis_exempt"
+    text = render_report(None, impacts)
+    assert "no replacement is needed" in _section(text, "answer")
+    assert "No replacement siting given" in _section(text, "plan")
+    text = render_report(None, fx.impacts())
+    assert "replacement siting was not run" in _section(text, "answer")
+
+
+def test_zero_impacts_render() -> None:
+    text = render_report(None, fx.impacts().iloc[0:0])
+    assert "No impact was given." in _section(text, "answer")
+    assert "No impacts." in _section(text, "impacts")
+
+
+def test_plan_has_tier_option_credits_cost_and_a_totals_row(report: str) -> None:
+    plan = _section(report, "plan")
+    assert "Tier 1: same minor watershed" in plan
+    assert "Project-specific site" in plan and "Wetland bank" in plan
+    total = re.search(r'<tr class="total">(.*?)</tr>', plan, re.S).group(1)
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", total)]
+    assert cells[0] == "Total" and cells[-2:] == ["0.80", "$37,000"]
+    assert "Impact I-2: 0.10 credits short (no more credits in tiers 1-2)" in plan
+
+
+def test_plan_comes_before_the_impacts_and_the_decisions(report: str) -> None:
+    assert report.index('id="plan"') < report.index('id="impacts"') < report.index(
+        'id="decisions"'
+    )
+
+
+def test_decisions_step_by_step_render_from_the_trace(report: str) -> None:
+    decisions = _section(report, "decisions")
+    assert 'data-impact="I-1"' in decisions
+    assert "De minimis exemption (project): Exempt" in _text(decisions)
+    assert "403.6 sq ft is within the 10,000 sq ft allowance" in decisions
+    # citations are short references to the citation list
+    assert re.search(r'<a href="#cite-\d+" title="[^"]+">\[\d+\]</a>', decisions)
+    citations = _section(report, "citations")
+    assert fx.DE_MINIMIS_CITATION in citations
+    # impacts without a step show their rendered reasons
     assert "Calcareous fens may not be filled" in decisions
 
 
+def test_trace_frame_of_the_contract_drives_the_steps() -> None:
+    trace = pd.DataFrame(
+        [
+            {"project": "P", "impact_id": "I-1", "seq": 2, "rule_id": "de_minimis.amount",
+             "citation": "Minn. Stat. § 103G.2241, subd. 9(a)(1)", "outcome": "exempt",
+             "value": 10000.0, "reason": "Allowance 10,000 sq ft; uses 404; within it",
+             "verify": ["Check A; and B"], "inputs": {}, "parameters": {}},
+            {"project": "P", "impact_id": "", "seq": 3, "rule_id": "procedure.public_comment",
+             "citation": "Minn. Stat. § 103G.2242, subd. 8", "outcome": "not_required",
+             "value": None, "reason": "Under the threshold.", "verify": [], "inputs": {},
+             "parameters": {}},
+            {"project": "P", "impact_id": "I-1", "seq": 1, "rule_id": "public_waters_wetland",
+             "citation": "Minn. Stat. § 103G.005, subd. 15a", "outcome": "classified",
+             "value": None, "reason": "Not a public waters wetland.", "verify": [],
+             "inputs": {}, "parameters": {}},
+        ]
+    )
+    text = render_report(None, fx.impacts(), trace=trace)
+    decisions = _section(text, "decisions")
+    assert decisions.index("Public waters wetland?") < decisions.index("De minimis amount")
+    assert "Public comment: Not required" in _text(decisions)
+    # a reason with ";" is shown whole, never split
+    assert "Allowance 10,000 sq ft; uses 404; within it" in decisions
+    assert "Check A; and B" in _section(text, "verify")
+
+
+def test_a_trace_without_the_contract_columns_is_refused() -> None:
+    with pytest.raises(MappingInputError, match="trace-contract column"):
+        render_report(None, fx.impacts(), trace=pd.DataFrame({"rule_id": ["x"]}))
+
+
 def test_verify_section_collects_every_check(report: str) -> None:
-    verify = report.split('id="verify"')[1].split('id="siting"')[0]
+    verify = _section(report, "verify")
     assert "Fen boundary with DNR" in verify
     assert "The wetland type: it was inferred, not given" in verify  # I-3 type_verify
     assert "Not assessed: empty geometry" in verify
     assert "Wetland boundary delineation" in verify
-    assert "Impact I-2: 0.1 credits short (no more credits in tiers 1-2)" in verify
 
 
-def test_siting_tables_show_ranking_allocation_and_unmet(report: str) -> None:
-    siting = report.split('id="siting"')[1].split('id="map"')[0]
-    assert "same minor watershed" in siting
-    assert "$25,000" in siting  # allocation cost
-    assert "300,000" in siting  # distance of the far bank
-    assert "no more credits in tiers 1-2" in siting
-    assert siting.count("<table") == 3
+def test_options_show_the_best_few_with_why_each_won_or_lost(report: str) -> None:
+    options = html.unescape(_section(report, "options"))
+    assert "Allocated: in the replacement plan" in options
+    assert "Lost: lower siting priority (tier 2 against tier 1)" in options
+    assert "(3 of 4 options)" in options
+    assert "other bank service area" not in options  # the 4th, excluded: appendix only
+    appendix = html.unescape(_section(report, "appendix"))
+    assert f"Excluded: other bank service area {fx.XSS}" in appendix
+    assert "300,000" in appendix  # distance of the far bank
+    assert "citations" not in appendix.lower().split("<thead>")[1].split("</thead>")[0]
+
+
+def test_best_options_is_a_parameter_and_the_allocated_are_always_shown() -> None:
+    text = _report(best_options=1)
+    assert "(2 of 4 options)" in _section(text, "options")  # S1 and 1234 both allocated
+    text = _report(best_options=1, allocation=fx.allocation().iloc[1:])
+    options = _section(text, "options")
+    assert "(1 of 4 options)" in options and "<td>1234</td>" in options
+
+
+def test_a_site_loses_on_its_whole_cost() -> None:
+    ranking = pd.DataFrame({
+        "impact_id": ["C-2", "C-2"], "option_id": ["S2", "S3"], "option_kind": ["site", "site"],
+        "tier": [1, 1], "excluded": [False, False], "in_kind": [True, False],
+        "ratio": [1.0, 1.0], "credits_needed": [0.4, 0.4], "credits_available": [1.49, 0.69],
+        "unit_cost": [11_900 / 1.49, 7_600 / 0.69], "cost": [3_195.0, 4_406.0],
+    })
+    allocation = pd.DataFrame({"impact_id": ["C-2"], "option_id": ["S3"],
+                               "option_kind": ["site"], "tier": [1], "credits": [0.4],
+                               "cost": [7_600.0]})
+    text = render_report(None, fx.impacts(), ranking=ranking, allocation=allocation)
+    options = html.unescape(_section(text, "options"))
+    assert "Lost: costs $11,900 (a site is paid in full) against $7,600 for S3" in options
+
+
+def test_human_labels_not_enum_values(report: str) -> None:
+    body = re.sub(r"<[^>]+>", " ", report.split("</style>")[1])
+    body = body.split('id="manifest"')[0]
+    for raw in ("not_exempt", "replacement_required", "de_minimis_exempt",
+                "shoreland_wetland_protection_zone"):
+        assert raw not in body
+
+
+def test_data_notes_list_straddled_counties_and_manifest_records() -> None:
+    manifest = {**fx.manifest(), "records": ["context layer 'counties': reprojected from "
+                                             "EPSG:4269 to EPSG:26915", "duplicate id W-3"]}
+    notes = _section(_report(manifest=manifest), "notes")
+    assert "Impact I-2 straddles counties: Crow Wing: 9000.0 sq ft; Cass: 600.0 sq ft." in notes
+    assert "reprojected from EPSG:4269" in notes and "duplicate id W-3" in notes
+
+
+def test_figure_is_an_embedded_svg(report: str) -> None:
+    import base64
+
+    src = re.search(r'<img class="figure"[^>]*src="([^"]+)"', report).group(1)
+    assert src.startswith("data:image/svg+xml;base64,")
+    svg = base64.b64decode(src.split(",", 1)[1]).decode()
+    assert "<svg" in svg and "Impacts by outcome" in svg
 
 
 def test_manifest_is_a_table_and_json(report: str) -> None:
@@ -181,7 +339,19 @@ def test_map_html_is_embedded_escaped_in_a_sandboxed_iframe() -> None:
     assert "<script>var a" not in text
 
 
-def test_map_file_is_linked_when_a_path_is_given(tmp_path) -> None:
+def test_map_file_is_embedded_and_linked_relative_to_the_report(tmp_path) -> None:
+    from wetland_gis.mapping import save_map, tep_map
+
+    map_path = save_map(tep_map(fx.impacts()), tmp_path / "maps" / "tep_map.html")
+    out = write_report(tmp_path / "reports" / "tep_report.html", None, fx.impacts(),
+                       map_html=map_path)
+    text = out.read_text("utf-8")
+    assert 'href="../maps/tep_map.html"' in text
+    assert "<iframe" in text and "srcdoc=" in text
+    assert (out.parent / "../maps/tep_map.html").resolve() == map_path.resolve()
+
+
+def test_a_map_path_without_a_file_is_still_linked(tmp_path) -> None:
     text = _report(map_html=tmp_path / "tep_map.html")
     assert f'href="{tmp_path / "tep_map.html"}"' in text
     assert "<iframe" not in text
@@ -233,11 +403,20 @@ def test_a_list_of_decisions_needs_impact_ids() -> None:
 def test_decisions_as_records_with_impact_ids() -> None:
     records = [{"impact_id": "I-4", **d.to_dict()} for d in fx.decisions()["I-1"]]
     text = _report(decisions=records)
-    block = text.split("Impact I-4 ")[1].split('<article class="impact"')[0]
-    assert fx.DE_MINIMIS_CITATION in block
+    block = text.split('data-impact="I-4"')[1].split("</article>")[0]
+    assert "403.6 sq ft is within the 10,000 sq ft allowance" in block
 
 
 def test_write_report_writes_utf8(tmp_path) -> None:
     out = write_report(tmp_path / "sub" / "report.html", fx.summary(), fx.impacts())
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert "§ 103G" in out.read_text(encoding="utf-8")
+
+
+def test_one_answer_per_project() -> None:
+    impacts = fx.impacts()
+    impacts["project"] = ["North road"] * 3 + ["South road"] * 3
+    text = render_report(None, impacts, allocation=fx.allocation())
+    answers = re.findall(r'<p class="answer[^"]*" data-project="([^"]*)">', text)
+    assert answers == ["North road", "South road"]
+    assert "South road: 3 impacts" in html.unescape(_section(text, "answer"))

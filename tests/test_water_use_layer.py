@@ -137,7 +137,8 @@ def test_write_outputs_a_geopackage_with_points_decisions_and_fees(tmp_path, r20
     assert {"wu.gpkg", "wu_fees.csv", "wu_schedules.csv", "wu_decisions.json",
             "wu_manifest.json"} <= names
     layers = {name for name, _ in pyogrio.list_layers(tmp_path / "wu.gpkg")}
-    assert layers == {"appropriations", "decisions", "fees"}
+    # layer_styles is QGIS's style table (every GeoPackage carries the default styles)
+    assert layers == {"appropriations", "decisions", "fees", "layer_styles"}
     dec = pyogrio.read_dataframe(tmp_path / "wu.gpkg", layer="decisions")
     assert isinstance(json.loads(dec["verify"].iloc[0]), list)
     assert isinstance(json.loads(dec["parameters"].iloc[0]), dict)

@@ -39,6 +39,7 @@ from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import self_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
 from wetland_gis.io.fields import FieldMapping, resolve_fields
+from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import read_layer, write_layer
 from wetland_gis.io.wetland_types import WetlandTypeError, reading_for
 from wetland_gis.manifest import InputRecord, Manifest
@@ -210,6 +211,35 @@ class Assessment:
         self.manifest.outputs = [str(p) for p in dict.fromkeys(written)] + [str(manifest)]
         self.manifest.write(manifest)
         return [*dict.fromkeys(written), manifest]
+
+    def report(
+        self,
+        out: str | Path,
+        *,
+        siting: Any = None,
+        pdf: str | Path | bool | None = None,
+        **kwargs: Any,
+    ) -> list[Path]:
+        """Write the TEP report (HTML) and, with ``pdf``, its PDF with a static map.
+
+        Parameters
+        ----------
+        out : str or Path
+            The HTML file.
+        siting : SitingResult, optional
+            The result of :func:`wetland_gis.site` on this assessment.
+        pdf : str, Path or bool, optional
+            Also write the PDF (the ``pdf`` extra): to this path, or beside ``out`` if True.
+        **kwargs
+            Passed to :func:`wetland_gis.mapping.report.report_assessment`.
+
+        Returns
+        -------
+        list of Path
+        """
+        from wetland_gis.mapping.report import report_assessment
+
+        return report_assessment(self, out, siting=siting, pdf=pdf, **kwargs)
 
     def explore(self, **kwargs: Any):
         """Return the interactive TEP map of the assessment (displays inline in Jupyter).
@@ -633,7 +663,7 @@ def assess(
     zones = zones_for_map(
         gdf[gdf["status"] == ASSESSED], ctx, params=params, as_of=day, pad_ft=MAP_ZONE_PAD_FT
     )
-    summary = _summary_table(gdf, fm)
+    summary = summary_table(gdf, fm)
     projects = pd.DataFrame(project_rows)
     gdf.index = input_index
     summary.index = input_index
@@ -906,31 +936,3 @@ def _applicable_a_amount(
         ).value
     except RulesInputError:
         return None
-
-
-def _summary_table(gdf: gpd.GeoDataFrame, fm: FieldMapping) -> pd.DataFrame:
-    """Return the impact table in the Minnesota joint application convention."""
-    ids = gdf[fm.impact_id] if fm.impact_id else gdf["wg_row"]
-    kind = gdf[fm.impact_kind] if fm.impact_kind else pd.Series(None, index=gdf.index)
-    size = gdf[fm.wetland_acres] if fm.wetland_acres else pd.Series(None, index=gdf.index)
-    place = [
-        SEP.join(str(v) for v in (c, f"Major {m}" if pd.notna(m) else None,
-                                  f"BSA {b}" if pd.notna(b) else None) if v and pd.notna(v))
-        for c, m, b in zip(gdf["county"], gdf["major"], gdf["bsa"], strict=True)
-    ]
-    return pd.DataFrame(
-        {
-            "Aquatic resource ID": ids.astype(str),
-            "Resource type": [f"Type {t}" if t else "" for t in gdf["wetland_type"]],
-            "Type of impact": kind,
-            "Size of impact": gdf["area_reported"],
-            "Overall size of resource (ac)": size,
-            "County, Major Watershed #, Bank Service Area #": place,
-            "Outcome": gdf["outcome"],
-            "Ratio": gdf["ratio"],
-            "Replacement (ac)": gdf["replace_acres"].round(2),
-            "Status": gdf["status"],
-            "Reason not assessed": gdf["status_reason"],
-            "area_sqft": gdf["area_sqft"].round(1),
-        }
-    )

@@ -76,10 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--basemap", default="none", help="'none' (offline, default) or a tile name")
     m.add_argument("--out", required=True, help="HTML file to write")
 
-    r = sub.add_parser("report", help="write the printable TEP report (HTML)")
+    r = sub.add_parser("report", help="write the TEP report (HTML, and PDF with --pdf)")
     r.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
     r.add_argument("--siting", help="output folder of `wetland-gis site`")
     r.add_argument("--map", help="map HTML written by `wetland-gis map`, embedded in the report")
+    r.add_argument("--pdf", nargs="?", const=True, default=None, metavar="PDF",
+                   help="also write the PDF with a static map (beside --out, or to PDF); "
+                   "needs the `pdf` extra")
+    r.add_argument("--context", help="context GeoPackage or folder (waters on the PDF map)")
     r.add_argument("--out", required=True, help="HTML file to write")
 
     w = sub.add_parser("water-use", help="screen water appropriations under § 103G.271 "

@@ -1,6 +1,6 @@
 """The demo behind ``make demo``: the whole product on the bundled sample projects.
 
-For each sample project it runs assess, site, map and report, writes everything under
+For each sample project it runs assess, site, map and report (HTML and PDF), writes everything under
 ``outputs/<project>/`` and prints a short summary table and the paths of the map and
 report. It also prints a few worked rules-core decisions with their citations.
 
@@ -122,8 +122,10 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, obje
         )
         map_path = run_map(folder / "assessed.gpkg", folder / "tep_map.html",
                            siting=folder / "siting", context=assessment.context)[0]
-        report_path = run_report(folder / "assessed.gpkg", folder / "tep_report.html",
-                                 siting=folder / "siting", map_html=map_path)[0]
+        report_path, pdf_path = run_report(
+            folder / "assessed.gpkg", folder / "tep_report.html", siting=folder / "siting",
+            map_html=map_path, pdf=folder / "tep_report.pdf", context=assessment.context,
+        )
     warned = sorted({str(w.message) for w in caught if issubclass(w.category,
                                                                    WetlandGISWarning)})
     row = assessment.projects.iloc[0].to_dict() if len(assessment.projects) else {}
@@ -141,6 +143,7 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, obje
         else round(float(unmet["credits_short"].sum()), 2),
         "map": map_path,
         "report": report_path,
+        "pdf": pdf_path,
         "warnings": warned,
     }
 
@@ -192,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  warning: {w}")
         print(f"  map:    {row['map']}")
         print(f"  report: {row['report']}")
+        print(f"  pdf:    {row['pdf']}")
     print("\nWater appropriation screening, § 103G.271 (SYNTHETIC sample; the DNR decides)")
     print(run_water_use_demo(root, out).to_string())
     print(f"  map: {out / 'water_use' / 'water_use_2026_map.html'}")

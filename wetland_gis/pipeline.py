@@ -295,15 +295,31 @@ def run_report(
     *,
     siting: str | Path | None = None,
     map_html: str | Path | None = None,
+    pdf: str | Path | bool | None = None,
+    context: str | Path | Context | None = None,
 ) -> list[Path]:
-    """Write the printable TEP report of an assessment (and its siting, if given).
+    """Write the TEP report of an assessment (and its siting, if given); and its PDF.
+
+    Parameters
+    ----------
+    assessed, siting
+        The outputs of ``assess`` and ``site``.
+    out : str or Path
+        The HTML file.
+    map_html : str or Path, optional
+        The map written by ``map``: embedded, and linked by its path relative to ``out``.
+    pdf : str, Path or bool, optional
+        Also write the PDF (with a static map): to this path, or beside ``out`` when True.
+    context : str, Path or Context, optional
+        Context layers for the static map of the PDF (waters and boundaries).
 
     Returns
     -------
     list of Path
-        The HTML file written.
+        The files written.
     """
     from wetland_gis.mapping import write_report
+    from wetland_gis.mapping.report import write_pdf
 
     read = read_assessed(assessed)
     sit = read_siting(siting) if siting else {}
@@ -313,28 +329,28 @@ def run_report(
         for _, row in projects.iterrows():
             for key, value in row.items():
                 label = key if len(projects) == 1 else f"{row['project']}: {key}"
-                if key in ("citations", "verify") and isinstance(value, str):
-                    value = value.split("; ")
                 summary[label] = value
-    decisions = (read["decisions"] or {}).get("impacts")
     manifest = read["manifest"] or {}
     if siting:
         sm = Path(siting) / SITING_FILES["manifest"]
         if sm.exists():
             manifest = {"assess": manifest, "site": json.loads(sm.read_text("utf-8"))}
-    path = write_report(
-        out,
-        summary,
-        read["impacts"],
-        decisions=decisions,
-        ranking=sit.get("ranking"),
-        allocation=sit.get("allocation"),
-        unmet=sit.get("unmet"),
-        manifest=manifest,
-        map_html=map_html,
-        title=f"Wetland Conservation Act screening report: {_project_name(read)}",
-    )
-    return [Path(path)]
+    kwargs: dict[str, Any] = {
+        "decisions": read["decisions"],
+        "ranking": sit.get("ranking"),
+        "allocation": sit.get("allocation"),
+        "unmet": sit.get("unmet"),
+        "manifest": manifest,
+        "title": f"Wetland Conservation Act screening report: {_project_name(read)}",
+    }
+    written = [Path(write_report(out, summary, read["impacts"], map_html=map_html, **kwargs))]
+    if pdf:
+        pdf_path = Path(out).with_suffix(".pdf") if pdf is True else Path(pdf)
+        layers = {"zones": read["zones"], "sites": sit.get("sites"), "banks": sit.get("banks"),
+                  "context": _boundaries(context)}
+        written.append(write_pdf(pdf_path, summary, read["impacts"], map_layers=layers,
+                                 **kwargs))
+    return written
 
 
 def run_water_use(
@@ -433,7 +449,8 @@ def run_command(args: argparse.Namespace) -> list[Path]:
         return run_map(args.assessed, args.out, siting=args.siting, context=args.context,
                        basemap=args.basemap)
     if args.command == "report":
-        return run_report(args.assessed, args.out, siting=args.siting, map_html=args.map)
+        return run_report(args.assessed, args.out, siting=args.siting, map_html=args.map,
+                          pdf=args.pdf or None, context=args.context)
     if args.command == "water-use":
         _, written = run_water_use(
             args.points, args.out, layer=args.layer, as_of=args.as_of, context=args.context,

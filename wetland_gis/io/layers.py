@@ -205,7 +205,8 @@ def list_layers(path: str | Path) -> list[str]:
     Returns
     -------
     list of str
-        Every layer of a GeoPackage (attribute-only tables included); for single-layer
+        Every layer of a GeoPackage (attribute-only tables included, QGIS's
+        ``layer_styles`` table left out); for single-layer
         formats, the one layer name (the file stem, or the shapefile's in a zip).
 
     Raises
@@ -220,7 +221,8 @@ def list_layers(path: str | Path) -> list[str]:
     ext = _format_of(path)
     if ext == ".gpkg":
         try:
-            return [str(name) for name in pyogrio.list_layers(path)[:, 0]]
+            names = [str(name) for name in pyogrio.list_layers(path)[:, 0]]
+            return [n for n in names if n != "layer_styles"]  # QGIS styles, not data
         except Exception as err:  # pyogrio raises DataSourceError and others
             raise InputError(f"cannot read {path} as a GeoPackage: {err}") from err
     if ext == ".zip":
@@ -716,6 +718,10 @@ def write_layer(
             while key in taken:
                 key = f"_{key}"
             options["FID"] = key
-        frame.to_file(path, driver="GPKG", layer=layer or path.stem, layer_options=options)
+        from wetland_gis.io.qgis_styles import gpkg_dataset_options, style_layer
+
+        frame.to_file(path, driver="GPKG", layer=layer or path.stem, layer_options=options,
+                      dataset_options=gpkg_dataset_options(path))
+        style_layer(path, layer or path.stem, frame)  # QGIS default style and description
         return [path]
     return _write_shapefile(frame, path)

@@ -1,15 +1,22 @@
-"""The HTML report for the Technical Evaluation Panel (TEP).
+"""The report for the Technical Evaluation Panel (TEP): HTML for the screen, PDF for the file.
 
-One page, printable on letter or A4 paper: the project summary, the impact table in the
-joint application convention, every decision with its reasons and citations, what a person
-must still verify, the replacement siting ranking and allocation, the map, and the run
-manifest. The template (``templates/report.html.j2``) is rendered by jinja2 with autoescape
-on: every value from the data is escaped.
+It leads with the answer, one sentence per project (outcome, replacement acres, how they
+are met, total cost, unmet area), then the replacement plan with a totals row, the impact
+table, the decisions step by step (rendered from the decision trace), what a person must
+still verify, the best few replacement options per impact with why each won or lost, the
+map, the data notes, the citation list, the full ranking (appendix) and the run manifest.
+
+The template (``templates/report.html.j2``) is rendered by jinja2 with autoescape on: every
+value from the data is escaped. The PDF (:func:`write_pdf`) is the same report with a
+static map (:mod:`~wetland_gis.mapping.static_map`) in place of the interactive one,
+printed by WeasyPrint (the optional ``pdf`` extra).
 """
 
 from __future__ import annotations
 
+import base64
 import importlib.metadata
+import io
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,9 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import numpy as np
 import pandas as pd
 
 from wetland_gis.enums import ImpactOutcome
+from wetland_gis.errors import OutputError
+from wetland_gis.labels import column_label, label, rule_label, tier_label
+from wetland_gis.units import SQFT_PER_ACRE
 
 from ._format import (
     MISSING,
@@ -37,10 +48,15 @@ from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
 from .tep_map import impact_ids
 
 __all__ = [
+    "BEST_OPTIONS",
     "PAPER_SIZES",
+    "SECTIONS",
     "TEMPLATES_DIR",
+    "TRACE_COLUMNS",
     "joint_application_area",
     "render_report",
+    "report_assessment",
+    "write_pdf",
     "write_report",
 ]
 
@@ -50,40 +66,47 @@ TEMPLATES_DIR = Path(__file__).parent / "templates"
 PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 """Allowed ``paper`` values and their CSS ``@page size``."""
 
-# Columns of the siting tables, in display order, with their headings.
-RANKING_COLUMNS = {
-    "impact_id": "impact",
-    "option_id": "option",
-    "option_kind": "kind",
-    "tier": "tier",
-    "tier_label": "tier meaning",
-    "excluded": "excluded",
-    "exclusion_reason": "why excluded",
-    "in_kind": "in kind",
-    "ratio": "ratio",
-    "credits_needed": "credits needed",
-    "credits_available": "credits available",
-    "unit_cost": "unit cost",
-    "cost": "cost",
-    "distance_ft": "distance (ft)",
-    "citations": "citations",
-}
-ALLOCATION_COLUMNS = {
-    "impact_id": "impact",
-    "option_id": "option",
-    "option_kind": "kind",
-    "tier": "tier",
-    "credits": "credits",
-    "cost": "cost",
-}
-UNMET_COLUMNS = {"impact_id": "impact", "credits_short": "credits short", "reason": "reason"}
-_MONEY = {"unit_cost", "cost", "price", "cost_usd"}
+TRACE_COLUMNS = (
+    "project", "impact_id", "seq", "rule_id", "citation", "outcome", "value", "reason",
+    "verify", "inputs", "parameters",
+)
+"""The columns of the decision trace (the trace contract, docs/decisions.md)."""
+
+BEST_OPTIONS = 3
+"""How many ranked options per impact the report's body shows (the rest: the appendix)."""
+
+SECTIONS = (
+    ("answer", "The answer"),
+    ("plan", "Replacement plan"),
+    ("impacts", "Impacts"),
+    ("decisions", "Decisions step by step"),
+    ("verify", "What a person must still verify"),
+    ("options", "Replacement options"),
+    ("map", "Map"),
+    ("notes", "Data notes"),
+    ("citations", "Citations"),
+    ("appendix", "Appendix: full ranking"),
+    ("manifest", "Run manifest"),
+)
+"""Section ids and headings, in the order of the report."""
+
+_ASSESSED_OUTCOMES = {o.value for o in ImpactOutcome} - {ImpactOutcome.NOT_ASSESSED.value}
 
 
 @dataclass
-class _Table:
-    headers: list[str]
-    rows: list[list[str]] = field(default_factory=list)
+class _Citations:
+    """Numbered citation list: each distinct citation text gets one short reference."""
+
+    items: list[str] = field(default_factory=list)
+
+    def ref(self, text: Any) -> dict[str, Any] | None:
+        if is_missing(text):
+            return None
+        text = str(text)
+        if text not in self.items:
+            self.items.append(text)
+        n = self.items.index(text) + 1
+        return {"n": n, "anchor": f"cite-{n}", "text": text}
 
 
 def _package_version() -> str:
@@ -109,41 +132,41 @@ def _env() -> jinja2.Environment:
     )
 
 
-def _cell(column: str, value: Any) -> str:
-    if is_missing(value):
+# --------------------------------------------------------------------------- formatting
+
+
+def _sqft(value: Any) -> str:
+    """Whole square feet, with thousands separators."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
         return MISSING
-    if column in _MONEY:
-        try:
-            return f"${float(value):,.0f}"
-        except (TypeError, ValueError):
-            return fmt(value)
-    if column == "citations":
-        return "; ".join(split_joined(value))
-    if column == "distance_ft":
-        try:
-            return fmt(float(value), digits=0)
-        except (TypeError, ValueError):
-            return fmt(value)
-    if column == "tier":
-        try:
-            return str(int(float(value)))
-        except (TypeError, ValueError):
-            return fmt(value)
-    return fmt(value)
+    return MISSING if not np.isfinite(number) else f"{round(number):,}"
 
 
-def _table(frame: pd.DataFrame | None, columns: Mapping[str, str], name: str) -> _Table | None:
-    """Return the known columns of a frame, in order, as text; other columns are left out."""
-    if frame is None:
+def _acres(value: Any) -> str:
+    """Acres to 0.01 (the joint application convention)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return MISSING
+    return MISSING if not np.isfinite(number) else f"{number:,.2f}"
+
+
+def _money(value: Any) -> str:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return MISSING
+    return MISSING if not np.isfinite(number) else f"${number:,.0f}"
+
+
+def _number(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
         return None
-    if not isinstance(frame, pd.DataFrame):
-        raise MappingInputError(f"`{name}` must be a DataFrame, got {type(frame).__name__}")
-    present = [(c, find_column(frame.columns, c)) for c in columns]
-    present = [(c, actual) for c, actual in present if actual is not None]
-    table = _Table([columns[c] for c, _ in present])
-    for _, row in frame.iterrows():
-        table.rows.append([_cell(c, row[actual]) for c, actual in present])
-    return table
+    return number if np.isfinite(number) else None
 
 
 def _as_mapping(value: Any, name: str) -> dict[str, Any]:
@@ -169,14 +192,15 @@ def _pretty(value: Any) -> str:
     return fmt(value)
 
 
-def _area_text(row: Mapping[str, Any]) -> str:
-    reported = row_value(row, "area_reported")
-    if not is_missing(reported):
-        return fmt(reported)
-    sqft = row_value(row, "area_sqft")
-    if is_missing(sqft):
-        return MISSING
-    return joint_application_area(float(sqft))
+def _frame(value: Any, name: str) -> pd.DataFrame | None:
+    if value is None:
+        return None
+    if not isinstance(value, pd.DataFrame):
+        raise MappingInputError(f"`{name}` must be a DataFrame, got {type(value).__name__}")
+    return value
+
+
+# --------------------------------------------------------------------------- the trace
 
 
 def _decision_dict(item: Any) -> dict[str, Any]:
@@ -186,172 +210,634 @@ def _decision_dict(item: Any) -> dict[str, Any]:
         raise MappingInputError(
             f"a decision must be a Decision or a dict, got {type(item).__name__}"
         )
-    amounts = item.get("amounts") or {}
-    return {
-        "question": fmt(item.get("question")).replace("_", " "),
-        "outcome": fmt(item.get("outcome")).replace("_", " "),
-        "as_of": fmt(item.get("as_of")),
-        "amounts": [(str(k).replace("_", " "), _amount(v)) for k, v in dict(amounts).items()],
-        "reasons": split_joined(item.get("reasons")),
-        "citations": split_joined(item.get("citations")),
-        "verify": split_joined(item.get("verify")),
-    }
+    return dict(item)
 
 
-def _amount(value: Any) -> str:
-    """Return a decision amount as text; numbers get thousands separators (never ids)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return fmt(float(value))
-    return fmt(value)
-
-
-def _decisions_by_impact(decisions: Any) -> dict[str, list[dict[str, Any]]]:
-    """Normalise ``decisions`` to impact id -> list of plain decision dicts."""
+def _legacy_items(decisions: Any) -> tuple[list[tuple[str, dict]], list[tuple[str, dict]]]:
+    """Split legacy decisions into (impact id, decision) and (project, decision) pairs."""
+    impact_items: list[tuple[str, dict]] = []
+    project_items: list[tuple[str, dict]] = []
     if decisions is None:
-        return {}
-    out: dict[str, list[dict[str, Any]]] = {}
+        return impact_items, project_items
     if isinstance(decisions, pd.DataFrame):
         decisions = decisions.to_dict("records")
+    if isinstance(decisions, Mapping) and set(decisions) <= {"projects", "impacts"} and decisions:
+        for key, target in (("impacts", impact_items), ("projects", project_items)):
+            for owner, items in (decisions.get(key) or {}).items():
+                target.extend((fmt(owner), _decision_dict(i)) for i in items)
+        return impact_items, project_items
     if isinstance(decisions, Mapping):
-        for impact_id, items in decisions.items():
+        for owner, items in decisions.items():
             if not isinstance(items, Iterable) or isinstance(items, (str, Mapping)):
                 items = [items]
-            out.setdefault(fmt(impact_id), []).extend(_decision_dict(i) for i in items)
-        return out
+            impact_items.extend((fmt(owner), _decision_dict(i)) for i in items)
+        return impact_items, project_items
     if isinstance(decisions, Sequence) and not isinstance(decisions, str):
         for item in decisions:
-            impact_id = item.get("impact_id") if isinstance(item, Mapping) else None
-            if impact_id is None:
+            d = _decision_dict(item)
+            if d.get("impact_id") is None:
                 raise MappingInputError(
                     "a list of decisions needs an `impact_id` in each item; or pass a dict "
                     "of impact id to its decisions"
                 )
-            out.setdefault(fmt(impact_id), []).append(_decision_dict(item))
-        return out
+            impact_items.append((fmt(d["impact_id"]), d))
+        return impact_items, project_items
     raise MappingInputError(
         "`decisions` must be a dict, a list of dicts or a DataFrame, "
         f"got {type(decisions).__name__}"
     )
 
 
-def _shortfalls(unmet: pd.DataFrame) -> list[str]:
-    """Return one sentence per unmet replacement requirement."""
-    out = []
-    for _, row in unmet.iterrows():
-        text = f"Impact {fmt(row_value(row, 'impact_id'))}: "
-        text += f"{fmt(row_value(row, 'credits_short'))} credits short"
-        reason = row_value(row, "reason")
-        out.append(text + ("" if is_missing(reason) else f" ({fmt(reason)})"))
-    return out
+def _trace_from_legacy_decisions(decisions: Any, impacts: pd.DataFrame) -> pd.DataFrame:
+    """ADAPTER (issue 11 branch only; replaced at merge by issue 13's ``Assessment.trace``).
+
+    Build a frame with the trace-contract columns (:data:`TRACE_COLUMNS`) from today's
+    decision dictionaries (``{"impacts": {id: [Decision...]}, "projects": {...}}``, or a
+    dict of impact id to decisions, or records with ``impact_id``): one row per decision,
+    ``rule_id`` = its question, ``citation`` = its citations in one text, ``reason`` = its
+    reasons in one text, ``inputs`` = its amounts.
+    """
+    impact_items, project_items = _legacy_items(decisions)
+    ids = impact_ids(impacts) if len(impacts) else pd.Series(dtype=object)
+    project_col = find_column(impacts.columns, "project")
+    project_of = (
+        dict(zip(ids, impacts[project_col].map(fmt), strict=True)) if project_col else {}
+    )
+    rows: list[dict[str, Any]] = []
+    seq: dict[str, int] = {}
+
+    def add(project: str, impact_id: str, d: dict[str, Any]) -> None:
+        seq[project] = seq.get(project, 0) + 1
+        value = d.get("value")
+        rows.append({
+            "project": project,
+            "impact_id": impact_id,
+            "seq": seq[project],
+            "rule_id": str(d.get("question") or d.get("rule_id") or ""),
+            "citation": "; ".join(split_joined(d.get("citations"))),
+            "outcome": fmt(d.get("outcome")),
+            "value": float(value) if isinstance(value, (int, float))
+            and not isinstance(value, bool) else None,
+            "reason": " ".join(split_joined(d.get("reasons"))),
+            "verify": split_joined(d.get("verify")),
+            "inputs": dict(d.get("amounts") or {}),
+            "parameters": dict(d.get("parameters") or {}),
+        })
+
+    for impact_id, d in impact_items:
+        add(project_of.get(impact_id, ""), impact_id, d)
+    for project, d in project_items:
+        add(project, "", d)
+    return pd.DataFrame(rows, columns=list(TRACE_COLUMNS))
 
 
-def _impact_context(
-    impacts: pd.DataFrame, decisions: dict[str, list[dict[str, Any]]]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], dict[str, int]]:
-    """Rows of the impact table, decision blocks, verification list and outcome counts."""
-    if not isinstance(impacts, pd.DataFrame):
-        raise MappingInputError(f"`impacts` must be a (Geo)DataFrame, got {type(impacts).__name__}")
-    if find_column(impacts.columns, "outcome") is None:
+def _check_trace(trace: Any) -> pd.DataFrame:
+    if not isinstance(trace, pd.DataFrame):
+        raise MappingInputError(f"`trace` must be a DataFrame, got {type(trace).__name__}")
+    missing = [c for c in TRACE_COLUMNS if c not in trace.columns]
+    if missing:
         raise MappingInputError(
-            f"`impacts` lacks the `outcome` column; it has {list(impacts.columns)}"
+            f"`trace` lacks the trace-contract column(s) {missing}; it has {list(trace.columns)}"
         )
-    ids = impact_ids(impacts)
+    return trace.sort_values(["project", "seq"], kind="stable")
+
+
+def _verify_list(value: Any) -> list[str]:
+    """Return the ``verify`` cell of a trace row: a list (in memory) or a JSON list (on disk)."""
+    if isinstance(value, str):
+        try:
+            loaded = json.loads(value)
+        except ValueError:
+            return [value] if value.strip() else []
+        return [str(v) for v in loaded] if isinstance(loaded, list) else [str(loaded)]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if not is_missing(v)]
+    return []
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _outcome_view(outcome: str) -> dict[str, str]:
+    return {"value": outcome, "label": outcome_label(outcome), "color": outcome_color(outcome)}
+
+
+def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
     geometry = getattr(impacts, "_geometry_column_name", None)
-    table, blocks, checks = [], [], []
-    counts: dict[str, int] = {}
+    rows = []
     for idx, row in impacts.iterrows():
         data = {k: v for k, v in row.items() if k != geometry}
-        impact_id = ids[idx]
         outcome = fmt(row_value(data, "outcome"))
-        counts[outcome] = counts.get(outcome, 0) + 1
-        outcome_view = {
-            "value": outcome,
-            "label": outcome_label(outcome),
-            "color": outcome_color(outcome),
-        }
+        sqft = _number(row_value(data, "area_sqft"))
+        reported = row_value(data, "area_reported")
+        if is_missing(reported):
+            reported = MISSING if sqft is None else joint_application_area(sqft)
         major = fmt(row_value(data, "major"))
         major_name = row_value(data, "major_name")
         if not is_missing(major_name):
             major = f"{major} {fmt(major_name)}"
         zone = row_value(data, "zone")
-        zone_label = MISSING if is_missing(zone) else zone_style(str(zone)).label
         wtype = row_value(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
         ratio = row_value(data, "ratio")
-        acres = row_value(data, "replace_acres")
-        table.append(
-            {
-                "id": impact_id,
-                "type": MISSING if is_missing(wtype) else f"Type {fmt(wtype)}",
-                "area": _area_text(data),
-                "outcome": outcome_view,
-                "county": fmt(row_value(data, "county")),
-                "major": major,
-                "bsa": fmt(row_value(data, "bsa")),
-                "zone": zone_label.replace("_", " "),
-                "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
-                "replace": MISSING if is_missing(acres) else f"{float(acres):,.2f}",
-            }
-        )
-        own = decisions.get(impact_id, [])
-        blocks.append(
-            {
-                "id": impact_id,
-                "outcome": outcome_view,
-                "decisions": own,
-                "reasons": split_joined(row_value(data, "reasons")),
-                "citations": split_joined(row_value(data, "citations")),
-            }
-        )
-        items = split_joined(row_value(data, "verify"))
-        for d in own:
-            items += [v for v in d["verify"] if v not in items]
-        if truthy(row_value(data, "type_verify")):
-            items.insert(0, "The wetland type: it was inferred, not given")
-        status = fmt(row_value(data, "status"))
-        if status == "not_assessed" or outcome == ImpactOutcome.NOT_ASSESSED.value:
-            reason = row_value(data, "status_reason")
-            items.insert(0, "Not assessed" + ("" if is_missing(reason) else f": {fmt(reason)}"))
-        if items:
-            checks.append({"id": impact_id, "outcome": outcome_view, "points": items})
-    return table, blocks, checks, counts
+        from wetland_gis.io.joint_application import county_names
+
+        counties = county_names(row_value(data, "county"), row_value(data, "counties"))
+        rows.append({
+            "id": ids[idx],
+            "project": fmt(row_value(data, "project")),
+            "type": MISSING if is_missing(wtype) else f"Type {fmt(wtype)}",
+            "area": fmt(reported),
+            "sqft": MISSING if sqft is None else _sqft(sqft),
+            "acres": MISSING if sqft is None else _acres(sqft / SQFT_PER_ACRE),
+            "outcome": _outcome_view(outcome),
+            "county": ", ".join(counties) if counties else MISSING,
+            "major": major,
+            "bsa": fmt(row_value(data, "bsa")),
+            "zone": MISSING if is_missing(zone) else zone_style(str(zone)).label,
+            "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
+            "replace": _acres(row_value(data, "replace_acres")),
+            "replace_value": _number(row_value(data, "replace_acres")) or 0.0,
+            "status": fmt(row_value(data, "status")),
+            "status_reason": fmt(row_value(data, "status_reason")),
+            "type_verify": truthy(row_value(data, "type_verify")),
+            "verify_column": split_joined(row_value(data, "verify")),
+            "reasons_column": split_joined(row_value(data, "reasons")),
+            "citations_column": split_joined(row_value(data, "citations")),
+        })
+    return rows
+
+
+def _plan(
+    allocation: pd.DataFrame | None, project_of: Mapping[str, str]
+) -> tuple[list[dict[str, str]], dict[str, str] | None, dict[str, dict[str, float]]]:
+    """Rows of the replacement plan, its totals row and per-project totals."""
+    if allocation is None or not len(allocation):
+        return [], None, {}
+    rows, per_project = [], {}
+    total_credits = total_cost = total_acres = 0.0
+    for _, r in allocation.iterrows():
+        impact_id = fmt(row_value(r, "impact_id"))
+        credits = _number(row_value(r, "credits")) or 0.0
+        cost = _number(row_value(r, "cost")) or 0.0
+        acres = _number(row_value(r, "acres"))
+        kind = fmt(row_value(r, "option_kind"))
+        rows.append({
+            "impact": impact_id,
+            "option": fmt(row_value(r, "option_id")),
+            "kind": label(kind) if kind != MISSING else MISSING,
+            "tier": tier_label(row_value(r, "tier")),
+            "ratio": MISSING if is_missing(row_value(r, "ratio"))
+            else f"{fmt(row_value(r, 'ratio'))}:1",
+            "acres": _acres(acres),
+            "credits": _acres(credits),
+            "cost": _money(cost),
+        })
+        total_credits += credits
+        total_cost += cost
+        total_acres += acres or 0.0
+        p = per_project.setdefault(project_of.get(impact_id, ""), {
+            "credits": 0.0, "cost": 0.0, "sites": set(), "banks": set()})
+        p["credits"] += credits
+        p["cost"] += cost
+        p["banks" if kind == "bank" else "sites"].add(fmt(row_value(r, "option_id")))
+    totals = {
+        "acres": _acres(total_acres) if find_column(allocation.columns, "acres") else MISSING,
+        "credits": _acres(total_credits),
+        "cost": _money(total_cost),
+    }
+    return rows, totals, per_project
+
+
+def _unmet_by_project(unmet: pd.DataFrame | None, project_of: Mapping[str, str]) -> dict:
+    out: dict[str, float] = {}
+    if unmet is None:
+        return out
+    col = find_column(unmet.columns, "acres_short", "credits_short")
+    for _, r in unmet.iterrows():
+        short = _number(r[col]) if col else None
+        if short:
+            key = project_of.get(fmt(row_value(r, "impact_id")), "")
+            out[key] = out.get(key, 0.0) + short
+    return out
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _answers(
+    rows: list[dict[str, Any]],
+    per_project: Mapping[str, Mapping[str, Any]],
+    unmet: Mapping[str, float],
+    sited: bool,
+) -> list[dict[str, Any]]:
+    """One answer per project: a sentence and its parts."""
+    projects = list(dict.fromkeys(r["project"] for r in rows)) or [""]
+    answers = []
+    for project in projects:
+        own = [r for r in rows if r["project"] == project]
+        name = project if project and project != MISSING else "The project"
+        counts: dict[str, int] = {}
+        for r in own:
+            counts[r["outcome"]["value"]] = counts.get(r["outcome"]["value"], 0) + 1
+        assessed = sum(n for o, n in counts.items() if o in _ASSESSED_OUTCOMES)
+        replace = sum(r["replace_value"] for r in own)
+        parts: list[str] = []
+        if not own:
+            sentence = "No impact was given."
+            kind = "empty"
+        elif assessed == 0:
+            reasons = sorted({r["status_reason"] for r in own if r["status_reason"] != MISSING})
+            sentence = (
+                f"{name}: no impact could be assessed ({_plural(len(own), 'impact')}"
+                + (f"; {'; '.join(reasons)}" if reasons else "") + ")."
+            )
+            kind = "not_assessed"
+        else:
+            outcome_text = ", ".join(
+                f"{n} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}"
+                for o, n in counts.items()
+            )
+            parts.append(f"{name}: {_plural(len(own), 'impact')} ({outcome_text})")
+            if replace > 0:
+                parts.append(f"{_acres(replace)} acres of replacement required")
+                plan = per_project.get(project)
+                if plan:
+                    how = []
+                    if plan["sites"]:
+                        how.append(_plural(len(plan["sites"]), "project-specific site"))
+                    if plan["banks"]:
+                        how.append(_plural(len(plan["banks"]), "wetland bank"))
+                    parts.append(
+                        f"met by {_acres(plan['credits'])} credits from {' and '.join(how)} "
+                        f"at a total cost of {_money(plan['cost'])}"
+                    )
+                elif not sited:
+                    parts.append("replacement siting was not run")
+                else:
+                    parts.append("no replacement option was allocated")
+                short = unmet.get(project, 0.0)
+                parts.append(
+                    f"{_acres(short)} acres unmet" if short > 0 else "nothing unmet"
+                )
+                kind = "replacement"
+            else:
+                parts.append("no replacement is needed")
+                kind = "no_replacement"
+            not_assessed = counts.get(ImpactOutcome.NOT_ASSESSED.value, 0)
+            if not_assessed:
+                parts.append(f"{_plural(not_assessed, 'impact')} could not be assessed")
+            sentence = "; ".join(parts) + "."
+        answers.append({
+            "project": name,
+            "sentence": sentence,
+            "kind": kind,
+            "outcomes": [_outcome_view(o) | {"count": n} for o, n in counts.items()],
+        })
+    return answers
+
+
+def _steps(trace: pd.DataFrame, cites: _Citations) -> list[dict[str, Any]]:
+    """Decision steps grouped by project, then impact ("" for the project's own steps)."""
+    groups: list[dict[str, Any]] = []
+    for project, part in trace.groupby("project", sort=False):
+        impacts: dict[str, list[dict[str, Any]]] = {}
+        for _, r in part.iterrows():
+            impacts.setdefault(fmt(r["impact_id"]) if not is_missing(r["impact_id"]) else "",
+                               []).append({
+                "seq": fmt(r["seq"]),
+                "rule": rule_label(str(r["rule_id"])),
+                "rule_id": str(r["rule_id"]),
+                "outcome": label(r["outcome"]) if not is_missing(r["outcome"]) else MISSING,
+                "value": "" if is_missing(r["value"]) else fmt(r["value"]),
+                "reason": fmt(r["reason"]),
+                "cite": cites.ref(r["citation"]),
+            })
+        groups.append({
+            "project": fmt(project) if not is_missing(project) else "",
+            "impacts": [{"id": k, "steps": v} for k, v in impacts.items() if k],
+            "project_steps": impacts.get("", []),
+        })
+    return groups
+
+
+def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, Any]]:
+    """Return the verification checklist: each distinct point once, with what it concerns.
+
+    Points come from the trace's ``verify`` lists (an impact with no trace step falls back to
+    its rendered ``verify`` column), an inferred wetland type and a row not assessed.
+    Project-level points concern "the project".
+    """
+    points: dict[str, list[str]] = {}
+
+    def add(item: str, owner: str) -> None:
+        owners = points.setdefault(item, [])
+        if owner not in owners:
+            owners.append(owner)
+
+    traced: dict[str, list[str]] = {}
+    project_items: list[str] = []
+    for _, r in trace.iterrows():
+        items = _verify_list(r["verify"])
+        if is_missing(r["impact_id"]):
+            project_items += [v for v in items if v not in project_items]
+        else:
+            own = traced.setdefault(fmt(r["impact_id"]), [])
+            own += [v for v in items if v not in own]
+    for item in project_items:
+        add(item, "the project")
+    for row in rows:
+        if row["status"] == "not_assessed" or row["outcome"]["value"] == "not_assessed":
+            reason = row["status_reason"]
+            add("Not assessed" + ("" if reason == MISSING else f": {reason}"), row["id"])
+        if row["type_verify"]:
+            add("The wetland type: it was inferred, not given", row["id"])
+        own = traced.get(row["id"])
+        for item in own if own is not None else row["verify_column"]:
+            add(item, row["id"])
+    ids = [r["id"] for r in rows]
+    out = []
+    for item, owners in points.items():
+        impacts = [o for o in owners if o != "the project"]
+        if len(ids) > 1 and set(impacts) == set(ids):
+            text = "every impact"
+        else:
+            text = ", ".join(owners)
+        out.append({"point": item, "concerns": text})
+    return out
+
+
+def _cost_to_use(option: Mapping[str, Any]) -> float | None:
+    """Return what using an option costs: a site is paid in full once, bank credits pro rata.
+
+    The allocation (``siting.allocate``) pays a project-specific site's whole cost when it
+    uses the site at all, so the whole cost (unit cost times credits available) is what a
+    site competes with; a bank's cost is that of the credits needed.
+    """
+    if fmt(option.get("option_kind")) == "site":
+        unit, have = _number(option.get("unit_cost")), _number(option.get("credits_available"))
+        if unit is not None and have is not None:
+            return unit * have
+    return _number(option.get("cost"))
+
+
+def _why(
+    option: Mapping[str, Any],
+    chosen: Mapping[str, Any] | None,
+    allocated: Mapping[str, float],
+) -> str:
+    """Return why a ranked option won or lost, in a few words.
+
+    ``allocated`` maps the option ids allocated to this impact to the cost the plan pays.
+    """
+    if truthy(option.get("excluded")):
+        reason = option.get("exclusion_reason")
+        return "Excluded" + ("" if is_missing(reason) else f": {fmt(reason)}")
+    option_id = fmt(option.get("option_id"))
+    if option_id in allocated:
+        return "Allocated: in the replacement plan (best tier available, then least cost)"
+    if chosen is None:
+        return "Not allocated: no option was allocated to this impact"
+    other = fmt(chosen.get("option_id"))
+    tier, best = _number(option.get("tier")), _number(chosen.get("tier"))
+    if tier is not None and best is not None and tier > best:
+        return f"Lost: lower siting priority (tier {fmt(tier)} against tier {fmt(best)})"
+    need = _number(option.get("credits_needed"))
+    have = _number(option.get("credits_available"))
+    if need is not None and have is not None and have < need:
+        return f"Lost: {_acres(have)} credits available for {_acres(need)} needed"
+    cost, paid = _cost_to_use(option), allocated.get(other)
+    if cost is not None and paid is not None and cost > paid:
+        whole = " (a site is paid in full)" if fmt(option.get("option_kind")) == "site" else ""
+        return f"Lost: costs {_money(cost)}{whole} against {_money(paid)} for {other}"
+    if truthy(chosen.get("in_kind")) and not truthy(option.get("in_kind")):
+        return f"Lost: out of kind; {other} is in kind"
+    return (f"Not allocated: the project-wide plan took {other} (credits shared between "
+            "impacts, or a tie)")
+
+
+def _option_row(
+    r: Mapping[str, Any], cites: _Citations, chosen: Any, allocated: Mapping[str, float]
+) -> dict[str, Any]:
+    return {
+        "impact": fmt(r.get("impact_id")),
+        "option": fmt(r.get("option_id")),
+        "kind": label(fmt(r.get("option_kind"))),
+        "tier": MISSING if is_missing(r.get("tier")) else tier_label(r.get("tier")),
+        "in_kind": "yes" if truthy(r.get("in_kind")) else "no",
+        "ratio": MISSING if is_missing(r.get("ratio")) else f"{fmt(r.get('ratio'))}:1",
+        "needed": _acres(r.get("credits_needed")),
+        "available": _acres(r.get("credits_available")),
+        "cost": _money(r.get("cost")),
+        "distance": _sqft(r.get("distance_ft")),
+        "why": _why(r, chosen, allocated),
+        "cites": [c for c in (cites.ref(t) for t in split_joined(r.get("citations"))) if c],
+    }
+
+
+def _options(
+    ranking: pd.DataFrame | None,
+    allocation: pd.DataFrame | None,
+    cites: _Citations,
+    best: int,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the best few options per impact, and every option (the appendix)."""
+    if ranking is None or not len(ranking):
+        return [], []
+    records = ranking.to_dict("records")
+    paid: dict[str, dict[str, float]] = {}  # impact -> allocated option -> cost paid
+    if allocation is not None and len(allocation):
+        for _, a in allocation.iterrows():
+            own = paid.setdefault(fmt(row_value(a, "impact_id")), {})
+            option_id = fmt(row_value(a, "option_id"))
+            own[option_id] = own.get(option_id, 0.0) + (_number(row_value(a, "cost")) or 0.0)
+    chosen_of: dict[str, Mapping[str, Any]] = {}
+    for r in records:
+        impact_id = fmt(r.get("impact_id"))
+        if fmt(r.get("option_id")) in paid.get(impact_id, {}) and impact_id not in chosen_of:
+            chosen_of[impact_id] = r
+    groups: dict[str, list[dict[str, Any]]] = {}
+    full = []
+    for r in records:
+        impact_id = fmt(r.get("impact_id"))
+        row = _option_row(r, cites, chosen_of.get(impact_id), paid.get(impact_id, {}))
+        row["allocated"] = fmt(r.get("option_id")) in paid.get(impact_id, {})
+        full.append(row)
+        groups.setdefault(impact_id, []).append(row)
+    shown = {}
+    for impact_id, rows in groups.items():
+        # the allocated options always, then the best-ranked others, in ranking order
+        keep = {id(r) for r in rows if r["allocated"]}
+        room = max(0, best - len(keep))
+        keep |= {id(r) for r in [r for r in rows if not r["allocated"]][:room]}
+        shown[impact_id] = [r for r in rows if id(r) in keep]
+    return [{"id": k, "options": v, "total": len(groups[k])} for k, v in shown.items()], full
+
+
+def _data_notes(
+    impacts: pd.DataFrame, ids: pd.Series, manifest: Mapping[str, Any], extra: Sequence[str]
+) -> list[str]:
+    notes: list[str] = []
+    from wetland_gis.io.joint_application import county_names
+
+    col = find_column(impacts.columns, "counties")
+    county = find_column(impacts.columns, "county")
+    if col is not None:
+        for idx, value in impacts[col].items():
+            names = county_names(impacts.at[idx, county] if county else None, value)
+            if len(names) > 1:
+                notes.append(f"Impact {ids[idx]} straddles counties: {fmt(value)}.")
+    for key in ("records", "assumptions"):
+        items = manifest.get(key)
+        if isinstance(items, (list, tuple)):
+            notes += [str(i) for i in items if not is_missing(i)]
+    for nested in ("assess", "site"):
+        inner = manifest.get(nested)
+        if isinstance(inner, Mapping):
+            for key in ("records", "assumptions"):
+                items = inner.get(key)
+                if isinstance(items, (list, tuple)):
+                    notes += [str(i) for i in items if not is_missing(i)]
+    notes += [str(e) for e in extra]
+    return list(dict.fromkeys(notes))
+
+
+def _figure(rows: list[dict[str, Any]], allocation: pd.DataFrame | None) -> str:
+    """Impacts by outcome and replacement credits by tier, as an SVG data URI."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["outcome"]["value"]] = counts.get(r["outcome"]["value"], 0) + 1
+    outcomes = [o for o in [*OUTCOME_COLORS, *counts] if counts.get(o)]
+    outcomes = list(dict.fromkeys(outcomes))
+    tiers: dict[str, float] = {}
+    if allocation is not None and len(allocation):
+        tcol, ccol = find_column(allocation.columns, "tier"), find_column(allocation.columns,
+                                                                            "credits")
+        if tcol and ccol:
+            for t, c in zip(allocation[tcol], allocation[ccol], strict=True):
+                key = tier_label(t)
+                tiers[key] = tiers.get(key, 0.0) + (_number(c) or 0.0)
+    fig, axes = plt.subplots(1, 2, figsize=(7.2, 1.9), dpi=100)
+    ax = axes[0]
+    ax.barh([outcome_label(o) for o in outcomes], [counts[o] for o in outcomes],
+            color=[outcome_color(o) for o in outcomes], edgecolor="#333333")
+    ax.invert_yaxis()
+    ax.set_title("Impacts by outcome", fontsize=9)
+    ax.tick_params(labelsize=7.5)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax = axes[1]
+    if tiers:
+        names = sorted(tiers)
+        ax.barh(names, [tiers[n] for n in names], color="#7FBF7B", edgecolor="#333333")
+        ax.invert_yaxis()
+        ax.set_xlabel("credits allocated (acres)", fontsize=7.5)
+    else:
+        ax.text(0.5, 0.5, "No replacement allocated", ha="center", va="center",
+                transform=ax.transAxes, fontsize=8)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    ax.set_title("Replacement by siting tier", fontsize=9)
+    ax.tick_params(labelsize=7.5)
+    for a in axes:
+        a.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None})
+    plt.close(fig)
+    return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+_NOT_FACTS = {"citations", "verify", "reasons"}
+"""Summary keys shown in their own sections (citations, verify), not as facts."""
+
+
+def _facts(summary: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    from wetland_gis.labels import VALUE_LABELS
+
+    out = []
+    for k, v in summary.items():
+        if str(k).split(": ")[-1] in _NOT_FACTS:
+            continue
+        if isinstance(v, (list, tuple)):
+            value: Any = [fmt(x) for x in v]
+        elif isinstance(v, float) and str(k).endswith("sqft"):
+            value = _sqft(v)
+        elif isinstance(v, float) and "acre" in str(k):
+            value = _acres(v)
+        elif isinstance(v, str) and (v in VALUE_LABELS or ("_" in v and " " not in v)):
+            value = label(v)
+        else:
+            value = fmt(v)
+        project, _, key = str(k).rpartition(": ")
+        out.append(((f"{project}: " if project else "") + column_label(key), value))
+    return out
+
+
+# --------------------------------------------------------------------------- public API
 
 
 def render_report(
     summary: Mapping[str, Any] | pd.Series | None,
     impacts: pd.DataFrame,
     *,
+    trace: pd.DataFrame | None = None,
     decisions: Any = None,
     ranking: pd.DataFrame | None = None,
     allocation: pd.DataFrame | None = None,
     unmet: pd.DataFrame | None = None,
     manifest: Mapping[str, Any] | None = None,
     map_html: str | os.PathLike[str] | None = None,
+    map_href: str | None = None,
+    static_map: str | None = None,
+    data_notes: Sequence[str] = (),
     title: str = "Wetland Conservation Act screening report",
     paper: str = "letter",
+    best_options: int = BEST_OPTIONS,
+    figure: bool = True,
 ) -> str:
     """Render the TEP report as one HTML page.
 
     Parameters
     ----------
     summary : dict or Series, optional
-        Project facts (name, applicant, counts...), shown as a table in this order.
+        Project facts (the projects table row, or name, applicant...), shown with human
+        labels under the answer.
     impacts : DataFrame or GeoDataFrame
         Classified impacts (``docs/data_schema.md``); needs ``outcome``.
+    trace : DataFrame, optional
+        The decision trace (columns :data:`TRACE_COLUMNS`); "Decisions step by step" and
+        "What to verify" are rendered from it.
     decisions : dict, list of dicts or DataFrame, optional
-        Each impact's decisions: impact id -> list of :class:`~wetland_gis.decision.Decision`
-        (or their ``to_dict()``), or records carrying ``impact_id``. When an impact has
-        none, its ``reasons`` and ``citations`` columns are shown instead.
+        Today's decisions, used only when ``trace`` is not given (see
+        ``_trace_from_legacy_decisions``).
     ranking, allocation, unmet : DataFrame, optional
-        Outputs of ``site``; their documented columns are shown.
+        Outputs of ``site``.
     manifest : dict, optional
-        The run manifest (package version, parameters, input hashes).
+        The run manifest; its records and assumptions are also listed as data notes.
     map_html : str or path-like, optional
-        The map page (HTML text, e.g. from a saved self-contained map) embedded in a
-        sandboxed ``<iframe srcdoc>``; or a path or address of the map file, linked.
+        The map page as HTML text, embedded in a sandboxed ``<iframe srcdoc>``; or the
+        path of the map file (then linked as given, unless ``map_href`` is).
+    map_href : str, optional
+        Address of the map file relative to the report, linked.
+    static_map : str, optional
+        An image address (e.g. an SVG data URI from
+        :func:`~wetland_gis.mapping.static_map.static_map_svg`) shown in place of the
+        interactive map (the PDF).
+    data_notes : sequence of str
+        Further notes for the "Data notes" section.
     title : str
         Heading of the report.
     paper : {"letter", "a4"}
         Printed page size.
+    best_options : int
+        Ranked options per impact in the body; all are in the appendix.
+    figure : bool
+        Draw the small figure of impacts by outcome and replacement by tier.
 
     Returns
     -------
@@ -367,47 +853,100 @@ def render_report(
         raise MappingInputError(
             f"`paper` was {paper!r} but is expected to be in {list(PAPER_SIZES)}"
         )
-    by_impact = _decisions_by_impact(decisions)
-    table, blocks, checks, counts = _impact_context(impacts, by_impact)
-    unmet_table = _table(unmet, UNMET_COLUMNS, "unmet")
-    shortfalls = [] if unmet is None else _shortfalls(unmet)
+    if not isinstance(impacts, pd.DataFrame):
+        raise MappingInputError(f"`impacts` must be a (Geo)DataFrame, got {type(impacts).__name__}")
+    if find_column(impacts.columns, "outcome") is None:
+        raise MappingInputError(
+            f"`impacts` lacks the `outcome` column; it has {list(impacts.columns)}"
+        )
+    ranking = _frame(ranking, "ranking")
+    allocation = _frame(allocation, "allocation")
+    unmet = _frame(unmet, "unmet")
+    if trace is None:
+        trace = _trace_from_legacy_decisions(decisions, impacts)
+    trace = _check_trace(trace)
+
+    ids = impact_ids(impacts)
+    rows = _impact_rows(impacts, ids)
+    project_of = {r["id"]: r["project"] for r in rows}
+    cites = _Citations()
+    plan_rows, plan_totals, per_project = _plan(allocation, project_of)
+    answers = _answers(rows, per_project, _unmet_by_project(unmet, project_of),
+                       sited=ranking is not None or allocation is not None)
+    shortfalls = []
+    if unmet is not None:
+        col = find_column(unmet.columns, "acres_short", "credits_short")
+        unit = "acres" if col and col.startswith("acres") else "credits"
+        for _, r in unmet.iterrows():
+            reason = row_value(r, "reason")
+            shortfalls.append(
+                f"Impact {fmt(row_value(r, 'impact_id'))}: {_acres(r[col]) if col else MISSING}"
+                f" {unit} short" + ("" if is_missing(reason) else f" ({fmt(reason)})")
+            )
+    steps = _steps(trace, cites)
+    # impacts without a trace step still show their rendered reasons and citations
+    traced = {fmt(i) for i in trace["impact_id"] if not is_missing(i)}
+    untraced = [
+        {"id": r["id"], "outcome": r["outcome"], "reasons": r["reasons_column"],
+         "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c]}
+        for r in rows if r["id"] not in traced
+    ]
+    checks = _checks(rows, trace)
+    options, full_ranking = _options(ranking, allocation, cites, best_options)
 
     map_doc = map_link = None
     if isinstance(map_html, str) and map_html.lstrip().startswith("<"):
         map_doc = map_html
     elif map_html is not None:
         map_link = os.fspath(map_html)
+    if map_href is not None:
+        map_link = map_href
 
     manifest_map = _as_mapping(manifest, "manifest")
-    outcome_counts = [
-        {"label": outcome_label(o), "color": outcome_color(o), "count": counts.get(o, 0)}
-        for o in [*OUTCOME_COLORS, *[o for o in counts if o not in OUTCOME_COLORS]]
-    ]
     template = _env().get_template("report.html.j2")
     return template.render(
         title=title,
         page_size=PAPER_SIZES[paper],
         version=_package_version(),
-        summary=[
-            (str(k).replace("_", " "),
-             [fmt(x) for x in v] if isinstance(v, (list, tuple)) else fmt(v))
-            for k, v in _as_mapping(summary, "summary").items()
-        ],
-        outcome_counts=outcome_counts,
-        impacts=table,
-        blocks=blocks,
-        checks=checks,
+        sections=SECTIONS,
+        answers=answers,
+        facts=_facts(_as_mapping(summary, "summary")),
+        figure=_figure(rows, allocation) if figure else None,
+        plan=plan_rows,
+        plan_totals=plan_totals,
+        sited=ranking is not None or allocation is not None,
         shortfalls=shortfalls,
-        ranking=_table(ranking, RANKING_COLUMNS, "ranking"),
-        allocation=_table(allocation, ALLOCATION_COLUMNS, "allocation"),
-        unmet=unmet_table,
+        impacts=rows,
+        steps=steps,
+        untraced=untraced,
+        checks=checks,
+        options=options,
+        best_options=best_options,
+        full_ranking=full_ranking,
         map_doc=map_doc,
         map_link=map_link,
+        static_map=static_map,
+        notes=_data_notes(impacts, ids, manifest_map, data_notes),
+        citations=[{"n": i + 1, "anchor": f"cite-{i + 1}", "text": t}
+                   for i, t in enumerate(cites.items)],
         manifest=[(str(k), _pretty(v)) for k, v in manifest_map.items()],
         manifest_json=json.dumps(manifest_map, indent=2, ensure_ascii=False, default=str)
         if manifest_map
         else "",
     )
+
+
+def _map_arguments(path: Path, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Embed a map given as a file and link it by a path relative to the report."""
+    map_html = kwargs.get("map_html")
+    if map_html is None or (isinstance(map_html, str) and map_html.lstrip().startswith("<")):
+        return kwargs
+    map_path = Path(map_html)
+    out = dict(kwargs)
+    out.setdefault("map_href", Path(os.path.relpath(map_path.resolve(),
+                                                    path.parent.resolve())).as_posix())
+    out["map_html"] = map_path.read_text("utf-8") if map_path.is_file() else None
+    return out
 
 
 def write_report(
@@ -423,7 +962,8 @@ def write_report(
     path : str or path-like
         The ``.html`` file to write; parent folders are created.
     summary, impacts, **kwargs
-        As :func:`render_report`.
+        As :func:`render_report`. A ``map_html`` given as a file path is embedded and
+        linked by its path relative to ``path``.
 
     Returns
     -------
@@ -432,5 +972,126 @@ def write_report(
     """
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_report(summary, impacts, **kwargs), encoding="utf-8")
+    out.write_text(render_report(summary, impacts, **_map_arguments(out, kwargs)),
+                   encoding="utf-8")
     return out
+
+
+def write_pdf(
+    path: str | os.PathLike[str],
+    summary: Mapping[str, Any] | pd.Series | None,
+    impacts: pd.DataFrame,
+    *,
+    map_layers: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> Path:
+    """Write the report as a PDF for the decision file, with a static map of the project.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The ``.pdf`` file to write; parent folders are created.
+    summary, impacts, **kwargs
+        As :func:`render_report` (``map_html`` is ignored: the PDF carries the static map).
+    map_layers : dict, optional
+        Keyword arguments of :func:`~wetland_gis.mapping.static_map.static_map`
+        (``zones``, ``sites``, ``banks``, ``context``); ``impacts`` and ``allocation``
+        are taken from this call.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Raises
+    ------
+    OutputError
+        When WeasyPrint (the ``pdf`` extra) is not installed.
+    """
+    try:
+        import weasyprint
+    except (ImportError, OSError) as exc:  # OSError: the pango library is missing
+        raise OutputError(
+            "writing a PDF needs WeasyPrint: `pip install 'wetland_gis[pdf]'` (and Debian's "
+            f"libpango-1.0-0); {exc}"
+        ) from None
+    from .static_map import static_map_svg
+
+    kwargs = {k: v for k, v in kwargs.items() if k not in {"map_html", "map_href"}}
+    layers = dict(map_layers or {})
+    layers.setdefault("allocation", kwargs.get("allocation"))
+    svg = static_map_svg(impacts, **layers)
+    static = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode()
+    html = render_report(summary, impacts, static_map=static, **kwargs)
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    weasyprint.HTML(string=html, base_url=str(out.parent)).write_pdf(
+        out, pdf_variant=None, uncompressed_pdf=False
+    )
+    return out
+
+
+def report_assessment(
+    assessment: Any,
+    out: str | os.PathLike[str],
+    *,
+    siting: Any = None,
+    map_html: str | os.PathLike[str] | None = None,
+    pdf: str | os.PathLike[str] | bool | None = None,
+    **kwargs: Any,
+) -> list[Path]:
+    """Write the report of an in-memory assessment (and siting); and its PDF.
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The result of :func:`wetland_gis.assess`.
+    out : str or path-like
+        The ``.html`` file.
+    siting : SitingResult, optional
+        The result of :func:`wetland_gis.site`.
+    map_html : str or path-like, optional
+        A saved map (embedded and linked relative to ``out``) or its HTML; by default the
+        map is built from the assessment and embedded.
+    pdf : str, path-like or bool, optional
+        Also write the PDF: to this path, or beside ``out`` when True.
+    **kwargs
+        Passed to :func:`render_report` (``title``, ``paper``, ``best_options``...).
+
+    Returns
+    -------
+    list of Path
+        The HTML file, then the PDF when asked for.
+    """
+    from wetland_gis.assess import map_layers
+
+    from .offline import make_self_contained
+    from .tep_map import tep_map
+
+    projects = assessment.projects
+    summary = projects.iloc[0].to_dict() if len(projects) == 1 else {}
+    frames = {k: getattr(siting, k, None) for k in ("ranking", "allocation", "unmet")}
+    common: dict[str, Any] = {
+        "trace": getattr(assessment, "trace", None),
+        "decisions": assessment.decisions_json(),
+        "manifest": assessment.manifest.to_dict(),
+        **frames,
+        **kwargs,
+    }
+    if common["trace"] is None:
+        del common["trace"]
+    layers = {
+        "zones": assessment.zones,
+        "sites": getattr(siting, "sites", None),
+        "banks": getattr(siting, "banks", None),
+        "context": map_layers(assessment.context),
+    }
+    if map_html is None:
+        m = tep_map(assessment.impacts, allocation=frames["allocation"], **layers)
+        map_html = make_self_contained(m.get_root().render())
+    written = [write_report(out, summary, assessment.impacts, map_html=map_html, **common)]
+    if pdf:
+        pdf_path = Path(out).with_suffix(".pdf") if pdf is True else Path(pdf)
+        written.append(write_pdf(pdf_path, summary, assessment.impacts, map_layers=layers,
+                                 **common))
+    return written

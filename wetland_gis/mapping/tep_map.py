@@ -13,6 +13,7 @@ escape) is used.
 
 from __future__ import annotations
 
+import base64
 import html
 import os
 from collections.abc import Mapping, Sequence
@@ -92,7 +93,11 @@ function (feature, layer) {
     if (p.wg_popup) {
         layer.bindPopup(p.wg_popup, {maxWidth: 480, minWidth: 300, maxHeight: 360});
     }
-    if (p.wg_tooltip) {
+    if (p.wg_label) {
+        // the impact id, always shown at project zoom (hidden when zoomed far out)
+        layer.bindTooltip(p.wg_label, {permanent: true, direction: "right", offset: [8, 0],
+                                       className: "wg-label wg-id-label", interactive: false});
+    } else if (p.wg_tooltip) {
         layer.bindTooltip(p.wg_tooltip, p.wg_permanent
             ? {permanent: true, direction: "right", offset: [10, 0], className: "wg-label"}
             : {sticky: true});
@@ -138,11 +143,30 @@ _PAGE_CSS = """
 .wg-outcome { display: inline-block; padding: 1px 6px; border-radius: 3px; border: 1px solid #333;
   font-weight: 600; }
 .wg-label { font: 11px/1.2 system-ui, sans-serif; padding: 1px 4px; }
+.wg-id-label { font-weight: 700; padding: 0 3px; }
+.wg-labels-off .wg-id-label { display: none; }
+.wg-legend-toggle, .wg-zoom-button { display: block; background: #fff; border: 0;
+  border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,0.35);
+  font: 600 12px/1 system-ui, sans-serif;
+  padding: 8px 10px; cursor: pointer; color: #222; }
+.wg-zoom-button { margin-top: 4px; width: 100%; text-align: left; }
+.wg-legend-box.wg-collapsed .wg-legend { display: none; }
+.wg-legend-box .wg-legend { margin-top: 4px; }
+@media (max-width: 600px) { .wg-legend { max-width: 220px; max-height: 55vh; } }
 """
 
 
 class _Decorations(MacroElement):
-    """Page CSS and the legend, as a Leaflet control (so it stays in fullscreen)."""
+    """Page CSS, the legend (collapsible), the opening view and the zoom controls.
+
+    The legend is a Leaflet control (so it stays in fullscreen) behind a "Legend" button,
+    open on a wide screen and collapsed on a phone (map narrower than 600 px). The opening
+    view fits ``fit`` (the impacts and the options allocated to them) with padding that
+    suits the screen; a control zooms to every site and bank (``options``) and back.
+    Impact id labels are shown from two zoom levels below the opening view inwards.
+    Leaflet's default marker images are set to inlined data URIs, so no marker ever
+    requests a file.
+    """
 
     _template = Template(
         """
@@ -151,25 +175,105 @@ class _Decorations(MacroElement):
         {% endmacro %}
         {% macro script(this, kwargs) %}
         (function () {
+            var map = {{ this._parent.get_name() }};
+            L.Icon.Default.imagePath = "";
+            L.Icon.Default.mergeOptions({{ this.icons|tojson }});
+            var small = function () { return map.getSize().x < 600; };
             var legend = L.control({position: "bottomright"});
             legend.onAdd = function () {
-                var div = L.DomUtil.create("div", "wg-legend");
+                var box = L.DomUtil.create("div", "wg-legend-box");
+                var button = L.DomUtil.create("button", "wg-legend-toggle", box);
+                button.type = "button";
+                button.textContent = "Legend";
+                button.setAttribute("aria-expanded", "true");
+                var div = L.DomUtil.create("div", "wg-legend", box);
                 div.innerHTML = {{ this.legend_html|tojson }};
-                L.DomEvent.disableClickPropagation(div);
-                L.DomEvent.disableScrollPropagation(div);
-                return div;
+                var set = function (open) {
+                    L.DomUtil[open ? "removeClass" : "addClass"](box, "wg-collapsed");
+                    button.setAttribute("aria-expanded", open ? "true" : "false");
+                    button.textContent = open ? "Hide legend" : "Legend";
+                };
+                set(!small());
+                L.DomEvent.on(button, "click", function () {
+                    set(L.DomUtil.hasClass(box, "wg-collapsed"));
+                });
+                L.DomEvent.disableClickPropagation(box);
+                L.DomEvent.disableScrollPropagation(box);
+                return box;
             };
-            legend.addTo({{ this._parent.get_name() }});
+            legend.addTo(map);
+
+            var fit = {{ this.fit|tojson }};
+            var all = {{ this.options|tojson }};
+            var fitView = function (bounds) {
+                var pad = small() ? [[20, 20], [20, 20]] : [[60, 30], [290, 30]];
+                map.fitBounds(bounds, {paddingTopLeft: pad[0], paddingBottomRight: pad[1],
+                                       maxZoom: 17});
+            };
+            if (fit) { fitView(fit); }
+            var labelZoom = map.getZoom() - 2;
+            var labels = function () {
+                var c = map.getContainer();
+                L.DomUtil[map.getZoom() < labelZoom ? "addClass" : "removeClass"](
+                    c, "wg-labels-off");
+            };
+            map.on("zoomend", labels);
+            labels();
+            map.wgFit = function () { if (fit) { fitView(fit); } };
+            map.wgAllOptions = function () { if (all) { fitView(all); } };
+            if (all) {
+                var zoom = L.control({position: "topleft"});
+                zoom.onAdd = function () {
+                    var box = L.DomUtil.create("div", "wg-zoom-box");
+                    var a = L.DomUtil.create("button", "wg-zoom-button wg-zoom-options", box);
+                    a.type = "button";
+                    a.textContent = "All sites and banks";
+                    a.title = "Zoom to every candidate site and wetland bank";
+                    var b = L.DomUtil.create("button", "wg-zoom-button wg-zoom-project", box);
+                    b.type = "button";
+                    b.textContent = "Project";
+                    b.title = "Zoom back to the impacts and the options allocated to them";
+                    L.DomEvent.on(a, "click", map.wgAllOptions);
+                    L.DomEvent.on(b, "click", map.wgFit);
+                    L.DomEvent.disableClickPropagation(box);
+                    return box;
+                };
+                zoom.addTo(map);
+            }
         })();
         {% endmacro %}
         """
     )
 
-    def __init__(self, legend_html: str, css: str) -> None:
+    def __init__(
+        self,
+        legend_html: str,
+        css: str,
+        fit: list[list[float]] | None,
+        options: list[list[float]] | None,
+    ) -> None:
         super().__init__()
         self._name = "WetlandGISLegend"
         self.legend_html = legend_html
         self.css = css
+        self.fit = fit
+        self.options = options
+        self.icons = _default_icons()
+
+
+def _default_icons() -> dict[str, str]:
+    """Leaflet's default marker images as data URIs (vendored in ``assets/leaflet``)."""
+    folder = Path(__file__).parent / "assets" / "leaflet" / "images"
+
+    def uri(name: str) -> str:
+        data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
+        return f"data:image/png;base64,{data}"
+
+    return {
+        "iconUrl": uri("marker-icon.png"),
+        "iconRetinaUrl": uri("marker-icon-2x.png"),
+        "shadowUrl": uri("marker-shadow.png"),
+    }
 
 
 # --------------------------------------------------------------------------- helpers
@@ -289,7 +393,7 @@ def _geojson_layer(
         name=name,
         show=show,
         on_each_feature=_ON_EACH_FEATURE,
-        marker=folium.CircleMarker(radius=8) if points else None,
+        marker=folium.CircleMarker(radius=8 if points else 6),
         className=class_name,
     )
 
@@ -335,7 +439,7 @@ def _impacts_layer(
         DISPLAY_CRS
     )
     marker_props = [
-        {**p, "wg_layer": "impact_markers",
+        {**p, "wg_layer": "impact_markers", "wg_label": p["wg_id"],
          "style": _style(_MARKER_EDGE, p["style"]["fillColor"], 1.5, None, 0.9)}
         for p in props
     ]
@@ -499,6 +603,11 @@ def _legend_html(
             f'<li><span class="wg-sw" style="background:{color};border-style:{border}"></span>'
             f"{html.escape(outcome_label(outcome))} ({counts.get(outcome, 0)})</li>"
         )
+    parts.append(
+        f'<li><span class="wg-sw wg-dot" style="background:#ffffff;border-color:{_MARKER_EDGE}">'
+        "</span>Impact location marker (filled with the outcome colour), labelled with the "
+        "impact id</li>"
+    )
     parts.append("</ul>")
     if zones_present:
         parts.append("<h5>Shoreland zones</h5><ul>")
@@ -562,6 +671,34 @@ def _extent(frames: Sequence[gpd.GeoDataFrame | None]) -> tuple[float, float, fl
     return None
 
 
+def _latlon_bounds(frames: Sequence[gpd.GeoDataFrame | None]) -> list[list[float]] | None:
+    """Return ``[[south, west], [north, east]]`` of every drawable geometry of the frames."""
+    boxes = []
+    for frame in frames:
+        if frame is None or not len(frame):
+            continue
+        shown = frame[_drawable(frame)]
+        if not shown.empty:
+            boxes.append(shown.geometry.to_crs(DISPLAY_CRS).total_bounds)
+    if not boxes:
+        return None
+    arr = np.array(boxes)
+    return [[float(arr[:, 1].min()), float(arr[:, 0].min())],
+            [float(arr[:, 3].max()), float(arr[:, 2].max())]]
+
+
+def _allocated(frame: gpd.GeoDataFrame | None, kind: str,
+               alloc: pd.DataFrame | None) -> gpd.GeoDataFrame | None:
+    """Return the rows of ``sites`` or ``banks`` that the allocation draws credits from."""
+    if frame is None or alloc is None:
+        return None
+    id_names = ("site_id",) if kind == "site" else ("account", "bank_name", "option_id")
+    col = find_column(frame.columns, *id_names, "option_id", "id")
+    if col is None:
+        return None
+    return frame[frame[col].map(fmt).isin(set(alloc["_wg_option"]))]
+
+
 # --------------------------------------------------------------------------- public API
 
 
@@ -618,8 +755,11 @@ def tep_map(
     Returns
     -------
     folium.Map
-        With a layer control, legend, scale bar, measure tool and fullscreen button,
-        fitted to the impacts (or to the other layers when no impact can be drawn).
+        With a layer control, a collapsible legend (collapsed on a phone), scale bar,
+        measure tool, fullscreen button, id labels on the impacts and a control to zoom
+        to all sites and banks; opening fitted to the impacts and the options allocated
+        to them (or to the other layers when no impact can be drawn). The page
+        ``<title>`` is ``title``.
 
     Raises
     ------
@@ -707,7 +847,13 @@ def tep_map(
     legend = _legend_html(
         title, counts, undrawn, zones_present, contexts, n_sites, n_banks, basemap
     )
-    _Decorations(legend, css).add_to(m)
+    # the opening view: the impacts and the options allocated to them; then everything drawn
+    fit = _latlon_bounds(
+        [impacts, _allocated(sites, "site", alloc), _allocated(banks, "bank", alloc)]
+    ) or _latlon_bounds([sites, zones, banks])
+    everything = _latlon_bounds([impacts, sites, banks]) if n_sites or n_banks else None
+    _Decorations(legend, css, fit, everything).add_to(m)
+    m.get_root().title = html.escape(title or "TEP review map")  # branca does not escape
     fullscreen = Fullscreen(position="topleft")
     measure = MeasureControl(
         position="topleft",
@@ -720,18 +866,6 @@ def tep_map(
     measure.add_to(m)
     folium.LayerControl(collapsed=True, position="topright").add_to(m)
 
-    if bounds is not None:
-        minx, miny, maxx, maxy = bounds
-        corners = gpd.GeoSeries(
-            [shapely.Point(minx, miny), shapely.Point(maxx, maxy)], crs=WORK_CRS
-        ).to_crs(DISPLAY_CRS)
-        m.fit_bounds(
-            [[corners.iloc[0].y, corners.iloc[0].x], [corners.iloc[1].y, corners.iloc[1].x]],
-            # keep the project clear of the controls (left) and the legend (right)
-            padding_top_left=(60, 30),
-            padding_bottom_right=(290, 30),
-            max_zoom=17,
-        )
     use_vendored_assets(m, [fullscreen, measure], self_contained=self_contained)
     return m
 

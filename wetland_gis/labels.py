@@ -1,0 +1,146 @@
+"""Human labels of the enum values and column names a person reads in a report or map.
+
+The enums (:mod:`wetland_gis.enums`) hold the stable values written to files
+(``not_exempt``, ``shoreland_wetland_protection_zone``); this table says how each one
+reads. Output files keep the values; the report, the map and the PDF show the labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea, ShorelandZone, SitingTier
+
+__all__ = [
+    "COLUMN_LABELS",
+    "RULE_LABELS",
+    "VALUE_LABELS",
+    "column_label",
+    "label",
+    "rule_label",
+    "tier_label",
+]
+
+VALUE_LABELS: Mapping[str, str] = {
+    # ImpactOutcome: the headline outcome of an impact
+    ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",
+    ImpactOutcome.REPLACEMENT_REQUIRED.value: "Replacement required",
+    ImpactOutcome.PROHIBITED.value: "Prohibited",
+    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "Out of WCA scope",
+    ImpactOutcome.NOT_ASSESSED.value: "Not assessed",
+    # Outcome: one decision of the rules core
+    Outcome.EXEMPT.value: "Exempt",
+    Outcome.NOT_EXEMPT.value: "Not exempt",
+    Outcome.ELIGIBLE.value: "Eligible",
+    Outcome.NOT_ELIGIBLE.value: "Not eligible",
+    Outcome.REQUIRED.value: "Required",
+    Outcome.NOT_REQUIRED.value: "Not required",
+    Outcome.OUT_OF_SCOPE.value: "Out of scope",
+    Outcome.CLASSIFIED.value: "Classified",
+    Outcome.RANKED.value: "Ranked",
+    Outcome.EXCLUDED.value: "Excluded",
+    # ShorelandZone
+    ShorelandZone.BUILDING_SETBACK.value: "Shoreland building setback zone",
+    ShorelandZone.PROTECTION.value: "Shoreland wetland protection zone",
+    ShorelandZone.OUTSIDE.value: "Outside the shoreland wetland protection zone",
+    # PercentageArea
+    PercentageArea.GREATER_THAN_80.value: "Greater than 80 percent area",
+    PercentageArea.FROM_50_TO_80.value: "50 to 80 percent area",
+    PercentageArea.LESS_THAN_50.value: "Less than 50 percent area",
+    # processing status of a row
+    "assessed": "Assessed",
+    # siting option kinds
+    "site": "Project-specific site",
+    "bank": "Wetland bank",
+}
+"""How each enum value (and a few other coded values) reads for a person."""
+
+RULE_LABELS: Mapping[str, str] = {
+    "public_waters_wetland": "Public waters wetland?",
+    "de_minimis": "De minimis exemption (project)",
+    "de_minimis.amount": "De minimis amount",
+    "de_minimis.project": "De minimis exemption (project)",
+    "de_minimis_impact": "De minimis exemption (impact)",
+    "pasture_exemption": "Pasture exemption",
+    "wildlife_spoil_exemption": "Wildlife habitat spoil exemption",
+    "replacement_ratio": "Replacement ratio",
+    "replacement.ratio": "Replacement ratio",
+    "replacement_required": "Replacement required",
+    "replacement.credits": "Replacement credits",
+    "public_comment_required": "Public comment",
+    "procedure.public_comment": "Public comment",
+    "sequencing_without_alternatives_analysis": "Sequencing without alternatives analysis",
+    "procedure.sequencing": "Sequencing without alternatives analysis",
+}
+"""How a trace ``rule_id`` (or a legacy decision ``question``) reads; others are spelled out."""
+
+COLUMN_LABELS: Mapping[str, str] = {
+    "project": "Project",
+    "impacts": "Impacts",
+    "assessed": "Assessed",
+    "total_sqft": "Total area (sq ft)",
+    "total_reported": "Total area",
+    "out_of_scope_sqft": "Area out of WCA scope (sq ft)",
+    "de_minimis": "De minimis exemption",
+    "exempt_sqft": "Area exempt (sq ft)",
+    "replace_acres": "Replacement (acres)",
+    "public_comment": "Public comment",
+    "sequencing_on_site": "On-site sequencing without alternatives analysis",
+    "citations": "Citations",
+    "verify": "To verify",
+}
+"""How a column of the project or impact tables reads."""
+
+_SITING_TIER_LABELS = {int(t): f"Tier {int(t)}: {t.label}" for t in SitingTier}
+
+
+def label(value: Any) -> str:
+    """Return how a coded value reads for a person.
+
+    Parameters
+    ----------
+    value : Enum, str or Any
+        An enum member or its value; unknown text has its underscores replaced.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> label("not_exempt")
+    'Not exempt'
+    >>> label("some_new_value")
+    'some new value'
+    """
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    text = str(value)
+    if text in VALUE_LABELS:
+        return VALUE_LABELS[text]
+    return text.replace("_", " ")
+
+
+def tier_label(tier: Any) -> str:
+    """Return ``"Tier 1: same minor watershed"`` for a siting tier (text for others)."""
+    try:
+        return _SITING_TIER_LABELS[int(float(tier))]
+    except (TypeError, ValueError, KeyError):
+        return str(tier)
+
+
+def rule_label(rule_id: str) -> str:
+    """Return how a trace rule id reads (``"de_minimis.amount"`` -> ``"De minimis amount"``)."""
+    if rule_id in RULE_LABELS:
+        return RULE_LABELS[rule_id]
+    text = str(rule_id).replace(".", ": ").replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def column_label(column: str) -> str:
+    """Return how a table column reads (unknown columns have their underscores replaced)."""
+    return COLUMN_LABELS.get(column, str(column).replace("_", " "))

@@ -51,6 +51,7 @@ from wetland_gis.rules.facts import (
     zone_of,
     zone_words,
 )
+from wetland_gis.rules.amounts import amount_table
 from wetland_gis.rules.public_waters import OUTSIDE_WCA
 
 __all__ = [
@@ -251,47 +252,55 @@ def _allowance(
     verify: list[str] = []
     has_amount = True
 
-    if zone is ShorelandZone.BUILDING_SETBACK:
-        amount = get("setback_zone.amount")
-        cites.append(cite("setback_zone.amount"))
+    table = amount_table(trace.params, trace.day)
+    increased = (
+        setback_increase if zone is ShorelandZone.BUILDING_SETBACK else shoreland_increase
+    ) and zone is not ShorelandZone.OUTSIDE
+    base = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, False)
+    entry = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, increased)
+    if entry is None:
+        amount = 0
+        has_amount = False
+        listed = get("type_groups.metro_less_than_50")
+        cites.append(cite("type_groups.metro_less_than_50"))
+        cites.append(cite("outside_zone.types_1_2_6_7_less_than_50"))
+        types = ", ".join(str(t) for t in listed)
         reasons.append(
-            f"For a {label} {where}, subd. 9(c) allows {fmt_sqft(amount)} of wetland of any type."
+            f"A {label} {where} in a less than 50 percent area within the 11-county "
+            f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
+            f"{types} only, and (a)(3) excepts the metropolitan area."
         )
-        if setback_increase:
-            amount = get("setback_zone.increased_amount")
-            cites.append(cite("setback_zone.increased_amount"))
-            reasons.append(
-                f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
-                "runoff retention or infiltration measures are established in proximity."
-            )
-            verify.append(
-                "The shoreland management authority has approved the permanent water runoff "
-                "retention or infiltration measures in proximity (subd. 9(c))."
-            )
-        verify.append(
-            "The shoreland building setback zone is the one defined in the local shoreland "
-            "management ordinance (subd. 9(c)), which may be larger than the state minimum."
+    else:
+        shown = base if base is not None else entry
+        amount = shown.sqft
+        used[shown.key] = trace.used[shown.key] = amount
+        cites.append(shown.citation)
+        place = "" if shown.zone is not ShorelandZone.OUTSIDE else {
+            PercentageArea.GREATER_THAN_80: " in a greater than 80 percent area",
+            PercentageArea.FROM_50_TO_80: " in a 50 to 80 percent area",
+            PercentageArea.LESS_THAN_50: " in a less than 50 percent area",
+        }[pct_class]
+        if shown.paragraph == "d":
+            place += " within the 11-county metropolitan area"
+        any_type = " of wetland of any type" if shown.paragraph == "c" else ""
+        reasons.append(
+            f"For a {label} {where}{place}, {_short(shown.citation)} allows "
+            f"{fmt_sqft(amount)}{any_type}."
         )
-    elif zone is ShorelandZone.PROTECTION:
-        if group == TYPES_3_4_5_8_CEDAR:
-            key = "protection_zone.types_3_4_5_8_cedar"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
-            if shoreland_increase:
+        if entry is not shown:
+            amount = entry.sqft
+            used[entry.key] = trace.used[entry.key] = amount
+            cites.append(entry.citation)
+            if entry.paragraph == "c":
                 reasons.append(
-                    "The subd. 9(b) increase applies only to the clause (1) amount of types "
-                    "1, 2, 6 and 7, not to this wetland."
+                    f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
+                    "runoff retention or infiltration measures are established in proximity."
                 )
-        else:
-            key = "protection_zone.types_1_2_6_7"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
-            if shoreland_increase and pct_class is PercentageArea.GREATER_THAN_80:
-                key = "protection_zone.increased_types_1_2_6_7_greater_than_80"
-                amount = get(key)
-                cites.append(cite(key))
+                verify.append(
+                    "The shoreland management authority has approved the permanent water "
+                    "runoff retention or infiltration measures in proximity (subd. 9(c))."
+                )
+            else:
                 reasons.append(
                     f"In a greater than 80 percent area the clause (1) amount is increased "
                     f"to {fmt_sqft(amount)} under subd. 9(b)."
@@ -306,25 +315,31 @@ def _allowance(
                     f"The subd. 9(b) increase is up to {fmt_sqft(amount)}: if a smaller "
                     "amount is approved, enter it as local_limit_sqft."
                 )
-            elif shoreland_increase:
+        elif increased and zone is ShorelandZone.PROTECTION:
+            if group == TYPES_3_4_5_8_CEDAR:
+                reasons.append(
+                    "The subd. 9(b) increase applies only to the clause (1) amount of types "
+                    "1, 2, 6 and 7, not to this wetland."
+                )
+            else:
                 reasons.append(
                     "The subd. 9(b) increase is available only in a greater than 80 percent "
                     "area; it is not applied here."
                 )
-    else:
-        verify.append(_VERIFY_H)
-        if group == TYPES_3_4_5_8_CEDAR:
-            key = "outside_zone.types_3_4_5_8_cedar"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
-            if cedar:
+        if zone is ShorelandZone.BUILDING_SETBACK:
+            verify.append(
+                "The shoreland building setback zone is the one defined in the local shoreland "
+                "management ordinance (subd. 9(c)), which may be larger than the state minimum."
+            )
+        if zone is ShorelandZone.OUTSIDE:
+            verify.append(_VERIFY_H)
+            if cedar and group == TYPES_3_4_5_8_CEDAR:
                 reasons.append(
                     "White cedar and tamarack wetlands are excluded from the larger amounts "
                     "of subd. 9(a)(1)-(3) and (d)(1); they take the clause (4) amount."
                 )
-            if metro:
-                listed = get("type_groups.metro_less_than_50")
+            listed = get("type_groups.metro_less_than_50")
+            if metro and group == TYPES_3_4_5_8_CEDAR:
                 if (
                     cedar
                     and pct_class is PercentageArea.LESS_THAN_50
@@ -347,65 +362,17 @@ def _allowance(
                         "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in "
                         "the 11-county metropolitan area too."
                     )
-        elif pct_class is PercentageArea.GREATER_THAN_80:
-            key = "outside_zone.types_1_2_6_7_greater_than_80"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(
-                f"For a {label} {where} in a greater than 80 percent area, "
-                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
-            )
-            if metro:
+            elif metro and pct_class is PercentageArea.GREATER_THAN_80:
                 reasons.append(
                     "Subd. 9(d) covers only 50 to 80 and less than 50 percent areas of the "
                     "metropolitan area, so (a)(1) applies."
                 )
-        elif pct_class is PercentageArea.FROM_50_TO_80:
-            key = (
-                "outside_zone.metro_types_1_2_6_7_50_to_80"
-                if metro
-                else "outside_zone.types_1_2_6_7_50_to_80"
-            )
-            amount = get(key)
-            cites.append(cite(key))
-            inside = " within the 11-county metropolitan area" if metro else ""
-            reasons.append(
-                f"For a {label} {where} in a 50 to 80 percent area{inside}, "
-                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
-            )
-            if metro:
-                reasons.append("Within the metropolitan area subd. 9(d)(1) replaces (a)(2).")
-        elif metro:
-            listed = get("type_groups.metro_less_than_50")
-            if int(wetland_type) in listed:
-                key = "outside_zone.metro_types_1_2_6_less_than_50"
-                amount = get(key)
-                cites.append(cite(key))
+            elif metro and shown.paragraph == "d":
+                replaced = "(a)(2)" if pct_class is PercentageArea.FROM_50_TO_80 else "(a)(3)"
                 reasons.append(
-                    f"For a {label} {where} in a less than 50 percent area within the "
-                    f"11-county metropolitan area, {_short(cite(key))} allows {fmt_sqft(amount)} "
-                    "(it replaces (a)(3) there)."
+                    f"Within the metropolitan area {_short(shown.citation)} replaces {replaced}"
+                    + (" there." if replaced == "(a)(3)" else ".")
                 )
-            else:
-                amount = 0
-                has_amount = False
-                cites.append(cite("type_groups.metro_less_than_50"))
-                cites.append(cite("outside_zone.types_1_2_6_7_less_than_50"))
-                types = ", ".join(str(t) for t in listed)
-                reasons.append(
-                    f"A {label} {where} in a less than 50 percent area within the 11-county "
-                    f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
-                    f"{types} only, and (a)(3) excepts the metropolitan area."
-                )
-        else:
-            key = "outside_zone.types_1_2_6_7_less_than_50"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(
-                f"For a {label} {where} in a less than 50 percent area, "
-                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
-            )
-
     if local_limit is not None:
         if local_limit < amount:
             amount = local_limit

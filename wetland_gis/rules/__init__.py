@@ -26,6 +26,17 @@ from wetland_gis.rules.de_minimis import (
     de_minimis,
     de_minimis_allowance,
 )
+from wetland_gis.rules.engine import (
+    CLAUSE_READINGS,
+    ONE_CLAUSE,
+    PER_CLAUSE,
+    Claims,
+    DeMinimisTotal,
+    ImpactDecision,
+    ProjectDecision,
+    decide_project,
+    decide_projects,
+)
 from wetland_gis.rules.exemptions import (
     drainage_exemption,
     exemption_candidates,
@@ -49,6 +60,7 @@ from wetland_gis.rules.procedure import (
 )
 from wetland_gis.rules.public_waters import public_waters_wetland
 from wetland_gis.rules.replacement import replacement_ratio, replacement_required
+from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
 from wetland_gis.rules.siting import (
     REPLACEMENT_ACTIONS,
     SitingPlace,
@@ -59,6 +71,18 @@ from wetland_gis.rules.siting import (
 )
 
 __all__ = [
+    # the project decision engine (the rule order)
+    "decide_project",
+    "decide_projects",
+    "Claims",
+    "ProjectDecision",
+    "ImpactDecision",
+    "DeMinimisTotal",
+    "PER_CLAUSE",
+    "ONE_CLAUSE",
+    "CLAUSE_READINGS",
+    "TRACE_COLUMNS",
+    "TraceLog",
     # facts
     "ImpactFacts",
     "PERCENT",

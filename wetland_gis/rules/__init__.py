@@ -60,7 +60,6 @@ from wetland_gis.rules.procedure import (
 )
 from wetland_gis.rules.public_waters import public_waters_wetland
 from wetland_gis.rules.replacement import replacement_ratio, replacement_required
-from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
 from wetland_gis.rules.siting import (
     REPLACEMENT_ACTIONS,
     SitingPlace,
@@ -69,6 +68,7 @@ from wetland_gis.rules.siting import (
     replacement_action_eligibility,
     siting_tier,
 )
+from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
 
 __all__ = [
     # the project decision engine (the rule order)

@@ -37,6 +37,7 @@ from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import ParameterError, RulesInputError
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.amounts import amount_table
 from wetland_gis.rules.facts import (
     PERCENT,
     ZONE_ORDER,
@@ -51,7 +52,6 @@ from wetland_gis.rules.facts import (
     zone_of,
     zone_words,
 )
-from wetland_gis.rules.amounts import amount_table
 from wetland_gis.rules.public_waters import OUTSIDE_WCA
 
 __all__ = [

@@ -55,7 +55,6 @@ from wetland_gis.rules.de_minimis import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR
 from wetland_gis.rules.facts import (
     PERCENT,
     SQFT_PER_ACRE,
-    ZONE_ORDER,
     ImpactFacts,
     fmt_number,
     fmt_sqft,
@@ -94,6 +93,18 @@ PUBLIC_WATERS_DRAINING = "Minn. Stat. § 103G.221"
 PUBLIC_WATERS_PERMIT = "Minn. Stat. § 103G.245"
 PARTIAL_DRAINAGE = "Minn. R. 8420.0522, subp. 2"
 
+_O_CLASSIFIED = Outcome.CLASSIFIED.value
+_O_CONDITIONAL = Outcome.CONDITIONAL.value
+_O_ELIGIBLE = Outcome.ELIGIBLE.value
+_O_EXEMPT = Outcome.EXEMPT.value
+_O_NOT_ELIGIBLE = Outcome.NOT_ELIGIBLE.value
+_O_NOT_EXEMPT = Outcome.NOT_EXEMPT.value
+_O_NOT_REGULATED = Outcome.NOT_REGULATED.value
+_O_PROHIBITED = Outcome.PROHIBITED.value
+_O_REGULATED = Outcome.REGULATED.value
+_O_REQUIRED = Outcome.REQUIRED.value
+_KIND_VALUE = {k: k.value for k in ImpactKind}
+_PCT_VALUE = {p: p.value for p in PercentageArea}
 _AGRICULTURAL = frozenset({"agricultural", "pasture"})
 _FAMILY_ZONE = {
     "c": ShorelandZone.BUILDING_SETBACK,
@@ -397,8 +408,33 @@ class _RuleBook:
             "wildlife_spoil": {e + k: v(e + k, day) for k in (
                 "wildlife_spoil_max_percent", "wildlife_spoil_max_acres")},
         }
+        p = "procedure."
+        self.comment_threshold = _dec(v(p + "public_comment_threshold", day))
+        self.comment_comparison = params[p + "public_comment_threshold"].comparison
+        self.sequencing_allowance = _dec(v(p + "sequencing_allowance", day))
+        self.sequencing_comparison = params[p + "sequencing_allowance"].comparison
+        self._procedure: dict[tuple[str, bool], tuple[str, tuple, dict, str]] = {}
         self.local = None if claims.local_limit_sqft is None else _dec(claims.local_limit_sqft)
         self._ratios: dict[tuple[PercentageArea, bool], tuple[float, str, str, tuple, dict]] = {}
+
+    def procedure(self, rule: str, passes: bool, total: float, applicable: float | None
+                  ) -> tuple[str, tuple, dict, str]:
+        """Return (citation, verify, parameters, outcome) of a procedure step.
+
+        They depend only on whether the limit is passed, so the rule's function is called
+        once per outcome and its answer kept; the reason is rendered from it when needed.
+        """
+        key = (rule, passes)
+        got = self._procedure.get(key)
+        if got is None:
+            if rule == "public_comment":
+                d = public_comment_required(total, params=self.params, as_of=self.day)
+            else:
+                d = sequencing_without_alternatives_analysis(
+                    total, applicable or 0.0, params=self.params, as_of=self.day)
+            got = ("; ".join(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
+            self._procedure[key] = got
+        return got
 
     def ratio(self, pct: PercentageArea, agricultural: bool) -> tuple[float, str, str, tuple, dict]:
         """Return (ratio, citation, reason, verify, parameters) for a class and land use."""
@@ -549,7 +585,8 @@ class _Impact:
     def __init__(self, f: ImpactFacts) -> None:
         self.f = f
         self.iid = str(f.impact_id)
-        self.area = _dec(f.sqft_setback) + _dec(f.sqft_outside) + _dec(f.sqft_protection)
+        parts = [_dec(a) for a in (f.sqft_setback, f.sqft_protection, f.sqft_outside) if a]
+        self.area = sum(parts[1:], parts[0]) if parts else Decimal(0)
         self.counted = self.area
         self.regulated = True
         self.in_scope = True
@@ -576,13 +613,13 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
     for w in work:
         f = w.f
         kind = f.impact_kind
-        inputs = {"impact_kind": kind.value, "wetland_type": int(f.wetland_type),
+        inputs = {"impact_kind": _KIND_VALUE[kind], "wetland_type": int(f.wetland_type),
                   "area_sqft": float(w.area)}
         if kind is ImpactKind.EXCAVATE:
             listed = int(f.wetland_type) in book.excavation_types
             inputs["flooded"] = f.flooded
             if listed and f.flooded is not False:
-                add(project, w.iid, "impact_kind", book.cite_excavation, Outcome.REGULATED.value,
+                add(project, w.iid, "impact_kind", book.cite_excavation, _O_REGULATED,
                     float(w.area),
                     f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
                     "sections apply to excavation in permanently and semipermanently flooded "
@@ -598,7 +635,7 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
                 where = (f"a type {int(f.wetland_type)} wetland" if not listed
                          else "an area that is not permanently or semipermanently flooded")
                 add(project, w.iid, "impact_kind", book.cite_excavation,
-                    Outcome.NOT_REGULATED.value, 0.0,
+                    _O_NOT_REGULATED, 0.0,
                     f"Excavation alone in {where} is not a drain or fill: the replacement "
                     "sections cover excavation only in permanently and semipermanently "
                     "flooded areas of types "
@@ -609,7 +646,7 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
         elif kind is ImpactKind.DRAIN and f.partial:
             w.counted = w.area * book.partial_pct / PERCENT
             inputs["partial"] = True
-            add(project, w.iid, "impact_kind", PARTIAL_DRAINAGE, Outcome.REGULATED.value,
+            add(project, w.iid, "impact_kind", PARTIAL_DRAINAGE, _O_REGULATED,
                 float(w.counted),
                 f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} counts "
                 f"at least {fmt_number(book.partial_pct)} percent, {fmt_sqft(float(w.counted))} "
@@ -619,9 +656,7 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
             what = {ImpactKind.FILL: "A fill", ImpactKind.DRAIN: "A drain"}.get(
                 kind, "An impact of unknown kind")
             add(project, w.iid, "impact_kind", "Minn. Stat. § 103G.222, subd. 1(a)",
-                Outcome.REGULATED.value, float(w.area),
-                f"{what} of {fmt_sqft(float(w.area))}: wetlands must not be drained or filled "
-                "unless replaced or exempt (§ 103G.222, subd. 1(a)).",
+                _O_REGULATED, inputs["area_sqft"], (_r_kind, (what, w.area)),
                 (_V_KIND,) if kind is ImpactKind.UNKNOWN else (), inputs)
 
     # 2. public waters wetlands; 3. fens, banked wetlands, wetlands used for credit ----
@@ -632,7 +667,7 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
         if f.public_waters_wetland:
             w.in_scope = False
             add(project, w.iid, "public_waters_wetland", PUBLIC_WATERS_WETLANDS,
-                Outcome.REQUIRED.value, float(w.counted),
+                _O_REQUIRED, float(w.counted),
                 "A public waters wetland is not a \"wetland\" for the de minimis exemption "
                 "(§ 103G.005, subd. 19(b)), so no de minimis amount applies; it may not be "
                 "drained without replacement (§ 103G.221) and is replaced at the ratios of "
@@ -644,7 +679,7 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
         if f.calcareous_fen:
             w.ineligible = True
             w.outcome = ImpactOutcome.PROHIBITED
-            add(project, w.iid, "calcareous_fen", CALCAREOUS_FENS, Outcome.PROHIBITED.value,
+            add(project, w.iid, "calcareous_fen", CALCAREOUS_FENS, _O_PROHIBITED,
                 float(w.counted),
                 "A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
                 "partially, unless the commissioner decides under an approved management plan "
@@ -655,7 +690,7 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
             what = ("deposited in the wetland bank" if f.banked
                     else "already used for replacement credit")
             add(project, w.iid, "exemption_standards", EXEMPTION_STANDARDS,
-                Outcome.NOT_EXEMPT.value, None,
+                _O_NOT_EXEMPT, None,
                 f"The wetland is {what}: exemptions do not apply to it (Minn. R. 8420.0420, "
                 "subp. 1).", (), {"banked": f.banked,
                                   "used_for_credit": f.used_for_replacement_credit})
@@ -681,17 +716,13 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
             w.outcome, w.dm = ImpactOutcome.REPLACEMENT_REQUIRED, Outcome.NOT_EXEMPT
         allow = None if w.allow is None else float(w.allow)
         if w.dm is Outcome.EXEMPT:
-            reason = (f"Impact {w.iid!r} is de minimis: no replacement plan is required.")
+            reason: Any = (_r_exempt, (w.iid,))
             verify: tuple[str, ...] = (_V_CONDITIONS,)
         elif w.dm is Outcome.CONDITIONAL:
-            reason = f"Impact {w.iid!r} is de minimis {conditional_reason}"
+            reason = (_r_conditional, (w.iid, conditional_reason))
             verify = (_V_CONDITIONS,)
         else:
-            reason = (
-                f"Impact {w.iid!r} is not de minimis: the project is not exempt, so the whole "
-                f"{fmt_sqft(float(w.counted))} must be replaced, not only the excess (Minn. R. "
-                "8420.0420, subp. 1: \"the entire amount of impact must be replaced\")."
-            )
+            reason = (_r_replace, (w.iid, w.counted))
             verify = ()
         add(project, w.iid, "de_minimis.impact", SUBD9, w.dm.value, allow, reason, verify,
             {"counted_sqft": float(w.counted), "pool": w.pool})
@@ -705,7 +736,7 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
     if any(w.regulated and not w.f.public_waters_wetland for w in work):
         if project_sqft < book.utility_max_sqft:
             add(project, "", "exemption.utility", book.cite["utility_max_acres"],
-                Outcome.ELIGIBLE.value, float(project_sqft),
+                _O_ELIGIBLE, float(project_sqft),
                 f"The project alters {fmt_sqft(float(project_sqft))}, less than the utility "
                 "exemption's area limit (area test only): it applies only to utility work, is "
                 "not applied unless the applicant relies on it"
@@ -725,34 +756,38 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
         if land is None:
             verify = (*verify, _V_LAND_USE)
         w.ratio = ratio
-        add(project, w.iid, "replacement.ratio", cite, Outcome.REQUIRED.value, ratio, why,
-            verify, {"pct_class": f.pct_class.value, "land_use": land}, used)
+        add(project, w.iid, "replacement.ratio", cite, _O_REQUIRED, ratio, why,
+            verify, {"pct_class": _PCT_VALUE[f.pct_class], "land_use": land}, used)
         acres = w.counted / book.sqft_per_acre * _dec(ratio)
         w.acres = float(acres)
-        add(project, w.iid, "replacement.credits", cite, Outcome.REQUIRED.value, w.acres,
-            f"{fmt_sqft(float(w.counted))} ({fmt_number(float(w.counted / book.sqft_per_acre))} "
-            f"acres) at a ratio of {fmt_number(ratio)} requires {fmt_number(w.acres)} acres of "
-            "replacement.", (), {"counted_sqft": float(w.counted), "ratio": ratio})
+        add(project, w.iid, "replacement.credits", cite, _O_REQUIRED, w.acres,
+            (_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)), (),
+            {"counted_sqft": float(w.counted), "ratio": ratio})
 
     # 7. procedure -------------------------------------------------------------------------
     needs_plan = any(w.acres for w in work)
     comment = sequencing = None
     regulated_sqft = float(project_sqft)
     if needs_plan:
-        d = public_comment_required(regulated_sqft, params=book.params, as_of=book.day)
-        comment = d.outcome.value
-        add(project, "", "procedure.public_comment", "; ".join(d.citations), d.outcome.value,
-            regulated_sqft, " ".join(d.reasons), tuple(d.verify),
-            {"total_sqft": regulated_sqft}, dict(d.parameters))
+        passes = _passes(book.comment_comparison, project_sqft, book.comment_threshold)
+        cite, verify, used, outcome_value = book.procedure(
+            "public_comment", passes, regulated_sqft, None)
+        comment = outcome_value
+        add(project, "", "procedure.public_comment", cite, outcome_value, regulated_sqft,
+            (_r_public_comment, (regulated_sqft, book.params, book.day)), verify,
+            {"total_sqft": regulated_sqft}, used)
         applicable = _applicable_a_amount([w for w in scope], book)
         if applicable is not None:
-            d = sequencing_without_alternatives_analysis(
-                regulated_sqft, float(applicable.sqft), params=book.params, as_of=book.day)
-            sequencing = d.outcome.value
-            add(project, "", "procedure.sequencing", "; ".join(d.citations), d.outcome.value,
-                regulated_sqft, " ".join(d.reasons), tuple(d.verify),
-                {"total_sqft": regulated_sqft, "applicable_amount_sqft": applicable.sqft,
-                 "applicable_amount_key": applicable.key}, dict(d.parameters))
+            excess = project_sqft - applicable.exact
+            passes = _passes(book.sequencing_comparison, excess, book.sequencing_allowance)
+            cite, verify, used, outcome_value = book.procedure(
+                "sequencing", passes, regulated_sqft, float(applicable.sqft))
+            sequencing = outcome_value
+            add(project, "", "procedure.sequencing", cite, outcome_value, regulated_sqft,
+                (_r_sequencing, (regulated_sqft, float(applicable.sqft), book.params, book.day)),
+                verify, {"total_sqft": regulated_sqft,
+                         "applicable_amount_sqft": applicable.sqft,
+                         "applicable_amount_key": applicable.key}, used)
 
     # the project ---------------------------------------------------------------------------
     outcomes = {w.outcome for w in work}
@@ -807,13 +842,21 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
     claims = book.claims
     table = book.table
     # Subd. 9(e): one paragraph for the project, the most restrictive it touches.
-    touched = {_ZONE_FAMILY[z] for w in scope for z in ZONE_ORDER if w.f.sqft_in(z) > 0}
+    touched = set()
+    for w in scope:
+        f = w.f
+        if f.sqft_setback:
+            touched.add("c")
+        if f.sqft_protection:
+            touched.add("b")
+        if f.sqft_outside:
+            touched.add("a")
     touched = touched or {"a"}
     family = next(fam for fam in _FAMILY_ORDER if fam in touched)
     zone = _FAMILY_ZONE[family]
     if len(touched) > 1:
         used = ", ".join(f"({p})" for p in sorted(touched))
-        add(project, "", "de_minimis.paragraph", f"{SUBD9}(e)", Outcome.CLASSIFIED.value, None,
+        add(project, "", "de_minimis.paragraph", f"{SUBD9}(e)", _O_CLASSIFIED, None,
             f"The project drains or fills wetland under paragraphs {used} of subd. 9; \"the "
             "amounts listed in paragraphs (a), (b), and (c) may not be combined on a project\" "
             f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
@@ -835,13 +878,13 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
         if entry is None:
             w.pool = "no_amount"
             w.allow = Decimal(0)
-            add(project, w.iid, "de_minimis.amount", f"{SUBD9}(d)(2)", Outcome.NOT_ELIGIBLE.value,
+            add(project, w.iid, "de_minimis.amount", f"{SUBD9}(d)(2)", _O_NOT_ELIGIBLE,
                 0.0,
                 f"A {kind} wetland {zone_words(zone)} in a less than 50 percent area within the "
                 "11-county metropolitan area has no de minimis amount: subd. 9(d)(2) lists "
                 "types 1, 2 and 6 only, and (a)(3) excepts the metropolitan area.",
                 (), {"wetland_type": t, "cedar_tamarack": cedar, "zone": zone.value,
-                     "pct_class": f.pct_class.value, "metro": f.metro})
+                     "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro})
             continue
         allow = entry.exact
         cite = entry.citation
@@ -870,11 +913,10 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
             w.pool = family
         else:
             w.pool = f"{family}:{group}"
-        add(project, w.iid, "de_minimis.amount", cite, Outcome.ELIGIBLE.value, float(allow),
-            f"A {kind} wetland is held to {fmt_sqft(float(allow))} under "
-            f"{entry.citation.replace('Minn. Stat. § 103G.2241, ', '')}{note}.",
+        add(project, w.iid, "de_minimis.amount", cite, _O_ELIGIBLE, float(allow),
+            (_r_amount, (kind, allow, entry.citation, note)),
             verify, {"wetland_type": t, "cedar_tamarack": cedar, "zone": zone.value,
-                     "pct_class": f.pct_class.value, "metro": f.metro, "increased": increased},
+                     "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro, "increased": increased},
             {entry.key: entry.sqft})
 
     # the totals
@@ -884,7 +926,7 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
     all_within = True
     out: list[DeMinimisTotal] = []
     if len({g for p in pools if ":" in p for g in [p]}) > 1:
-        add(project, "", "de_minimis.clauses", f"{SUBD9}({family})", Outcome.CLASSIFIED.value,
+        add(project, "", "de_minimis.clauses", f"{SUBD9}({family})", _O_CLASSIFIED,
             None,
             f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
             "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
@@ -902,18 +944,10 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
         cites = tuple(dict.fromkeys(w.entry.citation for w in members if w.entry is not None))
         ids = tuple(w.f.impact_id for w in members)
         out.append(DeMinimisTotal(name, ids, float(total), float(allowance), cites, within))
-        if name == "no_amount":
-            reason = (f"{fmt_sqft(float(total))} of the project lies where no paragraph of "
-                      "subd. 9 gives an amount, so the project is not de minimis.")
-        else:
-            relation = "within" if within else "over"
-            several = (" (the smallest of its impacts' amounts)"
-                       if len({w.allow for w in members}) > 1 else "")
-            reason = (f"Project total {fmt_sqft(float(total))} of "
-                      f"{', '.join(c.replace('Minn. Stat. § 103G.2241, ', '') for c in cites)} "
-                      f"is {relation} the amount of {fmt_sqft(float(allowance))}{several}.")
+        several = len({w.allow for w in members}) > 1
+        reason: Any = (_r_total, (name, total, cites, within, allowance, several))
         add(project, "", "de_minimis.total", "; ".join(cites) or SUBD9,
-            Outcome.EXEMPT.value if within else Outcome.NOT_EXEMPT.value, float(total), reason,
+            _O_EXEMPT if within else _O_NOT_EXEMPT, float(total), reason,
             (), {"total": name, "impact_ids": [str(i) for i in ids],
                  "allowance_sqft": float(allowance)})
 
@@ -1004,7 +1038,7 @@ def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
     cite = book.cite_cumulative
     ids = ", ".join(repr(w.iid) for w in members)
     if cumulative <= limit_known:
-        log.add(project, "", "de_minimis.cumulative", cite, Outcome.EXEMPT.value,
+        log.add(project, "", "de_minimis.cumulative", cite, _O_EXEMPT,
                 float(cumulative),
                 f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
                 f"{book.since.isoformat()} (impacts {ids}), within "
@@ -1012,7 +1046,7 @@ def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
                 tuple(verify), inputs, book.cumulative_params)
         return True, ""
     if cumulative <= applicable and owns is True:
-        log.add(project, "", "de_minimis.cumulative", cite, Outcome.EXEMPT.value,
+        log.add(project, "", "de_minimis.cumulative", cite, _O_EXEMPT,
                 float(cumulative),
                 f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
                 f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
@@ -1035,14 +1069,14 @@ def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
             f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
             f"{fmt_sqft(float(limit_known))} and the exemption does not apply (subd. 9(f))."
         )
-        log.add(project, "", "de_minimis.cumulative", cite, Outcome.CONDITIONAL.value,
+        log.add(project, "", "de_minimis.cumulative", cite, _O_CONDITIONAL,
                 float(cumulative),
                 f"Subd. 9(f): {who} is exempt only if {condition}",
                 (*verify, "Who owns the wetland and the size of each landowner's portion "
                  "(columns owner, owns_whole_wetland, portion_sqft)."),
                 inputs, book.cumulative_params)
         return True, condition
-    log.add(project, "", "de_minimis.cumulative", cite, Outcome.NOT_EXEMPT.value,
+    log.add(project, "", "de_minimis.cumulative", cite, _O_NOT_EXEMPT,
             float(cumulative),
             f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
             f"{book.since.isoformat()}, more than the greatest of the limits that apply "
@@ -1077,7 +1111,7 @@ def _exemption_candidates(project: str, w: _Impact, book: _RuleBook, log: TraceL
         if ok:
             w.exemptions.append("exemption.pasture")
             log.add(project, w.iid, "exemption.pasture", book.cite["pasture_any_size_types"],
-                    Outcome.ELIGIBLE.value, None,
+                    _O_ELIGIBLE, None,
                     f"A type {t} wetland {size} passes the area test of the pasture exemption "
                     f"if the land is agricultural pasture that remains in the same use; {why}",
                     (_V_PASTURE, *extra, _V_NOT_COMBINED), {"land_use": land or None,
@@ -1090,7 +1124,7 @@ def _exemption_candidates(project: str, w: _Impact, book: _RuleBook, log: TraceL
             extra = (("The wetland is in an unincorporated area.",)
                      if f.incorporated is None else ())
             log.add(project, w.iid, "exemption.drainage", book.cite["drainage_any_size_types"],
-                    Outcome.ELIGIBLE.value, float(w.counted),
+                    _O_ELIGIBLE, float(w.counted),
                     f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
                     f"test of the drainage exemption; {why}",
                     (_V_DRAINAGE, *extra, _V_NOT_COMBINED), {"incorporated": f.incorporated},
@@ -1101,13 +1135,77 @@ def _exemption_candidates(project: str, w: _Impact, book: _RuleBook, log: TraceL
         if w.counted <= limit:
             w.exemptions.append("exemption.wildlife_spoil")
             log.add(project, w.iid, "exemption.wildlife_spoil",
-                    book.cite["wildlife_spoil_max_percent"], Outcome.ELIGIBLE.value,
+                    book.cite["wildlife_spoil_max_percent"], _O_ELIGIBLE,
                     float(w.counted),
                     f"A deposition of {fmt_sqft(float(w.counted))} is within "
                     f"{fmt_sqft(float(limit))} and passes the area test of the wildlife habitat "
                     f"spoil exemption, if the fill is spoil of a wildlife habitat project; {why}",
                     (_V_WILDLIFE, _V_NOT_COMBINED), {"wetland_acres": acres},
                     book.exemption_params["wildlife_spoil"])
+
+
+def _passes(comparison: str | None, amount: Decimal, limit: Decimal) -> bool:
+    if comparison == "at_most":
+        return amount <= limit
+    if comparison == "less_than":
+        return amount < limit
+    if comparison == "at_least":
+        return amount >= limit
+    if comparison == "greater_than":
+        return amount > limit
+    raise RulesInputError(f"comparison {comparison!r} is not a limit comparison")
+
+
+def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:
+    return " ".join(public_comment_required(total, params=params, as_of=day).reasons)
+
+
+def _r_sequencing(total: float, applicable: float, params: ParameterSet, day: dt.date) -> str:
+    return " ".join(sequencing_without_alternatives_analysis(
+        total, applicable, params=params, as_of=day).reasons)
+
+
+def _short(citation: str) -> str:
+    return citation.replace("Minn. Stat. § 103G.2241, ", "")
+
+
+def _r_kind(what: str, area: Decimal) -> str:
+    return (f"{what} of {fmt_sqft(float(area))}: wetlands must not be drained or filled "
+            "unless replaced or exempt (§ 103G.222, subd. 1(a)).")
+
+
+def _r_amount(kind: str, allow: Decimal, citation: str, note: str) -> str:
+    return f"A {kind} wetland is held to {fmt_sqft(float(allow))} under {_short(citation)}{note}."
+
+
+def _r_exempt(iid: str) -> str:
+    return f"Impact {iid!r} is de minimis: no replacement plan is required."
+
+
+def _r_conditional(iid: str, condition: str) -> str:
+    return f"Impact {iid!r} is de minimis {condition}"
+
+
+def _r_replace(iid: str, counted: Decimal) -> str:
+    return (f"Impact {iid!r} is not de minimis: the project is not exempt, so the whole "
+            f"{fmt_sqft(float(counted))} must be replaced, not only the excess (Minn. R. "
+            "8420.0420, subp. 1: \"the entire amount of impact must be replaced\").")
+
+
+def _r_credits(counted: Decimal, per_acre: Decimal, ratio: float, acres: float) -> str:
+    return (f"{fmt_sqft(float(counted))} ({fmt_number(float(counted / per_acre))} acres) at a "
+            f"ratio of {fmt_number(ratio)} requires {fmt_number(acres)} acres of replacement.")
+
+
+def _r_total(name: str, total: Decimal, cites: tuple[str, ...], within: bool,
+             allowance: Decimal, several: bool) -> str:
+    if name == "no_amount":
+        return (f"{fmt_sqft(float(total))} of the project lies where no paragraph of subd. 9 "
+                "gives an amount, so the project is not de minimis.")
+    relation = "within" if within else "over"
+    smallest = " (the smallest of its impacts' amounts)" if several else ""
+    return (f"Project total {fmt_sqft(float(total))} of {', '.join(_short(c) for c in cites)} "
+            f"is {relation} the amount of {fmt_sqft(float(allowance))}{smallest}.")
 
 
 def _applicable_a_amount(scope: list[_Impact], book: _RuleBook) -> AmountEntry | None:

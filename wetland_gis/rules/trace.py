@@ -20,7 +20,11 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["TRACE_COLUMNS", "JSON_COLUMNS", "TraceLog", "encode_trace_value"]
+__all__ = ["TRACE_COLUMNS", "JSON_COLUMNS", "TraceLog", "encode_trace_value", "Reason"]
+
+#: A reason given as text, or as ``(render, args)``: rendered by ``render(*args)`` only
+#: when an output needs the text (deciding many projects formats no number).
+Reason = str | tuple
 
 #: The columns of the trace table, in order.
 TRACE_COLUMNS = (
@@ -72,11 +76,33 @@ class TraceLog:
     """
 
     def __init__(self) -> None:
-        self.columns: dict[str, list[Any]] = {c: [] for c in TRACE_COLUMNS}
-        self._seq: dict[str, int] = {}
+        self.rows: list[tuple] = []
+        self._append = self.rows.append
 
     def __len__(self) -> int:
-        return len(self.columns["seq"])
+        return len(self.rows)
+
+    @property
+    def columns(self) -> dict[str, list[Any]]:
+        """Return every step as lists by column (``seq`` numbered per project)."""
+        return self.slice(0, None)
+
+    def slice(self, start: int = 0, stop: int | None = None) -> dict[str, list[Any]]:
+        """Return the steps ``start:stop`` as lists by column (reasons not rendered)."""
+        names = [c for c in TRACE_COLUMNS if c != "seq"]
+        rows = self.rows[start:stop]
+        cols: dict[str, list[Any]] = (
+            {c: list(v) for c, v in zip(names, zip(*rows), strict=True)}
+            if rows else {c: [] for c in names}
+        )
+        seqs: list[int] = []
+        last, n = None, 0
+        for project in cols["project"]:
+            n = n + 1 if project == last else 0
+            last = project
+            seqs.append(n)
+        cols["seq"] = seqs
+        return {c: cols[c] for c in TRACE_COLUMNS}
 
     def add(
         self,
@@ -86,33 +112,29 @@ class TraceLog:
         citation: str,
         outcome: str,
         value: float | None,
-        reason: str,
+        reason: Reason,
         verify: Sequence[str] = (),
         inputs: Mapping[str, Any] = _EMPTY,
         parameters: Mapping[str, Any] = _EMPTY,
     ) -> None:
-        """Append one step; ``seq`` is numbered per project in the order of calls."""
-        seq = self._seq.get(project, 0)
-        self._seq[project] = seq + 1
-        c = self.columns
-        c["project"].append(project)
-        c["impact_id"].append(impact_id)
-        c["seq"].append(seq)
-        c["rule_id"].append(rule_id)
-        c["citation"].append(citation)
-        c["outcome"].append(outcome)
-        c["value"].append(value)
-        c["reason"].append(reason)
-        c["verify"].append(verify)
-        c["inputs"].append(inputs)
-        c["parameters"].append(parameters)
+        """Append one step. The steps of a project are added together, in rule order."""
+        self._append((project, impact_id, rule_id, citation, outcome, value, reason, verify,
+                      inputs, parameters))
+
+    def reasons(self, start: int = 0, stop: int | None = None) -> list[str]:
+        """Return the reasons of the steps ``start:stop`` as text (rendered now)."""
+        return [
+            r if r.__class__ is str else r[0](*r[1])
+            for r in (row[6] for row in self.rows[start:stop])
+        ]
 
     def records(self, start: int = 0, stop: int | None = None) -> Iterator[dict[str, Any]]:
         """Yield the steps ``start:stop`` as dictionaries (lists and dicts copied)."""
-        cols = self.columns
-        stop = len(self) if stop is None else stop
-        for i in range(start, stop):
+        cols = self.slice(start, stop)
+        reasons = self.reasons(start, stop)
+        for i in range(len(reasons)):
             row = {c: cols[c][i] for c in TRACE_COLUMNS}
+            row["reason"] = reasons[i]
             row["verify"] = list(row["verify"])
             row["inputs"] = dict(row["inputs"])
             row["parameters"] = dict(row["parameters"])
@@ -121,15 +143,14 @@ class TraceLog:
     def frame(self, start: int = 0, stop: int | None = None) -> Any:
         """Return the steps as a pandas DataFrame with the :data:`TRACE_COLUMNS`.
 
-        ``verify`` holds lists, ``inputs`` and ``parameters`` dicts (fresh copies).
+        ``verify`` holds lists; ``inputs`` and ``parameters`` dicts, which steps may share:
+        treat them as read-only.
         """
         import pandas as pd
 
-        cols = self.columns
-        data = {c: cols[c][start:stop] for c in TRACE_COLUMNS}
+        data = self.slice(start, stop)
+        data["reason"] = self.reasons(start, stop)
         data["verify"] = [list(v) for v in data["verify"]]
-        data["inputs"] = [dict(v) for v in data["inputs"]]
-        data["parameters"] = [dict(v) for v in data["parameters"]]
         frame = pd.DataFrame(data, columns=list(TRACE_COLUMNS))
         frame["seq"] = frame["seq"].astype("int64")
         frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")

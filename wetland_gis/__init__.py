@@ -19,10 +19,11 @@ unit decide.
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from wetland_gis import rules
 from wetland_gis._version import __version__
-from wetland_gis.assess import Assessment, AssessOptions, assess
-from wetland_gis.context import Context, load_context
 from wetland_gis.decision import Decision
 from wetland_gis.enums import (
     ImpactOutcome,
@@ -45,10 +46,39 @@ from wetland_gis.errors import (
     WetlandGISError,
     WetlandGISWarning,
 )
-from wetland_gis.io.layers import read_layer, write_layer
-from wetland_gis.mapping import save_map, tep_map, write_report
 from wetland_gis.parameters import default_parameters, load_adjustments, load_parameters
-from wetland_gis.siting import site
+
+# The geometry, mapping and siting names load geopandas, folium and rasterio: they are
+# imported on first use, so ``import wetland_gis.rules`` (the rules core on plain values)
+# stays light.
+_LAZY = {
+    "assess": "wetland_gis.assess",
+    "AssessOptions": "wetland_gis.assess",
+    "Assessment": "wetland_gis.assess",
+    "Context": "wetland_gis.context",
+    "load_context": "wetland_gis.context",
+    "read_layer": "wetland_gis.io.layers",
+    "write_layer": "wetland_gis.io.layers",
+    "save_map": "wetland_gis.mapping",
+    "tep_map": "wetland_gis.mapping",
+    "write_report": "wetland_gis.mapping",
+    "site": "wetland_gis.siting",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a heavy public name on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'wetland_gis' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Return the public names, the lazy ones included."""
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "__version__",

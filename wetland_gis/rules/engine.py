@@ -955,9 +955,11 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
     conditional: list[str] = []
     cumulative_ok = True
     if all_within:
+        # one landowner's portion of one wetland; without a wetland id, the impacts of one
+        # landowner in one de minimis total are taken as one wetland (docs/decisions.md)
         owners: dict[tuple[str, str], list[_Impact]] = {}
         for w in scope:
-            owners.setdefault((w.f.owner or "", w.f.wetland_id or ""), []).append(w)
+            owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
         for (owner, wetland), members in owners.items():
             ok, cond = _cumulative(project, owner, wetland, members, book, log)
             cumulative_ok = cumulative_ok and ok
@@ -1020,8 +1022,9 @@ def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
     limit_known = book.floor
     if portion is not None:
         limit_known = max(limit_known, portion * book.pct_portion / PERCENT)
+    named = not wetland.startswith("\0")
     who = (f"landowner {owner!r}" if owner else "the landowner") + (
-        f" on wetland {wetland!r}" if wetland else "")
+        f" on wetland {wetland!r}" if named else "")
     verify: list[str] = []
     if not prior_known:
         headroom = max(limit_known, applicable if owns is not False else limit_known) - total
@@ -1030,7 +1033,12 @@ def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
             f"given (column prior_sqft_since_1992): the exemption holds only while it is at "
             f"most {fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
         )
-    inputs = {"owner": owner or None, "wetland_id": wetland or None,
+    if not named:
+        verify.append(
+            "No wetland id was given (column wetland_id): the impacts of one landowner in one "
+            "de minimis total were taken as one wetland for subd. 9(f)."
+        )
+    inputs = {"owner": owner or None, "wetland_id": wetland if named else None,
               "prior_sqft_since_1992": float(prior) if prior_known else None,
               "owns_whole_wetland": owns, "portion_sqft": None if portion is None
               else float(portion), "cumulative_sqft": float(cumulative),

@@ -151,6 +151,8 @@ class TraceLog:
         data = self.slice(start, stop)
         data["reason"] = self.reasons(start, stop)
         data["verify"] = [list(v) for v in data["verify"]]
+        for name in ("inputs", "parameters"):
+            data[name] = [v if v.__class__ is dict else dict(v) for v in data[name]]
         frame = pd.DataFrame(data, columns=list(TRACE_COLUMNS))
         frame["seq"] = frame["seq"].astype("int64")
         frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")

@@ -20,7 +20,6 @@ from __future__ import annotations
 from wetland_gis.rules.de_minimis import (
     MOST_RESTRICTIVE,
     MULTI_ZONE_READINGS,
-    PER_ZONE,
     DeMinimisGroup,
     DeMinimisResult,
     de_minimis,
@@ -100,7 +99,6 @@ __all__ = [
     "DeMinimisResult",
     "DeMinimisGroup",
     "MOST_RESTRICTIVE",
-    "PER_ZONE",
     "MULTI_ZONE_READINGS",
     # other exemptions
     "pasture_exemption",

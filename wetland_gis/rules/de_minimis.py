@@ -60,7 +60,6 @@ __all__ = [
     "DeMinimisResult",
     "DeMinimisGroup",
     "MOST_RESTRICTIVE",
-    "PER_ZONE",
     "MULTI_ZONE_READINGS",
     "TYPES_1_2_6_7",
     "TYPES_3_4_5_8_CEDAR",
@@ -70,9 +69,9 @@ __all__ = [
 
 #: Default reading of subd. 9(e) on a project touching several zones.
 MOST_RESTRICTIVE = "most_restrictive"
-#: Alternative reading: each zone's area is held to that zone's own amount.
-PER_ZONE = "per_zone"
-MULTI_ZONE_READINGS = (MOST_RESTRICTIVE, PER_ZONE)
+#: The readings of subd. 9(e) on a project touching several zones. The ``per_zone``
+#: reading was removed (issue 13): it added the amounts of (a), (b) and (c) together.
+MULTI_ZONE_READINGS = (MOST_RESTRICTIVE,)
 
 #: Type group taking the larger amounts: types 1, 2, 6, 7 that are not white cedar/tamarack.
 TYPES_1_2_6_7 = "types_1_2_6_7"
@@ -539,7 +538,7 @@ def de_minimis(
     impacts : sequence of ImpactFacts
         The project's impacts (ids unique). A project is what the local government unit
         defines; it may not be split to gain exemptions (§ 103G.005, subd. 14d).
-    multi_zone_reading : {"most_restrictive", "per_zone"}, default "most_restrictive"
+    multi_zone_reading : {"most_restrictive"}, default "most_restrictive"
         How subd. 9(e) ("the amounts listed in paragraphs (a), (b), and (c) may not be
         combined on a project") applies when the project touches several zones. See Notes.
     cumulative_sqft_since_1992 : float, default 0
@@ -579,24 +578,24 @@ def de_minimis(
       compared "at most": a total equal to the amount is exempt, one square foot over is
       not. Where a total exceeds its amount, every impact in it is not exempt and the
       entire amount must be replaced, not only the excess (Minn. R. 8420.0420, subp. 1).
-    * Subd. 9(e), ``most_restrictive`` (default). When a type group's impacts touch
-      several zones, every impact of the group is held to the smallest amount any of
-      those zones gives it (setback < protection < outside, except that a type 7 wetland
-      in a metropolitan less than 50 percent area has no amount outside the protection
-      zone). One amount then governs the group's total, so no two of the paragraph (a),
-      (b) and (c) amounts are added together, which is what (e) forbids.
-    * ``per_zone`` (alternative). Each zone's area of a group is held to that zone's own
-      amount; an impact is exempt only if every zone total it is part of is. This reads
-      (e) as forbidding only the use of one paragraph's amount for another zone's area;
-      the local government unit must confirm it, and the decision says so.
+    * Subd. 9(e), ``most_restrictive`` (the only reading). "The amounts listed in
+      paragraphs (a), (b), and (c) may not be combined on a project": every impact of the
+      project, of every type group, is held to the smallest amount the zones the project
+      touches give it (setback < protection < outside, except that a type 7 wetland in a
+      metropolitan less than 50 percent area has no amount outside the protection zone).
+      The ``per_zone`` reading, which added the amounts of several paragraphs together,
+      was removed (issue 13).
+    * Minn. R. 8420.0420, subp. 1: when any total exceeds its amount the project is not
+      exempt and every impact of it, of every type group, must be replaced.
+    * This function answers the de minimis question alone. The project's decision, in the
+      order of every rule, is :func:`wetland_gis.rules.decide_project`.
     * Subd. 9(c) gives its amount for "wetland" of any type, so every area held to the
       setback-zone amount forms one total across both type groups.
     * Type 7 wetlands in a metropolitan less than 50 percent area outside the protection
       zone have no amount (subd. 9(d)(2) lists types 1, 2, 6); they are not exempt and are
       not counted in a (d)(2) total of types 1, 2, 6. Under ``most_restrictive`` their area
       still counts in the total their type group is held to in the protection zone ((b)(1),
-      "type 1, 2, 6, or 7 wetland") or the setback zone ((c), any wetland), so the default
-      reading is never looser than ``per_zone``.
+      "type 1, 2, 6, or 7 wetland") or the setback zone ((c), any wetland).
     * Totals and the cumulative limit are computed exactly from the areas as written
       (:func:`~wetland_gis.rules.facts.exact`): fills of 652.2, 1,101.9, 101.1 and 144.8
       sq ft are exactly 2,000 sq ft.
@@ -685,10 +684,13 @@ def de_minimis(
             by_impact[f.impact_id] = _out_of_scope(f, trace)
             continue
         own = parts_of[f.impact_id]
+        mine = [results[p.pool] for p in own]
+        # Minn. R. 8420.0420, subp. 1: a failed total of the project fails every impact
+        others = [g for g in results.values() if not g.exempt and g not in mine]
         by_impact[f.impact_id] = _impact_decision(
             f,
             own,
-            [results[p.pool] for p in own],
+            mine + others,
             trace=trace,
             reading=multi_zone_reading,
             multi_zone=multi_zone.get(groups_of[f.impact_id], ()),
@@ -755,7 +757,10 @@ def _parts(
 ) -> list[_Part]:
     parts: list[_Part] = []
     if reading == MOST_RESTRICTIVE:
-        zones_of = _zones_by_group(impacts, groups_of)
+        # subd. 9(e), across type groups too: every impact is held to the amounts of the
+        # most restrictive zone any impact of the project touches
+        touched = tuple(z for z in ZONE_ORDER if any(f.sqft_in(z) > 0 for f in impacts))
+        zones_of = {g: touched for g in set(groups_of.values())}
         for f in impacts:
             group = groups_of[f.impact_id]
             zones = zones_of[group] or (ShorelandZone.OUTSIDE,)

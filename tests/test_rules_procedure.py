@@ -17,13 +17,14 @@ AS_OF = "2024-05-01"
 
 # (sentence, total sq ft, applicable amount, outcome)
 SEQUENCING = [
-    ("§ 103G.222 subd. 1(b), last sentence: 20,000 sq ft with a 10,000 sq ft amount may be sequenced on site "
-     "without a written alternatives analysis", 20_000, 10_000, Outcome.ELIGIBLE),
-    ("§ 103G.222 subd. 1(b), last sentence: 20,001 sq ft with a 10,000 sq ft amount needs the analysis",
+    ("§ 103G.222 subd. 1(b), end: 20,000 sq ft with a 10,000 sq ft amount may be sequenced "
+     "on site without a written alternatives analysis", 20_000, 10_000, Outcome.ELIGIBLE),
+    ("§ 103G.222 subd. 1(b), end: 20,001 sq ft with a 10,000 sq ft amount needs analysis",
      20_001, 10_000, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.222 subd. 1(b), last sentence: 12,000 sq ft with a 2,000 sq ft amount may be sequenced on site",
+    ("§ 103G.222 subd. 1(b), end: 12,000 sq ft with a 2,000 sq ft amount may be sequenced "
+     "on site",
      12_000, 2_000, Outcome.ELIGIBLE),
-    ("§ 103G.222 subd. 1(b), last sentence: 12,001 sq ft with a 2,000 sq ft amount needs the analysis",
+    ("§ 103G.222 subd. 1(b), end: 12,001 sq ft with a 2,000 sq ft amount needs the analysis",
      12_001, 2_000, Outcome.NOT_ELIGIBLE),
 ]
 

@@ -606,7 +606,6 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
     _check(facts, project)
     start = len(log)
     add = log.add
-    claims = book.claims
     work = [_Impact(f) for f in facts]
 
     # 1. impact kind -------------------------------------------------------------------
@@ -916,7 +915,8 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
         add(project, w.iid, "de_minimis.amount", cite, _O_ELIGIBLE, float(allow),
             (_r_amount, (kind, allow, entry.citation, note)),
             verify, {"wetland_type": t, "cedar_tamarack": cedar, "zone": zone.value,
-                     "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro, "increased": increased},
+                     "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro,
+                     "increased": increased},
             {entry.key: entry.sqft})
 
     # the totals

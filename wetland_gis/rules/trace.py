@@ -92,7 +92,7 @@ class TraceLog:
         names = [c for c in TRACE_COLUMNS if c != "seq"]
         rows = self.rows[start:stop]
         cols: dict[str, list[Any]] = (
-            {c: list(v) for c, v in zip(names, zip(*rows), strict=True)}
+            {c: list(v) for c, v in zip(names, zip(*rows, strict=True), strict=True)}
             if rows else {c: [] for c in names}
         )
         seqs: list[int] = []

@@ -56,6 +56,10 @@ __all__ = [
     "CITE_EXCLUSION",
     "CITE_TIER",
     "CITE_BANKING",
+    "BANKING_OWN_ORDER",
+    "SINGLE_ORDER",
+    "SITING_READINGS",
+    "siting_priority",
     "CITE_NEXT_LEVEL",
     "CITE_REASONABLE",
 ]
@@ -73,6 +77,16 @@ CITE_TIER = {
 }
 #: Replacement by wetland banking begins at clause (3).
 CITE_BANKING = "Minn. Stat. § 103G.222, subd. 3(c)"
+#: Default reading of subd. 3(c): "Notwithstanding paragraph (a), clauses (1) and (2), the
+#: priority order for replacement by wetland banking begins at paragraph (a), clause (3)."
+#: Banking has its own priority order, which starts at clause (3): a bank credit in the
+#: impact's bank service area meets the siting priority and is not outranked by
+#: project-specific sites; between them the applicant chooses (cost, then distance).
+BANKING_OWN_ORDER = "banking_own_order"
+#: Stricter alternative: one priority order for every option; a same-bank-service-area
+#: credit (clause (3)) comes after project-specific sites of clauses (1) and (2).
+SINGLE_ORDER = "single_order"
+SITING_READINGS = (BANKING_OWN_ORDER, SINGLE_ORDER)
 #: The applicant may seek opportunities at the next level only when none are available.
 CITE_NEXT_LEVEL = "Minn. Stat. § 103G.222, subd. 3(d)"
 #: What "reasonable, practicable, and environmentally beneficial" means.
@@ -341,6 +355,45 @@ def siting_tier(
         tier = _site_tier(impact, option, same_minor, same_major, same_bsa, trace)
     trace.amounts["tier"] = float(int(tier))
     return trace.decide(Outcome.RANKED, tier)
+
+
+def siting_priority(tier: SitingTier | int, *, is_bank: bool, reading: str) -> int:
+    """Return the priority level an option is ranked and allocated at (1 is first).
+
+    Parameters
+    ----------
+    tier : SitingTier or int
+        The option's tier (:func:`siting_tier`).
+    is_bank : bool
+        Whether the option is wetland bank credit.
+    reading : {"banking_own_order", "single_order"}
+        The reading of § 103G.222, subd. 3(c) (:data:`SITING_READINGS`).
+
+    Returns
+    -------
+    int
+        Under ``banking_own_order`` a bank credit in the impact's bank service area (tier
+        3) is at level 1, beside a tier 1 project-specific site: banking's priority order
+        begins at clause (3), so it meets the siting priority. Under ``single_order`` the
+        level is the tier.
+
+    Examples
+    --------
+    >>> siting_priority(3, is_bank=True, reading="banking_own_order")
+    1
+    >>> siting_priority(3, is_bank=True, reading="single_order")
+    3
+    """
+    if reading not in SITING_READINGS:
+        raise RulesInputError(
+            f"siting reading {reading!r} is not one of {list(SITING_READINGS)} "
+            "(docs/siting.md, subd. 3(c))"
+        )
+    level = int(tier)
+    if (reading == BANKING_OWN_ORDER and is_bank
+            and level == int(SitingTier.SAME_BANK_SERVICE_AREA)):
+        return int(SitingTier.SAME_MINOR_WATERSHED)
+    return level
 
 
 def _excluded_by_percentage_area(

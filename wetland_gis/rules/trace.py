@@ -40,6 +40,9 @@ TRACE_COLUMNS = (
     "inputs",
     "parameters",
 )
+#: The columns a row of :class:`TraceLog` holds (``seq`` is numbered when read).
+_ROW = tuple(c for c in TRACE_COLUMNS if c != "seq")
+_REASON_AT = _ROW.index("reason")
 #: Columns holding Python objects, JSON-encoded in files.
 JSON_COLUMNS = ("verify", "inputs", "parameters")
 
@@ -89,7 +92,7 @@ class TraceLog:
 
     def slice(self, start: int = 0, stop: int | None = None) -> dict[str, list[Any]]:
         """Return the steps ``start:stop`` as lists by column (reasons not rendered)."""
-        names = [c for c in TRACE_COLUMNS if c != "seq"]
+        names = _ROW
         rows = self.rows[start:stop]
         cols: dict[str, list[Any]] = (
             {c: list(v) for c, v in zip(names, zip(*rows, strict=True), strict=True)}
@@ -125,7 +128,7 @@ class TraceLog:
         """Return the reasons of the steps ``start:stop`` as text (rendered now)."""
         return [
             r if r.__class__ is str else r[0](*r[1])
-            for r in (row[6] for row in self.rows[start:stop])
+            for r in (row[_REASON_AT] for row in self.rows[start:stop])
         ]
 
     def records(self, start: int = 0, stop: int | None = None) -> Iterator[dict[str, Any]]:

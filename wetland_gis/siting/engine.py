@@ -29,6 +29,7 @@ from wetland_gis.parameters import (
     default_parameters,
     load_adjustments,
 )
+from wetland_gis.rules.siting import BANKING_OWN_ORDER
 from wetland_gis.siting.allocate import Allocation, allocate, check_weights
 from wetland_gis.siting.rank import (
     attribute_options,
@@ -39,7 +40,6 @@ from wetland_gis.siting.rank import (
     read_bank_listing,
     tier_gaps,
 )
-from wetland_gis.rules.siting import BANKING_OWN_ORDER
 from wetland_gis.siting.raster import SUITABILITY_CAVEAT, depression_summary
 
 __all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS"]

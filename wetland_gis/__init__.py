@@ -20,6 +20,8 @@ unit decide.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
 
 from wetland_gis import rules
@@ -79,6 +81,22 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     """Return the public names, the lazy ones included."""
     return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    """The package module: the function ``assess`` wins over the submodule of that name.
+
+    Importing ``wetland_gis.assess`` sets the package attribute to the submodule; the
+    public name is the function, as it was when the package imported it eagerly.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType) and hasattr(value, name):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "__version__",

@@ -88,3 +88,14 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def test_decide_20_000_impacts(benchmark):
+    """``make bench``: 20,000 impacts in 1,000 projects (the script runs the full 200,000)."""
+    projects = make_projects(1_000, 20)
+    params = default_parameters()
+    decisions = benchmark.pedantic(
+        decide_projects, args=(projects, Claims(), params, "2024-05-01"), rounds=3,
+        iterations=1,
+    )
+    assert len(decisions) == 1_000

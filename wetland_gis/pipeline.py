@@ -31,6 +31,7 @@ __all__ = [
     "run_report",
     "read_assessed",
     "read_siting",
+    "report_decisions",
     "run_command",
     "SITING_FILES",
 ]
@@ -167,8 +168,12 @@ def _read_trace(path: Path, stem: Path) -> pd.DataFrame | None:
     return table
 
 
-def _report_decisions(trace: pd.DataFrame | None) -> list[dict[str, Any]] | None:
-    """Return the trace's impact steps in the report's decision shape (no text parsed)."""
+def report_decisions(trace: pd.DataFrame | None) -> list[dict[str, Any]] | None:
+    """Return the trace's impact steps in the decision shape of ``write_report``.
+
+    Each step becomes one decision (its rule id as the question, its one reason, its
+    citation and verify list); no text is split or parsed.
+    """
     if trace is None:
         return None
     return [
@@ -372,7 +377,7 @@ def run_report(
                         else [v for items in steps["verify"] for v in items]
                     ))
                 summary[label] = value
-    decisions = _report_decisions(trace)
+    decisions = report_decisions(trace)
     manifest = read["manifest"] or {}
     if siting:
         sm = Path(siting) / SITING_FILES["manifest"]

@@ -678,7 +678,7 @@ def assess(
 
     say("applying the rules")
     fens_near = _near_fens(gdf, ctx, options)
-    gdf, project_rows, decisions, trace = _decide(
+    gdf, project_rows, decisions, trace = _apply_engine(
         gdf, fm, params, day, options, manifest, fens_near
     )
 
@@ -737,7 +737,7 @@ def _claims(options: AssessOptions) -> Claims:
     )
 
 
-def _decide(
+def _apply_engine(
     gdf: gpd.GeoDataFrame,
     fm: FieldMapping,
     params: ParameterSet,

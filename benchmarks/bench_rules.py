@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import random
 import time
@@ -61,6 +62,7 @@ def main() -> None:
     ap.add_argument("--projects", type=int, default=10_000)
     ap.add_argument("--per-project", type=int, default=20)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--repeat", type=int, default=1, help="decide this many times; best kept")
     args = ap.parse_args()
     params = default_parameters()
     t0 = time.perf_counter()
@@ -71,19 +73,27 @@ def main() -> None:
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
-    t1 = time.perf_counter()
-    decisions = decide_projects(projects, Claims(), params, "2024-05-01")
-    t2 = time.perf_counter()
+    walls, cpus = [], []
+    for _ in range(max(1, args.repeat)):
+        t1, c1 = time.perf_counter(), time.process_time()
+        decisions = decide_projects(projects, Claims(), params, "2024-05-01")
+        t2, c2 = time.perf_counter(), time.process_time()
+        walls.append(t2 - t1)
+        cpus.append(c2 - c1)
     if args.profile:
         prof.disable()
         pstats.Stats(prof).sort_stats("cumulative").print_stats(15)
     log = decisions[0].log
-    print(f"decide: {n:,} impacts in {args.projects:,} projects in {t2 - t1:.2f} s "
-          f"({(t2 - t1) / n * 1e6:.1f} us an impact); {len(log):,} trace steps")
+    wall, cpu = min(walls), min(cpus)
+    print(f"decide: {n:,} impacts in {args.projects:,} projects in {wall:.2f} s wall, "
+          f"{cpu:.2f} s CPU ({wall / n * 1e6:.1f} us an impact; best of {len(walls)}); "
+          f"{len(log):,} trace steps; load average {os.getloadavg()[0]:.1f}")
+    t2 = time.perf_counter()
     frame = log.frame()
     t3 = time.perf_counter()
     print(f"trace table: {len(frame):,} rows in {t3 - t2:.2f} s")
-    print(f"total decide + trace table: {t3 - t1:.2f} s (target < 10 s for deciding)")
+    print(f"trace table with every reason rendered: {t3 - t2:.2f} s (target < 10 s is for "
+          "deciding)")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ Per impact, then per project:
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -104,6 +105,8 @@ _O_PROHIBITED = Outcome.PROHIBITED.value
 _O_REGULATED = Outcome.REGULATED.value
 _O_REQUIRED = Outcome.REQUIRED.value
 _KIND_VALUE = {k: k.value for k in ImpactKind}
+_OUTCOME_VALUE = {o: o.value for o in Outcome}
+_ZONE_VALUE = {z: z.value for z in ShorelandZone}
 _PCT_VALUE = {p: p.value for p in PercentageArea}
 _AGRICULTURAL = frozenset({"agricultural", "pasture"})
 _FAMILY_ZONE = {
@@ -558,7 +561,15 @@ def decide_projects(
     book = _book(params, day, claims)
     log = TraceLog()
     items = projects.items() if isinstance(projects, Mapping) else projects
-    return [_decide(str(name), list(facts), book, log) for name, facts in items]
+    # the steps are many small acyclic objects: the cyclic collector only slows their
+    # creation, so it is paused while deciding (and restored as it was)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return [_decide(str(name), list(facts), book, log) for name, facts in items]
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _check(facts: list[ImpactFacts], project: str) -> None:
@@ -723,7 +734,8 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
         else:
             reason = (_r_replace, (w.iid, w.counted))
             verify = ()
-        add(project, w.iid, "de_minimis.impact", SUBD9, w.dm.value, allow, reason, verify,
+        add(project, w.iid, "de_minimis.impact", SUBD9, _OUTCOME_VALUE[w.dm], allow, reason,
+            verify,
             {"counted_sqft": float(w.counted), "pool": w.pool})
 
     # 5. other exemptions: area tests, and why they are not applied ----------------------
@@ -882,7 +894,7 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
                 f"A {kind} wetland {zone_words(zone)} in a less than 50 percent area within the "
                 "11-county metropolitan area has no de minimis amount: subd. 9(d)(2) lists "
                 "types 1, 2 and 6 only, and (a)(3) excepts the metropolitan area.",
-                (), {"wetland_type": t, "cedar_tamarack": cedar, "zone": zone.value,
+                (), {"wetland_type": t, "cedar_tamarack": cedar, "zone": _ZONE_VALUE[zone],
                      "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro})
             continue
         allow = entry.exact
@@ -914,7 +926,7 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
             w.pool = f"{family}:{group}"
         add(project, w.iid, "de_minimis.amount", cite, _O_ELIGIBLE, float(allow),
             (_r_amount, (kind, allow, entry.citation, note)),
-            verify, {"wetland_type": t, "cedar_tamarack": cedar, "zone": zone.value,
+            verify, {"wetland_type": t, "cedar_tamarack": cedar, "zone": _ZONE_VALUE[zone],
                      "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro,
                      "increased": increased},
             {entry.key: entry.sqft})

@@ -16,6 +16,7 @@ them back.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -151,6 +152,15 @@ class TraceLog:
         """
         import pandas as pd
 
+        paused = gc.isenabled()
+        gc.disable()  # many small acyclic objects: the cyclic collector only slows them
+        try:
+            return self._frame(pd, start, stop)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _frame(self, pd: Any, start: int, stop: int | None) -> Any:
         data = self.slice(start, stop)
         data["reason"] = self.reasons(start, stop)
         data["verify"] = [list(v) for v in data["verify"]]

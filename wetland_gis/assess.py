@@ -61,10 +61,10 @@ from wetland_gis.rules import (
     Claims,
     ImpactFacts,
     ProjectDecision,
-    de_minimis_allowance,
     decide_projects,
     public_waters_wetland,
 )
+from wetland_gis.rules.amounts import amount_table
 from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
@@ -476,20 +476,25 @@ def _types_of(label: str) -> tuple[WetlandType, ...]:
 
 
 def _governing_type(
-    types: tuple[WetlandType, ...], row: pd.Series, params: ParameterSet, as_of: dt.date
+    types: tuple[WetlandType, ...], row: Mapping[str, Any], params: ParameterSet, as_of: dt.date
 ) -> tuple[WetlandType, str | None]:
-    """Return the most restrictive of a mixed or ambiguous polygon's types, and why."""
+    """Return the most restrictive of a mixed or ambiguous polygon's types, and why.
+
+    The amounts are looked up in the parameter tree's de minimis table (no amount: 0).
+    """
     if len(types) == 1:
         return types[0], None
     touched = [z for z, col in _ZONE_COLUMNS if (row[col] or 0) > 0] or [
         _ZONE_OF.get(row["zone"], ShorelandZone.OUTSIDE)
     ]
 
+    table = amount_table(params, as_of)
+    pct, metro, cedar = PercentageArea(row["pct_class"]), bool(row["metro"]), bool(
+        row["cedar_tamarack"])
+
     def amount(t: WetlandType, z: ShorelandZone) -> float:
-        return de_minimis_allowance(
-            t, z, PercentageArea(row["pct_class"]), bool(row["metro"]),
-            cedar_tamarack=bool(row["cedar_tamarack"]), params=params, as_of=as_of,
-        ).value
+        entry = table.lookup(int(t), cedar, z, pct, metro, False)
+        return 0.0 if entry is None else float(entry.sqft)
 
     # the smallest amounts in the zones the polygon touches (most restrictive zone first),
     # then in every zone, then the lower type number
@@ -795,23 +800,40 @@ def _apply_engine(
         "prior_sqft_since_1992", "bottomland_hardwood", "banked", "used_for_credit", "cowardin",
     )}
 
+    # plain dict rows: one pandas row lookup per impact costs more than the rules
+    present = {r: s for r, s in roles.items() if s is not None}
+    role_values = {r: dict(zip(s.index, s.tolist(), strict=True)) for r, s in present.items()}
+
     def get(role: str, idx: Hashable) -> Any:
-        series = roles[role]
-        return None if series is None else series.at[idx]
+        values = role_values.get(role)
+        return None if values is None else values[idx]
 
     facts_log: list[tuple] = []
     groups: dict[str, list[ImpactFacts]] = {}
     row_of: dict[tuple[str, str], Hashable] = {}
     kind_notes: dict[Hashable, str] = {}
     assessed = gdf["status"] == ASSESSED
-    for idx in gdf.index[assessed]:
-        row = gdf.loc[idx]
-        project = projects.at[idx]
-        key = keys.at[idx]
+    needed = [c for c in ("wetland_type", "incorporated", "type_verify", "type_note",
+                          "nearest_pw_ft", "nearest_pw", "calcareous_fen", "cedar_tamarack",
+                          "sqft_setback", "sqft_protection", "sqft_outside", "pct_class",
+                          "metro", "county", "zone")]
+    rows_of = dict(zip(gdf.index[assessed], gdf.loc[assessed, needed].to_dict("records"),
+                       strict=True))
+    pww_seen: dict[tuple, Decision] = {}
+    project_of = projects.to_dict()
+    key_of = keys.to_dict()
+    for idx, row in rows_of.items():
+        project = project_of[idx]
+        key = key_of[idx]
         types = _types_of(row["wetland_type"])
         wtype, mixed_note = _governing_type(types, row, params, day)
         acres = read_number(get("wetland_acres", idx))
-        pww = _public_waters_wetland(types, acres, row["incorporated"], params, day)
+        pww_key = (types, acres, None if pd.isna(row["incorporated"]) else
+                   bool(row["incorporated"]))
+        pww = pww_seen.get(pww_key)
+        if pww is None:  # the same facts give the same screen: decided once
+            pww = pww_seen[pww_key] = _public_waters_wetland(
+                types, acres, row["incorporated"], params, day)
         steps: list[tuple] = []
         if mixed_note:
             steps.append(("facts.wetland_type", "Minn. Stat. § 103G.005, subd. 17b",

@@ -1070,8 +1070,8 @@ def _render_by_impact(trace: pd.DataFrame) -> dict[tuple[str, str], dict[str, st
         item = own.setdefault((project, iid), {"reasons": [], "citations": [], "verify": [],
                                                "exemptions": []})
         item["reasons"].append(reason)
-        for c in (cite or "").split("; ") if cite else ():
-            item["citations"].append(c)
+        if cite:
+            item["citations"].append(cite)
         item["verify"].extend(verify)
         if rule in _EXEMPTION_NAMES:
             item["exemptions"].append(f"{_EXEMPTION_NAMES[rule]} ({cite})")

@@ -31,7 +31,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ import pandas as pd
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import default_parameters
 from wetland_gis.rules.facts import Trace, fmt_number, percentage_class_of
 
 __all__ = [
@@ -103,62 +104,34 @@ _WATERSHED = (
 #: ``"anywhere"``, ``"greater_than_80"`` (only in a greater than 80 percent area) or
 #: ``"never"`` (not eligible anywhere). Values of the sites' ``action`` field are read
 #: with :func:`normalise_action`.
-REPLACEMENT_ACTIONS: Mapping[str, tuple[str, str, str]] = {
-    "restoration": (
-        "anywhere",
-        CITE_ACTIONS,
-        "a wetland restored from a previously drained or filled wetland",
-    ),
-    "creation": (
-        "anywhere",
-        CITE_ACTIONS,
-        "a wetland created by excavation in nonwetland",
-    ),
-    "ditch_dike": (
-        "anywhere",
-        CITE_ACTIONS,
-        "a wetland created by dikes or dams along a public or private drainage ditch",
-    ),
-    "restoration_dike": (
-        "anywhere",
-        CITE_ACTIONS,
-        "a wetland created by dikes or dams associated with the restoration of a previously "
-        "drained or filled wetland",
-    ),
-    "vegetative_cover": (
-        "anywhere",
-        f"{CITE_CREDIT_ACTIONS}(1)",
-        "reestablishment of permanent native, noninvasive vegetative cover on a wetland on "
-        "agricultural land",
-    ),
-    "buffer": (
-        "anywhere",
-        f"{CITE_CREDIT_ACTIONS}(2)",
-        "buffer areas of permanent native, noninvasive vegetative cover on upland adjacent to "
-        "replacement wetlands",
-    ),
-    "terminated_easement": (
-        "anywhere",
-        f"{CITE_CREDIT_ACTIONS}(3)",
-        "wetlands restored for conservation purposes under terminated easements or contracts",
-    ),
-    "stormwater_pond": (
-        "anywhere",
-        f"{CITE_CREDIT_ACTIONS}(4)",
-        "a water quality treatment pond constructed to pretreat storm water runoff",
-    ),
-    "stream_riparian": (
-        "greater_than_80",
-        f"{CITE_CREDIT_ACTIONS}(5)",
-        "restoration and protection of streams and riparian buffers",
-    ),
-    "type_conversion": (
-        "never",
-        CITE_ACTIONS,
-        "modification or conversion of a nondegraded naturally occurring wetland from one "
-        "type to another",
-    ),
-}
+class _ReplacementActions(Mapping[str, tuple[str, str, str]]):
+    """The replacement actions of the parameter tree (``replacement.actions``), read lazily.
+
+    A view of the shipped tree's value in force today: action -> (where, citation, words).
+    :func:`replacement_action_eligibility` reads the tree on its decision date.
+    """
+
+    def _table(self) -> dict[str, tuple[str, str, str]]:
+        return _actions_of(default_parameters().value(_ACTIONS_KEY))
+
+    def __getitem__(self, key: str) -> tuple[str, str, str]:
+        return self._table()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+_ACTIONS_KEY = "replacement.actions"
+
+
+def _actions_of(table: Mapping[str, Mapping[str, str]]) -> dict[str, tuple[str, str, str]]:
+    return {k: (v["where"], v["reference"], v["description"]) for k, v in table.items()}
+
+
+REPLACEMENT_ACTIONS: Mapping[str, tuple[str, str, str]] = _ReplacementActions()
 
 _ACTION_ALIASES = {
     "restore": "restoration",
@@ -754,7 +727,8 @@ def replacement_action_eligibility(
             "subd. 12(c) are eligible (§ 103G.222, subd. 1(i))"
         )
         return trace.decide(Outcome.NOT_ASSESSED, None)
-    where, cite, words = REPLACEMENT_ACTIONS.get(key, (None, "", ""))
+    actions = _actions_of(trace.value(_ACTIONS_KEY))
+    where, cite, words = actions.get(key, (None, "", ""))
     if where == "never":
         trace.cite(cite)
         trace.because(f"The action is {words}, which is not eligible for wetland replacement.")

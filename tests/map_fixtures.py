@@ -334,6 +334,20 @@ def decisions() -> dict[str, list[Decision]]:
     }
 
 
+def trace() -> pd.DataFrame:
+    """The decisions above as a trace table (the trace contract of docs/data_schema.md)."""
+    rows = []
+    for seq, (impact_id, items) in enumerate(decisions().items(), start=1):
+        for d in items:
+            rows.append({
+                "project": "", "impact_id": impact_id, "seq": seq, "rule_id": d.question,
+                "citation": d.citations[0] if d.citations else "",
+                "outcome": d.outcome.value, "value": None, "reason": " ".join(d.reasons),
+                "verify": list(d.verify), "inputs": dict(d.amounts), "parameters": {},
+            })
+    return pd.DataFrame(rows)
+
+
 def manifest() -> dict:
     return {
         "package": "wetland_gis",

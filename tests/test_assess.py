@@ -8,6 +8,7 @@ from pathlib import Path
 
 import geopandas as gpd
 import pandas as pd
+import pyogrio
 import pytest
 import shapely
 from shapely.geometry import LineString, Point, box
@@ -74,11 +75,14 @@ def test_output_has_the_documented_columns_in_order(wright):
     assert cols.index("area_sqft") < cols.index("outcome")
 
 
-def test_crow_wing_type_2_impact_is_de_minimis_and_type_3_needs_one_to_one(crow_wing):
+def test_crow_wing_whole_project_goes_to_replacement_at_one_to_one(crow_wing):
     rows = crow_wing.impacts.set_index("impact_id")
-    # § 103G.2241 subd. 9(a)(1): 6,000 sq ft of type 2 in a greater than 80 percent area
-    assert rows.loc["C-1", "outcome"] == "de_minimis_exempt"
+    # § 103G.2241 subd. 9(a)(1): C-1, 6,000 sq ft of type 2, is within its 10,000 sq ft,
+    # but Minn. R. 8420.0420 subp. 1: the project exceeds the (a)(4) amount with C-2, so it
+    # is not de minimis and the entire amount of impact, C-1 too, is replaced
     assert rows.loc["C-1", "de_minimis_sqft"] == 10_000
+    assert rows.loc["C-1", "outcome"] == "replacement_required"
+    assert rows.loc["C-1", "replace_acres"] == pytest.approx(rows.loc["C-1", "area_acres"])
     # subd. 9(a)(4) 100 sq ft exceeded; § 103G.222 subd. 1(g): 1:1 in a >80 percent area
     assert rows.loc["C-2", "outcome"] == "replacement_required"
     assert rows.loc["C-2", "ratio"] == 1
@@ -117,23 +121,20 @@ def test_mixed_polygon_is_held_to_its_most_restrictive_type(wright):
     assert row["type_verify"]
 
 
-def test_type_7_in_metro_less_than_50_area_is_never_exempt(wright):
-    # § 103G.2241 subd. 9(d)(2) lists types 1, 2 and 6 only
+def test_subd_9e_holds_the_whole_wright_project_to_the_setback_amount(wright):
+    # W-5 lies in the shoreland building setback zone: subd. 9(e) forbids combining (a),
+    # (b) and (c) on a project, so W-3 (type 7, outside) is held to the (c) amount too
     row = wright.impacts.set_index("impact_id").loc["W-3"]
     assert row["wetland_type"] == "7"
     assert row["outcome"] == "replacement_required"
-    assert row["de_minimis_sqft"] == 0
+    assert row["de_minimis_sqft"] == 20
+    steps = wright.trace[wright.trace["rule_id"] == "de_minimis.paragraph"]
+    assert len(steps) == 1 and steps["citation"].iloc[0].endswith("subd. 9(e)")
 
 
-def test_per_zone_reading_is_an_option_and_recorded():
-    a = _quiet(
-        wg.assess, WRIGHT / "impacts.shp", CONTEXT, as_of=AS_OF,
-        options=wg.AssessOptions(multi_zone_reading="per_zone"),
-    )
-    assert a.manifest.settings["multi_zone_reading"] == "per_zone"
-    # W-1: 700 sq ft of type 2 outside the zone; under per_zone it is held to subd. 9(d)(2)
-    row = a.impacts.set_index("impact_id").loc["W-1"]
-    assert row["de_minimis_sqft"] == 1000
+def test_per_zone_reading_was_removed():
+    with pytest.raises(wg.errors.RulesInputError, match="per_zone reading was removed"):
+        wg.AssessOptions(multi_zone_reading="per_zone")
 
 
 def test_joint_application_summary(crow_wing):
@@ -169,7 +170,12 @@ def test_write_round_trip_geopackage(tmp_path, wright):
     manifest = json.loads((tmp_path / "out_manifest.json").read_text())
     assert str(tmp_path / "out.gpkg") in manifest["outputs"]
     decisions = json.loads((tmp_path / "out_decisions.json").read_text())
-    assert "W-2" in decisions["impacts"]
+    assert "W-2" in {step["impact_id"] for step in decisions}
+    assert all(isinstance(step["verify"], str) for step in decisions)  # JSON-encoded
+    table = pyogrio.read_dataframe(tmp_path / "out.gpkg", layer="decisions",
+                                   read_geometry=False)
+    assert len(table) == len(wright.trace)
+    assert list(table["reason"]) == list(wright.trace["reason"])
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".geojson", ".csv"])
@@ -322,7 +328,8 @@ def _square_sqft(sqft: float, x: float = 430_000.0, y: float = 5_010_000.0):
     ],
 )
 def test_metro_less_than_50_boundary(sqft, expected):
-    gdf = _layer({"impact_id": ["A"], "circ39": ["2"], "geometry": [_square_sqft(sqft)]})
+    gdf = _layer({"impact_id": ["A"], "circ39": ["2"], "owns_whole_wetland": ["yes"],
+                  "geometry": [_square_sqft(sqft)]})
     with pytest.warns(ThresholdToleranceWarning):
         a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
     row = a.impacts.iloc[0]
@@ -352,6 +359,7 @@ def test_projects_are_decided_separately():
         "impact_id": ["A", "B"],
         "project": ["one", "two"],
         "circ39": ["2", "2"],
+        "owns_whole_wetland": [1, 1],
         "geometry": [_square_sqft(800), _square_sqft(800, x=431_000)],
     })
     a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
@@ -368,24 +376,29 @@ def _crow_wing_point():
     return c1.x, c1.y
 
 
-def test_public_waters_wetland_area_is_not_in_the_wca_project_total():
+def test_public_waters_wetland_is_replaced_and_routed_to_the_dnr():
     x, y = _crow_wing_point()
     gdf = _layer({
         "impact_id": ["fill", "pww"],
         "circ39": ["2", "3"],
         "wetland_ac": [1.0, 40.0],
+        "owns_whole_wetland": [True, True],
         "geometry": [_square_sqft(9000, x, y), _square_sqft(50_000, x + 60, y)],
     })
     a = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF)
     rows = a.impacts.set_index("impact_id")
-    assert rows.loc["pww", "outcome"] == "out_of_wca_scope"
+    # § 103G.005 subd. 19(b): no de minimis for it; § 103G.222 subd. 1(g) ratio (>80 area)
+    assert rows.loc["pww", "outcome"] == "replacement_required"
+    assert rows.loc["pww", "permit_route"] == "DNR public waters"
+    assert rows.loc["pww", "ratio"] == 1
+    assert "subd. 5(b)" in rows.loc["pww", "verify"]
+    # it is not a "wetland" for the de minimis totals: the fill stays de minimis
     assert rows.loc["fill", "outcome"] == "de_minimis_exempt"
     project = a.projects.iloc[0]
-    assert project["total_sqft"] == pytest.approx(9000, abs=0.5)
-    assert project["out_of_scope_sqft"] == pytest.approx(50_000, abs=0.5)
-    # § 103G.2242 subd. 8 and § 103G.222 subd. 1(b)(6) need a replacement plan: none here
-    assert project["public_comment"] == "no_replacement_plan"
-    assert pd.isna(project["sequencing_on_site"])
+    assert project["total_sqft"] == pytest.approx(59_000, abs=0.5)
+    assert project["public_waters_sqft"] == pytest.approx(50_000, abs=0.5)
+    # the replacement plan of the public waters wetland has a comment period (subd. 8)
+    assert project["public_comment"] == "required"
 
 
 def test_public_comment_is_decided_when_a_replacement_plan_is_needed():
@@ -409,15 +422,15 @@ def test_mixed_polygon_touching_the_setback_zone_is_held_to_its_stricter_type():
     assert "held to type 3" in row["reasons"]
 
 
-def test_de_minimis_sqft_is_the_amount_the_impact_was_held_to_under_per_zone():
+def test_de_minimis_sqft_is_the_amount_of_the_trace_step():
     src = gpd.read_file(WRIGHT / "impacts.gpkg")
-    w4 = src[src["impact_id"] == "W-4"].assign(circ39="2", wetland_ac=0.5)
-    a = _quiet(wg.assess, w4, CONTEXT, as_of=AS_OF,
-               options=wg.AssessOptions(multi_zone_reading="per_zone"))
+    w4 = src[src["impact_id"] == "W-4"].assign(circ39="2", wetland_ac=0.5, impact="fill")
+    a = _quiet(wg.assess, w4, CONTEXT, as_of=AS_OF)
     row = a.impacts.iloc[0]
     assert row["sqft_protection"] > 0 and row["sqft_outside"] > 0
-    decision = [d for d in a.decisions["impacts"]["W-4"] if d.question.startswith("de_minimis")]
-    assert row["de_minimis_sqft"] == decision[-1].value
+    step = a.trace[(a.trace["impact_id"] == "W-4") & (a.trace["rule_id"] == "de_minimis.amount")]
+    # subd. 9(e): the straddling impact is held to the (b)(1) amount of the stricter zone
+    assert row["de_minimis_sqft"] == step["value"].item() == 400
 
 
 def test_unknown_incorporated_status_is_said_not_guessed(tmp_path):

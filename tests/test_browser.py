@@ -76,7 +76,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         folder / "tep_report.html",
         fx.summary(),
         fx.impacts(),
-        decisions=fx.decisions(),
+        trace=fx.trace(),
         ranking=fx.ranking(),
         allocation=fx.allocation(),
         unmet=fx.unmet(),

@@ -60,9 +60,11 @@ def test_assess_writes_layer_tables_and_manifest(run):
 def test_site_writes_ranking_plan_and_layers(run):
     out, _ = run
     ranking = pd.read_csv(out / "siting" / "ranking.csv")
-    assert set(ranking["impact_id"]) == {"C-2"}  # only C-2 needs replacement
+    # Minn. R. 8420.0420, subp. 1: C-2 exceeds its amount, so the project is not de minimis
+    # and C-1 (6,000 sq ft at 1:1) is replaced with it: 0.4 + 0.1377 acres
+    assert set(ranking["impact_id"]) == {"C-1", "C-2"}
     plan = pd.read_csv(out / "siting" / "allocation.csv")
-    assert plan["credits"].sum() == pytest.approx(0.4, abs=0.005)
+    assert plan["credits"].sum() == pytest.approx(0.5378, abs=0.005)
     manifest = json.loads((out / "siting" / "siting_manifest.json").read_text())
     assert {i["role"] for i in manifest["inputs"]} >= {"sites", "banks", "dem"}
     sites = gpd.read_file(out / "siting" / "siting.gpkg", layer="sites")

@@ -219,27 +219,59 @@ def test_legend_lists_outcomes_with_counts_and_the_undrawn_impact(full_map: foli
 # --------------------------------------------------------------------------- popups
 
 
-def test_popup_shows_the_de_minimis_citation_in_the_decision_chain(full_map: folium.Map) -> None:
-    popup = _features(full_map, "impacts")["I-1"]["properties"]["wg_popup"]
+def _trace_steps(iid: str) -> list[dict]:
+    """The trace steps of fixture impacts I-1 and I-2 (the decisions table's columns)."""
+    steps = {
+        "I-1": [
+            {"rule_id": "de_minimis.amount", "citation": fx.DE_MINIMIS_CITATION,
+             "outcome": "eligible", "reason": "Type 3 outside the shoreland wetland protection "
+             "zone in a greater than 80 percent area: allowance 10,000 sq ft; 404 sq ft is "
+             "within it", "verify": ["Wetland boundary delineation"]},
+            {"rule_id": "de_minimis.impact", "citation": "Minn. R. 8420.0420, subp. 1",
+             "outcome": "exempt", "reason": "Impact 'I-1' is de minimis.", "verify": []},
+        ],
+        "I-2": [
+            {"rule_id": "replacement.ratio", "citation": fx.RATIO_CITATION,
+             "outcome": "required", "reason": "Ratio 1:1; the whole impact is replaced",
+             "verify": []},
+        ],
+    }[iid]
+    return [{"impact_id": iid, "seq": n, **step} for n, step in enumerate(steps)]
+
+
+def _popup(iid: str, **kw) -> str:
+    row = fx.impacts().drop(columns="geometry").set_index("impact_id", drop=False).loc[iid]
+    return impact_popup_html(row.to_dict(), impact_id=iid, steps=_trace_steps(iid), **kw)
+
+
+def test_popup_shows_the_de_minimis_citation_in_the_decision_chain() -> None:
+    popup = _popup("I-1")
     row = re.search(r"<th>de minimis test</th>(.*?)</tr>", popup).group(1)
     assert "exempt" in row and html.escape(fx.DE_MINIMIS_CITATION) in row
 
 
 def test_popup_shows_ratio_citation_and_siting_tier(full_map: folium.Map) -> None:
-    popup = _features(full_map, "impacts")["I-2"]["properties"]["wg_popup"]
-    ratio_row = re.search(r"<th>replacement ratio</th>(.*?)</tr>", popup).group(1)
+    ratio_row = re.search(r"<th>replacement ratio</th>(.*?)</tr>", _popup("I-2")).group(1)
     assert "1:1" in ratio_row and fx.RATIO_CITATION in ratio_row
+    popup = _features(full_map, "impacts")["I-2"]["properties"]["wg_popup"]
     siting = re.search(r"<th>siting tier</th>(.*?)</tr>", popup).group(1)
     assert "site S1: tier 1 (same minor watershed)" in siting
     assert "bank 1234: tier 2 (same major watershed)" in siting
     assert "Minn. Stat. § 103G.222, subd. 3(a)" in siting
 
 
-def test_popup_lists_reasons_citations_and_checks_as_lists(full_map: folium.Map) -> None:
-    popup = _features(full_map, "impacts")["I-1"]["properties"]["wg_popup"]
+def test_popup_lists_reasons_citations_and_checks_from_the_trace_steps() -> None:
+    popup = _popup("I-1")
     assert f"<li>{fx.DE_MINIMIS_CITATION}</li><li>Minn. R. 8420.0420, subp. 1</li>" in popup
+    # one reason per step: the semicolon inside the first reason does not split it
     assert "<ol><li>Type 3 outside the shoreland" in popup
+    assert "404 sq ft is within it</li><li>Impact" in popup
     assert "<li>Wetland boundary delineation</li>" in popup
+
+
+def test_popup_without_steps_shows_the_rendered_text_unsplit(full_map: folium.Map) -> None:
+    popup = _features(full_map, "impacts")["I-1"]["properties"]["wg_popup"]
+    assert "allowance 10,000 sq ft; 404 sq ft is within it</p>" in popup
 
 
 def test_popup_falls_back_to_the_defining_provision_when_a_step_cites_nothing() -> None:

@@ -41,7 +41,7 @@ def pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         out,
         fx.summary(),
         fx.impacts(),
-        decisions=fx.decisions(),
+        trace=fx.trace(),
         ranking=fx.ranking(),
         allocation=fx.allocation(),
         unmet=fx.unmet(),

@@ -35,7 +35,7 @@ SECTIONS = [
 
 def _report(**kwargs) -> str:
     args = {
-        "decisions": fx.decisions(),
+        "trace": fx.trace(),
         "ranking": fx.ranking(),
         "allocation": fx.allocation(),
         "unmet": fx.unmet(),
@@ -395,14 +395,15 @@ def test_impacts_without_outcome_are_refused() -> None:
         render_report({}, fx.impacts().drop(columns="outcome"))
 
 
-def test_a_list_of_decisions_needs_impact_ids() -> None:
-    with pytest.raises(MappingInputError, match="impact_id"):
-        _report(decisions=[{"question": "de_minimis", "outcome": "exempt"}])
+def test_a_fixture_trace_without_rule_ids_is_refused() -> None:
+    with pytest.raises(MappingInputError, match="trace-contract column"):
+        _report(trace=fx.trace().drop(columns="rule_id"))
 
 
-def test_decisions_as_records_with_impact_ids() -> None:
-    records = [{"impact_id": "I-4", **d.to_dict()} for d in fx.decisions()["I-1"]]
-    text = _report(decisions=records)
+def test_trace_steps_render_under_their_impact() -> None:
+    trace = fx.trace()
+    trace.loc[0, "impact_id"] = "I-4"
+    text = _report(trace=trace)
     block = text.split('data-impact="I-4"')[1].split("</article>")[0]
     assert "403.6 sq ft is within the 10,000 sq ft allowance" in block
 

@@ -7,7 +7,7 @@ import itertools
 import json
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandType
@@ -307,7 +307,8 @@ def test_type_7_in_a_metro_less_than_50_percent_area_has_no_de_minimis():
     assert d.outcome is Outcome.NOT_ELIGIBLE
     assert f"{SUBD9}(d)(2)" in d.citations
     assert any("lists types 1, 2, 6 only" in r for r in d.reasons)
-    # and a project's type 2 fill beside it keeps its own (d)(2) amount
+    # Minn. R. 8420.0420, subp. 1: the type 7 fill has no amount, so the project is not
+    # exempt and its type 2 fill, within its own (d)(2) amount, is replaced with it
     result = de_minimis(
         [
             impact(500, wetland_type=2, county="Hennepin", impact_id="t2"),
@@ -315,7 +316,8 @@ def test_type_7_in_a_metro_less_than_50_percent_area_has_no_de_minimis():
         ],
         as_of=AS_OF,
     )
-    assert result.by_impact["t2"].outcome is Outcome.EXEMPT
+    assert result.by_impact["t2"].value == 1000
+    assert result.by_impact["t2"].outcome is Outcome.NOT_EXEMPT
     assert result.by_impact["t7"].outcome is Outcome.NOT_EXEMPT
     assert result.project.outcome is Outcome.NOT_EXEMPT
 
@@ -375,10 +377,9 @@ def test_amounts_of_a_b_c_are_not_combined_on_a_project():
     assert strict.by_impact["shore"].outcome is Outcome.NOT_EXEMPT
     assert f"{SUBD9}(e)" in strict.by_impact["upland"].citations
     assert strict.groups[0].allowance_sqft == 400
-    # The alternative reading holds each zone to its own amount, and says it must be confirmed.
-    per_zone = de_minimis(fills, multi_zone_reading="per_zone", as_of=AS_OF)
-    assert per_zone.project.outcome is Outcome.EXEMPT
-    assert any("per-zone reading" in v for v in per_zone.project.verify)
+    # The per_zone reading, which added (a) and (b) together, was removed (issue 13).
+    with pytest.raises(RulesInputError, match="most_restrictive"):
+        de_minimis(fills, multi_zone_reading="per_zone", as_of=AS_OF)
 
 
 def test_setback_amount_is_one_total_for_every_type():
@@ -400,12 +401,6 @@ def test_one_impact_straddling_zones_is_held_to_the_most_restrictive():
     result = de_minimis([straddle], as_of=AS_OF)
     assert result.by_impact["X"].value == 400
     assert result.project.outcome is Outcome.NOT_EXEMPT
-    per_zone = de_minimis([straddle], multi_zone_reading="per_zone", as_of=AS_OF)
-    assert per_zone.project.outcome is Outcome.EXEMPT
-    assert {g.name for g in per_zone.groups} == {
-        "types_1_2_6_7:shoreland_wetland_protection_zone",
-        "types_1_2_6_7:outside_shoreland_wetland_protection_zone",
-    }
 
 
 def test_type_groups_are_totalled_separately():
@@ -643,7 +638,7 @@ def projects(draw):
 @given(
     projects(),
     st.floats(min_value=0, max_value=1),
-    st.sampled_from(["most_restrictive", "per_zone"]),
+    st.sampled_from(["most_restrictive"]),
 )
 def test_outcome_is_monotone_in_area(impacts, factor, reading):
     """If a project is exempt at area A, it is exempt at every smaller area."""
@@ -700,16 +695,6 @@ def test_most_restrictive_holds_a_protection_zone_type_7_to_the_outside_zone_in_
     assert result.by_impact["swamp"].outcome is Outcome.NOT_EXEMPT
     # held to (b)(1) 400, and the swamp's 300 sq ft of type 7 wetland counts in that total
     assert result.by_impact["meadow"].outcome is Outcome.NOT_EXEMPT
-    per_zone = de_minimis(
-        [
-            impact(300, zone=PROTECTION, wetland_type=7, county="Hennepin", impact_id="swamp"),
-            impact(200, zone=OUTSIDE, wetland_type=2, county="Hennepin", impact_id="meadow"),
-        ],
-        multi_zone_reading="per_zone",
-        as_of=AS_OF,
-    )
-    assert per_zone.by_impact["swamp"].outcome is Outcome.EXEMPT
-    assert per_zone.by_impact["meadow"].outcome is Outcome.EXEMPT
 
 
 # --- totals exactly at the amount --------------------------------------------------------
@@ -742,7 +727,7 @@ def test_most_restrictive_holds_a_protection_zone_type_7_to_the_outside_zone_in_
 def test_many_fills_totalling_exactly_the_amount_are_de_minimis(areas, exempt):
     pct, metro = place("Stearns")
     fills = [ImpactFacts(i, 2, False, 0, 0, a, pct, metro) for i, a in enumerate(areas)]
-    for reading in ("most_restrictive", "per_zone"):
+    for reading in ("most_restrictive",):
         result = de_minimis(fills, multi_zone_reading=reading, as_of=AS_OF)
         assert result.exempt is exempt
         assert result.groups[0].within_allowance is exempt
@@ -757,7 +742,7 @@ def test_subd_9f_cumulative_total_exactly_at_the_limit_in_decimals_is_exempt():
     assert group.cumulative_total_sqft == group.cumulative_limit_sqft == 10_000
 
 
-# --- the default reading is never looser than the per-zone reading ------------------------
+# --- subd. 9(e) across zones and type groups ------------------------------------------
 
 
 def test_subd_9c_a_type_7_area_in_the_setback_zone_counts_in_the_one_setback_total():
@@ -770,7 +755,7 @@ def test_subd_9c_a_type_7_area_in_the_setback_zone_counts_in_the_one_setback_tot
         ImpactFacts("swamp", 7, False, 15, 0, 5, pct, metro),
         ImpactFacts("meadow", 2, False, 10, 0, 0, pct, metro),
     ]
-    for reading in ("most_restrictive", "per_zone"):
+    for reading in ("most_restrictive",):
         result = de_minimis(fills, multi_zone_reading=reading, as_of=AS_OF)
         assert result.by_impact["swamp"].outcome is Outcome.NOT_EXEMPT, reading
         assert result.by_impact["meadow"].outcome is Outcome.NOT_EXEMPT, reading
@@ -801,20 +786,13 @@ def test_subd_9b1_a_type_7_area_in_the_protection_zone_counts_in_the_type_1_2_6_
 
 @settings(max_examples=300, deadline=None)
 @given(projects())
-@example(
-    [
-        ImpactFacts(0, 7, False, 15.0, 0.0, 5.0, LT50, True),
-        ImpactFacts(1, 2, False, 10.0, 0.0, 0.0, LT50, True),
-    ]
-)
-def test_an_impact_exempt_under_the_default_reading_is_exempt_per_zone(impacts):
-    """docs/rules.md: the most restrictive reading of subd. 9(e) is the conservative screen,
-    so it never exempts an impact that the per-zone reading does not."""
-    strict = de_minimis(impacts, as_of=AS_OF)
-    loose = de_minimis(impacts, multi_zone_reading="per_zone", as_of=AS_OF)
-    for f in impacts:
-        if strict.by_impact[f.impact_id].outcome is Outcome.EXEMPT:
-            assert loose.by_impact[f.impact_id].outcome is Outcome.EXEMPT, f
+def test_a_project_is_exempt_only_if_every_impact_is(impacts):
+    """Minn. R. 8420.0420, subp. 1 and subd. 9(e): no impact stays exempt while another
+    impact of the project is not de minimis (a fen excepted: it is prohibited)."""
+    result = de_minimis(impacts, as_of=AS_OF)
+    answers = {d.outcome for d in result.by_impact.values()} - {Outcome.OUT_OF_SCOPE}
+    if Outcome.NOT_EXEMPT in answers or Outcome.PROHIBITED in answers:
+        assert Outcome.EXEMPT not in answers
 
 
 @pytest.mark.parametrize("wetland_type", [1, 2, 6])

@@ -18,18 +18,12 @@ from wetland_gis.parameters import COMPARISONS, UNITS, default_parameters, load_
 from wetland_gis.rules import percentage_area_of_county
 
 RULES_DIR = Path(rules.__file__).parent
-#: The modules of the rules core checked for legal literals (siting.py has its own owner).
-RULE_MODULES = (
-    "__init__.py",
-    "facts.py",
-    "percentage_area.py",
-    "metro.py",
-    "public_waters.py",
-    "de_minimis.py",
-    "exemptions.py",
-    "replacement.py",
-    "procedure.py",
-)
+PACKAGE_DIR = RULES_DIR.parent
+#: Every module of the rules core: no number but 0 and 1 (and named unit constants);
+#: siting.py keeps a float tolerance and is held to the all-module test below.
+RULE_MODULES = tuple(sorted(p.name for p in RULES_DIR.glob("*.py") if p.name != "siting.py"))
+#: Every module of the package, the rules core included, checked for legal amounts.
+ALL_MODULES = tuple(sorted(str(p.relative_to(PACKAGE_DIR)) for p in PACKAGE_DIR.rglob("*.py")))
 FIRST = dt.date(2018, 1, 1)
 
 
@@ -171,6 +165,37 @@ def _numbers(path: Path) -> list[tuple[int, str, str]]:
 ALLOWED_LINES = ("PERCENT = 100", "SQFT_PER_ACRE = 43_560")
 LEGAL_AMOUNTS = {10_000, 5_000, 2_500, 2_000, 1_000, 500, 400, 100, 80, 50, 20, 15, 10, 5, 2,
                  6.5, 0.5, 2.5, 1992, 43_560}
+
+
+#: Numbers outside the rules core that equal a legal amount but are not law, reviewed one by
+#: one (module, text of the line).
+NOT_LAW = {
+    ("geometry/shoreland.py", "bool(s >= 0.5)"),  # a majority share of a polygon
+    ("mapping/tep_map.py", "_style(color, color, 2.5,"),  # a line width in pixels
+    ("mapping/tep_map.py", "simplify_m: float = 0.5"),  # a display simplification
+    ("mapping/tep_map.py", "margin_m: float = 5000.0"),  # a map margin in metres
+    ("siting/raster.py", "CUBIC_METRES_PER_ACRE_FOOT = 43_560"),  # a unit conversion
+    ("units.py", "SQFT_PER_ACRE = 43_560.0"),  # a unit conversion
+    ("mapping/report.py", "ax.text(0.5, 0.5,"),  # the centre of a figure's axes
+    ("mapping/static_map.py", "ax.text(0.5, 0.5,"),  # the centre of the map's axes
+    ("mapping/static_map.py", "bbox_to_anchor=(0.5, -0.01)"),  # legend below the map
+}
+#: Legal amounts distinctive enough to be law wherever they appear (small integers such as
+#: 2 or 5 are indices, digits and types outside the rules core).
+DISTINCTIVE = {10_000, 5_000, 2_500, 2_000, 1_000, 500, 400, 80, 50, 15, 6.5, 2.5, 0.5,
+               1992, 43_560}
+
+
+@pytest.mark.parametrize("module", ALL_MODULES)
+def test_no_legal_amount_is_written_in_any_module(module):
+    """Every module of wetland_gis/, and modules added later: legal amounts live in the tree."""
+    offending = []
+    for line_no, text, line in _numbers(PACKAGE_DIR / module):
+        value = float(text.replace("_", ""))
+        if value in DISTINCTIVE and not any(m == module and snippet in line
+                                            for m, snippet in NOT_LAW):
+            offending.append(f"{module}:{line_no}: {line}")
+    assert not offending, "legal amounts written in code:\n" + "\n".join(offending)
 
 
 @pytest.mark.parametrize("module", RULE_MODULES)

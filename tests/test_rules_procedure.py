@@ -1,4 +1,4 @@
-"""Procedural thresholds: § 103G.222, subd. 1(b)(6); § 103G.2242, subd. 6(b), 8, 14."""
+"""Procedural thresholds: § 103G.222, subd. 1(b), last sentence; § 103G.2242, subd. 6(b), 8, 14."""
 
 from __future__ import annotations
 
@@ -17,13 +17,14 @@ AS_OF = "2024-05-01"
 
 # (sentence, total sq ft, applicable amount, outcome)
 SEQUENCING = [
-    ("§ 103G.222 subd. 1(b)(6): 20,000 sq ft with a 10,000 sq ft amount may be sequenced on site "
-     "without a written alternatives analysis", 20_000, 10_000, Outcome.ELIGIBLE),
-    ("§ 103G.222 subd. 1(b)(6): 20,001 sq ft with a 10,000 sq ft amount needs the analysis",
+    ("§ 103G.222 subd. 1(b), end: 20,000 sq ft with a 10,000 sq ft amount may be sequenced "
+     "on site without a written alternatives analysis", 20_000, 10_000, Outcome.ELIGIBLE),
+    ("§ 103G.222 subd. 1(b), end: 20,001 sq ft with a 10,000 sq ft amount needs analysis",
      20_001, 10_000, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.222 subd. 1(b)(6): 12,000 sq ft with a 2,000 sq ft amount may be sequenced on site",
+    ("§ 103G.222 subd. 1(b), end: 12,000 sq ft with a 2,000 sq ft amount may be sequenced "
+     "on site",
      12_000, 2_000, Outcome.ELIGIBLE),
-    ("§ 103G.222 subd. 1(b)(6): 12,001 sq ft with a 2,000 sq ft amount needs the analysis",
+    ("§ 103G.222 subd. 1(b), end: 12,001 sq ft with a 2,000 sq ft amount needs the analysis",
      12_001, 2_000, Outcome.NOT_ELIGIBLE),
 ]
 
@@ -34,7 +35,7 @@ SEQUENCING = [
 def test_sequencing(total, amount, outcome):
     d = sequencing_without_alternatives_analysis(total, amount, as_of=AS_OF)
     assert d.outcome is outcome
-    assert d.citations == ("Minn. Stat. § 103G.222, subd. 1(b)(6)",)
+    assert d.citations == ("Minn. Stat. § 103G.222, subd. 1(b), last sentence",)
     assert any("option" in v for v in d.verify)
     assert d.amounts["threshold_sqft"] == amount + 10_000
 

@@ -28,7 +28,7 @@ from affine import Affine
 from shapely.geometry import Point, box
 
 from wetland_gis.context import load_context
-from wetland_gis.errors import FieldMappingError, InputError
+from wetland_gis.errors import FieldMappingError, InputError, RulesInputError
 from wetland_gis.parameters import Adjustments, RatioAdjustment
 from wetland_gis.siting import (
     attribute_options,
@@ -146,11 +146,15 @@ def bank_csv(tmp_path) -> Path:
     return path
 
 
-@pytest.fixture
-def ranking(impacts, sites, bank_csv, context) -> pd.DataFrame:
+def _ranking(impacts, sites, bank_csv, context, **kw) -> pd.DataFrame:
     s, b = attribute_options(prepare_sites(sites), read_bank_listing(bank_csv), context,
                              as_of=AS_OF)
-    return rank_options(impacts, s, b, as_of=AS_OF)
+    return rank_options(impacts, s, b, as_of=AS_OF, **kw)
+
+
+@pytest.fixture
+def ranking(impacts, sites, bank_csv, context) -> pd.DataFrame:
+    return _ranking(impacts, sites, bank_csv, context)
 
 
 def rows(ranking: pd.DataFrame, impact: str) -> pd.DataFrame:
@@ -299,11 +303,31 @@ def test_a_404_only_credit_is_ranked_but_excluded(ranking):
     assert "404 program only" in a.loc["1003", "exclusion_reason"]
 
 
-def test_ranking_order_tier_then_in_kind_then_cost(ranking):
+def test_ranking_order_tier_then_in_kind_then_cost(impacts, sites, bank_csv, context):
+    # the stricter single order of subd. 3(a): same-BSA credits after tier 1 and 2 sites
+    ranking = _ranking(impacts, sites, bank_csv, context, siting_reading="single_order")
     a = ranking[ranking["impact_id"] == "A"]
     assert list(a["option_id"]) == ["S1", "S2", "1004", "1001", "S3", "S4", "1002", "S5", "1003"]
+    assert set(a["siting_reading"]) == {"single_order"}
     assert list(ranking.columns) == list(RANKING_COLUMNS)
     assert list(ranking["impact_id"].unique()) == ["A", "B"]  # C needs no replacement
+
+
+def test_subd_3c_a_same_bsa_bank_credit_is_not_outranked_by_project_specific_sites(ranking):
+    """§ 103G.222, subd. 3(c): "the priority order for replacement by wetland banking begins
+    at paragraph (a), clause (3)": by default a same-BSA credit meets the priority (level 1)
+    and competes with tier 1 sites on cost, then distance."""
+    a = ranking[ranking["impact_id"] == "A"].set_index("option_id")
+    assert a.loc["1001", "tier"] == 3 and a.loc["1001", "priority"] == 1
+    assert a.loc["S2", "priority"] == 2
+    order = list(a.index)
+    assert order.index("1001") < order.index("S1")  # cheaper: 12,780 against 50,000
+    assert set(a["siting_reading"]) == {"banking_own_order"}
+
+
+def test_an_unknown_siting_reading_is_refused(impacts, sites, bank_csv, context):
+    with pytest.raises(RulesInputError, match="siting reading"):
+        _ranking(impacts, sites, bank_csv, context, siting_reading="per_tier")
 
 
 def test_in_kind_counts_any_type_of_a_mixed_polygon(ranking):
@@ -423,7 +447,7 @@ def test_site_runs_end_to_end(impacts, sites, bank_csv, context, tmp_path):
             self.impacts = frame
 
     result = site(Assessed(impacts), sites, bank_csv, context=context, as_of=AS_OF,
-                  dem=write_dem(tmp_path / "dem.tif"))
+                  dem=write_dem(tmp_path / "dem.tif"), siting_reading="single_order")
     plan = result.allocation
     assert set(plan["option_id"]) == {"S1", "S2", "S3"}
     a = plan[plan["impact_id"] == "A"].set_index("option_id")
@@ -474,4 +498,7 @@ def test_site_reads_files_and_records_their_hashes(impacts, sites, bank_csv, con
     rec = {i.role: i for i in result.inputs}
     assert rec["sites"].path == str(path) and len(rec["sites"].sha256) == 64
     assert rec["banks"].features == 4
-    assert set(result.allocation["option_id"]) == {"S1", "S2", "S3"}
+    # subd. 3(c), default reading: the cheaper same-BSA credits serve before the sites
+    assert set(result.allocation["option_id"]) == {"1001", "1004"}
+    assert set(result.ranking["siting_reading"]) == {"banking_own_order"}
+    assert result.manifest_records()["settings"]["siting_reading"] == "banking_own_order"

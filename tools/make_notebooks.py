@@ -77,25 +77,31 @@ a.impacts[["impact_id", "wetland_type", "type_source", "area_sqft", "area_report
            "sqft_outside", "zone", "nearest_pw", "nearest_pw_ft"]]"""),
     new_markdown_cell("""\
 ## What the rules decided
-`outcome` is the headline: `de_minimis_exempt`, `replacement_required`, `prohibited`
-(calcareous fen, § 103G.223) or `out_of_wca_scope` (public waters wetland, § 103G.005 subd.
-15a, 19(b)). This project's type 1, 2, 6, 7 impacts touch the building setback zone (W-5), so
-under the default reading of § 103G.2241 subd. 9(e) each of them is held to the 20 sq ft amount
-of subd. 9(c); the type 3 impacts lie outside the zone and are held to the 100 sq ft of
-subd. 9(a)(4); type 7 in a metropolitan less than 50 percent area has no amount at all
-(subd. 9(d)(2))."""),
+`outcome` is the headline: `de_minimis_exempt`, `de_minimis_conditional` (exempt only if a
+fact the data lacks holds, e.g. that the landowner owns the whole wetland, § 103G.2241 subd.
+9(f)), `replacement_required`, `prohibited` (calcareous fen, § 103G.223) or
+`not_a_drain_or_fill` (an excavation outside the flooded areas of types 3, 4, 5, § 103G.222
+subd. 1(a)). One impact of this project (W-5) lies in the building setback zone, and "the
+amounts listed in paragraphs (a), (b), and (c) may not be combined on a project" (§ 103G.2241
+subd. 9(e)): every impact, of every type, is held to the subd. 9(c) amount of 20 sq ft. The
+project exceeds it, so it is not de minimis and the entire amount of every impact is replaced
+(Minn. R. 8420.0420 subp. 1). W-4 is a public waters wetland: no de minimis applies to it
+(§ 103G.005 subd. 19(b)), it is replaced at the § 103G.222 ratio and routed to the DNR public
+waters permit (`permit_route`)."""),
     new_code_cell("""\
 a.impacts[["impact_id", "wetland_type", "area_sqft", "de_minimis", "de_minimis_sqft", "outcome",
-           "ratio", "replace_acres"]]"""),
+           "permit_route", "ratio", "replace_acres"]]"""),
     new_code_cell("""\
 a.projects.T"""),
     new_markdown_cell("""\
 ### The decision chain of one impact
-Every decision is an immutable object with its outcome, reasons, citations, the parameter
-values used, and what a person must still verify."""),
+`rules.decide_project` applies the rules in one order and records each step in the trace
+(`a.trace`, written as the GeoPackage table `decisions`): the rule id, the citation, the
+outcome, the value, a plain-English reason, what to verify, the inputs read and the parameter
+values used."""),
     new_code_cell("""\
-for decision in a.decisions["impacts"]["W-2"]:
-    print(decision.explain(), end="\\n\\n")"""),
+steps = a.trace[a.trace["impact_id"].isin(["W-2", ""])]
+steps[["impact_id", "seq", "rule_id", "citation", "outcome", "value", "reason"]]"""),
     new_markdown_cell("""\
 ## The joint application table
 Impacts under 0.01 acre in square feet, otherwise acres to 0.01, with county, major watershed
@@ -103,14 +109,16 @@ and bank service area, as the Minnesota joint application asks."""),
     new_code_cell("""\
 a.summary"""),
     new_markdown_cell("""\
-## The other reading of subd. 9(e)
-The law is ambiguous when a project touches several zones. The alternative reading holds each
-zone's area to its own amount. Compare the outcomes; the LGU decides which applies."""),
+## The open reading of subd. 9(e): several clauses of one paragraph
+Subd. 9(e) forbids combining paragraphs (a), (b) and (c); it does not name the clauses of one
+paragraph. By default each clause's total is held to its own amount (`per_clause`); the
+stricter `one_clause` reading holds the whole project to the smallest clause amount it uses.
+The LGU decides which applies. Here the project already exceeds the (c) amount, so both agree."""),
     new_code_cell("""\
 b = wg.assess(WRIGHT / "impacts.shp", CONTEXT, as_of=AS_OF,
-              options=wg.AssessOptions(multi_zone_reading="per_zone"))
-pd.DataFrame({"impact": a.impacts["impact_id"], "most_restrictive": a.impacts["outcome"],
-              "per_zone": b.impacts["outcome"]})"""),
+              options=wg.AssessOptions(clause_reading="one_clause"))
+pd.DataFrame({"impact": a.impacts["impact_id"], "per_clause": a.impacts["outcome"],
+              "one_clause": b.impacts["outcome"]})"""),
     new_markdown_cell("""\
 ## What was read, changed and assumed
 The manifest is written beside every output."""),
@@ -235,7 +243,7 @@ report = wg.write_report(
     OUT / "wright_tep_report.html",
     a.projects.iloc[0].to_dict(),
     a.impacts,
-    decisions=a.decisions["impacts"],
+    trace=a.trace,
     ranking=s.ranking,
     allocation=s.allocation,
     unmet=s.unmet,

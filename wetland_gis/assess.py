@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import time
 import warnings
 from collections import defaultdict
@@ -25,7 +26,14 @@ import pandas as pd
 
 from wetland_gis.context import Context, load_context
 from wetland_gis.decision import Decision
-from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.enums import (
+    ImpactKind,
+    ImpactOutcome,
+    Outcome,
+    PercentageArea,
+    ShorelandZone,
+    WetlandType,
+)
 from wetland_gis.errors import (
     InferredWetlandTypeWarning,
     InputRepairWarning,
@@ -38,24 +46,29 @@ from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import self_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
-from wetland_gis.io.fields import FieldMapping, resolve_fields
+from wetland_gis.io.fields import (
+    FieldMapping,
+    read_flag,
+    read_number,
+    read_text,
+    resolve_fields,
+)
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import read_layer, write_layer
 from wetland_gis.io.wetland_types import WetlandTypeError, reading_for
 from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules import (
+    Claims,
     ImpactFacts,
-    de_minimis,
-    de_minimis_allowance,
-    exemption_candidates,
-    public_comment_required,
+    ProjectDecision,
+    decide_projects,
     public_waters_wetland,
-    replacement_ratio,
-    replacement_required,
-    sequencing_without_alternatives_analysis,
 )
-from wetland_gis.units import joint_application_area
+from wetland_gis.rules.amounts import amount_table
+from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE
+from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
+from wetland_gis.units import FOOT_M, joint_application_area
 
 __all__ = ["AssessOptions", "Assessment", "assess", "map_layers", "DECISION_COLUMNS"]
 
@@ -76,6 +89,8 @@ DECISION_COLUMNS = (
     "de_minimis_sqft",
     "other_exemptions",
     "outcome",
+    "counted_sqft",
+    "permit_route",
     "ratio",
     "replace_acres",
     "near_threshold",
@@ -102,8 +117,13 @@ class AssessOptions:
 
     Parameters
     ----------
-    multi_zone_reading : {"most_restrictive", "per_zone"}
-        How § 103G.2241, subd. 9(e) applies to a project in several zones (docs/rules.md).
+    multi_zone_reading : {"most_restrictive"}
+        How § 103G.2241, subd. 9(e) applies to a project in several zones: the whole
+        project is held to the paragraph of the most restrictive zone it touches. The
+        ``per_zone`` reading was removed (issue 13): it added the amounts of (a), (b) and
+        (c) together, which the text forbids.
+    clause_reading : {"per_clause", "one_clause"}
+        How the clauses of that one paragraph are totalled (docs/rules.md, "Subd. 9(e)").
     tolerance_percent : float
         Warn when an area is within this percentage of a threshold it is compared with
         (a measurement tolerance, not law; default 1).
@@ -111,8 +131,15 @@ class AssessOptions:
         Claim the subd. 9(b) or 9(c) increase (its conditions become verify items).
     local_limit_sqft : float, optional
         A more restrictive local de minimis standard (subd. 9(i)).
-    cumulative_sqft_since_1992 : float
-        Area of the landowner's portion already drained or filled (subd. 9(f)).
+    cumulative_sqft_since_1992 : float, optional
+        Area of the landowner's portion already drained or filled (subd. 9(f)), used where
+        the impact layer has no ``prior_sqft_since_1992`` value; unknown if None.
+    owns_whole_wetland : bool, optional
+        Whether the landowner owns the entire wetland, where the layer does not say;
+        unknown if None (then an exemption that depends on it is conditional).
+    fen_review_ft : float, optional
+        Flag impacts within this distance of a calcareous fen for DNR fen review
+        (§ 103G.223); a user choice, no default distance.
     other_exemption_claimed : bool
         Another § 103G.2241 exemption is claimed on the project (subd. 9(g)).
     after_the_fact, after_the_fact_multiplier
@@ -128,11 +155,28 @@ class AssessOptions:
     shoreland_increase: bool = False
     setback_increase: bool = False
     local_limit_sqft: float | None = None
-    cumulative_sqft_since_1992: float = 0.0
+    cumulative_sqft_since_1992: float | None = None
     other_exemption_claimed: bool = False
     after_the_fact: bool = False
     after_the_fact_multiplier: float = 1.0
     assume_no_public_waters: bool = False
+    clause_reading: str = PER_CLAUSE
+    owns_whole_wetland: bool | None = None
+    fen_review_ft: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.multi_zone_reading != "most_restrictive":
+            raise RulesInputError(
+                f"multi_zone_reading was {self.multi_zone_reading!r} but is expected to be "
+                "'most_restrictive': the per_zone reading was removed because it added the "
+                "amounts of § 103G.2241, subd. 9(a), (b) and (c) together, which subd. 9(e) "
+                f"forbids; the open reading is clause_reading, one of {list(CLAUSE_READINGS)}"
+            )
+        if self.clause_reading not in CLAUSE_READINGS:
+            raise RulesInputError(
+                f"clause_reading was {self.clause_reading!r} but is expected to be one of "
+                f"{list(CLAUSE_READINGS)}"
+            )
 
 
 @dataclass
@@ -148,8 +192,12 @@ class Assessment:
         The impact table in the joint application convention.
     projects : DataFrame
         One row per project: totals and the project-level decisions.
-    decisions : dict
-        ``{"projects": {project: [Decision, ...]}, "impacts": {impact_id: [Decision, ...]}}``.
+    decisions : list of ProjectDecision
+        The engine's decision per project (:func:`wetland_gis.rules.decide_project`).
+    trace : DataFrame
+        The decision trace, one row per rule step (columns
+        :data:`wetland_gis.rules.TRACE_COLUMNS`; ``verify`` lists, ``inputs`` and
+        ``parameters`` dicts). Every text column of ``impacts`` is rendered from it.
     zones : GeoDataFrame
         Shoreland building setback and protection zones around the waters involved.
     manifest : Manifest
@@ -161,18 +209,25 @@ class Assessment:
     impacts: gpd.GeoDataFrame
     summary: pd.DataFrame
     projects: pd.DataFrame
-    decisions: dict[str, dict[Hashable, list[Decision]]]
+    decisions: list[ProjectDecision]
     zones: gpd.GeoDataFrame
     manifest: Manifest
     context: Context
     fields: FieldMapping = field(default_factory=FieldMapping)
+    trace: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=TRACE_COLUMNS))
 
-    def decisions_json(self) -> dict[str, Any]:
-        """Return every decision as JSON-ready dictionaries."""
-        return {
-            kind: {str(k): [d.to_dict() for d in v] for k, v in items.items()}
-            for kind, items in self.decisions.items()
-        }
+    def decisions_table(self) -> pd.DataFrame:
+        """Return the trace as written to files: ``verify``, ``inputs``, ``parameters`` JSON."""
+        table = self.trace.copy()
+        for name in JSON_COLUMNS:
+            table[name] = [encode_trace_value(v) for v in table[name]]
+        return table
+
+    def decisions_json(self) -> list[dict[str, Any]]:
+        """Return the trace as JSON-ready records (the ``*_decisions.json`` file)."""
+        table = self.decisions_table().astype(object)
+        table = table.where(pd.notna(table), None)
+        return table.to_dict("records")
 
     def write(self, out: str | Path) -> list[Path]:
         """Write the classified layer and, beside it, the tables and the manifest.
@@ -197,6 +252,11 @@ class Assessment:
         written = list(write_layer(self.impacts, out, layer="impacts"))
         if out.suffix.lower() == ".gpkg" and len(self.zones):
             written += write_layer(self.zones, out, layer="shoreland_zones")
+        if out.suffix.lower() == ".gpkg":
+            import pyogrio
+
+            # an attribute table (no geometry): the trace, per the decisions contract
+            pyogrio.write_dataframe(self.decisions_table(), out, layer="decisions")
         stem = out.with_suffix("")
         summary = Path(f"{stem}_summary.csv")
         self.summary.to_csv(summary, index=False)
@@ -446,20 +506,25 @@ def _types_of(label: str) -> tuple[WetlandType, ...]:
 
 
 def _governing_type(
-    types: tuple[WetlandType, ...], row: pd.Series, params: ParameterSet, as_of: dt.date
+    types: tuple[WetlandType, ...], row: Mapping[str, Any], params: ParameterSet, as_of: dt.date
 ) -> tuple[WetlandType, str | None]:
-    """Return the most restrictive of a mixed or ambiguous polygon's types, and why."""
+    """Return the most restrictive of a mixed or ambiguous polygon's types, and why.
+
+    The amounts are looked up in the parameter tree's de minimis table (no amount: 0).
+    """
     if len(types) == 1:
         return types[0], None
     touched = [z for z, col in _ZONE_COLUMNS if (row[col] or 0) > 0] or [
         _ZONE_OF.get(row["zone"], ShorelandZone.OUTSIDE)
     ]
 
+    table = amount_table(params, as_of)
+    pct, metro, cedar = PercentageArea(row["pct_class"]), bool(row["metro"]), bool(
+        row["cedar_tamarack"])
+
     def amount(t: WetlandType, z: ShorelandZone) -> float:
-        return de_minimis_allowance(
-            t, z, PercentageArea(row["pct_class"]), bool(row["metro"]),
-            cedar_tamarack=bool(row["cedar_tamarack"]), params=params, as_of=as_of,
-        ).value
+        entry = table.lookup(int(t), cedar, z, pct, metro, False)
+        return 0.0 if entry is None else float(entry.sqft)
 
     # the smallest amounts in the zones the polygon touches (most restrictive zone first),
     # then in every zone, then the lower type number
@@ -477,6 +542,10 @@ def _governing_type(
         "of types in the field"
     )
     return chosen, note
+
+
+def _with_verify(decision: Decision, item: str) -> Decision:
+    return replace(decision, verify=(*decision.verify, item))
 
 
 def _public_waters_wetland(
@@ -498,21 +567,6 @@ def _public_waters_wetland(
         "whether the wetland lies in an incorporated area is unknown (no incorporated_areas "
         "layer): it was screened as unincorporated; in a city it would be a public waters "
         "wetland (§ 103G.005, subd. 15a) and outside the WCA",
-    )
-
-
-def _facts(row: pd.Series, wtype: WetlandType, pww: bool) -> ImpactFacts:
-    return ImpactFacts(
-        impact_id=row["_impact_key"],
-        wetland_type=wtype,
-        cedar_tamarack=bool(row["cedar_tamarack"]),
-        sqft_setback=float(row["sqft_setback"] or 0.0),
-        sqft_protection=float(row["sqft_protection"] or 0.0),
-        sqft_outside=float(row["sqft_outside"] or 0.0),
-        pct_class=PercentageArea(row["pct_class"]),
-        metro=bool(row["metro"]),
-        calcareous_fen=_flag(row["calcareous_fen"]),
-        public_waters_wetland=pww,
     )
 
 
@@ -658,7 +712,10 @@ def assess(
     _mark_unclassifiable(gdf, params, day)
 
     say("applying the rules")
-    gdf, project_rows, decisions = _decide(gdf, fm, params, day, options, manifest)
+    fens_near = _near_fens(gdf, ctx, options)
+    gdf, project_rows, decisions, trace = _apply_engine(
+        gdf, fm, params, day, options, manifest, fens_near
+    )
 
     zones = zones_for_map(
         gdf[gdf["status"] == ASSESSED], ctx, params=params, as_of=day, pad_ft=MAP_ZONE_PAD_FT
@@ -677,22 +734,64 @@ def assess(
         manifest=manifest,
         context=ctx,
         fields=fm,
+        trace=trace,
     )
 
 
-def _decide(
+def _near_fens(
+    gdf: gpd.GeoDataFrame, ctx: Context, options: AssessOptions
+) -> pd.Series | None:
+    """Return, per row, whether the impact lies within ``fen_review_ft`` of a fen."""
+    fens = ctx.get("calcareous_fens")
+    if options.fen_review_ft is None or fens is None or not len(fens):
+        return None
+    import shapely
+
+    assessed = gdf[gdf["status"] == ASSESSED]
+    tree = shapely.STRtree(fens.to_crs(gdf.crs).geometry.to_numpy())
+    # feet to metres (EPSG:26915 is in metres): a unit conversion, not a legal number
+    left, _ = tree.query(assessed.geometry.to_numpy(), predicate="dwithin",
+                         distance=options.fen_review_ft * FOOT_M)
+    near = pd.Series(False, index=gdf.index)
+    near.loc[assessed.index[np.unique(left)]] = True
+    return near
+
+
+def _claims(options: AssessOptions) -> Claims:
+    """Return the engine's claims from the analyst's options."""
+    return Claims(
+        other_exemption_claimed=options.other_exemption_claimed,
+        shoreland_increase=options.shoreland_increase,
+        setback_increase=options.setback_increase,
+        local_limit_sqft=options.local_limit_sqft,
+        prior_sqft_since_1992=options.cumulative_sqft_since_1992,
+        owns_whole_wetland=options.owns_whole_wetland,
+        after_the_fact=options.after_the_fact,
+        after_the_fact_multiplier=options.after_the_fact_multiplier,
+        clause_reading=options.clause_reading,
+    )
+
+
+def _apply_engine(
     gdf: gpd.GeoDataFrame,
     fm: FieldMapping,
     params: ParameterSet,
     day: dt.date,
     options: AssessOptions,
     manifest: Manifest,
-) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], dict[str, dict[Hashable, list[Decision]]]]:
-    """Apply the rules core per project and write the decision columns."""
+    fens_near: pd.Series | None = None,
+) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], list[ProjectDecision], pd.DataFrame]:
+    """Turn rows into facts, ask :func:`~wetland_gis.rules.decide_projects`, render columns.
+
+    The rule order lives in the engine; here rows become :class:`ImpactFacts` and the
+    screening facts (the governing type of a mixed polygon, the public waters wetland
+    screen, the context's gaps) become ``facts.*`` steps of the trace. The per-impact
+    text columns are rendered from the trace for people.
+    """
     gdf = gdf.copy()
     ids = (gdf[fm.impact_id] if fm.impact_id else gdf["wg_row"]).map(_text)
     # a duplicated or missing id (flagged by the cleaning step) is told apart by its row
-    gdf["_impact_key"] = ids + np.where(
+    keys = ids + np.where(
         ids.duplicated(keep=False) | (ids == ""), "#" + gdf["wg_row"].astype(str), ""
     )
     if fm.project:
@@ -712,8 +811,7 @@ def _decide(
         joint_application_area(a) if pd.notna(a) else None for a in gdf["area_sqft"]
     ]
     for col in DECISION_COLUMNS[6:]:
-        if col not in gdf:
-            gdf[col] = None
+        gdf[col] = None
     gdf["outcome"] = ImpactOutcome.NOT_ASSESSED.value
     basin_ft, basin_cite = params.cited("shoreland.protection_zone.basin_distance", day)
     course_ft = params.value("shoreland.protection_zone.watercourse_distance", day)
@@ -721,218 +819,338 @@ def _decide(
         f"no public waters layer was used: confirm no public water basin lies within "
         f"{basin_ft:,} ft and no watercourse within {course_ft:,} ft ({basin_cite})"
     )
-    by_impact: dict[Hashable, list[Decision]] = {}
-    by_project: dict[Hashable, list[Decision]] = {}
-    project_rows: list[dict[str, Any]] = []
-    near_msgs: list[str] = []
-    cells: dict[str, dict[Hashable, Any]] = defaultdict(dict)
 
+    def col(role: str) -> pd.Series | None:
+        name = getattr(fm, role)
+        return gdf[name] if name else None
+
+    roles = {r: col(r) for r in (
+        "impact_kind", "land_use", "wetland_acres", "partial", "duration", "isolated",
+        "runoff_retention", "wetland_id", "owner", "owns_whole_wetland", "portion_sqft",
+        "prior_sqft_since_1992", "bottomland_hardwood", "banked", "used_for_credit", "cowardin",
+    )}
+
+    # plain dict rows: one pandas row lookup per impact costs more than the rules
+    present = {r: s for r, s in roles.items() if s is not None}
+    role_values = {r: dict(zip(s.index, s.tolist(), strict=True)) for r, s in present.items()}
+
+    def get(role: str, idx: Hashable) -> Any:
+        values = role_values.get(role)
+        return None if values is None else values[idx]
+
+    facts_log: list[tuple] = []
+    groups: dict[str, list[ImpactFacts]] = {}
+    row_of: dict[tuple[str, str], Hashable] = {}
+    kind_notes: dict[Hashable, str] = {}
+    assessed = gdf["status"] == ASSESSED
+    needed = [c for c in ("wetland_type", "incorporated", "type_verify", "type_note",
+                          "nearest_pw_ft", "nearest_pw", "calcareous_fen", "cedar_tamarack",
+                          "sqft_setback", "sqft_protection", "sqft_outside", "pct_class",
+                          "metro", "county", "zone")]
+    rows_of = dict(zip(gdf.index[assessed], gdf.loc[assessed, needed].to_dict("records"),
+                       strict=True))
+    pww_seen: dict[tuple, Decision] = {}
+    project_of = projects.to_dict()
+    key_of = keys.to_dict()
+    for idx, row in rows_of.items():
+        project = project_of[idx]
+        key = key_of[idx]
+        types = _types_of(row["wetland_type"])
+        wtype, mixed_note = _governing_type(types, row, params, day)
+        acres = read_number(get("wetland_acres", idx))
+        pww_key = (types, acres, None if pd.isna(row["incorporated"]) else
+                   bool(row["incorporated"]))
+        pww = pww_seen.get(pww_key)
+        if pww is None:  # the same facts give the same screen: decided once
+            pww = pww_seen[pww_key] = _public_waters_wetland(
+                types, acres, row["incorporated"], params, day)
+        steps: list[tuple] = []
+        if mixed_note:
+            steps.append(("facts.wetland_type", "Minn. Stat. § 103G.005, subd. 17b",
+                          Outcome.CLASSIFIED.value, float(int(wtype)), mixed_note,
+                          [mixed_note], {"types": [int(t) for t in types]}, {}))
+        if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1:
+            steps.append(("facts.public_waters_wetland", "; ".join(pww.citations),
+                          pww.outcome.value, None, " ".join(pww.reasons), list(pww.verify),
+                          {"types": [int(t) for t in types], "wetland_acres": acres,
+                           "incorporated": None if pd.isna(row["incorporated"])
+                           else bool(row["incorporated"])}, dict(pww.parameters)))
+        kind, kind_note = _impact_kind(get("impact_kind", idx))
+        if kind_note:
+            kind_notes[idx] = kind_note
+        verify = []
+        if row["type_verify"]:
+            verify.append(f"wetland type: {row['type_note'] or 'verify in the field'}")
+        if options.assume_no_public_waters and pd.isna(row["nearest_pw_ft"]):
+            verify.append(no_waters_note)
+        if kind_note:
+            verify.append(kind_note)
+        if row["nearest_pw_ft"] == 0:
+            verify.append(
+                f"the impact lies on or waterward of the ordinary high water level of public "
+                f"water {row['nearest_pw']}: work in public waters needs a DNR "
+                "public-waters-work permit (Minn. Stat. § 103G.245, subd. 1); check DNR "
+                "jurisdiction"
+            )
+        if pd.notna(row["nearest_pw_ft"]):
+            verify.append(
+                "if the nearest public water is a watercourse, its ordinary high water level is "
+                "the top of the bank of the channel (§ 103G.005, subd. 14(2)); the zones were "
+                "measured from the public waters line, so they may reach up to half a channel "
+                "width further from it"
+            )
+        if pd.isna(row["calcareous_fen"]):
+            verify.append(
+                "no calcareous fen layer in the context: check the DNR list of calcareous "
+                "fens (§ 103G.223); the impact was screened as not a fen"
+            )
+        elif fens_near is not None and bool(fens_near.get(idx, False)) and not _flag(
+            row["calcareous_fen"]
+        ):
+            verify.append(
+                f"the impact is within {options.fen_review_ft:g} ft of a calcareous fen: a fen "
+                "may not be degraded, wholly or partially, by any activity (§ 103G.223); "
+                "send it to the DNR for fen review"
+            )
+        if verify:
+            steps.append(("facts.context", "", Outcome.CLASSIFIED.value, None,
+                          "What the screen could not know from the layers.", verify,
+                          {"nearest_pw": None if pd.isna(row["nearest_pw"])
+                           else str(row["nearest_pw"])}, {}))
+        for step in steps:
+            facts_log.append((project, key, *step))
+        facts = ImpactFacts(
+            impact_id=key,
+            wetland_type=wtype,
+            cedar_tamarack=bool(row["cedar_tamarack"]),
+            sqft_setback=float(row["sqft_setback"] or 0.0),
+            sqft_protection=float(row["sqft_protection"] or 0.0),
+            sqft_outside=float(row["sqft_outside"] or 0.0),
+            pct_class=PercentageArea(row["pct_class"]),
+            metro=bool(row["metro"]),
+            calcareous_fen=_flag(row["calcareous_fen"]),
+            banked=read_flag(get("banked", idx)) is True,
+            used_for_replacement_credit=read_flag(get("used_for_credit", idx)) is True,
+            public_waters_wetland=pww.outcome is Outcome.OUT_OF_SCOPE,
+            impact_kind=kind,
+            partial=kind is ImpactKind.DRAIN and read_flag(get("partial", idx)) is True,
+            flooded=_flooded(get("cowardin", idx)),
+            wetland_id=read_text(get("wetland_id", idx)),
+            owner=read_text(get("owner", idx)),
+            owns_whole_wetland=read_flag(get("owns_whole_wetland", idx)),
+            portion_sqft=_nonneg(read_number(get("portion_sqft", idx))),
+            prior_sqft_since_1992=_nonneg(read_number(get("prior_sqft_since_1992", idx))),
+            isolated=read_flag(get("isolated", idx)),
+            runoff_retention=read_flag(get("runoff_retention", idx)),
+            bottomland_hardwood=read_flag(get("bottomland_hardwood", idx)),
+            land_use=read_text(get("land_use", idx)),
+            wetland_acres=_nonneg(acres),
+            incorporated=None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
+            county=None if pd.isna(row["county"]) else str(row["county"]),
+            duration=read_text(get("duration", idx)),
+        )
+        groups.setdefault(project, []).append(facts)
+        row_of[(project, key)] = idx
+
+    decisions = decide_projects(groups, _claims(options), params, day) if groups else []
+    trace = _trace_table(facts_log, decisions)
+
+    # the columns, rendered from the trace for people
+    rendered = _render_by_impact(trace)
+    cells: dict[str, dict[Hashable, Any]] = defaultdict(dict)
+    near_msgs: list[str] = []
+    project_rows: list[dict[str, Any]] = []
+    by_project = {d.project: d for d in decisions}
     for project, members in gdf.groupby(projects, sort=False):
-        facts: list[ImpactFacts] = []
-        rows: dict[Hashable, Any] = {}
-        for idx, row in members.iterrows():
-            if row["status"] != ASSESSED:
-                cells["reasons"][idx] = row["status_reason"]
-                continue
-            key = row["_impact_key"]
-            types = _types_of(row["wetland_type"])
-            wtype, mixed_note = _governing_type(types, row, params, day)
-            acres = _number(row[fm.wetland_acres]) if fm.wetland_acres else None
-            pww = _public_waters_wetland(types, acres, row["incorporated"], params, day)
-            chain = [pww]
-            if mixed_note:
-                chain.append(
-                    Decision("wetland_type", Outcome.CLASSIFIED, reasons=(mixed_note,),
-                             verify=(mixed_note,), as_of=day.isoformat(), value=int(wtype))
-                )
-            by_impact[key] = chain
-            rows[key] = (idx, row, acres)
-            facts.append(_facts(row, wtype, pww.outcome is Outcome.OUT_OF_SCOPE))
-        if not facts:  # listed all the same: its impacts are in the layer, not assessed
+        decision = by_project.get(project)
+        for idx in members.index[members["status"] != ASSESSED]:
+            cells["reasons"][idx] = members.at[idx, "status_reason"]
+        if decision is None:  # listed all the same: its impacts are in the layer, not assessed
             project_rows.append({"project": project, "impacts": len(members), "assessed": 0})
             continue
-        result = de_minimis(
-            facts,
-            multi_zone_reading=options.multi_zone_reading,
-            cumulative_sqft_since_1992=options.cumulative_sqft_since_1992,
-            other_exemption_claimed=options.other_exemption_claimed,
-            shoreland_increase=options.shoreland_increase,
-            setback_increase=options.setback_increase,
-            local_limit_sqft=options.local_limit_sqft,
-            params=params,
-            as_of=day,
-        )
-        for group in result.groups:
-            if _near(group.total_sqft, group.allowance_sqft, options.tolerance_percent):
+        for d in decision.impacts:
+            idx = row_of[(project, d.impact_id)]
+            text = rendered.get((project, d.impact_id), {})
+            cells["public_waters_wetland"][idx] = d.route != "WCA"
+            cells["de_minimis"][idx] = None if d.de_minimis is None else d.de_minimis.value
+            cells["de_minimis_sqft"][idx] = d.allowance_sqft
+            cells["other_exemptions"][idx] = text.get("exemptions")
+            cells["outcome"][idx] = d.outcome.value
+            cells["ratio"][idx] = d.ratio
+            cells["replace_acres"][idx] = d.replace_acres
+            cells["counted_sqft"][idx] = d.counted_sqft
+            cells["permit_route"][idx] = d.route
+            cells["citations"][idx] = text.get("citations")
+            cells["reasons"][idx] = text.get("reasons")
+            cells["verify"][idx] = text.get("verify")
+        for total in decision.de_minimis_totals:
+            if _near(total.total_sqft, total.allowance_sqft, options.tolerance_percent):
                 near_msgs.append(
-                    f"project {project!r}: {group.name} total {group.total_sqft:,.1f} sq ft is "
-                    f"within {options.tolerance_percent:g} percent of the "
-                    f"{group.allowance_sqft:,.0f} sq ft amount ({', '.join(group.citations)})"
+                    f"project {project!r}: total {total.total_sqft:,.1f} sq ft ({total.name}) "
+                    f"is within {options.tolerance_percent:g} percent of the "
+                    f"{total.allowance_sqft:,.0f} sq ft amount ({', '.join(total.citations)})"
                 )
-                for iid in group.impact_ids:
-                    cells["near_threshold"][rows[iid][0]] = near_msgs[-1]
-        in_scope = [f for f in facts if not f.public_waters_wetland]
-        total = sum(f.area_sqft for f in in_scope)
-        out_of_scope = sum(f.area_sqft for f in facts if f.public_waters_wetland)
-        replace_total = 0.0
-        exempt_sqft = 0.0
-        for f in facts:
-            idx, row, acres = rows[f.impact_id]
-            chain = by_impact[f.impact_id]
-            dm = result.by_impact[f.impact_id]
-            chain.append(dm)
-            cells["public_waters_wetland"][idx] = f.public_waters_wetland
-            cells["de_minimis"][idx] = dm.outcome.value
-            cells["de_minimis_sqft"][idx] = dm.value
-            others = exemption_candidates(
-                f, wetland_acres=acres,
-                incorporated=None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
-                project_sqft=total, params=params, as_of=day,
-            )
-            cells["other_exemptions"][idx] = SEP.join(
-                f"{d.question} ({d.citations[0]})" for d in others
-            ) or None
-            chain.extend(others)
-            if dm.outcome is Outcome.OUT_OF_SCOPE:
-                outcome = ImpactOutcome.OUT_OF_WCA_SCOPE
-            elif dm.outcome is Outcome.PROHIBITED:
-                outcome = ImpactOutcome.PROHIBITED
-            elif dm.outcome is Outcome.EXEMPT:
-                outcome = ImpactOutcome.DE_MINIMIS_EXEMPT
-                exempt_sqft += f.area_sqft
-            else:
-                outcome = ImpactOutcome.REPLACEMENT_REQUIRED
-                agricultural = bool(
-                    fm.land_use and str(row[fm.land_use]).strip().lower() == "agricultural"
-                )
-                ratio = replacement_ratio(
-                    f.pct_class, agricultural,
-                    after_the_fact=options.after_the_fact,
-                    after_the_fact_multiplier=options.after_the_fact_multiplier,
-                    params=params, as_of=day,
-                )
-                if not fm.land_use or pd.isna(row[fm.land_use]):
-                    ratio = _with_verify(
-                        ratio, "land use not given: the impact was treated as on "
-                        "nonagricultural land (§ 103G.222, subd. 1(f)); confirm"
-                    )
-                required = replacement_required(f.area_sqft, ratio, params=params, as_of=day)
-                chain += [ratio, required]
-                cells["ratio"][idx] = ratio.value
-                cells["replace_acres"][idx] = required.value
-                replace_total += required.value
-            cells["outcome"][idx] = outcome.value
-            cells["citations"][idx] = SEP.join(
-                dict.fromkeys(c for d in chain for c in d.citations)
-            )
-            cells["reasons"][idx] = SEP.join(dict.fromkeys(r for d in chain for r in d.reasons))
-            verify = [v for d in chain for v in d.verify]
-            if row["type_verify"]:
-                verify.insert(0, f"wetland type: {row['type_note'] or 'verify in the field'}")
-            if options.assume_no_public_waters and pd.isna(row["nearest_pw_ft"]):
-                verify.append(no_waters_note)
-            if row["nearest_pw_ft"] == 0:
-                verify.append(
-                    f"the impact lies on or waterward of the ordinary high water level of public "
-                    f"water {row['nearest_pw']}: work in public waters needs a DNR "
-                    "public-waters-work permit (Minn. Stat. § 103G.245, subd. 1); check DNR "
-                    "jurisdiction"
-                )
-            if pd.isna(row["calcareous_fen"]):
-                verify.append(
-                    "no calcareous fen layer in the context: check the DNR list of calcareous "
-                    "fens (§ 103G.223); the impact was screened as not a fen"
-                )
-            cells["verify"][idx] = SEP.join(dict.fromkeys(verify)) or None
-
-        project_chain = [result.project]
-        needs_plan = replace_total > 0
-        comment = None
-        if needs_plan:
-            comment = public_comment_required(total, params=params, as_of=day)
-            project_chain.append(comment)
-        applicable = _applicable_a_amount(in_scope, params, day) if needs_plan else None
-        sequencing = None
-        if applicable is not None:
-            sequencing = sequencing_without_alternatives_analysis(
-                total, applicable, params=params, as_of=day
-            )
-            project_chain.append(sequencing)
+                for iid in total.impact_ids:
+                    cells["near_threshold"][row_of[(project, iid)]] = near_msgs[-1]
+        totals = decision.totals
+        counted = totals["counted_sqft"]
         limits = []
-        if comment is not None:
+        if totals["public_comment"] is not None:
             limits.append(params.cited("procedure.public_comment_threshold", day))
-        if applicable is not None:
-            extra, cite = params.cited("procedure.sequencing_allowance", day)
-            limits.append((applicable + extra, cite))
+        for step in decision.steps() if totals["sequencing_on_site"] is not None else ():
+            if step["rule_id"] == "procedure.sequencing":
+                extra, cite = params.cited("procedure.sequencing_allowance", day)
+                limits.append((step["inputs"]["applicable_amount_sqft"] + extra, cite))
         for limit, cite in limits:
-            if _near(total, limit, options.tolerance_percent):
+            if _near(counted, limit, options.tolerance_percent):
                 near_msgs.append(
-                    f"project {project!r}: total {total:,.1f} sq ft is within "
+                    f"project {project!r}: total {counted:,.1f} sq ft is within "
                     f"{options.tolerance_percent:g} percent of the {limit:,.0f} sq ft "
                     f"threshold of {cite}"
                 )
-        by_project[project] = project_chain
+        project_text = rendered.get((project, ""), {})
         project_rows.append(
             {
                 "project": project,
                 "impacts": len(members),
-                "assessed": len(facts),
-                "total_sqft": round(total, 1),
-                "total_reported": joint_application_area(total),
-                "out_of_scope_sqft": round(out_of_scope, 1),
-                "de_minimis": result.project.outcome.value,
-                "exempt_sqft": round(exempt_sqft, 1),
-                "replace_acres": round(replace_total, 4),
-                # § 103G.2242 subd. 8 and § 103G.222 subd. 1(b)(6) concern a replacement
-                # plan: without one they do not arise
-                "public_comment": comment.outcome.value if comment else "no_replacement_plan",
-                "sequencing_on_site": sequencing.outcome.value if sequencing else None,
-                "citations": SEP.join(
-                    dict.fromkeys(c for d in project_chain for c in d.citations)
-                ),
-                "verify": SEP.join(dict.fromkeys(v for d in project_chain for v in d.verify)),
+                "assessed": len(decision.impacts),
+                "outcome": decision.outcome.value,
+                "total_sqft": round(totals["total_sqft"], 1),
+                "total_reported": joint_application_area(totals["total_sqft"]),
+                "counted_sqft": round(counted, 1),
+                "public_waters_sqft": round(totals["public_waters_sqft"], 1),
+                "not_regulated_sqft": round(totals["not_regulated_sqft"], 1),
+                "de_minimis": totals["de_minimis"],
+                "exempt_sqft": round(totals["exempt_sqft"], 1),
+                "replace_acres": round(totals["replace_acres"], 4),
+                # § 103G.2242 subd. 8 and § 103G.222 subd. 1(b), last sentence, concern a
+                # replacement plan: without one they do not arise
+                "public_comment": totals["public_comment"] or "no_replacement_plan",
+                "sequencing_on_site": totals["sequencing_on_site"],
+                "citations": project_text.get("citations"),
+                "verify": project_text.get("verify"),
             }
         )
     if near_msgs:
         manifest.add_records(near_msgs)
-        warnings.warn(SEP.join(near_msgs), ThresholdToleranceWarning, stacklevel=3)
-    for col, values in cells.items():
+        warnings.warn(TEXT_JOIN.join(near_msgs), ThresholdToleranceWarning, stacklevel=3)
+    for name, values in cells.items():
         column = pd.Series(values, dtype=object)
-        gdf[col] = gdf[col].astype(object)
-        gdf.loc[column.index, col] = column
-    gdf = gdf.drop(columns="_impact_key")
-    for col in ("ratio", "replace_acres", "de_minimis_sqft"):
-        gdf[col] = pd.to_numeric(gdf[col], errors="coerce")
-    return gdf, project_rows, {"projects": by_project, "impacts": by_impact}
+        if name not in gdf:
+            gdf[name] = None
+        gdf[name] = gdf[name].astype(object)
+        gdf.loc[column.index, name] = column
+    for name in ("ratio", "replace_acres", "de_minimis_sqft", "counted_sqft"):
+        gdf[name] = pd.to_numeric(gdf[name], errors="coerce")
+    return gdf, project_rows, decisions, trace
 
 
-def _with_verify(decision: Decision, item: str) -> Decision:
-    return replace(decision, verify=(*decision.verify, item))
+def _trace_table(facts_log: list[tuple], decisions: list[ProjectDecision]) -> pd.DataFrame:
+    """Return the run's trace: the screening facts, then the engine's steps, per project."""
+    engine = (decisions[0].log.frame() if decisions else
+              pd.DataFrame(columns=list(TRACE_COLUMNS)))
+    names = [c for c in TRACE_COLUMNS if c != "seq"]
+    facts = pd.DataFrame(facts_log, columns=names)
+    facts.insert(2, "seq", -1)
+    if not len(facts):
+        return engine.reset_index(drop=True)
+    frame = pd.concat([facts, engine[list(TRACE_COLUMNS)]], ignore_index=True)
+    order = {p: i for i, p in enumerate(dict.fromkeys(
+        [*(d.project for d in decisions), *facts["project"]]))}
+    frame["_p"] = frame["project"].map(order)
+    frame["_f"] = (frame["seq"] >= 0).astype(int)
+    frame["_n"] = np.arange(len(frame))
+    frame = frame.sort_values(["_p", "_f", "_n"], kind="stable")
+    frame["seq"] = frame.groupby("_p").cumcount().astype("int64")
+    frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
+    return frame.drop(columns=["_p", "_f", "_n"]).reset_index(drop=True)
 
 
-def _applicable_a_amount(
-    facts: list[ImpactFacts], params: ParameterSet, day: dt.date
-) -> float | None:
-    """Return the subd. 9(a) amount for the project's main type group outside the zone.
+#: How the per-impact text columns join the trace's items (one item a line): for people.
+TEXT_JOIN = "\n"
 
-    § 103G.222, subd. 1(b)(6) measures the on-site sequencing allowance from "the
-    applicable amount in section 103G.2241, subdivision 9, paragraph (a)". The amount of
-    the type that covers most of the project's area is used; ``None`` when the project
-    mixes places of different classes (left to the LGU).
+_EXEMPTION_NAMES = {
+    "exemption.pasture": "pasture exemption",
+    "exemption.drainage": "drainage exemption",
+    "exemption.wildlife_spoil": "wildlife habitat spoil exemption",
+    "exemption.utility": "utility exemption",
+}
+_PROJECT_RULES_SHOWN = frozenset({
+    "de_minimis.paragraph", "de_minimis.clauses", "de_minimis.total", "de_minimis.cumulative",
+    "de_minimis.project", "exemption.utility", "procedure.public_comment",
+    "procedure.sequencing",
+})
+
+
+def _render_by_impact(trace: pd.DataFrame) -> dict[tuple[str, str], dict[str, str | None]]:
+    """Render each impact's ``reasons``, ``citations``, ``verify`` and exemptions columns.
+
+    An impact's text holds its own steps, then its project's (de minimis totals, the
+    cumulative limit, the project's outcome, procedure). The key ``(project, "")`` holds
+    the project-level text alone. Items are joined with :data:`TEXT_JOIN`; the text is
+    for people and no stage splits it (they read the trace).
     """
-    places = {(f.pct_class, f.metro) for f in facts}
-    if len(places) != 1:
+    own: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for project, iid, rule, cite, reason, verify in zip(
+        trace["project"], trace["impact_id"], trace["rule_id"], trace["citation"],
+        trace["reason"], trace["verify"], strict=True,
+    ):
+        if iid == "" and rule not in _PROJECT_RULES_SHOWN:
+            continue
+        item = own.setdefault((project, iid), {"reasons": [], "citations": [], "verify": [],
+                                               "exemptions": []})
+        item["reasons"].append(reason)
+        if cite:
+            item["citations"].append(cite)
+        item["verify"].extend(verify)
+        if rule in _EXEMPTION_NAMES:
+            item["exemptions"].append(f"{_EXEMPTION_NAMES[rule]} ({cite})")
+    out: dict[tuple[str, str], dict[str, str | None]] = {}
+    for (project, iid), item in own.items():
+        parts = [item] if iid == "" else [item, own.get((project, ""), {})]
+        merged = {k: [v for p in parts for v in p.get(k, [])] for k in item}
+        out[(project, iid)] = {
+            k: TEXT_JOIN.join(dict.fromkeys(v)) or None for k, v in merged.items()
+        }
+    return out
+
+
+_IMPACT_KINDS = {
+    "fill": ImpactKind.FILL, "filling": ImpactKind.FILL, "filled": ImpactKind.FILL,
+    "drain": ImpactKind.DRAIN, "drainage": ImpactKind.DRAIN, "drained": ImpactKind.DRAIN,
+    "draining": ImpactKind.DRAIN,
+    "excavate": ImpactKind.EXCAVATE, "excavation": ImpactKind.EXCAVATE,
+    "excavated": ImpactKind.EXCAVATE, "dredge": ImpactKind.EXCAVATE,
+}
+#: Cowardin water regimes of permanently and semipermanently flooded areas (F, G, H).
+_FLOODED_REGIMES = frozenset("FGH")
+_COWARDIN = re.compile(r"^[A-Z][A-Z]{2}\d?([A-K])")
+
+
+def _impact_kind(value: Any) -> tuple[ImpactKind, str | None]:
+    """Read the impact kind column; an unknown word is decided as a drain or fill."""
+    text = read_text(value)
+    if text is None:
+        return ImpactKind.UNKNOWN, None
+    kind = _IMPACT_KINDS.get(text.strip().lower())
+    if kind is None:
+        return ImpactKind.UNKNOWN, (
+            f"impact kind {text!r} is not fill, drain or excavate: it was decided as a drain "
+            "or fill"
+        )
+    return kind, None
+
+
+def _flooded(cowardin: Any) -> bool | None:
+    """Return whether a Cowardin code's water regime is permanently/semipermanently flooded."""
+    text = read_text(cowardin)
+    if text is None:
         return None
-    by_type: dict[tuple[WetlandType, bool], float] = {}
-    for f in facts:
-        key = (f.wetland_type, f.cedar_tamarack)
-        by_type[key] = by_type.get(key, 0.0) + f.area_sqft
-    (wtype, cedar), _ = max(by_type.items(), key=lambda kv: kv[1])
-    pct, metro = places.pop()
-    try:
-        return de_minimis_allowance(
-            wtype, ShorelandZone.OUTSIDE, pct, metro, cedar_tamarack=cedar,
-            params=params, as_of=day,
-        ).value
-    except RulesInputError:
-        return None
+    match = _COWARDIN.match(text.upper())
+    return None if match is None else match.group(1) in _FLOODED_REGIMES
+
+
+def _nonneg(value: float | None) -> float | None:
+    return None if value is None or value < 0 else value
+
+

@@ -15,6 +15,14 @@ from pathlib import Path
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 
+#: Per-wetland fact columns the command line can name (``--<role>-field``); the roles of
+#: :data:`wetland_gis.io.fields.DEFAULT_NAMES` (docs/data_schema.md).
+FACT_FIELD_ROLES = (
+    "impact_kind", "land_use", "wetland_acres", "partial", "duration", "isolated",
+    "runoff_retention", "wetland_id", "owner", "owns_whole_wetland", "portion_sqft",
+    "prior_sqft_since_1992", "bottomland_hardwood", "banked", "used_for_credit",
+)
+
 __all__ = ["main", "build_parser"]
 
 
@@ -46,10 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cowardin-field", help="column holding a Cowardin code (type inferred)")
     p.add_argument("--project-field", help="column grouping impacts into projects")
     p.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
-    p.add_argument("--multi-zone-reading", choices=["most_restrictive", "per_zone"],
-                   default="most_restrictive",
-                   help="how subd. 9(e) applies to a project in several shoreland zones "
-                   "(docs/rules.md)")
+    p.add_argument("--clause-reading", choices=["per_clause", "one_clause"],
+                   default="per_clause",
+                   help="subd. 9(e): how the clauses of the one paragraph a project uses are "
+                   "totalled (docs/rules.md)")
+    for role in FACT_FIELD_ROLES:
+        p.add_argument(f"--{role.replace('_', '-')}-field", dest=f"{role}_field",
+                       help=f"column holding the {role.replace('_', ' ')} fact "
+                       "(docs/data_schema.md)")
     p.add_argument("--local-limit-sqft", type=float,
                    help="a more restrictive local de minimis limit (subd. 9(i))")
     p.add_argument("--tolerance-percent", type=float, default=1.0,

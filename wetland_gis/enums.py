@@ -14,6 +14,8 @@ __all__ = [
     "PercentageArea",
     "Outcome",
     "ImpactOutcome",
+    "ImpactKind",
+    "ProjectOutcome",
     "SitingTier",
 ]
 
@@ -77,16 +79,53 @@ class Outcome(str, Enum):
     RANKED = "ranked"
     EXCLUDED = "excluded"
     NOT_ASSESSED = "not_assessed"
+    CONDITIONAL = "conditional"
+    REGULATED = "regulated"
+    NOT_REGULATED = "not_regulated"
+    NOT_APPLIED = "not_applied"
 
 
 class ImpactOutcome(str, Enum):
-    """The headline outcome of one impact polygon, as shown on maps and in reports."""
+    """The headline outcome of one impact polygon, as shown on maps and in reports.
+
+    ``DE_MINIMIS_CONDITIONAL`` is exempt only if a fact the data does not give holds (the
+    landowner owns the entire wetland, § 103G.2241, subd. 9(f)); the trace names it.
+    ``NOT_A_DRAIN_OR_FILL`` is an excavation outside the permanently and semipermanently
+    flooded areas of types 3, 4 and 5 (§ 103G.222, subd. 1(a)). ``OUT_OF_WCA_SCOPE`` is
+    kept for files written before public waters wetlands were decided as replacement
+    required (issue 13); the engine no longer returns it.
+    """
 
     DE_MINIMIS_EXEMPT = "de_minimis_exempt"
+    DE_MINIMIS_CONDITIONAL = "de_minimis_conditional"
     REPLACEMENT_REQUIRED = "replacement_required"
     PROHIBITED = "prohibited"
+    NOT_A_DRAIN_OR_FILL = "not_a_drain_or_fill"
     OUT_OF_WCA_SCOPE = "out_of_wca_scope"
     NOT_ASSESSED = "not_assessed"
+
+
+class ProjectOutcome(str, Enum):
+    """The headline outcome of a project (:func:`wetland_gis.rules.decide_project`)."""
+
+    DE_MINIMIS_EXEMPT = "de_minimis_exempt"
+    DE_MINIMIS_CONDITIONAL = "de_minimis_conditional"
+    REPLACEMENT_REQUIRED = "replacement_required"
+    PROHIBITED = "prohibited"
+    NO_DRAIN_OR_FILL = "no_drain_or_fill"
+
+
+class ImpactKind(str, Enum):
+    """What the impact does to the wetland (joint application "type of impact").
+
+    ``UNKNOWN`` is decided as a drain or fill (never resolved in the applicant's
+    favour) and says so.
+    """
+
+    FILL = "fill"
+    DRAIN = "drain"
+    EXCAVATE = "excavate"
+    UNKNOWN = "unknown"
 
 
 class SitingTier(IntEnum):

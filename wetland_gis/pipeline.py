@@ -106,7 +106,10 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
     -------
     dict
         ``impacts`` (GeoDataFrame), ``zones`` (GeoDataFrame or None), ``projects`` and
-        ``summary`` (DataFrame or None), ``decisions`` and ``manifest`` (dict or None).
+        ``summary`` (DataFrame or None), ``trace`` (the ``decisions`` table: DataFrame of
+        :data:`wetland_gis.rules.TRACE_COLUMNS` with ``verify`` lists and ``inputs``,
+        ``parameters`` dicts, or None), ``decisions`` (the same, kept under its old key)
+        and ``manifest`` (dict or None).
     """
     path = Path(path)
     if not path.exists():
@@ -128,15 +131,41 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
         p = Path(f"{stem}_{suffix}.json")
         return json.loads(p.read_text("utf-8")) if p.exists() else None
 
+    trace = _read_trace(path, stem)
     return {
         "impacts": impacts,
         "zones": zones,
         "projects": _csv("projects"),
         "summary": _csv("summary"),
-        "decisions": _json("decisions"),
+        "trace": trace,
+        "decisions": trace,
         "manifest": _json("manifest"),
         "path": path,
     }
+
+
+def _read_trace(path: Path, stem: Path) -> pd.DataFrame | None:
+    """Read the trace: the GeoPackage ``decisions`` table, else ``*_decisions.json``."""
+    from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS
+
+    table = None
+    if path.suffix.lower() == ".gpkg" and "decisions" in list_layers(path):
+        import pyogrio
+
+        table = pyogrio.read_dataframe(path, layer="decisions", read_geometry=False)
+    else:
+        p = Path(f"{stem}_decisions.json")
+        if p.exists():
+            records = json.loads(p.read_text("utf-8"))
+            if isinstance(records, list):
+                table = pd.DataFrame(records)
+    if table is None or not set(TRACE_COLUMNS) <= set(table.columns):
+        return None
+    table = table[list(TRACE_COLUMNS)].copy()
+    for name in JSON_COLUMNS:
+        table[name] = [json.loads(v) if isinstance(v, str) else v for v in table[name]]
+    table["impact_id"] = table["impact_id"].fillna("").astype(str)
+    return table
 
 
 def run_site(
@@ -325,10 +354,21 @@ def run_report(
     sit = read_siting(siting) if siting else {}
     summary: dict[str, Any] = {}
     projects = read["projects"]
+    trace = read["trace"]
     if projects is not None:
         for _, row in projects.iterrows():
             for key, value in row.items():
                 label = key if len(projects) == 1 else f"{row['project']}: {key}"
+                if key in ("citations", "verify"):
+                    # from the trace's project steps, never by splitting rendered text
+                    if trace is None:
+                        continue
+                    steps = trace[(trace["project"].astype(str) == str(row["project"]))
+                                  & (trace["impact_id"] == "")]
+                    value = list(dict.fromkeys(
+                        [c for c in steps["citation"] if c] if key == "citations"
+                        else [v for items in steps["verify"] for v in items]
+                    ))
                 summary[label] = value
     manifest = read["manifest"] or {}
     if siting:
@@ -336,7 +376,7 @@ def run_report(
         if sm.exists():
             manifest = {"assess": manifest, "site": json.loads(sm.read_text("utf-8"))}
     kwargs: dict[str, Any] = {
-        "decisions": read["decisions"],
+        "trace": trace,
         "ranking": sit.get("ranking"),
         "allocation": sit.get("allocation"),
         "unmet": sit.get("unmet"),
@@ -414,8 +454,15 @@ def run_command(args: argparse.Namespace) -> list[Path]:
             }.items()
             if v
         }
+        from wetland_gis.cli import FACT_FIELD_ROLES
+
+        fields.update({
+            role: getattr(args, f"{role}_field")
+            for role in FACT_FIELD_ROLES
+            if getattr(args, f"{role}_field", None)
+        })
         options = AssessOptions(
-            multi_zone_reading=args.multi_zone_reading,
+            clause_reading=args.clause_reading,
             tolerance_percent=args.tolerance_percent,
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,

@@ -24,7 +24,15 @@ import pandas as pd
 from wetland_gis.errors import FieldMappingError, WetlandTypeError
 from wetland_gis.io.wetland_types import NWI_CATEGORIES, parse_wetland_type
 
-__all__ = ["FieldMapping", "resolve_fields", "DEFAULT_NAMES", "ROLE_LABELS"]
+__all__ = [
+    "FieldMapping",
+    "resolve_fields",
+    "DEFAULT_NAMES",
+    "ROLE_LABELS",
+    "read_flag",
+    "read_number",
+    "read_text",
+]
 
 #: Default column names per role, in order of preference (matched case-insensitively).
 DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
@@ -33,9 +41,22 @@ DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
     "cowardin": ("attribute",),
     "project": ("project",),
     "cedar_tamarack": ("cedar_tamarack", "cedar_tam"),
-    "impact_kind": ("impact", "activity"),
+    "impact_kind": ("impact_kind", "impact", "activity"),
     "land_use": ("land_use",),
     "wetland_acres": ("wetland_ac",),
+    # per-wetland facts (issue 13; docs/data_schema.md): all optional
+    "partial": ("partial",),
+    "duration": ("duration",),
+    "isolated": ("isolated",),
+    "runoff_retention": ("runoff_retention", "runoff_ret"),
+    "wetland_id": ("wetland_id", "wetland_no"),
+    "owner": ("owner", "landowner"),
+    "owns_whole_wetland": ("owns_whole_wetland", "owns_whole"),
+    "portion_sqft": ("portion_sqft", "portion_sf"),
+    "prior_sqft_since_1992": ("prior_sqft_since_1992", "prior_sqft"),
+    "bottomland_hardwood": ("bottomland_hardwood", "bottomland"),
+    "banked": ("banked",),
+    "used_for_credit": ("used_for_credit", "used_for_c"),
 }
 
 #: Plain-English name of each role, used in messages.
@@ -48,7 +69,79 @@ ROLE_LABELS: dict[str, str] = {
     "impact_kind": "impact kind",
     "land_use": "land use",
     "wetland_acres": "whole wetland size (acres)",
+    "partial": "partial drainage flag",
+    "duration": "permanent or temporary",
+    "isolated": "isolated wetland flag (subd. 9(b))",
+    "runoff_retention": "runoff retention or infiltration measures flag (subd. 9(b), (c))",
+    "wetland_id": "wetland id",
+    "owner": "landowner",
+    "owns_whole_wetland": "landowner owns the whole wetland flag (subd. 9(f))",
+    "portion_sqft": "landowner's portion of the wetland (sq ft)",
+    "prior_sqft_since_1992": "area drained or filled since 1992 (sq ft, subd. 9(f))",
+    "bottomland_hardwood": "bottomland hardwood flag (subd. 1(2))",
+    "banked": "wetland deposited in the wetland bank flag",
+    "used_for_credit": "wetland already used for replacement credit flag",
 }
+
+_TRUE = frozenset({"1", "true", "t", "yes", "y"})
+_FALSE = frozenset({"0", "false", "f", "no", "n"})
+
+
+def read_flag(value: Any) -> bool | None:
+    """Read a yes/no attribute: ``True``, ``False``, or ``None`` when blank or unreadable.
+
+    The one reader of flag columns: ``1``, ``1.0``, ``true``, ``yes``, ``y``, ``t`` (any
+    case) are true; ``0``, ``0.0``, ``false``, ``no``, ``n``, ``f`` false; anything else is
+    unknown, which the rules never resolve in the applicant's favour.
+
+    Examples
+    --------
+    >>> read_flag("Yes"), read_flag("0.0"), read_flag(""), read_flag(None)
+    (True, False, None, None)
+    """
+    if value is None or value is pd.NA:
+        return None
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if value != value:  # NaN
+            return None
+        return True if value == 1 else False if value == 0 else None
+    if hasattr(value, "item"):  # numpy scalars
+        return read_flag(value.item())
+    text = str(value).strip().lower()
+    if text.endswith(".0"):
+        text = text[:-2]
+    return True if text in _TRUE else False if text in _FALSE else None
+
+
+def read_number(value: Any) -> float | None:
+    """Read a number attribute; ``None`` when blank, not a number, or NaN.
+
+    Examples
+    --------
+    >>> read_number("1,200.5"), read_number(""), read_number("n/a")
+    (1200.5, None, None)
+    """
+    if value is None or value is pd.NA or isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        value = value.strip().replace(",", "")
+        if not value:
+            return None
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if out != out else out
+
+
+def read_text(value: Any) -> str | None:
+    """Read a text attribute; ``None`` when blank or missing."""
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+        return None
+    text = str(value).strip()
+    return text or None
 
 #: Type-field names that may hold NWI categories instead of Circular 39 types.
 _CHECK_VALUES = frozenset({"wetland_ty", "wetland_type"})
@@ -65,6 +158,9 @@ class FieldMapping:
     impact_id, wetland_type, cowardin, project, cedar_tamarack, impact_kind, land_use, \
 wetland_acres : str or None
         The actual column name (as spelt in the layer) for each role.
+    partial, duration, isolated, runoff_retention, wetland_id, owner, owns_whole_wetland, \
+portion_sqft, prior_sqft_since_1992, bottomland_hardwood, banked, used_for_credit : str or None
+        The optional per-wetland fact columns (docs/data_schema.md, issue 13).
     notes : tuple of str
         Why a candidate column was skipped, e.g. an NWI ``WETLAND_TY`` field.
     """
@@ -77,6 +173,18 @@ wetland_acres : str or None
     impact_kind: str | None = None
     land_use: str | None = None
     wetland_acres: str | None = None
+    partial: str | None = None
+    duration: str | None = None
+    isolated: str | None = None
+    runoff_retention: str | None = None
+    wetland_id: str | None = None
+    owner: str | None = None
+    owns_whole_wetland: str | None = None
+    portion_sqft: str | None = None
+    prior_sqft_since_1992: str | None = None
+    bottomland_hardwood: str | None = None
+    banked: str | None = None
+    used_for_credit: str | None = None
     notes: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, str | None]:
@@ -116,7 +224,8 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
     **user_names : str or None
         Column names chosen by the user, by role: ``impact_id``, ``wetland_type``,
         ``cowardin``, ``project``, ``cedar_tamarack``, ``impact_kind``, ``land_use``,
-        ``wetland_acres``. None means "use the defaults". Matched case-insensitively.
+        ``wetland_acres`` and the per-wetland facts of :data:`DEFAULT_NAMES`. None means
+        "use the defaults". Matched case-insensitively.
 
     Returns
     -------

@@ -2,18 +2,24 @@
 
 Every function returns HTML in which each attribute value is escaped with
 :func:`html.escape`; plain text is built first, then escaped once where it is placed.
+
+The decision chain of an impact is rendered from its steps of the decision trace (the
+``decisions`` table, :data:`wetland_gis.rules.TRACE_COLUMNS`), passed as ``steps``: each
+chain step shows the citations of the trace steps whose rule it names
+(:data:`RULE_STEPS`). No text column is split or matched: without ``steps``, the row's
+rendered ``reasons``, ``citations`` and ``verify`` texts are shown as they are.
 """
 
 from __future__ import annotations
 
 import html
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
 from wetland_gis.enums import ImpactOutcome, SitingTier
+from wetland_gis.rules.siting import CITE_TIER
 
 from ._format import (
     MISSING,
@@ -23,13 +29,12 @@ from ._format import (
     is_missing,
     joint_application_area,
     row_value,
-    split_joined,
 )
 from .symbology import outcome_color, outcome_label, zone_style
 
 __all__ = [
     "STEP_CITATIONS",
-    "TIER_CITATIONS",
+    "RULE_STEPS",
     "attributes_html",
     "decision_chain",
     "impact_popup_html",
@@ -38,43 +43,44 @@ __all__ = [
     "truthy",
 ]
 
-# The decision chain of an impact popup: each step shows the row's citations matching
-# its pattern; when the row cites none for the step, the step's defining provision.
-STEP_CITATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "wetland type": (r"103G\.005, subd\. 17b", ("Minn. Stat. § 103G.005, subd. 17b",)),
-    "county and metro area": (
-        r"103G\.2241, subd\. 9\s*\(d\)",
-        ("Minn. Stat. § 103G.2241, subd. 9(d)",),
-    ),
+# The defining provision of each step of an impact popup's decision chain, shown (in
+# italics) when the trace gives the step no citation.
+STEP_CITATIONS: dict[str, tuple[str, ...]] = {
+    "activity": ("Minn. Stat. § 103G.222, subd. 1(a)",),
+    "wetland type": ("Minn. Stat. § 103G.005, subd. 17b",),
+    "county and metro area": ("Minn. Stat. § 103G.2241, subd. 9(d)",),
     "percentage area class": (
-        r"103G\.005, subd\. 10[abh]|8420\.0117",
-        ("Minn. Stat. § 103G.005, subd. 10a, 10b, 10h", "Minn. R. 8420.0117"),
+        "Minn. Stat. § 103G.005, subd. 10a, 10b, 10h", "Minn. R. 8420.0117",
     ),
-    "watersheds": (r"103G\.005, subd\. 17a", ("Minn. Stat. § 103G.005, subd. 17a",)),
+    "watersheds": ("Minn. Stat. § 103G.005, subd. 17a",),
     "shoreland zone": (
-        r"103G\.005, subd\. 15f|6120\.",
-        ("Minn. Stat. § 103G.005, subd. 15f", "Minn. Stat. § 103G.2241, subd. 9(a)-(c)"),
+        "Minn. Stat. § 103G.005, subd. 15f", "Minn. Stat. § 103G.2241, subd. 9(a)-(c)",
     ),
-    "de minimis test": (
-        r"103G\.2241, subd\. 9|8420\.0420",
-        ("Minn. Stat. § 103G.2241, subd. 9",),
-    ),
-    "replacement ratio": (
-        r"103G\.222, subd\. 1\b|8420\.0522",
-        ("Minn. Stat. § 103G.222, subd. 1",),
-    ),
-    "siting tier": (r"103G\.222, subd\. 3", ("Minn. Stat. § 103G.222, subd. 3(a)",)),
-    "fen or public waters": (
-        r"103G\.223|103G\.005, subd\. 15a|103G\.2241, subd\. 9\s*\(f\)",
-        ("Minn. Stat. § 103G.223", "Minn. Stat. § 103G.005, subd. 15a"),
-    ),
+    "de minimis test": ("Minn. Stat. § 103G.2241, subd. 9",),
+    "replacement ratio": ("Minn. Stat. § 103G.222, subd. 1",),
+    "siting tier": ("Minn. Stat. § 103G.222, subd. 3(a)",),
+    "fen or public waters": ("Minn. Stat. § 103G.223", "Minn. Stat. § 103G.005, subd. 15a"),
 }
-"""Per decision step: regex of the row citations that belong to it, and the fallback."""
+"""Per decision-chain step: the provision that defines it."""
 
-TIER_CITATIONS: dict[int, str] = {
-    int(t): f"Minn. Stat. § 103G.222, subd. 3(a)({int(t)})" for t in SitingTier
+RULE_STEPS: dict[str, str] = {
+    "impact_kind": "activity",
+    "facts.wetland_type": "wetland type",
+    "facts.public_waters_wetland": "fen or public waters",
+    "public_waters_wetland": "fen or public waters",
+    "calcareous_fen": "fen or public waters",
+    "exemption_standards": "de minimis test",
+    "de_minimis.paragraph": "de minimis test",
+    "de_minimis.clauses": "de minimis test",
+    "de_minimis.amount": "de minimis test",
+    "de_minimis.total": "de minimis test",
+    "de_minimis.cumulative": "de minimis test",
+    "de_minimis.project": "de minimis test",
+    "de_minimis.impact": "de minimis test",
+    "replacement.ratio": "replacement ratio",
+    "replacement.credits": "replacement ratio",
 }
-"""Citation of each siting tier (:class:`SitingTier`), § 103G.222, subd. 3(a)(1)-(4)."""
+"""Which decision-chain step each trace rule id belongs to (by id, never by its text)."""
 
 _ALLOWANCE_COLUMNS = ("de_minimis_sqft", "allowance_sqft", "dm_allow_sqft", "dm_allow")
 """Optional columns holding the de minimis allowance applied, shown when present."""
@@ -117,8 +123,8 @@ def decision_chain(
     Returns
     -------
     list of (str, str)
-        Step names are keys of :data:`STEP_CITATIONS` (or ``status``, ``area``,
-        ``activity``); findings are not escaped.
+        Step names are keys of :data:`STEP_CITATIONS` (or ``status``, ``area``); findings
+        are not escaped.
     """
 
     def get(*names: str) -> Any:
@@ -142,7 +148,7 @@ def decision_chain(
             reported = None
     if not (is_missing(reported) and is_missing(area_sqft)):
         chain.append(("area", f"{fmt(reported)} ({_sqft(area_sqft)})"))
-    activity = get("impact", "activity")
+    activity = get("impact_kind", "impact", "activity")
     if not is_missing(activity):
         chain.append(("activity", fmt(activity)))
 
@@ -250,7 +256,7 @@ def decision_chain(
                 f"{fmt(row_value(alloc, 'option_kind'))} {fmt(row_value(alloc, 'option_id'))}: "
                 f"{label}, {fmt(row_value(alloc, 'credits'))} credits"
             )
-        chain.append(("siting tier", "; ".join(parts)))
+        chain.append(("siting tier", ", ".join(parts)))
     return chain
 
 
@@ -271,16 +277,29 @@ def tier_label(tier: Any) -> str:
         return f"tier {fmt(tier)}"
 
 
-def _step_citations(step: str, row_citations: Sequence[str]) -> tuple[list[str], tuple[str, ...]]:
-    pattern, defaults = STEP_CITATIONS.get(step, ("", ()))
-    if not pattern:
-        return [], ()
-    matched = [c for c in row_citations if re.search(pattern, c)]
-    return matched, defaults
+def _steps(steps: pd.DataFrame | Iterable[Mapping[str, Any]] | None) -> list[Mapping[str, Any]]:
+    """Return an impact's trace steps as a list of mappings, in ``seq`` order."""
+    if steps is None:
+        return []
+    if isinstance(steps, pd.DataFrame):
+        frame = steps.sort_values("seq") if "seq" in steps else steps
+        return frame.to_dict("records")
+    return list(steps)
+
+
+def _text_html(value: Any) -> str:
+    """Return a rendered text column as one block, its line breaks kept (never split)."""
+    if is_missing(value):
+        return f"<p>{MISSING}</p>"
+    return f'<p style="white-space:pre-line">{html.escape(str(value))}</p>'
 
 
 def impact_popup_html(
-    row: Mapping[str, Any], *, impact_id: str, allocations: pd.DataFrame | None = None
+    row: Mapping[str, Any],
+    *,
+    impact_id: str,
+    allocations: pd.DataFrame | None = None,
+    steps: pd.DataFrame | Iterable[Mapping[str, Any]] | None = None,
 ) -> str:
     """Return the popup of one impact: its decision chain, reasons, citations, checks.
 
@@ -292,33 +311,53 @@ def impact_popup_html(
         The id shown in the heading.
     allocations : DataFrame, optional
         The rows of the siting allocation for this impact.
+    steps : DataFrame or iterable of mappings, optional
+        The impact's steps of the decision trace (and its project's, if wanted), with the
+        trace columns. Reasons, citations and checks are listed from them, one item per
+        step; without them the row's rendered text columns are shown as they are.
 
     Returns
     -------
     str
         HTML in which every attribute value is escaped. Each step of the chain shows the
-        row's citations that belong to it (:data:`STEP_CITATIONS`) or, in italics, the
-        provision that defines the step when the rules cited none for it.
+        citations of the trace steps that belong to it (:data:`RULE_STEPS`) or, in
+        italics, the provision that defines the step (:data:`STEP_CITATIONS`).
     """
     outcome = fmt(row_value(row, "outcome"))
-    citations = split_joined(row_value(row, "citations"))
+    trace = _steps(steps)
+    cited: dict[str, list[str]] = {}
+    for step in trace:
+        name = RULE_STEPS.get(str(step.get("rule_id")))
+        if name and step.get("citation"):
+            cited.setdefault(name, []).append(str(step["citation"]))
     rows = []
     for step, finding in decision_chain(row, allocations):
-        matched, defaults = _step_citations(step, citations)
+        matched = list(dict.fromkeys(cited.get(step, [])))
         rows.append(
             f"<tr><th>{html.escape(step)}</th><td>{html.escape(finding)}</td>"
-            f'<td class="wg-cite">{_citation_cell(matched, defaults)}</td></tr>'
+            f'<td class="wg-cite">{_citation_cell(matched, STEP_CITATIONS.get(step, ()))}'
+            "</td></tr>"
         )
-    reasons = split_joined(row_value(row, "reasons"))
+    if steps is not None:
+        reasons_html = _list_html([str(s["reason"]) for s in trace if s.get("reason")],
+                                  ordered=True)
+        citations_html = _list_html(list(dict.fromkeys(
+            str(s["citation"]) for s in trace if s.get("citation"))))
+        verify_html = _list_html(list(dict.fromkeys(
+            str(v) for s in trace for v in (s.get("verify") or ()))))
+    else:
+        reasons_html, citations_html, verify_html = (
+            _text_html(row_value(row, name)) for name in ("reasons", "citations", "verify")
+        )
     return (
         f'<div class="wg-popup">'
         f"<h4>Impact {html.escape(impact_id)}</h4>"
         f'<p><span class="wg-outcome" style="background:{outcome_color(outcome)}">'
         f"{html.escape(outcome_label(outcome))}</span></p>"
         f"<table><tr><th>step</th><th>finding</th><th>citation</th></tr>{''.join(rows)}</table>"
-        f"<h5>Reasons</h5>{_list_html(reasons, ordered=True)}"
-        f"<h5>Citations</h5>{_list_html(citations)}"
-        f"<h5>To verify</h5>{_list_html(split_joined(row_value(row, 'verify')))}"
+        f"<h5>Reasons</h5>{reasons_html}"
+        f"<h5>Citations</h5>{citations_html}"
+        f"<h5>To verify</h5>{verify_html}"
         f"{_input_columns_html(row)}</div>"
     )
 
@@ -388,7 +427,7 @@ def option_popup_html(
         HTML in which every attribute value is escaped.
     """
     try:
-        tier_cite = TIER_CITATIONS[int(tier)]
+        tier_cite = CITE_TIER[SitingTier(int(tier))]
     except (TypeError, ValueError, KeyError):
         tier_cite = MISSING
     alloc_html = ""

@@ -19,7 +19,7 @@ import importlib.metadata
 import io
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -203,94 +203,6 @@ def _frame(value: Any, name: str) -> pd.DataFrame | None:
 # --------------------------------------------------------------------------- the trace
 
 
-def _decision_dict(item: Any) -> dict[str, Any]:
-    if hasattr(item, "to_dict") and not isinstance(item, (pd.Series, pd.DataFrame)):
-        item = item.to_dict()
-    if not isinstance(item, Mapping):
-        raise MappingInputError(
-            f"a decision must be a Decision or a dict, got {type(item).__name__}"
-        )
-    return dict(item)
-
-
-def _legacy_items(decisions: Any) -> tuple[list[tuple[str, dict]], list[tuple[str, dict]]]:
-    """Split legacy decisions into (impact id, decision) and (project, decision) pairs."""
-    impact_items: list[tuple[str, dict]] = []
-    project_items: list[tuple[str, dict]] = []
-    if decisions is None:
-        return impact_items, project_items
-    if isinstance(decisions, pd.DataFrame):
-        decisions = decisions.to_dict("records")
-    if isinstance(decisions, Mapping) and set(decisions) <= {"projects", "impacts"} and decisions:
-        for key, target in (("impacts", impact_items), ("projects", project_items)):
-            for owner, items in (decisions.get(key) or {}).items():
-                target.extend((fmt(owner), _decision_dict(i)) for i in items)
-        return impact_items, project_items
-    if isinstance(decisions, Mapping):
-        for owner, items in decisions.items():
-            if not isinstance(items, Iterable) or isinstance(items, (str, Mapping)):
-                items = [items]
-            impact_items.extend((fmt(owner), _decision_dict(i)) for i in items)
-        return impact_items, project_items
-    if isinstance(decisions, Sequence) and not isinstance(decisions, str):
-        for item in decisions:
-            d = _decision_dict(item)
-            if d.get("impact_id") is None:
-                raise MappingInputError(
-                    "a list of decisions needs an `impact_id` in each item; or pass a dict "
-                    "of impact id to its decisions"
-                )
-            impact_items.append((fmt(d["impact_id"]), d))
-        return impact_items, project_items
-    raise MappingInputError(
-        "`decisions` must be a dict, a list of dicts or a DataFrame, "
-        f"got {type(decisions).__name__}"
-    )
-
-
-def _trace_from_legacy_decisions(decisions: Any, impacts: pd.DataFrame) -> pd.DataFrame:
-    """ADAPTER (issue 11 branch only; replaced at merge by issue 13's ``Assessment.trace``).
-
-    Build a frame with the trace-contract columns (:data:`TRACE_COLUMNS`) from today's
-    decision dictionaries (``{"impacts": {id: [Decision...]}, "projects": {...}}``, or a
-    dict of impact id to decisions, or records with ``impact_id``): one row per decision,
-    ``rule_id`` = its question, ``citation`` = its citations in one text, ``reason`` = its
-    reasons in one text, ``inputs`` = its amounts.
-    """
-    impact_items, project_items = _legacy_items(decisions)
-    ids = impact_ids(impacts) if len(impacts) else pd.Series(dtype=object)
-    project_col = find_column(impacts.columns, "project")
-    project_of = (
-        dict(zip(ids, impacts[project_col].map(fmt), strict=True)) if project_col else {}
-    )
-    rows: list[dict[str, Any]] = []
-    seq: dict[str, int] = {}
-
-    def add(project: str, impact_id: str, d: dict[str, Any]) -> None:
-        seq[project] = seq.get(project, 0) + 1
-        value = d.get("value")
-        rows.append({
-            "project": project,
-            "impact_id": impact_id,
-            "seq": seq[project],
-            "rule_id": str(d.get("question") or d.get("rule_id") or ""),
-            "citation": "; ".join(split_joined(d.get("citations"))),
-            "outcome": fmt(d.get("outcome")),
-            "value": float(value) if isinstance(value, (int, float))
-            and not isinstance(value, bool) else None,
-            "reason": " ".join(split_joined(d.get("reasons"))),
-            "verify": split_joined(d.get("verify")),
-            "inputs": dict(d.get("amounts") or {}),
-            "parameters": dict(d.get("parameters") or {}),
-        })
-
-    for impact_id, d in impact_items:
-        add(project_of.get(impact_id, ""), impact_id, d)
-    for project, d in project_items:
-        add(project, "", d)
-    return pd.DataFrame(rows, columns=list(TRACE_COLUMNS))
-
-
 def _check_trace(trace: Any) -> pd.DataFrame:
     if not isinstance(trace, pd.DataFrame):
         raise MappingInputError(f"`trace` must be a DataFrame, got {type(trace).__name__}")
@@ -360,11 +272,19 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
             "status": fmt(row_value(data, "status")),
             "status_reason": fmt(row_value(data, "status_reason")),
             "type_verify": truthy(row_value(data, "type_verify")),
-            "verify_column": split_joined(row_value(data, "verify")),
-            "reasons_column": split_joined(row_value(data, "reasons")),
-            "citations_column": split_joined(row_value(data, "citations")),
+            # rendered text, shown whole (never split) for an impact without trace steps
+            "verify_column": _whole(row_value(data, "verify")),
+            "reasons_column": _whole(row_value(data, "reasons")),
+            "citations_column": _whole(row_value(data, "citations")),
         })
     return rows
+
+
+def _whole(value: Any) -> list[str]:
+    """Return a rendered text column as one item (a list or tuple as its items)."""
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if not is_missing(v)]
+    return [] if is_missing(value) else [str(value)]
 
 
 def _plan(
@@ -786,7 +706,6 @@ def render_report(
     impacts: pd.DataFrame,
     *,
     trace: pd.DataFrame | None = None,
-    decisions: Any = None,
     ranking: pd.DataFrame | None = None,
     allocation: pd.DataFrame | None = None,
     unmet: pd.DataFrame | None = None,
@@ -812,9 +731,6 @@ def render_report(
     trace : DataFrame, optional
         The decision trace (columns :data:`TRACE_COLUMNS`); "Decisions step by step" and
         "What to verify" are rendered from it.
-    decisions : dict, list of dicts or DataFrame, optional
-        Today's decisions, used only when ``trace`` is not given (see
-        ``_trace_from_legacy_decisions``).
     ranking, allocation, unmet : DataFrame, optional
         Outputs of ``site``.
     manifest : dict, optional
@@ -863,7 +779,7 @@ def render_report(
     allocation = _frame(allocation, "allocation")
     unmet = _frame(unmet, "unmet")
     if trace is None:
-        trace = _trace_from_legacy_decisions(decisions, impacts)
+        trace = pd.DataFrame(columns=list(TRACE_COLUMNS))
     trace = _check_trace(trace)
 
     ids = impact_ids(impacts)
@@ -1072,14 +988,11 @@ def report_assessment(
     summary = projects.iloc[0].to_dict() if len(projects) == 1 else {}
     frames = {k: getattr(siting, k, None) for k in ("ranking", "allocation", "unmet")}
     common: dict[str, Any] = {
-        "trace": getattr(assessment, "trace", None),
-        "decisions": assessment.decisions_json(),
+        "trace": assessment.trace,
         "manifest": assessment.manifest.to_dict(),
         **frames,
         **kwargs,
     }
-    if common["trace"] is None:
-        del common["trace"]
     layers = {
         "zones": assessment.zones,
         "sites": getattr(siting, "sites", None),

@@ -29,6 +29,8 @@ __all__ = [
 # colour-vision deficiency. Dash patterns add a second, colour-free cue.
 OUTCOME_COLORS: dict[str, str] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: "#009E73",  # bluish green
+    ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "#56B4E9",  # sky blue
+    ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "#F0E442",  # yellow
     ImpactOutcome.REPLACEMENT_REQUIRED.value: "#E69F00",  # orange
     ImpactOutcome.PROHIBITED.value: "#D55E00",  # vermillion
     ImpactOutcome.OUT_OF_WCA_SCOPE.value: "#CC79A7",  # reddish purple
@@ -38,6 +40,8 @@ OUTCOME_COLORS: dict[str, str] = {
 
 OUTCOME_DASH: dict[str, str | None] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: None,
+    ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "4 2",
+    ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "1 3",
     ImpactOutcome.REPLACEMENT_REQUIRED.value: None,
     ImpactOutcome.PROHIBITED.value: None,
     ImpactOutcome.OUT_OF_WCA_SCOPE.value: "6 3",
@@ -47,6 +51,8 @@ OUTCOME_DASH: dict[str, str | None] = {
 
 OUTCOME_LABELS: dict[str, str] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",
+    ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "De minimis if a fact holds",
+    ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "Not a drain or fill",
     ImpactOutcome.REPLACEMENT_REQUIRED.value: "Replacement required",
     ImpactOutcome.PROHIBITED.value: "Prohibited",
     ImpactOutcome.OUT_OF_WCA_SCOPE.value: "Out of WCA scope",

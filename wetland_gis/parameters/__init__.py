@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -71,7 +72,7 @@ UNITS = frozenset(
 )
 COMPARISONS = frozenset({"at_most", "less_than", "at_least", "greater_than"})
 _LEAF_KEYS = {"description", "unit", "reference", "values"}
-_OPTIONAL_KEYS = {"comparison"}
+_OPTIONAL_KEYS = {"comparison", "applies_to"}
 RATIO_CONDITIONS = frozenset(
     {
         "in_advance",
@@ -124,6 +125,10 @@ class Parameter:
         Dated values, oldest first; each is in force from its date on.
     comparison : str or None
         How an amount is compared with the value when it is a limit (:data:`COMPARISONS`).
+    applies_to : Mapping or None
+        What the value applies to, as lookup keys (e.g. the zone, type group, percentage
+        class and metropolitan flag of a de minimis amount); read by the rules to look an
+        amount up instead of choosing it in code.
     """
 
     key: str
@@ -132,6 +137,7 @@ class Parameter:
     reference: str
     values: tuple[tuple[dt.date, Any], ...]
     comparison: str | None = None
+    applies_to: Mapping[str, Any] | None = None
 
     def value_on(self, as_of: str | dt.date | None = None) -> Any:
         """Return the value in force on ``as_of``.
@@ -257,6 +263,7 @@ class ParameterSet(Mapping[str, Parameter]):
                 reference=old.reference,
                 values=tuple(sorted(values, key=lambda v: v[0])),
                 comparison=old.comparison,
+                applies_to=old.applies_to,
             )
         digest = hashlib.sha256((self.sha256 + repr(sorted(overrides.items()))).encode())
         return ParameterSet(params, source=f"{self.source} + overrides", sha256=digest.hexdigest())
@@ -348,6 +355,11 @@ def _leaf(key: str, node: Mapping[str, Any], source: str) -> Parameter:
                 )
         values.append((start, value))
     values.sort(key=lambda v: v[0])
+    applies_to = node.get("applies_to")
+    if applies_to is not None and not isinstance(applies_to, Mapping):
+        raise ParameterError(
+            f"parameter {key!r} in {source}: applies_to must map lookup keys to values"
+        )
     return Parameter(
         key=key,
         description=node["description"].strip(),
@@ -355,6 +367,7 @@ def _leaf(key: str, node: Mapping[str, Any], source: str) -> Parameter:
         reference=node["reference"].strip(),
         values=tuple(values),
         comparison=comparison,
+        applies_to=MappingProxyType(dict(applies_to)) if applies_to is not None else None,
     )
 
 

@@ -20,11 +20,21 @@ from __future__ import annotations
 from wetland_gis.rules.de_minimis import (
     MOST_RESTRICTIVE,
     MULTI_ZONE_READINGS,
-    PER_ZONE,
     DeMinimisGroup,
     DeMinimisResult,
     de_minimis,
     de_minimis_allowance,
+)
+from wetland_gis.rules.engine import (
+    CLAUSE_READINGS,
+    ONE_CLAUSE,
+    PER_CLAUSE,
+    Claims,
+    DeMinimisTotal,
+    ImpactDecision,
+    ProjectDecision,
+    decide_project,
+    decide_projects,
 )
 from wetland_gis.rules.exemptions import (
     drainage_exemption,
@@ -57,8 +67,21 @@ from wetland_gis.rules.siting import (
     replacement_action_eligibility,
     siting_tier,
 )
+from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
 
 __all__ = [
+    # the project decision engine (the rule order)
+    "decide_project",
+    "decide_projects",
+    "Claims",
+    "ProjectDecision",
+    "ImpactDecision",
+    "DeMinimisTotal",
+    "PER_CLAUSE",
+    "ONE_CLAUSE",
+    "CLAUSE_READINGS",
+    "TRACE_COLUMNS",
+    "TraceLog",
     # facts
     "ImpactFacts",
     "PERCENT",
@@ -76,7 +99,6 @@ __all__ = [
     "DeMinimisResult",
     "DeMinimisGroup",
     "MOST_RESTRICTIVE",
-    "PER_ZONE",
     "MULTI_ZONE_READINGS",
     # other exemptions
     "pasture_exemption",

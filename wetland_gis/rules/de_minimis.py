@@ -37,6 +37,7 @@ from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import ParameterError, RulesInputError
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.amounts import amount_table
 from wetland_gis.rules.facts import (
     PERCENT,
     ZONE_ORDER,
@@ -59,7 +60,6 @@ __all__ = [
     "DeMinimisResult",
     "DeMinimisGroup",
     "MOST_RESTRICTIVE",
-    "PER_ZONE",
     "MULTI_ZONE_READINGS",
     "TYPES_1_2_6_7",
     "TYPES_3_4_5_8_CEDAR",
@@ -69,9 +69,9 @@ __all__ = [
 
 #: Default reading of subd. 9(e) on a project touching several zones.
 MOST_RESTRICTIVE = "most_restrictive"
-#: Alternative reading: each zone's area is held to that zone's own amount.
-PER_ZONE = "per_zone"
-MULTI_ZONE_READINGS = (MOST_RESTRICTIVE, PER_ZONE)
+#: The readings of subd. 9(e) on a project touching several zones. The ``per_zone``
+#: reading was removed (issue 13): it added the amounts of (a), (b) and (c) together.
+MULTI_ZONE_READINGS = (MOST_RESTRICTIVE,)
 
 #: Type group taking the larger amounts: types 1, 2, 6, 7 that are not white cedar/tamarack.
 TYPES_1_2_6_7 = "types_1_2_6_7"
@@ -251,47 +251,55 @@ def _allowance(
     verify: list[str] = []
     has_amount = True
 
-    if zone is ShorelandZone.BUILDING_SETBACK:
-        amount = get("setback_zone.amount")
-        cites.append(cite("setback_zone.amount"))
+    table = amount_table(trace.params, trace.day)
+    increased = (
+        setback_increase if zone is ShorelandZone.BUILDING_SETBACK else shoreland_increase
+    ) and zone is not ShorelandZone.OUTSIDE
+    base = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, False)
+    entry = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, increased)
+    if entry is None:
+        amount = 0
+        has_amount = False
+        listed = get("type_groups.metro_less_than_50")
+        cites.append(cite("type_groups.metro_less_than_50"))
+        cites.append(cite("outside_zone.types_1_2_6_7_less_than_50"))
+        types = ", ".join(str(t) for t in listed)
         reasons.append(
-            f"For a {label} {where}, subd. 9(c) allows {fmt_sqft(amount)} of wetland of any type."
+            f"A {label} {where} in a less than 50 percent area within the 11-county "
+            f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
+            f"{types} only, and (a)(3) excepts the metropolitan area."
         )
-        if setback_increase:
-            amount = get("setback_zone.increased_amount")
-            cites.append(cite("setback_zone.increased_amount"))
-            reasons.append(
-                f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
-                "runoff retention or infiltration measures are established in proximity."
-            )
-            verify.append(
-                "The shoreland management authority has approved the permanent water runoff "
-                "retention or infiltration measures in proximity (subd. 9(c))."
-            )
-        verify.append(
-            "The shoreland building setback zone is the one defined in the local shoreland "
-            "management ordinance (subd. 9(c)), which may be larger than the state minimum."
+    else:
+        shown = base if base is not None else entry
+        amount = shown.sqft
+        used[shown.key] = trace.used[shown.key] = amount
+        cites.append(shown.citation)
+        place = "" if shown.zone is not ShorelandZone.OUTSIDE else {
+            PercentageArea.GREATER_THAN_80: " in a greater than 80 percent area",
+            PercentageArea.FROM_50_TO_80: " in a 50 to 80 percent area",
+            PercentageArea.LESS_THAN_50: " in a less than 50 percent area",
+        }[pct_class]
+        if shown.paragraph == "d":
+            place += " within the 11-county metropolitan area"
+        any_type = " of wetland of any type" if shown.paragraph == "c" else ""
+        reasons.append(
+            f"For a {label} {where}{place}, {_short(shown.citation)} allows "
+            f"{fmt_sqft(amount)}{any_type}."
         )
-    elif zone is ShorelandZone.PROTECTION:
-        if group == TYPES_3_4_5_8_CEDAR:
-            key = "protection_zone.types_3_4_5_8_cedar"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
-            if shoreland_increase:
+        if entry is not shown:
+            amount = entry.sqft
+            used[entry.key] = trace.used[entry.key] = amount
+            cites.append(entry.citation)
+            if entry.paragraph == "c":
                 reasons.append(
-                    "The subd. 9(b) increase applies only to the clause (1) amount of types "
-                    "1, 2, 6 and 7, not to this wetland."
+                    f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
+                    "runoff retention or infiltration measures are established in proximity."
                 )
-        else:
-            key = "protection_zone.types_1_2_6_7"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
-            if shoreland_increase and pct_class is PercentageArea.GREATER_THAN_80:
-                key = "protection_zone.increased_types_1_2_6_7_greater_than_80"
-                amount = get(key)
-                cites.append(cite(key))
+                verify.append(
+                    "The shoreland management authority has approved the permanent water "
+                    "runoff retention or infiltration measures in proximity (subd. 9(c))."
+                )
+            else:
                 reasons.append(
                     f"In a greater than 80 percent area the clause (1) amount is increased "
                     f"to {fmt_sqft(amount)} under subd. 9(b)."
@@ -306,25 +314,31 @@ def _allowance(
                     f"The subd. 9(b) increase is up to {fmt_sqft(amount)}: if a smaller "
                     "amount is approved, enter it as local_limit_sqft."
                 )
-            elif shoreland_increase:
+        elif increased and zone is ShorelandZone.PROTECTION:
+            if group == TYPES_3_4_5_8_CEDAR:
+                reasons.append(
+                    "The subd. 9(b) increase applies only to the clause (1) amount of types "
+                    "1, 2, 6 and 7, not to this wetland."
+                )
+            else:
                 reasons.append(
                     "The subd. 9(b) increase is available only in a greater than 80 percent "
                     "area; it is not applied here."
                 )
-    else:
-        verify.append(_VERIFY_H)
-        if group == TYPES_3_4_5_8_CEDAR:
-            key = "outside_zone.types_3_4_5_8_cedar"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(f"For a {label} {where}, {_short(cite(key))} allows {fmt_sqft(amount)}.")
-            if cedar:
+        if zone is ShorelandZone.BUILDING_SETBACK:
+            verify.append(
+                "The shoreland building setback zone is the one defined in the local shoreland "
+                "management ordinance (subd. 9(c)), which may be larger than the state minimum."
+            )
+        if zone is ShorelandZone.OUTSIDE:
+            verify.append(_VERIFY_H)
+            if cedar and group == TYPES_3_4_5_8_CEDAR:
                 reasons.append(
                     "White cedar and tamarack wetlands are excluded from the larger amounts "
                     "of subd. 9(a)(1)-(3) and (d)(1); they take the clause (4) amount."
                 )
-            if metro:
-                listed = get("type_groups.metro_less_than_50")
+            listed = get("type_groups.metro_less_than_50")
+            if metro and group == TYPES_3_4_5_8_CEDAR:
                 if (
                     cedar
                     and pct_class is PercentageArea.LESS_THAN_50
@@ -347,65 +361,17 @@ def _allowance(
                         "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in "
                         "the 11-county metropolitan area too."
                     )
-        elif pct_class is PercentageArea.GREATER_THAN_80:
-            key = "outside_zone.types_1_2_6_7_greater_than_80"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(
-                f"For a {label} {where} in a greater than 80 percent area, "
-                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
-            )
-            if metro:
+            elif metro and pct_class is PercentageArea.GREATER_THAN_80:
                 reasons.append(
                     "Subd. 9(d) covers only 50 to 80 and less than 50 percent areas of the "
                     "metropolitan area, so (a)(1) applies."
                 )
-        elif pct_class is PercentageArea.FROM_50_TO_80:
-            key = (
-                "outside_zone.metro_types_1_2_6_7_50_to_80"
-                if metro
-                else "outside_zone.types_1_2_6_7_50_to_80"
-            )
-            amount = get(key)
-            cites.append(cite(key))
-            inside = " within the 11-county metropolitan area" if metro else ""
-            reasons.append(
-                f"For a {label} {where} in a 50 to 80 percent area{inside}, "
-                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
-            )
-            if metro:
-                reasons.append("Within the metropolitan area subd. 9(d)(1) replaces (a)(2).")
-        elif metro:
-            listed = get("type_groups.metro_less_than_50")
-            if int(wetland_type) in listed:
-                key = "outside_zone.metro_types_1_2_6_less_than_50"
-                amount = get(key)
-                cites.append(cite(key))
+            elif metro and shown.paragraph == "d":
+                replaced = "(a)(2)" if pct_class is PercentageArea.FROM_50_TO_80 else "(a)(3)"
                 reasons.append(
-                    f"For a {label} {where} in a less than 50 percent area within the "
-                    f"11-county metropolitan area, {_short(cite(key))} allows {fmt_sqft(amount)} "
-                    "(it replaces (a)(3) there)."
+                    f"Within the metropolitan area {_short(shown.citation)} replaces {replaced}"
+                    + (" there." if replaced == "(a)(3)" else ".")
                 )
-            else:
-                amount = 0
-                has_amount = False
-                cites.append(cite("type_groups.metro_less_than_50"))
-                cites.append(cite("outside_zone.types_1_2_6_7_less_than_50"))
-                types = ", ".join(str(t) for t in listed)
-                reasons.append(
-                    f"A {label} {where} in a less than 50 percent area within the 11-county "
-                    f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
-                    f"{types} only, and (a)(3) excepts the metropolitan area."
-                )
-        else:
-            key = "outside_zone.types_1_2_6_7_less_than_50"
-            amount = get(key)
-            cites.append(cite(key))
-            reasons.append(
-                f"For a {label} {where} in a less than 50 percent area, "
-                f"{_short(cite(key))} allows {fmt_sqft(amount)}."
-            )
-
     if local_limit is not None:
         if local_limit < amount:
             amount = local_limit
@@ -572,7 +538,7 @@ def de_minimis(
     impacts : sequence of ImpactFacts
         The project's impacts (ids unique). A project is what the local government unit
         defines; it may not be split to gain exemptions (§ 103G.005, subd. 14d).
-    multi_zone_reading : {"most_restrictive", "per_zone"}, default "most_restrictive"
+    multi_zone_reading : {"most_restrictive"}, default "most_restrictive"
         How subd. 9(e) ("the amounts listed in paragraphs (a), (b), and (c) may not be
         combined on a project") applies when the project touches several zones. See Notes.
     cumulative_sqft_since_1992 : float, default 0
@@ -612,24 +578,24 @@ def de_minimis(
       compared "at most": a total equal to the amount is exempt, one square foot over is
       not. Where a total exceeds its amount, every impact in it is not exempt and the
       entire amount must be replaced, not only the excess (Minn. R. 8420.0420, subp. 1).
-    * Subd. 9(e), ``most_restrictive`` (default). When a type group's impacts touch
-      several zones, every impact of the group is held to the smallest amount any of
-      those zones gives it (setback < protection < outside, except that a type 7 wetland
-      in a metropolitan less than 50 percent area has no amount outside the protection
-      zone). One amount then governs the group's total, so no two of the paragraph (a),
-      (b) and (c) amounts are added together, which is what (e) forbids.
-    * ``per_zone`` (alternative). Each zone's area of a group is held to that zone's own
-      amount; an impact is exempt only if every zone total it is part of is. This reads
-      (e) as forbidding only the use of one paragraph's amount for another zone's area;
-      the local government unit must confirm it, and the decision says so.
+    * Subd. 9(e), ``most_restrictive`` (the only reading). "The amounts listed in
+      paragraphs (a), (b), and (c) may not be combined on a project": every impact of the
+      project, of every type group, is held to the smallest amount the zones the project
+      touches give it (setback < protection < outside, except that a type 7 wetland in a
+      metropolitan less than 50 percent area has no amount outside the protection zone).
+      The ``per_zone`` reading, which added the amounts of several paragraphs together,
+      was removed (issue 13).
+    * Minn. R. 8420.0420, subp. 1: when any total exceeds its amount the project is not
+      exempt and every impact of it, of every type group, must be replaced.
+    * This function answers the de minimis question alone. The project's decision, in the
+      order of every rule, is :func:`wetland_gis.rules.decide_project`.
     * Subd. 9(c) gives its amount for "wetland" of any type, so every area held to the
       setback-zone amount forms one total across both type groups.
     * Type 7 wetlands in a metropolitan less than 50 percent area outside the protection
       zone have no amount (subd. 9(d)(2) lists types 1, 2, 6); they are not exempt and are
       not counted in a (d)(2) total of types 1, 2, 6. Under ``most_restrictive`` their area
       still counts in the total their type group is held to in the protection zone ((b)(1),
-      "type 1, 2, 6, or 7 wetland") or the setback zone ((c), any wetland), so the default
-      reading is never looser than ``per_zone``.
+      "type 1, 2, 6, or 7 wetland") or the setback zone ((c), any wetland).
     * Totals and the cumulative limit are computed exactly from the areas as written
       (:func:`~wetland_gis.rules.facts.exact`): fills of 652.2, 1,101.9, 101.1 and 144.8
       sq ft are exactly 2,000 sq ft.
@@ -718,10 +684,13 @@ def de_minimis(
             by_impact[f.impact_id] = _out_of_scope(f, trace)
             continue
         own = parts_of[f.impact_id]
+        mine = [results[p.pool] for p in own]
+        # Minn. R. 8420.0420, subp. 1: a failed total of the project fails every impact
+        others = [g for g in results.values() if not g.exempt and g not in mine]
         by_impact[f.impact_id] = _impact_decision(
             f,
             own,
-            [results[p.pool] for p in own],
+            mine + others,
             trace=trace,
             reading=multi_zone_reading,
             multi_zone=multi_zone.get(groups_of[f.impact_id], ()),
@@ -788,7 +757,10 @@ def _parts(
 ) -> list[_Part]:
     parts: list[_Part] = []
     if reading == MOST_RESTRICTIVE:
-        zones_of = _zones_by_group(impacts, groups_of)
+        # subd. 9(e), across type groups too: every impact is held to the amounts of the
+        # most restrictive zone any impact of the project touches
+        touched = tuple(z for z in ZONE_ORDER if any(f.sqft_in(z) > 0 for f in impacts))
+        zones_of = {g: touched for g in set(groups_of.values())}
         for f in impacts:
             group = groups_of[f.impact_id]
             zones = zones_of[group] or (ShorelandZone.OUTSIDE,)

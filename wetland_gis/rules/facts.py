@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.enums import ImpactKind, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
@@ -90,8 +90,39 @@ class ImpactFacts:
     used_for_replacement_credit : bool, default False
         A wetland already used for replacement credit (Minn. R. 8420.0420, subp. 1).
     public_waters_wetland : bool, default False
-        A public waters wetland (§ 103G.005, subd. 15a): outside the "wetlands" of the
-        Wetland Conservation Act (subd. 19(b)); it goes to the DNR public waters process.
+        A public waters wetland (§ 103G.005, subd. 15a): not a "wetland" for the de minimis
+        exemption (subd. 19(b)), but replaced at the ratios of § 103G.222, subd. 1(f), (g)
+        and routed to the DNR public waters work permit (§ 103G.245).
+    impact_kind : ImpactKind or str, default "unknown"
+        ``fill``, ``drain``, ``excavate`` or ``unknown`` (decided as a drain or fill).
+    partial : bool, default False
+        A ``drain`` that only partly drains the area (Minn. R. 8420.0522, subp. 2).
+    flooded : bool or None, default None
+        The area is permanently or semipermanently flooded (for an excavation,
+        § 103G.222, subd. 1(a)); ``None`` if unknown.
+    wetland_id, owner : str or None
+        The wetland and the landowner the impact is in and of (subd. 9(f): impacts of one
+        owner on one wetland are summed; different owners are not pooled).
+    owns_whole_wetland : bool or None
+        Whether the landowner owns the entire wetland (subd. 9(f)(1)); ``None`` if unknown.
+    portion_sqft : float or None
+        Size of the landowner's portion of the wetland (subd. 9(f)(2)).
+    prior_sqft_since_1992 : float or None
+        Area of the landowner's portion already drained or filled since the subd. 9(f) date.
+    isolated, runoff_retention : bool or None
+        The subd. 9(b) and 9(c) increase conditions, about "the wetland".
+    bottomland_hardwood : bool or None
+        A bottomland hardwood type 1 wetland (pasture exemption, subd. 1(2)).
+    land_use : str or None
+        ``agricultural``, ``pasture`` or ``nonagricultural`` land (§ 103G.222, subd. 1(f), (g)).
+    wetland_acres : float or None
+        Size of the whole wetland, in acres.
+    incorporated : bool or None
+        Whether the wetland lies in an incorporated area.
+    county : str or None
+        County of the impact (reported only).
+    duration : str or None
+        ``permanent`` or ``temporary`` (the joint application table; reported only).
 
     Raises
     ------
@@ -118,6 +149,22 @@ class ImpactFacts:
     banked: bool = False
     used_for_replacement_credit: bool = False
     public_waters_wetland: bool = False
+    impact_kind: ImpactKind = ImpactKind.UNKNOWN
+    partial: bool = False
+    flooded: bool | None = None
+    wetland_id: str | None = None
+    owner: str | None = None
+    owns_whole_wetland: bool | None = None
+    portion_sqft: float | None = None
+    prior_sqft_since_1992: float | None = None
+    isolated: bool | None = None
+    runoff_retention: bool | None = None
+    bottomland_hardwood: bool | None = None
+    land_use: str | None = None
+    wetland_acres: float | None = None
+    incorporated: bool | None = None
+    county: str | None = None
+    duration: str | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -137,8 +184,41 @@ class ImpactFacts:
             "banked",
             "used_for_replacement_credit",
             "public_waters_wetland",
+            "partial",
         ):
             check_flag(getattr(self, name), f"{name} of impact {self.impact_id!r}")
+        for name in (
+            "flooded",
+            "owns_whole_wetland",
+            "isolated",
+            "runoff_retention",
+            "bottomland_hardwood",
+            "incorporated",
+        ):
+            value = getattr(self, name)
+            if value is not None:
+                check_flag(value, f"{name} of impact {self.impact_id!r}")
+        for name in ("portion_sqft", "prior_sqft_since_1992", "wetland_acres"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(
+                    self, name, check_area(value, f"{name} of impact {self.impact_id!r}")
+                )
+        if not isinstance(self.impact_kind, ImpactKind):
+            try:
+                object.__setattr__(self, "impact_kind", ImpactKind(self.impact_kind))
+            except ValueError:
+                allowed = [k.value for k in ImpactKind]
+                raise RulesInputError(
+                    f"impact_kind {self.impact_kind!r} of impact {self.impact_id!r} is not one "
+                    f"of {allowed}"
+                ) from None
+        if self.partial and self.impact_kind is not ImpactKind.DRAIN:
+            raise RulesInputError(
+                f"impact {self.impact_id!r} is marked partial but its kind is "
+                f"{self.impact_kind.value!r}: only a drain can be partial (Minn. R. 8420.0522, "
+                "subp. 2)"
+            )
 
     @functools.cached_property
     def area_sqft(self) -> float:

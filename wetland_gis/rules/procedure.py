@@ -1,6 +1,6 @@
 """Procedural thresholds of a replacement plan and of the wetland bank.
 
-* :func:`sequencing_without_alternatives_analysis` — § 103G.222, subd. 1(b)(6).
+* :func:`sequencing_without_alternatives_analysis` — § 103G.222, subd. 1(b), last sentence.
 * :func:`public_comment_required` — § 103G.2242, subd. 8.
 * :func:`revised_application_requires_notice` — § 103G.2242, subd. 6(b).
 * :func:`bank_fees` — § 103G.2242, subd. 14(a).
@@ -63,7 +63,7 @@ def sequencing_without_alternatives_analysis(
     -------
     Decision
         ``ELIGIBLE`` when the total is not more than the applicable amount plus the
-        allowance of § 103G.222, subd. 1(b)(6); ``NOT_ELIGIBLE`` otherwise.
+        allowance of § 103G.222, subd. 1(b), last sentence; ``NOT_ELIGIBLE`` otherwise.
 
     Notes
     -----
@@ -87,7 +87,7 @@ def sequencing_without_alternatives_analysis(
     )
     trace.check(
         "The on-site sequencing determination without a written alternatives analysis is at "
-        'the local government unit\'s option ("may"), § 103G.222, subd. 1(b)(6).',
+        'the local government unit\'s option ("may"), § 103G.222, subd. 1(b), last sentence.',
         "The applicable amount is that of § 103G.2241, subd. 9(a) for the project (confirm "
         "which amount applies where subd. 9(d) replaces it in the metropolitan area).",
     )

@@ -31,7 +31,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ import pandas as pd
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import default_parameters
 from wetland_gis.rules.facts import Trace, fmt_number, percentage_class_of
 
 __all__ = [
@@ -56,6 +57,10 @@ __all__ = [
     "CITE_EXCLUSION",
     "CITE_TIER",
     "CITE_BANKING",
+    "BANKING_OWN_ORDER",
+    "SINGLE_ORDER",
+    "SITING_READINGS",
+    "siting_priority",
     "CITE_NEXT_LEVEL",
     "CITE_REASONABLE",
 ]
@@ -73,6 +78,16 @@ CITE_TIER = {
 }
 #: Replacement by wetland banking begins at clause (3).
 CITE_BANKING = "Minn. Stat. § 103G.222, subd. 3(c)"
+#: Default reading of subd. 3(c): "Notwithstanding paragraph (a), clauses (1) and (2), the
+#: priority order for replacement by wetland banking begins at paragraph (a), clause (3)."
+#: Banking has its own priority order, which starts at clause (3): a bank credit in the
+#: impact's bank service area meets the siting priority and is not outranked by
+#: project-specific sites; between them the applicant chooses (cost, then distance).
+BANKING_OWN_ORDER = "banking_own_order"
+#: Stricter alternative: one priority order for every option; a same-bank-service-area
+#: credit (clause (3)) comes after project-specific sites of clauses (1) and (2).
+SINGLE_ORDER = "single_order"
+SITING_READINGS = (BANKING_OWN_ORDER, SINGLE_ORDER)
 #: The applicant may seek opportunities at the next level only when none are available.
 CITE_NEXT_LEVEL = "Minn. Stat. § 103G.222, subd. 3(d)"
 #: What "reasonable, practicable, and environmentally beneficial" means.
@@ -89,62 +104,34 @@ _WATERSHED = (
 #: ``"anywhere"``, ``"greater_than_80"`` (only in a greater than 80 percent area) or
 #: ``"never"`` (not eligible anywhere). Values of the sites' ``action`` field are read
 #: with :func:`normalise_action`.
-REPLACEMENT_ACTIONS: Mapping[str, tuple[str, str, str]] = {
-    "restoration": (
-        "anywhere",
-        CITE_ACTIONS,
-        "a wetland restored from a previously drained or filled wetland",
-    ),
-    "creation": (
-        "anywhere",
-        CITE_ACTIONS,
-        "a wetland created by excavation in nonwetland",
-    ),
-    "ditch_dike": (
-        "anywhere",
-        CITE_ACTIONS,
-        "a wetland created by dikes or dams along a public or private drainage ditch",
-    ),
-    "restoration_dike": (
-        "anywhere",
-        CITE_ACTIONS,
-        "a wetland created by dikes or dams associated with the restoration of a previously "
-        "drained or filled wetland",
-    ),
-    "vegetative_cover": (
-        "anywhere",
-        f"{CITE_CREDIT_ACTIONS}(1)",
-        "reestablishment of permanent native, noninvasive vegetative cover on a wetland on "
-        "agricultural land",
-    ),
-    "buffer": (
-        "anywhere",
-        f"{CITE_CREDIT_ACTIONS}(2)",
-        "buffer areas of permanent native, noninvasive vegetative cover on upland adjacent to "
-        "replacement wetlands",
-    ),
-    "terminated_easement": (
-        "anywhere",
-        f"{CITE_CREDIT_ACTIONS}(3)",
-        "wetlands restored for conservation purposes under terminated easements or contracts",
-    ),
-    "stormwater_pond": (
-        "anywhere",
-        f"{CITE_CREDIT_ACTIONS}(4)",
-        "a water quality treatment pond constructed to pretreat storm water runoff",
-    ),
-    "stream_riparian": (
-        "greater_than_80",
-        f"{CITE_CREDIT_ACTIONS}(5)",
-        "restoration and protection of streams and riparian buffers",
-    ),
-    "type_conversion": (
-        "never",
-        CITE_ACTIONS,
-        "modification or conversion of a nondegraded naturally occurring wetland from one "
-        "type to another",
-    ),
-}
+class _ReplacementActions(Mapping[str, tuple[str, str, str]]):
+    """The replacement actions of the parameter tree (``replacement.actions``), read lazily.
+
+    A view of the shipped tree's value in force today: action -> (where, citation, words).
+    :func:`replacement_action_eligibility` reads the tree on its decision date.
+    """
+
+    def _table(self) -> dict[str, tuple[str, str, str]]:
+        return _actions_of(default_parameters().value(_ACTIONS_KEY))
+
+    def __getitem__(self, key: str) -> tuple[str, str, str]:
+        return self._table()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+_ACTIONS_KEY = "replacement.actions"
+
+
+def _actions_of(table: Mapping[str, Mapping[str, str]]) -> dict[str, tuple[str, str, str]]:
+    return {k: (v["where"], v["reference"], v["description"]) for k, v in table.items()}
+
+
+REPLACEMENT_ACTIONS: Mapping[str, tuple[str, str, str]] = _ReplacementActions()
 
 _ACTION_ALIASES = {
     "restore": "restoration",
@@ -341,6 +328,45 @@ def siting_tier(
         tier = _site_tier(impact, option, same_minor, same_major, same_bsa, trace)
     trace.amounts["tier"] = float(int(tier))
     return trace.decide(Outcome.RANKED, tier)
+
+
+def siting_priority(tier: SitingTier | int, *, is_bank: bool, reading: str) -> int:
+    """Return the priority level an option is ranked and allocated at (1 is first).
+
+    Parameters
+    ----------
+    tier : SitingTier or int
+        The option's tier (:func:`siting_tier`).
+    is_bank : bool
+        Whether the option is wetland bank credit.
+    reading : {"banking_own_order", "single_order"}
+        The reading of § 103G.222, subd. 3(c) (:data:`SITING_READINGS`).
+
+    Returns
+    -------
+    int
+        Under ``banking_own_order`` a bank credit in the impact's bank service area (tier
+        3) is at level 1, beside a tier 1 project-specific site: banking's priority order
+        begins at clause (3), so it meets the siting priority. Under ``single_order`` the
+        level is the tier.
+
+    Examples
+    --------
+    >>> siting_priority(3, is_bank=True, reading="banking_own_order")
+    1
+    >>> siting_priority(3, is_bank=True, reading="single_order")
+    3
+    """
+    if reading not in SITING_READINGS:
+        raise RulesInputError(
+            f"siting reading {reading!r} is not one of {list(SITING_READINGS)} "
+            "(docs/siting.md, subd. 3(c))"
+        )
+    level = int(tier)
+    if (reading == BANKING_OWN_ORDER and is_bank
+            and level == int(SitingTier.SAME_BANK_SERVICE_AREA)):
+        return int(SitingTier.SAME_MINOR_WATERSHED)
+    return level
 
 
 def _excluded_by_percentage_area(
@@ -701,7 +727,8 @@ def replacement_action_eligibility(
             "subd. 12(c) are eligible (§ 103G.222, subd. 1(i))"
         )
         return trace.decide(Outcome.NOT_ASSESSED, None)
-    where, cite, words = REPLACEMENT_ACTIONS.get(key, (None, "", ""))
+    actions = _actions_of(trace.value(_ACTIONS_KEY))
+    where, cite, words = actions.get(key, (None, "", ""))
     if where == "never":
         trace.cite(cite)
         trace.because(f"The action is {words}, which is not eligible for wetland replacement.")

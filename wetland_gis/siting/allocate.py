@@ -238,11 +238,17 @@ class _Problem:
     pi: np.ndarray  # pair -> impact position
     po: np.ndarray  # pair -> option position
     ratio: np.ndarray
-    tier: np.ndarray
+    tier: np.ndarray  # the priority level the stages maximise (``priority``, else the tier)
     distance: np.ndarray
     out_of_kind: np.ndarray
     listed: dict[Any, int]  # impact -> options listed (any)
     excluded_reasons: dict[Any, list[str]]
+    label_tier: np.ndarray | None = None  # the statutory tier, reported in the plan
+
+
+def _label(p: _Problem) -> np.ndarray:
+    """Return the statutory tier of each pair (the priority when none was kept)."""
+    return p.label_tier if p.label_tier is not None else p.tier
 
 
 def _bool(col: pd.Series) -> np.ndarray:
@@ -318,8 +324,11 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
             reasons.setdefault(imp, []).append(why)
 
     tier = pd.to_numeric(r["tier"], errors="coerce").to_numpy(dtype=float)
+    # the siting reading of subd. 3(c) (rank_options): allocate by priority, report the tier
+    level = (pd.to_numeric(r["priority"], errors="coerce").to_numpy(dtype=float)
+             if "priority" in r else tier)
     known_impact = r["impact_id"].map(pos_i).notna().to_numpy()
-    use = (~excluded) & np.isfinite(tier) & (ratio > 0) & known_impact
+    use = (~excluded) & np.isfinite(tier) & np.isfinite(level) & (ratio > 0) & known_impact
     pi = r.loc[use, "impact_id"].map(pos_i).to_numpy(dtype=int)
     po = r.loc[use, "option_id"].map(pos_o).to_numpy(dtype=int)
     keep = (acres[pi] > 0) & (cap[po] > 0)
@@ -337,7 +346,7 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
     return _Problem(
         impacts=impacts, acres=acres, impact_ratio=iratio, option_ids=option_ids,
         option_kind=kind, cap=cap, price=price, fixed=fixed, pi=pi[keep], po=po[keep],
-        ratio=pair_ratio, tier=tier[idx].astype(int),
+        ratio=pair_ratio, tier=level[idx].astype(int), label_tier=tier[idx].astype(int),
         distance=np.nan_to_num(_num(r, "distance_ft")[idx], nan=0.0),
         out_of_kind=ook[idx].astype(float), listed=listed, excluded_reasons=reasons,
     )
@@ -550,7 +559,7 @@ def allocate(
         fees.append(fee)
         plan_rows.append({
             "impact_id": p.impacts[i], "option_id": p.option_ids[o],
-            "option_kind": p.option_kind[o], "tier": int(p.tier[k]), "credits": credits,
+            "option_kind": p.option_kind[o], "tier": int(_label(p)[k]), "credits": credits,
             "cost": cost, "acres": credits / p.ratio[k], "ratio": float(p.ratio[k]),
             "fee": fee,
         })
@@ -577,7 +586,7 @@ def allocate(
 
     by_tier = {t: 0.0 for t in (1, 2, 3, 4)}
     for k in used:
-        by_tier[int(p.tier[k])] += float(x[k] / p.ratio[k])
+        by_tier[int(_label(p)[k])] += float(x[k] / p.ratio[k])
     unknown_cost = bool(plan["cost"].isna().any()) if len(plan) else False
     sites_used = sorted({p.option_ids[p.po[k]] for k in used
                          if p.option_kind[p.po[k]] == "site"}, key=str)

@@ -29,6 +29,7 @@ from wetland_gis.parameters import (
     default_parameters,
     load_adjustments,
 )
+from wetland_gis.rules.siting import BANKING_OWN_ORDER
 from wetland_gis.siting.allocate import Allocation, allocate, check_weights
 from wetland_gis.siting.rank import (
     attribute_options,
@@ -48,6 +49,11 @@ SITING_ASSUMPTIONS = (
     "Siting tiers follow Minn. Stat. § 103G.222, subd. 3(a)(1)-(4); replacement by wetland "
     "banking begins at the bank service area tier (subd. 3(c)); an impact outside a greater "
     "than 80 percent area is never replaced inside one (subd. 3(a)).",
+    "Subd. 3(c) reading (column siting_reading of the ranking; docs/siting.md): by default "
+    "(banking_own_order) banking has its own priority order starting at clause (3), so a bank "
+    "credit in the impact's bank service area meets the siting priority and is not outranked "
+    "by project-specific sites (priority 1, chosen by cost, then distance); the stricter "
+    "single_order ranks it after tier 1 and 2 sites.",
     "Where a watershed, bank service area or percentage class is unknown, an option gets the "
     "best tier that can be proved and a verify item; nothing is guessed.",
     "The allocation meets as much of the requirement as the options allow; then replaces as "
@@ -168,6 +174,7 @@ def site(
     params: ParameterSet | None = None,
     id_field: str | None = None,
     time_limit: float | None = None,
+    siting_reading: str = BANKING_OWN_ORDER,
 ) -> SitingResult:
     """Rank and allocate replacement sites and bank credits for classified impacts.
 
@@ -198,6 +205,9 @@ def site(
         Parameter tree (default: shipped).
     id_field : str, optional
         Impact id column.
+    siting_reading : {"banking_own_order", "single_order"}, default "banking_own_order"
+        The reading of § 103G.222, subd. 3(c) (docs/siting.md); recorded in the ranking
+        (column ``siting_reading``) and the manifest settings.
     time_limit : float, optional
         Seconds allowed to each solver call.
 
@@ -260,7 +270,7 @@ def site(
         records.append(f"{skipped} impact(s) not sited: not assessed, or no replacement required")
 
     ranking = rank_options(needs, site_frame, bank_frame, adjustments=adjustments, as_of=day,
-                           weights=weights, params=params)
+                           weights=weights, params=params, siting_reading=siting_reading)
     need_table = pd.DataFrame({"impact_id": needs["impact_id"], "acres": needs["acres"],
                                "ratio": needs["ratio"]})
     gaps = tier_gaps(ranking, needs=need_table, as_of=day)
@@ -277,6 +287,7 @@ def site(
                        f"{SUITABILITY_CAVEAT})")
 
     settings = {
+        "siting_reading": siting_reading,
         "as_of": day,
         "weights": weights_used,
         "adjustments": adjustments.source,

@@ -43,10 +43,12 @@ from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adju
 from wetland_gis.rules.procedure import bank_fees
 from wetland_gis.rules.replacement import replacement_ratio
 from wetland_gis.rules.siting import (
+    BANKING_OWN_ORDER,
     CITE_NEXT_LEVEL,
     SitingPlace,
     next_tier_condition,
     replacement_action_eligibility,
+    siting_priority,
     siting_tier,
 )
 from wetland_gis.siting.allocate import check_weights
@@ -96,7 +98,7 @@ RANKING_COLUMNS = (
     "exclusion_reason", "in_kind", "ratio", "credits_needed", "credits_available",
     "unit_cost", "cost", "distance_ft", "citations", "reasons",
     # beyond the schema
-    "impact_acres", "verify",
+    "impact_acres", "verify", "priority", "siting_reading",
 )
 TIER_GAP_COLUMNS = (
     "impact_id", "tier", "tier_label", "status", "options", "credits_available",
@@ -713,6 +715,7 @@ def rank_options(
     weights: Mapping[str, float] | None = None,
     params: ParameterSet | None = None,
     id_field: str | None = None,
+    siting_reading: str = BANKING_OWN_ORDER,
 ) -> pd.DataFrame:
     """Rank every replacement option for every impact that needs replacement.
 
@@ -737,13 +740,19 @@ def rank_options(
         Parameter tree (default: shipped).
     id_field : str, optional
         Impact id column (see :func:`impact_needs`).
+    siting_reading : {"banking_own_order", "single_order"}, default "banking_own_order"
+        The reading of § 103G.222, subd. 3(c) (:data:`~wetland_gis.rules.siting.SITING_READINGS`,
+        docs/siting.md): by default a bank credit in the impact's bank service area is
+        ranked at priority 1, beside tier 1 sites. Written in column ``siting_reading``.
 
     Returns
     -------
     pandas.DataFrame
         The "ranking" of docs/data_schema.md (:data:`RANKING_COLUMNS`; plus ``score`` with
         ``weights``): one row per impact and option, ordered by impact (input order), then
-        non-excluded before excluded, tier, in-kind before unknown before out-of-kind,
+        non-excluded before excluded, priority
+        (:func:`~wetland_gis.rules.siting.siting_priority`), in-kind before unknown before
+        out-of-kind,
         cost (or score), a shared minor/major watershed (the tie-breaker among banks of one
         tier), distance and option id. ``cost`` is the cost of the impact's whole
         requirement at the option's unit cost (bank: price times credits plus the
@@ -752,6 +761,7 @@ def rank_options(
         cost once.
     """
     day = as_date(as_of).isoformat()
+    siting_priority(1, is_bank=False, reading=siting_reading)  # checks the reading
     adjustments = adjustments if adjustments is not None else load_adjustments()
     weights_used = check_weights(weights) if weights is not None else None
     needs = impacts if "acres" in impacts and "types" in impacts else impact_needs(
@@ -877,6 +887,9 @@ def rank_options(
                 "citations": "; ".join(dict.fromkeys(citations)),
                 "reasons": "; ".join(dict.fromkeys(reasons)),
                 "impact_acres": acres, "verify": "; ".join(dict.fromkeys(verify)),
+                "priority": None if tier is None else siting_priority(
+                    tier, is_bank=is_bank, reading=siting_reading),
+                "siting_reading": siting_reading,
                 "_order": i,
                 "_ws": 0 if tdec.amounts.get("same_minor_watershed") else
                 (1 if tdec.amounts.get("same_major_watershed") else 2),
@@ -894,12 +907,13 @@ def rank_options(
         return pd.DataFrame(columns=columns)
     out = pd.DataFrame(rows)
     out["_kind"] = out["in_kind"].map({True: 0, False: 2}).fillna(1)
-    out["_tier"] = out["tier"].fillna(9)
+    out["_tier"] = out["priority"].fillna(9)
     order_by = ["_order", "excluded", "_tier", "_kind",
                 "score" if weights_used is not None else "cost", "_ws", "distance_ft",
                 "option_id"]
     out = out.sort_values(order_by, kind="stable", na_position="last").reset_index(drop=True)
     out["tier"] = pd.array(out["tier"].tolist(), dtype="Int64")
+    out["priority"] = pd.array(out["priority"].tolist(), dtype="Int64")
     out["in_kind"] = pd.array(out["in_kind"].tolist(), dtype="boolean")
     return out[columns]
 

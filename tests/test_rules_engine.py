@@ -1,0 +1,420 @@
+"""The project decision engine, rules.decide_project (issue 13): the project-level law.
+
+Case ids name the paragraph; every limit is tested on both sides.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wetland_gis.enums import ImpactOutcome, ProjectOutcome
+from wetland_gis.errors import RulesInputError
+from wetland_gis.rules import (
+    TRACE_COLUMNS,
+    Claims,
+    ImpactFacts,
+    decide_project,
+    decide_projects,
+)
+
+AS_OF = "2024-05-01"
+GT80 = "greater_than_80_percent"
+LT50 = "less_than_50_percent"
+MID = "50_to_80_percent"
+
+
+def fact(iid, wtype=2, outside=0.0, *, protection=0.0, setback=0.0, pct=GT80, metro=False,
+         **kw):
+    kw.setdefault("impact_kind", "fill")
+    kw.setdefault("owns_whole_wetland", True)
+    return ImpactFacts(iid, wtype, kw.pop("cedar", False), setback, protection, outside, pct,
+                       metro, **kw)
+
+
+def decide(*impacts, **claims):
+    return decide_project(list(impacts), Claims(**claims), as_of=AS_OF)
+
+
+def outcomes(d):
+    return {i.impact_id: i.outcome.value for i in d.impacts}
+
+
+# --- 1. the whole project to replacement (Minn. R. 8420.0420, subp. 1) ---------------------
+
+WHOLE_PROJECT = [
+    pytest.param([fact("A", 2, 6000), fact("B", 3, 100)], "de_minimis_exempt",
+                 id="8420.0420 subp. 1: 6,000 of type 2 and 100 of type 3 are each within"),
+    pytest.param([fact("A", 2, 6000), fact("B", 3, 101)], "replacement_required",
+                 id="8420.0420 subp. 1: type 3 one sq ft over sends type 2 to replacement too"),
+    pytest.param([fact("A", 2, 10_000), fact("B", 2, 0.5)], "replacement_required",
+                 id="subd. 9(a)(1): 10,000.5 sq ft of type 2 is over: the whole is replaced"),
+]
+
+
+@pytest.mark.parametrize(("impacts", "expected"), WHOLE_PROJECT)
+def test_whole_project_goes_to_replacement(impacts, expected):
+    d = decide(*impacts)
+    assert set(outcomes(d).values()) == {expected}
+    if expected == "replacement_required":
+        for i in d.impacts:  # the entire amount, not only the excess
+            assert i.replace_acres == pytest.approx(i.area_sqft / 43_560 * i.ratio)
+        assert any("entire amount" in s["reason"] for s in d.steps())
+
+
+# --- 2. no combining of (a), (b) and (c) on a project (subd. 9(e)) ------------------------
+
+COMBINING = [
+    pytest.param([fact("A", 2, 5000), fact("B", 2, protection=400)], 400, "replacement_required",
+                 id="subd. 9(e): (a) and (b) in one type group: all held to (b)(1) 400"),
+    pytest.param([fact("A", 2, 300), fact("B", 3, protection=100)], 400, "de_minimis_exempt",
+                 id="subd. 9(e): type 2 outside with type 3 in the zone: type 2 held to (b)(1)"),
+    pytest.param([fact("A", 2, 401), fact("B", 3, protection=100)], 400, "replacement_required",
+                 id="subd. 9(e): across type groups, 401 sq ft of type 2 is over (b)(1)"),
+    pytest.param([fact("A", 2, 10), fact("B", 2, setback=10)], 20, "de_minimis_exempt",
+                 id="subd. 9(c): 20 sq ft in all, setback zone touched: within (c)"),
+    pytest.param([fact("A", 2, 11), fact("B", 2, setback=10)], 20, "replacement_required",
+                 id="subd. 9(c): 21 sq ft in all, setback zone touched: over (c)"),
+]
+
+
+@pytest.mark.parametrize(("impacts", "amount", "expected"), COMBINING)
+def test_amounts_of_paragraphs_are_not_combined(impacts, amount, expected):
+    d = decide(*impacts)
+    assert set(outcomes(d).values()) == {expected}
+    a = d.by_impact["A"]
+    assert a.allowance_sqft == amount
+    steps = [s for s in d.steps() if s["rule_id"] == "de_minimis.paragraph"]
+    assert len(steps) == 1 and steps[0]["citation"].endswith("subd. 9(e)")
+
+
+def test_one_clause_reading_is_the_stricter_named_choice():
+    impacts = [fact("A", 2, 5000), fact("B", 3, 50)]
+    assert decide(*impacts).outcome is ProjectOutcome.DE_MINIMIS_EXEMPT
+    strict = decide(*impacts, clause_reading="one_clause")
+    # the whole project (5,050 sq ft) against the smallest clause amount, (a)(4) 100
+    assert strict.outcome is ProjectOutcome.REPLACEMENT_REQUIRED
+    clause_steps = [s for s in decide(*impacts).steps() if s["rule_id"] == "de_minimis.clauses"]
+    assert clause_steps and clause_steps[0]["verify"]
+
+
+def test_an_unknown_clause_reading_is_refused():
+    with pytest.raises(RulesInputError, match="clause_reading"):
+        Claims(clause_reading="per_zone")
+
+
+# --- 3. public waters wetlands ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pct", "land_use", "ratio"),
+    [
+        pytest.param(LT50, "nonagricultural", 2, id="§ 103G.222 subd. 1(f): 2:1 nonagricultural"),
+        pytest.param(LT50, "agricultural", 1, id="§ 103G.222 subd. 1(g): 1:1 agricultural land"),
+        pytest.param(GT80, "nonagricultural", 1, id="§ 103G.222 subd. 1(g): 1:1 in >80 area"),
+    ],
+)
+def test_public_waters_wetland_is_replaced_at_the_ratio_and_routed_to_the_dnr(pct, land_use,
+                                                                              ratio):
+    d = decide(fact("P", 3, 50_000, pct=pct, public_waters_wetland=True, land_use=land_use))
+    p = d.by_impact["P"]
+    assert p.outcome is ImpactOutcome.REPLACEMENT_REQUIRED
+    assert p.route == "DNR public waters"
+    assert p.ratio == ratio
+    assert p.de_minimis is None  # subd. 19(b): no de minimis amount applies
+    step = next(s for s in d.steps() if s["rule_id"] == "public_waters_wetland")
+    assert step["citation"] == "Minn. Stat. § 103G.005, subd. 19(b)"
+    assert any("subd. 5(b)" in v for v in step["verify"])
+    assert d.totals["public_waters_sqft"] == pytest.approx(50_000)
+
+
+def test_a_public_waters_wetland_does_not_count_in_the_de_minimis_totals():
+    d = decide(fact("A", 2, 9000), fact("P", 3, 50_000, public_waters_wetland=True))
+    assert d.by_impact["A"].outcome is ImpactOutcome.DE_MINIMIS_EXEMPT
+    assert d.totals["counted_sqft"] == pytest.approx(59_000)  # but in the project totals
+
+
+# --- 4. impact kind (§ 103G.222 subd. 1(a); Minn. R. 8420.0522 subp. 2) -------------------
+
+KINDS = [
+    pytest.param(dict(wtype=3, impact_kind="excavate", flooded=True), "replacement_required",
+                 id="subd. 1(a): excavation in a flooded type 3 area is covered"),
+    pytest.param(dict(wtype=5, impact_kind="excavate", flooded=None), "replacement_required",
+                 id="subd. 1(a): type 5 excavation of unknown regime is treated as covered"),
+    pytest.param(dict(wtype=3, impact_kind="excavate", flooded=False), "not_a_drain_or_fill",
+                 id="subd. 1(a): excavation in a type 3 area not flooded is not a drain or fill"),
+    pytest.param(dict(wtype=2, impact_kind="excavate"), "not_a_drain_or_fill",
+                 id="subd. 1(a): excavation alone in a type 2 wetland is not a drain or fill"),
+    pytest.param(dict(wtype=3, impact_kind="unknown"), "replacement_required",
+                 id="subd. 1(a): an unknown kind is decided as a drain or fill"),
+]
+
+
+@pytest.mark.parametrize(("kw", "expected"), KINDS)
+def test_impact_kind(kw, expected):
+    wtype = kw.pop("wtype")
+    d = decide(fact("X", wtype, 5000, **kw))
+    x = d.by_impact["X"]
+    assert x.outcome.value == expected
+    step = next(s for s in d.steps() if s["rule_id"] == "impact_kind")
+    if expected == "not_a_drain_or_fill":
+        assert x.counted_sqft == 0 and any("spoil" in v for v in step["verify"])
+        assert d.outcome is ProjectOutcome.NO_DRAIN_OR_FILL
+
+
+@pytest.mark.parametrize(
+    ("sqft", "expected"),
+    [
+        pytest.param(2000.0, "de_minimis_exempt",
+                     id="8420.0522 subp. 2: 2,000 sq ft partly drained counts 1,000 = (d)(2)"),
+        pytest.param(2002.0, "replacement_required",
+                     id="8420.0522 subp. 2: 2,002 sq ft partly drained counts 1,001 > (d)(2)"),
+    ],
+)
+def test_partial_drainage_counts_at_least_half(sqft, expected):
+    d = decide(fact("D", 2, sqft, pct=LT50, metro=True, impact_kind="drain", partial=True))
+    assert d.by_impact["D"].outcome.value == expected
+    assert d.by_impact["D"].counted_sqft == pytest.approx(sqft / 2)
+
+
+def test_a_totally_drained_area_counts_whole():
+    d = decide(fact("D", 2, 2000, pct=LT50, metro=True, impact_kind="drain"))
+    assert d.by_impact["D"].counted_sqft == 2000
+    assert d.by_impact["D"].outcome is ImpactOutcome.REPLACEMENT_REQUIRED
+
+
+def test_only_a_drain_can_be_partial():
+    with pytest.raises(RulesInputError, match="only a drain can be partial"):
+        fact("F", 2, 100, partial=True)
+
+
+@pytest.mark.parametrize(
+    ("kind", "listed"),
+    [
+        pytest.param("drain", True, id="subd. 2(b): the drainage exemption is tested on a drain"),
+        pytest.param("fill", False, id="subd. 2(b): never on a fill"),
+    ],
+)
+def test_drainage_exemption_is_only_tested_on_drains(kind, listed):
+    d = decide(fact("A", 1, 30_000, pct=LT50, impact_kind=kind, incorporated=False))
+    assert ("exemption.drainage" in d.by_impact["A"].exemptions) is listed
+
+
+def test_an_eligible_exemption_beside_replacement_says_why_it_is_not_applied():
+    d = decide(fact("A", 1, 30_000, pct=LT50, impact_kind="drain", land_use="agricultural"))
+    assert d.by_impact["A"].outcome is ImpactOutcome.REPLACEMENT_REQUIRED
+    steps = [s for s in d.steps() if s["rule_id"].startswith("exemption.")]
+    assert steps
+    for s in steps:
+        assert "not applied" in s["reason"] and "needs replacement unless" in s["reason"]
+        assert any("8420.0420" in v for v in s["verify"])
+
+
+def test_pasture_exemption_names_the_same_use_condition_and_skips_nonagricultural_land():
+    d = decide(fact("A", 1, 30_000, pct=LT50, land_use="agricultural"))
+    step = next(s for s in d.steps() if s["rule_id"] == "exemption.pasture")
+    assert any("remains in the same use" in v for v in step["verify"])
+    d = decide(fact("A", 1, 30_000, pct=LT50, land_use="nonagricultural"))
+    assert not any(s["rule_id"] == "exemption.pasture" for s in d.steps())
+
+
+# --- 3 (issue section 3). facts per wetland: subd. 9(f) -----------------------------------
+
+
+def test_unknown_ownership_gives_a_conditional_outcome_naming_the_fact():
+    d = decide(fact("A", 2, 9000, owns_whole_wetland=None))
+    assert d.outcome is ProjectOutcome.DE_MINIMIS_CONDITIONAL
+    assert d.by_impact["A"].outcome is ImpactOutcome.DE_MINIMIS_CONDITIONAL
+    step = next(s for s in d.steps() if s["rule_id"] == "de_minimis.cumulative")
+    assert step["outcome"] == "conditional"
+    assert "owns the entire wetland" in step["reason"] and "otherwise the limit" in step["reason"]
+
+
+@pytest.mark.parametrize(
+    ("prior", "owns", "portion", "expected"),
+    [
+        pytest.param(0, True, 43_560, "exempt", id="subd. 9(f)(1): owner of the whole wetland"),
+        pytest.param(1000, True, 43_560, "exempt",
+                     id="subd. 9(f)(1): 1,000 prior + 9,000 = 10,000, at the amount"),
+        pytest.param(1001, True, 43_560, "not_exempt",
+                     id="subd. 9(f)(1): 1,001 prior + 9,000 is over the amount"),
+        pytest.param(1001, True, None, "conditional",
+                     id="subd. 9(f)(2): over the amount, portion unknown: conditional"),
+        pytest.param(0, False, 180_000, "exempt",
+                     id="subd. 9(f)(2): 5 percent of a 180,000 sq ft portion is 9,000"),
+        pytest.param(0, False, 179_999, "not_exempt",
+                     id="subd. 9(f)(2): 5 percent of 179,999 sq ft is under 9,000"),
+    ],
+)
+def test_cumulative_limit_per_landowner_portion(prior, owns, portion, expected):
+    d = decide(fact("A", 2, 9000, owns_whole_wetland=owns, portion_sqft=portion,
+                    prior_sqft_since_1992=prior))
+    step = next(s for s in d.steps() if s["rule_id"] == "de_minimis.cumulative")
+    assert step["outcome"] == expected
+    assert step["citation"] == "Minn. Stat. § 103G.2241, subd. 9(f)"
+
+
+@pytest.mark.parametrize(
+    ("sqft", "expected"),
+    [
+        pytest.param(400, "exempt", id="subd. 9(f)(3): 400 sq ft is within the floor"),
+        pytest.param(401, "conditional",
+                     id="subd. 9(f)(3): 401 sq ft of unknown ownership is conditional"),
+    ],
+)
+def test_cumulative_floor_holds_whoever_owns(sqft, expected):
+    d = decide(fact("A", 2, sqft, owns_whole_wetland=None))
+    step = next(s for s in d.steps() if s["rule_id"] == "de_minimis.cumulative")
+    assert step["outcome"] == expected
+
+
+def test_one_owner_on_one_wetland_is_summed_and_different_owners_are_not_pooled():
+    same = decide(fact("A", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False),
+                  fact("B", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False))
+    apart = decide(fact("A", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False),
+                   fact("B", 2, 300, owner="Y", wetland_id="w1", owns_whole_wetland=False))
+    cum = [s for s in same.steps() if s["rule_id"] == "de_minimis.cumulative"]
+    assert len(cum) == 1 and cum[0]["value"] == 600 and cum[0]["outcome"] == "conditional"
+    cum = [s for s in apart.steps() if s["rule_id"] == "de_minimis.cumulative"]
+    assert [s["outcome"] for s in cum] == ["exempt", "exempt"]
+    assert apart.outcome is ProjectOutcome.DE_MINIMIS_EXEMPT
+
+
+def test_isolated_wetland_takes_the_subd_9b_increase():
+    base = decide(fact("A", 2, protection=900))
+    up = decide(fact("A", 2, protection=900, isolated=True))
+    assert base.outcome is ProjectOutcome.REPLACEMENT_REQUIRED
+    assert up.outcome is ProjectOutcome.DE_MINIMIS_EXEMPT
+    assert up.by_impact["A"].allowance_sqft == 1000
+
+
+@pytest.mark.parametrize(
+    ("flag", "reason"),
+    [
+        ("banked", "deposited in the wetland bank"),
+        ("used_for_replacement_credit", "already used for replacement credit"),
+    ],
+)
+def test_exemptions_do_not_apply_to_banked_or_credited_wetlands(flag, reason):
+    d = decide(fact("A", 2, 10, **{flag: True}), fact("B", 2, 10))
+    assert d.outcome is ProjectOutcome.REPLACEMENT_REQUIRED
+    assert any(reason in s["reason"] for s in d.steps() if s["rule_id"] == "exemption_standards")
+
+
+def test_a_fen_is_prohibited_and_the_project_is_not_exempt():
+    d = decide(fact("F", 2, 10, calcareous_fen=True), fact("B", 2, 10))
+    assert d.by_impact["F"].outcome is ImpactOutcome.PROHIBITED
+    assert d.by_impact["B"].outcome is ImpactOutcome.REPLACEMENT_REQUIRED
+    assert d.outcome is ProjectOutcome.PROHIBITED
+
+
+# --- 7. citations ---------------------------------------------------------------------------
+
+
+def test_sequencing_cites_the_last_sentence_of_subd_1b():
+    d = decide(fact("A", 3, 5000))
+    step = next(s for s in d.steps() if s["rule_id"] == "procedure.sequencing")
+    assert step["citation"] == "Minn. Stat. § 103G.222, subd. 1(b), last sentence"
+
+
+def test_the_exemptions_may_not_be_combined_rule_covers_every_exemption():
+    d = decide(fact("A", 1, 30_000, pct=LT50, impact_kind="drain"))
+    for s in d.steps():
+        if s["rule_id"].startswith("exemption."):
+            assert any("Exemptions may not be combined on a project" in v for v in s["verify"])
+
+
+# --- the trace -----------------------------------------------------------------------------
+
+
+def test_trace_has_the_contract_columns_and_one_project_outcome():
+    d = decide(fact("A", 2, 500), fact("B", 3, 50))
+    frame = d.trace
+    assert list(frame.columns) == list(TRACE_COLUMNS)
+    assert list(frame["seq"]) == list(range(len(frame)))
+    assert (frame["rule_id"] == "de_minimis.project").sum() == 1
+    assert all(isinstance(v, list) for v in frame["verify"])
+    assert all(isinstance(v, dict) for v in frame["parameters"])
+    json.dumps(d.steps(), default=str)
+
+
+def test_decide_projects_shares_one_trace_and_numbers_seq_per_project():
+    decisions = decide_projects({"one": [fact("A", 2, 10)], "two": [fact("A", 2, 10)]},
+                                as_of=AS_OF)
+    frame = decisions[0].log.frame()
+    for _, rows in frame.groupby("project"):
+        assert list(rows["seq"]) == list(range(len(rows)))
+    assert decisions[1].trace["project"].unique().tolist() == ["two"]
+
+
+def test_duplicate_ids_and_empty_projects_are_refused():
+    with pytest.raises(RulesInputError, match="appears twice"):
+        decide(fact("A", 2, 10), fact("A", 2, 10))
+    with pytest.raises(RulesInputError, match="no impacts"):
+        decide_project([], as_of=AS_OF)
+
+
+def test_importing_the_rules_loads_no_geometry_or_mapping_library():
+    code = (
+        "import sys, wetland_gis.rules; "
+        "print([m for m in ('geopandas', 'folium', 'rasterio', 'scipy') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# --- properties -----------------------------------------------------------------------------
+
+_impacts = st.lists(
+    st.builds(
+        lambda t, zone, sqft, owns: fact(
+            None, t, sqft if zone == 0 else 0.0, protection=sqft if zone == 1 else 0.0,
+            setback=sqft if zone == 2 else 0.0, owns_whole_wetland=owns),
+        st.integers(1, 8), st.integers(0, 2), st.floats(0.1, 20_000, allow_nan=False),
+        st.sampled_from([True, False, None]),
+    ),
+    min_size=1, max_size=6,
+)
+
+
+def _ids(items):
+    return [ImpactFacts(**{**{k: getattr(f, k) for k in f.__dataclass_fields__},
+                           "impact_id": str(i)}) for i, f in enumerate(items)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_impacts)
+def test_every_impact_of_a_project_shares_its_de_minimis_answer(items):
+    d = decide(*_ids(items))
+    answers = {i.de_minimis for i in d.impacts}
+    assert len(answers) == 1  # no type group stays exempt while another is replaced
+    if d.outcome is ProjectOutcome.DE_MINIMIS_EXEMPT:
+        assert all(t.within for t in d.de_minimis_totals)
+        assert all(i.replace_acres is None for i in d.impacts)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_impacts, st.floats(0.1, 5_000, allow_nan=False))
+def test_adding_an_impact_never_makes_a_replaced_project_exempt(items, extra):
+    facts = _ids(items)
+    before = decide(*facts)
+    more = decide(*facts, fact("extra", 2, extra, owns_whole_wetland=True))
+    if before.outcome is ProjectOutcome.REPLACEMENT_REQUIRED:
+        assert more.outcome is ProjectOutcome.REPLACEMENT_REQUIRED
+
+
+@settings(max_examples=100, deadline=None)
+@given(_impacts)
+def test_the_stricter_reading_is_never_looser(items):
+    facts = _ids(items)
+    default = decide(*facts).outcome
+    strict = decide(*facts, clause_reading="one_clause").outcome
+    if default is ProjectOutcome.REPLACEMENT_REQUIRED:
+        assert strict is ProjectOutcome.REPLACEMENT_REQUIRED
+    assert default in set(ProjectOutcome) and strict in set(ProjectOutcome)

@@ -1,0 +1,1248 @@
+"""The project decision engine: the one place the order of the rules lives.
+
+:func:`decide_project` takes the plain facts of every impact of one project
+(:class:`~wetland_gis.rules.facts.ImpactFacts`), the analyst's :class:`Claims`, the
+parameter tree and the date, and returns a :class:`ProjectDecision`: the project's
+outcome, each impact's outcome and amounts, and the ordered trace of every rule step
+(:mod:`wetland_gis.rules.trace`). :func:`decide_projects` decides many projects into one
+trace. Nothing here reads files or geometry.
+
+The order
+---------
+Per impact, then per project:
+
+1. ``impact_kind`` — § 103G.222, subd. 1(a): drains and fills are regulated; an
+   excavation is regulated only in the permanently and semipermanently flooded areas of
+   types 3, 4 and 5; a partial drain counts the partly drained area at the percentage
+   of Minn. R. 8420.0522, subp. 2.
+2. ``public_waters_wetland`` — § 103G.005, subd. 19(b): no de minimis; replacement at the
+   ratios of § 103G.222, subd. 1(f), (g) "for a wetland or public waters wetland"; DNR
+   public waters work permit (§ 103G.245).
+3. ``calcareous_fen`` — § 103G.223: prohibited; ``exemption_standards`` — banked wetlands
+   and wetlands used for credit (Minn. R. 8420.0420, subp. 1).
+4. ``de_minimis.paragraph`` (subd. 9(e)), ``de_minimis.amount``, ``de_minimis.total``,
+   ``de_minimis.cumulative`` (subd. 9(f), per landowner's portion of a wetland),
+   ``de_minimis.project`` and ``de_minimis.impact``.
+5. ``exemption.*`` — the area tests of the other exemptions, shown with why they are not
+   applied.
+6. ``replacement.ratio`` and ``replacement.credits`` — every impact of a project that is
+   not de minimis (Minn. R. 8420.0420, subp. 1: "the entire amount of impact must be
+   replaced").
+7. ``procedure.public_comment`` and ``procedure.sequencing``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gc
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Any
+
+from wetland_gis.enums import (
+    ImpactKind,
+    ImpactOutcome,
+    Outcome,
+    PercentageArea,
+    ProjectOutcome,
+    ShorelandZone,
+)
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table
+from wetland_gis.rules.de_minimis import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR
+from wetland_gis.rules.facts import (
+    PERCENT,
+    SQFT_PER_ACRE,
+    ImpactFacts,
+    fmt_number,
+    fmt_sqft,
+    zone_words,
+)
+from wetland_gis.rules.procedure import (
+    public_comment_required,
+    sequencing_without_alternatives_analysis,
+)
+from wetland_gis.rules.replacement import replacement_ratio
+from wetland_gis.rules.trace import TraceLog
+
+__all__ = [
+    "Claims",
+    "ImpactDecision",
+    "DeMinimisTotal",
+    "ProjectDecision",
+    "decide_project",
+    "decide_projects",
+    "PER_CLAUSE",
+    "ONE_CLAUSE",
+    "CLAUSE_READINGS",
+]
+
+#: Subd. 9(e) default: the clauses of the one paragraph a project uses are totalled apart.
+PER_CLAUSE = "per_clause"
+#: Alternative: the whole project is held to the smallest clause amount it uses.
+ONE_CLAUSE = "one_clause"
+CLAUSE_READINGS = (PER_CLAUSE, ONE_CLAUSE)
+
+SUBD9 = "Minn. Stat. § 103G.2241, subd. 9"
+EXEMPTION_STANDARDS = "Minn. R. 8420.0420, subp. 1"
+CALCAREOUS_FENS = "Minn. Stat. § 103G.223"
+PUBLIC_WATERS_WETLANDS = "Minn. Stat. § 103G.005, subd. 19(b)"
+PUBLIC_WATERS_DRAINING = "Minn. Stat. § 103G.221"
+PUBLIC_WATERS_PERMIT = "Minn. Stat. § 103G.245"
+PARTIAL_DRAINAGE = "Minn. R. 8420.0522, subp. 2"
+
+_O_CLASSIFIED = Outcome.CLASSIFIED.value
+_O_CONDITIONAL = Outcome.CONDITIONAL.value
+_O_ELIGIBLE = Outcome.ELIGIBLE.value
+_O_EXEMPT = Outcome.EXEMPT.value
+_O_NOT_ELIGIBLE = Outcome.NOT_ELIGIBLE.value
+_O_NOT_EXEMPT = Outcome.NOT_EXEMPT.value
+_O_NOT_REGULATED = Outcome.NOT_REGULATED.value
+_O_PROHIBITED = Outcome.PROHIBITED.value
+_O_REGULATED = Outcome.REGULATED.value
+_O_REQUIRED = Outcome.REQUIRED.value
+_KIND_VALUE = {k: k.value for k in ImpactKind}
+_OUTCOME_VALUE = {o: o.value for o in Outcome}
+_ZONE_VALUE = {z: z.value for z in ShorelandZone}
+_PCT_VALUE = {p: p.value for p in PercentageArea}
+_AGRICULTURAL = frozenset({"agricultural", "pasture"})
+_FAMILY_ZONE = {
+    "c": ShorelandZone.BUILDING_SETBACK,
+    "b": ShorelandZone.PROTECTION,
+    "a": ShorelandZone.OUTSIDE,
+}
+_ZONE_FAMILY = {z: f for f, z in _FAMILY_ZONE.items()}
+_FAMILY_ORDER = ("c", "b", "a")
+
+_V_DELINEATION = (
+    "Wetland types, white cedar and tamarack status and zone boundaries come from a "
+    "delineation reviewed by the Technical Evaluation Panel (§ 103G.2242, subd. 2)."
+)
+_V_WHOLE_PROJECT = (
+    "The project is the whole project as defined by the local government unit, not split "
+    "into components or phases to gain exemptions (§ 103G.005, subd. 14d)."
+)
+_V_DIVISION = "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
+_V_LOCAL = (
+    "Whether a local ordinance or similar local control is more restrictive; if so the "
+    "local standard applies (subd. 9(i))."
+)
+_V_CONDITIONS = (
+    "Exemption conditions: erosion control, no blocking of fish passage, and compliance "
+    "with all other requirements (§ 103G.2241, subd. 11(a))."
+)
+_V_SETBACK = (
+    "The shoreland building setback zone is the one defined in the local shoreland "
+    "management ordinance (subd. 9(c)); where no approved ordinance exists, the state "
+    "minimum structure setbacks of Minn. R. 6120.3300 stand in for it (docs/decisions.md)."
+)
+_V_PWW_WAIVER = (
+    "The DNR may waive the public-waters-work permit if the local government unit makes a "
+    "replacement, no-loss or exemption determination under §§ 103G.222 to 103G.2372 "
+    "(§ 103G.245, subd. 5(b)); check with the DNR area hydrologist."
+)
+_V_PWW_INVENTORY = "The DNR public waters inventory confirms the public waters wetland."
+_V_SPOIL = (
+    "Where the excavated spoil is placed: spoil placed in a wetland is a fill, and an "
+    "excavation that drains the wetland is a drain (§ 103G.222, subd. 1(a))."
+)
+_V_FLOODED = (
+    "Whether the excavated area is permanently or semipermanently flooded (then the "
+    "replacement sections apply, § 103G.222, subd. 1(a)); it was treated as flooded."
+)
+_V_KIND = (
+    "The impact kind was not given: the impact was decided as a drain or fill; give "
+    "'fill', 'drain' or 'excavate' (column impact_kind)."
+)
+_V_PARTIAL = (
+    "The share counted for the partly drained area is at least the parameter's percentage "
+    "of the remaining wetland area, as determined by an assessment acceptable to the "
+    "Technical Evaluation Panel (Minn. R. 8420.0522, subp. 2); it may be larger."
+)
+_V_LAND_USE = (
+    "Land use not given: the impact was treated as on nonagricultural land "
+    "(§ 103G.222, subd. 1(f)); confirm."
+)
+_V_FEN = "The calcareous fen identification (commissioner's order in the State Register)."
+_V_NOT_COMBINED = (
+    "Exemptions may not be combined on a project (Minn. R. 8420.0420, subp. 1; "
+    "§ 103G.2241, subd. 9(g)): relying on this exemption excludes the de minimis exemption "
+    "for the project."
+)
+_V_PASTURE = (
+    "The wetland is on agricultural pasture land that remains in the same use (§ 103G.2241, "
+    "subd. 1(2); pasture as defined in § 103G.005, subd. 14a)."
+)
+_V_DRAINAGE = (
+    "The land is assessed drainage benefits for a public drainage system and the "
+    "conditions of § 103G.2241, subd. 2(b)(1), (2) hold."
+)
+_V_WILDLIFE = (
+    "The spoil comes from excavation within the wetland for a wildlife habitat improvement "
+    "project certified by the soil and water conservation district (§ 103G.2241, "
+    "subd. 10(1))."
+)
+_V_UTILITY = (
+    "The work is placement or maintenance of a utility or utility-type service and its "
+    "impacts were avoided and minimized (§ 103G.2241, subd. 6(a)(1))."
+)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """What the analyst claims or chooses for a run; none of it is a legal number.
+
+    Parameters
+    ----------
+    other_exemption_claimed : bool, default False
+        Another § 103G.2241 exemption is relied on for the project (subd. 9(g)): the de
+        minimis exemption is then not applied.
+    shoreland_increase, setback_increase : bool, default False
+        Claim the subd. 9(b) or 9(c) increase for every wetland of the run (the per-wetland
+        ``isolated`` and ``runoff_retention`` facts claim it for one wetland).
+    local_limit_sqft : float, optional
+        A more restrictive local standard (subd. 9(i)), applied to every amount.
+    prior_sqft_since_1992 : float, optional
+        Default of the landowner's prior area (subd. 9(f)) where an impact gives none.
+    owns_whole_wetland : bool, optional
+        Default of the ownership fact where an impact gives none (``None``: unknown).
+    after_the_fact : bool, default False
+        § 103G.222, subd. 1(n): the plan is sought after the wetland was affected.
+    after_the_fact_multiplier : float, default 1
+        The local government unit's multiplier under subd. 1(n).
+    clause_reading : {"per_clause", "one_clause"}, default "per_clause"
+        How the clauses of the one paragraph of subd. 9 a project uses are totalled
+        (docs/rules.md, "Subd. 9(e)").
+    """
+
+    other_exemption_claimed: bool = False
+    shoreland_increase: bool = False
+    setback_increase: bool = False
+    local_limit_sqft: float | None = None
+    prior_sqft_since_1992: float | None = None
+    owns_whole_wetland: bool | None = None
+    after_the_fact: bool = False
+    after_the_fact_multiplier: float = 1.0
+    clause_reading: str = PER_CLAUSE
+
+    def __post_init__(self) -> None:
+        if self.clause_reading not in CLAUSE_READINGS:
+            raise RulesInputError(
+                f"clause_reading was {self.clause_reading!r} but is expected to be one of "
+                f"{list(CLAUSE_READINGS)}"
+            )
+
+
+@dataclass(frozen=True)
+class ImpactDecision:
+    """The decision for one impact of a project.
+
+    Parameters
+    ----------
+    impact_id : hashable
+        The impact's id.
+    outcome : ImpactOutcome
+        The headline outcome.
+    area_sqft, counted_sqft : float
+        The impact's area, and the area counted toward the totals and replacement (a
+        partial drain counts a share; an excavation that is not a drain or fill counts 0).
+    de_minimis : Outcome or None
+        ``EXEMPT``, ``CONDITIONAL``, ``NOT_EXEMPT`` or ``NOT_APPLIED``; ``None`` when the
+        de minimis test does not concern the impact.
+    allowance_sqft : float or None
+        The de minimis amount the impact was held to.
+    ratio, replace_acres : float or None
+        The replacement ratio and acres, when replacement is required.
+    exemptions : tuple of str
+        Rule ids of the other exemptions whose area test the impact passes.
+    route : str
+        ``"WCA"`` or ``"DNR public waters"`` (public waters wetlands).
+    """
+
+    impact_id: Hashable
+    outcome: ImpactOutcome
+    area_sqft: float
+    counted_sqft: float
+    de_minimis: Outcome | None = None
+    allowance_sqft: float | None = None
+    ratio: float | None = None
+    replace_acres: float | None = None
+    exemptions: tuple[str, ...] = ()
+    route: str = "WCA"
+
+
+@dataclass(frozen=True)
+class DeMinimisTotal:
+    """One project total compared with one de minimis amount.
+
+    Parameters
+    ----------
+    name : str
+        ``"<paragraph>:<type group>"``, ``"c"`` (subd. 9(c), all types), ``"<paragraph>"``
+        under the ``one_clause`` reading, or ``"no_amount"``.
+    impact_ids : tuple
+        The impacts in the total.
+    total_sqft, allowance_sqft : float
+        The total and the amount it is held to (the smallest of its members' amounts).
+    citations : tuple of str
+        The clauses giving the amounts.
+    within : bool
+        ``total <= allowance``, compared exactly.
+    """
+
+    name: str
+    impact_ids: tuple[Hashable, ...]
+    total_sqft: float
+    allowance_sqft: float
+    citations: tuple[str, ...]
+    within: bool
+
+
+@dataclass(frozen=True)
+class ProjectDecision:
+    """The decision for a project, and the trace of every rule step.
+
+    Parameters
+    ----------
+    project : str
+        The project's name.
+    outcome : ProjectOutcome
+        The headline outcome.
+    impacts : tuple of ImpactDecision
+        One per impact, in input order.
+    totals : Mapping[str, Any]
+        ``total_sqft`` (area of every impact), ``counted_sqft`` (drained or filled, as
+        counted), ``exempt_sqft``, ``replace_acres``, ``public_waters_sqft``,
+        ``not_regulated_sqft``, ``public_comment`` and ``sequencing_on_site`` (outcome
+        values or None), ``de_minimis`` (the project's de minimis outcome value).
+    de_minimis_totals : tuple of DeMinimisTotal
+        The totals compared with amounts.
+    log : TraceLog
+        The trace (shared by every project of a :func:`decide_projects` call).
+    span : tuple of int
+        This project's rows ``start, stop`` in ``log``.
+    """
+
+    project: str
+    outcome: ProjectOutcome
+    impacts: tuple[ImpactDecision, ...]
+    totals: Mapping[str, Any]
+    de_minimis_totals: tuple[DeMinimisTotal, ...]
+    log: TraceLog = field(repr=False, compare=False)
+    span: tuple[int, int] = (0, 0)
+
+    @property
+    def by_impact(self) -> dict[Hashable, ImpactDecision]:
+        """Return the impact decisions by impact id."""
+        return {d.impact_id: d for d in self.impacts}
+
+    @property
+    def trace(self) -> Any:
+        """Return this project's trace steps as a DataFrame (``TRACE_COLUMNS``)."""
+        return self.log.frame(*self.span)
+
+    def steps(self) -> list[dict[str, Any]]:
+        """Return this project's trace steps as dictionaries."""
+        return list(self.log.records(*self.span))
+
+
+# --- the rule book: parameters read once per tree, date and claims ----------------------
+
+
+class _RuleBook:
+    """Every parameter value the engine uses, read once, with exact decimals."""
+
+    def __init__(self, params: ParameterSet, day: dt.date, claims: Claims) -> None:
+        self.params = params
+        self.day = day
+        self.claims = claims
+        v = params.value
+        self.table: AmountTable = amount_table(params, day)
+        g1 = frozenset(int(t) for t in v("de_minimis.type_groups.types_1_2_6_7", day))
+        g3 = frozenset(int(t) for t in v("de_minimis.type_groups.types_3_4_5_8", day))
+        self.group_of: dict[tuple[int, bool], str] = {}
+        for t in range(min(g1 | g3), max(g1 | g3) + 1):
+            for cedar in (False, True):
+                if cedar or t in g3:
+                    self.group_of[(t, cedar)] = TYPES_3_4_5_8_CEDAR
+                elif t in g1:
+                    self.group_of[(t, cedar)] = TYPES_1_2_6_7
+        self.since = v("de_minimis.cumulative.since", day)
+        self.pct_portion = _dec(v("de_minimis.cumulative.percent_of_portion", day))
+        self.floor = _dec(v("de_minimis.cumulative.floor", day))
+        self.cumulative_params = MappingProxyType({
+            "de_minimis.cumulative.since": self.since.isoformat(),
+            "de_minimis.cumulative.percent_of_portion": v(
+                "de_minimis.cumulative.percent_of_portion", day),
+            "de_minimis.cumulative.floor": v("de_minimis.cumulative.floor", day),
+        })
+        self.cite_cumulative = params.citation("de_minimis.cumulative.since")
+        self.excavation_types = frozenset(int(t) for t in v("replacement.excavation_types", day))
+        self.cite_excavation = params.citation("replacement.excavation_types")
+        self.partial_pct = _dec(v("replacement.partial_drainage_min_percent", day))
+        self.partial_params = MappingProxyType(
+            {"replacement.partial_drainage_min_percent": v(
+                "replacement.partial_drainage_min_percent", day)}
+        )
+        self.sqft_per_acre = Decimal(SQFT_PER_ACRE)
+        e = "exemptions."
+        self.pasture_any = frozenset(int(t) for t in v(e + "pasture_any_size_types", day))
+        self.pasture_small = frozenset(int(t) for t in v(e + "pasture_small_types", day))
+        self.pasture_max_acres = _dec(v(e + "pasture_small_max_acres", day))
+        self.drain_any = frozenset(int(t) for t in v(e + "drainage_any_size_types", day))
+        self.drain_limited = frozenset(int(t) for t in v(e + "drainage_limited_types", day))
+        self.drain_max_sqft = _dec(v(e + "drainage_limited_max_acres", day)) * self.sqft_per_acre
+        self.utility_max_sqft = _dec(v(e + "utility_max_acres", day)) * self.sqft_per_acre
+        self.spoil_pct = _dec(v(e + "wildlife_spoil_max_percent", day))
+        self.spoil_max_sqft = _dec(v(e + "wildlife_spoil_max_acres", day)) * self.sqft_per_acre
+        self.cite = {k: params.citation(e + k) for k in (
+            "pasture_any_size_types", "drainage_any_size_types", "utility_max_acres",
+            "wildlife_spoil_max_percent")}
+        self.exemption_params = {
+            "pasture": {e + k: _listed(v(e + k, day)) for k in (
+                "pasture_any_size_types", "pasture_small_types", "pasture_small_max_acres")},
+            "drainage": {e + k: _listed(v(e + k, day)) for k in (
+                "drainage_any_size_types", "drainage_limited_types",
+                "drainage_limited_max_acres")},
+            "utility": {e + "utility_max_acres": v(e + "utility_max_acres", day)},
+            "wildlife_spoil": {e + k: v(e + k, day) for k in (
+                "wildlife_spoil_max_percent", "wildlife_spoil_max_acres")},
+        }
+        p = "procedure."
+        self.comment_threshold = _dec(v(p + "public_comment_threshold", day))
+        self.comment_comparison = params[p + "public_comment_threshold"].comparison
+        self.sequencing_allowance = _dec(v(p + "sequencing_allowance", day))
+        self.sequencing_comparison = params[p + "sequencing_allowance"].comparison
+        self._procedure: dict[tuple[str, bool], tuple[str, tuple, dict, str]] = {}
+        self.local = None if claims.local_limit_sqft is None else _dec(claims.local_limit_sqft)
+        self._ratios: dict[tuple[PercentageArea, bool], tuple[float, str, str, tuple, dict]] = {}
+
+    def procedure(self, rule: str, passes: bool, total: float, applicable: float | None
+                  ) -> tuple[str, tuple, dict, str]:
+        """Return (citation, verify, parameters, outcome) of a procedure step.
+
+        They depend only on whether the limit is passed, so the rule's function is called
+        once per outcome and its answer kept; the reason is rendered from it when needed.
+        """
+        key = (rule, passes)
+        got = self._procedure.get(key)
+        if got is None:
+            if rule == "public_comment":
+                d = public_comment_required(total, params=self.params, as_of=self.day)
+            else:
+                d = sequencing_without_alternatives_analysis(
+                    total, applicable or 0.0, params=self.params, as_of=self.day)
+            got = ("; ".join(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
+            self._procedure[key] = got
+        return got
+
+    def ratio(self, pct: PercentageArea, agricultural: bool) -> tuple[float, str, str, tuple, dict]:
+        """Return (ratio, citation, reason, verify, parameters) for a class and land use."""
+        key = (pct, agricultural)
+        got = self._ratios.get(key)
+        if got is None:
+            d = replacement_ratio(
+                pct, agricultural,
+                after_the_fact=self.claims.after_the_fact,
+                after_the_fact_multiplier=self.claims.after_the_fact_multiplier,
+                params=self.params, as_of=self.day,
+            )
+            got = (float(d.value), "; ".join(d.citations), " ".join(d.reasons), tuple(d.verify),
+                   dict(d.parameters))
+            self._ratios[key] = got
+        return got
+
+
+_BOOKS: dict[int, tuple[ParameterSet, dict[tuple[dt.date, Claims], _RuleBook]]] = {}
+
+
+def _book(params: ParameterSet, day: dt.date, claims: Claims) -> _RuleBook:
+    held = _BOOKS.get(id(params))
+    if held is None or held[0] is not params:
+        held = (params, {})
+        _BOOKS[id(params)] = held
+    books = held[1]
+    book = books.get((day, claims))
+    if book is None:
+        book = books[(day, claims)] = _RuleBook(params, day, claims)
+    return book
+
+
+def _dec(value: Any) -> Decimal:
+    """Return a figure as an exact decimal of the number as written."""
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, int):
+        return Decimal(value)
+    return Decimal(repr(float(value)))
+
+
+def _listed(value: Any) -> Any:
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
+def _num(value: Decimal) -> float:
+    return float(value)
+
+
+# --- the engine --------------------------------------------------------------------------
+
+
+def decide_project(
+    impacts: Sequence[ImpactFacts],
+    claims: Claims | None = None,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+    *,
+    project: str = "project",
+) -> ProjectDecision:
+    """Decide one project: every impact's outcome, the project's, and the trace.
+
+    Parameters
+    ----------
+    impacts : sequence of ImpactFacts
+        The project's impacts (ids unique). A project is what the local government unit
+        defines; it may not be split to gain exemptions (§ 103G.005, subd. 14d).
+    claims : Claims, optional
+        The analyst's claims and readings (default: none claimed).
+    params : ParameterSet, optional
+        The parameter tree (default: the shipped one).
+    as_of : str or date, optional
+        Date the law is applied as of (default: today).
+    project : str, default "project"
+        The project's name, written in the trace.
+
+    Returns
+    -------
+    ProjectDecision
+
+    Raises
+    ------
+    RulesInputError
+        On an empty project, duplicate impact ids or bad facts.
+
+    Examples
+    --------
+    >>> from wetland_gis.rules import ImpactFacts, decide_project
+    >>> fill = ImpactFacts("A", 2, False, 0, 0, 9_000, "greater_than_80_percent", False,
+    ...                    impact_kind="fill", owns_whole_wetland=True)
+    >>> decide_project([fill], as_of="2024-05-01").outcome.value
+    'de_minimis_exempt'
+    """
+    return decide_projects({project: impacts}, claims, params, as_of)[0]
+
+
+def decide_projects(
+    projects: Mapping[str, Sequence[ImpactFacts]] | Iterable[tuple[str, Sequence[ImpactFacts]]],
+    claims: Claims | None = None,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> list[ProjectDecision]:
+    """Decide many projects into one shared trace (parameters are read once).
+
+    Parameters
+    ----------
+    projects : mapping or iterable of (name, impacts)
+        The impacts of each project.
+    claims, params, as_of
+        As for :func:`decide_project`.
+
+    Returns
+    -------
+    list of ProjectDecision
+        In the order given; all share one :class:`~wetland_gis.rules.trace.TraceLog`.
+    """
+    claims = claims if claims is not None else Claims()
+    params = params if params is not None else default_parameters()
+    day = as_date(as_of)
+    book = _book(params, day, claims)
+    log = TraceLog()
+    items = projects.items() if isinstance(projects, Mapping) else projects
+    # the steps are many small acyclic objects: the cyclic collector only slows their
+    # creation, so it is paused while deciding (and restored as it was)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return [_decide(str(name), list(facts), book, log) for name, facts in items]
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _check(facts: list[ImpactFacts], project: str) -> None:
+    if not facts:
+        raise RulesInputError(f"project {project!r} has no impacts: give at least one")
+    seen: set[Hashable] = set()
+    for f in facts:
+        if not isinstance(f, ImpactFacts):
+            raise RulesInputError(f"impacts must be ImpactFacts, got {type(f).__name__}")
+        if f.impact_id in seen:
+            raise RulesInputError(
+                f"impact_id {f.impact_id!r} appears twice in project {project!r}; each "
+                "impact of a project needs its own id"
+            )
+        seen.add(f.impact_id)
+
+
+class _Impact:
+    """Working state of one impact while its project is decided."""
+
+    __slots__ = ("f", "iid", "area", "counted", "regulated", "in_scope", "entry", "pool",
+                 "allow", "outcome", "dm", "ratio", "acres", "exemptions", "ineligible")
+
+    def __init__(self, f: ImpactFacts) -> None:
+        self.f = f
+        self.iid = str(f.impact_id)
+        parts = [_dec(a) for a in (f.sqft_setback, f.sqft_protection, f.sqft_outside) if a]
+        self.area = sum(parts[1:], parts[0]) if parts else Decimal(0)
+        self.counted = self.area
+        self.regulated = True
+        self.in_scope = True
+        self.entry: AmountEntry | None = None
+        self.pool = ""
+        self.allow: Decimal | None = None
+        self.outcome = ImpactOutcome.REPLACEMENT_REQUIRED
+        self.dm: Outcome | None = None
+        self.ratio: float | None = None
+        self.acres: float | None = None
+        self.exemptions: list[str] = []
+        self.ineligible = False
+
+
+def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceLog
+            ) -> ProjectDecision:
+    _check(facts, project)
+    start = len(log)
+    add = log.add
+    work = [_Impact(f) for f in facts]
+
+    # 1. impact kind -------------------------------------------------------------------
+    for w in work:
+        f = w.f
+        kind = f.impact_kind
+        inputs = {"impact_kind": _KIND_VALUE[kind], "wetland_type": int(f.wetland_type),
+                  "area_sqft": float(w.area)}
+        if kind is ImpactKind.EXCAVATE:
+            listed = int(f.wetland_type) in book.excavation_types
+            inputs["flooded"] = f.flooded
+            if listed and f.flooded is not False:
+                add(project, w.iid, "impact_kind", book.cite_excavation, _O_REGULATED,
+                    float(w.area),
+                    f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
+                    "sections apply to excavation in permanently and semipermanently flooded "
+                    "areas of types "
+                    + ", ".join(str(t) for t in sorted(book.excavation_types))
+                    + " (§ 103G.222, subd. 1(a)).",
+                    (_V_FLOODED,) if f.flooded is None else (),
+                    inputs, {"replacement.excavation_types": sorted(book.excavation_types)})
+            else:
+                w.regulated = False
+                w.counted = Decimal(0)
+                w.outcome = ImpactOutcome.NOT_A_DRAIN_OR_FILL
+                where = (f"a type {int(f.wetland_type)} wetland" if not listed
+                         else "an area that is not permanently or semipermanently flooded")
+                add(project, w.iid, "impact_kind", book.cite_excavation,
+                    _O_NOT_REGULATED, 0.0,
+                    f"Excavation alone in {where} is not a drain or fill: the replacement "
+                    "sections cover excavation only in permanently and semipermanently "
+                    "flooded areas of types "
+                    + ", ".join(str(t) for t in sorted(book.excavation_types))
+                    + " (§ 103G.222, subd. 1(a)).",
+                    (_V_SPOIL,), inputs,
+                    {"replacement.excavation_types": sorted(book.excavation_types)})
+        elif kind is ImpactKind.DRAIN and f.partial:
+            w.counted = w.area * book.partial_pct / PERCENT
+            inputs["partial"] = True
+            add(project, w.iid, "impact_kind", PARTIAL_DRAINAGE, _O_REGULATED,
+                float(w.counted),
+                f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} counts "
+                f"at least {fmt_number(book.partial_pct)} percent, {fmt_sqft(float(w.counted))} "
+                "(Minn. R. 8420.0522, subp. 2; the totally drained area counts whole).",
+                (_V_PARTIAL,), inputs, book.partial_params)
+        else:
+            what = {ImpactKind.FILL: "A fill", ImpactKind.DRAIN: "A drain"}.get(
+                kind, "An impact of unknown kind")
+            add(project, w.iid, "impact_kind", "Minn. Stat. § 103G.222, subd. 1(a)",
+                _O_REGULATED, inputs["area_sqft"], (_r_kind, (what, w.area)),
+                (_V_KIND,) if kind is ImpactKind.UNKNOWN else (), inputs)
+
+    # 2. public waters wetlands; 3. fens, banked wetlands, wetlands used for credit ----
+    for w in work:
+        f = w.f
+        if not w.regulated:
+            continue
+        if f.public_waters_wetland:
+            w.in_scope = False
+            add(project, w.iid, "public_waters_wetland", PUBLIC_WATERS_WETLANDS,
+                _O_REQUIRED, float(w.counted),
+                "A public waters wetland is not a \"wetland\" for the de minimis exemption "
+                "(§ 103G.005, subd. 19(b)), so no de minimis amount applies; it may not be "
+                "drained without replacement (§ 103G.221) and is replaced at the ratios of "
+                "§ 103G.222, subd. 1(f), (g) \"for a wetland or public waters wetland\"; the "
+                "work needs a DNR public-waters-work permit (§ 103G.245).",
+                (_V_PWW_INVENTORY, _V_PWW_WAIVER),
+                {"public_waters_wetland": True, "wetland_acres": f.wetland_acres})
+            continue
+        if f.calcareous_fen:
+            w.ineligible = True
+            w.outcome = ImpactOutcome.PROHIBITED
+            add(project, w.iid, "calcareous_fen", CALCAREOUS_FENS, _O_PROHIBITED,
+                float(w.counted),
+                "A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
+                "partially, unless the commissioner decides under an approved management plan "
+                "(§ 103G.223); no exemption applies to it (Minn. R. 8420.0420, subp. 1).",
+                (_V_FEN,), {"calcareous_fen": True})
+        if f.banked or f.used_for_replacement_credit:
+            w.ineligible = True
+            what = ("deposited in the wetland bank" if f.banked
+                    else "already used for replacement credit")
+            add(project, w.iid, "exemption_standards", EXEMPTION_STANDARDS,
+                _O_NOT_EXEMPT, None,
+                f"The wetland is {what}: exemptions do not apply to it (Minn. R. 8420.0420, "
+                "subp. 1).", (), {"banked": f.banked,
+                                  "used_for_credit": f.used_for_replacement_credit})
+
+    # 4. de minimis ----------------------------------------------------------------------
+    scope = [w for w in work if w.regulated and w.in_scope]
+    totals_out: list[DeMinimisTotal] = []
+    dm_outcome = Outcome.NOT_APPLIED
+    conditional_reason = ""
+    if scope:
+        dm_outcome, conditional_reason, totals_out = _de_minimis(project, scope, book, log)
+
+    # the headline of each impact in scope
+    for w in scope:
+        if w.outcome is ImpactOutcome.PROHIBITED:
+            w.dm = Outcome.NOT_EXEMPT
+            continue
+        if dm_outcome is Outcome.EXEMPT:
+            w.outcome, w.dm = ImpactOutcome.DE_MINIMIS_EXEMPT, Outcome.EXEMPT
+        elif dm_outcome is Outcome.CONDITIONAL:
+            w.outcome, w.dm = ImpactOutcome.DE_MINIMIS_CONDITIONAL, Outcome.CONDITIONAL
+        else:
+            w.outcome, w.dm = ImpactOutcome.REPLACEMENT_REQUIRED, Outcome.NOT_EXEMPT
+        allow = None if w.allow is None else float(w.allow)
+        if w.dm is Outcome.EXEMPT:
+            reason: Any = (_r_exempt, (w.iid,))
+            verify: tuple[str, ...] = (_V_CONDITIONS,)
+        elif w.dm is Outcome.CONDITIONAL:
+            reason = (_r_conditional, (w.iid, conditional_reason))
+            verify = (_V_CONDITIONS,)
+        else:
+            reason = (_r_replace, (w.iid, w.counted))
+            verify = ()
+        add(project, w.iid, "de_minimis.impact", SUBD9, _OUTCOME_VALUE[w.dm], allow, reason,
+            verify,
+            {"counted_sqft": float(w.counted), "pool": w.pool})
+
+    # 5. other exemptions: area tests, and why they are not applied ----------------------
+    replaced = dm_outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+    project_sqft = sum((w.counted for w in work if w.regulated), Decimal(0))
+    for w in work:
+        if w.regulated and not w.f.public_waters_wetland and not w.ineligible:
+            _exemption_candidates(project, w, book, log, replaced)
+    if any(w.regulated and not w.f.public_waters_wetland for w in work):
+        if project_sqft < book.utility_max_sqft:
+            add(project, "", "exemption.utility", book.cite["utility_max_acres"],
+                _O_ELIGIBLE, float(project_sqft),
+                f"The project alters {fmt_sqft(float(project_sqft))}, less than the utility "
+                "exemption's area limit (area test only): it applies only to utility work, is "
+                "not applied unless the applicant relies on it"
+                + ("; the project needs replacement unless it is relied on and confirmed."
+                   if replaced else "."),
+                (_V_UTILITY, _V_NOT_COMBINED), {"project_sqft": float(project_sqft)},
+                book.exemption_params["utility"])
+
+    # 6. replacement ---------------------------------------------------------------------
+    for w in work:
+        if not w.regulated or w.outcome not in (ImpactOutcome.REPLACEMENT_REQUIRED,):
+            continue
+        f = w.f
+        land = (f.land_use or "").strip().lower() or None
+        agricultural = land in _AGRICULTURAL
+        ratio, cite, why, verify, used = book.ratio(f.pct_class, agricultural)
+        if land is None:
+            verify = (*verify, _V_LAND_USE)
+        w.ratio = ratio
+        add(project, w.iid, "replacement.ratio", cite, _O_REQUIRED, ratio, why,
+            verify, {"pct_class": _PCT_VALUE[f.pct_class], "land_use": land}, used)
+        acres = w.counted / book.sqft_per_acre * _dec(ratio)
+        w.acres = float(acres)
+        add(project, w.iid, "replacement.credits", cite, _O_REQUIRED, w.acres,
+            (_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)), (),
+            {"counted_sqft": float(w.counted), "ratio": ratio})
+
+    # 7. procedure -------------------------------------------------------------------------
+    needs_plan = any(w.acres for w in work)
+    comment = sequencing = None
+    regulated_sqft = float(project_sqft)
+    if needs_plan:
+        passes = _passes(book.comment_comparison, project_sqft, book.comment_threshold)
+        cite, verify, used, outcome_value = book.procedure(
+            "public_comment", passes, regulated_sqft, None)
+        comment = outcome_value
+        add(project, "", "procedure.public_comment", cite, outcome_value, regulated_sqft,
+            (_r_public_comment, (regulated_sqft, book.params, book.day)), verify,
+            {"total_sqft": regulated_sqft}, used)
+        applicable = _applicable_a_amount([w for w in scope], book)
+        if applicable is not None:
+            excess = project_sqft - applicable.exact
+            passes = _passes(book.sequencing_comparison, excess, book.sequencing_allowance)
+            cite, verify, used, outcome_value = book.procedure(
+                "sequencing", passes, regulated_sqft, float(applicable.sqft))
+            sequencing = outcome_value
+            add(project, "", "procedure.sequencing", cite, outcome_value, regulated_sqft,
+                (_r_sequencing, (regulated_sqft, float(applicable.sqft), book.params, book.day)),
+                verify, {"total_sqft": regulated_sqft,
+                         "applicable_amount_sqft": applicable.sqft,
+                         "applicable_amount_key": applicable.key}, used)
+
+    # the project ---------------------------------------------------------------------------
+    outcomes = {w.outcome for w in work}
+    if ImpactOutcome.PROHIBITED in outcomes:
+        outcome = ProjectOutcome.PROHIBITED
+    elif ImpactOutcome.REPLACEMENT_REQUIRED in outcomes:
+        outcome = ProjectOutcome.REPLACEMENT_REQUIRED
+    elif ImpactOutcome.DE_MINIMIS_CONDITIONAL in outcomes:
+        outcome = ProjectOutcome.DE_MINIMIS_CONDITIONAL
+    elif ImpactOutcome.DE_MINIMIS_EXEMPT in outcomes:
+        outcome = ProjectOutcome.DE_MINIMIS_EXEMPT
+    else:
+        outcome = ProjectOutcome.NO_DRAIN_OR_FILL
+    total_area = sum((w.area for w in work), Decimal(0))
+    exempt = sum((w.counted for w in work if w.outcome in (
+        ImpactOutcome.DE_MINIMIS_EXEMPT, ImpactOutcome.DE_MINIMIS_CONDITIONAL)), Decimal(0))
+    totals = {
+        "total_sqft": float(total_area),
+        "counted_sqft": regulated_sqft,
+        "exempt_sqft": float(exempt),
+        "public_waters_sqft": float(sum(
+            (w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0))),
+        "not_regulated_sqft": float(sum((w.area for w in work if not w.regulated), Decimal(0))),
+        "replace_acres": float(sum((_dec(w.acres) for w in work if w.acres), Decimal(0))),
+        "de_minimis": dm_outcome.value,
+        "public_comment": comment,
+        "sequencing_on_site": sequencing,
+    }
+    decisions = tuple(
+        ImpactDecision(
+            impact_id=w.f.impact_id,
+            outcome=w.outcome,
+            area_sqft=float(w.area),
+            counted_sqft=float(w.counted),
+            de_minimis=w.dm,
+            allowance_sqft=None if w.allow is None else float(w.allow),
+            ratio=w.ratio,
+            replace_acres=w.acres,
+            exemptions=tuple(w.exemptions),
+            route="DNR public waters" if w.f.public_waters_wetland and w.regulated else "WCA",
+        )
+        for w in work
+    )
+    return ProjectDecision(project, outcome, decisions, MappingProxyType(totals),
+                           tuple(totals_out), log, (start, len(log)))
+
+
+def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceLog
+                ) -> tuple[Outcome, str, list[DeMinimisTotal]]:
+    """Decide subd. 9 for the impacts in scope; write the steps; return the outcome."""
+    add = log.add
+    claims = book.claims
+    table = book.table
+    # Subd. 9(e): one paragraph for the project, the most restrictive it touches.
+    touched = set()
+    for w in scope:
+        f = w.f
+        if f.sqft_setback:
+            touched.add("c")
+        if f.sqft_protection:
+            touched.add("b")
+        if f.sqft_outside:
+            touched.add("a")
+    touched = touched or {"a"}
+    family = next(fam for fam in _FAMILY_ORDER if fam in touched)
+    zone = _FAMILY_ZONE[family]
+    if len(touched) > 1:
+        used = ", ".join(f"({p})" for p in sorted(touched))
+        add(project, "", "de_minimis.paragraph", f"{SUBD9}(e)", _O_CLASSIFIED, None,
+            f"The project drains or fills wetland under paragraphs {used} of subd. 9; \"the "
+            "amounts listed in paragraphs (a), (b), and (c) may not be combined on a project\" "
+            f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
+            f"paragraph ({family}) amounts of the most restrictive zone it touches, "
+            f"{zone_words(zone)}.", (), {"paragraphs": sorted(touched), "governing": family})
+    local = book.local
+    for w in scope:
+        f = w.f
+        if zone is ShorelandZone.BUILDING_SETBACK:
+            increased = bool(f.runoff_retention) or claims.setback_increase
+        elif zone is ShorelandZone.PROTECTION:
+            increased = bool(f.isolated or f.runoff_retention) or claims.shoreland_increase
+        else:
+            increased = False
+        t, cedar = int(f.wetland_type), f.cedar_tamarack
+        entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
+        w.entry = entry
+        kind = f"type {t}" + (" white cedar and tamarack" if cedar else "")
+        if entry is None:
+            w.pool = "no_amount"
+            w.allow = Decimal(0)
+            add(project, w.iid, "de_minimis.amount", f"{SUBD9}(d)(2)", _O_NOT_ELIGIBLE,
+                0.0,
+                f"A {kind} wetland {zone_words(zone)} in a less than 50 percent area within the "
+                "11-county metropolitan area has no de minimis amount: subd. 9(d)(2) lists "
+                "types 1, 2 and 6 only, and (a)(3) excepts the metropolitan area.",
+                (), {"wetland_type": t, "cedar_tamarack": cedar, "zone": _ZONE_VALUE[zone],
+                     "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro})
+            continue
+        allow = entry.exact
+        cite = entry.citation
+        note = ""
+        verify: tuple[str, ...] = ()
+        if entry.increases is not None:
+            note = (" (the increase of the clause, claimed because "
+                    + ("the wetland is isolated or " if entry.paragraph == "b" else "")
+                    + "permanent runoff retention or infiltration measures are in proximity; "
+                    "the shoreland management authority must approve them)")
+            verify = (f"The condition of the {cite.replace('Minn. Stat. § 103G.2241, ', '')} "
+                      f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
+                      "\"up to\" the increase: a smaller approved amount is entered as "
+                      "local_limit_sqft.",)
+        if zone is ShorelandZone.BUILDING_SETBACK:
+            verify = (*verify, _V_SETBACK)
+        if local is not None and local < allow:
+            allow = local
+            cite = f"{cite}; {SUBD9}(i)"
+            note += f"; a more restrictive local standard of {fmt_sqft(float(local))} applies"
+        w.allow = allow
+        group = book.group_of[(t, cedar)]
+        if family == "c":
+            w.pool = "c"
+        elif claims.clause_reading == ONE_CLAUSE:
+            w.pool = family
+        else:
+            w.pool = f"{family}:{group}"
+        add(project, w.iid, "de_minimis.amount", cite, _O_ELIGIBLE, float(allow),
+            (_r_amount, (kind, allow, entry.citation, note)),
+            verify, {"wetland_type": t, "cedar_tamarack": cedar, "zone": _ZONE_VALUE[zone],
+                     "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro,
+                     "increased": increased},
+            {entry.key: entry.sqft})
+
+    # the totals
+    pools: dict[str, list[_Impact]] = {}
+    for w in scope:
+        pools.setdefault(w.pool, []).append(w)
+    all_within = True
+    out: list[DeMinimisTotal] = []
+    if len({g for p in pools if ":" in p for g in [p]}) > 1:
+        add(project, "", "de_minimis.clauses", f"{SUBD9}({family})", _O_CLASSIFIED,
+            None,
+            f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
+            "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
+            "paragraph: under the per-clause reading each clause's total is held to its own "
+            "amount.",
+            ("Several clauses of one paragraph of subd. 9 on one project: the local government "
+             "unit should confirm that each clause's total may be held to its own amount "
+             "(the stricter one_clause reading holds all of it to the smallest).",),
+            {"clause_reading": claims.clause_reading})
+    for name, members in pools.items():
+        total = sum((w.counted for w in members), Decimal(0))
+        allowance = min(w.allow for w in members)  # type: ignore[type-var]
+        within = name != "no_amount" and total <= allowance
+        all_within = all_within and within
+        cites = tuple(dict.fromkeys(w.entry.citation for w in members if w.entry is not None))
+        ids = tuple(w.f.impact_id for w in members)
+        out.append(DeMinimisTotal(name, ids, float(total), float(allowance), cites, within))
+        several = len({w.allow for w in members}) > 1
+        reason: Any = (_r_total, (name, total, cites, within, allowance, several))
+        add(project, "", "de_minimis.total", "; ".join(cites) or SUBD9,
+            _O_EXEMPT if within else _O_NOT_EXEMPT, float(total), reason,
+            (), {"total": name, "impact_ids": [str(i) for i in ids],
+                 "allowance_sqft": float(allowance)})
+
+    # Subd. 9(f): per landowner's portion of a wetland
+    conditional: list[str] = []
+    cumulative_ok = True
+    if all_within:
+        # one landowner's portion of one wetland; without a wetland id, the impacts of one
+        # landowner in one de minimis total are taken as one wetland (docs/decisions.md)
+        owners: dict[tuple[str, str], list[_Impact]] = {}
+        for w in scope:
+            owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
+        for (owner, wetland), members in owners.items():
+            ok, cond = _cumulative(project, owner, wetland, members, book, log)
+            cumulative_ok = cumulative_ok and ok
+            if cond:
+                conditional.append(cond)
+
+    ineligible = [w for w in scope if w.ineligible]
+    if claims.other_exemption_claimed:
+        outcome = Outcome.NOT_EXEMPT
+        reason = ("Another exemption of § 103G.2241 is relied on for this project, and the de "
+                  "minimis exemption may not be combined with it (subd. 9(g); Minn. R. "
+                  "8420.0420, subp. 1): the de minimis exemption is not applied.")
+    elif not all_within:
+        outcome = Outcome.NOT_EXEMPT
+        reason = ("The project exceeds the amount allowed: it is not de minimis and the entire "
+                  "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1).")
+    elif not cumulative_ok:
+        outcome = Outcome.NOT_EXEMPT
+        reason = ("The cumulative limit of subd. 9(f) is passed for a landowner's portion of a "
+                  "wetland: the exemption no longer applies and the project's impacts must be "
+                  "replaced.")
+    elif ineligible:
+        outcome = Outcome.NOT_EXEMPT
+        reason = ("The project includes impacts to which no exemption applies (calcareous fen, "
+                  "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1): the "
+                  "project is not exempt and its other impacts must be replaced.")
+    elif conditional:
+        outcome = Outcome.CONDITIONAL
+        reason = "The project is de minimis only if: " + " ".join(conditional)
+    else:
+        outcome = Outcome.EXEMPT
+        reason = "Every impact in scope is de minimis: the project needs no replacement plan."
+    add(project, "", "de_minimis.project", SUBD9, outcome.value, None, reason,
+        (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION, _V_LOCAL)
+        if book.local is None else (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION),
+        {"other_exemption_claimed": claims.other_exemption_claimed,
+         "clause_reading": claims.clause_reading})
+    cond_text = ("only if " + " ".join(conditional)) if conditional else ""
+    return outcome, cond_text, out
+
+
+def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
+                book: _RuleBook, log: TraceLog) -> tuple[bool, str]:
+    """Subd. 9(f) for one landowner's portion of one wetland: (passes, condition text)."""
+    claims = book.claims
+    priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
+    prior_known = bool(priors) or claims.prior_sqft_since_1992 is not None
+    prior = _dec(max(priors)) if priors else _dec(claims.prior_sqft_since_1992 or 0)
+    owns_values = {w.f.owns_whole_wetland for w in members} - {None}
+    owns = (False if False in owns_values else True if owns_values
+            else claims.owns_whole_wetland)
+    portions = [w.f.portion_sqft for w in members if w.f.portion_sqft is not None]
+    portion = _dec(min(portions)) if portions else None
+    sizes = [w.f.wetland_acres for w in members if w.f.wetland_acres is not None]
+    if portion is None and owns is True and sizes:
+        portion = _dec(min(sizes)) * book.sqft_per_acre  # the whole wetland is the portion
+    total = sum((w.counted for w in members), Decimal(0))
+    cumulative = prior + total
+    applicable = min(w.allow for w in members)  # type: ignore[type-var]
+    limit_known = book.floor
+    if portion is not None:
+        limit_known = max(limit_known, portion * book.pct_portion / PERCENT)
+    named = not wetland.startswith("\0")
+    who = (f"landowner {owner!r}" if owner else "the landowner") + (
+        f" on wetland {wetland!r}" if named else "")
+    verify: list[str] = []
+    if not prior_known:
+        headroom = max(limit_known, applicable if owns is not False else limit_known) - total
+        verify.append(
+            f"The area {who} has drained or filled since {book.since.isoformat()} was not "
+            f"given (column prior_sqft_since_1992): the exemption holds only while it is at "
+            f"most {fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
+        )
+    if not named:
+        verify.append(
+            "No wetland id was given (column wetland_id): the impacts of one landowner in one "
+            "de minimis total were taken as one wetland for subd. 9(f)."
+        )
+    inputs = {"owner": owner or None, "wetland_id": wetland if named else None,
+              "prior_sqft_since_1992": float(prior) if prior_known else None,
+              "owns_whole_wetland": owns, "portion_sqft": None if portion is None
+              else float(portion), "cumulative_sqft": float(cumulative),
+              "impact_ids": [w.iid for w in members]}
+    cite = book.cite_cumulative
+    ids = ", ".join(repr(w.iid) for w in members)
+    if cumulative <= limit_known:
+        log.add(project, "", "de_minimis.cumulative", cite, _O_EXEMPT,
+                float(cumulative),
+                f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
+                f"{book.since.isoformat()} (impacts {ids}), within "
+                f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
+                tuple(verify), inputs, book.cumulative_params)
+        return True, ""
+    if cumulative <= applicable and owns is True:
+        log.add(project, "", "de_minimis.cumulative", cite, _O_EXEMPT,
+                float(cumulative),
+                f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
+                f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
+                "or filled is within it.",
+                (*verify, f"{who[0].upper() + who[1:]} owns the entire wetland (subd. 9(f)(1))."),
+                inputs, book.cumulative_params)
+        return True, ""
+    missing = []
+    if cumulative <= applicable and owns is None:
+        missing.append("the landowner owns the entire wetland")
+    if portion is None:
+        need = cumulative * PERCENT / book.pct_portion
+        missing.append(
+            f"the landowner's portion of the wetland is at least {fmt_sqft(float(need))} "
+            f"({fmt_number(book.pct_portion)} percent of it is then "
+            f"{fmt_sqft(float(cumulative))})")
+    if missing:
+        condition = (
+            f"{' or '.join(missing)} ({who}, impacts {ids}: {fmt_sqft(float(cumulative))} "
+            f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
+            f"{fmt_sqft(float(limit_known))} and the exemption does not apply (subd. 9(f))."
+        )
+        log.add(project, "", "de_minimis.cumulative", cite, _O_CONDITIONAL,
+                float(cumulative),
+                f"Subd. 9(f): {who} is exempt only if {condition}",
+                (*verify, "Who owns the wetland and the size of each landowner's portion "
+                 "(columns owner, owns_whole_wetland, portion_sqft)."),
+                inputs, book.cumulative_params)
+        return True, condition
+    log.add(project, "", "de_minimis.cumulative", cite, _O_NOT_EXEMPT,
+            float(cumulative),
+            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
+            f"{book.since.isoformat()}, more than the greatest of the limits that apply "
+            f"({fmt_sqft(float(max(limit_known, applicable) if owns else limit_known))}): "
+            "the exemption no longer applies to this portion.",
+            tuple(verify), inputs, book.cumulative_params)
+    return False, ""
+
+
+def _exemption_candidates(project: str, w: _Impact, book: _RuleBook, log: TraceLog,
+                          replaced: bool) -> None:
+    """Write a step for each other exemption whose area test the impact passes."""
+    f = w.f
+    t = int(f.wetland_type)
+    land = (f.land_use or "").strip().lower()
+    why = ("it is not applied: the applicant has not relied on it and its other conditions "
+           "are for the local government unit"
+           + ("; the impact needs replacement unless the exemption is relied on and "
+              "confirmed." if replaced else "."))
+    acres = f.wetland_acres
+    if land != "nonagricultural":
+        ok = None
+        if t in book.pasture_any:
+            ok = f.bottomland_hardwood is not True
+            extra = ((f"The type {t} wetland is not a bottomland hardwood wetland.",)
+                     if f.bottomland_hardwood is None else ())
+            size = "whatever its size"
+        elif t in book.pasture_small and acres is not None:
+            ok = _dec(acres) < book.pasture_max_acres
+            extra = ()
+            size = f"of {fmt_number(acres)} acres, under {fmt_number(book.pasture_max_acres)}"
+        if ok:
+            w.exemptions.append("exemption.pasture")
+            log.add(project, w.iid, "exemption.pasture", book.cite["pasture_any_size_types"],
+                    _O_ELIGIBLE, None,
+                    f"A type {t} wetland {size} passes the area test of the pasture exemption "
+                    f"if the land is agricultural pasture that remains in the same use; {why}",
+                    (_V_PASTURE, *extra, _V_NOT_COMBINED), {"land_use": land or None,
+                                                            "wetland_acres": acres},
+                    book.exemption_params["pasture"])
+    if f.impact_kind is ImpactKind.DRAIN and f.incorporated is not True:
+        ok = t in book.drain_any or (t in book.drain_limited and w.counted <= book.drain_max_sqft)
+        if ok:
+            w.exemptions.append("exemption.drainage")
+            extra = (("The wetland is in an unincorporated area.",)
+                     if f.incorporated is None else ())
+            log.add(project, w.iid, "exemption.drainage", book.cite["drainage_any_size_types"],
+                    _O_ELIGIBLE, float(w.counted),
+                    f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
+                    f"test of the drainage exemption; {why}",
+                    (_V_DRAINAGE, *extra, _V_NOT_COMBINED), {"incorporated": f.incorporated},
+                    book.exemption_params["drainage"])
+    if f.impact_kind in (ImpactKind.FILL, ImpactKind.UNKNOWN) and acres:
+        limit = min(_dec(acres) * book.sqft_per_acre * book.spoil_pct / PERCENT,
+                    book.spoil_max_sqft)
+        if w.counted <= limit:
+            w.exemptions.append("exemption.wildlife_spoil")
+            log.add(project, w.iid, "exemption.wildlife_spoil",
+                    book.cite["wildlife_spoil_max_percent"], _O_ELIGIBLE,
+                    float(w.counted),
+                    f"A deposition of {fmt_sqft(float(w.counted))} is within "
+                    f"{fmt_sqft(float(limit))} and passes the area test of the wildlife habitat "
+                    f"spoil exemption, if the fill is spoil of a wildlife habitat project; {why}",
+                    (_V_WILDLIFE, _V_NOT_COMBINED), {"wetland_acres": acres},
+                    book.exemption_params["wildlife_spoil"])
+
+
+def _passes(comparison: str | None, amount: Decimal, limit: Decimal) -> bool:
+    if comparison == "at_most":
+        return amount <= limit
+    if comparison == "less_than":
+        return amount < limit
+    if comparison == "at_least":
+        return amount >= limit
+    if comparison == "greater_than":
+        return amount > limit
+    raise RulesInputError(f"comparison {comparison!r} is not a limit comparison")
+
+
+def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:
+    return " ".join(public_comment_required(total, params=params, as_of=day).reasons)
+
+
+def _r_sequencing(total: float, applicable: float, params: ParameterSet, day: dt.date) -> str:
+    return " ".join(sequencing_without_alternatives_analysis(
+        total, applicable, params=params, as_of=day).reasons)
+
+
+def _short(citation: str) -> str:
+    return citation.replace("Minn. Stat. § 103G.2241, ", "")
+
+
+def _r_kind(what: str, area: Decimal) -> str:
+    return (f"{what} of {fmt_sqft(float(area))}: wetlands must not be drained or filled "
+            "unless replaced or exempt (§ 103G.222, subd. 1(a)).")
+
+
+def _r_amount(kind: str, allow: Decimal, citation: str, note: str) -> str:
+    return f"A {kind} wetland is held to {fmt_sqft(float(allow))} under {_short(citation)}{note}."
+
+
+def _r_exempt(iid: str) -> str:
+    return f"Impact {iid!r} is de minimis: no replacement plan is required."
+
+
+def _r_conditional(iid: str, condition: str) -> str:
+    return f"Impact {iid!r} is de minimis {condition}"
+
+
+def _r_replace(iid: str, counted: Decimal) -> str:
+    return (f"Impact {iid!r} is not de minimis: the project is not exempt, so the whole "
+            f"{fmt_sqft(float(counted))} must be replaced, not only the excess (Minn. R. "
+            "8420.0420, subp. 1: \"the entire amount of impact must be replaced\").")
+
+
+def _r_credits(counted: Decimal, per_acre: Decimal, ratio: float, acres: float) -> str:
+    return (f"{fmt_sqft(float(counted))} ({fmt_number(float(counted / per_acre))} acres) at a "
+            f"ratio of {fmt_number(ratio)} requires {fmt_number(acres)} acres of replacement.")
+
+
+def _r_total(name: str, total: Decimal, cites: tuple[str, ...], within: bool,
+             allowance: Decimal, several: bool) -> str:
+    if name == "no_amount":
+        return (f"{fmt_sqft(float(total))} of the project lies where no paragraph of subd. 9 "
+                "gives an amount, so the project is not de minimis.")
+    relation = "within" if within else "over"
+    smallest = " (the smallest of its impacts' amounts)" if several else ""
+    return (f"Project total {fmt_sqft(float(total))} of {', '.join(_short(c) for c in cites)} "
+            f"is {relation} the amount of {fmt_sqft(float(allowance))}{smallest}.")
+
+
+def _applicable_a_amount(scope: list[_Impact], book: _RuleBook) -> AmountEntry | None:
+    """Return the subd. 9(a) amount of the project's main type group outside the zone.
+
+    § 103G.222, subd. 1(b), last sentence, measures the on-site sequencing allowance from
+    "the applicable amount in section 103G.2241, subdivision 9, paragraph (a)". The amount
+    of the type covering most of the project's area is used; ``None`` when the project
+    mixes places of different classes or has no wetland in scope (left to the LGU).
+    """
+    places = {(w.f.pct_class, w.f.metro) for w in scope}
+    if len(places) != 1:
+        return None
+    by_type: dict[tuple[int, bool], Decimal] = {}
+    for w in scope:
+        key = (int(w.f.wetland_type), w.f.cedar_tamarack)
+        by_type[key] = by_type.get(key, Decimal(0)) + w.counted
+    (t, cedar), _ = max(by_type.items(), key=lambda kv: kv[1])
+    pct, metro = places.pop()
+    return book.table.lookup(t, cedar, ShorelandZone.OUTSIDE, pct, metro, False)

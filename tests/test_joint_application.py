@@ -135,3 +135,13 @@ def test_assess_writes_the_table(tmp_path) -> None:
     assert s.loc["C-2", "Size of impact"] == "0.40 ac"
     assert s.loc["C-2", "Size of impact (ac)"] == pytest.approx(0.40, abs=0.005)
     assert s.loc["C-1", "Counties"].startswith("Crow Wing")
+
+
+def test_every_outcome_and_impact_kind_has_a_human_label() -> None:
+    """Every enum value a person reads in a report or map has a label, not a raw code."""
+    from wetland_gis.enums import ImpactKind, ImpactOutcome, Outcome, ProjectOutcome
+    from wetland_gis.labels import VALUE_LABELS
+
+    for enum in (ImpactOutcome, ProjectOutcome, Outcome, ImpactKind):
+        missing = [e.value for e in enum if e.value not in VALUE_LABELS]
+        assert not missing, f"{enum.__name__} values without a label: {missing}"

@@ -449,3 +449,15 @@ def test_a_map_built_online_can_be_saved_self_contained(tmp_path) -> None:
     text = save_map(m, tmp_path / "map.html", self_contained=True).read_text(encoding="utf-8")
     assert not REMOTE_SCRIPT.search(text) and not REMOTE_STYLESHEET.search(text)
     assert "leaflet-measure@2.1.7 (MIT)" in text
+
+
+def test_popups_list_the_impacts_own_trace_steps_and_the_legend_names_the_siting_reading():
+    """The map renders each impact's steps from the trace, never by splitting text."""
+    trace = fx.trace()
+    trace.loc[0, "reason"] = "a reason; with a semicolon that must stay whole"
+    page = tep_map(fx.impacts(), trace=trace, siting_reading="banking_own_order",
+                   self_contained=False).get_root().render()
+    assert html.escape("a reason; with a semicolon that must stay whole") in page or (
+        "a reason; with a semicolon that must stay whole" in page
+    )
+    assert "Siting priority" in page and "own priority order" in page

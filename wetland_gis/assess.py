@@ -316,6 +316,7 @@ class Assessment:
         from wetland_gis.mapping import tep_map
 
         kwargs.setdefault("zones", self.zones)
+        kwargs.setdefault("trace", self.trace)
         kwargs.setdefault("context", map_layers(self.context))
         return tep_map(self.impacts, **kwargs)
 

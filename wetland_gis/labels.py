@@ -11,7 +11,15 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
-from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea, ShorelandZone, SitingTier
+from wetland_gis.enums import (
+    ImpactKind,
+    ImpactOutcome,
+    Outcome,
+    PercentageArea,
+    ProjectOutcome,
+    ShorelandZone,
+    SitingTier,
+)
 
 __all__ = [
     "COLUMN_LABELS",
@@ -30,6 +38,9 @@ VALUE_LABELS: Mapping[str, str] = {
     ImpactOutcome.PROHIBITED.value: "Prohibited",
     ImpactOutcome.OUT_OF_WCA_SCOPE.value: "Out of WCA scope",
     ImpactOutcome.NOT_ASSESSED.value: "Not assessed",
+    ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "De minimis exempt only if a missing fact holds",
+    ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "Not a drain or fill",
+    ProjectOutcome.NO_DRAIN_OR_FILL.value: "No drain or fill",
     # Outcome: one decision of the rules core
     Outcome.EXEMPT.value: "Exempt",
     Outcome.NOT_EXEMPT.value: "Not exempt",
@@ -41,6 +52,21 @@ VALUE_LABELS: Mapping[str, str] = {
     Outcome.CLASSIFIED.value: "Classified",
     Outcome.RANKED.value: "Ranked",
     Outcome.EXCLUDED.value: "Excluded",
+    Outcome.NOT_ASSESSED.value: "Not assessed",
+    Outcome.CONDITIONAL.value: "Conditional",
+    Outcome.REGULATED.value: "Regulated",
+    Outcome.NOT_REGULATED.value: "Not regulated",
+    Outcome.NOT_APPLIED.value: "Not applied",
+    # ImpactKind
+    ImpactKind.FILL.value: "Fill",
+    ImpactKind.DRAIN.value: "Drain",
+    ImpactKind.EXCAVATE.value: "Excavate",
+    ImpactKind.UNKNOWN.value: "Impact kind not given",
+    # named readings (docs/rules.md, docs/siting.md)
+    "banking_own_order": "banking has its own priority order from clause (3) (default)",
+    "single_order": "one priority order for sites and banks (stricter)",
+    "per_clause": "each clause of a paragraph on its own (default)",
+    "one_clause": "one clause of a paragraph per project (stricter)",
     # ShorelandZone
     ShorelandZone.BUILDING_SETBACK.value: "Shoreland building setback zone",
     ShorelandZone.PROTECTION.value: "Shoreland wetland protection zone",
@@ -73,6 +99,20 @@ RULE_LABELS: Mapping[str, str] = {
     "procedure.public_comment": "Public comment",
     "sequencing_without_alternatives_analysis": "Sequencing without alternatives analysis",
     "procedure.sequencing": "Sequencing without alternatives analysis",
+    "impact_kind": "Impact kind",
+    "calcareous_fen": "Calcareous fen",
+    "facts.context": "Where the impact is",
+    "facts.wetland_type": "Wetland type",
+    "facts.public_waters_wetland": "Public waters wetland facts",
+    "de_minimis.paragraph": "De minimis paragraph for the project (subd. 9(e))",
+    "de_minimis.clauses": "De minimis clauses on the project",
+    "de_minimis.total": "De minimis total",
+    "de_minimis.impact": "De minimis exemption (impact)",
+    "de_minimis.cumulative": "Cumulative area since 1992 (subd. 9(f))",
+    "exemption.pasture": "Pasture exemption",
+    "exemption.drainage": "Drainage exemption",
+    "exemption.utility": "Utility exemption",
+    "exemption.wildlife_spoil": "Wildlife habitat spoil exemption",
 }
 """How a trace ``rule_id`` (or a legacy decision ``question``) reads; others are spelled out."""
 

@@ -307,8 +307,17 @@ def run_map(
         basemap=basemap,
         self_contained=True,
         title=f"TEP review map: {_project_name(read)}",
+        trace=read["trace"],
+        siting_reading=_siting_reading(sit.get("ranking")),
     )
     return [save_map(m, out, self_contained=True)]
+
+
+def _siting_reading(ranking: pd.DataFrame | None) -> str | None:
+    """Return the subd. 3(c) reading named in a ranking (``None`` without one)."""
+    if ranking is None or "siting_reading" not in ranking or not len(ranking):
+        return None
+    return ", ".join(str(v) for v in ranking["siting_reading"].dropna().unique()) or None
 
 
 def _project_name(read: dict[str, Any]) -> str:

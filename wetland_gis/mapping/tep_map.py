@@ -33,6 +33,7 @@ from shapely.geometry import box, mapping
 
 from wetland_gis.enums import ShorelandZone
 from wetland_gis.errors import MissingCRSError
+from wetland_gis.labels import label
 
 from ._format import MISSING, MappingInputError, find_column, fmt, is_missing, row_value
 from .offline import make_self_contained, use_vendored_assets
@@ -399,7 +400,11 @@ def _geojson_layer(
 
 
 def _impacts_layer(
-    impacts: gpd.GeoDataFrame, ids: pd.Series, alloc: pd.DataFrame | None, tolerance_m: float
+    impacts: gpd.GeoDataFrame,
+    ids: pd.Series,
+    alloc: pd.DataFrame | None,
+    tolerance_m: float,
+    trace: pd.DataFrame | None = None,
 ) -> tuple[folium.GeoJson, folium.GeoJson, dict[str, int], int]:
     drawable = _drawable(impacts)
     shown = impacts[drawable]
@@ -407,6 +412,11 @@ def _impacts_layer(
     outcome_col = find_column(impacts.columns, "outcome")
     counts: dict[str, int] = {}
     props = []
+    # each impact's steps of the decision trace, for its popup (grouped once)
+    steps_of: dict[str, pd.DataFrame] = (
+        {str(k): g for k, g in trace.groupby(trace["impact_id"].astype(str), sort=False)}
+        if trace is not None and len(trace) else {}
+    )
     for idx, row in shown.drop(columns=shown.geometry.name).iterrows():
         outcome = fmt(row[outcome_col])
         counts[outcome] = counts.get(outcome, 0) + 1
@@ -423,7 +433,8 @@ def _impacts_layer(
                 "wg_tooltip": f"Impact {html.escape(impact_id)}: "
                 f"{html.escape(outcome_label(outcome))}",
                 "wg_popup": impact_popup_html(
-                    row.to_dict(), impact_id=impact_id, allocations=allocations
+                    row.to_dict(), impact_id=impact_id, allocations=allocations,
+                    steps=steps_of.get(str(impact_id)) if steps_of else None,
                 ),
                 # outline in the outcome colour too, so an impact a few pixels wide
                 # still shows its colour
@@ -591,8 +602,14 @@ def _legend_html(
     n_sites: int,
     n_banks: int,
     basemap: str,
+    siting_reading: str | None = None,
 ) -> str:
     parts = [f"<h4>{html.escape(title)}</h4>" if title else ""]
+    if siting_reading:
+        parts.append(
+            "<p class=\"wg-reading\">Siting priority (§ 103G.222, subd. 3(c)) read as: "
+            f"{html.escape(label(siting_reading))}</p>"
+        )
     parts.append("<h5>Impact outcome</h5><ul>")
     outcomes = list(OUTCOME_COLORS) + [o for o in counts if o not in OUTCOME_COLORS]
     for outcome in outcomes:
@@ -716,6 +733,8 @@ def tep_map(
     context_simplify_m: float = 10.0,
     margin_m: float = 5000.0,
     title: str | None = "TEP review map",
+    trace: pd.DataFrame | None = None,
+    siting_reading: str | None = None,
 ) -> folium.Map:
     """Build the TEP review map of classified impacts and their replacement options.
 
@@ -751,6 +770,13 @@ def tep_map(
         Margin around the impacts within which context layers are kept.
     title : str or None, default "TEP review map"
         Heading of the legend.
+    trace : DataFrame, optional
+        The decision trace (``Assessment.trace``): each impact popup lists its own steps
+        (rule, citation, reason, checks) from it; without it the popup shows the rendered
+        text columns as they are.
+    siting_reading : str, optional
+        The § 103G.222, subd. 3(c) reading the siting used (``siting_reading`` of the
+        ranking), named in the legend.
 
     Returns
     -------
@@ -836,7 +862,7 @@ def tep_map(
 
     # impacts last: on top of everything, so a click on one always reaches it
     impact_layer, impact_markers, counts, undrawn = _impacts_layer(
-        impacts, ids, alloc, simplify_m
+        impacts, ids, alloc, simplify_m, trace
     )
     impact_markers.add_to(m)
     impact_layer.add_to(m)
@@ -845,7 +871,8 @@ def tep_map(
     if basemap == "none":
         css += f".leaflet-container {{ background: {NO_BASEMAP_BACKGROUND}; }}\n"
     legend = _legend_html(
-        title, counts, undrawn, zones_present, contexts, n_sites, n_banks, basemap
+        title, counts, undrawn, zones_present, contexts, n_sites, n_banks, basemap,
+        siting_reading,
     )
     # the opening view: the impacts and the options allocated to them; then everything drawn
     fit = _latlon_bounds(

@@ -39,7 +39,7 @@ from wetland_gis.io import (
 from wetland_gis.io.fields import DEFAULT_NAMES
 from wetland_gis.io.layers import WKT_COLUMN
 
-DATA = Path("/work/shared/data")
+DATA = Path(__file__).resolve().parents[1] / "sample_data"
 NWI_SAMPLE = DATA / "nwi_sample_DC_wetlands.gpkg"
 COUNTIES = DATA / "mn_counties_cb2016_500k.geojson"
 LAC = "Lac qui Parle – Étang"
@@ -265,9 +265,20 @@ def test_write_errors_name_the_problem(tmp_path, impacts, name, driver, error, m
         write_layer(impacts, tmp_path / name, driver=driver)
 
 
-def test_write_refuses_a_table_without_geometry_for_spatial_formats(tmp_path):
+@pytest.mark.parametrize("name", ["x.parquet", "x.geojson", "x.shp"])
+def test_write_refuses_a_table_without_geometry_for_spatial_formats(tmp_path, name):
     with pytest.raises(OutputError, match="GeoDataFrame with a geometry"):
-        write_layer(pd.DataFrame({"a": [1]}), tmp_path / "x.gpkg")
+        write_layer(pd.DataFrame({"a": [1]}), tmp_path / name)
+
+
+def test_a_table_without_geometry_is_a_geopackage_attribute_table(tmp_path, impacts):
+    path = tmp_path / "x.gpkg"
+    write_layer(impacts, path, layer="impacts")
+    write_layer(pd.DataFrame({"rule_id": ["a", "b"], "value": [1.5, None]}), path,
+                layer="decisions")
+    assert list_layers(path) == ["impacts", "decisions"]
+    table = pyogrio.read_dataframe(path, layer="decisions", read_geometry=False)
+    assert table["rule_id"].tolist() == ["a", "b"]
 
 
 def test_write_refuses_duplicated_column_names(tmp_path, impacts):

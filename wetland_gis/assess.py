@@ -10,7 +10,6 @@ assessed or with the reason it could not be.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import time
 import warnings
 from collections import defaultdict
@@ -39,7 +38,7 @@ from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import self_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
 from wetland_gis.io.fields import FieldMapping, resolve_fields
-from wetland_gis.io.layers import read_layer, write_layer
+from wetland_gis.io.layers import read_layer
 from wetland_gis.io.wetland_types import WetlandTypeError, reading_for
 from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -173,43 +172,54 @@ class Assessment:
             for kind, items in self.decisions.items()
         }
 
-    def write(self, out: str | Path) -> list[Path]:
+    def write(self, out: str | Path, *, overwrite: bool = False) -> list[Path]:
         """Write the classified layer and, beside it, the tables and the manifest.
+
+        Every file is staged beside its target and moved into place when all are
+        complete (:class:`wetland_gis.io.safe_write.SafeWriter`): a failed write leaves
+        the previous outputs whole. Into an existing GeoPackage only the layers
+        ``impacts`` and ``shoreland_zones`` are replaced; its other layers are kept.
 
         Parameters
         ----------
         out : str or Path
             The classified layer's file: ``.gpkg`` (default; also gets the layers
             ``shoreland_zones``), ``.parquet``, ``.geojson``, ``.csv`` or ``.shp``.
+        overwrite : bool, default False
+            Replace existing files that an earlier ``assess`` did not write there.
 
         Returns
         -------
         list of Path
             Every file written.
+
+        Raises
+        ------
+        OutputError
+            When an output is an input of the run, or would replace a file that is not
+            an earlier output of ``assess`` without ``overwrite``.
         """
+        from wetland_gis.io.safe_write import SafeWriter
+
         out = Path(out)
         if not out.suffix:
             out = out.with_suffix(".gpkg")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if out.suffix.lower() == ".gpkg" and out.exists():
-            out.unlink()
-        written = list(write_layer(self.impacts, out, layer="impacts"))
-        if out.suffix.lower() == ".gpkg" and len(self.zones):
-            written += write_layer(self.zones, out, layer="shoreland_zones")
         stem = out.with_suffix("")
-        summary = Path(f"{stem}_summary.csv")
-        self.summary.to_csv(summary, index=False)
-        projects = Path(f"{stem}_projects.csv")
-        self.projects.to_csv(projects, index=False)
-        decisions = Path(f"{stem}_decisions.json")
-        decisions.write_text(
-            json.dumps(self.decisions_json(), indent=2, ensure_ascii=False), "utf-8"
-        )
-        written += [summary, projects, decisions]
         manifest = Path(f"{stem}_manifest.json")
-        self.manifest.outputs = [str(p) for p in dict.fromkeys(written)] + [str(manifest)]
-        self.manifest.write(manifest)
-        return [*dict.fromkeys(written), manifest]
+        gpkg = out.suffix.lower() == ".gpkg"
+        with SafeWriter("assess", overwrite=overwrite, manifest=manifest,
+                        inputs=[i.path for i in self.manifest.inputs]) as w:
+            w.layer(self.impacts, out, layer="impacts", polygons=True)
+            if gpkg:
+                zones = self.zones if len(self.zones) else None
+                w.layer(zones, out, layer="shoreland_zones", polygons=True)
+            w.csv(self.summary, f"{stem}_summary.csv")
+            projects = self.projects if len(self.projects.columns) else pd.DataFrame(
+                columns=["project", "impacts", "assessed"])
+            w.csv(projects, f"{stem}_projects.csv")
+            w.json(self.decisions_json(), f"{stem}_decisions.json")
+            w.manifest(self.manifest, manifest)
+        return list(w.written)
 
     def explore(self, **kwargs: Any):
         """Return the interactive TEP map of the assessment (displays inline in Jupyter).

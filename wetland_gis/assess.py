@@ -647,7 +647,9 @@ def assess(
     projects = pd.DataFrame(project_rows)
     gdf.index = input_index
     summary.index = input_index
-    say(f"assessed {len(gdf)} features in {time.perf_counter() - t0:.1f} s")
+    done = int((gdf["status"] == ASSESSED).sum())
+    say(f"{len(gdf)} features read, {done} assessed, {len(gdf) - done} not assessed, in "
+        f"{time.perf_counter() - t0:.1f} s")
     return Assessment(
         impacts=gdf,
         summary=summary,

@@ -252,9 +252,9 @@ class SafeWriter:
             name = layer or target.stem
             if staged.exists():
                 _remove_layer(staged, name)
-            if frame is not None:
-                write_frame(frame, staged, layer=name, driver="gpkg",
-                            geometry_type=geometry_type)
+            if frame is None:
+                return []
+            write_frame(frame, staged, layer=name, driver="gpkg", geometry_type=geometry_type)
             return self._record([target])
         if frame is None:
             return []
@@ -315,6 +315,8 @@ class SafeWriter:
             for target, staged in self._moves.items():
                 if staged.exists():
                     os.replace(staged, target)
+                elif target in self._geopackages and target.exists():
+                    target.unlink()  # every layer it held was this command's, and is gone
         finally:
             self.discard()
         return list(self.written)
@@ -335,6 +337,9 @@ def _remove_layer(path: Path, layer: str) -> None:
     names = [str(n) for n in pyogrio.list_layers(path)[:, 0]] if path.stat().st_size else []
     match = [n for n in names if n.lower() == layer.lower()]
     if not match:
+        return
+    if len(match) == len(names):  # GDAL cannot open a GeoPackage without any layer
+        path.unlink()
         return
     import fiona
 

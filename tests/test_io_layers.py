@@ -752,3 +752,22 @@ def test_a_shapefile_replaced_loses_its_stale_index(tmp_path, impacts):
     write_layer(impacts.iloc[:1], path)
     assert not path.with_suffix(".qix").exists()
     assert len(read_layer(path).gdf) == 1
+
+
+def test_a_geopackage_with_a_write_ahead_log_is_folded_in_first(tmp_path, impacts):
+    import sqlite3
+
+    path = tmp_path / "project.gpkg"
+    write_layer(impacts, path, layer="notes")
+    con = sqlite3.connect(path)  # as QGIS does while editing: WAL journal, a pending change
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA wal_autocheckpoint=0")
+    con.execute("CREATE TABLE qgis_edits (note TEXT)")
+    con.execute("INSERT INTO qgis_edits VALUES ('edited in QGIS')")
+    con.commit()
+    assert Path(f"{path}-wal").stat().st_size > 0
+    write_layer(impacts, path, layer="impacts")  # the edit lived only in the -wal file
+    con.close()
+    assert sorted(list_layers(path)) == ["impacts", "notes", "qgis_edits"]
+    with sqlite3.connect(path) as check:
+        assert check.execute("SELECT note FROM qgis_edits").fetchall() == [("edited in QGIS",)]

@@ -196,6 +196,7 @@ class SafeWriter:
         self._check_target(target, merge_geopackage=True)
         staged = self._stage_dir(target.parent) / target.name
         if target.exists() and is_geopackage(target):
+            _settle_journal(target)
             shutil.copyfile(target, staged)  # the other layers are kept
         self._geopackages[target] = staged
         self._moves[target] = staged
@@ -328,6 +329,23 @@ class SafeWriter:
         self._staging.clear()
         self._moves.clear()
         self._geopackages.clear()
+
+
+def _settle_journal(path: Path) -> None:
+    """Fold a GeoPackage's write-ahead log into it, or refuse while another program writes."""
+    wal = Path(f"{path}-wal")
+    if not wal.exists() or wal.stat().st_size == 0:
+        return
+    try:
+        with sqlite3.connect(path.as_posix()) as con:
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error:
+        pass
+    if wal.exists() and wal.stat().st_size:
+        raise OutputError(
+            f"cannot write {path}: another program (QGIS?) has unsaved changes in it "
+            f"({wal.name}); save or close the layers there and run again"
+        )
 
 
 def _remove_layer(path: Path, layer: str) -> None:

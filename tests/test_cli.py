@@ -417,3 +417,25 @@ def test_an_unwritable_output_is_an_input_error_naming_the_path(tmp_path, capsys
     assert _cli("map", tmp_path / "a.gpkg", "--out", tmp_path / "m.html") == 2
     err = capsys.readouterr().err
     assert "locked.gpkg: Permission denied" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "content", "message"),
+    [("--banks", "", "is empty"),
+     ("--banks", "foo,bar\n1,2\n", "lacks column"),
+     ("--adjustments", "foo,bar\n1,2\n", "not in the format of"),
+     ("--dem", "foo,bar\n", "cannot read raster")],
+    ids=["empty-bank-csv", "bank-csv-without-columns", "adjustments-not-yaml-tables",
+         "dem-not-a-raster"],
+)
+def test_site_on_a_hostile_option_file_is_one_line_and_exit_2(run, tmp_path, capsys, option,
+                                                             content, message):
+    out, _ = run
+    bad = tmp_path / "bad.csv"
+    bad.write_text(content)
+    extra = ["--sites", CROW_WING / "candidate_sites.gpkg"] if option == "--dem" else []
+    code = _cli("site", out / "assessed.gpkg", option, bad, *extra, "--context", CONTEXT,
+                "--out-dir", tmp_path / "siting")
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "bad.csv" in err[0] and message in err[0]

@@ -21,7 +21,7 @@ import pandas as pd
 
 from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, load_context
-from wetland_gis.errors import InputError
+from wetland_gis.errors import InputError, ParameterError
 from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN
 from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.safe_write import SafeWriter
@@ -256,7 +256,13 @@ def run_site(
     day = as_date(as_of)
     if ctx is not None and not isinstance(ctx, Context):
         ctx = load_context(ctx, as_of=day)
-    adj = load_adjustments(adjustments)
+    try:
+        adj = load_adjustments(adjustments)
+    except (AttributeError, TypeError) as err:  # YAML that is not a mapping of tables
+        raise ParameterError(
+            f"cannot read {adjustments} as an adjustments table: it is not in the format of "
+            f"wetland_gis/parameters/adjustments.yaml ({err}); start from a copy of that file"
+        ) from err
     result = site(
         impacts, sites, banks, context=ctx, adjustments=adj, as_of=day, dem=dem
     )

@@ -20,6 +20,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from wetland_gis.errors import InputError
 from wetland_gis.geometry.crs import WORKING_CRS, crs_label
 from wetland_gis.manifest import InputRecord, file_sha256
 from wetland_gis.parameters import (
@@ -138,7 +139,11 @@ def _read_frame(value: Any, role: str, reader: Any, inputs: list[InputRecord],
         return None
     if isinstance(value, (str, Path)):
         path = Path(value)
-        frame = reader(path)
+        try:
+            frame = reader(path)
+        except pd.errors.EmptyDataError as err:
+            raise InputError(f"the {role} file {path} is empty; give a file with a header "
+                             "row and the columns of docs/data_schema.md") from err
         crs = frame.crs.to_string() if getattr(frame, "crs", None) is not None else None
         inputs.append(InputRecord(role=role, path=str(path), sha256=file_sha256(path),
                                   crs=crs, features=len(frame)))

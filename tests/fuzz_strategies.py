@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -128,7 +129,7 @@ def geometries(draw: st.DrawFn, x: float, y: float) -> Any:
     side = math.sqrt(sqft) * FT
     kind = draw(st.sampled_from(
         ("square", "square", "square", "holed", "multi", "sliver", "bowtie", "none", "empty",
-         "point", "line", "collection", "tiny", "z")))
+         "point", "line", "collection", "tiny", "z", "absurd", "nan")))
     if kind == "holed":
         hole = box(x + side / 4, y + side / 4, x + side / 2, y + side / 2)
         return Polygon(poly.exterior.coords, [hole.exterior.coords])
@@ -150,6 +151,12 @@ def geometries(draw: st.DrawFn, x: float, y: float) -> Any:
         return GeometryCollection([poly, LineString([(x, y), (x - side, y - side)])])
     if kind == "tiny":
         return square(x, y, 0.01)
+    if kind == "absurd":
+        return box(1e300, 1e300, 2e300, 2e300)
+    if kind == "nan":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # shapely: invalid value
+            return Polygon([(x, y), (x + side, y), (float("nan"), y + side)])
     if kind == "z":
         return Polygon([(px, py, 10.0) for px, py in poly.exterior.coords])
     return poly
@@ -181,8 +188,14 @@ def hostile_layers(draw: st.DrawFn) -> tuple[gpd.GeoDataFrame, str | None]:
                "land_use": land}
     dropped = draw(st.sets(st.sampled_from(sorted(columns)), max_size=len(columns)))
     data = {k: pd.Series(v, dtype=object) for k, v in columns.items() if k not in dropped}
+    # columns named like the output's, in any case, and odd names
+    for name in draw(st.sets(st.sampled_from(("Outcome", "STATUS", "area_sqft", "County",
+                                              "reasons", "Étang", "1", "zone")), max_size=3)):
+        data[name] = pd.Series([draw(st.sampled_from(("x", 1, None)))] * n, dtype=object)
     frame = gpd.GeoDataFrame(data, geometry=gpd.GeoSeries(geoms, crs="EPSG:26915"),
                              crs="EPSG:26915")
+    if n and draw(st.booleans()):  # a repeated index, as pd.concat of two layers gives
+        frame.index = [k % 2 for k in range(n)]
     crs = draw(st.sampled_from((*CRSS, None)))
     if crs is None:
         return frame.set_crs(None, allow_override=True), None

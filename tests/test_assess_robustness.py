@@ -272,6 +272,26 @@ def test_empty_layer_gives_an_empty_result_that_writes(tmp_path, ctx):
     assert a.manifest.inputs[0].features == 0
     for ext in (".gpkg", ".shp", ".parquet", ".csv"):
         _quiet(a.write, tmp_path / f"out{ext}")
+    # a valid, empty polygon layer with its CRS, and tables with their header (was 1 byte)
+    info = pyogrio.read_info(tmp_path / "out.gpkg", layer="impacts")
+    assert info["features"] == 0 and info["geometry_type"] == "Polygon"
+    assert info["crs"] == "EPSG:26915"
+    assert list(pd.read_csv(tmp_path / "out_projects.csv").columns) == ["project", "impacts",
+                                                                        "assessed"]
+    assert "Outcome" in pd.read_csv(tmp_path / "out_summary.csv").columns
+
+
+def test_write_into_the_input_is_refused_and_other_layers_are_kept(tmp_path, ctx):
+    path = tmp_path / "project.gpkg"
+    _layer([_sq(X0, Y0, 20)]).to_file(path, layer="drawn")
+    a = _assess(path, ctx)
+    with pytest.raises(OutputError, match="it is an input of this run"):
+        _quiet(a.write, path)
+    assert pyogrio.list_layers(path)[:, 0].tolist() == ["drawn"]
+    out = tmp_path / "out.gpkg"
+    _layer([_sq(X0, Y0, 5)]).to_file(out, layer="analyst_sketch")
+    _quiet(a.write, out)
+    assert sorted(pyogrio.list_layers(out)[:, 0]) == ["analyst_sketch", "impacts"]
 
 
 def test_layer_of_only_invalid_rows_keeps_each_row_and_lists_its_project(ctx):

@@ -439,3 +439,20 @@ def test_site_on_a_hostile_option_file_is_one_line_and_exit_2(run, tmp_path, cap
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.csv" in err[0] and message in err[0]
+
+
+def test_site_tells_apart_impacts_with_a_repeated_or_blank_id(tmp_path, capsys):
+    # found by the fuzz suite: assess decides every row of repeated ids (flagged), then
+    # site refused them with "give a unique id field (id_field=...)", an option it lacks
+    path = tmp_path / "impacts.gpkg"
+    _layer([box(X0 + 100 * k, Y0, X0 + 100 * k + 20, Y0 + 20) for k in range(3)],
+           impact_id=["A", "A", None]).to_file(path)
+    assert _cli("assess", path, "--context", CONTEXT, "--out", tmp_path / "a.gpkg",
+                "--quiet") == 0
+    assert _cli("site", tmp_path / "a.gpkg", "--banks", BANKS, "--context", CONTEXT,
+                "--out-dir", tmp_path / "siting") == 0
+    plan = pd.read_csv(tmp_path / "siting" / "allocation.csv")
+    decisions = json.loads((tmp_path / "a_decisions.json").read_text())["impacts"]
+    assert sorted(set(plan["impact_id"])) == sorted(decisions) == ["#2", "A#0", "A#1"]
+    manifest = json.loads((tmp_path / "siting" / "siting_manifest.json").read_text())
+    assert any("repeated or blank id" in r for r in manifest["records"])

@@ -172,7 +172,7 @@ def _offset(draw: st.DrawFn, anchor: tuple[float, float], spread: float) -> tupl
 def hostile_layers(draw: st.DrawFn) -> tuple[gpd.GeoDataFrame, str | None]:
     """Draw an impact layer as analysts hand them over; return it and its CRS (or None)."""
     n = draw(st.integers(min_value=0, max_value=6))
-    geoms, ids, types, projects, acres, land = [], [], [], [], [], []
+    geoms, ids, types, projects, acres, land, cedar = [], [], [], [], [], [], []
     for k in range(n):
         if k and draw(st.integers(0, 5)) == 0:  # a duplicate of the row before
             geoms.append(geoms[-1])
@@ -184,8 +184,9 @@ def hostile_layers(draw: st.DrawFn) -> tuple[gpd.GeoDataFrame, str | None]:
         projects.append(draw(st.sampled_from(("P1", "P1", "P2", None))))
         acres.append(draw(st.sampled_from((None, 5.0, 12.5, "ten", "", "3,5", 1e9))))
         land.append(draw(st.sampled_from((None, "agricultural", "urban", 7))))
+        cedar.append(draw(st.sampled_from((None, True, "yes", "maybe", 2.5, 0))))
     columns = {"impact_id": ids, "circ39": types, "project": projects, "wetland_ac": acres,
-               "land_use": land}
+               "land_use": land, "cedar_tam": cedar}
     dropped = draw(st.sets(st.sampled_from(sorted(columns)), max_size=len(columns)))
     data = {k: pd.Series(v, dtype=object) for k, v in columns.items() if k not in dropped}
     # columns named like the output's, in any case, and odd names

@@ -456,3 +456,49 @@ def test_site_tells_apart_impacts_with_a_repeated_or_blank_id(tmp_path, capsys):
     assert sorted(set(plan["impact_id"])) == sorted(decisions) == ["#2", "A#0", "A#1"]
     manifest = json.loads((tmp_path / "siting" / "siting_manifest.json").read_text())
     assert any("repeated or blank id" in r for r in manifest["records"])
+
+
+def test_ctrl_c_exits_130_saying_no_output_was_changed(tmp_path, capsys, monkeypatch):
+    from wetland_gis import pipeline
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "run_command", interrupted)
+    assert _cli("report", tmp_path / "a.gpkg", "--out", tmp_path / "r.html") == 130
+    assert "interrupted; no output was changed" in capsys.readouterr().err
+
+
+def test_run_options_are_one_reusable_piece():
+    import argparse
+
+    from wetland_gis.cli import add_run_options, run_guarded
+    from wetland_gis.pipeline import CommandResult, Tally
+
+    parser = argparse.ArgumentParser()
+    add_run_options(parser)
+    args = parser.parse_args(["--strict", "--overwrite"])
+    assert args.strict and args.overwrite
+    tally = Tally("water-use", rows_read=2, assessed=1, not_assessed={"no well id": 1})
+    assert run_guarded("water-use", lambda: CommandResult([], tally), strict=True) == 3
+    assert run_guarded("water-use", lambda: CommandResult([], tally)) == 0
+
+
+@pytest.mark.parametrize("ext", [".gpkg", ".shp"])
+def test_rows_with_absurd_coordinates_are_written_as_wkt_and_mapped_without_a_crash(
+        tmp_path, capsys, ext):
+    # found by the fuzz suite: a shapefile refused the row ("non-finite values are not
+    # allowed") and the map died in GEOS ("Non-finite envelope bounds")
+    path = tmp_path / "impacts.gpkg"
+    _layer([box(1e300, 1e300, 2e300, 2e300), Point(1e300, 1e300),
+            box(X0, Y0, X0 + 20, Y0 + 20)]).to_file(path)
+    out = tmp_path / f"assessed{ext}"
+    assert _cli("assess", path, "--context", CONTEXT, "--out", out, "--quiet") == 0
+    back = gpd.read_file(out, layer="impacts" if ext == ".gpkg" else None)
+    assert back.geometry.isna().tolist() == [True, True, False]
+    wkt = back["wg_input_wkt" if ext == ".gpkg" else "wg_input_w"]
+    assert wkt.iloc[0].startswith("POLYGON ((2e+300") and wkt.iloc[1].startswith("POINT")
+    if ext == ".gpkg":
+        assert _cli("map", out, "--out", tmp_path / "m.html") == 0
+        assert _cli("report", out, "--out", tmp_path / "r.html") == 0
+    assert "Traceback" not in capsys.readouterr().err

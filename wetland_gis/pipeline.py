@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ import pandas as pd
 from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, load_context
 from wetland_gis.errors import InputError, ParameterError
-from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN
+from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
 from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
@@ -200,7 +201,13 @@ def _restore_non_polygons(impacts: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
         return impacts
     impacts = impacts.copy()
     geoms = np.asarray(impacts.geometry.values, dtype=object)
-    geoms[restore] = shapely.from_wkt(wkt[restore].astype(str).to_numpy(), on_invalid="ignore")
+    back = shapely.from_wkt(wkt[restore].astype(str).to_numpy(), on_invalid="ignore")
+    if impacts.crs is not None:  # only what a map can draw: finite once in lon/lat
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            lonlat = gpd.GeoSeries(back, crs=impacts.crs).to_crs("EPSG:4326").to_numpy()
+            back[~measurable(back) | ~measurable(lonlat)] = None
+    geoms[restore] = back
     impacts[impacts.geometry.name] = gpd.GeoSeries(geoms, index=impacts.index, crs=impacts.crs)
     return impacts
 

@@ -46,6 +46,7 @@ __all__ = [
     "EMPTY_REASON",
     "WKT_IN_COLUMN",
     "polygon_output",
+    "measurable",
 ]
 
 #: Status of a row that may go on to the rules.
@@ -296,7 +297,8 @@ def clean_polygons(
 
     # 4. Points and lines.
     not_polygon = present & ~np.isin(type_id, _POLYGONAL) & (reasons == "")
-    kept_as_wkt = present & ~np.isin(type_id, _POLYGONAL)
+    kept_as_wkt = (present & ~np.isin(type_id, _POLYGONAL)) | (
+        ~empty & ~measurable(np.asarray(gdf.geometry.values, dtype=object)))
     if kept_as_wkt.any():
         original = np.asarray(gdf.geometry.values, dtype=object)
         input_wkt[kept_as_wkt] = shapely.to_wkt(original[kept_as_wkt])
@@ -376,6 +378,25 @@ def clean_polygons(
     return CleanResult(gdf=out, records=records)
 
 
+def measurable(geoms: np.ndarray) -> np.ndarray:
+    """Return, per geometry, whether its coordinates and its area are finite numbers.
+
+    Missing and empty geometries count as measurable (there is nothing to measure).
+    """
+    geoms = np.asarray(geoms, dtype=object)
+    ok = np.ones(len(geoms), dtype=bool)
+    present = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
+    if not present.any():
+        return ok
+    coords, where = shapely.get_coordinates(geoms[present], return_index=True)
+    bad = np.zeros(int(present.sum()), dtype=bool)
+    bad[where[~np.isfinite(coords).all(axis=1)]] = True
+    with np.errstate(all="ignore"):
+        bad |= ~np.isfinite(shapely.area(geoms[present]))
+    ok[np.flatnonzero(present)[bad]] = False
+    return ok
+
+
 def polygon_output(frame: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
     """Return a polygon layer ready to write, and the geometry type to declare.
 
@@ -389,10 +410,11 @@ def polygon_output(frame: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
     -------
     (GeoDataFrame, str or None)
         A copy in which every row whose geometry is present but not a Polygon or
-        MultiPolygon has a null geometry and its WKT in :data:`WKT_IN_COLUMN` (kept when
-        the cleaning step already filled it); and ``"MultiPolygon"`` when any row is a
-        MultiPolygon, else ``"Polygon"``. So the layer opens in QGIS as one polygon
-        layer, and every row keeps its attributes.
+        MultiPolygon, or has coordinates or an area that are not finite numbers (which no
+        map can draw and a shapefile refuses), has a null geometry and its WKT in
+        :data:`WKT_IN_COLUMN` (kept when the cleaning step already filled it);
+        and ``"MultiPolygon"`` when any row is a MultiPolygon, else ``"Polygon"``. So
+        the layer opens in QGIS as one polygon layer, and every row keeps its attributes.
     """
     if not isinstance(frame, gpd.GeoDataFrame):
         return frame, None
@@ -402,7 +424,7 @@ def polygon_output(frame: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
         return frame, None
     type_id = shapely.get_type_id(geoms)
     present = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
-    other = present & ~np.isin(type_id, _POLYGONAL)
+    other = present & ~(np.isin(type_id, _POLYGONAL) & measurable(geoms))
     out = frame
     if other.any():
         out = frame.copy()

@@ -581,6 +581,11 @@ def test_absurd_or_non_finite_coordinates_are_not_assessed_with_the_fix(ctx, coo
     assert a.impacts["status"].tolist() == ["assessed", "not_assessed"]
     assert reason in a.impacts["status_reason"].iloc[1]
     assert "CRS" in a.impacts["status_reason"].iloc[1]
+    # nothing can measure or draw it: a null geometry, the input kept as WKT (the map died
+    # in GEOS on NaN and infinite coordinates, found by the fuzz suite)
+    assert a.impacts.geometry.iloc[1] is None
+    assert a.impacts["wg_input_wkt"].iloc[1].startswith("POLYGON ((")
+    assert a.explore() is not None
 
 
 def test_a_zip_slip_archive_is_refused_with_the_fix(tmp_path, ctx):

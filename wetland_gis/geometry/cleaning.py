@@ -197,7 +197,8 @@ def clean_polygons(
 
     * null or empty geometry: not assessed, "empty or null geometry";
     * coordinates that are NaN or infinite, or so large that the area overflows: not
-      assessed, with the fix (check the CRS); the geometry is left as it was;
+      assessed, with the fix (check the CRS); the geometry is set to null and its WKT
+      kept in ``wg_input_wkt`` (nothing can measure, overlay or draw it);
     * Z or M coordinates: dropped with :func:`shapely.force_2d` (recorded);
     * GeometryCollection: its polygonal parts are kept (recorded); with none it is not
       assessed;
@@ -256,7 +257,8 @@ def clean_polygons(
     with np.errstate(all="ignore"):
         area = shapely.area(geoms)
     reject(present & finite & ~np.isfinite(area), ABSURD_REASON)
-    present &= finite & np.isfinite(area)
+    unusable = present & ~(finite & np.isfinite(area))
+    present &= ~unusable
 
     # 2. Z and M coordinates.
     has_z = shapely.has_z(geoms) & present
@@ -362,6 +364,9 @@ def clean_polygons(
                            f"(rows {_rows(rows)})")
         records[:0] = summary
 
+    # a geometry that cannot be measured cannot be drawn or overlaid either: its WKT is
+    # kept in wg_input_wkt and the row gets a null geometry (its reason says why)
+    geoms[unusable] = None
     out = gdf.copy()
     out[geometry_name] = gpd.GeoSeries(geoms, index=gdf.index, crs=gdf.crs)
     out["wg_row"] = np.arange(n, dtype="int64")

@@ -201,10 +201,10 @@ def _restore_non_polygons(impacts: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
         return impacts
     impacts = impacts.copy()
     geoms = np.asarray(impacts.geometry.values, dtype=object)
-    back = shapely.from_wkt(wkt[restore].astype(str).to_numpy(), on_invalid="ignore")
-    if impacts.crs is not None:  # only what a map can draw: finite once in lon/lat
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NaN in the WKT
+        back = shapely.from_wkt(wkt[restore].astype(str).to_numpy(), on_invalid="ignore")
+        if impacts.crs is not None:  # only what a map can draw: finite once in lon/lat
             lonlat = gpd.GeoSeries(back, crs=impacts.crs).to_crs("EPSG:4326").to_numpy()
             back[~measurable(back) | ~measurable(lonlat)] = None
     geoms[restore] = back

@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean setup
+.PHONY: demo test lint bench fuzz clean setup
 
 setup: $(STAMP)
 
@@ -23,6 +23,12 @@ lint: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest tests wetland_gis --doctest-modules --cov --cov-report=term
 	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks
+
+# The fuzz suite with many more examples (profile wetland-fuzz; not part of `make test`).
+# FUZZ_EXAMPLES=2000 make fuzz for a longer run.
+FUZZ_EXAMPLES ?= 400
+fuzz: $(STAMP)
+	WETLAND_GIS_FUZZ=long WETLAND_GIS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/test_fuzz_*.py -p no:cacheprovider --hypothesis-show-statistics
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -o testpaths=benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only --benchmark-columns=min,mean,max

@@ -24,6 +24,7 @@ from shapely.geometry import (
     GeometryCollection,
     LineString,
     MultiPolygon,
+    Point,
     Polygon,
     box,
     mapping,
@@ -271,6 +272,28 @@ def test_empty_layer_gives_an_empty_result_that_writes(tmp_path, ctx):
     assert a.manifest.inputs[0].features == 0
     for ext in (".gpkg", ".shp", ".parquet", ".csv"):
         _quiet(a.write, tmp_path / f"out{ext}")
+    # a valid, empty polygon layer with its CRS, and tables with their header (was 1 byte)
+    info = pyogrio.read_info(tmp_path / "out.gpkg", layer="impacts")
+    assert info["features"] == 0 and info["geometry_type"] == "Polygon"
+    assert info["crs"] == "EPSG:26915"
+    assert list(pd.read_csv(tmp_path / "out_projects.csv").columns) == ["project", "impacts",
+                                                                        "assessed"]
+    assert "Outcome" in pd.read_csv(tmp_path / "out_summary.csv").columns
+
+
+def test_write_into_the_input_is_refused_and_other_layers_are_kept(tmp_path, ctx):
+    path = tmp_path / "project.gpkg"
+    _layer([_sq(X0, Y0, 20)]).to_file(path, layer="drawn")
+    a = _assess(path, ctx)
+    with pytest.raises(OutputError, match="it is an input of this run"):
+        _quiet(a.write, path)
+    assert pyogrio.list_layers(path)[:, 0].tolist() == ["drawn"]
+    out = tmp_path / "out.gpkg"
+    _layer([_sq(X0, Y0, 5)]).to_file(out, layer="analyst_sketch")
+    _quiet(a.write, out)
+    # the trace table and QGIS's style table are written beside the impacts
+    assert sorted(pyogrio.list_layers(out)[:, 0]) == ["analyst_sketch", "decisions", "impacts",
+                                                      "layer_styles"]
 
 
 def test_layer_of_only_invalid_rows_keeps_each_row_and_lists_its_project(ctx):
@@ -516,12 +539,65 @@ def test_write_and_read_back_keeps_every_row_once_with_its_area(tmp_path, ctx, e
     assert manifest["outputs"][0] == str(out)
 
 
-def test_shapefile_output_refuses_a_layer_with_a_line_row_and_says_why(tmp_path, ctx):
-    a = _assess(_layer([_sq(X0, Y0, 20), LineString([(X0, Y0), (X0 + 1, Y0 + 1)])]), ctx)
+@pytest.mark.parametrize("ext", [".gpkg", ".shp"])
+def test_a_line_row_is_written_with_null_geometry_and_its_wkt_in_a_polygon_layer(
+        tmp_path, ctx, ext):
+    # a layer mixing polygons and a line was written as geometry type "Unknown" (QGIS split
+    # it in two) and a shapefile refused it: now it is one polygon layer, nothing lost
+    line = LineString([(X0, Y0), (X0 + 1, Y0 + 1)])
+    a = _assess(_layer([_sq(X0, Y0, 20), line]), ctx)
     _once(a, 2)
-    with pytest.raises(OutputError, match="write a GeoPackage"):
-        _quiet(a.write, tmp_path / "out.shp")
-    assert shapely.get_type_id(a.impacts.geometry.iloc[1]) == 1  # the line is kept for the map
+    out = tmp_path / f"out{ext}"
+    _quiet(a.write, out)
+    info = pyogrio.read_info(out, layer="impacts" if ext == ".gpkg" else None)
+    assert info["geometry_type"] == "Polygon"
+    back = read_layer(out, layer="impacts" if ext == ".gpkg" else None).gdf
+    wkt = "wg_input_wkt" if ext == ".gpkg" else "wg_input_w"
+    assert back.geometry.iloc[1] is None
+    assert shapely.from_wkt(back[wkt].iloc[1]).equals(line)
+    reason = "status_reason" if ext == ".gpkg" else "status_rea"
+    assert back[reason].iloc[1] == "expected a polygon, got LineString"
+    assert shapely.get_type_id(a.impacts.geometry.iloc[1]) == 1  # in memory, kept for the map
+
+
+def test_a_multipolygon_row_makes_the_layer_multipolygon(tmp_path, ctx):
+    multi = MultiPolygon([_sq(X0, Y0, 10), _sq(X0 + 50, Y0, 10)])
+    a = _assess(_layer([_sq(X0 + 100, Y0, 20), multi, Point(X0, Y0)]), ctx)
+    _quiet(a.write, tmp_path / "out.gpkg")
+    assert pyogrio.read_info(tmp_path / "out.gpkg", layer="impacts")["geometry_type"] == (
+        "MultiPolygon")
+    assert len(gpd.read_file(tmp_path / "out.gpkg", layer="impacts")) == 3
+
+
+@pytest.mark.parametrize(
+    ("coords", "reason"),
+    [((1e300, 1e300, 2e300, 2e300), "area is not a finite number"),
+     ((X0, Y0, np.inf, Y0 + 10), "not finite numbers"),
+     ((np.nan, Y0, X0 + 10, Y0 + 10), "not finite numbers")],
+    ids=["1e300", "inf", "nan"],
+)
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_absurd_or_non_finite_coordinates_are_not_assessed_with_the_fix(ctx, coords, reason):
+    # 1e300 ended in "area inf sq ft must be a finite number" with no file, row or fix
+    a = _assess(_layer([_sq(X0, Y0, 20), box(*coords)]), ctx)
+    _once(a, 2)
+    assert a.impacts["status"].tolist() == ["assessed", "not_assessed"]
+    assert reason in a.impacts["status_reason"].iloc[1]
+    assert "CRS" in a.impacts["status_reason"].iloc[1]
+    # nothing can measure or draw it: a null geometry, the input kept as WKT (the map died
+    # in GEOS on NaN and infinite coordinates, found by the fuzz suite)
+    assert a.impacts.geometry.iloc[1] is None
+    assert a.impacts["wg_input_wkt"].iloc[1].startswith("POLYGON ((")
+    assert a.explore() is not None
+
+
+def test_a_zip_slip_archive_is_refused_with_the_fix(tmp_path, ctx):
+    archive = tmp_path / "slip.zip"
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("../../evil.shp", b"x")
+    with pytest.raises(InputError, match=r"slip\.zip.*outside the archive.*'\.\./\.\./evil"
+                                         r"\.shp'.*unzip it"):
+        _assess(archive, ctx)
 
 
 # --- found, not fixed ---------------------------------------------------------------------

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import signal
+import subprocess
+import sys
 import zipfile
 from dataclasses import fields
 from enum import Enum
@@ -38,7 +41,12 @@ from wetland_gis.io import (
 )
 from wetland_gis.io.fields import DEFAULT_NAMES
 from wetland_gis.io.layers import WKT_COLUMN
+from wetland_gis.io.layers import write_frame as real_write_frame
+from wetland_gis.io.safe_write import STAGING_PREFIX, SafeWriter
 
+DATA = Path(__file__).resolve().parents[1] / "sample_data"
+NWI_SAMPLE = DATA / "nwi_sample_DC_wetlands.gpkg"
+COUNTIES = DATA / "mn_counties_cb2016_500k.geojson"
 LAC = "Lac qui Parle – Étang"
 
 
@@ -256,9 +264,20 @@ def test_write_errors_name_the_problem(tmp_path, impacts, name, driver, error, m
         write_layer(impacts, tmp_path / name, driver=driver)
 
 
-def test_write_refuses_a_table_without_geometry_for_spatial_formats(tmp_path):
+@pytest.mark.parametrize("name", ["x.parquet", "x.geojson", "x.shp"])
+def test_write_refuses_a_table_without_geometry_for_spatial_formats(tmp_path, name):
     with pytest.raises(OutputError, match="GeoDataFrame with a geometry"):
-        write_layer(pd.DataFrame({"a": [1]}), tmp_path / "x.gpkg")
+        write_layer(pd.DataFrame({"a": [1]}), tmp_path / name)
+
+
+def test_a_table_without_geometry_is_a_geopackage_attribute_table(tmp_path, impacts):
+    path = tmp_path / "x.gpkg"
+    write_layer(impacts, path, layer="impacts")
+    write_layer(pd.DataFrame({"rule_id": ["a", "b"], "value": [1.5, None]}), path,
+                layer="decisions")
+    assert list_layers(path) == ["impacts", "decisions"]
+    table = pyogrio.read_dataframe(path, layer="decisions", read_geometry=False)
+    assert table["rule_id"].tolist() == ["a", "b"]
 
 
 def test_write_refuses_duplicated_column_names(tmp_path, impacts):
@@ -588,3 +607,163 @@ def test_wetland_type_column_of_nwi_categories_is_skipped_but_circ39_is_used():
     junk = resolve_fields(pd.DataFrame({"wetland_ty": ["zzz"]}))
     assert junk.wetland_type is None and "no value reads" in junk.notes[0]
 
+
+
+# --------------------------------------------------------------------------------------
+# Safe writing: staged beside the target, moved into place, other layers kept
+# --------------------------------------------------------------------------------------
+
+
+def _staging_left(folder: Path) -> list[Path]:
+    return [p for p in folder.iterdir() if p.name.startswith(STAGING_PREFIX)]
+
+
+def test_writing_into_a_geopackage_keeps_its_other_layers(tmp_path, impacts):
+    path = tmp_path / "project.gpkg"
+    write_layer(impacts.iloc[:1], path, layer="analyst_notes")
+    write_layer(impacts, path, layer="impacts")
+    write_layer(impacts.iloc[:2], path, layer="impacts")  # replaced, not appended
+    assert list_layers(path) == ["analyst_notes", "impacts"]
+    assert len(read_layer(path, "analyst_notes").gdf) == 1
+    assert len(read_layer(path, "impacts").gdf) == 2
+    assert _staging_left(tmp_path) == []
+
+
+def test_an_owned_layer_with_nothing_to_write_is_removed(tmp_path, impacts):
+    path = tmp_path / "project.gpkg"
+    write_layer(impacts, path, layer="keep")
+    write_layer(impacts, path, layer="shoreland_zones")
+    with SafeWriter("assess") as writer:
+        writer.layer(None, path, layer="shoreland_zones")
+    assert list_layers(path) == ["keep"]
+
+
+@pytest.mark.parametrize("interrupt", [OSError("disk full"), KeyboardInterrupt()],
+                         ids=["error", "ctrl-c"])
+def test_a_fault_in_the_writer_leaves_the_previous_outputs_whole(tmp_path, impacts,
+                                                                 monkeypatch, interrupt):
+    path = tmp_path / "out.gpkg"
+    table = tmp_path / "out_summary.csv"
+    with SafeWriter("assess") as writer:
+        writer.layer(impacts, path, layer="impacts")
+        writer.csv(pd.DataFrame({"a": [1]}), table)
+    before = (path.read_bytes(), table.read_bytes())
+    calls = []
+
+    def failing(frame, staged, **kwargs):
+        calls.append(staged)
+        real_write_frame(frame, staged, **kwargs)  # half the job is done ...
+        raise interrupt  # ... and the run dies
+
+    monkeypatch.setattr("wetland_gis.io.layers.write_frame", failing)
+    with pytest.raises(type(interrupt)):
+        with SafeWriter("assess", overwrite=True) as writer:
+            writer.csv(pd.DataFrame({"a": [2, 3]}), table)
+            writer.layer(impacts.iloc[:1], path, layer="impacts")
+    assert calls and (path.read_bytes(), table.read_bytes()) == before
+    assert len(read_layer(path, "impacts").gdf) == 3
+    assert _staging_left(tmp_path) == []
+
+
+def test_a_run_killed_mid_write_leaves_the_previous_output_readable(tmp_path, impacts):
+    path = tmp_path / "out.gpkg"
+    write_layer(impacts, path, layer="impacts")
+    before = path.read_bytes()
+    script = (
+        "import os, signal, sys\n"
+        "import geopandas as gpd\n"
+        "import wetland_gis.io.layers as layers\n"
+        "from wetland_gis.io.safe_write import SafeWriter\n"
+        "real = layers.write_frame\n"
+        "def dying(frame, staged, **kw):\n"
+        "    real(frame, staged, **kw)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "layers.write_frame = dying\n"
+        "frame = gpd.read_file(sys.argv[1], layer='impacts').iloc[:1]\n"
+        "with SafeWriter('assess') as w:\n"
+        "    w.layer(frame, sys.argv[1], layer='impacts')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                          timeout=120, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert path.read_bytes() == before
+    assert len(read_layer(path, "impacts").gdf) == 3
+    # the staging folder of the killed run stays beside the output, named so it can go
+    assert all(p.is_dir() for p in _staging_left(tmp_path))
+
+
+def test_an_output_that_is_an_input_is_refused(tmp_path, impacts):
+    path = tmp_path / "impacts.shp"
+    write_layer(impacts, path)
+    before = path.with_suffix(".dbf").read_bytes()
+    for target in (path, tmp_path / "." / "impacts.shp", tmp_path / "impacts.gpkg"):
+        with pytest.raises(OutputError, match="it is an input of this run"):
+            with SafeWriter("assess", inputs=[path, tmp_path / "impacts.gpkg"]) as writer:
+                writer.layer(impacts, target)
+    with pytest.raises(OutputError, match=r"impacts\.dbf: it is an input"):  # a sidecar too
+        with SafeWriter("assess", inputs=[path]) as writer:
+            writer.text("x", path.with_suffix(".dbf"))
+    assert path.with_suffix(".dbf").read_bytes() == before
+
+
+def test_another_kind_of_file_needs_overwrite(tmp_path, impacts):
+    notes = tmp_path / "notes.gpkg"
+    notes.write_text("not a GeoPackage: the analyst's notes")
+    with pytest.raises(OutputError, match=r"notes\.gpkg.*is not a GeoPackage.*--overwrite"):
+        with SafeWriter("assess") as writer:
+            writer.layer(impacts, notes, layer="impacts")
+    assert notes.read_text().startswith("not a GeoPackage")
+    table = tmp_path / "table.parquet"
+    impacts.to_parquet(table)
+    with pytest.raises(OutputError, match=r"table\.parquet.*exists.*--overwrite"):
+        with SafeWriter("assess") as writer:
+            writer.layer(impacts, table)
+    with SafeWriter("assess", overwrite=True) as writer:
+        writer.layer(impacts, notes, layer="impacts")
+    assert list_layers(notes) == ["impacts"]
+
+
+def test_a_commands_own_earlier_outputs_are_replaced_without_overwrite(tmp_path, impacts):
+    from wetland_gis.manifest import Manifest
+
+    out = tmp_path / "out.parquet"
+    for _ in range(2):
+        with SafeWriter("assess", manifest=tmp_path / "out_manifest.json") as writer:
+            writer.layer(impacts, out)
+            writer.csv(pd.DataFrame({"a": [1]}), tmp_path / "out_summary.csv")
+            writer.manifest(Manifest(command="assess", as_of="2024-05-01"),
+                            tmp_path / "out_manifest.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "out.parquet", "out_manifest.json", "out_summary.csv"]
+    # another command's manifest does not make the files its own
+    with pytest.raises(OutputError, match="was not written by `wetland-gis site`"):
+        with SafeWriter("site", manifest=tmp_path / "out_manifest.json") as writer:
+            writer.layer(impacts, out)
+
+
+def test_a_shapefile_replaced_loses_its_stale_index(tmp_path, impacts):
+    path = tmp_path / "out.shp"
+    write_layer(impacts, path)
+    path.with_suffix(".qix").write_bytes(b"stale spatial index")
+    write_layer(impacts.iloc[:1], path)
+    assert not path.with_suffix(".qix").exists()
+    assert len(read_layer(path).gdf) == 1
+
+
+def test_a_geopackage_with_a_write_ahead_log_is_folded_in_first(tmp_path, impacts):
+    import sqlite3
+
+    path = tmp_path / "project.gpkg"
+    write_layer(impacts, path, layer="notes")
+    con = sqlite3.connect(path)  # as QGIS does while editing: WAL journal, a pending change
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA wal_autocheckpoint=0")
+    con.execute("CREATE TABLE qgis_edits (note TEXT)")
+    con.execute("INSERT INTO qgis_edits VALUES ('edited in QGIS')")
+    con.commit()
+    assert Path(f"{path}-wal").stat().st_size > 0
+    write_layer(impacts, path, layer="impacts")  # the edit lived only in the -wal file
+    con.close()
+    assert sorted(list_layers(path)) == ["impacts", "notes", "qgis_edits"]
+    with sqlite3.connect(path) as check:
+        assert check.execute("SELECT note FROM qgis_edits").fetchall() == [("edited in QGIS",)]

@@ -169,7 +169,8 @@ def test_cli_report_pdf(tmp_path: Path, pdf: Path, capsys: pytest.CaptureFixture
     assert main(["report", str(tmp_path / "a.gpkg"), "--out", str(tmp_path / "r.html"),
                  "--pdf", "--context", str(context)]) == 0
     printed = capsys.readouterr().out.split()
-    assert printed[-2:] == [str(tmp_path / "r.html"), str(tmp_path / "r.pdf")]
+    assert printed[-3:] == [str(tmp_path / "r.html"), str(tmp_path / "r.pdf"),
+                            str(tmp_path / "r_report_manifest.json")]
     assert "Crow Wing sample" in " ".join(_text(tmp_path / "r.pdf", 1).split())
 
 

@@ -278,3 +278,18 @@ def test_without_an_aquifer_layer_a_new_groundwater_permit_asks_to_verify_in_202
     row = _row(r, "WU-01")
     assert row["msh_out"] == "verify" and row["msh_source"] == "unknown"
     assert "Mt. Simon-Hinckley" in row["verify"]
+
+
+def test_water_use_writes_into_an_existing_geopackage_keeping_its_other_layers(tmp_path):
+    """Issue 9 for water-use: only its own layers are replaced, the input is never written."""
+    out = tmp_path / "county_work.gpkg"
+    notes = gpd.GeoDataFrame({"note": ["field visit"]},
+                             geometry=[shapely.Point(430_000, 5_000_000)], crs="EPSG:26915")
+    notes.to_file(out, layer="analyst_notes", driver="GPKG")
+    code = main(["water-use", str(POINTS), "--aquifer", str(AQUIFER), "--as-of", E2025,
+                 "--out", str(out)])
+    assert code == 0
+    layers = {name for name, _ in pyogrio.list_layers(out)}
+    assert {"analyst_notes", "appropriations", "decisions", "fees"} <= layers
+    assert pyogrio.read_dataframe(out, layer="analyst_notes")["note"].tolist() == ["field visit"]
+    assert main(["water-use", str(POINTS), "--as-of", E2025, "--out", str(POINTS)]) == 2

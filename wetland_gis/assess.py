@@ -10,7 +10,6 @@ assessed or with the reason it could not be.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 import time
 import warnings
@@ -54,7 +53,7 @@ from wetland_gis.io.fields import (
     resolve_fields,
 )
 from wetland_gis.io.joint_application import summary_table
-from wetland_gis.io.layers import read_layer, write_layer
+from wetland_gis.io.layers import read_layer
 from wetland_gis.io.wetland_types import WetlandTypeError, reading_for
 from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -229,48 +228,56 @@ class Assessment:
         table = table.where(pd.notna(table), None)
         return table.to_dict("records")
 
-    def write(self, out: str | Path) -> list[Path]:
+    def write(self, out: str | Path, *, overwrite: bool = False) -> list[Path]:
         """Write the classified layer and, beside it, the tables and the manifest.
+
+        Every file is staged beside its target and moved into place when all are
+        complete (:class:`wetland_gis.io.safe_write.SafeWriter`): a failed write leaves
+        the previous outputs whole. Into an existing GeoPackage only the layers
+        ``impacts`` and ``shoreland_zones`` are replaced; its other layers are kept.
 
         Parameters
         ----------
         out : str or Path
             The classified layer's file: ``.gpkg`` (default; also gets the layers
             ``shoreland_zones``), ``.parquet``, ``.geojson``, ``.csv`` or ``.shp``.
+        overwrite : bool, default False
+            Replace existing files that an earlier ``assess`` did not write there.
 
         Returns
         -------
         list of Path
             Every file written.
+
+        Raises
+        ------
+        OutputError
+            When an output is an input of the run, or would replace a file that is not
+            an earlier output of ``assess`` without ``overwrite``.
         """
+        from wetland_gis.io.safe_write import SafeWriter
+
         out = Path(out)
         if not out.suffix:
             out = out.with_suffix(".gpkg")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if out.suffix.lower() == ".gpkg" and out.exists():
-            out.unlink()
-        written = list(write_layer(self.impacts, out, layer="impacts"))
-        if out.suffix.lower() == ".gpkg" and len(self.zones):
-            written += write_layer(self.zones, out, layer="shoreland_zones")
-        if out.suffix.lower() == ".gpkg":
-            import pyogrio
-
-            # an attribute table (no geometry): the trace, per the decisions contract
-            pyogrio.write_dataframe(self.decisions_table(), out, layer="decisions")
         stem = out.with_suffix("")
-        summary = Path(f"{stem}_summary.csv")
-        self.summary.to_csv(summary, index=False)
-        projects = Path(f"{stem}_projects.csv")
-        self.projects.to_csv(projects, index=False)
-        decisions = Path(f"{stem}_decisions.json")
-        decisions.write_text(
-            json.dumps(self.decisions_json(), indent=2, ensure_ascii=False), "utf-8"
-        )
-        written += [summary, projects, decisions]
         manifest = Path(f"{stem}_manifest.json")
-        self.manifest.outputs = [str(p) for p in dict.fromkeys(written)] + [str(manifest)]
-        self.manifest.write(manifest)
-        return [*dict.fromkeys(written), manifest]
+        gpkg = out.suffix.lower() == ".gpkg"
+        with SafeWriter("assess", overwrite=overwrite, manifest=manifest,
+                        inputs=[i.path for i in self.manifest.inputs]) as w:
+            w.layer(self.impacts, out, layer="impacts", polygons=True)
+            if gpkg:
+                zones = self.zones if len(self.zones) else None
+                w.layer(zones, out, layer="shoreland_zones", polygons=True)
+                # an attribute table (no geometry): the trace, per the decisions contract
+                w.layer(self.decisions_table(), out, layer="decisions")
+            w.csv(self.summary, f"{stem}_summary.csv")
+            projects = self.projects if len(self.projects.columns) else pd.DataFrame(
+                columns=["project", "impacts", "assessed"])
+            w.csv(projects, f"{stem}_projects.csv")
+            w.json(self.decisions_json(), f"{stem}_decisions.json")
+            w.manifest(self.manifest, manifest)
+        return list(w.written)
 
     def report(
         self,
@@ -725,7 +732,9 @@ def assess(
     projects = pd.DataFrame(project_rows)
     gdf.index = input_index
     summary.index = input_index
-    say(f"assessed {len(gdf)} features in {time.perf_counter() - t0:.1f} s")
+    done = int((gdf["status"] == ASSESSED).sum())
+    say(f"{len(gdf)} features read, {done} assessed, {len(gdf) - done} not assessed, in "
+        f"{time.perf_counter() - t0:.1f} s")
     return Assessment(
         impacts=gdf,
         summary=summary,

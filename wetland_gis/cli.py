@@ -1,19 +1,52 @@
 """The ``wetland-gis`` command line: a thin layer over the Python API.
 
 Nothing is computed here that the library does not compute: each sub-command parses
-its options, calls one public function, writes its outputs and prints where they are.
+its options, calls one public function, writes its outputs and prints where they are,
+then a tally of what it read, assessed and decided.
+
+Exit status (:data:`EXIT_CODES`): 0 done; 1 an unexpected internal error (a short
+message names the file holding the traceback); 2 an input, parameter or output error
+(one line naming the file, layer, row and fix); 3 done, but ``--strict`` was given and
+some row was not assessed; 130 interrupted (no output was changed).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import os
 import sys
+import tempfile
+import traceback
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
+
+__all__ = ["main", "build_parser", "add_run_options", "run_guarded", "EXIT_CODES",
+           "FACT_FIELD_ROLES"]
+
+#: Exit status of ``wetland-gis`` by what happened.
+EXIT_CODES = {"ok": 0, "internal_error": 1, "input_error": 2, "not_assessed": 3,
+              "interrupted": 130}
+
+#: Environment variable naming the folder for saved tracebacks (default: the temp folder).
+TRACEBACK_DIR_ENV = "WETLAND_GIS_TRACEBACK_DIR"
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options every writing sub-command has: ``--overwrite`` and ``--strict``."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace existing output files that an earlier run of this "
+                        "command did not write (a GeoPackage is always written into, "
+                        "keeping its other layers)")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit with status 3 when any row was not assessed (the outputs "
+                        "are still written), for scripted pipelines")
+
 
 #: Per-wetland fact columns the command line can name (``--<role>-field``); the roles of
 #: :data:`wetland_gis.io.fields.DEFAULT_NAMES` (docs/data_schema.md).
@@ -22,8 +55,6 @@ FACT_FIELD_ROLES = (
     "runoff_retention", "wetland_id", "owner", "owns_whole_wetland", "portion_sqft",
     "prior_sqft_since_1992", "bottomland_hardwood", "banked", "used_for_credit",
 )
-
-__all__ = ["main", "build_parser"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="without public waters layers, place impacts outside the shoreland "
                    "wetland protection zone (recorded; otherwise they are not assessed)")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
+    add_run_options(p)
 
     s = sub.add_parser("site", help="rank and allocate replacement sites and bank credits")
     s.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
@@ -80,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dem", help="a DEM raster for depression depth and storage of the sites")
     s.add_argument("--as-of", help="application date YYYY-MM-DD")
     s.add_argument("--out-dir", required=True, help="folder for the ranking, plan and layers")
+    add_run_options(s)
 
     m = sub.add_parser("map", help="write the self-contained TEP map (HTML)")
     m.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
@@ -87,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--context", help="context GeoPackage or folder (boundaries on the map)")
     m.add_argument("--basemap", default="none", help="'none' (offline, default) or a tile name")
     m.add_argument("--out", required=True, help="HTML file to write")
+    add_run_options(m)
 
     r = sub.add_parser("report", help="write the TEP report (HTML, and PDF with --pdf)")
     r.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
@@ -97,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "needs the `pdf` extra")
     r.add_argument("--context", help="context GeoPackage or folder (waters on the PDF map)")
     r.add_argument("--out", required=True, help="HTML file to write")
+    add_run_options(r)
 
     w = sub.add_parser("water-use", help="screen water appropriations under § 103G.271 "
                        "(permit, restrictions, processing fee; both editions)")
@@ -117,7 +152,85 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--irrigation-minimum-reading", choices=["floor", "fee_is_minimum"],
                    default="floor", help="how the subd. 6(f) minimum applies")
     w.add_argument("--map", help="map HTML to write (default <out stem>_map.html)")
+    add_run_options(w)
     return parser
+
+
+def _save_traceback(command: str) -> Path | None:
+    """Write the current exception's traceback to a file; return its path."""
+    folder = Path(os.environ.get(TRACEBACK_DIR_ENV) or tempfile.gettempdir())
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    path = folder / f"wetland-gis-{command}-{stamp}-{os.getpid()}.traceback.txt"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            f"wetland-gis {__version__} {command}\nargv: {sys.argv!r}\n\n"
+            + traceback.format_exc(), encoding="utf-8")
+    except OSError:
+        return None
+    return path
+
+
+def _one_line(text: Any) -> str:
+    return " ".join(str(text).split())
+
+
+def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -> int:
+    """Run a command's work, print its outputs, warnings and tally; return the exit status.
+
+    Reusable by every sub-command: ``run`` returns a
+    :class:`wetland_gis.pipeline.CommandResult` (files written and a tally).
+
+    Parameters
+    ----------
+    command : str
+        The sub-command's name (for messages).
+    run : callable
+        Does the work; takes no argument.
+    strict : bool, default False
+        Return 3 when the tally has a row not assessed.
+
+    Returns
+    -------
+    int
+        See :data:`EXIT_CODES`.
+    """
+    prefix = f"wetland-gis {command}"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WetlandGISWarning)
+        try:
+            result = run()
+        except WetlandGISError as exc:
+            print(f"{prefix}: error: {_one_line(exc)}", file=sys.stderr)
+            return EXIT_CODES["input_error"]
+        except KeyboardInterrupt:
+            print(f"{prefix}: interrupted; no output was changed", file=sys.stderr)
+            return EXIT_CODES["interrupted"]
+        except OSError as exc:  # a file that cannot be read or written: say which
+            where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+            print(f"{prefix}: error: cannot use{where}: {exc.strerror or exc}; check the "
+                  "path, its permissions and the free disk space", file=sys.stderr)
+            return EXIT_CODES["input_error"]
+        except Exception as exc:  # a defect: short message, traceback kept in a file
+            saved = _save_traceback(command)
+            where = f"the traceback is saved in {saved}" if saved else "no traceback saved"
+            print(f"{prefix}: internal error ({type(exc).__name__}: "
+                  f"{_one_line(exc)[:200]}); this is a bug in wetland_gis, not in your "
+                  f"data; {where}; please report it with that file", file=sys.stderr)
+            return EXIT_CODES["internal_error"]
+    for w in caught:
+        if issubclass(w.category, WetlandGISWarning):
+            print(f"warning: {w.message}", file=sys.stderr)
+    for path in result.written:
+        print(Path(path))
+    tally = result.tally
+    for line in tally.lines():
+        print(f"{prefix}: {line}", file=sys.stderr)
+    if strict and tally.not_assessed_rows:
+        print(f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3",
+              file=sys.stderr)
+        return EXIT_CODES["not_assessed"]
+    return EXIT_CODES["ok"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,24 +244,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 on an input or parameter error (the message says what to fix).
+        0 on success, 1 on an internal error (traceback saved to a file), 2 on an input,
+        parameter or output error (the message says what to fix), 3 with ``--strict``
+        when a row was not assessed (:data:`EXIT_CODES`).
     """
     args = build_parser().parse_args(argv)
-    from wetland_gis import pipeline
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", WetlandGISWarning)
-        try:
-            written = pipeline.run_command(args)
-        except WetlandGISError as exc:
-            print(f"wetland-gis {args.command}: error: {exc}", file=sys.stderr)
-            return 2
-    for w in caught:
-        if issubclass(w.category, WetlandGISWarning):
-            print(f"warning: {w.message}", file=sys.stderr)
-    for path in written:
-        print(Path(path))
-    return 0
+    def run() -> Any:
+        from wetland_gis import pipeline
+
+        return pipeline.run_command(args)
+
+    return run_guarded(args.command, run, strict=bool(getattr(args, "strict", False)))
 
 
 if __name__ == "__main__":  # pragma: no cover

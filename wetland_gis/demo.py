@@ -112,19 +112,21 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, obje
         warnings.simplefilter("always", WetlandGISWarning)
         assessment, _ = run_assess(
             root / project.impacts, folder / "assessed.gpkg",
-            context=root / project.context, as_of=AS_OF,
+            context=root / project.context, as_of=AS_OF, overwrite=True,
         )
         siting, _ = run_site(
             folder / "assessed.gpkg", folder / "siting",
             sites=root / project.sites, banks=root / project.banks,
             context=assessment.context, dem=root / project.dem if project.dem else None,
-            as_of=AS_OF,
+            as_of=AS_OF, overwrite=True,
         )
         map_path = run_map(folder / "assessed.gpkg", folder / "tep_map.html",
-                           siting=folder / "siting", context=assessment.context)[0]
-        report_path, pdf_path = run_report(
+                           siting=folder / "siting", context=assessment.context,
+                           overwrite=True)[0]
+        report_path, pdf_path, _manifest = run_report(
             folder / "assessed.gpkg", folder / "tep_report.html", siting=folder / "siting",
             map_html=map_path, pdf=folder / "tep_report.pdf", context=assessment.context,
+            overwrite=True,
         )
     warned = sorted({str(w.message) for w in caught if issubclass(w.category,
                                                                    WetlandGISWarning)})

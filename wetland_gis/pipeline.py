@@ -10,17 +10,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import geopandas as gpd
+import numpy as np
 import pandas as pd
 
 from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, load_context
-from wetland_gis.errors import InputError
-from wetland_gis.io.layers import list_layers, read_layer, write_layer
+from wetland_gis.errors import InputError, ParameterError
+from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
+from wetland_gis.io.layers import list_layers, read_layer
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import as_date, default_parameters, load_adjustments, load_parameters
 
@@ -33,6 +38,9 @@ __all__ = [
     "read_siting",
     "run_command",
     "run_water_use",
+    "CommandResult",
+    "Tally",
+    "tally_impacts",
     "SITING_FILES",
 ]
 
@@ -63,6 +71,7 @@ def run_assess(
     parameters: str | Path | None = None,
     options: AssessOptions | None = None,
     progress: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> tuple[Assessment, list[Path]]:
     """Assess an impact layer and write the classified layer, tables and manifest.
 
@@ -74,11 +83,22 @@ def run_assess(
         The classified layer's file (``.gpkg`` default).
     parameters : str or Path, optional
         A parameter YAML replacing the shipped tree.
+    overwrite : bool, default False
+        Replace existing files that an earlier ``assess`` did not write there
+        (``--overwrite``). An existing GeoPackage is always written into, keeping its
+        other layers.
 
     Returns
     -------
     (Assessment, list of Path)
+
+    Raises
+    ------
+    OutputError
+        When ``out`` is an input, or would replace another file without ``overwrite``;
+        checked before the assessment runs.
     """
+    _check_outputs_early("assess", [out], [impacts, context, parameters])
     params = load_parameters(parameters) if parameters else default_parameters()
     result = assess(
         impacts,
@@ -91,7 +111,15 @@ def run_assess(
         options=options,
         progress=progress,
     )
-    return result, result.write(out)
+    return result, result.write(out, overwrite=overwrite)
+
+
+def _check_outputs_early(command: str, outs: list[Any], inputs: list[Any]) -> None:
+    """Refuse an output that is an input before any work is done (the writer checks again)."""
+    writer = SafeWriter(command, overwrite=True, inputs=[
+        i for i in inputs if isinstance(i, (str, Path))])
+    for out in outs:
+        writer._check_target(Path(out))
 
 
 def read_assessed(path: str | Path) -> dict[str, Any]:
@@ -117,19 +145,31 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
             f"{path} does not exist: run `wetland-gis assess IMPACTS --out {path}` first"
         )
     layer = "impacts" if path.suffix.lower() == ".gpkg" else None
+    if layer and layer not in list_layers(path):
+        raise InputError(
+            f"{path} has no layer 'impacts': it is not an output of `wetland-gis assess`; run "
+            f"`wetland-gis assess IMPACTS --out {path}` first"
+        )
     impacts = read_layer(path, layer).gdf
+    if WKT_IN_COLUMN in impacts:  # geometries that are not polygons were written as WKT
+        impacts = _restore_non_polygons(impacts)
     zones = None
     if path.suffix.lower() == ".gpkg" and "shoreland_zones" in list_layers(path):
         zones = read_layer(path, "shoreland_zones").gdf
     stem = path.with_suffix("")
 
     def _csv(suffix: str) -> pd.DataFrame | None:
-        p = Path(f"{stem}_{suffix}.csv")
-        return pd.read_csv(p) if p.exists() else None
+        return _read_csv(Path(f"{stem}_{suffix}.csv"))
 
     def _json(suffix: str) -> dict[str, Any] | None:
         p = Path(f"{stem}_{suffix}.json")
-        return json.loads(p.read_text("utf-8")) if p.exists() else None
+        if not p.exists():
+            return None
+        try:
+            return json.loads(p.read_text("utf-8"))
+        except ValueError as err:
+            raise InputError(f"cannot read {p}: not valid JSON ({err}); run `wetland-gis "
+                             f"assess` again to rewrite it") from err
 
     trace = _read_trace(path, stem)
     return {
@@ -168,6 +208,40 @@ def _read_trace(path: Path, stem: Path) -> pd.DataFrame | None:
     return table
 
 
+def _read_csv(path: Path) -> pd.DataFrame | None:
+    """Read a table written by a command; an empty file is an empty table."""
+    if not path.exists():
+        return None
+    try:
+        return pd.read_csv(path)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+    except (pd.errors.ParserError, UnicodeDecodeError) as err:
+        raise InputError(f"cannot read {path} as a CSV table: {err}") from err
+
+
+def _restore_non_polygons(impacts: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """Give rows written with a null geometry and their WKT their geometry back (for maps)."""
+    import shapely
+
+    wkt = impacts[WKT_IN_COLUMN]
+    restore = impacts.geometry.isna().to_numpy() & wkt.notna().to_numpy() & (
+        wkt.astype(str).str.len() > 0).to_numpy()
+    if not restore.any():
+        return impacts
+    impacts = impacts.copy()
+    geoms = np.asarray(impacts.geometry.values, dtype=object)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NaN in the WKT
+        back = shapely.from_wkt(wkt[restore].astype(str).to_numpy(), on_invalid="ignore")
+        if impacts.crs is not None:  # only what a map can draw: finite once in lon/lat
+            lonlat = gpd.GeoSeries(back, crs=impacts.crs).to_crs("EPSG:4326").to_numpy()
+            back[~measurable(back) | ~measurable(lonlat)] = None
+    geoms[restore] = back
+    impacts[impacts.geometry.name] = gpd.GeoSeries(geoms, index=impacts.index, crs=impacts.crs)
+    return impacts
+
+
 def run_site(
     assessed: str | Path | Assessment,
     out_dir: str | Path,
@@ -178,6 +252,7 @@ def run_site(
     adjustments: str | Path | None = None,
     dem: str | Path | None = None,
     as_of: str | None = None,
+    overwrite: bool = False,
 ):
     """Rank and allocate replacement options; write the ranking, plan, layers, manifest.
 
@@ -189,6 +264,8 @@ def run_site(
         Folder for the files of :data:`SITING_FILES`.
     sites, banks, context, adjustments, dem, as_of
         As :func:`wetland_gis.site`; paths to files.
+    overwrite : bool, default False
+        Replace existing files in ``out_dir`` that an earlier ``site`` did not write.
 
     Returns
     -------
@@ -197,7 +274,11 @@ def run_site(
     from wetland_gis.siting import site
 
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InputError(f"--out-dir {out_dir} is a file; give a folder for the siting outputs")
+    inputs = [p for p in (assessed, sites, banks, dem, adjustments, context)
+              if isinstance(p, (str, Path))]
+    _check_outputs_early("site", [out_dir / name for name in SITING_FILES.values()], inputs)
     if isinstance(assessed, Assessment):
         impacts = assessed.impacts
         ctx = context if context is not None else assessed.context
@@ -212,7 +293,13 @@ def run_site(
     day = as_date(as_of)
     if ctx is not None and not isinstance(ctx, Context):
         ctx = load_context(ctx, as_of=day)
-    adj = load_adjustments(adjustments)
+    try:
+        adj = load_adjustments(adjustments)
+    except (AttributeError, TypeError) as err:  # YAML that is not a mapping of tables
+        raise ParameterError(
+            f"cannot read {adjustments} as an adjustments table: it is not in the format of "
+            f"wetland_gis/parameters/adjustments.yaml ({err}); start from a copy of that file"
+        ) from err
     result = site(
         impacts, sites, banks, context=ctx, adjustments=adj, as_of=day, dem=dem
     )
@@ -231,29 +318,28 @@ def run_site(
         if p is not None and not isinstance(p, (gpd.GeoDataFrame, pd.DataFrame)):
             manifest.add_input(InputRecord(role, str(p), None, file_sha256(p)))
     manifest.add_records(getattr(result, "records", []) or [])
+    if not len(result.needs):
+        manifest.add_records(["no impact needs replacement: the ranking and the plan are "
+                              "empty"])
     manifest.assumptions.append(
         "Siting tiers follow Minn. Stat. § 103G.222, subd. 3; whether a higher tier offers a "
         "reasonable, practicable and environmentally beneficial opportunity (subd. 3(d), (e)) "
         "is for the TEP to judge."
     )
-    written = []
-    for key in ("ranking", "allocation", "unmet", "tier_gaps"):
-        frame = getattr(result, key, None)
-        if frame is not None:
-            p = out_dir / SITING_FILES[key]
-            pd.DataFrame(frame).to_csv(p, index=False)
-            written.append(p)
-    layers = out_dir / SITING_FILES["layers"]
-    if layers.exists():
-        layers.unlink()
-    for name in ("sites", "banks"):
-        frame = getattr(result, name, None)
-        if frame is not None and len(frame):
-            written += write_layer(frame, layers, layer=name)
     manifest_path = out_dir / SITING_FILES["manifest"]
-    manifest.outputs = [str(p) for p in dict.fromkeys(written)] + [str(manifest_path)]
-    manifest.write(manifest_path)
-    return result, [*dict.fromkeys(written), manifest_path]
+    layers = out_dir / SITING_FILES["layers"]
+    with SafeWriter("site", overwrite=overwrite, manifest=manifest_path,
+                    inputs=[*inputs, *(i.path for i in manifest.inputs)]) as w:
+        for key in ("ranking", "allocation", "unmet", "tier_gaps"):
+            frame = getattr(result, key, None)
+            if frame is not None:
+                w.csv(pd.DataFrame(frame), out_dir / SITING_FILES[key])
+        for name in ("sites", "banks"):
+            frame = getattr(result, name, None)
+            usable = frame is not None and len(frame)
+            w.layer(frame if usable else None, layers, layer=name, polygons=name == "sites")
+        w.manifest(manifest, manifest_path)
+    return result, list(w.written)
 
 
 def read_siting(folder: str | Path) -> dict[str, Any]:
@@ -264,9 +350,10 @@ def read_siting(folder: str | Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in ("ranking", "allocation", "unmet", "tier_gaps"):
         p = folder / SITING_FILES[key]
-        out[key] = pd.read_csv(p) if p.exists() and p.stat().st_size > 1 else None
+        table = _read_csv(p)
+        out[key] = table if table is not None and len(table.columns) else None
     layers = folder / SITING_FILES["layers"]
-    names = list_layers(layers) if layers.exists() else []
+    names = list_layers(layers) if layers.exists() and layers.stat().st_size else []
     for name in ("sites", "banks"):
         out[name] = read_layer(layers, name).gdf if name in names else None
     return out
@@ -278,6 +365,27 @@ def _boundaries(context: str | Path | Context | None) -> dict[str, gpd.GeoDataFr
     return map_layers(context if isinstance(context, Context) else load_context(context))
 
 
+def _html_manifest(command: str, out: Path, read: dict[str, Any],
+                   extra: Mapping[str, Any]) -> tuple[Manifest, Path]:
+    """Return the manifest of a map or report page, and its path beside the page."""
+    assessed_manifest = read.get("manifest") or {}
+    manifest = Manifest(
+        command=command,
+        as_of=str(assessed_manifest.get("as_of", "")),
+        parameters_source=str((assessed_manifest.get("parameters") or {}).get("source", "")),
+        parameters_sha256=str((assessed_manifest.get("parameters") or {}).get("sha256", "")),
+    )
+    path = Path(read["path"])
+    manifest.add_input(InputRecord("assessed impacts", str(path), None, file_sha256(path),
+                                   None, len(read["impacts"])))
+    for role, value in extra.items():
+        if isinstance(value, (str, Path)) and Path(value).is_file():
+            manifest.add_input(InputRecord(role, str(value), None, file_sha256(value)))
+        elif isinstance(value, (str, Path)):
+            manifest.add_input(InputRecord(role, str(value)))
+    return manifest, out.with_name(f"{out.stem}_{command}_manifest.json")
+
+
 def run_map(
     assessed: str | Path,
     out: str | Path,
@@ -285,16 +393,23 @@ def run_map(
     siting: str | Path | None = None,
     context: str | Path | Context | None = None,
     basemap: str = "none",
+    overwrite: bool = False,
 ) -> list[Path]:
     """Write the self-contained TEP map of an assessment (and its siting, if given).
+
+    The page is staged and moved into place when complete; a manifest
+    ``<stem>_map_manifest.json`` is written beside it.
 
     Returns
     -------
     list of Path
-        The HTML file written.
+        The HTML file written (first) and its manifest.
     """
-    from wetland_gis.mapping import save_map, tep_map
+    from wetland_gis.mapping import tep_map
+    from wetland_gis.mapping.offline import make_self_contained
 
+    out = Path(out)
+    _check_outputs_early("map", [out], [assessed, siting, context])
     read = read_assessed(assessed)
     sit = read_siting(siting) if siting else {}
     m = tep_map(
@@ -310,7 +425,16 @@ def run_map(
         trace=read["trace"],
         siting_reading=_siting_reading(sit.get("ranking")),
     )
-    return [save_map(m, out, self_contained=True)]
+    page = make_self_contained(m.get_root().render())
+    manifest, manifest_path = _html_manifest(
+        "map", out, read, {"siting": siting, "context": context if not isinstance(
+            context, Context) else "<Context>"})
+    manifest.settings["basemap"] = basemap
+    with SafeWriter("map", overwrite=overwrite, manifest=manifest_path,
+                    inputs=[i.path for i in manifest.inputs]) as w:
+        w.text(page, out)
+        w.manifest(manifest, manifest_path)
+    return list(w.written)
 
 
 def _siting_reading(ranking: pd.DataFrame | None) -> str | None:
@@ -322,7 +446,7 @@ def _siting_reading(ranking: pd.DataFrame | None) -> str | None:
 
 def _project_name(read: dict[str, Any]) -> str:
     projects = read.get("projects")
-    if projects is not None and len(projects):
+    if projects is not None and len(projects) and "project" in projects:
         return ", ".join(str(p) for p in projects["project"])
     return Path(read["path"]).stem
 
@@ -335,6 +459,7 @@ def run_report(
     map_html: str | Path | None = None,
     pdf: str | Path | bool | None = None,
     context: str | Path | Context | None = None,
+    overwrite: bool = False,
 ) -> list[Path]:
     """Write the TEP report of an assessment (and its siting, if given); and its PDF.
 
@@ -351,20 +476,28 @@ def run_report(
     context : str, Path or Context, optional
         Context layers for the static map of the PDF (waters and boundaries).
 
+    The page is staged and moved into place when complete; a manifest
+    ``<stem>_report_manifest.json`` is written beside it. A report on a layer of which
+    no impact could be assessed says so, with the reasons.
+
     Returns
     -------
     list of Path
-        The files written.
+        The HTML file written (first), the PDF when asked for, and the manifest.
     """
-    from wetland_gis.mapping import write_report
-    from wetland_gis.mapping.report import write_pdf
+    from wetland_gis.mapping.report import map_arguments, render_report, write_pdf
 
+    out = Path(out)
+    _check_outputs_early("report", [out], [assessed, siting, map_html])
     read = read_assessed(assessed)
     sit = read_siting(siting) if siting else {}
     summary: dict[str, Any] = {}
+    tally = tally_impacts(read["impacts"])
+    if tally.assessed == 0:
+        summary["screening"] = tally.nothing_assessed_text()
     projects = read["projects"]
     trace = read["trace"]
-    if projects is not None:
+    if projects is not None and "project" in projects:
         for _, row in projects.iterrows():
             for key, value in row.items():
                 label = key if len(projects) == 1 else f"{row['project']}: {key}"
@@ -392,14 +525,24 @@ def run_report(
         "manifest": manifest,
         "title": f"Wetland Conservation Act screening report: {_project_name(read)}",
     }
-    written = [Path(write_report(out, summary, read["impacts"], map_html=map_html, **kwargs))]
+    # the map embedded, and linked by its path relative to the report
+    page = render_report(summary, read["impacts"],
+                         **map_arguments(Path(out), {**kwargs, "map_html": map_html}))
+    pdf_path = None
     if pdf:
         pdf_path = Path(out).with_suffix(".pdf") if pdf is True else Path(pdf)
-        layers = {"zones": read["zones"], "sites": sit.get("sites"), "banks": sit.get("banks"),
-                  "context": _boundaries(context)}
-        written.append(write_pdf(pdf_path, summary, read["impacts"], map_layers=layers,
-                                 **kwargs))
-    return written
+    report_manifest, manifest_path = _html_manifest(
+        "report", out, read, {"siting": siting, "map": map_html})
+    with SafeWriter("report", overwrite=overwrite, manifest=manifest_path,
+                    inputs=[i.path for i in report_manifest.inputs]) as w:
+        w.text(page, out)
+        if pdf_path is not None:
+            layers = {"zones": read["zones"], "sites": sit.get("sites"),
+                      "banks": sit.get("banks"), "context": _boundaries(context)}
+            w.file(lambda staged: write_pdf(staged, summary, read["impacts"],
+                                            map_layers=layers, **kwargs), pdf_path)
+        w.manifest(report_manifest, manifest_path)
+    return list(w.written)
 
 
 def run_water_use(
@@ -416,6 +559,7 @@ def run_water_use(
     boundary_reading: str = "next_clause",
     irrigation_minimum_reading: str = "floor",
     map_html: str | Path | None = None,
+    overwrite: bool = False,
 ) -> tuple[Any, list[Path]]:
     """Screen water appropriations (§ 103G.271) and write the GeoPackage, tables and map.
 
@@ -429,12 +573,13 @@ def run_water_use(
         The named fee readings (docs/water_use.md).
     map_html : str or Path, optional
         The offline map (default ``<stem>_map.html`` beside ``out``).
+    overwrite : bool
+        Replace existing files that an earlier ``water-use`` did not write there.
 
     Returns
     -------
     (WaterUseResult, list of Path)
     """
-    from wetland_gis.mapping import save_map
     from wetland_gis.rules.water_use import FeeReadings
     from wetland_gis.water_use import water_use
 
@@ -444,14 +589,153 @@ def run_water_use(
         readings=FeeReadings(boundary=boundary_reading,
                              irrigation_minimum=irrigation_minimum_reading),
     )
-    written = result.write(out)
     target = Path(map_html) if map_html else Path(f"{Path(out).with_suffix('')}_map.html")
-    written.append(save_map(result.explore(), target))
-    return result, written
+    return result, result.write(out, overwrite=overwrite, map_html=target)
 
 
-def run_command(args: argparse.Namespace) -> list[Path]:
-    """Run one parsed ``wetland-gis`` sub-command; return the files written."""
+# --------------------------------------------------------------------------------------
+# The end-of-command tally
+# --------------------------------------------------------------------------------------
+
+
+def _reason_kind(reason: str) -> str:
+    """Return the kind of a not-assessed reason (its words before a colon or a bracket)."""
+    text = str(reason).strip()
+    for mark in (":", " ("):
+        head = text.split(mark, 1)[0].strip()
+        if head:
+            text = head
+    return text or "no reason given"
+
+
+@dataclass
+class Tally:
+    """What a command read, assessed and decided, for the line printed at its end.
+
+    Attributes
+    ----------
+    command : str
+        The command (``assess``, ``site``, ``map``, ``report``, ...).
+    rows_read : int
+        Impact rows read (every one is in the output).
+    assessed : int
+        Rows that went on to the rules.
+    not_assessed : dict
+        Rows not assessed, by the kind of reason (``"expected a polygon, got Point"``,
+        ``"wetland type"``, ...).
+    outcomes : dict
+        Rows by outcome.
+    replacement_acres : float
+        Acres of replacement required, over every row.
+    siting : dict
+        For ``site``: ``allocated_credits``, ``cost_usd``, ``unmet_acres``; empty otherwise.
+    """
+
+    command: str
+    rows_read: int = 0
+    assessed: int = 0
+    not_assessed: dict[str, int] = field(default_factory=dict)
+    outcomes: dict[str, int] = field(default_factory=dict)
+    replacement_acres: float = 0.0
+    siting: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def not_assessed_rows(self) -> int:
+        """Return the number of rows not assessed."""
+        return sum(self.not_assessed.values())
+
+    def nothing_assessed_text(self) -> str:
+        """Return the sentence a report gives when no impact could be assessed."""
+        if not self.rows_read:
+            return "no impact could be assessed: the impact layer has no features"
+        reasons = "; ".join(f"{kind} ({n} row{'s' if n != 1 else ''})"
+                            for kind, n in self.not_assessed.items())
+        return f"no impact could be assessed: {reasons}; see the status_reason of each row"
+
+    def lines(self) -> list[str]:
+        """Return the tally as short lines of text."""
+        out = [f"{self.rows_read} row(s) read, {self.assessed} assessed, "
+               f"{self.not_assessed_rows} not assessed"]
+        out += [f"  not assessed: {kind}: {n}" for kind, n in self.not_assessed.items()]
+        if self.outcomes:
+            out.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in self.outcomes.items()))
+        out.append(f"replacement required: {self.replacement_acres:,.4f} ac")
+        if self.siting:
+            out.append(
+                f"allocated: {self.siting.get('allocated_credits', 0.0):,.4f} credits, cost "
+                f"${self.siting.get('cost_usd', 0.0):,.2f}, unmet "
+                f"{self.siting.get('unmet_acres', 0.0):,.4f} ac"
+            )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the tally as a JSON-ready dictionary."""
+        return {
+            "command": self.command,
+            "rows_read": self.rows_read,
+            "assessed": self.assessed,
+            "not_assessed": dict(self.not_assessed),
+            "outcomes": dict(self.outcomes),
+            "replacement_acres": self.replacement_acres,
+            "siting": dict(self.siting),
+        }
+
+
+def tally_impacts(impacts: pd.DataFrame, command: str = "assess") -> Tally:
+    """Count the rows of a classified impact layer by status, reason and outcome.
+
+    Parameters
+    ----------
+    impacts : DataFrame
+        The ``impacts`` of an assessment (read back or in memory).
+    command : str
+        The command the tally is for.
+
+    Returns
+    -------
+    Tally
+    """
+    tally = Tally(command=command, rows_read=len(impacts))
+    if not len(impacts) or "status" not in impacts:
+        return tally
+    status = impacts["status"].astype(str)
+    done = status == ASSESSED
+    tally.assessed = int(done.sum())
+    reasons = (impacts.loc[~done, "status_reason"] if "status_reason" in impacts
+               else pd.Series("", index=impacts.index[~done]))
+    kinds = reasons.fillna("").map(_reason_kind).value_counts(sort=True)
+    tally.not_assessed = {str(k): int(v) for k, v in kinds.items()}
+    if "outcome" in impacts:
+        counts = impacts["outcome"].astype(str).value_counts(sort=True)
+        tally.outcomes = {str(k): int(v) for k, v in counts.items()}
+    if "replace_acres" in impacts:
+        acres = pd.to_numeric(impacts["replace_acres"], errors="coerce").fillna(0.0)
+        tally.replacement_acres = float(acres.sum())
+    return tally
+
+
+@dataclass
+class CommandResult:
+    """What a command wrote and its tally (printed by the command line)."""
+
+    written: list[Path]
+    tally: Tally
+
+
+def _siting_tally(result: Any, impacts: pd.DataFrame) -> Tally:
+    tally = tally_impacts(impacts, "site")
+    totals = dict(getattr(result, "totals", {}) or {})
+    tally.siting = {
+        "allocated_credits": float(totals.get("credits", 0.0) or 0.0),
+        "cost_usd": float(totals.get("cost", 0.0) or 0.0),
+        "unmet_acres": float(totals.get("acres_unmet", 0.0) or 0.0),
+    }
+    return tally
+
+
+def run_command(args: argparse.Namespace) -> CommandResult:
+    """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
+    overwrite = bool(getattr(args, "overwrite", False))
     if args.command == "assess":
         fields = {
             k: v
@@ -476,7 +760,7 @@ def run_command(args: argparse.Namespace) -> list[Path]:
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,
         )
-        _, written = run_assess(
+        assessment, written = run_assess(
             args.impacts,
             args.out,
             context=args.context,
@@ -487,10 +771,11 @@ def run_command(args: argparse.Namespace) -> list[Path]:
             parameters=args.parameters,
             options=options,
             progress=None if args.quiet else _stderr,
+            overwrite=overwrite,
         )
-        return written
+        return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
     if args.command == "site":
-        _, written = run_site(
+        result, written = run_site(
             args.assessed,
             args.out_dir,
             sites=args.sites,
@@ -499,20 +784,27 @@ def run_command(args: argparse.Namespace) -> list[Path]:
             adjustments=args.adjustments,
             dem=args.dem,
             as_of=args.as_of,
+            overwrite=overwrite,
         )
-        return written
+        return CommandResult(written, _siting_tally(result, read_assessed(args.assessed)[
+            "impacts"]))
     if args.command == "map":
-        return run_map(args.assessed, args.out, siting=args.siting, context=args.context,
-                       basemap=args.basemap)
+        written = run_map(args.assessed, args.out, siting=args.siting, context=args.context,
+                          basemap=args.basemap, overwrite=overwrite)
+        return CommandResult(written, tally_impacts(read_assessed(args.assessed)["impacts"],
+                                                    "map"))
     if args.command == "report":
-        return run_report(args.assessed, args.out, siting=args.siting, map_html=args.map,
-                          pdf=args.pdf or None, context=args.context)
+        written = run_report(args.assessed, args.out, siting=args.siting, map_html=args.map,
+                             pdf=args.pdf or None, context=args.context, overwrite=overwrite)
+        return CommandResult(written, tally_impacts(read_assessed(args.assessed)["impacts"],
+                                                    "report"))
     if args.command == "water-use":
-        _, written = run_water_use(
+        result, written = run_water_use(
             args.points, args.out, layer=args.layer, as_of=args.as_of, context=args.context,
             aquifer=args.aquifer, aquifer_layer=args.aquifer_layer, assume_crs=args.assume_crs,
             parameters=args.parameters, boundary_reading=args.boundary_reading,
             irrigation_minimum_reading=args.irrigation_minimum_reading, map_html=args.map,
+            overwrite=overwrite,
         )
-        return written
+        return CommandResult(written, tally_impacts(result.points, "water-use"))
     raise InputError(f"unknown command {args.command!r}")  # pragma: no cover

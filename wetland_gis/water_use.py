@@ -32,13 +32,12 @@ from typing import Any
 import geopandas as gpd
 import numpy as np
 import pandas as pd
-import pyogrio
 from pyproj import Geod
 
 from wetland_gis.context import Context, load_context
 from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
-from wetland_gis.io.layers import read_layer, write_layer
+from wetland_gis.io.layers import read_layer
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
 from wetland_gis.rules import water_use as rules
@@ -427,17 +426,42 @@ class WaterUseResult:
     manifest: Manifest
     extra_decisions: list[WaterDecision] = field(default_factory=list)
 
-    def write(self, out: str | Path) -> list[Path]:
-        """Write the GeoPackage and the tables and manifest beside it.
+    def write(
+        self,
+        out: str | Path,
+        *,
+        overwrite: bool = False,
+        map_html: str | Path | None = None,
+    ) -> list[Path]:
+        """Write the GeoPackage and the tables and manifest beside it, safely.
 
         The GeoPackage holds the layers ``appropriations`` (points), ``decisions`` and
         ``fees`` (attribute tables); beside it are ``<stem>_fees.csv``,
         ``<stem>_schedules.csv``, ``<stem>_decisions.json`` and ``<stem>_manifest.json``.
+        Every file is staged and moved into place only when all are complete; in an
+        existing GeoPackage only these three layers are replaced, the others are kept.
+
+        Parameters
+        ----------
+        out : str or Path
+            The GeoPackage (``.gpkg``).
+        overwrite : bool
+            Replace existing files that an earlier ``water-use`` did not write there.
+        map_html : str or Path, optional
+            Also write the offline map of the points to this HTML file.
 
         Returns
         -------
         list of Path
+
+        Raises
+        ------
+        OutputError
+            When ``out`` is not a ``.gpkg``, an output is an input of the run, or a file
+            would be replaced without ``overwrite``.
         """
+        from wetland_gis.io.safe_write import SafeWriter
+
         out = Path(out)
         if not out.suffix:
             out = out.with_suffix(".gpkg")
@@ -446,26 +470,26 @@ class WaterUseResult:
                 f"water-use writes a GeoPackage (points, decisions and fees in one file): "
                 f"{out} has the extension {out.suffix!r}; give a .gpkg path"
             )
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if out.exists():
-            out.unlink()
-        written = list(write_layer(self.points, out, layer="appropriations"))
-        table = self.decisions_table()
-        pyogrio.write_dataframe(table, out, layer="decisions", driver="GPKG")
-        pyogrio.write_dataframe(self.fees, out, layer="fees", driver="GPKG")
         stem = out.with_suffix("")
-        fees = Path(f"{stem}_fees.csv")
-        self.fees.to_csv(fees, index=False)
-        schedules = Path(f"{stem}_schedules.csv")
-        self.schedules.to_csv(schedules, index=False)
-        decisions = Path(f"{stem}_decisions.json")
-        decisions.write_text(json.dumps(table.to_dict(orient="records"), indent=2,
-                                        ensure_ascii=False), "utf-8")
-        written += [fees, schedules, decisions]
         manifest = Path(f"{stem}_manifest.json")
-        self.manifest.outputs = [str(p) for p in dict.fromkeys(written)] + [str(manifest)]
-        self.manifest.write(manifest)
-        return [*dict.fromkeys(written), manifest]
+        table = self.decisions_table()
+        page = None
+        if map_html is not None:
+            from wetland_gis.mapping.offline import make_self_contained
+
+            page = make_self_contained(self.explore().get_root().render())
+        with SafeWriter("water-use", overwrite=overwrite, manifest=manifest,
+                        inputs=[i.path for i in self.manifest.inputs]) as w:
+            w.layer(self.points, out, layer="appropriations")
+            w.layer(table, out, layer="decisions")
+            w.layer(self.fees, out, layer="fees")
+            w.csv(self.fees, f"{stem}_fees.csv")
+            w.csv(self.schedules, f"{stem}_schedules.csv")
+            w.json(table.to_dict(orient="records"), f"{stem}_decisions.json")
+            if page is not None:
+                w.text(page, map_html)
+            w.manifest(self.manifest, manifest)
+        return list(w.written)
 
     def decisions_table(self) -> pd.DataFrame:
         """Return the trace table with verify/inputs/parameters/flags as JSON text."""

@@ -13,7 +13,12 @@ Each input row comes out once, in input order, with four added columns
 ``repairs``
     what was changed or flagged on the row ("Z coordinates dropped", "invalid geometry
     (Self-intersection[1 1]) repaired with make_valid", "duplicate impact id 'A' (also
-    row 4)"), ``"; "``-joined.
+    row 4)"), ``"; "``-joined;
+``wg_input_wkt``
+    the input geometry as WKT on the rows whose geometry is not polygonal (a point, a
+    line, a collection without a polygon), empty otherwise. Written layers hold
+    polygons only (:func:`polygon_output`): such a row keeps its attributes with a null
+    geometry, and this column says what it was.
 
 The checks are vectorised shapely 2 calls over the whole geometry array.
 """
@@ -39,6 +44,9 @@ __all__ = [
     "NOT_ASSESSED",
     "ADDED_COLUMNS",
     "EMPTY_REASON",
+    "WKT_IN_COLUMN",
+    "polygon_output",
+    "measurable",
 ]
 
 #: Status of a row that may go on to the rules.
@@ -46,7 +54,19 @@ ASSESSED = "assessed"
 #: Status of a row that cannot be assessed; ``status_reason`` says why.
 NOT_ASSESSED = ImpactOutcome.NOT_ASSESSED.value
 #: Columns added after the input columns, in this order.
-ADDED_COLUMNS = ("wg_row", "status", "status_reason", "repairs")
+ADDED_COLUMNS = ("wg_row", "status", "status_reason", "repairs", "wg_input_wkt")
+#: Column holding the WKT of an input geometry that is not polygonal.
+WKT_IN_COLUMN = "wg_input_wkt"
+#: Reason given for coordinates that are not finite numbers.
+NOT_FINITE_REASON = (
+    "coordinates are not finite numbers (NaN or infinite): check the layer's geometry "
+    "and CRS in QGIS"
+)
+#: Reason given for coordinates so large that the area is not a finite number.
+ABSURD_REASON = (
+    "the area is not a finite number: the coordinates are far outside any projected CRS "
+    "(check the layer's CRS in QGIS, Layer > Set CRS)"
+)
 #: Reason given for null and empty geometries.
 EMPTY_REASON = "empty or null geometry"
 
@@ -176,10 +196,14 @@ def clean_polygons(
     Per row, in this order:
 
     * null or empty geometry: not assessed, "empty or null geometry";
+    * coordinates that are NaN or infinite, or so large that the area overflows: not
+      assessed, with the fix (check the CRS); the geometry is set to null and its WKT
+      kept in ``wg_input_wkt`` (nothing can measure, overlay or draw it);
     * Z or M coordinates: dropped with :func:`shapely.force_2d` (recorded);
     * GeometryCollection: its polygonal parts are kept (recorded); with none it is not
       assessed;
-    * points and lines: not assessed, "expected a polygon, got LineString";
+    * points and lines: not assessed, "expected a polygon, got LineString"; the input
+      geometry's WKT is kept in ``wg_input_wkt``;
     * invalid polygons: repaired with :func:`shapely.make_valid`, keeping the polygonal
       parts; recorded with the :func:`shapely.is_valid_reason`; not assessed when no
       area remains;
@@ -213,10 +237,28 @@ def clean_polygons(
         fresh = mask & (reasons == "")
         _append(reasons, fresh, reason)
 
+    input_wkt = np.full(n, None, dtype=object)
+
     # 1. Null or empty geometry.
     empty = shapely.is_missing(geoms) | shapely.is_empty(geoms)
     reject(empty, EMPTY_REASON)
     present = ~empty
+
+    # 1b. Coordinates that are not finite, or so large that no area can be measured.
+    finite = np.ones(n, dtype=bool)
+    if present.any():
+        coords, where = shapely.get_coordinates(geoms[present], include_z=False,
+                                                return_index=True)
+        bad_coord = ~np.isfinite(coords).all(axis=1)
+        bad_rows = np.zeros(int(present.sum()), dtype=bool)
+        bad_rows[where[bad_coord]] = True
+        finite[np.flatnonzero(present)[bad_rows]] = False
+    reject(present & ~finite, NOT_FINITE_REASON)
+    with np.errstate(all="ignore"):
+        area = shapely.area(geoms)
+    reject(present & finite & ~np.isfinite(area), ABSURD_REASON)
+    unusable = present & ~(finite & np.isfinite(area))
+    present &= ~unusable
 
     # 2. Z and M coordinates.
     has_z = shapely.has_z(geoms) & present
@@ -257,6 +299,11 @@ def clean_polygons(
 
     # 4. Points and lines.
     not_polygon = present & ~np.isin(type_id, _POLYGONAL) & (reasons == "")
+    kept_as_wkt = (present & ~np.isin(type_id, _POLYGONAL)) | (
+        ~empty & ~measurable(np.asarray(gdf.geometry.values, dtype=object)))
+    if kept_as_wkt.any():
+        original = np.asarray(gdf.geometry.values, dtype=object)
+        input_wkt[kept_as_wkt] = shapely.to_wkt(original[kept_as_wkt])
     if not_polygon.any():
         names = np.full(n, "", dtype=object)
         names[not_polygon] = "expected a polygon, got " + _TYPE_NAMES[type_id[not_polygon]]
@@ -317,12 +364,16 @@ def clean_polygons(
                            f"(rows {_rows(rows)})")
         records[:0] = summary
 
+    # a geometry that cannot be measured cannot be drawn or overlaid either: its WKT is
+    # kept in wg_input_wkt and the row gets a null geometry (its reason says why)
+    geoms[unusable] = None
     out = gdf.copy()
     out[geometry_name] = gpd.GeoSeries(geoms, index=gdf.index, crs=gdf.crs)
     out["wg_row"] = np.arange(n, dtype="int64")
     out["status"] = np.where(rejected, NOT_ASSESSED, ASSESSED)
     out["status_reason"] = reasons.astype(str)
     out["repairs"] = repairs.astype(str)
+    out[WKT_IN_COLUMN] = pd.Series(input_wkt, index=gdf.index, dtype=object)
     if records:
         warnings.warn(
             f"{len(records)} input repair/rejection record(s): " + " | ".join(records),
@@ -330,3 +381,65 @@ def clean_polygons(
             stacklevel=2,
         )
     return CleanResult(gdf=out, records=records)
+
+
+def measurable(geoms: np.ndarray) -> np.ndarray:
+    """Return, per geometry, whether its coordinates and its area are finite numbers.
+
+    Missing and empty geometries count as measurable (there is nothing to measure).
+    """
+    geoms = np.asarray(geoms, dtype=object)
+    ok = np.ones(len(geoms), dtype=bool)
+    present = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
+    if not present.any():
+        return ok
+    coords, where = shapely.get_coordinates(geoms[present], return_index=True)
+    bad = np.zeros(int(present.sum()), dtype=bool)
+    bad[where[~np.isfinite(coords).all(axis=1)]] = True
+    with np.errstate(all="ignore"):
+        bad |= ~np.isfinite(shapely.area(geoms[present]))
+    ok[np.flatnonzero(present)[bad]] = False
+    return ok
+
+
+def polygon_output(frame: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
+    """Return a polygon layer ready to write, and the geometry type to declare.
+
+    Parameters
+    ----------
+    frame : GeoDataFrame
+        A layer whose rows should be polygons (impacts, zones, sites). A plain
+        DataFrame is returned unchanged.
+
+    Returns
+    -------
+    (GeoDataFrame, str or None)
+        A copy in which every row whose geometry is present but not a Polygon or
+        MultiPolygon, or has coordinates or an area that are not finite numbers (which no
+        map can draw and a shapefile refuses), has a null geometry and its WKT in
+        :data:`WKT_IN_COLUMN` (kept when the cleaning step already filled it);
+        and ``"MultiPolygon"`` when any row is a MultiPolygon, else ``"Polygon"``. So
+        the layer opens in QGIS as one polygon layer, and every row keeps its attributes.
+    """
+    if not isinstance(frame, gpd.GeoDataFrame):
+        return frame, None
+    try:
+        geoms = np.asarray(frame.geometry.values, dtype=object)
+    except AttributeError:  # a GeoDataFrame without an active geometry column
+        return frame, None
+    type_id = shapely.get_type_id(geoms)
+    present = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
+    other = present & ~(np.isin(type_id, _POLYGONAL) & measurable(geoms))
+    out = frame
+    if other.any():
+        out = frame.copy()
+        wkt = (out[WKT_IN_COLUMN].astype(object) if WKT_IN_COLUMN in out
+               else pd.Series(None, index=out.index, dtype=object))
+        missing = other & wkt.isna().to_numpy()
+        wkt[missing] = shapely.to_wkt(geoms[missing])
+        out[WKT_IN_COLUMN] = wkt
+        kept = geoms.copy()
+        kept[other] = None
+        out[out.geometry.name] = gpd.GeoSeries(kept, index=out.index, crs=out.crs)
+    multi = bool((type_id[present & ~other] == _POLYGONAL[1]).any())
+    return out, "MultiPolygon" if multi else "Polygon"

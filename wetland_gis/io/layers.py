@@ -49,6 +49,7 @@ __all__ = [
     "WRITE_FORMATS",
     "SHAPEFILE_FIELD_LIMIT",
     "WKT_COLUMN",
+    "write_frame",
 ]
 
 #: Extensions read, and what they are.
@@ -168,6 +169,15 @@ def _shapefile_in_zip(path: Path) -> str:
             ]
     except zipfile.BadZipFile as err:
         raise InputError(f"cannot read {path}: not a valid zip archive ({err})") from err
+    unsafe = [n for n in members
+              if n.startswith(("/", "\\")) or ".." in n.replace("\\", "/").split("/")
+              or (len(n) > 1 and n[1] == ":")]
+    if unsafe:
+        raise InputError(
+            f"zip archive {path} holds a shapefile whose name points outside the archive "
+            f"({unsafe[0]!r}); such an archive is not read: unzip it with a tool you trust "
+            "and give the path of the .shp"
+        )
     if len(members) == 1:
         return members[0]
     if not members:
@@ -572,7 +582,9 @@ def _write_format(path: Path, driver: str | None) -> str:
     return ext
 
 
-def _write_shapefile(frame: gpd.GeoDataFrame, path: Path) -> list[Path]:
+def _write_shapefile(
+    frame: gpd.GeoDataFrame, path: Path, declared: dict[str, Any] | None = None
+) -> list[Path]:
     geometry = frame.geometry.name
     families = {
         t.replace("Multi", "") for t in frame.geometry.geom_type.dropna().unique()
@@ -594,7 +606,7 @@ def _write_shapefile(frame: gpd.GeoDataFrame, path: Path) -> list[Path]:
     frame = frame.rename(columns=mapping)
     for old in _shapefile_sidecars(path) if path.exists() else []:
         old.unlink()
-    frame.to_file(path, driver="ESRI Shapefile", encoding="UTF-8")
+    frame.to_file(path, driver="ESRI Shapefile", encoding="UTF-8", **(declared or {}))
     fieldmap = path.with_name(f"{path.stem}.fieldmap.csv")
     with fieldmap.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -631,23 +643,32 @@ def write_layer(
     *,
     layer: str | None = None,
     driver: str | None = None,
+    overwrite: bool = True,
 ) -> list[Path]:
     """Write a layer in the format given by the file extension (or ``driver``).
+
+    The file is written beside the target and moved into place when complete
+    (:class:`wetland_gis.io.safe_write.SafeWriter`): an error while writing leaves an
+    existing file as it was.
 
     Parameters
     ----------
     gdf : GeoDataFrame
-        The layer. A plain DataFrame is accepted for ``.csv``.
+        The layer. A plain DataFrame is accepted for ``.csv``, and for ``.gpkg`` as an
+        attribute table.
     path : str or Path
         ``.gpkg`` (GeoPackage, QGIS's default), ``.parquet`` (GeoParquet),
         ``.geojson``, ``.csv`` (geometry as WKT in column ``geometry_wkt``) or
-        ``.shp``. Parent folders are created; an existing file (or GeoPackage layer) is
-        replaced.
+        ``.shp``. Parent folders are created. Writing into an existing GeoPackage
+        replaces the layer of that name only and keeps every other layer.
     layer : str, optional
         GeoPackage layer name; defaults to the file stem. Other formats ignore it.
     driver : str, optional
         Format to use whatever the extension: ``"GPKG"``, ``"GeoParquet"``,
         ``"GeoJSON"``, ``"CSV"`` or ``"ESRI Shapefile"``.
+    overwrite : bool, default True
+        Replace an existing file of another format (e.g. a ``.parquet``); with False
+        such a file is an :class:`OutputError`.
 
     Returns
     -------
@@ -670,6 +691,36 @@ def write_layer(
     field names are cut to 10 characters by :func:`shapefile_field_names` (the full
     names are in ``<stem>.fieldmap.csv``), and text is UTF-8 with a ``.cpg`` file.
     """
+    from wetland_gis.io.safe_write import SafeWriter
+
+    with SafeWriter("write_layer", overwrite=overwrite) as writer:
+        files = writer.layer(gdf, path, layer=layer, driver=driver)
+    return files
+
+
+def write_frame(
+    gdf: pd.DataFrame,
+    path: str | Path,
+    *,
+    layer: str | None = None,
+    driver: str | None = None,
+    geometry_type: str | None = None,
+) -> list[Path]:
+    """Write a layer straight to ``path`` (the format writers behind :func:`write_layer`).
+
+    Parameters
+    ----------
+    gdf, path, layer, driver
+        As :func:`write_layer`; ``path`` is written in place (callers stage it).
+    geometry_type : str, optional
+        The geometry type to declare (``"Polygon"``, ``"MultiPolygon"``); polygons are
+        promoted to multi-polygons for ``"MultiPolygon"``.
+
+    Returns
+    -------
+    list of Path
+        Every file written.
+    """
     path = Path(path).expanduser()
     ext = _write_format(path, driver)
     duplicated = sorted({str(c) for c in gdf.columns[gdf.columns.duplicated()]})
@@ -684,10 +735,14 @@ def write_layer(
                 "GeoPackage does not tell apart; rename one of them"
             )
     spatial = _has_geometry(gdf)
-    if ext != ".csv" and not spatial:
+    if ext not in (".csv", ".gpkg") and not spatial:
         raise OutputError(f"cannot write {path}: a GeoDataFrame with a geometry is expected")
     path.parent.mkdir(parents=True, exist_ok=True)
     frame = _storable(gdf)
+    declared = {}
+    if spatial and geometry_type:
+        declared = {"geometry_type": geometry_type,
+                    "promote_to_multi": geometry_type.startswith("Multi")}
 
     if ext == ".csv":
         if spatial:
@@ -704,7 +759,8 @@ def write_layer(
         if path.exists():
             path.unlink()
         # Keep JSON-looking text (dict columns) as text, as in the other formats.
-        frame.to_file(path, driver="GeoJSON", layer_options={"AUTODETECT_JSON_STRINGS": "NO"})
+        frame.to_file(path, driver="GeoJSON", layer_options={"AUTODETECT_JSON_STRINGS": "NO"},
+                      **declared)
         return [path]
     if ext == ".gpkg":
         options = {}
@@ -720,8 +776,14 @@ def write_layer(
             options["FID"] = key
         from wetland_gis.io.qgis_styles import gpkg_dataset_options, style_layer
 
-        frame.to_file(path, driver="GPKG", layer=layer or path.stem, layer_options=options,
-                      dataset_options=gpkg_dataset_options(path))
+        dataset = gpkg_dataset_options(path)
+        if not spatial:  # an attribute table (no geometry column)
+            pyogrio.write_dataframe(pd.DataFrame(frame), path, layer=layer or path.stem,
+                                    driver="GPKG", layer_options=options,
+                                    dataset_options=dataset)
+        else:
+            frame.to_file(path, driver="GPKG", layer=layer or path.stem, layer_options=options,
+                          dataset_options=dataset, **declared)
         style_layer(path, layer or path.stem, frame)  # QGIS default style and description
         return [path]
-    return _write_shapefile(frame, path)
+    return _write_shapefile(frame, path, declared)

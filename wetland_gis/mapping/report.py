@@ -852,7 +852,7 @@ def render_report(
     )
 
 
-def _map_arguments(path: Path, kwargs: dict[str, Any]) -> dict[str, Any]:
+def map_arguments(path: Path, kwargs: dict[str, Any]) -> dict[str, Any]:
     """Embed a map given as a file and link it by a path relative to the report."""
     map_html = kwargs.get("map_html")
     if map_html is None or (isinstance(map_html, str) and map_html.lstrip().startswith("<")):
@@ -886,10 +886,12 @@ def write_report(
     pathlib.Path
         The file written.
     """
+    from wetland_gis.io.safe_write import SafeWriter
+
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_report(summary, impacts, **_map_arguments(out, kwargs)),
-                   encoding="utf-8")
+    page = render_report(summary, impacts, **map_arguments(out, kwargs))
+    with SafeWriter("report", overwrite=True) as w:  # staged, then moved into place
+        w.text(page, out)
     return out
 
 
@@ -941,6 +943,7 @@ def write_pdf(
     html = render_report(summary, impacts, static_map=static, **kwargs)
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
+    # the base URL is the final folder, wherever the file itself is first written
     weasyprint.HTML(string=html, base_url=str(out.parent)).write_pdf(
         out, pdf_variant=None, uncompressed_pdf=False
     )

@@ -20,6 +20,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from wetland_gis.errors import InputError
 from wetland_gis.geometry.crs import WORKING_CRS, crs_label
 from wetland_gis.manifest import InputRecord, file_sha256
 from wetland_gis.parameters import (
@@ -144,7 +145,11 @@ def _read_frame(value: Any, role: str, reader: Any, inputs: list[InputRecord],
         return None
     if isinstance(value, (str, Path)):
         path = Path(value)
-        frame = reader(path)
+        try:
+            frame = reader(path)
+        except pd.errors.EmptyDataError as err:
+            raise InputError(f"the {role} file {path} is empty; give a file with a header "
+                             "row and the columns of docs/data_schema.md") from err
         crs = frame.crs.to_string() if getattr(frame, "crs", None) is not None else None
         inputs.append(InputRecord(role=role, path=str(path), sha256=file_sha256(path),
                                   crs=crs, features=len(frame)))
@@ -264,6 +269,7 @@ def site(
     site_frame, bank_frame = attribute_options(site_frame, bank_frame, context,
                                                params=params, as_of=day)
 
+    impacts, id_field = _told_apart(impacts, id_field, records)
     needs = impact_needs(impacts, id_field=id_field)
     skipped = len(impacts) - len(needs)
     if skipped:
@@ -302,6 +308,42 @@ def site(
         inputs=tuple(inputs), records=tuple(dict.fromkeys(records)),
         assumptions=SITING_ASSUMPTIONS, settings=settings,
     )
+
+
+SITE_KEY = "wg_site_key"
+"""Column added to impacts whose ids repeat or are blank, so siting can tell them apart."""
+
+
+def _told_apart(impacts: Any, id_field: str | None, records: list[str]
+                ) -> tuple[Any, str | None]:
+    """Give impacts with a repeated or blank id a key ``<id>#<wg_row>``, as ``assess`` does.
+
+    ``assess`` keeps and decides every row, duplicate ids included (flagged in ``repairs``),
+    and keys their decisions ``<id>#<wg_row>``; siting uses the same keys so that no impact
+    is refused or merged with another.
+    """
+    from wetland_gis.siting.rank import _impact_id_column
+
+    if not isinstance(impacts, pd.DataFrame) or not len(impacts):
+        return impacts, id_field
+    lower = {str(c).lower(): c for c in impacts.columns}
+    column = _impact_id_column(impacts, id_field)
+    if column is None or "wg_row" not in lower:
+        return impacts, id_field
+    ids = impacts[column].map(lambda v: "" if v is None or (
+        pd.api.types.is_scalar(v) and pd.isna(v)) or not str(v).strip() else str(v))
+    clash = ids.duplicated(keep=False) | (ids == "")
+    if not clash.any():
+        return impacts, id_field
+    rows = impacts[lower["wg_row"]].astype(str)
+    keyed = impacts.copy()
+    keyed[SITE_KEY] = ids.where(~clash, ids + "#" + rows)
+    records.append(
+        f"{int(clash.sum())} impact(s) with a repeated or blank id in column {column!r} are "
+        f"sited as <id>#<wg_row> (e.g. {keyed.loc[clash, SITE_KEY].iloc[0]!r}), the keys of "
+        "their decisions"
+    )
+    return keyed, SITE_KEY
 
 
 def _summarise(frame: gpd.GeoDataFrame | None, ranking: pd.DataFrame, plan: pd.DataFrame

@@ -1,0 +1,373 @@
+"""Write outputs so that nothing is lost: stage beside the target, then move into place.
+
+Every file a command writes goes through a :class:`SafeWriter`:
+
+* each output is first written in a hidden staging folder beside its target (same
+  folder, hence the same file system) and moved into place with :func:`os.replace` only
+  when every output of the command is complete. An error or an interruption while
+  writing leaves every previous output as it was, and the staging folder is removed;
+* writing a layer into an existing GeoPackage works on a copy of it: only the layers and
+  tables the command owns are replaced (or removed, when the command has nothing for
+  them this time) and every other layer is kept;
+* an output path that is also an input of the run is refused (:class:`OutputError`);
+* an existing output file that a GeoPackage write cannot merge into is replaced only when
+  the same command wrote it to that place before (it is listed in the manifest beside
+  it) or when ``overwrite`` is given (``--overwrite``).
+
+A run killed outright (power cut, ``kill -9``) cannot clean up: its staging folder,
+named ``.wetland-gis-tmp-*``, stays beside the outputs and may be deleted; the outputs
+themselves are the previous ones, whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from wetland_gis.errors import OutputError
+
+__all__ = ["SafeWriter", "STAGING_PREFIX", "is_geopackage", "same_file"]
+
+#: Name prefix of the staging folders written beside the outputs.
+STAGING_PREFIX = ".wetland-gis-tmp-"
+
+_SHAPEFILE_PARTS = (".shp", ".shx", ".dbf", ".prj", ".cpg", ".qix", ".sbn", ".sbx")
+_OVERWRITE_FIX = "pass --overwrite (overwrite=True in Python) to replace it, or choose another path"
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Return True when ``a`` and ``b`` name the same file (or would, once written)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.expanduser().resolve() == b.expanduser().resolve()
+
+
+def is_geopackage(path: Path) -> bool:
+    """Return True when ``path`` is an SQLite file holding a GeoPackage's tables."""
+    try:
+        with path.open("rb") as handle:
+            if handle.read(16) != b"SQLite format 3\x00":
+                return False
+        with sqlite3.connect(f"file:{path.as_posix()}?mode=ro", uri=True) as con:
+            names = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        return {"gpkg_contents", "gpkg_spatial_ref_sys"} <= names
+    except (OSError, sqlite3.Error):
+        return False
+
+
+def _input_paths(inputs: Iterable[Any]) -> list[Path]:
+    """Turn input paths (a shapefile stands for its sidecar files) into files to protect."""
+    out: list[Path] = []
+    for item in inputs:
+        if item is None or not isinstance(item, (str, os.PathLike)):
+            continue
+        text = str(item)
+        if text.startswith("<"):  # "<GeoDataFrame>", "<in memory>"
+            continue
+        path = Path(text).expanduser()
+        out.append(path)
+        if path.suffix.lower() == ".shp":
+            out += [path.with_suffix(ext) for ext in _SHAPEFILE_PARTS]
+    return out
+
+
+class SafeWriter:
+    """Stage a command's outputs and move them into place together.
+
+    Parameters
+    ----------
+    command : str
+        The command writing (``"assess"``, ``"site"``, ...): a file is taken as this
+        command's own earlier output when the manifest beside it, written by the same
+        command, lists it.
+    overwrite : bool, default False
+        Replace existing output files that are not this command's earlier outputs.
+    inputs : iterable of path, optional
+        The run's input files; none of them may be an output.
+    manifest : path, optional
+        The manifest this run writes (its outputs decide what is this command's own).
+
+    Examples
+    --------
+    >>> with SafeWriter("assess", inputs=["impacts.shp"]) as w:  # doctest: +SKIP
+    ...     w.layer(impacts, "out.gpkg", layer="impacts", polygons=True)
+    ...     w.csv(summary, "out_summary.csv")
+    ...     w.manifest(manifest, "out_manifest.json")
+    """
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        overwrite: bool = False,
+        inputs: Iterable[Any] = (),
+        manifest: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.command = command
+        self.overwrite = overwrite
+        self.inputs = _input_paths(inputs)
+        self._own = self._own_outputs(Path(manifest)) if manifest is not None else set()
+        self._staging: dict[Path, Path] = {}  # target folder -> staging folder
+        self._moves: dict[Path, Path] = {}  # target -> staged file
+        self._removes: set[Path] = set()  # stale files of a replaced shapefile
+        self._geopackages: dict[Path, Path] = {}  # target -> staged copy
+        self.written: list[Path] = []
+
+    # -- context manager --------------------------------------------------------------
+
+    def __enter__(self) -> SafeWriter:
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.discard()
+
+    # -- checks -----------------------------------------------------------------------
+
+    def _own_outputs(self, manifest: Path) -> set[str]:
+        """Return the names of the files the manifest at ``manifest`` lists as written."""
+        try:
+            data = json.loads(manifest.read_text("utf-8"))
+        except (OSError, ValueError):
+            return set()
+        if not isinstance(data, dict) or data.get("command") != self.command:
+            return set()
+        names = {Path(str(p)).name for p in data.get("outputs") or []}
+        return names | {manifest.name}
+
+    def _check_target(self, target: Path, *, merge_geopackage: bool = False) -> None:
+        for source in self.inputs:
+            if same_file(target, source):
+                raise OutputError(
+                    f"cannot write {target}: it is an input of this run; choose another "
+                    "output path (the input is never written over)"
+                )
+        if target.is_dir():
+            raise OutputError(f"cannot write {target}: it is a folder; give a file name")
+        if not target.exists() or target in self._moves:
+            return
+        if merge_geopackage:
+            if is_geopackage(target):
+                return
+            kind = "is not a GeoPackage"
+        else:
+            kind = "exists"
+        if self.overwrite or target.name in self._own:
+            return
+        raise OutputError(
+            f"cannot write {target}: the file {kind} and was not written by "
+            f"`wetland-gis {self.command}` to this place; {_OVERWRITE_FIX}"
+        )
+
+    # -- staging ----------------------------------------------------------------------
+
+    def _stage_dir(self, folder: Path) -> Path:
+        folder = folder.resolve()
+        if folder not in self._staging:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._staging[folder] = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
+        return self._staging[folder]
+
+    def _stage(self, target: Path) -> Path:
+        """Return the staging path of ``target`` (checked; registered to be moved)."""
+        target = Path(target).expanduser()
+        self._check_target(target)
+        staged = self._stage_dir(target.parent) / target.name
+        self._moves[target] = staged
+        return staged
+
+    def _geopackage(self, target: Path) -> Path:
+        target = Path(target).expanduser()
+        if target in self._geopackages:
+            return self._geopackages[target]
+        self._check_target(target, merge_geopackage=True)
+        staged = self._stage_dir(target.parent) / target.name
+        if target.exists() and is_geopackage(target):
+            _settle_journal(target)
+            shutil.copyfile(target, staged)  # the other layers are kept
+        self._geopackages[target] = staged
+        self._moves[target] = staged
+        return staged
+
+    # -- writers ----------------------------------------------------------------------
+
+    def layer(
+        self,
+        frame: pd.DataFrame | None,
+        path: str | os.PathLike[str],
+        *,
+        layer: str | None = None,
+        driver: str | None = None,
+        polygons: bool = False,
+    ) -> list[Path]:
+        """Stage a layer (or a GeoPackage attribute table) for ``path``.
+
+        Parameters
+        ----------
+        frame : GeoDataFrame, DataFrame or None
+            The features. A DataFrame without geometry is written as a GeoPackage
+            attribute table (or a CSV). ``None`` removes ``layer`` from an existing
+            GeoPackage (a layer this command owns but has nothing for this time).
+        path : path
+            The target file; the format follows the extension (or ``driver``), as in
+            :func:`wetland_gis.io.layers.write_layer`.
+        layer : str, optional
+            GeoPackage layer name (default: the file stem).
+        driver : str, optional
+            Format to use whatever the extension.
+        polygons : bool, default False
+            The layer is a polygon layer: declare its geometry type (Polygon or
+            MultiPolygon); rows whose geometry is not polygonal keep their attributes,
+            with a null geometry and their WKT in ``wg_input_wkt``
+            (:func:`wetland_gis.geometry.cleaning.polygon_output`).
+
+        Returns
+        -------
+        list of Path
+            The files this layer will be written to once committed.
+        """
+        from wetland_gis.io.layers import _write_format, write_frame
+
+        target = Path(path).expanduser()
+        ext = _write_format(target, driver)
+        geometry_type = None
+        if frame is not None and polygons:
+            from wetland_gis.geometry.cleaning import polygon_output
+
+            frame, geometry_type = polygon_output(frame)
+        if ext == ".gpkg":
+            staged = self._geopackage(target)
+            name = layer or target.stem
+            if staged.exists():
+                _remove_layer(staged, name)
+            if frame is None:
+                return []
+            write_frame(frame, staged, layer=name, driver="gpkg", geometry_type=geometry_type)
+            return self._record([target])
+        if frame is None:
+            return []
+        if ext == ".shp":
+            self._check_target(target)
+            for part in (target.with_suffix(s) for s in _SHAPEFILE_PARTS):
+                self._check_target(part)
+            staged = self._stage_dir(target.parent) / target.name
+            files = write_frame(frame, staged, driver="shp", geometry_type=geometry_type)
+            targets = []
+            for file in files:
+                final = target.parent / file.name
+                self._check_target(final)
+                self._moves[final] = file
+                targets.append(final)
+            self._removes |= {p for p in (target.with_suffix(s) for s in _SHAPEFILE_PARTS)
+                              if p.exists() and p not in self._moves}
+            return self._record(targets)
+        staged = self._stage(target)
+        write_frame(frame, staged, driver=ext.lstrip("."), geometry_type=geometry_type)
+        return self._record([target])
+
+    def csv(self, frame: pd.DataFrame, path: str | os.PathLike[str]) -> list[Path]:
+        """Stage a table as UTF-8 CSV (its header even when it has no rows)."""
+        staged = self._stage(Path(path))
+        frame.to_csv(staged, index=False, encoding="utf-8")
+        return self._record([Path(path)])
+
+    def json(self, data: Any, path: str | os.PathLike[str]) -> list[Path]:
+        """Stage JSON-ready data as indented UTF-8 JSON."""
+        return self.text(json.dumps(data, indent=2, ensure_ascii=False, default=str), path)
+
+    def text(self, text: str, path: str | os.PathLike[str]) -> list[Path]:
+        """Stage a text file (HTML, JSON) in UTF-8."""
+        staged = self._stage(Path(path))
+        staged.write_text(text, encoding="utf-8")
+        return self._record([Path(path)])
+
+    def file(
+        self, write: Callable[[Path], Any], path: str | os.PathLike[str]
+    ) -> list[Path]:
+        """Stage a file that ``write(staged_path)`` writes (e.g. a PDF renderer)."""
+        staged = self._stage(Path(path))
+        write(staged)
+        return self._record([Path(path)])
+
+    def manifest(self, manifest: Any, path: str | os.PathLike[str]) -> list[Path]:
+        """Stage the run manifest, listing every output staged so far and itself."""
+        path = Path(path)
+        manifest.outputs = [str(p) for p in dict.fromkeys(self.written)] + [str(path)]
+        return self.json(manifest.to_dict(), path)
+
+    def _record(self, targets: list[Path]) -> list[Path]:
+        for t in targets:
+            if t not in self.written:
+                self.written.append(t)
+        return targets
+
+    # -- commit -----------------------------------------------------------------------
+
+    def commit(self) -> list[Path]:
+        """Move every staged output into place; return the outputs written."""
+        try:
+            for stale in self._removes:
+                stale.unlink(missing_ok=True)
+            for target, staged in self._moves.items():
+                if staged.exists():
+                    os.replace(staged, target)
+                elif target in self._geopackages and target.exists():
+                    target.unlink()  # every layer it held was this command's, and is gone
+        finally:
+            self.discard()
+        return list(self.written)
+
+    def discard(self) -> None:
+        """Remove the staging folders (the targets are left as they were)."""
+        for folder in self._staging.values():
+            shutil.rmtree(folder, ignore_errors=True)
+        self._staging.clear()
+        self._moves.clear()
+        self._geopackages.clear()
+
+
+def _settle_journal(path: Path) -> None:
+    """Fold a GeoPackage's write-ahead log into it, or refuse while another program writes."""
+    wal = Path(f"{path}-wal")
+    if not wal.exists() or wal.stat().st_size == 0:
+        return
+    try:
+        with sqlite3.connect(path.as_posix()) as con:
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error:
+        pass
+    if wal.exists() and wal.stat().st_size:
+        raise OutputError(
+            f"cannot write {path}: another program (QGIS?) has unsaved changes in it "
+            f"({wal.name}); save or close the layers there and run again"
+        )
+
+
+def _remove_layer(path: Path, layer: str) -> None:
+    """Delete a layer or table from a GeoPackage when it is there."""
+    import pyogrio
+
+    names = [str(n) for n in pyogrio.list_layers(path)[:, 0]] if path.stat().st_size else []
+    match = [n for n in names if n.lower() == layer.lower()]
+    if not match:
+        return
+    if len(match) == len(names):  # GDAL cannot open a GeoPackage without any layer
+        path.unlink()
+        return
+    import fiona
+
+    for name in match:
+        fiona.remove(str(path), driver="GPKG", layer=name)

@@ -70,6 +70,7 @@ __all__ = [
     "QUAD_SEGS",
     "SHORELAND_COLUMNS",
     "ShorelandSplit",
+    "zone_buffer",
     "public_waters",
     "impact_jurisdiction",
     "shoreland_split",
@@ -81,6 +82,36 @@ NEAREST_SEARCH_FT = 5280.0
 
 QUAD_SEGS = 32
 """Segments per quarter circle of the buffers (the error on a curve is below 0.05 %)."""
+
+
+
+def zone_buffer(
+    geoms: np.ndarray | shapely.Geometry, distance: float | np.ndarray, quad_segs: int = QUAD_SEGS
+) -> np.ndarray:
+    """Return buffer polygons that contain the true zone (they circumscribe the circle).
+
+    A GEOS buffer puts its vertices on the circle of radius ``distance``, so its chords
+    cut inside the true zone and the zone comes out too small (the lenient side). Here
+    the radius is ``distance / cos(pi / (4 * quad_segs))``: each chord is then tangent to
+    the true circle, so the polygon contains every point within ``distance`` and errs
+    toward the stricter zone only, by at most ``distance * (sec(pi / (4 * quad_segs)) - 1)``
+    across the zone edge.
+
+    Parameters
+    ----------
+    geoms : geometry or array of geometries
+    distance : float or array of float
+        Zone distance in CRS units.
+    quad_segs : int, default :data:`QUAD_SEGS`
+        Segments per quarter circle.
+
+    Returns
+    -------
+    numpy.ndarray of shapely geometries
+    """
+    grow = 1.0 / np.cos(np.pi / (4 * quad_segs))
+    return shapely.buffer(geoms, np.asarray(distance, dtype=float) * grow, quad_segs=quad_segs)
+
 
 SHORELAND_COLUMNS = (
     "sqft_setback",
@@ -405,14 +436,14 @@ def _local_pieces(
     """Return, for the selected pairs, the impact's parts within setback and protection."""
     imp, wat = pairs.imp[sel], pairs.wat[sel]
     s, d = pairs.setback[sel], pairs.protection[sel]
-    reach = np.maximum(s, d)
+    reach = np.maximum(s, d) * 1.01  # beyond the circumscribing buffer: the clip is exact
     bounds = shapely.bounds(igeom[imp])
     window = shapely.box(
         bounds[:, 0] - reach, bounds[:, 1] - reach, bounds[:, 2] + reach, bounds[:, 3] + reach
     )
     near = shapely.intersection(wgeom[wat], window)
-    part_s = shapely.intersection(shapely.buffer(near, s, quad_segs=QUAD_SEGS), igeom[imp])
-    part_d = shapely.intersection(shapely.buffer(near, d, quad_segs=QUAD_SEGS), igeom[imp])
+    part_s = shapely.intersection(zone_buffer(near, s), igeom[imp])
+    part_d = shapely.intersection(zone_buffer(near, d), igeom[imp])
     return part_s, part_d
 
 

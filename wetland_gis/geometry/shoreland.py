@@ -81,7 +81,24 @@ NEAREST_SEARCH_FT = 5280.0
 """Radius (feet) within which the nearest public water is reported (a reporting choice)."""
 
 QUAD_SEGS = 32
-"""Segments per quarter circle of the buffers (the error on a curve is below 0.05 %)."""
+"""Segments per quarter circle of the zone buffers along the straight offsets.
+
+A buffer at this resolution puts its vertices on the circle, so on a round join it is
+short of the true zone by up to ``d * (1 - cos(pi / 128))``, 0.03 % of the distance
+(0.3 ft at 1,000 ft); over an impact that edge can be hundreds of feet long, so the
+area error would reach tens of square feet. The joins are therefore added back at
+:data:`ARC_QUAD_SEGS` (see :func:`zone_buffer` and ``docs/scale.md``).
+"""
+
+ARC_QUAD_SEGS = 1024
+"""Segments per quarter circle of the disks that restore the round joins of the zones.
+
+They circumscribe the circle, so a zone is never too small; the excess is at most
+``d * (sec(pi / 4096) - 1)`` (3e-7 of the distance, 0.0003 ft at 1,000 ft) times the
+length of the zone edge inside the impact: below 0.1 sq ft for an impact up to about
+300 ft across, and always on the stricter side. 0 turns the correction off (plain
+buffers at :data:`QUAD_SEGS`, as a geopandas script would draw them).
+"""
 
 
 
@@ -321,9 +338,9 @@ def impact_jurisdiction(
     if cities is not None and n:
         share = covered_share(impacts, cities).to_numpy()
         out["incorporated_share"] = share
-        out["incorporated"] = pd.array(
-            [None if np.isnan(s) else bool(s >= 0.5) for s in share], dtype="boolean"
-        )
+        inc = pd.array(share >= 0.5, dtype="boolean")
+        inc[np.isnan(share)] = pd.NA
+        out["incorporated"] = inc
     out.index = impacts.index
     return out
 
@@ -353,8 +370,11 @@ def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int]) -> str:
 
 
 def _passes(param_key: str, amounts: np.ndarray, params: ParameterSet, as_of) -> np.ndarray:
+    """Ask the parameter about each distinct amount once (a few basins, many pairs)."""
     param = params[param_key]
-    return np.array([param.passes(float(a), as_of) for a in amounts], dtype=bool)
+    values, inverse = np.unique(amounts, return_inverse=True)
+    answers = np.array([param.passes(float(a), as_of) for a in values], dtype=bool)
+    return answers[inverse].reshape(np.shape(amounts))
 
 
 def _pairs(
@@ -394,16 +414,15 @@ def _pairs(
     setback_ft = np.maximum(state[wat], given)
 
     # which waters count (§ 103G.005, subd. 15f(2) where there is no approved ordinance)
-    ordinance = juris["shoreland_ordinance"].to_numpy(dtype=object)
-    incorporated = juris["incorporated"].to_numpy(dtype=object)
-    no_ord = np.array([o is False or o is np.False_ for o in ordinance[imp]], dtype=bool)
+    ordinance = pd.array(juris["shoreland_ordinance"], dtype="boolean")
+    inc_known = pd.array(juris["incorporated"], dtype="boolean")
+    no_ord = (~ordinance.fillna(True)).to_numpy(dtype=bool)[imp]
     basin = waters["kind"].to_numpy()[wat] == "basin"
     acres = waters["acres"].to_numpy(dtype=float)[wat]
     counted = np.ones(len(imp), dtype=bool)
     check = no_ord & basin
     if check.any():
-        inc = incorporated[imp[check]]
-        unincorporated = np.array([v is False or v is np.False_ for v in inc], dtype=bool)
+        unincorporated = (~inc_known.fillna(True)).to_numpy(dtype=bool)[imp[check]]
         ok_muni = _passes(
             _P + "no_ordinance_basin_min_acres_municipal", acres[check], params, as_of
         )
@@ -411,7 +430,7 @@ def _pairs(
             _P + "no_ordinance_basin_min_acres_unincorporated", acres[check], params, as_of
         )
         counted[check] = np.where(unincorporated, ok_uninc, ok_muni)
-        unknown_inc = np.array([v is None or v is pd.NA for v in inc], dtype=bool)
+        unknown_inc = inc_known.isna()[imp[check]]
         if unknown_inc.any():
             records.append(
                 "shoreland: no incorporated_areas layer (or no answer) for impacts in an LGU "
@@ -430,21 +449,53 @@ def _pairs(
     )
 
 
-def _local_pieces(
-    igeom: np.ndarray, wgeom: np.ndarray, pairs: _Pairs, sel: np.ndarray
+def _zone_pieces(
+    igeom: np.ndarray, wgeom: np.ndarray, imp: np.ndarray, wat: np.ndarray, dist: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return, for the selected pairs, the impact's parts within setback and protection."""
-    imp, wat = pairs.imp[sel], pairs.wat[sel]
-    s, d = pairs.setback[sel], pairs.protection[sel]
-    reach = np.maximum(s, d) * 1.01  # beyond the circumscribing buffer: the clip is exact
-    bounds = shapely.bounds(igeom[imp])
+    """Return (impact position, piece) whose union per impact is its part within ``dist``.
+
+    For each pair the water is clipped to the impact's box grown by the distance (no
+    farther part of it can be within the distance of the impact), buffered at
+    :data:`QUAD_SEGS` and intersected with the impact. That polygon is exact along the
+    straight offsets and short on the round joins; the joins are then added back as
+    disks, drawn at :data:`ARC_QUAD_SEGS` and circumscribing the circle, around every
+    vertex of the water whose circle crosses the impact (see :func:`zone_buffer` and
+    ``docs/scale.md`` for the bound). All steps are vectorized over the pairs.
+    """
+    if len(imp) == 0:
+        return imp, np.empty(0, dtype=object)
+    own = igeom[imp]
+    bounds = shapely.bounds(own)
+    pad = dist * 1.01  # beyond the circumscribing polygons: the clip is exact
     window = shapely.box(
-        bounds[:, 0] - reach, bounds[:, 1] - reach, bounds[:, 2] + reach, bounds[:, 3] + reach
+        bounds[:, 0] - pad, bounds[:, 1] - pad, bounds[:, 2] + pad, bounds[:, 3] + pad
     )
     near = shapely.intersection(wgeom[wat], window)
-    part_s = shapely.intersection(zone_buffer(near, s), igeom[imp])
-    part_d = shapely.intersection(zone_buffer(near, d), igeom[imp])
-    return part_s, part_d
+    pieces = shapely.intersection(shapely.buffer(near, dist, quad_segs=QUAD_SEGS), own)
+    if not ARC_QUAD_SEGS:
+        return imp, pieces
+    coords, which = shapely.get_coordinates(near, return_index=True)
+    pts = shapely.points(coords)
+    d = dist[which]
+    crossing = (shapely.distance(pts, own[which]) < d) & (
+        shapely.hausdorff_distance(pts, own[which]) > d
+    )
+    pts, which, d = pts[crossing], which[crossing], d[crossing]
+    disks = shapely.intersection(zone_buffer(pts, d, quad_segs=ARC_QUAD_SEGS), own[which])
+    return np.concatenate([imp, imp[which]]), np.concatenate([pieces, disks])
+
+
+def _reach_beyond(igeom: np.ndarray, imp: np.ndarray, wgeom: np.ndarray, wat: np.ndarray
+                  ) -> np.ndarray:
+    """Return, per pair, a distance no point of the impact is farther than from the water.
+
+    Any point of an impact is within (distance of its centroid to the water) + (largest
+    distance from the centroid to a vertex) of the water: a pair within that bound of a
+    zone distance needs no geometry, the whole impact is in the zone.
+    """
+    cen = shapely.centroid(igeom)
+    radius = shapely.hausdorff_distance(cen, igeom)
+    return shapely.distance(cen[imp], wgeom[wat]) + radius[imp]
 
 
 def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndarray:
@@ -455,8 +506,14 @@ def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndar
     counts = np.bincount(imp, minlength=n)
     single = counts[imp] == 1
     area[imp[single]] = shapely.area(parts[single])
-    for i in np.flatnonzero(counts > 1):
-        area[i] = shapely.area(shapely.union_all(parts[imp == i]))
+    many = np.flatnonzero(~single)
+    if len(many):
+        # one pass over the pieces sorted by impact (no scan of the whole array per impact)
+        order = many[np.argsort(imp[many], kind="stable")]
+        groups, starts = np.unique(imp[order], return_index=True)
+        area[groups] = [
+            shapely.area(shapely.union_all(g)) for g in np.split(parts[order], starts[1:])
+        ]
     return area
 
 
@@ -613,16 +670,26 @@ def shoreland_split(
         nearest_ft[imp_w[first]] = dist_w[first] / ft
         frame["nearest_pw_ft"] = nearest_ft
 
-    # zones: only pairs of counted waters within the larger of their two distances
+    # zones: only pairs of counted waters within the larger of their two distances;
+    # an impact wholly within a zone distance of one water is decided by distance alone
     sel = pairs.counted & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
-    part_s, part_d = _local_pieces(igeom, wgeom, pairs, sel)
-    imp_sel = pairs.imp[sel]
+    imp_sel, wat_sel, dist_sel = pairs.imp[sel], pairs.wat[sel], pairs.dist[sel]
+    setback_sel = pairs.setback[sel]
+    reach_sel = np.maximum(setback_sel, pairs.protection[sel])
+    beyond = _reach_beyond(igeom, imp_sel, wgeom, wat_sel)
+    whole_s = np.zeros(n, dtype=bool)
+    whole_d = np.zeros(n, dtype=bool)
+    np.logical_or.at(whole_s, imp_sel, beyond <= setback_sel)
+    np.logical_or.at(whole_d, imp_sel, beyond <= reach_sel)
+    whole_d |= whole_s
     conv = unit_m**2 * SQFT_PER_SQM
-    s_area = _union_area_by_impact(n, imp_sel, part_s) * conv
-    # protection reach = within any protection or setback distance
-    both_imp = np.concatenate([imp_sel, imp_sel])
-    both = np.concatenate([part_d, part_s])
-    d_area = _union_area_by_impact(n, both_imp, both) * conv
+    need = ~whole_s[imp_sel] & (dist_sel <= setback_sel)
+    pi, pieces = _zone_pieces(igeom, wgeom, imp_sel[need], wat_sel[need], setback_sel[need])
+    s_area = np.where(whole_s, area_sqft, _union_area_by_impact(n, pi, pieces) * conv)
+    # the protection reach: within the protection or the setback distance of a water
+    need = ~whole_d[imp_sel]
+    pi, pieces = _zone_pieces(igeom, wgeom, imp_sel[need], wat_sel[need], reach_sel[need])
+    d_area = np.where(whole_d, area_sqft, _union_area_by_impact(n, pi, pieces) * conv)
     s_area = np.minimum(s_area, area_sqft)
     d_area = np.clip(d_area, s_area, area_sqft)
     frame["sqft_setback"] = s_area

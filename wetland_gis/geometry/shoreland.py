@@ -5,11 +5,17 @@ waters near each impact, never from a statewide buffer:
 
 1. the spatial index of the public waters is queried with ``predicate="dwithin"`` to find,
    for every impact at once, the waters within reach (the largest zone distance);
-2. for each (impact, water) pair the water is clipped to the impact's bounding box
-   grown by that distance (exact: no farther part of the water can be within the
-   distance of the impact), buffered by the setback and protection distances
-   (``quad_segs=32``) and intersected with the impact, all vectorized over the pairs;
-3. the pieces of each impact are unioned and measured.
+2. a pair whose impact lies wholly within a zone distance of the water (its centroid's
+   distance plus its radius) is decided by distance alone, with no geometry;
+3. for the other pairs the water is clipped to the impact's bounding box grown by the
+   distance (exact: no farther part of the water can be within the distance of the
+   impact), buffered (``quad_segs=32``: exact along the straight offsets) and
+   intersected with the impact; the round joins, where a plain buffer falls inside the
+   true circle, are added back as thin sectors drawn outside the circle
+   (:data:`ARC_QUAD_SEGS`), so a zone is never too small and is exact to well under
+   0.1 sq ft (``tests/test_zone_exactness.py``, ``docs/scale.md``); all vectorized over
+   the pairs;
+4. the pieces of each impact are unioned (grouped in one pass) and measured.
 
 Legal rules (all distances and sizes are read from the parameters):
 
@@ -90,16 +96,16 @@ area error would reach tens of square feet. The joins are therefore added back a
 :data:`ARC_QUAD_SEGS` (see :func:`zone_buffer` and ``docs/scale.md``).
 """
 
-ARC_QUAD_SEGS = 1024
-"""Segments per quarter circle of the disks that restore the round joins of the zones.
+ARC_QUAD_SEGS = 2048
+"""Segments per quarter circle of the arcs that restore the round joins of the zones.
 
 They circumscribe the circle, so a zone is never too small; the excess is at most
-``d * (sec(pi / 4096) - 1)`` (3e-7 of the distance, 0.0003 ft at 1,000 ft) times the
-length of the zone edge inside the impact: below 0.1 sq ft for an impact up to about
-300 ft across, and always on the stricter side. 0 turns the correction off (plain
-buffers at :data:`QUAD_SEGS`, as a geopandas script would draw them).
+``d * (sec(pi / 8192) - 1)`` (7.4e-8 of the distance: 0.00007 ft at 1,000 ft) times the
+length of the zone edge inside the impact, i.e. below 0.05 sq ft for a 150 m impact at
+the 1,000 ft edge, and always on the stricter side. Only the arc facing each impact is
+drawn. 0 turns the correction off (plain buffers at :data:`QUAD_SEGS`, as a geopandas
+script draws them).
 """
-
 
 
 def zone_buffer(
@@ -109,10 +115,11 @@ def zone_buffer(
 
     A GEOS buffer puts its vertices on the circle of radius ``distance``, so its chords
     cut inside the true zone and the zone comes out too small (the lenient side). Here
-    the radius is ``distance / cos(pi / (4 * quad_segs))``: each chord is then tangent to
-    the true circle, so the polygon contains every point within ``distance`` and errs
-    toward the stricter zone only, by at most ``distance * (sec(pi / (4 * quad_segs)) - 1)``
-    across the zone edge.
+    the radius is ``distance / cos(pi / (4 * quad_segs))``: each chord of a round join is
+    then tangent to the true circle, so the polygon contains every point within
+    ``distance``; it errs toward the stricter zone only, by at most
+    ``distance * (sec(pi / (4 * quad_segs)) - 1)`` everywhere along its edge. (The split
+    itself is sharper: see :data:`ARC_QUAD_SEGS`.)
 
     Parameters
     ----------
@@ -474,15 +481,120 @@ def _zone_pieces(
     pieces = shapely.intersection(shapely.buffer(near, dist, quad_segs=QUAD_SEGS), own)
     if not ARC_QUAD_SEGS:
         return imp, pieces
-    coords, which = shapely.get_coordinates(near, return_index=True)
-    pts = shapely.points(coords)
+    cx, cy, a0, a1, which = _fans(near)
     d = dist[which]
+    pts = shapely.points(cx, cy)
     crossing = (shapely.distance(pts, own[which]) < d) & (
         shapely.hausdorff_distance(pts, own[which]) > d
     )
-    pts, which, d = pts[crossing], which[crossing], d[crossing]
-    disks = shapely.intersection(zone_buffer(pts, d, quad_segs=ARC_QUAD_SEGS), own[which])
+    cx, cy, a0, a1, which, d = (v[crossing] for v in (cx, cy, a0, a1, which, d))
+    a0, a1, keep = _clip_to_box(cx, cy, a0, a1, bounds[which])
+    cx, cy, a0, a1, which, d = (v[keep] for v in (cx, cy, a0, a1, which, d))
+    disks = shapely.intersection(_arc_pies(cx, cy, d, a0, a1), own[which])
     return np.concatenate([imp, imp[which]]), np.concatenate([pieces, disks])
+
+
+def _fans(near: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Return the round joins of the buffers of ``near``: centre, angle range, owner.
+
+    A buffer's boundary is round only at a vertex where the outline turns away from the
+    buffered side (a convex corner of a polygon, the outer side of a bend of a line, the
+    two ends of a line), between the outward normals of the two edges; elsewhere it is
+    the straight offset, which the plain buffer draws exactly. Polygons are normalized
+    first (exterior clockwise, holes counter-clockwise: the inside is on the right).
+    """
+    parts, owner = shapely.get_parts(near, return_index=True)
+    kind = shapely.get_type_id(parts)
+    out = []
+    polys = kind == 3
+    if polys.any():
+        rings, r_owner = shapely.get_rings(shapely.normalize(parts[polys]), return_index=True)
+        xy, r = shapely.get_coordinates(rings, return_index=True)
+        last = np.r_[r[1:] != r[:-1], True]  # drop the closing vertex of each ring
+        xy, r = xy[~last], r[~last]
+        out.append(_ring_fans(xy, r, owner[polys][r_owner][r], closed=True))
+    lines = kind == 1
+    if lines.any():
+        xy, r = shapely.get_coordinates(parts[lines], return_index=True)
+        out.append(_ring_fans(xy, r, owner[lines][r], closed=False))
+    if not out:
+        e = np.empty(0)
+        return e, e, e, e, np.empty(0, dtype=np.intp)
+    return tuple(np.concatenate(col) for col in zip(*out, strict=True))
+
+
+def _ring_fans(
+    xy: np.ndarray, ring: np.ndarray, owner: np.ndarray, closed: bool
+) -> tuple[np.ndarray, ...]:
+    """Return (x, y, a0, a1, owner) of the round joins along rings or lines of vertices."""
+    n = len(xy)
+    start = np.r_[True, ring[1:] != ring[:-1]]
+    end = np.r_[ring[1:] != ring[:-1], True]
+    first = np.maximum.accumulate(np.where(start, np.arange(n), 0))
+    last_of = np.minimum.accumulate(np.where(end, np.arange(n), n)[::-1])[::-1]
+    prev = np.where(start, last_of, np.arange(n) - 1)
+    nxt = np.where(end, first, np.arange(n) + 1)
+    e1 = xy - xy[prev]  # edge into the vertex (wraps round a ring)
+    e2 = xy[nxt] - xy  # edge out of it
+    th1 = np.arctan2(e1[:, 1], e1[:, 0])
+    th2 = np.arctan2(e2[:, 1], e2[:, 0])
+    cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+    half = np.pi / 2
+    turn = np.abs((th2 - th1 + np.pi) % (2 * np.pi) - np.pi)
+    # right turn: the left side bulges, the fan runs from the left normal of e1 clockwise
+    # to that of e2, i.e. counter-clockwise from th2 + pi/2; left turn: the right side,
+    # counter-clockwise from the right normal of e1 (th1 - pi/2)
+    a0 = np.where(cross < 0, th2 + half, th1 - half)
+    a1 = a0 + turn
+    if closed:
+        fan = cross < 0
+    else:  # both sides of a line are outside; its ends have half-disk caps
+        fan = (cross != 0) | start | end
+        a0 = np.where(start, th2 + half, np.where(end, th1 - half, a0))
+        a1 = np.where(start | end, a0 + np.pi, a1)
+    return xy[fan, 0], xy[fan, 1], a0[fan], a1[fan], owner[fan]
+
+
+def _clip_to_box(
+    cx: np.ndarray, cy: np.ndarray, a0: np.ndarray, a1: np.ndarray, bounds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Narrow each fan to the directions of the impact's box; say which fans remain."""
+    x0, y0, x1, y1 = bounds.T
+    inside = (cx >= x0) & (cx <= x1) & (cy >= y0) & (cy <= y1)
+    ang = np.arctan2(
+        np.stack([y0, y0, y1, y1], 1) - cy[:, None], np.stack([x0, x1, x1, x0], 1) - cx[:, None]
+    )
+    mid = (a0 + a1) / 2
+    rel = (ang - mid[:, None] + np.pi) % (2 * np.pi) - np.pi  # the box spans < pi from outside
+    lo = np.where(inside, a0, np.maximum(a0, mid + rel.min(axis=1)))
+    hi = np.where(inside, a1, np.minimum(a1, mid + rel.max(axis=1)))
+    return lo, hi, hi > lo
+
+
+def _arc_pies(
+    cx: np.ndarray, cy: np.ndarray, radius: np.ndarray, a0: np.ndarray, a1: np.ndarray
+) -> np.ndarray:
+    """Return sectors about each centre, angles ``a0`` to ``a1``, containing the disk's part.
+
+    The arc is drawn with chords tangent to the circle (vertices at
+    ``radius / cos(step / 2)``, ``step`` at most pi / (2 * ARC_QUAD_SEGS)), so the sector
+    contains the disk's sector and exceeds the circle by at most
+    ``radius * (sec(step / 2) - 1)``. Built with numpy for all centres at once.
+    """
+    if len(cx) == 0:
+        return np.empty(0, dtype=object)
+    step = np.pi / (2 * ARC_QUAD_SEGS)
+    m = np.maximum(np.ceil((a1 - a0) / step).astype(np.int64), 1)
+    big = radius / np.cos(step / 2)
+    npts = m + 2  # the centre, then arc points k = 0..m
+    idx = np.repeat(np.arange(len(cx)), npts)
+    k = np.arange(npts.sum()) - np.repeat(np.cumsum(npts) - npts, npts) - 1
+    t = a0[idx] + np.maximum(k, 0) * ((a1 - a0) / m)[idx]
+    r = np.where(k < 0, 0.0, big[idx])
+    rings = shapely.linearrings(
+        np.column_stack([cx[idx] + r * np.cos(t), cy[idx] + r * np.sin(t)]), indices=idx
+    )
+    return shapely.polygons(rings)
 
 
 def _reach_beyond(igeom: np.ndarray, imp: np.ndarray, wgeom: np.ndarray, wat: np.ndarray

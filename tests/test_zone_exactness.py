@@ -75,7 +75,9 @@ def _edge_impacts(water, distance_ft: float, n: int, seed: int) -> list[Polygon]
 
 def _reference(imps, waters) -> tuple[np.ndarray, np.ndarray]:
     """Setback and setback+protection areas (sq ft) from whole-water buffers."""
-    s = shapely.union_all([shapely.buffer(w, sb * FT, quad_segs=REF_QUAD_SEGS) for w, sb, _ in waters])
+    s = shapely.union_all(
+        [shapely.buffer(w, sb * FT, quad_segs=REF_QUAD_SEGS) for w, sb, _ in waters]
+    )
     d = shapely.union_all(
         [shapely.buffer(w, max(sb, z) * FT, quad_segs=REF_QUAD_SEGS) for w, sb, z in waters]
     )

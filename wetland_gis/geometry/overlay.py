@@ -396,6 +396,8 @@ def self_overlaps(frame: gpd.GeoDataFrame, *, min_sqft: float = 0.01) -> pd.Data
     left, right = frame.sindex.query(frame.geometry, predicate="intersects")
     keep = left < right
     left, right = left[keep], right[keep]
+    order = np.lexsort((right, left))  # by position, whatever the index's inner order
+    left, right = left[order], right[order]
     area = shapely.area(shapely.intersection(geoms[left], geoms[right]))
     sqft = area * unit_m * unit_m * SQFT_PER_SQM
     big = sqft >= min_sqft

@@ -336,6 +336,32 @@ def run_report(
     return [Path(path)]
 
 
+def run_partitioned(
+    args: argparse.Namespace, fields: dict[str, str], options: AssessOptions
+) -> list[Path]:
+    """Run ``assess --engine chunks|dask`` or ``--chunk-size`` (issue 14, docs/scale.md).
+
+    With ``--engine default`` and ``--chunk-size`` and a ``.parquet`` output the chunks
+    are streamed to GeoParquet (memory holds one chunk); otherwise the partitions'
+    results are merged and written as ``assess`` writes them.
+    """
+    from wetland_gis.partitioned import DEFAULT_CHUNK_SIZE, assess_partitioned, stream_assess
+
+    params = load_parameters(args.parameters) if args.parameters else default_parameters()
+    chunk = args.chunk_size or DEFAULT_CHUNK_SIZE
+    common = {"layer": args.layer, "as_of": args.as_of, "fields": fields,
+              "assume_crs": args.assume_crs, "params": params, "options": options,
+              "progress_bar": not args.quiet}
+    if args.engine == "default" and Path(args.out).suffix.lower() == ".parquet":
+        return stream_assess(args.impacts, args.out, args.context, chunk_size=chunk, **common)
+    engine = "chunks" if args.engine == "default" else args.engine
+    result = assess_partitioned(
+        args.impacts, args.context, engine=engine, chunk_size=chunk,
+        scheduler=args.scheduler, progress=None if args.quiet else _stderr, **common,
+    )
+    return result.write(args.out)
+
+
 def run_command(args: argparse.Namespace) -> list[Path]:
     """Run one parsed ``wetland-gis`` sub-command; return the files written."""
     if args.command == "assess":
@@ -355,6 +381,9 @@ def run_command(args: argparse.Namespace) -> list[Path]:
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,
         )
+        engine = getattr(args, "engine", "default")
+        if engine != "default" or getattr(args, "chunk_size", None):
+            return run_partitioned(args, fields, options)
         _, written = run_assess(
             args.impacts,
             args.out,
@@ -368,6 +397,14 @@ def run_command(args: argparse.Namespace) -> list[Path]:
             progress=None if args.quiet else _stderr,
         )
         return written
+    if args.command == "screen":
+        from wetland_gis.screen import run_screen
+
+        fields = {k: v for k, v in {"wetland_type": args.type_field,
+                                    "cowardin": args.cowardin_field}.items() if v}
+        return run_screen(args.wetlands, args.out, context=args.context, layer=args.layer,
+                          as_of=args.as_of, assume_crs=args.assume_crs, fields=fields,
+                          progress_bar=not args.quiet)
     if args.command == "site":
         _, written = run_site(
             args.assessed,

@@ -128,3 +128,19 @@ def test_a_bad_engine_or_chunk_size_is_an_error(small_world):
         assess_partitioned(impacts, ctx, engine="spark")
     with pytest.raises(InputError, match="chunk_size"):
         project_partitions(impacts, "project", 0)
+
+
+def test_cli_streams_chunks_to_geoparquet(tmp_path):
+    from wetland_gis.cli import main
+
+    impacts = SAMPLE / "projects" / "wright_metro" / "impacts.gpkg"
+    out = tmp_path / "assessed.parquet"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wg.WetlandGISWarning)
+        code = main(["assess", str(impacts), "--context", str(CONTEXT), "--out", str(out),
+                     "--as-of", AS_OF, "--chunk-size", "2", "--quiet"])
+    assert code == 0
+    got = gpd.read_parquet(out)
+    one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
+    assert sorted(got["outcome"]) == sorted(one.impacts["outcome"])
+    assert (tmp_path / "assessed_manifest.json").exists()

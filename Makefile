@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench fuzz clean setup
+.PHONY: demo test lint bench bench-scale fuzz clean setup
 
 setup: $(STAMP)
 
@@ -32,6 +32,10 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -o testpaths=benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only --benchmark-columns=min,mean,max
+
+# issue 14: the statewide benchmark (minutes; writes the world to outputs/bench_world)
+bench-scale: $(STAMP)
+	$(BIN)/python benchmarks/scale.py --n 20000 200000 --world outputs/bench_world
 
 clean:
 	rm -rf $(VENV) outputs .pytest_cache

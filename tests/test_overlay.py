@@ -138,3 +138,51 @@ def test_text_fields_are_none_where_nothing_overlaps(two_counties):
     targets = gpd.GeoDataFrame(geometry=[box(500, 500, 510, 510)], crs=CRS)
     out = largest_overlap(targets, two_counties, ["NAME"])
     assert out["NAME"].iloc[0] is None
+
+
+# --- issue 14: the inside-a-feature shortcut and the grouped overlap flags -------------
+
+
+def test_measures_from_the_inside_shortcut_equal_the_intersections():
+    rng = np.random.default_rng(5)
+    x, y = rng.uniform(-20, 220, 300), rng.uniform(-20, 120, 300)
+    w, h = rng.uniform(0.5, 40, 300), rng.uniform(0.5, 40, 300)
+    import shapely
+
+    targets = gpd.GeoDataFrame(geometry=list(shapely.box(x, y, x + w, y + h)), crs=CRS)
+    layer = gpd.GeoDataFrame(
+        {"NAME": ["a", "b", "c"]},
+        geometry=[box(0, 0, 100, 100), box(100, 0, 200, 100), LineString([(0, 50), (200, 50)])],
+        crs=CRS,
+    )
+    got = all_overlaps(targets, layer, ["NAME"])
+    geoms = targets.geometry.to_numpy()[got["target_pos"].to_numpy()]
+    feats = layer.geometry.loc[got["feature"].to_numpy()].to_numpy()
+    inter = [g.intersection(f) for g, f in zip(geoms, feats, strict=True)]
+    poly = got["NAME"].isin(["a", "b"]).to_numpy()
+    want = np.array([i.area for i in inter]) * SQFT_PER_SQM
+    assert np.allclose(got["overlap_sqft"].to_numpy()[poly], want[poly], rtol=1e-12)
+    share = np.array([i.area for i in inter]) / np.array([g.area for g in geoms])
+    assert np.allclose(got["overlap_share"].to_numpy()[poly], np.clip(share, 0, 1)[poly],
+                       rtol=1e-12)
+    assert got["overlap_share"].isna().to_numpy()[~poly].all()  # a polygon has no length share
+
+
+def test_flag_overlaps_notes_each_pair_on_both_rows_in_order():
+    from wetland_gis.geometry.overlay import flag_overlaps
+
+    gdf = gpd.GeoDataFrame(
+        {"impact_id": ["A", "B", "C", "D"], "wg_row": [0, 1, 2, 3],
+         "status": ["assessed", "assessed", "assessed", "not_assessed"],
+         "repairs": ["ring closed", None, "", None]},
+        geometry=[box(0, 0, 10, 10), box(5, 0, 15, 10), box(8, 0, 20, 10), box(0, 0, 30, 30)],
+        crs=CRS,
+    )
+    records: list[str] = []
+    with pytest.warns(Warning, match="3 pair"):
+        flag_overlaps(gdf, "impact_id", records)
+    a, b, c, d = gdf["repairs"].tolist()
+    assert a.startswith("ring closed; overlaps B by ") and "overlaps C by" in a
+    assert b.index("overlaps A") < b.index("overlaps C")
+    assert c.startswith("overlaps A by") and pd.isna(d)
+    assert len(records) == 1

@@ -171,6 +171,7 @@ LEGAL_AMOUNTS = {10_000, 5_000, 2_500, 2_000, 1_000, 500, 400, 100, 80, 50, 20, 
 #: one (module, text of the line).
 NOT_LAW = {
     ("geometry/shoreland.py", "bool(s >= 0.5)"),  # a majority share of a polygon
+    ("geometry/shoreland.py", "share >= 0.5"),  # a majority share of a polygon
     ("mapping/tep_map.py", "_style(color, color, 2.5,"),  # a line width in pixels
     ("mapping/tep_map.py", "simplify_m: float = 0.5"),  # a display simplification
     ("mapping/tep_map.py", "margin_m: float = 5000.0"),  # a map margin in metres

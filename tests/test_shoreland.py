@@ -274,9 +274,9 @@ def test_only_the_local_part_of_a_huge_lake_is_buffered(monkeypatch):
 
 
 def _reference(imp: Polygon, waters: list[tuple[object, float, float]]):
-    """Naive answer: whole-water buffers, unioned, then intersected with the impact."""
-    s = shapely.union_all([shapely.buffer(w, sb, quad_segs=32) for w, sb, _ in waters])
-    d = shapely.union_all([shapely.buffer(w, pz, quad_segs=32) for w, _, pz in waters])
+    """Naive near-exact answer: whole-water buffers (quad_segs=1024), unioned, intersected."""
+    s = shapely.union_all([shapely.buffer(w, sb, quad_segs=1024) for w, sb, _ in waters])
+    d = shapely.union_all([shapely.buffer(w, pz, quad_segs=1024) for w, _, pz in waters])
     a_s = shapely.intersection(imp, s).area
     a_d = shapely.intersection(imp, shapely.union(s, d)).area
     return a_s, a_d - a_s, imp.area - a_d
@@ -314,6 +314,10 @@ def test_random_polygons_split_into_parts_that_sum_to_the_area(pts, pond, stream
     assert total == pytest.approx(area_sqft, rel=1e-9, abs=1e-6)
     assert min(res["sqft_setback"], res["sqft_protection"], res["sqft_outside"]) >= 0
     ref = _reference(poly, [(pond_geom, 75 * FT, 1000 * FT), (stream, 100 * FT, 300 * FT)])
-    assert res["sqft_setback"] == pytest.approx(ref[0] / FT**2, rel=1e-6, abs=1e-3)
-    assert res["sqft_protection"] == pytest.approx(ref[1] / FT**2, rel=1e-6, abs=1e-3)
-    assert res["sqft_outside"] == pytest.approx(ref[2] / FT**2, rel=1e-6, abs=1e-3)
+    # the reference is inscribed (short by 3e-7 of the distance on its joins); ours is never
+    # short of it and exceeds it by at most the circumscribing excess along the zone edge
+    bound = 2 * 3e-7 * 1000 * poly.length / FT + 1e-3
+    in_s, in_d = ref[0] / FT**2, (ref[0] + ref[1]) / FT**2
+    assert in_s - 1e-3 <= res["sqft_setback"] <= in_s + bound
+    assert in_d - 1e-3 <= res["sqft_setback"] + res["sqft_protection"] <= in_d + bound
+    assert res["sqft_outside"] <= ref[2] / FT**2 + 1e-3

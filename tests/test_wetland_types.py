@@ -454,3 +454,46 @@ def test_nwi_wetland_ty_values_are_refused_as_nwi_categories(nwi):
     for value in nwi["WETLAND_TY"].unique():
         with pytest.raises(WetlandTypeError, match="NWI wetland category"):
             parse_wetland_type(value)
+
+
+# --- the vectorised reading of a whole layer (issue 14) --------------------------------
+
+
+def test_read_types_gives_the_row_by_row_reading_for_every_row():
+    import warnings
+
+    import pandas as pd
+
+    from wetland_gis.errors import InferredWetlandTypeWarning, WetlandTypeError
+    from wetland_gis.io.wetland_types import read_types, reading_for
+
+    given = ["3", None, "Type 3/4", "shallow marsh", None, "nonsense", "2", None]
+    cow = [None, "PEM1C", None, None, "L1UBH", None, "PFO1A", None]
+    cedar = [0, "yes", None, 1, 0, 0, "n", None]
+    frame = pd.DataFrame({"t": given, "c": cow, "cedar": cedar,
+                          "status": "assessed", "status_reason": ""})
+    frame.loc[7, "status"] = "not_assessed"
+    records: list[str] = []
+    with pytest.warns(InferredWetlandTypeWarning, match="1 impact"):
+        read_types(frame, "t", "c", "cedar", records)
+    for i, (g, c) in enumerate(zip(given, cow, strict=True)):
+        row = frame.iloc[i]
+        if i == 7:
+            assert pd.isna(row["wetland_type"]) and row["status"] == "not_assessed"
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", InferredWetlandTypeWarning)
+                reading = reading_for(g, c)
+        except WetlandTypeError as exc:
+            assert row["status"] == "not_assessed"
+            assert row["status_reason"] == f"wetland type: {exc}"
+            assert pd.isna(row["wetland_type"])
+            continue
+        assert row["wetland_type"] == reading.label
+        assert row["type_source"] == reading.source
+        assert row["type_verify"] == bool(reading.verify or len(reading.types) > 1)
+        assert row["cedar_tamarack"] == bool(
+            str(cedar[i]).lower() in {"1", "yes"} or reading.cedar_tamarack
+        )
+    assert records and "1 impact(s)" in records[0]

@@ -34,8 +34,6 @@ from wetland_gis.enums import (
     WetlandType,
 )
 from wetland_gis.errors import (
-    InferredWetlandTypeWarning,
-    InputRepairWarning,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -43,7 +41,7 @@ from wetland_gis.errors import (
 from wetland_gis.geometry.classify import GEOMETRIC_COLUMNS, classify_impacts
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
-from wetland_gis.geometry.overlay import self_overlaps
+from wetland_gis.geometry.overlay import flag_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
 from wetland_gis.io.fields import (
     FieldMapping,
@@ -54,7 +52,7 @@ from wetland_gis.io.fields import (
 )
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import read_layer
-from wetland_gis.io.wetland_types import WetlandTypeError, reading_for
+from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules import (
@@ -422,35 +420,6 @@ def _text(value: Any) -> str:
     return text if text.strip() else ""
 
 
-def _flag_overlaps(gdf: gpd.GeoDataFrame, fm: FieldMapping, manifest: Manifest) -> None:
-    """Record impacts drawn over each other: their shared area counts in each of them."""
-    assessed = gdf[gdf["status"] == ASSESSED]
-    if len(assessed) < 2:
-        return
-    pairs = self_overlaps(assessed)
-    if pairs.empty:
-        return
-    ids = (assessed[fm.impact_id] if fm.impact_id else assessed["wg_row"]).astype(object)
-    labels = [f"row {r}" if pd.isna(i) else str(i) for i, r in zip(ids, assessed["wg_row"],
-                                                                        strict=True)]
-    notes: dict[Any, list[str]] = defaultdict(list)
-    for a, b, sqft in pairs.itertuples(index=False):
-        text = f"overlaps {{}} by {sqft:,.1f} sq ft: the shared area is counted in each"
-        notes[assessed.index[a]].append(text.format(labels[b]))
-        notes[assessed.index[b]].append(text.format(labels[a]))
-    for idx, items in notes.items():
-        old = gdf.at[idx, "repairs"]
-        gdf.at[idx, "repairs"] = "; ".join([*([old] if isinstance(old, str) and old else []),
-                                            *items])
-    msg = (
-        f"{len(pairs)} pair(s) of impact polygons overlap (e.g. {labels[pairs['left'].iloc[0]]} "
-        f"and {labels[pairs['right'].iloc[0]]}): the shared area is counted in each impact and "
-        "in the project totals; check the digitising (see the `repairs` column)"
-    )
-    manifest.add_records([msg])
-    warnings.warn(msg, InputRepairWarning, stacklevel=3)
-
-
 def _flag(value: Any) -> bool:
     if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
         return False
@@ -465,48 +434,6 @@ def _number(value: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return None if np.isnan(out) else out
-
-
-def _read_types(gdf: gpd.GeoDataFrame, fm: FieldMapping, records: list[str]) -> None:
-    """Add the wetland type columns; rows whose type cannot be read become not assessed."""
-    labels, sources, verify, notes, cedar = [], [], [], [], []
-    inferred = 0
-    for idx, row in gdf.iterrows():
-        given = row[fm.wetland_type] if fm.wetland_type else None
-        cow = row[fm.cowardin] if fm.cowardin else None
-        cedar_col = _flag(row[fm.cedar_tamarack]) if fm.cedar_tamarack else False
-        if row["status"] != ASSESSED:
-            labels.append(None), sources.append(None), verify.append(None)
-            notes.append(None), cedar.append(None)
-            continue
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", InferredWetlandTypeWarning)
-                reading = reading_for(given, cow)
-            inferred += sum(issubclass(w.category, InferredWetlandTypeWarning) for w in caught)
-        except WetlandTypeError as exc:
-            gdf.loc[idx, "status"] = NOT_ASSESSED
-            gdf.loc[idx, "status_reason"] = f"wetland type: {exc}"
-            labels.append(None), sources.append(None), verify.append(None)
-            notes.append(None), cedar.append(None)
-            continue
-        labels.append(reading.label)
-        sources.append(reading.source)
-        verify.append(bool(reading.verify or len(reading.types) > 1))
-        notes.append(reading.note)
-        cedar.append(bool(cedar_col or reading.cedar_tamarack))
-    gdf["wetland_type"] = labels
-    gdf["type_source"] = sources
-    gdf["type_verify"] = verify
-    gdf["type_note"] = notes
-    gdf["cedar_tamarack"] = cedar
-    if inferred:
-        msg = (
-            f"{inferred} impact(s) had no Circular 39 type: the type was inferred from the "
-            "Cowardin code (type_source = 'inferred'); verify it in the field"
-        )
-        records.append(msg)
-        warnings.warn(msg, InferredWetlandTypeWarning, stacklevel=3)
 
 
 def _types_of(label: str) -> tuple[WetlandType, ...]:
@@ -699,7 +626,7 @@ def assess(
     gdf = cleaned.gdf
     manifest.add_records(cleaned.records)
     type_records: list[str] = []
-    _read_types(gdf, fm, type_records)
+    read_types(gdf, fm.wetland_type, fm.cowardin, fm.cedar_tamarack, type_records)
     manifest.add_records(type_records)
 
     say("loading context")
@@ -716,7 +643,9 @@ def assess(
     manifest.add_records(classified.records)
     if options.assume_no_public_waters:
         _assume_outside(gdf, manifest)
-    _flag_overlaps(gdf, fm, manifest)
+    overlap_records: list[str] = []
+    flag_overlaps(gdf, fm.impact_id, overlap_records)
+    manifest.add_records(overlap_records)
     _mark_unclassifiable(gdf, params, day)
 
     say("applying the rules")

@@ -100,6 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--assume-no-public-waters", action="store_true",
                    help="without public waters layers, place impacts outside the shoreland "
                    "wetland protection zone (recorded; otherwise they are not assessed)")
+    p.add_argument("--engine", choices=["default", "chunks", "dask"], default="default",
+                   help="default: one pass in memory; chunks: partitions of whole projects "
+                   "one after another; dask: one dask task per partition (docs/scale.md)")
+    p.add_argument("--chunk-size", type=int,
+                   help="impacts per partition of whole projects (default 50000); with "
+                   "--engine default and a .parquet --out, stream the chunks to GeoParquet")
+    p.add_argument("--scheduler", help="address of a running dask.distributed scheduler, "
+                   "e.g. tcp://10.0.0.5:8786 (--engine dask; default: a local cluster)")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(p)
 
@@ -121,6 +129,22 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--basemap", default="none", help="'none' (offline, default) or a tile name")
     m.add_argument("--out", required=True, help="HTML file to write")
     add_run_options(m)
+
+    sc = sub.add_parser("screen", help="classify every wetland of an inventory layer and "
+                        "give the de minimis amount a fill there would get")
+    sc.add_argument("wetlands", help="wetland inventory layer (NWI-style polygons with "
+                    "`attribute` and/or `circ39_class`)")
+    sc.add_argument("--layer", help="layer name inside a GeoPackage")
+    sc.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
+    sc.add_argument("--out", required=True, help="output GeoParquet (.parquet); a GeoPackage "
+                    "(.gpkg) of the same name is written beside it")
+    sc.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
+    sc.add_argument("--assume-crs", help="CRS for a layer without one (recorded)")
+    sc.add_argument("--type-field", help="column holding the Circular 39 type")
+    sc.add_argument("--cowardin-field", help="column holding the Cowardin code")
+    sc.add_argument("--quiet", action="store_true", help="no progress bars")
+
+    add_run_options(sc)
 
     r = sub.add_parser("report", help="write the TEP report (HTML, and PDF with --pdf)")
     r.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")

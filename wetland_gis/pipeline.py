@@ -733,6 +733,42 @@ def _siting_tally(result: Any, impacts: pd.DataFrame) -> Tally:
     return tally
 
 
+def run_partitioned(
+    args: argparse.Namespace, fields: dict[str, str], options: AssessOptions,
+    overwrite: bool = False,
+) -> CommandResult:
+    """Run ``assess --engine chunks|dask`` or ``--chunk-size`` (issue 14, docs/scale.md).
+
+    With ``--engine default`` and ``--chunk-size`` and a ``.parquet`` output the chunks
+    are streamed to GeoParquet (memory holds one chunk); otherwise the partitions'
+    results are merged and written as ``assess`` writes them.
+    """
+    from wetland_gis.partitioned import DEFAULT_CHUNK_SIZE, assess_partitioned, stream_assess
+
+    params = load_parameters(args.parameters) if args.parameters else default_parameters()
+    chunk = args.chunk_size or DEFAULT_CHUNK_SIZE
+    common = {"layer": args.layer, "as_of": args.as_of, "fields": fields,
+              "assume_crs": args.assume_crs, "params": params, "options": options,
+              "progress_bar": not args.quiet}
+    if args.engine == "default" and Path(args.out).suffix.lower() == ".parquet":
+        written = stream_assess(args.impacts, args.out, args.context, chunk_size=chunk,
+                                overwrite=overwrite, **common)
+        # the tally from the streamed file's status columns (never the whole layer at once)
+        import pyarrow.parquet as pq
+
+        cols = [c for c in ("status", "status_reason", "outcome", "replace_acres")
+                if c in pq.read_schema(written[0]).names]
+        return CommandResult(written, tally_impacts(pq.read_table(
+            written[0], columns=cols).to_pandas(), "assess"))
+    engine = "chunks" if args.engine == "default" else args.engine
+    result = assess_partitioned(
+        args.impacts, args.context, engine=engine, chunk_size=chunk,
+        scheduler=args.scheduler, progress=None if args.quiet else _stderr, **common,
+    )
+    return CommandResult(result.write(args.out, overwrite=overwrite),
+                         tally_impacts(result.impacts, "assess"))
+
+
 def run_command(args: argparse.Namespace) -> CommandResult:
     """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
     overwrite = bool(getattr(args, "overwrite", False))
@@ -760,6 +796,9 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,
         )
+        engine = getattr(args, "engine", "default")
+        if engine != "default" or getattr(args, "chunk_size", None):
+            return run_partitioned(args, fields, options, overwrite)
         assessment, written = run_assess(
             args.impacts,
             args.out,
@@ -774,6 +813,16 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
         )
         return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
+    if args.command == "screen":
+        from wetland_gis.screen import run_screen
+
+        fields = {k: v for k, v in {"wetland_type": args.type_field,
+                                    "cowardin": args.cowardin_field}.items() if v}
+        result, written = run_screen(
+            args.wetlands, args.out, context=args.context, layer=args.layer,
+            as_of=args.as_of, assume_crs=args.assume_crs, fields=fields,
+            progress_bar=not args.quiet, overwrite=overwrite)
+        return CommandResult(written, tally_impacts(result.wetlands, "screen"))
     if args.command == "site":
         result, written = run_site(
             args.assessed,

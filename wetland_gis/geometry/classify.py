@@ -100,20 +100,52 @@ def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.
     """Return "Name: 1200.0 sq ft; Name: 300.0 sq ft" where a target has two or more parts.
 
     A part outside every county (``outside_sqft`` > 0) counts as a part and is listed
-    last as "outside the county layer: 50.0 sq ft".
+    last as "outside the county layer: 50.0 sq ft". Only the targets with two or more
+    parts are formatted (a few straddlers among many impacts), without a row loop.
     """
     out = np.full(n, None, dtype=object)
     if len(parts) == 0:
         return out
-    for pos, grp in parts.groupby("target_pos", sort=False):
-        texts = [
-            f"{name}: {sqft:.1f} sq ft"
-            for name, sqft in zip(grp["NAME"], grp["overlap_sqft"], strict=True)
-        ]
-        if outside_sqft[pos] > 0:
-            texts.append(f"{OUTSIDE_COUNTIES}: {outside_sqft[pos]:.1f} sq ft")
-        if len(texts) > 1:
-            out[pos] = "; ".join(texts)
+    pos = parts["target_pos"].to_numpy(dtype=np.int64)
+    count = np.bincount(pos, minlength=n) + (outside_sqft > 0)
+    keep = count[pos] > 1
+    if not keep.any():
+        return out
+    pos = pos[keep]
+    text = (
+        parts["NAME"].to_numpy(dtype=object)[keep].astype(str)
+        + ": "
+        + np.char.mod("%.1f", parts["overlap_sqft"].to_numpy(dtype=float)[keep])
+        + " sq ft"
+    )
+    extra = np.flatnonzero((count > 1) & (outside_sqft > 0))
+    pos = np.concatenate([pos, extra])
+    text = np.concatenate(
+        [text, f"{OUTSIDE_COUNTIES}: " + np.char.mod("%.1f", outside_sqft[extra]) + " sq ft"]
+    )
+    # parts come ordered by target, the outside part goes last within its target
+    order = np.argsort(pos, kind="stable")
+    joined = pd.Series(text[order]).groupby(pos[order], sort=False).agg("; ".join)
+    out[joined.index.to_numpy()] = joined.to_numpy(dtype=object)
+    return out
+
+
+def _best_of(parts: pd.DataFrame, fields: list[str], n: int) -> pd.DataFrame:
+    """Return the :func:`largest_overlap` answer from the rows of :func:`all_overlaps`.
+
+    ``all_overlaps`` orders each target's rows largest overlap first, ties in layer
+    order, the rule of ``largest_overlap``: its first row per target is the answer, so
+    one index query serves both.
+    """
+    pos = parts["target_pos"].to_numpy(dtype=np.int64)
+    first = np.unique(pos, return_index=True)[1] if len(pos) else np.empty(0, dtype=int)
+    out = pd.DataFrame(index=np.arange(n))
+    for f in fields:
+        col = parts[f].iloc[first]
+        col.index = pos[first]
+        col = col.reindex(np.arange(n))
+        out[f] = np.where(col.notna(), col.to_numpy(dtype=object), None)
+    out["n_overlaps"] = np.bincount(pos, minlength=n) if n else np.zeros(0, dtype=int)
     return out
 
 
@@ -221,9 +253,10 @@ def classify_impacts(
 
     # county, metro, percentage class
     counties = context.counties
-    best = largest_overlap(sub, counties, ["NAME", "pct_class", "pct_source", "metro"])
+    county_fields = ["NAME", "pct_class", "pct_source", "metro"]
+    parts = all_overlaps(sub, counties, county_fields)
+    best = _best_of(parts, county_fields, n)
     cols["county"] = best["NAME"].to_numpy(dtype=object)
-    parts = all_overlaps(sub, counties, ["NAME"])
     in_counties = np.bincount(
         parts["target_pos"].to_numpy(dtype=int), parts["overlap_sqft"].to_numpy(), minlength=n
     ) if len(parts) else np.zeros(n)
@@ -254,12 +287,10 @@ def classify_impacts(
             f"county: {_label(sub, straddle)} straddle county lines; each takes the county "
             "covering most of it (all parts are listed in 'counties')"
         )
-        mixed = [
-            p
-            for p in straddle
-            if parts.loc[parts["target_pos"] == p, "NAME"].map(_county_key(counties)).nunique() > 1
-        ]
-        if mixed:
+        keys = parts["NAME"].map(_county_key(counties)).astype(str)
+        kinds = keys.groupby(parts["target_pos"].to_numpy()).nunique()
+        mixed = kinds.index.to_numpy()[kinds.to_numpy() > 1]
+        if len(mixed):
             records.append(
                 f"county: {_label(sub, np.asarray(mixed))} straddle counties of different "
                 "percentage class or metro status: verify which part governs"

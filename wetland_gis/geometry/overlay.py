@@ -28,6 +28,7 @@ Examples
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import geopandas as gpd
@@ -35,7 +36,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from wetland_gis.errors import FieldMappingError, InputError
+from wetland_gis.errors import FieldMappingError, InputError, InputRepairWarning
 from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "all_overlaps",
     "covered_share",
     "self_overlaps",
+    "flag_overlaps",
     "geometry_dimension",
     "check_same_projected_crs",
 ]
@@ -129,6 +131,12 @@ def _pairs(
 
     Only pairs whose overlap has a positive measure are kept. The measure is in CRS
     units (area, length) or 1 for point pairs.
+
+    One index query per layer gives every candidate pair; a second, from the layer's
+    side with its features prepared, finds the targets lying wholly inside a feature,
+    whose overlap is their own measure (most impacts are far from any boundary). Only
+    the pairs left, the targets crossing a boundary, are intersected, in one vectorized
+    :func:`shapely.intersection` call.
     """
     empty_i = np.empty(0, dtype=np.intp)
     if len(targets) == 0 or len(layer) == 0:
@@ -138,17 +146,46 @@ def _pairs(
     tpos, lpos = layer.sindex.query(tgeom, predicate="intersects")
     if len(tpos) == 0:
         return empty_i, empty_i, np.empty(0), np.empty(0, dtype=int)
-    tdim = geometry_dimension(tgeom)[tpos]
+    tdim_all = geometry_dimension(tgeom)
+    tdim = tdim_all[tpos]
     ldim = geometry_dimension(lgeom)[lpos]
     dim = np.minimum(tdim, ldim)
     measure = np.ones(len(tpos), dtype=float)
     need = dim >= 1
     if need.any():
-        inter = shapely.intersection(tgeom[tpos[need]], lgeom[lpos[need]])
-        d = dim[need]
-        measure[need] = np.where(d == 2, shapely.area(inter), shapely.length(inter))
+        inside = _inside_pairs(tgeom, lgeom, tpos, lpos, need)
+        own = np.where(tdim_all == 2, shapely.area(tgeom), shapely.length(tgeom))
+        measure[inside] = own[tpos[inside]]
+        cut = need & ~inside
+        if cut.any():
+            inter = shapely.intersection(tgeom[tpos[cut]], lgeom[lpos[cut]])
+            measure[cut] = np.where(dim[cut] == 2, shapely.area(inter), shapely.length(inter))
     keep = measure > 0
     return tpos[keep], lpos[keep], measure[keep], dim[keep]
+
+
+def _inside_pairs(
+    tgeom: np.ndarray, lgeom: np.ndarray, tpos: np.ndarray, lpos: np.ndarray, need: np.ndarray
+) -> np.ndarray:
+    """Return a mask of the pairs whose target lies in the interior of the layer feature.
+
+    The query runs from the layer's side (``contains_properly`` prepares each layer
+    feature once) over an index of the targets of the candidate pairs.
+    """
+    inside = np.zeros(len(tpos), dtype=bool)
+    polys = need & (geometry_dimension(lgeom)[lpos] == 2)
+    if not polys.any():
+        return inside
+    cand_t = np.unique(tpos[polys])
+    cand_l = np.unique(lpos[polys])
+    tree = shapely.STRtree(tgeom[cand_t])
+    lp, tp = tree.query(lgeom[cand_l], predicate="contains_properly")
+    if len(lp) == 0:
+        return inside
+    n_l = len(lgeom)
+    found = np.unique(cand_t[tp].astype(np.int64) * n_l + cand_l[lp])
+    key = tpos.astype(np.int64) * n_l + lpos
+    return polys & np.isin(key, found)
 
 
 def _target_measure(targets: gpd.GeoDataFrame, tpos: np.ndarray, dim: np.ndarray) -> np.ndarray:
@@ -323,9 +360,12 @@ def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Seri
     single = counts[tpos] == 1
     np.add.at(covered, tpos[single], measure[single])
     lgeom = np.asarray(layer.geometry.array, dtype=object)
-    for t in np.flatnonzero(counts > 1):
-        parts = lgeom[lpos[tpos == t]]
-        covered[t] = shapely.area(shapely.intersection(tgeom[t], shapely.union_all(parts)))
+    many = np.flatnonzero(counts[tpos] > 1)
+    if len(many):
+        order = many[np.argsort(tpos[many], kind="stable")]
+        groups, starts = np.unique(tpos[order], return_index=True)
+        unions = [shapely.union_all(g) for g in np.split(lgeom[lpos[order]], starts[1:])]
+        covered[groups] = shapely.area(shapely.intersection(tgeom[groups], unions))
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(own > 0, np.clip(covered / own, 0.0, 1.0), np.nan)
     return pd.Series(share, index=targets.index, name="covered_share")
@@ -356,7 +396,68 @@ def self_overlaps(frame: gpd.GeoDataFrame, *, min_sqft: float = 0.01) -> pd.Data
     left, right = frame.sindex.query(frame.geometry, predicate="intersects")
     keep = left < right
     left, right = left[keep], right[keep]
+    order = np.lexsort((right, left))  # by position, whatever the index's inner order
+    left, right = left[order], right[order]
     area = shapely.area(shapely.intersection(geoms[left], geoms[right]))
     sqft = area * unit_m * unit_m * SQFT_PER_SQM
     big = sqft >= min_sqft
     return pd.DataFrame({"left": left[big], "right": right[big], "overlap_sqft": sqft[big]})
+
+
+def flag_overlaps(
+    gdf: gpd.GeoDataFrame, id_field: str | None, records: list[str], *, status: str = "assessed"
+) -> None:
+    """Record impacts drawn over each other: their shared area counts in each of them.
+
+    Each impact of an overlapping pair gets "overlaps <other> by <n> sq ft: ..." in its
+    ``repairs`` column (after what is there), all rows at once; a record and an
+    :class:`~wetland_gis.errors.InputRepairWarning` give the count.
+
+    Parameters
+    ----------
+    gdf : GeoDataFrame
+        The cleaned impacts with ``status``, ``wg_row`` and ``repairs``; changed in place.
+    id_field : str, optional
+        Column of the impact ids (labels in the notes); ``wg_row`` when None.
+    records : list of str
+        Receives the manifest record.
+    status : str, default "assessed"
+        The status of the rows checked.
+    """
+    sel = np.flatnonzero((gdf["status"] == status).to_numpy())
+    if len(sel) < 2:
+        return
+    assessed = gdf.iloc[sel]
+    pairs = self_overlaps(assessed)
+    if pairs.empty:
+        return
+    ids = (assessed[id_field] if id_field else assessed["wg_row"]).to_numpy(dtype=object)
+    rows = assessed["wg_row"].to_numpy()
+    labels = np.array(
+        [f"row {r}" if pd.isna(i) else str(i) for i, r in zip(ids, rows, strict=True)],
+        dtype=object,
+    )
+    left = pairs["left"].to_numpy()
+    right = pairs["right"].to_numpy()
+    sqft = [f"{v:,.1f}" for v in pairs["overlap_sqft"].to_numpy()]
+    who = np.concatenate([left, right])
+    other = np.concatenate([labels[right], labels[left]])
+    amount = np.array(sqft + sqft, dtype=object)
+    order = np.lexsort((np.tile(np.arange(len(left)), 2), who))
+    text = "overlaps " + other[order] + " by " + amount[order] + (
+        " sq ft: the shared area is counted in each"
+    )
+    joined = pd.Series(text).groupby(who[order], sort=True).agg("; ".join)
+    pos = sel[joined.index.to_numpy()]
+    col = gdf.columns.get_loc("repairs")
+    old = gdf.iloc[pos, col].to_numpy(dtype=object)
+    has_old = np.array([isinstance(o, str) and bool(o) for o in old], dtype=bool)
+    new = joined.to_numpy(dtype=object)
+    gdf.iloc[pos, col] = np.where(has_old, old.astype(str) + "; " + new, new)
+    msg = (
+        f"{len(pairs)} pair(s) of impact polygons overlap (e.g. {labels[left[0]]} "
+        f"and {labels[right[0]]}): the shared area is counted in each impact and "
+        "in the project totals; check the digitising (see the `repairs` column)"
+    )
+    records.append(msg)
+    warnings.warn(msg, InputRepairWarning, stacklevel=3)

@@ -5,11 +5,17 @@ waters near each impact, never from a statewide buffer:
 
 1. the spatial index of the public waters is queried with ``predicate="dwithin"`` to find,
    for every impact at once, the waters within reach (the largest zone distance);
-2. for each (impact, water) pair the water is clipped to the impact's bounding box
-   grown by that distance (exact: no farther part of the water can be within the
-   distance of the impact), buffered by the setback and protection distances
-   (``quad_segs=32``) and intersected with the impact, all vectorized over the pairs;
-3. the pieces of each impact are unioned and measured.
+2. a pair whose impact lies wholly within a zone distance of the water (its centroid's
+   distance plus its radius) is decided by distance alone, with no geometry;
+3. for the other pairs the water is clipped to the impact's bounding box grown by the
+   distance (exact: no farther part of the water can be within the distance of the
+   impact), buffered (``quad_segs=32``: exact along the straight offsets) and
+   intersected with the impact; the round joins, where a plain buffer falls inside the
+   true circle, are added back as thin sectors drawn outside the circle
+   (:data:`ARC_QUAD_SEGS`), so a zone is never too small and is exact to well under
+   0.1 sq ft (``tests/test_zone_exactness.py``, ``docs/scale.md``); all vectorized over
+   the pairs;
+4. the pieces of each impact are unioned (grouped in one pass) and measured.
 
 Legal rules (all distances and sizes are read from the parameters):
 
@@ -70,6 +76,7 @@ __all__ = [
     "QUAD_SEGS",
     "SHORELAND_COLUMNS",
     "ShorelandSplit",
+    "zone_buffer",
     "public_waters",
     "impact_jurisdiction",
     "shoreland_split",
@@ -80,7 +87,55 @@ NEAREST_SEARCH_FT = 5280.0
 """Radius (feet) within which the nearest public water is reported (a reporting choice)."""
 
 QUAD_SEGS = 32
-"""Segments per quarter circle of the buffers (the error on a curve is below 0.05 %)."""
+"""Segments per quarter circle of the zone buffers along the straight offsets.
+
+A buffer at this resolution puts its vertices on the circle, so on a round join it is
+short of the true zone by up to ``d * (1 - cos(pi / 128))``, 0.03 % of the distance
+(0.3 ft at 1,000 ft); over an impact that edge can be hundreds of feet long, so the
+area error would reach tens of square feet. The joins are therefore added back at
+:data:`ARC_QUAD_SEGS` (see :func:`zone_buffer` and ``docs/scale.md``).
+"""
+
+ARC_QUAD_SEGS = 2048
+"""Segments per quarter circle of the arcs that restore the round joins of the zones.
+
+They circumscribe the circle, so a zone is never too small; the excess is at most
+``d * (sec(pi / 8192) - 1)`` (7.4e-8 of the distance: 0.00007 ft at 1,000 ft) times the
+length of the zone edge inside the impact, i.e. below 0.05 sq ft for a 150 m impact at
+the 1,000 ft edge, and always on the stricter side. Only the arc facing each impact is
+drawn. 0 turns the correction off (plain buffers at :data:`QUAD_SEGS`, as a geopandas
+script draws them).
+"""
+
+
+def zone_buffer(
+    geoms: np.ndarray | shapely.Geometry, distance: float | np.ndarray, quad_segs: int = QUAD_SEGS
+) -> np.ndarray:
+    """Return buffer polygons that contain the true zone (they circumscribe the circle).
+
+    A GEOS buffer puts its vertices on the circle of radius ``distance``, so its chords
+    cut inside the true zone and the zone comes out too small (the lenient side). Here
+    the radius is ``distance / cos(pi / (4 * quad_segs))``: each chord of a round join is
+    then tangent to the true circle, so the polygon contains every point within
+    ``distance``; it errs toward the stricter zone only, by at most
+    ``distance * (sec(pi / (4 * quad_segs)) - 1)`` everywhere along its edge. (The split
+    itself is sharper: see :data:`ARC_QUAD_SEGS`.)
+
+    Parameters
+    ----------
+    geoms : geometry or array of geometries
+    distance : float or array of float
+        Zone distance in CRS units.
+    quad_segs : int, default :data:`QUAD_SEGS`
+        Segments per quarter circle.
+
+    Returns
+    -------
+    numpy.ndarray of shapely geometries
+    """
+    grow = 1.0 / np.cos(np.pi / (4 * quad_segs))
+    return shapely.buffer(geoms, np.asarray(distance, dtype=float) * grow, quad_segs=quad_segs)
+
 
 SHORELAND_COLUMNS = (
     "sqft_setback",
@@ -290,9 +345,9 @@ def impact_jurisdiction(
     if cities is not None and n:
         share = covered_share(impacts, cities).to_numpy()
         out["incorporated_share"] = share
-        out["incorporated"] = pd.array(
-            [None if np.isnan(s) else bool(s >= 0.5) for s in share], dtype="boolean"
-        )
+        inc = pd.array(share >= 0.5, dtype="boolean")
+        inc[np.isnan(share)] = pd.NA
+        out["incorporated"] = inc
     out.index = impacts.index
     return out
 
@@ -322,8 +377,11 @@ def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int]) -> str:
 
 
 def _passes(param_key: str, amounts: np.ndarray, params: ParameterSet, as_of) -> np.ndarray:
+    """Ask the parameter about each distinct amount once (a few basins, many pairs)."""
     param = params[param_key]
-    return np.array([param.passes(float(a), as_of) for a in amounts], dtype=bool)
+    values, inverse = np.unique(amounts, return_inverse=True)
+    answers = np.array([param.passes(float(a), as_of) for a in values], dtype=bool)
+    return answers[inverse].reshape(np.shape(amounts))
 
 
 def _pairs(
@@ -363,16 +421,15 @@ def _pairs(
     setback_ft = np.maximum(state[wat], given)
 
     # which waters count (§ 103G.005, subd. 15f(2) where there is no approved ordinance)
-    ordinance = juris["shoreland_ordinance"].to_numpy(dtype=object)
-    incorporated = juris["incorporated"].to_numpy(dtype=object)
-    no_ord = np.array([o is False or o is np.False_ for o in ordinance[imp]], dtype=bool)
+    ordinance = pd.array(juris["shoreland_ordinance"], dtype="boolean")
+    inc_known = pd.array(juris["incorporated"], dtype="boolean")
+    no_ord = (~ordinance.fillna(True)).to_numpy(dtype=bool)[imp]
     basin = waters["kind"].to_numpy()[wat] == "basin"
     acres = waters["acres"].to_numpy(dtype=float)[wat]
     counted = np.ones(len(imp), dtype=bool)
     check = no_ord & basin
     if check.any():
-        inc = incorporated[imp[check]]
-        unincorporated = np.array([v is False or v is np.False_ for v in inc], dtype=bool)
+        unincorporated = (~inc_known.fillna(True)).to_numpy(dtype=bool)[imp[check]]
         ok_muni = _passes(
             _P + "no_ordinance_basin_min_acres_municipal", acres[check], params, as_of
         )
@@ -380,7 +437,7 @@ def _pairs(
             _P + "no_ordinance_basin_min_acres_unincorporated", acres[check], params, as_of
         )
         counted[check] = np.where(unincorporated, ok_uninc, ok_muni)
-        unknown_inc = np.array([v is None or v is pd.NA for v in inc], dtype=bool)
+        unknown_inc = inc_known.isna()[imp[check]]
         if unknown_inc.any():
             records.append(
                 "shoreland: no incorporated_areas layer (or no answer) for impacts in an LGU "
@@ -399,21 +456,158 @@ def _pairs(
     )
 
 
-def _local_pieces(
-    igeom: np.ndarray, wgeom: np.ndarray, pairs: _Pairs, sel: np.ndarray
+def _zone_pieces(
+    igeom: np.ndarray, wgeom: np.ndarray, imp: np.ndarray, wat: np.ndarray, dist: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return, for the selected pairs, the impact's parts within setback and protection."""
-    imp, wat = pairs.imp[sel], pairs.wat[sel]
-    s, d = pairs.setback[sel], pairs.protection[sel]
-    reach = np.maximum(s, d)
-    bounds = shapely.bounds(igeom[imp])
+    """Return (impact position, piece) whose union per impact is its part within ``dist``.
+
+    For each pair the water is clipped to the impact's box grown by the distance (no
+    farther part of it can be within the distance of the impact), buffered at
+    :data:`QUAD_SEGS` and intersected with the impact. That polygon is exact along the
+    straight offsets and short on the round joins; the joins are then added back as
+    disks, drawn at :data:`ARC_QUAD_SEGS` and circumscribing the circle, around every
+    vertex of the water whose circle crosses the impact (see :func:`zone_buffer` and
+    ``docs/scale.md`` for the bound). All steps are vectorized over the pairs.
+    """
+    if len(imp) == 0:
+        return imp, np.empty(0, dtype=object)
+    own = igeom[imp]
+    bounds = shapely.bounds(own)
+    pad = dist * 1.01  # beyond the circumscribing polygons: the clip is exact
     window = shapely.box(
-        bounds[:, 0] - reach, bounds[:, 1] - reach, bounds[:, 2] + reach, bounds[:, 3] + reach
+        bounds[:, 0] - pad, bounds[:, 1] - pad, bounds[:, 2] + pad, bounds[:, 3] + pad
     )
     near = shapely.intersection(wgeom[wat], window)
-    part_s = shapely.intersection(shapely.buffer(near, s, quad_segs=QUAD_SEGS), igeom[imp])
-    part_d = shapely.intersection(shapely.buffer(near, d, quad_segs=QUAD_SEGS), igeom[imp])
-    return part_s, part_d
+    pieces = shapely.intersection(shapely.buffer(near, dist, quad_segs=QUAD_SEGS), own)
+    if not ARC_QUAD_SEGS:
+        return imp, pieces
+    cx, cy, a0, a1, which = _fans(near)
+    d = dist[which]
+    pts = shapely.points(cx, cy)
+    crossing = (shapely.distance(pts, own[which]) < d) & (
+        shapely.hausdorff_distance(pts, own[which]) > d
+    )
+    cx, cy, a0, a1, which, d = (v[crossing] for v in (cx, cy, a0, a1, which, d))
+    a0, a1, keep = _clip_to_box(cx, cy, a0, a1, bounds[which])
+    cx, cy, a0, a1, which, d = (v[keep] for v in (cx, cy, a0, a1, which, d))
+    disks = shapely.intersection(_arc_pies(cx, cy, d, a0, a1), own[which])
+    return np.concatenate([imp, imp[which]]), np.concatenate([pieces, disks])
+
+
+def _fans(near: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Return the round joins of the buffers of ``near``: centre, angle range, owner.
+
+    A buffer's boundary is round only at a vertex where the outline turns away from the
+    buffered side (a convex corner of a polygon, the outer side of a bend of a line, the
+    two ends of a line), between the outward normals of the two edges; elsewhere it is
+    the straight offset, which the plain buffer draws exactly. Polygons are normalized
+    first (exterior clockwise, holes counter-clockwise: the inside is on the right).
+    """
+    parts, owner = shapely.get_parts(near, return_index=True)
+    kind = shapely.get_type_id(parts)
+    out = []
+    polys = kind == 3
+    if polys.any():
+        rings, r_owner = shapely.get_rings(shapely.normalize(parts[polys]), return_index=True)
+        xy, r = shapely.get_coordinates(rings, return_index=True)
+        last = np.r_[r[1:] != r[:-1], True]  # drop the closing vertex of each ring
+        xy, r = xy[~last], r[~last]
+        out.append(_ring_fans(xy, r, owner[polys][r_owner][r], closed=True))
+    lines = kind == 1
+    if lines.any():
+        xy, r = shapely.get_coordinates(parts[lines], return_index=True)
+        out.append(_ring_fans(xy, r, owner[lines][r], closed=False))
+    if not out:
+        e = np.empty(0)
+        return e, e, e, e, np.empty(0, dtype=np.intp)
+    return tuple(np.concatenate(col) for col in zip(*out, strict=True))
+
+
+def _ring_fans(
+    xy: np.ndarray, ring: np.ndarray, owner: np.ndarray, closed: bool
+) -> tuple[np.ndarray, ...]:
+    """Return (x, y, a0, a1, owner) of the round joins along rings or lines of vertices."""
+    n = len(xy)
+    start = np.r_[True, ring[1:] != ring[:-1]]
+    end = np.r_[ring[1:] != ring[:-1], True]
+    first = np.maximum.accumulate(np.where(start, np.arange(n), 0))
+    last_of = np.minimum.accumulate(np.where(end, np.arange(n), n)[::-1])[::-1]
+    prev = np.where(start, last_of, np.arange(n) - 1)
+    nxt = np.where(end, first, np.arange(n) + 1)
+    e1 = xy - xy[prev]  # edge into the vertex (wraps round a ring)
+    e2 = xy[nxt] - xy  # edge out of it
+    th1 = np.arctan2(e1[:, 1], e1[:, 0])
+    th2 = np.arctan2(e2[:, 1], e2[:, 0])
+    cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+    half = np.pi / 2
+    turn = np.abs((th2 - th1 + np.pi) % (2 * np.pi) - np.pi)
+    # right turn: the left side bulges, the fan runs from the left normal of e1 clockwise
+    # to that of e2, i.e. counter-clockwise from th2 + pi/2; left turn: the right side,
+    # counter-clockwise from the right normal of e1 (th1 - pi/2)
+    a0 = np.where(cross < 0, th2 + half, th1 - half)
+    a1 = a0 + turn
+    if closed:
+        fan = cross < 0
+    else:  # both sides of a line are outside; its ends have half-disk caps
+        fan = (cross != 0) | start | end
+        a0 = np.where(start, th2 + half, np.where(end, th1 - half, a0))
+        a1 = np.where(start | end, a0 + np.pi, a1)
+    return xy[fan, 0], xy[fan, 1], a0[fan], a1[fan], owner[fan]
+
+
+def _clip_to_box(
+    cx: np.ndarray, cy: np.ndarray, a0: np.ndarray, a1: np.ndarray, bounds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Narrow each fan to the directions of the impact's box; say which fans remain."""
+    x0, y0, x1, y1 = bounds.T
+    inside = (cx >= x0) & (cx <= x1) & (cy >= y0) & (cy <= y1)
+    ang = np.arctan2(
+        np.stack([y0, y0, y1, y1], 1) - cy[:, None], np.stack([x0, x1, x1, x0], 1) - cx[:, None]
+    )
+    mid = (a0 + a1) / 2
+    rel = (ang - mid[:, None] + np.pi) % (2 * np.pi) - np.pi  # the box spans < pi from outside
+    lo = np.where(inside, a0, np.maximum(a0, mid + rel.min(axis=1)))
+    hi = np.where(inside, a1, np.minimum(a1, mid + rel.max(axis=1)))
+    return lo, hi, hi > lo
+
+
+def _arc_pies(
+    cx: np.ndarray, cy: np.ndarray, radius: np.ndarray, a0: np.ndarray, a1: np.ndarray
+) -> np.ndarray:
+    """Return sectors about each centre, angles ``a0`` to ``a1``, containing the disk's part.
+
+    The arc is drawn with chords tangent to the circle (vertices at
+    ``radius / cos(step / 2)``, ``step`` at most pi / (2 * ARC_QUAD_SEGS)), so the sector
+    contains the disk's sector and exceeds the circle by at most
+    ``radius * (sec(step / 2) - 1)``. Built with numpy for all centres at once.
+    """
+    if len(cx) == 0:
+        return np.empty(0, dtype=object)
+    step = np.pi / (2 * ARC_QUAD_SEGS)
+    m = np.maximum(np.ceil((a1 - a0) / step).astype(np.int64), 1)
+    big = radius / np.cos(step / 2)
+    npts = m + 2  # the centre, then arc points k = 0..m
+    idx = np.repeat(np.arange(len(cx)), npts)
+    k = np.arange(npts.sum()) - np.repeat(np.cumsum(npts) - npts, npts) - 1
+    t = a0[idx] + np.maximum(k, 0) * ((a1 - a0) / m)[idx]
+    r = np.where(k < 0, 0.0, big[idx])
+    rings = shapely.linearrings(
+        np.column_stack([cx[idx] + r * np.cos(t), cy[idx] + r * np.sin(t)]), indices=idx
+    )
+    return shapely.polygons(rings)
+
+
+def _reach_beyond(igeom: np.ndarray, imp: np.ndarray, wgeom: np.ndarray, wat: np.ndarray
+                  ) -> np.ndarray:
+    """Return, per pair, a distance no point of the impact is farther than from the water.
+
+    Any point of an impact is within (distance of its centroid to the water) + (largest
+    distance from the centroid to a vertex) of the water: a pair within that bound of a
+    zone distance needs no geometry, the whole impact is in the zone.
+    """
+    cen = shapely.centroid(igeom)
+    radius = shapely.hausdorff_distance(cen, igeom)
+    return shapely.distance(cen[imp], wgeom[wat]) + radius[imp]
 
 
 def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndarray:
@@ -424,8 +618,14 @@ def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndar
     counts = np.bincount(imp, minlength=n)
     single = counts[imp] == 1
     area[imp[single]] = shapely.area(parts[single])
-    for i in np.flatnonzero(counts > 1):
-        area[i] = shapely.area(shapely.union_all(parts[imp == i]))
+    many = np.flatnonzero(~single)
+    if len(many):
+        # one pass over the pieces sorted by impact (no scan of the whole array per impact)
+        order = many[np.argsort(imp[many], kind="stable")]
+        groups, starts = np.unique(imp[order], return_index=True)
+        area[groups] = [
+            shapely.area(shapely.union_all(g)) for g in np.split(parts[order], starts[1:])
+        ]
     return area
 
 
@@ -582,16 +782,26 @@ def shoreland_split(
         nearest_ft[imp_w[first]] = dist_w[first] / ft
         frame["nearest_pw_ft"] = nearest_ft
 
-    # zones: only pairs of counted waters within the larger of their two distances
+    # zones: only pairs of counted waters within the larger of their two distances;
+    # an impact wholly within a zone distance of one water is decided by distance alone
     sel = pairs.counted & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
-    part_s, part_d = _local_pieces(igeom, wgeom, pairs, sel)
-    imp_sel = pairs.imp[sel]
+    imp_sel, wat_sel, dist_sel = pairs.imp[sel], pairs.wat[sel], pairs.dist[sel]
+    setback_sel = pairs.setback[sel]
+    reach_sel = np.maximum(setback_sel, pairs.protection[sel])
+    beyond = _reach_beyond(igeom, imp_sel, wgeom, wat_sel)
+    whole_s = np.zeros(n, dtype=bool)
+    whole_d = np.zeros(n, dtype=bool)
+    np.logical_or.at(whole_s, imp_sel, beyond <= setback_sel)
+    np.logical_or.at(whole_d, imp_sel, beyond <= reach_sel)
+    whole_d |= whole_s
     conv = unit_m**2 * SQFT_PER_SQM
-    s_area = _union_area_by_impact(n, imp_sel, part_s) * conv
-    # protection reach = within any protection or setback distance
-    both_imp = np.concatenate([imp_sel, imp_sel])
-    both = np.concatenate([part_d, part_s])
-    d_area = _union_area_by_impact(n, both_imp, both) * conv
+    need = ~whole_s[imp_sel] & (dist_sel <= setback_sel)
+    pi, pieces = _zone_pieces(igeom, wgeom, imp_sel[need], wat_sel[need], setback_sel[need])
+    s_area = np.where(whole_s, area_sqft, _union_area_by_impact(n, pi, pieces) * conv)
+    # the protection reach: within the protection or the setback distance of a water
+    need = ~whole_d[imp_sel]
+    pi, pieces = _zone_pieces(igeom, wgeom, imp_sel[need], wat_sel[need], reach_sel[need])
+    d_area = np.where(whole_d, area_sqft, _union_area_by_impact(n, pi, pieces) * conv)
     s_area = np.minimum(s_area, area_sqft)
     d_area = np.clip(d_area, s_area, area_sqft)
     frame["sqft_setback"] = s_area

@@ -38,6 +38,8 @@ __all__ = [
     "parse_wetland_type",
     "infer_from_cowardin",
     "reading_for",
+    "read_types",
+    "TYPE_COLUMNS",
     "CowardinRule",
     "COWARDIN_CROSSWALK",
     "COMMUNITY_TYPES",
@@ -933,3 +935,119 @@ def reading_for(value: Any, cowardin: Any = None) -> TypeReading:
         stacklevel=2,
     )
     return reading
+
+
+# --------------------------------------------------------------------------------------
+# A whole layer at once
+# --------------------------------------------------------------------------------------
+
+_TRUE_TEXT = frozenset({"1", "true", "t", "yes", "y"})
+TYPE_COLUMNS = ("wetland_type", "type_source", "type_verify", "type_note", "cedar_tamarack")
+"""The columns :func:`read_types` adds."""
+
+
+def _truthy(value: Any) -> bool:
+    """Return True for a true flag (1, True, "yes", "y", "t", "true"); blank is False."""
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return False
+    if isinstance(value, (bool, np.bool_, int, np.integer, float)):
+        return bool(value)
+    return str(value).strip().lower() in _TRUE_TEXT
+
+
+def _codes(values: pd.Series) -> tuple[np.ndarray, list[Any]]:
+    """Return (code per row, distinct values) treating every blank as one value."""
+    codes, uniques = pd.factorize(values.astype(object), use_na_sentinel=False)
+    return codes, list(uniques)
+
+
+def read_types(
+    gdf: pd.DataFrame,
+    type_field: str | None,
+    cowardin_field: str | None = None,
+    cedar_field: str | None = None,
+    records: list[str] | None = None,
+) -> None:
+    """Add the wetland type columns to a layer; rows whose type cannot be read are not assessed.
+
+    Each distinct (given type, Cowardin code) pair is read once with :func:`reading_for`
+    and the answers are spread to the rows, so a statewide layer with millions of rows
+    and a few hundred distinct codes is read in a fraction of a second.
+
+    Parameters
+    ----------
+    gdf : DataFrame
+        The cleaned layer, with ``status`` and ``status_reason``; changed in place:
+        :data:`TYPE_COLUMNS` are added (empty on rows not assessed) and a row whose type
+        cannot be read gets ``status`` "not assessed" and the reason.
+    type_field, cowardin_field, cedar_field : str, optional
+        Columns holding the given Circular 39 type, the Cowardin code and a white cedar /
+        tamarack flag.
+    records : list of str, optional
+        Receives the note on inferred types (for the run manifest).
+
+    Warns
+    -----
+    InferredWetlandTypeWarning
+        Once, with the count, when some types were inferred from Cowardin codes.
+    """
+    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+
+    n = len(gdf)
+    blank = pd.Series([None] * n, index=gdf.index, dtype=object)
+    given = gdf[type_field] if type_field else blank
+    cow = gdf[cowardin_field] if cowardin_field else blank
+    g_codes, g_values = _codes(given)
+    c_codes, c_values = _codes(cow)
+    pair = g_codes.astype(np.int64) * (len(c_values) + 1) + c_codes
+    keys, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    label = np.full(len(keys), None, dtype=object)
+    source = np.full(len(keys), None, dtype=object)
+    verify = np.full(len(keys), None, dtype=object)
+    note = np.full(len(keys), None, dtype=object)
+    cedar_text = np.zeros(len(keys), dtype=bool)
+    error = np.full(len(keys), None, dtype=object)
+    inferred_key = np.zeros(len(keys), dtype=bool)
+    for k, row in enumerate(first):
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", InferredWetlandTypeWarning)
+                reading = reading_for(g_values[g_codes[row]], c_values[c_codes[row]])
+        except WetlandTypeError as exc:
+            error[k] = f"wetland type: {exc}"
+            continue
+        inferred_key[k] = any(issubclass(w.category, InferredWetlandTypeWarning) for w in caught)
+        label[k] = reading.label
+        source[k] = reading.source
+        verify[k] = bool(reading.verify or len(reading.types) > 1)
+        note[k] = reading.note
+        cedar_text[k] = bool(reading.cedar_tamarack)
+    assessed = (gdf["status"] == ASSESSED).to_numpy()
+    failed = np.array([e is not None for e in error], dtype=bool)
+    bad = assessed & failed[inverse]
+    if bad.any():
+        gdf.loc[bad, "status_reason"] = error[inverse][bad]
+        gdf.loc[bad, "status"] = NOT_ASSESSED
+    ok = assessed & ~bad
+    if cedar_field:
+        c_codes2, c_vals2 = _codes(gdf[cedar_field])
+        cedar_col = np.array([_truthy(v) for v in c_vals2], dtype=bool)[c_codes2]
+    else:
+        cedar_col = np.zeros(n, dtype=bool)
+    for name, values in (
+        ("wetland_type", label[inverse]),
+        ("type_source", source[inverse]),
+        ("type_verify", verify[inverse]),
+        ("type_note", note[inverse]),
+        ("cedar_tamarack", (cedar_col | cedar_text[inverse]).astype(object)),
+    ):
+        gdf[name] = np.where(ok, values, None)
+    inferred = int((inferred_key[inverse] & ok).sum())
+    if inferred:
+        msg = (
+            f"{inferred} impact(s) had no Circular 39 type: the type was inferred from the "
+            "Cowardin code (type_source = 'inferred'); verify it in the field"
+        )
+        if records is not None:
+            records.append(msg)
+        warnings.warn(msg, InferredWetlandTypeWarning, stacklevel=3)

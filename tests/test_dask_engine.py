@@ -1,0 +1,151 @@
+"""The partitioned engines give the results of one ``assess`` call (issue 14, section 4).
+
+The dask engine runs on a ``LocalCluster`` of 2 workers, reached through its scheduler
+address as a state-scale cluster would be (``--scheduler tcp://...``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import warnings
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+
+import wetland_gis as wg
+from wetland_gis.errors import InputError
+from wetland_gis.partitioned import assess_partitioned, project_partitions, stream_assess
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_data"
+CONTEXT = SAMPLE / "synthetic_context.gpkg"
+AS_OF = "2024-05-01"
+
+
+def _world():
+    spec = importlib.util.spec_from_file_location("world", ROOT / "benchmarks" / "world.py")
+    world = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(world)
+    return world
+
+
+@pytest.fixture(scope="module")
+def small_world():
+    """200 impacts (10 projects) of the benchmark's generated Minnesota, and its context."""
+    world = _world()
+    layers = world.context_layers()
+    impacts = world.impacts(200, layers["public_water_basins"])
+    return impacts, wg.load_context(layers=layers, as_of=AS_OF)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as c:
+        yield c
+
+
+def _norm(frame) -> pd.DataFrame:
+    df = pd.DataFrame(frame)
+    return df.astype(object).where(df.notna(), None)
+
+
+def _same(a, b) -> None:
+    pd.testing.assert_frame_equal(_norm(a.impacts), _norm(b.impacts))
+    pd.testing.assert_frame_equal(_norm(a.summary), _norm(b.summary))
+    pd.testing.assert_frame_equal(_norm(a.projects), _norm(b.projects))
+    assert a.decisions_json() == b.decisions_json()
+    assert len(a.zones) == len(b.zones)
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wg.WetlandGISWarning)
+        return fn(*args, **kwargs)
+
+
+@pytest.mark.parametrize("project", ["wright_metro", "crow_wing"])
+def test_dask_engine_matches_the_default_engine_on_the_sample_projects(cluster, project):
+    impacts = SAMPLE / "projects" / project / "impacts.gpkg"
+    one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
+    many = _quiet(assess_partitioned, impacts, CONTEXT, engine="dask", chunk_size=3,
+                  scheduler=cluster.scheduler_address, as_of=AS_OF, progress_bar=False)
+    _same(one, many)
+    assert many.manifest.settings["engine"] == "dask"
+
+
+def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, small_world):
+    impacts, ctx = small_world
+    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
+    many = _quiet(assess_partitioned, impacts, ctx, engine="dask", chunk_size=50,
+                  scheduler=cluster.scheduler_address, as_of=AS_OF, progress_bar=False)
+    _same(one, many)
+    assert any("4 partition(s)" in r for r in many.manifest.records)
+
+
+def test_chunks_engine_matches_the_default_engine(small_world):
+    impacts, ctx = small_world
+    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
+    many = _quiet(assess_partitioned, impacts, ctx, engine="chunks", chunk_size=30,
+                  as_of=AS_OF, progress_bar=False)
+    _same(one, many)
+
+
+def test_projects_never_straddle_partitions(small_world):
+    impacts, _ = small_world
+    part = project_partitions(impacts, "project", 45)
+    per_project = pd.Series(part).groupby(impacts["project"].to_numpy()).nunique()
+    assert (per_project == 1).all()
+    # a partition holds the projects starting in its chunk_size rows: at most chunk_size
+    # plus one project (20 impacts) less one row
+    sizes = np.bincount(part)
+    assert sizes.max() <= 45 + 20 - 1 and sizes.sum() == len(impacts)
+    assert len(sizes) == 5  # projects start at rows 0, 20, ... 180: cuts at 45, 90, 135, 180
+
+
+def test_streamed_geoparquet_holds_every_row_once(small_world, tmp_path):
+    impacts, ctx = small_world
+    written = _quiet(stream_assess, impacts, tmp_path / "out.parquet", ctx, chunk_size=40,
+                     as_of=AS_OF, progress_bar=False)
+    out = gpd.read_parquet(written[0])
+    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
+    assert sorted(out["wg_row"]) == list(range(len(impacts)))
+    got = out.sort_values("wg_row").reset_index(drop=True)
+    assert list(got["outcome"]) == list(one.impacts["outcome"])
+    assert np.allclose(got["sqft_setback"], one.impacts["sqft_setback"])
+    assert out.crs == one.impacts.crs
+    by_name = {p.name: p for p in written}
+    assert len(pd.read_csv(by_name["out_projects.csv"])) == impacts["project"].nunique()
+    # the trace is streamed too: one assess call's steps, JSON columns as text
+    trace = pd.read_parquet(by_name["out_decisions.parquet"])
+    assert len(trace) == len(one.trace)
+    assert set(trace["impact_id"]) == set(one.trace["impact_id"])
+
+
+def test_a_bad_engine_or_chunk_size_is_an_error(small_world):
+    impacts, ctx = small_world
+    with pytest.raises(InputError, match="engine"):
+        assess_partitioned(impacts, ctx, engine="spark")
+    with pytest.raises(InputError, match="chunk_size"):
+        project_partitions(impacts, "project", 0)
+
+
+def test_cli_streams_chunks_to_geoparquet(tmp_path):
+    from wetland_gis.cli import main
+
+    impacts = SAMPLE / "projects" / "wright_metro" / "impacts.gpkg"
+    out = tmp_path / "assessed.parquet"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wg.WetlandGISWarning)
+        code = main(["assess", str(impacts), "--context", str(CONTEXT), "--out", str(out),
+                     "--as-of", AS_OF, "--chunk-size", "2", "--quiet"])
+    assert code == 0
+    got = gpd.read_parquet(out)
+    one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
+    assert sorted(got["outcome"]) == sorted(one.impacts["outcome"])
+    assert (tmp_path / "assessed_manifest.json").exists()

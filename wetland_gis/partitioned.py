@@ -1,0 +1,533 @@
+"""Assess large impact layers in partitions of whole projects: in chunks, streamed, or on dask.
+
+The rules decide a project as a whole (its impacts' amounts add up), so a partition
+always holds whole projects: the projects are ordered by the Hilbert distance of their
+centre (so a partition's impacts are close together and meet few context features) and
+cut into partitions of about ``chunk_size`` impacts. Each partition is assessed by
+:func:`wetland_gis.assess` against the same, once-loaded context; the results are put
+back in the input's order, so they are those of one ``assess`` call on the whole layer
+(``tests/test_dask_engine.py``), except that a record naming rows by ``wg_row`` counts
+rows within its partition while the ``wg_row`` column counts them in the whole layer.
+
+Three ways to run:
+
+- :func:`assess_partitioned` with ``engine="chunks"``: one partition after another in
+  this process, with a progress bar;
+- ``engine="dask"``: the partitions as a dask-geopandas frame, one task per partition,
+  the context scattered to every worker once; on a local cluster, or on a running
+  dask.distributed cluster given by ``scheduler="tcp://host:8786"`` (``docs/scale.md``);
+- :func:`stream_assess`: chunks written to GeoParquet as they are done, so memory holds
+  one chunk (plus the context), never the whole state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+
+from wetland_gis.assess import Assessment, AssessOptions, assess
+from wetland_gis.context import Context, load_context
+from wetland_gis.errors import InputError
+from wetland_gis.io.fields import resolve_fields
+from wetland_gis.manifest import Manifest
+from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+
+__all__ = [
+    "ENGINES",
+    "DEFAULT_CHUNK_SIZE",
+    "project_partitions",
+    "assess_partitioned",
+    "stream_assess",
+]
+
+ENGINES = ("default", "chunks", "dask")
+"""The engines of ``wetland-gis assess --engine``."""
+
+DEFAULT_CHUNK_SIZE = 50_000
+"""Impacts per partition when none is given (whole projects: a partition may hold more)."""
+
+_POS = "_wg_input_pos"
+
+
+def project_partitions(
+    impacts: gpd.GeoDataFrame, project_field: str | None, chunk_size: int
+) -> np.ndarray:
+    """Return a partition number per row: whole projects, ordered in space, ~``chunk_size`` rows.
+
+    Parameters
+    ----------
+    impacts : GeoDataFrame
+        The impact layer (any CRS; only the order of the projects' centres matters).
+    project_field : str, optional
+        Column grouping impacts into projects; without one the layer is one project.
+    chunk_size : int
+        Target number of impacts per partition (a project larger than that is one
+        partition of its own).
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Partition numbers 0, 1, ... in Hilbert order of the project centres.
+    """
+    if chunk_size < 1:
+        raise InputError(f"chunk_size was {chunk_size} but must be a positive number of impacts")
+    n = len(impacts)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if not project_field:
+        return np.zeros(n, dtype=np.int64)
+    key = impacts[project_field].astype(object).where(impacts[project_field].notna(), "")
+    codes, _ = pd.factorize(key.astype(str).str.strip())
+    geoms = impacts.geometry
+    ok = ~(geoms.isna() | geoms.is_empty).to_numpy()
+    b = np.full((n, 4), np.nan)
+    b[ok] = geoms[ok].bounds.to_numpy()
+    cx = pd.Series((b[:, 0] + b[:, 2]) / 2).groupby(codes).mean()
+    cy = pd.Series((b[:, 1] + b[:, 3]) / 2).groupby(codes).mean()
+    centres = gpd.GeoSeries.from_xy(cx.fillna(0.0), cy.fillna(0.0))
+    hilbert = centres.hilbert_distance().to_numpy()
+    size = np.bincount(codes)
+    order = np.lexsort((np.arange(len(size)), hilbert))
+    # whole projects, cut where the running count passes a multiple of chunk_size
+    start = np.cumsum(size[order]) - size[order]
+    part_of_ordered = start // chunk_size
+    _, part_of_ordered = np.unique(part_of_ordered, return_inverse=True)
+    part = np.empty(len(size), dtype=np.int64)
+    part[order] = part_of_ordered
+    return part[codes]
+
+
+def _progress(total: int, desc: str, enabled: bool):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="impacts", disable=not enabled, leave=False)
+
+
+def _read(
+    impacts: str | Path | gpd.GeoDataFrame, layer: str | None, assume_crs: str | None
+) -> tuple[gpd.GeoDataFrame, Manifest]:
+    from wetland_gis.assess import _read_impacts
+
+    manifest = Manifest(command="assess", as_of="")
+    gdf, _ = _read_impacts(impacts, layer, assume_crs, manifest)
+    return gdf, manifest
+
+
+def _parts(
+    gdf: gpd.GeoDataFrame, fields: Mapping[str, str] | None, chunk_size: int
+) -> Iterator[gpd.GeoDataFrame]:
+    fm = resolve_fields(gdf, **dict(fields or {}))
+    part = project_partitions(gdf, fm.project, chunk_size)
+    frame = gdf.copy()
+    frame[_POS] = np.arange(len(frame))
+    for p in np.unique(part):
+        yield frame.iloc[np.flatnonzero(part == p)]
+
+
+def _assess_part(
+    part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    """Assess one partition; return its results without the context (light to ship)."""
+    pos = part[_POS].to_numpy()
+    res = assess(part.drop(columns=_POS).reset_index(drop=True), ctx, **kwargs)
+    out: dict[str, Any] = {
+        "pos": pos,
+        "impacts": res.impacts,
+        "summary": res.summary,
+        "projects": res.projects,
+        "decisions": res.decisions,
+        "manifest": res.manifest,
+        "fields": res.fields,
+    }
+    for name, value in vars(res).items():  # tables added by later versions (e.g. the trace)
+        if name not in out and name not in ("context", "zones") and isinstance(
+            value, pd.DataFrame
+        ):
+            out[name] = value
+    return out
+
+
+def _merge(
+    results: list[dict[str, Any]],
+    input_index: pd.Index,
+    ctx: Context,
+    params: ParameterSet,
+    day: Any,
+    source_manifest: Manifest,
+) -> Assessment:
+    """Put the partitions' results back in the input order as one Assessment."""
+    from wetland_gis.geometry.cleaning import ASSESSED
+    from wetland_gis.geometry.shoreland import zones_for_map
+
+    results = sorted(results, key=lambda r: int(r["pos"].min()) if len(r["pos"]) else 0)
+    pos = np.concatenate([r["pos"] for r in results])
+    order = np.argsort(pos, kind="stable")
+    impacts = pd.concat([r["impacts"] for r in results], ignore_index=True).iloc[order]
+    impacts["wg_row"] = np.arange(len(impacts), dtype="int64")
+    impacts.index = input_index
+    impacts = gpd.GeoDataFrame(impacts, geometry=results[0]["impacts"].geometry.name,
+                               crs=results[0]["impacts"].crs)
+    summary = pd.concat([r["summary"] for r in results], ignore_index=True).iloc[order]
+    summary.index = input_index
+    # projects in the order they first appear in the input, as one assess call gives them
+    first_pos = [int(r["pos"][0]) if len(r["pos"]) else 0 for r in results]
+    projects = pd.concat(
+        [r["projects"].assign(_first=f) for r, f in zip(results, first_pos, strict=True)],
+        ignore_index=True,
+    )
+    # one ProjectDecision per project: projects never straddle partitions
+    decisions = [d for r in results for d in r["decisions"]]
+    if len(projects) and "project" in projects:
+        firsts = _first_appearance(impacts, results[0]["fields"].project)
+        projects["_first"] = projects["project"].map(firsts).fillna(projects["_first"])
+        projects = projects.sort_values("_first", kind="stable")
+    projects = projects.drop(columns="_first").reset_index(drop=True)
+    manifest = results[0]["manifest"]
+    manifest.inputs = [*source_manifest.inputs, *(i for i in manifest.inputs
+                                                  if i.role != "impacts")]
+    for r in results[1:]:
+        manifest.add_records(rec for rec in r["manifest"].records
+                             if rec not in manifest.records)
+    extra: dict[str, pd.DataFrame] = {}
+    for name in results[0]:
+        if name not in ("pos", "impacts", "summary", "projects", "decisions", "manifest",
+                        "fields"):
+            extra[name] = pd.concat([r[name] for r in results], ignore_index=True)
+    zones = zones_for_map(
+        impacts[impacts["status"] == ASSESSED], ctx, params=params, as_of=day,
+        pad_ft=_map_pad(),
+    )
+    out = Assessment(
+        impacts=impacts, summary=summary, projects=projects, decisions=decisions,
+        zones=zones, manifest=manifest, context=ctx, fields=results[0]["fields"],
+    )
+    trace = extra.get("trace")
+    if trace is not None and len(trace) and len(projects) and "project" in projects:
+        # the steps in the order one assess call gives them: projects as they first appear
+        rank = {str(p): i for i, p in enumerate(projects["project"])}
+        key = trace["project"].astype(str).map(rank).fillna(len(rank))
+        extra["trace"] = trace.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(
+            drop=True)
+    for name, value in extra.items():
+        setattr(out, name, value)
+    return out
+
+
+def _map_pad() -> float:
+    from wetland_gis.assess import MAP_ZONE_PAD_FT
+
+    return MAP_ZONE_PAD_FT
+
+
+def _first_appearance(impacts: pd.DataFrame, project_field: str | None) -> dict[str, int]:
+    from wetland_gis.assess import NO_PROJECT, _text
+
+    if not project_field:
+        return {"project": 0}
+    names = impacts[project_field].map(_text).replace("", NO_PROJECT)
+    return {k: int(v) for k, v in pd.Series(np.arange(len(names))).groupby(
+        names.to_numpy(), sort=False).min().items()}
+
+
+def assess_partitioned(
+    impacts: str | Path | gpd.GeoDataFrame,
+    context: str | Path | Context | None = None,
+    *,
+    engine: str = "chunks",
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    scheduler: str | None = None,
+    n_workers: int | None = None,
+    layer: str | None = None,
+    as_of: str | None = None,
+    fields: Mapping[str, str] | None = None,
+    assume_crs: str | None = None,
+    params: ParameterSet | None = None,
+    options: AssessOptions | None = None,
+    progress_bar: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> Assessment:
+    """Assess a layer partition by partition (whole projects); same result as :func:`assess`.
+
+    Parameters
+    ----------
+    impacts, context, layer, as_of, fields, assume_crs, params, options, progress
+        As :func:`wetland_gis.assess`.
+    engine : {"chunks", "dask", "default"}
+        ``"chunks"``: partitions one after another here; ``"dask"``: one dask task per
+        partition; ``"default"``: a single :func:`assess` call.
+    chunk_size : int, default :data:`DEFAULT_CHUNK_SIZE`
+        Impacts per partition (whole projects).
+    scheduler : str, optional
+        Address of a running dask.distributed scheduler (``tcp://host:8786``); without
+        it ``engine="dask"`` starts a local cluster.
+    n_workers : int, optional
+        Workers of the local cluster (default: the machine's cores).
+    progress_bar : bool, default True
+        Show a tqdm bar over the impacts done.
+
+    Returns
+    -------
+    Assessment
+
+    Raises
+    ------
+    InputError
+        For an unknown engine or a bad chunk size, and as :func:`assess`.
+    """
+    if engine not in ENGINES:
+        raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
+    params = params or default_parameters()
+    day = as_date(as_of)
+    kwargs = {"as_of": day, "fields": fields, "params": params, "options": options}
+    if engine == "default":
+        return assess(impacts, context, layer=layer, assume_crs=assume_crs, progress=progress,
+                      **kwargs)
+    say = progress or (lambda _m: None)
+    gdf, source = _read(impacts, layer, assume_crs)
+    say("loading context")
+    ctx = context if isinstance(context, Context) else load_context(
+        context, params=params, as_of=day
+    )
+    if len(gdf) == 0:
+        return assess(gdf, ctx, **kwargs)
+    parts = list(_parts(gdf, fields, chunk_size))
+    say(f"{len(gdf)} impacts in {len(parts)} partition(s) of whole projects ({engine})")
+    bar = _progress(len(gdf), "assess", progress_bar)
+    results: list[dict[str, Any]] = []
+    if engine == "chunks":
+        for part in parts:
+            results.append(_assess_part(part, ctx, kwargs))
+            bar.update(len(part))
+    else:
+        results = _run_dask(parts, ctx, kwargs, scheduler, n_workers, bar)
+    bar.close()
+    out = _merge(results, gdf.index, ctx, params, day, source)
+    for rec in ctx.records:
+        if rec not in out.manifest.records:
+            out.manifest.add_records([rec])
+    out.manifest.settings["engine"] = engine
+    out.manifest.settings["chunk_size"] = chunk_size
+    out.manifest.add_records([
+        f"assessed in {len(parts)} partition(s) of whole projects by the {engine} engine; "
+        "rows named by wg_row in the records count within their partition"
+    ])
+    return out
+
+
+def _run_dask(
+    parts: list[gpd.GeoDataFrame],
+    ctx: Context,
+    kwargs: dict[str, Any],
+    scheduler: str | None,
+    n_workers: int | None,
+    bar: Any,
+) -> list[dict[str, Any]]:
+    """Run one task per partition on a dask.distributed cluster; the context goes once."""
+    import dask
+    import dask_geopandas
+    from distributed import Client, LocalCluster, as_completed
+
+    # a dask-geopandas frame whose partitions are the project partitions
+    frame = pd.concat(parts)
+    part_no = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
+    frame = frame.set_index(pd.Index(part_no, name="_wg_partition"))
+    ddf = dask_geopandas.from_geopandas(frame, npartitions=len(parts), sort=True)
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        cluster = LocalCluster(
+            n_workers=n_workers or 2, threads_per_worker=1, processes=True,
+            dashboard_address=None,
+        )
+        client = Client(cluster)
+    try:
+        ctx_future = client.scatter(ctx, broadcast=True)
+        tasks = [
+            dask.delayed(_assess_frame)(d, ctx_future, kwargs) for d in ddf.to_delayed()
+        ]
+        futures = client.compute(tasks)
+        results = []
+        for fut in as_completed(futures):
+            res = fut.result()
+            results.append(res)
+            bar.update(len(res["pos"]))
+        return results
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _assess_frame(part: pd.DataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:
+    part = gpd.GeoDataFrame(part.reset_index(drop=True))
+    return _assess_part(part, ctx, kwargs)
+
+
+def stream_assess(
+    impacts: str | Path | gpd.GeoDataFrame,
+    out: str | Path,
+    context: str | Path | Context | None = None,
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    layer: str | None = None,
+    as_of: str | None = None,
+    fields: Mapping[str, str] | None = None,
+    assume_crs: str | None = None,
+    params: ParameterSet | None = None,
+    options: AssessOptions | None = None,
+    progress_bar: bool = True,
+    overwrite: bool = False,
+) -> list[Path]:
+    """Assess in chunks of whole projects, writing each chunk to GeoParquet as it is done.
+
+    Memory holds the context, the input layer and one chunk's results, never all the
+    results; the impacts file keeps the chunk order (projects in Hilbert order), with
+    ``wg_row`` the row's position in the input.
+
+    Parameters
+    ----------
+    impacts, context, layer, as_of, fields, assume_crs, params, options
+        As :func:`wetland_gis.assess`.
+    out : str or Path
+        The GeoParquet file of the impacts (``.parquet``); beside it
+        ``<stem>_decisions.parquet`` (the trace table, its list and dict columns as JSON
+        text), ``<stem>_projects.csv``, ``<stem>_summary.csv`` and
+        ``<stem>_manifest.json``. Every file is staged and moved into place when the
+        last chunk is written.
+    chunk_size : int
+        Impacts per chunk (whole projects).
+    progress_bar : bool, default True
+        Show a tqdm bar.
+    overwrite : bool
+        Replace existing files that an earlier ``assess`` did not write there.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = Path(out)
+    if out.suffix.lower() != ".parquet":
+        raise InputError(f"stream_assess writes GeoParquet: give a .parquet file, not {out}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    params = params or default_parameters()
+    day = as_date(as_of)
+    gdf, source = _read(impacts, layer, assume_crs)
+    ctx = context if isinstance(context, Context) else load_context(
+        context, params=params, as_of=day
+    )
+    kwargs = {"as_of": day, "fields": fields, "params": params, "options": options}
+    from wetland_gis.io.safe_write import SafeWriter
+
+    stem = out.with_suffix("")
+    projects_csv = Path(f"{stem}_projects.csv")
+    summary_csv = Path(f"{stem}_summary.csv")
+    trace_path = Path(f"{stem}_decisions.parquet")
+    manifest_path = Path(f"{stem}_manifest.json")
+    parts = list(_parts(gdf, fields, chunk_size))
+    if not parts:  # an empty layer
+        return assess(gdf, ctx, **kwargs).write(out, overwrite=overwrite)
+    state: dict[str, Any] = {"manifest": None}
+
+    def stream(staged: dict[str, Path]) -> None:
+        writers: dict[str, Any] = {}
+        schemas: dict[str, Any] = {}
+        bar = _progress(len(gdf), "assess", progress_bar)
+        try:
+            for i, part in enumerate(parts):
+                res = _assess_part(part, ctx, kwargs)
+                chunk = res["impacts"].copy()
+                chunk["wg_row"] = res["pos"]
+                trace = res.get("trace")
+                tables = {"impacts": _arrow(chunk)}
+                if trace is not None and len(trace):
+                    tables["trace"] = pa.Table.from_pandas(_trace_for_disk(trace),
+                                                           preserve_index=False)
+                for name, table in tables.items():
+                    if name not in writers:
+                        schemas[name] = pa.schema(
+                            [f.with_type(pa.string()) if pa.types.is_null(f.type) else f
+                             for f in table.schema],
+                            metadata=table.schema.metadata,
+                        )
+                        writers[name] = pq.ParquetWriter(staged[name], schemas[name])
+                    writers[name].write_table(_conform(table, schemas[name], pa))
+                res["projects"].to_csv(staged["projects"], mode="w" if i == 0 else "a",
+                                       header=i == 0, index=False)
+                res["summary"].to_csv(staged["summary"], mode="w" if i == 0 else "a",
+                                      header=i == 0, index=False)
+                if state["manifest"] is None:
+                    state["manifest"] = res["manifest"]
+                else:
+                    state["manifest"].add_records(
+                        r for r in res["manifest"].records
+                        if r not in state["manifest"].records
+                    )
+                bar.update(len(part))
+        finally:
+            for writer in writers.values():
+                writer.close()
+            bar.close()
+
+    staged: dict[str, Path] = {}
+    with SafeWriter("assess", overwrite=overwrite, manifest=manifest_path,
+                    inputs=[i.path for i in source.inputs]) as w:
+        # each file is staged beside its target; the stream writes all four at once
+        for name, target in (("impacts", out), ("trace", trace_path),
+                             ("projects", projects_csv), ("summary", summary_csv)):
+            w.file(lambda p, name=name: staged.__setitem__(name, p), target)
+        stream(staged)
+        if not staged["trace"].exists():  # no step at all: an empty trace table
+            from wetland_gis.rules.trace import TRACE_COLUMNS
+
+            pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(staged["trace"])
+        manifest = state["manifest"]
+        manifest.inputs = [*source.inputs,
+                           *(i for i in manifest.inputs if i.role != "impacts")]
+        manifest.settings.update({"engine": "stream", "chunk_size": chunk_size})
+        w.manifest(manifest, manifest_path)
+    return list(w.written)
+
+
+def _trace_for_disk(trace: pd.DataFrame) -> pd.DataFrame:
+    """Return a trace table with its list and dict columns as JSON text (the contract)."""
+    from wetland_gis.rules.trace import JSON_COLUMNS
+
+    out = trace.copy()
+    for name in JSON_COLUMNS:
+        out[name] = [json.dumps(v, ensure_ascii=False, default=str) for v in out[name]]
+    out["value"] = pd.to_numeric(out["value"], errors="coerce")
+    return out
+
+
+def _arrow(chunk: gpd.GeoDataFrame):
+    """Return the chunk as an Arrow table with the GeoParquet ``geo`` metadata."""
+    from geopandas.io.arrow import _geopandas_to_arrow
+
+    return _geopandas_to_arrow(chunk, index=False)
+
+
+def _conform(table: Any, schema: Any, pa: Any):
+    """Cast a chunk to the file's schema (a column empty in one chunk is typed null)."""
+    if table.schema.equals(schema):
+        return table
+    cols = []
+    for f in schema:
+        if f.name in table.column_names:
+            col = table.column(f.name)
+        else:
+            col = pa.nulls(len(table), f.type)
+        if not col.type.equals(f.type):
+            col = col.cast(f.type)
+        cols.append(col)
+    return pa.Table.from_arrays(cols, schema=schema)

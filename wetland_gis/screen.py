@@ -1,0 +1,329 @@
+"""Screen a whole wetland inventory: each wetland's classification and its de minimis amount.
+
+``wetland-gis screen`` answers, for every polygon of an NWI-style inventory (columns
+``attribute`` with the Cowardin code and/or ``circ39_class`` with the Circular 39 type),
+"where could a de minimis fill apply, and how large could it be?": the wetland's type
+(given, or inferred from the Cowardin code and marked for verification), its county,
+percentage-area class, metro status, watersheds and shoreland split (the same
+classification as ``assess``), and the de minimis amount of Minn. Stat. § 103G.2241,
+subd. 9 that a fill in each zone of the wetland would get
+(:func:`wetland_gis.rules.de_minimis_allowance`).
+
+It screens, it does not decide: the amount is that of a fill *in* the wetland, without
+the project's other impacts (subd. 9(e)), without the increases of subd. 9(b) and 9(c),
+and without the public waters wetland test (§ 103G.005, subd. 15a), which needs the
+wetland's whole size as delineated; each row says so in ``verify``. Rows whose type
+cannot be read (e.g. a lake's ``L1UBH``) are kept, "not assessed", with the reason.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+
+from wetland_gis.context import Context, load_context
+from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.errors import RulesInputError
+from wetland_gis.manifest import Manifest
+from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+
+__all__ = ["SCREEN_COLUMNS", "Screening", "screen", "run_screen"]
+
+SCREEN_COLUMNS = (
+    "dm_setback_sqft",
+    "dm_protection_sqft",
+    "dm_outside_sqft",
+    "de_minimis_sqft",
+    "dm_zone",
+    "dm_type",
+    "dm_citations",
+    "verify",
+)
+"""Columns :func:`screen` adds after the type and geometric columns."""
+
+_ZONES = (
+    (ShorelandZone.BUILDING_SETBACK, "sqft_setback", "dm_setback_sqft"),
+    (ShorelandZone.PROTECTION, "sqft_protection", "dm_protection_sqft"),
+    (ShorelandZone.OUTSIDE, "sqft_outside", "dm_outside_sqft"),
+)
+CHUNK = 100_000
+"""Wetlands classified at a time (a progress step; the order is spatial)."""
+
+_STANDING_VERIFY = (
+    "screening amount for a fill in this wetland alone: other impacts of the project "
+    "count against it (§ 103G.2241, subd. 9(e)); the subd. 9(b)/(c) increases are not "
+    "claimed; whether it is a public waters wetland (§ 103G.005, subd. 15a) is not "
+    "screened; a delineation decides the type and boundary"
+)
+
+
+@dataclass
+class Screening:
+    """Result of :func:`screen`.
+
+    Attributes
+    ----------
+    wetlands : GeoDataFrame
+        One row per input polygon (EPSG:26915): input columns, ``wg_row``, ``status``,
+        ``status_reason``, ``repairs``, the type columns, the geometric columns of
+        ``docs/data_schema.md`` and :data:`SCREEN_COLUMNS`.
+    manifest : Manifest
+        Inputs, hashes, parameters, as-of date, repairs and assumptions.
+    """
+
+    wetlands: gpd.GeoDataFrame
+    manifest: Manifest
+
+    def write(self, out: str | Path, *, overwrite: bool = False) -> list[Path]:
+        """Write GeoParquet ``out``, a GeoPackage beside it and the manifest; return the paths.
+
+        Every file is staged and moved into place when all are complete; in an existing
+        GeoPackage only the ``wetlands`` layer is replaced (issue 9).
+
+        Parameters
+        ----------
+        out : str or Path
+            The GeoParquet file (``.parquet``); the GeoPackage gets the same stem.
+        overwrite : bool
+            Replace existing files that an earlier ``screen`` did not write there.
+
+        Returns
+        -------
+        list of Path
+        """
+        from wetland_gis.io.safe_write import SafeWriter
+
+        out = Path(out).with_suffix(".parquet")
+        gpkg = out.with_suffix(".gpkg")
+        frame = self.wetlands.copy()
+        for col in frame.columns:
+            if col != frame.geometry.name and frame[col].dtype == object:
+                frame[col] = frame[col].map(lambda v: v if v is None else str(v))
+        manifest = out.with_name(f"{out.stem}_manifest.json")
+        with SafeWriter("screen", overwrite=overwrite, manifest=manifest,
+                        inputs=[i.path for i in self.manifest.inputs]) as w:
+            w.file(lambda staged: self.wetlands.to_parquet(staged), out)
+            w.layer(frame, gpkg, layer="wetlands")
+            w.manifest(self.manifest, manifest)
+        return list(w.written)
+
+
+def _bar(total: int, desc: str, enabled: bool):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="wetlands", disable=not enabled, leave=False)
+
+
+def screen(
+    wetlands: str | Path | gpd.GeoDataFrame,
+    context: str | Path | Context | None = None,
+    *,
+    layer: str | None = None,
+    as_of: str | dt.date | None = None,
+    fields: Mapping[str, str] | None = None,
+    assume_crs: str | None = None,
+    params: ParameterSet | None = None,
+    progress_bar: bool = True,
+) -> Screening:
+    """Classify every wetland of an inventory and give the de minimis amount of each zone.
+
+    Parameters
+    ----------
+    wetlands : str, Path or GeoDataFrame
+        The inventory (shapefile, GeoPackage, GeoJSON, GeoParquet or a frame with a CRS).
+    context : str, Path or Context, optional
+        Context layers (default: the shipped counties only).
+    layer, as_of, assume_crs, params
+        As :func:`wetland_gis.assess`.
+    fields : Mapping[str, str], optional
+        ``wetland_type``, ``cowardin`` and ``cedar_tamarack`` column names; default
+        ``circ39_class`` (or ``circ39``, ...) and ``attribute``.
+    progress_bar : bool, default True
+        tqdm bars on the classification and the amounts.
+
+    Returns
+    -------
+    Screening
+        ``de_minimis_sqft`` is the smallest amount over the zones the wetland reaches
+        (the one a fill anywhere in it can rely on), ``dm_zone`` that zone; the
+        ``dm_*_sqft`` columns give the amount in each zone the wetland reaches.
+    """
+    from wetland_gis.assess import _read_impacts
+    from wetland_gis.geometry.classify import classify_impacts
+    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
+    from wetland_gis.geometry.crs import to_working_crs
+    from wetland_gis.io.fields import resolve_fields
+    from wetland_gis.io.wetland_types import read_types
+
+    params = params or default_parameters()
+    day = as_date(as_of)
+    manifest = Manifest(command="screen", as_of=day.isoformat(), parameters_source=params.source,
+                        parameters_sha256=params.sha256)
+    gdf, source = _read_impacts(wetlands, layer, assume_crs, manifest)
+    manifest.inputs = [replace(rec, role="wetlands") for rec in manifest.inputs]
+    index = gdf.index
+    gdf = gdf.reset_index(drop=True)
+    fm = resolve_fields(gdf, **dict(fields or {}))
+    manifest.add_records(fm.notes)
+    gdf, crs_records = to_working_crs(gdf, source=source)
+    manifest.add_records(crs_records)
+    cleaned = clean_polygons(gdf, source=source, id_field=None)
+    gdf = cleaned.gdf
+    manifest.add_records(cleaned.records)
+    records: list[str] = []
+    read_types(gdf, fm.wetland_type, fm.cowardin, fm.cedar_tamarack, records)
+    manifest.add_records(records)
+    ctx = context if isinstance(context, Context) else load_context(
+        context, params=params, as_of=day
+    )
+    manifest.add_records(ctx.records)
+    for rec in ctx.manifest_inputs():
+        manifest.add_input(rec)
+
+    # classify in spatial chunks (a progress step each); rows keep their input order
+    order = _spatial_order(gdf)
+    pieces = []
+    bar = _bar(len(gdf), "classify", progress_bar)
+    for start in range(0, max(len(gdf), 1), CHUNK):
+        take = order[start:start + CHUNK]
+        got = classify_impacts(gdf.iloc[take], ctx, params=params, as_of=day)
+        manifest.add_records(r for r in got.records if r not in manifest.records)
+        pieces.append(got.gdf)
+        bar.update(len(take))
+    bar.close()
+    out = pd.concat(pieces).sort_index() if pieces else gdf
+    out = gpd.GeoDataFrame(out, geometry=gdf.geometry.name, crs=gdf.crs)
+    unplaced = (out["status"] == ASSESSED) & out[["pct_class", "metro"]].isna().any(axis=1)
+    out.loc[unplaced, "status_reason"] = (
+        "cannot classify: outside the county layer of the context; check its location"
+    )
+    out.loc[unplaced, "status"] = NOT_ASSESSED
+    _amounts(out, params, day, progress_bar)
+    out.index = index
+    manifest.add_records([
+        f"screened {int((out['status'] == ASSESSED).sum())} of {len(out)} wetlands; "
+        + _STANDING_VERIFY
+    ])
+    return Screening(out, manifest)
+
+
+def _spatial_order(gdf: gpd.GeoDataFrame) -> np.ndarray:
+    """Return row positions in Hilbert order of their centres (empty geometries last)."""
+    geoms = gdf.geometry
+    ok = ~(geoms.isna() | geoms.is_empty).to_numpy()
+    key = np.full(len(gdf), np.iinfo(np.int64).max)
+    if ok.any():
+        key[ok] = geoms[ok].envelope.centroid.hilbert_distance().to_numpy()
+    return np.argsort(key, kind="stable")
+
+
+def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: bool) -> None:
+    """Add :data:`SCREEN_COLUMNS`: one rules call per distinct (type, zone, class, metro, cedar)."""
+    from wetland_gis.geometry.cleaning import ASSESSED
+    from wetland_gis.rules import de_minimis_allowance
+
+    n = len(out)
+    ok = (out["status"] == ASSESSED).to_numpy()
+    cache: dict[tuple, tuple[float | None, str, str | None]] = {}
+
+    def amount(t: int, zone: ShorelandZone, pct: str, metro: bool, cedar: bool):
+        key = (t, zone, pct, metro, cedar)
+        if key not in cache:
+            try:
+                d = de_minimis_allowance(
+                    WetlandType(t), zone, PercentageArea(pct), metro, cedar_tamarack=cedar,
+                    params=params, as_of=day,
+                )
+                cache[key] = (float(d.value), "; ".join(d.citations), None)
+            except RulesInputError as exc:
+                cache[key] = (None, "", str(exc))
+        return cache[key]
+
+    labels = out["wetland_type"].to_numpy(dtype=object)
+    pct = out["pct_class"].to_numpy(dtype=object)
+    metro = out["metro"].to_numpy(dtype=object)
+    cedar = out["cedar_tamarack"].to_numpy(dtype=object)
+    cols = {c: np.full(n, None, dtype=object) for c in SCREEN_COLUMNS}
+    # the distinct places: rows sharing (types, class, metro, cedar, zones reached)
+    reached = np.column_stack([out[z].fillna(0).to_numpy(dtype=float) > 0 for _, z, _ in _ZONES])
+    keys = pd.DataFrame({
+        "t": labels, "p": pct, "m": metro, "c": cedar,
+        "z": reached[:, 0] * 4 + reached[:, 1] * 2 + reached[:, 2],
+    }).astype(str)
+    codes, uniq = pd.factorize(pd.MultiIndex.from_frame(keys))
+    progress = _bar(len(uniq), "de minimis amounts", bar)
+    for k in range(len(uniq)):
+        rows = np.flatnonzero((codes == k) & ok)
+        progress.update(1)
+        if not len(rows):
+            continue
+        r = rows[0]
+        types = [int(t) for t in str(labels[r]).split("/")]
+        best: tuple[float, ShorelandZone, int, str] | None = None
+        notes = []
+        per_zone = {}
+        for j, (zone, _, col) in enumerate(_ZONES):
+            if not reached[r, j]:
+                continue
+            # a mixed polygon is held, in each zone, to its type with the smallest amount
+            found = [(amount(t, zone, str(pct[r]), bool(metro[r]), bool(cedar[r])), t)
+                     for t in types]
+            usable = [(a, t) for a, t in found if a[0] is not None]
+            notes += [a[2] for a, _ in found if a[2]]
+            if not usable:
+                continue
+            (value, cite, _), t = min(usable, key=lambda x: (x[0][0], x[1]))
+            per_zone[col] = value
+            if best is None or value < best[0]:
+                best = (value, zone, t, cite)
+        for col, value in per_zone.items():
+            cols[col][rows] = value
+        verify = [_STANDING_VERIFY, *dict.fromkeys(notes)]
+        if best is not None:
+            cols["de_minimis_sqft"][rows] = best[0]
+            cols["dm_zone"][rows] = best[1].value
+            cols["dm_type"][rows] = str(best[2])
+            cols["dm_citations"][rows] = best[3]
+        if len(types) > 1:
+            verify.insert(0, f"the polygon holds types {labels[r]}: each zone's amount is "
+                             "that of the type with the smallest; verify the split in the field")
+        cols["verify"][rows] = "; ".join(verify)
+    progress.close()
+    inferred = (out["type_source"] == "inferred").to_numpy() & ok
+    cols["verify"][inferred] = [
+        f"wetland type {t} inferred from the Cowardin code: verify in the field; {v}"
+        for t, v in zip(labels[inferred], cols["verify"][inferred], strict=True)
+    ]
+    for c in SCREEN_COLUMNS:
+        values = cols[c]
+        if c.endswith("_sqft"):
+            out[c] = pd.to_numeric(pd.Series(values, index=out.index), errors="coerce")
+        else:
+            out[c] = values
+
+
+def run_screen(
+    wetlands: str | Path,
+    out: str | Path,
+    *,
+    context: str | Path | Context | None = None,
+    layer: str | None = None,
+    as_of: str | None = None,
+    assume_crs: str | None = None,
+    fields: Mapping[str, str] | None = None,
+    progress_bar: bool = True,
+    overwrite: bool = False,
+) -> tuple[Screening, list[Path]]:
+    """Screen ``wetlands`` and write GeoParquet, GeoPackage and manifest.
+
+    Returns the result and the paths written.
+    """
+    result = screen(wetlands, context, layer=layer, as_of=as_of, fields=fields,
+                    assume_crs=assume_crs, progress_bar=progress_bar)
+    return result, result.write(out, overwrite=overwrite)

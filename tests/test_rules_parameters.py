@@ -162,7 +162,8 @@ def _numbers(path: Path) -> list[tuple[int, str, str]]:
 
 
 # A named unit constant may hold its number; nothing else may be more than 0 or 1.
-ALLOWED_LINES = ("PERCENT = 100", "SQFT_PER_ACRE = 43_560")
+ALLOWED_LINES = ("PERCENT = 100", "SQFT_PER_ACRE = 43_560",
+                 "AMOUNT_STEP_SQFT = 10")  # a display rounding step, not an amount
 LEGAL_AMOUNTS = {10_000, 5_000, 2_500, 2_000, 1_000, 500, 400, 100, 80, 50, 20, 15, 10, 5, 2,
                  6.5, 0.5, 2.5, 1992, 43_560}
 

@@ -331,9 +331,27 @@ def exact_sum(values: Iterable[float | Fraction]) -> Fraction:
     return sum((exact(v) for v in values), Fraction(0))
 
 
+#: Display only: the law's area amounts are all multiples of this many square feet, so a
+#: fractional area that rounds to such a multiple keeps a decimal in a reason (fmt_sqft).
+AMOUNT_STEP_SQFT = 10
+
+
 def fmt_sqft(value: float) -> str:
-    """Return an area for a reason: ``10,000 sq ft`` or ``10,000.5 sq ft``."""
-    return f"{fmt_number(value)} sq ft"
+    """Return an area for a reason in whole square feet (the joint-application convention).
+
+    A fractional area that would round to a multiple of ten square feet (where every
+    amount of the law lies: 20, 100, 10,000 ...) keeps one decimal, so a reason never
+    reads "10,000 sq ft is over the amount of 10,000 sq ft".
+
+    Examples
+    --------
+    >>> fmt_sqft(6000.2681), fmt_sqft(10000.4), fmt_sqft(10000.0), fmt_sqft(19.96)
+    ('6,000 sq ft', '10,000.4 sq ft', '10,000 sq ft', '20.0 sq ft')
+    """
+    whole = round(float(value))
+    if whole != float(value) and whole % AMOUNT_STEP_SQFT == 0:
+        return f"{float(value):,.1f} sq ft"
+    return f"{whole:,} sq ft"
 
 
 def fmt_number(value: float) -> str:

@@ -357,3 +357,16 @@ def test_fee_never_decreases_with_the_amount(gallons, more, as_of):
 def test_a_fee_is_never_below_the_minimum(gallons, as_of, etype, ot):
     d = fee(gallons, as_of, entity_type=etype, once_through=ot)
     assert d.value >= 100.0
+
+
+
+@pytest.mark.parametrize(("use", "words"), [
+    ("cogeneration", "cogenerates steam for home heating"),
+    ("hydropower", "temporarily diverts a water of the state from its natural channel"),
+])
+def test_the_cogeneration_and_hydropower_caps_name_the_facts_they_need(use, words):
+    """Subd. 6(d)(4), (d)(5): a cap lowers the fee only with a verify item naming its facts."""
+    d = wu.processing_fee(Appropriation("P", annual_gallons=9e9, use=use,
+                                        entity_type="municipality"), as_of=E2018)
+    assert "fee_capped" in d.flags
+    assert any(words in v for v in d.verify), d.verify

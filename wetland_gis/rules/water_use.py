@@ -956,6 +956,16 @@ def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
                     f"a metropolitan county were to be terminated by {fmt_value(by)} "
                     "(subd. 4a(b)).")
         return WaterOutcome.TERMINATE, None
+    if (a.once_through and rec.value(terminate_key) and in_metro is not False
+            and a.mt_simon_hinckley is not False and not (in_metro and a.mt_simon_hinckley)):
+        # subd. 4a(b) reaches existing once-through permits too: an unknown aquifer or
+        # county is a question for a person, not a "does not apply"
+        rec.because("A once-through system: permits drawing from the Mt. Simon-Hinckley "
+                    "aquifer in a metropolitan county were to be terminated (subd. 4a(b)); "
+                    "whether this one does is not known.")
+        rec.check("Whether the well draws from the Mt. Simon-Hinckley aquifer, in a "
+                  "metropolitan county (§ 473.121, subd. 4).")
+        return WaterOutcome.VERIFY, None
     if not a.is_new_or_modified:
         rec.because("Subd. 4a restricts new permits; this is an existing permit.")
         return WaterOutcome.NOT_APPLICABLE, None
@@ -1235,9 +1245,16 @@ def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
         rec.check("Data center as defined in § 216B.02, subd. 11 (not held here).")
         rec.check("That the amount compared is the new or additional consumptive use.")
         return WaterOutcome.CONDITIONS, None
-    if a.data_center is None and a.supplies_data_center is None:
-        rec.because(f"More than {_gal(limit)} a year and it is not stated whether a data center "
-                    "is involved.")
+    # the fact the paragraph turns on: for a new or modified permit whether the applicant is
+    # a data center, for an existing permit whether it supplies one; unknown is never "no"
+    relevant = (a.data_center if a.is_new_or_modified
+                else a.supplies_data_center if a.permit_action == "existing" else None)
+    if relevant is None:
+        rec.because(f"More than {_gal(limit)} a year and it is not stated whether "
+                    + ("the applicant is a data center." if a.is_new_or_modified
+                       else "the permittee intends to provide the water to a data center."
+                       if a.permit_action == "existing"
+                       else "a data center is involved (the permit action is not known)."))
         rec.check("Whether the applicant is, or supplies, a data center (§ 216B.02, subd. 11).")
         return WaterOutcome.VERIFY, None
     rec.because("No data center is involved.")
@@ -1418,6 +1435,14 @@ def _fee(a: Appropriation, rec: _Rec, readings: FeeReadings,
             if cap_key == "agricultural_irrigation":
                 rec.check("The (d)(3) cap is applied per permit (reading 'per permit'); check "
                           "whether the DNR applies it per entity.")
+            elif cap_key == "cogeneration":
+                rec.check("The (d)(4) cap is for a municipality that furnishes electric "
+                          "service and cogenerates steam for home heating, for its permit "
+                          "for the cogeneration of electricity and steam: confirm both.")
+            elif cap_key == "hydropower":
+                rec.check("The (d)(5) cap is for a facility that temporarily diverts a water "
+                          "of the state from its natural channel to produce hydroelectric or "
+                          "hydromechanical power: confirm the diversion.")
     return WaterOutcome.FEE, fee
 
 

@@ -152,7 +152,7 @@ def test_assessment_report_writes_html_and_pdf(tmp_path: Path, pdf: Path) -> Non
     html_path, pdf_path = a.report(tmp_path / "report.html", siting=s, pdf=True)
     assert pdf_path == tmp_path / "report.pdf" and _pages(pdf_path) >= 3
     first = " ".join(_text(pdf_path, 1).split())
-    assert "Crow Wing sample: 2 impacts" in first
+    assert "Crow Wing sample: replacement required, 2 impacts" in first
     text = html_path.read_text("utf-8")
     assert "<iframe" in text and "Replacement plan" in text
 

@@ -421,3 +421,11 @@ def test_one_answer_per_project() -> None:
     answers = re.findall(r'<p class="answer[^"]*" data-project="([^"]*)">', text)
     assert answers == ["North road", "South road"]
     assert "South road: 3 impacts" in html.unescape(_section(text, "answer"))
+
+
+def test_the_answer_leads_with_the_project_outcome_of_the_projects_table() -> None:
+    """A project that is prohibited (a fen) says so first, before the impact counts."""
+    summary = {**fx.summary(), "outcome": "prohibited"}
+    text = render_report(summary, fx.impacts(), trace=fx.trace())
+    answer = text.split("The answer", 1)[1].split("</section>", 1)[0]
+    assert ": prohibited, " in answer

@@ -345,13 +345,30 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def _project_outcomes(
+    summary: Mapping[str, Any], rows: list[dict[str, Any]]
+) -> dict[str, str]:
+    """Return each project's outcome, from the projects table row(s) in ``summary``."""
+    projects = list(dict.fromkeys(r["project"] for r in rows))
+    out: dict[str, str] = {}
+    for key, value in summary.items():
+        if is_missing(value):
+            continue
+        if key == "outcome" and len(projects) == 1:
+            out[projects[0]] = str(value)
+        elif str(key).endswith(": outcome"):
+            out[str(key)[: -len(": outcome")]] = str(value)
+    return out
+
+
 def _answers(
     rows: list[dict[str, Any]],
     per_project: Mapping[str, Mapping[str, Any]],
     unmet: Mapping[str, float],
     sited: bool,
+    project_outcomes: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """One answer per project: a sentence and its parts."""
+    """Return one answer per project: a sentence (the project outcome first) and its parts."""
     projects = list(dict.fromkeys(r["project"] for r in rows)) or [""]
     answers = []
     for project in projects:
@@ -378,7 +395,9 @@ def _answers(
                 f"{n} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}"
                 for o, n in counts.items()
             )
-            parts.append(f"{name}: {_plural(len(own), 'impact')} ({outcome_text})")
+            decided = (project_outcomes or {}).get(project)
+            lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
+            parts.append(f"{lead}{_plural(len(own), 'impact')} ({outcome_text})")
             if replace > 0:
                 parts.append(f"{_acres(replace)} acres of replacement required")
                 plan = per_project.get(project)
@@ -788,7 +807,9 @@ def render_report(
     cites = _Citations()
     plan_rows, plan_totals, per_project = _plan(allocation, project_of)
     answers = _answers(rows, per_project, _unmet_by_project(unmet, project_of),
-                       sited=ranking is not None or allocation is not None)
+                       sited=ranking is not None or allocation is not None,
+                       project_outcomes=_project_outcomes(_as_mapping(summary, "summary"),
+                                                          rows))
     shortfalls = []
     if unmet is not None:
         col = find_column(unmet.columns, "acres_short", "credits_short")

@@ -52,6 +52,7 @@ from wetland_gis.io.fields import (
 )
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import read_layer
+from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -105,7 +106,6 @@ _ZONE_COLUMNS = (
 
 MAP_ZONE_PAD_FT = 5280.0
 """How far beyond the impacts the shoreland zones are drawn for the map (a display choice)."""
-_TRUE = {"1", "true", "t", "yes", "y"}
 
 
 @dataclass(frozen=True)
@@ -414,26 +414,7 @@ def _rename_colliding(
 
 def _text(value: Any) -> str:
     """Return an id or project value as text; a missing or blank value is ``""``."""
-    if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
-        return ""
-    text = str(value)
-    return text if text.strip() else ""
-
-
-def _flag(value: Any) -> bool:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return False
-    if isinstance(value, (bool, np.bool_, int, np.integer, float)):
-        return bool(value)
-    return str(value).strip().lower() in _TRUE
-
-
-def _number(value: Any) -> float | None:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        return None
-    return None if np.isnan(out) else out
+    return "" if is_blank(value) else str(value)
 
 
 def _types_of(label: str) -> tuple[WetlandType, ...]:
@@ -843,9 +824,9 @@ def _apply_engine(
                 "no calcareous fen layer in the context: check the DNR list of calcareous "
                 "fens (§ 103G.223); the impact was screened as not a fen"
             )
-        elif fens_near is not None and bool(fens_near.get(idx, False)) and not _flag(
+        elif fens_near is not None and bool(fens_near.get(idx, False)) and read_flag(
             row["calcareous_fen"]
-        ):
+        ) is not True:
             verify.append(
                 f"the impact is within {options.fen_review_ft:g} ft of a calcareous fen: a fen "
                 "may not be degraded, wholly or partially, by any activity (§ 103G.223); "
@@ -867,7 +848,7 @@ def _apply_engine(
             sqft_outside=float(row["sqft_outside"] or 0.0),
             pct_class=PercentageArea(row["pct_class"]),
             metro=bool(row["metro"]),
-            calcareous_fen=_flag(row["calcareous_fen"]),
+            calcareous_fen=read_flag(row["calcareous_fen"]) is True,
             banked=read_flag(get("banked", idx)) is True,
             used_for_replacement_credit=read_flag(get("used_for_credit", idx)) is True,
             public_waters_wetland=pww.outcome is Outcome.OUT_OF_SCOPE,

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.io.fields import FieldMapping
+from wetland_gis.io.values import is_blank
 from wetland_gis.units import SQFT_PER_ACRE, joint_application_area
 
 __all__ = [
@@ -59,14 +60,10 @@ def _column(gdf: pd.DataFrame, names: Sequence[str]) -> str | None:
 
 
 def _blank(value: Any) -> bool:
-    if value is None:
+    """Return True for a blank value, or the text a blank becomes in a CSV round trip."""
+    if isinstance(value, str) and value.strip().lower() in {"nan", "none", "<na>"}:
         return True
-    if isinstance(value, str):
-        return value.strip() == "" or value.strip().lower() in {"nan", "none", "<na>"}
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
+    return is_blank(value)
 
 
 def _text(value: Any, missing: str = "") -> str:

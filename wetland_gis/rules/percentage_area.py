@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import re
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea
 from wetland_gis.errors import ParameterError, RulesInputError
+from wetland_gis.io import values
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.facts import (
     PERCENT,
@@ -49,10 +49,12 @@ _T = "percentage_area.thresholds."
 
 
 def normalise_county(name: str) -> str:
-    """Return a county name reduced for matching.
+    """Return a county name reduced for matching the county lists.
 
-    Case, surrounding and repeated whitespace, full stops, a trailing "County" and
-    "Saint" / "St." / "St" are all made the same.
+    :func:`wetland_gis.io.values.normalise_county` (the one county parser), raising the
+    rules core's error for a value that is not text: case, spaces, full stops, hyphens
+    and dashes, underscores, apostrophes, a trailing "County" and "Saint" / "St." /
+    "St" are all made the same.
 
     Parameters
     ----------
@@ -64,19 +66,21 @@ def normalise_county(name: str) -> str:
     str
         The reduced name, e.g. ``"st louis"``.
 
+    Raises
+    ------
+    RulesInputError
+        When ``name`` is not text.
+
     Examples
     --------
     >>> normalise_county("St. Louis County") == normalise_county("saint  louis")
     True
+    >>> normalise_county("Lac-qui-Parle") == normalise_county("LAC QUI PARLE COUNTY")
+    True
     """
     if not isinstance(name, str):
         raise RulesInputError(f"county must be a name (text), got {name!r}")
-    text = name.replace(".", " ").casefold()
-    words = text.split()
-    if words and words[-1] == "county":
-        words = words[:-1]
-    words = ["st" if w == "saint" else w for w in words]
-    return re.sub(r"\s+", " ", " ".join(words)).strip()
+    return values.normalise_county(name)
 
 
 def county_index(params: ParameterSet, day: dt.date) -> dict[str, tuple[str, PercentageArea]]:

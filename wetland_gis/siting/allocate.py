@@ -59,6 +59,7 @@ from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from wetland_gis.errors import WetlandGISError
+from wetland_gis.io.values import FALSE_SPELLINGS, TRUE_SPELLINGS, is_blank, parse_bool
 from wetland_gis.parameters import ParameterSet, default_parameters
 
 __all__ = [
@@ -252,7 +253,20 @@ def _label(p: _Problem) -> np.ndarray:
 
 
 def _bool(col: pd.Series) -> np.ndarray:
-    return col.fillna(False).astype(bool).to_numpy()
+    """Return a yes/no ranking column as booleans, read by :func:`parse_bool`.
+
+    A blank is False (as the ranking writes no value for "not excluded"); a value that is
+    not a yes/no spelling (``"maybe"``, ``2``) is an :class:`AllocationError` naming the
+    row, never guessed: ``bool("no")`` would be True.
+    """
+    flags = [parse_bool(v, errors="coerce") for v in col]
+    for row, (flag, raw) in enumerate(zip(flags, col, strict=True)):
+        if flag is None and not is_blank(raw):
+            raise AllocationError(
+                f"ranking column {col.name!r}, row {row}: {raw!r} is not a yes/no value; "
+                f"write one of {list(TRUE_SPELLINGS)} or {list(FALSE_SPELLINGS)}"
+            )
+    return np.array([flag is True for flag in flags], dtype=bool)
 
 
 def _num(frame: pd.DataFrame, name: str, default: float = np.nan) -> np.ndarray:

@@ -377,7 +377,7 @@ def test_the_rules_core_and_the_context_read_lac_qui_parle_alike(name):
 
 def test_siting_place_reads_ids_and_whole_numbers_with_the_parser():
     """§ 103G.222, subd. 3: a float watershed id and '18.0' name the same place."""
-    from wetland_gis.rules.siting import SitingPlace
+    from wetland_gis.rules.priority import SitingPlace
 
     place = SitingPlace(minor=7001.0, major="18.0", bsa=" 7 ")
     assert (place.minor, place.major, place.bsa) == ("7001", 18, 7)

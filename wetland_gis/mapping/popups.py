@@ -20,7 +20,7 @@ import pandas as pd
 
 from wetland_gis.enums import ImpactOutcome, SitingTier
 from wetland_gis.io.values import parse_bool
-from wetland_gis.rules.siting import CITE_TIER
+from wetland_gis.rules.priority import CITE_TIER
 
 from ._format import (
     MISSING,

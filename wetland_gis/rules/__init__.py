@@ -50,6 +50,14 @@ from wetland_gis.rules.percentage_area import (
     percentage_area_from_figures,
     percentage_area_of_county,
 )
+from wetland_gis.rules.priority import (
+    REPLACEMENT_ACTIONS,
+    SitingPlace,
+    next_tier_condition,
+    normalise_action,
+    replacement_action_eligibility,
+    siting_tier,
+)
 from wetland_gis.rules.procedure import (
     BANK_TRANSACTIONS,
     bank_fees,
@@ -59,14 +67,6 @@ from wetland_gis.rules.procedure import (
 )
 from wetland_gis.rules.public_waters import public_waters_wetland
 from wetland_gis.rules.replacement import replacement_ratio, replacement_required
-from wetland_gis.rules.siting import (
-    REPLACEMENT_ACTIONS,
-    SitingPlace,
-    next_tier_condition,
-    normalise_action,
-    replacement_action_eligibility,
-    siting_tier,
-)
 from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
 
 __all__ = [
@@ -115,7 +115,7 @@ __all__ = [
     "revised_application_requires_notice",
     "bank_fees",
     "BANK_TRANSACTIONS",
-    # replacement siting (wetland_gis/rules/siting.py)
+    # replacement siting (wetland_gis/rules/priority.py)
     "SitingPlace",
     "siting_tier",
     "next_tier_condition",

@@ -9,7 +9,7 @@
 * :func:`depression_summary`, :func:`categorical_share` - raster site attributes
   (:mod:`.raster`).
 
-The legal rules themselves are in :mod:`wetland_gis.rules.siting`.
+The legal rules themselves are in :mod:`wetland_gis.rules.priority`.
 """
 
 from __future__ import annotations

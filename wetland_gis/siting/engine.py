@@ -30,7 +30,7 @@ from wetland_gis.parameters import (
     default_parameters,
     load_adjustments,
 )
-from wetland_gis.rules.siting import BANKING_OWN_ORDER
+from wetland_gis.rules.priority import BANKING_OWN_ORDER
 from wetland_gis.siting.allocate import Allocation, allocate, check_weights
 from wetland_gis.siting.rank import (
     attribute_options,

@@ -4,7 +4,7 @@ The geometry side of siting: read the bank credit listing and the candidate site
 every option in its minor and major watershed, bank service area and percentage-area
 class (:func:`attribute_options`), then pair every impact that needs replacement with
 every option (:func:`rank_options`). The legal questions - tier, exclusion, ratio, fee,
-eligible action - are answered by the rules core (:mod:`wetland_gis.rules.siting`,
+eligible action - are answered by the rules core (:mod:`wetland_gis.rules.priority`,
 :func:`~wetland_gis.rules.replacement.replacement_ratio`,
 :func:`~wetland_gis.rules.procedure.bank_fees`); this module only supplies their values.
 
@@ -40,9 +40,7 @@ from wetland_gis.io.values import (
 )
 from wetland_gis.io.wetland_types import parse_wetland_type
 from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adjustments
-from wetland_gis.rules.procedure import bank_fees
-from wetland_gis.rules.replacement import replacement_ratio
-from wetland_gis.rules.siting import (
+from wetland_gis.rules.priority import (
     BANKING_OWN_ORDER,
     CITE_NEXT_LEVEL,
     SitingPlace,
@@ -51,6 +49,8 @@ from wetland_gis.rules.siting import (
     siting_priority,
     siting_tier,
 )
+from wetland_gis.rules.procedure import bank_fees
+from wetland_gis.rules.replacement import replacement_ratio
 from wetland_gis.siting.allocate import check_weights
 from wetland_gis.units import FOOT_M
 
@@ -741,7 +741,7 @@ def rank_options(
     id_field : str, optional
         Impact id column (see :func:`impact_needs`).
     siting_reading : {"banking_own_order", "single_order"}, default "banking_own_order"
-        The reading of § 103G.222, subd. 3(c) (:data:`~wetland_gis.rules.siting.SITING_READINGS`,
+        The reading of § 103G.222, subd. 3(c) (:data:`~wetland_gis.rules.priority.SITING_READINGS`,
         docs/siting.md): by default a bank credit in the impact's bank service area is
         ranked at priority 1, beside tier 1 sites. Written in column ``siting_reading``.
 
@@ -751,7 +751,7 @@ def rank_options(
         The "ranking" of docs/data_schema.md (:data:`RANKING_COLUMNS`; plus ``score`` with
         ``weights``): one row per impact and option, ordered by impact (input order), then
         non-excluded before excluded, priority
-        (:func:`~wetland_gis.rules.siting.siting_priority`), in-kind before unknown before
+        (:func:`~wetland_gis.rules.priority.siting_priority`), in-kind before unknown before
         out-of-kind,
         cost (or score), a shared minor/major watershed (the tie-breaker among banks of one
         tier), distance and option id. ``cost`` is the cost of the impact's whole

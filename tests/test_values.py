@@ -309,7 +309,7 @@ LISTING = ("bank_name,account,county,major,bsa,circ39,credits,price,program,lon,
 
 
 def test_a_bank_listing_reads_numbers_with_the_parser(tmp_path):
-    from wetland_gis.siting.rank import read_bank_listing
+    from wetland_gis.io.bank_listing import read_bank_listing
 
     path = tmp_path / "banks.csv"
     path.write_text(LISTING.format(major="47.0", credits='"1,250.5"'), encoding="utf-8")
@@ -321,7 +321,7 @@ def test_a_bank_listing_reads_numbers_with_the_parser(tmp_path):
 @pytest.mark.parametrize("major", ["0", "82", "47.5"])
 def test_a_bank_listing_major_is_checked_against_the_dnr_numbering(tmp_path, major):
     from wetland_gis.context import MAJOR_WATERSHED_IDS
-    from wetland_gis.siting.rank import read_bank_listing
+    from wetland_gis.io.bank_listing import read_bank_listing
 
     lo, hi = MAJOR_WATERSHED_IDS
     path = tmp_path / "banks.csv"

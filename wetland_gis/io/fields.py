@@ -15,7 +15,7 @@ category or when no value parses. Given only column names, ``WETLAND_TY`` is not
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ __all__ = [
     "read_flag",
     "read_number",
     "read_text",
+    "match_columns",
 ]
 
 #: Default column names per role, in order of preference (matched case-insensitively).
@@ -120,6 +121,40 @@ def read_text(value: Any) -> str | None:
     ('Smith', None, None)
     """
     return None if is_blank(value) else str(value).strip()
+
+
+def match_columns(
+    columns: Iterable[Any], wanted: Iterable[str], aliases: Mapping[str, tuple[str, ...]]
+) -> dict[str, str]:
+    """Return {documented name: column in the frame}, matched case-insensitively.
+
+    Parameters
+    ----------
+    columns : iterable
+        The frame's column names.
+    wanted : iterable of str
+        The documented names, in order.
+    aliases : Mapping[str, tuple of str]
+        Other accepted spellings of a documented name (lower case).
+
+    Returns
+    -------
+    dict
+        Documented name -> the frame's column, for each name found.
+
+    Examples
+    --------
+    >>> match_columns(["Bank", "CREDITS"], ["bank_name", "credits"], {"bank_name": ("bank",)})
+    {'bank_name': 'Bank', 'credits': 'CREDITS'}
+    """
+    lower = {str(c).strip().lower(): c for c in columns}
+    out = {}
+    for name in wanted:
+        for candidate in (name, *aliases.get(name, ())):
+            if candidate in lower:
+                out[name] = lower[candidate]
+                break
+    return out
 
 
 #: Type-field names that may hold NWI categories instead of Circular 39 types.

@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wetland_gis.context import county_classes
 from wetland_gis.enums import PercentageArea
 from wetland_gis.errors import InputError, ValueParseError
 from wetland_gis.io.values import (
@@ -30,6 +29,7 @@ from wetland_gis.io.values import (
     parse_whole_number,
 )
 from wetland_gis.parameters import default_parameters
+from wetland_gis.rules.counties import county_classes
 
 AS_OF = "2024-05-01"
 

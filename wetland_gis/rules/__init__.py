@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+from wetland_gis.rules.counties import county_classes
 from wetland_gis.rules.de_minimis import (
     MOST_RESTRICTIVE,
     MULTI_ZONE_READINGS,
@@ -92,6 +93,7 @@ __all__ = [
     "percentage_area_of_county",
     "normalise_county",
     "in_metropolitan_area",
+    "county_classes",
     "public_waters_wetland",
     # de minimis
     "de_minimis_allowance",

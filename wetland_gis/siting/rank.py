@@ -208,7 +208,7 @@ def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | Non
             src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
         elif not is_blank(county[k]):
             if county[k] not in names:
-                from wetland_gis.context import county_classes
+                from wetland_gis.rules.counties import county_classes
 
                 names[county[k]] = county_classes(county[k], params, as_of)[0]
             cls = names[county[k]]

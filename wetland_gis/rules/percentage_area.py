@@ -45,7 +45,7 @@ COUNTY_CLASS_KEYS: dict[PercentageArea, str] = {
 _RECLASSIFICATION = "Minn. R. 8420.0117, subp. 2"
 _RECLASSIFICATION_STATUTE = "Minn. Stat. § 103G.222, subd. 1(o)"
 _LESS_THAN_50 = "Minn. Stat. § 103G.005, subd. 10h"
-_T = "percentage_area.thresholds."
+_THRESHOLD = "percentage_area.thresholds."
 
 
 def normalise_county(name: str) -> str:
@@ -200,11 +200,11 @@ def percentage_area_from_figures(
         public_land_percent=float(public_share),
     )
 
-    high = trace.passes(_T + "greater_than_80_intact", intact)
-    cond_wet = trace.passes(_T + "greater_than_80_wetland_share", wet_share)
-    cond_public = trace.passes(_T + "greater_than_80_public_land_share", public_share)
-    mid = trace.passes(_T + "from_50_to_80_intact_min", intact) and trace.passes(
-        _T + "from_50_to_80_intact_max", intact
+    high = trace.passes(_THRESHOLD + "greater_than_80_intact", intact)
+    cond_wet = trace.passes(_THRESHOLD + "greater_than_80_wetland_share", wet_share)
+    cond_public = trace.passes(_THRESHOLD + "greater_than_80_public_land_share", public_share)
+    mid = trace.passes(_THRESHOLD + "from_50_to_80_intact_min", intact) and trace.passes(
+        _THRESHOLD + "from_50_to_80_intact_max", intact
     )
     said = f"{fmt_number(float(intact))} percent of the presettlement wetland acreage is intact"
 
@@ -213,39 +213,43 @@ def percentage_area_from_figures(
         if cond_wet:
             met.append(
                 f"{fmt_number(float(wet_share))} percent of the land area is wetland "
-                f"(at least {fmt_number(trace.value(_T + 'greater_than_80_wetland_share'))})"
+                "(at least "
+                f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_wetland_share'))})"
             )
-            trace.cite(trace.citation(_T + "greater_than_80_wetland_share"))
+            trace.cite(trace.citation(_THRESHOLD + "greater_than_80_wetland_share"))
         if cond_public:
             met.append(
                 f"{fmt_number(float(public_share))} percent is state or federal land "
-                f"(at least {fmt_number(trace.value(_T + 'greater_than_80_public_land_share'))})"
+                "(at least "
+                f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_public_land_share'))})"
             )
-            trace.cite(trace.citation(_T + "greater_than_80_public_land_share"))
-        trace.cite_key(_T + "greater_than_80_intact")
+            trace.cite(trace.citation(_THRESHOLD + "greater_than_80_public_land_share"))
+        trace.cite_key(_THRESHOLD + "greater_than_80_intact")
         trace.because(
-            f"{said} (at least {fmt_number(trace.value(_T + 'greater_than_80_intact'))}) and "
+            f"{said} (at least "
+            f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_intact'))}) and "
             + " and ".join(met)
             + ": a greater than 80 percent area (either extra condition suffices)."
         )
         result = PercentageArea.GREATER_THAN_80
     elif mid:
-        trace.cite_key(_T + "from_50_to_80_intact_min")
-        low = fmt_number(trace.value(_T + "from_50_to_80_intact_min"))
-        top = fmt_number(trace.value(_T + "from_50_to_80_intact_max"))
+        trace.cite_key(_THRESHOLD + "from_50_to_80_intact_min")
+        low = fmt_number(trace.value(_THRESHOLD + "from_50_to_80_intact_min"))
+        top = fmt_number(trace.value(_THRESHOLD + "from_50_to_80_intact_max"))
         trace.because(f"{said}: at least {low} but less than {top}, a 50 to 80 percent area.")
         result = PercentageArea.FROM_50_TO_80
     else:
         trace.cite(_LESS_THAN_50)
         if high:
-            trace.cite_key(_T + "greater_than_80_intact")
+            trace.cite_key(_THRESHOLD + "greater_than_80_intact")
             trace.because(
                 f"{said}, but neither extra condition of subd. 10b is met "
                 f"({fmt_number(float(wet_share))} percent wetland, "
                 f"{fmt_number(float(public_share))} percent state or federal land), so it "
                 "is not a greater than 80 percent area; nor is it a 50 to 80 percent area "
                 "(it is not less than "
-                f"{fmt_number(trace.value(_T + 'from_50_to_80_intact_max'))} percent intact), "
+                f"{fmt_number(trace.value(_THRESHOLD + 'from_50_to_80_intact_max'))} percent "
+                "intact), "
                 "so subd. 10h makes it a less than 50 percent area."
             )
         else:

@@ -349,9 +349,9 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
     idx = np.flatnonzero(use)[keep]
     if "in_kind" in r:
         in_kind = r["in_kind"].astype("boolean")
-        ook = (in_kind == False).fillna(False).to_numpy(dtype=bool)  # noqa: E712
+        out_of_kind = (in_kind == False).fillna(False).to_numpy(dtype=bool)  # noqa: E712
     else:
-        ook = np.zeros(len(r), bool)
+        out_of_kind = np.zeros(len(r), bool)
     pair_ratio = ratio[idx]
     if np.isnan(iratio).any():  # impacts without a given ratio: their lowest pair ratio
         low = pd.Series(ratio).groupby(r["impact_id"]).min()
@@ -362,7 +362,7 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
         option_kind=kind, cap=cap, price=price, fixed=fixed, pi=pi[keep], po=po[keep],
         ratio=pair_ratio, tier=level[idx].astype(int), label_tier=tier[idx].astype(int),
         distance=np.nan_to_num(_num(r, "distance_ft")[idx], nan=0.0),
-        out_of_kind=ook[idx].astype(float), listed=listed, excluded_reasons=reasons,
+        out_of_kind=out_of_kind[idx].astype(float), listed=listed, excluded_reasons=reasons,
     )
 
 

@@ -16,9 +16,9 @@ import pytest
 from shapely.geometry import box
 
 import wetland_gis as wg
+from wetland_gis.commands import read_assessed
 from wetland_gis.errors import WetlandGISWarning
 from wetland_gis.mapping.popups import impact_popup_html
-from wetland_gis.pipeline import read_assessed
 from wetland_gis.rules import TRACE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -393,12 +393,12 @@ def test_strict_exits_3_when_a_row_is_not_assessed_and_still_writes(tmp_path, ca
 
 def test_an_internal_error_prints_a_short_message_and_saves_the_traceback(
         tmp_path, capsys, monkeypatch):
-    from wetland_gis import pipeline
+    from wetland_gis import commands
 
     def broken(args):
         raise ValueError("a defect deep inside")
 
-    monkeypatch.setattr(pipeline, "run_command", broken)
+    monkeypatch.setattr(commands, "run_command", broken)
     monkeypatch.setenv("WETLAND_GIS_TRACEBACK_DIR", str(tmp_path / "tb"))
     code = _cli("map", tmp_path / "a.gpkg", "--out", tmp_path / "m.html")
     assert code == 1
@@ -413,12 +413,12 @@ def test_an_internal_error_prints_a_short_message_and_saves_the_traceback(
 
 def test_an_unwritable_output_is_an_input_error_naming_the_path(tmp_path, capsys,
                                                                 monkeypatch):
-    from wetland_gis import pipeline
+    from wetland_gis import commands
 
     def denied(args):
         raise PermissionError(13, "Permission denied", str(tmp_path / "locked.gpkg"))
 
-    monkeypatch.setattr(pipeline, "run_command", denied)
+    monkeypatch.setattr(commands, "run_command", denied)
     assert _cli("map", tmp_path / "a.gpkg", "--out", tmp_path / "m.html") == 2
     err = capsys.readouterr().err
     assert "locked.gpkg: Permission denied" in err
@@ -465,12 +465,12 @@ def test_site_tells_apart_impacts_with_a_repeated_or_blank_id(tmp_path, capsys):
 
 
 def test_ctrl_c_exits_130_saying_no_output_was_changed(tmp_path, capsys, monkeypatch):
-    from wetland_gis import pipeline
+    from wetland_gis import commands
 
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pipeline, "run_command", interrupted)
+    monkeypatch.setattr(commands, "run_command", interrupted)
     assert _cli("report", tmp_path / "a.gpkg", "--out", tmp_path / "r.html") == 130
     assert "interrupted; no output was changed" in capsys.readouterr().err
 
@@ -479,7 +479,7 @@ def test_run_options_are_one_reusable_piece():
     import argparse
 
     from wetland_gis.cli import add_run_options, run_guarded
-    from wetland_gis.pipeline import CommandResult, Tally
+    from wetland_gis.commands import CommandResult, Tally
 
     parser = argparse.ArgumentParser()
     add_run_options(parser)

@@ -12,13 +12,13 @@ from wetland_gis.context import (
     COUNTY_PCT_SOURCE,
     DEFAULT_COUNTIES_PATH,
     Context,
-    county_classes,
     load_context,
-    normalise_county_name,
     validate_layer,
 )
 from wetland_gis.enums import PercentageArea
 from wetland_gis.errors import ContextError, LayerNotFoundError, MissingCRSError
+from wetland_gis.io.values import normalise_county
+from wetland_gis.rules.counties import county_classes
 
 CRS = "EPSG:26915"
 AS_OF = "2024-05-01"
@@ -77,7 +77,7 @@ def test_shipped_counties_join_class_and_metro_by_name(shipped, county, pct, met
 
 
 def test_county_names_are_matched_loosely():
-    assert normalise_county_name("Saint Louis County") == normalise_county_name("St. Louis")
+    assert normalise_county("Saint Louis County") == normalise_county("St. Louis")
     assert county_classes("SAINT LOUIS COUNTY", as_of=AS_OF) == (
         PercentageArea.GREATER_THAN_80,
         False,

@@ -32,9 +32,9 @@ from hypothesis import strategies as st
 from shapely import affinity
 
 import wetland_gis as wg
+from wetland_gis.commands import run_map, run_report, run_site
 from wetland_gis.context import load_context
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
-from wetland_gis.pipeline import run_map, run_report, run_site
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"

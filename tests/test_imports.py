@@ -75,7 +75,7 @@ def test_assess_is_the_function_even_after_its_module_is_imported():
     loaded = subprocess.run(
         [sys.executable, "-c", textwrap.dedent("""
             import wetland_gis.assess
-            import wetland_gis.pipeline
+            import wetland_gis.commands
             import wetland_gis
             from wetland_gis import assess
             print(callable(wetland_gis.assess), wetland_gis.assess is assess,

@@ -156,7 +156,7 @@ def test_qgis_opens_every_layer_styled(outputs) -> None:
 @pytest.mark.slow
 def test_qgis_opens_the_demo_outputs(tmp_path) -> None:
     _require_qgis()
-    from wetland_gis.pipeline import run_assess, run_site
+    from wetland_gis.commands import run_assess, run_site
 
     root = Path(__file__).resolve().parents[1] / "sample_data"
     project = root / "projects" / "crow_wing"

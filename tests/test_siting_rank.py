@@ -248,7 +248,7 @@ def test_options_are_placed_by_overlay_and_listing_values_win(sites, bank_csv, c
 
 
 def read_bank_listing_frame(table: pd.DataFrame) -> gpd.GeoDataFrame:
-    from wetland_gis.siting.rank import prepare_banks
+    from wetland_gis.io.bank_listing import prepare_banks
 
     return prepare_banks(table, source="table")
 

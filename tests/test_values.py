@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wetland_gis.context import county_classes
 from wetland_gis.enums import PercentageArea
 from wetland_gis.errors import InputError, ValueParseError
 from wetland_gis.io.values import (
@@ -30,6 +29,7 @@ from wetland_gis.io.values import (
     parse_whole_number,
 )
 from wetland_gis.parameters import default_parameters
+from wetland_gis.rules.counties import county_classes
 
 AS_OF = "2024-05-01"
 
@@ -309,7 +309,7 @@ LISTING = ("bank_name,account,county,major,bsa,circ39,credits,price,program,lon,
 
 
 def test_a_bank_listing_reads_numbers_with_the_parser(tmp_path):
-    from wetland_gis.siting.rank import read_bank_listing
+    from wetland_gis.io.bank_listing import read_bank_listing
 
     path = tmp_path / "banks.csv"
     path.write_text(LISTING.format(major="47.0", credits='"1,250.5"'), encoding="utf-8")
@@ -321,7 +321,7 @@ def test_a_bank_listing_reads_numbers_with_the_parser(tmp_path):
 @pytest.mark.parametrize("major", ["0", "82", "47.5"])
 def test_a_bank_listing_major_is_checked_against_the_dnr_numbering(tmp_path, major):
     from wetland_gis.context import MAJOR_WATERSHED_IDS
-    from wetland_gis.siting.rank import read_bank_listing
+    from wetland_gis.io.bank_listing import read_bank_listing
 
     lo, hi = MAJOR_WATERSHED_IDS
     path = tmp_path / "banks.csv"
@@ -329,3 +329,82 @@ def test_a_bank_listing_major_is_checked_against_the_dnr_numbering(tmp_path, maj
     with pytest.raises(InputError, match=rf"major '?{major}'? is not a major watershed number "
                                            rf"{lo}-{hi}"):
         read_bank_listing(path)
+
+
+# ------------------------------------------------------- every caller reads the same way
+
+
+def _callers_of_bool():
+    from wetland_gis.io.fields import read_flag
+    from wetland_gis.io.wetland_types import _truthy as cedar_flag
+    from wetland_gis.mapping.popups import truthy
+
+    return {
+        "io.fields.read_flag": lambda v: read_flag(v) is True,
+        "io.wetland_types cedar flag": cedar_flag,
+        "mapping.popups.truthy": truthy,
+    }
+
+
+@pytest.mark.parametrize(("value", "expected"), [*BOOL_CASES, ("maybe", None), (2, None),
+                                                 ("", None), (None, None)], ids=repr)
+def test_every_reader_of_a_flag_agrees_with_parse_bool(value, expected):
+    """'1.0' is true and 'no' is false for every caller (they disagreed before issue 12)."""
+    for name, reader in _callers_of_bool().items():
+        assert reader(value) is (expected is True), name
+
+
+@pytest.mark.parametrize(("value", "expected"), [("1,200.5", 1200.5), ("$1,200.50", 1200.5),
+                                                 (" 3 ", 3.0), ("inf", None), ("x", None),
+                                                 ("", None), (True, None)], ids=repr)
+def test_read_number_is_parse_number_coerced(value, expected):
+    from wetland_gis.io.fields import read_number
+
+    assert read_number(value) == expected
+
+
+@pytest.mark.parametrize("name", ["Lac-qui-Parle", "Lac qui Parle County", "LAC QUI PARLE",
+                                  "lac\u2013qui\u2013parle"])
+def test_the_rules_core_and_the_context_read_lac_qui_parle_alike(name):
+    """§ 103G.005 classes by county: the rules core finds the county the context finds."""
+    from wetland_gis.rules.percentage_area import normalise_county as rules_normalise
+
+    assert rules_normalise(name) == normalise_county(name) == "lac qui parle"
+    params = default_parameters()
+    assert county_classes(name, params, AS_OF)[0] is county_classes("Lac qui Parle", params,
+                                                                      AS_OF)[0]
+
+
+def test_siting_place_reads_ids_and_whole_numbers_with_the_parser():
+    """§ 103G.222, subd. 3: a float watershed id and '18.0' name the same place."""
+    from wetland_gis.rules.priority import SitingPlace
+
+    place = SitingPlace(minor=7001.0, major="18.0", bsa=" 7 ")
+    assert (place.minor, place.major, place.bsa) == ("7001", 18, 7)
+    assert SitingPlace(minor="07001").minor == "07001"
+
+
+def _ranking(excluded):
+    return pd.DataFrame({
+        "impact_id": ["I1", "I1"], "option_id": ["A", "B"], "option_kind": ["bank", "bank"],
+        "tier": [1, 2], "ratio": [1.0, 1.0], "credits_available": [5.0, 5.0],
+        "excluded": [excluded, False], "impact_acres": [1.0, 1.0], "price_per_credit": [1.0, 9.0],
+    })
+
+
+@pytest.mark.parametrize(("excluded", "used"), [("no", "A"), ("No", "A"), ("0", "A"),
+                                                (False, "A"), ("yes", "B"), ("1.0", "B"),
+                                                (True, "B")])
+def test_allocation_reads_the_text_no_as_not_excluded(excluded, used):
+    """A bug before issue 12: bool('no') is True, so an option written 'no' was excluded."""
+    from wetland_gis.siting.allocate import allocate
+
+    plan = allocate(_ranking(excluded))
+    assert set(plan.plan["option_id"]) == {used}
+
+
+def test_allocation_refuses_an_exclusion_it_cannot_read():
+    from wetland_gis.siting.allocate import AllocationError, allocate
+
+    with pytest.raises(AllocationError, match=r"'excluded', row 0: 'maybe' is not a yes/no"):
+        allocate(_ranking("maybe"))

@@ -52,6 +52,7 @@ from wetland_gis.io.fields import (
 )
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import read_layer
+from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -69,7 +70,6 @@ from wetland_gis.units import FOOT_M, joint_application_area
 
 __all__ = ["AssessOptions", "Assessment", "assess", "map_layers", "DECISION_COLUMNS"]
 
-SEP = "; "
 NO_PROJECT = "(no project)"
 """Project of the rows whose project column is empty."""
 
@@ -105,7 +105,6 @@ _ZONE_COLUMNS = (
 
 MAP_ZONE_PAD_FT = 5280.0
 """How far beyond the impacts the shoreland zones are drawn for the map (a display choice)."""
-_TRUE = {"1", "true", "t", "yes", "y"}
 
 
 @dataclass(frozen=True)
@@ -381,7 +380,7 @@ def _read_impacts(
 
 
 def _rename_colliding(
-    gdf: gpd.GeoDataFrame, fm: FieldMapping, manifest: Manifest
+    gdf: gpd.GeoDataFrame, field_map: FieldMapping, manifest: Manifest
 ) -> tuple[gpd.GeoDataFrame, FieldMapping]:
     """Rename input columns that share a name with an output column (``<name>_in``).
 
@@ -407,33 +406,15 @@ def _rename_colliding(
             for old, new in renames.items()
         )
         gdf = gdf.rename(columns=renames)
-        fm = replace(fm, **{role: renames[col] for role, col in fm.as_dict().items()
-                            if col in renames})
-    return gdf, fm
+        field_map = replace(field_map, **{role: renames[col]
+                                          for role, col in field_map.as_dict().items()
+                                          if col in renames})
+    return gdf, field_map
 
 
 def _text(value: Any) -> str:
     """Return an id or project value as text; a missing or blank value is ``""``."""
-    if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
-        return ""
-    text = str(value)
-    return text if text.strip() else ""
-
-
-def _flag(value: Any) -> bool:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return False
-    if isinstance(value, (bool, np.bool_, int, np.integer, float)):
-        return bool(value)
-    return str(value).strip().lower() in _TRUE
-
-
-def _number(value: Any) -> float | None:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        return None
-    return None if np.isnan(out) else out
+    return "" if is_blank(value) else str(value)
 
 
 def _types_of(label: str) -> tuple[WetlandType, ...]:
@@ -616,17 +597,18 @@ def assess(
     # given back on the output
     input_index = gdf.index
     gdf = gdf.reset_index(drop=True)
-    fm = resolve_fields(gdf, **dict(fields or {}))
-    gdf, fm = _rename_colliding(gdf, fm, manifest)
-    manifest.settings["fields"] = fm.as_dict()
-    manifest.add_records(fm.notes)
+    field_map = resolve_fields(gdf, **dict(fields or {}))
+    gdf, field_map = _rename_colliding(gdf, field_map, manifest)
+    manifest.settings["fields"] = field_map.as_dict()
+    manifest.add_records(field_map.notes)
     gdf, crs_records = to_working_crs(gdf, source=source)
     manifest.add_records(crs_records)
-    cleaned = clean_polygons(gdf, source=source, id_field=fm.impact_id)
+    cleaned = clean_polygons(gdf, source=source, id_field=field_map.impact_id)
     gdf = cleaned.gdf
     manifest.add_records(cleaned.records)
     type_records: list[str] = []
-    read_types(gdf, fm.wetland_type, fm.cowardin, fm.cedar_tamarack, type_records)
+    read_types(gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack,
+               type_records)
     manifest.add_records(type_records)
 
     say("loading context")
@@ -644,20 +626,20 @@ def assess(
     if options.assume_no_public_waters:
         _assume_outside(gdf, manifest)
     overlap_records: list[str] = []
-    flag_overlaps(gdf, fm.impact_id, overlap_records)
+    flag_overlaps(gdf, field_map.impact_id, overlap_records)
     manifest.add_records(overlap_records)
     _mark_unclassifiable(gdf, params, day)
 
     say("applying the rules")
     fens_near = _near_fens(gdf, ctx, options)
     gdf, project_rows, decisions, trace = _apply_engine(
-        gdf, fm, params, day, options, manifest, fens_near
+        gdf, field_map, params, day, options, manifest, fens_near
     )
 
     zones = zones_for_map(
         gdf[gdf["status"] == ASSESSED], ctx, params=params, as_of=day, pad_ft=MAP_ZONE_PAD_FT
     )
-    summary = summary_table(gdf, fm)
+    summary = summary_table(gdf, field_map)
     projects = pd.DataFrame(project_rows)
     gdf.index = input_index
     summary.index = input_index
@@ -672,7 +654,7 @@ def assess(
         zones=zones,
         manifest=manifest,
         context=ctx,
-        fields=fm,
+        fields=field_map,
         trace=trace,
     )
 
@@ -713,7 +695,7 @@ def _claims(options: AssessOptions) -> Claims:
 
 def _apply_engine(
     gdf: gpd.GeoDataFrame,
-    fm: FieldMapping,
+    field_map: FieldMapping,
     params: ParameterSet,
     day: dt.date,
     options: AssessOptions,
@@ -728,20 +710,21 @@ def _apply_engine(
     text columns are rendered from the trace for people.
     """
     gdf = gdf.copy()
-    ids = (gdf[fm.impact_id] if fm.impact_id else gdf["wg_row"]).map(_text)
+    ids = (gdf[field_map.impact_id] if field_map.impact_id else gdf["wg_row"]).map(_text)
     # a duplicated or missing id (flagged by the cleaning step) is told apart by its row
     keys = ids + np.where(
         ids.duplicated(keep=False) | (ids == ""), "#" + gdf["wg_row"].astype(str), ""
     )
-    if fm.project:
-        projects = gdf[fm.project].map(_text)
+    if field_map.project:
+        projects = gdf[field_map.project].map(_text)
         blank = projects == ""
         if blank.any():
             projects[blank] = NO_PROJECT
             rows = ", ".join(str(r) for r in gdf.loc[blank, "wg_row"].head(10))
             more = f" and {int(blank.sum()) - 10} more" if blank.sum() > 10 else ""
             manifest.add_records([
-                f"{int(blank.sum())} row(s) without a project in column {fm.project!r} (wg_row "
+                f"{int(blank.sum())} row(s) without a project in column "
+                f"{field_map.project!r} (wg_row "
                 f"{rows}{more}) were decided together as project {NO_PROJECT!r}"
             ])
     else:
@@ -760,7 +743,7 @@ def _apply_engine(
     )
 
     def col(role: str) -> pd.Series | None:
-        name = getattr(fm, role)
+        name = getattr(field_map, role)
         return gdf[name] if name else None
 
     roles = {r: col(r) for r in (
@@ -843,9 +826,9 @@ def _apply_engine(
                 "no calcareous fen layer in the context: check the DNR list of calcareous "
                 "fens (§ 103G.223); the impact was screened as not a fen"
             )
-        elif fens_near is not None and bool(fens_near.get(idx, False)) and not _flag(
+        elif fens_near is not None and bool(fens_near.get(idx, False)) and read_flag(
             row["calcareous_fen"]
-        ):
+        ) is not True:
             verify.append(
                 f"the impact is within {options.fen_review_ft:g} ft of a calcareous fen: a fen "
                 "may not be degraded, wholly or partially, by any activity (§ 103G.223); "
@@ -867,7 +850,7 @@ def _apply_engine(
             sqft_outside=float(row["sqft_outside"] or 0.0),
             pct_class=PercentageArea(row["pct_class"]),
             metro=bool(row["metro"]),
-            calcareous_fen=_flag(row["calcareous_fen"]),
+            calcareous_fen=read_flag(row["calcareous_fen"]) is True,
             banked=read_flag(get("banked", idx)) is True,
             used_for_replacement_credit=read_flag(get("used_for_credit", idx)) is True,
             public_waters_wetland=pww.outcome is Outcome.OUT_OF_SCOPE,

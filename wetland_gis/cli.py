@@ -203,7 +203,7 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
     """Run a command's work, print its outputs, warnings and tally; return the exit status.
 
     Reusable by every sub-command: ``run`` returns a
-    :class:`wetland_gis.pipeline.CommandResult` (files written and a tally).
+    :class:`wetland_gis.commands.CommandResult` (files written and a tally).
 
     Parameters
     ----------
@@ -275,9 +275,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
 
     def run() -> Any:
-        from wetland_gis import pipeline
+        from wetland_gis import commands
 
-        return pipeline.run_command(args)
+        return commands.run_command(args)
 
     return run_guarded(args.command, run, strict=bool(getattr(args, "strict", False)))
 

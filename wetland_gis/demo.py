@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from wetland_gis.commands import run_assess, run_map, run_report, run_site, run_water_use
 from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import WetlandGISWarning
-from wetland_gis.pipeline import run_assess, run_map, run_report, run_site, run_water_use
 from wetland_gis.rules import de_minimis_allowance, replacement_ratio
 
 __all__ = ["SampleProject", "SAMPLE_PROJECTS", "main", "worked_examples", "run_water_use_demo",

@@ -122,8 +122,8 @@ def _read(
 def _parts(
     gdf: gpd.GeoDataFrame, fields: Mapping[str, str] | None, chunk_size: int
 ) -> Iterator[gpd.GeoDataFrame]:
-    fm = resolve_fields(gdf, **dict(fields or {}))
-    part = project_partitions(gdf, fm.project, chunk_size)
+    field_map = resolve_fields(gdf, **dict(fields or {}))
+    part = project_partitions(gdf, field_map.project, chunk_size)
     frame = gdf.copy()
     frame[_POS] = np.arange(len(frame))
     for p in np.unique(part):

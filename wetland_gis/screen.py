@@ -169,15 +169,15 @@ def screen(
     manifest.inputs = [replace(rec, role="wetlands") for rec in manifest.inputs]
     index = gdf.index
     gdf = gdf.reset_index(drop=True)
-    fm = resolve_fields(gdf, **dict(fields or {}))
-    manifest.add_records(fm.notes)
+    field_map = resolve_fields(gdf, **dict(fields or {}))
+    manifest.add_records(field_map.notes)
     gdf, crs_records = to_working_crs(gdf, source=source)
     manifest.add_records(crs_records)
     cleaned = clean_polygons(gdf, source=source, id_field=None)
     gdf = cleaned.gdf
     manifest.add_records(cleaned.records)
     records: list[str] = []
-    read_types(gdf, fm.wetland_type, fm.cowardin, fm.cedar_tamarack, records)
+    read_types(gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack, records)
     manifest.add_records(records)
     ctx = context if isinstance(context, Context) else load_context(
         context, params=params, as_of=day

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -38,11 +37,11 @@ from wetland_gis.context import Context, load_context
 from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
 from wetland_gis.io.layers import read_layer
+from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
 from wetland_gis.rules import water_use as rules
 from wetland_gis.rules.percentage_area import normalise_county
-from wetland_gis.rules.siting import is_blank
 from wetland_gis.rules.water_use import (
     MONTHS,
     RULE_IDS,
@@ -128,8 +127,6 @@ WATER_CAVEATS = (
     "user-supplied facts.",
 )
 
-_TRUE = {"true", "t", "yes", "y", "1", "1.0"}
-_FALSE = {"false", "f", "no", "n", "0", "0.0"}
 _MT_SIMON = re.compile(r"\b(mt\.?|mount)\s*simon", re.IGNORECASE)
 _LON = ("lon", "longitude", "x", "lng")
 _LAT = ("lat", "latitude", "y")
@@ -242,15 +239,9 @@ def read_appropriations(
 
 
 def _flag(value: Any, column: str) -> bool | None:
-    if is_blank(value):
-        return None
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
+    flag = parse_bool(value, errors="coerce")
+    if flag is not None or is_blank(value):
+        return flag
     raise _RowError(f"{column} {value!r} is not true/false (write true, false, or leave blank "
                     "for unknown)")
 
@@ -258,14 +249,11 @@ def _flag(value: Any, column: str) -> bool | None:
 def _number(value: Any, column: str) -> float | None:
     if is_blank(value):
         return None
-    if isinstance(value, (bool, np.bool_)):
-        raise _RowError(f"{column} {value!r} is not a number")
-    try:
-        number = float(str(value).replace(",", "").strip())
-    except ValueError:
-        raise _RowError(f"{column} {value!r} is not a number (write digits, e.g. 1500000)") \
-            from None
-    if not math.isfinite(number) or number < 0:
+    number = parse_number(value, errors="coerce")
+    if number is None:
+        raise _RowError(f"{column} {value!r} is not a finite number (write digits, e.g. "
+                        "1500000)")
+    if number < 0:
         raise _RowError(f"{column} {value!r} must be a finite number 0 or more")
     return number
 
@@ -361,12 +349,9 @@ def _extras(row: pd.Series, cols: dict[str, str]) -> dict[str, Any]:
 def _number_signed(value: Any, column: str) -> float | None:
     if is_blank(value):
         return None
-    try:
-        number = float(str(value).strip())
-    except ValueError:
-        raise _RowError(f"{column} {value!r} is not a number (decimal degrees)") from None
-    if not math.isfinite(number):
-        raise _RowError(f"{column} {value!r} is not finite")
+    number = parse_number(value, errors="coerce")
+    if number is None:
+        raise _RowError(f"{column} {value!r} is not a finite number (decimal degrees)")
     return number
 
 

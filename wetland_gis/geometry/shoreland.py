@@ -147,7 +147,7 @@ SHORELAND_COLUMNS = (
 )
 """The columns :func:`shoreland_split` gives, in the order of ``docs/data_schema.md``."""
 
-_P = "shoreland.protection_zone."
+_PROTECTION = "shoreland.protection_zone."
 
 
 @dataclass(frozen=True)
@@ -262,7 +262,7 @@ def public_waters(
             for c, s in zip(frame["shore_class"], sewer, strict=True)
         ]
         frame["sewered_setback_ft"] = [float(table[c]["sewer"]) for c in frame["shore_class"]]
-        frame["protection_ft"] = float(params.value(_P + dist_key, as_of))
+        frame["protection_ft"] = float(params.value(_PROTECTION + dist_key, as_of))
         frames.append(gpd.GeoDataFrame(frame, geometry=geom.to_numpy(), crs=layer.crs))
     if not frames:
         crs = context.counties.crs
@@ -431,10 +431,10 @@ def _pairs(
     if check.any():
         unincorporated = (~inc_known.fillna(True)).to_numpy(dtype=bool)[imp[check]]
         ok_muni = _passes(
-            _P + "no_ordinance_basin_min_acres_municipal", acres[check], params, as_of
+            _PROTECTION + "no_ordinance_basin_min_acres_municipal", acres[check], params, as_of
         )
         ok_uninc = _passes(
-            _P + "no_ordinance_basin_min_acres_unincorporated", acres[check], params, as_of
+            _PROTECTION + "no_ordinance_basin_min_acres_unincorporated", acres[check], params, as_of
         )
         counted[check] = np.where(unincorporated, ok_uninc, ok_muni)
         unknown_inc = inc_known.isna()[imp[check]]

@@ -3,7 +3,9 @@
 See :mod:`wetland_gis.io.layers` (read and write GeoPackage, shapefile, GeoJSON,
 GeoParquet, CSV), :mod:`wetland_gis.io.fields` (which column holds what),
 :mod:`wetland_gis.io.wetland_types` (Circular 39 types from text or Cowardin codes) and
-:mod:`wetland_gis.io.values` (blank, boolean, number, id, county name: one parser).
+:mod:`wetland_gis.io.values` (blank, boolean, number, id, county name: one parser),
+:mod:`wetland_gis.io.bank_listing` (the bank credit listing) and
+:mod:`wetland_gis.io.candidate_sites` (candidate replacement sites).
 
 The names below are imported when first used, so ``wetland_gis.io.values`` can be
 imported without loading geopandas.

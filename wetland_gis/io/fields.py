@@ -15,13 +15,14 @@ category or when no value parses. Given only column names, ``WETLAND_TY`` is not
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from wetland_gis.errors import FieldMappingError, WetlandTypeError
+from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.io.wetland_types import NWI_CATEGORIES, parse_wetland_type
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "read_flag",
     "read_number",
     "read_text",
+    "match_columns",
 ]
 
 #: Default column names per role, in order of preference (matched case-insensitively).
@@ -83,65 +85,77 @@ ROLE_LABELS: dict[str, str] = {
     "used_for_credit": "wetland already used for replacement credit flag",
 }
 
-_TRUE = frozenset({"1", "true", "t", "yes", "y"})
-_FALSE = frozenset({"0", "false", "f", "no", "n"})
-
-
 def read_flag(value: Any) -> bool | None:
     """Read a yes/no attribute: ``True``, ``False``, or ``None`` when blank or unreadable.
 
-    The one reader of flag columns: ``1``, ``1.0``, ``true``, ``yes``, ``y``, ``t`` (any
-    case) are true; ``0``, ``0.0``, ``false``, ``no``, ``n``, ``f`` false; anything else is
-    unknown, which the rules never resolve in the applicant's favour.
+    :func:`wetland_gis.io.values.parse_bool` with ``errors="coerce"``: a spelling it does
+    not accept is unknown, which the rules never resolve in the applicant's favour.
 
     Examples
     --------
-    >>> read_flag("Yes"), read_flag("0.0"), read_flag(""), read_flag(None)
-    (True, False, None, None)
+    >>> read_flag("Yes"), read_flag("0.0"), read_flag(""), read_flag(None), read_flag("2")
+    (True, False, None, None, None)
     """
-    if value is None or value is pd.NA:
-        return None
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if value != value:  # NaN
-            return None
-        return True if value == 1 else False if value == 0 else None
-    if hasattr(value, "item"):  # numpy scalars
-        return read_flag(value.item())
-    text = str(value).strip().lower()
-    if text.endswith(".0"):
-        text = text[:-2]
-    return True if text in _TRUE else False if text in _FALSE else None
+    return parse_bool(value, errors="coerce")
 
 
 def read_number(value: Any) -> float | None:
-    """Read a number attribute; ``None`` when blank, not a number, or NaN.
+    """Read a number attribute; ``None`` when blank or not a finite number.
+
+    :func:`wetland_gis.io.values.parse_number` with ``errors="coerce"``.
 
     Examples
     --------
     >>> read_number("1,200.5"), read_number(""), read_number("n/a")
     (1200.5, None, None)
     """
-    if value is None or value is pd.NA or isinstance(value, bool):
-        return None
-    if isinstance(value, str):
-        value = value.strip().replace(",", "")
-        if not value:
-            return None
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        return None
-    return None if out != out else out
+    return parse_number(value, errors="coerce")
 
 
 def read_text(value: Any) -> str | None:
-    """Read a text attribute; ``None`` when blank or missing."""
-    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
-        return None
-    text = str(value).strip()
-    return text or None
+    """Read a text attribute; ``None`` when blank or missing.
+
+    Examples
+    --------
+    >>> read_text("  Smith "), read_text("   "), read_text(float("nan"))
+    ('Smith', None, None)
+    """
+    return None if is_blank(value) else str(value).strip()
+
+
+def match_columns(
+    columns: Iterable[Any], wanted: Iterable[str], aliases: Mapping[str, tuple[str, ...]]
+) -> dict[str, str]:
+    """Return {documented name: column in the frame}, matched case-insensitively.
+
+    Parameters
+    ----------
+    columns : iterable
+        The frame's column names.
+    wanted : iterable of str
+        The documented names, in order.
+    aliases : Mapping[str, tuple of str]
+        Other accepted spellings of a documented name (lower case).
+
+    Returns
+    -------
+    dict
+        Documented name -> the frame's column, for each name found.
+
+    Examples
+    --------
+    >>> match_columns(["Bank", "CREDITS"], ["bank_name", "credits"], {"bank_name": ("bank",)})
+    {'bank_name': 'Bank', 'credits': 'CREDITS'}
+    """
+    lower = {str(c).strip().lower(): c for c in columns}
+    out = {}
+    for name in wanted:
+        for candidate in (name, *aliases.get(name, ())):
+            if candidate in lower:
+                out[name] = lower[candidate]
+                break
+    return out
+
 
 #: Type-field names that may hold NWI categories instead of Circular 39 types.
 _CHECK_VALUES = frozenset({"wetland_ty", "wetland_type"})

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.io.fields import FieldMapping
+from wetland_gis.io.values import is_blank
 from wetland_gis.units import SQFT_PER_ACRE, joint_application_area
 
 __all__ = [
@@ -59,14 +60,10 @@ def _column(gdf: pd.DataFrame, names: Sequence[str]) -> str | None:
 
 
 def _blank(value: Any) -> bool:
-    if value is None:
+    """Return True for a blank value, or the text a blank becomes in a CSV round trip."""
+    if isinstance(value, str) and value.strip().lower() in {"nan", "none", "<na>"}:
         return True
-    if isinstance(value, str):
-        return value.strip() == "" or value.strip().lower() in {"nan", "none", "<na>"}
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
+    return is_blank(value)
 
 
 def _text(value: Any, missing: str = "") -> str:
@@ -135,14 +132,14 @@ def _type_text(value: Any) -> str:
     return text if text.lower().startswith("type") else f"Type {text}"
 
 
-def summary_table(gdf: gpd.GeoDataFrame, fm: FieldMapping) -> pd.DataFrame:
+def summary_table(gdf: gpd.GeoDataFrame, field_map: FieldMapping) -> pd.DataFrame:
     """Return the impact table in the Minnesota joint application convention.
 
     Parameters
     ----------
     gdf : GeoDataFrame
         Classified and decided impacts (the columns of ``docs/data_schema.md``).
-    fm : FieldMapping
+    field_map : FieldMapping
         Which input columns hold the id, the type of impact and the resource size.
 
     Returns
@@ -161,9 +158,9 @@ def summary_table(gdf: gpd.GeoDataFrame, fm: FieldMapping) -> pd.DataFrame:
     is read from a :data:`PLANT_COMMUNITY_COLUMNS` column.
     """
     index = gdf.index
-    ids = gdf[fm.impact_id] if fm.impact_id else gdf["wg_row"]
-    kind = gdf[fm.impact_kind] if fm.impact_kind else pd.Series(None, index=index)
-    size = gdf[fm.wetland_acres] if fm.wetland_acres else pd.Series(None, index=index)
+    ids = gdf[field_map.impact_id] if field_map.impact_id else gdf["wg_row"]
+    kind = gdf[field_map.impact_kind] if field_map.impact_kind else pd.Series(None, index=index)
+    size = gdf[field_map.wetland_acres] if field_map.wetland_acres else pd.Series(None, index=index)
     duration_col = _column(gdf, DURATION_COLUMNS)
     plant_col = _column(gdf, PLANT_COMMUNITY_COLUMNS)
     duration = gdf[duration_col] if duration_col else pd.Series(None, index=index)

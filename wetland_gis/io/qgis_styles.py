@@ -329,7 +329,7 @@ def qml(style: LayerStyle) -> str:
 
 _SLD = "http://www.opengis.net/sld"
 _OGC = "http://www.opengis.net/ogc"
-_SE = "http://www.opengis.net/se"
+_SE_NS = "http://www.opengis.net/se"
 
 
 def sld(style: LayerStyle, layer: str) -> str:
@@ -347,52 +347,52 @@ def sld(style: LayerStyle, layer: str) -> str:
     """
     ET.register_namespace("", _SLD)
     ET.register_namespace("ogc", _OGC)
-    ET.register_namespace("se", _SE)
+    ET.register_namespace("se", _SE_NS)
     root = ET.Element(f"{{{_SLD}}}StyledLayerDescriptor", version="1.1.0")
     named = ET.SubElement(root, f"{{{_SLD}}}NamedLayer")
-    ET.SubElement(named, f"{{{_SE}}}Name").text = layer
+    ET.SubElement(named, f"{{{_SE_NS}}}Name").text = layer
     user = ET.SubElement(named, f"{{{_SLD}}}UserStyle")
-    ET.SubElement(user, f"{{{_SE}}}Name").text = STYLE_NAME
-    fts = ET.SubElement(user, f"{{{_SE}}}FeatureTypeStyle")
+    ET.SubElement(user, f"{{{_SE_NS}}}Name").text = STYLE_NAME
+    fts = ET.SubElement(user, f"{{{_SE_NS}}}FeatureTypeStyle")
     for cat in style.categories:
-        rule = ET.SubElement(fts, f"{{{_SE}}}Rule")
-        ET.SubElement(rule, f"{{{_SE}}}Name").text = cat.value or "none"
-        desc = ET.SubElement(rule, f"{{{_SE}}}Description")
-        ET.SubElement(desc, f"{{{_SE}}}Title").text = cat.label
+        rule = ET.SubElement(fts, f"{{{_SE_NS}}}Rule")
+        ET.SubElement(rule, f"{{{_SE_NS}}}Name").text = cat.value or "none"
+        desc = ET.SubElement(rule, f"{{{_SE_NS}}}Description")
+        ET.SubElement(desc, f"{{{_SE_NS}}}Title").text = cat.label
         flt = ET.SubElement(rule, f"{{{_OGC}}}Filter")
         eq = ET.SubElement(flt, f"{{{_OGC}}}PropertyIsEqualTo")
         ET.SubElement(eq, f"{{{_OGC}}}PropertyName").text = style.field
         ET.SubElement(eq, f"{{{_OGC}}}Literal").text = cat.value
         if style.geometry == "marker":
-            sym = ET.SubElement(rule, f"{{{_SE}}}PointSymbolizer")
-            graphic = ET.SubElement(sym, f"{{{_SE}}}Graphic")
-            mark = ET.SubElement(graphic, f"{{{_SE}}}Mark")
-            ET.SubElement(mark, f"{{{_SE}}}WellKnownName").text = "circle"
-            fill = ET.SubElement(mark, f"{{{_SE}}}Fill")
+            sym = ET.SubElement(rule, f"{{{_SE_NS}}}PointSymbolizer")
+            graphic = ET.SubElement(sym, f"{{{_SE_NS}}}Graphic")
+            mark = ET.SubElement(graphic, f"{{{_SE_NS}}}Mark")
+            ET.SubElement(mark, f"{{{_SE_NS}}}WellKnownName").text = "circle"
+            fill = ET.SubElement(mark, f"{{{_SE_NS}}}Fill")
             _css(fill, "fill", cat.color)
-            ET.SubElement(graphic, f"{{{_SE}}}Size").text = "12"
+            ET.SubElement(graphic, f"{{{_SE_NS}}}Size").text = "12"
         elif style.geometry == "line":
-            sym = ET.SubElement(rule, f"{{{_SE}}}LineSymbolizer")
-            stroke = ET.SubElement(sym, f"{{{_SE}}}Stroke")
+            sym = ET.SubElement(rule, f"{{{_SE_NS}}}LineSymbolizer")
+            stroke = ET.SubElement(sym, f"{{{_SE_NS}}}Stroke")
             _css(stroke, "stroke", cat.color)
         else:
-            sym = ET.SubElement(rule, f"{{{_SE}}}PolygonSymbolizer")
-            fill = ET.SubElement(sym, f"{{{_SE}}}Fill")
+            sym = ET.SubElement(rule, f"{{{_SE_NS}}}PolygonSymbolizer")
+            fill = ET.SubElement(sym, f"{{{_SE_NS}}}Fill")
             _css(fill, "fill", cat.color)
             _css(fill, "fill-opacity", f"{style.fill_alpha / 255:.2f}")
-            stroke = ET.SubElement(sym, f"{{{_SE}}}Stroke")
+            stroke = ET.SubElement(sym, f"{{{_SE_NS}}}Stroke")
             _css(stroke, "stroke", cat.color)
             if cat.dashed:
                 _css(stroke, "stroke-dasharray", "4 2")
         if style.label_field:
-            text = ET.SubElement(rule, f"{{{_SE}}}TextSymbolizer")
-            lab = ET.SubElement(text, f"{{{_SE}}}Label")
+            text = ET.SubElement(rule, f"{{{_SE_NS}}}TextSymbolizer")
+            lab = ET.SubElement(text, f"{{{_SE_NS}}}Label")
             ET.SubElement(lab, f"{{{_OGC}}}PropertyName").text = style.label_field
     return ET.tostring(root, encoding="unicode", xml_declaration=False)
 
 
 def _css(parent: ET.Element, name: str, value: str) -> None:
-    ET.SubElement(parent, f"{{{_SE}}}SvgParameter", name=name).text = value
+    ET.SubElement(parent, f"{{{_SE_NS}}}SvgParameter", name=name).text = value
 
 
 # ------------------------------------------------------------------------------ writing

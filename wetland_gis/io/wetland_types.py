@@ -32,6 +32,7 @@ import pandas as pd
 
 from wetland_gis.enums import WetlandType
 from wetland_gis.errors import InferredWetlandTypeWarning, WetlandTypeError
+from wetland_gis.io.values import is_blank, parse_bool
 
 __all__ = [
     "TypeReading",
@@ -211,19 +212,6 @@ _SPLIT_RE = re.compile(r"\s*(?:/|,|;|&|\+|\band\b|\bor\b)\s*")
 _OR_RE = re.compile(r"\bor\b")
 
 
-def _is_blank(value: Any) -> bool:
-    """Return True for None, NaN, pandas NA and blank strings."""
-    if value is None:
-        return True
-    if isinstance(value, str):
-        return value.strip() == ""
-    try:
-        missing = pd.isna(value)
-    except (TypeError, ValueError):
-        return False
-    return isinstance(missing, (bool, np.bool_)) and bool(missing)
-
-
 def _normalise(text: str) -> str:
     """Lower-case, unify dashes and spaces, drop parentheses and trailing 'wetland'."""
     text = unicodedata.normalize("NFKC", text).lower()
@@ -329,7 +317,7 @@ def parse_wetland_type(value: Any) -> TypeReading:
     >>> parse_wetland_type("tamarack bog").cedar_tamarack
     True
     """
-    if _is_blank(value):
+    if is_blank(value):
         raise _type_error(value, "the value is empty")
     if isinstance(value, bool):
         raise _type_error(value, "a boolean is not a wetland type")
@@ -791,7 +779,7 @@ def infer_from_cowardin(code: Any) -> TypeReading:
     >>> reading.label, reading.verify
     ('2/3', True)
     """
-    if _is_blank(code):
+    if is_blank(code):
         raise WetlandTypeError("no Cowardin code: the value is empty")
     if not isinstance(code, str):
         raise WetlandTypeError(f"Cowardin code {code!r} is not text")
@@ -920,9 +908,9 @@ def reading_for(value: Any, cowardin: Any = None) -> TypeReading:
     InferredWetlandTypeWarning
         Whenever the type is inferred from the Cowardin code.
     """
-    if not _is_blank(value):
+    if not is_blank(value):
         return parse_wetland_type(value)
-    if _is_blank(cowardin):
+    if is_blank(cowardin):
         raise WetlandTypeError(
             "no wetland type given and no Cowardin code to infer one from; give the "
             f"Circular 39 type as {ACCEPTED_FORMS}"
@@ -941,18 +929,13 @@ def reading_for(value: Any, cowardin: Any = None) -> TypeReading:
 # A whole layer at once
 # --------------------------------------------------------------------------------------
 
-_TRUE_TEXT = frozenset({"1", "true", "t", "yes", "y"})
 TYPE_COLUMNS = ("wetland_type", "type_source", "type_verify", "type_note", "cedar_tamarack")
 """The columns :func:`read_types` adds."""
 
 
 def _truthy(value: Any) -> bool:
-    """Return True for a true flag (1, True, "yes", "y", "t", "true"); blank is False."""
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return False
-    if isinstance(value, (bool, np.bool_, int, np.integer, float)):
-        return bool(value)
-    return str(value).strip().lower() in _TRUE_TEXT
+    """Return True for a flag :func:`parse_bool` reads as true; blank or unreadable is False."""
+    return parse_bool(value, errors="coerce") is True
 
 
 def _codes(values: pd.Series) -> tuple[np.ndarray, list[Any]]:

@@ -11,9 +11,8 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-import pandas as pd
-
 from wetland_gis.errors import MappingInputError
+from wetland_gis.io.values import is_blank
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 from wetland_gis.units import joint_application_area
 
@@ -44,17 +43,10 @@ JOIN_SEPARATOR = "; "
 
 
 def is_missing(value: Any) -> bool:
-    """Return True for None, NaN, pandas NA/NaT and blank strings."""
-    if value is None:
-        return True
-    if isinstance(value, str):
-        return value.strip() == ""
+    """Return True for a blank value (:func:`~wetland_gis.io.values.is_blank`) or an empty list."""
     if isinstance(value, (list, tuple, set, dict)):
         return len(value) == 0
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
+    return is_blank(value)
 
 
 def fmt(value: Any, *, digits: int = 2) -> str:

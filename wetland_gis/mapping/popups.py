@@ -19,7 +19,8 @@ from typing import Any
 import pandas as pd
 
 from wetland_gis.enums import ImpactOutcome, SitingTier
-from wetland_gis.rules.siting import CITE_TIER
+from wetland_gis.io.values import parse_bool
+from wetland_gis.rules.priority import CITE_TIER
 
 from ._format import (
     MISSING,
@@ -261,12 +262,17 @@ def decision_chain(
 
 
 def truthy(value: Any) -> bool:
-    """Read a boolean column value: True, 1, "true", "yes" (any case) are true."""
-    if is_missing(value):
-        return False
-    if isinstance(value, str):
-        return value.strip().lower() in {"true", "yes", "y", "1", "t"}
-    return bool(value)
+    """Read a boolean column value with :func:`~wetland_gis.io.values.parse_bool`.
+
+    True only for a true spelling (``True``, ``1``, ``"yes"``, ``"1.0"``, ...); a blank
+    or unreadable value is not shown as true.
+
+    Examples
+    --------
+    >>> truthy("Yes"), truthy("no"), truthy(None), truthy("1.0")
+    (True, False, False, True)
+    """
+    return parse_bool(value, errors="coerce") is True
 
 
 def tier_label(tier: Any) -> str:

@@ -30,6 +30,7 @@ import pandas as pd
 
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
+from wetland_gis.io.values import parse_number
 from wetland_gis.labels import column_label, label, rule_label, tier_label
 from wetland_gis.units import SQFT_PER_ACRE
 
@@ -162,11 +163,7 @@ def _money(value: Any) -> str:
 
 
 def _number(value: Any) -> float | None:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return number if np.isfinite(number) else None
+    return parse_number(value, errors="coerce")
 
 
 def _as_mapping(value: Any, name: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+from wetland_gis.rules.counties import county_classes
 from wetland_gis.rules.de_minimis import (
     MOST_RESTRICTIVE,
     MULTI_ZONE_READINGS,
@@ -50,6 +51,14 @@ from wetland_gis.rules.percentage_area import (
     percentage_area_from_figures,
     percentage_area_of_county,
 )
+from wetland_gis.rules.priority import (
+    REPLACEMENT_ACTIONS,
+    SitingPlace,
+    next_tier_condition,
+    normalise_action,
+    replacement_action_eligibility,
+    siting_tier,
+)
 from wetland_gis.rules.procedure import (
     BANK_TRANSACTIONS,
     bank_fees,
@@ -59,14 +68,6 @@ from wetland_gis.rules.procedure import (
 )
 from wetland_gis.rules.public_waters import public_waters_wetland
 from wetland_gis.rules.replacement import replacement_ratio, replacement_required
-from wetland_gis.rules.siting import (
-    REPLACEMENT_ACTIONS,
-    SitingPlace,
-    next_tier_condition,
-    normalise_action,
-    replacement_action_eligibility,
-    siting_tier,
-)
 from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
 
 __all__ = [
@@ -92,6 +93,7 @@ __all__ = [
     "percentage_area_of_county",
     "normalise_county",
     "in_metropolitan_area",
+    "county_classes",
     "public_waters_wetland",
     # de minimis
     "de_minimis_allowance",
@@ -115,7 +117,7 @@ __all__ = [
     "revised_application_requires_notice",
     "bank_fees",
     "BANK_TRANSACTIONS",
-    # replacement siting (wetland_gis/rules/siting.py)
+    # replacement siting (wetland_gis/rules/priority.py)
     "SitingPlace",
     "siting_tier",
     "next_tier_condition",

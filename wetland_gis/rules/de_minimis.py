@@ -86,7 +86,7 @@ SUBD9 = "Minn. Stat. § 103G.2241, subd. 9"
 _STAT = "Minn. Stat. § 103G.2241, "
 EXEMPTION_STANDARDS = "Minn. R. 8420.0420, subp. 1"
 CALCAREOUS_FENS = "Minn. Stat. § 103G.223"
-_D = "de_minimis."
+_DE_MINIMIS = "de_minimis."
 _VERIFY_H = "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
 _RANK = {zone: i for i, zone in enumerate(ZONE_ORDER)}
 
@@ -199,9 +199,9 @@ def type_group(
     """
     if cedar_tamarack:
         return TYPES_3_4_5_8_CEDAR
-    if int(wetland_type) in params.value(_D + "type_groups.types_3_4_5_8", day):
+    if int(wetland_type) in params.value(_DE_MINIMIS + "type_groups.types_3_4_5_8", day):
         return TYPES_3_4_5_8_CEDAR
-    if int(wetland_type) in params.value(_D + "type_groups.types_1_2_6_7", day):
+    if int(wetland_type) in params.value(_DE_MINIMIS + "type_groups.types_1_2_6_7", day):
         return TYPES_1_2_6_7
     raise ParameterError(
         f"type {int(wetland_type)} is in neither de minimis type group of {params.source} "
@@ -234,12 +234,12 @@ def _allowance(
     used: dict[str, Any] = {}
 
     def get(key: str) -> Any:
-        value = trace.value(_D + key)
-        used[_D + key] = trace.used[_D + key]
+        value = trace.value(_DE_MINIMIS + key)
+        used[_DE_MINIMIS + key] = trace.used[_DE_MINIMIS + key]
         return value
 
     def cite(key: str) -> str:
-        return trace.citation(_D + key)
+        return trace.citation(_DE_MINIMIS + key)
 
     group = type_group(wetland_type, cedar, trace.params, trace.day)
     get("type_groups.types_1_2_6_7")
@@ -513,7 +513,6 @@ class _Part:
     sqft: Fraction
     amount: _Amount
     pool: str
-    zones_touched: tuple[ShorelandZone, ...]
     counted_only: bool = False
 
 
@@ -648,11 +647,12 @@ def de_minimis(
     parts = _parts(in_scope, groups_of, multi_zone_reading, amount_for)
 
     # The cumulative rule of subd. 9(f).
-    since = trace.value(_D + "cumulative.since")
-    pct_portion = trace.value(_D + "cumulative.percent_of_portion")
-    floor = trace.value(_D + "cumulative.floor")
+    since = trace.value(_DE_MINIMIS + "cumulative.since")
+    pct_portion = trace.value(_DE_MINIMIS + "cumulative.percent_of_portion")
+    floor = trace.value(_DE_MINIMIS + "cumulative.floor")
     cumulative_keys = tuple(
-        _D + k for k in ("cumulative.since", "cumulative.percent_of_portion", "cumulative.floor")
+        _DE_MINIMIS + k
+        for k in ("cumulative.since", "cumulative.percent_of_portion", "cumulative.floor")
     )
 
     pools: dict[str, list[_Part]] = {}
@@ -776,14 +776,14 @@ def _parts(
                 counted = [a for a in options if a.has_amount]
                 if counted:
                     shadow = min(counted, key=lambda a: (a.sqft, _RANK[a.zone]))
-                    parts.append(_Part(f, f.exact_area, shadow, _pool(shadow, None), zones, True))
-            parts.append(_Part(f, f.exact_area, binding, _pool(binding, None), zones))
+                    parts.append(_Part(f, f.exact_area, shadow, _pool(shadow, None), True))
+            parts.append(_Part(f, f.exact_area, binding, _pool(binding, None)))
     else:
         for f in impacts:
             zones = f.zones or (ShorelandZone.OUTSIDE,)
             for zone in zones:
                 amount = amount_for(f, zone)
-                parts.append(_Part(f, exact(f.sqft_in(zone)), amount, _pool(amount, zone), (zone,)))
+                parts.append(_Part(f, exact(f.sqft_in(zone)), amount, _pool(amount, zone)))
     # A total made only of counted area decides no impact: leave it out.
     deciding = {p.pool for p in parts if not p.counted_only}
     return [p for p in parts if p.pool in deciding]

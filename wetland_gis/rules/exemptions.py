@@ -46,7 +46,7 @@ __all__ = [
     "exemption_candidates",
 ]
 
-_E = "exemptions."
+_EXEMPTION = "exemptions."
 _CONDITIONS = (
     "Exemption conditions: erosion control, no blocking of fish passage, and compliance "
     "with all other requirements (§ 103G.2241, subd. 11(a))."
@@ -108,11 +108,11 @@ def pasture_exemption(
     wtype = wetland_type_of(wetland_type)
     check_flag(bottomland_hardwood, "bottomland_hardwood")
     size = None if wetland_acres is None else check_area(wetland_acres, "wetland_acres")
-    any_size = list(trace.value(_E + "pasture_any_size_types"))
-    small = list(trace.value(_E + "pasture_small_types"))
-    key = _E + "pasture_small_max_acres"
+    any_size = list(trace.value(_EXEMPTION + "pasture_any_size_types"))
+    small = list(trace.value(_EXEMPTION + "pasture_small_types"))
+    key = _EXEMPTION + "pasture_small_max_acres"
     limit = trace.value(key)
-    trace.cite_key(_E + "pasture_any_size_types")
+    trace.cite_key(_EXEMPTION + "pasture_any_size_types")
     trace.check(
         "The wetland is on agricultural pasture land that remains in the same use: pasture is "
         "an area grazed by domesticated livestock, or planted with annually seeded crops in "
@@ -197,11 +197,11 @@ def drainage_exemption(
         check_flag(incorporated, "incorporated")
     acres = exact(area) / SQFT_PER_ACRE
     trace.amounts.update(drained_sqft=area, drained_acres=float(acres))
-    any_size = list(trace.value(_E + "drainage_any_size_types"))
-    limited = list(trace.value(_E + "drainage_limited_types"))
-    key = _E + "drainage_limited_max_acres"
+    any_size = list(trace.value(_EXEMPTION + "drainage_any_size_types"))
+    limited = list(trace.value(_EXEMPTION + "drainage_limited_types"))
+    key = _EXEMPTION + "drainage_limited_max_acres"
     limit = trace.value(key)
-    trace.cite_key(_E + "drainage_any_size_types")
+    trace.cite_key(_EXEMPTION + "drainage_any_size_types")
     trace.check(
         "The activity is draining (not filling), on land assessed drainage benefits for a "
         "public drainage system (§ 103G.2241, subd. 2(b)).",
@@ -276,7 +276,7 @@ def utility_exemption(
     trace = Trace("utility_exemption", params, as_of)
     area = check_area(altered_sqft, "altered_sqft")
     acres = exact(area) / SQFT_PER_ACRE
-    key = _E + "utility_max_acres"
+    key = _EXEMPTION + "utility_max_acres"
     limit = trace.value(key)
     trace.amounts.update(altered_sqft=area, altered_acres=float(acres), limit_acres=float(limit))
     trace.cite_key(key)
@@ -336,8 +336,8 @@ def wildlife_spoil_exemption(
     trace = Trace("wildlife_spoil_exemption", params, as_of)
     area = check_area(deposition_sqft, "deposition_sqft")
     acres = exact(area) / SQFT_PER_ACRE
-    key_pct = _E + "wildlife_spoil_max_percent"
-    key_acres = _E + "wildlife_spoil_max_acres"
+    key_pct = _EXEMPTION + "wildlife_spoil_max_percent"
+    key_acres = _EXEMPTION + "wildlife_spoil_max_acres"
     pct = trace.value(key_pct)
     max_acres = trace.value(key_acres)
     trace.amounts.update(deposition_sqft=area, deposition_acres=float(acres))
@@ -461,7 +461,9 @@ def exemption_candidates(
         impact.wetland_type, area, incorporated, params=params, as_of=as_of
     )
     if "limit_acres" in drainage.amounts:
-        limited = " or ".join(str(t) for t in drainage.parameters[_E + "drainage_limited_types"])
+        limited = " or ".join(
+            str(t) for t in drainage.parameters[_EXEMPTION + "drainage_limited_types"]
+        )
         drainage = replace(
             drainage,
             verify=(

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import re
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea
 from wetland_gis.errors import ParameterError, RulesInputError
+from wetland_gis.io import values
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.facts import (
     PERCENT,
@@ -45,14 +45,16 @@ COUNTY_CLASS_KEYS: dict[PercentageArea, str] = {
 _RECLASSIFICATION = "Minn. R. 8420.0117, subp. 2"
 _RECLASSIFICATION_STATUTE = "Minn. Stat. § 103G.222, subd. 1(o)"
 _LESS_THAN_50 = "Minn. Stat. § 103G.005, subd. 10h"
-_T = "percentage_area.thresholds."
+_THRESHOLD = "percentage_area.thresholds."
 
 
 def normalise_county(name: str) -> str:
-    """Return a county name reduced for matching.
+    """Return a county name reduced for matching the county lists.
 
-    Case, surrounding and repeated whitespace, full stops, a trailing "County" and
-    "Saint" / "St." / "St" are all made the same.
+    :func:`wetland_gis.io.values.normalise_county` (the one county parser), raising the
+    rules core's error for a value that is not text: case, spaces, full stops, hyphens
+    and dashes, underscores, apostrophes, a trailing "County" and "Saint" / "St." /
+    "St" are all made the same.
 
     Parameters
     ----------
@@ -64,19 +66,21 @@ def normalise_county(name: str) -> str:
     str
         The reduced name, e.g. ``"st louis"``.
 
+    Raises
+    ------
+    RulesInputError
+        When ``name`` is not text.
+
     Examples
     --------
     >>> normalise_county("St. Louis County") == normalise_county("saint  louis")
     True
+    >>> normalise_county("Lac-qui-Parle") == normalise_county("LAC QUI PARLE COUNTY")
+    True
     """
     if not isinstance(name, str):
         raise RulesInputError(f"county must be a name (text), got {name!r}")
-    text = name.replace(".", " ").casefold()
-    words = text.split()
-    if words and words[-1] == "county":
-        words = words[:-1]
-    words = ["st" if w == "saint" else w for w in words]
-    return re.sub(r"\s+", " ", " ".join(words)).strip()
+    return values.normalise_county(name)
 
 
 def county_index(params: ParameterSet, day: dt.date) -> dict[str, tuple[str, PercentageArea]]:
@@ -196,11 +200,11 @@ def percentage_area_from_figures(
         public_land_percent=float(public_share),
     )
 
-    high = trace.passes(_T + "greater_than_80_intact", intact)
-    cond_wet = trace.passes(_T + "greater_than_80_wetland_share", wet_share)
-    cond_public = trace.passes(_T + "greater_than_80_public_land_share", public_share)
-    mid = trace.passes(_T + "from_50_to_80_intact_min", intact) and trace.passes(
-        _T + "from_50_to_80_intact_max", intact
+    high = trace.passes(_THRESHOLD + "greater_than_80_intact", intact)
+    cond_wet = trace.passes(_THRESHOLD + "greater_than_80_wetland_share", wet_share)
+    cond_public = trace.passes(_THRESHOLD + "greater_than_80_public_land_share", public_share)
+    mid = trace.passes(_THRESHOLD + "from_50_to_80_intact_min", intact) and trace.passes(
+        _THRESHOLD + "from_50_to_80_intact_max", intact
     )
     said = f"{fmt_number(float(intact))} percent of the presettlement wetland acreage is intact"
 
@@ -209,39 +213,43 @@ def percentage_area_from_figures(
         if cond_wet:
             met.append(
                 f"{fmt_number(float(wet_share))} percent of the land area is wetland "
-                f"(at least {fmt_number(trace.value(_T + 'greater_than_80_wetland_share'))})"
+                "(at least "
+                f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_wetland_share'))})"
             )
-            trace.cite(trace.citation(_T + "greater_than_80_wetland_share"))
+            trace.cite(trace.citation(_THRESHOLD + "greater_than_80_wetland_share"))
         if cond_public:
             met.append(
                 f"{fmt_number(float(public_share))} percent is state or federal land "
-                f"(at least {fmt_number(trace.value(_T + 'greater_than_80_public_land_share'))})"
+                "(at least "
+                f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_public_land_share'))})"
             )
-            trace.cite(trace.citation(_T + "greater_than_80_public_land_share"))
-        trace.cite_key(_T + "greater_than_80_intact")
+            trace.cite(trace.citation(_THRESHOLD + "greater_than_80_public_land_share"))
+        trace.cite_key(_THRESHOLD + "greater_than_80_intact")
         trace.because(
-            f"{said} (at least {fmt_number(trace.value(_T + 'greater_than_80_intact'))}) and "
+            f"{said} (at least "
+            f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_intact'))}) and "
             + " and ".join(met)
             + ": a greater than 80 percent area (either extra condition suffices)."
         )
         result = PercentageArea.GREATER_THAN_80
     elif mid:
-        trace.cite_key(_T + "from_50_to_80_intact_min")
-        low = fmt_number(trace.value(_T + "from_50_to_80_intact_min"))
-        top = fmt_number(trace.value(_T + "from_50_to_80_intact_max"))
+        trace.cite_key(_THRESHOLD + "from_50_to_80_intact_min")
+        low = fmt_number(trace.value(_THRESHOLD + "from_50_to_80_intact_min"))
+        top = fmt_number(trace.value(_THRESHOLD + "from_50_to_80_intact_max"))
         trace.because(f"{said}: at least {low} but less than {top}, a 50 to 80 percent area.")
         result = PercentageArea.FROM_50_TO_80
     else:
         trace.cite(_LESS_THAN_50)
         if high:
-            trace.cite_key(_T + "greater_than_80_intact")
+            trace.cite_key(_THRESHOLD + "greater_than_80_intact")
             trace.because(
                 f"{said}, but neither extra condition of subd. 10b is met "
                 f"({fmt_number(float(wet_share))} percent wetland, "
                 f"{fmt_number(float(public_share))} percent state or federal land), so it "
                 "is not a greater than 80 percent area; nor is it a 50 to 80 percent area "
                 "(it is not less than "
-                f"{fmt_number(trace.value(_T + 'from_50_to_80_intact_max'))} percent intact), "
+                f"{fmt_number(trace.value(_THRESHOLD + 'from_50_to_80_intact_max'))} percent "
+                "intact), "
                 "so subd. 10h makes it a less than 50 percent area."
             )
         else:

@@ -34,8 +34,8 @@ __all__ = [
 #: The transactions of § 103G.2242, subd. 14(a).
 BANK_TRANSACTIONS = ("maintenance", "establishment", "deposit", "transfer", "withdrawal")
 
-_P = "procedure."
-_F = "bank_fees."
+_PROCEDURE = "procedure."
+_BANK_FEE = "bank_fees."
 
 
 def sequencing_without_alternatives_analysis(
@@ -75,7 +75,7 @@ def sequencing_without_alternatives_analysis(
     trace = Trace("sequencing_without_alternatives_analysis", params, as_of)
     total = check_area(total_sqft, "total_sqft")
     applicable = check_area(applicable_amount_sqft, "applicable_amount_sqft")
-    key = _P + "sequencing_allowance"
+    key = _PROCEDURE + "sequencing_allowance"
     allowance = trace.value(key)
     trace.cite_key(key)
     excess = exact(total) - exact(applicable)
@@ -136,9 +136,9 @@ def public_comment_required(
     """
     trace = Trace("public_comment_required", params, as_of)
     total = check_area(total_sqft, "total_sqft")
-    key = _P + "public_comment_threshold"
+    key = _PROCEDURE + "public_comment_threshold"
     threshold = trace.value(key)
-    days_key = _P + "public_comment_min_days"
+    days_key = _PROCEDURE + "public_comment_min_days"
     days = trace.value(days_key)
     trace.cite_key(key)
     trace.amounts.update(total_sqft=total, threshold_sqft=threshold)
@@ -197,8 +197,8 @@ def revised_application_requires_notice(
     revised = check_area(revised_sqft, "revised_sqft")
     moved = check_area(moved_ft, "moved_ft")
     increase = (exact(revised) - exact(original)) / exact(original) * PERCENT
-    area_key = _P + "revised_application_area_increase"
-    distance_key = _P + "revised_application_distance"
+    area_key = _PROCEDURE + "revised_application_area_increase"
+    distance_key = _PROCEDURE + "revised_application_distance"
     trace.amounts.update(
         original_sqft=original,
         revised_sqft=revised,
@@ -279,11 +279,11 @@ def bank_fees(
             f"transaction was {transaction!r} but is expected to be in {list(BANK_TRANSACTIONS)}"
         )
     if transaction == "maintenance":
-        pct_key, cap_key = _F + "maintenance_percent", _F + "maintenance_max"
+        pct_key, cap_key = _BANK_FEE + "maintenance_percent", _BANK_FEE + "maintenance_max"
     elif transaction == "withdrawal":
-        pct_key, cap_key = _F + "withdrawal_percent", None
+        pct_key, cap_key = _BANK_FEE + "withdrawal_percent", None
     else:
-        pct_key, cap_key = _F + "transaction_percent", _F + "transaction_max"
+        pct_key, cap_key = _BANK_FEE + "transaction_percent", _BANK_FEE + "transaction_max"
     pct = trace.value(pct_key)
     trace.cite_key(pct_key)
     fee = exact(value) * exact(pct) / PERCENT

@@ -23,7 +23,7 @@ __all__ = ["public_waters_wetland", "OUTSIDE_WCA"]
 
 #: Subd. 19(b): the "wetlands" regulated by the chapter exclude public waters wetlands.
 OUTSIDE_WCA = "Minn. Stat. § 103G.005, subd. 19(b)"
-_K = "public_waters_wetland."
+_PUBLIC_WATERS = "public_waters_wetland."
 
 
 def public_waters_wetland(
@@ -73,7 +73,7 @@ def public_waters_wetland(
     types = _types(wetland_types)
     check_flag(incorporated, "incorporated")
     size = None if wetland_acres is None else check_area(wetland_acres, "wetland_acres")
-    listed = {int(t) for t in trace.value(_K + "types")}
+    listed = {int(t) for t in trace.value(_PUBLIC_WATERS + "types")}
     hits = [t for t in types if int(t) in listed]
     names = ", ".join(str(int(t)) for t in types)
     trace.check(
@@ -85,10 +85,12 @@ def public_waters_wetland(
             f"Type {names} is not one of the types that can be a public waters wetland "
             f"({', '.join(str(t) for t in sorted(listed))})."
         )
-        trace.cite_key(_K + "types")
+        trace.cite_key(_PUBLIC_WATERS + "types")
         return trace.decide(Outcome.CLASSIFIED, False)
 
-    key = _K + ("min_acres_incorporated" if incorporated else "min_acres_unincorporated")
+    key = _PUBLIC_WATERS + (
+        "min_acres_incorporated" if incorporated else "min_acres_unincorporated"
+    )
     limit = trace.value(key)
     where = "an incorporated" if incorporated else "an unincorporated"
     if len(hits) < len(types):

@@ -32,7 +32,7 @@ from wetland_gis.rules.facts import (
 
 __all__ = ["replacement_ratio", "replacement_required", "SQFT_PER_ACRE"]
 
-_R = "replacement."
+_REPLACEMENT = "replacement."
 CULTIVATED_FIELD = "Minn. Stat. § 103G.222, subd. 1(c)"
 DEED_RESTRICTION = "Minn. Stat. § 103G.222, subd. 1(d)"
 
@@ -108,7 +108,7 @@ def replacement_ratio(
     multiplier = _multiplier(trace, after_the_fact, after_the_fact_multiplier)
 
     if agricultural_land or pct is PercentageArea.GREATER_THAN_80:
-        key = _R + "ratio_agricultural_or_greater_than_80"
+        key = _REPLACEMENT + "ratio_agricultural_or_greater_than_80"
         why = []
         if agricultural_land:
             why.append("on agricultural land")
@@ -116,7 +116,7 @@ def replacement_ratio(
             why.append(f"in a {class_words(pct)}")
         where = " and ".join(why)
     else:
-        key = _R + "ratio_nonagricultural"
+        key = _REPLACEMENT + "ratio_nonagricultural"
         where = f"on nonagricultural land in a {class_words(pct)}"
     base = trace.value(key)
     trace.cite_key(key)
@@ -158,11 +158,11 @@ def replacement_ratio(
         ratio = exact(0)
 
     if after_the_fact:
-        trace.cite_key(_R + "after_the_fact_max_multiplier")
+        trace.cite_key(_REPLACEMENT + "after_the_fact_max_multiplier")
         trace.because(
             f"After the fact: the local government unit requires {fmt_number(multiplier)} "
             "times the ratio otherwise required (at most "
-            f"{fmt_number(trace.value(_R + 'after_the_fact_max_multiplier'))} times)."
+            f"{fmt_number(trace.value(_REPLACEMENT + 'after_the_fact_max_multiplier'))} times)."
         )
         trace.check("The after-the-fact multiplier is the local government unit's decision.")
         ratio *= exact(multiplier)
@@ -190,7 +190,7 @@ def _multiplier(trace: Trace, after_the_fact: bool, multiplier: float) -> float:
     if isinstance(multiplier, bool) or not isinstance(multiplier, (int, float)):
         raise RulesInputError(f"after_the_fact_multiplier must be a number, got {multiplier!r}")
     value = float(multiplier)
-    key = _R + "after_the_fact_max_multiplier"
+    key = _REPLACEMENT + "after_the_fact_max_multiplier"
     if not after_the_fact:
         if value != 1:
             raise RulesInputError(

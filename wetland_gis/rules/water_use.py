@@ -781,10 +781,6 @@ def _in_counties(rec: _Rec, key: str, county: str | None) -> bool | None:
     return normalise_county(str(county)) in listed
 
 
-def _over(rec: _Rec, key: str, amount: float | None) -> bool | None:
-    return None if amount is None else rec.passes(key, amount)
-
-
 # --------------------------------------------------------------------------- subd. 1, 4
 
 

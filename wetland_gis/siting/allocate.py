@@ -59,6 +59,7 @@ from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from wetland_gis.errors import WetlandGISError
+from wetland_gis.io.values import FALSE_SPELLINGS, TRUE_SPELLINGS, is_blank, parse_bool
 from wetland_gis.parameters import ParameterSet, default_parameters
 
 __all__ = [
@@ -252,7 +253,20 @@ def _label(p: _Problem) -> np.ndarray:
 
 
 def _bool(col: pd.Series) -> np.ndarray:
-    return col.fillna(False).astype(bool).to_numpy()
+    """Return a yes/no ranking column as booleans, read by :func:`parse_bool`.
+
+    A blank is False (as the ranking writes no value for "not excluded"); a value that is
+    not a yes/no spelling (``"maybe"``, ``2``) is an :class:`AllocationError` naming the
+    row, never guessed: ``bool("no")`` would be True.
+    """
+    flags = [parse_bool(v, errors="coerce") for v in col]
+    for row, (flag, raw) in enumerate(zip(flags, col, strict=True)):
+        if flag is None and not is_blank(raw):
+            raise AllocationError(
+                f"ranking column {col.name!r}, row {row}: {raw!r} is not a yes/no value; "
+                f"write one of {list(TRUE_SPELLINGS)} or {list(FALSE_SPELLINGS)}"
+            )
+    return np.array([flag is True for flag in flags], dtype=bool)
 
 
 def _num(frame: pd.DataFrame, name: str, default: float = np.nan) -> np.ndarray:
@@ -335,9 +349,9 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
     idx = np.flatnonzero(use)[keep]
     if "in_kind" in r:
         in_kind = r["in_kind"].astype("boolean")
-        ook = (in_kind == False).fillna(False).to_numpy(dtype=bool)  # noqa: E712
+        out_of_kind = (in_kind == False).fillna(False).to_numpy(dtype=bool)  # noqa: E712
     else:
-        ook = np.zeros(len(r), bool)
+        out_of_kind = np.zeros(len(r), bool)
     pair_ratio = ratio[idx]
     if np.isnan(iratio).any():  # impacts without a given ratio: their lowest pair ratio
         low = pd.Series(ratio).groupby(r["impact_id"]).min()
@@ -348,7 +362,7 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
         option_kind=kind, cap=cap, price=price, fixed=fixed, pi=pi[keep], po=po[keep],
         ratio=pair_ratio, tier=level[idx].astype(int), label_tier=tier[idx].astype(int),
         distance=np.nan_to_num(_num(r, "distance_ft")[idx], nan=0.0),
-        out_of_kind=ook[idx].astype(float), listed=listed, excluded_reasons=reasons,
+        out_of_kind=out_of_kind[idx].astype(float), listed=listed, excluded_reasons=reasons,
     )
 
 

@@ -22,6 +22,8 @@ import pandas as pd
 
 from wetland_gis.errors import InputError
 from wetland_gis.geometry.crs import WORKING_CRS, crs_label
+from wetland_gis.io.bank_listing import prepare_banks, read_bank_listing
+from wetland_gis.io.candidate_sites import prepare_sites
 from wetland_gis.manifest import InputRecord, file_sha256
 from wetland_gis.parameters import (
     Adjustments,
@@ -30,15 +32,12 @@ from wetland_gis.parameters import (
     default_parameters,
     load_adjustments,
 )
-from wetland_gis.rules.siting import BANKING_OWN_ORDER
+from wetland_gis.rules.priority import BANKING_OWN_ORDER
 from wetland_gis.siting.allocate import Allocation, allocate, check_weights
 from wetland_gis.siting.rank import (
     attribute_options,
     impact_needs,
-    prepare_banks,
-    prepare_sites,
     rank_options,
-    read_bank_listing,
     tier_gaps,
 )
 from wetland_gis.siting.raster import SUITABILITY_CAVEAT, depression_summary
@@ -193,7 +192,7 @@ def site(
         credit_ac`` and optional ``cost_usd``).
     banks : DataFrame, GeoDataFrame or path, optional
         Bank credit listing (CSV or GeoPackage; see
-        :func:`~wetland_gis.siting.rank.read_bank_listing`).
+        :func:`~wetland_gis.io.bank_listing.read_bank_listing`).
     context : Context or path, optional
         Reference layers (:func:`wetland_gis.context.load_context`) to place the options.
         Without it, only place values already on the options are used.

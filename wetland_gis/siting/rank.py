@@ -1,10 +1,11 @@
 """Rank replacement options for each impact by the siting priority of § 103G.222, subd. 3.
 
-The geometry side of siting: read the bank credit listing and the candidate sites, place
+The geometry side of siting: with the bank credit listing and the candidate sites read by
+:mod:`wetland_gis.io.bank_listing` and :mod:`wetland_gis.io.candidate_sites`, place
 every option in its minor and major watershed, bank service area and percentage-area
 class (:func:`attribute_options`), then pair every impact that needs replacement with
 every option (:func:`rank_options`). The legal questions - tier, exclusion, ratio, fee,
-eligible action - are answered by the rules core (:mod:`wetland_gis.rules.siting`,
+eligible action - are answered by the rules core (:mod:`wetland_gis.rules.priority`,
 :func:`~wetland_gis.rules.replacement.replacement_ratio`,
 :func:`~wetland_gis.rules.procedure.bank_fees`); this module only supplies their values.
 
@@ -17,8 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import geopandas as gpd
@@ -26,23 +26,19 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from wetland_gis.context import MAJOR_WATERSHED_IDS
-from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea, SitingTier
+from wetland_gis.enums import ImpactOutcome, Outcome, SitingTier
 from wetland_gis.errors import FieldMappingError, InputError, RulesInputError, WetlandTypeError
-from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
+from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import largest_overlap
 from wetland_gis.io.values import (
     is_blank,
     parse_bool,
     parse_id,
-    parse_number,
     parse_whole_number,
 )
 from wetland_gis.io.wetland_types import parse_wetland_type
 from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adjustments
-from wetland_gis.rules.procedure import bank_fees
-from wetland_gis.rules.replacement import replacement_ratio
-from wetland_gis.rules.siting import (
+from wetland_gis.rules.priority import (
     BANKING_OWN_ORDER,
     CITE_NEXT_LEVEL,
     SitingPlace,
@@ -51,43 +47,22 @@ from wetland_gis.rules.siting import (
     siting_priority,
     siting_tier,
 )
+from wetland_gis.rules.procedure import bank_fees
+from wetland_gis.rules.replacement import replacement_ratio
 from wetland_gis.siting.allocate import check_weights
 from wetland_gis.units import FOOT_M
 
 __all__ = [
-    "read_bank_listing",
-    "prepare_banks",
-    "prepare_sites",
     "attribute_options",
     "impact_needs",
     "rank_options",
     "tier_gaps",
-    "BANK_FIELDS",
-    "SITE_FIELDS",
-    "PROGRAMS",
     "WCA_PROGRAMS",
     "RANKING_COLUMNS",
     "TIER_GAP_COLUMNS",
     "IMPACT_ID_FIELDS",
 ]
 
-#: Columns of the bank credit listing (docs/data_schema.md), required in the file.
-BANK_FIELDS = (
-    "bank_name", "account", "county", "major", "bsa", "circ39", "credits", "price", "program",
-)
-#: Other names accepted for a listing column (matched case-insensitively).
-BANK_ALIASES: Mapping[str, tuple[str, ...]] = {
-    "circ39": ("credit_type", "plant_community", "community", "circ39_class", "wetland_type"),
-    "account": ("account_no", "account_number"),
-    "bank_name": ("bank",),
-    "lon": ("longitude", "lng"),
-    "lat": ("latitude",),
-}
-#: Columns of the candidate sites layer: required, then optional.
-SITE_FIELDS = ("site_id", "action", "circ39", "credit_ac")
-SITE_OPTIONAL = ("cost_usd", "in_advance")
-#: Credit programs of a listing row, by lower-case spelling.
-PROGRAMS: Mapping[str, str] = {"wca": "WCA", "404": "404", "both": "both"}
 #: Programs whose credits can replace a Wetland Conservation Act impact.
 WCA_PROGRAMS = frozenset({"WCA", "both"})
 #: Impact id columns tried in order (case-insensitive), then ``wg_row``.
@@ -110,280 +85,9 @@ CITE_WCA_PLAN = "Minn. Stat. § 103G.222, subd. 1(a)"
 _PLACE_FIELDS = ("minor", "major", "bsa", "pct_class")
 
 
-# --------------------------------------------------------------------------------------
-# reading and checking the options
-# --------------------------------------------------------------------------------------
-
-
-def _match_columns(
-    columns: Iterable[Any], wanted: Iterable[str], aliases: Mapping[str, tuple[str, ...]]
-) -> dict[str, str]:
-    """Return {documented name: column in the frame}, matched case-insensitively."""
-    lower = {str(c).strip().lower(): c for c in columns}
-    out = {}
-    for name in wanted:
-        for candidate in (name, *aliases.get(name, ())):
-            if candidate in lower:
-                out[name] = lower[candidate]
-                break
-    return out
-
-
 def _whole(value: Any) -> int | None:
     """Return a watershed or service area number, or None when blank or not whole."""
     return parse_whole_number(value, errors="coerce")
-
-
-def _number(value: Any) -> float | None:
-    """Return a listing's number, or None when it is blank or not a number."""
-    return parse_number(value, errors="coerce")
-
-
-def read_bank_listing(path: str | Path, *, layer: str | None = None) -> gpd.GeoDataFrame:
-    """Read and check a wetland bank credit listing (CSV or a vector file).
-
-    Parameters
-    ----------
-    path : str or Path
-        A CSV with the columns of ``docs/data_schema.md`` ("Wetland bank credit listing")
-        and optional ``lon``/``lat`` (WGS 84 degrees), or a GeoPackage (or other vector
-        file) with those columns and point or polygon geometry.
-    layer : str, optional
-        The layer of a multi-layer GeoPackage.
-
-    Returns
-    -------
-    GeoDataFrame
-        In EPSG:26915, one row per listing row, with the documented columns normalised
-        (``major`` and ``bsa`` nullable integers, ``credits`` and ``price`` floats,
-        ``program`` one of ``WCA``, ``404``, ``both``), ``option_id`` (the account; made
-        unique with ``-2``, ``-3``... when an account has several rows), ``wg_row``
-        (0-based data row) and every other column as read. Rows without a location have
-        an empty geometry.
-
-    Raises
-    ------
-    FieldMappingError
-        When a documented column is missing; the message names the file and the columns.
-    InputError
-        When a value is invalid; the message lists each row (0-based data row and file
-        line), the value and the fix.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"bank credit listing {path} does not exist; give the path of a "
-                         "CSV or GeoPackage (docs/data_schema.md)")
-    if path.suffix.lower() == ".csv":
-        try:
-            frame = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
-        except (OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read bank credit listing {path}: {exc}") from exc
-        return prepare_banks(frame, source=str(path), line_offset=2)
-    from wetland_gis.io.layers import read_layer
-
-    read = read_layer(path, layer)
-    return prepare_banks(read.gdf, source=str(path), line_offset=None)
-
-
-def prepare_banks(
-    frame: pd.DataFrame, *, source: str = "bank listing", line_offset: int | None = None
-) -> gpd.GeoDataFrame:
-    """Check and normalise a bank credit listing already in memory.
-
-    Parameters
-    ----------
-    frame : DataFrame or GeoDataFrame
-        The listing; a GeoDataFrame must have a CRS. A plain DataFrame may carry
-        ``lon``/``lat``.
-    source : str
-        Name used in messages.
-    line_offset : int, optional
-        Added to the 0-based row number to give the file line (2 for a CSV with a header).
-
-    Returns
-    -------
-    GeoDataFrame
-        See :func:`read_bank_listing`.
-
-    Raises
-    ------
-    FieldMappingError, InputError
-        See :func:`read_bank_listing`.
-    """
-    cols = _match_columns(frame.columns, (*BANK_FIELDS, "lon", "lat", "pct_class", "minor"),
-                          BANK_ALIASES)
-    missing = [f for f in BANK_FIELDS if f not in cols]
-    if missing:
-        have = [str(c) for c in frame.columns if c != getattr(frame, "_geometry_column_name",
-                                                               None)]
-        raise FieldMappingError(
-            f"{source}: the bank credit listing lacks column(s) {missing} (it has {have}); add "
-            "them, named as in docs/data_schema.md - values may be blank where unknown, except "
-            "account, credits, price and program"
-        )
-    geo = isinstance(frame, gpd.GeoDataFrame)
-    if geo and frame.crs is None:
-        raise InputError(f"{source} has no CRS: set it in QGIS (Layer > Set CRS) and save again")
-    problems: list[str] = []
-
-    def where(n: int) -> str:
-        return f"row {n}" + (f" (line {n + line_offset})" if line_offset is not None else "")
-
-    rows = []
-    for n, rec in enumerate(frame.reset_index(drop=True).to_dict("records")):
-        row: dict[str, Any] = {"wg_row": n}
-        get = {name: rec[col] for name, col in cols.items()}
-        account = get["account"]
-        if is_blank(account):
-            problems.append(f"{where(n)}: account is blank; give the bank account number")
-        row["account"] = None if is_blank(account) else parse_id(account)
-        row["bank_name"] = None if is_blank(get["bank_name"]) else str(get["bank_name"]).strip()
-        row["county"] = None if is_blank(get["county"]) else str(get["county"]).strip()
-        for name in ("credits", "price"):
-            value = _number(get[name])
-            if value is None or value < 0:
-                problems.append(
-                    f"{where(n)}: {name} {get[name]!r} is not a non-negative number; write "
-                    f"it as a plain number such as 2.5"
-                )
-            row[name] = value if value is not None and value >= 0 else float("nan")
-        major = get["major"]
-        row["major"] = _whole(major)
-        lo, hi = MAJOR_WATERSHED_IDS
-        if not is_blank(major) and (row["major"] is None or not lo <= row["major"] <= hi):
-            problems.append(f"{where(n)}: major {major!r} is not a major watershed number "
-                            f"{lo}-{hi}; leave it blank if unknown")
-        bsa = get["bsa"]
-        row["bsa"] = _whole(bsa)
-        if not is_blank(bsa) and row["bsa"] is None:
-            problems.append(f"{where(n)}: bsa {bsa!r} is not a bank service area number; leave "
-                            "it blank if unknown")
-        row["circ39"] = None if is_blank(get["circ39"]) else str(get["circ39"]).strip()
-        program = str(get["program"]).strip().lower() if not is_blank(get["program"]) else ""
-        if program not in PROGRAMS:
-            problems.append(f"{where(n)}: program {get['program']!r} is not one of "
-                            f"{sorted(set(PROGRAMS.values()))}")
-        row["program"] = PROGRAMS.get(program)
-        row["minor"] = parse_id(get.get("minor"))
-        pct = get.get("pct_class")
-        row["pct_class"] = None
-        if not is_blank(pct):
-            try:
-                row["pct_class"] = PercentageArea(str(pct).strip()).value
-            except ValueError:
-                problems.append(f"{where(n)}: pct_class {pct!r} is not one of "
-                                f"{[c.value for c in PercentageArea]}")
-        lon, lat = _number(get.get("lon")), _number(get.get("lat"))
-        if not geo and (("lon" in cols) or ("lat" in cols)):
-            lon_blank, lat_blank = is_blank(get.get("lon")), is_blank(get.get("lat"))
-            if lon_blank != lat_blank or (not lon_blank and (lon is None or lat is None)):
-                problems.append(f"{where(n)}: give both lon and lat as decimal degrees, or "
-                                "neither")
-            elif lon is not None and (abs(lat) > 90 or abs(lon) > 180):
-                problems.append(f"{where(n)}: lon {lon} / lat {lat} are not degrees (were "
-                                "they swapped, or written in metres?)")
-        row["_lon"], row["_lat"] = lon, lat
-        rows.append(row)
-    if problems:
-        shown = problems[:20]
-        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
-        raise InputError(
-            f"{source}: {len(problems)} problem(s) in the bank credit listing:\n  - "
-            + "\n  - ".join(shown) + more
-        )
-    out = pd.DataFrame(rows)
-    extra = frame.reset_index(drop=True).drop(
-        columns=[c for c in cols.values()]
-        + ([frame.geometry.name] if geo else []), errors="ignore")
-    out = pd.concat([out, extra], axis=1)
-    if geo:
-        gdf = gpd.GeoDataFrame(out, geometry=frame.geometry.reset_index(drop=True).values,
-                               crs=frame.crs)
-        gdf, _ = to_working_crs(gdf, source=source)
-    else:
-        points = [shapely.Point(x, y) if _number(x) is not None and _number(y) is not None
-                  else None for x, y in zip(out["_lon"], out["_lat"], strict=True)]
-        gdf = gpd.GeoDataFrame(out, geometry=points, crs="EPSG:4326").to_crs(WORKING_CRS)
-    gdf = gdf.drop(columns=["_lon", "_lat"])
-    for name in ("major", "bsa"):
-        gdf[name] = pd.array(gdf[name].tolist(), dtype="Int64")
-    gdf["option_id"] = _unique_ids(gdf["account"].tolist())
-    return gdf
-
-
-def _unique_ids(ids: list[Any]) -> list[str]:
-    seen: dict[str, int] = {}
-    out = []
-    for value in ids:
-        key = str(value)
-        seen[key] = seen.get(key, 0) + 1
-        out.append(key if seen[key] == 1 else f"{key}-{seen[key]}")
-    return out
-
-
-def prepare_sites(sites: gpd.GeoDataFrame, *, source: str = "sites") -> gpd.GeoDataFrame:
-    """Check and normalise the candidate replacement sites.
-
-    Parameters
-    ----------
-    sites : GeoDataFrame
-        Polygons with ``site_id``, ``action``, ``circ39``, ``credit_ac`` and optional
-        ``cost_usd`` and ``in_advance`` (names matched case-insensitively).
-    source : str
-        Name used in messages.
-
-    Returns
-    -------
-    GeoDataFrame
-        In EPSG:26915, with the documented columns normalised (``credit_ac``, ``cost_usd``
-        floats, ``cost_usd`` NaN when not given) and ``option_id`` = ``site_id``.
-
-    Raises
-    ------
-    FieldMappingError
-        A documented column is missing.
-    InputError
-        A site id is blank or repeated, ``credit_ac`` or ``cost_usd`` is not a
-        non-negative number, or the layer has no CRS.
-    """
-    if sites.crs is None:
-        raise InputError(f"{source} has no CRS: set it in QGIS (Layer > Set CRS) and save again")
-    cols = _match_columns(sites.columns, (*SITE_FIELDS, *SITE_OPTIONAL), {})
-    missing = [f for f in SITE_FIELDS if f not in cols]
-    if missing:
-        raise FieldMappingError(
-            f"{source}: the candidate sites lack column(s) {missing}; add them, named as in "
-            "docs/data_schema.md (action and circ39 may be blank where unknown)"
-        )
-    out, _ = to_working_crs(sites.reset_index(drop=True), source=source)
-    out = out.rename(columns={v: k for k, v in cols.items() if v != k}).copy()
-    problems = []
-    ids = [parse_id(v) for v in out["site_id"]]
-    for n, value in enumerate(ids):
-        if value is None:
-            problems.append(f"row {n}: site_id is blank")
-    dup = sorted({v for v in ids if v is not None and ids.count(v) > 1})
-    if dup:
-        problems.append(f"site_id {dup} repeated: each site needs its own id")
-    for name in ("credit_ac", "cost_usd"):
-        if name not in out:
-            out[name] = np.nan
-            continue
-        values = []
-        for n, raw in enumerate(out[name]):
-            number = _number(raw)
-            if (number is None and not (name == "cost_usd" and is_blank(raw))) or (
-                number is not None and number < 0
-            ):
-                problems.append(f"row {n} (site {ids[n]}): {name} {raw!r} is not a non-negative "
-                                "number")
-            values.append(np.nan if number is None else number)
-        out[name] = np.asarray(values, dtype=float)
-    if problems:
-        raise InputError(f"{source}: " + "; ".join(problems[:20]))
-    out["site_id"] = ids
-    out["option_id"] = ids
-    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -419,7 +123,8 @@ def attribute_options(
     Parameters
     ----------
     sites, banks : GeoDataFrame or None
-        From :func:`prepare_sites` and :func:`read_bank_listing`.
+        From :func:`~wetland_gis.io.candidate_sites.prepare_sites` and
+        :func:`~wetland_gis.io.bank_listing.read_bank_listing`.
     context : Context, optional
         The reference layers (:func:`wetland_gis.context.load_context`). Without it only
         the values already on the options are used.
@@ -503,7 +208,7 @@ def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | Non
             src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
         elif not is_blank(county[k]):
             if county[k] not in names:
-                from wetland_gis.context import county_classes
+                from wetland_gis.rules.counties import county_classes
 
                 names[county[k]] = county_classes(county[k], params, as_of)[0]
             cls = names[county[k]]
@@ -724,9 +429,11 @@ def rank_options(
     impacts : GeoDataFrame
         Classified impacts (see :func:`impact_needs`), or its output.
     sites : GeoDataFrame, optional
-        Candidate sites from :func:`prepare_sites`, placed by :func:`attribute_options`.
+        Candidate sites from :func:`~wetland_gis.io.candidate_sites.prepare_sites`,
+        placed by :func:`attribute_options`.
     banks : GeoDataFrame, optional
-        Bank listing from :func:`read_bank_listing`, placed by :func:`attribute_options`.
+        Bank listing from :func:`~wetland_gis.io.bank_listing.read_bank_listing`,
+        placed by :func:`attribute_options`.
     adjustments : Adjustments, optional
         The user's ratio adjustments (default: :func:`~wetland_gis.parameters.load_adjustments`,
         empty).
@@ -741,7 +448,7 @@ def rank_options(
     id_field : str, optional
         Impact id column (see :func:`impact_needs`).
     siting_reading : {"banking_own_order", "single_order"}, default "banking_own_order"
-        The reading of § 103G.222, subd. 3(c) (:data:`~wetland_gis.rules.siting.SITING_READINGS`,
+        The reading of § 103G.222, subd. 3(c) (:data:`~wetland_gis.rules.priority.SITING_READINGS`,
         docs/siting.md): by default a bank credit in the impact's bank service area is
         ranked at priority 1, beside tier 1 sites. Written in column ``siting_reading``.
 
@@ -751,7 +458,7 @@ def rank_options(
         The "ranking" of docs/data_schema.md (:data:`RANKING_COLUMNS`; plus ``score`` with
         ``weights``): one row per impact and option, ordered by impact (input order), then
         non-excluded before excluded, priority
-        (:func:`~wetland_gis.rules.siting.siting_priority`), in-kind before unknown before
+        (:func:`~wetland_gis.rules.priority.siting_priority`), in-kind before unknown before
         out-of-kind,
         cost (or score), a shared minor/major watershed (the tie-breaker among banks of one
         tier), distance and option id. ``cost`` is the cost of the impact's whole

@@ -10,7 +10,7 @@ import pytest
 
 from wetland_gis.enums import Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import RulesInputError
-from wetland_gis.rules.siting import (
+from wetland_gis.rules.priority import (
     SitingPlace,
     next_tier_condition,
     normalise_action,

@@ -30,24 +30,18 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import RulesInputError
+from wetland_gis.io.values import is_blank, normalise_key, parse_id, parse_whole_number
 from wetland_gis.parameters import default_parameters
 from wetland_gis.rules.facts import Trace, fmt_number, percentage_class_of
 
 __all__ = [
-    "is_blank",
-    "whole_number",
-    "place_id",
     "SitingPlace",
     "siting_tier",
     "next_tier_condition",
@@ -196,56 +190,20 @@ class SitingPlace:
     pct_class: PercentageArea | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "minor", place_id(self.minor))
-        major = whole_number(self.major)
+        object.__setattr__(self, "minor", parse_id(self.minor))
+        major = parse_whole_number(self.major, errors="coerce")
         if major is None and not is_blank(self.major):
             raise RulesInputError(
                 f"major watershed {self.major!r} is not a whole number; give the DNR major "
                 "watershed number 1-81"
             )
         object.__setattr__(self, "major", major)
-        bsa = whole_number(self.bsa)
+        bsa = parse_whole_number(self.bsa, errors="coerce")
         if bsa is None and not is_blank(self.bsa):
             bsa = str(self.bsa).strip()
         object.__setattr__(self, "bsa", bsa)
         pct = None if is_blank(self.pct_class) else percentage_class_of(self.pct_class)
         object.__setattr__(self, "pct_class", pct)
-
-
-def is_blank(value: Any) -> bool:
-    """Return True for None, NaN, pandas NA/NaT and blank text (an unknown value)."""
-    if value is None:
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    if isinstance(value, str) and not value.strip():
-        return True
-    if value is pd.NA or value is pd.NaT:
-        return True
-    return isinstance(value, (float, np.floating)) and bool(np.isnan(value))
-
-
-def whole_number(value: Any) -> int | None:
-    """Return ``value`` as an int when it is a whole number (``18``, ``"18"``, ``18.0``)."""
-    if is_blank(value) or isinstance(value, bool):
-        return None
-    try:
-        number = float(str(value).strip())
-    except ValueError:
-        return None
-    if not math.isfinite(number) or number != int(number):
-        return None
-    return int(number)
-
-
-def place_id(value: Any) -> str | None:
-    """Return a watershed or account id as text (``18.0`` -> ``"18"``; ``"07"`` kept)."""
-    if is_blank(value):
-        return None
-    whole = whole_number(value)
-    if whole is not None and not (isinstance(value, str) and value.strip().startswith("0")):
-        return str(whole)
-    return str(value).strip()
 
 
 def _same(a: Any, b: Any) -> bool | None:
@@ -663,10 +621,7 @@ def normalise_action(value: Any) -> str | None:
         The normalised name (an unknown action is returned normalised, not rejected);
         ``None`` when blank.
     """
-    if is_blank(value):
-        return None
-    key = re.sub(r"[\s\-/]+", "_", str(value).strip().lower())
-    return _ACTION_ALIASES.get(key, key)
+    return normalise_key(value, _ACTION_ALIASES)
 
 
 def replacement_action_eligibility(

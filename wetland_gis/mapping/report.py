@@ -61,6 +61,9 @@ __all__ = [
     "write_report",
 ]
 
+#: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
+_AXES_CENTRE = (0.5, 0.5)
+
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 """Folder of the jinja2 templates."""
 
@@ -673,7 +676,7 @@ def _figure(rows: list[dict[str, Any]], allocation: pd.DataFrame | None) -> str:
         ax.invert_yaxis()
         ax.set_xlabel("credits allocated (acres)", fontsize=7.5)
     else:
-        ax.text(0.5, 0.5, "No replacement allocated", ha="center", va="center",
+        ax.text(*_AXES_CENTRE, "No replacement allocated", ha="center", va="center",
                 transform=ax.transAxes, fontsize=8)
         ax.set_xticks([])
         ax.set_yticks([])

@@ -30,6 +30,9 @@ from .symbology import (
 
 __all__ = ["WORK_CRS", "static_map", "static_map_png", "static_map_svg"]
 
+#: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
+_AXES_CENTRE = (0.5, 0.5)
+
 WORK_CRS = "EPSG:26915"
 """The map is drawn in NAD83 / UTM zone 15N, so the scale bar is true."""
 
@@ -136,7 +139,7 @@ def static_map(
     ax.set_facecolor("#F4F1EA")
     handles: list[Any] = []
     if extent is None:
-        ax.text(0.5, 0.5, "No impact, site or bank has a drawable geometry",
+        ax.text(*_AXES_CENTRE, "No impact, site or bank has a drawable geometry",
                 ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
         return fig

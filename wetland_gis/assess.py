@@ -34,6 +34,7 @@ from wetland_gis.enums import (
     WetlandType,
 )
 from wetland_gis.errors import (
+    ContextError,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -541,6 +542,8 @@ def assess(
     params: ParameterSet | None = None,
     options: AssessOptions | None = None,
     progress: Callable[[str], None] | None = None,
+    shoreland_classes: str | Path | pd.DataFrame | None = None,
+    class_source: str = "dnr",
 ) -> Assessment:
     """Classify every impact polygon and decide the project's exemptions and replacement.
 
@@ -567,6 +570,11 @@ def assess(
         The analyst's choices (readings, increases claimed, tolerance).
     progress : callable, optional
         Called with a short message at each step (the CLI prints them).
+    shoreland_classes : str, Path or DataFrame, optional
+        The DNR basin shoreland classification list; basins without ``shore_class`` take
+        theirs from it (:func:`wetland_gis.context.load_context`, ``docs/context.md``).
+    class_source : {"dnr", "local"}, default "dnr"
+        The list's DNR class, or the county or city ordinance's where it governs.
 
     Returns
     -------
@@ -612,8 +620,14 @@ def assess(
     manifest.add_records(type_records)
 
     say("loading context")
+    if isinstance(context, Context) and shoreland_classes is not None:
+        raise ContextError(
+            "shoreland_classes was given with an already loaded Context; give it to "
+            "load_context(..., shoreland_classes=...) instead, or pass the context path"
+        )
     ctx = context if isinstance(context, Context) else load_context(
-        context, params=params, as_of=day
+        context, params=params, as_of=day, shoreland_classes=shoreland_classes,
+        class_source=class_source,
     )
     manifest.add_records(ctx.records)
     for rec in ctx.manifest_inputs():

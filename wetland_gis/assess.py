@@ -780,7 +780,8 @@ def _apply_engine(
     kind_notes: dict[Hashable, str] = {}
     assessed = gdf["status"] == ASSESSED
     needed = [c for c in ("wetland_type", "incorporated", "type_verify", "type_note",
-                          "nearest_pw_ft", "nearest_pw", "calcareous_fen", "cedar_tamarack",
+                          "nearest_pw_ft", "nearest_pw", "calcareous_fen", "drainage_system",
+                          "cedar_tamarack",
                           "sqft_setback", "sqft_protection", "sqft_outside", "pct_class",
                           "metro", "county", "zone")]
     rows_of = dict(zip(gdf.index[assessed], gdf.loc[assessed, needed].to_dict("records"),
@@ -848,11 +849,17 @@ def _apply_engine(
                 "may not be degraded, wholly or partially, by any activity (§ 103G.223); "
                 "send it to the DNR for fen review"
             )
+        drainage = _drainage_note(row["drainage_system"], kind)
+        if drainage:
+            verify.append(drainage)
         if verify:
+            inputs = {"nearest_pw": None if pd.isna(row["nearest_pw"])
+                      else str(row["nearest_pw"])}
+            if drainage:
+                inputs["drainage_system"] = str(row["drainage_system"])
             steps.append(("facts.context", "", Outcome.CLASSIFIED.value, None,
                           "What the screen could not know from the layers.", verify,
-                          {"nearest_pw": None if pd.isna(row["nearest_pw"])
-                           else str(row["nearest_pw"])}, {}))
+                          inputs, {}))
         for step in steps:
             facts_log.append((project, key, *step))
         facts = ImpactFacts(
@@ -1075,6 +1082,27 @@ def _impact_kind(value: Any) -> tuple[ImpactKind, str | None]:
             "or fill"
         )
     return kind, None
+
+
+def _drainage_note(systems: Any, kind: ImpactKind) -> str | None:
+    """Return the verify item of a drain (or an impact of unknown kind) on a drainage system.
+
+    ``systems`` is the impact's ``drainage_system`` (ids joined by "; "; "" none; None
+    when the layer was not given, which the manifest records).
+    """
+    if kind not in (ImpactKind.DRAIN, ImpactKind.UNKNOWN) or not isinstance(systems, str):
+        return None
+    if not systems:
+        return None
+    return (
+        f"the impact touches public drainage system {systems} (layer drainage_systems): the "
+        "drainage exemptions of Minn. Stat. § 103G.2241, subd. 2 need facts no layer holds: "
+        "for subd. 2(b), whether the land has been assessed drainage benefits for the system "
+        "and the system's expenditure, repair or maintenance history that subd. 2(b)(1) "
+        "requires; for subd. 2(c), whether the draining or filling results from maintenance "
+        "and repair of the existing public drainage system; verify with the drainage "
+        "authority"
+    )
 
 
 def _flooded(cowardin: Any) -> bool | None:

@@ -1,10 +1,11 @@
 """Reference (context) layers: load, validate, normalise and reproject them once.
 
 The context is every layer an impact is classified against: counties, watersheds, bank
-service areas, percentage-area overrides, public waters, cities, local government units
-and calcareous fens (see ``docs/data_schema.md`` and ``docs/context.md``). Each layer is
-checked against :data:`CONTEXT_SCHEMA` when it is read, so a missing field or an unknown
-shoreland class is reported at once, naming the file, the layer, the field and the fix.
+service areas, percentage-area overrides, public waters, cities, local government units,
+calcareous fens and public drainage systems (see ``docs/data_schema.md`` and
+``docs/context.md``). Each layer is checked against :data:`CONTEXT_SCHEMA` when it is
+read, so a missing field or an unknown shoreland class is reported at once, naming the
+file, the layer, the field and the fix.
 
 Examples
 --------
@@ -116,7 +117,11 @@ SHORE_CLASS_FROM_LAYER = "layer"
 
 _POLYGON_TYPES = frozenset({"Polygon", "MultiPolygon"})
 _LINE_TYPES = frozenset({"LineString", "MultiLineString", "LinearRing"})
-_KIND_TYPES = {"polygon": _POLYGON_TYPES, "line": _LINE_TYPES}
+_KIND_TYPES = {
+    "polygon": _POLYGON_TYPES,
+    "line": _LINE_TYPES,
+    "line or polygon": _LINE_TYPES | _POLYGON_TYPES,
+}
 _EXTENSIONS = (".gpkg", ".shp", ".geojson", ".parquet")
 _SHP_FIELD_LEN = 10  # dBase field names: shore_class arrives as shore_clas
 
@@ -128,7 +133,7 @@ class LayerSchema:
     Parameters
     ----------
     geometry : str
-        ``"polygon"`` or ``"line"``.
+        ``"polygon"``, ``"line"`` or ``"line or polygon"``.
     required, optional : tuple of str
         Documented field names (matched case-insensitively on input).
     types : Mapping[str, str]
@@ -196,6 +201,12 @@ CONTEXT_SCHEMA: dict[str, LayerSchema] = {
         {"lgu_name": "str", "shoreland_ordinance": "bool", "setback_ft": "float"},
     ),
     "calcareous_fens": LayerSchema("polygon", ("fen_name",), (), {"fen_name": "str"}),
+    "drainage_systems": LayerSchema(
+        "line or polygon",
+        ("system_id",),
+        ("authority",),
+        {"system_id": "id", "authority": "str"},
+    ),
 }
 """The documented context layers: geometry kind, required and optional fields, values."""
 
@@ -244,6 +255,7 @@ class Context:
     incorporated_areas: gpd.GeoDataFrame | None = None
     lgus: gpd.GeoDataFrame | None = None
     calcareous_fens: gpd.GeoDataFrame | None = None
+    drainage_systems: gpd.GeoDataFrame | None = None
     records: tuple[str, ...] = ()
     sources: tuple[SourceRecord, ...] = ()
 

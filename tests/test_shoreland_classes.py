@@ -220,3 +220,55 @@ def test_the_cli_takes_the_list_and_the_class_source():
     assert args.shoreland_classes == str(LIST) and args.shoreland_class_source == "local"
     default = build_parser().parse_args(["assess", "x.gpkg", "--out", "o.gpkg"])
     assert default.shoreland_classes is None and default.shoreland_class_source == "dnr"
+
+
+def _cli_context(tmp_path):
+    """A context folder whose basin (real DOW 86018500, Mallard Pass) has no shore_class."""
+    ctx = load_context(as_of="2024-05-01")
+    p = ctx.counties.set_index("NAME").geometry.loc["Wright"].representative_point()
+    folder = tmp_path / "context"
+    folder.mkdir()
+    lake = box(p.x, p.y, p.x + 300, p.y + 300)
+    gpd.GeoDataFrame({"pw_id": ["86-0185-00"], "pw_name": ["Mallard Pass"]},
+                     geometry=[lake], crs=CRS).to_file(folder / "public_water_basins.gpkg")
+    impacts = gpd.GeoDataFrame({"impact_id": ["W-1"], "circ39": ["3"]},
+                               geometry=[box(p.x + 310, p.y, p.x + 320, p.y + 10)], crs=CRS)
+    impacts.to_file(tmp_path / "impacts.gpkg")
+    return folder, tmp_path / "impacts.gpkg"
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("dnr", "recreational_development"), ("local", "natural_environment")])
+def test_assess_on_the_command_line_records_the_class_taken_from_the_list(
+    tmp_path, source, expected
+):
+    import json
+    import warnings
+
+    from wetland_gis.cli import main
+    from wetland_gis.errors import WetlandGISWarning
+
+    folder, impacts = _cli_context(tmp_path)
+    out = tmp_path / "assessed.gpkg"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WetlandGISWarning)
+        code = main(["assess", str(impacts), "--context", str(folder), "--out", str(out),
+                     "--as-of", "2024-05-01", "--shoreland-classes", str(LIST),
+                     "--shoreland-class-source", source, "--quiet"])
+    assert code == 0
+    manifest = json.loads((tmp_path / "assessed_manifest.json").read_text())
+    assert any(f"DOW 86018500: shore_class {expected}" in r for r in manifest["records"])
+    assert any(i["role"] == "context:shoreland_classes" and len(i["sha256"]) == 64
+               for i in manifest["inputs"])
+
+
+def test_assess_without_the_list_names_the_missing_shore_class_and_the_list(tmp_path, capsys):
+    from wetland_gis.cli import main
+
+    folder, impacts = _cli_context(tmp_path)
+    code = main(["assess", str(impacts), "--context", str(folder), "--out",
+                 str(tmp_path / "o.gpkg"), "--quiet"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "public_water_basins.gpkg" in err and "missing the required field 'shore_class'" in err
+    assert "--shoreland-classes CSV" in err

@@ -452,7 +452,13 @@ def validate_layer(
             raise ContextError(
                 f"{where} is missing the required field {fname!r}; it has {columns}. "
                 f"The layer needs {list(schema.required)} (optional: {list(schema.optional)}); "
-                f"rename the field that holds it to {fname!r} (see docs/context.md)."
+                f"rename the field that holds it to {fname!r} (see docs/context.md)"
+                + (
+                    ", or give the DNR basin shoreland classification list "
+                    "(--shoreland-classes CSV, or shoreland_classes=) to fill it by DOW number."
+                    if (name, fname) == ("public_water_basins", "shore_class")
+                    else "."
+                )
             )
     gdf = gdf.rename(columns=rename)
 

@@ -237,10 +237,11 @@ def _cli_context(tmp_path):
     return folder, tmp_path / "impacts.gpkg"
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("dnr", "recreational_development"), ("local", "natural_environment")])
+@pytest.mark.parametrize(("source", "expected", "engine"), [
+    ("dnr", "recreational_development", "default"), ("local", "natural_environment", "default"),
+    ("local", "natural_environment", "chunks")])
 def test_assess_on_the_command_line_records_the_class_taken_from_the_list(
-    tmp_path, source, expected
+    tmp_path, source, expected, engine
 ):
     import json
     import warnings
@@ -254,7 +255,7 @@ def test_assess_on_the_command_line_records_the_class_taken_from_the_list(
         warnings.simplefilter("ignore", WetlandGISWarning)
         code = main(["assess", str(impacts), "--context", str(folder), "--out", str(out),
                      "--as-of", "2024-05-01", "--shoreland-classes", str(LIST),
-                     "--shoreland-class-source", source, "--quiet"])
+                     "--shoreland-class-source", source, "--engine", engine, "--quiet"])
     assert code == 0
     manifest = json.loads((tmp_path / "assessed_manifest.json").read_text())
     assert any(f"DOW 86018500: shore_class {expected}" in r for r in manifest["records"])

@@ -15,7 +15,7 @@ the DNR licence forbids redistributing the whole list, so users supply it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +95,13 @@ class ShorelandClassList:
     table: pd.DataFrame
     path: str
     sha256: str
+    _by_dow: dict[str, list[dict[str, Any]]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_dow: dict[str, list[dict[str, Any]]] = {}
+        for rec in self.table.to_dict("records"):
+            by_dow.setdefault(rec["dowlknum"], []).append(rec)
+        object.__setattr__(self, "_by_dow", by_dow)  # one pass; each lookup is a dict get
 
     def lookup(self, dow: str | None, class_source: str) -> list[tuple[str, str, int]]:
         """Return the classes the list gives a basin.
@@ -113,11 +120,8 @@ class ShorelandClassList:
             One entry per list row with a class, as written; empty when the basin is not
             on the list or its rows give no class of that source.
         """
-        if dow is None:
-            return []
-        rows = self.table.loc[self.table["dowlknum"] == dow]
         out: list[tuple[str, str, int]] = []
-        for rec in rows.to_dict("records"):
+        for rec in self._by_dow.get(dow, []) if dow is not None else []:
             columns = ("dnr_class",) if class_source == "dnr" else _LOCAL_COLUMNS
             for col in columns:
                 if not is_blank(rec.get(col)):
@@ -127,7 +131,7 @@ class ShorelandClassList:
 
     def has(self, dow: str | None) -> bool:
         """Return whether the list has a row for DOW number ``dow``."""
-        return dow is not None and bool((self.table["dowlknum"] == dow).any())
+        return dow is not None and dow in self._by_dow
 
 
 def read_shoreland_classes(

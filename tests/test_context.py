@@ -269,8 +269,10 @@ def test_the_schema_matches_the_documented_layers():
         "incorporated_areas",
         "lgus",
         "calcareous_fens",
+        "drainage_systems",
     ]
     assert CONTEXT_SCHEMA["public_watercourses"].geometry == "line"
+    assert CONTEXT_SCHEMA["drainage_systems"].geometry == "line or polygon"
     assert CONTEXT_SCHEMA["lgus"].required == ("lgu_name", "shoreland_ordinance")
 
 

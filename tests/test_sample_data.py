@@ -38,7 +38,9 @@ REAL_FILES = [
     "crow_wing_lidar_dem_1m.tif",
     "crow_wing_lidar_sink_1m.tif",
     "nwi_sample_DC_wetlands.gpkg",
+    "mn_dnr_basin_shoreland_classes_2019_wright_crowwing_hennepin.csv",
     "LICENSE.lidar-package.txt",
+    "LICENSE.mn-dnr-general.txt",
     "LICENSE.plotly-geo.txt",
     "LICENSE.stactools-fws-nwi.txt",
 ]

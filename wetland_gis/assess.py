@@ -34,6 +34,7 @@ from wetland_gis.enums import (
     WetlandType,
 )
 from wetland_gis.errors import (
+    ContextError,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -541,6 +542,8 @@ def assess(
     params: ParameterSet | None = None,
     options: AssessOptions | None = None,
     progress: Callable[[str], None] | None = None,
+    shoreland_classes: str | Path | pd.DataFrame | None = None,
+    class_source: str = "dnr",
 ) -> Assessment:
     """Classify every impact polygon and decide the project's exemptions and replacement.
 
@@ -567,6 +570,11 @@ def assess(
         The analyst's choices (readings, increases claimed, tolerance).
     progress : callable, optional
         Called with a short message at each step (the CLI prints them).
+    shoreland_classes : str, Path or DataFrame, optional
+        The DNR basin shoreland classification list; basins without ``shore_class`` take
+        theirs from it (:func:`wetland_gis.context.load_context`, ``docs/context.md``).
+    class_source : {"dnr", "local"}, default "dnr"
+        The list's DNR class, or the county or city ordinance's where it governs.
 
     Returns
     -------
@@ -612,8 +620,14 @@ def assess(
     manifest.add_records(type_records)
 
     say("loading context")
+    if isinstance(context, Context) and shoreland_classes is not None:
+        raise ContextError(
+            "shoreland_classes was given with an already loaded Context; give it to "
+            "load_context(..., shoreland_classes=...) instead, or pass the context path"
+        )
     ctx = context if isinstance(context, Context) else load_context(
-        context, params=params, as_of=day
+        context, params=params, as_of=day, shoreland_classes=shoreland_classes,
+        class_source=class_source,
     )
     manifest.add_records(ctx.records)
     for rec in ctx.manifest_inputs():
@@ -766,7 +780,8 @@ def _apply_engine(
     kind_notes: dict[Hashable, str] = {}
     assessed = gdf["status"] == ASSESSED
     needed = [c for c in ("wetland_type", "incorporated", "type_verify", "type_note",
-                          "nearest_pw_ft", "nearest_pw", "calcareous_fen", "cedar_tamarack",
+                          "nearest_pw_ft", "nearest_pw", "calcareous_fen", "drainage_system",
+                          "cedar_tamarack",
                           "sqft_setback", "sqft_protection", "sqft_outside", "pct_class",
                           "metro", "county", "zone")]
     rows_of = dict(zip(gdf.index[assessed], gdf.loc[assessed, needed].to_dict("records"),
@@ -834,11 +849,17 @@ def _apply_engine(
                 "may not be degraded, wholly or partially, by any activity (§ 103G.223); "
                 "send it to the DNR for fen review"
             )
+        drainage = _drainage_note(row["drainage_system"], kind)
+        if drainage:
+            verify.append(drainage)
         if verify:
+            inputs = {"nearest_pw": None if pd.isna(row["nearest_pw"])
+                      else str(row["nearest_pw"])}
+            if drainage:
+                inputs["drainage_system"] = str(row["drainage_system"])
             steps.append(("facts.context", "", Outcome.CLASSIFIED.value, None,
                           "What the screen could not know from the layers.", verify,
-                          {"nearest_pw": None if pd.isna(row["nearest_pw"])
-                           else str(row["nearest_pw"])}, {}))
+                          inputs, {}))
         for step in steps:
             facts_log.append((project, key, *step))
         facts = ImpactFacts(
@@ -1061,6 +1082,27 @@ def _impact_kind(value: Any) -> tuple[ImpactKind, str | None]:
             "or fill"
         )
     return kind, None
+
+
+def _drainage_note(systems: Any, kind: ImpactKind) -> str | None:
+    """Return the verify item of a drain (or an impact of unknown kind) on a drainage system.
+
+    ``systems`` is the impact's ``drainage_system`` (ids joined by "; "; "" none; None
+    when the layer was not given, which the manifest records).
+    """
+    if kind not in (ImpactKind.DRAIN, ImpactKind.UNKNOWN) or not isinstance(systems, str):
+        return None
+    if not systems:
+        return None
+    return (
+        f"the impact touches public drainage system {systems} (layer drainage_systems): the "
+        "drainage exemptions of Minn. Stat. § 103G.2241, subd. 2 need facts no layer holds: "
+        "for subd. 2(b), whether the land has been assessed drainage benefits for the system "
+        "and the system's expenditure, repair or maintenance history that subd. 2(b)(1) "
+        "requires; for subd. 2(c), whether the draining or filling results from maintenance "
+        "and repair of the existing public drainage system; verify with the drainage "
+        "authority"
+    )
 
 
 def _flooded(cowardin: Any) -> bool | None:

@@ -97,6 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a more restrictive local de minimis limit (subd. 9(i))")
     p.add_argument("--tolerance-percent", type=float, default=1.0,
                    help="warn when an area is within this percent of a threshold (default 1)")
+    p.add_argument("--shoreland-classes", metavar="CSV",
+                   help="the DNR basin shoreland classification list: basins without "
+                   "shore_class take theirs from it by DOW number (docs/context.md)")
+    p.add_argument("--shoreland-class-source", choices=["dnr", "local"], default="dnr",
+                   help="with --shoreland-classes: the DNR class (default) or the county/"
+                   "city ordinance class where the local ordinance governs")
     p.add_argument("--assume-no-public-waters", action="store_true",
                    help="without public waters layers, place impacts outside the shoreland "
                    "wetland protection zone (recorded; otherwise they are not assessed)")

@@ -72,6 +72,8 @@ def run_assess(
     options: AssessOptions | None = None,
     progress: Callable[[str], None] | None = None,
     overwrite: bool = False,
+    shoreland_classes: str | Path | None = None,
+    class_source: str = "dnr",
 ) -> tuple[Assessment, list[Path]]:
     """Assess an impact layer and write the classified layer, tables and manifest.
 
@@ -79,6 +81,8 @@ def run_assess(
     ----------
     impacts, context, layer, as_of, fields, assume_crs, options, progress
         As :func:`wetland_gis.assess`.
+    shoreland_classes, class_source
+        As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``).
     out : str or Path
         The classified layer's file (``.gpkg`` default).
     parameters : str or Path, optional
@@ -98,11 +102,13 @@ def run_assess(
         When ``out`` is an input, or would replace another file without ``overwrite``;
         checked before the assessment runs.
     """
-    _check_outputs_early("assess", [out], [impacts, context, parameters])
+    _check_outputs_early("assess", [out], [impacts, context, parameters, shoreland_classes])
     params = load_parameters(parameters) if parameters else default_parameters()
     result = assess(
         impacts,
         context,
+        shoreland_classes=shoreland_classes,
+        class_source=class_source,
         layer=layer,
         as_of=as_of,
         fields=fields,
@@ -797,7 +803,15 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             assume_no_public_waters=args.assume_no_public_waters,
         )
         engine = getattr(args, "engine", "default")
+        classes = getattr(args, "shoreland_classes", None)
+        class_source = getattr(args, "shoreland_class_source", None) or "dnr"
         if engine != "default" or getattr(args, "chunk_size", None):
+            if classes:  # the partitions share one context, loaded with the list
+                params = (load_parameters(args.parameters) if args.parameters
+                          else default_parameters())
+                args.context = load_context(
+                    args.context, params=params, as_of=args.as_of,
+                    shoreland_classes=classes, class_source=class_source)
             return run_partitioned(args, fields, options, overwrite)
         assessment, written = run_assess(
             args.impacts,
@@ -811,6 +825,8 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             options=options,
             progress=None if args.quiet else _stderr,
             overwrite=overwrite,
+            shoreland_classes=classes,
+            class_source=class_source,
         )
         return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
     if args.command == "screen":

@@ -1,10 +1,11 @@
 """Reference (context) layers: load, validate, normalise and reproject them once.
 
 The context is every layer an impact is classified against: counties, watersheds, bank
-service areas, percentage-area overrides, public waters, cities, local government units
-and calcareous fens (see ``docs/data_schema.md`` and ``docs/context.md``). Each layer is
-checked against :data:`CONTEXT_SCHEMA` when it is read, so a missing field or an unknown
-shoreland class is reported at once, naming the file, the layer, the field and the fix.
+service areas, percentage-area overrides, public waters, cities, local government units,
+calcareous fens and public drainage systems (see ``docs/data_schema.md`` and
+``docs/context.md``). Each layer is checked against :data:`CONTEXT_SCHEMA` when it is
+read, so a missing field or an unknown shoreland class is reported at once, naming the
+file, the layer, the field and the fix.
 
 Examples
 --------
@@ -35,6 +36,12 @@ from wetland_gis.errors import (
     MissingCRSError,
 )
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
+from wetland_gis.io.shoreland_classes import (
+    CLASS_SOURCES,
+    ShorelandClassList,
+    normalise_dow,
+    read_shoreland_classes,
+)
 from wetland_gis.io.values import (
     is_blank,
     normalise_key,
@@ -55,6 +62,8 @@ __all__ = [
     "WATERCOURSE_CLASSES",
     "DEFAULT_COUNTIES_PATH",
     "COUNTY_PCT_SOURCE",
+    "CLASS_SOURCES",
+    "SHORE_CLASS_FROM_LAYER",
     "Context",
     "load_context",
     "validate_layer",
@@ -103,9 +112,16 @@ _PCT_ALIASES = {
     "<50": PercentageArea.LESS_THAN_50.value,
 }
 
+SHORE_CLASS_FROM_LAYER = "layer"
+"""``shore_class_source`` of a basin whose class the layer gives (the layer wins)."""
+
 _POLYGON_TYPES = frozenset({"Polygon", "MultiPolygon"})
 _LINE_TYPES = frozenset({"LineString", "MultiLineString", "LinearRing"})
-_KIND_TYPES = {"polygon": _POLYGON_TYPES, "line": _LINE_TYPES}
+_KIND_TYPES = {
+    "polygon": _POLYGON_TYPES,
+    "line": _LINE_TYPES,
+    "line or polygon": _LINE_TYPES | _POLYGON_TYPES,
+}
 _EXTENSIONS = (".gpkg", ".shp", ".geojson", ".parquet")
 _SHP_FIELD_LEN = 10  # dBase field names: shore_class arrives as shore_clas
 
@@ -117,7 +133,7 @@ class LayerSchema:
     Parameters
     ----------
     geometry : str
-        ``"polygon"`` or ``"line"``.
+        ``"polygon"``, ``"line"`` or ``"line or polygon"``.
     required, optional : tuple of str
         Documented field names (matched case-insensitively on input).
     types : Mapping[str, str]
@@ -185,6 +201,12 @@ CONTEXT_SCHEMA: dict[str, LayerSchema] = {
         {"lgu_name": "str", "shoreland_ordinance": "bool", "setback_ft": "float"},
     ),
     "calcareous_fens": LayerSchema("polygon", ("fen_name",), (), {"fen_name": "str"}),
+    "drainage_systems": LayerSchema(
+        "line or polygon",
+        ("system_id",),
+        ("authority",),
+        {"system_id": "id", "authority": "str"},
+    ),
 }
 """The documented context layers: geometry kind, required and optional fields, values."""
 
@@ -233,6 +255,7 @@ class Context:
     incorporated_areas: gpd.GeoDataFrame | None = None
     lgus: gpd.GeoDataFrame | None = None
     calcareous_fens: gpd.GeoDataFrame | None = None
+    drainage_systems: gpd.GeoDataFrame | None = None
     records: tuple[str, ...] = ()
     sources: tuple[SourceRecord, ...] = ()
 
@@ -429,7 +452,13 @@ def validate_layer(
             raise ContextError(
                 f"{where} is missing the required field {fname!r}; it has {columns}. "
                 f"The layer needs {list(schema.required)} (optional: {list(schema.optional)}); "
-                f"rename the field that holds it to {fname!r} (see docs/context.md)."
+                f"rename the field that holds it to {fname!r} (see docs/context.md)"
+                + (
+                    ", or give the DNR basin shoreland classification list "
+                    "(--shoreland-classes CSV, or shoreland_classes=) to fill it by DOW number."
+                    if (name, fname) == ("public_water_basins", "shore_class")
+                    else "."
+                )
             )
     gdf = gdf.rename(columns=rename)
 
@@ -530,6 +559,125 @@ def _to_working(gdf: gpd.GeoDataFrame, name: str) -> tuple[gpd.GeoDataFrame, lis
     return out, [str(r) for r in (recs or [])]
 
 
+# ------------------------------------------------------------------ basin shoreland classes
+
+
+def _field(gdf: gpd.GeoDataFrame, fname: str, cut: bool = False) -> str | None:
+    """Return the column matching ``fname`` case-insensitively (``cut``: or cut to 10)."""
+    by_lower = {str(c).lower(): c for c in gdf.columns if c != gdf.geometry.name}
+    found = by_lower.get(fname.lower())
+    if found is None and cut:
+        found = by_lower.get(fname.lower()[:_SHP_FIELD_LEN])
+    return found
+
+
+def _list_class(
+    found: list[tuple[str, str, int]], class_source: str
+) -> tuple[str | None, str, str]:
+    """Return (class, source label, problem) from the list rows found for one basin."""
+    if not found:
+        what = "a DNR class" if class_source == "dnr" else "a county or city class"
+        return None, "", f"the list has no row with {what} for it"
+    classes = {normalise_key(c, _CLASS_ALIASES) for c, _col, _row in found}
+    rows = ", ".join(str(r) for _c, _col, r in found)
+    if len(classes) > 1:
+        return None, "", (
+            f"the list gives several classes {sorted({c for c, _, _ in found})} (line(s) {rows}); "
+            "which governs depends on the location"
+        )
+    (value,) = classes
+    if value not in BASIN_CLASSES:
+        return None, "", (
+            f"the list gives {found[0][0]!r} (line(s) {rows}), which is not one of the state "
+            f"classes {list(BASIN_CLASSES)} of Minn. R. 6120.3000"
+        )
+    columns = ", ".join(sorted({col for _c, col, _r in found}))
+    return value, f"list: {columns}", ""
+
+
+def _fill_basin_classes(
+    gdf: gpd.GeoDataFrame,
+    classes: ShorelandClassList | None,
+    class_source: str,
+    where: str,
+) -> tuple[gpd.GeoDataFrame, list[str]]:
+    """Fill blank ``shore_class`` of basins from the list; add ``shore_class_source``.
+
+    The layer's class wins where it gives one (recorded where the list differs). A basin
+    with no class in the layer and none usable in the list is an error naming the rows.
+    """
+    gdf = gdf.copy()
+    col = _field(gdf, "shore_class", cut=True)
+    if col is None:
+        if classes is None:
+            return gdf, []  # validate_layer names the missing required field
+        col = "shore_class"
+        gdf[col] = None
+    src_col = "shore_class_source"  # written by this function; not a schema field
+    blank = gdf[col].map(is_blank).astype(bool).to_numpy()
+    source = [None if b else SHORE_CLASS_FROM_LAYER for b in blank]
+    if classes is None:
+        gdf[src_col] = source
+        return gdf, []
+    key_col = _field(gdf, "dowlknum") or _field(gdf, "pw_id")
+    if key_col is None:
+        return gdf, []  # validate_layer names the missing pw_id
+    id_col = _field(gdf, "pw_id") or key_col
+    name_col = _field(gdf, "pw_name")
+    values = gdf[col].astype(object).to_numpy().copy()
+    records: list[str] = []
+    problems: list[str] = []
+    kept_differs: list[str] = []
+    for i, (index, raw_key) in enumerate(zip(gdf.index, gdf[key_col], strict=True)):
+        dow = normalise_dow(raw_key)
+        label = f"pw_id {parse_id(gdf[id_col].iloc[i])!s}" + (
+            f" ({gdf[name_col].iloc[i]})" if name_col and not is_blank(gdf[name_col].iloc[i])
+            else ""
+        )
+        found = classes.lookup(dow, class_source)
+        value, how, problem = _list_class(found, class_source)
+        if not blank[i]:
+            layer_value = normalise_key(values[i], _CLASS_ALIASES)
+            if value is not None and value != layer_value:
+                kept_differs.append(f"{label}: layer {layer_value}, list {value}")
+            continue
+        if dow is None:
+            problems.append(
+                f"row {index} ({label}): {key_col} {raw_key!r} is not an 8-digit DNR "
+                "lake/basin number"
+            )
+        elif not classes.has(dow):
+            problems.append(f"row {index} ({label}): DOW {dow} is not on the list")
+        elif value is None:
+            problems.append(f"row {index} ({label}): DOW {dow}: {problem}")
+        else:
+            values[i] = value
+            source[i] = how
+            records.append(
+                f"public_water_basins: {label}, DOW {dow}: shore_class {value} from the "
+                f"shoreland class list ({how.removeprefix('list: ')}, {classes.path} line(s) "
+                f"{', '.join(str(r) for _c, _col, r in found)}; class source {class_source!r})"
+            )
+    if problems:
+        raise ContextError(
+            f"{where}: {len(problems)} basin(s) have no shore_class in the layer and none "
+            f"usable in the shoreland class list {classes.path} (class source "
+            f"{class_source!r}): " + "; ".join(problems[:10])
+            + ("; ..." if len(problems) > 10 else "")
+            + ". Fix: set shore_class in the layer for these basins (from the DNR list or "
+            "the local ordinance), give the full DNR list, or choose the other class source."
+        )
+    if kept_differs:
+        records.append(
+            f"public_water_basins: {len(kept_differs)} basin(s) keep the layer's shore_class "
+            f"though the shoreland class list ({class_source!r}) differs (the layer wins): "
+            + "; ".join(kept_differs[:20]) + ("; ..." if len(kept_differs) > 20 else "")
+        )
+    gdf[col] = values
+    gdf[src_col] = source
+    return gdf, records
+
+
 # --------------------------------------------------------------------------------- loading
 
 
@@ -600,6 +748,8 @@ def load_context(
     layers: Mapping[str, gpd.GeoDataFrame | str | Path] | None = None,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,
+    shoreland_classes: str | Path | pd.DataFrame | ShorelandClassList | None = None,
+    class_source: str = "dnr",
 ) -> Context:
     """Load, validate and reproject the context layers.
 
@@ -615,6 +765,14 @@ def load_context(
         Parameters from which the county lists are read (default: shipped).
     as_of : str or date, optional
         Date the county lists are read for (default today).
+    shoreland_classes : str, Path or DataFrame, optional
+        The DNR basin shoreland classification list (CSV; see
+        :func:`wetland_gis.io.shoreland_classes.read_shoreland_classes`). Basins of
+        ``public_water_basins`` without a ``shore_class`` take theirs from it by DOW
+        number (the ``dowlknum`` field, else ``pw_id``); a class in the layer wins.
+    class_source : {"dnr", "local"}, default "dnr"
+        Which class of the list: the DNR's, or the county or city ordinance's where the
+        local ordinance governs (the city's class on a city row, else the county's).
 
     Returns
     -------
@@ -631,8 +789,22 @@ def load_context(
         A layer without CRS.
     LayerNotFoundError
         A GeoPackage without any context layer.
+
+    Notes
+    -----
+    Every basin's ``shore_class_source`` says where its class came from (``"layer"`` or
+    ``"list: dnr_class"``, ``"list: city_class"``, ``"list: county_class"``) and a
+    record names each class taken from the list. A basin with no class in the layer and
+    none usable in the list (not on it, no class of that source, two classes, or a class
+    such as "Special Protection" that is not a state class) is a :class:`ContextError`
+    naming the rows: the class is never guessed.
     """
     params = params if params is not None else default_parameters()
+    if class_source not in CLASS_SOURCES:
+        raise ContextError(
+            f"`class_source` was {class_source!r} but is expected to be in {list(CLASS_SOURCES)}"
+        )
+    classes = read_shoreland_classes(shoreland_classes) if shoreland_classes is not None else None
     wanted: dict[str, tuple[gpd.GeoDataFrame | None, Path | None, str | None]] = {}
     if source is not None:
         for name, (path, inner) in _discover(Path(source)).items():
@@ -665,6 +837,12 @@ def load_context(
             assert path is not None
             gdf, inner = _read_file(path, name, inner)
         crs = gdf.crs.to_string() if gdf.crs is not None else None
+        if name == "public_water_basins":
+            gdf, class_records = _fill_basin_classes(
+                gdf, classes, class_source,
+                _where(name, None if path is None else str(path), inner),
+            )
+            records.extend(class_records)
         gdf, layer_records = validate_layer(
             gdf, name, path=None if path is None else str(path), source_layer=inner
         )
@@ -681,6 +859,17 @@ def load_context(
         )
         loaded[name] = gdf
 
+    if classes is not None:
+        sources.append(SourceRecord(
+            layer="shoreland_classes", path=classes.path, source_layer=None,
+            sha256=classes.sha256, crs=None, features=len(classes.table),
+        ))
+        records.append(
+            f"shoreland_classes: {classes.path} ({len(classes.table)} rows), class source "
+            f"{class_source!r}"
+            + ("" if "public_water_basins" in loaded else
+               "; no public_water_basins layer was given, so the list was not used")
+        )
     loaded["counties"], county_records = _join_county_classes(loaded["counties"], params, as_of)
     records.extend(county_records)
     return Context(**loaded, records=tuple(records), sources=tuple(sources))

@@ -2,9 +2,9 @@
 
 :func:`classify_impacts` adds to each assessed impact its exact area, county (and every
 county it straddles), metropolitan flag, percentage-area class and where it comes from,
-watersheds, bank service area, incorporated status, calcareous fen flag and shoreland
-split (:mod:`wetland_gis.geometry.shoreland`). It makes no legal decision: the rules core
-takes these values.
+watersheds, bank service area, incorporated status, calcareous fen flag, the public
+drainage systems it touches and shoreland split (:mod:`wetland_gis.geometry.shoreland`).
+It makes no legal decision: the rules core takes these values.
 
 Every attribute join is by largest overlap (:func:`~wetland_gis.geometry.overlay.largest_overlap`),
 so an impact straddling a boundary takes the value of the part that covers most of it,
@@ -53,6 +53,7 @@ GEOMETRIC_COLUMNS = (
     "bsa",
     "incorporated",
     "calcareous_fen",
+    "drainage_system",
     "sqft_setback",
     "sqft_protection",
     "sqft_outside",
@@ -213,6 +214,9 @@ def classify_impacts(
         - ``major``, ``major_name``, ``minor``, ``bsa``: largest overlap;
         - ``incorporated``: most of the impact is inside a city;
         - ``calcareous_fen``: the impact intersects a calcareous fen;
+        - ``drainage_system``: the ``system_id`` of every public drainage system the
+          impact touches (any overlap, distance 0), ``"; "``-joined in id order; ``""``
+          when it touches none; empty (None) when the layer was not given (recorded);
         - ``sqft_setback``, ``sqft_protection``, ``sqft_outside``, ``zone``,
           ``nearest_pw``, ``nearest_pw_ft``: see
           :func:`~wetland_gis.geometry.shoreland.shoreland_split`.
@@ -355,6 +359,7 @@ def classify_impacts(
             tpos, _ = fens.sindex.query(np.asarray(sub.geometry.array), predicate="intersects")
             hit[tpos] = True
         cols["calcareous_fen"] = pd.array(hit, dtype="boolean")
+    cols["drainage_system"] = _drainage_systems(sub, context, records)
 
     # shoreland
     split = shoreland_split(sub, context, params=params, as_of=as_of, jurisdiction=juris)
@@ -382,6 +387,33 @@ def classify_impacts(
     order = [c for c in impacts.columns if c != geom] + list(GEOMETRIC_COLUMNS) + [geom]
     out = out[order]
     return Classification(gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records))
+
+
+def _drainage_systems(
+    sub: gpd.GeoDataFrame, context: Context, records: list[str]
+) -> np.ndarray:
+    """Return per impact the ids of the public drainage systems it touches (distance 0).
+
+    ``""`` where it touches none; None for every impact when the layer is absent (recorded).
+    """
+    n = len(sub)
+    systems = context.get("drainage_systems")
+    if systems is None:
+        records.append(
+            "drainage_systems: layer not given; drainage_system unknown (whether an impact is "
+            "on a public drainage system, Minn. Stat. § 103G.2241, subd. 2, was not screened)"
+        )
+        return np.full(n, None, dtype=object)
+    out = np.full(n, "", dtype=object)
+    if not n or not len(systems):
+        return out
+    tpos, spos = systems.sindex.query(np.asarray(sub.geometry.array), predicate="intersects")
+    if len(tpos):
+        ids = systems["system_id"].astype(str).to_numpy()[spos]
+        pairs = pd.DataFrame({"t": tpos, "id": ids}).drop_duplicates().sort_values(["t", "id"])
+        joined = pairs.groupby("t")["id"].agg("; ".join)
+        out[joined.index.to_numpy()] = joined.to_numpy()
+    return out
 
 
 def _county_key(counties: gpd.GeoDataFrame):

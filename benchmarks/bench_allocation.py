@@ -28,21 +28,30 @@ def instance(seed: int = 20240501) -> pd.DataFrame:
     ratio = rng.choice([1.0, 1.5, 2.0, 2.5], N_IMPACTS)
     kinds = ["bank"] * N_BANKS + ["site"] * N_SITES
     credits = np.concatenate([rng.uniform(0.5, 40, N_BANKS), rng.uniform(0.2, 6, N_SITES)])
-    unit = np.concatenate([rng.uniform(5_000, 20_000, N_BANKS),
-                           rng.uniform(2_000, 30_000, N_SITES)])
+    unit = np.concatenate(
+        [rng.uniform(5_000, 20_000, N_BANKS), rng.uniform(2_000, 30_000, N_SITES)]
+    )
     rows = []
     for i in range(N_IMPACTS):
         for o, kind in enumerate(kinds):
             tier = int(rng.integers(3, 5)) if kind == "bank" else int(rng.integers(1, 5))
             excluded = bool(rng.random() < 0.1)
-            rows.append({
-                "impact_id": f"I{i}", "option_id": f"O{o}", "option_kind": kind,
-                "tier": None if excluded else tier, "excluded": excluded,
-                "ratio": ratio[i], "credits_needed": acres[i] * ratio[i],
-                "credits_available": credits[o], "unit_cost": unit[o],
-                "impact_acres": acres[i], "distance_ft": float(rng.uniform(0, 200_000)),
-                "in_kind": bool(rng.random() < 0.5),
-            })
+            rows.append(
+                {
+                    "impact_id": f"I{i}",
+                    "option_id": f"O{o}",
+                    "option_kind": kind,
+                    "tier": None if excluded else tier,
+                    "excluded": excluded,
+                    "ratio": ratio[i],
+                    "credits_needed": acres[i] * ratio[i],
+                    "credits_available": credits[o],
+                    "unit_cost": unit[o],
+                    "impact_acres": acres[i],
+                    "distance_ft": float(rng.uniform(0, 200_000)),
+                    "in_kind": bool(rng.random() < 0.5),
+                }
+            )
     return pd.DataFrame(rows)
 
 

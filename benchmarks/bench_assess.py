@@ -30,8 +30,11 @@ def _impacts(n: int, seed: int = 1) -> gpd.GeoDataFrame:
     side = np.sqrt(rng.uniform(100, 20_000, n)) * FT
     types = rng.choice(["1", "2", "3", "4", "5", "6", "7", "8", "Type 3/4"], n)
     return gpd.GeoDataFrame(
-        {"impact_id": [f"B-{i}" for i in range(n)], "circ39": types,
-         "project": [f"P-{i // 20}" for i in range(n)]},
+        {
+            "impact_id": [f"B-{i}" for i in range(n)],
+            "circ39": types,
+            "project": [f"P-{i // 20}" for i in range(n)],
+        },
         geometry=box(cx, cy, cx + side, cy + side),
         crs="EPSG:26915",
     )

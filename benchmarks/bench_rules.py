@@ -40,18 +40,27 @@ def make_projects(n_projects: int, per_project: int, seed: int = 13) -> dict[str
             protection = area if 0.05 <= zone < 0.2 else 0.0
             outside = area if zone >= 0.2 else 0.0
             kind = rnd.choice(_KINDS)
-            facts.append(ImpactFacts(
-                f"{p}-{i}", rnd.randint(1, 8), rnd.random() < 0.05, setback, protection,
-                outside, pct, metro,
-                calcareous_fen=rnd.random() < 0.001,
-                public_waters_wetland=rnd.random() < 0.01,
-                impact_kind=kind,
-                partial=kind == "drain" and rnd.random() < 0.3,
-                owner=owner, wetland_id=f"w{rnd.randrange(5)}",
-                owns_whole_wetland=rnd.choice([True, False, None]),
-                wetland_acres=round(rnd.uniform(0.1, 20), 2),
-                land_use=rnd.choice(["agricultural", "nonagricultural", None]),
-            ))
+            facts.append(
+                ImpactFacts(
+                    f"{p}-{i}",
+                    rnd.randint(1, 8),
+                    rnd.random() < 0.05,
+                    setback,
+                    protection,
+                    outside,
+                    pct,
+                    metro,
+                    calcareous_fen=rnd.random() < 0.001,
+                    public_waters_wetland=rnd.random() < 0.01,
+                    impact_kind=kind,
+                    partial=kind == "drain" and rnd.random() < 0.3,
+                    owner=owner,
+                    wetland_id=f"w{rnd.randrange(5)}",
+                    owns_whole_wetland=rnd.choice([True, False, None]),
+                    wetland_acres=round(rnd.uniform(0.1, 20), 2),
+                    land_use=rnd.choice(["agricultural", "nonagricultural", None]),
+                )
+            )
         projects[f"P{p}"] = facts
     return projects
 
@@ -85,15 +94,18 @@ def main() -> None:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(15)
     log = decisions[0].log
     wall, cpu = min(walls), min(cpus)
-    print(f"decide: {n:,} impacts in {args.projects:,} projects in {wall:.2f} s wall, "
-          f"{cpu:.2f} s CPU ({wall / n * 1e6:.1f} us an impact; best of {len(walls)}); "
-          f"{len(log):,} trace steps; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"decide: {n:,} impacts in {args.projects:,} projects in {wall:.2f} s wall, "
+        f"{cpu:.2f} s CPU ({wall / n * 1e6:.1f} us an impact; best of {len(walls)}); "
+        f"{len(log):,} trace steps; load average {os.getloadavg()[0]:.1f}"
+    )
     t2 = time.perf_counter()
     frame = log.frame()
     t3 = time.perf_counter()
     print(f"trace table: {len(frame):,} rows in {t3 - t2:.2f} s")
-    print(f"trace table with every reason rendered: {t3 - t2:.2f} s (target < 10 s is for "
-          "deciding)")
+    print(
+        f"trace table with every reason rendered: {t3 - t2:.2f} s (target < 10 s is for deciding)"
+    )
 
 
 if __name__ == "__main__":
@@ -105,7 +117,9 @@ def test_decide_20_000_impacts(benchmark):
     projects = make_projects(1_000, 20)
     params = default_parameters()
     decisions = benchmark.pedantic(
-        decide_projects, args=(projects, Claims(), params, "2024-05-01"), rounds=3,
+        decide_projects,
+        args=(projects, Claims(), params, "2024-05-01"),
+        rounds=3,
         iterations=1,
     )
     assert len(decisions) == 1_000

@@ -76,8 +76,14 @@ def run_floor(impacts_path: Path, ctx_dir: Path) -> dict:
     geoms = imp.geometry.to_numpy()
     t0 = time.perf_counter()
     pairs = 0
-    for name in ("counties", "major_watersheds", "minor_watersheds", "bank_service_areas",
-                 "incorporated_areas", "calcareous_fens"):
+    for name in (
+        "counties",
+        "major_watersheds",
+        "minor_watersheds",
+        "bank_service_areas",
+        "incorporated_areas",
+        "calcareous_fens",
+    ):
         layer = ctx.get(name)
         tree = shapely.STRtree(layer.geometry.to_numpy())
         pairs += tree.query(geoms, predicate="intersects").shape[1]
@@ -99,8 +105,15 @@ def run_assess(impacts_path: Path, ctx_dir: Path, out: Path, spatial_only: bool)
         else:
             from wetland_gis.partitioned import stream_assess
 
-            stream_assess(impacts_path, out, ctx_dir, chunk_size=CHUNK, as_of=AS_OF,
-                          progress_bar=False, overwrite=True)
+            stream_assess(
+                impacts_path,
+                out,
+                ctx_dir,
+                chunk_size=CHUNK,
+                as_of=AS_OF,
+                progress_bar=False,
+                overwrite=True,
+            )
     return {"seconds": time.perf_counter() - t0}
 
 
@@ -111,8 +124,10 @@ def spatial_side(impacts_path: Path | gpd.GeoDataFrame, ctx_dir: Path) -> pd.Dat
     from wetland_gis.geometry.cleaning import clean_polygons
     from wetland_gis.geometry.crs import to_working_crs
 
-    gdf = impacts_path if isinstance(impacts_path, gpd.GeoDataFrame) else gpd.read_parquet(
+    gdf = (
         impacts_path
+        if isinstance(impacts_path, gpd.GeoDataFrame)
+        else gpd.read_parquet(impacts_path)
     )
     gdf, _ = to_working_crs(gdf, source="bench")
     gdf = clean_polygons(gdf, source="bench", id_field="impact_id").gdf
@@ -151,9 +166,11 @@ def careful(impacts: gpd.GeoDataFrame, ctx_dir: Path) -> pd.DataFrame:
     cities = ctx.get("incorporated_areas")[["geometry"]]
     ov = gpd.overlay(imp, cities, how="intersection", keep_geom_type=True)
     inside = ov.dissolve("impact_id").area
-    share = out["impact_id"].map(inside).fillna(0.0).to_numpy() * SQFT_PER_SQM / out[
-        "area_sqft"
-    ].to_numpy()
+    share = (
+        out["impact_id"].map(inside).fillna(0.0).to_numpy()
+        * SQFT_PER_SQM
+        / out["area_sqft"].to_numpy()
+    )
     out["incorporated"] = share >= 0.5
 
     def zone_sqft(distance_m: np.ndarray) -> np.ndarray:
@@ -173,9 +190,7 @@ def careful(impacts: gpd.GeoDataFrame, ctx_dir: Path) -> pd.DataFrame:
     s = zone_sqft(setback_m)
     d = _zone_either(imp, waters, setback_m, prot_m, out)
     out["sqft_setback"] = np.minimum(s, out["area_sqft"])
-    out["sqft_protection"] = np.clip(d, out["sqft_setback"], out["area_sqft"]) - out[
-        "sqft_setback"
-    ]
+    out["sqft_protection"] = np.clip(d, out["sqft_setback"], out["area_sqft"]) - out["sqft_setback"]
     out["sqft_outside"] = np.maximum(
         out["area_sqft"] - out["sqft_setback"] - out["sqft_protection"], 0.0
     )
@@ -274,11 +289,14 @@ def check_agreement(impacts_path: Path, ctx_dir: Path, n: int = CHECK_N) -> str:
     if problems:
         raise SystemExit("wetland_gis and the careful baseline disagree: " + "; ".join(problems))
     b = theirs.set_index("impact_id").loc[plain["impact_id"]]
-    same = max(float(np.nanmax(np.abs(plain[c].to_numpy(float) - b[c].to_numpy(float)),
-                               initial=0.0)) for c in ZONE_FIELDS)
+    same = max(
+        float(np.nanmax(np.abs(plain[c].to_numpy(float) - b[c].to_numpy(float)), initial=0.0))
+        for c in ZONE_FIELDS
+    )
     gap_s = exact["sqft_setback"].to_numpy() - b["sqft_setback"].to_numpy()
     gap_d = (exact["sqft_setback"] + exact["sqft_protection"]).to_numpy() - (
-        b["sqft_setback"] + b["sqft_protection"]).to_numpy()
+        b["sqft_setback"] + b["sqft_protection"]
+    ).to_numpy()
     return (
         f"agree on {len(imp)} impacts: max zone difference {same:.5f} sq ft with the same "
         f"buffers; the exact zones exceed the baseline's by up to {gap_s.max():.2f} sq ft "
@@ -315,8 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--world", type=Path, default=Path("outputs/bench_world"))
     parser.add_argument("--obvious-max", type=int, default=2_000)
     parser.add_argument("--timeout", type=float, default=600.0)
-    parser.add_argument("--skip-full", action="store_true",
-                        help="time the spatial side only, not the whole assess")
+    parser.add_argument(
+        "--skip-full", action="store_true", help="time the spatial side only, not the whole assess"
+    )
     args = parser.parse_args(argv)
     paths = world.write(args.world, sorted({*args.n, CHECK_N}))
     ctx = paths["context"]
@@ -332,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         res["careful"] = _child(["careful", p, str(ctx)], args.timeout)
         res["obvious"] = (
-            _child(["obvious", p, str(ctx)], args.timeout) if n <= args.obvious_max
+            _child(["obvious", p, str(ctx)], args.timeout)
+            if n <= args.obvious_max
             else {"skipped": f"not run (> {args.obvious_max:,} impacts)"}
         )
         ours = pd.read_parquet(args.world / f"out_spatial_{n}.parquet")

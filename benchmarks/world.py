@@ -60,9 +60,7 @@ def _cells(shape: shapely.Geometry, n: int, rng: np.random.Generator) -> np.ndar
     """Return ``n`` Voronoi cells of random points, clipped to ``shape`` (same order)."""
     xy = _points_in(shape, n, rng)
     pts = shapely.points(xy)
-    cells = shapely.get_parts(
-        shapely.voronoi_polygons(shapely.multipoints(pts), extend_to=shape)
-    )
+    cells = shapely.get_parts(shapely.voronoi_polygons(shapely.multipoints(pts), extend_to=shape))
     # voronoi output order is not the input order: match each cell to its seed point
     tree = shapely.STRtree(cells)
     seed_pos, cell_pos = tree.query(pts, predicate="within")
@@ -95,14 +93,18 @@ def context_layers(seed: int = SEED) -> dict[str, gpd.GeoDataFrame]:
         shapely.point_on_surface(major), return_all=False
     )[1]
     out["major_watersheds"] = gpd.GeoDataFrame(
-        {"major": np.arange(1, len(major) + 1), "major_name": [f"Major {i + 1}" for i in
-                                                               range(len(major))],
-         "bsa": bsa_of_major + 1},
-        geometry=major, crs=CRS,
+        {
+            "major": np.arange(1, len(major) + 1),
+            "major_name": [f"Major {i + 1}" for i in range(len(major))],
+            "bsa": bsa_of_major + 1,
+        },
+        geometry=major,
+        crs=CRS,
     )
     out["bank_service_areas"] = gpd.GeoDataFrame(
         {"bsa": np.arange(1, len(bsa) + 1), "bsa_name": [f"BSA {i + 1}" for i in range(len(bsa))]},
-        geometry=bsa, crs=CRS,
+        geometry=bsa,
+        crs=CRS,
     )
     minor = _cells(mn, COUNTS["minor_watersheds"], rng)
     major_of_minor = out["major_watersheds"].sindex.nearest(
@@ -110,18 +112,22 @@ def context_layers(seed: int = SEED) -> dict[str, gpd.GeoDataFrame]:
     )[1]
     out["minor_watersheds"] = gpd.GeoDataFrame(
         {"minor": [f"{i + 1:05d}" for i in range(len(minor))], "major": major_of_minor + 1},
-        geometry=minor, crs=CRS,
+        geometry=minor,
+        crs=CRS,
     )
     nb = COUNTS["public_water_basins"]
     centres = _points_in(mn, nb, rng)
     radii = np.exp(rng.uniform(np.log(60.0), np.log(1500.0), nb))
     basins = _blobs(centres, radii, rng)
     out["public_water_basins"] = gpd.GeoDataFrame(
-        {"pw_id": [f"{i + 1:06d}P" for i in range(nb)],
-         "pw_name": [f"Lake {i + 1}" for i in range(nb)],
-         "shore_class": rng.choice(BASIN_CLASSES, nb),
-         "sewered": rng.random(nb) < 0.3},
-        geometry=basins, crs=CRS,
+        {
+            "pw_id": [f"{i + 1:06d}P" for i in range(nb)],
+            "pw_name": [f"Lake {i + 1}" for i in range(nb)],
+            "shore_class": rng.choice(BASIN_CLASSES, nb),
+            "sewered": rng.random(nb) < 0.3,
+        },
+        geometry=basins,
+        crs=CRS,
     )
     nc = COUNTS["public_watercourses"]
     start = _points_in(mn, nc, rng)
@@ -134,11 +140,14 @@ def context_layers(seed: int = SEED) -> dict[str, gpd.GeoDataFrame]:
     ys = start[:, 1:] + np.cumsum(step * np.sin(heading), axis=1)
     coords = np.concatenate([start[:, None, :], np.stack([xs, ys], -1)], axis=1)
     out["public_watercourses"] = gpd.GeoDataFrame(
-        {"pw_id": [f"M-{i + 1:05d}" for i in range(nc)],
-         "pw_name": [f"Creek {i + 1}" for i in range(nc)],
-         "shore_class": rng.choice(COURSE_CLASSES, nc),
-         "sewered": rng.random(nc) < 0.2},
-        geometry=shapely.linestrings(coords), crs=CRS,
+        {
+            "pw_id": [f"M-{i + 1:05d}" for i in range(nc)],
+            "pw_name": [f"Creek {i + 1}" for i in range(nc)],
+            "shore_class": rng.choice(COURSE_CLASSES, nc),
+            "sewered": rng.random(nc) < 0.2,
+        },
+        geometry=shapely.linestrings(coords),
+        crs=CRS,
     )
     ni = COUNTS["incorporated_areas"]
     cities = _blobs(_points_in(mn, ni, rng), rng.uniform(800, 5000, ni), rng)
@@ -172,10 +181,12 @@ def impacts(n: int, basins: gpd.GeoDataFrame, seed: int = SEED) -> gpd.GeoDataFr
     w = rng.uniform(5, 150, n)
     h = rng.uniform(5, 150, n)
     return gpd.GeoDataFrame(
-        {"impact_id": [f"I-{i:07d}" for i in range(n)],
-         "project": [f"P-{p:06d}" for p in proj],
-         "circ39": rng.choice(TYPES, n),
-         "land_use": rng.choice(["agricultural", "nonagricultural"], n)},
+        {
+            "impact_id": [f"I-{i:07d}" for i in range(n)],
+            "project": [f"P-{p:06d}" for p in proj],
+            "circ39": rng.choice(TYPES, n),
+            "land_use": rng.choice(["agricultural", "nonagricultural"], n),
+        },
         geometry=shapely.box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2),
         crs=CRS,
     )

@@ -74,34 +74,147 @@ BSA_COUNTIES: dict[int, tuple[str, ...]] = {
     1: ("Kittson", "Roseau", "Marshall", "Pennington", "Red Lake", "Polk"),
     2: ("Lake of the Woods", "Koochiching", "Beltrami"),
     3: ("Cook", "Lake", "St. Louis", "Carlton"),
-    4: ("Norman", "Mahnomen", "Clay", "Becker", "Wilkin", "Otter Tail", "Grant",
-        "Traverse", "Stevens"),
+    4: (
+        "Norman",
+        "Mahnomen",
+        "Clay",
+        "Becker",
+        "Wilkin",
+        "Otter Tail",
+        "Grant",
+        "Traverse",
+        "Stevens",
+    ),
     5: ("Clearwater", "Hubbard", "Cass", "Crow Wing", "Aitkin", "Wadena", "Itasca"),
-    6: ("Todd", "Morrison", "Mille Lacs", "Kanabec", "Pine", "Benton", "Stearns",
-        "Sherburne", "Isanti", "Chisago", "Douglas", "Pope"),
+    6: (
+        "Todd",
+        "Morrison",
+        "Mille Lacs",
+        "Kanabec",
+        "Pine",
+        "Benton",
+        "Stearns",
+        "Sherburne",
+        "Isanti",
+        "Chisago",
+        "Douglas",
+        "Pope",
+    ),
     7: ("Wright", "Hennepin", "Anoka", "Ramsey", "Washington", "Dakota", "Scott", "Carver"),
-    8: ("Big Stone", "Lac qui Parle", "Swift", "Chippewa", "Kandiyohi", "Yellow Medicine",
-        "Renville", "Lyon", "Redwood", "Brown", "Nicollet", "Sibley", "Le Sueur",
-        "Blue Earth", "Watonwan", "Meeker", "McLeod"),
-    9: ("Rice", "Goodhue", "Wabasha", "Winona", "Houston", "Fillmore", "Olmsted", "Dodge",
-        "Steele", "Mower", "Freeborn", "Waseca"),
-    10: ("Pipestone", "Rock", "Nobles", "Murray", "Cottonwood", "Jackson", "Martin",
-         "Faribault", "Lincoln"),
+    8: (
+        "Big Stone",
+        "Lac qui Parle",
+        "Swift",
+        "Chippewa",
+        "Kandiyohi",
+        "Yellow Medicine",
+        "Renville",
+        "Lyon",
+        "Redwood",
+        "Brown",
+        "Nicollet",
+        "Sibley",
+        "Le Sueur",
+        "Blue Earth",
+        "Watonwan",
+        "Meeker",
+        "McLeod",
+    ),
+    9: (
+        "Rice",
+        "Goodhue",
+        "Wabasha",
+        "Winona",
+        "Houston",
+        "Fillmore",
+        "Olmsted",
+        "Dodge",
+        "Steele",
+        "Mower",
+        "Freeborn",
+        "Waseca",
+    ),
+    10: (
+        "Pipestone",
+        "Rock",
+        "Nobles",
+        "Murray",
+        "Cottonwood",
+        "Jackson",
+        "Martin",
+        "Faribault",
+        "Lincoln",
+    ),
 }
 
 # Counties of the less-than-50-percent class (Minn. R. 8420.0117, subp. 1), used only to
 # place candidate sites and the override where the intended situation holds. The analyzer
 # itself reads this classification from its parameters, not from here.
-LESS_THAN_50 = frozenset({
-    "Big Stone", "Blue Earth", "Brown", "Carver", "Chippewa", "Clay", "Cottonwood", "Dakota",
-    "Dodge", "Douglas", "Faribault", "Fillmore", "Freeborn", "Goodhue", "Grant", "Hennepin",
-    "Houston", "Jackson", "Kandiyohi", "Kittson", "Lac qui Parle", "Le Sueur", "Lincoln",
-    "Lyon", "Mahnomen", "Marshall", "Martin", "McLeod", "Meeker", "Mower", "Murray",
-    "Nicollet", "Nobles", "Norman", "Olmsted", "Pennington", "Pipestone", "Polk", "Pope",
-    "Ramsey", "Red Lake", "Redwood", "Renville", "Rice", "Rock", "Roseau", "Scott", "Sibley",
-    "Stearns", "Steele", "Stevens", "Swift", "Traverse", "Wabasha", "Waseca", "Washington",
-    "Watonwan", "Wilkin", "Winona", "Wright", "Yellow Medicine",
-})
+LESS_THAN_50 = frozenset(
+    {
+        "Big Stone",
+        "Blue Earth",
+        "Brown",
+        "Carver",
+        "Chippewa",
+        "Clay",
+        "Cottonwood",
+        "Dakota",
+        "Dodge",
+        "Douglas",
+        "Faribault",
+        "Fillmore",
+        "Freeborn",
+        "Goodhue",
+        "Grant",
+        "Hennepin",
+        "Houston",
+        "Jackson",
+        "Kandiyohi",
+        "Kittson",
+        "Lac qui Parle",
+        "Le Sueur",
+        "Lincoln",
+        "Lyon",
+        "Mahnomen",
+        "Marshall",
+        "Martin",
+        "McLeod",
+        "Meeker",
+        "Mower",
+        "Murray",
+        "Nicollet",
+        "Nobles",
+        "Norman",
+        "Olmsted",
+        "Pennington",
+        "Pipestone",
+        "Polk",
+        "Pope",
+        "Ramsey",
+        "Red Lake",
+        "Redwood",
+        "Renville",
+        "Rice",
+        "Rock",
+        "Roseau",
+        "Scott",
+        "Sibley",
+        "Stearns",
+        "Steele",
+        "Stevens",
+        "Swift",
+        "Traverse",
+        "Wabasha",
+        "Waseca",
+        "Washington",
+        "Watonwan",
+        "Wilkin",
+        "Winona",
+        "Wright",
+        "Yellow Medicine",
+    }
+)
 
 # Centre of the Wright County sample project (EPSG:26915), ~20 km inside the county.
 WRIGHT_CENTER = (422_000.0, 5_003_000.0)
@@ -231,12 +344,14 @@ def make_bank_service_areas(counties: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
     rows = []
     for bsa, members in BSA_COUNTIES.items():
         geom = _polygonal(shapely.union_all(counties[counties["NAME"].isin(members)].geometry))
-        rows.append({
-            "bsa": bsa,
-            "bsa_name": f"Synthetic BSA {bsa}",
-            "member_counties": ", ".join(sorted(members)),
-            "geometry": _to_multi(geom),
-        })
+        rows.append(
+            {
+                "bsa": bsa,
+                "bsa_name": f"Synthetic BSA {bsa}",
+                "member_counties": ", ".join(sorted(members)),
+                "geometry": _to_multi(geom),
+            }
+        )
     return gpd.GeoDataFrame(rows, crs=CRS)
 
 
@@ -271,12 +386,14 @@ def make_minor_watersheds(
         tiles = _voronoi_tiles(region, _seed_points(region, n, rng, anchors))
         tiles.sort(key=lambda g: (-round(g.centroid.y), round(g.centroid.x)))
         for k, g in enumerate(tiles, start=1):
-            rows.append({
-                "minor": f"{major}-{k:02d}",
-                "major": int(major),
-                "minor_name": f"Synthetic minor {major}-{k:02d}",
-                "geometry": _to_multi(g),
-            })
+            rows.append(
+                {
+                    "minor": f"{major}-{k:02d}",
+                    "major": int(major),
+                    "minor_name": f"Synthetic minor {major}-{k:02d}",
+                    "geometry": _to_multi(g),
+                }
+            )
     return gpd.GeoDataFrame(rows, crs=CRS)
 
 
@@ -315,37 +432,103 @@ def wright_features(wright: shapely.Geometry) -> dict[str, object]:
     crossing = lake.buffer(zone_m, quad_segs=32).exterior.intersection(ray)
     w4 = _blob((crossing.x, crossing.y), 900.0, aspect=0.6, angle_deg=5.0, phase=0.4)
 
-    fen = _blob(_offset(c, -1_500, 1_100), 4.0 * SQM_PER_ACRE, aspect=0.6, angle_deg=-20,
-                phase=1.1, n=64)
-    river = LineString(np.round([
-        nearest_points(lake.exterior, Point(_offset(c, -2_000, 0)))[0].coords[0],
-        _offset(c, -1_100, 150), _offset(c, -1_600, -50), _offset(c, -2_200, 200),
-        _offset(c, -3_000, 100), _offset(c, -3_700, 420), _offset(c, -4_600, 330),
-        _offset(c, -5_400, 610),
-    ], 2))
-    city = _polygonal(_blob(_offset(c, 1_500, -800), math.pi * 1_300 * 1_000, aspect=0.77,
-                            wobble=0.05, n=64).intersection(wright))
+    fen = _blob(
+        _offset(c, -1_500, 1_100), 4.0 * SQM_PER_ACRE, aspect=0.6, angle_deg=-20, phase=1.1, n=64
+    )
+    river = LineString(
+        np.round(
+            [
+                nearest_points(lake.exterior, Point(_offset(c, -2_000, 0)))[0].coords[0],
+                _offset(c, -1_100, 150),
+                _offset(c, -1_600, -50),
+                _offset(c, -2_200, 200),
+                _offset(c, -3_000, 100),
+                _offset(c, -3_700, 420),
+                _offset(c, -4_600, 330),
+                _offset(c, -5_400, 610),
+            ],
+            2,
+        )
+    )
+    city = _polygonal(
+        _blob(
+            _offset(c, 1_500, -800), math.pi * 1_300 * 1_000, aspect=0.77, wobble=0.05, n=64
+        ).intersection(wright)
+    )
 
     sqft = FOOT * FOOT
     impacts = [
         # id, geometry, circ39, attribute, cedar_tam, impact, land_use, wetland_ac
-        ("W-1", _blob(_offset(c, 1_400, -900), 700 * sqft, aspect=0.6, phase=0.3),
-         "2", "PEM1B", 0, "fill", "nonagricultural", 0.4),
-        ("W-2", _blob(_offset(c, -600, -1_200), 0.3 * SQM_PER_ACRE, aspect=0.66, angle_deg=30,
-                      phase=0.8), "Type 3", "PEM1C", 0, "fill", "nonagricultural", 2.6),
-        ("W-3", _blob(_offset(c, 1_900, 600), 3_000 * sqft, aspect=0.62, angle_deg=-15,
-                      phase=1.7), "T7", "PFO1B", 0, "fill", "nonagricultural", 1.8),
+        (
+            "W-1",
+            _blob(_offset(c, 1_400, -900), 700 * sqft, aspect=0.6, phase=0.3),
+            "2",
+            "PEM1B",
+            0,
+            "fill",
+            "nonagricultural",
+            0.4,
+        ),
+        (
+            "W-2",
+            _blob(
+                _offset(c, -600, -1_200), 0.3 * SQM_PER_ACRE, aspect=0.66, angle_deg=30, phase=0.8
+            ),
+            "Type 3",
+            "PEM1C",
+            0,
+            "fill",
+            "nonagricultural",
+            2.6,
+        ),
+        (
+            "W-3",
+            _blob(_offset(c, 1_900, 600), 3_000 * sqft, aspect=0.62, angle_deg=-15, phase=1.7),
+            "T7",
+            "PFO1B",
+            0,
+            "fill",
+            "nonagricultural",
+            1.8,
+        ),
         ("W-4", w4, "type 3/4", "PEM1F", 0, "excavate", "nonagricultural", 5.2),
         ("W-5", w5, "6", "PSS1C", 0, "fill", "nonagricultural", 0.9),
-        ("W-6", _blob(_offset(c, -1_500, 1_100), 800 * sqft, aspect=0.7, phase=2.2),
-         "type 2", "PEM1B", 0, "drain", "nonagricultural", round(fen.area / SQM_PER_ACRE, 1)),
-        ("W-7", _blob(_offset(c, 300, -1_500), 8_000 * sqft, aspect=0.55, angle_deg=70,
-                      phase=2.9), "", "PEM1C", 0, "drain", "agricultural", 1.1),
+        (
+            "W-6",
+            _blob(_offset(c, -1_500, 1_100), 800 * sqft, aspect=0.7, phase=2.2),
+            "type 2",
+            "PEM1B",
+            0,
+            "drain",
+            "nonagricultural",
+            round(fen.area / SQM_PER_ACRE, 1),
+        ),
+        (
+            "W-7",
+            _blob(_offset(c, 300, -1_500), 8_000 * sqft, aspect=0.55, angle_deg=70, phase=2.9),
+            "",
+            "PEM1C",
+            0,
+            "drain",
+            "agricultural",
+            1.1,
+        ),
     ]
     gdf = gpd.GeoDataFrame(
-        [{"impact_id": i, "project": "Wright metro sample", "circ39": t, "attribute": a,
-          "cedar_tam": ct, "impact": k, "land_use": lu, "wetland_ac": wa, "geometry": g}
-         for i, g, t, a, ct, k, lu, wa in impacts],
+        [
+            {
+                "impact_id": i,
+                "project": "Wright metro sample",
+                "circ39": t,
+                "attribute": a,
+                "cedar_tam": ct,
+                "impact": k,
+                "land_use": lu,
+                "wetland_ac": wa,
+                "geometry": g,
+            }
+            for i, g, t, a, ct, k, lu, wa in impacts
+        ],
         crs=CRS,
     )
     gdf["cedar_tam"] = gdf["cedar_tam"].astype("int32")
@@ -365,13 +548,25 @@ def wright_features(wright: shapely.Geometry) -> dict[str, object]:
 
 
 def _site(
-    site_id: str, center: tuple[float, float], acres: float, action: str, circ39: str,
-    credit_share: float, cost_per_credit: float, phase: float,
+    site_id: str,
+    center: tuple[float, float],
+    acres: float,
+    action: str,
+    circ39: str,
+    credit_share: float,
+    cost_per_credit: float,
+    phase: float,
 ) -> dict[str, object]:
     geom = _blob(center, acres * SQM_PER_ACRE, aspect=0.7, angle_deg=25 * phase, phase=phase)
     credit = math.floor(credit_share * geom.area / SQM_PER_ACRE * 10) / 10
-    return {"site_id": site_id, "action": action, "circ39": circ39, "credit_ac": credit,
-            "cost_usd": float(round(credit * cost_per_credit, -2)), "geometry": geom}
+    return {
+        "site_id": site_id,
+        "action": action,
+        "circ39": circ39,
+        "credit_ac": credit,
+        "cost_usd": float(round(credit * cost_per_credit, -2)),
+        "geometry": geom,
+    }
 
 
 def wright_sites(
@@ -401,15 +596,47 @@ def wright_sites(
 
     rows = [
         _site("S-1", _offset(c, 2_600, -2_200), 4.0, "restoration", "3", 0.9, 21_000, 0.2),
-        _site("S-2", _inner_point(same_major_other_minor, c, 800).coords[0], 6.0,
-              "restoration", "2", 0.85, 18_000, 0.9),
-        _site("S-3", _inner_point(same_bsa_other_major, c, 800).coords[0], 2.5,
-              "creation", "3", 0.75, 35_000, 1.6),
-        _site("S-4", _inner_point(other_bsa, c, 800).coords[0], 8.0,
-              "restoration", "3", 0.9, 12_000, 2.3),
+        _site(
+            "S-2",
+            _inner_point(same_major_other_minor, c, 800).coords[0],
+            6.0,
+            "restoration",
+            "2",
+            0.85,
+            18_000,
+            0.9,
+        ),
+        _site(
+            "S-3",
+            _inner_point(same_bsa_other_major, c, 800).coords[0],
+            2.5,
+            "creation",
+            "3",
+            0.75,
+            35_000,
+            1.6,
+        ),
+        _site(
+            "S-4",
+            _inner_point(other_bsa, c, 800).coords[0],
+            8.0,
+            "restoration",
+            "3",
+            0.9,
+            12_000,
+            2.3,
+        ),
         _site("S-5", (o_pt.x, o_pt.y), 9.0, "restoration", "2", 0.9, 6_000, 3.0),
-        _site("S-6", _inner_point(isanti, c, 1_500).coords[0], 3.0,
-              "restoration", "6", 0.8, 9_000, 3.7),
+        _site(
+            "S-6",
+            _inner_point(isanti, c, 1_500).coords[0],
+            3.0,
+            "restoration",
+            "6",
+            0.8,
+            9_000,
+            3.7,
+        ),
     ]
     sites = gpd.GeoDataFrame(rows, crs=CRS)
     g = dict(zip(sites["site_id"], sites.geometry, strict=True))
@@ -442,9 +669,15 @@ def make_override(
     geom = minors.loc[minors["minor"] == minor].geometry.iloc[0].intersection(polk)
     geom = _largest_part(_polygonal(geom))
     return gpd.GeoDataFrame(
-        [{"pct_class": "greater_than_80_percent", "citation": OVERRIDE_CITATION,
-          "major": major,
-          "override_name": "Synthetic override 1", "geometry": _to_multi(geom)}],
+        [
+            {
+                "pct_class": "greater_than_80_percent",
+                "citation": OVERRIDE_CITATION,
+                "major": major,
+                "override_name": "Synthetic override 1",
+                "geometry": _to_multi(geom),
+            }
+        ],
         crs=CRS,
     )
 
@@ -464,16 +697,32 @@ def crow_wing_features(data_dir: Path, crow_wing: shapely.Geometry) -> dict[str,
     sqft = FOOT * FOOT
     impacts = gpd.GeoDataFrame(
         [
-            {"impact_id": "C-1", "project": "Crow Wing sample", "circ39": "2",
-             "attribute": "PEM1B", "cedar_tam": 0, "impact": "fill",
-             "land_use": "nonagricultural", "wetland_ac": 0.9,
-             "geometry": _blob((x0 + 175, y0 + 335), 6_000 * sqft, aspect=0.6, angle_deg=20,
-                               phase=0.5)},
-            {"impact_id": "C-2", "project": "Crow Wing sample", "circ39": "Type 3",
-             "attribute": "PEM1F", "cedar_tam": 0, "impact": "fill",
-             "land_use": "nonagricultural", "wetland_ac": 1.6,
-             "geometry": _blob((x0 + 235, y0 + 40), 0.4 * SQM_PER_ACRE, aspect=0.55,
-                               angle_deg=-10, phase=1.3)},
+            {
+                "impact_id": "C-1",
+                "project": "Crow Wing sample",
+                "circ39": "2",
+                "attribute": "PEM1B",
+                "cedar_tam": 0,
+                "impact": "fill",
+                "land_use": "nonagricultural",
+                "wetland_ac": 0.9,
+                "geometry": _blob(
+                    (x0 + 175, y0 + 335), 6_000 * sqft, aspect=0.6, angle_deg=20, phase=0.5
+                ),
+            },
+            {
+                "impact_id": "C-2",
+                "project": "Crow Wing sample",
+                "circ39": "Type 3",
+                "attribute": "PEM1F",
+                "cedar_tam": 0,
+                "impact": "fill",
+                "land_use": "nonagricultural",
+                "wetland_ac": 1.6,
+                "geometry": _blob(
+                    (x0 + 235, y0 + 40), 0.4 * SQM_PER_ACRE, aspect=0.55, angle_deg=-10, phase=1.3
+                ),
+            },
         ],
         crs=CRS,
     )
@@ -482,8 +731,9 @@ def crow_wing_features(data_dir: Path, crow_wing: shapely.Geometry) -> dict[str,
     # Depression bottoms: sink cells below a level, as connected pieces.
     def pieces(level: float) -> list[Polygon]:
         mask = is_sink & (sink <= level)
-        shapes = features.shapes(mask.astype("uint8"), mask=mask, transform=transform,
-                                 connectivity=4)
+        shapes = features.shapes(
+            mask.astype("uint8"), mask=mask, transform=transform, connectivity=4
+        )
         return sorted((shapely.geometry.shape(g) for g, _ in shapes), key=lambda p: -p.area)
 
     low = pieces(385.0)[:3]  # the three deepest bottoms
@@ -499,21 +749,39 @@ def crow_wing_features(data_dir: Path, crow_wing: shapely.Geometry) -> dict[str,
         geom = _polygonal(raw.buffer(2.0, quad_segs=2).simplify(0.75))
         geom = Polygon(np.round(_largest_part(geom).exterior.coords, 2))
         credit = math.floor(share * geom.area / SQM_PER_ACRE * 100) / 100
-        rows.append({"site_id": site_id, "action": action, "circ39": circ39,
-                     "credit_ac": credit, "cost_usd": float(round(credit * cost, -2)),
-                     "geometry": geom})
+        rows.append(
+            {
+                "site_id": site_id,
+                "action": action,
+                "circ39": circ39,
+                "credit_ac": credit,
+                "cost_usd": float(round(credit * cost, -2)),
+                "geometry": geom,
+            }
+        )
     sites = gpd.GeoDataFrame(rows, crs=CRS)
 
-    lake = _blob((b.right + 900.0, b.top - 100.0), 60 * SQM_PER_ACRE, aspect=0.6,
-                 angle_deg=-25, wobble=0.07, phase=0.6, n=96)
+    lake = _blob(
+        (b.right + 900.0, b.top - 100.0),
+        60 * SQM_PER_ACRE,
+        aspect=0.6,
+        angle_deg=-25,
+        wobble=0.07,
+        phase=0.6,
+        n=96,
+    )
     box = shapely.box(*b)
     assert all(box.buffer(-5).contains(g) for g in impacts.geometry)
     assert all(box.contains(g) for g in sites.geometry)
     assert all(crow_wing.contains(g) for g in [*impacts.geometry, lake])
     assert all(g.distance(lake) >= 1_250 * FOOT for g in impacts.geometry)
     assert not any(s.intersects(i) for s in sites.geometry for i in impacts.geometry)
-    return {"impacts": impacts, "sites": sites, "lake": lake,
-            "center": ((b.left + b.right) / 2, (b.bottom + b.top) / 2)}
+    return {
+        "impacts": impacts,
+        "sites": sites,
+        "lake": lake,
+        "center": ((b.left + b.right) / 2, (b.bottom + b.top) / 2),
+    }
 
 
 # --------------------------------------------------------------------------- bank credits
@@ -524,28 +792,117 @@ def crow_wing_features(data_dir: Path, crow_wing: shapely.Geometry) -> dict[str,
 # Prices follow the anecdotal ranges of shared/reference/rules-facts.md: 5,000-15,000
 # outside the seven-county metro, 15,000-100,000 inside it. All banks are fictional.
 BANKS: tuple[tuple[str, str, str, str, str, float, float, str, tuple[float, float]], ...] = (
-    ("Synthetic Bank Crow River North", "1201-S", "Wright", "wright", "3", 4.2, 14_500,
-     "WCA", (-12.0, 9.0)),
-    ("Synthetic Bank Wright Meadows", "1202-S", "Wright", "wright", "2", 2.5, 13_000,
-     "both", (10.0, -9.0)),
-    ("Synthetic Bank Minnehaha", "1310-S", "Hennepin", "other", "3", 1.1, 62_000,
-     "both", (0.0, 0.0)),
-    ("Synthetic Bank Carver Prairie", "1322-S", "Carver", "other", "2", 3.0, 38_000,
-     "404", (0.0, 0.0)),
-    ("Synthetic Bank Rum River", "1335-S", "Anoka", "other", "3", 1.8, 45_000,
-     "WCA", (0.0, 0.0)),
-    ("Synthetic Bank Meeker Marsh", "2140-S", "Meeker", "other", "3", 6.0, 9_500,
-     "WCA", (0.0, 0.0)),
-    ("Synthetic Bank Sauk Valley", "2256-S", "Stearns", "other", "2", 8.0, 8_200,
-     "both", (0.0, 0.0)),
-    ("Synthetic Bank Cannon Bottoms", "3071-S", "Rice", "other", "3", 2.2, 12_500,
-     "both", (0.0, 0.0)),
-    ("Synthetic Bank Crow Wing Pines", "4418-S", "Crow Wing", "crow_wing", "3", 5.5, 6_500,
-     "WCA", (-6.0, 4.0)),
-    ("Synthetic Bank Rainy Peatland", "4502-S", "Koochiching", "other", "2", 20.0, 12_200,
-     "WCA", (0.0, 0.0)),
-    ("Synthetic Bank Red River Flats", "5133-S", "Polk", "override", "2", 12.0, 7_000,
-     "WCA", (3.0, 2.0)),
+    (
+        "Synthetic Bank Crow River North",
+        "1201-S",
+        "Wright",
+        "wright",
+        "3",
+        4.2,
+        14_500,
+        "WCA",
+        (-12.0, 9.0),
+    ),
+    (
+        "Synthetic Bank Wright Meadows",
+        "1202-S",
+        "Wright",
+        "wright",
+        "2",
+        2.5,
+        13_000,
+        "both",
+        (10.0, -9.0),
+    ),
+    (
+        "Synthetic Bank Minnehaha",
+        "1310-S",
+        "Hennepin",
+        "other",
+        "3",
+        1.1,
+        62_000,
+        "both",
+        (0.0, 0.0),
+    ),
+    (
+        "Synthetic Bank Carver Prairie",
+        "1322-S",
+        "Carver",
+        "other",
+        "2",
+        3.0,
+        38_000,
+        "404",
+        (0.0, 0.0),
+    ),
+    ("Synthetic Bank Rum River", "1335-S", "Anoka", "other", "3", 1.8, 45_000, "WCA", (0.0, 0.0)),
+    (
+        "Synthetic Bank Meeker Marsh",
+        "2140-S",
+        "Meeker",
+        "other",
+        "3",
+        6.0,
+        9_500,
+        "WCA",
+        (0.0, 0.0),
+    ),
+    (
+        "Synthetic Bank Sauk Valley",
+        "2256-S",
+        "Stearns",
+        "other",
+        "2",
+        8.0,
+        8_200,
+        "both",
+        (0.0, 0.0),
+    ),
+    (
+        "Synthetic Bank Cannon Bottoms",
+        "3071-S",
+        "Rice",
+        "other",
+        "3",
+        2.2,
+        12_500,
+        "both",
+        (0.0, 0.0),
+    ),
+    (
+        "Synthetic Bank Crow Wing Pines",
+        "4418-S",
+        "Crow Wing",
+        "crow_wing",
+        "3",
+        5.5,
+        6_500,
+        "WCA",
+        (-6.0, 4.0),
+    ),
+    (
+        "Synthetic Bank Rainy Peatland",
+        "4502-S",
+        "Koochiching",
+        "other",
+        "2",
+        20.0,
+        12_200,
+        "WCA",
+        (0.0, 0.0),
+    ),
+    (
+        "Synthetic Bank Red River Flats",
+        "5133-S",
+        "Polk",
+        "override",
+        "2",
+        12.0,
+        7_000,
+        "WCA",
+        (3.0, 2.0),
+    ),
 )
 
 
@@ -575,17 +932,28 @@ def make_bank_credits(
                 keep = ~majors["major"].isin([wright_major, cw_major])
             region = shapely.union_all(majors.loc[keep].geometry).intersection(cgeom)
             anchor = polylabel(_largest_part(region), 10.0)
-        pt = _inner_point(region, _offset((anchor.x, anchor.y), 1e3 * hint[0], 1e3 * hint[1]),
-                          1_000.0)
+        pt = _inner_point(
+            region, _offset((anchor.x, anchor.y), 1e3 * hint[0], 1e3 * hint[1]), 1_000.0
+        )
         lon, lat = (round(v, 6) for v in to_ll.transform(pt.x, pt.y))
         geom = Point(from_ll.transform(lon, lat))
         assert region.contains(geom), name
-        rows.append({
-            "bank_name": name, "account": account, "county": county,
-            "major": int(_which(majors, geom, "major")), "bsa": int(_which(bsas, geom, "bsa")),
-            "circ39": circ39, "credits": credits, "price": int(price), "program": program,
-            "lon": lon, "lat": lat, "geometry": geom,
-        })
+        rows.append(
+            {
+                "bank_name": name,
+                "account": account,
+                "county": county,
+                "major": int(_which(majors, geom, "major")),
+                "bsa": int(_which(bsas, geom, "bsa")),
+                "circ39": circ39,
+                "credits": credits,
+                "price": int(price),
+                "program": program,
+                "lon": lon,
+                "lat": lat,
+                "geometry": geom,
+            }
+        )
     return gpd.GeoDataFrame(rows, crs=CRS)
 
 
@@ -616,11 +984,19 @@ DESCRIPTIONS = {
 
 def _write_gpkg(gdf: gpd.GeoDataFrame, path: Path, layer: str) -> None:
     pyogrio.write_dataframe(
-        gdf, path, layer=layer, driver="GPKG",
-        layer_options={"DESCRIPTION": f"{DESCRIPTIONS[layer]} {WARNING}",
-                       "IDENTIFIER": f"synthetic {layer}"},
-        layer_metadata={"SYNTHETIC": "yes", "GENERATOR": "sample_data/make_synthetic.py",
-                        "WARNING": WARNING},
+        gdf,
+        path,
+        layer=layer,
+        driver="GPKG",
+        layer_options={
+            "DESCRIPTION": f"{DESCRIPTIONS[layer]} {WARNING}",
+            "IDENTIFIER": f"synthetic {layer}",
+        },
+        layer_metadata={
+            "SYNTHETIC": "yes",
+            "GENERATOR": "sample_data/make_synthetic.py",
+            "WARNING": WARNING,
+        },
     )
 
 
@@ -628,8 +1004,13 @@ def _write_shp(gdf: gpd.GeoDataFrame, path: Path) -> None:
     for sidecar in path.parent.glob(path.stem + ".*"):
         if sidecar.suffix in {".shp", ".shx", ".dbf", ".prj", ".cpg", ".qix", ".qmd"}:
             sidecar.unlink()
-    pyogrio.write_dataframe(gdf, path, driver="ESRI Shapefile", encoding="UTF-8",
-                            layer_options={"DBF_DATE_LAST_UPDATE": DBF_DATE})
+    pyogrio.write_dataframe(
+        gdf,
+        path,
+        driver="ESRI Shapefile",
+        encoding="UTF-8",
+        layer_options={"DBF_DATE_LAST_UPDATE": DBF_DATE},
+    )
     if not path.with_suffix(".cpg").exists():
         path.with_suffix(".cpg").write_text("UTF-8")
 
@@ -673,27 +1054,57 @@ def build(data_dir: Path = HERE) -> dict[str, gpd.GeoDataFrame]:
     sites = wright_sites(counties, bsas, majors, minors, override.geometry.iloc[0])
 
     lakes = gpd.GeoDataFrame(
-        [{"pw_id": "SYN-86-0001", "pw_name": "Synthetic Lake A",
-          "shore_class": "recreational_development",
-          "acres": round(wf["lake"].area / SQM_PER_ACRE, 1), "sewered": False,
-          "setback_ft": np.nan, "geometry": wf["lake"]},
-         {"pw_id": "SYN-18-0001", "pw_name": "Synthetic Lake B",
-          "shore_class": "natural_environment",
-          "acres": round(cw["lake"].area / SQM_PER_ACRE, 1), "sewered": False,
-          "setback_ft": np.nan, "geometry": cw["lake"]}],
+        [
+            {
+                "pw_id": "SYN-86-0001",
+                "pw_name": "Synthetic Lake A",
+                "shore_class": "recreational_development",
+                "acres": round(wf["lake"].area / SQM_PER_ACRE, 1),
+                "sewered": False,
+                "setback_ft": np.nan,
+                "geometry": wf["lake"],
+            },
+            {
+                "pw_id": "SYN-18-0001",
+                "pw_name": "Synthetic Lake B",
+                "shore_class": "natural_environment",
+                "acres": round(cw["lake"].area / SQM_PER_ACRE, 1),
+                "sewered": False,
+                "setback_ft": np.nan,
+                "geometry": cw["lake"],
+            },
+        ],
         crs=CRS,
     )
     rivers = gpd.GeoDataFrame(
-        [{"pw_id": "SYN-86-R001", "pw_name": "Synthetic River A", "shore_class": "agricultural",
-          "sewered": False, "setback_ft": np.nan, "geometry": wf["river"]}],
+        [
+            {
+                "pw_id": "SYN-86-R001",
+                "pw_name": "Synthetic River A",
+                "shore_class": "agricultural",
+                "sewered": False,
+                "setback_ft": np.nan,
+                "geometry": wf["river"],
+            }
+        ],
         crs=CRS,
     )
     cities = gpd.GeoDataFrame([{"name": "Synthetic City A", "geometry": wf["city"]}], crs=CRS)
     lgus = gpd.GeoDataFrame(
-        [{"lgu_name": "Synthetic LGU record: Wright County", "shoreland_ordinance": True,
-          "setback_ft": np.nan, "geometry": _to_multi(wright)},
-         {"lgu_name": "Synthetic LGU record: Crow Wing County", "shoreland_ordinance": True,
-          "setback_ft": np.nan, "geometry": _to_multi(crow_wing)}],
+        [
+            {
+                "lgu_name": "Synthetic LGU record: Wright County",
+                "shoreland_ordinance": True,
+                "setback_ft": np.nan,
+                "geometry": _to_multi(wright),
+            },
+            {
+                "lgu_name": "Synthetic LGU record: Crow Wing County",
+                "shoreland_ordinance": True,
+                "setback_ft": np.nan,
+                "geometry": _to_multi(crow_wing),
+            },
+        ],
         crs=CRS,
     )
     fens = gpd.GeoDataFrame([{"fen_name": "Synthetic Fen A", "geometry": wf["fen"]}], crs=CRS)
@@ -703,23 +1114,47 @@ def build(data_dir: Path = HERE) -> dict[str, gpd.GeoDataFrame]:
     for gdf in (wf["impacts"], cw["impacts"], cw["sites"]):
         assert all(minors.geometry.covers(g).sum() == 1 for g in gdf.geometry)
     return {
-        "major_watersheds": majors, "minor_watersheds": minors, "bank_service_areas": bsas,
-        "percentage_overrides": override, "public_water_basins": lakes,
-        "public_watercourses": rivers, "incorporated_areas": cities, "lgus": lgus,
+        "major_watersheds": majors,
+        "minor_watersheds": minors,
+        "bank_service_areas": bsas,
+        "percentage_overrides": override,
+        "public_water_basins": lakes,
+        "public_watercourses": rivers,
+        "incorporated_areas": cities,
+        "lgus": lgus,
         "calcareous_fens": fens,
-        "wright_impacts": wf["impacts"], "wright_sites": sites,
-        "crow_wing_impacts": cw["impacts"], "crow_wing_sites": cw["sites"],
+        "wright_impacts": wf["impacts"],
+        "wright_sites": sites,
+        "crow_wing_impacts": cw["impacts"],
+        "crow_wing_sites": cw["sites"],
         "bank_credits": banks,
     }
 
 
 CONTEXT_LAYERS = (
-    "major_watersheds", "minor_watersheds", "bank_service_areas", "percentage_overrides",
-    "public_water_basins", "public_watercourses", "incorporated_areas", "lgus",
+    "major_watersheds",
+    "minor_watersheds",
+    "bank_service_areas",
+    "percentage_overrides",
+    "public_water_basins",
+    "public_watercourses",
+    "incorporated_areas",
+    "lgus",
     "calcareous_fens",
 )
-BANK_COLUMNS = ["bank_name", "account", "county", "major", "bsa", "circ39", "credits",
-                "price", "program", "lon", "lat"]
+BANK_COLUMNS = [
+    "bank_name",
+    "account",
+    "county",
+    "major",
+    "bsa",
+    "circ39",
+    "credits",
+    "price",
+    "program",
+    "lon",
+    "lat",
+]
 
 
 def main(out_dir: Path = HERE, data_dir: Path | None = None) -> list[Path]:
@@ -753,21 +1188,27 @@ def main(out_dir: Path = HERE, data_dir: Path | None = None) -> list[Path]:
         for sub in ("wright_metro", "crow_wing"):
             if (projects / sub).exists():
                 shutil.rmtree(projects / sub)
-        _write_project(projects / "wright_metro", layers["wright_impacts"],
-                       layers["wright_sites"])
-        _write_project(projects / "crow_wing", layers["crow_wing_impacts"],
-                       layers["crow_wing_sites"])
+        _write_project(projects / "wright_metro", layers["wright_impacts"], layers["wright_sites"])
+        _write_project(
+            projects / "crow_wing", layers["crow_wing_impacts"], layers["crow_wing_sites"]
+        )
         banks = layers["bank_credits"]
         pd.DataFrame(banks[BANK_COLUMNS]).to_csv(
             out_dir / "synthetic_bank_credits.csv", index=False, lineterminator="\n"
         )
         (out_dir / "synthetic_bank_credits.gpkg").unlink(missing_ok=True)
-        _write_gpkg(banks[[*BANK_COLUMNS, "geometry"]], out_dir / "synthetic_bank_credits.gpkg",
-                    "bank_credits")
+        _write_gpkg(
+            banks[[*BANK_COLUMNS, "geometry"]],
+            out_dir / "synthetic_bank_credits.gpkg",
+            "bank_credits",
+        )
     finally:
         pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": saved})
-    return sorted(p for p in out_dir.rglob("*") if p.is_file() and (
-        p.name.startswith("synthetic_") or "projects" in p.parts))
+    return sorted(
+        p
+        for p in out_dir.rglob("*")
+        if p.is_file() and (p.name.startswith("synthetic_") or "projects" in p.parts)
+    )
 
 
 if __name__ == "__main__":

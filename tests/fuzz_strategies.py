@@ -39,12 +39,16 @@ LONG = os.environ.get("WETLAND_GIS_FUZZ", "").strip().lower() in {"1", "long", "
 _COMMON = dict(
     deadline=None,
     print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                           HealthCheck.filter_too_much],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
 )
 settings.register_profile("wetland-bounded", max_examples=8, **_COMMON)
 settings.register_profile(
-    "wetland-fuzz", max_examples=int(os.environ.get("WETLAND_GIS_FUZZ_EXAMPLES", "400")),
+    "wetland-fuzz",
+    max_examples=int(os.environ.get("WETLAND_GIS_FUZZ_EXAMPLES", "400")),
     **_COMMON,
 )
 #: The settings every fuzz property runs with.
@@ -66,8 +70,28 @@ ANYWHERE = (*INTERIOR, NEAR_LAKE, COUNTY_LINE, STATE_LINE)
 #: CRSs a layer is handed over in (geographic, web, state plane in feet, UTM).
 CRSS = ("EPSG:26915", "EPSG:4326", "EPSG:3857", "EPSG:26851", "EPSG:26915")
 
-TYPE_VALUES = ("1", "2", "3", "4", "5", "6", "7", "8", "Type 3", "type 2/3", "shallow marsh",
-               3, 2.0, "3 ", None, np.nan, "", "bogus", "9", "PEM1C")
+TYPE_VALUES = (
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "Type 3",
+    "type 2/3",
+    "shallow marsh",
+    3,
+    2.0,
+    "3 ",
+    None,
+    np.nan,
+    "",
+    "bogus",
+    "9",
+    "PEM1C",
+)
 GOOD_TYPES = ("1", "2", "3", "4", "5", "6", "7", "8")
 
 
@@ -127,9 +151,28 @@ def geometries(draw: st.DrawFn, x: float, y: float) -> Any:
     sqft = draw(areas_sqft())
     poly = square(x, y, sqft)
     side = math.sqrt(sqft) * FT
-    kind = draw(st.sampled_from(
-        ("square", "square", "square", "holed", "multi", "sliver", "bowtie", "none", "empty",
-         "point", "line", "collection", "tiny", "z", "absurd", "nan")))
+    kind = draw(
+        st.sampled_from(
+            (
+                "square",
+                "square",
+                "square",
+                "holed",
+                "multi",
+                "sliver",
+                "bowtie",
+                "none",
+                "empty",
+                "point",
+                "line",
+                "collection",
+                "tiny",
+                "z",
+                "absurd",
+                "nan",
+            )
+        )
+    )
     if kind == "holed":
         hole = box(x + side / 4, y + side / 4, x + side / 2, y + side / 2)
         return Polygon(poly.exterior.coords, [hole.exterior.coords])
@@ -185,16 +228,29 @@ def hostile_layers(draw: st.DrawFn) -> tuple[gpd.GeoDataFrame, str | None]:
         acres.append(draw(st.sampled_from((None, 5.0, 12.5, "ten", "", "3,5", 1e9))))
         land.append(draw(st.sampled_from((None, "agricultural", "urban", 7))))
         cedar.append(draw(st.sampled_from((None, True, "yes", "maybe", 2.5, 0))))
-    columns = {"impact_id": ids, "circ39": types, "project": projects, "wetland_ac": acres,
-               "land_use": land, "cedar_tam": cedar}
+    columns = {
+        "impact_id": ids,
+        "circ39": types,
+        "project": projects,
+        "wetland_ac": acres,
+        "land_use": land,
+        "cedar_tam": cedar,
+    }
     dropped = draw(st.sets(st.sampled_from(sorted(columns)), max_size=len(columns)))
     data = {k: pd.Series(v, dtype=object) for k, v in columns.items() if k not in dropped}
     # columns named like the output's, in any case, and odd names
-    for name in draw(st.sets(st.sampled_from(("Outcome", "STATUS", "area_sqft", "County",
-                                              "reasons", "Étang", "1", "zone")), max_size=3)):
+    for name in draw(
+        st.sets(
+            st.sampled_from(
+                ("Outcome", "STATUS", "area_sqft", "County", "reasons", "Étang", "1", "zone")
+            ),
+            max_size=3,
+        )
+    ):
         data[name] = pd.Series([draw(st.sampled_from(("x", 1, None)))] * n, dtype=object)
-    frame = gpd.GeoDataFrame(data, geometry=gpd.GeoSeries(geoms, crs="EPSG:26915"),
-                             crs="EPSG:26915")
+    frame = gpd.GeoDataFrame(
+        data, geometry=gpd.GeoSeries(geoms, crs="EPSG:26915"), crs="EPSG:26915"
+    )
     if n and draw(st.booleans()):  # a repeated index, as pd.concat of two layers gives
         frame.index = [k % 2 for k in range(n)]
     crs = draw(st.sampled_from((*CRSS, None)))
@@ -206,20 +262,27 @@ def hostile_layers(draw: st.DrawFn) -> tuple[gpd.GeoDataFrame, str | None]:
 
 
 @st.composite
-def valid_layers(draw: st.DrawFn, places: tuple[tuple[float, float], ...] = INTERIOR,
-                 near_thresholds: bool = True, min_rows: int = 1) -> gpd.GeoDataFrame:
+def valid_layers(
+    draw: st.DrawFn,
+    places: tuple[tuple[float, float], ...] = INTERIOR,
+    near_thresholds: bool = True,
+    min_rows: int = 1,
+) -> gpd.GeoDataFrame:
     """Draw a clean layer (unique ids, valid types, separate squares) in EPSG:26915."""
     n = draw(st.integers(min_value=min_rows, max_value=5))
     geoms, types, projects = [], [], []
     for k in range(n):
         anchor = draw(st.sampled_from(places))
         # one column of squares per row, so that no two impacts overlap
-        x, y = anchor[0] + 400.0 * k - 800.0, anchor[1] + draw(
-            st.floats(min_value=-100.0, max_value=100.0, allow_nan=False))
+        x, y = (
+            anchor[0] + 400.0 * k - 800.0,
+            anchor[1] + draw(st.floats(min_value=-100.0, max_value=100.0, allow_nan=False)),
+        )
         geoms.append(square(x, y, draw(areas_sqft(near_thresholds=near_thresholds))))
         types.append(draw(st.sampled_from(GOOD_TYPES)))
         projects.append(draw(st.sampled_from(("P1", "P2"))))
     return gpd.GeoDataFrame(
         {"impact_id": [f"i{k}" for k in range(n)], "circ39": types, "project": projects},
-        geometry=geoms, crs="EPSG:26915",
+        geometry=geoms,
+        crs="EPSG:26915",
     )

@@ -339,12 +339,21 @@ def trace() -> pd.DataFrame:
     rows = []
     for seq, (impact_id, items) in enumerate(decisions().items(), start=1):
         for d in items:
-            rows.append({
-                "project": "", "impact_id": impact_id, "seq": seq, "rule_id": d.question,
-                "citation": d.citations[0] if d.citations else "",
-                "outcome": d.outcome.value, "value": None, "reason": " ".join(d.reasons),
-                "verify": list(d.verify), "inputs": dict(d.amounts), "parameters": {},
-            })
+            rows.append(
+                {
+                    "project": "",
+                    "impact_id": impact_id,
+                    "seq": seq,
+                    "rule_id": d.question,
+                    "citation": d.citations[0] if d.citations else "",
+                    "outcome": d.outcome.value,
+                    "value": None,
+                    "reason": " ".join(d.reasons),
+                    "verify": list(d.verify),
+                    "inputs": dict(d.amounts),
+                    "parameters": {},
+                }
+            )
     return pd.DataFrame(rows)
 
 

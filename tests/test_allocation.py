@@ -43,22 +43,42 @@ class Instance:
         for (i, o), tier in self.pairs.items():
             site = self.kind[o] == "site"
             unit = (self.price[o] / self.cap[o] if self.cap[o] else 0.0) if site else self.price[o]
-            rows.append({
-                "impact_id": f"I{i}", "option_id": f"O{o}", "option_kind": self.kind[o],
-                "tier": tier, "excluded": False, "ratio": self.ratio[i],
-                "credits_needed": float(self.need[i]), "credits_available": float(self.cap[o]),
-                "unit_cost": unit, "impact_acres": self.need[i] / self.ratio[i],
-            })
-        columns = ["impact_id", "option_id", "option_kind", "tier", "excluded", "ratio",
-                   "credits_needed", "credits_available", "unit_cost", "impact_acres"]
+            rows.append(
+                {
+                    "impact_id": f"I{i}",
+                    "option_id": f"O{o}",
+                    "option_kind": self.kind[o],
+                    "tier": tier,
+                    "excluded": False,
+                    "ratio": self.ratio[i],
+                    "credits_needed": float(self.need[i]),
+                    "credits_available": float(self.cap[o]),
+                    "unit_cost": unit,
+                    "impact_acres": self.need[i] / self.ratio[i],
+                }
+            )
+        columns = [
+            "impact_id",
+            "option_id",
+            "option_kind",
+            "tier",
+            "excluded",
+            "ratio",
+            "credits_needed",
+            "credits_available",
+            "unit_cost",
+            "impact_acres",
+        ]
         return pd.DataFrame(rows, columns=columns)
 
     def needs(self) -> pd.DataFrame:
-        return pd.DataFrame({
-            "impact_id": [f"I{i}" for i in range(len(self.need))],
-            "acres": [n / r for n, r in zip(self.need, self.ratio, strict=True)],
-            "ratio": self.ratio,
-        })
+        return pd.DataFrame(
+            {
+                "impact_id": [f"I{i}" for i in range(len(self.need))],
+                "acres": [n / r for n, r in zip(self.need, self.ratio, strict=True)],
+                "ratio": self.ratio,
+            }
+        )
 
 
 def brute_force(inst: Instance) -> tuple[float, float, float, float, float]:
@@ -97,7 +117,10 @@ def solved(inst: Instance):
     a = allocate(inst.ranking(), needs=inst.needs(), fee_rate=FEE)
     by = a.totals["acres_by_tier"]
     key = (
-        a.totals["acres_unmet"], -by[1], -(by[1] + by[2]), -(by[1] + by[2] + by[3]),
+        a.totals["acres_unmet"],
+        -by[1],
+        -(by[1] + by[2]),
+        -(by[1] + by[2] + by[3]),
         a.totals["cost"],
     )
     return a, key
@@ -132,8 +155,14 @@ def assert_optimal(inst: Instance) -> None:
 
 
 def test_a_better_tier_wins_over_a_cheaper_one():
-    inst = Instance(need=[2], ratio=[1.0], cap=[5, 5], kind=["site", "bank"],
-                    price=[100_000.0, 10.0], pairs={(0, 0): 1, (0, 1): 3})
+    inst = Instance(
+        need=[2],
+        ratio=[1.0],
+        cap=[5, 5],
+        kind=["site", "bank"],
+        price=[100_000.0, 10.0],
+        pairs={(0, 0): 1, (0, 1): 3},
+    )
     a, _ = solved(inst)
     assert list(a.plan["option_id"]) == ["O0"]
     assert_optimal(inst)
@@ -142,9 +171,14 @@ def test_a_better_tier_wins_over_a_cheaper_one():
 def test_competition_for_a_tier_1_site_is_decided_project_wide():
     # O0 is tier 1 for I0 and tier 2 for I1. I0 also has a tier-3 bank; I1 only tier 4.
     # Most acres at tier 1 first: O0 goes to I0.
-    inst = Instance(need=[2, 2], ratio=[1.0, 1.0], cap=[2, 10, 10], kind=["site", "bank", "bank"],
-                    price=[0.0, 5.0, 1.0],
-                    pairs={(0, 0): 1, (0, 1): 3, (1, 0): 2, (1, 2): 4})
+    inst = Instance(
+        need=[2, 2],
+        ratio=[1.0, 1.0],
+        cap=[2, 10, 10],
+        kind=["site", "bank", "bank"],
+        price=[0.0, 5.0, 1.0],
+        pairs={(0, 0): 1, (0, 1): 3, (1, 0): 2, (1, 2): 4},
+    )
     a, _ = solved(inst)
     assert set(a.plan.loc[a.plan["impact_id"] == "I0", "option_id"]) == {"O0"}
     assert set(a.plan.loc[a.plan["impact_id"] == "I1", "option_id"]) == {"O2"}
@@ -154,23 +188,41 @@ def test_competition_for_a_tier_1_site_is_decided_project_wide():
 def test_a_site_cost_is_paid_once_and_shared():
     # the site costs 12 for 4 credits; the bank 5 a credit. Alone, an impact needing 2
     # credits pays 12 at the site or 10.65 at the bank; together 12 beats 21.3.
-    inst = Instance(need=[2, 2], ratio=[1.0, 1.0], cap=[4, 10], kind=["site", "bank"],
-                    price=[12.0, 5.0], pairs={(0, 0): 3, (0, 1): 3, (1, 0): 3, (1, 1): 3})
+    inst = Instance(
+        need=[2, 2],
+        ratio=[1.0, 1.0],
+        cap=[4, 10],
+        kind=["site", "bank"],
+        price=[12.0, 5.0],
+        pairs={(0, 0): 3, (0, 1): 3, (1, 0): 3, (1, 1): 3},
+    )
     a, _ = solved(inst)
     assert set(a.plan["option_id"]) == {"O0"}
     assert a.totals["cost"] == pytest.approx(12.0)
     assert a.plan["cost"].tolist() == pytest.approx([6.0, 6.0])
     assert_optimal(inst)
-    one = Instance(need=[2], ratio=[1.0], cap=[4, 10], kind=["site", "bank"],
-                   price=[12.0, 5.0], pairs={(0, 0): 3, (0, 1): 3})
+    one = Instance(
+        need=[2],
+        ratio=[1.0],
+        cap=[4, 10],
+        kind=["site", "bank"],
+        price=[12.0, 5.0],
+        pairs={(0, 0): 3, (0, 1): 3},
+    )
     a1, _ = solved(one)
     assert set(a1.plan["option_id"]) == {"O1"}
     assert a1.totals["cost"] == pytest.approx(2 * 5 * (1 + FEE))
 
 
 def test_shortage_is_reported_with_a_reason_and_credits_short_at_the_ratio():
-    inst = Instance(need=[4, 2], ratio=[2.0, 1.0], cap=[1, 0], kind=["bank", "bank"],
-                    price=[1.0, 1.0], pairs={(0, 0): 3, (1, 1): 3})
+    inst = Instance(
+        need=[4, 2],
+        ratio=[2.0, 1.0],
+        cap=[1, 0],
+        kind=["bank", "bank"],
+        price=[1.0, 1.0],
+        pairs={(0, 0): 3, (1, 1): 3},
+    )
     a, _ = solved(inst)
     unmet = a.unmet.set_index("impact_id")
     assert unmet.loc["I0", "acres_short"] == pytest.approx(1.5)
@@ -182,8 +234,11 @@ def test_shortage_is_reported_with_a_reason_and_credits_short_at_the_ratio():
 
 def test_an_impact_with_no_option_is_unmet():
     needs = pd.DataFrame({"impact_id": ["A", "B"], "acres": [1.0, 2.0], "ratio": [2.0, 2.0]})
-    ranking = Instance(need=[2], ratio=[2.0], cap=[5], kind=["bank"], price=[1.0],
-                       pairs={(0, 0): 3}).ranking().replace({"I0": "A"})
+    ranking = (
+        Instance(need=[2], ratio=[2.0], cap=[5], kind=["bank"], price=[1.0], pairs={(0, 0): 3})
+        .ranking()
+        .replace({"I0": "A"})
+    )
     a = allocate(ranking, needs=needs, fee_rate=FEE)
     row = a.unmet.set_index("impact_id").loc["B"]
     assert row["credits_short"] == pytest.approx(4.0)
@@ -192,8 +247,9 @@ def test_an_impact_with_no_option_is_unmet():
 
 
 def test_excluded_pairs_are_never_used_and_their_reason_is_carried():
-    r = Instance(need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0],
-                 pairs={(0, 0): 3}).ranking()
+    r = Instance(
+        need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0], pairs={(0, 0): 3}
+    ).ranking()
     r["excluded"] = True
     r["tier"] = pd.NA
     r["exclusion_reason"] = "in a greater than 80 percent area"
@@ -204,16 +260,25 @@ def test_excluded_pairs_are_never_used_and_their_reason_is_carried():
 
 def test_competition_brute_force_three_impacts_four_options():
     inst = Instance(
-        need=[2, 3, 1], ratio=[1.0, 1.0, 2.0], cap=[2, 3, 2, 4],
-        kind=["site", "site", "bank", "bank"], price=[8.0, 3.0, 2.0, 1.0],
+        need=[2, 3, 1],
+        ratio=[1.0, 1.0, 2.0],
+        cap=[2, 3, 2, 4],
+        kind=["site", "site", "bank", "bank"],
+        price=[8.0, 3.0, 2.0, 1.0],
         pairs={(0, 0): 1, (0, 2): 3, (1, 0): 2, (1, 1): 1, (1, 3): 4, (2, 1): 2, (2, 2): 3},
     )
     assert_optimal(inst)
 
 
 def test_weights_can_trade_cost_for_distance():
-    r = Instance(need=[1], ratio=[1.0], cap=[5, 5], kind=["bank", "bank"], price=[1.0, 2.0],
-                 pairs={(0, 0): 3, (0, 1): 3}).ranking()
+    r = Instance(
+        need=[1],
+        ratio=[1.0],
+        cap=[5, 5],
+        kind=["bank", "bank"],
+        price=[1.0, 2.0],
+        pairs={(0, 0): 3, (0, 1): 3},
+    ).ranking()
     r["distance_ft"] = [50_000.0, 100.0]
     assert allocate(r, fee_rate=FEE).plan["option_id"].tolist() == ["O0"]
     near = allocate(r, fee_rate=FEE, weights={"cost": 1.0, "distance": 0.001})
@@ -221,8 +286,14 @@ def test_weights_can_trade_cost_for_distance():
 
 
 def test_out_of_kind_weight_prefers_in_kind_credits():
-    r = Instance(need=[1], ratio=[1.0], cap=[5, 5], kind=["bank", "bank"], price=[1.0, 2.0],
-                 pairs={(0, 0): 3, (0, 1): 3}).ranking()
+    r = Instance(
+        need=[1],
+        ratio=[1.0],
+        cap=[5, 5],
+        kind=["bank", "bank"],
+        price=[1.0, 2.0],
+        pairs={(0, 0): 3, (0, 1): 3},
+    ).ranking()
     r["in_kind"] = [False, True]
     a = allocate(r, fee_rate=FEE, weights={"cost": 1.0, "out_of_kind": 10.0})
     assert a.plan["option_id"].tolist() == ["O1"]
@@ -240,10 +311,21 @@ def test_bad_inputs_raise_clear_errors():
     with pytest.raises(AllocationError, match="finite number >= 0"):
         check_weights({"cost": -1})
     with pytest.raises(AllocationError, match=r"lacks column\(s\) \['ratio'"):
-        allocate(pd.DataFrame({"impact_id": [], "option_id": [], "option_kind": [],
-                               "tier": [], "credits_available": []}), fee_rate=FEE)
-    r = Instance(need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0],
-                 pairs={(0, 0): 3}).ranking()
+        allocate(
+            pd.DataFrame(
+                {
+                    "impact_id": [],
+                    "option_id": [],
+                    "option_kind": [],
+                    "tier": [],
+                    "credits_available": [],
+                }
+            ),
+            fee_rate=FEE,
+        )
+    r = Instance(
+        need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0], pairs={(0, 0): 3}
+    ).ranking()
     r["option_kind"] = "mitigation"
     with pytest.raises(AllocationError, match="not 'site' or 'bank'"):
         allocate(r, fee_rate=FEE)
@@ -254,8 +336,9 @@ def test_a_solver_failure_raises_naming_the_stage(monkeypatch):
         status, x, message = 1, None, "Time limit reached"
 
     monkeypatch.setattr(allocate_mod, "milp", lambda *a, **k: Failed())
-    r = Instance(need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0],
-                 pairs={(0, 0): 3}).ranking()
+    r = Instance(
+        need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0], pairs={(0, 0): 3}
+    ).ranking()
     with pytest.raises(AllocationError, match="stage 'unmet' failed: Time limit reached"):
         allocate(r, fee_rate=FEE)
 
@@ -276,8 +359,7 @@ def instances(draw) -> Instance:
     for i in range(n_i):
         for o in range(n_o):
             if draw(st.booleans()) or n_i * n_o <= 3:
-                pairs[(i, o)] = draw(st.integers(1, 4) if kind[o] == "site"
-                                     else st.integers(3, 4))
+                pairs[(i, o)] = draw(st.integers(1, 4) if kind[o] == "site" else st.integers(3, 4))
     return Instance(need, ratio, cap, kind, price, pairs)
 
 

@@ -162,8 +162,13 @@ def test_manifest_records_inputs_hashes_and_parameters(wright):
 def test_write_round_trip_geopackage(tmp_path, wright):
     written = wright.write(tmp_path / "out.gpkg")
     names = {p.name for p in written}
-    assert {"out.gpkg", "out_summary.csv", "out_projects.csv", "out_decisions.json",
-            "out_manifest.json"} <= names
+    assert {
+        "out.gpkg",
+        "out_summary.csv",
+        "out_projects.csv",
+        "out_decisions.json",
+        "out_manifest.json",
+    } <= names
     back = gpd.read_file(tmp_path / "out.gpkg", layer="impacts")
     assert len(back) == len(wright.impacts)
     assert list(back["outcome"]) == list(wright.impacts["outcome"])
@@ -172,8 +177,7 @@ def test_write_round_trip_geopackage(tmp_path, wright):
     decisions = json.loads((tmp_path / "out_decisions.json").read_text())
     assert "W-2" in {step["impact_id"] for step in decisions}
     assert all(isinstance(step["verify"], str) for step in decisions)  # JSON-encoded
-    table = pyogrio.read_dataframe(tmp_path / "out.gpkg", layer="decisions",
-                                   read_geometry=False)
+    table = pyogrio.read_dataframe(tmp_path / "out.gpkg", layer="decisions", read_geometry=False)
     assert len(table) == len(wright.trace)
     assert list(table["reason"]) == list(wright.trace["reason"])
 
@@ -209,8 +213,18 @@ def _broken_layer():
     bowtie = shapely.Polygon([(x, y), (x + 30, y + 30), (x + 30, y), (x, y + 30)])
     return _layer(
         {
-            "impact_id": ["ok", "null", "empty", "point", "line", "bowtie", "z", "dup", "dup",
-                          "badtype"],
+            "impact_id": [
+                "ok",
+                "null",
+                "empty",
+                "point",
+                "line",
+                "bowtie",
+                "z",
+                "dup",
+                "dup",
+                "badtype",
+            ],
             "circ39": ["2", "2", "2", "2", "2", "3", "2", "2", "2", "type 12"],
             "geometry": [
                 box(x, y, x + 20, y + 20),
@@ -241,10 +255,14 @@ def test_broken_layer_keeps_every_row_with_status_and_reason():
         assert out.loc[out["wg_row"] == row, "outcome"].item() == "not_assessed"
     for row in (0, 5, 6, 7, 8):
         assert status[row] == "assessed"
-    assert "make_valid" in out.loc[out["wg_row"] == 5, "repairs"].item() or \
-        "valid" in out.loc[out["wg_row"] == 5, "repairs"].item()
-    assert "Z" in out.loc[out["wg_row"] == 6, "repairs"].item() or \
-        "z" in out.loc[out["wg_row"] == 6, "repairs"].item().lower()
+    assert (
+        "make_valid" in out.loc[out["wg_row"] == 5, "repairs"].item()
+        or "valid" in out.loc[out["wg_row"] == 5, "repairs"].item()
+    )
+    assert (
+        "Z" in out.loc[out["wg_row"] == 6, "repairs"].item()
+        or "z" in out.loc[out["wg_row"] == 6, "repairs"].item().lower()
+    )
     assert "type 12" in out.loc[out["wg_row"] == 9, "status_reason"].item()
     assert any("duplicate" in r.lower() for r in a.manifest.records)
 
@@ -285,8 +303,9 @@ def test_wrong_geopackage_layer_lists_the_layers():
 
 def test_missing_named_field_is_an_error_listing_columns():
     with pytest.raises(FieldMappingError, match="circ39"):
-        wg.assess(WRIGHT / "impacts.gpkg", CONTEXT, as_of=AS_OF,
-                  fields={"wetland_type": "no_such_column"})
+        wg.assess(
+            WRIGHT / "impacts.gpkg", CONTEXT, as_of=AS_OF, fields={"wetland_type": "no_such_column"}
+        )
 
 
 def test_input_column_named_like_an_output_column_is_kept_renamed():
@@ -297,8 +316,13 @@ def test_input_column_named_like_an_output_column_is_kept_renamed():
 
 
 def test_polygon_outside_minnesota_is_not_assessed_with_reason():
-    gdf = _layer({"impact_id": ["far"], "circ39": ["2"],
-                  "geometry": [box(100_000, 100_000, 100_010, 100_010)]})
+    gdf = _layer(
+        {
+            "impact_id": ["far"],
+            "circ39": ["2"],
+            "geometry": [box(100_000, 100_000, 100_010, 100_010)],
+        }
+    )
     a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
     assert a.impacts["status"].item() == "not_assessed"
     assert "county" in a.impacts["status_reason"].item()
@@ -321,15 +345,27 @@ def _square_sqft(sqft: float, x: float = 430_000.0, y: float = 5_010_000.0):
 @pytest.mark.parametrize(
     ("sqft", "expected"),
     [
-        pytest.param(1000.0, "de_minimis_exempt",
-                     id="subd. 9(d)(2): 1,000 sq ft of type 2 in Wright County is de minimis"),
-        pytest.param(1001.0, "replacement_required",
-                     id="subd. 9(d)(2): 1,001 sq ft of type 2 in Wright County is not"),
+        pytest.param(
+            1000.0,
+            "de_minimis_exempt",
+            id="subd. 9(d)(2): 1,000 sq ft of type 2 in Wright County is de minimis",
+        ),
+        pytest.param(
+            1001.0,
+            "replacement_required",
+            id="subd. 9(d)(2): 1,001 sq ft of type 2 in Wright County is not",
+        ),
     ],
 )
 def test_metro_less_than_50_boundary(sqft, expected):
-    gdf = _layer({"impact_id": ["A"], "circ39": ["2"], "owns_whole_wetland": ["yes"],
-                  "geometry": [_square_sqft(sqft)]})
+    gdf = _layer(
+        {
+            "impact_id": ["A"],
+            "circ39": ["2"],
+            "owns_whole_wetland": ["yes"],
+            "geometry": [_square_sqft(sqft)],
+        }
+    )
     with pytest.warns(ThresholdToleranceWarning):
         a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
     row = a.impacts.iloc[0]
@@ -343,8 +379,7 @@ def test_tolerance_zero_silences_the_near_threshold_warning():
     gdf = _layer({"impact_id": ["A"], "circ39": ["2"], "geometry": [_square_sqft(1005.0)]})
     with warnings.catch_warnings():
         warnings.simplefilter("error", ThresholdToleranceWarning)
-        a = wg.assess(gdf, CONTEXT, as_of=AS_OF,
-                      options=wg.AssessOptions(tolerance_percent=0.0))
+        a = wg.assess(gdf, CONTEXT, as_of=AS_OF, options=wg.AssessOptions(tolerance_percent=0.0))
     assert pd.isna(a.impacts["near_threshold"].item())
 
 
@@ -355,13 +390,15 @@ def test_as_of_before_known_values_is_refused():
 
 
 def test_projects_are_decided_separately():
-    gdf = _layer({
-        "impact_id": ["A", "B"],
-        "project": ["one", "two"],
-        "circ39": ["2", "2"],
-        "owns_whole_wetland": [1, 1],
-        "geometry": [_square_sqft(800), _square_sqft(800, x=431_000)],
-    })
+    gdf = _layer(
+        {
+            "impact_id": ["A", "B"],
+            "project": ["one", "two"],
+            "circ39": ["2", "2"],
+            "owns_whole_wetland": [1, 1],
+            "geometry": [_square_sqft(800), _square_sqft(800, x=431_000)],
+        }
+    )
     a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
     # each project alone is under the 1,000 sq ft of subd. 9(d)(2); together they would not be
     assert set(a.impacts["outcome"]) == {"de_minimis_exempt"}
@@ -378,13 +415,15 @@ def _crow_wing_point():
 
 def test_public_waters_wetland_is_replaced_and_routed_to_the_dnr():
     x, y = _crow_wing_point()
-    gdf = _layer({
-        "impact_id": ["fill", "pww"],
-        "circ39": ["2", "3"],
-        "wetland_ac": [1.0, 40.0],
-        "owns_whole_wetland": [True, True],
-        "geometry": [_square_sqft(9000, x, y), _square_sqft(50_000, x + 60, y)],
-    })
+    gdf = _layer(
+        {
+            "impact_id": ["fill", "pww"],
+            "circ39": ["2", "3"],
+            "wetland_ac": [1.0, 40.0],
+            "owns_whole_wetland": [True, True],
+            "geometry": [_square_sqft(9000, x, y), _square_sqft(50_000, x + 60, y)],
+        }
+    )
     a = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF)
     rows = a.impacts.set_index("impact_id")
     # § 103G.005 subd. 19(b): no de minimis for it; § 103G.222 subd. 1(g) ratio (>80 area)
@@ -403,8 +442,7 @@ def test_public_waters_wetland_is_replaced_and_routed_to_the_dnr():
 
 def test_public_comment_is_decided_when_a_replacement_plan_is_needed():
     x, y = _crow_wing_point()
-    gdf = _layer({"impact_id": ["A"], "circ39": ["3"],
-                  "geometry": [_square_sqft(10_000, x, y)]})
+    gdf = _layer({"impact_id": ["A"], "circ39": ["3"], "geometry": [_square_sqft(10_000, x, y)]})
     with pytest.warns(ThresholdToleranceWarning):
         a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
     # § 103G.2242 subd. 8: 10,000 sq ft is not "less than 10,000"
@@ -438,8 +476,14 @@ def test_unknown_incorporated_status_is_said_not_guessed(tmp_path):
     ctx = wg.load_context(CONTEXT)
     layers = {name: ctx.get(name) for name in ctx.layers if name != "incorporated_areas"}
     ctx2 = wg.load_context(layers=layers)
-    gdf = _layer({"impact_id": ["A"], "circ39": ["3"], "wetland_ac": [5.0],
-                  "geometry": [_square_sqft(2000, x, y)]})
+    gdf = _layer(
+        {
+            "impact_id": ["A"],
+            "circ39": ["3"],
+            "wetland_ac": [5.0],
+            "geometry": [_square_sqft(2000, x, y)],
+        }
+    )
     a = _quiet(wg.assess, gdf, ctx2, as_of=AS_OF)
     row = a.impacts.iloc[0]
     assert row["outcome"] == "replacement_required"  # screened as unincorporated: 10 acres

@@ -26,8 +26,7 @@ def _layer(**columns):
     n = len(next(iter(columns.values())))
     side = 9000**0.5 * FT  # 9,000 sq ft of type 2 in Crow Wing County: subd. 9(a)(1)
     geoms = [box(c1.x + 120 * k, c1.y, c1.x + 120 * k + side, c1.y + side) for k in range(n)]
-    return gpd.GeoDataFrame({"circ39": ["2"] * n, **columns, "geometry": geoms},
-                            crs="EPSG:26915")
+    return gpd.GeoDataFrame({"circ39": ["2"] * n, **columns, "geometry": geoms}, crs="EPSG:26915")
 
 
 def _assess(gdf, **kw):
@@ -59,8 +58,11 @@ def test_a_fields_mapping_names_a_renamed_column():
 def test_different_owners_of_one_wetland_are_not_pooled():
     # subd. 9(f): 2 x 9,000 sq ft of one wetland; apart each is within (a)(1) 10,000 for
     # its owner; but the project total, 18,000 sq ft, is over (a)(1): not de minimis
-    a = _assess(_layer(impact_id=["A", "B"], owner=["X", "Y"], wetland_id=["w", "w"],
-                       owns_whole=[True, True]))
+    a = _assess(
+        _layer(
+            impact_id=["A", "B"], owner=["X", "Y"], wetland_id=["w", "w"], owns_whole=[True, True]
+        )
+    )
     assert set(a.impacts["outcome"]) == {"replacement_required"}
     steps = a.trace[a.trace["rule_id"] == "de_minimis.total"]
     assert steps["value"].item() == pytest.approx(18_000, abs=1)
@@ -77,8 +79,19 @@ def test_every_fact_role_has_default_names_and_a_command_line_option():
     for role in FACT_FIELD_ROLES:
         assert role in DEFAULT_NAMES
     args = build_parser().parse_args(
-        ["assess", "x.gpkg", "--out", "o.gpkg", "--owner-field", "OWNER",
-         "--prior-sqft-since-1992-field", "PRIOR", "--clause-reading", "one_clause"])
+        [
+            "assess",
+            "x.gpkg",
+            "--out",
+            "o.gpkg",
+            "--owner-field",
+            "OWNER",
+            "--prior-sqft-since-1992-field",
+            "PRIOR",
+            "--clause-reading",
+            "one_clause",
+        ]
+    )
     assert args.owner_field == "OWNER" and args.prior_sqft_since_1992_field == "PRIOR"
     assert args.clause_reading == "one_clause"
     assert resolve_fields(["OWNS_WHOLE", "Portion_SF"]).portion_sqft == "Portion_SF"
@@ -86,8 +99,17 @@ def test_every_fact_role_has_default_names_and_a_command_line_option():
 
 @pytest.mark.parametrize(
     ("value", "flag"),
-    [("1", True), (1.0, True), ("TRUE", True), ("n", False), (0, False), ("", None),
-     (None, None), ("2", None), (float("nan"), None)],
+    [
+        ("1", True),
+        (1.0, True),
+        ("TRUE", True),
+        ("n", False),
+        (0, False),
+        ("", None),
+        (None, None),
+        ("2", None),
+        (float("nan"), None),
+    ],
 )
 def test_read_flag_has_three_answers(value, flag):
     assert read_flag(value) is flag

@@ -96,21 +96,50 @@ def _once(a, n: int) -> None:
 
 def test_geometry_zoo_every_row_once_with_repairs_recorded_and_exact_areas(ctx):
     x, y = X0, Y0
-    holed = Polygon([(x, y), (x + 40, y), (x + 40, y + 40), (x, y + 40)],
-                    [[(x + 10, y + 10), (x + 20, y + 10), (x + 20, y + 20), (x + 10, y + 20)]])
+    holed = Polygon(
+        [(x, y), (x + 40, y), (x + 40, y + 40), (x, y + 40)],
+        [[(x + 10, y + 10), (x + 20, y + 10), (x + 20, y + 20), (x + 10, y + 20)]],
+    )
     sliver = Polygon([(x + 50, y), (x + 90, y), (x + 90, y + 1e-7)])
-    duplicate_vertices = Polygon([(x + 100, y), (x + 100, y), (x + 120, y), (x + 120, y + 20),
-                                  (x + 120, y + 20), (x + 100, y + 20)])
-    self_touching = Polygon([(x + 200, y), (x + 240, y), (x + 240, y + 40), (x + 220, y + 40),
-                             (x + 230, y + 20), (x + 210, y + 20), (x + 220, y + 40),
-                             (x + 200, y + 40)])
+    duplicate_vertices = Polygon(
+        [
+            (x + 100, y),
+            (x + 100, y),
+            (x + 120, y),
+            (x + 120, y + 20),
+            (x + 120, y + 20),
+            (x + 100, y + 20),
+        ]
+    )
+    self_touching = Polygon(
+        [
+            (x + 200, y),
+            (x + 240, y),
+            (x + 240, y + 40),
+            (x + 220, y + 40),
+            (x + 230, y + 20),
+            (x + 210, y + 20),
+            (x + 220, y + 40),
+            (x + 200, y + 40),
+        ]
+    )
     bowtie = Polygon([(x + 300, y), (x + 340, y + 40), (x + 340, y), (x + 300, y + 40)])
-    with_line = GeometryCollection([_sq(x + 400, y, 20),
-                                    LineString([(x + 400, y), (x + 500, y + 100)])])
+    with_line = GeometryCollection(
+        [_sq(x + 400, y, 20), LineString([(x + 400, y), (x + 500, y + 100)])]
+    )
     only_line = GeometryCollection([LineString([(x + 400, y), (x + 500, y + 100)])])
     overlapping_parts = MultiPolygon([_sq(x + 600, y, 20), _sq(x + 610, y, 20)])
-    geoms = [holed, sliver, MultiPolygon([holed, sliver]), duplicate_vertices, self_touching,
-             bowtie, with_line, only_line, overlapping_parts]
+    geoms = [
+        holed,
+        sliver,
+        MultiPolygon([holed, sliver]),
+        duplicate_vertices,
+        self_touching,
+        bowtie,
+        with_line,
+        only_line,
+        overlapping_parts,
+    ]
     expected_sqm = [1500, 2e-6, 1500 + 2e-6, 400, 1400, 800, 400, None, 600]
     a = _assess(_layer(geoms), ctx)
     _once(a, len(geoms))
@@ -121,8 +150,9 @@ def test_geometry_zoo_every_row_once_with_repairs_recorded_and_exact_areas(ctx):
             assert "GeometryCollection" in out.loc[row, "status_reason"]
         else:
             assert out.loc[row, "status"] == "assessed"
-            assert out.loc[row, "area_sqft"] == pytest.approx(sqm * SQFT_PER_SQM, rel=1e-9,
-                                                              abs=1e-6)
+            assert out.loc[row, "area_sqft"] == pytest.approx(
+                sqm * SQFT_PER_SQM, rel=1e-9, abs=1e-6
+            )
             assert out.loc[row, "area_acres"] * 43_560 == pytest.approx(out.loc[row, "area_sqft"])
     for row in (4, 5, 8):
         assert "repaired with make_valid" in out.loc[row, "repairs"]
@@ -144,7 +174,8 @@ LOCAL_FEET = CRS.from_proj4(
 
 
 @pytest.mark.parametrize(
-    "crs", ["EPSG:4326", "EPSG:3857", "EPSG:2811", "EPSG:26851", "ESRI:103726", LOCAL_FEET],
+    "crs",
+    ["EPSG:4326", "EPSG:3857", "EPSG:2811", "EPSG:26851", "ESRI:103726", LOCAL_FEET],
     ids=["wgs84", "web-mercator", "mn-central-harn", "mn-south-ftus", "county-ftus", "local-ft"],
 )
 @pytest.mark.parametrize("ext", [".gpkg", ".shp", ".parquet"])
@@ -156,8 +187,9 @@ def test_any_crs_is_reprojected_recorded_and_gives_the_utm_area(tmp_path, ctx, c
     a = _assess(path, ctx)
     _once(a, 2)
     assert a.impacts.crs.to_epsg() == 26915
-    assert list(a.impacts["area_sqft"]) == pytest.approx([400 * SQFT_PER_SQM, 900 * SQFT_PER_SQM],
-                                                         rel=1e-7)
+    assert list(a.impacts["area_sqft"]) == pytest.approx(
+        [400 * SQFT_PER_SQM, 900 * SQFT_PER_SQM], rel=1e-7
+    )
     assert any("reprojected from" in r and "impacts" in r for r in a.manifest.records)
     assert list(a.impacts["county"]) == ["Wright", "Wright"]
 
@@ -167,9 +199,11 @@ def test_a_crs_without_an_authority_code_is_named_by_its_definition():
 
 
 def test_a_local_engineering_crs_is_a_clear_error_naming_the_file(tmp_path, ctx):
-    site_grid = ('LOCAL_CS["Site grid (ft)",LOCAL_DATUM["Site datum",32767],'
-                 'UNIT["US survey foot",0.304800609601219],AXIS["Easting",EAST],'
-                 'AXIS["Northing",NORTH]]')
+    site_grid = (
+        'LOCAL_CS["Site grid (ft)",LOCAL_DATUM["Site datum",32767],'
+        'UNIT["US survey foot",0.304800609601219],AXIS["Easting",EAST],'
+        'AXIS["Northing",NORTH]]'
+    )
     path = tmp_path / "cad_export.gpkg"
     _layer([_sq(1000, 1000, 50)], crs=site_grid).to_file(path)
     with pytest.raises(InputError, match=r"cad_export\.gpkg.*Site grid.*cannot be transformed"):
@@ -188,8 +222,11 @@ def _feature_collection(geoms, crs_name: str | None = None) -> dict:
     fc = {
         "type": "FeatureCollection",
         "features": [
-            {"type": "Feature", "properties": {"impact_id": f"g{k}", "circ39": "3"},
-             "geometry": mapping(g)}
+            {
+                "type": "Feature",
+                "properties": {"impact_id": f"g{k}", "circ39": "3"},
+                "geometry": mapping(g),
+            }
             for k, g in enumerate(geoms)
         ],
     }
@@ -222,8 +259,9 @@ def test_geojson_without_crs_member_holding_metres_is_an_error_with_the_fix(tmp_
 
 def test_geojson_with_a_crs_member_is_read_in_that_crs(tmp_path, ctx):
     path = tmp_path / "utm.geojson"
-    path.write_text(json.dumps(
-        _feature_collection([_sq(X0, Y0, 20)], "urn:ogc:def:crs:EPSG::26915")))
+    path.write_text(
+        json.dumps(_feature_collection([_sq(X0, Y0, 20)], "urn:ogc:def:crs:EPSG::26915"))
+    )
     a = _assess(path, ctx)
     assert a.impacts["status"].item() == "assessed"
     assert not any("crs member" in r for r in a.manifest.records)
@@ -233,8 +271,11 @@ def test_geojson_with_a_crs_member_is_read_in_that_crs(tmp_path, ctx):
 
 
 def test_zipped_latin1_shapefile_keeps_its_accented_names(tmp_path, ctx):
-    frame = _layer([_sq(X0, Y0, 20), _sq(X0 + 100, Y0, 30)],
-                   impact_id=["Étang-1", "Rivière-2"], name=["Lac Clémentine", "Marais d'Été"])
+    frame = _layer(
+        [_sq(X0, Y0, 20), _sq(X0 + 100, Y0, 30)],
+        impact_id=["Étang-1", "Rivière-2"],
+        name=["Lac Clémentine", "Marais d'Été"],
+    )
     folder = tmp_path / "shp"
     folder.mkdir()
     pyogrio.write_dataframe(frame, folder / "impacts.shp", encoding="ISO-8859-1")
@@ -249,8 +290,7 @@ def test_zipped_latin1_shapefile_keeps_its_accented_names(tmp_path, ctx):
     assert list(a.impacts["name"]) == ["Lac Clémentine", "Marais d'Été"]
     out = tmp_path / "out.gpkg"
     _quiet(a.write, out)
-    assert list(read_layer(out, layer="impacts").gdf["name"]) == ["Lac Clémentine",
-                                                                   "Marais d'Été"]
+    assert list(read_layer(out, layer="impacts").gdf["name"]) == ["Lac Clémentine", "Marais d'Été"]
 
 
 def test_geopackage_with_three_layers_and_none_named_lists_them(tmp_path, ctx):
@@ -276,8 +316,11 @@ def test_empty_layer_gives_an_empty_result_that_writes(tmp_path, ctx):
     info = pyogrio.read_info(tmp_path / "out.gpkg", layer="impacts")
     assert info["features"] == 0 and info["geometry_type"] == "Polygon"
     assert info["crs"] == "EPSG:26915"
-    assert list(pd.read_csv(tmp_path / "out_projects.csv").columns) == ["project", "impacts",
-                                                                        "assessed"]
+    assert list(pd.read_csv(tmp_path / "out_projects.csv").columns) == [
+        "project",
+        "impacts",
+        "assessed",
+    ]
     assert "Outcome" in pd.read_csv(tmp_path / "out_summary.csv").columns
 
 
@@ -292,13 +335,21 @@ def test_write_into_the_input_is_refused_and_other_layers_are_kept(tmp_path, ctx
     _layer([_sq(X0, Y0, 5)]).to_file(out, layer="analyst_sketch")
     _quiet(a.write, out)
     # the trace table and QGIS's style table are written beside the impacts
-    assert sorted(pyogrio.list_layers(out)[:, 0]) == ["analyst_sketch", "decisions", "impacts",
-                                                      "layer_styles"]
+    assert sorted(pyogrio.list_layers(out)[:, 0]) == [
+        "analyst_sketch",
+        "decisions",
+        "impacts",
+        "layer_styles",
+    ]
 
 
 def test_layer_of_only_invalid_rows_keeps_each_row_and_lists_its_project(ctx):
-    geoms = [None, Polygon(), LineString([(X0, Y0), (X0 + 1, Y0 + 1)]),
-             Polygon([(X0, Y0), (X0 + 10, Y0), (X0 + 20, Y0)])]
+    geoms = [
+        None,
+        Polygon(),
+        LineString([(X0, Y0), (X0 + 1, Y0 + 1)]),
+        Polygon([(X0, Y0), (X0 + 10, Y0), (X0 + 20, Y0)]),
+    ]
     a = _assess(_layer(geoms, project=["P"] * 4), ctx)
     _once(a, 4)
     assert (a.impacts["status"] == "not_assessed").all()
@@ -317,7 +368,8 @@ def test_impact_straddling_wright_and_hennepin_records_both_parts(ctx):
     parts = dict(p.split(": ") for p in row["counties"].split("; "))
     assert set(parts) == {"Wright", "Hennepin"}
     assert sum(float(v.removesuffix(" sq ft")) for v in parts.values()) == pytest.approx(
-        row["area_sqft"], abs=0.1)
+        row["area_sqft"], abs=0.1
+    )
     assert row["county"] == max(parts, key=lambda k: float(parts[k].removesuffix(" sq ft")))
     assert any("straddle county lines" in r for r in a.manifest.records)
 
@@ -346,8 +398,9 @@ def test_impacts_on_and_inside_a_lake_are_in_the_setback_zone_and_recorded(ctx):
     lake = ctx.public_water_basins.set_index("pw_id").geometry["SYN-86-0001"]
     vx, vy = lake.exterior.coords[10]
     on_ohwl = box(vx - 5, vy - 5, vx + 5, vy + 5)
-    outside_touching = lake.buffer(3).difference(lake).intersection(
-        box(vx - 30, vy - 30, vx + 30, vy + 30))
+    outside_touching = (
+        lake.buffer(3).difference(lake).intersection(box(vx - 30, vy - 30, vx + 30, vy + 30))
+    )
     inside = lake.buffer(-50).intersection(box(*lake.centroid.buffer(30).bounds))
     a = _assess(_layer([on_ohwl, outside_touching, inside]), ctx)
     _once(a, 3)
@@ -402,8 +455,17 @@ def test_rows_without_a_project_are_decided_and_recorded(ctx):
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(3.0, "3"), ("3 ", "3"), ("Type III", "3"), ("type 3/4", "3/4"), (None, None),
-     ("", None), ("type 9", None), ("PEM1C", None), (np.nan, None)],
+    [
+        (3.0, "3"),
+        ("3 ", "3"),
+        ("Type III", "3"),
+        ("type 3/4", "3/4"),
+        (None, None),
+        ("", None),
+        ("type 9", None),
+        ("PEM1C", None),
+        (np.nan, None),
+    ],
 )
 def test_wetland_type_values(ctx, value, expected):
     a = _assess(_layer([_sq(X0, Y0, 20)], circ39=pd.Series([value], dtype=object)), ctx)
@@ -429,7 +491,8 @@ def test_type_column_named_wetland_type_is_read(ctx):
     # assessed ("no wetland type given") and fields={"wetland_type": ...} was refused
     gdf = gpd.GeoDataFrame(
         {"impact_id": ["a", "b"], "wetland_type": ["3", "2"], "cedar_tamarack": [True, False]},
-        geometry=[_sq(X0, Y0, 20), _sq(X0 + 100, Y0, 30)], crs=26915,
+        geometry=[_sq(X0, Y0, 20), _sq(X0 + 100, Y0, 30)],
+        crs=26915,
     )
     for fields in (None, {"wetland_type": "wetland_type"}):
         a = _assess(gdf, ctx, fields=fields)
@@ -441,8 +504,15 @@ def test_type_column_named_wetland_type_is_read(ctx):
 
 
 def test_input_columns_named_like_output_columns_in_any_case_are_renamed(tmp_path, ctx):
-    gdf = _layer([_sq(X0, Y0, 20)], status=["proposed"], geometry2=["x"],
-                 Status_Reason=["q"], AREA_SQFT=[1.0], Outcome=["o"], COUNTY=["Wright"])
+    gdf = _layer(
+        [_sq(X0, Y0, 20)],
+        status=["proposed"],
+        geometry2=["x"],
+        Status_Reason=["q"],
+        AREA_SQFT=[1.0],
+        Outcome=["o"],
+        COUNTY=["Wright"],
+    )
     a = _assess(gdf, ctx)
     _once(a, 1)
     cols = list(a.impacts.columns)
@@ -455,8 +525,9 @@ def test_input_columns_named_like_output_columns_in_any_case_are_renamed(tmp_pat
     # a GeoPackage does not tell `Outcome` from `outcome`: the write used to fail in GDAL
     _quiet(a.write, tmp_path / "out.gpkg")
     back = read_layer(tmp_path / "out.gpkg", layer="impacts").gdf
-    assert back["Outcome_in"].item() == "o" and back["outcome"].item() == a.impacts[
-        "outcome"].item()
+    assert (
+        back["Outcome_in"].item() == "o" and back["outcome"].item() == a.impacts["outcome"].item()
+    )
 
 
 def test_write_layer_refuses_columns_differing_only_in_case_for_a_geopackage(tmp_path):
@@ -470,8 +541,9 @@ def test_a_repeated_index_does_not_mix_up_rows(ctx):
     # pd.concat of two layers repeats the index 0, 1: a bad type on the second "0" row
     # used to mark the first "0" row not assessed too, with the other row's reason
     first = _layer([_sq(X0, Y0, 20), _sq(X0 + 100, Y0, 30)], impact_id=["a", "b"])
-    second = _layer([_sq(X0 + 200, Y0, 20), _sq(X0 + 300, Y0, 30)], impact_id=["c", "d"],
-                    circ39=["bogus", "2"])
+    second = _layer(
+        [_sq(X0 + 200, Y0, 20), _sq(X0 + 300, Y0, 30)], impact_id=["c", "d"], circ39=["bogus", "2"]
+    )
     a = _assess(pd.concat([first, second]), ctx)
     _once(a, 4)
     assert list(a.impacts.index) == [0, 1, 0, 1]  # the input's index is given back
@@ -490,10 +562,15 @@ def _context_copy(path: Path, change) -> Path:
 
 
 def test_context_missing_a_required_field_names_file_layer_field_and_fix(tmp_path):
-    path = _context_copy(tmp_path / "ctx.gpkg", lambda n, g: g.drop(columns="shore_class")
-                         if n == "public_water_basins" else g)
-    with pytest.raises(ContextError, match=r"ctx\.gpkg.*public_water_basins.*'shore_class'.*"
-                                           r"rename"):
+    path = _context_copy(
+        tmp_path / "ctx.gpkg",
+        lambda n, g: g.drop(columns="shore_class") if n == "public_water_basins" else g,
+    )
+    with pytest.raises(
+        ContextError,
+        match=r"ctx\.gpkg.*public_water_basins.*'shore_class'.*"
+        r"rename",
+    ):
         _assess(_layer([_sq(X0, Y0, 20)]), path)
 
 
@@ -512,11 +589,19 @@ def test_context_layer_without_crs_names_file_layer_and_fix(tmp_path):
 
 
 def _mixed_assessment(ctx):
-    geoms = [_sq(X0, Y0, 20), None, _sq(X0 + 100, Y0, 30),
-             Polygon([(X0, Y0), (X0 + 10, Y0), (X0 + 20, Y0)]),
-             GeometryCollection([_sq(X0 + 200, Y0, 10), LineString([(X0, Y0), (X0 + 5, Y0)])])]
-    return _assess(_layer(geoms, impact_id=["a", "b", "c", "d", "e"],
-                          circ39=["3", "2", "bogus", "3", "Type 3/4"]), ctx)
+    geoms = [
+        _sq(X0, Y0, 20),
+        None,
+        _sq(X0 + 100, Y0, 30),
+        Polygon([(X0, Y0), (X0 + 10, Y0), (X0 + 20, Y0)]),
+        GeometryCollection([_sq(X0 + 200, Y0, 10), LineString([(X0, Y0), (X0 + 5, Y0)])]),
+    ]
+    return _assess(
+        _layer(
+            geoms, impact_id=["a", "b", "c", "d", "e"], circ39=["3", "2", "bogus", "3", "Type 3/4"]
+        ),
+        ctx,
+    )
 
 
 @pytest.mark.parametrize("ext", [".gpkg", ".shp", ".parquet", ".geojson", ".csv"])
@@ -533,15 +618,19 @@ def test_write_and_read_back_keeps_every_row_once_with_its_area(tmp_path, ctx, e
     assert sorted(back["wg_row"]) == list(range(5))
     assert list(back["impact_id"]) == ["a", "b", "c", "d", "e"]
     assert list(back["status"]) == list(a.impacts["status"])
-    np.testing.assert_allclose(back["area_sqft"].to_numpy(dtype=float),
-                               a.impacts["area_sqft"].to_numpy(dtype=float), rtol=1e-12)
+    np.testing.assert_allclose(
+        back["area_sqft"].to_numpy(dtype=float),
+        a.impacts["area_sqft"].to_numpy(dtype=float),
+        rtol=1e-12,
+    )
     manifest = json.loads(Path(f"{out.with_suffix('')}_manifest.json").read_text("utf-8"))
     assert manifest["outputs"][0] == str(out)
 
 
 @pytest.mark.parametrize("ext", [".gpkg", ".shp"])
 def test_a_line_row_is_written_with_null_geometry_and_its_wkt_in_a_polygon_layer(
-        tmp_path, ctx, ext):
+    tmp_path, ctx, ext
+):
     # a layer mixing polygons and a line was written as geometry type "Unknown" (QGIS split
     # it in two) and a shapefile refused it: now it is one polygon layer, nothing lost
     line = LineString([(X0, Y0), (X0 + 1, Y0 + 1)])
@@ -565,15 +654,18 @@ def test_a_multipolygon_row_makes_the_layer_multipolygon(tmp_path, ctx):
     a = _assess(_layer([_sq(X0 + 100, Y0, 20), multi, Point(X0, Y0)]), ctx)
     _quiet(a.write, tmp_path / "out.gpkg")
     assert pyogrio.read_info(tmp_path / "out.gpkg", layer="impacts")["geometry_type"] == (
-        "MultiPolygon")
+        "MultiPolygon"
+    )
     assert len(gpd.read_file(tmp_path / "out.gpkg", layer="impacts")) == 3
 
 
 @pytest.mark.parametrize(
     ("coords", "reason"),
-    [((1e300, 1e300, 2e300, 2e300), "area is not a finite number"),
-     ((X0, Y0, np.inf, Y0 + 10), "not finite numbers"),
-     ((np.nan, Y0, X0 + 10, Y0 + 10), "not finite numbers")],
+    [
+        ((1e300, 1e300, 2e300, 2e300), "area is not a finite number"),
+        ((X0, Y0, np.inf, Y0 + 10), "not finite numbers"),
+        ((np.nan, Y0, X0 + 10, Y0 + 10), "not finite numbers"),
+    ],
     ids=["1e300", "inf", "nan"],
 )
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
@@ -595,8 +687,11 @@ def test_a_zip_slip_archive_is_refused_with_the_fix(tmp_path, ctx):
     archive = tmp_path / "slip.zip"
     with zipfile.ZipFile(archive, "w") as handle:
         handle.writestr("../../evil.shp", b"x")
-    with pytest.raises(InputError, match=r"slip\.zip.*outside the archive.*'\.\./\.\./evil"
-                                         r"\.shp'.*unzip it"):
+    with pytest.raises(
+        InputError,
+        match=r"slip\.zip.*outside the archive.*'\.\./\.\./evil"
+        r"\.shp'.*unzip it",
+    ):
         _assess(archive, ctx)
 
 
@@ -615,8 +710,9 @@ def test_overlapping_impacts_are_flagged(ctx):
 
 
 def test_impact_inside_a_lake_gets_a_public_waters_verify_item():
-    lake = gpd.read_file(ROOT / "sample_data" / "synthetic_context.gpkg",
-                         layer="public_water_basins").iloc[[0]]
+    lake = gpd.read_file(
+        ROOT / "sample_data" / "synthetic_context.gpkg", layer="public_water_basins"
+    ).iloc[[0]]
     inside = lake.geometry.iloc[0].representative_point().buffer(5)
     a = _assess(_layer([inside]), ROOT / "sample_data" / "synthetic_context.gpkg")
     row = a.impacts.iloc[0]

@@ -38,9 +38,13 @@ def _square(sqft: float, x: float, y: float):
 def assessed():
     c1 = gpd.read_file(CROW_WING / "impacts.gpkg").geometry.iloc[0].centroid
     gdf = gpd.GeoDataFrame(
-        {"impact_id": [IMPACT, "south"], "circ39": ["2", "2"], "impact": ["fill", "fill"],
-         "owns_whole_wetland": ["yes", "yes"],
-         "geometry": [_square(3000, c1.x, c1.y), _square(2000, c1.x + 80, c1.y)]},
+        {
+            "impact_id": [IMPACT, "south"],
+            "circ39": ["2", "2"],
+            "impact": ["fill", "fill"],
+            "owns_whole_wetland": ["yes", "yes"],
+            "geometry": [_square(3000, c1.x, c1.y), _square(2000, c1.x + 80, c1.y)],
+        },
         crs="EPSG:26915",
     )
     with warnings.catch_warnings():

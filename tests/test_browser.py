@@ -250,8 +250,9 @@ def test_map_requests_no_file_of_any_kind(page: tuple[Any, _Watch], files: dict[
     for name in ("map", "points"):
         watch.requests.clear()
         pg.goto(files[name].as_uri())
-        pg.wait_for_selector('path[data-wg-layer="impact_markers"]', state="attached",
-                             timeout=15_000)
+        pg.wait_for_selector(
+            'path[data-wg-layer="impact_markers"]', state="attached", timeout=15_000
+        )
         pg.wait_for_timeout(500)
         assert watch.requests == [files[name].as_uri()], name
     # point impacts are circle markers, never Leaflet's PNG marker (a broken image offline)
@@ -275,8 +276,10 @@ def test_impact_ids_are_permanent_labels_at_project_zoom(
     assert sorted(labels.all_inner_texts()) == sorted(fx.OUTCOMES)
     assert all(labels.nth(i).is_visible() for i in range(labels.count()))
     # zoomed far out they give way (the map would be all labels)
-    pg.evaluate("() => { const m = Object.values(window).find(v => v instanceof L.Map);"
-                " m.setZoom(m.getZoom() - 4, {animate: false}); }")
+    pg.evaluate(
+        "() => { const m = Object.values(window).find(v => v instanceof L.Map);"
+        " m.setZoom(m.getZoom() - 4, {animate: false}); }"
+    )
     pg.wait_for_timeout(300)
     assert not labels.first.is_visible()
 
@@ -320,8 +323,12 @@ def test_opening_view_shows_impacts_and_allocated_options_and_zooms_to_all(
 def test_phone_opens_fitted_with_the_legend_behind_a_button(
     browser: Any, files: dict[str, Path]
 ) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True, device_scale_factor=2)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -65,9 +65,22 @@ def run_pytest(folder: Path, ci: str | None) -> tuple[dict[str, int], str]:
         env["CI"] = ci
     env.pop("PYTEST_ADDOPTS", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "-q",
-         "--continue-on-collection-errors", str(folder)],
-        cwd=folder, env=env, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-rA",
+            "-q",
+            "--continue-on-collection-errors",
+            str(folder),
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     summary = proc.stdout.strip().splitlines()[-1]
     counts = {word: int(n) for n, word in re.findall(r"(\d+) (\w+)", summary)}
@@ -90,8 +103,13 @@ def test_under_ci_every_kind_of_skip_is_a_failure(folder):
     # error (the skipped module, without --continue-on-collection-errors, stops the run)
     assert counts["failed"] == 1 and counts["errors"] == SKIPS - 1, out
     assert counts["passed"] == 1 and counts["xfailed"] == 1, out
-    for reason in ("no browser here", "optional library missing", "QGIS not installed",
-                   "always skipped", "whole module needs a GPU"):
+    for reason in (
+        "no browser here",
+        "optional library missing",
+        "QGIS not installed",
+        "always skipped",
+        "whole module needs a GPU",
+    ):
         assert reason in out, reason
     assert "CI=true, so a skipped test is a failure" in out
 
@@ -105,8 +123,18 @@ def test_outside_ci_a_skip_stays_a_skip(folder):
 
 @pytest.mark.parametrize(
     ("value", "active"),
-    [("true", True), ("TRUE", True), (" True ", True), ("1", True), ("yes", True),
-     (None, False), ("", False), ("false", False), ("0", False), ("no", False)],
+    [
+        ("true", True),
+        ("TRUE", True),
+        (" True ", True),
+        ("1", True),
+        ("yes", True),
+        (None, False),
+        ("", False),
+        ("false", False),
+        ("0", False),
+        ("no", False),
+    ],
 )
 def test_which_values_of_ci_mean_a_ci_run(monkeypatch, value, active):
     if value is None:

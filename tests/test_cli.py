@@ -29,17 +29,59 @@ def run(tmp_path_factory):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
         codes = [
-            main(["assess", str(CROW_WING / "impacts.shp"), "--context", str(CONTEXT),
-                  "--out", str(out / "assessed.gpkg"), "--as-of", "2024-05-01", "--quiet"]),
-            main(["site", str(out / "assessed.gpkg"), "--sites",
-                  str(CROW_WING / "candidate_sites.gpkg"), "--banks",
-                  str(DATA / "synthetic_bank_credits.csv"), "--context", str(CONTEXT),
-                  "--dem", str(DATA / "crow_wing_lidar_dem_1m.tif"),
-                  "--out-dir", str(out / "siting")]),
-            main(["map", str(out / "assessed.gpkg"), "--siting", str(out / "siting"),
-                  "--context", str(CONTEXT), "--out", str(out / "map.html")]),
-            main(["report", str(out / "assessed.gpkg"), "--siting", str(out / "siting"),
-                  "--map", str(out / "map.html"), "--out", str(out / "report.html")]),
+            main(
+                [
+                    "assess",
+                    str(CROW_WING / "impacts.shp"),
+                    "--context",
+                    str(CONTEXT),
+                    "--out",
+                    str(out / "assessed.gpkg"),
+                    "--as-of",
+                    "2024-05-01",
+                    "--quiet",
+                ]
+            ),
+            main(
+                [
+                    "site",
+                    str(out / "assessed.gpkg"),
+                    "--sites",
+                    str(CROW_WING / "candidate_sites.gpkg"),
+                    "--banks",
+                    str(DATA / "synthetic_bank_credits.csv"),
+                    "--context",
+                    str(CONTEXT),
+                    "--dem",
+                    str(DATA / "crow_wing_lidar_dem_1m.tif"),
+                    "--out-dir",
+                    str(out / "siting"),
+                ]
+            ),
+            main(
+                [
+                    "map",
+                    str(out / "assessed.gpkg"),
+                    "--siting",
+                    str(out / "siting"),
+                    "--context",
+                    str(CONTEXT),
+                    "--out",
+                    str(out / "map.html"),
+                ]
+            ),
+            main(
+                [
+                    "report",
+                    str(out / "assessed.gpkg"),
+                    "--siting",
+                    str(out / "siting"),
+                    "--map",
+                    str(out / "map.html"),
+                    "--out",
+                    str(out / "report.html"),
+                ]
+            ),
         ]
     return out, codes
 
@@ -77,8 +119,9 @@ def test_map_is_self_contained(run):
     out, _ = run
     html = (out / "map.html").read_text()
     assert "C-2" in html
-    assert 'src="http' not in html and "href=\"http" not in html.replace(
-        'href="https://leafletjs.com"', "")
+    assert 'src="http' not in html and 'href="http' not in html.replace(
+        'href="https://leafletjs.com"', ""
+    )
 
 
 def test_report_has_the_impacts_and_citations(run):
@@ -90,12 +133,15 @@ def test_report_has_the_impacts_and_citations(run):
 
 @pytest.mark.filterwarnings("ignore:.crs. was not provided")
 def test_missing_crs_exits_2_with_the_fix(tmp_path, capsys):
-    gdf = gpd.GeoDataFrame({"impact_id": ["A"], "circ39": ["2"]},
-                           geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)])
+    gdf = gpd.GeoDataFrame(
+        {"impact_id": ["A"], "circ39": ["2"]},
+        geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)],
+    )
     gdf.to_file(tmp_path / "nocrs.shp")
     (tmp_path / "nocrs.prj").unlink(missing_ok=True)
-    code = main(["assess", str(tmp_path / "nocrs.shp"), "--out", str(tmp_path / "o.gpkg"),
-                 "--quiet"])
+    code = main(
+        ["assess", str(tmp_path / "nocrs.shp"), "--out", str(tmp_path / "o.gpkg"), "--quiet"]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert "nocrs" in err and "--assume-crs" in err
@@ -103,12 +149,23 @@ def test_missing_crs_exits_2_with_the_fix(tmp_path, capsys):
 
 @pytest.mark.filterwarnings("ignore:.crs. was not provided")
 def test_assume_crs_makes_it_run(tmp_path):
-    gdf = gpd.GeoDataFrame({"impact_id": ["A"], "circ39": ["2"]},
-                           geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)])
+    gdf = gpd.GeoDataFrame(
+        {"impact_id": ["A"], "circ39": ["2"]},
+        geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)],
+    )
     gdf.to_file(tmp_path / "nocrs.shp")
     (tmp_path / "nocrs.prj").unlink(missing_ok=True)
-    code = main(["assess", str(tmp_path / "nocrs.shp"), "--out", str(tmp_path / "o.gpkg"),
-                 "--assume-crs", "EPSG:26915", "--quiet"])
+    code = main(
+        [
+            "assess",
+            str(tmp_path / "nocrs.shp"),
+            "--out",
+            str(tmp_path / "o.gpkg"),
+            "--assume-crs",
+            "EPSG:26915",
+            "--quiet",
+        ]
+    )
     assert code == 0
     manifest = json.loads((tmp_path / "o_manifest.json").read_text())
     assert any("assume" in r.lower() for r in manifest["records"])
@@ -119,12 +176,22 @@ def test_assume_crs_makes_it_run(tmp_path):
 
 
 def test_assume_no_public_waters_is_recorded_and_flagged(tmp_path):
-    gdf = gpd.GeoDataFrame({"impact_id": ["A"], "circ39": ["2"]},
-                           geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)],
-                           crs="EPSG:26915")
+    gdf = gpd.GeoDataFrame(
+        {"impact_id": ["A"], "circ39": ["2"]},
+        geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)],
+        crs="EPSG:26915",
+    )
     gdf.to_file(tmp_path / "a.gpkg")
-    code = main(["assess", str(tmp_path / "a.gpkg"), "--out", str(tmp_path / "o.gpkg"),
-                 "--assume-no-public-waters", "--quiet"])
+    code = main(
+        [
+            "assess",
+            str(tmp_path / "a.gpkg"),
+            "--out",
+            str(tmp_path / "o.gpkg"),
+            "--assume-no-public-waters",
+            "--quiet",
+        ]
+    )
     assert code == 0
     out = gpd.read_file(tmp_path / "o.gpkg", layer="impacts")
     # 1,076 sq ft of type 2 in Wright County: over the 1,000 sq ft of subd. 9(d)(2)
@@ -135,8 +202,17 @@ def test_assume_no_public_waters_is_recorded_and_flagged(tmp_path):
 
 
 def test_warnings_are_printed_not_raised(tmp_path, capsys):
-    code = main(["assess", str(DATA / "projects" / "wright_metro" / "impacts.gpkg"),
-                 "--context", str(CONTEXT), "--out", str(tmp_path / "w.gpkg"), "--quiet"])
+    code = main(
+        [
+            "assess",
+            str(DATA / "projects" / "wright_metro" / "impacts.gpkg"),
+            "--context",
+            str(CONTEXT),
+            "--out",
+            str(tmp_path / "w.gpkg"),
+            "--quiet",
+        ]
+    )
     assert code == 0
     assert "inferred" in capsys.readouterr().err
 
@@ -183,11 +259,25 @@ def test_assess_into_a_geopackage_keeps_its_other_layers(tmp_path, capsys):
     notes.to_file(project, layer="analyst_notes")
     _layer([box(X0, Y0, X0 + 20, Y0 + 20)]).to_file(tmp_path / "impacts.gpkg")
     for _ in range(2):  # the second run replaces its own layers, without --overwrite
-        assert _cli("assess", tmp_path / "impacts.gpkg", "--context", CONTEXT, "--out",
-                    project, "--quiet") == 0
+        assert (
+            _cli(
+                "assess",
+                tmp_path / "impacts.gpkg",
+                "--context",
+                CONTEXT,
+                "--out",
+                project,
+                "--quiet",
+            )
+            == 0
+        )
     # the trace table and QGIS's style table are written beside the impacts
-    assert sorted(pyogrio.list_layers(project)[:, 0]) == ["analyst_notes", "decisions",
-                                                          "impacts", "layer_styles"]
+    assert sorted(pyogrio.list_layers(project)[:, 0]) == [
+        "analyst_notes",
+        "decisions",
+        "impacts",
+        "layer_styles",
+    ]
     assert gpd.read_file(project, layer="analyst_notes")["note"].tolist() == ["keep me"]
     assert len(gpd.read_file(project, layer="impacts")) == 1
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".wetland-gis-tmp-")]
@@ -208,8 +298,7 @@ def test_replacing_a_file_of_another_kind_needs_overwrite(tmp_path, capsys):
     _layer([box(X0, Y0, X0 + 20, Y0 + 20)]).to_file(tmp_path / "impacts.gpkg")
     page = tmp_path / "assessed.parquet"
     page.write_text("someone else's file")
-    args = ["assess", tmp_path / "impacts.gpkg", "--context", CONTEXT, "--out", page,
-            "--quiet"]
+    args = ["assess", tmp_path / "impacts.gpkg", "--context", CONTEXT, "--out", page, "--quiet"]
     assert _cli(*args) == 2
     assert "--overwrite" in capsys.readouterr().err
     assert page.read_text() == "someone else's file"
@@ -228,8 +317,9 @@ def _degenerate(name: str, folder: Path) -> tuple[Path, list[str]]:
     if name == "zero_features":
         _layer([box(x, y, x + 20, y + 20)]).iloc[:0].to_file(path)
     elif name == "all_not_assessed":
-        _layer([Point(x, y), LineString([(x, y), (x + 5, y + 5)]), None],
-               circ39=["3", "bogus", "3"]).to_file(path)
+        _layer(
+            [Point(x, y), LineString([(x, y), (x + 5, y + 5)]), None], circ39=["3", "bogus", "3"]
+        ).to_file(path)
     elif name == "no_replacement_needed":
         _layer([box(x, y, x + 2, y + 2)], circ39=["1"]).to_file(path)
     elif name == "counties_only":
@@ -246,17 +336,29 @@ def _degenerate(name: str, folder: Path) -> tuple[Path, list[str]]:
     elif name == "outside_minnesota":
         _layer([box(600_000, 4_985_000, 600_100, 4_985_100)]).to_file(path)
     elif name == "mixed_geometry_types":
-        _layer([box(x, y, x + 20, y + 20), Point(x, y),
-                MultiPolygon([box(x + 50, y, x + 60, y + 10), box(x + 70, y, x + 80, y + 10)])
-                ]).to_file(path)
+        _layer(
+            [
+                box(x, y, x + 20, y + 20),
+                Point(x, y),
+                MultiPolygon([box(x + 50, y, x + 60, y + 10), box(x + 70, y, x + 80, y + 10)]),
+            ]
+        ).to_file(path)
     else:  # pragma: no cover
         raise AssertionError(name)
     return path, extra
 
 
-DEGENERATE = ["zero_features", "all_not_assessed", "no_replacement_needed", "counties_only",
-              "counties_only_assume_no_waters", "straddles_state_line", "absurd_coordinates",
-              "outside_minnesota", "mixed_geometry_types"]
+DEGENERATE = [
+    "zero_features",
+    "all_not_assessed",
+    "no_replacement_needed",
+    "counties_only",
+    "counties_only_assume_no_waters",
+    "straddles_state_line",
+    "absurd_coordinates",
+    "outside_minnesota",
+    "mixed_geometry_types",
+]
 
 
 @pytest.mark.slow
@@ -268,17 +370,37 @@ def test_every_command_on_a_degenerate_input_writes_valid_outputs(tmp_path, caps
     layer = gpd.read_file(out, layer="impacts")
     assert len(layer) == len(gpd.read_file(impacts))
     assert layer.crs.to_epsg() == 26915
-    assert pyogrio.read_info(out, layer="impacts")["geometry_type"] in ("Polygon",
-                                                                       "MultiPolygon")
+    assert pyogrio.read_info(out, layer="impacts")["geometry_type"] in ("Polygon", "MultiPolygon")
     assert len(pd.read_csv(tmp_path / "assessed_projects.csv").columns)  # never 1 byte
     for sites, banks in ((SITES, BANKS), (None, BANKS), (SITES, None), (None, None)):
         opts = [*(["--sites", sites] if sites else []), *(["--banks", banks] if banks else [])]
-        assert _cli("site", out, *opts, "--context", CONTEXT, "--out-dir",
-                    tmp_path / "siting") == 0
-    assert _cli("map", out, "--siting", tmp_path / "siting", "--context", CONTEXT, "--out",
-                tmp_path / "map.html") == 0
-    assert _cli("report", out, "--siting", tmp_path / "siting", "--map", tmp_path / "map.html",
-                "--out", tmp_path / "report.html") == 0
+        assert _cli("site", out, *opts, "--context", CONTEXT, "--out-dir", tmp_path / "siting") == 0
+    assert (
+        _cli(
+            "map",
+            out,
+            "--siting",
+            tmp_path / "siting",
+            "--context",
+            CONTEXT,
+            "--out",
+            tmp_path / "map.html",
+        )
+        == 0
+    )
+    assert (
+        _cli(
+            "report",
+            out,
+            "--siting",
+            tmp_path / "siting",
+            "--map",
+            tmp_path / "map.html",
+            "--out",
+            tmp_path / "report.html",
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert "Traceback" not in err and "internal error" not in err
     assert err.count("row(s) read") == 7  # a tally at the end of every command
@@ -300,8 +422,7 @@ def _broken(name: str, folder: Path) -> Path:
         path = folder / "nocrs.gpkg"
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            gpd.GeoDataFrame({"impact_id": ["a"]}, geometry=[box(x, y, x + 1, y + 1)]).to_file(
-                path)
+            gpd.GeoDataFrame({"impact_id": ["a"]}, geometry=[box(x, y, x + 1, y + 1)]).to_file(path)
     elif name == "several_layers":
         path = folder / "three.gpkg"
         for layer in ("a", "b", "c"):
@@ -322,8 +443,16 @@ def _broken(name: str, folder: Path) -> Path:
     return path
 
 
-BROKEN = ["zip_slip", "corrupt_geopackage", "no_crs", "several_layers", "wrong_crs",
-          "table_without_geometry", "missing_file", "unsupported_format"]
+BROKEN = [
+    "zip_slip",
+    "corrupt_geopackage",
+    "no_crs",
+    "several_layers",
+    "wrong_crs",
+    "table_without_geometry",
+    "missing_file",
+    "unsupported_format",
+]
 
 
 @pytest.mark.parametrize("name", BROKEN)
@@ -338,8 +467,7 @@ def test_a_broken_layer_is_one_line_naming_the_file_and_exit_2(tmp_path, capsys,
 
 
 @pytest.mark.parametrize("command", ["site", "map", "report"])
-def test_the_later_commands_on_a_file_that_is_not_an_assessment_exit_2(tmp_path, capsys,
-                                                                     command):
+def test_the_later_commands_on_a_file_that_is_not_an_assessment_exit_2(tmp_path, capsys, command):
     other = tmp_path / "other.gpkg"
     _layer([box(X0, Y0, X0 + 20, Y0 + 20)]).to_file(other, layer="roads")
     out = ["--out-dir", tmp_path / "s"] if command == "site" else ["--out", tmp_path / "x.html"]
@@ -353,8 +481,10 @@ def test_the_later_commands_on_a_file_that_is_not_an_assessment_exit_2(tmp_path,
 
 def test_the_tally_counts_rows_by_status_reason_and_outcome(tmp_path, capsys):
     path = tmp_path / "impacts.gpkg"
-    _layer([box(X0, Y0, X0 + 20, Y0 + 20), box(X0 + 50, Y0, X0 + 70, Y0 + 20),
-            Point(X0, Y0), None], circ39=["3", "bogus", "3", "3"]).to_file(path)
+    _layer(
+        [box(X0, Y0, X0 + 20, Y0 + 20), box(X0 + 50, Y0, X0 + 70, Y0 + 20), Point(X0, Y0), None],
+        circ39=["3", "bogus", "3", "3"],
+    ).to_file(path)
     code = _cli("assess", path, "--context", CONTEXT, "--out", tmp_path / "o.gpkg")
     assert code == 0
     err = capsys.readouterr().err
@@ -369,8 +499,16 @@ def test_the_tally_counts_rows_by_status_reason_and_outcome(tmp_path, capsys):
 
 def test_site_tally_has_credits_cost_and_unmet(run, capsys, tmp_path):
     out, _ = run
-    code = _cli("site", out / "assessed.gpkg", "--banks", BANKS, "--context", CONTEXT,
-                "--out-dir", tmp_path / "siting")
+    code = _cli(
+        "site",
+        out / "assessed.gpkg",
+        "--banks",
+        BANKS,
+        "--context",
+        CONTEXT,
+        "--out-dir",
+        tmp_path / "siting",
+    )
     assert code == 0
     err = capsys.readouterr().err
     # Crow Wing: C-2 exceeds its amount, so the whole project is replaced (Minn. R. 8420.0420)
@@ -387,12 +525,24 @@ def test_strict_exits_3_when_a_row_is_not_assessed_and_still_writes(tmp_path, ca
     assert len(gpd.read_file(tmp_path / "o.gpkg", layer="impacts")) == 2
     assert _cli("map", tmp_path / "o.gpkg", "--out", tmp_path / "m.html", "--strict") == 3
     _layer([box(X0, Y0, X0 + 20, Y0 + 20)]).to_file(tmp_path / "good.gpkg")
-    assert _cli("assess", tmp_path / "good.gpkg", "--context", CONTEXT, "--out",
-                tmp_path / "g.gpkg", "--quiet", "--strict") == 0
+    assert (
+        _cli(
+            "assess",
+            tmp_path / "good.gpkg",
+            "--context",
+            CONTEXT,
+            "--out",
+            tmp_path / "g.gpkg",
+            "--quiet",
+            "--strict",
+        )
+        == 0
+    )
 
 
 def test_an_internal_error_prints_a_short_message_and_saves_the_traceback(
-        tmp_path, capsys, monkeypatch):
+    tmp_path, capsys, monkeypatch
+):
     from wetland_gis import commands
 
     def broken(args):
@@ -411,8 +561,7 @@ def test_an_internal_error_prints_a_short_message_and_saves_the_traceback(
     assert "a defect deep inside" in saved[0].read_text()
 
 
-def test_an_unwritable_output_is_an_input_error_naming_the_path(tmp_path, capsys,
-                                                                monkeypatch):
+def test_an_unwritable_output_is_an_input_error_naming_the_path(tmp_path, capsys, monkeypatch):
     from wetland_gis import commands
 
     def denied(args):
@@ -426,21 +575,37 @@ def test_an_unwritable_output_is_an_input_error_naming_the_path(tmp_path, capsys
 
 @pytest.mark.parametrize(
     ("option", "content", "message"),
-    [("--banks", "", "is empty"),
-     ("--banks", "foo,bar\n1,2\n", "lacks column"),
-     ("--adjustments", "foo,bar\n1,2\n", "not in the format of"),
-     ("--dem", "foo,bar\n", "cannot read raster")],
-    ids=["empty-bank-csv", "bank-csv-without-columns", "adjustments-not-yaml-tables",
-         "dem-not-a-raster"],
+    [
+        ("--banks", "", "is empty"),
+        ("--banks", "foo,bar\n1,2\n", "lacks column"),
+        ("--adjustments", "foo,bar\n1,2\n", "not in the format of"),
+        ("--dem", "foo,bar\n", "cannot read raster"),
+    ],
+    ids=[
+        "empty-bank-csv",
+        "bank-csv-without-columns",
+        "adjustments-not-yaml-tables",
+        "dem-not-a-raster",
+    ],
 )
-def test_site_on_a_hostile_option_file_is_one_line_and_exit_2(run, tmp_path, capsys, option,
-                                                             content, message):
+def test_site_on_a_hostile_option_file_is_one_line_and_exit_2(
+    run, tmp_path, capsys, option, content, message
+):
     out, _ = run
     bad = tmp_path / "bad.csv"
     bad.write_text(content)
     extra = ["--sites", CROW_WING / "candidate_sites.gpkg"] if option == "--dem" else []
-    code = _cli("site", out / "assessed.gpkg", option, bad, *extra, "--context", CONTEXT,
-                "--out-dir", tmp_path / "siting")
+    code = _cli(
+        "site",
+        out / "assessed.gpkg",
+        option,
+        bad,
+        *extra,
+        "--context",
+        CONTEXT,
+        "--out-dir",
+        tmp_path / "siting",
+    )
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.csv" in err[0] and message in err[0]
@@ -450,12 +615,24 @@ def test_site_tells_apart_impacts_with_a_repeated_or_blank_id(tmp_path, capsys):
     # found by the fuzz suite: assess decides every row of repeated ids (flagged), then
     # site refused them with "give a unique id field (id_field=...)", an option it lacks
     path = tmp_path / "impacts.gpkg"
-    _layer([box(X0 + 100 * k, Y0, X0 + 100 * k + 20, Y0 + 20) for k in range(3)],
-           impact_id=["A", "A", None]).to_file(path)
-    assert _cli("assess", path, "--context", CONTEXT, "--out", tmp_path / "a.gpkg",
-                "--quiet") == 0
-    assert _cli("site", tmp_path / "a.gpkg", "--banks", BANKS, "--context", CONTEXT,
-                "--out-dir", tmp_path / "siting") == 0
+    _layer(
+        [box(X0 + 100 * k, Y0, X0 + 100 * k + 20, Y0 + 20) for k in range(3)],
+        impact_id=["A", "A", None],
+    ).to_file(path)
+    assert _cli("assess", path, "--context", CONTEXT, "--out", tmp_path / "a.gpkg", "--quiet") == 0
+    assert (
+        _cli(
+            "site",
+            tmp_path / "a.gpkg",
+            "--banks",
+            BANKS,
+            "--context",
+            CONTEXT,
+            "--out-dir",
+            tmp_path / "siting",
+        )
+        == 0
+    )
     plan = pd.read_csv(tmp_path / "siting" / "allocation.csv")
     trace = json.loads((tmp_path / "a_decisions.json").read_text())
     decided = {step["impact_id"] for step in trace if step["impact_id"]}
@@ -492,12 +669,14 @@ def test_run_options_are_one_reusable_piece():
 
 @pytest.mark.parametrize("ext", [".gpkg", ".shp"])
 def test_rows_with_absurd_coordinates_are_written_as_wkt_and_mapped_without_a_crash(
-        tmp_path, capsys, ext):
+    tmp_path, capsys, ext
+):
     # found by the fuzz suite: a shapefile refused the row ("non-finite values are not
     # allowed") and the map died in GEOS ("Non-finite envelope bounds")
     path = tmp_path / "impacts.gpkg"
-    _layer([box(1e300, 1e300, 2e300, 2e300), Point(1e300, 1e300),
-            box(X0, Y0, X0 + 20, Y0 + 20)]).to_file(path)
+    _layer(
+        [box(1e300, 1e300, 2e300, 2e300), Point(1e300, 1e300), box(X0, Y0, X0 + 20, Y0 + 20)]
+    ).to_file(path)
     out = tmp_path / f"assessed{ext}"
     assert _cli("assess", path, "--context", CONTEXT, "--out", out, "--quiet") == 0
     back = gpd.read_file(out, layer="impacts" if ext == ".gpkg" else None)

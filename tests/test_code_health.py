@@ -72,18 +72,26 @@ def test_the_law_table_has_a_row_for_every_dated_value_with_its_citation():
     for key in params:
         par = params[key]
         for day, _value in par.values:
-            assert any(row.startswith(f"| `{key}` |") and f"| {day.isoformat()} |" in row
-                       and par.reference in row for row in rows), key
-    assert "| `de_minimis.outside_zone.types_1_2_6_7_greater_than_80` | 10000 | square_foot | " \
-           "2018-01-01 | Minn. Stat. § 103G.2241, subd. 9(a)(1) |" in rows
+            assert any(
+                row.startswith(f"| `{key}` |")
+                and f"| {day.isoformat()} |" in row
+                and par.reference in row
+                for row in rows
+            ), key
+    assert (
+        "| `de_minimis.outside_zone.types_1_2_6_7_greater_than_80` | 10000 | square_foot | "
+        "2018-01-01 | Minn. Stat. § 103G.2241, subd. 9(a)(1) |" in rows
+    )
 
 
 def test_the_law_table_lists_a_new_dated_value(tmp_path):
     tool = load_tool("changelog_law")
     source = (Path(wetland_gis.__file__).parent / "parameters" / "wca.yaml").read_text(
-        encoding="utf-8")
-    changed = source.replace("values: {2018-01-01: 10000}",
-                             "values: {2018-01-01: 10000, 2030-07-01: 12000}", 1)
+        encoding="utf-8"
+    )
+    changed = source.replace(
+        "values: {2018-01-01: 10000}", "values: {2018-01-01: 10000, 2030-07-01: 12000}", 1
+    )
     assert changed != source
     path = tmp_path / "wca.yaml"
     path.write_text(changed, encoding="utf-8")
@@ -103,8 +111,12 @@ def test_the_changelog_follows_keep_a_changelog():
 
 @pytest.mark.parametrize(
     "heading",
-    ["## Change a legal number", "## Add a rule", "## Add a context layer",
-     "## Run the benchmarks"],
+    [
+        "## Change a legal number",
+        "## Add a rule",
+        "## Add a context layer",
+        "## Run the benchmarks",
+    ],
 )
 def test_contributing_explains(heading):
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")

@@ -45,8 +45,9 @@ def small_world():
 def cluster():
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as c:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as c:
         yield c
 
 
@@ -73,8 +74,16 @@ def _quiet(fn, *args, **kwargs):
 def test_dask_engine_matches_the_default_engine_on_the_sample_projects(cluster, project):
     impacts = SAMPLE / "projects" / project / "impacts.gpkg"
     one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
-    many = _quiet(assess_partitioned, impacts, CONTEXT, engine="dask", chunk_size=3,
-                  scheduler=cluster.scheduler_address, as_of=AS_OF, progress_bar=False)
+    many = _quiet(
+        assess_partitioned,
+        impacts,
+        CONTEXT,
+        engine="dask",
+        chunk_size=3,
+        scheduler=cluster.scheduler_address,
+        as_of=AS_OF,
+        progress_bar=False,
+    )
     _same(one, many)
     assert many.manifest.settings["engine"] == "dask"
 
@@ -82,8 +91,16 @@ def test_dask_engine_matches_the_default_engine_on_the_sample_projects(cluster, 
 def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, small_world):
     impacts, ctx = small_world
     one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
-    many = _quiet(assess_partitioned, impacts, ctx, engine="dask", chunk_size=50,
-                  scheduler=cluster.scheduler_address, as_of=AS_OF, progress_bar=False)
+    many = _quiet(
+        assess_partitioned,
+        impacts,
+        ctx,
+        engine="dask",
+        chunk_size=50,
+        scheduler=cluster.scheduler_address,
+        as_of=AS_OF,
+        progress_bar=False,
+    )
     _same(one, many)
     assert any("4 partition(s)" in r for r in many.manifest.records)
 
@@ -91,8 +108,15 @@ def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, sm
 def test_chunks_engine_matches_the_default_engine(small_world):
     impacts, ctx = small_world
     one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
-    many = _quiet(assess_partitioned, impacts, ctx, engine="chunks", chunk_size=30,
-                  as_of=AS_OF, progress_bar=False)
+    many = _quiet(
+        assess_partitioned,
+        impacts,
+        ctx,
+        engine="chunks",
+        chunk_size=30,
+        as_of=AS_OF,
+        progress_bar=False,
+    )
     _same(one, many)
 
 
@@ -110,8 +134,15 @@ def test_projects_never_straddle_partitions(small_world):
 
 def test_streamed_geoparquet_holds_every_row_once(small_world, tmp_path):
     impacts, ctx = small_world
-    written = _quiet(stream_assess, impacts, tmp_path / "out.parquet", ctx, chunk_size=40,
-                     as_of=AS_OF, progress_bar=False)
+    written = _quiet(
+        stream_assess,
+        impacts,
+        tmp_path / "out.parquet",
+        ctx,
+        chunk_size=40,
+        as_of=AS_OF,
+        progress_bar=False,
+    )
     out = gpd.read_parquet(written[0])
     one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
     assert sorted(out["wg_row"]) == list(range(len(impacts)))
@@ -142,8 +173,21 @@ def test_cli_streams_chunks_to_geoparquet(tmp_path):
     out = tmp_path / "assessed.parquet"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", wg.WetlandGISWarning)
-        code = main(["assess", str(impacts), "--context", str(CONTEXT), "--out", str(out),
-                     "--as-of", AS_OF, "--chunk-size", "2", "--quiet"])
+        code = main(
+            [
+                "assess",
+                str(impacts),
+                "--context",
+                str(CONTEXT),
+                "--out",
+                str(out),
+                "--as-of",
+                AS_OF,
+                "--chunk-size",
+                "2",
+                "--quiet",
+            ]
+        )
     assert code == 0
     got = gpd.read_parquet(out)
     one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)

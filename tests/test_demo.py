@@ -27,10 +27,19 @@ def outputs(tmp_path_factory):
 def test_demo_writes_every_output_of_both_projects(outputs, capsys):
     for name in ("wright_metro", "crow_wing"):
         folder = outputs / name
-        for f in ("assessed.gpkg", "assessed_summary.csv", "assessed_projects.csv",
-                  "assessed_decisions.json", "assessed_manifest.json", "tep_map.html",
-                  "tep_report.html", "siting/ranking.csv", "siting/allocation.csv",
-                  "siting/siting.gpkg", "siting/siting_manifest.json"):
+        for f in (
+            "assessed.gpkg",
+            "assessed_summary.csv",
+            "assessed_projects.csv",
+            "assessed_decisions.json",
+            "assessed_manifest.json",
+            "tep_map.html",
+            "tep_report.html",
+            "siting/ranking.csv",
+            "siting/allocation.csv",
+            "siting/siting.gpkg",
+            "siting/siting_manifest.json",
+        ):
             assert (folder / f).is_file(), f"{name}/{f} missing"
 
 
@@ -43,8 +52,9 @@ def test_demo_prints_worked_decisions_with_citations():
 
 def test_every_sample_impact_is_in_the_output(outputs):
     for name, source in (("wright_metro", "impacts.shp"), ("crow_wing", "impacts.gpkg")):
-        src = gpd.read_file(Path(demo.__file__).resolve().parents[1] / "sample_data" /
-                            "projects" / name / source)
+        src = gpd.read_file(
+            Path(demo.__file__).resolve().parents[1] / "sample_data" / "projects" / name / source
+        )
         out = gpd.read_file(outputs / name / "assessed.gpkg", layer="impacts")
         assert list(out["impact_id"]) == list(src["impact_id"])
 

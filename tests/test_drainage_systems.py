@@ -43,9 +43,13 @@ def systems(geoms, ids, **cols):
 def impacts(*geoms):
     n = len(geoms)
     return gpd.GeoDataFrame(
-        {"impact_id": [f"I{i}" for i in range(n)], "wg_row": list(range(n)),
-         "status": ["assessed"] * n},
-        geometry=list(geoms), crs=CRS,
+        {
+            "impact_id": [f"I{i}" for i in range(n)],
+            "wg_row": list(range(n)),
+            "status": ["assessed"] * n,
+        },
+        geometry=list(geoms),
+        crs=CRS,
     )
 
 
@@ -59,8 +63,11 @@ def classify(imp, layer):
 
 
 def test_lines_and_polygons_are_accepted_and_ids_keep_their_text():
-    layer = systems([LineString([(0, 0), (10, 0)]), box(0, 0, 5, 5)], ["CD 12", 7.0],
-                    AUTHORITY=["Crow Wing County", None])
+    layer = systems(
+        [LineString([(0, 0), (10, 0)]), box(0, 0, 5, 5)],
+        ["CD 12", 7.0],
+        AUTHORITY=["Crow Wing County", None],
+    )
     out, _ = validate_layer(layer, "drainage_systems")
     assert out["system_id"].tolist() == ["CD 12", "7"]
     assert "authority" in out.columns
@@ -87,18 +94,28 @@ def test_an_empty_system_id_is_an_error():
 # id, the system geometry relative to a 100 ft impact square at (x, y), expected column
 TOUCH_CASES = [
     ("subd-2-polygon-overlaps", lambda x, y: square(x + 50 * FT, y, 100), "CD 12"),
-    ("subd-2-ditch-line-crosses", lambda x, y: LineString([(x - 10, y + 10), (x + 50, y + 10)]),
-     "CD 12"),
-    ("subd-2-line-on-the-edge-distance-0",
-     lambda x, y: LineString([(x + 100 * FT, y - 10), (x + 100 * FT, y + 50)]), "CD 12"),
+    (
+        "subd-2-ditch-line-crosses",
+        lambda x, y: LineString([(x - 10, y + 10), (x + 50, y + 10)]),
+        "CD 12",
+    ),
+    (
+        "subd-2-line-on-the-edge-distance-0",
+        lambda x, y: LineString([(x + 100 * FT, y - 10), (x + 100 * FT, y + 50)]),
+        "CD 12",
+    ),
     ("subd-2-polygon-sharing-a-corner", lambda x, y: square(x + 100 * FT, y + 100 * FT), "CD 12"),
-    ("subd-2-one-foot-away-is-not-touching",
-     lambda x, y: LineString([(x + 101 * FT, y - 10), (x + 101 * FT, y + 50)]), ""),
+    (
+        "subd-2-one-foot-away-is-not-touching",
+        lambda x, y: LineString([(x + 101 * FT, y - 10), (x + 101 * FT, y + 50)]),
+        "",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("make", "expected"), [c[1:] for c in TOUCH_CASES],
-                         ids=[c[0] for c in TOUCH_CASES])
+@pytest.mark.parametrize(
+    ("make", "expected"), [c[1:] for c in TOUCH_CASES], ids=[c[0] for c in TOUCH_CASES]
+)
 def test_any_overlap_at_distance_0_is_touching(crow_wing, make, expected):
     x, y = crow_wing
     out = classify(impacts(square(x, y)), systems([make(x, y)], ["CD 12"])).gdf
@@ -118,8 +135,9 @@ def test_without_the_layer_the_column_is_empty_and_recorded(crow_wing):
     x, y = crow_wing
     result = classify(impacts(square(x, y)), None)
     assert result.gdf["drainage_system"].iloc[0] is None
-    assert any(r.startswith("drainage_systems: layer not given") and SUBD_2 in r
-               for r in result.records)
+    assert any(
+        r.startswith("drainage_systems: layer not given") and SUBD_2 in r for r in result.records
+    )
 
 
 def test_rows_not_assessed_stay_empty(crow_wing):
@@ -136,28 +154,37 @@ def test_rows_not_assessed_stay_empty(crow_wing):
 def _assess(crow_wing, kinds, layer):
     x, y = crow_wing
     imp = gpd.GeoDataFrame(
-        {"impact_id": [f"I{i}" for i in range(len(kinds))], "wetland_type": [2] * len(kinds),
-         "impact_kind": kinds, "project": ["P"] * len(kinds)},
-        geometry=[square(x + 500 * i, y) for i in range(len(kinds))], crs=CRS,
+        {
+            "impact_id": [f"I{i}" for i in range(len(kinds))],
+            "wetland_type": [2] * len(kinds),
+            "impact_kind": kinds,
+            "project": ["P"] * len(kinds),
+        },
+        geometry=[square(x + 500 * i, y) for i in range(len(kinds))],
+        crs=CRS,
     )
     layers = {} if layer is None else {"drainage_systems": layer}
     ctx = load_context(layers=layers, as_of=AS_OF)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return wg.assess(imp, ctx, as_of=AS_OF,
-                         options=AssessOptions(assume_no_public_waters=True))
+        return wg.assess(imp, ctx, as_of=AS_OF, options=AssessOptions(assume_no_public_waters=True))
 
 
 def _verify(assessment, impact_id):
-    rows = assessment.trace[(assessment.trace["impact_id"] == impact_id)
-                           & (assessment.trace["rule_id"] == "facts.context")]
+    rows = assessment.trace[
+        (assessment.trace["impact_id"] == impact_id)
+        & (assessment.trace["rule_id"] == "facts.context")
+    ]
     return [v for vs in rows["verify"] for v in vs], rows
 
 
 def test_a_drain_on_a_system_must_verify_the_subd_2_facts(crow_wing):
     x, y = crow_wing
-    a = _assess(crow_wing, ["drain", "fill"], systems(
-        [LineString([(x - 10, y + 5), (x + 600, y + 5)])], ["CD 12"]))
+    a = _assess(
+        crow_wing,
+        ["drain", "fill"],
+        systems([LineString([(x - 10, y + 5), (x + 600, y + 5)])], ["CD 12"]),
+    )
     assert a.impacts["drainage_system"].tolist() == ["CD 12", "CD 12"]
     drain, rows = _verify(a, "I0")
     note = [v for v in drain if "drainage system CD 12" in v]

@@ -86,8 +86,9 @@ def test_fuzz_every_row_out_once_with_a_status_and_a_reason(ctx, drawn):
     assert out.loc[~bad, "reasons"].astype(str).str.strip().str.len().gt(0).all()
     # zone areas sum to the impact area
     zones = out.loc[~bad, ["sqft_setback", "sqft_protection", "sqft_outside"]].astype(float)
-    np.testing.assert_allclose(zones.sum(axis=1).to_numpy(),
-                               out.loc[~bad, "area_sqft"].astype(float).to_numpy(), atol=0.01)
+    np.testing.assert_allclose(
+        zones.sum(axis=1).to_numpy(), out.loc[~bad, "area_sqft"].astype(float).to_numpy(), atol=0.01
+    )
     event(f"{int(bad.sum())} of {len(out)} not assessed")
     # written and read back: every row, one polygon layer
     with tempfile.TemporaryDirectory() as folder:
@@ -110,10 +111,12 @@ def _far_from_thresholds(layer) -> bool:
 
 
 @FUZZ
-@given(valid_layers(near_thresholds=False), st.randoms(use_true_random=False),
-       st.sampled_from(["EPSG:4326", "EPSG:3857", "EPSG:26851", "EPSG:2811"]))
-def test_fuzz_outcomes_do_not_change_when_rows_are_shuffled_or_reprojected(
-        ctx, layer, rnd, crs):
+@given(
+    valid_layers(near_thresholds=False),
+    st.randoms(use_true_random=False),
+    st.sampled_from(["EPSG:4326", "EPSG:3857", "EPSG:26851", "EPSG:2811"]),
+)
+def test_fuzz_outcomes_do_not_change_when_rows_are_shuffled_or_reprojected(ctx, layer, rnd, crs):
     assume(_far_from_thresholds(layer))
     base = _assess(layer, ctx)
     order = list(range(len(layer)))
@@ -125,9 +128,12 @@ def test_fuzz_outcomes_do_not_change_when_rows_are_shuffled_or_reprojected(
     for other in (shuffled, there, back):
         assert _outcomes(other) == expected
         np.testing.assert_allclose(
-            other.impacts.set_index("impact_id").loc[list(expected), "area_sqft"].to_numpy(
-                dtype=float),
-            base.impacts["area_sqft"].to_numpy(dtype=float), rtol=1e-6)
+            other.impacts.set_index("impact_id")
+            .loc[list(expected), "area_sqft"]
+            .to_numpy(dtype=float),
+            base.impacts["area_sqft"].to_numpy(dtype=float),
+            rtol=1e-6,
+        )
     assert _project_exempt(shuffled) == _project_exempt(base)
 
 
@@ -139,8 +145,7 @@ def test_fuzz_an_impact_growing_never_makes_its_project_exempt(ctx, layer, data)
     grown = layer.copy()
     geom = grown.geometry.iloc[row]
     scale = float(np.sqrt(factor))
-    grown.loc[grown.index[row], "geometry"] = affinity.scale(geom, scale, scale,
-                                                             origin="centroid")
+    grown.loc[grown.index[row], "geometry"] = affinity.scale(geom, scale, scale, origin="centroid")
     assert shapely.area(grown.geometry.iloc[row]) > shapely.area(geom)
     base = _assess(layer, ctx)
     before = _project_exempt(base)
@@ -178,8 +183,7 @@ def test_fuzz_every_command_runs_on_what_assess_wrote(ctx, drawn, ext):
             assert ext in (".shp",), exc
             return
         if ext != ".gpkg":
-            assert len(pd.read_csv(out) if ext == ".csv" else wg.read_layer(out).gdf) == len(
-                layer)
+            assert len(pd.read_csv(out) if ext == ".csv" else wg.read_layer(out).gdf) == len(layer)
             return
         siting, written = run_site(out, Path(folder) / "siting", banks=BANKS, context=ctx)
         assert written and siting.totals["acres_unmet"] >= 0

@@ -16,8 +16,19 @@ import pytest
 import wetland_gis
 
 #: Geometry, raster, mapping and optimisation libraries.
-HEAVY = ("geopandas", "shapely", "pyproj", "pyogrio", "fiona", "rasterio", "folium", "branca",
-         "jinja2", "scipy", "matplotlib")
+HEAVY = (
+    "geopandas",
+    "shapely",
+    "pyproj",
+    "pyogrio",
+    "fiona",
+    "rasterio",
+    "folium",
+    "branca",
+    "jinja2",
+    "scipy",
+    "matplotlib",
+)
 
 
 def loaded_after(code: str) -> set[str]:
@@ -26,8 +37,9 @@ def loaded_after(code: str) -> set[str]:
         import json, sys
         print(json.dumps(sorted({m.split(".")[0] for m in sys.modules})))
     """)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
     return set(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
@@ -51,12 +63,18 @@ def test_importing_loads_no_heavy_library(statement, forbidden):
 def test_cli_version_and_help_answer_without_heavy_libraries():
     for flag in ("--version", "--help"):
         proc = subprocess.run(
-            [sys.executable, "-c",
-             "import sys\nfrom wetland_gis.cli import main\n"
-             f"try:\n    main([{flag!r}])\nexcept SystemExit:\n    pass\n"
-             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-             f"{HEAVY!r}))"],
-            capture_output=True, text=True, timeout=120, check=True,
+            [
+                sys.executable,
+                "-c",
+                "import sys\nfrom wetland_gis.cli import main\n"
+                f"try:\n    main([{flag!r}])\nexcept SystemExit:\n    pass\n"
+                "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+                f"{HEAVY!r}))",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
         )
         assert proc.stdout.strip().splitlines()[-1] == "[]", (flag, proc.stdout)
         assert "wetland-gis" in proc.stdout
@@ -73,15 +91,22 @@ def test_every_public_name_resolves_and_is_listed_by_dir():
 
 def test_assess_is_the_function_even_after_its_module_is_imported():
     loaded = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent("""
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent("""
             import wetland_gis.assess
             import wetland_gis.commands
             import wetland_gis
             from wetland_gis import assess
             print(callable(wetland_gis.assess), wetland_gis.assess is assess,
                   assess.__module__, type(wetland_gis.rules).__name__)
-        """)],
-        capture_output=True, text=True, timeout=120, check=True,
+        """),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     assert loaded.stdout.split() == ["True", "True", "wetland_gis.assess", "module"]
 

@@ -45,20 +45,44 @@ BROKEN_ROWS = [
     ("null", None, NOT_ASSESSED, EMPTY_REASON, ""),
     ("empty", Polygon(), NOT_ASSESSED, EMPTY_REASON, ""),
     ("point", Point(5, 5), NOT_ASSESSED, "expected a polygon, got Point", ""),
-    ("line", LineString([(0, 0), (9, 9)]), NOT_ASSESSED, "expected a polygon, got LineString",
-     ""),
-    ("bow-tie", BOW_TIE, ASSESSED, "",
-     "invalid geometry (Self-intersection[1 1]) repaired with make_valid"),
-    ("flat", ZERO_AREA, NOT_ASSESSED,
-     "invalid geometry (Self-intersection[1 1]) has no area after make_valid", ""),
-    ("z", Polygon([(0, 0, 3), (4, 0, 3), (4, 4, 3), (0, 4, 3)]), ASSESSED, "",
-     "Z coordinates dropped"),
+    ("line", LineString([(0, 0), (9, 9)]), NOT_ASSESSED, "expected a polygon, got LineString", ""),
+    (
+        "bow-tie",
+        BOW_TIE,
+        ASSESSED,
+        "",
+        "invalid geometry (Self-intersection[1 1]) repaired with make_valid",
+    ),
+    (
+        "flat",
+        ZERO_AREA,
+        NOT_ASSESSED,
+        "invalid geometry (Self-intersection[1 1]) has no area after make_valid",
+        "",
+    ),
+    (
+        "z",
+        Polygon([(0, 0, 3), (4, 0, 3), (4, 4, 3), (0, 4, 3)]),
+        ASSESSED,
+        "",
+        "Z coordinates dropped",
+    ),
     ("dup", box(10, 10, 20, 20), ASSESSED, "", "duplicate impact id 'dup' (also row 8)"),
     ("dup", box(30, 30, 40, 40), ASSESSED, "", "duplicate impact id 'dup' (also row 7)"),
-    ("collection", GeometryCollection([box(0, 0, 1, 1), Point(3, 3)]), ASSESSED, "",
-     "kept the polygonal parts of a GeometryCollection (1 other part(s) dropped)"),
-    ("lines only", GeometryCollection([LineString([(0, 0), (1, 0)])]), NOT_ASSESSED,
-     "expected a polygon, got GeometryCollection with no polygonal part", ""),
+    (
+        "collection",
+        GeometryCollection([box(0, 0, 1, 1), Point(3, 3)]),
+        ASSESSED,
+        "",
+        "kept the polygonal parts of a GeometryCollection (1 other part(s) dropped)",
+    ),
+    (
+        "lines only",
+        GeometryCollection([LineString([(0, 0), (1, 0)])]),
+        NOT_ASSESSED,
+        "expected a polygon, got GeometryCollection with no polygonal part",
+        "",
+    ),
     ("multi", MultiPolygon([box(0, 0, 1, 1), box(5, 5, 6, 6)]), ASSESSED, "", ""),
     ("good", box(100, 100, 200, 150), ASSESSED, "", ""),
 ]
@@ -127,14 +151,16 @@ def test_records_name_the_source_and_the_rows(broken):
         records = clean_polygons(broken, source="impacts.gpkg").records
     assert "impacts.gpkg: 2 row(s) not assessed: empty or null geometry (rows 0, 1)" in records
     assert any("invalid geometry(ies) repaired with make_valid (rows 4)" in r for r in records)
-    assert any("duplicate impact ids in column 'impact_id' on 2 rows (rows 7, 8)" in r
-               for r in records)
+    assert any(
+        "duplicate impact ids in column 'impact_id' on 2 rows (rows 7, 8)" in r for r in records
+    )
     assert any("Z/M coordinates dropped on 1 row(s) (rows 6)" in r for r in records)
 
 
 def test_a_clean_layer_passes_without_warning_or_record():
-    layer = gpd.GeoDataFrame({"id": [1, 2]}, geometry=[box(0, 0, 1, 1), box(2, 2, 3, 3)],
-                             crs=WORKING_CRS)
+    layer = gpd.GeoDataFrame(
+        {"id": [1, 2]}, geometry=[box(0, 0, 1, 1), box(2, 2, 3, 3)], crs=WORKING_CRS
+    )
     result = clean_polygons(layer, source="clean")  # a warning would fail the test
     assert result.records == []
     assert list(result.gdf["status"]) == [ASSESSED, ASSESSED]
@@ -153,8 +179,9 @@ def test_m_values_are_dropped_and_recorded():
 
 
 def test_missing_ids_are_recorded_but_assessed():
-    layer = gpd.GeoDataFrame({"IMPACT_ID": ["a", None, " "]}, geometry=[box(0, 0, 1, 1)] * 3,
-                             crs=WORKING_CRS)
+    layer = gpd.GeoDataFrame(
+        {"IMPACT_ID": ["a", None, " "]}, geometry=[box(0, 0, 1, 1)] * 3, crs=WORKING_CRS
+    )
     with pytest.warns(InputRepairWarning, match="without an impact id"):
         out = clean_polygons(layer, source="ids").gdf
     assert list(out["status"]) == [ASSESSED] * 3
@@ -162,8 +189,9 @@ def test_missing_ids_are_recorded_but_assessed():
 
 
 def test_an_explicit_id_field_is_used_and_must_exist():
-    layer = gpd.GeoDataFrame({"parcel": ["p", "p"], "id": [1, 2]},
-                             geometry=[box(0, 0, 1, 1)] * 2, crs=WORKING_CRS)
+    layer = gpd.GeoDataFrame(
+        {"parcel": ["p", "p"], "id": [1, 2]}, geometry=[box(0, 0, 1, 1)] * 2, crs=WORKING_CRS
+    )
     with pytest.warns(InputRepairWarning, match="column 'parcel'"):
         out = clean_polygons(layer, source="x", id_field="PARCEL").gdf
     assert out["repairs"].iloc[0] == "duplicate impact id 'p' (also row 1)"
@@ -236,8 +264,9 @@ GEOMETRIES = st.sampled_from(
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(GEOMETRIES, st.sampled_from(["a", "b", "c", None])), max_size=25))
 def test_cleaning_never_drops_or_reorders_rows(rows):
-    layer = gpd.GeoDataFrame({"impact_id": [r[1] for r in rows]},
-                             geometry=[r[0] for r in rows], crs=WORKING_CRS)
+    layer = gpd.GeoDataFrame(
+        {"impact_id": [r[1] for r in rows]}, geometry=[r[0] for r in rows], crs=WORKING_CRS
+    )
     out = clean_quietly(layer).gdf
     assert len(out) == len(rows)
     assert list(out["wg_row"]) == list(range(len(rows)))
@@ -271,8 +300,11 @@ def test_a_layer_already_in_utm_15n_is_returned_unchanged():
 
 def test_a_layer_without_crs_cannot_be_reprojected():
     layer = gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)])
-    with pytest.raises(MissingCRSError, match=r"impacts\.shp has no coordinate reference"
-                                              r".*--assume-crs EPSG:26915"):
+    with pytest.raises(
+        MissingCRSError,
+        match=r"impacts\.shp has no coordinate reference"
+        r".*--assume-crs EPSG:26915",
+    ):
         to_working_crs(layer, source="impacts.shp")
 
 

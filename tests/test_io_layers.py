@@ -273,8 +273,9 @@ def test_write_refuses_a_table_without_geometry_for_spatial_formats(tmp_path, na
 def test_a_table_without_geometry_is_a_geopackage_attribute_table(tmp_path, impacts):
     path = tmp_path / "x.gpkg"
     write_layer(impacts, path, layer="impacts")
-    write_layer(pd.DataFrame({"rule_id": ["a", "b"], "value": [1.5, None]}), path,
-                layer="decisions")
+    write_layer(
+        pd.DataFrame({"rule_id": ["a", "b"], "value": [1.5, None]}), path, layer="decisions"
+    )
     assert list_layers(path) == ["impacts", "decisions"]
     table = pyogrio.read_dataframe(path, layer="decisions", read_geometry=False)
     assert table["rule_id"].tolist() == ["a", "b"]
@@ -480,8 +481,10 @@ FIELD_NAME_CASES = [
         {"sqft_protection": "sqft_pro_1", "sqft_prote": "sqft_prote"},
     ),
     (["ID", "id"], {"ID": "ID", "id": "id_1"}),  # DBF names are case-insensitive
-    (["area_sqft", "area_acres", "area_reported"], {
-        "area_sqft": "area_sqft", "area_acres": "area_acres", "area_reported": "area_repor"}),
+    (
+        ["area_sqft", "area_acres", "area_reported"],
+        {"area_sqft": "area_sqft", "area_acres": "area_acres", "area_reported": "area_repor"},
+    ),
     (["Étang_surface"], {"Étang_surface": "Étang_sur"}),  # 10 bytes of UTF-8
     ([""], {"": "field"}),
     ([1, 2], {"1": "1", "2": "2"}),
@@ -522,9 +525,11 @@ def test_shapefile_field_names_are_short_unique_deterministic_and_idempotent(col
     assert shapefile_field_names(columns) == short
     assert shapefile_field_names(values) == {v: v for v in values}
     for name in columns:  # names that already fit and are unique keep their spelling
-        if name and len(name.encode("utf-8")) <= 10 and [c.lower() for c in columns].count(
-            name.lower()
-        ) == 1:
+        if (
+            name
+            and len(name.encode("utf-8")) <= 10
+            and [c.lower() for c in columns].count(name.lower()) == 1
+        ):
             assert short[name] == name
 
 
@@ -538,18 +543,40 @@ def test_field_mapping_roles_match_the_default_name_table():
 
 
 RESOLVE_CASES = [
-    (["IMPACT_ID", "CIRC39", "ATTRIBUTE", "geometry"],
-     {"impact_id": "IMPACT_ID", "wetland_type": "CIRC39", "cowardin": "ATTRIBUTE"}),
-    (["id", "circ39_class", "circ39", "project", "cedar_tam", "activity", "land_use",
-      "wetland_ac"],
-     {"impact_id": "id", "wetland_type": "circ39_class", "project": "project",
-      "cedar_tamarack": "cedar_tam", "impact_kind": "activity", "land_use": "land_use",
-      "wetland_acres": "wetland_ac"}),
-    (["fid", "Wetland_Type", "attribute"],
-     {"impact_id": "fid", "wetland_type": "Wetland_Type", "cowardin": "attribute"}),
+    (
+        ["IMPACT_ID", "CIRC39", "ATTRIBUTE", "geometry"],
+        {"impact_id": "IMPACT_ID", "wetland_type": "CIRC39", "cowardin": "ATTRIBUTE"},
+    ),
+    (
+        [
+            "id",
+            "circ39_class",
+            "circ39",
+            "project",
+            "cedar_tam",
+            "activity",
+            "land_use",
+            "wetland_ac",
+        ],
+        {
+            "impact_id": "id",
+            "wetland_type": "circ39_class",
+            "project": "project",
+            "cedar_tamarack": "cedar_tam",
+            "impact_kind": "activity",
+            "land_use": "land_use",
+            "wetland_acres": "wetland_ac",
+        },
+    ),
+    (
+        ["fid", "Wetland_Type", "attribute"],
+        {"impact_id": "fid", "wetland_type": "Wetland_Type", "cowardin": "attribute"},
+    ),
     (["ID", "id"], {"impact_id": "id"}),  # exact spelling wins
-    (["impact", "cedar_tamarack", "PROJECT"],
-     {"impact_kind": "impact", "cedar_tamarack": "cedar_tamarack", "project": "PROJECT"}),
+    (
+        ["impact", "cedar_tamarack", "PROJECT"],
+        {"impact_kind": "impact", "cedar_tamarack": "cedar_tamarack", "project": "PROJECT"},
+    ),
     (["name", "geometry"], {}),
 ]
 
@@ -561,16 +588,19 @@ def test_default_names_are_recognised_case_insensitively(columns, expected):
 
 
 def test_user_names_win_and_match_case_insensitively():
-    mapping = resolve_fields(["impact_id", "PARCEL", "Type"], impact_id="parcel",
-                             wetland_type="Type")
+    mapping = resolve_fields(
+        ["impact_id", "PARCEL", "Type"], impact_id="parcel", wetland_type="Type"
+    )
     assert mapping.impact_id == "PARCEL"
     assert mapping.wetland_type == "Type"
 
 
 def test_a_missing_user_column_lists_the_available_columns():
-    with pytest.raises(FieldMappingError,
-                       match=r"the impact id column 'PARCEL' is not in the layer; "
-                             r"available columns: a, b"):
+    with pytest.raises(
+        FieldMappingError,
+        match=r"the impact id column 'PARCEL' is not in the layer; "
+        r"available columns: a, b",
+    ):
         resolve_fields(["a", "b"], impact_id="PARCEL")
 
 
@@ -608,7 +638,6 @@ def test_wetland_type_column_of_nwi_categories_is_skipped_but_circ39_is_used():
     assert junk.wetland_type is None and "no value reads" in junk.notes[0]
 
 
-
 # --------------------------------------------------------------------------------------
 # Safe writing: staged beside the target, moved into place, other layers kept
 # --------------------------------------------------------------------------------------
@@ -638,10 +667,12 @@ def test_an_owned_layer_with_nothing_to_write_is_removed(tmp_path, impacts):
     assert list_layers(path) == ["keep"]
 
 
-@pytest.mark.parametrize("interrupt", [OSError("disk full"), KeyboardInterrupt()],
-                         ids=["error", "ctrl-c"])
-def test_a_fault_in_the_writer_leaves_the_previous_outputs_whole(tmp_path, impacts,
-                                                                 monkeypatch, interrupt):
+@pytest.mark.parametrize(
+    "interrupt", [OSError("disk full"), KeyboardInterrupt()], ids=["error", "ctrl-c"]
+)
+def test_a_fault_in_the_writer_leaves_the_previous_outputs_whole(
+    tmp_path, impacts, monkeypatch, interrupt
+):
     path = tmp_path / "out.gpkg"
     table = tmp_path / "out_summary.csv"
     with SafeWriter("assess") as writer:
@@ -683,8 +714,9 @@ def test_a_run_killed_mid_write_leaves_the_previous_output_readable(tmp_path, im
         "with SafeWriter('assess') as w:\n"
         "    w.layer(frame, sys.argv[1], layer='impacts')\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, timeout=120, check=False
+    )
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert path.read_bytes() == before
     assert len(read_layer(path, "impacts").gdf) == 3
@@ -731,10 +763,14 @@ def test_a_commands_own_earlier_outputs_are_replaced_without_overwrite(tmp_path,
         with SafeWriter("assess", manifest=tmp_path / "out_manifest.json") as writer:
             writer.layer(impacts, out)
             writer.csv(pd.DataFrame({"a": [1]}), tmp_path / "out_summary.csv")
-            writer.manifest(Manifest(command="assess", as_of="2024-05-01"),
-                            tmp_path / "out_manifest.json")
+            writer.manifest(
+                Manifest(command="assess", as_of="2024-05-01"), tmp_path / "out_manifest.json"
+            )
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "out.parquet", "out_manifest.json", "out_summary.csv"]
+        "out.parquet",
+        "out_manifest.json",
+        "out_summary.csv",
+    ]
     # another command's manifest does not make the files its own
     with pytest.raises(OutputError, match="was not written by `wetland-gis site`"):
         with SafeWriter("site", manifest=tmp_path / "out_manifest.json") as writer:

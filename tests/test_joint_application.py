@@ -80,13 +80,17 @@ def test_part_four_duration_and_plant_community_columns(table) -> None:
     assert (table["Duration"] == ASSUMED_PERMANENT).all()  # never the favourable guess
     assert (table["Existing plant community type(s)"] == NOT_GIVEN).all()
     given_ = summary_table(
-        _impacts(Duration=["T", "permanent", "P"],
-                 plant_community=["Shallow marsh", None, "Wet meadow"]),
+        _impacts(
+            Duration=["T", "permanent", "P"], plant_community=["Shallow marsh", None, "Wet meadow"]
+        ),
         FM,
     ).set_index("Aquatic resource ID")
     assert list(given_["Duration"]) == ["Temporary", "Permanent", "Permanent"]
     assert list(given_["Existing plant community type(s)"]) == [
-        "Shallow marsh", NOT_GIVEN, "Wet meadow"]
+        "Shallow marsh",
+        NOT_GIVEN,
+        "Wet meadow",
+    ]
 
 
 def test_never_nan_as_text(table, tmp_path) -> None:
@@ -99,14 +103,16 @@ def test_never_nan_as_text(table, tmp_path) -> None:
     assert "nan" not in text and "none" not in text and "<na>" not in text
 
 
-@given(st.lists(st.one_of(st.none(), st.floats(allow_nan=True), st.text(max_size=5)),
-                min_size=3, max_size=3))
+@given(
+    st.lists(
+        st.one_of(st.none(), st.floats(allow_nan=True), st.text(max_size=5)), min_size=3, max_size=3
+    )
+)
 def test_no_text_cell_is_ever_nan_whatever_the_input(values) -> None:
     out = summary_table(_impacts(impact=values, wetland_type=values, status_reason=values), FM)
     for col in out.columns:
         if out[col].dtype == object:
-            assert not any(str(v).strip().lower() in {"nan", "none", "<na>"}
-                           for v in out[col]), col
+            assert not any(str(v).strip().lower() in {"nan", "none", "<na>"} for v in out[col]), col
 
 
 @pytest.mark.parametrize(
@@ -129,8 +135,11 @@ def test_assess_writes_the_table(tmp_path) -> None:
     from wetland_gis import assess
 
     root = Path(__file__).resolve().parents[1] / "sample_data"
-    a = assess(root / "projects" / "crow_wing" / "impacts.gpkg",
-               root / "synthetic_context.gpkg", as_of="2024-05-01")
+    a = assess(
+        root / "projects" / "crow_wing" / "impacts.gpkg",
+        root / "synthetic_context.gpkg",
+        as_of="2024-05-01",
+    )
     s = a.summary.set_index("Aquatic resource ID")
     assert s.loc["C-2", "Size of impact"] == "0.40 ac"
     assert s.loc["C-2", "Size of impact (ac)"] == pytest.approx(0.40, abs=0.005)

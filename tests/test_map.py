@@ -223,17 +223,31 @@ def _trace_steps(iid: str) -> list[dict]:
     """The trace steps of fixture impacts I-1 and I-2 (the decisions table's columns)."""
     steps = {
         "I-1": [
-            {"rule_id": "de_minimis.amount", "citation": fx.DE_MINIMIS_CITATION,
-             "outcome": "eligible", "reason": "Type 3 outside the shoreland wetland protection "
-             "zone in a greater than 80 percent area: allowance 10,000 sq ft; 404 sq ft is "
-             "within it", "verify": ["Wetland boundary delineation"]},
-            {"rule_id": "de_minimis.impact", "citation": "Minn. R. 8420.0420, subp. 1",
-             "outcome": "exempt", "reason": "Impact 'I-1' is de minimis.", "verify": []},
+            {
+                "rule_id": "de_minimis.amount",
+                "citation": fx.DE_MINIMIS_CITATION,
+                "outcome": "eligible",
+                "reason": "Type 3 outside the shoreland wetland protection "
+                "zone in a greater than 80 percent area: allowance 10,000 sq ft; 404 sq ft is "
+                "within it",
+                "verify": ["Wetland boundary delineation"],
+            },
+            {
+                "rule_id": "de_minimis.impact",
+                "citation": "Minn. R. 8420.0420, subp. 1",
+                "outcome": "exempt",
+                "reason": "Impact 'I-1' is de minimis.",
+                "verify": [],
+            },
         ],
         "I-2": [
-            {"rule_id": "replacement.ratio", "citation": fx.RATIO_CITATION,
-             "outcome": "required", "reason": "Ratio 1:1; the whole impact is replaced",
-             "verify": []},
+            {
+                "rule_id": "replacement.ratio",
+                "citation": fx.RATIO_CITATION,
+                "outcome": "required",
+                "reason": "Ratio 1:1; the whole impact is replaced",
+                "verify": [],
+            },
         ],
     }[iid]
     return [{"impact_id": iid, "seq": n, **step} for n, step in enumerate(steps)]
@@ -455,8 +469,11 @@ def test_popups_list_the_impacts_own_trace_steps_and_the_legend_names_the_siting
     """The map renders each impact's steps from the trace, never by splitting text."""
     trace = fx.trace()
     trace.loc[0, "reason"] = "a reason; with a semicolon that must stay whole"
-    page = tep_map(fx.impacts(), trace=trace, siting_reading="banking_own_order",
-                   self_contained=False).get_root().render()
+    page = (
+        tep_map(fx.impacts(), trace=trace, siting_reading="banking_own_order", self_contained=False)
+        .get_root()
+        .render()
+    )
     assert html.escape("a reason; with a semicolon that must stay whole") in page or (
         "a reason; with a semicolon that must stay whole" in page
     )

@@ -163,8 +163,9 @@ def test_measures_from_the_inside_shortcut_equal_the_intersections():
     want = np.array([i.area for i in inter]) * SQFT_PER_SQM
     assert np.allclose(got["overlap_sqft"].to_numpy()[poly], want[poly], rtol=1e-12)
     share = np.array([i.area for i in inter]) / np.array([g.area for g in geoms])
-    assert np.allclose(got["overlap_share"].to_numpy()[poly], np.clip(share, 0, 1)[poly],
-                       rtol=1e-12)
+    assert np.allclose(
+        got["overlap_share"].to_numpy()[poly], np.clip(share, 0, 1)[poly], rtol=1e-12
+    )
     assert got["overlap_share"].isna().to_numpy()[~poly].all()  # a polygon has no length share
 
 
@@ -172,9 +173,12 @@ def test_flag_overlaps_notes_each_pair_on_both_rows_in_order():
     from wetland_gis.geometry.overlay import flag_overlaps
 
     gdf = gpd.GeoDataFrame(
-        {"impact_id": ["A", "B", "C", "D"], "wg_row": [0, 1, 2, 3],
-         "status": ["assessed", "assessed", "assessed", "not_assessed"],
-         "repairs": ["ring closed", None, "", None]},
+        {
+            "impact_id": ["A", "B", "C", "D"],
+            "wg_row": [0, 1, 2, 3],
+            "status": ["assessed", "assessed", "assessed", "not_assessed"],
+            "repairs": ["ring closed", None, "", None],
+        },
         geometry=[box(0, 0, 10, 10), box(5, 0, 15, 10), box(8, 0, 20, 10), box(0, 0, 30, 30)],
         crs=CRS,
     )

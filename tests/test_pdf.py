@@ -46,8 +46,12 @@ def pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         allocation=fx.allocation(),
         unmet=fx.unmet(),
         manifest=fx.manifest(),
-        map_layers={"zones": fx.zones(), "sites": fx.sites(), "banks": fx.banks(),
-                    "context": fx.context()},
+        map_layers={
+            "zones": fx.zones(),
+            "sites": fx.sites(),
+            "banks": fx.banks(),
+            "context": fx.context(),
+        },
         title="Wetland Conservation Act screening report: Gull Lake road",
     )
 
@@ -61,7 +65,9 @@ def _pages(pdf: Path) -> int:
 def _text(pdf: Path, page: int) -> str:
     return subprocess.run(
         ["pdftotext", "-layout", "-f", str(page), "-l", str(page), str(pdf), "-"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
 
 
@@ -70,8 +76,19 @@ def _png(pdf: Path, page: int, tmp_path: Path) -> np.ndarray:
 
     prefix = tmp_path / f"page{page}"
     subprocess.run(
-        ["pdftoppm", "-r", "60", "-png", "-f", str(page), "-l", str(page), "-singlefile",
-         str(pdf), str(prefix)],
+        [
+            "pdftoppm",
+            "-r",
+            "60",
+            "-png",
+            "-f",
+            str(page),
+            "-l",
+            str(page),
+            "-singlefile",
+            str(pdf),
+            str(prefix),
+        ],
         check=True,
     )
     return np.asarray(Image.open(f"{prefix}.png").convert("RGB"), dtype=float)
@@ -93,7 +110,8 @@ def test_first_page_holds_the_answer(pdf: Path) -> None:
 def test_the_map_page_is_not_blank(pdf: Path, tmp_path: Path) -> None:
     pages = _pages(pdf)
     map_page = next(  # the page whose heading is "Map" (the map's own text is drawn)
-        p for p in range(1, pages + 1)
+        p
+        for p in range(1, pages + 1)
         if "Map" in [line.strip() for line in _text(pdf, p).splitlines()]
     )
     pixels = _png(pdf, map_page, tmp_path)
@@ -113,8 +131,14 @@ def test_the_pdf_has_no_interactive_map(pdf: Path) -> None:
 def test_static_map_labels_every_drawn_impact_and_has_scale_north_and_legend() -> None:
     from matplotlib_scalebar.scalebar import ScaleBar
 
-    fig = static_map(fx.impacts(), zones=fx.zones(), sites=fx.sites(), banks=fx.banks(),
-                     allocation=fx.allocation(), context=fx.context())
+    fig = static_map(
+        fx.impacts(),
+        zones=fx.zones(),
+        sites=fx.sites(),
+        banks=fx.banks(),
+        allocation=fx.allocation(),
+        context=fx.context(),
+    )
     ax = fig.axes[0]
     texts = {t.get_text() for t in ax.texts}
     assert set(fx.OUTCOMES) <= texts  # I-1 ... I-5 labelled; I-6 has no geometry
@@ -147,8 +171,13 @@ def test_assessment_report_writes_html_and_pdf(tmp_path: Path, pdf: Path) -> Non
     root = Path(__file__).resolve().parents[1] / "sample_data"
     project = root / "projects" / "crow_wing"
     a = assess(project / "impacts.gpkg", root / "synthetic_context.gpkg", as_of="2024-05-01")
-    s = site(a.impacts, project / "candidate_sites.gpkg", root / "synthetic_bank_credits.csv",
-             context=a.context, as_of="2024-05-01")
+    s = site(
+        a.impacts,
+        project / "candidate_sites.gpkg",
+        root / "synthetic_bank_credits.csv",
+        context=a.context,
+        as_of="2024-05-01",
+    )
     html_path, pdf_path = a.report(tmp_path / "report.html", siting=s, pdf=True)
     assert pdf_path == tmp_path / "report.pdf" and _pages(pdf_path) >= 3
     first = " ".join(_text(pdf_path, 1).split())
@@ -164,13 +193,42 @@ def test_cli_report_pdf(tmp_path: Path, pdf: Path, capsys: pytest.CaptureFixture
     root = Path(__file__).resolve().parents[1] / "sample_data"
     impacts = root / "projects" / "crow_wing" / "impacts.gpkg"
     context = root / "synthetic_context.gpkg"
-    assert main(["assess", str(impacts), "--context", str(context), "--as-of", "2024-05-01",
-                 "--out", str(tmp_path / "a.gpkg"), "--quiet"]) == 0
-    assert main(["report", str(tmp_path / "a.gpkg"), "--out", str(tmp_path / "r.html"),
-                 "--pdf", "--context", str(context)]) == 0
+    assert (
+        main(
+            [
+                "assess",
+                str(impacts),
+                "--context",
+                str(context),
+                "--as-of",
+                "2024-05-01",
+                "--out",
+                str(tmp_path / "a.gpkg"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "report",
+                str(tmp_path / "a.gpkg"),
+                "--out",
+                str(tmp_path / "r.html"),
+                "--pdf",
+                "--context",
+                str(context),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out.split()
-    assert printed[-3:] == [str(tmp_path / "r.html"), str(tmp_path / "r.pdf"),
-                            str(tmp_path / "r_report_manifest.json")]
+    assert printed[-3:] == [
+        str(tmp_path / "r.html"),
+        str(tmp_path / "r.pdf"),
+        str(tmp_path / "r_report_manifest.json"),
+    ]
     assert "Crow Wing sample" in " ".join(_text(tmp_path / "r.pdf", 1).split())
 
 

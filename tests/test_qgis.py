@@ -49,10 +49,15 @@ app.exitQgis()
 
 
 def _require_qgis() -> None:
-    ok = SYSTEM_PYTHON.exists() and subprocess.run(
-        [str(SYSTEM_PYTHON), "-c", "import qgis.core"], capture_output=True,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-    ).returncode == 0
+    ok = (
+        SYSTEM_PYTHON.exists()
+        and subprocess.run(
+            [str(SYSTEM_PYTHON), "-c", "import qgis.core"],
+            capture_output=True,
+            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        ).returncode
+        == 0
+    )
     if not ok:
         message = "the QGIS test needs Debian's python3-qgis (apt-get install python3-qgis)"
         if os.environ.get("CI", "").lower() == "true":
@@ -65,11 +70,14 @@ def _open_in_qgis(layers: list[tuple[Path, str]]) -> dict[str, dict]:
     env["QT_QPA_PLATFORM"] = "offscreen"
     done = subprocess.run(
         [str(SYSTEM_PYTHON), "-c", PROBE, json.dumps([[str(p), n] for p, n in layers])],
-        capture_output=True, text=True, env=env, timeout=180,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
     )
     line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
     assert line is not None, done.stderr[-2000:]
-    return {r["layer"]: r for r in json.loads(line[len("RESULT"):])}
+    return {r["layer"]: r for r in json.loads(line[len("RESULT") :])}
 
 
 @pytest.fixture(scope="module")
@@ -129,12 +137,14 @@ def test_rewriting_a_layer_keeps_one_style_row(outputs, tmp_path) -> None:
 
 def test_qgis_opens_every_layer_styled(outputs) -> None:
     _require_qgis()
-    result = _open_in_qgis([
-        (outputs["assessed"], "impacts"),
-        (outputs["assessed"], "shoreland_zones"),
-        (outputs["siting"], "sites"),
-        (outputs["siting"], "banks"),
-    ])
+    result = _open_in_qgis(
+        [
+            (outputs["assessed"], "impacts"),
+            (outputs["assessed"], "shoreland_zones"),
+            (outputs["siting"], "sites"),
+            (outputs["siting"], "banks"),
+        ]
+    )
     expected = {"impacts": len(fx.OUTCOMES), "shoreland_zones": 2, "sites": 2, "banks": 2}
     for name, count in expected.items():
         layer = result[name]
@@ -160,13 +170,23 @@ def test_qgis_opens_the_demo_outputs(tmp_path) -> None:
 
     root = Path(__file__).resolve().parents[1] / "sample_data"
     project = root / "projects" / "crow_wing"
-    assessment, _ = run_assess(project / "impacts.gpkg", tmp_path / "assessed.gpkg",
-                               context=root / "synthetic_context.gpkg", as_of="2024-05-01")
-    run_site(tmp_path / "assessed.gpkg", tmp_path / "siting",
-             sites=project / "candidate_sites.gpkg", banks=root / "synthetic_bank_credits.csv",
-             context=assessment.context, as_of="2024-05-01")
-    result = _open_in_qgis([(tmp_path / "assessed.gpkg", "impacts"),
-                            (tmp_path / "siting" / "siting.gpkg", "sites")])
+    assessment, _ = run_assess(
+        project / "impacts.gpkg",
+        tmp_path / "assessed.gpkg",
+        context=root / "synthetic_context.gpkg",
+        as_of="2024-05-01",
+    )
+    run_site(
+        tmp_path / "assessed.gpkg",
+        tmp_path / "siting",
+        sites=project / "candidate_sites.gpkg",
+        banks=root / "synthetic_bank_credits.csv",
+        context=assessment.context,
+        as_of="2024-05-01",
+    )
+    result = _open_in_qgis(
+        [(tmp_path / "assessed.gpkg", "impacts"), (tmp_path / "siting" / "siting.gpkg", "sites")]
+    )
     assert result["impacts"]["valid"] and result["impacts"]["count"] == len(assessment.impacts)
     assert result["impacts"]["renderer"] == "categorizedSymbol"
     assert result["impacts"]["attr"] == "outcome"

@@ -46,8 +46,16 @@ def bowl() -> np.ndarray:
 
 def write(path: Path, z: np.ndarray, crs: str | None = CRS) -> Path:
     with rasterio.open(
-        path, "w", driver="GTiff", width=z.shape[1], height=z.shape[0], count=1,
-        dtype="float32", crs=crs, transform=Affine(CELL, 0, X0, 0, -CELL, Y0), nodata=NODATA,
+        path,
+        "w",
+        driver="GTiff",
+        width=z.shape[1],
+        height=z.shape[0],
+        count=1,
+        dtype="float32",
+        crs=crs,
+        transform=Affine(CELL, 0, X0, 0, -CELL, Y0),
+        nodata=NODATA,
     ) as dst:
         dst.write(z.astype("float32"), 1)
     return path
@@ -60,8 +68,9 @@ def cells_box(r0: int, r1: int, c0: int, c1: int):
 
 @pytest.fixture
 def site() -> gpd.GeoDataFrame:
-    return gpd.GeoDataFrame({"site_id": ["S"]}, geometry=[cells_box(2, 8, 2, 8)], crs=CRS,
-                            index=[5])
+    return gpd.GeoDataFrame(
+        {"site_id": ["S"]}, geometry=[cells_box(2, 8, 2, 8)], crs=CRS, index=[5]
+    )
 
 
 def test_bowl_matches_the_hand_computation(tmp_path, site):
@@ -130,7 +139,8 @@ def test_sites_in_another_crs_are_reprojected_to_the_raster(tmp_path, site):
 def test_sites_outside_or_smaller_than_a_cell(tmp_path):
     dem = write(tmp_path / "dem.tif", bowl())
     sites = gpd.GeoDataFrame(
-        geometry=[box(0, 0, 10, 10), box(X0 + 9.2, Y0 - 9.8, X0 + 9.6, Y0 - 9.4)], crs=CRS)
+        geometry=[box(0, 0, 10, 10), box(X0 + 9.2, Y0 - 9.8, X0 + 9.6, Y0 - 9.4)], crs=CRS
+    )
     out = depression_summary(sites, dem)
     assert out.loc[0, "dem_cells"] == 0
     assert out.loc[0, "dem_note"] == "outside the raster"
@@ -172,17 +182,19 @@ def test_raster_errors_name_the_fix(tmp_path, site):
     with pytest.raises(InputError, match="classes` is empty"):
         categorical_share(site, write(tmp_path / "dem.tif", bowl()), [])
     with pytest.raises(MissingCRSError, match="set_crs"):
-        depression_summary(gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)]),
-                           write(tmp_path / "dem2.tif", bowl()))
+        depression_summary(
+            gpd.GeoDataFrame(geometry=[box(0, 0, 1, 1)]), write(tmp_path / "dem2.tif", bowl())
+        )
 
 
 def test_crow_wing_lidar_dem_gives_plausible_values(sample_data):
     # a 60 m square around the lowest cell of the DEM (429374.3, 5150602.4), in a sink
     sites = gpd.GeoDataFrame(
         {"site_id": ["low", "all"]},
-        geometry=[box(429344.3, 5150572.4, 429404.3, 5150632.4),
-                  box(429252.313370022, 5150485.424942633, 429652.313370022,
-                      5150885.424942633)],
+        geometry=[
+            box(429344.3, 5150572.4, 429404.3, 5150632.4),
+            box(429252.313370022, 5150485.424942633, 429652.313370022, 5150885.424942633),
+        ],
         crs=CRS,
     )
     out = depression_summary(sites, sample_data.dem)
@@ -203,9 +215,10 @@ def test_crow_wing_lidar_dem_gives_plausible_values(sample_data):
 def test_crow_wing_lidar_sink_share(sample_data):
     sites = gpd.GeoDataFrame(
         {"site_id": ["low", "all"]},
-        geometry=[box(429344.3, 5150572.4, 429404.3, 5150632.4),
-                  box(429252.313370022, 5150485.424942633, 429652.313370022,
-                      5150885.424942633)],
+        geometry=[
+            box(429344.3, 5150572.4, 429404.3, 5150632.4),
+            box(429252.313370022, 5150485.424942633, 429652.313370022, 5150885.424942633),
+        ],
         crs=CRS,
     )
     sink = categorical_share(sites, sample_data.sink, lambda v: v > 0, prefix="sink")

@@ -193,9 +193,7 @@ def test_plan_has_tier_option_credits_cost_and_a_totals_row(report: str) -> None
 
 
 def test_plan_comes_before_the_impacts_and_the_decisions(report: str) -> None:
-    assert report.index('id="plan"') < report.index('id="impacts"') < report.index(
-        'id="decisions"'
-    )
+    assert report.index('id="plan"') < report.index('id="impacts"') < report.index('id="decisions"')
 
 
 def test_decisions_step_by_step_render_from_the_trace(report: str) -> None:
@@ -214,18 +212,45 @@ def test_decisions_step_by_step_render_from_the_trace(report: str) -> None:
 def test_trace_frame_of_the_contract_drives_the_steps() -> None:
     trace = pd.DataFrame(
         [
-            {"project": "P", "impact_id": "I-1", "seq": 2, "rule_id": "de_minimis.amount",
-             "citation": "Minn. Stat. § 103G.2241, subd. 9(a)(1)", "outcome": "exempt",
-             "value": 10000.0, "reason": "Allowance 10,000 sq ft; uses 404; within it",
-             "verify": ["Check A; and B"], "inputs": {}, "parameters": {}},
-            {"project": "P", "impact_id": "", "seq": 3, "rule_id": "procedure.public_comment",
-             "citation": "Minn. Stat. § 103G.2242, subd. 8", "outcome": "not_required",
-             "value": None, "reason": "Under the threshold.", "verify": [], "inputs": {},
-             "parameters": {}},
-            {"project": "P", "impact_id": "I-1", "seq": 1, "rule_id": "public_waters_wetland",
-             "citation": "Minn. Stat. § 103G.005, subd. 15a", "outcome": "classified",
-             "value": None, "reason": "Not a public waters wetland.", "verify": [],
-             "inputs": {}, "parameters": {}},
+            {
+                "project": "P",
+                "impact_id": "I-1",
+                "seq": 2,
+                "rule_id": "de_minimis.amount",
+                "citation": "Minn. Stat. § 103G.2241, subd. 9(a)(1)",
+                "outcome": "exempt",
+                "value": 10000.0,
+                "reason": "Allowance 10,000 sq ft; uses 404; within it",
+                "verify": ["Check A; and B"],
+                "inputs": {},
+                "parameters": {},
+            },
+            {
+                "project": "P",
+                "impact_id": "",
+                "seq": 3,
+                "rule_id": "procedure.public_comment",
+                "citation": "Minn. Stat. § 103G.2242, subd. 8",
+                "outcome": "not_required",
+                "value": None,
+                "reason": "Under the threshold.",
+                "verify": [],
+                "inputs": {},
+                "parameters": {},
+            },
+            {
+                "project": "P",
+                "impact_id": "I-1",
+                "seq": 1,
+                "rule_id": "public_waters_wetland",
+                "citation": "Minn. Stat. § 103G.005, subd. 15a",
+                "outcome": "classified",
+                "value": None,
+                "reason": "Not a public waters wetland.",
+                "verify": [],
+                "inputs": {},
+                "parameters": {},
+            },
         ]
     )
     text = render_report(None, fx.impacts(), trace=trace)
@@ -271,15 +296,31 @@ def test_best_options_is_a_parameter_and_the_allocated_are_always_shown() -> Non
 
 
 def test_a_site_loses_on_its_whole_cost() -> None:
-    ranking = pd.DataFrame({
-        "impact_id": ["C-2", "C-2"], "option_id": ["S2", "S3"], "option_kind": ["site", "site"],
-        "tier": [1, 1], "excluded": [False, False], "in_kind": [True, False],
-        "ratio": [1.0, 1.0], "credits_needed": [0.4, 0.4], "credits_available": [1.49, 0.69],
-        "unit_cost": [11_900 / 1.49, 7_600 / 0.69], "cost": [3_195.0, 4_406.0],
-    })
-    allocation = pd.DataFrame({"impact_id": ["C-2"], "option_id": ["S3"],
-                               "option_kind": ["site"], "tier": [1], "credits": [0.4],
-                               "cost": [7_600.0]})
+    ranking = pd.DataFrame(
+        {
+            "impact_id": ["C-2", "C-2"],
+            "option_id": ["S2", "S3"],
+            "option_kind": ["site", "site"],
+            "tier": [1, 1],
+            "excluded": [False, False],
+            "in_kind": [True, False],
+            "ratio": [1.0, 1.0],
+            "credits_needed": [0.4, 0.4],
+            "credits_available": [1.49, 0.69],
+            "unit_cost": [11_900 / 1.49, 7_600 / 0.69],
+            "cost": [3_195.0, 4_406.0],
+        }
+    )
+    allocation = pd.DataFrame(
+        {
+            "impact_id": ["C-2"],
+            "option_id": ["S3"],
+            "option_kind": ["site"],
+            "tier": [1],
+            "credits": [0.4],
+            "cost": [7_600.0],
+        }
+    )
     text = render_report(None, fx.impacts(), ranking=ranking, allocation=allocation)
     options = html.unescape(_section(text, "options"))
     assert "Lost: costs $11,900 (a site is paid in full) against $7,600 for S3" in options
@@ -288,14 +329,23 @@ def test_a_site_loses_on_its_whole_cost() -> None:
 def test_human_labels_not_enum_values(report: str) -> None:
     body = re.sub(r"<[^>]+>", " ", report.split("</style>")[1])
     body = body.split('id="manifest"')[0]
-    for raw in ("not_exempt", "replacement_required", "de_minimis_exempt",
-                "shoreland_wetland_protection_zone"):
+    for raw in (
+        "not_exempt",
+        "replacement_required",
+        "de_minimis_exempt",
+        "shoreland_wetland_protection_zone",
+    ):
         assert raw not in body
 
 
 def test_data_notes_list_straddled_counties_and_manifest_records() -> None:
-    manifest = {**fx.manifest(), "records": ["context layer 'counties': reprojected from "
-                                             "EPSG:4269 to EPSG:26915", "duplicate id W-3"]}
+    manifest = {
+        **fx.manifest(),
+        "records": [
+            "context layer 'counties': reprojected from EPSG:4269 to EPSG:26915",
+            "duplicate id W-3",
+        ],
+    }
     notes = _section(_report(manifest=manifest), "notes")
     assert "Impact I-2 straddles counties: Crow Wing: 9000.0 sq ft; Cass: 600.0 sq ft." in notes
     assert "reprojected from EPSG:4269" in notes and "duplicate id W-3" in notes
@@ -343,8 +393,9 @@ def test_map_file_is_embedded_and_linked_relative_to_the_report(tmp_path) -> Non
     from wetland_gis.mapping import save_map, tep_map
 
     map_path = save_map(tep_map(fx.impacts()), tmp_path / "maps" / "tep_map.html")
-    out = write_report(tmp_path / "reports" / "tep_report.html", None, fx.impacts(),
-                       map_html=map_path)
+    out = write_report(
+        tmp_path / "reports" / "tep_report.html", None, fx.impacts(), map_html=map_path
+    )
     text = out.read_text("utf-8")
     assert 'href="../maps/tep_map.html"' in text
     assert "<iframe" in text and "srcdoc=" in text

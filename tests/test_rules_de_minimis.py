@@ -72,77 +72,346 @@ def impact(
 
 # (sentence, county, type, cedar, zone, square feet, exempt)
 SINGLE_FILL = [
-    ("§ 103G.2241 subd. 9(a)(1): a 10,000 sq ft type 2 fill in Crow Wing County outside the "
-     "shoreland zone is de minimis", "Crow Wing", 2, False, OUTSIDE, 10_000, True),
-    ("§ 103G.2241 subd. 9(a)(1): a 10,001 sq ft type 2 fill in Crow Wing County outside the "
-     "shoreland zone is not", "Crow Wing", 2, False, OUTSIDE, 10_001, False),
-    ("§ 103G.2241 subd. 9(a)(1): a 10,000 sq ft type 6 fill in Isanti County (metro, greater "
-     "than 80) outside the shoreland zone is de minimis: (d) does not reach it", "Isanti", 6,
-     False, OUTSIDE, 10_000, True),
-    ("§ 103G.2241 subd. 9(a)(1): a 10,001 sq ft type 6 fill in Isanti County outside the "
-     "shoreland zone is not", "Isanti", 6, False, OUTSIDE, 10_001, False),
-    ("§ 103G.2241 subd. 9(a)(2): a 5,000 sq ft type 1 fill in Morrison County outside the "
-     "shoreland zone is de minimis", "Morrison", 1, False, OUTSIDE, 5_000, True),
-    ("§ 103G.2241 subd. 9(a)(2): a 5,001 sq ft type 1 fill in Morrison County outside the "
-     "shoreland zone is not", "Morrison", 1, False, OUTSIDE, 5_001, False),
-    ("§ 103G.2241 subd. 9(a)(3): a 2,000 sq ft type 7 fill in Stearns County outside the "
-     "shoreland zone is de minimis", "Stearns", 7, False, OUTSIDE, 2_000, True),
-    ("§ 103G.2241 subd. 9(a)(3): a 2,001 sq ft type 7 fill in Stearns County outside the "
-     "shoreland zone is not", "Stearns", 7, False, OUTSIDE, 2_001, False),
-    ("§ 103G.2241 subd. 9(a)(4): a 100 sq ft type 3 fill in Crow Wing County outside the "
-     "shoreland zone is de minimis", "Crow Wing", 3, False, OUTSIDE, 100, True),
-    ("§ 103G.2241 subd. 9(a)(4): a 101 sq ft type 3 fill in Crow Wing County outside the "
-     "shoreland zone is not", "Crow Wing", 3, False, OUTSIDE, 101, False),
-    ("§ 103G.2241 subd. 9(a)(4): a 100 sq ft type 5 fill in Hennepin County (metro) outside "
-     "the shoreland zone is de minimis", "Hennepin", 5, False, OUTSIDE, 100, True),
-    ("§ 103G.2241 subd. 9(a)(4): a 101 sq ft type 5 fill in Hennepin County outside the "
-     "shoreland zone is not", "Hennepin", 5, False, OUTSIDE, 101, False),
-    ("§ 103G.2241 subd. 9(a)(4): a 100 sq ft white cedar type 7 fill in Crow Wing County "
-     "outside the shoreland zone is de minimis", "Crow Wing", 7, True, OUTSIDE, 100, True),
-    ("§ 103G.2241 subd. 9(a)(4): a 101 sq ft white cedar type 7 fill in Crow Wing County "
-     "outside the shoreland zone is not", "Crow Wing", 7, True, OUTSIDE, 101, False),
-    ("§ 103G.2241 subd. 9(b)(1): a 400 sq ft type 2 fill in Crow Wing County in the shoreland "
-     "wetland protection zone is de minimis", "Crow Wing", 2, False, PROTECTION, 400, True),
-    ("§ 103G.2241 subd. 9(b)(1): a 401 sq ft type 2 fill in Crow Wing County in the shoreland "
-     "wetland protection zone is not", "Crow Wing", 2, False, PROTECTION, 401, False),
-    ("§ 103G.2241 subd. 9(b)(1): a 400 sq ft type 7 fill in Hennepin County in the shoreland "
-     "wetland protection zone is de minimis", "Hennepin", 7, False, PROTECTION, 400, True),
-    ("§ 103G.2241 subd. 9(b)(1): a 401 sq ft type 7 fill in Hennepin County in the shoreland "
-     "wetland protection zone is not", "Hennepin", 7, False, PROTECTION, 401, False),
-    ("§ 103G.2241 subd. 9(b)(2): a 100 sq ft type 4 fill in Stearns County in the shoreland "
-     "wetland protection zone is de minimis", "Stearns", 4, False, PROTECTION, 100, True),
-    ("§ 103G.2241 subd. 9(b)(2): a 101 sq ft type 4 fill in Stearns County in the shoreland "
-     "wetland protection zone is not", "Stearns", 4, False, PROTECTION, 101, False),
-    ("§ 103G.2241 subd. 9(b)(2): a 100 sq ft tamarack type 8 fill in Itasca County in the "
-     "shoreland wetland protection zone is de minimis", "Itasca", 8, True, PROTECTION, 100,
-     True),
-    ("§ 103G.2241 subd. 9(b)(2): a 101 sq ft tamarack type 8 fill in Itasca County in the "
-     "shoreland wetland protection zone is not", "Itasca", 8, True, PROTECTION, 101, False),
-    ("§ 103G.2241 subd. 9(c): a 20 sq ft type 2 fill in Hennepin County in the building "
-     "setback zone is de minimis", "Hennepin", 2, False, SETBACK, 20, True),
-    ("§ 103G.2241 subd. 9(c): a 21 sq ft type 2 fill in Hennepin County in the building "
-     "setback zone is not", "Hennepin", 2, False, SETBACK, 21, False),
-    ("§ 103G.2241 subd. 9(c): a 20 sq ft type 3 fill in Crow Wing County in the building "
-     "setback zone is de minimis", "Crow Wing", 3, False, SETBACK, 20, True),
-    ("§ 103G.2241 subd. 9(c): a 21 sq ft type 3 fill in Crow Wing County in the building "
-     "setback zone is not", "Crow Wing", 3, False, SETBACK, 21, False),
-    ("§ 103G.2241 subd. 9(d)(1): a 2,500 sq ft type 2 fill in Anoka County outside the "
-     "shoreland zone is de minimis", "Anoka", 2, False, OUTSIDE, 2_500, True),
-    ("§ 103G.2241 subd. 9(d)(1): a 2,501 sq ft type 2 fill in Anoka County outside the "
-     "shoreland zone is not", "Anoka", 2, False, OUTSIDE, 2_501, False),
-    ("§ 103G.2241 subd. 9(d)(1): a 2,500 sq ft type 7 fill in Sherburne County outside the "
-     "shoreland zone is de minimis", "Sherburne", 7, False, OUTSIDE, 2_500, True),
-    ("§ 103G.2241 subd. 9(d)(1): a 2,501 sq ft type 7 fill in Sherburne County outside the "
-     "shoreland zone is not", "Sherburne", 7, False, OUTSIDE, 2_501, False),
-    ("§ 103G.2241 subd. 9(d)(2): a 1,000 sq ft type 6 fill in Hennepin County outside the "
-     "shoreland zone is de minimis", "Hennepin", 6, False, OUTSIDE, 1_000, True),
-    ("§ 103G.2241 subd. 9(d)(2): a 1,001 sq ft type 6 fill in Hennepin County outside the "
-     "shoreland zone is not", "Hennepin", 6, False, OUTSIDE, 1_001, False),
-    ("§ 103G.2241 subd. 9(d)(2): a 1 sq ft type 7 fill in Dakota County outside the "
-     "shoreland zone is not de minimis: type 7 is not listed", "Dakota", 7, False, OUTSIDE,
-     1, False),
-    ("§ 103G.2241 subd. 9(d)(2): a 0 sq ft type 7 impact in Dakota County is trivially within "
-     "the zero amount", "Dakota", 7, False, OUTSIDE, 0, True),
+    (
+        "§ 103G.2241 subd. 9(a)(1): a 10,000 sq ft type 2 fill in Crow Wing County outside the "
+        "shoreland zone is de minimis",
+        "Crow Wing",
+        2,
+        False,
+        OUTSIDE,
+        10_000,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(1): a 10,001 sq ft type 2 fill in Crow Wing County outside the "
+        "shoreland zone is not",
+        "Crow Wing",
+        2,
+        False,
+        OUTSIDE,
+        10_001,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(1): a 10,000 sq ft type 6 fill in Isanti County (metro, greater "
+        "than 80) outside the shoreland zone is de minimis: (d) does not reach it",
+        "Isanti",
+        6,
+        False,
+        OUTSIDE,
+        10_000,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(1): a 10,001 sq ft type 6 fill in Isanti County outside the "
+        "shoreland zone is not",
+        "Isanti",
+        6,
+        False,
+        OUTSIDE,
+        10_001,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(2): a 5,000 sq ft type 1 fill in Morrison County outside the "
+        "shoreland zone is de minimis",
+        "Morrison",
+        1,
+        False,
+        OUTSIDE,
+        5_000,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(2): a 5,001 sq ft type 1 fill in Morrison County outside the "
+        "shoreland zone is not",
+        "Morrison",
+        1,
+        False,
+        OUTSIDE,
+        5_001,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(3): a 2,000 sq ft type 7 fill in Stearns County outside the "
+        "shoreland zone is de minimis",
+        "Stearns",
+        7,
+        False,
+        OUTSIDE,
+        2_000,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(3): a 2,001 sq ft type 7 fill in Stearns County outside the "
+        "shoreland zone is not",
+        "Stearns",
+        7,
+        False,
+        OUTSIDE,
+        2_001,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(4): a 100 sq ft type 3 fill in Crow Wing County outside the "
+        "shoreland zone is de minimis",
+        "Crow Wing",
+        3,
+        False,
+        OUTSIDE,
+        100,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(4): a 101 sq ft type 3 fill in Crow Wing County outside the "
+        "shoreland zone is not",
+        "Crow Wing",
+        3,
+        False,
+        OUTSIDE,
+        101,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(4): a 100 sq ft type 5 fill in Hennepin County (metro) outside "
+        "the shoreland zone is de minimis",
+        "Hennepin",
+        5,
+        False,
+        OUTSIDE,
+        100,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(4): a 101 sq ft type 5 fill in Hennepin County outside the "
+        "shoreland zone is not",
+        "Hennepin",
+        5,
+        False,
+        OUTSIDE,
+        101,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(4): a 100 sq ft white cedar type 7 fill in Crow Wing County "
+        "outside the shoreland zone is de minimis",
+        "Crow Wing",
+        7,
+        True,
+        OUTSIDE,
+        100,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(a)(4): a 101 sq ft white cedar type 7 fill in Crow Wing County "
+        "outside the shoreland zone is not",
+        "Crow Wing",
+        7,
+        True,
+        OUTSIDE,
+        101,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b)(1): a 400 sq ft type 2 fill in Crow Wing County in the shoreland "
+        "wetland protection zone is de minimis",
+        "Crow Wing",
+        2,
+        False,
+        PROTECTION,
+        400,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b)(1): a 401 sq ft type 2 fill in Crow Wing County in the shoreland "
+        "wetland protection zone is not",
+        "Crow Wing",
+        2,
+        False,
+        PROTECTION,
+        401,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b)(1): a 400 sq ft type 7 fill in Hennepin County in the shoreland "
+        "wetland protection zone is de minimis",
+        "Hennepin",
+        7,
+        False,
+        PROTECTION,
+        400,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b)(1): a 401 sq ft type 7 fill in Hennepin County in the shoreland "
+        "wetland protection zone is not",
+        "Hennepin",
+        7,
+        False,
+        PROTECTION,
+        401,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b)(2): a 100 sq ft type 4 fill in Stearns County in the shoreland "
+        "wetland protection zone is de minimis",
+        "Stearns",
+        4,
+        False,
+        PROTECTION,
+        100,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b)(2): a 101 sq ft type 4 fill in Stearns County in the shoreland "
+        "wetland protection zone is not",
+        "Stearns",
+        4,
+        False,
+        PROTECTION,
+        101,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b)(2): a 100 sq ft tamarack type 8 fill in Itasca County in the "
+        "shoreland wetland protection zone is de minimis",
+        "Itasca",
+        8,
+        True,
+        PROTECTION,
+        100,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b)(2): a 101 sq ft tamarack type 8 fill in Itasca County in the "
+        "shoreland wetland protection zone is not",
+        "Itasca",
+        8,
+        True,
+        PROTECTION,
+        101,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(c): a 20 sq ft type 2 fill in Hennepin County in the building "
+        "setback zone is de minimis",
+        "Hennepin",
+        2,
+        False,
+        SETBACK,
+        20,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(c): a 21 sq ft type 2 fill in Hennepin County in the building "
+        "setback zone is not",
+        "Hennepin",
+        2,
+        False,
+        SETBACK,
+        21,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(c): a 20 sq ft type 3 fill in Crow Wing County in the building "
+        "setback zone is de minimis",
+        "Crow Wing",
+        3,
+        False,
+        SETBACK,
+        20,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(c): a 21 sq ft type 3 fill in Crow Wing County in the building "
+        "setback zone is not",
+        "Crow Wing",
+        3,
+        False,
+        SETBACK,
+        21,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(d)(1): a 2,500 sq ft type 2 fill in Anoka County outside the "
+        "shoreland zone is de minimis",
+        "Anoka",
+        2,
+        False,
+        OUTSIDE,
+        2_500,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(d)(1): a 2,501 sq ft type 2 fill in Anoka County outside the "
+        "shoreland zone is not",
+        "Anoka",
+        2,
+        False,
+        OUTSIDE,
+        2_501,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(d)(1): a 2,500 sq ft type 7 fill in Sherburne County outside the "
+        "shoreland zone is de minimis",
+        "Sherburne",
+        7,
+        False,
+        OUTSIDE,
+        2_500,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(d)(1): a 2,501 sq ft type 7 fill in Sherburne County outside the "
+        "shoreland zone is not",
+        "Sherburne",
+        7,
+        False,
+        OUTSIDE,
+        2_501,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(d)(2): a 1,000 sq ft type 6 fill in Hennepin County outside the "
+        "shoreland zone is de minimis",
+        "Hennepin",
+        6,
+        False,
+        OUTSIDE,
+        1_000,
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(d)(2): a 1,001 sq ft type 6 fill in Hennepin County outside the "
+        "shoreland zone is not",
+        "Hennepin",
+        6,
+        False,
+        OUTSIDE,
+        1_001,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(d)(2): a 1 sq ft type 7 fill in Dakota County outside the "
+        "shoreland zone is not de minimis: type 7 is not listed",
+        "Dakota",
+        7,
+        False,
+        OUTSIDE,
+        1,
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(d)(2): a 0 sq ft type 7 impact in Dakota County is trivially within "
+        "the zero amount",
+        "Dakota",
+        7,
+        False,
+        OUTSIDE,
+        0,
+        True,
+    ),
 ]
 
 
@@ -164,54 +433,176 @@ def test_single_fill_scenarios(county, wetland_type, cedar, zone, area, exempt):
 
 # (sentence, county, type, zone, square feet, keyword arguments, exempt)
 WITH_OPTIONS = [
-    ("§ 103G.2241 subd. 9(b): with the increase, a 1,000 sq ft type 2 fill of an isolated "
-     "wetland in Crow Wing County's protection zone is de minimis", "Crow Wing", 2,
-     PROTECTION, 1_000, {"shoreland_increase": True}, True),
-    ("§ 103G.2241 subd. 9(b): with the increase, a 1,001 sq ft type 2 fill in Crow Wing "
-     "County's protection zone is not", "Crow Wing", 2, PROTECTION, 1_001,
-     {"shoreland_increase": True}, False),
-    ("§ 103G.2241 subd. 9(b): the increase is not available in Morrison County (50 to 80), so "
-     "a 401 sq ft type 2 fill in the protection zone is not de minimis", "Morrison", 2,
-     PROTECTION, 401, {"shoreland_increase": True}, False),
-    ("§ 103G.2241 subd. 9(b): the increase is for clause (1) types only, so a 101 sq ft type 3 "
-     "fill in Crow Wing County's protection zone is not de minimis", "Crow Wing", 3,
-     PROTECTION, 101, {"shoreland_increase": True}, False),
-    ("§ 103G.2241 subd. 9(c): with approved retention, a 100 sq ft fill in the setback zone is "
-     "de minimis", "Stearns", 2, SETBACK, 100, {"setback_increase": True}, True),
-    ("§ 103G.2241 subd. 9(c): with approved retention, a 101 sq ft fill in the setback zone is "
-     "not", "Stearns", 2, SETBACK, 101, {"setback_increase": True}, False),
-    ("§ 103G.2241 subd. 9(i): under a 500 sq ft local standard, a 500 sq ft type 2 fill in "
-     "Crow Wing County is de minimis", "Crow Wing", 2, OUTSIDE, 500, {"local_limit_sqft": 500},
-     True),
-    ("§ 103G.2241 subd. 9(i): under a 500 sq ft local standard, a 501 sq ft type 2 fill in "
-     "Crow Wing County is not", "Crow Wing", 2, OUTSIDE, 501, {"local_limit_sqft": 500}, False),
-    ("§ 103G.2241 subd. 9(i): a local standard larger than the statute does not raise the "
-     "amount: 10,001 sq ft in Crow Wing County is not de minimis", "Crow Wing", 2, OUTSIDE,
-     10_001, {"local_limit_sqft": 20_000}, False),
-    ("§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,000 sq ft type 2 fill in "
-     "Crow Wing County reaches the 10,000 sq ft limit and is de minimis", "Crow Wing", 2,
-     OUTSIDE, 1_000, {"cumulative_sqft_since_1992": 9_000}, True),
-    ("§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,001 sq ft fill exceeds "
-     "the limit and is not de minimis", "Crow Wing", 2, OUTSIDE, 1_001,
-     {"cumulative_sqft_since_1992": 9_000}, False),
-    ("§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may fill "
-     "1,000 sq ft (5 percent)", "Crow Wing", 2, OUTSIDE, 1_000,
-     {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000}, True),
-    ("§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may not fill "
-     "1,001 sq ft", "Crow Wing", 2, OUTSIDE, 1_001,
-     {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000}, False),
-    ("§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may fill "
-     "400 sq ft (the floor is greater than 5 percent)", "Crow Wing", 2, OUTSIDE, 400,
-     {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000}, True),
-    ("§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may not fill "
-     "401 sq ft", "Crow Wing", 2, OUTSIDE, 401,
-     {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000}, False),
-    ("§ 103G.2241 subd. 9(f)(3): without the portion's size, a landowner not owning the whole "
-     "wetland is held to the 400 sq ft floor: 401 sq ft is not de minimis", "Crow Wing", 2,
-     OUTSIDE, 401, {"owns_entire_wetland": False}, False),
-    ("§ 103G.2241 subd. 9(g): a 50 sq ft type 2 fill is not de minimis when another exemption "
-     "is claimed on the project", "Crow Wing", 2, OUTSIDE, 50,
-     {"other_exemption_claimed": True}, False),
+    (
+        "§ 103G.2241 subd. 9(b): with the increase, a 1,000 sq ft type 2 fill of an isolated "
+        "wetland in Crow Wing County's protection zone is de minimis",
+        "Crow Wing",
+        2,
+        PROTECTION,
+        1_000,
+        {"shoreland_increase": True},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b): with the increase, a 1,001 sq ft type 2 fill in Crow Wing "
+        "County's protection zone is not",
+        "Crow Wing",
+        2,
+        PROTECTION,
+        1_001,
+        {"shoreland_increase": True},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b): the increase is not available in Morrison County (50 to 80), so "
+        "a 401 sq ft type 2 fill in the protection zone is not de minimis",
+        "Morrison",
+        2,
+        PROTECTION,
+        401,
+        {"shoreland_increase": True},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(b): the increase is for clause (1) types only, so a 101 sq ft type 3 "
+        "fill in Crow Wing County's protection zone is not de minimis",
+        "Crow Wing",
+        3,
+        PROTECTION,
+        101,
+        {"shoreland_increase": True},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(c): with approved retention, a 100 sq ft fill in the setback zone is "
+        "de minimis",
+        "Stearns",
+        2,
+        SETBACK,
+        100,
+        {"setback_increase": True},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(c): with approved retention, a 101 sq ft fill in the setback zone is "
+        "not",
+        "Stearns",
+        2,
+        SETBACK,
+        101,
+        {"setback_increase": True},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(i): under a 500 sq ft local standard, a 500 sq ft type 2 fill in "
+        "Crow Wing County is de minimis",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        500,
+        {"local_limit_sqft": 500},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(i): under a 500 sq ft local standard, a 501 sq ft type 2 fill in "
+        "Crow Wing County is not",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        501,
+        {"local_limit_sqft": 500},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(i): a local standard larger than the statute does not raise the "
+        "amount: 10,001 sq ft in Crow Wing County is not de minimis",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        10_001,
+        {"local_limit_sqft": 20_000},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,000 sq ft type 2 fill in "
+        "Crow Wing County reaches the 10,000 sq ft limit and is de minimis",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        1_000,
+        {"cumulative_sqft_since_1992": 9_000},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,001 sq ft fill exceeds "
+        "the limit and is not de minimis",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        1_001,
+        {"cumulative_sqft_since_1992": 9_000},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may fill "
+        "1,000 sq ft (5 percent)",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        1_000,
+        {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may not fill "
+        "1,001 sq ft",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        1_001,
+        {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may fill "
+        "400 sq ft (the floor is greater than 5 percent)",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        400,
+        {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may not fill "
+        "401 sq ft",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        401,
+        {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(3): without the portion's size, a landowner not owning the whole "
+        "wetland is held to the 400 sq ft floor: 401 sq ft is not de minimis",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        401,
+        {"owns_entire_wetland": False},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(g): a 50 sq ft type 2 fill is not de minimis when another exemption "
+        "is claimed on the project",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        50,
+        {"other_exemption_claimed": True},
+        False,
+    ),
 ]
 
 
@@ -232,41 +623,164 @@ def test_scenarios_with_options(county, wetland_type, zone, area, options, exemp
 
 # (sentence, type, cedar, zone, class, metro, options, square feet, citation)
 ALLOWANCES = [
-    ("(a)(1): type 1 outside, greater than 80", 1, False, OUTSIDE, GT80, False, {}, 10_000,
-     "9(a)(1)"),
-    ("(a)(1): type 7 outside, greater than 80, metro", 7, False, OUTSIDE, GT80, True, {},
-     10_000, "9(a)(1)"),
-    ("(a)(2): type 2 outside, 50 to 80, not metro", 2, False, OUTSIDE, MID, False, {}, 5_000,
-     "9(a)(2)"),
-    ("(a)(3): type 6 outside, less than 50, not metro", 6, False, OUTSIDE, LT50, False, {},
-     2_000, "9(a)(3)"),
-    ("(a)(4): type 8 outside, greater than 80", 8, False, OUTSIDE, GT80, False, {}, 100,
-     "9(a)(4)"),
-    ("(a)(4): type 4 outside, less than 50, metro", 4, False, OUTSIDE, LT50, True, {}, 100,
-     "9(a)(4)"),
-    ("(a)(4): white cedar type 7 outside, less than 50, metro", 7, True, OUTSIDE, LT50, True,
-     {}, 100, "9(a)(4)"),
-    ("(d)(1): type 7 outside, 50 to 80, metro", 7, False, OUTSIDE, MID, True, {}, 2_500,
-     "9(d)(1)"),
-    ("(d)(2): type 1 outside, less than 50, metro", 1, False, OUTSIDE, LT50, True, {}, 1_000,
-     "9(d)(2)"),
-    ("(d)(2): type 7 outside, less than 50, metro has none", 7, False, OUTSIDE, LT50, True, {},
-     0, "9(d)(2)"),
-    ("(b)(1): type 6 in the protection zone", 6, False, PROTECTION, LT50, True, {}, 400,
-     "9(b)(1)"),
-    ("(b)(2): type 5 in the protection zone", 5, False, PROTECTION, GT80, False, {}, 100,
-     "9(b)(2)"),
-    ("(b)(2): white cedar in the protection zone, even with the increase", 7, True, PROTECTION,
-     GT80, False, {"shoreland_increase": True}, 100, "9(b)(2)"),
-    ("(b): increase, type 1 in the protection zone, greater than 80", 1, False, PROTECTION,
-     GT80, False, {"shoreland_increase": True}, 1_000, "9(b)"),
-    ("(b): no increase in a less than 50 area", 1, False, PROTECTION, LT50, False,
-     {"shoreland_increase": True}, 400, "9(b)(1)"),
+    (
+        "(a)(1): type 1 outside, greater than 80",
+        1,
+        False,
+        OUTSIDE,
+        GT80,
+        False,
+        {},
+        10_000,
+        "9(a)(1)",
+    ),
+    (
+        "(a)(1): type 7 outside, greater than 80, metro",
+        7,
+        False,
+        OUTSIDE,
+        GT80,
+        True,
+        {},
+        10_000,
+        "9(a)(1)",
+    ),
+    (
+        "(a)(2): type 2 outside, 50 to 80, not metro",
+        2,
+        False,
+        OUTSIDE,
+        MID,
+        False,
+        {},
+        5_000,
+        "9(a)(2)",
+    ),
+    (
+        "(a)(3): type 6 outside, less than 50, not metro",
+        6,
+        False,
+        OUTSIDE,
+        LT50,
+        False,
+        {},
+        2_000,
+        "9(a)(3)",
+    ),
+    ("(a)(4): type 8 outside, greater than 80", 8, False, OUTSIDE, GT80, False, {}, 100, "9(a)(4)"),
+    (
+        "(a)(4): type 4 outside, less than 50, metro",
+        4,
+        False,
+        OUTSIDE,
+        LT50,
+        True,
+        {},
+        100,
+        "9(a)(4)",
+    ),
+    (
+        "(a)(4): white cedar type 7 outside, less than 50, metro",
+        7,
+        True,
+        OUTSIDE,
+        LT50,
+        True,
+        {},
+        100,
+        "9(a)(4)",
+    ),
+    ("(d)(1): type 7 outside, 50 to 80, metro", 7, False, OUTSIDE, MID, True, {}, 2_500, "9(d)(1)"),
+    (
+        "(d)(2): type 1 outside, less than 50, metro",
+        1,
+        False,
+        OUTSIDE,
+        LT50,
+        True,
+        {},
+        1_000,
+        "9(d)(2)",
+    ),
+    (
+        "(d)(2): type 7 outside, less than 50, metro has none",
+        7,
+        False,
+        OUTSIDE,
+        LT50,
+        True,
+        {},
+        0,
+        "9(d)(2)",
+    ),
+    ("(b)(1): type 6 in the protection zone", 6, False, PROTECTION, LT50, True, {}, 400, "9(b)(1)"),
+    (
+        "(b)(2): type 5 in the protection zone",
+        5,
+        False,
+        PROTECTION,
+        GT80,
+        False,
+        {},
+        100,
+        "9(b)(2)",
+    ),
+    (
+        "(b)(2): white cedar in the protection zone, even with the increase",
+        7,
+        True,
+        PROTECTION,
+        GT80,
+        False,
+        {"shoreland_increase": True},
+        100,
+        "9(b)(2)",
+    ),
+    (
+        "(b): increase, type 1 in the protection zone, greater than 80",
+        1,
+        False,
+        PROTECTION,
+        GT80,
+        False,
+        {"shoreland_increase": True},
+        1_000,
+        "9(b)",
+    ),
+    (
+        "(b): no increase in a less than 50 area",
+        1,
+        False,
+        PROTECTION,
+        LT50,
+        False,
+        {"shoreland_increase": True},
+        400,
+        "9(b)(1)",
+    ),
     ("(c): any wetland in the setback zone", 4, False, SETBACK, GT80, False, {}, 20, "9(c)"),
-    ("(c): increase in the setback zone", 2, False, SETBACK, LT50, True,
-     {"setback_increase": True}, 100, "9(c)"),
-    ("(i): a smaller local standard wins", 2, False, OUTSIDE, GT80, False,
-     {"local_limit_sqft": 3_000}, 3_000, "9(i)"),
+    (
+        "(c): increase in the setback zone",
+        2,
+        False,
+        SETBACK,
+        LT50,
+        True,
+        {"setback_increase": True},
+        100,
+        "9(c)",
+    ),
+    (
+        "(i): a smaller local standard wins",
+        2,
+        False,
+        OUTSIDE,
+        GT80,
+        False,
+        {"local_limit_sqft": 3_000},
+        3_000,
+        "9(i)",
+    ),
 ]
 
 
@@ -704,21 +1218,25 @@ def test_most_restrictive_holds_a_protection_zone_type_7_to_the_outside_zone_in_
     ("areas", "exempt"),
     [
         pytest.param(
-            (652.2, 1_101.9, 101.1, 144.8), True,
+            (652.2, 1_101.9, 101.1, 144.8),
+            True,
             id="§ 103G.2241 subd. 9(a)(3): fills of 652.2, 1,101.9, 101.1 and 144.8 sq ft in "
             "Stearns County total exactly 2,000 sq ft and are de minimis",
         ),
         pytest.param(
-            (652.2, 1_101.9, 101.1, 144.8, 1), False,
+            (652.2, 1_101.9, 101.1, 144.8, 1),
+            False,
             id="§ 103G.2241 subd. 9(a)(3): the same fills and one more square foot are not",
         ),
         pytest.param(
-            (1_027.13, 46.28, 926.59), True,
+            (1_027.13, 46.28, 926.59),
+            True,
             id="§ 103G.2241 subd. 9(a)(3): fills of 1,027.13, 46.28 and 926.59 sq ft total "
             "exactly 2,000 sq ft and are de minimis",
         ),
         pytest.param(
-            (0.1,) * 20_000, True,
+            (0.1,) * 20_000,
+            True,
             id="§ 103G.2241 subd. 9(a)(3): 20,000 fills of 0.1 sq ft total exactly 2,000 sq ft "
             "and are de minimis",
         ),

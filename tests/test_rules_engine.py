@@ -29,12 +29,12 @@ LT50 = "less_than_50_percent"
 MID = "50_to_80_percent"
 
 
-def fact(iid, wtype=2, outside=0.0, *, protection=0.0, setback=0.0, pct=GT80, metro=False,
-         **kw):
+def fact(iid, wtype=2, outside=0.0, *, protection=0.0, setback=0.0, pct=GT80, metro=False, **kw):
     kw.setdefault("impact_kind", "fill")
     kw.setdefault("owns_whole_wetland", True)
-    return ImpactFacts(iid, wtype, kw.pop("cedar", False), setback, protection, outside, pct,
-                       metro, **kw)
+    return ImpactFacts(
+        iid, wtype, kw.pop("cedar", False), setback, protection, outside, pct, metro, **kw
+    )
 
 
 def decide(*impacts, **claims):
@@ -48,12 +48,21 @@ def outcomes(d):
 # --- 1. the whole project to replacement (Minn. R. 8420.0420, subp. 1) ---------------------
 
 WHOLE_PROJECT = [
-    pytest.param([fact("A", 2, 6000), fact("B", 3, 100)], "de_minimis_exempt",
-                 id="8420.0420 subp. 1: 6,000 of type 2 and 100 of type 3 are each within"),
-    pytest.param([fact("A", 2, 6000), fact("B", 3, 101)], "replacement_required",
-                 id="8420.0420 subp. 1: type 3 one sq ft over sends type 2 to replacement too"),
-    pytest.param([fact("A", 2, 10_000), fact("B", 2, 0.5)], "replacement_required",
-                 id="subd. 9(a)(1): 10,000.5 sq ft of type 2 is over: the whole is replaced"),
+    pytest.param(
+        [fact("A", 2, 6000), fact("B", 3, 100)],
+        "de_minimis_exempt",
+        id="8420.0420 subp. 1: 6,000 of type 2 and 100 of type 3 are each within",
+    ),
+    pytest.param(
+        [fact("A", 2, 6000), fact("B", 3, 101)],
+        "replacement_required",
+        id="8420.0420 subp. 1: type 3 one sq ft over sends type 2 to replacement too",
+    ),
+    pytest.param(
+        [fact("A", 2, 10_000), fact("B", 2, 0.5)],
+        "replacement_required",
+        id="subd. 9(a)(1): 10,000.5 sq ft of type 2 is over: the whole is replaced",
+    ),
 ]
 
 
@@ -70,16 +79,36 @@ def test_whole_project_goes_to_replacement(impacts, expected):
 # --- 2. no combining of (a), (b) and (c) on a project (subd. 9(e)) ------------------------
 
 COMBINING = [
-    pytest.param([fact("A", 2, 5000), fact("B", 2, protection=400)], 400, "replacement_required",
-                 id="subd. 9(e): (a) and (b) in one type group: all held to (b)(1) 400"),
-    pytest.param([fact("A", 2, 300), fact("B", 3, protection=100)], 400, "de_minimis_exempt",
-                 id="subd. 9(e): type 2 outside with type 3 in the zone: type 2 held to (b)(1)"),
-    pytest.param([fact("A", 2, 401), fact("B", 3, protection=100)], 400, "replacement_required",
-                 id="subd. 9(e): across type groups, 401 sq ft of type 2 is over (b)(1)"),
-    pytest.param([fact("A", 2, 10), fact("B", 2, setback=10)], 20, "de_minimis_exempt",
-                 id="subd. 9(c): 20 sq ft in all, setback zone touched: within (c)"),
-    pytest.param([fact("A", 2, 11), fact("B", 2, setback=10)], 20, "replacement_required",
-                 id="subd. 9(c): 21 sq ft in all, setback zone touched: over (c)"),
+    pytest.param(
+        [fact("A", 2, 5000), fact("B", 2, protection=400)],
+        400,
+        "replacement_required",
+        id="subd. 9(e): (a) and (b) in one type group: all held to (b)(1) 400",
+    ),
+    pytest.param(
+        [fact("A", 2, 300), fact("B", 3, protection=100)],
+        400,
+        "de_minimis_exempt",
+        id="subd. 9(e): type 2 outside with type 3 in the zone: type 2 held to (b)(1)",
+    ),
+    pytest.param(
+        [fact("A", 2, 401), fact("B", 3, protection=100)],
+        400,
+        "replacement_required",
+        id="subd. 9(e): across type groups, 401 sq ft of type 2 is over (b)(1)",
+    ),
+    pytest.param(
+        [fact("A", 2, 10), fact("B", 2, setback=10)],
+        20,
+        "de_minimis_exempt",
+        id="subd. 9(c): 20 sq ft in all, setback zone touched: within (c)",
+    ),
+    pytest.param(
+        [fact("A", 2, 11), fact("B", 2, setback=10)],
+        20,
+        "replacement_required",
+        id="subd. 9(c): 21 sq ft in all, setback zone touched: over (c)",
+    ),
 ]
 
 
@@ -119,8 +148,7 @@ def test_an_unknown_clause_reading_is_refused():
         pytest.param(GT80, "nonagricultural", 1, id="§ 103G.222 subd. 1(g): 1:1 in >80 area"),
     ],
 )
-def test_public_waters_wetland_is_replaced_at_the_ratio_and_routed_to_the_dnr(pct, land_use,
-                                                                              ratio):
+def test_public_waters_wetland_is_replaced_at_the_ratio_and_routed_to_the_dnr(pct, land_use, ratio):
     d = decide(fact("P", 3, 50_000, pct=pct, public_waters_wetland=True, land_use=land_use))
     p = d.by_impact["P"]
     assert p.outcome is ImpactOutcome.REPLACEMENT_REQUIRED
@@ -142,16 +170,31 @@ def test_a_public_waters_wetland_does_not_count_in_the_de_minimis_totals():
 # --- 4. impact kind (§ 103G.222 subd. 1(a); Minn. R. 8420.0522 subp. 2) -------------------
 
 KINDS = [
-    pytest.param(dict(wtype=3, impact_kind="excavate", flooded=True), "replacement_required",
-                 id="subd. 1(a): excavation in a flooded type 3 area is covered"),
-    pytest.param(dict(wtype=5, impact_kind="excavate", flooded=None), "replacement_required",
-                 id="subd. 1(a): type 5 excavation of unknown regime is treated as covered"),
-    pytest.param(dict(wtype=3, impact_kind="excavate", flooded=False), "not_a_drain_or_fill",
-                 id="subd. 1(a): excavation in a type 3 area not flooded is not a drain or fill"),
-    pytest.param(dict(wtype=2, impact_kind="excavate"), "not_a_drain_or_fill",
-                 id="subd. 1(a): excavation alone in a type 2 wetland is not a drain or fill"),
-    pytest.param(dict(wtype=3, impact_kind="unknown"), "replacement_required",
-                 id="subd. 1(a): an unknown kind is decided as a drain or fill"),
+    pytest.param(
+        dict(wtype=3, impact_kind="excavate", flooded=True),
+        "replacement_required",
+        id="subd. 1(a): excavation in a flooded type 3 area is covered",
+    ),
+    pytest.param(
+        dict(wtype=5, impact_kind="excavate", flooded=None),
+        "replacement_required",
+        id="subd. 1(a): type 5 excavation of unknown regime is treated as covered",
+    ),
+    pytest.param(
+        dict(wtype=3, impact_kind="excavate", flooded=False),
+        "not_a_drain_or_fill",
+        id="subd. 1(a): excavation in a type 3 area not flooded is not a drain or fill",
+    ),
+    pytest.param(
+        dict(wtype=2, impact_kind="excavate"),
+        "not_a_drain_or_fill",
+        id="subd. 1(a): excavation alone in a type 2 wetland is not a drain or fill",
+    ),
+    pytest.param(
+        dict(wtype=3, impact_kind="unknown"),
+        "replacement_required",
+        id="subd. 1(a): an unknown kind is decided as a drain or fill",
+    ),
 ]
 
 
@@ -170,10 +213,16 @@ def test_impact_kind(kw, expected):
 @pytest.mark.parametrize(
     ("sqft", "expected"),
     [
-        pytest.param(2000.0, "de_minimis_exempt",
-                     id="8420.0522 subp. 2: 2,000 sq ft partly drained counts 1,000 = (d)(2)"),
-        pytest.param(2002.0, "replacement_required",
-                     id="8420.0522 subp. 2: 2,002 sq ft partly drained counts 1,001 > (d)(2)"),
+        pytest.param(
+            2000.0,
+            "de_minimis_exempt",
+            id="8420.0522 subp. 2: 2,000 sq ft partly drained counts 1,000 = (d)(2)",
+        ),
+        pytest.param(
+            2002.0,
+            "replacement_required",
+            id="8420.0522 subp. 2: 2,002 sq ft partly drained counts 1,001 > (d)(2)",
+        ),
     ],
 )
 def test_partial_drainage_counts_at_least_half(sqft, expected):
@@ -239,21 +288,49 @@ def test_unknown_ownership_gives_a_conditional_outcome_naming_the_fact():
     ("prior", "owns", "portion", "expected"),
     [
         pytest.param(0, True, 43_560, "exempt", id="subd. 9(f)(1): owner of the whole wetland"),
-        pytest.param(1000, True, 43_560, "exempt",
-                     id="subd. 9(f)(1): 1,000 prior + 9,000 = 10,000, at the amount"),
-        pytest.param(1001, True, 43_560, "not_exempt",
-                     id="subd. 9(f)(1): 1,001 prior + 9,000 is over the amount"),
-        pytest.param(1001, True, None, "conditional",
-                     id="subd. 9(f)(2): over the amount, portion unknown: conditional"),
-        pytest.param(0, False, 180_000, "exempt",
-                     id="subd. 9(f)(2): 5 percent of a 180,000 sq ft portion is 9,000"),
-        pytest.param(0, False, 179_999, "not_exempt",
-                     id="subd. 9(f)(2): 5 percent of 179,999 sq ft is under 9,000"),
+        pytest.param(
+            1000,
+            True,
+            43_560,
+            "exempt",
+            id="subd. 9(f)(1): 1,000 prior + 9,000 = 10,000, at the amount",
+        ),
+        pytest.param(
+            1001,
+            True,
+            43_560,
+            "not_exempt",
+            id="subd. 9(f)(1): 1,001 prior + 9,000 is over the amount",
+        ),
+        pytest.param(
+            1001,
+            True,
+            None,
+            "conditional",
+            id="subd. 9(f)(2): over the amount, portion unknown: conditional",
+        ),
+        pytest.param(
+            0,
+            False,
+            180_000,
+            "exempt",
+            id="subd. 9(f)(2): 5 percent of a 180,000 sq ft portion is 9,000",
+        ),
+        pytest.param(
+            0,
+            False,
+            179_999,
+            "not_exempt",
+            id="subd. 9(f)(2): 5 percent of 179,999 sq ft is under 9,000",
+        ),
     ],
 )
 def test_cumulative_limit_per_landowner_portion(prior, owns, portion, expected):
-    d = decide(fact("A", 2, 9000, owns_whole_wetland=owns, portion_sqft=portion,
-                    prior_sqft_since_1992=prior))
+    d = decide(
+        fact(
+            "A", 2, 9000, owns_whole_wetland=owns, portion_sqft=portion, prior_sqft_since_1992=prior
+        )
+    )
     step = next(s for s in d.steps() if s["rule_id"] == "de_minimis.cumulative")
     assert step["outcome"] == expected
     assert step["citation"] == "Minn. Stat. § 103G.2241, subd. 9(f)"
@@ -263,8 +340,9 @@ def test_cumulative_limit_per_landowner_portion(prior, owns, portion, expected):
     ("sqft", "expected"),
     [
         pytest.param(400, "exempt", id="subd. 9(f)(3): 400 sq ft is within the floor"),
-        pytest.param(401, "conditional",
-                     id="subd. 9(f)(3): 401 sq ft of unknown ownership is conditional"),
+        pytest.param(
+            401, "conditional", id="subd. 9(f)(3): 401 sq ft of unknown ownership is conditional"
+        ),
     ],
 )
 def test_cumulative_floor_holds_whoever_owns(sqft, expected):
@@ -274,10 +352,14 @@ def test_cumulative_floor_holds_whoever_owns(sqft, expected):
 
 
 def test_one_owner_on_one_wetland_is_summed_and_different_owners_are_not_pooled():
-    same = decide(fact("A", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False),
-                  fact("B", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False))
-    apart = decide(fact("A", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False),
-                   fact("B", 2, 300, owner="Y", wetland_id="w1", owns_whole_wetland=False))
+    same = decide(
+        fact("A", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False),
+        fact("B", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False),
+    )
+    apart = decide(
+        fact("A", 2, 300, owner="X", wetland_id="w1", owns_whole_wetland=False),
+        fact("B", 2, 300, owner="Y", wetland_id="w1", owns_whole_wetland=False),
+    )
     cum = [s for s in same.steps() if s["rule_id"] == "de_minimis.cumulative"]
     assert len(cum) == 1 and cum[0]["value"] == 600 and cum[0]["outcome"] == "conditional"
     cum = [s for s in apart.steps() if s["rule_id"] == "de_minimis.cumulative"]
@@ -344,8 +426,7 @@ def test_trace_has_the_contract_columns_and_one_project_outcome():
 
 
 def test_decide_projects_shares_one_trace_and_numbers_seq_per_project():
-    decisions = decide_projects({"one": [fact("A", 2, 10)], "two": [fact("A", 2, 10)]},
-                                as_of=AS_OF)
+    decisions = decide_projects({"one": [fact("A", 2, 10)], "two": [fact("A", 2, 10)]}, as_of=AS_OF)
     frame = decisions[0].log.frame()
     for _, rows in frame.groupby("project"):
         assert list(rows["seq"]) == list(range(len(rows)))
@@ -364,8 +445,7 @@ def test_importing_the_rules_loads_no_geometry_or_mapping_library():
         "import sys, wetland_gis.rules; "
         "print([m for m in ('geopandas', 'folium', 'rasterio', 'scipy') if m in sys.modules])"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
@@ -374,18 +454,28 @@ def test_importing_the_rules_loads_no_geometry_or_mapping_library():
 _impacts = st.lists(
     st.builds(
         lambda t, zone, sqft, owns: fact(
-            None, t, sqft if zone == 0 else 0.0, protection=sqft if zone == 1 else 0.0,
-            setback=sqft if zone == 2 else 0.0, owns_whole_wetland=owns),
-        st.integers(1, 8), st.integers(0, 2), st.floats(0.1, 20_000, allow_nan=False),
+            None,
+            t,
+            sqft if zone == 0 else 0.0,
+            protection=sqft if zone == 1 else 0.0,
+            setback=sqft if zone == 2 else 0.0,
+            owns_whole_wetland=owns,
+        ),
+        st.integers(1, 8),
+        st.integers(0, 2),
+        st.floats(0.1, 20_000, allow_nan=False),
         st.sampled_from([True, False, None]),
     ),
-    min_size=1, max_size=6,
+    min_size=1,
+    max_size=6,
 )
 
 
 def _ids(items):
-    return [ImpactFacts(**{**{k: getattr(f, k) for k in f.__dataclass_fields__},
-                           "impact_id": str(i)}) for i, f in enumerate(items)]
+    return [
+        ImpactFacts(**{**{k: getattr(f, k) for k in f.__dataclass_fields__}, "impact_id": str(i)})
+        for i, f in enumerate(items)
+    ]
 
 
 @settings(max_examples=150, deadline=None)

@@ -21,22 +21,63 @@ HALF_ACRE = ACRE // 2  # 21,780 sq ft
 
 # (sentence, type, wetland acres, bottomland hardwood, outcome)
 PASTURE = [
-    ("§ 103G.2241 subd. 1(2): a 100-acre type 1 wetland on pasture qualifies whatever its size",
-     1, 100.0, False, Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 1(2): a bottomland hardwood type 1 wetland on pasture does not qualify",
-     1, 1.0, True, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 1(2): a 1.99-acre type 2 wetland on pasture qualifies", 2, 1.99, False,
-     Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 1(2): a 2-acre type 2 wetland is not less than two acres and does not "
-     "qualify", 2, 2.0, False, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 1(2): a 1.99-acre type 6 wetland on pasture qualifies", 6, 1.99, False,
-     Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 1(2): a 2-acre type 6 wetland does not qualify", 6, 2.0, False,
-     Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 1(2): a 0.5-acre type 3 wetland does not qualify (types 1, 2, 6 only)",
-     3, 0.5, False, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 1(2): a type 2 wetland of unknown size is not assessed", 2, None, False,
-     Outcome.NOT_ASSESSED),
+    (
+        "§ 103G.2241 subd. 1(2): a 100-acre type 1 wetland on pasture qualifies whatever its size",
+        1,
+        100.0,
+        False,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 1(2): a bottomland hardwood type 1 wetland on pasture does not qualify",
+        1,
+        1.0,
+        True,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 1(2): a 1.99-acre type 2 wetland on pasture qualifies",
+        2,
+        1.99,
+        False,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 1(2): a 2-acre type 2 wetland is not less than two acres and does not "
+        "qualify",
+        2,
+        2.0,
+        False,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 1(2): a 1.99-acre type 6 wetland on pasture qualifies",
+        6,
+        1.99,
+        False,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 1(2): a 2-acre type 6 wetland does not qualify",
+        6,
+        2.0,
+        False,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 1(2): a 0.5-acre type 3 wetland does not qualify (types 1, 2, 6 only)",
+        3,
+        0.5,
+        False,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 1(2): a type 2 wetland of unknown size is not assessed",
+        2,
+        None,
+        False,
+        Outcome.NOT_ASSESSED,
+    ),
 ]
 
 
@@ -54,20 +95,56 @@ def test_pasture_exemption(wtype, acres, hardwood, outcome):
 
 # (sentence, type, drained sq ft, incorporated, outcome)
 DRAINAGE = [
-    ("§ 103G.2241 subd. 2(b): draining 50 acres of type 1 wetland in an unincorporated area "
-     "qualifies", 1, 50 * ACRE, False, Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 2(b): draining exactly 5 acres of type 2 wetland qualifies", 2,
-     5 * ACRE, False, Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 2(b): draining 5 acres and 1 sq ft of type 2 wetland does not", 2,
-     5 * ACRE + 1, False, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 2(b): draining exactly 5 acres of type 6 wetland qualifies", 6,
-     5 * ACRE, None, Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 2(b): draining 5 acres and 1 sq ft of type 6 wetland does not", 6,
-     5 * ACRE + 1, None, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 2(b): draining type 1 wetland in a city does not qualify", 1, ACRE,
-     True, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 2(b): draining type 3 wetland does not qualify", 3, 100, False,
-     Outcome.NOT_ELIGIBLE),
+    (
+        "§ 103G.2241 subd. 2(b): draining 50 acres of type 1 wetland in an unincorporated area "
+        "qualifies",
+        1,
+        50 * ACRE,
+        False,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 2(b): draining exactly 5 acres of type 2 wetland qualifies",
+        2,
+        5 * ACRE,
+        False,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 2(b): draining 5 acres and 1 sq ft of type 2 wetland does not",
+        2,
+        5 * ACRE + 1,
+        False,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 2(b): draining exactly 5 acres of type 6 wetland qualifies",
+        6,
+        5 * ACRE,
+        None,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 2(b): draining 5 acres and 1 sq ft of type 6 wetland does not",
+        6,
+        5 * ACRE + 1,
+        None,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 2(b): draining type 1 wetland in a city does not qualify",
+        1,
+        ACRE,
+        True,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 2(b): draining type 3 wetland does not qualify",
+        3,
+        100,
+        False,
+        Outcome.NOT_ELIGIBLE,
+    ),
 ]
 
 
@@ -87,10 +164,17 @@ def test_drainage_exemption(wtype, sqft, incorporated, outcome):
 
 # (sentence, altered sq ft, outcome)
 UTILITY = [
-    ("§ 103G.2241 subd. 6(a)(1): a utility altering 21,779 sq ft (under one-half acre) "
-     "qualifies", HALF_ACRE - 1, Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 6(a)(1): a utility altering exactly one-half acre does not (less than)",
-     HALF_ACRE, Outcome.NOT_ELIGIBLE),
+    (
+        "§ 103G.2241 subd. 6(a)(1): a utility altering 21,779 sq ft (under one-half acre) "
+        "qualifies",
+        HALF_ACRE - 1,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 6(a)(1): a utility altering exactly one-half acre does not (less than)",
+        HALF_ACRE,
+        Outcome.NOT_ELIGIBLE,
+    ),
     ("§ 103G.2241 subd. 6(a)(1): a utility altering 0 sq ft qualifies", 0, Outcome.ELIGIBLE),
 ]
 
@@ -107,18 +191,45 @@ def test_utility_exemption(sqft, outcome):
 
 # (sentence, deposition sq ft, wetland acres, outcome)
 WILDLIFE = [
-    ("§ 103G.2241 subd. 10(1): in a 100-acre wetland one-half acre of spoil (the lesser limit) "
-     "qualifies", HALF_ACRE, 100.0, Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 10(1): in a 100-acre wetland one-half acre and 1 sq ft does not",
-     HALF_ACRE + 1, 100.0, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 10(1): in a 4-acre wetland 8,712 sq ft (5 percent, the lesser limit) "
-     "qualifies", 8_712, 4.0, Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 10(1): in a 4-acre wetland 8,713 sq ft does not", 8_713, 4.0,
-     Outcome.NOT_ELIGIBLE),
-    ("§ 103G.2241 subd. 10(1): in a 10-acre wetland 5 percent equals one-half acre: 21,780 sq "
-     "ft qualifies", HALF_ACRE, 10.0, Outcome.ELIGIBLE),
-    ("§ 103G.2241 subd. 10(1): in a wetland of unknown size spoil is not assessed", 100, None,
-     Outcome.NOT_ASSESSED),
+    (
+        "§ 103G.2241 subd. 10(1): in a 100-acre wetland one-half acre of spoil (the lesser limit) "
+        "qualifies",
+        HALF_ACRE,
+        100.0,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 10(1): in a 100-acre wetland one-half acre and 1 sq ft does not",
+        HALF_ACRE + 1,
+        100.0,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 10(1): in a 4-acre wetland 8,712 sq ft (5 percent, the lesser limit) "
+        "qualifies",
+        8_712,
+        4.0,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 10(1): in a 4-acre wetland 8,713 sq ft does not",
+        8_713,
+        4.0,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 10(1): in a 10-acre wetland 5 percent equals one-half acre: 21,780 sq "
+        "ft qualifies",
+        HALF_ACRE,
+        10.0,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.2241 subd. 10(1): in a wetland of unknown size spoil is not assessed",
+        100,
+        None,
+        Outcome.NOT_ASSESSED,
+    ),
 ]
 
 
@@ -142,14 +253,13 @@ def test_wildlife_spoil_limit_is_the_lesser():
 
 
 def _impact(wtype: int, sqft: float, **flags: bool) -> ImpactFacts:
-    return ImpactFacts(
-        "A", wtype, False, 0, 0, sqft, PercentageArea.LESS_THAN_50, False, **flags
-    )
+    return ImpactFacts("A", wtype, False, 0, 0, sqft, PercentageArea.LESS_THAN_50, False, **flags)
 
 
 def test_exemption_candidates_lists_those_passing_the_area_test():
-    got = exemption_candidates(_impact(2, 1_000), wetland_acres=1.0, incorporated=False,
-                               as_of=AS_OF)
+    got = exemption_candidates(
+        _impact(2, 1_000), wetland_acres=1.0, incorporated=False, as_of=AS_OF
+    )
     assert [d.question for d in got] == [
         "pasture_exemption",
         "drainage_exemption",
@@ -166,18 +276,24 @@ def test_exemption_candidates_lists_those_passing_the_area_test():
 @pytest.mark.parametrize(
     "flag",
     [
-        pytest.param("calcareous_fen", id="Minn. R. 8420.0420 subp. 1: a calcareous fen has no "
-                     "exemption"),
+        pytest.param(
+            "calcareous_fen", id="Minn. R. 8420.0420 subp. 1: a calcareous fen has no exemption"
+        ),
         pytest.param("banked", id="Minn. R. 8420.0420 subp. 1: a banked wetland has none"),
-        pytest.param("used_for_replacement_credit", id="Minn. R. 8420.0420 subp. 1: a credit "
-                     "wetland has none"),
-        pytest.param("public_waters_wetland", id="§ 103G.005 subd. 19(b): a public waters "
-                     "wetland is outside the WCA"),
+        pytest.param(
+            "used_for_replacement_credit",
+            id="Minn. R. 8420.0420 subp. 1: a credit wetland has none",
+        ),
+        pytest.param(
+            "public_waters_wetland",
+            id="§ 103G.005 subd. 19(b): a public waters wetland is outside the WCA",
+        ),
     ],
 )
 def test_no_candidates_for_excluded_wetlands(flag):
-    assert exemption_candidates(_impact(2, 10, **{flag: True}), wetland_acres=1.0,
-                                as_of=AS_OF) == ()
+    assert (
+        exemption_candidates(_impact(2, 10, **{flag: True}), wetland_acres=1.0, as_of=AS_OF) == ()
+    )
 
 
 def test_errors():

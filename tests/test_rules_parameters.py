@@ -49,8 +49,17 @@ def test_every_leaf_is_cited_described_and_dated():
 def test_the_11_metro_counties():
     metro = default_parameters().value("metropolitan_area.counties", "2024-05-01")
     assert sorted(metro) == [
-        "Anoka", "Carver", "Chisago", "Dakota", "Hennepin", "Isanti", "Ramsey", "Scott",
-        "Sherburne", "Washington", "Wright",
+        "Anoka",
+        "Carver",
+        "Chisago",
+        "Dakota",
+        "Hennepin",
+        "Isanti",
+        "Ramsey",
+        "Scott",
+        "Sherburne",
+        "Washington",
+        "Wright",
     ]
     for county in metro:  # every one is a classified county
         percentage_area_of_county(county, as_of="2024-05-01")
@@ -87,8 +96,8 @@ LEAF = """
     ("body", "match"),
     [
         pytest.param(
-            LEAF.format(unit="square_foot", values="{2018-01-01: 20}") + LEAF.format(
-                unit="square_foot", values="{2018-01-01: 20}"),
+            LEAF.format(unit="square_foot", values="{2018-01-01: 20}")
+            + LEAF.format(unit="square_foot", values="{2018-01-01: 20}"),
             "duplicate key 'amount'",
             id="a duplicate parameter key is refused",
         ),
@@ -162,10 +171,33 @@ def _numbers(path: Path) -> list[tuple[int, str, str]]:
 
 
 # A named unit constant may hold its number; nothing else may be more than 0 or 1.
-ALLOWED_LINES = ("PERCENT = 100", "SQFT_PER_ACRE = 43_560",
-                 "AMOUNT_STEP_SQFT = 10")  # a display rounding step, not an amount
-LEGAL_AMOUNTS = {10_000, 5_000, 2_500, 2_000, 1_000, 500, 400, 100, 80, 50, 20, 15, 10, 5, 2,
-                 6.5, 0.5, 2.5, 1992, 43_560}
+ALLOWED_LINES = (
+    "PERCENT = 100",
+    "SQFT_PER_ACRE = 43_560",
+    "AMOUNT_STEP_SQFT = 10",
+)  # a display rounding step, not an amount
+LEGAL_AMOUNTS = {
+    10_000,
+    5_000,
+    2_500,
+    2_000,
+    1_000,
+    500,
+    400,
+    100,
+    80,
+    50,
+    20,
+    15,
+    10,
+    5,
+    2,
+    6.5,
+    0.5,
+    2.5,
+    1992,
+    43_560,
+}
 
 
 #: Numbers outside the rules core that equal a legal amount but are not law, reviewed one by
@@ -184,8 +216,23 @@ NOT_LAW = {
 }
 #: Legal amounts distinctive enough to be law wherever they appear (small integers such as
 #: 2 or 5 are indices, digits and types outside the rules core).
-DISTINCTIVE = {10_000, 5_000, 2_500, 2_000, 1_000, 500, 400, 80, 50, 15, 6.5, 2.5, 0.5,
-               1992, 43_560}
+DISTINCTIVE = {
+    10_000,
+    5_000,
+    2_500,
+    2_000,
+    1_000,
+    500,
+    400,
+    80,
+    50,
+    15,
+    6.5,
+    2.5,
+    0.5,
+    1992,
+    43_560,
+}
 
 
 @pytest.mark.parametrize("module", ALL_MODULES)
@@ -194,8 +241,9 @@ def test_no_legal_amount_is_written_in_any_module(module):
     offending = []
     for line_no, text, line in _numbers(PACKAGE_DIR / module):
         value = float(text.replace("_", ""))
-        if value in DISTINCTIVE and not any(m == module and snippet in line
-                                            for m, snippet in NOT_LAW):
+        if value in DISTINCTIVE and not any(
+            m == module and snippet in line for m, snippet in NOT_LAW
+        ):
             offending.append(f"{module}:{line_no}: {line}")
     assert not offending, "legal amounts written in code:\n" + "\n".join(offending)
 
@@ -222,7 +270,8 @@ def test_rules_public_api():
     assert set(namespace) - {"__builtins__"} == set(exported)
     # every public name the package imports is exported, and comes from the rules core
     public = {
-        name for name, obj in vars(rules).items()
+        name
+        for name, obj in vars(rules).items()
         if not name.startswith("_") and not inspect.ismodule(obj) and name != "annotations"
     }
     assert public == set(exported), f"not in __all__: {sorted(public - set(exported))}"
@@ -241,8 +290,12 @@ def test_every_rule_returns_a_json_ready_decision():
     ratio = rules.replacement_ratio(lt50, False, as_of=day)
     decisions = [
         rules.percentage_area_from_figures(
-            presettlement_wetland_acres=10, remaining_wetland_acres=9, land_area_acres=100,
-            wetland_acres=20, public_land_acres=0, as_of=day,
+            presettlement_wetland_acres=10,
+            remaining_wetland_acres=9,
+            land_area_acres=100,
+            wetland_acres=20,
+            public_land_acres=0,
+            as_of=day,
         ),
         rules.percentage_area_of_county("Itasca", as_of=day),
         rules.in_metropolitan_area("Scott", as_of=day),

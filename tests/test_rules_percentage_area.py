@@ -24,23 +24,82 @@ GT80, MID, LT50 = (
 
 # (sentence, presettlement, remaining, land, wetland, public land, class)
 FIGURES = [
-    ("§ 103G.005 subd. 10b: 80 percent intact with 10 percent of the land in wetland is a "
-     "greater than 80 percent area", 1_000, 800, 10_000, 1_000, 0, GT80),
-    ("§ 103G.005 subd. 10b: 80 percent intact with 50 percent state or federal land is a "
-     "greater than 80 percent area", 1_000, 800, 10_000, 0, 5_000, GT80),
-    ("§ 103G.005 subd. 10b: 95 percent intact meeting both extra conditions is a greater than "
-     "80 percent area", 1_000, 950, 10_000, 2_000, 6_000, GT80),
-    ("§ 103G.005 subd. 10a: 79.9 percent intact is a 50 to 80 percent area", 1_000, 799,
-     10_000, 2_000, 6_000, MID),
-    ("§ 103G.005 subd. 10a: exactly 50 percent intact is a 50 to 80 percent area", 1_000, 500,
-     10_000, 0, 0, MID),
-    ("§ 103G.005 subd. 10h: 49.9 percent intact is a less than 50 percent area", 1_000, 499,
-     10_000, 2_000, 6_000, LT50),
-    ("§ 103G.005 subd. 10h: 80 percent intact with 9.99 percent wetland and 49.99 percent "
-     "public land meets neither extra condition and is a less than 50 percent area", 1_000,
-     800, 10_000, 999, 4_999, LT50),
-    ("§ 103G.005 subd. 10h: nothing intact is a less than 50 percent area", 1_000, 0, 10_000,
-     0, 0, LT50),
+    (
+        "§ 103G.005 subd. 10b: 80 percent intact with 10 percent of the land in wetland is a "
+        "greater than 80 percent area",
+        1_000,
+        800,
+        10_000,
+        1_000,
+        0,
+        GT80,
+    ),
+    (
+        "§ 103G.005 subd. 10b: 80 percent intact with 50 percent state or federal land is a "
+        "greater than 80 percent area",
+        1_000,
+        800,
+        10_000,
+        0,
+        5_000,
+        GT80,
+    ),
+    (
+        "§ 103G.005 subd. 10b: 95 percent intact meeting both extra conditions is a greater than "
+        "80 percent area",
+        1_000,
+        950,
+        10_000,
+        2_000,
+        6_000,
+        GT80,
+    ),
+    (
+        "§ 103G.005 subd. 10a: 79.9 percent intact is a 50 to 80 percent area",
+        1_000,
+        799,
+        10_000,
+        2_000,
+        6_000,
+        MID,
+    ),
+    (
+        "§ 103G.005 subd. 10a: exactly 50 percent intact is a 50 to 80 percent area",
+        1_000,
+        500,
+        10_000,
+        0,
+        0,
+        MID,
+    ),
+    (
+        "§ 103G.005 subd. 10h: 49.9 percent intact is a less than 50 percent area",
+        1_000,
+        499,
+        10_000,
+        2_000,
+        6_000,
+        LT50,
+    ),
+    (
+        "§ 103G.005 subd. 10h: 80 percent intact with 9.99 percent wetland and 49.99 percent "
+        "public land meets neither extra condition and is a less than 50 percent area",
+        1_000,
+        800,
+        10_000,
+        999,
+        4_999,
+        LT50,
+    ),
+    (
+        "§ 103G.005 subd. 10h: nothing intact is a less than 50 percent area",
+        1_000,
+        0,
+        10_000,
+        0,
+        0,
+        LT50,
+    ),
 ]
 
 
@@ -103,22 +162,43 @@ def test_figures_are_validated(kwargs, match):
 # --- counties ---------------------------------------------------------------------------
 
 COUNTIES = [
-    ("Minn. R. 8420.0117 subp. 1: Crow Wing County is a greater than 80 percent area",
-     "Crow Wing", GT80),
-    ("Minn. R. 8420.0117 subp. 1: 'crow wing county' is matched whatever the case", "crow wing "
-     "county", GT80),
+    (
+        "Minn. R. 8420.0117 subp. 1: Crow Wing County is a greater than 80 percent area",
+        "Crow Wing",
+        GT80,
+    ),
+    (
+        "Minn. R. 8420.0117 subp. 1: 'crow wing county' is matched whatever the case",
+        "crow wing county",
+        GT80,
+    ),
     ("Minn. R. 8420.0117 subp. 1: '  St Louis ' is St. Louis County", "  St Louis ", GT80),
-    ("Minn. R. 8420.0117 subp. 1: 'Saint Louis County' is St. Louis County", "Saint Louis County",
-     GT80),
-    ("Minn. R. 8420.0117 subp. 1: Lake of the Woods County is a greater than 80 percent area",
-     "LAKE OF THE WOODS", GT80),
+    (
+        "Minn. R. 8420.0117 subp. 1: 'Saint Louis County' is St. Louis County",
+        "Saint Louis County",
+        GT80,
+    ),
+    (
+        "Minn. R. 8420.0117 subp. 1: Lake of the Woods County is a greater than 80 percent area",
+        "LAKE OF THE WOODS",
+        GT80,
+    ),
     ("Minn. R. 8420.0117 subp. 1: Anoka County is a 50 to 80 percent area", "Anoka", MID),
-    ("Minn. R. 8420.0117 subp. 1: Otter Tail County is a 50 to 80 percent area",
-     "Otter  Tail", MID),
-    ("Minn. R. 8420.0117 subp. 1: Lac qui Parle County is a less than 50 percent area",
-     "Lac Qui Parle County", LT50),
-    ("Minn. R. 8420.0117 subp. 1: Hennepin County is a less than 50 percent area", "Hennepin",
-     LT50),
+    (
+        "Minn. R. 8420.0117 subp. 1: Otter Tail County is a 50 to 80 percent area",
+        "Otter  Tail",
+        MID,
+    ),
+    (
+        "Minn. R. 8420.0117 subp. 1: Lac qui Parle County is a less than 50 percent area",
+        "Lac Qui Parle County",
+        LT50,
+    ),
+    (
+        "Minn. R. 8420.0117 subp. 1: Hennepin County is a less than 50 percent area",
+        "Hennepin",
+        LT50,
+    ),
     ("Minn. R. 8420.0117 subp. 1: McLeod County is a less than 50 percent area", "mcleod", LT50),
 ]
 
@@ -174,14 +254,29 @@ def test_normalise_county():
 
 # --- metropolitan area ------------------------------------------------------------------
 
-METRO = ["Anoka", "Carver", "Chisago", "Dakota", "Hennepin", "Isanti", "Ramsey", "Scott",
-         "Sherburne", "Washington", "Wright"]
+METRO = [
+    "Anoka",
+    "Carver",
+    "Chisago",
+    "Dakota",
+    "Hennepin",
+    "Isanti",
+    "Ramsey",
+    "Scott",
+    "Sherburne",
+    "Washington",
+    "Wright",
+]
 
 
 @pytest.mark.parametrize(
     "county",
-    [pytest.param(c, id=f"§ 103G.2241 subd. 9(d): {c} County is in the 11-county metropolitan "
-                  "area") for c in METRO],
+    [
+        pytest.param(
+            c, id=f"§ 103G.2241 subd. 9(d): {c} County is in the 11-county metropolitan area"
+        )
+        for c in METRO
+    ],
 )
 def test_metro_counties(county):
     d = in_metropolitan_area(county.upper() + " county", as_of=AS_OF)
@@ -209,17 +304,48 @@ def test_metro_rejects_unknown_counties():
 # --- figures written with decimals, exactly at a threshold ------------------------------
 # (sentence, presettlement, remaining, land, wetland, public land, class)
 DECIMAL_FIGURES = [
-    ("§ 103G.005 subd. 10b(1): 76,827.2 of 96,034 acres intact (exactly 80 percent) with "
-     "8,899.5 of 88,995 acres in wetland (exactly 10 percent) is a greater than 80 percent "
-     "area", 96_034, 76_827.2, 88_995, 8_899.5, 0, GT80),
-    ("§ 103G.005 subd. 10b(1): 6,786.072 of 8,482.59 acres intact (exactly 80 percent) with "
-     "702.264 of 7,022.64 acres in wetland (exactly 10 percent) is a greater than 80 percent "
-     "area", 8_482.59, 6_786.072, 7_022.64, 702.264, 0, GT80),
-    ("§ 103G.005 subd. 10b(2): 264.448 of 330.56 acres intact (exactly 80 percent) with half "
-     "the land state or federal is a greater than 80 percent area", 330.56, 264.448, 1, 0,
-     0.5, GT80),
-    ("§ 103G.005 subd. 10a: 79.99999999999999 percent intact is less than 80, a 50 to 80 "
-     "percent area", 100, 79.99999999999999, 10, 1, 0, MID),
+    (
+        "§ 103G.005 subd. 10b(1): 76,827.2 of 96,034 acres intact (exactly 80 percent) with "
+        "8,899.5 of 88,995 acres in wetland (exactly 10 percent) is a greater than 80 percent "
+        "area",
+        96_034,
+        76_827.2,
+        88_995,
+        8_899.5,
+        0,
+        GT80,
+    ),
+    (
+        "§ 103G.005 subd. 10b(1): 6,786.072 of 8,482.59 acres intact (exactly 80 percent) with "
+        "702.264 of 7,022.64 acres in wetland (exactly 10 percent) is a greater than 80 percent "
+        "area",
+        8_482.59,
+        6_786.072,
+        7_022.64,
+        702.264,
+        0,
+        GT80,
+    ),
+    (
+        "§ 103G.005 subd. 10b(2): 264.448 of 330.56 acres intact (exactly 80 percent) with half "
+        "the land state or federal is a greater than 80 percent area",
+        330.56,
+        264.448,
+        1,
+        0,
+        0.5,
+        GT80,
+    ),
+    (
+        "§ 103G.005 subd. 10a: 79.99999999999999 percent intact is less than 80, a 50 to 80 "
+        "percent area",
+        100,
+        79.99999999999999,
+        10,
+        1,
+        0,
+        MID,
+    ),
 ]
 
 

@@ -293,7 +293,9 @@ def test_2242_subd_12c5_stream_restoration_only_in_a_greater_than_80_area():
 
 def test_2242_subd_12c_an_action_established_in_rule_by_the_user_table_is_eligible():
     d = replacement_action_eligibility(
-        "preservation", LT50, rule_actions={"preservation": "Minn. R. 8420.0526 (user)"},
+        "preservation",
+        LT50,
+        rule_actions={"preservation": "Minn. R. 8420.0526 (user)"},
         as_of=AS_OF,
     )
     assert d.outcome is Outcome.ELIGIBLE

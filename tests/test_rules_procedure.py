@@ -17,15 +17,32 @@ AS_OF = "2024-05-01"
 
 # (sentence, total sq ft, applicable amount, outcome)
 SEQUENCING = [
-    ("§ 103G.222 subd. 1(b), end: 20,000 sq ft with a 10,000 sq ft amount may be sequenced "
-     "on site without a written alternatives analysis", 20_000, 10_000, Outcome.ELIGIBLE),
-    ("§ 103G.222 subd. 1(b), end: 20,001 sq ft with a 10,000 sq ft amount needs analysis",
-     20_001, 10_000, Outcome.NOT_ELIGIBLE),
-    ("§ 103G.222 subd. 1(b), end: 12,000 sq ft with a 2,000 sq ft amount may be sequenced "
-     "on site",
-     12_000, 2_000, Outcome.ELIGIBLE),
-    ("§ 103G.222 subd. 1(b), end: 12,001 sq ft with a 2,000 sq ft amount needs the analysis",
-     12_001, 2_000, Outcome.NOT_ELIGIBLE),
+    (
+        "§ 103G.222 subd. 1(b), end: 20,000 sq ft with a 10,000 sq ft amount may be sequenced "
+        "on site without a written alternatives analysis",
+        20_000,
+        10_000,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.222 subd. 1(b), end: 20,001 sq ft with a 10,000 sq ft amount needs analysis",
+        20_001,
+        10_000,
+        Outcome.NOT_ELIGIBLE,
+    ),
+    (
+        "§ 103G.222 subd. 1(b), end: 12,000 sq ft with a 2,000 sq ft amount may be sequenced "
+        "on site",
+        12_000,
+        2_000,
+        Outcome.ELIGIBLE,
+    ),
+    (
+        "§ 103G.222 subd. 1(b), end: 12,001 sq ft with a 2,000 sq ft amount needs the analysis",
+        12_001,
+        2_000,
+        Outcome.NOT_ELIGIBLE,
+    ),
 ]
 
 
@@ -42,10 +59,16 @@ def test_sequencing(total, amount, outcome):
 
 # (sentence, total sq ft, outcome)
 COMMENT = [
-    ("§ 103G.2242 subd. 8: a 9,999 sq ft impact has no public comment period", 9_999,
-     Outcome.NOT_REQUIRED),
-    ("§ 103G.2242 subd. 8: a 10,000 sq ft impact is not 'less than 10,000' and has one", 10_000,
-     Outcome.REQUIRED),
+    (
+        "§ 103G.2242 subd. 8: a 9,999 sq ft impact has no public comment period",
+        9_999,
+        Outcome.NOT_REQUIRED,
+    ),
+    (
+        "§ 103G.2242 subd. 8: a 10,000 sq ft impact is not 'less than 10,000' and has one",
+        10_000,
+        Outcome.REQUIRED,
+    ),
     ("§ 103G.2242 subd. 8: a 50,000 sq ft impact has one", 50_000, Outcome.REQUIRED),
 ]
 
@@ -63,16 +86,41 @@ def test_public_comment(total, outcome):
 
 # (sentence, original, revised, moved feet, outcome)
 REVISED = [
-    ("§ 103G.2242 subd. 6(b)(1): a revision exactly 10 percent larger is an application",
-     10_000, 11_000, 0, Outcome.REQUIRED),
-    ("§ 103G.2242 subd. 6(b)(1): a revision 9.99 percent larger is not", 10_000, 10_999, 0,
-     Outcome.NOT_REQUIRED),
-    ("§ 103G.2242 subd. 6(b)(2): a revision 501 feet away is an application", 10_000, 10_000,
-     501, Outcome.REQUIRED),
-    ("§ 103G.2242 subd. 6(b)(2): a revision exactly 500 feet away is not", 10_000, 10_000, 500,
-     Outcome.NOT_REQUIRED),
-    ("§ 103G.2242 subd. 6(b): a smaller revision in place is not", 10_000, 5_000, 0,
-     Outcome.NOT_REQUIRED),
+    (
+        "§ 103G.2242 subd. 6(b)(1): a revision exactly 10 percent larger is an application",
+        10_000,
+        11_000,
+        0,
+        Outcome.REQUIRED,
+    ),
+    (
+        "§ 103G.2242 subd. 6(b)(1): a revision 9.99 percent larger is not",
+        10_000,
+        10_999,
+        0,
+        Outcome.NOT_REQUIRED,
+    ),
+    (
+        "§ 103G.2242 subd. 6(b)(2): a revision 501 feet away is an application",
+        10_000,
+        10_000,
+        501,
+        Outcome.REQUIRED,
+    ),
+    (
+        "§ 103G.2242 subd. 6(b)(2): a revision exactly 500 feet away is not",
+        10_000,
+        10_000,
+        500,
+        Outcome.NOT_REQUIRED,
+    ),
+    (
+        "§ 103G.2242 subd. 6(b): a smaller revision in place is not",
+        10_000,
+        5_000,
+        0,
+        Outcome.NOT_REQUIRED,
+    ),
 ]
 
 
@@ -97,19 +145,43 @@ def test_revised_application_cites_what_fired():
 
 # (sentence, credit value, transaction, fee)
 FEES = [
-    ("§ 103G.2242 subd. 14(a)(1): maintenance on $40,000 of credits is 1 percent, $400",
-     40_000, "maintenance", 400.0),
-    ("§ 103G.2242 subd. 14(a)(1): maintenance on $50,000 is exactly the $500 cap", 50_000,
-     "maintenance", 500.0),
-    ("§ 103G.2242 subd. 14(a)(1): maintenance on $60,000 is capped at $500", 60_000,
-     "maintenance", 500.0),
-    ("§ 103G.2242 subd. 14(a)(2): a deposit of $10,000 of credits is 6.5 percent, $650", 10_000,
-     "deposit", 650.0),
-    ("§ 103G.2242 subd. 14(a)(2): an establishment on $20,000 is capped at $1,000", 20_000,
-     "establishment", 1_000.0),
+    (
+        "§ 103G.2242 subd. 14(a)(1): maintenance on $40,000 of credits is 1 percent, $400",
+        40_000,
+        "maintenance",
+        400.0,
+    ),
+    (
+        "§ 103G.2242 subd. 14(a)(1): maintenance on $50,000 is exactly the $500 cap",
+        50_000,
+        "maintenance",
+        500.0,
+    ),
+    (
+        "§ 103G.2242 subd. 14(a)(1): maintenance on $60,000 is capped at $500",
+        60_000,
+        "maintenance",
+        500.0,
+    ),
+    (
+        "§ 103G.2242 subd. 14(a)(2): a deposit of $10,000 of credits is 6.5 percent, $650",
+        10_000,
+        "deposit",
+        650.0,
+    ),
+    (
+        "§ 103G.2242 subd. 14(a)(2): an establishment on $20,000 is capped at $1,000",
+        20_000,
+        "establishment",
+        1_000.0,
+    ),
     ("§ 103G.2242 subd. 14(a)(2): a transfer of $15,000 is $975", 15_000, "transfer", 975.0),
-    ("§ 103G.2242 subd. 14(a)(3): a withdrawal of $100,000 is 6.5 percent, $6,500, uncapped",
-     100_000, "withdrawal", 6_500.0),
+    (
+        "§ 103G.2242 subd. 14(a)(3): a withdrawal of $100,000 is 6.5 percent, $6,500, uncapped",
+        100_000,
+        "withdrawal",
+        6_500.0,
+    ),
 ]
 
 
@@ -132,10 +204,18 @@ def test_bank_fee_errors():
 @pytest.mark.parametrize(
     ("original", "revised"),
     [
-        pytest.param(7_024, 7_726.4, id="§ 103G.2242 subd. 6(b)(1): 7,024 to 7,726.4 sq ft is "
-                     "exactly ten percent larger and is an application"),
-        pytest.param(5_175.1, 5_692.61, id="§ 103G.2242 subd. 6(b)(1): 5,175.1 to 5,692.61 sq ft "
-                     "is exactly ten percent larger and is an application"),
+        pytest.param(
+            7_024,
+            7_726.4,
+            id="§ 103G.2242 subd. 6(b)(1): 7,024 to 7,726.4 sq ft is "
+            "exactly ten percent larger and is an application",
+        ),
+        pytest.param(
+            5_175.1,
+            5_692.61,
+            id="§ 103G.2242 subd. 6(b)(1): 5,175.1 to 5,692.61 sq ft "
+            "is exactly ten percent larger and is an application",
+        ),
     ],
 )
 def test_a_revision_exactly_ten_percent_larger_in_decimals_is_an_application(original, revised):

@@ -12,19 +12,50 @@ AS_OF = "2024-05-01"
 
 # (sentence, types, acres, incorporated, is a public waters wetland)
 CASES = [
-    ("§ 103G.005 subd. 15a: a 10-acre type 3 wetland in an unincorporated area is a public "
-     "waters wetland", 3, 10.0, False, True),
-    ("§ 103G.005 subd. 15a: a 9.99-acre type 3 wetland in an unincorporated area is not",
-     3, 9.99, False, False),
-    ("§ 103G.005 subd. 15a: a 2.5-acre type 5 wetland in a city is a public waters wetland",
-     5, 2.5, True, True),
+    (
+        "§ 103G.005 subd. 15a: a 10-acre type 3 wetland in an unincorporated area is a public "
+        "waters wetland",
+        3,
+        10.0,
+        False,
+        True,
+    ),
+    (
+        "§ 103G.005 subd. 15a: a 9.99-acre type 3 wetland in an unincorporated area is not",
+        3,
+        9.99,
+        False,
+        False,
+    ),
+    (
+        "§ 103G.005 subd. 15a: a 2.5-acre type 5 wetland in a city is a public waters wetland",
+        5,
+        2.5,
+        True,
+        True,
+    ),
     ("§ 103G.005 subd. 15a: a 2.49-acre type 5 wetland in a city is not", 5, 2.49, True, False),
-    ("§ 103G.005 subd. 15a: a 5-acre type 4 wetland in an unincorporated area is not", 4, 5.0,
-     False, False),
-    ("§ 103G.005 subd. 15a: a 50-acre type 2 wetland is not (types 3, 4, 5 only)", 2, 50.0,
-     False, False),
-    ("§ 103G.005 subd. 15a: a 12-acre type 3/4 complex in an unincorporated area is one",
-     [3, 4], 12.0, False, True),
+    (
+        "§ 103G.005 subd. 15a: a 5-acre type 4 wetland in an unincorporated area is not",
+        4,
+        5.0,
+        False,
+        False,
+    ),
+    (
+        "§ 103G.005 subd. 15a: a 50-acre type 2 wetland is not (types 3, 4, 5 only)",
+        2,
+        50.0,
+        False,
+        False,
+    ),
+    (
+        "§ 103G.005 subd. 15a: a 12-acre type 3/4 complex in an unincorporated area is one",
+        [3, 4],
+        12.0,
+        False,
+        True,
+    ),
 ]
 
 

@@ -22,16 +22,41 @@ GT80, MID, LT50 = (
 
 # (sentence, class, agricultural, ratio, citation)
 RATIOS = [
-    ("§ 103G.222 subd. 1(f): nonagricultural land in a less than 50 percent area is 2:1", LT50,
-     False, 2.0, "Minn. Stat. § 103G.222, subd. 1(f)"),
-    ("§ 103G.222 subd. 1(f): nonagricultural land in a 50 to 80 percent area is 2:1", MID,
-     False, 2.0, "Minn. Stat. § 103G.222, subd. 1(f)"),
-    ("§ 103G.222 subd. 1(g): agricultural land in a less than 50 percent area is 1:1", LT50,
-     True, 1.0, "Minn. Stat. § 103G.222, subd. 1(g)"),
-    ("§ 103G.222 subd. 1(g): nonagricultural land in a greater than 80 percent area is 1:1",
-     GT80, False, 1.0, "Minn. Stat. § 103G.222, subd. 1(g)"),
-    ("§ 103G.222 subd. 1(g): agricultural land in a greater than 80 percent area is 1:1", GT80,
-     True, 1.0, "Minn. Stat. § 103G.222, subd. 1(g)"),
+    (
+        "§ 103G.222 subd. 1(f): nonagricultural land in a less than 50 percent area is 2:1",
+        LT50,
+        False,
+        2.0,
+        "Minn. Stat. § 103G.222, subd. 1(f)",
+    ),
+    (
+        "§ 103G.222 subd. 1(f): nonagricultural land in a 50 to 80 percent area is 2:1",
+        MID,
+        False,
+        2.0,
+        "Minn. Stat. § 103G.222, subd. 1(f)",
+    ),
+    (
+        "§ 103G.222 subd. 1(g): agricultural land in a less than 50 percent area is 1:1",
+        LT50,
+        True,
+        1.0,
+        "Minn. Stat. § 103G.222, subd. 1(g)",
+    ),
+    (
+        "§ 103G.222 subd. 1(g): nonagricultural land in a greater than 80 percent area is 1:1",
+        GT80,
+        False,
+        1.0,
+        "Minn. Stat. § 103G.222, subd. 1(g)",
+    ),
+    (
+        "§ 103G.222 subd. 1(g): agricultural land in a greater than 80 percent area is 1:1",
+        GT80,
+        True,
+        1.0,
+        "Minn. Stat. § 103G.222, subd. 1(g)",
+    ),
 ]
 
 

@@ -52,24 +52,52 @@ SCHEMA = {
     "bank_service_areas": ("Polygon", ["bsa", "bsa_name"]),
     "percentage_overrides": ("Polygon", ["pct_class", "citation", "major"]),
     "public_water_basins": (
-        "Polygon", ["pw_id", "shore_class", "pw_name", "acres", "sewered", "setback_ft"]),
+        "Polygon",
+        ["pw_id", "shore_class", "pw_name", "acres", "sewered", "setback_ft"],
+    ),
     "public_watercourses": (
-        "LineString", ["pw_id", "shore_class", "pw_name", "sewered", "setback_ft"]),
+        "LineString",
+        ["pw_id", "shore_class", "pw_name", "sewered", "setback_ft"],
+    ),
     "incorporated_areas": ("Polygon", ["name"]),
     "lgus": ("Polygon", ["lgu_name", "shoreland_ordinance", "setback_ft"]),
     "calcareous_fens": ("Polygon", ["fen_name"]),
 }
 NAME_FIELDS = {
-    "major_watersheds": "major_name", "bank_service_areas": "bsa_name",
-    "percentage_overrides": "citation", "public_water_basins": "pw_name",
-    "public_watercourses": "pw_name", "incorporated_areas": "name", "lgus": "lgu_name",
-    "calcareous_fens": "fen_name", "minor_watersheds": "minor_name",
+    "major_watersheds": "major_name",
+    "bank_service_areas": "bsa_name",
+    "percentage_overrides": "citation",
+    "public_water_basins": "pw_name",
+    "public_watercourses": "pw_name",
+    "incorporated_areas": "name",
+    "lgus": "lgu_name",
+    "calcareous_fens": "fen_name",
+    "minor_watersheds": "minor_name",
 }
-IMPACT_FIELDS = ["impact_id", "project", "circ39", "attribute", "cedar_tam", "impact",
-                 "land_use", "wetland_ac"]
+IMPACT_FIELDS = [
+    "impact_id",
+    "project",
+    "circ39",
+    "attribute",
+    "cedar_tam",
+    "impact",
+    "land_use",
+    "wetland_ac",
+]
 SITE_FIELDS = ["site_id", "action", "circ39", "credit_ac", "cost_usd"]
-BANK_COLUMNS = ["bank_name", "account", "county", "major", "bsa", "circ39", "credits",
-                "price", "program", "lon", "lat"]
+BANK_COLUMNS = [
+    "bank_name",
+    "account",
+    "county",
+    "major",
+    "bsa",
+    "circ39",
+    "credits",
+    "price",
+    "program",
+    "lon",
+    "lat",
+]
 SEVEN_COUNTY_METRO = {"Anoka", "Carver", "Dakota", "Hennepin", "Ramsey", "Scott", "Washington"}
 
 
@@ -130,8 +158,12 @@ def test_real_files_are_shipped_unchanged():
 
 
 def test_synthetic_outputs_are_small():
-    made = [SAMPLE / "synthetic_context.gpkg", SAMPLE / "synthetic_bank_credits.csv",
-            SAMPLE / "synthetic_bank_credits.gpkg", *sorted((SAMPLE / "projects").rglob("*.*"))]
+    made = [
+        SAMPLE / "synthetic_context.gpkg",
+        SAMPLE / "synthetic_bank_credits.csv",
+        SAMPLE / "synthetic_bank_credits.gpkg",
+        *sorted((SAMPLE / "projects").rglob("*.*")),
+    ]
     for path in made:
         assert path.stat().st_size < 2 * 1024 * 1024, path
 
@@ -168,8 +200,7 @@ def test_script_is_deterministic_and_committed_outputs_are_current(tmp_path):
         pd.testing.assert_frame_equal(a.drop(columns="geometry"), b.drop(columns="geometry"))
         # The committed files are what the script writes now (rerun it after a change).
         assert a.geom_equals_exact(shipped.geometry, tolerance=1e-6).all(), rel
-        pd.testing.assert_frame_equal(a.drop(columns="geometry"),
-                                      shipped.drop(columns="geometry"))
+        pd.testing.assert_frame_equal(a.drop(columns="geometry"), shipped.drop(columns="geometry"))
     for rel in ("synthetic_bank_credits.csv",):
         assert (first / rel).read_bytes() == (second / rel).read_bytes()
         assert (first / rel).read_text() == (SAMPLE / rel).read_text()
@@ -202,11 +233,23 @@ def test_every_synthetic_layer_and_name_says_synthetic(ctx):
 def test_context_values_are_in_the_allowed_sets(ctx):
     basins = ctx["public_water_basins"]
     assert set(basins["shore_class"]) <= {
-        "natural_environment", "recreational_development", "general_development"}
+        "natural_environment",
+        "recreational_development",
+        "general_development",
+    }
     assert set(ctx["public_watercourses"]["shore_class"]) <= {
-        "remote", "forested", "transition", "agricultural", "urban", "tributary"}
+        "remote",
+        "forested",
+        "transition",
+        "agricultural",
+        "urban",
+        "tributary",
+    }
     assert set(ctx["percentage_overrides"]["pct_class"]) <= {
-        "greater_than_80_percent", "50_to_80_percent", "less_than_50_percent"}
+        "greater_than_80_percent",
+        "50_to_80_percent",
+        "less_than_50_percent",
+    }
     # Acres are the real polygon areas.
     np.testing.assert_allclose(basins["acres"], basins.area / ACRE, atol=0.06)
     assert ctx["lgus"]["shoreland_ordinance"].astype(bool).all()
@@ -234,8 +277,9 @@ def test_layers_tile_the_state_without_gaps_or_overlaps(ctx, state, name):
 
 
 def test_watersheds_nest(ctx):
-    bsas, majors, minors = (ctx[n] for n in
-                            ("bank_service_areas", "major_watersheds", "minor_watersheds"))
+    bsas, majors, minors = (
+        ctx[n] for n in ("bank_service_areas", "major_watersheds", "minor_watersheds")
+    )
     assert majors["major"].is_unique and majors["major"].between(1, 81).all()
     assert majors.groupby("bsa").size().between(3, 8).all()
     for _, row in majors.iterrows():
@@ -258,10 +302,12 @@ def test_override_is_part_of_one_major_in_a_less_than_50_county_far_from_wright(
     row = overrides.iloc[0]
     assert row["pct_class"] == "greater_than_80_percent"
     assert row["citation"] == (
-        "SYNTHETIC example of a reclassification under Minn. R. 8420.0117, subp. 2")
+        "SYNTHETIC example of a reclassification under Minn. R. 8420.0117, subp. 2"
+    )
     majors = ctx["major_watersheds"].set_index("major")
     assert majors.geometry[row["major"]].intersection(row.geometry).area >= (
-        0.999 * row.geometry.area)
+        0.999 * row.geometry.area
+    )
     assert row.geometry.area < 0.5 * majors.geometry[row["major"]].area  # only a part
     assert _county_of(counties, row.geometry) == "Polk"  # less than 50 (Minn. R. 8420.0117)
     assert row.geometry.distance(wright_impacts.union_all()) > 200_000
@@ -271,8 +317,9 @@ def test_override_is_part_of_one_major_in_a_less_than_50_county_far_from_wright(
 
 
 @pytest.mark.parametrize("folder", [WRIGHT, CROW_WING])
-@pytest.mark.parametrize("name,fields", [("impacts", IMPACT_FIELDS),
-                                         ("candidate_sites", SITE_FIELDS)])
+@pytest.mark.parametrize(
+    "name,fields", [("impacts", IMPACT_FIELDS), ("candidate_sites", SITE_FIELDS)]
+)
 def test_project_files_are_handed_over_as_from_qgis(folder, name, fields):
     shp = folder / f"{name}.shp"
     for ext in (".shp", ".shx", ".dbf", ".prj", ".cpg"):
@@ -290,9 +337,7 @@ def test_project_files_are_handed_over_as_from_qgis(folder, name, fields):
     assert from_gpkg.is_valid.all() and (from_gpkg.geom_type == "Polygon").all()
 
 
-def test_wright_impacts_are_in_wright_county_and_one_minor(
-    ctx, counties, wright_impacts
-):
+def test_wright_impacts_are_in_wright_county_and_one_minor(ctx, counties, wright_impacts):
     assert 6 <= len(wright_impacts) <= 8
     wright = counties.loc[counties["NAME"] == "Wright"].geometry.iloc[0]
     assert wright_impacts.within(wright).all()
@@ -348,14 +393,21 @@ def test_wright_candidate_sites_cover_every_siting_tier(ctx, counties, wright_im
     assert 5 <= len(sites) <= 6 and acres.between(1, 10).all()
     assert (sites["credit_ac"] <= acres).all()
     assert set(sites["action"]) <= {"restoration", "creation"}
-    bsas, majors, minors = (ctx[n] for n in
-                            ("bank_service_areas", "major_watersheds", "minor_watersheds"))
+    bsas, majors, minors = (
+        ctx[n] for n in ("bank_service_areas", "major_watersheds", "minor_watersheds")
+    )
     impact = wright_impacts.geometry["W-2"]
-    home = {f: _holder(layer, impact, f)
-            for layer, f in ((minors, "minor"), (majors, "major"), (bsas, "bsa"))}
-    where = {sid: {f: _holder(layer, g, f)
-                   for layer, f in ((minors, "minor"), (majors, "major"), (bsas, "bsa"))}
-             for sid, g in sites.geometry.items()}
+    home = {
+        f: _holder(layer, impact, f)
+        for layer, f in ((minors, "minor"), (majors, "major"), (bsas, "bsa"))
+    }
+    where = {
+        sid: {
+            f: _holder(layer, g, f)
+            for layer, f in ((minors, "minor"), (majors, "major"), (bsas, "bsa"))
+        }
+        for sid, g in sites.geometry.items()
+    }
     assert where["S-1"]["minor"] == home["minor"]
     assert where["S-2"]["major"] == home["major"] and where["S-2"]["minor"] != home["minor"]
     assert where["S-3"]["bsa"] == home["bsa"] and where["S-3"]["major"] != home["major"]
@@ -405,8 +457,9 @@ def test_bank_credit_listing(ctx, counties):
     assert csv["bank_name"].str.startswith("Synthetic Bank").all()
     assert csv["account"].str.fullmatch(r"\d{4}-S").all() and csv["account"].is_unique
     assert set(csv["program"]) <= {"WCA", "404", "both"}
-    points = gpd.GeoDataFrame(csv, geometry=gpd.points_from_xy(csv["lon"], csv["lat"]),
-                              crs=4326).to_crs(26915)
+    points = gpd.GeoDataFrame(
+        csv, geometry=gpd.points_from_xy(csv["lon"], csv["lat"]), crs=4326
+    ).to_crs(26915)
     for _, row in points.iterrows():
         assert _holder(counties, row.geometry, "NAME") == row["county"]
         assert _holder(ctx["major_watersheds"], row.geometry, "major") == row["major"]

@@ -38,8 +38,11 @@ def _screen(gdf, **kw):
 
 def _allowance(t: int, place) -> float:
     return de_minimis_allowance(
-        WetlandType(t), ShorelandZone.OUTSIDE, PercentageArea(place["pct_class"]),
-        bool(place["metro"]), as_of=AS_OF,
+        WetlandType(t),
+        ShorelandZone.OUTSIDE,
+        PercentageArea(place["pct_class"]),
+        bool(place["metro"]),
+        as_of=AS_OF,
     ).value
 
 
@@ -90,8 +93,19 @@ def test_cli_screen_writes_geoparquet_and_geopackage(tmp_path, capsys):
     src = tmp_path / "inventory.gpkg"
     _inventory(attribute=["PEM1A", "PSS1C"]).to_file(src, driver="GPKG")
     out = tmp_path / "screened.parquet"
-    code = main(["screen", str(src), "--context", str(CONTEXT), "--out", str(out),
-                 "--as-of", AS_OF, "--quiet"])
+    code = main(
+        [
+            "screen",
+            str(src),
+            "--context",
+            str(CONTEXT),
+            "--out",
+            str(out),
+            "--as-of",
+            AS_OF,
+            "--quiet",
+        ]
+    )
     assert code == 0
     assert len(gpd.read_parquet(out)) == 2
     assert pyogrio.list_layers(out.with_suffix(".gpkg"))[0][0] == "wetlands"

@@ -41,8 +41,10 @@ def basins(pw_ids, shore_class=None, **cols) -> gpd.GeoDataFrame:
 
 def load(layer, class_source="dnr", classes=LIST):
     return load_context(
-        layers={"public_water_basins": layer}, shoreland_classes=classes,
-        class_source=class_source, as_of="2024-05-01",
+        layers={"public_water_basins": layer},
+        shoreland_classes=classes,
+        class_source=class_source,
+        as_of="2024-05-01",
     )
 
 
@@ -62,33 +64,62 @@ def test_the_shipped_subset_reads_with_eight_digit_keys(shipped_list):
 
 CASES = [
     # id, DOW, class source, expected class, expected shore_class_source
-    ("dnr-adney-crow-wing-18022500", "18022500", "dnr", "general_development",
-     "list: dnr_class"),
-    ("dnr-anderson-hennepin-27006200", "27006200", "dnr", "recreational_development",
-     "list: dnr_class"),
+    ("dnr-adney-crow-wing-18022500", "18022500", "dnr", "general_development", "list: dnr_class"),
+    (
+        "dnr-anderson-hennepin-27006200",
+        "27006200",
+        "dnr",
+        "recreational_development",
+        "list: dnr_class",
+    ),
     ("dnr-abbey-wright-86021600", "86021600", "dnr", "natural_environment", "list: dnr_class"),
-    ("dnr-buffalo-two-city-rows-agree-18015200", "18015200", "dnr", "natural_environment",
-     "list: dnr_class"),
-    ("dnr-mallard-pass-wright-86018500", "86018500", "dnr", "recreational_development",
-     "list: dnr_class"),
-    ("local-mallard-pass-city-ordinance-differs-86018500", "86018500", "local",
-     "natural_environment", "list: city_class"),
-    ("local-abbey-county-ordinance-86021600", "86021600", "local", "natural_environment",
-     "list: county_class"),
-    ("local-arlas-pond-no-dnr-class-18064000", "18064000", "local", "general_development",
-     "list: city_class"),
+    (
+        "dnr-buffalo-two-city-rows-agree-18015200",
+        "18015200",
+        "dnr",
+        "natural_environment",
+        "list: dnr_class",
+    ),
+    (
+        "dnr-mallard-pass-wright-86018500",
+        "86018500",
+        "dnr",
+        "recreational_development",
+        "list: dnr_class",
+    ),
+    (
+        "local-mallard-pass-city-ordinance-differs-86018500",
+        "86018500",
+        "local",
+        "natural_environment",
+        "list: city_class",
+    ),
+    (
+        "local-abbey-county-ordinance-86021600",
+        "86021600",
+        "local",
+        "natural_environment",
+        "list: county_class",
+    ),
+    (
+        "local-arlas-pond-no-dnr-class-18064000",
+        "18064000",
+        "local",
+        "general_development",
+        "list: city_class",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("dow", "source", "expected", "how"),
-                         [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("dow", "source", "expected", "how"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_a_basin_without_a_class_takes_it_from_the_list(dow, source, expected, how):
     ctx = load(basins([dow]), class_source=source)
     row = ctx.public_water_basins.iloc[0]
     assert row["shore_class"] == expected
     assert row["shore_class_source"] == how
-    assert any(f"DOW {dow}: shore_class {expected}" in r and "line(s)" in r
-               for r in ctx.records)
+    assert any(f"DOW {dow}: shore_class {expected}" in r and "line(s)" in r for r in ctx.records)
 
 
 def test_local_and_dnr_classes_differ_for_mallard_pass():
@@ -99,7 +130,8 @@ def test_local_and_dnr_classes_differ_for_mallard_pass():
 
 
 @pytest.mark.parametrize(
-    "key", [18022500, 18022500.0, "18-0225-00", " 18022500 "],
+    "key",
+    [18022500, 18022500.0, "18-0225-00", " 18022500 "],
     ids=["int", "float", "dashed", "spaces"],
 )
 def test_dow_spellings_are_normalised(key):
@@ -135,32 +167,48 @@ def test_the_layer_class_wins_and_the_difference_is_recorded():
     out = ctx.public_water_basins
     assert list(out["shore_class"]) == ["natural_environment", "recreational_development"]
     assert list(out["shore_class_source"]) == [SHORE_CLASS_FROM_LAYER, "list: dnr_class"]
-    assert any("keep the layer's shore_class" in r and "18022500" in r
-               and "list general_development" in r for r in ctx.records)
+    assert any(
+        "keep the layer's shore_class" in r and "18022500" in r and "list general_development" in r
+        for r in ctx.records
+    )
 
 
 def test_without_a_list_every_class_is_from_the_layer():
-    ctx = load_context(layers={"public_water_basins": basins(
-        ["18022500"], shore_class=["GD"])}, as_of="2024-05-01")
+    ctx = load_context(
+        layers={"public_water_basins": basins(["18022500"], shore_class=["GD"])}, as_of="2024-05-01"
+    )
     assert ctx.public_water_basins["shore_class_source"].iloc[0] == SHORE_CLASS_FROM_LAYER
 
 
 ERRORS = [
     ("not-on-the-list-st-louis-69000100", "69000100", "dnr", "DOW 69000100 is not on the list"),
-    ("dnr-ox-split-class-18028800", "18028800", "dnr",
-     "'General Development/Natural Environment'.*not one of the state classes"),
+    (
+        "dnr-ox-split-class-18028800",
+        "18028800",
+        "dnr",
+        "'General Development/Natural Environment'.*not one of the state classes",
+    ),
     ("local-ox-two-city-rows-differ-18028800", "18028800", "local", "several classes"),
     ("dnr-arlas-pond-blank-dnr-class-18064000", "18064000", "dnr", "no row with a DNR class"),
-    ("local-dog-special-protection-18010700", "18010700", "local",
-     "'Special Protection'.*not one of the state classes"),
-    ("local-arrowhead-no-local-class-27004500", "27004500", "local",
-     "no row with a county or city class"),
+    (
+        "local-dog-special-protection-18010700",
+        "18010700",
+        "local",
+        "'Special Protection'.*not one of the state classes",
+    ),
+    (
+        "local-arrowhead-no-local-class-27004500",
+        "27004500",
+        "local",
+        "no row with a county or city class",
+    ),
     ("not-a-dow-number", "SYN-86-0001", "dnr", "not an 8-digit DNR lake/basin number"),
 ]
 
 
-@pytest.mark.parametrize(("dow", "source", "match"), [e[1:] for e in ERRORS],
-                         ids=[e[0] for e in ERRORS])
+@pytest.mark.parametrize(
+    ("dow", "source", "match"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
+)
 def test_a_basin_in_neither_is_an_error_naming_layer_row_and_fix(dow, source, match):
     layer = basins(["18022500", dow])
     with pytest.raises(ContextError, match=match) as err:
@@ -203,7 +251,8 @@ def test_a_list_without_dowlknum_names_the_columns(tmp_path):
 def test_a_bad_dow_in_the_list_names_the_line(tmp_path):
     bad = tmp_path / "list.csv"
     pd.DataFrame({"dowlknum": ["18022500", "Lake X"], "dnr_class": ["GD", "NE"]}).to_csv(
-        bad, index=False)
+        bad, index=False
+    )
     with pytest.raises(ContextError, match="line 3 has dowlknum 'Lake X'"):
         read_shoreland_classes(bad)
 
@@ -215,8 +264,17 @@ def test_a_missing_list_file_is_an_error(tmp_path):
 
 def test_the_cli_takes_the_list_and_the_class_source():
     args = build_parser().parse_args(
-        ["assess", "x.gpkg", "--out", "o.gpkg", "--shoreland-classes", str(LIST),
-         "--shoreland-class-source", "local"])
+        [
+            "assess",
+            "x.gpkg",
+            "--out",
+            "o.gpkg",
+            "--shoreland-classes",
+            str(LIST),
+            "--shoreland-class-source",
+            "local",
+        ]
+    )
     assert args.shoreland_classes == str(LIST) and args.shoreland_class_source == "local"
     default = build_parser().parse_args(["assess", "x.gpkg", "--out", "o.gpkg"])
     assert default.shoreland_classes is None and default.shoreland_class_source == "dnr"
@@ -229,17 +287,26 @@ def _cli_context(tmp_path):
     folder = tmp_path / "context"
     folder.mkdir()
     lake = box(p.x, p.y, p.x + 300, p.y + 300)
-    gpd.GeoDataFrame({"pw_id": ["86-0185-00"], "pw_name": ["Mallard Pass"]},
-                     geometry=[lake], crs=CRS).to_file(folder / "public_water_basins.gpkg")
-    impacts = gpd.GeoDataFrame({"impact_id": ["W-1"], "circ39": ["3"]},
-                               geometry=[box(p.x + 310, p.y, p.x + 320, p.y + 10)], crs=CRS)
+    gpd.GeoDataFrame(
+        {"pw_id": ["86-0185-00"], "pw_name": ["Mallard Pass"]}, geometry=[lake], crs=CRS
+    ).to_file(folder / "public_water_basins.gpkg")
+    impacts = gpd.GeoDataFrame(
+        {"impact_id": ["W-1"], "circ39": ["3"]},
+        geometry=[box(p.x + 310, p.y, p.x + 320, p.y + 10)],
+        crs=CRS,
+    )
     impacts.to_file(tmp_path / "impacts.gpkg")
     return folder, tmp_path / "impacts.gpkg"
 
 
-@pytest.mark.parametrize(("source", "expected", "engine"), [
-    ("dnr", "recreational_development", "default"), ("local", "natural_environment", "default"),
-    ("local", "natural_environment", "chunks")])
+@pytest.mark.parametrize(
+    ("source", "expected", "engine"),
+    [
+        ("dnr", "recreational_development", "default"),
+        ("local", "natural_environment", "default"),
+        ("local", "natural_environment", "chunks"),
+    ],
+)
 def test_assess_on_the_command_line_records_the_class_taken_from_the_list(
     tmp_path, source, expected, engine
 ):
@@ -253,22 +320,49 @@ def test_assess_on_the_command_line_records_the_class_taken_from_the_list(
     out = tmp_path / "assessed.gpkg"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
-        code = main(["assess", str(impacts), "--context", str(folder), "--out", str(out),
-                     "--as-of", "2024-05-01", "--shoreland-classes", str(LIST),
-                     "--shoreland-class-source", source, "--engine", engine, "--quiet"])
+        code = main(
+            [
+                "assess",
+                str(impacts),
+                "--context",
+                str(folder),
+                "--out",
+                str(out),
+                "--as-of",
+                "2024-05-01",
+                "--shoreland-classes",
+                str(LIST),
+                "--shoreland-class-source",
+                source,
+                "--engine",
+                engine,
+                "--quiet",
+            ]
+        )
     assert code == 0
     manifest = json.loads((tmp_path / "assessed_manifest.json").read_text())
     assert any(f"DOW 86018500: shore_class {expected}" in r for r in manifest["records"])
-    assert any(i["role"] == "context:shoreland_classes" and len(i["sha256"]) == 64
-               for i in manifest["inputs"])
+    assert any(
+        i["role"] == "context:shoreland_classes" and len(i["sha256"]) == 64
+        for i in manifest["inputs"]
+    )
 
 
 def test_assess_without_the_list_names_the_missing_shore_class_and_the_list(tmp_path, capsys):
     from wetland_gis.cli import main
 
     folder, impacts = _cli_context(tmp_path)
-    code = main(["assess", str(impacts), "--context", str(folder), "--out",
-                 str(tmp_path / "o.gpkg"), "--quiet"])
+    code = main(
+        [
+            "assess",
+            str(impacts),
+            "--context",
+            str(folder),
+            "--out",
+            str(tmp_path / "o.gpkg"),
+            "--quiet",
+        ]
+    )
     err = capsys.readouterr().err
     assert code != 0
     assert "public_water_basins.gpkg" in err and "missing the required field 'shore_class'" in err

@@ -56,19 +56,24 @@ def square(x: float, size: float = 20.0):
 
 def layers(with_bsa: bool = True) -> dict[str, gpd.GeoDataFrame]:
     out = {
-        "counties": gpd.GeoDataFrame({"NAME": ["Wright", "Crow Wing"]},
-                                     geometry=[strip(0, 2500), strip(2500, 3000)], crs=CRS),
+        "counties": gpd.GeoDataFrame(
+            {"NAME": ["Wright", "Crow Wing"]}, geometry=[strip(0, 2500), strip(2500, 3000)], crs=CRS
+        ),
         "major_watersheds": gpd.GeoDataFrame(
             {"major": [1, 2, 9], "major_name": ["One", "Two", "Nine"]},
-            geometry=[strip(0, 1000), strip(1000, 2000), strip(2000, 3000)], crs=CRS),
+            geometry=[strip(0, 1000), strip(1000, 2000), strip(2000, 3000)],
+            crs=CRS,
+        ),
         "minor_watersheds": gpd.GeoDataFrame(
             {"minor": ["101", "102", "201", "901"], "major": [1, 1, 2, 9]},
             geometry=[strip(0, 500), strip(500, 1000), strip(1000, 2000), strip(2000, 3000)],
-            crs=CRS),
+            crs=CRS,
+        ),
     }
     if with_bsa:
         out["bank_service_areas"] = gpd.GeoDataFrame(
-            {"bsa": [1, 5]}, geometry=[strip(0, 2000), strip(2000, 3000)], crs=CRS)
+            {"bsa": [1, 5]}, geometry=[strip(0, 2000), strip(2000, 3000)], crs=CRS
+        )
     return out
 
 
@@ -121,19 +126,21 @@ def lonlat(x: float) -> tuple[float, float]:
 
 def bank_table(**changes) -> pd.DataFrame:
     near, far = lonlat(300), lonlat(2300)
-    table = pd.DataFrame({
-        "bank_name": ["Near", "Far", "Fed", "Blind"],
-        "account": ["1001", "1002", "1003", "1004"],
-        "county": ["Wright"] * 4,
-        "major": ["", "", "", ""],
-        "bsa": ["", "", "", "1"],
-        "circ39": ["3", "2", "3", "shallow marsh"],
-        "credits": ["10", "10", "10", "0.5"],
-        "price": ["12000", "6000", "1000", "9000"],
-        "program": ["WCA", "both", "404", "WCA"],
-        "lon": [near[0], far[0], near[0], ""],
-        "lat": [near[1], far[1], near[1], ""],
-    })
+    table = pd.DataFrame(
+        {
+            "bank_name": ["Near", "Far", "Fed", "Blind"],
+            "account": ["1001", "1002", "1003", "1004"],
+            "county": ["Wright"] * 4,
+            "major": ["", "", "", ""],
+            "bsa": ["", "", "", "1"],
+            "circ39": ["3", "2", "3", "shallow marsh"],
+            "credits": ["10", "10", "10", "0.5"],
+            "price": ["12000", "6000", "1000", "9000"],
+            "program": ["WCA", "both", "404", "WCA"],
+            "lon": [near[0], far[0], near[0], ""],
+            "lat": [near[1], far[1], near[1], ""],
+        }
+    )
     for k, v in changes.items():
         table[k] = v
     return table
@@ -147,8 +154,9 @@ def bank_csv(tmp_path) -> Path:
 
 
 def _ranking(impacts, sites, bank_csv, context, **kw) -> pd.DataFrame:
-    s, b = attribute_options(prepare_sites(sites), read_bank_listing(bank_csv), context,
-                             as_of=AS_OF)
+    s, b = attribute_options(
+        prepare_sites(sites), read_bank_listing(bank_csv), context, as_of=AS_OF
+    )
     return rank_options(impacts, s, b, as_of=AS_OF, **kw)
 
 
@@ -195,8 +203,11 @@ def test_a_missing_listing_column_names_the_file_and_the_columns(tmp_path):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"credits": ["10", "-1", "10", "0.5"]}, r"row 1 \(line 3\): credits '-1' is not a "
-                                                 r"non-negative number"),
+        (
+            {"credits": ["10", "-1", "10", "0.5"]},
+            r"row 1 \(line 3\): credits '-1' is not a "
+            r"non-negative number",
+        ),
         ({"price": ["12000", "6000", "cheap", "9000"]}, r"row 2 \(line 4\): price 'cheap'"),
         ({"program": ["WCA", "both", "federal", "WCA"]}, r"program 'federal' is not one of"),
         ({"major": ["", "99", "", ""]}, r"major '99' is not a major watershed number"),
@@ -212,8 +223,9 @@ def test_bad_listing_values_name_row_line_and_fix(tmp_path, change, message):
 
 def test_a_geopackage_listing_is_read_and_reprojected(tmp_path):
     t = bank_table().drop(columns=["lon", "lat"])
-    g = gpd.GeoDataFrame(t, geometry=[Point(lonlat(x)) for x in (300, 2300, 300, 310)],
-                         crs="EPSG:4326")
+    g = gpd.GeoDataFrame(
+        t, geometry=[Point(lonlat(x)) for x in (300, 2300, 300, 310)], crs="EPSG:4326"
+    )
     path = tmp_path / "banks.gpkg"
     g.to_file(path, layer="credits")
     banks = read_bank_listing(path)
@@ -231,10 +243,14 @@ def test_a_missing_listing_file_is_a_clear_error(tmp_path):
 
 def test_options_are_placed_by_overlay_and_listing_values_win(sites, bank_csv, context):
     t = bank_table(major=["5", "", "", ""])  # the listing says major 5 for bank 1001
-    s, b = attribute_options(prepare_sites(sites), read_bank_listing_frame(t), context,
-                             as_of=AS_OF)
+    s, b = attribute_options(prepare_sites(sites), read_bank_listing_frame(t), context, as_of=AS_OF)
     assert s.set_index("site_id")["minor"].to_dict() == {
-        "S1": "101", "S2": "102", "S3": "201", "S4": "901", "S5": "901"}
+        "S1": "101",
+        "S2": "102",
+        "S3": "201",
+        "S4": "901",
+        "S5": "901",
+    }
     assert s.set_index("site_id").loc["S5", "pct_class"] == "greater_than_80_percent"
     b = b.set_index("option_id")
     assert b.loc["1001", "major"] == 5
@@ -259,7 +275,9 @@ def test_005_subd_10b_a_bsa_classed_greater_than_80_in_the_override_layer_exclud
     more = layers()
     more["percentage_overrides"] = gpd.GeoDataFrame(
         {"pct_class": ["greater_than_80_percent"], "citation": ["BSA 1 (user)"]},
-        geometry=[strip(250, 400)], crs=CRS)
+        geometry=[strip(250, 400)],
+        crs=CRS,
+    )
     ctx = load_context(layers=more, as_of=AS_OF)
     _, b = attribute_options(None, read_bank_listing(bank_csv), ctx, as_of=AS_OF)
     assert b.set_index("option_id").loc["1001", "pct_class"] == "greater_than_80_percent"
@@ -351,12 +369,15 @@ def test_credits_needed_cost_and_distance(ranking):
 
 
 def test_user_ratio_adjustments_apply_by_relation(impacts, sites, bank_csv, context):
-    adj = Adjustments(ratio=(
-        RatioAdjustment("outside_bank_service_area", 0.5, "Minn. R. 8420.0522 (test)"),
-        RatioAdjustment("out_of_kind", 0.25, "Minn. R. 8420.0522 (test)"),
-    ))
-    s, b = attribute_options(prepare_sites(sites), read_bank_listing(bank_csv), context,
-                             as_of=AS_OF)
+    adj = Adjustments(
+        ratio=(
+            RatioAdjustment("outside_bank_service_area", 0.5, "Minn. R. 8420.0522 (test)"),
+            RatioAdjustment("out_of_kind", 0.25, "Minn. R. 8420.0522 (test)"),
+        )
+    )
+    s, b = attribute_options(
+        prepare_sites(sites), read_bank_listing(bank_csv), context, as_of=AS_OF
+    )
     a = rows(rank_options(impacts, s, b, adjustments=adj, as_of=AS_OF), "A")
     assert a.loc["S1", "ratio"] == 2.0
     assert a.loc["S4", "ratio"] == 2.5  # another BSA
@@ -434,9 +455,18 @@ def test_subd_3d_an_impact_without_options_has_every_tier_empty():
 def write_dem(path: Path) -> Path:
     z = np.full((60, 120), 100.0, dtype="float32")
     z[20:40, 20:40] = 99.0
-    with rasterio.open(path, "w", driver="GTiff", width=120, height=60, count=1,
-                       dtype="float32", crs=CRS, nodata=-9999.0,
-                       transform=Affine(25.0, 0, X, 0, -25.0, Y + 1000)) as dst:
+    with rasterio.open(
+        path,
+        "w",
+        driver="GTiff",
+        width=120,
+        height=60,
+        count=1,
+        dtype="float32",
+        crs=CRS,
+        nodata=-9999.0,
+        transform=Affine(25.0, 0, X, 0, -25.0, Y + 1000),
+    ) as dst:
         dst.write(z, 1)
     return path
 
@@ -446,8 +476,15 @@ def test_site_runs_end_to_end(impacts, sites, bank_csv, context, tmp_path):
         def __init__(self, frame):
             self.impacts = frame
 
-    result = site(Assessed(impacts), sites, bank_csv, context=context, as_of=AS_OF,
-                  dem=write_dem(tmp_path / "dem.tif"), siting_reading="single_order")
+    result = site(
+        Assessed(impacts),
+        sites,
+        bank_csv,
+        context=context,
+        as_of=AS_OF,
+        dem=write_dem(tmp_path / "dem.tif"),
+        siting_reading="single_order",
+    )
     plan = result.allocation
     assert set(plan["option_id"]) == {"S1", "S2", "S3"}
     a = plan[plan["impact_id"] == "A"].set_index("option_id")

@@ -33,8 +33,19 @@ from wetland_gis.rules.counties import county_classes
 
 AS_OF = "2024-05-01"
 
-BLANKS = [None, float("nan"), np.nan, np.float32("nan"), pd.NA, pd.NaT, np.datetime64("NaT"),
-          Decimal("NaN"), "", " ", "\t\n"]
+BLANKS = [
+    None,
+    float("nan"),
+    np.nan,
+    np.float32("nan"),
+    pd.NA,
+    pd.NaT,
+    np.datetime64("NaT"),
+    Decimal("NaN"),
+    "",
+    " ",
+    "\t\n",
+]
 NOT_BLANK = [0, 0.0, False, "0", "nan", "None", "-", [], ()]
 
 
@@ -58,10 +69,25 @@ def test_zero_false_and_text_are_values_not_blanks(value):
 BOOL_CASES = [
     *[(s, True) for s in TRUE_SPELLINGS],
     *[(s, False) for s in FALSE_SPELLINGS],
-    ("TRUE", True), ("True", True), (" yes ", True), ("Y", True), ("T", True),
-    ("FALSE", False), ("No", False), (" n", False), ("F", False),
-    (True, True), (False, False), (np.True_, True), (np.False_, False),
-    (1, True), (0, False), (1.0, True), (0.0, False), (np.int64(1), True), (np.float64(0), False),
+    ("TRUE", True),
+    ("True", True),
+    (" yes ", True),
+    ("Y", True),
+    ("T", True),
+    ("FALSE", False),
+    ("No", False),
+    (" n", False),
+    ("F", False),
+    (True, True),
+    (False, False),
+    (np.True_, True),
+    (np.False_, False),
+    (1, True),
+    (0, False),
+    (1.0, True),
+    (0.0, False),
+    (np.int64(1), True),
+    (np.float64(0), False),
 ]
 
 
@@ -89,10 +115,21 @@ def test_other_values_are_not_guessed_true_or_false(value):
 # ------------------------------------------------------------------------------- numbers
 
 NUMBER_CASES = [
-    (3, 3.0), (2.5, 2.5), (-4, -4.0), (np.int32(7), 7.0), (np.float32(0.5), 0.5),
+    (3, 3.0),
+    (2.5, 2.5),
+    (-4, -4.0),
+    (np.int32(7), 7.0),
+    (np.float32(0.5), 0.5),
     (Decimal("1.25"), 1.25),
-    ("2.5", 2.5), (" 2.5 ", 2.5), ("12,500", 12_500.0), ("1,234,567.8", 1_234_567.8),
-    ("$1,200.50", 1200.5), ("$ 40", 40.0), ("-3", -3.0), ("1e3", 1000.0), ("0", 0.0),
+    ("2.5", 2.5),
+    (" 2.5 ", 2.5),
+    ("12,500", 12_500.0),
+    ("1,234,567.8", 1_234_567.8),
+    ("$1,200.50", 1200.5),
+    ("$ 40", 40.0),
+    ("-3", -3.0),
+    ("1e3", 1000.0),
+    ("0", 0.0),
     (".5", 0.5),
 ]
 
@@ -102,8 +139,21 @@ def test_number_spellings(value, expected):
     assert parse_number(value) == expected
 
 
-NUMBER_REFUSED = [True, False, "ten", "1.2.3", "12 500", "5%", "inf", "-inf", "nan",
-                  float("inf"), [1], {"a": 1}, "$"]
+NUMBER_REFUSED = [
+    True,
+    False,
+    "ten",
+    "1.2.3",
+    "12 500",
+    "5%",
+    "inf",
+    "-inf",
+    "nan",
+    float("inf"),
+    [1],
+    {"a": 1},
+    "$",
+]
 
 
 @pytest.mark.parametrize("value", NUMBER_REFUSED, ids=repr)
@@ -119,8 +169,17 @@ def test_a_written_float_reads_back_exactly(x):
     assert parse_number(f"{x:,}") == float(f"{x:,}".replace(",", ""))
 
 
-WHOLE_CASES = [(18, 18), (18.0, 18), ("18", 18), ("18.0", 18), (" 18 ", 18), (np.int64(81), 81),
-               (np.float64(7.0), 7), ("-1", -1), ("007", 7)]
+WHOLE_CASES = [
+    (18, 18),
+    (18.0, 18),
+    ("18", 18),
+    ("18.0", 18),
+    (" 18 ", 18),
+    (np.int64(81), 81),
+    (np.float64(7.0), 7),
+    ("-1", -1),
+    ("007", 7),
+]
 
 
 @pytest.mark.parametrize(("value", "expected"), WHOLE_CASES, ids=repr)
@@ -128,8 +187,7 @@ def test_whole_number_spellings(value, expected):
     assert parse_whole_number(value) == expected
 
 
-@pytest.mark.parametrize("value", [18.5, "18a", "eighteen", True, "inf", [18], "1,000"],
-                         ids=repr)
+@pytest.mark.parametrize("value", [18.5, "18a", "eighteen", True, "inf", [18], "1,000"], ids=repr)
 def test_non_whole_numbers_are_refused(value):
     with pytest.raises(ValueParseError, match="as a whole number"):
         parse_whole_number(value)
@@ -149,9 +207,19 @@ def test_a_value_parse_error_is_an_input_error():
 # ------------------------------------------------------------------------------------ ids
 
 ID_CASES = [
-    (18, "18"), (18.0, "18"), ("18", "18"), ("18.0", "18"), (np.float64(47.0), "47"),
-    ("07", "07"), ("0", "0"), ("47-05", "47-05"), (" SYN-86-0001 ", "SYN-86-0001"),
-    ("1234-S", "1234-S"), (18.5, "18.5"), ("A 1", "A 1"), (True, "True"),
+    (18, "18"),
+    (18.0, "18"),
+    ("18", "18"),
+    ("18.0", "18"),
+    (np.float64(47.0), "47"),
+    ("07", "07"),
+    ("0", "0"),
+    ("47-05", "47-05"),
+    (" SYN-86-0001 ", "SYN-86-0001"),
+    ("1234-S", "1234-S"),
+    (18.5, "18.5"),
+    ("A 1", "A 1"),
+    (True, "True"),
 ]
 
 
@@ -206,8 +274,13 @@ def test_the_87_listed_counties_stay_distinct_and_every_spelling_finds_its_class
     assert len(listed) == 87
     assert len({normalise_county(n) for n in listed}) == 87
     for name, expected in listed.items():
-        for spelling in (name, name.upper(), name.replace(" ", "-"), f"{name} County",
-                         name.replace("St.", "Saint")):
+        for spelling in (
+            name,
+            name.upper(),
+            name.replace(" ", "-"),
+            f"{name} County",
+            name.replace("St.", "Saint"),
+        ):
             pct, _metro = county_classes(spelling, params, AS_OF)
             assert pct is expected, (spelling, pct)
 
@@ -257,18 +330,23 @@ def test_every_parser_reads_or_refuses_with_a_value_parse_error(value):
 
 # ------------------------------------------------------- the readers that use the parser now
 
+
 def basin(**values):
     import geopandas as gpd
     from shapely.geometry import box
 
     row = {"pw_id": "SYN-1", "shore_class": "NE", "acres": 12.0, "sewered": None}
     row.update(values)
-    return gpd.GeoDataFrame({k: [v] for k, v in row.items()}, geometry=[box(0, 0, 10, 10)],
-                            crs="EPSG:26915")
+    return gpd.GeoDataFrame(
+        {k: [v] for k, v in row.items()}, geometry=[box(0, 0, 10, 10)], crs="EPSG:26915"
+    )
 
 
-@pytest.mark.parametrize(("sewered", "expected"), [("1.0", True), ("Yes", True), (0, False),
-                                                   ("n", False), (None, None)], ids=repr)
+@pytest.mark.parametrize(
+    ("sewered", "expected"),
+    [("1.0", True), ("Yes", True), (0, False), ("n", False), (None, None)],
+    ids=repr,
+)
 def test_a_context_layer_reads_booleans_with_the_parser(sewered, expected):
     from wetland_gis.context import validate_layer
 
@@ -304,8 +382,10 @@ def test_ids_of_a_context_layer_lose_a_float_point_and_keep_leading_zeros():
     assert validate_layer(basin(pw_id="07"), "public_water_basins")[0]["pw_id"].iloc[0] == "07"
 
 
-LISTING = ("bank_name,account,county,major,bsa,circ39,credits,price,program,lon,lat\n"
-           "Synthetic Bank A,1201-S,Wright,{major},7,3,{credits},14500,WCA,-94.1,45.2\n")
+LISTING = (
+    "bank_name,account,county,major,bsa,circ39,credits,price,program,lon,lat\n"
+    "Synthetic Bank A,1201-S,Wright,{major},7,3,{credits},14500,WCA,-94.1,45.2\n"
+)
 
 
 def test_a_bank_listing_reads_numbers_with_the_parser(tmp_path):
@@ -326,8 +406,11 @@ def test_a_bank_listing_major_is_checked_against_the_dnr_numbering(tmp_path, maj
     lo, hi = MAJOR_WATERSHED_IDS
     path = tmp_path / "banks.csv"
     path.write_text(LISTING.format(major=major, credits="2"), encoding="utf-8")
-    with pytest.raises(InputError, match=rf"major '?{major}'? is not a major watershed number "
-                                           rf"{lo}-{hi}"):
+    with pytest.raises(
+        InputError,
+        match=rf"major '?{major}'? is not a major watershed number "
+        rf"{lo}-{hi}",
+    ):
         read_bank_listing(path)
 
 
@@ -346,33 +429,48 @@ def _callers_of_bool():
     }
 
 
-@pytest.mark.parametrize(("value", "expected"), [*BOOL_CASES, ("maybe", None), (2, None),
-                                                 ("", None), (None, None)], ids=repr)
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [*BOOL_CASES, ("maybe", None), (2, None), ("", None), (None, None)],
+    ids=repr,
+)
 def test_every_reader_of_a_flag_agrees_with_parse_bool(value, expected):
     """'1.0' is true and 'no' is false for every caller (they disagreed before issue 12)."""
     for name, reader in _callers_of_bool().items():
         assert reader(value) is (expected is True), name
 
 
-@pytest.mark.parametrize(("value", "expected"), [("1,200.5", 1200.5), ("$1,200.50", 1200.5),
-                                                 (" 3 ", 3.0), ("inf", None), ("x", None),
-                                                 ("", None), (True, None)], ids=repr)
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("1,200.5", 1200.5),
+        ("$1,200.50", 1200.5),
+        (" 3 ", 3.0),
+        ("inf", None),
+        ("x", None),
+        ("", None),
+        (True, None),
+    ],
+    ids=repr,
+)
 def test_read_number_is_parse_number_coerced(value, expected):
     from wetland_gis.io.fields import read_number
 
     assert read_number(value) == expected
 
 
-@pytest.mark.parametrize("name", ["Lac-qui-Parle", "Lac qui Parle County", "LAC QUI PARLE",
-                                  "lac\u2013qui\u2013parle"])
+@pytest.mark.parametrize(
+    "name", ["Lac-qui-Parle", "Lac qui Parle County", "LAC QUI PARLE", "lac\u2013qui\u2013parle"]
+)
 def test_the_rules_core_and_the_context_read_lac_qui_parle_alike(name):
     """§ 103G.005 classes by county: the rules core finds the county the context finds."""
     from wetland_gis.rules.percentage_area import normalise_county as rules_normalise
 
     assert rules_normalise(name) == normalise_county(name) == "lac qui parle"
     params = default_parameters()
-    assert county_classes(name, params, AS_OF)[0] is county_classes("Lac qui Parle", params,
-                                                                      AS_OF)[0]
+    assert (
+        county_classes(name, params, AS_OF)[0] is county_classes("Lac qui Parle", params, AS_OF)[0]
+    )
 
 
 def test_siting_place_reads_ids_and_whole_numbers_with_the_parser():
@@ -385,16 +483,25 @@ def test_siting_place_reads_ids_and_whole_numbers_with_the_parser():
 
 
 def _ranking(excluded):
-    return pd.DataFrame({
-        "impact_id": ["I1", "I1"], "option_id": ["A", "B"], "option_kind": ["bank", "bank"],
-        "tier": [1, 2], "ratio": [1.0, 1.0], "credits_available": [5.0, 5.0],
-        "excluded": [excluded, False], "impact_acres": [1.0, 1.0], "price_per_credit": [1.0, 9.0],
-    })
+    return pd.DataFrame(
+        {
+            "impact_id": ["I1", "I1"],
+            "option_id": ["A", "B"],
+            "option_kind": ["bank", "bank"],
+            "tier": [1, 2],
+            "ratio": [1.0, 1.0],
+            "credits_available": [5.0, 5.0],
+            "excluded": [excluded, False],
+            "impact_acres": [1.0, 1.0],
+            "price_per_credit": [1.0, 9.0],
+        }
+    )
 
 
-@pytest.mark.parametrize(("excluded", "used"), [("no", "A"), ("No", "A"), ("0", "A"),
-                                                (False, "A"), ("yes", "B"), ("1.0", "B"),
-                                                (True, "B")])
+@pytest.mark.parametrize(
+    ("excluded", "used"),
+    [("no", "A"), ("No", "A"), ("0", "A"), (False, "A"), ("yes", "B"), ("1.0", "B"), (True, "B")],
+)
 def test_allocation_reads_the_text_no_as_not_excluded(excluded, used):
     """A bug before issue 12: bool('no') is True, so an option written 'no' was excluded."""
     from wetland_gis.siting.allocate import allocate

@@ -20,34 +20,69 @@ MG = 1_000_000
 FLAT = {E2018: 140, E2025: 200}
 # clause (2)..(11) rates per 1,000,000 gallons, lower bound in millions of gallons
 RATES = {
-    E2018: [(50, 3.5), (100, 4), (150, 4.5), (200, 5), (250, 5.5), (300, 6), (350, 6.5),
-            (400, 7), (450, 7.5), (500, 8)],
-    E2025: [(50, 6), (100, 7), (150, 8), (200, 9), (250, 10), (300, 11), (350, 12),
-            (400, 13), (450, 14), (500, 15)],
+    E2018: [
+        (50, 3.5),
+        (100, 4),
+        (150, 4.5),
+        (200, 5),
+        (250, 5.5),
+        (300, 6),
+        (350, 6.5),
+        (400, 7),
+        (450, 7.5),
+        (500, 8),
+    ],
+    E2025: [
+        (50, 6),
+        (100, 7),
+        (150, 8),
+        (200, 9),
+        (250, 10),
+        (300, 11),
+        (350, 12),
+        (400, 13),
+        (450, 14),
+        (500, 15),
+    ],
 }
 
 
 def fee(gallons, as_of, **kw):
     readings = kw.pop("readings", None)
-    return wu.processing_fee(Appropriation("P", annual_gallons=gallons, **kw), as_of=as_of,
-                             readings=readings)
+    return wu.processing_fee(
+        Appropriation("P", annual_gallons=gallons, **kw), as_of=as_of, readings=readings
+    )
 
 
 def _cases():
     for as_of, label in ((E2018, "2018"), (E2025, "2025")):
-        yield pytest.param(as_of, 50 * MG, "(1)", FLAT[as_of],
-                           id=f"{label} 6(a)(1) exactly 50,000,000 is 'not exceeding': flat fee")
+        yield pytest.param(
+            as_of,
+            50 * MG,
+            "(1)",
+            FLAT[as_of],
+            id=f"{label} 6(a)(1) exactly 50,000,000 is 'not exceeding': flat fee",
+        )
         yield pytest.param(as_of, 1, "(1)", FLAT[as_of], id=f"{label} 6(a)(1) one gallon")
         rates = RATES[as_of]
         for i, (low, rate) in enumerate(rates):
             clause = f"({i + 2})"
-            yield pytest.param(as_of, low * MG + 1, clause, round(rate * (low * MG + 1) / MG, 2),
-                               id=f"{label} 6(a){clause} one gallon over {low},000,000")
+            yield pytest.param(
+                as_of,
+                low * MG + 1,
+                clause,
+                round(rate * (low * MG + 1) / MG, 2),
+                id=f"{label} 6(a){clause} one gallon over {low},000,000",
+            )
             if i + 1 < len(rates):
                 high = rates[i + 1][0]
                 yield pytest.param(
-                    as_of, high * MG - 1, clause, round(rate * (high * MG - 1) / MG, 2),
-                    id=f"{label} 6(a){clause} one gallon under {high},000,000")
+                    as_of,
+                    high * MG - 1,
+                    clause,
+                    round(rate * (high * MG - 1) / MG, 2),
+                    id=f"{label} 6(a){clause} one gallon under {high},000,000",
+                )
 
 
 @pytest.mark.parametrize(("as_of", "gallons", "clause", "expected"), list(_cases()))
@@ -73,7 +108,7 @@ def test_exact_boundaries_in_no_clause_are_read_and_flagged(boundary, as_of):
     upper = rates[boundary]
     d = fee(boundary * MG, as_of)
     assert "fee_at_boundary" in d.flags
-    assert d.value == pytest.approx(upper * boundary)          # next_clause, the higher
+    assert d.value == pytest.approx(upper * boundary)  # next_clause, the higher
     assert d.amounts["fee_other_reading"] == pytest.approx(lower * boundary)
     assert any("boundary in no clause" in v for v in d.verify)
     prev = fee(boundary * MG, as_of, readings=FeeReadings(boundary="previous_clause"))
@@ -89,12 +124,24 @@ def test_the_default_boundary_reading_is_not_the_permittee_favourable_one():
 @pytest.mark.parametrize(
     ("kw", "as_of", "expected"),
     [
-        pytest.param(dict(once_through="cooling", entity_type="school_district"), E2018,
-                     200 * 2, id="6(b)(1) school district $200 per million"),
-        pytest.param(dict(once_through="cooling", entity_type="nonprofit"), E2025, 200 * 2,
-                     id="6(b)(1) nonprofit 2025"),
-        pytest.param(dict(once_through="cooling", entity_type="business"), E2025, 420 * 2,
-                     id="6(b)(2) other users $420 per million"),
+        pytest.param(
+            dict(once_through="cooling", entity_type="school_district"),
+            E2018,
+            200 * 2,
+            id="6(b)(1) school district $200 per million",
+        ),
+        pytest.param(
+            dict(once_through="cooling", entity_type="nonprofit"),
+            E2025,
+            200 * 2,
+            id="6(b)(1) nonprofit 2025",
+        ),
+        pytest.param(
+            dict(once_through="cooling", entity_type="business"),
+            E2025,
+            420 * 2,
+            id="6(b)(2) other users $420 per million",
+        ),
     ],
 )
 def test_once_through_cooling_rates(kw, as_of, expected):
@@ -115,14 +162,22 @@ def test_5c_thermal_exchange_pays_the_6a_schedule():
     ("kw", "outcome", "cite"),
     [
         pytest.param(dict(entity_type="state_agency"), OUT.NO_FEE, "6(e)", id="6(e) agency"),
-        pytest.param(dict(entity_type="federal_agency"), OUT.NO_FEE, "6(e)",
-                     id="6(e) federal agency"),
-        pytest.param(dict(use="flood_control", source="surface"), OUT.NO_FEE, "6(d)(6)",
-                     id="6(d)(6) flood control surface water"),
+        pytest.param(
+            dict(entity_type="federal_agency"), OUT.NO_FEE, "6(e)", id="6(e) federal agency"
+        ),
+        pytest.param(
+            dict(use="flood_control", source="surface"),
+            OUT.NO_FEE,
+            "6(d)(6)",
+            id="6(d)(6) flood control surface water",
+        ),
         pytest.param(dict(use="stormwater"), OUT.WAIVED, "6(g)", id="6(g) stormwater runoff"),
-        pytest.param(dict(use="water_quality_treatment", entity_type="county",
-                          returns_to_source=True), OUT.WAIVED, "6(g)",
-                     id="6(g) public entity water quality diversion"),
+        pytest.param(
+            dict(use="water_quality_treatment", entity_type="county", returns_to_source=True),
+            OUT.WAIVED,
+            "6(g)",
+            id="6(g) public entity water quality diversion",
+        ),
     ],
 )
 def test_no_fee_and_waivers(kw, outcome, cite):
@@ -145,17 +200,20 @@ def test_1c_general_permit_below_15_million_pays_no_fee_and_at_it_pays():
     ],
 )
 def test_irrigation_minimum_in_a_year_without_appropriation(as_of, reading, expected):
-    d = fee(0, as_of, use="agricultural_irrigation",
-            readings=FeeReadings(irrigation_minimum=reading))
+    d = fee(
+        0, as_of, use="agricultural_irrigation", readings=FeeReadings(irrigation_minimum=reading)
+    )
     assert d.value == expected
 
 
 def test_6f2_suspension_more_than_seven_days_counts_and_seven_does_not():
     reading = FeeReadings(irrigation_minimum="fee_is_minimum")
-    eight = fee(3 * MG, E2018, use="agricultural_irrigation", irrigation_suspended_days=8,
-                readings=reading)
-    seven = fee(3 * MG, E2018, use="agricultural_irrigation", irrigation_suspended_days=7,
-                readings=reading)
+    eight = fee(
+        3 * MG, E2018, use="agricultural_irrigation", irrigation_suspended_days=8, readings=reading
+    )
+    seven = fee(
+        3 * MG, E2018, use="agricultural_irrigation", irrigation_suspended_days=7, readings=reading
+    )
     assert eight.value == 20.0 and seven.value == 140.0
 
 
@@ -183,9 +241,19 @@ def test_hydropower_and_cogeneration_caps():
 
 
 def _entity(n, gallons, etype="business", held=None):
-    return [Appropriation(f"P{i}", entity="E", entity_type=etype, annual_gallons=gallons,
-                          gallons_per_day=1e6, permits_held=held, data_center=False,
-                          bulk_sale=False) for i in range(n)]
+    return [
+        Appropriation(
+            f"P{i}",
+            entity="E",
+            entity_type=etype,
+            annual_gallons=gallons,
+            gallons_per_day=1e6,
+            permits_held=held,
+            data_center=False,
+            bulk_sale=False,
+        )
+        for i in range(n)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -193,8 +261,7 @@ def _entity(n, gallons, etype="business", held=None):
     [
         pytest.param(E2018, 3, 5_000 * MG, 60_000, id="6(d)(2)(i) 2018 three permits $60,000"),
         pytest.param(E2018, 4, 5_000 * MG, 90_000, id="6(d)(2)(ii) 2018 four permits $90,000"),
-        pytest.param(E2018, 6, 10_000 * MG, 300_000,
-                     id="6(d)(2)(iii) 2018 six permits $300,000"),
+        pytest.param(E2018, 6, 10_000 * MG, 300_000, id="6(d)(2)(iii) 2018 six permits $300,000"),
         pytest.param(E2025, 3, 5_000 * MG, 75_000, id="6(d)(2)(i) 2025 $75,000"),
         pytest.param(E2025, 5, 5_000 * MG, 125_000, id="6(d)(2)(ii) 2025 five permits"),
         pytest.param(E2025, 6, 10_000 * MG, 400_000, id="6(d)(2)(iii) 2025 $400,000"),
@@ -231,8 +298,17 @@ def test_first_class_city_cap():
 
 
 def test_once_through_cooling_is_outside_the_entity_caps():
-    items = [Appropriation("C", entity="E", once_through="cooling", source="surface",
-                           permit_action="existing", annual_gallons=1_000 * MG, permits_held=1)]
+    items = [
+        Appropriation(
+            "C",
+            entity="E",
+            once_through="cooling",
+            source="surface",
+            permit_action="existing",
+            annual_gallons=1_000 * MG,
+            permits_held=1,
+        )
+    ]
     r = wu.screen(items, as_of=E2018)
     assert r.decision("C", "total").value == 420_000
     with pytest.raises(KeyError):
@@ -254,21 +330,31 @@ def _months(jan, summer):
     ],
 )
 def test_summer_surcharge_by_edition(as_of, expected):
-    a = Appropriation("G", use="golf_course_irrigation", annual_gallons=100 * MG,
-                      monthly_gallons=_months(5 * MG, 15 * MG), data_center=False)
+    a = Appropriation(
+        "G",
+        use="golf_course_irrigation",
+        annual_gallons=100 * MG,
+        monthly_gallons=_months(5 * MG, 15 * MG),
+        data_center=False,
+    )
     r = wu.screen([a], as_of=as_of)
     assert r.decision("G", "surcharge").value == expected
 
 
 def test_surcharge_only_on_volume_above_january():
-    a = Appropriation("G", use="landscape_irrigation", annual_gallons=60 * MG,
-                      monthly_gallons=_months(5 * MG, 5 * MG))
+    a = Appropriation(
+        "G",
+        use="landscape_irrigation",
+        annual_gallons=60 * MG,
+        monthly_gallons=_months(5 * MG, 5 * MG),
+    )
     assert wu.screen([a], as_of=E2025).decision("G", "surcharge").value == 0
 
 
 def test_surcharge_is_not_for_industrial_use():
-    a = Appropriation("I", use="industrial", annual_gallons=60 * MG,
-                      monthly_gallons=_months(1 * MG, 9 * MG))
+    a = Appropriation(
+        "I", use="industrial", annual_gallons=60 * MG, monthly_gallons=_months(1 * MG, 9 * MG)
+    )
     with pytest.raises(KeyError):
         wu.screen([a], as_of=E2025).decision("I", "surcharge")
 
@@ -276,17 +362,35 @@ def test_surcharge_is_not_for_industrial_use():
 def test_surcharge_of_a_common_distribution_system_is_summed_then_shared():
     # A alone: January high, summer low; B alone: summer high. Summed they differ from the
     # sum of separate surcharges.
-    a = Appropriation("A", entity="City", entity_type="municipality", use="municipal",
-                      annual_gallons=60 * MG, monthly_gallons=_months(10 * MG, 0),
-                      distribution_system="S1")
-    b = Appropriation("B", entity="City", entity_type="municipality", use="municipal",
-                      annual_gallons=60 * MG, monthly_gallons=_months(0, 10 * MG),
-                      distribution_system="S1")
+    a = Appropriation(
+        "A",
+        entity="City",
+        entity_type="municipality",
+        use="municipal",
+        annual_gallons=60 * MG,
+        monthly_gallons=_months(10 * MG, 0),
+        distribution_system="S1",
+    )
+    b = Appropriation(
+        "B",
+        entity="City",
+        entity_type="municipality",
+        use="municipal",
+        annual_gallons=60 * MG,
+        monthly_gallons=_months(0, 10 * MG),
+        distribution_system="S1",
+    )
     r = wu.screen([a, b], as_of=E2018)
     system = r.decision("S1", "surcharge")
     assert system.value == 0  # system: 10 MG every month, no month above January
-    separate = wu.screen([Appropriation("B2", use="municipal", annual_gallons=60 * MG,
-                                        monthly_gallons=_months(0, 10 * MG))], as_of=E2018)
+    separate = wu.screen(
+        [
+            Appropriation(
+                "B2", use="municipal", annual_gallons=60 * MG, monthly_gallons=_months(0, 10 * MG)
+            )
+        ],
+        as_of=E2018,
+    )
     assert separate.decision("B2", "surcharge").value == 3 * 10 * 30
 
 
@@ -343,30 +447,38 @@ def test_late_penalty_schedule(on, expected):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(min_value=0, max_value=3_000_000_000),
-       st.integers(min_value=1, max_value=50_000_000),
-       st.sampled_from([E2018, E2025]))
+@given(
+    st.integers(min_value=0, max_value=3_000_000_000),
+    st.integers(min_value=1, max_value=50_000_000),
+    st.sampled_from([E2018, E2025]),
+)
 def test_fee_never_decreases_with_the_amount(gallons, more, as_of):
     assert fee(gallons + more, as_of).value >= fee(gallons, as_of).value
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(min_value=0, max_value=3_000_000_000), st.sampled_from([E2018, E2025]),
-       st.sampled_from(["business", "nonprofit", "school_district"]),
-       st.sampled_from([None, "cooling"]))
+@given(
+    st.integers(min_value=0, max_value=3_000_000_000),
+    st.sampled_from([E2018, E2025]),
+    st.sampled_from(["business", "nonprofit", "school_district"]),
+    st.sampled_from([None, "cooling"]),
+)
 def test_a_fee_is_never_below_the_minimum(gallons, as_of, etype, ot):
     d = fee(gallons, as_of, entity_type=etype, once_through=ot)
     assert d.value >= 100.0
 
 
-
-@pytest.mark.parametrize(("use", "words"), [
-    ("cogeneration", "cogenerates steam for home heating"),
-    ("hydropower", "temporarily diverts a water of the state from its natural channel"),
-])
+@pytest.mark.parametrize(
+    ("use", "words"),
+    [
+        ("cogeneration", "cogenerates steam for home heating"),
+        ("hydropower", "temporarily diverts a water of the state from its natural channel"),
+    ],
+)
 def test_the_cogeneration_and_hydropower_caps_name_the_facts_they_need(use, words):
     """Subd. 6(d)(4), (d)(5): a cap lowers the fee only with a verify item naming its facts."""
-    d = wu.processing_fee(Appropriation("P", annual_gallons=9e9, use=use,
-                                        entity_type="municipality"), as_of=E2018)
+    d = wu.processing_fee(
+        Appropriation("P", annual_gallons=9e9, use=use, entity_type="municipality"), as_of=E2018
+    )
     assert "fee_capped" in d.flags
     assert any(words in v for v in d.verify), d.verify

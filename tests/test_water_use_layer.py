@@ -23,8 +23,19 @@ POINTS = SAMPLE / "appropriations.gpkg"
 CSV = SAMPLE / "appropriations.csv"
 AQUIFER = SAMPLE / "synthetic_mt_simon_hinckley.gpkg"
 E2018, E2025, GAP = "2018-06-01", "2026-06-01", "2022-06-01"
-TRACE = ["project", "impact_id", "seq", "rule_id", "citation", "outcome", "value", "reason",
-         "verify", "inputs", "parameters"]
+TRACE = [
+    "project",
+    "impact_id",
+    "seq",
+    "rule_id",
+    "citation",
+    "outcome",
+    "value",
+    "reason",
+    "verify",
+    "inputs",
+    "parameters",
+]
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +131,10 @@ def test_the_trace_table_follows_the_contract(r2025):
     assert (d["citation"].str.startswith("Minn. Stat. §")).all()
     assert d.groupby("project")["seq"].apply(lambda s: list(s) == list(range(1, len(s) + 1))).all()
     assert set(d.loc[d["impact_id"] == "WU-07", "rule_id"]) >= {
-        "water_use.permit_required", "water_use.bulk_sale", "water_use.fee"}
+        "water_use.permit_required",
+        "water_use.bulk_sale",
+        "water_use.fee",
+    }
     cap = d[(d["rule_id"] == "water_use.fee.cap") & (d["project"] == "Synthetic Falls")]
     assert len(cap) == 1 and cap["impact_id"].iloc[0] == ""
 
@@ -134,8 +148,13 @@ def test_csv_with_lon_lat_gives_the_same_answers(r2025):
 def test_write_outputs_a_geopackage_with_points_decisions_and_fees(tmp_path, r2025):
     written = r2025.write(tmp_path / "wu.gpkg")
     names = {p.name for p in written}
-    assert {"wu.gpkg", "wu_fees.csv", "wu_schedules.csv", "wu_decisions.json",
-            "wu_manifest.json"} <= names
+    assert {
+        "wu.gpkg",
+        "wu_fees.csv",
+        "wu_schedules.csv",
+        "wu_decisions.json",
+        "wu_manifest.json",
+    } <= names
     layers = {name for name, _ in pyogrio.list_layers(tmp_path / "wu.gpkg")}
     # layer_styles is QGIS's style table (every GeoPackage carries the default styles)
     assert layers == {"appropriations", "decisions", "fees", "layer_styles"}
@@ -162,8 +181,9 @@ def test_map_is_offline_with_rings_for_bulk_sale(tmp_path, r2025):
 
 
 def test_a_layer_without_permit_id_is_refused_naming_the_file(tmp_path):
-    gdf = gpd.GeoDataFrame({"name": ["a"]}, geometry=[shapely.Point(480000, 4980000)],
-                           crs="EPSG:26915")
+    gdf = gpd.GeoDataFrame(
+        {"name": ["a"]}, geometry=[shapely.Point(480000, 4980000)], crs="EPSG:26915"
+    )
     path = tmp_path / "p.gpkg"
     gdf.to_file(path, layer="pts")
     with pytest.raises(FieldMappingError, match=r"p\.gpkg.*permit_id"):
@@ -187,14 +207,16 @@ def test_a_shapefile_without_crs_is_refused(tmp_path):
 
 
 def test_rows_that_cannot_be_read_are_kept_with_reasons(tmp_path):
-    rows = pd.DataFrame({
-        "permit_id": ["A", "A", "", "D", "E", "F"],
-        "source": ["groundwater", "groundwater", "surface", "lake", "surface", "surface"],
-        "annual_gallons": ["2000000", "1", "1", "1", "1", "1"],
-        "potable": ["", "", "", "", "maybe", ""],
-        "lon": ["-93.5", "-93.5", "-93.5", "-93.5", "-93.5", ""],
-        "lat": ["45.0", "45.0", "45.0", "45.0", "45.0", ""],
-    })
+    rows = pd.DataFrame(
+        {
+            "permit_id": ["A", "A", "", "D", "E", "F"],
+            "source": ["groundwater", "groundwater", "surface", "lake", "surface", "surface"],
+            "annual_gallons": ["2000000", "1", "1", "1", "1", "1"],
+            "potable": ["", "", "", "", "maybe", ""],
+            "lon": ["-93.5", "-93.5", "-93.5", "-93.5", "-93.5", ""],
+            "lat": ["45.0", "45.0", "45.0", "45.0", "45.0", ""],
+        }
+    )
     path = tmp_path / "p.csv"
     rows.to_csv(path, index=False)
     r = water_use(path, as_of=E2025)
@@ -209,8 +231,9 @@ def test_rows_that_cannot_be_read_are_kept_with_reasons(tmp_path):
 
 def test_cli_water_use_writes_everything(tmp_path, capsys):
     out = tmp_path / "o" / "wu.gpkg"
-    code = main(["water-use", str(POINTS), "--out", str(out), "--as-of", E2025,
-                 "--aquifer", str(AQUIFER)])
+    code = main(
+        ["water-use", str(POINTS), "--out", str(out), "--as-of", E2025, "--aquifer", str(AQUIFER)]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "wu_map.html" in printed and out.exists()
@@ -226,8 +249,9 @@ def test_cli_water_use_bad_input_exits_2_with_the_fix(tmp_path, capsys):
 
 
 def test_cli_water_use_date_before_the_editions_exits_2(tmp_path, capsys):
-    code = main(["water-use", str(POINTS), "--out", str(tmp_path / "x.gpkg"),
-                 "--as-of", "2017-01-01"])
+    code = main(
+        ["water-use", str(POINTS), "--out", str(tmp_path / "x.gpkg"), "--as-of", "2017-01-01"]
+    )
     assert code == 2
     assert "no edition" in capsys.readouterr().err
 
@@ -283,11 +307,13 @@ def test_without_an_aquifer_layer_a_new_groundwater_permit_asks_to_verify_in_202
 def test_water_use_writes_into_an_existing_geopackage_keeping_its_other_layers(tmp_path):
     """Issue 9 for water-use: only its own layers are replaced, the input is never written."""
     out = tmp_path / "county_work.gpkg"
-    notes = gpd.GeoDataFrame({"note": ["field visit"]},
-                             geometry=[shapely.Point(430_000, 5_000_000)], crs="EPSG:26915")
+    notes = gpd.GeoDataFrame(
+        {"note": ["field visit"]}, geometry=[shapely.Point(430_000, 5_000_000)], crs="EPSG:26915"
+    )
     notes.to_file(out, layer="analyst_notes", driver="GPKG")
-    code = main(["water-use", str(POINTS), "--aquifer", str(AQUIFER), "--as-of", E2025,
-                 "--out", str(out)])
+    code = main(
+        ["water-use", str(POINTS), "--aquifer", str(AQUIFER), "--as-of", E2025, "--out", str(out)]
+    )
     assert code == 0
     layers = {name for name, _ in pyogrio.list_layers(out)}
     assert {"analyst_notes", "appropriations", "decisions", "fees"} <= layers

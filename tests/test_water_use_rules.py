@@ -71,12 +71,16 @@ def test_editions_are_dated_as_documented_and_never_by_an_effective_date():
         pytest.param("water_use.fee.once_through_other_rate", 420, 420, id="6(b)(2)"),
         pytest.param("water_use.permit.minimum_daily", 10_000, 10_000, id="4(a) daily"),
         pytest.param("water_use.permit.minimum_annual", 1_000_000, 1_000_000, id="4(a) annual"),
-        pytest.param("water_use.permit.general_permit_no_fee", 15_000_000, 15_000_000,
-                     id="1(c) general permit"),
-        pytest.param("water_use.once_through.termination_gallons", 5_000_000, 5_000_000,
-                     id="5(b)"),
-        pytest.param("water_use.surface_water_levels.annual_gallons", 10_000_000, 10_000_000,
-                     id="5a"),
+        pytest.param(
+            "water_use.permit.general_permit_no_fee",
+            15_000_000,
+            15_000_000,
+            id="1(c) general permit",
+        ),
+        pytest.param("water_use.once_through.termination_gallons", 5_000_000, 5_000_000, id="5(b)"),
+        pytest.param(
+            "water_use.surface_water_levels.annual_gallons", 10_000_000, 10_000_000, id="5a"
+        ),
         pytest.param("water_use.fee.past_unpermitted_years", 7, 7, id="6a seven years"),
         pytest.param("water_use.fee.penalty_percent_per_month", 10, 10, id="6(e) ten percent"),
     ],
@@ -91,7 +95,12 @@ def test_surcharge_months_by_edition():
     p = wu.water_use_parameters()
     assert p.value("water_use.fee.surcharge_months", E2018) == ["june", "july", "august"]
     assert p.value("water_use.fee.surcharge_months", E2025) == [
-        "may", "june", "july", "august", "september"]
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+    ]
 
 
 def test_subdivisions_4b_and_5b_are_only_in_the_2025_edition():
@@ -116,8 +125,11 @@ def _numbers(path: Path) -> list[tuple[int, str, str]]:
 
 def test_no_legal_number_is_written_in_the_water_use_rules():
     path = Path(wu.__file__)
-    bad = [f"{n}: {line}" for n, text, line in _numbers(path)
-           if float(text.replace("_", "")) not in (0, 1)]
+    bad = [
+        f"{n}: {line}"
+        for n, text, line in _numbers(path)
+        if float(text.replace("_", "")) not in (0, 1)
+    ]
     assert not bad, "numbers in rules/water_use.py:\n" + "\n".join(bad)
 
 
@@ -161,42 +173,87 @@ def test_the_2025_edition_date_is_flagged_as_not_an_effective_date():
 
 
 PERMIT_CASES = [
-    ("1(b)(1) 24 persons domestic: no permit",
-     dict(use="domestic", persons_served=24, annual_gallons=5e6, gallons_per_day=5e4),
-     OUT.NOT_REQUIRED),
-    ("1(b)(1) 25 persons is not less than 25: permit",
-     dict(use="domestic", persons_served=25, annual_gallons=5e6, gallons_per_day=5e4),
-     OUT.REQUIRED),
-    ("1(b)(1) persons unknown: permit",
-     dict(use="domestic", annual_gallons=5e6, gallons_per_day=5e4), OUT.REQUIRED),
-    ("1(b)(2) pre-1937 nonconsumptive hydropower: no permit",
-     dict(use="hydropower", source="surface", nonconsumptive=True,
-          hydro_structure_existing=True, annual_gallons=1e9), OUT.NOT_REQUIRED),
-    ("1(b)(2) hydropower structure not pre-1937: permit",
-     dict(use="hydropower", source="surface", nonconsumptive=True,
-          hydro_structure_existing=False, annual_gallons=1e9, gallons_per_day=1e7), OUT.REQUIRED),
-    ("1(b)(3) stormwater from constructed facilities: no permit",
-     dict(use="stormwater", stormwater_facility=True, annual_gallons=5e7), OUT.NOT_REQUIRED),
-    ("4(a) 9,999 gpd and 1,000,000 a year: no permit",
-     dict(annual_gallons=1_000_000, gallons_per_day=9_999), OUT.NOT_REQUIRED),
-    ("4(a) 10,000 gpd is not less than 10,000: permit",
-     dict(annual_gallons=900_000, gallons_per_day=10_000), OUT.REQUIRED),
-    ("4(a) 1,000,001 a year is more than 1,000,000: permit",
-     dict(annual_gallons=1_000_001, gallons_per_day=5_000), OUT.REQUIRED),
-    ("4(a) daily amount unknown: both conditions needed, permit",
-     dict(annual_gallons=500_000), OUT.REQUIRED),
-    ("4(a) local permit under 103B.211: not exempt",
-     dict(annual_gallons=500_000, gallons_per_day=2_000, local_permit=True), OUT.REQUIRED),
-    ("4(a) commissioner requires under 103G.287: permit",
-     dict(annual_gallons=500_000, gallons_per_day=2_000, commissioner_requires=True),
-     OUT.REQUIRED),
+    (
+        "1(b)(1) 24 persons domestic: no permit",
+        dict(use="domestic", persons_served=24, annual_gallons=5e6, gallons_per_day=5e4),
+        OUT.NOT_REQUIRED,
+    ),
+    (
+        "1(b)(1) 25 persons is not less than 25: permit",
+        dict(use="domestic", persons_served=25, annual_gallons=5e6, gallons_per_day=5e4),
+        OUT.REQUIRED,
+    ),
+    (
+        "1(b)(1) persons unknown: permit",
+        dict(use="domestic", annual_gallons=5e6, gallons_per_day=5e4),
+        OUT.REQUIRED,
+    ),
+    (
+        "1(b)(2) pre-1937 nonconsumptive hydropower: no permit",
+        dict(
+            use="hydropower",
+            source="surface",
+            nonconsumptive=True,
+            hydro_structure_existing=True,
+            annual_gallons=1e9,
+        ),
+        OUT.NOT_REQUIRED,
+    ),
+    (
+        "1(b)(2) hydropower structure not pre-1937: permit",
+        dict(
+            use="hydropower",
+            source="surface",
+            nonconsumptive=True,
+            hydro_structure_existing=False,
+            annual_gallons=1e9,
+            gallons_per_day=1e7,
+        ),
+        OUT.REQUIRED,
+    ),
+    (
+        "1(b)(3) stormwater from constructed facilities: no permit",
+        dict(use="stormwater", stormwater_facility=True, annual_gallons=5e7),
+        OUT.NOT_REQUIRED,
+    ),
+    (
+        "4(a) 9,999 gpd and 1,000,000 a year: no permit",
+        dict(annual_gallons=1_000_000, gallons_per_day=9_999),
+        OUT.NOT_REQUIRED,
+    ),
+    (
+        "4(a) 10,000 gpd is not less than 10,000: permit",
+        dict(annual_gallons=900_000, gallons_per_day=10_000),
+        OUT.REQUIRED,
+    ),
+    (
+        "4(a) 1,000,001 a year is more than 1,000,000: permit",
+        dict(annual_gallons=1_000_001, gallons_per_day=5_000),
+        OUT.REQUIRED,
+    ),
+    (
+        "4(a) daily amount unknown: both conditions needed, permit",
+        dict(annual_gallons=500_000),
+        OUT.REQUIRED,
+    ),
+    (
+        "4(a) local permit under 103B.211: not exempt",
+        dict(annual_gallons=500_000, gallons_per_day=2_000, local_permit=True),
+        OUT.REQUIRED,
+    ),
+    (
+        "4(a) commissioner requires under 103G.287: permit",
+        dict(annual_gallons=500_000, gallons_per_day=2_000, commissioner_requires=True),
+        OUT.REQUIRED,
+    ),
     ("1(a) annual amount unknown: permit", dict(), OUT.REQUIRED),
 ]
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
-@pytest.mark.parametrize(("facts", "expected"), [c[1:] for c in PERMIT_CASES],
-                         ids=[c[0] for c in PERMIT_CASES])
+@pytest.mark.parametrize(
+    ("facts", "expected"), [c[1:] for c in PERMIT_CASES], ids=[c[0] for c in PERMIT_CASES]
+)
 def test_permit_required(facts, expected, as_of):
     d = wu.permit_required(A(**facts), as_of=as_of)
     assert d.outcome == expected, d.explain()
@@ -206,11 +263,14 @@ def test_permit_required(facts, expected, as_of):
 
 def test_4b_local_approval_below_a_user_supplied_intermediate_amount():
     params = wu.water_use_parameters().with_values(
-        {"water_use.permit.intermediate_amount": 50_000_000}, "2018-01-01")
-    below = wu.permit_required(A(annual_gallons=49_999_999, gallons_per_day=2e5),
-                               as_of=E2018, params=params)
-    at = wu.permit_required(A(annual_gallons=50_000_000, gallons_per_day=2e5),
-                            as_of=E2018, params=params)
+        {"water_use.permit.intermediate_amount": 50_000_000}, "2018-01-01"
+    )
+    below = wu.permit_required(
+        A(annual_gallons=49_999_999, gallons_per_day=2e5), as_of=E2018, params=params
+    )
+    at = wu.permit_required(
+        A(annual_gallons=50_000_000, gallons_per_day=2e5), as_of=E2018, params=params
+    )
     assert below.outcome == OUT.LOCAL_APPROVAL
     assert at.outcome == OUT.REQUIRED
 
@@ -226,44 +286,114 @@ MSH = dict(source="groundwater", mt_simon_hinckley=True, annual_gallons=5e7)
 ALL3 = dict(potable=True, no_feasible_alternative=True, conservation_plan=True)
 
 MSH_CASES = [
-    ("4a 2018 outside a metropolitan county: not restricted", E2018,
-     dict(MSH, county="Olmsted"), OUT.NOT_APPLICABLE),
-    ("4a 2025 outside a metropolitan county: restricted everywhere, conditions to verify",
-     E2025, dict(MSH, county="Olmsted"), OUT.VERIFY),
-    ("4a 2018 in Hennepin, conditions not stated: verify", E2018,
-     dict(MSH, county="Hennepin"), OUT.VERIFY),
-    ("4a 2018 in Hennepin, potable no alternative and plan: allowed", E2018,
-     dict(MSH, county="Hennepin", **ALL3), OUT.ALLOWED),
-    ("4a 2025 in Olmsted, all three conditions: allowed", E2025,
-     dict(MSH, county="Olmsted", **ALL3), OUT.ALLOWED),
-    ("4a 2025 not potable: prohibited", E2025,
-     dict(MSH, county="Olmsted", potable=False, no_feasible_alternative=True,
-          conservation_plan=True), OUT.PROHIBITED),
-    ("4a 2018 Wright is not a metropolitan county of 473.121: not restricted", E2018,
-     dict(MSH, county="Wright", potable=False), OUT.NOT_APPLICABLE),
-    ("4a aquifer unknown with a condition missing: verify", E2025,
-     dict(source="groundwater", annual_gallons=5e7, county="Olmsted", potable=False),
-     OUT.VERIFY),
-    ("4a another aquifer: not applicable", E2025,
-     dict(MSH, mt_simon_hinckley=False, county="Dakota"), OUT.NOT_APPLICABLE),
-    ("4a existing permit: new permits only", E2025,
-     dict(MSH, county="Dakota", permit_action="existing"), OUT.NOT_APPLICABLE),
-    ("4a(b) 2018 once-through from the aquifer in a metro county: terminated", E2018,
-     dict(MSH, county="Ramsey", once_through="cooling", permit_action="existing"),
-     OUT.TERMINATE),
-    ("4a(b) 2018 existing once-through in Hennepin, aquifer unknown: verify, never n/a", E2018,
-     dict(source="groundwater", annual_gallons=5e7, county="Hennepin",
-          once_through="cooling", permit_action="existing"), OUT.VERIFY),
-    ("4a(b) 2018 existing once-through, county unknown: verify", E2018,
-     dict(MSH, once_through="cooling", permit_action="existing"), OUT.VERIFY),
-    ("4a between editions outside the metro: indeterminate", GAP,
-     dict(MSH, county="Olmsted", potable=False, no_feasible_alternative=True,
-          conservation_plan=True), OUT.INDETERMINATE),
+    (
+        "4a 2018 outside a metropolitan county: not restricted",
+        E2018,
+        dict(MSH, county="Olmsted"),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "4a 2025 outside a metropolitan county: restricted everywhere, conditions to verify",
+        E2025,
+        dict(MSH, county="Olmsted"),
+        OUT.VERIFY,
+    ),
+    (
+        "4a 2018 in Hennepin, conditions not stated: verify",
+        E2018,
+        dict(MSH, county="Hennepin"),
+        OUT.VERIFY,
+    ),
+    (
+        "4a 2018 in Hennepin, potable no alternative and plan: allowed",
+        E2018,
+        dict(MSH, county="Hennepin", **ALL3),
+        OUT.ALLOWED,
+    ),
+    (
+        "4a 2025 in Olmsted, all three conditions: allowed",
+        E2025,
+        dict(MSH, county="Olmsted", **ALL3),
+        OUT.ALLOWED,
+    ),
+    (
+        "4a 2025 not potable: prohibited",
+        E2025,
+        dict(
+            MSH,
+            county="Olmsted",
+            potable=False,
+            no_feasible_alternative=True,
+            conservation_plan=True,
+        ),
+        OUT.PROHIBITED,
+    ),
+    (
+        "4a 2018 Wright is not a metropolitan county of 473.121: not restricted",
+        E2018,
+        dict(MSH, county="Wright", potable=False),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "4a aquifer unknown with a condition missing: verify",
+        E2025,
+        dict(source="groundwater", annual_gallons=5e7, county="Olmsted", potable=False),
+        OUT.VERIFY,
+    ),
+    (
+        "4a another aquifer: not applicable",
+        E2025,
+        dict(MSH, mt_simon_hinckley=False, county="Dakota"),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "4a existing permit: new permits only",
+        E2025,
+        dict(MSH, county="Dakota", permit_action="existing"),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "4a(b) 2018 once-through from the aquifer in a metro county: terminated",
+        E2018,
+        dict(MSH, county="Ramsey", once_through="cooling", permit_action="existing"),
+        OUT.TERMINATE,
+    ),
+    (
+        "4a(b) 2018 existing once-through in Hennepin, aquifer unknown: verify, never n/a",
+        E2018,
+        dict(
+            source="groundwater",
+            annual_gallons=5e7,
+            county="Hennepin",
+            once_through="cooling",
+            permit_action="existing",
+        ),
+        OUT.VERIFY,
+    ),
+    (
+        "4a(b) 2018 existing once-through, county unknown: verify",
+        E2018,
+        dict(MSH, once_through="cooling", permit_action="existing"),
+        OUT.VERIFY,
+    ),
+    (
+        "4a between editions outside the metro: indeterminate",
+        GAP,
+        dict(
+            MSH,
+            county="Olmsted",
+            potable=False,
+            no_feasible_alternative=True,
+            conservation_plan=True,
+        ),
+        OUT.INDETERMINATE,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("as_of", "facts", "expected"), [c[1:] for c in MSH_CASES],
-                         ids=[c[0] for c in MSH_CASES])
+@pytest.mark.parametrize(
+    ("as_of", "facts", "expected"), [c[1:] for c in MSH_CASES], ids=[c[0] for c in MSH_CASES]
+)
 def test_mt_simon_hinckley(as_of, facts, expected):
     d = wu.mt_simon_hinckley(A(**facts), as_of=as_of)
     assert d.outcome == expected, d.explain()
@@ -271,9 +401,16 @@ def test_mt_simon_hinckley(as_of, facts, expected):
 
 
 def test_4a_in_hennepin_with_conditions_false_is_prohibited_in_2018():
-    d = wu.mt_simon_hinckley(A(**MSH, county="Hennepin", potable=False,
-                               no_feasible_alternative=True, conservation_plan=True),
-                             as_of=E2018)
+    d = wu.mt_simon_hinckley(
+        A(
+            **MSH,
+            county="Hennepin",
+            potable=False,
+            no_feasible_alternative=True,
+            conservation_plan=True,
+        ),
+        as_of=E2018,
+    )
     assert d.outcome == OUT.PROHIBITED
     assert "Minn. Stat. § 473.121, subd. 4" in d.citations
 
@@ -281,37 +418,83 @@ def test_4a_in_hennepin_with_conditions_false_is_prohibited_in_2018():
 # --------------------------------------------------------------------------- subd. 4b
 
 BULK = dict(bulk_sale=True, annual_gallons=2_000_000, source="groundwater")
-PWS = dict(public_water_supply=True, solely_public_supply=True, property_interest=True,
-           supply_requirements_met=True, entity_type="rural_water_district")
+PWS = dict(
+    public_water_supply=True,
+    solely_public_supply=True,
+    property_interest=True,
+    supply_requirements_met=True,
+    entity_type="rural_water_district",
+)
 
 BULK_CASES = [
     ("4b not in the 2018 edition", E2018, dict(BULK, destination_miles=500), OUT.NOT_APPLICABLE),
-    ("4b 1,000,000 gallons is not in excess of 1,000,000", E2025,
-     dict(BULK, annual_gallons=1_000_000, destination_miles=500), OUT.NOT_APPLICABLE),
-    ("4b 1,000,001 gallons 51 miles: prohibited", E2025,
-     dict(BULK, annual_gallons=1_000_001, destination_miles=51), OUT.PROHIBITED),
-    ("4b exactly 50 miles is not more than 50: allowed", E2025,
-     dict(BULK, destination_miles=50), OUT.ALLOWED),
+    (
+        "4b 1,000,000 gallons is not in excess of 1,000,000",
+        E2025,
+        dict(BULK, annual_gallons=1_000_000, destination_miles=500),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "4b 1,000,001 gallons 51 miles: prohibited",
+        E2025,
+        dict(BULK, annual_gallons=1_000_001, destination_miles=51),
+        OUT.PROHIBITED,
+    ),
+    (
+        "4b exactly 50 miles is not more than 50: allowed",
+        E2025,
+        dict(BULK, destination_miles=50),
+        OUT.ALLOWED,
+    ),
     ("4b destination unknown: verify", E2025, dict(BULK), OUT.VERIFY),
-    ("4b bulk sale unknown over the amount: verify", E2025,
-     dict(annual_gallons=2e6, destination_miles=80), OUT.VERIFY),
-    ("4b(b) public water supply within 100 miles: allowed", E2025,
-     dict(BULK, **PWS, destination_miles=100), OUT.ALLOWED),
-    ("4b(b) public water supply at 100.1 miles: prohibited", E2025,
-     dict(BULK, **PWS, destination_miles=100.1), OUT.PROHIBITED),
-    ("4b(b) a business cannot use the public supply exception", E2025,
-     dict(BULK, **{**PWS, "entity_type": "business"}, destination_miles=70), OUT.PROHIBITED),
-    ("4b(b)(2) no property interest: prohibited", E2025,
-     dict(BULK, **{**PWS, "property_interest": False}, destination_miles=70), OUT.PROHIBITED),
-    ("4b(b) a condition unknown: verify", E2025,
-     dict(BULK, **{**PWS, "supply_requirements_met": None}, destination_miles=70), OUT.VERIFY),
-    ("4b between editions: indeterminate", GAP, dict(BULK, destination_miles=300),
-     OUT.INDETERMINATE),
+    (
+        "4b bulk sale unknown over the amount: verify",
+        E2025,
+        dict(annual_gallons=2e6, destination_miles=80),
+        OUT.VERIFY,
+    ),
+    (
+        "4b(b) public water supply within 100 miles: allowed",
+        E2025,
+        dict(BULK, **PWS, destination_miles=100),
+        OUT.ALLOWED,
+    ),
+    (
+        "4b(b) public water supply at 100.1 miles: prohibited",
+        E2025,
+        dict(BULK, **PWS, destination_miles=100.1),
+        OUT.PROHIBITED,
+    ),
+    (
+        "4b(b) a business cannot use the public supply exception",
+        E2025,
+        dict(BULK, **{**PWS, "entity_type": "business"}, destination_miles=70),
+        OUT.PROHIBITED,
+    ),
+    (
+        "4b(b)(2) no property interest: prohibited",
+        E2025,
+        dict(BULK, **{**PWS, "property_interest": False}, destination_miles=70),
+        OUT.PROHIBITED,
+    ),
+    (
+        "4b(b) a condition unknown: verify",
+        E2025,
+        dict(BULK, **{**PWS, "supply_requirements_met": None}, destination_miles=70),
+        OUT.VERIFY,
+    ),
+    (
+        "4b between editions: indeterminate",
+        GAP,
+        dict(BULK, destination_miles=300),
+        OUT.INDETERMINATE,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("as_of", "facts", "expected"), [c[1:] for c in BULK_CASES],
-                         ids=[c[0] for c in BULK_CASES])
+@pytest.mark.parametrize(
+    ("as_of", "facts", "expected"), [c[1:] for c in BULK_CASES], ids=[c[0] for c in BULK_CASES]
+)
 def test_bulk_sale(as_of, facts, expected):
     d = wu.bulk_sale(A(**facts), as_of=as_of)
     assert d.outcome == expected, d.explain()
@@ -322,28 +505,50 @@ def test_bulk_sale(as_of, facts, expected):
 OT = dict(once_through="cooling", source="surface", permit_action="existing")
 OT_CASES = [
     ("5(b) 5,000,001 gallons: terminated", dict(OT, annual_gallons=5_000_001), OUT.TERMINATE),
-    ("5(b) 5,000,000 gallons, pre-2015 system: may be permitted",
-     dict(OT, annual_gallons=5_000_000, existing_system=True), OUT.CONDITIONS),
-    ("5(b) 5,000,000 gallons, system age unknown: verify",
-     dict(OT, annual_gallons=5_000_000), OUT.VERIFY),
-    ("5(b) nature preserve discharge exception",
-     dict(OT, annual_gallons=9e6, nature_preserve_discharge=True), OUT.ALLOWED),
-    ("5(a) new groundwater once-through cooling: prohibited",
-     dict(once_through="cooling", source="groundwater", permit_action="new",
-          annual_gallons=1e6), OUT.PROHIBITED),
-    ("5(a) modified to increase groundwater volume: prohibited",
-     dict(once_through="cooling", source="groundwater", permit_action="modified",
-          increase_volume=True, annual_gallons=1e6), OUT.PROHIBITED),
-    ("5(c) thermal exchange returning all water: annual permit with approvals",
-     dict(once_through="thermal_exchange", returns_all_water=True, annual_gallons=2e7),
-     OUT.CONDITIONS),
+    (
+        "5(b) 5,000,000 gallons, pre-2015 system: may be permitted",
+        dict(OT, annual_gallons=5_000_000, existing_system=True),
+        OUT.CONDITIONS,
+    ),
+    (
+        "5(b) 5,000,000 gallons, system age unknown: verify",
+        dict(OT, annual_gallons=5_000_000),
+        OUT.VERIFY,
+    ),
+    (
+        "5(b) nature preserve discharge exception",
+        dict(OT, annual_gallons=9e6, nature_preserve_discharge=True),
+        OUT.ALLOWED,
+    ),
+    (
+        "5(a) new groundwater once-through cooling: prohibited",
+        dict(once_through="cooling", source="groundwater", permit_action="new", annual_gallons=1e6),
+        OUT.PROHIBITED,
+    ),
+    (
+        "5(a) modified to increase groundwater volume: prohibited",
+        dict(
+            once_through="cooling",
+            source="groundwater",
+            permit_action="modified",
+            increase_volume=True,
+            annual_gallons=1e6,
+        ),
+        OUT.PROHIBITED,
+    ),
+    (
+        "5(c) thermal exchange returning all water: annual permit with approvals",
+        dict(once_through="thermal_exchange", returns_all_water=True, annual_gallons=2e7),
+        OUT.CONDITIONS,
+    ),
     ("5 not once-through", dict(annual_gallons=2e7), OUT.NOT_APPLICABLE),
 ]
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025], ids=["2018", "2025"])
-@pytest.mark.parametrize(("facts", "expected"), [c[1:] for c in OT_CASES],
-                         ids=[c[0] for c in OT_CASES])
+@pytest.mark.parametrize(
+    ("facts", "expected"), [c[1:] for c in OT_CASES], ids=[c[0] for c in OT_CASES]
+)
 def test_once_through(facts, expected, as_of):
     assert wu.once_through(A(**facts), as_of=as_of).outcome == expected
 
@@ -352,54 +557,103 @@ def test_once_through(facts, expected, as_of):
 
 SWL = dict(use="surface_water_level", source="groundwater")
 SWL_CASES = [
-    ("5a 10,000,001 gallons in Washington County: prohibited",
-     dict(SWL, annual_gallons=10_000_001, county="Washington"), OUT.PROHIBITED),
-    ("5a 10,000,000 gallons is not in excess: not applicable",
-     dict(SWL, annual_gallons=10_000_000, county="Washington"), OUT.NOT_APPLICABLE),
-    ("5a outside the seven counties, area of concern unknown: verify",
-     dict(SWL, annual_gallons=2e7, county="Wright"), OUT.VERIFY),
-    ("5a outside, area of concern determined: prohibited",
-     dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=True), OUT.PROHIBITED),
-    ("5a outside and not an area of concern: not applicable",
-     dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=False), OUT.NOT_APPLICABLE),
-    ("5a surface water source: not applicable",
-     dict(use="surface_water_level", source="surface", annual_gallons=2e7, county="Anoka"),
-     OUT.NOT_APPLICABLE),
+    (
+        "5a 10,000,001 gallons in Washington County: prohibited",
+        dict(SWL, annual_gallons=10_000_001, county="Washington"),
+        OUT.PROHIBITED,
+    ),
+    (
+        "5a 10,000,000 gallons is not in excess: not applicable",
+        dict(SWL, annual_gallons=10_000_000, county="Washington"),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "5a outside the seven counties, area of concern unknown: verify",
+        dict(SWL, annual_gallons=2e7, county="Wright"),
+        OUT.VERIFY,
+    ),
+    (
+        "5a outside, area of concern determined: prohibited",
+        dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=True),
+        OUT.PROHIBITED,
+    ),
+    (
+        "5a outside and not an area of concern: not applicable",
+        dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=False),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "5a surface water source: not applicable",
+        dict(use="surface_water_level", source="surface", annual_gallons=2e7, county="Anoka"),
+        OUT.NOT_APPLICABLE,
+    ),
 ]
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
-@pytest.mark.parametrize(("facts", "expected"), [c[1:] for c in SWL_CASES],
-                         ids=[c[0] for c in SWL_CASES])
+@pytest.mark.parametrize(
+    ("facts", "expected"), [c[1:] for c in SWL_CASES], ids=[c[0] for c in SWL_CASES]
+)
 def test_surface_water_levels(facts, expected, as_of):
     assert wu.surface_water_levels(A(**facts), as_of=as_of).outcome == expected
 
 
 DC_CASES = [
-    ("5b not in the 2018 edition", E2018, dict(data_center=True, annual_gallons=2e8),
-     OUT.NOT_APPLICABLE),
-    ("5b data center 100,000,001 gallons: conditions", E2025,
-     dict(data_center=True, annual_gallons=100_000_001), OUT.CONDITIONS),
-    ("5b data center 100,000,000 gallons does not exceed", E2025,
-     dict(data_center=True, annual_gallons=100_000_000), OUT.NOT_APPLICABLE),
-    ("5b existing permittee supplying a data center: conditions", E2025,
-     dict(supplies_data_center=True, permit_action="existing", annual_gallons=3e8),
-     OUT.CONDITIONS),
-    ("5b data center unknown over the amount: verify", E2025, dict(annual_gallons=3e8),
-     OUT.VERIFY),
-    ("5b new permit, whether the applicant is a data center not stated: verify", E2025,
-     dict(supplies_data_center=False, annual_gallons=3e8), OUT.VERIFY),
-    ("5b existing permit, whether it supplies a data center not stated: verify", E2025,
-     dict(data_center=False, permit_action="existing", annual_gallons=3e8), OUT.VERIFY),
-    ("5b new permit, applicant not a data center: not applicable", E2025,
-     dict(data_center=False, annual_gallons=3e8), OUT.NOT_APPLICABLE),
-    ("5b between editions: indeterminate", GAP, dict(data_center=True, annual_gallons=3e8),
-     OUT.INDETERMINATE),
+    (
+        "5b not in the 2018 edition",
+        E2018,
+        dict(data_center=True, annual_gallons=2e8),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "5b data center 100,000,001 gallons: conditions",
+        E2025,
+        dict(data_center=True, annual_gallons=100_000_001),
+        OUT.CONDITIONS,
+    ),
+    (
+        "5b data center 100,000,000 gallons does not exceed",
+        E2025,
+        dict(data_center=True, annual_gallons=100_000_000),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "5b existing permittee supplying a data center: conditions",
+        E2025,
+        dict(supplies_data_center=True, permit_action="existing", annual_gallons=3e8),
+        OUT.CONDITIONS,
+    ),
+    ("5b data center unknown over the amount: verify", E2025, dict(annual_gallons=3e8), OUT.VERIFY),
+    (
+        "5b new permit, whether the applicant is a data center not stated: verify",
+        E2025,
+        dict(supplies_data_center=False, annual_gallons=3e8),
+        OUT.VERIFY,
+    ),
+    (
+        "5b existing permit, whether it supplies a data center not stated: verify",
+        E2025,
+        dict(data_center=False, permit_action="existing", annual_gallons=3e8),
+        OUT.VERIFY,
+    ),
+    (
+        "5b new permit, applicant not a data center: not applicable",
+        E2025,
+        dict(data_center=False, annual_gallons=3e8),
+        OUT.NOT_APPLICABLE,
+    ),
+    (
+        "5b between editions: indeterminate",
+        GAP,
+        dict(data_center=True, annual_gallons=3e8),
+        OUT.INDETERMINATE,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("as_of", "facts", "expected"), [c[1:] for c in DC_CASES],
-                         ids=[c[0] for c in DC_CASES])
+@pytest.mark.parametrize(
+    ("as_of", "facts", "expected"), [c[1:] for c in DC_CASES], ids=[c[0] for c in DC_CASES]
+)
 def test_data_center(as_of, facts, expected):
     d = wu.data_center(A(**facts), as_of=as_of)
     assert d.outcome == expected, d.explain()
@@ -427,20 +681,41 @@ def test_bad_facts_raise_rules_input_error(kw, match):
 
 
 def test_every_decision_is_json_ready_and_shaped_like_the_trace_contract():
-    r = wu.screen([A(annual_gallons=3e8, gallons_per_day=1e6, entity="E", use="municipal",
-                     monthly_gallons=tuple([2e7] * 12), data_center=False)], as_of=GAP)
+    r = wu.screen(
+        [
+            A(
+                annual_gallons=3e8,
+                gallons_per_day=1e6,
+                entity="E",
+                use="municipal",
+                monthly_gallons=tuple([2e7] * 12),
+                data_center=False,
+            )
+        ],
+        as_of=GAP,
+    )
     for d in r.decisions:
         row = d.trace_row()
-        assert set(row) == {"rule_id", "citation", "outcome", "value", "reason", "verify",
-                            "inputs", "parameters"}
+        assert set(row) == {
+            "rule_id",
+            "citation",
+            "outcome",
+            "value",
+            "reason",
+            "verify",
+            "inputs",
+            "parameters",
+        }
         json.dumps(d.to_dict())
         assert row["citation"].startswith("Minn. Stat. §"), row
         assert row["reason"]
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dates(min_value=dt.date(2019, 1, 1), max_value=dt.date(2025, 12, 31)),
-       st.integers(min_value=0, max_value=2_000_000_000))
+@given(
+    st.dates(min_value=dt.date(2019, 1, 1), max_value=dt.date(2025, 12, 31)),
+    st.integers(min_value=0, max_value=2_000_000_000),
+)
 def test_between_the_editions_no_figure_is_chosen_when_they_differ(day, gallons):
     a = A(annual_gallons=gallons)
     d = wu.processing_fee(a, as_of=day)

@@ -311,9 +311,7 @@ def test_crosswalk_rows_are_consistent():
 
 
 COWARDIN_PARTS = st.builds(
-    lambda system, cls, sub, mixed, regime, mods: (
-        f"{system}{cls}{sub}{mixed}{regime}{mods}"
-    ),
+    lambda system, cls, sub, mixed, regime, mods: f"{system}{cls}{sub}{mixed}{regime}{mods}",
     system=st.sampled_from(["P", "L1", "L2", "R2", "R4", "E1", "M2"]),
     cls=st.sampled_from(["EM", "SS", "FO", "UB", "AB", "US", "ML", "RB", "OW"]),
     sub=st.sampled_from(["", "1", "2", "4", "5"]),
@@ -347,8 +345,12 @@ def test_every_crosswalk_row_is_inferred_from_its_code(code, types):
     assert infer_from_cowardin(code).types == tuple(WetlandType(t) for t in types)
 
 
-@given(st.one_of(st.text(max_size=20).map(lambda t: (t, None)),
-                 st.sampled_from([(code, types) for code, types, _ in INFER_CASES])))
+@given(
+    st.one_of(
+        st.text(max_size=20).map(lambda t: (t, None)),
+        st.sampled_from([(code, types) for code, types, _ in INFER_CASES]),
+    )
+)
 def test_inferring_from_any_text_reads_or_names_the_code_it_refuses(case):
     text, expected = case
     try:
@@ -438,9 +440,9 @@ def test_pem_c_rows_of_the_nwi_sample_are_all_flagged(nwi):
     emergent_c = re.compile(r"P[A-Z]{2}\d?(/[A-Z]{2}\d?)?C[a-z]*")
     expected = nwi["ATTRIBUTE"].map(lambda c: bool(emergent_c.fullmatch(c)) and "EM" in c)
     flagged = nwi["ATTRIBUTE"].map(
-        lambda c: c in readings
-        and {T.TYPE_2, T.TYPE_3} <= set(readings[c].types)
-        and readings[c].verify
+        lambda c: (
+            c in readings and {T.TYPE_2, T.TYPE_3} <= set(readings[c].types) and readings[c].verify
+        )
     )
     assert flagged[expected].all()
     # PEM1C 17, PEM1Cx 13, PEM1Ch 11, PEM5C 1, PEM1/SS1C 2, PSS1/EM1C 1
@@ -470,8 +472,9 @@ def test_read_types_gives_the_row_by_row_reading_for_every_row():
     given = ["3", None, "Type 3/4", "shallow marsh", None, "nonsense", "2", None]
     cow = [None, "PEM1C", None, None, "L1UBH", None, "PFO1A", None]
     cedar = [0, "yes", None, 1, 0, 0, "n", None]
-    frame = pd.DataFrame({"t": given, "c": cow, "cedar": cedar,
-                          "status": "assessed", "status_reason": ""})
+    frame = pd.DataFrame(
+        {"t": given, "c": cow, "cedar": cedar, "status": "assessed", "status_reason": ""}
+    )
     frame.loc[7, "status"] = "not_assessed"
     records: list[str] = []
     with pytest.warns(InferredWetlandTypeWarning, match="1 impact"):

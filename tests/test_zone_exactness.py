@@ -52,12 +52,10 @@ def _course() -> LineString:
 
 def _context(lake: Polygon, course: LineString):
     county = _gdf([box(X0 - 1e5, Y0 - 1e5, X0 + 1e5, Y0 + 1e5)], NAME=["Crow Wing"])
-    basins = _gdf([lake], pw_id=["18-0001"], shore_class=["natural_environment"],
-                  sewered=[False])
+    basins = _gdf([lake], pw_id=["18-0001"], shore_class=["natural_environment"], sewered=[False])
     courses = _gdf([course], pw_id=["M-001"], shore_class=["urban"], sewered=[False])
     return load_context(
-        layers={"counties": county, "public_water_basins": basins,
-                "public_watercourses": courses},
+        layers={"counties": county, "public_water_basins": basins, "public_watercourses": courses},
         as_of=AS_OF,
     )
 
@@ -69,8 +67,14 @@ def _edge_impacts(water, distance_ft: float, n: int, seed: int) -> list[Polygon]
     centres = shapely.line_interpolate_point(edge, rng.random(n), normalized=True)
     xy = shapely.get_coordinates(centres)
     half = rng.uniform(2.5, 75, (n, 2))
-    return list(shapely.box(xy[:, 0] - half[:, 0], xy[:, 1] - half[:, 1],
-                            xy[:, 0] + half[:, 0], xy[:, 1] + half[:, 1]))
+    return list(
+        shapely.box(
+            xy[:, 0] - half[:, 0],
+            xy[:, 1] - half[:, 1],
+            xy[:, 0] + half[:, 0],
+            xy[:, 1] + half[:, 1],
+        )
+    )
 
 
 def _reference(imps, waters) -> tuple[np.ndarray, np.ndarray]:
@@ -127,8 +131,9 @@ def test_plain_buffers_are_short_on_round_joins(monkeypatch):
     res = shoreland_split(
         _gdf(imps, wg_row=range(len(imps))), _context(lake, course), as_of=AS_OF
     ).frame
-    _, ref_d = _reference(imps, [(lake, LAKE_SETBACK_FT, LAKE_ZONE_FT),
-                                 (course, COURSE_SETBACK_FT, COURSE_ZONE_FT)])
+    _, ref_d = _reference(
+        imps, [(lake, LAKE_SETBACK_FT, LAKE_ZONE_FT), (course, COURSE_SETBACK_FT, COURSE_ZONE_FT)]
+    )
     short = ref_d - (res["sqft_setback"] + res["sqft_protection"]).to_numpy()
     assert short.max() > 1.0  # the lenient error this module removes
 

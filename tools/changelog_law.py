@@ -63,7 +63,7 @@ def law_table(path: Path | None = None) -> str:
         f"{len(params)} parameters in `wetland_gis/parameters/{source}`. Each row is one "
         "dated value: the value in force from that date on. The date is the one the tree "
         "gives, not an enactment date: "
-        "2018-01-01 means \"known in force in Minnesota Statutes 2018\", the edition the "
+        '2018-01-01 means "known in force in Minnesota Statutes 2018", the edition the '
         "values were taken from, because that edition does not say when each took effect "
         "(see the header of wca.yaml); earlier values are unknown and absent.",
         "",
@@ -86,7 +86,7 @@ def with_table(text: str, table: str) -> str:
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start:
         raise SystemExit(f"{CHANGELOG} has no {BEGIN!r} ... {END!r} block")
-    return text[:start] + table + text[end + len(END) + 1:]
+    return text[:start] + table + text[end + len(END) + 1 :]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,8 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     new = with_table(text, table)
     if args.check:
         if new != text:
-            print("CHANGELOG.md's Law table is out of date: run python tools/changelog_law.py "
-                  "--write and describe the change under the release", file=sys.stderr)
+            print(
+                "CHANGELOG.md's Law table is out of date: run python tools/changelog_law.py "
+                "--write and describe the change under the release",
+                file=sys.stderr,
+            )
             return 1
         return 0
     CHANGELOG.write_text(new, encoding="utf-8")

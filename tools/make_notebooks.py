@@ -269,9 +269,12 @@ through 1Sp2025**, and they differ in almost every number. The date each change 
 not in the text: between the editions a differing answer is `indeterminate`, with both figures.
 
 > The sample layer and the aquifer extent are **SYNTHETIC** (`sample_data/README.md`)."""),
-    new_code_cell(SETUP + """\
+    new_code_cell(
+        SETUP
+        + """\
 WATER = DATA / "water_use"
-"""),
+"""
+    ),
     new_markdown_cell("## The input: one row per permit or source"),
     new_code_cell("""\
 pts = wg.read_layer(WATER / "appropriations.gpkg").gdf
@@ -332,8 +335,11 @@ def _write(name: str, cells: list) -> None:
     nb = new_notebook(cells=cells)
     for i, cell in enumerate(nb.cells):  # stable ids: regenerating changes only what changed
         cell.id = f"{Path(name).stem[:2]}-{i:02d}"
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nb.metadata["language_info"] = {"name": "python"}
     HERE.mkdir(exist_ok=True)
     nbformat.write(nb, HERE / name)

@@ -77,8 +77,14 @@ _ERRORS = (
     "ContextError",
     "ThresholdToleranceWarning",
 )
-_ENUMS = ("WetlandType", "ShorelandZone", "PercentageArea", "Outcome", "ImpactOutcome",
-          "SitingTier")
+_ENUMS = (
+    "WetlandType",
+    "ShorelandZone",
+    "PercentageArea",
+    "Outcome",
+    "ImpactOutcome",
+    "SitingTier",
+)
 
 #: Public name -> the module that defines it (``None``: the name is that subpackage).
 _LAZY: dict[str, str | None] = {

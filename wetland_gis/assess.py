@@ -261,8 +261,12 @@ class Assessment:
         stem = out.with_suffix("")
         manifest = Path(f"{stem}_manifest.json")
         gpkg = out.suffix.lower() == ".gpkg"
-        with SafeWriter("assess", overwrite=overwrite, manifest=manifest,
-                        inputs=[i.path for i in self.manifest.inputs]) as w:
+        with SafeWriter(
+            "assess",
+            overwrite=overwrite,
+            manifest=manifest,
+            inputs=[i.path for i in self.manifest.inputs],
+        ) as w:
             w.layer(self.impacts, out, layer="impacts", polygons=True)
             if gpkg:
                 zones = self.zones if len(self.zones) else None
@@ -270,8 +274,11 @@ class Assessment:
                 # an attribute table (no geometry): the trace, per the decisions contract
                 w.layer(self.decisions_table(), out, layer="decisions")
             w.csv(self.summary, f"{stem}_summary.csv")
-            projects = self.projects if len(self.projects.columns) else pd.DataFrame(
-                columns=["project", "impacts", "assessed"])
+            projects = (
+                self.projects
+                if len(self.projects.columns)
+                else pd.DataFrame(columns=["project", "impacts", "assessed"])
+            )
             w.csv(projects, f"{stem}_projects.csv")
             w.json(self.decisions_json(), f"{stem}_decisions.json")
             w.manifest(self.manifest, manifest)
@@ -367,9 +374,7 @@ def _read_impacts(
                 )
             gdf = gdf.set_crs(assume_crs)
             manifest.add_records([f"{source}: CRS assumed {assume_crs} (assume_crs)"])
-        manifest.add_input(
-            InputRecord("impacts", source, None, "", gdf.crs.to_string(), len(gdf))
-        )
+        manifest.add_input(InputRecord("impacts", source, None, "", gdf.crs.to_string(), len(gdf)))
         return gdf, source
     read = read_layer(impacts, layer, assume_crs=assume_crs)
     manifest.add_records(read.records)
@@ -390,8 +395,11 @@ def _rename_colliding(
     the input names, is returned with the new names, so a type column named
     ``wetland_type`` is still read.
     """
-    taken = set(GEOMETRIC_COLUMNS) | set(DECISION_COLUMNS) | {"status", "status_reason",
-                                                              "repairs", "wg_row"}
+    taken = (
+        set(GEOMETRIC_COLUMNS)
+        | set(DECISION_COLUMNS)
+        | {"status", "status_reason", "repairs", "wg_row"}
+    )
     in_use = {str(c).lower() for c in gdf.columns}
     renames = {}
     for col in gdf.columns:
@@ -407,9 +415,10 @@ def _rename_colliding(
             for old, new in renames.items()
         )
         gdf = gdf.rename(columns=renames)
-        field_map = replace(field_map, **{role: renames[col]
-                                          for role, col in field_map.as_dict().items()
-                                          if col in renames})
+        field_map = replace(
+            field_map,
+            **{role: renames[col] for role, col in field_map.as_dict().items() if col in renames},
+        )
     return gdf, field_map
 
 
@@ -436,8 +445,11 @@ def _governing_type(
     ]
 
     table = amount_table(params, as_of)
-    pct, metro, cedar = PercentageArea(row["pct_class"]), bool(row["metro"]), bool(
-        row["cedar_tamarack"])
+    pct, metro, cedar = (
+        PercentageArea(row["pct_class"]),
+        bool(row["metro"]),
+        bool(row["cedar_tamarack"]),
+    )
 
     def amount(t: WetlandType, z: ShorelandZone) -> float:
         entry = table.lookup(int(t), cedar, z, pct, metro, False)
@@ -446,8 +458,11 @@ def _governing_type(
     # the smallest amounts in the zones the polygon touches (most restrictive zone first),
     # then in every zone, then the lower type number
     keys = {
-        t: (tuple(amount(t, z) for z in touched),
-            tuple(amount(t, z) for z, _ in _ZONE_COLUMNS), int(t))
+        t: (
+            tuple(amount(t, z) for z in touched),
+            tuple(amount(t, z) for z, _ in _ZONE_COLUMNS),
+            int(t),
+        )
         for t in types
     }
     chosen = min(types, key=keys.__getitem__)
@@ -521,10 +536,12 @@ def _assume_outside(gdf: gpd.GeoDataFrame, manifest: Manifest) -> None:
     gdf.loc[unknown, "sqft_protection"] = 0.0
     gdf.loc[unknown, "sqft_outside"] = gdf.loc[unknown, "area_sqft"]
     gdf.loc[unknown, "zone"] = ShorelandZone.OUTSIDE.value
-    manifest.add_records([
-        f"{int(unknown.sum())} impact(s) placed outside the shoreland wetland protection zone "
-        "without public waters layers, as the user asserted (assume_no_public_waters)"
-    ])
+    manifest.add_records(
+        [
+            f"{int(unknown.sum())} impact(s) placed outside the shoreland wetland protection zone "
+            "without public waters layers, as the user asserted (assume_no_public_waters)"
+        ]
+    )
 
 
 def _near(amount: float, limit: float, tolerance_percent: float) -> bool:
@@ -615,8 +632,9 @@ def assess(
     gdf = cleaned.gdf
     manifest.add_records(cleaned.records)
     type_records: list[str] = []
-    read_types(gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack,
-               type_records)
+    read_types(
+        gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack, type_records
+    )
     manifest.add_records(type_records)
 
     say("loading context")
@@ -625,9 +643,16 @@ def assess(
             "shoreland_classes was given with an already loaded Context; give it to "
             "load_context(..., shoreland_classes=...) instead, or pass the context path"
         )
-    ctx = context if isinstance(context, Context) else load_context(
-        context, params=params, as_of=day, shoreland_classes=shoreland_classes,
-        class_source=class_source,
+    ctx = (
+        context
+        if isinstance(context, Context)
+        else load_context(
+            context,
+            params=params,
+            as_of=day,
+            shoreland_classes=shoreland_classes,
+            class_source=class_source,
+        )
     )
     manifest.add_records(ctx.records)
     for rec in ctx.manifest_inputs():
@@ -658,8 +683,10 @@ def assess(
     gdf.index = input_index
     summary.index = input_index
     done = int((gdf["status"] == ASSESSED).sum())
-    say(f"{len(gdf)} features read, {done} assessed, {len(gdf) - done} not assessed, in "
-        f"{time.perf_counter() - t0:.1f} s")
+    say(
+        f"{len(gdf)} features read, {done} assessed, {len(gdf) - done} not assessed, in "
+        f"{time.perf_counter() - t0:.1f} s"
+    )
     return Assessment(
         impacts=gdf,
         summary=summary,
@@ -673,9 +700,7 @@ def assess(
     )
 
 
-def _near_fens(
-    gdf: gpd.GeoDataFrame, ctx: Context, options: AssessOptions
-) -> pd.Series | None:
+def _near_fens(gdf: gpd.GeoDataFrame, ctx: Context, options: AssessOptions) -> pd.Series | None:
     """Return, per row, whether the impact lies within ``fen_review_ft`` of a fen."""
     fens = ctx.get("calcareous_fens")
     if options.fen_review_ft is None or fens is None or not len(fens):
@@ -685,8 +710,9 @@ def _near_fens(
     assessed = gdf[gdf["status"] == ASSESSED]
     tree = shapely.STRtree(fens.to_crs(gdf.crs).geometry.to_numpy())
     # feet to metres (EPSG:26915 is in metres): a unit conversion, not a legal number
-    left, _ = tree.query(assessed.geometry.to_numpy(), predicate="dwithin",
-                         distance=options.fen_review_ft * FOOT_M)
+    left, _ = tree.query(
+        assessed.geometry.to_numpy(), predicate="dwithin", distance=options.fen_review_ft * FOOT_M
+    )
     near = pd.Series(False, index=gdf.index)
     near.loc[assessed.index[np.unique(left)]] = True
     return near
@@ -736,11 +762,13 @@ def _apply_engine(
             projects[blank] = NO_PROJECT
             rows = ", ".join(str(r) for r in gdf.loc[blank, "wg_row"].head(10))
             more = f" and {int(blank.sum()) - 10} more" if blank.sum() > 10 else ""
-            manifest.add_records([
-                f"{int(blank.sum())} row(s) without a project in column "
-                f"{field_map.project!r} (wg_row "
-                f"{rows}{more}) were decided together as project {NO_PROJECT!r}"
-            ])
+            manifest.add_records(
+                [
+                    f"{int(blank.sum())} row(s) without a project in column "
+                    f"{field_map.project!r} (wg_row "
+                    f"{rows}{more}) were decided together as project {NO_PROJECT!r}"
+                ]
+            )
     else:
         projects = pd.Series("project", gdf.index)
     gdf["area_reported"] = [
@@ -760,11 +788,27 @@ def _apply_engine(
         name = getattr(field_map, role)
         return gdf[name] if name else None
 
-    roles = {r: col(r) for r in (
-        "impact_kind", "land_use", "wetland_acres", "partial", "duration", "isolated",
-        "runoff_retention", "wetland_id", "owner", "owns_whole_wetland", "portion_sqft",
-        "prior_sqft_since_1992", "bottomland_hardwood", "banked", "used_for_credit", "cowardin",
-    )}
+    roles = {
+        r: col(r)
+        for r in (
+            "impact_kind",
+            "land_use",
+            "wetland_acres",
+            "partial",
+            "duration",
+            "isolated",
+            "runoff_retention",
+            "wetland_id",
+            "owner",
+            "owns_whole_wetland",
+            "portion_sqft",
+            "prior_sqft_since_1992",
+            "bottomland_hardwood",
+            "banked",
+            "used_for_credit",
+            "cowardin",
+        )
+    }
 
     # plain dict rows: one pandas row lookup per impact costs more than the rules
     present = {r: s for r, s in roles.items() if s is not None}
@@ -779,13 +823,30 @@ def _apply_engine(
     row_of: dict[tuple[str, str], Hashable] = {}
     kind_notes: dict[Hashable, str] = {}
     assessed = gdf["status"] == ASSESSED
-    needed = [c for c in ("wetland_type", "incorporated", "type_verify", "type_note",
-                          "nearest_pw_ft", "nearest_pw", "calcareous_fen", "drainage_system",
-                          "cedar_tamarack",
-                          "sqft_setback", "sqft_protection", "sqft_outside", "pct_class",
-                          "metro", "county", "zone")]
-    rows_of = dict(zip(gdf.index[assessed], gdf.loc[assessed, needed].to_dict("records"),
-                       strict=True))
+    needed = [
+        c
+        for c in (
+            "wetland_type",
+            "incorporated",
+            "type_verify",
+            "type_note",
+            "nearest_pw_ft",
+            "nearest_pw",
+            "calcareous_fen",
+            "drainage_system",
+            "cedar_tamarack",
+            "sqft_setback",
+            "sqft_protection",
+            "sqft_outside",
+            "pct_class",
+            "metro",
+            "county",
+            "zone",
+        )
+    ]
+    rows_of = dict(
+        zip(gdf.index[assessed], gdf.loc[assessed, needed].to_dict("records"), strict=True)
+    )
     pww_seen: dict[tuple, Decision] = {}
     project_of = projects.to_dict()
     key_of = keys.to_dict()
@@ -795,23 +856,49 @@ def _apply_engine(
         types = _types_of(row["wetland_type"])
         wtype, mixed_note = _governing_type(types, row, params, day)
         acres = read_number(get("wetland_acres", idx))
-        pww_key = (types, acres, None if pd.isna(row["incorporated"]) else
-                   bool(row["incorporated"]))
+        pww_key = (
+            types,
+            acres,
+            None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
+        )
         pww = pww_seen.get(pww_key)
         if pww is None:  # the same facts give the same screen: decided once
             pww = pww_seen[pww_key] = _public_waters_wetland(
-                types, acres, row["incorporated"], params, day)
+                types, acres, row["incorporated"], params, day
+            )
         steps: list[tuple] = []
         if mixed_note:
-            steps.append(("facts.wetland_type", "Minn. Stat. § 103G.005, subd. 17b",
-                          Outcome.CLASSIFIED.value, float(int(wtype)), mixed_note,
-                          [mixed_note], {"types": [int(t) for t in types]}, {}))
+            steps.append(
+                (
+                    "facts.wetland_type",
+                    "Minn. Stat. § 103G.005, subd. 17b",
+                    Outcome.CLASSIFIED.value,
+                    float(int(wtype)),
+                    mixed_note,
+                    [mixed_note],
+                    {"types": [int(t) for t in types]},
+                    {},
+                )
+            )
         if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1:
-            steps.append(("facts.public_waters_wetland", "; ".join(pww.citations),
-                          pww.outcome.value, None, " ".join(pww.reasons), list(pww.verify),
-                          {"types": [int(t) for t in types], "wetland_acres": acres,
-                           "incorporated": None if pd.isna(row["incorporated"])
-                           else bool(row["incorporated"])}, dict(pww.parameters)))
+            steps.append(
+                (
+                    "facts.public_waters_wetland",
+                    "; ".join(pww.citations),
+                    pww.outcome.value,
+                    None,
+                    " ".join(pww.reasons),
+                    list(pww.verify),
+                    {
+                        "types": [int(t) for t in types],
+                        "wetland_acres": acres,
+                        "incorporated": None
+                        if pd.isna(row["incorporated"])
+                        else bool(row["incorporated"]),
+                    },
+                    dict(pww.parameters),
+                )
+            )
         kind, kind_note = _impact_kind(get("impact_kind", idx))
         if kind_note:
             kind_notes[idx] = kind_note
@@ -841,9 +928,11 @@ def _apply_engine(
                 "no calcareous fen layer in the context: check the DNR list of calcareous "
                 "fens (§ 103G.223); the impact was screened as not a fen"
             )
-        elif fens_near is not None and bool(fens_near.get(idx, False)) and read_flag(
-            row["calcareous_fen"]
-        ) is not True:
+        elif (
+            fens_near is not None
+            and bool(fens_near.get(idx, False))
+            and read_flag(row["calcareous_fen"]) is not True
+        ):
             verify.append(
                 f"the impact is within {options.fen_review_ft:g} ft of a calcareous fen: a fen "
                 "may not be degraded, wholly or partially, by any activity (§ 103G.223); "
@@ -853,13 +942,21 @@ def _apply_engine(
         if drainage:
             verify.append(drainage)
         if verify:
-            inputs = {"nearest_pw": None if pd.isna(row["nearest_pw"])
-                      else str(row["nearest_pw"])}
+            inputs = {"nearest_pw": None if pd.isna(row["nearest_pw"]) else str(row["nearest_pw"])}
             if drainage:
                 inputs["drainage_system"] = str(row["drainage_system"])
-            steps.append(("facts.context", "", Outcome.CLASSIFIED.value, None,
-                          "What the screen could not know from the layers.", verify,
-                          inputs, {}))
+            steps.append(
+                (
+                    "facts.context",
+                    "",
+                    Outcome.CLASSIFIED.value,
+                    None,
+                    "What the screen could not know from the layers.",
+                    verify,
+                    inputs,
+                    {},
+                )
+            )
         for step in steps:
             facts_log.append((project, key, *step))
         facts = ImpactFacts(
@@ -990,16 +1087,17 @@ def _apply_engine(
 
 def _trace_table(facts_log: list[tuple], decisions: list[ProjectDecision]) -> pd.DataFrame:
     """Return the run's trace: the screening facts, then the engine's steps, per project."""
-    engine = (decisions[0].log.frame() if decisions else
-              pd.DataFrame(columns=list(TRACE_COLUMNS)))
+    engine = decisions[0].log.frame() if decisions else pd.DataFrame(columns=list(TRACE_COLUMNS))
     names = [c for c in TRACE_COLUMNS if c != "seq"]
     facts = pd.DataFrame(facts_log, columns=names)
     facts.insert(2, "seq", -1)
     if not len(facts):
         return engine.reset_index(drop=True)
     frame = pd.concat([facts, engine[list(TRACE_COLUMNS)]], ignore_index=True)
-    order = {p: i for i, p in enumerate(dict.fromkeys(
-        [*(d.project for d in decisions), *facts["project"]]))}
+    order = {
+        p: i
+        for i, p in enumerate(dict.fromkeys([*(d.project for d in decisions), *facts["project"]]))
+    }
     frame["_p"] = frame["project"].map(order)
     frame["_f"] = (frame["seq"] >= 0).astype(int)
     frame["_n"] = np.arange(len(frame))
@@ -1018,11 +1116,18 @@ _EXEMPTION_NAMES = {
     "exemption.wildlife_spoil": "wildlife habitat spoil exemption",
     "exemption.utility": "utility exemption",
 }
-_PROJECT_RULES_SHOWN = frozenset({
-    "de_minimis.paragraph", "de_minimis.clauses", "de_minimis.total", "de_minimis.cumulative",
-    "de_minimis.project", "exemption.utility", "procedure.public_comment",
-    "procedure.sequencing",
-})
+_PROJECT_RULES_SHOWN = frozenset(
+    {
+        "de_minimis.paragraph",
+        "de_minimis.clauses",
+        "de_minimis.total",
+        "de_minimis.cumulative",
+        "de_minimis.project",
+        "exemption.utility",
+        "procedure.public_comment",
+        "procedure.sequencing",
+    }
+)
 
 
 def _render_by_impact(trace: pd.DataFrame) -> dict[tuple[str, str], dict[str, str | None]]:
@@ -1035,13 +1140,19 @@ def _render_by_impact(trace: pd.DataFrame) -> dict[tuple[str, str], dict[str, st
     """
     own: dict[tuple[str, str], dict[str, list[str]]] = {}
     for project, iid, rule, cite, reason, verify in zip(
-        trace["project"], trace["impact_id"], trace["rule_id"], trace["citation"],
-        trace["reason"], trace["verify"], strict=True,
+        trace["project"],
+        trace["impact_id"],
+        trace["rule_id"],
+        trace["citation"],
+        trace["reason"],
+        trace["verify"],
+        strict=True,
     ):
         if iid == "" and rule not in _PROJECT_RULES_SHOWN:
             continue
-        item = own.setdefault((project, iid), {"reasons": [], "citations": [], "verify": [],
-                                               "exemptions": []})
+        item = own.setdefault(
+            (project, iid), {"reasons": [], "citations": [], "verify": [], "exemptions": []}
+        )
         item["reasons"].append(reason)
         if cite:
             item["citations"].append(cite)
@@ -1059,11 +1170,17 @@ def _render_by_impact(trace: pd.DataFrame) -> dict[tuple[str, str], dict[str, st
 
 
 _IMPACT_KINDS = {
-    "fill": ImpactKind.FILL, "filling": ImpactKind.FILL, "filled": ImpactKind.FILL,
-    "drain": ImpactKind.DRAIN, "drainage": ImpactKind.DRAIN, "drained": ImpactKind.DRAIN,
+    "fill": ImpactKind.FILL,
+    "filling": ImpactKind.FILL,
+    "filled": ImpactKind.FILL,
+    "drain": ImpactKind.DRAIN,
+    "drainage": ImpactKind.DRAIN,
+    "drained": ImpactKind.DRAIN,
     "draining": ImpactKind.DRAIN,
-    "excavate": ImpactKind.EXCAVATE, "excavation": ImpactKind.EXCAVATE,
-    "excavated": ImpactKind.EXCAVATE, "dredge": ImpactKind.EXCAVATE,
+    "excavate": ImpactKind.EXCAVATE,
+    "excavation": ImpactKind.EXCAVATE,
+    "excavated": ImpactKind.EXCAVATE,
+    "dredge": ImpactKind.EXCAVATE,
 }
 #: Cowardin water regimes of permanently and semipermanently flooded areas (F, G, H).
 _FLOODED_REGIMES = frozenset("FGH")
@@ -1116,5 +1233,3 @@ def _flooded(cowardin: Any) -> bool | None:
 
 def _nonneg(value: float | None) -> float | None:
     return None if value is None or value < 0 else value
-
-

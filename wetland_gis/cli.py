@@ -26,12 +26,17 @@ from typing import Any
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 
-__all__ = ["main", "build_parser", "add_run_options", "run_guarded", "EXIT_CODES",
-           "FACT_FIELD_ROLES"]
+__all__ = [
+    "main",
+    "build_parser",
+    "add_run_options",
+    "run_guarded",
+    "EXIT_CODES",
+    "FACT_FIELD_ROLES",
+]
 
 #: Exit status of ``wetland-gis`` by what happened.
-EXIT_CODES = {"ok": 0, "internal_error": 1, "input_error": 2, "not_assessed": 3,
-              "interrupted": 130}
+EXIT_CODES = {"ok": 0, "internal_error": 1, "input_error": 2, "not_assessed": 3, "interrupted": 130}
 
 #: Environment variable naming the folder for saved tracebacks (default: the temp folder).
 TRACEBACK_DIR_ENV = "WETLAND_GIS_TRACEBACK_DIR"
@@ -39,21 +44,39 @@ TRACEBACK_DIR_ENV = "WETLAND_GIS_TRACEBACK_DIR"
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Add the options every writing sub-command has: ``--overwrite`` and ``--strict``."""
-    parser.add_argument("--overwrite", action="store_true",
-                        help="replace existing output files that an earlier run of this "
-                        "command did not write (a GeoPackage is always written into, "
-                        "keeping its other layers)")
-    parser.add_argument("--strict", action="store_true",
-                        help="exit with status 3 when any row was not assessed (the outputs "
-                        "are still written), for scripted pipelines")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace existing output files that an earlier run of this "
+        "command did not write (a GeoPackage is always written into, "
+        "keeping its other layers)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit with status 3 when any row was not assessed (the outputs "
+        "are still written), for scripted pipelines",
+    )
 
 
 #: Per-wetland fact columns the command line can name (``--<role>-field``); the roles of
 #: :data:`wetland_gis.io.fields.DEFAULT_NAMES` (docs/data_schema.md).
 FACT_FIELD_ROLES = (
-    "impact_kind", "land_use", "wetland_acres", "partial", "duration", "isolated",
-    "runoff_retention", "wetland_id", "owner", "owns_whole_wetland", "portion_sqft",
-    "prior_sqft_since_1992", "bottomland_hardwood", "banked", "used_for_credit",
+    "impact_kind",
+    "land_use",
+    "wetland_acres",
+    "partial",
+    "duration",
+    "isolated",
+    "runoff_retention",
+    "wetland_id",
+    "owner",
+    "owns_whole_wetland",
+    "portion_sqft",
+    "prior_sqft_since_1992",
+    "bottomland_hardwood",
+    "banked",
+    "used_for_credit",
 )
 
 
@@ -74,46 +97,82 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("impacts", help="impact layer: .shp, folder, .zip, .gpkg, .geojson, .parquet")
     p.add_argument("--layer", help="layer name inside a GeoPackage")
     p.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
-    p.add_argument("--out", required=True, help="output file (.gpkg default; .parquet, .geojson, "
-                   ".csv, .shp)")
-    p.add_argument("--as-of", help="application date YYYY-MM-DD for the legal parameters "
-                   "(default today)")
-    p.add_argument("--assume-crs", help="CRS to assume for a layer without one, e.g. EPSG:26915 "
-                   "(recorded in the manifest)")
+    p.add_argument(
+        "--out", required=True, help="output file (.gpkg default; .parquet, .geojson, .csv, .shp)"
+    )
+    p.add_argument(
+        "--as-of", help="application date YYYY-MM-DD for the legal parameters (default today)"
+    )
+    p.add_argument(
+        "--assume-crs",
+        help="CRS to assume for a layer without one, e.g. EPSG:26915 (recorded in the manifest)",
+    )
     p.add_argument("--id-field", help="column holding the impact id")
     p.add_argument("--type-field", help="column holding the Circular 39 wetland type")
     p.add_argument("--cowardin-field", help="column holding a Cowardin code (type inferred)")
     p.add_argument("--project-field", help="column grouping impacts into projects")
     p.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
-    p.add_argument("--clause-reading", choices=["per_clause", "one_clause"],
-                   default="per_clause",
-                   help="subd. 9(e): how the clauses of the one paragraph a project uses are "
-                   "totalled (docs/rules.md)")
+    p.add_argument(
+        "--clause-reading",
+        choices=["per_clause", "one_clause"],
+        default="per_clause",
+        help="subd. 9(e): how the clauses of the one paragraph a project uses are "
+        "totalled (docs/rules.md)",
+    )
     for role in FACT_FIELD_ROLES:
-        p.add_argument(f"--{role.replace('_', '-')}-field", dest=f"{role}_field",
-                       help=f"column holding the {role.replace('_', ' ')} fact "
-                       "(docs/data_schema.md)")
-    p.add_argument("--local-limit-sqft", type=float,
-                   help="a more restrictive local de minimis limit (subd. 9(i))")
-    p.add_argument("--tolerance-percent", type=float, default=1.0,
-                   help="warn when an area is within this percent of a threshold (default 1)")
-    p.add_argument("--shoreland-classes", metavar="CSV",
-                   help="the DNR basin shoreland classification list: basins without "
-                   "shore_class take theirs from it by DOW number (docs/context.md)")
-    p.add_argument("--shoreland-class-source", choices=["dnr", "local"], default="dnr",
-                   help="with --shoreland-classes: the DNR class (default) or the county/"
-                   "city ordinance class where the local ordinance governs")
-    p.add_argument("--assume-no-public-waters", action="store_true",
-                   help="without public waters layers, place impacts outside the shoreland "
-                   "wetland protection zone (recorded; otherwise they are not assessed)")
-    p.add_argument("--engine", choices=["default", "chunks", "dask"], default="default",
-                   help="default: one pass in memory; chunks: partitions of whole projects "
-                   "one after another; dask: one dask task per partition (docs/scale.md)")
-    p.add_argument("--chunk-size", type=int,
-                   help="impacts per partition of whole projects (default 50000); with "
-                   "--engine default and a .parquet --out, stream the chunks to GeoParquet")
-    p.add_argument("--scheduler", help="address of a running dask.distributed scheduler, "
-                   "e.g. tcp://10.0.0.5:8786 (--engine dask; default: a local cluster)")
+        p.add_argument(
+            f"--{role.replace('_', '-')}-field",
+            dest=f"{role}_field",
+            help=f"column holding the {role.replace('_', ' ')} fact (docs/data_schema.md)",
+        )
+    p.add_argument(
+        "--local-limit-sqft",
+        type=float,
+        help="a more restrictive local de minimis limit (subd. 9(i))",
+    )
+    p.add_argument(
+        "--tolerance-percent",
+        type=float,
+        default=1.0,
+        help="warn when an area is within this percent of a threshold (default 1)",
+    )
+    p.add_argument(
+        "--shoreland-classes",
+        metavar="CSV",
+        help="the DNR basin shoreland classification list: basins without "
+        "shore_class take theirs from it by DOW number (docs/context.md)",
+    )
+    p.add_argument(
+        "--shoreland-class-source",
+        choices=["dnr", "local"],
+        default="dnr",
+        help="with --shoreland-classes: the DNR class (default) or the county/"
+        "city ordinance class where the local ordinance governs",
+    )
+    p.add_argument(
+        "--assume-no-public-waters",
+        action="store_true",
+        help="without public waters layers, place impacts outside the shoreland "
+        "wetland protection zone (recorded; otherwise they are not assessed)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=["default", "chunks", "dask"],
+        default="default",
+        help="default: one pass in memory; chunks: partitions of whole projects "
+        "one after another; dask: one dask task per partition (docs/scale.md)",
+    )
+    p.add_argument(
+        "--chunk-size",
+        type=int,
+        help="impacts per partition of whole projects (default 50000); with "
+        "--engine default and a .parquet --out, stream the chunks to GeoParquet",
+    )
+    p.add_argument(
+        "--scheduler",
+        help="address of a running dask.distributed scheduler, "
+        "e.g. tcp://10.0.0.5:8786 (--engine dask; default: a local cluster)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(p)
 
@@ -136,14 +195,23 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--out", required=True, help="HTML file to write")
     add_run_options(m)
 
-    sc = sub.add_parser("screen", help="classify every wetland of an inventory layer and "
-                        "give the de minimis amount a fill there would get")
-    sc.add_argument("wetlands", help="wetland inventory layer (NWI-style polygons with "
-                    "`attribute` and/or `circ39_class`)")
+    sc = sub.add_parser(
+        "screen",
+        help="classify every wetland of an inventory layer and "
+        "give the de minimis amount a fill there would get",
+    )
+    sc.add_argument(
+        "wetlands",
+        help="wetland inventory layer (NWI-style polygons with `attribute` and/or `circ39_class`)",
+    )
     sc.add_argument("--layer", help="layer name inside a GeoPackage")
     sc.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
-    sc.add_argument("--out", required=True, help="output GeoParquet (.parquet); a GeoPackage "
-                    "(.gpkg) of the same name is written beside it")
+    sc.add_argument(
+        "--out",
+        required=True,
+        help="output GeoParquet (.parquet); a GeoPackage "
+        "(.gpkg) of the same name is written beside it",
+    )
     sc.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
     sc.add_argument("--assume-crs", help="CRS for a layer without one (recorded)")
     sc.add_argument("--type-field", help="column holding the Circular 39 type")
@@ -156,31 +224,53 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
     r.add_argument("--siting", help="output folder of `wetland-gis site`")
     r.add_argument("--map", help="map HTML written by `wetland-gis map`, embedded in the report")
-    r.add_argument("--pdf", nargs="?", const=True, default=None, metavar="PDF",
-                   help="also write the PDF with a static map (beside --out, or to PDF); "
-                   "needs the `pdf` extra")
+    r.add_argument(
+        "--pdf",
+        nargs="?",
+        const=True,
+        default=None,
+        metavar="PDF",
+        help="also write the PDF with a static map (beside --out, or to PDF); "
+        "needs the `pdf` extra",
+    )
     r.add_argument("--context", help="context GeoPackage or folder (waters on the PDF map)")
     r.add_argument("--out", required=True, help="HTML file to write")
     add_run_options(r)
 
-    w = sub.add_parser("water-use", help="screen water appropriations under § 103G.271 "
-                       "(permit, restrictions, processing fee; both editions)")
-    w.add_argument("points", help="points of appropriation: .gpkg, .shp, .geojson, or .csv "
-                   "with lon/lat (columns: docs/water_use.md)")
+    w = sub.add_parser(
+        "water-use",
+        help="screen water appropriations under § 103G.271 "
+        "(permit, restrictions, processing fee; both editions)",
+    )
+    w.add_argument(
+        "points",
+        help="points of appropriation: .gpkg, .shp, .geojson, or .csv "
+        "with lon/lat (columns: docs/water_use.md)",
+    )
     w.add_argument("--out", required=True, help="output GeoPackage (tables and map beside it)")
     w.add_argument("--as-of", help="application (fee year) date YYYY-MM-DD (default today)")
     w.add_argument("--aquifer", help="polygons of the Mt. Simon-Hinckley aquifer extent")
     w.add_argument("--aquifer-layer", help="layer name inside the --aquifer GeoPackage")
-    w.add_argument("--context", help="context GeoPackage or folder with a counties layer "
-                   "(default: the shipped Minnesota counties)")
+    w.add_argument(
+        "--context",
+        help="context GeoPackage or folder with a counties layer "
+        "(default: the shipped Minnesota counties)",
+    )
     w.add_argument("--layer", help="layer name inside the points GeoPackage")
     w.add_argument("--assume-crs", help="CRS to assume for a layer without one (recorded)")
     w.add_argument("--parameters", help="a parameter YAML replacing the shipped water_use.yaml")
-    w.add_argument("--boundary-reading", choices=["next_clause", "previous_clause"],
-                   default="next_clause", help="fee at an exact subd. 6(a) boundary "
-                   "(docs/water_use.md)")
-    w.add_argument("--irrigation-minimum-reading", choices=["floor", "fee_is_minimum"],
-                   default="floor", help="how the subd. 6(f) minimum applies")
+    w.add_argument(
+        "--boundary-reading",
+        choices=["next_clause", "previous_clause"],
+        default="next_clause",
+        help="fee at an exact subd. 6(a) boundary (docs/water_use.md)",
+    )
+    w.add_argument(
+        "--irrigation-minimum-reading",
+        choices=["floor", "fee_is_minimum"],
+        default="floor",
+        help="how the subd. 6(f) minimum applies",
+    )
     w.add_argument("--map", help="map HTML to write (default <out stem>_map.html)")
     add_run_options(w)
     return parser
@@ -194,8 +284,9 @@ def _save_traceback(command: str) -> Path | None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         path.write_text(
-            f"wetland-gis {__version__} {command}\nargv: {sys.argv!r}\n\n"
-            + traceback.format_exc(), encoding="utf-8")
+            f"wetland-gis {__version__} {command}\nargv: {sys.argv!r}\n\n" + traceback.format_exc(),
+            encoding="utf-8",
+        )
     except OSError:
         return None
     return path
@@ -238,15 +329,21 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
             return EXIT_CODES["interrupted"]
         except OSError as exc:  # a file that cannot be read or written: say which
             where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-            print(f"{prefix}: error: cannot use{where}: {exc.strerror or exc}; check the "
-                  "path, its permissions and the free disk space", file=sys.stderr)
+            print(
+                f"{prefix}: error: cannot use{where}: {exc.strerror or exc}; check the "
+                "path, its permissions and the free disk space",
+                file=sys.stderr,
+            )
             return EXIT_CODES["input_error"]
         except Exception as exc:  # a defect: short message, traceback kept in a file
             saved = _save_traceback(command)
             where = f"the traceback is saved in {saved}" if saved else "no traceback saved"
-            print(f"{prefix}: internal error ({type(exc).__name__}: "
-                  f"{_one_line(exc)[:200]}); this is a bug in wetland_gis, not in your "
-                  f"data; {where}; please report it with that file", file=sys.stderr)
+            print(
+                f"{prefix}: internal error ({type(exc).__name__}: "
+                f"{_one_line(exc)[:200]}); this is a bug in wetland_gis, not in your "
+                f"data; {where}; please report it with that file",
+                file=sys.stderr,
+            )
             return EXIT_CODES["internal_error"]
     for w in caught:
         if issubclass(w.category, WetlandGISWarning):
@@ -257,8 +354,10 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
     for line in tally.lines():
         print(f"{prefix}: {line}", file=sys.stderr)
     if strict and tally.not_assessed_rows:
-        print(f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3",
-              file=sys.stderr)
+        print(
+            f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3",
+            file=sys.stderr,
+        )
         return EXIT_CODES["not_assessed"]
     return EXIT_CODES["ok"]
 

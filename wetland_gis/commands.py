@@ -122,8 +122,9 @@ def run_assess(
 
 def _check_outputs_early(command: str, outs: list[Any], inputs: list[Any]) -> None:
     """Refuse an output that is an input before any work is done (the writer checks again)."""
-    writer = SafeWriter(command, overwrite=True, inputs=[
-        i for i in inputs if isinstance(i, (str, Path))])
+    writer = SafeWriter(
+        command, overwrite=True, inputs=[i for i in inputs if isinstance(i, (str, Path))]
+    )
     for out in outs:
         writer._check_target(Path(out))
 
@@ -174,8 +175,10 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
         try:
             return json.loads(p.read_text("utf-8"))
         except ValueError as err:
-            raise InputError(f"cannot read {p}: not valid JSON ({err}); run `wetland-gis "
-                             f"assess` again to rewrite it") from err
+            raise InputError(
+                f"cannot read {p}: not valid JSON ({err}); run `wetland-gis "
+                f"assess` again to rewrite it"
+            ) from err
 
     trace = _read_trace(path, stem)
     return {
@@ -231,8 +234,11 @@ def _restore_non_polygons(impacts: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
     import shapely
 
     wkt = impacts[WKT_IN_COLUMN]
-    restore = impacts.geometry.isna().to_numpy() & wkt.notna().to_numpy() & (
-        wkt.astype(str).str.len() > 0).to_numpy()
+    restore = (
+        impacts.geometry.isna().to_numpy()
+        & wkt.notna().to_numpy()
+        & (wkt.astype(str).str.len() > 0).to_numpy()
+    )
     if not restore.any():
         return impacts
     impacts = impacts.copy()
@@ -282,8 +288,9 @@ def run_site(
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"--out-dir {out_dir} is a file; give a folder for the siting outputs")
-    inputs = [p for p in (assessed, sites, banks, dem, adjustments, context)
-              if isinstance(p, (str, Path))]
+    inputs = [
+        p for p in (assessed, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
+    ]
     _check_outputs_early("site", [out_dir / name for name in SITING_FILES.values()], inputs)
     if isinstance(assessed, Assessment):
         impacts = assessed.impacts
@@ -306,9 +313,7 @@ def run_site(
             f"cannot read {adjustments} as an adjustments table: it is not in the format of "
             f"wetland_gis/parameters/adjustments.yaml ({err}); start from a copy of that file"
         ) from err
-    result = site(
-        impacts, sites, banks, context=ctx, adjustments=adj, as_of=day, dem=dem
-    )
+    result = site(impacts, sites, banks, context=ctx, adjustments=adj, as_of=day, dem=dem)
     params = default_parameters()
     manifest = Manifest(
         command="site",
@@ -317,16 +322,17 @@ def run_site(
         parameters_sha256=params.sha256,
         settings={"adjustments": adj.source},
     )
-    manifest.add_input(InputRecord("assessed impacts", source, None,
-                                   file_sha256(source) if Path(source).is_file() else ""))
-    for role, p in (("sites", sites), ("banks", banks), ("dem", dem),
-                    ("adjustments", adjustments)):
+    manifest.add_input(
+        InputRecord(
+            "assessed impacts", source, None, file_sha256(source) if Path(source).is_file() else ""
+        )
+    )
+    for role, p in (("sites", sites), ("banks", banks), ("dem", dem), ("adjustments", adjustments)):
         if p is not None and not isinstance(p, (gpd.GeoDataFrame, pd.DataFrame)):
             manifest.add_input(InputRecord(role, str(p), None, file_sha256(p)))
     manifest.add_records(getattr(result, "records", []) or [])
     if not len(result.needs):
-        manifest.add_records(["no impact needs replacement: the ranking and the plan are "
-                              "empty"])
+        manifest.add_records(["no impact needs replacement: the ranking and the plan are empty"])
     manifest.assumptions.append(
         "Siting tiers follow Minn. Stat. § 103G.222, subd. 3; whether a higher tier offers a "
         "reasonable, practicable and environmentally beneficial opportunity (subd. 3(d), (e)) "
@@ -334,8 +340,12 @@ def run_site(
     )
     manifest_path = out_dir / SITING_FILES["manifest"]
     layers = out_dir / SITING_FILES["layers"]
-    with SafeWriter("site", overwrite=overwrite, manifest=manifest_path,
-                    inputs=[*inputs, *(i.path for i in manifest.inputs)]) as w:
+    with SafeWriter(
+        "site",
+        overwrite=overwrite,
+        manifest=manifest_path,
+        inputs=[*inputs, *(i.path for i in manifest.inputs)],
+    ) as w:
         for key in ("ranking", "allocation", "unmet", "tier_gaps"):
             frame = getattr(result, key, None)
             if frame is not None:
@@ -371,8 +381,9 @@ def _boundaries(context: str | Path | Context | None) -> dict[str, gpd.GeoDataFr
     return map_layers(context if isinstance(context, Context) else load_context(context))
 
 
-def _html_manifest(command: str, out: Path, read: dict[str, Any],
-                   extra: Mapping[str, Any]) -> tuple[Manifest, Path]:
+def _html_manifest(
+    command: str, out: Path, read: dict[str, Any], extra: Mapping[str, Any]
+) -> tuple[Manifest, Path]:
     """Return the manifest of a map or report page, and its path beside the page."""
     assessed_manifest = read.get("manifest") or {}
     manifest = Manifest(
@@ -382,8 +393,11 @@ def _html_manifest(command: str, out: Path, read: dict[str, Any],
         parameters_sha256=str((assessed_manifest.get("parameters") or {}).get("sha256", "")),
     )
     path = Path(read["path"])
-    manifest.add_input(InputRecord("assessed impacts", str(path), None, file_sha256(path),
-                                   None, len(read["impacts"])))
+    manifest.add_input(
+        InputRecord(
+            "assessed impacts", str(path), None, file_sha256(path), None, len(read["impacts"])
+        )
+    )
     for role, value in extra.items():
         if isinstance(value, (str, Path)) and Path(value).is_file():
             manifest.add_input(InputRecord(role, str(value), None, file_sha256(value)))
@@ -433,11 +447,15 @@ def run_map(
     )
     page = make_self_contained(m.get_root().render())
     manifest, manifest_path = _html_manifest(
-        "map", out, read, {"siting": siting, "context": context if not isinstance(
-            context, Context) else "<Context>"})
+        "map",
+        out,
+        read,
+        {"siting": siting, "context": context if not isinstance(context, Context) else "<Context>"},
+    )
     manifest.settings["basemap"] = basemap
-    with SafeWriter("map", overwrite=overwrite, manifest=manifest_path,
-                    inputs=[i.path for i in manifest.inputs]) as w:
+    with SafeWriter(
+        "map", overwrite=overwrite, manifest=manifest_path, inputs=[i.path for i in manifest.inputs]
+    ) as w:
         w.text(page, out)
         w.manifest(manifest, manifest_path)
     return list(w.written)
@@ -511,12 +529,17 @@ def run_report(
                     # from the trace's project steps, never by splitting rendered text
                     if trace is None:
                         continue
-                    steps = trace[(trace["project"].astype(str) == str(row["project"]))
-                                  & (trace["impact_id"] == "")]
-                    value = list(dict.fromkeys(
-                        [c for c in steps["citation"] if c] if key == "citations"
-                        else [v for items in steps["verify"] for v in items]
-                    ))
+                    steps = trace[
+                        (trace["project"].astype(str) == str(row["project"]))
+                        & (trace["impact_id"] == "")
+                    ]
+                    value = list(
+                        dict.fromkeys(
+                            [c for c in steps["citation"] if c]
+                            if key == "citations"
+                            else [v for items in steps["verify"] for v in items]
+                        )
+                    )
                 summary[label] = value
     manifest = read["manifest"] or {}
     if siting:
@@ -532,21 +555,35 @@ def run_report(
         "title": f"Wetland Conservation Act screening report: {_project_name(read)}",
     }
     # the map embedded, and linked by its path relative to the report
-    page = render_report(summary, read["impacts"],
-                         **map_arguments(Path(out), {**kwargs, "map_html": map_html}))
+    page = render_report(
+        summary, read["impacts"], **map_arguments(Path(out), {**kwargs, "map_html": map_html})
+    )
     pdf_path = None
     if pdf:
         pdf_path = Path(out).with_suffix(".pdf") if pdf is True else Path(pdf)
     report_manifest, manifest_path = _html_manifest(
-        "report", out, read, {"siting": siting, "map": map_html})
-    with SafeWriter("report", overwrite=overwrite, manifest=manifest_path,
-                    inputs=[i.path for i in report_manifest.inputs]) as w:
+        "report", out, read, {"siting": siting, "map": map_html}
+    )
+    with SafeWriter(
+        "report",
+        overwrite=overwrite,
+        manifest=manifest_path,
+        inputs=[i.path for i in report_manifest.inputs],
+    ) as w:
         w.text(page, out)
         if pdf_path is not None:
-            layers = {"zones": read["zones"], "sites": sit.get("sites"),
-                      "banks": sit.get("banks"), "context": _boundaries(context)}
-            w.file(lambda staged: write_pdf(staged, summary, read["impacts"],
-                                            map_layers=layers, **kwargs), pdf_path)
+            layers = {
+                "zones": read["zones"],
+                "sites": sit.get("sites"),
+                "banks": sit.get("banks"),
+                "context": _boundaries(context),
+            }
+            w.file(
+                lambda staged: write_pdf(
+                    staged, summary, read["impacts"], map_layers=layers, **kwargs
+                ),
+                pdf_path,
+            )
         w.manifest(report_manifest, manifest_path)
     return list(w.written)
 
@@ -590,10 +627,17 @@ def run_water_use(
     from wetland_gis.water_use import water_use
 
     result = water_use(
-        points, layer=layer, as_of=as_of, context=context, aquifer=aquifer,
-        aquifer_layer=aquifer_layer, assume_crs=assume_crs, parameters=parameters,
-        readings=FeeReadings(boundary=boundary_reading,
-                             irrigation_minimum=irrigation_minimum_reading),
+        points,
+        layer=layer,
+        as_of=as_of,
+        context=context,
+        aquifer=aquifer,
+        aquifer_layer=aquifer_layer,
+        assume_crs=assume_crs,
+        parameters=parameters,
+        readings=FeeReadings(
+            boundary=boundary_reading, irrigation_minimum=irrigation_minimum_reading
+        ),
     )
     target = Path(map_html) if map_html else Path(f"{Path(out).with_suffix('')}_map.html")
     return result, result.write(out, overwrite=overwrite, map_html=target)
@@ -654,14 +698,17 @@ class Tally:
         """Return the sentence a report gives when no impact could be assessed."""
         if not self.rows_read:
             return "no impact could be assessed: the impact layer has no features"
-        reasons = "; ".join(f"{kind} ({n} row{'s' if n != 1 else ''})"
-                            for kind, n in self.not_assessed.items())
+        reasons = "; ".join(
+            f"{kind} ({n} row{'s' if n != 1 else ''})" for kind, n in self.not_assessed.items()
+        )
         return f"no impact could be assessed: {reasons}; see the status_reason of each row"
 
     def lines(self) -> list[str]:
         """Return the tally as short lines of text."""
-        out = [f"{self.rows_read} row(s) read, {self.assessed} assessed, "
-               f"{self.not_assessed_rows} not assessed"]
+        out = [
+            f"{self.rows_read} row(s) read, {self.assessed} assessed, "
+            f"{self.not_assessed_rows} not assessed"
+        ]
         out += [f"  not assessed: {kind}: {n}" for kind, n in self.not_assessed.items()]
         if self.outcomes:
             out.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in self.outcomes.items()))
@@ -707,8 +754,11 @@ def tally_impacts(impacts: pd.DataFrame, command: str = "assess") -> Tally:
     status = impacts["status"].astype(str)
     done = status == ASSESSED
     tally.assessed = int(done.sum())
-    reasons = (impacts.loc[~done, "status_reason"] if "status_reason" in impacts
-               else pd.Series("", index=impacts.index[~done]))
+    reasons = (
+        impacts.loc[~done, "status_reason"]
+        if "status_reason" in impacts
+        else pd.Series("", index=impacts.index[~done])
+    )
     kinds = reasons.fillna("").map(_reason_kind).value_counts(sort=True)
     tally.not_assessed = {str(k): int(v) for k, v in kinds.items()}
     if "outcome" in impacts:
@@ -740,7 +790,9 @@ def _siting_tally(result: Any, impacts: pd.DataFrame) -> Tally:
 
 
 def run_partitioned(
-    args: argparse.Namespace, fields: dict[str, str], options: AssessOptions,
+    args: argparse.Namespace,
+    fields: dict[str, str],
+    options: AssessOptions,
     overwrite: bool = False,
 ) -> CommandResult:
     """Run ``assess --engine chunks|dask`` or ``--chunk-size`` (issue 14, docs/scale.md).
@@ -753,26 +805,43 @@ def run_partitioned(
 
     params = load_parameters(args.parameters) if args.parameters else default_parameters()
     chunk = args.chunk_size or DEFAULT_CHUNK_SIZE
-    common = {"layer": args.layer, "as_of": args.as_of, "fields": fields,
-              "assume_crs": args.assume_crs, "params": params, "options": options,
-              "progress_bar": not args.quiet}
+    common = {
+        "layer": args.layer,
+        "as_of": args.as_of,
+        "fields": fields,
+        "assume_crs": args.assume_crs,
+        "params": params,
+        "options": options,
+        "progress_bar": not args.quiet,
+    }
     if args.engine == "default" and Path(args.out).suffix.lower() == ".parquet":
-        written = stream_assess(args.impacts, args.out, args.context, chunk_size=chunk,
-                                overwrite=overwrite, **common)
+        written = stream_assess(
+            args.impacts, args.out, args.context, chunk_size=chunk, overwrite=overwrite, **common
+        )
         # the tally from the streamed file's status columns (never the whole layer at once)
         import pyarrow.parquet as pq
 
-        cols = [c for c in ("status", "status_reason", "outcome", "replace_acres")
-                if c in pq.read_schema(written[0]).names]
-        return CommandResult(written, tally_impacts(pq.read_table(
-            written[0], columns=cols).to_pandas(), "assess"))
+        cols = [
+            c
+            for c in ("status", "status_reason", "outcome", "replace_acres")
+            if c in pq.read_schema(written[0]).names
+        ]
+        return CommandResult(
+            written, tally_impacts(pq.read_table(written[0], columns=cols).to_pandas(), "assess")
+        )
     engine = "chunks" if args.engine == "default" else args.engine
     result = assess_partitioned(
-        args.impacts, args.context, engine=engine, chunk_size=chunk,
-        scheduler=args.scheduler, progress=None if args.quiet else _stderr, **common,
+        args.impacts,
+        args.context,
+        engine=engine,
+        chunk_size=chunk,
+        scheduler=args.scheduler,
+        progress=None if args.quiet else _stderr,
+        **common,
     )
-    return CommandResult(result.write(args.out, overwrite=overwrite),
-                         tally_impacts(result.impacts, "assess"))
+    return CommandResult(
+        result.write(args.out, overwrite=overwrite), tally_impacts(result.impacts, "assess")
+    )
 
 
 def run_command(args: argparse.Namespace) -> CommandResult:
@@ -791,11 +860,13 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         }
         from wetland_gis.cli import FACT_FIELD_ROLES
 
-        fields.update({
-            role: getattr(args, f"{role}_field")
-            for role in FACT_FIELD_ROLES
-            if getattr(args, f"{role}_field", None)
-        })
+        fields.update(
+            {
+                role: getattr(args, f"{role}_field")
+                for role in FACT_FIELD_ROLES
+                if getattr(args, f"{role}_field", None)
+            }
+        )
         options = AssessOptions(
             clause_reading=args.clause_reading,
             tolerance_percent=args.tolerance_percent,
@@ -807,11 +878,16 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         class_source = getattr(args, "shoreland_class_source", None) or "dnr"
         if engine != "default" or getattr(args, "chunk_size", None):
             if classes:  # the partitions share one context, loaded with the list
-                params = (load_parameters(args.parameters) if args.parameters
-                          else default_parameters())
+                params = (
+                    load_parameters(args.parameters) if args.parameters else default_parameters()
+                )
                 args.context = load_context(
-                    args.context, params=params, as_of=args.as_of,
-                    shoreland_classes=classes, class_source=class_source)
+                    args.context,
+                    params=params,
+                    as_of=args.as_of,
+                    shoreland_classes=classes,
+                    class_source=class_source,
+                )
             return run_partitioned(args, fields, options, overwrite)
         assessment, written = run_assess(
             args.impacts,
@@ -832,12 +908,22 @@ def run_command(args: argparse.Namespace) -> CommandResult:
     if args.command == "screen":
         from wetland_gis.screen import run_screen
 
-        fields = {k: v for k, v in {"wetland_type": args.type_field,
-                                    "cowardin": args.cowardin_field}.items() if v}
+        fields = {
+            k: v
+            for k, v in {"wetland_type": args.type_field, "cowardin": args.cowardin_field}.items()
+            if v
+        }
         result, written = run_screen(
-            args.wetlands, args.out, context=args.context, layer=args.layer,
-            as_of=args.as_of, assume_crs=args.assume_crs, fields=fields,
-            progress_bar=not args.quiet, overwrite=overwrite)
+            args.wetlands,
+            args.out,
+            context=args.context,
+            layer=args.layer,
+            as_of=args.as_of,
+            assume_crs=args.assume_crs,
+            fields=fields,
+            progress_bar=not args.quiet,
+            overwrite=overwrite,
+        )
         return CommandResult(written, tally_impacts(result.wetlands, "screen"))
     if args.command == "site":
         result, written = run_site(
@@ -851,24 +937,46 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             as_of=args.as_of,
             overwrite=overwrite,
         )
-        return CommandResult(written, _siting_tally(result, read_assessed(args.assessed)[
-            "impacts"]))
+        return CommandResult(
+            written, _siting_tally(result, read_assessed(args.assessed)["impacts"])
+        )
     if args.command == "map":
-        written = run_map(args.assessed, args.out, siting=args.siting, context=args.context,
-                          basemap=args.basemap, overwrite=overwrite)
-        return CommandResult(written, tally_impacts(read_assessed(args.assessed)["impacts"],
-                                                    "map"))
+        written = run_map(
+            args.assessed,
+            args.out,
+            siting=args.siting,
+            context=args.context,
+            basemap=args.basemap,
+            overwrite=overwrite,
+        )
+        return CommandResult(written, tally_impacts(read_assessed(args.assessed)["impacts"], "map"))
     if args.command == "report":
-        written = run_report(args.assessed, args.out, siting=args.siting, map_html=args.map,
-                             pdf=args.pdf or None, context=args.context, overwrite=overwrite)
-        return CommandResult(written, tally_impacts(read_assessed(args.assessed)["impacts"],
-                                                    "report"))
+        written = run_report(
+            args.assessed,
+            args.out,
+            siting=args.siting,
+            map_html=args.map,
+            pdf=args.pdf or None,
+            context=args.context,
+            overwrite=overwrite,
+        )
+        return CommandResult(
+            written, tally_impacts(read_assessed(args.assessed)["impacts"], "report")
+        )
     if args.command == "water-use":
         result, written = run_water_use(
-            args.points, args.out, layer=args.layer, as_of=args.as_of, context=args.context,
-            aquifer=args.aquifer, aquifer_layer=args.aquifer_layer, assume_crs=args.assume_crs,
-            parameters=args.parameters, boundary_reading=args.boundary_reading,
-            irrigation_minimum_reading=args.irrigation_minimum_reading, map_html=args.map,
+            args.points,
+            args.out,
+            layer=args.layer,
+            as_of=args.as_of,
+            context=args.context,
+            aquifer=args.aquifer,
+            aquifer_layer=args.aquifer_layer,
+            assume_crs=args.assume_crs,
+            parameters=args.parameters,
+            boundary_reading=args.boundary_reading,
+            irrigation_minimum_reading=args.irrigation_minimum_reading,
+            map_html=args.map,
             overwrite=overwrite,
         )
         return CommandResult(written, tally_impacts(result.points, "water-use"))

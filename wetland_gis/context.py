@@ -343,8 +343,11 @@ def _coerce_bool(series: pd.Series, where: str, fname: str) -> pd.Series:
     if pd.api.types.is_bool_dtype(series.dtype):
         return series.astype("boolean")
     out = [parse_bool(v, errors="coerce") for v in series.tolist()]
-    bad = [(i, v) for i, v, b in zip(series.index, series.tolist(), out, strict=True)
-           if b is None and not is_blank(v)]
+    bad = [
+        (i, v)
+        for i, v, b in zip(series.index, series.tolist(), out, strict=True)
+        if b is None and not is_blank(v)
+    ]
     if bad:
         raise ContextError(
             f"{where}: field {fname!r} must be true/false (also accepted: yes/no, y/n, 1/0); "
@@ -355,7 +358,8 @@ def _coerce_bool(series: pd.Series, where: str, fname: str) -> pd.Series:
 
 def _coerce_number(series: pd.Series, where: str, fname: str, kind: str) -> pd.Series:
     num = pd.Series(
-        [parse_number(v, errors="coerce") for v in series.tolist()], index=series.index,
+        [parse_number(v, errors="coerce") for v in series.tolist()],
+        index=series.index,
         dtype=float,
     )
     bad = ~series.map(is_blank).astype(bool) & num.isna()
@@ -581,15 +585,23 @@ def _list_class(
     classes = {normalise_key(c, _CLASS_ALIASES) for c, _col, _row in found}
     rows = ", ".join(str(r) for _c, _col, r in found)
     if len(classes) > 1:
-        return None, "", (
-            f"the list gives several classes {sorted({c for c, _, _ in found})} (line(s) {rows}); "
-            "which governs depends on the location"
+        return (
+            None,
+            "",
+            (
+                f"the list gives several classes {sorted({c for c, _, _ in found})} "
+                f"(line(s) {rows}); which governs depends on the location"
+            ),
         )
     (value,) = classes
     if value not in BASIN_CLASSES:
-        return None, "", (
-            f"the list gives {found[0][0]!r} (line(s) {rows}), which is not one of the state "
-            f"classes {list(BASIN_CLASSES)} of Minn. R. 6120.3000"
+        return (
+            None,
+            "",
+            (
+                f"the list gives {found[0][0]!r} (line(s) {rows}), which is not one of the state "
+                f"classes {list(BASIN_CLASSES)} of Minn. R. 6120.3000"
+            ),
         )
     columns = ", ".join(sorted({col for _c, col, _r in found}))
     return value, f"list: {columns}", ""
@@ -631,7 +643,8 @@ def _fill_basin_classes(
     for i, (index, raw_key) in enumerate(zip(gdf.index, gdf[key_col], strict=True)):
         dow = normalise_dow(raw_key)
         label = f"pw_id {parse_id(gdf[id_col].iloc[i])!s}" + (
-            f" ({gdf[name_col].iloc[i]})" if name_col and not is_blank(gdf[name_col].iloc[i])
+            f" ({gdf[name_col].iloc[i]})"
+            if name_col and not is_blank(gdf[name_col].iloc[i])
             else ""
         )
         found = classes.lookup(dow, class_source)
@@ -662,7 +675,8 @@ def _fill_basin_classes(
         raise ContextError(
             f"{where}: {len(problems)} basin(s) have no shore_class in the layer and none "
             f"usable in the shoreland class list {classes.path} (class source "
-            f"{class_source!r}): " + "; ".join(problems[:10])
+            f"{class_source!r}): "
+            + "; ".join(problems[:10])
             + ("; ..." if len(problems) > 10 else "")
             + ". Fix: set shore_class in the layer for these basins (from the DNR list or "
             "the local ordinance), give the full DNR list, or choose the other class source."
@@ -671,7 +685,8 @@ def _fill_basin_classes(
         records.append(
             f"public_water_basins: {len(kept_differs)} basin(s) keep the layer's shore_class "
             f"though the shoreland class list ({class_source!r}) differs (the layer wins): "
-            + "; ".join(kept_differs[:20]) + ("; ..." if len(kept_differs) > 20 else "")
+            + "; ".join(kept_differs[:20])
+            + ("; ..." if len(kept_differs) > 20 else "")
         )
     gdf[col] = values
     gdf[src_col] = source
@@ -839,7 +854,9 @@ def load_context(
         crs = gdf.crs.to_string() if gdf.crs is not None else None
         if name == "public_water_basins":
             gdf, class_records = _fill_basin_classes(
-                gdf, classes, class_source,
+                gdf,
+                classes,
+                class_source,
                 _where(name, None if path is None else str(path), inner),
             )
             records.extend(class_records)
@@ -860,15 +877,24 @@ def load_context(
         loaded[name] = gdf
 
     if classes is not None:
-        sources.append(SourceRecord(
-            layer="shoreland_classes", path=classes.path, source_layer=None,
-            sha256=classes.sha256, crs=None, features=len(classes.table),
-        ))
+        sources.append(
+            SourceRecord(
+                layer="shoreland_classes",
+                path=classes.path,
+                source_layer=None,
+                sha256=classes.sha256,
+                crs=None,
+                features=len(classes.table),
+            )
+        )
         records.append(
             f"shoreland_classes: {classes.path} ({len(classes.table)} rows), class source "
             f"{class_source!r}"
-            + ("" if "public_water_basins" in loaded else
-               "; no public_water_basins layer was given, so the list was not used")
+            + (
+                ""
+                if "public_water_basins" in loaded
+                else "; no public_water_basins layer was given, so the list was not used"
+            )
         )
     loaded["counties"], county_records = _join_county_classes(loaded["counties"], params, as_of)
     records.extend(county_records)

@@ -23,8 +23,15 @@ from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import WetlandGISWarning
 from wetland_gis.rules import de_minimis_allowance, replacement_ratio
 
-__all__ = ["SampleProject", "SAMPLE_PROJECTS", "main", "worked_examples", "run_water_use_demo",
-           "WATER_USE_SAMPLE", "WATER_USE_AS_OF"]
+__all__ = [
+    "SampleProject",
+    "SAMPLE_PROJECTS",
+    "main",
+    "worked_examples",
+    "run_water_use_demo",
+    "WATER_USE_SAMPLE",
+    "WATER_USE_AS_OF",
+]
 
 #: The synthetic water-use sample (issue 10) and the fee years it is screened for.
 WATER_USE_SAMPLE = "sample_data/water_use/appropriations.gpkg"
@@ -75,17 +82,40 @@ def worked_examples(as_of: str = AS_OF) -> list[str]:
     list of str
     """
     cases = [
-        ("A type 2 fill in Crow Wing County outside the shoreland zone",
-         de_minimis_allowance(WetlandType.TYPE_2, ShorelandZone.OUTSIDE,
-                              PercentageArea.GREATER_THAN_80, False, as_of=as_of)),
-        ("A type 7 fill in Wright County (metro, less than 50 percent) outside the zone",
-         de_minimis_allowance(WetlandType.TYPE_7, ShorelandZone.OUTSIDE,
-                              PercentageArea.LESS_THAN_50, True, as_of=as_of)),
-        ("Any fill in a shoreland building setback zone",
-         de_minimis_allowance(WetlandType.TYPE_2, ShorelandZone.BUILDING_SETBACK,
-                              PercentageArea.LESS_THAN_50, True, as_of=as_of)),
-        ("Replacement ratio on nonagricultural land in a less than 50 percent area",
-         replacement_ratio(PercentageArea.LESS_THAN_50, False, as_of=as_of)),
+        (
+            "A type 2 fill in Crow Wing County outside the shoreland zone",
+            de_minimis_allowance(
+                WetlandType.TYPE_2,
+                ShorelandZone.OUTSIDE,
+                PercentageArea.GREATER_THAN_80,
+                False,
+                as_of=as_of,
+            ),
+        ),
+        (
+            "A type 7 fill in Wright County (metro, less than 50 percent) outside the zone",
+            de_minimis_allowance(
+                WetlandType.TYPE_7,
+                ShorelandZone.OUTSIDE,
+                PercentageArea.LESS_THAN_50,
+                True,
+                as_of=as_of,
+            ),
+        ),
+        (
+            "Any fill in a shoreland building setback zone",
+            de_minimis_allowance(
+                WetlandType.TYPE_2,
+                ShorelandZone.BUILDING_SETBACK,
+                PercentageArea.LESS_THAN_50,
+                True,
+                as_of=as_of,
+            ),
+        ),
+        (
+            "Replacement ratio on nonagricultural land in a less than 50 percent area",
+            replacement_ratio(PercentageArea.LESS_THAN_50, False, as_of=as_of),
+        ),
     ]
     return [f"{title}:\n{decision.explain()}" for title, decision in cases]
 
@@ -111,25 +141,39 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, obje
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WetlandGISWarning)
         assessment, _ = run_assess(
-            root / project.impacts, folder / "assessed.gpkg",
-            context=root / project.context, as_of=AS_OF, overwrite=True,
-        )
-        siting, _ = run_site(
-            folder / "assessed.gpkg", folder / "siting",
-            sites=root / project.sites, banks=root / project.banks,
-            context=assessment.context, dem=root / project.dem if project.dem else None,
-            as_of=AS_OF, overwrite=True,
-        )
-        map_path = run_map(folder / "assessed.gpkg", folder / "tep_map.html",
-                           siting=folder / "siting", context=assessment.context,
-                           overwrite=True)[0]
-        report_path, pdf_path, _manifest = run_report(
-            folder / "assessed.gpkg", folder / "tep_report.html", siting=folder / "siting",
-            map_html=map_path, pdf=folder / "tep_report.pdf", context=assessment.context,
+            root / project.impacts,
+            folder / "assessed.gpkg",
+            context=root / project.context,
+            as_of=AS_OF,
             overwrite=True,
         )
-    warned = sorted({str(w.message) for w in caught if issubclass(w.category,
-                                                                   WetlandGISWarning)})
+        siting, _ = run_site(
+            folder / "assessed.gpkg",
+            folder / "siting",
+            sites=root / project.sites,
+            banks=root / project.banks,
+            context=assessment.context,
+            dem=root / project.dem if project.dem else None,
+            as_of=AS_OF,
+            overwrite=True,
+        )
+        map_path = run_map(
+            folder / "assessed.gpkg",
+            folder / "tep_map.html",
+            siting=folder / "siting",
+            context=assessment.context,
+            overwrite=True,
+        )[0]
+        report_path, pdf_path, _manifest = run_report(
+            folder / "assessed.gpkg",
+            folder / "tep_report.html",
+            siting=folder / "siting",
+            map_html=map_path,
+            pdf=folder / "tep_report.pdf",
+            context=assessment.context,
+            overwrite=True,
+        )
+    warned = sorted({str(w.message) for w in caught if issubclass(w.category, WetlandGISWarning)})
     row = assessment.projects.iloc[0].to_dict() if len(assessment.projects) else {}
     unmet = getattr(siting, "unmet", None)
     plan = getattr(siting, "allocation", None)
@@ -141,7 +185,8 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, obje
         "replace_ac": row.get("replace_acres"),
         "allocated": None if plan is None else round(float(plan["credits"].sum()), 2),
         "cost_usd": None if plan is None else round(float(plan["cost"].sum()), 0),
-        "unmet_ac": None if unmet is None or not len(unmet)
+        "unmet_ac": None
+        if unmet is None or not len(unmet)
         else round(float(unmet["credits_short"].sum()), 2),
         "map": map_path,
         "report": report_path,
@@ -158,9 +203,12 @@ def run_water_use_demo(root: Path, out: Path) -> pd.DataFrame:
     folder = out / "water_use"
     columns = {}
     for as_of in WATER_USE_AS_OF:
-        result, _ = run_water_use(root / WATER_USE_SAMPLE,
-                                  folder / f"water_use_{as_of[:4]}.gpkg", as_of=as_of,
-                                  aquifer=root / WATER_USE_AQUIFER)
+        result, _ = run_water_use(
+            root / WATER_USE_SAMPLE,
+            folder / f"water_use_{as_of[:4]}.gpkg",
+            as_of=as_of,
+            aquifer=root / WATER_USE_AQUIFER,
+        )
         pts = result.points.set_index("permit_id")
         columns[f"outcome {as_of}"] = pts["outcome"]
         columns[f"total_usd {as_of}"] = pts["total_usd"]
@@ -192,13 +240,14 @@ def run_screen_demo(root: Path, out: Path) -> dict[str, object]:
     moved.geometry = wetlands.geometry.translate(tx - sx, ty - sy)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
-        result = screen(moved, root / SAMPLE_PROJECTS[0].context, as_of=AS_OF,
-                        progress_bar=False)
-    result.manifest.add_records([
-        f"DEMONSTRATION ONLY: the {len(wetlands)} NWI polygons of {NWI_SAMPLE.name} "
-        f"(Washington DC) were shifted by ({tx - sx:,.0f} m, {ty - sy:,.0f} m) in EPSG:5070 "
-        "onto the synthetic Wright County context; the locations are not real"
-    ])
+        result = screen(moved, root / SAMPLE_PROJECTS[0].context, as_of=AS_OF, progress_bar=False)
+    result.manifest.add_records(
+        [
+            f"DEMONSTRATION ONLY: the {len(wetlands)} NWI polygons of {NWI_SAMPLE.name} "
+            f"(Washington DC) were shifted by ({tx - sx:,.0f} m, {ty - sy:,.0f} m) in EPSG:5070 "
+            "onto the synthetic Wright County context; the locations are not real"
+        ]
+    )
     written = result.write(out / "screen" / "nwi_sample_screened.parquet", overwrite=True)
     w = result.wetlands
     return {
@@ -245,8 +294,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  map: {out / 'water_use' / 'water_use_2026_map.html'}")
     print("\nrunning screen on the bundled NWI sample (moved onto the synthetic context) ...")
     scr = run_screen_demo(root, out)
-    print(f"  {scr['wetlands']} wetlands, {scr['screened']} screened, {scr['with_amount']} "
-          "with a de minimis amount; the others say why not")
+    print(
+        f"  {scr['wetlands']} wetlands, {scr['screened']} screened, {scr['with_amount']} "
+        "with a de minimis amount; the others say why not"
+    )
     print(f"  screen: {scr['files'][0]} and {scr['files'][1]}")
     print(f"\nEverything else (classified GeoPackages, tables, manifests) is under {out}/")
     return 0

@@ -130,9 +130,7 @@ def _parts(
         yield frame.iloc[np.flatnonzero(part == p)]
 
 
-def _assess_part(
-    part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]
-) -> dict[str, Any]:
+def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:
     """Assess one partition; return its results without the context (light to ship)."""
     pos = part[_POS].to_numpy()
     res = assess(part.drop(columns=_POS).reset_index(drop=True), ctx, **kwargs)
@@ -146,9 +144,7 @@ def _assess_part(
         "fields": res.fields,
     }
     for name, value in vars(res).items():  # tables added by later versions (e.g. the trace)
-        if name not in out and name not in ("context", "zones") and isinstance(
-            value, pd.DataFrame
-        ):
+        if name not in out and name not in ("context", "zones") and isinstance(value, pd.DataFrame):
             out[name] = value
     return out
 
@@ -171,8 +167,9 @@ def _merge(
     impacts = pd.concat([r["impacts"] for r in results], ignore_index=True).iloc[order]
     impacts["wg_row"] = np.arange(len(impacts), dtype="int64")
     impacts.index = input_index
-    impacts = gpd.GeoDataFrame(impacts, geometry=results[0]["impacts"].geometry.name,
-                               crs=results[0]["impacts"].crs)
+    impacts = gpd.GeoDataFrame(
+        impacts, geometry=results[0]["impacts"].geometry.name, crs=results[0]["impacts"].crs
+    )
     summary = pd.concat([r["summary"] for r in results], ignore_index=True).iloc[order]
     summary.index = input_index
     # projects in the order they first appear in the input, as one assess call gives them
@@ -189,23 +186,32 @@ def _merge(
         projects = projects.sort_values("_first", kind="stable")
     projects = projects.drop(columns="_first").reset_index(drop=True)
     manifest = results[0]["manifest"]
-    manifest.inputs = [*source_manifest.inputs, *(i for i in manifest.inputs
-                                                  if i.role != "impacts")]
+    manifest.inputs = [
+        *source_manifest.inputs,
+        *(i for i in manifest.inputs if i.role != "impacts"),
+    ]
     for r in results[1:]:
-        manifest.add_records(rec for rec in r["manifest"].records
-                             if rec not in manifest.records)
+        manifest.add_records(rec for rec in r["manifest"].records if rec not in manifest.records)
     extra: dict[str, pd.DataFrame] = {}
     for name in results[0]:
-        if name not in ("pos", "impacts", "summary", "projects", "decisions", "manifest",
-                        "fields"):
+        if name not in ("pos", "impacts", "summary", "projects", "decisions", "manifest", "fields"):
             extra[name] = pd.concat([r[name] for r in results], ignore_index=True)
     zones = zones_for_map(
-        impacts[impacts["status"] == ASSESSED], ctx, params=params, as_of=day,
+        impacts[impacts["status"] == ASSESSED],
+        ctx,
+        params=params,
+        as_of=day,
         pad_ft=_map_pad(),
     )
     out = Assessment(
-        impacts=impacts, summary=summary, projects=projects, decisions=decisions,
-        zones=zones, manifest=manifest, context=ctx, fields=results[0]["fields"],
+        impacts=impacts,
+        summary=summary,
+        projects=projects,
+        decisions=decisions,
+        zones=zones,
+        manifest=manifest,
+        context=ctx,
+        fields=results[0]["fields"],
     )
     trace = extra.get("trace")
     if trace is not None and len(trace) and len(projects) and "project" in projects:
@@ -213,7 +219,8 @@ def _merge(
         rank = {str(p): i for i, p in enumerate(projects["project"])}
         key = trace["project"].astype(str).map(rank).fillna(len(rank))
         extra["trace"] = trace.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(
-            drop=True)
+            drop=True
+        )
     for name, value in extra.items():
         setattr(out, name, value)
     return out
@@ -231,8 +238,13 @@ def _first_appearance(impacts: pd.DataFrame, project_field: str | None) -> dict[
     if not project_field:
         return {"project": 0}
     names = impacts[project_field].map(_text).replace("", NO_PROJECT)
-    return {k: int(v) for k, v in pd.Series(np.arange(len(names))).groupby(
-        names.to_numpy(), sort=False).min().items()}
+    return {
+        k: int(v)
+        for k, v in pd.Series(np.arange(len(names)))
+        .groupby(names.to_numpy(), sort=False)
+        .min()
+        .items()
+    }
 
 
 def assess_partitioned(
@@ -286,13 +298,14 @@ def assess_partitioned(
     day = as_date(as_of)
     kwargs = {"as_of": day, "fields": fields, "params": params, "options": options}
     if engine == "default":
-        return assess(impacts, context, layer=layer, assume_crs=assume_crs, progress=progress,
-                      **kwargs)
+        return assess(
+            impacts, context, layer=layer, assume_crs=assume_crs, progress=progress, **kwargs
+        )
     say = progress or (lambda _m: None)
     gdf, source = _read(impacts, layer, assume_crs)
     say("loading context")
-    ctx = context if isinstance(context, Context) else load_context(
-        context, params=params, as_of=day
+    ctx = (
+        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
     )
     if len(gdf) == 0:
         return assess(gdf, ctx, **kwargs)
@@ -313,10 +326,12 @@ def assess_partitioned(
             out.manifest.add_records([rec])
     out.manifest.settings["engine"] = engine
     out.manifest.settings["chunk_size"] = chunk_size
-    out.manifest.add_records([
-        f"assessed in {len(parts)} partition(s) of whole projects by the {engine} engine; "
-        "rows named by wg_row in the records count within their partition"
-    ])
+    out.manifest.add_records(
+        [
+            f"assessed in {len(parts)} partition(s) of whole projects by the {engine} engine; "
+            "rows named by wg_row in the records count within their partition"
+        ]
+    )
     return out
 
 
@@ -343,15 +358,15 @@ def _run_dask(
         client = Client(scheduler)
     else:
         cluster = LocalCluster(
-            n_workers=n_workers or 2, threads_per_worker=1, processes=True,
+            n_workers=n_workers or 2,
+            threads_per_worker=1,
+            processes=True,
             dashboard_address=None,
         )
         client = Client(cluster)
     try:
         ctx_future = client.scatter(ctx, broadcast=True)
-        tasks = [
-            dask.delayed(_assess_frame)(d, ctx_future, kwargs) for d in ddf.to_delayed()
-        ]
+        tasks = [dask.delayed(_assess_frame)(d, ctx_future, kwargs) for d in ddf.to_delayed()]
         futures = client.compute(tasks)
         results = []
         for fut in as_completed(futures):
@@ -423,8 +438,8 @@ def stream_assess(
     params = params or default_parameters()
     day = as_date(as_of)
     gdf, source = _read(impacts, layer, assume_crs)
-    ctx = context if isinstance(context, Context) else load_context(
-        context, params=params, as_of=day
+    ctx = (
+        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
     )
     kwargs = {"as_of": day, "fields": fields, "params": params, "options": options}
     from wetland_gis.io.safe_write import SafeWriter
@@ -451,27 +466,31 @@ def stream_assess(
                 trace = res.get("trace")
                 tables = {"impacts": _arrow(chunk)}
                 if trace is not None and len(trace):
-                    tables["trace"] = pa.Table.from_pandas(_trace_for_disk(trace),
-                                                           preserve_index=False)
+                    tables["trace"] = pa.Table.from_pandas(
+                        _trace_for_disk(trace), preserve_index=False
+                    )
                 for name, table in tables.items():
                     if name not in writers:
                         schemas[name] = pa.schema(
-                            [f.with_type(pa.string()) if pa.types.is_null(f.type) else f
-                             for f in table.schema],
+                            [
+                                f.with_type(pa.string()) if pa.types.is_null(f.type) else f
+                                for f in table.schema
+                            ],
                             metadata=table.schema.metadata,
                         )
                         writers[name] = pq.ParquetWriter(staged[name], schemas[name])
                     writers[name].write_table(_conform(table, schemas[name], pa))
-                res["projects"].to_csv(staged["projects"], mode="w" if i == 0 else "a",
-                                       header=i == 0, index=False)
-                res["summary"].to_csv(staged["summary"], mode="w" if i == 0 else "a",
-                                      header=i == 0, index=False)
+                res["projects"].to_csv(
+                    staged["projects"], mode="w" if i == 0 else "a", header=i == 0, index=False
+                )
+                res["summary"].to_csv(
+                    staged["summary"], mode="w" if i == 0 else "a", header=i == 0, index=False
+                )
                 if state["manifest"] is None:
                     state["manifest"] = res["manifest"]
                 else:
                     state["manifest"].add_records(
-                        r for r in res["manifest"].records
-                        if r not in state["manifest"].records
+                        r for r in res["manifest"].records if r not in state["manifest"].records
                     )
                 bar.update(len(part))
         finally:
@@ -480,11 +499,19 @@ def stream_assess(
             bar.close()
 
     staged: dict[str, Path] = {}
-    with SafeWriter("assess", overwrite=overwrite, manifest=manifest_path,
-                    inputs=[i.path for i in source.inputs]) as w:
+    with SafeWriter(
+        "assess",
+        overwrite=overwrite,
+        manifest=manifest_path,
+        inputs=[i.path for i in source.inputs],
+    ) as w:
         # each file is staged beside its target; the stream writes all four at once
-        for name, target in (("impacts", out), ("trace", trace_path),
-                             ("projects", projects_csv), ("summary", summary_csv)):
+        for name, target in (
+            ("impacts", out),
+            ("trace", trace_path),
+            ("projects", projects_csv),
+            ("summary", summary_csv),
+        ):
             w.file(lambda p, name=name: staged.__setitem__(name, p), target)
         stream(staged)
         if not staged["trace"].exists():  # no step at all: an empty trace table
@@ -492,8 +519,7 @@ def stream_assess(
 
             pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(staged["trace"])
         manifest = state["manifest"]
-        manifest.inputs = [*source.inputs,
-                           *(i for i in manifest.inputs if i.role != "impacts")]
+        manifest.inputs = [*source.inputs, *(i for i in manifest.inputs if i.role != "impacts")]
         manifest.settings.update({"engine": "stream", "chunk_size": chunk_size})
         w.manifest(manifest, manifest_path)
     return list(w.written)

@@ -106,8 +106,12 @@ class Screening:
             if col != frame.geometry.name and frame[col].dtype == object:
                 frame[col] = frame[col].map(lambda v: v if v is None else str(v))
         manifest = out.with_name(f"{out.stem}_manifest.json")
-        with SafeWriter("screen", overwrite=overwrite, manifest=manifest,
-                        inputs=[i.path for i in self.manifest.inputs]) as w:
+        with SafeWriter(
+            "screen",
+            overwrite=overwrite,
+            manifest=manifest,
+            inputs=[i.path for i in self.manifest.inputs],
+        ) as w:
             w.file(lambda staged: self.wetlands.to_parquet(staged), out)
             w.layer(frame, gpkg, layer="wetlands")
             w.manifest(self.manifest, manifest)
@@ -163,8 +167,12 @@ def screen(
 
     params = params or default_parameters()
     day = as_date(as_of)
-    manifest = Manifest(command="screen", as_of=day.isoformat(), parameters_source=params.source,
-                        parameters_sha256=params.sha256)
+    manifest = Manifest(
+        command="screen",
+        as_of=day.isoformat(),
+        parameters_source=params.source,
+        parameters_sha256=params.sha256,
+    )
     gdf, source = _read_impacts(wetlands, layer, assume_crs, manifest)
     manifest.inputs = [replace(rec, role="wetlands") for rec in manifest.inputs]
     index = gdf.index
@@ -179,8 +187,8 @@ def screen(
     records: list[str] = []
     read_types(gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack, records)
     manifest.add_records(records)
-    ctx = context if isinstance(context, Context) else load_context(
-        context, params=params, as_of=day
+    ctx = (
+        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
     )
     manifest.add_records(ctx.records)
     for rec in ctx.manifest_inputs():
@@ -191,7 +199,7 @@ def screen(
     pieces = []
     bar = _bar(len(gdf), "classify", progress_bar)
     for start in range(0, max(len(gdf), 1), CHUNK):
-        take = order[start:start + CHUNK]
+        take = order[start : start + CHUNK]
         got = classify_impacts(gdf.iloc[take], ctx, params=params, as_of=day)
         manifest.add_records(r for r in got.records if r not in manifest.records)
         pieces.append(got.gdf)
@@ -206,10 +214,12 @@ def screen(
     out.loc[unplaced, "status"] = NOT_ASSESSED
     _amounts(out, params, day, progress_bar)
     out.index = index
-    manifest.add_records([
-        f"screened {int((out['status'] == ASSESSED).sum())} of {len(out)} wetlands; "
-        + _STANDING_VERIFY
-    ])
+    manifest.add_records(
+        [
+            f"screened {int((out['status'] == ASSESSED).sum())} of {len(out)} wetlands; "
+            + _STANDING_VERIFY
+        ]
+    )
     return Screening(out, manifest)
 
 
@@ -237,8 +247,13 @@ def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: boo
         if key not in cache:
             try:
                 d = de_minimis_allowance(
-                    WetlandType(t), zone, PercentageArea(pct), metro, cedar_tamarack=cedar,
-                    params=params, as_of=day,
+                    WetlandType(t),
+                    zone,
+                    PercentageArea(pct),
+                    metro,
+                    cedar_tamarack=cedar,
+                    params=params,
+                    as_of=day,
                 )
                 cache[key] = (float(d.value), "; ".join(d.citations), None)
             except RulesInputError as exc:
@@ -252,10 +267,15 @@ def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: boo
     cols = {c: np.full(n, None, dtype=object) for c in SCREEN_COLUMNS}
     # the distinct places: rows sharing (types, class, metro, cedar, zones reached)
     reached = np.column_stack([out[z].fillna(0).to_numpy(dtype=float) > 0 for _, z, _ in _ZONES])
-    keys = pd.DataFrame({
-        "t": labels, "p": pct, "m": metro, "c": cedar,
-        "z": reached[:, 0] * 4 + reached[:, 1] * 2 + reached[:, 2],
-    }).astype(str)
+    keys = pd.DataFrame(
+        {
+            "t": labels,
+            "p": pct,
+            "m": metro,
+            "c": cedar,
+            "z": reached[:, 0] * 4 + reached[:, 1] * 2 + reached[:, 2],
+        }
+    ).astype(str)
     codes, uniq = pd.factorize(pd.MultiIndex.from_frame(keys))
     progress = _bar(len(uniq), "de minimis amounts", bar)
     for k in range(len(uniq)):
@@ -272,8 +292,9 @@ def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: boo
             if not reached[r, j]:
                 continue
             # a mixed polygon is held, in each zone, to its type with the smallest amount
-            found = [(amount(t, zone, str(pct[r]), bool(metro[r]), bool(cedar[r])), t)
-                     for t in types]
+            found = [
+                (amount(t, zone, str(pct[r]), bool(metro[r]), bool(cedar[r])), t) for t in types
+            ]
             usable = [(a, t) for a, t in found if a[0] is not None]
             notes += [a[2] for a, _ in found if a[2]]
             if not usable:
@@ -291,8 +312,11 @@ def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: boo
             cols["dm_type"][rows] = str(best[2])
             cols["dm_citations"][rows] = best[3]
         if len(types) > 1:
-            verify.insert(0, f"the polygon holds types {labels[r]}: each zone's amount is "
-                             "that of the type with the smallest; verify the split in the field")
+            verify.insert(
+                0,
+                f"the polygon holds types {labels[r]}: each zone's amount is "
+                "that of the type with the smallest; verify the split in the field",
+            )
         cols["verify"][rows] = "; ".join(verify)
     progress.close()
     inferred = (out["type_source"] == "inferred").to_numpy() & ok
@@ -324,6 +348,13 @@ def run_screen(
 
     Returns the result and the paths written.
     """
-    result = screen(wetlands, context, layer=layer, as_of=as_of, fields=fields,
-                    assume_crs=assume_crs, progress_bar=progress_bar)
+    result = screen(
+        wetlands,
+        context,
+        layer=layer,
+        as_of=as_of,
+        fields=fields,
+        assume_crs=assume_crs,
+        progress_bar=progress_bar,
+    )
     return result, result.write(out, overwrite=overwrite)

@@ -76,12 +76,28 @@ _GEOD = Geod(ellps="WGS84")
 MONTH_COLUMNS: tuple[str, ...] = tuple(f"gal_{m[:3]}" for m in MONTHS)
 
 _FLAG_FIELDS = (
-    "general_permit", "hydro_structure_existing", "nonconsumptive", "stormwater_facility",
-    "local_permit", "commissioner_requires", "potable", "no_feasible_alternative",
-    "conservation_plan", "bulk_sale", "public_water_supply", "solely_public_supply",
-    "property_interest", "supply_requirements_met", "increase_volume",
-    "nature_preserve_discharge", "existing_system", "returns_all_water",
-    "health_pca_approval", "area_of_concern", "data_center", "supplies_data_center",
+    "general_permit",
+    "hydro_structure_existing",
+    "nonconsumptive",
+    "stormwater_facility",
+    "local_permit",
+    "commissioner_requires",
+    "potable",
+    "no_feasible_alternative",
+    "conservation_plan",
+    "bulk_sale",
+    "public_water_supply",
+    "solely_public_supply",
+    "property_interest",
+    "supply_requirements_met",
+    "increase_volume",
+    "nature_preserve_discharge",
+    "existing_system",
+    "returns_all_water",
+    "health_pca_approval",
+    "area_of_concern",
+    "data_center",
+    "supplies_data_center",
     "returns_to_source",
 )
 
@@ -97,16 +113,19 @@ INPUT_COLUMNS: dict[str, tuple[str, str]] = {
     "aquifer": ("text", "aquifer if known, e.g. 'Mt. Simon-Hinckley' (overrides --aquifer)"),
     "annual_gallons": ("number", "gallons appropriated in the year"),
     "gallons_per_day": ("number", "largest daily amount, gallons"),
-    **{c: ("number", f"gallons used in {m.capitalize()}") for c, m in zip(
-        MONTH_COLUMNS, MONTHS, strict=True)},
+    **{
+        c: ("number", f"gallons used in {m.capitalize()}")
+        for c, m in zip(MONTH_COLUMNS, MONTHS, strict=True)
+    },
     "dest_lon": ("number", "bulk-sale destination longitude (WGS 84)"),
     "dest_lat": ("number", "bulk-sale destination latitude (WGS 84)"),
     "once_through": ("choice", "blank or one of " + ", ".join(rules.ONCE_THROUGH_KINDS)),
     "distribution_system": ("text", "common distribution system id (subd. 6(h))"),
     "persons_served": ("number", "persons a domestic supply serves (subd. 1(b)(1))"),
     "irrigation_suspended_days": ("number", "longest suspension May 1-Oct 1, days (6(f))"),
-    **{f: ("flag", "true / false / blank (= unknown); see docs/water_use.md")
-       for f in _FLAG_FIELDS},
+    **{
+        f: ("flag", "true / false / blank (= unknown); see docs/water_use.md") for f in _FLAG_FIELDS
+    },
     "notified_year": ("int", "year notified of the need for a permit (subd. 6a)"),
     "first_unpermitted_year": ("int", "first year of unpermitted appropriation (6a)"),
     "unpaid_usd": ("number", "unpaid fee balance (subd. 6(e))"),
@@ -144,8 +163,9 @@ def geodesic_miles(lon1: Any, lat1: Any, lon2: Any, lat2: Any) -> np.ndarray:
     >>> round(float(geodesic_miles(-93.0, 45.0, -93.0, 46.0)[0]), 1)
     69.1
     """
-    _, _, metres = _GEOD.inv(np.atleast_1d(lon1), np.atleast_1d(lat1),
-                             np.atleast_1d(lon2), np.atleast_1d(lat2))
+    _, _, metres = _GEOD.inv(
+        np.atleast_1d(lon1), np.atleast_1d(lat1), np.atleast_1d(lon2), np.atleast_1d(lat2)
+    )
     return np.asarray(metres, dtype=float) / METRES_PER_MILE
 
 
@@ -184,8 +204,7 @@ def _read_csv(path: Path) -> tuple[gpd.GeoDataFrame, list[str]]:
     geometry = gpd.points_from_xy(x.where(~bad), y.where(~bad))
     gdf = gpd.GeoDataFrame(frame, geometry=geometry, crs=_LONLAT)
     gdf.loc[bad, "geometry"] = None
-    records = [f"{path}: CSV columns {lon!r}/{lat!r} read as WGS 84 longitude/latitude "
-               "(EPSG:4326)"]
+    records = [f"{path}: CSV columns {lon!r}/{lat!r} read as WGS 84 longitude/latitude (EPSG:4326)"]
     return gdf, records
 
 
@@ -220,13 +239,15 @@ def read_appropriations(
         if not path.exists():
             raise InputError(f"{path} does not exist")
         gdf, records = _read_csv(path)
-        record = InputRecord("appropriations", str(path), None, file_sha256(path), _LONLAT,
-                             len(gdf))
+        record = InputRecord(
+            "appropriations", str(path), None, file_sha256(path), _LONLAT, len(gdf)
+        )
     else:
         read = read_layer(path, layer, assume_crs=assume_crs)
         gdf, records = read.gdf, list(read.records)
-        record = InputRecord("appropriations", read.source, read.layer, read.sha256, read.crs,
-                             len(gdf))
+        record = InputRecord(
+            "appropriations", read.source, read.layer, read.sha256, read.crs, len(gdf)
+        )
     matched = _match_columns(list(gdf.columns))
     if "permit_id" not in matched:
         where = f"{path}" + (f" (layer {record.layer!r})" if record.layer else "")
@@ -242,8 +263,9 @@ def _flag(value: Any, column: str) -> bool | None:
     flag = parse_bool(value, errors="coerce")
     if flag is not None or is_blank(value):
         return flag
-    raise _RowError(f"{column} {value!r} is not true/false (write true, false, or leave blank "
-                    "for unknown)")
+    raise _RowError(
+        f"{column} {value!r} is not true/false (write true, false, or leave blank for unknown)"
+    )
 
 
 def _number(value: Any, column: str) -> float | None:
@@ -251,8 +273,7 @@ def _number(value: Any, column: str) -> float | None:
         return None
     number = parse_number(value, errors="coerce")
     if number is None:
-        raise _RowError(f"{column} {value!r} is not a finite number (write digits, e.g. "
-                        "1500000)")
+        raise _RowError(f"{column} {value!r} is not a finite number (write digits, e.g. 1500000)")
     if number < 0:
         raise _RowError(f"{column} {value!r} must be a finite number 0 or more")
     return number
@@ -287,6 +308,7 @@ def _date(value: Any, column: str) -> dt.date | None:
 
 def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     """Return the Appropriation keyword arguments of one row, and notes."""
+
     def get(name: str) -> Any:
         return row[cols[name]] if name in cols else None
 
@@ -297,8 +319,10 @@ def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], li
     kw: dict[str, Any] = {"permit_id": str(pid).strip()}
     kw["entity"] = "" if is_blank(get("entity")) else str(get("entity")).strip()
     for name, allowed, default in (
-        ("entity_type", rules.ENTITY_TYPES, "other"), ("use", rules.USES, "other"),
-        ("source", rules.SOURCES, None), ("permit_action", rules.PERMIT_ACTIONS, "new"),
+        ("entity_type", rules.ENTITY_TYPES, "other"),
+        ("use", rules.USES, "other"),
+        ("source", rules.SOURCES, None),
+        ("permit_action", rules.PERMIT_ACTIONS, "new"),
     ):
         value = _choice(get(name), name, allowed)
         if value is None:
@@ -308,8 +332,12 @@ def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], li
             value = default
         kw[name] = value
     kw["once_through"] = _choice(get("once_through"), "once_through", rules.ONCE_THROUGH_KINDS)
-    for name in ("annual_gallons", "gallons_per_day", "persons_served",
-                 "irrigation_suspended_days"):
+    for name in (
+        "annual_gallons",
+        "gallons_per_day",
+        "persons_served",
+        "irrigation_suspended_days",
+    ):
         kw[name] = _number(get(name), name)
     kw["permits_held"] = _int(get("permits_held"), "permits_held")
     if kw["permits_held"] == 0:
@@ -318,8 +346,9 @@ def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], li
     given = [m is not None for m in months]
     if any(given) and not all(given):
         missing = [c for c, g in zip(MONTH_COLUMNS, given, strict=True) if not g]
-        raise _RowError(f"monthly volumes are partly given; missing {missing} (give all 12 or "
-                        "none)")
+        raise _RowError(
+            f"monthly volumes are partly given; missing {missing} (give all 12 or none)"
+        )
     kw["monthly_gallons"] = tuple(months) if all(given) else None
     for name in _FLAG_FIELDS:
         value = _flag(get(name), name)
@@ -335,8 +364,7 @@ def _extras(row: pd.Series, cols: dict[str, str]) -> dict[str, Any]:
 
     return {
         "notified_year": _int(get("notified_year"), "notified_year"),
-        "first_unpermitted_year": _int(get("first_unpermitted_year"),
-                                       "first_unpermitted_year"),
+        "first_unpermitted_year": _int(get("first_unpermitted_year"), "first_unpermitted_year"),
         "unpaid_usd": _number(get("unpaid_usd"), "unpaid_usd"),
         "fee_due_date": _date(get("fee_due_date"), "fee_due_date"),
         "second_notice_date": _date(get("second_notice_date"), "second_notice_date"),
@@ -463,8 +491,12 @@ class WaterUseResult:
             from wetland_gis.mapping.offline import make_self_contained
 
             page = make_self_contained(self.explore().get_root().render())
-        with SafeWriter("water-use", overwrite=overwrite, manifest=manifest,
-                        inputs=[i.path for i in self.manifest.inputs]) as w:
+        with SafeWriter(
+            "water-use",
+            overwrite=overwrite,
+            manifest=manifest,
+            inputs=[i.path for i in self.manifest.inputs],
+        ) as w:
             w.layer(self.points, out, layer="appropriations")
             w.layer(table, out, layer="decisions")
             w.layer(self.fees, out, layer="fees")
@@ -497,8 +529,21 @@ _OUTCOME_COLUMNS = {
     "surface_water_levels": "swl_out",
     "data_center": "dc_out",
 }
-_TRACE_COLUMNS = ("project", "impact_id", "seq", "rule_id", "citation", "outcome", "value",
-                  "reason", "verify", "inputs", "parameters", "edition", "flags")
+_TRACE_COLUMNS = (
+    "project",
+    "impact_id",
+    "seq",
+    "rule_id",
+    "citation",
+    "outcome",
+    "value",
+    "reason",
+    "verify",
+    "inputs",
+    "parameters",
+    "edition",
+    "flags",
+)
 
 
 def water_use(
@@ -546,20 +591,29 @@ def water_use(
     InputError
         A file cannot be read, has no CRS, or lacks the ``permit_id`` column.
     """
-    params = parameters if isinstance(parameters, ParameterSet) else (
-        load_parameters(parameters) if parameters else rules.water_use_parameters())
+    params = (
+        parameters
+        if isinstance(parameters, ParameterSet)
+        else (load_parameters(parameters) if parameters else rules.water_use_parameters())
+    )
     readings = readings or FeeReadings()
     day = as_date(as_of)
     rules.editions_for(day, params)  # refuse a date before the first edition at once
     gdf, record, records = read_appropriations(points, layer, assume_crs=assume_crs)
-    manifest = Manifest(command="water-use", as_of=day.isoformat(),
-                        parameters_source=params.source, parameters_sha256=params.sha256,
-                        assumptions=list(WATER_CAVEATS))
+    manifest = Manifest(
+        command="water-use",
+        as_of=day.isoformat(),
+        parameters_source=params.source,
+        parameters_sha256=params.sha256,
+        assumptions=list(WATER_CAVEATS),
+    )
     manifest.add_input(record)
     manifest.add_records(records)
-    manifest.settings = {"boundary_reading": readings.boundary,
-                         "irrigation_minimum_reading": readings.irrigation_minimum,
-                         "editions": [vars(e) for e in rules.editions(params)]}
+    manifest.settings = {
+        "boundary_reading": readings.boundary,
+        "irrigation_minimum_reading": readings.irrigation_minimum,
+        "editions": [vars(e) for e in rules.editions(params)],
+    }
     ctx = context if isinstance(context, Context) else load_context(context)
     manifest.add_records(getattr(ctx, "records", []) or [])
 
@@ -570,14 +624,18 @@ def water_use(
     reason = pd.Series("", index=out.index, dtype=object)
     missing = geom.isna() | geom.is_empty
     status[missing] = NOT_ASSESSED
-    reason[missing] = ("no point: the row has no (valid) location; give the point of "
-                       "appropriation (CSV: lon/lat in WGS 84 degrees)")
+    reason[missing] = (
+        "no point: the row has no (valid) location; give the point of "
+        "appropriation (CSV: lon/lat in WGS 84 degrees)"
+    )
     kinds = geom.geom_type.fillna("")
     wrong = ~missing & (kinds != "Point")
     status[wrong] = NOT_ASSESSED
-    reason[wrong] = [f"geometry is {k}, not a point of appropriation: convert it to a point "
-                     "in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
-                     for k in kinds[wrong]]
+    reason[wrong] = [
+        f"geometry is {k}, not a point of appropriation: convert it to a point "
+        "in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
+        for k in kinds[wrong]
+    ]
     work = out.to_crs(WORK_CRS) if out.crs is not None else out
     good_geom = work.geometry.where(status == ASSESSED, None)
     if not str(out.crs).upper().endswith("26915"):
@@ -589,13 +647,15 @@ def water_use(
     if aquifer is not None:
         if isinstance(aquifer, gpd.GeoDataFrame):
             aq = aquifer
-            manifest.add_input(InputRecord("aquifer", "<GeoDataFrame>", None, "", str(aq.crs),
-                                           len(aq)))
+            manifest.add_input(
+                InputRecord("aquifer", "<GeoDataFrame>", None, "", str(aq.crs), len(aq))
+            )
         else:
             read = read_layer(aquifer, aquifer_layer)
             aq = read.gdf
-            manifest.add_input(InputRecord("aquifer", read.source, read.layer, read.sha256,
-                                           read.crs, len(aq)))
+            manifest.add_input(
+                InputRecord("aquifer", read.source, read.layer, read.sha256, read.crs, len(aq))
+            )
             manifest.add_records(read.records)
         if aq.crs is None:
             raise InputError("the aquifer layer has no CRS: set it in QGIS (Layer > Set CRS)")
@@ -605,12 +665,22 @@ def water_use(
     facts: dict[int, Appropriation] = {}
     extras: dict[int, dict[str, Any]] = {}
     notes: dict[int, list[str]] = {}
-    new_cols: dict[str, list[Any]] = {k: [None] * len(out) for k in (
-        "county", "metro_county", "seven_county", "in_msh", "msh_source", "dest_miles")}
-    metro = {normalise_county(str(c)) for c in params.value(
-        "water_use.metropolitan_county.counties", rules.editions(params)[0].applies_from)}
-    seven = {normalise_county(str(c)) for c in params.value(
-        "water_use.seven_county_area.counties", rules.editions(params)[0].applies_from)}
+    new_cols: dict[str, list[Any]] = {
+        k: [None] * len(out)
+        for k in ("county", "metro_county", "seven_county", "in_msh", "msh_source", "dest_miles")
+    }
+    metro = {
+        normalise_county(str(c))
+        for c in params.value(
+            "water_use.metropolitan_county.counties", rules.editions(params)[0].applies_from
+        )
+    }
+    seven = {
+        normalise_county(str(c))
+        for c in params.value(
+            "water_use.seven_county_area.counties", rules.editions(params)[0].applies_from
+        )
+    }
     seen: dict[str, int] = {}
     for pos, idx in enumerate(out.index):
         row = out.loc[idx]
@@ -629,8 +699,10 @@ def water_use(
             continue
         if kw["permit_id"] in seen:
             status[idx] = NOT_ASSESSED
-            reason[idx] = (f"row {pos + 1}: permit_id {kw['permit_id']!r} repeats row "
-                           f"{seen[kw['permit_id']] + 1}; give each permit or source its own id")
+            reason[idx] = (
+                f"row {pos + 1}: permit_id {kw['permit_id']!r} repeats row "
+                f"{seen[kw['permit_id']] + 1}; give each permit or source its own id"
+            )
             continue
         seen[kw["permit_id"]] = pos
         if status[idx] != ASSESSED:
@@ -651,8 +723,9 @@ def water_use(
             miles = float(geodesic_miles(p.x, p.y, extra["dest_lon"], extra["dest_lat"])[0])
         new_cols["dest_miles"][pos] = miles
         try:
-            facts[idx] = Appropriation(county=name, mt_simon_hinckley=msh,
-                                       destination_miles=miles, **kw)
+            facts[idx] = Appropriation(
+                county=name, mt_simon_hinckley=msh, destination_miles=miles, **kw
+            )
         except RulesInputError as err:
             status[idx] = NOT_ASSESSED
             reason[idx] = f"row {pos + 1}: {err}"
@@ -666,43 +739,78 @@ def water_use(
     out["status"] = status
     out["status_reason"] = reason
 
-    screening = rules.screen(facts.values(), as_of=day, params=params, readings=readings) \
-        if facts else None
+    screening = (
+        rules.screen(facts.values(), as_of=day, params=params, readings=readings) if facts else None
+    )
     extra_decisions = _schedules(facts, extras, day, params, readings)
     decisions = _trace_table(facts, screening, extra_decisions)
     out = _decorate(out, facts, screening, notes, decisions)
     fees = _fee_table(out, facts, screening)
     schedules = pd.DataFrame(
-        [{"permit_id": d.subject, "rule_id": d.rule_id, "outcome": d.outcome.value, **row}
-         for d in extra_decisions for row in d.schedule],
-        columns=["permit_id", "rule_id", "outcome", "year", "month", "edition", "fee_usd",
-                 "penalty_usd", "note"],
+        [
+            {"permit_id": d.subject, "rule_id": d.rule_id, "outcome": d.outcome.value, **row}
+            for d in extra_decisions
+            for row in d.schedule
+        ],
+        columns=[
+            "permit_id",
+            "rule_id",
+            "outcome",
+            "year",
+            "month",
+            "edition",
+            "fee_usd",
+            "penalty_usd",
+            "note",
+        ],
     )
     points_out = gpd.GeoDataFrame(out, geometry=out.geometry.name, crs=out.crs)
     if points_out.crs is not None:
         points_out = points_out.to_crs(WORK_CRS)
-    return WaterUseResult(points_out, decisions, fees, schedules, screening, manifest,
-                          extra_decisions)
+    return WaterUseResult(
+        points_out, decisions, fees, schedules, screening, manifest, extra_decisions
+    )
 
 
-def _schedules(facts: Mapping[int, Appropriation], extras: Mapping[int, dict[str, Any]],
-               day: dt.date, params: ParameterSet, readings: FeeReadings) -> list[WaterDecision]:
+def _schedules(
+    facts: Mapping[int, Appropriation],
+    extras: Mapping[int, dict[str, Any]],
+    day: dt.date,
+    params: ParameterSet,
+    readings: FeeReadings,
+) -> list[WaterDecision]:
     out = []
     for idx, a in facts.items():
         e = extras[idx]
         if e["notified_year"] is not None:
-            out.append(rules.past_unpermitted_fees(
-                a, e["notified_year"], first_unpermitted_year=e["first_unpermitted_year"],
-                params=params, readings=readings))
+            out.append(
+                rules.past_unpermitted_fees(
+                    a,
+                    e["notified_year"],
+                    first_unpermitted_year=e["first_unpermitted_year"],
+                    params=params,
+                    readings=readings,
+                )
+            )
         if e["unpaid_usd"] is not None and e["fee_due_date"] and e["second_notice_date"]:
-            out.append(rules.late_payment_penalty(
-                e["unpaid_usd"], e["fee_due_date"], e["second_notice_date"], day,
-                subject=a.permit_id, params=params))
+            out.append(
+                rules.late_payment_penalty(
+                    e["unpaid_usd"],
+                    e["fee_due_date"],
+                    e["second_notice_date"],
+                    day,
+                    subject=a.permit_id,
+                    params=params,
+                )
+            )
     return out
 
 
-def _trace_table(facts: Mapping[int, Appropriation], screening: ScreeningResult | None,
-                 extra: list[WaterDecision]) -> pd.DataFrame:
+def _trace_table(
+    facts: Mapping[int, Appropriation],
+    screening: ScreeningResult | None,
+    extra: list[WaterDecision],
+) -> pd.DataFrame:
     entity_of = {a.permit_id: a.entity for a in facts.values()}
     systems = {a.distribution_system: a.entity for a in facts.values() if a.distribution_system}
     rows = []
@@ -716,19 +824,45 @@ def _trace_table(facts: Mapping[int, Appropriation], screening: ScreeningResult 
             project, impact = systems.get(d.subject, d.subject), ""
         seq[project] = seq.get(project, 0) + 1
         row = d.trace_row()
-        rows.append({"project": project, "impact_id": impact, "seq": seq[project], **row,
-                     "edition": d.edition, "flags": list(d.flags)})
+        rows.append(
+            {
+                "project": project,
+                "impact_id": impact,
+                "seq": seq[project],
+                **row,
+                "edition": d.edition,
+                "flags": list(d.flags),
+            }
+        )
     return pd.DataFrame(rows, columns=list(_TRACE_COLUMNS))
 
 
-def _decorate(out: pd.DataFrame, facts: Mapping[int, Appropriation],
-              screening: ScreeningResult | None, notes: Mapping[int, list[str]],
-              decisions: pd.DataFrame) -> pd.DataFrame:
+def _decorate(
+    out: pd.DataFrame,
+    facts: Mapping[int, Appropriation],
+    screening: ScreeningResult | None,
+    notes: Mapping[int, list[str]],
+    decisions: pd.DataFrame,
+) -> pd.DataFrame:
     out = out.copy()
     n = len(out)
-    cols: dict[str, list[Any]] = {k: [None] * n for k in (
-        "outcome", *(_OUTCOME_COLUMNS.values()), "fee_usd", "fee_clause", "fee_bound",
-        "cap_usd", "surch_usd", "total_usd", "edition", "reasons", "citations", "verify")}
+    cols: dict[str, list[Any]] = {
+        k: [None] * n
+        for k in (
+            "outcome",
+            *(_OUTCOME_COLUMNS.values()),
+            "fee_usd",
+            "fee_clause",
+            "fee_bound",
+            "cap_usd",
+            "surch_usd",
+            "total_usd",
+            "edition",
+            "reasons",
+            "citations",
+            "verify",
+        )
+    }
     for pos, idx in enumerate(out.index):
         if idx not in facts or screening is None:
             cols["outcome"][pos] = WaterOutcome.NOT_ASSESSED.value
@@ -767,37 +901,58 @@ def _decorate(out: pd.DataFrame, facts: Mapping[int, Appropriation],
     return out
 
 
-def _fee_table(out: pd.DataFrame, facts: Mapping[int, Appropriation],
-               screening: ScreeningResult | None) -> pd.DataFrame:
+def _fee_table(
+    out: pd.DataFrame, facts: Mapping[int, Appropriation], screening: ScreeningResult | None
+) -> pd.DataFrame:
     rows = []
     for a in facts.values():
         if screening is None:
             break
         fee = screening.decision(a.permit_id, "fee")
         total = screening.decision(a.permit_id, "total")
-        rows.append({
-            "permit_id": a.permit_id,
-            "entity": a.entity,
-            "use": a.use,
-            "annual_gallons": a.annual_gallons,
-            "edition": fee.edition,
-            "fee_outcome": fee.outcome.value,
-            "clause": fee.amounts.get("clause"),
-            "rate": fee.amounts.get("rate"),
-            "fee_usd": fee.value,
-            "fee_at_boundary": "fee_at_boundary" in fee.flags,
-            "fee_other_reading_usd": fee.amounts.get("fee_other_reading"),
-            "fee_after_cap_usd": total.amounts.get("fee_after_cap"),
-            "surcharge_usd": total.amounts.get("surcharge"),
-            "total_usd": total.value,
-            "total_outcome": total.outcome.value,
-            "fee_2018_usd": fee.amounts.get("value_2018"),
-            "fee_2025_usd": fee.amounts.get("value_2025"),
-        })
-    return pd.DataFrame(rows, columns=[
-        "permit_id", "entity", "use", "annual_gallons", "edition", "fee_outcome", "clause",
-        "rate", "fee_usd", "fee_at_boundary", "fee_other_reading_usd", "fee_after_cap_usd",
-        "surcharge_usd", "total_usd", "total_outcome", "fee_2018_usd", "fee_2025_usd"])
+        rows.append(
+            {
+                "permit_id": a.permit_id,
+                "entity": a.entity,
+                "use": a.use,
+                "annual_gallons": a.annual_gallons,
+                "edition": fee.edition,
+                "fee_outcome": fee.outcome.value,
+                "clause": fee.amounts.get("clause"),
+                "rate": fee.amounts.get("rate"),
+                "fee_usd": fee.value,
+                "fee_at_boundary": "fee_at_boundary" in fee.flags,
+                "fee_other_reading_usd": fee.amounts.get("fee_other_reading"),
+                "fee_after_cap_usd": total.amounts.get("fee_after_cap"),
+                "surcharge_usd": total.amounts.get("surcharge"),
+                "total_usd": total.value,
+                "total_outcome": total.outcome.value,
+                "fee_2018_usd": fee.amounts.get("value_2018"),
+                "fee_2025_usd": fee.amounts.get("value_2025"),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "permit_id",
+            "entity",
+            "use",
+            "annual_gallons",
+            "edition",
+            "fee_outcome",
+            "clause",
+            "rate",
+            "fee_usd",
+            "fee_at_boundary",
+            "fee_other_reading_usd",
+            "fee_after_cap_usd",
+            "surcharge_usd",
+            "total_usd",
+            "total_outcome",
+            "fee_2018_usd",
+            "fee_2025_usd",
+        ],
+    )
 
 
 # --------------------------------------------------------------------------- map
@@ -827,13 +982,15 @@ function (feature, layer) {
 def _ring(lon: float, lat: float, miles: float, n: int = 181) -> list[list[float]]:
     """Return a geodesic circle as [lon, lat] pairs (pyproj Geod.fwd)."""
     azimuths = np.linspace(0.0, 360.0, n)
-    lons, lats, _ = _GEOD.fwd(np.full(n, lon), np.full(n, lat), azimuths,
-                              np.full(n, miles * METRES_PER_MILE))
+    lons, lats, _ = _GEOD.fwd(
+        np.full(n, lon), np.full(n, lat), azimuths, np.full(n, miles * METRES_PER_MILE)
+    )
     return [[round(float(x), 6), round(float(y), 6)] for x, y in zip(lons, lats, strict=True)]
 
 
-def water_use_map(result: WaterUseResult, *, self_contained: bool = True,
-                  params: ParameterSet | None = None):
+def water_use_map(
+    result: WaterUseResult, *, self_contained: bool = True, params: ParameterSet | None = None
+):
     """Return a folium map of the points by outcome, with bulk-sale distance rings.
 
     Each bulk-sale source (``bulk_sale`` true) gets geodesic rings at the distances of
@@ -853,8 +1010,10 @@ def water_use_map(result: WaterUseResult, *, self_contained: bool = True,
 
     params = params or rules.water_use_parameters()
     last = rules.editions(params)[-1].applies_from
-    radii = [params.value("water_use.bulk_sale.distance_miles", last),
-             params.value("water_use.bulk_sale.public_supply_miles", last)]
+    radii = [
+        params.value("water_use.bulk_sale.distance_miles", last),
+        params.value("water_use.bulk_sale.public_supply_miles", last),
+    ]
     pts = result.points.to_crs(_LONLAT)
     m = folium.Map(location=[46.3, -94.2], zoom_start=6, tiles=None, control_scale=True)
     features = []
@@ -864,63 +1023,103 @@ def water_use_map(result: WaterUseResult, *, self_contained: bool = True,
         if g is None or g.is_empty or g.geom_type != "Point":
             continue
         outcome = str(row.get("outcome"))
-        popup = (f"<b>{html.escape(str(row.get('permit_id')))}</b> "
-                 f"({html.escape(str(row.get('entity') or ''))})<br>"
-                 f"outcome: <b>{html.escape(outcome)}</b><br>"
-                 f"total fee: {html.escape(str(row.get('total_usd')))} USD "
-                 f"(edition {html.escape(str(row.get('edition')))})<br>"
-                 "<pre style='white-space:pre-wrap'>"
-                 f"{html.escape(str(row.get('reasons') or ''))}</pre>"
-                 f"<i>verify:</i><pre style='white-space:pre-wrap'>"
-                 f"{html.escape(str(row.get('verify') or ''))}</pre>")
-        features.append({
-            "type": "Feature",
-            "geometry": {"type": "Point", "coordinates": [g.x, g.y]},
-            "properties": {"wg_popup": popup,
-                           "wg_tooltip": html.escape(f"{row.get('permit_id')}: {outcome}"),
-                           "outcome": outcome},
-        })
+        popup = (
+            f"<b>{html.escape(str(row.get('permit_id')))}</b> "
+            f"({html.escape(str(row.get('entity') or ''))})<br>"
+            f"outcome: <b>{html.escape(outcome)}</b><br>"
+            f"total fee: {html.escape(str(row.get('total_usd')))} USD "
+            f"(edition {html.escape(str(row.get('edition')))})<br>"
+            "<pre style='white-space:pre-wrap'>"
+            f"{html.escape(str(row.get('reasons') or ''))}</pre>"
+            f"<i>verify:</i><pre style='white-space:pre-wrap'>"
+            f"{html.escape(str(row.get('verify') or ''))}</pre>"
+        )
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": [g.x, g.y]},
+                "properties": {
+                    "wg_popup": popup,
+                    "wg_tooltip": html.escape(f"{row.get('permit_id')}: {outcome}"),
+                    "outcome": outcome,
+                },
+            }
+        )
         if _flag_safe(row.get("bulk_sale")):
             for r in radii:
-                rings.append({"type": "Feature",
-                              "geometry": {"type": "LineString", "coordinates": _ring(
-                                  g.x, g.y, float(r))},
-                              "properties": {"wg_tooltip": html.escape(
-                                  f"{row.get('permit_id')}: {r:g} miles (geodesic)")}})
+                rings.append(
+                    {
+                        "type": "Feature",
+                        "geometry": {
+                            "type": "LineString",
+                            "coordinates": _ring(g.x, g.y, float(r)),
+                        },
+                        "properties": {
+                            "wg_tooltip": html.escape(
+                                f"{row.get('permit_id')}: {r:g} miles (geodesic)"
+                            )
+                        },
+                    }
+                )
             dlon, dlat = row.get("dest_lon"), row.get("dest_lat")
             if not is_blank(dlon) and not is_blank(dlat):
-                rings.append({"type": "Feature", "geometry": {"type": "LineString",
-                              "coordinates": [[g.x, g.y], [float(dlon), float(dlat)]]},
-                              "properties": {"wg_tooltip": html.escape(
-                                  f"{row.get('permit_id')}: destination, "
-                                  f"{float(row.get('dest_miles') or 0):.1f} miles")}})
+                rings.append(
+                    {
+                        "type": "Feature",
+                        "geometry": {
+                            "type": "LineString",
+                            "coordinates": [[g.x, g.y], [float(dlon), float(dlat)]],
+                        },
+                        "properties": {
+                            "wg_tooltip": html.escape(
+                                f"{row.get('permit_id')}: destination, "
+                                f"{float(row.get('dest_miles') or 0):.1f} miles"
+                            )
+                        },
+                    }
+                )
     if rings:
-        folium.GeoJson({"type": "FeatureCollection", "features": rings},
-                       name="Bulk sale: 50 and 100 mile rings",
-                       style_function=lambda f: {"color": "#c0392b", "weight": 1.5,
-                                                 "dashArray": "6 4", "fill": False},
-                       on_each_feature=JsCode(_ON_EACH)).add_to(m)
+        folium.GeoJson(
+            {"type": "FeatureCollection", "features": rings},
+            name="Bulk sale: 50 and 100 mile rings",
+            style_function=lambda f: {
+                "color": "#c0392b",
+                "weight": 1.5,
+                "dashArray": "6 4",
+                "fill": False,
+            },
+            on_each_feature=JsCode(_ON_EACH),
+        ).add_to(m)
     folium.GeoJson(
         {"type": "FeatureCollection", "features": features},
         name="Points of appropriation",
         marker=folium.CircleMarker(radius=7),
-        style_function=lambda f: {"color": "#333333", "weight": 1, "fillOpacity": 0.9,
-                                  "fillColor": OUTCOME_COLORS.get(
-                                      f["properties"]["outcome"], "#ffffff")},
+        style_function=lambda f: {
+            "color": "#333333",
+            "weight": 1,
+            "fillOpacity": 0.9,
+            "fillColor": OUTCOME_COLORS.get(f["properties"]["outcome"], "#ffffff"),
+        },
         on_each_feature=JsCode(_ON_EACH),
     ).add_to(m)
     counts = pts["outcome"].value_counts().to_dict()
     legend = "".join(
         f"<li><span style='display:inline-block;width:12px;height:12px;border-radius:50%;"
         f"border:1px solid #333;background:{c}'></span> {html.escape(o)} ({counts.get(o, 0)})"
-        "</li>" for o, c in OUTCOME_COLORS.items() if counts.get(o, 0))
+        "</li>"
+        for o, c in OUTCOME_COLORS.items()
+        if counts.get(o, 0)
+    )
     from branca.element import Element
 
-    m.get_root().html.add_child(Element(
-        "<div style='position:fixed;bottom:20px;right:10px;z-index:9999;background:#fff;"
-        "padding:6px 10px;border-radius:6px;font:12px sans-serif'><b>Water use (§ 103G.271)"
-        f"</b><ul style='list-style:none;margin:0;padding:0'>{legend}</ul>"
-        "<small>Screening only: the DNR decides.</small></div>"))
+    m.get_root().html.add_child(
+        Element(
+            "<div style='position:fixed;bottom:20px;right:10px;z-index:9999;background:#fff;"
+            "padding:6px 10px;border-radius:6px;font:12px sans-serif'><b>Water use (§ 103G.271)"
+            f"</b><ul style='list-style:none;margin:0;padding:0'>{legend}</ul>"
+            "<small>Screening only: the DNR decides.</small></div>"
+        )
+    )
     folium.LayerControl(collapsed=True).add_to(m)
     ok = pts[~(pts.geometry.isna() | pts.geometry.is_empty)]
     if len(ok):

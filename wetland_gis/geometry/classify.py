@@ -261,9 +261,13 @@ def classify_impacts(
     parts = all_overlaps(sub, counties, county_fields)
     best = _best_of(parts, county_fields, n)
     cols["county"] = best["NAME"].to_numpy(dtype=object)
-    in_counties = np.bincount(
-        parts["target_pos"].to_numpy(dtype=int), parts["overlap_sqft"].to_numpy(), minlength=n
-    ) if len(parts) else np.zeros(n)
+    in_counties = (
+        np.bincount(
+            parts["target_pos"].to_numpy(dtype=int), parts["overlap_sqft"].to_numpy(), minlength=n
+        )
+        if len(parts)
+        else np.zeros(n)
+    )
     outside_sqft = np.where(
         best["n_overlaps"].to_numpy() > 0, np.round(area_sqft - in_counties, 1), 0.0
     )
@@ -389,9 +393,7 @@ def classify_impacts(
     return Classification(gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records))
 
 
-def _drainage_systems(
-    sub: gpd.GeoDataFrame, context: Context, records: list[str]
-) -> np.ndarray:
+def _drainage_systems(sub: gpd.GeoDataFrame, context: Context, records: list[str]) -> np.ndarray:
     """Return per impact the ids of the public drainage systems it touches (distance 0).
 
     ``""`` where it touches none; None for every impact when the layer is absent (recorded).

@@ -247,8 +247,7 @@ def clean_polygons(
     # 1b. Coordinates that are not finite, or so large that no area can be measured.
     finite = np.ones(n, dtype=bool)
     if present.any():
-        coords, where = shapely.get_coordinates(geoms[present], include_z=False,
-                                                return_index=True)
+        coords, where = shapely.get_coordinates(geoms[present], include_z=False, return_index=True)
         bad_coord = ~np.isfinite(coords).all(axis=1)
         bad_rows = np.zeros(int(present.sum()), dtype=bool)
         bad_rows[where[bad_coord]] = True
@@ -268,8 +267,10 @@ def clean_polygons(
         geoms[flat] = shapely.force_2d(geoms[flat])
         _append(repairs, has_z, "Z coordinates dropped")
         _append(repairs, has_m, "M values dropped")
-        records.append(f"{source}: Z/M coordinates dropped on {flat.sum()} row(s) "
-                       f"(rows {_rows(np.flatnonzero(flat))})")
+        records.append(
+            f"{source}: Z/M coordinates dropped on {flat.sum()} row(s) "
+            f"(rows {_rows(np.flatnonzero(flat))})"
+        )
 
     # 3. GeometryCollections: keep their polygonal parts.
     type_id = shapely.get_type_id(geoms)
@@ -293,14 +294,17 @@ def clean_polygons(
         none[rows[~usable]] = True
         reject(none, "expected a polygon, got GeometryCollection with no polygonal part")
         if usable.any():
-            records.append(f"{source}: polygonal parts of GeometryCollections kept on "
-                           f"{usable.sum()} row(s) (rows {_rows(rows[usable])})")
+            records.append(
+                f"{source}: polygonal parts of GeometryCollections kept on "
+                f"{usable.sum()} row(s) (rows {_rows(rows[usable])})"
+            )
         type_id = shapely.get_type_id(geoms)
 
     # 4. Points and lines.
     not_polygon = present & ~np.isin(type_id, _POLYGONAL) & (reasons == "")
     kept_as_wkt = (present & ~np.isin(type_id, _POLYGONAL)) | (
-        ~empty & ~measurable(np.asarray(gdf.geometry.values, dtype=object)))
+        ~empty & ~measurable(np.asarray(gdf.geometry.values, dtype=object))
+    )
     if kept_as_wkt.any():
         original = np.asarray(gdf.geometry.values, dtype=object)
         input_wkt[kept_as_wkt] = shapely.to_wkt(original[kept_as_wkt])
@@ -328,8 +332,10 @@ def clean_polygons(
         _append(repairs, fixed, "invalid geometry (" + why_all + ") repaired with make_valid")
         reject(lost, "invalid geometry (" + why_all + ") has no area after make_valid")
         if usable.any():
-            records.append(f"{source}: {usable.sum()} invalid geometry(ies) repaired with "
-                           f"make_valid (rows {_rows(rows[usable])})")
+            records.append(
+                f"{source}: {usable.sum()} invalid geometry(ies) repaired with "
+                f"make_valid (rows {_rows(rows[usable])})"
+            )
 
     # 6. Duplicate or missing impact ids (attributes; the rows stay assessed).
     if id_column is not None:
@@ -352,16 +358,19 @@ def clean_polygons(
             )
         if blank.any():
             _append(repairs, blank, f"no impact id in column {id_column!r}")
-            records.append(f"{source}: {blank.sum()} row(s) without an impact id in "
-                           f"column {id_column!r} (rows {_rows(np.flatnonzero(blank))})")
+            records.append(
+                f"{source}: {blank.sum()} row(s) without an impact id in "
+                f"column {id_column!r} (rows {_rows(np.flatnonzero(blank))})"
+            )
 
     rejected = reasons != ""
     if rejected.any():
         summary = []
         for reason in dict.fromkeys(reasons[rejected]):
             rows = np.flatnonzero(reasons == reason)
-            summary.append(f"{source}: {len(rows)} row(s) not assessed: {reason} "
-                           f"(rows {_rows(rows)})")
+            summary.append(
+                f"{source}: {len(rows)} row(s) not assessed: {reason} (rows {_rows(rows)})"
+            )
         records[:0] = summary
 
     # a geometry that cannot be measured cannot be drawn or overlaid either: its WKT is
@@ -433,8 +442,11 @@ def polygon_output(frame: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
     out = frame
     if other.any():
         out = frame.copy()
-        wkt = (out[WKT_IN_COLUMN].astype(object) if WKT_IN_COLUMN in out
-               else pd.Series(None, index=out.index, dtype=object))
+        wkt = (
+            out[WKT_IN_COLUMN].astype(object)
+            if WKT_IN_COLUMN in out
+            else pd.Series(None, index=out.index, dtype=object)
+        )
         missing = other & wkt.isna().to_numpy()
         wkt[missing] = shapely.to_wkt(geoms[missing])
         out[WKT_IN_COLUMN] = wkt

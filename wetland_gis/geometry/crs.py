@@ -43,9 +43,7 @@ def crs_label(crs: object) -> str:
     return crs.to_string()
 
 
-def to_working_crs(
-    gdf: gpd.GeoDataFrame, *, source: str
-) -> tuple[gpd.GeoDataFrame, list[str]]:
+def to_working_crs(gdf: gpd.GeoDataFrame, *, source: str) -> tuple[gpd.GeoDataFrame, list[str]]:
     """Reproject a layer to the working CRS (EPSG:26915) and record it.
 
     Parameters

@@ -53,9 +53,6 @@ __all__ = [
 ]
 
 
-
-
-
 def geometry_dimension(geoms: np.ndarray | gpd.GeoSeries) -> np.ndarray:
     """Return the topological dimension of each geometry (0 point, 1 line, 2 polygon).
 
@@ -444,8 +441,12 @@ def flag_overlaps(
     other = np.concatenate([labels[right], labels[left]])
     amount = np.array(sqft + sqft, dtype=object)
     order = np.lexsort((np.tile(np.arange(len(left)), 2), who))
-    text = "overlaps " + other[order] + " by " + amount[order] + (
-        " sq ft: the shared area is counted in each"
+    text = (
+        "overlaps "
+        + other[order]
+        + " by "
+        + amount[order]
+        + (" sq ft: the shared area is counted in each")
     )
     joined = pd.Series(text).groupby(who[order], sort=True).agg("; ".join)
     pos = sel[joined.index.to_numpy()]

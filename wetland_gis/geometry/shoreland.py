@@ -597,8 +597,9 @@ def _arc_pies(
     return shapely.polygons(rings)
 
 
-def _reach_beyond(igeom: np.ndarray, imp: np.ndarray, wgeom: np.ndarray, wat: np.ndarray
-                  ) -> np.ndarray:
+def _reach_beyond(
+    igeom: np.ndarray, imp: np.ndarray, wgeom: np.ndarray, wat: np.ndarray
+) -> np.ndarray:
     """Return, per pair, a distance no point of the impact is farther than from the water.
 
     Any point of an impact is within (distance of its centroid to the water) + (largest

@@ -27,7 +27,15 @@ __all__ = ["read_bank_listing", "prepare_banks", "BANK_FIELDS", "BANK_ALIASES", 
 
 #: Columns of the bank credit listing (docs/data_schema.md), required in the file.
 BANK_FIELDS = (
-    "bank_name", "account", "county", "major", "bsa", "circ39", "credits", "price", "program",
+    "bank_name",
+    "account",
+    "county",
+    "major",
+    "bsa",
+    "circ39",
+    "credits",
+    "price",
+    "program",
 )
 #: Other names accepted for a listing column (matched case-insensitively).
 BANK_ALIASES: Mapping[str, tuple[str, ...]] = {
@@ -83,8 +91,10 @@ def read_bank_listing(path: str | Path, *, layer: str | None = None) -> gpd.GeoD
     """
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"bank credit listing {path} does not exist; give the path of a "
-                         "CSV or GeoPackage (docs/data_schema.md)")
+        raise InputError(
+            f"bank credit listing {path} does not exist; give the path of a "
+            "CSV or GeoPackage (docs/data_schema.md)"
+        )
     if path.suffix.lower() == ".csv":
         try:
             frame = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
@@ -122,12 +132,12 @@ def prepare_banks(
     FieldMappingError, InputError
         See :func:`read_bank_listing`.
     """
-    cols = match_columns(frame.columns, (*BANK_FIELDS, "lon", "lat", "pct_class", "minor"),
-                          BANK_ALIASES)
+    cols = match_columns(
+        frame.columns, (*BANK_FIELDS, "lon", "lat", "pct_class", "minor"), BANK_ALIASES
+    )
     missing = [f for f in BANK_FIELDS if f not in cols]
     if missing:
-        have = [str(c) for c in frame.columns if c != getattr(frame, "_geometry_column_name",
-                                                               None)]
+        have = [str(c) for c in frame.columns if c != getattr(frame, "_geometry_column_name", None)]
         raise FieldMappingError(
             f"{source}: the bank credit listing lacks column(s) {missing} (it has {have}); add "
             "them, named as in docs/data_schema.md - values may be blank where unknown, except "
@@ -163,18 +173,24 @@ def prepare_banks(
         row["major"] = _whole(major)
         lo, hi = MAJOR_WATERSHED_IDS
         if not is_blank(major) and (row["major"] is None or not lo <= row["major"] <= hi):
-            problems.append(f"{where(n)}: major {major!r} is not a major watershed number "
-                            f"{lo}-{hi}; leave it blank if unknown")
+            problems.append(
+                f"{where(n)}: major {major!r} is not a major watershed number "
+                f"{lo}-{hi}; leave it blank if unknown"
+            )
         bsa = get["bsa"]
         row["bsa"] = _whole(bsa)
         if not is_blank(bsa) and row["bsa"] is None:
-            problems.append(f"{where(n)}: bsa {bsa!r} is not a bank service area number; leave "
-                            "it blank if unknown")
+            problems.append(
+                f"{where(n)}: bsa {bsa!r} is not a bank service area number; leave "
+                "it blank if unknown"
+            )
         row["circ39"] = None if is_blank(get["circ39"]) else str(get["circ39"]).strip()
         program = str(get["program"]).strip().lower() if not is_blank(get["program"]) else ""
         if program not in PROGRAMS:
-            problems.append(f"{where(n)}: program {get['program']!r} is not one of "
-                            f"{sorted(set(PROGRAMS.values()))}")
+            problems.append(
+                f"{where(n)}: program {get['program']!r} is not one of "
+                f"{sorted(set(PROGRAMS.values()))}"
+            )
         row["program"] = PROGRAMS.get(program)
         row["minor"] = parse_id(get.get("minor"))
         pct = get.get("pct_class")
@@ -183,17 +199,20 @@ def prepare_banks(
             try:
                 row["pct_class"] = PercentageArea(str(pct).strip()).value
             except ValueError:
-                problems.append(f"{where(n)}: pct_class {pct!r} is not one of "
-                                f"{[c.value for c in PercentageArea]}")
+                problems.append(
+                    f"{where(n)}: pct_class {pct!r} is not one of "
+                    f"{[c.value for c in PercentageArea]}"
+                )
         lon, lat = _number(get.get("lon")), _number(get.get("lat"))
         if not geo and (("lon" in cols) or ("lat" in cols)):
             lon_blank, lat_blank = is_blank(get.get("lon")), is_blank(get.get("lat"))
             if lon_blank != lat_blank or (not lon_blank and (lon is None or lat is None)):
-                problems.append(f"{where(n)}: give both lon and lat as decimal degrees, or "
-                                "neither")
+                problems.append(f"{where(n)}: give both lon and lat as decimal degrees, or neither")
             elif lon is not None and (abs(lat) > 90 or abs(lon) > 180):
-                problems.append(f"{where(n)}: lon {lon} / lat {lat} are not degrees (were "
-                                "they swapped, or written in metres?)")
+                problems.append(
+                    f"{where(n)}: lon {lon} / lat {lat} are not degrees (were "
+                    "they swapped, or written in metres?)"
+                )
         row["_lon"], row["_lat"] = lon, lat
         rows.append(row)
     if problems:
@@ -201,20 +220,24 @@ def prepare_banks(
         more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
         raise InputError(
             f"{source}: {len(problems)} problem(s) in the bank credit listing:\n  - "
-            + "\n  - ".join(shown) + more
+            + "\n  - ".join(shown)
+            + more
         )
     out = pd.DataFrame(rows)
     extra = frame.reset_index(drop=True).drop(
-        columns=[c for c in cols.values()]
-        + ([frame.geometry.name] if geo else []), errors="ignore")
+        columns=[c for c in cols.values()] + ([frame.geometry.name] if geo else []), errors="ignore"
+    )
     out = pd.concat([out, extra], axis=1)
     if geo:
-        gdf = gpd.GeoDataFrame(out, geometry=frame.geometry.reset_index(drop=True).values,
-                               crs=frame.crs)
+        gdf = gpd.GeoDataFrame(
+            out, geometry=frame.geometry.reset_index(drop=True).values, crs=frame.crs
+        )
         gdf, _ = to_working_crs(gdf, source=source)
     else:
-        points = [shapely.Point(x, y) if _number(x) is not None and _number(y) is not None
-                  else None for x, y in zip(out["_lon"], out["_lat"], strict=True)]
+        points = [
+            shapely.Point(x, y) if _number(x) is not None and _number(y) is not None else None
+            for x, y in zip(out["_lon"], out["_lat"], strict=True)
+        ]
         gdf = gpd.GeoDataFrame(out, geometry=points, crs="EPSG:4326").to_crs(WORKING_CRS)
     gdf = gdf.drop(columns=["_lon", "_lat"])
     for name in ("major", "bsa"):

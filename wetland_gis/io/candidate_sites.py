@@ -83,8 +83,9 @@ def prepare_sites(sites: gpd.GeoDataFrame, *, source: str = "sites") -> gpd.GeoD
             if (number is None and not (name == "cost_usd" and is_blank(raw))) or (
                 number is not None and number < 0
             ):
-                problems.append(f"row {n} (site {ids[n]}): {name} {raw!r} is not a non-negative "
-                                "number")
+                problems.append(
+                    f"row {n} (site {ids[n]}): {name} {raw!r} is not a non-negative number"
+                )
             values.append(np.nan if number is None else number)
         out[name] = np.asarray(values, dtype=float)
     if problems:

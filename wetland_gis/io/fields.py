@@ -85,6 +85,7 @@ ROLE_LABELS: dict[str, str] = {
     "used_for_credit": "wetland already used for replacement credit flag",
 }
 
+
 def read_flag(value: Any) -> bool | None:
     """Read a yes/no attribute: ``True``, ``False``, or ``None`` when blank or unreadable.
 
@@ -260,9 +261,7 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
     """
     unknown = sorted(set(user_names) - set(DEFAULT_NAMES))
     if unknown:
-        raise TypeError(
-            f"unknown field role(s) {unknown}; expected some of {list(DEFAULT_NAMES)}"
-        )
+        raise TypeError(f"unknown field role(s) {unknown}; expected some of {list(DEFAULT_NAMES)}")
     frame = columns if isinstance(columns, pd.DataFrame) else None
     names = [str(c) for c in (frame.columns if frame is not None else columns)]
     by_lower: dict[str, list[str]] = {}

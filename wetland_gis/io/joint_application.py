@@ -168,9 +168,7 @@ def summary_table(gdf: gpd.GeoDataFrame, field_map: FieldMapping) -> pd.DataFram
     counties_col = gdf["counties"] if "counties" in gdf else pd.Series(None, index=index)
 
     sqft = pd.to_numeric(gdf["area_sqft"], errors="coerce")
-    all_counties = [
-        county_names(c, cs) for c, cs in zip(gdf["county"], counties_col, strict=True)
-    ]
+    all_counties = [county_names(c, cs) for c, cs in zip(gdf["county"], counties_col, strict=True)]
     place = []
     for names, major, bsa in zip(all_counties, gdf["major"], gdf["bsa"], strict=True):
         parts = [", ".join(names) if names else NOT_DETERMINED]

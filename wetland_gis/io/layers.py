@@ -169,9 +169,13 @@ def _shapefile_in_zip(path: Path) -> str:
             ]
     except zipfile.BadZipFile as err:
         raise InputError(f"cannot read {path}: not a valid zip archive ({err})") from err
-    unsafe = [n for n in members
-              if n.startswith(("/", "\\")) or ".." in n.replace("\\", "/").split("/")
-              or (len(n) > 1 and n[1] == ":")]
+    unsafe = [
+        n
+        for n in members
+        if n.startswith(("/", "\\"))
+        or ".." in n.replace("\\", "/").split("/")
+        or (len(n) > 1 and n[1] == ":")
+    ]
     if unsafe:
         raise InputError(
             f"zip archive {path} holds a shapefile whose name points outside the archive "
@@ -242,13 +246,9 @@ def list_layers(path: str | Path) -> list[str]:
 
 def _layer_error(path: Path, layers: list[str], asked: str | None) -> LayerNotFoundError:
     listing = ", ".join(repr(n) for n in layers)
-    how = (
-        f"name one: --layer {layers[0]} on the command line, or layer={layers[0]!r} in Python"
-    )
+    how = f"name one: --layer {layers[0]} on the command line, or layer={layers[0]!r} in Python"
     if asked is None:
-        return LayerNotFoundError(
-            f"{path} holds {len(layers)} layers ({listing}); {how}"
-        )
+        return LayerNotFoundError(f"{path} holds {len(layers)} layers ({listing}); {how}")
     return LayerNotFoundError(
         f"layer {asked!r} is not in {path}; available layers: {listing}; {how}"
     )
@@ -374,8 +374,9 @@ def read_layer(
     if gdf.crs is None:
         if assume_crs is None:
             hint = " (the .prj file is missing)" if ext in (".shp", ".zip") else ""
-            raise MissingCRSError(f"{where} has no coordinate reference system{hint}: "
-                                  f"{_ASSUME_CRS_FIX}")
+            raise MissingCRSError(
+                f"{where} has no coordinate reference system{hint}: {_ASSUME_CRS_FIX}"
+            )
         try:
             assumed = _crs_text(assume_crs)
         except CRSError as err:
@@ -415,8 +416,10 @@ def _geojson_without_crs(
     if assume_crs is not None:
         return gdf.set_crs(None, allow_override=True)  # assume_crs is applied by the caller
     minx, miny, maxx, maxy = gdf.total_bounds
-    if len(gdf) == 0 or np.isnan(minx) or (
-        -180 <= minx <= maxx <= 180 and -90 <= miny <= maxy <= 90
+    if (
+        len(gdf) == 0
+        or np.isnan(minx)
+        or (-180 <= minx <= maxx <= 180 and -90 <= miny <= maxy <= 90)
     ):
         records.append(
             f"{where} has no crs member: read as WGS 84 longitude/latitude (EPSG:4326), "
@@ -501,8 +504,9 @@ def _plain(value: Any) -> Any:
         items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
         return "; ".join(str(_plain(v)) for v in items)
     if isinstance(value, dict):
-        return json.dumps({str(k): _plain(v) for k, v in value.items()},
-                          ensure_ascii=False, default=str)
+        return json.dumps(
+            {str(k): _plain(v) for k, v in value.items()}, ensure_ascii=False, default=str
+        )
     if isinstance(value, np.generic):
         return value.item()
     return value
@@ -586,9 +590,7 @@ def _write_shapefile(
     frame: gpd.GeoDataFrame, path: Path, declared: dict[str, Any] | None = None
 ) -> list[Path]:
     geometry = frame.geometry.name
-    families = {
-        t.replace("Multi", "") for t in frame.geometry.geom_type.dropna().unique()
-    }
+    families = {t.replace("Multi", "") for t in frame.geometry.geom_type.dropna().unique()}
     if len(families) > 1:
         raise OutputError(
             f"cannot write {path}: a shapefile holds one geometry type but the layer mixes "
@@ -741,8 +743,10 @@ def write_frame(
     frame = _storable(gdf)
     declared = {}
     if spatial and geometry_type:
-        declared = {"geometry_type": geometry_type,
-                    "promote_to_multi": geometry_type.startswith("Multi")}
+        declared = {
+            "geometry_type": geometry_type,
+            "promote_to_multi": geometry_type.startswith("Multi"),
+        }
 
     if ext == ".csv":
         if spatial:
@@ -759,8 +763,9 @@ def write_frame(
         if path.exists():
             path.unlink()
         # Keep JSON-looking text (dict columns) as text, as in the other formats.
-        frame.to_file(path, driver="GeoJSON", layer_options={"AUTODETECT_JSON_STRINGS": "NO"},
-                      **declared)
+        frame.to_file(
+            path, driver="GeoJSON", layer_options={"AUTODETECT_JSON_STRINGS": "NO"}, **declared
+        )
         return [path]
     if ext == ".gpkg":
         options = {}
@@ -778,12 +783,23 @@ def write_frame(
 
         dataset = gpkg_dataset_options(path)
         if not spatial:  # an attribute table (no geometry column)
-            pyogrio.write_dataframe(pd.DataFrame(frame), path, layer=layer or path.stem,
-                                    driver="GPKG", layer_options=options,
-                                    dataset_options=dataset)
+            pyogrio.write_dataframe(
+                pd.DataFrame(frame),
+                path,
+                layer=layer or path.stem,
+                driver="GPKG",
+                layer_options=options,
+                dataset_options=dataset,
+            )
         else:
-            frame.to_file(path, driver="GPKG", layer=layer or path.stem, layer_options=options,
-                          dataset_options=dataset, **declared)
+            frame.to_file(
+                path,
+                driver="GPKG",
+                layer=layer or path.stem,
+                layer_options=options,
+                dataset_options=dataset,
+                **declared,
+            )
         style_layer(path, layer or path.stem, frame)  # QGIS default style and description
         return [path]
     return _write_shapefile(frame, path, declared)

@@ -201,14 +201,16 @@ def layer_style(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
         if "outcome" not in columns:
             return None
         values = list(OUTCOME_COLORS)
-        values += [v for v in frame[columns["outcome"]].dropna().astype(str).unique()
-                   if v not in values]
+        values += [
+            v for v in frame[columns["outcome"]].dropna().astype(str).unique() if v not in values
+        ]
         cats = tuple(
             Category(v, label(v), OUTCOME_COLORS.get(v, _UNRANKED), bool(OUTCOME_DASH.get(v)))
             for v in values
         )
-        label_field = next((columns[c] for c in ("impact_id", "id", "wg_row") if c in columns),
-                           None)
+        label_field = next(
+            (columns[c] for c in ("impact_id", "id", "wg_row") if c in columns), None
+        )
         return LayerStyle(columns["outcome"], cats, kind, label_field)
     if layer == "shoreland_zones" or ("zone" in columns and layer != "impacts"):
         if "zone" not in columns:
@@ -221,8 +223,10 @@ def layer_style(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
         return LayerStyle(columns["zone"], cats, kind, None, fill_alpha=60)
     tier = columns.get("best_tier") or columns.get("tier")
     if tier is not None:
-        id_field = next((columns[c] for c in ("site_id", "account", "bank_name", "option_id")
-                         if c in columns), None)
+        id_field = next(
+            (columns[c] for c in ("site_id", "account", "bank_name", "option_id") if c in columns),
+            None,
+        )
         cats = tuple(Category(str(t), tier_label(t), TIER_COLORS[t]) for t in TIER_COLORS)
         cats += (Category("", "Not ranked", _UNRANKED),)
         return LayerStyle(tier, cats, kind, id_field)
@@ -240,44 +244,61 @@ def _option_map(parent: ET.Element, values: Mapping[str, str]) -> None:
 
 def _symbol(parent: ET.Element, name: str, style: LayerStyle, cat: Category) -> None:
     symbol = ET.SubElement(
-        parent, "symbol", type=style.geometry, name=name, alpha="1", clip_to_extent="1",
+        parent,
+        "symbol",
+        type=style.geometry,
+        name=name,
+        alpha="1",
+        clip_to_extent="1",
         force_rhr="0",
     )
     outline = "dash" if cat.dashed else "solid"
     if style.geometry == "fill":
-        layer = ET.SubElement(symbol, "layer", {"class": "SimpleFill", "enabled": "1",
-                                               "locked": "0", "pass": "0"})
-        _option_map(layer, {
-            "color": _rgb(cat.color, style.fill_alpha),
-            "style": "solid",
-            "outline_color": _rgb(cat.color),
-            "outline_style": outline,
-            "outline_width": "0.6",
-            "outline_width_unit": "MM",
-            "joinstyle": "bevel",
-        })
+        layer = ET.SubElement(
+            symbol, "layer", {"class": "SimpleFill", "enabled": "1", "locked": "0", "pass": "0"}
+        )
+        _option_map(
+            layer,
+            {
+                "color": _rgb(cat.color, style.fill_alpha),
+                "style": "solid",
+                "outline_color": _rgb(cat.color),
+                "outline_style": outline,
+                "outline_width": "0.6",
+                "outline_width_unit": "MM",
+                "joinstyle": "bevel",
+            },
+        )
     elif style.geometry == "line":
-        layer = ET.SubElement(symbol, "layer", {"class": "SimpleLine", "enabled": "1",
-                                               "locked": "0", "pass": "0"})
-        _option_map(layer, {
-            "line_color": _rgb(cat.color),
-            "line_style": outline,
-            "line_width": "0.8",
-            "line_width_unit": "MM",
-        })
+        layer = ET.SubElement(
+            symbol, "layer", {"class": "SimpleLine", "enabled": "1", "locked": "0", "pass": "0"}
+        )
+        _option_map(
+            layer,
+            {
+                "line_color": _rgb(cat.color),
+                "line_style": outline,
+                "line_width": "0.8",
+                "line_width_unit": "MM",
+            },
+        )
     else:
-        layer = ET.SubElement(symbol, "layer", {"class": "SimpleMarker", "enabled": "1",
-                                               "locked": "0", "pass": "0"})
-        _option_map(layer, {
-            "color": _rgb(cat.color),
-            "name": "circle",
-            "size": "3.4",
-            "size_unit": "MM",
-            "outline_color": "35,35,35,255",
-            "outline_style": outline,
-            "outline_width": "0.4",
-            "outline_width_unit": "MM",
-        })
+        layer = ET.SubElement(
+            symbol, "layer", {"class": "SimpleMarker", "enabled": "1", "locked": "0", "pass": "0"}
+        )
+        _option_map(
+            layer,
+            {
+                "color": _rgb(cat.color),
+                "name": "circle",
+                "size": "3.4",
+                "size_unit": "MM",
+                "outline_color": "35,35,35,255",
+                "outline_style": outline,
+                "outline_width": "0.4",
+                "outline_width_unit": "MM",
+            },
+        )
 
 
 def qml(style: LayerStyle) -> str:
@@ -294,29 +315,55 @@ def qml(style: LayerStyle) -> str:
     """
     root = ET.Element("qgis", version="3.22.0", styleCategories="Symbology|Labeling")
     renderer = ET.SubElement(
-        root, "renderer-v2", type="categorizedSymbol", attr=style.field, symbollevels="0",
-        enableorderby="0", forceraster="0",
+        root,
+        "renderer-v2",
+        type="categorizedSymbol",
+        attr=style.field,
+        symbollevels="0",
+        enableorderby="0",
+        forceraster="0",
     )
     categories = ET.SubElement(renderer, "categories")
     symbols = ET.SubElement(renderer, "symbols")
     for i, cat in enumerate(style.categories):
-        ET.SubElement(categories, "category", render="true", value=cat.value,
-                      label=cat.label, symbol=str(i))
+        ET.SubElement(
+            categories, "category", render="true", value=cat.value, label=cat.label, symbol=str(i)
+        )
         _symbol(symbols, str(i), style, cat)
     if style.label_field:
         labeling = ET.SubElement(root, "labeling", type="simple")
         settings = ET.SubElement(labeling, "settings", calloutType="simple")
         text = ET.SubElement(
-            settings, "text-style", fieldName=style.label_field, isExpression="0",
-            fontFamily="DejaVu Sans", fontSize="9", fontSizeUnit="Point", fontWeight="75",
-            textColor="20,20,20,255", textOpacity="1",
+            settings,
+            "text-style",
+            fieldName=style.label_field,
+            isExpression="0",
+            fontFamily="DejaVu Sans",
+            fontSize="9",
+            fontSizeUnit="Point",
+            fontWeight="75",
+            textColor="20,20,20,255",
+            textOpacity="1",
         )
-        ET.SubElement(text, "text-buffer", bufferDraw="1", bufferSize="0.8",
-                      bufferSizeUnits="MM", bufferColor="255,255,255,255", bufferOpacity="1")
+        ET.SubElement(
+            text,
+            "text-buffer",
+            bufferDraw="1",
+            bufferSize="0.8",
+            bufferSizeUnits="MM",
+            bufferColor="255,255,255,255",
+            bufferOpacity="1",
+        )
         placement = "1" if style.geometry == "fill" else "6"  # over point / around point
         ET.SubElement(settings, "placement", placement=placement, dist="1", distUnits="MM")
-        ET.SubElement(settings, "rendering", drawLabels="1", obstacle="1",
-                      scaleVisibility="0", upsidedownLabels="0")
+        ET.SubElement(
+            settings,
+            "rendering",
+            drawLabels="1",
+            obstacle="1",
+            scaleVisibility="0",
+            upsidedownLabels="0",
+        )
     ET.SubElement(root, "layerGeometryType").text = {"marker": "0", "line": "1"}.get(
         style.geometry, "2"
     )
@@ -455,8 +502,14 @@ def style_layer(
                 "INSERT INTO layer_styles (f_table_catalog, f_table_schema, f_table_name,"
                 " f_geometry_column, styleName, styleQML, styleSLD, useAsDefault, description,"
                 " owner, ui) VALUES ('', '', ?, ?, ?, ?, ?, 1, ?, '', '')",
-                (layer, _geometry_column(con, layer), STYLE_NAME, qml(style),
-                 sld(style, layer), f"wetland_gis default style of {layer}"),
+                (
+                    layer,
+                    _geometry_column(con, layer),
+                    STYLE_NAME,
+                    qml(style),
+                    sld(style, layer),
+                    f"wetland_gis default style of {layer}",
+                ),
             )
     finally:
         con.close()
@@ -485,4 +538,3 @@ def styled_layers(path: str | Path) -> dict[str, dict[str, Any]]:
     finally:
         con.close()
     return {r[0]: {"qml": r[1], "sld": r[2], "default": bool(r[3])} for r in rows}
-

@@ -271,8 +271,11 @@ class SafeWriter:
                 self._check_target(final)
                 self._moves[final] = file
                 targets.append(final)
-            self._removes |= {p for p in (target.with_suffix(s) for s in _SHAPEFILE_PARTS)
-                              if p.exists() and p not in self._moves}
+            self._removes |= {
+                p
+                for p in (target.with_suffix(s) for s in _SHAPEFILE_PARTS)
+                if p.exists() and p not in self._moves
+            }
             return self._record(targets)
         staged = self._stage(target)
         write_frame(frame, staged, driver=ext.lstrip("."), geometry_type=geometry_type)
@@ -294,9 +297,7 @@ class SafeWriter:
         staged.write_text(text, encoding="utf-8")
         return self._record([Path(path)])
 
-    def file(
-        self, write: Callable[[Path], Any], path: str | os.PathLike[str]
-    ) -> list[Path]:
+    def file(self, write: Callable[[Path], Any], path: str | os.PathLike[str]) -> list[Path]:
         """Stage a file that ``write(staged_path)`` writes (e.g. a PDF renderer)."""
         staged = self._stage(Path(path))
         write(staged)

@@ -499,7 +499,7 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
     ("P", "EM", "D"): CowardinRule(
         (1,),
         True,
-        "seasonally flooded/well drained emergent (1979 regime): seasonally flooded basin"
+        "seasonally flooded/well drained emergent (1979 regime): seasonally flooded basin",
     ),
     ("P", "EM", "B"): CowardinRule(
         (2,), False, "saturated emergent: fresh (wet) meadow, sedge meadow"
@@ -508,25 +508,24 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
     ("P", "EM", "Y"): CowardinRule(
         (2, 3),
         True,
-        "saturated/semipermanent/seasonal emergent (1979 regime): fresh meadow or shallow marsh"
+        "saturated/semipermanent/seasonal emergent (1979 regime): fresh meadow or shallow marsh",
     ),
     ("P", "EM", "E"): CowardinRule(
         (2, 3),
         True,
         "seasonally flooded/saturated emergent: usually shallow marsh (type 3), a fresh meadow "
-        "(type 2) where surface water is brief"
+        "(type 2) where surface water is brief",
     ),
     ("P", "EM", "F"): CowardinRule(
         (3, 4),
         True,
         "semipermanently flooded emergent: shallow marsh (type 3) or, with 6 in to 3 ft of "
-        "water, deep marsh (type 4)"
+        "water, deep marsh (type 4)",
     ),
     ("P", "EM", "K"): CowardinRule(
         (3, 4),
         True,
-        "artificially flooded emergent: shallow or deep marsh depending on the managed water "
-        "depth"
+        "artificially flooded emergent: shallow or deep marsh depending on the managed water depth",
     ),
     ("P", "EM", "G"): CowardinRule((4,), False, "intermittently exposed emergent: deep marsh"),
     ("P", "EM", "H"): CowardinRule((4,), False, "permanently flooded emergent: deep marsh"),
@@ -538,7 +537,7 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
         (4, 5),
         True,
         "semipermanently flooded aquatic bed: open areas of a deep marsh (type 4) or shallow "
-        "open water (type 5)"
+        "open water (type 5)",
     ),
     ("P", "AB", "K"): CowardinRule(
         (4, 5), True, "artificially flooded aquatic bed: deep marsh or shallow open water"
@@ -552,7 +551,7 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
     ("P", "AB", "Z"): CowardinRule(
         (5,),
         False,
-        "intermittently exposed/permanent aquatic bed (1979 regime): shallow open water"
+        "intermittently exposed/permanent aquatic bed (1979 regime): shallow open water",
     ),
     # Palustrine unconsolidated bottom (UB; OW is the 1979 'open water' class)
     ("P", "UB", "F"): CowardinRule(
@@ -570,20 +569,20 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
     ("P", "UB", "K"): CowardinRule(
         (5,),
         True,
-        "artificially flooded pond: shallow open water, check whether it is a constructed basin"
+        "artificially flooded pond: shallow open water, check whether it is a constructed basin",
     ),
     # Palustrine unconsolidated shore (US): exposed flats
     ("P", "US", "A"): CowardinRule(
         (1,),
         True,
         "temporarily flooded flat: seasonally flooded basin or flat; may be the drawdown zone "
-        "of a pond"
+        "of a pond",
     ),
     ("P", "US", "C"): CowardinRule(
         (1,),
         True,
         "seasonally flooded flat: seasonally flooded basin or flat; may be the drawdown zone of"
-        " a pond"
+        " a pond",
     ),
     ("P", "US", "E"): CowardinRule(
         (1,), True, "seasonally flooded/saturated flat: seasonally flooded basin or flat"
@@ -596,13 +595,12 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
         (1, 6),
         True,
         "temporarily flooded shrubs: shrub swamp (type 6), or a seasonally flooded basin/flood "
-        "plain (type 1)"
+        "plain (type 1)",
     ),
     ("P", "SS", "J"): CowardinRule(
         (1, 6),
         True,
-        "intermittently flooded shrubs: seasonally flooded basin (type 1) or shrub swamp (type "
-        "6)"
+        "intermittently flooded shrubs: seasonally flooded basin (type 1) or shrub swamp (type 6)",
     ),
     ("P", "SS", "W"): CowardinRule(
         (1, 6), True, "intermittently flooded/temporary shrubs (1979 regime): type 1 or shrub swamp"
@@ -613,7 +611,7 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
     ("P", "SS", "B"): CowardinRule(
         (6, 8),
         True,
-        "saturated shrubs: shrub-carr or alder thicket (type 6), or a bog on peat (type 8)"
+        "saturated shrubs: shrub-carr or alder thicket (type 6), or a bog on peat (type 8)",
     ),
     ("P", "SS", "Y"): CowardinRule(
         (6, 8), True, "saturated/semipermanent/seasonal shrubs (1979 regime): shrub swamp or bog"
@@ -629,8 +627,7 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
     ("P", "FO", "A"): CowardinRule(
         (1,),
         False,
-        "temporarily flooded forest: floodplain forest / bottomland hardwoods (type 1, not type"
-        " 7)"
+        "temporarily flooded forest: floodplain forest / bottomland hardwoods (type 1, not type 7)",
     ),
     ("P", "FO", "J"): CowardinRule((1,), False, "intermittently flooded forest: floodplain forest"),
     ("P", "FO", "W"): CowardinRule(
@@ -642,7 +639,7 @@ COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
     ("P", "FO", "C"): CowardinRule(
         (1, 7),
         True,
-        "seasonally flooded forest: floodplain forest (type 1) or hardwood swamp (type 7)"
+        "seasonally flooded forest: floodplain forest (type 1) or hardwood swamp (type 7)",
     ),
     ("P", "FO", "B"): CowardinRule(
         (7, 8), True, "saturated forest: wooded swamp (type 7) or coniferous bog (type 8)"
@@ -699,17 +696,22 @@ _LAKE_NOTE = (
 
 #: Modifiers that add a note, and whether they call for verification.
 _MODIFIER_NOTES: dict[str, tuple[bool, str]] = {
-    "b": (True, "beaver (b): a wetland created solely by a beaver dam may be incidental "
-          "(§ 103G.2241, subd. 5)"),
-    "d": (True, "partly drained/ditched (d): the type before drainage may differ; check "
-          "hydrology"),
+    "b": (
+        True,
+        "beaver (b): a wetland created solely by a beaver dam may be incidental "
+        "(§ 103G.2241, subd. 5)",
+    ),
+    "d": (True, "partly drained/ditched (d): the type before drainage may differ; check hydrology"),
     "f": (True, "farmed (f): check cropping history and the agricultural exemptions"),
     "h": (False, "diked/impounded (h)"),
     "r": (True, "artificial substrate (r)"),
     "s": (True, "spoil (s)"),
-    "x": (True, "excavated (x): check whether it is a wetland created by excavation in "
-          "upland (incidental, § 103G.2241, subd. 5) or a constructed stormwater facility "
-          "(§ 103G.005, subd. 8a)"),
+    "x": (
+        True,
+        "excavated (x): check whether it is a wetland created by excavation in "
+        "upland (incidental, § 103G.2241, subd. 5) or a constructed stormwater facility "
+        "(§ 103G.005, subd. 8a)",
+    ),
     "a": (True, "acid (a): a saturated acid wetland may be a bog (type 8)"),
     "g": (False, "organic soil (g)"),
     "n": (False, "mineral soil (n)"),
@@ -801,8 +803,9 @@ def infer_from_cowardin(code: Any) -> TypeReading:
     if system == "L" and subsystem != "2":
         raise _not_inland(code, "lacustrine limnetic (L1) is deepwater lake habitat")
     if system == "P" and subsystem is not None:
-        raise WetlandTypeError(f"{code!r} is not a recognised Cowardin code: palustrine "
-                               "codes have no subsystem digit")
+        raise WetlandTypeError(
+            f"{code!r} is not a recognised Cowardin code: palustrine codes have no subsystem digit"
+        )
     if regime is None or regime == "U":
         raise WetlandTypeError(
             f"Cowardin code {code!r} has no known water regime, so no Circular 39 type can "

@@ -130,5 +130,3 @@ def row_value(row: Mapping[str, Any], *names: str) -> Any:
     """Return the value of the first of ``names`` present in ``row`` (case-insensitive)."""
     col = find_column(row.keys(), *names)
     return None if col is None else row[col]
-
-

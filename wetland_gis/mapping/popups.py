@@ -51,11 +51,13 @@ STEP_CITATIONS: dict[str, tuple[str, ...]] = {
     "wetland type": ("Minn. Stat. § 103G.005, subd. 17b",),
     "county and metro area": ("Minn. Stat. § 103G.2241, subd. 9(d)",),
     "percentage area class": (
-        "Minn. Stat. § 103G.005, subd. 10a, 10b, 10h", "Minn. R. 8420.0117",
+        "Minn. Stat. § 103G.005, subd. 10a, 10b, 10h",
+        "Minn. R. 8420.0117",
     ),
     "watersheds": ("Minn. Stat. § 103G.005, subd. 17a",),
     "shoreland zone": (
-        "Minn. Stat. § 103G.005, subd. 15f", "Minn. Stat. § 103G.2241, subd. 9(a)-(c)",
+        "Minn. Stat. § 103G.005, subd. 15f",
+        "Minn. Stat. § 103G.2241, subd. 9(a)-(c)",
     ),
     "de minimis test": ("Minn. Stat. § 103G.2241, subd. 9",),
     "replacement ratio": ("Minn. Stat. § 103G.222, subd. 1",),
@@ -345,12 +347,15 @@ def impact_popup_html(
             "</td></tr>"
         )
     if steps is not None:
-        reasons_html = _list_html([str(s["reason"]) for s in trace if s.get("reason")],
-                                  ordered=True)
-        citations_html = _list_html(list(dict.fromkeys(
-            str(s["citation"]) for s in trace if s.get("citation"))))
-        verify_html = _list_html(list(dict.fromkeys(
-            str(v) for s in trace for v in (s.get("verify") or ()))))
+        reasons_html = _list_html(
+            [str(s["reason"]) for s in trace if s.get("reason")], ordered=True
+        )
+        citations_html = _list_html(
+            list(dict.fromkeys(str(s["citation"]) for s in trace if s.get("citation")))
+        )
+        verify_html = _list_html(
+            list(dict.fromkeys(str(v) for s in trace for v in (s.get("verify") or ())))
+        )
     else:
         reasons_html, citations_html, verify_html = (
             _text_html(row_value(row, name)) for name in ("reasons", "citations", "verify")

@@ -71,8 +71,17 @@ PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 """Allowed ``paper`` values and their CSS ``@page size``."""
 
 TRACE_COLUMNS = (
-    "project", "impact_id", "seq", "rule_id", "citation", "outcome", "value", "reason",
-    "verify", "inputs", "parameters",
+    "project",
+    "impact_id",
+    "seq",
+    "rule_id",
+    "citation",
+    "outcome",
+    "value",
+    "reason",
+    "verify",
+    "inputs",
+    "parameters",
 )
 """The columns of the decision trace (the trace contract, docs/decisions.md)."""
 
@@ -254,29 +263,31 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
         from wetland_gis.io.joint_application import county_names
 
         counties = county_names(row_value(data, "county"), row_value(data, "counties"))
-        rows.append({
-            "id": ids[idx],
-            "project": fmt(row_value(data, "project")),
-            "type": MISSING if is_missing(wtype) else f"Type {fmt(wtype)}",
-            "area": fmt(reported),
-            "sqft": MISSING if sqft is None else _sqft(sqft),
-            "acres": MISSING if sqft is None else _acres(sqft / SQFT_PER_ACRE),
-            "outcome": _outcome_view(outcome),
-            "county": ", ".join(counties) if counties else MISSING,
-            "major": major,
-            "bsa": fmt(row_value(data, "bsa")),
-            "zone": MISSING if is_missing(zone) else zone_style(str(zone)).label,
-            "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
-            "replace": _acres(row_value(data, "replace_acres")),
-            "replace_value": _number(row_value(data, "replace_acres")) or 0.0,
-            "status": fmt(row_value(data, "status")),
-            "status_reason": fmt(row_value(data, "status_reason")),
-            "type_verify": truthy(row_value(data, "type_verify")),
-            # rendered text, shown whole (never split) for an impact without trace steps
-            "verify_column": _whole(row_value(data, "verify")),
-            "reasons_column": _whole(row_value(data, "reasons")),
-            "citations_column": _whole(row_value(data, "citations")),
-        })
+        rows.append(
+            {
+                "id": ids[idx],
+                "project": fmt(row_value(data, "project")),
+                "type": MISSING if is_missing(wtype) else f"Type {fmt(wtype)}",
+                "area": fmt(reported),
+                "sqft": MISSING if sqft is None else _sqft(sqft),
+                "acres": MISSING if sqft is None else _acres(sqft / SQFT_PER_ACRE),
+                "outcome": _outcome_view(outcome),
+                "county": ", ".join(counties) if counties else MISSING,
+                "major": major,
+                "bsa": fmt(row_value(data, "bsa")),
+                "zone": MISSING if is_missing(zone) else zone_style(str(zone)).label,
+                "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
+                "replace": _acres(row_value(data, "replace_acres")),
+                "replace_value": _number(row_value(data, "replace_acres")) or 0.0,
+                "status": fmt(row_value(data, "status")),
+                "status_reason": fmt(row_value(data, "status_reason")),
+                "type_verify": truthy(row_value(data, "type_verify")),
+                # rendered text, shown whole (never split) for an impact without trace steps
+                "verify_column": _whole(row_value(data, "verify")),
+                "reasons_column": _whole(row_value(data, "reasons")),
+                "citations_column": _whole(row_value(data, "citations")),
+            }
+        )
     return rows
 
 
@@ -301,22 +312,27 @@ def _plan(
         cost = _number(row_value(r, "cost")) or 0.0
         acres = _number(row_value(r, "acres"))
         kind = fmt(row_value(r, "option_kind"))
-        rows.append({
-            "impact": impact_id,
-            "option": fmt(row_value(r, "option_id")),
-            "kind": label(kind) if kind != MISSING else MISSING,
-            "tier": tier_label(row_value(r, "tier")),
-            "ratio": MISSING if is_missing(row_value(r, "ratio"))
-            else f"{fmt(row_value(r, 'ratio'))}:1",
-            "acres": _acres(acres),
-            "credits": _acres(credits),
-            "cost": _money(cost),
-        })
+        rows.append(
+            {
+                "impact": impact_id,
+                "option": fmt(row_value(r, "option_id")),
+                "kind": label(kind) if kind != MISSING else MISSING,
+                "tier": tier_label(row_value(r, "tier")),
+                "ratio": MISSING
+                if is_missing(row_value(r, "ratio"))
+                else f"{fmt(row_value(r, 'ratio'))}:1",
+                "acres": _acres(acres),
+                "credits": _acres(credits),
+                "cost": _money(cost),
+            }
+        )
         total_credits += credits
         total_cost += cost
         total_acres += acres or 0.0
-        p = per_project.setdefault(project_of.get(impact_id, ""), {
-            "credits": 0.0, "cost": 0.0, "sites": set(), "banks": set()})
+        p = per_project.setdefault(
+            project_of.get(impact_id, ""),
+            {"credits": 0.0, "cost": 0.0, "sites": set(), "banks": set()},
+        )
         p["credits"] += credits
         p["cost"] += cost
         p["banks" if kind == "bank" else "sites"].add(fmt(row_value(r, "option_id")))
@@ -345,9 +361,7 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def _project_outcomes(
-    summary: Mapping[str, Any], rows: list[dict[str, Any]]
-) -> dict[str, str]:
+def _project_outcomes(summary: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, str]:
     """Return each project's outcome, from the projects table row(s) in ``summary``."""
     projects = list(dict.fromkeys(r["project"] for r in rows))
     out: dict[str, str] = {}
@@ -387,7 +401,8 @@ def _answers(
             reasons = sorted({r["status_reason"] for r in own if r["status_reason"] != MISSING})
             sentence = (
                 f"{name}: no impact could be assessed ({_plural(len(own), 'impact')}"
-                + (f"; {'; '.join(reasons)}" if reasons else "") + ")."
+                + (f"; {'; '.join(reasons)}" if reasons else "")
+                + ")."
             )
             kind = "not_assessed"
         else:
@@ -416,9 +431,7 @@ def _answers(
                 else:
                     parts.append("no replacement option was allocated")
                 short = unmet.get(project, 0.0)
-                parts.append(
-                    f"{_acres(short)} acres unmet" if short > 0 else "nothing unmet"
-                )
+                parts.append(f"{_acres(short)} acres unmet" if short > 0 else "nothing unmet")
                 kind = "replacement"
             else:
                 parts.append("no replacement is needed")
@@ -427,12 +440,14 @@ def _answers(
             if not_assessed:
                 parts.append(f"{_plural(not_assessed, 'impact')} could not be assessed")
             sentence = "; ".join(parts) + "."
-        answers.append({
-            "project": name,
-            "sentence": sentence,
-            "kind": kind,
-            "outcomes": [_outcome_view(o) | {"count": n} for o, n in counts.items()],
-        })
+        answers.append(
+            {
+                "project": name,
+                "sentence": sentence,
+                "kind": kind,
+                "outcomes": [_outcome_view(o) | {"count": n} for o, n in counts.items()],
+            }
+        )
     return answers
 
 
@@ -442,21 +457,26 @@ def _steps(trace: pd.DataFrame, cites: _Citations) -> list[dict[str, Any]]:
     for project, part in trace.groupby("project", sort=False):
         impacts: dict[str, list[dict[str, Any]]] = {}
         for _, r in part.iterrows():
-            impacts.setdefault(fmt(r["impact_id"]) if not is_missing(r["impact_id"]) else "",
-                               []).append({
-                "seq": fmt(r["seq"]),
-                "rule": rule_label(str(r["rule_id"])),
-                "rule_id": str(r["rule_id"]),
-                "outcome": label(r["outcome"]) if not is_missing(r["outcome"]) else MISSING,
-                "value": "" if is_missing(r["value"]) else fmt(r["value"]),
-                "reason": fmt(r["reason"]),
-                "cite": cites.ref(r["citation"]),
-            })
-        groups.append({
-            "project": fmt(project) if not is_missing(project) else "",
-            "impacts": [{"id": k, "steps": v} for k, v in impacts.items() if k],
-            "project_steps": impacts.get("", []),
-        })
+            impacts.setdefault(
+                fmt(r["impact_id"]) if not is_missing(r["impact_id"]) else "", []
+            ).append(
+                {
+                    "seq": fmt(r["seq"]),
+                    "rule": rule_label(str(r["rule_id"])),
+                    "rule_id": str(r["rule_id"]),
+                    "outcome": label(r["outcome"]) if not is_missing(r["outcome"]) else MISSING,
+                    "value": "" if is_missing(r["value"]) else fmt(r["value"]),
+                    "reason": fmt(r["reason"]),
+                    "cite": cites.ref(r["citation"]),
+                }
+            )
+        groups.append(
+            {
+                "project": fmt(project) if not is_missing(project) else "",
+                "impacts": [{"id": k, "steps": v} for k, v in impacts.items() if k],
+                "project_steps": impacts.get("", []),
+            }
+        )
     return groups
 
 
@@ -551,8 +571,10 @@ def _why(
         return f"Lost: costs {_money(cost)}{whole} against {_money(paid)} for {other}"
     if truthy(chosen.get("in_kind")) and not truthy(option.get("in_kind")):
         return f"Lost: out of kind; {other} is in kind"
-    return (f"Not allocated: the project-wide plan took {other} (credits shared between "
-            "impacts, or a tie)")
+    return (
+        f"Not allocated: the project-wide plan took {other} (credits shared between "
+        "impacts, or a tie)"
+    )
 
 
 def _option_row(
@@ -655,16 +677,22 @@ def _figure(rows: list[dict[str, Any]], allocation: pd.DataFrame | None) -> str:
     outcomes = list(dict.fromkeys(outcomes))
     tiers: dict[str, float] = {}
     if allocation is not None and len(allocation):
-        tcol, ccol = find_column(allocation.columns, "tier"), find_column(allocation.columns,
-                                                                            "credits")
+        tcol, ccol = (
+            find_column(allocation.columns, "tier"),
+            find_column(allocation.columns, "credits"),
+        )
         if tcol and ccol:
             for t, c in zip(allocation[tcol], allocation[ccol], strict=True):
                 key = tier_label(t)
                 tiers[key] = tiers.get(key, 0.0) + (_number(c) or 0.0)
     fig, axes = plt.subplots(1, 2, figsize=(7.2, 1.9), dpi=100)
     ax = axes[0]
-    ax.barh([outcome_label(o) for o in outcomes], [counts[o] for o in outcomes],
-            color=[outcome_color(o) for o in outcomes], edgecolor="#333333")
+    ax.barh(
+        [outcome_label(o) for o in outcomes],
+        [counts[o] for o in outcomes],
+        color=[outcome_color(o) for o in outcomes],
+        edgecolor="#333333",
+    )
     ax.invert_yaxis()
     ax.set_title("Impacts by outcome", fontsize=9)
     ax.tick_params(labelsize=7.5)
@@ -676,8 +704,14 @@ def _figure(rows: list[dict[str, Any]], allocation: pd.DataFrame | None) -> str:
         ax.invert_yaxis()
         ax.set_xlabel("credits allocated (acres)", fontsize=7.5)
     else:
-        ax.text(*_AXES_CENTRE, "No replacement allocated", ha="center", va="center",
-                transform=ax.transAxes, fontsize=8)
+        ax.text(
+            *_AXES_CENTRE,
+            "No replacement allocated",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            fontsize=8,
+        )
         ax.set_xticks([])
         ax.set_yticks([])
     ax.set_title("Replacement by siting tier", fontsize=9)
@@ -806,10 +840,13 @@ def render_report(
     project_of = {r["id"]: r["project"] for r in rows}
     cites = _Citations()
     plan_rows, plan_totals, per_project = _plan(allocation, project_of)
-    answers = _answers(rows, per_project, _unmet_by_project(unmet, project_of),
-                       sited=ranking is not None or allocation is not None,
-                       project_outcomes=_project_outcomes(_as_mapping(summary, "summary"),
-                                                          rows))
+    answers = _answers(
+        rows,
+        per_project,
+        _unmet_by_project(unmet, project_of),
+        sited=ranking is not None or allocation is not None,
+        project_outcomes=_project_outcomes(_as_mapping(summary, "summary"), rows),
+    )
     shortfalls = []
     if unmet is not None:
         col = find_column(unmet.columns, "acres_short", "credits_short")
@@ -824,9 +861,14 @@ def render_report(
     # impacts without a trace step still show their rendered reasons and citations
     traced = {fmt(i) for i in trace["impact_id"] if not is_missing(i)}
     untraced = [
-        {"id": r["id"], "outcome": r["outcome"], "reasons": r["reasons_column"],
-         "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c]}
-        for r in rows if r["id"] not in traced
+        {
+            "id": r["id"],
+            "outcome": r["outcome"],
+            "reasons": r["reasons_column"],
+            "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c],
+        }
+        for r in rows
+        if r["id"] not in traced
     ]
     checks = _checks(rows, trace)
     options, full_ranking = _options(ranking, allocation, cites, best_options)
@@ -864,8 +906,9 @@ def render_report(
         map_link=map_link,
         static_map=static_map,
         notes=_data_notes(impacts, ids, manifest_map, data_notes),
-        citations=[{"n": i + 1, "anchor": f"cite-{i + 1}", "text": t}
-                   for i, t in enumerate(cites.items)],
+        citations=[
+            {"n": i + 1, "anchor": f"cite-{i + 1}", "text": t} for i, t in enumerate(cites.items)
+        ],
         manifest=[(str(k), _pretty(v)) for k, v in manifest_map.items()],
         manifest_json=json.dumps(manifest_map, indent=2, ensure_ascii=False, default=str)
         if manifest_map
@@ -880,8 +923,9 @@ def map_arguments(path: Path, kwargs: dict[str, Any]) -> dict[str, Any]:
         return kwargs
     map_path = Path(map_html)
     out = dict(kwargs)
-    out.setdefault("map_href", Path(os.path.relpath(map_path.resolve(),
-                                                    path.parent.resolve())).as_posix())
+    out.setdefault(
+        "map_href", Path(os.path.relpath(map_path.resolve(), path.parent.resolve())).as_posix()
+    )
     out["map_html"] = map_path.read_text("utf-8") if map_path.is_file() else None
     return out
 
@@ -1029,6 +1073,7 @@ def report_assessment(
     written = [write_report(out, summary, assessment.impacts, map_html=map_html, **common)]
     if pdf:
         pdf_path = Path(out).with_suffix(".pdf") if pdf is True else Path(pdf)
-        written.append(write_pdf(pdf_path, summary, assessment.impacts, map_layers=layers,
-                                 **common))
+        written.append(
+            write_pdf(pdf_path, summary, assessment.impacts, map_layers=layers, **common)
+        )
     return written

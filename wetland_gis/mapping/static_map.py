@@ -139,15 +139,20 @@ def static_map(
     ax.set_facecolor("#F4F1EA")
     handles: list[Any] = []
     if extent is None:
-        ax.text(*_AXES_CENTRE, "No impact, site or bank has a drawable geometry",
-                ha="center", va="center", transform=ax.transAxes)
+        ax.text(
+            *_AXES_CENTRE,
+            "No impact, site or bank has a drawable geometry",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+        )
         ax.set_axis_off()
         return fig
     minx, maxx, miny, maxy = extent
     view = gpd.GeoSeries.from_xy([minx, maxx], [miny, maxy], crs=WORK_CRS).total_bounds
 
     def clip(frame: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
-        return frame.cx[view[0]:view[2], view[1]:view[3]]
+        return frame.cx[view[0] : view[2], view[1] : view[3]]
 
     for key, spec in CONTEXT_LAYERS.items():
         layer = (context or {}).get(key)
@@ -160,13 +165,22 @@ def static_map(
         if not len(work):
             continue
         if spec.boundaries:
-            work.boundary.plot(ax=ax, color=spec.color, linewidth=spec.weight * 0.6,
-                               linestyle="--" if spec.dash else "-", zorder=2)
-            handles.append(Line2D([], [], color=spec.color, linestyle="--" if spec.dash else "-",
-                                  label=spec.title))
+            work.boundary.plot(
+                ax=ax,
+                color=spec.color,
+                linewidth=spec.weight * 0.6,
+                linestyle="--" if spec.dash else "-",
+                zorder=2,
+            )
+            handles.append(
+                Line2D(
+                    [], [], color=spec.color, linestyle="--" if spec.dash else "-", label=spec.title
+                )
+            )
         else:
-            work.plot(ax=ax, facecolor=spec.fill, edgecolor=spec.color, linewidth=0.6,
-                      alpha=0.7, zorder=1)
+            work.plot(
+                ax=ax, facecolor=spec.fill, edgecolor=spec.color, linewidth=0.6, alpha=0.7, zorder=1
+            )
             handles.append(Patch(facecolor=spec.fill, edgecolor=spec.color, label=spec.title))
     if zon is not None:
         zcol = find_column(zon.columns, "zone")
@@ -174,10 +188,19 @@ def static_map(
             if zone.startswith("outside"):
                 continue
             style = zone_style(zone)
-            part.plot(ax=ax, facecolor=style.color, alpha=min(1.0, style.fill_opacity * 2),
-                      edgecolor=style.color, linewidth=0.6, zorder=3)
-            handles.append(Patch(facecolor=style.color, alpha=min(1.0, style.fill_opacity * 2),
-                                 label=style.label))
+            part.plot(
+                ax=ax,
+                facecolor=style.color,
+                alpha=min(1.0, style.fill_opacity * 2),
+                edgecolor=style.color,
+                linewidth=0.6,
+                zorder=3,
+            )
+            handles.append(
+                Patch(
+                    facecolor=style.color, alpha=min(1.0, style.fill_opacity * 2), label=style.label
+                )
+            )
     for frame, color, noun, id_names in (
         (sit, SITE_COLOR, "Candidate site", ("site_id", "option_id")),
         (ban, BANK_COLOR, "Wetland bank", ("account", "option_id", "bank_name")),
@@ -188,17 +211,40 @@ def static_map(
         if not len(shown):
             continue
         points = shown.geometry.representative_point()
-        ax.scatter(points.x, points.y, s=60, c=color, edgecolors="#000000", linewidths=0.8,
-                   marker="s" if noun == "Wetland bank" else "D", zorder=5)
+        ax.scatter(
+            points.x,
+            points.y,
+            s=60,
+            c=color,
+            edgecolors="#000000",
+            linewidths=0.8,
+            marker="s" if noun == "Wetland bank" else "D",
+            zorder=5,
+        )
         col = find_column(shown.columns, *id_names)
         if col is not None:
             for x, y, text in zip(points.x, points.y, shown[col].map(fmt), strict=True):
                 mark = " *" if text in allocated else ""
-                ax.annotate(f"{text}{mark}", (x, y), xytext=(6, -10), textcoords="offset points",
-                            fontsize=7, color="#222222", zorder=6)
-        handles.append(Line2D([], [], marker="s" if noun == "Wetland bank" else "D",
-                              linestyle="", markerfacecolor=color, markeredgecolor="#000000",
-                              label=f"{noun} (* credits allocated)"))
+                ax.annotate(
+                    f"{text}{mark}",
+                    (x, y),
+                    xytext=(6, -10),
+                    textcoords="offset points",
+                    fontsize=7,
+                    color="#222222",
+                    zorder=6,
+                )
+        handles.append(
+            Line2D(
+                [],
+                [],
+                marker="s" if noun == "Wetland bank" else "D",
+                linestyle="",
+                markerfacecolor=color,
+                markeredgecolor="#000000",
+                label=f"{noun} (* credits allocated)",
+            )
+        )
     counts: dict[str, int] = {}
     if imp is not None:
         ocol = find_column(imp.columns, "outcome")
@@ -210,22 +256,42 @@ def static_map(
             dashed = "--" if OUTCOME_DASH.get(outcome) else "-"
             polys = part[part.geom_type.isin(["Polygon", "MultiPolygon"])]
             if len(polys):
-                polys.plot(ax=ax, facecolor=color, edgecolor="#222222", linewidth=0.8,
-                           linestyle=dashed, alpha=0.85, zorder=7)
+                polys.plot(
+                    ax=ax,
+                    facecolor=color,
+                    edgecolor="#222222",
+                    linewidth=0.8,
+                    linestyle=dashed,
+                    alpha=0.85,
+                    zorder=7,
+                )
             pts = part.geometry.representative_point()
-            ax.scatter(pts.x, pts.y, s=34, c=color, edgecolors="#222222", linewidths=0.8,
-                       zorder=8)
+            ax.scatter(pts.x, pts.y, s=34, c=color, edgecolors="#222222", linewidths=0.8, zorder=8)
         pts = imp.geometry.representative_point()
         ids = imp[idcol].map(fmt) if idcol else pd.Series(imp.index.map(str), index=imp.index)
         for x, y, text in zip(pts.x, pts.y, ids, strict=True):
-            ax.annotate(text, (x, y), xytext=(5, 4), textcoords="offset points", fontsize=8,
-                        fontweight="bold", color="#111111", zorder=9,
-                        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
-                              "alpha": 0.8})
+            ax.annotate(
+                text,
+                (x, y),
+                xytext=(5, 4),
+                textcoords="offset points",
+                fontsize=8,
+                fontweight="bold",
+                color="#111111",
+                zorder=9,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+            )
     impact_handles = [
-        Line2D([], [], marker="o", linestyle="", markerfacecolor=outcome_color(o),
-               markeredgecolor="#222222", markersize=8,
-               label=f"{outcome_label(o)} ({counts.get(o, 0)})")
+        Line2D(
+            [],
+            [],
+            marker="o",
+            linestyle="",
+            markerfacecolor=outcome_color(o),
+            markeredgecolor="#222222",
+            markersize=8,
+            label=f"{outcome_label(o)} ({counts.get(o, 0)})",
+        )
         for o in [*OUTCOME_COLORS, *[o for o in counts if o not in OUTCOME_COLORS]]
         if counts.get(o)
     ]
@@ -234,24 +300,54 @@ def static_map(
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
-    ax.add_artist(ScaleBar(1.0, units="m", dimension="si-length", location="lower left",
-                           length_fraction=0.25, box_alpha=0.8))
-    ax.annotate("N", xy=(0.95, 0.95), xytext=(0.95, 0.83), xycoords="axes fraction",
-                ha="center", va="center", fontsize=12, fontweight="bold",
-                arrowprops={"facecolor": "black", "width": 4, "headwidth": 12},
-                zorder=10)
+    ax.add_artist(
+        ScaleBar(
+            1.0,
+            units="m",
+            dimension="si-length",
+            location="lower left",
+            length_fraction=0.25,
+            box_alpha=0.8,
+        )
+    )
+    ax.annotate(
+        "N",
+        xy=(0.95, 0.95),
+        xytext=(0.95, 0.83),
+        xycoords="axes fraction",
+        ha="center",
+        va="center",
+        fontsize=12,
+        fontweight="bold",
+        arrowprops={"facecolor": "black", "width": 4, "headwidth": 12},
+        zorder=10,
+    )
     ax.set_xlabel("")
     ax.set_ylabel("")
     # below the map, so it never hides an impact
-    legend = ax.legend(handles=impact_handles + handles, loc="upper center",
-                       bbox_to_anchor=(0.5, -0.01), ncol=2, fontsize=7,
-                       title="Impacts by outcome, and layers", title_fontsize=7.5,
-                       frameon=False)
+    legend = ax.legend(
+        handles=impact_handles + handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.01),
+        ncol=2,
+        fontsize=7,
+        title="Impacts by outcome, and layers",
+        title_fontsize=7.5,
+        frameon=False,
+    )
     legend.set_zorder(11)
     if title:
         ax.set_title(title, fontsize=10)
-    ax.text(0.99, 0.01, "EPSG:26915 (NAD83 / UTM 15N). Screening map, not a survey.",
-            transform=ax.transAxes, ha="right", va="bottom", fontsize=6, color="#444444")
+    ax.text(
+        0.99,
+        0.01,
+        "EPSG:26915 (NAD83 / UTM 15N). Screening map, not a survey.",
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        fontsize=6,
+        color="#444444",
+    )
     fig.tight_layout()
     return fig
 
@@ -260,8 +356,13 @@ def _render(fig: Any, fmt_: str, dpi: int | None = None) -> bytes:
     from matplotlib import pyplot as plt
 
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt_, dpi=dpi, bbox_inches="tight",
-                metadata={"Date": None} if fmt_ == "svg" else None)
+    fig.savefig(
+        buffer,
+        format=fmt_,
+        dpi=dpi,
+        bbox_inches="tight",
+        metadata={"Date": None} if fmt_ == "svg" else None,
+    )
     plt.close(fig)
     return buffer.getvalue()
 

@@ -415,7 +415,8 @@ def _impacts_layer(
     # each impact's steps of the decision trace, for its popup (grouped once)
     steps_of: dict[str, pd.DataFrame] = (
         {str(k): g for k, g in trace.groupby(trace["impact_id"].astype(str), sort=False)}
-        if trace is not None and len(trace) else {}
+        if trace is not None and len(trace)
+        else {}
     )
     for idx, row in shown.drop(columns=shown.geometry.name).iterrows():
         outcome = fmt(row[outcome_col])
@@ -433,7 +434,9 @@ def _impacts_layer(
                 "wg_tooltip": f"Impact {html.escape(impact_id)}: "
                 f"{html.escape(outcome_label(outcome))}",
                 "wg_popup": impact_popup_html(
-                    row.to_dict(), impact_id=impact_id, allocations=allocations,
+                    row.to_dict(),
+                    impact_id=impact_id,
+                    allocations=allocations,
                     steps=steps_of.get(str(impact_id)) if steps_of else None,
                 ),
                 # outline in the outcome colour too, so an impact a few pixels wide
@@ -446,16 +449,20 @@ def _impacts_layer(
     )
     # a marker on each impact too: a polygon of a few square feet is a dot at the zoom that
     # fits the project, and a TEP member must still find and click it
-    points = gpd.GeoSeries(shown.geometry.representative_point(), crs=shown.crs).to_crs(
-        DISPLAY_CRS
-    )
+    points = gpd.GeoSeries(shown.geometry.representative_point(), crs=shown.crs).to_crs(DISPLAY_CRS)
     marker_props = [
-        {**p, "wg_layer": "impact_markers", "wg_label": p["wg_id"],
-         "style": _style(_MARKER_EDGE, p["style"]["fillColor"], 1.5, None, 0.9)}
+        {
+            **p,
+            "wg_layer": "impact_markers",
+            "wg_label": p["wg_id"],
+            "style": _style(_MARKER_EDGE, p["style"]["fillColor"], 1.5, None, 0.9),
+        }
         for p in props
     ]
     markers = _geojson_layer(
-        _features(points, marker_props), "Impact locations (markers)", "wg-impact-markers",
+        _features(points, marker_props),
+        "Impact locations (markers)",
+        "wg-impact-markers",
         points=True,
     )
     return layer, markers, counts, int((~drawable).sum())
@@ -607,7 +614,7 @@ def _legend_html(
     parts = [f"<h4>{html.escape(title)}</h4>" if title else ""]
     if siting_reading:
         parts.append(
-            "<p class=\"wg-reading\">Siting priority (§ 103G.222, subd. 3(c)) read as: "
+            '<p class="wg-reading">Siting priority (§ 103G.222, subd. 3(c)) read as: '
             f"{html.escape(label(siting_reading))}</p>"
         )
     parts.append("<h5>Impact outcome</h5><ul>")
@@ -700,12 +707,15 @@ def _latlon_bounds(frames: Sequence[gpd.GeoDataFrame | None]) -> list[list[float
     if not boxes:
         return None
     arr = np.array(boxes)
-    return [[float(arr[:, 1].min()), float(arr[:, 0].min())],
-            [float(arr[:, 3].max()), float(arr[:, 2].max())]]
+    return [
+        [float(arr[:, 1].min()), float(arr[:, 0].min())],
+        [float(arr[:, 3].max()), float(arr[:, 2].max())],
+    ]
 
 
-def _allocated(frame: gpd.GeoDataFrame | None, kind: str,
-               alloc: pd.DataFrame | None) -> gpd.GeoDataFrame | None:
+def _allocated(
+    frame: gpd.GeoDataFrame | None, kind: str, alloc: pd.DataFrame | None
+) -> gpd.GeoDataFrame | None:
     """Return the rows of ``sites`` or ``banks`` that the allocation draws credits from."""
     if frame is None or alloc is None:
         return None
@@ -871,7 +881,14 @@ def tep_map(
     if basemap == "none":
         css += f".leaflet-container {{ background: {NO_BASEMAP_BACKGROUND}; }}\n"
     legend = _legend_html(
-        title, counts, undrawn, zones_present, contexts, n_sites, n_banks, basemap,
+        title,
+        counts,
+        undrawn,
+        zones_present,
+        contexts,
+        n_sites,
+        n_banks,
+        basemap,
         siting_reading,
     )
     # the opening view: the impacts and the options allocated to them; then everything drawn

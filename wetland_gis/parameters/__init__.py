@@ -297,9 +297,7 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bo
     return loader.construct_mapping(node, deep=deep)
 
 
-_UniqueKeyLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping
-)
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def _read_yaml(path: Path) -> tuple[Any, str]:
@@ -472,9 +470,7 @@ def load_adjustments(path: str | Path | None = None) -> Adjustments:
                 f"{sorted(RATIO_CONDITIONS)}"
             )
         if isinstance(add, bool) or not isinstance(add, (int, float)):
-            raise ParameterError(
-                f"{path}: replacement_ratio_adjustments[{i}].add must be a number"
-            )
+            raise ParameterError(f"{path}: replacement_ratio_adjustments[{i}].add must be a number")
         if not ref:
             raise ParameterError(
                 f"{path}: replacement_ratio_adjustments[{i}] needs a 'reference' saying where "

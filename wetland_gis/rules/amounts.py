@@ -169,7 +169,8 @@ class AmountTable:
         )
         for wtype, cedar, zone, pct, metro, increased in combos:
             found = [
-                (e, s) for e, s in entries
+                (e, s)
+                for e, s in entries
                 if e.zone is zone
                 and _matches(s.get("pct_class", "any"), pct.value)
                 and _matches(s.get("metro", "any"), metro)
@@ -217,7 +218,12 @@ class AmountTable:
     ) -> bool:
         """Return whether several amounts cover the wetland (the smallest was taken)."""
         return (
-            int(wetland_type), cedar_tamarack, zone, pct_class, metro, increased
+            int(wetland_type),
+            cedar_tamarack,
+            zone,
+            pct_class,
+            metro,
+            increased,
         ) in self._several
 
     def increase_for(self, base_key: str) -> AmountEntry | None:

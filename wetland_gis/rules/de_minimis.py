@@ -274,11 +274,15 @@ def _allowance(
         amount = shown.sqft
         used[shown.key] = trace.used[shown.key] = amount
         cites.append(shown.citation)
-        place = "" if shown.zone is not ShorelandZone.OUTSIDE else {
-            PercentageArea.GREATER_THAN_80: " in a greater than 80 percent area",
-            PercentageArea.FROM_50_TO_80: " in a 50 to 80 percent area",
-            PercentageArea.LESS_THAN_50: " in a less than 50 percent area",
-        }[pct_class]
+        place = (
+            ""
+            if shown.zone is not ShorelandZone.OUTSIDE
+            else {
+                PercentageArea.GREATER_THAN_80: " in a greater than 80 percent area",
+                PercentageArea.FROM_50_TO_80: " in a 50 to 80 percent area",
+                PercentageArea.LESS_THAN_50: " in a less than 50 percent area",
+            }[pct_class]
+        )
         if shown.paragraph == "d":
             place += " within the 11-county metropolitan area"
         any_type = " of wetland of any type" if shown.paragraph == "c" else ""

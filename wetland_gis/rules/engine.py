@@ -373,19 +373,25 @@ class _RuleBook:
         self.since = v("de_minimis.cumulative.since", day)
         self.pct_portion = _dec(v("de_minimis.cumulative.percent_of_portion", day))
         self.floor = _dec(v("de_minimis.cumulative.floor", day))
-        self.cumulative_params = MappingProxyType({
-            "de_minimis.cumulative.since": self.since.isoformat(),
-            "de_minimis.cumulative.percent_of_portion": v(
-                "de_minimis.cumulative.percent_of_portion", day),
-            "de_minimis.cumulative.floor": v("de_minimis.cumulative.floor", day),
-        })
+        self.cumulative_params = MappingProxyType(
+            {
+                "de_minimis.cumulative.since": self.since.isoformat(),
+                "de_minimis.cumulative.percent_of_portion": v(
+                    "de_minimis.cumulative.percent_of_portion", day
+                ),
+                "de_minimis.cumulative.floor": v("de_minimis.cumulative.floor", day),
+            }
+        )
         self.cite_cumulative = params.citation("de_minimis.cumulative.since")
         self.excavation_types = frozenset(int(t) for t in v("replacement.excavation_types", day))
         self.cite_excavation = params.citation("replacement.excavation_types")
         self.partial_pct = _dec(v("replacement.partial_drainage_min_percent", day))
         self.partial_params = MappingProxyType(
-            {"replacement.partial_drainage_min_percent": v(
-                "replacement.partial_drainage_min_percent", day)}
+            {
+                "replacement.partial_drainage_min_percent": v(
+                    "replacement.partial_drainage_min_percent", day
+                )
+            }
         )
         self.sqft_per_acre = Decimal(SQFT_PER_ACRE)
         e = "exemptions."
@@ -398,18 +404,37 @@ class _RuleBook:
         self.utility_max_sqft = _dec(v(e + "utility_max_acres", day)) * self.sqft_per_acre
         self.spoil_pct = _dec(v(e + "wildlife_spoil_max_percent", day))
         self.spoil_max_sqft = _dec(v(e + "wildlife_spoil_max_acres", day)) * self.sqft_per_acre
-        self.cite = {k: params.citation(e + k) for k in (
-            "pasture_any_size_types", "drainage_any_size_types", "utility_max_acres",
-            "wildlife_spoil_max_percent")}
+        self.cite = {
+            k: params.citation(e + k)
+            for k in (
+                "pasture_any_size_types",
+                "drainage_any_size_types",
+                "utility_max_acres",
+                "wildlife_spoil_max_percent",
+            )
+        }
         self.exemption_params = {
-            "pasture": {e + k: _listed(v(e + k, day)) for k in (
-                "pasture_any_size_types", "pasture_small_types", "pasture_small_max_acres")},
-            "drainage": {e + k: _listed(v(e + k, day)) for k in (
-                "drainage_any_size_types", "drainage_limited_types",
-                "drainage_limited_max_acres")},
+            "pasture": {
+                e + k: _listed(v(e + k, day))
+                for k in (
+                    "pasture_any_size_types",
+                    "pasture_small_types",
+                    "pasture_small_max_acres",
+                )
+            },
+            "drainage": {
+                e + k: _listed(v(e + k, day))
+                for k in (
+                    "drainage_any_size_types",
+                    "drainage_limited_types",
+                    "drainage_limited_max_acres",
+                )
+            },
             "utility": {e + "utility_max_acres": v(e + "utility_max_acres", day)},
-            "wildlife_spoil": {e + k: v(e + k, day) for k in (
-                "wildlife_spoil_max_percent", "wildlife_spoil_max_acres")},
+            "wildlife_spoil": {
+                e + k: v(e + k, day)
+                for k in ("wildlife_spoil_max_percent", "wildlife_spoil_max_acres")
+            },
         }
         p = "procedure."
         self.comment_threshold = _dec(v(p + "public_comment_threshold", day))
@@ -420,8 +445,9 @@ class _RuleBook:
         self.local = None if claims.local_limit_sqft is None else _dec(claims.local_limit_sqft)
         self._ratios: dict[tuple[PercentageArea, bool], tuple[float, str, str, tuple, dict]] = {}
 
-    def procedure(self, rule: str, passes: bool, total: float, applicable: float | None
-                  ) -> tuple[str, tuple, dict, str]:
+    def procedure(
+        self, rule: str, passes: bool, total: float, applicable: float | None
+    ) -> tuple[str, tuple, dict, str]:
         """Return (citation, verify, parameters, outcome) of a procedure step.
 
         They depend only on whether the limit is passed, so the rule's function is called
@@ -434,7 +460,8 @@ class _RuleBook:
                 d = public_comment_required(total, params=self.params, as_of=self.day)
             else:
                 d = sequencing_without_alternatives_analysis(
-                    total, applicable or 0.0, params=self.params, as_of=self.day)
+                    total, applicable or 0.0, params=self.params, as_of=self.day
+                )
             got = ("; ".join(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
             self._procedure[key] = got
         return got
@@ -445,13 +472,20 @@ class _RuleBook:
         got = self._ratios.get(key)
         if got is None:
             d = replacement_ratio(
-                pct, agricultural,
+                pct,
+                agricultural,
                 after_the_fact=self.claims.after_the_fact,
                 after_the_fact_multiplier=self.claims.after_the_fact_multiplier,
-                params=self.params, as_of=self.day,
+                params=self.params,
+                as_of=self.day,
             )
-            got = (float(d.value), "; ".join(d.citations), " ".join(d.reasons), tuple(d.verify),
-                   dict(d.parameters))
+            got = (
+                float(d.value),
+                "; ".join(d.citations),
+                " ".join(d.reasons),
+                tuple(d.verify),
+                dict(d.parameters),
+            )
             self._ratios[key] = got
         return got
 
@@ -590,8 +624,23 @@ def _check(facts: list[ImpactFacts], project: str) -> None:
 class _Impact:
     """Working state of one impact while its project is decided."""
 
-    __slots__ = ("f", "iid", "area", "counted", "regulated", "in_scope", "entry", "pool",
-                 "allow", "outcome", "dm", "ratio", "acres", "exemptions", "ineligible")
+    __slots__ = (
+        "f",
+        "iid",
+        "area",
+        "counted",
+        "regulated",
+        "in_scope",
+        "entry",
+        "pool",
+        "allow",
+        "outcome",
+        "dm",
+        "ratio",
+        "acres",
+        "exemptions",
+        "ineligible",
+    )
 
     def __init__(self, f: ImpactFacts) -> None:
         self.f = f
@@ -612,8 +661,9 @@ class _Impact:
         self.ineligible = False
 
 
-def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceLog
-            ) -> ProjectDecision:
+def _decide(
+    project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceLog
+) -> ProjectDecision:
     _check(facts, project)
     start = len(log)
     add = log.add
@@ -623,13 +673,21 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
     for w in work:
         f = w.f
         kind = f.impact_kind
-        inputs = {"impact_kind": _KIND_VALUE[kind], "wetland_type": int(f.wetland_type),
-                  "area_sqft": float(w.area)}
+        inputs = {
+            "impact_kind": _KIND_VALUE[kind],
+            "wetland_type": int(f.wetland_type),
+            "area_sqft": float(w.area),
+        }
         if kind is ImpactKind.EXCAVATE:
             listed = int(f.wetland_type) in book.excavation_types
             inputs["flooded"] = f.flooded
             if listed and f.flooded is not False:
-                add(project, w.iid, "impact_kind", book.cite_excavation, _O_REGULATED,
+                add(
+                    project,
+                    w.iid,
+                    "impact_kind",
+                    book.cite_excavation,
+                    _O_REGULATED,
                     float(w.area),
                     f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
                     "sections apply to excavation in permanently and semipermanently flooded "
@@ -637,37 +695,66 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
                     + ", ".join(str(t) for t in sorted(book.excavation_types))
                     + " (§ 103G.222, subd. 1(a)).",
                     (_V_FLOODED,) if f.flooded is None else (),
-                    inputs, {"replacement.excavation_types": sorted(book.excavation_types)})
+                    inputs,
+                    {"replacement.excavation_types": sorted(book.excavation_types)},
+                )
             else:
                 w.regulated = False
                 w.counted = Decimal(0)
                 w.outcome = ImpactOutcome.NOT_A_DRAIN_OR_FILL
-                where = (f"a type {int(f.wetland_type)} wetland" if not listed
-                         else "an area that is not permanently or semipermanently flooded")
-                add(project, w.iid, "impact_kind", book.cite_excavation,
-                    _O_NOT_REGULATED, 0.0,
+                where = (
+                    f"a type {int(f.wetland_type)} wetland"
+                    if not listed
+                    else "an area that is not permanently or semipermanently flooded"
+                )
+                add(
+                    project,
+                    w.iid,
+                    "impact_kind",
+                    book.cite_excavation,
+                    _O_NOT_REGULATED,
+                    0.0,
                     f"Excavation alone in {where} is not a drain or fill: the replacement "
                     "sections cover excavation only in permanently and semipermanently "
                     "flooded areas of types "
                     + ", ".join(str(t) for t in sorted(book.excavation_types))
                     + " (§ 103G.222, subd. 1(a)).",
-                    (_V_SPOIL,), inputs,
-                    {"replacement.excavation_types": sorted(book.excavation_types)})
+                    (_V_SPOIL,),
+                    inputs,
+                    {"replacement.excavation_types": sorted(book.excavation_types)},
+                )
         elif kind is ImpactKind.DRAIN and f.partial:
             w.counted = w.area * book.partial_pct / PERCENT
             inputs["partial"] = True
-            add(project, w.iid, "impact_kind", PARTIAL_DRAINAGE, _O_REGULATED,
+            add(
+                project,
+                w.iid,
+                "impact_kind",
+                PARTIAL_DRAINAGE,
+                _O_REGULATED,
                 float(w.counted),
                 f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} counts "
                 f"at least {fmt_number(book.partial_pct)} percent, {fmt_sqft(float(w.counted))} "
                 "(Minn. R. 8420.0522, subp. 2; the totally drained area counts whole).",
-                (_V_PARTIAL,), inputs, book.partial_params)
+                (_V_PARTIAL,),
+                inputs,
+                book.partial_params,
+            )
         else:
             what = {ImpactKind.FILL: "A fill", ImpactKind.DRAIN: "A drain"}.get(
-                kind, "An impact of unknown kind")
-            add(project, w.iid, "impact_kind", "Minn. Stat. § 103G.222, subd. 1(a)",
-                _O_REGULATED, inputs["area_sqft"], (_r_kind, (what, w.area)),
-                (_V_KIND,) if kind is ImpactKind.UNKNOWN else (), inputs)
+                kind, "An impact of unknown kind"
+            )
+            add(
+                project,
+                w.iid,
+                "impact_kind",
+                "Minn. Stat. § 103G.222, subd. 1(a)",
+                _O_REGULATED,
+                inputs["area_sqft"],
+                (_r_kind, (what, w.area)),
+                (_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
+                inputs,
+            )
 
     # 2. public waters wetlands; 3. fens, banked wetlands, wetlands used for credit ----
     for w in work:
@@ -676,34 +763,57 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
             continue
         if f.public_waters_wetland:
             w.in_scope = False
-            add(project, w.iid, "public_waters_wetland", PUBLIC_WATERS_WETLANDS,
-                _O_REQUIRED, float(w.counted),
-                "A public waters wetland is not a \"wetland\" for the de minimis exemption "
+            add(
+                project,
+                w.iid,
+                "public_waters_wetland",
+                PUBLIC_WATERS_WETLANDS,
+                _O_REQUIRED,
+                float(w.counted),
+                'A public waters wetland is not a "wetland" for the de minimis exemption '
                 "(§ 103G.005, subd. 19(b)), so no de minimis amount applies; it may not be "
                 "drained without replacement (§ 103G.221) and is replaced at the ratios of "
-                "§ 103G.222, subd. 1(f), (g) \"for a wetland or public waters wetland\"; the "
+                '§ 103G.222, subd. 1(f), (g) "for a wetland or public waters wetland"; the '
                 "work needs a DNR public-waters-work permit (§ 103G.245).",
                 (_V_PWW_INVENTORY, _V_PWW_WAIVER),
-                {"public_waters_wetland": True, "wetland_acres": f.wetland_acres})
+                {"public_waters_wetland": True, "wetland_acres": f.wetland_acres},
+            )
             continue
         if f.calcareous_fen:
             w.ineligible = True
             w.outcome = ImpactOutcome.PROHIBITED
-            add(project, w.iid, "calcareous_fen", CALCAREOUS_FENS, _O_PROHIBITED,
+            add(
+                project,
+                w.iid,
+                "calcareous_fen",
+                CALCAREOUS_FENS,
+                _O_PROHIBITED,
                 float(w.counted),
                 "A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
                 "partially, unless the commissioner decides under an approved management plan "
                 "(§ 103G.223); no exemption applies to it (Minn. R. 8420.0420, subp. 1).",
-                (_V_FEN,), {"calcareous_fen": True})
+                (_V_FEN,),
+                {"calcareous_fen": True},
+            )
         if f.banked or f.used_for_replacement_credit:
             w.ineligible = True
-            what = ("deposited in the wetland bank" if f.banked
-                    else "already used for replacement credit")
-            add(project, w.iid, "exemption_standards", EXEMPTION_STANDARDS,
-                _O_NOT_EXEMPT, None,
+            what = (
+                "deposited in the wetland bank"
+                if f.banked
+                else "already used for replacement credit"
+            )
+            add(
+                project,
+                w.iid,
+                "exemption_standards",
+                EXEMPTION_STANDARDS,
+                _O_NOT_EXEMPT,
+                None,
                 f"The wetland is {what}: exemptions do not apply to it (Minn. R. 8420.0420, "
-                "subp. 1).", (), {"banked": f.banked,
-                                  "used_for_credit": f.used_for_replacement_credit})
+                "subp. 1).",
+                (),
+                {"banked": f.banked, "used_for_credit": f.used_for_replacement_credit},
+            )
 
     # 4. de minimis ----------------------------------------------------------------------
     scope = [w for w in work if w.regulated and w.in_scope]
@@ -734,9 +844,17 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
         else:
             reason = (_r_replace, (w.iid, w.counted))
             verify = ()
-        add(project, w.iid, "de_minimis.impact", SUBD9, _OUTCOME_VALUE[w.dm], allow, reason,
+        add(
+            project,
+            w.iid,
+            "de_minimis.impact",
+            SUBD9,
+            _OUTCOME_VALUE[w.dm],
+            allow,
+            reason,
             verify,
-            {"counted_sqft": float(w.counted), "pool": w.pool})
+            {"counted_sqft": float(w.counted), "pool": w.pool},
+        )
 
     # 5. other exemptions: area tests, and why they are not applied ----------------------
     replaced = dm_outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
@@ -746,15 +864,25 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
             _exemption_candidates(project, w, book, log, replaced)
     if any(w.regulated and not w.f.public_waters_wetland for w in work):
         if project_sqft < book.utility_max_sqft:
-            add(project, "", "exemption.utility", book.cite["utility_max_acres"],
-                _O_ELIGIBLE, float(project_sqft),
+            add(
+                project,
+                "",
+                "exemption.utility",
+                book.cite["utility_max_acres"],
+                _O_ELIGIBLE,
+                float(project_sqft),
                 f"The project alters {fmt_sqft(float(project_sqft))}, less than the utility "
                 "exemption's area limit (area test only): it applies only to utility work, is "
                 "not applied unless the applicant relies on it"
-                + ("; the project needs replacement unless it is relied on and confirmed."
-                   if replaced else "."),
-                (_V_UTILITY, _V_NOT_COMBINED), {"project_sqft": float(project_sqft)},
-                book.exemption_params["utility"])
+                + (
+                    "; the project needs replacement unless it is relied on and confirmed."
+                    if replaced
+                    else "."
+                ),
+                (_V_UTILITY, _V_NOT_COMBINED),
+                {"project_sqft": float(project_sqft)},
+                book.exemption_params["utility"],
+            )
 
     # 6. replacement ---------------------------------------------------------------------
     for w in work:
@@ -767,13 +895,31 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
         if land is None:
             verify = (*verify, _V_LAND_USE)
         w.ratio = ratio
-        add(project, w.iid, "replacement.ratio", cite, _O_REQUIRED, ratio, why,
-            verify, {"pct_class": _PCT_VALUE[f.pct_class], "land_use": land}, used)
+        add(
+            project,
+            w.iid,
+            "replacement.ratio",
+            cite,
+            _O_REQUIRED,
+            ratio,
+            why,
+            verify,
+            {"pct_class": _PCT_VALUE[f.pct_class], "land_use": land},
+            used,
+        )
         acres = w.counted / book.sqft_per_acre * _dec(ratio)
         w.acres = float(acres)
-        add(project, w.iid, "replacement.credits", cite, _O_REQUIRED, w.acres,
-            (_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)), (),
-            {"counted_sqft": float(w.counted), "ratio": ratio})
+        add(
+            project,
+            w.iid,
+            "replacement.credits",
+            cite,
+            _O_REQUIRED,
+            w.acres,
+            (_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
+            (),
+            {"counted_sqft": float(w.counted), "ratio": ratio},
+        )
 
     # 7. procedure -------------------------------------------------------------------------
     needs_plan = any(w.acres for w in work)
@@ -782,23 +928,45 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
     if needs_plan:
         passes = _passes(book.comment_comparison, project_sqft, book.comment_threshold)
         cite, verify, used, outcome_value = book.procedure(
-            "public_comment", passes, regulated_sqft, None)
+            "public_comment", passes, regulated_sqft, None
+        )
         comment = outcome_value
-        add(project, "", "procedure.public_comment", cite, outcome_value, regulated_sqft,
-            (_r_public_comment, (regulated_sqft, book.params, book.day)), verify,
-            {"total_sqft": regulated_sqft}, used)
+        add(
+            project,
+            "",
+            "procedure.public_comment",
+            cite,
+            outcome_value,
+            regulated_sqft,
+            (_r_public_comment, (regulated_sqft, book.params, book.day)),
+            verify,
+            {"total_sqft": regulated_sqft},
+            used,
+        )
         applicable = _applicable_a_amount([w for w in scope], book)
         if applicable is not None:
             excess = project_sqft - applicable.exact
             passes = _passes(book.sequencing_comparison, excess, book.sequencing_allowance)
             cite, verify, used, outcome_value = book.procedure(
-                "sequencing", passes, regulated_sqft, float(applicable.sqft))
+                "sequencing", passes, regulated_sqft, float(applicable.sqft)
+            )
             sequencing = outcome_value
-            add(project, "", "procedure.sequencing", cite, outcome_value, regulated_sqft,
+            add(
+                project,
+                "",
+                "procedure.sequencing",
+                cite,
+                outcome_value,
+                regulated_sqft,
                 (_r_sequencing, (regulated_sqft, float(applicable.sqft), book.params, book.day)),
-                verify, {"total_sqft": regulated_sqft,
-                         "applicable_amount_sqft": applicable.sqft,
-                         "applicable_amount_key": applicable.key}, used)
+                verify,
+                {
+                    "total_sqft": regulated_sqft,
+                    "applicable_amount_sqft": applicable.sqft,
+                    "applicable_amount_key": applicable.key,
+                },
+                used,
+            )
 
     # the project ---------------------------------------------------------------------------
     outcomes = {w.outcome for w in work}
@@ -813,14 +981,21 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
     else:
         outcome = ProjectOutcome.NO_DRAIN_OR_FILL
     total_area = sum((w.area for w in work), Decimal(0))
-    exempt = sum((w.counted for w in work if w.outcome in (
-        ImpactOutcome.DE_MINIMIS_EXEMPT, ImpactOutcome.DE_MINIMIS_CONDITIONAL)), Decimal(0))
+    exempt = sum(
+        (
+            w.counted
+            for w in work
+            if w.outcome in (ImpactOutcome.DE_MINIMIS_EXEMPT, ImpactOutcome.DE_MINIMIS_CONDITIONAL)
+        ),
+        Decimal(0),
+    )
     totals = {
         "total_sqft": float(total_area),
         "counted_sqft": regulated_sqft,
         "exempt_sqft": float(exempt),
-        "public_waters_sqft": float(sum(
-            (w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0))),
+        "public_waters_sqft": float(
+            sum((w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0))
+        ),
         "not_regulated_sqft": float(sum((w.area for w in work if not w.regulated), Decimal(0))),
         "replace_acres": float(sum((_dec(w.acres) for w in work if w.acres), Decimal(0))),
         "de_minimis": dm_outcome.value,
@@ -842,12 +1017,20 @@ def _decide(project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceL
         )
         for w in work
     )
-    return ProjectDecision(project, outcome, decisions, MappingProxyType(totals),
-                           tuple(totals_out), log, (start, len(log)))
+    return ProjectDecision(
+        project,
+        outcome,
+        decisions,
+        MappingProxyType(totals),
+        tuple(totals_out),
+        log,
+        (start, len(log)),
+    )
 
 
-def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceLog
-                ) -> tuple[Outcome, str, list[DeMinimisTotal]]:
+def _de_minimis(
+    project: str, scope: list[_Impact], book: _RuleBook, log: TraceLog
+) -> tuple[Outcome, str, list[DeMinimisTotal]]:
     """Decide subd. 9 for the impacts in scope; write the steps; return the outcome."""
     add = log.add
     claims = book.claims
@@ -867,12 +1050,21 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
     zone = _FAMILY_ZONE[family]
     if len(touched) > 1:
         used = ", ".join(f"({p})" for p in sorted(touched))
-        add(project, "", "de_minimis.paragraph", f"{SUBD9}(e)", _O_CLASSIFIED, None,
-            f"The project drains or fills wetland under paragraphs {used} of subd. 9; \"the "
-            "amounts listed in paragraphs (a), (b), and (c) may not be combined on a project\" "
+        add(
+            project,
+            "",
+            "de_minimis.paragraph",
+            f"{SUBD9}(e)",
+            _O_CLASSIFIED,
+            None,
+            f'The project drains or fills wetland under paragraphs {used} of subd. 9; "the '
+            'amounts listed in paragraphs (a), (b), and (c) may not be combined on a project" '
             f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
             f"paragraph ({family}) amounts of the most restrictive zone it touches, "
-            f"{zone_words(zone)}.", (), {"paragraphs": sorted(touched), "governing": family})
+            f"{zone_words(zone)}.",
+            (),
+            {"paragraphs": sorted(touched), "governing": family},
+        )
     local = book.local
     for w in scope:
         f = w.f
@@ -889,27 +1081,43 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
         if entry is None:
             w.pool = "no_amount"
             w.allow = Decimal(0)
-            add(project, w.iid, "de_minimis.amount", f"{SUBD9}(d)(2)", _O_NOT_ELIGIBLE,
+            add(
+                project,
+                w.iid,
+                "de_minimis.amount",
+                f"{SUBD9}(d)(2)",
+                _O_NOT_ELIGIBLE,
                 0.0,
                 f"A {kind} wetland {zone_words(zone)} in a less than 50 percent area within the "
                 "11-county metropolitan area has no de minimis amount: subd. 9(d)(2) lists "
                 "types 1, 2 and 6 only, and (a)(3) excepts the metropolitan area.",
-                (), {"wetland_type": t, "cedar_tamarack": cedar, "zone": _ZONE_VALUE[zone],
-                     "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro})
+                (),
+                {
+                    "wetland_type": t,
+                    "cedar_tamarack": cedar,
+                    "zone": _ZONE_VALUE[zone],
+                    "pct_class": _PCT_VALUE[f.pct_class],
+                    "metro": f.metro,
+                },
+            )
             continue
         allow = entry.exact
         cite = entry.citation
         note = ""
         verify: tuple[str, ...] = ()
         if entry.increases is not None:
-            note = (" (the increase of the clause, claimed because "
-                    + ("the wetland is isolated or " if entry.paragraph == "b" else "")
-                    + "permanent runoff retention or infiltration measures are in proximity; "
-                    "the shoreland management authority must approve them)")
-            verify = (f"The condition of the {cite.replace('Minn. Stat. § 103G.2241, ', '')} "
-                      f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
-                      "\"up to\" the increase: a smaller approved amount is entered as "
-                      "local_limit_sqft.",)
+            note = (
+                " (the increase of the clause, claimed because "
+                + ("the wetland is isolated or " if entry.paragraph == "b" else "")
+                + "permanent runoff retention or infiltration measures are in proximity; "
+                "the shoreland management authority must approve them)"
+            )
+            verify = (
+                f"The condition of the {cite.replace('Minn. Stat. § 103G.2241, ', '')} "
+                f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
+                '"up to" the increase: a smaller approved amount is entered as '
+                "local_limit_sqft.",
+            )
         if zone is ShorelandZone.BUILDING_SETBACK:
             verify = (*verify, _V_SETBACK)
         if local is not None and local < allow:
@@ -924,12 +1132,25 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
             w.pool = family
         else:
             w.pool = f"{family}:{group}"
-        add(project, w.iid, "de_minimis.amount", cite, _O_ELIGIBLE, float(allow),
+        add(
+            project,
+            w.iid,
+            "de_minimis.amount",
+            cite,
+            _O_ELIGIBLE,
+            float(allow),
             (_r_amount, (kind, allow, entry.citation, note)),
-            verify, {"wetland_type": t, "cedar_tamarack": cedar, "zone": _ZONE_VALUE[zone],
-                     "pct_class": _PCT_VALUE[f.pct_class], "metro": f.metro,
-                     "increased": increased},
-            {entry.key: entry.sqft})
+            verify,
+            {
+                "wetland_type": t,
+                "cedar_tamarack": cedar,
+                "zone": _ZONE_VALUE[zone],
+                "pct_class": _PCT_VALUE[f.pct_class],
+                "metro": f.metro,
+                "increased": increased,
+            },
+            {entry.key: entry.sqft},
+        )
 
     # the totals
     pools: dict[str, list[_Impact]] = {}
@@ -938,16 +1159,24 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
     all_within = True
     out: list[DeMinimisTotal] = []
     if len({g for p in pools if ":" in p for g in [p]}) > 1:
-        add(project, "", "de_minimis.clauses", f"{SUBD9}({family})", _O_CLASSIFIED,
+        add(
+            project,
+            "",
+            "de_minimis.clauses",
+            f"{SUBD9}({family})",
+            _O_CLASSIFIED,
             None,
             f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
             "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
             "paragraph: under the per-clause reading each clause's total is held to its own "
             "amount.",
-            ("Several clauses of one paragraph of subd. 9 on one project: the local government "
-             "unit should confirm that each clause's total may be held to its own amount "
-             "(the stricter one_clause reading holds all of it to the smallest).",),
-            {"clause_reading": claims.clause_reading})
+            (
+                "Several clauses of one paragraph of subd. 9 on one project: the local government "
+                "unit should confirm that each clause's total may be held to its own amount "
+                "(the stricter one_clause reading holds all of it to the smallest).",
+            ),
+            {"clause_reading": claims.clause_reading},
+        )
     for name, members in pools.items():
         total = sum((w.counted for w in members), Decimal(0))
         allowance = min(w.allow for w in members)  # type: ignore[type-var]
@@ -958,10 +1187,21 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
         out.append(DeMinimisTotal(name, ids, float(total), float(allowance), cites, within))
         several = len({w.allow for w in members}) > 1
         reason: Any = (_r_total, (name, total, cites, within, allowance, several))
-        add(project, "", "de_minimis.total", "; ".join(cites) or SUBD9,
-            _O_EXEMPT if within else _O_NOT_EXEMPT, float(total), reason,
-            (), {"total": name, "impact_ids": [str(i) for i in ids],
-                 "allowance_sqft": float(allowance)})
+        add(
+            project,
+            "",
+            "de_minimis.total",
+            "; ".join(cites) or SUBD9,
+            _O_EXEMPT if within else _O_NOT_EXEMPT,
+            float(total),
+            reason,
+            (),
+            {
+                "total": name,
+                "impact_ids": [str(i) for i in ids],
+                "allowance_sqft": float(allowance),
+            },
+        )
 
     # Subd. 9(f): per landowner's portion of a wetland
     conditional: list[str] = []
@@ -981,48 +1221,67 @@ def _de_minimis(project: str, scope: list[_Impact], book: _RuleBook, log: TraceL
     ineligible = [w for w in scope if w.ineligible]
     if claims.other_exemption_claimed:
         outcome = Outcome.NOT_EXEMPT
-        reason = ("Another exemption of § 103G.2241 is relied on for this project, and the de "
-                  "minimis exemption may not be combined with it (subd. 9(g); Minn. R. "
-                  "8420.0420, subp. 1): the de minimis exemption is not applied.")
+        reason = (
+            "Another exemption of § 103G.2241 is relied on for this project, and the de "
+            "minimis exemption may not be combined with it (subd. 9(g); Minn. R. "
+            "8420.0420, subp. 1): the de minimis exemption is not applied."
+        )
     elif not all_within:
         outcome = Outcome.NOT_EXEMPT
-        reason = ("The project exceeds the amount allowed: it is not de minimis and the entire "
-                  "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1).")
+        reason = (
+            "The project exceeds the amount allowed: it is not de minimis and the entire "
+            "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1)."
+        )
     elif not cumulative_ok:
         outcome = Outcome.NOT_EXEMPT
-        reason = ("The cumulative limit of subd. 9(f) is passed for a landowner's portion of a "
-                  "wetland: the exemption no longer applies and the project's impacts must be "
-                  "replaced.")
+        reason = (
+            "The cumulative limit of subd. 9(f) is passed for a landowner's portion of a "
+            "wetland: the exemption no longer applies and the project's impacts must be "
+            "replaced."
+        )
     elif ineligible:
         outcome = Outcome.NOT_EXEMPT
-        reason = ("The project includes impacts to which no exemption applies (calcareous fen, "
-                  "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1): the "
-                  "project is not exempt and its other impacts must be replaced.")
+        reason = (
+            "The project includes impacts to which no exemption applies (calcareous fen, "
+            "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1): the "
+            "project is not exempt and its other impacts must be replaced."
+        )
     elif conditional:
         outcome = Outcome.CONDITIONAL
         reason = "The project is de minimis only if: " + " ".join(conditional)
     else:
         outcome = Outcome.EXEMPT
         reason = "Every impact in scope is de minimis: the project needs no replacement plan."
-    add(project, "", "de_minimis.project", SUBD9, outcome.value, None, reason,
+    add(
+        project,
+        "",
+        "de_minimis.project",
+        SUBD9,
+        outcome.value,
+        None,
+        reason,
         (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION, _V_LOCAL)
-        if book.local is None else (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION),
-        {"other_exemption_claimed": claims.other_exemption_claimed,
-         "clause_reading": claims.clause_reading})
+        if book.local is None
+        else (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION),
+        {
+            "other_exemption_claimed": claims.other_exemption_claimed,
+            "clause_reading": claims.clause_reading,
+        },
+    )
     cond_text = ("only if " + " ".join(conditional)) if conditional else ""
     return outcome, cond_text, out
 
 
-def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
-                book: _RuleBook, log: TraceLog) -> tuple[bool, str]:
+def _cumulative(
+    project: str, owner: str, wetland: str, members: list[_Impact], book: _RuleBook, log: TraceLog
+) -> tuple[bool, str]:
     """Subd. 9(f) for one landowner's portion of one wetland: (passes, condition text)."""
     claims = book.claims
     priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
     prior_known = bool(priors) or claims.prior_sqft_since_1992 is not None
     prior = _dec(max(priors)) if priors else _dec(claims.prior_sqft_since_1992 or 0)
     owns_values = {w.f.owns_whole_wetland for w in members} - {None}
-    owns = (False if False in owns_values else True if owns_values
-            else claims.owns_whole_wetland)
+    owns = False if False in owns_values else True if owns_values else claims.owns_whole_wetland
     portions = [w.f.portion_sqft for w in members if w.f.portion_sqft is not None]
     portion = _dec(min(portions)) if portions else None
     sizes = [w.f.wetland_acres for w in members if w.f.wetland_acres is not None]
@@ -1036,7 +1295,8 @@ def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
         limit_known = max(limit_known, portion * book.pct_portion / PERCENT)
     named = not wetland.startswith("\0")
     who = (f"landowner {owner!r}" if owner else "the landowner") + (
-        f" on wetland {wetland!r}" if named else "")
+        f" on wetland {wetland!r}" if named else ""
+    )
     verify: list[str] = []
     if not prior_known:
         headroom = max(limit_known, applicable if owns is not False else limit_known) - total
@@ -1050,29 +1310,48 @@ def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
             "No wetland id was given (column wetland_id): the impacts of one landowner in one "
             "de minimis total were taken as one wetland for subd. 9(f)."
         )
-    inputs = {"owner": owner or None, "wetland_id": wetland if named else None,
-              "prior_sqft_since_1992": float(prior) if prior_known else None,
-              "owns_whole_wetland": owns, "portion_sqft": None if portion is None
-              else float(portion), "cumulative_sqft": float(cumulative),
-              "impact_ids": [w.iid for w in members]}
+    inputs = {
+        "owner": owner or None,
+        "wetland_id": wetland if named else None,
+        "prior_sqft_since_1992": float(prior) if prior_known else None,
+        "owns_whole_wetland": owns,
+        "portion_sqft": None if portion is None else float(portion),
+        "cumulative_sqft": float(cumulative),
+        "impact_ids": [w.iid for w in members],
+    }
     cite = book.cite_cumulative
     ids = ", ".join(repr(w.iid) for w in members)
     if cumulative <= limit_known:
-        log.add(project, "", "de_minimis.cumulative", cite, _O_EXEMPT,
-                float(cumulative),
-                f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-                f"{book.since.isoformat()} (impacts {ids}), within "
-                f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
-                tuple(verify), inputs, book.cumulative_params)
+        log.add(
+            project,
+            "",
+            "de_minimis.cumulative",
+            cite,
+            _O_EXEMPT,
+            float(cumulative),
+            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
+            f"{book.since.isoformat()} (impacts {ids}), within "
+            f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
+            tuple(verify),
+            inputs,
+            book.cumulative_params,
+        )
         return True, ""
     if cumulative <= applicable and owns is True:
-        log.add(project, "", "de_minimis.cumulative", cite, _O_EXEMPT,
-                float(cumulative),
-                f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
-                f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
-                "or filled is within it.",
-                (*verify, f"{who[0].upper() + who[1:]} owns the entire wetland (subd. 9(f)(1))."),
-                inputs, book.cumulative_params)
+        log.add(
+            project,
+            "",
+            "de_minimis.cumulative",
+            cite,
+            _O_EXEMPT,
+            float(cumulative),
+            f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
+            f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
+            "or filled is within it.",
+            (*verify, f"{who[0].upper() + who[1:]} owns the entire wetland (subd. 9(f)(1))."),
+            inputs,
+            book.cumulative_params,
+        )
         return True, ""
     missing = []
     if cumulative <= applicable and owns is None:
@@ -1082,47 +1361,75 @@ def _cumulative(project: str, owner: str, wetland: str, members: list[_Impact],
         missing.append(
             f"the landowner's portion of the wetland is at least {fmt_sqft(float(need))} "
             f"({fmt_number(book.pct_portion)} percent of it is then "
-            f"{fmt_sqft(float(cumulative))})")
+            f"{fmt_sqft(float(cumulative))})"
+        )
     if missing:
         condition = (
             f"{' or '.join(missing)} ({who}, impacts {ids}: {fmt_sqft(float(cumulative))} "
             f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
             f"{fmt_sqft(float(limit_known))} and the exemption does not apply (subd. 9(f))."
         )
-        log.add(project, "", "de_minimis.cumulative", cite, _O_CONDITIONAL,
-                float(cumulative),
-                f"Subd. 9(f): {who} is exempt only if {condition}",
-                (*verify, "Who owns the wetland and the size of each landowner's portion "
-                 "(columns owner, owns_whole_wetland, portion_sqft)."),
-                inputs, book.cumulative_params)
-        return True, condition
-    log.add(project, "", "de_minimis.cumulative", cite, _O_NOT_EXEMPT,
+        log.add(
+            project,
+            "",
+            "de_minimis.cumulative",
+            cite,
+            _O_CONDITIONAL,
             float(cumulative),
-            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-            f"{book.since.isoformat()}, more than the greatest of the limits that apply "
-            f"({fmt_sqft(float(max(limit_known, applicable) if owns else limit_known))}): "
-            "the exemption no longer applies to this portion.",
-            tuple(verify), inputs, book.cumulative_params)
+            f"Subd. 9(f): {who} is exempt only if {condition}",
+            (
+                *verify,
+                "Who owns the wetland and the size of each landowner's portion "
+                "(columns owner, owns_whole_wetland, portion_sqft).",
+            ),
+            inputs,
+            book.cumulative_params,
+        )
+        return True, condition
+    log.add(
+        project,
+        "",
+        "de_minimis.cumulative",
+        cite,
+        _O_NOT_EXEMPT,
+        float(cumulative),
+        f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
+        f"{book.since.isoformat()}, more than the greatest of the limits that apply "
+        f"({fmt_sqft(float(max(limit_known, applicable) if owns else limit_known))}): "
+        "the exemption no longer applies to this portion.",
+        tuple(verify),
+        inputs,
+        book.cumulative_params,
+    )
     return False, ""
 
 
-def _exemption_candidates(project: str, w: _Impact, book: _RuleBook, log: TraceLog,
-                          replaced: bool) -> None:
+def _exemption_candidates(
+    project: str, w: _Impact, book: _RuleBook, log: TraceLog, replaced: bool
+) -> None:
     """Write a step for each other exemption whose area test the impact passes."""
     f = w.f
     t = int(f.wetland_type)
     land = (f.land_use or "").strip().lower()
-    why = ("it is not applied: the applicant has not relied on it and its other conditions "
-           "are for the local government unit"
-           + ("; the impact needs replacement unless the exemption is relied on and "
-              "confirmed." if replaced else "."))
+    why = (
+        "it is not applied: the applicant has not relied on it and its other conditions "
+        "are for the local government unit"
+        + (
+            "; the impact needs replacement unless the exemption is relied on and confirmed."
+            if replaced
+            else "."
+        )
+    )
     acres = f.wetland_acres
     if land != "nonagricultural":
         ok = None
         if t in book.pasture_any:
             ok = f.bottomland_hardwood is not True
-            extra = ((f"The type {t} wetland is not a bottomland hardwood wetland.",)
-                     if f.bottomland_hardwood is None else ())
+            extra = (
+                (f"The type {t} wetland is not a bottomland hardwood wetland.",)
+                if f.bottomland_hardwood is None
+                else ()
+            )
             size = "whatever its size"
         elif t in book.pasture_small and acres is not None:
             ok = _dec(acres) < book.pasture_max_acres
@@ -1130,38 +1437,57 @@ def _exemption_candidates(project: str, w: _Impact, book: _RuleBook, log: TraceL
             size = f"of {fmt_number(acres)} acres, under {fmt_number(book.pasture_max_acres)}"
         if ok:
             w.exemptions.append("exemption.pasture")
-            log.add(project, w.iid, "exemption.pasture", book.cite["pasture_any_size_types"],
-                    _O_ELIGIBLE, None,
-                    f"A type {t} wetland {size} passes the area test of the pasture exemption "
-                    f"if the land is agricultural pasture that remains in the same use; {why}",
-                    (_V_PASTURE, *extra, _V_NOT_COMBINED), {"land_use": land or None,
-                                                            "wetland_acres": acres},
-                    book.exemption_params["pasture"])
+            log.add(
+                project,
+                w.iid,
+                "exemption.pasture",
+                book.cite["pasture_any_size_types"],
+                _O_ELIGIBLE,
+                None,
+                f"A type {t} wetland {size} passes the area test of the pasture exemption "
+                f"if the land is agricultural pasture that remains in the same use; {why}",
+                (_V_PASTURE, *extra, _V_NOT_COMBINED),
+                {"land_use": land or None, "wetland_acres": acres},
+                book.exemption_params["pasture"],
+            )
     if f.impact_kind is ImpactKind.DRAIN and f.incorporated is not True:
         ok = t in book.drain_any or (t in book.drain_limited and w.counted <= book.drain_max_sqft)
         if ok:
             w.exemptions.append("exemption.drainage")
-            extra = (("The wetland is in an unincorporated area.",)
-                     if f.incorporated is None else ())
-            log.add(project, w.iid, "exemption.drainage", book.cite["drainage_any_size_types"],
-                    _O_ELIGIBLE, float(w.counted),
-                    f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
-                    f"test of the drainage exemption; {why}",
-                    (_V_DRAINAGE, *extra, _V_NOT_COMBINED), {"incorporated": f.incorporated},
-                    book.exemption_params["drainage"])
+            extra = ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
+            log.add(
+                project,
+                w.iid,
+                "exemption.drainage",
+                book.cite["drainage_any_size_types"],
+                _O_ELIGIBLE,
+                float(w.counted),
+                f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
+                f"test of the drainage exemption; {why}",
+                (_V_DRAINAGE, *extra, _V_NOT_COMBINED),
+                {"incorporated": f.incorporated},
+                book.exemption_params["drainage"],
+            )
     if f.impact_kind in (ImpactKind.FILL, ImpactKind.UNKNOWN) and acres:
-        limit = min(_dec(acres) * book.sqft_per_acre * book.spoil_pct / PERCENT,
-                    book.spoil_max_sqft)
+        limit = min(
+            _dec(acres) * book.sqft_per_acre * book.spoil_pct / PERCENT, book.spoil_max_sqft
+        )
         if w.counted <= limit:
             w.exemptions.append("exemption.wildlife_spoil")
-            log.add(project, w.iid, "exemption.wildlife_spoil",
-                    book.cite["wildlife_spoil_max_percent"], _O_ELIGIBLE,
-                    float(w.counted),
-                    f"A deposition of {fmt_sqft(float(w.counted))} is within "
-                    f"{fmt_sqft(float(limit))} and passes the area test of the wildlife habitat "
-                    f"spoil exemption, if the fill is spoil of a wildlife habitat project; {why}",
-                    (_V_WILDLIFE, _V_NOT_COMBINED), {"wetland_acres": acres},
-                    book.exemption_params["wildlife_spoil"])
+            log.add(
+                project,
+                w.iid,
+                "exemption.wildlife_spoil",
+                book.cite["wildlife_spoil_max_percent"],
+                _O_ELIGIBLE,
+                float(w.counted),
+                f"A deposition of {fmt_sqft(float(w.counted))} is within "
+                f"{fmt_sqft(float(limit))} and passes the area test of the wildlife habitat "
+                f"spoil exemption, if the fill is spoil of a wildlife habitat project; {why}",
+                (_V_WILDLIFE, _V_NOT_COMBINED),
+                {"wetland_acres": acres},
+                book.exemption_params["wildlife_spoil"],
+            )
 
 
 def _passes(comparison: str | None, amount: Decimal, limit: Decimal) -> bool:
@@ -1181,8 +1507,11 @@ def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:
 
 
 def _r_sequencing(total: float, applicable: float, params: ParameterSet, day: dt.date) -> str:
-    return " ".join(sequencing_without_alternatives_analysis(
-        total, applicable, params=params, as_of=day).reasons)
+    return " ".join(
+        sequencing_without_alternatives_analysis(
+            total, applicable, params=params, as_of=day
+        ).reasons
+    )
 
 
 def _short(citation: str) -> str:
@@ -1190,8 +1519,10 @@ def _short(citation: str) -> str:
 
 
 def _r_kind(what: str, area: Decimal) -> str:
-    return (f"{what} of {fmt_sqft(float(area))}: wetlands must not be drained or filled "
-            "unless replaced or exempt (§ 103G.222, subd. 1(a)).")
+    return (
+        f"{what} of {fmt_sqft(float(area))}: wetlands must not be drained or filled "
+        "unless replaced or exempt (§ 103G.222, subd. 1(a))."
+    )
 
 
 def _r_amount(kind: str, allow: Decimal, citation: str, note: str) -> str:
@@ -1207,25 +1538,39 @@ def _r_conditional(iid: str, condition: str) -> str:
 
 
 def _r_replace(iid: str, counted: Decimal) -> str:
-    return (f"Impact {iid!r} is not de minimis: the project is not exempt, so the whole "
-            f"{fmt_sqft(float(counted))} must be replaced, not only the excess (Minn. R. "
-            "8420.0420, subp. 1: \"the entire amount of impact must be replaced\").")
+    return (
+        f"Impact {iid!r} is not de minimis: the project is not exempt, so the whole "
+        f"{fmt_sqft(float(counted))} must be replaced, not only the excess (Minn. R. "
+        '8420.0420, subp. 1: "the entire amount of impact must be replaced").'
+    )
 
 
 def _r_credits(counted: Decimal, per_acre: Decimal, ratio: float, acres: float) -> str:
-    return (f"{fmt_sqft(float(counted))} ({fmt_number(float(counted / per_acre))} acres) at a "
-            f"ratio of {fmt_number(ratio)} requires {fmt_number(acres)} acres of replacement.")
+    return (
+        f"{fmt_sqft(float(counted))} ({fmt_number(float(counted / per_acre))} acres) at a "
+        f"ratio of {fmt_number(ratio)} requires {fmt_number(acres)} acres of replacement."
+    )
 
 
-def _r_total(name: str, total: Decimal, cites: tuple[str, ...], within: bool,
-             allowance: Decimal, several: bool) -> str:
+def _r_total(
+    name: str,
+    total: Decimal,
+    cites: tuple[str, ...],
+    within: bool,
+    allowance: Decimal,
+    several: bool,
+) -> str:
     if name == "no_amount":
-        return (f"{fmt_sqft(float(total))} of the project lies where no paragraph of subd. 9 "
-                "gives an amount, so the project is not de minimis.")
+        return (
+            f"{fmt_sqft(float(total))} of the project lies where no paragraph of subd. 9 "
+            "gives an amount, so the project is not de minimis."
+        )
     relation = "within" if within else "over"
     smallest = " (the smallest of its impacts' amounts)" if several else ""
-    return (f"Project total {fmt_sqft(float(total))} of {', '.join(_short(c) for c in cites)} "
-            f"is {relation} the amount of {fmt_sqft(float(allowance))}{smallest}.")
+    return (
+        f"Project total {fmt_sqft(float(total))} of {', '.join(_short(c) for c in cites)} "
+        f"is {relation} the amount of {fmt_sqft(float(allowance))}{smallest}."
+    )
 
 
 def _applicable_a_amount(scope: list[_Impact], book: _RuleBook) -> AmountEntry | None:

@@ -94,6 +94,7 @@ _WATERSHED = (
     "a watershed is one of the 81 major watershed units (Minn. Stat. § 103G.005, subd. 17a)"
 )
 
+
 #: Replacement actions the statute names, with the clause naming each and where it applies:
 #: ``"anywhere"``, ``"greater_than_80"`` (only in a greater than 80 percent area) or
 #: ``"never"`` (not eligible anywhere). Values of the sites' ``action`` field are read
@@ -321,15 +322,12 @@ def siting_priority(tier: SitingTier | int, *, is_bank: bool, reading: str) -> i
             "(docs/siting.md, subd. 3(c))"
         )
     level = int(tier)
-    if (reading == BANKING_OWN_ORDER and is_bank
-            and level == int(SitingTier.SAME_BANK_SERVICE_AREA)):
+    if reading == BANKING_OWN_ORDER and is_bank and level == int(SitingTier.SAME_BANK_SERVICE_AREA):
         return int(SitingTier.SAME_MINOR_WATERSHED)
     return level
 
 
-def _excluded_by_percentage_area(
-    impact: SitingPlace, option: SitingPlace, trace: Trace
-) -> bool:
+def _excluded_by_percentage_area(impact: SitingPlace, option: SitingPlace, trace: Trace) -> bool:
     gt80 = PercentageArea.GREATER_THAN_80
     if impact.pct_class is not None and impact.pct_class is not gt80 and option.pct_class is gt80:
         trace.cite(CITE_EXCLUSION, CITE_BSA_CLASS)
@@ -383,7 +381,8 @@ def _site_tier(
         tier = SitingTier.OTHER_BANK_SERVICE_AREA
         trace.because(
             f"In another bank service area ({option.bsa}) than the impact ({impact.bsa}): tier 4."
-            if same_bsa is False else "No shared watershed or bank service area is known: tier 4."
+            if same_bsa is False
+            else "No shared watershed or bank service area is known: tier 4."
         )
     trace.cite(CITE_TIER[tier])
     # say what unknown value could raise the tier
@@ -419,9 +418,7 @@ def _bank_tier(
         "Wetland bank credits: the priority order for replacement by wetland banking begins "
         "at the bank service area level (clause (3)), so a bank is never tier 1 or 2."
     )
-    shared = (
-        "minor watershed" if same_minor else "major watershed" if same_major else None
-    )
+    shared = "minor watershed" if same_minor else "major watershed" if same_major else None
     if same_bsa:
         tier = SitingTier.SAME_BANK_SERVICE_AREA
         trace.because(f"Same bank service area ({impact.bsa}) as the impact: tier 3.")
@@ -429,7 +426,8 @@ def _bank_tier(
         tier = SitingTier.OTHER_BANK_SERVICE_AREA
         trace.because(
             f"In another bank service area ({option.bsa}) than the impact ({impact.bsa}): tier 4."
-            if same_bsa is False else "The bank service area is not known to be the same: tier 4."
+            if same_bsa is False
+            else "The bank service area is not known to be the same: tier 4."
         )
         if same_bsa is None:
             trace.check(
@@ -725,9 +723,7 @@ def replacement_action_eligibility(
             f"The action {key!r} is not named in § 103G.222, subd. 1(i), but that limit does not "
             "apply in a greater than 80 percent area."
         )
-        trace.check(
-            f"that the rules (Minn. R. 8420.0526) give credit for the action {key!r}"
-        )
+        trace.check(f"that the rules (Minn. R. 8420.0526) give credit for the action {key!r}")
         return trace.decide(Outcome.ELIGIBLE, True)
     if pct is None:
         trace.check(

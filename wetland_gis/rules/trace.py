@@ -97,7 +97,8 @@ class TraceLog:
         rows = self.rows[start:stop]
         cols: dict[str, list[Any]] = (
             {c: list(v) for c, v in zip(names, zip(*rows, strict=True), strict=True)}
-            if rows else {c: [] for c in names}
+            if rows
+            else {c: [] for c in names}
         )
         seqs: list[int] = []
         last, n = None, 0
@@ -122,8 +123,20 @@ class TraceLog:
         parameters: Mapping[str, Any] = _EMPTY,
     ) -> None:
         """Append one step. The steps of a project are added together, in rule order."""
-        self._append((project, impact_id, rule_id, citation, outcome, value, reason, verify,
-                      inputs, parameters))
+        self._append(
+            (
+                project,
+                impact_id,
+                rule_id,
+                citation,
+                outcome,
+                value,
+                reason,
+                verify,
+                inputs,
+                parameters,
+            )
+        )
 
     def reasons(self, start: int = 0, stop: int | None = None) -> list[str]:
         """Return the reasons of the steps ``start:stop`` as text (rendered now)."""

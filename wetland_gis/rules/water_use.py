@@ -143,8 +143,14 @@ _PUBLIC = frozenset(
 )
 # subd. 4b(b): "a local unit of government, rural water district ... or Tribal unit of government"
 _PUBLIC_SUPPLY_HOLDERS = frozenset(
-    {"municipality", "city_first_class", "county", "local_government", "rural_water_district",
-     "tribal_government"}
+    {
+        "municipality",
+        "city_first_class",
+        "county",
+        "local_government",
+        "rural_water_district",
+        "tribal_government",
+    }
 )
 _NONPROFIT_RATE = frozenset({"nonprofit", "school_district"})
 _RETURNING_SYSTEMS = frozenset({"thermal_exchange", "aquifer_storage_recovery"})
@@ -177,8 +183,15 @@ RULE_IDS = {
 _LAW = "Minn. Stat. § 103G.271"
 #: The decisions a permit's headline outcome is taken from (not the fee decisions).
 _HEADLINE_RULES = frozenset(
-    RULE_IDS[k] for k in ("permit_required", "mt_simon_hinckley", "bulk_sale", "once_through",
-                          "surface_water_levels", "data_center")
+    RULE_IDS[k]
+    for k in (
+        "permit_required",
+        "mt_simon_hinckley",
+        "bulk_sale",
+        "once_through",
+        "surface_water_levels",
+        "data_center",
+    )
 )
 _CENT = Decimal("0.01")
 
@@ -250,7 +263,8 @@ def editions(params: ParameterSet | None = None) -> tuple[Edition, ...]:
             edition=str(r["edition"]),
             title=str(r["title"]),
             applies_from=as_date(r["applies_from"]),
-            applies_through=None if r.get("applies_through") is None
+            applies_through=None
+            if r.get("applies_through") is None
             else as_date(r["applies_through"]),
             law_file=str(r.get("law_file", "")),
         )
@@ -377,8 +391,13 @@ class Appropriation:
         _check_choice(self.permit_action, PERMIT_ACTIONS, "permit_action", self.permit_id)
         if self.once_through is not None:
             _check_choice(self.once_through, ONCE_THROUGH_KINDS, "once_through", self.permit_id)
-        for name in ("annual_gallons", "gallons_per_day", "destination_miles",
-                     "persons_served", "irrigation_suspended_days"):
+        for name in (
+            "annual_gallons",
+            "gallons_per_day",
+            "destination_miles",
+            "persons_served",
+            "irrigation_suspended_days",
+        ):
             _check_amount(getattr(self, name), name, self.permit_id)
         if self.monthly_gallons is not None:
             months = tuple(self.monthly_gallons)
@@ -391,7 +410,8 @@ class Appropriation:
                 _check_amount(v, f"monthly_gallons[{MONTHS[i]}]", self.permit_id)
             object.__setattr__(self, "monthly_gallons", months)
         if self.permits_held is not None and (
-            isinstance(self.permits_held, bool) or int(self.permits_held) != self.permits_held
+            isinstance(self.permits_held, bool)
+            or int(self.permits_held) != self.permits_held
             or self.permits_held < 1
         ):
             raise RulesInputError(
@@ -415,9 +435,7 @@ class Appropriation:
 
 def _check_choice(value: Any, allowed: Sequence[str], name: str, pid: str) -> None:
     if value not in allowed:
-        raise RulesInputError(
-            f"permit {pid!r}: {name} {value!r} is not one of {list(allowed)}"
-        )
+        raise RulesInputError(f"permit {pid!r}: {name} {value!r} is not one of {list(allowed)}")
 
 
 def _check_amount(value: Any, name: str, pid: str) -> None:
@@ -426,8 +444,9 @@ def _check_amount(value: Any, name: str, pid: str) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
         raise RulesInputError(f"permit {pid!r}: {name} must be a number, got {value!r}")
     if not math.isfinite(float(value)) or value < 0:
-        raise RulesInputError(f"permit {pid!r}: {name} must be a finite number 0 or more, "
-                              f"got {value!r}")
+        raise RulesInputError(
+            f"permit {pid!r}: {name} must be a finite number 0 or more, got {value!r}"
+        )
 
 
 @dataclass(frozen=True)
@@ -550,8 +569,10 @@ class WaterDecision:
     def explain(self) -> str:
         """Return the decision as a few lines of plain text."""
         value = "" if self.value is None else f" = {fmt_number(self.value)}"
-        lines = [f"{self.rule_id} [{self.subject}]: {self.outcome.value}{value} "
-                 f"(as of {self.as_of}, edition {self.edition})"]
+        lines = [
+            f"{self.rule_id} [{self.subject}]: {self.outcome.value}{value} "
+            f"(as of {self.as_of}, edition {self.edition})"
+        ]
         lines += [f"  - {r}" for r in self.reasons]
         if self.citations:
             lines.append("  cites: " + "; ".join(self.citations))
@@ -608,15 +629,18 @@ class _Result:
 def _money(value: Fraction | float | None) -> float | None:
     if value is None:
         return None
-    q = Decimal(value.numerator) / Decimal(value.denominator) if isinstance(value, Fraction) \
+    q = (
+        Decimal(value.numerator) / Decimal(value.denominator)
+        if isinstance(value, Fraction)
         else Decimal(repr(float(value)))
+    )
     return float(q.quantize(_CENT, rounding=ROUND_HALF_UP))
 
 
 def _usd(value: Fraction | float) -> str:
     amount = _money(value) or 0.0
     text = f"${amount:,.2f}"
-    return text[:-len(".00")] if text.endswith(".00") else text
+    return text[: -len(".00")] if text.endswith(".00") else text
 
 
 def _gal(value: float | Fraction) -> str:
@@ -678,7 +702,8 @@ def _merge(results: Sequence[_Result], day: dt.date) -> WaterDecision:
     )
     diff_text = "; ".join(
         f"{k}: {fmt_value(params[k][eds[0].edition])} ({eds[0].edition}) and "
-        f"{fmt_value(params[k][eds[-1].edition])} ({eds[-1].edition})" for k in differing
+        f"{fmt_value(params[k][eds[-1].edition])} ({eds[-1].edition})"
+        for k in differing
     )
     same = older.outcome == newer.outcome and older.value == newer.value
     verify = list(dict.fromkeys([*older.verify, *newer.verify]))
@@ -688,27 +713,48 @@ def _merge(results: Sequence[_Result], day: dt.date) -> WaterDecision:
     flags = list(dict.fromkeys([*older.flags, *newer.flags]))
     citations = tuple(dict.fromkeys([*older.citations, *newer.citations]))
     if same:
-        reasons = [between + " The answer is the same under both editions.",
-                   f"Under the {eds[-1].title} edition: " + " ".join(newer.reasons)]
+        reasons = [
+            between + " The answer is the same under both editions.",
+            f"Under the {eds[-1].title} edition: " + " ".join(newer.reasons),
+        ]
         if differing:
-            reasons.append(f"Values that differ between the editions did not change it: "
-                           f"{diff_text}.")
-        verify.insert(0, f"The text in force on {day.isoformat()} is not held (only the two "
-                      "editions are): check that no amendment between them changed this answer.")
-        return replace(newer, as_of=day.isoformat(), edition=label, parameters=params,
-                       verify=tuple(verify), amounts=amounts, flags=tuple(flags),
-                       citations=citations, reasons=tuple(reasons))
+            reasons.append(
+                f"Values that differ between the editions did not change it: {diff_text}."
+            )
+        verify.insert(
+            0,
+            f"The text in force on {day.isoformat()} is not held (only the two "
+            "editions are): check that no amendment between them changed this answer.",
+        )
+        return replace(
+            newer,
+            as_of=day.isoformat(),
+            edition=label,
+            parameters=params,
+            verify=tuple(verify),
+            amounts=amounts,
+            flags=tuple(flags),
+            citations=citations,
+            reasons=tuple(reasons),
+        )
     reasons = [
         between,
-        *(f"Under the {e.title} edition: {s.outcome.value}"
-          + ("" if s.value is None else f" ({fmt_value(s.value)})") + ". " + " ".join(s.reasons)
-          for e, s in zip(eds, singles, strict=True)),
+        *(
+            f"Under the {e.title} edition: {s.outcome.value}"
+            + ("" if s.value is None else f" ({fmt_value(s.value)})")
+            + ". "
+            + " ".join(s.reasons)
+            for e, s in zip(eds, singles, strict=True)
+        ),
         "wetland_gis uses neither answer"
         + (f"; the values that differ are {diff_text}." if differing else "."),
     ]
-    verify.insert(0, "Check when the change between the editions took effect"
-                  + (f" ({', '.join(differing)})" if differing else "")
-                  + f" and which answer applies on {day.isoformat()}.")
+    verify.insert(
+        0,
+        "Check when the change between the editions took effect"
+        + (f" ({', '.join(differing)})" if differing else "")
+        + f" and which answer applies on {day.isoformat()}.",
+    )
     return WaterDecision(
         rule_id=newer.rule_id,
         subject=newer.subject,
@@ -717,8 +763,9 @@ def _merge(results: Sequence[_Result], day: dt.date) -> WaterDecision:
         citations=citations,
         reasons=tuple(reasons),
         verify=tuple(verify),
-        inputs=newer.inputs if dict(older.inputs) == dict(newer.inputs) else {
-            s.edition: dict(s.inputs) for s in singles},
+        inputs=newer.inputs
+        if dict(older.inputs) == dict(newer.inputs)
+        else {s.edition: dict(s.inputs) for s in singles},
         parameters=params,
         as_of=day.isoformat(),
         edition=label,
@@ -787,20 +834,22 @@ def _in_counties(rec: _Rec, key: str, county: str | None) -> bool | None:
 def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     p = "water_use.permit."
     rec.cite(f"{_LAW}, subd. 1(a)")
-    commissioner = (
-        "the commissioner does not require a permit under § 103G.287, subd. 4(b)"
-    )
+    commissioner = "the commissioner does not require a permit under § 103G.287, subd. 4(b)"
     if a.use == "domestic":
         if a.persons_served is None:
-            rec.because("The use is domestic but the number of persons served is not given, "
-                        "so the exemption of subd. 1(b)(1) cannot be applied.")
+            rec.because(
+                "The use is domestic but the number of persons served is not given, "
+                "so the exemption of subd. 1(b)(1) cannot be applied."
+            )
             rec.check("The number of persons the domestic water supply serves.")
         elif rec.passes(p + "domestic_persons", a.persons_served):
             rec.ref(p + "domestic_persons")
-            rec.because(f"A water supply for domestic purposes used by "
-                        f"{fmt_number(a.persons_served)} persons, less than "
-                        f"{fmt_value(rec.value(p + 'domestic_persons'))}, is outside the "
-                        "section.")
+            rec.because(
+                f"A water supply for domestic purposes used by "
+                f"{fmt_number(a.persons_served)} persons, less than "
+                f"{fmt_value(rec.value(p + 'domestic_persons'))}, is outside the "
+                "section."
+            )
             rec.check(f"That {commissioner}.")
             return WaterOutcome.NOT_REQUIRED, None
     if a.use == "hydropower":
@@ -808,29 +857,39 @@ def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
         if a.source == "surface" and _all_true(*flags):
             rec.ref(p + "hydropower_structures_before")
             before = rec.value(p + "hydropower_structures_before")
-            rec.because("A nonconsumptive diversion of surface water for hydroelectric or "
-                        f"hydromechanical power at a structure in existence on and before "
-                        f"{fmt_value(before)} is outside the section.")
+            rec.because(
+                "A nonconsumptive diversion of surface water for hydroelectric or "
+                f"hydromechanical power at a structure in existence on and before "
+                f"{fmt_value(before)} is outside the section."
+            )
             rec.check("That the structure was in existence on and before that date.")
             return WaterOutcome.NOT_REQUIRED, None
         if _unknown(*flags):
-            rec.check("Whether the hydropower diversion is nonconsumptive and at a structure "
-                      "in existence on and before the subd. 1(b)(2) date.")
+            rec.check(
+                "Whether the hydropower diversion is nonconsumptive and at a structure "
+                "in existence on and before the subd. 1(b)(2) date."
+            )
     if a.use == "stormwater":
         if a.stormwater_facility is True:
             rec.cite(f"{_LAW}, subd. 1(b)(3)")
-            rec.because("Stormwater collected and used, extracted from constructed stormwater "
-                        "management facilities, is outside the section.")
-            rec.check("That the water is extracted from constructed management facilities "
-                      "for stormwater.")
+            rec.because(
+                "Stormwater collected and used, extracted from constructed stormwater "
+                "management facilities, is outside the section."
+            )
+            rec.check(
+                "That the water is extracted from constructed management facilities for stormwater."
+            )
             return WaterOutcome.NOT_REQUIRED, None
         if a.stormwater_facility is None:
-            rec.check("Whether the stormwater is extracted from constructed stormwater "
-                      "management facilities (subd. 1(b)(3)).")
+            rec.check(
+                "Whether the stormwater is extracted from constructed stormwater "
+                "management facilities (subd. 1(b)(3))."
+            )
     day_key, year_key = p + "minimum_daily", p + "minimum_annual"
     if a.annual_gallons is None:
-        rec.because("The annual amount is not given: a permit is required unless an "
-                    "exemption is shown.")
+        rec.because(
+            "The annual amount is not given: a permit is required unless an exemption is shown."
+        )
         rec.check("The amount appropriated in the year.")
         return WaterOutcome.REQUIRED, None
     daily_limit, annual_limit = rec.value(day_key), rec.value(year_key)
@@ -838,52 +897,70 @@ def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     daily_ok = None if a.gallons_per_day is None else rec.passes(day_key, a.gallons_per_day)
     rec.ref(day_key)
     if a.local_permit is True:
-        rec.because("A local permit under § 103B.211, subd. 4 is not covered by the "
-                    "minimum-use exemption of subd. 4(a).")
+        rec.because(
+            "A local permit under § 103B.211, subd. 4 is not covered by the "
+            "minimum-use exemption of subd. 4(a)."
+        )
     elif annual_ok and daily_ok and a.commissioner_requires is not True:
-        rec.because(f"{_gal(a.gallons_per_day)} per day is less than "
-                    f"{_gal(daily_limit)} per day and {_gal(a.annual_gallons)} a year is "
-                    f"no more than {_gal(annual_limit)}: the minimum-use exemption of "
-                    "subd. 4(a) applies (both conditions).")
+        rec.because(
+            f"{_gal(a.gallons_per_day)} per day is less than "
+            f"{_gal(daily_limit)} per day and {_gal(a.annual_gallons)} a year is "
+            f"no more than {_gal(annual_limit)}: the minimum-use exemption of "
+            "subd. 4(a) applies (both conditions)."
+        )
         if a.commissioner_requires is None:
             rec.check(f"That {commissioner}.")
         if a.local_permit is None:
             rec.check("That no local permit under § 103B.211, subd. 4 is involved.")
         if a.permit_action == "existing":
-            rec.because("An existing permit stays in force until it is terminated, and the "
-                        "processing fee is due for each permit in force during the year "
-                        "(subd. 6(a)).")
+            rec.because(
+                "An existing permit stays in force until it is terminated, and the "
+                "processing fee is due for each permit in force during the year "
+                "(subd. 6(a))."
+            )
         return WaterOutcome.NOT_REQUIRED, None
     elif annual_ok and daily_ok is None:
-        rec.because(f"{_gal(a.annual_gallons)} a year is no more than "
-                    f"{_gal(annual_limit)}, but the gallons per day are not given: the "
-                    "minimum-use exemption of subd. 4(a) needs both conditions.")
-        rec.check(f"The largest daily amount (the exemption needs less than "
-                  f"{_gal(daily_limit)} per day).")
+        rec.because(
+            f"{_gal(a.annual_gallons)} a year is no more than "
+            f"{_gal(annual_limit)}, but the gallons per day are not given: the "
+            "minimum-use exemption of subd. 4(a) needs both conditions."
+        )
+        rec.check(
+            f"The largest daily amount (the exemption needs less than {_gal(daily_limit)} per day)."
+        )
     elif a.commissioner_requires is True and annual_ok and daily_ok:
-        rec.because("The amounts are within subd. 4(a), but the commissioner requires a "
-                    "permit under § 103G.287, subd. 4(b).")
+        rec.because(
+            "The amounts are within subd. 4(a), but the commissioner requires a "
+            "permit under § 103G.287, subd. 4(b)."
+        )
     else:
         over = []
         if not annual_ok:
             over.append(f"{_gal(a.annual_gallons)} a year is more than {_gal(annual_limit)}")
         if daily_ok is False:
-            over.append(f"{_gal(a.gallons_per_day)} per day is not less than "
-                        f"{_gal(daily_limit)} per day")
-        rec.because(" and ".join(over).capitalize() + ": the minimum-use exemption of "
-                    "subd. 4(a) does not apply and a water-use permit is required.")
+            over.append(
+                f"{_gal(a.gallons_per_day)} per day is not less than {_gal(daily_limit)} per day"
+            )
+        rec.because(
+            " and ".join(over).capitalize() + ": the minimum-use exemption of "
+            "subd. 4(a) does not apply and a water-use permit is required."
+        )
     # subd. 4(b): local processing below the intermediate amount prescribed by rule
     inter_key = p + "intermediate_amount"
     intermediate = rec.value(inter_key)
     if intermediate is None:
-        rec.check("Whether the permit is processed at the municipal, county or regional "
-                  "level (subd. 4(b)): the intermediate amount is prescribed by rule and not "
-                  "held here; supply it as water_use.permit.intermediate_amount.")
+        rec.check(
+            "Whether the permit is processed at the municipal, county or regional "
+            "level (subd. 4(b)): the intermediate amount is prescribed by rule and not "
+            "held here; supply it as water_use.permit.intermediate_amount."
+        )
     elif (not annual_ok or daily_ok is False) and rec.passes(inter_key, a.annual_gallons):
         rec.ref(inter_key)
-        rec.because(f"More than the minimum amount but less than the intermediate amount of "
-                    f"{_gal(intermediate)}: the permit is processed and approved at the "
-                    "municipal, county or regional level (subd. 4(b)).")
+        rec.because(
+            f"More than the minimum amount but less than the intermediate amount of "
+            f"{_gal(intermediate)}: the permit is processed and approved at the "
+            "municipal, county or regional level (subd. 4(b))."
+        )
         return WaterOutcome.LOCAL_APPROVAL, None
     return WaterOutcome.REQUIRED, None
 
@@ -912,8 +989,14 @@ def permit_required(
     Subd. 4(a) needs both conditions: less than the daily amount **and** no more than the
     annual amount. An unknown daily amount does not satisfy it.
     """
-    return _run(lambda rec: _permit_required(a, rec), RULE_IDS["permit_required"],
-                a.permit_id, a.facts(), as_of, params)
+    return _run(
+        lambda rec: _permit_required(a, rec),
+        RULE_IDS["permit_required"],
+        a.permit_id,
+        a.facts(),
+        as_of,
+        params,
+    )
 
 
 # --------------------------------------------------------------------------- subd. 4a
@@ -935,32 +1018,47 @@ def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
         in_metro = _in_counties(rec, "water_use.metropolitan_county.counties", a.county)
         rec.ref("water_use.metropolitan_county.counties")
         if in_metro is False:
-            rec.because(f"In this edition subd. 4a applies only in a metropolitan county "
-                        f"(§ 473.121, subd. 4); {a.county} County is not one.")
+            rec.because(
+                f"In this edition subd. 4a applies only in a metropolitan county "
+                f"(§ 473.121, subd. 4); {a.county} County is not one."
+            )
             return WaterOutcome.NOT_APPLICABLE, None
         if in_metro is None:
             county_unknown = True
-            rec.check("The county of the point of appropriation (subd. 4a applies in a "
-                      "metropolitan county in this edition).")
+            rec.check(
+                "The county of the point of appropriation (subd. 4a applies in a "
+                "metropolitan county in this edition)."
+            )
     else:
         rec.because("In this edition subd. 4a applies everywhere in the state.")
     terminate_key = "water_use.mt_simon_hinckley.once_through_termination_in_force"
     if a.once_through and rec.value(terminate_key) and in_metro and a.mt_simon_hinckley:
         by = rec.value("water_use.mt_simon_hinckley.once_through_terminated_by")
         rec.ref("water_use.mt_simon_hinckley.once_through_terminated_by")
-        rec.because(f"Permits for once-through systems from the Mt. Simon-Hinckley aquifer in "
-                    f"a metropolitan county were to be terminated by {fmt_value(by)} "
-                    "(subd. 4a(b)).")
+        rec.because(
+            f"Permits for once-through systems from the Mt. Simon-Hinckley aquifer in "
+            f"a metropolitan county were to be terminated by {fmt_value(by)} "
+            "(subd. 4a(b))."
+        )
         return WaterOutcome.TERMINATE, None
-    if (a.once_through and rec.value(terminate_key) and in_metro is not False
-            and a.mt_simon_hinckley is not False and not (in_metro and a.mt_simon_hinckley)):
+    if (
+        a.once_through
+        and rec.value(terminate_key)
+        and in_metro is not False
+        and a.mt_simon_hinckley is not False
+        and not (in_metro and a.mt_simon_hinckley)
+    ):
         # subd. 4a(b) reaches existing once-through permits too: an unknown aquifer or
         # county is a question for a person, not a "does not apply"
-        rec.because("A once-through system: permits drawing from the Mt. Simon-Hinckley "
-                    "aquifer in a metropolitan county were to be terminated (subd. 4a(b)); "
-                    "whether this one does is not known.")
-        rec.check("Whether the well draws from the Mt. Simon-Hinckley aquifer, in a "
-                  "metropolitan county (§ 473.121, subd. 4).")
+        rec.because(
+            "A once-through system: permits drawing from the Mt. Simon-Hinckley "
+            "aquifer in a metropolitan county were to be terminated (subd. 4a(b)); "
+            "whether this one does is not known."
+        )
+        rec.check(
+            "Whether the well draws from the Mt. Simon-Hinckley aquifer, in a "
+            "metropolitan county (§ 473.121, subd. 4)."
+        )
         return WaterOutcome.VERIFY, None
     if not a.is_new_or_modified:
         rec.because("Subd. 4a restricts new permits; this is an existing permit.")
@@ -969,28 +1067,46 @@ def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
         rec.check("Whether the modification is a new permit for the purposes of subd. 4a.")
     conditions = (a.potable, a.no_feasible_alternative, a.conservation_plan)
     if a.mt_simon_hinckley is None:
-        rec.check("Whether the well draws from the Mt. Simon-Hinckley aquifer (no aquifer "
-                  "layer or column answered it).")
+        rec.check(
+            "Whether the well draws from the Mt. Simon-Hinckley aquifer (no aquifer "
+            "layer or column answered it)."
+        )
     if _any_false(*conditions):
-        missing = [name for name, v in zip(
-            ("potable water use", "no feasible or practical alternative",
-             "a water conservation plan incorporated with the permit"), conditions,
-            strict=True) if v is False]
-        rec.because("A new permit from the Mt. Simon-Hinckley aquifer needs potable use, no "
-                    "feasible or practical alternative and a conservation plan; not met: "
-                    + ", ".join(missing) + ".")
+        missing = [
+            name
+            for name, v in zip(
+                (
+                    "potable water use",
+                    "no feasible or practical alternative",
+                    "a water conservation plan incorporated with the permit",
+                ),
+                conditions,
+                strict=True,
+            )
+            if v is False
+        ]
+        rec.because(
+            "A new permit from the Mt. Simon-Hinckley aquifer needs potable use, no "
+            "feasible or practical alternative and a conservation plan; not met: "
+            + ", ".join(missing)
+            + "."
+        )
         if a.mt_simon_hinckley is None or county_unknown:
             return WaterOutcome.VERIFY, None
         return WaterOutcome.PROHIBITED, None
     if _unknown(*conditions):
-        rec.because("A new permit from the Mt. Simon-Hinckley aquifer may be issued only for "
-                    "potable use, with no feasible or practical alternative and a water "
-                    "conservation plan; not all of these are known.")
+        rec.because(
+            "A new permit from the Mt. Simon-Hinckley aquifer may be issued only for "
+            "potable use, with no feasible or practical alternative and a water "
+            "conservation plan; not all of these are known."
+        )
         rec.check("Potable use, no feasible or practical alternative, conservation plan.")
         return WaterOutcome.VERIFY, None
-    rec.because("Potable use, no feasible or practical alternative and a conservation plan "
-                "are all stated: a new permit from the Mt. Simon-Hinckley aquifer may be "
-                "issued.")
+    rec.because(
+        "Potable use, no feasible or practical alternative and a conservation plan "
+        "are all stated: a new permit from the Mt. Simon-Hinckley aquifer may be "
+        "issued."
+    )
     rec.check("The DNR's finding that there is no feasible or practical alternative.")
     if a.mt_simon_hinckley is None or county_unknown:
         return WaterOutcome.VERIFY, None
@@ -1005,8 +1121,14 @@ def mt_simon_hinckley(
     The 2018 edition restricts it in a metropolitan county (§ 473.121, subd. 4) only and
     also ends once-through permits there (4a(b)); the 2025 edition restricts it everywhere.
     """
-    return _run(lambda rec: _mt_simon_hinckley(a, rec), RULE_IDS["mt_simon_hinckley"],
-                a.permit_id, a.facts(), as_of, params)
+    return _run(
+        lambda rec: _mt_simon_hinckley(a, rec),
+        RULE_IDS["mt_simon_hinckley"],
+        a.permit_id,
+        a.facts(),
+        as_of,
+        params,
+    )
 
 
 # --------------------------------------------------------------------------- subd. 4b
@@ -1029,54 +1151,72 @@ def _bulk_sale(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
         rec.because("The water is not for bulk transport or sale for consumptive use.")
         return WaterOutcome.NOT_APPLICABLE, None
     if a.bulk_sale is None:
-        rec.because(f"Over {_gal(limit)} a year and it is not stated whether the water is for "
-                    "bulk transport or sale.")
-        rec.check("Whether the water is for bulk transport or sale for consumptive use "
-                  "(subd. 4b).")
+        rec.because(
+            f"Over {_gal(limit)} a year and it is not stated whether the water is for "
+            "bulk transport or sale."
+        )
+        rec.check("Whether the water is for bulk transport or sale for consumptive use (subd. 4b).")
         return WaterOutcome.VERIFY, None
     miles = rec.value(b + "distance_miles")
     if a.destination_miles is None:
-        rec.because("Bulk transport or sale, but the destination is not given, so the "
-                    "distance cannot be measured.")
+        rec.because(
+            "Bulk transport or sale, but the destination is not given, so the "
+            "distance cannot be measured."
+        )
         rec.check("The destination of the water (a point), to measure the geodesic distance.")
         return WaterOutcome.VERIFY, None
     rec.amounts["destination_miles"] = float(a.destination_miles)
     if not rec.passes(b + "distance_miles", a.destination_miles):
-        rec.because(f"The destination is {fmt_number(round(a.destination_miles, 1))} miles "
-                    f"from the point of appropriation (geodesic), not more than "
-                    f"{fmt_number(miles)} miles.")
+        rec.because(
+            f"The destination is {fmt_number(round(a.destination_miles, 1))} miles "
+            f"from the point of appropriation (geodesic), not more than "
+            f"{fmt_number(miles)} miles."
+        )
         rec.check("That the water is used at the destination given.")
         return WaterOutcome.ALLOWED, None
-    rec.because(f"Bulk transport or sale of {_gal(a.annual_gallons or 0)} a year to a location "
-                f"{fmt_number(round(a.destination_miles, 1))} miles away (geodesic), more than "
-                f"{fmt_number(miles)} miles: a new permit may not be issued unless the public "
-                "water supply exception of subd. 4b(b) applies.")
+    rec.because(
+        f"Bulk transport or sale of {_gal(a.annual_gallons or 0)} a year to a location "
+        f"{fmt_number(round(a.destination_miles, 1))} miles away (geodesic), more than "
+        f"{fmt_number(miles)} miles: a new permit may not be issued unless the public "
+        "water supply exception of subd. 4b(b) applies."
+    )
     rec.ref(b + "public_supply_miles")
     holder = a.entity_type in _PUBLIC_SUPPLY_HOLDERS
     within = rec.passes(b + "public_supply_miles", a.destination_miles)
-    conditions = (a.public_water_supply, a.solely_public_supply, a.property_interest,
-                  a.supply_requirements_met)
+    conditions = (
+        a.public_water_supply,
+        a.solely_public_supply,
+        a.property_interest,
+        a.supply_requirements_met,
+    )
     if a.public_water_supply is False or not holder:
-        rec.because("The permit is not for a public water supply issued to a local unit of "
-                    "government, rural water district or Tribal unit of government.")
+        rec.because(
+            "The permit is not for a public water supply issued to a local unit of "
+            "government, rural water district or Tribal unit of government."
+        )
         return WaterOutcome.PROHIBITED, None
     if not within:
-        rec.because(f"The communities are more than "
-                    f"{fmt_value(rec.value(b + 'public_supply_miles'))} miles away: "
-                    "the exception of subd. 4b(b)(3) does not apply.")
+        rec.because(
+            f"The communities are more than "
+            f"{fmt_value(rec.value(b + 'public_supply_miles'))} miles away: "
+            "the exception of subd. 4b(b)(3) does not apply."
+        )
         return WaterOutcome.PROHIBITED, None
     if _any_false(*conditions):
         rec.because("A condition of subd. 4b(b)(1), (2) or (4) is not met.")
         return WaterOutcome.PROHIBITED, None
     rec.check("Public water supply as defined in § 144.382, subd. 4 (not held here).")
     if _unknown(*conditions):
-        rec.because("Within the exception's distance; not every condition of subd. 4b(b) "
-                    "is known.")
-        rec.check("Use solely for the public water supply; a property interest at the point "
-                  "of appropriation; §§ 103G.265, 103G.285 and 103G.287 met.")
+        rec.because("Within the exception's distance; not every condition of subd. 4b(b) is known.")
+        rec.check(
+            "Use solely for the public water supply; a property interest at the point "
+            "of appropriation; §§ 103G.265, 103G.285 and 103G.287 met."
+        )
         return WaterOutcome.VERIFY, None
-    rec.because("The public water supply exception of subd. 4b(b) applies: every condition "
-                "is stated and the communities are within its distance.")
+    rec.because(
+        "The public water supply exception of subd. 4b(b) applies: every condition "
+        "is stated and the communities are within its distance."
+    )
     return WaterOutcome.ALLOWED, None
 
 
@@ -1084,8 +1224,9 @@ def bulk_sale(
     a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
 ) -> WaterDecision:
     """Return the bulk transport or sale restriction (subd. 4b, 2025 edition only)."""
-    return _run(lambda rec: _bulk_sale(a, rec), RULE_IDS["bulk_sale"], a.permit_id,
-                a.facts(), as_of, params)
+    return _run(
+        lambda rec: _bulk_sale(a, rec), RULE_IDS["bulk_sale"], a.permit_id, a.facts(), as_of, params
+    )
 
 
 # --------------------------------------------------------------------------- subd. 5
@@ -1099,12 +1240,13 @@ def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
         return WaterOutcome.NOT_APPLICABLE, None
     if a.once_through in _RETURNING_SYSTEMS and a.returns_all_water is not False:
         rec.cite(f"{_LAW}, subd. 5(c)")
-        rec.because("A groundwater thermal exchange device or aquifer storage and recovery "
-                    "system that returns all once-through water to the source aquifer may be "
-                    "permitted on an annual basis with the approval of the commissioners of "
-                    "health and the Pollution Control Agency; the fees of subd. 6(a) apply.")
-        rec.check("The approval of the commissioners of health and the Pollution Control "
-                  "Agency.")
+        rec.because(
+            "A groundwater thermal exchange device or aquifer storage and recovery "
+            "system that returns all once-through water to the source aquifer may be "
+            "permitted on an annual basis with the approval of the commissioners of "
+            "health and the Pollution Control Agency; the fees of subd. 6(a) apply."
+        )
+        rec.check("The approval of the commissioners of health and the Pollution Control Agency.")
         if a.returns_all_water is None:
             rec.check("That all once-through water is returned to the source aquifer.")
             return WaterOutcome.VERIFY, None
@@ -1114,8 +1256,10 @@ def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     if a.once_through == "cooling" and a.source == "groundwater" and a.is_new_or_modified:
         rec.cite(f"{_LAW}, subd. 5(a)")
         if a.increase_volume is True or a.permit_action == "new":
-            rec.because("A permit may not be issued to increase the volume of appropriation "
-                        "from a groundwater source for a once-through cooling system.")
+            rec.because(
+                "A permit may not be issued to increase the volume of appropriation "
+                "from a groundwater source for a once-through cooling system."
+            )
             return WaterOutcome.PROHIBITED, None
         if a.increase_volume is None:
             rec.check("Whether the modification increases the volume from groundwater.")
@@ -1127,27 +1271,39 @@ def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     if rec.passes(o + "termination_gallons", a.annual_gallons):
         preserve = rec.value(o + "nature_preserve_before")
         if a.nature_preserve_discharge is True:
-            rec.because(f"Over {_gal(limit)} a year, but the discharge is into a public water "
-                        f"basin within a nature preserve established before "
-                        f"{fmt_value(preserve)}.")
+            rec.because(
+                f"Over {_gal(limit)} a year, but the discharge is into a public water "
+                f"basin within a nature preserve established before "
+                f"{fmt_value(preserve)}."
+            )
             rec.check("The nature preserve's approval and establishment date.")
             return WaterOutcome.ALLOWED, None
-        rec.because(f"A once-through system using {_gal(a.annual_gallons)} a year, in excess "
-                    f"of {_gal(limit)}: the permit must be terminated.")
+        rec.because(
+            f"A once-through system using {_gal(a.annual_gallons)} a year, in excess "
+            f"of {_gal(limit)}: the permit must be terminated."
+        )
         if a.nature_preserve_discharge is None:
-            rec.check(f"Whether the discharge is into a public water basin within a nature "
-                      f"preserve established before {fmt_value(preserve)}.")
+            rec.check(
+                f"Whether the discharge is into a public water basin within a nature "
+                f"preserve established before {fmt_value(preserve)}."
+            )
         return WaterOutcome.TERMINATE, None
     before = rec.value(o + "existing_system_before")
     rec.ref(o + "existing_system_gallons")
-    rec.because("Existing once-through systems must not be expanded and must convert to "
-                "water efficient alternatives within the design life of existing equipment.")
+    rec.because(
+        "Existing once-through systems must not be expanded and must convert to "
+        "water efficient alternatives within the design life of existing equipment."
+    )
     if a.existing_system is True:
-        rec.because(f"A system in existence before {fmt_value(before)} may be permitted for "
-                    f"up to {_gal(rec.value(o + 'existing_system_gallons'))} a year.")
+        rec.because(
+            f"A system in existence before {fmt_value(before)} may be permitted for "
+            f"up to {_gal(rec.value(o + 'existing_system_gallons'))} a year."
+        )
         return WaterOutcome.CONDITIONS, None
-    rec.because(f"Subd. 5(b) provides for a permit only for a system in existence before "
-                f"{fmt_value(before)}.")
+    rec.because(
+        f"Subd. 5(b) provides for a permit only for a system in existence before "
+        f"{fmt_value(before)}."
+    )
     rec.check(f"Whether the system was in existence before {fmt_value(before)}.")
     return WaterOutcome.VERIFY, None
 
@@ -1156,8 +1312,14 @@ def once_through(
     a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
 ) -> WaterDecision:
     """Return the once-through system restrictions (subd. 5(a)-(c))."""
-    return _run(lambda rec: _once_through(a, rec), RULE_IDS["once_through"], a.permit_id,
-                a.facts(), as_of, params)
+    return _run(
+        lambda rec: _once_through(a, rec),
+        RULE_IDS["once_through"],
+        a.permit_id,
+        a.facts(),
+        as_of,
+        params,
+    )
 
 
 # --------------------------------------------------------------------------- subd. 5a, 5b
@@ -1167,8 +1329,7 @@ def _surface_water_levels(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, An
     key = "water_use.surface_water_levels.annual_gallons"
     rec.ref(key)
     if a.use != "surface_water_level":
-        rec.because("The primary purpose is not maintaining or increasing surface water "
-                    "levels.")
+        rec.because("The primary purpose is not maintaining or increasing surface water levels.")
         return WaterOutcome.NOT_APPLICABLE, None
     if a.source != "groundwater":
         rec.because("Subd. 5a concerns groundwater; the source is surface water.")
@@ -1183,21 +1344,27 @@ def _surface_water_levels(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, An
     in_area = _in_counties(rec, "water_use.seven_county_area.counties", a.county)
     rec.ref("water_use.seven_county_area.counties")
     if in_area or a.area_of_concern is True:
-        where = "in the seven-county metropolitan area" if in_area else \
-            "in an area of concern determined by the commissioner"
-        rec.because(f"Groundwater in excess of {_gal(limit)} a year to maintain or increase "
-                    f"surface water levels {where}: existing permits are revoked and new "
-                    "permits may not be issued.")
+        where = (
+            "in the seven-county metropolitan area"
+            if in_area
+            else "in an area of concern determined by the commissioner"
+        )
+        rec.because(
+            f"Groundwater in excess of {_gal(limit)} a year to maintain or increase "
+            f"surface water levels {where}: existing permits are revoked and new "
+            "permits may not be issued."
+        )
         if a.nature_preserve_discharge is True:
-            rec.because("The subd. 5(b) exception (discharge into a nature preserve) is "
-                        "stated.")
+            rec.because("The subd. 5(b) exception (discharge into a nature preserve) is stated.")
             rec.check("Whether the subd. 5(b) exception applies.")
             return WaterOutcome.VERIFY, None
         return WaterOutcome.PROHIBITED, None
     if in_area is None or a.area_of_concern is None:
-        rec.because(f"Groundwater in excess of {_gal(limit)} a year to maintain surface water "
-                    "levels; whether the place is in the seven-county metropolitan area or an "
-                    "area of concern is not known.")
+        rec.because(
+            f"Groundwater in excess of {_gal(limit)} a year to maintain surface water "
+            "levels; whether the place is in the seven-county metropolitan area or an "
+            "area of concern is not known."
+        )
         rec.check("Whether the commissioner has determined the place an area of concern.")
         return WaterOutcome.VERIFY, None
     rec.because("Outside the seven-county metropolitan area and not in an area of concern.")
@@ -1208,8 +1375,14 @@ def surface_water_levels(
     a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
 ) -> WaterDecision:
     """Return the surface water level maintenance restriction (subd. 5a)."""
-    return _run(lambda rec: _surface_water_levels(a, rec), RULE_IDS["surface_water_levels"],
-                a.permit_id, a.facts(), as_of, params)
+    return _run(
+        lambda rec: _surface_water_levels(a, rec),
+        RULE_IDS["surface_water_levels"],
+        a.permit_id,
+        a.facts(),
+        as_of,
+        params,
+    )
 
 
 def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
@@ -1235,22 +1408,35 @@ def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
         "(subd. 5b(b))."
     )
     if applicant or supplier:
-        who = "A data center applicant" if applicant else "An existing permittee supplying a " \
-            "data center"
+        who = (
+            "A data center applicant"
+            if applicant
+            else "An existing permittee supplying a data center"
+        )
         rec.because(f"{who} with more than {_gal(limit)} a year: {conditions}")
         rec.check("Data center as defined in § 216B.02, subd. 11 (not held here).")
         rec.check("That the amount compared is the new or additional consumptive use.")
         return WaterOutcome.CONDITIONS, None
     # the fact the paragraph turns on: for a new or modified permit whether the applicant is
     # a data center, for an existing permit whether it supplies one; unknown is never "no"
-    relevant = (a.data_center if a.is_new_or_modified
-                else a.supplies_data_center if a.permit_action == "existing" else None)
+    relevant = (
+        a.data_center
+        if a.is_new_or_modified
+        else a.supplies_data_center
+        if a.permit_action == "existing"
+        else None
+    )
     if relevant is None:
-        rec.because(f"More than {_gal(limit)} a year and it is not stated whether "
-                    + ("the applicant is a data center." if a.is_new_or_modified
-                       else "the permittee intends to provide the water to a data center."
-                       if a.permit_action == "existing"
-                       else "a data center is involved (the permit action is not known)."))
+        rec.because(
+            f"More than {_gal(limit)} a year and it is not stated whether "
+            + (
+                "the applicant is a data center."
+                if a.is_new_or_modified
+                else "the permittee intends to provide the water to a data center."
+                if a.permit_action == "existing"
+                else "a data center is involved (the permit action is not known)."
+            )
+        )
         rec.check("Whether the applicant is, or supplies, a data center (§ 216B.02, subd. 11).")
         return WaterOutcome.VERIFY, None
     rec.because("No data center is involved.")
@@ -1261,8 +1447,14 @@ def data_center(
     a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
 ) -> WaterDecision:
     """Return the permit conditions for large data center appropriations (subd. 5b, 2025)."""
-    return _run(lambda rec: _data_center(a, rec), RULE_IDS["data_center"], a.permit_id,
-                a.facts(), as_of, params)
+    return _run(
+        lambda rec: _data_center(a, rec),
+        RULE_IDS["data_center"],
+        a.permit_id,
+        a.facts(),
+        as_of,
+        params,
+    )
 
 
 # --------------------------------------------------------------------------- subd. 6 fee
@@ -1301,36 +1493,48 @@ def _clause_fee(rec: _Rec, gallons: float, readings: FeeReadings) -> Fraction:
         row = found[0]
         fee = fee_of(row)
         rec.extra.update(clause=row["clause"], rate=row.get("rate"), flat_usd=row.get("usd"))
-        rec.because(f"{_gal(gallons)} a year falls in clause {row['clause']} of subd. 6(a): "
-                    f"{words(row)}, applied to the total amount appropriated: {_usd(fee)}.")
+        rec.because(
+            f"{_gal(gallons)} a year falls in clause {row['clause']} of subd. 6(a): "
+            f"{words(row)}, applied to the total amount appropriated: {_usd(fee)}."
+        )
         return fee
     below = [r for r in rows if r.get("less_than") is not None and exact(r["less_than"]) == got]
-    above = [r for r in rows if r.get("greater_than") is not None
-             and exact(r["greater_than"]) == got]
+    above = [
+        r for r in rows if r.get("greater_than") is not None and exact(r["greater_than"]) == got
+    ]
     if not below or not above:
-        raise RulesInputError(f"the subd. 6(a) schedule has a gap at {_gal(gallons)} that is "
-                              "not a boundary between two clauses; check water_use.yaml")
+        raise RulesInputError(
+            f"the subd. 6(a) schedule has a gap at {_gal(gallons)} that is "
+            "not a boundary between two clauses; check water_use.yaml"
+        )
     lower, upper = below[0], above[0]
     chosen, other = (upper, lower) if readings.boundary == "next_clause" else (lower, upper)
     fee, other_fee = fee_of(chosen), fee_of(other)
     rec.flag("fee_at_boundary")
-    rec.extra.update(clause=chosen["clause"], rate=chosen.get("rate"),
-                     flat_usd=chosen.get("usd"), boundary_reading=readings.boundary,
-                     fee_other_reading=_money(other_fee))
+    rec.extra.update(
+        clause=chosen["clause"],
+        rate=chosen.get("rate"),
+        flat_usd=chosen.get("usd"),
+        boundary_reading=readings.boundary,
+        fee_other_reading=_money(other_fee),
+    )
     rec.because(
-        f"{_gal(gallons)} is exactly the boundary between clause {lower['clause']} (\"less "
-        f"than {_gal(lower['less_than'])}\") and clause {upper['clause']} (\"greater than "
-        f"{_gal(upper['greater_than'])}\") and is in neither. Under the reading "
+        f'{_gal(gallons)} is exactly the boundary between clause {lower["clause"]} ("less '
+        f'than {_gal(lower["less_than"])}") and clause {upper["clause"]} ("greater than '
+        f'{_gal(upper["greater_than"])}") and is in neither. Under the reading '
         f"'{readings.boundary}' clause {chosen['clause']} applies ({words(chosen)}): "
         f"{_usd(fee)}; the other reading gives {_usd(other_fee)}."
     )
-    rec.check(f"Which clause the DNR applies to exactly {_gal(gallons)} (a boundary in no "
-              f"clause of subd. 6(a)): {_usd(fee)} or {_usd(other_fee)}.")
+    rec.check(
+        f"Which clause the DNR applies to exactly {_gal(gallons)} (a boundary in no "
+        f"clause of subd. 6(a)): {_usd(fee)} or {_usd(other_fee)}."
+    )
     return fee
 
 
-def _fee(a: Appropriation, rec: _Rec, readings: FeeReadings,
-         permitted: bool = True) -> tuple[WaterOutcome, Any]:
+def _fee(
+    a: Appropriation, rec: _Rec, readings: FeeReadings, permitted: bool = True
+) -> tuple[WaterOutcome, Any]:
     f = "water_use.fee."
     rec.cite(f"{_LAW}, subd. 6(a)")
     if not permitted:
@@ -1338,31 +1542,44 @@ def _fee(a: Appropriation, rec: _Rec, readings: FeeReadings,
         return WaterOutcome.NO_FEE, Fraction(0)
     if a.entity_type in _AGENCIES:
         rec.cite(f"{_LAW}, subd. 6(e)")
-        rec.because("A fee may not be imposed on an agency (§ 16B.01, subd. 2) or federal "
-                    "governmental agency holding a water appropriation permit.")
-        rec.check("That the permittee is an agency as defined in § 16B.01, subd. 2, or a "
-                  "federal governmental agency (definition not held here).")
+        rec.because(
+            "A fee may not be imposed on an agency (§ 16B.01, subd. 2) or federal "
+            "governmental agency holding a water appropriation permit."
+        )
+        rec.check(
+            "That the permittee is an agency as defined in § 16B.01, subd. 2, or a "
+            "federal governmental agency (definition not held here)."
+        )
         return WaterOutcome.NO_FEE, Fraction(0)
     if a.use == "flood_control" and a.source == "surface":
         rec.cite(f"{_LAW}, subd. 6(d)(6)")
-        rec.because("No fee is required for appropriating surface water to prevent flood "
-                    "damage or remove floodwaters during a period of flooding.")
+        rec.because(
+            "No fee is required for appropriating surface water to prevent flood "
+            "damage or remove floodwaters during a period of flooding."
+        )
         rec.check("The commissioner's determination of the period of flooding.")
         return WaterOutcome.NO_FEE, Fraction(0)
     if a.use == "stormwater" or (
-        a.use == "water_quality_treatment" and a.entity_type in _PUBLIC
+        a.use == "water_quality_treatment"
+        and a.entity_type in _PUBLIC
         and a.returns_to_source is True
     ):
         rec.cite(f"{_LAW}, subd. 6(g)")
-        rec.because("The fee is waived for installations and projects that use stormwater "
-                    "runoff, or where public entities divert water to treat a water quality "
-                    "issue and return it to its source without other use.")
-        rec.check("That the commissioner has not determined that the use adversely affects "
-                  "surface water or groundwater.")
+        rec.because(
+            "The fee is waived for installations and projects that use stormwater "
+            "runoff, or where public entities divert water to treat a water quality "
+            "issue and return it to its source without other use."
+        )
+        rec.check(
+            "That the commissioner has not determined that the use adversely affects "
+            "surface water or groundwater."
+        )
         return WaterOutcome.WAIVED, Fraction(0)
     if a.use == "water_quality_treatment" and a.returns_to_source is None:
-        rec.check("Whether the water is returned to its source without other use (the waiver "
-                  "of subd. 6(g)).")
+        rec.check(
+            "Whether the water is returned to its source without other use (the waiver "
+            "of subd. 6(g))."
+        )
     if a.annual_gallons is None:
         rec.because("The amount appropriated in the year is not given.")
         rec.check("The amount appropriated in the year.")
@@ -1371,27 +1588,35 @@ def _fee(a: Appropriation, rec: _Rec, readings: FeeReadings,
         key = "water_use.permit.general_permit_no_fee"
         if rec.passes(key, a.annual_gallons):
             rec.ref(key)
-            rec.because(f"Under a state general permit no fee is required for uses totaling "
-                        f"less than {_gal(rec.value(key))} annually.")
+            rec.because(
+                f"Under a state general permit no fee is required for uses totaling "
+                f"less than {_gal(rec.value(key))} annually."
+            )
             return WaterOutcome.NO_FEE, Fraction(0)
     volume = exact(rec.value(f + "rate_volume"))
     gallons = exact(a.annual_gallons)
     rec.amounts["annual_gallons"] = float(a.annual_gallons)
     if a.once_through == "cooling":
-        key = f + ("once_through_nonprofit_rate" if a.entity_type in _NONPROFIT_RATE
-                   else "once_through_other_rate")
+        key = f + (
+            "once_through_nonprofit_rate"
+            if a.entity_type in _NONPROFIT_RATE
+            else "once_through_other_rate"
+        )
         rate = exact(rec.value(key))
         rec.ref(key)
         fee = rate * gallons / volume
         rec.extra.update(clause="6(b)", rate=float(rate))
-        rec.because(f"A once-through cooling system: {_usd(rate)} per {_gal(volume)}, "
-                    f"{_usd(fee)}; the caps of subd. 6(d) do not apply to it.")
+        rec.because(
+            f"A once-through cooling system: {_usd(rate)} per {_gal(volume)}, "
+            f"{_usd(fee)}; the caps of subd. 6(d) do not apply to it."
+        )
     else:
         fee = _clause_fee(rec, a.annual_gallons, readings)
     # the minimum, (c), or the agricultural irrigation minimum, (f)
     minimum_key = f + "minimum"
     idle = a.use == "agricultural_irrigation" and (
-        a.annual_gallons == 0 or (
+        a.annual_gallons == 0
+        or (
             a.irrigation_suspended_days is not None
             and rec.passes(f + "irrigation_suspension_days", a.irrigation_suspended_days)
         )
@@ -1402,22 +1627,28 @@ def _fee(a: Appropriation, rec: _Rec, readings: FeeReadings,
     minimum = exact(rec.value(minimum_key))
     rec.ref(minimum_key)
     if idle and readings.irrigation_minimum == "fee_is_minimum":
-        rec.because(f"A year with no appropriation or a long suspension under an agricultural "
-                    f"irrigation permit: under the reading 'fee_is_minimum' the fee is the "
-                    f"subd. 6(f) minimum, {_usd(minimum)}.")
+        rec.because(
+            f"A year with no appropriation or a long suspension under an agricultural "
+            f"irrigation permit: under the reading 'fee_is_minimum' the fee is the "
+            f"subd. 6(f) minimum, {_usd(minimum)}."
+        )
         fee = minimum
     elif idle:
-        rec.because(f"A year with no appropriation or a long suspension under an agricultural "
-                    f"irrigation permit: the minimum is {_usd(minimum)} (subd. 6(f)), read as "
-                    "a floor (reading 'floor'); the clause fee still applies.")
+        rec.because(
+            f"A year with no appropriation or a long suspension under an agricultural "
+            f"irrigation permit: the minimum is {_usd(minimum)} (subd. 6(f)), read as "
+            "a floor (reading 'floor'); the clause fee still applies."
+        )
         rec.check("Whether the DNR charges only the subd. 6(f) minimum in such a year.")
     if fee < minimum:
         rec.because(f"{_usd(fee)} is less than the minimum fee of {_usd(minimum)}.")
         fee = minimum
     # per-permit caps of (d)(3)-(5)
     if a.once_through != "cooling":
-        cap_key = {"agricultural_irrigation": "agricultural_irrigation",
-                   "hydropower": "hydropower"}.get(a.use)
+        cap_key = {
+            "agricultural_irrigation": "agricultural_irrigation",
+            "hydropower": "hydropower",
+        }.get(a.use)
         if a.use == "cogeneration" and a.entity_type in ("municipality", "city_first_class"):
             cap_key = "cogeneration"
         if cap_key:
@@ -1429,16 +1660,22 @@ def _fee(a: Appropriation, rec: _Rec, readings: FeeReadings,
                 fee = cap
                 rec.flag("fee_capped")
             if cap_key == "agricultural_irrigation":
-                rec.check("The (d)(3) cap is applied per permit (reading 'per permit'); check "
-                          "whether the DNR applies it per entity.")
+                rec.check(
+                    "The (d)(3) cap is applied per permit (reading 'per permit'); check "
+                    "whether the DNR applies it per entity."
+                )
             elif cap_key == "cogeneration":
-                rec.check("The (d)(4) cap is for a municipality that furnishes electric "
-                          "service and cogenerates steam for home heating, for its permit "
-                          "for the cogeneration of electricity and steam: confirm both.")
+                rec.check(
+                    "The (d)(4) cap is for a municipality that furnishes electric "
+                    "service and cogenerates steam for home heating, for its permit "
+                    "for the cogeneration of electricity and steam: confirm both."
+                )
             elif cap_key == "hydropower":
-                rec.check("The (d)(5) cap is for a facility that temporarily diverts a water "
-                          "of the state from its natural channel to produce hydroelectric or "
-                          "hydromechanical power: confirm the diversion.")
+                rec.check(
+                    "The (d)(5) cap is for a facility that temporarily diverts a water "
+                    "of the state from its natural channel to produce hydroelectric or "
+                    "hydromechanical power: confirm the diversion."
+                )
     return WaterOutcome.FEE, fee
 
 
@@ -1473,13 +1710,23 @@ def processing_fee(
         ``fee_at_boundary`` with the other reading's fee.
     """
     readings = readings or FeeReadings()
-    return _run(lambda rec: _fee(a, rec, readings, permitted), RULE_IDS["fee"], a.permit_id,
-                a.facts(), as_of, params)
+    return _run(
+        lambda rec: _fee(a, rec, readings, permitted),
+        RULE_IDS["fee"],
+        a.permit_id,
+        a.facts(),
+        as_of,
+        params,
+    )
 
 
 def _entity_cap(
-    entity: str, entity_type: str, permits_held: int | None, fees: Mapping[str, Fraction],
-    capped_uses: Mapping[str, bool], rec: _Rec,
+    entity: str,
+    entity_type: str,
+    permits_held: int | None,
+    fees: Mapping[str, Fraction],
+    capped_uses: Mapping[str, bool],
+    rec: _Rec,
 ) -> tuple[WaterOutcome, Any]:
     """Cap one entity's summed fees (subd. 6(d)(1), (2)); return the allowed total."""
     total = sum(fees.values(), Fraction(0))
@@ -1499,35 +1746,45 @@ def _entity_cap(
         held = permits_held
         if held is None:
             row = max(rows, key=lambda r: exact(r["usd"]))
-            rec.because(f"The number of permits {entity} holds is not given: the highest cap, "
-                        f"clause {row['clause']}, is used, so the fee is not understated.")
+            rec.because(
+                f"The number of permits {entity} holds is not given: the highest cap, "
+                f"clause {row['clause']}, is used, so the fee is not understated."
+            )
             rec.check(f"The number of permits {entity} holds (hydropower permits do not count).")
         else:
             if held < counted:
-                rec.because(f"permits_held ({held}) is less than the {counted} permits of "
-                            f"{entity} in the layer; {counted} is used.")
+                rec.because(
+                    f"permits_held ({held}) is less than the {counted} permits of "
+                    f"{entity} in the layer; {counted} is used."
+                )
                 held = counted
-            row = next(r for r in rows if exact(r["at_least"]) <= held and (
-                r.get("at_most") is None or held <= exact(r["at_most"])))
-            rec.because(f"{entity} holds {held} permit(s): clause {row['clause']} of subd. "
-                        f"6(d)(2) caps its fees at {_usd(exact(row['usd']))} a year.")
+            row = next(
+                r
+                for r in rows
+                if exact(r["at_least"]) <= held
+                and (r.get("at_most") is None or held <= exact(r["at_most"]))
+            )
+            rec.because(
+                f"{entity} holds {held} permit(s): clause {row['clause']} of subd. "
+                f"6(d)(2) caps its fees at {_usd(exact(row['usd']))} a year."
+            )
             rec.check("The permits held exclude hydropower facilities (subd. 6(d)(5)).")
         cap = exact(row["usd"])
         rec.extra["cap_clause"] = row["clause"]
     rec.amounts["cap"] = float(cap)
     if total > cap:
-        rec.because(f"The entity's fees total {_usd(total)}, more than the cap: each permit's "
-                    f"fee is reduced in proportion (reading 'pro rata') so they sum to "
-                    f"{_usd(cap)}.")
+        rec.because(
+            f"The entity's fees total {_usd(total)}, more than the cap: each permit's "
+            f"fee is reduced in proportion (reading 'pro rata') so they sum to "
+            f"{_usd(cap)}."
+        )
         rec.flag("fee_capped")
         return WaterOutcome.FEE, cap
     rec.because(f"The entity's fees total {_usd(total)}, within the cap.")
     return WaterOutcome.FEE, total
 
 
-def _surcharge(
-    members: Sequence[Appropriation], rec: _Rec
-) -> tuple[WaterOutcome, Any]:
+def _surcharge(members: Sequence[Appropriation], rec: _Rec) -> tuple[WaterOutcome, Any]:
     """Return the summer surcharge of one permit or one common distribution system."""
     f = "water_use.fee."
     rec.ref(f + "surcharge_rate")
@@ -1536,8 +1793,10 @@ def _surcharge(
     rate = exact(rec.value(f + "surcharge_rate"))
     volume = exact(rec.value(f + "rate_volume"))
     if any(m.monthly_gallons is None for m in members):
-        rec.because("The 12 monthly volumes are not given, so the surcharge of subd. 6(h) "
-                    "cannot be computed.")
+        rec.because(
+            "The 12 monthly volumes are not given, so the surcharge of subd. 6(h) "
+            "cannot be computed."
+        )
         rec.check("Monthly volumes January to December (gal_jan ... gal_dec).")
         return WaterOutcome.VERIFY, None
     totals = {
@@ -1551,14 +1810,21 @@ def _surcharge(
     rec.amounts["excess_gallons"] = float(over)
     rec.extra["months"] = months
     detail = ", ".join(f"{m.capitalize()} {fmt_number(float(excess[m]))}" for m in months)
-    whose = f"the {len(members)} permits supplying the common distribution system" \
-        if len(members) > 1 else "the permit"
-    rec.because(f"Volume of {whose} above {reference.capitalize()}'s "
-                f"({fmt_number(float(base))} gallons) in each surcharge month: {detail} "
-                f"gallons; {_usd(rate)} per {_gal(volume)} gives {_usd(surcharge)}.")
+    whose = (
+        f"the {len(members)} permits supplying the common distribution system"
+        if len(members) > 1
+        else "the permit"
+    )
+    rec.because(
+        f"Volume of {whose} above {reference.capitalize()}'s "
+        f"({fmt_number(float(base))} gallons) in each surcharge month: {detail} "
+        f"gallons; {_usd(rate)} per {_gal(volume)} gives {_usd(surcharge)}."
+    )
     if len(members) > 1:
-        rec.because("The system's surcharge is shared among its permits in proportion to "
-                    "their volume in the surcharge months (reading 'pro rata').")
+        rec.because(
+            "The system's surcharge is shared among its permits in proportion to "
+            "their volume in the surcharge months (reading 'pro rata')."
+        )
     return WaterOutcome.FEE, surcharge
 
 
@@ -1582,8 +1848,9 @@ class ScreeningResult:
     decisions: tuple[WaterDecision, ...]
     summary: tuple[Mapping[str, Any], ...]
     as_of: str
-    _index: Mapping[str, list[WaterDecision]] = field(default_factory=dict, repr=False,
-                                                      compare=False)
+    _index: Mapping[str, list[WaterDecision]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         index: dict[str, list[WaterDecision]] = defaultdict(list)
@@ -1618,8 +1885,12 @@ def _edition_screen(
 ) -> dict[tuple[str, str], _Result]:
     out: dict[tuple[str, str], _Result] = {}
 
-    def run(rule: str, subject: str, core: Callable[[_Rec], tuple[WaterOutcome, Any]],
-            inputs: Mapping[str, Any]) -> _Result:
+    def run(
+        rule: str,
+        subject: str,
+        core: Callable[[_Rec], tuple[WaterOutcome, Any]],
+        inputs: Mapping[str, Any],
+    ) -> _Result:
         rec = _Rec(RULE_IDS[rule], subject, params, ed)
         outcome, value = core(rec)
         res = _Result(rec, outcome, value, inputs)
@@ -1629,16 +1900,21 @@ def _edition_screen(
     fees: dict[str, Fraction | None] = {}
     for a in items:
         facts = a.facts()
-        permit = run("permit_required", a.permit_id,
-                     lambda rec, a=a: _permit_required(a, rec), facts)
+        permit = run(
+            "permit_required", a.permit_id, lambda rec, a=a: _permit_required(a, rec), facts
+        )
         for rule, core in _RESTRICTIONS:
             run(rule, a.permit_id, lambda rec, a=a, core=core: core(a, rec), facts)
         # a permit in force pays its fee even in a year under the minimum-use amounts
         permitted = permit.outcome != WaterOutcome.NOT_REQUIRED or a.permit_action == "existing"
-        fee = run("fee", a.permit_id, lambda rec, a=a, p=permitted: _fee(a, rec, readings, p),
-                  facts)
-        fees[a.permit_id] = fee.value if fee.outcome in (WaterOutcome.FEE,) else (
-            Fraction(0) if fee.value is not None else None)
+        fee = run(
+            "fee", a.permit_id, lambda rec, a=a, p=permitted: _fee(a, rec, readings, p), facts
+        )
+        fees[a.permit_id] = (
+            fee.value
+            if fee.outcome in (WaterOutcome.FEE,)
+            else (Fraction(0) if fee.value is not None else None)
+        )
 
     # per-entity caps, (d)(1)-(2): not once-through cooling, not (d)(3)-(5) capped uses
     by_entity: dict[str, list[Appropriation]] = defaultdict(list)
@@ -1659,12 +1935,18 @@ def _edition_screen(
         types = {m.entity_type for m in members}
         etype = "city_first_class" if "city_first_class" in types else members[0].entity_type
         known = {k: v for k, v in member_fees.items() if v is not None}
-        res = run("cap", entity,
-                  lambda rec, e=entity, t=etype, h=held, k=known, u=uses:
-                  _entity_cap(e, t, h, k, u, rec),
-                  {"entity": entity, "entity_type": etype, "permits_held": held,
-                   "permits": sorted(member_fees),
-                   "fees": {k: _money(v) for k, v in known.items()}})
+        res = run(
+            "cap",
+            entity,
+            lambda rec, e=entity, t=etype, h=held, k=known, u=uses: _entity_cap(e, t, h, k, u, rec),
+            {
+                "entity": entity,
+                "entity_type": etype,
+                "permits_held": held,
+                "permits": sorted(member_fees),
+                "fees": {k: _money(v) for k, v in known.items()},
+            },
+        )
         total = sum(known.values(), Fraction(0))
         for pid, v in known.items():
             after_cap[pid] = v if total == 0 or res.value >= total else v * res.value / total
@@ -1672,39 +1954,58 @@ def _edition_screen(
     # summer surcharge, (h): municipal permits sharing a system are summed
     surcharge_uses = set(params.value("water_use.fee.surcharge_uses", ed.applies_from))
     groups: dict[str, list[Appropriation]] = defaultdict(list)
-    no_fee = {pid for (pid, rule), res in out.items() if rule == RULE_IDS["fee"]
-              and res.outcome in (WaterOutcome.NO_FEE, WaterOutcome.WAIVED)}
+    no_fee = {
+        pid
+        for (pid, rule), res in out.items()
+        if rule == RULE_IDS["fee"] and res.outcome in (WaterOutcome.NO_FEE, WaterOutcome.WAIVED)
+    }
     for a in items:
         if a.use in surcharge_uses and a.permit_id not in no_fee:
-            system = a.distribution_system if a.use == "municipal" and a.distribution_system \
+            system = (
+                a.distribution_system
+                if a.use == "municipal" and a.distribution_system
                 else f"permit:{a.permit_id}"
+            )
             groups[system].append(a)
     surcharges: dict[str, Fraction | None] = {}
     for system, members in groups.items():
         subject = system if len(members) > 1 else members[0].permit_id
-        res = run("surcharge", subject, lambda rec, m=members: _surcharge(m, rec),
-                  {"distribution_system": system, "permits": [m.permit_id for m in members]})
+        res = run(
+            "surcharge",
+            subject,
+            lambda rec, m=members: _surcharge(m, rec),
+            {"distribution_system": system, "permits": [m.permit_id for m in members]},
+        )
         if res.value is None:
             for m in members:
                 surcharges[m.permit_id] = None
             continue
         months = [MONTHS.index(x) for x in res.rec.extra["months"]]
-        weights = {m.permit_id: sum((exact(m.monthly_gallons[i]) for i in months), Fraction(0))
-                   for m in members}
+        weights = {
+            m.permit_id: sum((exact(m.monthly_gallons[i]) for i in months), Fraction(0))
+            for m in members
+        }
         whole = sum(weights.values(), Fraction(0))
         for m in members:
             share = Fraction(1, len(members)) if whole == 0 else weights[m.permit_id] / whole
             surcharges[m.permit_id] = res.value * share
         if len(members) > 1:
             for m in members:
-                run("surcharge", m.permit_id,
+                run(
+                    "surcharge",
+                    m.permit_id,
                     lambda rec, s=system, v=surcharges[m.permit_id]: _share(rec, s, v),
-                    {"distribution_system": system})
+                    {"distribution_system": system},
+                )
 
     for a in items:
         base, sur = after_cap.get(a.permit_id), surcharges.get(a.permit_id, Fraction(0))
-        run("total", a.permit_id, lambda rec, b=base, s=sur: _total(rec, b, s),
-            {"fee_after_cap": _money(base), "surcharge": _money(sur)})
+        run(
+            "total",
+            a.permit_id,
+            lambda rec, b=base, s=sur: _total(rec, b, s),
+            {"fee_after_cap": _money(base), "surcharge": _money(sur)},
+        )
     return out
 
 
@@ -1720,18 +2021,20 @@ def _share(rec: _Rec, system: str, value: Fraction | None) -> tuple[WaterOutcome
     return WaterOutcome.FEE, value
 
 
-def _total(rec: _Rec, base: Fraction | None, surcharge: Fraction | None
-           ) -> tuple[WaterOutcome, Any]:
+def _total(
+    rec: _Rec, base: Fraction | None, surcharge: Fraction | None
+) -> tuple[WaterOutcome, Any]:
     rec.cite(f"{_LAW}, subd. 6")
     rec.amounts["fee_after_cap"] = _money(base)
     rec.amounts["surcharge"] = _money(surcharge)
     if base is None or surcharge is None:
-        rec.because("A part of the fee is not known (see the fee, cap and surcharge "
-                    "decisions).")
+        rec.because("A part of the fee is not known (see the fee, cap and surcharge decisions).")
         return WaterOutcome.VERIFY, None
-    rec.because(f"Fee after the entity cap {_usd(base)} plus summer surcharge "
-                f"{_usd(surcharge)} (reading 'surcharge after caps': the caps of subd. 6(d) "
-                "limit the processing fee; the subd. 6(h) surcharge is added after them).")
+    rec.because(
+        f"Fee after the entity cap {_usd(base)} plus summer surcharge "
+        f"{_usd(surcharge)} (reading 'surcharge after caps': the caps of subd. 6(d) "
+        "limit the processing fee; the subd. 6(h) surcharge is added after them)."
+    )
     return WaterOutcome.FEE, base + surcharge
 
 
@@ -1766,8 +2069,7 @@ def screen(
     params = params if params is not None else water_use_parameters()
     readings = readings or FeeReadings()
     day = as_date(as_of)
-    per_edition = [_edition_screen(items, params, ed, readings)
-                   for ed in editions_for(day, params)]
+    per_edition = [_edition_screen(items, params, ed, readings) for ed in editions_for(day, params)]
     keys = list(dict.fromkeys(k for run in per_edition for k in run))
     decisions = []
     for key in keys:
@@ -1782,14 +2084,16 @@ def screen(
     for a in items:
         mine = index[a.permit_id]
         by_rule = {d.rule_id: d for d in mine}
-        summary.append({
-            "permit_id": a.permit_id,
-            "outcome": headline(mine).value,
-            "permit": by_rule[RULE_IDS["permit_required"]].outcome.value,
-            "fee_usd": by_rule[RULE_IDS["fee"]].value,
-            "total_usd": by_rule[RULE_IDS["total"]].value,
-            "edition": by_rule[RULE_IDS["permit_required"]].edition,
-        })
+        summary.append(
+            {
+                "permit_id": a.permit_id,
+                "outcome": headline(mine).value,
+                "permit": by_rule[RULE_IDS["permit_required"]].outcome.value,
+                "fee_usd": by_rule[RULE_IDS["fee"]].value,
+                "total_usd": by_rule[RULE_IDS["total"]].value,
+                "edition": by_rule[RULE_IDS["permit_required"]].edition,
+            }
+        )
     return ScreeningResult(tuple(decisions), tuple(summary), day.isoformat())
 
 
@@ -1869,30 +2173,49 @@ def past_unpermitted_fees(
         try:
             d = processing_fee(a, as_of=end, params=params, readings=readings)
         except ParameterNotInForce:
-            rows.append({"year": year, "edition": "", "outcome": "not_assessed", "fee_usd": None,
-                         "note": "no edition of § 103G.271 is held for this year"})
+            rows.append(
+                {
+                    "year": year,
+                    "edition": "",
+                    "outcome": "not_assessed",
+                    "fee_usd": None,
+                    "note": "no edition of § 103G.271 is held for this year",
+                }
+            )
             total = None
             continue
-        rows.append({"year": year, "edition": d.edition, "outcome": d.outcome.value,
-                     "fee_usd": d.value, "note": "; ".join(d.flags)})
+        rows.append(
+            {
+                "year": year,
+                "edition": d.edition,
+                "outcome": d.outcome.value,
+                "fee_usd": d.value,
+                "note": "; ".join(d.flags),
+            }
+        )
         if d.value is None:
             total = None
         elif total is not None:
             total += exact(d.value)
     rec.rows = rows
-    rec.because(f"Fees for unpermitted appropriation are due for the {years} calendar years "
-                f"before {notified_year}, the year of notification (reading 'calendar years "
-                "before the notification year'), each at the fee of that year, in addition to "
-                "any other fee or penalty.")
+    rec.because(
+        f"Fees for unpermitted appropriation are due for the {years} calendar years "
+        f"before {notified_year}, the year of notification (reading 'calendar years "
+        "before the notification year'), each at the fee of that year, in addition to "
+        "any other fee or penalty."
+    )
     if a.use == "hydropower" or a.once_through:
-        rec.check("The commissioner may waive these fees for a residential system permitted "
-                  "under subd. 5(b) or a hydroelectric or hydromechanical facility.")
+        rec.check(
+            "The commissioner may waive these fees for a residential system permitted "
+            "under subd. 5(b) or a hydroelectric or hydromechanical facility."
+        )
     if total is None:
         rec.because("A year's fee is not known (see the schedule): no total is given.")
         rec.check("The fee of each year marked indeterminate or not assessed.")
         return _single(_Result(rec, WaterOutcome.INDETERMINATE, None, a.facts()))
-    return replace(_single(_Result(rec, WaterOutcome.SCHEDULE, total, a.facts())),
-                   as_of=day.isoformat())
+    return replace(
+        _single(_Result(rec, WaterOutcome.SCHEDULE, total, a.facts())), as_of=day.isoformat()
+    )
 
 
 def late_payment_penalty(
@@ -1935,14 +2258,21 @@ def late_payment_penalty(
     pct = exact(rec.value(pct_key)) / PERCENT
     grace = int(rec.value(grace_key))
     rec.ref(pct_key)
-    inputs = {"unpaid_usd": unpaid_usd, "due_date": due.isoformat(),
-              "second_notice_date": notice.isoformat(), "on": day.isoformat()}
+    inputs = {
+        "unpaid_usd": unpaid_usd,
+        "due_date": due.isoformat(),
+        "second_notice_date": notice.isoformat(),
+        "on": day.isoformat(),
+    }
     start = notice + dt.timedelta(days=grace)
     if day <= start:
-        rec.because(f"The balance has not remained unpaid {grace} days after the second notice "
-                    f"({start.isoformat()}): no penalty yet.")
-        return replace(_single(_Result(rec, WaterOutcome.NO_FEE, Fraction(0), inputs)),
-                       as_of=day.isoformat())
+        rec.because(
+            f"The balance has not remained unpaid {grace} days after the second notice "
+            f"({start.isoformat()}): no penalty yet."
+        )
+        return replace(
+            _single(_Result(rec, WaterOutcome.NO_FEE, Fraction(0), inputs)), as_of=day.isoformat()
+        )
     months = (day.year - due.year) * len(MONTHS) + day.month - due.month
     if day.day < due.day:
         months -= 1
@@ -1952,11 +2282,12 @@ def late_payment_penalty(
         rows.append({"month": k, "penalty_usd": _money(balance * pct * k)})
     penalty = balance * pct * max(months, 0)
     rec.rows = rows
-    rec.because(f"Unpaid {_usd(balance)} remains past {start.isoformat()}: "
-                f"{fmt_number(float(pct * PERCENT))} percent a month from the original due date "
-                f"{due.isoformat()}, {months} whole month(s) to {day.isoformat()}, "
-                f"{_usd(penalty)} (reading 'simple', not compounded).")
+    rec.because(
+        f"Unpaid {_usd(balance)} remains past {start.isoformat()}: "
+        f"{fmt_number(float(pct * PERCENT))} percent a month from the original due date "
+        f"{due.isoformat()}, {months} whole month(s) to {day.isoformat()}, "
+        f"{_usd(penalty)} (reading 'simple', not compounded)."
+    )
     rec.check("Whether the DNR compounds the penalty or counts part months.")
     rec.check("Failure to pay is sufficient cause for revoking the permit (subd. 6(e)).")
-    return replace(_single(_Result(rec, WaterOutcome.FEE, penalty, inputs)),
-                   as_of=day.isoformat())
+    return replace(_single(_Result(rec, WaterOutcome.FEE, penalty, inputs)), as_of=day.isoformat())

@@ -295,12 +295,16 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
 
     if needs is None:
         tmp = pd.DataFrame({"impact_id": r["impact_id"], "acres": acres_row, "ratio": ratio})
-        needs = tmp.groupby("impact_id", sort=False).agg(acres=("acres", "max"),
-                                                         ratio=("ratio", "min")).reset_index()
+        needs = (
+            tmp.groupby("impact_id", sort=False)
+            .agg(acres=("acres", "max"), ratio=("ratio", "min"))
+            .reset_index()
+        )
     for col in ("impact_id", "acres"):
         if col not in needs:
-            raise AllocationError(f"`needs` must have columns impact_id, acres (and ratio); "
-                                  f"{col!r} is missing")
+            raise AllocationError(
+                f"`needs` must have columns impact_id, acres (and ratio); {col!r} is missing"
+            )
     if needs["impact_id"].duplicated().any():
         dup = needs.loc[needs["impact_id"].duplicated(), "impact_id"].tolist()[:5]
         raise AllocationError(f"`needs` lists impact(s) {dup} more than once")
@@ -330,8 +334,10 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
     listed: dict[Any, int] = {}
     reasons: dict[Any, list[str]] = {}
     for imp, exc, why in zip(
-        r["impact_id"], excluded,
-        r["exclusion_reason"] if "exclusion_reason" in r else [""] * len(r), strict=True,
+        r["impact_id"],
+        excluded,
+        r["exclusion_reason"] if "exclusion_reason" in r else [""] * len(r),
+        strict=True,
     ):
         listed[imp] = listed.get(imp, 0) + 1
         if exc and isinstance(why, str) and why:
@@ -339,8 +345,11 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
 
     tier = pd.to_numeric(r["tier"], errors="coerce").to_numpy(dtype=float)
     # the siting reading of subd. 3(c) (rank_options): allocate by priority, report the tier
-    level = (pd.to_numeric(r["priority"], errors="coerce").to_numpy(dtype=float)
-             if "priority" in r else tier)
+    level = (
+        pd.to_numeric(r["priority"], errors="coerce").to_numpy(dtype=float)
+        if "priority" in r
+        else tier
+    )
     known_impact = r["impact_id"].map(pos_i).notna().to_numpy()
     use = (~excluded) & np.isfinite(tier) & np.isfinite(level) & (ratio > 0) & known_impact
     pi = r.loc[use, "impact_id"].map(pos_i).to_numpy(dtype=int)
@@ -355,14 +364,30 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
     pair_ratio = ratio[idx]
     if np.isnan(iratio).any():  # impacts without a given ratio: their lowest pair ratio
         low = pd.Series(ratio).groupby(r["impact_id"]).min()
-        iratio = np.array([iratio[n] if np.isfinite(iratio[n]) else low.get(k, np.nan)
-                           for n, k in enumerate(impacts)])
+        iratio = np.array(
+            [
+                iratio[n] if np.isfinite(iratio[n]) else low.get(k, np.nan)
+                for n, k in enumerate(impacts)
+            ]
+        )
     return _Problem(
-        impacts=impacts, acres=acres, impact_ratio=iratio, option_ids=option_ids,
-        option_kind=kind, cap=cap, price=price, fixed=fixed, pi=pi[keep], po=po[keep],
-        ratio=pair_ratio, tier=level[idx].astype(int), label_tier=tier[idx].astype(int),
+        impacts=impacts,
+        acres=acres,
+        impact_ratio=iratio,
+        option_ids=option_ids,
+        option_kind=kind,
+        cap=cap,
+        price=price,
+        fixed=fixed,
+        pi=pi[keep],
+        po=po[keep],
+        ratio=pair_ratio,
+        tier=level[idx].astype(int),
+        label_tier=tier[idx].astype(int),
         distance=np.nan_to_num(_num(r, "distance_ft")[idx], nan=0.0),
-        out_of_kind=out_of_kind[idx].astype(float), listed=listed, excluded_reasons=reasons,
+        out_of_kind=out_of_kind[idx].astype(float),
+        listed=listed,
+        excluded_reasons=reasons,
     )
 
 
@@ -413,11 +438,13 @@ def _solve_stages(
         LinearConstraint(a_cap, -np.inf, ub_cap),
     ]
     lb = np.zeros(n)
-    ub = np.concatenate([
-        np.minimum(p.cap[p.po], p.acres[p.pi] * p.ratio),
-        p.acres,
-        np.ones(n_y),
-    ])
+    ub = np.concatenate(
+        [
+            np.minimum(p.cap[p.po], p.acres[p.pi] * p.ratio),
+            p.acres,
+            np.ones(n_y),
+        ]
+    )
     bounds = Bounds(lb, ub)
     stages: list[Stage] = []
     x_best = np.concatenate([np.zeros(n_p), p.acres, np.zeros(n_y)])
@@ -430,30 +457,34 @@ def _solve_stages(
         cs = c / scale
         integrality = np.zeros(n)
         if integer and n_y:
-            integrality[n_p + n_i:] = 1
+            integrality[n_p + n_i :] = 1
         options: dict[str, Any] = {"mip_rel_gap": _MIP_REL_GAP, "presolve": True}
         if time_limit is not None:
             options["time_limit"] = float(time_limit)
-        res = milp(cs, integrality=integrality, bounds=bounds, constraints=constraints,
-                   options=options)
+        res = milp(
+            cs, integrality=integrality, bounds=bounds, constraints=constraints, options=options
+        )
         if res.status != 0 or res.x is None:
             raise AllocationError(
                 f"allocation stage {name!r} failed: {res.message} (status {res.status}). "
-                + ("Raise `time_limit` or simplify the problem."
-                   if res.status == 1 else "This is a bug if the inputs are valid; please "
-                   "report it with the ranking.")
+                + (
+                    "Raise `time_limit` or simplify the problem."
+                    if res.status == 1
+                    else "This is a bug if the inputs are valid; please report it with the ranking."
+                )
             )
         z = float(cs @ res.x)
         slack = tolerance * max(1.0, abs(z))
-        constraints.append(LinearConstraint(sparse.csr_array(cs.reshape(1, -1)), -np.inf,
-                                            z + slack))
+        constraints.append(
+            LinearConstraint(sparse.csr_array(cs.reshape(1, -1)), -np.inf, z + slack)
+        )
         x_best = res.x
         value = -z * scale if name.startswith("tier_") else z * scale
         stages.append(Stage(name=name, objective=value, status=str(res.message)))
 
     if n_p:
         c = np.zeros(n)
-        c[n_p:n_p + n_i] = 1.0
+        c[n_p : n_p + n_i] = 1.0
         run("unmet", c, integer=False)
         for k in (1, 2, 3):
             better = p.tier <= k
@@ -463,16 +494,18 @@ def _solve_stages(
                 run(f"tier_{k}", c, integer=False)
         c = np.zeros(n)
         bank_price = np.nan_to_num(np.where(p.option_kind[p.po] == "bank", p.price[p.po], 0.0))
-        c[:n_p] = (weights["cost"] * bank_price * (1.0 + fee_rate)
-                   + weights["distance"] * p.distance
-                   + weights["out_of_kind"] * p.out_of_kind)
+        c[:n_p] = (
+            weights["cost"] * bank_price * (1.0 + fee_rate)
+            + weights["distance"] * p.distance
+            + weights["out_of_kind"] * p.out_of_kind
+        )
         for o, k in y_pos.items():
             c[n_p + n_i + k] = weights["cost"] * p.fixed[o]
         run("cost", c, integer=True)  # skipped when every weight is 0
     # credits to 1e-7: below that the numbers are the solver's tolerances, not a plan
     x = np.round(np.clip(x_best[:n_p], 0.0, None), _X_DECIMALS)
     x[x < _X_EPS] = 0.0
-    u = np.clip(x_best[n_p:n_p + n_i], 0.0, None)
+    u = np.clip(x_best[n_p : n_p + n_i], 0.0, None)
     covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)
     u = np.maximum(p.acres - covered, 0.0)
     u[u < _U_EPS] = 0.0
@@ -486,8 +519,7 @@ def _unmet_reason(p: _Problem, i: int, x: np.ndarray) -> str:
         return "no replacement site or bank credit was listed for this impact"
     if not mine.any():
         why = "; ".join(sorted(set(p.excluded_reasons.get(imp, []))))
-        return ("every listed option is excluded or has no credits"
-                + (f" ({why})" if why else ""))
+        return "every listed option is excluded or has no credits" + (f" ({why})" if why else "")
     opts = sorted({p.option_ids[o] for o in p.po[mine]}, key=str)
     return (
         f"the eligible options ({', '.join(map(str, opts))}) do not have enough credits left "
@@ -571,12 +603,19 @@ def allocate(
             fee = 0.0
             cost = p.fixed[o] * credits / site_total[o] if site_total[o] > 0 else 0.0
         fees.append(fee)
-        plan_rows.append({
-            "impact_id": p.impacts[i], "option_id": p.option_ids[o],
-            "option_kind": p.option_kind[o], "tier": int(_label(p)[k]), "credits": credits,
-            "cost": cost, "acres": credits / p.ratio[k], "ratio": float(p.ratio[k]),
-            "fee": fee,
-        })
+        plan_rows.append(
+            {
+                "impact_id": p.impacts[i],
+                "option_id": p.option_ids[o],
+                "option_kind": p.option_kind[o],
+                "tier": int(_label(p)[k]),
+                "credits": credits,
+                "cost": cost,
+                "acres": credits / p.ratio[k],
+                "ratio": float(p.ratio[k]),
+                "fee": fee,
+            }
+        )
     plan = pd.DataFrame(plan_rows, columns=[*PLAN_COLUMNS, "acres", "ratio", "fee"])
     if len(plan):
         order = {k: n for n, k in enumerate(p.impacts)}
@@ -591,19 +630,23 @@ def allocate(
     unmet_rows = []
     for i in np.flatnonzero(u > 0):
         ratio = p.impact_ratio[i]
-        unmet_rows.append({
-            "impact_id": p.impacts[i],
-            "credits_short": float(u[i] * ratio) if np.isfinite(ratio) else float("nan"),
-            "reason": _unmet_reason(p, i, x), "acres_short": float(u[i]),
-        })
+        unmet_rows.append(
+            {
+                "impact_id": p.impacts[i],
+                "credits_short": float(u[i] * ratio) if np.isfinite(ratio) else float("nan"),
+                "reason": _unmet_reason(p, i, x),
+                "acres_short": float(u[i]),
+            }
+        )
     unmet = pd.DataFrame(unmet_rows, columns=[*UNMET_COLUMNS, "acres_short"])
 
     by_tier = {t: 0.0 for t in (1, 2, 3, 4)}
     for k in used:
         by_tier[int(_label(p)[k])] += float(x[k] / p.ratio[k])
     unknown_cost = bool(plan["cost"].isna().any()) if len(plan) else False
-    sites_used = sorted({p.option_ids[p.po[k]] for k in used
-                         if p.option_kind[p.po[k]] == "site"}, key=str)
+    sites_used = sorted(
+        {p.option_ids[p.po[k]] for k in used if p.option_kind[p.po[k]] == "site"}, key=str
+    )
     totals = {
         "impacts": len(p.impacts),
         "impacts_fully_met": int(len(p.impacts) - len(unmet)),
@@ -620,9 +663,14 @@ def allocate(
         "fee_rate": fee_rate,
     }
     return Allocation(
-        plan=plan, unmet=unmet, totals=totals, stages=tuple(stages),
-        status="optimal" if len(p.pi) else "no_options", fee_rate=float(fee_rate),
-        weights=weights, citations=tuple(citations),
+        plan=plan,
+        unmet=unmet,
+        totals=totals,
+        stages=tuple(stages),
+        status="optimal" if len(p.pi) else "no_options",
+        fee_rate=float(fee_rate),
+        weights=weights,
+        citations=tuple(citations),
     )
 
 

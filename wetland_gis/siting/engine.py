@@ -138,8 +138,9 @@ class SitingResult:
         }
 
 
-def _read_frame(value: Any, role: str, reader: Any, inputs: list[InputRecord],
-                records: list[str]) -> Any:
+def _read_frame(
+    value: Any, role: str, reader: Any, inputs: list[InputRecord], records: list[str]
+) -> Any:
     if value is None:
         return None
     if isinstance(value, (str, Path)):
@@ -147,15 +148,25 @@ def _read_frame(value: Any, role: str, reader: Any, inputs: list[InputRecord],
         try:
             frame = reader(path)
         except pd.errors.EmptyDataError as err:
-            raise InputError(f"the {role} file {path} is empty; give a file with a header "
-                             "row and the columns of docs/data_schema.md") from err
+            raise InputError(
+                f"the {role} file {path} is empty; give a file with a header "
+                "row and the columns of docs/data_schema.md"
+            ) from err
         crs = frame.crs.to_string() if getattr(frame, "crs", None) is not None else None
-        inputs.append(InputRecord(role=role, path=str(path), sha256=file_sha256(path),
-                                  crs=crs, features=len(frame)))
+        inputs.append(
+            InputRecord(
+                role=role, path=str(path), sha256=file_sha256(path), crs=crs, features=len(frame)
+            )
+        )
         return frame
-    inputs.append(InputRecord(role=role, path="<in memory>", features=len(value),
-                              crs=value.crs.to_string() if getattr(value, "crs", None)
-                              is not None else None))
+    inputs.append(
+        InputRecord(
+            role=role,
+            path="<in memory>",
+            features=len(value),
+            crs=value.crs.to_string() if getattr(value, "crs", None) is not None else None,
+        )
+    )
     return value
 
 
@@ -233,8 +244,9 @@ def site(
         inputs.append(InputRecord(role="impacts", path="<in memory>", features=len(impacts)))
 
     if isinstance(adjustments, (str, Path)):
-        inputs.append(InputRecord(role="adjustments", path=str(adjustments),
-                                  sha256=file_sha256(adjustments)))
+        inputs.append(
+            InputRecord(role="adjustments", path=str(adjustments), sha256=file_sha256(adjustments))
+        )
         adjustments = load_adjustments(adjustments)
     adjustments = adjustments if adjustments is not None else load_adjustments()
 
@@ -246,8 +258,10 @@ def site(
         inputs.extend(context.manifest_inputs())
         records.extend(context.records)
     else:
-        records.append("no context layers given: options are placed only by the values they "
-                       "carry (minor, major, bsa, pct_class)")
+        records.append(
+            "no context layers given: options are placed only by the values they "
+            "carry (minor, major, bsa, pct_class)"
+        )
 
     site_frame = _read_frame(sites, "sites", _read_sites, inputs, records)
     for frame, role in ((site_frame, "sites"), (impacts, "impacts")):
@@ -255,18 +269,22 @@ def site(
         if crs is not None and not crs.equals(WORKING_CRS):
             records.append(f"{role}: reprojected from {crs_label(crs)} to {WORKING_CRS}")
     if site_frame is not None:
-        site_frame = prepare_sites(site_frame, source=str(sites) if isinstance(
-            sites, (str, Path)) else "sites")
+        site_frame = prepare_sites(
+            site_frame, source=str(sites) if isinstance(sites, (str, Path)) else "sites"
+        )
     bank_frame = _read_frame(banks, "banks", read_bank_listing, inputs, records)
     if bank_frame is not None and "option_id" not in bank_frame:
         bank_frame = prepare_banks(bank_frame, source="banks")
     if bank_frame is not None:
         unlocated = int((bank_frame.geometry.isna() | bank_frame.geometry.is_empty).sum())
         if unlocated:
-            records.append(f"{unlocated} bank listing row(s) without a location: placed by the "
-                           "listing's county, major and bsa only; no distance")
-    site_frame, bank_frame = attribute_options(site_frame, bank_frame, context,
-                                               params=params, as_of=day)
+            records.append(
+                f"{unlocated} bank listing row(s) without a location: placed by the "
+                "listing's county, major and bsa only; no distance"
+            )
+    site_frame, bank_frame = attribute_options(
+        site_frame, bank_frame, context, params=params, as_of=day
+    )
 
     impacts, id_field = _told_apart(impacts, id_field, records)
     needs = impact_needs(impacts, id_field=id_field)
@@ -274,13 +292,23 @@ def site(
     if skipped:
         records.append(f"{skipped} impact(s) not sited: not assessed, or no replacement required")
 
-    ranking = rank_options(needs, site_frame, bank_frame, adjustments=adjustments, as_of=day,
-                           weights=weights, params=params, siting_reading=siting_reading)
-    need_table = pd.DataFrame({"impact_id": needs["impact_id"], "acres": needs["acres"],
-                               "ratio": needs["ratio"]})
+    ranking = rank_options(
+        needs,
+        site_frame,
+        bank_frame,
+        adjustments=adjustments,
+        as_of=day,
+        weights=weights,
+        params=params,
+        siting_reading=siting_reading,
+    )
+    need_table = pd.DataFrame(
+        {"impact_id": needs["impact_id"], "acres": needs["acres"], "ratio": needs["ratio"]}
+    )
     gaps = tier_gaps(ranking, needs=need_table, as_of=day)
-    solution = allocate(ranking, needs=need_table, weights=weights, params=params, as_of=day,
-                        time_limit=time_limit)
+    solution = allocate(
+        ranking, needs=need_table, weights=weights, params=params, as_of=day, time_limit=time_limit
+    )
 
     site_frame = _summarise(site_frame, ranking, solution.plan)
     bank_frame = _summarise(bank_frame, ranking, solution.plan)
@@ -288,8 +316,9 @@ def site(
         inputs.append(InputRecord(role="dem", path=str(dem), sha256=file_sha256(dem)))
         summary = depression_summary(site_frame, dem)
         site_frame = site_frame.join(summary)
-        records.append(f"DEM {dem}: depression attributes added to the sites ("
-                       f"{SUITABILITY_CAVEAT})")
+        records.append(
+            f"DEM {dem}: depression attributes added to the sites ({SUITABILITY_CAVEAT})"
+        )
 
     settings = {
         "siting_reading": siting_reading,
@@ -302,10 +331,19 @@ def site(
         "solver": [(s.name, s.objective) for s in solution.stages],
     }
     return SitingResult(
-        ranking=ranking, tier_gaps=gaps, allocation=solution.plan, unmet=solution.unmet,
-        solution=solution, sites=site_frame, banks=bank_frame, needs=needs, as_of=day,
-        inputs=tuple(inputs), records=tuple(dict.fromkeys(records)),
-        assumptions=SITING_ASSUMPTIONS, settings=settings,
+        ranking=ranking,
+        tier_gaps=gaps,
+        allocation=solution.plan,
+        unmet=solution.unmet,
+        solution=solution,
+        sites=site_frame,
+        banks=bank_frame,
+        needs=needs,
+        as_of=day,
+        inputs=tuple(inputs),
+        records=tuple(dict.fromkeys(records)),
+        assumptions=SITING_ASSUMPTIONS,
+        settings=settings,
     )
 
 
@@ -313,8 +351,7 @@ SITE_KEY = "wg_site_key"
 """Column added to impacts whose ids repeat or are blank, so siting can tell them apart."""
 
 
-def _told_apart(impacts: Any, id_field: str | None, records: list[str]
-                ) -> tuple[Any, str | None]:
+def _told_apart(impacts: Any, id_field: str | None, records: list[str]) -> tuple[Any, str | None]:
     """Give impacts with a repeated or blank id a key ``<id>#<wg_row>``, as ``assess`` does.
 
     ``assess`` keeps and decides every row, duplicate ids included (flagged in ``repairs``),
@@ -329,8 +366,13 @@ def _told_apart(impacts: Any, id_field: str | None, records: list[str]
     column = _impact_id_column(impacts, id_field)
     if column is None or "wg_row" not in lower:
         return impacts, id_field
-    ids = impacts[column].map(lambda v: "" if v is None or (
-        pd.api.types.is_scalar(v) and pd.isna(v)) or not str(v).strip() else str(v))
+    ids = impacts[column].map(
+        lambda v: (
+            ""
+            if v is None or (pd.api.types.is_scalar(v) and pd.isna(v)) or not str(v).strip()
+            else str(v)
+        )
+    )
     clash = ids.duplicated(keep=False) | (ids == "")
     if not clash.any():
         return impacts, id_field
@@ -345,17 +387,24 @@ def _told_apart(impacts: Any, id_field: str | None, records: list[str]
     return keyed, SITE_KEY
 
 
-def _summarise(frame: gpd.GeoDataFrame | None, ranking: pd.DataFrame, plan: pd.DataFrame
-               ) -> gpd.GeoDataFrame | None:
+def _summarise(
+    frame: gpd.GeoDataFrame | None, ranking: pd.DataFrame, plan: pd.DataFrame
+) -> gpd.GeoDataFrame | None:
     if frame is None:
         return None
     frame = frame.copy()
     ids = frame["option_id"].astype(str)
     ok = ranking[~ranking["excluded"].astype(bool)] if len(ranking) else ranking
-    best = (ok.groupby(ok["option_id"].astype(str))["tier"].min() if len(ok)
-            else pd.Series(dtype="Int64"))
-    used = (plan.groupby(plan["option_id"].astype(str))["credits"].sum() if len(plan)
-            else pd.Series(dtype=float))
+    best = (
+        ok.groupby(ok["option_id"].astype(str))["tier"].min()
+        if len(ok)
+        else pd.Series(dtype="Int64")
+    )
+    used = (
+        plan.groupby(plan["option_id"].astype(str))["credits"].sum()
+        if len(plan)
+        else pd.Series(dtype=float)
+    )
     frame["best_tier"] = pd.array([best.get(i, pd.NA) for i in ids], dtype="Int64")
     frame["allocated_credits"] = np.array([float(used.get(i, 0.0)) for i in ids])
     return frame

@@ -69,16 +69,42 @@ WCA_PROGRAMS = frozenset({"WCA", "both"})
 IMPACT_ID_FIELDS = ("impact_id", "id", "fid")
 
 RANKING_COLUMNS = (
-    "impact_id", "option_id", "option_kind", "tier", "tier_label", "excluded",
-    "exclusion_reason", "in_kind", "ratio", "credits_needed", "credits_available",
-    "unit_cost", "cost", "distance_ft", "citations", "reasons",
+    "impact_id",
+    "option_id",
+    "option_kind",
+    "tier",
+    "tier_label",
+    "excluded",
+    "exclusion_reason",
+    "in_kind",
+    "ratio",
+    "credits_needed",
+    "credits_available",
+    "unit_cost",
+    "cost",
+    "distance_ft",
+    "citations",
+    "reasons",
     # beyond the schema
-    "impact_acres", "verify", "priority", "siting_reading",
+    "impact_acres",
+    "verify",
+    "priority",
+    "siting_reading",
 )
 TIER_GAP_COLUMNS = (
-    "impact_id", "tier", "tier_label", "status", "options", "credits_available",
-    "acres_available", "acres_to_place", "short_acres", "short_credits", "reason",
-    "citations", "verify",
+    "impact_id",
+    "tier",
+    "tier_label",
+    "status",
+    "options",
+    "credits_available",
+    "acres_available",
+    "acres_to_place",
+    "short_acres",
+    "short_credits",
+    "reason",
+    "citations",
+    "verify",
 )
 
 CITE_WCA_PLAN = "Minn. Stat. § 103G.222, subd. 1(a)"
@@ -100,8 +126,9 @@ def _located(frame: gpd.GeoDataFrame) -> np.ndarray:
     return (~(geom.isna() | geom.is_empty)).to_numpy()
 
 
-def _overlay(frame: gpd.GeoDataFrame, layer: gpd.GeoDataFrame | None, fields: list[str]
-             ) -> pd.DataFrame | None:
+def _overlay(
+    frame: gpd.GeoDataFrame, layer: gpd.GeoDataFrame | None, fields: list[str]
+) -> pd.DataFrame | None:
     ok = _located(frame)
     if layer is None or not ok.any():
         return None
@@ -150,8 +177,9 @@ def attribute_options(
     return out[0], out[1]
 
 
-def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | None,
-               as_of: str | dt.date | None) -> gpd.GeoDataFrame:
+def _attribute(
+    frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | None, as_of: str | dt.date | None
+) -> gpd.GeoDataFrame:
     frame, _ = to_working_crs(frame, source="options")
     frame = frame.copy()
     n = len(frame)
@@ -181,17 +209,18 @@ def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | Non
     pct_ov = _overlay(frame, get("percentage_overrides"), ["pct_class"])
     county_ov = _overlay(frame, get("counties"), ["NAME", "pct_class"])
 
-    minor = fill("minor", given("minor"),
-                 None if minor_ov is None else minor_ov["minor"], "minor_watersheds")
+    minor = fill(
+        "minor", given("minor"), None if minor_ov is None else minor_ov["minor"], "minor_watersheds"
+    )
     major_layer = None if major_ov is None else major_ov["major"]
     if minor_ov is not None and "major" in minor_ov:
         alt = minor_ov["major"]
         major_layer = alt if major_layer is None else major_layer.where(major_layer.notna(), alt)
     major = fill("major", given("major"), major_layer, "major_watersheds")
-    bsa = fill("bsa", given("bsa"), None if bsa_ov is None else bsa_ov["bsa"],
-               "bank_service_areas")
-    county = fill("county", given("county"),
-                  None if county_ov is None else county_ov["NAME"], "counties")
+    bsa = fill("bsa", given("bsa"), None if bsa_ov is None else bsa_ov["bsa"], "bank_service_areas")
+    county = fill(
+        "county", given("county"), None if county_ov is None else county_ov["NAME"], "counties"
+    )
 
     pct = []
     names: dict[Any, Any] = {}
@@ -221,8 +250,11 @@ def _attribute(frame: gpd.GeoDataFrame, context: Any, params: ParameterSet | Non
     frame["major"] = pd.array([_whole(v) for v in major], dtype="Int64")
     bsa_whole = [_whole(v) for v in bsa]
     all_whole = all(w is not None or is_blank(v) for w, v in zip(bsa_whole, bsa, strict=True))
-    frame["bsa"] = (pd.array(bsa_whole, dtype="Int64") if all_whole
-                    else [None if is_blank(v) else str(v) for v in bsa])
+    frame["bsa"] = (
+        pd.array(bsa_whole, dtype="Int64")
+        if all_whole
+        else [None if is_blank(v) else str(v) for v in bsa]
+    )
     frame["county"] = county
     frame["pct_class"] = pct
     frame["place_source"] = ["; ".join(s) for s in src]
@@ -238,8 +270,10 @@ def _impact_id_column(impacts: pd.DataFrame, id_field: str | None) -> str | None
     lower = {str(c).lower(): c for c in impacts.columns}
     if id_field is not None:
         if id_field.lower() not in lower:
-            raise FieldMappingError(f"impact id field {id_field!r} is not a column of the "
-                                    f"impacts; they have {list(map(str, impacts.columns))}")
+            raise FieldMappingError(
+                f"impact id field {id_field!r} is not a column of the "
+                f"impacts; they have {list(map(str, impacts.columns))}"
+            )
         return lower[id_field.lower()]
     for name in (*IMPACT_ID_FIELDS, "wg_row"):
         if name in lower:
@@ -314,34 +348,40 @@ def impact_needs(
     status = col("status")
     replace = pd.to_numeric(col("replace_acres"), errors="coerce")
     assessed = status.isna() | (status.astype(str).str.lower() == "assessed")
-    keep = (assessed & (outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value)
-            & (replace > 0)).to_numpy()
+    keep = (
+        assessed & (outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value) & (replace > 0)
+    ).to_numpy()
     sub = frame[keep]
     ratio = pd.to_numeric(col("ratio"), errors="coerce")[keep]
     area = pd.to_numeric(col("area_acres"), errors="coerce")[keep]
     acres = np.where(ratio > 0, replace[keep] / ratio, area)
-    ids = (sub[id_col].tolist() if id_col is not None else sub.index.tolist())
+    ids = sub[id_col].tolist() if id_col is not None else sub.index.tolist()
     land = col("land_use")[keep]
-    out = pd.DataFrame({
-        "impact_id": ids,
-        "acres": np.asarray(acres, dtype=float),
-        "ratio": ratio.to_numpy(dtype=float),
-        "replace_acres": replace[keep].to_numpy(dtype=float),
-        "minor": [parse_id(v) for v in col("minor")[keep]],
-        "major": [_whole(v) for v in col("major")[keep]],
-        "bsa": [v if _whole(v) is None else _whole(v) for v in col("bsa")[keep]],
-        "pct_class": [None if is_blank(v) else str(v) for v in col("pct_class")[keep]],
-        "types": [_types(v) for v in col("wetland_type")[keep]],
-        "agricultural": [None if is_blank(v) else str(v).strip().lower() == "agricultural"
-                         for v in land],
-        "after_the_fact": [_truthy(v) for v in col("after_the_fact")[keep]],
-        "atf_multiplier": pd.to_numeric(col("atf_multiplier")[keep], errors="coerce")
-        .to_numpy(dtype=float),
-    })
+    out = pd.DataFrame(
+        {
+            "impact_id": ids,
+            "acres": np.asarray(acres, dtype=float),
+            "ratio": ratio.to_numpy(dtype=float),
+            "replace_acres": replace[keep].to_numpy(dtype=float),
+            "minor": [parse_id(v) for v in col("minor")[keep]],
+            "major": [_whole(v) for v in col("major")[keep]],
+            "bsa": [v if _whole(v) is None else _whole(v) for v in col("bsa")[keep]],
+            "pct_class": [None if is_blank(v) else str(v) for v in col("pct_class")[keep]],
+            "types": [_types(v) for v in col("wetland_type")[keep]],
+            "agricultural": [
+                None if is_blank(v) else str(v).strip().lower() == "agricultural" for v in land
+            ],
+            "after_the_fact": [_truthy(v) for v in col("after_the_fact")[keep]],
+            "atf_multiplier": pd.to_numeric(col("atf_multiplier")[keep], errors="coerce").to_numpy(
+                dtype=float
+            ),
+        }
+    )
     if out["impact_id"].duplicated().any():
         dup = out.loc[out["impact_id"].duplicated(), "impact_id"].tolist()[:5]
-        raise FieldMappingError(f"impact ids {dup} are repeated; give a unique id field "
-                                "(id_field=...)")
+        raise FieldMappingError(
+            f"impact ids {dup} are repeated; give a unique id field (id_field=...)"
+        )
     if isinstance(sub, gpd.GeoDataFrame):
         return gpd.GeoDataFrame(out, geometry=sub.geometry.to_numpy(), crs=sub.crs)
     return out
@@ -358,45 +398,65 @@ def _options(sites: gpd.GeoDataFrame | None, banks: gpd.GeoDataFrame | None) -> 
         credit = sites["credit_ac"].to_numpy(dtype=float)
         total = sites["cost_usd"].to_numpy(dtype=float)
         unit = np.divide(total, credit, out=np.full(len(credit), np.nan), where=credit > 0)
-        s = pd.DataFrame({
-            "option_id": sites["option_id"].astype(str).to_numpy(),
-            "option_kind": "site",
-            "credits_available": credit,
-            "unit_cost": unit,
-            "program": None,
-            "action": sites["action"].tolist(),
-            "in_advance": ([_truthy(v) is True for v in sites["in_advance"]]
-                           if "in_advance" in sites else False),
-            "circ39": sites["circ39"].tolist(),
-        })
+        s = pd.DataFrame(
+            {
+                "option_id": sites["option_id"].astype(str).to_numpy(),
+                "option_kind": "site",
+                "credits_available": credit,
+                "unit_cost": unit,
+                "program": None,
+                "action": sites["action"].tolist(),
+                "in_advance": (
+                    [_truthy(v) is True for v in sites["in_advance"]]
+                    if "in_advance" in sites
+                    else False
+                ),
+                "circ39": sites["circ39"].tolist(),
+            }
+        )
         s["geometry"] = sites.geometry.to_numpy()
         for f in _PLACE_FIELDS:
             s[f] = sites[f].tolist() if f in sites else None
         parts.append(s)
     if banks is not None and len(banks):
-        b = pd.DataFrame({
-            "option_id": banks["option_id"].astype(str).to_numpy(),
-            "option_kind": "bank",
-            "credits_available": banks["credits"].to_numpy(dtype=float),
-            "unit_cost": banks["price"].to_numpy(dtype=float),
-            "program": banks["program"].tolist(),
-            "action": None,
-            "in_advance": True,
-            "circ39": banks["circ39"].tolist(),
-        })
+        b = pd.DataFrame(
+            {
+                "option_id": banks["option_id"].astype(str).to_numpy(),
+                "option_kind": "bank",
+                "credits_available": banks["credits"].to_numpy(dtype=float),
+                "unit_cost": banks["price"].to_numpy(dtype=float),
+                "program": banks["program"].tolist(),
+                "action": None,
+                "in_advance": True,
+                "circ39": banks["circ39"].tolist(),
+            }
+        )
         b["geometry"] = banks.geometry.to_numpy()
         for f in _PLACE_FIELDS:
             b[f] = banks[f].tolist() if f in banks else None
         parts.append(b)
     if not parts:
-        return pd.DataFrame(columns=["option_id", "option_kind", "credits_available",
-                                     "unit_cost", "program", "action", "in_advance", "circ39",
-                                     "geometry", *_PLACE_FIELDS])
+        return pd.DataFrame(
+            columns=[
+                "option_id",
+                "option_kind",
+                "credits_available",
+                "unit_cost",
+                "program",
+                "action",
+                "in_advance",
+                "circ39",
+                "geometry",
+                *_PLACE_FIELDS,
+            ]
+        )
     opts = pd.concat(parts, ignore_index=True)
     dup = opts.loc[opts["option_id"].duplicated(), "option_id"].tolist()
     if dup:
-        raise InputError(f"option ids {dup[:5]} are used by both a site and a bank account (or "
-                         "twice); rename the site_id so every option has its own id")
+        raise InputError(
+            f"option ids {dup[:5]} are used by both a site and a bank account (or "
+            "twice); rename the site_id so every option has its own id"
+        )
     return opts
 
 
@@ -471,8 +531,11 @@ def rank_options(
     siting_priority(1, is_bank=False, reading=siting_reading)  # checks the reading
     adjustments = adjustments if adjustments is not None else load_adjustments()
     weights_used = check_weights(weights) if weights is not None else None
-    needs = impacts if "acres" in impacts and "types" in impacts else impact_needs(
-        impacts, id_field=id_field)
+    needs = (
+        impacts
+        if "acres" in impacts and "types" in impacts
+        else impact_needs(impacts, id_field=id_field)
+    )
     opts = _options(sites, banks)
     rule_actions = {k: v[1] for k, v in adjustments.credit_percentages.items()}
     has_in_advance = any(a.when == "in_advance" for a in adjustments.ratio)
@@ -487,7 +550,8 @@ def rank_options(
     for k, rec in enumerate(opt_recs):
         if rec["option_kind"] == "site":
             action_dec[k] = replacement_action_eligibility(
-                rec["action"], opt_place[k][0].pct_class, rule_actions=rule_actions, as_of=day)
+                rec["action"], opt_place[k][0].pct_class, rule_actions=rule_actions, as_of=day
+            )
 
     # distances, vectorised per impact
     has_geo = isinstance(needs, gpd.GeoDataFrame) and len(opts)
@@ -524,7 +588,8 @@ def rank_options(
             if is_bank and rec["program"] not in WCA_PROGRAMS:
                 exclusion.append(
                     f"credits listed for the {rec['program']} program only: a Wetland "
-                    "Conservation Act replacement needs WCA credits (program WCA or both)")
+                    "Conservation Act replacement needs WCA credits (program WCA or both)"
+                )
                 citations.append(CITE_WCA_PLAN)
             if not is_bank:
                 adec = action_dec[k]
@@ -539,27 +604,35 @@ def rank_options(
             itypes = imp["types"]
             in_kind = None if (itypes is None or otypes is None) else bool(itypes & otypes)
             if in_kind is None:
-                verify.append("the Circular 39 type of the "
-                              + ("impact" if itypes is None else "option")
-                              + ": unknown, so in-kind or out-of-kind is not decided")
+                verify.append(
+                    "the Circular 39 type of the "
+                    + ("impact" if itypes is None else "option")
+                    + ": unknown, so in-kind or out-of-kind is not decided"
+                )
             conds = []
             if in_kind is not None:
                 conds.append("in_kind" if in_kind else "out_of_kind")
             if iplace.minor is not None and iplace.minor == oplace.minor:
                 conds.append("same_minor_watershed")
-            if iplace.major is not None and oplace.major is not None and \
-                    iplace.major != oplace.major:
+            if (
+                iplace.major is not None
+                and oplace.major is not None
+                and iplace.major != oplace.major
+            ):
                 conds.append("outside_major_watershed")
             if iplace.bsa is not None and oplace.bsa is not None and iplace.bsa != oplace.bsa:
                 conds.append("outside_bank_service_area")
             if is_bank or rec["in_advance"] is True:
                 conds.append("in_advance")
                 if is_bank and has_in_advance:
-                    verify.append("bank credits are treated as replacement in advance (deposited "
-                                  "before the withdrawal); confirm the in_advance adjustment "
-                                  "applies to them under Minn. R. 8420.0522")
-            ratio, rdec_notes, rcites, rreasons = _ratio(imp, iplace, conds, adjustments,
-                                                         params, day, ratio_cache)
+                    verify.append(
+                        "bank credits are treated as replacement in advance (deposited "
+                        "before the withdrawal); confirm the in_advance adjustment "
+                        "applies to them under Minn. R. 8420.0522"
+                    )
+            ratio, rdec_notes, rcites, rreasons = _ratio(
+                imp, iplace, conds, adjustments, params, day, ratio_cache
+            )
             citations += rcites
             reasons += rreasons
             verify += rdec_notes
@@ -572,8 +645,7 @@ def rank_options(
                 value = needed * unit
                 if is_bank:
                     if value not in fee_cache:
-                        fee_cache[value] = bank_fees(value, "withdrawal", params=params,
-                                                     as_of=day)
+                        fee_cache[value] = bank_fees(value, "withdrawal", params=params, as_of=day)
                     fdec = fee_cache[value]
                     cost = value + float(fdec.value)
                     citations += list(fdec.citations)
@@ -584,30 +656,42 @@ def rank_options(
             excluded = bool(exclusion)
             tier = None if tdec.value is None or excluded else int(tdec.value)
             row = {
-                "impact_id": imp["impact_id"], "option_id": rec["option_id"],
-                "option_kind": rec["option_kind"], "tier": tier,
+                "impact_id": imp["impact_id"],
+                "option_id": rec["option_id"],
+                "option_kind": rec["option_kind"],
+                "tier": tier,
                 "tier_label": SitingTier(tier).label if tier else "",
-                "excluded": excluded, "exclusion_reason": "; ".join(exclusion),
-                "in_kind": in_kind, "ratio": ratio, "credits_needed": needed,
-                "credits_available": rec["credits_available"], "unit_cost": unit, "cost": cost,
+                "excluded": excluded,
+                "exclusion_reason": "; ".join(exclusion),
+                "in_kind": in_kind,
+                "ratio": ratio,
+                "credits_needed": needed,
+                "credits_available": rec["credits_available"],
+                "unit_cost": unit,
+                "cost": cost,
                 "distance_ft": float(dist[k]) if np.isfinite(dist[k]) else float("nan"),
                 "citations": "; ".join(dict.fromkeys(citations)),
                 "reasons": "; ".join(dict.fromkeys(reasons)),
-                "impact_acres": acres, "verify": "; ".join(dict.fromkeys(verify)),
-                "priority": None if tier is None else siting_priority(
-                    tier, is_bank=is_bank, reading=siting_reading),
+                "impact_acres": acres,
+                "verify": "; ".join(dict.fromkeys(verify)),
+                "priority": None
+                if tier is None
+                else siting_priority(tier, is_bank=is_bank, reading=siting_reading),
                 "siting_reading": siting_reading,
                 "_order": i,
-                "_ws": 0 if tdec.amounts.get("same_minor_watershed") else
-                (1 if tdec.amounts.get("same_major_watershed") else 2),
+                "_ws": 0
+                if tdec.amounts.get("same_minor_watershed")
+                else (1 if tdec.amounts.get("same_major_watershed") else 2),
             }
             if weights_used is not None:
                 credits = needed if math.isfinite(needed) else 0.0
-                row["score"] = (weights_used["cost"] * (cost if math.isfinite(cost) else 0.0)
-                                + weights_used["distance"] * credits
-                                * (row["distance_ft"] if math.isfinite(row["distance_ft"])
-                                   else 0.0)
-                                + weights_used["out_of_kind"] * credits * (in_kind is False))
+                row["score"] = (
+                    weights_used["cost"] * (cost if math.isfinite(cost) else 0.0)
+                    + weights_used["distance"]
+                    * credits
+                    * (row["distance_ft"] if math.isfinite(row["distance_ft"]) else 0.0)
+                    + weights_used["out_of_kind"] * credits * (in_kind is False)
+                )
             rows.append(row)
     columns = [*RANKING_COLUMNS] + (["score"] if weights_used is not None else [])
     if not rows:
@@ -615,9 +699,16 @@ def rank_options(
     out = pd.DataFrame(rows)
     out["_kind"] = out["in_kind"].map({True: 0, False: 2}).fillna(1)
     out["_tier"] = out["priority"].fillna(9)
-    order_by = ["_order", "excluded", "_tier", "_kind",
-                "score" if weights_used is not None else "cost", "_ws", "distance_ft",
-                "option_id"]
+    order_by = [
+        "_order",
+        "excluded",
+        "_tier",
+        "_kind",
+        "score" if weights_used is not None else "cost",
+        "_ws",
+        "distance_ft",
+        "option_id",
+    ]
     out = out.sort_values(order_by, kind="stable", na_position="last").reset_index(drop=True)
     out["tier"] = pd.array(out["tier"].tolist(), dtype="Int64")
     out["priority"] = pd.array(out["priority"].tolist(), dtype="Int64")
@@ -637,8 +728,10 @@ def _ratio(
     """Return (ratio, verify, citations, reasons) of one impact-option relation."""
     assessed = imp["ratio"]
     if place.pct_class is None:
-        note = ("the impact's percentage-area class is unknown: the assessed ratio is used "
-                "without the user's adjustments")
+        note = (
+            "the impact's percentage-area class is unknown: the assessed ratio is used "
+            "without the user's adjustments"
+        )
         return (float(assessed) if math.isfinite(assessed) else float("nan")), [note], [], []
     agricultural = imp["agricultural"]
     atf = bool(imp.get("after_the_fact"))
@@ -646,19 +739,34 @@ def _ratio(
     mult = float(mult) if atf and mult is not None and math.isfinite(mult) else 1.0
     key = (place.pct_class, bool(agricultural), atf, mult, tuple(sorted(conds)))
     if key not in cache:
-        base = replacement_ratio(place.pct_class, bool(agricultural), after_the_fact=atf,
-                                 after_the_fact_multiplier=mult, params=params, as_of=day)
-        dec = replacement_ratio(place.pct_class, bool(agricultural), after_the_fact=atf,
-                                after_the_fact_multiplier=mult, adjustments=adjustments,
-                                conditions=tuple(sorted(conds)), params=params, as_of=day)
+        base = replacement_ratio(
+            place.pct_class,
+            bool(agricultural),
+            after_the_fact=atf,
+            after_the_fact_multiplier=mult,
+            params=params,
+            as_of=day,
+        )
+        dec = replacement_ratio(
+            place.pct_class,
+            bool(agricultural),
+            after_the_fact=atf,
+            after_the_fact_multiplier=mult,
+            adjustments=adjustments,
+            conditions=tuple(sorted(conds)),
+            params=params,
+            as_of=day,
+        )
         cache[key] = (base, dec)
     base, dec = cache[key]
     verify = list(dec.verify)
     if agricultural is None:
         verify.append("land use: not given, read as nonagricultural (docs/data_schema.md)")
     if math.isfinite(assessed) and abs(float(base.value) - assessed) > 1e-9:
-        verify.append(f"the assessed ratio ({assessed:g}) differs from the ratio recomputed "
-                      f"for siting before adjustments ({float(base.value):g})")
+        verify.append(
+            f"the assessed ratio ({assessed:g}) differs from the ratio recomputed "
+            f"for siting before adjustments ({float(base.value):g})"
+        )
     return float(dec.value), verify, list(dec.citations), list(dec.reasons)
 
 
@@ -699,25 +807,34 @@ def tier_gaps(
     day = as_date(as_of).isoformat()
     usable = ranking[~ranking["excluded"].astype(bool)] if len(ranking) else ranking
     if needs is None:
-        needs = (ranking.groupby("impact_id", sort=False)
-                 .agg(acres=("impact_acres", "max"), ratio=("ratio", "min")).reset_index()
-                 if len(ranking) else pd.DataFrame(columns=["impact_id", "acres", "ratio"]))
+        needs = (
+            ranking.groupby("impact_id", sort=False)
+            .agg(acres=("impact_acres", "max"), ratio=("ratio", "min"))
+            .reset_index()
+            if len(ranking)
+            else pd.DataFrame(columns=["impact_id", "acres", "ratio"])
+        )
     low_ratio = ranking.groupby("impact_id")["ratio"].min() if len(ranking) else pd.Series()
     stats: dict[tuple[Any, int], tuple[int, float, float]] = {}
     if len(usable):
-        u = pd.DataFrame({
-            "impact_id": usable["impact_id"].to_numpy(),
-            "tier": pd.to_numeric(usable["tier"], errors="coerce").to_numpy(dtype=float),
-            "credits": pd.to_numeric(usable["credits_available"], errors="coerce")
-            .fillna(0.0).to_numpy(dtype=float),
-            "ratio": pd.to_numeric(usable["ratio"], errors="coerce").to_numpy(dtype=float),
-        })
-        u["acres"] = np.where(u["ratio"] > 0, u["credits"] / u["ratio"].where(u["ratio"] > 0),
-                              0.0)
+        u = pd.DataFrame(
+            {
+                "impact_id": usable["impact_id"].to_numpy(),
+                "tier": pd.to_numeric(usable["tier"], errors="coerce").to_numpy(dtype=float),
+                "credits": pd.to_numeric(usable["credits_available"], errors="coerce")
+                .fillna(0.0)
+                .to_numpy(dtype=float),
+                "ratio": pd.to_numeric(usable["ratio"], errors="coerce").to_numpy(dtype=float),
+            }
+        )
+        u["acres"] = np.where(u["ratio"] > 0, u["credits"] / u["ratio"].where(u["ratio"] > 0), 0.0)
         agg = u.groupby(["impact_id", "tier"], sort=False).agg(
-            n=("credits", "size"), credits=("credits", "sum"), acres=("acres", "sum"))
-        stats = {(k[0], int(k[1])): (int(v.n), float(v.credits), float(v.acres))
-                 for k, v in zip(agg.index, agg.itertuples(), strict=True)}
+            n=("credits", "size"), credits=("credits", "sum"), acres=("acres", "sum")
+        )
+        stats = {
+            (k[0], int(k[1])): (int(v.n), float(v.credits), float(v.acres))
+            for k, v in zip(agg.index, agg.itertuples(), strict=True)
+        }
     rows = []
     for rec in needs.to_dict("records"):
         imp = rec["impact_id"]
@@ -736,19 +853,32 @@ def tier_gaps(
             if int(t) > int(dec.value):
                 break
             short = float(dec.amounts.get(f"tier_{int(t)}_short_acres", 0.0))
-            status = ("no_opportunity" if counts[int(t)] == 0 else
-                      "short" if short > 1e-9 else "sufficient")
-            rows.append({
-                "impact_id": imp, "tier": int(t), "tier_label": t.label, "status": status,
-                "options": counts[int(t)], "credits_available": credits[int(t)],
-                "acres_available": avail[int(t)], "acres_to_place": remaining,
-                "short_acres": short,
-                "short_credits": short * float(ratio) if ratio is not None and
-                math.isfinite(float(ratio)) else float("nan"),
-                "reason": next(reason_iter, ""),
-                "citations": "; ".join(dec.citations),
-                "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
-            })
+            status = (
+                "no_opportunity"
+                if counts[int(t)] == 0
+                else "short"
+                if short > 1e-9
+                else "sufficient"
+            )
+            rows.append(
+                {
+                    "impact_id": imp,
+                    "tier": int(t),
+                    "tier_label": t.label,
+                    "status": status,
+                    "options": counts[int(t)],
+                    "credits_available": credits[int(t)],
+                    "acres_available": avail[int(t)],
+                    "acres_to_place": remaining,
+                    "short_acres": short,
+                    "short_credits": short * float(ratio)
+                    if ratio is not None and math.isfinite(float(ratio))
+                    else float("nan"),
+                    "reason": next(reason_iter, ""),
+                    "citations": "; ".join(dec.citations),
+                    "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
+                }
+            )
             remaining = short
     out = pd.DataFrame(rows, columns=list(TIER_GAP_COLUMNS))
     out.attrs["citation"] = CITE_NEXT_LEVEL

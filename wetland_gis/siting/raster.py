@@ -67,8 +67,20 @@ SUITABILITY_CAVEAT = (
 
 #: Columns of :func:`depression_summary` (10 characters at most, for shapefiles).
 DEPRESSION_COLUMNS = (
-    "dem_cells", "nodata_sh", "z_min_m", "z_mean_m", "z_max_m", "spill_m", "dmax_m",
-    "dmean_m", "pond_cells", "pond_m2", "store_m3", "store_acft", "dem_note", "dem_caveat",
+    "dem_cells",
+    "nodata_sh",
+    "z_min_m",
+    "z_mean_m",
+    "z_max_m",
+    "spill_m",
+    "dmax_m",
+    "dmean_m",
+    "pond_cells",
+    "pond_m2",
+    "store_m3",
+    "store_acft",
+    "dem_note",
+    "dem_caveat",
 )
 
 _CROSS = ndimage.generate_binary_structure(2, 1)
@@ -93,8 +105,7 @@ def _open(path: str | Path) -> rasterio.io.DatasetReader:
 def _in_raster_crs(sites: gpd.GeoDataFrame, src: rasterio.io.DatasetReader) -> gpd.GeoSeries:
     if sites.crs is None:
         raise MissingCRSError(
-            "the sites have no CRS; set it with `set_crs()` (their true CRS) before reading "
-            "rasters"
+            "the sites have no CRS; set it with `set_crs()` (their true CRS) before reading rasters"
         )
     return sites.geometry.to_crs(src.crs)
 
@@ -124,8 +135,9 @@ def _cells(
     inside = geometry_mask([geom], out_shape=shape, transform=transform, invert=True)
     note = ""
     if not inside.any():
-        inside = geometry_mask([geom], out_shape=shape, transform=transform, invert=True,
-                               all_touched=True)
+        inside = geometry_mask(
+            [geom], out_shape=shape, transform=transform, invert=True, all_touched=True
+        )
         note = "no cell centre inside the polygon: every touched cell used"
     if not geom.within(_bounds_polygon(src)):
         note = "; ".join(n for n in (note, "the site extends beyond the raster") if n)
@@ -276,8 +288,10 @@ def categorical_share(
     else:
         wanted = np.array(list(classes), dtype="float64")
         if wanted.size == 0:
-            raise InputError("`classes` is empty: give the cell values that count, or a "
-                             "function such as `lambda v: v > 0`")
+            raise InputError(
+                "`classes` is empty: give the cell values that count, or a "
+                "function such as `lambda v: v > 0`"
+            )
 
         def test(v: np.ndarray) -> np.ndarray:
             return np.isin(v, wanted)
@@ -288,18 +302,30 @@ def categorical_share(
         for geom in _in_raster_crs(sites, src):
             values, inside, note = _cells(src, geom)
             if values is None:
-                rows.append([0, 0, float("nan"), float("nan"), float("nan"),
-                             "; ".join((note, SUITABILITY_CAVEAT))])
+                rows.append(
+                    [
+                        0,
+                        0,
+                        float("nan"),
+                        float("nan"),
+                        float("nan"),
+                        "; ".join((note, SUITABILITY_CAVEAT)),
+                    ]
+                )
                 continue
             valid = inside & ~np.ma.getmaskarray(values)
             hit = np.zeros(valid.shape, bool)
             if valid.any():
                 hit[valid] = np.asarray(test(np.ma.getdata(values)[valid]), dtype=bool)
             n, n_valid, n_in = int(inside.sum()), int(valid.sum()), int(hit.sum())
-            rows.append([
-                n, n_in, n_in / n if n else float("nan"),
-                n_in / n_valid if n_valid else float("nan"),
-                1.0 - n_valid / n if n else float("nan"),
-                "; ".join(x for x in (note, SUITABILITY_CAVEAT) if x),
-            ])
+            rows.append(
+                [
+                    n,
+                    n_in,
+                    n_in / n if n else float("nan"),
+                    n_in / n_valid if n_valid else float("nan"),
+                    1.0 - n_valid / n if n else float("nan"),
+                    "; ".join(x for x in (note, SUITABILITY_CAVEAT) if x),
+                ]
+            )
     return pd.DataFrame(rows, index=sites.index, columns=names)

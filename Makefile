@@ -19,6 +19,7 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check wetland_gis tests benchmarks sample_data
+	$(BIN)/ruff format --check wetland_gis tests benchmarks sample_data tools
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest tests wetland_gis --doctest-modules --cov --cov-report=term

@@ -54,6 +54,16 @@ def test_pre_commit_runs_ruff_yamllint_on_the_parameters_and_mypy():
     assert re.search(hooks["mypy"]["files"], "wetland_gis/assess.py")
 
 
+def test_the_formatting_is_checked_by_make_lint_and_on_each_commit():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    lint = makefile.split("\nlint:", 1)[1].split("\n\n", 1)[0]
+    assert "ruff format --check wetland_gis tests benchmarks sample_data tools" in lint
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = {h["id"]: h for repo in config["repos"] for h in repo["hooks"]}
+    assert "stages" not in hooks["ruff-format"]
+    assert re.search(hooks["ruff-format"]["files"], "tools/make_notebooks.py")
+
+
 def test_the_changelog_law_table_is_in_step_with_the_parameter_tree():
     tool = load_tool("changelog_law")
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")

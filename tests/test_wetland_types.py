@@ -500,3 +500,26 @@ def test_read_types_gives_the_row_by_row_reading_for_every_row():
             str(cedar[i]).lower() in {"1", "yes"} or reading.cedar_tamarack
         )
     assert records and "1 impact(s)" in records[0]
+
+
+def test_the_type_tables_are_package_data_read_once():
+    """The Eggers & Reed and Cowardin tables live in wetland_gis/data, not in code."""
+    from importlib import resources
+
+    from wetland_gis.io import wetland_types as wt
+
+    data = resources.files("wetland_gis").joinpath("data")
+    for name in ("community_types.csv", "cowardin_crosswalk.csv"):
+        assert data.joinpath(name).is_file()
+    assert wt.COMMUNITY_TYPES["shrub-carr"].type == 6
+    assert wt.COMMUNITY_TYPES["tamarack bog"].cedar_tamarack is True
+    assert wt.COMMUNITY_TYPES["bog"].cedar_tamarack is None
+    assert wt.COMMUNITY_TYPES["calcareous fen"].verify is True
+    assert wt.COWARDIN_CROSSWALK[("P", "EM", "C")].types == (2, 3)
+    for community in wt.COMMUNITY_TYPES.values():
+        assert 1 <= community.type <= 8
+    for rule in wt.COWARDIN_CROSSWALK.values():
+        assert all(1 <= t <= 8 for t in rule.types) and list(rule.types) == sorted(rule.types)
+        assert rule.basis
+        # two types fit: a person decides
+        assert rule.verify or len(rule.types) == 1

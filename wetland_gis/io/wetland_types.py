@@ -19,11 +19,13 @@ functions screen; they do not decide.
 
 from __future__ import annotations
 
+import csv
 import math
 import re
 import unicodedata
 import warnings
 from dataclasses import dataclass
+from importlib import resources
 from numbers import Integral, Real
 from typing import Any, NamedTuple
 
@@ -31,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.enums import WetlandType
-from wetland_gis.errors import InferredWetlandTypeWarning, WetlandTypeError
+from wetland_gis.errors import InferredWetlandTypeWarning, ValueParseError, WetlandTypeError
 from wetland_gis.io.values import is_blank, parse_bool
 
 __all__ = [
@@ -120,67 +122,46 @@ class _Community(NamedTuple):
     note: str = ""
 
 
-_CONIFER_NOTE = (
-    "coniferous community: check whether it is a white cedar or tamarack wetland "
-    "(§ 103G.2241, subd. 9)"
-)
 _FEN_NOTE = (
     "calcareous fen: check the DNR list of calcareous fens; a fen may not be filled, "
     "drained or degraded (§ 103G.223) and is not handled as an ordinary type 2"
 )
-_CEDAR_NOTE = "white cedar / tamarack wetland (§ 103G.2241, subd. 9)"
 
-#: Community names (normalised: lower case, no parentheses) -> Circular 39 type.
-#: Basis: Shaw & Fredine (1956, rev. 1971) Circular 39 type names, and the Eggers & Reed
-#: plant communities of "Wetland Plants and Plant Communities of Minnesota and
-#: Wisconsin" as grouped in shared/reference/rules-facts.md ("Wetland type data").
-COMMUNITY_TYPES: dict[str, _Community] = {
-    # Type 1: seasonally flooded basins or flats
-    "seasonally flooded basin": _Community(1),
-    "seasonally flooded basin or flat": _Community(1),
-    "seasonally flooded flat": _Community(1),
-    "floodplain forest": _Community(1),
-    "flood plain forest": _Community(1),
-    # Type 2: inland fresh meadows
-    "inland fresh meadow": _Community(2),
-    "fresh meadow": _Community(2),
-    "fresh wet meadow": _Community(2),
-    "wet meadow": _Community(2),
-    "sedge meadow": _Community(2),
-    "wet to wet-mesic prairie": _Community(2),
-    "wet prairie": _Community(2),
-    "calcareous fen": _Community(2, verify=True, note=_FEN_NOTE),
-    # Type 3: inland shallow fresh marshes
-    "inland shallow fresh marsh": _Community(3),
-    "shallow fresh marsh": _Community(3),
-    "shallow marsh": _Community(3),
-    # Type 4: inland deep fresh marshes
-    "inland deep fresh marsh": _Community(4),
-    "deep fresh marsh": _Community(4),
-    "deep marsh": _Community(4),
-    # Type 5: inland open fresh water
-    "inland open fresh water": _Community(5),
-    "open fresh water": _Community(5),
-    "shallow open water": _Community(5),
-    # Type 6: shrub swamps
-    "shrub swamp": _Community(6),
-    "shrub-carr": _Community(6),
-    "shrub carr": _Community(6),
-    "alder thicket": _Community(6),
-    # Type 7: wooded swamps
-    "wooded swamp": _Community(7),
-    "hardwood swamp": _Community(7),
-    "coniferous swamp": _Community(7, note=_CONIFER_NOTE),
-    "white cedar swamp": _Community(7, cedar_tamarack=True, note=_CEDAR_NOTE),
-    "northern white cedar swamp": _Community(7, cedar_tamarack=True, note=_CEDAR_NOTE),
-    "cedar swamp": _Community(7, cedar_tamarack=True, note=_CEDAR_NOTE),
-    "tamarack swamp": _Community(7, cedar_tamarack=True, note=_CEDAR_NOTE),
-    # Type 8: bogs
-    "bog": _Community(8),
-    "open bog": _Community(8),
-    "coniferous bog": _Community(8, note=_CONIFER_NOTE),
-    "tamarack bog": _Community(8, cedar_tamarack=True, note=_CEDAR_NOTE),
-}
+
+def _data_rows(name: str) -> list[dict[str, str]]:
+    """Return the rows of a package data CSV, skipping its ``#`` comment lines."""
+    text = resources.files("wetland_gis").joinpath("data", name).read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def _flag(row: dict[str, str], column: str, name: str) -> bool | None:
+    try:
+        return parse_bool(row[column])
+    except ValueParseError as err:
+        raise WetlandTypeError(f"wetland_gis/data/{name}: {err}") from err
+
+
+def _load_communities() -> dict[str, _Community]:
+    """Read ``data/community_types.csv`` (see its header for the basis) once."""
+    name = "community_types.csv"
+    return {
+        row["name"]: _Community(
+            int(row["type"]),
+            cedar_tamarack=_flag(row, "cedar_tamarack", name),
+            verify=_flag(row, "verify", name) is True,
+            note=row["note"],
+        )
+        for row in _data_rows(name)
+    }
+
+
+#: Community names (normalised: lower case, no parentheses) -> Circular 39 type, read from
+#: ``wetland_gis/data/community_types.csv``. Basis: Shaw & Fredine (1956, rev. 1971)
+#: Circular 39 type names, and the Eggers & Reed plant communities of "Wetland Plants and
+#: Plant Communities of Minnesota and Wisconsin" as grouped in
+#: shared/reference/rules-facts.md ("Wetland type data").
+COMMUNITY_TYPES: dict[str, _Community] = _load_communities()
 
 #: Values of the NWI ``WETLAND_TYPE`` field (truncated ``WETLAND_TY`` in shapefiles):
 #: broad NWI categories, not Circular 39 types.
@@ -467,14 +448,22 @@ class CowardinRule(NamedTuple):
     basis: str
 
 
-_MARSH_2_OR_3 = (
-    "seasonally flooded emergent: fresh (wet) meadow (type 2) or shallow marsh (type 3); "
-    "older NWI maps coded most type 3 marshes with regime C, so the crosswalk cannot tell "
-    "them apart"
-)
+def _load_crosswalk() -> dict[tuple[str, str, str], CowardinRule]:
+    """Read ``data/cowardin_crosswalk.csv`` (see its header for the basis) once."""
+    name = "cowardin_crosswalk.csv"
+    return {
+        (row["system"], row["class"], row["regime"]): CowardinRule(
+            tuple(int(t) for t in row["types"].split("/")),
+            _flag(row, "verify", name) is True,
+            row["basis"],
+        )
+        for row in _data_rows(name)
+    }
+
 
 #: Cowardin (system, class, water regime) -> Circular 39 types, for the combinations
-#: the crosswalk can answer; any other combination raises WetlandTypeError.
+#: the crosswalk can answer; any other combination raises WetlandTypeError. Read from
+#: ``wetland_gis/data/cowardin_crosswalk.csv``.
 #:
 #: Basis: the comparison of Circular 39 types with Cowardin classes in Cowardin et al.
 #: (1979, appendix), the Circular 39 and Cowardin equivalents given for each community
@@ -485,209 +474,7 @@ _MARSH_2_OR_3 = (
 #: verify, because the lake is likely public waters. Riverine, lacustrine limnetic,
 #: estuarine and marine codes, and any tidal water regime, are not inland Circular 39
 #: types 1-8 and raise.
-COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = {
-    # Palustrine emergent (EM)
-    ("P", "EM", "A"): CowardinRule(
-        (1,), False, "temporarily flooded emergent: seasonally flooded basin"
-    ),
-    ("P", "EM", "J"): CowardinRule(
-        (1,), False, "intermittently flooded emergent: seasonally flooded basin"
-    ),
-    ("P", "EM", "W"): CowardinRule(
-        (1,), False, "intermittently flooded/temporary emergent: seasonally flooded basin"
-    ),
-    ("P", "EM", "D"): CowardinRule(
-        (1,),
-        True,
-        "seasonally flooded/well drained emergent (1979 regime): seasonally flooded basin",
-    ),
-    ("P", "EM", "B"): CowardinRule(
-        (2,), False, "saturated emergent: fresh (wet) meadow, sedge meadow"
-    ),
-    ("P", "EM", "C"): CowardinRule((2, 3), True, _MARSH_2_OR_3),
-    ("P", "EM", "Y"): CowardinRule(
-        (2, 3),
-        True,
-        "saturated/semipermanent/seasonal emergent (1979 regime): fresh meadow or shallow marsh",
-    ),
-    ("P", "EM", "E"): CowardinRule(
-        (2, 3),
-        True,
-        "seasonally flooded/saturated emergent: usually shallow marsh (type 3), a fresh meadow "
-        "(type 2) where surface water is brief",
-    ),
-    ("P", "EM", "F"): CowardinRule(
-        (3, 4),
-        True,
-        "semipermanently flooded emergent: shallow marsh (type 3) or, with 6 in to 3 ft of "
-        "water, deep marsh (type 4)",
-    ),
-    ("P", "EM", "K"): CowardinRule(
-        (3, 4),
-        True,
-        "artificially flooded emergent: shallow or deep marsh depending on the managed water depth",
-    ),
-    ("P", "EM", "G"): CowardinRule((4,), False, "intermittently exposed emergent: deep marsh"),
-    ("P", "EM", "H"): CowardinRule((4,), False, "permanently flooded emergent: deep marsh"),
-    ("P", "EM", "Z"): CowardinRule(
-        (4,), False, "intermittently exposed/permanent emergent (1979 regime): deep marsh"
-    ),
-    # Palustrine aquatic bed (AB)
-    ("P", "AB", "F"): CowardinRule(
-        (4, 5),
-        True,
-        "semipermanently flooded aquatic bed: open areas of a deep marsh (type 4) or shallow "
-        "open water (type 5)",
-    ),
-    ("P", "AB", "K"): CowardinRule(
-        (4, 5), True, "artificially flooded aquatic bed: deep marsh or shallow open water"
-    ),
-    ("P", "AB", "G"): CowardinRule(
-        (5,), False, "intermittently exposed aquatic bed: shallow open water"
-    ),
-    ("P", "AB", "H"): CowardinRule(
-        (5,), False, "permanently flooded aquatic bed: shallow open water"
-    ),
-    ("P", "AB", "Z"): CowardinRule(
-        (5,),
-        False,
-        "intermittently exposed/permanent aquatic bed (1979 regime): shallow open water",
-    ),
-    # Palustrine unconsolidated bottom (UB; OW is the 1979 'open water' class)
-    ("P", "UB", "F"): CowardinRule(
-        (5,), False, "semipermanently flooded pond bottom: shallow open water"
-    ),
-    ("P", "UB", "G"): CowardinRule(
-        (5,), False, "intermittently exposed pond bottom: shallow open water"
-    ),
-    ("P", "UB", "H"): CowardinRule(
-        (5,), False, "permanently flooded pond bottom: shallow open water"
-    ),
-    ("P", "UB", "Z"): CowardinRule(
-        (5,), False, "intermittently exposed/permanent pond (1979 regime): shallow open water"
-    ),
-    ("P", "UB", "K"): CowardinRule(
-        (5,),
-        True,
-        "artificially flooded pond: shallow open water, check whether it is a constructed basin",
-    ),
-    # Palustrine unconsolidated shore (US): exposed flats
-    ("P", "US", "A"): CowardinRule(
-        (1,),
-        True,
-        "temporarily flooded flat: seasonally flooded basin or flat; may be the drawdown zone "
-        "of a pond",
-    ),
-    ("P", "US", "C"): CowardinRule(
-        (1,),
-        True,
-        "seasonally flooded flat: seasonally flooded basin or flat; may be the drawdown zone of"
-        " a pond",
-    ),
-    ("P", "US", "E"): CowardinRule(
-        (1,), True, "seasonally flooded/saturated flat: seasonally flooded basin or flat"
-    ),
-    ("P", "US", "J"): CowardinRule(
-        (1,), True, "intermittently flooded flat: seasonally flooded basin or flat"
-    ),
-    # Palustrine scrub-shrub (SS)
-    ("P", "SS", "A"): CowardinRule(
-        (1, 6),
-        True,
-        "temporarily flooded shrubs: shrub swamp (type 6), or a seasonally flooded basin/flood "
-        "plain (type 1)",
-    ),
-    ("P", "SS", "J"): CowardinRule(
-        (1, 6),
-        True,
-        "intermittently flooded shrubs: seasonally flooded basin (type 1) or shrub swamp (type 6)",
-    ),
-    ("P", "SS", "W"): CowardinRule(
-        (1, 6), True, "intermittently flooded/temporary shrubs (1979 regime): type 1 or shrub swamp"
-    ),
-    ("P", "SS", "D"): CowardinRule(
-        (6,), True, "seasonally flooded/well drained shrubs (1979 regime): shrub swamp"
-    ),
-    ("P", "SS", "B"): CowardinRule(
-        (6, 8),
-        True,
-        "saturated shrubs: shrub-carr or alder thicket (type 6), or a bog on peat (type 8)",
-    ),
-    ("P", "SS", "Y"): CowardinRule(
-        (6, 8), True, "saturated/semipermanent/seasonal shrubs (1979 regime): shrub swamp or bog"
-    ),
-    ("P", "SS", "C"): CowardinRule(
-        (6,), False, "seasonally flooded shrubs: shrub swamp (shrub-carr, alder thicket)"
-    ),
-    ("P", "SS", "E"): CowardinRule(
-        (6,), False, "seasonally flooded/saturated shrubs: shrub swamp (shrub-carr, alder thicket)"
-    ),
-    ("P", "SS", "F"): CowardinRule((6,), False, "semipermanently flooded shrubs: shrub swamp"),
-    # Palustrine forested (FO)
-    ("P", "FO", "A"): CowardinRule(
-        (1,),
-        False,
-        "temporarily flooded forest: floodplain forest / bottomland hardwoods (type 1, not type 7)",
-    ),
-    ("P", "FO", "J"): CowardinRule((1,), False, "intermittently flooded forest: floodplain forest"),
-    ("P", "FO", "W"): CowardinRule(
-        (1,), False, "intermittently flooded/temporary forest (1979 regime): floodplain forest"
-    ),
-    ("P", "FO", "D"): CowardinRule(
-        (1,), True, "seasonally flooded/well drained forest (1979 regime): floodplain forest"
-    ),
-    ("P", "FO", "C"): CowardinRule(
-        (1, 7),
-        True,
-        "seasonally flooded forest: floodplain forest (type 1) or hardwood swamp (type 7)",
-    ),
-    ("P", "FO", "B"): CowardinRule(
-        (7, 8), True, "saturated forest: wooded swamp (type 7) or coniferous bog (type 8)"
-    ),
-    ("P", "FO", "Y"): CowardinRule(
-        (7, 8), True, "saturated/semipermanent/seasonal forest (1979 regime): wooded swamp or bog"
-    ),
-    ("P", "FO", "E"): CowardinRule(
-        (7,), False, "seasonally flooded/saturated forest: hardwood or coniferous swamp"
-    ),
-    ("P", "FO", "F"): CowardinRule((7,), False, "semipermanently flooded forest: wooded swamp"),
-    # Palustrine moss-lichen (ML): open bog
-    ("P", "ML", "B"): CowardinRule((8,), False, "saturated moss-lichen: open bog"),
-    # Lacustrine littoral (L2): fringe of a lake; likely public waters
-    ("L2", "EM", "C"): CowardinRule(
-        (3, 4), True, "lake-fringe seasonally flooded emergent: shallow or deep marsh"
-    ),
-    ("L2", "EM", "E"): CowardinRule(
-        (3, 4), True, "lake-fringe seasonally flooded/saturated emergent: shallow or deep marsh"
-    ),
-    ("L2", "EM", "K"): CowardinRule(
-        (3, 4), True, "lake-fringe artificially flooded emergent: shallow or deep marsh"
-    ),
-    ("L2", "EM", "F"): CowardinRule(
-        (4,), True, "lake-fringe semipermanently flooded emergent: deep marsh"
-    ),
-    ("L2", "EM", "G"): CowardinRule(
-        (4,), True, "lake-fringe intermittently exposed emergent: deep marsh"
-    ),
-    ("L2", "EM", "H"): CowardinRule(
-        (4,), True, "lake-fringe permanently flooded emergent: deep marsh"
-    ),
-    ("L2", "EM", "Z"): CowardinRule(
-        (4,), True, "lake-fringe intermittently exposed/permanent emergent: deep marsh"
-    ),
-    ("L2", "AB", "F"): CowardinRule(
-        (4, 5), True, "lake-fringe aquatic bed: deep marsh or open water"
-    ),
-    ("L2", "AB", "G"): CowardinRule((5,), True, "lake-fringe aquatic bed: shallow open water"),
-    ("L2", "AB", "H"): CowardinRule((5,), True, "lake-fringe aquatic bed: shallow open water"),
-    ("L2", "AB", "K"): CowardinRule((5,), True, "lake-fringe aquatic bed: shallow open water"),
-    ("L2", "AB", "Z"): CowardinRule((5,), True, "lake-fringe aquatic bed: shallow open water"),
-    ("L2", "UB", "F"): CowardinRule((5,), True, "lake-fringe bottom: shallow open water"),
-    ("L2", "UB", "G"): CowardinRule((5,), True, "lake-fringe bottom: shallow open water"),
-    ("L2", "UB", "H"): CowardinRule((5,), True, "lake-fringe bottom: shallow open water"),
-    ("L2", "UB", "K"): CowardinRule((5,), True, "lake-fringe bottom: shallow open water"),
-    ("L2", "UB", "Z"): CowardinRule((5,), True, "lake-fringe bottom: shallow open water"),
-}
+COWARDIN_CROSSWALK: dict[tuple[str, str, str], CowardinRule] = _load_crosswalk()
 
 _LAKE_NOTE = (
     "lacustrine littoral (L2): the shallow fringe of a lake, likely public waters; check "

@@ -515,3 +515,11 @@ def test_allocation_refuses_an_exclusion_it_cannot_read():
 
     with pytest.raises(AllocationError, match=r"'excluded', row 0: 'maybe' is not a yes/no"):
         allocate(_ranking("maybe"))
+
+
+def test_a_ranking_read_back_from_text_keeps_its_exclusions():
+    """A ranking written to CSV holds 'False'/'True': bool('False') would exclude every option."""
+    from wetland_gis.siting.allocate import read_yes_no
+
+    column = pd.Series(["False", "True", "no", "", None, "1.0"], name="excluded")
+    assert read_yes_no(column).tolist() == [False, True, False, False, False, True]

@@ -68,6 +68,7 @@ __all__ = [
     "Stage",
     "allocate",
     "check_weights",
+    "read_yes_no",
     "withdrawal_fee_rate",
     "WEIGHT_KEYS",
     "DEFAULT_WEIGHTS",
@@ -252,8 +253,8 @@ def _label(p: _Problem) -> np.ndarray:
     return p.label_tier if p.label_tier is not None else p.tier
 
 
-def _bool(col: pd.Series) -> np.ndarray:
-    """Return a yes/no ranking column as booleans, read by :func:`parse_bool`.
+def read_yes_no(col: pd.Series) -> np.ndarray:
+    """Return a yes/no ranking column (e.g. ``excluded``) as booleans, read by :func:`parse_bool`.
 
     A blank is False (as the ranking writes no value for "not excluded"); a value that is
     not a yes/no spelling (``"maybe"``, ``2``) is an :class:`AllocationError` naming the
@@ -284,7 +285,7 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
             f"(columns {list(required)} at least)"
         )
     r = ranking.reset_index(drop=True)
-    excluded = _bool(r["excluded"]) if "excluded" in r else np.zeros(len(r), bool)
+    excluded = read_yes_no(r["excluded"]) if "excluded" in r else np.zeros(len(r), bool)
     ratio = _num(r, "ratio")
     if "impact_acres" in r:
         acres_row = _num(r, "impact_acres")

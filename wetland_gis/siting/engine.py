@@ -33,7 +33,7 @@ from wetland_gis.parameters import (
     load_adjustments,
 )
 from wetland_gis.rules.priority import BANKING_OWN_ORDER
-from wetland_gis.siting.allocate import Allocation, allocate, check_weights
+from wetland_gis.siting.allocate import Allocation, allocate, check_weights, read_yes_no
 from wetland_gis.siting.rank import (
     attribute_options,
     impact_needs,
@@ -394,7 +394,7 @@ def _summarise(
         return None
     frame = frame.copy()
     ids = frame["option_id"].astype(str)
-    ok = ranking[~ranking["excluded"].astype(bool)] if len(ranking) else ranking
+    ok = ranking[~read_yes_no(ranking["excluded"])] if len(ranking) else ranking
     best = (
         ok.groupby(ok["option_id"].astype(str))["tier"].min()
         if len(ok)

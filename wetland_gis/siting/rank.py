@@ -49,7 +49,7 @@ from wetland_gis.rules.priority import (
 )
 from wetland_gis.rules.procedure import bank_fees
 from wetland_gis.rules.replacement import replacement_ratio
-from wetland_gis.siting.allocate import check_weights
+from wetland_gis.siting.allocate import check_weights, read_yes_no
 from wetland_gis.units import FOOT_M
 
 __all__ = [
@@ -805,7 +805,7 @@ def tier_gaps(
         allocation.
     """
     day = as_date(as_of).isoformat()
-    usable = ranking[~ranking["excluded"].astype(bool)] if len(ranking) else ranking
+    usable = ranking[~read_yes_no(ranking["excluded"])] if len(ranking) else ranking
     if needs is None:
         needs = (
             ranking.groupby("impact_id", sort=False)

@@ -345,8 +345,8 @@ def fmt_sqft(value: float) -> str:
 
     Examples
     --------
-    >>> fmt_sqft(6000.2681), fmt_sqft(10000.4), fmt_sqft(10000.0), fmt_sqft(19.96)
-    ('6,000 sq ft', '10,000.4 sq ft', '10,000 sq ft', '20.0 sq ft')
+    >>> fmt_sqft(6003.2681), fmt_sqft(10000.4), fmt_sqft(10000.0), fmt_sqft(19.96)
+    ('6,003 sq ft', '10,000.4 sq ft', '10,000 sq ft', '20.0 sq ft')
     """
     whole = round(float(value))
     if whole != float(value) and whole % AMOUNT_STEP_SQFT == 0:

@@ -100,10 +100,13 @@ class SafeWriter:
 
     Examples
     --------
-    >>> with SafeWriter("assess", inputs=["impacts.shp"]) as w:  # doctest: +SKIP
-    ...     w.layer(impacts, "out.gpkg", layer="impacts", polygons=True)
-    ...     w.csv(summary, "out_summary.csv")
-    ...     w.manifest(manifest, "out_manifest.json")
+    >>> import pathlib, tempfile
+    >>> import pandas as pd
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "out_summary.csv"
+    >>> with SafeWriter("assess", inputs=["impacts.shp"]) as w:
+    ...     staged = w.csv(pd.DataFrame({"impact": ["W-1"]}), out)
+    >>> out.read_text().splitlines()  # moved into place when the block ends
+    ['impact', 'W-1']
     """
 
     def __init__(

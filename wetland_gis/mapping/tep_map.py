@@ -806,8 +806,13 @@ def tep_map(
 
     Examples
     --------
-    >>> m = tep_map(classified, zones=zones, context={"counties": counties})  # doctest: +SKIP
-    >>> save_map(m, "outputs/tep_map.html")  # doctest: +SKIP
+    >>> import geopandas as gpd, shapely
+    >>> impacts = gpd.GeoDataFrame(
+    ...     {"impact_id": ["W-1"], "outcome": ["replacement_required"]},
+    ...     geometry=[shapely.box(430_000, 5_000_000, 430_030, 5_000_030)], crs="EPSG:26915")
+    >>> m = tep_map(impacts, title="TEP review map: W-1")
+    >>> "W-1" in m.get_root().render()
+    True
     """
     if basemap not in BASEMAPS:
         raise MappingInputError(

@@ -56,7 +56,7 @@ def _norm(frame) -> pd.DataFrame:
     return df.astype(object).where(df.notna(), None)
 
 
-def _same(a, b) -> None:
+def _assert_same(a, b) -> None:
     pd.testing.assert_frame_equal(_norm(a.impacts), _norm(b.impacts))
     pd.testing.assert_frame_equal(_norm(a.summary), _norm(b.summary))
     pd.testing.assert_frame_equal(_norm(a.projects), _norm(b.projects))
@@ -84,7 +84,7 @@ def test_dask_engine_matches_the_default_engine_on_the_sample_projects(cluster, 
         as_of=AS_OF,
         progress_bar=False,
     )
-    _same(one, many)
+    _assert_same(one, many)
     assert many.manifest.settings["engine"] == "dask"
 
 
@@ -101,7 +101,7 @@ def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, sm
         as_of=AS_OF,
         progress_bar=False,
     )
-    _same(one, many)
+    _assert_same(one, many)
     assert any("4 partition(s)" in r for r in many.manifest.records)
 
 
@@ -117,7 +117,7 @@ def test_chunks_engine_matches_the_default_engine(small_world):
         as_of=AS_OF,
         progress_bar=False,
     )
-    _same(one, many)
+    _assert_same(one, many)
 
 
 def test_projects_never_straddle_partitions(small_world):

@@ -523,3 +523,31 @@ def test_the_type_tables_are_package_data_read_once():
         assert rule.basis
         # two types fit: a person decides
         assert rule.verify or len(rule.types) == 1
+
+
+@pytest.mark.parametrize(
+    ("flag", "status", "cedar"),
+    [
+        ("yes", "assessed", True),
+        ("0", "assessed", False),
+        (None, "assessed", False),  # blank: the wetland is not said to be cedar/tamarack
+        ("2", "not_assessed", None),  # unreadable: never taken as "no"
+        ("maybe", "not_assessed", None),
+    ],
+)
+def test_an_unreadable_cedar_tamarack_flag_is_not_assessed_never_read_as_no(flag, status, cedar):
+    """§ 103G.2241, subd. 9(a): white cedar / tamarack wetlands get the smaller amounts."""
+    import pandas as pd
+
+    from wetland_gis.io.wetland_types import read_types
+
+    frame = pd.DataFrame({"t": ["2"], "cedar": [flag], "status": "assessed", "status_reason": ""})
+    read_types(frame, "t", None, "cedar", [])
+    assert frame.loc[0, "status"] == status
+    if cedar is None:
+        assert (
+            "cedar" in frame.loc[0, "status_reason"]
+            and "true or false" in frame.loc[0, "status_reason"]
+        )
+    else:
+        assert frame.loc[0, "cedar_tamarack"] is cedar or frame.loc[0, "cedar_tamarack"] == cedar

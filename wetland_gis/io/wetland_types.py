@@ -801,12 +801,27 @@ def read_types(
     if bad.any():
         gdf.loc[bad, "status_reason"] = error[inverse][bad]
         gdf.loc[bad, "status"] = NOT_ASSESSED
-    ok = assessed & ~bad
     if cedar_field:
         c_codes2, c_vals2 = _codes(gdf[cedar_field])
         cedar_col = np.array([_truthy(v) for v in c_vals2], dtype=bool)[c_codes2]
+        # a flag that cannot be read is never taken as "no" (white cedar and tamarack
+        # wetlands are held to the smaller amounts): the row is not assessed, with the fix
+        unreadable = np.array(
+            [not is_blank(v) and parse_bool(v, errors="coerce") is None for v in c_vals2],
+            dtype=bool,
+        )[c_codes2]
+        odd = assessed & ~bad & unreadable
+        if odd.any():
+            gdf.loc[odd, "status_reason"] = [
+                f"white cedar / tamarack flag {v!r} in column {cedar_field!r} is not yes or "
+                "no: write true or false (or leave it blank when the wetland is neither)"
+                for v in gdf.loc[odd, cedar_field]
+            ]
+            gdf.loc[odd, "status"] = NOT_ASSESSED
+            bad = bad | odd
     else:
         cedar_col = np.zeros(n, dtype=bool)
+    ok = assessed & ~bad
     for name, values in (
         ("wetland_type", label[inverse]),
         ("type_source", source[inverse]),

@@ -44,6 +44,7 @@ from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import flag_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
+from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.io.fields import (
     FieldMapping,
     read_flag,
@@ -788,27 +789,7 @@ def _apply_engine(
         name = getattr(field_map, role)
         return gdf[name] if name else None
 
-    roles = {
-        r: col(r)
-        for r in (
-            "impact_kind",
-            "land_use",
-            "wetland_acres",
-            "partial",
-            "duration",
-            "isolated",
-            "runoff_retention",
-            "wetland_id",
-            "owner",
-            "owns_whole_wetland",
-            "portion_sqft",
-            "prior_sqft_since_1992",
-            "bottomland_hardwood",
-            "banked",
-            "used_for_credit",
-            "cowardin",
-        )
-    }
+    roles = {r: col(r) for r in (*FACT_FIELD_ROLES, "cowardin")}
 
     # plain dict rows: one pandas row lookup per impact costs more than the rules
     present = {r: s for r, s in roles.items() if s is not None}

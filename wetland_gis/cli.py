@@ -25,6 +25,7 @@ from typing import Any
 
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
+from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 
 __all__ = [
     "main",
@@ -57,27 +58,6 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="exit with status 3 when any row was not assessed (the outputs "
         "are still written), for scripted pipelines",
     )
-
-
-#: Per-wetland fact columns the command line can name (``--<role>-field``); the roles of
-#: :data:`wetland_gis.io.fields.DEFAULT_NAMES` (docs/data_schema.md).
-FACT_FIELD_ROLES = (
-    "impact_kind",
-    "land_use",
-    "wetland_acres",
-    "partial",
-    "duration",
-    "isolated",
-    "runoff_retention",
-    "wetland_id",
-    "owner",
-    "owns_whole_wetland",
-    "portion_sqft",
-    "prior_sqft_since_1992",
-    "bottomland_hardwood",
-    "banked",
-    "used_for_credit",
-)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -858,7 +858,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             }.items()
             if v
         }
-        from wetland_gis.cli import FACT_FIELD_ROLES
+        from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 
         fields.update(
             {

@@ -788,6 +788,17 @@ def fmt_value(value: Any) -> str:
     return str(value)
 
 
+def _run_rule(
+    core: Callable[[Appropriation, _Rec], tuple[WaterOutcome, Any]],
+    name: str,
+    a: Appropriation,
+    as_of: str | dt.date | None,
+    params: ParameterSet | None,
+) -> WaterDecision:
+    """Run one restriction rule on one appropriation under the edition(s) of ``as_of``."""
+    return _run(lambda rec: core(a, rec), RULE_IDS[name], a.permit_id, a.facts(), as_of, params)
+
+
 def _run(
     core: Callable[[_Rec], tuple[WaterOutcome, Any]],
     rule_id: str,
@@ -989,14 +1000,7 @@ def permit_required(
     Subd. 4(a) needs both conditions: less than the daily amount **and** no more than the
     annual amount. An unknown daily amount does not satisfy it.
     """
-    return _run(
-        lambda rec: _permit_required(a, rec),
-        RULE_IDS["permit_required"],
-        a.permit_id,
-        a.facts(),
-        as_of,
-        params,
-    )
+    return _run_rule(_permit_required, "permit_required", a, as_of, params)
 
 
 # --------------------------------------------------------------------------- subd. 4a
@@ -1121,14 +1125,7 @@ def mt_simon_hinckley(
     The 2018 edition restricts it in a metropolitan county (§ 473.121, subd. 4) only and
     also ends once-through permits there (4a(b)); the 2025 edition restricts it everywhere.
     """
-    return _run(
-        lambda rec: _mt_simon_hinckley(a, rec),
-        RULE_IDS["mt_simon_hinckley"],
-        a.permit_id,
-        a.facts(),
-        as_of,
-        params,
-    )
+    return _run_rule(_mt_simon_hinckley, "mt_simon_hinckley", a, as_of, params)
 
 
 # --------------------------------------------------------------------------- subd. 4b
@@ -1224,9 +1221,7 @@ def bulk_sale(
     a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
 ) -> WaterDecision:
     """Return the bulk transport or sale restriction (subd. 4b, 2025 edition only)."""
-    return _run(
-        lambda rec: _bulk_sale(a, rec), RULE_IDS["bulk_sale"], a.permit_id, a.facts(), as_of, params
-    )
+    return _run_rule(_bulk_sale, "bulk_sale", a, as_of, params)
 
 
 # --------------------------------------------------------------------------- subd. 5
@@ -1312,14 +1307,7 @@ def once_through(
     a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
 ) -> WaterDecision:
     """Return the once-through system restrictions (subd. 5(a)-(c))."""
-    return _run(
-        lambda rec: _once_through(a, rec),
-        RULE_IDS["once_through"],
-        a.permit_id,
-        a.facts(),
-        as_of,
-        params,
-    )
+    return _run_rule(_once_through, "once_through", a, as_of, params)
 
 
 # --------------------------------------------------------------------------- subd. 5a, 5b
@@ -1375,14 +1363,7 @@ def surface_water_levels(
     a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
 ) -> WaterDecision:
     """Return the surface water level maintenance restriction (subd. 5a)."""
-    return _run(
-        lambda rec: _surface_water_levels(a, rec),
-        RULE_IDS["surface_water_levels"],
-        a.permit_id,
-        a.facts(),
-        as_of,
-        params,
-    )
+    return _run_rule(_surface_water_levels, "surface_water_levels", a, as_of, params)
 
 
 def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
@@ -1447,14 +1428,7 @@ def data_center(
     a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
 ) -> WaterDecision:
     """Return the permit conditions for large data center appropriations (subd. 5b, 2025)."""
-    return _run(
-        lambda rec: _data_center(a, rec),
-        RULE_IDS["data_center"],
-        a.permit_id,
-        a.facts(),
-        as_of,
-        params,
-    )
+    return _run_rule(_data_center, "data_center", a, as_of, params)
 
 
 # --------------------------------------------------------------------------- subd. 6 fee

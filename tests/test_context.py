@@ -8,7 +8,7 @@ import pytest
 from shapely.geometry import LineString, Point, box
 
 from wetland_gis.context import (
-    CONTEXT_SCHEMA,
+    LAYER_SPECS,
     COUNTY_PCT_SOURCE,
     DEFAULT_COUNTIES_PATH,
     Context,
@@ -258,22 +258,22 @@ def test_a_missing_source_is_an_error(tmp_path):
 
 
 def test_the_schema_matches_the_documented_layers():
-    assert list(CONTEXT_SCHEMA) == [
+    assert list(LAYER_SPECS) == [
         "counties",
+        "percentage_overrides",
         "major_watersheds",
         "minor_watersheds",
         "bank_service_areas",
-        "percentage_overrides",
-        "public_water_basins",
-        "public_watercourses",
         "incorporated_areas",
         "lgus",
         "calcareous_fens",
         "drainage_systems",
+        "public_water_basins",
+        "public_watercourses",
     ]
-    assert CONTEXT_SCHEMA["public_watercourses"].geometry == "line"
-    assert CONTEXT_SCHEMA["drainage_systems"].geometry == "line or polygon"
-    assert CONTEXT_SCHEMA["lgus"].required == ("lgu_name", "shoreland_ordinance")
+    assert LAYER_SPECS["public_watercourses"].geometry == "line"
+    assert LAYER_SPECS["drainage_systems"].geometry == "line or polygon"
+    assert LAYER_SPECS["lgus"].required == ("lgu_name", "shoreland_ordinance")
 
 
 def test_minor_ids_keep_their_text_form():

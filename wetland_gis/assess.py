@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.context import Context, load_context
+from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.decision import Decision
 from wetland_gis.enums import (
     ImpactKind,
@@ -814,7 +815,7 @@ def _apply_engine(
             "nearest_pw_ft",
             "nearest_pw",
             "calcareous_fen",
-            "drainage_system",
+            *_NOTE_COLUMNS,
             "cedar_tamarack",
             "sqft_setback",
             "sqft_protection",
@@ -919,13 +920,11 @@ def _apply_engine(
                 "may not be degraded, wholly or partially, by any activity (§ 103G.223); "
                 "send it to the DNR for fen review"
             )
-        drainage = _drainage_note(row["drainage_system"], kind)
-        if drainage:
-            verify.append(drainage)
+        notes = _layer_notes(row, kind)
+        verify.extend(notes.values())
         if verify:
             inputs = {"nearest_pw": None if pd.isna(row["nearest_pw"]) else str(row["nearest_pw"])}
-            if drainage:
-                inputs["drainage_system"] = str(row["drainage_system"])
+            inputs.update((column, str(row[column])) for column in notes)
             steps.append(
                 (
                     "facts.context",
@@ -1182,25 +1181,26 @@ def _impact_kind(value: Any) -> tuple[ImpactKind, str | None]:
     return kind, None
 
 
-def _drainage_note(systems: Any, kind: ImpactKind) -> str | None:
-    """Return the verify item of a drain (or an impact of unknown kind) on a drainage system.
+_NOTE_SPECS = tuple(spec for spec in LAYER_SPECS.values() if spec.verify_note)
+_NOTE_COLUMNS = tuple(str(spec.id_column) for spec in _NOTE_SPECS)
 
-    ``systems`` is the impact's ``drainage_system`` (ids joined by "; "; "" none; None
-    when the layer was not given, which the manifest records).
+
+def _layer_notes(row: Mapping[str, Any], kind: ImpactKind) -> dict[str, str]:
+    """Return the verify items of the context layers an impact touches, by impact column.
+
+    A layer's item (:attr:`~wetland_gis.context_layers.LayerSpec.verify_note`) applies
+    when the impact's id column lists features (``""``: none; None: layer not given,
+    which the manifest records) and the impact kind is one of its ``verify_kinds``.
     """
-    if kind not in (ImpactKind.DRAIN, ImpactKind.UNKNOWN) or not isinstance(systems, str):
-        return None
-    if not systems:
-        return None
-    return (
-        f"the impact touches public drainage system {systems} (layer drainage_systems): the "
-        "drainage exemptions of Minn. Stat. § 103G.2241, subd. 2 need facts no layer holds: "
-        "for subd. 2(b), whether the land has been assessed drainage benefits for the system "
-        "and the system's expenditure, repair or maintenance history that subd. 2(b)(1) "
-        "requires; for subd. 2(c), whether the draining or filling results from maintenance "
-        "and repair of the existing public drainage system; verify with the drainage "
-        "authority"
-    )
+    notes = {}
+    for spec, column in zip(_NOTE_SPECS, _NOTE_COLUMNS, strict=True):
+        ids = row[column]
+        if not isinstance(ids, str) or not ids:
+            continue
+        if spec.verify_kinds and kind.value not in spec.verify_kinds:
+            continue
+        notes[column] = spec.verify_note.format(ids=ids)
+    return notes
 
 
 def _flooded(cowardin: Any) -> bool | None:

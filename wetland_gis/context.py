@@ -3,9 +3,10 @@
 The context is every layer an impact is classified against: counties, watersheds, bank
 service areas, percentage-area overrides, public waters, cities, local government units,
 calcareous fens and public drainage systems (see ``docs/data_schema.md`` and
-``docs/context.md``). Each layer is checked against :data:`CONTEXT_SCHEMA` when it is
-read, so a missing field or an unknown shoreland class is reported at once, naming the
-file, the layer, the field and the fix.
+``docs/context.md``). Each layer is checked against its spec in
+:data:`~wetland_gis.context_layers.LAYER_SPECS` when it is read, so a missing field or an
+unknown shoreland class is reported at once, naming the file, the layer, the field and the
+fix.
 
 Examples
 --------
@@ -29,13 +30,25 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.enums import PercentageArea
+from wetland_gis.context_layers import (
+    BASIN_CLASSES,
+    GEOMETRY_KINDS,
+    LAYER_NAMES,
+    LAYER_SPECS,
+    MAJOR_WATERSHED_IDS,
+    SHORE_CLASS_ALIASES,
+    WATERCOURSE_CLASSES,
+    FieldSpec,
+    LayerSpec,
+)
 from wetland_gis.errors import (
     ContextError,
+    InputError,
     LayerNotFoundError,
     MissingCRSError,
 )
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
+from wetland_gis.io.layers import read_layer
 from wetland_gis.io.shoreland_classes import (
     CLASS_SOURCES,
     ShorelandClassList,
@@ -49,17 +62,17 @@ from wetland_gis.io.values import (
     parse_id,
     parse_number,
 )
-from wetland_gis.manifest import file_sha256
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.rules.counties import county_classes
 
 __all__ = [
     "WORKING_CRS",
-    "LayerSchema",
-    "CONTEXT_SCHEMA",
+    "LayerSpec",
+    "LAYER_SPECS",
     "LAYER_NAMES",
     "BASIN_CLASSES",
     "WATERCOURSE_CLASSES",
+    "MAJOR_WATERSHED_IDS",
     "DEFAULT_COUNTIES_PATH",
     "COUNTY_PCT_SOURCE",
     "CLASS_SOURCES",
@@ -75,146 +88,11 @@ DEFAULT_COUNTIES_PATH = Path(__file__).parent / "data" / "mn_counties_cb2016_500
 COUNTY_PCT_SOURCE = "county (Minn. R. 8420.0117, subp. 1)"
 """``pct_source`` of a percentage class taken from the county lists."""
 
-BASIN_CLASSES = ("natural_environment", "recreational_development", "general_development")
-"""Shoreland management classes of public water basins (Minn. R. 6120.3000)."""
-
-WATERCOURSE_CLASSES = ("remote", "forested", "transition", "agricultural", "urban", "tributary")
-"""Shoreland management classes of public watercourses (Minn. R. 6120.3000)."""
-
-#: Common spellings of the classes in DNR and county data, mapped to the documented values.
-_CLASS_ALIASES = {
-    "ne": "natural_environment",
-    "nat_env": "natural_environment",
-    "natural_environment_lake": "natural_environment",
-    "rd": "recreational_development",
-    "rec_dev": "recreational_development",
-    "recreational_development_lake": "recreational_development",
-    "gd": "general_development",
-    "gen_dev": "general_development",
-    "general_development_lake": "general_development",
-    "rem": "remote",
-    "remote_river": "remote",
-    "forested_river": "forested",
-    "transition_river": "transition",
-    "ag": "agricultural",
-    "agricultural_river": "agricultural",
-    "urban_river": "urban",
-    "trib": "tributary",
-    "tributary_river": "tributary",
-}
-
-_PCT_ALIASES = {
-    "greater_than_80": PercentageArea.GREATER_THAN_80.value,
-    ">80": PercentageArea.GREATER_THAN_80.value,
-    "50_to_80": PercentageArea.FROM_50_TO_80.value,
-    "from_50_to_80": PercentageArea.FROM_50_TO_80.value,
-    "less_than_50": PercentageArea.LESS_THAN_50.value,
-    "<50": PercentageArea.LESS_THAN_50.value,
-}
-
 SHORE_CLASS_FROM_LAYER = "layer"
 """``shore_class_source`` of a basin whose class the layer gives (the layer wins)."""
 
-_POLYGON_TYPES = frozenset({"Polygon", "MultiPolygon"})
-_LINE_TYPES = frozenset({"LineString", "MultiLineString", "LinearRing"})
-_KIND_TYPES = {
-    "polygon": _POLYGON_TYPES,
-    "line": _LINE_TYPES,
-    "line or polygon": _LINE_TYPES | _POLYGON_TYPES,
-}
 _EXTENSIONS = (".gpkg", ".shp", ".geojson", ".parquet")
 _SHP_FIELD_LEN = 10  # dBase field names: shore_class arrives as shore_clas
-
-
-@dataclass(frozen=True)
-class LayerSchema:
-    """What one context layer must hold.
-
-    Parameters
-    ----------
-    geometry : str
-        ``"polygon"``, ``"line"`` or ``"line or polygon"``.
-    required, optional : tuple of str
-        Documented field names (matched case-insensitively on input).
-    types : Mapping[str, str]
-        Field -> ``"int"``, ``"float"``, ``"bool"``, ``"str"`` or ``"id"`` (text id,
-        integers written without a decimal point). Fields not listed are left as read.
-    allowed : Mapping[str, tuple of str]
-        Field -> the values it may take (after normalisation).
-    """
-
-    geometry: str
-    required: tuple[str, ...]
-    optional: tuple[str, ...] = ()
-    types: Mapping[str, str] = field(default_factory=dict)
-    allowed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-
-    @property
-    def fields(self) -> tuple[str, ...]:
-        """Return the required then the optional field names."""
-        return self.required + self.optional
-
-
-CONTEXT_SCHEMA: dict[str, LayerSchema] = {
-    "counties": LayerSchema("polygon", ("NAME",), ("COUNTYFP", "GEOID"), {"NAME": "str"}),
-    "major_watersheds": LayerSchema(
-        "polygon", ("major", "major_name"), (), {"major": "int", "major_name": "str"}
-    ),
-    "minor_watersheds": LayerSchema(
-        "polygon", ("minor",), ("major",), {"minor": "id", "major": "int"}
-    ),
-    "bank_service_areas": LayerSchema(
-        "polygon", ("bsa",), ("bsa_name",), {"bsa": "int", "bsa_name": "str"}
-    ),
-    "percentage_overrides": LayerSchema(
-        "polygon",
-        ("pct_class", "citation"),
-        ("major",),
-        {"pct_class": "str", "citation": "str", "major": "int"},
-        {"pct_class": tuple(p.value for p in PercentageArea)},
-    ),
-    "public_water_basins": LayerSchema(
-        "polygon",
-        ("pw_id", "shore_class"),
-        ("pw_name", "acres", "sewered", "setback_ft"),
-        {
-            "pw_id": "id",
-            "pw_name": "str",
-            "acres": "float",
-            "sewered": "bool",
-            "setback_ft": "float",
-        },
-        {"shore_class": BASIN_CLASSES},
-    ),
-    "public_watercourses": LayerSchema(
-        "line",
-        ("pw_id", "shore_class"),
-        ("pw_name", "sewered", "setback_ft"),
-        {"pw_id": "id", "pw_name": "str", "sewered": "bool", "setback_ft": "float"},
-        {"shore_class": WATERCOURSE_CLASSES},
-    ),
-    "incorporated_areas": LayerSchema("polygon", ("name",), (), {"name": "str"}),
-    "lgus": LayerSchema(
-        "polygon",
-        ("lgu_name", "shoreland_ordinance"),
-        ("setback_ft",),
-        {"lgu_name": "str", "shoreland_ordinance": "bool", "setback_ft": "float"},
-    ),
-    "calcareous_fens": LayerSchema("polygon", ("fen_name",), (), {"fen_name": "str"}),
-    "drainage_systems": LayerSchema(
-        "line or polygon",
-        ("system_id",),
-        ("authority",),
-        {"system_id": "id", "authority": "str"},
-    ),
-}
-"""The documented context layers: geometry kind, required and optional fields, values."""
-
-LAYER_NAMES: tuple[str, ...] = tuple(CONTEXT_SCHEMA)
-"""Context layer names, in documentation order."""
-
-MAJOR_WATERSHED_IDS = (1, 81)
-"""First and last DNR major watershed number (the 81 Level 4 watersheds)."""
 
 
 @dataclass(frozen=True)
@@ -233,36 +111,52 @@ class SourceRecord:
 class Context:
     """The reference layers, validated and in the working CRS (EPSG:26915).
 
-    Every attribute is a GeoDataFrame with the documented field names, or ``None`` when
-    the layer was not given (only ``counties`` is always present).
+    Each layer of :data:`~wetland_gis.context_layers.LAYER_SPECS` is an attribute of
+    that name: a GeoDataFrame with the documented field names, or ``None`` when the
+    layer was not given (only ``counties`` is always present).
 
-    Attributes
+    Parameters
     ----------
+    counties : GeoDataFrame
+        The county layer, with ``pct_class``, ``pct_source`` and ``metro`` joined.
+    others : Mapping[str, GeoDataFrame]
+        The other layers given, by name.
     records : tuple of str
         What was done on loading: reprojections, the default county layer, dropped empty
         geometries, normalised values.
     sources : tuple of SourceRecord
         Path, layer name in the file, SHA-256, original CRS and feature count of each layer.
+
+    Raises
+    ------
+    ContextError
+        When ``others`` names a layer that is not in the registry, or ``counties``.
     """
 
     counties: gpd.GeoDataFrame
-    major_watersheds: gpd.GeoDataFrame | None = None
-    minor_watersheds: gpd.GeoDataFrame | None = None
-    bank_service_areas: gpd.GeoDataFrame | None = None
-    percentage_overrides: gpd.GeoDataFrame | None = None
-    public_water_basins: gpd.GeoDataFrame | None = None
-    public_watercourses: gpd.GeoDataFrame | None = None
-    incorporated_areas: gpd.GeoDataFrame | None = None
-    lgus: gpd.GeoDataFrame | None = None
-    calcareous_fens: gpd.GeoDataFrame | None = None
-    drainage_systems: gpd.GeoDataFrame | None = None
+    others: Mapping[str, gpd.GeoDataFrame] = field(default_factory=dict)
     records: tuple[str, ...] = ()
     sources: tuple[SourceRecord, ...] = ()
 
+    def __post_init__(self) -> None:
+        """Check every layer name is in the registry."""
+        unknown = sorted(set(self.others) - (set(LAYER_NAMES) - {"counties"}))
+        if unknown:
+            raise ContextError(
+                f"{unknown} are not context layers; the layers are {list(LAYER_NAMES)}"
+            )
+
+    def __getattr__(self, name: str) -> gpd.GeoDataFrame | None:
+        """Return a registered layer by attribute (``ctx.public_water_basins``)."""
+        if name in LAYER_SPECS:
+            return self.__dict__.get("others", {}).get(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @property
     def layers(self) -> dict[str, gpd.GeoDataFrame]:
-        """Return the layers present, by name."""
-        return {n: getattr(self, n) for n in LAYER_NAMES if getattr(self, n) is not None}
+        """Return the layers present, by name, in registry order."""
+        present = {"counties": self.counties, **self.others}
+        return {n: present[n] for n in LAYER_NAMES if present.get(n) is not None}
 
     def get(self, name: str) -> gpd.GeoDataFrame | None:
         """Return layer ``name`` or ``None`` when it was not given.
@@ -272,11 +166,11 @@ class Context:
         ContextError
             When ``name`` is not a context layer name.
         """
-        if name not in CONTEXT_SCHEMA:
+        if name not in LAYER_SPECS:
             raise ContextError(
                 f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}"
             )
-        return getattr(self, name)
+        return self.counties if name == "counties" else self.others.get(name)
 
     def has(self, name: str) -> bool:
         """Return whether layer ``name`` was given."""
@@ -380,8 +274,37 @@ def _coerce_number(series: pd.Series, where: str, fname: str, kind: str) -> pd.S
     return num.astype(float)
 
 
-def _coerce_id(series: pd.Series) -> pd.Series:
-    return series.map(parse_id).astype(object)
+def _coerce(series: pd.Series, fspec: FieldSpec, where: str) -> pd.Series:
+    """Return the values of one field as the spec's type (an error names the first bad row)."""
+    if fspec.type == "bool":
+        return _coerce_bool(series, where, fspec.name)
+    if fspec.type in ("int", "float"):
+        return _coerce_number(series, where, fspec.name, fspec.type)
+    if fspec.type == "id":
+        return series.map(parse_id).astype(object)
+    return series.map(lambda v: None if pd.isna(v) else str(v)).astype(object)
+
+
+def _normalise_allowed(series: pd.Series, fspec: FieldSpec, where: str) -> tuple[pd.Series, str]:
+    """Return the values normalised to the allowed set and a record of what changed."""
+    normal = series.map(lambda v, a=fspec.aliases: normalise_key(v, a))
+    bad = normal.notna() & ~normal.isin(fspec.allowed)
+    if bad.any():
+        values = sorted({str(v) for v in series[bad]})
+        short = sorted(k for k in fspec.aliases if len(k) <= 3 and k.isalpha())
+        raise ContextError(
+            f"{where}: unknown {fspec.name} value(s) {values[:10]}; allowed: "
+            f"{list(fspec.allowed)}"
+            + (f" (also DNR abbreviations {short})" if short else "")
+            + ". Recode the field."
+        )
+    changed = normal.notna() & (normal != series)
+    record = (
+        f"normalised {int(changed.sum())} {fspec.name} value(s) to {sorted(set(normal[changed]))}"
+        if changed.any()
+        else ""
+    )
+    return normal, record
 
 
 def validate_layer(
@@ -391,7 +314,9 @@ def validate_layer(
     path: str | None = None,
     source_layer: str | None = None,
 ) -> tuple[gpd.GeoDataFrame, list[str]]:
-    """Check one context layer against :data:`CONTEXT_SCHEMA`; normalise and reproject it.
+    """Check one context layer against its spec; normalise and reproject it.
+
+    The spec is the layer's entry in :data:`~wetland_gis.context_layers.LAYER_SPECS`.
 
     Field names are matched case-insensitively and renamed to the documented names
     (a name cut to 10 characters by a shapefile, e.g. ``shore_clas``, is recognised);
@@ -405,7 +330,7 @@ def validate_layer(
     gdf : GeoDataFrame
         The layer as read.
     name : str
-        Context layer name (a key of :data:`CONTEXT_SCHEMA`).
+        Context layer name (a key of :data:`~wetland_gis.context_layers.LAYER_SPECS`).
     path, source_layer : str, optional
         Where it was read from, for the messages.
 
@@ -422,12 +347,12 @@ def validate_layer(
     MissingCRSError
         When the layer has no CRS.
     """
-    if name not in CONTEXT_SCHEMA:
+    if name not in LAYER_SPECS:
         raise ContextError(
             f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}. "
             "Rename the layer (or file) to one of them."
         )
-    schema = CONTEXT_SCHEMA[name]
+    spec = LAYER_SPECS[name]
     where = _where(name, path, source_layer)
     records: list[str] = []
     if not isinstance(gdf, gpd.GeoDataFrame):
@@ -441,7 +366,8 @@ def validate_layer(
     for c in columns:
         by_lower.setdefault(str(c).lower(), []).append(c)
     rename = {}
-    for fname in schema.fields:
+    for fspec in spec.fields:
+        fname = fspec.name
         found = by_lower.get(fname.lower(), [])
         if not found and len(fname) > _SHP_FIELD_LEN:  # a shapefile cut the name short
             found = by_lower.get(fname.lower()[:_SHP_FIELD_LEN], [])
@@ -452,17 +378,12 @@ def validate_layer(
             )
         if found:
             rename[found[0]] = fname
-        elif fname in schema.required:
+        elif fspec.required:
             raise ContextError(
                 f"{where} is missing the required field {fname!r}; it has {columns}. "
-                f"The layer needs {list(schema.required)} (optional: {list(schema.optional)}); "
+                f"The layer needs {list(spec.required)} (optional: {list(spec.optional)}); "
                 f"rename the field that holds it to {fname!r} (see docs/context.md)"
-                + (
-                    ", or give the DNR basin shoreland classification list "
-                    "(--shoreland-classes CSV, or shoreland_classes=) to fill it by DOW number."
-                    if (name, fname) == ("public_water_basins", "shore_class")
-                    else "."
-                )
+                + (fspec.hint or ".")
             )
     gdf = gdf.rename(columns=rename)
 
@@ -481,27 +402,22 @@ def validate_layer(
         records.append(f"{name}: dropped {int(empty.sum())} row(s) without geometry")
         gdf = gdf.loc[~empty].copy()
     kinds = set(gdf.geometry.geom_type.unique())
-    allowed_types = _KIND_TYPES[schema.geometry]
+    allowed_types = GEOMETRY_KINDS[spec.geometry]
     wrong = kinds - allowed_types
     if wrong:
         raise ContextError(
-            f"{where} must hold {schema.geometry} geometries "
+            f"{where} must hold {spec.geometry} geometries "
             f"({', '.join(sorted(allowed_types))}) but holds {sorted(wrong)}. "
-            f"Export the {schema.geometry} features only"
-            + (
-                " (the watercourse lines of the public waters inventory)"
-                if name == "public_watercourses"
-                else ""
-            )
-            + "."
+            f"Export the {spec.geometry} features only{spec.geometry_hint}."
         )
 
     # values
-    for fname in schema.fields:
+    for fspec in spec.fields:
+        fname = fspec.name
         if fname not in gdf.columns:
             continue
         series = gdf[fname]
-        if fname in schema.required:
+        if fspec.required:
             missing = series.map(is_blank).astype(bool)
             if missing.any():
                 rows = list(gdf.index[missing][:5])
@@ -509,49 +425,21 @@ def validate_layer(
                     f"{where}: the required field {fname!r} is empty in {int(missing.sum())} "
                     f"row(s) (first: {rows}). Fill it in or remove those features."
                 )
-        kind = schema.types.get(fname)
-        if kind == "bool":
-            gdf[fname] = _coerce_bool(series, where, fname)
-        elif kind in ("int", "float"):
-            gdf[fname] = _coerce_number(series, where, fname, kind)
-        elif kind == "id":
-            gdf[fname] = _coerce_id(series)
-        elif kind == "str":
-            gdf[fname] = series.map(lambda v: None if pd.isna(v) else str(v)).astype(object)
-        if fname in schema.allowed:
-            allowed = schema.allowed[fname]
-            aliases = _CLASS_ALIASES if fname == "shore_class" else _PCT_ALIASES
-            raw = gdf[fname]
-            normal = raw.map(lambda v, a=aliases: normalise_key(v, a))
-            bad = normal.notna() & ~normal.isin(allowed)
-            if bad.any():
-                values = sorted({str(v) for v in raw[bad]})
+        gdf[fname] = _coerce(series, fspec, where)
+        if fspec.allowed:
+            gdf[fname], changed = _normalise_allowed(gdf[fname], fspec, where)
+            if changed:
+                records.append(f"{name}: {changed}")
+        if fspec.bounds is not None:
+            lo, hi = fspec.bounds
+            values = gdf[fname]
+            out_of_range = values.notna() & ((values < lo) | (values > hi))
+            if out_of_range.any():
                 raise ContextError(
-                    f"{where}: unknown {fname} value(s) {values[:10]}; allowed: {list(allowed)}"
-                    + (
-                        f" (also DNR abbreviations {sorted(k for k in aliases if len(k) <= 3)})"
-                        if fname == "shore_class"
-                        else ""
-                    )
-                    + ". Recode the field."
+                    f"{where}: field {fname!r} must be {lo}-{hi}"
+                    + (" (the DNR major watershed numbers)" if fname == "major" else "")
+                    + f"; found {sorted(set(values[out_of_range].tolist()))[:10]}"
                 )
-            changed = normal.notna() & (normal != raw)
-            if changed.any():
-                records.append(
-                    f"{name}: normalised {int(changed.sum())} {fname} value(s) to "
-                    f"{sorted(set(normal[changed]))}"
-                )
-            gdf[fname] = normal
-    if name == "major_watersheds" or (
-        name in ("minor_watersheds", "percentage_overrides") and "major" in gdf.columns
-    ):
-        lo, hi = MAJOR_WATERSHED_IDS
-        out_of_range = gdf["major"].notna() & ((gdf["major"] < lo) | (gdf["major"] > hi))
-        if out_of_range.any():
-            raise ContextError(
-                f"{where}: major watershed numbers must be {lo}-{hi}; found "
-                f"{sorted(set(gdf.loc[out_of_range, 'major'].tolist()))[:10]}"
-            )
 
     gdf, crs_records = _to_working(gdf, name)
     records.extend(crs_records)
@@ -582,7 +470,7 @@ def _list_class(
     if not found:
         what = "a DNR class" if class_source == "dnr" else "a county or city class"
         return None, "", f"the list has no row with {what} for it"
-    classes = {normalise_key(c, _CLASS_ALIASES) for c, _col, _row in found}
+    classes = {normalise_key(c, SHORE_CLASS_ALIASES) for c, _col, _row in found}
     rows = ", ".join(str(r) for _c, _col, r in found)
     if len(classes) > 1:
         return (
@@ -650,7 +538,7 @@ def _fill_basin_classes(
         found = classes.lookup(dow, class_source)
         value, how, problem = _list_class(found, class_source)
         if not blank[i]:
-            layer_value = normalise_key(values[i], _CLASS_ALIASES)
+            layer_value = normalise_key(values[i], SHORE_CLASS_ALIASES)
             if value is not None and value != layer_value:
                 kept_differs.append(f"{label}: layer {layer_value}, list {value}")
             continue
@@ -698,11 +586,15 @@ def _fill_basin_classes(
 
 def _read_file(
     path: Path, name: str, layer: str | None = None
-) -> tuple[gpd.GeoDataFrame, str | None]:
+) -> tuple[gpd.GeoDataFrame, str | None, str, list[str]]:
+    """Read one context layer with the package reader; return it, its layer, SHA-256, records.
+
+    A GeoPackage given for one layer is read at the layer of that name (case-insensitively)
+    or its only layer. The CRS is checked by :func:`validate_layer`, whose message is the
+    context's.
+    """
     if not path.exists():
         raise ContextError(f"context layer {name!r}: file {path} does not exist")
-    if path.suffix.lower() == ".parquet":
-        return gpd.read_parquet(path), None
     if layer is None and path.suffix.lower() == ".gpkg":
         import pyogrio
 
@@ -717,7 +609,13 @@ def _read_file(
                 f"{path} has no layer named {name!r}; it has {names}. Rename the layer or "
                 "pass it explicitly with layers={'" + name + "': gdf}"
             )
-    return gpd.read_file(path, layer=layer), layer
+    try:
+        read = read_layer(path, layer, require_crs=False)
+    except (LayerNotFoundError, MissingCRSError):
+        raise
+    except InputError as err:
+        raise ContextError(f"context layer {name!r}: {err}") from err
+    return read.gdf, read.layer, read.sha256, read.records
 
 
 def _discover(source: Path) -> dict[str, tuple[Path, str | None]]:
@@ -771,7 +669,8 @@ def load_context(
     Parameters
     ----------
     source : str or Path, optional
-        A GeoPackage with layers named as in :data:`CONTEXT_SCHEMA`, or a folder holding
+        A GeoPackage with layers named as in
+        :data:`~wetland_gis.context_layers.LAYER_SPECS`, or a folder holding
         ``<layer>.gpkg``, ``.shp``, ``.geojson`` or ``.parquet`` files (names matched
         case-insensitively). Layers not found are absent (``None``).
     layers : Mapping[str, GeoDataFrame or path], optional
@@ -825,7 +724,7 @@ def load_context(
         for name, (path, inner) in _discover(Path(source)).items():
             wanted[name] = (None, path, inner)
     for name, value in (layers or {}).items():
-        if name not in CONTEXT_SCHEMA:
+        if name not in LAYER_SPECS:
             raise ContextError(
                 f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}"
             )
@@ -848,9 +747,11 @@ def load_context(
         if name not in wanted:
             continue
         gdf, path, inner = wanted[name]
+        sha256 = ""
         if gdf is None:
             assert path is not None
-            gdf, inner = _read_file(path, name, inner)
+            gdf, inner, sha256, read_records = _read_file(path, name, inner)
+            records.extend(f"{name}: {r}" for r in read_records)
         crs = gdf.crs.to_string() if gdf.crs is not None else None
         if name == "public_water_basins":
             gdf, class_records = _fill_basin_classes(
@@ -869,7 +770,7 @@ def load_context(
                 layer=name,
                 path="<GeoDataFrame>" if path is None else str(path),
                 source_layer=inner,
-                sha256="" if path is None else file_sha256(path),
+                sha256=sha256,
                 crs=crs,
                 features=len(gdf),
             )
@@ -898,4 +799,5 @@ def load_context(
         )
     loaded["counties"], county_records = _join_county_classes(loaded["counties"], params, as_of)
     records.extend(county_records)
-    return Context(**loaded, records=tuple(records), sources=tuple(sources))
+    counties = loaded.pop("counties")
+    return Context(counties, loaded, records=tuple(records), sources=tuple(sources))

@@ -7,7 +7,6 @@ TEP member or a reviewer can reproduce or question any number.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import platform
 from collections.abc import Iterable, Mapping
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from wetland_gis._version import __version__
+from wetland_gis.io.checksums import file_sha256
 
 __all__ = ["InputRecord", "Manifest", "file_sha256", "STANDING_CAVEATS"]
 
@@ -29,32 +29,6 @@ STANDING_CAVEATS = (
     "Wetland boundaries and types come from the input layers; a wetland delineation, not NWI "
     "mapping, decides them.",
 )
-
-
-def file_sha256(path: str | Path) -> str:
-    """Return the SHA-256 hex digest of a file, or of every sidecar of a shapefile.
-
-    Parameters
-    ----------
-    path : str or Path
-        A file. For ``.shp`` the ``.shp``, ``.shx``, ``.dbf``, ``.prj`` and ``.cpg``
-        beside it are hashed together, in that order.
-
-    Returns
-    -------
-    str
-    """
-    path = Path(path)
-    digest = hashlib.sha256()
-    parts = [path]
-    if path.suffix.lower() == ".shp":
-        parts = [path.with_suffix(s) for s in (".shp", ".shx", ".dbf", ".prj", ".cpg")]
-    for part in parts:
-        if part.is_file():
-            with part.open("rb") as fh:
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(chunk)
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)

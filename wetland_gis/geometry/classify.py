@@ -14,7 +14,9 @@ and a record says which impacts straddle.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import geopandas as gpd
@@ -22,6 +24,14 @@ import numpy as np
 import pandas as pd
 import shapely
 
+from wetland_gis.context_layers import (
+    ANY_OVERLAP,
+    AREA_COLUMNS,
+    IMPACT_COLUMNS,
+    LARGEST_OVERLAP,
+    LAYER_SPECS,
+    LayerSpec,
+)
 from wetland_gis.errors import InputError
 from wetland_gis.geometry.cleaning import ASSESSED
 from wetland_gis.geometry.overlay import (
@@ -37,40 +47,14 @@ from wetland_gis.units import SQFT_PER_ACRE, SQFT_PER_SQM
 if TYPE_CHECKING:
     from wetland_gis.context import Context
 
-__all__ = ["GEOMETRIC_COLUMNS", "ASSESSED", "Classification", "classify_impacts"]
+__all__ = ["GEOMETRIC_COLUMNS", "ASSESSED", "CLASSIFIERS", "Classification", "classify_impacts"]
 
-GEOMETRIC_COLUMNS = (
-    "area_sqft",
-    "area_acres",
-    "county",
-    "counties",
-    "metro",
-    "pct_class",
-    "pct_source",
-    "major",
-    "major_name",
-    "minor",
-    "bsa",
-    "incorporated",
-    "calcareous_fen",
-    "drainage_system",
-    "sqft_setback",
-    "sqft_protection",
-    "sqft_outside",
-    "zone",
-    "nearest_pw",
-    "nearest_pw_ft",
-)
-"""The columns :func:`classify_impacts` adds, in the order of ``docs/data_schema.md``."""
+GEOMETRIC_COLUMNS: tuple[str, ...] = IMPACT_COLUMNS
+"""The columns :func:`classify_impacts` adds: the areas, then each layer's columns in
+registry order (:data:`~wetland_gis.context_layers.IMPACT_COLUMNS`)."""
 
 OUTSIDE_COUNTIES = "outside the county layer"
 """How ``counties`` names the part of an impact outside every county."""
-
-_OPTIONAL_JOINS = (
-    ("major_watersheds", ("major", "major_name")),
-    ("minor_watersheds", ("minor",)),
-    ("bank_service_areas", ("bsa",)),
-)
 
 
 @dataclass(frozen=True)
@@ -160,19 +144,29 @@ def _empty_column(dtype: str, n: int) -> pd.api.extensions.ExtensionArray | np.n
     return np.full(n, None, dtype=object)
 
 
-_DTYPES = {
-    "area_sqft": "float",
-    "area_acres": "float",
-    "metro": "boolean",
-    "major": "Int64",
-    "bsa": "Int64",
-    "incorporated": "boolean",
-    "calcareous_fen": "boolean",
-    "sqft_setback": "float",
-    "sqft_protection": "float",
-    "sqft_outside": "float",
-    "nearest_pw_ft": "float",
+_DTYPES: dict[str, str] = {
+    c.name: c.dtype
+    for c in (*AREA_COLUMNS, *(c for spec in LAYER_SPECS.values() for c in spec.columns))
 }
+
+
+@dataclass
+class _Job:
+    """What the classification rules share: the impacts, the context, the columns built."""
+
+    sub: gpd.GeoDataFrame
+    context: Context
+    params: ParameterSet
+    as_of: str | dt.date | None
+    area_sqft: np.ndarray
+    cols: dict[str, object]
+    records: list[str]
+    jurisdiction: pd.DataFrame | None = None
+
+    @property
+    def n(self) -> int:
+        """Return the number of impacts classified."""
+        return len(self.sub)
 
 
 def classify_impacts(
@@ -246,17 +240,116 @@ def classify_impacts(
     n_all = len(impacts)
     assessed = (impacts["status"] == ASSESSED).to_numpy()
     sub = impacts.loc[assessed]
-    n = len(sub)
-    cols: dict[str, object] = {}
-
-    # area
     unit_m = check_same_projected_crs(impacts, context.counties)
     area_sqft = shapely.area(np.asarray(sub.geometry.array)) * unit_m**2 * SQFT_PER_SQM
-    cols["area_sqft"] = area_sqft
-    cols["area_acres"] = area_sqft / SQFT_PER_ACRE
+    cols: dict[str, object] = {"area_sqft": area_sqft, "area_acres": area_sqft / SQFT_PER_ACRE}
+    job = _Job(sub, context, params, as_of, area_sqft, cols, records)
+    done: set[str] = set()
+    for spec in LAYER_SPECS.values():
+        if spec.rule is not None and spec.rule in done:  # a named rule of several layers
+            continue  # runs once, at the first of them
+        done.add(spec.classifier)
+        CLASSIFIERS[spec.classifier](spec, job)
 
-    # county, metro, percentage class
-    counties = context.counties
+    # assemble: assessed rows get the values, the others stay empty
+    out = impacts.copy()
+    positions = np.flatnonzero(assessed)
+    for name in GEOMETRIC_COLUMNS:
+        dtype = _DTYPES.get(name, "object")
+        full = pd.Series(_empty_column(dtype, n_all), index=impacts.index)
+        values = pd.Series(cols[name], index=sub.index)
+        if len(positions):
+            full.iloc[positions] = values.to_numpy()
+        out[name] = full
+    geom = out.geometry.name
+    order = [c for c in impacts.columns if c != geom] + list(GEOMETRIC_COLUMNS) + [geom]
+    out = out[order]
+    return Classification(gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records))
+
+
+def _county_key(counties: gpd.GeoDataFrame):
+    """Return a mapping county name -> (pct_class, metro), to spot mixed straddles."""
+    table = dict(
+        zip(
+            counties["NAME"],
+            zip(counties["pct_class"], counties["metro"].astype(object), strict=True),
+            strict=True,
+        )
+    )
+    return lambda name: table.get(name)
+
+
+# ------------------------------------------------------------------ classification rules
+
+
+def _not_given(spec: LayerSpec, job: _Job) -> None:
+    """Write the spec's columns empty and record that the layer was not given."""
+    for column in spec.columns:
+        job.cols[column.name] = _empty_column(column.dtype, job.n)
+    names = ", ".join(c.name for c in spec.columns)
+    note = f" ({spec.unknown_note})" if spec.unknown_note else ""
+    job.records.append(f"{spec.name}: layer not given; {names} unknown{note}")
+
+
+def _rule_largest_overlap(spec: LayerSpec, job: _Job) -> None:
+    """Each column takes its field of the feature covering most of the impact."""
+    layer = job.context.get(spec.name)
+    if layer is None:
+        _not_given(spec, job)
+        return
+    fields = [c.field for c in spec.columns if c.field is not None]
+    joined = largest_overlap(job.sub, layer, fields)
+    for column in spec.columns:
+        values = joined[column.field]
+        job.cols[column.name] = (
+            values.astype("Int64").array
+            if column.dtype == "Int64"
+            else values.to_numpy(dtype=object)
+        )
+    none = np.flatnonzero(joined["n_overlaps"].to_numpy() == 0)
+    if len(none):
+        job.records.append(f"{spec.name}: {_label(job.sub, none)} lie outside every feature")
+    many = np.flatnonzero(joined["n_overlaps"].to_numpy() > 1)
+    if len(many):
+        job.records.append(
+            f"{spec.name}: {_label(job.sub, many)} straddle feature boundaries; the "
+            "feature covering most of each was used"
+        )
+
+
+def _rule_any_overlap(spec: LayerSpec, job: _Job) -> None:
+    """Mark the impacts touching a feature of the layer (intersects, distance 0).
+
+    A ``boolean`` column says whether; a text column lists the touched features' ids
+    (its ``field``), ``"; "``-joined in id order, ``""`` when it touches none.
+    """
+    layer = job.context.get(spec.name)
+    if layer is None:
+        _not_given(spec, job)
+        return
+    n = job.n
+    tpos = spos = np.empty(0, dtype=np.int64)
+    if n and len(layer):
+        tpos, spos = layer.sindex.query(np.asarray(job.sub.geometry.array), predicate="intersects")
+    for column in spec.columns:
+        if column.dtype == "boolean":
+            hit = np.zeros(n, dtype=bool)
+            hit[tpos] = True
+            job.cols[column.name] = pd.array(hit, dtype="boolean")
+            continue
+        out = np.full(n, "", dtype=object)
+        if len(tpos):
+            ids = layer[column.field].astype(str).to_numpy()[spos]
+            pairs = pd.DataFrame({"t": tpos, "id": ids}).drop_duplicates().sort_values(["t", "id"])
+            joined = pairs.groupby("t")["id"].agg("; ".join)
+            out[joined.index.to_numpy()] = joined.to_numpy()
+        job.cols[column.name] = out
+
+
+def _rule_county(spec: LayerSpec, job: _Job) -> None:
+    """County (largest overlap), every county straddled, metro flag, percentage class."""
+    sub, n, area_sqft, records, cols = job.sub, job.n, job.area_sqft, job.records, job.cols
+    counties = job.context.counties
     county_fields = ["NAME", "pct_class", "pct_source", "metro"]
     parts = all_overlaps(sub, counties, county_fields)
     best = _best_of(parts, county_fields, n)
@@ -303,7 +396,16 @@ def classify_impacts(
                 f"county: {_label(sub, np.asarray(mixed))} straddle counties of different "
                 "percentage class or metro status: verify which part governs"
             )
-    overrides = context.get("percentage_overrides")
+    cols["pct_class"] = pct_class
+    cols["pct_source"] = pct_source
+
+
+def _rule_percentage_override(spec: LayerSpec, job: _Job) -> None:
+    """Take the class of a reclassified area covering more of the impact than the rest."""
+    sub, n, records = job.sub, job.n, job.records
+    pct_class = np.asarray(job.cols["pct_class"], dtype=object)
+    pct_source = np.asarray(job.cols["pct_source"], dtype=object)
+    overrides = job.context.get(spec.name)
     if overrides is not None and n:
         ov = largest_overlap(sub, overrides, ["pct_class", "citation"])
         covered = np.nan_to_num(covered_share(sub, overrides).to_numpy())
@@ -319,112 +421,46 @@ def classify_impacts(
                 "reclassified area that covers less of them than the rest; the county class "
                 "was kept: verify"
             )
-    cols["pct_class"] = pct_class
-    cols["pct_source"] = pct_source
+    job.cols["pct_class"] = pct_class
+    job.cols["pct_source"] = pct_source
 
-    # watersheds and bank service areas
-    for layer_name, fields in _OPTIONAL_JOINS:
-        layer = context.get(layer_name)
-        if layer is None:
-            for f in fields:
-                cols[f] = _empty_column(_DTYPES.get(f, "object"), n)
-            records.append(f"{layer_name}: layer not given; {', '.join(fields)} unknown")
-            continue
-        joined = largest_overlap(sub, layer, list(fields))
-        for f in fields:
-            values = joined[f]
-            cols[f] = (
-                values.astype("Int64").array
-                if _DTYPES.get(f) == "Int64"
-                else values.to_numpy(dtype=object)
-            )
-        none = np.flatnonzero(joined["n_overlaps"].to_numpy() == 0)
-        if len(none):
-            records.append(f"{layer_name}: {_label(sub, none)} lie outside every feature")
-        many = np.flatnonzero(joined["n_overlaps"].to_numpy() > 1)
-        if len(many):
-            records.append(
-                f"{layer_name}: {_label(sub, many)} straddle feature boundaries; the "
-                "feature covering most of each was used"
-            )
 
-    # jurisdiction (incorporated, LGU) and calcareous fens
-    juris = impact_jurisdiction(sub, context)
-    if context.get("incorporated_areas") is None:
-        records.append("incorporated_areas: layer not given; incorporated unknown")
-    cols["incorporated"] = juris["incorporated"].array
-    fens = context.get("calcareous_fens")
-    if fens is None:
-        cols["calcareous_fen"] = _empty_column("boolean", n)
-        records.append("calcareous_fens: layer not given; calcareous_fen unknown")
-    else:
-        hit = np.zeros(n, dtype=bool)
-        if n and len(fens):
-            tpos, _ = fens.sindex.query(np.asarray(sub.geometry.array), predicate="intersects")
-            hit[tpos] = True
-        cols["calcareous_fen"] = pd.array(hit, dtype="boolean")
-    cols["drainage_system"] = _drainage_systems(sub, context, records)
+def _rule_jurisdiction(spec: LayerSpec, job: _Job) -> None:
+    """Incorporated (most of the impact in a city) and the local government unit."""
+    job.jurisdiction = impact_jurisdiction(job.sub, job.context)
+    if job.context.get("incorporated_areas") is None:
+        job.records.append("incorporated_areas: layer not given; incorporated unknown")
+    job.cols["incorporated"] = job.jurisdiction["incorporated"].array
 
-    # shoreland
-    split = shoreland_split(sub, context, params=params, as_of=as_of, jurisdiction=juris)
-    records.extend(split.records)
+
+def _rule_shoreland(spec: LayerSpec, job: _Job) -> None:
+    """Shoreland split by distance to the public waters (:func:`shoreland_split`)."""
+    if job.jurisdiction is None:
+        job.jurisdiction = impact_jurisdiction(job.sub, job.context)
+    cols = job.cols
+    split = shoreland_split(
+        job.sub, job.context, params=job.params, as_of=job.as_of, jurisdiction=job.jurisdiction
+    )
+    job.records.extend(split.records)
     for f in ("sqft_setback", "sqft_protection", "sqft_outside", "zone", "nearest_pw"):
         cols[f] = split.frame[f].to_numpy()
     cols["nearest_pw_ft"] = split.frame["nearest_pw_ft"].to_numpy(dtype=float)
-    if not np.isnan(cols["sqft_setback"]).all():
+    setback = np.asarray(cols["sqft_setback"], dtype=float)
+    if not np.isnan(setback).all():
         # the three parts sum to the area exactly
         cols["sqft_outside"] = np.maximum(
-            area_sqft - cols["sqft_setback"] - cols["sqft_protection"], 0.0
+            job.area_sqft - setback - np.asarray(cols["sqft_protection"], dtype=float), 0.0
         )
 
-    # assemble: assessed rows get the values, the others stay empty
-    out = impacts.copy()
-    positions = np.flatnonzero(assessed)
-    for name in GEOMETRIC_COLUMNS:
-        dtype = _DTYPES.get(name, "object")
-        full = pd.Series(_empty_column(dtype, n_all), index=impacts.index)
-        values = pd.Series(cols[name], index=sub.index)
-        if len(positions):
-            full.iloc[positions] = values.to_numpy()
-        out[name] = full
-    geom = out.geometry.name
-    order = [c for c in impacts.columns if c != geom] + list(GEOMETRIC_COLUMNS) + [geom]
-    out = out[order]
-    return Classification(gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records))
 
-
-def _drainage_systems(sub: gpd.GeoDataFrame, context: Context, records: list[str]) -> np.ndarray:
-    """Return per impact the ids of the public drainage systems it touches (distance 0).
-
-    ``""`` where it touches none; None for every impact when the layer is absent (recorded).
-    """
-    n = len(sub)
-    systems = context.get("drainage_systems")
-    if systems is None:
-        records.append(
-            "drainage_systems: layer not given; drainage_system unknown (whether an impact is "
-            "on a public drainage system, Minn. Stat. § 103G.2241, subd. 2, was not screened)"
-        )
-        return np.full(n, None, dtype=object)
-    out = np.full(n, "", dtype=object)
-    if not n or not len(systems):
-        return out
-    tpos, spos = systems.sindex.query(np.asarray(sub.geometry.array), predicate="intersects")
-    if len(tpos):
-        ids = systems["system_id"].astype(str).to_numpy()[spos]
-        pairs = pd.DataFrame({"t": tpos, "id": ids}).drop_duplicates().sort_values(["t", "id"])
-        joined = pairs.groupby("t")["id"].agg("; ".join)
-        out[joined.index.to_numpy()] = joined.to_numpy()
-    return out
-
-
-def _county_key(counties: gpd.GeoDataFrame):
-    """Return a mapping county name -> (pct_class, metro), to spot mixed straddles."""
-    table = dict(
-        zip(
-            counties["NAME"],
-            zip(counties["pct_class"], counties["metro"].astype(object), strict=True),
-            strict=True,
-        )
-    )
-    return lambda name: table.get(name)
+CLASSIFIERS: Mapping[str, Callable[[LayerSpec, _Job], None]] = MappingProxyType(
+    {
+        LARGEST_OVERLAP: _rule_largest_overlap,
+        ANY_OVERLAP: _rule_any_overlap,
+        "county": _rule_county,
+        "percentage_override": _rule_percentage_override,
+        "jurisdiction": _rule_jurisdiction,
+        "shoreland": _rule_shoreland,
+    }
+)
+"""Classification rules by name (:attr:`~wetland_gis.context_layers.LayerSpec.classifier`)."""

@@ -16,7 +16,7 @@ import geopandas as gpd
 import pandas as pd
 import shapely
 
-from wetland_gis.context import MAJOR_WATERSHED_IDS
+from wetland_gis.context_layers import MAJOR_WATERSHED_IDS
 from wetland_gis.enums import PercentageArea
 from wetland_gis.errors import FieldMappingError, InputError
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs

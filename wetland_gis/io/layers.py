@@ -13,7 +13,6 @@ field names are cut to 10 characters without collisions and listed in a
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import warnings
 import zipfile
@@ -38,6 +37,7 @@ from wetland_gis.errors import (
     OutputError,
     OutputTruncationWarning,
 )
+from wetland_gis.io.checksums import file_sha256, shapefile_parts
 
 __all__ = [
     "LayerRead",
@@ -118,30 +118,6 @@ class LayerRead:
 
 def _supported_text() -> str:
     return ", ".join(f"{ext} ({name})" for ext, name in READ_FORMATS.items())
-
-
-def _sha256_files(paths: Iterable[Path]) -> str:
-    """Hash files in order; several files are hashed with their names as separators."""
-    paths = list(paths)
-    digest = hashlib.sha256()
-    for path in paths:
-        if len(paths) > 1:
-            digest.update(path.name.encode("utf-8") + b"\0")
-        with path.open("rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(chunk)
-    return digest.hexdigest()
-
-
-def _shapefile_sidecars(shp: Path) -> list[Path]:
-    stem = shp.stem.lower()
-    found = [
-        p
-        for p in shp.parent.iterdir()
-        if p.is_file() and p.stem.lower() == stem and p.suffix.lower() in _SHAPEFILE_SIDECARS
-    ]
-    order = {ext: i for i, ext in enumerate(_SHAPEFILE_SIDECARS)}
-    return sorted(found, key=lambda p: (order[p.suffix.lower()], p.name))
 
 
 def _shapefile_in_folder(folder: Path) -> Path:
@@ -282,6 +258,7 @@ def read_layer(
     layer: str | None = None,
     *,
     assume_crs: str | int | None = None,
+    require_crs: bool = True,
 ) -> LayerRead:
     """Read a vector layer and check that it has a CRS.
 
@@ -299,6 +276,9 @@ def read_layer(
         Ignored, with a record, when the file has a CRS. A GeoJSON without a ``crs``
         member has none: without ``assume_crs`` it is read as WGS 84 (RFC 7946), with a
         record, when its coordinates are degrees.
+    require_crs : bool, default True
+        False returns a layer without CRS as read (the caller checks it, e.g. the
+        context loader with its own message).
 
     Returns
     -------
@@ -321,9 +301,9 @@ def read_layer(
     -----
     A GeoPackage's feature id is returned as a first column ``fid`` (as QGIS shows
     it), unless the layer already has a column of that name; the index is 0-based.
-    The SHA-256 of a shapefile covers its sidecar files (``.shp``, ``.shx``, ``.dbf``,
-    ``.prj``, ``.cpg``, ...) in that order, each preceded by its file name; a zip is
-    hashed as one file.
+    The SHA-256 is :func:`wetland_gis.io.checksums.file_sha256`: a shapefile's covers its
+    sidecar files (``.shp``, ``.shx``, ``.dbf``, ``.prj``, ``.cpg``) in that order, each
+    preceded by its file name; a zip is hashed as one file.
     """
     given = Path(path).expanduser()
     _check_exists(given)
@@ -335,18 +315,15 @@ def read_layer(
         layers = list_layers(source)
         layer_name: str | None = _pick_layer(source, layers, layer)
         read_path: str | Path = source
-        hashed = [source]
     elif ext == ".zip":
         member = _shapefile_in_zip(source)
         _pick_layer(source, [Path(member).stem], layer)
         layer_name = None
         read_path = f"/vsizip/{source.resolve().as_posix()}/{member}"
-        hashed = [source]
     else:
         _pick_layer(source, [source.stem], layer)
         layer_name = None
         read_path = source
-        hashed = _shapefile_sidecars(source) if ext == ".shp" else [source]
 
     where = f"{source}" + (f" (layer {layer_name!r})" if layer_name else "")
     try:
@@ -371,7 +348,9 @@ def read_layer(
         # coordinates are: the file itself declares no CRS.
         gdf = _geojson_without_crs(gdf, where, assume_crs, records)
     crs_read = None if gdf.crs is None else _crs_text(gdf.crs)
-    if gdf.crs is None:
+    if gdf.crs is None and not require_crs and assume_crs is None:
+        pass
+    elif gdf.crs is None:
         if assume_crs is None:
             hint = " (the .prj file is missing)" if ext in (".shp", ".zip") else ""
             raise MissingCRSError(
@@ -393,7 +372,7 @@ def read_layer(
         gdf=gdf,
         source=str(source),
         layer=layer_name,
-        sha256=_sha256_files(hashed),
+        sha256=file_sha256(source),
         crs=crs_read,
         records=records,
     )
@@ -606,7 +585,7 @@ def _write_shapefile(
             frame[column] = series.astype("Int64")
     truncated = _truncate_dbf_text(frame, columns)
     frame = frame.rename(columns=mapping)
-    for old in _shapefile_sidecars(path) if path.exists() else []:
+    for old in shapefile_parts(path, _SHAPEFILE_SIDECARS) if path.exists() else []:
         old.unlink()
     frame.to_file(path, driver="ESRI Shapefile", encoding="UTF-8", **(declared or {}))
     fieldmap = path.with_name(f"{path.stem}.fieldmap.csv")
@@ -622,7 +601,7 @@ def _write_shapefile(
             OutputTruncationWarning,
             stacklevel=3,
         )
-    return [*_shapefile_sidecars(path), fieldmap]
+    return [*shapefile_parts(path, _SHAPEFILE_SIDECARS), fieldmap]
 
 
 def _truncate_dbf_text(frame: pd.DataFrame, columns: list[Any]) -> dict[str, int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wetland_gis.context_layers import LAYER_SPECS, MapStyle
 from wetland_gis.enums import ImpactOutcome, ShorelandZone
 
 __all__ = [
@@ -105,80 +106,19 @@ ZONE_STYLES: dict[str, ZoneStyle] = {
 """Style and defining citation of each drawn shoreland zone (``zone`` column values)."""
 
 
-@dataclass(frozen=True)
-class ContextLayer:
-    """How one reference layer of the ``context`` dictionary is drawn.
+ContextLayer = MapStyle
+"""How one reference layer is drawn (the :class:`~wetland_gis.context_layers.MapStyle`)."""
 
-    Parameters
-    ----------
-    title : str
-        Name in the layer control and legend.
-    noun : str
-        What one feature is, for its tooltip (``"County"``).
-    label_fields : tuple of str
-        Attribute columns shown in the tooltip (matched case-insensitively).
-    color : str
-        Line colour.
-    weight : float
-        Line width in pixels.
-    dash : str or None
-        SVG dash pattern.
-    boundaries : bool
-        Draw polygon outlines only (as lines), so clipping to the project extent leaves
-        no false edges; False draws filled polygons.
-    fill : str or None
-        Fill colour when ``boundaries`` is False.
-    """
+CONTEXT_LAYERS: dict[str, ContextLayer] = dict(
+    sorted(
+        ((spec.name, spec.map) for spec in LAYER_SPECS.values() if spec.map is not None),
+        key=lambda item: item[1].stack,
+    )
+)
+"""Reference layers drawn from ``context`` (by key, bottom to top); other keys are ignored.
 
-    title: str
-    noun: str
-    label_fields: tuple[str, ...]
-    color: str
-    weight: float
-    dash: str | None = None
-    boundaries: bool = True
-    fill: str | None = None
-
-
-CONTEXT_LAYERS: dict[str, ContextLayer] = {
-    "public_water_basins": ContextLayer(
-        "Public water basins",
-        "Public water",
-        ("pw_id", "pw_name", "shore_class"),
-        "#2166AC",
-        1.0,
-        boundaries=False,
-        fill="#92C5DE",
-    ),
-    "public_watercourses": ContextLayer(
-        "Public watercourses",
-        "Public watercourse",
-        ("pw_id", "pw_name", "shore_class"),
-        "#2166AC",
-        2.0,
-    ),
-    "minor_watersheds": ContextLayer(
-        "Minor watershed boundaries", "Minor watershed", ("minor",), "#A6761D", 1.2, "2 4"
-    ),
-    "major_watersheds": ContextLayer(
-        "Major watershed boundaries",
-        "Major watershed",
-        ("major", "major_name"),
-        "#8C510A",
-        2.2,
-        "9 4",
-    ),
-    "bank_service_areas": ContextLayer(
-        "Bank service area boundaries",
-        "Bank service area",
-        ("bsa", "bsa_name"),
-        "#762A83",
-        2.2,
-        "12 4 2 4",
-    ),
-    "counties": ContextLayer("County boundaries", "County", ("NAME",), "#333333", 2.6),
-}
-"""Reference layers drawn from ``context`` (by key, bottom to top); other keys are ignored."""
+Read from the layer registry (:data:`~wetland_gis.context_layers.LAYER_SPECS`): a layer
+is drawn when its spec has a ``map`` style, in the order of its ``stack``."""
 
 SITE_COLOR = "#F0E442"  # yellow
 BANK_COLOR = "#56B4E9"  # sky blue

@@ -48,7 +48,7 @@ from wetland_gis.errors import (
     MissingCRSError,
 )
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
-from wetland_gis.io.layers import read_layer
+from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.shoreland_classes import (
     CLASS_SOURCES,
     ShorelandClassList,
@@ -596,9 +596,10 @@ def _read_file(
     if not path.exists():
         raise ContextError(f"context layer {name!r}: file {path} does not exist")
     if layer is None and path.suffix.lower() == ".gpkg":
-        import pyogrio
-
-        names = [str(n) for n in pyogrio.list_layers(path)[:, 0]]
+        try:
+            names = list_layers(path)
+        except InputError as err:
+            raise ContextError(f"context layer {name!r}: {err}") from err
         match = [n for n in names if n.lower() == name.lower()]
         if match:
             layer = match[0]

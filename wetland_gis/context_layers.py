@@ -505,6 +505,31 @@ _SPECS = (
         ),
     ),
     LayerSpec(
+        "conservation_easements",
+        "polygon",
+        (_required("easement_id", "id"), FieldSpec("program"), FieldSpec("holder")),
+        ANY_OVERLAP,
+        (ImpactColumn("conservation_easement", field="easement_id"),),
+        purpose="state-funded conservation easements (§ 103G.2251; e.g. BWSR RIM Reserve)",
+        unknown_note="whether an impact lies in a conservation easement was not screened",
+        verify_note=(
+            "the impact lies in conservation easement {ids} (layer conservation_easements): "
+            "the easement's terms, not the Wetland Conservation Act, say whether it may be "
+            "drained or filled at all; verify them with the easement holder (an easement "
+            "under § 103G.2251 is held by the Board of Water and Soil Resources)"
+        ),
+        map=MapStyle(
+            "Conservation easements",
+            "Conservation easement",
+            ("easement_id", "program", "holder"),
+            "#4D9221",
+            1.5,
+            boundaries=False,
+            fill="#B8E186",
+            stack=0,
+        ),
+    ),
+    LayerSpec(
         "public_water_basins",
         "polygon",
         (
@@ -519,6 +544,7 @@ _SPECS = (
             FieldSpec("acres", "float"),
             FieldSpec("sewered", "bool"),
             FieldSpec("setback_ft", "float"),
+            FieldSpec("dowlknum", "id"),
         ),
         DISTANCE,
         (

@@ -105,7 +105,7 @@ def _package_text(folder: str, name: str) -> str:
 
 
 def _page_script() -> str:
-    """Return ``assets/tep_map.js``, safe to place inside a ``<script>`` element."""
+    """Return ``assets/tep_map.js`` with any end tag in it broken up, safe to inline."""
     # a literal "</script" would end the inline element early (as offline.py guards)
     return re.sub(r"</(script)", r"<\\/\1", _package_text(_ASSETS, "tep_map.js"), flags=re.I)
 

@@ -94,6 +94,7 @@ def test_a_script_end_tag_in_the_script_is_broken_up(monkeypatch) -> None:
 
 def test_each_own_file_is_read_once() -> None:
     tep_map_module._package_text.cache_clear()
+    tep_map_module._decorations_template.cache_clear()
     tep_map(fx.impacts())
     tep_map(fx.impacts(), zones=fx.zones())
     info = tep_map_module._package_text.cache_info()

@@ -48,12 +48,14 @@ trap 'rm -rf "$WORK"' EXIT
   echo "| --- | --- | --- | --- | --- |"
 } > "$WORK/LICENSES.md"
 
-rm -rf "$DEST"
+# only the vendored packages' folders are replaced: tep_map.css and tep_map.js beside them
+# are the package's own files (SHA256SUMS below lists them too)
 mkdir -p "$DEST"
 for entry in "${PACKAGES[@]}"; do
   IFS='|' read -r spec integrity licence <<< "$entry"
   name="${spec%@*}"
   version="${spec##*@}"
+  rm -rf "${DEST:?}/$name"
   echo "== $spec"
   tgz="$(cd "$WORK" && npm pack --silent "$spec")"
   got="sha512-$(openssl dgst -sha512 -binary "$WORK/$tgz" | base64 -w0)"

@@ -16,16 +16,21 @@ from __future__ import annotations
 import base64
 import html
 import os
+import re
 from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+import branca.element
 import folium
 import geopandas as gpd
+import jinja2
 import numpy as np
 import pandas as pd
 import shapely
-from branca.element import MacroElement
 from folium.plugins import Fullscreen, MeasureControl
 from folium.template import Template
 from folium.utilities import JsCode
@@ -86,81 +91,55 @@ _MARKER_EDGE = "#333333"
 _ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
 _COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
 
-# Bound on each feature of a folium GeoJson layer. Properties hold only escaped HTML.
-_ON_EACH_FEATURE = JsCode(
-    """
-function (feature, layer) {
-    var p = feature.properties || {};
-    if (p.wg_popup) {
-        layer.bindPopup(p.wg_popup, {maxWidth: 480, minWidth: 300, maxHeight: 360});
-    }
-    if (p.wg_label) {
-        // the impact id, always shown at project zoom (hidden when zoomed far out)
-        layer.bindTooltip(p.wg_label, {permanent: true, direction: "right", offset: [8, 0],
-                                       className: "wg-label wg-id-label", interactive: false});
-    } else if (p.wg_tooltip) {
-        layer.bindTooltip(p.wg_tooltip, p.wg_permanent
-            ? {permanent: true, direction: "right", offset: [10, 0], className: "wg-label"}
-            : {sticky: true});
-    }
-    layer.on("add", function () {
-        var el = layer.getElement ? layer.getElement() : null;
-        if (el) {
-            el.setAttribute("data-wg-layer", p.wg_layer || "");
-            el.setAttribute("data-wg-id", p.wg_id || "");
-            el.setAttribute("data-wg-outcome", p.wg_outcome || "");
-        }
-    });
-    if (layer.setStyle && p.style) {
-        layer.on("mouseover", function () { layer.setStyle({weight: (p.style.weight || 1) + 2}); });
-        layer.on("mouseout", function () { layer.setStyle({weight: p.style.weight || 1}); });
-    }
-}
-"""
-)
+# Bound on each feature of a folium GeoJson layer (defined in ``assets/tep_map.js``).
+_ON_EACH_FEATURE = JsCode("wetlandGis.onEachFeature")
 
-_PAGE_CSS = """
-.wg-legend { background: rgba(255,255,255,0.94); padding: 8px 10px; border-radius: 6px;
-  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font: 12px/1.35 system-ui, -apple-system, "Segoe UI",
-  Roboto, sans-serif; color: #222; max-width: 260px; max-height: 70vh; overflow-y: auto; }
-.wg-legend h4 { margin: 0 0 4px; font-size: 13px; }
-.wg-legend h5 { margin: 6px 0 2px; font-size: 12px; }
-.wg-legend ul { list-style: none; margin: 0; padding: 0; }
-.wg-legend li { margin: 2px 0; display: flex; align-items: center; gap: 6px; }
-.wg-legend .wg-note { margin: 6px 0 0; color: #555; font-size: 11px; }
-.wg-sw { display: inline-block; width: 16px; height: 12px; border: 1.5px solid #333;
-  flex: none; box-sizing: border-box; }
-.wg-sw.wg-dot { width: 12px; height: 12px; border-radius: 50%; }
-.wg-sw.wg-line { height: 0; border-width: 0; border-top-width: 3px; }
-.wg-popup { font: 12px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-.wg-popup h4 { margin: 0 0 4px; font-size: 14px; }
-.wg-popup h5 { margin: 8px 0 2px; font-size: 12px; }
-.wg-popup table { border-collapse: collapse; width: 100%; }
-.wg-popup th, .wg-popup td { border-bottom: 1px solid #ddd; padding: 2px 4px; text-align: left;
-  vertical-align: top; }
-.wg-popup ul, .wg-popup ol { margin: 0; padding-left: 18px; }
-.wg-cite { color: #444; font-size: 11px; }
-.wg-cite .wg-default { font-style: italic; color: #666; }
-.wg-outcome { display: inline-block; padding: 1px 6px; border-radius: 3px; border: 1px solid #333;
-  font-weight: 600; }
-.wg-label { font: 11px/1.2 system-ui, sans-serif; padding: 1px 4px; }
-.wg-id-label { font-weight: 700; padding: 0 3px; }
-.wg-labels-off .wg-id-label { display: none; }
-.wg-legend-toggle, .wg-zoom-button { display: block; background: #fff; border: 0;
-  border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,0.35);
-  font: 600 12px/1 system-ui, sans-serif;
-  padding: 8px 10px; cursor: pointer; color: #222; }
-.wg-zoom-button { margin-top: 4px; width: 100%; text-align: left; }
-.wg-legend-box.wg-collapsed .wg-legend { display: none; }
-.wg-legend-box .wg-legend { margin-top: 4px; }
-@media (max-width: 600px) { .wg-legend { max-width: 220px; max-height: 55vh; } }
-"""
+_TEMPLATES = "templates"
+_ASSETS = "assets"
 
 
-class _Decorations(MacroElement):
-    """Page CSS, the legend (collapsible), the opening view and the zoom controls.
+@cache
+def _package_text(folder: str, name: str) -> str:
+    """Return the text of one of the map's own files (read once per process)."""
+    return files(__package__).joinpath(folder, name).read_text(encoding="utf-8")
 
-    The legend is a Leaflet control (so it stays in fullscreen) behind a "Legend" button,
+
+def _page_script() -> str:
+    """Return ``assets/tep_map.js`` with any end tag in it broken up, safe to inline."""
+    # a literal "</script" would end the inline element early (as offline.py guards)
+    return re.sub(r"</(script)", r"<\\/\1", _package_text(_ASSETS, "tep_map.js"), flags=re.I)
+
+
+@cache
+def _templates() -> jinja2.Environment:
+    """Return the jinja2 environment of ``templates/`` (``.html.j2`` is autoescaped)."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader(__package__, _TEMPLATES),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+
+
+def _render(name: str, **values: Any) -> str:
+    """Render a template of ``templates/``."""
+    return _templates().get_template(name).render(**values)
+
+
+@cache
+def _decorations_template() -> Template:
+    """Return the branca macro template of :class:`_Decorations` (compiled once)."""
+    return Template(_package_text(_TEMPLATES, "tep_decorations.js.j2"))
+
+
+class _Decorations(branca.element.MacroElement):
+    """Page CSS and script, the legend (collapsible), the opening view and the zoom controls.
+
+    The stylesheet (``assets/tep_map.css``) and script (``assets/tep_map.js``) are inlined
+    in the page header; the macro template is ``templates/tep_decorations.js.j2``. The
+    legend is a Leaflet control (so it stays in fullscreen) behind a "Legend" button,
     open on a wide screen and collapsed on a phone (map narrower than 600 px). The opening
     view fits ``fit`` (the impacts and the options allocated to them) with padding that
     suits the screen; a control zooms to every site and bank (``options``) and back.
@@ -169,112 +148,41 @@ class _Decorations(MacroElement):
     requests a file.
     """
 
-    _template = Template(
-        """
-        {% macro header(this, kwargs) %}
-        <style>{{ this.css }}</style>
-        {% endmacro %}
-        {% macro script(this, kwargs) %}
-        (function () {
-            var map = {{ this._parent.get_name() }};
-            L.Icon.Default.imagePath = "";
-            L.Icon.Default.mergeOptions({{ this.icons|tojson }});
-            var small = function () { return map.getSize().x < 600; };
-            var legend = L.control({position: "bottomright"});
-            legend.onAdd = function () {
-                var box = L.DomUtil.create("div", "wg-legend-box");
-                var button = L.DomUtil.create("button", "wg-legend-toggle", box);
-                button.type = "button";
-                button.textContent = "Legend";
-                button.setAttribute("aria-expanded", "true");
-                var div = L.DomUtil.create("div", "wg-legend", box);
-                div.innerHTML = {{ this.legend_html|tojson }};
-                var set = function (open) {
-                    L.DomUtil[open ? "removeClass" : "addClass"](box, "wg-collapsed");
-                    button.setAttribute("aria-expanded", open ? "true" : "false");
-                    button.textContent = open ? "Hide legend" : "Legend";
-                };
-                set(!small());
-                L.DomEvent.on(button, "click", function () {
-                    set(L.DomUtil.hasClass(box, "wg-collapsed"));
-                });
-                L.DomEvent.disableClickPropagation(box);
-                L.DomEvent.disableScrollPropagation(box);
-                return box;
-            };
-            legend.addTo(map);
-
-            var fit = {{ this.fit|tojson }};
-            var all = {{ this.options|tojson }};
-            var fitView = function (bounds) {
-                var pad = small() ? [[20, 20], [20, 20]] : [[60, 30], [290, 30]];
-                map.fitBounds(bounds, {paddingTopLeft: pad[0], paddingBottomRight: pad[1],
-                                       maxZoom: 17});
-            };
-            if (fit) { fitView(fit); }
-            var labelZoom = map.getZoom() - 2;
-            var labels = function () {
-                var c = map.getContainer();
-                L.DomUtil[map.getZoom() < labelZoom ? "addClass" : "removeClass"](
-                    c, "wg-labels-off");
-            };
-            map.on("zoomend", labels);
-            labels();
-            map.wgFit = function () { if (fit) { fitView(fit); } };
-            map.wgAllOptions = function () { if (all) { fitView(all); } };
-            if (all) {
-                var zoom = L.control({position: "topleft"});
-                zoom.onAdd = function () {
-                    var box = L.DomUtil.create("div", "wg-zoom-box");
-                    var a = L.DomUtil.create("button", "wg-zoom-button wg-zoom-options", box);
-                    a.type = "button";
-                    a.textContent = "All sites and banks";
-                    a.title = "Zoom to every candidate site and wetland bank";
-                    var b = L.DomUtil.create("button", "wg-zoom-button wg-zoom-project", box);
-                    b.type = "button";
-                    b.textContent = "Project";
-                    b.title = "Zoom back to the impacts and the options allocated to them";
-                    L.DomEvent.on(a, "click", map.wgAllOptions);
-                    L.DomEvent.on(b, "click", map.wgFit);
-                    L.DomEvent.disableClickPropagation(box);
-                    return box;
-                };
-                zoom.addTo(map);
-            }
-        })();
-        {% endmacro %}
-        """
-    )
-
     def __init__(
         self,
         legend_html: str,
-        css: str,
         fit: list[list[float]] | None,
         options: list[list[float]] | None,
+        background: str | None = None,
     ) -> None:
         super().__init__()
+        self._template = _decorations_template()
         self._name = "WetlandGISLegend"
         self.legend_html = legend_html
-        self.css = css
+        self.css = _package_text(_ASSETS, "tep_map.css")
+        self.js = _page_script()
+        self.background = background
         self.fit = fit
         self.options = options
-        self.icons = _default_icons()
+        self.icons = dict(_default_icons())
 
 
-def _default_icons() -> dict[str, str]:
+@cache
+def _default_icons() -> Mapping[str, str]:
     """Leaflet's default marker images as data URIs (vendored in ``assets/leaflet``)."""
-    folder = Path(__file__).parent / "assets" / "leaflet" / "images"
+    folder = files(__package__).joinpath(_ASSETS, "leaflet", "images")
 
     def uri(name: str) -> str:
-        data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
+        data = base64.b64encode(folder.joinpath(name).read_bytes()).decode("ascii")
         return f"data:image/png;base64,{data}"
 
-    return {
-        "iconUrl": uri("marker-icon.png"),
-        "iconRetinaUrl": uri("marker-icon-2x.png"),
-        "shadowUrl": uri("marker-shadow.png"),
-    }
+    return MappingProxyType(
+        {
+            "iconUrl": uri("marker-icon.png"),
+            "iconRetinaUrl": uri("marker-icon-2x.png"),
+            "shadowUrl": uri("marker-shadow.png"),
+        }
+    )
 
 
 # --------------------------------------------------------------------------- helpers
@@ -490,10 +398,13 @@ def _zones_layer(
                 "wg_layer": "zones",
                 "wg_id": html.escape(zone),
                 "wg_tooltip": html.escape(style.label),
-                "wg_popup": (
-                    f'<div class="wg-popup"><h4>{html.escape(style.label)}</h4>'
-                    f'<p class="wg-cite">{html.escape(style.citation or MISSING)}</p>'
-                    f"{attributes_html(row.to_dict())}</div>"
+                "wg_popup": _render(
+                    "tep_zone_popup.html.j2",
+                    label=style.label,
+                    citation=style.citation or MISSING,
+                    # escaped value by value by popups.attributes_html (the template
+                    # inserts it with |safe)
+                    attributes=attributes_html(row.to_dict()),
                 ),
                 "style": _style(style.color, style.color, 1.2, style.dash, style.fill_opacity),
             }
@@ -561,8 +472,9 @@ def _options_layer(
         else:
             display = option_id
         allocations = None if alloc is None else alloc[alloc["_wg_option"] == option_id]
-        tier = row[tier_col] if tier_col else None
-        credits = row[credits_col] if credits_col else None
+        # attribute values of any type; is_missing guards each use below
+        tier: Any = row[tier_col] if tier_col else None
+        credits: Any = row[credits_col] if credits_col else None
         if allocations is not None and len(allocations):
             if is_missing(tier) and find_column(allocations.columns, "tier"):
                 tier = pd.to_numeric(
@@ -611,77 +523,50 @@ def _legend_html(
     basemap: str,
     siting_reading: str | None = None,
 ) -> str:
-    parts = [f"<h4>{html.escape(title)}</h4>" if title else ""]
-    if siting_reading:
-        parts.append(
-            '<p class="wg-reading">Siting priority (§ 103G.222, subd. 3(c)) read as: '
-            f"{html.escape(label(siting_reading))}</p>"
-        )
-    parts.append("<h5>Impact outcome</h5><ul>")
+    """Render ``templates/tep_legend.html.j2`` (autoescaped) for the layers drawn."""
     outcomes = list(OUTCOME_COLORS) + [o for o in counts if o not in OUTCOME_COLORS]
-    for outcome in outcomes:
-        color = outcome_color(outcome)
-        dash = OUTCOME_DASH.get(outcome, "2 3")
-        border = "dashed" if dash else "solid"
-        parts.append(
-            f'<li><span class="wg-sw" style="background:{color};border-style:{border}"></span>'
-            f"{html.escape(outcome_label(outcome))} ({counts.get(outcome, 0)})</li>"
+    zones = []
+    for zone in zones_present:
+        style = zone_style(zone)
+        zones.append(
+            {
+                "color": style.color,
+                "opacity": f"{min(1.0, style.fill_opacity * 4):.2f}",
+                "label": style.label,
+            }
         )
-    parts.append(
-        f'<li><span class="wg-sw wg-dot" style="background:#ffffff;border-color:{_MARKER_EDGE}">'
-        "</span>Impact location marker (filled with the outcome colour), labelled with the "
-        "impact id</li>"
+    return _render(
+        "tep_legend.html.j2",
+        title=title,
+        siting_reading=label(siting_reading) if siting_reading else None,
+        outcomes=[
+            {
+                "color": outcome_color(outcome),
+                "border": "dashed" if OUTCOME_DASH.get(outcome, "2 3") else "solid",
+                "label": outcome_label(outcome),
+                "count": counts.get(outcome, 0),
+            }
+            for outcome in outcomes
+        ],
+        marker_edge=_MARKER_EDGE,
+        zones=zones,
+        n_sites=n_sites,
+        n_banks=n_banks,
+        site_color=SITE_COLOR,
+        bank_color=BANK_COLOR,
+        contexts=[
+            {
+                "boundaries": CONTEXT_LAYERS[key].boundaries,
+                "color": CONTEXT_LAYERS[key].color,
+                "fill": CONTEXT_LAYERS[key].fill,
+                "dash": "dashed" if CONTEXT_LAYERS[key].dash else "solid",
+                "title": CONTEXT_LAYERS[key].title,
+            }
+            for key in contexts
+        ],
+        undrawn=undrawn,
+        no_basemap=basemap == "none",
     )
-    parts.append("</ul>")
-    if zones_present:
-        parts.append("<h5>Shoreland zones</h5><ul>")
-        for zone in zones_present:
-            style = zone_style(zone)
-            parts.append(
-                f'<li><span class="wg-sw" style="background:{style.color};'
-                f'opacity:{min(1.0, style.fill_opacity * 4):.2f};border-color:{style.color}">'
-                f"</span>{html.escape(style.label)}</li>"
-            )
-        parts.append("</ul>")
-    if n_sites or n_banks:
-        parts.append("<h5>Replacement</h5><ul>")
-        if n_sites:
-            parts.append(
-                f'<li><span class="wg-sw wg-dot" style="background:{SITE_COLOR}"></span>'
-                f"Candidate site ({n_sites})</li>"
-            )
-        if n_banks:
-            parts.append(
-                f'<li><span class="wg-sw wg-dot" style="background:{BANK_COLOR}"></span>'
-                f"Wetland bank ({n_banks})</li>"
-            )
-        parts.append('<li class="wg-note">Labels: best siting tier, credits allocated</li>')
-        parts.append("</ul>")
-    if contexts:
-        parts.append("<h5>Boundaries and waters</h5><ul>")
-        for key in contexts:
-            spec = CONTEXT_LAYERS[key]
-            if spec.boundaries:
-                dash = "dashed" if spec.dash else "solid"
-                swatch = (
-                    f'<span class="wg-sw wg-line" style="border-top-color:{spec.color};'
-                    f'border-top-style:{dash}"></span>'
-                )
-            else:
-                swatch = (
-                    f'<span class="wg-sw" style="background:{spec.fill};'
-                    f'border-color:{spec.color}"></span>'
-                )
-            parts.append(f"<li>{swatch}{html.escape(spec.title)}</li>")
-        parts.append("</ul>")
-    if undrawn:
-        noun = "impact has" if undrawn == 1 else "impacts have"
-        parts.append(
-            f'<p class="wg-note">{undrawn} {noun} no drawable geometry; see the report.</p>'
-        )
-    if basemap == "none":
-        parts.append('<p class="wg-note">No basemap (works offline).</p>')
-    return "".join(parts)
 
 
 def _extent(frames: Sequence[gpd.GeoDataFrame | None]) -> tuple[float, float, float, float] | None:
@@ -882,9 +767,6 @@ def tep_map(
     impact_markers.add_to(m)
     impact_layer.add_to(m)
 
-    css = _PAGE_CSS
-    if basemap == "none":
-        css += f".leaflet-container {{ background: {NO_BASEMAP_BACKGROUND}; }}\n"
     legend = _legend_html(
         title,
         counts,
@@ -901,8 +783,11 @@ def tep_map(
         [impacts, _allocated(sites, "site", alloc), _allocated(banks, "bank", alloc)]
     ) or _latlon_bounds([sites, zones, banks])
     everything = _latlon_bounds([impacts, sites, banks]) if n_sites or n_banks else None
-    _Decorations(legend, css, fit, everything).add_to(m)
-    m.get_root().title = html.escape(title or "TEP review map")  # branca does not escape
+    background = NO_BASEMAP_BACKGROUND if basemap == "none" else None
+    _Decorations(legend, fit, everything, background).add_to(m)
+    figure = m.get_root()
+    if isinstance(figure, branca.element.Figure):  # a folium.Map is always in one
+        figure.title = html.escape(title or "TEP review map")  # branca does not escape
     fullscreen = Fullscreen(position="topleft")
     measure = MeasureControl(
         position="topleft",

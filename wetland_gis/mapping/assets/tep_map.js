@@ -1,0 +1,112 @@
+/* The TEP review map's own behaviour; wetland_gis.mapping.tep_map inlines this file in the
+ * page header, before any layer is drawn. Defines one global, `wetlandGis`:
+ *   onEachFeature(feature, layer)  bound to each feature of every GeoJson layer;
+ *   decorate(map, icons, legendHtml, fit, options)  the legend, opening view, id labels and
+ *     zoom controls of one map.
+ * Feature properties hold only HTML that Python escaped (wg_popup, wg_tooltip, wg_label);
+ * legendHtml is rendered from an autoescaped template.
+ */
+var wetlandGis = (function () {
+    "use strict";
+
+    // Bound on each feature of a folium GeoJson layer. Properties hold only escaped HTML.
+    var onEachFeature = function (feature, layer) {
+        var p = feature.properties || {};
+        if (p.wg_popup) {
+            layer.bindPopup(p.wg_popup, {maxWidth: 480, minWidth: 300, maxHeight: 360});
+        }
+        if (p.wg_label) {
+            // the impact id, always shown at project zoom (hidden when zoomed far out)
+            layer.bindTooltip(p.wg_label, {permanent: true, direction: "right", offset: [8, 0],
+                                           className: "wg-label wg-id-label", interactive: false});
+        } else if (p.wg_tooltip) {
+            layer.bindTooltip(p.wg_tooltip, p.wg_permanent
+                ? {permanent: true, direction: "right", offset: [10, 0], className: "wg-label"}
+                : {sticky: true});
+        }
+        layer.on("add", function () {
+            var el = layer.getElement ? layer.getElement() : null;
+            if (el) {
+                el.setAttribute("data-wg-layer", p.wg_layer || "");
+                el.setAttribute("data-wg-id", p.wg_id || "");
+                el.setAttribute("data-wg-outcome", p.wg_outcome || "");
+            }
+        });
+        if (layer.setStyle && p.style) {
+            layer.on("mouseover", function () { layer.setStyle({weight: (p.style.weight || 1) + 2}); });
+            layer.on("mouseout", function () { layer.setStyle({weight: p.style.weight || 1}); });
+        }
+    };
+
+    // The legend (a Leaflet control behind a "Legend" button, open on a wide screen and
+    // collapsed on a phone), the opening view fitted to `fit`, the impact id labels shown
+    // from two zoom levels below the opening view inwards, and, when there are options, a
+    // control zooming to every site and bank (`options`) and back. `icons` are Leaflet's
+    // default marker images as data URIs, so no marker ever requests a file.
+    var decorate = function (map, icons, legendHtml, fit, all) {
+        L.Icon.Default.imagePath = "";
+        L.Icon.Default.mergeOptions(icons);
+        var small = function () { return map.getSize().x < 600; };
+        var legend = L.control({position: "bottomright"});
+        legend.onAdd = function () {
+            var box = L.DomUtil.create("div", "wg-legend-box");
+            var button = L.DomUtil.create("button", "wg-legend-toggle", box);
+            button.type = "button";
+            button.textContent = "Legend";
+            button.setAttribute("aria-expanded", "true");
+            var div = L.DomUtil.create("div", "wg-legend", box);
+            div.innerHTML = legendHtml;
+            var set = function (open) {
+                L.DomUtil[open ? "removeClass" : "addClass"](box, "wg-collapsed");
+                button.setAttribute("aria-expanded", open ? "true" : "false");
+                button.textContent = open ? "Hide legend" : "Legend";
+            };
+            set(!small());
+            L.DomEvent.on(button, "click", function () {
+                set(L.DomUtil.hasClass(box, "wg-collapsed"));
+            });
+            L.DomEvent.disableClickPropagation(box);
+            L.DomEvent.disableScrollPropagation(box);
+            return box;
+        };
+        legend.addTo(map);
+
+        var fitView = function (bounds) {
+            var pad = small() ? [[20, 20], [20, 20]] : [[60, 30], [290, 30]];
+            map.fitBounds(bounds, {paddingTopLeft: pad[0], paddingBottomRight: pad[1],
+                                   maxZoom: 17});
+        };
+        if (fit) { fitView(fit); }
+        var labelZoom = map.getZoom() - 2;
+        var labels = function () {
+            var c = map.getContainer();
+            L.DomUtil[map.getZoom() < labelZoom ? "addClass" : "removeClass"](
+                c, "wg-labels-off");
+        };
+        map.on("zoomend", labels);
+        labels();
+        map.wgFit = function () { if (fit) { fitView(fit); } };
+        map.wgAllOptions = function () { if (all) { fitView(all); } };
+        if (all) {
+            var zoom = L.control({position: "topleft"});
+            zoom.onAdd = function () {
+                var box = L.DomUtil.create("div", "wg-zoom-box");
+                var a = L.DomUtil.create("button", "wg-zoom-button wg-zoom-options", box);
+                a.type = "button";
+                a.textContent = "All sites and banks";
+                a.title = "Zoom to every candidate site and wetland bank";
+                var b = L.DomUtil.create("button", "wg-zoom-button wg-zoom-project", box);
+                b.type = "button";
+                b.textContent = "Project";
+                b.title = "Zoom back to the impacts and the options allocated to them";
+                L.DomEvent.on(a, "click", map.wgAllOptions);
+                L.DomEvent.on(b, "click", map.wgFit);
+                L.DomEvent.disableClickPropagation(box);
+                return box;
+            };
+            zoom.addTo(map);
+        }
+    };
+
+    return {onEachFeature: onEachFeature, decorate: decorate};
+})();

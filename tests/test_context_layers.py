@@ -230,6 +230,26 @@ def test_the_context_reader_is_the_package_reader(tmp_path):
         load_context(tmp_path, as_of=AS_OF)
 
 
+def test_a_context_geojson_in_metres_without_crs_member_is_refused(tmp_path):
+    path = tmp_path / "calcareous_fens.geojson"
+    layer = gpd.GeoDataFrame({"fen_name": ["A"]}, geometry=[box(420000, 5150000, 420009, 5150009)])
+    path.write_text(layer.to_json(), encoding="utf-8")  # no crs member
+    with pytest.raises(MissingCRSError, match="context layer 'calcareous_fens'.*not degrees"):
+        load_context(tmp_path, as_of=AS_OF)
+    with pytest.raises(MissingCRSError) as caught:
+        load_context(tmp_path, as_of=AS_OF)
+    assert "--assume-crs" not in str(caught.value)  # the context has no such option
+
+
+def test_a_context_geojson_in_degrees_without_crs_member_is_wgs84_recorded(tmp_path):
+    path = tmp_path / "calcareous_fens.geojson"
+    layer = gpd.GeoDataFrame({"fen_name": ["A"]}, geometry=[box(-94.2, 46.3, -94.1, 46.4)])
+    path.write_text(layer.to_json(), encoding="utf-8")
+    ctx = load_context(tmp_path, as_of=AS_OF)
+    assert ctx.calcareous_fens is not None and str(ctx.calcareous_fens.crs) == CRS
+    assert any("calcareous_fens:" in r and "read as WGS 84" in r for r in ctx.records)
+
+
 def test_a_context_layer_without_crs_gets_the_context_message(tmp_path):
     path = tmp_path / "calcareous_fens.shp"
     gpd.GeoDataFrame({"fen_name": ["A"]}, geometry=[box(0, 0, 9, 9)], crs=CRS).to_file(path)

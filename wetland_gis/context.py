@@ -91,6 +91,10 @@ COUNTY_PCT_SOURCE = "county (Minn. R. 8420.0117, subp. 1)"
 SHORE_CLASS_FROM_LAYER = "layer"
 """``shore_class_source`` of a basin whose class the layer gives (the layer wins)."""
 
+_CONTEXT_CRS_FIX = (
+    "set the CRS the coordinates are really in (QGIS: Layer > Set CRS, then save the layer "
+    "as a GeoPackage), e.g. EPSG:26915 (NAD83 / UTM 15N) for most Minnesota state data"
+)
 _EXTENSIONS = (".gpkg", ".shp", ".geojson", ".parquet")
 _SHP_FIELD_LEN = 10  # dBase field names: shore_class arrives as shore_clas
 
@@ -611,8 +615,10 @@ def _read_file(
                 "pass it explicitly with layers={'" + name + "': gdf}"
             )
     try:
-        read = read_layer(path, layer, require_crs=False)
-    except (LayerNotFoundError, MissingCRSError):
+        read = read_layer(path, layer, require_crs=False, crs_fix=_CONTEXT_CRS_FIX)
+    except MissingCRSError as err:
+        raise MissingCRSError(f"context layer {name!r}: {err}") from err
+    except LayerNotFoundError:
         raise
     except InputError as err:
         raise ContextError(f"context layer {name!r}: {err}") from err

@@ -259,6 +259,7 @@ def read_layer(
     *,
     assume_crs: str | int | None = None,
     require_crs: bool = True,
+    crs_fix: str = _ASSUME_CRS_FIX,
 ) -> LayerRead:
     """Read a vector layer and check that it has a CRS.
 
@@ -279,6 +280,9 @@ def read_layer(
     require_crs : bool, default True
         False returns a layer without CRS as read (the caller checks it, e.g. the
         context loader with its own message).
+    crs_fix : str, optional
+        The fix a missing-CRS message ends with (default: set it in QGIS or pass
+        ``--assume-crs``).
 
     Returns
     -------
@@ -346,16 +350,14 @@ def read_layer(
     if ext in (".geojson", ".json") and gdf.crs is not None and not _geojson_has_crs(source):
         # GDAL reads a GeoJSON without a "crs" member as EPSG:4326 whatever its
         # coordinates are: the file itself declares no CRS.
-        gdf = _geojson_without_crs(gdf, where, assume_crs, records)
+        gdf = _geojson_without_crs(gdf, where, assume_crs, records, crs_fix)
     crs_read = None if gdf.crs is None else _crs_text(gdf.crs)
     if gdf.crs is None and not require_crs and assume_crs is None:
         pass
     elif gdf.crs is None:
         if assume_crs is None:
             hint = " (the .prj file is missing)" if ext in (".shp", ".zip") else ""
-            raise MissingCRSError(
-                f"{where} has no coordinate reference system{hint}: {_ASSUME_CRS_FIX}"
-            )
+            raise MissingCRSError(f"{where} has no coordinate reference system{hint}: {crs_fix}")
         try:
             assumed = _crs_text(assume_crs)
         except CRSError as err:
@@ -389,7 +391,11 @@ def _geojson_has_crs(path: Path) -> bool:
 
 
 def _geojson_without_crs(
-    gdf: gpd.GeoDataFrame, where: str, assume_crs: str | int | None, records: list[str]
+    gdf: gpd.GeoDataFrame,
+    where: str,
+    assume_crs: str | int | None,
+    records: list[str],
+    crs_fix: str = _ASSUME_CRS_FIX,
 ) -> gpd.GeoDataFrame:
     """Give a GeoJSON without a ``crs`` member its CRS: WGS 84 by RFC 7946, or assumed."""
     if assume_crs is not None:
@@ -408,7 +414,7 @@ def _geojson_without_crs(
     raise MissingCRSError(
         f"{where} has no crs member, so GeoJSON means WGS 84 longitude/latitude (RFC 7946), "
         f"but its coordinates (x {minx:.6g} to {maxx:.6g}, y {miny:.6g} to {maxy:.6g}) are "
-        f"not degrees: {_ASSUME_CRS_FIX}"
+        f"not degrees: {crs_fix}"
     )
 
 

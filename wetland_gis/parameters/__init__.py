@@ -20,6 +20,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -162,12 +163,12 @@ class Parameter:
             )
         return current
 
-    def passes(self, amount: float, as_of: str | dt.date | None = None) -> bool:
+    def passes(self, amount: float | Fraction, as_of: str | dt.date | None = None) -> bool:
         """Return whether ``amount`` meets this limit under its ``comparison``.
 
         Parameters
         ----------
-        amount : float
+        amount : float or Fraction
             The amount compared, in the parameter's unit.
         as_of : str or date, optional
             Date the limit is read for.

@@ -292,6 +292,7 @@ def run_site(
         p for p in (assessed, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
     ]
     _check_outputs_early("site", [out_dir / name for name in SITING_FILES.values()], inputs)
+    ctx: str | Path | Context | None
     if isinstance(assessed, Assessment):
         impacts = assessed.impacts
         ctx = context if context is not None else assessed.context

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -296,7 +297,7 @@ def assess_partitioned(
         raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
     params = params or default_parameters()
     day = as_date(as_of)
-    kwargs = {"as_of": day, "fields": fields, "params": params, "options": options}
+    kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     if engine == "default":
         return assess(
             impacts, context, layer=layer, assume_crs=assume_crs, progress=progress, **kwargs
@@ -441,7 +442,7 @@ def stream_assess(
     ctx = (
         context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
     )
-    kwargs = {"as_of": day, "fields": fields, "params": params, "options": options}
+    kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     from wetland_gis.io.safe_write import SafeWriter
 
     stem = out.with_suffix("")
@@ -512,7 +513,7 @@ def stream_assess(
             ("projects", projects_csv),
             ("summary", summary_csv),
         ):
-            w.file(lambda p, name=name: staged.__setitem__(name, p), target)
+            w.file(partial(staged.__setitem__, name), target)
         stream(staged)
         if not staged["trace"].exists():  # no step at all: an empty trace table
             from wetland_gis.rules.trace import TRACE_COLUMNS

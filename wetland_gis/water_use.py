@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import geopandas as gpd
 import numpy as np
@@ -351,8 +351,8 @@ def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], li
         )
     kw["monthly_gallons"] = tuple(months) if all(given) else None
     for name in _FLAG_FIELDS:
-        value = _flag(get(name), name)
-        kw[name] = bool(value) if name == "general_permit" else value
+        flag = _flag(get(name), name)
+        kw[name] = bool(flag) if name == "general_permit" else flag
     system = get("distribution_system")
     kw["distribution_system"] = None if is_blank(system) else str(system).strip()
     return kw, notes
@@ -503,7 +503,7 @@ class WaterUseResult:
             w.csv(self.fees, f"{stem}_fees.csv")
             w.csv(self.schedules, f"{stem}_schedules.csv")
             w.json(table.to_dict(orient="records"), f"{stem}_decisions.json")
-            if page is not None:
+            if page is not None and map_html is not None:  # page is made for map_html
                 w.text(page, map_html)
             w.manifest(self.manifest, manifest)
         return list(w.written)
@@ -1110,9 +1110,9 @@ def water_use_map(
         for o, c in OUTCOME_COLORS.items()
         if counts.get(o, 0)
     )
-    from branca.element import Element
+    from branca.element import Element, Figure
 
-    m.get_root().html.add_child(
+    cast(Figure, m.get_root()).html.add_child(  # a folium Map's root is its Figure
         Element(
             "<div style='position:fixed;bottom:20px;right:10px;z-index:9999;background:#fff;"
             "padding:6px 10px;border-radius:6px;font:12px sans-serif'><b>Water use (§ 103G.271)"

@@ -368,7 +368,7 @@ class _Pairs:
     setback_ft: np.ndarray
 
 
-def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int]) -> str:
+def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int] | np.ndarray) -> str:
     col = impacts["wg_row"] if "wg_row" in impacts else pd.Series(impacts.index)
     labels = [str(v) for v in col.to_numpy()[list(positions)][:10]]
     more = "" if len(positions) <= 10 else f" and {len(positions) - 10} more"

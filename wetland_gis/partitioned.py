@@ -104,7 +104,7 @@ def project_partitions(
     return part[codes]
 
 
-def _progress(total: int, desc: str, enabled: bool):
+def _progress(total: int, desc: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, unit="impacts", disable=not enabled, leave=False)
@@ -537,14 +537,14 @@ def _trace_for_disk(trace: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _arrow(chunk: gpd.GeoDataFrame):
+def _arrow(chunk: gpd.GeoDataFrame) -> Any:
     """Return the chunk as an Arrow table with the GeoParquet ``geo`` metadata."""
     from geopandas.io.arrow import _geopandas_to_arrow
 
     return _geopandas_to_arrow(chunk, index=False)
 
 
-def _conform(table: Any, schema: Any, pa: Any):
+def _conform(table: Any, schema: Any, pa: Any) -> Any:
     """Cast a chunk to the file's schema (a column empty in one chunk is typed null)."""
     if table.schema.equals(schema):
         return table

@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import geopandas as gpd
 import numpy as np
@@ -51,6 +51,9 @@ from wetland_gis.rules.water_use import (
     WaterDecision,
     WaterOutcome,
 )
+
+if TYPE_CHECKING:
+    import folium
 
 __all__ = [
     "water_use",
@@ -515,7 +518,7 @@ class WaterUseResult:
             table[col] = [json.dumps(v, ensure_ascii=False, default=str) for v in table[col]]
         return table
 
-    def explore(self, **kwargs: Any):
+    def explore(self, **kwargs: Any) -> folium.Map:
         """Return the offline map of the points (see :func:`water_use_map`)."""
         return water_use_map(self, **kwargs)
 
@@ -990,7 +993,7 @@ def _ring(lon: float, lat: float, miles: float, n: int = 181) -> list[list[float
 
 def water_use_map(
     result: WaterUseResult, *, self_contained: bool = True, params: ParameterSet | None = None
-):
+) -> folium.Map:
     """Return a folium map of the points by outcome, with bulk-sale distance rings.
 
     Each bulk-sale source (``bulk_sale`` true) gets geodesic rings at the distances of

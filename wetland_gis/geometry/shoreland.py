@@ -376,7 +376,9 @@ def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int] | np.ndarray) -> 
     return f"{name} {', '.join(labels)}{more}"
 
 
-def _passes(param_key: str, amounts: np.ndarray, params: ParameterSet, as_of) -> np.ndarray:
+def _passes(
+    param_key: str, amounts: np.ndarray, params: ParameterSet, as_of: str | dt.date | None
+) -> np.ndarray:
     """Ask the parameter about each distinct amount once (a few basins, many pairs)."""
     param = params[param_key]
     values, inverse = np.unique(amounts, return_inverse=True)

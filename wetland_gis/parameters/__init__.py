@@ -285,7 +285,9 @@ class _UniqueKeyLoader(yaml.SafeLoader):
     """A YAML loader that refuses duplicate keys instead of keeping the last."""
 
 
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False):
+def _construct_mapping(
+    loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False
+) -> dict[Any, Any]:
     seen = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -436,11 +436,11 @@ class Adjustments:
     """
 
     ratio: tuple[RatioAdjustment, ...] = ()
-    credit_percentages: Mapping[str, tuple[float, str]] = None  # type: ignore[assignment]
+    credit_percentages: Mapping[str, tuple[float, str]] = field(default_factory=dict)
     source: str = ""
 
     def __post_init__(self) -> None:
-        if self.credit_percentages is None:
+        if self.credit_percentages is None:  # an explicit None reads as no table
             object.__setattr__(self, "credit_percentages", {})
 
 

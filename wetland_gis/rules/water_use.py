@@ -1053,8 +1053,7 @@ def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     if (
         a.once_through
         and rec.value(terminate_key)
-        and in_metro is not False
-        and a.mt_simon_hinckley is not False
+        and in_metro is not False  # mt_simon_hinckley False returned above
         and not (in_metro and a.mt_simon_hinckley)
     ):
         # subd. 4a(b) reaches existing once-through permits too: an unknown aquifer or

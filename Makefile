@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-scale fuzz clean setup
+.PHONY: demo test lint typecheck bench bench-scale fuzz clean setup
 
 setup: $(STAMP)
 
@@ -20,6 +20,10 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check wetland_gis tests benchmarks sample_data
 	$(BIN)/ruff format --check wetland_gis tests benchmarks sample_data tools
+
+# mypy over wetland_gis/ (the configuration is [tool.mypy] in pyproject.toml)
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest tests wetland_gis --doctest-modules --cov --cov-report=term
@@ -39,4 +43,4 @@ bench-scale: $(STAMP)
 	$(BIN)/python benchmarks/scale.py --n 20000 200000 --world outputs/bench_world
 
 clean:
-	rm -rf $(VENV) outputs .pytest_cache
+	rm -rf $(VENV) outputs .pytest_cache .mypy_cache

@@ -1,4 +1,4 @@
-"""pyproject.toml and environment.yml list the same packages."""
+"""Packaging: pyproject.toml and environment.yml list the same packages; mypy is pinned."""
 
 from __future__ import annotations
 
@@ -36,3 +36,70 @@ def test_package_data_ships_parameters_counties_and_map_assets():
     data = project["tool"]["setuptools"]["package-data"]["wetland_gis"]
     for pattern in ("parameters/*.yaml", "data/*", "mapping/templates/*"):
         assert pattern in data
+
+
+# issue 12 §5: mypy over wetland_gis/ (`make typecheck`, the pre-commit hook); the py.typed
+# marker is tested in test_code_health.py
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _pinned(requirements: list[str], name: str) -> str:
+    """Return the exact version ``name==X`` pins in ``requirements`` (fails if not pinned)."""
+    found = [r for r in requirements if _name(r) == name]
+    assert len(found) == 1, f"{name} is listed {len(found)} times: {found}"
+    match = re.fullmatch(rf"{name}==(\d+\.\d+\.\d+)", found[0].split("#")[0].strip(), re.I)
+    assert match, f"{name} must be pinned with == (new releases find new errors): {found[0]!r}"
+    return match.group(1)
+
+
+def _mypy_hook() -> tuple[dict, dict]:
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    for repo in config["repos"]:
+        for hook in repo["hooks"]:
+            if hook["id"] == "mypy":
+                return repo, hook
+    raise AssertionError(".pre-commit-config.yaml has no mypy hook")
+
+
+def test_mypy_is_pinned_to_one_version_in_pyproject_and_environment_yml():
+    dev = _pyproject()["project"]["optional-dependencies"]["dev"]
+    env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    conda = [d for d in env["dependencies"] if isinstance(d, str)]
+    assert _pinned(dev, "mypy") == _pinned(conda, "mypy")
+    assert "types-pyyaml" in {_name(r) for r in dev}
+
+
+def test_mypy_config_checks_wetland_gis_and_ignores_missing_imports_only_by_name():
+    mypy = _pyproject()["tool"]["mypy"]
+    assert mypy["files"] == ["wetland_gis"]
+    assert mypy["python_version"] == "3.11"
+    for flag in ("warn_unused_ignores", "warn_redundant_casts", "no_implicit_optional"):
+        assert mypy[flag] is True, flag
+    assert "ignore_missing_imports" not in mypy, "no global ignore_missing_imports"
+    overrides = [o for o in mypy.get("overrides", []) if o.get("ignore_missing_imports")]
+    assert overrides, "the untyped libraries are listed in a [[tool.mypy.overrides]]"
+    modules = [m for o in overrides for m in o["module"]]
+    assert "wetland_gis" not in {m.split(".")[0] for m in modules}
+    assert all(m.split(".")[0] not in {"", "*"} for m in modules), modules
+    assert {"geopandas.*", "shapely.*"} <= set(modules)
+
+
+def test_the_mypy_hook_runs_on_each_commit_with_the_pinned_mypy_and_the_same_stubs():
+    repo, hook = _mypy_hook()
+    dev = _pyproject()["project"]["optional-dependencies"]["dev"]
+    assert repo["rev"] == "v" + _pinned(dev, "mypy")
+    assert "stages" not in hook, "mypy runs in the default stage"
+    assert "--ignore-missing-imports" not in hook.get("args", [])
+    extra = {_name(d) for d in hook["additional_dependencies"]}
+    stubs = {n for n in {_name(r) for r in dev} if n.startswith("types-") or n.endswith("-stubs")}
+    assert stubs <= extra, "the hook installs the stubs the dev extra installs"
+    assert {n for n in extra if n.startswith("types-") or n.endswith("-stubs")} == stubs
+
+
+def test_make_typecheck_runs_mypy_from_the_venv():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ntypecheck:", 1)[1].split("\n\n", 1)[0]
+    assert "$(BIN)/mypy" in recipe

@@ -59,7 +59,8 @@ if TYPE_CHECKING:
         WetlandGISWarning,
     )
     from wetland_gis.io.layers import read_layer, write_layer
-    from wetland_gis.mapping import save_map, tep_map, write_report
+    from wetland_gis.mapping.report import write_report
+    from wetland_gis.mapping.tep_map import save_map, tep_map
     from wetland_gis.parameters import default_parameters, load_adjustments, load_parameters
     from wetland_gis.siting import site
     from wetland_gis.water_use import WaterUseResult, water_use

@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
 import numpy as np
@@ -28,6 +28,9 @@ from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import as_date, default_parameters, load_adjustments, load_parameters
+
+if TYPE_CHECKING:
+    from wetland_gis.siting.engine import SitingResult
 
 __all__ = [
     "run_assess",
@@ -265,7 +268,7 @@ def run_site(
     dem: str | Path | None = None,
     as_of: str | None = None,
     overwrite: bool = False,
-):
+) -> tuple[SitingResult, list[Path]]:
     """Rank and allocate replacement options; write the ranking, plan, layers, manifest.
 
     Parameters
@@ -292,6 +295,7 @@ def run_site(
         p for p in (assessed, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
     ]
     _check_outputs_early("site", [out_dir / name for name in SITING_FILES.values()], inputs)
+    ctx: str | Path | Context | None
     if isinstance(assessed, Assessment):
         impacts = assessed.impacts
         ctx = context if context is not None else assessed.context
@@ -913,7 +917,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             for k, v in {"wetland_type": args.type_field, "cowardin": args.cowardin_field}.items()
             if v
         }
-        result, written = run_screen(
+        screening, written = run_screen(
             args.wetlands,
             args.out,
             context=args.context,
@@ -924,9 +928,9 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             progress_bar=not args.quiet,
             overwrite=overwrite,
         )
-        return CommandResult(written, tally_impacts(result.wetlands, "screen"))
+        return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
     if args.command == "site":
-        result, written = run_site(
+        siting, written = run_site(
             args.assessed,
             args.out_dir,
             sites=args.sites,
@@ -938,7 +942,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
         )
         return CommandResult(
-            written, _siting_tally(result, read_assessed(args.assessed)["impacts"])
+            written, _siting_tally(siting, read_assessed(args.assessed)["impacts"])
         )
     if args.command == "map":
         written = run_map(

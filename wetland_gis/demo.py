@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -128,7 +129,7 @@ def _repo_root() -> Path:
     raise SystemExit("sample_data/ not found: run the demo from the repository root")
 
 
-def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, object]:
+def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, Any]:
     """Run assess, site, map and report on one sample project.
 
     Returns
@@ -219,7 +220,7 @@ NWI_SAMPLE = Path("sample_data") / "nwi_sample_DC_wetlands.gpkg"
 """The bundled real NWI polygons (Washington DC; EPSG:5070)."""
 
 
-def run_screen_demo(root: Path, out: Path) -> dict[str, object]:
+def run_screen_demo(root: Path, out: Path) -> dict[str, Any]:
     """Run ``screen`` on the bundled NWI sample, moved onto the synthetic Wright County area.
 
     The sample is real NWI data from Washington DC: outside Minnesota every polygon would

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,7 @@ def project_partitions(
     return part[codes]
 
 
-def _progress(total: int, desc: str, enabled: bool):
+def _progress(total: int, desc: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, unit="impacts", disable=not enabled, leave=False)
@@ -296,7 +297,7 @@ def assess_partitioned(
         raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
     params = params or default_parameters()
     day = as_date(as_of)
-    kwargs = {"as_of": day, "fields": fields, "params": params, "options": options}
+    kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     if engine == "default":
         return assess(
             impacts, context, layer=layer, assume_crs=assume_crs, progress=progress, **kwargs
@@ -441,7 +442,7 @@ def stream_assess(
     ctx = (
         context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
     )
-    kwargs = {"as_of": day, "fields": fields, "params": params, "options": options}
+    kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     from wetland_gis.io.safe_write import SafeWriter
 
     stem = out.with_suffix("")
@@ -512,7 +513,7 @@ def stream_assess(
             ("projects", projects_csv),
             ("summary", summary_csv),
         ):
-            w.file(lambda p, name=name: staged.__setitem__(name, p), target)
+            w.file(partial(staged.__setitem__, name), target)
         stream(staged)
         if not staged["trace"].exists():  # no step at all: an empty trace table
             from wetland_gis.rules.trace import TRACE_COLUMNS
@@ -536,14 +537,14 @@ def _trace_for_disk(trace: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _arrow(chunk: gpd.GeoDataFrame):
+def _arrow(chunk: gpd.GeoDataFrame) -> Any:
     """Return the chunk as an Arrow table with the GeoParquet ``geo`` metadata."""
     from geopandas.io.arrow import _geopandas_to_arrow
 
     return _geopandas_to_arrow(chunk, index=False)
 
 
-def _conform(table: Any, schema: Any, pa: Any):
+def _conform(table: Any, schema: Any, pa: Any) -> Any:
     """Cast a chunk to the file's schema (a column empty in one chunk is typed null)."""
     if table.schema.equals(schema):
         return table

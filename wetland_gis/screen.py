@@ -22,6 +22,7 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import geopandas as gpd
 import numpy as np
@@ -118,7 +119,7 @@ class Screening:
         return list(w.written)
 
 
-def _bar(total: int, desc: str, enabled: bool):
+def _bar(total: int, desc: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, unit="wetlands", disable=not enabled, leave=False)
@@ -242,7 +243,9 @@ def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: boo
     ok = (out["status"] == ASSESSED).to_numpy()
     cache: dict[tuple, tuple[float | None, str, str | None]] = {}
 
-    def amount(t: int, zone: ShorelandZone, pct: str, metro: bool, cedar: bool):
+    def amount(
+        t: int, zone: ShorelandZone, pct: str, metro: bool, cedar: bool
+    ) -> tuple[float | None, str, str | None]:
         key = (t, zone, pct, metro, cedar)
         if key not in cache:
             try:
@@ -295,11 +298,11 @@ def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: boo
             found = [
                 (amount(t, zone, str(pct[r]), bool(metro[r]), bool(cedar[r])), t) for t in types
             ]
-            usable = [(a, t) for a, t in found if a[0] is not None]
+            usable = [(a[0], a[1], t) for a, t in found if a[0] is not None]
             notes += [a[2] for a, _ in found if a[2]]
             if not usable:
                 continue
-            (value, cite, _), t = min(usable, key=lambda x: (x[0][0], x[1]))
+            value, cite, t = min(usable, key=lambda x: (x[0], x[2]))
             per_zone[col] = value
             if best is None or value < best[0]:
                 best = (value, zone, t, cite)

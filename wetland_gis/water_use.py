@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import geopandas as gpd
 import numpy as np
@@ -51,6 +51,9 @@ from wetland_gis.rules.water_use import (
     WaterDecision,
     WaterOutcome,
 )
+
+if TYPE_CHECKING:
+    import folium
 
 __all__ = [
     "water_use",
@@ -351,8 +354,8 @@ def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], li
         )
     kw["monthly_gallons"] = tuple(months) if all(given) else None
     for name in _FLAG_FIELDS:
-        value = _flag(get(name), name)
-        kw[name] = bool(value) if name == "general_permit" else value
+        flag = _flag(get(name), name)
+        kw[name] = bool(flag) if name == "general_permit" else flag
     system = get("distribution_system")
     kw["distribution_system"] = None if is_blank(system) else str(system).strip()
     return kw, notes
@@ -503,7 +506,7 @@ class WaterUseResult:
             w.csv(self.fees, f"{stem}_fees.csv")
             w.csv(self.schedules, f"{stem}_schedules.csv")
             w.json(table.to_dict(orient="records"), f"{stem}_decisions.json")
-            if page is not None:
+            if page is not None and map_html is not None:  # page is made for map_html
                 w.text(page, map_html)
             w.manifest(self.manifest, manifest)
         return list(w.written)
@@ -515,7 +518,7 @@ class WaterUseResult:
             table[col] = [json.dumps(v, ensure_ascii=False, default=str) for v in table[col]]
         return table
 
-    def explore(self, **kwargs: Any):
+    def explore(self, **kwargs: Any) -> folium.Map:
         """Return the offline map of the points (see :func:`water_use_map`)."""
         return water_use_map(self, **kwargs)
 
@@ -990,7 +993,7 @@ def _ring(lon: float, lat: float, miles: float, n: int = 181) -> list[list[float
 
 def water_use_map(
     result: WaterUseResult, *, self_contained: bool = True, params: ParameterSet | None = None
-):
+) -> folium.Map:
     """Return a folium map of the points by outcome, with bulk-sale distance rings.
 
     Each bulk-sale source (``bulk_sale`` true) gets geodesic rings at the distances of
@@ -1110,9 +1113,9 @@ def water_use_map(
         for o, c in OUTCOME_COLORS.items()
         if counts.get(o, 0)
     )
-    from branca.element import Element
+    from branca.element import Element, Figure
 
-    m.get_root().html.add_child(
+    cast(Figure, m.get_root()).html.add_child(  # a folium Map's root is its Figure
         Element(
             "<div style='position:fixed;bottom:20px;right:10px;z-index:9999;background:#fff;"
             "padding:6px 10px;border-radius:6px;font:12px sans-serif'><b>Water use (§ 103G.271)"

@@ -368,7 +368,7 @@ class _Pairs:
     setback_ft: np.ndarray
 
 
-def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int]) -> str:
+def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int] | np.ndarray) -> str:
     col = impacts["wg_row"] if "wg_row" in impacts else pd.Series(impacts.index)
     labels = [str(v) for v in col.to_numpy()[list(positions)][:10]]
     more = "" if len(positions) <= 10 else f" and {len(positions) - 10} more"
@@ -376,7 +376,9 @@ def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int]) -> str:
     return f"{name} {', '.join(labels)}{more}"
 
 
-def _passes(param_key: str, amounts: np.ndarray, params: ParameterSet, as_of) -> np.ndarray:
+def _passes(
+    param_key: str, amounts: np.ndarray, params: ParameterSet, as_of: str | dt.date | None
+) -> np.ndarray:
     """Ask the parameter about each distinct amount once (a few basins, many pairs)."""
     param = params[param_key]
     values, inverse = np.unique(amounts, return_inverse=True)

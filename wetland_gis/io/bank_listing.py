@@ -208,7 +208,7 @@ def prepare_banks(
             lon_blank, lat_blank = is_blank(get.get("lon")), is_blank(get.get("lat"))
             if lon_blank != lat_blank or (not lon_blank and (lon is None or lat is None)):
                 problems.append(f"{where(n)}: give both lon and lat as decimal degrees, or neither")
-            elif lon is not None and (abs(lat) > 90 or abs(lon) > 180):
+            elif lon is not None and lat is not None and (abs(lat) > 90 or abs(lon) > 180):
                 problems.append(
                     f"{where(n)}: lon {lon} / lat {lat} are not degrees (were "
                     "they swapped, or written in metres?)"

@@ -169,14 +169,16 @@ def parse_bool(value: Any, *, errors: Errors = "raise") -> bool | None:
             return True
         if value == 0:
             return False
-        return _refuse(value, "true/false", _BOOL_ACCEPTED, errors)
+        _refuse(value, "true/false", _BOOL_ACCEPTED, errors)
+        return None
     if isinstance(value, str):
         token = value.strip().lower()
         if token in _TRUE:
             return True
         if token in _FALSE:
             return False
-    return _refuse(value, "true/false", _BOOL_ACCEPTED, errors)
+    _refuse(value, "true/false", _BOOL_ACCEPTED, errors)
+    return None
 
 
 _NUMBER_ACCEPTED = "a finite number, e.g. 2.5, '2.5', '12,500' or '$1,200.50'"
@@ -215,7 +217,8 @@ def parse_number(value: Any, *, errors: Errors = "raise") -> float | None:
     if is_blank(value):
         return None
     if _is_bool(value):
-        return _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+        _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+        return None
     if isinstance(value, (numbers.Real, Decimal)):
         number = float(value)
     elif isinstance(value, str):
@@ -224,11 +227,14 @@ def parse_number(value: Any, *, errors: Errors = "raise") -> float | None:
         try:
             number = float(text)
         except ValueError:
-            return _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+            _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+            return None
     else:
-        return _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+        _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+        return None
     if not math.isfinite(number):
-        return _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+        _refuse(value, "a number", _NUMBER_ACCEPTED, errors)
+        return None
     return number
 
 
@@ -263,13 +269,16 @@ def parse_whole_number(value: Any, *, errors: Errors = "raise") -> int | None:
     if is_blank(value):
         return None
     if _is_bool(value) or not isinstance(value, (numbers.Real, Decimal, str)):
-        return _refuse(value, "a whole number", accepted, errors)
+        _refuse(value, "a whole number", accepted, errors)
+        return None
     try:
         number = float(str(value).strip())
     except ValueError:
-        return _refuse(value, "a whole number", accepted, errors)
+        _refuse(value, "a whole number", accepted, errors)
+        return None
     if not math.isfinite(number) or number != int(number):
-        return _refuse(value, "a whole number", accepted, errors)
+        _refuse(value, "a whole number", accepted, errors)
+        return None
     return int(number)
 
 

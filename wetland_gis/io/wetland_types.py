@@ -822,6 +822,7 @@ def read_types(
     else:
         cedar_col = np.zeros(n, dtype=bool)
     ok = assessed & ~bad
+    blank = np.array(None, dtype=object)  # None where the row is not assessed
     for name, values in (
         ("wetland_type", label[inverse]),
         ("type_source", source[inverse]),
@@ -829,7 +830,7 @@ def read_types(
         ("type_note", note[inverse]),
         ("cedar_tamarack", (cedar_col | cedar_text[inverse]).astype(object)),
     ):
-        gdf[name] = np.where(ok, values, None)
+        gdf[name] = np.where(ok, values, blank)
     inferred = int((inferred_key[inverse] & ok).sum())
     if inferred:
         msg = (

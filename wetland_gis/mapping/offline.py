@@ -24,9 +24,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 import folium
-from branca.element import Element
+from branca.element import Element, Figure
+from folium.elements import JSCSSMixin
 
 from wetland_gis.errors import OfflineAssetError
 
@@ -145,7 +147,7 @@ _BY_URL = {u: a for a in ASSETS for u in (a.url, *a.aliases)}
 
 # Which assets each folium class needs; anything else folium would load is dropped.
 _MAP_ASSETS = ("leaflet", "leaflet_css")
-_PLUGIN_ASSETS = {
+_PLUGIN_ASSETS: dict[str, tuple[str, ...]] = {
     "Fullscreen": ("Control.Fullscreen.js", "Control.FullScreen.css"),
     "MeasureControl": ("leaflet_measure_js", "leaflet_measure_css"),
 }
@@ -259,25 +261,25 @@ def use_vendored_assets(
         True inlines the files in the page header; False links to pinned CDN
         addresses of exactly the vendored versions.
     """
-    groups: list[tuple[object, tuple[str, ...]]] = [(m, _MAP_ASSETS)]
+    # the folium classes named in _PLUGIN_ASSETS are JSCSSMixin elements
+    groups: list[tuple[JSCSSMixin, tuple[str, ...]]] = [(m, _MAP_ASSETS)]
     for plugin in plugins:
-        keys = _PLUGIN_ASSETS.get(type(plugin).__name__)
-        if keys is not None:
-            groups.append((plugin, keys))
+        needed = _PLUGIN_ASSETS.get(type(plugin).__name__)
+        if needed is not None:
+            groups.append((cast(JSCSSMixin, plugin), needed))
     if self_contained:
         every_key: list[str] = []
         for element, keys in groups:
-            element.default_js = []  # type: ignore[attr-defined]
-            element.default_css = []  # type: ignore[attr-defined]
+            element.default_js = []
+            element.default_css = []
             every_key += keys
-        m.get_root().header.add_child(
-            Element(inline_assets_html(every_key)), name="wetland_gis_assets"
-        )
+        root = cast(Figure, m.get_root())  # a folium Map's root is its Figure
+        root.header.add_child(Element(inline_assets_html(every_key)), name="wetland_gis_assets")
         return
     for element, keys in groups:
         assets = [_BY_KEY[k] for k in keys]
-        element.default_js = [(a.key, a.url) for a in assets if a.kind == "js"]  # type: ignore[attr-defined]
-        element.default_css = [(a.key, a.url) for a in assets if a.kind == "css"]  # type: ignore[attr-defined]
+        element.default_js = [(a.key, a.url) for a in assets if a.kind == "js"]
+        element.default_css = [(a.key, a.url) for a in assets if a.kind == "css"]
 
 
 def make_self_contained(html: str, *, strict: bool = True) -> str:

@@ -334,10 +334,10 @@ def impact_popup_html(
     outcome = fmt(row_value(row, "outcome"))
     trace = _steps(steps)
     cited: dict[str, list[str]] = {}
-    for step in trace:
-        name = RULE_STEPS.get(str(step.get("rule_id")))
-        if name and step.get("citation"):
-            cited.setdefault(name, []).append(str(step["citation"]))
+    for trace_step in trace:
+        name = RULE_STEPS.get(str(trace_step.get("rule_id")))
+        if name and trace_step.get("citation"):
+            cited.setdefault(name, []).append(str(trace_step["citation"]))
     rows = []
     for step, finding in decision_chain(row, allocations):
         matched = list(dict.fromkeys(cited.get(step, [])))

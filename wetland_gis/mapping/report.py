@@ -300,11 +300,13 @@ def _whole(value: Any) -> list[str]:
 
 def _plan(
     allocation: pd.DataFrame | None, project_of: Mapping[str, str]
-) -> tuple[list[dict[str, str]], dict[str, str] | None, dict[str, dict[str, float]]]:
+) -> tuple[list[dict[str, str]], dict[str, str] | None, dict[str, dict[str, Any]]]:
     """Rows of the replacement plan, its totals row and per-project totals."""
     if allocation is None or not len(allocation):
         return [], None, {}
-    rows, per_project = [], {}
+    rows: list[dict[str, str]] = []
+    # per project: credits and cost (float), the sites and banks used (sets of ids)
+    per_project: dict[str, dict[str, Any]] = {}
     total_credits = total_cost = total_acres = 0.0
     for _, r in allocation.iterrows():
         impact_id = fmt(row_value(r, "impact_id"))
@@ -511,8 +513,8 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
             add("Not assessed" + ("" if reason == MISSING else f": {reason}"), row["id"])
         if row["type_verify"]:
             add("The wetland type: it was inferred, not given", row["id"])
-        own = traced.get(row["id"])
-        for item in own if own is not None else row["verify_column"]:
+        traced_items = traced.get(row["id"])
+        for item in traced_items if traced_items is not None else row["verify_column"]:
             add(item, row["id"])
     ids = [r["id"] for r in rows]
     out = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
 import numpy as np
@@ -27,6 +27,9 @@ from .symbology import (
     outcome_label,
     zone_style,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["WORK_CRS", "static_map", "static_map_png", "static_map_svg"]
 
@@ -76,7 +79,7 @@ def static_map(
     context: Mapping[str, gpd.GeoDataFrame] | None = None,
     title: str | None = None,
     figsize: tuple[float, float] = (7.5, 7.6),
-):
+) -> Figure:
     """Draw the project map with matplotlib; return the figure.
 
     Parameters

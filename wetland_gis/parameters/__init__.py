@@ -19,7 +19,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -162,12 +163,12 @@ class Parameter:
             )
         return current
 
-    def passes(self, amount: float, as_of: str | dt.date | None = None) -> bool:
+    def passes(self, amount: float | Fraction, as_of: str | dt.date | None = None) -> bool:
         """Return whether ``amount`` meets this limit under its ``comparison``.
 
         Parameters
         ----------
-        amount : float
+        amount : float or Fraction
             The amount compared, in the parameter's unit.
         as_of : str or date, optional
             Date the limit is read for.
@@ -284,7 +285,9 @@ class _UniqueKeyLoader(yaml.SafeLoader):
     """A YAML loader that refuses duplicate keys instead of keeping the last."""
 
 
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False):
+def _construct_mapping(
+    loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False
+) -> dict[Any, Any]:
     seen = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
@@ -433,11 +436,11 @@ class Adjustments:
     """
 
     ratio: tuple[RatioAdjustment, ...] = ()
-    credit_percentages: Mapping[str, tuple[float, str]] = None  # type: ignore[assignment]
+    credit_percentages: Mapping[str, tuple[float, str]] = field(default_factory=dict)
     source: str = ""
 
     def __post_init__(self) -> None:
-        if self.credit_percentages is None:
+        if self.credit_percentages is None:  # an explicit None reads as no table
             object.__setattr__(self, "credit_percentages", {})
 
 

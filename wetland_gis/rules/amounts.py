@@ -180,10 +180,10 @@ class AmountTable:
             if increased:
                 ups = {e.increases: e for e, _ in found if e.increases is not None}
                 base = [ups.get(e.key, e) for e in base]
-            key = (int(wtype), cedar, zone, pct, metro, increased)
+            cell = (int(wtype), cedar, zone, pct, metro, increased)
             if len(base) > 1:
-                self._several.add(key)
-            self._table[key] = min(base, key=lambda e: e.exact) if base else None
+                self._several.add(cell)
+            self._table[cell] = min(base, key=lambda e: e.exact) if base else None
 
     @staticmethod
     def _covers(sel: dict[str, Any], wtype: int, cedar: bool) -> bool:

@@ -257,6 +257,7 @@ def _allowance(
     ) and zone is not ShorelandZone.OUTSIDE
     base = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, False)
     entry = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, increased)
+    amount: float
     if entry is None:
         amount = 0
         has_amount = False

@@ -673,7 +673,7 @@ def _decide(
     for w in work:
         f = w.f
         kind = f.impact_kind
-        inputs = {
+        inputs: dict[str, Any] = {
             "impact_kind": _KIND_VALUE[kind],
             "wetland_type": int(f.wetland_type),
             "area_sqft": float(w.area),
@@ -1179,7 +1179,7 @@ def _de_minimis(
         )
     for name, members in pools.items():
         total = sum((w.counted for w in members), Decimal(0))
-        allowance = min(w.allow for w in members)  # type: ignore[type-var]
+        allowance = min(_allowance(w) for w in members)
         within = name != "no_amount" and total <= allowance
         all_within = all_within and within
         cites = tuple(dict.fromkeys(w.entry.citation for w in members if w.entry is not None))
@@ -1272,6 +1272,13 @@ def _de_minimis(
     return outcome, cond_text, out
 
 
+def _allowance(w: _Impact) -> Decimal:
+    """Return the de minimis amount looked up for an impact in a de minimis total."""
+    if w.allow is None:  # pragma: no cover - _de_minimis sets it for every impact in scope
+        raise AssertionError(f"impact {w.iid!r}: its de minimis amount was not looked up")
+    return w.allow
+
+
 def _cumulative(
     project: str, owner: str, wetland: str, members: list[_Impact], book: _RuleBook, log: TraceLog
 ) -> tuple[bool, str]:
@@ -1289,7 +1296,7 @@ def _cumulative(
         portion = _dec(min(sizes)) * book.sqft_per_acre  # the whole wetland is the portion
     total = sum((w.counted for w in members), Decimal(0))
     cumulative = prior + total
-    applicable = min(w.allow for w in members)  # type: ignore[type-var]
+    applicable = min(_allowance(w) for w in members)
     limit_known = book.floor
     if portion is not None:
         limit_known = max(limit_known, portion * book.pct_portion / PERCENT)

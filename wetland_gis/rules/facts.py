@@ -17,6 +17,7 @@ import math
 import numbers
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from typing import Any
@@ -354,7 +355,7 @@ def fmt_sqft(value: float) -> str:
     return f"{whole:,} sq ft"
 
 
-def fmt_number(value: float) -> str:
+def fmt_number(value: float | Decimal | Fraction) -> str:
     """Return a number with thousands separators and no trailing zeros."""
     text = f"{float(value):,.4f}".rstrip("0").rstrip(".")
     return text

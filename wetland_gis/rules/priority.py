@@ -199,7 +199,7 @@ class SitingPlace:
                 "watershed number 1-81"
             )
         object.__setattr__(self, "major", major)
-        bsa = parse_whole_number(self.bsa, errors="coerce")
+        bsa: int | str | None = parse_whole_number(self.bsa, errors="coerce")
         if bsa is None and not is_blank(self.bsa):
             bsa = str(self.bsa).strip()
         object.__setattr__(self, "bsa", bsa)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from enum import Enum
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -912,7 +912,12 @@ def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
             "A local permit under § 103B.211, subd. 4 is not covered by the "
             "minimum-use exemption of subd. 4(a)."
         )
-    elif annual_ok and daily_ok and a.commissioner_requires is not True:
+    elif (
+        annual_ok
+        and daily_ok
+        and a.gallons_per_day is not None  # daily_ok says it is given
+        and a.commissioner_requires is not True
+    ):
         rec.because(
             f"{_gal(a.gallons_per_day)} per day is less than "
             f"{_gal(daily_limit)} per day and {_gal(a.annual_gallons)} a year is "
@@ -948,7 +953,7 @@ def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
         over = []
         if not annual_ok:
             over.append(f"{_gal(a.annual_gallons)} a year is more than {_gal(annual_limit)}")
-        if daily_ok is False:
+        if daily_ok is False and a.gallons_per_day is not None:  # False: it is given
             over.append(
                 f"{_gal(a.gallons_per_day)} per day is not less than {_gal(daily_limit)} per day"
             )
@@ -1048,8 +1053,7 @@ def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     if (
         a.once_through
         and rec.value(terminate_key)
-        and in_metro is not False
-        and a.mt_simon_hinckley is not False
+        and in_metro is not False  # mt_simon_hinckley False returned above
         and not (in_metro and a.mt_simon_hinckley)
     ):
         # subd. 4a(b) reaches existing once-through permits too: an unknown aquifer or
@@ -1758,6 +1762,18 @@ def _entity_cap(
     return WaterOutcome.FEE, total
 
 
+def _monthly(a: Appropriation) -> tuple[float, ...]:
+    """Return the 12 monthly volumes of a permit the caller has checked has them."""
+    if a.monthly_gallons is None:  # pragma: no cover - the callers check first
+        raise AssertionError(f"permit {a.permit_id!r}: no monthly volumes")
+    return a.monthly_gallons
+
+
+def _exact_or_none(value: Fraction | float | None) -> Fraction | None:
+    """Return a fee-stage amount as an exact fraction (see :func:`exact`), None if unknown."""
+    return None if value is None else exact(value)
+
+
 def _surcharge(members: Sequence[Appropriation], rec: _Rec) -> tuple[WaterOutcome, Any]:
     """Return the summer surcharge of one permit or one common distribution system."""
     f = "water_use.fee."
@@ -1774,8 +1790,7 @@ def _surcharge(members: Sequence[Appropriation], rec: _Rec) -> tuple[WaterOutcom
         rec.check("Monthly volumes January to December (gal_jan ... gal_dec).")
         return WaterOutcome.VERIFY, None
     totals = {
-        m: sum((exact(a.monthly_gallons[MONTHS.index(m)]) for a in members), Fraction(0))
-        for m in MONTHS  # type: ignore[index]
+        m: sum((exact(_monthly(a)[MONTHS.index(m)]) for a in members), Fraction(0)) for m in MONTHS
     }
     base = totals[reference]
     excess = {m: max(totals[m] - base, Fraction(0)) for m in months}
@@ -1874,18 +1889,19 @@ def _edition_screen(
     fees: dict[str, Fraction | None] = {}
     for a in items:
         facts = a.facts()
-        permit = run(
-            "permit_required", a.permit_id, lambda rec, a=a: _permit_required(a, rec), facts
-        )
-        for rule, core in _RESTRICTIONS:
-            run(rule, a.permit_id, lambda rec, a=a, core=core: core(a, rec), facts)
+        permit = run("permit_required", a.permit_id, partial(_permit_required, a), facts)
+        for rule, restriction in _RESTRICTIONS:
+            run(rule, a.permit_id, partial(restriction, a), facts)
         # a permit in force pays its fee even in a year under the minimum-use amounts
         permitted = permit.outcome != WaterOutcome.NOT_REQUIRED or a.permit_action == "existing"
         fee = run(
-            "fee", a.permit_id, lambda rec, a=a, p=permitted: _fee(a, rec, readings, p), facts
+            "fee",
+            a.permit_id,
+            partial(_fee, a, readings=readings, permitted=permitted),
+            facts,
         )
         fees[a.permit_id] = (
-            fee.value
+            _exact_or_none(fee.value)
             if fee.outcome in (WaterOutcome.FEE,)
             else (Fraction(0) if fee.value is not None else None)
         )
@@ -1900,7 +1916,7 @@ def _edition_screen(
         member_fees = {m.permit_id: fees[m.permit_id] for m in members}
         if any(v is None for v in member_fees.values()):
             rec_inputs = {"entity": entity, "permits": sorted(member_fees)}
-            run("cap", entity, lambda rec: _cap_unknown(rec), rec_inputs)
+            run("cap", entity, _cap_unknown, rec_inputs)
             for pid in member_fees:
                 after_cap[pid] = None
             continue
@@ -1912,7 +1928,7 @@ def _edition_screen(
         res = run(
             "cap",
             entity,
-            lambda rec, e=entity, t=etype, h=held, k=known, u=uses: _entity_cap(e, t, h, k, u, rec),
+            partial(_entity_cap, entity, etype, held, known, uses),
             {
                 "entity": entity,
                 "entity_type": etype,
@@ -1922,8 +1938,11 @@ def _edition_screen(
             },
         )
         total = sum(known.values(), Fraction(0))
+        cap = _exact_or_none(res.value)
+        if cap is None:  # pragma: no cover - _entity_cap always returns an amount
+            raise AssertionError(f"entity {entity!r}: the cap rule returned no amount")
         for pid, v in known.items():
-            after_cap[pid] = v if total == 0 or res.value >= total else v * res.value / total
+            after_cap[pid] = v if total == 0 or cap >= total else v * cap / total
 
     # summer surcharge, (h): municipal permits sharing a system are summed
     surcharge_uses = set(params.value("water_use.fee.surcharge_uses", ed.applies_from))
@@ -1947,28 +1966,28 @@ def _edition_screen(
         res = run(
             "surcharge",
             subject,
-            lambda rec, m=members: _surcharge(m, rec),
+            partial(_surcharge, members),
             {"distribution_system": system, "permits": [m.permit_id for m in members]},
         )
-        if res.value is None:
+        surcharge = _exact_or_none(res.value)
+        if surcharge is None:
             for m in members:
                 surcharges[m.permit_id] = None
             continue
         months = [MONTHS.index(x) for x in res.rec.extra["months"]]
         weights = {
-            m.permit_id: sum((exact(m.monthly_gallons[i]) for i in months), Fraction(0))
-            for m in members
+            m.permit_id: sum((exact(_monthly(m)[i]) for i in months), Fraction(0)) for m in members
         }
         whole = sum(weights.values(), Fraction(0))
         for m in members:
             share = Fraction(1, len(members)) if whole == 0 else weights[m.permit_id] / whole
-            surcharges[m.permit_id] = res.value * share
+            surcharges[m.permit_id] = surcharge * share
         if len(members) > 1:
             for m in members:
                 run(
                     "surcharge",
                     m.permit_id,
-                    lambda rec, s=system, v=surcharges[m.permit_id]: _share(rec, s, v),
+                    partial(_share, system=system, value=surcharges[m.permit_id]),
                     {"distribution_system": system},
                 )
 
@@ -1977,7 +1996,7 @@ def _edition_screen(
         run(
             "total",
             a.permit_id,
-            lambda rec, b=base, s=sur: _total(rec, b, s),
+            partial(_total, base=base, surcharge=sur),
             {"fee_after_cap": _money(base), "surcharge": _money(sur)},
         )
     return out
@@ -1999,8 +2018,9 @@ def _total(
     rec: _Rec, base: Fraction | None, surcharge: Fraction | None
 ) -> tuple[WaterOutcome, Any]:
     rec.cite(f"{_LAW}, subd. 6")
-    rec.amounts["fee_after_cap"] = _money(base)
-    rec.amounts["surcharge"] = _money(surcharge)
+    # in extra, not amounts: an unknown part is None (the decision's amounts merge both)
+    rec.extra["fee_after_cap"] = _money(base)
+    rec.extra["surcharge"] = _money(surcharge)
     if base is None or surcharge is None:
         rec.because("A part of the fee is not known (see the fee, cap and surcharge decisions).")
         return WaterOutcome.VERIFY, None

@@ -629,7 +629,7 @@ def allocate(
         plan["tier"] = plan["tier"].astype("Int64")
 
     unmet_rows = []
-    for i in np.flatnonzero(u > 0):
+    for i in np.flatnonzero(u > 0).tolist():
         ratio = p.impact_ratio[i]
         unmet_rows.append(
             {

@@ -205,7 +205,7 @@ def _depression(src: Any, geom: Any, cell_m2: float, z_m: float) -> dict[str, An
     row: dict[str, Any] = dict.fromkeys(DEPRESSION_COLUMNS, nan)
     row.update(dem_cells=0, pond_cells=0, dem_caveat=SUITABILITY_CAVEAT)
     values, inside, note = _cells(src, geom)
-    if values is None:
+    if values is None or inside is None:
         row["dem_note"] = note
         row["nodata_sh"] = 1.0 if note != "no geometry" else nan
         return row
@@ -301,7 +301,7 @@ def categorical_share(
     with _open(raster_path) as src:
         for geom in _in_raster_crs(sites, src):
             values, inside, note = _cells(src, geom)
-            if values is None:
+            if values is None or inside is None:
                 rows.append(
                     [
                         0,

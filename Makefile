@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python -m wetland_gis.demo --out outputs
 
-lint: $(STAMP)
+lint: $(STAMP) typecheck
 	$(BIN)/ruff check wetland_gis tests benchmarks sample_data
 	$(BIN)/ruff format --check wetland_gis tests benchmarks sample_data tools
 

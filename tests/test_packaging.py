@@ -103,3 +103,5 @@ def test_make_typecheck_runs_mypy_from_the_venv():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = makefile.split("\ntypecheck:", 1)[1].split("\n\n", 1)[0]
     assert "$(BIN)/mypy" in recipe
+    lint = makefile.split("\nlint:", 1)[1].split("\n", 1)[0]
+    assert "typecheck" in lint.split(), "make lint (and so make test and CI) runs mypy"

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
 import numpy as np
@@ -70,6 +70,9 @@ from wetland_gis.rules.amounts import amount_table
 from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
+
+if TYPE_CHECKING:
+    import folium
 
 __all__ = ["AssessOptions", "Assessment", "assess", "map_layers", "DECISION_COLUMNS"]
 
@@ -315,7 +318,7 @@ class Assessment:
 
         return report_assessment(self, out, siting=siting, pdf=pdf, **kwargs)
 
-    def explore(self, **kwargs: Any):
+    def explore(self, **kwargs: Any) -> folium.Map:
         """Return the interactive TEP map of the assessment (displays inline in Jupyter).
 
         Parameters
@@ -417,10 +420,10 @@ def _rename_colliding(
             for old, new in renames.items()
         )
         gdf = gdf.rename(columns=renames)
-        field_map = replace(
-            field_map,
-            **{role: renames[col] for role, col in field_map.as_dict().items() if col in renames},
-        )
+        changes: dict[str, Any] = {
+            role: renames[col] for role, col in field_map.as_dict().items() if col in renames
+        }
+        field_map = replace(field_map, **changes)
     return gdf, field_map
 
 
@@ -786,11 +789,11 @@ def _apply_engine(
         f"{basin_ft:,} ft and no watercourse within {course_ft:,} ft ({basin_cite})"
     )
 
-    def col(role: str) -> pd.Series | None:
+    def role_column(role: str) -> pd.Series | None:
         name = getattr(field_map, role)
         return gdf[name] if name else None
 
-    roles = {r: col(r) for r in (*FACT_FIELD_ROLES, "cowardin")}
+    roles = {r: role_column(r) for r in (*FACT_FIELD_ROLES, "cowardin")}
 
     # plain dict rows: one pandas row lookup per impact costs more than the rules
     present = {r: s for r, s in roles.items() if s is not None}
@@ -802,7 +805,7 @@ def _apply_engine(
 
     facts_log: list[tuple] = []
     groups: dict[str, list[ImpactFacts]] = {}
-    row_of: dict[tuple[str, str], Hashable] = {}
+    row_of: dict[tuple[Hashable, Hashable], Hashable] = {}
     kind_notes: dict[Hashable, str] = {}
     assessed = gdf["status"] == ASSESSED
     needed = [
@@ -1017,10 +1020,10 @@ def _apply_engine(
         limits = []
         if totals["public_comment"] is not None:
             limits.append(params.cited("procedure.public_comment_threshold", day))
-        for step in decision.steps() if totals["sequencing_on_site"] is not None else ():
-            if step["rule_id"] == "procedure.sequencing":
+        for trace_step in decision.steps() if totals["sequencing_on_site"] is not None else ():
+            if trace_step["rule_id"] == "procedure.sequencing":
                 extra, cite = params.cited("procedure.sequencing_allowance", day)
-                limits.append((step["inputs"]["applicable_amount_sqft"] + extra, cite))
+                limits.append((trace_step["inputs"]["applicable_amount_sqft"] + extra, cite))
         for limit, cite in limits:
             if _near(counted, limit, options.tolerance_percent):
                 near_msgs.append(
@@ -1110,7 +1113,9 @@ _PROJECT_RULES_SHOWN = frozenset(
 )
 
 
-def _render_by_impact(trace: pd.DataFrame) -> dict[tuple[str, str], dict[str, str | None]]:
+def _render_by_impact(
+    trace: pd.DataFrame,
+) -> dict[tuple[Hashable, Hashable], dict[str, str | None]]:
     """Render each impact's ``reasons``, ``citations``, ``verify`` and exemptions columns.
 
     An impact's text holds its own steps, then its project's (de minimis totals, the
@@ -1118,7 +1123,7 @@ def _render_by_impact(trace: pd.DataFrame) -> dict[tuple[str, str], dict[str, st
     the project-level text alone. Items are joined with :data:`TEXT_JOIN`; the text is
     for people and no stage splits it (they read the trace).
     """
-    own: dict[tuple[str, str], dict[str, list[str]]] = {}
+    own: dict[tuple[Hashable, Hashable], dict[str, list[str]]] = {}
     for project, iid, rule, cite, reason, verify in zip(
         trace["project"],
         trace["impact_id"],
@@ -1139,7 +1144,7 @@ def _render_by_impact(trace: pd.DataFrame) -> dict[tuple[str, str], dict[str, st
         item["verify"].extend(verify)
         if rule in _EXEMPTION_NAMES:
             item["exemptions"].append(f"{_EXEMPTION_NAMES[rule]} ({cite})")
-    out: dict[tuple[str, str], dict[str, str | None]] = {}
+    out: dict[tuple[Hashable, Hashable], dict[str, str | None]] = {}
     for (project, iid), item in own.items():
         parts = [item] if iid == "" else [item, own.get((project, ""), {})]
         merged = {k: [v for p in parts for v in p.get(k, [])] for k in item}

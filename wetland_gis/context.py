@@ -212,9 +212,7 @@ def _join_county_classes(
     counties = counties.copy()
     names = counties["NAME"].tolist()
     classes = {n: county_classes(n, params, as_of) for n in set(names)}
-    counties["pct_class"] = [
-        classes[n][0].value if classes[n][0] is not None else None for n in names
-    ]
+    counties["pct_class"] = [None if (pct := classes[n][0]) is None else pct.value for n in names]
     counties["metro"] = pd.array([classes[n][1] for n in names], dtype="boolean")
     counties["pct_source"] = [COUNTY_PCT_SOURCE if classes[n][0] else None for n in names]
     records = []
@@ -728,8 +726,8 @@ def load_context(
     classes = read_shoreland_classes(shoreland_classes) if shoreland_classes is not None else None
     wanted: dict[str, tuple[gpd.GeoDataFrame | None, Path | None, str | None]] = {}
     if source is not None:
-        for name, (path, inner) in _discover(Path(source)).items():
-            wanted[name] = (None, path, inner)
+        for name, (found, inner) in _discover(Path(source)).items():
+            wanted[name] = (None, found, inner)
     for name, value in (layers or {}).items():
         if name not in LAYER_SPECS:
             raise ContextError(

@@ -17,7 +17,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
 import numpy as np
@@ -267,7 +267,7 @@ def classify_impacts(
     return Classification(gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records))
 
 
-def _county_key(counties: gpd.GeoDataFrame):
+def _county_key(counties: gpd.GeoDataFrame) -> Callable[[Any], Any]:
     """Return a mapping county name -> (pct_class, metro), to spot mixed straddles."""
     table = dict(
         zip(

@@ -576,7 +576,7 @@ def _extent(frames: Sequence[gpd.GeoDataFrame | None]) -> tuple[float, float, fl
             continue
         shown = frame[_drawable(frame)]
         if not shown.empty:
-            return tuple(shown.geometry.to_crs(WORK_CRS).total_bounds)  # type: ignore[return-value]
+            return tuple(shown.geometry.to_crs(WORK_CRS).total_bounds)
     return None
 
 

@@ -222,7 +222,7 @@ def _attribute(
         "county", given("county"), None if county_ov is None else county_ov["NAME"], "counties"
     )
 
-    pct = []
+    pct: list[str | None] = []
     names: dict[Any, Any] = {}
     for k in range(n):
         v = given("pct_class")[k]
@@ -241,7 +241,7 @@ def _attribute(
 
                 names[county[k]] = county_classes(county[k], params, as_of)[0]
             cls = names[county[k]]
-            pct.append(cls.value if cls is not None else None)
+            pct.append(None if cls is None else str(cls.value))
             if cls is not None:
                 src[k].append("pct_class: county named in the listing (Minn. R. 8420.0117)")
         else:
@@ -461,7 +461,7 @@ def _options(sites: gpd.GeoDataFrame | None, banks: gpd.GeoDataFrame | None) -> 
 
 
 def _place(rec: Mapping[str, Any]) -> tuple[SitingPlace, list[str]]:
-    notes = []
+    notes: list[str] = []
     pct = rec.get("pct_class")
     try:
         return SitingPlace(rec.get("minor"), rec.get("major"), rec.get("bsa"), pct), notes

@@ -33,7 +33,7 @@ from wetland_gis.context_layers import (
     LayerSpec,
 )
 from wetland_gis.errors import InputError
-from wetland_gis.geometry.cleaning import ASSESSED
+from wetland_gis.geometry.cleaning import ASSESSED, row_label
 from wetland_gis.geometry.overlay import (
     all_overlaps,
     check_same_projected_crs,
@@ -72,13 +72,6 @@ class Classification:
 
     gdf: gpd.GeoDataFrame
     records: tuple[str, ...]
-
-
-def _label(frame: pd.DataFrame, positions: np.ndarray) -> str:
-    col = frame["wg_row"] if "wg_row" in frame else pd.Series(frame.index)
-    values = [str(v) for v in col.to_numpy()[positions][:10]]
-    more = "" if len(positions) <= 10 else f" and {len(positions) - 10} more"
-    return f"{'wg_row' if 'wg_row' in frame else 'index'} {', '.join(values)}{more}"
 
 
 def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.ndarray:
@@ -308,11 +301,11 @@ def _rule_largest_overlap(spec: LayerSpec, job: _Job) -> None:
         )
     none = np.flatnonzero(joined["n_overlaps"].to_numpy() == 0)
     if len(none):
-        job.records.append(f"{spec.name}: {_label(job.sub, none)} lie outside every feature")
+        job.records.append(f"{spec.name}: {row_label(job.sub, none)} lie outside every feature")
     many = np.flatnonzero(joined["n_overlaps"].to_numpy() > 1)
     if len(many):
         job.records.append(
-            f"{spec.name}: {_label(job.sub, many)} straddle feature boundaries; the "
+            f"{spec.name}: {row_label(job.sub, many)} straddle feature boundaries; the "
             "feature covering most of each was used"
         )
 
@@ -371,13 +364,13 @@ def _rule_county(spec: LayerSpec, job: _Job) -> None:
     outside = np.flatnonzero(best["n_overlaps"].to_numpy() == 0)
     if len(outside):
         records.append(
-            f"county: {_label(sub, outside)} lie outside every county of the county layer; "
+            f"county: {row_label(sub, outside)} lie outside every county of the county layer; "
             "county, metro and percentage class are unknown"
         )
     partly = np.flatnonzero(outside_sqft > 0)
     if len(partly):
         records.append(
-            f"county: {_label(sub, partly)} lie partly outside every county of the county "
+            f"county: {row_label(sub, partly)} lie partly outside every county of the county "
             f"layer (outside Minnesota?); the part outside is listed in 'counties' as "
             f"{OUTSIDE_COUNTIES!r} and is counted in the area and the decisions, though the "
             "WCA applies in Minnesota only: check the location, or clip the impact"
@@ -385,7 +378,7 @@ def _rule_county(spec: LayerSpec, job: _Job) -> None:
     straddle = np.flatnonzero(best["n_overlaps"].to_numpy() > 1)
     if len(straddle):
         records.append(
-            f"county: {_label(sub, straddle)} straddle county lines; each takes the county "
+            f"county: {row_label(sub, straddle)} straddle county lines; each takes the county "
             "covering most of it (all parts are listed in 'counties')"
         )
         keys = parts["NAME"].map(_county_key(counties)).astype(str)
@@ -393,7 +386,7 @@ def _rule_county(spec: LayerSpec, job: _Job) -> None:
         mixed = kinds.index.to_numpy()[kinds.to_numpy() > 1]
         if len(mixed):
             records.append(
-                f"county: {_label(sub, np.asarray(mixed))} straddle counties of different "
+                f"county: {row_label(sub, np.asarray(mixed))} straddle counties of different "
                 "percentage class or metro status: verify which part governs"
             )
     cols["pct_class"] = pct_class
@@ -417,7 +410,7 @@ def _rule_percentage_override(spec: LayerSpec, job: _Job) -> None:
         partly = (covered > 0) & ~wins
         if partly.any():
             records.append(
-                f"percentage_overrides: {_label(sub, np.flatnonzero(partly))} lie partly in a "
+                f"percentage_overrides: {row_label(sub, np.flatnonzero(partly))} lie partly in a "
                 "reclassified area that covers less of them than the rest; the county class "
                 "was kept: verify"
             )

@@ -49,7 +49,6 @@ empty takes the unsewered (larger) setback.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,6 +59,7 @@ import shapely
 
 from wetland_gis.enums import ShorelandZone
 from wetland_gis.errors import InputError
+from wetland_gis.geometry.cleaning import row_label
 from wetland_gis.geometry.overlay import (
     all_overlaps,
     check_same_projected_crs,
@@ -368,14 +368,6 @@ class _Pairs:
     setback_ft: np.ndarray
 
 
-def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int] | np.ndarray) -> str:
-    col = impacts["wg_row"] if "wg_row" in impacts else pd.Series(impacts.index)
-    labels = [str(v) for v in col.to_numpy()[list(positions)][:10]]
-    more = "" if len(positions) <= 10 else f" and {len(positions) - 10} more"
-    name = "wg_row" if "wg_row" in impacts else "index"
-    return f"{name} {', '.join(labels)}{more}"
-
-
 def _passes(
     param_key: str, amounts: np.ndarray, params: ParameterSet, as_of: str | dt.date | None
 ) -> np.ndarray:
@@ -417,7 +409,7 @@ def _pairs(
     if below.any():
         records.append(
             f"shoreland: a local setback_ft below the state minimum of Minn. R. 6120.3300 was "
-            f"ignored for {_label(impacts, np.unique(imp[below]))} (a local ordinance may set "
+            f"ignored for {row_label(impacts, np.unique(imp[below]))} (a local ordinance may set "
             "larger setbacks, not smaller); verify the local ordinance"
         )
     setback_ft = np.maximum(state[wat], given)
@@ -445,7 +437,7 @@ def _pairs(
                 "shoreland: no incorporated_areas layer (or no answer) for impacts in an LGU "
                 "without an approved shoreland ordinance; the municipal basin size of "
                 "§ 103G.005, subd. 15f(2)(i) (the smaller) was used for "
-                f"{_label(impacts, np.unique(imp[check][unknown_inc]))}; verify"
+                f"{row_label(impacts, np.unique(imp[check][unknown_inc]))}; verify"
             )
     return _Pairs(
         imp=imp,
@@ -725,13 +717,13 @@ def shoreland_split(
         if len(uncovered):
             records.append(
                 "shoreland: no LGU polygon covers "
-                f"{_label(impacts, uncovered)}; every public water counted as under an "
+                f"{row_label(impacts, uncovered)}; every public water counted as under an "
                 "approved shoreland ordinance (§ 103G.005, subd. 15f(1)): verify"
             )
         straddle = np.flatnonzero(juris["n_lgus"].to_numpy() > 1)
         if len(straddle):
             records.append(
-                f"shoreland: {_label(impacts, straddle)} overlap more than one LGU; the LGU "
+                f"shoreland: {row_label(impacts, straddle)} overlap more than one LGU; the LGU "
                 "covering most of each was used"
             )
 
@@ -762,7 +754,7 @@ def shoreland_split(
     if len(inside):
         basins = sorted({str(v) for v in waters["pw_id"].to_numpy(dtype=object)[pairs.wat[inside]]})
         records.append(
-            f"shoreland: {_label(impacts, np.unique(pairs.imp[inside]))} lie (partly) waterward "
+            f"shoreland: {row_label(impacts, np.unique(pairs.imp[inside]))} lie (partly) waterward "
             f"of the OHWL of public water basin(s) {', '.join(basins[:10])}: in a public "
             "water; check DNR jurisdiction (the part inside the basin counts in the setback "
             "zone)"
@@ -834,7 +826,7 @@ def shoreland_split(
     if unsewered.any():
         records.append(
             "shoreland: sewered is empty for public waters near "
-            f"{_label(impacts, np.unique(pairs.imp[unsewered]))}; the unsewered (larger) "
+            f"{row_label(impacts, np.unique(pairs.imp[unsewered]))}; the unsewered (larger) "
             "setback of Minn. R. 6120.3300 was used: verify"
         )
     frame.index = impacts.index

@@ -457,9 +457,7 @@ def run_map(
         {"siting": siting, "context": context if not isinstance(context, Context) else "<Context>"},
     )
     manifest.settings["basemap"] = basemap
-    with SafeWriter(
-        "map", overwrite=overwrite, manifest=manifest_path, inputs=[i.path for i in manifest.inputs]
-    ) as w:
+    with SafeWriter.for_run("map", manifest, manifest_path, overwrite=overwrite) as w:
         w.text(page, out)
         w.manifest(manifest, manifest_path)
     return list(w.written)
@@ -568,12 +566,7 @@ def run_report(
     report_manifest, manifest_path = _html_manifest(
         "report", out, read, {"siting": siting, "map": map_html}
     )
-    with SafeWriter(
-        "report",
-        overwrite=overwrite,
-        manifest=manifest_path,
-        inputs=[i.path for i in report_manifest.inputs],
-    ) as w:
+    with SafeWriter.for_run("report", report_manifest, manifest_path, overwrite=overwrite) as w:
         w.text(page, out)
         if pdf_path is not None:
             layers = {

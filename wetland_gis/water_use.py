@@ -488,12 +488,7 @@ class WaterUseResult:
             from wetland_gis.mapping.offline import make_self_contained
 
             page = make_self_contained(self.explore().get_root().render())
-        with SafeWriter(
-            "water-use",
-            overwrite=overwrite,
-            manifest=manifest,
-            inputs=[i.path for i in self.manifest.inputs],
-        ) as w:
+        with SafeWriter.for_run("water-use", self.manifest, manifest, overwrite=overwrite) as w:
             w.layer(self.points, out, layer="appropriations")
             w.layer(table, out, layer="decisions")
             w.layer(self.fees, out, layer="fees")

@@ -70,6 +70,13 @@ def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
     )
 
 
+def _add_assessed(parser: argparse.ArgumentParser, *, siting: bool = True) -> None:
+    """Add the assessed GeoPackage a sub-command reads and, with ``siting``, ``--siting``."""
+    parser.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
+    if siting:
+        parser.add_argument("--siting", help="output folder of `wetland-gis site`")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``wetland-gis``."""
     parser = argparse.ArgumentParser(
@@ -162,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(p)
 
     s = sub.add_parser("site", help="rank and allocate replacement sites and bank credits")
-    s.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
+    _add_assessed(s, siting=False)
     s.add_argument("--sites", help="candidate project-specific sites (polygons)")
     s.add_argument("--banks", help="wetland bank credit listing (.csv or .gpkg)")
     s.add_argument("--context", help="context GeoPackage or folder")
@@ -173,8 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(s)
 
     m = sub.add_parser("map", help="write the self-contained TEP map (HTML)")
-    m.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
-    m.add_argument("--siting", help="output folder of `wetland-gis site`")
+    _add_assessed(m)
     m.add_argument("--context", help="context GeoPackage or folder (boundaries on the map)")
     m.add_argument("--basemap", default="none", help="'none' (offline, default) or a tile name")
     m.add_argument("--out", required=True, help="HTML file to write")
@@ -205,8 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(sc)
 
     r = sub.add_parser("report", help="write the TEP report (HTML, and PDF with --pdf)")
-    r.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
-    r.add_argument("--siting", help="output folder of `wetland-gis site`")
+    _add_assessed(r)
     r.add_argument("--map", help="map HTML written by `wetland-gis map`, embedded in the report")
     r.add_argument(
         "--pdf",

@@ -738,6 +738,21 @@ def test_an_output_that_is_an_input_is_refused(tmp_path, impacts):
     assert path.with_suffix(".dbf").read_bytes() == before
 
 
+def test_a_writer_for_a_run_protects_the_inputs_its_manifest_lists(tmp_path, impacts):
+    from wetland_gis.manifest import InputRecord, Manifest
+
+    path = tmp_path / "impacts.gpkg"
+    write_layer(impacts, path)
+    run = Manifest(command="assess", as_of="2024-05-01")
+    run.add_input(InputRecord(role="impacts", path=str(path)))
+    with pytest.raises(OutputError, match="it is an input of this run"):
+        with SafeWriter.for_run("assess", run, tmp_path / "out_manifest.json") as writer:
+            writer.layer(impacts, path)
+    with SafeWriter.for_run("assess", run, tmp_path / "out_manifest.json") as writer:
+        writer.layer(impacts, tmp_path / "out.gpkg")
+    assert writer.written == [tmp_path / "out.gpkg"]
+
+
 def test_another_kind_of_file_needs_overwrite(tmp_path, impacts):
     notes = tmp_path / "notes.gpkg"
     notes.write_text("not a GeoPackage: the analyst's notes")

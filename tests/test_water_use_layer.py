@@ -229,6 +229,37 @@ def test_rows_that_cannot_be_read_are_kept_with_reasons(tmp_path):
     assert "no point" in reasons[5]
 
 
+@pytest.mark.parametrize(
+    ("value", "signed", "expected"),
+    [
+        ("1500", False, 1500.0),
+        ("0", False, 0.0),
+        ("", False, None),
+        ("-93.25", True, -93.25),
+        ("-1", False, "must be a finite number 0 or more"),
+        ("many", False, "(write digits, e.g. 1500000)"),
+        ("west", True, "(decimal degrees)"),
+    ],
+    ids=[
+        "count",
+        "zero",
+        "blank-unknown",
+        "longitude-signed",
+        "negative-count",
+        "text",
+        "text-lon",
+    ],
+)
+def test_a_row_number_is_read_or_refused_with_the_fix(value, signed, expected):
+    from wetland_gis.water_use import _number, _RowError
+
+    if isinstance(expected, str):
+        with pytest.raises(_RowError, match=re.escape(expected)):
+            _number(value, "dest_lon" if signed else "annual_gallons", signed=signed)
+    else:
+        assert _number(value, "annual_gallons", signed=signed) == expected
+
+
 def test_cli_water_use_writes_everything(tmp_path, capsys):
     out = tmp_path / "o" / "wu.gpkg"
     code = main(

@@ -266,12 +266,7 @@ class Assessment:
         stem = out.with_suffix("")
         manifest = Path(f"{stem}_manifest.json")
         gpkg = out.suffix.lower() == ".gpkg"
-        with SafeWriter(
-            "assess",
-            overwrite=overwrite,
-            manifest=manifest,
-            inputs=[i.path for i in self.manifest.inputs],
-        ) as w:
+        with SafeWriter.for_run("assess", self.manifest, manifest, overwrite=overwrite) as w:
             w.layer(self.impacts, out, layer="impacts", polygons=True)
             if gpkg:
                 zones = self.zones if len(self.zones) else None

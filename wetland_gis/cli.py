@@ -60,6 +60,23 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
+    """Add the input layer ``name`` of a sub-command, with ``--layer`` and ``--assume-crs``."""
+    parser.add_argument(name, help=help)
+    parser.add_argument("--layer", help=f"layer name inside the {name} GeoPackage")
+    parser.add_argument(
+        "--assume-crs",
+        help="CRS to assume for a layer without one, e.g. EPSG:26915 (recorded in the manifest)",
+    )
+
+
+def _add_assessed(parser: argparse.ArgumentParser, *, siting: bool = True) -> None:
+    """Add the assessed GeoPackage a sub-command reads and, with ``siting``, ``--siting``."""
+    parser.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
+    if siting:
+        parser.add_argument("--siting", help="output folder of `wetland-gis site`")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``wetland-gis``."""
     parser = argparse.ArgumentParser(
@@ -74,18 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("assess", help="classify impact polygons and decide exemptions/replacement")
-    p.add_argument("impacts", help="impact layer: .shp, folder, .zip, .gpkg, .geojson, .parquet")
-    p.add_argument("--layer", help="layer name inside a GeoPackage")
+    _add_input(p, "impacts", "impact layer: .shp, folder, .zip, .gpkg, .geojson, .parquet")
     p.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
     p.add_argument(
         "--out", required=True, help="output file (.gpkg default; .parquet, .geojson, .csv, .shp)"
     )
     p.add_argument(
         "--as-of", help="application date YYYY-MM-DD for the legal parameters (default today)"
-    )
-    p.add_argument(
-        "--assume-crs",
-        help="CRS to assume for a layer without one, e.g. EPSG:26915 (recorded in the manifest)",
     )
     p.add_argument("--id-field", help="column holding the impact id")
     p.add_argument("--type-field", help="column holding the Circular 39 wetland type")
@@ -157,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(p)
 
     s = sub.add_parser("site", help="rank and allocate replacement sites and bank credits")
-    s.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
+    _add_assessed(s, siting=False)
     s.add_argument("--sites", help="candidate project-specific sites (polygons)")
     s.add_argument("--banks", help="wetland bank credit listing (.csv or .gpkg)")
     s.add_argument("--context", help="context GeoPackage or folder")
@@ -168,8 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(s)
 
     m = sub.add_parser("map", help="write the self-contained TEP map (HTML)")
-    m.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
-    m.add_argument("--siting", help="output folder of `wetland-gis site`")
+    _add_assessed(m)
     m.add_argument("--context", help="context GeoPackage or folder (boundaries on the map)")
     m.add_argument("--basemap", default="none", help="'none' (offline, default) or a tile name")
     m.add_argument("--out", required=True, help="HTML file to write")
@@ -180,11 +191,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="classify every wetland of an inventory layer and "
         "give the de minimis amount a fill there would get",
     )
-    sc.add_argument(
+    _add_input(
+        sc,
         "wetlands",
-        help="wetland inventory layer (NWI-style polygons with `attribute` and/or `circ39_class`)",
+        "wetland inventory layer (NWI-style polygons with `attribute` and/or `circ39_class`)",
     )
-    sc.add_argument("--layer", help="layer name inside a GeoPackage")
     sc.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
     sc.add_argument(
         "--out",
@@ -193,7 +204,6 @@ def build_parser() -> argparse.ArgumentParser:
         "(.gpkg) of the same name is written beside it",
     )
     sc.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
-    sc.add_argument("--assume-crs", help="CRS for a layer without one (recorded)")
     sc.add_argument("--type-field", help="column holding the Circular 39 type")
     sc.add_argument("--cowardin-field", help="column holding the Cowardin code")
     sc.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -201,8 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(sc)
 
     r = sub.add_parser("report", help="write the TEP report (HTML, and PDF with --pdf)")
-    r.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
-    r.add_argument("--siting", help="output folder of `wetland-gis site`")
+    _add_assessed(r)
     r.add_argument("--map", help="map HTML written by `wetland-gis map`, embedded in the report")
     r.add_argument(
         "--pdf",
@@ -222,9 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="screen water appropriations under § 103G.271 "
         "(permit, restrictions, processing fee; both editions)",
     )
-    w.add_argument(
+    _add_input(
+        w,
         "points",
-        help="points of appropriation: .gpkg, .shp, .geojson, or .csv "
+        "points of appropriation: .gpkg, .shp, .geojson, or .csv "
         "with lon/lat (columns: docs/water_use.md)",
     )
     w.add_argument("--out", required=True, help="output GeoPackage (tables and map beside it)")
@@ -236,8 +246,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="context GeoPackage or folder with a counties layer "
         "(default: the shipped Minnesota counties)",
     )
-    w.add_argument("--layer", help="layer name inside the points GeoPackage")
-    w.add_argument("--assume-crs", help="CRS to assume for a layer without one (recorded)")
     w.add_argument("--parameters", help="a parameter YAML replacing the shipped water_use.yaml")
     w.add_argument(
         "--boundary-reading",

@@ -457,9 +457,7 @@ def run_map(
         {"siting": siting, "context": context if not isinstance(context, Context) else "<Context>"},
     )
     manifest.settings["basemap"] = basemap
-    with SafeWriter(
-        "map", overwrite=overwrite, manifest=manifest_path, inputs=[i.path for i in manifest.inputs]
-    ) as w:
+    with SafeWriter.for_run("map", manifest, manifest_path, overwrite=overwrite) as w:
         w.text(page, out)
         w.manifest(manifest, manifest_path)
     return list(w.written)
@@ -568,12 +566,7 @@ def run_report(
     report_manifest, manifest_path = _html_manifest(
         "report", out, read, {"siting": siting, "map": map_html}
     )
-    with SafeWriter(
-        "report",
-        overwrite=overwrite,
-        manifest=manifest_path,
-        inputs=[i.path for i in report_manifest.inputs],
-    ) as w:
+    with SafeWriter.for_run("report", report_manifest, manifest_path, overwrite=overwrite) as w:
         w.text(page, out)
         if pdf_path is not None:
             layers = {
@@ -848,29 +841,34 @@ def run_partitioned(
     )
 
 
+#: The option (``args`` attribute) naming the column of each field role, besides the
+#: fact roles' ``--<role>-field``.
+_FIELD_OPTIONS = {
+    "impact_id": "id_field",
+    "wetland_type": "type_field",
+    "cowardin": "cowardin_field",
+    "project": "project_field",
+}
+
+
+def _fields(args: argparse.Namespace) -> dict[str, str]:
+    """Return the column of each field role named on the command line."""
+    from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
+
+    options = {**_FIELD_OPTIONS, **{role: f"{role}_field" for role in FACT_FIELD_ROLES}}
+    return {role: column for role, name in options.items() if (column := getattr(args, name, None))}
+
+
+def _assessed_tally(args: argparse.Namespace) -> Tally:
+    """Return the tally of the impacts in the assessed GeoPackage a command reads."""
+    return tally_impacts(read_assessed(args.assessed)["impacts"], args.command)
+
+
 def run_command(args: argparse.Namespace) -> CommandResult:
     """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
     overwrite = bool(getattr(args, "overwrite", False))
     if args.command == "assess":
-        fields = {
-            k: v
-            for k, v in {
-                "impact_id": args.id_field,
-                "wetland_type": args.type_field,
-                "cowardin": args.cowardin_field,
-                "project": args.project_field,
-            }.items()
-            if v
-        }
-        from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
-
-        fields.update(
-            {
-                role: getattr(args, f"{role}_field")
-                for role in FACT_FIELD_ROLES
-                if getattr(args, f"{role}_field", None)
-            }
-        )
+        fields = _fields(args)
         options = AssessOptions(
             clause_reading=args.clause_reading,
             tolerance_percent=args.tolerance_percent,
@@ -912,11 +910,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
     if args.command == "screen":
         from wetland_gis.screen import run_screen
 
-        fields = {
-            k: v
-            for k, v in {"wetland_type": args.type_field, "cowardin": args.cowardin_field}.items()
-            if v
-        }
+        fields = _fields(args)
         screening, written = run_screen(
             args.wetlands,
             args.out,
@@ -953,7 +947,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             basemap=args.basemap,
             overwrite=overwrite,
         )
-        return CommandResult(written, tally_impacts(read_assessed(args.assessed)["impacts"], "map"))
+        return CommandResult(written, _assessed_tally(args))
     if args.command == "report":
         written = run_report(
             args.assessed,
@@ -964,9 +958,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             context=args.context,
             overwrite=overwrite,
         )
-        return CommandResult(
-            written, tally_impacts(read_assessed(args.assessed)["impacts"], "report")
-        )
+        return CommandResult(written, _assessed_tally(args))
     if args.command == "water-use":
         result, written = run_water_use(
             args.points,

@@ -24,7 +24,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -130,6 +130,12 @@ METHODS = (LARGEST_OVERLAP, ANY_OVERLAP, DISTANCE)
 """How a layer classifies an impact."""
 
 
+def _check_known(owner: str, attribute: str, value: str, known: Collection[str]) -> None:
+    """Raise ValueError when a spec's ``attribute`` is not one of the ``known`` values."""
+    if value not in known:
+        raise ValueError(f"{owner}: {attribute} {value!r} not in {tuple(known)}")
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     """One field of a context layer.
@@ -163,8 +169,7 @@ class FieldSpec:
 
     def __post_init__(self) -> None:
         """Check the type is known."""
-        if self.type not in FIELD_TYPES:
-            raise ValueError(f"field {self.name!r}: type {self.type!r} not in {FIELD_TYPES}")
+        _check_known(f"field {self.name!r}", "type", self.type, FIELD_TYPES)
 
 
 @dataclass(frozen=True)
@@ -188,8 +193,7 @@ class ImpactColumn:
 
     def __post_init__(self) -> None:
         """Check the dtype is known."""
-        if self.dtype not in COLUMN_DTYPES:
-            raise ValueError(f"column {self.name!r}: dtype {self.dtype!r} not in {COLUMN_DTYPES}")
+        _check_known(f"column {self.name!r}", "dtype", self.dtype, COLUMN_DTYPES)
 
 
 @dataclass(frozen=True)
@@ -283,10 +287,8 @@ class LayerSpec:
 
     def __post_init__(self) -> None:
         """Check the geometry kind and method are known."""
-        if self.geometry not in GEOMETRY_KINDS:
-            raise ValueError(f"layer {self.name!r}: geometry {self.geometry!r} unknown")
-        if self.method not in METHODS:
-            raise ValueError(f"layer {self.name!r}: method {self.method!r} not in {METHODS}")
+        _check_known(f"layer {self.name!r}", "geometry", self.geometry, GEOMETRY_KINDS)
+        _check_known(f"layer {self.name!r}", "method", self.method, METHODS)
         if self.verify_note and not (self.method == ANY_OVERLAP and self.id_column):
             raise ValueError(f"layer {self.name!r}: a verify_note needs an any_overlap id column")
 

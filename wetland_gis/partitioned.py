@@ -500,12 +500,7 @@ def stream_assess(
             bar.close()
 
     staged: dict[str, Path] = {}
-    with SafeWriter(
-        "assess",
-        overwrite=overwrite,
-        manifest=manifest_path,
-        inputs=[i.path for i in source.inputs],
-    ) as w:
+    with SafeWriter.for_run("assess", source, manifest_path, overwrite=overwrite) as w:
         # each file is staged beside its target; the stream writes all four at once
         for name, target in (
             ("impacts", out),

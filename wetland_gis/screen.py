@@ -107,12 +107,7 @@ class Screening:
             if col != frame.geometry.name and frame[col].dtype == object:
                 frame[col] = frame[col].map(lambda v: v if v is None else str(v))
         manifest = out.with_name(f"{out.stem}_manifest.json")
-        with SafeWriter(
-            "screen",
-            overwrite=overwrite,
-            manifest=manifest,
-            inputs=[i.path for i in self.manifest.inputs],
-        ) as w:
+        with SafeWriter.for_run("screen", self.manifest, manifest, overwrite=overwrite) as w:
             w.file(lambda staged: self.wetlands.to_parquet(staged), out)
             w.layer(frame, gpkg, layer="wetlands")
             w.manifest(self.manifest, manifest)

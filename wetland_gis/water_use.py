@@ -42,6 +42,7 @@ from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
 from wetland_gis.rules import water_use as rules
 from wetland_gis.rules.percentage_area import normalise_county
+from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.rules.water_use import (
     MONTHS,
     RULE_IDS,
@@ -271,13 +272,15 @@ def _flag(value: Any, column: str) -> bool | None:
     )
 
 
-def _number(value: Any, column: str) -> float | None:
+def _number(value: Any, column: str, *, signed: bool = False) -> float | None:
+    """Return a finite number, 0 or more unless ``signed`` (a coordinate), or None if blank."""
     if is_blank(value):
         return None
     number = parse_number(value, errors="coerce")
     if number is None:
-        raise _RowError(f"{column} {value!r} is not a finite number (write digits, e.g. 1500000)")
-    if number < 0:
+        hint = "decimal degrees" if signed else "write digits, e.g. 1500000"
+        raise _RowError(f"{column} {value!r} is not a finite number ({hint})")
+    if number < 0 and not signed:
         raise _RowError(f"{column} {value!r} must be a finite number 0 or more")
     return number
 
@@ -371,19 +374,10 @@ def _extras(row: pd.Series, cols: dict[str, str]) -> dict[str, Any]:
         "unpaid_usd": _number(get("unpaid_usd"), "unpaid_usd"),
         "fee_due_date": _date(get("fee_due_date"), "fee_due_date"),
         "second_notice_date": _date(get("second_notice_date"), "second_notice_date"),
-        "dest_lon": _number_signed(get("dest_lon"), "dest_lon"),
-        "dest_lat": _number_signed(get("dest_lat"), "dest_lat"),
+        "dest_lon": _number(get("dest_lon"), "dest_lon", signed=True),
+        "dest_lat": _number(get("dest_lat"), "dest_lat", signed=True),
         "aquifer": None if is_blank(get("aquifer")) else str(get("aquifer")).strip(),
     }
-
-
-def _number_signed(value: Any, column: str) -> float | None:
-    if is_blank(value):
-        return None
-    number = parse_number(value, errors="coerce")
-    if number is None:
-        raise _RowError(f"{column} {value!r} is not a finite number (decimal degrees)")
-    return number
 
 
 # --------------------------------------------------------------------------- spatial facts
@@ -494,12 +488,7 @@ class WaterUseResult:
             from wetland_gis.mapping.offline import make_self_contained
 
             page = make_self_contained(self.explore().get_root().render())
-        with SafeWriter(
-            "water-use",
-            overwrite=overwrite,
-            manifest=manifest,
-            inputs=[i.path for i in self.manifest.inputs],
-        ) as w:
+        with SafeWriter.for_run("water-use", self.manifest, manifest, overwrite=overwrite) as w:
             w.layer(self.points, out, layer="appropriations")
             w.layer(table, out, layer="decisions")
             w.layer(self.fees, out, layer="fees")
@@ -532,21 +521,8 @@ _OUTCOME_COLUMNS = {
     "surface_water_levels": "swl_out",
     "data_center": "dc_out",
 }
-_TRACE_COLUMNS = (
-    "project",
-    "impact_id",
-    "seq",
-    "rule_id",
-    "citation",
-    "outcome",
-    "value",
-    "reason",
-    "verify",
-    "inputs",
-    "parameters",
-    "edition",
-    "flags",
-)
+#: The trace contract's columns, then the water-use ones (the edition, the rule's flags).
+_TRACE_COLUMNS = (*TRACE_COLUMNS, "edition", "flags")
 
 
 def water_use(

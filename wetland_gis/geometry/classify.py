@@ -33,7 +33,7 @@ from wetland_gis.context_layers import (
     LayerSpec,
 )
 from wetland_gis.errors import InputError
-from wetland_gis.geometry.cleaning import ASSESSED
+from wetland_gis.geometry.cleaning import ASSESSED, note_rows
 from wetland_gis.geometry.overlay import (
     all_overlaps,
     check_same_projected_crs,
@@ -72,13 +72,6 @@ class Classification:
 
     gdf: gpd.GeoDataFrame
     records: tuple[str, ...]
-
-
-def _label(frame: pd.DataFrame, positions: np.ndarray) -> str:
-    col = frame["wg_row"] if "wg_row" in frame else pd.Series(frame.index)
-    values = [str(v) for v in col.to_numpy()[positions][:10]]
-    more = "" if len(positions) <= 10 else f" and {len(positions) - 10} more"
-    return f"{'wg_row' if 'wg_row' in frame else 'index'} {', '.join(values)}{more}"
 
 
 def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.ndarray:
@@ -306,15 +299,22 @@ def _rule_largest_overlap(spec: LayerSpec, job: _Job) -> None:
             if column.dtype == "Int64"
             else values.to_numpy(dtype=object)
         )
-    none = np.flatnonzero(joined["n_overlaps"].to_numpy() == 0)
-    if len(none):
-        job.records.append(f"{spec.name}: {_label(job.sub, none)} lie outside every feature")
-    many = np.flatnonzero(joined["n_overlaps"].to_numpy() > 1)
-    if len(many):
-        job.records.append(
-            f"{spec.name}: {_label(job.sub, many)} straddle feature boundaries; the "
+    overlaps = joined["n_overlaps"].to_numpy()
+    note_rows(
+        job.records,
+        job.sub,
+        np.flatnonzero(overlaps == 0),
+        lambda rows: f"{spec.name}: {rows} lie outside every feature",
+    )
+    note_rows(
+        job.records,
+        job.sub,
+        np.flatnonzero(overlaps > 1),
+        lambda rows: (
+            f"{spec.name}: {rows} straddle feature boundaries; the "
             "feature covering most of each was used"
-        )
+        ),
+    )
 
 
 def _rule_any_overlap(spec: LayerSpec, job: _Job) -> None:
@@ -368,34 +368,47 @@ def _rule_county(spec: LayerSpec, job: _Job) -> None:
     cols["metro"] = best["metro"].astype("boolean").array
     pct_class = best["pct_class"].to_numpy(dtype=object).copy()
     pct_source = best["pct_source"].to_numpy(dtype=object).copy()
-    outside = np.flatnonzero(best["n_overlaps"].to_numpy() == 0)
-    if len(outside):
-        records.append(
-            f"county: {_label(sub, outside)} lie outside every county of the county layer; "
+    overlaps = best["n_overlaps"].to_numpy()
+    note_rows(
+        records,
+        sub,
+        np.flatnonzero(overlaps == 0),
+        lambda rows: (
+            f"county: {rows} lie outside every county of the county layer; "
             "county, metro and percentage class are unknown"
-        )
-    partly = np.flatnonzero(outside_sqft > 0)
-    if len(partly):
-        records.append(
-            f"county: {_label(sub, partly)} lie partly outside every county of the county "
+        ),
+    )
+    note_rows(
+        records,
+        sub,
+        np.flatnonzero(outside_sqft > 0),
+        lambda rows: (
+            f"county: {rows} lie partly outside every county of the county "
             f"layer (outside Minnesota?); the part outside is listed in 'counties' as "
             f"{OUTSIDE_COUNTIES!r} and is counted in the area and the decisions, though the "
             "WCA applies in Minnesota only: check the location, or clip the impact"
-        )
-    straddle = np.flatnonzero(best["n_overlaps"].to_numpy() > 1)
-    if len(straddle):
-        records.append(
-            f"county: {_label(sub, straddle)} straddle county lines; each takes the county "
+        ),
+    )
+    if note_rows(
+        records,
+        sub,
+        np.flatnonzero(overlaps > 1),
+        lambda rows: (
+            f"county: {rows} straddle county lines; each takes the county "
             "covering most of it (all parts are listed in 'counties')"
-        )
+        ),
+    ):
         keys = parts["NAME"].map(_county_key(counties)).astype(str)
         kinds = keys.groupby(parts["target_pos"].to_numpy()).nunique()
-        mixed = kinds.index.to_numpy()[kinds.to_numpy() > 1]
-        if len(mixed):
-            records.append(
-                f"county: {_label(sub, np.asarray(mixed))} straddle counties of different "
+        note_rows(
+            records,
+            sub,
+            kinds.index.to_numpy()[kinds.to_numpy() > 1],
+            lambda rows: (
+                f"county: {rows} straddle counties of different "
                 "percentage class or metro status: verify which part governs"
-            )
+            ),
+        )
     cols["pct_class"] = pct_class
     cols["pct_source"] = pct_source
 
@@ -414,13 +427,16 @@ def _rule_percentage_override(spec: LayerSpec, job: _Job) -> None:
         wins = (share > 0) & (share >= 1.0 - covered)
         pct_class[wins] = ov["pct_class"].to_numpy(dtype=object)[wins]
         pct_source[wins] = ov["citation"].to_numpy(dtype=object)[wins]
-        partly = (covered > 0) & ~wins
-        if partly.any():
-            records.append(
-                f"percentage_overrides: {_label(sub, np.flatnonzero(partly))} lie partly in a "
+        note_rows(
+            records,
+            sub,
+            np.flatnonzero((covered > 0) & ~wins),
+            lambda rows: (
+                f"percentage_overrides: {rows} lie partly in a "
                 "reclassified area that covers less of them than the rest; the county class "
                 "was kept: verify"
-            )
+            ),
+        )
     job.cols["pct_class"] = pct_class
     job.cols["pct_source"] = pct_source
 

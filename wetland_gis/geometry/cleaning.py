@@ -26,6 +26,7 @@ The checks are vectorised shapely 2 calls over the whole geometry array.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import geopandas as gpd
@@ -47,6 +48,8 @@ __all__ = [
     "WKT_IN_COLUMN",
     "polygon_output",
     "measurable",
+    "row_label",
+    "note_rows",
 ]
 
 #: Status of a row that may go on to the rules.
@@ -120,10 +123,75 @@ def _append(notes: np.ndarray, mask: np.ndarray, text: object) -> None:
     notes[start] = texts[start]
 
 
-def _rows(positions: np.ndarray) -> str:
-    shown = ", ".join(str(int(p)) for p in positions[:_LIST_ROWS])
-    more = len(positions) - _LIST_ROWS
+def _rows(values: Sequence[object] | np.ndarray) -> str:
+    """List the first values for a message: ``"3, 7, 9"``, then ``" and 12 more"``."""
+    shown = ", ".join(str(v) for v in values[:_LIST_ROWS])
+    more = len(values) - _LIST_ROWS
     return shown + (f" and {more} more" if more > 0 else "")
+
+
+def row_label(frame: pd.DataFrame, positions: Sequence[int] | np.ndarray) -> str:
+    """Name the rows at ``positions`` of ``frame`` for a message.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Rows that carry ``wg_row`` (the input row, :data:`ADDED_COLUMNS`), or else are
+        named by their index label.
+    positions : sequence of int
+        0-based positions in ``frame``.
+
+    Returns
+    -------
+    str
+        ``"wg_row 3, 7"`` (or ``"index ..."``), the first ten, then ``" and N more"``.
+
+    Examples
+    --------
+    >>> row_label(pd.DataFrame({"wg_row": [4, 5, 6]}), [0, 2])
+    'wg_row 4, 6'
+    """
+    name = "wg_row" if "wg_row" in frame else "index"
+    column = frame["wg_row"].to_numpy() if name == "wg_row" else frame.index.to_numpy()
+    return f"{name} {_rows(column[np.asarray(positions, dtype=np.int64)])}"
+
+
+def note_rows(
+    records: list[str],
+    frame: pd.DataFrame,
+    positions: Sequence[int] | np.ndarray,
+    message: Callable[[str], str],
+) -> bool:
+    """Append ``message(rows)`` to ``records`` when there are rows at ``positions``.
+
+    Parameters
+    ----------
+    records : list of str
+        The run's records (what was assumed or could not be known).
+    frame : DataFrame
+        The rows named, as :func:`row_label`.
+    positions : sequence of int
+        0-based positions in ``frame``; none: nothing is appended.
+    message : callable
+        Builds the record from the rows' label (``"wg_row 3, 7"``).
+
+    Returns
+    -------
+    bool
+        True when a record was appended.
+
+    Examples
+    --------
+    >>> records = []
+    >>> note_rows(records, pd.DataFrame({"wg_row": [4, 5]}), [1], lambda rows: f"{rows} lie out")
+    True
+    >>> records
+    ['wg_row 5 lie out']
+    """
+    if not len(positions):
+        return False
+    records.append(message(row_label(frame, positions)))
+    return True
 
 
 def _polygonal_parts(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -49,7 +49,6 @@ empty takes the unsewered (larger) setback.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,6 +59,7 @@ import shapely
 
 from wetland_gis.enums import ShorelandZone
 from wetland_gis.errors import InputError
+from wetland_gis.geometry.cleaning import note_rows, row_label
 from wetland_gis.geometry.overlay import (
     all_overlaps,
     check_same_projected_crs,
@@ -368,14 +368,6 @@ class _Pairs:
     setback_ft: np.ndarray
 
 
-def _label(impacts: gpd.GeoDataFrame, positions: Sequence[int] | np.ndarray) -> str:
-    col = impacts["wg_row"] if "wg_row" in impacts else pd.Series(impacts.index)
-    labels = [str(v) for v in col.to_numpy()[list(positions)][:10]]
-    more = "" if len(positions) <= 10 else f" and {len(positions) - 10} more"
-    name = "wg_row" if "wg_row" in impacts else "index"
-    return f"{name} {', '.join(labels)}{more}"
-
-
 def _passes(
     param_key: str, amounts: np.ndarray, params: ParameterSet, as_of: str | dt.date | None
 ) -> np.ndarray:
@@ -414,12 +406,16 @@ def _pairs(
     # setback of each pair: the state minimum raised by larger local values
     given = np.maximum(water_local[wat], local_lgu[imp])
     below = (given > 0) & (given < state[wat])
-    if below.any():
-        records.append(
-            f"shoreland: a local setback_ft below the state minimum of Minn. R. 6120.3300 was "
-            f"ignored for {_label(impacts, np.unique(imp[below]))} (a local ordinance may set "
+    note_rows(
+        records,
+        impacts,
+        np.unique(imp[below]),
+        lambda rows: (
+            "shoreland: a local setback_ft below the state minimum of Minn. R. "
+            f"6120.3300 was ignored for {rows} (a local ordinance may set "
             "larger setbacks, not smaller); verify the local ordinance"
-        )
+        ),
+    )
     setback_ft = np.maximum(state[wat], given)
 
     # which waters count (§ 103G.005, subd. 15f(2) where there is no approved ordinance)
@@ -440,13 +436,16 @@ def _pairs(
         )
         counted[check] = np.where(unincorporated, ok_uninc, ok_muni)
         unknown_inc = inc_known.isna()[imp[check]]
-        if unknown_inc.any():
-            records.append(
-                "shoreland: no incorporated_areas layer (or no answer) for impacts in an LGU "
-                "without an approved shoreland ordinance; the municipal basin size of "
-                "§ 103G.005, subd. 15f(2)(i) (the smaller) was used for "
-                f"{_label(impacts, np.unique(imp[check][unknown_inc]))}; verify"
-            )
+        note_rows(
+            records,
+            impacts,
+            np.unique(imp[check][unknown_inc]),
+            lambda rows: (
+                "shoreland: no incorporated_areas layer (or no answer) for impacts "
+                "in an LGU without an approved shoreland ordinance; the municipal basin size of "
+                f"§ 103G.005, subd. 15f(2)(i) (the smaller) was used for {rows}; verify"
+            ),
+        )
     return _Pairs(
         imp=imp,
         wat=wat,
@@ -721,19 +720,24 @@ def shoreland_split(
             "an approved shoreland ordinance (§ 103G.005, subd. 15f(1)): verify"
         )
     elif n:
-        uncovered = np.flatnonzero(juris["lgu_name"].isna().to_numpy())
-        if len(uncovered):
-            records.append(
-                "shoreland: no LGU polygon covers "
-                f"{_label(impacts, uncovered)}; every public water counted as under an "
-                "approved shoreland ordinance (§ 103G.005, subd. 15f(1)): verify"
-            )
-        straddle = np.flatnonzero(juris["n_lgus"].to_numpy() > 1)
-        if len(straddle):
-            records.append(
-                f"shoreland: {_label(impacts, straddle)} overlap more than one LGU; the LGU "
+        note_rows(
+            records,
+            impacts,
+            np.flatnonzero(juris["lgu_name"].isna().to_numpy()),
+            lambda rows: (
+                f"shoreland: no LGU polygon covers {rows}; every public water counted as "
+                "under an approved shoreland ordinance (§ 103G.005, subd. 15f(1)): verify"
+            ),
+        )
+        note_rows(
+            records,
+            impacts,
+            np.flatnonzero(juris["n_lgus"].to_numpy() > 1),
+            lambda rows: (
+                f"shoreland: {rows} overlap more than one LGU; the LGU "
                 "covering most of each was used"
-            )
+            ),
+        )
 
     waters = public_waters(context, params, as_of)
     area_sqft = np.zeros(n)
@@ -762,7 +766,7 @@ def shoreland_split(
     if len(inside):
         basins = sorted({str(v) for v in waters["pw_id"].to_numpy(dtype=object)[pairs.wat[inside]]})
         records.append(
-            f"shoreland: {_label(impacts, np.unique(pairs.imp[inside]))} lie (partly) waterward "
+            f"shoreland: {row_label(impacts, np.unique(pairs.imp[inside]))} lie (partly) waterward "
             f"of the OHWL of public water basin(s) {', '.join(basins[:10])}: in a public "
             "water; check DNR jurisdiction (the part inside the basin counts in the setback "
             "zone)"
@@ -831,12 +835,15 @@ def shoreland_split(
         & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
         & sewer_matters[pairs.wat]
     )
-    if unsewered.any():
-        records.append(
-            "shoreland: sewered is empty for public waters near "
-            f"{_label(impacts, np.unique(pairs.imp[unsewered]))}; the unsewered (larger) "
-            "setback of Minn. R. 6120.3300 was used: verify"
-        )
+    note_rows(
+        records,
+        impacts,
+        np.unique(pairs.imp[unsewered]),
+        lambda rows: (
+            f"shoreland: sewered is empty for public waters near {rows}; the "
+            "unsewered (larger) setback of Minn. R. 6120.3300 was used: verify"
+        ),
+    )
     frame.index = impacts.index
     return ShorelandSplit(frame, tuple(records))
 

@@ -28,11 +28,14 @@ import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from wetland_gis.errors import OutputError
+
+if TYPE_CHECKING:
+    from wetland_gis.manifest import Manifest
 
 __all__ = ["SafeWriter", "STAGING_PREFIX", "is_geopackage", "same_file"]
 
@@ -126,6 +129,36 @@ class SafeWriter:
         self._removes: set[Path] = set()  # stale files of a replaced shapefile
         self._geopackages: dict[Path, Path] = {}  # target -> staged copy
         self.written: list[Path] = []
+
+    @classmethod
+    def for_run(
+        cls,
+        command: str,
+        run: Manifest,
+        manifest: str | os.PathLike[str],
+        *,
+        overwrite: bool = False,
+    ) -> SafeWriter:
+        """Return the writer of a run recorded in ``run``, its manifest to be at ``manifest``.
+
+        Parameters
+        ----------
+        command : str
+            As :class:`SafeWriter`.
+        run : Manifest
+            The run's manifest: its input files are protected.
+        manifest : path
+            Where the run's manifest is written (as :class:`SafeWriter`).
+        overwrite : bool, default False
+            As :class:`SafeWriter`.
+
+        Returns
+        -------
+        SafeWriter
+        """
+        return cls(
+            command, overwrite=overwrite, manifest=manifest, inputs=[i.path for i in run.inputs]
+        )
 
     # -- context manager --------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import importlib.metadata
 import io
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
 from wetland_gis.io.values import parse_number
 from wetland_gis.labels import column_label, label, rule_label, tier_label
+from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.units import SQFT_PER_ACRE
 
 from ._format import (
@@ -70,20 +71,6 @@ TEMPLATES_DIR = Path(__file__).parent / "templates"
 PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 """Allowed ``paper`` values and their CSS ``@page size``."""
 
-TRACE_COLUMNS = (
-    "project",
-    "impact_id",
-    "seq",
-    "rule_id",
-    "citation",
-    "outcome",
-    "value",
-    "reason",
-    "verify",
-    "inputs",
-    "parameters",
-)
-"""The columns of the decision trace (the trace contract, docs/decisions.md)."""
 
 BEST_OPTIONS = 3
 """How many ranked options per impact the report's body shows (the rest: the appendix)."""
@@ -148,30 +135,28 @@ def _env() -> jinja2.Environment:
 # --------------------------------------------------------------------------- formatting
 
 
-def _sqft(value: Any) -> str:
-    """Whole square feet, with thousands separators."""
+def _finite_text(value: Any, text: Callable[[float], str]) -> str:
+    """``text(float(value))``, or :data:`MISSING` for a value that is not a finite number."""
     try:
         number = float(value)
     except (TypeError, ValueError):
         return MISSING
-    return MISSING if not np.isfinite(number) else f"{round(number):,}"
+    return MISSING if not np.isfinite(number) else text(number)
+
+
+def _sqft(value: Any) -> str:
+    """Whole square feet, with thousands separators."""
+    return _finite_text(value, lambda number: f"{round(number):,}")
 
 
 def _acres(value: Any) -> str:
     """Acres to 0.01 (the joint application convention)."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return MISSING
-    return MISSING if not np.isfinite(number) else f"{number:,.2f}"
+    return _finite_text(value, lambda number: f"{number:,.2f}")
 
 
 def _money(value: Any) -> str:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return MISSING
-    return MISSING if not np.isfinite(number) else f"${number:,.0f}"
+    """Whole dollars, with thousands separators."""
+    return _finite_text(value, lambda number: f"${number:,.0f}")
 
 
 def _number(value: Any) -> float | None:

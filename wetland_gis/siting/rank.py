@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import geopandas as gpd
@@ -739,7 +740,8 @@ def _ratio(
     mult = float(mult) if atf and mult is not None and math.isfinite(mult) else 1.0
     key = (place.pct_class, bool(agricultural), atf, mult, tuple(sorted(conds)))
     if key not in cache:
-        base = replacement_ratio(
+        ratio = partial(
+            replacement_ratio,
             place.pct_class,
             bool(agricultural),
             after_the_fact=atf,
@@ -747,17 +749,8 @@ def _ratio(
             params=params,
             as_of=day,
         )
-        dec = replacement_ratio(
-            place.pct_class,
-            bool(agricultural),
-            after_the_fact=atf,
-            after_the_fact_multiplier=mult,
-            adjustments=adjustments,
-            conditions=tuple(sorted(conds)),
-            params=params,
-            as_of=day,
-        )
-        cache[key] = (base, dec)
+        # the ratio before adjustments (checked against the assessed one), then with them
+        cache[key] = (ratio(), ratio(adjustments=adjustments, conditions=tuple(sorted(conds))))
     base, dec = cache[key]
     verify = list(dec.verify)
     if agricultural is None:

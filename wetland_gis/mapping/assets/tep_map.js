@@ -47,22 +47,27 @@ var wetlandGis = (function () {
         L.Icon.Default.imagePath = "";
         L.Icon.Default.mergeOptions(icons);
         var small = function () { return map.getSize().x < 600; };
+        var button = function (box, className, text, title) {
+            var b = L.DomUtil.create("button", className, box);
+            b.type = "button";
+            b.textContent = text;
+            if (title) { b.title = title; }
+            return b;
+        };
         var legend = L.control({position: "bottomright"});
         legend.onAdd = function () {
             var box = L.DomUtil.create("div", "wg-legend-box");
-            var button = L.DomUtil.create("button", "wg-legend-toggle", box);
-            button.type = "button";
-            button.textContent = "Legend";
-            button.setAttribute("aria-expanded", "true");
+            var toggle = button(box, "wg-legend-toggle", "Legend");
+            toggle.setAttribute("aria-expanded", "true");
             var div = L.DomUtil.create("div", "wg-legend", box);
             div.innerHTML = legendHtml;
             var set = function (open) {
                 L.DomUtil[open ? "removeClass" : "addClass"](box, "wg-collapsed");
-                button.setAttribute("aria-expanded", open ? "true" : "false");
-                button.textContent = open ? "Hide legend" : "Legend";
+                toggle.setAttribute("aria-expanded", open ? "true" : "false");
+                toggle.textContent = open ? "Hide legend" : "Legend";
             };
             set(!small());
-            L.DomEvent.on(button, "click", function () {
+            L.DomEvent.on(toggle, "click", function () {
                 set(L.DomUtil.hasClass(box, "wg-collapsed"));
             });
             L.DomEvent.disableClickPropagation(box);
@@ -91,14 +96,10 @@ var wetlandGis = (function () {
             var zoom = L.control({position: "topleft"});
             zoom.onAdd = function () {
                 var box = L.DomUtil.create("div", "wg-zoom-box");
-                var a = L.DomUtil.create("button", "wg-zoom-button wg-zoom-options", box);
-                a.type = "button";
-                a.textContent = "All sites and banks";
-                a.title = "Zoom to every candidate site and wetland bank";
-                var b = L.DomUtil.create("button", "wg-zoom-button wg-zoom-project", box);
-                b.type = "button";
-                b.textContent = "Project";
-                b.title = "Zoom back to the impacts and the options allocated to them";
+                var a = button(box, "wg-zoom-button wg-zoom-options", "All sites and banks",
+                               "Zoom to every candidate site and wetland bank");
+                var b = button(box, "wg-zoom-button wg-zoom-project", "Project",
+                               "Zoom back to the impacts and the options allocated to them");
                 L.DomEvent.on(a, "click", map.wgAllOptions);
                 L.DomEvent.on(b, "click", map.wgFit);
                 L.DomEvent.disableClickPropagation(box);

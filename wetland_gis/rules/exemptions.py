@@ -145,15 +145,12 @@ def pasture_exemption(
         )
         trace.check(f"Measure the whole {label}: it must be under {fmt_number(limit)} acres.")
         return trace.decide(Outcome.NOT_ASSESSED, False)
-    if trace.passes(key, size):
-        trace.because(
-            f"A {label} of {fmt_number(size)} acres is less than {fmt_number(limit)} acres."
-        )
-        return trace.decide(Outcome.ELIGIBLE, True)
-    trace.because(
-        f"A {label} of {fmt_number(size)} acres is not less than {fmt_number(limit)} acres."
+    return trace.decide_limit(
+        key,
+        size,
+        within=f"A {label} of {fmt_number(size)} acres is less than {fmt_number(limit)} acres.",
+        beyond=f"A {label} of {fmt_number(size)} acres is not less than {fmt_number(limit)} acres.",
     )
-    return trace.decide(Outcome.NOT_ELIGIBLE, False)
 
 
 def drainage_exemption(
@@ -234,17 +231,18 @@ def drainage_exemption(
         )
         return trace.decide(Outcome.NOT_ELIGIBLE, False)
     trace.amounts["limit_acres"] = float(limit)
-    if trace.passes(key, acres):
-        trace.because(
+    return trace.decide_limit(
+        key,
+        acres,
+        within=(
             f"Draining {fmt_number(float(acres))} acres of {label} is within "
             f"{fmt_number(limit)} acres."
-        )
-        return trace.decide(Outcome.ELIGIBLE, True)
-    trace.because(
-        f"Draining {fmt_number(float(acres))} acres of {label} is more than "
-        f"{fmt_number(limit)} acres."
+        ),
+        beyond=(
+            f"Draining {fmt_number(float(acres))} acres of {label} is more than "
+            f"{fmt_number(limit)} acres."
+        ),
     )
-    return trace.decide(Outcome.NOT_ELIGIBLE, False)
 
 
 def utility_exemption(
@@ -289,17 +287,18 @@ def utility_exemption(
         _NOT_COMBINED,
         _EXCLUDED,
     )
-    if trace.passes(key, acres):
-        trace.because(
+    return trace.decide_limit(
+        key,
+        acres,
+        within=(
             f"The project alters {fmt_sqft(area)} ({fmt_number(float(acres))} acres) of "
             f"wetland, less than {fmt_number(limit)} acre."
-        )
-        return trace.decide(Outcome.ELIGIBLE, True)
-    trace.because(
-        f"The project alters {fmt_sqft(area)} ({fmt_number(float(acres))} acres) of wetland, "
-        f"not less than {fmt_number(limit)} acre."
+        ),
+        beyond=(
+            f"The project alters {fmt_sqft(area)} ({fmt_number(float(acres))} acres) of wetland, "
+            f"not less than {fmt_number(limit)} acre."
+        ),
     )
-    return trace.decide(Outcome.NOT_ELIGIBLE, False)
 
 
 def wildlife_spoil_exemption(

@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import ImpactKind, PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
@@ -424,6 +424,33 @@ class Trace:
         if comparison == "greater_than":
             return got > limit
         return param.passes(amount, self.day)  # raises: the parameter is not a limit
+
+    def decide_limit(
+        self, key: str, amount: float | Fraction, *, within: str, beyond: str
+    ) -> Decision:
+        """Return the decision of an eligibility limit: ``amount`` against limit ``key``.
+
+        Parameters
+        ----------
+        key : str
+            The limit's parameter key (its comparison says whether the limit itself passes).
+        amount : float or Fraction
+            The amount tested, in the limit's unit.
+        within : str
+            The reason recorded when ``amount`` passes the limit.
+        beyond : str
+            The reason recorded when it does not.
+
+        Returns
+        -------
+        Decision
+            ``ELIGIBLE`` (value True) when ``amount`` passes, else ``NOT_ELIGIBLE`` (False).
+        """
+        if self.passes(key, amount):
+            self.because(within)
+            return self.decide(Outcome.ELIGIBLE, True)
+        self.because(beyond)
+        return self.decide(Outcome.NOT_ELIGIBLE, False)
 
     def comparison(self, key: str) -> str | None:
         """Return the comparison (``at_most``, ``less_than``, ...) of parameter ``key``."""

@@ -40,7 +40,7 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
@@ -64,6 +64,7 @@ __all__ = [
     "ONCE_THROUGH_KINDS",
     "MONTHS",
     "RULE_IDS",
+    "WaterRule",
     "water_use_parameters",
     "editions",
     "editions_for",
@@ -788,15 +789,63 @@ def fmt_value(value: Any) -> str:
     return str(value)
 
 
-def _run_rule(
-    core: Callable[[Appropriation, _Rec], tuple[WaterOutcome, Any]],
-    name: str,
-    a: Appropriation,
-    as_of: str | dt.date | None,
-    params: ParameterSet | None,
-) -> WaterDecision:
-    """Run one restriction rule on one appropriation under the edition(s) of ``as_of``."""
-    return _run(lambda rec: core(a, rec), RULE_IDS[name], a.permit_id, a.facts(), as_of, params)
+#: The core of a public rule: the appropriation and one edition's trace -> outcome, value.
+_RuleCore = Callable[[Appropriation, _Rec], tuple[WaterOutcome, Any]]
+
+
+class WaterRule(Protocol):
+    """A public rule of § 103G.271 on one appropriation, e.g. :func:`bulk_sale`.
+
+    Parameters
+    ----------
+    a : Appropriation
+        The appropriation (its ``permit_id`` is the decision's subject).
+    as_of : str or date, optional
+        Application date (default today): the rule is evaluated under every edition in
+        force on it.
+    params : ParameterSet, optional
+        Water-use parameter tree (default the shipped one).
+
+    Returns
+    -------
+    WaterDecision
+        The rule's decision; each rule's docstring names its outcomes.
+    """
+
+    __name__: str
+
+    def __call__(
+        self,
+        a: Appropriation,
+        *,
+        as_of: str | dt.date | None = None,
+        params: ParameterSet | None = None,
+    ) -> WaterDecision:
+        """Return the rule's decision for ``a`` on ``as_of``."""
+        ...
+
+
+def _water_rule(core: _RuleCore) -> WaterRule:
+    """Return the public :class:`WaterRule` that runs ``core`` (``_name`` -> ``name``).
+
+    The public function is named ``core``'s name without its underscore (a
+    :data:`RULE_IDS` key), has ``core``'s docstring and the signature of
+    :class:`WaterRule`.
+    """
+    name = core.__name__.removeprefix("_")
+    rule_id = RULE_IDS[name]
+
+    def rule(
+        a: Appropriation,
+        *,
+        as_of: str | dt.date | None = None,
+        params: ParameterSet | None = None,
+    ) -> WaterDecision:
+        return _run(lambda rec: core(a, rec), rule_id, a.permit_id, a.facts(), as_of, params)
+
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = core.__doc__
+    return rule
 
 
 def _run(
@@ -843,6 +892,22 @@ def _in_counties(rec: _Rec, key: str, county: str | None) -> bool | None:
 
 
 def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return whether a water-use permit is required (subd. 1(a), 1(b), 4(a), 4(b)).
+
+    The public :func:`permit_required` is a :class:`WaterRule`: ``permit_required(a,
+    as_of=None, params=None)``.
+
+    Returns
+    -------
+    WaterDecision
+        ``permit_not_required``, ``permit_required``, ``local_approval`` or
+        ``indeterminate``.
+
+    Notes
+    -----
+    Subd. 4(a) needs both conditions: less than the daily amount **and** no more than the
+    annual amount. An unknown daily amount does not satisfy it.
+    """
     p = "water_use.permit."
     rec.cite(f"{_LAW}, subd. 1(a)")
     commissioner = "the commissioner does not require a permit under § 103G.287, subd. 4(b)"
@@ -981,37 +1046,18 @@ def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.REQUIRED, None
 
 
-def permit_required(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return whether a water-use permit is required (subd. 1(a), 1(b), 4(a), 4(b)).
-
-    Parameters
-    ----------
-    a : Appropriation
-    as_of : str or date, optional
-        Application date (default today).
-    params : ParameterSet, optional
-        Water-use parameter tree (default the shipped one).
-
-    Returns
-    -------
-    WaterDecision
-        ``permit_not_required``, ``permit_required``, ``local_approval`` or
-        ``indeterminate``.
-
-    Notes
-    -----
-    Subd. 4(a) needs both conditions: less than the daily amount **and** no more than the
-    annual amount. An unknown daily amount does not satisfy it.
-    """
-    return _run_rule(_permit_required, "permit_required", a, as_of, params)
+permit_required = _water_rule(_permit_required)
 
 
 # --------------------------------------------------------------------------- subd. 4a
 
 
 def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the Mt. Simon-Hinckley restriction on a new permit (subd. 4a).
+
+    The 2018 edition restricts it in a metropolitan county (§ 473.121, subd. 4) only and
+    also ends once-through permits there (4a(b)); the 2025 edition restricts it everywhere.
+    """
     key = "water_use.mt_simon_hinckley.metropolitan_county_only"
     metro_only = rec.value(key)
     rec.ref(key)
@@ -1121,21 +1167,14 @@ def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.ALLOWED, None
 
 
-def mt_simon_hinckley(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the Mt. Simon-Hinckley restriction on a new permit (subd. 4a).
-
-    The 2018 edition restricts it in a metropolitan county (§ 473.121, subd. 4) only and
-    also ends once-through permits there (4a(b)); the 2025 edition restricts it everywhere.
-    """
-    return _run_rule(_mt_simon_hinckley, "mt_simon_hinckley", a, as_of, params)
+mt_simon_hinckley = _water_rule(_mt_simon_hinckley)
 
 
 # --------------------------------------------------------------------------- subd. 4b
 
 
 def _bulk_sale(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the bulk transport or sale restriction (subd. 4b, 2025 edition only)."""
     b = "water_use.bulk_sale."
     if not rec.value(b + "in_force"):
         rec.because("This edition has no subd. 4b (bulk transport or sale).")
@@ -1221,17 +1260,14 @@ def _bulk_sale(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.ALLOWED, None
 
 
-def bulk_sale(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the bulk transport or sale restriction (subd. 4b, 2025 edition only)."""
-    return _run_rule(_bulk_sale, "bulk_sale", a, as_of, params)
+bulk_sale = _water_rule(_bulk_sale)
 
 
 # --------------------------------------------------------------------------- subd. 5
 
 
 def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the once-through system restrictions (subd. 5(a)-(c))."""
     o = "water_use.once_through."
     if a.once_through is None:
         rec.because("Not a once-through system.")
@@ -1307,17 +1343,14 @@ def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.VERIFY, None
 
 
-def once_through(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the once-through system restrictions (subd. 5(a)-(c))."""
-    return _run_rule(_once_through, "once_through", a, as_of, params)
+once_through = _water_rule(_once_through)
 
 
 # --------------------------------------------------------------------------- subd. 5a, 5b
 
 
 def _surface_water_levels(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the surface water level maintenance restriction (subd. 5a)."""
     key = "water_use.surface_water_levels.annual_gallons"
     rec.ref(key)
     if a.use != "surface_water_level":
@@ -1363,14 +1396,11 @@ def _surface_water_levels(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, An
     return WaterOutcome.NOT_APPLICABLE, None
 
 
-def surface_water_levels(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the surface water level maintenance restriction (subd. 5a)."""
-    return _run_rule(_surface_water_levels, "surface_water_levels", a, as_of, params)
+surface_water_levels = _water_rule(_surface_water_levels)
 
 
 def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the permit conditions for large data center appropriations (subd. 5b, 2025)."""
     d = "water_use.data_center."
     if not rec.value(d + "in_force"):
         rec.because("This edition has no subd. 5b (data centers).")
@@ -1428,11 +1458,7 @@ def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.NOT_APPLICABLE, None
 
 
-def data_center(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the permit conditions for large data center appropriations (subd. 5b, 2025)."""
-    return _run_rule(_data_center, "data_center", a, as_of, params)
+data_center = _water_rule(_data_center)
 
 
 # --------------------------------------------------------------------------- subd. 6 fee

@@ -45,6 +45,7 @@ from wetland_gis.rules.facts import (
     Trace,
     check_area,
     check_flag,
+    check_impacts,
     exact,
     fmt_sqft,
     percentage_class_of,
@@ -732,16 +733,7 @@ def _check_project(impacts: Sequence[ImpactFacts], reading: str) -> list[ImpactF
     items = list(impacts)
     if not items:
         raise RulesInputError("impacts is empty: a project needs at least one ImpactFacts")
-    seen: set[Hashable] = set()
-    for f in items:
-        if not isinstance(f, ImpactFacts):
-            raise RulesInputError(f"impacts must be ImpactFacts, got {type(f).__name__}")
-        if f.impact_id in seen:
-            raise RulesInputError(
-                f"impact_id {f.impact_id!r} appears twice; each impact of a project needs "
-                "its own id"
-            )
-        seen.add(f.impact_id)
+    check_impacts(items)
     return items
 
 

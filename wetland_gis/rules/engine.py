@@ -57,6 +57,7 @@ from wetland_gis.rules.facts import (
     PERCENT,
     SQFT_PER_ACRE,
     ImpactFacts,
+    check_impacts,
     fmt_number,
     fmt_sqft,
     zone_words,
@@ -609,16 +610,7 @@ def decide_projects(
 def _check(facts: list[ImpactFacts], project: str) -> None:
     if not facts:
         raise RulesInputError(f"project {project!r} has no impacts: give at least one")
-    seen: set[Hashable] = set()
-    for f in facts:
-        if not isinstance(f, ImpactFacts):
-            raise RulesInputError(f"impacts must be ImpactFacts, got {type(f).__name__}")
-        if f.impact_id in seen:
-            raise RulesInputError(
-                f"impact_id {f.impact_id!r} appears twice in project {project!r}; each "
-                "impact of a project needs its own id"
-            )
-        seen.add(f.impact_id)
+    check_impacts(facts, project)
 
 
 class _Impact:

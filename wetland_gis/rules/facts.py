@@ -308,6 +308,24 @@ def check_flag(value: Any, name: str) -> bool:
     return value
 
 
+def check_impacts(impacts: Iterable[Any], project: str | None = None) -> None:
+    """Raise :class:`RulesInputError` unless each impact is an ImpactFacts with its own id.
+
+    ``project`` (when given) is named in the message about a repeated id.
+    """
+    where = "" if project is None else f" in project {project!r}"
+    seen: set[Hashable] = set()
+    for f in impacts:
+        if not isinstance(f, ImpactFacts):
+            raise RulesInputError(f"impacts must be ImpactFacts, got {type(f).__name__}")
+        if f.impact_id in seen:
+            raise RulesInputError(
+                f"impact_id {f.impact_id!r} appears twice{where}; each impact of a project "
+                "needs its own id"
+            )
+        seen.add(f.impact_id)
+
+
 def exact(value: float | Fraction) -> Fraction:
     """Return ``value`` as an exact fraction of the figure as written.
 

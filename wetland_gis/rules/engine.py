@@ -50,7 +50,7 @@ from wetland_gis.enums import (
     ShorelandZone,
 )
 from wetland_gis.errors import RulesInputError
-from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table
 from wetland_gis.rules.de_minimis import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR
 from wetland_gis.rules.facts import (
@@ -1490,15 +1490,10 @@ def _exemption_candidates(
 
 
 def _passes(comparison: str | None, amount: Decimal, limit: Decimal) -> bool:
-    if comparison == "at_most":
-        return amount <= limit
-    if comparison == "less_than":
-        return amount < limit
-    if comparison == "at_least":
-        return amount >= limit
-    if comparison == "greater_than":
-        return amount > limit
-    raise RulesInputError(f"comparison {comparison!r} is not a limit comparison")
+    test = LIMIT_TESTS.get(comparison or "")
+    if test is None:
+        raise RulesInputError(f"comparison {comparison!r} is not a limit comparison")
+    return test(amount, limit)
 
 
 def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:

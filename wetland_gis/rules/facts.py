@@ -25,7 +25,7 @@ from typing import Any
 from wetland_gis.decision import Decision
 from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
-from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
 __all__ = [
@@ -431,17 +431,10 @@ class Trace:
         """
         limit = exact(self.value(key))
         param = self.params[key]
-        got = exact(amount)
-        comparison = param.comparison
-        if comparison == "at_most":
-            return got <= limit
-        if comparison == "less_than":
-            return got < limit
-        if comparison == "at_least":
-            return got >= limit
-        if comparison == "greater_than":
-            return got > limit
-        return param.passes(amount, self.day)  # raises: the parameter is not a limit
+        test = LIMIT_TESTS.get(param.comparison or "")
+        if test is None:
+            return param.passes(amount, self.day)  # raises: the parameter is not a limit
+        return test(exact(amount), limit)
 
     def decide_limit(
         self, key: str, amount: float | Fraction, *, within: str, beyond: str

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
@@ -264,30 +264,30 @@ def wetland_type_of(value: Any) -> WetlandType:
         ) from None
 
 
-def percentage_class_of(value: Any) -> PercentageArea:
-    """Return ``value`` as a :class:`PercentageArea` or raise :class:`RulesInputError`."""
-    if isinstance(value, PercentageArea):
+_E = TypeVar("_E", bound=Enum)
+
+
+def _member_of(enum: type[_E], value: Any, what: str) -> _E:
+    """Return ``value`` as a member of ``enum`` or raise :class:`RulesInputError`."""
+    if isinstance(value, enum):
         return value
     try:
-        return PercentageArea(value)
+        return enum(value)
     except ValueError:
-        allowed = [c.value for c in PercentageArea]
+        allowed = [m.value for m in enum]
         raise RulesInputError(
-            f"percentage class {value!r} is not one of {allowed}; pass a PercentageArea"
+            f"{what} {value!r} is not one of {allowed}; pass a {enum.__name__}"
         ) from None
+
+
+def percentage_class_of(value: Any) -> PercentageArea:
+    """Return ``value`` as a :class:`PercentageArea` or raise :class:`RulesInputError`."""
+    return _member_of(PercentageArea, value, "percentage class")
 
 
 def zone_of(value: Any) -> ShorelandZone:
     """Return ``value`` as a :class:`ShorelandZone` or raise :class:`RulesInputError`."""
-    if isinstance(value, ShorelandZone):
-        return value
-    try:
-        return ShorelandZone(value)
-    except ValueError:
-        allowed = [z.value for z in ShorelandZone]
-        raise RulesInputError(
-            f"shoreland zone {value!r} is not one of {allowed}; pass a ShorelandZone"
-        ) from None
+    return _member_of(ShorelandZone, value, "shoreland zone")
 
 
 def check_area(value: Any, name: str, *, positive: bool = False) -> float:

@@ -39,9 +39,9 @@ from enum import Enum
 from fractions import Fraction
 from functools import lru_cache, partial
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, Protocol
 
+from wetland_gis.decision import freeze
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
 from wetland_gis.rules.facts import PERCENT, Trace, exact, fmt_number
@@ -480,10 +480,6 @@ class FeeReadings:
 # --------------------------------------------------------------------------- decisions
 
 
-def _freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return MappingProxyType(dict(mapping or {}))
-
-
 @dataclass(frozen=True)
 class WaterDecision:
     """One water-use decision, shaped like a row of the trace contract.
@@ -534,7 +530,7 @@ class WaterDecision:
 
     def __post_init__(self) -> None:
         for name in ("inputs", "parameters", "amounts"):
-            object.__setattr__(self, name, _freeze(getattr(self, name)))
+            object.__setattr__(self, name, freeze(getattr(self, name)))
         for name in ("citations", "reasons", "verify", "flags"):
             object.__setattr__(self, name, tuple(dict.fromkeys(getattr(self, name))))
         if not self.citation and self.citations:

@@ -44,6 +44,7 @@ from wetland_gis.rules.facts import (
     ImpactFacts,
     Trace,
     check_area,
+    check_choice,
     check_flag,
     check_impacts,
     exact,
@@ -723,11 +724,7 @@ def de_minimis(
 
 
 def _check_project(impacts: Sequence[ImpactFacts], reading: str) -> list[ImpactFacts]:
-    if reading not in MULTI_ZONE_READINGS:
-        raise RulesInputError(
-            f"multi_zone_reading was {reading!r} but is expected to be one of "
-            f"{list(MULTI_ZONE_READINGS)}"
-        )
+    check_choice(reading, MULTI_ZONE_READINGS, "multi_zone_reading")
     if isinstance(impacts, ImpactFacts):
         impacts = [impacts]
     items = list(impacts)

@@ -57,6 +57,7 @@ from wetland_gis.rules.facts import (
     PERCENT,
     SQFT_PER_ACRE,
     ImpactFacts,
+    check_choice,
     check_impacts,
     fmt_number,
     fmt_sqft,
@@ -230,11 +231,7 @@ class Claims:
     clause_reading: str = PER_CLAUSE
 
     def __post_init__(self) -> None:
-        if self.clause_reading not in CLAUSE_READINGS:
-            raise RulesInputError(
-                f"clause_reading was {self.clause_reading!r} but is expected to be one of "
-                f"{list(CLAUSE_READINGS)}"
-            )
+        check_choice(self.clause_reading, CLAUSE_READINGS, "clause_reading")
 
 
 @dataclass(frozen=True)

@@ -308,6 +308,13 @@ def check_flag(value: Any, name: str) -> bool:
     return value
 
 
+def check_choice(value: Any, allowed: Iterable[Any], name: str) -> None:
+    """Raise :class:`RulesInputError` naming ``allowed`` unless ``value`` is one of them."""
+    options = list(allowed)
+    if value not in options:
+        raise RulesInputError(f"{name} was {value!r} but is expected to be one of {options}")
+
+
 def check_impacts(impacts: Iterable[Any], project: str | None = None) -> None:
     """Raise :class:`RulesInputError` unless each impact is an ImpactFacts with its own id.
 

@@ -44,7 +44,7 @@ from typing import Any, Protocol
 from wetland_gis.decision import freeze
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
-from wetland_gis.rules.facts import PERCENT, Trace, exact, fmt_number
+from wetland_gis.rules.facts import PERCENT, Trace, check_choice, exact, fmt_number
 from wetland_gis.rules.percentage_area import normalise_county
 
 __all__ = [
@@ -466,15 +466,10 @@ class FeeReadings:
     irrigation_minimum: str = "floor"
 
     def __post_init__(self) -> None:
-        if self.boundary not in BOUNDARY_READINGS:
-            raise RulesInputError(
-                f"boundary reading {self.boundary!r} is not one of {list(BOUNDARY_READINGS)}"
-            )
-        if self.irrigation_minimum not in IRRIGATION_MINIMUM_READINGS:
-            raise RulesInputError(
-                f"irrigation minimum reading {self.irrigation_minimum!r} is not one of "
-                f"{list(IRRIGATION_MINIMUM_READINGS)}"
-            )
+        check_choice(self.boundary, BOUNDARY_READINGS, "boundary reading")
+        check_choice(
+            self.irrigation_minimum, IRRIGATION_MINIMUM_READINGS, "irrigation minimum reading"
+        )
 
 
 # --------------------------------------------------------------------------- decisions

@@ -105,20 +105,24 @@ USES = (
     "surface_water_level",
     "other",
 )
-#: Entity types understood (column ``entity_type``).
-ENTITY_TYPES = (
-    "person",
-    "business",
-    "nonprofit",
-    "school_district",
+# subd. 4b(b): "a local unit of government, rural water district ... or Tribal unit of government"
+_LOCAL_UNITS = (
     "municipality",
     "city_first_class",
     "county",
     "local_government",
     "rural_water_district",
     "tribal_government",
-    "state_agency",
-    "federal_agency",
+)
+_AGENCY_TYPES = ("state_agency", "federal_agency")
+#: Entity types understood (column ``entity_type``).
+ENTITY_TYPES = (
+    "person",
+    "business",
+    "nonprofit",
+    "school_district",
+    *_LOCAL_UNITS,
+    *_AGENCY_TYPES,
     "other",
 )
 #: Sources (column ``source``).
@@ -128,31 +132,9 @@ PERMIT_ACTIONS = ("new", "modified", "existing")
 #: Kinds of once-through system (column ``once_through``; blank = not once-through).
 ONCE_THROUGH_KINDS = ("cooling", "other", "thermal_exchange", "aquifer_storage_recovery")
 
-_AGENCIES = frozenset({"state_agency", "federal_agency"})
-_PUBLIC = frozenset(
-    {
-        "municipality",
-        "city_first_class",
-        "county",
-        "local_government",
-        "rural_water_district",
-        "tribal_government",
-        "state_agency",
-        "federal_agency",
-        "school_district",
-    }
-)
-# subd. 4b(b): "a local unit of government, rural water district ... or Tribal unit of government"
-_PUBLIC_SUPPLY_HOLDERS = frozenset(
-    {
-        "municipality",
-        "city_first_class",
-        "county",
-        "local_government",
-        "rural_water_district",
-        "tribal_government",
-    }
-)
+_AGENCIES = frozenset(_AGENCY_TYPES)
+_PUBLIC = frozenset({*_LOCAL_UNITS, *_AGENCY_TYPES, "school_district"})
+_PUBLIC_SUPPLY_HOLDERS = frozenset(_LOCAL_UNITS)
 _NONPROFIT_RATE = frozenset({"nonprofit", "school_district"})
 _RETURNING_SYSTEMS = frozenset({"thermal_exchange", "aquifer_storage_recovery"})
 _NEW_OR_MODIFIED = frozenset({"new", "modified"})
@@ -182,18 +164,6 @@ RULE_IDS = {
 }
 
 _LAW = "Minn. Stat. § 103G.271"
-#: The decisions a permit's headline outcome is taken from (not the fee decisions).
-_HEADLINE_RULES = frozenset(
-    RULE_IDS[k]
-    for k in (
-        "permit_required",
-        "mt_simon_hinckley",
-        "bulk_sale",
-        "once_through",
-        "surface_water_levels",
-        "data_center",
-    )
-)
 _CENT = Decimal("0.01")
 
 
@@ -872,6 +842,14 @@ def _any_false(*values: bool | None) -> bool:
     return any(v is False for v in values)
 
 
+def _not_in_edition(rec: _Rec, prefix: str, provision: str) -> bool:
+    """Return True, saying so, when the edition has no ``provision`` (``prefix + 'in_force'``)."""
+    if rec.value(prefix + "in_force"):
+        return False
+    rec.because(f"This edition has no {provision}.")
+    return True
+
+
 def _in_counties(rec: _Rec, key: str, county: str | None) -> bool | None:
     if county is None or not str(county).strip():
         return None
@@ -1167,8 +1145,7 @@ mt_simon_hinckley = _water_rule(_mt_simon_hinckley)
 def _bulk_sale(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     """Return the bulk transport or sale restriction (subd. 4b, 2025 edition only)."""
     b = "water_use.bulk_sale."
-    if not rec.value(b + "in_force"):
-        rec.because("This edition has no subd. 4b (bulk transport or sale).")
+    if _not_in_edition(rec, b, "subd. 4b (bulk transport or sale)"):
         return WaterOutcome.NOT_APPLICABLE, None
     rec.ref(b + "annual_gallons")
     if not a.is_new_or_modified:
@@ -1393,8 +1370,7 @@ surface_water_levels = _water_rule(_surface_water_levels)
 def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     """Return the permit conditions for large data center appropriations (subd. 5b, 2025)."""
     d = "water_use.data_center."
-    if not rec.value(d + "in_force"):
-        rec.because("This edition has no subd. 5b (data centers).")
+    if _not_in_edition(rec, d, "subd. 5b (data centers)"):
         rec.cite(f"{_LAW}, subd. 5b")
         return WaterOutcome.NOT_APPLICABLE, None
     key = d + "annual_gallons"
@@ -1884,6 +1860,8 @@ _RESTRICTIONS = (
     ("surface_water_levels", _surface_water_levels),
     ("data_center", _data_center),
 )
+#: The decisions a permit's headline outcome is taken from (not the fee decisions).
+_HEADLINE_RULES = frozenset(RULE_IDS[k] for k in ("permit_required", *dict(_RESTRICTIONS)))
 
 
 def _edition_screen(

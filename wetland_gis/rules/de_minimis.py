@@ -30,6 +30,7 @@ import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -814,24 +815,19 @@ def _evaluate_pool(
     zones = tuple(z for z in ZONE_ORDER if any(p.amount.zone is z for p in members))
     reasons: list[str] = []
     within = exact_total <= exact(allowance)
+    # the group's identity and total; each return gives the outcome fields
+    group = partial(DeMinimisGroup, name, type_groups, zones, ids, total, allowance, citations)
     if name == NO_AMOUNT_POOL:
         reasons.append(
             f"{fmt_sqft(total)} of the project lies where no paragraph of subd. 9 gives an "
             "amount, so none of it is de minimis."
         )
-        return DeMinimisGroup(
-            name,
-            type_groups,
-            zones,
-            ids,
-            total,
-            allowance,
-            citations,
-            exact_total <= 0,
-            None,
-            None,
-            exact_total <= 0 and not other_exemption,
-            tuple(reasons),
+        return group(
+            within_allowance=exact_total <= 0,
+            cumulative_total_sqft=None,
+            cumulative_limit_sqft=None,
+            exempt=exact_total <= 0 and not other_exemption,
+            reasons=tuple(reasons),
         )
     amounts = {p.amount.sqft for p in members}
     if len(amounts) > 1:
@@ -863,19 +859,12 @@ def _evaluate_pool(
             f"({fmt_sqft(limit)}): the exemption no longer applies."
         )
     exempt = within and cumulative_ok and not other_exemption
-    return DeMinimisGroup(
-        name,
-        type_groups,
-        zones,
-        ids,
-        total,
-        allowance,
-        citations,
-        within,
-        cumulative_total,
-        limit,
-        exempt,
-        tuple(reasons),
+    return group(
+        within_allowance=within,
+        cumulative_total_sqft=cumulative_total,
+        cumulative_limit_sqft=limit,
+        exempt=exempt,
+        reasons=tuple(reasons),
     )
 
 

@@ -1317,36 +1317,37 @@ def _cumulative(
     }
     cite = book.cite_cumulative
     ids = ", ".join(repr(w.iid) for w in members)
-    if cumulative <= limit_known:
+
+    def step(outcome: str, reason: str, checks: Sequence[str]) -> None:
         log.add(
             project,
             "",
             "de_minimis.cumulative",
             cite,
-            _O_EXEMPT,
+            outcome,
             float(cumulative),
-            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-            f"{book.since.isoformat()} (impacts {ids}), within "
-            f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
-            tuple(verify),
+            reason,
+            tuple(checks),
             inputs,
             book.cumulative_params,
         )
+
+    if cumulative <= limit_known:
+        step(
+            _O_EXEMPT,
+            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
+            f"{book.since.isoformat()} (impacts {ids}), within "
+            f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
+            verify,
+        )
         return True, ""
     if cumulative <= applicable and owns is True:
-        log.add(
-            project,
-            "",
-            "de_minimis.cumulative",
-            cite,
+        step(
             _O_EXEMPT,
-            float(cumulative),
             f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
             f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
             "or filled is within it.",
             (*verify, f"{who[0].upper() + who[1:]} owns the entire wetland (subd. 9(f)(1))."),
-            inputs,
-            book.cumulative_params,
         )
         return True, ""
     missing = []
@@ -1365,37 +1366,23 @@ def _cumulative(
             f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
             f"{fmt_sqft(float(limit_known))} and the exemption does not apply (subd. 9(f))."
         )
-        log.add(
-            project,
-            "",
-            "de_minimis.cumulative",
-            cite,
+        step(
             _O_CONDITIONAL,
-            float(cumulative),
             f"Subd. 9(f): {who} is exempt only if {condition}",
             (
                 *verify,
                 "Who owns the wetland and the size of each landowner's portion "
                 "(columns owner, owns_whole_wetland, portion_sqft).",
             ),
-            inputs,
-            book.cumulative_params,
         )
         return True, condition
-    log.add(
-        project,
-        "",
-        "de_minimis.cumulative",
-        cite,
+    step(
         _O_NOT_EXEMPT,
-        float(cumulative),
         f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
         f"{book.since.isoformat()}, more than the greatest of the limits that apply "
         f"({fmt_sqft(float(max(limit_known, applicable) if owns else limit_known))}): "
         "the exemption no longer applies to this portion.",
-        tuple(verify),
-        inputs,
-        book.cumulative_params,
+        verify,
     )
     return False, ""
 

@@ -317,3 +317,25 @@ def test_every_rule_returns_a_json_ready_decision():
         assert d.citations and d.reasons and d.as_of == day, d.question
         assert all(c.startswith(("Minn. Stat. §", "Minn. R.")) for c in d.citations), text
         assert set(d.parameters) <= set(default_parameters()), d.question
+
+
+@pytest.mark.parametrize(
+    ("comparison", "at_limit", "one_over", "one_under"),
+    [
+        ("at_most", True, False, True),
+        ("less_than", False, False, True),
+        ("at_least", True, True, False),
+        ("greater_than", False, True, False),
+    ],
+)
+def test_limit_tests_decide_at_and_beside_the_limit(comparison, at_limit, one_over, one_under):
+    from fractions import Fraction
+
+    from wetland_gis.parameters import COMPARISONS, LIMIT_TESTS
+
+    assert set(LIMIT_TESTS) == COMPARISONS
+    test = LIMIT_TESTS[comparison]
+    limit = Fraction(10_000)
+    assert test(limit, limit) is at_limit
+    assert test(limit + 1, limit) is one_over
+    assert test(limit - 1, limit) is one_under

@@ -482,3 +482,20 @@ def test_the_cogeneration_and_hydropower_caps_name_the_facts_they_need(use, word
     )
     assert "fee_capped" in d.flags
     assert any(words in v for v in d.verify), d.verify
+
+
+@pytest.mark.parametrize(
+    ("readings", "message"),
+    [
+        ({"boundary": "nearest"}, r"boundary reading was 'nearest' but is expected to be one of"),
+        (
+            {"irrigation_minimum": "none"},
+            r"irrigation minimum reading was 'none' but is expected to be one of",
+        ),
+    ],
+)
+def test_an_unknown_fee_reading_is_refused_with_the_allowed_readings(readings, message):
+    from wetland_gis.errors import RulesInputError
+
+    with pytest.raises(RulesInputError, match=message):
+        FeeReadings(**readings)

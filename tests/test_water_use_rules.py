@@ -725,3 +725,32 @@ def test_between_the_editions_no_figure_is_chosen_when_they_differ(day, gallons)
         assert d.outcome == OUT.INDETERMINATE and d.value is None
     else:
         assert d.value == f18
+
+
+# --------------------------------------------------------------------------- public rules
+
+
+PUBLIC_RULES = (
+    "permit_required",
+    "mt_simon_hinckley",
+    "bulk_sale",
+    "once_through",
+    "surface_water_levels",
+    "data_center",
+)
+
+
+@pytest.mark.parametrize("name", PUBLIC_RULES)
+def test_public_rule_has_its_name_signature_doc_and_rule_id(name):
+    import inspect
+
+    rule = getattr(wu, name)
+    assert rule.__name__ == name
+    assert rule.__doc__ and rule.__doc__.startswith("Return ")
+    sig = inspect.signature(rule)
+    assert list(sig.parameters) == ["a", "as_of", "params"]
+    assert sig.parameters["as_of"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert sig.parameters["params"].default is None
+    d = rule(A(annual_gallons=900_000, gallons_per_day=5_000), as_of=E2025)
+    assert d.rule_id == wu.RULE_IDS[name]
+    assert d.subject == "P"

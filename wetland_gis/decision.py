@@ -8,10 +8,14 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Decision"]
+__all__ = ["Decision", "freeze"]
 
 
-def _freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
+def freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """Return a read-only copy of ``mapping`` (``None`` is an empty mapping).
+
+    Used by the frozen decision classes for their mapping fields.
+    """
     return MappingProxyType(dict(mapping or {}))
 
 
@@ -55,8 +59,8 @@ class Decision:
     value: Any = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "amounts", _freeze(self.amounts))
-        object.__setattr__(self, "parameters", _freeze(self.parameters))
+        object.__setattr__(self, "amounts", freeze(self.amounts))
+        object.__setattr__(self, "parameters", freeze(self.parameters))
         for name in ("citations", "reasons", "verify"):
             value = getattr(self, name)
             if isinstance(value, str):

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Iterator, Mapping
+import operator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -43,6 +44,7 @@ __all__ = [
     "DEFAULT_ADJUSTMENTS_PATH",
     "UNITS",
     "COMPARISONS",
+    "LIMIT_TESTS",
 ]
 
 DEFAULT_PARAMETERS_PATH = Path(__file__).with_name("wca.yaml")
@@ -71,7 +73,16 @@ UNITS = frozenset(
         "month_list",
     }
 )
-COMPARISONS = frozenset({"at_most", "less_than", "at_least", "greater_than"})
+#: How an amount meets a limit, by the limit's ``comparison``: ``LIMIT_TESTS[c](amount, limit)``.
+LIMIT_TESTS: Mapping[str, Callable[[Any, Any], bool]] = MappingProxyType(
+    {
+        "at_most": operator.le,
+        "less_than": operator.lt,
+        "at_least": operator.ge,
+        "greater_than": operator.gt,
+    }
+)
+COMPARISONS = frozenset(LIMIT_TESTS)
 _LEAF_KEYS = {"description", "unit", "reference", "values"}
 _OPTIONAL_KEYS = {"comparison", "applies_to"}
 RATIO_CONDITIONS = frozenset(
@@ -180,15 +191,10 @@ class Parameter:
             ``amount >= value`` for ``at_least``, ``amount > value`` for ``greater_than``.
         """
         limit = self.value_on(as_of)
-        if self.comparison == "at_most":
-            return amount <= limit
-        if self.comparison == "less_than":
-            return amount < limit
-        if self.comparison == "at_least":
-            return amount >= limit
-        if self.comparison == "greater_than":
-            return amount > limit
-        raise ParameterError(f"parameter {self.key!r} is not a limit: it has no 'comparison'")
+        test = LIMIT_TESTS.get(self.comparison or "")
+        if test is None:
+            raise ParameterError(f"parameter {self.key!r} is not a limit: it has no 'comparison'")
+        return test(amount, limit)
 
 
 class ParameterSet(Mapping[str, Parameter]):

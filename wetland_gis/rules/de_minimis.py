@@ -30,6 +30,7 @@ import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -44,7 +45,9 @@ from wetland_gis.rules.facts import (
     ImpactFacts,
     Trace,
     check_area,
+    check_choice,
     check_flag,
+    check_impacts,
     exact,
     fmt_sqft,
     percentage_class_of,
@@ -722,26 +725,13 @@ def de_minimis(
 
 
 def _check_project(impacts: Sequence[ImpactFacts], reading: str) -> list[ImpactFacts]:
-    if reading not in MULTI_ZONE_READINGS:
-        raise RulesInputError(
-            f"multi_zone_reading was {reading!r} but is expected to be one of "
-            f"{list(MULTI_ZONE_READINGS)}"
-        )
+    check_choice(reading, MULTI_ZONE_READINGS, "multi_zone_reading")
     if isinstance(impacts, ImpactFacts):
         impacts = [impacts]
     items = list(impacts)
     if not items:
         raise RulesInputError("impacts is empty: a project needs at least one ImpactFacts")
-    seen: set[Hashable] = set()
-    for f in items:
-        if not isinstance(f, ImpactFacts):
-            raise RulesInputError(f"impacts must be ImpactFacts, got {type(f).__name__}")
-        if f.impact_id in seen:
-            raise RulesInputError(
-                f"impact_id {f.impact_id!r} appears twice; each impact of a project needs "
-                "its own id"
-            )
-        seen.add(f.impact_id)
+    check_impacts(items)
     return items
 
 
@@ -825,24 +815,19 @@ def _evaluate_pool(
     zones = tuple(z for z in ZONE_ORDER if any(p.amount.zone is z for p in members))
     reasons: list[str] = []
     within = exact_total <= exact(allowance)
+    # the group's identity and total; each return gives the outcome fields
+    group = partial(DeMinimisGroup, name, type_groups, zones, ids, total, allowance, citations)
     if name == NO_AMOUNT_POOL:
         reasons.append(
             f"{fmt_sqft(total)} of the project lies where no paragraph of subd. 9 gives an "
             "amount, so none of it is de minimis."
         )
-        return DeMinimisGroup(
-            name,
-            type_groups,
-            zones,
-            ids,
-            total,
-            allowance,
-            citations,
-            exact_total <= 0,
-            None,
-            None,
-            exact_total <= 0 and not other_exemption,
-            tuple(reasons),
+        return group(
+            within_allowance=exact_total <= 0,
+            cumulative_total_sqft=None,
+            cumulative_limit_sqft=None,
+            exempt=exact_total <= 0 and not other_exemption,
+            reasons=tuple(reasons),
         )
     amounts = {p.amount.sqft for p in members}
     if len(amounts) > 1:
@@ -874,19 +859,12 @@ def _evaluate_pool(
             f"({fmt_sqft(limit)}): the exemption no longer applies."
         )
     exempt = within and cumulative_ok and not other_exemption
-    return DeMinimisGroup(
-        name,
-        type_groups,
-        zones,
-        ids,
-        total,
-        allowance,
-        citations,
-        within,
-        cumulative_total,
-        limit,
-        exempt,
-        tuple(reasons),
+    return group(
+        within_allowance=within,
+        cumulative_total_sqft=cumulative_total,
+        cumulative_limit_sqft=limit,
+        exempt=exempt,
+        reasons=tuple(reasons),
     )
 
 

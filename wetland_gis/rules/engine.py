@@ -50,13 +50,15 @@ from wetland_gis.enums import (
     ShorelandZone,
 )
 from wetland_gis.errors import RulesInputError
-from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table
 from wetland_gis.rules.de_minimis import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR
 from wetland_gis.rules.facts import (
     PERCENT,
     SQFT_PER_ACRE,
     ImpactFacts,
+    check_choice,
+    check_impacts,
     fmt_number,
     fmt_sqft,
     zone_words,
@@ -229,11 +231,7 @@ class Claims:
     clause_reading: str = PER_CLAUSE
 
     def __post_init__(self) -> None:
-        if self.clause_reading not in CLAUSE_READINGS:
-            raise RulesInputError(
-                f"clause_reading was {self.clause_reading!r} but is expected to be one of "
-                f"{list(CLAUSE_READINGS)}"
-            )
+        check_choice(self.clause_reading, CLAUSE_READINGS, "clause_reading")
 
 
 @dataclass(frozen=True)
@@ -609,16 +607,7 @@ def decide_projects(
 def _check(facts: list[ImpactFacts], project: str) -> None:
     if not facts:
         raise RulesInputError(f"project {project!r} has no impacts: give at least one")
-    seen: set[Hashable] = set()
-    for f in facts:
-        if not isinstance(f, ImpactFacts):
-            raise RulesInputError(f"impacts must be ImpactFacts, got {type(f).__name__}")
-        if f.impact_id in seen:
-            raise RulesInputError(
-                f"impact_id {f.impact_id!r} appears twice in project {project!r}; each "
-                "impact of a project needs its own id"
-            )
-        seen.add(f.impact_id)
+    check_impacts(facts, project)
 
 
 class _Impact:
@@ -1328,36 +1317,37 @@ def _cumulative(
     }
     cite = book.cite_cumulative
     ids = ", ".join(repr(w.iid) for w in members)
-    if cumulative <= limit_known:
+
+    def step(outcome: str, reason: str, checks: Sequence[str]) -> None:
         log.add(
             project,
             "",
             "de_minimis.cumulative",
             cite,
-            _O_EXEMPT,
+            outcome,
             float(cumulative),
-            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-            f"{book.since.isoformat()} (impacts {ids}), within "
-            f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
-            tuple(verify),
+            reason,
+            tuple(checks),
             inputs,
             book.cumulative_params,
         )
+
+    if cumulative <= limit_known:
+        step(
+            _O_EXEMPT,
+            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
+            f"{book.since.isoformat()} (impacts {ids}), within "
+            f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
+            verify,
+        )
         return True, ""
     if cumulative <= applicable and owns is True:
-        log.add(
-            project,
-            "",
-            "de_minimis.cumulative",
-            cite,
+        step(
             _O_EXEMPT,
-            float(cumulative),
             f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
             f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
             "or filled is within it.",
             (*verify, f"{who[0].upper() + who[1:]} owns the entire wetland (subd. 9(f)(1))."),
-            inputs,
-            book.cumulative_params,
         )
         return True, ""
     missing = []
@@ -1376,37 +1366,23 @@ def _cumulative(
             f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
             f"{fmt_sqft(float(limit_known))} and the exemption does not apply (subd. 9(f))."
         )
-        log.add(
-            project,
-            "",
-            "de_minimis.cumulative",
-            cite,
+        step(
             _O_CONDITIONAL,
-            float(cumulative),
             f"Subd. 9(f): {who} is exempt only if {condition}",
             (
                 *verify,
                 "Who owns the wetland and the size of each landowner's portion "
                 "(columns owner, owns_whole_wetland, portion_sqft).",
             ),
-            inputs,
-            book.cumulative_params,
         )
         return True, condition
-    log.add(
-        project,
-        "",
-        "de_minimis.cumulative",
-        cite,
+    step(
         _O_NOT_EXEMPT,
-        float(cumulative),
         f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
         f"{book.since.isoformat()}, more than the greatest of the limits that apply "
         f"({fmt_sqft(float(max(limit_known, applicable) if owns else limit_known))}): "
         "the exemption no longer applies to this portion.",
-        tuple(verify),
-        inputs,
-        book.cumulative_params,
+        verify,
     )
     return False, ""
 
@@ -1498,15 +1474,10 @@ def _exemption_candidates(
 
 
 def _passes(comparison: str | None, amount: Decimal, limit: Decimal) -> bool:
-    if comparison == "at_most":
-        return amount <= limit
-    if comparison == "less_than":
-        return amount < limit
-    if comparison == "at_least":
-        return amount >= limit
-    if comparison == "greater_than":
-        return amount > limit
-    raise RulesInputError(f"comparison {comparison!r} is not a limit comparison")
+    test = LIMIT_TESTS.get(comparison or "")
+    if test is None:
+        raise RulesInputError(f"comparison {comparison!r} is not a limit comparison")
+    return test(amount, limit)
 
 
 def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:

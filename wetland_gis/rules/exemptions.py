@@ -65,6 +65,26 @@ def _types(values: list[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
+def _type_lists(trace: Trace, exemption: str, sized: str) -> tuple[list[int], list[int], str]:
+    """Return an exemption's any-size types, its size-limited types and its limit's key.
+
+    The keys are ``<exemption>_any_size_types``, ``<exemption>_<sized>_types`` and
+    ``<exemption>_<sized>_max_acres`` (pasture: ``small``; drainage: ``limited``); the
+    any-size list's citation is recorded.
+    """
+    any_size_key = f"{_EXEMPTION}{exemption}_any_size_types"
+    any_size = list(trace.value(any_size_key))
+    limited = list(trace.value(f"{_EXEMPTION}{exemption}_{sized}_types"))
+    trace.cite_key(any_size_key)
+    return any_size, limited, f"{_EXEMPTION}{exemption}_{sized}_max_acres"
+
+
+def _not_covered(trace: Trace, exemption: str, covered: list[int], label: str) -> Decision:
+    """Return NOT_ELIGIBLE: the exemption covers the types ``covered`` only."""
+    trace.because(f"The {exemption} exemption covers types {_types(covered)} only, not a {label}.")
+    return trace.decide(Outcome.NOT_ELIGIBLE, False)
+
+
 def pasture_exemption(
     wetland_type: WetlandType | int,
     wetland_acres: float | None,
@@ -108,11 +128,8 @@ def pasture_exemption(
     wtype = wetland_type_of(wetland_type)
     check_flag(bottomland_hardwood, "bottomland_hardwood")
     size = None if wetland_acres is None else check_area(wetland_acres, "wetland_acres")
-    any_size = list(trace.value(_EXEMPTION + "pasture_any_size_types"))
-    small = list(trace.value(_EXEMPTION + "pasture_small_types"))
-    key = _EXEMPTION + "pasture_small_max_acres"
+    any_size, small, key = _type_lists(trace, "pasture", "small")
     limit = trace.value(key)
-    trace.cite_key(_EXEMPTION + "pasture_any_size_types")
     trace.check(
         "The wetland is on agricultural pasture land that remains in the same use: pasture is "
         "an area grazed by domesticated livestock, or planted with annually seeded crops in "
@@ -133,10 +150,7 @@ def pasture_exemption(
         trace.check(f"The {label} is not a bottomland hardwood wetland.")
         return trace.decide(Outcome.ELIGIBLE, True)
     if int(wtype) not in small:
-        trace.because(
-            f"The pasture exemption covers types {_types(any_size + small)} only, not a {label}."
-        )
-        return trace.decide(Outcome.NOT_ELIGIBLE, False)
+        return _not_covered(trace, "pasture", any_size + small, label)
     trace.amounts["limit_acres"] = float(limit)
     if size is None:
         trace.because(
@@ -145,15 +159,12 @@ def pasture_exemption(
         )
         trace.check(f"Measure the whole {label}: it must be under {fmt_number(limit)} acres.")
         return trace.decide(Outcome.NOT_ASSESSED, False)
-    if trace.passes(key, size):
-        trace.because(
-            f"A {label} of {fmt_number(size)} acres is less than {fmt_number(limit)} acres."
-        )
-        return trace.decide(Outcome.ELIGIBLE, True)
-    trace.because(
-        f"A {label} of {fmt_number(size)} acres is not less than {fmt_number(limit)} acres."
+    return trace.decide_limit(
+        key,
+        size,
+        within=f"A {label} of {fmt_number(size)} acres is less than {fmt_number(limit)} acres.",
+        beyond=f"A {label} of {fmt_number(size)} acres is not less than {fmt_number(limit)} acres.",
     )
-    return trace.decide(Outcome.NOT_ELIGIBLE, False)
 
 
 def drainage_exemption(
@@ -197,11 +208,8 @@ def drainage_exemption(
         check_flag(incorporated, "incorporated")
     acres = exact(area) / SQFT_PER_ACRE
     trace.amounts.update(drained_sqft=area, drained_acres=float(acres))
-    any_size = list(trace.value(_EXEMPTION + "drainage_any_size_types"))
-    limited = list(trace.value(_EXEMPTION + "drainage_limited_types"))
-    key = _EXEMPTION + "drainage_limited_max_acres"
+    any_size, limited, key = _type_lists(trace, "drainage", "limited")
     limit = trace.value(key)
-    trace.cite_key(_EXEMPTION + "drainage_any_size_types")
     trace.check(
         "The activity is draining (not filling), on land assessed drainage benefits for a "
         "public drainage system (§ 103G.2241, subd. 2(b)).",
@@ -229,22 +237,20 @@ def drainage_exemption(
         trace.because(f"Draining a {label} qualifies whatever its size.")
         return trace.decide(Outcome.ELIGIBLE, True)
     if int(wtype) not in limited:
-        trace.because(
-            f"The drainage exemption covers types {_types(any_size + limited)} only, not a {label}."
-        )
-        return trace.decide(Outcome.NOT_ELIGIBLE, False)
+        return _not_covered(trace, "drainage", any_size + limited, label)
     trace.amounts["limit_acres"] = float(limit)
-    if trace.passes(key, acres):
-        trace.because(
+    return trace.decide_limit(
+        key,
+        acres,
+        within=(
             f"Draining {fmt_number(float(acres))} acres of {label} is within "
             f"{fmt_number(limit)} acres."
-        )
-        return trace.decide(Outcome.ELIGIBLE, True)
-    trace.because(
-        f"Draining {fmt_number(float(acres))} acres of {label} is more than "
-        f"{fmt_number(limit)} acres."
+        ),
+        beyond=(
+            f"Draining {fmt_number(float(acres))} acres of {label} is more than "
+            f"{fmt_number(limit)} acres."
+        ),
     )
-    return trace.decide(Outcome.NOT_ELIGIBLE, False)
 
 
 def utility_exemption(
@@ -289,17 +295,18 @@ def utility_exemption(
         _NOT_COMBINED,
         _EXCLUDED,
     )
-    if trace.passes(key, acres):
-        trace.because(
+    return trace.decide_limit(
+        key,
+        acres,
+        within=(
             f"The project alters {fmt_sqft(area)} ({fmt_number(float(acres))} acres) of "
             f"wetland, less than {fmt_number(limit)} acre."
-        )
-        return trace.decide(Outcome.ELIGIBLE, True)
-    trace.because(
-        f"The project alters {fmt_sqft(area)} ({fmt_number(float(acres))} acres) of wetland, "
-        f"not less than {fmt_number(limit)} acre."
+        ),
+        beyond=(
+            f"The project alters {fmt_sqft(area)} ({fmt_number(float(acres))} acres) of wetland, "
+            f"not less than {fmt_number(limit)} acre."
+        ),
     )
-    return trace.decide(Outcome.NOT_ELIGIBLE, False)
 
 
 def wildlife_spoil_exemption(

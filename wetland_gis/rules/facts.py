@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import ImpactKind, PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
-from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
 __all__ = [
@@ -264,30 +264,30 @@ def wetland_type_of(value: Any) -> WetlandType:
         ) from None
 
 
-def percentage_class_of(value: Any) -> PercentageArea:
-    """Return ``value`` as a :class:`PercentageArea` or raise :class:`RulesInputError`."""
-    if isinstance(value, PercentageArea):
+_E = TypeVar("_E", bound=Enum)
+
+
+def _member_of(enum: type[_E], value: Any, what: str) -> _E:
+    """Return ``value`` as a member of ``enum`` or raise :class:`RulesInputError`."""
+    if isinstance(value, enum):
         return value
     try:
-        return PercentageArea(value)
+        return enum(value)
     except ValueError:
-        allowed = [c.value for c in PercentageArea]
+        allowed = [m.value for m in enum]
         raise RulesInputError(
-            f"percentage class {value!r} is not one of {allowed}; pass a PercentageArea"
+            f"{what} {value!r} is not one of {allowed}; pass a {enum.__name__}"
         ) from None
+
+
+def percentage_class_of(value: Any) -> PercentageArea:
+    """Return ``value`` as a :class:`PercentageArea` or raise :class:`RulesInputError`."""
+    return _member_of(PercentageArea, value, "percentage class")
 
 
 def zone_of(value: Any) -> ShorelandZone:
     """Return ``value`` as a :class:`ShorelandZone` or raise :class:`RulesInputError`."""
-    if isinstance(value, ShorelandZone):
-        return value
-    try:
-        return ShorelandZone(value)
-    except ValueError:
-        allowed = [z.value for z in ShorelandZone]
-        raise RulesInputError(
-            f"shoreland zone {value!r} is not one of {allowed}; pass a ShorelandZone"
-        ) from None
+    return _member_of(ShorelandZone, value, "shoreland zone")
 
 
 def check_area(value: Any, name: str, *, positive: bool = False) -> float:
@@ -306,6 +306,31 @@ def check_flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
         raise RulesInputError(f"{name} must be True or False, got {value!r}")
     return value
+
+
+def check_choice(value: Any, allowed: Iterable[Any], name: str) -> None:
+    """Raise :class:`RulesInputError` naming ``allowed`` unless ``value`` is one of them."""
+    options = list(allowed)
+    if value not in options:
+        raise RulesInputError(f"{name} was {value!r} but is expected to be one of {options}")
+
+
+def check_impacts(impacts: Iterable[Any], project: str | None = None) -> None:
+    """Raise :class:`RulesInputError` unless each impact is an ImpactFacts with its own id.
+
+    ``project`` (when given) is named in the message about a repeated id.
+    """
+    where = "" if project is None else f" in project {project!r}"
+    seen: set[Hashable] = set()
+    for f in impacts:
+        if not isinstance(f, ImpactFacts):
+            raise RulesInputError(f"impacts must be ImpactFacts, got {type(f).__name__}")
+        if f.impact_id in seen:
+            raise RulesInputError(
+                f"impact_id {f.impact_id!r} appears twice{where}; each impact of a project "
+                "needs its own id"
+            )
+        seen.add(f.impact_id)
 
 
 def exact(value: float | Fraction) -> Fraction:
@@ -413,17 +438,37 @@ class Trace:
         """
         limit = exact(self.value(key))
         param = self.params[key]
-        got = exact(amount)
-        comparison = param.comparison
-        if comparison == "at_most":
-            return got <= limit
-        if comparison == "less_than":
-            return got < limit
-        if comparison == "at_least":
-            return got >= limit
-        if comparison == "greater_than":
-            return got > limit
-        return param.passes(amount, self.day)  # raises: the parameter is not a limit
+        test = LIMIT_TESTS.get(param.comparison or "")
+        if test is None:
+            return param.passes(amount, self.day)  # raises: the parameter is not a limit
+        return test(exact(amount), limit)
+
+    def decide_limit(
+        self, key: str, amount: float | Fraction, *, within: str, beyond: str
+    ) -> Decision:
+        """Return the decision of an eligibility limit: ``amount`` against limit ``key``.
+
+        Parameters
+        ----------
+        key : str
+            The limit's parameter key (its comparison says whether the limit itself passes).
+        amount : float or Fraction
+            The amount tested, in the limit's unit.
+        within : str
+            The reason recorded when ``amount`` passes the limit.
+        beyond : str
+            The reason recorded when it does not.
+
+        Returns
+        -------
+        Decision
+            ``ELIGIBLE`` (value True) when ``amount`` passes, else ``NOT_ELIGIBLE`` (False).
+        """
+        if self.passes(key, amount):
+            self.because(within)
+            return self.decide(Outcome.ELIGIBLE, True)
+        self.because(beyond)
+        return self.decide(Outcome.NOT_ELIGIBLE, False)
 
     def comparison(self, key: str) -> str | None:
         """Return the comparison (``at_most``, ``less_than``, ...) of parameter ``key``."""

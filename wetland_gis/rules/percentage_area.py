@@ -46,6 +46,12 @@ _RECLASSIFICATION = "Minn. R. 8420.0117, subp. 2"
 _RECLASSIFICATION_STATUTE = "Minn. Stat. § 103G.222, subd. 1(o)"
 _LESS_THAN_50 = "Minn. Stat. § 103G.005, subd. 10h"
 _THRESHOLD = "percentage_area.thresholds."
+#: The extra conditions of a greater than 80 percent area (subd. 10b), either of which
+#: suffices: threshold key (under ``_THRESHOLD``) and what the share is of.
+_EXTRA_CONDITIONS = (
+    ("greater_than_80_wetland_share", "percent of the land area is wetland"),
+    ("greater_than_80_public_land_share", "percent is state or federal land"),
+)
 
 
 def normalise_county(name: str) -> str:
@@ -210,20 +216,15 @@ def percentage_area_from_figures(
 
     if high and (cond_wet or cond_public):
         met = []
-        if cond_wet:
-            met.append(
-                f"{fmt_number(float(wet_share))} percent of the land area is wetland "
-                "(at least "
-                f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_wetland_share'))})"
-            )
-            trace.cite(trace.citation(_THRESHOLD + "greater_than_80_wetland_share"))
-        if cond_public:
-            met.append(
-                f"{fmt_number(float(public_share))} percent is state or federal land "
-                "(at least "
-                f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_public_land_share'))})"
-            )
-            trace.cite(trace.citation(_THRESHOLD + "greater_than_80_public_land_share"))
+        for cond, share, (name, words) in zip(
+            (cond_wet, cond_public), (wet_share, public_share), _EXTRA_CONDITIONS, strict=True
+        ):
+            if cond:
+                key = _THRESHOLD + name
+                met.append(
+                    f"{fmt_number(float(share))} {words} (at least {fmt_number(trace.value(key))})"
+                )
+                trace.cite(trace.citation(key))
         trace.cite_key(_THRESHOLD + "greater_than_80_intact")
         trace.because(
             f"{said} (at least "

@@ -360,6 +360,28 @@ def _missing(impact: SitingPlace, option: SitingPlace, attr: str) -> str:
     return " and ".join(who)
 
 
+def _bank_service_area_tier(
+    impact: SitingPlace,
+    option: SitingPlace,
+    same_bsa: bool | None,
+    trace: Trace,
+    unknown: str,
+) -> SitingTier:
+    """Return tier 3 (same bank service area as the impact) or tier 4, with the reason.
+
+    ``unknown`` is the reason's opening when the bank service area is not known.
+    """
+    if same_bsa:
+        trace.because(f"Same bank service area ({impact.bsa}) as the impact: tier 3.")
+        return SitingTier.SAME_BANK_SERVICE_AREA
+    trace.because(
+        f"In another bank service area ({option.bsa}) than the impact ({impact.bsa}): tier 4."
+        if same_bsa is False
+        else f"{unknown}: tier 4."
+    )
+    return SitingTier.OTHER_BANK_SERVICE_AREA
+
+
 def _site_tier(
     impact: SitingPlace,
     option: SitingPlace,
@@ -374,15 +396,9 @@ def _site_tier(
     elif same_major:
         tier = SitingTier.SAME_MAJOR_WATERSHED
         trace.because(f"Same major watershed ({impact.major}) as the impact: tier 2.")
-    elif same_bsa:
-        tier = SitingTier.SAME_BANK_SERVICE_AREA
-        trace.because(f"Same bank service area ({impact.bsa}) as the impact: tier 3.")
     else:
-        tier = SitingTier.OTHER_BANK_SERVICE_AREA
-        trace.because(
-            f"In another bank service area ({option.bsa}) than the impact ({impact.bsa}): tier 4."
-            if same_bsa is False
-            else "No shared watershed or bank service area is known: tier 4."
+        tier = _bank_service_area_tier(
+            impact, option, same_bsa, trace, "No shared watershed or bank service area is known"
         )
     trace.cite(CITE_TIER[tier])
     # say what unknown value could raise the tier
@@ -419,22 +435,15 @@ def _bank_tier(
         "at the bank service area level (clause (3)), so a bank is never tier 1 or 2."
     )
     shared = "minor watershed" if same_minor else "major watershed" if same_major else None
-    if same_bsa:
-        tier = SitingTier.SAME_BANK_SERVICE_AREA
-        trace.because(f"Same bank service area ({impact.bsa}) as the impact: tier 3.")
-    else:
-        tier = SitingTier.OTHER_BANK_SERVICE_AREA
-        trace.because(
-            f"In another bank service area ({option.bsa}) than the impact ({impact.bsa}): tier 4."
-            if same_bsa is False
-            else "The bank service area is not known to be the same: tier 4."
+    tier = _bank_service_area_tier(
+        impact, option, same_bsa, trace, "The bank service area is not known to be the same"
+    )
+    if same_bsa is None:
+        trace.check(
+            f"the bank service area of the {_missing(impact, option, 'bsa')}: it is "
+            "unknown; in the same bank service area the credits are tier 3 "
+            "(§ 103G.222, subd. 3(a)(3), (c))"
         )
-        if same_bsa is None:
-            trace.check(
-                f"the bank service area of the {_missing(impact, option, 'bsa')}: it is "
-                "unknown; in the same bank service area the credits are tier 3 "
-                "(§ 103G.222, subd. 3(a)(3), (c))"
-            )
     if shared:
         trace.because(
             f"The bank is in the same {shared} as the impact: not a higher tier for banked "

@@ -91,19 +91,21 @@ def sequencing_without_alternatives_analysis(
         "The applicable amount is that of § 103G.2241, subd. 9(a) for the project (confirm "
         "which amount applies where subd. 9(d) replaces it in the metropolitan area).",
     )
-    if trace.passes(key, excess):
-        trace.because(
+    return trace.decide_limit(
+        key,
+        excess,
+        within=(
             f"The project's {fmt_sqft(total)} does not exceed the applicable amount of "
             f"{fmt_sqft(applicable)} by more than {fmt_sqft(allowance)}: the local government "
             "unit may make an on-site sequencing determination without a written "
             "alternatives analysis."
-        )
-        return trace.decide(Outcome.ELIGIBLE, True)
-    trace.because(
-        f"The project's {fmt_sqft(total)} exceeds the applicable amount of {fmt_sqft(applicable)} "
-        f"by more than {fmt_sqft(allowance)}: a written alternatives analysis is needed."
+        ),
+        beyond=(
+            f"The project's {fmt_sqft(total)} exceeds the applicable amount of "
+            f"{fmt_sqft(applicable)} by more than {fmt_sqft(allowance)}: a written "
+            "alternatives analysis is needed."
+        ),
     )
-    return trace.decide(Outcome.NOT_ELIGIBLE, False)
 
 
 def public_comment_required(

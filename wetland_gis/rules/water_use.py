@@ -39,12 +39,12 @@ from enum import Enum
 from fractions import Fraction
 from functools import lru_cache, partial
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
+from wetland_gis.decision import freeze
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
-from wetland_gis.rules.facts import PERCENT, Trace, exact, fmt_number
+from wetland_gis.rules.facts import PERCENT, Trace, check_choice, exact, fmt_number
 from wetland_gis.rules.percentage_area import normalise_county
 
 __all__ = [
@@ -64,6 +64,7 @@ __all__ = [
     "ONCE_THROUGH_KINDS",
     "MONTHS",
     "RULE_IDS",
+    "WaterRule",
     "water_use_parameters",
     "editions",
     "editions_for",
@@ -104,20 +105,24 @@ USES = (
     "surface_water_level",
     "other",
 )
-#: Entity types understood (column ``entity_type``).
-ENTITY_TYPES = (
-    "person",
-    "business",
-    "nonprofit",
-    "school_district",
+# subd. 4b(b): "a local unit of government, rural water district ... or Tribal unit of government"
+_LOCAL_UNITS = (
     "municipality",
     "city_first_class",
     "county",
     "local_government",
     "rural_water_district",
     "tribal_government",
-    "state_agency",
-    "federal_agency",
+)
+_AGENCY_TYPES = ("state_agency", "federal_agency")
+#: Entity types understood (column ``entity_type``).
+ENTITY_TYPES = (
+    "person",
+    "business",
+    "nonprofit",
+    "school_district",
+    *_LOCAL_UNITS,
+    *_AGENCY_TYPES,
     "other",
 )
 #: Sources (column ``source``).
@@ -127,31 +132,9 @@ PERMIT_ACTIONS = ("new", "modified", "existing")
 #: Kinds of once-through system (column ``once_through``; blank = not once-through).
 ONCE_THROUGH_KINDS = ("cooling", "other", "thermal_exchange", "aquifer_storage_recovery")
 
-_AGENCIES = frozenset({"state_agency", "federal_agency"})
-_PUBLIC = frozenset(
-    {
-        "municipality",
-        "city_first_class",
-        "county",
-        "local_government",
-        "rural_water_district",
-        "tribal_government",
-        "state_agency",
-        "federal_agency",
-        "school_district",
-    }
-)
-# subd. 4b(b): "a local unit of government, rural water district ... or Tribal unit of government"
-_PUBLIC_SUPPLY_HOLDERS = frozenset(
-    {
-        "municipality",
-        "city_first_class",
-        "county",
-        "local_government",
-        "rural_water_district",
-        "tribal_government",
-    }
-)
+_AGENCIES = frozenset(_AGENCY_TYPES)
+_PUBLIC = frozenset({*_LOCAL_UNITS, *_AGENCY_TYPES, "school_district"})
+_PUBLIC_SUPPLY_HOLDERS = frozenset(_LOCAL_UNITS)
 _NONPROFIT_RATE = frozenset({"nonprofit", "school_district"})
 _RETURNING_SYSTEMS = frozenset({"thermal_exchange", "aquifer_storage_recovery"})
 _NEW_OR_MODIFIED = frozenset({"new", "modified"})
@@ -181,18 +164,6 @@ RULE_IDS = {
 }
 
 _LAW = "Minn. Stat. § 103G.271"
-#: The decisions a permit's headline outcome is taken from (not the fee decisions).
-_HEADLINE_RULES = frozenset(
-    RULE_IDS[k]
-    for k in (
-        "permit_required",
-        "mt_simon_hinckley",
-        "bulk_sale",
-        "once_through",
-        "surface_water_levels",
-        "data_center",
-    )
-)
 _CENT = Decimal("0.01")
 
 
@@ -465,22 +436,13 @@ class FeeReadings:
     irrigation_minimum: str = "floor"
 
     def __post_init__(self) -> None:
-        if self.boundary not in BOUNDARY_READINGS:
-            raise RulesInputError(
-                f"boundary reading {self.boundary!r} is not one of {list(BOUNDARY_READINGS)}"
-            )
-        if self.irrigation_minimum not in IRRIGATION_MINIMUM_READINGS:
-            raise RulesInputError(
-                f"irrigation minimum reading {self.irrigation_minimum!r} is not one of "
-                f"{list(IRRIGATION_MINIMUM_READINGS)}"
-            )
+        check_choice(self.boundary, BOUNDARY_READINGS, "boundary reading")
+        check_choice(
+            self.irrigation_minimum, IRRIGATION_MINIMUM_READINGS, "irrigation minimum reading"
+        )
 
 
 # --------------------------------------------------------------------------- decisions
-
-
-def _freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return MappingProxyType(dict(mapping or {}))
 
 
 @dataclass(frozen=True)
@@ -533,7 +495,7 @@ class WaterDecision:
 
     def __post_init__(self) -> None:
         for name in ("inputs", "parameters", "amounts"):
-            object.__setattr__(self, name, _freeze(getattr(self, name)))
+            object.__setattr__(self, name, freeze(getattr(self, name)))
         for name in ("citations", "reasons", "verify", "flags"):
             object.__setattr__(self, name, tuple(dict.fromkeys(getattr(self, name))))
         if not self.citation and self.citations:
@@ -788,15 +750,63 @@ def fmt_value(value: Any) -> str:
     return str(value)
 
 
-def _run_rule(
-    core: Callable[[Appropriation, _Rec], tuple[WaterOutcome, Any]],
-    name: str,
-    a: Appropriation,
-    as_of: str | dt.date | None,
-    params: ParameterSet | None,
-) -> WaterDecision:
-    """Run one restriction rule on one appropriation under the edition(s) of ``as_of``."""
-    return _run(lambda rec: core(a, rec), RULE_IDS[name], a.permit_id, a.facts(), as_of, params)
+#: The core of a public rule: the appropriation and one edition's trace -> outcome, value.
+_RuleCore = Callable[[Appropriation, _Rec], tuple[WaterOutcome, Any]]
+
+
+class WaterRule(Protocol):
+    """A public rule of § 103G.271 on one appropriation, e.g. :func:`bulk_sale`.
+
+    Parameters
+    ----------
+    a : Appropriation
+        The appropriation (its ``permit_id`` is the decision's subject).
+    as_of : str or date, optional
+        Application date (default today): the rule is evaluated under every edition in
+        force on it.
+    params : ParameterSet, optional
+        Water-use parameter tree (default the shipped one).
+
+    Returns
+    -------
+    WaterDecision
+        The rule's decision; each rule's docstring names its outcomes.
+    """
+
+    __name__: str
+
+    def __call__(
+        self,
+        a: Appropriation,
+        *,
+        as_of: str | dt.date | None = None,
+        params: ParameterSet | None = None,
+    ) -> WaterDecision:
+        """Return the rule's decision for ``a`` on ``as_of``."""
+        ...
+
+
+def _water_rule(core: _RuleCore) -> WaterRule:
+    """Return the public :class:`WaterRule` that runs ``core`` (``_name`` -> ``name``).
+
+    The public function is named ``core``'s name without its underscore (a
+    :data:`RULE_IDS` key), has ``core``'s docstring and the signature of
+    :class:`WaterRule`.
+    """
+    name = core.__name__.removeprefix("_")
+    rule_id = RULE_IDS[name]
+
+    def rule(
+        a: Appropriation,
+        *,
+        as_of: str | dt.date | None = None,
+        params: ParameterSet | None = None,
+    ) -> WaterDecision:
+        return _run(lambda rec: core(a, rec), rule_id, a.permit_id, a.facts(), as_of, params)
+
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = core.__doc__
+    return rule
 
 
 def _run(
@@ -832,6 +842,14 @@ def _any_false(*values: bool | None) -> bool:
     return any(v is False for v in values)
 
 
+def _not_in_edition(rec: _Rec, prefix: str, provision: str) -> bool:
+    """Return True, saying so, when the edition has no ``provision`` (``prefix + 'in_force'``)."""
+    if rec.value(prefix + "in_force"):
+        return False
+    rec.because(f"This edition has no {provision}.")
+    return True
+
+
 def _in_counties(rec: _Rec, key: str, county: str | None) -> bool | None:
     if county is None or not str(county).strip():
         return None
@@ -843,6 +861,22 @@ def _in_counties(rec: _Rec, key: str, county: str | None) -> bool | None:
 
 
 def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return whether a water-use permit is required (subd. 1(a), 1(b), 4(a), 4(b)).
+
+    The public :func:`permit_required` is a :class:`WaterRule`: ``permit_required(a,
+    as_of=None, params=None)``.
+
+    Returns
+    -------
+    WaterDecision
+        ``permit_not_required``, ``permit_required``, ``local_approval`` or
+        ``indeterminate``.
+
+    Notes
+    -----
+    Subd. 4(a) needs both conditions: less than the daily amount **and** no more than the
+    annual amount. An unknown daily amount does not satisfy it.
+    """
     p = "water_use.permit."
     rec.cite(f"{_LAW}, subd. 1(a)")
     commissioner = "the commissioner does not require a permit under § 103G.287, subd. 4(b)"
@@ -981,37 +1015,18 @@ def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.REQUIRED, None
 
 
-def permit_required(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return whether a water-use permit is required (subd. 1(a), 1(b), 4(a), 4(b)).
-
-    Parameters
-    ----------
-    a : Appropriation
-    as_of : str or date, optional
-        Application date (default today).
-    params : ParameterSet, optional
-        Water-use parameter tree (default the shipped one).
-
-    Returns
-    -------
-    WaterDecision
-        ``permit_not_required``, ``permit_required``, ``local_approval`` or
-        ``indeterminate``.
-
-    Notes
-    -----
-    Subd. 4(a) needs both conditions: less than the daily amount **and** no more than the
-    annual amount. An unknown daily amount does not satisfy it.
-    """
-    return _run_rule(_permit_required, "permit_required", a, as_of, params)
+permit_required = _water_rule(_permit_required)
 
 
 # --------------------------------------------------------------------------- subd. 4a
 
 
 def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the Mt. Simon-Hinckley restriction on a new permit (subd. 4a).
+
+    The 2018 edition restricts it in a metropolitan county (§ 473.121, subd. 4) only and
+    also ends once-through permits there (4a(b)); the 2025 edition restricts it everywhere.
+    """
     key = "water_use.mt_simon_hinckley.metropolitan_county_only"
     metro_only = rec.value(key)
     rec.ref(key)
@@ -1121,24 +1136,16 @@ def _mt_simon_hinckley(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.ALLOWED, None
 
 
-def mt_simon_hinckley(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the Mt. Simon-Hinckley restriction on a new permit (subd. 4a).
-
-    The 2018 edition restricts it in a metropolitan county (§ 473.121, subd. 4) only and
-    also ends once-through permits there (4a(b)); the 2025 edition restricts it everywhere.
-    """
-    return _run_rule(_mt_simon_hinckley, "mt_simon_hinckley", a, as_of, params)
+mt_simon_hinckley = _water_rule(_mt_simon_hinckley)
 
 
 # --------------------------------------------------------------------------- subd. 4b
 
 
 def _bulk_sale(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the bulk transport or sale restriction (subd. 4b, 2025 edition only)."""
     b = "water_use.bulk_sale."
-    if not rec.value(b + "in_force"):
-        rec.because("This edition has no subd. 4b (bulk transport or sale).")
+    if _not_in_edition(rec, b, "subd. 4b (bulk transport or sale)"):
         return WaterOutcome.NOT_APPLICABLE, None
     rec.ref(b + "annual_gallons")
     if not a.is_new_or_modified:
@@ -1221,17 +1228,14 @@ def _bulk_sale(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.ALLOWED, None
 
 
-def bulk_sale(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the bulk transport or sale restriction (subd. 4b, 2025 edition only)."""
-    return _run_rule(_bulk_sale, "bulk_sale", a, as_of, params)
+bulk_sale = _water_rule(_bulk_sale)
 
 
 # --------------------------------------------------------------------------- subd. 5
 
 
 def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the once-through system restrictions (subd. 5(a)-(c))."""
     o = "water_use.once_through."
     if a.once_through is None:
         rec.because("Not a once-through system.")
@@ -1307,17 +1311,14 @@ def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.VERIFY, None
 
 
-def once_through(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the once-through system restrictions (subd. 5(a)-(c))."""
-    return _run_rule(_once_through, "once_through", a, as_of, params)
+once_through = _water_rule(_once_through)
 
 
 # --------------------------------------------------------------------------- subd. 5a, 5b
 
 
 def _surface_water_levels(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the surface water level maintenance restriction (subd. 5a)."""
     key = "water_use.surface_water_levels.annual_gallons"
     rec.ref(key)
     if a.use != "surface_water_level":
@@ -1363,17 +1364,13 @@ def _surface_water_levels(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, An
     return WaterOutcome.NOT_APPLICABLE, None
 
 
-def surface_water_levels(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the surface water level maintenance restriction (subd. 5a)."""
-    return _run_rule(_surface_water_levels, "surface_water_levels", a, as_of, params)
+surface_water_levels = _water_rule(_surface_water_levels)
 
 
 def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
+    """Return the permit conditions for large data center appropriations (subd. 5b, 2025)."""
     d = "water_use.data_center."
-    if not rec.value(d + "in_force"):
-        rec.because("This edition has no subd. 5b (data centers).")
+    if _not_in_edition(rec, d, "subd. 5b (data centers)"):
         rec.cite(f"{_LAW}, subd. 5b")
         return WaterOutcome.NOT_APPLICABLE, None
     key = d + "annual_gallons"
@@ -1428,11 +1425,7 @@ def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     return WaterOutcome.NOT_APPLICABLE, None
 
 
-def data_center(
-    a: Appropriation, *, as_of: str | dt.date | None = None, params: ParameterSet | None = None
-) -> WaterDecision:
-    """Return the permit conditions for large data center appropriations (subd. 5b, 2025)."""
-    return _run_rule(_data_center, "data_center", a, as_of, params)
+data_center = _water_rule(_data_center)
 
 
 # --------------------------------------------------------------------------- subd. 6 fee
@@ -1867,6 +1860,8 @@ _RESTRICTIONS = (
     ("surface_water_levels", _surface_water_levels),
     ("data_center", _data_center),
 )
+#: The decisions a permit's headline outcome is taken from (not the fee decisions).
+_HEADLINE_RULES = frozenset(RULE_IDS[k] for k in ("permit_required", *dict(_RESTRICTIONS)))
 
 
 def _edition_screen(

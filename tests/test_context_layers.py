@@ -382,6 +382,16 @@ def test_drainage_systems_and_easements_are_drawn_on_the_tep_map(crow_wing):
     html = result.explore().get_root().render()
     assert "Public drainage systems" in html and "Conservation easements" in html
     assert "RIM-2" in html and "CD 12" in html
+    assert "Conservation easement RIM-2" in html and "Public drainage system CD 12" in html
+
+
+def test_the_popup_lists_the_any_overlap_layers_an_impact_touches():
+    from wetland_gis.mapping.popups import decision_chain
+
+    row = {"drainage_system": "CD 12; CD 3", "conservation_easement": "", "outcome": ""}
+    steps = dict(decision_chain(row, None))
+    assert steps["layers touched"] == "Public drainage system CD 12; CD 3"
+    assert "layers touched" not in dict(decision_chain({"drainage_system": None}, None))
 
 
 # ------------------------------------------------------------------------------- docs

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.enums import ImpactOutcome, SitingTier
 from wetland_gis.io.values import parse_bool
 from wetland_gis.rules.priority import CITE_TIER
@@ -228,6 +229,17 @@ def decision_chain(
                 f"calcareous fen: {fmt(fen)}; public waters wetland: {fmt(pww)}",
             )
         )
+
+    touched = [
+        f"{spec.map.noun if spec.map else spec.name} {ids}"
+        for spec in LAYER_SPECS.values()
+        if spec.id_column is not None
+        and spec.id_column in cols
+        and isinstance(ids := get(spec.id_column), str)
+        and ids
+    ]
+    if touched:  # the any-overlap layers of the registry (drainage systems, easements)
+        chain.append(("layers touched", "; ".join(touched)))
 
     outcome = fmt(get("outcome"))
     if outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:

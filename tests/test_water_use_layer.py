@@ -15,6 +15,7 @@ import shapely
 import wetland_gis as wg
 from wetland_gis.cli import main
 from wetland_gis.errors import FieldMappingError, MissingCRSError
+from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.water_use import geodesic_miles, water_use, water_use_map
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,19 +24,6 @@ POINTS = SAMPLE / "appropriations.gpkg"
 CSV = SAMPLE / "appropriations.csv"
 AQUIFER = SAMPLE / "synthetic_mt_simon_hinckley.gpkg"
 E2018, E2025, GAP = "2018-06-01", "2026-06-01", "2022-06-01"
-TRACE = [
-    "project",
-    "impact_id",
-    "seq",
-    "rule_id",
-    "citation",
-    "outcome",
-    "value",
-    "reason",
-    "verify",
-    "inputs",
-    "parameters",
-]
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +115,7 @@ def test_between_the_editions_the_fee_table_names_both_figures():
 
 def test_the_trace_table_follows_the_contract(r2025):
     d = r2025.decisions
-    assert list(d.columns[: len(TRACE)]) == TRACE
+    assert list(d.columns[: len(TRACE_COLUMNS)]) == list(TRACE_COLUMNS)
     assert (d["citation"].str.startswith("Minn. Stat. §")).all()
     assert d.groupby("project")["seq"].apply(lambda s: list(s) == list(range(1, len(s) + 1))).all()
     assert set(d.loc[d["impact_id"] == "WU-07", "rule_id"]) >= {

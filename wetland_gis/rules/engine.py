@@ -516,10 +516,6 @@ def _listed(value: Any) -> Any:
     return list(value) if isinstance(value, (list, tuple)) else value
 
 
-def _num(value: Decimal) -> float:
-    return float(value)
-
-
 # --- the engine --------------------------------------------------------------------------
 
 

@@ -1060,7 +1060,7 @@ def water_use_map(
     if rings:
         folium.GeoJson(
             {"type": "FeatureCollection", "features": rings},
-            name="Bulk sale: 50 and 100 mile rings",
+            name=f"Bulk sale: {' and '.join(f'{float(r):g}' for r in radii)} mile rings",
             style_function=lambda f: {
                 "color": "#c0392b",
                 "weight": 1.5,

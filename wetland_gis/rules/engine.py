@@ -52,7 +52,13 @@ from wetland_gis.enums import (
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table
-from wetland_gis.rules.de_minimis import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR
+from wetland_gis.rules.de_minimis import (
+    CALCAREOUS_FENS,
+    EXEMPTION_STANDARDS,
+    SUBD9,
+    TYPES_1_2_6_7,
+    TYPES_3_4_5_8_CEDAR,
+)
 from wetland_gis.rules.facts import (
     PERCENT,
     SQFT_PER_ACRE,
@@ -67,6 +73,7 @@ from wetland_gis.rules.procedure import (
     public_comment_required,
     sequencing_without_alternatives_analysis,
 )
+from wetland_gis.rules.public_waters import OUTSIDE_WCA
 from wetland_gis.rules.replacement import replacement_ratio
 from wetland_gis.rules.trace import TraceLog
 
@@ -88,10 +95,6 @@ PER_CLAUSE = "per_clause"
 ONE_CLAUSE = "one_clause"
 CLAUSE_READINGS = (PER_CLAUSE, ONE_CLAUSE)
 
-SUBD9 = "Minn. Stat. § 103G.2241, subd. 9"
-EXEMPTION_STANDARDS = "Minn. R. 8420.0420, subp. 1"
-CALCAREOUS_FENS = "Minn. Stat. § 103G.223"
-PUBLIC_WATERS_WETLANDS = "Minn. Stat. § 103G.005, subd. 19(b)"
 PUBLIC_WATERS_DRAINING = "Minn. Stat. § 103G.221"
 PUBLIC_WATERS_PERMIT = "Minn. Stat. § 103G.245"
 PARTIAL_DRAINAGE = "Minn. R. 8420.0522, subp. 2"
@@ -752,7 +755,7 @@ def _decide(
                 project,
                 w.iid,
                 "public_waters_wetland",
-                PUBLIC_WATERS_WETLANDS,
+                OUTSIDE_WCA,
                 _O_REQUIRED,
                 float(w.counted),
                 'A public waters wetland is not a "wetland" for the de minimis exemption '

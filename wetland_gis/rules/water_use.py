@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -44,7 +43,7 @@ from typing import Any, Protocol
 from wetland_gis.decision import freeze
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
-from wetland_gis.rules.facts import PERCENT, Trace, check_choice, exact, fmt_number
+from wetland_gis.rules.facts import PERCENT, Trace, check_area, check_choice, exact, fmt_number
 from wetland_gis.rules.percentage_area import normalise_county
 
 __all__ = [
@@ -410,14 +409,8 @@ def _check_choice(value: Any, allowed: Sequence[str], name: str, pid: str) -> No
 
 
 def _check_amount(value: Any, name: str, pid: str) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
-        raise RulesInputError(f"permit {pid!r}: {name} must be a number, got {value!r}")
-    if not math.isfinite(float(value)) or value < 0:
-        raise RulesInputError(
-            f"permit {pid!r}: {name} must be a finite number 0 or more, got {value!r}"
-        )
+    if value is not None:
+        check_area(value, f"permit {pid!r}: {name}")
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from pyproj import Geod
 from wetland_gis.context import Context, load_context
 from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
 from wetland_gis.io.layers import read_layer
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
@@ -72,7 +73,7 @@ __all__ = [
 #: The international mile in metres (a unit conversion, not a legal number).
 METRES_PER_MILE = 1609.344
 #: Areas and overlays in NAD83 / UTM zone 15N, as everywhere in wetland_gis.
-WORK_CRS = "EPSG:26915"
+WORK_CRS = WORKING_CRS
 _LONLAT = "EPSG:4326"
 _GEOD = Geod(ellps="WGS84")
 
@@ -396,7 +397,8 @@ def _counties_of(points: gpd.GeoSeries, counties: gpd.GeoDataFrame) -> pd.Series
 
 
 def _in_aquifer(points: gpd.GeoSeries, aquifer: gpd.GeoDataFrame) -> pd.Series:
-    extent = aquifer.to_crs(WORK_CRS).geometry.union_all()
+    """Return whether each point lies in the aquifer extent (both in the working CRS)."""
+    extent = aquifer.geometry.union_all()
     ok = ~(points.isna() | points.is_empty)
     out = pd.Series([None] * len(points), index=points.index, dtype=object)
     out.loc[ok] = points[ok].intersects(extent).astype(bool).to_numpy()
@@ -597,7 +599,8 @@ def water_use(
     manifest.add_records(getattr(ctx, "records", []) or [])
 
     cols = _match_columns(list(gdf.columns))
-    out = gdf.copy()
+    out, reprojected = to_working_crs(gdf, source=record.path)
+    manifest.add_records(reprojected)
     geom = out.geometry
     status = pd.Series(ASSESSED, index=out.index, dtype=object)
     reason = pd.Series("", index=out.index, dtype=object)
@@ -615,30 +618,27 @@ def water_use(
         "in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
         for k in kinds[wrong]
     ]
-    work = out.to_crs(WORK_CRS) if out.crs is not None else out
-    good_geom = work.geometry.where(status == ASSESSED, None)
-    if not str(out.crs).upper().endswith("26915"):
-        manifest.add_records([f"points reprojected from {record.crs} to {WORK_CRS}"])
-    county = _counties_of(gpd.GeoSeries(good_geom, crs=WORK_CRS), ctx.counties)
-    lonlat = gpd.GeoSeries(good_geom, crs=WORK_CRS).to_crs(_LONLAT)
+    good = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS)
+    county = _counties_of(good, ctx.counties)
+    lonlat = good.to_crs(_LONLAT)
     in_aquifer = pd.Series([None] * len(out), index=out.index, dtype=object)
     aquifer_source = "unknown"
     if aquifer is not None:
         if isinstance(aquifer, gpd.GeoDataFrame):
-            aq = aquifer
+            aq, aq_source = aquifer, "the aquifer layer"
             manifest.add_input(
                 InputRecord("aquifer", "<GeoDataFrame>", None, "", str(aq.crs), len(aq))
             )
         else:
             read = read_layer(aquifer, aquifer_layer)
-            aq = read.gdf
+            aq, aq_source = read.gdf, read.source
             manifest.add_input(
                 InputRecord("aquifer", read.source, read.layer, read.sha256, read.crs, len(aq))
             )
             manifest.add_records(read.records)
-        if aq.crs is None:
-            raise InputError("the aquifer layer has no CRS: set it in QGIS (Layer > Set CRS)")
-        in_aquifer = _in_aquifer(gpd.GeoSeries(good_geom, crs=WORK_CRS), aq)
+        aq, reprojected = to_working_crs(aq, source=aq_source)
+        manifest.add_records(reprojected)
+        in_aquifer = _in_aquifer(good, aq)
         aquifer_source = "aquifer layer"
 
     facts: dict[int, Appropriation] = {}
@@ -744,8 +744,6 @@ def water_use(
         ],
     )
     points_out = gpd.GeoDataFrame(out, geometry=out.geometry.name, crs=out.crs)
-    if points_out.crs is not None:
-        points_out = points_out.to_crs(WORK_CRS)
     return WaterUseResult(
         points_out, decisions, fees, schedules, screening, manifest, extra_decisions
     )

@@ -4,7 +4,7 @@ Minn. R. 8420.0117, subp. 1 lists every county by percentage-area class and Minn
 § 103G.2241, subd. 9(d) names the 11 metropolitan counties; both lists are parameters
 (``percentage_area.counties.*``, ``metropolitan_area.counties``). :func:`county_classes`
 answers both questions for a county name as a county layer writes it, through the rules
-core's :func:`~wetland_gis.rules.percentage_area.percentage_area_of_county` and
+core's :func:`~wetland_gis.rules.percentage_area.county_index` and
 :func:`~wetland_gis.rules.metro.in_metropolitan_area`, so the geometry and the rules never
 disagree. Plain values only: no geometry library is imported.
 """
@@ -14,30 +14,12 @@ from __future__ import annotations
 import datetime as dt
 
 from wetland_gis.enums import PercentageArea
-from wetland_gis.errors import RulesInputError
 from wetland_gis.io.values import normalise_county
-from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules.metro import in_metropolitan_area
-from wetland_gis.rules.percentage_area import percentage_area_of_county
+from wetland_gis.rules.percentage_area import county_index
 
 __all__ = ["county_classes"]
-
-_COUNTY_LIST_KEYS = (
-    "percentage_area.counties.greater_than_80",
-    "percentage_area.counties.from_50_to_80",
-    "percentage_area.counties.less_than_50",
-    "metropolitan_area.counties",
-)
-
-
-def _listed_county(name: str, params: ParameterSet, as_of: str | dt.date | None) -> str | None:
-    """Return the county as the parameter lists spell it, or None when it is on no list."""
-    key = normalise_county(name)
-    for pkey in _COUNTY_LIST_KEYS:
-        for listed in params.value(pkey, as_of):
-            if normalise_county(str(listed)) == key:
-                return str(listed)
-    return None
 
 
 def county_classes(
@@ -48,8 +30,8 @@ def county_classes(
     The class comes from the three county lists of Minn. R. 8420.0117, subp. 1 and the
     flag from the 11-county list of Minn. Stat. § 103G.2241, subd. 9(d), both read from
     the parameters (``percentage_area.counties.*``, ``metropolitan_area.counties``) by
-    the rules core's ``percentage_area_of_county`` and ``in_metropolitan_area``, so the
-    geometry and the rules never disagree. The name is first matched to the spelling of
+    the rules core's ``county_index`` and ``in_metropolitan_area``, so the geometry and
+    the rules never disagree. The name is first matched to the spelling of
     the lists with :func:`wetland_gis.io.values.normalise_county`.
 
     Parameters
@@ -75,12 +57,9 @@ def county_classes(
     if not isinstance(name, str) or not name.strip():
         return None, None
     params = params if params is not None else default_parameters()
-    listed = _listed_county(name, params, as_of)
-    if listed is None:
-        return None, None  # on no list: not a Minnesota county name
-    try:
-        pct = percentage_area_of_county(listed, params=params, as_of=as_of).value
-        metro = in_metropolitan_area(listed, params=params, as_of=as_of).value
-    except RulesInputError:  # on the metro list but not a percentage-area list
-        return None, None
-    return PercentageArea(pct), bool(metro)
+    day = as_date(as_of)
+    found = county_index(params, day).get(normalise_county(name))
+    if found is None:
+        return None, None  # on no percentage-area list: not a Minnesota county name
+    listed, pct = found
+    return pct, bool(in_metropolitan_area(listed, params=params, as_of=day).value)

@@ -602,7 +602,7 @@ def _gal(value: float | Fraction) -> str:
     return f"{fmt_number(float(value))} gallons"
 
 
-def _single(result: _Result) -> WaterDecision:
+def _single(result: _Result, as_of: str = "") -> WaterDecision:
     rec = result.rec
     value = result.value
     if isinstance(value, Fraction):
@@ -629,13 +629,14 @@ def _single(result: _Result) -> WaterDecision:
         amounts={**rec.amounts, **rec.extra},
         flags=tuple(rec.flags),
         schedule=tuple(rec.rows),
+        as_of=as_of,
     )
 
 
 def _merge(results: Sequence[_Result], day: dt.date) -> WaterDecision:
     """Merge one rule's answers under each edition into one decision."""
     if len(results) == 1:
-        return replace(_single(results[0]), as_of=day.isoformat())
+        return _single(results[0], as_of=day.isoformat())
     singles = [_single(r) for r in results]
     older, newer = singles[0], singles[-1]
     eds = [r.rec.edition for r in results]
@@ -2195,9 +2196,7 @@ def past_unpermitted_fees(
         rec.because("A year's fee is not known (see the schedule): no total is given.")
         rec.check("The fee of each year marked indeterminate or not assessed.")
         return _single(_Result(rec, WaterOutcome.INDETERMINATE, None, a.facts()))
-    return replace(
-        _single(_Result(rec, WaterOutcome.SCHEDULE, total, a.facts())), as_of=day.isoformat()
-    )
+    return _single(_Result(rec, WaterOutcome.SCHEDULE, total, a.facts()), as_of=day.isoformat())
 
 
 def late_payment_penalty(
@@ -2252,8 +2251,8 @@ def late_payment_penalty(
             f"The balance has not remained unpaid {grace} days after the second notice "
             f"({start.isoformat()}): no penalty yet."
         )
-        return replace(
-            _single(_Result(rec, WaterOutcome.NO_FEE, Fraction(0), inputs)), as_of=day.isoformat()
+        return _single(
+            _Result(rec, WaterOutcome.NO_FEE, Fraction(0), inputs), as_of=day.isoformat()
         )
     months = (day.year - due.year) * len(MONTHS) + day.month - due.month
     if day.day < due.day:
@@ -2272,4 +2271,4 @@ def late_payment_penalty(
     )
     rec.check("Whether the DNR compounds the penalty or counts part months.")
     rec.check("Failure to pay is sufficient cause for revoking the permit (subd. 6(e)).")
-    return replace(_single(_Result(rec, WaterOutcome.FEE, penalty, inputs)), as_of=day.isoformat())
+    return _single(_Result(rec, WaterOutcome.FEE, penalty, inputs), as_of=day.isoformat())

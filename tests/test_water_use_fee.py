@@ -413,6 +413,7 @@ def test_6a_schedule_covers_the_seven_years_before_notification_by_edition():
     assert by_year[2018]["fee_usd"] == 262.5 and by_year[2018]["edition"] == "2018"
     assert by_year[2017]["outcome"] == "not_assessed"
     assert d.outcome == OUT.INDETERMINATE and d.value is None
+    assert d.as_of == "2019-12-31"  # an indeterminate schedule says its date too
 
 
 def test_6a_schedule_in_the_2025_edition_only_sums():
@@ -420,6 +421,7 @@ def test_6a_schedule_in_the_2025_edition_only_sums():
     d = wu.past_unpermitted_fees(a, 2033, first_unpermitted_year=2030)
     assert [r["year"] for r in d.schedule] == [2030, 2031, 2032]
     assert d.outcome == OUT.SCHEDULE and d.value == 3 * 450.0
+    assert d.as_of == "2033-12-31"
 
 
 def test_6a_years_between_the_editions_are_indeterminate():

@@ -2195,7 +2195,9 @@ def past_unpermitted_fees(
     if total is None:
         rec.because("A year's fee is not known (see the schedule): no total is given.")
         rec.check("The fee of each year marked indeterminate or not assessed.")
-        return _single(_Result(rec, WaterOutcome.INDETERMINATE, None, a.facts()))
+        return _single(
+            _Result(rec, WaterOutcome.INDETERMINATE, None, a.facts()), as_of=day.isoformat()
+        )
     return _single(_Result(rec, WaterOutcome.SCHEDULE, total, a.facts()), as_of=day.isoformat())
 
 

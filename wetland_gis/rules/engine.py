@@ -48,6 +48,7 @@ from wetland_gis.enums import (
     PercentageArea,
     ProjectOutcome,
     ShorelandZone,
+    WetlandType,
 )
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
@@ -56,8 +57,7 @@ from wetland_gis.rules.de_minimis import (
     CALCAREOUS_FENS,
     EXEMPTION_STANDARDS,
     SUBD9,
-    TYPES_1_2_6_7,
-    TYPES_3_4_5_8_CEDAR,
+    type_group,
 )
 from wetland_gis.rules.facts import (
     PERCENT,
@@ -362,15 +362,11 @@ class _RuleBook:
         self.claims = claims
         v = params.value
         self.table: AmountTable = amount_table(params, day)
-        g1 = frozenset(int(t) for t in v("de_minimis.type_groups.types_1_2_6_7", day))
-        g3 = frozenset(int(t) for t in v("de_minimis.type_groups.types_3_4_5_8", day))
-        self.group_of: dict[tuple[int, bool], str] = {}
-        for t in range(min(g1 | g3), max(g1 | g3) + 1):
-            for cedar in (False, True):
-                if cedar or t in g3:
-                    self.group_of[(t, cedar)] = TYPES_3_4_5_8_CEDAR
-                elif t in g1:
-                    self.group_of[(t, cedar)] = TYPES_1_2_6_7
+        self.group_of = {
+            (int(t), cedar): type_group(t, cedar, params, day)
+            for t in WetlandType
+            for cedar in (False, True)
+        }
         self.since = v("de_minimis.cumulative.since", day)
         self.pct_portion = _dec(v("de_minimis.cumulative.percent_of_portion", day))
         self.floor = _dec(v("de_minimis.cumulative.floor", day))

@@ -22,7 +22,6 @@ Three ways to run:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
@@ -523,11 +522,11 @@ def stream_assess(
 
 def _trace_for_disk(trace: pd.DataFrame) -> pd.DataFrame:
     """Return a trace table with its list and dict columns as JSON text (the contract)."""
-    from wetland_gis.rules.trace import JSON_COLUMNS
+    from wetland_gis.rules.trace import JSON_COLUMNS, encode_trace_value
 
     out = trace.copy()
     for name in JSON_COLUMNS:
-        out[name] = [json.dumps(v, ensure_ascii=False, default=str) for v in out[name]]
+        out[name] = [encode_trace_value(v) for v in out[name]]
     out["value"] = pd.to_numeric(out["value"], errors="coerce")
     return out
 

@@ -191,7 +191,7 @@ def _merge(
         *(i for i in manifest.inputs if i.role != "impacts"),
     ]
     for r in results[1:]:
-        manifest.add_records(rec for rec in r["manifest"].records if rec not in manifest.records)
+        manifest.add_records(r["manifest"].records)
     extra: dict[str, pd.DataFrame] = {}
     for name in results[0]:
         if name not in ("pos", "impacts", "summary", "projects", "decisions", "manifest", "fields"):
@@ -321,9 +321,6 @@ def assess_partitioned(
         results = _run_dask(parts, ctx, kwargs, scheduler, n_workers, bar)
     bar.close()
     out = _merge(results, gdf.index, ctx, params, day, source)
-    for rec in ctx.records:
-        if rec not in out.manifest.records:
-            out.manifest.add_records([rec])
     out.manifest.settings["engine"] = engine
     out.manifest.settings["chunk_size"] = chunk_size
     out.manifest.add_records(
@@ -489,9 +486,7 @@ def stream_assess(
                 if state["manifest"] is None:
                     state["manifest"] = res["manifest"]
                 else:
-                    state["manifest"].add_records(
-                        r for r in res["manifest"].records if r not in state["manifest"].records
-                    )
+                    state["manifest"].add_records(res["manifest"].records)
                 bar.update(len(part))
         finally:
             for writer in writers.values():

@@ -197,7 +197,7 @@ def screen(
     for start in range(0, max(len(gdf), 1), CHUNK):
         take = order[start : start + CHUNK]
         got = classify_impacts(gdf.iloc[take], ctx, params=params, as_of=day)
-        manifest.add_records(r for r in got.records if r not in manifest.records)
+        manifest.add_records(got.records)
         pieces.append(got.gdf)
         bar.update(len(take))
     bar.close()

@@ -31,7 +31,15 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.assess import Assessment, AssessOptions, assess
+from wetland_gis.assess import (
+    MAP_ZONE_PAD_FT,
+    NO_PROJECT,
+    Assessment,
+    AssessOptions,
+    _read_impacts,
+    _text,
+    assess,
+)
 from wetland_gis.context import Context, load_context
 from wetland_gis.errors import InputError
 from wetland_gis.io.fields import resolve_fields
@@ -112,8 +120,6 @@ def _progress(total: int, desc: str, enabled: bool) -> Any:
 def _read(
     impacts: str | Path | gpd.GeoDataFrame, layer: str | None, assume_crs: str | None
 ) -> tuple[gpd.GeoDataFrame, Manifest]:
-    from wetland_gis.assess import _read_impacts
-
     manifest = Manifest(command="assess", as_of="")
     gdf, _ = _read_impacts(impacts, layer, assume_crs, manifest)
     return gdf, manifest
@@ -201,7 +207,7 @@ def _merge(
         ctx,
         params=params,
         as_of=day,
-        pad_ft=_map_pad(),
+        pad_ft=MAP_ZONE_PAD_FT,
     )
     out = Assessment(
         impacts=impacts,
@@ -226,15 +232,7 @@ def _merge(
     return out
 
 
-def _map_pad() -> float:
-    from wetland_gis.assess import MAP_ZONE_PAD_FT
-
-    return MAP_ZONE_PAD_FT
-
-
 def _first_appearance(impacts: pd.DataFrame, project_field: str | None) -> dict[str, int]:
-    from wetland_gis.assess import NO_PROJECT, _text
-
     if not project_field:
         return {"project": 0}
     names = impacts[project_field].map(_text).replace("", NO_PROJECT)

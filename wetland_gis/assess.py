@@ -23,7 +23,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.context import Context, load_context
+from wetland_gis.context import Context, as_context
 from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.decision import Decision
 from wetland_gis.enums import (
@@ -35,7 +35,6 @@ from wetland_gis.enums import (
     WetlandType,
 )
 from wetland_gis.errors import (
-    ContextError,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -638,21 +637,12 @@ def assess(
     manifest.add_records(type_records)
 
     say("loading context")
-    if isinstance(context, Context) and shoreland_classes is not None:
-        raise ContextError(
-            "shoreland_classes was given with an already loaded Context; give it to "
-            "load_context(..., shoreland_classes=...) instead, or pass the context path"
-        )
-    ctx = (
-        context
-        if isinstance(context, Context)
-        else load_context(
-            context,
-            params=params,
-            as_of=day,
-            shoreland_classes=shoreland_classes,
-            class_source=class_source,
-        )
+    ctx = as_context(
+        context,
+        params=params,
+        as_of=day,
+        shoreland_classes=shoreland_classes,
+        class_source=class_source,
     )
     manifest.add_records(ctx.records)
     for rec in ctx.manifest_inputs():

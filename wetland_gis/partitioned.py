@@ -40,7 +40,7 @@ from wetland_gis.assess import (
     _text,
     assess,
 )
-from wetland_gis.context import Context, load_context
+from wetland_gis.context import Context, as_context
 from wetland_gis.errors import InputError
 from wetland_gis.io.fields import resolve_fields
 from wetland_gis.manifest import Manifest
@@ -302,9 +302,7 @@ def assess_partitioned(
     say = progress or (lambda _m: None)
     gdf, source = _read(impacts, layer, assume_crs)
     say("loading context")
-    ctx = (
-        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
-    )
+    ctx = as_context(context, params=params, as_of=day)
     if len(gdf) == 0:
         return assess(gdf, ctx, **kwargs)
     parts = list(_parts(gdf, fields, chunk_size))
@@ -433,9 +431,7 @@ def stream_assess(
     params = params or default_parameters()
     day = as_date(as_of)
     gdf, source = _read(impacts, layer, assume_crs)
-    ctx = (
-        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
-    )
+    ctx = as_context(context, params=params, as_of=day)
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     from wetland_gis.io.safe_write import SafeWriter
 

@@ -28,7 +28,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.context import Context, load_context
+from wetland_gis.context import Context, as_context
 from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.manifest import Manifest
@@ -183,9 +183,7 @@ def screen(
     records: list[str] = []
     read_types(gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack, records)
     manifest.add_records(records)
-    ctx = (
-        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
-    )
+    ctx = as_context(context, params=params, as_of=day)
     manifest.add_records(ctx.records)
     for rec in ctx.manifest_inputs():
         manifest.add_input(rec)

@@ -225,8 +225,7 @@ def _attribute(
 
     pct: list[str | None] = []
     names: dict[Any, Any] = {}
-    for k in range(n):
-        v = given("pct_class")[k]
+    for k, v in enumerate(given("pct_class")):
         if not is_blank(v):
             pct.append(str(v))
             src[k].append("pct_class: given")

@@ -154,12 +154,10 @@ def screen(
         (the one a fill anywhere in it can rely on), ``dm_zone`` that zone; the
         ``dm_*_sqft`` columns give the amount in each zone the wetland reaches.
     """
-    from wetland_gis.assess import _read_impacts
+    from wetland_gis.assess import _clean_and_type, _read_impacts, _record_context
     from wetland_gis.geometry.classify import classify_impacts
-    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
-    from wetland_gis.geometry.crs import to_working_crs
+    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
     from wetland_gis.io.fields import resolve_fields
-    from wetland_gis.io.wetland_types import read_types
 
     params = params or default_parameters()
     day = as_date(as_of)
@@ -175,18 +173,9 @@ def screen(
     gdf = gdf.reset_index(drop=True)
     field_map = resolve_fields(gdf, **dict(fields or {}))
     manifest.add_records(field_map.notes)
-    gdf, crs_records = to_working_crs(gdf, source=source)
-    manifest.add_records(crs_records)
-    cleaned = clean_polygons(gdf, source=source, id_field=None)
-    gdf = cleaned.gdf
-    manifest.add_records(cleaned.records)
-    records: list[str] = []
-    read_types(gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack, records)
-    manifest.add_records(records)
+    gdf = _clean_and_type(gdf, field_map, source, manifest)
     ctx = as_context(context, params=params, as_of=day)
-    manifest.add_records(ctx.records)
-    for rec in ctx.manifest_inputs():
-        manifest.add_input(rec)
+    _record_context(ctx, manifest)
 
     # classify in spatial chunks (a progress step each); rows keep their input order
     order = _spatial_order(gdf)

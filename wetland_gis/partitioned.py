@@ -140,7 +140,7 @@ def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -
     """Assess one partition; return its results without the context (light to ship)."""
     pos = part[_POS].to_numpy()
     res = assess(part.drop(columns=_POS).reset_index(drop=True), ctx, **kwargs)
-    out: dict[str, Any] = {
+    return {
         "pos": pos,
         "impacts": res.impacts,
         "summary": res.summary,
@@ -148,11 +148,8 @@ def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -
         "decisions": res.decisions,
         "manifest": res.manifest,
         "fields": res.fields,
+        "trace": res.trace,
     }
-    for name, value in vars(res).items():  # tables added by later versions (e.g. the trace)
-        if name not in out and name not in ("context", "zones") and isinstance(value, pd.DataFrame):
-            out[name] = value
-    return out
 
 
 def _merge(
@@ -198,10 +195,7 @@ def _merge(
     ]
     for r in results[1:]:
         manifest.add_records(r["manifest"].records)
-    extra: dict[str, pd.DataFrame] = {}
-    for name in results[0]:
-        if name not in ("pos", "impacts", "summary", "projects", "decisions", "manifest", "fields"):
-            extra[name] = pd.concat([r[name] for r in results], ignore_index=True)
+    trace = pd.concat([r["trace"] for r in results], ignore_index=True)
     zones = zones_for_map(
         impacts[impacts["status"] == ASSESSED],
         ctx,
@@ -209,7 +203,12 @@ def _merge(
         as_of=day,
         pad_ft=MAP_ZONE_PAD_FT,
     )
-    out = Assessment(
+    if len(trace) and len(projects) and "project" in projects:
+        # the steps in the order one assess call gives them: projects as they first appear
+        rank = {str(p): i for i, p in enumerate(projects["project"])}
+        key = trace["project"].astype(str).map(rank).fillna(len(rank))
+        trace = trace.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(drop=True)
+    return Assessment(
         impacts=impacts,
         summary=summary,
         projects=projects,
@@ -218,18 +217,8 @@ def _merge(
         manifest=manifest,
         context=ctx,
         fields=results[0]["fields"],
+        trace=trace,
     )
-    trace = extra.get("trace")
-    if trace is not None and len(trace) and len(projects) and "project" in projects:
-        # the steps in the order one assess call gives them: projects as they first appear
-        rank = {str(p): i for i, p in enumerate(projects["project"])}
-        key = trace["project"].astype(str).map(rank).fillna(len(rank))
-        extra["trace"] = trace.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(
-            drop=True
-        )
-    for name, value in extra.items():
-        setattr(out, name, value)
-    return out
 
 
 def _first_appearance(impacts: pd.DataFrame, project_field: str | None) -> dict[str, int]:
@@ -454,9 +443,9 @@ def stream_assess(
                 res = _assess_part(part, ctx, kwargs)
                 chunk = res["impacts"].copy()
                 chunk["wg_row"] = res["pos"]
-                trace = res.get("trace")
+                trace = res["trace"]
                 tables = {"impacts": _arrow(chunk)}
-                if trace is not None and len(trace):
+                if len(trace):
                     tables["trace"] = pa.Table.from_pandas(
                         _trace_for_disk(trace), preserve_index=False
                     )

@@ -646,9 +646,10 @@ def _discover(source: Path) -> dict[str, tuple[Path, str | None]]:
             f"context source {source} must be a GeoPackage (.gpkg) or a folder; to give one "
             "layer file use layers={'<layer name>': path}"
         )
-    import pyogrio
-
-    names = [str(n) for n in pyogrio.list_layers(source)[:, 0]]
+    try:
+        names = list_layers(source)
+    except InputError as err:
+        raise ContextError(f"context source {source}: {err}") from err
     for name in LAYER_NAMES:
         match = [n for n in names if n.lower() == name]
         if match:

@@ -188,29 +188,14 @@ def careful(impacts: gpd.GeoDataFrame, ctx_dir: Path) -> pd.DataFrame:
     setback_m = waters["state_setback_ft"].to_numpy() * FOOT_M
     prot_m = waters["protection_ft"].to_numpy() * FOOT_M
     s = zone_sqft(setback_m)
-    d = _zone_either(imp, waters, setback_m, prot_m, out)
+    # within the protection or the setback distance of any water
+    d = zone_sqft(np.maximum(setback_m, prot_m))
     out["sqft_setback"] = np.minimum(s, out["area_sqft"])
     out["sqft_protection"] = np.clip(d, out["sqft_setback"], out["area_sqft"]) - out["sqft_setback"]
     out["sqft_outside"] = np.maximum(
         out["area_sqft"] - out["sqft_setback"] - out["sqft_protection"], 0.0
     )
     return out
-
-
-def _zone_either(imp, waters, setback_m, prot_m, out) -> np.ndarray:
-    """Area within the protection or the setback distance of any water (sq ft)."""
-    from wetland_gis.units import SQFT_PER_SQM
-
-    reach = np.maximum(setback_m, prot_m)
-    pieces = []
-    for d in np.unique(reach):
-        sel = waters.loc[reach == d, ["geometry"]]
-        buf = gpd.GeoDataFrame(
-            geometry=_plain_buffer(sel.geometry.to_numpy(), float(d)), crs=waters.crs
-        )
-        pieces.append(gpd.overlay(imp, buf, how="intersection", keep_geom_type=True))
-    merged = pd.concat(pieces, ignore_index=True).dissolve("impact_id").area
-    return out["impact_id"].map(merged).fillna(0.0).to_numpy() * SQFT_PER_SQM
 
 
 def obvious(impacts: gpd.GeoDataFrame, ctx_dir: Path) -> pd.DataFrame:

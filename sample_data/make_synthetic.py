@@ -44,6 +44,8 @@ from rasterio import features
 from shapely.geometry import LineString, MultiPoint, MultiPolygon, Point, Polygon
 from shapely.ops import nearest_points, polylabel
 
+from wetland_gis.io.bank_listing import BANK_FIELDS
+
 __all__ = [
     "main",
     "BSA_COUNTIES",
@@ -1142,19 +1144,8 @@ CONTEXT_LAYERS = (
     "lgus",
     "calcareous_fens",
 )
-BANK_COLUMNS = [
-    "bank_name",
-    "account",
-    "county",
-    "major",
-    "bsa",
-    "circ39",
-    "credits",
-    "price",
-    "program",
-    "lon",
-    "lat",
-]
+#: The listing's required columns (the package's reader), then the bank's location.
+BANK_COLUMNS = [*BANK_FIELDS, "lon", "lat"]
 
 
 def main(out_dir: Path = HERE, data_dir: Path | None = None) -> list[Path]:

@@ -269,3 +269,10 @@ def test_minor_ids_keep_their_text_form():
     out, _ = validate_layer(layer, "minor_watersheds")
     assert out["minor"].tolist() == ["12034", "07010101"]
     assert pd.api.types.is_object_dtype(out["minor"])
+
+
+def test_an_unreadable_context_geopackage_is_a_context_error_naming_it(tmp_path):
+    bad = tmp_path / "context.gpkg"
+    bad.write_text("not a GeoPackage")
+    with pytest.raises(ContextError, match=r"context source .*context\.gpkg: cannot read"):
+        load_context(bad)

@@ -156,6 +156,10 @@ def test_streamed_geoparquet_holds_every_row_once(small_world, tmp_path):
     trace = pd.read_parquet(by_name["out_decisions.parquet"])
     assert len(trace) == len(one.trace)
     assert set(trace["impact_id"]) == set(one.trace["impact_id"])
+    # encoded as the GeoPackage decisions table and the JSON file encode them
+    table = one.decisions_table()
+    for name in ("verify", "inputs", "parameters"):
+        assert sorted(trace[name]) == sorted(table[name])
 
 
 def test_a_bad_engine_or_chunk_size_is_an_error(small_world):

@@ -187,9 +187,9 @@ def test_raster_errors_name_the_fix(tmp_path, site):
         )
 
 
-def test_crow_wing_lidar_dem_gives_plausible_values(sample_data):
-    # a 60 m square around the lowest cell of the DEM (429374.3, 5150602.4), in a sink
-    sites = gpd.GeoDataFrame(
+def _crow_wing_sites() -> gpd.GeoDataFrame:
+    """Return a 60 m square around the DEM's lowest cell (429374.3, 5150602.4), then all of it."""
+    return gpd.GeoDataFrame(
         {"site_id": ["low", "all"]},
         geometry=[
             box(429344.3, 5150572.4, 429404.3, 5150632.4),
@@ -197,6 +197,11 @@ def test_crow_wing_lidar_dem_gives_plausible_values(sample_data):
         ],
         crs=CRS,
     )
+
+
+def test_crow_wing_lidar_dem_gives_plausible_values(sample_data):
+    # the first site lies in a sink
+    sites = _crow_wing_sites()
     out = depression_summary(sites, sample_data.dem)
     low = out.loc[0]
     assert low["dem_cells"] == 3600 and low["nodata_sh"] == 0.0
@@ -213,14 +218,7 @@ def test_crow_wing_lidar_dem_gives_plausible_values(sample_data):
 
 
 def test_crow_wing_lidar_sink_share(sample_data):
-    sites = gpd.GeoDataFrame(
-        {"site_id": ["low", "all"]},
-        geometry=[
-            box(429344.3, 5150572.4, 429404.3, 5150632.4),
-            box(429252.313370022, 5150485.424942633, 429652.313370022, 5150885.424942633),
-        ],
-        crs=CRS,
-    )
+    sites = _crow_wing_sites()
     sink = categorical_share(sites, sample_data.sink, lambda v: v > 0, prefix="sink")
     assert sink.loc[0, "sink_share"] > 0.9  # the lowest cell lies in a mapped sink
     assert sink.loc[1, "sink_share"] == pytest.approx(71_886 / 160_000)  # cells > 0

@@ -22,6 +22,8 @@ import rasterio
 import shapely
 from rasterio import features
 
+from wetland_gis.io.bank_listing import BANK_FIELDS, PROGRAMS
+
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data"
 CONTEXT = SAMPLE / "synthetic_context.gpkg"
 WRIGHT = SAMPLE / "projects" / "wright_metro"
@@ -85,19 +87,7 @@ IMPACT_FIELDS = [
     "wetland_ac",
 ]
 SITE_FIELDS = ["site_id", "action", "circ39", "credit_ac", "cost_usd"]
-BANK_COLUMNS = [
-    "bank_name",
-    "account",
-    "county",
-    "major",
-    "bsa",
-    "circ39",
-    "credits",
-    "price",
-    "program",
-    "lon",
-    "lat",
-]
+BANK_COLUMNS = [*BANK_FIELDS, "lon", "lat"]
 SEVEN_COUNTY_METRO = {"Anoka", "Carver", "Dakota", "Hennepin", "Ramsey", "Scott", "Washington"}
 
 
@@ -456,7 +446,7 @@ def test_bank_credit_listing(ctx, counties):
     assert 8 <= len(csv) <= 12
     assert csv["bank_name"].str.startswith("Synthetic Bank").all()
     assert csv["account"].str.fullmatch(r"\d{4}-S").all() and csv["account"].is_unique
-    assert set(csv["program"]) <= {"WCA", "404", "both"}
+    assert set(csv["program"]) <= set(PROGRAMS.values())
     points = gpd.GeoDataFrame(
         csv, geometry=gpd.points_from_xy(csv["lon"], csv["lat"]), crs=4326
     ).to_crs(26915)

@@ -23,7 +23,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.context import Context, load_context
+from wetland_gis.context import Context, as_context
 from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.decision import Decision
 from wetland_gis.enums import (
@@ -35,7 +35,6 @@ from wetland_gis.enums import (
     WetlandType,
 )
 from wetland_gis.errors import (
-    ContextError,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -385,6 +384,33 @@ def _read_impacts(
     return read.gdf, source
 
 
+def _clean_and_type(
+    gdf: gpd.GeoDataFrame, field_map: FieldMapping, source: str, manifest: Manifest
+) -> gpd.GeoDataFrame:
+    """Reproject to the working CRS, clean the polygons, read the wetland types; record each."""
+    gdf, crs_records = to_working_crs(gdf, source=source)
+    manifest.add_records(crs_records)
+    cleaned = clean_polygons(gdf, source=source, id_field=field_map.impact_id)
+    manifest.add_records(cleaned.records)
+    type_records: list[str] = []
+    read_types(
+        cleaned.gdf,
+        field_map.wetland_type,
+        field_map.cowardin,
+        field_map.cedar_tamarack,
+        type_records,
+    )
+    manifest.add_records(type_records)
+    return cleaned.gdf
+
+
+def _record_context(ctx: Context, manifest: Manifest) -> None:
+    """Add the context's records and input files to the manifest."""
+    manifest.add_records(ctx.records)
+    for rec in ctx.manifest_inputs():
+        manifest.add_input(rec)
+
+
 def _rename_colliding(
     gdf: gpd.GeoDataFrame, field_map: FieldMapping, manifest: Manifest
 ) -> tuple[gpd.GeoDataFrame, FieldMapping]:
@@ -626,37 +652,17 @@ def assess(
     gdf, field_map = _rename_colliding(gdf, field_map, manifest)
     manifest.settings["fields"] = field_map.as_dict()
     manifest.add_records(field_map.notes)
-    gdf, crs_records = to_working_crs(gdf, source=source)
-    manifest.add_records(crs_records)
-    cleaned = clean_polygons(gdf, source=source, id_field=field_map.impact_id)
-    gdf = cleaned.gdf
-    manifest.add_records(cleaned.records)
-    type_records: list[str] = []
-    read_types(
-        gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack, type_records
-    )
-    manifest.add_records(type_records)
+    gdf = _clean_and_type(gdf, field_map, source, manifest)
 
     say("loading context")
-    if isinstance(context, Context) and shoreland_classes is not None:
-        raise ContextError(
-            "shoreland_classes was given with an already loaded Context; give it to "
-            "load_context(..., shoreland_classes=...) instead, or pass the context path"
-        )
-    ctx = (
-        context
-        if isinstance(context, Context)
-        else load_context(
-            context,
-            params=params,
-            as_of=day,
-            shoreland_classes=shoreland_classes,
-            class_source=class_source,
-        )
+    ctx = as_context(
+        context,
+        params=params,
+        as_of=day,
+        shoreland_classes=shoreland_classes,
+        class_source=class_source,
     )
-    manifest.add_records(ctx.records)
-    for rec in ctx.manifest_inputs():
-        manifest.add_input(rec)
+    _record_context(ctx, manifest)
 
     say(f"classifying {int((gdf['status'] == ASSESSED).sum())} polygons")
     classified = classify_impacts(gdf, ctx, params=params, as_of=day)

@@ -78,6 +78,7 @@ __all__ = [
     "CLASS_SOURCES",
     "SHORE_CLASS_FROM_LAYER",
     "Context",
+    "as_context",
     "load_context",
     "validate_layer",
 ]
@@ -645,9 +646,10 @@ def _discover(source: Path) -> dict[str, tuple[Path, str | None]]:
             f"context source {source} must be a GeoPackage (.gpkg) or a folder; to give one "
             "layer file use layers={'<layer name>': path}"
         )
-    import pyogrio
-
-    names = [str(n) for n in pyogrio.list_layers(source)[:, 0]]
+    try:
+        names = list_layers(source)
+    except InputError as err:
+        raise ContextError(f"context source {source}: {err}") from err
     for name in LAYER_NAMES:
         match = [n for n in names if n.lower() == name]
         if match:
@@ -806,3 +808,46 @@ def load_context(
     records.extend(county_records)
     counties = loaded.pop("counties")
     return Context(counties, loaded, records=tuple(records), sources=tuple(sources))
+
+
+def as_context(
+    context: str | Path | Context | None,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+    shoreland_classes: str | Path | pd.DataFrame | ShorelandClassList | None = None,
+    class_source: str = "dnr",
+) -> Context:
+    """Return ``context`` when it is a loaded :class:`Context`, else :func:`load_context` it.
+
+    Parameters
+    ----------
+    context : str, Path, Context or None
+        A loaded context, or the ``source`` of :func:`load_context`.
+    params, as_of, shoreland_classes, class_source
+        As :func:`load_context` (used only when loading).
+
+    Returns
+    -------
+    Context
+
+    Raises
+    ------
+    ContextError
+        When ``shoreland_classes`` is given with an already loaded context, and as
+        :func:`load_context`.
+    """
+    if isinstance(context, Context):
+        if shoreland_classes is not None:
+            raise ContextError(
+                "shoreland_classes was given with an already loaded Context; give it to "
+                "load_context(..., shoreland_classes=...) instead, or pass the context path"
+            )
+        return context
+    return load_context(
+        context,
+        params=params,
+        as_of=as_of,
+        shoreland_classes=shoreland_classes,
+        class_source=class_source,
+    )

@@ -22,7 +22,6 @@ Three ways to run:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
@@ -32,8 +31,16 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.assess import Assessment, AssessOptions, assess
-from wetland_gis.context import Context, load_context
+from wetland_gis.assess import (
+    MAP_ZONE_PAD_FT,
+    NO_PROJECT,
+    Assessment,
+    AssessOptions,
+    _read_impacts,
+    _text,
+    assess,
+)
+from wetland_gis.context import Context, as_context
 from wetland_gis.errors import InputError
 from wetland_gis.io.fields import resolve_fields
 from wetland_gis.manifest import Manifest
@@ -113,8 +120,6 @@ def _progress(total: int, desc: str, enabled: bool) -> Any:
 def _read(
     impacts: str | Path | gpd.GeoDataFrame, layer: str | None, assume_crs: str | None
 ) -> tuple[gpd.GeoDataFrame, Manifest]:
-    from wetland_gis.assess import _read_impacts
-
     manifest = Manifest(command="assess", as_of="")
     gdf, _ = _read_impacts(impacts, layer, assume_crs, manifest)
     return gdf, manifest
@@ -135,7 +140,7 @@ def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -
     """Assess one partition; return its results without the context (light to ship)."""
     pos = part[_POS].to_numpy()
     res = assess(part.drop(columns=_POS).reset_index(drop=True), ctx, **kwargs)
-    out: dict[str, Any] = {
+    return {
         "pos": pos,
         "impacts": res.impacts,
         "summary": res.summary,
@@ -143,11 +148,8 @@ def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -
         "decisions": res.decisions,
         "manifest": res.manifest,
         "fields": res.fields,
+        "trace": res.trace,
     }
-    for name, value in vars(res).items():  # tables added by later versions (e.g. the trace)
-        if name not in out and name not in ("context", "zones") and isinstance(value, pd.DataFrame):
-            out[name] = value
-    return out
 
 
 def _merge(
@@ -192,19 +194,21 @@ def _merge(
         *(i for i in manifest.inputs if i.role != "impacts"),
     ]
     for r in results[1:]:
-        manifest.add_records(rec for rec in r["manifest"].records if rec not in manifest.records)
-    extra: dict[str, pd.DataFrame] = {}
-    for name in results[0]:
-        if name not in ("pos", "impacts", "summary", "projects", "decisions", "manifest", "fields"):
-            extra[name] = pd.concat([r[name] for r in results], ignore_index=True)
+        manifest.add_records(r["manifest"].records)
+    trace = pd.concat([r["trace"] for r in results], ignore_index=True)
     zones = zones_for_map(
         impacts[impacts["status"] == ASSESSED],
         ctx,
         params=params,
         as_of=day,
-        pad_ft=_map_pad(),
+        pad_ft=MAP_ZONE_PAD_FT,
     )
-    out = Assessment(
+    if len(trace) and len(projects) and "project" in projects:
+        # the steps in the order one assess call gives them: projects as they first appear
+        rank = {str(p): i for i, p in enumerate(projects["project"])}
+        key = trace["project"].astype(str).map(rank).fillna(len(rank))
+        trace = trace.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(drop=True)
+    return Assessment(
         impacts=impacts,
         summary=summary,
         projects=projects,
@@ -213,29 +217,11 @@ def _merge(
         manifest=manifest,
         context=ctx,
         fields=results[0]["fields"],
+        trace=trace,
     )
-    trace = extra.get("trace")
-    if trace is not None and len(trace) and len(projects) and "project" in projects:
-        # the steps in the order one assess call gives them: projects as they first appear
-        rank = {str(p): i for i, p in enumerate(projects["project"])}
-        key = trace["project"].astype(str).map(rank).fillna(len(rank))
-        extra["trace"] = trace.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(
-            drop=True
-        )
-    for name, value in extra.items():
-        setattr(out, name, value)
-    return out
-
-
-def _map_pad() -> float:
-    from wetland_gis.assess import MAP_ZONE_PAD_FT
-
-    return MAP_ZONE_PAD_FT
 
 
 def _first_appearance(impacts: pd.DataFrame, project_field: str | None) -> dict[str, int]:
-    from wetland_gis.assess import NO_PROJECT, _text
-
     if not project_field:
         return {"project": 0}
     names = impacts[project_field].map(_text).replace("", NO_PROJECT)
@@ -305,9 +291,7 @@ def assess_partitioned(
     say = progress or (lambda _m: None)
     gdf, source = _read(impacts, layer, assume_crs)
     say("loading context")
-    ctx = (
-        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
-    )
+    ctx = as_context(context, params=params, as_of=day)
     if len(gdf) == 0:
         return assess(gdf, ctx, **kwargs)
     parts = list(_parts(gdf, fields, chunk_size))
@@ -322,9 +306,6 @@ def assess_partitioned(
         results = _run_dask(parts, ctx, kwargs, scheduler, n_workers, bar)
     bar.close()
     out = _merge(results, gdf.index, ctx, params, day, source)
-    for rec in ctx.records:
-        if rec not in out.manifest.records:
-            out.manifest.add_records([rec])
     out.manifest.settings["engine"] = engine
     out.manifest.settings["chunk_size"] = chunk_size
     out.manifest.add_records(
@@ -439,9 +420,7 @@ def stream_assess(
     params = params or default_parameters()
     day = as_date(as_of)
     gdf, source = _read(impacts, layer, assume_crs)
-    ctx = (
-        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
-    )
+    ctx = as_context(context, params=params, as_of=day)
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     from wetland_gis.io.safe_write import SafeWriter
 
@@ -464,9 +443,9 @@ def stream_assess(
                 res = _assess_part(part, ctx, kwargs)
                 chunk = res["impacts"].copy()
                 chunk["wg_row"] = res["pos"]
-                trace = res.get("trace")
+                trace = res["trace"]
                 tables = {"impacts": _arrow(chunk)}
-                if trace is not None and len(trace):
+                if len(trace):
                     tables["trace"] = pa.Table.from_pandas(
                         _trace_for_disk(trace), preserve_index=False
                     )
@@ -490,9 +469,7 @@ def stream_assess(
                 if state["manifest"] is None:
                     state["manifest"] = res["manifest"]
                 else:
-                    state["manifest"].add_records(
-                        r for r in res["manifest"].records if r not in state["manifest"].records
-                    )
+                    state["manifest"].add_records(res["manifest"].records)
                 bar.update(len(part))
         finally:
             for writer in writers.values():
@@ -523,11 +500,11 @@ def stream_assess(
 
 def _trace_for_disk(trace: pd.DataFrame) -> pd.DataFrame:
     """Return a trace table with its list and dict columns as JSON text (the contract)."""
-    from wetland_gis.rules.trace import JSON_COLUMNS
+    from wetland_gis.rules.trace import JSON_COLUMNS, encode_trace_value
 
     out = trace.copy()
     for name in JSON_COLUMNS:
-        out[name] = [json.dumps(v, ensure_ascii=False, default=str) for v in out[name]]
+        out[name] = [encode_trace_value(v) for v in out[name]]
     out["value"] = pd.to_numeric(out["value"], errors="coerce")
     return out
 

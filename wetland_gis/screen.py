@@ -28,7 +28,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.context import Context, load_context
+from wetland_gis.context import Context, as_context
 from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.manifest import Manifest
@@ -154,12 +154,10 @@ def screen(
         (the one a fill anywhere in it can rely on), ``dm_zone`` that zone; the
         ``dm_*_sqft`` columns give the amount in each zone the wetland reaches.
     """
-    from wetland_gis.assess import _read_impacts
+    from wetland_gis.assess import _clean_and_type, _read_impacts, _record_context
     from wetland_gis.geometry.classify import classify_impacts
-    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
-    from wetland_gis.geometry.crs import to_working_crs
+    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
     from wetland_gis.io.fields import resolve_fields
-    from wetland_gis.io.wetland_types import read_types
 
     params = params or default_parameters()
     day = as_date(as_of)
@@ -175,20 +173,9 @@ def screen(
     gdf = gdf.reset_index(drop=True)
     field_map = resolve_fields(gdf, **dict(fields or {}))
     manifest.add_records(field_map.notes)
-    gdf, crs_records = to_working_crs(gdf, source=source)
-    manifest.add_records(crs_records)
-    cleaned = clean_polygons(gdf, source=source, id_field=None)
-    gdf = cleaned.gdf
-    manifest.add_records(cleaned.records)
-    records: list[str] = []
-    read_types(gdf, field_map.wetland_type, field_map.cowardin, field_map.cedar_tamarack, records)
-    manifest.add_records(records)
-    ctx = (
-        context if isinstance(context, Context) else load_context(context, params=params, as_of=day)
-    )
-    manifest.add_records(ctx.records)
-    for rec in ctx.manifest_inputs():
-        manifest.add_input(rec)
+    gdf = _clean_and_type(gdf, field_map, source, manifest)
+    ctx = as_context(context, params=params, as_of=day)
+    _record_context(ctx, manifest)
 
     # classify in spatial chunks (a progress step each); rows keep their input order
     order = _spatial_order(gdf)
@@ -197,7 +184,7 @@ def screen(
     for start in range(0, max(len(gdf), 1), CHUNK):
         take = order[start : start + CHUNK]
         got = classify_impacts(gdf.iloc[take], ctx, params=params, as_of=day)
-        manifest.add_records(r for r in got.records if r not in manifest.records)
+        manifest.add_records(got.records)
         pieces.append(got.gdf)
         bar.update(len(take))
     bar.close()

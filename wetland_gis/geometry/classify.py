@@ -222,7 +222,7 @@ def classify_impacts(
             "impacts have no 'status' column; read them with the package's input reader, "
             "or add status='assessed' to every row to classify"
         )
-    check_same_projected_crs(impacts, context.counties)
+    unit_m = check_same_projected_crs(impacts, context.counties)
     for name in GEOMETRIC_COLUMNS:
         if name in impacts.columns:
             raise InputError(
@@ -233,7 +233,6 @@ def classify_impacts(
     n_all = len(impacts)
     assessed = (impacts["status"] == ASSESSED).to_numpy()
     sub = impacts.loc[assessed]
-    unit_m = check_same_projected_crs(impacts, context.counties)
     area_sqft = shapely.area(np.asarray(sub.geometry.array)) * unit_m**2 * SQFT_PER_SQM
     cols: dict[str, object] = {"area_sqft": area_sqft, "area_acres": area_sqft / SQFT_PER_ACRE}
     job = _Job(sub, context, params, as_of, area_sqft, cols, records)

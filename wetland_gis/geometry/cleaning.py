@@ -290,10 +290,8 @@ def clean_polygons(
             f"{source} already has column(s) {clash}, which wetland_gis adds to its output; "
             "rename them in the input (e.g. in QGIS, Layer Properties > Fields)"
         )
-    if id_field is None:
-        id_column = resolve_fields([str(c) for c in gdf.columns]).impact_id
-    else:
-        id_column = resolve_fields([str(c) for c in gdf.columns], impact_id=id_field).impact_id
+    # None: the first of the default id names found (resolve_fields' own default)
+    id_column = resolve_fields([str(c) for c in gdf.columns], impact_id=id_field).impact_id
 
     n = len(gdf)
     geoms = np.asarray(gdf.geometry.values, dtype=object).copy()

@@ -922,12 +922,13 @@ def zones_for_map(
             wgeom[w],
             shapely.box(x0 - pad - reach, y0 - pad - reach, x1 + pad + reach, y1 + pad + reach),
         )
-        buf_s = shapely.intersection(shapely.buffer(near, s, quad_segs=QUAD_SEGS), window)
+        within_s = shapely.buffer(near, s, quad_segs=QUAD_SEGS)
+        buf_s = shapely.intersection(within_s, window)
         buf_d = shapely.intersection(shapely.buffer(near, d, quad_segs=QUAD_SEGS), window)
         water = waters.iloc[w]
         if water["kind"] == "basin":
             buf_s = shapely.difference(buf_s, near)
-        ring = shapely.difference(buf_d, shapely.buffer(near, s, quad_segs=QUAD_SEGS))
+        ring = shapely.difference(buf_d, within_s)
         base = {c: water[c] for c in ("pw_id", "pw_name", "kind", "shore_class")}
         rows.append(
             {

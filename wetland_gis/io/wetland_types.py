@@ -222,7 +222,7 @@ def _number_to_type(value: Any, num: int) -> WetlandType:
     raise _type_error(value, reason)
 
 
-def _token_number(value: Any, token: str) -> int:
+def _token_number(token: str) -> int:
     if token in _ROMAN:
         return _ROMAN[token]
     return int(float(token))
@@ -243,7 +243,7 @@ def _parse_part(value: Any, part: str) -> _Community:
     """Read one part of a (possibly mixed) type text: a number or a community name."""
     match = _TYPE_RE.match(part)
     if match:
-        num = _token_number(value, match["num"])
+        num = _token_number(match["num"])
         return _Community(int(_number_to_type(value, num)))
     found = _community(part)
     if found is not None:
@@ -255,7 +255,7 @@ def _parse_part(value: Any, part: str) -> _Community:
         found = _community(match["name"])
         if found is None:
             continue
-        num = int(_number_to_type(value, _token_number(value, match["num"])))
+        num = int(_number_to_type(value, _token_number(match["num"])))
         if num != found.type:
             raise _type_error(
                 value,

@@ -506,14 +506,13 @@ def _solve_stages(
     # credits to 1e-7: below that the numbers are the solver's tolerances, not a plan
     x = np.round(np.clip(x_best[:n_p], 0.0, None), _X_DECIMALS)
     x[x < _X_EPS] = 0.0
-    u = np.clip(x_best[n_p : n_p + n_i], 0.0, None)
     covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)
     u = np.maximum(p.acres - covered, 0.0)
     u[u < _U_EPS] = 0.0
     return x, u, stages
 
 
-def _unmet_reason(p: _Problem, i: int, x: np.ndarray) -> str:
+def _unmet_reason(p: _Problem, i: int) -> str:
     imp = p.impacts[i]
     mine = p.pi == i
     if not p.listed.get(imp):
@@ -635,7 +634,7 @@ def allocate(
             {
                 "impact_id": p.impacts[i],
                 "credits_short": float(u[i] * ratio) if np.isfinite(ratio) else float("nan"),
-                "reason": _unmet_reason(p, i, x),
+                "reason": _unmet_reason(p, i),
                 "acres_short": float(u[i]),
             }
         )

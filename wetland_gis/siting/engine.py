@@ -138,9 +138,7 @@ class SitingResult:
         }
 
 
-def _read_frame(
-    value: Any, role: str, reader: Any, inputs: list[InputRecord], records: list[str]
-) -> Any:
+def _read_frame(value: Any, role: str, reader: Any, inputs: list[InputRecord]) -> Any:
     if value is None:
         return None
     if isinstance(value, (str, Path)):
@@ -239,7 +237,7 @@ def site(
     if hasattr(impacts, "impacts") and not isinstance(impacts, pd.DataFrame):
         impacts = impacts.impacts
     if isinstance(impacts, (str, Path)):
-        impacts = _read_frame(impacts, "impacts", _read_sites, inputs, records)
+        impacts = _read_frame(impacts, "impacts", _read_sites, inputs)
     else:
         inputs.append(InputRecord(role="impacts", path="<in memory>", features=len(impacts)))
 
@@ -263,7 +261,7 @@ def site(
             "carry (minor, major, bsa, pct_class)"
         )
 
-    site_frame = _read_frame(sites, "sites", _read_sites, inputs, records)
+    site_frame = _read_frame(sites, "sites", _read_sites, inputs)
     for frame, role in ((site_frame, "sites"), (impacts, "impacts")):
         crs = getattr(frame, "crs", None)
         if crs is not None and not crs.equals(WORKING_CRS):
@@ -272,7 +270,7 @@ def site(
         site_frame = prepare_sites(
             site_frame, source=str(sites) if isinstance(sites, (str, Path)) else "sites"
         )
-    bank_frame = _read_frame(banks, "banks", read_bank_listing, inputs, records)
+    bank_frame = _read_frame(banks, "banks", read_bank_listing, inputs)
     if bank_frame is not None and "option_id" not in bank_frame:
         bank_frame = prepare_banks(bank_frame, source="banks")
     if bank_frame is not None:

@@ -190,16 +190,18 @@ def _attribute(
     def given(name: str) -> list[Any]:
         return frame[name].tolist() if name in frame else [None] * n
 
+    def column(layer_values: pd.Series | None) -> list[Any]:
+        return [None] * n if layer_values is None else layer_values.tolist()
+
     def fill(name: str, values: list[Any], layer_values: pd.Series | None, label: str) -> list:
         out = []
-        for k in range(n):
-            v = values[k]
+        for k, (v, lv) in enumerate(zip(values, column(layer_values), strict=True)):
             if not is_blank(v):
                 src[k].append(f"{name}: given")
                 out.append(v)
-            elif layer_values is not None and not is_blank(layer_values.iloc[k]):
+            elif not is_blank(lv):
                 src[k].append(f"{name}: {label}")
-                out.append(layer_values.iloc[k])
+                out.append(lv)
             else:
                 out.append(None)
         return out
@@ -225,16 +227,17 @@ def _attribute(
 
     pct: list[str | None] = []
     names: dict[Any, Any] = {}
-    for k in range(n):
-        v = given("pct_class")[k]
+    pct_layer = column(None if pct_ov is None else pct_ov["pct_class"])
+    pct_county = column(None if county_ov is None else county_ov["pct_class"])
+    for k, v in enumerate(given("pct_class")):
         if not is_blank(v):
             pct.append(str(v))
             src[k].append("pct_class: given")
-        elif pct_ov is not None and not is_blank(pct_ov["pct_class"].iloc[k]):
-            pct.append(str(pct_ov["pct_class"].iloc[k]))
+        elif not is_blank(pct_layer[k]):
+            pct.append(str(pct_layer[k]))
             src[k].append("pct_class: percentage_overrides")
-        elif county_ov is not None and not is_blank(county_ov["pct_class"].iloc[k]):
-            pct.append(str(county_ov["pct_class"].iloc[k]))
+        elif not is_blank(pct_county[k]):
+            pct.append(str(pct_county[k]))
             src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
         elif not is_blank(county[k]):
             if county[k] not in names:

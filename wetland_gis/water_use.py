@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from pyproj import Geod
 
-from wetland_gis.context import Context, load_context
+from wetland_gis.context import Context, as_context
 from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
@@ -595,8 +595,8 @@ def water_use(
         "irrigation_minimum_reading": readings.irrigation_minimum,
         "editions": [vars(e) for e in rules.editions(params)],
     }
-    ctx = context if isinstance(context, Context) else load_context(context)
-    manifest.add_records(getattr(ctx, "records", []) or [])
+    ctx = as_context(context, params=params, as_of=day)
+    manifest.add_records(ctx.records)
 
     cols = _match_columns(list(gdf.columns))
     out, reprojected = to_working_crs(gdf, source=record.path)

@@ -595,7 +595,7 @@ def water_use(
         "irrigation_minimum_reading": readings.irrigation_minimum,
         "editions": [vars(e) for e in rules.editions(params)],
     }
-    ctx = as_context(context, params=params, as_of=day)
+    ctx = as_context(context, as_of=day)  # the county lists are in the WCA tree, not params
     manifest.add_records(ctx.records)
 
     cols = _match_columns(list(gdf.columns))

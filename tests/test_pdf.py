@@ -7,7 +7,6 @@ installs the ``pdf`` extra).
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,10 +20,8 @@ from wetland_gis.mapping.static_map import static_map, static_map_png
 
 
 def _require(tool: str, how: str) -> None:
-    message = f"the PDF tests need {tool} ({how})"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"{message}; CI=true, so this is an error, not a skip", pytrace=False)
-    pytest.skip(message)
+    """Skip, saying what is missing (``tests/conftest.py`` fails the skip under CI=true)."""
+    pytest.skip(f"the PDF tests need {tool} ({how})")
 
 
 @pytest.fixture(scope="module")

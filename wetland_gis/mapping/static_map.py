@@ -16,6 +16,8 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from wetland_gis.geometry.crs import WORKING_CRS
+
 from ._format import MappingInputError, find_column, fmt
 from .symbology import (
     BANK_COLOR,
@@ -31,13 +33,11 @@ from .symbology import (
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["WORK_CRS", "static_map", "static_map_png", "static_map_svg"]
+__all__ = ["static_map", "static_map_png", "static_map_svg"]
 
 #: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
 _AXES_CENTRE = (0.5, 0.5)
 
-WORK_CRS = "EPSG:26915"
-"""The map is drawn in NAD83 / UTM zone 15N, so the scale bar is true."""
 
 _ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
 
@@ -52,7 +52,7 @@ def _prepare(frame: Any, name: str) -> gpd.GeoDataFrame | None:
 
         raise MissingCRSError(f"`{name}` has no CRS; set it with `.set_crs(...)` first")
     shown = frame[frame.geometry.notna() & ~frame.geometry.is_empty]
-    return shown.to_crs(WORK_CRS) if len(shown) else None
+    return shown.to_crs(WORKING_CRS) if len(shown) else None
 
 
 def _extent(frames: Sequence[gpd.GeoDataFrame | None], pad: float) -> tuple[float, ...] | None:
@@ -152,7 +152,7 @@ def static_map(
         ax.set_axis_off()
         return fig
     minx, maxx, miny, maxy = extent
-    view = gpd.GeoSeries.from_xy([minx, maxx], [miny, maxy], crs=WORK_CRS).total_bounds
+    view = gpd.GeoSeries.from_xy([minx, maxx], [miny, maxy], crs=WORKING_CRS).total_bounds
 
     def clip(frame: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
         return frame.cx[view[0] : view[2], view[1] : view[3]]

@@ -38,6 +38,7 @@ from shapely.geometry import box, mapping
 
 from wetland_gis.enums import ShorelandZone
 from wetland_gis.errors import MissingCRSError
+from wetland_gis.geometry.crs import WORKING_CRS as WORK_CRS  # distances are measured here
 from wetland_gis.labels import label
 
 from ._format import MISSING, MappingInputError, find_column, fmt, is_missing, row_value
@@ -67,9 +68,6 @@ __all__ = [
     "save_map",
     "tep_map",
 ]
-
-WORK_CRS = "EPSG:26915"
-"""NAD83 / UTM zone 15N: where distances (simplification, margins) are measured."""
 
 DISPLAY_CRS = "EPSG:4326"
 """What Leaflet draws: longitude and latitude on WGS 84."""

@@ -8,18 +8,14 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Iterable, Mapping
-from decimal import Decimal
 from typing import Any
 
 from wetland_gis.errors import MappingInputError
 from wetland_gis.io.values import is_blank
-from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 from wetland_gis.units import joint_application_area
 
 __all__ = [
-    "JOINT_APPLICATION_SQFT_LIMIT",
     "MISSING",
-    "SQFT_PER_ACRE",
     "MappingInputError",
     "esc",
     "find_column",
@@ -28,12 +24,6 @@ __all__ = [
     "joint_application_area",
     "split_joined",
 ]
-
-SQFT_PER_ACRE = Decimal(repr(_SQFT_PER_ACRE))
-"""Square feet (international foot) in one acre, a unit conversion."""
-
-JOINT_APPLICATION_SQFT_LIMIT = SQFT_PER_ACRE / 100
-"""435.6 sq ft = 0.01 acre: below it the joint application reports square feet."""
 
 MISSING = "\u2014"
 """What an empty value shows as (an em dash)."""

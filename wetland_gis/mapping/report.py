@@ -15,7 +15,6 @@ printed by WeasyPrint (the optional ``pdf`` extra).
 from __future__ import annotations
 
 import base64
-import importlib.metadata
 import io
 import json
 import os
@@ -28,6 +27,7 @@ import jinja2
 import numpy as np
 import pandas as pd
 
+from wetland_gis._version import __version__
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
 from wetland_gis.io.values import parse_number
@@ -107,19 +107,6 @@ class _Citations:
             self.items.append(text)
         n = self.items.index(text) + 1
         return {"n": n, "anchor": f"cite-{n}", "text": text}
-
-
-def _package_version() -> str:
-    """Return the wetland_gis version, from the package or, failing that, its metadata."""
-    import wetland_gis
-
-    version = getattr(wetland_gis, "__version__", None)
-    if version is None:
-        try:
-            version = importlib.metadata.version("wetland_gis")
-        except importlib.metadata.PackageNotFoundError:
-            version = "unknown"
-    return str(version)
 
 
 def _env() -> jinja2.Environment:
@@ -873,7 +860,7 @@ def render_report(
     return template.render(
         title=title,
         page_size=PAPER_SIZES[paper],
-        version=_package_version(),
+        version=__version__,
         sections=SECTIONS,
         answers=answers,
         facts=_facts(_as_mapping(summary, "summary")),

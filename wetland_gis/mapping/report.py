@@ -216,6 +216,8 @@ def _outcome_view(outcome: str) -> dict[str, str]:
 
 
 def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
+    from wetland_gis.io.joint_application import county_names
+
     geometry = getattr(impacts, "_geometry_column_name", None)
     rows = []
     for idx, row in impacts.iterrows():
@@ -232,8 +234,6 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
         zone = row_value(data, "zone")
         wtype = row_value(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
         ratio = row_value(data, "ratio")
-        from wetland_gis.io.joint_application import county_names
-
         counties = county_names(row_value(data, "county"), row_value(data, "counties"))
         rows.append(
             {
@@ -622,17 +622,14 @@ def _data_notes(
             names = county_names(impacts.at[idx, county] if county else None, value)
             if len(names) > 1:
                 notes.append(f"Impact {ids[idx]} straddles counties: {fmt(value)}.")
-    for key in ("records", "assumptions"):
-        items = manifest.get(key)
-        if isinstance(items, (list, tuple)):
-            notes += [str(i) for i in items if not is_missing(i)]
-    for nested in ("assess", "site"):
-        inner = manifest.get(nested)
-        if isinstance(inner, Mapping):
-            for key in ("records", "assumptions"):
-                items = inner.get(key)
-                if isinstance(items, (list, tuple)):
-                    notes += [str(i) for i in items if not is_missing(i)]
+    # the manifest's own notes, then those of a report's nested assess and site manifests
+    for part in (manifest, manifest.get("assess"), manifest.get("site")):
+        if not isinstance(part, Mapping):
+            continue
+        for key in ("records", "assumptions"):
+            items = part.get(key)
+            if isinstance(items, (list, tuple)):
+                notes += [str(i) for i in items if not is_missing(i)]
     notes += [str(e) for e in extra]
     return list(dict.fromkeys(notes))
 

@@ -46,6 +46,7 @@ from ._format import (
     split_joined,
 )
 from .popups import truthy
+from .static_map import _AXES_CENTRE
 from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
 from .tep_map import impact_ids
 
@@ -61,9 +62,6 @@ __all__ = [
     "write_pdf",
     "write_report",
 ]
-
-#: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
-_AXES_CENTRE = (0.5, 0.5)
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 """Folder of the jinja2 templates."""

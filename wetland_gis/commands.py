@@ -146,16 +146,17 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
         ``impacts`` (GeoDataFrame), ``zones`` (GeoDataFrame or None), ``projects`` and
         ``summary`` (DataFrame or None), ``trace`` (the ``decisions`` table: DataFrame of
         :data:`wetland_gis.rules.TRACE_COLUMNS` with ``verify`` lists and ``inputs``,
-        ``parameters`` dicts, or None), ``decisions`` (the same, kept under its old key)
-        and ``manifest`` (dict or None).
+        ``parameters`` dicts, or None) and ``manifest`` (dict or None).
     """
     path = Path(path)
     if not path.exists():
         raise InputError(
             f"{path} does not exist: run `wetland-gis assess IMPACTS --out {path}` first"
         )
-    layer = "impacts" if path.suffix.lower() == ".gpkg" else None
-    if layer and layer not in list_layers(path):
+    # a GeoPackage holds the impacts, zones and decisions as layers; its list is read once
+    layers = list_layers(path) if path.suffix.lower() == ".gpkg" else None
+    layer = "impacts" if layers is not None else None
+    if layers is not None and "impacts" not in layers:
         raise InputError(
             f"{path} has no layer 'impacts': it is not an output of `wetland-gis assess`; run "
             f"`wetland-gis assess IMPACTS --out {path}` first"
@@ -164,7 +165,7 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
     if WKT_IN_COLUMN in impacts:  # geometries that are not polygons were written as WKT
         impacts = _restore_non_polygons(impacts)
     zones = None
-    if path.suffix.lower() == ".gpkg" and "shoreland_zones" in list_layers(path):
+    if layers is not None and "shoreland_zones" in layers:
         zones = read_layer(path, "shoreland_zones").gdf
     stem = path.with_suffix("")
 
@@ -183,25 +184,27 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
                 f"assess` again to rewrite it"
             ) from err
 
-    trace = _read_trace(path, stem)
+    trace = _read_trace(path, stem, layers)
     return {
         "impacts": impacts,
         "zones": zones,
         "projects": _csv("projects"),
         "summary": _csv("summary"),
         "trace": trace,
-        "decisions": trace,
         "manifest": _json("manifest"),
         "path": path,
     }
 
 
-def _read_trace(path: Path, stem: Path) -> pd.DataFrame | None:
-    """Read the trace: the GeoPackage ``decisions`` table, else ``*_decisions.json``."""
+def _read_trace(path: Path, stem: Path, layers: list[str] | None) -> pd.DataFrame | None:
+    """Read the trace: the GeoPackage ``decisions`` table, else ``*_decisions.json``.
+
+    ``layers`` are the layers of a GeoPackage ``path`` (``None`` for another format).
+    """
     from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS
 
     table = None
-    if path.suffix.lower() == ".gpkg" and "decisions" in list_layers(path):
+    if layers is not None and "decisions" in layers:
         import pyogrio
 
         table = pyogrio.read_dataframe(path, layer="decisions", read_geometry=False)

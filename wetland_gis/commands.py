@@ -132,6 +132,21 @@ def _check_outputs_early(command: str, outs: list[Any], inputs: list[Any]) -> No
         writer._check_target(Path(out))
 
 
+#: What ``assess`` wrote: its file, or that file as :func:`read_assessed` returned it
+#: (a caller that needs it too reads it once).
+Assessed = str | Path | Mapping[str, Any]
+
+
+def _assessed_file(assessed: Assessed) -> Path:
+    """Return the file of an :data:`Assessed`."""
+    return Path(assessed["path"] if isinstance(assessed, Mapping) else assessed)
+
+
+def _read(assessed: Assessed) -> Mapping[str, Any]:
+    """Return an :data:`Assessed` as :func:`read_assessed` returns it, reading it if need be."""
+    return assessed if isinstance(assessed, Mapping) else read_assessed(assessed)
+
+
 def read_assessed(path: str | Path) -> dict[str, Any]:
     """Read what ``run_assess`` wrote: the impacts, zones, tables, decisions and manifest.
 
@@ -261,7 +276,7 @@ def _restore_non_polygons(impacts: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
 
 
 def run_site(
-    assessed: str | Path | Assessment,
+    assessed: Assessed | Assessment,
     out_dir: str | Path,
     *,
     sites: str | Path | None = None,
@@ -276,8 +291,9 @@ def run_site(
 
     Parameters
     ----------
-    assessed : str, Path or Assessment
-        The output of ``assess``.
+    assessed : str, Path, dict or Assessment
+        The output of ``assess``: its file (or that file as :func:`read_assessed` returned
+        it), or the assessment in memory.
     out_dir : str or Path
         Folder for the files of :data:`SITING_FILES`.
     sites, banks, context, adjustments, dem, as_of
@@ -294,8 +310,9 @@ def run_site(
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"--out-dir {out_dir} is a file; give a folder for the siting outputs")
+    file = None if isinstance(assessed, Assessment) else _assessed_file(assessed)
     inputs = [
-        p for p in (assessed, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
+        p for p in (file, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
     ]
     _check_outputs_early("site", [out_dir / name for name in SITING_FILES.values()], inputs)
     ctx: str | Path | Context | None
@@ -305,11 +322,11 @@ def run_site(
         as_of = as_of or assessed.manifest.as_of
         source = "<Assessment>"
     else:
-        read = read_assessed(assessed)
+        read = _read(assessed)
         impacts = read["impacts"]
         ctx = context
         as_of = as_of or (read["manifest"] or {}).get("as_of")
-        source = str(assessed)
+        source = str(file)
     day = as_date(as_of)
     if ctx is not None and not isinstance(ctx, Context):
         ctx = load_context(ctx, as_of=day)
@@ -389,7 +406,7 @@ def _boundaries(context: str | Path | Context | None) -> dict[str, gpd.GeoDataFr
 
 
 def _html_manifest(
-    command: str, out: Path, read: dict[str, Any], extra: Mapping[str, Any]
+    command: str, out: Path, read: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> tuple[Manifest, Path]:
     """Return the manifest of a map or report page, and its path beside the page."""
     assessed_manifest = read.get("manifest") or {}
@@ -414,7 +431,7 @@ def _html_manifest(
 
 
 def run_map(
-    assessed: str | Path,
+    assessed: Assessed,
     out: str | Path,
     *,
     siting: str | Path | None = None,
@@ -424,7 +441,8 @@ def run_map(
 ) -> list[Path]:
     """Write the self-contained TEP map of an assessment (and its siting, if given).
 
-    The page is staged and moved into place when complete; a manifest
+    ``assessed`` is the file ``assess`` wrote (or that file as :func:`read_assessed`
+    returned it). The page is staged and moved into place when complete; a manifest
     ``<stem>_map_manifest.json`` is written beside it.
 
     Returns
@@ -436,8 +454,8 @@ def run_map(
     from wetland_gis.mapping.offline import make_self_contained
 
     out = Path(out)
-    _check_outputs_early("map", [out], [assessed, siting, context])
-    read = read_assessed(assessed)
+    _check_outputs_early("map", [out], [_assessed_file(assessed), siting, context])
+    read = _read(assessed)
     sit = read_siting(siting) if siting else {}
     m = tep_map(
         read["impacts"],
@@ -473,7 +491,7 @@ def _siting_reading(ranking: pd.DataFrame | None) -> str | None:
     return ", ".join(str(v) for v in ranking["siting_reading"].dropna().unique()) or None
 
 
-def _project_name(read: dict[str, Any]) -> str:
+def _project_name(read: Mapping[str, Any]) -> str:
     projects = read.get("projects")
     if projects is not None and len(projects) and "project" in projects:
         return ", ".join(str(p) for p in projects["project"])
@@ -481,7 +499,7 @@ def _project_name(read: dict[str, Any]) -> str:
 
 
 def run_report(
-    assessed: str | Path,
+    assessed: Assessed,
     out: str | Path,
     *,
     siting: str | Path | None = None,
@@ -495,7 +513,8 @@ def run_report(
     Parameters
     ----------
     assessed, siting
-        The outputs of ``assess`` and ``site``.
+        The outputs of ``assess`` (its file, or that file as :func:`read_assessed` returned
+        it) and ``site``.
     out : str or Path
         The HTML file.
     map_html : str or Path, optional
@@ -517,8 +536,8 @@ def run_report(
     from wetland_gis.mapping.report import map_arguments, render_report, write_pdf
 
     out = Path(out)
-    _check_outputs_early("report", [out], [assessed, siting, map_html])
-    read = read_assessed(assessed)
+    _check_outputs_early("report", [out], [_assessed_file(assessed), siting, map_html])
+    read = _read(assessed)
     sit = read_siting(siting) if siting else {}
     summary: dict[str, Any] = {}
     tally = tally_impacts(read["impacts"])
@@ -778,8 +797,8 @@ class CommandResult:
     tally: Tally
 
 
-def _siting_tally(result: Any, impacts: pd.DataFrame) -> Tally:
-    tally = tally_impacts(impacts, "site")
+def _siting_tally(result: Any, tally: Tally) -> Tally:
+    """Add the siting totals of ``result`` to the tally of the impacts it sited."""
     totals = dict(getattr(result, "totals", {}) or {})
     tally.siting = {
         "allocated_credits": float(totals.get("credits", 0.0) or 0.0),
@@ -862,11 +881,6 @@ def _fields(args: argparse.Namespace) -> dict[str, str]:
     return {role: column for role, name in options.items() if (column := getattr(args, name, None))}
 
 
-def _assessed_tally(args: argparse.Namespace) -> Tally:
-    """Return the tally of the impacts in the assessed GeoPackage a command reads."""
-    return tally_impacts(read_assessed(args.assessed)["impacts"], args.command)
-
-
 def run_command(args: argparse.Namespace) -> CommandResult:
     """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
     overwrite = bool(getattr(args, "overwrite", False))
@@ -926,9 +940,13 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
         )
         return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
+    if args.command in ("site", "map", "report"):
+        # read once: for the command, and for the tally of the impacts it read
+        read = read_assessed(args.assessed)
+        tally = tally_impacts(read["impacts"], args.command)
     if args.command == "site":
         siting, written = run_site(
-            args.assessed,
+            read,
             args.out_dir,
             sites=args.sites,
             banks=args.banks,
@@ -938,22 +956,20 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             as_of=args.as_of,
             overwrite=overwrite,
         )
-        return CommandResult(
-            written, _siting_tally(siting, read_assessed(args.assessed)["impacts"])
-        )
+        return CommandResult(written, _siting_tally(siting, tally))
     if args.command == "map":
         written = run_map(
-            args.assessed,
+            read,
             args.out,
             siting=args.siting,
             context=args.context,
             basemap=args.basemap,
             overwrite=overwrite,
         )
-        return CommandResult(written, _assessed_tally(args))
+        return CommandResult(written, tally)
     if args.command == "report":
         written = run_report(
-            args.assessed,
+            read,
             args.out,
             siting=args.siting,
             map_html=args.map,
@@ -961,7 +977,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             context=args.context,
             overwrite=overwrite,
         )
-        return CommandResult(written, _assessed_tally(args))
+        return CommandResult(written, tally)
     if args.command == "water-use":
         result, written = run_water_use(
             args.points,

@@ -27,7 +27,13 @@ from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
 from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
-from wetland_gis.parameters import as_date, default_parameters, load_adjustments, load_parameters
+from wetland_gis.parameters import (
+    ParameterSet,
+    as_date,
+    default_parameters,
+    load_adjustments,
+    load_parameters,
+)
 
 if TYPE_CHECKING:
     from wetland_gis.siting.engine import SitingResult
@@ -812,17 +818,18 @@ def run_partitioned(
     args: argparse.Namespace,
     fields: dict[str, str],
     options: AssessOptions,
+    params: ParameterSet,
     overwrite: bool = False,
 ) -> CommandResult:
     """Run ``assess --engine chunks|dask`` or ``--chunk-size`` (issue 14, docs/scale.md).
 
     With ``--engine default`` and ``--chunk-size`` and a ``.parquet`` output the chunks
     are streamed to GeoParquet (memory holds one chunk); otherwise the partitions'
-    results are merged and written as ``assess`` writes them.
+    results are merged and written as ``assess`` writes them. ``params`` is the
+    parameter tree of ``--parameters`` (loaded once by :func:`run_command`).
     """
     from wetland_gis.partitioned import DEFAULT_CHUNK_SIZE, assess_partitioned, stream_assess
 
-    params = load_parameters(args.parameters) if args.parameters else default_parameters()
     chunk = args.chunk_size or DEFAULT_CHUNK_SIZE
     common = {
         "layer": args.layer,
@@ -896,10 +903,8 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         classes = getattr(args, "shoreland_classes", None)
         class_source = getattr(args, "shoreland_class_source", None) or "dnr"
         if engine != "default" or getattr(args, "chunk_size", None):
+            params = load_parameters(args.parameters) if args.parameters else default_parameters()
             if classes:  # the partitions share one context, loaded with the list
-                params = (
-                    load_parameters(args.parameters) if args.parameters else default_parameters()
-                )
                 args.context = load_context(
                     args.context,
                     params=params,
@@ -907,7 +912,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
                     shoreland_classes=classes,
                     class_source=class_source,
                 )
-            return run_partitioned(args, fields, options, overwrite)
+            return run_partitioned(args, fields, options, params, overwrite)
         assessment, written = run_assess(
             args.impacts,
             args.out,

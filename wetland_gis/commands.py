@@ -552,24 +552,23 @@ def run_report(
     projects = read["projects"]
     trace = read["trace"]
     if projects is not None and "project" in projects:
+        # citations and verify from the trace's project steps, never by splitting rendered
+        # text; the steps grouped by project once
+        steps_of: dict[str, dict[str, list[str]]] = {}
+        if trace is not None:
+            own = trace[trace["impact_id"] == ""]
+            for project, steps in own.groupby(own["project"].astype(str), sort=False):
+                steps_of[str(project)] = {
+                    "citations": list(dict.fromkeys(c for c in steps["citation"] if c)),
+                    "verify": list(dict.fromkeys(v for items in steps["verify"] for v in items)),
+                }
         for _, row in projects.iterrows():
             for key, value in row.items():
                 label = key if len(projects) == 1 else f"{row['project']}: {key}"
                 if key in ("citations", "verify"):
-                    # from the trace's project steps, never by splitting rendered text
                     if trace is None:
                         continue
-                    steps = trace[
-                        (trace["project"].astype(str) == str(row["project"]))
-                        & (trace["impact_id"] == "")
-                    ]
-                    value = list(
-                        dict.fromkeys(
-                            [c for c in steps["citation"] if c]
-                            if key == "citations"
-                            else [v for items in steps["verify"] for v in items]
-                        )
-                    )
+                    value = steps_of.get(str(row["project"]), {}).get(key, [])
                 summary[label] = value
     manifest = read["manifest"] or {}
     if siting:

@@ -58,25 +58,13 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("tep")
-    m = tep_map(
-        fx.impacts(),
-        zones=fx.zones(),
-        sites=fx.sites(),
-        banks=fx.banks(),
-        allocation=fx.allocation(),
-        context=fx.context(),
-        title="TEP review map: Gull Lake road",
-    )
+    m = tep_map(fx.impacts(), **fx.map_layers(), title="TEP review map: Gull Lake road")
     map_path = save_map(m, folder / "tep_map.html")
     report_path = write_report(
         folder / "tep_report.html",
         fx.summary(),
         fx.impacts(),
-        trace=fx.trace(),
-        ranking=fx.ranking(),
-        allocation=fx.allocation(),
-        unmet=fx.unmet(),
-        manifest=fx.manifest(),
+        **fx.report_tables(),
         map_html=map_path,
     )
     point_map = save_map(

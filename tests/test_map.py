@@ -31,15 +31,7 @@ REMOTE_STYLESHEET = re.compile(
 
 
 def _full_map(**kwargs) -> folium.Map:
-    return tep_map(
-        fx.impacts(),
-        zones=fx.zones(),
-        sites=fx.sites(),
-        banks=fx.banks(),
-        allocation=fx.allocation(),
-        context=fx.context(),
-        **kwargs,
-    )
+    return tep_map(fx.impacts(), **fx.map_layers(), **kwargs)
 
 
 @pytest.fixture(scope="module")

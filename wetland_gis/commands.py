@@ -34,6 +34,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
+from wetland_gis.rules.water_use import FeeReadings
 
 if TYPE_CHECKING:
     from wetland_gis.siting.engine import SitingResult
@@ -623,8 +624,8 @@ def run_water_use(
     aquifer_layer: str | None = None,
     assume_crs: str | None = None,
     parameters: str | Path | None = None,
-    boundary_reading: str = "next_clause",
-    irrigation_minimum_reading: str = "floor",
+    boundary_reading: str = FeeReadings.boundary,
+    irrigation_minimum_reading: str = FeeReadings.irrigation_minimum,
     map_html: str | Path | None = None,
     overwrite: bool = False,
 ) -> tuple[Any, list[Path]]:
@@ -647,7 +648,6 @@ def run_water_use(
     -------
     (WaterUseResult, list of Path)
     """
-    from wetland_gis.rules.water_use import FeeReadings
     from wetland_gis.water_use import water_use
 
     result = water_use(

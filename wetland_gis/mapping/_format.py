@@ -20,10 +20,14 @@ __all__ = [
     "esc",
     "find_column",
     "fmt",
+    "impact_ids",
     "is_missing",
     "joint_application_area",
     "split_joined",
 ]
+
+ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
+"""Columns that may hold the impact id, best first (else the row index is the id)."""
 
 MISSING = "\u2014"
 """What an empty value shows as (an em dash)."""
@@ -114,6 +118,24 @@ def find_column(columns: Iterable[str], *names: str) -> str | None:
         if name.lower() in by_lower:
             return by_lower[name.lower()]
     return None
+
+
+def impact_ids(impacts: Any) -> Any:
+    """Return the impact id of each row as text (:data:`ID_COLUMNS`, or the index).
+
+    Parameters
+    ----------
+    impacts : DataFrame
+        Impacts of an assessment.
+
+    Returns
+    -------
+    Series
+        The ids as text (:func:`fmt`), on the index of ``impacts``.
+    """
+    col = find_column(impacts.columns, *ID_COLUMNS)
+    values = impacts[col] if col is not None else impacts.index.to_series()
+    return values.map(fmt)
 
 
 def row_value(row: Mapping[str, Any], *names: str) -> Any:

@@ -40,6 +40,7 @@ from ._format import (
     MappingInputError,
     find_column,
     fmt,
+    impact_ids,
     is_missing,
     joint_application_area,
     row_value,
@@ -48,7 +49,6 @@ from ._format import (
 from .popups import truthy
 from .static_map import _AXES_CENTRE
 from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
-from .tep_map import impact_ids
 
 __all__ = [
     "BEST_OPTIONS",

@@ -18,7 +18,7 @@ import pandas as pd
 
 from wetland_gis.geometry.crs import WORKING_CRS
 
-from ._format import MappingInputError, find_column, fmt
+from ._format import MappingInputError, find_column, fmt, impact_ids
 from .symbology import (
     BANK_COLOR,
     CONTEXT_LAYERS,
@@ -37,9 +37,6 @@ __all__ = ["static_map", "static_map_png", "static_map_svg"]
 
 #: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
 _AXES_CENTRE = (0.5, 0.5)
-
-
-_ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
 
 
 def _prepare(frame: Any, name: str) -> gpd.GeoDataFrame | None:
@@ -251,7 +248,6 @@ def static_map(
     counts: dict[str, int] = {}
     if imp is not None:
         ocol = find_column(imp.columns, "outcome")
-        idcol = find_column(imp.columns, *_ID_COLUMNS)
         outcomes = imp[ocol].map(fmt) if ocol else pd.Series("", index=imp.index)
         for outcome, part in imp.groupby(outcomes):
             counts[outcome] = len(part)
@@ -271,8 +267,7 @@ def static_map(
             pts = part.geometry.representative_point()
             ax.scatter(pts.x, pts.y, s=34, c=color, edgecolors="#222222", linewidths=0.8, zorder=8)
         pts = imp.geometry.representative_point()
-        ids = imp[idcol].map(fmt) if idcol else pd.Series(imp.index.map(str), index=imp.index)
-        for x, y, text in zip(pts.x, pts.y, ids, strict=True):
+        for x, y, text in zip(pts.x, pts.y, impact_ids(imp), strict=True):
             ax.annotate(
                 text,
                 (x, y),

@@ -41,7 +41,15 @@ from wetland_gis.errors import MissingCRSError
 from wetland_gis.geometry.crs import WORKING_CRS as WORK_CRS  # distances are measured here
 from wetland_gis.labels import label
 
-from ._format import MISSING, MappingInputError, find_column, fmt, is_missing, row_value
+from ._format import (
+    MISSING,
+    MappingInputError,
+    find_column,
+    fmt,
+    impact_ids,
+    is_missing,
+    row_value,
+)
 from .offline import make_self_contained, use_vendored_assets
 from .popups import (
     attributes_html,
@@ -86,7 +94,6 @@ NO_BASEMAP_BACKGROUND = "#F4F1EA"
 _MARKER_EDGE = "#333333"
 """Outline of the impact location markers (their fill is the outcome colour)."""
 
-_ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
 _COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
 
 # Bound on each feature of a folium GeoJson layer (defined in ``assets/tep_map.js``).
@@ -234,13 +241,6 @@ def _features(geoms: gpd.GeoSeries, props: Sequence[dict[str, Any]]) -> dict[str
         if g is not None and not g.is_empty
     ]
     return {"type": "FeatureCollection", "features": features}
-
-
-def impact_ids(impacts: pd.DataFrame) -> pd.Series:
-    """Return the impact id of each row as text (``impact_id``, ``id``, ... or the index)."""
-    col = find_column(impacts.columns, *_ID_COLUMNS)
-    values = impacts[col] if col is not None else pd.Series(impacts.index, index=impacts.index)
-    return values.map(fmt)
 
 
 def _allocation_frame(allocation: pd.DataFrame | None) -> pd.DataFrame | None:

@@ -263,6 +263,13 @@ def _allocation_frame(allocation: pd.DataFrame | None) -> pd.DataFrame | None:
     return out
 
 
+def _rows_by(frame: pd.DataFrame | None, column: str) -> dict[str, pd.DataFrame]:
+    """Return the rows of ``frame`` by their text in ``column`` (grouped once, not per feature)."""
+    if frame is None:
+        return {}
+    return {str(k): g for k, g in frame.groupby(column, sort=False)}
+
+
 # --------------------------------------------------------------------------- layers
 
 
@@ -324,13 +331,12 @@ def _impacts_layer(
         if trace is not None and len(trace)
         else {}
     )
+    alloc_of = _rows_by(alloc, "_wg_impact")
     for idx, row in shown.drop(columns=shown.geometry.name).iterrows():
         outcome = fmt(row[outcome_col])
         counts[outcome] = counts.get(outcome, 0) + 1
         impact_id = ids[idx]
-        allocations = None
-        if alloc is not None:
-            allocations = alloc[alloc["_wg_impact"] == impact_id]
+        allocations = None if alloc is None else alloc_of.get(impact_id, alloc.iloc[:0])
         color = outcome_color(outcome)
         props.append(
             {
@@ -462,6 +468,7 @@ def _options_layer(
     geoms = _for_display(shown, tolerance_m)
     color = SITE_COLOR if kind == "site" else BANK_COLOR
     props = []
+    alloc_of = _rows_by(alloc, "_wg_option")
     for idx, row in shown.drop(columns=shown.geometry.name).iterrows():
         option_id = fmt(row[id_col]) if id_col else fmt(idx)
         if kind == "bank" and id_col and id_col.lower() == "account":
@@ -469,7 +476,7 @@ def _options_layer(
             display = f"{fmt(name)} ({option_id})" if not is_missing(name) else option_id
         else:
             display = option_id
-        allocations = None if alloc is None else alloc[alloc["_wg_option"] == option_id]
+        allocations = None if alloc is None else alloc_of.get(option_id, alloc.iloc[:0])
         # attribute values of any type; is_missing guards each use below
         tier: Any = row[tier_col] if tier_col else None
         credits: Any = row[credits_col] if credits_col else None

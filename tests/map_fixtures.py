@@ -397,3 +397,8 @@ def report_tables() -> dict:
         "unmet": unmet(),
         "manifest": manifest(),
     }
+
+
+def decorations(m):
+    """The map's page decorations (legend, view, script): ``tep_map``'s ``_Decorations``."""
+    return next(c for c in m._children.values() if type(c).__name__ == "_Decorations")

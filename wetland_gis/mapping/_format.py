@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from wetland_gis.errors import MappingInputError
@@ -17,6 +17,7 @@ from wetland_gis.units import joint_application_area
 __all__ = [
     "MISSING",
     "MappingInputError",
+    "column_reader",
     "esc",
     "find_column",
     "fmt",
@@ -142,3 +143,28 @@ def row_value(row: Mapping[str, Any], *names: str) -> Any:
     """Return the value of the first of ``names`` present in ``row`` (case-insensitive)."""
     col = find_column(row.keys(), *names)
     return None if col is None else row[col]
+
+
+def column_reader(columns: Iterable[str]) -> Callable[..., Any]:
+    """Return ``get(row, *names)``: :func:`row_value` for rows of a frame with ``columns``.
+
+    Each set of ``names`` is matched to a column once, not again for every row.
+
+    Examples
+    --------
+    >>> get = column_reader(["Impact_ID", "outcome"])
+    >>> get({"Impact_ID": "I-1", "outcome": "prohibited"}, "impact_id", "id")
+    'I-1'
+    >>> get({"Impact_ID": "I-1", "outcome": "prohibited"}, "ratio") is None
+    True
+    """
+    columns = list(columns)
+    found: dict[tuple[str, ...], str | None] = {}
+
+    def get(row: Mapping[str, Any], *names: str) -> Any:
+        if names not in found:
+            found[names] = find_column(columns, *names)
+        col = found[names]
+        return None if col is None else row[col]
+
+    return get

@@ -38,6 +38,7 @@ from wetland_gis.units import SQFT_PER_ACRE
 from ._format import (
     MISSING,
     MappingInputError,
+    column_reader,
     find_column,
     fmt,
     impact_ids,
@@ -217,26 +218,27 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
     from wetland_gis.io.joint_application import county_names
 
     geometry = getattr(impacts, "_geometry_column_name", None)
+    table = impacts.drop(columns=[c for c in (geometry,) if c in impacts.columns])
+    get = column_reader(table.columns)  # each column found once, not per row
     rows = []
-    for idx, row in impacts.iterrows():
-        data = {k: v for k, v in row.items() if k != geometry}
-        outcome = fmt(row_value(data, "outcome"))
-        sqft = _number(row_value(data, "area_sqft"))
-        reported = row_value(data, "area_reported")
+    for idx, data in zip(table.index, table.to_dict("records"), strict=True):
+        outcome = fmt(get(data, "outcome"))
+        sqft = _number(get(data, "area_sqft"))
+        reported = get(data, "area_reported")
         if is_missing(reported):
             reported = MISSING if sqft is None else joint_application_area(sqft)
-        major = fmt(row_value(data, "major"))
-        major_name = row_value(data, "major_name")
+        major = fmt(get(data, "major"))
+        major_name = get(data, "major_name")
         if not is_missing(major_name):
             major = f"{major} {fmt(major_name)}"
-        zone = row_value(data, "zone")
-        wtype = row_value(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
-        ratio = row_value(data, "ratio")
-        counties = county_names(row_value(data, "county"), row_value(data, "counties"))
+        zone = get(data, "zone")
+        wtype = get(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
+        ratio = get(data, "ratio")
+        counties = county_names(get(data, "county"), get(data, "counties"))
         rows.append(
             {
                 "id": ids[idx],
-                "project": fmt(row_value(data, "project")),
+                "project": fmt(get(data, "project")),
                 "type": MISSING if is_missing(wtype) else f"Type {fmt(wtype)}",
                 "area": fmt(reported),
                 "sqft": MISSING if sqft is None else _sqft(sqft),
@@ -244,18 +246,18 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
                 "outcome": _outcome_view(outcome),
                 "county": ", ".join(counties) if counties else MISSING,
                 "major": major,
-                "bsa": fmt(row_value(data, "bsa")),
+                "bsa": fmt(get(data, "bsa")),
                 "zone": MISSING if is_missing(zone) else zone_style(str(zone)).label,
                 "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
-                "replace": _acres(row_value(data, "replace_acres")),
-                "replace_value": _number(row_value(data, "replace_acres")) or 0.0,
-                "status": fmt(row_value(data, "status")),
-                "status_reason": fmt(row_value(data, "status_reason")),
-                "type_verify": truthy(row_value(data, "type_verify")),
+                "replace": _acres(get(data, "replace_acres")),
+                "replace_value": _number(get(data, "replace_acres")) or 0.0,
+                "status": fmt(get(data, "status")),
+                "status_reason": fmt(get(data, "status_reason")),
+                "type_verify": truthy(get(data, "type_verify")),
                 # rendered text, shown whole (never split) for an impact without trace steps
-                "verify_column": _whole(row_value(data, "verify")),
-                "reasons_column": _whole(row_value(data, "reasons")),
-                "citations_column": _whole(row_value(data, "citations")),
+                "verify_column": _whole(get(data, "verify")),
+                "reasons_column": _whole(get(data, "reasons")),
+                "citations_column": _whole(get(data, "citations")),
             }
         )
     return rows

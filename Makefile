@@ -17,12 +17,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python -m wetland_gis.demo --out outputs
 
-# what ruff checks and formats (one list, so the two cannot drift apart)
-LINT_PATHS := wetland_gis tests benchmarks sample_data tools
-
 lint: $(STAMP) typecheck
-	$(BIN)/ruff check $(LINT_PATHS)
-	$(BIN)/ruff format --check $(LINT_PATHS)
+	$(BIN)/ruff check wetland_gis tests benchmarks sample_data tools
+	$(BIN)/ruff format --check wetland_gis tests benchmarks sample_data tools
 
 # mypy over wetland_gis/ (the configuration is [tool.mypy] in pyproject.toml)
 typecheck: $(STAMP)

@@ -106,7 +106,8 @@ _ASSETS = "assets"
 @cache
 def _package_text(folder: str, name: str) -> str:
     """Return the text of one of the map's own files (read once per process)."""
-    return files(__package__).joinpath(folder, name).read_text(encoding="utf-8")
+    # one part per `/`: Traversable.joinpath takes a single child before Python 3.11
+    return (files(__package__) / folder / name).read_text(encoding="utf-8")
 
 
 def _page_script() -> str:
@@ -175,7 +176,7 @@ class _Decorations(branca.element.MacroElement):
 @cache
 def _default_icons() -> Mapping[str, str]:
     """Leaflet's default marker images as data URIs (vendored in ``assets/leaflet``)."""
-    folder = files(__package__).joinpath(_ASSETS, "leaflet", "images")
+    folder = files(__package__) / _ASSETS / "leaflet" / "images"
 
     def uri(name: str) -> str:
         data = base64.b64encode(folder.joinpath(name).read_bytes()).decode("ascii")

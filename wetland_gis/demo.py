@@ -239,6 +239,7 @@ def run_screen_demo(root: Path, out: Path) -> dict[str, Any]:
     """
     import geopandas as gpd
 
+    from wetland_gis.geometry.cleaning import ASSESSED
     from wetland_gis.screen import screen
 
     wetlands = gpd.read_file(root / NWI_SAMPLE)
@@ -261,7 +262,7 @@ def run_screen_demo(root: Path, out: Path) -> dict[str, Any]:
     w = result.wetlands
     return {
         "wetlands": len(w),
-        "screened": int((w["status"] == "assessed").sum()),
+        "screened": int((w["status"] == ASSESSED).sum()),
         "with_amount": int(w["de_minimis_sqft"].notna().sum()),
         "files": written,
     }

@@ -480,7 +480,7 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
     for item in project_items:
         add(item, "the project")
     for row in rows:
-        if row["status"] == "not_assessed" or row["outcome"]["value"] == "not_assessed":
+        if ImpactOutcome.NOT_ASSESSED.value in (row["status"], row["outcome"]["value"]):
             reason = row["status_reason"]
             add("Not assessed" + ("" if reason == MISSING else f": {reason}"), row["id"])
         if row["type_verify"]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from wetland_gis.errors import MappingInputError
@@ -112,13 +114,23 @@ def find_column(columns: Iterable[str], *names: str) -> str | None:
     str or None
         The column's actual spelling, or None when none matches.
     """
-    by_lower: dict[str, str] = {}
-    for c in columns:
-        by_lower.setdefault(str(c).lower(), str(c))
+    by_lower = _by_lower(tuple(map(str, columns)))
     for name in names:
         if name.lower() in by_lower:
             return by_lower[name.lower()]
     return None
+
+
+@lru_cache(maxsize=64)
+def _by_lower(columns: tuple[str, ...]) -> Mapping[str, str]:
+    """Return each lower-cased column name -> its first spelling (built once per column set).
+
+    A popup or report row asks for many columns of rows that share one set of columns.
+    """
+    by_lower: dict[str, str] = {}
+    for c in columns:
+        by_lower.setdefault(c.lower(), c)
+    return MappingProxyType(by_lower)
 
 
 def impact_ids(impacts: Any) -> Any:

@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(BIN)/python -m wetland_gis.demo --out outputs
 
 lint: $(STAMP) typecheck
-	$(BIN)/ruff check wetland_gis tests benchmarks sample_data
+	$(BIN)/ruff check wetland_gis tests benchmarks sample_data tools
 	$(BIN)/ruff format --check wetland_gis tests benchmarks sample_data tools
 
 # mypy over wetland_gis/ (the configuration is [tool.mypy] in pyproject.toml)

@@ -375,3 +375,30 @@ def summary() -> dict:
         "impacts": 6,
         "replacement_acres": 0.89,
     }
+
+
+def map_layers() -> dict:
+    """The layers of the full map beside the impacts (``tep_map``/``static_map`` keywords)."""
+    return {
+        "zones": zones(),
+        "sites": sites(),
+        "banks": banks(),
+        "allocation": allocation(),
+        "context": context(),
+    }
+
+
+def report_tables() -> dict:
+    """The tables of the full report beside summary and impacts (``render_report`` keywords)."""
+    return {
+        "trace": trace(),
+        "ranking": ranking(),
+        "allocation": allocation(),
+        "unmet": unmet(),
+        "manifest": manifest(),
+    }
+
+
+def decorations(m):
+    """The map's page decorations (legend, view, script): ``tep_map``'s ``_Decorations``."""
+    return next(c for c in m._children.values() if type(c).__name__ == "_Decorations")

@@ -31,15 +31,7 @@ REMOTE_STYLESHEET = re.compile(
 
 
 def _full_map(**kwargs) -> folium.Map:
-    return tep_map(
-        fx.impacts(),
-        zones=fx.zones(),
-        sites=fx.sites(),
-        banks=fx.banks(),
-        allocation=fx.allocation(),
-        context=fx.context(),
-        **kwargs,
-    )
+    return tep_map(fx.impacts(), **fx.map_layers(), **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -128,10 +120,6 @@ def test_geometry_is_simplified_to_the_tolerance_in_metres() -> None:
     assert n_coarse < n_fine / 4
 
 
-def _decorations(m: folium.Map):
-    return next(c for c in m._children.values() if type(c).__name__ == "_Decorations")
-
-
 def test_map_has_scale_measure_fullscreen_layer_control_and_a_title(
     full_map: folium.Map, page: str
 ) -> None:
@@ -147,7 +135,7 @@ def test_opening_view_fits_the_impacts_and_their_allocated_options(
 ) -> None:
     from shapely.geometry import box
 
-    deco = _decorations(full_map)
+    deco = fx.decorations(full_map)
     (south, west), (north, east) = deco.fit
     view = box(west, south, east, north)
     wgs = fx.impacts().dropna(subset=["geometry"]).to_crs("EPSG:4326")
@@ -166,7 +154,7 @@ def test_opening_view_fits_the_impacts_and_their_allocated_options(
 
 def test_without_allocation_the_view_fits_the_impacts_only() -> None:
     m = tep_map(fx.impacts(), sites=fx.sites(), banks=fx.banks())
-    (south, west), (north, east) = _decorations(m).fit
+    (south, west), (north, east) = fx.decorations(m).fit
     # the impacts, under 1 km across; not the sites and banks around them
     assert north - south < 0.01 and east - west < 0.015
 
@@ -175,7 +163,7 @@ def test_impact_markers_carry_their_id_as_a_permanent_label(full_map: folium.Map
     markers = _features(full_map, "impact_markers")
     assert set(markers) == set(fx.OUTCOMES)
     assert all(f["properties"]["wg_label"] == i for i, f in markers.items())
-    legend = _decorations(full_map).legend_html
+    legend = fx.decorations(full_map).legend_html
     assert "Impact location marker" in legend
 
 

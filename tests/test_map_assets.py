@@ -31,10 +31,6 @@ OWN_FILES = (
 )
 
 
-def _decorations(m):
-    return next(c for c in m._children.values() if type(c).__name__ == "_Decorations")
-
-
 def _legend_in_page(page: str) -> str:
     """The legend HTML as the page's script receives it (the third decorate argument)."""
     start = page.index("wetlandGis.decorate(")
@@ -113,7 +109,7 @@ def test_saved_page_holds_the_legend_rendered_from_the_template(tmp_path) -> Non
     )
     text = save_map(m, tmp_path / "map.html").read_text(encoding="utf-8")
     legend = _legend_in_page(text)
-    assert legend == _decorations(m).legend_html
+    assert legend == fx.decorations(m).legend_html
     template = (MAPPING / "templates" / "tep_legend.html.j2").read_text(encoding="utf-8")
     for phrase in (
         "Impact location marker (filled with the outcome colour), labelled with the impact id",

@@ -34,15 +34,7 @@ SECTIONS = [
 
 
 def _report(**kwargs) -> str:
-    args = {
-        "trace": fx.trace(),
-        "ranking": fx.ranking(),
-        "allocation": fx.allocation(),
-        "unmet": fx.unmet(),
-        "manifest": fx.manifest(),
-    }
-    args.update(kwargs)
-    return render_report(fx.summary(), fx.impacts(), **args)
+    return render_report(fx.summary(), fx.impacts(), **{**fx.report_tables(), **kwargs})
 
 
 @pytest.fixture(scope="module")

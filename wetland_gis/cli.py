@@ -26,6 +26,8 @@ from typing import Any
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
+from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE
+from wetland_gis.rules.water_use import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
     "main",
@@ -106,8 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
     p.add_argument(
         "--clause-reading",
-        choices=["per_clause", "one_clause"],
-        default="per_clause",
+        choices=CLAUSE_READINGS,
+        default=PER_CLAUSE,
         help="subd. 9(e): how the clauses of the one paragraph a project uses are "
         "totalled (docs/rules.md)",
     )
@@ -249,14 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--parameters", help="a parameter YAML replacing the shipped water_use.yaml")
     w.add_argument(
         "--boundary-reading",
-        choices=["next_clause", "previous_clause"],
-        default="next_clause",
+        choices=BOUNDARY_READINGS,
+        default=FeeReadings.boundary,
         help="fee at an exact subd. 6(a) boundary (docs/water_use.md)",
     )
     w.add_argument(
         "--irrigation-minimum-reading",
-        choices=["floor", "fee_is_minimum"],
-        default="floor",
+        choices=IRRIGATION_MINIMUM_READINGS,
+        default=FeeReadings.irrigation_minimum,
         help="how the subd. 6(f) minimum applies",
     )
     w.add_argument("--map", help="map HTML to write (default <out stem>_map.html)")

@@ -27,7 +27,14 @@ from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
 from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
-from wetland_gis.parameters import as_date, default_parameters, load_adjustments, load_parameters
+from wetland_gis.parameters import (
+    ParameterSet,
+    as_date,
+    default_parameters,
+    load_adjustments,
+    load_parameters,
+)
+from wetland_gis.rules.water_use import FeeReadings
 
 if TYPE_CHECKING:
     from wetland_gis.siting.engine import SitingResult
@@ -132,6 +139,21 @@ def _check_outputs_early(command: str, outs: list[Any], inputs: list[Any]) -> No
         writer._check_target(Path(out))
 
 
+#: What ``assess`` wrote: its file, or that file as :func:`read_assessed` returned it
+#: (a caller that needs it too reads it once).
+Assessed = str | Path | Mapping[str, Any]
+
+
+def _assessed_file(assessed: Assessed) -> Path:
+    """Return the file of an :data:`Assessed`."""
+    return Path(assessed["path"] if isinstance(assessed, Mapping) else assessed)
+
+
+def _read(assessed: Assessed) -> Mapping[str, Any]:
+    """Return an :data:`Assessed` as :func:`read_assessed` returns it, reading it if need be."""
+    return assessed if isinstance(assessed, Mapping) else read_assessed(assessed)
+
+
 def read_assessed(path: str | Path) -> dict[str, Any]:
     """Read what ``run_assess`` wrote: the impacts, zones, tables, decisions and manifest.
 
@@ -146,16 +168,17 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
         ``impacts`` (GeoDataFrame), ``zones`` (GeoDataFrame or None), ``projects`` and
         ``summary`` (DataFrame or None), ``trace`` (the ``decisions`` table: DataFrame of
         :data:`wetland_gis.rules.TRACE_COLUMNS` with ``verify`` lists and ``inputs``,
-        ``parameters`` dicts, or None), ``decisions`` (the same, kept under its old key)
-        and ``manifest`` (dict or None).
+        ``parameters`` dicts, or None) and ``manifest`` (dict or None).
     """
     path = Path(path)
     if not path.exists():
         raise InputError(
             f"{path} does not exist: run `wetland-gis assess IMPACTS --out {path}` first"
         )
-    layer = "impacts" if path.suffix.lower() == ".gpkg" else None
-    if layer and layer not in list_layers(path):
+    # a GeoPackage holds the impacts, zones and decisions as layers; its list is read once
+    layers = list_layers(path) if path.suffix.lower() == ".gpkg" else None
+    layer = "impacts" if layers is not None else None
+    if layers is not None and "impacts" not in layers:
         raise InputError(
             f"{path} has no layer 'impacts': it is not an output of `wetland-gis assess`; run "
             f"`wetland-gis assess IMPACTS --out {path}` first"
@@ -164,7 +187,7 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
     if WKT_IN_COLUMN in impacts:  # geometries that are not polygons were written as WKT
         impacts = _restore_non_polygons(impacts)
     zones = None
-    if path.suffix.lower() == ".gpkg" and "shoreland_zones" in list_layers(path):
+    if layers is not None and "shoreland_zones" in layers:
         zones = read_layer(path, "shoreland_zones").gdf
     stem = path.with_suffix("")
 
@@ -183,25 +206,27 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
                 f"assess` again to rewrite it"
             ) from err
 
-    trace = _read_trace(path, stem)
+    trace = _read_trace(path, stem, layers)
     return {
         "impacts": impacts,
         "zones": zones,
         "projects": _csv("projects"),
         "summary": _csv("summary"),
         "trace": trace,
-        "decisions": trace,
         "manifest": _json("manifest"),
         "path": path,
     }
 
 
-def _read_trace(path: Path, stem: Path) -> pd.DataFrame | None:
-    """Read the trace: the GeoPackage ``decisions`` table, else ``*_decisions.json``."""
+def _read_trace(path: Path, stem: Path, layers: list[str] | None) -> pd.DataFrame | None:
+    """Read the trace: the GeoPackage ``decisions`` table, else ``*_decisions.json``.
+
+    ``layers`` are the layers of a GeoPackage ``path`` (``None`` for another format).
+    """
     from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS
 
     table = None
-    if path.suffix.lower() == ".gpkg" and "decisions" in list_layers(path):
+    if layers is not None and "decisions" in layers:
         import pyogrio
 
         table = pyogrio.read_dataframe(path, layer="decisions", read_geometry=False)
@@ -258,7 +283,7 @@ def _restore_non_polygons(impacts: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
 
 
 def run_site(
-    assessed: str | Path | Assessment,
+    assessed: Assessed | Assessment,
     out_dir: str | Path,
     *,
     sites: str | Path | None = None,
@@ -273,8 +298,9 @@ def run_site(
 
     Parameters
     ----------
-    assessed : str, Path or Assessment
-        The output of ``assess``.
+    assessed : str, Path, dict or Assessment
+        The output of ``assess``: its file (or that file as :func:`read_assessed` returned
+        it), or the assessment in memory.
     out_dir : str or Path
         Folder for the files of :data:`SITING_FILES`.
     sites, banks, context, adjustments, dem, as_of
@@ -291,8 +317,9 @@ def run_site(
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"--out-dir {out_dir} is a file; give a folder for the siting outputs")
+    file = None if isinstance(assessed, Assessment) else _assessed_file(assessed)
     inputs = [
-        p for p in (assessed, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
+        p for p in (file, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
     ]
     _check_outputs_early("site", [out_dir / name for name in SITING_FILES.values()], inputs)
     ctx: str | Path | Context | None
@@ -302,11 +329,11 @@ def run_site(
         as_of = as_of or assessed.manifest.as_of
         source = "<Assessment>"
     else:
-        read = read_assessed(assessed)
+        read = _read(assessed)
         impacts = read["impacts"]
         ctx = context
         as_of = as_of or (read["manifest"] or {}).get("as_of")
-        source = str(assessed)
+        source = str(file)
     day = as_date(as_of)
     if ctx is not None and not isinstance(ctx, Context):
         ctx = load_context(ctx, as_of=day)
@@ -386,7 +413,7 @@ def _boundaries(context: str | Path | Context | None) -> dict[str, gpd.GeoDataFr
 
 
 def _html_manifest(
-    command: str, out: Path, read: dict[str, Any], extra: Mapping[str, Any]
+    command: str, out: Path, read: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> tuple[Manifest, Path]:
     """Return the manifest of a map or report page, and its path beside the page."""
     assessed_manifest = read.get("manifest") or {}
@@ -411,7 +438,7 @@ def _html_manifest(
 
 
 def run_map(
-    assessed: str | Path,
+    assessed: Assessed,
     out: str | Path,
     *,
     siting: str | Path | None = None,
@@ -421,7 +448,8 @@ def run_map(
 ) -> list[Path]:
     """Write the self-contained TEP map of an assessment (and its siting, if given).
 
-    The page is staged and moved into place when complete; a manifest
+    ``assessed`` is the file ``assess`` wrote (or that file as :func:`read_assessed`
+    returned it). The page is staged and moved into place when complete; a manifest
     ``<stem>_map_manifest.json`` is written beside it.
 
     Returns
@@ -433,8 +461,8 @@ def run_map(
     from wetland_gis.mapping.offline import make_self_contained
 
     out = Path(out)
-    _check_outputs_early("map", [out], [assessed, siting, context])
-    read = read_assessed(assessed)
+    _check_outputs_early("map", [out], [_assessed_file(assessed), siting, context])
+    read = _read(assessed)
     sit = read_siting(siting) if siting else {}
     m = tep_map(
         read["impacts"],
@@ -470,7 +498,7 @@ def _siting_reading(ranking: pd.DataFrame | None) -> str | None:
     return ", ".join(str(v) for v in ranking["siting_reading"].dropna().unique()) or None
 
 
-def _project_name(read: dict[str, Any]) -> str:
+def _project_name(read: Mapping[str, Any]) -> str:
     projects = read.get("projects")
     if projects is not None and len(projects) and "project" in projects:
         return ", ".join(str(p) for p in projects["project"])
@@ -478,7 +506,7 @@ def _project_name(read: dict[str, Any]) -> str:
 
 
 def run_report(
-    assessed: str | Path,
+    assessed: Assessed,
     out: str | Path,
     *,
     siting: str | Path | None = None,
@@ -492,7 +520,8 @@ def run_report(
     Parameters
     ----------
     assessed, siting
-        The outputs of ``assess`` and ``site``.
+        The outputs of ``assess`` (its file, or that file as :func:`read_assessed` returned
+        it) and ``site``.
     out : str or Path
         The HTML file.
     map_html : str or Path, optional
@@ -514,8 +543,8 @@ def run_report(
     from wetland_gis.mapping.report import map_arguments, render_report, write_pdf
 
     out = Path(out)
-    _check_outputs_early("report", [out], [assessed, siting, map_html])
-    read = read_assessed(assessed)
+    _check_outputs_early("report", [out], [_assessed_file(assessed), siting, map_html])
+    read = _read(assessed)
     sit = read_siting(siting) if siting else {}
     summary: dict[str, Any] = {}
     tally = tally_impacts(read["impacts"])
@@ -524,24 +553,23 @@ def run_report(
     projects = read["projects"]
     trace = read["trace"]
     if projects is not None and "project" in projects:
+        # citations and verify from the trace's project steps, never by splitting rendered
+        # text; the steps grouped by project once
+        steps_of: dict[str, dict[str, list[str]]] = {}
+        if trace is not None:
+            own = trace[trace["impact_id"] == ""]
+            for project, steps in own.groupby(own["project"].astype(str), sort=False):
+                steps_of[str(project)] = {
+                    "citations": list(dict.fromkeys(c for c in steps["citation"] if c)),
+                    "verify": list(dict.fromkeys(v for items in steps["verify"] for v in items)),
+                }
         for _, row in projects.iterrows():
             for key, value in row.items():
                 label = key if len(projects) == 1 else f"{row['project']}: {key}"
                 if key in ("citations", "verify"):
-                    # from the trace's project steps, never by splitting rendered text
                     if trace is None:
                         continue
-                    steps = trace[
-                        (trace["project"].astype(str) == str(row["project"]))
-                        & (trace["impact_id"] == "")
-                    ]
-                    value = list(
-                        dict.fromkeys(
-                            [c for c in steps["citation"] if c]
-                            if key == "citations"
-                            else [v for items in steps["verify"] for v in items]
-                        )
-                    )
+                    value = steps_of.get(str(row["project"]), {}).get(key, [])
                 summary[label] = value
     manifest = read["manifest"] or {}
     if siting:
@@ -596,8 +624,8 @@ def run_water_use(
     aquifer_layer: str | None = None,
     assume_crs: str | None = None,
     parameters: str | Path | None = None,
-    boundary_reading: str = "next_clause",
-    irrigation_minimum_reading: str = "floor",
+    boundary_reading: str = FeeReadings.boundary,
+    irrigation_minimum_reading: str = FeeReadings.irrigation_minimum,
     map_html: str | Path | None = None,
     overwrite: bool = False,
 ) -> tuple[Any, list[Path]]:
@@ -620,7 +648,6 @@ def run_water_use(
     -------
     (WaterUseResult, list of Path)
     """
-    from wetland_gis.rules.water_use import FeeReadings
     from wetland_gis.water_use import water_use
 
     result = water_use(
@@ -775,8 +802,8 @@ class CommandResult:
     tally: Tally
 
 
-def _siting_tally(result: Any, impacts: pd.DataFrame) -> Tally:
-    tally = tally_impacts(impacts, "site")
+def _siting_tally(result: Any, tally: Tally) -> Tally:
+    """Add the siting totals of ``result`` to the tally of the impacts it sited."""
     totals = dict(getattr(result, "totals", {}) or {})
     tally.siting = {
         "allocated_credits": float(totals.get("credits", 0.0) or 0.0),
@@ -790,17 +817,18 @@ def run_partitioned(
     args: argparse.Namespace,
     fields: dict[str, str],
     options: AssessOptions,
+    params: ParameterSet,
     overwrite: bool = False,
 ) -> CommandResult:
     """Run ``assess --engine chunks|dask`` or ``--chunk-size`` (issue 14, docs/scale.md).
 
     With ``--engine default`` and ``--chunk-size`` and a ``.parquet`` output the chunks
     are streamed to GeoParquet (memory holds one chunk); otherwise the partitions'
-    results are merged and written as ``assess`` writes them.
+    results are merged and written as ``assess`` writes them. ``params`` is the
+    parameter tree of ``--parameters`` (loaded once by :func:`run_command`).
     """
     from wetland_gis.partitioned import DEFAULT_CHUNK_SIZE, assess_partitioned, stream_assess
 
-    params = load_parameters(args.parameters) if args.parameters else default_parameters()
     chunk = args.chunk_size or DEFAULT_CHUNK_SIZE
     common = {
         "layer": args.layer,
@@ -859,11 +887,6 @@ def _fields(args: argparse.Namespace) -> dict[str, str]:
     return {role: column for role, name in options.items() if (column := getattr(args, name, None))}
 
 
-def _assessed_tally(args: argparse.Namespace) -> Tally:
-    """Return the tally of the impacts in the assessed GeoPackage a command reads."""
-    return tally_impacts(read_assessed(args.assessed)["impacts"], args.command)
-
-
 def run_command(args: argparse.Namespace) -> CommandResult:
     """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
     overwrite = bool(getattr(args, "overwrite", False))
@@ -879,10 +902,8 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         classes = getattr(args, "shoreland_classes", None)
         class_source = getattr(args, "shoreland_class_source", None) or "dnr"
         if engine != "default" or getattr(args, "chunk_size", None):
+            params = load_parameters(args.parameters) if args.parameters else default_parameters()
             if classes:  # the partitions share one context, loaded with the list
-                params = (
-                    load_parameters(args.parameters) if args.parameters else default_parameters()
-                )
                 args.context = load_context(
                     args.context,
                     params=params,
@@ -890,7 +911,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
                     shoreland_classes=classes,
                     class_source=class_source,
                 )
-            return run_partitioned(args, fields, options, overwrite)
+            return run_partitioned(args, fields, options, params, overwrite)
         assessment, written = run_assess(
             args.impacts,
             args.out,
@@ -923,9 +944,13 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
         )
         return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
+    if args.command in ("site", "map", "report"):
+        # read once: for the command, and for the tally of the impacts it read
+        read = read_assessed(args.assessed)
+        tally = tally_impacts(read["impacts"], args.command)
     if args.command == "site":
         siting, written = run_site(
-            args.assessed,
+            read,
             args.out_dir,
             sites=args.sites,
             banks=args.banks,
@@ -935,22 +960,20 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             as_of=args.as_of,
             overwrite=overwrite,
         )
-        return CommandResult(
-            written, _siting_tally(siting, read_assessed(args.assessed)["impacts"])
-        )
+        return CommandResult(written, _siting_tally(siting, tally))
     if args.command == "map":
         written = run_map(
-            args.assessed,
+            read,
             args.out,
             siting=args.siting,
             context=args.context,
             basemap=args.basemap,
             overwrite=overwrite,
         )
-        return CommandResult(written, _assessed_tally(args))
+        return CommandResult(written, tally)
     if args.command == "report":
         written = run_report(
-            args.assessed,
+            read,
             args.out,
             siting=args.siting,
             map_html=args.map,
@@ -958,7 +981,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             context=args.context,
             overwrite=overwrite,
         )
-        return CommandResult(written, _assessed_tally(args))
+        return CommandResult(written, tally)
     if args.command == "water-use":
         result, written = run_water_use(
             args.points,

@@ -19,7 +19,14 @@ from typing import Any
 
 import pandas as pd
 
-from wetland_gis.commands import run_assess, run_map, run_report, run_site, run_water_use
+from wetland_gis.commands import (
+    read_assessed,
+    run_assess,
+    run_map,
+    run_report,
+    run_site,
+    run_water_use,
+)
 from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import WetlandGISWarning
 from wetland_gis.rules import de_minimis_allowance, replacement_ratio
@@ -148,8 +155,9 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, Any]
             as_of=AS_OF,
             overwrite=True,
         )
+        assessed = read_assessed(folder / "assessed.gpkg")  # read once, for the next three
         siting, _ = run_site(
-            folder / "assessed.gpkg",
+            assessed,
             folder / "siting",
             sites=root / project.sites,
             banks=root / project.banks,
@@ -159,14 +167,14 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, Any]
             overwrite=True,
         )
         map_path = run_map(
-            folder / "assessed.gpkg",
+            assessed,
             folder / "tep_map.html",
             siting=folder / "siting",
             context=assessment.context,
             overwrite=True,
         )[0]
         report_path, pdf_path, _manifest = run_report(
-            folder / "assessed.gpkg",
+            assessed,
             folder / "tep_report.html",
             siting=folder / "siting",
             map_html=map_path,
@@ -231,6 +239,7 @@ def run_screen_demo(root: Path, out: Path) -> dict[str, Any]:
     """
     import geopandas as gpd
 
+    from wetland_gis.geometry.cleaning import ASSESSED
     from wetland_gis.screen import screen
 
     wetlands = gpd.read_file(root / NWI_SAMPLE)
@@ -253,7 +262,7 @@ def run_screen_demo(root: Path, out: Path) -> dict[str, Any]:
     w = result.wetlands
     return {
         "wetlands": len(w),
-        "screened": int((w["status"] == "assessed").sum()),
+        "screened": int((w["status"] == ASSESSED).sum()),
         "with_amount": int(w["de_minimis_sqft"].notna().sum()),
         "files": written,
     }

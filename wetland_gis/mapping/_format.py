@@ -7,33 +7,30 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Mapping
-from decimal import Decimal
+from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from wetland_gis.errors import MappingInputError
 from wetland_gis.io.values import is_blank
-from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 from wetland_gis.units import joint_application_area
 
 __all__ = [
-    "JOINT_APPLICATION_SQFT_LIMIT",
     "MISSING",
-    "SQFT_PER_ACRE",
     "MappingInputError",
+    "column_reader",
     "esc",
     "find_column",
     "fmt",
+    "impact_ids",
     "is_missing",
     "joint_application_area",
     "split_joined",
 ]
 
-SQFT_PER_ACRE = Decimal(repr(_SQFT_PER_ACRE))
-"""Square feet (international foot) in one acre, a unit conversion."""
-
-JOINT_APPLICATION_SQFT_LIMIT = SQFT_PER_ACRE / 100
-"""435.6 sq ft = 0.01 acre: below it the joint application reports square feet."""
+ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
+"""Columns that may hold the impact id, best first (else the row index is the id)."""
 
 MISSING = "\u2014"
 """What an empty value shows as (an em dash)."""
@@ -117,16 +114,69 @@ def find_column(columns: Iterable[str], *names: str) -> str | None:
     str or None
         The column's actual spelling, or None when none matches.
     """
-    by_lower: dict[str, str] = {}
-    for c in columns:
-        by_lower.setdefault(str(c).lower(), str(c))
+    by_lower = _by_lower(tuple(map(str, columns)))
     for name in names:
         if name.lower() in by_lower:
             return by_lower[name.lower()]
     return None
 
 
+@lru_cache(maxsize=64)
+def _by_lower(columns: tuple[str, ...]) -> Mapping[str, str]:
+    """Return each lower-cased column name -> its first spelling (built once per column set).
+
+    A popup or report row asks for many columns of rows that share one set of columns.
+    """
+    by_lower: dict[str, str] = {}
+    for c in columns:
+        by_lower.setdefault(c.lower(), c)
+    return MappingProxyType(by_lower)
+
+
+def impact_ids(impacts: Any) -> Any:
+    """Return the impact id of each row as text (:data:`ID_COLUMNS`, or the index).
+
+    Parameters
+    ----------
+    impacts : DataFrame
+        Impacts of an assessment.
+
+    Returns
+    -------
+    Series
+        The ids as text (:func:`fmt`), on the index of ``impacts``.
+    """
+    col = find_column(impacts.columns, *ID_COLUMNS)
+    values = impacts[col] if col is not None else impacts.index.to_series()
+    return values.map(fmt)
+
+
 def row_value(row: Mapping[str, Any], *names: str) -> Any:
     """Return the value of the first of ``names`` present in ``row`` (case-insensitive)."""
     col = find_column(row.keys(), *names)
     return None if col is None else row[col]
+
+
+def column_reader(columns: Iterable[str]) -> Callable[..., Any]:
+    """Return ``get(row, *names)``: :func:`row_value` for rows of a frame with ``columns``.
+
+    Each set of ``names`` is matched to a column once, not again for every row.
+
+    Examples
+    --------
+    >>> get = column_reader(["Impact_ID", "outcome"])
+    >>> get({"Impact_ID": "I-1", "outcome": "prohibited"}, "impact_id", "id")
+    'I-1'
+    >>> get({"Impact_ID": "I-1", "outcome": "prohibited"}, "ratio") is None
+    True
+    """
+    columns = list(columns)
+    found: dict[tuple[str, ...], str | None] = {}
+
+    def get(row: Mapping[str, Any], *names: str) -> Any:
+        if names not in found:
+            found[names] = find_column(columns, *names)
+        col = found[names]
+        return None if col is None else row[col]
+
+    return get

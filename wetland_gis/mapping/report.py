@@ -15,7 +15,6 @@ printed by WeasyPrint (the optional ``pdf`` extra).
 from __future__ import annotations
 
 import base64
-import importlib.metadata
 import io
 import json
 import os
@@ -28,6 +27,7 @@ import jinja2
 import numpy as np
 import pandas as pd
 
+from wetland_gis._version import __version__
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
 from wetland_gis.io.values import parse_number
@@ -38,16 +38,18 @@ from wetland_gis.units import SQFT_PER_ACRE
 from ._format import (
     MISSING,
     MappingInputError,
+    column_reader,
     find_column,
     fmt,
+    impact_ids,
     is_missing,
     joint_application_area,
     row_value,
     split_joined,
 )
 from .popups import truthy
+from .static_map import _AXES_CENTRE
 from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
-from .tep_map import impact_ids
 
 __all__ = [
     "BEST_OPTIONS",
@@ -61,9 +63,6 @@ __all__ = [
     "write_pdf",
     "write_report",
 ]
-
-#: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
-_AXES_CENTRE = (0.5, 0.5)
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 """Folder of the jinja2 templates."""
@@ -107,19 +106,6 @@ class _Citations:
             self.items.append(text)
         n = self.items.index(text) + 1
         return {"n": n, "anchor": f"cite-{n}", "text": text}
-
-
-def _package_version() -> str:
-    """Return the wetland_gis version, from the package or, failing that, its metadata."""
-    import wetland_gis
-
-    version = getattr(wetland_gis, "__version__", None)
-    if version is None:
-        try:
-            version = importlib.metadata.version("wetland_gis")
-        except importlib.metadata.PackageNotFoundError:
-            version = "unknown"
-    return str(version)
 
 
 def _env() -> jinja2.Environment:
@@ -229,29 +215,30 @@ def _outcome_view(outcome: str) -> dict[str, str]:
 
 
 def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
+    from wetland_gis.io.joint_application import county_names
+
     geometry = getattr(impacts, "_geometry_column_name", None)
+    table = impacts.drop(columns=[c for c in (geometry,) if c in impacts.columns])
+    get = column_reader(table.columns)  # each column found once, not per row
     rows = []
-    for idx, row in impacts.iterrows():
-        data = {k: v for k, v in row.items() if k != geometry}
-        outcome = fmt(row_value(data, "outcome"))
-        sqft = _number(row_value(data, "area_sqft"))
-        reported = row_value(data, "area_reported")
+    for idx, data in zip(table.index, table.to_dict("records"), strict=True):
+        outcome = fmt(get(data, "outcome"))
+        sqft = _number(get(data, "area_sqft"))
+        reported = get(data, "area_reported")
         if is_missing(reported):
             reported = MISSING if sqft is None else joint_application_area(sqft)
-        major = fmt(row_value(data, "major"))
-        major_name = row_value(data, "major_name")
+        major = fmt(get(data, "major"))
+        major_name = get(data, "major_name")
         if not is_missing(major_name):
             major = f"{major} {fmt(major_name)}"
-        zone = row_value(data, "zone")
-        wtype = row_value(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
-        ratio = row_value(data, "ratio")
-        from wetland_gis.io.joint_application import county_names
-
-        counties = county_names(row_value(data, "county"), row_value(data, "counties"))
+        zone = get(data, "zone")
+        wtype = get(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
+        ratio = get(data, "ratio")
+        counties = county_names(get(data, "county"), get(data, "counties"))
         rows.append(
             {
                 "id": ids[idx],
-                "project": fmt(row_value(data, "project")),
+                "project": fmt(get(data, "project")),
                 "type": MISSING if is_missing(wtype) else f"Type {fmt(wtype)}",
                 "area": fmt(reported),
                 "sqft": MISSING if sqft is None else _sqft(sqft),
@@ -259,18 +246,18 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
                 "outcome": _outcome_view(outcome),
                 "county": ", ".join(counties) if counties else MISSING,
                 "major": major,
-                "bsa": fmt(row_value(data, "bsa")),
+                "bsa": fmt(get(data, "bsa")),
                 "zone": MISSING if is_missing(zone) else zone_style(str(zone)).label,
                 "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
-                "replace": _acres(row_value(data, "replace_acres")),
-                "replace_value": _number(row_value(data, "replace_acres")) or 0.0,
-                "status": fmt(row_value(data, "status")),
-                "status_reason": fmt(row_value(data, "status_reason")),
-                "type_verify": truthy(row_value(data, "type_verify")),
+                "replace": _acres(get(data, "replace_acres")),
+                "replace_value": _number(get(data, "replace_acres")) or 0.0,
+                "status": fmt(get(data, "status")),
+                "status_reason": fmt(get(data, "status_reason")),
+                "type_verify": truthy(get(data, "type_verify")),
                 # rendered text, shown whole (never split) for an impact without trace steps
-                "verify_column": _whole(row_value(data, "verify")),
-                "reasons_column": _whole(row_value(data, "reasons")),
-                "citations_column": _whole(row_value(data, "citations")),
+                "verify_column": _whole(get(data, "verify")),
+                "reasons_column": _whole(get(data, "reasons")),
+                "citations_column": _whole(get(data, "citations")),
             }
         )
     return rows
@@ -493,7 +480,7 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
     for item in project_items:
         add(item, "the project")
     for row in rows:
-        if row["status"] == "not_assessed" or row["outcome"]["value"] == "not_assessed":
+        if ImpactOutcome.NOT_ASSESSED.value in (row["status"], row["outcome"]["value"]):
             reason = row["status_reason"]
             add("Not assessed" + ("" if reason == MISSING else f": {reason}"), row["id"])
         if row["type_verify"]:
@@ -635,17 +622,14 @@ def _data_notes(
             names = county_names(impacts.at[idx, county] if county else None, value)
             if len(names) > 1:
                 notes.append(f"Impact {ids[idx]} straddles counties: {fmt(value)}.")
-    for key in ("records", "assumptions"):
-        items = manifest.get(key)
-        if isinstance(items, (list, tuple)):
-            notes += [str(i) for i in items if not is_missing(i)]
-    for nested in ("assess", "site"):
-        inner = manifest.get(nested)
-        if isinstance(inner, Mapping):
-            for key in ("records", "assumptions"):
-                items = inner.get(key)
-                if isinstance(items, (list, tuple)):
-                    notes += [str(i) for i in items if not is_missing(i)]
+    # the manifest's own notes, then those of a report's nested assess and site manifests
+    for part in (manifest, manifest.get("assess"), manifest.get("site")):
+        if not isinstance(part, Mapping):
+            continue
+        for key in ("records", "assumptions"):
+            items = part.get(key)
+            if isinstance(items, (list, tuple)):
+                notes += [str(i) for i in items if not is_missing(i)]
     notes += [str(e) for e in extra]
     return list(dict.fromkeys(notes))
 
@@ -873,7 +857,7 @@ def render_report(
     return template.render(
         title=title,
         page_size=PAPER_SIZES[paper],
-        version=_package_version(),
+        version=__version__,
         sections=SECTIONS,
         answers=answers,
         facts=_facts(_as_mapping(summary, "summary")),

@@ -16,7 +16,9 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from ._format import MappingInputError, find_column, fmt
+from wetland_gis.geometry.crs import WORKING_CRS
+
+from ._format import MappingInputError, find_column, fmt, impact_ids
 from .symbology import (
     BANK_COLOR,
     CONTEXT_LAYERS,
@@ -31,15 +33,10 @@ from .symbology import (
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["WORK_CRS", "static_map", "static_map_png", "static_map_svg"]
+__all__ = ["static_map", "static_map_png", "static_map_svg"]
 
 #: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
 _AXES_CENTRE = (0.5, 0.5)
-
-WORK_CRS = "EPSG:26915"
-"""The map is drawn in NAD83 / UTM zone 15N, so the scale bar is true."""
-
-_ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
 
 
 def _prepare(frame: Any, name: str) -> gpd.GeoDataFrame | None:
@@ -52,7 +49,7 @@ def _prepare(frame: Any, name: str) -> gpd.GeoDataFrame | None:
 
         raise MissingCRSError(f"`{name}` has no CRS; set it with `.set_crs(...)` first")
     shown = frame[frame.geometry.notna() & ~frame.geometry.is_empty]
-    return shown.to_crs(WORK_CRS) if len(shown) else None
+    return shown.to_crs(WORKING_CRS) if len(shown) else None
 
 
 def _extent(frames: Sequence[gpd.GeoDataFrame | None], pad: float) -> tuple[float, ...] | None:
@@ -152,7 +149,7 @@ def static_map(
         ax.set_axis_off()
         return fig
     minx, maxx, miny, maxy = extent
-    view = gpd.GeoSeries.from_xy([minx, maxx], [miny, maxy], crs=WORK_CRS).total_bounds
+    view = gpd.GeoSeries.from_xy([minx, maxx], [miny, maxy], crs=WORKING_CRS).total_bounds
 
     def clip(frame: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
         return frame.cx[view[0] : view[2], view[1] : view[3]]
@@ -251,7 +248,6 @@ def static_map(
     counts: dict[str, int] = {}
     if imp is not None:
         ocol = find_column(imp.columns, "outcome")
-        idcol = find_column(imp.columns, *_ID_COLUMNS)
         outcomes = imp[ocol].map(fmt) if ocol else pd.Series("", index=imp.index)
         for outcome, part in imp.groupby(outcomes):
             counts[outcome] = len(part)
@@ -271,8 +267,7 @@ def static_map(
             pts = part.geometry.representative_point()
             ax.scatter(pts.x, pts.y, s=34, c=color, edgecolors="#222222", linewidths=0.8, zorder=8)
         pts = imp.geometry.representative_point()
-        ids = imp[idcol].map(fmt) if idcol else pd.Series(imp.index.map(str), index=imp.index)
-        for x, y, text in zip(pts.x, pts.y, ids, strict=True):
+        for x, y, text in zip(pts.x, pts.y, impact_ids(imp), strict=True):
             ax.annotate(
                 text,
                 (x, y),

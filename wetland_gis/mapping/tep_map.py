@@ -38,9 +38,18 @@ from shapely.geometry import box, mapping
 
 from wetland_gis.enums import ShorelandZone
 from wetland_gis.errors import MissingCRSError
+from wetland_gis.geometry.crs import WORKING_CRS as WORK_CRS  # distances are measured here
 from wetland_gis.labels import label
 
-from ._format import MISSING, MappingInputError, find_column, fmt, is_missing, row_value
+from ._format import (
+    MISSING,
+    MappingInputError,
+    find_column,
+    fmt,
+    impact_ids,
+    is_missing,
+    row_value,
+)
 from .offline import make_self_contained, use_vendored_assets
 from .popups import (
     attributes_html,
@@ -68,9 +77,6 @@ __all__ = [
     "tep_map",
 ]
 
-WORK_CRS = "EPSG:26915"
-"""NAD83 / UTM zone 15N: where distances (simplification, margins) are measured."""
-
 DISPLAY_CRS = "EPSG:4326"
 """What Leaflet draws: longitude and latitude on WGS 84."""
 
@@ -88,7 +94,6 @@ NO_BASEMAP_BACKGROUND = "#F4F1EA"
 _MARKER_EDGE = "#333333"
 """Outline of the impact location markers (their fill is the outcome colour)."""
 
-_ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
 _COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
 
 # Bound on each feature of a folium GeoJson layer (defined in ``assets/tep_map.js``).
@@ -101,7 +106,8 @@ _ASSETS = "assets"
 @cache
 def _package_text(folder: str, name: str) -> str:
     """Return the text of one of the map's own files (read once per process)."""
-    return files(__package__).joinpath(folder, name).read_text(encoding="utf-8")
+    # one part per `/`: Traversable.joinpath takes a single child before Python 3.11
+    return (files(__package__) / folder / name).read_text(encoding="utf-8")
 
 
 def _page_script() -> str:
@@ -170,7 +176,7 @@ class _Decorations(branca.element.MacroElement):
 @cache
 def _default_icons() -> Mapping[str, str]:
     """Leaflet's default marker images as data URIs (vendored in ``assets/leaflet``)."""
-    folder = files(__package__).joinpath(_ASSETS, "leaflet", "images")
+    folder = files(__package__) / _ASSETS / "leaflet" / "images"
 
     def uri(name: str) -> str:
         data = base64.b64encode(folder.joinpath(name).read_bytes()).decode("ascii")
@@ -238,13 +244,6 @@ def _features(geoms: gpd.GeoSeries, props: Sequence[dict[str, Any]]) -> dict[str
     return {"type": "FeatureCollection", "features": features}
 
 
-def impact_ids(impacts: pd.DataFrame) -> pd.Series:
-    """Return the impact id of each row as text (``impact_id``, ``id``, ... or the index)."""
-    col = find_column(impacts.columns, *_ID_COLUMNS)
-    values = impacts[col] if col is not None else pd.Series(impacts.index, index=impacts.index)
-    return values.map(fmt)
-
-
 def _allocation_frame(allocation: pd.DataFrame | None) -> pd.DataFrame | None:
     if allocation is None:
         return None
@@ -263,6 +262,13 @@ def _allocation_frame(allocation: pd.DataFrame | None) -> pd.DataFrame | None:
     out["_wg_impact"] = out[find_column(out.columns, "impact_id")].map(fmt)
     out["_wg_option"] = out[find_column(out.columns, "option_id")].map(fmt)
     return out
+
+
+def _rows_by(frame: pd.DataFrame | None, column: str) -> dict[str, pd.DataFrame]:
+    """Return the rows of ``frame`` by their text in ``column`` (grouped once, not per feature)."""
+    if frame is None:
+        return {}
+    return {str(k): g for k, g in frame.groupby(column, sort=False)}
 
 
 # --------------------------------------------------------------------------- layers
@@ -326,13 +332,12 @@ def _impacts_layer(
         if trace is not None and len(trace)
         else {}
     )
+    alloc_of = _rows_by(alloc, "_wg_impact")
     for idx, row in shown.drop(columns=shown.geometry.name).iterrows():
         outcome = fmt(row[outcome_col])
         counts[outcome] = counts.get(outcome, 0) + 1
         impact_id = ids[idx]
-        allocations = None
-        if alloc is not None:
-            allocations = alloc[alloc["_wg_impact"] == impact_id]
+        allocations = None if alloc is None else alloc_of.get(impact_id, alloc.iloc[:0])
         color = outcome_color(outcome)
         props.append(
             {
@@ -464,6 +469,7 @@ def _options_layer(
     geoms = _for_display(shown, tolerance_m)
     color = SITE_COLOR if kind == "site" else BANK_COLOR
     props = []
+    alloc_of = _rows_by(alloc, "_wg_option")
     for idx, row in shown.drop(columns=shown.geometry.name).iterrows():
         option_id = fmt(row[id_col]) if id_col else fmt(idx)
         if kind == "bank" and id_col and id_col.lower() == "account":
@@ -471,7 +477,7 @@ def _options_layer(
             display = f"{fmt(name)} ({option_id})" if not is_missing(name) else option_id
         else:
             display = option_id
-        allocations = None if alloc is None else alloc[alloc["_wg_option"] == option_id]
+        allocations = None if alloc is None else alloc_of.get(option_id, alloc.iloc[:0])
         # attribute values of any type; is_missing guards each use below
         tier: Any = row[tier_col] if tier_col else None
         credits: Any = row[credits_col] if credits_col else None

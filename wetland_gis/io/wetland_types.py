@@ -130,7 +130,7 @@ _FEN_NOTE = (
 
 def _data_rows(name: str) -> list[dict[str, str]]:
     """Return the rows of a package data CSV, skipping its ``#`` comment lines."""
-    text = resources.files("wetland_gis").joinpath("data", name).read_text(encoding="utf-8")
+    text = (resources.files("wetland_gis") / "data" / name).read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if not line.startswith("#")]
     return list(csv.DictReader(lines))
 

@@ -1336,3 +1336,59 @@ def test_subd_9b_increase_is_up_to_the_amount_and_the_verify_item_says_so():
     d = de_minimis_allowance(2, PROTECTION, GT80, False, shoreland_increase=True, as_of=AS_OF)
     assert d.value == 1_000
     assert any("up to 1,000 sq ft" in v and "local_limit_sqft" in v for v in d.verify)
+
+
+# --- de_minimis() against the engine (docs/rules.md, "Two implementations") ---------------
+
+
+def _random_project(rng, k):
+    pct = rng.choice(list(PercentageArea))
+    metro = rng.random() < 0.5
+    amounts = (0, 10, 20, 21, 100, 101, 400, 401, 1_000, 1_001, 2_500, 2_501, 5_000, 5_001)
+    out = []
+    for i in range(k):
+        zones = [0.0, 0.0, 0.0]
+        zones[rng.choice([0, 1, 2, 2])] = float(rng.choice(amounts) or 1)
+        out.append(
+            ImpactFacts(
+                f"I{i}",
+                rng.randint(1, 8),
+                rng.random() < 0.1,
+                *zones,
+                pct,
+                metro,
+                impact_kind="fill",
+                owns_whole_wetland=True,
+                prior_sqft_since_1992=0.0,
+            )
+        )
+    return out
+
+
+def test_de_minimis_agrees_with_the_engine_but_in_the_documented_type_7_edge():
+    """Subd. 9: the library function and ``decide_project`` answer alike on exemption.
+
+    The one known divergence (docs/rules.md): a metropolitan less than 50 percent project
+    with a type 7 impact and an impact outside the protection zone, where ``de_minimis()``
+    is the stricter.
+    """
+    import random
+
+    from wetland_gis.rules import Claims, decide_project
+
+    rng = random.Random(1)
+    compared = differ = 0
+    for _ in range(3_000):
+        project = _random_project(rng, rng.randint(1, 3))
+        old = de_minimis(project, as_of=AS_OF).project.outcome.value == "exempt"
+        new = decide_project(project, Claims(), as_of=AS_OF).totals["de_minimis"] == "exempt"
+        compared += 1
+        if old == new:
+            continue
+        differ += 1
+        assert new and not old, f"the library function is the more lenient: {project}"
+        first = project[0]
+        assert first.metro and first.pct_class is PercentageArea.LESS_THAN_50, project
+        assert any(f.wetland_type == 7 for f in project), project
+        assert any(f.sqft_outside > 0 for f in project), project
+    assert compared == 3_000 and differ < compared / 100

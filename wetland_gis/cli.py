@@ -269,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _save_traceback(command: str) -> Path | None:
     """Write the current exception's traceback to a file; return its path."""
     folder = Path(os.environ.get(TRACEBACK_DIR_ENV) or tempfile.gettempdir())
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     path = folder / f"wetland-gis-{command}-{stamp}-{os.getpid()}.traceback.txt"
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,7 @@ from wetland_gis.enums import (
     Outcome,
     PercentageArea,
     ShorelandZone,
+    StatusCode,
     WetlandType,
 )
 from wetland_gis.errors import (
@@ -550,6 +551,8 @@ def _mark_unclassifiable(gdf: gpd.GeoDataFrame, params: ParameterSet, day: dt.da
             f"(--assume-no-public-waters) if no public water basin lies within {basin_ft:,} ft "
             f"and no watercourse within {course_ft:,} ft"
         )
+    gdf.loc[no_place, "status_code"] = StatusCode.OUTSIDE_COUNTIES.value
+    gdf.loc[no_zone, "status_code"] = StatusCode.SHORELAND_ZONE_UNKNOWN.value
     gdf.loc[no_place | no_zone, "status"] = NOT_ASSESSED
 
 

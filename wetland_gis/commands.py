@@ -26,6 +26,7 @@ from wetland_gis.errors import InputError, ParameterError
 from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
 from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.safe_write import SafeWriter
+from wetland_gis.labels import label as value_label
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import (
     ParameterSet,
@@ -778,12 +779,16 @@ def tally_impacts(impacts: pd.DataFrame, command: str = "assess") -> Tally:
     status = impacts["status"].astype(str)
     done = status == ASSESSED
     tally.assessed = int(done.sum())
-    reasons = (
-        impacts.loc[~done, "status_reason"]
-        if "status_reason" in impacts
-        else pd.Series("", index=impacts.index[~done])
-    )
-    kinds = reasons.fillna("").map(_reason_kind).value_counts(sort=True)
+    if "status_code" in impacts:
+        # the code, not the sentence: no stage parses status_reason
+        kinds = impacts.loc[~done, "status_code"].fillna("other").map(value_label).value_counts()
+    else:  # a file written before the status_code column: the reason's first words
+        reasons = (
+            impacts.loc[~done, "status_reason"]
+            if "status_reason" in impacts
+            else pd.Series("", index=impacts.index[~done])
+        )
+        kinds = reasons.fillna("").map(_reason_kind).value_counts(sort=True)
     tally.not_assessed = {str(k): int(v) for k, v in kinds.items()}
     if "outcome" in impacts:
         counts = impacts["outcome"].astype(str).value_counts(sort=True)

@@ -101,7 +101,7 @@ class OfflineAssetError(WetlandGISError):
 
 
 class MissingExtraError(WetlandGISError):
-    """An option needs an optional extra of the package that is not installed (``scale``, ``pdf``)."""
+    """An option needs an extra of the package that is not installed (``scale``, ``pdf``)."""
 
 
 class WetlandGISWarning(UserWarning):

@@ -19,6 +19,7 @@ from wetland_gis.enums import (
     ProjectOutcome,
     ShorelandZone,
     SitingTier,
+    StatusCode,
 )
 
 __all__ = [
@@ -75,8 +76,19 @@ VALUE_LABELS: Mapping[str, str] = {
     PercentageArea.GREATER_THAN_80.value: "Greater than 80 percent area",
     PercentageArea.FROM_50_TO_80.value: "50 to 80 percent area",
     PercentageArea.LESS_THAN_50.value: "Less than 50 percent area",
-    # processing status of a row
+    # processing status of a row, and StatusCode: why a row is not assessed
     "assessed": "Assessed",
+    StatusCode.EMPTY_GEOMETRY.value: "empty or null geometry",
+    StatusCode.NOT_FINITE.value: "coordinates or area not finite",
+    StatusCode.NOT_POLYGON.value: "not a polygon",
+    StatusCode.INVALID_GEOMETRY.value: "invalid geometry with no area after repair",
+    StatusCode.WETLAND_TYPE.value: "wetland type",
+    StatusCode.CEDAR_TAMARACK_FLAG.value: "white cedar / tamarack flag",
+    StatusCode.OUTSIDE_COUNTIES.value: "outside the county layer",
+    StatusCode.SHORELAND_ZONE_UNKNOWN.value: "shoreland zone unknown",
+    StatusCode.POINT_LOCATION.value: "point location",
+    StatusCode.APPROPRIATION_FACTS.value: "appropriation facts",
+    StatusCode.OTHER.value: "other",
     # siting option kinds
     "site": "Project-specific site",
     "bank": "Wetland bank",

@@ -1345,8 +1345,10 @@ def _surface_water_levels(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, An
         return WaterOutcome.NOT_APPLICABLE, None
     in_area = _in_counties(rec, "water_use.seven_county_area.counties", a.county)
     rec.ref("water_use.seven_county_area.counties")
-    # subd. 5a speaks of the metropolitan *area*, not of a metropolitan county (4a, 2018)
-    rec.check(METROPOLITAN_AREA_CHECK)
+    # subd. 5a speaks of the metropolitan *area*, not of a metropolitan county (4a, 2018):
+    # whenever the answer turns on the area, say that the county list stands in for it
+    if in_area is not False or a.area_of_concern is not True:
+        rec.check(METROPOLITAN_AREA_CHECK)
     if in_area or a.area_of_concern is True:
         where = (
             "in the seven-county metropolitan area"
@@ -1724,7 +1726,7 @@ def _irrigation_minimum(
     )
     words = {
         "paragraph_f": (
-            "subd. 6(a) applies \"except as described in paragraphs (b) to (g)\", so the "
+            'subd. 6(a) applies "except as described in paragraphs (b) to (g)", so the '
             f"(f) minimum of {_usd(minimum)} is the fee in place of the flat clause (1) fee "
             "and of the minimum of (c); a rate clause above it still applies"
         ),
@@ -1831,14 +1833,15 @@ def _entity_cap(
     rec.amounts["fees_before_cap"] = _money(total) or 0.0
     rec.extra["permits"] = sorted(fees)
     if unnamed:
+        permit = next(iter(fees))
         rec.flag("entity_missing")
         rec.because(
-            f"The entity holding permit {entity} is not given: the permit is capped as its "
+            f"The entity holding permit {permit} is not given: the permit is capped as its "
             "own entity (its fee is never lower than its share of a cap it would share "
             "with the holder's other permits)."
         )
-        rec.check(_NO_ENTITY_CHECK.format(permit=entity))
-        entity = f"the holder of permit {entity}"
+        rec.check(_NO_ENTITY_CHECK.format(permit=permit))
+        entity = f"the holder of permit {permit}"
     counted = sum(1 for pid in fees if not capped_uses.get(pid))
     if entity_type == "city_first_class":
         key = "water_use.fee.cap.city_first_class"
@@ -2043,13 +2046,15 @@ def _edition_screen(
     # never left uncapped without a word: see _entity_cap and docs/water_use.md
     by_entity: dict[str, list[Appropriation]] = defaultdict(list)
     unnamed: set[str] = set()
-    for a in items:
-        if a.once_through != "cooling" and a.entity_type not in _AGENCIES:
-            entity = a.entity.strip()
-            if not entity:
-                entity = a.permit_id
-                unnamed.add(entity)
-            by_entity[entity].append(a)
+    capped = [a for a in items if a.once_through != "cooling" and a.entity_type not in _AGENCIES]
+    names = {a.entity.strip() for a in capped}
+    for a in capped:
+        entity = a.entity.strip()
+        if not entity:
+            # the subject is the permit id, unless an entity bears that name
+            entity = a.permit_id if a.permit_id not in names else f"{a.permit_id} (no entity)"
+            unnamed.add(entity)
+        by_entity[entity].append(a)
     after_cap: dict[str, Fraction | None] = dict(fees)
     for entity, members in by_entity.items():
         member_fees = {m.permit_id: fees[m.permit_id] for m in members}
@@ -2145,7 +2150,7 @@ def _cap_unknown(rec: _Rec, unnamed: bool = False) -> tuple[WaterOutcome, Any]:
     rec.cite(f"{_LAW}, subd. 6(d)")
     rec.because("A fee of this entity is not known, so the entity cap cannot be applied.")
     if unnamed:
-        rec.check(_NO_ENTITY_CHECK.format(permit=rec.subject))
+        rec.check(_NO_ENTITY_CHECK.format(permit=rec.subject.removesuffix(" (no entity)")))
     return WaterOutcome.VERIFY, None
 
 

@@ -263,6 +263,41 @@ def build_parser() -> argparse.ArgumentParser:
     )
     w.add_argument("--map", help="map HTML to write (default <out stem>_map.html)")
     add_run_options(w)
+
+    c = sub.add_parser(
+        "compare",
+        help="sequencing: assess the alternatives of one project alike and compare them",
+    )
+    c.add_argument(
+        "alternatives",
+        nargs="+",
+        metavar="ALTERNATIVE",
+        help="impact layer of each alternative, the applicant's preferred first; "
+        "'no-build' for an alternative with no impact",
+    )
+    c.add_argument("--layer", help="layer name inside each GeoPackage")
+    c.add_argument("--assume-crs", help="CRS for a layer that has none (recorded)")
+    c.add_argument(
+        "--name",
+        action="append",
+        dest="names",
+        metavar="NAME",
+        help="the name of each alternative, once per alternative in order (default: file stem)",
+    )
+    c.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
+    c.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
+    c.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
+    c.add_argument(
+        "--clause-reading",
+        choices=CLAUSE_READINGS,
+        default=PER_CLAUSE,
+        help="subd. 9(e): how the clauses of the one paragraph a project uses are totalled",
+    )
+    c.add_argument("--sites", help="candidate sites: each alternative is also sited")
+    c.add_argument("--banks", help="bank credit listing: each alternative is also sited")
+    c.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
+    c.add_argument("--out", required=True, help="folder for the comparison (table, maps, page)")
+    add_run_options(c)
     return parser
 
 

@@ -987,6 +987,26 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
         )
         return CommandResult(written, tally)
+    if args.command == "compare":
+        from wetland_gis.compare import compare
+
+        comparison = compare(
+            args.alternatives,
+            args.context,
+            names=args.names,
+            layer=args.layer,
+            as_of=args.as_of,
+            assume_crs=args.assume_crs,
+            params=load_parameters(args.parameters) if args.parameters else None,
+            options=AssessOptions(clause_reading=args.clause_reading),
+            sites=args.sites,
+            banks=args.banks,
+            adjustments=args.adjustments,
+        )
+        written = comparison.write(args.out, overwrite=overwrite)
+        # the tally of the preferred alternative; comparison.csv holds every alternative's
+        preferred = comparison.alternatives[0].assessment.impacts
+        return CommandResult(written, tally_impacts(preferred, "compare"))
     if args.command == "water-use":
         result, written = run_water_use(
             args.points,

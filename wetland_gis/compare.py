@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NO_BUILD",
+    "NO_IMPACT",
     "SEQUENCING_PRINCIPLES",
     "Alternative",
     "Comparison",
@@ -53,6 +54,9 @@ __all__ = [
 #: The name that stands for the no-build alternative (no impact at all) in a list of
 #: alternatives: ``wetland-gis compare impacts.gpkg reduced.gpkg no-build``.
 NO_BUILD = "no-build"
+
+#: The outcome of an alternative with no impact polygon (``avoid``, ``no-build``).
+NO_IMPACT = "no_impact"
 
 #: The principles of § 103G.222, subd. 1(b) and Minn. R. 8420.0520, subp. 1, in their
 #: descending order of priority: (key, the words, the citations).
@@ -116,7 +120,7 @@ TABLE_COLUMNS = (
     "not_assessed",
     "wetland_sqft",
     "wetland_acres",
-    "wca_counted_sqft",
+    "counted_sqft",
     "public_waters_sqft",
     "outcome",
     "replace_credits",
@@ -260,10 +264,8 @@ def _unique_slugs(names: Sequence[str]) -> None:
         seen[slug] = name
 
 
-def _empty_like(frame: gpd.GeoDataFrame | None) -> gpd.GeoDataFrame:
-    """Return a layer with no features: the no-build alternative."""
-    if frame is not None:
-        return frame.iloc[0:0].copy()
+def _no_build() -> gpd.GeoDataFrame:
+    """Return an impact layer with no features: the no-build alternative."""
     return gpd.GeoDataFrame({"impact_id": pd.Series(dtype=str)}, geometry=[], crs=26915)
 
 
@@ -344,7 +346,6 @@ def compare(
         class_source=class_source,
     )
     done: list[Alternative] = []
-    first_frame: gpd.GeoDataFrame | None = None
     for name, alt in zip(labels, alternatives, strict=True):
         no_build = isinstance(alt, str) and alt == NO_BUILD
         source = (
@@ -352,7 +353,7 @@ def compare(
             if no_build
             else (str(alt) if not isinstance(alt, gpd.GeoDataFrame) else "<GeoDataFrame>")
         )
-        impacts: Any = _empty_like(first_frame) if no_build else alt
+        impacts: Any = _no_build() if no_build else alt
         a = assess(
             impacts,
             ctx,
@@ -363,8 +364,6 @@ def compare(
             params=params,
             options=options,
         )
-        if first_frame is None:
-            first_frame = a.impacts
         sit = None
         if sites is not None or banks is not None:
             from wetland_gis.siting.engine import site
@@ -434,7 +433,7 @@ def _project_sum(a: Assessment, column: str) -> float:
 def _outcome(a: Assessment) -> str:
     """Return the project outcome(s) the engine decided (``no impact`` when there is none)."""
     if not len(a.impacts):
-        return "no impact"
+        return NO_IMPACT
     if "outcome" not in a.projects or not len(a.projects):
         return "not assessed"
     outcomes = [str(o) for o in a.projects["outcome"]]
@@ -476,7 +475,7 @@ def comparison_table(alternatives: Sequence[Alternative]) -> pd.DataFrame:
                 "not_assessed": len(a.impacts) - len(done),
                 "wetland_sqft": wetland,
                 "wetland_acres": wetland / SQFT_PER_ACRE,
-                "wca_counted_sqft": _project_sum(a, "counted_sqft"),
+                "counted_sqft": _project_sum(a, "counted_sqft"),
                 "public_waters_sqft": _project_sum(a, "public_waters_sqft"),
                 "outcome": _outcome(a),
                 "replace_credits": _project_sum(a, "replace_acres"),
@@ -518,7 +517,7 @@ def type_zone_table(alternatives: Sequence[Alternative]) -> pd.DataFrame:
         frame = pd.DataFrame(
             {
                 "alternative": alt.name,
-                "wetland_type": done["wetland_type"].astype("Int64").astype(str),
+                "wetland_type": done["wetland_type"].astype(str),
                 "zone": done["zone"].astype(str),
                 "sqft": pd.to_numeric(done["area_sqft"], errors="coerce"),
             }
@@ -621,7 +620,8 @@ def sequencing_findings(
         verdicts = sorted({str(v) for v in on_site["sequencing_on_site"]})
         shows["replace"].append(
             "On-site sequencing determination without a written alternatives analysis "
-            f"(§ 103G.222, subd. 1(b)) for the preferred alternative: {', '.join(verdicts)}."
+            f"(§ 103G.222, subd. 1(b)) for the preferred alternative: "
+            f"{', '.join(label(v) for v in verdicts)}."
         )
     verify["replace"].append(_LGU_FINDS)
     return [

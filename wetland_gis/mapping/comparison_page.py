@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -19,12 +20,12 @@ __all__ = ["comparison_page"]
 
 #: The rows of the side-by-side table: (column of Comparison.table, label, format).
 _ROWS: tuple[tuple[str, str, str], ...] = (
-    ("source", "impact layer", "text"),
+    ("source", "impact layer", "file"),
     ("impacts", "impact polygons", "int"),
     ("not_assessed", "not assessed", "int"),
     ("wetland_sqft", "wetland impacted (sq ft)", "sqft"),
     ("wetland_acres", "wetland impacted (acres)", "acres"),
-    ("wca_counted_sqft", "WCA wetland counted (sq ft)", "sqft"),
+    ("counted_sqft", "area counted by the rules (sq ft)", "sqft"),
     ("public_waters_sqft", "public waters wetland (sq ft)", "sqft"),
     ("outcome", "decision", "label"),
     ("replace_credits", "replacement credits required", "acres"),
@@ -49,6 +50,9 @@ def _number(value: Any) -> float | None:
 def _cell(value: Any, kind: str) -> str:
     if kind == "text":
         return str(value)
+    if kind == "file":  # the file and its folder: the whole path is in comparison.csv
+        parts = Path(str(value)).parts
+        return "/".join(parts[-2:]) if len(parts) > 1 else str(value)
     if kind == "label":
         return label(value)
     number = _number(value)

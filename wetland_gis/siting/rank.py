@@ -665,9 +665,7 @@ def rank_options(
                         "before the withdrawal); confirm the in_advance adjustment "
                         "applies to them under Minn. R. 8420.0522"
                     )
-            ratio, rdec_notes, rcites, rreasons = _ratio(
-                imp, conds, adjustments, day, ratio_cache
-            )
+            ratio, rdec_notes, rcites, rreasons = _ratio(imp, conds, adjustments, day, ratio_cache)
             citations += rcites
             reasons += rreasons
             verify += rdec_notes

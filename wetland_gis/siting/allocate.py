@@ -484,16 +484,22 @@ def _solve_stages(
     stages: list[Stage] = []
     x_best = np.concatenate([np.zeros(n_p), p.acres, np.zeros(n - n_p - n_i)])
 
-    def run(name: str, c: np.ndarray, integer: bool) -> None:
-        nonlocal x_best
+    def run(name: str, c: np.ndarray, integer: bool, fix_binaries: bool = False) -> None:
+        nonlocal x_best, bounds
         scale = float(np.max(np.abs(c))) if c.size else 0.0
         if scale <= 0:
             return
         cs = c / scale
         integrality = np.zeros(n)
-        if integer and n_y:
-            integrality[n_p + n_i : z0] = 1
-        integrality[z0:s0] = 1  # the order within each method is law, never relaxed
+        if fix_binaries:  # keep the sites built and the levels opened: a linear programme
+            held = np.round(x_best[n_p + n_i : s0])
+            bounds = Bounds(
+                np.r_[lb[: n_p + n_i], held, lb[s0:]], np.r_[ub[: n_p + n_i], held, ub[s0:]]
+            )
+        else:
+            if integer and n_y:
+                integrality[n_p + n_i : z0] = 1
+            integrality[z0:s0] = 1  # the order within each method is law, never relaxed
         options: dict[str, Any] = {"mip_rel_gap": _MIP_REL_GAP, "presolve": True}
         if time_limit is not None:
             options["time_limit"] = float(time_limit)
@@ -542,7 +548,8 @@ def _solve_stages(
             # subd. 3(c), banking_own_order: between the methods the cheapest, then the nearest
             c = np.zeros(n)
             c[:n_p] = p.distance
-            run("distance", c, integer=True)  # skipped when no distance is known
+            # among plans with the cheapest plan's sites and levels; skipped without distances
+            run("distance", c, integer=False, fix_binaries=True)
     # credits to 1e-7: below that the numbers are the solver's tolerances, not a plan
     x = np.round(np.clip(x_best[:n_p], 0.0, None), _X_DECIMALS)
     x[x < _X_EPS] = 0.0
@@ -563,16 +570,18 @@ def _own_order_groups(p: _Problem) -> list[tuple[np.ndarray, np.ndarray]]:
     """
     if not len(p.pi):
         return []
-    frame = pd.DataFrame(
-        {"i": p.pi, "m": p.option_kind[p.po], "t": _label(p), "k": np.arange(len(p.pi))}
-    )
+    method = (p.option_kind[p.po] == "bank").astype(int)
+    tier = np.asarray(_label(p), dtype=int)
+    order = np.lexsort((tier, method, p.pi))  # by impact, method, then tier
+    key = p.pi[order] * 2 + method[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    ends = np.r_[starts[1:], len(order)]
     groups = []
-    for _, g in frame.groupby(["i", "m"], sort=True):
-        levels = sorted(g["t"].unique())
-        for level in levels[1:]:
-            at = g.loc[g["t"] == level, "k"].to_numpy(dtype=int)
-            better = np.unique(p.po[g.loc[g["t"] < level, "k"].to_numpy(dtype=int)])
-            groups.append((at, better))
+    for a, b in zip(starts, ends, strict=True):
+        pairs, tiers = order[a:b], tier[order[a:b]]
+        cut = np.flatnonzero(np.r_[True, tiers[1:] != tiers[:-1]])  # first pair of each level
+        for c, d in zip(cut[1:], np.r_[cut[1:], len(pairs)][1:], strict=True):
+            groups.append((pairs[c:d], np.unique(p.po[pairs[:c]])))
     return groups
 
 

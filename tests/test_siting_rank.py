@@ -513,6 +513,7 @@ def test_site_reports_an_impact_nothing_can_serve(impacts, context):
     assert set(result.unmet["impact_id"]) == {"A", "B"}
     assert result.unmet["reason"].str.startswith("no replacement site").all()
     assert (result.tier_gaps["status"] == "no_opportunity").all()
+    assert result.totals["siting_reading"] == "banking_own_order"  # the reading run, not guessed
 
 
 def test_sites_in_another_crs_are_reprojected_and_recorded(impacts, sites, context):

@@ -314,7 +314,13 @@ def site(
     )
     gaps = tier_gaps(ranking, needs=need_table, as_of=day)
     solution = allocate(
-        ranking, needs=need_table, weights=weights, params=params, as_of=day, time_limit=time_limit
+        ranking,
+        needs=need_table,
+        weights=weights,
+        params=params,
+        as_of=day,
+        time_limit=time_limit,
+        siting_reading=siting_reading,
     )
 
     site_frame = _summarise(site_frame, ranking, solution.plan)

@@ -95,6 +95,7 @@ DECISION_COLUMNS = (
     "counted_sqft",
     "permit_route",
     "ratio",
+    "atf_multiplier",
     "replace_acres",
     "near_threshold",
     "citations",
@@ -979,7 +980,11 @@ def _apply_engine(
         groups.setdefault(project, []).append(facts)
         row_of[(project, key)] = idx
 
-    decisions = decide_projects(groups, _claims(options), params, day) if groups else []
+    claims = _claims(options)
+    decisions = decide_projects(groups, claims, params, day) if groups else []
+    # the § 103G.222, subd. 1(n) multiplier inside each decided ratio, for siting's
+    # adjustments (docs/data_schema.md): the claim the engine decided with
+    multiplier = float(claims.after_the_fact_multiplier) if claims.after_the_fact else 1.0
     trace = _trace_table(facts_log, decisions)
 
     # the columns, rendered from the trace for people
@@ -1004,6 +1009,7 @@ def _apply_engine(
             cells["other_exemptions"][idx] = text.get("exemptions")
             cells["outcome"][idx] = d.outcome.value
             cells["ratio"][idx] = d.ratio
+            cells["atf_multiplier"][idx] = None if d.ratio is None else multiplier
             cells["replace_acres"][idx] = d.replace_acres
             cells["counted_sqft"][idx] = d.counted_sqft
             cells["permit_route"][idx] = d.route
@@ -1067,7 +1073,7 @@ def _apply_engine(
             gdf[name] = None
         gdf[name] = gdf[name].astype(object)
         gdf.loc[column.index, name] = column
-    for name in ("ratio", "replace_acres", "de_minimis_sqft", "counted_sqft"):
+    for name in ("ratio", "atf_multiplier", "replace_acres", "de_minimis_sqft", "counted_sqft"):
         gdf[name] = pd.to_numeric(gdf[name], errors="coerce")
     return gdf, project_rows, decisions, trace
 

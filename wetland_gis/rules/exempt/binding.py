@@ -86,7 +86,7 @@ def binding_exclusions(
 def _bind(result: ExemptionResult, exclusion: ExemptionResult) -> ExemptionResult:
     """Return ``result`` capped by the exclusions: an excluded wetland is never exempt."""
     extra = tuple(c for c in exclusion.conditions if c.status is not ConditionStatus.MET)
-    if not extra or result.outcome is Outcome.NOT_EXEMPT:
+    if not extra or result.outcome in (Outcome.NOT_EXEMPT, Outcome.NOT_APPLIED):
         return result
     excluded = exclusion.outcome is Outcome.EXCLUDED
     outcome = Outcome.NOT_EXEMPT if excluded else Outcome.CONDITIONAL

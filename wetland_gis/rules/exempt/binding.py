@@ -360,7 +360,7 @@ def decide_exemptions(
         exempt = sum(o is Outcome.EXEMPT for o in outcomes)
         possible = sum(o in (Outcome.EXEMPT, Outcome.CONDITIONAL) for o in outcomes)
         scores.append((exempt, possible, -index, s))
-    scores.sort(key=lambda t: (t[0], t[1], t[2]), reverse=True)
+    scores.sort(key=lambda t: t[:-1], reverse=True)
     best_exempt, best_possible, _, best = scores[0]
     reasons: list[str] = []
     verify: list[str] = []

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from wetland_gis.enums import WetlandType
 from wetland_gis.errors import RulesInputError
 
 __all__ = [
@@ -293,12 +294,17 @@ class ExemptionFacts:
                 continue
             if f.type == "bool | None" and not isinstance(value, bool):
                 raise RulesInputError(f"{f.name} must be True, False or None, got {value!r}")
-        if self.wetland_type is not None and (
-            isinstance(self.wetland_type, bool) or int(self.wetland_type) not in range(1, 9)
-        ):
-            raise RulesInputError(f"wetland_type must be 1 to 8, got {self.wetland_type!r}")
         if self.wetland_type is not None:
-            object.__setattr__(self, "wetland_type", int(self.wetland_type))
+            try:
+                if isinstance(self.wetland_type, bool):
+                    raise ValueError(self.wetland_type)
+                wtype = int(WetlandType(self.wetland_type))
+            except (TypeError, ValueError):
+                raise RulesInputError(
+                    f"wetland_type must be a Circular 39 type "
+                    f"({', '.join(str(int(t)) for t in WetlandType)}), got {self.wetland_type!r}"
+                ) from None
+            object.__setattr__(self, "wetland_type", wtype)
         _choice(self.impact_kind, IMPACT_KINDS, "impact_kind")
         _choice(self.land_use, LAND_USES, "land_use")
         if self.created_by is not None:

@@ -175,7 +175,7 @@ class ExemptionResult:
     Parameters
     ----------
     rule_id : str
-        The registry id, e.g. ``"exemption.agriculture.1_1"``.
+        The registry id, e.g. ``exemption.agriculture.1_1``.
     label : str
         What a person reads.
     citations : tuple of str
@@ -306,7 +306,7 @@ class RuleSpec:
     Parameters
     ----------
     rule_id : str
-        Stable dotted id, e.g. ``"exemption.forestry.7_1"``.
+        Stable dotted id, e.g. ``exemption.forestry.7_1``.
     label : str
         What a person reads, e.g. "Temporary crossing for silviculture".
     citations : tuple of str

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from exempt_helpers import SQFT_PER_ACRE, check_case, flip_cases, run
+from exempt_helpers import CLEAN, DAY, SQFT_PER_ACRE, check_case, flip_cases, run
 
 from wetland_gis.enums import Outcome
+from wetland_gis.rules.exempt import ExemptionFacts, decide_exemptions
 from wetland_gis.rules.exempt import wildlife as wl
 
 BASE = {
     "wildlife_spoil": True,
-    "impact_sqft": 1_000.0,
+    "wetland_spoil_sqft": 1_000.0,
     "wetland_acres": 10.0,
     "spoil_stabilized": True,
     "no_listed_species_effect": True,
@@ -25,7 +26,7 @@ CASES = [
         BASE,
         [
             ("wildlife_spoil", False),
-            ("impact_sqft", HALF_ACRE + 1),
+            ("wetland_spoil_sqft", HALF_ACRE + 1),
             ("spoil_stabilized", False),
             ("no_listed_species_effect", False),
             ("swcd_habitat_certified", False),
@@ -68,8 +69,50 @@ def test_each_condition_on_both_sides(function, values, want, named):
 )
 def test_five_percent_or_one_half_acre_whichever_is_less(sqft, acres, want):
     result = run(
-        wl.wildlife_spoil_deposition, **{**BASE, "impact_sqft": sqft, "wetland_acres": acres}
+        wl.wildlife_spoil_deposition, **{**BASE, "wetland_spoil_sqft": sqft, "wetland_acres": acres}
     )
     assert result.outcome is want, result.reasons
     if want is Outcome.CONDITIONAL:
         assert result.unknown == ("wetland_acres",)
+
+
+@pytest.mark.parametrize(
+    ("impact", "want"),
+    [
+        pytest.param(1_000.0, Outcome.CONDITIONAL, id="subd. 10(1)(i): this impact alone, within"),
+        pytest.param(
+            HALF_ACRE + 1, Outcome.NOT_EXEMPT, id="subd. 10(1)(i): this impact alone, over"
+        ),
+    ],
+)
+def test_without_the_wetland_total_the_impact_is_a_floor(impact, want):
+    values = {**BASE, "wetland_spoil_sqft": None, "impact_sqft": impact}
+    result = run(wl.wildlife_spoil_deposition, **values)
+    assert result.outcome is want
+    if want is Outcome.CONDITIONAL:
+        assert result.unknown == ("wetland_spoil_sqft",)
+
+
+SPOIL = {
+    "wildlife_spoil": True,
+    "wetland_acres": 20.0,
+    "spoil_stabilized": True,
+    "no_listed_species_effect": True,
+    "swcd_habitat_certified": True,
+    **CLEAN,
+}
+
+
+@pytest.mark.parametrize(
+    ("wetlands", "want"),
+    [
+        pytest.param(("W1", "W1"), Outcome.NOT_EXEMPT, id="subd. 10(1)(i): one wetland, summed"),
+        pytest.param(("W1", "W2"), Outcome.EXEMPT, id="subd. 10(1)(i): two wetlands"),
+        pytest.param(("W1", None), Outcome.CONDITIONAL, id="subd. 10(1)(i): a wetland unknown"),
+    ],
+)
+def test_spoil_in_one_wetland_is_summed_by_the_project(wetlands, want):
+    a = ExemptionFacts(impact_id="A", impact_sqft=15_000.0, wetland_id=wetlands[0], **SPOIL)
+    b = ExemptionFacts(impact_id="B", impact_sqft=10_000.0, wetland_id=wetlands[1], **SPOIL)
+    answer = decide_exemptions([a, b], day=DAY)
+    assert answer.outcome is want, answer.reasons

@@ -12,14 +12,14 @@ nowhere else in the package; a function finds its entry with :func:`spec_of`.
 
 Examples
 --------
->>> from wetland_gis.rules.exempt import ExemptionFacts, decide_exemptions
+>>> from wetland_gis.rules.exempt import RULES_BY_ID, ExemptionFacts, decide_exemptions
 >>> clean = dict(calcareous_fen=False, banked=False, used_for_replacement_credit=False,
 ...              remainder_newly_qualifies=False)
 >>> a = ExemptionFacts(impact_id="A", sewage_system_repair=True, **clean)
 >>> b = ExemptionFacts(impact_id="B", duck_blind=True, **clean)
 >>> answer = decide_exemptions([a, b], day="2024-05-01")
->>> answer.outcome.value, answer.refused_combination
-('not_exempt', ('exemption.wildlife.10_2',))
+>>> answer.outcome.value, [RULES_BY_ID[r].label for r in answer.refused_combination]
+('not_exempt', ['Duck blinds'])
 """
 
 from __future__ import annotations

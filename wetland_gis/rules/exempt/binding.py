@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -281,6 +281,37 @@ def _project_areas(
     return total, drained
 
 
+def _spoil_by_wetland(
+    impacts: Sequence[ExemptionFacts],
+) -> Callable[[ExemptionFacts], float | None]:
+    """Return a function giving the project's spoil area in an impact's wetland.
+
+    The sum of ``impact_sqft`` of the ``wildlife_spoil`` impacts in the same ``wetland_id``
+    (subd. 10(1)(i)). Unknown when one of them has no area, or when another impact that
+    is or may be spoil may lie in the same wetland (its wetland or this one's not known).
+    """
+    maybe = [f for f in impacts if f.wildlife_spoil is not False]
+
+    def total(f: ExemptionFacts) -> float | None:
+        if f.wildlife_spoil is not True:
+            return None
+        others = [g for g in maybe if g is not f]
+        if f.wetland_id is None:
+            if others:
+                return None
+            same = [f]
+        else:
+            same = [f] + [g for g in others if g.wetland_id in (f.wetland_id, None)]
+            if any(g.wetland_id is None or g.wildlife_spoil is None for g in same[1:]):
+                return None
+        areas = [g.impact_sqft for g in same]
+        if any(a is None for a in areas):
+            return None
+        return float(sum(exact(a) for a in areas if a is not None))
+
+    return total
+
+
 def decide_exemptions(
     impacts: Sequence[ExemptionFacts],
     claims: ExemptionClaims | None = None,
@@ -315,8 +346,9 @@ def decide_exemptions(
     --------
     >>> a = ExemptionFacts(impact_id="A", duck_blind=True, calcareous_fen=False,
     ...     banked=False, used_for_replacement_credit=False, remainder_newly_qualifies=False)
-    >>> decide_exemptions([a], day="2024-05-01").carrying
-    'exemption.wildlife.10_2'
+    >>> from wetland_gis.rules.exempt import RULES_BY_ID
+    >>> RULES_BY_ID[decide_exemptions([a], day="2024-05-01").carrying].label
+    'Duck blinds'
     """
     from wetland_gis.rules.exempt import EXEMPTION_RULES, spec_of
 
@@ -335,9 +367,13 @@ def decide_exemptions(
     if key not in spec.parameter_keys:  # pragma: no cover - registry consistency
         raise RulesInputError(f"the registry entry of decide_exemptions must list {key}")
     total, drained = _project_areas(impacts, list(params.value(key, day)))
+    spoil = _spoil_by_wetland(impacts)
     facts = [
         dataclasses.replace(
             f.with_claims(claims),
+            wetland_spoil_sqft=(
+                f.wetland_spoil_sqft if f.wetland_spoil_sqft is not None else spoil(f)
+            ),
             project_sqft=f.project_sqft if f.project_sqft is not None else total,
             project_type_2_6_drained_sqft=(
                 f.project_type_2_6_drained_sqft

@@ -63,6 +63,12 @@ class ExemptionFacts:
     project_type_2_6_drained_sqft : float, optional
         Area of type 2 or 6 wetland the project drains, square feet (subd. 2(b) "up to
         five acres of type 2 or 6 wetlands"); filled by ``decide_exemptions``.
+    wetland_id : str, optional
+        The wetland the impact is in (spoil deposited in one wetland is summed, subd. 10(1)).
+    wetland_spoil_sqft : float, optional
+        Area of all spoil the project deposits in this wetland, square feet (subd. 10(1)(i)
+        "the area of deposition"); filled by ``decide_exemptions`` from the impacts marked
+        ``wildlife_spoil`` in the same wetland.
     wetland_acres : float, optional
         Size of the whole wetland, acres (subd. 1(2), 10(1)(i)).
     incorporated : bool, optional
@@ -220,6 +226,8 @@ class ExemptionFacts:
     impact_sqft: float | None = None
     project_sqft: float | None = None
     project_type_2_6_drained_sqft: float | None = None
+    wetland_id: str | None = None
+    wetland_spoil_sqft: float | None = None
     wetland_acres: float | None = None
     incorporated: bool | None = None
     land_use: str | None = None
@@ -320,6 +328,7 @@ class ExemptionFacts:
             "impact_sqft",
             "project_sqft",
             "project_type_2_6_drained_sqft",
+            "wetland_spoil_sqft",
             "wetland_acres",
         ):
             value = getattr(self, name)
@@ -387,6 +396,7 @@ FACT_COLUMNS: Mapping[str, str] = MappingProxyType(
     {
         "wetland_type": "circ39",
         "impact_kind": "impact_kind",
+        "wetland_id": "wetland_id",
         "wetland_acres": "wetland_ac",
         "incorporated": "incorp",
         "land_use": "land_use",

@@ -25,7 +25,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from wetland_gis.decision import freeze
+from wetland_gis.decision import Decision, freeze
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
@@ -175,7 +175,7 @@ class ExemptionResult:
     Parameters
     ----------
     rule_id : str
-        The registry id, e.g. ``exemption.agriculture.1_1``.
+        The registry id, ``exemption.<topic>.<clause>`` (``1_1`` for subd. 1(1)).
     label : str
         What a person reads.
     citations : tuple of str
@@ -259,6 +259,30 @@ class ExemptionResult:
             "as_of": self.as_of,
         }
 
+    def to_decision(self) -> Decision:
+        """Return the answer as a :class:`~wetland_gis.decision.Decision` (for consumers of it).
+
+        ``question`` is the rule id, ``value`` the tuple of unknown facts.
+
+        Examples
+        --------
+        >>> from wetland_gis.rules.exempt import ExemptionFacts, wildlife
+        >>> r = wildlife.duck_blinds(ExemptionFacts(duck_blind=True), day="2024-05-01")
+        >>> r.to_decision().question == r.rule_id
+        True
+        """
+        return Decision(
+            question=self.rule_id,
+            outcome=self.outcome,
+            amounts=dict(self.amounts),
+            citations=self.citations,
+            reasons=self.reasons,
+            parameters=dict(self.parameters),
+            verify=self.verify,
+            as_of=self.as_of,
+            value=self.unknown,
+        )
+
     def trace_step(self) -> dict[str, Any]:
         """Return the keyword arguments of one :class:`~wetland_gis.rules.trace.TraceLog` step.
 
@@ -306,7 +330,7 @@ class RuleSpec:
     Parameters
     ----------
     rule_id : str
-        Stable dotted id, e.g. ``exemption.forestry.7_1``.
+        Stable dotted id, ``exemption.<topic>.<clause>``.
     label : str
         What a person reads, e.g. "Temporary crossing for silviculture".
     citations : tuple of str

@@ -188,3 +188,38 @@ def test_an_unknown_fact_read_by_a_condition_is_never_exempt(facts):
         if result.outcome is Outcome.EXEMPT:
             for c in result.conditions:
                 assert c.status is ConditionStatus.MET
+
+
+@pytest.mark.parametrize(
+    ("values", "match"),
+    [
+        pytest.param({"wetland_type": 9}, "Circular 39 type", id="type 9"),
+        pytest.param({"wetland_type": True}, "Circular 39 type", id="type True"),
+        pytest.param({"land_use": "forest"}, "land_use 'forest' is not one of", id="land use"),
+        pytest.param({"impact_kind": "dredge"}, "impact_kind", id="impact kind"),
+        pytest.param({"duck_blind": "yes"}, "duck_blind must be True, False or None", id="flag"),
+        pytest.param({"impact_sqft": -1.0}, "finite number >= 0", id="negative area"),
+        pytest.param({"wetland_acres": float("inf")}, "finite number >= 0", id="infinite"),
+    ],
+)
+def test_bad_facts_are_refused_naming_the_field(values, match):
+    with pytest.raises(RulesInputError, match=match):
+        ExemptionFacts(**values)
+
+
+def test_facts_are_keyword_only_and_frozen():
+    with pytest.raises(TypeError):
+        ExemptionFacts("A", 2)  # type: ignore[misc]
+    f = ExemptionFacts(duck_blind=True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        f.duck_blind = False  # type: ignore[misc]
+
+
+def test_a_result_is_immutable_and_json_ready():
+    import json
+
+    result = exempt.wildlife.duck_blinds(ExemptionFacts(duck_blind=True), None, DAY)
+    json.dumps(result.to_dict())
+    with pytest.raises(TypeError):
+        result.parameters["x"] = 1  # type: ignore[index]
+    assert result.to_decision().outcome is result.outcome

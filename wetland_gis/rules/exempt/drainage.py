@@ -199,8 +199,8 @@ def _maintenance(
     unknown = [name for name, v in relevant.items() if v is None]
     run.cond(
         holds,
-        f"The paragraph excepts draining {whose} that have been in existence for more than "
-        f"{limit} years (given: {kind or 'kind not known'}"
+        f"The activity is not the draining of {whose} that have been in existence for more "
+        f"than {limit} years, which the paragraph excepts (given: {kind or 'kind not known'}"
         + ("" if excepted is None else f", type {wtype or 'not known'}")
         + f", {'age not known' if years is None else f'{years} years'}).",
         *(unknown if holds is None else relevant),

@@ -15,6 +15,7 @@ column names the impact layer already has (docs/data_schema.md). No reader is wi
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -334,7 +335,7 @@ class ExemptionFacts:
             value = getattr(self, name)
             if value is not None and (
                 isinstance(value, bool)
-                or not isinstance(value, (int, float))
+                or not isinstance(value, numbers.Real)
                 or not value >= 0
                 or value == float("inf")
             ):

@@ -179,7 +179,7 @@ def _owed(run: RuleRun, facts: RoadFacts) -> list[str]:
     )
     clause3 = (
         f"§ 103G.222, subd. 1(m)(3): for minor and emergency maintenance work impacting less "
-        f"than {limit} square feet, the authority submits a project-specific report to the "
+        f"than {limit:,} square feet, the authority submits a project-specific report to the "
         f"board within {after} days of commencing the activity, indicating the location, "
         "amount and type of wetlands filled or drained."
     )
@@ -193,7 +193,7 @@ def _owed(run: RuleRun, facts: RoadFacts) -> list[str]:
     else:
         items.append(
             clause2 + " (Or clause 3, if the work is minor or emergency maintenance "
-            f"impacting less than {limit} square feet.)"
+            f"impacting less than {limit:,} square feet.)"
         )
     items += [
         "§ 103G.222, subd. 1(m): those required to receive notice may appeal the authority's "
@@ -299,6 +299,8 @@ def road_replacement(
             "plan."
         )
     final = Outcome.NOT_REQUIRED if outcome is Outcome.EXEMPT else Outcome.CONDITIONAL
+    if final is Outcome.CONDITIONAL:
+        run.notes[-1] = "If the conditions not known hold: " + run.notes[-1]
     return _road(
         run.result(final),
         route=route,

@@ -333,12 +333,10 @@ class ExemptionFacts:
             "wetland_acres",
         ):
             value = getattr(self, name)
-            if value is not None and (
-                isinstance(value, bool)
-                or not isinstance(value, numbers.Real)
-                or not value >= 0
-                or value == float("inf")
-            ):
+            if value is None:
+                continue
+            number = float(value) if isinstance(value, numbers.Real) else None
+            if isinstance(value, bool) or number is None or not 0 <= number < float("inf"):
                 raise RulesInputError(f"{name} must be a finite number >= 0, got {value!r}")
 
     def with_claims(self, claims: ExemptionClaims | None) -> ExemptionFacts:

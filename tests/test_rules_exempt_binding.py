@@ -7,6 +7,7 @@ and subp. 1 C (exemptions may not be combined on a project).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 
@@ -227,3 +228,21 @@ def test_a_project_is_exempt_only_under_one_exemption_for_every_impact(impacts):
     for i in answer.impacts:
         if i.exclusion.outcome is Outcome.EXCLUDED:
             assert not i.exempt_under and not i.conditional_under
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(FACTS, min_size=1, max_size=3), st.data())
+def test_forgetting_a_fact_never_makes_a_project_exempt(impacts, data):
+    impacts = [dataclasses.replace(f, impact_id=f"I{i}") for i, f in enumerate(impacts)]
+    which = data.draw(st.integers(0, len(impacts) - 1))
+    name = data.draw(
+        st.sampled_from(
+            [f.name for f in dataclasses.fields(ExemptionFacts) if f.name != "impact_id"]
+        )
+    )
+    forgotten = list(impacts)
+    forgotten[which] = dataclasses.replace(impacts[which], **{name: None})
+    known = decide_exemptions(impacts, day=DAY).outcome
+    unknown = decide_exemptions(forgotten, day=DAY).outcome
+    if known is not Outcome.EXEMPT:
+        assert unknown is not Outcome.EXEMPT, name

@@ -223,3 +223,21 @@ def test_a_result_is_immutable_and_json_ready():
     with pytest.raises(TypeError):
         result.parameters["x"] = 1  # type: ignore[index]
     assert result.to_decision().outcome is result.outcome
+
+
+def test_the_exemption_rules_import_no_geometry_or_table_library():
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "import wetland_gis.rules.exempt\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    heavy = {"geopandas", "shapely", "pyproj", "pyogrio", "fiona", "rasterio", "pandas", "numpy"}
+    assert not loaded & heavy, sorted(loaded & heavy)

@@ -591,6 +591,13 @@ def start(function: RuleFunction, facts: Any, params: Any, day: Any) -> RuleRun:
     The rule id, label, citations and parameter keys are written once, in the registry of
     :mod:`wetland_gis.rules.exempt`; the function finds its entry here.
     """
-    from wetland_gis.rules.exempt import spec_of
+    spec = _SPECS.get(function)
+    if spec is None:
+        from wetland_gis.rules.exempt import spec_of
 
-    return RuleRun(spec_of(function), facts, params, day)
+        spec = _SPECS[function] = spec_of(function)
+    return RuleRun(spec, facts, params, day)
+
+
+#: Registry entries already looked up, by function.
+_SPECS: dict[RuleFunction, RuleSpec] = {}

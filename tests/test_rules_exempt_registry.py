@@ -37,7 +37,8 @@ MEASURED = {
     "project_type_2_6_drained_sqft",
     "wetland_spoil_sqft",
 }
-#: Columns the impact layer already reads under these names (docs/data_schema.md).
+#: Columns the impact layer already reads, or the context layers already write, under these
+#: names (docs/data_schema.md).
 EXISTING = {
     "impact_kind",
     "circ39",
@@ -46,6 +47,8 @@ EXISTING = {
     "banked",
     "used_for_c",
     "wetland_id",
+    "incorporated",
+    "calcareous_fen",
 }
 
 

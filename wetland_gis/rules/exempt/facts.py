@@ -9,7 +9,8 @@ gives them; without the claim the answer is conditional.
 
 :data:`FACT_COLUMNS` gives each fact its default impact-layer column name (ten
 characters at most, so a shapefile keeps it); the facts shared with the engine use the
-column names the impact layer already has (docs/data_schema.md). No reader is wired here.
+column names the impact layer already has, or that the context layers already write
+(``incorporated``, ``calcareous_fen``; docs/data_schema.md). No reader is wired here.
 """
 
 from __future__ import annotations
@@ -397,9 +398,9 @@ FACT_COLUMNS: Mapping[str, str] = MappingProxyType(
         "impact_kind": "impact_kind",
         "wetland_id": "wetland_id",
         "wetland_acres": "wetland_ac",
-        "incorporated": "incorp",
+        "incorporated": "incorporated",
         "land_use": "land_use",
-        "calcareous_fen": "calc_fen",
+        "calcareous_fen": "calcareous_fen",
         "banked": "banked",
         "used_for_replacement_credit": "used_for_c",
         "remainder_newly_qualifies": "remainder",

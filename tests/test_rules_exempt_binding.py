@@ -246,3 +246,26 @@ def test_forgetting_a_fact_never_makes_a_project_exempt(impacts, data):
     unknown = decide_exemptions(forgotten, day=DAY).outcome
     if known is not Outcome.EXEMPT:
         assert unknown is not Outcome.EXEMPT, name
+
+
+@pytest.mark.parametrize(
+    ("other", "want"),
+    [
+        pytest.param({"wetland_type": 3, "impact_kind": None}, 43_560.0, id="type 3, kind unknown"),
+        pytest.param({"wetland_type": 2, "impact_kind": "fill"}, 43_560.0, id="type 2 fill"),
+        pytest.param({"wetland_type": 2, "impact_kind": None}, None, id="type 2, kind unknown"),
+        pytest.param({"wetland_type": None, "impact_kind": "drain"}, None, id="drain of no type"),
+        pytest.param({"wetland_type": 6, "impact_kind": "drain"}, 87_120.0, id="type 6 drain"),
+    ],
+)
+def test_the_subd_2b_project_area_counts_what_may_count(other, want):
+    base = {"impact_kind": "drain", "drainage_benefits": True, **CLEAN}
+    a = ExemptionFacts(impact_id="A", wetland_type=2, impact_sqft=43_560.0, **base)
+    b = ExemptionFacts(**{**base, "impact_id": "B", "impact_sqft": 43_560.0, **other})
+    answer = decide_exemptions([a, b], day=DAY)
+    got = (
+        answer.impacts[0]
+        .by_rule("exemption.drainage.2_b")
+        .inputs.get("project_type_2_6_drained_sqft")
+    )
+    assert got == want

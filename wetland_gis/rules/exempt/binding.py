@@ -266,16 +266,14 @@ def _project_areas(
     drained: float | None = 0.0
     parts = []
     for f in impacts:
-        if f.impact_kind in (None, "unknown") or (
-            f.impact_kind == "drain" and f.wetland_type is None
-        ):
-            drained = None
+        may_drain = f.impact_kind in (None, "unknown", "drain")
+        may_count = f.wetland_type is None or f.wetland_type in limited_types
+        if not (may_drain and may_count):
+            continue
+        if f.impact_kind != "drain" or f.wetland_type is None or f.impact_sqft is None:
+            drained = None  # it may count, but how much is not known
             break
-        if f.impact_kind == "drain" and f.wetland_type in limited_types:
-            if f.impact_sqft is None:
-                drained = None
-                break
-            parts.append(exact(f.impact_sqft))
+        parts.append(exact(f.impact_sqft))
     if drained is not None:
         drained = float(sum(parts))
     return total, drained

@@ -1025,10 +1025,11 @@ def _apply_engine(
             if trace_step["rule_id"] == "procedure.sequencing":
                 extra, cite = params.cited("procedure.sequencing_allowance", day)
                 limits.append((trace_step["inputs"]["applicable_amount_sqft"] + extra, cite))
+        wca = totals["wca_sqft"]  # the procedure thresholds count WCA wetland only
         for limit, cite in limits:
-            if _near(counted, limit, options.tolerance_percent):
+            if _near(wca, limit, options.tolerance_percent):
                 near_msgs.append(
-                    f"project {project!r}: total {counted:,.1f} sq ft is within "
+                    f"project {project!r}: total {wca:,.1f} sq ft is within "
                     f"{options.tolerance_percent:g} percent of the {limit:,.0f} sq ft "
                     f"threshold of {cite}"
                 )

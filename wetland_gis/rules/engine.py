@@ -316,7 +316,8 @@ class ProjectDecision:
         One per impact, in input order.
     totals : Mapping[str, Any]
         ``total_sqft`` (area of every impact), ``counted_sqft`` (drained or filled, as
-        counted), ``exempt_sqft``, ``replace_acres``, ``public_waters_sqft``,
+        counted), ``wca_sqft`` (of it, the WCA wetland area, without public waters
+        wetlands, § 103G.005, subd. 19(b): the area the procedure thresholds count), ``exempt_sqft``, ``replace_acres``, ``public_waters_sqft``,
         ``not_regulated_sqft``, ``public_comment`` and ``sequencing_on_site`` (outcome
         values or None), ``de_minimis`` (the project's de minimis outcome value).
     de_minimis_totals : tuple of DeMinimisTotal
@@ -843,19 +844,26 @@ def _decide(
     # 5. other exemptions: area tests, and why they are not applied ----------------------
     replaced = dm_outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
     project_sqft = sum((w.counted for w in work if w.regulated), Decimal(0))
+    # § 103G.005, subd. 19(b): "for the purposes of regulation under this chapter, the term
+    # wetlands does not include public waters wetlands": the WCA thresholds that count
+    # "square feet of wetland" (utility exemption, public comment, sequencing) count only
+    # the WCA wetland area
+    wca_sqft = sum(
+        (w.counted for w in work if w.regulated and not w.f.public_waters_wetland), Decimal(0)
+    )
     for w in work:
         if w.regulated and not w.f.public_waters_wetland and not w.ineligible:
             _exemption_candidates(project, w, book, log, replaced)
     if any(w.regulated and not w.f.public_waters_wetland for w in work):
-        if project_sqft < book.utility_max_sqft:
+        if wca_sqft < book.utility_max_sqft:
             add(
                 project,
                 "",
                 "exemption.utility",
                 book.cite["utility_max_acres"],
                 _O_ELIGIBLE,
-                float(project_sqft),
-                f"The project alters {fmt_sqft(float(project_sqft))}, less than the utility "
+                float(wca_sqft),
+                f"The project alters {fmt_sqft(float(wca_sqft))}, less than the utility "
                 "exemption's area limit (area test only): it applies only to utility work, is "
                 "not applied unless the applicant relies on it"
                 + (
@@ -864,7 +872,7 @@ def _decide(
                     else "."
                 ),
                 (_V_UTILITY, _V_NOT_COMBINED),
-                {"project_sqft": float(project_sqft)},
+                {"project_sqft": float(wca_sqft)},
                 book.exemption_params["utility"],
             )
 
@@ -906,11 +914,13 @@ def _decide(
         )
 
     # 7. procedure -------------------------------------------------------------------------
-    needs_plan = any(w.acres for w in work)
+    # a WCA replacement plan (§ 103G.2242); a public waters wetland is replaced under the
+    # public waters work permit (§ 103G.245, subd. 7)
+    needs_plan = any(w.acres for w in work if not w.f.public_waters_wetland)
     comment = sequencing = None
-    regulated_sqft = float(project_sqft)
+    regulated_sqft = float(wca_sqft)
     if needs_plan:
-        passes = _passes(book.comment_comparison, project_sqft, book.comment_threshold)
+        passes = _passes(book.comment_comparison, wca_sqft, book.comment_threshold)
         cite, verify, used, outcome_value = book.procedure(
             "public_comment", passes, regulated_sqft, None
         )
@@ -929,7 +939,7 @@ def _decide(
         )
         applicable = _applicable_a_amount([w for w in scope], book)
         if applicable is not None:
-            excess = project_sqft - applicable.exact
+            excess = wca_sqft - applicable.exact
             passes = _passes(book.sequencing_comparison, excess, book.sequencing_allowance)
             cite, verify, used, outcome_value = book.procedure(
                 "sequencing", passes, regulated_sqft, float(applicable.sqft)
@@ -975,7 +985,8 @@ def _decide(
     )
     totals = {
         "total_sqft": float(total_area),
-        "counted_sqft": regulated_sqft,
+        "counted_sqft": float(project_sqft),
+        "wca_sqft": regulated_sqft,
         "exempt_sqft": float(exempt),
         "public_waters_sqft": float(
             sum((w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0))

@@ -741,7 +741,33 @@ def _decide(
                 inputs,
             )
 
-    # 2. public waters wetlands; 3. fens, banked wetlands, wetlands used for credit ----
+    # 2. calcareous fens first: § 103G.223 "may not be filled, drained, or otherwise
+    # degraded, wholly or partially, by any activity", whatever the impact kind step said
+    for w in work:
+        f = w.f
+        if not f.calcareous_fen:
+            continue
+        if not w.regulated:  # an excavation: it degrades the fen all the same
+            w.regulated = True
+            w.counted = w.area
+        w.ineligible = True
+        w.outcome = ImpactOutcome.PROHIBITED
+        add(
+            project,
+            w.iid,
+            "calcareous_fen",
+            CALCAREOUS_FENS,
+            _O_PROHIBITED,
+            float(w.counted),
+            f"A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
+            f"partially, by any activity (a {_KIND_VALUE[f.impact_kind]} here), unless the "
+            "commissioner decides under an approved management plan (§ 103G.223); no "
+            "exemption applies to it (Minn. R. 8420.0420, subp. 1).",
+            (_V_FEN,),
+            {"calcareous_fen": True, "impact_kind": _KIND_VALUE[f.impact_kind]},
+        )
+
+    # 3. public waters wetlands; banked wetlands, wetlands used for credit ------------
     for w in work:
         f = w.f
         if not w.regulated:
@@ -764,22 +790,6 @@ def _decide(
                 {"public_waters_wetland": True, "wetland_acres": f.wetland_acres},
             )
             continue
-        if f.calcareous_fen:
-            w.ineligible = True
-            w.outcome = ImpactOutcome.PROHIBITED
-            add(
-                project,
-                w.iid,
-                "calcareous_fen",
-                CALCAREOUS_FENS,
-                _O_PROHIBITED,
-                float(w.counted),
-                "A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
-                "partially, unless the commissioner decides under an approved management plan "
-                "(§ 103G.223); no exemption applies to it (Minn. R. 8420.0420, subp. 1).",
-                (_V_FEN,),
-                {"calcareous_fen": True},
-            )
         if f.banked or f.used_for_replacement_credit:
             w.ineligible = True
             what = (

@@ -436,8 +436,9 @@ def test_public_waters_wetland_is_replaced_and_routed_to_the_dnr():
     project = a.projects.iloc[0]
     assert project["total_sqft"] == pytest.approx(59_000, abs=0.5)
     assert project["public_waters_sqft"] == pytest.approx(50_000, abs=0.5)
-    # the replacement plan of the public waters wetland has a comment period (subd. 8)
-    assert project["public_comment"] == "required"
+    # § 103G.005 subd. 19(b): the public waters wetland is not "wetland" for the 10,000 sq ft
+    # of § 103G.2242 subd. 8 (issue 18, item 3); the WCA fill is exempt: no WCA plan
+    assert project["public_comment"] == "no_replacement_plan"
 
 
 def test_public_comment_is_decided_when_a_replacement_plan_is_needed():

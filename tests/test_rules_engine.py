@@ -156,8 +156,10 @@ def test_public_waters_wetland_is_replaced_at_the_ratio_and_routed_to_the_dnr(pc
     assert p.ratio == ratio
     assert p.de_minimis is None  # subd. 19(b): no de minimis amount applies
     step = next(s for s in d.steps() if s["rule_id"] == "public_waters_wetland")
-    assert step["citation"] == "Minn. Stat. § 103G.005, subd. 19(b)"
+    # issue 18, C: a fill cites the public-waters-work permit, not only subd. 19(b)
+    assert step["citation"] == "Minn. Stat. § 103G.005, subd. 19(b), 15a; § 103G.245, subd. 1(2), 7"
     assert any("subd. 5(b)" in v for v in step["verify"])
+    assert any("size alone" in v for v in step["verify"])  # § 103G.201 is the authority
     assert d.totals["public_waters_sqft"] == pytest.approx(50_000)
 
 
@@ -226,9 +228,23 @@ def test_impact_kind(kw, expected):
     ],
 )
 def test_partial_drainage_counts_at_least_half(sqft, expected):
-    d = decide(fact("D", 2, sqft, pct=LT50, metro=True, impact_kind="drain", partial=True))
+    d = decide(
+        fact(
+            "D", 2, sqft, pct=LT50, metro=True, impact_kind="drain", partial=True, partial_share=0.5
+        )
+    )
     assert d.by_impact["D"].outcome.value == expected
     assert d.by_impact["D"].counted_sqft == pytest.approx(sqft / 2)
+
+
+def test_partial_drainage_without_the_assessed_share_is_only_conditionally_exempt():
+    # Minn. R. 8420.0522 subp. 2: "at least 50 percent ... determined by an assessment
+    # acceptable to the technical evaluation panel": the floor is counted, never plain exempt
+    d = decide(fact("D", 2, 2000.0, pct=LT50, metro=True, impact_kind="drain", partial=True))
+    assert d.by_impact["D"].outcome is ImpactOutcome.DE_MINIMIS_CONDITIONAL
+    assert d.by_impact["D"].counted_sqft == pytest.approx(1000)
+    project = next(s for s in d.steps() if s["rule_id"] == "de_minimis.project")
+    assert "partial_share" in project["reason"]
 
 
 def test_a_totally_drained_area_counts_whole():

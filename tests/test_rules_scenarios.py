@@ -101,7 +101,9 @@ def test_scenario(case):
         got = by_id[iid]
         for name, want in fields.items():
             if not _same(getattr(got, name), want):
-                problems.append(f"impact {iid!r} {name} {_value(getattr(got, name))!r}, expected {want!r}")
+                problems.append(
+                    f"impact {iid!r} {name} {_value(getattr(got, name))!r}, expected {want!r}"
+                )
     for name, want in (expect.get("totals") or {}).items():
         if not _same(d.totals[name], want):
             problems.append(f"totals {name} {d.totals[name]!r}, expected {want!r}")
@@ -130,13 +132,19 @@ def test_scenario(case):
             continue
         s = found[0]
         if "outcome" in want and s["outcome"] != want["outcome"]:
-            problems.append(f"{want['rule_id']} outcome {s['outcome']!r}, expected {want['outcome']!r}")
+            problems.append(
+                f"{want['rule_id']} outcome {s['outcome']!r}, expected {want['outcome']!r}"
+            )
         if "value" in want and not _same(s["value"], want["value"]):
             problems.append(f"{want['rule_id']} value {s['value']!r}, expected {want['value']!r}")
-        for text in [want["cites"]] if isinstance(want.get("cites"), str) else want.get("cites", ()):
+        for text in (
+            [want["cites"]] if isinstance(want.get("cites"), str) else want.get("cites", ())
+        ):
             if text not in s["citation"]:
                 problems.append(f"{want['rule_id']} citation {s['citation']!r} lacks {text!r}")
-        for text in [want["verify"]] if isinstance(want.get("verify"), str) else want.get("verify", ()):
+        for text in (
+            [want["verify"]] if isinstance(want.get("verify"), str) else want.get("verify", ())
+        ):
             if not any(text in v for v in s["verify"]):
                 problems.append(f"{want['rule_id']} verify {s['verify']!r} lacks {text!r}")
     assert not problems, "\n".join(problems)

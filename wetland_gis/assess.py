@@ -66,7 +66,7 @@ from wetland_gis.rules import (
     public_waters_wetland,
 )
 from wetland_gis.rules.amounts import amount_table
-from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE
+from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE, ROUTE_PUBLIC_WATERS
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
 
@@ -895,13 +895,9 @@ def _apply_engine(
             verify.append(no_waters_note)
         if kind_note:
             verify.append(kind_note)
-        if row["nearest_pw_ft"] == 0:
-            verify.append(
-                f"the impact lies on or waterward of the ordinary high water level of public "
-                f"water {row['nearest_pw']}: work in public waters needs a DNR "
-                "public-waters-work permit (Minn. Stat. § 103G.245, subd. 1); check DNR "
-                "jurisdiction"
-            )
+        # on or waterward of the OHWL of a public water: the engine routes a fill or an
+        # excavation to the public-waters-work permit (§ 103G.245, subd. 1(2))
+        below_ohwl = None if pd.isna(row["nearest_pw_ft"]) else bool(row["nearest_pw_ft"] == 0)
         if pd.notna(row["nearest_pw_ft"]):
             verify.append(
                 "if the nearest public water is a watercourse, its ordinary high water level is "
@@ -958,7 +954,6 @@ def _apply_engine(
             public_waters_wetland=pww.outcome is Outcome.OUT_OF_SCOPE,
             impact_kind=kind,
             partial=kind is ImpactKind.DRAIN and read_flag(get("partial", idx)) is True,
-            flooded=_flooded(get("cowardin", idx)),
             wetland_id=read_text(get("wetland_id", idx)),
             owner=read_text(get("owner", idx)),
             owns_whole_wetland=read_flag(get("owns_whole_wetland", idx)),
@@ -970,6 +965,10 @@ def _apply_engine(
             land_use=read_text(get("land_use", idx)),
             wetland_acres=_nonneg(acres),
             incorporated=None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
+            partial_share=_share(read_number(get("partial_share", idx)), kind, get("partial", idx)),
+            water_regime_flooded=_flooded(get("cowardin", idx)),
+            pw_inventory_id=read_text(get("pw_inventory_id", idx)),
+            below_ohwl=below_ohwl,
             county=None if pd.isna(row["county"]) else str(row["county"]),
             duration=read_text(get("duration", idx)),
         )
@@ -995,7 +994,7 @@ def _apply_engine(
         for d in decision.impacts:
             idx = row_of[(project, d.impact_id)]
             text = rendered.get((project, d.impact_id), {})
-            cells["public_waters_wetland"][idx] = d.route != "WCA"
+            cells["public_waters_wetland"][idx] = d.route == ROUTE_PUBLIC_WATERS
             cells["de_minimis"][idx] = None if d.de_minimis is None else d.de_minimis.value
             cells["de_minimis_sqft"][idx] = d.allowance_sqft
             cells["other_exemptions"][idx] = text.get("exemptions")
@@ -1217,6 +1216,15 @@ def _flooded(cowardin: Any) -> bool | None:
         return None
     match = _COWARDIN.match(text.upper())
     return None if match is None else match.group(1) in _FLOODED_REGIMES
+
+
+def _share(value: float | None, kind: ImpactKind, partial: Any) -> float | None:
+    """Return the TEP-assessed share of a partial drain, or None (not a partial drain)."""
+    if value is None or kind is not ImpactKind.DRAIN or read_flag(partial) is not True:
+        return None
+    # a share outside 0-1 is not a share: unknown, so the rule's minimum is counted and an
+    # answer that depends on it is conditional (the engine says so)
+    return value if 0 < value <= 1 else None
 
 
 def _nonneg(value: float | None) -> float | None:

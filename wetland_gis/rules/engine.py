@@ -87,6 +87,10 @@ __all__ = [
     "PER_CLAUSE",
     "ONE_CLAUSE",
     "CLAUSE_READINGS",
+    "ROUTE_WCA",
+    "ROUTE_PUBLIC_WATERS",
+    "ROUTE_BOTH",
+    "ROUTES",
 ]
 
 #: Subd. 9(e) default: the clauses of the one paragraph a project uses are totalled apart.
@@ -97,6 +101,13 @@ CLAUSE_READINGS = (PER_CLAUSE, ONE_CLAUSE)
 
 PUBLIC_WATERS_DRAINING = "Minn. Stat. § 103G.221"
 PUBLIC_WATERS_PERMIT = "Minn. Stat. § 103G.245"
+PUBLIC_WATERS_WORK = "Minn. Stat. § 103G.245, subd. 1(2)"
+PUBLIC_WATERS_INVENTORY = "Minn. Stat. § 103G.201"
+#: Permit routes of an impact (``ImpactDecision.route``).
+ROUTE_WCA = "WCA"
+ROUTE_PUBLIC_WATERS = "DNR public waters"
+ROUTE_BOTH = "WCA and DNR public waters"
+ROUTES = (ROUTE_WCA, ROUTE_PUBLIC_WATERS, ROUTE_BOTH)
 PARTIAL_DRAINAGE = "Minn. R. 8420.0522, subp. 2"
 
 _O_CLASSIFIED = Outcome.CLASSIFIED.value
@@ -149,7 +160,15 @@ _V_PWW_WAIVER = (
     "replacement, no-loss or exemption determination under §§ 103G.222 to 103G.2372 "
     "(§ 103G.245, subd. 5(b)); check with the DNR area hydrologist."
 )
-_V_PWW_INVENTORY = "The DNR public waters inventory confirms the public waters wetland."
+_V_PWW_INVENTORY = (
+    "The wetland was taken as a public waters wetland by its type and size alone "
+    "(§ 103G.005, subd. 15a); the DNR public waters inventory (§ 103G.201) is the authority: "
+    "give its id (column pw_inventory_id) or confirm with the DNR."
+)
+_V_OHWL = (
+    "Where the ordinary high water level of the public water lies and whether the DNR "
+    "claims jurisdiction (check with the DNR area hydrologist)."
+)
 _V_SPOIL = (
     "Where the excavated spoil is placed: spoil placed in a wetland is a fill, and an "
     "excavation that drains the wetland is a drain (§ 103G.222, subd. 1(a))."
@@ -157,6 +176,17 @@ _V_SPOIL = (
 _V_FLOODED = (
     "Whether the excavated area is permanently or semipermanently flooded (then the "
     "replacement sections apply, § 103G.222, subd. 1(a)); it was treated as flooded."
+)
+_V_REGIME = (
+    "Whether the excavated area is permanently or semipermanently flooded, as determined by "
+    "the Technical Evaluation Panel (§ 103G.2242, subd. 2): the NWI water regime says it is "
+    "not; if the panel agrees, the excavation alone is not a drain or fill (§ 103G.222, "
+    "subd. 1(a)) and needs no replacement (give flooded = false)."
+)
+_V_SHARE = (
+    "The share counted for the partly drained area was not assessed: the minimum of Minn. R. "
+    "8420.0522, subp. 2 was counted; give the share determined by an assessment acceptable "
+    "to the Technical Evaluation Panel (column partial_share)."
 )
 _V_KIND = (
     "The impact kind was not given: the impact was decided as a drain or fill; give "
@@ -317,7 +347,9 @@ class ProjectDecision:
     totals : Mapping[str, Any]
         ``total_sqft`` (area of every impact), ``counted_sqft`` (drained or filled, as
         counted), ``wca_sqft`` (of it, the WCA wetland area, without public waters
-        wetlands, § 103G.005, subd. 19(b): the area the procedure thresholds count), ``exempt_sqft``, ``replace_acres``, ``public_waters_sqft``,
+        wetlands, § 103G.005, subd. 19(b): the area the procedure thresholds count),
+        ``exempt_sqft``, ``replace_acres``, ``public_waters_sqft``, ``public_waters_permit``
+        (an impact needs the public-waters-work permit),
         ``not_regulated_sqft``, ``public_comment`` and ``sequencing_on_site`` (outcome
         values or None), ``de_minimis`` (the project's de minimis outcome value).
     de_minimis_totals : tuple of DeMinimisTotal
@@ -625,6 +657,7 @@ class _Impact:
         "acres",
         "exemptions",
         "ineligible",
+        "share_unknown",
     )
 
     def __init__(self, f: ImpactFacts) -> None:
@@ -644,6 +677,7 @@ class _Impact:
         self.acres: float | None = None
         self.exemptions: list[str] = []
         self.ineligible = False
+        self.share_unknown = False
 
 
 def _decide(
@@ -663,10 +697,47 @@ def _decide(
             "wetland_type": int(f.wetland_type),
             "area_sqft": float(w.area),
         }
-        if kind is ImpactKind.EXCAVATE:
+        if f.public_waters_wetland:
+            # not a "wetland" of § 103G.222, subd. 1(a) (§ 103G.005, subd. 19(b)): draining
+            # needs replacement (§ 103G.221), filling or excavating a permit (§ 103G.245)
+            cite = PUBLIC_WATERS_DRAINING if kind is ImpactKind.DRAIN else PUBLIC_WATERS_WORK
+            add(
+                project,
+                w.iid,
+                "impact_kind",
+                cite,
+                _O_REGULATED,
+                inputs["area_sqft"],
+                (_r_kind_pww, (_KIND_VALUE[kind], w.area, cite)),
+                (_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
+                inputs,
+            )
+        elif kind is ImpactKind.EXCAVATE:
             listed = int(f.wetland_type) in book.excavation_types
             inputs["flooded"] = f.flooded
-            if listed and f.flooded is not False:
+            inputs["water_regime_flooded"] = f.water_regime_flooded
+            if listed and f.flooded is None and f.water_regime_flooded is False:
+                # the NWI water regime is evidence, not a determination (the TEP determines,
+                # § 103G.2242, subd. 2): decided as regulated, conditionally
+                add(
+                    project,
+                    w.iid,
+                    "impact_kind",
+                    book.cite_excavation,
+                    _O_CONDITIONAL,
+                    float(w.area),
+                    f"Excavation in a type {int(f.wetland_type)} wetland whose NWI water regime "
+                    "says it is not permanently or semipermanently flooded: that is evidence, "
+                    "not a determination; the replacement sections apply to excavation in "
+                    "permanently and semipermanently flooded areas of types "
+                    + ", ".join(str(t) for t in sorted(book.excavation_types))
+                    + " (§ 103G.222, subd. 1(a)), so it was decided as covered unless the "
+                    "Technical Evaluation Panel determines the area is not flooded.",
+                    (_V_REGIME,),
+                    inputs,
+                    {"replacement.excavation_types": sorted(book.excavation_types)},
+                )
+            elif listed and f.flooded is not False:
                 add(
                     project,
                     w.iid,
@@ -679,7 +750,7 @@ def _decide(
                     "areas of types "
                     + ", ".join(str(t) for t in sorted(book.excavation_types))
                     + " (§ 103G.222, subd. 1(a)).",
-                    (_V_FLOODED,) if f.flooded is None else (),
+                    (_V_FLOODED,) if f.flooded is None and f.water_regime_flooded is None else (),
                     inputs,
                     {"replacement.excavation_types": sorted(book.excavation_types)},
                 )
@@ -709,8 +780,12 @@ def _decide(
                     {"replacement.excavation_types": sorted(book.excavation_types)},
                 )
         elif kind is ImpactKind.DRAIN and f.partial:
-            w.counted = w.area * book.partial_pct / PERCENT
+            floor = book.partial_pct / PERCENT
+            share = None if f.partial_share is None else _dec(f.partial_share)
+            w.share_unknown = share is None or share < floor
+            w.counted = w.area * (floor if w.share_unknown or share is None else share)
             inputs["partial"] = True
+            inputs["partial_share"] = f.partial_share
             add(
                 project,
                 w.iid,
@@ -718,10 +793,17 @@ def _decide(
                 PARTIAL_DRAINAGE,
                 _O_REGULATED,
                 float(w.counted),
-                f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} counts "
-                f"at least {fmt_number(book.partial_pct)} percent, {fmt_sqft(float(w.counted))} "
-                "(Minn. R. 8420.0522, subp. 2; the totally drained area counts whole).",
-                (_V_PARTIAL,),
+                (
+                    f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
+                    f"counts at least {fmt_number(book.partial_pct)} percent, "
+                    f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2; the totally "
+                    "drained area counts whole)."
+                    if w.share_unknown
+                    else f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
+                    f"counts at the assessed share of {fmt_number(float(f.partial_share or 0))}, "
+                    f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2)."
+                ),
+                (_V_PARTIAL, _V_SHARE) if w.share_unknown else (),
                 inputs,
                 book.partial_params,
             )
@@ -774,22 +856,56 @@ def _decide(
             continue
         if f.public_waters_wetland:
             w.in_scope = False
+            if f.pw_inventory_id:
+                cites = [PUBLIC_WATERS_INVENTORY, "§ 103G.005, subd. 19(b)"]
+                what = f"Wetland {f.pw_inventory_id!r} of the DNR public waters inventory"
+            else:  # the size test of subd. 15a, the fallback
+                cites = [OUTSIDE_WCA + ", 15a"]
+                what = "By its type and size, the wetland"
+            if f.impact_kind is ImpactKind.DRAIN:
+                cites.append("§ 103G.221")
+                work_words = "it may not be drained without replacement (§ 103G.221)"
+            else:
+                cites.append("§ 103G.245, subd. 1(2), 7")
+                work_words = (
+                    "filling or excavating it changes the cross section of public waters and "
+                    "needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)), issued "
+                    "with provisions to compensate for the change (subd. 7)"
+                )
             add(
                 project,
                 w.iid,
                 "public_waters_wetland",
-                OUTSIDE_WCA,
+                "; ".join(c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)),
                 _O_REQUIRED,
                 float(w.counted),
-                'A public waters wetland is not a "wetland" for the de minimis exemption '
-                "(§ 103G.005, subd. 19(b)), so no de minimis amount applies; it may not be "
-                "drained without replacement (§ 103G.221) and is replaced at the ratios of "
-                '§ 103G.222, subd. 1(f), (g) "for a wetland or public waters wetland"; the '
-                "work needs a DNR public-waters-work permit (§ 103G.245).",
-                (_V_PWW_INVENTORY, _V_PWW_WAIVER),
-                {"public_waters_wetland": True, "wetland_acres": f.wetland_acres},
+                f'{what} is a public waters wetland: not a "wetland" for regulation under '
+                "the chapter (§ 103G.005, subd. 19(b)), so no de minimis amount applies; "
+                f"{work_words}; it is replaced at the ratios of § 103G.222, subd. 1(f), (g) "
+                '"for a wetland or public waters wetland".',
+                (_V_PWW_WAIVER,) if f.pw_inventory_id else (_V_PWW_INVENTORY, _V_PWW_WAIVER),
+                {
+                    "public_waters_wetland": True,
+                    "pw_inventory_id": f.pw_inventory_id,
+                    "wetland_acres": f.wetland_acres,
+                },
             )
             continue
+        if f.below_ohwl and f.impact_kind is not ImpactKind.DRAIN:
+            add(
+                project,
+                w.iid,
+                "public_waters_work",
+                PUBLIC_WATERS_WORK,
+                _O_REQUIRED,
+                float(w.counted),
+                "The impact lies on or waterward of the ordinary high water level of a public "
+                "water: filling or excavating there changes the cross section of public "
+                "waters and needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)) "
+                "besides the WCA decision.",
+                (_V_OHWL,),
+                {"below_ohwl": True, "impact_kind": _KIND_VALUE[f.impact_kind]},
+            )
         if f.banked or f.used_for_replacement_credit:
             w.ineligible = True
             what = (
@@ -839,6 +955,10 @@ def _decide(
         else:
             reason = (_r_replace, (w.iid, w.counted))
             verify = ()
+        inputs_dm: dict[str, Any] = {"counted_sqft": float(w.counted), "pool": w.pool}
+        if _route(w) == ROUTE_BOTH:  # the permit is part of the headline, not a verify line
+            reason = (_r_with_permit, (reason,))
+            inputs_dm["route"] = ROUTE_BOTH
         add(
             project,
             w.iid,
@@ -848,7 +968,7 @@ def _decide(
             allow,
             reason,
             verify,
-            {"counted_sqft": float(w.counted), "pool": w.pool},
+            inputs_dm,
         )
 
     # 5. other exemptions: area tests, and why they are not applied ----------------------
@@ -1004,6 +1124,7 @@ def _decide(
         "not_regulated_sqft": float(sum((w.area for w in work if not w.regulated), Decimal(0))),
         "replace_acres": float(sum((_dec(w.acres) for w in work if w.acres), Decimal(0))),
         "de_minimis": dm_outcome.value,
+        "public_waters_permit": any(_route(w) != ROUTE_WCA for w in work),
         "public_comment": comment,
         "sequencing_on_site": sequencing,
     }
@@ -1018,7 +1139,7 @@ def _decide(
             ratio=w.ratio,
             replace_acres=w.acres,
             exemptions=tuple(w.exemptions),
-            route="DNR public waters" if w.f.public_waters_wetland and w.regulated else "WCA",
+            route=_route(w),
         )
         for w in work
     )
@@ -1033,8 +1154,26 @@ def _decide(
     )
 
 
+def _depends_on_share(project: str, scope: list[_Impact], book: _RuleBook) -> bool:
+    """Whether the de minimis answer changes when each unassessed partial drain counts whole.
+
+    Minn. R. 8420.0522, subp. 2 counts "at least 50 percent" of a partly drained area "as
+    determined by an assessment acceptable to the technical evaluation panel": without the
+    assessment the floor is counted, and an exemption that holds only at the floor is
+    conditional on the assessment.
+    """
+    probe = []
+    for w in scope:
+        c = _Impact(w.f)
+        c.counted = w.area if w.share_unknown else w.counted
+        c.regulated, c.in_scope, c.ineligible = w.regulated, w.in_scope, w.ineligible
+        probe.append(c)
+    outcome, _, _ = _de_minimis(project, probe, book, TraceLog(), probing=True)
+    return outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+
+
 def _de_minimis(
-    project: str, scope: list[_Impact], book: _RuleBook, log: TraceLog
+    project: str, scope: list[_Impact], book: _RuleBook, log: TraceLog, *, probing: bool = False
 ) -> tuple[Outcome, str, list[DeMinimisTotal]]:
     """Decide subd. 9 for the impacts in scope; write the steps; return the outcome."""
     add = log.add
@@ -1224,6 +1363,23 @@ def _de_minimis(
                 conditional.append(cond)
 
     ineligible = [w for w in scope if w.ineligible]
+    unassessed = [w for w in scope if w.share_unknown]
+    if (
+        not probing
+        and unassessed
+        and all_within
+        and cumulative_ok
+        and not ineligible
+        and not claims.other_exemption_claimed
+        and _depends_on_share(project, scope, book)
+    ):
+        conditional.append(
+            "the assessed share of the partly drained area of impact(s) "
+            + ", ".join(repr(w.iid) for w in unassessed)
+            + " keeps the project within its amounts: it was counted at the "
+            f"{fmt_number(book.partial_pct)} percent minimum, and counted whole it is not "
+            "de minimis (Minn. R. 8420.0522, subp. 2; column partial_share)."
+        )
     if claims.other_exemption_claimed:
         outcome = Outcome.NOT_EXEMPT
         reason = (
@@ -1403,6 +1559,17 @@ def _cumulative(
     return False, ""
 
 
+def _route(w: _Impact) -> str:
+    """Return the permit route of an impact (§ 103G.245, subd. 1(2); subd. 19(b))."""
+    if not w.regulated:
+        return ROUTE_WCA
+    if w.f.public_waters_wetland:
+        return ROUTE_PUBLIC_WATERS
+    if w.f.below_ohwl and w.f.impact_kind is not ImpactKind.DRAIN:
+        return ROUTE_BOTH
+    return ROUTE_WCA
+
+
 def _exemption_candidates(
     project: str, w: _Impact, book: _RuleBook, log: TraceLog, replaced: bool
 ) -> None:
@@ -1451,15 +1618,28 @@ def _exemption_candidates(
             )
     if f.impact_kind is ImpactKind.DRAIN and f.incorporated is not True:
         ok = t in book.drain_any or (t in book.drain_limited and w.counted <= book.drain_max_sqft)
+        # at the 50 percent floor only (Minn. R. 8420.0522, subp. 2): conditional on the share
+        on_share = (
+            ok and t not in book.drain_any and w.share_unknown and w.area > book.drain_max_sqft
+        )
         if ok:
             w.exemptions.append("exemption.drainage")
-            extra = ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
+            extra: tuple[str, ...] = (
+                ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
+            )
+            if on_share:
+                extra = (
+                    *extra,
+                    "The area test passes only at the minimum share of the partly drained "
+                    "area (Minn. R. 8420.0522, subp. 2): the assessed share must keep it within "
+                    f"{fmt_sqft(float(book.drain_max_sqft))} (column partial_share).",
+                )
             log.add(
                 project,
                 w.iid,
                 "exemption.drainage",
                 book.cite["drainage_any_size_types"],
-                _O_ELIGIBLE,
+                _O_CONDITIONAL if on_share else _O_ELIGIBLE,
                 float(w.counted),
                 f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
                 f"test of the drainage exemption; {why}",
@@ -1516,6 +1696,21 @@ def _r_kind(what: str, area: Decimal) -> str:
     return (
         f"{what} of {fmt_sqft(float(area))}: wetlands must not be drained or filled "
         "unless replaced or exempt (§ 103G.222, subd. 1(a))."
+    )
+
+
+def _r_with_permit(reason: Any) -> str:
+    text = reason if isinstance(reason, str) else reason[0](*reason[1])
+    return (
+        f"{text} The work lies below the ordinary high water level of a public water "
+        "and also needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2))."
+    )
+
+
+def _r_kind_pww(kind: str, area: Decimal, citation: str) -> str:
+    return (
+        f"A {kind} of {fmt_sqft(float(area))} in a public waters wetland: it is decided under "
+        f"{citation.replace('Minn. Stat. ', '')}, not as a wetland of § 103G.222, subd. 1(a)."
     )
 
 

@@ -658,6 +658,7 @@ class _Impact:
         "exemptions",
         "ineligible",
         "share_unknown",
+        "lost",
     )
 
     def __init__(self, f: ImpactFacts) -> None:
@@ -678,6 +679,7 @@ class _Impact:
         self.exemptions: list[str] = []
         self.ineligible = False
         self.share_unknown = False
+        self.lost = False
 
 
 def _decide(
@@ -939,7 +941,9 @@ def _decide(
         if w.outcome is ImpactOutcome.PROHIBITED:
             w.dm = Outcome.NOT_EXEMPT
             continue
-        if dm_outcome is Outcome.EXEMPT:
+        if w.lost:  # subd. 9(f): this landowner's portion only
+            w.outcome, w.dm = ImpactOutcome.REPLACEMENT_REQUIRED, Outcome.NOT_EXEMPT
+        elif dm_outcome is Outcome.EXEMPT:
             w.outcome, w.dm = ImpactOutcome.DE_MINIMIS_EXEMPT, Outcome.EXEMPT
         elif dm_outcome is Outcome.CONDITIONAL:
             w.outcome, w.dm = ImpactOutcome.DE_MINIMIS_CONDITIONAL, Outcome.CONDITIONAL
@@ -953,7 +957,7 @@ def _decide(
             reason = (_r_conditional, (w.iid, conditional_reason))
             verify = (_V_CONDITIONS,)
         else:
-            reason = (_r_replace, (w.iid, w.counted))
+            reason = (_r_lost if w.lost else _r_replace, (w.iid, w.counted))
             verify = ()
         inputs_dm: dict[str, Any] = {"counted_sqft": float(w.counted), "pool": w.pool}
         if _route(w) == ROUTE_BOTH:  # the permit is part of the headline, not a verify line
@@ -983,7 +987,7 @@ def _decide(
     )
     for w in work:
         if w.regulated and not w.f.public_waters_wetland and not w.ineligible:
-            _exemption_candidates(project, w, book, log, replaced)
+            _exemption_candidates(project, w, book, log, replaced or w.lost)
     if any(w.regulated and not w.f.public_waters_wetland for w in work):
         if wca_sqft < book.utility_max_sqft:
             add(
@@ -1169,7 +1173,9 @@ def _depends_on_share(project: str, scope: list[_Impact], book: _RuleBook) -> bo
         c.regulated, c.in_scope, c.ineligible = w.regulated, w.in_scope, w.ineligible
         probe.append(c)
     outcome, _, _ = _de_minimis(project, probe, book, TraceLog(), probing=True)
-    return outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+    if outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL):
+        return True
+    return any(c.lost for c, w in zip(probe, scope, strict=True) if w.share_unknown)
 
 
 def _de_minimis(
@@ -1358,9 +1364,13 @@ def _de_minimis(
             owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
         for (owner, wetland), members in owners.items():
             ok, cond = _cumulative(project, owner, wetland, members, book, log)
-            cumulative_ok = cumulative_ok and ok
+            if not ok:  # "no longer applies to a landowner's portion": that portion only
+                for w in members:
+                    w.lost = True
             if cond:
                 conditional.append(cond)
+    lost = [w for w in scope if w.lost]
+    cumulative_ok = len(lost) < len(scope)
 
     ineligible = [w for w in scope if w.ineligible]
     unassessed = [w for w in scope if w.share_unknown]
@@ -1369,6 +1379,7 @@ def _de_minimis(
         and unassessed
         and all_within
         and cumulative_ok
+        and not any(w.lost for w in unassessed)
         and not ineligible
         and not claims.other_exemption_claimed
         and _depends_on_share(project, scope, book)
@@ -1396,9 +1407,9 @@ def _de_minimis(
     elif not cumulative_ok:
         outcome = Outcome.NOT_EXEMPT
         reason = (
-            "The cumulative limit of subd. 9(f) is passed for a landowner's portion of a "
-            "wetland: the exemption no longer applies and the project's impacts must be "
-            "replaced."
+            "The cumulative limit of subd. 9(f) is passed for every landowner's portion of "
+            "the project's wetlands: the exemption no longer applies and the project's impacts "
+            "must be replaced."
         )
     elif ineligible:
         outcome = Outcome.NOT_EXEMPT
@@ -1413,6 +1424,18 @@ def _de_minimis(
     else:
         outcome = Outcome.EXEMPT
         reason = "Every impact in scope is de minimis: the project needs no replacement plan."
+    if lost and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL):
+        reason = (
+            "The cumulative limit of subd. 9(f) is passed for the landowner's portion of "
+            f'impact(s) {", ".join(repr(w.iid) for w in lost)}: the exemption "no longer '
+            "applies to a landowner's portion\", which must be replaced; it does not reach the "
+            "other landowners' impacts. "
+            + (
+                reason.replace(
+                    "Every impact in scope is", "Every other impact in scope is"
+                ).replace(": the project needs no replacement plan", "")
+            )
+        )
     add(
         project,
         "",
@@ -1724,6 +1747,14 @@ def _r_exempt(iid: str) -> str:
 
 def _r_conditional(iid: str, condition: str) -> str:
     return f"Impact {iid!r} is de minimis {condition}"
+
+
+def _r_lost(iid: str, counted: Decimal) -> str:
+    return (
+        f"Impact {iid!r} is in a landowner's portion past the cumulative limit of subd. 9(f): "
+        f'the exemption "no longer applies to a landowner\'s portion", so its '
+        f"{fmt_sqft(float(counted))} must be replaced."
+    )
 
 
 def _r_replace(iid: str, counted: Decimal) -> str:

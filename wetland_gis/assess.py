@@ -66,7 +66,7 @@ from wetland_gis.rules import (
     public_waters_wetland,
 )
 from wetland_gis.rules.amounts import amount_table
-from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE, ROUTE_PUBLIC_WATERS
+from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE, ROUTE_PUBLIC_WATERS
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
 
@@ -123,8 +123,9 @@ class AssessOptions:
         project is held to the paragraph of the most restrictive zone it touches. The
         ``per_zone`` reading was removed (issue 13): it added the amounts of (a), (b) and
         (c) together, which the text forbids.
-    clause_reading : {"per_clause", "one_clause"}
-        How the clauses of that one paragraph are totalled (docs/rules.md, "Subd. 9(e)").
+    clause_reading : {"one_clause", "per_clause"}
+        How the clauses of that one paragraph are totalled (docs/rules.md, "Open
+        readings"; default ``one_clause``, the stricter).
     tolerance_percent : float
         Warn when an area is within this percentage of a threshold it is compared with
         (a measurement tolerance, not law; default 1).
@@ -161,7 +162,7 @@ class AssessOptions:
     after_the_fact: bool = False
     after_the_fact_multiplier: float = 1.0
     assume_no_public_waters: bool = False
-    clause_reading: str = PER_CLAUSE
+    clause_reading: str = ONE_CLAUSE
     owns_whole_wetland: bool | None = None
     fen_review_ft: float | None = None
 

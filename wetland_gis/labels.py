@@ -65,8 +65,16 @@ VALUE_LABELS: Mapping[str, str] = {
     # named readings (docs/rules.md, docs/siting.md)
     "banking_own_order": "banking has its own priority order from clause (3) (default)",
     "single_order": "one priority order for sites and banks (stricter)",
-    "per_clause": "each clause of a paragraph on its own (default)",
-    "one_clause": "one clause of a paragraph per project (stricter)",
+    "one_clause": "the smallest clause amount of a paragraph for the project (default)",
+    "per_clause": "each clause of a paragraph on its own (alternative)",
+    "own_zone": "no amount in its own zone stays no amount (default)",
+    "governing_paragraph": "the governing paragraph's amount for every type (alternative)",
+    "smallest_amount": "the smallest (a) amount of the project's types (default)",
+    "most_area": "the (a) amount of the type with the most area (alternative)",
+    "every_impact": "the (c) increase only if every setback impact qualifies (default)",
+    "any_impact": "the (c) increase if any setback impact qualifies (alternative)",
+    "no_amount": "no de minimis amount for an excavation (default)",
+    "as_drain_or_fill": "an excavation takes the drain or fill amounts (alternative)",
     # ShorelandZone
     ShorelandZone.BUILDING_SETBACK.value: "Shoreland building setback zone",
     ShorelandZone.PROTECTION.value: "Shoreland wetland protection zone",

@@ -36,7 +36,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
@@ -87,17 +87,41 @@ __all__ = [
     "PER_CLAUSE",
     "ONE_CLAUSE",
     "CLAUSE_READINGS",
+    "READINGS",
     "ROUTE_WCA",
     "ROUTE_PUBLIC_WATERS",
     "ROUTE_BOTH",
     "ROUTES",
 ]
 
-#: Subd. 9(e) default: the clauses of the one paragraph a project uses are totalled apart.
-PER_CLAUSE = "per_clause"
-#: Alternative: the whole project is held to the smallest clause amount it uses.
+#: Subd. 9(e) default: the whole project is held to the smallest clause amount it uses.
 ONE_CLAUSE = "one_clause"
-CLAUSE_READINGS = (PER_CLAUSE, ONE_CLAUSE)
+#: Alternative: the clauses of the one paragraph a project uses are totalled apart.
+PER_CLAUSE = "per_clause"
+CLAUSE_READINGS = (ONE_CLAUSE, PER_CLAUSE)
+
+#: The open readings of the text (docs/rules.md, "Open readings"): for each ``Claims``
+#: field, its choices, the default first. The default is the reading under which the tool
+#: never says "exempt" (or a smaller area, ratio or amount) where the other would not; a
+#: project the reading concerns gets a ``reading.<field>`` step naming it, with the
+#: alternative's outcome beside it when it differs.
+READINGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        # subd. 9(e) names paragraphs, not the clauses of one paragraph
+        "clause_reading": CLAUSE_READINGS,
+        # subd. 9(a)(2)-(3), (d)(2): a type with no amount in its own zone, on a project held
+        # to another zone's paragraph by 9(e)
+        "no_amount_reading": ("own_zone", "governing_paragraph"),
+        # § 103G.222, subd. 1(b): "the applicable amount" of subd. 9(a) of a mixed project
+        "sequencing_reading": ("smallest_amount", "most_area"),
+        # subd. 9(c): the increase "if permanent water runoff retention or infiltration
+        # measures are established in proximity", when one setback impact lacks the fact
+        "setback_increase_reading": ("every_impact", "any_impact"),
+        # subd. 9(a)-(d) give amounts for "draining or filling"; § 103G.222, subd. 1(a)
+        # brings excavation under the replacement sections
+        "excavation_reading": ("no_amount", "as_drain_or_fill"),
+    }
+)
 
 PUBLIC_WATERS_DRAINING = "Minn. Stat. § 103G.221"
 PUBLIC_WATERS_PERMIT = "Minn. Stat. § 103G.245"
@@ -248,9 +272,22 @@ class Claims:
         § 103G.222, subd. 1(n): the plan is sought after the wetland was affected.
     after_the_fact_multiplier : float, default 1
         The local government unit's multiplier under subd. 1(n).
-    clause_reading : {"per_clause", "one_clause"}, default "per_clause"
+    clause_reading : {"one_clause", "per_clause"}, default "one_clause"
         How the clauses of the one paragraph of subd. 9 a project uses are totalled
-        (docs/rules.md, "Subd. 9(e)").
+        (docs/rules.md, "Open readings").
+    no_amount_reading : {"own_zone", "governing_paragraph"}, default "own_zone"
+        An impact whose type has no amount in its own zone (type 7 outside the protection
+        zone in a metropolitan less than 50 percent area) keeps no amount when another
+        impact holds the project to another zone's paragraph; or takes that paragraph's.
+    sequencing_reading : {"smallest_amount", "most_area"}, default "smallest_amount"
+        Which type's subd. 9(a) amount is "the applicable amount" of § 103G.222, subd. 1(b)
+        on a project of several types.
+    setback_increase_reading : {"every_impact", "any_impact"}, default "every_impact"
+        The subd. 9(c) increase holds for the project's setback total only when every
+        setback impact has the runoff fact; or when any has it.
+    excavation_reading : {"no_amount", "as_drain_or_fill"}, default "no_amount"
+        A regulated excavation (§ 103G.222, subd. 1(a)) has no de minimis amount (subd. 9
+        speaks of "draining or filling"); or the amounts of a drain or fill.
     """
 
     other_exemption_claimed: bool = False
@@ -261,10 +298,19 @@ class Claims:
     owns_whole_wetland: bool | None = None
     after_the_fact: bool = False
     after_the_fact_multiplier: float = 1.0
-    clause_reading: str = PER_CLAUSE
+    clause_reading: str = ONE_CLAUSE
+    no_amount_reading: str = "own_zone"
+    sequencing_reading: str = "smallest_amount"
+    setback_increase_reading: str = "every_impact"
+    excavation_reading: str = "no_amount"
 
     def __post_init__(self) -> None:
-        check_choice(self.clause_reading, CLAUSE_READINGS, "clause_reading")
+        for name, choices in READINGS.items():
+            check_choice(getattr(self, name), choices, name)
+
+    def readings(self) -> dict[str, str]:
+        """Return the reading chosen for each open reading, by ``Claims`` field."""
+        return {name: getattr(self, name) for name in READINGS}
 
 
 @dataclass(frozen=True)
@@ -683,10 +729,16 @@ class _Impact:
 
 
 def _decide(
-    project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceLog
+    project: str,
+    facts: list[ImpactFacts],
+    book: _RuleBook,
+    log: TraceLog,
+    *,
+    alternatives: bool = True,
 ) -> ProjectDecision:
     _check(facts, project)
     start = len(log)
+    concerns: set[str] = set()  # the open readings (READINGS) this project's answer uses
     add = log.add
     work = [_Impact(f) for f in facts]
 
@@ -934,7 +986,9 @@ def _decide(
     dm_outcome = Outcome.NOT_APPLIED
     conditional_reason = ""
     if scope:
-        dm_outcome, conditional_reason, totals_out = _de_minimis(project, scope, book, log)
+        dm_outcome, conditional_reason, totals_out = _de_minimis(
+            project, scope, book, log, concerns=concerns
+        )
 
     # the headline of each impact in scope
     for w in scope:
@@ -1071,7 +1125,7 @@ def _decide(
             {"total_sqft": regulated_sqft},
             used,
         )
-        applicable = _applicable_a_amount([w for w in scope], book)
+        applicable = _applicable_a_amount(scope, book, concerns)
         if applicable is not None:
             excess = wca_sqft - applicable.exact
             passes = _passes(book.sequencing_comparison, excess, book.sequencing_allowance)
@@ -1147,6 +1201,10 @@ def _decide(
         )
         for w in work
     )
+    if alternatives and concerns:
+        totals["alternatives"] = _alternatives(project, facts, book, log, concerns, outcome, totals)
+    else:
+        totals["alternatives"] = {}
     return ProjectDecision(
         project,
         outcome,
@@ -1156,6 +1214,101 @@ def _decide(
         log,
         (start, len(log)),
     )
+
+
+_READING_WORDS = {
+    "clause_reading": (
+        "§ 103G.2241, subd. 9(e)",
+        '"The amounts listed in paragraphs (a), (b), and (c) may not be combined on a '
+        'project" names paragraphs, not the clauses of one paragraph',
+    ),
+    "no_amount_reading": (
+        "§ 103G.2241, subd. 9(a)(2)-(3), (d)(2), (e)",
+        'an impact whose type has no amount in its own zone ("except within the 11-county '
+        'metropolitan area"; (d)(2) lists types 1, 2 and 6) lies in a project held to another '
+        "zone's paragraph",
+    ),
+    "sequencing_reading": (
+        "§ 103G.222, subd. 1(b), last sentence",
+        '"the applicable amount in section 103G.2241, subdivision 9, paragraph (a)" of a '
+        "project of several wetland types",
+    ),
+    "setback_increase_reading": (
+        "§ 103G.2241, subd. 9(c)",
+        'the amount "may be increased to 100 square feet if permanent water runoff retention '
+        'or infiltration measures are established in proximity": not every setback impact '
+        "has the fact",
+    ),
+    "excavation_reading": (
+        "§ 103G.2241, subd. 9(a)-(d); § 103G.222, subd. 1(a)",
+        'the de minimis amounts are for "draining or filling"; an excavation is under the '
+        "replacement sections by § 103G.222, subd. 1(a)",
+    ),
+}
+
+
+def _alternatives(
+    project: str,
+    facts: list[ImpactFacts],
+    book: _RuleBook,
+    log: TraceLog,
+    concerns: set[str],
+    outcome: ProjectOutcome,
+    totals: Mapping[str, Any],
+) -> dict[str, dict[str, Any]]:
+    """Write a ``reading.<name>`` step for each open reading the project's answer used.
+
+    The project is decided again under the other reading (into a scratch trace); when its
+    outcome or amounts differ they are shown beside the default's.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    claims = book.claims
+    for name in sorted(concerns):
+        chosen = getattr(claims, name)
+        other = next(c for c in READINGS[name] if c != chosen)
+        alt_book = _book(book.params, book.day, replace(claims, **{name: other}))
+        alt = _decide(project, facts, alt_book, TraceLog(), alternatives=False)
+        keys = ("replace_acres", "exempt_sqft", "sequencing_on_site", "de_minimis")
+        differs = alt.outcome is not outcome or any(alt.totals[k] != totals[k] for k in keys)
+        cite, words = _READING_WORDS[name]
+        default = READINGS[name][0]
+        reason = (
+            f"Open reading of {cite}: {words}. This answer reads it as {chosen!r}"
+            + (" (the default)" if chosen == default else f" (the default is {default!r})")
+            + (
+                f"; under {other!r} the project would be {alt.outcome.value} (replacement "
+                f"{fmt_number(alt.totals['replace_acres'])} acres instead of "
+                f"{fmt_number(totals['replace_acres'])})."
+                if differs
+                else f"; under {other!r} the answer is the same."
+            )
+        )
+        entry = {
+            "reading": chosen,
+            "alternative": other,
+            "differs": differs,
+            "alternative_outcome": alt.outcome.value,
+            "alternative_replace_acres": alt.totals["replace_acres"],
+            "alternative_sequencing_on_site": alt.totals["sequencing_on_site"],
+        }
+        out[name] = entry
+        log.add(
+            project,
+            "",
+            f"reading.{name}",
+            "Minn. Stat. " + cite,
+            _O_CLASSIFIED,
+            alt.totals["replace_acres"] if differs else None,
+            reason,
+            (
+                f"Which reading of {cite} the local government unit applies "
+                f"(Claims.{name}); the alternative's result is shown beside this one.",
+            )
+            if differs
+            else (),
+            entry,
+        )
+    return out
 
 
 def _depends_on_share(project: str, scope: list[_Impact], book: _RuleBook) -> bool:
@@ -1179,12 +1332,19 @@ def _depends_on_share(project: str, scope: list[_Impact], book: _RuleBook) -> bo
 
 
 def _de_minimis(
-    project: str, scope: list[_Impact], book: _RuleBook, log: TraceLog, *, probing: bool = False
+    project: str,
+    scope: list[_Impact],
+    book: _RuleBook,
+    log: TraceLog,
+    *,
+    probing: bool = False,
+    concerns: set[str] | None = None,
 ) -> tuple[Outcome, str, list[DeMinimisTotal]]:
     """Decide subd. 9 for the impacts in scope; write the steps; return the outcome."""
     add = log.add
     claims = book.claims
     table = book.table
+    concerns = concerns if concerns is not None else set()
     # Subd. 9(e): one paragraph for the project, the most restrictive it touches.
     touched = set()
     for w in scope:
@@ -1226,21 +1386,57 @@ def _de_minimis(
             increased = False
         t, cedar = int(f.wetland_type), f.cedar_tamarack
         entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
+        where = zone
+        if (
+            entry is not None
+            and zone is not ShorelandZone.OUTSIDE
+            and f.sqft_outside
+            and table.lookup(t, cedar, ShorelandZone.OUTSIDE, f.pct_class, f.metro, False) is None
+        ):
+            # open reading: no amount in its own zone, on a project held to another paragraph
+            concerns.add("no_amount_reading")
+            if claims.no_amount_reading == "own_zone":
+                entry, where = None, ShorelandZone.OUTSIDE
+        excavation = f.impact_kind is ImpactKind.EXCAVATE and entry is not None
+        if excavation:
+            concerns.add("excavation_reading")
+            if claims.excavation_reading == "no_amount":
+                entry = None
         w.entry = entry
         kind = f"type {t}" + (" white cedar and tamarack" if cedar else "")
         if entry is None:
             w.pool = "no_amount"
             w.allow = Decimal(0)
+            if excavation:
+                cite_none = f"{SUBD9}(a)-(d); Minn. Stat. § 103G.222, subd. 1(a)"
+                why_none = (
+                    f"An excavation in a {kind} wetland has no de minimis amount under the "
+                    "excavation_reading 'no_amount': subd. 9(a)-(d) give amounts for "
+                    '"draining or filling", and § 103G.222, subd. 1(a) brings the excavation '
+                    "under the replacement sections."
+                )
+            else:
+                cite_none = f"{SUBD9}(a)(3), (d)(2)"
+                why_none = (
+                    f"A {kind} wetland {zone_words(where)} in a less than 50 percent area within "
+                    "the 11-county metropolitan area has no de minimis amount: subd. 9(a)(3) "
+                    'gives its amount "except within the 11-county metropolitan area" and '
+                    "(d)(2) lists types 1, 2 and 6 only"
+                    + (
+                        "; it keeps no amount though the project is held to paragraph "
+                        f"({family}) (no_amount_reading 'own_zone')."
+                        if where is not zone
+                        else "."
+                    )
+                )
             add(
                 project,
                 w.iid,
                 "de_minimis.amount",
-                f"{SUBD9}(d)(2)",
+                cite_none,
                 _O_NOT_ELIGIBLE,
                 0.0,
-                f"A {kind} wetland {zone_words(zone)} in a less than 50 percent area within the "
-                "11-county metropolitan area has no de minimis amount: subd. 9(d)(2) lists "
-                "types 1, 2 and 6 only, and (a)(3) excepts the metropolitan area.",
+                why_none,
                 (),
                 {
                     "wetland_type": t,
@@ -1248,6 +1444,7 @@ def _de_minimis(
                     "zone": _ZONE_VALUE[zone],
                     "pct_class": _PCT_VALUE[f.pct_class],
                     "metro": f.metro,
+                    "impact_kind": _KIND_VALUE[f.impact_kind],
                 },
             )
             continue
@@ -1308,7 +1505,19 @@ def _de_minimis(
         pools.setdefault(w.pool, []).append(w)
     all_within = True
     out: list[DeMinimisTotal] = []
-    if len({g for p in pools if ":" in p for g in [p]}) > 1:
+    clause_groups = {
+        book.group_of[(int(w.f.wetland_type), w.f.cedar_tamarack)]
+        for w in scope
+        if w.entry is not None
+    }
+    if family != "c" and len(clause_groups) > 1:
+        concerns.add("clause_reading")
+        held = (
+            "under the one_clause reading (the default) the whole project is held to the "
+            "smallest clause amount it uses"
+            if claims.clause_reading == ONE_CLAUSE
+            else "under the per_clause reading each clause's total is held to its own amount"
+        )
         add(
             project,
             "",
@@ -1318,18 +1527,20 @@ def _de_minimis(
             None,
             f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
             "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
-            "paragraph: under the per-clause reading each clause's total is held to its own "
-            "amount.",
-            (
-                "Several clauses of one paragraph of subd. 9 on one project: the local government "
-                "unit should confirm that each clause's total may be held to its own amount "
-                "(the stricter one_clause reading holds all of it to the smallest).",
-            ),
+            f"paragraph: {held}.",
+            (),
             {"clause_reading": claims.clause_reading},
         )
+    setback = pools.get("c", [])
+    if len({w.entry.increases is not None for w in setback if w.entry is not None}) > 1:
+        concerns.add("setback_increase_reading")
     for name, members in pools.items():
         total = sum((w.counted for w in members), Decimal(0))
-        allowance = min(_allowance(w) for w in members)
+        allowance = (
+            max(_allowance(w) for w in members)
+            if name == "c" and claims.setback_increase_reading == "any_impact"
+            else min(_allowance(w) for w in members)
+        )
         within = name != "no_amount" and total <= allowance
         all_within = all_within and within
         cites = tuple(dict.fromkeys(w.entry.citation for w in members if w.entry is not None))
@@ -1793,21 +2004,34 @@ def _r_total(
     )
 
 
-def _applicable_a_amount(scope: list[_Impact], book: _RuleBook) -> AmountEntry | None:
-    """Return the subd. 9(a) amount of the project's main type group outside the zone.
+def _applicable_a_amount(
+    scope: list[_Impact], book: _RuleBook, concerns: set[str]
+) -> AmountEntry | None:
+    """Return "the applicable amount" of subd. 9(a) for on-site sequencing.
 
     § 103G.222, subd. 1(b), last sentence, measures the on-site sequencing allowance from
-    "the applicable amount in section 103G.2241, subdivision 9, paragraph (a)". The amount
-    of the type covering most of the project's area is used; ``None`` when the project
-    mixes places of different classes or has no wetland in scope (left to the LGU).
+    "the applicable amount in section 103G.2241, subdivision 9, paragraph (a)". On a project
+    of several types the text is open (``sequencing_reading``): the smallest of their
+    amounts (default), or the amount of the type covering most of the project's area.
+    ``None`` when the project mixes places of different classes, has no wetland in scope,
+    or a type with no amount (left to the LGU).
     """
     places = {(w.f.pct_class, w.f.metro) for w in scope}
     if len(places) != 1:
         return None
+    pct, metro = next(iter(places))
     by_type: dict[tuple[int, bool], Decimal] = {}
     for w in scope:
         key = (int(w.f.wetland_type), w.f.cedar_tamarack)
         by_type[key] = by_type.get(key, Decimal(0)) + w.counted
+    lookup = book.table.lookup
+    entries = {k: lookup(k[0], k[1], ShorelandZone.OUTSIDE, pct, metro, False) for k in by_type}
+    known = {k: e for k, e in entries.items() if e is not None}
+    if not known:
+        return None
+    if len({e.exact for e in known.values()}) > 1:
+        concerns.add("sequencing_reading")
+    if book.claims.sequencing_reading == "smallest_amount":
+        return min(known.values(), key=lambda e: e.exact)
     (t, cedar), _ = max(by_type.items(), key=lambda kv: kv[1])
-    pct, metro = places.pop()
-    return book.table.lookup(t, cedar, ShorelandZone.OUTSIDE, pct, metro, False)
+    return entries[(t, cedar)]

@@ -133,6 +133,8 @@ ROUTE_PUBLIC_WATERS = "DNR public waters"
 ROUTE_BOTH = "WCA and DNR public waters"
 ROUTES = (ROUTE_WCA, ROUTE_PUBLIC_WATERS, ROUTE_BOTH)
 PARTIAL_DRAINAGE = "Minn. R. 8420.0522, subp. 2"
+#: "the entire amount of impact must be replaced" (not only the excess)
+WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1 A"
 
 _O_CLASSIFIED = Outcome.CLASSIFIED.value
 _O_CONDITIONAL = Outcome.CONDITIONAL.value
@@ -1021,7 +1023,7 @@ def _decide(
             project,
             w.iid,
             "de_minimis.impact",
-            SUBD9,
+            SUBD9 if w.dm is not Outcome.NOT_EXEMPT else f"{SUBD9}; {WHOLE_PROJECT}",
             _OUTCOME_VALUE[w.dm],
             allow,
             reason,
@@ -1093,7 +1095,7 @@ def _decide(
             project,
             w.iid,
             "replacement.credits",
-            cite,
+            f"{cite}; {WHOLE_PROJECT}",
             _O_REQUIRED,
             w.acres,
             (_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
@@ -1613,7 +1615,7 @@ def _de_minimis(
         outcome = Outcome.NOT_EXEMPT
         reason = (
             "The project exceeds the amount allowed: it is not de minimis and the entire "
-            "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1)."
+            "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1 A)."
         )
     elif not cumulative_ok:
         outcome = Outcome.NOT_EXEMPT
@@ -1651,7 +1653,7 @@ def _de_minimis(
         project,
         "",
         "de_minimis.project",
-        SUBD9,
+        f"{SUBD9}; {WHOLE_PROJECT}" if outcome is Outcome.NOT_EXEMPT else SUBD9,
         outcome.value,
         None,
         reason,
@@ -1972,7 +1974,7 @@ def _r_replace(iid: str, counted: Decimal) -> str:
     return (
         f"Impact {iid!r} is not de minimis: the project is not exempt, so the whole "
         f"{fmt_sqft(float(counted))} must be replaced, not only the excess (Minn. R. "
-        '8420.0420, subp. 1: "the entire amount of impact must be replaced").'
+        '8420.0420, subp. 1 A: "the entire amount of impact must be replaced").'
     )
 
 

@@ -23,6 +23,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from wetland_gis._gc import collector_paused
 from wetland_gis.context import Context, as_context
 from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.decision import Decision
@@ -976,8 +977,9 @@ def _apply_engine(
         groups.setdefault(project, []).append(facts)
         row_of[(project, key)] = idx
 
-    decisions = decide_projects(groups, _claims(options), params, day) if groups else []
-    trace = _trace_table(facts_log, decisions)
+    with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
+        decisions = decide_projects(groups, _claims(options), params, day) if groups else []
+        trace = _trace_table(facts_log, decisions)
 
     # the columns, rendered from the trace for people
     rendered = _render_by_impact(trace)

@@ -34,7 +34,6 @@ Per impact, then per project:
 from __future__ import annotations
 
 import datetime as dt
-import gc
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -568,15 +567,9 @@ class _RuleBook:
         return got
 
 
-_BOOKS: dict[int, tuple[ParameterSet, dict[tuple[dt.date, Claims], _RuleBook]]] = {}
-
-
 def _book(params: ParameterSet, day: dt.date, claims: Claims) -> _RuleBook:
-    held = _BOOKS.get(id(params))
-    if held is None or held[0] is not params:
-        held = (params, {})
-        _BOOKS[id(params)] = held
-    books = held[1]
+    """Return the rule book of a tree, date and claims, kept on the tree (its memo)."""
+    books = params.memo().setdefault(_RuleBook, {})
     book = books.get((day, claims))
     if book is None:
         book = books[(day, claims)] = _RuleBook(params, day, claims)
@@ -669,15 +662,7 @@ def decide_projects(
     book = _book(params, day, claims)
     log = TraceLog()
     items = projects.items() if isinstance(projects, Mapping) else projects
-    # the steps are many small acyclic objects: the cyclic collector only slows their
-    # creation, so it is paused while deciding (and restored as it was)
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return [_decide(str(name), list(facts), book, log) for name, facts in items]
-    finally:
-        if paused:
-            gc.enable()
+    return [_decide(str(name), list(facts), book, log) for name, facts in items]
 
 
 def _check(facts: list[ImpactFacts], project: str) -> None:
@@ -707,6 +692,7 @@ class _Impact:
         "ineligible",
         "share_unknown",
         "lost",
+        "potential",
     )
 
     def __init__(self, f: ImpactFacts) -> None:
@@ -728,6 +714,7 @@ class _Impact:
         self.ineligible = False
         self.share_unknown = False
         self.lost = False
+        self.potential = Decimal(0)
 
 
 def _decide(
@@ -1107,7 +1094,7 @@ def _decide(
     # a WCA replacement plan (§ 103G.2242); a public waters wetland is replaced under the
     # public waters work permit (§ 103G.245, subd. 7)
     needs_plan = any(w.acres for w in work if not w.f.public_waters_wetland)
-    comment = sequencing = None
+    comment = sequencing = sequencing_alt = None
     regulated_sqft = float(wca_sqft)
     if needs_plan:
         passes = _passes(book.comment_comparison, wca_sqft, book.comment_threshold)
@@ -1135,6 +1122,20 @@ def _decide(
                 "sequencing", passes, regulated_sqft, float(applicable.sqft)
             )
             sequencing = outcome_value
+            if "sequencing_reading" in concerns:  # the other reading's answer, directly
+                other = next(
+                    c for c in READINGS["sequencing_reading"] if c != book.claims.sequencing_reading
+                )
+                alt_entry = _applicable_a_amount(scope, book, set(), reading=other)
+                if alt_entry is not None:
+                    alt_pass = _passes(
+                        book.sequencing_comparison,
+                        wca_sqft - alt_entry.exact,
+                        book.sequencing_allowance,
+                    )
+                    *_, sequencing_alt = book.procedure(
+                        "sequencing", alt_pass, regulated_sqft, float(alt_entry.sqft)
+                    )
             add(
                 project,
                 "",
@@ -1204,7 +1205,28 @@ def _decide(
         for w in work
     )
     if alternatives and concerns:
-        totals["alternatives"] = _alternatives(project, facts, book, log, concerns, outcome, totals)
+        # the most a looser reading could hold exempt: per type group (or the one (c)
+        # total), the largest amount any of its impacts could be given
+        best: dict[str, Decimal] = {}
+        for w in scope:
+            g = "c" if w.pool == "c" else book.group_of[(int(w.f.wetland_type), w.f.cedar_tamarack)]
+            best[g] = max(best.get(g, Decimal(0)), w.potential)
+        blocked = book.claims.other_exemption_claimed or any(w.ineligible for w in scope)
+        within_reach = not blocked and sum((w.counted for w in scope), Decimal(0)) <= sum(
+            best.values(), Decimal(0)
+        )
+        totals["alternatives"] = _alternatives(
+            project,
+            facts,
+            book,
+            log,
+            concerns,
+            outcome,
+            totals,
+            dm_outcome,
+            within_reach,
+            sequencing_alt,
+        )
     else:
         totals["alternatives"] = {}
     return ProjectDecision(
@@ -1257,30 +1279,58 @@ def _alternatives(
     concerns: set[str],
     outcome: ProjectOutcome,
     totals: Mapping[str, Any],
+    dm_outcome: Outcome,
+    within_reach: bool,
+    sequencing_alt: str | None,
 ) -> dict[str, dict[str, Any]]:
     """Write a ``reading.<name>`` step for each open reading the project's answer used.
 
-    The project is decided again under the other reading (into a scratch trace); when its
-    outcome or amounts differ they are shown beside the default's.
+    The project is decided again under the other reading (into a scratch trace) when that
+    can change the answer; when its outcome or amounts differ they are shown beside the
+    default's. The readings of subd. 9 change only the de minimis answer: a looser reading
+    cannot help a project already exempt, one held out by a fen or another exemption, or one
+    whose area is beyond every amount it could be given (``within_reach``); a stricter one
+    cannot change a project that is not exempt. The sequencing reading changes only the
+    sequencing answer.
     """
     out: dict[str, dict[str, Any]] = {}
     claims = book.claims
+    exempt = dm_outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL)
     for name in sorted(concerns):
         chosen = getattr(claims, name)
         other = next(c for c in READINGS[name] if c != chosen)
-        alt_book = _book(book.params, book.day, replace(claims, **{name: other}))
-        alt = _decide(project, facts, alt_book, TraceLog(), alternatives=False)
-        keys = ("replace_acres", "exempt_sqft", "sequencing_on_site", "de_minimis")
-        differs = alt.outcome is not outcome or any(alt.totals[k] != totals[k] for k in keys)
-        cite, words = _READING_WORDS[name]
         default = READINGS[name][0]
+        looser = chosen == default
+        if name == "sequencing_reading":  # decided beside the default's, in the same run
+            can_differ = False
+            differs_seq = sequencing_alt != totals["sequencing_on_site"]
+        elif looser:
+            can_differ = within_reach and dm_outcome is not Outcome.EXEMPT
+        else:
+            can_differ = exempt
+        alt_outcome = outcome
+        alt_acres = totals["replace_acres"]
+        alt_seq = totals["sequencing_on_site"]
+        differs = False
+        if name == "sequencing_reading":
+            alt_seq, differs = sequencing_alt, differs_seq
+        if can_differ:
+            alt_book = _book(book.params, book.day, replace(claims, **{name: other}))
+            alt = _decide(project, facts, alt_book, TraceLog(), alternatives=False)
+            keys = ("replace_acres", "exempt_sqft", "sequencing_on_site", "de_minimis")
+            differs = alt.outcome is not outcome or any(alt.totals[k] != totals[k] for k in keys)
+            alt_outcome = alt.outcome
+            alt_acres = alt.totals["replace_acres"]
+            alt_seq = alt.totals["sequencing_on_site"]
+        cite, words = _READING_WORDS[name]
         reason = (
             f"Open reading of {cite}: {words}. This answer reads it as {chosen!r}"
             + (" (the default)" if chosen == default else f" (the default is {default!r})")
             + (
-                f"; under {other!r} the project would be {alt.outcome.value} (replacement "
-                f"{fmt_number(alt.totals['replace_acres'])} acres instead of "
-                f"{fmt_number(totals['replace_acres'])})."
+                f"; under {other!r} the project would be {alt_outcome.value} (replacement "
+                f"{fmt_number(alt_acres)} acres instead of "
+                f"{fmt_number(totals['replace_acres'])}; on-site sequencing "
+                f"{alt_seq} instead of {totals['sequencing_on_site']})."
                 if differs
                 else f"; under {other!r} the answer is the same."
             )
@@ -1289,9 +1339,9 @@ def _alternatives(
             "reading": chosen,
             "alternative": other,
             "differs": differs,
-            "alternative_outcome": alt.outcome.value,
-            "alternative_replace_acres": alt.totals["replace_acres"],
-            "alternative_sequencing_on_site": alt.totals["sequencing_on_site"],
+            "alternative_outcome": alt_outcome.value,
+            "alternative_replace_acres": alt_acres,
+            "alternative_sequencing_on_site": alt_seq,
         }
         out[name] = entry
         log.add(
@@ -1300,7 +1350,7 @@ def _alternatives(
             f"reading.{name}",
             "Minn. Stat. " + cite,
             _O_CLASSIFIED,
-            alt.totals["replace_acres"] if differs else None,
+            alt_acres if differs else None,
             reason,
             (
                 f"Which reading of {cite} the local government unit applies "
@@ -1388,6 +1438,8 @@ def _de_minimis(
             increased = False
         t, cedar = int(f.wetland_type), f.cedar_tamarack
         entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
+        # the largest amount any reading could give it (bounds the readings' alternatives)
+        w.potential = Decimal(0) if entry is None else entry.exact
         where = zone
         if (
             entry is not None
@@ -2007,7 +2059,7 @@ def _r_total(
 
 
 def _applicable_a_amount(
-    scope: list[_Impact], book: _RuleBook, concerns: set[str]
+    scope: list[_Impact], book: _RuleBook, concerns: set[str], *, reading: str | None = None
 ) -> AmountEntry | None:
     """Return "the applicable amount" of subd. 9(a) for on-site sequencing.
 
@@ -2033,7 +2085,7 @@ def _applicable_a_amount(
         return None
     if len({e.exact for e in known.values()}) > 1:
         concerns.add("sequencing_reading")
-    if book.claims.sequencing_reading == "smallest_amount":
+    if (reading or book.claims.sequencing_reading) == "smallest_amount":
         return min(known.values(), key=lambda e: e.exact)
     (t, cedar), _ = max(by_type.items(), key=lambda kv: kv[1])
     return entries[(t, cedar)]

@@ -16,7 +16,6 @@ them back.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -165,13 +164,7 @@ class TraceLog:
         """
         import pandas as pd
 
-        paused = gc.isenabled()
-        gc.disable()  # many small acyclic objects: the cyclic collector only slows them
-        try:
-            return self._frame(pd, start, stop)
-        finally:
-            if paused:
-                gc.enable()
+        return self._frame(pd, start, stop)
 
     def _frame(self, pd: Any, start: int, stop: int | None) -> Any:
         data = self.slice(start, stop)

@@ -66,8 +66,10 @@ from wetland_gis.rules import (
     decide_projects,
     public_waters_wetland,
 )
+from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import amount_table
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE, ROUTE_PUBLIC_WATERS
+from wetland_gis.rules.registry import RULES
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
 
@@ -858,7 +860,7 @@ def _apply_engine(
         if mixed_note:
             steps.append(
                 (
-                    "facts.wetland_type",
+                    R.FACTS_WETLAND_TYPE,
                     "Minn. Stat. § 103G.005, subd. 17b",
                     Outcome.CLASSIFIED.value,
                     float(int(wtype)),
@@ -871,7 +873,7 @@ def _apply_engine(
         if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1:
             steps.append(
                 (
-                    "facts.public_waters_wetland",
+                    R.FACTS_PUBLIC_WATERS_WETLAND,
                     "; ".join(pww.citations),
                     pww.outcome.value,
                     None,
@@ -929,7 +931,7 @@ def _apply_engine(
             inputs.update((column, str(row[column])) for column in notes)
             steps.append(
                 (
-                    "facts.context",
+                    R.FACTS_CONTEXT,
                     "",
                     Outcome.CLASSIFIED.value,
                     None,
@@ -1024,7 +1026,7 @@ def _apply_engine(
         if totals["public_comment"] is not None:
             limits.append(params.cited("procedure.public_comment_threshold", day))
         for trace_step in decision.steps() if totals["sequencing_on_site"] is not None else ():
-            if trace_step["rule_id"] == "procedure.sequencing":
+            if trace_step["rule_id"] == R.PROCEDURE_SEQUENCING:
                 extra, cite = params.cited("procedure.sequencing_allowance", day)
                 limits.append((trace_step["inputs"]["applicable_amount_sqft"] + extra, cite))
         wca = totals["wca_sqft"]  # the procedure thresholds count WCA wetland only
@@ -1098,21 +1100,25 @@ def _trace_table(facts_log: list[tuple], decisions: list[ProjectDecision]) -> pd
 TEXT_JOIN = "\n"
 
 _EXEMPTION_NAMES = {
-    "exemption.pasture": "pasture exemption",
-    "exemption.drainage": "drainage exemption",
-    "exemption.wildlife_spoil": "wildlife habitat spoil exemption",
-    "exemption.utility": "utility exemption",
+    rule_id: RULES[rule_id].label.lower()
+    for rule_id in (
+        R.EXEMPTION_PASTURE,
+        R.EXEMPTION_DRAINAGE,
+        R.EXEMPTION_WILDLIFE_SPOIL,
+        R.EXEMPTION_UTILITY,
+    )
 }
 _PROJECT_RULES_SHOWN = frozenset(
     {
-        "de_minimis.paragraph",
-        "de_minimis.clauses",
-        "de_minimis.total",
-        "de_minimis.cumulative",
-        "de_minimis.project",
-        "exemption.utility",
-        "procedure.public_comment",
-        "procedure.sequencing",
+        R.DE_MINIMIS_PARAGRAPH,
+        R.DE_MINIMIS_CLAUSES,
+        R.DE_MINIMIS_TOTAL,
+        R.DE_MINIMIS_CUMULATIVE,
+        R.DE_MINIMIS_PROJECT,
+        R.EXEMPTION_UTILITY,
+        R.PROCEDURE_PUBLIC_COMMENT,
+        R.PROCEDURE_SEQUENCING,
+        *R.READING_RULES.values(),
     }
 )
 

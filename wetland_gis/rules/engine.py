@@ -51,6 +51,7 @@ from wetland_gis.enums import (
 )
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
+from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table
 from wetland_gis.rules.de_minimis import (
     CALCAREOUS_FENS,
@@ -747,7 +748,7 @@ def _decide(
             add(
                 project,
                 w.iid,
-                "impact_kind",
+                R.IMPACT_KIND,
                 cite,
                 _O_REGULATED,
                 inputs["area_sqft"],
@@ -765,7 +766,7 @@ def _decide(
                 add(
                     project,
                     w.iid,
-                    "impact_kind",
+                    R.IMPACT_KIND,
                     book.cite_excavation,
                     _O_CONDITIONAL,
                     float(w.area),
@@ -784,7 +785,7 @@ def _decide(
                 add(
                     project,
                     w.iid,
-                    "impact_kind",
+                    R.IMPACT_KIND,
                     book.cite_excavation,
                     _O_REGULATED,
                     float(w.area),
@@ -809,7 +810,7 @@ def _decide(
                 add(
                     project,
                     w.iid,
-                    "impact_kind",
+                    R.IMPACT_KIND,
                     book.cite_excavation,
                     _O_NOT_REGULATED,
                     0.0,
@@ -832,7 +833,7 @@ def _decide(
             add(
                 project,
                 w.iid,
-                "impact_kind",
+                R.IMPACT_KIND,
                 PARTIAL_DRAINAGE,
                 _O_REGULATED,
                 float(w.counted),
@@ -857,7 +858,7 @@ def _decide(
             add(
                 project,
                 w.iid,
-                "impact_kind",
+                R.IMPACT_KIND,
                 "Minn. Stat. § 103G.222, subd. 1(a)",
                 _O_REGULATED,
                 inputs["area_sqft"],
@@ -880,7 +881,7 @@ def _decide(
         add(
             project,
             w.iid,
-            "calcareous_fen",
+            R.CALCAREOUS_FEN,
             CALCAREOUS_FENS,
             _O_PROHIBITED,
             float(w.counted),
@@ -918,7 +919,7 @@ def _decide(
             add(
                 project,
                 w.iid,
-                "public_waters_wetland",
+                R.PUBLIC_WATERS_WETLAND,
                 "; ".join(c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)),
                 _O_REQUIRED,
                 float(w.counted),
@@ -938,7 +939,7 @@ def _decide(
             add(
                 project,
                 w.iid,
-                "public_waters_work",
+                R.PUBLIC_WATERS_WORK,
                 PUBLIC_WATERS_WORK,
                 _O_REQUIRED,
                 float(w.counted),
@@ -959,7 +960,7 @@ def _decide(
             add(
                 project,
                 w.iid,
-                "exemption_standards",
+                R.EXEMPTION_STANDARDS,
                 EXEMPTION_STANDARDS,
                 _O_NOT_EXEMPT,
                 None,
@@ -1009,7 +1010,7 @@ def _decide(
         add(
             project,
             w.iid,
-            "de_minimis.impact",
+            R.DE_MINIMIS_IMPACT,
             SUBD9 if w.dm is not Outcome.NOT_EXEMPT else f"{SUBD9}; {WHOLE_PROJECT}",
             _OUTCOME_VALUE[w.dm],
             allow,
@@ -1036,7 +1037,7 @@ def _decide(
             add(
                 project,
                 "",
-                "exemption.utility",
+                R.EXEMPTION_UTILITY,
                 book.cite["utility_max_acres"],
                 _O_ELIGIBLE,
                 float(wca_sqft),
@@ -1067,7 +1068,7 @@ def _decide(
         add(
             project,
             w.iid,
-            "replacement.ratio",
+            R.REPLACEMENT_RATIO,
             cite,
             _O_REQUIRED,
             ratio,
@@ -1081,7 +1082,7 @@ def _decide(
         add(
             project,
             w.iid,
-            "replacement.credits",
+            R.REPLACEMENT_CREDITS,
             f"{cite}; {WHOLE_PROJECT}",
             _O_REQUIRED,
             w.acres,
@@ -1105,7 +1106,7 @@ def _decide(
         add(
             project,
             "",
-            "procedure.public_comment",
+            R.PROCEDURE_PUBLIC_COMMENT,
             cite,
             outcome_value,
             regulated_sqft,
@@ -1139,7 +1140,7 @@ def _decide(
             add(
                 project,
                 "",
-                "procedure.sequencing",
+                R.PROCEDURE_SEQUENCING,
                 cite,
                 outcome_value,
                 regulated_sqft,
@@ -1347,7 +1348,7 @@ def _alternatives(
         log.add(
             project,
             "",
-            f"reading.{name}",
+            R.READING_RULES[name],
             "Minn. Stat. " + cite,
             _O_CLASSIFIED,
             alt_acres if differs else None,
@@ -1415,7 +1416,7 @@ def _de_minimis(
         add(
             project,
             "",
-            "de_minimis.paragraph",
+            R.DE_MINIMIS_PARAGRAPH,
             f"{SUBD9}(e)",
             _O_CLASSIFIED,
             None,
@@ -1486,7 +1487,7 @@ def _de_minimis(
             add(
                 project,
                 w.iid,
-                "de_minimis.amount",
+                R.DE_MINIMIS_AMOUNT,
                 cite_none,
                 _O_NOT_ELIGIBLE,
                 0.0,
@@ -1536,7 +1537,7 @@ def _de_minimis(
         add(
             project,
             w.iid,
-            "de_minimis.amount",
+            R.DE_MINIMIS_AMOUNT,
             cite,
             _O_ELIGIBLE,
             float(allow),
@@ -1575,7 +1576,7 @@ def _de_minimis(
         add(
             project,
             "",
-            "de_minimis.clauses",
+            R.DE_MINIMIS_CLAUSES,
             f"{SUBD9}({family})",
             _O_CLASSIFIED,
             None,
@@ -1605,7 +1606,7 @@ def _de_minimis(
         add(
             project,
             "",
-            "de_minimis.total",
+            R.DE_MINIMIS_TOTAL,
             "; ".join(cites) or SUBD9,
             _O_EXEMPT if within else _O_NOT_EXEMPT,
             float(total),
@@ -1704,7 +1705,7 @@ def _de_minimis(
     add(
         project,
         "",
-        "de_minimis.project",
+        R.DE_MINIMIS_PROJECT,
         f"{SUBD9}; {WHOLE_PROJECT}" if outcome is Outcome.NOT_EXEMPT else SUBD9,
         outcome.value,
         None,
@@ -1782,7 +1783,7 @@ def _cumulative(
         log.add(
             project,
             "",
-            "de_minimis.cumulative",
+            R.DE_MINIMIS_CUMULATIVE,
             cite,
             outcome,
             float(cumulative),
@@ -1890,11 +1891,11 @@ def _exemption_candidates(
             extra = ()
             size = f"of {fmt_number(acres)} acres, under {fmt_number(book.pasture_max_acres)}"
         if ok:
-            w.exemptions.append("exemption.pasture")
+            w.exemptions.append(R.EXEMPTION_PASTURE)
             log.add(
                 project,
                 w.iid,
-                "exemption.pasture",
+                R.EXEMPTION_PASTURE,
                 book.cite["pasture_any_size_types"],
                 _O_ELIGIBLE,
                 None,
@@ -1911,7 +1912,7 @@ def _exemption_candidates(
             ok and t not in book.drain_any and w.share_unknown and w.area > book.drain_max_sqft
         )
         if ok:
-            w.exemptions.append("exemption.drainage")
+            w.exemptions.append(R.EXEMPTION_DRAINAGE)
             extra: tuple[str, ...] = (
                 ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
             )
@@ -1925,7 +1926,7 @@ def _exemption_candidates(
             log.add(
                 project,
                 w.iid,
-                "exemption.drainage",
+                R.EXEMPTION_DRAINAGE,
                 book.cite["drainage_any_size_types"],
                 _O_CONDITIONAL if on_share else _O_ELIGIBLE,
                 float(w.counted),
@@ -1940,11 +1941,11 @@ def _exemption_candidates(
             _dec(acres) * book.sqft_per_acre * book.spoil_pct / PERCENT, book.spoil_max_sqft
         )
         if w.counted <= limit:
-            w.exemptions.append("exemption.wildlife_spoil")
+            w.exemptions.append(R.EXEMPTION_WILDLIFE_SPOIL)
             log.add(
                 project,
                 w.iid,
-                "exemption.wildlife_spoil",
+                R.EXEMPTION_WILDLIFE_SPOIL,
                 book.cite["wildlife_spoil_max_percent"],
                 _O_ELIGIBLE,
                 float(w.counted),

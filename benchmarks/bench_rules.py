@@ -43,14 +43,14 @@ def make_projects(n_projects: int, per_project: int, seed: int = 13) -> dict[str
             kind = rnd.choice(_KINDS)
             facts.append(
                 ImpactFacts(
-                    f"{p}-{i}",
-                    rnd.randint(1, 8),
-                    rnd.random() < 0.05,
-                    setback,
-                    protection,
-                    outside,
-                    pct,
-                    metro,
+                    impact_id=f"{p}-{i}",
+                    wetland_type=rnd.randint(1, 8),
+                    cedar_tamarack=rnd.random() < 0.05,
+                    sqft_setback=setback,
+                    sqft_protection=protection,
+                    sqft_outside=outside,
+                    pct_class=pct,
+                    metro=metro,
                     calcareous_fen=rnd.random() < 0.001,
                     public_waters_wetland=rnd.random() < 0.01,
                     impact_kind=kind,

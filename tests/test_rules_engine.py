@@ -34,7 +34,15 @@ def fact(iid, wtype=2, outside=0.0, *, protection=0.0, setback=0.0, pct=GT80, me
     kw.setdefault("impact_kind", "fill")
     kw.setdefault("owns_whole_wetland", True)
     return ImpactFacts(
-        iid, wtype, kw.pop("cedar", False), setback, protection, outside, pct, metro, **kw
+        impact_id=iid,
+        wetland_type=wtype,
+        cedar_tamarack=kw.pop("cedar", False),
+        sqft_setback=setback,
+        sqft_protection=protection,
+        sqft_outside=outside,
+        pct_class=pct,
+        metro=metro,
+        **kw,
     )
 
 

@@ -253,7 +253,17 @@ def test_wildlife_spoil_limit_is_the_lesser():
 
 
 def _impact(wtype: int, sqft: float, **flags: bool) -> ImpactFacts:
-    return ImpactFacts("A", wtype, False, 0, 0, sqft, PercentageArea.LESS_THAN_50, False, **flags)
+    return ImpactFacts(
+        impact_id="A",
+        wetland_type=wtype,
+        cedar_tamarack=False,
+        sqft_setback=0,
+        sqft_protection=0,
+        sqft_outside=sqft,
+        pct_class=PercentageArea.LESS_THAN_50,
+        metro=False,
+        **flags,
+    )
 
 
 def test_exemption_candidates_lists_those_passing_the_area_test():

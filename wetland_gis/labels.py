@@ -165,7 +165,7 @@ def tier_label(tier: Any) -> str:
 
 
 def rule_label(rule_id: str) -> str:
-    """Return how a trace rule id reads (rule id ``de_minimis.amount`` reads "De minimis amount")."""
+    """Return how a trace rule id reads (``de_minimis.amount`` reads "De minimis amount")."""
     if rule_id in RULE_LABELS:
         return RULE_LABELS[rule_id]
     text = str(rule_id).replace(".", ": ").replace("_", " ")

@@ -252,7 +252,7 @@ _V_UTILITY = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Claims:
     """What the analyst claims or chooses for a run; none of it is a legal number.
 
@@ -629,7 +629,9 @@ def decide_project(
     Examples
     --------
     >>> from wetland_gis.rules import ImpactFacts, decide_project
-    >>> fill = ImpactFacts("A", 2, False, 0, 0, 9_000, "greater_than_80_percent", False,
+    >>> fill = ImpactFacts(impact_id="A", wetland_type=2, cedar_tamarack=False,
+    ...                    sqft_setback=0, sqft_protection=0, sqft_outside=9_000,
+    ...                    pct_class="greater_than_80_percent", metro=False,
     ...                    impact_kind="fill", owns_whole_wetland=True)
     >>> decide_project([fill], as_of="2024-05-01").outcome.value
     'de_minimis_exempt'
@@ -746,15 +748,15 @@ def _decide(
             # needs replacement (§ 103G.221), filling or excavating a permit (§ 103G.245)
             cite = PUBLIC_WATERS_DRAINING if kind is ImpactKind.DRAIN else PUBLIC_WATERS_WORK
             add(
-                project,
-                w.iid,
-                R.IMPACT_KIND,
-                cite,
-                _O_REGULATED,
-                inputs["area_sqft"],
-                (_r_kind_pww, (_KIND_VALUE[kind], w.area, cite)),
-                (_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
-                inputs,
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.IMPACT_KIND,
+                citation=cite,
+                outcome=_O_REGULATED,
+                value=inputs["area_sqft"],
+                reason=(_r_kind_pww, (_KIND_VALUE[kind], w.area, cite)),
+                verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
+                inputs=inputs,
             )
         elif kind is ImpactKind.EXCAVATE:
             listed = int(f.wetland_type) in book.excavation_types
@@ -764,39 +766,42 @@ def _decide(
                 # the NWI water regime is evidence, not a determination (the TEP determines,
                 # § 103G.2242, subd. 2): decided as regulated, conditionally
                 add(
-                    project,
-                    w.iid,
-                    R.IMPACT_KIND,
-                    book.cite_excavation,
-                    _O_CONDITIONAL,
-                    float(w.area),
-                    f"Excavation in a type {int(f.wetland_type)} wetland whose NWI water regime "
-                    "says it is not permanently or semipermanently flooded: that is evidence, "
-                    "not a determination; the replacement sections apply to excavation in "
+                    project=project,
+                    impact_id=w.iid,
+                    rule_id=R.IMPACT_KIND,
+                    citation=book.cite_excavation,
+                    outcome=_O_CONDITIONAL,
+                    value=float(w.area),
+                    reason=f"Excavation in a type {int(f.wetland_type)} wetland whose NWI water "
+                    "regime says it is not permanently or semipermanently flooded: that is "
+                    "evidence, not a determination; the replacement sections apply to "
+                    "excavation in "
                     "permanently and semipermanently flooded areas of types "
                     + ", ".join(str(t) for t in sorted(book.excavation_types))
                     + " (§ 103G.222, subd. 1(a)), so it was decided as covered unless the "
                     "Technical Evaluation Panel determines the area is not flooded.",
-                    (_V_REGIME,),
-                    inputs,
-                    {"replacement.excavation_types": sorted(book.excavation_types)},
+                    verify=(_V_REGIME,),
+                    inputs=inputs,
+                    parameters={"replacement.excavation_types": sorted(book.excavation_types)},
                 )
             elif listed and f.flooded is not False:
                 add(
-                    project,
-                    w.iid,
-                    R.IMPACT_KIND,
-                    book.cite_excavation,
-                    _O_REGULATED,
-                    float(w.area),
-                    f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
+                    project=project,
+                    impact_id=w.iid,
+                    rule_id=R.IMPACT_KIND,
+                    citation=book.cite_excavation,
+                    outcome=_O_REGULATED,
+                    value=float(w.area),
+                    reason=f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
                     "sections apply to excavation in permanently and semipermanently flooded "
                     "areas of types "
                     + ", ".join(str(t) for t in sorted(book.excavation_types))
                     + " (§ 103G.222, subd. 1(a)).",
-                    (_V_FLOODED,) if f.flooded is None and f.water_regime_flooded is None else (),
-                    inputs,
-                    {"replacement.excavation_types": sorted(book.excavation_types)},
+                    verify=(_V_FLOODED,)
+                    if f.flooded is None and f.water_regime_flooded is None
+                    else (),
+                    inputs=inputs,
+                    parameters={"replacement.excavation_types": sorted(book.excavation_types)},
                 )
             else:
                 w.regulated = False
@@ -808,20 +813,20 @@ def _decide(
                     else "an area that is not permanently or semipermanently flooded"
                 )
                 add(
-                    project,
-                    w.iid,
-                    R.IMPACT_KIND,
-                    book.cite_excavation,
-                    _O_NOT_REGULATED,
-                    0.0,
-                    f"Excavation alone in {where} is not a drain or fill: the replacement "
+                    project=project,
+                    impact_id=w.iid,
+                    rule_id=R.IMPACT_KIND,
+                    citation=book.cite_excavation,
+                    outcome=_O_NOT_REGULATED,
+                    value=0.0,
+                    reason=f"Excavation alone in {where} is not a drain or fill: the replacement "
                     "sections cover excavation only in permanently and semipermanently "
                     "flooded areas of types "
                     + ", ".join(str(t) for t in sorted(book.excavation_types))
                     + " (§ 103G.222, subd. 1(a)).",
-                    (_V_SPOIL,),
-                    inputs,
-                    {"replacement.excavation_types": sorted(book.excavation_types)},
+                    verify=(_V_SPOIL,),
+                    inputs=inputs,
+                    parameters={"replacement.excavation_types": sorted(book.excavation_types)},
                 )
         elif kind is ImpactKind.DRAIN and f.partial:
             floor = book.partial_pct / PERCENT
@@ -831,13 +836,13 @@ def _decide(
             inputs["partial"] = True
             inputs["partial_share"] = f.partial_share
             add(
-                project,
-                w.iid,
-                R.IMPACT_KIND,
-                PARTIAL_DRAINAGE,
-                _O_REGULATED,
-                float(w.counted),
-                (
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.IMPACT_KIND,
+                citation=PARTIAL_DRAINAGE,
+                outcome=_O_REGULATED,
+                value=float(w.counted),
+                reason=(
                     f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
                     f"counts at least {fmt_number(book.partial_pct)} percent, "
                     f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2; the totally "
@@ -847,24 +852,24 @@ def _decide(
                     f"counts at the assessed share of {fmt_number(float(f.partial_share or 0))}, "
                     f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2)."
                 ),
-                (_V_PARTIAL, _V_SHARE) if w.share_unknown else (),
-                inputs,
-                book.partial_params,
+                verify=(_V_PARTIAL, _V_SHARE) if w.share_unknown else (),
+                inputs=inputs,
+                parameters=book.partial_params,
             )
         else:
             what = {ImpactKind.FILL: "A fill", ImpactKind.DRAIN: "A drain"}.get(
                 kind, "An impact of unknown kind"
             )
             add(
-                project,
-                w.iid,
-                R.IMPACT_KIND,
-                "Minn. Stat. § 103G.222, subd. 1(a)",
-                _O_REGULATED,
-                inputs["area_sqft"],
-                (_r_kind, (what, w.area)),
-                (_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
-                inputs,
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.IMPACT_KIND,
+                citation="Minn. Stat. § 103G.222, subd. 1(a)",
+                outcome=_O_REGULATED,
+                value=inputs["area_sqft"],
+                reason=(_r_kind, (what, w.area)),
+                verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
+                inputs=inputs,
             )
 
     # 2. calcareous fens first: § 103G.223 "may not be filled, drained, or otherwise
@@ -879,18 +884,18 @@ def _decide(
         w.ineligible = True
         w.outcome = ImpactOutcome.PROHIBITED
         add(
-            project,
-            w.iid,
-            R.CALCAREOUS_FEN,
-            CALCAREOUS_FENS,
-            _O_PROHIBITED,
-            float(w.counted),
-            f"A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.CALCAREOUS_FEN,
+            citation=CALCAREOUS_FENS,
+            outcome=_O_PROHIBITED,
+            value=float(w.counted),
+            reason=f"A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
             f"partially, by any activity (a {_KIND_VALUE[f.impact_kind]} here), unless the "
             "commissioner decides under an approved management plan (§ 103G.223); no "
             "exemption applies to it (Minn. R. 8420.0420, subp. 1).",
-            (_V_FEN,),
-            {"calcareous_fen": True, "impact_kind": _KIND_VALUE[f.impact_kind]},
+            verify=(_V_FEN,),
+            inputs={"calcareous_fen": True, "impact_kind": _KIND_VALUE[f.impact_kind]},
         )
 
     # 3. public waters wetlands; banked wetlands, wetlands used for credit ------------
@@ -917,18 +922,20 @@ def _decide(
                     "with provisions to compensate for the change (subd. 7)"
                 )
             add(
-                project,
-                w.iid,
-                R.PUBLIC_WATERS_WETLAND,
-                "; ".join(c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)),
-                _O_REQUIRED,
-                float(w.counted),
-                f'{what} is a public waters wetland: not a "wetland" for regulation under '
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.PUBLIC_WATERS_WETLAND,
+                citation="; ".join(
+                    c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)
+                ),
+                outcome=_O_REQUIRED,
+                value=float(w.counted),
+                reason=f'{what} is a public waters wetland: not a "wetland" for regulation under '
                 "the chapter (§ 103G.005, subd. 19(b)), so no de minimis amount applies; "
                 f"{work_words}; it is replaced at the ratios of § 103G.222, subd. 1(f), (g) "
                 '"for a wetland or public waters wetland".',
-                (_V_PWW_WAIVER,) if f.pw_inventory_id else (_V_PWW_INVENTORY, _V_PWW_WAIVER),
-                {
+                verify=(_V_PWW_WAIVER,) if f.pw_inventory_id else (_V_PWW_INVENTORY, _V_PWW_WAIVER),
+                inputs={
                     "public_waters_wetland": True,
                     "pw_inventory_id": f.pw_inventory_id,
                     "wetland_acres": f.wetland_acres,
@@ -937,18 +944,18 @@ def _decide(
             continue
         if f.below_ohwl and f.impact_kind is not ImpactKind.DRAIN:
             add(
-                project,
-                w.iid,
-                R.PUBLIC_WATERS_WORK,
-                PUBLIC_WATERS_WORK,
-                _O_REQUIRED,
-                float(w.counted),
-                "The impact lies on or waterward of the ordinary high water level of a public "
-                "water: filling or excavating there changes the cross section of public "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.PUBLIC_WATERS_WORK,
+                citation=PUBLIC_WATERS_WORK,
+                outcome=_O_REQUIRED,
+                value=float(w.counted),
+                reason="The impact lies on or waterward of the ordinary high water level of a "
+                "public water: filling or excavating there changes the cross section of public "
                 "waters and needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)) "
                 "besides the WCA decision.",
-                (_V_OHWL,),
-                {"below_ohwl": True, "impact_kind": _KIND_VALUE[f.impact_kind]},
+                verify=(_V_OHWL,),
+                inputs={"below_ohwl": True, "impact_kind": _KIND_VALUE[f.impact_kind]},
             )
         if f.banked or f.used_for_replacement_credit:
             w.ineligible = True
@@ -958,16 +965,16 @@ def _decide(
                 else "already used for replacement credit"
             )
             add(
-                project,
-                w.iid,
-                R.EXEMPTION_STANDARDS,
-                EXEMPTION_STANDARDS,
-                _O_NOT_EXEMPT,
-                None,
-                f"The wetland is {what}: exemptions do not apply to it (Minn. R. 8420.0420, "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_STANDARDS,
+                citation=EXEMPTION_STANDARDS,
+                outcome=_O_NOT_EXEMPT,
+                value=None,
+                reason=f"The wetland is {what}: exemptions do not apply to it (Minn. R. 8420.0420, "
                 "subp. 1).",
-                (),
-                {"banked": f.banked, "used_for_credit": f.used_for_replacement_credit},
+                verify=(),
+                inputs={"banked": f.banked, "used_for_credit": f.used_for_replacement_credit},
             )
 
     # 4. de minimis ----------------------------------------------------------------------
@@ -1008,15 +1015,15 @@ def _decide(
             reason = (_r_with_permit, (reason,))
             inputs_dm["route"] = ROUTE_BOTH
         add(
-            project,
-            w.iid,
-            R.DE_MINIMIS_IMPACT,
-            SUBD9 if w.dm is not Outcome.NOT_EXEMPT else f"{SUBD9}; {WHOLE_PROJECT}",
-            _OUTCOME_VALUE[w.dm],
-            allow,
-            reason,
-            verify,
-            inputs_dm,
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.DE_MINIMIS_IMPACT,
+            citation=SUBD9 if w.dm is not Outcome.NOT_EXEMPT else f"{SUBD9}; {WHOLE_PROJECT}",
+            outcome=_OUTCOME_VALUE[w.dm],
+            value=allow,
+            reason=reason,
+            verify=verify,
+            inputs=inputs_dm,
         )
 
     # 5. other exemptions: area tests, and why they are not applied ----------------------
@@ -1035,13 +1042,13 @@ def _decide(
     if any(w.regulated and not w.f.public_waters_wetland for w in work):
         if wca_sqft < book.utility_max_sqft:
             add(
-                project,
-                "",
-                R.EXEMPTION_UTILITY,
-                book.cite["utility_max_acres"],
-                _O_ELIGIBLE,
-                float(wca_sqft),
-                f"The project alters {fmt_sqft(float(wca_sqft))}, less than the utility "
+                project=project,
+                impact_id="",
+                rule_id=R.EXEMPTION_UTILITY,
+                citation=book.cite["utility_max_acres"],
+                outcome=_O_ELIGIBLE,
+                value=float(wca_sqft),
+                reason=f"The project alters {fmt_sqft(float(wca_sqft))}, less than the utility "
                 "exemption's area limit (area test only): it applies only to utility work, is "
                 "not applied unless the applicant relies on it"
                 + (
@@ -1049,9 +1056,9 @@ def _decide(
                     if replaced
                     else "."
                 ),
-                (_V_UTILITY, _V_NOT_COMBINED),
-                {"project_sqft": float(wca_sqft)},
-                book.exemption_params["utility"],
+                verify=(_V_UTILITY, _V_NOT_COMBINED),
+                inputs={"project_sqft": float(wca_sqft)},
+                parameters=book.exemption_params["utility"],
             )
 
     # 6. replacement ---------------------------------------------------------------------
@@ -1066,29 +1073,29 @@ def _decide(
             verify = (*verify, _V_LAND_USE)
         w.ratio = ratio
         add(
-            project,
-            w.iid,
-            R.REPLACEMENT_RATIO,
-            cite,
-            _O_REQUIRED,
-            ratio,
-            why,
-            verify,
-            {"pct_class": _PCT_VALUE[f.pct_class], "land_use": land},
-            used,
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.REPLACEMENT_RATIO,
+            citation=cite,
+            outcome=_O_REQUIRED,
+            value=ratio,
+            reason=why,
+            verify=verify,
+            inputs={"pct_class": _PCT_VALUE[f.pct_class], "land_use": land},
+            parameters=used,
         )
         acres = w.counted / book.sqft_per_acre * _dec(ratio)
         w.acres = float(acres)
         add(
-            project,
-            w.iid,
-            R.REPLACEMENT_CREDITS,
-            f"{cite}; {WHOLE_PROJECT}",
-            _O_REQUIRED,
-            w.acres,
-            (_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
-            (),
-            {"counted_sqft": float(w.counted), "ratio": ratio},
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.REPLACEMENT_CREDITS,
+            citation=f"{cite}; {WHOLE_PROJECT}",
+            outcome=_O_REQUIRED,
+            value=w.acres,
+            reason=(_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
+            verify=(),
+            inputs={"counted_sqft": float(w.counted), "ratio": ratio},
         )
 
     # 7. procedure -------------------------------------------------------------------------
@@ -1104,16 +1111,16 @@ def _decide(
         )
         comment = outcome_value
         add(
-            project,
-            "",
-            R.PROCEDURE_PUBLIC_COMMENT,
-            cite,
-            outcome_value,
-            regulated_sqft,
-            (_r_public_comment, (regulated_sqft, book.params, book.day)),
-            verify,
-            {"total_sqft": regulated_sqft},
-            used,
+            project=project,
+            impact_id="",
+            rule_id=R.PROCEDURE_PUBLIC_COMMENT,
+            citation=cite,
+            outcome=outcome_value,
+            value=regulated_sqft,
+            reason=(_r_public_comment, (regulated_sqft, book.params, book.day)),
+            verify=verify,
+            inputs={"total_sqft": regulated_sqft},
+            parameters=used,
         )
         applicable = _applicable_a_amount(scope, book, concerns)
         if applicable is not None:
@@ -1138,20 +1145,23 @@ def _decide(
                         "sequencing", alt_pass, regulated_sqft, float(alt_entry.sqft)
                     )
             add(
-                project,
-                "",
-                R.PROCEDURE_SEQUENCING,
-                cite,
-                outcome_value,
-                regulated_sqft,
-                (_r_sequencing, (regulated_sqft, float(applicable.sqft), book.params, book.day)),
-                verify,
-                {
+                project=project,
+                impact_id="",
+                rule_id=R.PROCEDURE_SEQUENCING,
+                citation=cite,
+                outcome=outcome_value,
+                value=regulated_sqft,
+                reason=(
+                    _r_sequencing,
+                    (regulated_sqft, float(applicable.sqft), book.params, book.day),
+                ),
+                verify=verify,
+                inputs={
                     "total_sqft": regulated_sqft,
                     "applicable_amount_sqft": applicable.sqft,
                     "applicable_amount_key": applicable.key,
                 },
-                used,
+                parameters=used,
             )
 
     # the project ---------------------------------------------------------------------------
@@ -1175,7 +1185,7 @@ def _decide(
         ),
         Decimal(0),
     )
-    totals = {
+    totals: dict[str, Any] = {
         "total_sqft": float(total_area),
         "counted_sqft": float(project_sqft),
         "wca_sqft": regulated_sqft,
@@ -1316,7 +1326,9 @@ def _alternatives(
         if name == "sequencing_reading":
             alt_seq, differs = sequencing_alt, differs_seq
         if can_differ:
-            alt_book = _book(book.params, book.day, replace(claims, **{name: other}))
+            changed: dict[str, Any] = {name: other}  # one reading changed
+            alt_claims = replace(claims, **changed)
+            alt_book = _book(book.params, book.day, alt_claims)
             alt = _decide(project, facts, alt_book, TraceLog(), alternatives=False)
             keys = ("replace_acres", "exempt_sqft", "sequencing_on_site", "de_minimis")
             differs = alt.outcome is not outcome or any(alt.totals[k] != totals[k] for k in keys)
@@ -1346,20 +1358,20 @@ def _alternatives(
         }
         out[name] = entry
         log.add(
-            project,
-            "",
-            R.READING_RULES[name],
-            "Minn. Stat. " + cite,
-            _O_CLASSIFIED,
-            alt_acres if differs else None,
-            reason,
-            (
+            project=project,
+            impact_id="",
+            rule_id=R.READING_RULES[name],
+            citation="Minn. Stat. " + cite,
+            outcome=_O_CLASSIFIED,
+            value=alt_acres if differs else None,
+            reason=reason,
+            verify=(
                 f"Which reading of {cite} the local government unit applies "
                 f"(Claims.{name}); the alternative's result is shown beside this one.",
             )
             if differs
             else (),
-            entry,
+            inputs=entry,
         )
     return out
 
@@ -1414,19 +1426,19 @@ def _de_minimis(
     if len(touched) > 1:
         used = ", ".join(f"({p})" for p in sorted(touched))
         add(
-            project,
-            "",
-            R.DE_MINIMIS_PARAGRAPH,
-            f"{SUBD9}(e)",
-            _O_CLASSIFIED,
-            None,
-            f'The project drains or fills wetland under paragraphs {used} of subd. 9; "the '
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_PARAGRAPH,
+            citation=f"{SUBD9}(e)",
+            outcome=_O_CLASSIFIED,
+            value=None,
+            reason=f'The project drains or fills wetland under paragraphs {used} of subd. 9; "the '
             'amounts listed in paragraphs (a), (b), and (c) may not be combined on a project" '
             f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
             f"paragraph ({family}) amounts of the most restrictive zone it touches, "
             f"{zone_words(zone)}.",
-            (),
-            {"paragraphs": sorted(touched), "governing": family},
+            verify=(),
+            inputs={"paragraphs": sorted(touched), "governing": family},
         )
     local = book.local
     for w in scope:
@@ -1485,15 +1497,15 @@ def _de_minimis(
                     )
                 )
             add(
-                project,
-                w.iid,
-                R.DE_MINIMIS_AMOUNT,
-                cite_none,
-                _O_NOT_ELIGIBLE,
-                0.0,
-                why_none,
-                (),
-                {
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.DE_MINIMIS_AMOUNT,
+                citation=cite_none,
+                outcome=_O_NOT_ELIGIBLE,
+                value=0.0,
+                reason=why_none,
+                verify=(),
+                inputs={
                     "wetland_type": t,
                     "cedar_tamarack": cedar,
                     "zone": _ZONE_VALUE[zone],
@@ -1535,15 +1547,15 @@ def _de_minimis(
         else:
             w.pool = f"{family}:{group}"
         add(
-            project,
-            w.iid,
-            R.DE_MINIMIS_AMOUNT,
-            cite,
-            _O_ELIGIBLE,
-            float(allow),
-            (_r_amount, (kind, allow, entry.citation, note)),
-            verify,
-            {
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.DE_MINIMIS_AMOUNT,
+            citation=cite,
+            outcome=_O_ELIGIBLE,
+            value=float(allow),
+            reason=(_r_amount, (kind, allow, entry.citation, note)),
+            verify=verify,
+            inputs={
                 "wetland_type": t,
                 "cedar_tamarack": cedar,
                 "zone": _ZONE_VALUE[zone],
@@ -1551,7 +1563,7 @@ def _de_minimis(
                 "metro": f.metro,
                 "increased": increased,
             },
-            {entry.key: entry.sqft},
+            parameters={entry.key: entry.sqft},
         )
 
     # the totals
@@ -1574,17 +1586,17 @@ def _de_minimis(
             else "under the per_clause reading each clause's total is held to its own amount"
         )
         add(
-            project,
-            "",
-            R.DE_MINIMIS_CLAUSES,
-            f"{SUBD9}({family})",
-            _O_CLASSIFIED,
-            None,
-            f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_CLAUSES,
+            citation=f"{SUBD9}({family})",
+            outcome=_O_CLASSIFIED,
+            value=None,
+            reason=f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
             "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
             f"paragraph: {held}.",
-            (),
-            {"clause_reading": claims.clause_reading},
+            verify=(),
+            inputs={"clause_reading": claims.clause_reading},
         )
     setback = pools.get("c", [])
     if len({w.entry.increases is not None for w in setback if w.entry is not None}) > 1:
@@ -1604,15 +1616,15 @@ def _de_minimis(
         several = len({w.allow for w in members}) > 1
         reason: Any = (_r_total, (name, total, cites, within, allowance, several))
         add(
-            project,
-            "",
-            R.DE_MINIMIS_TOTAL,
-            "; ".join(cites) or SUBD9,
-            _O_EXEMPT if within else _O_NOT_EXEMPT,
-            float(total),
-            reason,
-            (),
-            {
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_TOTAL,
+            citation="; ".join(cites) or SUBD9,
+            outcome=_O_EXEMPT if within else _O_NOT_EXEMPT,
+            value=float(total),
+            reason=reason,
+            verify=(),
+            inputs={
                 "total": name,
                 "impact_ids": [str(i) for i in ids],
                 "allowance_sqft": float(allowance),
@@ -1703,17 +1715,17 @@ def _de_minimis(
             )
         )
     add(
-        project,
-        "",
-        R.DE_MINIMIS_PROJECT,
-        f"{SUBD9}; {WHOLE_PROJECT}" if outcome is Outcome.NOT_EXEMPT else SUBD9,
-        outcome.value,
-        None,
-        reason,
-        (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION, _V_LOCAL)
+        project=project,
+        impact_id="",
+        rule_id=R.DE_MINIMIS_PROJECT,
+        citation=f"{SUBD9}; {WHOLE_PROJECT}" if outcome is Outcome.NOT_EXEMPT else SUBD9,
+        outcome=outcome.value,
+        value=None,
+        reason=reason,
+        verify=(_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION, _V_LOCAL)
         if book.local is None
         else (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION),
-        {
+        inputs={
             "other_exemption_claimed": claims.other_exemption_claimed,
             "clause_reading": claims.clause_reading,
         },
@@ -1781,16 +1793,16 @@ def _cumulative(
 
     def step(outcome: str, reason: str, checks: Sequence[str]) -> None:
         log.add(
-            project,
-            "",
-            R.DE_MINIMIS_CUMULATIVE,
-            cite,
-            outcome,
-            float(cumulative),
-            reason,
-            tuple(checks),
-            inputs,
-            book.cumulative_params,
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_CUMULATIVE,
+            citation=cite,
+            outcome=outcome,
+            value=float(cumulative),
+            reason=reason,
+            verify=tuple(checks),
+            inputs=inputs,
+            parameters=book.cumulative_params,
         )
 
     if cumulative <= limit_known:
@@ -1893,17 +1905,17 @@ def _exemption_candidates(
         if ok:
             w.exemptions.append(R.EXEMPTION_PASTURE)
             log.add(
-                project,
-                w.iid,
-                R.EXEMPTION_PASTURE,
-                book.cite["pasture_any_size_types"],
-                _O_ELIGIBLE,
-                None,
-                f"A type {t} wetland {size} passes the area test of the pasture exemption "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_PASTURE,
+                citation=book.cite["pasture_any_size_types"],
+                outcome=_O_ELIGIBLE,
+                value=None,
+                reason=f"A type {t} wetland {size} passes the area test of the pasture exemption "
                 f"if the land is agricultural pasture that remains in the same use; {why}",
-                (_V_PASTURE, *extra, _V_NOT_COMBINED),
-                {"land_use": land or None, "wetland_acres": acres},
-                book.exemption_params["pasture"],
+                verify=(_V_PASTURE, *extra, _V_NOT_COMBINED),
+                inputs={"land_use": land or None, "wetland_acres": acres},
+                parameters=book.exemption_params["pasture"],
             )
     if f.impact_kind is ImpactKind.DRAIN and f.incorporated is not True:
         ok = t in book.drain_any or (t in book.drain_limited and w.counted <= book.drain_max_sqft)
@@ -1913,28 +1925,28 @@ def _exemption_candidates(
         )
         if ok:
             w.exemptions.append(R.EXEMPTION_DRAINAGE)
-            extra: tuple[str, ...] = (
+            notes: tuple[str, ...] = (
                 ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
             )
             if on_share:
-                extra = (
-                    *extra,
+                notes = (
+                    *notes,
                     "The area test passes only at the minimum share of the partly drained "
                     "area (Minn. R. 8420.0522, subp. 2): the assessed share must keep it within "
                     f"{fmt_sqft(float(book.drain_max_sqft))} (column partial_share).",
                 )
             log.add(
-                project,
-                w.iid,
-                R.EXEMPTION_DRAINAGE,
-                book.cite["drainage_any_size_types"],
-                _O_CONDITIONAL if on_share else _O_ELIGIBLE,
-                float(w.counted),
-                f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_DRAINAGE,
+                citation=book.cite["drainage_any_size_types"],
+                outcome=_O_CONDITIONAL if on_share else _O_ELIGIBLE,
+                value=float(w.counted),
+                reason=f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
                 f"test of the drainage exemption; {why}",
-                (_V_DRAINAGE, *extra, _V_NOT_COMBINED),
-                {"incorporated": f.incorporated},
-                book.exemption_params["drainage"],
+                verify=(_V_DRAINAGE, *notes, _V_NOT_COMBINED),
+                inputs={"incorporated": f.incorporated},
+                parameters=book.exemption_params["drainage"],
             )
     if f.impact_kind in (ImpactKind.FILL, ImpactKind.UNKNOWN) and acres:
         limit = min(
@@ -1943,18 +1955,18 @@ def _exemption_candidates(
         if w.counted <= limit:
             w.exemptions.append(R.EXEMPTION_WILDLIFE_SPOIL)
             log.add(
-                project,
-                w.iid,
-                R.EXEMPTION_WILDLIFE_SPOIL,
-                book.cite["wildlife_spoil_max_percent"],
-                _O_ELIGIBLE,
-                float(w.counted),
-                f"A deposition of {fmt_sqft(float(w.counted))} is within "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_WILDLIFE_SPOIL,
+                citation=book.cite["wildlife_spoil_max_percent"],
+                outcome=_O_ELIGIBLE,
+                value=float(w.counted),
+                reason=f"A deposition of {fmt_sqft(float(w.counted))} is within "
                 f"{fmt_sqft(float(limit))} and passes the area test of the wildlife habitat "
                 f"spoil exemption, if the fill is spoil of a wildlife habitat project; {why}",
-                (_V_WILDLIFE, _V_NOT_COMBINED),
-                {"wetland_acres": acres},
-                book.exemption_params["wildlife_spoil"],
+                verify=(_V_WILDLIFE, _V_NOT_COMBINED),
+                inputs={"wetland_acres": acres},
+                parameters=book.exemption_params["wildlife_spoil"],
             )
 
 

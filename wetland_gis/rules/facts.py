@@ -64,7 +64,7 @@ _CLASS_WORDS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ImpactFacts:
     """The plain values the rules need about one impact (one drained or filled area).
 
@@ -153,7 +153,9 @@ class ImpactFacts:
 
     Examples
     --------
-    >>> f = ImpactFacts("A", 2, False, 0, 0, 9000, "greater_than_80_percent", False)
+    >>> f = ImpactFacts(impact_id="A", wetland_type=2, cedar_tamarack=False, sqft_setback=0,
+    ...                 sqft_protection=0, sqft_outside=9000,
+    ...                 pct_class="greater_than_80_percent", metro=False)
     >>> f.area_sqft
     9000.0
     """

@@ -72,8 +72,9 @@ class TraceLog:
     Examples
     --------
     >>> log = TraceLog()
-    >>> log.add("P", "", "de_minimis.project", "Minn. Stat. § 103G.2241, subd. 9", "exempt",
-    ...         None, "Every impact is de minimis; none needs a plan.")
+    >>> log.add(project="P", impact_id="", rule_id="de_minimis.project",
+    ...         citation="Minn. Stat. § 103G.2241, subd. 9", outcome="exempt", value=None,
+    ...         reason="Every impact is de minimis; none needs a plan.")
     >>> log.frame()["reason"].iloc[0]
     'Every impact is de minimis; none needs a plan.'
     """
@@ -110,6 +111,7 @@ class TraceLog:
 
     def add(
         self,
+        *,
         project: str,
         impact_id: str,
         rule_id: str,

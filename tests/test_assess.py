@@ -123,13 +123,17 @@ def test_mixed_polygon_is_held_to_its_most_restrictive_type(wright):
 
 def test_subd_9e_holds_the_whole_wright_project_to_the_setback_amount(wright):
     # W-5 lies in the shoreland building setback zone: subd. 9(e) forbids combining (a),
-    # (b) and (c) on a project, so W-3 (type 7, outside) is held to the (c) amount too
+    # (b) and (c) on a project. W-3 (type 7, outside, Wright is in the 11-county metro area,
+    # a less than 50 percent area) has no amount in its own zone (subd. 9(a)(3), (d)(2)):
+    # under the default no_amount_reading "own_zone" it keeps none (issue 18, section 3)
     row = wright.impacts.set_index("impact_id").loc["W-3"]
     assert row["wetland_type"] == "7"
     assert row["outcome"] == "replacement_required"
-    assert row["de_minimis_sqft"] == 20
+    assert row["de_minimis_sqft"] == 0
     steps = wright.trace[wright.trace["rule_id"] == "de_minimis.paragraph"]
     assert len(steps) == 1 and steps["citation"].iloc[0].endswith("subd. 9(e)")
+    reading = wright.trace[wright.trace["rule_id"] == "reading.no_amount_reading"]
+    assert len(reading) == 1 and reading["inputs"].iloc[0]["reading"] == "own_zone"
 
 
 def test_per_zone_reading_was_removed():

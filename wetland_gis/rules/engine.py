@@ -15,11 +15,13 @@ Per impact, then per project:
    excavation is regulated only in the permanently and semipermanently flooded areas of
    types 3, 4 and 5; a partial drain counts the partly drained area at the percentage
    of Minn. R. 8420.0522, subp. 2.
-2. ``public_waters_wetland`` — § 103G.005, subd. 19(b): no de minimis; replacement at the
-   ratios of § 103G.222, subd. 1(f), (g) "for a wetland or public waters wetland"; DNR
-   public waters work permit (§ 103G.245).
-3. ``calcareous_fen`` — § 103G.223: prohibited; ``exemption_standards`` — banked wetlands
-   and wetlands used for credit (Minn. R. 8420.0420, subp. 1).
+2. ``calcareous_fen`` — § 103G.223, first: prohibited whatever the impact kind.
+3. ``public_waters_wetland`` — § 103G.201 (the inventory), § 103G.005, subd. 15a (size,
+   the fallback), 19(b): no de minimis; replacement at the ratios of § 103G.222, subd. 1(f),
+   (g) "for a wetland or public waters wetland"; DNR public-waters-work permit (§ 103G.245,
+   subd. 1(2), 7) or § 103G.221 for a drain; ``public_waters_work`` — a fill below the OHWL
+   of a public water needs the permit too; ``exemption_standards`` — banked wetlands and
+   wetlands used for credit (Minn. R. 8420.0420, subp. 1).
 4. ``de_minimis.paragraph`` (subd. 9(e)), ``de_minimis.amount``, ``de_minimis.total``,
    ``de_minimis.cumulative`` (subd. 9(f), per landowner's portion of a wetland),
    ``de_minimis.project`` and ``de_minimis.impact``.
@@ -28,7 +30,12 @@ Per impact, then per project:
 6. ``replacement.ratio`` and ``replacement.credits`` — every impact of a project that is
    not de minimis (Minn. R. 8420.0420, subp. 1: "the entire amount of impact must be
    replaced").
-7. ``procedure.public_comment`` and ``procedure.sequencing``.
+7. ``procedure.public_comment`` and ``procedure.sequencing`` (WCA wetland area only,
+   § 103G.005, subd. 19(b)).
+8. ``reading.*`` — each open reading the answer used (:data:`READINGS`), with the other
+   reading's result beside it when it differs.
+
+Rule ids are defined once, in :mod:`wetland_gis.rules.registry`.
 """
 
 from __future__ import annotations

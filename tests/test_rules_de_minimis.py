@@ -1468,3 +1468,31 @@ def test_de_minimis_agrees_with_the_engine_but_in_the_documented_type_7_edge():
         assert any(f.wetland_type == 7 for f in project), project
         assert any(f.sqft_outside > 0 for f in project), project
     assert compared == 3_000 and differ < compared / 100
+
+
+@pytest.mark.parametrize(
+    ("sqft", "expected"),
+    [
+        pytest.param(400, "exempt", id="subd. 9(f)(3): 400 sq ft is within the floor whoever owns"),
+        pytest.param(
+            401,
+            "conditional",
+            id="subd. 9(f)(1): 401 sq ft, ownership unknown: exempt only if the owner owns it all",
+        ),
+        pytest.param(
+            10_001, "not_exempt", id="subd. 9(a)(1): 10,001 sq ft is over the amount anyway"
+        ),
+    ],
+)
+def test_unknown_ownership_is_conditional_as_in_the_engine(sqft, expected):
+    from wetland_gis.rules import Claims, decide_project
+
+    one = impact(sqft)
+    got = de_minimis([one], owns_entire_wetland=None, as_of=AS_OF)
+    assert got.project.outcome.value == expected
+    if expected == "conditional":
+        assert any("owns_whole_wetland" in v for v in got.project.verify)
+        assert got.by_impact["A"].outcome.value == "conditional"
+    unknown = impact(sqft, owns_whole_wetland=None, prior_sqft_since_1992=0.0)
+    engine = decide_project([unknown], Claims(), as_of=AS_OF).totals["de_minimis"]
+    assert engine == expected

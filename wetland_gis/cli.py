@@ -26,7 +26,7 @@ from typing import Any
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
-from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE
+from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.water_use import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--clause-reading",
         choices=CLAUSE_READINGS,
-        default=PER_CLAUSE,
+        default=ONE_CLAUSE,
         help="subd. 9(e): how the clauses of the one paragraph a project uses are "
         "totalled (docs/rules.md)",
     )
@@ -290,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--clause-reading",
         choices=CLAUSE_READINGS,
-        default=PER_CLAUSE,
+        default=ONE_CLAUSE,
         help="subd. 9(e): how the clauses of the one paragraph a project uses are totalled",
     )
     c.add_argument("--sites", help="candidate sites: each alternative is also sited")

@@ -38,6 +38,7 @@ from wetland_gis.errors import (
     OutputTruncationWarning,
 )
 from wetland_gis.io.checksums import file_sha256, shapefile_parts
+from wetland_gis.io.csv_cells import neutralise, write_csv
 
 __all__ = [
     "LayerRead",
@@ -598,7 +599,10 @@ def _write_shapefile(
     with fieldmap.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["full_name", "short_name", "values_truncated"])
-        writer.writerows((k, v, truncated.get(k, 0)) for k, v in mapping.items())
+        # the names are the user's: one beginning like a formula is quoted (csv_cells)
+        writer.writerows(
+            (neutralise(k), neutralise(v), truncated.get(k, 0)) for k, v in mapping.items()
+        )
     if truncated:
         warnings.warn(
             f"{path}: a shapefile text field holds at most {DBF_TEXT_BYTES} bytes; values of "
@@ -739,7 +743,7 @@ def write_frame(
             wkt = shapely.to_wkt(np.asarray(frame.geometry.values))
             frame = pd.DataFrame(frame.drop(columns=geometry))
             frame[WKT_COLUMN] = wkt
-        frame.to_csv(path, index=False, encoding="utf-8")
+        write_csv(frame, path)
         return [path]
     if ext == ".parquet":
         frame.to_parquet(path)

@@ -35,6 +35,8 @@ TEMPLATE_PAYLOADS = (
     "{{ request }}{% load static %}{% debug %}",  # Django
     "${7*7}#{7*7}<%= 7*7 %>",
     "50% of {} and %s%n%x",
+    "$x^$ $\\undefined{$",  # matplotlib mathtext (the static map of the PDF)
+    "$\\frac{a}{b}$",
 )
 """Jinja and Django template syntax, broken syntax and other engines' expressions."""
 

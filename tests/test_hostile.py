@@ -392,3 +392,105 @@ def test_a_csv_keeps_numbers_numbers_and_quotes_formulas(tmp_path) -> None:
     back = restore_frame(pd.read_csv(path))
     assert list(back.columns) == ["=id", "credits", "n"]
     assert back["credits"].tolist() == [-1.25, 0.0, 3.5]
+
+
+# --------------------------------------------------------------------------- in Chromium
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+# each popup and tooltip as Leaflet shows it (its HTML parsed in a detached element, so an
+# <img onerror> that escaped would fire), with the page's own text
+_SHOWN_TEXT = """() => {
+    const texts = [document.body.innerText];
+    const show = (content) => {
+        if (typeof content !== "string") { return; }
+        const div = document.createElement("div");
+        div.innerHTML = content;
+        texts.push(div.textContent);
+    };
+    for (const name of Object.keys(window)) {
+        const m = window[name];
+        if (!name.startsWith("map_") || !m || typeof m.eachLayer !== "function") { continue; }
+        m.eachLayer((layer) => {
+            if (layer.getPopup && layer.getPopup()) { show(layer.getPopup().getContent()); }
+            if (layer.getTooltip && layer.getTooltip()) { show(layer.getTooltip().getContent()); }
+        });
+    }
+    return texts;
+}"""
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _visit(chromium: Any, path: Path) -> tuple[list[str], list[str], list[str], Any]:
+    """Open ``path``; return the dialogs, the requests that left, the texts, and the page."""
+    context = chromium.new_context()
+    page = context.new_page()
+    dialogs: list[str] = []
+    left: list[str] = []
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(("file:", "data:", "about:")):
+            r.continue_()
+        else:
+            left.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(500)
+    texts = [t.replace("\r\n", "\n").replace("\r", "\n") for t in page.evaluate(_SHOWN_TEXT)]
+    return dialogs, left, texts, page
+
+
+def _shown(value: str) -> str:
+    """A value as a browser shows it in text (line ends normalised, ends trimmed)."""
+    return value.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd").strip()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["map.html", "report.html", "water_map.html"])
+def test_in_chromium_no_dialog_no_request_and_the_ids_as_text(
+    chromium: Any, run: dict[str, Any], name: str
+) -> None:
+    dialogs, left, texts, page = _visit(chromium, run["folder"] / name)
+    try:
+        assert dialogs == [] and left == []
+        everything = "\n".join(texts)
+        values = hostile.SHORT if name != "water_map.html" else hostile.SHORT[:8]
+        for value in values:
+            assert _shown(value).split("\n")[0] in everything, (name, value)
+        assert hostile.EVALUATED not in everything
+        if name == "map.html":  # a real click on the impact whose id is a template
+            page.locator(
+                f'path[data-wg-layer="impacts"][data-wg-id="{hostile.MATH}"]'
+            ).first.click()
+            popup = page.locator(".leaflet-popup-content")
+            popup.wait_for(timeout=5_000)
+            assert f"Impact {hostile.MATH}" in popup.inner_text()
+        assert dialogs == [] and left == []
+    finally:
+        page.context.close()
+
+
+def test_a_map_file_name_that_reads_as_a_script_url_is_linked_as_a_file() -> None:
+    import map_fixtures as fx
+
+    from wetland_gis.mapping import render_report
+
+    page = render_report(fx.summary(), fx.impacts(), map_href="javascript:alert(1)")
+    assert 'href="javascript:' not in page
+    assert 'href="./javascript%3Aalert%281%29"' in page
+    assert "javascript:alert(1)" in page  # the name itself is still shown

@@ -22,6 +22,8 @@ from typing import Any
 import geopandas as gpd
 import numpy as np
 import pandas as pd
+from hostile import ALL as HOSTILE_TEXT
+from hostile import TEMPLATE_PAYLOADS
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from shapely.geometry import (
@@ -34,9 +36,6 @@ from shapely.geometry import (
 )
 
 from wetland_gis.parameters import default_parameters
-
-from hostile import ALL as HOSTILE_TEXT
-from hostile import TEMPLATE_PAYLOADS
 
 LONG = os.environ.get("WETLAND_GIS_FUZZ", "").strip().lower() in {"1", "long", "yes", "true"}
 _COMMON = dict(

@@ -76,7 +76,9 @@ def _hostile_banks() -> pd.DataFrame:
     banks = pd.read_csv(DATA / "synthetic_bank_credits.csv", dtype={"account": str})
     n = len(banks)
     banks["bank_name"] = [hostile.SHORT[-1 - i] for i in range(n)]
-    banks["account"] = [hostile.CSV_PAYLOADS[i % len(hostile.CSV_PAYLOADS)] + f" {i}" for i in range(n)]
+    banks["account"] = [
+        hostile.CSV_PAYLOADS[i % len(hostile.CSV_PAYLOADS)] + f" {i}" for i in range(n)
+    ]
     return banks
 
 
@@ -249,15 +251,17 @@ def test_the_geopackages_open_and_keep_the_values(run: dict[str, Any]) -> None:
     impacts = pyogrio.read_dataframe(folder / "assessed.gpkg", layer="impacts")
     assert set(impacts["impact_id"]) == set(hostile.ALL)
     assert set(impacts["project"]) == {PROJECT}
-    for path in (folder / "assessed.gpkg", folder / "siting" / "siting.gpkg", folder / "water.gpkg"):
+    for path in (
+        folder / "assessed.gpkg",
+        folder / "siting" / "siting.gpkg",
+        folder / "water.gpkg",
+    ):
         with sqlite3.connect(path) as db:
             assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
             names = [r[0] for r in db.execute("SELECT table_name FROM gpkg_contents")]
             assert all(n.isidentifier() for n in names), names
             styles = []
-            if db.execute(
-                "SELECT 1 FROM sqlite_master WHERE name = 'layer_styles'"
-            ).fetchone():
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'layer_styles'").fetchone():
                 styles = db.execute("SELECT styleQML, styleSLD FROM layer_styles").fetchall()
         for qml, sld in styles:
             for doc in (qml, sld):
@@ -381,13 +385,13 @@ def test_owasp_csv_rule(cell: Any, written: Any) -> None:
 
 def test_a_csv_keeps_numbers_numbers_and_quotes_formulas(tmp_path) -> None:
     frame = pd.DataFrame(
-        {"=id": ["=HYPERLINK(\"x\")", "-5", "ok"], "credits": [-1.25, 0.0, 3.5], "n": [-2, 0, 1]}
+        {"=id": ['=HYPERLINK("x")', "-5", "ok"], "credits": [-1.25, 0.0, 3.5], "n": [-2, 0, 1]}
     )
     path = write_csv(frame, tmp_path / "t.csv")
     with path.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     assert rows[0] == ["'=id", "credits", "n"]
-    assert rows[1] == ["'=HYPERLINK(\"x\")", "-1.25", "-2"]
+    assert rows[1] == ['\'=HYPERLINK("x")', "-1.25", "-2"]
     assert rows[2] == ["-5", "0.0", "0"]
     back = restore_frame(pd.read_csv(path))
     assert list(back.columns) == ["=id", "credits", "n"]

@@ -289,7 +289,7 @@ _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e
 
 
 def _printable(text: Any) -> str:
-    """Return ``text`` for the terminal: each control character as its escape (``\\x1b``)."""
+    r"""Return ``text`` for the terminal: each control character as its escape (``\x1b``)."""
     return _UNPRINTABLE.sub(lambda m: repr(m.group(0))[1:-1], str(text))
 
 

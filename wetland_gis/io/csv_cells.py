@@ -42,7 +42,7 @@ _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def neutralise(value: Any) -> Any:
-    """Return a cell value a spreadsheet shows as text, never runs as a formula.
+    r"""Return a cell value a spreadsheet shows as text, never runs as a formula.
 
     Parameters
     ----------
@@ -58,7 +58,7 @@ def neutralise(value: Any) -> Any:
     Examples
     --------
     >>> neutralise('=HYPERLINK("http://x.test","click")')
-    '\\'=HYPERLINK("http://x.test","click")'
+    '\'=HYPERLINK("http://x.test","click")'
     >>> neutralise("@SUM(A1)"), neutralise("-5"), neutralise(-5), neutralise("W-1")
     ("'@SUM(A1)", '-5', -5, 'W-1')
     >>> neutralise("'=1+1")  # a quote already there gets one more (undone by restore)
@@ -95,7 +95,7 @@ def _hits(series: pd.Series, pattern: re.Pattern[str]) -> pd.Series:
 def _text_columns(frame: pd.DataFrame) -> Iterable[Any]:
     for column in frame.columns:
         dtype = frame[column].dtype
-        if dtype == object or isinstance(dtype, pd.StringDtype):
+        if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype):
             yield column
 
 

@@ -93,10 +93,10 @@ _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def inert_json(value: Any, **kwargs: Any) -> str:
-    """Return :func:`json.dumps` of ``value`` with ``{``, ``}`` and ``%`` of strings escaped.
+    r"""Return :func:`json.dumps` of ``value`` with ``{``, ``}`` and ``%`` of strings escaped.
 
-    Inside every string (keys and values) ``{``, ``}`` and ``%`` are written ``\\u007b``,
-    ``\\u007d`` and ``\\u0025``: the same JSON (a browser or :func:`json.loads` reads the
+    Inside every string (keys and values) ``{``, ``}`` and ``%`` are written ``\u007b``,
+    ``\u007d`` and ``\u0025``: the same JSON (a browser or :func:`json.loads` reads the
     same text), in which no template engine finds a delimiter (``{{``, ``{%``, ``{#``).
     folium and branca compile the script of each map element as a Jinja template again,
     so a value such as ``{{ 7*7 }}`` in a feature property would otherwise be run.
@@ -118,7 +118,7 @@ def inert_json(value: Any, **kwargs: Any) -> str:
     Examples
     --------
     >>> inert_json({"wg_id": "{{ 7*7 }} 50%"})
-    '{"wg_id": "\\\\u007b\\\\u007b 7*7 \\\\u007d\\\\u007d 50\\\\u0025"}'
+    '{"wg_id": "\\u007b\\u007b 7*7 \\u007d\\u007d 50\\u0025"}'
     >>> json.loads(inert_json({"wg_id": "{{ 7*7 }}"}))["wg_id"]
     '{{ 7*7 }}'
     """
@@ -154,7 +154,8 @@ def inert_tojson(root: Any) -> None:
             env.policies["json.dumps_function"] = inert_json
         stack.extend(getattr(element, "_children", {}).values())
         stack.extend(
-            part for part in (getattr(element, n, None) for n in ("header", "html", "script"))
+            part
+            for part in (getattr(element, n, None) for n in ("header", "html", "script"))
             if part is not None and hasattr(part, "_children")
         )
 

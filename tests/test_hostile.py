@@ -328,24 +328,24 @@ def test_explore_and_report_run_nothing(assessment: Any, tmp_path, monkeypatch) 
     assert hostile.EVALUATED not in (tmp_path / "r.html").read_text("utf-8")
 
 
-def test_a_nul_in_an_id_is_recorded_or_refused_never_a_crash(tmp_path, monkeypatch) -> None:
-    """GeoParquet holds a NUL; a GeoPackage may not: the run says so or keeps it."""
+def test_a_nul_in_an_id_is_replaced_and_said_never_cut_silently(tmp_path, monkeypatch, capsys):
+    """GeoParquet holds a NUL; GDAL would cut the text there: U+FFFD and a warning instead."""
     monkeypatch.chdir(tmp_path)
     impacts = _hostile_impacts().iloc[:2].copy()
     impacts.loc[0, "impact_id"] = hostile.NUL
     impacts.to_parquet(tmp_path / "nul.parquet")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", WetlandGISWarning)
-        code = main(
-            [
-                "assess", str(tmp_path / "nul.parquet"), "--context", str(CONTEXT),
-                "--out", str(tmp_path / "a.gpkg"), "--as-of", "2024-05-01", "--quiet",
-            ]
-        )  # fmt: skip
-    assert code in (0, 2)
-    if code == 0:
-        ids = pyogrio.read_dataframe(tmp_path / "a.gpkg", layer="impacts")["impact_id"]
-        assert len(ids) == 2 and ids.notna().all()
+    code = main(
+        [
+            "assess", str(tmp_path / "nul.parquet"), "--context", str(CONTEXT),
+            "--out", str(tmp_path / "a.gpkg"), "--as-of", "2024-05-01", "--quiet",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    ids = pyogrio.read_dataframe(tmp_path / "a.gpkg", layer="impacts")["impact_id"]
+    assert hostile.NUL.replace("\x00", "\ufffd") in set(ids)
+    err = capsys.readouterr().err
+    assert "layer 'impacts': this format cannot hold a NUL" in err and "impact_id (1 rows)" in err
+    assert ".wetland-gis-tmp" not in err  # the file's name, not the staging folder
 
 
 # --------------------------------------------------------------------------- unit rules

@@ -535,6 +535,38 @@ def _storable(gdf: pd.DataFrame, *, keep_lists: bool = False) -> pd.DataFrame:
     return frame
 
 
+NUL_REPLACEMENT = "\ufffd"
+"""What a NUL character of a text value becomes in a GeoPackage, shapefile or GeoJSON."""
+
+
+def _replace_nul(frame: pd.DataFrame, where: str) -> None:
+    r"""Replace each NUL of a text cell by U+FFFD, in place, and warn naming the columns.
+
+    GDAL writes text as C strings: a value ``"a\x00b"`` would be cut to ``"a"`` silently.
+    """
+    replaced = {}
+    for column in frame.columns:
+        series = frame[column]
+        if not (
+            pd.api.types.is_object_dtype(series.dtype) or isinstance(series.dtype, pd.StringDtype)
+        ):
+            continue
+        try:
+            hit = series.str.contains("\x00", regex=False, na=False).astype(bool)
+        except AttributeError:  # an object column that holds no text
+            continue
+        if hit.any():
+            frame.loc[hit, column] = series[hit].str.replace("\x00", NUL_REPLACEMENT, regex=False)
+            replaced[str(column)] = int(hit.sum())
+    if replaced:
+        warnings.warn(
+            f"{where}: this format cannot hold a NUL character in text; it was replaced by "
+            f"U+FFFD in " + ", ".join(f"{k} ({n} rows)" for k, n in replaced.items()),
+            OutputTruncationWarning,
+            stacklevel=4,
+        )
+
+
 def _usable_fid(series: pd.Series) -> bool:
     """Return True when a "fid" column can serve as the GeoPackage feature id."""
     return (
@@ -730,6 +762,8 @@ def write_frame(
         raise OutputError(f"cannot write {path}: a GeoDataFrame with a geometry is expected")
     path.parent.mkdir(parents=True, exist_ok=True)
     frame = _storable(gdf)
+    if ext in (".gpkg", ".shp", ".geojson"):  # written by GDAL, which cuts text at a NUL
+        _replace_nul(frame, path.name if layer is None else f"{path.name}, layer {layer!r}")
     declared = {}
     if spatial and geometry_type:
         declared = {

@@ -262,6 +262,8 @@ def test_the_geopackages_open_and_keep_the_values(run: dict[str, Any]) -> None:
             styles = []
             if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'layer_styles'").fetchone():
                 styles = db.execute("SELECT styleQML, styleSLD FROM layer_styles").fetchall()
+        if path.name == "assessed.gpkg":
+            assert styles, "the impacts layer has its QGIS style"
         for qml, sld in styles:
             for doc in (qml, sld):
                 if doc:
@@ -516,3 +518,16 @@ def test_a_map_file_name_that_reads_as_a_script_url_is_linked_as_a_file() -> Non
     assert 'href="javascript:' not in page
     assert 'href="./javascript%3Aalert%281%29"' in page
     assert "javascript:alert(1)" in page  # the name itself is still shown
+
+
+@pytest.mark.parametrize("value", hostile.SHORT, ids=range(len(hostile.SHORT)))
+def test_a_qgis_style_holds_any_text_as_xml_text(value: str) -> None:
+    from wetland_gis.io.qgis_styles import Category, LayerStyle, qml, sld
+
+    text = value.replace("\x00", "")
+    xml_safe = "".join(c for c in text if c in "\t\n\r" or ord(c) >= 0x20)  # XML 1.0 chars
+    style = LayerStyle("outcome", (Category(xml_safe, xml_safe, "#123456"),), "fill", "impact_id")
+    for doc in (qml(style), sld(style, xml_safe or "impacts")):
+        root = ET.fromstring(doc)
+        as_text = xml_safe.replace("\r\n", "\n").replace("\r", "\n")  # XML's line ends
+        assert any(e.get("label") == xml_safe or e.text == as_text for e in root.iter())

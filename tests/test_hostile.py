@@ -531,3 +531,18 @@ def test_a_qgis_style_holds_any_text_as_xml_text(value: str) -> None:
         root = ET.fromstring(doc)
         as_text = xml_safe.replace("\r\n", "\n").replace("\r", "\n")  # XML's line ends
         assert any(e.get("label") == xml_safe or e.text == as_text for e in root.iter())
+
+
+def test_a_value_in_a_message_cannot_drive_the_terminal(capsys) -> None:
+    from wetland_gis.cli import run_guarded
+    from wetland_gis.errors import InputError
+
+    value = "C-1\x1b[2J\x1b]0;owned\x07 \u202etxt.exe"
+
+    def fail() -> None:
+        raise InputError(f"impacts.gpkg, row 1: impact_id {value} is repeated")
+
+    assert run_guarded("assess", fail) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err
+    assert "C-1\\x1b[2J\\x1b]0;owned\\x07 \\u202etxt.exe" in err

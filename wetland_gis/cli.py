@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import re
 import sys
 import tempfile
 import traceback
@@ -317,8 +318,18 @@ def _save_traceback(command: str) -> Path | None:
     return path
 
 
+# control characters (an ANSI escape could recolour or rewrite the terminal) and the bidi
+# controls (U+202E shows "exe.txt" as "txt.exe"): a value in a message shows as its escape
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _printable(text: Any) -> str:
+    r"""Return ``text`` for the terminal: each control character as its escape (``\x1b``)."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group(0))[1:-1], str(text))
+
+
 def _one_line(text: Any) -> str:
-    return " ".join(str(text).split())
+    return _printable(" ".join(str(text).split()))
 
 
 def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -> int:
@@ -372,12 +383,12 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
             return EXIT_CODES["internal_error"]
     for w in caught:
         if issubclass(w.category, WetlandGISWarning):
-            print(f"warning: {w.message}", file=sys.stderr)
+            print(f"warning: {_printable(w.message)}", file=sys.stderr)
     for path in result.written:
-        print(Path(path))
+        print(_printable(Path(path)))
     tally = result.tally
     for line in tally.lines():
-        print(f"{prefix}: {line}", file=sys.stderr)
+        print(f"{prefix}: {_printable(line)}", file=sys.stderr)
     if strict and tally.not_assessed_rows:
         print(
             f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3",

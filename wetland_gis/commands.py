@@ -24,6 +24,7 @@ from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, load_context
 from wetland_gis.errors import InputError, ParameterError
 from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
+from wetland_gis.io.csv_cells import restore_frame
 from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.labels import label as value_label
@@ -251,7 +252,8 @@ def _read_csv(path: Path) -> pd.DataFrame | None:
     if not path.exists():
         return None
     try:
-        return pd.read_csv(path)
+        # the cells as written: write_csv quoted those that begin like a formula
+        return restore_frame(pd.read_csv(path))
     except pd.errors.EmptyDataError:
         return pd.DataFrame()
     except (pd.errors.ParserError, UnicodeDecodeError) as err:

@@ -42,6 +42,7 @@ from wetland_gis.assess import (
 )
 from wetland_gis.context import Context, as_context
 from wetland_gis.errors import InputError, MissingExtraError
+from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -466,12 +467,8 @@ def stream_assess(
                         )
                         writers[name] = pq.ParquetWriter(staged[name], schemas[name])
                     writers[name].write_table(_conform(table, schemas[name], pa))
-                res["projects"].to_csv(
-                    staged["projects"], mode="w" if i == 0 else "a", header=i == 0, index=False
-                )
-                res["summary"].to_csv(
-                    staged["summary"], mode="w" if i == 0 else "a", header=i == 0, index=False
-                )
+                for name in ("projects", "summary"):  # cells quoted as csv_cells says
+                    write_csv(res[name], staged[name], mode="w" if i == 0 else "a", header=i == 0)
                 if state["manifest"] is None:
                     state["manifest"] = res["manifest"]
                 else:

@@ -129,6 +129,11 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
                 "screen", folder / "impacts.gpkg", "--context", CONTEXT,
                 "--out", folder / "screened.parquet", "--as-of", "2024-05-01",
             ],
+            "compare": [
+                "compare", folder / "impacts.gpkg", "no-build", "--name", PROJECT,
+                "--name", "no-build", "--context", CONTEXT, "--as-of", "2024-05-01",
+                "--out", folder / "compare",
+            ],
         }  # fmt: skip
         codes = {}
         with warnings.catch_warnings():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import geopandas as gpd
 import numpy as np
@@ -317,11 +317,13 @@ def static_map(
     # frame holds, and label only what falls inside the final limits
     half = max(maxx - minx, maxy - miny)
     cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
-    view = (cx - half, cy - half, cx + half, cy + half)
+    view = (float(cx - half), float(cy - half), float(cx + half), float(cy + half))
     labels: list[_Label] = []
 
     def clip(frame: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
-        return frame.cx[view[0] : view[2], view[1] : view[3]]
+        from shapely.geometry import box
+
+        return frame.iloc[np.sort(frame.sindex.query(box(*view)))]  # bounding boxes meeting view
 
     for key, spec in CONTEXT_LAYERS.items():
         layer = (context or {}).get(key)
@@ -530,7 +532,7 @@ def static_map(
     fig.tight_layout()
     _fit_to_axes(ax, (minx, maxx, miny, maxy))
     fig.canvas.draw()  # the final limits and the axes box
-    renderer = fig.canvas.get_renderer()
+    renderer = cast(Any, fig.canvas).get_renderer()  # Agg canvas
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
     labels = [lab for lab in labels if xlim[0] <= lab.x <= xlim[1] and ylim[0] <= lab.y <= ylim[1]]
     obstacles = [

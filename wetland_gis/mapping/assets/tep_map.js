@@ -69,10 +69,34 @@ var wetlandGis = (function () {
             set(!small());
             L.DomEvent.on(toggle, "click", function () {
                 set(L.DomUtil.hasClass(box, "wg-collapsed"));
+                clearOfLegend();
             });
             L.DomEvent.disableClickPropagation(box);
             L.DomEvent.disableScrollPropagation(box);
             return box;
+        };
+        // A permanent label that runs under the open legend is set on the left of its
+        // feature instead (a bank's long label on the right of the view, issue 21).
+        var clearOfLegend = function () {
+            var box = map.getContainer().querySelector(".wg-legend-box");
+            var open = box && !L.DomUtil.hasClass(box, "wg-collapsed");
+            var lb = open ? box.getBoundingClientRect() : null;
+            map.eachLayer(function (layer) {
+                var t = layer.getTooltip ? layer.getTooltip() : null;
+                if (!t || !t.options.permanent || !t.getElement || !t.getElement()) { return; }
+                if (!t.wgRight) { t.wgRight = {direction: t.options.direction, offset: t.options.offset}; }
+                t.options.direction = t.wgRight.direction;
+                t.options.offset = t.wgRight.offset;
+                t.update();
+                if (!lb) { return; }
+                var r = t.getElement().getBoundingClientRect();
+                if (r.right > lb.left && r.left < lb.right && r.bottom > lb.top && r.top < lb.bottom) {
+                    var dx = L.point(t.wgRight.offset || [0, 0]).x;
+                    t.options.direction = "left";
+                    t.options.offset = [-Math.abs(dx), 0];
+                    t.update();
+                }
+            });
         };
         legend.addTo(map);
 
@@ -90,6 +114,8 @@ var wetlandGis = (function () {
         };
         map.on("zoomend", labels);
         labels();
+        map.on("moveend", clearOfLegend);
+        clearOfLegend();
         map.wgFit = function () { if (fit) { fitView(fit); } };
         map.wgAllOptions = function () { if (all) { fitView(all); } };
         if (all) {

@@ -388,7 +388,9 @@ def _answers(
             lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
             parts.append(f"{lead}{_plural(len(own), 'impact')} ({outcome_text})")
             if replace > 0:
-                parts.append(f"{_acres(replace)} acres of replacement required")
+                # credits are acres of replacement wetland (impact acres x ratio); the plan's
+                # "impact acres" column is the wetland impacted, before the ratio
+                parts.append(f"{_acres(replace)} acres of replacement wetland (credits) required")
                 plan = per_project.get(project)
                 if plan:
                     how = []

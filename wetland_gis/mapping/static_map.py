@@ -240,6 +240,7 @@ def static_map(
     context: Mapping[str, gpd.GeoDataFrame] | None = None,
     title: str | None = None,
     figsize: tuple[float, float] = (7.5, 7.6),
+    label_limit: int | None = None,
 ) -> Figure:
     """Draw the project map with matplotlib; return the figure.
 
@@ -257,6 +258,10 @@ def static_map(
         Heading above the map.
     figsize : tuple of float
         Figure size in inches.
+    label_limit : int, optional
+        With more impacts than this, impacts are drawn without their id labels (a note
+        says where the ids are); default
+        :data:`~wetland_gis.mapping.report.LARGE_PROJECT_IMPACTS`.
 
     Returns
     -------
@@ -445,6 +450,23 @@ def static_map(
             pts = part.geometry.representative_point()
             ax.scatter(pts.x, pts.y, s=34, c=color, edgecolors="#222222", linewidths=0.8, zorder=8)
         pts = imp.geometry.representative_point()
+        from .report import LARGE_PROJECT_IMPACTS
+
+        limit = LARGE_PROJECT_IMPACTS if label_limit is None else label_limit
+        if len(imp) > limit:  # thousands of ids would be one unreadable block
+            pts = pts.iloc[:0]
+            ax.text(
+                0.01,
+                0.99,
+                f"{len(imp):,} impacts: ids in the impacts table and layer",
+                transform=ax.transAxes,
+                ha="left",
+                va="top",
+                fontsize=7,
+                color="#222222",
+                zorder=10,
+                bbox=_LABEL_BOX,
+            )
         impact_labels = [
             _Label(
                 x,
@@ -460,7 +482,7 @@ def static_map(
                 required=True,
                 preferred=(5.0, 4.0),
             )
-            for x, y, text in zip(pts.x, pts.y, impact_ids(imp), strict=True)
+            for x, y, text in zip(pts.x, pts.y, impact_ids(imp).loc[pts.index], strict=True)
         ]
         labels = impact_labels + sorted(labels, key=lambda lab: not lab.required)
     impact_handles = [

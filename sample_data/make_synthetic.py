@@ -985,6 +985,11 @@ DESCRIPTIONS = {
 }
 
 
+#: GeoPackage version of the sample files, as the outputs (``GPKG_VERSION`` of
+#: ``wetland_gis.io.qgis_styles``): GDAL 3.8+ writes 1.4, which QGIS 3.22 / GDAL 3.6 warn about.
+GPKG_VERSION = "1.2"
+
+
 def _write_gpkg(
     gdf: gpd.GeoDataFrame, path: Path, layer: str, description: str | None = None
 ) -> None:
@@ -993,6 +998,7 @@ def _write_gpkg(
         path,
         layer=layer,
         driver="GPKG",
+        dataset_options={} if path.exists() else {"VERSION": GPKG_VERSION},
         layer_options={
             "DESCRIPTION": f"{description or DESCRIPTIONS[layer]} {WARNING}",
             "IDENTIFIER": f"synthetic {layer}",

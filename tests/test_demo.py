@@ -108,3 +108,45 @@ def test_demo_map_opens_offline_and_shows_every_impact(outputs):
         assert "Minn. Stat. § 103G.2241, subd. 9(c)" in popup.inner_text()
         browser.close()
     assert errors == [] and blocked == []
+
+
+def test_summary_table_rounds_acres_and_credits_alike_and_says_nothing_unmet():
+    """The demo printed `unmet_ac None` and 1.4964 beside 1.50 (issue 21)."""
+    rows = [
+        {
+            "project": "Wright metro sample",
+            "features": 7,
+            "total": "0.86 ac",
+            "replace_ac": round(1.49643, 2),
+            "allocated": 1.4964,
+            "cost_usd": 20717.0,
+            "unmet_ac": 0.0,
+        }
+    ]
+    text = demo.summary_table(rows)
+    line = text.splitlines()[1].split()
+    assert line[-4:] == ["1.50", "1.50", "20,717", "0.00"]
+    assert "None" not in text and "1.4964" not in text
+
+
+def test_water_use_tally_has_no_replacement_line():
+    from wetland_gis.commands import tally_impacts
+
+    points = pd.DataFrame(
+        {"status": ["assessed", "assessed"], "outcome": ["permit_required", "verify"]}
+    )
+    lines = tally_impacts(points, "water-use").lines()
+    assert not any("replacement" in line for line in lines)
+    impacts = points.assign(replace_acres=[0.5, 0.25])
+    assert "replacement required: 0.7500 ac" in tally_impacts(impacts, "assess").lines()
+
+
+def test_progress_bar_ends_its_line_before_the_tally(capsys):
+    """A bar written to a log or pipe ran into the tally line printed after it."""
+    from wetland_gis.partitioned import _progress
+
+    bar = _progress(3, "assess", True)
+    bar.update(3)
+    bar.close()
+    err = capsys.readouterr().err
+    assert "3/3" in err and err.endswith("\n")

@@ -815,6 +815,8 @@ def test_a_geopackage_with_a_write_ahead_log_is_folded_in_first(tmp_path, impact
     assert Path(f"{path}-wal").stat().st_size > 0
     write_layer(impacts, path, layer="impacts")  # the edit lived only in the -wal file
     con.close()
-    assert sorted(list_layers(path)) == ["impacts", "notes", "qgis_edits"]
+    # the unregistered table is kept; GDAL lists it only while no attribute table is
+    # registered in gpkg_contents, and the layers' QGIS style table (layer_styles) is one
+    assert {"impacts", "notes"} <= set(list_layers(path))
     with sqlite3.connect(path) as check:
         assert check.execute("SELECT note FROM qgis_edits").fetchall() == [("edited in QGIS",)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -19,7 +20,7 @@ import map_fixtures as fx
 import pytest
 
 from wetland_gis.io.layers import write_layer
-from wetland_gis.io.qgis_styles import GPKG_VERSION, styled_layers
+from wetland_gis.io.qgis_styles import GPKG_VERSION, NULL_COLOR, styled_layers
 from wetland_gis.mapping.symbology import OUTCOME_COLORS
 
 SYSTEM_PYTHON = Path("/usr/bin/python3")
@@ -154,7 +155,9 @@ def test_qgis_opens_every_layer_styled(outputs) -> None:
     assert impacts["attr"] == "outcome"
     assert impacts["labels"] is True
     colours = {value: color for value, _, color in impacts["categories"]}
+    null = colours.pop("")  # the NULL (not assessed) category, drawn in grey
     assert colours == {k: v.lower() for k, v in OUTCOME_COLORS.items()}
+    assert null == NULL_COLOR.lower()
     assert "De minimis exempt" in [label for _, label, _ in impacts["categories"]]
     assert "Minn. Stat. ch. 103G" in impacts["abstract"]  # the layer description
     assert result["shoreland_zones"]["attr"] == "zone"
@@ -190,3 +193,173 @@ def test_qgis_opens_the_demo_outputs(tmp_path) -> None:
     assert result["impacts"]["renderer"] == "categorizedSymbol"
     assert result["impacts"]["attr"] == "outcome"
     assert result["sites"]["valid"] and result["sites"]["crs"] == "EPSG:26915"
+
+
+RENDER_PROBE = r"""
+import json, sys
+from qgis.core import QgsApplication, QgsVectorLayer, QgsRenderContext
+app = QgsApplication([], False)
+app.initQgis()
+out = []
+for path, layer in json.loads(sys.argv[1]):
+    vl = QgsVectorLayer(f"{path}|layername={layer}", layer, "ogr")
+    r = vl.renderer()
+    unrendered = 0
+    if r is not None and vl.isSpatial():
+        ctx = QgsRenderContext()
+        r.startRender(ctx, vl.fields())
+        unrendered = sum(1 for f in vl.getFeatures() if not r.willRenderFeature(f, ctx))
+        r.stopRender(ctx)
+    fields = [f.name() for f in vl.fields() if f.name() != "fid"]
+    no_alias = [n for n in fields if not vl.attributeAlias(vl.fields().indexOf(n))]
+    hidden = [
+        n for n in fields
+        if vl.editorWidgetSetup(vl.fields().indexOf(n)).type() == "Hidden"
+    ]
+    out.append({
+        "layer": layer, "valid": vl.isValid(), "count": vl.featureCount(),
+        "unrendered": unrendered, "fields": len(fields), "no_alias": no_alias,
+        "hidden": hidden, "abstract": vl.metadata().abstract(),
+        "alias": {n: vl.attributeAlias(vl.fields().indexOf(n)) for n in fields},
+    })
+print("RESULT" + json.dumps(out), flush=True)
+app.exitQgis()
+"""
+
+
+def _probe_render(layers: list[tuple[Path, str]]) -> dict[str, dict]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    done = subprocess.run(
+        [str(SYSTEM_PYTHON), "-c", RENDER_PROBE, json.dumps([[str(p), n] for p, n in layers])],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
+    assert line is not None, done.stderr[-2000:]
+    return {f"{r['layer']}": r for r in json.loads(line[len("RESULT") :])}
+
+
+@pytest.fixture(scope="module")
+def demo_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The sample projects' GeoPackages: assess and site, screen and water-use."""
+    import warnings
+
+    from wetland_gis.commands import run_assess, run_site, run_water_use
+    from wetland_gis.demo import WATER_USE_AQUIFER, WATER_USE_SAMPLE, run_screen_demo
+
+    root = Path(__file__).resolve().parents[1]
+    sample = root / "sample_data"
+    folder = tmp_path_factory.mktemp("qgis_demo")
+    project = sample / "projects" / "crow_wing"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assessment, _ = run_assess(
+            project / "impacts.gpkg",
+            folder / "assessed.gpkg",
+            context=sample / "synthetic_context.gpkg",
+            as_of="2024-05-01",
+        )
+        run_site(
+            folder / "assessed.gpkg",
+            folder / "siting",
+            sites=project / "candidate_sites.gpkg",
+            banks=sample / "synthetic_bank_credits.csv",
+            context=assessment.context,
+            as_of="2024-05-01",
+        )
+        run_water_use(
+            root / WATER_USE_SAMPLE,
+            folder / "water_use.gpkg",
+            as_of="2026-06-01",
+            aquifer=root / WATER_USE_AQUIFER,
+        )
+        screened = run_screen_demo(root, folder)
+    gpkg = next(p for p in screened["files"] if Path(p).suffix == ".gpkg")
+    return {
+        "assessed": folder / "assessed.gpkg",
+        "siting": folder / "siting" / "siting.gpkg",
+        "water_use": folder / "water_use.gpkg",
+        "screen": Path(gpkg),
+    }
+
+
+@pytest.mark.slow
+def test_qgis_renders_every_feature_and_names_every_field(demo_outputs) -> None:
+    """Every feature is drawn (NULL categories included); every field has an alias."""
+    _require_qgis()
+    layers = [
+        (demo_outputs["assessed"], "impacts"),
+        (demo_outputs["assessed"], "decisions"),
+        (demo_outputs["siting"], "sites"),
+        (demo_outputs["siting"], "banks"),
+        (demo_outputs["water_use"], "appropriations"),
+        (demo_outputs["water_use"], "fees"),
+        (demo_outputs["screen"], "wetlands"),
+    ]
+    result = _probe_render(layers)
+    for name, _ in [(n, p) for p, n in layers]:
+        layer = result[name]
+        assert layer["valid"] and layer["count"] > 0, name
+        assert layer["unrendered"] == 0, f"{name}: {layer['unrendered']} features not drawn"
+        assert layer["fields"] > 0 and layer["no_alias"] == [], (name, layer["no_alias"])
+        assert "written by wetland_gis." not in layer["abstract"], name  # not the generic one
+        assert "wetland_gis" in layer["abstract"], name
+    assert result["wetlands"]["count"] == 1556  # the 676 not assessed are drawn as well
+    assert "wg_row" in result["impacts"]["hidden"] and "outcome" not in result["impacts"]["hidden"]
+    assert result["impacts"]["alias"]["replace_acres"] == "Replacement required (wetland acres)"
+    assert "inputs" in result["decisions"]["hidden"]
+
+
+def test_the_water_use_style_lists_only_water_use_outcomes(tmp_path) -> None:
+    from wetland_gis.labels import label
+    from wetland_gis.water_use import OUTCOME_COLORS as WATER_COLORS
+
+    points = fx.impacts().dropna(subset=["geometry"]).copy()
+    points = points.set_geometry(points.geometry.centroid)[["geometry"]]
+    points["permit_id"] = [f"P-{i}" for i in range(len(points))]
+    points["outcome"] = ["permit_required"] * (len(points) - 1) + [None]
+    path = tmp_path / "water.gpkg"
+    write_layer(points, path, layer="appropriations")
+    style = styled_layers(path)["appropriations"]["qml"]
+    values = re.findall(r'<category render="true" value="([^"]*)" label="([^"]*)"', style)
+    assert {v for v, _ in values} == set(WATER_COLORS) | {""}
+    assert not {v for v, _ in values} & (set(OUTCOME_COLORS) - set(WATER_COLORS))
+    for value, text in values:
+        if value:
+            assert text == label(value) and text[0].isupper(), value
+
+
+#: The section of docs/data_schema.md documenting each layer of field_aliases.csv.
+SCHEMA_SECTIONS = {
+    "impacts": "## Classified impacts (output of `assess`)",
+    "decisions": "### The `decisions` table (trace of every rule step)",
+}
+
+
+def _documented(section: str) -> set[str]:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "data_schema.md").read_text("utf-8")
+    body = text.split(section, 1)[1]
+    body = re.split(r"\n#{2,3} ", body, maxsplit=1)[0]
+    names: set[str] = set()
+    for line in body.splitlines():
+        if line.startswith("| `"):
+            names |= set(re.findall(r"`([A-Za-z_0-9]+)`", line.split("|")[1]))
+    return names
+
+
+@pytest.mark.parametrize("layer", sorted(SCHEMA_SECTIONS))
+def test_field_aliases_are_in_step_with_the_data_schema(layer: str) -> None:
+    """wetland_gis/data/field_aliases.csv and docs/data_schema.md name the same columns."""
+    import csv
+
+    path = Path(__file__).resolve().parents[1] / "wetland_gis" / "data" / "field_aliases.csv"
+    with path.open(encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["layer"] == layer]
+    aliased = {r["column"] for r in rows}
+    documented = _documented(SCHEMA_SECTIONS[layer])
+    assert documented - aliased == set(), "documented columns without an alias"
+    assert aliased - documented == set(), "aliased columns missing from docs/data_schema.md"
+    assert all(r["alias"].strip() and r["technical"] in ("yes", "no") for r in rows)

@@ -141,7 +141,7 @@ def test_report_opens_with_the_answer_per_project(report: str) -> None:
     assert first == "The answer"
     answer = html.unescape(re.sub(r"<[^>]+>", "", _section(report, "answer")))
     assert "Gull Lake road: 6 impacts" in answer
-    assert "0.89 acres of replacement required" in answer
+    assert "0.89 acres of replacement wetland (credits) required" in answer
     assert "met by 0.80 credits from 1 project-specific site and 1 wetland bank" in answer
     assert "at a total cost of $37,000" in answer
     assert "0.10 acres unmet" in answer
@@ -472,3 +472,45 @@ def test_the_answer_leads_with_the_project_outcome_of_the_projects_table() -> No
     text = render_report(summary, fx.impacts(), trace=fx.trace())
     answer = text.split("The answer", 1)[1].split("</section>", 1)[0]
     assert ": prohibited, " in answer
+
+
+@pytest.mark.slow
+def test_sample_answer_and_plan_say_which_number_is_credits_and_which_is_acres(tmp_path) -> None:
+    """Wright: the answer's replacement (1.50) is the plan's credits total, not its acres (0.84)."""
+    import warnings
+    from pathlib import Path
+
+    from wetland_gis.commands import run_assess, run_report, run_site
+    from wetland_gis.demo import AS_OF, SAMPLE_PROJECTS
+
+    root = Path(__file__).resolve().parents[1]
+    project = SAMPLE_PROJECTS[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assessment, _ = run_assess(
+            root / project.impacts, tmp_path / "a.gpkg", context=root / project.context, as_of=AS_OF
+        )
+        siting, _ = run_site(
+            tmp_path / "a.gpkg",
+            tmp_path / "siting",
+            sites=root / project.sites,
+            banks=root / project.banks,
+            context=assessment.context,
+            as_of=AS_OF,
+        )
+        page = run_report(tmp_path / "a.gpkg", tmp_path / "r.html", siting=tmp_path / "siting")[0]
+    text = page.read_text("utf-8")
+    answer = html.unescape(re.search(r'<p class="answer[^"]*"[^>]*>(.*?)</p>', text, re.S)[1])
+    plan = re.search(r'<table class="plan">(.*?)</table>', text, re.S)[1]
+    headers = [html.unescape(h) for h in re.findall(r'<th scope="col"[^>]*>(.*?)</th>', plan)]
+    total = re.findall(r'<td class="num">(.*?)</td>', plan.split('class="total"')[1])
+    acres_col = headers.index("impact acres") - len(headers) + 3  # acres, credits, cost
+    credits_col = headers.index("credits (replacement acres)") - len(headers) + 3
+    credits = float(siting.allocation["credits"].sum())
+    impact_acres = float(siting.allocation["acres"].sum())
+    assert f"{credits:.2f}" == total[credits_col] == "1.50"
+    assert f"{impact_acres:.2f}" == total[acres_col] == "0.84"
+    assert f"{credits:.2f} acres of replacement wetland (credits) required" in answer
+    assert f"met by {credits:.2f} credits" in answer
+    assert f"{impact_acres:.2f}" not in answer  # the impact acres are the plan's, named there
+    assert "Impact acres: the acres of wetland impacted" in text

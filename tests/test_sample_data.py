@@ -473,3 +473,57 @@ def test_bank_credits_cover_the_siting_situations(ctx, wright_impacts):
     override = ctx["percentage_overrides"].geometry.iloc[0]
     points = gpd.points_from_xy(csv["lon"], csv["lat"], crs=4326).to_crs(26915)
     assert sum(override.contains(p) for p in points) == 1
+
+
+# --------------------------------------------------------------------------- GeoPackage version
+
+#: The synthetic GeoPackages the generators write (the real files are shipped as published).
+SYNTHETIC_GPKG = (
+    "synthetic_context.gpkg",
+    "synthetic_bank_credits.gpkg",
+    "projects/wright_metro/impacts.gpkg",
+    "projects/wright_metro/candidate_sites.gpkg",
+    "projects/crow_wing/impacts.gpkg",
+    "projects/crow_wing/candidate_sites.gpkg",
+    "projects/wright_metro/alternatives/reduced.gpkg",
+    "projects/wright_metro/alternatives/avoid.gpkg",
+    "projects/crow_wing/alternatives/reduced.gpkg",
+    "projects/crow_wing/alternatives/avoid.gpkg",
+    "water_use/appropriations.gpkg",
+    "water_use/synthetic_mt_simon_hinckley.gpkg",
+)
+
+
+def _gpkg_header(path: Path) -> tuple[int, int]:
+    """Return (application_id, user_version) from the SQLite header (bytes 68 and 60)."""
+    head = path.read_bytes()[:100]
+    return int.from_bytes(head[68:72], "big"), int.from_bytes(head[60:64], "big")
+
+
+@pytest.mark.parametrize("rel", SYNTHETIC_GPKG)
+def test_sample_geopackages_are_version_1_2(rel: str) -> None:
+    """QGIS 3.22 / GDAL 3.6 open GeoPackage 1.2 without a warning (1.4 warns), as the outputs."""
+    from wetland_gis.io.qgis_styles import GPKG_VERSION
+
+    app_id, version = _gpkg_header(SAMPLE / rel)
+    assert app_id == 0x47504B47  # "GPKG"
+    major, minor = (int(x) for x in GPKG_VERSION.split("."))
+    assert version == major * 10000 + minor * 100 == 10200, rel
+
+
+def test_water_use_script_writes_the_committed_samples(tmp_path: Path) -> None:
+    """make_water_use.py rewrites the shipped water-use samples: same content, version 1.2."""
+    spec = importlib.util.spec_from_file_location(
+        "make_water_use", SAMPLE / "water_use" / "make_water_use.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(tmp_path)
+    for rel in ("appropriations.gpkg", "synthetic_mt_simon_hinckley.gpkg"):
+        new, shipped = (gpd.read_file(d / rel) for d in (tmp_path, SAMPLE / "water_use"))
+        assert new.geom_equals_exact(shipped.geometry, tolerance=1e-6).all(), rel
+        pd.testing.assert_frame_equal(
+            new.drop(columns="geometry"), shipped.drop(columns="geometry")
+        )
+        assert _gpkg_header(tmp_path / rel) == _gpkg_header(SAMPLE / "water_use" / rel)

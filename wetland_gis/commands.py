@@ -706,6 +706,9 @@ class Tally:
         Acres of replacement required, over every row.
     siting : dict
         For ``site``: ``allocated_credits``, ``cost_usd``, ``unmet_acres``; empty otherwise.
+    replacement : bool
+        Whether the replacement line is printed (not for ``water-use``: no wetland
+        replacement there).
     """
 
     command: str
@@ -715,6 +718,7 @@ class Tally:
     outcomes: dict[str, int] = field(default_factory=dict)
     replacement_acres: float = 0.0
     siting: dict[str, float] = field(default_factory=dict)
+    replacement: bool = True
 
     @property
     def not_assessed_rows(self) -> int:
@@ -739,7 +743,8 @@ class Tally:
         out += [f"  not assessed: {kind}: {n}" for kind, n in self.not_assessed.items()]
         if self.outcomes:
             out.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in self.outcomes.items()))
-        out.append(f"replacement required: {self.replacement_acres:,.4f} ac")
+        if self.replacement:  # not for water use, which has no wetland replacement
+            out.append(f"replacement required: {self.replacement_acres:,.4f} ac")
         if self.siting:
             out.append(
                 f"allocated: {self.siting.get('allocated_credits', 0.0):,.4f} credits, cost "
@@ -775,7 +780,7 @@ def tally_impacts(impacts: pd.DataFrame, command: str = "assess") -> Tally:
     -------
     Tally
     """
-    tally = Tally(command=command, rows_read=len(impacts))
+    tally = Tally(command=command, rows_read=len(impacts), replacement=command != "water-use")
     if not len(impacts) or "status" not in impacts:
         return tally
     status = impacts["status"].astype(str)

@@ -192,10 +192,11 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, Any]
         "features": len(assessment.impacts),
         "outcomes": assessment.impacts["outcome"].value_counts().to_dict(),
         "total": row.get("total_reported"),
-        "replace_ac": row.get("replace_acres"),
-        "allocated": None if plan is None else round(float(plan["credits"].sum()), 2),
-        "cost_usd": None if plan is None else round(float(plan["cost"].sum()), 0),
-        "unmet_ac": None
+        # credits and acres to 0.01 as in the report; nothing unmet is 0.00, not None
+        "replace_ac": round(float(row.get("replace_acres") or 0.0), 2),
+        "allocated": 0.0 if plan is None else round(float(plan["credits"].sum()), 2),
+        "cost_usd": 0.0 if plan is None else round(float(plan["cost"].sum()), 0),
+        "unmet_ac": 0.0
         if unmet is None or not len(unmet)
         else round(float(unmet["credits_short"].sum()), 2),
         "map": map_path,
@@ -232,6 +233,27 @@ def run_compare_demo(project: SampleProject, root: Path, out: Path) -> pd.DataFr
         )
         comparison.write(out / project.name / "compare", overwrite=True)
     return comparison.table
+
+
+def summary_table(rows: Sequence[dict[str, Any]]) -> str:
+    """Return the demo's summary table: acres and credits to 0.01, cost to the dollar.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        The rows of :func:`run_project`.
+
+    Returns
+    -------
+    str
+    """
+    table = pd.DataFrame(list(rows))
+    cols = ["project", "features", "total", "replace_ac", "allocated", "cost_usd", "unmet_ac"]
+    shown = table[cols].copy()
+    for col in ("replace_ac", "allocated", "unmet_ac"):
+        shown[col] = shown[col].map(lambda v: f"{float(v):.2f}")
+    shown["cost_usd"] = shown["cost_usd"].map(lambda v: f"{float(v):,.0f}")
+    return shown.to_string(index=False)
 
 
 def run_water_use_demo(root: Path, out: Path) -> pd.DataFrame:
@@ -318,10 +340,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for project in SAMPLE_PROJECTS:
         print(f"running assess, site, map and report on sample project {project.name} ...")
         rows.append(run_project(project, root, out))
-    table = pd.DataFrame(rows)
-    cols = ["project", "features", "total", "replace_ac", "allocated", "cost_usd", "unmet_ac"]
     print("\nSummary (screening only: the TEP and the LGU decide)")
-    print(table[cols].to_string(index=False))
+    print(summary_table(rows))
     for row in rows:
         print(f"\n{row['project']}: outcomes {row['outcomes']}")
         for w in row["warnings"]:

@@ -102,6 +102,20 @@ VALUE_LABELS: Mapping[str, str] = {
     # siting option kinds
     "site": "Project-specific site",
     "bank": "Wetland bank",
+    # WaterOutcome (wetland_gis.rules.water_use): the headline outcome of a water use
+    "permit_not_required": "Permit not required",
+    "permit_required": "Permit required",
+    "local_approval": "Local approval",
+    "must_be_terminated": "Must be terminated",
+    "permit_conditions_apply": "Permit conditions apply",
+    "verify": "Verify",
+    "indeterminate": "Indeterminate",
+    "not_applicable": "Not applicable",
+    "allowed": "Allowed",
+    "fee": "Fee",
+    "no_fee": "No fee",
+    "fee_waived": "Fee waived",
+    "schedule": "Schedule",
 }
 """How each enum value (and a few other coded values) reads for a person."""
 

@@ -115,7 +115,9 @@ def project_partitions(
 def _progress(total: int, desc: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="impacts", disable=not enabled, leave=False)
+    # leave=True ends the bar with a newline, so the tally printed next starts on its own
+    # line (with leave=False a bar written to a log or pipe ran into it)
+    return tqdm(total=total, desc=desc, unit="impacts", disable=not enabled, leave=True)
 
 
 def _read(

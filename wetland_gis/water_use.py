@@ -942,6 +942,27 @@ def _fee_table(
 
 # --------------------------------------------------------------------------- map
 
+#: The ``<title>`` of the water-use map page.
+MAP_TITLE = "Water appropriation screening map (Minn. Stat. § 103G.271)"
+
+
+def outcome_label(outcome: str) -> str:
+    """Return how a water-use outcome reads for a person (``"Permit required"``).
+
+    Parameters
+    ----------
+    outcome : str
+        A :class:`WaterOutcome` value.
+
+    Returns
+    -------
+    str
+    """
+    from wetland_gis.labels import label
+
+    return label(outcome)
+
+
 #: Fill colour of each headline outcome on the map.
 OUTCOME_COLORS = {
     WaterOutcome.PROHIBITED.value: "#c0392b",
@@ -974,13 +995,20 @@ def _ring(lon: float, lat: float, miles: float, n: int = 181) -> list[list[float
 
 
 def water_use_map(
-    result: WaterUseResult, *, self_contained: bool = True, params: ParameterSet | None = None
+    result: WaterUseResult,
+    *,
+    self_contained: bool = True,
+    params: ParameterSet | None = None,
+    title: str = MAP_TITLE,
 ) -> folium.Map:
     """Return a folium map of the points by outcome, with bulk-sale distance rings.
 
-    Each bulk-sale source (``bulk_sale`` true) gets geodesic rings at the distances of
-    subd. 4b (50 and 100 miles, read from the parameter tree) and a line to its
-    destination. The page loads no script from the network (vendored Leaflet).
+    Each point is filled with the colour of its outcome (:data:`OUTCOME_COLORS`); the
+    legend lists the outcomes present, by their labels (:func:`wetland_gis.labels.label`),
+    with their counts. Each bulk-sale source (``bulk_sale`` true) gets geodesic rings at
+    the distances of subd. 4b (50 and 100 miles, read from the parameter tree) and a line
+    to its destination. The page loads no script from the network (vendored Leaflet);
+    its ``<title>`` is ``title``.
 
     Returns
     -------
@@ -1078,8 +1106,9 @@ def water_use_map(
     folium.GeoJson(
         {"type": "FeatureCollection", "features": features},
         name="Points of appropriation",
-        marker=folium.CircleMarker(radius=7),
+        marker=folium.CircleMarker(radius=7, fill=True),  # fill: folium's default is none
         style_function=lambda f: {
+            "fill": True,
             "color": "#333333",
             "weight": 1,
             "fillOpacity": 0.9,
@@ -1087,19 +1116,23 @@ def water_use_map(
         },
         on_each_feature=JsCode(_ON_EACH),
     ).add_to(m)
-    counts = pts["outcome"].value_counts().to_dict()
+    counts = pts["outcome"].astype(str).value_counts().to_dict()
     legend = "".join(
-        f"<li><span style='display:inline-block;width:12px;height:12px;border-radius:50%;"
-        f"border:1px solid #333;background:{c}'></span> {html.escape(o)} ({counts.get(o, 0)})"
-        "</li>"
-        for o, c in OUTCOME_COLORS.items()
+        f"<li data-wg-outcome='{html.escape(o)}'><span class='wg-swatch' style='display:"
+        "inline-block;width:12px;height:12px;border-radius:50%;"
+        f"border:1px solid #333;background:{OUTCOME_COLORS.get(o, '#ffffff')}'></span> "
+        f"{html.escape(outcome_label(o))} ({counts[o]})</li>"
+        for o in [*OUTCOME_COLORS, *sorted(set(counts) - set(OUTCOME_COLORS))]
         if counts.get(o, 0)
     )
     from branca.element import Element, Figure
 
-    cast(Figure, m.get_root()).html.add_child(  # a folium Map's root is its Figure
+    figure = cast(Figure, m.get_root())  # a folium Map's root is its Figure
+    figure.title = html.escape(title)  # branca does not escape
+    figure.html.add_child(
         Element(
-            "<div style='position:fixed;bottom:20px;right:10px;z-index:9999;background:#fff;"
+            "<div class='wg-legend' style='position:fixed;bottom:20px;right:10px;z-index:9999;"
+            "background:#fff;"
             "padding:6px 10px;border-radius:6px;font:12px sans-serif'><b>Water use (§ 103G.271)"
             f"</b><ul style='list-style:none;margin:0;padding:0'>{legend}</ul>"
             "<small>Screening only: the DNR decides.</small></div>"

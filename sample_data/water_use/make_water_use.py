@@ -284,6 +284,11 @@ ROWS: list[dict[str, object]] = [
 ]
 
 
+#: GeoPackage version of the sample files, as the outputs (QGIS 3.22 / GDAL 3.6 open 1.2
+#: without a warning; GDAL 3.8+ writes 1.4 by default).
+GPKG_VERSION = "1.2"
+
+
 def main(out_dir: Path = HERE) -> list[Path]:
     """Write the sample layer (GeoPackage and CSV) and the synthetic aquifer extent."""
     saved = pyogrio.get_gdal_config_option("OGR_CURRENT_DATE")
@@ -311,7 +316,9 @@ def _write(out_dir: Path) -> list[Path]:
     gpkg = out_dir / "appropriations.gpkg"
     if gpkg.exists():
         gpkg.unlink()
-    gdf.to_file(gpkg, layer="appropriations", driver="GPKG")
+    gdf.to_file(
+        gpkg, layer="appropriations", driver="GPKG", dataset_options={"VERSION": GPKG_VERSION}
+    )
     aquifer = gpd.GeoDataFrame(
         {"name": ["SYNTHETIC Mt. Simon-Hinckley extent (invented, not the DNR/MGS map)"]},
         geometry=[box(-93.4, 44.55, -92.9, 44.85)],
@@ -320,7 +327,9 @@ def _write(out_dir: Path) -> list[Path]:
     aq = out_dir / "synthetic_mt_simon_hinckley.gpkg"
     if aq.exists():
         aq.unlink()
-    aquifer.to_file(aq, layer="mt_simon_hinckley", driver="GPKG")
+    aquifer.to_file(
+        aq, layer="mt_simon_hinckley", driver="GPKG", dataset_options={"VERSION": GPKG_VERSION}
+    )
     return [csv, gpkg, aq]
 
 

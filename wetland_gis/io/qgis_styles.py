@@ -13,9 +13,12 @@ default, which QGIS 3.22 (GDAL 3.6) opens with a warning; 1.2 opens everywhere.
 
 from __future__ import annotations
 
+import csv
+import io
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -27,10 +30,15 @@ from wetland_gis.labels import label, tier_label
 __all__ = [
     "GPKG_VERSION",
     "LAYER_DESCRIPTIONS",
+    "layer_description",
     "STYLE_NAME",
     "TIER_COLORS",
+    "ALIASES_FILE",
     "Category",
     "LayerStyle",
+    "NULL_COLOR",
+    "NULL_LABEL",
+    "field_aliases",
     "gpkg_dataset_options",
     "layer_style",
     "qml",
@@ -71,10 +79,61 @@ LAYER_DESCRIPTIONS: Mapping[str, str] = {
     ),
     "decisions": (
         "The decision trace: one row per rule applied, with its citation, inputs, parameters "
-        "and result (no geometry)."
+        "and result (no geometry), written by wetland_gis with the features it explains; "
+        "the reasons and verify items of the features are rendered from it."
+    ),
+    "appropriations": (
+        "Points of water appropriation screened under Minn. Stat. § 103G.271 by wetland_gis "
+        "water-use: one feature per input point, with its headline outcome, the outcome of "
+        "each rule, the fee and what to verify. A screening: the DNR decides."
+    ),
+    "fees": (
+        "Water-use permit processing fees (Minn. Stat. § 103G.271, subd. 6) computed by "
+        "wetland_gis water-use for each point, with the schedule and edition used (no "
+        "geometry)."
+    ),
+    "wetlands": (
+        "A wetland inventory screened by wetland_gis screen: one feature per input wetland, "
+        "with its classification (type, county, shoreland zone, percentage area) and its de "
+        "minimis amount under Minn. Stat. § 103G.2241, subd. 9, or why it was not assessed "
+        "(zone and amount empty). A screening: the LGU decides."
+    ),
+    "shoreland_classes": (
+        "Basin shoreland classes joined by DOW number from the list given to wetland_gis "
+        "(--shoreland-classes), one row per basin."
     ),
 }
 """Description written to ``gpkg_contents`` for each known layer name."""
+
+
+def layer_description(layer: str, frame: pd.DataFrame) -> str:
+    """Return the description of a layer: what it is and how it was made.
+
+    Parameters
+    ----------
+    layer : str
+        The layer name.
+    frame : DataFrame
+        The layer written.
+
+    Returns
+    -------
+    str
+        :data:`LAYER_DESCRIPTIONS` for a known layer; for another, its size, columns and
+        the version of wetland_gis that wrote it.
+    """
+    from wetland_gis._version import __version__
+
+    known = LAYER_DESCRIPTIONS.get(layer)
+    if known:
+        return f"{known} wetland_gis {__version__}."
+    columns = ", ".join(str(c) for c in list(frame.columns)[:8])
+    return (
+        f"Layer {layer}: {len(frame)} rows written by wetland_gis {__version__} "
+        f"(columns {columns}{', ...' if len(frame.columns) > 8 else ''}); see "
+        "docs/data_schema.md."
+    )
+
 
 _LAYER_STYLES_DDL = """
 CREATE TABLE IF NOT EXISTS layer_styles (
@@ -140,6 +199,71 @@ class LayerStyle:
     geometry: str = "fill"
     label_field: str | None = None
     fill_alpha: int = 150
+    aliases: Mapping[str, str] | None = None
+    hidden: tuple[str, ...] = ()
+
+
+NULL_COLOR = "#BBBBBB"
+"""Fill colour of the category of a NULL (empty) value: drawn, in grey."""
+
+NULL_LABEL = "Not assessed (no value)"
+"""Legend label of the category of a NULL (empty) value."""
+
+ALIASES_FILE = "field_aliases.csv"
+"""The field aliases of the output layers, in ``wetland_gis/data`` (see :func:`field_aliases`)."""
+
+
+@lru_cache(maxsize=1)
+def _alias_table() -> dict[str, dict[str, tuple[str, bool]]]:
+    from importlib.resources import files
+
+    text = files("wetland_gis").joinpath(f"data/{ALIASES_FILE}").read_text(encoding="utf-8")
+    table: dict[str, dict[str, tuple[str, bool]]] = {}
+    for row in csv.DictReader(io.StringIO(text)):
+        table.setdefault(row["layer"], {})[row["column"]] = (
+            row["alias"],
+            row["technical"].strip().lower() == "yes",
+        )
+    return table
+
+
+def field_aliases(layer: str, columns: Any) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Return the QGIS alias of every column of a layer, and its technical columns.
+
+    The aliases are those of ``wetland_gis/data/field_aliases.csv`` (one row per output
+    column, kept in step with ``docs/data_schema.md`` by ``tests/test_qgis_styles.py``);
+    a column that file does not know (a column of the user's input carried through) reads
+    as its name with spaces. Technical columns (row numbers, WKT, JSON) are hidden in
+    the QGIS attribute form.
+
+    Parameters
+    ----------
+    layer : str
+        The layer name (``impacts``, ``decisions``, ``appropriations``, ...).
+    columns : iterable of str
+        The layer's columns.
+
+    Returns
+    -------
+    (dict, tuple of str)
+        Column to alias, and the technical columns.
+
+    Examples
+    --------
+    >>> aliases, hidden = field_aliases("impacts", ["zone", "wg_row", "my_note"])
+    >>> aliases["zone"], aliases["my_note"], hidden
+    ('Shoreland zone', 'my note', ('wg_row',))
+    """
+    known = _alias_table().get(layer, {})
+    aliases: dict[str, str] = {}
+    hidden: list[str] = []
+    for column in columns:
+        name = str(column)
+        alias, technical = known.get(name, (name.replace("_", " "), False))
+        aliases[name] = alias
+        if technical:
+            hidden.append(name)
+    return aliases, tuple(hidden)
 
 
 def gpkg_dataset_options(path: str | Path) -> dict[str, str]:
@@ -179,11 +303,16 @@ def _symbol_kind(frame: pd.DataFrame) -> str | None:
 def layer_style(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
     """Return the style of a layer by its name (or its columns), or None for no style.
 
+    Every categorised style ends with a category for a NULL value (a row not assessed),
+    drawn in grey, unless it has one; the style carries the field aliases and the
+    technical columns hidden in the attribute form (:func:`field_aliases`).
+
     Parameters
     ----------
     layer : str
         Layer name in the GeoPackage (``impacts``, ``shoreland_zones``, ``sites``,
-        ``banks``); a layer with an ``outcome`` column is styled as impacts.
+        ``banks``, ``appropriations``); another layer with an ``outcome`` column is
+        styled as impacts.
     frame : GeoDataFrame
         The layer written.
 
@@ -191,12 +320,32 @@ def layer_style(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
     -------
     LayerStyle or None
     """
+    style = _categorised(layer, frame)
+    if style is None:
+        return None
+    geometry = getattr(frame, "_geometry_column_name", None)
+    aliases, hidden = field_aliases(layer, [c for c in frame.columns if c != geometry])
+    cats = style.categories
+    if not any(c.value == "" for c in cats):  # NULL / not assessed rows are drawn too
+        cats += (Category("", NULL_LABEL, NULL_COLOR, dashed=True),)
+    return replace(style, categories=cats, aliases=aliases, hidden=hidden)
+
+
+def _categorised(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
     from wetland_gis.mapping.symbology import OUTCOME_COLORS, OUTCOME_DASH, zone_style
 
     kind = _symbol_kind(frame)
     if kind is None:
         return None
     columns = {str(c).lower(): str(c) for c in frame.columns}
+    if layer == "appropriations" and "outcome" in columns:  # water use: its own outcomes
+        from wetland_gis.water_use import OUTCOME_COLORS as WATER_COLORS
+
+        present = frame[columns["outcome"]].dropna().astype(str).unique()
+        values = [*WATER_COLORS, *sorted(set(present) - set(WATER_COLORS))]
+        cats = tuple(Category(v, label(v), WATER_COLORS.get(v, _UNRANKED)) for v in values)
+        label_field = columns.get("permit_id")
+        return LayerStyle(columns["outcome"], cats, kind, label_field)
     if layer == "impacts" or "outcome" in columns:
         if "outcome" not in columns:
             return None
@@ -313,23 +462,34 @@ def qml(style: LayerStyle) -> str:
     str
         A QML document QGIS 3.22 and later load as a layer style.
     """
-    root = ET.Element("qgis", version="3.22.0", styleCategories="Symbology|Labeling")
-    renderer = ET.SubElement(
-        root,
-        "renderer-v2",
-        type="categorizedSymbol",
-        attr=style.field,
-        symbollevels="0",
-        enableorderby="0",
-        forceraster="0",
-    )
-    categories = ET.SubElement(renderer, "categories")
-    symbols = ET.SubElement(renderer, "symbols")
-    for i, cat in enumerate(style.categories):
-        ET.SubElement(
-            categories, "category", render="true", value=cat.value, label=cat.label, symbol=str(i)
+    kinds = ["Symbology", "Labeling"] if style.categories else []
+    if style.aliases:
+        kinds += ["Fields", "Forms"]
+    root = ET.Element("qgis", version="3.22.0", styleCategories="|".join(kinds))
+    if style.categories:
+        renderer = ET.SubElement(
+            root,
+            "renderer-v2",
+            type="categorizedSymbol",
+            attr=style.field,
+            symbollevels="0",
+            enableorderby="0",
+            forceraster="0",
         )
-        _symbol(symbols, str(i), style, cat)
+        categories = ET.SubElement(renderer, "categories")
+        symbols = ET.SubElement(renderer, "symbols")
+        for i, cat in enumerate(style.categories):
+            ET.SubElement(
+                categories,
+                "category",
+                render="true",
+                value=cat.value,
+                label=cat.label,
+                symbol=str(i),
+            )
+            _symbol(symbols, str(i), style, cat)
+    if style.aliases:
+        _fields(root, style)
     if style.label_field:
         labeling = ET.SubElement(root, "labeling", type="simple")
         settings = ET.SubElement(labeling, "settings", calloutType="simple")
@@ -370,6 +530,20 @@ def qml(style: LayerStyle) -> str:
     return "<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n" + ET.tostring(
         root, encoding="unicode"
     )
+
+
+def _fields(root: ET.Element, style: LayerStyle) -> None:
+    """Add the field configuration (technical columns hidden in the form) and aliases."""
+    config = ET.SubElement(root, "fieldConfiguration")
+    for name in style.aliases or {}:
+        field = ET.SubElement(config, "field", name=name, configurationFlags="None")
+        widget = ET.SubElement(
+            field, "editWidget", type="Hidden" if name in style.hidden else "TextEdit"
+        )
+        ET.SubElement(ET.SubElement(widget, "config"), "Option")
+    aliases = ET.SubElement(root, "aliases")
+    for i, (name, alias) in enumerate((style.aliases or {}).items()):
+        ET.SubElement(aliases, "alias", field=name, index=str(i), name=alias)
 
 
 # ------------------------------------------------------------------------------ SLD
@@ -487,15 +661,18 @@ def style_layer(
         The style written; None when the layer gets only a description.
     """
     style = layer_style(layer, frame)
-    text = description or LAYER_DESCRIPTIONS.get(layer) or f"Layer {layer} written by wetland_gis."
+    if style is None:  # no symbology: the aliases and the form only
+        geometry = getattr(frame, "_geometry_column_name", None)
+        aliases, hidden = field_aliases(layer, [c for c in frame.columns if c != geometry])
+        fields_only = LayerStyle("", (), _symbol_kind(frame) or "fill", None, 0, aliases, hidden)
+    text = description or layer_description(layer, frame)
     con = sqlite3.connect(Path(path))
     try:
         with con:
             con.execute(
                 "UPDATE gpkg_contents SET description = ? WHERE table_name = ?", (text, layer)
             )
-            if style is None:
-                return None
+            written = style or fields_only
             _register_layer_styles(con)
             con.execute("DELETE FROM layer_styles WHERE f_table_name = ?", (layer,))
             con.execute(
@@ -506,8 +683,8 @@ def style_layer(
                     layer,
                     _geometry_column(con, layer),
                     STYLE_NAME,
-                    qml(style),
-                    sld(style, layer),
+                    qml(written),
+                    sld(written, layer),
                     f"wetland_gis default style of {layer}",
                 ),
             )

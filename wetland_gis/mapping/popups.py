@@ -21,6 +21,7 @@ import pandas as pd
 from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.enums import ImpactOutcome, SitingTier
 from wetland_gis.io.values import parse_bool
+from wetland_gis.labels import label as value_label
 from wetland_gis.rules.priority import CITE_TIER
 from wetland_gis.rules.registry import RULES
 
@@ -40,6 +41,7 @@ __all__ = [
     "RULE_STEPS",
     "attributes_html",
     "decision_chain",
+    "impact_brief_popup_html",
     "impact_popup_html",
     "option_popup_html",
     "tier_label",
@@ -460,3 +462,44 @@ def option_popup_html(
         f"<tr><th>allocated credits</th><td>{esc(credits)}</td><td></td></tr></table>"
         f"{alloc_html}<h5>Attributes</h5>{attributes_html(row)}</div>"
     )
+
+
+#: The facts of a large project's short impact popup: column and heading.
+_BRIEF_FIELDS = (
+    ("wetland_type", "Wetland type"),
+    ("area_reported", "Size"),
+    ("zone", "Shoreland zone"),
+    ("de_minimis", "De minimis"),
+    ("ratio", "Replacement ratio"),
+    ("replace_acres", "Replacement (acres of wetland, credits)"),
+    ("status_reason", "Not assessed because"),
+)
+
+
+def impact_brief_popup_html(row: Mapping[str, Any], impact_id: str, outcome: str) -> str:
+    """Return the short popup of an impact of a large project (every value escaped).
+
+    One fact a line: a large project's map holds thousands, and each tag is escaped again
+    in the page's JSON, so the markup is kept to ``<b>`` and ``<br>``.
+
+    Parameters
+    ----------
+    row : mapping
+        One row of the classified impacts.
+    impact_id : str
+        The id shown first.
+    outcome : str
+        The impact's ``outcome`` value.
+
+    Returns
+    -------
+    str
+    """
+    lines = [f"<b>Impact {html.escape(impact_id)}</b>: {html.escape(outcome_label(outcome))}"]
+    for column, heading in _BRIEF_FIELDS:
+        value = row_value(row, column)
+        if value is None or is_missing(value):
+            continue
+        text = value_label(value) if column in ("zone", "de_minimis") else fmt(value)
+        lines.append(f"{html.escape(heading)}: {html.escape(text)}")
+    return "<br>".join(lines)

@@ -54,6 +54,7 @@ from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
 
 __all__ = [
     "BEST_OPTIONS",
+    "LARGE_PROJECT_IMPACTS",
     "PAPER_SIZES",
     "SECTIONS",
     "TEMPLATES_DIR",
@@ -74,6 +75,26 @@ PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 
 BEST_OPTIONS = 3
 """How many ranked options per impact the report's body shows (the rest: the appendix)."""
+
+LARGE_PROJECT_IMPACTS = 200
+"""Above this many impacts the report summarises (a display choice, ``summarise_above``).
+
+The impacts table, the steps of each impact, the per-impact options and the full ranking
+give way to summary tables by wetland type, shoreland zone, outcome and major watershed,
+the project-level steps and a verify list with counts; every impact stays in the
+``impacts`` layer, ``<stem>_summary.csv`` of ``assess`` and the ranking CSV of ``site``.
+"""
+
+#: Resolution of the static map of a large project, drawn as a PNG in the PDF.
+_LARGE_MAP_DPI = 200
+
+#: The columns the summary tables of a large project group by, and their headings.
+_SUMMARY_BY = (
+    ("outcome", "Outcome"),
+    ("type", "Wetland type"),
+    ("zone", "Shoreland zone"),
+    ("major", "Major watershed"),
+)
 
 SECTIONS = (
     ("answer", "The answer"),
@@ -252,6 +273,7 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
                 "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
                 "replace": _acres(get(data, "replace_acres")),
                 "replace_value": _number(get(data, "replace_acres")) or 0.0,
+                "sqft_value": sqft or 0.0,
                 "status": fmt(get(data, "status")),
                 "status_reason": fmt(get(data, "status_reason")),
                 "type_verify": truthy(get(data, "type_verify")),
@@ -389,7 +411,9 @@ def _answers(
             lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
             parts.append(f"{lead}{_plural(len(own), 'impact')} ({outcome_text})")
             if replace > 0:
-                parts.append(f"{_acres(replace)} acres of replacement required")
+                # credits are acres of replacement wetland (impact acres x ratio); the plan's
+                # "impact acres" column is the wetland impacted, before the ratio
+                parts.append(f"{_acres(replace)} acres of replacement wetland (credits) required")
                 plan = per_project.get(project)
                 if plan:
                     how = []
@@ -455,6 +479,42 @@ def _steps(trace: pd.DataFrame, cites: _Citations) -> list[dict[str, Any]]:
     return groups
 
 
+def _summary_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the tables of a large project: impacts, area and replacement by each grouping."""
+    tables = []
+    for key, heading in _SUMMARY_BY:
+        groups: dict[str, list[float]] = {}
+        for r in rows:
+            name = r["outcome"]["label"] if key == "outcome" else r[key]
+            g = groups.setdefault(str(name), [0, 0.0, 0.0])
+            g[0] += 1
+            g[1] += r["sqft_value"]
+            g[2] += r["replace_value"]
+        ordered = sorted(groups.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        tables.append(
+            {
+                "heading": heading,
+                "headers": [heading.lower(), "impacts", "sq ft", "acres", "acres to replace"],
+                "rows": [
+                    [name, f"{int(n):,}", _sqft(sqft), _acres(sqft / SQFT_PER_ACRE), _acres(rep)]
+                    for name, (n, sqft, rep) in ordered
+                ],
+            }
+        )
+    return tables
+
+
+def _checks_counted(checks: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
+    """Replace long lists of impact ids in the verify list by their number (in place)."""
+    ids = {r["id"] for r in rows}
+    for c in checks:
+        owners = [o.strip() for o in c["concerns"].split(", ")]
+        if c["concerns"] != "every impact" and len(owners) > BEST_OPTIONS * 4:
+            n = sum(1 for o in owners if o in ids)
+            rest = [o for o in owners if o not in ids]
+            c["concerns"] = ", ".join([*rest, f"{n:,} impacts (see the impacts layer)"])
+
+
 def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, Any]]:
     """Return the verification checklist: each distinct point once, with what it concerns.
 
@@ -471,12 +531,12 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
 
     traced: dict[str, list[str]] = {}
     project_items: list[str] = []
-    for _, r in trace.iterrows():
-        items = _verify_list(r["verify"])
-        if is_missing(r["impact_id"]):
+    for impact_id, verify in zip(trace["impact_id"], trace["verify"], strict=True):
+        items = _verify_list(verify)
+        if is_missing(impact_id):
             project_items += [v for v in items if v not in project_items]
         else:
-            own = traced.setdefault(fmt(r["impact_id"]), [])
+            own = traced.setdefault(fmt(impact_id), [])
             own += [v for v in items if v not in own]
     for item in project_items:
         add(item, "the project")
@@ -763,6 +823,7 @@ def render_report(
     paper: str = "letter",
     best_options: int = BEST_OPTIONS,
     figure: bool = True,
+    summarise_above: int = LARGE_PROJECT_IMPACTS,
 ) -> str:
     """Render the TEP report as one HTML page.
 
@@ -799,6 +860,9 @@ def render_report(
         Ranked options per impact in the body; all are in the appendix.
     figure : bool
         Draw the small figure of impacts by outcome and replacement by tier.
+    summarise_above : int
+        With more impacts than this, summary tables take the place of the per-impact
+        sections (:data:`LARGE_PROJECT_IMPACTS`).
 
     Returns
     -------
@@ -849,7 +913,12 @@ def render_report(
                 f"Impact {fmt(row_value(r, 'impact_id'))}: {_acres(r[col]) if col else MISSING}"
                 f" {unit} short" + ("" if is_missing(reason) else f" ({fmt(reason)})")
             )
-    steps = _steps(trace, cites)
+    large = len(rows) > summarise_above
+    if large:  # the project's own steps only; each impact's are in the decisions table
+        own_steps = trace["impact_id"].map(is_missing) | (trace["impact_id"].astype(str) == "")
+        steps = _steps(trace[own_steps], cites)
+    else:
+        steps = _steps(trace, cites)
     # impacts without a trace step still show their rendered reasons and citations
     traced = {fmt(i) for i in trace["impact_id"] if not is_missing(i)}
     untraced = [
@@ -860,10 +929,16 @@ def render_report(
             "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c],
         }
         for r in rows
-        if r["id"] not in traced
+        if r["id"] not in traced and not large
     ]
     checks = _checks(rows, trace)
-    options, full_ranking = _options(ranking, allocation, cites, best_options)
+    options: list[dict[str, Any]]
+    full_ranking: list[dict[str, Any]]
+    if large:
+        _checks_counted(checks, rows)
+        options, full_ranking = [], []
+    else:
+        options, full_ranking = _options(ranking, allocation, cites, best_options)
 
     map_doc = map_link = None
     if isinstance(map_html, str) and map_html.lstrip().startswith("<"):
@@ -887,7 +962,9 @@ def render_report(
         plan_totals=plan_totals,
         sited=ranking is not None or allocation is not None,
         shortfalls=shortfalls,
-        impacts=rows,
+        impacts=[] if large else rows,
+        large={"n": f"{len(rows):,}", "tables": _summary_tables(rows)} if large else None,
+        ranked=ranking is not None,
         steps=steps,
         untraced=untraced,
         checks=checks,
@@ -991,13 +1068,18 @@ def write_pdf(
             "writing a PDF needs WeasyPrint: `pip install 'wetland_gis[pdf]'` (and Debian's "
             f"libpango-1.0-0); {exc}"
         ) from None
-    from .static_map import static_map_svg
+    from .static_map import static_map_png, static_map_svg
 
     kwargs = {k: v for k, v in kwargs.items() if k not in {"map_html", "map_href"}}
     layers = dict(map_layers or {})
     layers.setdefault("allocation", kwargs.get("allocation"))
-    svg = static_map_svg(impacts, **layers)
-    static = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode()
+    if len(impacts) > kwargs.get("summarise_above", LARGE_PROJECT_IMPACTS):
+        # thousands of shapes as SVG nodes take WeasyPrint minutes to draw: a picture
+        png = static_map_png(impacts, dpi=_LARGE_MAP_DPI, **layers)
+        static = "data:image/png;base64," + base64.b64encode(png).decode()
+    else:
+        svg = static_map_svg(impacts, **layers)
+        static = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode()
     html = render_report(summary, impacts, static_map=static, **kwargs)
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import geopandas as gpd
 import numpy as np
@@ -37,6 +38,21 @@ __all__ = ["static_map", "static_map_png", "static_map_svg"]
 
 #: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
 _AXES_CENTRE = (0.5, 0.5)
+#: The smallest side of the framed area in metres, so a single small impact has context.
+_MIN_SPAN_M = 200.0
+#: The margin around the framed features, as a share of the longer side (a display choice).
+_FRAME_PAD = 0.12
+#: Radii in points of the rings of places tried around a point for its label.
+_LABEL_RINGS_PT = (8.0, 14.0, 22.0, 32.0, 46.0, 64.0, 90.0)
+#: Directions tried on each ring.
+_DIRECTIONS = 8
+#: Space kept around a label's text, in pixels (its white box).
+_LABEL_PAD_PX = 2.0
+_POINTS_PER_INCH = 72.0
+#: Half the side of a point marker, in points (a label keeps off the markers).
+_MARKER_PX = 4.0
+_LABEL_BOX = {"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8}
+_EPS = 1e-9
 
 
 def _prepare(frame: Any, name: str) -> gpd.GeoDataFrame | None:
@@ -52,18 +68,167 @@ def _prepare(frame: Any, name: str) -> gpd.GeoDataFrame | None:
     return shown.to_crs(WORKING_CRS) if len(shown) else None
 
 
-def _extent(frames: Sequence[gpd.GeoDataFrame | None], pad: float) -> tuple[float, ...] | None:
+def _extent(
+    frames: Sequence[gpd.GeoDataFrame | None], pad: float
+) -> tuple[float, float, float, float] | None:
+    """Return ``(minx, maxx, miny, maxy)``: the bounds of ``frames`` with a margin.
+
+    The margin is ``pad`` times the longer side on every side, whatever the shape of the
+    bounds (tall, wide or square); the axes then widen the shorter side to their own shape
+    (``adjustable="datalim"``), so nothing inside these bounds is cut.
+    """
     boxes = [f.total_bounds for f in frames if f is not None and len(f)]
     if not boxes:
         return None
     arr = np.array(boxes)
     minx, miny = arr[:, 0].min(), arr[:, 1].min()
     maxx, maxy = arr[:, 2].max(), arr[:, 3].max()
-    span = max(maxx - minx, maxy - miny, 200.0)
+    span = max(maxx - minx, maxy - miny, _MIN_SPAN_M)
     margin = span * pad
     cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
-    half = span / 2 + margin
-    return cx - half, cx + half, cy - half * 0.8, cy + half * 0.8
+    half_x = max(maxx - minx, _MIN_SPAN_M) / 2 + margin
+    half_y = max(maxy - miny, _MIN_SPAN_M) / 2 + margin
+    return cx - half_x, cx + half_x, cy - half_y, cy + half_y
+
+
+def _fit_to_axes(ax: Any, extent: tuple[float, float, float, float]) -> None:
+    """Set the limits to ``extent`` widened on its shorter side to the axes' shape.
+
+    One metre is as long across as up (equal aspect), and the whole extent stays in view.
+    """
+    minx, maxx, miny, maxy = extent
+    box = ax.get_window_extent(ax.figure.canvas.get_renderer())
+    shape = box.width / box.height
+    width, height = maxx - minx, maxy - miny
+    if width / height < shape:
+        width = height * shape
+    else:
+        height = width / shape
+    cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
+    ax.set_xlim(cx - width / 2, cx + width / 2)
+    ax.set_ylim(cy - height / 2, cy + height / 2)
+    ax.set_aspect("equal", adjustable="box")
+
+
+@dataclass
+class _Label:
+    """A label to place beside its point (display placement is decided after layout)."""
+
+    x: float
+    y: float
+    text: str
+    style: dict[str, Any]
+    required: bool
+    preferred: tuple[float, float]
+
+
+def _candidate_offsets(preferred: tuple[float, float]) -> list[tuple[float, float]]:
+    """Offsets in points to try for a label: the preferred one, then rings around the point."""
+    out = [preferred]
+    for radius in _LABEL_RINGS_PT:
+        for angle in np.arange(_DIRECTIONS) * (2 * np.pi / _DIRECTIONS) + np.pi / 4:
+            out.append((radius * float(np.cos(angle)), radius * float(np.sin(angle))))
+    return out
+
+
+def _box_at(
+    anchor: tuple[float, float], offset_px: tuple[float, float], size: tuple[float, float]
+) -> tuple[float, float, float, float]:
+    """Return the display box ``(x0, y0, x1, y1)`` of a label of ``size`` at an offset.
+
+    The text is aligned away from its point: left-aligned to the right of it, top-aligned
+    below it, centred on the axis of a vertical or horizontal offset.
+    """
+    w, h = size
+    x = anchor[0] + offset_px[0]
+    y = anchor[1] + offset_px[1]
+    dx, dy = offset_px
+    x0 = x if dx > _EPS else x - w if dx < -_EPS else x - w / 2
+    y0 = y if dy > _EPS else y - h if dy < -_EPS else y - h / 2
+    return x0, y0, x0 + w, y0 + h
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _place_labels(
+    ax: Any, labels: list[_Label], obstacles: list[tuple[float, float, float, float]]
+) -> list[Any]:
+    """Place ``labels`` so that no two overlap and each lies inside the axes.
+
+    A deterministic greedy declutter: labels in the order given (impacts first), each at
+    the first candidate offset (its preferred one, then rings of growing radius around its
+    point) whose box is inside the axes, clear of every label placed before it and, when
+    possible, of the ``obstacles`` (markers, north arrow, scale bar, CRS note). A label set
+    away from its point gets a leader line. A label that is not ``required`` (a site or
+    bank not allocated) is left out when no place is free; a required one takes the
+    candidate clear of labels even when it covers an obstacle.
+
+    Returns
+    -------
+    list of matplotlib.text.Annotation
+        The labels drawn.
+    """
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    to_px = fig.dpi / _POINTS_PER_INCH
+    frame = ax.get_window_extent(renderer)
+    inside = (frame.x0 + 1, frame.y0 + 1, frame.x1 - 1, frame.y1 - 1)
+    placed: list[tuple[float, float, float, float]] = []
+    drawn = []
+    for label in labels:
+        anchor = tuple(ax.transData.transform((label.x, label.y)))
+        probe = ax.text(0, 0, label.text, parse_math=False, **label.style)
+        ext = probe.get_window_extent(renderer)
+        probe.remove()
+        size = (ext.width + 2 * _LABEL_PAD_PX, ext.height + 2 * _LABEL_PAD_PX)
+        fits = []
+        for offset in _candidate_offsets(label.preferred):
+            box = _box_at(anchor, (offset[0] * to_px, offset[1] * to_px), size)
+            if not (
+                box[0] >= inside[0]
+                and box[1] >= inside[1]
+                and box[2] <= inside[2]
+                and box[3] <= inside[3]
+            ):
+                continue
+            if any(_overlaps(box, other) for other in placed):
+                continue
+            clear = not any(_overlaps(box, other) for other in obstacles)
+            fits.append((not clear, offset, box))
+            if clear:
+                break
+        if not fits or (fits[0][0] and not label.required):
+            continue
+        fits.sort(key=lambda fit: fit[0])  # a place clear of obstacles first, else the first
+        _, offset, box = fits[0]
+        placed.append(box)
+        ha = "left" if offset[0] > _EPS else "right" if offset[0] < -_EPS else "center"
+        va = "bottom" if offset[1] > _EPS else "top" if offset[1] < -_EPS else "center"
+        leader = offset != label.preferred
+        pad_pt = _LABEL_PAD_PX / to_px
+        text_xy = (
+            offset[0] + (pad_pt if ha == "left" else -pad_pt if ha == "right" else 0),
+            offset[1] + (pad_pt if va == "bottom" else -pad_pt if va == "top" else 0),
+        )
+        drawn.append(
+            ax.annotate(
+                label.text,
+                (label.x, label.y),
+                parse_math=False,  # an id is text: "$x$" is not mathtext
+                xytext=text_xy,
+                textcoords="offset points",
+                ha=ha,
+                va=va,
+                annotation_clip=False,
+                arrowprops={"arrowstyle": "-", "color": "#444444", "lw": 0.6, "shrinkA": 0}
+                if leader
+                else None,
+                **label.style,
+            )
+        )
+    return drawn
 
 
 def static_map(
@@ -76,6 +241,7 @@ def static_map(
     context: Mapping[str, gpd.GeoDataFrame] | None = None,
     title: str | None = None,
     figsize: tuple[float, float] = (7.5, 7.6),
+    label_limit: int | None = None,
 ) -> Figure:
     """Draw the project map with matplotlib; return the figure.
 
@@ -93,6 +259,10 @@ def static_map(
         Heading above the map.
     figsize : tuple of float
         Figure size in inches.
+    label_limit : int, optional
+        With more impacts than this, impacts are drawn without their id labels (a note
+        says where the ids are); default
+        :data:`~wetland_gis.mapping.report.LARGE_PROJECT_IMPACTS`.
 
     Returns
     -------
@@ -133,7 +303,7 @@ def static_map(
     frame_on = [imp, options_of(sit), options_of(ban)]
     if imp is None:
         frame_on = [sit, ban, zon]
-    extent = _extent(frame_on, 0.12)
+    extent = _extent(frame_on, _FRAME_PAD)
 
     fig, ax = plt.subplots(figsize=figsize, dpi=110)
     ax.set_facecolor("#F4F1EA")
@@ -149,10 +319,17 @@ def static_map(
         ax.set_axis_off()
         return fig
     minx, maxx, miny, maxy = extent
-    view = gpd.GeoSeries.from_xy([minx, maxx], [miny, maxy], crs=WORKING_CRS).total_bounds
+    # the axes widen the shorter side to their shape: draw what a square around the
+    # frame holds, and label only what falls inside the final limits
+    half = max(maxx - minx, maxy - miny)
+    cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
+    view = (float(cx - half), float(cy - half), float(cx + half), float(cy + half))
+    labels: list[_Label] = []
 
     def clip(frame: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
-        return frame.cx[view[0] : view[2], view[1] : view[3]]
+        from shapely.geometry import box
+
+        return frame.iloc[np.sort(frame.sindex.query(box(*view)))]  # bounding boxes meeting view
 
     for key, spec in CONTEXT_LAYERS.items():
         layer = (context or {}).get(key)
@@ -224,16 +401,22 @@ def static_map(
         col = find_column(shown.columns, *id_names)
         if col is not None:
             for x, y, text in zip(points.x, points.y, shown[col].map(fmt), strict=True):
-                mark = " *" if text in allocated else ""
-                ax.annotate(
-                    f"{text}{mark}",
-                    (x, y),
-                    parse_math=False,  # an id is text: "$x$" is not mathtext
-                    xytext=(6, -10),
-                    textcoords="offset points",
-                    fontsize=7,
-                    color="#222222",
-                    zorder=6,
+                chosen = text in allocated
+                labels.append(
+                    _Label(
+                        x,
+                        y,
+                        f"{text} *" if chosen else text,
+                        {
+                            "fontsize": 7,
+                            "color": "#222222",
+                            "zorder": 6,
+                            "fontweight": "bold" if chosen else "normal",
+                            "bbox": _LABEL_BOX,
+                        },
+                        required=chosen,
+                        preferred=(6.0, -6.0),
+                    )
                 )
         handles.append(
             Line2D(
@@ -268,19 +451,41 @@ def static_map(
             pts = part.geometry.representative_point()
             ax.scatter(pts.x, pts.y, s=34, c=color, edgecolors="#222222", linewidths=0.8, zorder=8)
         pts = imp.geometry.representative_point()
-        for x, y, text in zip(pts.x, pts.y, impact_ids(imp), strict=True):
-            ax.annotate(
-                text,
-                (x, y),
-                parse_math=False,  # an id is text: "$x$" is not mathtext
-                xytext=(5, 4),
-                textcoords="offset points",
-                fontsize=8,
-                fontweight="bold",
-                color="#111111",
-                zorder=9,
-                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+        from .report import LARGE_PROJECT_IMPACTS
+
+        limit = LARGE_PROJECT_IMPACTS if label_limit is None else label_limit
+        if len(imp) > limit:  # thousands of ids would be one unreadable block
+            pts = pts.iloc[:0]
+            ax.text(
+                0.01,
+                0.99,
+                f"{len(imp):,} impacts: ids in the impacts table and layer",
+                transform=ax.transAxes,
+                ha="left",
+                va="top",
+                fontsize=7,
+                color="#222222",
+                zorder=10,
+                bbox=_LABEL_BOX,
             )
+        impact_labels = [
+            _Label(
+                x,
+                y,
+                text,
+                {
+                    "fontsize": 8,
+                    "fontweight": "bold",
+                    "color": "#111111",
+                    "zorder": 9,
+                    "bbox": _LABEL_BOX,
+                },
+                required=True,
+                preferred=(5.0, 4.0),
+            )
+            for x, y, text in zip(pts.x, pts.y, impact_ids(imp).loc[pts.index], strict=True)
+        ]
+        labels = impact_labels + sorted(labels, key=lambda lab: not lab.required)
     impact_handles = [
         Line2D(
             [],
@@ -295,9 +500,8 @@ def static_map(
         for o in [*OUTCOME_COLORS, *[o for o in counts if o not in OUTCOME_COLORS]]
         if counts.get(o)
     ]
-    ax.set_xlim(view[0], view[2])
-    ax.set_ylim(view[1], view[3])
-    ax.set_aspect("equal")
+    ax.set_xlim(minx, maxx)
+    ax.set_ylim(miny, maxy)
     ax.set_xticks([])
     ax.set_yticks([])
     ax.add_artist(
@@ -310,7 +514,7 @@ def static_map(
             box_alpha=0.8,
         )
     )
-    ax.annotate(
+    north = ax.annotate(
         "N",
         xy=(0.95, 0.95),
         xytext=(0.95, 0.83),
@@ -338,7 +542,7 @@ def static_map(
     legend.set_zorder(11)
     if title:
         ax.set_title(title, fontsize=10, parse_math=False)
-    ax.text(
+    note = ax.text(
         0.99,
         0.01,
         "EPSG:26915 (NAD83 / UTM 15N). Screening map, not a survey.",
@@ -349,6 +553,20 @@ def static_map(
         color="#444444",
     )
     fig.tight_layout()
+    _fit_to_axes(ax, (minx, maxx, miny, maxy))
+    fig.canvas.draw()  # the final limits and the axes box
+    renderer = cast(Any, fig.canvas).get_renderer()  # Agg canvas
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    labels = [lab for lab in labels if xlim[0] <= lab.x <= xlim[1] and ylim[0] <= lab.y <= ylim[1]]
+    obstacles = [
+        tuple(a.get_window_extent(renderer).extents)
+        for a in (north, note, *[a for a in ax.artists if isinstance(a, ScaleBar)])
+    ]
+    size_px = _MARKER_PX * fig.dpi / _POINTS_PER_INCH
+    for lab in labels:
+        px, py = ax.transData.transform((lab.x, lab.y))
+        obstacles.append((px - size_px, py - size_px, px + size_px, py + size_px))
+    _place_labels(ax, labels, obstacles)
     return fig
 
 

@@ -53,6 +53,7 @@ from ._format import (
 from .offline import make_self_contained, use_vendored_assets
 from .popups import (
     attributes_html,
+    impact_brief_popup_html,
     impact_popup_html,
     option_popup_html,
 )
@@ -92,6 +93,18 @@ NO_BASEMAP_BACKGROUND = "#F4F1EA"
 """Plain page colour behind the layers when ``basemap="none"``."""
 
 _MARKER_EDGE = "#333333"
+
+LARGE_MAP_IMPACTS = 300
+"""Above this many impacts the map is drawn for size (a display choice, ``large_above``).
+
+Each impact's popup is its short summary (id, outcome, type, size, zone, ratio,
+replacement) rather than its whole decision chain, held once (on its marker) instead of on
+its polygon and marker, and the id labels are shown only from zoom level
+:data:`LARGE_LABEL_ZOOM` inwards. The report and the ``decisions`` table hold the chain.
+"""
+
+LARGE_LABEL_ZOOM = 16
+"""The zoom level from which a large project's impact id labels are shown (about 1:9,000)."""
 """Outline of the impact location markers (their fill is the outcome colour)."""
 
 _COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
@@ -160,8 +173,10 @@ class _Decorations(branca.element.MacroElement):
         fit: list[list[float]] | None,
         options: list[list[float]] | None,
         background: str | None = None,
+        label_zoom: int | None = None,
     ) -> None:
         super().__init__()
+        self.label_zoom = label_zoom
         self._template = _decorations_template()
         self._name = "WetlandGISLegend"
         self.legend_html = legend_html
@@ -319,6 +334,7 @@ def _impacts_layer(
     alloc: pd.DataFrame | None,
     tolerance_m: float,
     trace: pd.DataFrame | None = None,
+    brief: bool = False,
 ) -> tuple[folium.GeoJson, folium.GeoJson, dict[str, int], int]:
     drawable = _drawable(impacts)
     shown = impacts[drawable]
@@ -346,7 +362,9 @@ def _impacts_layer(
                 "wg_outcome": html.escape(outcome),
                 "wg_tooltip": f"Impact {html.escape(impact_id)}: "
                 f"{html.escape(outcome_label(outcome))}",
-                "wg_popup": impact_popup_html(
+                "wg_popup": impact_brief_popup_html(row, impact_id, outcome)
+                if brief
+                else impact_popup_html(
                     row.to_dict(),
                     impact_id=impact_id,
                     allocations=allocations,
@@ -357,8 +375,12 @@ def _impacts_layer(
                 "style": _style(color, color, 2.5, OUTCOME_DASH.get(outcome, "2 3"), 0.55),
             }
         )
+    # a large project: the popup once, on the marker (the polygon keeps its tooltip)
+    polygon_props = (
+        [{k: v for k, v in p.items() if k != "wg_popup"} for p in props] if brief else props
+    )
     layer = _geojson_layer(
-        _features(geoms, props), f"Impacts by outcome ({len(props)})", "wg-impacts"
+        _features(geoms, polygon_props), f"Impacts by outcome ({len(props)})", "wg-impacts"
     )
     # a marker on each impact too: a polygon of a few square feet is a dot at the zoom that
     # fits the project, and a TEP member must still find and click it
@@ -367,7 +389,8 @@ def _impacts_layer(
         {
             **p,
             "wg_layer": "impact_markers",
-            "wg_label": p["wg_id"],
+            # a large project's labels are bound from LARGE_LABEL_ZOOM on, in view only
+            ("wg_label_lazy" if brief else "wg_label"): p["wg_id"],
             "style": _style(_MARKER_EDGE, p["style"]["fillColor"], 1.5, None, 0.9),
         }
         for p in props
@@ -636,6 +659,7 @@ def tep_map(
     title: str | None = "TEP review map",
     trace: pd.DataFrame | None = None,
     siting_reading: str | None = None,
+    large_above: int = LARGE_MAP_IMPACTS,
 ) -> folium.Map:
     """Build the TEP review map of classified impacts and their replacement options.
 
@@ -678,6 +702,10 @@ def tep_map(
     siting_reading : str, optional
         The § 103G.222, subd. 3(c) reading the siting used (``siting_reading`` of the
         ranking), named in the legend.
+    large_above : int
+        With more impacts than this, the map is drawn for size
+        (:data:`LARGE_MAP_IMPACTS`): short popups held once, labels from
+        :data:`LARGE_LABEL_ZOOM`.
 
     Returns
     -------
@@ -767,8 +795,9 @@ def tep_map(
             n_banks = n
 
     # impacts last: on top of everything, so a click on one always reaches it
+    large = len(impacts) > large_above
     impact_layer, impact_markers, counts, undrawn = _impacts_layer(
-        impacts, ids, alloc, simplify_m, trace
+        impacts, ids, alloc, simplify_m, trace, brief=large
     )
     impact_markers.add_to(m)
     impact_layer.add_to(m)
@@ -790,7 +819,7 @@ def tep_map(
     ) or _latlon_bounds([sites, zones, banks])
     everything = _latlon_bounds([impacts, sites, banks]) if n_sites or n_banks else None
     background = NO_BASEMAP_BACKGROUND if basemap == "none" else None
-    _Decorations(legend, fit, everything, background).add_to(m)
+    _Decorations(legend, fit, everything, background, LARGE_LABEL_ZOOM if large else None).add_to(m)
     figure = m.get_root()
     if isinstance(figure, branca.element.Figure):  # a folium.Map is always in one
         figure.title = html.escape(title or "TEP review map")  # branca does not escape

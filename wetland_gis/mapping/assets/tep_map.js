@@ -43,7 +43,7 @@ var wetlandGis = (function () {
     // from two zoom levels below the opening view inwards, and, when there are options, a
     // control zooming to every site and bank (`options`) and back. `icons` are Leaflet's
     // default marker images as data URIs, so no marker ever requests a file.
-    var decorate = function (map, icons, legendHtml, fit, all) {
+    var decorate = function (map, icons, legendHtml, fit, all, labelFrom) {
         L.Icon.Default.imagePath = "";
         L.Icon.Default.mergeOptions(icons);
         var small = function () { return map.getSize().x < 600; };
@@ -69,10 +69,46 @@ var wetlandGis = (function () {
             set(!small());
             L.DomEvent.on(toggle, "click", function () {
                 set(L.DomUtil.hasClass(box, "wg-collapsed"));
+                clearOfLegend();
             });
             L.DomEvent.disableClickPropagation(box);
             L.DomEvent.disableScrollPropagation(box);
             return box;
+        };
+        // A permanent label that runs under the open legend is set on the left of its
+        // feature instead (a bank's long label on the right of the view, issue 21).
+        var clearOfLegend = function () {
+            var container = map.getContainer();
+            if (L.DomUtil.hasClass(container, "wg-labels-off")) { return; }
+            var box = container.querySelector(".wg-legend-box");
+            var open = box && !L.DomUtil.hasClass(box, "wg-collapsed");
+            var view = map.getBounds();
+            var tips = [];
+            map.eachLayer(function (layer) {
+                var t = layer.getTooltip ? layer.getTooltip() : null;
+                if (!t || !t.options.permanent || !t.getElement || !t.getElement()) { return; }
+                var at = t.getLatLng ? t.getLatLng() : null;
+                if (at && !view.contains(at)) { return; }
+                if (!t.wgRight) { t.wgRight = {direction: t.options.direction, offset: t.options.offset}; }
+                if (t.options.direction !== t.wgRight.direction) {
+                    t.options.direction = t.wgRight.direction;
+                    t.options.offset = t.wgRight.offset;
+                    t.update();
+                }
+                tips.push(t);
+            });
+            if (!open) { return; }
+            var lb = box.getBoundingClientRect();
+            // read every box first (one layout), then move those under the legend
+            tips.filter(function (t) {
+                var r = t.getElement().getBoundingClientRect();
+                return r.right > lb.left && r.left < lb.right && r.bottom > lb.top && r.top < lb.bottom;
+            }).forEach(function (t) {
+                var dx = L.point(t.wgRight.offset || [0, 0]).x;
+                t.options.direction = "left";
+                t.options.offset = [-Math.abs(dx), 0];
+                t.update();
+            });
         };
         legend.addTo(map);
 
@@ -82,7 +118,8 @@ var wetlandGis = (function () {
                                    maxZoom: 17});
         };
         if (fit) { fitView(fit); }
-        var labelZoom = map.getZoom() - 2;
+        // a large project's labels from a set zoom level; else two levels out from the view
+        var labelZoom = labelFrom || map.getZoom() - 2;
         var labels = function () {
             var c = map.getContainer();
             L.DomUtil[map.getZoom() < labelZoom ? "addClass" : "removeClass"](
@@ -90,6 +127,25 @@ var wetlandGis = (function () {
         };
         map.on("zoomend", labels);
         labels();
+        // a large project: each id label is bound when its marker is first in view at
+        // labelZoom or closer (thousands of permanent labels would stall the page)
+        var lazyLabels = function () {
+            if (map.getZoom() < labelZoom) { return; }
+            var view = map.getBounds();
+            map.eachLayer(function (layer) {
+                var p = layer.feature && layer.feature.properties;
+                if (!p || !p.wg_label_lazy || layer.wgLabelled || !layer.getLatLng) { return; }
+                if (!view.contains(layer.getLatLng())) { return; }
+                layer.unbindTooltip();
+                layer.bindTooltip(p.wg_label_lazy, {permanent: true, direction: "right",
+                    offset: [8, 0], className: "wg-label wg-id-label", interactive: false});
+                layer.wgLabelled = true;
+            });
+        };
+        map.on("moveend", lazyLabels);
+        lazyLabels();
+        map.on("moveend", clearOfLegend);
+        clearOfLegend();
         map.wgFit = function () { if (fit) { fitView(fit); } };
         map.wgAllOptions = function () { if (all) { fitView(all); } };
         if (all) {

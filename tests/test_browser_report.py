@@ -1,0 +1,141 @@
+"""The HTML report on a phone (Chromium at 390 x 844): no page-level sideways scroll.
+
+A wide table scrolls inside its own box. Skipped with a message when /usr/bin/chromium or
+Playwright is missing, except on CI (``CI=true``), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import map_fixtures as fx
+import pytest
+from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
+
+from wetland_gis.mapping import write_report
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _phone_widths(path: Path) -> dict[str, object]:
+    sync_playwright = _require_browser()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=PHONE)
+        page.route(
+            "**/*",
+            lambda r: (
+                r.continue_() if r.request.url.startswith(("file://", "data:")) else r.abort()
+            ),
+        )
+        page.goto(path.as_uri())
+        out = page.evaluate(
+            """() => ({
+              page: document.documentElement.scrollWidth,
+              tables: Array.from(document.querySelectorAll('table')).map(t => ({
+                right: t.getBoundingClientRect().right,
+                scrolls: t.scrollWidth > t.clientWidth,
+                overflow: getComputedStyle(t).overflowX,
+              })),
+            })"""
+        )
+        browser.close()
+    return out
+
+
+def _check(widths: dict) -> None:
+    assert widths["page"] <= PHONE["width"], "the page scrolls sideways on a phone"
+    for table in widths["tables"]:
+        assert table["right"] <= PHONE["width"] + 0.5, "a table sticks out of the page"
+        if table["scrolls"]:
+            assert table["overflow"] == "auto", "a wide table scrolls in its own box"
+
+
+def test_fixture_report_fits_a_phone(tmp_path: Path) -> None:
+    report = write_report(tmp_path / "r.html", fx.summary(), fx.impacts(), **fx.report_tables())
+    _check(_phone_widths(report))
+
+
+@pytest.mark.slow
+def test_sample_report_fits_a_phone(tmp_path: Path) -> None:
+    """The Wright sample (its plan and impacts tables were 943 px wide)."""
+    import warnings
+
+    from wetland_gis.commands import run_assess, run_report, run_site
+    from wetland_gis.demo import AS_OF, SAMPLE_PROJECTS
+
+    root = Path(__file__).resolve().parents[1]
+    project = SAMPLE_PROJECTS[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assessment, _ = run_assess(
+            root / project.impacts, tmp_path / "a.gpkg", context=root / project.context, as_of=AS_OF
+        )
+        run_site(
+            tmp_path / "a.gpkg",
+            tmp_path / "siting",
+            sites=root / project.sites,
+            banks=root / project.banks,
+            context=assessment.context,
+            as_of=AS_OF,
+        )
+        report = run_report(tmp_path / "a.gpkg", tmp_path / "r.html", siting=tmp_path / "siting")[0]
+    widths = _phone_widths(report)
+    _check(widths)
+    assert any(t["scrolls"] for t in widths["tables"]), "the wide tables scroll in their box"
+
+
+@pytest.mark.slow
+def test_open_legend_hides_no_label_on_the_desktop(tmp_path: Path) -> None:
+    """Wright: the long label of bank 1202-S ran under the open legend (1280 x 860)."""
+    import warnings
+
+    from wetland_gis.commands import run_assess, run_map, run_site
+    from wetland_gis.demo import AS_OF, SAMPLE_PROJECTS
+
+    root = Path(__file__).resolve().parents[1]
+    project = SAMPLE_PROJECTS[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assessment, _ = run_assess(
+            root / project.impacts, tmp_path / "a.gpkg", context=root / project.context, as_of=AS_OF
+        )
+        run_site(
+            tmp_path / "a.gpkg",
+            tmp_path / "siting",
+            sites=root / project.sites,
+            banks=root / project.banks,
+            context=assessment.context,
+            as_of=AS_OF,
+        )
+        path = run_map(
+            tmp_path / "a.gpkg",
+            tmp_path / "map.html",
+            siting=tmp_path / "siting",
+            context=assessment.context,
+        )[0]
+    sync_playwright = _require_browser()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.goto(path.as_uri())
+        page.wait_for_selector(".wg-legend-box", state="visible", timeout=15_000)
+        page.wait_for_timeout(500)
+        found = page.evaluate(
+            """() => {
+              const lb = document.querySelector('.wg-legend-box').getBoundingClientRect();
+              return Array.from(document.querySelectorAll('.leaflet-tooltip-pane .wg-label'))
+                .map(t => [t.innerText, t.getBoundingClientRect()])
+                .map(([text, r]) => [text, r.right > lb.left && r.left < lb.right
+                                           && r.bottom > lb.top && r.top < lb.bottom]);
+            }"""
+        )
+        collapsed = page.evaluate(
+            "document.querySelector('.wg-legend-box').classList.contains('wg-collapsed')"
+        )
+        browser.close()
+    assert not collapsed, "the legend is open on the desktop"
+    assert any("1202-S" in text for text, _ in found), "the bank is labelled"
+    assert [text for text, hidden in found if hidden] == []

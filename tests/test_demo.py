@@ -103,9 +103,10 @@ def test_demo_map_opens_offline_and_shows_every_impact(outputs):
         page.locator('path[data-wg-layer="impacts"][data-wg-id="W-3"]').click(force=True)
         popup = page.locator(".leaflet-popup-content")
         popup.wait_for(timeout=5_000)
-        # subd. 9(e): W-5 lies in the setback zone, so the whole project, W-3 too, is held
-        # to the paragraph (c) amount
-        assert "Minn. Stat. § 103G.2241, subd. 9(c)" in popup.inner_text()
+        # issue 18 §3 (the own_zone reading): W-3, a type 7 outside the zone in a metro
+        # less-than-50-percent area, has no amount in its own zone; W-5 in the setback zone
+        # does not lend it the paragraph (c) amount
+        assert "Minn. Stat. § 103G.2241, subd. 9(a)(3), (d)(2)" in popup.inner_text()
         browser.close()
     assert errors == [] and blocked == []
 

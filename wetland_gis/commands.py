@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import warnings
 from collections.abc import Callable, Mapping
@@ -672,9 +673,22 @@ def run_water_use(
 # --------------------------------------------------------------------------------------
 
 
+#: The row label a reason may begin with (``row 3: ``, ``row 3 (line 4 of the CSV): ``).
+_ROW_PREFIX = re.compile(r"^row \d+(?: \([^)]*\))?:\s*")
+
+
 def _reason_kind(reason: str) -> str:
-    """Return the kind of a not-assessed reason (its words before a colon or a bracket)."""
-    text = str(reason).strip()
+    """Return the kind of a not-assessed reason (its words before a colon or a bracket).
+
+    A leading row label (``row 3: ``) is not part of the kind, so that rows with the
+    same reason are counted together.
+
+    Examples
+    --------
+    >>> _reason_kind("row 3 (line 4 of the CSV): lon is blank: give the longitude")
+    'lon is blank'
+    """
+    text = _ROW_PREFIX.sub("", str(reason).strip())
     for mark in (":", " ("):
         head = text.split(mark, 1)[0].strip()
         if head:
@@ -736,7 +750,8 @@ class Tally:
         out += [f"  not assessed: {kind}: {n}" for kind, n in self.not_assessed.items()]
         if self.outcomes:
             out.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in self.outcomes.items()))
-        out.append(f"replacement required: {self.replacement_acres:,.4f} ac")
+        if self.command != "water-use":  # no wetland is replaced there
+            out.append(f"replacement required: {self.replacement_acres:,.4f} ac")
         if self.siting:
             out.append(
                 f"allocated: {self.siting.get('allocated_credits', 0.0):,.4f} credits, cost "

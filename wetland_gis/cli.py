@@ -159,13 +159,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--chunk-size",
         type=int,
-        help="impacts per partition of whole projects (default 50000); with "
-        "--engine default and a .parquet --out, stream the chunks to GeoParquet",
+        help="impacts per partition of whole projects, 1 or more (default 50000); with "
+        "--engine default and a .parquet --out, stream the chunks to GeoParquet; with "
+        "another --out, assess by the chunks engine and write the result whole",
     )
     p.add_argument(
         "--scheduler",
         help="address of a running dask.distributed scheduler, "
-        "e.g. tcp://10.0.0.5:8786 (--engine dask; default: a local cluster)",
+        "e.g. tcp://10.0.0.5:8786 (only with --engine dask; default: a local cluster; "
+        "a scheduler that does not answer within 10 s is an error)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(p)

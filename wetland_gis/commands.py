@@ -844,7 +844,7 @@ def run_partitioned(
     """
     from wetland_gis.partitioned import DEFAULT_CHUNK_SIZE, assess_partitioned, stream_assess
 
-    chunk = args.chunk_size or DEFAULT_CHUNK_SIZE
+    chunk = DEFAULT_CHUNK_SIZE if args.chunk_size is None else args.chunk_size
     common = {
         "layer": args.layer,
         "as_of": args.as_of,
@@ -870,6 +870,12 @@ def run_partitioned(
             written, tally_impacts(pq.read_table(written[0], columns=cols).to_pandas(), "assess")
         )
     engine = "chunks" if args.engine == "default" else args.engine
+    if args.engine == "default" and not args.quiet:
+        _stderr(
+            f"--chunk-size {chunk} with a {Path(args.out).suffix or 'GeoPackage'} output: "
+            "assessed by the chunks engine and written whole (only a .parquet output is "
+            "streamed chunk by chunk)"
+        )
     result = assess_partitioned(
         args.impacts,
         args.context,
@@ -916,7 +922,12 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         engine = getattr(args, "engine", "default")
         classes = getattr(args, "shoreland_classes", None)
         class_source = getattr(args, "shoreland_class_source", None) or "dnr"
-        if engine != "default" or getattr(args, "chunk_size", None):
+        from wetland_gis.partitioned import check_engine_options
+
+        check_engine_options(
+            engine, getattr(args, "chunk_size", None), getattr(args, "scheduler", None)
+        )
+        if engine != "default" or getattr(args, "chunk_size", None) is not None:
             params = load_parameters(args.parameters) if args.parameters else default_parameters()
             if classes:  # the partitions share one context, loaded with the list
                 args.context = load_context(

@@ -50,6 +50,8 @@ __all__ = [
     "ENGINES",
     "DEFAULT_CHUNK_SIZE",
     "project_partitions",
+    "check_engine_options",
+    "SCHEDULER_TIMEOUT_S",
     "assess_partitioned",
     "stream_assess",
 ]
@@ -109,6 +111,49 @@ def project_partitions(
     part = np.empty(len(size), dtype=np.int64)
     part[order] = part_of_ordered
     return part[codes]
+
+
+#: Seconds to wait for a dask scheduler given by address before saying it did not answer.
+SCHEDULER_TIMEOUT_S = 10.0
+
+
+def check_engine_options(engine: str, chunk_size: int | None, scheduler: str | None) -> None:
+    """Refuse engine options that contradict each other or would do nothing.
+
+    Parameters
+    ----------
+    engine : str
+        One of :data:`ENGINES`.
+    chunk_size : int or None
+        Impacts per partition; ``None`` for the default.
+    scheduler : str or None
+        A dask scheduler address; only the ``"dask"`` engine uses one.
+
+    Raises
+    ------
+    InputError
+        An unknown engine, a chunk size below 1, or a scheduler without the dask engine.
+
+    Examples
+    --------
+    >>> check_engine_options("dask", 1000, "tcp://10.0.0.5:8786")
+    >>> check_engine_options("chunks", 0, None)
+    Traceback (most recent call last):
+    ...
+    wetland_gis.errors.InputError: chunk_size (--chunk-size) was 0 but must be ...
+    """
+    if engine not in ENGINES:
+        raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
+        raise InputError(
+            f"chunk_size (--chunk-size) was {chunk_size} but must be a positive number of "
+            f"impacts per partition (default {DEFAULT_CHUNK_SIZE}); leave it out for the default"
+        )
+    if scheduler and engine != "dask":
+        raise InputError(
+            f"scheduler (--scheduler {scheduler}) is used only by the dask engine, but the "
+            f"engine is {engine!r}: add --engine dask (engine='dask'), or leave the scheduler out"
+        )
 
 
 def _progress(total: int, desc: str, enabled: bool) -> Any:
@@ -241,6 +286,7 @@ def assess_partitioned(
     engine: str = "chunks",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     scheduler: str | None = None,
+    scheduler_timeout: float | None = None,
     n_workers: int | None = None,
     layer: str | None = None,
     as_of: str | None = None,
@@ -264,7 +310,10 @@ def assess_partitioned(
         Impacts per partition (whole projects).
     scheduler : str, optional
         Address of a running dask.distributed scheduler (``tcp://host:8786``); without
-        it ``engine="dask"`` starts a local cluster.
+        it ``engine="dask"`` starts a local cluster. Only with ``engine="dask"``.
+    scheduler_timeout : float, optional
+        Seconds (default :data:`SCHEDULER_TIMEOUT_S`) to wait for that scheduler; then
+        an :class:`InputError` says that the scheduler at that address did not answer.
     n_workers : int, optional
         Workers of the local cluster (default: the machine's cores).
     progress_bar : bool, default True
@@ -277,10 +326,11 @@ def assess_partitioned(
     Raises
     ------
     InputError
-        For an unknown engine or a bad chunk size, and as :func:`assess`.
+        For an unknown engine, a chunk size below 1, a scheduler without the dask
+        engine (:func:`check_engine_options`), a scheduler that does not answer, and as
+        :func:`assess`.
     """
-    if engine not in ENGINES:
-        raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
+    check_engine_options(engine, chunk_size, scheduler)
     params = params or default_parameters()
     day = as_date(as_of)
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
@@ -303,7 +353,8 @@ def assess_partitioned(
             results.append(_assess_part(part, ctx, kwargs))
             bar.update(len(part))
     else:
-        results = _run_dask(parts, ctx, kwargs, scheduler, n_workers, bar)
+        timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
+        results = _run_dask(parts, ctx, kwargs, scheduler, n_workers, bar, timeout)
     bar.close()
     out = _merge(results, gdf.index, ctx, params, day, source)
     out.manifest.settings["engine"] = engine
@@ -324,6 +375,7 @@ def _run_dask(
     scheduler: str | None,
     n_workers: int | None,
     bar: Any,
+    timeout: float,
 ) -> list[dict[str, Any]]:
     """Run one task per partition on a dask.distributed cluster; the context goes once."""
     import dask
@@ -337,7 +389,7 @@ def _run_dask(
     ddf = dask_geopandas.from_geopandas(frame, npartitions=len(parts), sort=True)
     cluster = None
     if scheduler:
-        client = Client(scheduler)
+        client = _connect(Client, scheduler, timeout)
     else:
         cluster = LocalCluster(
             n_workers=n_workers or 2,
@@ -360,6 +412,19 @@ def _run_dask(
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _connect(client: Any, scheduler: str, timeout: float) -> Any:
+    """Return a client of the scheduler at ``scheduler``, or say that it did not answer."""
+    try:
+        return client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError) as err:
+        raise InputError(
+            f"the dask scheduler at {scheduler} did not answer within {timeout:g} s ({err}): "
+            "check the address and port (--scheduler tcp://host:8786) and that `dask "
+            "scheduler` runs there and is reachable from this machine; or leave --scheduler "
+            "out to use a local cluster"
+        ) from err
 
 
 def _assess_frame(part: pd.DataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:

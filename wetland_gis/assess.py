@@ -35,6 +35,7 @@ from wetland_gis.enums import (
     WetlandType,
 )
 from wetland_gis.errors import (
+    EmptyLayerWarning,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -374,6 +375,7 @@ def _read_impacts(
             gdf = gdf.set_crs(assume_crs)
             manifest.add_records([f"{source}: CRS assumed {assume_crs} (assume_crs)"])
         manifest.add_input(InputRecord("impacts", source, None, "", gdf.crs.to_string(), len(gdf)))
+        warn_if_empty(gdf, source, manifest)
         return gdf, source
     read = read_layer(impacts, layer, assume_crs=assume_crs)
     manifest.add_records(read.records)
@@ -381,7 +383,36 @@ def _read_impacts(
         InputRecord("impacts", read.source, read.layer, read.sha256, read.crs, len(read.gdf))
     )
     source = read.source + (f" (layer {read.layer})" if read.layer else "")
+    warn_if_empty(read.gdf, source, manifest)
     return read.gdf, source
+
+
+def warn_if_empty(gdf: pd.DataFrame, source: str, manifest: Manifest | None = None) -> None:
+    """Warn (and record) when an input layer has no features: the outputs will be empty.
+
+    Parameters
+    ----------
+    gdf : DataFrame
+        The layer as read.
+    source : str
+        Its file and layer, for the message.
+    manifest : Manifest, optional
+        Where the record goes.
+
+    Warns
+    -----
+    EmptyLayerWarning
+        When ``gdf`` has no rows (``wetland-gis --strict`` then exits 3).
+    """
+    if len(gdf):
+        return
+    msg = (
+        f"{source} has no features: nothing was assessed and the outputs are empty; check "
+        "the file, the --layer and any filter applied when it was exported"
+    )
+    if manifest is not None:
+        manifest.add_records([msg])
+    warnings.warn(msg, EmptyLayerWarning, stacklevel=3)
 
 
 def _clean_and_type(

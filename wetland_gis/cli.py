@@ -7,7 +7,8 @@ then a tally of what it read, assessed and decided.
 Exit status (:data:`EXIT_CODES`): 0 done; 1 an unexpected internal error (a short
 message names the file holding the traceback); 2 an input, parameter or output error
 (one line naming the file, layer, row and fix); 3 done, but ``--strict`` was given and
-some row was not assessed; 130 interrupted (no output was changed).
+some row was not assessed or the input layer had no features; 130 interrupted (no
+output was changed).
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="exit with status 3 when any row was not assessed (the outputs "
-        "are still written), for scripted pipelines",
+        help="exit with status 3 when any row was not assessed, or the input layer "
+        "has no features (the outputs are still written), for scripted pipelines",
     )
 
 
@@ -337,8 +338,11 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
                 file=sys.stderr,
             )
             return EXIT_CODES["internal_error"]
-    for w in caught:
-        if issubclass(w.category, WetlandGISWarning):
+    shown: set[tuple[type, str]] = set()
+    for w in caught:  # each warning once, however many stages or partitions gave it
+        key = (w.category, str(w.message))
+        if issubclass(w.category, WetlandGISWarning) and key not in shown:
+            shown.add(key)
             print(f"warning: {w.message}", file=sys.stderr)
     for path in result.written:
         print(Path(path))
@@ -350,6 +354,9 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
             f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3",
             file=sys.stderr,
         )
+        return EXIT_CODES["not_assessed"]
+    if strict and not tally.rows_read:
+        print(f"{prefix}: --strict: the input layer has no features; exit 3", file=sys.stderr)
         return EXIT_CODES["not_assessed"]
     return EXIT_CODES["ok"]
 

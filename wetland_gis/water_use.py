@@ -725,6 +725,9 @@ def water_use(
     )
     manifest.add_input(record)
     manifest.add_records(records)
+    from wetland_gis.assess import warn_if_empty
+
+    warn_if_empty(gdf, record.path + (f" (layer {record.layer})" if record.layer else ""), manifest)
     manifest.settings = {
         "boundary_reading": readings.boundary,
         "irrigation_minimum_reading": readings.irrigation_minimum,

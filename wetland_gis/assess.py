@@ -360,12 +360,17 @@ def _read_impacts(
     layer: str | None,
     assume_crs: str | None,
     manifest: Manifest,
+    override_crs: str | None = None,
 ) -> tuple[gpd.GeoDataFrame, str]:
     """Read the impact layer, record it in the manifest, return it with its source name."""
     if isinstance(impacts, gpd.GeoDataFrame):
         gdf = impacts.copy()
         source = "<GeoDataFrame>"
-        if gdf.crs is None:
+        if override_crs is not None:
+            old = None if gdf.crs is None else gdf.crs.to_string()
+            gdf = gdf.set_crs(override_crs, allow_override=True)
+            _record_override(manifest, {"layer": source, "old": old, "new": str(override_crs)})
+        elif gdf.crs is None:
             if assume_crs is None:
                 raise MissingCRSError(
                     "the impacts GeoDataFrame has no CRS: set it with "
@@ -377,14 +382,27 @@ def _read_impacts(
         manifest.add_input(InputRecord("impacts", source, None, "", gdf.crs.to_string(), len(gdf)))
         warn_if_empty(gdf, source, manifest)
         return gdf, source
-    read = read_layer(impacts, layer, assume_crs=assume_crs)
+    read = read_layer(impacts, layer, assume_crs=assume_crs, override_crs=override_crs)
     manifest.add_records(read.records)
+    if read.crs_override is not None:
+        _record_override(manifest, read.crs_override)
     manifest.add_input(
         InputRecord("impacts", read.source, read.layer, read.sha256, read.crs, len(read.gdf))
     )
     source = read.source + (f" (layer {read.layer})" if read.layer else "")
     warn_if_empty(read.gdf, source, manifest)
     return read.gdf, source
+
+
+def _record_override(manifest: Manifest, override: dict[str, Any]) -> None:
+    """Record a CRS replaced by ``override_crs`` (``--override-crs``) in the manifest."""
+    manifest.settings.setdefault("crs_overrides", []).append(dict(override))
+    manifest.add_records(
+        [
+            f"{override['layer']}: CRS overridden: {override['old'] or 'no CRS'} replaced by "
+            f"{override['new']} (override_crs; the coordinates were kept)"
+        ]
+    )
 
 
 def warn_if_empty(gdf: pd.DataFrame, source: str, manifest: Manifest | None = None) -> None:
@@ -618,6 +636,7 @@ def assess(
     progress: Callable[[str], None] | None = None,
     shoreland_classes: str | Path | pd.DataFrame | None = None,
     class_source: str = "dnr",
+    override_crs: str | None = None,
 ) -> Assessment:
     """Classify every impact polygon and decide the project's exemptions and replacement.
 
@@ -638,6 +657,7 @@ def assess(
         defaults of :func:`wetland_gis.io.fields.resolve_fields` otherwise.
     assume_crs : str, optional
         CRS for a layer that has none (recorded); without it such a layer is an error.
+        It applies only to a layer without a CRS (``--assume-crs``).
     params : ParameterSet, optional
         Legal parameters (default: the shipped, cited tree).
     options : AssessOptions, optional
@@ -649,6 +669,11 @@ def assess(
         theirs from it (:func:`wetland_gis.context.load_context`, ``docs/context.md``).
     class_source : {"dnr", "local"}, default "dnr"
         The list's DNR class, or the county or city ordinance's where it governs.
+    override_crs : str, optional
+        CRS that replaces the layer's own when its ``.prj`` is wrong (``--override-crs``,
+        e.g. ``"EPSG:26915"``): the coordinates are kept and declared to be in it; the
+        old and new CRS are in the manifest (``settings["crs_overrides"]``). Not with
+        ``assume_crs``.
 
     Returns
     -------
@@ -672,9 +697,7 @@ def assess(
         settings={k: getattr(options, k) for k in options.__dataclass_fields__},
     )
     say("reading impacts")
-    gdf, source = _read_impacts(impacts, layer, assume_crs, manifest)
-    if len(gdf) == 0:
-        manifest.add_records([f"{source}: the impact layer has no features; nothing to assess"])
+    gdf, source = _read_impacts(impacts, layer, assume_crs, manifest, override_crs)
     # work by position: the input's index (possibly repeated, e.g. after pd.concat) is
     # given back on the output
     input_index = gdf.index

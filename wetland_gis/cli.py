@@ -64,12 +64,23 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
-    """Add the input layer ``name`` of a sub-command, with ``--layer`` and ``--assume-crs``."""
+    """Add the input layer ``name``, with ``--layer``, ``--assume-crs`` and ``--override-crs``."""
     parser.add_argument(name, help=help)
     parser.add_argument("--layer", help=f"layer name inside the {name} GeoPackage")
-    parser.add_argument(
+    crs = parser.add_mutually_exclusive_group()
+    crs.add_argument(
         "--assume-crs",
-        help="CRS to assume for a layer without one, e.g. EPSG:26915 (recorded in the manifest)",
+        metavar="CRS",
+        help="CRS of a layer that has none (no .prj), e.g. EPSG:26915; it applies only to "
+        "layers without a CRS and is ignored, with a record, for one that has a CRS "
+        "(recorded in the manifest)",
+    )
+    crs.add_argument(
+        "--override-crs",
+        metavar="CRS",
+        help="CRS that replaces the layer's own when its .prj is wrong, e.g. EPSG:26915: "
+        "the coordinates are kept and declared to be in it (recorded in the manifest "
+        "with the old CRS)",
     )
 
 

@@ -85,6 +85,7 @@ def run_assess(
     overwrite: bool = False,
     shoreland_classes: str | Path | None = None,
     class_source: str = "dnr",
+    override_crs: str | None = None,
 ) -> tuple[Assessment, list[Path]]:
     """Assess an impact layer and write the classified layer, tables and manifest.
 
@@ -92,8 +93,9 @@ def run_assess(
     ----------
     impacts, context, layer, as_of, fields, assume_crs, options, progress
         As :func:`wetland_gis.assess`.
-    shoreland_classes, class_source
-        As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``).
+    shoreland_classes, class_source, override_crs
+        As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``,
+        ``--override-crs``).
     out : str or Path
         The classified layer's file (``.gpkg`` default).
     parameters : str or Path, optional
@@ -127,6 +129,7 @@ def run_assess(
         params=params,
         options=options,
         progress=progress,
+        override_crs=override_crs,
     )
     return result, result.write(out, overwrite=overwrite)
 
@@ -629,12 +632,13 @@ def run_water_use(
     irrigation_minimum_reading: str = FeeReadings.irrigation_minimum,
     map_html: str | Path | None = None,
     overwrite: bool = False,
+    override_crs: str | None = None,
 ) -> tuple[Any, list[Path]]:
     """Screen water appropriations (§ 103G.271) and write the GeoPackage, tables and map.
 
     Parameters
     ----------
-    points, layer, as_of, context, aquifer, aquifer_layer, assume_crs, parameters
+    points, layer, as_of, context, aquifer, aquifer_layer, assume_crs, parameters, override_crs
         As :func:`wetland_gis.water_use.water_use`.
     out : str or Path
         The GeoPackage to write (see :meth:`WaterUseResult.write`).
@@ -663,6 +667,7 @@ def run_water_use(
         readings=FeeReadings(
             boundary=boundary_reading, irrigation_minimum=irrigation_minimum_reading
         ),
+        override_crs=override_crs,
     )
     target = Path(map_html) if map_html else Path(f"{Path(out).with_suffix('')}_map.html")
     return result, result.write(out, overwrite=overwrite, map_html=target)
@@ -850,6 +855,7 @@ def run_partitioned(
         "as_of": args.as_of,
         "fields": fields,
         "assume_crs": args.assume_crs,
+        "override_crs": getattr(args, "override_crs", None),
         "params": params,
         "options": options,
         "progress_bar": not args.quiet,
@@ -952,6 +958,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
             shoreland_classes=classes,
             class_source=class_source,
+            override_crs=getattr(args, "override_crs", None),
         )
         return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
     if args.command == "screen":
@@ -968,6 +975,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             fields=fields,
             progress_bar=not args.quiet,
             overwrite=overwrite,
+            override_crs=getattr(args, "override_crs", None),
         )
         return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
     if args.command in ("site", "map", "report"):
@@ -1023,6 +1031,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             irrigation_minimum_reading=args.irrigation_minimum_reading,
             map_html=args.map,
             overwrite=overwrite,
+            override_crs=getattr(args, "override_crs", None),
         )
         return CommandResult(written, tally_impacts(result.points, "water-use"))
     raise InputError(f"unknown command {args.command!r}")  # pragma: no cover

@@ -163,10 +163,13 @@ def _progress(total: int, desc: str, enabled: bool) -> Any:
 
 
 def _read(
-    impacts: str | Path | gpd.GeoDataFrame, layer: str | None, assume_crs: str | None
+    impacts: str | Path | gpd.GeoDataFrame,
+    layer: str | None,
+    assume_crs: str | None,
+    override_crs: str | None = None,
 ) -> tuple[gpd.GeoDataFrame, Manifest]:
     manifest = Manifest(command="assess", as_of="")
-    gdf, _ = _read_impacts(impacts, layer, assume_crs, manifest)
+    gdf, _ = _read_impacts(impacts, layer, assume_crs, manifest, override_crs)
     return gdf, manifest
 
 
@@ -234,10 +237,7 @@ def _merge(
         projects = projects.sort_values("_first", kind="stable")
     projects = projects.drop(columns="_first").reset_index(drop=True)
     manifest = results[0]["manifest"]
-    manifest.inputs = [
-        *source_manifest.inputs,
-        *(i for i in manifest.inputs if i.role != "impacts"),
-    ]
+    _take_source(manifest, source_manifest)
     for r in results[1:]:
         manifest.add_records(r["manifest"].records)
     trace = pd.concat([r["trace"] for r in results], ignore_index=True)
@@ -264,6 +264,14 @@ def _merge(
         fields=results[0]["fields"],
         trace=trace,
     )
+
+
+def _take_source(manifest: Manifest, source: Manifest) -> None:
+    """Give a partition's manifest the whole layer's input, read records and CRS override."""
+    manifest.inputs = [*source.inputs, *(i for i in manifest.inputs if i.role != "impacts")]
+    manifest.records = [*source.records, *(r for r in manifest.records if r not in source.records)]
+    if "crs_overrides" in source.settings:
+        manifest.settings["crs_overrides"] = source.settings["crs_overrides"]
 
 
 def _first_appearance(impacts: pd.DataFrame, project_field: str | None) -> dict[str, int]:
@@ -296,12 +304,15 @@ def assess_partitioned(
     options: AssessOptions | None = None,
     progress_bar: bool = True,
     progress: Callable[[str], None] | None = None,
+    override_crs: str | None = None,
 ) -> Assessment:
     """Assess a layer partition by partition (whole projects); same result as :func:`assess`.
 
     Parameters
     ----------
     impacts, context, layer, as_of, fields, assume_crs, params, options, progress
+        As :func:`wetland_gis.assess`.
+    override_crs : str, optional
         As :func:`wetland_gis.assess`.
     engine : {"chunks", "dask", "default"}
         ``"chunks"``: partitions one after another here; ``"dask"``: one dask task per
@@ -336,10 +347,16 @@ def assess_partitioned(
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     if engine == "default":
         return assess(
-            impacts, context, layer=layer, assume_crs=assume_crs, progress=progress, **kwargs
+            impacts,
+            context,
+            layer=layer,
+            assume_crs=assume_crs,
+            override_crs=override_crs,
+            progress=progress,
+            **kwargs,
         )
     say = progress or (lambda _m: None)
-    gdf, source = _read(impacts, layer, assume_crs)
+    gdf, source = _read(impacts, layer, assume_crs, override_crs)
     say("loading context")
     ctx = as_context(context, params=params, as_of=day)
     if len(gdf) == 0:
@@ -446,6 +463,7 @@ def stream_assess(
     options: AssessOptions | None = None,
     progress_bar: bool = True,
     overwrite: bool = False,
+    override_crs: str | None = None,
 ) -> list[Path]:
     """Assess in chunks of whole projects, writing each chunk to GeoParquet as it is done.
 
@@ -455,7 +473,7 @@ def stream_assess(
 
     Parameters
     ----------
-    impacts, context, layer, as_of, fields, assume_crs, params, options
+    impacts, context, layer, as_of, fields, assume_crs, params, options, override_crs
         As :func:`wetland_gis.assess`.
     out : str or Path
         The GeoParquet file of the impacts (``.parquet``); beside it
@@ -484,7 +502,7 @@ def stream_assess(
     out.parent.mkdir(parents=True, exist_ok=True)
     params = params or default_parameters()
     day = as_date(as_of)
-    gdf, source = _read(impacts, layer, assume_crs)
+    gdf, source = _read(impacts, layer, assume_crs, override_crs)
     ctx = as_context(context, params=params, as_of=day)
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     from wetland_gis.io.safe_write import SafeWriter
@@ -557,7 +575,7 @@ def stream_assess(
 
             pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(staged["trace"])
         manifest = state["manifest"]
-        manifest.inputs = [*source.inputs, *(i for i in manifest.inputs if i.role != "impacts")]
+        _take_source(manifest, source)
         manifest.settings.update({"engine": "stream", "chunk_size": chunk_size})
         w.manifest(manifest, manifest_path)
     return list(w.written)

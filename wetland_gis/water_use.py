@@ -349,7 +349,11 @@ def _row_labels(gdf: pd.DataFrame, *, csv: bool) -> list[str]:
 
 
 def read_appropriations(
-    path: str | Path, layer: str | None = None, *, assume_crs: str | None = None
+    path: str | Path,
+    layer: str | None = None,
+    *,
+    assume_crs: str | None = None,
+    override_crs: str | None = None,
 ) -> tuple[gpd.GeoDataFrame, InputRecord, list[str]]:
     """Read a layer of points of appropriation.
 
@@ -361,7 +365,10 @@ def read_appropriations(
     layer : str, optional
         GeoPackage layer.
     assume_crs : str, optional
-        CRS for a layer without one (recorded).
+        CRS for a layer without one (recorded); only for a layer without a CRS.
+    override_crs : str, optional
+        CRS replacing a layer's wrong one (recorded with the old); not for a CSV, whose
+        lon/lat are WGS 84.
 
     Returns
     -------
@@ -378,12 +385,17 @@ def read_appropriations(
     if path.suffix.lower() == ".csv":
         if not path.exists():
             raise InputError(f"{path} does not exist")
+        if override_crs is not None or assume_crs is not None:
+            raise InputError(
+                f"{path}: --override-crs and --assume-crs do not apply to a CSV: its lon/lat "
+                "columns are WGS 84 degrees (EPSG:4326); leave the option out"
+            )
         gdf, records = _read_csv(path)
         record = InputRecord(
             "appropriations", str(path), None, file_sha256(path), _LONLAT, len(gdf)
         )
     else:
-        read = read_layer(path, layer, assume_crs=assume_crs)
+        read = read_layer(path, layer, assume_crs=assume_crs, override_crs=override_crs)
         gdf, records = read.gdf, list(read.records)
         record = InputRecord(
             "appropriations", read.source, read.layer, read.sha256, read.crs, len(gdf)
@@ -673,6 +685,7 @@ def water_use(
     assume_crs: str | None = None,
     parameters: str | Path | ParameterSet | None = None,
     readings: FeeReadings | None = None,
+    override_crs: str | None = None,
 ) -> WaterUseResult:
     """Screen a layer of points of appropriation under § 103G.271.
 
@@ -692,7 +705,10 @@ def water_use(
     aquifer_layer : str, optional
         GeoPackage layer of ``aquifer``.
     assume_crs : str, optional
-        CRS for a points layer without one (recorded).
+        CRS for a points layer without one (recorded); only for a layer without a CRS.
+    override_crs : str, optional
+        CRS replacing the points layer's wrong one (``--override-crs``; recorded with
+        the old one in the manifest's ``settings["crs_overrides"]``).
     parameters : str, Path or ParameterSet, optional
         A water-use parameter tree replacing ``water_use.yaml``.
     readings : FeeReadings, optional
@@ -715,7 +731,9 @@ def water_use(
     readings = readings or FeeReadings()
     day = as_date(as_of)
     rules.editions_for(day, params)  # refuse a date before the first edition at once
-    gdf, record, records = read_appropriations(points, layer, assume_crs=assume_crs)
+    gdf, record, records = read_appropriations(
+        points, layer, assume_crs=assume_crs, override_crs=override_crs
+    )
     manifest = Manifest(
         command="water-use",
         as_of=day.isoformat(),
@@ -727,8 +745,14 @@ def water_use(
     manifest.add_records(records)
     from wetland_gis.assess import warn_if_empty
 
-    warn_if_empty(gdf, record.path + (f" (layer {record.layer})" if record.layer else ""), manifest)
+    points_where = record.path + (f" (layer {record.layer})" if record.layer else "")
+    warn_if_empty(gdf, points_where, manifest)
     manifest.settings = {
+        **(
+            {"crs_overrides": [{"layer": points_where, "old": record.crs, "new": override_crs}]}
+            if override_crs is not None
+            else {}
+        ),
         "boundary_reading": readings.boundary,
         "irrigation_minimum_reading": readings.irrigation_minimum,
         "editions": [vars(e) for e in rules.editions(params)],

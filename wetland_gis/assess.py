@@ -36,6 +36,7 @@ from wetland_gis.enums import (
 )
 from wetland_gis.errors import (
     EmptyLayerWarning,
+    ImpactExceedsWetlandWarning,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -48,6 +49,7 @@ from wetland_gis.geometry.shoreland import zones_for_map
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.io.fields import (
     FieldMapping,
+    impact_exceeds_wetland,
     read_flag,
     read_number,
     read_text,
@@ -862,6 +864,8 @@ def _apply_engine(
     groups: dict[str, list[ImpactFacts]] = {}
     row_of: dict[tuple[Hashable, Hashable], Hashable] = {}
     kind_notes: dict[Hashable, str] = {}
+    oversized: list[str] = []  # impacts larger than the wetland_acres of their wetland
+    acres_column = field_map.wetland_acres or "wetland_ac"
     assessed = gdf["status"] == ASSESSED
     needed = [
         c
@@ -949,6 +953,14 @@ def _apply_engine(
             verify.append(no_waters_note)
         if kind_note:
             verify.append(kind_note)
+        oversize = impact_exceeds_wetland(
+            sum(float(row[c] or 0.0) for c in ("sqft_setback", "sqft_protection", "sqft_outside")),
+            _nonneg(acres),
+            column=acres_column,
+        )
+        if oversize:
+            verify.append(oversize)
+            oversized.append(str(key))
         if row["nearest_pw_ft"] == 0:
             verify.append(
                 f"the impact lies on or waterward of the ordinary high water level of public "
@@ -1030,6 +1042,16 @@ def _apply_engine(
         groups.setdefault(project, []).append(facts)
         row_of[(project, key)] = idx
 
+    if oversized:
+        shown = ", ".join(oversized[:10]) + (
+            f" and {len(oversized) - 10} more" if len(oversized) > 10 else ""
+        )
+        msg = (
+            f"{len(oversized)} impact(s) larger than the {acres_column} given for their "
+            f"wetland ({shown}): check the value and the polygons (a verify item on each)"
+        )
+        manifest.add_records([msg])
+        warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=3)
     decisions = decide_projects(groups, _claims(options), params, day) if groups else []
     trace = _trace_table(facts_log, decisions)
 

@@ -14,7 +14,7 @@ import re
 import time
 import warnings
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -436,12 +436,18 @@ def warn_if_empty(gdf: pd.DataFrame, source: str, manifest: Manifest | None = No
 
 
 def _clean_and_type(
-    gdf: gpd.GeoDataFrame, field_map: FieldMapping, source: str, manifest: Manifest
+    gdf: gpd.GeoDataFrame,
+    field_map: FieldMapping,
+    source: str,
+    manifest: Manifest,
+    row_numbers: Sequence[int] | None = None,
 ) -> gpd.GeoDataFrame:
     """Reproject to the working CRS, clean the polygons, read the wetland types; record each."""
     gdf, crs_records = to_working_crs(gdf, source=source)
     manifest.add_records(crs_records)
-    cleaned = clean_polygons(gdf, source=source, id_field=field_map.impact_id)
+    cleaned = clean_polygons(
+        gdf, source=source, id_field=field_map.impact_id, row_numbers=row_numbers
+    )
     manifest.add_records(cleaned.records)
     type_records: list[str] = []
     read_types(
@@ -639,6 +645,7 @@ def assess(
     shoreland_classes: str | Path | pd.DataFrame | None = None,
     class_source: str = "dnr",
     override_crs: str | None = None,
+    row_numbers: Sequence[int] | None = None,
 ) -> Assessment:
     """Classify every impact polygon and decide the project's exemptions and replacement.
 
@@ -676,6 +683,10 @@ def assess(
         e.g. ``"EPSG:26915"``): the coordinates are kept and declared to be in it; the
         old and new CRS are in the manifest (``settings["crs_overrides"]``). Not with
         ``assume_crs``.
+    row_numbers : sequence of int, optional
+        The input row number (``wg_row``) of each row when ``impacts`` is a part of a
+        larger layer (the partitioned engines), so that records name the rows of the
+        whole layer. Default: the rows' positions.
 
     Returns
     -------
@@ -708,7 +719,7 @@ def assess(
     gdf, field_map = _rename_colliding(gdf, field_map, manifest)
     manifest.settings["fields"] = field_map.as_dict()
     manifest.add_records(field_map.notes)
-    gdf = _clean_and_type(gdf, field_map, source, manifest)
+    gdf = _clean_and_type(gdf, field_map, source, manifest, row_numbers)
 
     say("loading context")
     ctx = as_context(

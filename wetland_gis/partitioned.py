@@ -6,8 +6,9 @@ centre (so a partition's impacts are close together and meet few context feature
 cut into partitions of about ``chunk_size`` impacts. Each partition is assessed by
 :func:`wetland_gis.assess` against the same, once-loaded context; the results are put
 back in the input's order, so they are those of one ``assess`` call on the whole layer
-(``tests/test_dask_engine.py``), except that a record naming rows by ``wg_row`` counts
-rows within its partition while the ``wg_row`` column counts them in the whole layer.
+(``tests/test_dask_engine.py``): the records name the rows of the whole layer, and the
+domain warnings of every partition (a dask worker's too) are given to the caller once
+per kind, with their counts summed.
 
 Three ways to run:
 
@@ -22,7 +23,9 @@ Three ways to run:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import re
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,7 +44,7 @@ from wetland_gis.assess import (
     assess,
 )
 from wetland_gis.context import Context, as_context
-from wetland_gis.errors import InputError
+from wetland_gis.errors import InputError, WetlandGISWarning
 from wetland_gis.io.fields import resolve_fields
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -185,10 +188,24 @@ def _parts(
 
 
 def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Assess one partition; return its results without the context (light to ship)."""
+    """Assess one partition; return its results without the context (light to ship).
+
+    The records name the rows of the whole layer (``row_numbers``); the domain warnings
+    are caught and returned, as ``(category, message)``, so that a dask worker's reach
+    the user and :func:`_warn_once` can give each kind once for all the partitions.
+    """
     pos = part[_POS].to_numpy()
-    res = assess(part.drop(columns=_POS).reset_index(drop=True), ctx, **kwargs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WetlandGISWarning)
+        res = assess(part.drop(columns=_POS).reset_index(drop=True), ctx, row_numbers=pos, **kwargs)
+    domain = [
+        (w.category, str(w.message)) for w in caught if issubclass(w.category, WetlandGISWarning)
+    ]
+    for w in caught:  # anything else as it came
+        if not issubclass(w.category, WetlandGISWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return {
+        "warnings": domain,
         "pos": pos,
         "impacts": res.impacts,
         "summary": res.summary,
@@ -377,12 +394,51 @@ def assess_partitioned(
     out.manifest.settings["engine"] = engine
     out.manifest.settings["chunk_size"] = chunk_size
     out.manifest.add_records(
-        [
-            f"assessed in {len(parts)} partition(s) of whole projects by the {engine} engine; "
-            "rows named by wg_row in the records count within their partition"
-        ]
+        [f"assessed in {len(parts)} partition(s) of whole projects by the {engine} engine"]
     )
+    _record_warnings(out.manifest, [w for r in results for w in dict.fromkeys(r["warnings"])])
     return out
+
+
+def _record_warnings(manifest: Manifest, caught: list[tuple[type[Warning], str]]) -> None:
+    """Warn once per kind (:func:`_warn_once`); in the manifest, those for the partitions'."""
+    given = {message for _, message in caught}
+    manifest.records = [r for r in manifest.records if r not in given]
+    manifest.add_records(_warn_once(caught))
+
+
+_NUMBER = re.compile(r"\d+")
+_LEADING_COUNT = re.compile(r"^(\d+)(\D.*)$", re.DOTALL)
+
+
+def _warn_once(caught: Iterable[tuple[type[Warning], str]]) -> list[str]:
+    """Give the partitions' domain warnings once per kind, with counts; return the texts.
+
+    ``caught`` holds each partition's warnings, each once. A kind is a warning class and
+    its message with the numbers taken out. Messages of one kind that begin with a count
+    (``"3 impact(s) had no Circular 39 type ..."``) are given once with the counts summed;
+    messages that are all the same, once; others once, the first, saying how many
+    partitions gave one like it.
+    """
+    kinds: dict[tuple[type[Warning], str], list[str]] = {}
+    for category, message in caught:
+        kinds.setdefault((category, _NUMBER.sub("#", message)), []).append(message)
+    texts = []
+    for (category, _), messages in kinds.items():
+        counts = [_LEADING_COUNT.match(m) for m in messages]
+        if all(counts):
+            total = sum(int(m.group(1)) for m in counts if m)
+            text = f"{total}{counts[0].group(2) if counts[0] else ''}"
+        elif len(set(messages)) == 1:
+            text = messages[0]
+        else:
+            text = (
+                f"{messages[0]} (and {len(messages) - 1} more warning(s) like it from other "
+                "partitions: see the manifest records)"
+            )
+        texts.append(text)
+        warnings.warn(text, category, stacklevel=3)
+    return texts
 
 
 def _run_dask(
@@ -515,7 +571,7 @@ def stream_assess(
     parts = list(_parts(gdf, fields, chunk_size))
     if not parts:  # an empty layer
         return assess(gdf, ctx, **kwargs).write(out, overwrite=overwrite)
-    state: dict[str, Any] = {"manifest": None}
+    state: dict[str, Any] = {"manifest": None, "warnings": []}
 
     def stream(staged: dict[str, Path]) -> None:
         writers: dict[str, Any] = {}
@@ -549,6 +605,7 @@ def stream_assess(
                 res["summary"].to_csv(
                     staged["summary"], mode="w" if i == 0 else "a", header=i == 0, index=False
                 )
+                state["warnings"].extend(dict.fromkeys(res["warnings"]))
                 if state["manifest"] is None:
                     state["manifest"] = res["manifest"]
                 else:
@@ -576,6 +633,7 @@ def stream_assess(
             pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(staged["trace"])
         manifest = state["manifest"]
         _take_source(manifest, source)
+        _record_warnings(manifest, state["warnings"])
         manifest.settings.update({"engine": "stream", "chunk_size": chunk_size})
         w.manifest(manifest, manifest_path)
     return list(w.written)

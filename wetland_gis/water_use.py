@@ -770,17 +770,17 @@ def water_use(
     missing = geom.isna() | geom.is_empty
     status[missing] = NOT_ASSESSED
     lon_lat = _lon_lat_columns(list(gdf.columns)) if record.path.lower().endswith(".csv") else None
-    for pos in np.flatnonzero(missing.to_numpy()):
+    for i in np.flatnonzero(missing.to_numpy()):
         problem = ""
         if lon_lat is not None:
             lon_col, lat_col = lon_lat
             problem = coordinate_problem(
-                gdf[lon_col].iat[pos],
-                gdf[lat_col].iat[pos],
+                gdf[lon_col].iat[i],
+                gdf[lat_col].iat[i],
                 lon_column=lon_col,
                 lat_column=lat_col,
             )
-        reason.iat[pos] = f"{labels[pos]}: " + (
+        reason.iat[i] = f"{labels[i]}: " + (
             problem
             or "no point: the row has no (valid) location; give the point of "
             "appropriation (CSV: lon/lat in WGS 84 degrees)"
@@ -789,17 +789,17 @@ def water_use(
     wrong = ~missing & (kinds != "Point")
     status[wrong] = NOT_ASSESSED
     reason[wrong] = [
-        f"{labels[pos]}: geometry is {k}, not a point of appropriation: convert it to a "
+        f"{labels[i]}: geometry is {k}, not a point of appropriation: convert it to a "
         "point in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
-        for pos, k in zip(np.flatnonzero(wrong.to_numpy()), kinds[wrong], strict=True)
+        for i, k in zip(np.flatnonzero(wrong.to_numpy()), kinds[wrong], strict=True)
     ]
     lonlat = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS).to_crs(_LONLAT)
-    for pos in np.flatnonzero((status == ASSESSED).to_numpy()):
-        p = lonlat.iat[pos]
+    for i in np.flatnonzero((status == ASSESSED).to_numpy()):
+        p = lonlat.iat[i]
         outside = outside_minnesota(p.x, p.y)
         if outside:  # never assessed with a fee and no county
-            status.iat[pos] = NOT_ASSESSED
-            reason.iat[pos] = f"{labels[pos]}: {outside}"
+            status.iat[i] = NOT_ASSESSED
+            reason.iat[i] = f"{labels[i]}: {outside}"
     good = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS)
     lonlat = lonlat.where(status == ASSESSED, None)
     county = _counties_of(good, ctx.counties)

@@ -197,7 +197,9 @@ def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -
     pos = part[_POS].to_numpy()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WetlandGISWarning)
-        res = assess(part.drop(columns=_POS).reset_index(drop=True), ctx, row_numbers=pos, **kwargs)
+        res = assess(
+            part.drop(columns=_POS).reset_index(drop=True), ctx, row_numbers=pos + 1, **kwargs
+        )
     domain = [
         (w.category, str(w.message)) for w in caught if issubclass(w.category, WetlandGISWarning)
     ]
@@ -233,7 +235,7 @@ def _merge(
     pos = np.concatenate([r["pos"] for r in results])
     order = np.argsort(pos, kind="stable")
     impacts = pd.concat([r["impacts"] for r in results], ignore_index=True).iloc[order]
-    impacts["wg_row"] = np.arange(len(impacts), dtype="int64")
+    impacts["wg_row"] = np.arange(1, len(impacts) + 1, dtype="int64")  # from 1, as QGIS
     impacts.index = input_index
     impacts = gpd.GeoDataFrame(
         impacts, geometry=results[0]["impacts"].geometry.name, crs=results[0]["impacts"].crs
@@ -525,7 +527,7 @@ def stream_assess(
 
     Memory holds the context, the input layer and one chunk's results, never all the
     results; the impacts file keeps the chunk order (projects in Hilbert order), with
-    ``wg_row`` the row's position in the input.
+    ``wg_row`` the row's number in the input (from 1).
 
     Parameters
     ----------
@@ -581,7 +583,7 @@ def stream_assess(
             for i, part in enumerate(parts):
                 res = _assess_part(part, ctx, kwargs)
                 chunk = res["impacts"].copy()
-                chunk["wg_row"] = res["pos"]
+                chunk["wg_row"] = res["pos"] + 1
                 trace = res["trace"]
                 tables = {"impacts": _arrow(chunk)}
                 if len(trace):

@@ -4,7 +4,8 @@ Each input row comes out once, in input order, with four added columns
 (docs/data_schema.md, "Classified impacts"):
 
 ``wg_row``
-    the 0-based input row number;
+    the input row number, from 1 as QGIS numbers features (the ``fid`` of a GeoPackage
+    written in the usual way; records and messages name rows by it);
 ``status``
     ``"assessed"`` (may go on to the rules) or ``"not_assessed"``;
 ``status_reason``
@@ -243,7 +244,7 @@ def clean_polygons(
     row_numbers : sequence of int, optional
         The input row number of each row, when ``gdf`` is a part of a larger layer (a
         partition of :mod:`wetland_gis.partitioned`): ``wg_row`` and the records name
-        these. Default: the positions ``0 .. n-1``.
+        these. Default: ``1 .. n``, as QGIS numbers features.
 
     Returns
     -------
@@ -299,7 +300,7 @@ def clean_polygons(
     id_column = resolve_fields([str(c) for c in gdf.columns], impact_id=id_field).impact_id
 
     n = len(gdf)
-    label = np.arange(n, dtype="int64") if row_numbers is None else np.asarray(row_numbers)
+    label = np.arange(1, n + 1, dtype="int64") if row_numbers is None else np.asarray(row_numbers)
     if len(label) != n:
         raise InputError(f"{source}: {len(label)} row numbers given for {n} rows")
     geoms = np.asarray(gdf.geometry.values, dtype=object).copy()

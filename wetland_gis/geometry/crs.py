@@ -104,8 +104,8 @@ def to_working_crs(gdf: gpd.GeoDataFrame, *, source: str) -> tuple[gpd.GeoDataFr
         x, y = shapely.get_coordinates(gdf.geometry.array[rows[0]])[0]
         raise InputError(
             f"{source}: the coordinates of {len(rows)} row(s) (rows "
-            f"{', '.join(str(r) for r in rows[:10])}{' ...' if len(rows) > 10 else ''}; "
-            f"row {rows[0]} starts at x={x:.6g}, y={y:.6g}) are not valid in its CRS "
+            f"{', '.join(str(r + 1) for r in rows[:10])}{' ...' if len(rows) > 10 else ''}; "
+            f"row {rows[0] + 1} starts at x={x:.6g}, y={y:.6g}) are not valid in its CRS "
             f"{before} and cannot be transformed to {WORKING_CRS}: the layer's CRS (its .prj) "
             "is wrong. Pass --override-crs with the CRS the coordinates are really in, e.g. "
             "--override-crs EPSG:26915 for UTM 15N metres (override_crs= in Python; recorded "

@@ -794,7 +794,13 @@ def water_use(
         for i, k in zip(np.flatnonzero(wrong.to_numpy()), kinds[wrong], strict=True)
     ]
     lonlat = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS).to_crs(_LONLAT)
-    for i in np.flatnonzero((status == ASSESSED).to_numpy()):
+    placed = (status == ASSESSED).to_numpy()
+    inside = np.zeros(len(placed), dtype=bool)
+    if placed.any():  # one vectorised test; the hint only for the points outside
+        import shapely
+
+        inside[placed] = shapely.covers(_minnesota(), lonlat.to_numpy()[placed])
+    for i in np.flatnonzero(placed & ~inside):
         p = lonlat.iat[i]
         outside = outside_minnesota(p.x, p.y)
         if outside:  # never assessed with a fee and no county

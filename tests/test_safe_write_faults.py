@@ -216,3 +216,16 @@ def test_a_run_killed_mid_write_is_cleaned_by_the_next_run(tmp_path):
     with SafeWriter("site") as w:
         w.csv(pd.DataFrame({"a": [2]}), out)
     assert _staging(tmp_path) == [] and w.records[0].startswith("removed the staging folder")
+
+
+def test_a_read_only_output_is_refused_before_the_assessment_runs(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "a.gpkg"
+    assert _assess(out) == 0
+    out.chmod(0o444)
+
+    def not_called(*args, **kwargs):
+        raise AssertionError("the assessment ran before the output was checked")
+
+    monkeypatch.setattr("wetland_gis.commands.assess", not_called)
+    assert _assess(out) == 2
+    assert "the file is read-only" in capsys.readouterr().err

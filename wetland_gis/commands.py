@@ -115,7 +115,9 @@ def run_assess(
         When ``out`` is an input, or would replace another file without ``overwrite``;
         checked before the assessment runs.
     """
-    _check_outputs_early("assess", [out], [impacts, context, parameters, shoreland_classes])
+    _check_outputs_early(
+        "assess", [out], [impacts, context, parameters, shoreland_classes], overwrite=overwrite
+    )
     params = load_parameters(parameters) if parameters else default_parameters()
     result = assess(
         impacts,
@@ -134,13 +136,22 @@ def run_assess(
     return result, result.write(out, overwrite=overwrite)
 
 
-def _check_outputs_early(command: str, outs: list[Any], inputs: list[Any]) -> None:
-    """Refuse an output that is an input before any work is done (the writer checks again)."""
+def _check_outputs_early(
+    command: str, outs: list[Any], inputs: list[Any], *, overwrite: bool = True
+) -> None:
+    """Refuse an output that is an input, or read-only without ``overwrite``, before any work.
+
+    The writer checks again, with the command's own earlier outputs known.
+    """
+    from wetland_gis.io.safe_write import refuse_read_only
+
     writer = SafeWriter(
         command, overwrite=True, inputs=[i for i in inputs if isinstance(i, (str, Path))]
     )
     for out in outs:
         writer._check_target(Path(out))
+        if not overwrite:
+            refuse_read_only(Path(out))
 
 
 #: What ``assess`` wrote: its file, or that file as :func:`read_assessed` returned it
@@ -325,7 +336,9 @@ def run_site(
     inputs = [
         p for p in (file, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
     ]
-    _check_outputs_early("site", [out_dir / name for name in SITING_FILES.values()], inputs)
+    _check_outputs_early(
+        "site", [out_dir / name for name in SITING_FILES.values()], inputs, overwrite=overwrite
+    )
     ctx: str | Path | Context | None
     if isinstance(assessed, Assessment):
         impacts = assessed.impacts

@@ -56,6 +56,7 @@ __all__ = [
     "same_file",
     "output_error",
     "clean_leftover_staging",
+    "refuse_read_only",
 ]
 
 #: Name prefix of the staging folders written beside the outputs.
@@ -126,6 +127,24 @@ def _read_only(path: Path) -> bool:
     except OSError:
         return False
     return not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+
+
+def refuse_read_only(target: Path) -> None:
+    """Raise :class:`OutputError` when ``target`` exists and is read-only (without overwrite).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "out.csv"
+    >>> refuse_read_only(p)  # absent: nothing to protect
+    """
+    if target.exists() and _read_only(target):
+        mode = stat.filemode(target.stat().st_mode)
+        raise OutputError(
+            f"cannot write {target}: the file is read-only ({mode}), protected by its "
+            f"owner; pass --overwrite (overwrite=True in Python) to replace it (it keeps "
+            "its permissions), or choose another path"
+        )
 
 
 def _process_gone(owner: dict[str, Any]) -> bool:
@@ -351,13 +370,8 @@ class SafeWriter:
             raise OutputError(f"cannot write {target}: it is a folder; give a file name")
         if not target.exists() or target in self._moves:
             return
-        if _read_only(target) and not self.overwrite:
-            mode = stat.filemode(target.stat().st_mode)
-            raise OutputError(
-                f"cannot write {target}: the file is read-only ({mode}), protected by its "
-                f"owner; pass --overwrite (overwrite=True in Python) to replace it (it keeps "
-                "its permissions), or choose another path"
-            )
+        if not self.overwrite:
+            refuse_read_only(target)
         if merge_geopackage:
             if is_geopackage(target):
                 return

@@ -58,7 +58,7 @@ def crow_wing():
 def test_every_wright_input_row_is_in_the_output_once(wright):
     source = gpd.read_file(WRIGHT / "impacts.shp")
     assert len(wright.impacts) == len(source)
-    assert sorted(wright.impacts["wg_row"]) == list(range(len(source)))
+    assert sorted(wright.impacts["wg_row"]) == list(range(1, len(source) + 1))
     assert list(wright.impacts["impact_id"]) == list(source["impact_id"])
 
 
@@ -251,23 +251,23 @@ def test_broken_layer_keeps_every_row_with_status_and_reason():
         a = wg.assess(_broken_layer(), CONTEXT, as_of=AS_OF)
     out = a.impacts
     assert len(out) == 10
-    assert list(out["wg_row"]) == list(range(10))
+    assert list(out["wg_row"]) == list(range(1, 10 + 1))
     status = dict(zip(out["wg_row"], out["status"], strict=True))
-    for row in (1, 2, 3, 4, 9):
+    for row in (2, 3, 4, 5, 10):  # wg_row from 1, as QGIS numbers features
         assert status[row] == "not_assessed"
         assert out.loc[out["wg_row"] == row, "status_reason"].item()
         assert out.loc[out["wg_row"] == row, "outcome"].item() == "not_assessed"
-    for row in (0, 5, 6, 7, 8):
+    for row in (1, 6, 7, 8, 9):
         assert status[row] == "assessed"
     assert (
-        "make_valid" in out.loc[out["wg_row"] == 5, "repairs"].item()
-        or "valid" in out.loc[out["wg_row"] == 5, "repairs"].item()
+        "make_valid" in out.loc[out["wg_row"] == 6, "repairs"].item()
+        or "valid" in out.loc[out["wg_row"] == 6, "repairs"].item()
     )
     assert (
-        "Z" in out.loc[out["wg_row"] == 6, "repairs"].item()
-        or "z" in out.loc[out["wg_row"] == 6, "repairs"].item().lower()
+        "Z" in out.loc[out["wg_row"] == 7, "repairs"].item()
+        or "z" in out.loc[out["wg_row"] == 7, "repairs"].item().lower()
     )
-    assert "type 12" in out.loc[out["wg_row"] == 9, "status_reason"].item()
+    assert "type 12" in out.loc[out["wg_row"] == 10, "status_reason"].item()
     assert any("duplicate" in r.lower() for r in a.manifest.records)
 
 

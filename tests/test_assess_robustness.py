@@ -83,7 +83,7 @@ def _once(a, n: int) -> None:
     """Every input row is in the output exactly once, in order, with a status."""
     out = a.impacts
     assert len(out) == n
-    assert list(out["wg_row"]) == list(range(n))
+    assert list(out["wg_row"]) == list(range(1, n + 1))
     assert set(out["status"]) <= {"assessed", "not_assessed"}
     bad = out["status"] == "not_assessed"
     assert out.loc[bad, "status_reason"].astype(bool).all()
@@ -162,7 +162,7 @@ def test_geometry_zoo_every_row_once_with_repairs_recorded_and_exact_areas(ctx):
     # rows 0 and 2 cover the same holed square: valid, but drawn over each other
     for row in (0, 2):
         assert out.loc[row, "repairs"].startswith("overlaps ")
-    assert any("rows 4, 5, 8" in r for r in a.manifest.records)
+    assert any("rows 5, 6, 9" in r for r in a.manifest.records)
 
 
 # --- coordinate reference systems ---------------------------------------------------------
@@ -214,7 +214,7 @@ def test_coordinates_that_do_not_fit_the_declared_crs_are_a_clear_error(tmp_path
     # UTM metres in a shapefile whose .prj says WGS 84: the analyst set the wrong CRS
     path = tmp_path / "wrong_prj.shp"
     _layer([_sq(X0, Y0, 20), _sq(X0 + 100, Y0, 20)], crs="EPSG:4326").to_file(path)
-    with pytest.raises(InputError, match=r"wrong_prj\.shp.*rows 0, 1.*EPSG:4326.*Set CRS"):
+    with pytest.raises(InputError, match=r"wrong_prj\.shp.*rows 1, 2.*EPSG:4326.*--override-crs"):
         _assess(path, ctx)
 
 
@@ -385,7 +385,7 @@ def test_impact_partly_outside_minnesota_is_recorded_with_the_part_outside(ctx):
     outside = float(parts["outside the county layer"].removesuffix(" sq ft"))
     assert inside + outside == pytest.approx(40_000 * SQFT_PER_SQM, abs=0.1)
     assert outside > 1000
-    assert any("wg_row 0 lie partly outside every county" in r for r in a.manifest.records)
+    assert any("wg_row 1 lie partly outside every county" in r for r in a.manifest.records)
 
 
 def test_impact_wholly_outside_minnesota_is_not_assessed(ctx):
@@ -409,7 +409,7 @@ def test_impacts_on_and_inside_a_lake_are_in_the_setback_zone_and_recorded(ctx):
     assert list(out["sqft_setback"]) == pytest.approx(list(out["area_sqft"]))
     waterward = [r for r in a.manifest.records if "waterward of the OHWL" in r]
     assert len(waterward) == 1
-    assert "wg_row 0, 2 " in waterward[0] and "SYN-86-0001" in waterward[0]
+    assert "wg_row 1, 3 " in waterward[0] and "SYN-86-0001" in waterward[0]
     assert "DNR jurisdiction" in waterward[0]
 
 
@@ -450,7 +450,7 @@ def test_rows_without_a_project_are_decided_and_recorded(ctx):
     projects = a.projects.set_index("project")
     assert projects.loc["P1", "assessed"] == 2
     assert projects.loc["(no project)", "assessed"] == 2
-    assert any("(wg_row 1, 2)" in r and "(no project)" in r for r in a.manifest.records)
+    assert any("(wg_row 2, 3)" in r and "(no project)" in r for r in a.manifest.records)
 
 
 @pytest.mark.parametrize(
@@ -615,7 +615,7 @@ def test_write_and_read_back_keeps_every_row_once_with_its_area(tmp_path, ctx, e
         back = pd.read_csv(out)
     else:
         back = read_layer(out, layer="impacts" if ext == ".gpkg" else None).gdf
-    assert sorted(back["wg_row"]) == list(range(5))
+    assert sorted(back["wg_row"]) == list(range(1, 5 + 1))
     assert list(back["impact_id"]) == ["a", "b", "c", "d", "e"]
     assert list(back["status"]) == list(a.impacts["status"])
     np.testing.assert_allclose(

@@ -636,7 +636,7 @@ def test_site_tells_apart_impacts_with_a_repeated_or_blank_id(tmp_path, capsys):
     plan = pd.read_csv(tmp_path / "siting" / "allocation.csv")
     trace = json.loads((tmp_path / "a_decisions.json").read_text())
     decided = {step["impact_id"] for step in trace if step["impact_id"]}
-    assert sorted(set(plan["impact_id"])) == sorted(decided) == ["#2", "A#0", "A#1"]
+    assert sorted(set(plan["impact_id"])) == sorted(decided) == ["#3", "A#1", "A#2"]
     manifest = json.loads((tmp_path / "siting" / "siting_manifest.json").read_text())
     assert any("repeated or blank id" in r for r in manifest["records"])
 

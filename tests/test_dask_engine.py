@@ -145,7 +145,7 @@ def test_streamed_geoparquet_holds_every_row_once(small_world, tmp_path):
     )
     out = gpd.read_parquet(written[0])
     one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
-    assert sorted(out["wg_row"]) == list(range(len(impacts)))
+    assert sorted(out["wg_row"]) == list(range(1, len(impacts) + 1))
     got = out.sort_values("wg_row").reset_index(drop=True)
     assert list(got["outcome"]) == list(one.impacts["outcome"])
     assert np.allclose(got["sqft_setback"], one.impacts["sqft_setback"])

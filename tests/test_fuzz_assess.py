@@ -79,7 +79,7 @@ def test_fuzz_every_row_out_once_with_a_status_and_a_reason(ctx, drawn):
         return
     out = a.impacts
     assert len(out) == len(layer)  # rows in == rows out
-    assert list(out["wg_row"]) == list(range(len(layer)))
+    assert list(out["wg_row"]) == list(range(1, len(layer) + 1))
     assert set(out["status"]) <= {"assessed", "not_assessed"}
     bad = (out["status"] == "not_assessed").to_numpy()
     assert out.loc[bad, "status_reason"].astype(str).str.strip().str.len().gt(0).all()

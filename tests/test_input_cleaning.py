@@ -67,8 +67,8 @@ BROKEN_ROWS = [
         "",
         "Z coordinates dropped",
     ),
-    ("dup", box(10, 10, 20, 20), ASSESSED, "", "duplicate impact id 'dup' (also row 8)"),
-    ("dup", box(30, 30, 40, 40), ASSESSED, "", "duplicate impact id 'dup' (also row 7)"),
+    ("dup", box(10, 10, 20, 20), ASSESSED, "", "duplicate impact id 'dup' (also row 9)"),
+    ("dup", box(30, 30, 40, 40), ASSESSED, "", "duplicate impact id 'dup' (also row 8)"),
     (
         "collection",
         GeometryCollection([box(0, 0, 1, 1), Point(3, 3)]),
@@ -115,7 +115,7 @@ def test_every_broken_row_comes_out_once_with_its_status_and_reason(broken):
     out = result.gdf
     assert len(out) == len(broken)
     assert list(out.index) == list(broken.index)
-    assert list(out["wg_row"]) == list(range(len(broken)))
+    assert list(out["wg_row"]) == list(range(1, len(broken) + 1))
     assert list(out["note"]) == list(broken["note"])  # every input column survives
     assert list(out.columns) == [*broken.columns, *ADDED_COLUMNS]
     for row, (impact_id, _, status, reason, repair) in enumerate(BROKEN_ROWS):
@@ -149,12 +149,12 @@ def test_not_assessed_rows_keep_their_geometry_for_the_map(broken):
 def test_records_name_the_source_and_the_rows(broken):
     with pytest.warns(InputRepairWarning, match="impacts.gpkg: 2 row\\(s\\) not assessed"):
         records = clean_polygons(broken, source="impacts.gpkg").records
-    assert "impacts.gpkg: 2 row(s) not assessed: empty or null geometry (rows 0, 1)" in records
-    assert any("invalid geometry(ies) repaired with make_valid (rows 4)" in r for r in records)
+    assert "impacts.gpkg: 2 row(s) not assessed: empty or null geometry (rows 1, 2)" in records
+    assert any("invalid geometry(ies) repaired with make_valid (rows 5)" in r for r in records)
     assert any(
-        "duplicate impact ids in column 'impact_id' on 2 rows (rows 7, 8)" in r for r in records
+        "duplicate impact ids in column 'impact_id' on 2 rows (rows 8, 9)" in r for r in records
     )
-    assert any("Z/M coordinates dropped on 1 row(s) (rows 6)" in r for r in records)
+    assert any("Z/M coordinates dropped on 1 row(s) (rows 7)" in r for r in records)
 
 
 def test_a_clean_layer_passes_without_warning_or_record():
@@ -194,7 +194,7 @@ def test_an_explicit_id_field_is_used_and_must_exist():
     )
     with pytest.warns(InputRepairWarning, match="column 'parcel'"):
         out = clean_polygons(layer, source="x", id_field="PARCEL").gdf
-    assert out["repairs"].iloc[0] == "duplicate impact id 'p' (also row 1)"
+    assert out["repairs"].iloc[0] == "duplicate impact id 'p' (also row 2)"
     with pytest.raises(FieldMappingError, match="'nope' is not in the layer"):
         clean_polygons(layer, source="x", id_field="nope")
 
@@ -228,7 +228,7 @@ def test_the_cleaned_layer_is_written_with_every_row(tmp_path, broken, name):
         back = gpd.pd.read_csv(tmp_path / name, keep_default_na=False)
     else:
         back = read_layer(tmp_path / name).gdf.fillna({"status_reason": "", "repairs": ""})
-    assert list(back["wg_row"]) == list(range(len(broken)))
+    assert list(back["wg_row"]) == list(range(1, len(broken) + 1))
     assert list(back["status"]) == list(out["status"])
     assert list(back["status_reason"]) == list(out["status_reason"])
     assert list(back["repairs"]) == list(out["repairs"])
@@ -269,7 +269,7 @@ def test_cleaning_never_drops_or_reorders_rows(rows):
     )
     out = clean_quietly(layer).gdf
     assert len(out) == len(rows)
-    assert list(out["wg_row"]) == list(range(len(rows)))
+    assert list(out["wg_row"]) == list(range(1, len(rows) + 1))
     assert set(out["status"]) <= {ASSESSED, NOT_ASSESSED}
     assert ((out["status_reason"] != "") == (out["status"] == NOT_ASSESSED)).all()
     assessed = np.asarray(out.loc[out["status"] == ASSESSED].geometry.values)
@@ -328,7 +328,7 @@ def test_real_nwi_polygons_all_survive_cleaning(sample_data):
     nwi, _ = to_working_crs(gpd.read_file(sample_data.nwi), source=sample_data.nwi.name)
     out = clean_quietly(nwi).gdf
     assert len(out) == 1556
-    assert list(out["wg_row"]) == list(range(1556))
+    assert list(out["wg_row"]) == list(range(1, 1556 + 1))
     assert (out["status"] == ASSESSED).all()
 
 

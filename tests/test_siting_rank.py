@@ -207,10 +207,10 @@ def test_a_missing_listing_column_names_the_file_and_the_columns(tmp_path):
     [
         (
             {"credits": ["10", "-1", "10", "0.5"]},
-            r"row 1 \(line 3\): credits '-1' is not a "
+            r"row 2 \(line 3\): credits '-1' is not a "
             r"non-negative number",
         ),
-        ({"price": ["12000", "6000", "cheap", "9000"]}, r"row 2 \(line 4\): price 'cheap'"),
+        ({"price": ["12000", "6000", "cheap", "9000"]}, r"row 3 \(line 4\): price 'cheap'"),
         ({"program": ["WCA", "both", "federal", "WCA"]}, r"program 'federal' is not one of"),
         ({"major": ["", "99", "", ""]}, r"major '99' is not a major watershed number"),
         ({"lat": ["", "", "", ""]}, r"give both lon and lat"),

@@ -513,7 +513,7 @@ def test_allocation_reads_the_text_no_as_not_excluded(excluded, used):
 def test_allocation_refuses_an_exclusion_it_cannot_read():
     from wetland_gis.siting.allocate import AllocationError, allocate
 
-    with pytest.raises(AllocationError, match=r"'excluded', row 0: 'maybe' is not a yes/no"):
+    with pytest.raises(AllocationError, match=r"'excluded', row 1: 'maybe' is not a yes/no"):
         allocate(_ranking("maybe"))
 
 

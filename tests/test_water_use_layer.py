@@ -214,7 +214,7 @@ def test_rows_that_cannot_be_read_are_kept_with_reasons(tmp_path):
     assert "permit_id is blank" in reasons[2]
     assert "source 'lake'" in reasons[3]
     assert "potable 'maybe'" in reasons[4]
-    assert "no point" in reasons[5]
+    assert "row 6 (line 7 of the CSV): lon is blank" in reasons[5]
 
 
 @pytest.mark.parametrize(

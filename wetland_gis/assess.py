@@ -14,7 +14,7 @@ import re
 import time
 import warnings
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +37,8 @@ from wetland_gis.enums import (
     WetlandType,
 )
 from wetland_gis.errors import (
+    EmptyLayerWarning,
+    ImpactExceedsWetlandWarning,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -49,6 +51,7 @@ from wetland_gis.geometry.shoreland import zones_for_map
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.io.fields import (
     FieldMapping,
+    impact_exceeds_wetland,
     read_flag,
     read_number,
     read_text,
@@ -365,12 +368,17 @@ def _read_impacts(
     layer: str | None,
     assume_crs: str | None,
     manifest: Manifest,
+    override_crs: str | None = None,
 ) -> tuple[gpd.GeoDataFrame, str]:
     """Read the impact layer, record it in the manifest, return it with its source name."""
     if isinstance(impacts, gpd.GeoDataFrame):
         gdf = impacts.copy()
         source = "<GeoDataFrame>"
-        if gdf.crs is None:
+        if override_crs is not None:
+            old = None if gdf.crs is None else gdf.crs.to_string()
+            gdf = gdf.set_crs(override_crs, allow_override=True)
+            _record_override(manifest, {"layer": source, "old": old, "new": str(override_crs)})
+        elif gdf.crs is None:
             if assume_crs is None:
                 raise MissingCRSError(
                     "the impacts GeoDataFrame has no CRS: set it with "
@@ -380,23 +388,72 @@ def _read_impacts(
             gdf = gdf.set_crs(assume_crs)
             manifest.add_records([f"{source}: CRS assumed {assume_crs} (assume_crs)"])
         manifest.add_input(InputRecord("impacts", source, None, "", gdf.crs.to_string(), len(gdf)))
+        warn_if_empty(gdf, source, manifest)
         return gdf, source
-    read = read_layer(impacts, layer, assume_crs=assume_crs)
+    read = read_layer(impacts, layer, assume_crs=assume_crs, override_crs=override_crs)
     manifest.add_records(read.records)
+    if read.crs_override is not None:
+        _record_override(manifest, read.crs_override)
     manifest.add_input(
         InputRecord("impacts", read.source, read.layer, read.sha256, read.crs, len(read.gdf))
     )
     source = read.source + (f" (layer {read.layer})" if read.layer else "")
+    warn_if_empty(read.gdf, source, manifest)
     return read.gdf, source
 
 
+def _record_override(manifest: Manifest, override: dict[str, Any]) -> None:
+    """Record a CRS replaced by ``override_crs`` (``--override-crs``) in the manifest."""
+    manifest.settings.setdefault("crs_overrides", []).append(dict(override))
+    manifest.add_records(
+        [
+            f"{override['layer']}: CRS overridden: {override['old'] or 'no CRS'} replaced by "
+            f"{override['new']} (override_crs; the coordinates were kept)"
+        ]
+    )
+
+
+def warn_if_empty(gdf: pd.DataFrame, source: str, manifest: Manifest | None = None) -> None:
+    """Warn (and record) when an input layer has no features: the outputs will be empty.
+
+    Parameters
+    ----------
+    gdf : DataFrame
+        The layer as read.
+    source : str
+        Its file and layer, for the message.
+    manifest : Manifest, optional
+        Where the record goes.
+
+    Warns
+    -----
+    EmptyLayerWarning
+        When ``gdf`` has no rows (``wetland-gis --strict`` then exits 3).
+    """
+    if len(gdf):
+        return
+    msg = (
+        f"{source} has no features: nothing was assessed and the outputs are empty; check "
+        "the file, the --layer and any filter applied when it was exported"
+    )
+    if manifest is not None:
+        manifest.add_records([msg])
+    warnings.warn(msg, EmptyLayerWarning, stacklevel=3)
+
+
 def _clean_and_type(
-    gdf: gpd.GeoDataFrame, field_map: FieldMapping, source: str, manifest: Manifest
+    gdf: gpd.GeoDataFrame,
+    field_map: FieldMapping,
+    source: str,
+    manifest: Manifest,
+    row_numbers: Sequence[int] | None = None,
 ) -> gpd.GeoDataFrame:
     """Reproject to the working CRS, clean the polygons, read the wetland types; record each."""
     gdf, crs_records = to_working_crs(gdf, source=source)
     manifest.add_records(crs_records)
-    cleaned = clean_polygons(gdf, source=source, id_field=field_map.impact_id)
+    cleaned = clean_polygons(
+        gdf, source=source, id_field=field_map.impact_id, row_numbers=row_numbers
+    )
     manifest.add_records(cleaned.records)
     type_records: list[str] = []
     read_types(
@@ -595,6 +652,8 @@ def assess(
     progress: Callable[[str], None] | None = None,
     shoreland_classes: str | Path | pd.DataFrame | None = None,
     class_source: str = "dnr",
+    override_crs: str | None = None,
+    row_numbers: Sequence[int] | None = None,
 ) -> Assessment:
     """Classify every impact polygon and decide the project's exemptions and replacement.
 
@@ -615,6 +674,7 @@ def assess(
         defaults of :func:`wetland_gis.io.fields.resolve_fields` otherwise.
     assume_crs : str, optional
         CRS for a layer that has none (recorded); without it such a layer is an error.
+        It applies only to a layer without a CRS (``--assume-crs``).
     params : ParameterSet, optional
         Legal parameters (default: the shipped, cited tree).
     options : AssessOptions, optional
@@ -626,6 +686,15 @@ def assess(
         theirs from it (:func:`wetland_gis.context.load_context`, ``docs/context.md``).
     class_source : {"dnr", "local"}, default "dnr"
         The list's DNR class, or the county or city ordinance's where it governs.
+    override_crs : str, optional
+        CRS that replaces the layer's own when its ``.prj`` is wrong (``--override-crs``,
+        e.g. ``"EPSG:26915"``): the coordinates are kept and declared to be in it; the
+        old and new CRS are in the manifest (``settings["crs_overrides"]``). Not with
+        ``assume_crs``.
+    row_numbers : sequence of int, optional
+        The input row number (``wg_row``) of each row when ``impacts`` is a part of a
+        larger layer (the partitioned engines), so that records name the rows of the
+        whole layer. Default: the rows' positions.
 
     Returns
     -------
@@ -649,9 +718,7 @@ def assess(
         settings={k: getattr(options, k) for k in options.__dataclass_fields__},
     )
     say("reading impacts")
-    gdf, source = _read_impacts(impacts, layer, assume_crs, manifest)
-    if len(gdf) == 0:
-        manifest.add_records([f"{source}: the impact layer has no features; nothing to assess"])
+    gdf, source = _read_impacts(impacts, layer, assume_crs, manifest, override_crs)
     # work by position: the input's index (possibly repeated, e.g. after pd.concat) is
     # given back on the output
     input_index = gdf.index
@@ -660,7 +727,7 @@ def assess(
     gdf, field_map = _rename_colliding(gdf, field_map, manifest)
     manifest.settings["fields"] = field_map.as_dict()
     manifest.add_records(field_map.notes)
-    gdf = _clean_and_type(gdf, field_map, source, manifest)
+    gdf = _clean_and_type(gdf, field_map, source, manifest, row_numbers)
 
     say("loading context")
     ctx = as_context(
@@ -816,6 +883,8 @@ def _apply_engine(
     groups: dict[str, list[ImpactFacts]] = {}
     row_of: dict[tuple[Hashable, Hashable], Hashable] = {}
     kind_notes: dict[Hashable, str] = {}
+    oversized: list[str] = []  # impacts larger than the wetland_acres of their wetland
+    acres_column = field_map.wetland_acres or "wetland_ac"
     assessed = gdf["status"] == ASSESSED
     needed = [
         c
@@ -903,6 +972,14 @@ def _apply_engine(
             verify.append(no_waters_note)
         if kind_note:
             verify.append(kind_note)
+        oversize = impact_exceeds_wetland(
+            sum(float(row[c] or 0.0) for c in ("sqft_setback", "sqft_protection", "sqft_outside")),
+            _nonneg(acres),
+            column=acres_column,
+        )
+        if oversize:
+            verify.append(oversize)
+            oversized.append(str(key))
         # on or waterward of the OHWL of a public water: the engine routes a fill or an
         # excavation to the public-waters-work permit (§ 103G.245, subd. 1(2))
         below_ohwl = None if pd.isna(row["nearest_pw_ft"]) else bool(row["nearest_pw_ft"] == 0)
@@ -983,6 +1060,16 @@ def _apply_engine(
         groups.setdefault(project, []).append(facts)
         row_of[(project, key)] = idx
 
+    if oversized:
+        shown = ", ".join(oversized[:10]) + (
+            f" and {len(oversized) - 10} more" if len(oversized) > 10 else ""
+        )
+        msg = (
+            f"{len(oversized)} impact(s) larger than the {acres_column} given for their "
+            f"wetland ({shown}): check the value and the polygons (a verify item on each)"
+        )
+        manifest.add_records([msg])
+        warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=3)
     claims = _claims(options)
     with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
         decisions = decide_projects(groups, claims, params, day) if groups else []

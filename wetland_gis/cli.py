@@ -7,7 +7,8 @@ then a tally of what it read, assessed and decided.
 Exit status (:data:`EXIT_CODES`): 0 done; 1 an unexpected internal error (a short
 message names the file holding the traceback); 2 an input, parameter or output error
 (one line naming the file, layer, row and fix); 3 done, but ``--strict`` was given and
-some row was not assessed; 130 interrupted (no output was changed).
+some row was not assessed or the input layer had no features; 130 interrupted (no
+output was changed).
 """
 
 from __future__ import annotations
@@ -58,18 +59,29 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="exit with status 3 when any row was not assessed (the outputs "
-        "are still written), for scripted pipelines",
+        help="exit with status 3 when any row was not assessed, or the input layer "
+        "has no features (the outputs are still written), for scripted pipelines",
     )
 
 
 def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
-    """Add the input layer ``name`` of a sub-command, with ``--layer`` and ``--assume-crs``."""
+    """Add the input layer ``name``, with ``--layer``, ``--assume-crs`` and ``--override-crs``."""
     parser.add_argument(name, help=help)
     parser.add_argument("--layer", help=f"layer name inside the {name} GeoPackage")
-    parser.add_argument(
+    crs = parser.add_mutually_exclusive_group()
+    crs.add_argument(
         "--assume-crs",
-        help="CRS to assume for a layer without one, e.g. EPSG:26915 (recorded in the manifest)",
+        metavar="CRS",
+        help="CRS of a layer that has none (no .prj), e.g. EPSG:26915; it applies only to "
+        "layers without a CRS and is ignored, with a record, for one that has a CRS "
+        "(recorded in the manifest)",
+    )
+    crs.add_argument(
+        "--override-crs",
+        metavar="CRS",
+        help="CRS that replaces the layer's own when its .prj is wrong, e.g. EPSG:26915: "
+        "the coordinates are kept and declared to be in it (recorded in the manifest "
+        "with the old CRS)",
     )
 
 
@@ -160,13 +172,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--chunk-size",
         type=int,
-        help="impacts per partition of whole projects (default 50000); with "
-        "--engine default and a .parquet --out, stream the chunks to GeoParquet",
+        help="impacts per partition of whole projects, 1 or more (default 50000); with "
+        "--engine default and a .parquet --out, stream the chunks to GeoParquet; with "
+        "another --out, assess by the chunks engine and write the result whole",
     )
     p.add_argument(
         "--scheduler",
         help="address of a running dask.distributed scheduler, "
-        "e.g. tcp://10.0.0.5:8786 (--engine dask; default: a local cluster)",
+        "e.g. tcp://10.0.0.5:8786 (only with --engine dask; default: a local cluster; "
+        "a scheduler that does not answer within 10 s is an error)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(p)
@@ -381,8 +395,11 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
                 file=sys.stderr,
             )
             return EXIT_CODES["internal_error"]
-    for w in caught:
-        if issubclass(w.category, WetlandGISWarning):
+    shown: set[tuple[type, str]] = set()
+    for w in caught:  # each warning once, however many stages or partitions gave it
+        key = (w.category, str(w.message))
+        if issubclass(w.category, WetlandGISWarning) and key not in shown:
+            shown.add(key)
             print(f"warning: {_printable(w.message)}", file=sys.stderr)
     for path in result.written:
         print(_printable(Path(path)))
@@ -394,6 +411,9 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
             f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3",
             file=sys.stderr,
         )
+        return EXIT_CODES["not_assessed"]
+    if strict and not tally.rows_read:
+        print(f"{prefix}: --strict: the input layer has no features; exit 3", file=sys.stderr)
         return EXIT_CODES["not_assessed"]
     return EXIT_CODES["ok"]
 

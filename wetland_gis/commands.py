@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import warnings
 from collections.abc import Callable, Mapping
@@ -86,6 +87,7 @@ def run_assess(
     overwrite: bool = False,
     shoreland_classes: str | Path | None = None,
     class_source: str = "dnr",
+    override_crs: str | None = None,
 ) -> tuple[Assessment, list[Path]]:
     """Assess an impact layer and write the classified layer, tables and manifest.
 
@@ -93,8 +95,9 @@ def run_assess(
     ----------
     impacts, context, layer, as_of, fields, assume_crs, options, progress
         As :func:`wetland_gis.assess`.
-    shoreland_classes, class_source
-        As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``).
+    shoreland_classes, class_source, override_crs
+        As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``,
+        ``--override-crs``).
     out : str or Path
         The classified layer's file (``.gpkg`` default).
     parameters : str or Path, optional
@@ -114,7 +117,9 @@ def run_assess(
         When ``out`` is an input, or would replace another file without ``overwrite``;
         checked before the assessment runs.
     """
-    _check_outputs_early("assess", [out], [impacts, context, parameters, shoreland_classes])
+    _check_outputs_early(
+        "assess", [out], [impacts, context, parameters, shoreland_classes], overwrite=overwrite
+    )
     params = load_parameters(parameters) if parameters else default_parameters()
     result = assess(
         impacts,
@@ -128,17 +133,27 @@ def run_assess(
         params=params,
         options=options,
         progress=progress,
+        override_crs=override_crs,
     )
     return result, result.write(out, overwrite=overwrite)
 
 
-def _check_outputs_early(command: str, outs: list[Any], inputs: list[Any]) -> None:
-    """Refuse an output that is an input before any work is done (the writer checks again)."""
+def _check_outputs_early(
+    command: str, outs: list[Any], inputs: list[Any], *, overwrite: bool = True
+) -> None:
+    """Refuse an output that is an input, or read-only without ``overwrite``, before any work.
+
+    The writer checks again, with the command's own earlier outputs known.
+    """
+    from wetland_gis.io.safe_write import refuse_read_only
+
     writer = SafeWriter(
         command, overwrite=True, inputs=[i for i in inputs if isinstance(i, (str, Path))]
     )
     for out in outs:
         writer._check_target(Path(out))
+        if not overwrite:
+            refuse_read_only(Path(out))
 
 
 #: What ``assess`` wrote: its file, or that file as :func:`read_assessed` returned it
@@ -324,7 +339,9 @@ def run_site(
     inputs = [
         p for p in (file, sites, banks, dem, adjustments, context) if isinstance(p, (str, Path))
     ]
-    _check_outputs_early("site", [out_dir / name for name in SITING_FILES.values()], inputs)
+    _check_outputs_early(
+        "site", [out_dir / name for name in SITING_FILES.values()], inputs, overwrite=overwrite
+    )
     ctx: str | Path | Context | None
     if isinstance(assessed, Assessment):
         impacts = assessed.impacts
@@ -631,12 +648,13 @@ def run_water_use(
     irrigation_minimum_reading: str = FeeReadings.irrigation_minimum,
     map_html: str | Path | None = None,
     overwrite: bool = False,
+    override_crs: str | None = None,
 ) -> tuple[Any, list[Path]]:
     """Screen water appropriations (§ 103G.271) and write the GeoPackage, tables and map.
 
     Parameters
     ----------
-    points, layer, as_of, context, aquifer, aquifer_layer, assume_crs, parameters
+    points, layer, as_of, context, aquifer, aquifer_layer, assume_crs, parameters, override_crs
         As :func:`wetland_gis.water_use.water_use`.
     out : str or Path
         The GeoPackage to write (see :meth:`WaterUseResult.write`).
@@ -665,6 +683,7 @@ def run_water_use(
         readings=FeeReadings(
             boundary=boundary_reading, irrigation_minimum=irrigation_minimum_reading
         ),
+        override_crs=override_crs,
     )
     target = Path(map_html) if map_html else Path(f"{Path(out).with_suffix('')}_map.html")
     return result, result.write(out, overwrite=overwrite, map_html=target)
@@ -675,9 +694,22 @@ def run_water_use(
 # --------------------------------------------------------------------------------------
 
 
+#: The row label a reason may begin with (``row 3: ``, ``row 3 (line 4 of the CSV): ``).
+_ROW_PREFIX = re.compile(r"^row \d+(?: \([^)]*\))?:\s*")
+
+
 def _reason_kind(reason: str) -> str:
-    """Return the kind of a not-assessed reason (its words before a colon or a bracket)."""
-    text = str(reason).strip()
+    """Return the kind of a not-assessed reason (its words before a colon or a bracket).
+
+    A leading row label (``row 3: ``) is not part of the kind, so that rows with the
+    same reason are counted together.
+
+    Examples
+    --------
+    >>> _reason_kind("row 3 (line 4 of the CSV): lon is blank: give the longitude")
+    'lon is blank'
+    """
+    text = _ROW_PREFIX.sub("", str(reason).strip())
     for mark in (":", " ("):
         head = text.split(mark, 1)[0].strip()
         if head:
@@ -841,12 +873,13 @@ def run_partitioned(
     """
     from wetland_gis.partitioned import DEFAULT_CHUNK_SIZE, assess_partitioned, stream_assess
 
-    chunk = args.chunk_size or DEFAULT_CHUNK_SIZE
+    chunk = DEFAULT_CHUNK_SIZE if args.chunk_size is None else args.chunk_size
     common = {
         "layer": args.layer,
         "as_of": args.as_of,
         "fields": fields,
         "assume_crs": args.assume_crs,
+        "override_crs": getattr(args, "override_crs", None),
         "params": params,
         "options": options,
         "progress_bar": not args.quiet,
@@ -867,6 +900,12 @@ def run_partitioned(
             written, tally_impacts(pq.read_table(written[0], columns=cols).to_pandas(), "assess")
         )
     engine = "chunks" if args.engine == "default" else args.engine
+    if args.engine == "default" and not args.quiet:
+        _stderr(
+            f"--chunk-size {chunk} with a {Path(args.out).suffix or 'GeoPackage'} output: "
+            "assessed by the chunks engine and written whole (only a .parquet output is "
+            "streamed chunk by chunk)"
+        )
     result = assess_partitioned(
         args.impacts,
         args.context,
@@ -913,7 +952,12 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         engine = getattr(args, "engine", "default")
         classes = getattr(args, "shoreland_classes", None)
         class_source = getattr(args, "shoreland_class_source", None) or "dnr"
-        if engine != "default" or getattr(args, "chunk_size", None):
+        from wetland_gis.partitioned import check_engine_options
+
+        check_engine_options(
+            engine, getattr(args, "chunk_size", None), getattr(args, "scheduler", None)
+        )
+        if engine != "default" or getattr(args, "chunk_size", None) is not None:
             params = load_parameters(args.parameters) if args.parameters else default_parameters()
             if classes:  # the partitions share one context, loaded with the list
                 args.context = load_context(
@@ -938,6 +982,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
             shoreland_classes=classes,
             class_source=class_source,
+            override_crs=getattr(args, "override_crs", None),
         )
         return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
     if args.command == "screen":
@@ -954,6 +999,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             fields=fields,
             progress_bar=not args.quiet,
             overwrite=overwrite,
+            override_crs=getattr(args, "override_crs", None),
         )
         return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
     if args.command in ("site", "map", "report"):
@@ -1029,6 +1075,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             irrigation_minimum_reading=args.irrigation_minimum_reading,
             map_html=args.map,
             overwrite=overwrite,
+            override_crs=getattr(args, "override_crs", None),
         )
         return CommandResult(written, tally_impacts(result.points, "water-use"))
     raise InputError(f"unknown command {args.command!r}")  # pragma: no cover

@@ -29,6 +29,9 @@ __all__ = [
     "InferredWetlandTypeWarning",
     "InputRepairWarning",
     "OutputTruncationWarning",
+    "LeftoverStagingWarning",
+    "EmptyLayerWarning",
+    "ImpactExceedsWetlandWarning",
 ]
 
 
@@ -122,3 +125,19 @@ class OutputTruncationWarning(WetlandGISWarning):
 
 class InputRepairWarning(WetlandGISWarning):
     """An input geometry or attribute was repaired, reprojected or dropped; it is recorded."""
+
+
+class LeftoverStagingWarning(WetlandGISWarning):
+    """A staging folder of an earlier, interrupted run lies beside an output.
+
+    It is removed when the run that made it is known to be gone; otherwise the message
+    gives its path.
+    """
+
+
+class EmptyLayerWarning(WetlandGISWarning):
+    """An input layer has no features: the outputs are empty (``--strict`` exits 3)."""
+
+
+class ImpactExceedsWetlandWarning(WetlandGISWarning):
+    """An impact's area is larger than the ``wetland_ac`` given for its wetland."""

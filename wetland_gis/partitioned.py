@@ -6,8 +6,9 @@ centre (so a partition's impacts are close together and meet few context feature
 cut into partitions of about ``chunk_size`` impacts. Each partition is assessed by
 :func:`wetland_gis.assess` against the same, once-loaded context; the results are put
 back in the input's order, so they are those of one ``assess`` call on the whole layer
-(``tests/test_dask_engine.py``), except that a record naming rows by ``wg_row`` counts
-rows within its partition while the ``wg_row`` column counts them in the whole layer.
+(``tests/test_dask_engine.py``): the records name the rows of the whole layer, and the
+domain warnings of every partition (a dask worker's too) are given to the caller once
+per kind, with their counts summed.
 
 Three ways to run:
 
@@ -22,7 +23,9 @@ Three ways to run:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import re
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,7 +44,7 @@ from wetland_gis.assess import (
     assess,
 )
 from wetland_gis.context import Context, as_context
-from wetland_gis.errors import InputError, MissingExtraError
+from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
 from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
 from wetland_gis.manifest import Manifest
@@ -51,6 +54,8 @@ __all__ = [
     "ENGINES",
     "DEFAULT_CHUNK_SIZE",
     "project_partitions",
+    "check_engine_options",
+    "SCHEDULER_TIMEOUT_S",
     "assess_partitioned",
     "stream_assess",
 ]
@@ -112,6 +117,49 @@ def project_partitions(
     return part[codes]
 
 
+#: Seconds to wait for a dask scheduler given by address before saying it did not answer.
+SCHEDULER_TIMEOUT_S = 10.0
+
+
+def check_engine_options(engine: str, chunk_size: int | None, scheduler: str | None) -> None:
+    """Refuse engine options that contradict each other or would do nothing.
+
+    Parameters
+    ----------
+    engine : str
+        One of :data:`ENGINES`.
+    chunk_size : int or None
+        Impacts per partition; ``None`` for the default.
+    scheduler : str or None
+        A dask scheduler address; only the ``"dask"`` engine uses one.
+
+    Raises
+    ------
+    InputError
+        An unknown engine, a chunk size below 1, or a scheduler without the dask engine.
+
+    Examples
+    --------
+    >>> check_engine_options("dask", 1000, "tcp://10.0.0.5:8786")
+    >>> check_engine_options("chunks", 0, None)
+    Traceback (most recent call last):
+    ...
+    wetland_gis.errors.InputError: chunk_size (--chunk-size) was 0 but must be ...
+    """
+    if engine not in ENGINES:
+        raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
+        raise InputError(
+            f"chunk_size (--chunk-size) was {chunk_size} but must be a positive number of "
+            f"impacts per partition (default {DEFAULT_CHUNK_SIZE}); leave it out for the default"
+        )
+    if scheduler and engine != "dask":
+        raise InputError(
+            f"scheduler (--scheduler {scheduler}) is used only by the dask engine, but the "
+            f"engine is {engine!r}: add --engine dask (engine='dask'), or leave the scheduler out"
+        )
+
+
 def _progress(total: int, desc: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
@@ -121,10 +169,13 @@ def _progress(total: int, desc: str, enabled: bool) -> Any:
 
 
 def _read(
-    impacts: str | Path | gpd.GeoDataFrame, layer: str | None, assume_crs: str | None
+    impacts: str | Path | gpd.GeoDataFrame,
+    layer: str | None,
+    assume_crs: str | None,
+    override_crs: str | None = None,
 ) -> tuple[gpd.GeoDataFrame, Manifest]:
     manifest = Manifest(command="assess", as_of="")
-    gdf, _ = _read_impacts(impacts, layer, assume_crs, manifest)
+    gdf, _ = _read_impacts(impacts, layer, assume_crs, manifest, override_crs)
     return gdf, manifest
 
 
@@ -140,10 +191,26 @@ def _parts(
 
 
 def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Assess one partition; return its results without the context (light to ship)."""
+    """Assess one partition; return its results without the context (light to ship).
+
+    The records name the rows of the whole layer (``row_numbers``); the domain warnings
+    are caught and returned, as ``(category, message)``, so that a dask worker's reach
+    the user and :func:`_warn_once` can give each kind once for all the partitions.
+    """
     pos = part[_POS].to_numpy()
-    res = assess(part.drop(columns=_POS).reset_index(drop=True), ctx, **kwargs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WetlandGISWarning)
+        res = assess(
+            part.drop(columns=_POS).reset_index(drop=True), ctx, row_numbers=pos + 1, **kwargs
+        )
+    domain = [
+        (w.category, str(w.message)) for w in caught if issubclass(w.category, WetlandGISWarning)
+    ]
+    for w in caught:  # anything else as it came
+        if not issubclass(w.category, WetlandGISWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return {
+        "warnings": domain,
         "pos": pos,
         "impacts": res.impacts,
         "summary": res.summary,
@@ -171,7 +238,7 @@ def _merge(
     pos = np.concatenate([r["pos"] for r in results])
     order = np.argsort(pos, kind="stable")
     impacts = pd.concat([r["impacts"] for r in results], ignore_index=True).iloc[order]
-    impacts["wg_row"] = np.arange(len(impacts), dtype="int64")
+    impacts["wg_row"] = np.arange(1, len(impacts) + 1, dtype="int64")  # from 1, as QGIS
     impacts.index = input_index
     impacts = gpd.GeoDataFrame(
         impacts, geometry=results[0]["impacts"].geometry.name, crs=results[0]["impacts"].crs
@@ -192,10 +259,7 @@ def _merge(
         projects = projects.sort_values("_first", kind="stable")
     projects = projects.drop(columns="_first").reset_index(drop=True)
     manifest = results[0]["manifest"]
-    manifest.inputs = [
-        *source_manifest.inputs,
-        *(i for i in manifest.inputs if i.role != "impacts"),
-    ]
+    _take_source(manifest, source_manifest)
     for r in results[1:]:
         manifest.add_records(r["manifest"].records)
     trace = pd.concat([r["trace"] for r in results], ignore_index=True)
@@ -224,6 +288,14 @@ def _merge(
     )
 
 
+def _take_source(manifest: Manifest, source: Manifest) -> None:
+    """Give a partition's manifest the whole layer's input, read records and CRS override."""
+    manifest.inputs = [*source.inputs, *(i for i in manifest.inputs if i.role != "impacts")]
+    manifest.records = [*source.records, *(r for r in manifest.records if r not in source.records)]
+    if "crs_overrides" in source.settings:
+        manifest.settings["crs_overrides"] = source.settings["crs_overrides"]
+
+
 def _first_appearance(impacts: pd.DataFrame, project_field: str | None) -> dict[str, int]:
     if not project_field:
         return {"project": 0}
@@ -244,6 +316,7 @@ def assess_partitioned(
     engine: str = "chunks",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     scheduler: str | None = None,
+    scheduler_timeout: float | None = None,
     n_workers: int | None = None,
     layer: str | None = None,
     as_of: str | None = None,
@@ -253,12 +326,15 @@ def assess_partitioned(
     options: AssessOptions | None = None,
     progress_bar: bool = True,
     progress: Callable[[str], None] | None = None,
+    override_crs: str | None = None,
 ) -> Assessment:
     """Assess a layer partition by partition (whole projects); same result as :func:`assess`.
 
     Parameters
     ----------
     impacts, context, layer, as_of, fields, assume_crs, params, options, progress
+        As :func:`wetland_gis.assess`.
+    override_crs : str, optional
         As :func:`wetland_gis.assess`.
     engine : {"chunks", "dask", "default"}
         ``"chunks"``: partitions one after another here; ``"dask"``: one dask task per
@@ -267,7 +343,10 @@ def assess_partitioned(
         Impacts per partition (whole projects).
     scheduler : str, optional
         Address of a running dask.distributed scheduler (``tcp://host:8786``); without
-        it ``engine="dask"`` starts a local cluster.
+        it ``engine="dask"`` starts a local cluster. Only with ``engine="dask"``.
+    scheduler_timeout : float, optional
+        Seconds (default :data:`SCHEDULER_TIMEOUT_S`) to wait for that scheduler; then
+        an :class:`InputError` says that the scheduler at that address did not answer.
     n_workers : int, optional
         Workers of the local cluster (default: the machine's cores).
     progress_bar : bool, default True
@@ -280,19 +359,26 @@ def assess_partitioned(
     Raises
     ------
     InputError
-        For an unknown engine or a bad chunk size, and as :func:`assess`.
+        For an unknown engine, a chunk size below 1, a scheduler without the dask
+        engine (:func:`check_engine_options`), a scheduler that does not answer, and as
+        :func:`assess`.
     """
-    if engine not in ENGINES:
-        raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
+    check_engine_options(engine, chunk_size, scheduler)
     params = params or default_parameters()
     day = as_date(as_of)
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     if engine == "default":
         return assess(
-            impacts, context, layer=layer, assume_crs=assume_crs, progress=progress, **kwargs
+            impacts,
+            context,
+            layer=layer,
+            assume_crs=assume_crs,
+            override_crs=override_crs,
+            progress=progress,
+            **kwargs,
         )
     say = progress or (lambda _m: None)
-    gdf, source = _read(impacts, layer, assume_crs)
+    gdf, source = _read(impacts, layer, assume_crs, override_crs)
     say("loading context")
     ctx = as_context(context, params=params, as_of=day)
     if len(gdf) == 0:
@@ -306,18 +392,58 @@ def assess_partitioned(
             results.append(_assess_part(part, ctx, kwargs))
             bar.update(len(part))
     else:
-        results = _run_dask(parts, ctx, kwargs, scheduler, n_workers, bar)
+        timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
+        results = _run_dask(parts, ctx, kwargs, scheduler, n_workers, bar, timeout)
     bar.close()
     out = _merge(results, gdf.index, ctx, params, day, source)
     out.manifest.settings["engine"] = engine
     out.manifest.settings["chunk_size"] = chunk_size
     out.manifest.add_records(
-        [
-            f"assessed in {len(parts)} partition(s) of whole projects by the {engine} engine; "
-            "rows named by wg_row in the records count within their partition"
-        ]
+        [f"assessed in {len(parts)} partition(s) of whole projects by the {engine} engine"]
     )
+    _record_warnings(out.manifest, [w for r in results for w in dict.fromkeys(r["warnings"])])
     return out
+
+
+def _record_warnings(manifest: Manifest, caught: list[tuple[type[Warning], str]]) -> None:
+    """Warn once per kind (:func:`_warn_once`); in the manifest, those for the partitions'."""
+    given = {message for _, message in caught}
+    manifest.records = [r for r in manifest.records if r not in given]
+    manifest.add_records(_warn_once(caught))
+
+
+_NUMBER = re.compile(r"\d+")
+_LEADING_COUNT = re.compile(r"^(\d+)(\D.*)$", re.DOTALL)
+
+
+def _warn_once(caught: Iterable[tuple[type[Warning], str]]) -> list[str]:
+    """Give the partitions' domain warnings once per kind, with counts; return the texts.
+
+    ``caught`` holds each partition's warnings, each once. A kind is a warning class and
+    its message with the numbers taken out. Messages of one kind that begin with a count
+    (``"3 impact(s) had no Circular 39 type ..."``) are given once with the counts summed;
+    messages that are all the same, once; others once, the first, saying how many
+    partitions gave one like it.
+    """
+    kinds: dict[tuple[type[Warning], str], list[str]] = {}
+    for category, message in caught:
+        kinds.setdefault((category, _NUMBER.sub("#", message)), []).append(message)
+    texts = []
+    for (category, _), messages in kinds.items():
+        counts = [_LEADING_COUNT.match(m) for m in messages]
+        if all(counts):
+            total = sum(int(m.group(1)) for m in counts if m)
+            text = f"{total}{counts[0].group(2) if counts[0] else ''}"
+        elif len(set(messages)) == 1:
+            text = messages[0]
+        else:
+            text = (
+                f"{messages[0]} (and {len(messages) - 1} more warning(s) like it from other "
+                "partitions: see the manifest records)"
+            )
+        texts.append(text)
+        warnings.warn(text, category, stacklevel=3)
+    return texts
 
 
 def _run_dask(
@@ -327,6 +453,7 @@ def _run_dask(
     scheduler: str | None,
     n_workers: int | None,
     bar: Any,
+    timeout: float,
 ) -> list[dict[str, Any]]:
     """Run one task per partition on a dask.distributed cluster; the context goes once."""
     try:
@@ -346,7 +473,7 @@ def _run_dask(
     ddf = dask_geopandas.from_geopandas(frame, npartitions=len(parts), sort=True)
     cluster = None
     if scheduler:
-        client = Client(scheduler)
+        client = _connect(Client, scheduler, timeout)
     else:
         cluster = LocalCluster(
             n_workers=n_workers or 2,
@@ -371,6 +498,19 @@ def _run_dask(
             cluster.close()
 
 
+def _connect(client: Any, scheduler: str, timeout: float) -> Any:
+    """Return a client of the scheduler at ``scheduler``, or say that it did not answer."""
+    try:
+        return client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError) as err:
+        raise InputError(
+            f"the dask scheduler at {scheduler} did not answer within {timeout:g} s ({err}): "
+            "check the address and port (--scheduler tcp://host:8786) and that `dask "
+            "scheduler` runs there and is reachable from this machine; or leave --scheduler "
+            "out to use a local cluster"
+        ) from err
+
+
 def _assess_frame(part: pd.DataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:
     part = gpd.GeoDataFrame(part.reset_index(drop=True))
     return _assess_part(part, ctx, kwargs)
@@ -390,16 +530,17 @@ def stream_assess(
     options: AssessOptions | None = None,
     progress_bar: bool = True,
     overwrite: bool = False,
+    override_crs: str | None = None,
 ) -> list[Path]:
     """Assess in chunks of whole projects, writing each chunk to GeoParquet as it is done.
 
     Memory holds the context, the input layer and one chunk's results, never all the
     results; the impacts file keeps the chunk order (projects in Hilbert order), with
-    ``wg_row`` the row's position in the input.
+    ``wg_row`` the row's number in the input (from 1).
 
     Parameters
     ----------
-    impacts, context, layer, as_of, fields, assume_crs, params, options
+    impacts, context, layer, as_of, fields, assume_crs, params, options, override_crs
         As :func:`wetland_gis.assess`.
     out : str or Path
         The GeoParquet file of the impacts (``.parquet``); beside it
@@ -428,7 +569,7 @@ def stream_assess(
     out.parent.mkdir(parents=True, exist_ok=True)
     params = params or default_parameters()
     day = as_date(as_of)
-    gdf, source = _read(impacts, layer, assume_crs)
+    gdf, source = _read(impacts, layer, assume_crs, override_crs)
     ctx = as_context(context, params=params, as_of=day)
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     from wetland_gis.io.safe_write import SafeWriter
@@ -441,7 +582,7 @@ def stream_assess(
     parts = list(_parts(gdf, fields, chunk_size))
     if not parts:  # an empty layer
         return assess(gdf, ctx, **kwargs).write(out, overwrite=overwrite)
-    state: dict[str, Any] = {"manifest": None}
+    state: dict[str, Any] = {"manifest": None, "warnings": []}
 
     def stream(staged: dict[str, Path]) -> None:
         writers: dict[str, Any] = {}
@@ -451,7 +592,7 @@ def stream_assess(
             for i, part in enumerate(parts):
                 res = _assess_part(part, ctx, kwargs)
                 chunk = res["impacts"].copy()
-                chunk["wg_row"] = res["pos"]
+                chunk["wg_row"] = res["pos"] + 1
                 trace = res["trace"]
                 tables = {"impacts": _arrow(chunk)}
                 if len(trace):
@@ -471,6 +612,7 @@ def stream_assess(
                     writers[name].write_table(_conform(table, schemas[name], pa))
                 for name in ("projects", "summary"):  # cells quoted as csv_cells says
                     write_csv(res[name], staged[name], mode="w" if i == 0 else "a", header=i == 0)
+                state["warnings"].extend(dict.fromkeys(res["warnings"]))
                 if state["manifest"] is None:
                     state["manifest"] = res["manifest"]
                 else:
@@ -497,7 +639,8 @@ def stream_assess(
 
             pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(staged["trace"])
         manifest = state["manifest"]
-        manifest.inputs = [*source.inputs, *(i for i in manifest.inputs if i.role != "impacts")]
+        _take_source(manifest, source)
+        _record_warnings(manifest, state["warnings"])
         manifest.settings.update({"engine": "stream", "chunk_size": chunk_size})
         w.manifest(manifest, manifest_path)
     return list(w.written)

@@ -130,6 +130,7 @@ def screen(
     assume_crs: str | None = None,
     params: ParameterSet | None = None,
     progress_bar: bool = True,
+    override_crs: str | None = None,
 ) -> Screening:
     """Classify every wetland of an inventory and give the de minimis amount of each zone.
 
@@ -139,7 +140,7 @@ def screen(
         The inventory (shapefile, GeoPackage, GeoJSON, GeoParquet or a frame with a CRS).
     context : str, Path or Context, optional
         Context layers (default: the shipped counties only).
-    layer, as_of, assume_crs, params
+    layer, as_of, assume_crs, params, override_crs
         As :func:`wetland_gis.assess`.
     fields : Mapping[str, str], optional
         ``wetland_type``, ``cowardin`` and ``cedar_tamarack`` column names; default
@@ -167,7 +168,7 @@ def screen(
         parameters_source=params.source,
         parameters_sha256=params.sha256,
     )
-    gdf, source = _read_impacts(wetlands, layer, assume_crs, manifest)
+    gdf, source = _read_impacts(wetlands, layer, assume_crs, manifest, override_crs)
     manifest.inputs = [replace(rec, role="wetlands") for rec in manifest.inputs]
     index = gdf.index
     gdf = gdf.reset_index(drop=True)
@@ -329,6 +330,7 @@ def run_screen(
     fields: Mapping[str, str] | None = None,
     progress_bar: bool = True,
     overwrite: bool = False,
+    override_crs: str | None = None,
 ) -> tuple[Screening, list[Path]]:
     """Screen ``wetlands`` and write GeoParquet, GeoPackage and manifest.
 
@@ -342,5 +344,6 @@ def run_screen(
         fields=fields,
         assume_crs=assume_crs,
         progress_bar=progress_bar,
+        override_crs=override_crs,
     )
     return result, result.write(out, overwrite=overwrite)

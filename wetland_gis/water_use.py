@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -189,32 +190,170 @@ def _match_columns(columns: list[str]) -> dict[str, str]:
     return out
 
 
+def _lon_lat_columns(columns: list[str]) -> tuple[str, str] | None:
+    """Return a CSV's longitude and latitude columns (:data:`_LON`, :data:`_LAT`), or None."""
+    lower = {str(c).lower(): str(c) for c in columns}
+    lon = next((lower[c] for c in _LON if c in lower), None)
+    lat = next((lower[c] for c in _LAT if c in lower), None)
+    return (lon, lat) if lon is not None and lat is not None else None
+
+
 def _read_csv(path: Path) -> tuple[gpd.GeoDataFrame, list[str]]:
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
     except Exception as err:  # pandas raises several parser classes
         raise InputError(f"cannot read {path} as CSV: {err}") from err
-    lower = {c.lower(): c for c in frame.columns}
-    lon = next((lower[c] for c in _LON if c in lower), None)
-    lat = next((lower[c] for c in _LAT if c in lower), None)
+    lon, lat = _lon_lat_columns(list(frame.columns)) or (None, None)
     if lon is None or lat is None:
         raise FieldMappingError(
             f"{path}: a CSV of points needs longitude and latitude columns (one of {_LON} and "
             f"one of {_LAT}, WGS 84 degrees); found columns {list(frame.columns)}. Add them, or "
             "export the layer from QGIS as a GeoPackage."
         )
-    x = pd.to_numeric(frame[lon].replace("", np.nan), errors="coerce")
-    y = pd.to_numeric(frame[lat].replace("", np.nan), errors="coerce")
+    x = pd.to_numeric(frame[lon].map(lambda v: parse_number(v, errors="coerce")))
+    y = pd.to_numeric(frame[lat].map(lambda v: parse_number(v, errors="coerce")))
     bad = x.isna() | y.isna() | ~x.between(-180, 180) | ~y.between(-90, 90)
-    geometry = gpd.points_from_xy(x.where(~bad), y.where(~bad))
-    gdf = gpd.GeoDataFrame(frame, geometry=geometry, crs=_LONLAT)
-    gdf.loc[bad, "geometry"] = None
+    points = gpd.points_from_xy(x.where(~bad, 0.0), y.where(~bad, 0.0))
+    geometry = np.asarray(points, dtype=object)
+    geometry[bad.to_numpy()] = None  # a real null, not NaN: the row has no point
+    gdf = gpd.GeoDataFrame(frame, geometry=gpd.GeoSeries(geometry, crs=_LONLAT), crs=_LONLAT)
     records = [f"{path}: CSV columns {lon!r}/{lat!r} read as WGS 84 longitude/latitude (EPSG:4326)"]
     return gdf, records
 
 
+@functools.lru_cache(maxsize=1)
+def _minnesota() -> Any:
+    """Return the Minnesota state boundary in lon/lat (prepared): the shipped counties' union.
+
+    The US Census Bureau 2016 cartographic boundary (1:500,000) of
+    :data:`wetland_gis.context.DEFAULT_COUNTIES_PATH`; it follows the Lake Superior shore.
+    """
+    import shapely
+
+    from wetland_gis.context import DEFAULT_COUNTIES_PATH
+
+    shape = gpd.read_file(DEFAULT_COUNTIES_PATH).to_crs(_LONLAT).geometry.union_all()
+    shapely.prepare(shape)
+    return shape
+
+
+def _minnesota_extent() -> str:
+    """Return the longitude and latitude range of Minnesota, for messages."""
+    minx, miny, maxx, maxy = _minnesota().bounds
+    return (
+        f"Minnesota lies at longitude {minx:.1f} to {maxx:.1f}, latitude {miny:.1f} to {maxy:.1f}"
+    )
+
+
+def coordinate_problem(
+    lon: Any, lat: Any, *, lon_column: str = "lon", lat_column: str = "lat"
+) -> str:
+    """Return why a CSV row's longitude and latitude give no point, with the fix.
+
+    Parameters
+    ----------
+    lon, lat : object
+        The cells as read.
+    lon_column, lat_column : str
+        The columns' names, for the message.
+
+    Returns
+    -------
+    str
+        The reason; empty when the cells are a valid longitude and latitude (whether the
+        point lies in Minnesota is :func:`outside_minnesota`'s question).
+
+    Examples
+    --------
+    >>> coordinate_problem("", "46.4")[:26]
+    'lon is blank: give the poi'
+    >>> coordinate_problem("46.4", "-94.6")[:32]
+    'longitude and latitude swapped: '
+    """
+    extent = _minnesota_extent()
+    for value, column in ((lon, lon_column), (lat, lat_column)):
+        if is_blank(value):
+            return (
+                f"{column} is blank: give the point's longitude and latitude in WGS 84 "
+                f"decimal degrees ({extent})"
+            )
+        if parse_number(value, errors="coerce") is None:
+            return (
+                f"coordinate not a number: {column} {value!r}; write WGS 84 decimal "
+                f"degrees ({extent})"
+            )
+    x = cast(float, parse_number(lon, errors="coerce"))
+    y = cast(float, parse_number(lat, errors="coerce"))
+    if -180 <= x <= 180 and -90 <= y <= 90:
+        return ""
+    given = f"{lon_column} {x:g}, {lat_column} {y:g}"
+    if -90 <= x <= 90 and -180 <= y <= 180:
+        return (
+            f"longitude and latitude swapped: {given}, and a latitude cannot exceed 90 "
+            f"degrees; swap the two values ({extent})"
+        )
+    return (
+        f"coordinates out of range: {given} is not a longitude (-180 to 180) and latitude "
+        f"(-90 to 90); write WGS 84 decimal degrees ({extent})"
+    )
+
+
+def outside_minnesota(lon: float, lat: float) -> str:
+    """Return why a point at ``lon``, ``lat`` (WGS 84) is outside Minnesota, or ``""``.
+
+    The boundary is :func:`_minnesota`'s. A point whose longitude with the other sign, or
+    whose coordinates swapped, would lie in Minnesota gets that hint.
+
+    Examples
+    --------
+    >>> outside_minnesota(-94.6, 46.4)
+    ''
+    >>> outside_minnesota(94.6, 46.4)[:75]
+    'outside Minnesota: longitude 94.6, latitude 46.4; check the sign of the lon'
+    """
+    import shapely
+
+    mn = _minnesota()
+    if shapely.covers(mn, shapely.Point(lon, lat)):
+        return ""
+    given = f"outside Minnesota: longitude {lon:g}, latitude {lat:g}"
+    if shapely.covers(mn, shapely.Point(-lon, lat)):
+        return (
+            f"{given}; check the sign of the longitude (west of Greenwich it is negative: "
+            f"{-lon:g} lies in Minnesota)"
+        )
+    if shapely.covers(mn, shapely.Point(lat, lon)) or shapely.covers(mn, shapely.Point(-lat, lon)):
+        return f"{given}; the longitude and latitude look swapped: swap the two values"
+    return (
+        f"{given}; check the coordinates and the layer's CRS ({_minnesota_extent()}; "
+        "boundary: US Census Bureau 2016, 1:500,000, along the Lake Superior shore)"
+    )
+
+
+def _row_labels(gdf: pd.DataFrame, *, csv: bool) -> list[str]:
+    """Return each row's label: ``row N`` (1-based, as QGIS numbers features), and where it is.
+
+    A CSV row adds its line in the file; a GeoPackage row whose ``fid`` is not ``N`` adds
+    the fid QGIS shows.
+    """
+    n = len(gdf)
+    if csv:
+        return [f"row {i + 1} (line {i + 2} of the CSV)" for i in range(n)]
+    fid = next((c for c in gdf.columns if str(c).lower() == "fid"), None)
+    labels = []
+    for i in range(n):
+        value = parse_number(gdf[fid].iat[i], errors="coerce") if fid is not None else None
+        extra = f" (fid {value:g})" if value is not None and value != i + 1 else ""
+        labels.append(f"row {i + 1}{extra}")
+    return labels
+
+
 def read_appropriations(
-    path: str | Path, layer: str | None = None, *, assume_crs: str | None = None
+    path: str | Path,
+    layer: str | None = None,
+    *,
+    assume_crs: str | None = None,
+    override_crs: str | None = None,
 ) -> tuple[gpd.GeoDataFrame, InputRecord, list[str]]:
     """Read a layer of points of appropriation.
 
@@ -226,7 +365,10 @@ def read_appropriations(
     layer : str, optional
         GeoPackage layer.
     assume_crs : str, optional
-        CRS for a layer without one (recorded).
+        CRS for a layer without one (recorded); only for a layer without a CRS.
+    override_crs : str, optional
+        CRS replacing a layer's wrong one (recorded with the old); not for a CSV, whose
+        lon/lat are WGS 84.
 
     Returns
     -------
@@ -243,12 +385,17 @@ def read_appropriations(
     if path.suffix.lower() == ".csv":
         if not path.exists():
             raise InputError(f"{path} does not exist")
+        if override_crs is not None or assume_crs is not None:
+            raise InputError(
+                f"{path}: --override-crs and --assume-crs do not apply to a CSV: its lon/lat "
+                "columns are WGS 84 degrees (EPSG:4326); leave the option out"
+            )
         gdf, records = _read_csv(path)
         record = InputRecord(
             "appropriations", str(path), None, file_sha256(path), _LONLAT, len(gdf)
         )
     else:
-        read = read_layer(path, layer, assume_crs=assume_crs)
+        read = read_layer(path, layer, assume_crs=assume_crs, override_crs=override_crs)
         gdf, records = read.gdf, list(read.records)
         record = InputRecord(
             "appropriations", read.source, read.layer, read.sha256, read.crs, len(gdf)
@@ -538,6 +685,7 @@ def water_use(
     assume_crs: str | None = None,
     parameters: str | Path | ParameterSet | None = None,
     readings: FeeReadings | None = None,
+    override_crs: str | None = None,
 ) -> WaterUseResult:
     """Screen a layer of points of appropriation under § 103G.271.
 
@@ -557,7 +705,10 @@ def water_use(
     aquifer_layer : str, optional
         GeoPackage layer of ``aquifer``.
     assume_crs : str, optional
-        CRS for a points layer without one (recorded).
+        CRS for a points layer without one (recorded); only for a layer without a CRS.
+    override_crs : str, optional
+        CRS replacing the points layer's wrong one (``--override-crs``; recorded with
+        the old one in the manifest's ``settings["crs_overrides"]``).
     parameters : str, Path or ParameterSet, optional
         A water-use parameter tree replacing ``water_use.yaml``.
     readings : FeeReadings, optional
@@ -580,7 +731,9 @@ def water_use(
     readings = readings or FeeReadings()
     day = as_date(as_of)
     rules.editions_for(day, params)  # refuse a date before the first edition at once
-    gdf, record, records = read_appropriations(points, layer, assume_crs=assume_crs)
+    gdf, record, records = read_appropriations(
+        points, layer, assume_crs=assume_crs, override_crs=override_crs
+    )
     manifest = Manifest(
         command="water-use",
         as_of=day.isoformat(),
@@ -590,7 +743,16 @@ def water_use(
     )
     manifest.add_input(record)
     manifest.add_records(records)
+    from wetland_gis.assess import warn_if_empty
+
+    points_where = record.path + (f" (layer {record.layer})" if record.layer else "")
+    warn_if_empty(gdf, points_where, manifest)
     manifest.settings = {
+        **(
+            {"crs_overrides": [{"layer": points_where, "old": record.crs, "new": override_crs}]}
+            if override_crs is not None
+            else {}
+        ),
         "boundary_reading": readings.boundary,
         "irrigation_minimum_reading": readings.irrigation_minimum,
         "editions": [vars(e) for e in rules.editions(params)],
@@ -604,23 +766,49 @@ def water_use(
     geom = out.geometry
     status = pd.Series(ASSESSED, index=out.index, dtype=object)
     reason = pd.Series("", index=out.index, dtype=object)
+    labels = _row_labels(gdf, csv=Path(record.path).suffix.lower() == ".csv")
     missing = geom.isna() | geom.is_empty
     status[missing] = NOT_ASSESSED
-    reason[missing] = (
-        "no point: the row has no (valid) location; give the point of "
-        "appropriation (CSV: lon/lat in WGS 84 degrees)"
-    )
+    lon_lat = _lon_lat_columns(list(gdf.columns)) if record.path.lower().endswith(".csv") else None
+    for i in np.flatnonzero(missing.to_numpy()):
+        problem = ""
+        if lon_lat is not None:
+            lon_col, lat_col = lon_lat
+            problem = coordinate_problem(
+                gdf[lon_col].iat[i],
+                gdf[lat_col].iat[i],
+                lon_column=lon_col,
+                lat_column=lat_col,
+            )
+        reason.iat[i] = f"{labels[i]}: " + (
+            problem
+            or "no point: the row has no (valid) location; give the point of "
+            "appropriation (CSV: lon/lat in WGS 84 degrees)"
+        )
     kinds = geom.geom_type.fillna("")
     wrong = ~missing & (kinds != "Point")
     status[wrong] = NOT_ASSESSED
     reason[wrong] = [
-        f"geometry is {k}, not a point of appropriation: convert it to a point "
-        "in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
-        for k in kinds[wrong]
+        f"{labels[i]}: geometry is {k}, not a point of appropriation: convert it to a "
+        "point in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
+        for i, k in zip(np.flatnonzero(wrong.to_numpy()), kinds[wrong], strict=True)
     ]
+    lonlat = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS).to_crs(_LONLAT)
+    placed = (status == ASSESSED).to_numpy()
+    inside = np.zeros(len(placed), dtype=bool)
+    if placed.any():  # one vectorised test; the hint only for the points outside
+        import shapely
+
+        inside[placed] = shapely.covers(_minnesota(), lonlat.to_numpy()[placed])
+    for i in np.flatnonzero(placed & ~inside):
+        p = lonlat.iat[i]
+        outside = outside_minnesota(p.x, p.y)
+        if outside:  # never assessed with a fee and no county
+            status.iat[i] = NOT_ASSESSED
+            reason.iat[i] = f"{labels[i]}: {outside}"
     good = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS)
+    lonlat = lonlat.where(status == ASSESSED, None)
     county = _counties_of(good, ctx.counties)
-    lonlat = good.to_crs(_LONLAT)
     in_aquifer = pd.Series([None] * len(out), index=out.index, dtype=object)
     aquifer_source = "unknown"
     if aquifer is not None:
@@ -674,17 +862,25 @@ def water_use(
         except _RowError as err:
             if status[idx] == ASSESSED:
                 status[idx] = NOT_ASSESSED
-                reason[idx] = f"row {pos + 1}: {err}"
+                reason[idx] = f"{labels[pos]}: {err}"
             continue
         if kw["permit_id"] in seen:
             status[idx] = NOT_ASSESSED
             reason[idx] = (
-                f"row {pos + 1}: permit_id {kw['permit_id']!r} repeats row "
+                f"{labels[pos]}: permit_id {kw['permit_id']!r} repeats row "
                 f"{seen[kw['permit_id']] + 1}; give each permit or source its own id"
             )
             continue
         seen[kw["permit_id"]] = pos
         if status[idx] != ASSESSED:
+            continue
+        if name is None:  # in Minnesota but in no county of a user's county layer
+            status[idx] = NOT_ASSESSED
+            reason[idx] = (
+                f"{labels[pos]}: the point lies in no county of the county layer (the county "
+                "decides the metropolitan-county rules): give a counties layer that covers it, "
+                "or leave --context out to use the shipped Minnesota counties"
+            )
             continue
         msh, src = None, aquifer_source
         if extra["aquifer"] is not None:
@@ -695,7 +891,7 @@ def water_use(
         miles = None
         if (extra["dest_lon"] is None) != (extra["dest_lat"] is None):
             status[idx] = NOT_ASSESSED
-            reason[idx] = f"row {pos + 1}: give both dest_lon and dest_lat, or neither"
+            reason[idx] = f"{labels[pos]}: give both dest_lon and dest_lat, or neither"
             continue
         if extra["dest_lon"] is not None:
             p = lonlat.loc[idx]
@@ -707,12 +903,10 @@ def water_use(
             )
         except RulesInputError as err:
             status[idx] = NOT_ASSESSED
-            reason[idx] = f"row {pos + 1}: {err}"
+            reason[idx] = f"{labels[pos]}: {err}"
             continue
         extras[idx] = extra
         notes[idx] = row_notes
-        if name is None:
-            notes[idx].append("the point lies in no county of the county layer")
     for k, v in new_cols.items():
         out[k] = v
     out["status"] = status
@@ -1018,6 +1212,7 @@ def water_use_map(
 
     import folium
     from folium.utilities import JsCode
+    from shapely.geometry.base import BaseGeometry
 
     from wetland_gis.mapping.offline import use_vendored_assets
 
@@ -1033,7 +1228,7 @@ def water_use_map(
     rings = []
     for _, row in pts.iterrows():
         g = row.geometry
-        if g is None or g.is_empty or g.geom_type != "Point":
+        if not isinstance(g, BaseGeometry) or g.is_empty or g.geom_type != "Point":
             continue
         outcome = str(row.get("outcome"))
         popup = (

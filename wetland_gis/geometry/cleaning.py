@@ -4,7 +4,8 @@ Each input row comes out once, in input order, with four added columns
 (docs/data_schema.md, "Classified impacts"):
 
 ``wg_row``
-    the 0-based input row number;
+    the input row number, from 1 as QGIS numbers features (the ``fid`` of a GeoPackage
+    written in the usual way; records and messages name rows by it);
 ``status``
     ``"assessed"`` (may go on to the rules) or ``"not_assessed"``;
 ``status_reason``
@@ -226,6 +227,7 @@ def clean_polygons(
     *,
     source: str,
     id_field: str | None = None,
+    row_numbers: Sequence[int] | np.ndarray | None = None,
 ) -> CleanResult:
     """Check, repair and flag impact polygons; every row is kept.
 
@@ -239,6 +241,10 @@ def clean_polygons(
     id_field : str, optional
         Column holding the impact id, checked for duplicates. By default the first
         of the default id names (``impact_id``, ``id``, ``fid``) found, if any.
+    row_numbers : sequence of int, optional
+        The input row number of each row, when ``gdf`` is a part of a larger layer (a
+        partition of :mod:`wetland_gis.partitioned`): ``wg_row`` and the records name
+        these. Default: ``1 .. n``, as QGIS numbers features.
 
     Returns
     -------
@@ -294,6 +300,9 @@ def clean_polygons(
     id_column = resolve_fields([str(c) for c in gdf.columns], impact_id=id_field).impact_id
 
     n = len(gdf)
+    label = np.arange(1, n + 1, dtype="int64") if row_numbers is None else np.asarray(row_numbers)
+    if len(label) != n:
+        raise InputError(f"{source}: {len(label)} row numbers given for {n} rows")
     geoms = np.asarray(gdf.geometry.values, dtype=object).copy()
     reasons = np.full(n, "", dtype=object)
     codes = np.full(n, StatusCode.ASSESSED.value, dtype=object)
@@ -337,7 +346,7 @@ def clean_polygons(
         _append(repairs, has_m, "M values dropped")
         records.append(
             f"{source}: Z/M coordinates dropped on {flat.sum()} row(s) "
-            f"(rows {_rows(np.flatnonzero(flat))})"
+            f"(rows {_rows(label[np.flatnonzero(flat)])})"
         )
 
     # 3. GeometryCollections: keep their polygonal parts.
@@ -368,7 +377,7 @@ def clean_polygons(
         if usable.any():
             records.append(
                 f"{source}: polygonal parts of GeometryCollections kept on "
-                f"{usable.sum()} row(s) (rows {_rows(rows[usable])})"
+                f"{usable.sum()} row(s) (rows {_rows(label[rows[usable]])})"
             )
         type_id = shapely.get_type_id(geoms)
 
@@ -410,7 +419,7 @@ def clean_polygons(
         if usable.any():
             records.append(
                 f"{source}: {usable.sum()} invalid geometry(ies) repaired with "
-                f"make_valid (rows {_rows(rows[usable])})"
+                f"make_valid (rows {_rows(label[rows[usable]])})"
             )
 
     # 6. Duplicate or missing impact ids (attributes; the rows stay assessed).
@@ -424,19 +433,19 @@ def clean_polygons(
             for value, group in positions.groupby(level=0, sort=False):
                 rows = group.to_numpy()
                 for row in rows:
-                    others = ", ".join(str(r) for r in rows if r != row)
+                    others = ", ".join(str(label[r]) for r in rows if r != row)
                     dup_note[row] = f"duplicate impact id {value!r} (also row {others})"
             _append(repairs, duplicate, dup_note)
             records.append(
                 f"{source}: duplicate impact ids in column {id_column!r} on "
-                f"{duplicate.sum()} rows (rows {_rows(np.flatnonzero(duplicate))}); "
+                f"{duplicate.sum()} rows (rows {_rows(label[np.flatnonzero(duplicate)])}); "
                 "each is still assessed"
             )
         if blank.any():
             _append(repairs, blank, f"no impact id in column {id_column!r}")
             records.append(
                 f"{source}: {blank.sum()} row(s) without an impact id in "
-                f"column {id_column!r} (rows {_rows(np.flatnonzero(blank))})"
+                f"column {id_column!r} (rows {_rows(label[np.flatnonzero(blank)])})"
             )
 
     rejected = reasons != ""
@@ -445,7 +454,7 @@ def clean_polygons(
         for reason in dict.fromkeys(reasons[rejected]):
             rows = np.flatnonzero(reasons == reason)
             summary.append(
-                f"{source}: {len(rows)} row(s) not assessed: {reason} (rows {_rows(rows)})"
+                f"{source}: {len(rows)} row(s) not assessed: {reason} (rows {_rows(label[rows])})"
             )
         records[:0] = summary
 
@@ -454,7 +463,7 @@ def clean_polygons(
     geoms[unusable] = None
     out = gdf.copy()
     out[geometry_name] = gpd.GeoSeries(geoms, index=gdf.index, crs=gdf.crs)
-    out["wg_row"] = np.arange(n, dtype="int64")
+    out["wg_row"] = label.astype("int64")
     out["status"] = np.where(rejected, NOT_ASSESSED, ASSESSED)
     out["status_code"] = codes.astype(str)
     out["status_reason"] = reasons.astype(str)

@@ -79,8 +79,9 @@ def to_working_crs(gdf: gpd.GeoDataFrame, *, source: str) -> tuple[gpd.GeoDataFr
     """
     if gdf.crs is None:
         raise MissingCRSError(
-            f"{source} has no coordinate reference system: define the projection in QGIS "
-            "(Layer > Set CRS) or pass --assume-crs EPSG:26915"
+            f"{source} has no coordinate reference system: pass --assume-crs EPSG:26915 "
+            "(the CRS the coordinates are in), or in QGIS set it (Layer > Set CRS) and save "
+            "a copy (Export > Save Features As)"
         )
     target = CRS.from_user_input(WORKING_CRS)
     if CRS.from_user_input(gdf.crs).equals(target):
@@ -103,10 +104,12 @@ def to_working_crs(gdf: gpd.GeoDataFrame, *, source: str) -> tuple[gpd.GeoDataFr
         x, y = shapely.get_coordinates(gdf.geometry.array[rows[0]])[0]
         raise InputError(
             f"{source}: the coordinates of {len(rows)} row(s) (rows "
-            f"{', '.join(str(r) for r in rows[:10])}{' ...' if len(rows) > 10 else ''}; "
-            f"row {rows[0]} starts at x={x:.6g}, y={y:.6g}) are not valid in its CRS "
-            f"{before} and cannot be transformed to {WORKING_CRS}: the layer's CRS is wrong. "
-            "Set the CRS the coordinates are really in (in QGIS, Layer > Set CRS), e.g. "
-            "EPSG:26915 for UTM 15N metres"
+            f"{', '.join(str(r + 1) for r in rows[:10])}{' ...' if len(rows) > 10 else ''}; "
+            f"row {rows[0] + 1} starts at x={x:.6g}, y={y:.6g}) are not valid in its CRS "
+            f"{before} and cannot be transformed to {WORKING_CRS}: the layer's CRS (its .prj) "
+            "is wrong. Pass --override-crs with the CRS the coordinates are really in, e.g. "
+            "--override-crs EPSG:26915 for UTM 15N metres (override_crs= in Python; recorded "
+            "in the manifest), or in QGIS set it (Layer > Set CRS) and save a copy (Export > "
+            "Save Features As)"
         )
     return out, [f"{source}: reprojected from {before} to {WORKING_CRS}"]

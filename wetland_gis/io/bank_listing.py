@@ -78,7 +78,7 @@ def read_bank_listing(path: str | Path, *, layer: str | None = None) -> gpd.GeoD
         (``major`` and ``bsa`` nullable integers, ``credits`` and ``price`` floats,
         ``program`` one of ``WCA``, ``404``, ``both``), ``option_id`` (the account; made
         unique with ``-2``, ``-3``... when an account has several rows), ``wg_row``
-        (0-based data row) and every other column as read. Rows without a location have
+        (the data row, from 1) and every other column as read. Rows without a location have
         an empty geometry.
 
     Raises
@@ -86,7 +86,7 @@ def read_bank_listing(path: str | Path, *, layer: str | None = None) -> gpd.GeoD
     FieldMappingError
         When a documented column is missing; the message names the file and the columns.
     InputError
-        When a value is invalid; the message lists each row (0-based data row and file
+        When a value is invalid; the message lists each row (data row from 1, and file
         line), the value and the fix.
     """
     path = Path(path)
@@ -120,7 +120,8 @@ def prepare_banks(
     source : str
         Name used in messages.
     line_offset : int, optional
-        Added to the 0-based row number to give the file line (2 for a CSV with a header).
+        Added to the row's 0-based position to give the file line (2 for a CSV with a
+        header).
 
     Returns
     -------
@@ -148,12 +149,12 @@ def prepare_banks(
         raise InputError(f"{source} has no CRS: set it in QGIS (Layer > Set CRS) and save again")
     problems: list[str] = []
 
-    def where(n: int) -> str:
-        return f"row {n}" + (f" (line {n + line_offset})" if line_offset is not None else "")
+    def where(n: int) -> str:  # row from 1, as QGIS numbers features; n is the position
+        return f"row {n + 1}" + (f" (line {n + line_offset})" if line_offset is not None else "")
 
     rows = []
     for n, rec in enumerate(frame.reset_index(drop=True).to_dict("records")):
-        row: dict[str, Any] = {"wg_row": n}
+        row: dict[str, Any] = {"wg_row": n + 1}
         get = {name: rec[col] for name, col in cols.items()}
         account = get["account"]
         if is_blank(account):

@@ -69,7 +69,7 @@ def prepare_sites(sites: gpd.GeoDataFrame, *, source: str = "sites") -> gpd.GeoD
     ids = [parse_id(v) for v in out["site_id"]]
     for n, value in enumerate(ids):
         if value is None:
-            problems.append(f"row {n}: site_id is blank")
+            problems.append(f"row {n + 1}: site_id is blank")
     dup = sorted({v for v in ids if v is not None and ids.count(v) > 1})
     if dup:
         problems.append(f"site_id {dup} repeated: each site needs its own id")
@@ -84,7 +84,7 @@ def prepare_sites(sites: gpd.GeoDataFrame, *, source: str = "sites") -> gpd.GeoD
                 number is not None and number < 0
             ):
                 problems.append(
-                    f"row {n} (site {ids[n]}): {name} {raw!r} is not a non-negative number"
+                    f"row {n + 1} (site {ids[n]}): {name} {raw!r} is not a non-negative number"
                 )
             values.append(np.nan if number is None else number)
         out[name] = np.asarray(values, dtype=float)

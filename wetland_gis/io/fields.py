@@ -28,6 +28,7 @@ from wetland_gis.io.wetland_types import NWI_CATEGORIES, parse_wetland_type
 __all__ = [
     "FieldMapping",
     "resolve_fields",
+    "impact_exceeds_wetland",
     "DEFAULT_NAMES",
     "ROLE_LABELS",
     "read_flag",
@@ -316,3 +317,45 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
             chosen[role] = column
             break
     return FieldMapping(**chosen, notes=tuple(notes))
+
+
+def impact_exceeds_wetland(
+    impact_sqft: float, wetland_acres: float | None, *, column: str = "wetland_ac"
+) -> str | None:
+    """Return the verify item of an impact larger than the size given for its wetland.
+
+    A data check on the ``wetland_acres`` role (column ``wetland_ac``): an impact cannot
+    be larger than the whole wetland it lies in, so either the polygon or the size is
+    wrong, and the size decides rules that read it.
+
+    Parameters
+    ----------
+    impact_sqft : float
+        The impact's wetland area, square feet.
+    wetland_acres : float or None
+        The whole wetland's size as given (None: not given, nothing to check).
+    column : str
+        The layer's column, for the message.
+
+    Returns
+    -------
+    str or None
+        The verify item, or None when the impact is not larger (exactly equal is not).
+
+    Examples
+    --------
+    >>> impact_exceeds_wetland(43_560.0, 1.0) is None
+    True
+    >>> impact_exceeds_wetland(43_561.0, 1.0)[:60]
+    'wetland size: the impact (43,561 sq ft, 1.0000 ac) is larger'
+    """
+    from wetland_gis.units import SQFT_PER_ACRE
+
+    if wetland_acres is None or not impact_sqft > wetland_acres * SQFT_PER_ACRE:
+        return None
+    return (
+        f"wetland size: the impact ({impact_sqft:,.0f} sq ft, {impact_sqft / SQFT_PER_ACRE:.4f} "
+        f"ac) is larger than the {column} given for its wetland ({wetland_acres:g} ac): check "
+        f"the {column} value and the impact polygon; rules that read the wetland's size used "
+        "the value given"
+    )

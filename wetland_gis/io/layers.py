@@ -79,7 +79,10 @@ SHAPEFILE_FIELD_LIMIT = 10
 WKT_COLUMN = "geometry_wkt"
 
 _SHAPEFILE_SIDECARS = (".shp", ".shx", ".dbf", ".prj", ".cpg", ".qix", ".sbn", ".sbx")
-_ASSUME_CRS_FIX = "define the projection in QGIS (Layer > Set CRS) or pass --assume-crs EPSG:26915"
+_ASSUME_CRS_FIX = (
+    "pass --assume-crs EPSG:26915 (the CRS the coordinates are in; recorded in the manifest), "
+    "or in QGIS set it (Layer > Set CRS) and save a copy (Export > Save Features As)"
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,6 +105,9 @@ class LayerRead:
         none and ``assume_crs`` was used.
     records : list of str
         Notes for the report, e.g. ``"CRS assumed EPSG:26915 by --assume-crs"``.
+    crs_override : dict or None
+        ``{"layer", "old", "new"}`` when ``override_crs`` replaced the file's CRS
+        (``old`` is None for a file without one).
     """
 
     gdf: gpd.GeoDataFrame
@@ -110,6 +116,7 @@ class LayerRead:
     sha256: str
     crs: str | None
     records: list[str] = field(default_factory=list)
+    crs_override: dict[str, Any] | None = None
 
 
 # --------------------------------------------------------------------------------------
@@ -261,6 +268,7 @@ def read_layer(
     assume_crs: str | int | None = None,
     require_crs: bool = True,
     crs_fix: str = _ASSUME_CRS_FIX,
+    override_crs: str | int | None = None,
 ) -> LayerRead:
     """Read a vector layer and check that it has a CRS.
 
@@ -275,7 +283,8 @@ def read_layer(
         For single-layer formats it must be omitted or equal the layer name.
     assume_crs : str or int, optional
         CRS to set when the file has none (``--assume-crs``), e.g. ``"EPSG:26915"``.
-        Ignored, with a record, when the file has a CRS. A GeoJSON without a ``crs``
+        It applies only to a layer without a CRS: ignored, with a record, when the file
+        has one (a wrong one is replaced with ``override_crs``). A GeoJSON without a ``crs``
         member has none: without ``assume_crs`` it is read as WGS 84 (RFC 7946), with a
         record, when its coordinates are degrees.
     require_crs : bool, default True
@@ -284,6 +293,11 @@ def read_layer(
     crs_fix : str, optional
         The fix a missing-CRS message ends with (default: set it in QGIS or pass
         ``--assume-crs``).
+    override_crs : str or int, optional
+        CRS that replaces the file's own (``--override-crs``), for a layer whose
+        ``.prj`` or CRS is wrong: the coordinates are kept and declared to be in this
+        CRS (``GeoDataFrame.set_crs(..., allow_override=True)``), recorded with the old
+        and the new CRS (:attr:`LayerRead.crs_override`). Not with ``assume_crs``.
 
     Returns
     -------
@@ -310,6 +324,12 @@ def read_layer(
     sidecar files (``.shp``, ``.shx``, ``.dbf``, ``.prj``, ``.cpg``) in that order, each
     preceded by its file name; a zip is hashed as one file.
     """
+    if override_crs is not None and assume_crs is not None:
+        raise InputError(
+            f"--assume-crs {assume_crs} and --override-crs {override_crs} were both given: "
+            "--assume-crs applies only to a layer without a CRS, --override-crs replaces the "
+            "layer's CRS; give one of them"
+        )
     given = Path(path).expanduser()
     _check_exists(given)
     source = _shapefile_in_folder(given) if given.is_dir() else given
@@ -353,7 +373,19 @@ def read_layer(
         # coordinates are: the file itself declares no CRS.
         gdf = _geojson_without_crs(gdf, where, assume_crs, records, crs_fix)
     crs_read = None if gdf.crs is None else _crs_text(gdf.crs)
-    if gdf.crs is None and not require_crs and assume_crs is None:
+    override = None
+    if override_crs is not None:
+        try:
+            new = _crs_text(override_crs)
+        except CRSError as err:
+            raise InputError(f"--override-crs {override_crs!r} is not a valid CRS: {err}") from err
+        gdf = gdf.set_crs(new, allow_override=True)
+        override = {"layer": where, "old": crs_read, "new": new}
+        records.append(
+            f"CRS overridden by --override-crs for {where}: {crs_read or 'no CRS'} replaced by "
+            f"{new} (the coordinates were kept and declared to be in {new})"
+        )
+    elif gdf.crs is None and not require_crs and assume_crs is None:
         pass
     elif gdf.crs is None:
         if assume_crs is None:
@@ -367,8 +399,8 @@ def read_layer(
         records.append(f"CRS assumed {assumed} by --assume-crs for {where}")
     elif assume_crs is not None:
         records.append(
-            f"--assume-crs {assume_crs} ignored for {where}: the layer already has "
-            f"a CRS ({crs_read})"
+            f"--assume-crs {assume_crs} ignored for {where}: it applies only to a layer "
+            f"without a CRS, and this one has {crs_read} (--override-crs replaces a wrong one)"
         )
 
     return LayerRead(
@@ -378,6 +410,7 @@ def read_layer(
         sha256=file_sha256(source),
         crs=crs_read,
         records=records,
+        crs_override=override,
     )
 
 

@@ -14,37 +14,210 @@ Every file a command writes goes through a :class:`SafeWriter`:
   the same command wrote it to that place before (it is listed in the manifest beside
   it) or when ``overwrite`` is given (``--overwrite``).
 
+* an existing output that is read-only (no write permission bit: its owner protected
+  it) is replaced only with ``overwrite``; a replaced file keeps its permission bits;
+* a full disk, or a folder that cannot be written, is an :class:`OutputError` naming the
+  output path (and the free space), never the hidden staging folder.
+
 A run killed outright (power cut, ``kill -9``) cannot clean up: its staging folder,
-named ``.wetland-gis-tmp-*``, stays beside the outputs and may be deleted; the outputs
-themselves are the previous ones, whole.
+named ``.wetland-gis-tmp-*``, stays beside the outputs; the outputs themselves are the
+previous ones, whole. The next run into the same folder removes such a folder when the
+run that made it (named in its ``owner.json``: host and process id) is gone, and names
+any other one in a :class:`~wetland_gis.errors.LeftoverStagingWarning`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import shutil
+import socket
 import sqlite3
+import stat
 import tempfile
-from collections.abc import Callable, Iterable
+import warnings
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from wetland_gis.errors import OutputError
+from wetland_gis.errors import LeftoverStagingWarning, OutputError
 from wetland_gis.io.csv_cells import write_csv
 
 if TYPE_CHECKING:
     from wetland_gis.manifest import Manifest
 
-__all__ = ["SafeWriter", "STAGING_PREFIX", "is_geopackage", "same_file"]
+__all__ = [
+    "SafeWriter",
+    "STAGING_PREFIX",
+    "is_geopackage",
+    "same_file",
+    "output_error",
+    "clean_leftover_staging",
+    "refuse_read_only",
+]
 
 #: Name prefix of the staging folders written beside the outputs.
 STAGING_PREFIX = ".wetland-gis-tmp-"
 
 _SHAPEFILE_PARTS = (".shp", ".shx", ".dbf", ".prj", ".cpg", ".qix", ".sbn", ".sbx")
 _OVERWRITE_FIX = "pass --overwrite (overwrite=True in Python) to replace it, or choose another path"
+#: The file in a staging folder naming the run that made it (host, process id).
+_OWNER_FILE = "owner.json"
+_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+_DENIED = {errno.EACCES, errno.EPERM}
+
+
+def _free_space(folder: Path) -> str:
+    """Return the free space of the disk holding ``folder`` (its nearest existing parent)."""
+    for place in (folder, *folder.parents):
+        try:
+            free = shutil.disk_usage(place).free
+        except OSError:
+            continue
+        for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+            if free >= size:
+                return f"{free / size:,.1f} {unit} free"
+        return f"{free} bytes free"
+    return "free space unknown"
+
+
+def output_error(err: BaseException, target: Path) -> OutputError | None:
+    """Return the :class:`OutputError` an OS error writing ``target`` means, or None.
+
+    A full disk (``ENOSPC``, ``EDQUOT``, or a GDAL/SQLite message saying so) names the
+    output and the free space; a permission error or a read-only file system names the
+    output's folder, never the hidden staging folder where it happened.
+
+    Examples
+    --------
+    >>> import errno, pathlib
+    >>> e = output_error(OSError(errno.EACCES, "Permission denied"), pathlib.Path("/x/o.gpkg"))
+    >>> str(e)[:54]
+    'cannot write /x/o.gpkg: permission denied in /x; write'
+    """
+    code = getattr(err, "errno", None)
+    text = str(err).lower()
+    full = code in _FULL or "no space left" in text or "disk is full" in text
+    if full:
+        return OutputError(
+            f"cannot write {target}: the disk is full ({_free_space(target.parent)} on the "
+            f"disk of {target.parent}); free some space or choose another output path "
+            "(no output was changed)"
+        )
+    if code in _DENIED:
+        return OutputError(
+            f"cannot write {target}: permission denied in {target.parent}; write to a "
+            "folder you may write in, or ask for write permission (no output was changed)"
+        )
+    if code == errno.EROFS:
+        return OutputError(
+            f"cannot write {target}: {target.parent} is on a read-only file system; "
+            "choose another output path (no output was changed)"
+        )
+    return None
+
+
+def _read_only(path: Path) -> bool:
+    """Return True when ``path`` has no write permission bit (its owner protected it)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+
+
+def refuse_read_only(target: Path) -> None:
+    """Raise :class:`OutputError` when ``target`` exists and is read-only (without overwrite).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "out.csv"
+    >>> refuse_read_only(p)  # absent: nothing to protect
+    """
+    if target.exists() and _read_only(target):
+        mode = stat.filemode(target.stat().st_mode)
+        raise OutputError(
+            f"cannot write {target}: the file is read-only ({mode}), protected by its "
+            f"owner; pass --overwrite (overwrite=True in Python) to replace it (it keeps "
+            "its permissions), or choose another path"
+        )
+
+
+def _process_gone(owner: dict[str, Any]) -> bool:
+    """Return True when the run named by a staging folder's owner file no longer runs."""
+    if owner.get("host") != socket.gethostname():
+        return False
+    try:
+        pid = int(owner.get("pid", 0))
+    except (TypeError, ValueError):
+        return False
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it runs, as another user
+        return False
+    return False
+
+
+def clean_leftover_staging(folder: Path, *, keep: Path | None = None) -> list[str]:
+    """Remove the staging folders of interrupted runs in ``folder``; report the others.
+
+    A staging folder whose ``owner.json`` names a process of this host that no longer
+    runs is removed. One without an owner file (an older version, another host) or of a
+    run still going is left, and a :class:`LeftoverStagingWarning` gives its path.
+
+    Parameters
+    ----------
+    folder : Path
+        The output folder.
+    keep : Path, optional
+        This run's own staging folder.
+
+    Returns
+    -------
+    list of str
+        A record of each folder removed or left (for the manifest).
+    """
+    records: list[str] = []
+    try:
+        entries = [p for p in folder.iterdir() if p.name.startswith(STAGING_PREFIX)]
+    except OSError:
+        return records
+    for leftover in sorted(entries):
+        if not leftover.is_dir() or (keep is not None and leftover == keep):
+            continue
+        try:
+            owner = json.loads((leftover / _OWNER_FILE).read_text("utf-8"))
+        except (OSError, ValueError):
+            owner = None
+        if isinstance(owner, dict) and _process_gone(owner):
+            shutil.rmtree(leftover, ignore_errors=True)
+            if not leftover.exists():
+                records.append(
+                    f"removed the staging folder {leftover} left by an interrupted run "
+                    f"(process {owner.get('pid')}, started {owner.get('started', '?')})"
+                )
+                continue
+        why = (
+            "of a run that may still be writing here"
+            if isinstance(owner, dict)
+            else "left by an interrupted run (it names no process)"
+        )
+        message = (
+            f"a staging folder {why} lies beside the outputs: {leftover}; delete it "
+            "when no wetland-gis run writes into this folder (no output is in it)"
+        )
+        records.append(message)
+        warnings.warn(message, LeftoverStagingWarning, stacklevel=4)
+    return records
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -130,6 +303,8 @@ class SafeWriter:
         self._removes: set[Path] = set()  # stale files of a replaced shapefile
         self._geopackages: dict[Path, Path] = {}  # target -> staged copy
         self.written: list[Path] = []
+        #: What the writer did besides writing (leftover staging folders removed or left).
+        self.records: list[str] = []
 
     @classmethod
     def for_run(
@@ -196,6 +371,8 @@ class SafeWriter:
             raise OutputError(f"cannot write {target}: it is a folder; give a file name")
         if not target.exists() or target in self._moves:
             return
+        if not self.overwrite:
+            refuse_read_only(target)
         if merge_geopackage:
             if is_geopackage(target):
                 return
@@ -211,18 +388,41 @@ class SafeWriter:
 
     # -- staging ----------------------------------------------------------------------
 
-    def _stage_dir(self, folder: Path) -> Path:
+    def _stage_dir(self, folder: Path, target: Path | None = None) -> Path:
         folder = folder.resolve()
         if folder not in self._staging:
-            folder.mkdir(parents=True, exist_ok=True)
-            self._staging[folder] = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
+            with self._errors(target or folder / "?"):
+                folder.mkdir(parents=True, exist_ok=True)
+                staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
+                self._staging[folder] = staging
+                owner = {
+                    "host": socket.gethostname(),
+                    "pid": os.getpid(),
+                    "command": self.command,
+                    "started": _now(),
+                }
+                (staging / _OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
+            self.records += clean_leftover_staging(folder, keep=staging)
         return self._staging[folder]
+
+    @contextlib.contextmanager
+    def _errors(self, target: Path) -> Iterator[None]:
+        """Turn a full disk or a permission error while writing ``target`` into its message."""
+        try:
+            yield
+        except OutputError:
+            raise
+        except Exception as err:  # GDAL and SQLite say "disk full" in their own classes
+            translated = output_error(err, Path(target))
+            if translated is None:
+                raise
+            raise translated from err
 
     def _stage(self, target: Path) -> Path:
         """Return the staging path of ``target`` (checked; registered to be moved)."""
         target = Path(target).expanduser()
         self._check_target(target)
-        staged = self._stage_dir(target.parent) / target.name
+        staged = self._stage_dir(target.parent, target) / target.name
         self._moves[target] = staged
         return staged
 
@@ -231,10 +431,12 @@ class SafeWriter:
         if target in self._geopackages:
             return self._geopackages[target]
         self._check_target(target, merge_geopackage=True)
-        staged = self._stage_dir(target.parent) / target.name
+        staged = self._stage_dir(target.parent, target) / target.name
         if target.exists() and is_geopackage(target):
             _settle_journal(target)
-            shutil.copyfile(target, staged)  # the other layers are kept
+            with self._errors(target):
+                shutil.copyfile(target, staged)  # the other layers are kept
+            staged.chmod(stat.S_IMODE(staged.stat().st_mode) | stat.S_IWUSR)
         self._geopackages[target] = staged
         self._moves[target] = staged
         return staged
@@ -288,11 +490,12 @@ class SafeWriter:
         if ext == ".gpkg":
             staged = self._geopackage(target)
             name = layer or target.stem
-            if staged.exists():
-                _remove_layer(staged, name)
-            if frame is None:
-                return []
-            write_frame(frame, staged, layer=name, driver="gpkg", geometry_type=geometry_type)
+            with self._errors(target):
+                if staged.exists():
+                    _remove_layer(staged, name)
+                if frame is None:
+                    return []
+                write_frame(frame, staged, layer=name, driver="gpkg", geometry_type=geometry_type)
             return self._record([target])
         if frame is None:
             return []
@@ -300,8 +503,9 @@ class SafeWriter:
             self._check_target(target)
             for part in (target.with_suffix(s) for s in _SHAPEFILE_PARTS):
                 self._check_target(part)
-            staged = self._stage_dir(target.parent) / target.name
-            files = write_frame(frame, staged, driver="shp", geometry_type=geometry_type)
+            staged = self._stage_dir(target.parent, target) / target.name
+            with self._errors(target):
+                files = write_frame(frame, staged, driver="shp", geometry_type=geometry_type)
             targets = []
             for file in files:
                 final = target.parent / file.name
@@ -315,7 +519,8 @@ class SafeWriter:
             }
             return self._record(targets)
         staged = self._stage(target)
-        write_frame(frame, staged, driver=ext.lstrip("."), geometry_type=geometry_type)
+        with self._errors(target):
+            write_frame(frame, staged, driver=ext.lstrip("."), geometry_type=geometry_type)
         return self._record([target])
 
     def csv(self, frame: pd.DataFrame, path: str | os.PathLike[str]) -> list[Path]:
@@ -325,7 +530,8 @@ class SafeWriter:
         (:func:`~wetland_gis.io.csv_cells.write_csv`).
         """
         staged = self._stage(Path(path))
-        write_csv(frame, staged)  # a cell beginning like a formula is quoted (csv_cells)
+        with self._errors(Path(path)):
+            write_csv(frame, staged)  # a cell beginning like a formula is quoted (csv_cells)
         return self._record([Path(path)])
 
     def json(self, data: Any, path: str | os.PathLike[str]) -> list[Path]:
@@ -335,18 +541,22 @@ class SafeWriter:
     def text(self, text: str, path: str | os.PathLike[str]) -> list[Path]:
         """Stage a text file (HTML, JSON) in UTF-8."""
         staged = self._stage(Path(path))
-        staged.write_text(text, encoding="utf-8")
+        with self._errors(Path(path)):
+            staged.write_text(text, encoding="utf-8")
         return self._record([Path(path)])
 
     def file(self, write: Callable[[Path], Any], path: str | os.PathLike[str]) -> list[Path]:
         """Stage a file that ``write(staged_path)`` writes (e.g. a PDF renderer)."""
         staged = self._stage(Path(path))
-        write(staged)
+        with self._errors(Path(path)):
+            write(staged)
         return self._record([Path(path)])
 
     def manifest(self, manifest: Any, path: str | os.PathLike[str]) -> list[Path]:
         """Stage the run manifest, listing every output staged so far and itself."""
         path = Path(path)
+        if self.records and hasattr(manifest, "add_records"):
+            manifest.add_records(self.records)
         manifest.outputs = [str(p) for p in dict.fromkeys(self.written)] + [str(path)]
         return self.json(manifest.to_dict(), path)
 
@@ -365,7 +575,11 @@ class SafeWriter:
                 stale.unlink(missing_ok=True)
             for target, staged in self._moves.items():
                 if staged.exists():
-                    os.replace(staged, target)
+                    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+                    with self._errors(target):
+                        os.replace(staged, target)
+                        if mode is not None:  # a replaced file keeps its permissions
+                            target.chmod(mode)
                 elif target in self._geopackages and target.exists():
                     target.unlink()  # every layer it held was this command's, and is gone
         finally:
@@ -379,6 +593,12 @@ class SafeWriter:
         self._staging.clear()
         self._moves.clear()
         self._geopackages.clear()
+
+
+def _now() -> str:
+    import datetime as dt
+
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def _settle_journal(path: Path) -> None:

@@ -265,7 +265,7 @@ def read_yes_no(col: pd.Series) -> np.ndarray:
     for row, (flag, raw) in enumerate(zip(flags, col, strict=True)):
         if flag is None and not is_blank(raw):
             raise AllocationError(
-                f"ranking column {col.name!r}, row {row}: {raw!r} is not a yes/no value; "
+                f"ranking column {col.name!r}, row {row + 1}: {raw!r} is not a yes/no value; "
                 f"write one of {list(TRUE_SPELLINGS)} or {list(FALSE_SPELLINGS)}"
             )
     return np.array([flag is True for flag in flags], dtype=bool)

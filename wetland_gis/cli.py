@@ -167,6 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="address of a running dask.distributed scheduler, "
         "e.g. tcp://10.0.0.5:8786 (--engine dask; default: a local cluster)",
     )
+    p.add_argument(
+        "--register",
+        help="the LGU's decision register (GeoPackage path or postgresql:// URL): prior "
+        "impacts since 1992, banked/credit, valid type determinations (docs/register.md)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(p)
 
@@ -263,6 +268,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     w.add_argument("--map", help="map HTML to write (default <out stem>_map.html)")
     add_run_options(w)
+
+    from wetland_gis.register.cli import add_register_parser
+
+    add_register_parser(sub)
     return parser
 
 

@@ -84,6 +84,7 @@ def run_assess(
     overwrite: bool = False,
     shoreland_classes: str | Path | None = None,
     class_source: str = "dnr",
+    register: Any = None,
 ) -> tuple[Assessment, list[Path]]:
     """Assess an impact layer and write the classified layer, tables and manifest.
 
@@ -91,8 +92,9 @@ def run_assess(
     ----------
     impacts, context, layer, as_of, fields, assume_crs, options, progress
         As :func:`wetland_gis.assess`.
-    shoreland_classes, class_source
-        As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``).
+    shoreland_classes, class_source, register
+        As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``,
+        ``--register``).
     out : str or Path
         The classified layer's file (``.gpkg`` default).
     parameters : str or Path, optional
@@ -126,6 +128,7 @@ def run_assess(
         params=params,
         options=options,
         progress=progress,
+        register=register,
     )
     return result, result.write(out, overwrite=overwrite)
 
@@ -890,6 +893,10 @@ def _fields(args: argparse.Namespace) -> dict[str, str]:
 def run_command(args: argparse.Namespace) -> CommandResult:
     """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
     overwrite = bool(getattr(args, "overwrite", False))
+    if args.command == "register":
+        from wetland_gis.register.cli import run_register
+
+        return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
     if args.command == "assess":
         fields = _fields(args)
         options = AssessOptions(
@@ -926,6 +933,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
             shoreland_classes=classes,
             class_source=class_source,
+            register=getattr(args, "register", None),
         )
         return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
     if args.command == "screen":

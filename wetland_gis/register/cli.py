@@ -177,7 +177,9 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
                 if not (args.bank and args.account):
                     raise RegisterError("a credit withdrawal needs both --bank and --account")
                 credits.append(
-                    CreditRecord(bank=args.bank, account=args.account, credits_acres=args.credits_acres)
+                    CreditRecord(
+                        bank=args.bank, account=args.account, credits_acres=args.credits_acres
+                    )
                 )
             geometry = None
             if args.wetland_layer:
@@ -197,7 +199,9 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
                 supersedes=args.supersedes,
                 determined_type=args.determined_type,
                 banked=None if args.banked is None else args.banked == "yes",
-                used_for_credit=None if args.used_for_credit is None else args.used_for_credit == "yes",
+                used_for_credit=None
+                if args.used_for_credit is None
+                else args.used_for_credit == "yes",
                 credits=credits,
                 wetland_geometry=geometry,
                 note=args.note,
@@ -219,11 +223,25 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
             if args.json:
                 sys.stdout.write(json.dumps(decisions_json(frame), default=str, indent=1) + "\n")
             else:
-                cols = ["decision_uid", "kind", "decision_date", "lgu", "landowner", "wetland_id", "valid_until", "superseded_by"]
-                sys.stdout.write((frame[cols].to_string(index=False) if len(frame) else "no decision matches") + "\n")
+                cols = [
+                    "decision_uid",
+                    "kind",
+                    "decision_date",
+                    "lgu",
+                    "landowner",
+                    "wetland_id",
+                    "valid_until",
+                    "superseded_by",
+                ]
+                sys.stdout.write(
+                    (frame[cols].to_string(index=False) if len(frame) else "no decision matches")
+                    + "\n"
+                )
             tally.messages.append(f"{len(frame)} decision(s)")
         elif cmd == "export":
-            written = export_register(reg, args.out, overwrite=args.overwrite, **_filter_kwargs(args))
+            written = export_register(
+                reg, args.out, overwrite=args.overwrite, **_filter_kwargs(args)
+            )
             tally.messages.append(f"exported to {len(written)} file(s)")
         elif cmd == "summary":
             table = annual_summary(reg, args.year)
@@ -236,7 +254,11 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
                     w.text(summary_html(table, args.year), out.with_suffix(".html"))
                 written = list(w.written)
             else:
-                sys.stdout.write(table.T.to_string(header=False) + "\n" if len(table) else "no decision in that year\n")
+                sys.stdout.write(
+                    table.T.to_string(header=False) + "\n"
+                    if len(table)
+                    else "no decision in that year\n"
+                )
             tally.messages.append(f"{int(len(table))} LGU(s) with decisions in {args.year}")
     finally:
         reg.close()

@@ -214,7 +214,11 @@ def fill_from_register(
         reason = (
             f"Register: {len(counted)} prior impact(s) of {prior:,.0f} sq ft counted since "
             f"{since.isoformat()}, {len(excluded)} row(s) excluded"
-            + (f"; type {valid[-1]['type']} from the determination of {valid[-1]['decision_date']}" if valid else "")
+            + (
+                f"; type {valid[-1]['type']} from the determination of {valid[-1]['decision_date']}"
+                if valid
+                else ""
+            )
             + "."
         )
         steps[idx] = [

@@ -1,5 +1,7 @@
-"""Decisions into and out of the register: from an assessed GeoPackage, from a CSV of past
-decisions, and back out as a GeoPackage or CSV, with the annual summary.
+"""Decisions into and out of the register, and the annual summary.
+
+Decisions come from an assessed GeoPackage or from a CSV of past decisions, and go back
+out as a GeoPackage or CSV.
 
 Every value of a CSV row is read with :mod:`wetland_gis.io.values` (the one parser), and
 a bad value is an error naming the file, the row and the fix. Text is data: it is stored
@@ -75,6 +77,7 @@ _KIND_ALIASES = {
     "no-loss": "no_loss",
     "replacement_plan": "replacement_plan_approved",
 }
+_EXPORT_ONLY = ("decision_uid", "superseded_by")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -215,8 +218,10 @@ banked, used_for_credit, note
         return name if name in gdf else None
 
     id_col = col("impact_id", "impact_id") or "wg_row"
-    owner_col, wetland_col, kind_col = col("owner", "owner"), col("wetland_id", "wetland_id"), col(
-        "impact_kind", "impact_kind"
+    owner_col, wetland_col, kind_col = (
+        col("owner", "owner"),
+        col("wetland_id", "wetland_id"),
+        col("impact_kind", "impact_kind"),
     )
     records = []
     for _, row in gdf.iterrows():
@@ -245,8 +250,8 @@ banked, used_for_credit, note
             )
         )
     trace = data.get("trace")
-    trace_rows = [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict(
-        "records"
+    trace_rows = (
+        [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict("records")
     )
     citations = sorted(
         {
@@ -282,7 +287,9 @@ banked, used_for_credit, note
     )
 
 
-def read_decisions_csv(path: str | Path, params: ParameterSet | None = None) -> list[DecisionRecord]:
+def read_decisions_csv(
+    path: str | Path, params: ParameterSet | None = None
+) -> list[DecisionRecord]:
     """Read a CSV of past decisions, one dated impact a row (:data:`CSV_COLUMNS`).
 
     Rows with the same ``decision`` value are one decision (their decision fields must
@@ -301,9 +308,12 @@ def read_decisions_csv(path: str | Path, params: ParameterSet | None = None) -> 
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        raise InputError(f"{path}: cannot be read as a UTF-8 CSV ({exc}); save it as CSV UTF-8") from None
+        raise InputError(
+            f"{path}: cannot be read as a UTF-8 CSV ({exc}); save it as CSV UTF-8"
+        ) from None
     frame.columns = [str(c).strip().lower() for c in frame.columns]
-    unknown = [c for c in frame.columns if c not in CSV_COLUMNS]
+    # an export's own columns (decision_uid, superseded_by) are read back as information
+    unknown = [c for c in frame.columns if c not in CSV_COLUMNS and c not in _EXPORT_ONLY]
     missing = [c for c in _REQUIRED if c not in frame.columns]
     if missing or unknown:
         raise InputError(
@@ -315,7 +325,7 @@ def read_decisions_csv(path: str | Path, params: ParameterSet | None = None) -> 
     for n, raw in enumerate(frame.to_dict("records"), start=2):
         row = {c: raw.get(c, "") for c in CSV_COLUMNS}
 
-        def where(column: str) -> str:
+        def where(column: str, n: int = n) -> str:
             return f"{path}, row {n}, column {column!r}"
 
         try:
@@ -323,6 +333,7 @@ def read_decisions_csv(path: str | Path, params: ParameterSet | None = None) -> 
                 if is_blank(row[column]):
                     raise InputError(f"{where(column)}: is blank; every row needs {column}")
             fields: dict[str, Any] = {}
+            reader: Any
             for column, reader in (
                 ("kind", _kind),
                 ("decision_date", lambda v: parse_date(v, "decision_date")),
@@ -334,7 +345,15 @@ def read_decisions_csv(path: str | Path, params: ParameterSet | None = None) -> 
                     fields[column] = reader(row[column])
                 except ValueParseError as exc:
                     raise InputError(f"{where(column)}: {exc}") from None
-            for column in ("lgu", "recorded_by", "landowner", "supersedes", "determined_type", "note", "project"):
+            for column in (
+                "lgu",
+                "recorded_by",
+                "landowner",
+                "supersedes",
+                "determined_type",
+                "note",
+                "project",
+            ):
                 fields[column] = _text(row[column])
             fields["wetland_id"] = parse_id(row["wetland_id"])
             if fields["determined_type"] is not None and fields["determined_type"].strip() not in {
@@ -347,13 +366,14 @@ def read_decisions_csv(path: str | Path, params: ParameterSet | None = None) -> 
             impact = None
             if not (is_blank(row["impact_id"]) and is_blank(row["area_sqft"])):
                 values: dict[str, Any] = {}
-                for column, reader in (
+                number_reader: Any
+                for column, number_reader in (
                     ("area_sqft", parse_number),
                     ("replace_acres", parse_number),
                     ("impact_date", lambda v: parse_date(v, "impact_date")),
                 ):
                     try:
-                        values[column] = reader(row[column])
+                        values[column] = number_reader(row[column])
                     except ValueParseError as exc:
                         raise InputError(f"{where(column)}: {exc}") from None
                 if values["area_sqft"] is None or values["area_sqft"] < 0:
@@ -396,7 +416,11 @@ def read_decisions_csv(path: str | Path, params: ParameterSet | None = None) -> 
                     raise InputError(
                         f"{where('bank')}: a credit withdrawal needs both bank and account"
                     )
-                credit = CreditRecord(bank=str(row["bank"]), account=parse_id(row["account"]) or "", credits_acres=acres)
+                credit = CreditRecord(
+                    bank=str(row["bank"]),
+                    account=parse_id(row["account"]) or "",
+                    credits_acres=acres,
+                )
         except InputError:
             raise
         key = str(row["decision"]).strip() or f"#row{n}"
@@ -482,7 +506,9 @@ def export_register(
                 )
                 for c in layer.columns:
                     if c != "geometry" and layer[c].dtype == object:
-                        layer[c] = layer[c].map(lambda v: v.isoformat() if isinstance(v, dt.date) else v)
+                        layer[c] = layer[c].map(
+                            lambda v: v.isoformat() if isinstance(v, dt.date) else v
+                        )
                 w.layer(layer, out, layer=name, polygons=True)
             w.layer(cred.reset_index(drop=True), out, layer="credits")
         else:
@@ -499,7 +525,24 @@ def _export_rows(dec: pd.DataFrame, imp: pd.DataFrame, cred: pd.DataFrame) -> pd
             "decision": d["decision_uid"],
             "decision_uid": d["decision_uid"],
             "superseded_by": d["superseded_by"],
-            **{k: d[k] for k in ("kind", "decision_date", "lgu", "recorded_by", "landowner", "wetland_id", "project", "valid_until", "supersedes", "determined_type", "banked", "used_for_credit", "note")},
+            **{
+                k: d[k]
+                for k in (
+                    "kind",
+                    "decision_date",
+                    "lgu",
+                    "recorded_by",
+                    "landowner",
+                    "wetland_id",
+                    "project",
+                    "valid_until",
+                    "supersedes",
+                    "determined_type",
+                    "banked",
+                    "used_for_credit",
+                    "note",
+                )
+            },
         }
         credits = credit_of.get(d["decision_uid"])
         first_credit = credits.iloc[0].to_dict() if credits is not None and len(credits) else {}
@@ -508,13 +551,31 @@ def _export_rows(dec: pd.DataFrame, imp: pd.DataFrame, cred: pd.DataFrame) -> pd
             rows.append(
                 {
                     **base,
-                    **{c: i[c] for c in ("impact_id", "impact_date", "area_sqft", "wetland_type", "impact_kind", "outcome", "exemption", "replace_acres")},
+                    **{
+                        c: i[c]
+                        for c in (
+                            "impact_id",
+                            "impact_date",
+                            "area_sqft",
+                            "wetland_type",
+                            "impact_kind",
+                            "outcome",
+                            "exemption",
+                            "replace_acres",
+                        )
+                    },
                     "geometry_wkt": None if i["geometry"] is None else i["geometry"].wkt,
-                    **({c: first_credit.get(c) for c in ("bank", "account", "credits_acres")} if k == 0 else {}),
+                    **(
+                        {c: first_credit.get(c) for c in ("bank", "account", "credits_acres")}
+                        if k == 0
+                        else {}
+                    ),
                 }
             )
         if impacts is None or not len(impacts):
-            rows.append({**base, **{c: first_credit.get(c) for c in ("bank", "account", "credits_acres")}})
+            rows.append(
+                {**base, **{c: first_credit.get(c) for c in ("bank", "account", "credits_acres")}}
+            )
     columns = ["decision_uid", "superseded_by", *CSV_COLUMNS]
     return pd.DataFrame(rows, columns=columns)
 
@@ -548,11 +609,21 @@ def annual_summary(register: Register, year: int) -> pd.DataFrame:
         for name, group in exempt.groupby("exemption"):
             row[f"exempt_sqft_{name}"] = round(float(group["area_sqft"].sum()), 1)
         approved = i[i["kind"] == "replacement_plan_approved"]
-        row["replaced_acres"] = round(float(pd.to_numeric(approved["replace_acres"]).fillna(0).sum()), 4)
+        row["replaced_acres"] = round(
+            float(pd.to_numeric(approved["replace_acres"]).fillna(0).sum()), 4
+        )
         c = cred[cred["lgu"] == lgu]
-        row["credits_withdrawn_acres"] = round(float(pd.to_numeric(c["credits_acres"]).fillna(0).sum()), 4)
+        row["credits_withdrawn_acres"] = round(
+            float(pd.to_numeric(c["credits_acres"]).fillna(0).sum()), 4
+        )
         rows.append(row)
-    base = ["year", "lgu", *(f"decisions_{k}" for k in DECISION_KINDS), "impacted_sqft", "impacted_acres"]
+    base = [
+        "year",
+        "lgu",
+        *(f"decisions_{k}" for k in DECISION_KINDS),
+        "impacted_sqft",
+        "impacted_acres",
+    ]
     frame = pd.DataFrame(rows)
     extra = sorted(c for c in frame.columns if c.startswith("exempt_sqft_"))
     columns = [*base, *extra, "replaced_acres", "credits_withdrawn_acres"]

@@ -72,7 +72,7 @@ KIND_CITATIONS: dict[str, str] = {
 DECISION_KINDS: tuple[str, ...] = tuple(KIND_CITATIONS)
 
 
-class _GpkgGeometryType(UserDefinedType):  # type: ignore[type-arg]
+class _GpkgGeometryType(UserDefinedType):
     """The GeoPackage column type name (a blob of GeoPackage binary geometry)."""
 
     cache_ok = True
@@ -119,7 +119,7 @@ def from_gpkg_blob(blob: bytes) -> Any:
     return shapely.from_wkb(bytes(blob[8 + envelope :]))
 
 
-class _PostgisGeometryType(UserDefinedType):  # type: ignore[type-arg]
+class _PostgisGeometryType(UserDefinedType):
     """A PostGIS ``geometry(MULTIPOLYGON, 26915)``, sent and read as WKB."""
 
     cache_ok = True
@@ -142,7 +142,7 @@ class _PostgisGeometryType(UserDefinedType):  # type: ignore[type-arg]
         return process
 
 
-class RegisterGeometry(TypeDecorator):  # type: ignore[type-arg]
+class RegisterGeometry(TypeDecorator):
     """A MultiPolygon in EPSG:26915: PostGIS geometry, or a GeoPackage blob on SQLite.
 
     Python values are shapely geometries (a Polygon is stored as a MultiPolygon).
@@ -152,11 +152,13 @@ class RegisterGeometry(TypeDecorator):  # type: ignore[type-arg]
     cache_ok = True
 
     def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        """Return the PostGIS type on PostgreSQL, the GeoPackage blob type elsewhere."""
         if dialect.name == "postgresql":
             return dialect.type_descriptor(_PostgisGeometryType())
         return dialect.type_descriptor(_GpkgGeometryType())
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        """Return a shapely geometry as WKB (PostGIS) or a GeoPackage blob."""
         if value is None:
             return None
         if value.geom_type == "Polygon":
@@ -166,6 +168,7 @@ class RegisterGeometry(TypeDecorator):  # type: ignore[type-arg]
         return gpkg_blob(value)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        """Return the stored geometry as a shapely geometry."""
         if value is None:
             return None
         if not isinstance(value, (bytes, bytearray, memoryview)):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import sys
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -269,10 +270,12 @@ class Register:
         self.close()
 
     @contextmanager
-    def _begin(self) -> Iterator[Connection]:
+    def _begin(self, write: bool = False) -> Iterator[Connection]:
         try:
-            with self.engine.begin() as conn:
-                yield conn
+            with self.engine.connect() as raw:
+                conn = raw.execution_options(wg_write=write)
+                with conn.begin():
+                    yield conn
         except RegisterError:
             raise
         except SQLAlchemyError as exc:
@@ -300,15 +303,13 @@ class Register:
                 raise RegisterError(
                     f"{path} exists and is not a wetland_gis register; choose a new file"
                 )
-        with self._begin() as conn:
+        with self._begin(write=True) as conn:
             if self.backend == "postgis":
                 conn.execute(sa.text("CREATE EXTENSION IF NOT EXISTS postgis"))
             elif not self._has_table(conn, "gpkg_contents"):
                 _create_gpkg_core(conn)
             s.metadata.create_all(conn, checkfirst=True)
-            have = conn.execute(
-                sa.select(s.register_meta.c.key, s.register_meta.c.value)
-            ).all()
+            have = conn.execute(sa.select(s.register_meta.c.key, s.register_meta.c.value)).all()
             if not have:
                 conn.execute(
                     s.register_meta.insert(),
@@ -352,7 +353,7 @@ class Register:
                         "create one with `wetland-gis register init`"
                     )
                 rows = conn.execute(sa.select(s.register_meta.c.key, s.register_meta.c.value))
-                return {k: v for k, v in rows}
+                return {str(k): str(v) for k, v in rows}
         except SQLAlchemyError as exc:
             message = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise RegisterError(
@@ -418,7 +419,7 @@ class Register:
         """
         self.check_version()
         uids = []
-        with self._begin() as conn:
+        with self._begin(write=True) as conn:
             for record in records:
                 if record.supersedes:
                     found = conn.execute(
@@ -435,7 +436,9 @@ class Register:
                 uid = uuid.uuid4().hex
                 conn.execute(s.decisions.insert(), [_decision_row(record, uid)])
                 pause = os.environ.get(SLEEP_HOOK_ENV)
-                if pause:
+                if pause:  # the kill -9 test: say so, then wait inside the transaction
+                    sys.stderr.write(f"{SLEEP_HOOK_ENV}: inside the add transaction\n")
+                    sys.stderr.flush()
                     time.sleep(float(pause))
                 if record.impacts:
                     conn.execute(
@@ -497,14 +500,18 @@ class Register:
             q = q.where(
                 sa.or_(
                     d.c.landowner == landowner,
-                    d.c.decision_uid.in_(sa.select(i.c.decision_uid).where(i.c.landowner == landowner)),
+                    d.c.decision_uid.in_(
+                        sa.select(i.c.decision_uid).where(i.c.landowner == landowner)
+                    ),
                 )
             )
         if wetland_id is not None:
             q = q.where(
                 sa.or_(
                     d.c.wetland_id == wetland_id,
-                    d.c.decision_uid.in_(sa.select(i.c.decision_uid).where(i.c.wetland_id == wetland_id)),
+                    d.c.decision_uid.in_(
+                        sa.select(i.c.decision_uid).where(i.c.wetland_id == wetland_id)
+                    ),
                 )
             )
         if since is not None:
@@ -529,12 +536,17 @@ class Register:
         )
         return dict(zip(rows["supersedes"], rows["decision_uid"], strict=True))
 
-    def _in_bbox(self, frame: pd.DataFrame, bbox: tuple[float, float, float, float]) -> pd.DataFrame:
+    def _in_bbox(
+        self, frame: pd.DataFrame, bbox: tuple[float, float, float, float]
+    ) -> pd.DataFrame:
         import shapely
 
         box = shapely.box(*bbox)
         hits = set(
-            self.impacts().loc[lambda f: [g is not None and g.intersects(box) for g in f["geometry"]], "decision_uid"]
+            self.impacts().loc[
+                lambda f: [g is not None and g.intersects(box) for g in f["geometry"]],
+                "decision_uid",
+            ]
         )
         keep = [
             uid in hits or (g is not None and g.intersects(box))
@@ -587,14 +599,16 @@ class Register:
         """
         d, i = s.decisions, s.impacts
         dec = self._frame(
-            sa.select(d).where(
+            sa.select(d)
+            .where(
                 sa.or_(
                     d.c.wetland_id == wetland_id,
                     d.c.decision_uid.in_(
                         sa.select(i.c.decision_uid).where(i.c.wetland_id == wetland_id)
                     ),
                 )
-            ).order_by(d.c.decision_date, d.c.fid)
+            )
+            .order_by(d.c.decision_date, d.c.fid)
         )
         dec = _superseded(dec, self._supersessions())
         dec = dec[dec["superseded_by"].isna()]
@@ -683,8 +697,9 @@ def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
 
 def _sqlite_begin(conn: Connection) -> None:
     # a writer takes the write lock at the start: two writers queue behind the busy
-    # timeout instead of one failing to upgrade a read lock
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    # timeout instead of one failing to upgrade a read lock; a reader does not block
+    write = conn.get_execution_options().get("wg_write", False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 #: The GeoPackage core tables (OGC 12-128r18, sections 1.1.2, 1.1.3, 2.1.5).
@@ -721,14 +736,38 @@ def _create_gpkg_core(conn: Connection) -> None:
     conn.execute(
         srs,
         [
-            {"n": "WGS 84 geodetic", "i": 4326, "o": "EPSG", "c": 4326,
-             "d": CRS.from_epsg(4326).to_wkt("WKT1_GDAL"), "x": "longitude/latitude WGS 84"},
-            {"n": "Undefined cartesian SRS", "i": -1, "o": "NONE", "c": -1, "d": "undefined",
-             "x": "undefined cartesian coordinate reference system"},
-            {"n": "Undefined geographic SRS", "i": 0, "o": "NONE", "c": 0, "d": "undefined",
-             "x": "undefined geographic coordinate reference system"},
-            {"n": crs.name, "i": s.SRID, "o": "EPSG", "c": s.SRID,
-             "d": crs.to_wkt("WKT1_GDAL"), "x": crs.name},
+            {
+                "n": "WGS 84 geodetic",
+                "i": 4326,
+                "o": "EPSG",
+                "c": 4326,
+                "d": CRS.from_epsg(4326).to_wkt("WKT1_GDAL"),
+                "x": "longitude/latitude WGS 84",
+            },
+            {
+                "n": "Undefined cartesian SRS",
+                "i": -1,
+                "o": "NONE",
+                "c": -1,
+                "d": "undefined",
+                "x": "undefined cartesian coordinate reference system",
+            },
+            {
+                "n": "Undefined geographic SRS",
+                "i": 0,
+                "o": "NONE",
+                "c": 0,
+                "d": "undefined",
+                "x": "undefined geographic coordinate reference system",
+            },
+            {
+                "n": crs.name,
+                "i": s.SRID,
+                "o": "EPSG",
+                "c": s.SRID,
+                "d": crs.to_wkt("WKT1_GDAL"),
+                "x": crs.name,
+            },
         ],
     )
 

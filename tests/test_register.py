@@ -122,27 +122,23 @@ def test_update_and_delete_are_refused_and_a_correction_supersedes(register_url)
         reg.add(_decision(supersedes="nope"))
 
 
-def test_a_newer_schema_version_is_refused_with_the_upgrade_command(register_url):
+def test_a_newer_schema_version_is_refused_with_the_upgrade_command(register_url, capsys):
     reg = Register(register_url).init()
-    with reg.engine.begin() as conn:  # as a newer wetland_gis would have written it
-        conn.execute(
-            sa.text("INSERT INTO register_meta (key, value) VALUES ('schema_version_next', '2')")
-        )
     assert reg.check_version() == 1
-    # a newer package writes its version under the same key: emulate with a new register
-    # whose meta row says 2 (the triggers refuse UPDATE, so the row is written at creation)
-    reg2 = Register(register_url)
-    meta = reg2.meta()
-    assert meta["schema_version"] == "1"
-    from wetland_gis.register import schema
-
-    old = schema.SCHEMA_VERSION
-    try:
-        schema.SCHEMA_VERSION = 0  # this package is older than the register
-        with pytest.raises(RegisterVersionError, match="wetland-gis register upgrade"):
-            Register(register_url).check_version()
-    finally:
-        schema.SCHEMA_VERSION = old
+    with reg.engine.begin() as conn:  # as a newer wetland_gis would have migrated it
+        if reg.backend == "postgis":
+            conn.exec_driver_sql(
+                "ALTER TABLE register_meta DISABLE TRIGGER register_meta_append_only"
+            )
+        else:
+            conn.exec_driver_sql("DROP TRIGGER register_meta_no_update")
+        conn.exec_driver_sql("UPDATE register_meta SET value = '2' WHERE key = 'schema_version'")
+    with pytest.raises(RegisterVersionError, match="wetland-gis register upgrade"):
+        Register(register_url).decisions()
+    with pytest.raises(RegisterVersionError):
+        Register(register_url).add(_decision())
+    assert main(["register", "query", "--register", register_url]) == 2
+    assert "newer than version 1" in capsys.readouterr().err
 
 
 def test_init_refuses_a_file_that_is_not_a_register(tmp_path):

@@ -102,6 +102,7 @@ RULE_LABELS: Mapping[str, str] = {
     "impact_kind": "Impact kind",
     "calcareous_fen": "Calcareous fen",
     "facts.context": "Where the impact is",
+    "facts.register": "The LGU's decision register",
     "facts.wetland_type": "Wetland type",
     "facts.public_waters_wetland": "Public waters wetland facts",
     "de_minimis.paragraph": "De minimis paragraph for the project (subd. 9(e))",

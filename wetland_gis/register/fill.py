@@ -148,7 +148,7 @@ def fill_from_register(
             layer_prior = read_number(gdf.at[idx, prior_col])
             if layer_prior is None:
                 gdf.at[idx, prior_col] = prior
-            elif abs(layer_prior - prior) > 0.5:
+            elif round(layer_prior) != round(prior):  # whole square feet, as reported
                 gdf.at[idx, prior_col] = max(layer_prior, prior)
                 verify.append(
                     f"prior area since {since.isoformat()}: the impact layer gives "

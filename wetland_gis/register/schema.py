@@ -101,10 +101,10 @@ def gpkg_blob(geom: Any, srid: int = SRID) -> bytes:
     (0.0, 0.0, 1.0, 2.0)
     """
     if geom.is_empty:
-        flags = 0b00010001  # empty, no envelope, little endian
+        flags = 17  # bits 0b00010001: empty, no envelope, little endian
         return b"GP" + struct.pack("<BBi", 0, flags, srid) + shapely.to_wkb(geom, byte_order=1)
     minx, miny, maxx, maxy = geom.bounds
-    flags = 0b00000011  # xy envelope, little endian
+    flags = 3  # bits 0b00000011: xy envelope, little endian
     header = b"GP" + struct.pack("<BBi4d", 0, flags, srid, minx, maxx, miny, maxy)
     return header + shapely.to_wkb(geom, byte_order=1)
 
@@ -115,7 +115,7 @@ _ENVELOPE_BYTES = {0: 0, 1: 32, 2: 48, 3: 48, 4: 64}
 def from_gpkg_blob(blob: bytes) -> Any:
     """Return the shapely geometry of a GeoPackage binary geometry blob."""
     flags = blob[3]
-    envelope = _ENVELOPE_BYTES[(flags >> 1) & 0b111]
+    envelope = _ENVELOPE_BYTES[(flags >> 1) & 7]  # bits 1-3: the envelope kind
     return shapely.from_wkb(bytes(blob[8 + envelope :]))
 
 

@@ -248,7 +248,10 @@ class Register:
         if self._engine is None:
             if self.backend == "geopackage":
                 engine = sa.create_engine(
-                    self._url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}
+                    self._url,
+                    connect_args={
+                        "timeout": dt.timedelta(milliseconds=BUSY_TIMEOUT_MS).total_seconds()
+                    },
                 )
                 event.listen(engine, "connect", _sqlite_connect)
                 event.listen(engine, "begin", _sqlite_begin)

@@ -480,6 +480,7 @@ def test_query_by_landowner_wetland_date_and_place(register_url):
     assert reg.decisions(since=dt.date(2021, 1, 1))["decision_uid"].tolist() == [b]
     assert reg.decisions(bbox=(5, 5, 6, 6))["decision_uid"].tolist() == [a]
     assert reg.decisions(bbox=(50, 50, 60, 60)).empty
+    assert reg.decisions(place=box(105, 105, 200, 200))["decision_uid"].tolist() == [b]
 
 
 def _unquote(cell: str) -> str:
@@ -583,3 +584,72 @@ def test_kill_9_during_add_leaves_no_partial_decision(register_url, assessed):
     assert after.decisions().empty and after.impacts().empty
     after.add(_decision(impacts=[_impact()]))  # the register is usable after the kill
     assert len(after.decisions()) == 1
+
+
+# -- properties of the fill (no database: a register stand-in) ---------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from wetland_gis.io.fields import FieldMapping  # noqa: E402
+from wetland_gis.parameters import default_parameters  # noqa: E402
+from wetland_gis.register.fill import fill_from_register  # noqa: E402
+
+
+class _History:
+    backend = "stand-in"
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def describe(self):
+        return {"register_id": "stand-in"}
+
+    def history(self, owner, wetland):
+        cols = [
+            "decision_uid",
+            "kind",
+            "decision_date",
+            "valid_until",
+            "determined_type",
+            "banked",
+            "used_for_credit",
+        ]
+        impacts = pd.DataFrame(
+            self.rows,
+            columns=[
+                "decision_uid",
+                "impact_id",
+                "impact_date",
+                "area_sqft",
+                "kind",
+                "outcome",
+                "impact_kind",
+            ],
+        )
+        return pd.DataFrame(columns=cols), impacts
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.dates(dt.date(1970, 1, 1), dt.date(2030, 1, 1)), st.floats(0, 1e6, allow_nan=False)
+        ),
+        max_size=8,
+    ),
+    st.dates(dt.date(2018, 1, 1), dt.date(2029, 1, 1)),
+)
+def test_the_prior_area_is_the_sum_of_the_impacts_dated_from_1992_to_the_day_before(rows, as_of):
+    register = _History(
+        [(f"d{k}", f"i{k}", d, a, "exemption", None, "fill") for k, (d, a) in enumerate(rows)]
+    )
+    layer = pd.DataFrame(
+        {"status": ["assessed"], "wetland_type": ["2"], "owner": ["X"], "wetland_id": ["w1"]}
+    )
+    fmap = FieldMapping(owner="owner", wetland_id="wetland_id")
+    filled, fmap, steps, _ = fill_from_register(layer, fmap, register, default_parameters(), as_of)
+    expected = sum(a for d, a in rows if dt.date(1992, 1, 1) <= d < as_of)
+    assert filled.at[0, fmap.prior_sqft_since_1992] == pytest.approx(expected)
+    inputs = steps[0][0][6]
+    assert len(inputs["counted"]) + len(inputs["excluded"]) == len(rows)  # every row is listed

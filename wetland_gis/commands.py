@@ -909,6 +909,11 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         classes = getattr(args, "shoreland_classes", None)
         class_source = getattr(args, "shoreland_class_source", None) or "dnr"
         if engine != "default" or getattr(args, "chunk_size", None):
+            if getattr(args, "register", None):
+                raise InputError(
+                    "--register works with --engine default and no --chunk-size for now; "
+                    "run assess on the project without them to read the register"
+                )
             params = load_parameters(args.parameters) if args.parameters else default_parameters()
             if classes:  # the partitions share one context, loaded with the list
                 args.context = load_context(

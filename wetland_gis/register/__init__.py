@@ -36,7 +36,17 @@ _LAZY = {
     "RegisterVersionError": "wetland_gis.register.store",
 }
 
-__all__ = list(_LAZY)
+__all__ = [
+    "DECISION_KINDS",
+    "SCHEMA_VERSION",
+    "REGISTER_ENV",
+    "Register",
+    "DecisionRecord",
+    "ImpactRecord",
+    "CreditRecord",
+    "RegisterError",
+    "RegisterVersionError",
+]
 
 
 def __getattr__(name: str) -> Any:

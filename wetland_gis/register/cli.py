@@ -127,11 +127,13 @@ def _filter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
             bbox = ()
         if len(bbox) != 4:
             raise InputError("--bbox: write minx,miny,maxx,maxy in EPSG:26915 metres")
+    place = None
     if args.place:
         from wetland_gis.io.layers import read_layer
 
-        bbox = tuple(read_layer(args.place).gdf.to_crs(26915).total_bounds)
+        place = read_layer(args.place).gdf.to_crs(26915).union_all()
     return {
+        "place": place,
         "landowner": args.landowner,
         "wetland_id": args.wetland,
         "kind": args.kind,

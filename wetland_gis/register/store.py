@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import shapely
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, Engine, make_url
@@ -480,6 +481,7 @@ class Register:
         until: dt.date | None = None,
         kind: str | None = None,
         bbox: tuple[float, float, float, float] | None = None,
+        place: Any = None,
         include_superseded: bool = True,
     ) -> pd.DataFrame:
         """Return decisions (one row each, ``geometry`` a shapely value) matching every filter.
@@ -493,6 +495,8 @@ class Register:
         kind : str, optional
         bbox : (minx, miny, maxx, maxy), optional
             EPSG:26915 box the wetland's or an impact's geometry intersects.
+        place : shapely geometry, optional
+            EPSG:26915 area (e.g. the union of a layer) the wetland or an impact meets.
         include_superseded : bool, default True
             Also return decisions that a later decision superseded (column
             ``superseded_by`` says which).
@@ -529,7 +533,9 @@ class Register:
         if not include_superseded:
             frame = frame[frame["superseded_by"].isna()]
         if bbox is not None:
-            frame = self._in_bbox(frame, bbox)
+            frame = self._meeting(frame, shapely.box(*bbox))
+        if place is not None:
+            frame = self._meeting(frame, place)
         return frame.rename(columns={"geom": "geometry"}).reset_index(drop=True)
 
     def _supersessions(self) -> dict[str, str]:
@@ -539,12 +545,8 @@ class Register:
         )
         return dict(zip(rows["supersedes"], rows["decision_uid"], strict=True))
 
-    def _in_bbox(
-        self, frame: pd.DataFrame, bbox: tuple[float, float, float, float]
-    ) -> pd.DataFrame:
-        import shapely
-
-        box = shapely.box(*bbox)
+    def _meeting(self, frame: pd.DataFrame, box: Any) -> pd.DataFrame:
+        """Keep the decisions whose wetland or any impact meets the geometry ``box``."""
         hits = set(
             self.impacts().loc[
                 lambda f: [g is not None and g.intersects(box) for g in f["geometry"]],

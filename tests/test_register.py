@@ -150,6 +150,20 @@ def test_init_refuses_a_file_that_is_not_a_register(tmp_path):
     assert other.read_bytes() == before
 
 
+def test_qgis_opens_the_geopackage_register(tmp_path):
+    from test_qgis import _open_in_qgis, _require_qgis
+
+    _require_qgis()
+    path = tmp_path / "register.gpkg"
+    reg = Register(path).init()
+    reg.add(_decision(geometry=box(0, 0, 50, 50), impacts=[_impact(geometry=box(0, 0, 10, 10))]))
+    reg.close()
+    got = _open_in_qgis([(path, "decisions"), (path, "impacts"), (path, "credits")])
+    assert got["decisions"]["valid"] and got["decisions"]["count"] == 1
+    assert got["impacts"]["valid"] and got["impacts"]["crs"] == "EPSG:26915"
+    assert got["credits"]["valid"] and got["credits"]["count"] == 0
+
+
 def test_the_geopackage_register_is_read_by_gdal_as_layers_in_epsg_26915(tmp_path):
     import pyogrio
 

@@ -729,8 +729,12 @@ _GPKG_CORE = (
 def _create_gpkg_core(conn: Connection) -> None:
     from pyproj import CRS
 
+    from wetland_gis.io.qgis_styles import GPKG_VERSION
+
+    # the GeoPackage version the project writes (QGIS 3.22 opens it without a warning)
+    major, minor = (int(p) for p in GPKG_VERSION.split("."))
     conn.exec_driver_sql("PRAGMA application_id = 1196444487")  # 'GPKG'
-    conn.exec_driver_sql("PRAGMA user_version = 10300")  # GeoPackage 1.3
+    conn.exec_driver_sql(f"PRAGMA user_version = {major * 10_000 + minor * 100}")
     for ddl in _GPKG_CORE:
         conn.exec_driver_sql(ddl)
     crs = CRS.from_epsg(s.SRID)

@@ -667,3 +667,35 @@ def test_the_prior_area_is_the_sum_of_the_impacts_dated_from_1992_to_the_day_bef
     assert filled.at[0, fmap.prior_sqft_since_1992] == pytest.approx(expected)
     inputs = steps[0][0][6]
     assert len(inputs["counted"]) + len(inputs["excluded"]) == len(rows)  # every row is listed
+
+
+def test_an_eligible_exemption_of_an_impact_that_needs_replacement_is_not_recorded_exempt(
+    tmp_path,
+):
+    # the Wright sample: W-1 and W-3 are "eligible" for the subd. 10(1)(i) spoil exemption,
+    # but the project needs replacement for every impact (subd. 9(e) setback zone)
+    from wetland_gis.register.records import decision_from_assessed
+
+    out = tmp_path / "wright.gpkg"
+    impacts = ROOT / "sample_data" / "projects" / "wright_metro" / "impacts.shp"
+    assert (
+        main(
+            [
+                "assess",
+                str(impacts),
+                "--context",
+                str(CONTEXT),
+                "--out",
+                str(out),
+                "--as-of",
+                AS_OF,
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    record = decision_from_assessed(
+        out, kind="replacement_plan_approved", decision_date=AS_OF, lgu="L", recorded_by="r"
+    )
+    assert {i.outcome for i in record.impacts} <= {"replacement_required", "prohibited"}
+    assert [i.exemption for i in record.impacts] == [None] * len(record.impacts)

@@ -360,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = run_register_demo(out)
     print(f"  register: {out / 'register.gpkg'} (opens in QGIS)")
     print(f"  annual summary {AS_OF[:4]} by LGU:")
-    print(summary.set_index("lgu").T.to_string())
+    print(summary.set_index("lgu").astype(object).T.to_string())
     print(f"\nEverything else (classified GeoPackages, tables, manifests) is under {out}/")
     return 0
 

@@ -223,18 +223,24 @@ banked, used_for_credit, note
         col("wetland_id", "wetland_id"),
         col("impact_kind", "impact_kind"),
     )
+    trace = data.get("trace")
+    exempt_by = _exemptions_of(trace)
     records = []
     for _, row in gdf.iterrows():
         if row.get("status") != "assessed":
             continue
+        # an exemption is recorded only where the impact was decided exempt: the de minimis
+        # outcome, or an exemption step of the trace whose outcome is "exempt" (an
+        # "eligible" step of an impact that still needs replacement is not)
+        iid = parse_id(row[id_col]) or ""
         exemption = None
-        if row.get("de_minimis") == "exempt" or row.get("outcome") == "de_minimis_exempt":
+        if row.get("outcome") == "de_minimis_exempt":
             exemption = "de_minimis"
-        elif not is_blank(row.get("other_exemptions")):
-            exemption = str(row.get("other_exemptions"))
+        elif iid in exempt_by:
+            exemption = exempt_by[iid]
         records.append(
             ImpactRecord(
-                impact_id=parse_id(row[id_col]) or "",
+                impact_id=iid,
                 landowner=_text(row[owner_col]) if owner_col else landowner,
                 wetland_id=parse_id(row[wetland_col]) if wetland_col else wetland_id,
                 impact_date=parse_date(row.get("impact_date"), "impact date")
@@ -249,7 +255,6 @@ banked, used_for_credit, note
                 geometry=row.geometry,
             )
         )
-    trace = data.get("trace")
     trace_rows = (
         [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict("records")
     )
@@ -285,6 +290,19 @@ banked, used_for_credit, note
         impacts=records,
         credits=list(credits),
     )
+
+
+def _exemptions_of(trace: pd.DataFrame | None) -> dict[str, str]:
+    """Return ``{impact_id: exemption}`` for the trace's exemption steps decided exempt."""
+    if trace is None or not len(trace):
+        return {}
+    steps = trace[
+        trace["rule_id"].astype(str).str.startswith("exemption.") & (trace["outcome"] == "exempt")
+    ]
+    return {
+        str(i): str(r).removeprefix("exemption.")
+        for i, r in zip(steps["impact_id"], steps["rule_id"], strict=True)
+    }
 
 
 def read_decisions_csv(

@@ -141,6 +141,13 @@ def test_a_newer_schema_version_is_refused_with_the_upgrade_command(register_url
     assert "newer than version 1" in capsys.readouterr().err
 
 
+def test_a_missing_register_is_an_error_and_no_file_is_created(tmp_path):
+    path = tmp_path / "none.gpkg"
+    with pytest.raises(RegisterError, match="no register at .*register init"):
+        Register(path).decisions()
+    assert not path.exists()
+
+
 def test_init_refuses_a_file_that_is_not_a_register(tmp_path):
     other = tmp_path / "mine.gpkg"
     gpd.GeoDataFrame({"a": [1]}, geometry=[box(0, 0, 1, 1)], crs=26915).to_file(other)
@@ -206,6 +213,7 @@ def test_a_determination_is_valid_on_its_last_day_and_not_the_next(register_url)
     on_day = _assess(_layer(), register=reg, as_of=until.isoformat())
     after = _assess(_layer(), register=reg, as_of=(until + dt.timedelta(days=1)).isoformat())
     assert on_day.impacts["wetland_type"].item() == "3"
+    assert "the determination's type was used" in on_day.impacts["verify"].item()
     assert after.impacts["wetland_type"].item() == "2"
 
 

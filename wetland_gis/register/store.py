@@ -349,6 +349,11 @@ class Register:
 
     def meta(self) -> dict[str, str]:
         """Return the register's ``register_meta`` entries (schema version, id)."""
+        if self.backend == "geopackage" and not Path(str(self._url.database)).exists():
+            raise RegisterError(
+                f"there is no register at {self._url.database}; create it with "
+                "`wetland-gis register init --register PATH`"
+            )
         try:
             with self.engine.connect() as conn:
                 if not self._has_table(conn, "register_meta"):

@@ -707,3 +707,11 @@ def test_an_eligible_exemption_of_an_impact_that_needs_replacement_is_not_record
     )
     assert {i.outcome for i in record.impacts} <= {"replacement_required", "prohibited"}
     assert [i.exemption for i in record.impacts] == [None] * len(record.impacts)
+
+
+def test_the_command_line_offers_exactly_the_schema_kinds():
+    # the CLI names the kinds without importing SQLAlchemy (fast --help): keep them equal
+    from wetland_gis.register import DECISION_KINDS
+    from wetland_gis.register.cli import _KINDS
+
+    assert _KINDS == DECISION_KINDS

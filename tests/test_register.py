@@ -715,3 +715,14 @@ def test_the_command_line_offers_exactly_the_schema_kinds():
     from wetland_gis.register.cli import _KINDS
 
     assert _KINDS == DECISION_KINDS
+
+
+def test_the_register_url_is_taken_out_of_argv_before_any_traceback_can_record_it(
+    tmp_path, monkeypatch
+):
+    from wetland_gis.register.cli import hide_register_url
+
+    url = "postgresql://wg:s3cr3t@/db?host=/tmp"
+    monkeypatch.setattr(sys, "argv", ["wetland-gis", "register", "query", "--register", url])
+    hide_register_url(type("A", (), {"register": url})())
+    assert "s3cr3t" not in " ".join(sys.argv) and "<register>" in sys.argv

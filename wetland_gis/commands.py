@@ -898,6 +898,10 @@ def run_command(args: argparse.Namespace) -> CommandResult:
 
         return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
     if args.command == "assess":
+        if getattr(args, "register", None):
+            from wetland_gis.register.cli import hide_register_url
+
+            hide_register_url(args)
         fields = _fields(args)
         options = AssessOptions(
             clause_reading=args.clause_reading,

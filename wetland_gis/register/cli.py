@@ -143,8 +143,20 @@ def _filter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def hide_register_url(args: argparse.Namespace) -> None:
+    """Take the register's URL out of ``sys.argv``, which a saved traceback records.
+
+    The URL may hold a password; the traceback file of an internal error names the
+    command line (``wetland_gis.cli``), so the value is replaced there by ``<register>``.
+    """
+    url = getattr(args, "register", None)
+    if url:
+        sys.argv = ["<register>" if a == url else a.replace(url, "<register>") for a in sys.argv]
+
+
 def run_register(args: argparse.Namespace) -> RegisterResult:
     """Run one ``wetland-gis register`` sub-command."""
+    hide_register_url(args)
     from wetland_gis.register import Register
     from wetland_gis.register.records import (
         annual_summary,

@@ -4,14 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench bench-scale fuzz clean setup
+.PHONY: demo test check lint typecheck bench bench-scale fuzz clean setup
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,pdf]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,pdf,scale]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -24,6 +24,12 @@ lint: $(STAMP) typecheck
 # mypy over wetland_gis/ (the configuration is [tool.mypy] in pyproject.toml)
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# The fast loop while working: lint, types, the unit tests and doctests, without the
+# browser, QGIS, PDF and end-to-end tests and without the notebooks (README: how long it takes).
+CHECK_MARKERS := not browser and not qgis and not pdf and not slow and not postgis
+check: $(STAMP) lint
+	$(BIN)/python -m pytest tests wetland_gis --doctest-modules -q -p no:cacheprovider -m "$(CHECK_MARKERS)"
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest tests wetland_gis --doctest-modules --cov --cov-report=term

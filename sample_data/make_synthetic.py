@@ -39,6 +39,7 @@ import pandas as pd
 import pyogrio
 import rasterio
 import shapely
+import shapely.affinity
 from pyproj import Transformer
 from rasterio import features
 from shapely.geometry import LineString, MultiPoint, MultiPolygon, Point, Polygon
@@ -984,14 +985,16 @@ DESCRIPTIONS = {
 }
 
 
-def _write_gpkg(gdf: gpd.GeoDataFrame, path: Path, layer: str) -> None:
+def _write_gpkg(
+    gdf: gpd.GeoDataFrame, path: Path, layer: str, description: str | None = None
+) -> None:
     pyogrio.write_dataframe(
         gdf,
         path,
         layer=layer,
         driver="GPKG",
         layer_options={
-            "DESCRIPTION": f"{DESCRIPTIONS[layer]} {WARNING}",
+            "DESCRIPTION": f"{description or DESCRIPTIONS[layer]} {WARNING}",
             "IDENTIFIER": f"synthetic {layer}",
         },
         layer_metadata={
@@ -1026,6 +1029,42 @@ def _write_project(folder: Path, impacts: gpd.GeoDataFrame, sites: gpd.GeoDataFr
         (folder / f"{name}.gpkg").unlink(missing_ok=True)
         _write_gpkg(gdf, folder / f"{name}.gpkg", name)
         _write_shp(gdf, folder / f"{name}.shp")
+
+
+#: The alternatives of each sample project for `wetland-gis compare` (issue 20 §3): a reduced
+#: footprint (the impacts kept, each shrunk to this share of its area about its centroid) and
+#: an alternative that avoids the wetlands entirely (a layer with no features).
+ALTERNATIVES = {
+    "wright_metro": {"drop": ("W-2", "W-6"), "share": 0.5},
+    "crow_wing": {"drop": (), "share": 0.4},
+}
+
+
+def _write_alternatives(
+    folder: Path, impacts: gpd.GeoDataFrame, drop: Sequence[str], share: float
+) -> None:
+    """Write ``alternatives/reduced.gpkg`` and ``alternatives/avoid.gpkg`` of one project."""
+    alt = folder / "alternatives"
+    alt.mkdir(parents=True, exist_ok=True)
+    reduced = impacts[~impacts["impact_id"].isin(drop)].copy()
+    factor = share**0.5
+    reduced["geometry"] = [
+        shapely.affinity.scale(g, xfact=factor, yfact=factor, origin="centroid")
+        for g in reduced.geometry
+    ]
+    kept = ", ".join(reduced["impact_id"])
+    dropped = ", ".join(drop) or "none"
+    for name, gdf, text in (
+        (
+            "reduced",
+            reduced,
+            f"SYNTHETIC reduced-footprint alternative: impacts {kept} kept at "
+            f"{share:.0%} of their area, {dropped} avoided.",
+        ),
+        ("avoid", impacts.iloc[0:0], "SYNTHETIC alternative that avoids every wetland."),
+    ):
+        (alt / f"{name}.gpkg").unlink(missing_ok=True)
+        _write_gpkg(gdf, alt / f"{name}.gpkg", "impacts", description=text)
 
 
 def build(data_dir: Path = HERE) -> dict[str, gpd.GeoDataFrame]:
@@ -1183,6 +1222,9 @@ def main(out_dir: Path = HERE, data_dir: Path | None = None) -> list[Path]:
         _write_project(
             projects / "crow_wing", layers["crow_wing_impacts"], layers["crow_wing_sites"]
         )
+        for sub, key in (("wright_metro", "wright_impacts"), ("crow_wing", "crow_wing_impacts")):
+            spec = ALTERNATIVES[sub]
+            _write_alternatives(projects / sub, layers[key], spec["drop"], spec["share"])
         banks = layers["bank_credits"]
         pd.DataFrame(banks[BANK_COLUMNS]).to_csv(
             out_dir / "synthetic_bank_credits.csv", index=False, lineterminator="\n"

@@ -22,6 +22,8 @@ from typing import Any
 import geopandas as gpd
 import numpy as np
 import pandas as pd
+from hostile import ALL as HOSTILE_TEXT
+from hostile import TEMPLATE_PAYLOADS
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from shapely.geometry import (
@@ -211,6 +213,27 @@ def _offset(draw: st.DrawFn, anchor: tuple[float, float], spread: float) -> tupl
     return anchor[0] + dx, anchor[1] + dy
 
 
+_DELIMITERS = ("{{", "}}", "{%", "%}", "{#", "#}", "${", "<%", "%>", "<", ">", "&", "'", '"')
+
+
+@st.composite
+def template_text(draw: st.DrawFn) -> str:
+    """Draw text built around template delimiters, or a value of the hostile corpus.
+
+    Includes the payloads of ``tests/hostile.py`` that would create the canary folder if
+    any template engine rendered them (issue 19), and text that opens, closes and nests
+    Jinja, Django and other engines' delimiters at random.
+    """
+    if draw(st.booleans()):
+        return draw(st.sampled_from(TEMPLATE_PAYLOADS if draw(st.booleans()) else HOSTILE_TEXT))
+    parts = draw(
+        st.lists(
+            st.one_of(st.sampled_from(_DELIMITERS), st.text(max_size=6)), min_size=1, max_size=8
+        )
+    )
+    return "".join(parts)
+
+
 @st.composite
 def hostile_layers(draw: st.DrawFn) -> tuple[gpd.GeoDataFrame, str | None]:
     """Draw an impact layer as analysts hand them over; return it and its CRS (or None)."""
@@ -222,9 +245,11 @@ def hostile_layers(draw: st.DrawFn) -> tuple[gpd.GeoDataFrame, str | None]:
         else:
             x, y = _offset(draw, draw(st.sampled_from(ANYWHERE)), 150.0)
             geoms.append(draw(geometries(x, y)))
-        ids.append(draw(st.sampled_from((f"i{k}", f"i{k}", k, float(k), None, "i0"))))
+        ids.append(
+            draw(st.sampled_from((f"i{k}", f"i{k}", k, float(k), None, "i0")) | template_text())
+        )
         types.append(draw(st.sampled_from(TYPE_VALUES)))
-        projects.append(draw(st.sampled_from(("P1", "P1", "P2", None))))
+        projects.append(draw(st.sampled_from(("P1", "P1", "P2", None)) | template_text()))
         acres.append(draw(st.sampled_from((None, 5.0, 12.5, "ten", "", "3,5", 1e9))))
         land.append(draw(st.sampled_from((None, "agricultural", "urban", 7))))
         cedar.append(draw(st.sampled_from((None, True, "yes", "maybe", 2.5, 0))))

@@ -367,3 +367,170 @@ def instances(draw) -> Instance:
 @given(instances())
 def test_generated_instances_match_brute_force(inst):
     assert_optimal(inst)
+
+
+# --- subd. 3(c), banking_own_order: each method in its own order ---------------------------
+
+
+def own_order_ranking(inst: Instance) -> pd.DataFrame:
+    return inst.ranking().assign(siting_reading="banking_own_order")
+
+
+def keeps_own_orders(inst: Instance, grid: np.ndarray, pairs: list) -> np.ndarray:
+    """Rows of ``grid`` where no impact uses a level of a method before its better levels
+    of the same method are used up (project-wide)."""
+    ok = np.ones(len(grid), bool)
+    po = np.array([o for _, o in pairs])
+    used_up = {o: grid[:, po == o].sum(axis=1) >= inst.cap[o] for o in range(len(inst.cap))}
+    for k, (i, o) in enumerate(pairs):
+        for i2, o2 in pairs:
+            if (
+                i2 == i
+                and inst.kind[o2] == inst.kind[o]
+                and inst.pairs[(i2, o2)] < inst.pairs[(i, o)]
+            ):
+                ok &= (grid[:, k] == 0) | used_up[o2]
+    return ok
+
+
+def brute_force_own(inst: Instance) -> tuple[float, float]:
+    """Return the lexicographic optimum (unmet, cost) under banking_own_order."""
+    pairs = list(inst.pairs)
+    total = sum(n / r for n, r in zip(inst.need, inst.ratio, strict=True))
+    if not pairs:
+        return (total, 0.0)
+    ranges = [range(min(inst.cap[o], inst.need[i]) + 1) for i, o in pairs]
+    grid = np.array(list(itertools.product(*ranges)), dtype=float)
+    pi = np.array([i for i, _ in pairs])
+    po = np.array([o for _, o in pairs])
+    ok = keeps_own_orders(inst, grid, pairs)
+    for i in range(len(inst.need)):
+        ok &= grid[:, pi == i].sum(axis=1) <= inst.need[i]
+    for o in range(len(inst.cap)):
+        ok &= grid[:, po == o].sum(axis=1) <= inst.cap[o]
+    g = grid[ok]
+    ratio = np.array([inst.ratio[i] for i in pi])
+    unmet = total - (g / ratio).sum(axis=1)
+    cost = np.zeros(len(g))
+    for o in range(len(inst.cap)):
+        used = g[:, po == o].sum(axis=1)
+        if inst.kind[o] == "bank":
+            cost += used * inst.price[o] * (1 + FEE)
+        else:
+            cost += np.where(used > 0, inst.price[o], 0.0)
+    best = min(map(tuple, np.column_stack([unmet, cost]).round(9)))
+    return tuple(float(v) for v in best)
+
+
+def assert_optimal_own(inst: Instance) -> None:
+    a = allocate(own_order_ranking(inst), needs=inst.needs(), fee_rate=FEE)
+    check_invariants(inst, a)
+    plan = a.plan
+    pairs = list(inst.pairs)
+    x = np.array(
+        [
+            [
+                plan.loc[(plan.impact_id == f"I{i}") & (plan.option_id == f"O{o}"), "credits"].sum()
+                for i, o in pairs
+            ]
+        ]
+    )
+    assert keeps_own_orders(inst, np.round(x, 6), pairs).all(), plan
+    key = (a.totals["acres_unmet"], a.totals["cost"])
+    assert key == pytest.approx(brute_force_own(inst), abs=1e-5)
+    if inst.pairs:
+        assert a.totals["siting_reading"] == "banking_own_order"
+
+
+@pytest.mark.parametrize(
+    ("site_cost", "bank_price", "chosen"),
+    [
+        pytest.param(50.0, 7_800.0, "S", id="3(c): a $50 tier 2 site before an $8,307 bank"),
+        pytest.param(8_307.0, 46.95, "B", id="3(c): a $50 bank before an $8,307 tier 2 site"),
+    ],
+)
+def test_subd_3c_the_applicant_chooses_between_the_methods_by_cost(site_cost, bank_price, chosen):
+    ranking = pd.DataFrame(
+        {
+            "impact_id": ["A", "A"],
+            "option_id": ["S", "B"],
+            "option_kind": ["site", "bank"],
+            "tier": [2, 3],
+            "excluded": [False, False],
+            "ratio": [2.0, 2.0],
+            "credits_available": [1.0, 10.0],
+            "unit_cost": [site_cost, bank_price],
+            "impact_acres": [0.5, 0.5],
+            "siting_reading": "banking_own_order",
+        }
+    )
+    a = allocate(ranking, fee_rate=FEE)
+    assert list(a.plan["option_id"]) == [chosen]
+    expected = {"S": site_cost, "B": bank_price * (1 + FEE)}[chosen]
+    assert a.totals["cost"] == pytest.approx(expected)
+    assert "Minn. Stat. § 103G.222, subd. 3(c)" in a.citations
+    # the single order of subd. 3(a) always takes the tier 2 site
+    single = allocate(ranking.assign(siting_reading="single_order"), fee_rate=FEE)
+    assert list(single.plan["option_id"]) == ["S"]
+
+
+def test_subd_3c_equal_cost_is_settled_by_distance():
+    ranking = pd.DataFrame(
+        {
+            "impact_id": ["A", "A"],
+            "option_id": ["FAR", "NEAR"],
+            "option_kind": ["bank", "site"],
+            "tier": [3, 1],
+            "excluded": [False, False],
+            "ratio": [1.0, 1.0],
+            "credits_available": [1.0, 1.0],
+            "unit_cost": [100.0, 100.0 * (1 + FEE)],
+            "impact_acres": [1.0, 1.0],
+            "distance_ft": [9_000.0, 10.0],
+            "siting_reading": "banking_own_order",
+        }
+    )
+    a = allocate(ranking, fee_rate=FEE)
+    assert list(a.plan["option_id"]) == ["NEAR"]
+    assert [s.name for s in a.stages][-1] == "distance"
+
+
+def test_subd_3d_a_site_level_opens_only_when_the_better_sites_are_used_up():
+    """Tier 1 site short: the rest may go to the cheaper tier 2 site, not forced to the bank."""
+    inst = Instance(
+        need=[3],
+        ratio=[1.0],
+        cap=[1, 5, 5],
+        kind=["site", "site", "bank"],
+        price=[10.0, 20.0, 100.0],
+        pairs={(0, 0): 1, (0, 1): 2, (0, 2): 3},
+    )
+    a = allocate(own_order_ranking(inst), needs=inst.needs(), fee_rate=FEE)
+    used = a.plan.set_index("option_id")["credits"]
+    assert used.to_dict() == pytest.approx({"O0": 1.0, "O1": 2.0})
+    assert_optimal_own(inst)
+    # an unbuilt tier 1 site that could serve does not open tier 2 for the same impact
+    inst.price[0] = 1_000.0
+    b = allocate(own_order_ranking(inst), needs=inst.needs(), fee_rate=FEE)
+    assert set(b.plan["option_id"]) == {"O2"}  # the bank: its own order, cheaper than both
+    assert_optimal_own(inst)
+
+
+def test_a_ranking_mixing_readings_is_refused():
+    inst = Instance(
+        need=[1],
+        ratio=[1.0],
+        cap=[1, 1],
+        kind=["site", "bank"],
+        price=[1.0, 1.0],
+        pairs={(0, 0): 1, (0, 1): 3},
+    )
+    r = inst.ranking().assign(siting_reading=["banking_own_order", "single_order"])
+    with pytest.raises(AllocationError, match="mixes siting readings"):
+        allocate(r, fee_rate=FEE)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances())
+def test_generated_instances_match_brute_force_under_banking_own_order(inst):
+    assert_optimal_own(inst)

@@ -123,13 +123,17 @@ def test_mixed_polygon_is_held_to_its_most_restrictive_type(wright):
 
 def test_subd_9e_holds_the_whole_wright_project_to_the_setback_amount(wright):
     # W-5 lies in the shoreland building setback zone: subd. 9(e) forbids combining (a),
-    # (b) and (c) on a project, so W-3 (type 7, outside) is held to the (c) amount too
+    # (b) and (c) on a project. W-3 (type 7, outside, Wright is in the 11-county metro area,
+    # a less than 50 percent area) has no amount in its own zone (subd. 9(a)(3), (d)(2)):
+    # under the default no_amount_reading "own_zone" it keeps none (issue 18, section 3)
     row = wright.impacts.set_index("impact_id").loc["W-3"]
     assert row["wetland_type"] == "7"
     assert row["outcome"] == "replacement_required"
-    assert row["de_minimis_sqft"] == 20
+    assert row["de_minimis_sqft"] == 0
     steps = wright.trace[wright.trace["rule_id"] == "de_minimis.paragraph"]
     assert len(steps) == 1 and steps["citation"].iloc[0].endswith("subd. 9(e)")
+    reading = wright.trace[wright.trace["rule_id"] == "reading.no_amount_reading"]
+    assert len(reading) == 1 and reading["inputs"].iloc[0]["reading"] == "own_zone"
 
 
 def test_per_zone_reading_was_removed():
@@ -436,8 +440,9 @@ def test_public_waters_wetland_is_replaced_and_routed_to_the_dnr():
     project = a.projects.iloc[0]
     assert project["total_sqft"] == pytest.approx(59_000, abs=0.5)
     assert project["public_waters_sqft"] == pytest.approx(50_000, abs=0.5)
-    # the replacement plan of the public waters wetland has a comment period (subd. 8)
-    assert project["public_comment"] == "required"
+    # § 103G.005 subd. 19(b): the public waters wetland is not "wetland" for the 10,000 sq ft
+    # of § 103G.2242 subd. 8 (issue 18, item 3); the WCA fill is exempt: no WCA plan
+    assert project["public_comment"] == "no_replacement_plan"
 
 
 def test_public_comment_is_decided_when_a_replacement_plan_is_needed():
@@ -488,3 +493,66 @@ def test_unknown_incorporated_status_is_said_not_guessed(tmp_path):
     row = a.impacts.iloc[0]
     assert row["outcome"] == "replacement_required"  # screened as unincorporated: 10 acres
     assert "incorporated area is unknown" in row["verify"]
+
+
+# --- issue 18: the new facts reach the engine through the impact layer ---------------------
+
+
+def test_an_inventory_id_column_makes_a_small_wetland_a_public_waters_wetland():
+    # § 103G.201: the DNR public waters inventory is the authority, whatever the size
+    x, y = _crow_wing_point()
+    gdf = _layer(
+        {
+            "impact_id": ["inv", "size"],
+            "circ39": ["3", "3"],
+            "wetland_ac": [1.0, 1.0],
+            "pw_inventory_id": ["18-0001W", None],
+            "owns_whole_wetland": [True, True],
+            "geometry": [_square_sqft(50, x, y), _square_sqft(50, x + 60, y)],
+        }
+    )
+    rows = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF).impacts.set_index("impact_id")
+    assert rows.loc["inv", "permit_route"] == "DNR public waters"
+    assert bool(rows.loc["inv", "public_waters_wetland"]) is True
+    assert rows.loc["size", "permit_route"] == "WCA"  # 1 acre: not by size (subd. 15a)
+
+
+def test_a_partial_share_column_sets_the_counted_area():
+    # Minn. R. 8420.0522 subp. 2: the TEP-assessed share; without it the 50 percent floor
+    x, y = _crow_wing_point()
+    gdf = _layer(
+        {
+            "impact_id": ["given", "floor"],
+            "circ39": ["2", "2"],
+            "impact_kind": ["drain", "drain"],
+            "partial": [True, True],
+            "partial_share": [0.8, None],
+            "project": ["p1", "p2"],
+            "owns_whole_wetland": [True, True],
+            "geometry": [_square_sqft(1000, x, y), _square_sqft(1000, x + 60, y)],
+        }
+    )
+    rows = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF).impacts.set_index("impact_id")
+    assert rows.loc["given", "counted_sqft"] == pytest.approx(800, abs=1)
+    assert rows.loc["floor", "counted_sqft"] == pytest.approx(500, abs=1)
+    assert "partial_share" in rows.loc["floor", "verify"]
+
+
+def test_a_fill_below_the_ohwl_of_a_public_water_is_routed_to_the_work_permit():
+    # § 103G.245 subd. 1(2): the permit route is in the headline, not one verify line
+    basin = gpd.read_file(CONTEXT, layer="public_water_basins").to_crs(26915).geometry.iloc[0]
+    inside = basin.representative_point()
+    x, y = _crow_wing_point()
+    gdf = _layer(
+        {
+            "impact_id": ["lake", "dry"],
+            "circ39": ["2", "2"],
+            "project": ["p1", "p2"],
+            "owns_whole_wetland": [True, True],
+            "geometry": [_square_sqft(10, inside.x, inside.y), _square_sqft(10, x, y)],
+        }
+    )
+    rows = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF).impacts.set_index("impact_id")
+    assert rows.loc["lake", "permit_route"] == "WCA and DNR public waters"
+    assert "public-waters-work permit" in rows.loc["lake", "reasons"]
+    assert rows.loc["dry", "permit_route"] == "WCA"

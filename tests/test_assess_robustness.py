@@ -717,7 +717,10 @@ def test_impact_inside_a_lake_gets_a_public_waters_verify_item():
     a = _assess(_layer([inside]), ROOT / "sample_data" / "synthetic_context.gpkg")
     row = a.impacts.iloc[0]
     assert row["nearest_pw_ft"] == 0
-    assert "Minn. Stat. § 103G.245, subd. 1" in row["verify"]
+    # issue 18, item 5: the public-waters-work permit is the route and in the reasons
+    assert row["permit_route"] == "WCA and DNR public waters"
+    assert "§ 103G.245, subd. 1(2)" in row["reasons"]
+    assert "ordinary high water level" in row["verify"]
 
 
 def test_empty_layer_is_recorded():

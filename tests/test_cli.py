@@ -491,7 +491,7 @@ def test_the_tally_counts_rows_by_status_reason_and_outcome(tmp_path, capsys):
     assert "4 features read, 1 assessed, 3 not assessed" in err  # was "assessed 4 features"
     assert "wetland-gis assess: 4 row(s) read, 1 assessed, 3 not assessed" in err
     assert "not assessed: wetland type: 1" in err
-    assert "not assessed: expected a polygon, got Point: 1" in err
+    assert "not assessed: not a polygon: 1" in err
     assert "not assessed: empty or null geometry: 1" in err
     assert "outcomes: not_assessed 3, replacement_required 1" in err
     assert "replacement required: 0.1977 ac" in err  # 400 m² = 0.0988 ac, at 2:1

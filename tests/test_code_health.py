@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
-import tomllib
 import yaml
 
 import wetland_gis
@@ -73,40 +73,74 @@ def test_the_changelog_law_table_is_in_step_with_the_parameter_tree():
     )
 
 
+def _shipped_trees():
+    from wetland_gis.parameters import load_parameters
+
+    folder = Path(wetland_gis.__file__).parent / "parameters"
+    return [load_parameters(folder / name) for name in ("wca.yaml", "water_use.yaml")]
+
+
 def test_the_law_table_has_a_row_for_every_dated_value_with_its_citation():
     tool = load_tool("changelog_law")
     table = tool.law_table()
-    params = default_parameters()
+    trees = _shipped_trees()
+    assert default_parameters().source == trees[0].source
     rows = [line for line in table.splitlines() if line.startswith("| `")]
-    assert len(rows) == sum(len(params[key].values) for key in params)
-    for key in params:
-        par = params[key]
-        for day, _value in par.values:
-            assert any(
-                row.startswith(f"| `{key}` |")
-                and f"| {day.isoformat()} |" in row
-                and par.reference in row
-                for row in rows
-            ), key
+    assert len(rows) == sum(len(params[key].values) for params in trees for key in params)
+    for params in trees:
+        assert f"parameters in `wetland_gis/parameters/{Path(params.source).name}`" in table
+        for key in params:
+            par = params[key]
+            for day, _value in par.values:
+                assert any(
+                    row.startswith(f"| `{key}` |")
+                    and f"| {day.isoformat()} |" in row
+                    and par.reference in row
+                    for row in rows
+                ), key
     assert (
         "| `de_minimis.outside_zone.types_1_2_6_7_greater_than_80` | 10000 | square_foot | "
         "2018-01-01 | Minn. Stat. § 103G.2241, subd. 9(a)(1) |" in rows
     )
+    # water appropriation, both editions (§ 103G.271, subd. 6(f): "$20", 1Sp2025 "$100")
+    for value, day in ((20, "2018-01-01"), (100, "2026-01-01")):
+        assert (
+            f"| `water_use.fee.irrigation_minimum` | {value} | usd | {day} | "
+            "Minn. Stat. § 103G.271, subd. 6(f) |" in rows
+        )
+    assert any(r.startswith("| `water_use.permit.intermediate_amount` | null |") for r in rows)
 
 
-def test_the_law_table_lists_a_new_dated_value(tmp_path):
+@pytest.mark.parametrize(
+    ("tree", "old", "new", "row"),
+    [
+        pytest.param(
+            "wca.yaml",
+            "values: {2018-01-01: 10000}",
+            "values: {2018-01-01: 10000, 2030-07-01: 12000}",
+            "| 12000 | square_foot | 2030-07-01 | Minn. Stat. § 103G.2241, subd. 9(a)(1) |",
+            id="wca.yaml 9(a)(1)",
+        ),
+        pytest.param(
+            "water_use.yaml",
+            "values: {2018-01-01: 20, 2026-01-01: 100}",
+            "values: {2018-01-01: 20, 2026-01-01: 100, 2030-07-01: 150}",
+            "| 150 | usd | 2030-07-01 | Minn. Stat. § 103G.271, subd. 6(f) |",
+            id="water_use.yaml 103G.271 6(f)",
+        ),
+    ],
+)
+def test_the_law_table_lists_a_new_dated_value(tmp_path, tree, old, new, row):
     tool = load_tool("changelog_law")
-    source = (Path(wetland_gis.__file__).parent / "parameters" / "wca.yaml").read_text(
-        encoding="utf-8"
-    )
-    changed = source.replace(
-        "values: {2018-01-01: 10000}", "values: {2018-01-01: 10000, 2030-07-01: 12000}", 1
-    )
+    source = (Path(wetland_gis.__file__).parent / "parameters" / tree).read_text(encoding="utf-8")
+    changed = source.replace(old, new, 1)
     assert changed != source
-    path = tmp_path / "wca.yaml"
+    path = tmp_path / tree
     path.write_text(changed, encoding="utf-8")
-    table = tool.law_table(path)
-    assert "| 12000 | square_foot | 2030-07-01 | Minn. Stat. § 103G.2241, subd. 9(a)(1) |" in table
+    assert row in tool.law_table(path)
+    assert row not in tool.law_table()
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert tool.with_table(text, tool.law_table(path)) != text
 
 
 def test_the_changelog_follows_keep_a_changelog():

@@ -9,6 +9,7 @@ holding when the rules engine is redesigned. ``make test`` runs a few examples o
 
 from __future__ import annotations
 
+import os
 import tempfile
 import warnings
 from pathlib import Path
@@ -27,6 +28,7 @@ from fuzz_strategies import (
     hostile_layers,
     valid_layers,
 )
+from hostile import CANARY, EVALUATED
 from hypothesis import assume, event, given, note
 from hypothesis import strategies as st
 from shapely import affinity
@@ -185,10 +187,18 @@ def test_fuzz_every_command_runs_on_what_assess_wrote(ctx, drawn, ext):
         if ext != ".gpkg":
             assert len(pd.read_csv(out) if ext == ".csv" else wg.read_layer(out).gdf) == len(layer)
             return
-        siting, written = run_site(out, Path(folder) / "siting", banks=BANKS, context=ctx)
-        assert written and siting.totals["acres_unmet"] >= 0
-        assert run_map(out, Path(folder) / "map.html", siting=Path(folder) / "siting")
-        page = run_report(out, Path(folder) / "report.html", siting=Path(folder) / "siting")
+        before = Path.cwd()
+        os.chdir(folder)  # a template payload that ran would make the canary folder here
+        try:
+            siting, written = run_site(out, Path(folder) / "siting", banks=BANKS, context=ctx)
+            assert written and siting.totals["acres_unmet"] >= 0
+            assert run_map(out, Path(folder) / "map.html", siting=Path(folder) / "siting")
+            page = run_report(out, Path(folder) / "report.html", siting=Path(folder) / "siting")
+        finally:
+            os.chdir(before)
+        assert not (Path(folder) / CANARY).exists(), "a template payload ran"
         html = page[0].read_text("utf-8")
+        assert EVALUATED not in html
+        assert EVALUATED not in (Path(folder) / "map.html").read_text("utf-8")
         if not (a.impacts["status"] == "assessed").any():
             assert "no impact could be assessed" in html

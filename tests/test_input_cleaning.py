@@ -330,3 +330,26 @@ def test_real_nwi_polygons_all_survive_cleaning(sample_data):
     assert len(out) == 1556
     assert list(out["wg_row"]) == list(range(1556))
     assert (out["status"] == ASSESSED).all()
+
+
+# issue 18 §1: a status_code beside status_reason, so the tally groups by code, not by text
+@pytest.mark.parametrize(
+    ("geometry", "code"),
+    [
+        (None, "empty_geometry"),
+        (Polygon(), "empty_geometry"),
+        (Point(1, 1), "not_polygon"),
+        (LineString([(0, 0), (1, 1)]), "not_polygon"),
+        (Polygon([(0, 0), (float("nan"), 0), (1, 1)]), "not_finite"),
+        (box(0, 0, 10, 10), "assessed"),
+    ],
+    ids=["null", "empty", "point", "line", "nan-coordinate", "polygon"],
+)
+@pytest.mark.filterwarnings("ignore::wetland_gis.errors.InputRepairWarning")
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_every_rejection_has_a_status_code(geometry, code):
+    gdf = gpd.GeoDataFrame({"impact_id": ["A"]}, geometry=[geometry], crs=26915)
+    out = clean_polygons(gdf, source="impacts.gpkg").gdf
+    assert out["status_code"].item() == code
+    assert (out["status_code"].item() == "assessed") == (out["status"].item() == "assessed")
+    assert (out["status_reason"].item() == "") == (code == "assessed")

@@ -8,12 +8,12 @@ import html
 import importlib
 import json
 import re
+import tomllib
 from importlib.resources import files
 from pathlib import Path
 
 import map_fixtures as fx
 import pytest
-import tomllib
 
 from wetland_gis.mapping import save_map, tep_map
 

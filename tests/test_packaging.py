@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
-import tomllib
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,3 +106,38 @@ def test_make_typecheck_runs_mypy_from_the_venv():
     assert "$(BIN)/mypy" in recipe
     lint = makefile.split("\nlint:", 1)[1].split("\n", 1)[0]
     assert "typecheck" in lint.split(), "make lint (and so make test and CI) runs mypy"
+
+
+# issue 18 §5: the supported Python is the one the tests and mypy run on
+
+
+def test_python_requirement_is_the_version_tests_and_mypy_check():
+    project = _pyproject()
+    assert project["project"]["requires-python"] == ">=3.11"
+    assert project["tool"]["mypy"]["python_version"] == "3.11"
+    assert project["tool"]["ruff"]["target-version"] == "py311"
+    env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    assert "python>=3.11" in env["dependencies"]
+
+
+# issue 18 §5: dask-geopandas and distributed are the `scale` extra, not the base install
+
+
+def test_dask_is_the_scale_extra_and_make_setup_installs_it():
+    project = _pyproject()["project"]
+    base = {_name(r) for r in project["dependencies"]}
+    scale = {_name(r) for r in project["optional-dependencies"]["scale"]}
+    assert scale == {"dask-geopandas", "distributed"}
+    assert not base & scale
+    assert "'.[dev,pdf,scale]'" in (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
+def test_engine_dask_without_the_scale_extra_names_the_extra(monkeypatch):
+    import sys
+
+    from wetland_gis import partitioned
+    from wetland_gis.errors import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "dask_geopandas", None)  # import raises ImportError
+    with pytest.raises(MissingExtraError, match=r"wetland_gis\[scale\]"):
+        partitioned._run_dask([], None, {}, None, None, None)

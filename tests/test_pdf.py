@@ -82,11 +82,13 @@ def _png(pdf: Path, page: int, tmp_path: Path) -> np.ndarray:
     return np.asarray(Image.open(f"{prefix}.png").convert("RGB"), dtype=float)
 
 
+@pytest.mark.pdf
 def test_pdf_has_a_sensible_page_count(pdf: Path) -> None:
     assert pdf.read_bytes().startswith(b"%PDF-")
     assert 3 <= _pages(pdf) <= 30
 
 
+@pytest.mark.pdf
 def test_first_page_holds_the_answer(pdf: Path) -> None:
     first = " ".join(_text(pdf, 1).split())
     assert "The answer" in first
@@ -95,6 +97,7 @@ def test_first_page_holds_the_answer(pdf: Path) -> None:
     assert "$37,000" in first
 
 
+@pytest.mark.pdf
 def test_the_map_page_is_not_blank(pdf: Path, tmp_path: Path) -> None:
     pages = _pages(pdf)
     map_page = next(  # the page whose heading is "Map" (the map's own text is drawn)
@@ -111,6 +114,7 @@ def test_the_map_page_is_not_blank(pdf: Path, tmp_path: Path) -> None:
     assert coloured > 0.01
 
 
+@pytest.mark.pdf
 def test_the_pdf_has_no_interactive_map(pdf: Path) -> None:
     text = " ".join(_text(pdf, p) for p in range(1, _pages(pdf) + 1))
     assert "Open the TEP review map" not in text
@@ -146,6 +150,7 @@ def test_a_missing_crs_is_refused() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.pdf
 def test_assessment_report_writes_html_and_pdf(tmp_path: Path, pdf: Path) -> None:
     from wetland_gis import assess, site
 
@@ -168,6 +173,7 @@ def test_assessment_report_writes_html_and_pdf(tmp_path: Path, pdf: Path) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.pdf
 def test_cli_report_pdf(tmp_path: Path, pdf: Path, capsys: pytest.CaptureFixture) -> None:
     from wetland_gis.cli import main
 
@@ -214,6 +220,7 @@ def test_cli_report_pdf(tmp_path: Path, pdf: Path, capsys: pytest.CaptureFixture
 
 
 @pytest.mark.slow
+@pytest.mark.pdf
 def test_the_demo_writes_the_pdf(tmp_path: Path, pdf: Path) -> None:
     from wetland_gis.demo import SAMPLE_PROJECTS, run_project
 

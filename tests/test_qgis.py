@@ -132,6 +132,7 @@ def test_rewriting_a_layer_keeps_one_style_row(outputs, tmp_path) -> None:
         con.close()
 
 
+@pytest.mark.qgis
 def test_qgis_opens_every_layer_styled(outputs) -> None:
     _require_qgis()
     result = _open_in_qgis(
@@ -161,6 +162,7 @@ def test_qgis_opens_every_layer_styled(outputs) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.qgis
 def test_qgis_opens_the_demo_outputs(tmp_path) -> None:
     _require_qgis()
     from wetland_gis.commands import run_assess, run_site

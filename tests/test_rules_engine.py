@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from wetland_gis.enums import ImpactOutcome, ProjectOutcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.rules import (
+    READINGS,
     TRACE_COLUMNS,
     Claims,
     ImpactFacts,
@@ -33,7 +34,15 @@ def fact(iid, wtype=2, outside=0.0, *, protection=0.0, setback=0.0, pct=GT80, me
     kw.setdefault("impact_kind", "fill")
     kw.setdefault("owns_whole_wetland", True)
     return ImpactFacts(
-        iid, wtype, kw.pop("cedar", False), setback, protection, outside, pct, metro, **kw
+        impact_id=iid,
+        wetland_type=wtype,
+        cedar_tamarack=kw.pop("cedar", False),
+        sqft_setback=setback,
+        sqft_protection=protection,
+        sqft_outside=outside,
+        pct_class=pct,
+        metro=metro,
+        **kw,
     )
 
 
@@ -68,7 +77,7 @@ WHOLE_PROJECT = [
 
 @pytest.mark.parametrize(("impacts", "expected"), WHOLE_PROJECT)
 def test_whole_project_goes_to_replacement(impacts, expected):
-    d = decide(*impacts)
+    d = decide(*impacts, clause_reading="per_clause")
     assert set(outcomes(d).values()) == {expected}
     if expected == "replacement_required":
         for i in d.impacts:  # the entire amount, not only the excess
@@ -114,7 +123,7 @@ COMBINING = [
 
 @pytest.mark.parametrize(("impacts", "amount", "expected"), COMBINING)
 def test_amounts_of_paragraphs_are_not_combined(impacts, amount, expected):
-    d = decide(*impacts)
+    d = decide(*impacts, clause_reading="per_clause")  # paragraphs, not clauses
     assert set(outcomes(d).values()) == {expected}
     a = d.by_impact["A"]
     assert a.allowance_sqft == amount
@@ -122,14 +131,19 @@ def test_amounts_of_paragraphs_are_not_combined(impacts, amount, expected):
     assert len(steps) == 1 and steps[0]["citation"].endswith("subd. 9(e)")
 
 
-def test_one_clause_reading_is_the_stricter_named_choice():
+def test_one_clause_reading_is_the_stricter_default_and_names_the_alternative():
     impacts = [fact("A", 2, 5000), fact("B", 3, 50)]
-    assert decide(*impacts).outcome is ProjectOutcome.DE_MINIMIS_EXEMPT
-    strict = decide(*impacts, clause_reading="one_clause")
+    default = decide(*impacts)
     # the whole project (5,050 sq ft) against the smallest clause amount, (a)(4) 100
-    assert strict.outcome is ProjectOutcome.REPLACEMENT_REQUIRED
-    clause_steps = [s for s in decide(*impacts).steps() if s["rule_id"] == "de_minimis.clauses"]
-    assert clause_steps and clause_steps[0]["verify"]
+    assert default.outcome is ProjectOutcome.REPLACEMENT_REQUIRED
+    assert decide(*impacts, clause_reading="per_clause").outcome is (
+        ProjectOutcome.DE_MINIMIS_EXEMPT
+    )
+    step = next(s for s in default.steps() if s["rule_id"] == "reading.clause_reading")
+    assert step["inputs"]["reading"] == "one_clause" and step["inputs"]["differs"]
+    assert step["inputs"]["alternative_outcome"] == "de_minimis_exempt"
+    assert default.totals["alternatives"]["clause_reading"]["alternative"] == "per_clause"
+    assert step["verify"]
 
 
 def test_an_unknown_clause_reading_is_refused():
@@ -156,8 +170,10 @@ def test_public_waters_wetland_is_replaced_at_the_ratio_and_routed_to_the_dnr(pc
     assert p.ratio == ratio
     assert p.de_minimis is None  # subd. 19(b): no de minimis amount applies
     step = next(s for s in d.steps() if s["rule_id"] == "public_waters_wetland")
-    assert step["citation"] == "Minn. Stat. § 103G.005, subd. 19(b)"
+    # issue 18, C: a fill cites the public-waters-work permit, not only subd. 19(b)
+    assert step["citation"] == "Minn. Stat. § 103G.005, subd. 19(b), 15a; § 103G.245, subd. 1(2), 7"
     assert any("subd. 5(b)" in v for v in step["verify"])
+    assert any("size alone" in v for v in step["verify"])  # § 103G.201 is the authority
     assert d.totals["public_waters_sqft"] == pytest.approx(50_000)
 
 
@@ -226,9 +242,23 @@ def test_impact_kind(kw, expected):
     ],
 )
 def test_partial_drainage_counts_at_least_half(sqft, expected):
-    d = decide(fact("D", 2, sqft, pct=LT50, metro=True, impact_kind="drain", partial=True))
+    d = decide(
+        fact(
+            "D", 2, sqft, pct=LT50, metro=True, impact_kind="drain", partial=True, partial_share=0.5
+        )
+    )
     assert d.by_impact["D"].outcome.value == expected
     assert d.by_impact["D"].counted_sqft == pytest.approx(sqft / 2)
+
+
+def test_partial_drainage_without_the_assessed_share_is_only_conditionally_exempt():
+    # Minn. R. 8420.0522 subp. 2: "at least 50 percent ... determined by an assessment
+    # acceptable to the technical evaluation panel": the floor is counted, never plain exempt
+    d = decide(fact("D", 2, 2000.0, pct=LT50, metro=True, impact_kind="drain", partial=True))
+    assert d.by_impact["D"].outcome is ImpactOutcome.DE_MINIMIS_CONDITIONAL
+    assert d.by_impact["D"].counted_sqft == pytest.approx(1000)
+    project = next(s for s in d.steps() if s["rule_id"] == "de_minimis.project")
+    assert "partial_share" in project["reason"]
 
 
 def test_a_totally_drained_area_counts_whole():
@@ -500,11 +530,16 @@ def test_adding_an_impact_never_makes_a_replaced_project_exempt(items, extra):
 
 
 @settings(max_examples=100, deadline=None)
-@given(_impacts)
-def test_the_stricter_reading_is_never_looser(items):
+@given(_impacts, st.sampled_from(sorted(READINGS)))
+def test_the_default_reading_never_exempts_what_the_other_replaces(items, name):
+    # issue 18, section 3: the default never says exempt, or a smaller area, where the
+    # other reading would not; the alternative is shown beside it when it differs
     facts = _ids(items)
-    default = decide(*facts).outcome
-    strict = decide(*facts, clause_reading="one_clause").outcome
-    if default is ProjectOutcome.REPLACEMENT_REQUIRED:
-        assert strict is ProjectOutcome.REPLACEMENT_REQUIRED
-    assert default in set(ProjectOutcome) and strict in set(ProjectOutcome)
+    default = decide(*facts)
+    other = decide(*facts, **{name: READINGS[name][1]})
+    if other.outcome is ProjectOutcome.REPLACEMENT_REQUIRED:
+        assert default.outcome in (ProjectOutcome.REPLACEMENT_REQUIRED, ProjectOutcome.PROHIBITED)
+    assert default.totals["replace_acres"] >= other.totals["replace_acres"] - 1e-9
+    shown = default.totals["alternatives"].get(name)
+    if shown is not None and shown["differs"]:
+        assert shown["alternative_outcome"] == other.outcome.value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from wetland_gis.enums import Outcome, PercentageArea
@@ -252,25 +254,56 @@ def test_wildlife_spoil_limit_is_the_lesser():
     assert large.amounts["limit_sqft"] == pytest.approx(HALF_ACRE)
 
 
-def _impact(wtype: int, sqft: float, **flags: bool) -> ImpactFacts:
-    return ImpactFacts("A", wtype, False, 0, 0, sqft, PercentageArea.LESS_THAN_50, False, **flags)
+def _impact(wtype: int, sqft: float, **flags: Any) -> ImpactFacts:
+    return ImpactFacts(
+        impact_id="A",
+        wetland_type=wtype,
+        cedar_tamarack=False,
+        sqft_setback=0,
+        sqft_protection=0,
+        sqft_outside=sqft,
+        pct_class=PercentageArea.LESS_THAN_50,
+        metro=False,
+        **flags,
+    )
 
 
 def test_exemption_candidates_lists_those_passing_the_area_test():
     got = exemption_candidates(
-        _impact(2, 1_000), wetland_acres=1.0, incorporated=False, as_of=AS_OF
+        _impact(2, 1_000, impact_kind="drain"), wetland_acres=1.0, incorporated=False, as_of=AS_OF
     )
     assert [d.question for d in got] == [
         "pasture_exemption",
         "drainage_exemption",
         "utility_exemption",
-        "wildlife_spoil_exemption",
     ]
     assert all(d.outcome is Outcome.ELIGIBLE for d in got)
     bigger = exemption_candidates(_impact(3, HALF_ACRE), wetland_acres=30.0, as_of=AS_OF)
     assert [d.question for d in bigger] == ["wildlife_spoil_exemption"]
-    no_size = exemption_candidates(_impact(2, 1_000), as_of=AS_OF)
+    no_size = exemption_candidates(_impact(2, 1_000, impact_kind="drain"), as_of=AS_OF)
     assert [d.question for d in no_size] == ["drainage_exemption", "utility_exemption"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "drainage", "spoil"),
+    [
+        pytest.param(
+            "fill", False, True, id="§ 103G.2241 subd. 2: no drainage exemption for a fill"
+        ),
+        pytest.param("drain", True, False, id="subd. 10(1): no spoil exemption for a drain"),
+        pytest.param("unknown", False, True, id="subd. 2: an unknown kind is not a drain"),
+    ],
+)
+def test_exemption_candidates_follow_the_impact_kind_as_the_engine_does(kind, drainage, spoil):
+    from wetland_gis.rules import Claims, decide_project
+
+    impact = _impact(2, 1_000, impact_kind=kind, wetland_acres=1.0, incorporated=False)
+    got = [d.question for d in exemption_candidates(impact, wetland_acres=1.0, as_of=AS_OF)]
+    assert ("drainage_exemption" in got) is drainage
+    assert ("wildlife_spoil_exemption" in got) is spoil
+    engine = decide_project([impact], Claims(), as_of=AS_OF).by_impact["A"].exemptions
+    assert ("exemption.drainage" in engine) is drainage
+    assert ("exemption.wildlife_spoil" in engine) is spoil
 
 
 @pytest.mark.parametrize(
@@ -331,7 +364,9 @@ def test_subd_6a1ii_the_utility_area_test_is_of_the_whole_project():
 
 
 def test_subd_2b_the_drainage_limit_verify_item_asks_for_the_other_type_2_or_6_drainage():
-    got = exemption_candidates(_impact(2, 1_000), incorporated=False, as_of=AS_OF)
+    got = exemption_candidates(
+        _impact(2, 1_000, impact_kind="drain"), incorporated=False, as_of=AS_OF
+    )
     (drainage,) = [d for d in got if d.question == "drainage_exemption"]
     assert any("other type 2 or 6" in v for v in drainage.verify)
 

@@ -7,9 +7,12 @@ than 50 percent area. Every option is placed so that its tier is obvious.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wetland_gis.enums import Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import RATIO_CONDITIONS, Adjustments, RatioAdjustment
 from wetland_gis.rules.priority import (
     SitingPlace,
     next_tier_condition,
@@ -312,3 +315,109 @@ def test_a_missing_action_is_not_guessed():
     d = replacement_action_eligibility(None, LT50, as_of=AS_OF)
     assert d.outcome is Outcome.NOT_ASSESSED and d.value is None
     assert normalise_action("  Wetland-Restoration ") == "restoration"
+
+
+# --- subd. 3(c): the level of an option in its method's own order --------------------------
+
+
+@pytest.mark.parametrize(
+    ("tier_", "is_bank", "reading", "level"),
+    [
+        pytest.param(1, False, "banking_own_order", 1, id="3(a)(1) site: level 1 of the sites"),
+        pytest.param(2, False, "banking_own_order", 2, id="3(a)(2) site: level 2 of the sites"),
+        pytest.param(4, False, "banking_own_order", 4, id="3(a)(4) site: level 4 of the sites"),
+        pytest.param(3, True, "banking_own_order", 1, id="3(c) same-BSA bank: level 1 of banking"),
+        pytest.param(4, True, "banking_own_order", 2, id="3(c) other-BSA bank: level 2 of banking"),
+        pytest.param(3, True, "single_order", 3, id="3(a) single order: the tier"),
+        pytest.param(2, False, "single_order", 2, id="3(a) single order: a site's tier"),
+    ],
+)
+def test_subd_3c_siting_priority(tier_, is_bank, reading, level):
+    from wetland_gis.rules.priority import siting_priority
+
+    assert siting_priority(tier_, is_bank=is_bank, reading=reading) == level
+
+
+def test_subd_3c_a_bank_is_never_tier_1_or_2_in_its_own_order():
+    from wetland_gis.rules.priority import siting_priority
+
+    with pytest.raises(RulesInputError, match="begins at clause \\(3\\)"):
+        siting_priority(2, is_bank=True, reading="banking_own_order")
+    with pytest.raises(RulesInputError, match="siting reading"):
+        siting_priority(1, is_bank=False, reading="cheapest")
+
+
+# --- the ratio of an impact for one option: the decided ratio, adjusted by relation ---------
+
+
+def test_option_ratio_without_adjustments_is_the_decided_ratio():
+    from wetland_gis.rules.priority import option_ratio
+
+    d = option_ratio(4.0, after_the_fact_multiplier=2.0, conditions={"in_kind"}, as_of=AS_OF)
+    assert d.value == 4.0 and d.amounts["adjustment_total"] == 0.0
+    assert option_ratio(1.0, as_of=AS_OF).value == 1.0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        pytest.param({"decided_ratio": -1.0}, "decided_ratio", id="negative ratio"),
+        pytest.param({"decided_ratio": float("nan")}, "decided_ratio", id="NaN ratio"),
+        pytest.param(
+            {"decided_ratio": 2.0, "after_the_fact_multiplier": 0.5},
+            "multiplier",
+            id="multiplier below 1",
+        ),
+        pytest.param(
+            {"decided_ratio": 2.0, "conditions": {"far"}}, "not known", id="unknown condition"
+        ),
+        pytest.param({"decided_ratio": True}, "number", id="a flag is not a ratio"),
+    ],
+)
+def test_option_ratio_rejects_bad_values(kwargs, message):
+    from wetland_gis.rules.priority import option_ratio
+
+    with pytest.raises(RulesInputError, match=message):
+        option_ratio(**kwargs, as_of=AS_OF)
+
+
+_ADDS = st.sampled_from([-3.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pct=st.sampled_from(list(PercentageArea)),
+    agricultural=st.booleans(),
+    multiplier=st.sampled_from([None, 1.0, 1.5, 2.0]),
+    table=st.lists(st.tuples(st.sampled_from(sorted(RATIO_CONDITIONS)), _ADDS), max_size=4),
+    conditions=st.sets(st.sampled_from(sorted(RATIO_CONDITIONS))),
+)
+def test_option_ratio_on_the_decided_ratio_equals_replacement_ratio_adjusted(
+    pct, agricultural, multiplier, table, conditions
+):
+    """The one formula of the adjusted ratio (Minn. R. 8420.0522 on the ratio "otherwise
+    required", then § 103G.222, subd. 1(n)): siting's view from the decided ratio and the
+    rules' own computation agree exactly."""
+    from wetland_gis.rules.priority import option_ratio
+    from wetland_gis.rules.replacement import replacement_ratio
+
+    adjustments = Adjustments(
+        ratio=tuple(RatioAdjustment(w, a, "Minn. R. 8420.0522 (test)") for w, a in table)
+    )
+    atf = (
+        {}
+        if multiplier is None
+        else {"after_the_fact": True, "after_the_fact_multiplier": multiplier}
+    )
+    decided = replacement_ratio(pct, agricultural, **atf, as_of=AS_OF)
+    full = replacement_ratio(
+        pct, agricultural, **atf, adjustments=adjustments, conditions=conditions, as_of=AS_OF
+    )
+    view = option_ratio(
+        decided.value,
+        after_the_fact_multiplier=1.0 if multiplier is None else multiplier,
+        adjustments=adjustments,
+        conditions=conditions,
+        as_of=AS_OF,
+    )
+    assert view.value == full.value

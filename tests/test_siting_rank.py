@@ -92,7 +92,9 @@ def impacts() -> gpd.GeoDataFrame:
             "wetland_type": ["3", "2", "3"],
             "area_acres": [0.5, 1.0, 0.01],
             "ratio": [2.0, 2.0, np.nan],
+            "atf_multiplier": [1.0, 1.0, np.nan],
             "replace_acres": [1.0, 2.0, 0.0],
+            "permit_route": ["WCA"] * 3,
             "pct_class": ["less_than_50_percent"] * 3,
             "minor": ["101", "201", "101"],
             "major": [1, 2, 1],
@@ -511,6 +513,7 @@ def test_site_reports_an_impact_nothing_can_serve(impacts, context):
     assert set(result.unmet["impact_id"]) == {"A", "B"}
     assert result.unmet["reason"].str.startswith("no replacement site").all()
     assert (result.tier_gaps["status"] == "no_opportunity").all()
+    assert result.totals["siting_reading"] == "banking_own_order"  # the reading run, not guessed
 
 
 def test_sites_in_another_crs_are_reprojected_and_recorded(impacts, sites, context):
@@ -539,3 +542,205 @@ def test_site_reads_files_and_records_their_hashes(impacts, sites, bank_csv, con
     assert set(result.allocation["option_id"]) == {"1001", "1004"}
     assert set(result.ranking["siting_reading"]) == {"banking_own_order"}
     assert result.manifest_records()["settings"]["siting_reading"] == "banking_own_order"
+
+
+# --- siting reads the decision (issue 18, items 1 and 2) ------------------------------------
+
+SIDE_M = 60.0  # the impacts below are 60 m squares
+SIDE_ACRES = SIDE_M * SIDE_M / 4046.8564224  # 0.8896 acre each
+
+
+def _assessed(context, **options):
+    """Assess a pasture fill and a nonagricultural fill, both type 3, in Wright (< 50 %)."""
+    from wetland_gis.assess import AssessOptions, assess
+
+    layer = gpd.GeoDataFrame(
+        {
+            "impact_id": ["P", "N"],
+            "circ39": ["3", "3"],
+            "impact_kind": ["fill", "fill"],
+            "land_use": ["pasture", "nonagricultural"],
+        },
+        geometry=[square(100, SIDE_M), square(1100, SIDE_M)],
+        crs=CRS,
+    )
+    opts = AssessOptions(assume_no_public_waters=True, **options)
+    return assess(layer, context, as_of=AS_OF, options=opts)
+
+
+def _decided(assessment) -> dict[str, tuple[float, float]]:
+    """Return impact id -> (ratio, replace acres) as the engine decided them."""
+    return {
+        d.impact_id: (d.ratio, d.replace_acres)
+        for project in assessment.decisions
+        for d in project.impacts
+    }
+
+
+def _one_bank(credits: str = "10") -> pd.DataFrame:
+    near = lonlat(300)
+    return bank_table().iloc[[0]].assign(credits=[credits], lon=[near[0]], lat=[near[1]])
+
+
+@pytest.mark.parametrize(
+    ("options", "ratios"),
+    [
+        pytest.param(
+            {}, {"P": 1.0, "N": 2.0}, id="103G.005 subd. 2a: pasture is agricultural, 1(g) 1:1"
+        ),
+        pytest.param(
+            {"after_the_fact": True, "after_the_fact_multiplier": 2.0},
+            {"P": 2.0, "N": 4.0},
+            id="103G.222 subd. 1(n): the after-the-fact multiplier reaches the plan",
+        ),
+    ],
+)
+def test_site_allocates_the_credits_the_engine_decided(context, tmp_path, options, ratios):
+    assessment = _assessed(context, **options)
+    decided = _decided(assessment)
+    path = tmp_path / "banks.csv"
+    _one_bank().to_csv(path, index=False)
+    result = site(assessment, None, path, context=context, as_of=AS_OF)
+    plan = result.allocation.groupby("impact_id")[["credits", "acres"]].sum()
+    for impact, ratio in ratios.items():
+        engine_ratio, engine_credits = decided[impact]
+        assert engine_ratio == ratio  # the engine's answer, as the statute gives it
+        assert plan.loc[impact, "credits"] == pytest.approx(engine_credits, rel=1e-6)
+        assert plan.loc[impact, "credits"] == pytest.approx(SIDE_ACRES * ratio, rel=1e-6)
+        assert plan.loc[impact, "acres"] == pytest.approx(SIDE_ACRES, rel=1e-6)
+        ranked = result.ranking[result.ranking["impact_id"] == impact]
+        assert (ranked["ratio"] == engine_ratio).all()
+    assert result.unmet.empty
+
+
+def test_subd_1n_a_plan_short_at_the_multiplied_ratio_is_not_reported_as_met(context, tmp_path):
+    assessment = _assessed(context, after_the_fact=True, after_the_fact_multiplier=2.0)
+    engine_ratio, engine_credits = _decided(assessment)["N"]
+    path = tmp_path / "banks.csv"
+    _one_bank(credits="2").to_csv(path, index=False)
+    result = site(
+        assessment.impacts[assessment.impacts["impact_id"] == "N"],
+        None,
+        path,
+        context=context,
+        as_of=AS_OF,
+    )
+    short = result.unmet.set_index("impact_id").loc["N"]
+    assert short["credits_short"] == pytest.approx(engine_credits - 2.0, rel=1e-6)
+    assert short["acres_short"] == pytest.approx(SIDE_ACRES - 2.0 / engine_ratio, rel=1e-6)
+    assert short["credits_short"] == pytest.approx(SIDE_ACRES * 4.0 - 2.0, rel=1e-6)
+
+
+def test_siting_does_not_read_land_use_or_claims_from_raw_columns(impacts):
+    """Editing a raw column after assess changes nothing: only the decision is read."""
+    before = impact_needs(impacts)
+    impacts["land_use"] = "agricultural"
+    impacts["after_the_fact"] = True
+    after = impact_needs(impacts)
+    pd.testing.assert_frame_equal(
+        pd.DataFrame(before.drop(columns="geometry")), pd.DataFrame(after.drop(columns="geometry"))
+    )
+
+
+@pytest.mark.parametrize("column", ["atf_multiplier", "permit_route", "ratio"])
+def test_an_assessed_layer_without_a_decision_column_is_refused_with_the_fix(impacts, column):
+    with pytest.raises(FieldMappingError, match=r"Re-run `wetland-gis assess`") as err:
+        impact_needs(impacts.drop(columns=column))
+    assert column in str(err.value)
+
+
+def test_an_edited_decided_ratio_is_refused(impacts):
+    impacts.loc[0, "ratio"] = 0.0
+    with pytest.raises(FieldMappingError, match="impact 'A'.*re-run"):
+        impact_needs(impacts)
+
+
+def test_an_impact_on_another_permit_route_carries_a_verify_item(impacts, sites, bank_csv, context):
+    impacts.loc[0, "permit_route"] = "DNR public waters"
+    a = rows(_ranking(impacts, sites, bank_csv, context), "A")
+    assert a["verify"].str.contains("permit route, as assessed, is DNR public waters").all()
+    b = rows(_ranking(impacts, sites, bank_csv, context), "B")
+    assert not b["verify"].str.contains("permit route").any()
+
+
+# --- subd. 3(c): banking's own order (issue 18, item 10) ------------------------------------
+
+
+def _tier2_site_and_bank(site_cost: float, bank_price: str):
+    """Impact A (1 credit): S2 a tier 2 site (§ 103G.222, subd. 3(a)(2)), 1001 a same-BSA bank."""
+    sites = gpd.GeoDataFrame(
+        {
+            "site_id": ["S2"],
+            "action": ["creation"],
+            "circ39": ["3"],
+            "credit_ac": [1.0],
+            "cost_usd": [site_cost],
+        },
+        geometry=[square(600)],
+        crs=CRS,
+    )
+    near = lonlat(300)
+    banks = bank_table().iloc[[0]].assign(price=[bank_price], lon=[near[0]], lat=[near[1]])
+    return sites, banks
+
+
+@pytest.mark.parametrize(
+    ("site_cost", "bank_price", "reading", "chosen"),
+    [
+        pytest.param(
+            50.0,
+            "7800",
+            "banking_own_order",
+            "S2",
+            id="3(c) own orders: the $50 tier 2 site before the $8,307 bank",
+        ),
+        pytest.param(
+            8_307.0,
+            "46.95",
+            "banking_own_order",
+            "1001",
+            id="3(c) own orders: the cheaper bank before the $8,307 tier 2 site",
+        ),
+        pytest.param(
+            8_307.0,
+            "46.95",
+            "single_order",
+            "S2",
+            id="3(a) single order: the tier 2 site before any tier 3 bank",
+        ),
+    ],
+)
+def test_subd_3c_between_the_methods_the_cheaper_is_chosen(
+    impacts, context, tmp_path, site_cost, bank_price, reading, chosen
+):
+    sites, banks = _tier2_site_and_bank(site_cost, bank_price)
+    path = tmp_path / "banks.csv"
+    banks.to_csv(path, index=False)
+    a_only = impacts[impacts["impact_id"] == "A"]
+    result = site(a_only, sites, path, context=context, as_of=AS_OF, siting_reading=reading)
+    ranked = result.ranking.set_index("option_id")
+    assert ranked.loc["S2", "tier"] == 2 and ranked.loc["1001", "tier"] == 3
+    if reading == "banking_own_order":
+        bank_cost = float(bank_price) * 1.0 * 1.065  # 1 credit plus the 6.5 % withdrawal fee
+        assert ranked.loc["1001", "cost"] == pytest.approx(bank_cost)
+        assert ranked.loc["S2", "cost"] == pytest.approx(site_cost)
+    assert list(result.ranking["option_id"])[0] == chosen
+    assert list(result.allocation["option_id"]) == [chosen]
+    assert result.allocation["credits"].sum() == pytest.approx(1.0)
+    assert result.totals["siting_reading"] == reading
+
+
+def test_subd_3c_within_each_method_the_order_still_holds(impacts, sites, context, tmp_path):
+    """A cheap tier 4 bank credit does not come before the same-BSA bank (subd. 3(c), (d))."""
+    table = bank_table()
+    table["price"] = ["12000", "10", "1000", "9000"]  # 1002 (tier 4) is the cheapest
+    path = tmp_path / "banks.csv"
+    table.to_csv(path, index=False)
+    a_only = impacts[impacts["impact_id"] == "A"]
+    result = site(a_only, None, path, context=context, as_of=AS_OF)
+    order = [o for o in result.ranking["option_id"] if o != "1003"]
+    assert order == ["1004", "1001", "1002"]
+    plan = result.allocation.set_index("option_id")["credits"]
+    # 1004 (0.5 credit, tier 3) is used up before 1001 (tier 3); tier 4 is never reached
+    assert set(plan.index) == {"1004", "1001"}
+    assert plan["1004"] == pytest.approx(0.5) and plan["1001"] == pytest.approx(0.5)

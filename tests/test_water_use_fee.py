@@ -191,30 +191,139 @@ def test_1c_general_permit_below_15_million_pays_no_fee_and_at_it_pays():
     assert fee(15_000_000, E2025, general_permit=True).value == 200.0
 
 
+# --------------------------------------------------------------------------- 6(f)
+
+IRR = "agricultural_irrigation"
+# (f) amount and the clause (1) flat fee: 2018 "$20" and "$140"; 1Sp2025 "$100" and "$200"
+F_MIN = {E2018: 20.0, E2025: 100.0}
+F_CASES = [
+    # (id, as_of, facts, reading, fee, the alternative reading's fee)
+    ("6(f)(1) 2018 no appropriation, default: the $20 (f) amount", E2018,
+     dict(annual_gallons=0), "paragraph_f", 20.0, 140.0),
+    ("6(f)(1) 2025 no appropriation, default: the $100 (f) amount", E2025,
+     dict(annual_gallons=0), "paragraph_f", 100.0, 200.0),
+    ("6(f)(1) 2018 no appropriation, floor: clause (1) $140 stands", E2018,
+     dict(annual_gallons=0), "floor", 140.0, 20.0),
+    ("6(f)(1) 2025 no appropriation, floor: clause (1) $200 stands", E2025,
+     dict(annual_gallons=0), "floor", 200.0, 100.0),
+    ("6(f)(1) 2018 one gallon is an appropriation: clause (1) $140", E2018,
+     dict(annual_gallons=1), "paragraph_f", 140.0, None),
+    ("6(f)(1) 2025 one gallon is an appropriation: clause (1) $200", E2025,
+     dict(annual_gallons=1), "paragraph_f", 200.0, None),
+    ("6(f)(2) 2018 suspended 8 days: more than seven, $20", E2018,
+     dict(annual_gallons=3 * MG, irrigation_suspended_days=8), "paragraph_f", 20.0, 140.0),
+    ("6(f)(2) 2018 suspended exactly 7 days: not more than seven, $140", E2018,
+     dict(annual_gallons=3 * MG, irrigation_suspended_days=7), "paragraph_f", 140.0, None),
+    ("6(f)(2) 2025 suspended 8 days: $100", E2025,
+     dict(annual_gallons=3 * MG, irrigation_suspended_days=8), "paragraph_f", 100.0, 200.0),
+    ("6(f)(2) 2025 suspended exactly 7 days: $200", E2025,
+     dict(annual_gallons=3 * MG, irrigation_suspended_days=7), "paragraph_f", 200.0, None),
+    ("6(f)(2) 2018 suspended, 60,000,000 gallons: a minimum is not a maximum, clause (2)", E2018,
+     dict(annual_gallons=60 * MG, irrigation_suspended_days=8), "paragraph_f", 210.0, None),
+    ("6(f)(2) 2025 suspended, 60,000,000 gallons: clause (2) $360", E2025,
+     dict(annual_gallons=60 * MG, irrigation_suspended_days=8), "paragraph_f", 360.0, None),
+    ("6(f)(2) 2018 suspended, 60,000,000 gallons, fee_is_minimum: $20", E2018,
+     dict(annual_gallons=60 * MG, irrigation_suspended_days=8), "fee_is_minimum", 20.0, 210.0),
+    ("6(f)(1) 2025 fee_is_minimum: $100, as the default", E2025,
+     dict(annual_gallons=0), "fee_is_minimum", 100.0, None),
+    ("6(f)(2) 2018 suspended, 280,000,000 gallons: (d)(3) cap $750 under the default", E2018,
+     dict(annual_gallons=280 * MG, irrigation_suspended_days=8), "paragraph_f", 750.0, None),
+    ("6(f) 2018 landscape irrigation is not agricultural land: clause (1) $140", E2018,
+     dict(annual_gallons=0, use="landscape_irrigation"), "paragraph_f", 140.0, None),
+    ("6(f) 2025 landscape irrigation is not agricultural land: clause (1) $200", E2025,
+     dict(annual_gallons=0, use="landscape_irrigation"), "paragraph_f", 200.0, None),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(
-    ("as_of", "reading", "expected"),
+    ("as_of", "facts", "reading", "expected", "other"),
+    [pytest.param(*c[1:], id=c[0]) for c in F_CASES],
+)
+def test_6f_irrigation_minimum_by_reading_and_edition(as_of, facts, reading, expected, other):
+    facts = {"use": IRR, **facts}
+    d = fee(
+        facts.pop("annual_gallons"),
+        as_of,
+        readings=FeeReadings(irrigation_minimum=reading),
+        **facts,
+    )
+    assert d.outcome == OUT.FEE and d.value == expected
+    differs = "irrigation_reading_differs" in d.flags
+    assert differs is (other is not None)
+    if other is not None:  # the alternative's result is shown beside the answer
+        assert d.amounts["irrigation_minimum_reading"] == reading
+        assert d.amounts["fee_irrigation_alternative"] == other
+        assert any(
+            "subd. 6(f)" in v and f"'{reading}'" in v and wu._usd(other) in v for v in d.verify
+        ), d.verify
+    else:
+        assert not any("reading of subd. 6(f)" in v for v in d.verify)
+
+
+def test_6f_default_reading_gives_paragraph_f_an_effect_and_floor_is_the_alternative():
+    assert FeeReadings().irrigation_minimum == "paragraph_f"
+    assert wu.IRRIGATION_MINIMUM_READINGS[0] == "paragraph_f"
+    assert "floor" in wu.IRRIGATION_MINIMUM_READINGS
+    d = fee(0, E2018, use=IRR)
+    assert d.amounts["irrigation_alternative_reading"] == "floor"
+    assert d.amounts["fee_by_irrigation_reading"] == {
+        "paragraph_f": 20.0,
+        "floor": 140.0,
+        "fee_is_minimum": 20.0,
+    }
+    assert any(c.endswith("subd. 6(f)(1)") for c in d.citations)
+    assert any("'paragraph_f'" in r for r in d.reasons)
+    # under floor the (f) amount never changes a fee: clause (1) is flat and above it
+    assert (
+        fee(0, E2018, use=IRR, readings=FeeReadings(irrigation_minimum="floor")).value
+        == FLAT[E2018]
+    )
+
+
+def test_6f_between_the_editions_the_irrigation_minimum_is_indeterminate_with_both_figures():
+    d = fee(0, GAP, use=IRR)
+    assert d.outcome == OUT.INDETERMINATE and d.value is None
+    assert (d.amounts["value_2018"], d.amounts["value_2025"]) == (20.0, 100.0)
+
+
+@pytest.mark.parametrize(
+    ("as_of", "reading", "asks"),
     [
-        pytest.param(E2018, "floor", 140.0, id="6(f) 2018 floor: the clause fee stands"),
-        pytest.param(E2018, "fee_is_minimum", 20.0, id="6(f) 2018 fee is the $20 minimum"),
-        pytest.param(E2025, "fee_is_minimum", 100.0, id="6(f) 2025 fee is the $100 minimum"),
+        pytest.param(E2018, "paragraph_f", True, id="6(f)(2) 2018 unknown suspension is asked"),
+        pytest.param(E2025, "paragraph_f", True, id="6(f)(2) 2025 unknown suspension is asked"),
+        pytest.param(E2018, "floor", False, id="6(f)(2) 2018 floor: it would not change the fee"),
     ],
 )
-def test_irrigation_minimum_in_a_year_without_appropriation(as_of, reading, expected):
-    d = fee(
-        0, as_of, use="agricultural_irrigation", readings=FeeReadings(irrigation_minimum=reading)
-    )
-    assert d.value == expected
+def test_6f2_an_unknown_suspension_is_not_assumed_and_is_asked_when_it_matters(
+    as_of, reading, asks
+):
+    d = fee(3 * MG, as_of, use=IRR, readings=FeeReadings(irrigation_minimum=reading))
+    assert d.value == FLAT[as_of]  # not the (f) amount: the fact is not given
+    asked = [v for v in d.verify if "irrigation_suspended_days" in v]
+    assert bool(asked) is asks
+    if asks:
+        assert wu._usd(F_MIN[as_of]) in asked[0]
+    stated = fee(3 * MG, as_of, use=IRR, irrigation_suspended_days=0)
+    assert not any("irrigation_suspended_days" in v for v in stated.verify)
 
 
-def test_6f2_suspension_more_than_seven_days_counts_and_seven_does_not():
-    reading = FeeReadings(irrigation_minimum="fee_is_minimum")
-    eight = fee(
-        3 * MG, E2018, use="agricultural_irrigation", irrigation_suspended_days=8, readings=reading
-    )
-    seven = fee(
-        3 * MG, E2018, use="agricultural_irrigation", irrigation_suspended_days=7, readings=reading
-    )
-    assert eight.value == 20.0 and seven.value == 140.0
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=1_000_000_000),
+    st.sampled_from([None, 0, 7, 8, 30]),
+    st.sampled_from([E2018, E2025]),
+)
+def test_6f_the_default_lies_between_fee_is_minimum_and_floor(gallons, days, as_of):
+    """The readings order: fee_is_minimum <= paragraph_f (default) <= floor; outside an (f)
+    year they agree."""
+    kw = {"use": IRR, "irrigation_suspended_days": days}
+    got = {
+        r: fee(gallons, as_of, readings=FeeReadings(irrigation_minimum=r), **kw).value
+        for r in ("paragraph_f", "floor", "fee_is_minimum")
+    }
+    assert got["fee_is_minimum"] <= got["paragraph_f"] <= got["floor"]
+    if gallons > 0 and (days is None or days <= 7):
+        assert len(set(got.values())) == 1
 
 
 @pytest.mark.parametrize(
@@ -295,6 +404,110 @@ def test_first_class_city_cap():
     assert r.decision("E", "cap").value == 250_000
     r25 = wu.screen(_entity(1, 35_000 * MG, etype="city_first_class", held=1), as_of=E2025)
     assert r25.decision("E", "cap").value == 325_000
+
+
+def _one(pid, gallons, entity="", held=None, etype="business", **kw):
+    return Appropriation(
+        pid,
+        entity=entity,
+        entity_type=etype,
+        annual_gallons=gallons,
+        gallons_per_day=1e6,
+        permits_held=held,
+        data_center=False,
+        bulk_sale=False,
+        **kw,
+    )
+
+
+# 10,000,000,000 gallons: clause (11), 2018 $8 x 10,000 = $80,000; 2025 $15 x 10,000 = $150,000
+NO_ENTITY_CASES = [
+    # (id, as_of, entity, permits_held, entity_type, total fee, cap decision value)
+    ("6(d)(2)(i) 2018 no entity, one permit held: capped as its own entity at $60,000",
+     E2018, "", 1, "business", 60_000, 60_000),
+    ("6(d)(2)(i) 2025 no entity, one permit held: capped as its own entity at $75,000",
+     E2025, "", 1, "business", 75_000, 75_000),
+    ("6(d)(2)(iii) 2018 no entity, permits held unknown: highest cap, $80,000 stands",
+     E2018, "", None, "business", 80_000, 80_000),
+    ("6(d)(1) 2018 no entity, a city of the first class: $80,000 under $250,000",
+     E2018, "", None, "city_first_class", 80_000, 80_000),
+    ("6(d)(2)(i) 2018 blank-looking entity is no entity",
+     E2018, "   ", 1, "business", 60_000, 60_000),
+    ("6(d)(2)(i) 2018 named entity, one permit: capped under its name",
+     E2018, "E", 1, "business", 60_000, 60_000),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("as_of", "entity", "held", "etype", "total", "cap"),
+    [pytest.param(*c[1:], id=c[0]) for c in NO_ENTITY_CASES],
+)
+def test_a_permit_without_entity_is_capped_as_its_own_entity_and_asks_for_it(
+    as_of, entity, held, etype, total, cap
+):
+    r = wu.screen([_one("P", 10_000 * MG, entity, held, etype)], as_of=as_of)
+    assert r.decision("P", "total").value == total
+    named = bool(entity.strip())
+    d = r.decision("E" if named else "P", "cap")
+    assert d.value == cap
+    missing = [v for v in d.verify if "column entity" in v]
+    assert bool(missing) is not named and ("entity_missing" in d.flags) is not named
+    if not named:
+        assert "P" in missing[0] and "6(d)" in missing[0]
+        assert d.inputs["entity"] == ""
+        assert not any(x.subject == "" for x in r.decisions)
+
+
+def test_permits_without_entity_are_not_summed_into_one_cap():
+    """Two unnamed permits are two entities: neither shares the other's cap."""
+    r = wu.screen([_one("P1", 10_000 * MG, held=1), _one("P2", 10_000 * MG, held=1)], as_of=E2018)
+    assert [r.decision(p, "total").value for p in ("P1", "P2")] == [60_000, 60_000]
+    named = wu.screen(
+        [_one("P1", 10_000 * MG, "E", held=2), _one("P2", 10_000 * MG, "E", held=2)],
+        as_of=E2018,
+    )
+    assert [named.decision(p, "total").value for p in ("P1", "P2")] == [30_000, 30_000]
+
+
+def test_an_unnamed_permit_whose_id_is_an_entity_name_keeps_both_caps():
+    r = wu.screen(
+        [_one("A", 10_000 * MG, "B", held=1), _one("B", 10_000 * MG, held=1)], as_of=E2018
+    )
+    assert r.decision("B", "cap").inputs["permits"] == ["A"]
+    alone = r.decision("B (no entity)", "cap")
+    assert alone.inputs["permits"] == ["B"] and "entity_missing" in alone.flags
+    assert r.decision("B", "total").value == 60_000
+
+
+def test_a_permit_without_entity_whose_fee_is_unknown_still_names_the_missing_entity():
+    r = wu.screen([_one("P", None)], as_of=E2018)
+    d = r.decision("P", "cap")
+    assert d.outcome == OUT.VERIFY and any("column entity" in v for v in d.verify)
+
+
+def test_once_through_cooling_without_entity_has_no_cap_decision():
+    r = wu.screen(
+        [_one("P", 10_000 * MG, once_through="cooling", permit_action="existing")], as_of=E2018
+    )
+    with pytest.raises(KeyError):
+        r.decision("P", "cap")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=20_000), min_size=2, max_size=6),
+    st.sampled_from([E2018, E2025]),
+    st.booleans(),
+)
+def test_a_missing_entity_never_lowers_a_permits_fee(millions, as_of, held_known):
+    """Capping an unnamed permit alone never gives less than its share of its holder's cap."""
+    n = len(millions)
+    held = n if held_known else None
+    items = [_one(f"P{i}", m * MG, "E", held) for i, m in enumerate(millions)]
+    with_entity = wu.screen(items, as_of=as_of)
+    items[0] = _one("P0", millions[0] * MG, "", held)
+    without = wu.screen(items, as_of=as_of)
+    assert without.decision("P0", "total").value >= with_entity.decision("P0", "total").value
 
 
 def test_once_through_cooling_is_outside_the_entity_caps():

@@ -338,3 +338,23 @@ def test_water_use_writes_into_an_existing_geopackage_keeping_its_other_layers(t
     assert {"analyst_notes", "appropriations", "decisions", "fees"} <= layers
     assert pyogrio.read_dataframe(out, layer="analyst_notes")["note"].tolist() == ["field visit"]
     assert main(["water-use", str(POINTS), "--as-of", E2025, "--out", str(POINTS)]) == 2
+
+
+@pytest.mark.parametrize(
+    ("edition", "fee", "floor"),
+    [
+        pytest.param("2018", 20.0, 140.0, id="6(f)(1) 2018 sample WU-13 pays $20, floor $140"),
+        pytest.param("2025", 100.0, 200.0, id="6(f)(1) 2025 sample WU-13 pays $100, floor $200"),
+    ],
+)
+def test_the_fee_table_names_the_6f_reading_and_shows_floor_beside_it(
+    r2018, r2025, edition, fee, floor
+):
+    result = r2018 if edition == "2018" else r2025
+    row = result.fees.set_index("permit_id").loc["WU-13"]
+    assert row["fee_usd"] == fee and row["fee_irrigation_other_usd"] == floor
+    assert row["irrigation_reading"] == "paragraph_f"
+    assert row["irrigation_other_reading"] == "floor" and bool(row["irrigation_reading_differs"])
+    other = result.fees.set_index("permit_id").loc["WU-12"]  # 280,000,000 gallons: no (f) year
+    assert pd.isna(other["irrigation_reading"]) and not bool(other["irrigation_reading_differs"])
+    assert result.manifest.settings["irrigation_minimum_reading"] == "paragraph_f"

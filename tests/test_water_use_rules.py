@@ -599,6 +599,42 @@ def test_surface_water_levels(facts, expected, as_of):
     assert wu.surface_water_levels(A(**facts), as_of=as_of).outcome == expected
 
 
+AREA_CASES = [
+    # (id, rule, facts, carries the § 473.121, subd. 2 verify item)
+    ("5a metropolitan area, in Washington County: prohibited, area verified",
+     "surface_water_levels", dict(SWL, annual_gallons=10_000_001, county="Washington"), True),
+    ("5a outside the seven counties, not an area of concern: the area is verified",
+     "surface_water_levels",
+     dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=False), True),
+    ("5a county unknown: the area is verified",
+     "surface_water_levels", dict(SWL, annual_gallons=2e7), True),
+    ("5a outside, an area of concern: the answer does not turn on the metropolitan area",
+     "surface_water_levels",
+     dict(SWL, annual_gallons=2e7, county="Wright", area_of_concern=True), False),
+    ("5a 10,000,000 gallons is not in excess: no area question",
+     "surface_water_levels", dict(SWL, annual_gallons=10_000_000, county="Washington"), False),
+    ("5a another purpose: no area question",
+     "surface_water_levels",
+     dict(use="municipal", source="groundwater", annual_gallons=2e7, county="Anoka"), False),
+    ("4a metropolitan county (defined by § 473.121, subd. 4): no area question",
+     "mt_simon_hinckley",
+     dict(source="groundwater", mt_simon_hinckley=True, county="Hennepin", potable=False),
+     False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
+@pytest.mark.parametrize(
+    ("rule", "facts", "asks"), [c[1:] for c in AREA_CASES], ids=[c[0] for c in AREA_CASES]
+)
+def test_the_metropolitan_area_of_473_121_subd_2_is_a_verify_item(rule, facts, asks, as_of):
+    """§ 103G.271, subd. 5a says "metropolitan area", defined in § 473.121, subd. 2 (not held):
+    the county list of subd. 4 stands in for it, and the answer says so."""
+    d = getattr(wu, rule)(A(**facts), as_of=as_of)
+    assert (wu.METROPOLITAN_AREA_CHECK in d.verify) is asks
+    assert "473.121, subd. 2" in wu.METROPOLITAN_AREA_CHECK
+
+
 DC_CASES = [
     (
         "5b not in the 2018 edition",

@@ -148,8 +148,9 @@ NB2 = [
 After `assess` says how much replacement a project owes, `wetland_gis.site` ranks the
 candidate project-specific sites and the wetland bank credits by the siting priority of
 Minn. Stat. § 103G.222, subd. 3 (same minor watershed, same major watershed, same bank service
-area, elsewhere; banking starts at the bank service area tier), and allocates them at the best
-tier available, then the lowest cost.
+area, elsewhere; banking has its own order, which starts at the bank service area tier), and
+allocates them keeping each method's own order; between the best site and the best bank
+credit the cheaper is chosen, then the nearer (docs/siting.md, the reading of subd. 3(c)).
 
 > Sites and banks in the sample are **synthetic**; prices are fictional."""),
     new_code_cell(SETUP),
@@ -192,8 +193,9 @@ higher tiers were empty or short, and by how much."""),
 s.tier_gaps"""),
     new_markdown_cell("""\
 ## The allocation
-Solved exactly (a mixed-integer program): every requirement met at the best tier available,
-then at the lowest cost, no credit or site acre used twice. Unmet requirements are reported."""),
+Solved exactly (a mixed-integer program): as much of every requirement met as the options
+allow, each method (sites; bank credits) in its own priority order, then at the lowest cost,
+then the nearest, no credit or site acre used twice. Unmet requirements are reported."""),
     new_code_cell("""\
 display(s.allocation)
 s.unmet"""),

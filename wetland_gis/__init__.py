@@ -4,6 +4,7 @@ The stable public API:
 
 - :func:`assess` → :class:`Assessment`: classify impact polygons and decide them.
 - :func:`site` → ``SitingResult``: rank and allocate replacement sites and bank credits.
+- :func:`compare` → ``Comparison``: sequencing, the alternatives of a project side by side.
 - :func:`water_use` → :class:`WaterUseResult`: water appropriation screening under
   § 103G.271 (both editions), with fees, the decision trace and a manifest.
 - :func:`tep_map`, :func:`save_map`, :func:`write_report`: the TEP map and report.
@@ -35,6 +36,7 @@ from wetland_gis._version import __version__
 if TYPE_CHECKING:
     from wetland_gis import rules
     from wetland_gis.assess import Assessment, AssessOptions, assess
+    from wetland_gis.compare import Comparison, compare
     from wetland_gis.context import Context, load_context
     from wetland_gis.decision import Decision
     from wetland_gis.enums import (
@@ -95,6 +97,8 @@ _LAZY: dict[str, str | None] = {
     "AssessOptions": "wetland_gis.assess",
     "Assessment": "wetland_gis.assess",
     "site": "wetland_gis.siting",
+    "compare": "wetland_gis.compare",
+    "Comparison": "wetland_gis.compare",
     "tep_map": "wetland_gis.mapping",
     "save_map": "wetland_gis.mapping",
     "write_report": "wetland_gis.mapping",
@@ -120,6 +124,8 @@ __all__ = [
     "AssessOptions",
     "Assessment",
     "site",
+    "compare",
+    "Comparison",
     "water_use",
     "WaterUseResult",
     "Register",

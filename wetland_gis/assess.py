@@ -23,6 +23,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from wetland_gis._gc import collector_paused
 from wetland_gis.context import Context, as_context
 from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.decision import Decision
@@ -32,6 +33,7 @@ from wetland_gis.enums import (
     Outcome,
     PercentageArea,
     ShorelandZone,
+    StatusCode,
     WetlandType,
 )
 from wetland_gis.errors import (
@@ -65,8 +67,10 @@ from wetland_gis.rules import (
     decide_projects,
     public_waters_wetland,
 )
+from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import amount_table
-from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE
+from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE, ROUTE_PUBLIC_WATERS
+from wetland_gis.rules.registry import RULES
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
 
@@ -94,6 +98,7 @@ DECISION_COLUMNS = (
     "counted_sqft",
     "permit_route",
     "ratio",
+    "atf_multiplier",
     "replace_acres",
     "near_threshold",
     "citations",
@@ -123,8 +128,9 @@ class AssessOptions:
         project is held to the paragraph of the most restrictive zone it touches. The
         ``per_zone`` reading was removed (issue 13): it added the amounts of (a), (b) and
         (c) together, which the text forbids.
-    clause_reading : {"per_clause", "one_clause"}
-        How the clauses of that one paragraph are totalled (docs/rules.md, "Subd. 9(e)").
+    clause_reading : {"one_clause", "per_clause"}
+        How the clauses of that one paragraph are totalled (docs/rules.md, "Open
+        readings"; default ``one_clause``, the stricter).
     tolerance_percent : float
         Warn when an area is within this percentage of a threshold it is compared with
         (a measurement tolerance, not law; default 1).
@@ -161,7 +167,7 @@ class AssessOptions:
     after_the_fact: bool = False
     after_the_fact_multiplier: float = 1.0
     assume_no_public_waters: bool = False
-    clause_reading: str = PER_CLAUSE
+    clause_reading: str = ONE_CLAUSE
     owns_whole_wetland: bool | None = None
     fen_review_ft: float | None = None
 
@@ -550,6 +556,8 @@ def _mark_unclassifiable(gdf: gpd.GeoDataFrame, params: ParameterSet, day: dt.da
             f"(--assume-no-public-waters) if no public water basin lies within {basin_ft:,} ft "
             f"and no watercourse within {course_ft:,} ft"
         )
+    gdf.loc[no_place, "status_code"] = StatusCode.OUTSIDE_COUNTIES.value
+    gdf.loc[no_zone, "status_code"] = StatusCode.SHORELAND_ZONE_UNKNOWN.value
     gdf.loc[no_place | no_zone, "status"] = NOT_ASSESSED
 
 
@@ -876,7 +884,7 @@ def _apply_engine(
         if mixed_note:
             steps.append(
                 (
-                    "facts.wetland_type",
+                    R.FACTS_WETLAND_TYPE,
                     "Minn. Stat. § 103G.005, subd. 17b",
                     Outcome.CLASSIFIED.value,
                     float(int(wtype)),
@@ -889,7 +897,7 @@ def _apply_engine(
         if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1:
             steps.append(
                 (
-                    "facts.public_waters_wetland",
+                    R.FACTS_PUBLIC_WATERS_WETLAND,
                     "; ".join(pww.citations),
                     pww.outcome.value,
                     None,
@@ -915,13 +923,9 @@ def _apply_engine(
             verify.append(no_waters_note)
         if kind_note:
             verify.append(kind_note)
-        if row["nearest_pw_ft"] == 0:
-            verify.append(
-                f"the impact lies on or waterward of the ordinary high water level of public "
-                f"water {row['nearest_pw']}: work in public waters needs a DNR "
-                "public-waters-work permit (Minn. Stat. § 103G.245, subd. 1); check DNR "
-                "jurisdiction"
-            )
+        # on or waterward of the OHWL of a public water: the engine routes a fill or an
+        # excavation to the public-waters-work permit (§ 103G.245, subd. 1(2))
+        below_ohwl = None if pd.isna(row["nearest_pw_ft"]) else bool(row["nearest_pw_ft"] == 0)
         if pd.notna(row["nearest_pw_ft"]):
             verify.append(
                 "if the nearest public water is a watercourse, its ordinary high water level is "
@@ -951,7 +955,7 @@ def _apply_engine(
             inputs.update((column, str(row[column])) for column in notes)
             steps.append(
                 (
-                    "facts.context",
+                    R.FACTS_CONTEXT,
                     "",
                     Outcome.CLASSIFIED.value,
                     None,
@@ -980,7 +984,6 @@ def _apply_engine(
             public_waters_wetland=pww.outcome is Outcome.OUT_OF_SCOPE,
             impact_kind=kind,
             partial=kind is ImpactKind.DRAIN and read_flag(get("partial", idx)) is True,
-            flooded=_flooded(get("cowardin", idx)),
             wetland_id=read_text(get("wetland_id", idx)),
             owner=read_text(get("owner", idx)),
             owns_whole_wetland=read_flag(get("owns_whole_wetland", idx)),
@@ -992,14 +995,23 @@ def _apply_engine(
             land_use=read_text(get("land_use", idx)),
             wetland_acres=_nonneg(acres),
             incorporated=None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
+            partial_share=_share(read_number(get("partial_share", idx)), kind, get("partial", idx)),
+            water_regime_flooded=_flooded(get("cowardin", idx)),
+            pw_inventory_id=read_text(get("pw_inventory_id", idx)),
+            below_ohwl=below_ohwl,
             county=None if pd.isna(row["county"]) else str(row["county"]),
             duration=read_text(get("duration", idx)),
         )
         groups.setdefault(project, []).append(facts)
         row_of[(project, key)] = idx
 
-    decisions = decide_projects(groups, _claims(options), params, day) if groups else []
-    trace = _trace_table(facts_log, decisions)
+    claims = _claims(options)
+    with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
+        decisions = decide_projects(groups, claims, params, day) if groups else []
+        trace = _trace_table(facts_log, decisions)
+    # the § 103G.222, subd. 1(n) multiplier inside each decided ratio, for siting's
+    # adjustments (docs/data_schema.md): the claim the engine decided with
+    multiplier = float(claims.after_the_fact_multiplier) if claims.after_the_fact else 1.0
 
     # the columns, rendered from the trace for people
     rendered = _render_by_impact(trace)
@@ -1017,12 +1029,13 @@ def _apply_engine(
         for d in decision.impacts:
             idx = row_of[(project, d.impact_id)]
             text = rendered.get((project, d.impact_id), {})
-            cells["public_waters_wetland"][idx] = d.route != "WCA"
+            cells["public_waters_wetland"][idx] = d.route == ROUTE_PUBLIC_WATERS
             cells["de_minimis"][idx] = None if d.de_minimis is None else d.de_minimis.value
             cells["de_minimis_sqft"][idx] = d.allowance_sqft
             cells["other_exemptions"][idx] = text.get("exemptions")
             cells["outcome"][idx] = d.outcome.value
             cells["ratio"][idx] = d.ratio
+            cells["atf_multiplier"][idx] = None if d.ratio is None else multiplier
             cells["replace_acres"][idx] = d.replace_acres
             cells["counted_sqft"][idx] = d.counted_sqft
             cells["permit_route"][idx] = d.route
@@ -1044,13 +1057,14 @@ def _apply_engine(
         if totals["public_comment"] is not None:
             limits.append(params.cited("procedure.public_comment_threshold", day))
         for trace_step in decision.steps() if totals["sequencing_on_site"] is not None else ():
-            if trace_step["rule_id"] == "procedure.sequencing":
+            if trace_step["rule_id"] == R.PROCEDURE_SEQUENCING:
                 extra, cite = params.cited("procedure.sequencing_allowance", day)
                 limits.append((trace_step["inputs"]["applicable_amount_sqft"] + extra, cite))
+        wca = totals["wca_sqft"]  # the procedure thresholds count WCA wetland only
         for limit, cite in limits:
-            if _near(counted, limit, options.tolerance_percent):
+            if _near(wca, limit, options.tolerance_percent):
                 near_msgs.append(
-                    f"project {project!r}: total {counted:,.1f} sq ft is within "
+                    f"project {project!r}: total {wca:,.1f} sq ft is within "
                     f"{options.tolerance_percent:g} percent of the {limit:,.0f} sq ft "
                     f"threshold of {cite}"
                 )
@@ -1086,7 +1100,7 @@ def _apply_engine(
             gdf[name] = None
         gdf[name] = gdf[name].astype(object)
         gdf.loc[column.index, name] = column
-    for name in ("ratio", "replace_acres", "de_minimis_sqft", "counted_sqft"):
+    for name in ("ratio", "atf_multiplier", "replace_acres", "de_minimis_sqft", "counted_sqft"):
         gdf[name] = pd.to_numeric(gdf[name], errors="coerce")
     return gdf, project_rows, decisions, trace
 
@@ -1117,21 +1131,25 @@ def _trace_table(facts_log: list[tuple], decisions: list[ProjectDecision]) -> pd
 TEXT_JOIN = "\n"
 
 _EXEMPTION_NAMES = {
-    "exemption.pasture": "pasture exemption",
-    "exemption.drainage": "drainage exemption",
-    "exemption.wildlife_spoil": "wildlife habitat spoil exemption",
-    "exemption.utility": "utility exemption",
+    rule_id: RULES[rule_id].label.lower()
+    for rule_id in (
+        R.EXEMPTION_PASTURE,
+        R.EXEMPTION_DRAINAGE,
+        R.EXEMPTION_WILDLIFE_SPOIL,
+        R.EXEMPTION_UTILITY,
+    )
 }
 _PROJECT_RULES_SHOWN = frozenset(
     {
-        "de_minimis.paragraph",
-        "de_minimis.clauses",
-        "de_minimis.total",
-        "de_minimis.cumulative",
-        "de_minimis.project",
-        "exemption.utility",
-        "procedure.public_comment",
-        "procedure.sequencing",
+        R.DE_MINIMIS_PARAGRAPH,
+        R.DE_MINIMIS_CLAUSES,
+        R.DE_MINIMIS_TOTAL,
+        R.DE_MINIMIS_CUMULATIVE,
+        R.DE_MINIMIS_PROJECT,
+        R.EXEMPTION_UTILITY,
+        R.PROCEDURE_PUBLIC_COMMENT,
+        R.PROCEDURE_SEQUENCING,
+        *R.READING_RULES.values(),
     }
 )
 
@@ -1238,6 +1256,15 @@ def _flooded(cowardin: Any) -> bool | None:
         return None
     match = _COWARDIN.match(text.upper())
     return None if match is None else match.group(1) in _FLOODED_REGIMES
+
+
+def _share(value: float | None, kind: ImpactKind, partial: Any) -> float | None:
+    """Return the TEP-assessed share of a partial drain, or None (not a partial drain)."""
+    if value is None or kind is not ImpactKind.DRAIN or read_flag(partial) is not True:
+        return None
+    # a share outside 0-1 is not a share: unknown, so the rule's minimum is counted and an
+    # answer that depends on it is conditional (the engine says so)
+    return value if 0 < value <= 1 else None
 
 
 def _nonneg(value: float | None) -> float | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import re
 import sys
 import tempfile
 import traceback
@@ -26,7 +27,7 @@ from typing import Any
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
-from wetland_gis.rules.engine import CLAUSE_READINGS, PER_CLAUSE
+from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.water_use import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
@@ -109,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--clause-reading",
         choices=CLAUSE_READINGS,
-        default=PER_CLAUSE,
+        default=ONE_CLAUSE,
         help="subd. 9(e): how the clauses of the one paragraph a project uses are "
         "totalled (docs/rules.md)",
     )
@@ -269,6 +270,41 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--map", help="map HTML to write (default <out stem>_map.html)")
     add_run_options(w)
 
+    c = sub.add_parser(
+        "compare",
+        help="sequencing: assess the alternatives of one project alike and compare them",
+    )
+    c.add_argument(
+        "alternatives",
+        nargs="+",
+        metavar="ALTERNATIVE",
+        help="impact layer of each alternative, the applicant's preferred first; "
+        "'no-build' for an alternative with no impact",
+    )
+    c.add_argument("--layer", help="layer name inside each GeoPackage")
+    c.add_argument("--assume-crs", help="CRS for a layer that has none (recorded)")
+    c.add_argument(
+        "--name",
+        action="append",
+        dest="names",
+        metavar="NAME",
+        help="the name of each alternative, once per alternative in order (default: file stem)",
+    )
+    c.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
+    c.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
+    c.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
+    c.add_argument(
+        "--clause-reading",
+        choices=CLAUSE_READINGS,
+        default=ONE_CLAUSE,
+        help="subd. 9(e): how the clauses of the one paragraph a project uses are totalled",
+    )
+    c.add_argument("--sites", help="candidate sites: each alternative is also sited")
+    c.add_argument("--banks", help="bank credit listing: each alternative is also sited")
+    c.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
+    c.add_argument("--out", required=True, help="folder for the comparison (table, maps, page)")
+    add_run_options(c)
+
     from wetland_gis.register.cli import add_register_parser
 
     add_register_parser(sub)
@@ -278,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _save_traceback(command: str) -> Path | None:
     """Write the current exception's traceback to a file; return its path."""
     folder = Path(os.environ.get(TRACEBACK_DIR_ENV) or tempfile.gettempdir())
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     path = folder / f"wetland-gis-{command}-{stamp}-{os.getpid()}.traceback.txt"
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -291,8 +327,18 @@ def _save_traceback(command: str) -> Path | None:
     return path
 
 
+# control characters (an ANSI escape could recolour or rewrite the terminal) and the bidi
+# controls (U+202E shows "exe.txt" as "txt.exe"): a value in a message shows as its escape
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _printable(text: Any) -> str:
+    r"""Return ``text`` for the terminal: each control character as its escape (``\x1b``)."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group(0))[1:-1], str(text))
+
+
 def _one_line(text: Any) -> str:
-    return " ".join(str(text).split())
+    return _printable(" ".join(str(text).split()))
 
 
 def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -> int:
@@ -346,12 +392,12 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
             return EXIT_CODES["internal_error"]
     for w in caught:
         if issubclass(w.category, WetlandGISWarning):
-            print(f"warning: {w.message}", file=sys.stderr)
+            print(f"warning: {_printable(w.message)}", file=sys.stderr)
     for path in result.written:
-        print(Path(path))
+        print(_printable(Path(path)))
     tally = result.tally
     for line in tally.lines():
-        print(f"{prefix}: {line}", file=sys.stderr)
+        print(f"{prefix}: {_printable(line)}", file=sys.stderr)
     if strict and tally.not_assessed_rows:
         print(
             f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3",

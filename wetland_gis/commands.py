@@ -24,8 +24,10 @@ from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, load_context
 from wetland_gis.errors import InputError, ParameterError
 from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
+from wetland_gis.io.csv_cells import restore_frame
 from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.safe_write import SafeWriter
+from wetland_gis.labels import label as value_label
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import (
     ParameterSet,
@@ -253,7 +255,8 @@ def _read_csv(path: Path) -> pd.DataFrame | None:
     if not path.exists():
         return None
     try:
-        return pd.read_csv(path)
+        # the cells as written: write_csv quoted those that begin like a formula
+        return restore_frame(pd.read_csv(path))
     except pd.errors.EmptyDataError:
         return pd.DataFrame()
     except (pd.errors.ParserError, UnicodeDecodeError) as err:
@@ -781,12 +784,16 @@ def tally_impacts(impacts: pd.DataFrame, command: str = "assess") -> Tally:
     status = impacts["status"].astype(str)
     done = status == ASSESSED
     tally.assessed = int(done.sum())
-    reasons = (
-        impacts.loc[~done, "status_reason"]
-        if "status_reason" in impacts
-        else pd.Series("", index=impacts.index[~done])
-    )
-    kinds = reasons.fillna("").map(_reason_kind).value_counts(sort=True)
+    if "status_code" in impacts:
+        # the code, not the sentence: no stage parses status_reason
+        kinds = impacts.loc[~done, "status_code"].fillna("other").map(value_label).value_counts()
+    else:  # a file written before the status_code column: the reason's first words
+        reasons = (
+            impacts.loc[~done, "status_reason"]
+            if "status_reason" in impacts
+            else pd.Series("", index=impacts.index[~done])
+        )
+        kinds = reasons.fillna("").map(_reason_kind).value_counts(sort=True)
     tally.not_assessed = {str(k): int(v) for k, v in kinds.items()}
     if "outcome" in impacts:
         counts = impacts["outcome"].astype(str).value_counts(sort=True)
@@ -999,6 +1006,26 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             overwrite=overwrite,
         )
         return CommandResult(written, tally)
+    if args.command == "compare":
+        from wetland_gis.compare import compare
+
+        comparison = compare(
+            args.alternatives,
+            args.context,
+            names=args.names,
+            layer=args.layer,
+            as_of=args.as_of,
+            assume_crs=args.assume_crs,
+            params=load_parameters(args.parameters) if args.parameters else None,
+            options=AssessOptions(clause_reading=args.clause_reading),
+            sites=args.sites,
+            banks=args.banks,
+            adjustments=args.adjustments,
+        )
+        written = comparison.write(args.out, overwrite=overwrite)
+        # the tally of the preferred alternative; comparison.csv holds every alternative's
+        preferred = comparison.alternatives[0].assessment.impacts
+        return CommandResult(written, tally_impacts(preferred, "compare"))
     if args.command == "water-use":
         result, written = run_water_use(
             args.points,

@@ -37,6 +37,7 @@ __all__ = [
     "main",
     "worked_examples",
     "run_water_use_demo",
+    "run_compare_demo",
     "WATER_USE_SAMPLE",
     "WATER_USE_AS_OF",
     "run_register_demo",
@@ -206,6 +207,35 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, Any]
     }
 
 
+def run_compare_demo(project: SampleProject, root: Path, out: Path) -> pd.DataFrame:
+    """Compare the sample project's alternatives (sequencing); return the comparison table.
+
+    The alternatives are the project's impacts (preferred), ``alternatives/reduced.gpkg``
+    (a reduced footprint), ``alternatives/avoid.gpkg`` (avoids every wetland) and no-build;
+    writes ``out/<project>/compare/``.
+    """
+    from wetland_gis.compare import NO_BUILD, compare
+
+    folder = Path(project.impacts).parent
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WetlandGISWarning)  # printed by run_project already
+        comparison = compare(
+            [
+                root / project.impacts,
+                root / folder / "alternatives" / "reduced.gpkg",
+                root / folder / "alternatives" / "avoid.gpkg",
+                NO_BUILD,
+            ],
+            root / project.context,
+            names=["preferred", "reduced footprint", "avoid", NO_BUILD],
+            as_of=AS_OF,
+            sites=root / project.sites,
+            banks=root / project.banks,
+        )
+        comparison.write(out / project.name / "compare", overwrite=True)
+    return comparison.table
+
+
 def run_water_use_demo(root: Path, out: Path) -> pd.DataFrame:
     """Screen the synthetic water-use sample under each edition; return the outcome table.
 
@@ -346,6 +376,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  map:    {row['map']}")
         print(f"  report: {row['report']}")
         print(f"  pdf:    {row['pdf']}")
+    print("\nSequencing: the alternatives of each sample project compared (the LGU decides)")
+    for project in SAMPLE_PROJECTS:
+        table = run_compare_demo(project, root, out)
+        shown = table[["alternative", "wetland_sqft", "outcome", "replace_credits", "cost_usd"]]
+        print(f"{project.name}:")
+        print(shown.round(2).to_string(index=False))
+        print(f"  page: {out / project.name / 'compare' / 'comparison.html'}")
     print("\nWater appropriation screening, § 103G.271 (SYNTHETIC sample; the DNR decides)")
     print(run_water_use_demo(root, out).to_string())
     print(f"  map: {out / 'water_use' / 'water_use_2026_map.html'}")

@@ -17,6 +17,7 @@ __all__ = [
     "ImpactKind",
     "ProjectOutcome",
     "SitingTier",
+    "StatusCode",
 ]
 
 
@@ -145,3 +146,25 @@ class SitingTier(IntEnum):
             3: "same bank service area",
             4: "another bank service area",
         }[int(self)]
+
+
+class StatusCode(str, Enum):
+    """Why a row is or is not assessed: the machine-readable twin of ``status_reason``.
+
+    ``status_reason`` is the sentence a person reads (with the row's values and the fix);
+    ``status_code`` is what a tally, a filter in QGIS or another stage groups by, so no
+    stage parses the sentence.
+    """
+
+    ASSESSED = "assessed"
+    EMPTY_GEOMETRY = "empty_geometry"
+    NOT_FINITE = "not_finite"
+    NOT_POLYGON = "not_polygon"
+    INVALID_GEOMETRY = "invalid_geometry"
+    WETLAND_TYPE = "wetland_type"
+    CEDAR_TAMARACK_FLAG = "cedar_tamarack_flag"
+    OUTSIDE_COUNTIES = "outside_counties"
+    SHORELAND_ZONE_UNKNOWN = "shoreland_zone_unknown"
+    POINT_LOCATION = "point_location"
+    APPROPRIATION_FACTS = "appropriation_facts"
+    OTHER = "other"

@@ -23,6 +23,7 @@ __all__ = [
     "InvalidAreaError",
     "MappingInputError",
     "OfflineAssetError",
+    "MissingExtraError",
     "WetlandGISWarning",
     "ThresholdToleranceWarning",
     "InferredWetlandTypeWarning",
@@ -97,6 +98,10 @@ class MappingInputError(WetlandGISError, ValueError):
 
 class OfflineAssetError(WetlandGISError):
     """A page needs a script or stylesheet that is not vendored, or a vendored file is missing."""
+
+
+class MissingExtraError(WetlandGISError):
+    """An option needs an extra of the package that is not installed (``scale``, ``pdf``)."""
 
 
 class WetlandGISWarning(UserWarning):

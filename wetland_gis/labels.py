@@ -19,7 +19,9 @@ from wetland_gis.enums import (
     ProjectOutcome,
     ShorelandZone,
     SitingTier,
+    StatusCode,
 )
+from wetland_gis.rules.registry import RULES
 
 __all__ = [
     "COLUMN_LABELS",
@@ -41,6 +43,7 @@ VALUE_LABELS: Mapping[str, str] = {
     ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "De minimis exempt only if a missing fact holds",
     ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "Not a drain or fill",
     ProjectOutcome.NO_DRAIN_OR_FILL.value: "No drain or fill",
+    "no_impact": "No wetland impact",
     # Outcome: one decision of the rules core
     Outcome.EXEMPT.value: "Exempt",
     Outcome.NOT_EXEMPT.value: "Not exempt",
@@ -65,8 +68,16 @@ VALUE_LABELS: Mapping[str, str] = {
     # named readings (docs/rules.md, docs/siting.md)
     "banking_own_order": "banking has its own priority order from clause (3) (default)",
     "single_order": "one priority order for sites and banks (stricter)",
-    "per_clause": "each clause of a paragraph on its own (default)",
-    "one_clause": "one clause of a paragraph per project (stricter)",
+    "one_clause": "the smallest clause amount of a paragraph for the project (default)",
+    "per_clause": "each clause of a paragraph on its own (alternative)",
+    "own_zone": "no amount in its own zone stays no amount (default)",
+    "governing_paragraph": "the governing paragraph's amount for every type (alternative)",
+    "smallest_amount": "the smallest (a) amount of the project's types (default)",
+    "most_area": "the (a) amount of the type with the most area (alternative)",
+    "every_impact": "the (c) increase only if every setback impact qualifies (default)",
+    "any_impact": "the (c) increase if any setback impact qualifies (alternative)",
+    "no_amount": "no de minimis amount for an excavation (default)",
+    "as_drain_or_fill": "an excavation takes the drain or fill amounts (alternative)",
     # ShorelandZone
     ShorelandZone.BUILDING_SETBACK.value: "Shoreland building setback zone",
     ShorelandZone.PROTECTION.value: "Shoreland wetland protection zone",
@@ -75,8 +86,19 @@ VALUE_LABELS: Mapping[str, str] = {
     PercentageArea.GREATER_THAN_80.value: "Greater than 80 percent area",
     PercentageArea.FROM_50_TO_80.value: "50 to 80 percent area",
     PercentageArea.LESS_THAN_50.value: "Less than 50 percent area",
-    # processing status of a row
+    # processing status of a row, and StatusCode: why a row is not assessed
     "assessed": "Assessed",
+    StatusCode.EMPTY_GEOMETRY.value: "empty or null geometry",
+    StatusCode.NOT_FINITE.value: "coordinates or area not finite",
+    StatusCode.NOT_POLYGON.value: "not a polygon",
+    StatusCode.INVALID_GEOMETRY.value: "invalid geometry with no area after repair",
+    StatusCode.WETLAND_TYPE.value: "wetland type",
+    StatusCode.CEDAR_TAMARACK_FLAG.value: "white cedar / tamarack flag",
+    StatusCode.OUTSIDE_COUNTIES.value: "outside the county layer",
+    StatusCode.SHORELAND_ZONE_UNKNOWN.value: "shoreland zone unknown",
+    StatusCode.POINT_LOCATION.value: "point location",
+    StatusCode.APPROPRIATION_FACTS.value: "appropriation facts",
+    StatusCode.OTHER.value: "other",
     # siting option kinds
     "site": "Project-specific site",
     "bank": "Wetland bank",
@@ -84,36 +106,17 @@ VALUE_LABELS: Mapping[str, str] = {
 """How each enum value (and a few other coded values) reads for a person."""
 
 RULE_LABELS: Mapping[str, str] = {
-    "public_waters_wetland": "Public waters wetland?",
+    # the legacy decision questions of the library functions (Decision.question)
     "de_minimis": "De minimis exemption (project)",
-    "de_minimis.amount": "De minimis amount",
-    "de_minimis.project": "De minimis exemption (project)",
     "de_minimis_impact": "De minimis exemption (impact)",
     "pasture_exemption": "Pasture exemption",
     "wildlife_spoil_exemption": "Wildlife habitat spoil exemption",
     "replacement_ratio": "Replacement ratio",
-    "replacement.ratio": "Replacement ratio",
     "replacement_required": "Replacement required",
-    "replacement.credits": "Replacement credits",
     "public_comment_required": "Public comment",
-    "procedure.public_comment": "Public comment",
     "sequencing_without_alternatives_analysis": "Sequencing without alternatives analysis",
-    "procedure.sequencing": "Sequencing without alternatives analysis",
-    "impact_kind": "Impact kind",
-    "calcareous_fen": "Calcareous fen",
-    "facts.context": "Where the impact is",
-    "facts.register": "The LGU's decision register",
-    "facts.wetland_type": "Wetland type",
-    "facts.public_waters_wetland": "Public waters wetland facts",
-    "de_minimis.paragraph": "De minimis paragraph for the project (subd. 9(e))",
-    "de_minimis.clauses": "De minimis clauses on the project",
-    "de_minimis.total": "De minimis total",
-    "de_minimis.impact": "De minimis exemption (impact)",
-    "de_minimis.cumulative": "Cumulative area since 1992 (subd. 9(f))",
-    "exemption.pasture": "Pasture exemption",
-    "exemption.drainage": "Drainage exemption",
-    "exemption.utility": "Utility exemption",
-    "exemption.wildlife_spoil": "Wildlife habitat spoil exemption",
+    # the trace's rule ids: from the one registry (wetland_gis/rules/registry.py)
+    **{rule_id: entry.label for rule_id, entry in RULES.items()},
 }
 """How a trace ``rule_id`` (or a legacy decision ``question``) reads; others are spelled out."""
 
@@ -175,7 +178,7 @@ def tier_label(tier: Any) -> str:
 
 
 def rule_label(rule_id: str) -> str:
-    """Return how a trace rule id reads (``"de_minimis.amount"`` -> ``"De minimis amount"``)."""
+    """Return how a trace rule id reads (``de_minimis.amount`` reads "De minimis amount")."""
     if rule_id in RULE_LABELS:
         return RULE_LABELS[rule_id]
     text = str(rule_id).replace(".", ": ").replace("_", " ")

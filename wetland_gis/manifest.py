@@ -83,7 +83,7 @@ class Manifest:
             "package": "wetland_gis",
             "version": __version__,
             "python": platform.python_version(),
-            "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "command": self.command,
             "as_of": self.as_of,
             "parameters": {"source": self.parameters_source, "sha256": self.parameters_sha256},

@@ -41,7 +41,8 @@ from wetland_gis.assess import (
     assess,
 )
 from wetland_gis.context import Context, as_context
-from wetland_gis.errors import InputError
+from wetland_gis.errors import InputError, MissingExtraError
+from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -326,9 +327,15 @@ def _run_dask(
     bar: Any,
 ) -> list[dict[str, Any]]:
     """Run one task per partition on a dask.distributed cluster; the context goes once."""
-    import dask
-    import dask_geopandas
-    from distributed import Client, LocalCluster, as_completed
+    try:
+        import dask
+        import dask_geopandas
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:
+        raise MissingExtraError(
+            "--engine dask needs the `scale` extra: `pip install 'wetland_gis[scale]'` "
+            f"(dask-geopandas and distributed); {exc}"
+        ) from None
 
     # a dask-geopandas frame whose partitions are the project partitions
     frame = pd.concat(parts)
@@ -460,12 +467,8 @@ def stream_assess(
                         )
                         writers[name] = pq.ParquetWriter(staged[name], schemas[name])
                     writers[name].write_table(_conform(table, schemas[name], pa))
-                res["projects"].to_csv(
-                    staged["projects"], mode="w" if i == 0 else "a", header=i == 0, index=False
-                )
-                res["summary"].to_csv(
-                    staged["summary"], mode="w" if i == 0 else "a", header=i == 0, index=False
-                )
+                for name in ("projects", "summary"):  # cells quoted as csv_cells says
+                    write_csv(res[name], staged[name], mode="w" if i == 0 else "a", header=i == 0)
                 if state["manifest"] is None:
                     state["manifest"] = res["manifest"]
                 else:

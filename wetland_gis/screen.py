@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.context import Context, as_context
-from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
+from wetland_gis.enums import PercentageArea, ShorelandZone, StatusCode, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -194,6 +194,7 @@ def screen(
     out.loc[unplaced, "status_reason"] = (
         "cannot classify: outside the county layer of the context; check its location"
     )
+    out.loc[unplaced, "status_code"] = StatusCode.OUTSIDE_COUNTIES.value
     out.loc[unplaced, "status"] = NOT_ASSESSED
     _amounts(out, params, day, progress_bar)
     out.index = index

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from wetland_gis.enums import ImpactOutcome
+from wetland_gis.enums import ImpactOutcome, StatusCode
 from wetland_gis.errors import InputError, InputRepairWarning
 from wetland_gis.io.fields import resolve_fields
 
@@ -57,7 +57,7 @@ ASSESSED = "assessed"
 #: Status of a row that cannot be assessed; ``status_reason`` says why.
 NOT_ASSESSED = ImpactOutcome.NOT_ASSESSED.value
 #: Columns added after the input columns, in this order.
-ADDED_COLUMNS = ("wg_row", "status", "status_reason", "repairs", "wg_input_wkt")
+ADDED_COLUMNS = ("wg_row", "status", "status_code", "status_reason", "repairs", "wg_input_wkt")
 #: Column holding the WKT of an input geometry that is not polygonal.
 WKT_IN_COLUMN = "wg_input_wkt"
 #: Reason given for coordinates that are not finite numbers.
@@ -296,18 +296,20 @@ def clean_polygons(
     n = len(gdf)
     geoms = np.asarray(gdf.geometry.values, dtype=object).copy()
     reasons = np.full(n, "", dtype=object)
+    codes = np.full(n, StatusCode.ASSESSED.value, dtype=object)
     repairs = np.full(n, "", dtype=object)
     records: list[str] = []
 
-    def reject(mask: np.ndarray, reason: object) -> None:
+    def reject(mask: np.ndarray, reason: object, code: StatusCode) -> None:
         fresh = mask & (reasons == "")
         _append(reasons, fresh, reason)
+        codes[fresh] = code.value
 
     input_wkt = np.full(n, None, dtype=object)
 
     # 1. Null or empty geometry.
     empty = shapely.is_missing(geoms) | shapely.is_empty(geoms)
-    reject(empty, EMPTY_REASON)
+    reject(empty, EMPTY_REASON, StatusCode.EMPTY_GEOMETRY)
     present = ~empty
 
     # 1b. Coordinates that are not finite, or so large that no area can be measured.
@@ -318,10 +320,10 @@ def clean_polygons(
         bad_rows = np.zeros(int(present.sum()), dtype=bool)
         bad_rows[where[bad_coord]] = True
         finite[np.flatnonzero(present)[bad_rows]] = False
-    reject(present & ~finite, NOT_FINITE_REASON)
+    reject(present & ~finite, NOT_FINITE_REASON, StatusCode.NOT_FINITE)
     with np.errstate(all="ignore"):
         area = shapely.area(geoms)
-    reject(present & finite & ~np.isfinite(area), ABSURD_REASON)
+    reject(present & finite & ~np.isfinite(area), ABSURD_REASON, StatusCode.NOT_FINITE)
     unusable = present & ~(finite & np.isfinite(area))
     present &= ~unusable
 
@@ -358,7 +360,11 @@ def clean_polygons(
         _append(repairs, mask, full_note)
         none = np.zeros(n, dtype=bool)
         none[rows[~usable]] = True
-        reject(none, "expected a polygon, got GeometryCollection with no polygonal part")
+        reject(
+            none,
+            "expected a polygon, got GeometryCollection with no polygonal part",
+            StatusCode.NOT_POLYGON,
+        )
         if usable.any():
             records.append(
                 f"{source}: polygonal parts of GeometryCollections kept on "
@@ -377,7 +383,7 @@ def clean_polygons(
     if not_polygon.any():
         names = np.full(n, "", dtype=object)
         names[not_polygon] = "expected a polygon, got " + _TYPE_NAMES[type_id[not_polygon]]
-        reject(not_polygon, names)
+        reject(not_polygon, names, StatusCode.NOT_POLYGON)
 
     # 5. Invalid polygons.
     candidate = (reasons == "") & present
@@ -396,7 +402,11 @@ def clean_polygons(
         why_all = np.full(n, "", dtype=object)
         why_all[rows] = why
         _append(repairs, fixed, "invalid geometry (" + why_all + ") repaired with make_valid")
-        reject(lost, "invalid geometry (" + why_all + ") has no area after make_valid")
+        reject(
+            lost,
+            "invalid geometry (" + why_all + ") has no area after make_valid",
+            StatusCode.INVALID_GEOMETRY,
+        )
         if usable.any():
             records.append(
                 f"{source}: {usable.sum()} invalid geometry(ies) repaired with "
@@ -446,6 +456,7 @@ def clean_polygons(
     out[geometry_name] = gpd.GeoSeries(geoms, index=gdf.index, crs=gdf.crs)
     out["wg_row"] = np.arange(n, dtype="int64")
     out["status"] = np.where(rejected, NOT_ASSESSED, ASSESSED)
+    out["status_code"] = codes.astype(str)
     out["status_reason"] = reasons.astype(str)
     out["repairs"] = repairs.astype(str)
     out[WKT_IN_COLUMN] = pd.Series(input_wkt, index=gdf.index, dtype=object)

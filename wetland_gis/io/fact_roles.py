@@ -26,4 +26,6 @@ FACT_FIELD_ROLES = (
     "bottomland_hardwood",
     "banked",
     "used_for_credit",
+    "partial_share",
+    "pw_inventory_id",
 )

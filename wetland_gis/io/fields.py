@@ -59,6 +59,9 @@ DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
     "bottomland_hardwood": ("bottomland_hardwood", "bottomland"),
     "banked": ("banked",),
     "used_for_credit": ("used_for_credit", "used_for_c"),
+    # issue 18: the TEP-assessed share of a partial drain, the DNR public waters inventory id
+    "partial_share": ("partial_share", "partial_sh"),
+    "pw_inventory_id": ("pw_inventory_id", "pwi_id"),
 }
 
 #: Plain-English name of each role, used in messages.
@@ -83,6 +86,8 @@ ROLE_LABELS: dict[str, str] = {
     "bottomland_hardwood": "bottomland hardwood flag (subd. 1(2))",
     "banked": "wetland deposited in the wetland bank flag",
     "used_for_credit": "wetland already used for replacement credit flag",
+    "partial_share": "TEP-assessed share of a partly drained area (0.5 to 1, Minn. R. 8420.0522)",
+    "pw_inventory_id": "DNR public waters inventory id of the wetland (§ 103G.201)",
 }
 
 
@@ -174,7 +179,8 @@ class FieldMapping:
 wetland_acres : str or None
         The actual column name (as spelt in the layer) for each role.
     partial, duration, isolated, runoff_retention, wetland_id, owner, owns_whole_wetland, \
-portion_sqft, prior_sqft_since_1992, bottomland_hardwood, banked, used_for_credit : str or None
+portion_sqft, prior_sqft_since_1992, bottomland_hardwood, banked, used_for_credit, \
+partial_share, pw_inventory_id : str or None
         The optional per-wetland fact columns (docs/data_schema.md, issue 13).
     notes : tuple of str
         Why a candidate column was skipped, e.g. an NWI ``WETLAND_TY`` field.
@@ -200,6 +206,8 @@ portion_sqft, prior_sqft_since_1992, bottomland_hardwood, banked, used_for_credi
     bottomland_hardwood: str | None = None
     banked: str | None = None
     used_for_credit: str | None = None
+    partial_share: str | None = None
+    pw_inventory_id: str | None = None
     notes: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, str | None]:

@@ -38,6 +38,7 @@ from wetland_gis.errors import (
     OutputTruncationWarning,
 )
 from wetland_gis.io.checksums import file_sha256, shapefile_parts
+from wetland_gis.io.csv_cells import neutralise, write_csv
 
 __all__ = [
     "LayerRead",
@@ -534,6 +535,38 @@ def _storable(gdf: pd.DataFrame, *, keep_lists: bool = False) -> pd.DataFrame:
     return frame
 
 
+NUL_REPLACEMENT = "\ufffd"
+"""What a NUL character of a text value becomes in a GeoPackage, shapefile or GeoJSON."""
+
+
+def _replace_nul(frame: pd.DataFrame, where: str) -> None:
+    r"""Replace each NUL of a text cell by U+FFFD, in place, and warn naming the columns.
+
+    GDAL writes text as C strings: a value ``"a\x00b"`` would be cut to ``"a"`` silently.
+    """
+    replaced = {}
+    for column in frame.columns:
+        series = frame[column]
+        if not (
+            pd.api.types.is_object_dtype(series.dtype) or isinstance(series.dtype, pd.StringDtype)
+        ):
+            continue
+        try:
+            hit = series.str.contains("\x00", regex=False, na=False).astype(bool)
+        except AttributeError:  # an object column that holds no text
+            continue
+        if hit.any():
+            frame.loc[hit, column] = series[hit].str.replace("\x00", NUL_REPLACEMENT, regex=False)
+            replaced[str(column)] = int(hit.sum())
+    if replaced:
+        warnings.warn(
+            f"{where}: this format cannot hold a NUL character in text; it was replaced by "
+            f"U+FFFD in " + ", ".join(f"{k} ({n} rows)" for k, n in replaced.items()),
+            OutputTruncationWarning,
+            stacklevel=4,
+        )
+
+
 def _usable_fid(series: pd.Series) -> bool:
     """Return True when a "fid" column can serve as the GeoPackage feature id."""
     return (
@@ -598,7 +631,10 @@ def _write_shapefile(
     with fieldmap.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["full_name", "short_name", "values_truncated"])
-        writer.writerows((k, v, truncated.get(k, 0)) for k, v in mapping.items())
+        # the names are the user's: one beginning like a formula is quoted (csv_cells)
+        writer.writerows(
+            (neutralise(k), neutralise(v), truncated.get(k, 0)) for k, v in mapping.items()
+        )
     if truncated:
         warnings.warn(
             f"{path}: a shapefile text field holds at most {DBF_TEXT_BYTES} bytes; values of "
@@ -726,6 +762,8 @@ def write_frame(
         raise OutputError(f"cannot write {path}: a GeoDataFrame with a geometry is expected")
     path.parent.mkdir(parents=True, exist_ok=True)
     frame = _storable(gdf)
+    if ext in (".gpkg", ".shp", ".geojson"):  # written by GDAL, which cuts text at a NUL
+        _replace_nul(frame, path.name if layer is None else f"{path.name}, layer {layer!r}")
     declared = {}
     if spatial and geometry_type:
         declared = {
@@ -739,7 +777,7 @@ def write_frame(
             wkt = shapely.to_wkt(np.asarray(frame.geometry.values))
             frame = pd.DataFrame(frame.drop(columns=geometry))
             frame[WKT_COLUMN] = wkt
-        frame.to_csv(path, index=False, encoding="utf-8")
+        write_csv(frame, path)
         return [path]
     if ext == ".parquet":
         frame.to_parquet(path)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from wetland_gis.errors import OutputError
+from wetland_gis.io.csv_cells import write_csv
 
 if TYPE_CHECKING:
     from wetland_gis.manifest import Manifest
@@ -318,9 +319,13 @@ class SafeWriter:
         return self._record([target])
 
     def csv(self, frame: pd.DataFrame, path: str | os.PathLike[str]) -> list[Path]:
-        """Stage a table as UTF-8 CSV (its header even when it has no rows)."""
+        """Stage a table as UTF-8 CSV (its header even when it has no rows).
+
+        Text that a spreadsheet would read as a formula is quoted
+        (:func:`~wetland_gis.io.csv_cells.write_csv`).
+        """
         staged = self._stage(Path(path))
-        frame.to_csv(staged, index=False, encoding="utf-8")
+        write_csv(frame, staged)  # a cell beginning like a formula is quoted (csv_cells)
         return self._record([Path(path)])
 
     def json(self, data: Any, path: str | os.PathLike[str]) -> list[Path]:

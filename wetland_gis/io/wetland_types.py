@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from wetland_gis.enums import WetlandType
+from wetland_gis.enums import StatusCode, WetlandType
 from wetland_gis.errors import InferredWetlandTypeWarning, ValueParseError, WetlandTypeError
 from wetland_gis.io.values import is_blank, parse_bool
 
@@ -800,6 +800,7 @@ def read_types(
     bad = assessed & failed[inverse]
     if bad.any():
         gdf.loc[bad, "status_reason"] = error[inverse][bad]
+        gdf.loc[bad, "status_code"] = StatusCode.WETLAND_TYPE.value
         gdf.loc[bad, "status"] = NOT_ASSESSED
     if cedar_field:
         c_codes2, c_vals2 = _codes(gdf[cedar_field])
@@ -817,6 +818,7 @@ def read_types(
                 "no: write true or false (or leave it blank when the wetland is neither)"
                 for v in gdf.loc[odd, cedar_field]
             ]
+            gdf.loc[odd, "status_code"] = StatusCode.CEDAR_TAMARACK_FLAG.value
             gdf.loc[odd, "status"] = NOT_ASSESSED
             bad = bad | odd
     else:

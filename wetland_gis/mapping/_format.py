@@ -1,12 +1,16 @@
 """Small pure helpers shared by the map and the report: escaping, formatting, lookups.
 
-Every value that reaches HTML goes through :func:`esc` (map) or jinja2 autoescape (report).
+Every value that reaches HTML goes through :func:`esc` (map) or jinja2 autoescape (report);
+every value that reaches a map's script goes through :func:`inert_json` (no template engine
+can read a ``{{``, ``{%`` or ``{#`` in it).
 """
 
 from __future__ import annotations
 
 import html
+import json
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from types import MappingProxyType
@@ -24,6 +28,8 @@ __all__ = [
     "find_column",
     "fmt",
     "impact_ids",
+    "inert_json",
+    "inert_tojson",
     "is_missing",
     "joint_application_area",
     "split_joined",
@@ -77,6 +83,81 @@ def fmt(value: Any, *, digits: int = 2) -> str:
 def esc(value: Any, *, digits: int = 2) -> str:
     """Return :func:`fmt` of a value, HTML-escaped (quotes too)."""
     return html.escape(fmt(value, digits=digits), quote=True)
+
+
+_TEMPLATE_MARKS = str.maketrans({"{": "\\u007b", "}": "\\u007d", "%": "\\u0025"})
+"""``{``, ``}`` and ``%`` as JSON escapes: the characters of every template delimiter."""
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+"""A string literal of :func:`json.dumps` output (quotes and backslashes come escaped)."""
+
+
+def inert_json(value: Any, **kwargs: Any) -> str:
+    r"""Return :func:`json.dumps` of ``value`` with ``{``, ``}`` and ``%`` of strings escaped.
+
+    Inside every string (keys and values) ``{``, ``}`` and ``%`` are written ``\u007b``,
+    ``\u007d`` and ``\u0025``: the same JSON (a browser or :func:`json.loads` reads the
+    same text), in which no template engine finds a delimiter (``{{``, ``{%``, ``{#``).
+    folium and branca compile the script of each map element as a Jinja template again,
+    so a value such as ``{{ 7*7 }}`` in a feature property would otherwise be run.
+    Structural braces are left as they are: :func:`json.dumps` never writes two of them
+    in a row nor one before ``%`` or ``#``.
+
+    Parameters
+    ----------
+    value : object
+        Anything :func:`json.dumps` takes.
+    **kwargs
+        Passed to :func:`json.dumps` (``sort_keys``, ``default``...).
+
+    Returns
+    -------
+    str
+        The JSON text.
+
+    Examples
+    --------
+    >>> inert_json({"wg_id": "{{ 7*7 }} 50%"})
+    '{"wg_id": "\\u007b\\u007b 7*7 \\u007d\\u007d 50\\u0025"}'
+    >>> json.loads(inert_json({"wg_id": "{{ 7*7 }}"}))["wg_id"]
+    '{{ 7*7 }}'
+    """
+    text = json.dumps(value, **kwargs)
+    return _JSON_STRING.sub(lambda m: m.group(0).translate(_TEMPLATE_MARKS), text)
+
+
+def inert_tojson(root: Any) -> None:
+    """Make the ``tojson`` filter of every template under a folium/branca element inert.
+
+    Sets Jinja's ``json.dumps_function`` policy (its documented hook for ``tojson``) of the
+    environment of each element's template, from ``root`` down (a Figure's header, html and
+    script too), to :func:`inert_json`. folium renders each element's script with its
+    template and then compiles that script as a template again (``branca.element.Element``),
+    so data must reach it with no template delimiter in it; every feature property, legend,
+    tooltip and layer name reaches a folium page through ``tojson``. The JSON written is the
+    same JSON for a browser, so another folium map in the same process is unchanged.
+
+    Parameters
+    ----------
+    root : branca.element.Element
+        A map or its Figure (``m.get_root()`` is walked).
+    """
+    seen: set[int] = set()
+    stack = [root.get_root() if hasattr(root, "get_root") else root]
+    while stack:
+        element = stack.pop()
+        if id(element) in seen:
+            continue
+        seen.add(id(element))
+        env = getattr(getattr(element, "_template", None), "environment", None)
+        if env is not None and env.policies.get("json.dumps_function") is not inert_json:
+            env.policies["json.dumps_function"] = inert_json
+        stack.extend(getattr(element, "_children", {}).values())
+        stack.extend(
+            part
+            for part in (getattr(element, n, None) for n in ("header", "html", "script"))
+            if part is not None and hasattr(part, "_children")
+        )
 
 
 def split_joined(value: Any) -> list[str]:

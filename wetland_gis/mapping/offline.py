@@ -32,6 +32,8 @@ from folium.elements import JSCSSMixin
 
 from wetland_gis.errors import OfflineAssetError
 
+from ._format import inert_tojson
+
 __all__ = [
     "ASSETS",
     "ASSETS_DIR",
@@ -245,7 +247,11 @@ def inline_assets_html(keys: Iterable[str]) -> str:
 def use_vendored_assets(
     m: folium.Map, plugins: Iterable[object] = (), *, self_contained: bool = True
 ) -> None:
-    """Point a map and its plugins at the vendored assets only.
+    """Point a map and its plugins at the vendored assets only; make its JSON inert.
+
+    Every map of the package passes here once built, so this is where the ``tojson`` of its
+    templates is made to write no template delimiter (:func:`~._format.inert_tojson`): a
+    user's value in a feature property, legend or layer name is shown, never run.
 
     folium's defaults (jQuery, Bootstrap, Font Awesome, awesome-markers) are dropped:
     the TEP map uses none of them. Plugins other than ``Fullscreen`` and
@@ -261,6 +267,8 @@ def use_vendored_assets(
         True inlines the files in the page header; False links to pinned CDN
         addresses of exactly the vendored versions.
     """
+    # every map comes here once built: no value in its scripts may read as a template
+    inert_tojson(m)
     # the folium classes named in _PLUGIN_ASSETS are JSCSSMixin elements
     groups: list[tuple[JSCSSMixin, tuple[str, ...]]] = [(m, _MAP_ASSETS)]
     for plugin in plugins:

@@ -22,6 +22,7 @@ from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.enums import ImpactOutcome, SitingTier
 from wetland_gis.io.values import parse_bool
 from wetland_gis.rules.priority import CITE_TIER
+from wetland_gis.rules.registry import RULES
 
 from ._format import (
     MISSING,
@@ -68,21 +69,7 @@ STEP_CITATIONS: dict[str, tuple[str, ...]] = {
 """Per decision-chain step: the provision that defines it."""
 
 RULE_STEPS: dict[str, str] = {
-    "impact_kind": "activity",
-    "facts.wetland_type": "wetland type",
-    "facts.public_waters_wetland": "fen or public waters",
-    "public_waters_wetland": "fen or public waters",
-    "calcareous_fen": "fen or public waters",
-    "exemption_standards": "de minimis test",
-    "de_minimis.paragraph": "de minimis test",
-    "de_minimis.clauses": "de minimis test",
-    "de_minimis.amount": "de minimis test",
-    "de_minimis.total": "de minimis test",
-    "de_minimis.cumulative": "de minimis test",
-    "de_minimis.project": "de minimis test",
-    "de_minimis.impact": "de minimis test",
-    "replacement.ratio": "replacement ratio",
-    "replacement.credits": "replacement ratio",
+    rule_id: entry.step for rule_id, entry in RULES.items() if entry.step is not None
 }
 """Which decision-chain step each trace rule id belongs to (by id, never by its text)."""
 

@@ -18,6 +18,7 @@ import base64
 import io
 import json
 import os
+import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -725,6 +726,26 @@ def _facts(summary: Mapping[str, Any]) -> list[tuple[str, Any]]:
 # --------------------------------------------------------------------------- public API
 
 
+_LINK_SCHEMES = frozenset({"http", "https", "file"})
+
+
+def _safe_href(link: str) -> str:
+    """Return a link to the map that a browser can only follow as a page, never run.
+
+    A file name read as a URL with another scheme (``javascript:x.html``, ``data:...``)
+    becomes a relative path (``./javascript%3Ax.html``).
+
+    Examples
+    --------
+    >>> _safe_href("tep_map.html"), _safe_href("javascript:alert(1)")
+    ('tep_map.html', './javascript%3Aalert%281%29')
+    """
+    scheme = urllib.parse.urlsplit(link).scheme.lower()
+    if not scheme or scheme in _LINK_SCHEMES or (len(scheme) == 1 and link[1:2] == ":"):
+        return link  # a relative or absolute path, a web or file address, a drive letter
+    return "./" + urllib.parse.quote(link, safe="/")
+
+
 def render_report(
     summary: Mapping[str, Any] | pd.Series | None,
     impacts: pd.DataFrame,
@@ -875,6 +896,7 @@ def render_report(
         full_ranking=full_ranking,
         map_doc=map_doc,
         map_link=map_link,
+        map_href=_safe_href(map_link) if map_link else None,
         static_map=static_map,
         notes=_data_notes(impacts, ids, manifest_map, data_notes),
         citations=[

@@ -228,6 +228,7 @@ def static_map(
                 ax.annotate(
                     f"{text}{mark}",
                     (x, y),
+                    parse_math=False,  # an id is text: "$x$" is not mathtext
                     xytext=(6, -10),
                     textcoords="offset points",
                     fontsize=7,
@@ -271,6 +272,7 @@ def static_map(
             ax.annotate(
                 text,
                 (x, y),
+                parse_math=False,  # an id is text: "$x$" is not mathtext
                 xytext=(5, 4),
                 textcoords="offset points",
                 fontsize=8,
@@ -335,7 +337,7 @@ def static_map(
     )
     legend.set_zorder(11)
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=10, parse_math=False)
     ax.text(
         0.99,
         0.01,

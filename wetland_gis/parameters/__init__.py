@@ -214,6 +214,15 @@ class ParameterSet(Mapping[str, Parameter]):
         self._parameters = dict(parameters)
         self.source = source
         self.sha256 = sha256
+        self._memo: dict[Any, Any] = {}
+
+    def memo(self) -> dict[Any, Any]:
+        """Return this tree's memo: values derived from it, kept while it lives.
+
+        The rules engine keeps its rule books (parameters read once per date and claims)
+        here, so a cache never outlives, or is confused with, the tree it was read from.
+        """
+        return self._memo
 
     def __getitem__(self, key: str) -> Parameter:
         try:

@@ -25,10 +25,11 @@ import pandas as pd
 from wetland_gis.enums import Outcome
 from wetland_gis.io.fields import FieldMapping, read_flag, read_number, read_text
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.registry import FACTS_REGISTER
 
 __all__ = ["fill_from_register", "RULE_ID"]
 
-RULE_ID = "facts.register"
+RULE_ID = FACTS_REGISTER  # "facts.register", in the rules registry
 _CITATION = (
     "Minn. Stat. § 103G.2241, subd. 9(f); Minn. R. 8420.0420, subp. 1; "
     "Minn. Stat. § 103G.2242, subd. 2a(d)"

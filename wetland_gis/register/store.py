@@ -647,7 +647,7 @@ def _superseded(frame: pd.DataFrame, sup: Mapping[str, str]) -> pd.DataFrame:
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _decision_row(r: DecisionRecord, uid: str) -> dict[str, Any]:

@@ -10,7 +10,8 @@ Examples
 --------
 >>> from wetland_gis.rules import ImpactFacts, de_minimis, percentage_area_of_county
 >>> pct = percentage_area_of_county("Crow Wing", as_of="2024-05-01").value
->>> fill = ImpactFacts("A", 2, False, 0, 0, 10_000, pct, False)
+>>> fill = ImpactFacts(impact_id="A", wetland_type=2, cedar_tamarack=False, sqft_setback=0,
+...                    sqft_protection=0, sqft_outside=10_000, pct_class=pct, metro=False)
 >>> de_minimis([fill], as_of="2024-05-01").project.outcome.value
 'exempt'
 """
@@ -30,6 +31,7 @@ from wetland_gis.rules.engine import (
     CLAUSE_READINGS,
     ONE_CLAUSE,
     PER_CLAUSE,
+    READINGS,
     Claims,
     DeMinimisTotal,
     ImpactDecision,
@@ -80,6 +82,7 @@ __all__ = [
     "DeMinimisTotal",
     "PER_CLAUSE",
     "ONE_CLAUSE",
+    "READINGS",
     "CLAUSE_READINGS",
     "TRACE_COLUMNS",
     "TraceLog",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from types import MappingProxyType
@@ -530,7 +530,7 @@ def de_minimis(
     multi_zone_reading: str = MOST_RESTRICTIVE,
     cumulative_sqft_since_1992: float = 0.0,
     landowner_portion_sqft: float | None = None,
-    owns_entire_wetland: bool = True,
+    owns_entire_wetland: bool | None = True,
     other_exemption_claimed: bool = False,
     shoreland_increase: bool = False,
     setback_increase: bool = False,
@@ -554,8 +554,11 @@ def de_minimis(
     landowner_portion_sqft : float, optional
         Size of the landowner's portion of the wetland, for the percentage limit of
         subd. 9(f)(2); unknown if ``None``.
-    owns_entire_wetland : bool, default True
-        Whether the landowner owns the entire wetland (subd. 9(f)(1)).
+    owns_entire_wetland : bool or None, default True
+        Whether the landowner owns the entire wetland (subd. 9(f)(1)). ``None`` (unknown)
+        is answered as the engine does: decided both ways, and where the answers differ the
+        project and the impacts exempt only if the landowner owns it are ``CONDITIONAL``,
+        with a verify item naming the fact.
     other_exemption_claimed : bool, default False
         Another exemption of § 103G.2241 is claimed on the project (subd. 9(g)).
     shoreland_increase, setback_increase : bool, default False
@@ -615,6 +618,19 @@ def de_minimis(
       count in the project's totals. Public waters wetlands are out of scope (§ 103G.005,
       subd. 15a, 19(b)) and are not counted.
     """
+    if owns_entire_wetland is None:
+        return _unknown_ownership(
+            impacts,
+            multi_zone_reading=multi_zone_reading,
+            cumulative_sqft_since_1992=cumulative_sqft_since_1992,
+            landowner_portion_sqft=landowner_portion_sqft,
+            other_exemption_claimed=other_exemption_claimed,
+            shoreland_increase=shoreland_increase,
+            setback_increase=setback_increase,
+            local_limit_sqft=local_limit_sqft,
+            params=params,
+            as_of=as_of,
+        )
     trace = Trace("de_minimis", params, as_of)
     items = _check_project(impacts, multi_zone_reading)
     cumulative = check_area(cumulative_sqft_since_1992, "cumulative_sqft_since_1992")
@@ -722,6 +738,40 @@ def de_minimis(
         other_exemption=other_exemption_claimed,
     )
     return DeMinimisResult(project=project, by_impact=by_impact, groups=tuple(results.values()))
+
+
+_V_OWNERSHIP = (
+    "Whether the landowner owns the entire wetland (subd. 9(f)(1); column "
+    "owns_whole_wetland): the project is exempt only if so."
+)
+
+
+def _unknown_ownership(impacts: Sequence[ImpactFacts], **kwargs: Any) -> DeMinimisResult:
+    """Decide with the ownership fact unknown: both ways; conditional where they differ."""
+    owns = de_minimis(impacts, owns_entire_wetland=True, **kwargs)
+    not_owns = de_minimis(impacts, owns_entire_wetland=False, **kwargs)
+    if owns.project.outcome is not_owns.project.outcome:
+        return not_owns
+    project = replace(
+        owns.project,
+        outcome=Outcome.CONDITIONAL,
+        value=False,
+        reasons=(
+            *owns.project.reasons,
+            "The project is de minimis only if the landowner owns the entire wetland; "
+            "otherwise: " + " ".join(not_owns.project.reasons),
+        ),
+        verify=(*owns.project.verify, _V_OWNERSHIP),
+    )
+    by_impact = {}
+    for iid, d in owns.by_impact.items():
+        other = not_owns.by_impact[iid]
+        by_impact[iid] = (
+            replace(d, outcome=Outcome.CONDITIONAL, verify=(*d.verify, _V_OWNERSHIP))
+            if d.outcome is not other.outcome
+            else other
+        )
+    return DeMinimisResult(project, by_impact, not_owns.groups)
 
 
 def _check_project(impacts: Sequence[ImpactFacts], reading: str) -> list[ImpactFacts]:

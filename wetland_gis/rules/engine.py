@@ -15,11 +15,13 @@ Per impact, then per project:
    excavation is regulated only in the permanently and semipermanently flooded areas of
    types 3, 4 and 5; a partial drain counts the partly drained area at the percentage
    of Minn. R. 8420.0522, subp. 2.
-2. ``public_waters_wetland`` — § 103G.005, subd. 19(b): no de minimis; replacement at the
-   ratios of § 103G.222, subd. 1(f), (g) "for a wetland or public waters wetland"; DNR
-   public waters work permit (§ 103G.245).
-3. ``calcareous_fen`` — § 103G.223: prohibited; ``exemption_standards`` — banked wetlands
-   and wetlands used for credit (Minn. R. 8420.0420, subp. 1).
+2. ``calcareous_fen`` — § 103G.223, first: prohibited whatever the impact kind.
+3. ``public_waters_wetland`` — § 103G.201 (the inventory), § 103G.005, subd. 15a (size,
+   the fallback), 19(b): no de minimis; replacement at the ratios of § 103G.222, subd. 1(f),
+   (g) "for a wetland or public waters wetland"; DNR public-waters-work permit (§ 103G.245,
+   subd. 1(2), 7) or § 103G.221 for a drain; ``public_waters_work`` — a fill below the OHWL
+   of a public water needs the permit too; ``exemption_standards`` — banked wetlands and
+   wetlands used for credit (Minn. R. 8420.0420, subp. 1).
 4. ``de_minimis.paragraph`` (subd. 9(e)), ``de_minimis.amount``, ``de_minimis.total``,
    ``de_minimis.cumulative`` (subd. 9(f), per landowner's portion of a wetland),
    ``de_minimis.project`` and ``de_minimis.impact``.
@@ -28,15 +30,19 @@ Per impact, then per project:
 6. ``replacement.ratio`` and ``replacement.credits`` — every impact of a project that is
    not de minimis (Minn. R. 8420.0420, subp. 1: "the entire amount of impact must be
    replaced").
-7. ``procedure.public_comment`` and ``procedure.sequencing``.
+7. ``procedure.public_comment`` and ``procedure.sequencing`` (WCA wetland area only,
+   § 103G.005, subd. 19(b)).
+8. ``reading.*`` — each open reading the answer used (:data:`READINGS`), with the other
+   reading's result beside it when it differs.
+
+Rule ids are defined once, in :mod:`wetland_gis.rules.registry`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import gc
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
@@ -52,6 +58,7 @@ from wetland_gis.enums import (
 )
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
+from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table
 from wetland_gis.rules.de_minimis import (
     CALCAREOUS_FENS,
@@ -87,17 +94,54 @@ __all__ = [
     "PER_CLAUSE",
     "ONE_CLAUSE",
     "CLAUSE_READINGS",
+    "READINGS",
+    "ROUTE_WCA",
+    "ROUTE_PUBLIC_WATERS",
+    "ROUTE_BOTH",
+    "ROUTES",
 ]
 
-#: Subd. 9(e) default: the clauses of the one paragraph a project uses are totalled apart.
-PER_CLAUSE = "per_clause"
-#: Alternative: the whole project is held to the smallest clause amount it uses.
+#: Subd. 9(e) default: the whole project is held to the smallest clause amount it uses.
 ONE_CLAUSE = "one_clause"
-CLAUSE_READINGS = (PER_CLAUSE, ONE_CLAUSE)
+#: Alternative: the clauses of the one paragraph a project uses are totalled apart.
+PER_CLAUSE = "per_clause"
+CLAUSE_READINGS = (ONE_CLAUSE, PER_CLAUSE)
+
+#: The open readings of the text (docs/rules.md, "Open readings"): for each ``Claims``
+#: field, its choices, the default first. The default is the reading under which the tool
+#: never says "exempt" (or a smaller area, ratio or amount) where the other would not; a
+#: project the reading concerns gets a ``reading.<field>`` step naming it, with the
+#: alternative's outcome beside it when it differs.
+READINGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        # subd. 9(e) names paragraphs, not the clauses of one paragraph
+        "clause_reading": CLAUSE_READINGS,
+        # subd. 9(a)(2)-(3), (d)(2): a type with no amount in its own zone, on a project held
+        # to another zone's paragraph by 9(e)
+        "no_amount_reading": ("own_zone", "governing_paragraph"),
+        # § 103G.222, subd. 1(b): "the applicable amount" of subd. 9(a) of a mixed project
+        "sequencing_reading": ("smallest_amount", "most_area"),
+        # subd. 9(c): the increase "if permanent water runoff retention or infiltration
+        # measures are established in proximity", when one setback impact lacks the fact
+        "setback_increase_reading": ("every_impact", "any_impact"),
+        # subd. 9(a)-(d) give amounts for "draining or filling"; § 103G.222, subd. 1(a)
+        # brings excavation under the replacement sections
+        "excavation_reading": ("no_amount", "as_drain_or_fill"),
+    }
+)
 
 PUBLIC_WATERS_DRAINING = "Minn. Stat. § 103G.221"
 PUBLIC_WATERS_PERMIT = "Minn. Stat. § 103G.245"
+PUBLIC_WATERS_WORK = "Minn. Stat. § 103G.245, subd. 1(2)"
+PUBLIC_WATERS_INVENTORY = "Minn. Stat. § 103G.201"
+#: Permit routes of an impact (``ImpactDecision.route``).
+ROUTE_WCA = "WCA"
+ROUTE_PUBLIC_WATERS = "DNR public waters"
+ROUTE_BOTH = "WCA and DNR public waters"
+ROUTES = (ROUTE_WCA, ROUTE_PUBLIC_WATERS, ROUTE_BOTH)
 PARTIAL_DRAINAGE = "Minn. R. 8420.0522, subp. 2"
+#: "the entire amount of impact must be replaced" (not only the excess)
+WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1 A"
 
 _O_CLASSIFIED = Outcome.CLASSIFIED.value
 _O_CONDITIONAL = Outcome.CONDITIONAL.value
@@ -149,7 +193,15 @@ _V_PWW_WAIVER = (
     "replacement, no-loss or exemption determination under §§ 103G.222 to 103G.2372 "
     "(§ 103G.245, subd. 5(b)); check with the DNR area hydrologist."
 )
-_V_PWW_INVENTORY = "The DNR public waters inventory confirms the public waters wetland."
+_V_PWW_INVENTORY = (
+    "The wetland was taken as a public waters wetland by its type and size alone "
+    "(§ 103G.005, subd. 15a); the DNR public waters inventory (§ 103G.201) is the authority: "
+    "give its id (column pw_inventory_id) or confirm with the DNR."
+)
+_V_OHWL = (
+    "Where the ordinary high water level of the public water lies and whether the DNR "
+    "claims jurisdiction (check with the DNR area hydrologist)."
+)
 _V_SPOIL = (
     "Where the excavated spoil is placed: spoil placed in a wetland is a fill, and an "
     "excavation that drains the wetland is a drain (§ 103G.222, subd. 1(a))."
@@ -157,6 +209,17 @@ _V_SPOIL = (
 _V_FLOODED = (
     "Whether the excavated area is permanently or semipermanently flooded (then the "
     "replacement sections apply, § 103G.222, subd. 1(a)); it was treated as flooded."
+)
+_V_REGIME = (
+    "Whether the excavated area is permanently or semipermanently flooded, as determined by "
+    "the Technical Evaluation Panel (§ 103G.2242, subd. 2): the NWI water regime says it is "
+    "not; if the panel agrees, the excavation alone is not a drain or fill (§ 103G.222, "
+    "subd. 1(a)) and needs no replacement (give flooded = false)."
+)
+_V_SHARE = (
+    "The share counted for the partly drained area was not assessed: the minimum of Minn. R. "
+    "8420.0522, subp. 2 was counted; give the share determined by an assessment acceptable "
+    "to the Technical Evaluation Panel (column partial_share)."
 )
 _V_KIND = (
     "The impact kind was not given: the impact was decided as a drain or fill; give "
@@ -196,7 +259,7 @@ _V_UTILITY = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Claims:
     """What the analyst claims or chooses for a run; none of it is a legal number.
 
@@ -218,9 +281,22 @@ class Claims:
         § 103G.222, subd. 1(n): the plan is sought after the wetland was affected.
     after_the_fact_multiplier : float, default 1
         The local government unit's multiplier under subd. 1(n).
-    clause_reading : {"per_clause", "one_clause"}, default "per_clause"
+    clause_reading : {"one_clause", "per_clause"}, default "one_clause"
         How the clauses of the one paragraph of subd. 9 a project uses are totalled
-        (docs/rules.md, "Subd. 9(e)").
+        (docs/rules.md, "Open readings").
+    no_amount_reading : {"own_zone", "governing_paragraph"}, default "own_zone"
+        An impact whose type has no amount in its own zone (type 7 outside the protection
+        zone in a metropolitan less than 50 percent area) keeps no amount when another
+        impact holds the project to another zone's paragraph; or takes that paragraph's.
+    sequencing_reading : {"smallest_amount", "most_area"}, default "smallest_amount"
+        Which type's subd. 9(a) amount is "the applicable amount" of § 103G.222, subd. 1(b)
+        on a project of several types.
+    setback_increase_reading : {"every_impact", "any_impact"}, default "every_impact"
+        The subd. 9(c) increase holds for the project's setback total only when every
+        setback impact has the runoff fact; or when any has it.
+    excavation_reading : {"no_amount", "as_drain_or_fill"}, default "no_amount"
+        A regulated excavation (§ 103G.222, subd. 1(a)) has no de minimis amount (subd. 9
+        speaks of "draining or filling"); or the amounts of a drain or fill.
     """
 
     other_exemption_claimed: bool = False
@@ -231,10 +307,19 @@ class Claims:
     owns_whole_wetland: bool | None = None
     after_the_fact: bool = False
     after_the_fact_multiplier: float = 1.0
-    clause_reading: str = PER_CLAUSE
+    clause_reading: str = ONE_CLAUSE
+    no_amount_reading: str = "own_zone"
+    sequencing_reading: str = "smallest_amount"
+    setback_increase_reading: str = "every_impact"
+    excavation_reading: str = "no_amount"
 
     def __post_init__(self) -> None:
-        check_choice(self.clause_reading, CLAUSE_READINGS, "clause_reading")
+        for name, choices in READINGS.items():
+            check_choice(getattr(self, name), choices, name)
+
+    def readings(self) -> dict[str, str]:
+        """Return the reading chosen for each open reading, by ``Claims`` field."""
+        return {name: getattr(self, name) for name in READINGS}
 
 
 @dataclass(frozen=True)
@@ -316,7 +401,10 @@ class ProjectDecision:
         One per impact, in input order.
     totals : Mapping[str, Any]
         ``total_sqft`` (area of every impact), ``counted_sqft`` (drained or filled, as
-        counted), ``exempt_sqft``, ``replace_acres``, ``public_waters_sqft``,
+        counted), ``wca_sqft`` (of it, the WCA wetland area, without public waters
+        wetlands, § 103G.005, subd. 19(b): the area the procedure thresholds count),
+        ``exempt_sqft``, ``replace_acres``, ``public_waters_sqft``, ``public_waters_permit``
+        (an impact needs the public-waters-work permit),
         ``not_regulated_sqft``, ``public_comment`` and ``sequencing_on_site`` (outcome
         values or None), ``de_minimis`` (the project's de minimis outcome value).
     de_minimis_totals : tuple of DeMinimisTotal
@@ -487,15 +575,9 @@ class _RuleBook:
         return got
 
 
-_BOOKS: dict[int, tuple[ParameterSet, dict[tuple[dt.date, Claims], _RuleBook]]] = {}
-
-
 def _book(params: ParameterSet, day: dt.date, claims: Claims) -> _RuleBook:
-    held = _BOOKS.get(id(params))
-    if held is None or held[0] is not params:
-        held = (params, {})
-        _BOOKS[id(params)] = held
-    books = held[1]
+    """Return the rule book of a tree, date and claims, kept on the tree (its memo)."""
+    books = params.memo().setdefault(_RuleBook, {})
     book = books.get((day, claims))
     if book is None:
         book = books[(day, claims)] = _RuleBook(params, day, claims)
@@ -554,7 +636,9 @@ def decide_project(
     Examples
     --------
     >>> from wetland_gis.rules import ImpactFacts, decide_project
-    >>> fill = ImpactFacts("A", 2, False, 0, 0, 9_000, "greater_than_80_percent", False,
+    >>> fill = ImpactFacts(impact_id="A", wetland_type=2, cedar_tamarack=False,
+    ...                    sqft_setback=0, sqft_protection=0, sqft_outside=9_000,
+    ...                    pct_class="greater_than_80_percent", metro=False,
     ...                    impact_kind="fill", owns_whole_wetland=True)
     >>> decide_project([fill], as_of="2024-05-01").outcome.value
     'de_minimis_exempt'
@@ -588,15 +672,7 @@ def decide_projects(
     book = _book(params, day, claims)
     log = TraceLog()
     items = projects.items() if isinstance(projects, Mapping) else projects
-    # the steps are many small acyclic objects: the cyclic collector only slows their
-    # creation, so it is paused while deciding (and restored as it was)
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return [_decide(str(name), list(facts), book, log) for name, facts in items]
-    finally:
-        if paused:
-            gc.enable()
+    return [_decide(str(name), list(facts), book, log) for name, facts in items]
 
 
 def _check(facts: list[ImpactFacts], project: str) -> None:
@@ -624,6 +700,9 @@ class _Impact:
         "acres",
         "exemptions",
         "ineligible",
+        "share_unknown",
+        "lost",
+        "potential",
     )
 
     def __init__(self, f: ImpactFacts) -> None:
@@ -643,13 +722,22 @@ class _Impact:
         self.acres: float | None = None
         self.exemptions: list[str] = []
         self.ineligible = False
+        self.share_unknown = False
+        self.lost = False
+        self.potential = Decimal(0)
 
 
 def _decide(
-    project: str, facts: list[ImpactFacts], book: _RuleBook, log: TraceLog
+    project: str,
+    facts: list[ImpactFacts],
+    book: _RuleBook,
+    log: TraceLog,
+    *,
+    alternatives: bool = True,
 ) -> ProjectDecision:
     _check(facts, project)
     start = len(log)
+    concerns: set[str] = set()  # the open readings (READINGS) this project's answer uses
     add = log.add
     work = [_Impact(f) for f in facts]
 
@@ -662,25 +750,65 @@ def _decide(
             "wetland_type": int(f.wetland_type),
             "area_sqft": float(w.area),
         }
-        if kind is ImpactKind.EXCAVATE:
+        if f.public_waters_wetland:
+            # not a "wetland" of § 103G.222, subd. 1(a) (§ 103G.005, subd. 19(b)): draining
+            # needs replacement (§ 103G.221), filling or excavating a permit (§ 103G.245)
+            cite = PUBLIC_WATERS_DRAINING if kind is ImpactKind.DRAIN else PUBLIC_WATERS_WORK
+            add(
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.IMPACT_KIND,
+                citation=cite,
+                outcome=_O_REGULATED,
+                value=inputs["area_sqft"],
+                reason=(_r_kind_pww, (_KIND_VALUE[kind], w.area, cite)),
+                verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
+                inputs=inputs,
+            )
+        elif kind is ImpactKind.EXCAVATE:
             listed = int(f.wetland_type) in book.excavation_types
             inputs["flooded"] = f.flooded
-            if listed and f.flooded is not False:
+            inputs["water_regime_flooded"] = f.water_regime_flooded
+            if listed and f.flooded is None and f.water_regime_flooded is False:
+                # the NWI water regime is evidence, not a determination (the TEP determines,
+                # § 103G.2242, subd. 2): decided as regulated, conditionally
                 add(
-                    project,
-                    w.iid,
-                    "impact_kind",
-                    book.cite_excavation,
-                    _O_REGULATED,
-                    float(w.area),
-                    f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
+                    project=project,
+                    impact_id=w.iid,
+                    rule_id=R.IMPACT_KIND,
+                    citation=book.cite_excavation,
+                    outcome=_O_CONDITIONAL,
+                    value=float(w.area),
+                    reason=f"Excavation in a type {int(f.wetland_type)} wetland whose NWI water "
+                    "regime says it is not permanently or semipermanently flooded: that is "
+                    "evidence, not a determination; the replacement sections apply to "
+                    "excavation in "
+                    "permanently and semipermanently flooded areas of types "
+                    + ", ".join(str(t) for t in sorted(book.excavation_types))
+                    + " (§ 103G.222, subd. 1(a)), so it was decided as covered unless the "
+                    "Technical Evaluation Panel determines the area is not flooded.",
+                    verify=(_V_REGIME,),
+                    inputs=inputs,
+                    parameters={"replacement.excavation_types": sorted(book.excavation_types)},
+                )
+            elif listed and f.flooded is not False:
+                add(
+                    project=project,
+                    impact_id=w.iid,
+                    rule_id=R.IMPACT_KIND,
+                    citation=book.cite_excavation,
+                    outcome=_O_REGULATED,
+                    value=float(w.area),
+                    reason=f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
                     "sections apply to excavation in permanently and semipermanently flooded "
                     "areas of types "
                     + ", ".join(str(t) for t in sorted(book.excavation_types))
                     + " (§ 103G.222, subd. 1(a)).",
-                    (_V_FLOODED,) if f.flooded is None else (),
-                    inputs,
-                    {"replacement.excavation_types": sorted(book.excavation_types)},
+                    verify=(_V_FLOODED,)
+                    if f.flooded is None and f.water_regime_flooded is None
+                    else (),
+                    inputs=inputs,
+                    parameters={"replacement.excavation_types": sorted(book.excavation_types)},
                 )
             else:
                 w.regulated = False
@@ -692,92 +820,149 @@ def _decide(
                     else "an area that is not permanently or semipermanently flooded"
                 )
                 add(
-                    project,
-                    w.iid,
-                    "impact_kind",
-                    book.cite_excavation,
-                    _O_NOT_REGULATED,
-                    0.0,
-                    f"Excavation alone in {where} is not a drain or fill: the replacement "
+                    project=project,
+                    impact_id=w.iid,
+                    rule_id=R.IMPACT_KIND,
+                    citation=book.cite_excavation,
+                    outcome=_O_NOT_REGULATED,
+                    value=0.0,
+                    reason=f"Excavation alone in {where} is not a drain or fill: the replacement "
                     "sections cover excavation only in permanently and semipermanently "
                     "flooded areas of types "
                     + ", ".join(str(t) for t in sorted(book.excavation_types))
                     + " (§ 103G.222, subd. 1(a)).",
-                    (_V_SPOIL,),
-                    inputs,
-                    {"replacement.excavation_types": sorted(book.excavation_types)},
+                    verify=(_V_SPOIL,),
+                    inputs=inputs,
+                    parameters={"replacement.excavation_types": sorted(book.excavation_types)},
                 )
         elif kind is ImpactKind.DRAIN and f.partial:
-            w.counted = w.area * book.partial_pct / PERCENT
+            floor = book.partial_pct / PERCENT
+            share = None if f.partial_share is None else _dec(f.partial_share)
+            w.share_unknown = share is None or share < floor
+            w.counted = w.area * (floor if w.share_unknown or share is None else share)
             inputs["partial"] = True
+            inputs["partial_share"] = f.partial_share
             add(
-                project,
-                w.iid,
-                "impact_kind",
-                PARTIAL_DRAINAGE,
-                _O_REGULATED,
-                float(w.counted),
-                f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} counts "
-                f"at least {fmt_number(book.partial_pct)} percent, {fmt_sqft(float(w.counted))} "
-                "(Minn. R. 8420.0522, subp. 2; the totally drained area counts whole).",
-                (_V_PARTIAL,),
-                inputs,
-                book.partial_params,
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.IMPACT_KIND,
+                citation=PARTIAL_DRAINAGE,
+                outcome=_O_REGULATED,
+                value=float(w.counted),
+                reason=(
+                    f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
+                    f"counts at least {fmt_number(book.partial_pct)} percent, "
+                    f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2; the totally "
+                    "drained area counts whole)."
+                    if w.share_unknown
+                    else f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
+                    f"counts at the assessed share of {fmt_number(float(f.partial_share or 0))}, "
+                    f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2)."
+                ),
+                verify=(_V_PARTIAL, _V_SHARE) if w.share_unknown else (),
+                inputs=inputs,
+                parameters=book.partial_params,
             )
         else:
             what = {ImpactKind.FILL: "A fill", ImpactKind.DRAIN: "A drain"}.get(
                 kind, "An impact of unknown kind"
             )
             add(
-                project,
-                w.iid,
-                "impact_kind",
-                "Minn. Stat. § 103G.222, subd. 1(a)",
-                _O_REGULATED,
-                inputs["area_sqft"],
-                (_r_kind, (what, w.area)),
-                (_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
-                inputs,
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.IMPACT_KIND,
+                citation="Minn. Stat. § 103G.222, subd. 1(a)",
+                outcome=_O_REGULATED,
+                value=inputs["area_sqft"],
+                reason=(_r_kind, (what, w.area)),
+                verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
+                inputs=inputs,
             )
 
-    # 2. public waters wetlands; 3. fens, banked wetlands, wetlands used for credit ----
+    # 2. calcareous fens first: § 103G.223 "may not be filled, drained, or otherwise
+    # degraded, wholly or partially, by any activity", whatever the impact kind step said
+    for w in work:
+        f = w.f
+        if not f.calcareous_fen:
+            continue
+        if not w.regulated:  # an excavation: it degrades the fen all the same
+            w.regulated = True
+            w.counted = w.area
+        w.ineligible = True
+        w.outcome = ImpactOutcome.PROHIBITED
+        add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.CALCAREOUS_FEN,
+            citation=CALCAREOUS_FENS,
+            outcome=_O_PROHIBITED,
+            value=float(w.counted),
+            reason=f"A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
+            f"partially, by any activity (a {_KIND_VALUE[f.impact_kind]} here), unless the "
+            "commissioner decides under an approved management plan (§ 103G.223); no "
+            "exemption applies to it (Minn. R. 8420.0420, subp. 1).",
+            verify=(_V_FEN,),
+            inputs={"calcareous_fen": True, "impact_kind": _KIND_VALUE[f.impact_kind]},
+        )
+
+    # 3. public waters wetlands; banked wetlands, wetlands used for credit ------------
     for w in work:
         f = w.f
         if not w.regulated:
             continue
         if f.public_waters_wetland:
             w.in_scope = False
+            if f.pw_inventory_id:
+                cites = [PUBLIC_WATERS_INVENTORY, "§ 103G.005, subd. 19(b)"]
+                what = f"Wetland {f.pw_inventory_id!r} of the DNR public waters inventory"
+            else:  # the size test of subd. 15a, the fallback
+                cites = [OUTSIDE_WCA + ", 15a"]
+                what = "By its type and size, the wetland"
+            if f.impact_kind is ImpactKind.DRAIN:
+                cites.append("§ 103G.221")
+                work_words = "it may not be drained without replacement (§ 103G.221)"
+            else:
+                cites.append("§ 103G.245, subd. 1(2), 7")
+                work_words = (
+                    "filling or excavating it changes the cross section of public waters and "
+                    "needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)), issued "
+                    "with provisions to compensate for the change (subd. 7)"
+                )
             add(
-                project,
-                w.iid,
-                "public_waters_wetland",
-                OUTSIDE_WCA,
-                _O_REQUIRED,
-                float(w.counted),
-                'A public waters wetland is not a "wetland" for the de minimis exemption '
-                "(§ 103G.005, subd. 19(b)), so no de minimis amount applies; it may not be "
-                "drained without replacement (§ 103G.221) and is replaced at the ratios of "
-                '§ 103G.222, subd. 1(f), (g) "for a wetland or public waters wetland"; the '
-                "work needs a DNR public-waters-work permit (§ 103G.245).",
-                (_V_PWW_INVENTORY, _V_PWW_WAIVER),
-                {"public_waters_wetland": True, "wetland_acres": f.wetland_acres},
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.PUBLIC_WATERS_WETLAND,
+                citation="; ".join(
+                    c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)
+                ),
+                outcome=_O_REQUIRED,
+                value=float(w.counted),
+                reason=f'{what} is a public waters wetland: not a "wetland" for regulation under '
+                "the chapter (§ 103G.005, subd. 19(b)), so no de minimis amount applies; "
+                f"{work_words}; it is replaced at the ratios of § 103G.222, subd. 1(f), (g) "
+                '"for a wetland or public waters wetland".',
+                verify=(_V_PWW_WAIVER,) if f.pw_inventory_id else (_V_PWW_INVENTORY, _V_PWW_WAIVER),
+                inputs={
+                    "public_waters_wetland": True,
+                    "pw_inventory_id": f.pw_inventory_id,
+                    "wetland_acres": f.wetland_acres,
+                },
             )
             continue
-        if f.calcareous_fen:
-            w.ineligible = True
-            w.outcome = ImpactOutcome.PROHIBITED
+        if f.below_ohwl and f.impact_kind is not ImpactKind.DRAIN:
             add(
-                project,
-                w.iid,
-                "calcareous_fen",
-                CALCAREOUS_FENS,
-                _O_PROHIBITED,
-                float(w.counted),
-                "A calcareous fen may not be filled, drained or otherwise degraded, wholly or "
-                "partially, unless the commissioner decides under an approved management plan "
-                "(§ 103G.223); no exemption applies to it (Minn. R. 8420.0420, subp. 1).",
-                (_V_FEN,),
-                {"calcareous_fen": True},
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.PUBLIC_WATERS_WORK,
+                citation=PUBLIC_WATERS_WORK,
+                outcome=_O_REQUIRED,
+                value=float(w.counted),
+                reason="The impact lies on or waterward of the ordinary high water level of a "
+                "public water: filling or excavating there changes the cross section of public "
+                "waters and needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)) "
+                "besides the WCA decision.",
+                verify=(_V_OHWL,),
+                inputs={"below_ohwl": True, "impact_kind": _KIND_VALUE[f.impact_kind]},
             )
         if f.banked or f.used_for_replacement_credit:
             w.ineligible = True
@@ -787,16 +972,16 @@ def _decide(
                 else "already used for replacement credit"
             )
             add(
-                project,
-                w.iid,
-                "exemption_standards",
-                EXEMPTION_STANDARDS,
-                _O_NOT_EXEMPT,
-                None,
-                f"The wetland is {what}: exemptions do not apply to it (Minn. R. 8420.0420, "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_STANDARDS,
+                citation=EXEMPTION_STANDARDS,
+                outcome=_O_NOT_EXEMPT,
+                value=None,
+                reason=f"The wetland is {what}: exemptions do not apply to it (Minn. R. 8420.0420, "
                 "subp. 1).",
-                (),
-                {"banked": f.banked, "used_for_credit": f.used_for_replacement_credit},
+                verify=(),
+                inputs={"banked": f.banked, "used_for_credit": f.used_for_replacement_credit},
             )
 
     # 4. de minimis ----------------------------------------------------------------------
@@ -805,14 +990,18 @@ def _decide(
     dm_outcome = Outcome.NOT_APPLIED
     conditional_reason = ""
     if scope:
-        dm_outcome, conditional_reason, totals_out = _de_minimis(project, scope, book, log)
+        dm_outcome, conditional_reason, totals_out = _de_minimis(
+            project, scope, book, log, concerns=concerns
+        )
 
     # the headline of each impact in scope
     for w in scope:
         if w.outcome is ImpactOutcome.PROHIBITED:
             w.dm = Outcome.NOT_EXEMPT
             continue
-        if dm_outcome is Outcome.EXEMPT:
+        if w.lost:  # subd. 9(f): this landowner's portion only
+            w.outcome, w.dm = ImpactOutcome.REPLACEMENT_REQUIRED, Outcome.NOT_EXEMPT
+        elif dm_outcome is Outcome.EXEMPT:
             w.outcome, w.dm = ImpactOutcome.DE_MINIMIS_EXEMPT, Outcome.EXEMPT
         elif dm_outcome is Outcome.CONDITIONAL:
             w.outcome, w.dm = ImpactOutcome.DE_MINIMIS_CONDITIONAL, Outcome.CONDITIONAL
@@ -826,36 +1015,47 @@ def _decide(
             reason = (_r_conditional, (w.iid, conditional_reason))
             verify = (_V_CONDITIONS,)
         else:
-            reason = (_r_replace, (w.iid, w.counted))
+            reason = (_r_lost if w.lost else _r_replace, (w.iid, w.counted))
             verify = ()
+        inputs_dm: dict[str, Any] = {"counted_sqft": float(w.counted), "pool": w.pool}
+        if _route(w) == ROUTE_BOTH:  # the permit is part of the headline, not a verify line
+            reason = (_r_with_permit, (reason,))
+            inputs_dm["route"] = ROUTE_BOTH
         add(
-            project,
-            w.iid,
-            "de_minimis.impact",
-            SUBD9,
-            _OUTCOME_VALUE[w.dm],
-            allow,
-            reason,
-            verify,
-            {"counted_sqft": float(w.counted), "pool": w.pool},
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.DE_MINIMIS_IMPACT,
+            citation=SUBD9 if w.dm is not Outcome.NOT_EXEMPT else f"{SUBD9}; {WHOLE_PROJECT}",
+            outcome=_OUTCOME_VALUE[w.dm],
+            value=allow,
+            reason=reason,
+            verify=verify,
+            inputs=inputs_dm,
         )
 
     # 5. other exemptions: area tests, and why they are not applied ----------------------
     replaced = dm_outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
     project_sqft = sum((w.counted for w in work if w.regulated), Decimal(0))
+    # § 103G.005, subd. 19(b): "for the purposes of regulation under this chapter, the term
+    # wetlands does not include public waters wetlands": the WCA thresholds that count
+    # "square feet of wetland" (utility exemption, public comment, sequencing) count only
+    # the WCA wetland area
+    wca_sqft = sum(
+        (w.counted for w in work if w.regulated and not w.f.public_waters_wetland), Decimal(0)
+    )
     for w in work:
         if w.regulated and not w.f.public_waters_wetland and not w.ineligible:
-            _exemption_candidates(project, w, book, log, replaced)
+            _exemption_candidates(project, w, book, log, replaced or w.lost)
     if any(w.regulated and not w.f.public_waters_wetland for w in work):
-        if project_sqft < book.utility_max_sqft:
+        if wca_sqft < book.utility_max_sqft:
             add(
-                project,
-                "",
-                "exemption.utility",
-                book.cite["utility_max_acres"],
-                _O_ELIGIBLE,
-                float(project_sqft),
-                f"The project alters {fmt_sqft(float(project_sqft))}, less than the utility "
+                project=project,
+                impact_id="",
+                rule_id=R.EXEMPTION_UTILITY,
+                citation=book.cite["utility_max_acres"],
+                outcome=_O_ELIGIBLE,
+                value=float(wca_sqft),
+                reason=f"The project alters {fmt_sqft(float(wca_sqft))}, less than the utility "
                 "exemption's area limit (area test only): it applies only to utility work, is "
                 "not applied unless the applicant relies on it"
                 + (
@@ -863,9 +1063,9 @@ def _decide(
                     if replaced
                     else "."
                 ),
-                (_V_UTILITY, _V_NOT_COMBINED),
-                {"project_sqft": float(project_sqft)},
-                book.exemption_params["utility"],
+                verify=(_V_UTILITY, _V_NOT_COMBINED),
+                inputs={"project_sqft": float(wca_sqft)},
+                parameters=book.exemption_params["utility"],
             )
 
     # 6. replacement ---------------------------------------------------------------------
@@ -880,76 +1080,95 @@ def _decide(
             verify = (*verify, _V_LAND_USE)
         w.ratio = ratio
         add(
-            project,
-            w.iid,
-            "replacement.ratio",
-            cite,
-            _O_REQUIRED,
-            ratio,
-            why,
-            verify,
-            {"pct_class": _PCT_VALUE[f.pct_class], "land_use": land},
-            used,
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.REPLACEMENT_RATIO,
+            citation=cite,
+            outcome=_O_REQUIRED,
+            value=ratio,
+            reason=why,
+            verify=verify,
+            inputs={"pct_class": _PCT_VALUE[f.pct_class], "land_use": land},
+            parameters=used,
         )
         acres = w.counted / book.sqft_per_acre * _dec(ratio)
         w.acres = float(acres)
         add(
-            project,
-            w.iid,
-            "replacement.credits",
-            cite,
-            _O_REQUIRED,
-            w.acres,
-            (_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
-            (),
-            {"counted_sqft": float(w.counted), "ratio": ratio},
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.REPLACEMENT_CREDITS,
+            citation=f"{cite}; {WHOLE_PROJECT}",
+            outcome=_O_REQUIRED,
+            value=w.acres,
+            reason=(_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
+            verify=(),
+            inputs={"counted_sqft": float(w.counted), "ratio": ratio},
         )
 
     # 7. procedure -------------------------------------------------------------------------
-    needs_plan = any(w.acres for w in work)
-    comment = sequencing = None
-    regulated_sqft = float(project_sqft)
+    # a WCA replacement plan (§ 103G.2242); a public waters wetland is replaced under the
+    # public waters work permit (§ 103G.245, subd. 7)
+    needs_plan = any(w.acres for w in work if not w.f.public_waters_wetland)
+    comment = sequencing = sequencing_alt = None
+    regulated_sqft = float(wca_sqft)
     if needs_plan:
-        passes = _passes(book.comment_comparison, project_sqft, book.comment_threshold)
+        passes = _passes(book.comment_comparison, wca_sqft, book.comment_threshold)
         cite, verify, used, outcome_value = book.procedure(
             "public_comment", passes, regulated_sqft, None
         )
         comment = outcome_value
         add(
-            project,
-            "",
-            "procedure.public_comment",
-            cite,
-            outcome_value,
-            regulated_sqft,
-            (_r_public_comment, (regulated_sqft, book.params, book.day)),
-            verify,
-            {"total_sqft": regulated_sqft},
-            used,
+            project=project,
+            impact_id="",
+            rule_id=R.PROCEDURE_PUBLIC_COMMENT,
+            citation=cite,
+            outcome=outcome_value,
+            value=regulated_sqft,
+            reason=(_r_public_comment, (regulated_sqft, book.params, book.day)),
+            verify=verify,
+            inputs={"total_sqft": regulated_sqft},
+            parameters=used,
         )
-        applicable = _applicable_a_amount([w for w in scope], book)
+        applicable = _applicable_a_amount(scope, book, concerns)
         if applicable is not None:
-            excess = project_sqft - applicable.exact
+            excess = wca_sqft - applicable.exact
             passes = _passes(book.sequencing_comparison, excess, book.sequencing_allowance)
             cite, verify, used, outcome_value = book.procedure(
                 "sequencing", passes, regulated_sqft, float(applicable.sqft)
             )
             sequencing = outcome_value
+            if "sequencing_reading" in concerns:  # the other reading's answer, directly
+                other = next(
+                    c for c in READINGS["sequencing_reading"] if c != book.claims.sequencing_reading
+                )
+                alt_entry = _applicable_a_amount(scope, book, set(), reading=other)
+                if alt_entry is not None:
+                    alt_pass = _passes(
+                        book.sequencing_comparison,
+                        wca_sqft - alt_entry.exact,
+                        book.sequencing_allowance,
+                    )
+                    *_, sequencing_alt = book.procedure(
+                        "sequencing", alt_pass, regulated_sqft, float(alt_entry.sqft)
+                    )
             add(
-                project,
-                "",
-                "procedure.sequencing",
-                cite,
-                outcome_value,
-                regulated_sqft,
-                (_r_sequencing, (regulated_sqft, float(applicable.sqft), book.params, book.day)),
-                verify,
-                {
+                project=project,
+                impact_id="",
+                rule_id=R.PROCEDURE_SEQUENCING,
+                citation=cite,
+                outcome=outcome_value,
+                value=regulated_sqft,
+                reason=(
+                    _r_sequencing,
+                    (regulated_sqft, float(applicable.sqft), book.params, book.day),
+                ),
+                verify=verify,
+                inputs={
                     "total_sqft": regulated_sqft,
                     "applicable_amount_sqft": applicable.sqft,
                     "applicable_amount_key": applicable.key,
                 },
-                used,
+                parameters=used,
             )
 
     # the project ---------------------------------------------------------------------------
@@ -973,9 +1192,10 @@ def _decide(
         ),
         Decimal(0),
     )
-    totals = {
+    totals: dict[str, Any] = {
         "total_sqft": float(total_area),
-        "counted_sqft": regulated_sqft,
+        "counted_sqft": float(project_sqft),
+        "wca_sqft": regulated_sqft,
         "exempt_sqft": float(exempt),
         "public_waters_sqft": float(
             sum((w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0))
@@ -983,6 +1203,7 @@ def _decide(
         "not_regulated_sqft": float(sum((w.area for w in work if not w.regulated), Decimal(0))),
         "replace_acres": float(sum((_dec(w.acres) for w in work if w.acres), Decimal(0))),
         "de_minimis": dm_outcome.value,
+        "public_waters_permit": any(_route(w) != ROUTE_WCA for w in work),
         "public_comment": comment,
         "sequencing_on_site": sequencing,
     }
@@ -997,10 +1218,35 @@ def _decide(
             ratio=w.ratio,
             replace_acres=w.acres,
             exemptions=tuple(w.exemptions),
-            route="DNR public waters" if w.f.public_waters_wetland and w.regulated else "WCA",
+            route=_route(w),
         )
         for w in work
     )
+    if alternatives and concerns:
+        # the most a looser reading could hold exempt: per type group (or the one (c)
+        # total), the largest amount any of its impacts could be given
+        best: dict[str, Decimal] = {}
+        for w in scope:
+            g = "c" if w.pool == "c" else book.group_of[(int(w.f.wetland_type), w.f.cedar_tamarack)]
+            best[g] = max(best.get(g, Decimal(0)), w.potential)
+        blocked = book.claims.other_exemption_claimed or any(w.ineligible for w in scope)
+        within_reach = not blocked and sum((w.counted for w in scope), Decimal(0)) <= sum(
+            best.values(), Decimal(0)
+        )
+        totals["alternatives"] = _alternatives(
+            project,
+            facts,
+            book,
+            log,
+            concerns,
+            outcome,
+            totals,
+            dm_outcome,
+            within_reach,
+            sequencing_alt,
+        )
+    else:
+        totals["alternatives"] = {}
     return ProjectDecision(
         project,
         outcome,
@@ -1012,13 +1258,165 @@ def _decide(
     )
 
 
+_READING_WORDS = {
+    "clause_reading": (
+        "§ 103G.2241, subd. 9(e)",
+        '"The amounts listed in paragraphs (a), (b), and (c) may not be combined on a '
+        'project" names paragraphs, not the clauses of one paragraph',
+    ),
+    "no_amount_reading": (
+        "§ 103G.2241, subd. 9(a)(2)-(3), (d)(2), (e)",
+        'an impact whose type has no amount in its own zone ("except within the 11-county '
+        'metropolitan area"; (d)(2) lists types 1, 2 and 6) lies in a project held to another '
+        "zone's paragraph",
+    ),
+    "sequencing_reading": (
+        "§ 103G.222, subd. 1(b), last sentence",
+        '"the applicable amount in section 103G.2241, subdivision 9, paragraph (a)" of a '
+        "project of several wetland types",
+    ),
+    "setback_increase_reading": (
+        "§ 103G.2241, subd. 9(c)",
+        'the amount "may be increased to 100 square feet if permanent water runoff retention '
+        'or infiltration measures are established in proximity": not every setback impact '
+        "has the fact",
+    ),
+    "excavation_reading": (
+        "§ 103G.2241, subd. 9(a)-(d); § 103G.222, subd. 1(a)",
+        'the de minimis amounts are for "draining or filling"; an excavation is under the '
+        "replacement sections by § 103G.222, subd. 1(a)",
+    ),
+}
+
+
+def _alternatives(
+    project: str,
+    facts: list[ImpactFacts],
+    book: _RuleBook,
+    log: TraceLog,
+    concerns: set[str],
+    outcome: ProjectOutcome,
+    totals: Mapping[str, Any],
+    dm_outcome: Outcome,
+    within_reach: bool,
+    sequencing_alt: str | None,
+) -> dict[str, dict[str, Any]]:
+    """Write a ``reading.<name>`` step for each open reading the project's answer used.
+
+    The project is decided again under the other reading (into a scratch trace) when that
+    can change the answer; when its outcome or amounts differ they are shown beside the
+    default's. The readings of subd. 9 change only the de minimis answer: a looser reading
+    cannot help a project already exempt, one held out by a fen or another exemption, or one
+    whose area is beyond every amount it could be given (``within_reach``); a stricter one
+    cannot change a project that is not exempt. The sequencing reading changes only the
+    sequencing answer.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    claims = book.claims
+    exempt = dm_outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+    for name in sorted(concerns):
+        chosen = getattr(claims, name)
+        other = next(c for c in READINGS[name] if c != chosen)
+        default = READINGS[name][0]
+        looser = chosen == default
+        if name == "sequencing_reading":  # decided beside the default's, in the same run
+            can_differ = False
+            differs_seq = sequencing_alt != totals["sequencing_on_site"]
+        elif looser:
+            can_differ = within_reach and dm_outcome is not Outcome.EXEMPT
+        else:
+            can_differ = exempt
+        alt_outcome = outcome
+        alt_acres = totals["replace_acres"]
+        alt_seq = totals["sequencing_on_site"]
+        differs = False
+        if name == "sequencing_reading":
+            alt_seq, differs = sequencing_alt, differs_seq
+        if can_differ:
+            changed: dict[str, Any] = {name: other}  # one reading changed
+            alt_claims = replace(claims, **changed)
+            alt_book = _book(book.params, book.day, alt_claims)
+            alt = _decide(project, facts, alt_book, TraceLog(), alternatives=False)
+            keys = ("replace_acres", "exempt_sqft", "sequencing_on_site", "de_minimis")
+            differs = alt.outcome is not outcome or any(alt.totals[k] != totals[k] for k in keys)
+            alt_outcome = alt.outcome
+            alt_acres = alt.totals["replace_acres"]
+            alt_seq = alt.totals["sequencing_on_site"]
+        cite, words = _READING_WORDS[name]
+        reason = (
+            f"Open reading of {cite}: {words}. This answer reads it as {chosen!r}"
+            + (" (the default)" if chosen == default else f" (the default is {default!r})")
+            + (
+                f"; under {other!r} the project would be {alt_outcome.value} (replacement "
+                f"{fmt_number(alt_acres)} acres instead of "
+                f"{fmt_number(totals['replace_acres'])}; on-site sequencing "
+                f"{alt_seq} instead of {totals['sequencing_on_site']})."
+                if differs
+                else f"; under {other!r} the answer is the same."
+            )
+        )
+        entry = {
+            "reading": chosen,
+            "alternative": other,
+            "differs": differs,
+            "alternative_outcome": alt_outcome.value,
+            "alternative_replace_acres": alt_acres,
+            "alternative_sequencing_on_site": alt_seq,
+        }
+        out[name] = entry
+        log.add(
+            project=project,
+            impact_id="",
+            rule_id=R.READING_RULES[name],
+            citation="Minn. Stat. " + cite,
+            outcome=_O_CLASSIFIED,
+            value=alt_acres if differs else None,
+            reason=reason,
+            verify=(
+                f"Which reading of {cite} the local government unit applies "
+                f"(Claims.{name}); the alternative's result is shown beside this one.",
+            )
+            if differs
+            else (),
+            inputs=entry,
+        )
+    return out
+
+
+def _depends_on_share(project: str, scope: list[_Impact], book: _RuleBook) -> bool:
+    """Whether the de minimis answer changes when each unassessed partial drain counts whole.
+
+    Minn. R. 8420.0522, subp. 2 counts "at least 50 percent" of a partly drained area "as
+    determined by an assessment acceptable to the technical evaluation panel": without the
+    assessment the floor is counted, and an exemption that holds only at the floor is
+    conditional on the assessment.
+    """
+    probe = []
+    for w in scope:
+        c = _Impact(w.f)
+        c.counted = w.area if w.share_unknown else w.counted
+        c.regulated, c.in_scope, c.ineligible = w.regulated, w.in_scope, w.ineligible
+        probe.append(c)
+    outcome, _, _ = _de_minimis(project, probe, book, TraceLog(), probing=True)
+    if outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL):
+        return True
+    return any(c.lost for c, w in zip(probe, scope, strict=True) if w.share_unknown)
+
+
 def _de_minimis(
-    project: str, scope: list[_Impact], book: _RuleBook, log: TraceLog
+    project: str,
+    scope: list[_Impact],
+    book: _RuleBook,
+    log: TraceLog,
+    *,
+    probing: bool = False,
+    concerns: set[str] | None = None,
 ) -> tuple[Outcome, str, list[DeMinimisTotal]]:
     """Decide subd. 9 for the impacts in scope; write the steps; return the outcome."""
     add = log.add
     claims = book.claims
     table = book.table
+    concerns = concerns if concerns is not None else set()
     # Subd. 9(e): one paragraph for the project, the most restrictive it touches.
     touched = set()
     for w in scope:
@@ -1035,19 +1433,19 @@ def _de_minimis(
     if len(touched) > 1:
         used = ", ".join(f"({p})" for p in sorted(touched))
         add(
-            project,
-            "",
-            "de_minimis.paragraph",
-            f"{SUBD9}(e)",
-            _O_CLASSIFIED,
-            None,
-            f'The project drains or fills wetland under paragraphs {used} of subd. 9; "the '
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_PARAGRAPH,
+            citation=f"{SUBD9}(e)",
+            outcome=_O_CLASSIFIED,
+            value=None,
+            reason=f'The project drains or fills wetland under paragraphs {used} of subd. 9; "the '
             'amounts listed in paragraphs (a), (b), and (c) may not be combined on a project" '
             f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
             f"paragraph ({family}) amounts of the most restrictive zone it touches, "
             f"{zone_words(zone)}.",
-            (),
-            {"paragraphs": sorted(touched), "governing": family},
+            verify=(),
+            inputs={"paragraphs": sorted(touched), "governing": family},
         )
     local = book.local
     for w in scope:
@@ -1060,28 +1458,67 @@ def _de_minimis(
             increased = False
         t, cedar = int(f.wetland_type), f.cedar_tamarack
         entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
+        # the largest amount any reading could give it (bounds the readings' alternatives)
+        w.potential = Decimal(0) if entry is None else entry.exact
+        where = zone
+        if (
+            entry is not None
+            and zone is not ShorelandZone.OUTSIDE
+            and f.sqft_outside
+            and table.lookup(t, cedar, ShorelandZone.OUTSIDE, f.pct_class, f.metro, False) is None
+        ):
+            # open reading: no amount in its own zone, on a project held to another paragraph
+            concerns.add("no_amount_reading")
+            if claims.no_amount_reading == "own_zone":
+                entry, where = None, ShorelandZone.OUTSIDE
+        excavation = f.impact_kind is ImpactKind.EXCAVATE and entry is not None
+        if excavation:
+            concerns.add("excavation_reading")
+            if claims.excavation_reading == "no_amount":
+                entry = None
         w.entry = entry
         kind = f"type {t}" + (" white cedar and tamarack" if cedar else "")
         if entry is None:
             w.pool = "no_amount"
             w.allow = Decimal(0)
+            if excavation:
+                cite_none = f"{SUBD9}(a)-(d); Minn. Stat. § 103G.222, subd. 1(a)"
+                why_none = (
+                    f"An excavation in a {kind} wetland has no de minimis amount under the "
+                    "excavation_reading 'no_amount': subd. 9(a)-(d) give amounts for "
+                    '"draining or filling", and § 103G.222, subd. 1(a) brings the excavation '
+                    "under the replacement sections."
+                )
+            else:
+                cite_none = f"{SUBD9}(a)(3), (d)(2)"
+                why_none = (
+                    f"A {kind} wetland {zone_words(where)} in a less than 50 percent area within "
+                    "the 11-county metropolitan area has no de minimis amount: subd. 9(a)(3) "
+                    'gives its amount "except within the 11-county metropolitan area" and '
+                    "(d)(2) lists types 1, 2 and 6 only"
+                    + (
+                        "; it keeps no amount though the project is held to paragraph "
+                        f"({family}) (no_amount_reading 'own_zone')."
+                        if where is not zone
+                        else "."
+                    )
+                )
             add(
-                project,
-                w.iid,
-                "de_minimis.amount",
-                f"{SUBD9}(d)(2)",
-                _O_NOT_ELIGIBLE,
-                0.0,
-                f"A {kind} wetland {zone_words(zone)} in a less than 50 percent area within the "
-                "11-county metropolitan area has no de minimis amount: subd. 9(d)(2) lists "
-                "types 1, 2 and 6 only, and (a)(3) excepts the metropolitan area.",
-                (),
-                {
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.DE_MINIMIS_AMOUNT,
+                citation=cite_none,
+                outcome=_O_NOT_ELIGIBLE,
+                value=0.0,
+                reason=why_none,
+                verify=(),
+                inputs={
                     "wetland_type": t,
                     "cedar_tamarack": cedar,
                     "zone": _ZONE_VALUE[zone],
                     "pct_class": _PCT_VALUE[f.pct_class],
                     "metro": f.metro,
+                    "impact_kind": _KIND_VALUE[f.impact_kind],
                 },
             )
             continue
@@ -1117,15 +1554,15 @@ def _de_minimis(
         else:
             w.pool = f"{family}:{group}"
         add(
-            project,
-            w.iid,
-            "de_minimis.amount",
-            cite,
-            _O_ELIGIBLE,
-            float(allow),
-            (_r_amount, (kind, allow, entry.citation, note)),
-            verify,
-            {
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.DE_MINIMIS_AMOUNT,
+            citation=cite,
+            outcome=_O_ELIGIBLE,
+            value=float(allow),
+            reason=(_r_amount, (kind, allow, entry.citation, note)),
+            verify=verify,
+            inputs={
                 "wetland_type": t,
                 "cedar_tamarack": cedar,
                 "zone": _ZONE_VALUE[zone],
@@ -1133,7 +1570,7 @@ def _de_minimis(
                 "metro": f.metro,
                 "increased": increased,
             },
-            {entry.key: entry.sqft},
+            parameters={entry.key: entry.sqft},
         )
 
     # the totals
@@ -1142,28 +1579,42 @@ def _de_minimis(
         pools.setdefault(w.pool, []).append(w)
     all_within = True
     out: list[DeMinimisTotal] = []
-    if len({g for p in pools if ":" in p for g in [p]}) > 1:
-        add(
-            project,
-            "",
-            "de_minimis.clauses",
-            f"{SUBD9}({family})",
-            _O_CLASSIFIED,
-            None,
-            f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
-            "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
-            "paragraph: under the per-clause reading each clause's total is held to its own "
-            "amount.",
-            (
-                "Several clauses of one paragraph of subd. 9 on one project: the local government "
-                "unit should confirm that each clause's total may be held to its own amount "
-                "(the stricter one_clause reading holds all of it to the smallest).",
-            ),
-            {"clause_reading": claims.clause_reading},
+    clause_groups = {
+        book.group_of[(int(w.f.wetland_type), w.f.cedar_tamarack)]
+        for w in scope
+        if w.entry is not None
+    }
+    if family != "c" and len(clause_groups) > 1:
+        concerns.add("clause_reading")
+        held = (
+            "under the one_clause reading (the default) the whole project is held to the "
+            "smallest clause amount it uses"
+            if claims.clause_reading == ONE_CLAUSE
+            else "under the per_clause reading each clause's total is held to its own amount"
         )
+        add(
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_CLAUSES,
+            citation=f"{SUBD9}({family})",
+            outcome=_O_CLASSIFIED,
+            value=None,
+            reason=f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
+            "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
+            f"paragraph: {held}.",
+            verify=(),
+            inputs={"clause_reading": claims.clause_reading},
+        )
+    setback = pools.get("c", [])
+    if len({w.entry.increases is not None for w in setback if w.entry is not None}) > 1:
+        concerns.add("setback_increase_reading")
     for name, members in pools.items():
         total = sum((w.counted for w in members), Decimal(0))
-        allowance = min(_allowance(w) for w in members)
+        allowance = (
+            max(_allowance(w) for w in members)
+            if name == "c" and claims.setback_increase_reading == "any_impact"
+            else min(_allowance(w) for w in members)
+        )
         within = name != "no_amount" and total <= allowance
         all_within = all_within and within
         cites = tuple(dict.fromkeys(w.entry.citation for w in members if w.entry is not None))
@@ -1172,15 +1623,15 @@ def _de_minimis(
         several = len({w.allow for w in members}) > 1
         reason: Any = (_r_total, (name, total, cites, within, allowance, several))
         add(
-            project,
-            "",
-            "de_minimis.total",
-            "; ".join(cites) or SUBD9,
-            _O_EXEMPT if within else _O_NOT_EXEMPT,
-            float(total),
-            reason,
-            (),
-            {
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_TOTAL,
+            citation="; ".join(cites) or SUBD9,
+            outcome=_O_EXEMPT if within else _O_NOT_EXEMPT,
+            value=float(total),
+            reason=reason,
+            verify=(),
+            inputs={
                 "total": name,
                 "impact_ids": [str(i) for i in ids],
                 "allowance_sqft": float(allowance),
@@ -1198,11 +1649,33 @@ def _de_minimis(
             owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
         for (owner, wetland), members in owners.items():
             ok, cond = _cumulative(project, owner, wetland, members, book, log)
-            cumulative_ok = cumulative_ok and ok
+            if not ok:  # "no longer applies to a landowner's portion": that portion only
+                for w in members:
+                    w.lost = True
             if cond:
                 conditional.append(cond)
+    lost = [w for w in scope if w.lost]
+    cumulative_ok = len(lost) < len(scope)
 
     ineligible = [w for w in scope if w.ineligible]
+    unassessed = [w for w in scope if w.share_unknown]
+    if (
+        not probing
+        and unassessed
+        and all_within
+        and cumulative_ok
+        and not any(w.lost for w in unassessed)
+        and not ineligible
+        and not claims.other_exemption_claimed
+        and _depends_on_share(project, scope, book)
+    ):
+        conditional.append(
+            "the assessed share of the partly drained area of impact(s) "
+            + ", ".join(repr(w.iid) for w in unassessed)
+            + " keeps the project within its amounts: it was counted at the "
+            f"{fmt_number(book.partial_pct)} percent minimum, and counted whole it is not "
+            "de minimis (Minn. R. 8420.0522, subp. 2; column partial_share)."
+        )
     if claims.other_exemption_claimed:
         outcome = Outcome.NOT_EXEMPT
         reason = (
@@ -1214,14 +1687,14 @@ def _de_minimis(
         outcome = Outcome.NOT_EXEMPT
         reason = (
             "The project exceeds the amount allowed: it is not de minimis and the entire "
-            "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1)."
+            "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1 A)."
         )
     elif not cumulative_ok:
         outcome = Outcome.NOT_EXEMPT
         reason = (
-            "The cumulative limit of subd. 9(f) is passed for a landowner's portion of a "
-            "wetland: the exemption no longer applies and the project's impacts must be "
-            "replaced."
+            "The cumulative limit of subd. 9(f) is passed for every landowner's portion of "
+            "the project's wetlands: the exemption no longer applies and the project's impacts "
+            "must be replaced."
         )
     elif ineligible:
         outcome = Outcome.NOT_EXEMPT
@@ -1236,18 +1709,30 @@ def _de_minimis(
     else:
         outcome = Outcome.EXEMPT
         reason = "Every impact in scope is de minimis: the project needs no replacement plan."
+    if lost and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL):
+        reason = (
+            "The cumulative limit of subd. 9(f) is passed for the landowner's portion of "
+            f'impact(s) {", ".join(repr(w.iid) for w in lost)}: the exemption "no longer '
+            "applies to a landowner's portion\", which must be replaced; it does not reach the "
+            "other landowners' impacts. "
+            + (
+                reason.replace(
+                    "Every impact in scope is", "Every other impact in scope is"
+                ).replace(": the project needs no replacement plan", "")
+            )
+        )
     add(
-        project,
-        "",
-        "de_minimis.project",
-        SUBD9,
-        outcome.value,
-        None,
-        reason,
-        (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION, _V_LOCAL)
+        project=project,
+        impact_id="",
+        rule_id=R.DE_MINIMIS_PROJECT,
+        citation=f"{SUBD9}; {WHOLE_PROJECT}" if outcome is Outcome.NOT_EXEMPT else SUBD9,
+        outcome=outcome.value,
+        value=None,
+        reason=reason,
+        verify=(_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION, _V_LOCAL)
         if book.local is None
         else (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION),
-        {
+        inputs={
             "other_exemption_claimed": claims.other_exemption_claimed,
             "clause_reading": claims.clause_reading,
         },
@@ -1315,16 +1800,16 @@ def _cumulative(
 
     def step(outcome: str, reason: str, checks: Sequence[str]) -> None:
         log.add(
-            project,
-            "",
-            "de_minimis.cumulative",
-            cite,
-            outcome,
-            float(cumulative),
-            reason,
-            tuple(checks),
-            inputs,
-            book.cumulative_params,
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_CUMULATIVE,
+            citation=cite,
+            outcome=outcome,
+            value=float(cumulative),
+            reason=reason,
+            verify=tuple(checks),
+            inputs=inputs,
+            parameters=book.cumulative_params,
         )
 
     if cumulative <= limit_known:
@@ -1382,6 +1867,17 @@ def _cumulative(
     return False, ""
 
 
+def _route(w: _Impact) -> str:
+    """Return the permit route of an impact (§ 103G.245, subd. 1(2); subd. 19(b))."""
+    if not w.regulated:
+        return ROUTE_WCA
+    if w.f.public_waters_wetland:
+        return ROUTE_PUBLIC_WATERS
+    if w.f.below_ohwl and w.f.impact_kind is not ImpactKind.DRAIN:
+        return ROUTE_BOTH
+    return ROUTE_WCA
+
+
 def _exemption_candidates(
     project: str, w: _Impact, book: _RuleBook, log: TraceLog, replaced: bool
 ) -> None:
@@ -1414,57 +1910,70 @@ def _exemption_candidates(
             extra = ()
             size = f"of {fmt_number(acres)} acres, under {fmt_number(book.pasture_max_acres)}"
         if ok:
-            w.exemptions.append("exemption.pasture")
+            w.exemptions.append(R.EXEMPTION_PASTURE)
             log.add(
-                project,
-                w.iid,
-                "exemption.pasture",
-                book.cite["pasture_any_size_types"],
-                _O_ELIGIBLE,
-                None,
-                f"A type {t} wetland {size} passes the area test of the pasture exemption "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_PASTURE,
+                citation=book.cite["pasture_any_size_types"],
+                outcome=_O_ELIGIBLE,
+                value=None,
+                reason=f"A type {t} wetland {size} passes the area test of the pasture exemption "
                 f"if the land is agricultural pasture that remains in the same use; {why}",
-                (_V_PASTURE, *extra, _V_NOT_COMBINED),
-                {"land_use": land or None, "wetland_acres": acres},
-                book.exemption_params["pasture"],
+                verify=(_V_PASTURE, *extra, _V_NOT_COMBINED),
+                inputs={"land_use": land or None, "wetland_acres": acres},
+                parameters=book.exemption_params["pasture"],
             )
     if f.impact_kind is ImpactKind.DRAIN and f.incorporated is not True:
         ok = t in book.drain_any or (t in book.drain_limited and w.counted <= book.drain_max_sqft)
+        # at the 50 percent floor only (Minn. R. 8420.0522, subp. 2): conditional on the share
+        on_share = (
+            ok and t not in book.drain_any and w.share_unknown and w.area > book.drain_max_sqft
+        )
         if ok:
-            w.exemptions.append("exemption.drainage")
-            extra = ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
+            w.exemptions.append(R.EXEMPTION_DRAINAGE)
+            notes: tuple[str, ...] = (
+                ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
+            )
+            if on_share:
+                notes = (
+                    *notes,
+                    "The area test passes only at the minimum share of the partly drained "
+                    "area (Minn. R. 8420.0522, subp. 2): the assessed share must keep it within "
+                    f"{fmt_sqft(float(book.drain_max_sqft))} (column partial_share).",
+                )
             log.add(
-                project,
-                w.iid,
-                "exemption.drainage",
-                book.cite["drainage_any_size_types"],
-                _O_ELIGIBLE,
-                float(w.counted),
-                f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_DRAINAGE,
+                citation=book.cite["drainage_any_size_types"],
+                outcome=_O_CONDITIONAL if on_share else _O_ELIGIBLE,
+                value=float(w.counted),
+                reason=f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
                 f"test of the drainage exemption; {why}",
-                (_V_DRAINAGE, *extra, _V_NOT_COMBINED),
-                {"incorporated": f.incorporated},
-                book.exemption_params["drainage"],
+                verify=(_V_DRAINAGE, *notes, _V_NOT_COMBINED),
+                inputs={"incorporated": f.incorporated},
+                parameters=book.exemption_params["drainage"],
             )
     if f.impact_kind in (ImpactKind.FILL, ImpactKind.UNKNOWN) and acres:
         limit = min(
             _dec(acres) * book.sqft_per_acre * book.spoil_pct / PERCENT, book.spoil_max_sqft
         )
         if w.counted <= limit:
-            w.exemptions.append("exemption.wildlife_spoil")
+            w.exemptions.append(R.EXEMPTION_WILDLIFE_SPOIL)
             log.add(
-                project,
-                w.iid,
-                "exemption.wildlife_spoil",
-                book.cite["wildlife_spoil_max_percent"],
-                _O_ELIGIBLE,
-                float(w.counted),
-                f"A deposition of {fmt_sqft(float(w.counted))} is within "
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_WILDLIFE_SPOIL,
+                citation=book.cite["wildlife_spoil_max_percent"],
+                outcome=_O_ELIGIBLE,
+                value=float(w.counted),
+                reason=f"A deposition of {fmt_sqft(float(w.counted))} is within "
                 f"{fmt_sqft(float(limit))} and passes the area test of the wildlife habitat "
                 f"spoil exemption, if the fill is spoil of a wildlife habitat project; {why}",
-                (_V_WILDLIFE, _V_NOT_COMBINED),
-                {"wetland_acres": acres},
-                book.exemption_params["wildlife_spoil"],
+                verify=(_V_WILDLIFE, _V_NOT_COMBINED),
+                inputs={"wetland_acres": acres},
+                parameters=book.exemption_params["wildlife_spoil"],
             )
 
 
@@ -1498,6 +2007,21 @@ def _r_kind(what: str, area: Decimal) -> str:
     )
 
 
+def _r_with_permit(reason: Any) -> str:
+    text = reason if isinstance(reason, str) else reason[0](*reason[1])
+    return (
+        f"{text} The work lies below the ordinary high water level of a public water "
+        "and also needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2))."
+    )
+
+
+def _r_kind_pww(kind: str, area: Decimal, citation: str) -> str:
+    return (
+        f"A {kind} of {fmt_sqft(float(area))} in a public waters wetland: it is decided under "
+        f"{citation.replace('Minn. Stat. ', '')}, not as a wetland of § 103G.222, subd. 1(a)."
+    )
+
+
 def _r_amount(kind: str, allow: Decimal, citation: str, note: str) -> str:
     return f"A {kind} wetland is held to {fmt_sqft(float(allow))} under {_short(citation)}{note}."
 
@@ -1510,11 +2034,19 @@ def _r_conditional(iid: str, condition: str) -> str:
     return f"Impact {iid!r} is de minimis {condition}"
 
 
+def _r_lost(iid: str, counted: Decimal) -> str:
+    return (
+        f"Impact {iid!r} is in a landowner's portion past the cumulative limit of subd. 9(f): "
+        f'the exemption "no longer applies to a landowner\'s portion", so its '
+        f"{fmt_sqft(float(counted))} must be replaced."
+    )
+
+
 def _r_replace(iid: str, counted: Decimal) -> str:
     return (
         f"Impact {iid!r} is not de minimis: the project is not exempt, so the whole "
         f"{fmt_sqft(float(counted))} must be replaced, not only the excess (Minn. R. "
-        '8420.0420, subp. 1: "the entire amount of impact must be replaced").'
+        '8420.0420, subp. 1 A: "the entire amount of impact must be replaced").'
     )
 
 
@@ -1546,21 +2078,34 @@ def _r_total(
     )
 
 
-def _applicable_a_amount(scope: list[_Impact], book: _RuleBook) -> AmountEntry | None:
-    """Return the subd. 9(a) amount of the project's main type group outside the zone.
+def _applicable_a_amount(
+    scope: list[_Impact], book: _RuleBook, concerns: set[str], *, reading: str | None = None
+) -> AmountEntry | None:
+    """Return "the applicable amount" of subd. 9(a) for on-site sequencing.
 
     § 103G.222, subd. 1(b), last sentence, measures the on-site sequencing allowance from
-    "the applicable amount in section 103G.2241, subdivision 9, paragraph (a)". The amount
-    of the type covering most of the project's area is used; ``None`` when the project
-    mixes places of different classes or has no wetland in scope (left to the LGU).
+    "the applicable amount in section 103G.2241, subdivision 9, paragraph (a)". On a project
+    of several types the text is open (``sequencing_reading``): the smallest of their
+    amounts (default), or the amount of the type covering most of the project's area.
+    ``None`` when the project mixes places of different classes, has no wetland in scope,
+    or a type with no amount (left to the LGU).
     """
     places = {(w.f.pct_class, w.f.metro) for w in scope}
     if len(places) != 1:
         return None
+    pct, metro = next(iter(places))
     by_type: dict[tuple[int, bool], Decimal] = {}
     for w in scope:
         key = (int(w.f.wetland_type), w.f.cedar_tamarack)
         by_type[key] = by_type.get(key, Decimal(0)) + w.counted
+    lookup = book.table.lookup
+    entries = {k: lookup(k[0], k[1], ShorelandZone.OUTSIDE, pct, metro, False) for k in by_type}
+    known = {k: e for k, e in entries.items() if e is not None}
+    if not known:
+        return None
+    if len({e.exact for e in known.values()}) > 1:
+        concerns.add("sequencing_reading")
+    if (reading or book.claims.sequencing_reading) == "smallest_amount":
+        return min(known.values(), key=lambda e: e.exact)
     (t, cedar), _ = max(by_type.items(), key=lambda kv: kv[1])
-    pct, metro = places.pop()
-    return book.table.lookup(t, cedar, ShorelandZone.OUTSIDE, pct, metro, False)
+    return entries[(t, cedar)]

@@ -22,7 +22,7 @@ import datetime as dt
 from dataclasses import replace
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import Outcome, WetlandType
+from wetland_gis.enums import ImpactKind, Outcome, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.facts import (
@@ -429,7 +429,8 @@ def exemption_candidates(
     Returns
     -------
     tuple of Decision
-        The ``ELIGIBLE`` decisions, in the order pasture, drainage, utility, wildlife spoil.
+        The ``ELIGIBLE`` decisions, in the order pasture, drainage (a drain only), utility,
+        wildlife spoil (a fill or an impact of unknown kind only), as the engine lists them.
         Empty for a calcareous fen, a banked wetland, a wetland used for replacement credit
         (Minn. R. 8420.0420, subp. 1) or a public waters wetland (outside the WCA).
 
@@ -493,5 +494,13 @@ def exemption_candidates(
             ),
         )
     spoil = wildlife_spoil_exemption(area, wetland_acres, params=params, as_of=as_of)
-    decisions = (pasture, drainage, utility, spoil)
+    # as the engine decides (rules/engine.py, _exemption_candidates): the drainage exemption
+    # (subd. 2) concerns a drain, the wildlife spoil exemption (subd. 10) a deposition
+    kind = impact.impact_kind
+    decisions = (
+        pasture,
+        *((drainage,) if kind is ImpactKind.DRAIN else ()),
+        utility,
+        *((spoil,) if kind in (ImpactKind.FILL, ImpactKind.UNKNOWN) else ()),
+    )
     return tuple(d for d in decisions if d.outcome is Outcome.ELIGIBLE)

@@ -64,7 +64,7 @@ _CLASS_WORDS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ImpactFacts:
     """The plain values the rules need about one impact (one drained or filled area).
 
@@ -120,6 +120,26 @@ class ImpactFacts:
         Size of the whole wetland, in acres.
     incorporated : bool or None
         Whether the wetland lies in an incorporated area.
+    partial_share : float or None
+        For a ``partial`` drain, the share of the partly drained area counted as the impact,
+        "determined by an assessment acceptable to the technical evaluation panel" (Minn. R.
+        8420.0522, subp. 2): from the rule's minimum (``replacement.partial_drainage_min_percent``,
+        50 percent) to 1. ``None``: not assessed; the minimum is counted and an answer that
+        depends on it is conditional.
+    water_regime_flooded : bool or None
+        What the NWI (Cowardin) water regime says about "permanently or semipermanently
+        flooded": evidence, not a determination (the TEP determines, § 103G.2242, subd. 2).
+        ``flooded`` is the determination; when it is ``None`` and this says ``False``, an
+        excavation in a type 3, 4 or 5 wetland is decided as regulated, conditionally.
+    pw_inventory_id : str or None
+        The DNR public waters inventory id of the wetland (§ 103G.201): an inventoried
+        wetland is a public waters wetland whatever its size (``public_waters_wetland`` is
+        then set). Without it, ``public_waters_wetland`` is the size screen of § 103G.005,
+        subd. 15a, the fallback.
+    below_ohwl : bool or None
+        The impact lies on or waterward of the ordinary high water level of a public water:
+        filling or excavating there needs a public-waters-work permit (§ 103G.245,
+        subd. 1(2)).
     county : str or None
         County of the impact (reported only).
     duration : str or None
@@ -133,7 +153,9 @@ class ImpactFacts:
 
     Examples
     --------
-    >>> f = ImpactFacts("A", 2, False, 0, 0, 9000, "greater_than_80_percent", False)
+    >>> f = ImpactFacts(impact_id="A", wetland_type=2, cedar_tamarack=False, sqft_setback=0,
+    ...                 sqft_protection=0, sqft_outside=9000,
+    ...                 pct_class="greater_than_80_percent", metro=False)
     >>> f.area_sqft
     9000.0
     """
@@ -164,6 +186,10 @@ class ImpactFacts:
     land_use: str | None = None
     wetland_acres: float | None = None
     incorporated: bool | None = None
+    partial_share: float | None = None
+    water_regime_flooded: bool | None = None
+    pw_inventory_id: str | None = None
+    below_ohwl: bool | None = None
     county: str | None = None
     duration: str | None = None
 
@@ -195,6 +221,8 @@ class ImpactFacts:
             "runoff_retention",
             "bottomland_hardwood",
             "incorporated",
+            "water_regime_flooded",
+            "below_ohwl",
         ):
             value = getattr(self, name)
             if value is not None:
@@ -214,6 +242,20 @@ class ImpactFacts:
                     f"impact_kind {self.impact_kind!r} of impact {self.impact_id!r} is not one "
                     f"of {allowed}"
                 ) from None
+        if self.pw_inventory_id is not None:
+            pw_id = str(self.pw_inventory_id).strip()
+            object.__setattr__(self, "pw_inventory_id", pw_id or None)
+            if pw_id:
+                object.__setattr__(self, "public_waters_wetland", True)
+        if self.partial_share is not None:
+            share = check_area(self.partial_share, f"partial_share of impact {self.impact_id!r}")
+            if not self.partial or not 0 < share <= 1:
+                raise RulesInputError(
+                    f"partial_share {self.partial_share!r} of impact {self.impact_id!r}: give a "
+                    "share from the rule's minimum to 1, and only for a partial drain (Minn. R. "
+                    "8420.0522, subp. 2)"
+                )
+            object.__setattr__(self, "partial_share", share)
         if self.partial and self.impact_kind is not ImpactKind.DRAIN:
             raise RulesInputError(
                 f"impact {self.impact_id!r} is marked partial but its kind is "

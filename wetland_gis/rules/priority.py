@@ -10,6 +10,9 @@ step (:mod:`wetland_gis.siting.rank`) produces one for each impact and each opti
 * :func:`next_tier_condition` - whether the applicant may seek replacement at the next
   level because the higher levels have no opportunity or too little (subd. 3(d)); the
   reasonableness test of subd. 3(e) is left to the Technical Evaluation Panel.
+* :func:`siting_priority` - the level of an option in its method's own order (subd. 3(c)).
+* :func:`option_ratio` - the decided ratio of an impact with the user's adjustments for
+  its relation to one option (Minn. R. 8420.0522); the ratio itself is never decided here.
 * :func:`replacement_action_eligibility` - whether a project-specific site's action may
   be used for replacement (subd. 1(i); § 103G.2242, subd. 12(c)).
 
@@ -38,8 +41,8 @@ from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import RulesInputError
 from wetland_gis.io.values import is_blank, normalise_key, parse_id, parse_whole_number
-from wetland_gis.parameters import default_parameters
-from wetland_gis.rules.facts import Trace, fmt_number, percentage_class_of
+from wetland_gis.parameters import RATIO_CONDITIONS, Adjustments, default_parameters
+from wetland_gis.rules.facts import Trace, exact, fmt_number, percentage_class_of
 
 __all__ = [
     "SitingPlace",
@@ -55,6 +58,7 @@ __all__ = [
     "SINGLE_ORDER",
     "SITING_READINGS",
     "siting_priority",
+    "option_ratio",
     "CITE_NEXT_LEVEL",
     "CITE_REASONABLE",
 ]
@@ -290,7 +294,7 @@ def siting_tier(
 
 
 def siting_priority(tier: SitingTier | int, *, is_bank: bool, reading: str) -> int:
-    """Return the priority level an option is ranked and allocated at (1 is first).
+    """Return the priority level of an option in the order it is ranked in (1 is first).
 
     Parameters
     ----------
@@ -304,15 +308,23 @@ def siting_priority(tier: SitingTier | int, *, is_bank: bool, reading: str) -> i
     Returns
     -------
     int
-        Under ``banking_own_order`` a bank credit in the impact's bank service area (tier
-        3) is at level 1, beside a tier 1 project-specific site: banking's priority order
-        begins at clause (3), so it meets the siting priority. Under ``single_order`` the
-        level is the tier.
+        Under ``banking_own_order`` each method has its own order and the level is the
+        option's place in it: a project-specific site's level is its tier (clauses (1) to
+        (4)); banking's order begins at clause (3), so a credit in the impact's bank
+        service area is level 1 of the banking order and one in another service area
+        level 2. Levels of the two methods are not compared with each other: between the
+        best site and the best bank credit the applicant chooses (cheapest first, then
+        nearest; :func:`wetland_gis.siting.allocate.allocate`). Under ``single_order`` the
+        level is the tier, one order for every option.
 
     Examples
     --------
     >>> siting_priority(3, is_bank=True, reading="banking_own_order")
     1
+    >>> siting_priority(4, is_bank=True, reading="banking_own_order")
+    2
+    >>> siting_priority(2, is_bank=False, reading="banking_own_order")
+    2
     >>> siting_priority(3, is_bank=True, reading="single_order")
     3
     """
@@ -321,10 +333,123 @@ def siting_priority(tier: SitingTier | int, *, is_bank: bool, reading: str) -> i
             f"siting reading {reading!r} is not one of {list(SITING_READINGS)} "
             "(docs/siting.md, subd. 3(c))"
         )
-    level = int(tier)
-    if reading == BANKING_OWN_ORDER and is_bank and level == int(SitingTier.SAME_BANK_SERVICE_AREA):
-        return int(SitingTier.SAME_MINOR_WATERSHED)
+    level = int(_tier_of(tier))
+    if reading == BANKING_OWN_ORDER and is_bank:
+        if level < int(SitingTier.SAME_BANK_SERVICE_AREA):
+            raise RulesInputError(
+                f"bank credits are never tier {level}: the priority order for replacement by "
+                "wetland banking begins at clause (3) (§ 103G.222, subd. 3(c))"
+            )
+        return level - int(SitingTier.SAME_BANK_SERVICE_AREA) + 1
     return level
+
+
+def option_ratio(
+    decided_ratio: float,
+    *,
+    after_the_fact_multiplier: float = 1.0,
+    adjustments: Adjustments | None = None,
+    conditions: Collection[str] = (),
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Return the ratio at which one option replaces an impact, from the decided ratio.
+
+    The replacement ratio of an impact is decided once, by the rules engine
+    (:func:`wetland_gis.rules.decide_project`; § 103G.222, subd. 1(f), (g), (n)), and
+    written by ``assess`` in the columns ``ratio`` and ``atf_multiplier``. Siting never
+    decides it again: it only adds the user's ratio adjustments (Minn. R. 8420.0522,
+    supplied in the adjustments table) that hold for the relation between the impact and
+    one option (in kind, in advance, outside the watershed, ...).
+
+    Parameters
+    ----------
+    decided_ratio : float
+        The impact's ratio as decided (after the subd. 1(n) multiplier), 0 or more.
+    after_the_fact_multiplier : float, default 1
+        The subd. 1(n) multiplier inside ``decided_ratio`` (1 when the plan is not
+        after the fact), at least 1.
+    adjustments : Adjustments, optional
+        The user's ratio adjustments; none by default.
+    conditions : collection of str
+        The relation's conditions (:data:`wetland_gis.parameters.RATIO_CONDITIONS`).
+    as_of : str or date, optional
+        Date of the decision (default today).
+
+    Returns
+    -------
+    Decision
+        ``question="option_ratio"``, ``value`` the ratio. With no adjustment for the
+        relation it is ``decided_ratio`` itself. Otherwise it is
+        ``max(0, decided_ratio / multiplier + adjustments) * multiplier``: the adjustments
+        are part of "the replacement ratio otherwise required" that subd. 1(n) multiplies,
+        as in :func:`~wetland_gis.rules.replacement.replacement_ratio` (a test holds the
+        two equal). ``amounts`` has ``decided_ratio``, ``adjustment_total``,
+        ``after_the_fact_multiplier`` and ``ratio``.
+
+    Raises
+    ------
+    RulesInputError
+        On a negative or non-finite ratio, a multiplier below 1, or an unknown condition.
+
+    Examples
+    --------
+    >>> option_ratio(4.0, after_the_fact_multiplier=2.0, as_of="2024-05-01").value
+    4.0
+    """
+    trace = Trace("option_ratio", None, as_of)
+    ratio = _number(decided_ratio, "decided_ratio", least=0.0)
+    mult = _number(after_the_fact_multiplier, "after_the_fact_multiplier", least=1.0)
+    items = (conditions,) if isinstance(conditions, str) else tuple(conditions)
+    unknown = sorted(set(items) - RATIO_CONDITIONS)
+    if unknown:
+        raise RulesInputError(
+            f"conditions {unknown} are not known; expected some of {sorted(RATIO_CONDITIONS)}"
+        )
+    if adjustments is not None and not isinstance(adjustments, Adjustments):
+        raise RulesInputError(
+            "adjustments must be an Adjustments table (wetland_gis.parameters.load_adjustments)"
+        )
+    trace.because(
+        f"The impact's replacement ratio as decided by assess: {fmt_number(ratio)}"
+        + (f" (after-the-fact multiplier {fmt_number(mult)}, subd. 1(n))." if mult != 1 else ".")
+    )
+    table = [a for a in (adjustments.ratio if adjustments is not None else ()) if a.when in items]
+    added = exact(0)
+    for adj in table:
+        added += exact(adj.add)
+        trace.cite(adj.reference)
+        trace.used[f"adjustment.{adj.when}"] = adj.add
+        trace.because(f"User-supplied adjustment for {adj.when!r}: {adj.add:+g} ({adj.reference}).")
+        trace.check(
+            f"The user-supplied ratio adjustment for {adj.when!r} ({adj.reference}) matches "
+            "the rule in force and the Technical Evaluation Panel's findings."
+        )
+    value = ratio
+    if table:
+        base = exact(ratio) / exact(mult) + added
+        if base < 0:
+            trace.because("The adjusted ratio would be below 0; it is set to 0.")
+            base = exact(0)
+        value = float(base * exact(mult))
+    trace.amounts.update(
+        decided_ratio=ratio,
+        adjustment_total=float(added),
+        after_the_fact_multiplier=mult,
+        ratio=value,
+    )
+    return trace.decide(Outcome.CLASSIFIED, value)
+
+
+def _number(value: Any, name: str, *, least: float) -> float:
+    if isinstance(value, bool):
+        raise RulesInputError(f"{name} must be a number, got {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise RulesInputError(f"{name} must be a number, got {value!r}") from None
+    if not math.isfinite(number) or number < least:
+        raise RulesInputError(f"{name} must be a finite number {least:g} or more, got {value!r}")
+    return number
 
 
 def _excluded_by_percentage_area(impact: SitingPlace, option: SitingPlace, trace: Trace) -> bool:

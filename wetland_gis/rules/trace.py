@@ -16,7 +16,6 @@ them back.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -73,8 +72,9 @@ class TraceLog:
     Examples
     --------
     >>> log = TraceLog()
-    >>> log.add("P", "", "de_minimis.project", "Minn. Stat. § 103G.2241, subd. 9", "exempt",
-    ...         None, "Every impact is de minimis; none needs a plan.")
+    >>> log.add(project="P", impact_id="", rule_id="de_minimis.project",
+    ...         citation="Minn. Stat. § 103G.2241, subd. 9", outcome="exempt", value=None,
+    ...         reason="Every impact is de minimis; none needs a plan.")
     >>> log.frame()["reason"].iloc[0]
     'Every impact is de minimis; none needs a plan.'
     """
@@ -111,6 +111,7 @@ class TraceLog:
 
     def add(
         self,
+        *,
         project: str,
         impact_id: str,
         rule_id: str,
@@ -165,13 +166,7 @@ class TraceLog:
         """
         import pandas as pd
 
-        paused = gc.isenabled()
-        gc.disable()  # many small acyclic objects: the cyclic collector only slows them
-        try:
-            return self._frame(pd, start, stop)
-        finally:
-            if paused:
-                gc.enable()
+        return self._frame(pd, start, stop)
 
     def _frame(self, pd: Any, start: int, stop: int | None) -> Any:
         data = self.slice(start, stop)

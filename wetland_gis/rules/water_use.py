@@ -63,6 +63,7 @@ __all__ = [
     "ONCE_THROUGH_KINDS",
     "MONTHS",
     "RULE_IDS",
+    "METROPOLITAN_AREA_CHECK",
     "WaterRule",
     "water_use_parameters",
     "editions",
@@ -142,10 +143,14 @@ _NEW_OR_MODIFIED = frozenset({"new", "modified"})
 #: ``next_clause`` (default): the rate of the clause above the boundary, the higher one, so an
 #: unknown is not resolved in the permittee's favour. ``previous_clause``: the rate below.
 BOUNDARY_READINGS = ("next_clause", "previous_clause")
-#: Readings of the agricultural irrigation minimum of subd. 6(f). ``floor`` (default): it
-#: replaces the $100 minimum of (c) as the floor; the clause fee of (a) still applies.
-#: ``fee_is_minimum``: in such a year the fee is the (f) minimum.
-IRRIGATION_MINIMUM_READINGS = ("floor", "fee_is_minimum")
+#: Readings of the agricultural irrigation minimum of subd. 6(f), default first.
+#: ``paragraph_f`` (default): 6(a) applies "except as described in paragraphs (b) to (g)", so in
+#: an (f) year the (f) amount is the fee in place of the flat clause (1) fee and the (c)
+#: minimum; a rate clause (2)-(11) above it still applies. ``floor``: the (f) amount is only a
+#: floor under the clause fee of (a) (which then never changes a fee: clause (1) is flat and
+#: above it). ``fee_is_minimum``: in such a year the fee is the (f) amount whatever the amount.
+#: docs/water_use.md ("Readings") says why the default gives a smaller fee than ``floor``.
+IRRIGATION_MINIMUM_READINGS = ("paragraph_f", "floor", "fee_is_minimum")
 
 RULE_IDS = {
     "permit_required": "water_use.permit_required",
@@ -163,6 +168,16 @@ RULE_IDS = {
 }
 
 _LAW = "Minn. Stat. § 103G.271"
+
+#: The verify item of an answer that turns on "the seven-county metropolitan area" (subd. 5a):
+#: the area is defined by § 473.121, subd. 2, which is not held here; the tool uses the
+#: county list of § 473.121, subd. 4 (``water_use.seven_county_area.counties``).
+METROPOLITAN_AREA_CHECK = (
+    "Whether the point is in the seven-county metropolitan area as § 473.121, subd. 2 "
+    "defines the metropolitan area (not held here): wetland_gis reads it as the seven "
+    "counties of § 473.121, subd. 4 (metropolitan county), a county list, not the area's "
+    "own definition."
+)
 _CENT = Decimal("0.01")
 
 
@@ -422,11 +437,11 @@ class FeeReadings:
     boundary : str
         :data:`BOUNDARY_READINGS` (default ``next_clause``).
     irrigation_minimum : str
-        :data:`IRRIGATION_MINIMUM_READINGS` (default ``floor``).
+        :data:`IRRIGATION_MINIMUM_READINGS` (default ``paragraph_f``).
     """
 
     boundary: str = "next_clause"
-    irrigation_minimum: str = "floor"
+    irrigation_minimum: str = "paragraph_f"
 
     def __post_init__(self) -> None:
         check_choice(self.boundary, BOUNDARY_READINGS, "boundary reading")
@@ -1330,6 +1345,10 @@ def _surface_water_levels(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, An
         return WaterOutcome.NOT_APPLICABLE, None
     in_area = _in_counties(rec, "water_use.seven_county_area.counties", a.county)
     rec.ref("water_use.seven_county_area.counties")
+    # subd. 5a speaks of the metropolitan *area*, not of a metropolitan county (4a, 2018):
+    # whenever the answer turns on the area, say that the county list stands in for it
+    if in_area is not False or a.area_of_concern is not True:
+        rec.check(METROPOLITAN_AREA_CHECK)
     if in_area or a.area_of_concern is True:
         where = (
             "in the seven-county metropolitan area"
@@ -1578,70 +1597,179 @@ def _fee(
     else:
         fee = _clause_fee(rec, a.annual_gallons, readings)
     # the minimum, (c), or the agricultural irrigation minimum, (f)
-    minimum_key = f + "minimum"
-    idle = a.use == "agricultural_irrigation" and (
-        a.annual_gallons == 0
-        or (
-            a.irrigation_suspended_days is not None
-            and rec.passes(f + "irrigation_suspension_days", a.irrigation_suspended_days)
-        )
-    )
-    if idle:
-        minimum_key = f + "irrigation_minimum"
-        rec.extra["irrigation_minimum_reading"] = readings.irrigation_minimum
-    minimum = exact(rec.value(minimum_key))
-    rec.ref(minimum_key)
-    if idle and readings.irrigation_minimum == "fee_is_minimum":
-        rec.because(
-            f"A year with no appropriation or a long suspension under an agricultural "
-            f"irrigation permit: under the reading 'fee_is_minimum' the fee is the "
-            f"subd. 6(f) minimum, {_usd(minimum)}."
-        )
-        fee = minimum
-    elif idle:
-        rec.because(
-            f"A year with no appropriation or a long suspension under an agricultural "
-            f"irrigation permit: the minimum is {_usd(minimum)} (subd. 6(f)), read as "
-            "a floor (reading 'floor'); the clause fee still applies."
-        )
-        rec.check("Whether the DNR charges only the subd. 6(f) minimum in such a year.")
-    if fee < minimum:
-        rec.because(f"{_usd(fee)} is less than the minimum fee of {_usd(minimum)}.")
-        fee = minimum
+    idle = _irrigation_minimum_year(a, rec)
+    if idle is None:
+        minimum_key = f + "minimum"
+        minimum = exact(rec.value(minimum_key))
+        rec.ref(minimum_key)
+        if fee < minimum:
+            rec.because(f"{_usd(fee)} is less than the minimum fee of {_usd(minimum)}.")
+            fee = minimum
+    cap_key = _per_permit_cap_key(a)
+    cap = None
+    if cap_key:
+        cap = exact(rec.value(f + "cap." + cap_key))
+    if idle is not None:
+        fee = _irrigation_minimum(rec, fee, idle, readings, cap)
+    elif a.use == "agricultural_irrigation" and a.irrigation_suspended_days is None:
+        _ask_suspension(a, rec, fee, readings, cap)
     # per-permit caps of (d)(3)-(5)
-    if a.once_through != "cooling":
-        cap_key = {
-            "agricultural_irrigation": "agricultural_irrigation",
-            "hydropower": "hydropower",
-        }.get(a.use)
-        if a.use == "cogeneration" and a.entity_type in ("municipality", "city_first_class"):
-            cap_key = "cogeneration"
-        if cap_key:
-            key = f + "cap." + cap_key
-            cap = exact(rec.value(key))
-            rec.ref(key)
-            if fee > cap:
-                rec.because(f"{_usd(fee)} is capped at {_usd(cap)} for this use.")
-                fee = cap
-                rec.flag("fee_capped")
-            if cap_key == "agricultural_irrigation":
-                rec.check(
-                    "The (d)(3) cap is applied per permit (reading 'per permit'); check "
-                    "whether the DNR applies it per entity."
-                )
-            elif cap_key == "cogeneration":
-                rec.check(
-                    "The (d)(4) cap is for a municipality that furnishes electric "
-                    "service and cogenerates steam for home heating, for its permit "
-                    "for the cogeneration of electricity and steam: confirm both."
-                )
-            elif cap_key == "hydropower":
-                rec.check(
-                    "The (d)(5) cap is for a facility that temporarily diverts a water "
-                    "of the state from its natural channel to produce hydroelectric or "
-                    "hydromechanical power: confirm the diversion."
-                )
+    if cap_key and cap is not None:
+        key = f + "cap." + cap_key
+        rec.ref(key)
+        if fee > cap:
+            rec.because(f"{_usd(fee)} is capped at {_usd(cap)} for this use.")
+            fee = cap
+            rec.flag("fee_capped")
+        if cap_key == "agricultural_irrigation":
+            rec.check(
+                "The (d)(3) cap is applied per permit (reading 'per permit'); check "
+                "whether the DNR applies it per entity."
+            )
+        elif cap_key == "cogeneration":
+            rec.check(
+                "The (d)(4) cap is for a municipality that furnishes electric "
+                "service and cogenerates steam for home heating, for its permit "
+                "for the cogeneration of electricity and steam: confirm both."
+            )
+        elif cap_key == "hydropower":
+            rec.check(
+                "The (d)(5) cap is for a facility that temporarily diverts a water "
+                "of the state from its natural channel to produce hydroelectric or "
+                "hydromechanical power: confirm the diversion."
+            )
     return WaterOutcome.FEE, fee
+
+
+def _per_permit_cap_key(a: Appropriation) -> str | None:
+    """Return the name of the per-permit cap of subd. 6(d)(3)-(5) over ``a``, if any."""
+    if a.once_through == "cooling":
+        return None
+    if a.use == "cogeneration" and a.entity_type in ("municipality", "city_first_class"):
+        return "cogeneration"
+    return {"agricultural_irrigation": "agricultural_irrigation", "hydropower": "hydropower"}.get(
+        a.use
+    )
+
+
+def _irrigation_minimum_year(a: Appropriation, rec: _Rec) -> str | None:
+    """Return the clause of subd. 6(f) that makes the year an (f) year, or None.
+
+    ``"(1)"``: "there is no appropriation of water under the permit"; ``"(2)"``: "the permit
+    is suspended for more than seven consecutive days between May 1 and October 1". Only a
+    permit for irrigation of agricultural land has such a year.
+    """
+    if a.use != "agricultural_irrigation" or a.annual_gallons is None:
+        return None
+    if a.annual_gallons == 0:
+        return "(1)"
+    key = "water_use.fee.irrigation_suspension_days"
+    if a.irrigation_suspended_days is not None and rec.passes(key, a.irrigation_suspended_days):
+        return "(2)"
+    return None
+
+
+def _irrigation_fees(
+    fee: Fraction, minimum: Fraction, flat: bool, cap: Fraction | None
+) -> dict[str, Fraction]:
+    """Return the fee of an (f) year under each reading of subd. 6(f), after a per-permit cap.
+
+    ``fee`` is the clause fee of subd. 6(a) (``flat``: a flat clause, i.e. clause (1)) and
+    ``minimum`` the (f) amount.
+    """
+    by_reading = {
+        # (a) applies "except as described in paragraphs (b) to (g)": the (f) minimum stands
+        # in place of the flat clause (1) fee and of the (c) minimum; a rate clause above
+        # it still applies (a minimum is not a maximum)
+        "paragraph_f": minimum if flat else max(fee, minimum),
+        "floor": max(fee, minimum),
+        "fee_is_minimum": minimum,
+    }
+    if cap is not None:
+        by_reading = {k: min(v, cap) for k, v in by_reading.items()}
+    return by_reading
+
+
+def _alternative_reading(chosen: str) -> str:
+    """Return the reading whose result is shown beside ``chosen``'s (floor beside the default)."""
+    default = IRRIGATION_MINIMUM_READINGS[0]
+    return "floor" if chosen == default else default
+
+
+def _irrigation_minimum(
+    rec: _Rec, fee: Fraction, clause: str, readings: FeeReadings, cap: Fraction | None
+) -> Fraction:
+    """Return the fee of a subd. 6(f) year under the chosen reading, naming the others.
+
+    The per-permit cap of (d)(3) is applied by the caller; ``cap`` only makes the figures
+    given for the other readings final.
+    """
+    key = "water_use.fee.irrigation_minimum"
+    minimum = exact(rec.value(key))
+    rec.ref(key)
+    rec.cite(f"{_LAW}, subd. 6(f){clause}")
+    flat = rec.extra.get("flat_usd") is not None
+    fees = _irrigation_fees(fee, minimum, flat, cap)
+    chosen = readings.irrigation_minimum
+    other = _alternative_reading(chosen)
+    rec.extra["irrigation_minimum_reading"] = chosen
+    rec.extra["irrigation_minimum_clause"] = f"6(f){clause}"
+    rec.extra["fee_by_irrigation_reading"] = {k: _money(v) for k, v in fees.items()}
+    rec.extra["irrigation_alternative_reading"] = other
+    rec.extra["fee_irrigation_alternative"] = _money(fees[other])
+    year = (
+        "A year with no appropriation of water under the permit"
+        if clause == "(1)"
+        else "A year in which the permit was suspended for more than "
+        f"{fmt_value(rec.value('water_use.fee.irrigation_suspension_days'))} consecutive "
+        "days between May 1 and October 1"
+    )
+    words = {
+        "paragraph_f": (
+            'subd. 6(a) applies "except as described in paragraphs (b) to (g)", so the '
+            f"(f) minimum of {_usd(minimum)} is the fee in place of the flat clause (1) fee "
+            "and of the minimum of (c); a rate clause above it still applies"
+        ),
+        "floor": (
+            f"the (f) amount of {_usd(minimum)} is only a floor under the clause fee of "
+            "subd. 6(a), which applies in full"
+        ),
+        "fee_is_minimum": f"the fee is the (f) minimum, {_usd(minimum)}, whatever the amount",
+    }
+    rec.because(
+        f"{year}, under a permit for irrigation of agricultural land (subd. 6(f){clause}): "
+        f"under the reading '{chosen}' {words[chosen]}: {_usd(fees[chosen])}."
+    )
+    if fees[other] != fees[chosen]:
+        rec.flag("irrigation_reading_differs")
+        rec.because(f"The reading '{other}' ({words[other]}) gives {_usd(fees[other])}.")
+        rec.check(
+            f"Which reading of subd. 6(f) the DNR applies in a subd. 6(f){clause} year: "
+            f"{_usd(fees[chosen])} ('{chosen}') or {_usd(fees[other])} ('{other}')."
+        )
+    return fees[chosen]
+
+
+def _ask_suspension(
+    a: Appropriation, rec: _Rec, fee: Fraction, readings: FeeReadings, cap: Fraction | None
+) -> None:
+    """Ask for the suspension fact of subd. 6(f)(2) when it would change the fee."""
+    minimum = exact(rec.value("water_use.fee.irrigation_minimum"))
+    flat = rec.extra.get("flat_usd") is not None
+    suspended = _irrigation_fees(fee, minimum, flat, cap)[readings.irrigation_minimum]
+    if suspended == (fee if cap is None else min(fee, cap)):
+        return
+    days = fmt_value(rec.value("water_use.fee.irrigation_suspension_days"))
+    rec.because(
+        "Whether the permit was suspended in the year is not given, so subd. 6(f)(2) is not "
+        "applied (the fee is not understated)."
+    )
+    rec.check(
+        f"Whether the permit was suspended for more than {days} consecutive days between "
+        f"May 1 and October 1 (subd. 6(f)(2)): then the fee under the reading "
+        f"'{readings.irrigation_minimum}' would be {_usd(suspended)} "
+        "(irrigation_suspended_days)."
+    )
 
 
 def processing_fee(
@@ -1692,11 +1820,28 @@ def _entity_cap(
     fees: Mapping[str, Fraction],
     capped_uses: Mapping[str, bool],
     rec: _Rec,
+    unnamed: bool = False,
 ) -> tuple[WaterOutcome, Any]:
-    """Cap one entity's summed fees (subd. 6(d)(1), (2)); return the allowed total."""
+    """Cap one entity's summed fees (subd. 6(d)(1), (2)); return the allowed total.
+
+    ``unnamed``: the permit's holder is not given, and ``entity`` is its permit id. It is
+    capped as its own entity, which never gives less than its share of a cap the holder's
+    other permits would share (the share is the fee times cap / total, at most both), and a
+    verify item names the missing fact.
+    """
     total = sum(fees.values(), Fraction(0))
     rec.amounts["fees_before_cap"] = _money(total) or 0.0
     rec.extra["permits"] = sorted(fees)
+    if unnamed:
+        permit = next(iter(fees))
+        rec.flag("entity_missing")
+        rec.because(
+            f"The entity holding permit {permit} is not given: the permit is capped as its "
+            "own entity (its fee is never lower than its share of a cap it would share "
+            "with the holder's other permits)."
+        )
+        rec.check(_NO_ENTITY_CHECK.format(permit=permit))
+        entity = f"the holder of permit {permit}"
     counted = sum(1 for pid in fees if not capped_uses.get(pid))
     if entity_type == "city_first_class":
         key = "water_use.fee.cap.city_first_class"
@@ -1730,7 +1875,8 @@ def _entity_cap(
                 and (r.get("at_most") is None or held <= exact(r["at_most"]))
             )
             rec.because(
-                f"{entity} holds {held} permit(s): clause {row['clause']} of subd. "
+                f"{entity[:1].upper()}{entity[1:]} holds {held} permit(s): clause "
+                f"{row['clause']} of subd. "
                 f"6(d)(2) caps its fees at {_usd(exact(row['usd']))} a year."
             )
             rec.check("The permits held exclude hydropower facilities (subd. 6(d)(5)).")
@@ -1896,16 +2042,25 @@ def _edition_screen(
         )
 
     # per-entity caps, (d)(1)-(2): not once-through cooling, not (d)(3)-(5) capped uses
+    # a permit without an entity is capped as its own entity (the subject is its permit id),
+    # never left uncapped without a word: see _entity_cap and docs/water_use.md
     by_entity: dict[str, list[Appropriation]] = defaultdict(list)
-    for a in items:
-        if a.entity and a.once_through != "cooling" and a.entity_type not in _AGENCIES:
-            by_entity[a.entity].append(a)
+    unnamed: set[str] = set()
+    capped = [a for a in items if a.once_through != "cooling" and a.entity_type not in _AGENCIES]
+    names = {a.entity.strip() for a in capped}
+    for a in capped:
+        entity = a.entity.strip()
+        if not entity:
+            # the subject is the permit id, unless an entity bears that name
+            entity = a.permit_id if a.permit_id not in names else f"{a.permit_id} (no entity)"
+            unnamed.add(entity)
+        by_entity[entity].append(a)
     after_cap: dict[str, Fraction | None] = dict(fees)
     for entity, members in by_entity.items():
         member_fees = {m.permit_id: fees[m.permit_id] for m in members}
         if any(v is None for v in member_fees.values()):
             rec_inputs = {"entity": entity, "permits": sorted(member_fees)}
-            run("cap", entity, _cap_unknown, rec_inputs)
+            run("cap", entity, partial(_cap_unknown, unnamed=entity in unnamed), rec_inputs)
             for pid in member_fees:
                 after_cap[pid] = None
             continue
@@ -1917,9 +2072,9 @@ def _edition_screen(
         res = run(
             "cap",
             entity,
-            partial(_entity_cap, entity, etype, held, known, uses),
+            partial(_entity_cap, entity, etype, held, known, uses, unnamed=entity in unnamed),
             {
-                "entity": entity,
+                "entity": "" if entity in unnamed else entity,
                 "entity_type": etype,
                 "permits_held": held,
                 "permits": sorted(member_fees),
@@ -1991,10 +2146,20 @@ def _edition_screen(
     return out
 
 
-def _cap_unknown(rec: _Rec) -> tuple[WaterOutcome, Any]:
+def _cap_unknown(rec: _Rec, unnamed: bool = False) -> tuple[WaterOutcome, Any]:
     rec.cite(f"{_LAW}, subd. 6(d)")
     rec.because("A fee of this entity is not known, so the entity cap cannot be applied.")
+    if unnamed:
+        rec.check(_NO_ENTITY_CHECK.format(permit=rec.subject.removesuffix(" (no entity)")))
     return WaterOutcome.VERIFY, None
+
+
+#: The verify item of a permit whose holder is not given (subd. 6(d)(1)-(2)).
+_NO_ENTITY_CHECK = (
+    "The entity holding permit {permit} (column entity): it is capped as its own entity "
+    "under subd. 6(d); if the entity holds other permits their fees share one cap, and "
+    "whether it is a city of the first class, (d)(1), depends on who it is."
+)
 
 
 def _share(rec: _Rec, system: str, value: Fraction | None) -> tuple[WaterOutcome, Any]:

@@ -106,7 +106,7 @@ class Stage:
     Parameters
     ----------
     name : str
-        ``"unmet"``, ``"tier_1"``, ``"tier_2"``, ``"tier_3"`` or ``"cost"``.
+        ``"unmet"``, ``"tier_1"``, ``"tier_2"``, ``"tier_3"``, ``"cost"`` or ``"distance"``.
     objective : float
         The optimum of the stage in its unit: acres unmet (``"unmet"``), acres replaced
         at tiers ``<= k`` (``"tier_k"``), or the weighted cost (``"cost"``).
@@ -246,6 +246,7 @@ class _Problem:
     listed: dict[Any, int]  # impact -> options listed (any)
     excluded_reasons: dict[Any, list[str]]
     label_tier: np.ndarray | None = None  # the statutory tier, reported in the plan
+    own_orders: bool = False  # subd. 3(c), banking_own_order: each method in its own order
 
 
 def _label(p: _Problem) -> np.ndarray:
@@ -276,7 +277,29 @@ def _num(frame: pd.DataFrame, name: str, default: float = np.nan) -> np.ndarray:
     return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=float)
 
 
-def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
+def _reading(ranking: pd.DataFrame, siting_reading: str | None) -> str:
+    """Return the subd. 3(c) reading: the one given, else the ranking's, else single order."""
+    from wetland_gis.rules.priority import BANKING_OWN_ORDER, SINGLE_ORDER, SITING_READINGS
+
+    if siting_reading is None and "siting_reading" in ranking and len(ranking):
+        found = sorted({str(v) for v in ranking["siting_reading"] if not is_blank(v)})
+        if len(found) > 1:
+            raise AllocationError(
+                f"the ranking mixes siting readings {found}; rank every impact under one "
+                "reading of § 103G.222, subd. 3(c)"
+            )
+        siting_reading = found[0] if found else None
+    reading = siting_reading if siting_reading is not None else SINGLE_ORDER
+    if reading not in SITING_READINGS:
+        raise AllocationError(
+            f"siting reading {reading!r} is not one of {list(SITING_READINGS)} (docs/siting.md)"
+        )
+    return BANKING_OWN_ORDER if reading == BANKING_OWN_ORDER else SINGLE_ORDER
+
+
+def _assemble(
+    ranking: pd.DataFrame, needs: pd.DataFrame | None, own_orders: bool = False
+) -> _Problem:
     required = ("impact_id", "option_id", "option_kind", "tier", "ratio", "credits_available")
     missing = [c for c in required if c not in ranking]
     if missing:
@@ -389,6 +412,7 @@ def _assemble(ranking: pd.DataFrame, needs: pd.DataFrame | None) -> _Problem:
         out_of_kind=out_of_kind[idx].astype(float),
         listed=listed,
         excluded_reasons=reasons,
+        own_orders=own_orders,
     )
 
 
@@ -410,7 +434,12 @@ def _solve_stages(
     y_opts = [o for o in used_opts if site_cost[o]]
     y_pos = {o: n for n, o in enumerate(y_opts)}
     n_y = len(y_opts)
-    n = n_p + n_i + n_y
+    groups = _own_order_groups(p) if p.own_orders else []
+    spare_opts = sorted({int(o) for _, better in groups for o in better})
+    s_pos = {o: n for n, o in enumerate(spare_opts)}
+    n_z, n_s = len(groups), len(spare_opts)
+    z0, s0 = n_p + n_i + n_y, n_p + n_i + n_y + n_z
+    n = s0 + n_s
 
     # coverage rows: sum_o x/r + u = a
     rows = [p.pi, np.arange(n_i)]
@@ -438,27 +467,39 @@ def _solve_stages(
         LinearConstraint(a_cov, p.acres, p.acres),
         LinearConstraint(a_cap, -np.inf, ub_cap),
     ]
+    x_ub = np.minimum(p.cap[p.po], p.acres[p.pi] * p.ratio)
+    if groups:
+        constraints.extend(_own_order_constraints(p, groups, s_pos, x_ub, n, z0, s0))
     lb = np.zeros(n)
     ub = np.concatenate(
         [
-            np.minimum(p.cap[p.po], p.acres[p.pi] * p.ratio),
+            x_ub,
             p.acres,
             np.ones(n_y),
+            np.ones(n_z),
+            np.array([p.cap[o] for o in spare_opts], dtype=float),
         ]
     )
     bounds = Bounds(lb, ub)
     stages: list[Stage] = []
-    x_best = np.concatenate([np.zeros(n_p), p.acres, np.zeros(n_y)])
+    x_best = np.concatenate([np.zeros(n_p), p.acres, np.zeros(n - n_p - n_i)])
 
-    def run(name: str, c: np.ndarray, integer: bool) -> None:
-        nonlocal x_best
+    def run(name: str, c: np.ndarray, integer: bool, fix_binaries: bool = False) -> None:
+        nonlocal x_best, bounds
         scale = float(np.max(np.abs(c))) if c.size else 0.0
         if scale <= 0:
             return
         cs = c / scale
         integrality = np.zeros(n)
-        if integer and n_y:
-            integrality[n_p + n_i :] = 1
+        if fix_binaries:  # keep the sites built and the levels opened: a linear programme
+            held = np.round(x_best[n_p + n_i : s0])
+            bounds = Bounds(
+                np.r_[lb[: n_p + n_i], held, lb[s0:]], np.r_[ub[: n_p + n_i], held, ub[s0:]]
+            )
+        else:
+            if integer and n_y:
+                integrality[n_p + n_i : z0] = 1
+            integrality[z0:s0] = 1  # the order within each method is law, never relaxed
         options: dict[str, Any] = {"mip_rel_gap": _MIP_REL_GAP, "presolve": True}
         if time_limit is not None:
             options["time_limit"] = float(time_limit)
@@ -487,7 +528,7 @@ def _solve_stages(
         c = np.zeros(n)
         c[n_p : n_p + n_i] = 1.0
         run("unmet", c, integer=False)
-        for k in (1, 2, 3):
+        for k in (1, 2, 3) if not p.own_orders else ():
             better = p.tier <= k
             if better.any() and (~better).any():
                 c = np.zeros(n)
@@ -503,6 +544,12 @@ def _solve_stages(
         for o, k in y_pos.items():
             c[n_p + n_i + k] = weights["cost"] * p.fixed[o]
         run("cost", c, integer=True)  # skipped when every weight is 0
+        if p.own_orders and weights["distance"] == 0:
+            # subd. 3(c), banking_own_order: between the methods the cheapest, then the nearest
+            c = np.zeros(n)
+            c[:n_p] = p.distance
+            # among plans with the cheapest plan's sites and levels; skipped without distances
+            run("distance", c, integer=False, fix_binaries=True)
     # credits to 1e-7: below that the numbers are the solver's tolerances, not a plan
     x = np.round(np.clip(x_best[:n_p], 0.0, None), _X_DECIMALS)
     x[x < _X_EPS] = 0.0
@@ -510,6 +557,78 @@ def _solve_stages(
     u = np.maximum(p.acres - covered, 0.0)
     u[u < _U_EPS] = 0.0
     return x, u, stages
+
+
+def _own_order_groups(p: _Problem) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Return, per impact, method and level below the method's best, the pairs and options.
+
+    Under the ``banking_own_order`` reading of § 103G.222, subd. 3(c) each method
+    (project-specific sites; bank credits) keeps its own priority order: an impact may
+    use a level of one method only when every option of a better level of the same
+    method is used up (subd. 3(d)). Each item is (pairs at the level, options of the same
+    method at better levels for the same impact).
+    """
+    if not len(p.pi):
+        return []
+    method = (p.option_kind[p.po] == "bank").astype(int)
+    tier = np.asarray(_label(p), dtype=int)
+    order = np.lexsort((tier, method, p.pi))  # by impact, method, then tier
+    key = p.pi[order] * 2 + method[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    ends = np.r_[starts[1:], len(order)]
+    groups = []
+    for a, b in zip(starts, ends, strict=True):
+        pairs, tiers = order[a:b], tier[order[a:b]]
+        cut = np.flatnonzero(np.r_[True, tiers[1:] != tiers[:-1]])  # first pair of each level
+        for c, d in zip(cut[1:], np.r_[cut[1:], len(pairs)][1:], strict=True):
+            groups.append((pairs[c:d], np.unique(p.po[pairs[:c]])))
+    return groups
+
+
+def _own_order_constraints(
+    p: _Problem,
+    groups: list[tuple[np.ndarray, np.ndarray]],
+    s_pos: Mapping[int, int],
+    x_ub: np.ndarray,
+    n: int,
+    z0: int,
+    s0: int,
+) -> list[LinearConstraint]:
+    """Return the rows that keep each method's own order (binary ``z`` per group).
+
+    ``s_o`` is the spare credit of option ``o`` (``sum_i x_io + s_o = c_o``, whether or
+    not a costed site is paid for: an unbuilt better site is not used up). For group
+    ``g``: ``sum_(pairs at the level) x <= U_g z_g`` (the level is used only when
+    ``z_g = 1``) and ``sum_(better options) s_o <= M_g (1 - z_g)`` (then every better
+    option is used up).
+    """
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
+    for q, o in enumerate(s_pos):  # spare rows, in the order of s_pos
+        pairs = np.flatnonzero(p.po == o)
+        rows += [q] * (len(pairs) + 1)
+        cols += [*pairs.tolist(), s0 + s_pos[o]]
+        vals += [1.0] * (len(pairs) + 1)
+    spare_cap = np.array([p.cap[o] for o in s_pos], dtype=float)
+    a_spare = sparse.csr_array((vals, (rows, cols)), shape=(len(s_pos), n))
+    rows, cols, vals = [], [], []
+    upper: list[float] = []
+    for g, (at, better) in enumerate(groups):
+        r_use, r_full = 2 * g, 2 * g + 1
+        rows += [r_use] * (len(at) + 1)
+        cols += [*at.tolist(), z0 + g]
+        vals += [1.0] * len(at) + [-float(x_ub[at].sum())]
+        big = float(p.cap[better].sum())
+        rows += [r_full] * (len(better) + 1)
+        cols += [*(s0 + s_pos[int(o)] for o in better), z0 + g]
+        vals += [1.0] * len(better) + [big]
+        upper += [0.0, big]
+    a_order = sparse.csr_array((vals, (rows, cols)), shape=(2 * len(groups), n))
+    return [
+        LinearConstraint(a_spare, spare_cap, spare_cap),
+        LinearConstraint(a_order, -np.inf, np.array(upper)),
+    ]
 
 
 def _unmet_reason(p: _Problem, i: int) -> str:
@@ -537,6 +656,7 @@ def allocate(
     fee_rate: float | None = None,
     tolerance: float = 1e-9,
     time_limit: float | None = None,
+    siting_reading: str | None = None,
 ) -> Allocation:
     """Allocate options to impacts: best tier first, then lowest cost, project-wide.
 
@@ -564,6 +684,15 @@ def allocate(
         Relative slack with which each stage's optimum is fixed for the next stages.
     time_limit : float, optional
         Seconds allowed to each solver call.
+    siting_reading : {"banking_own_order", "single_order"}, optional
+        The reading of § 103G.222, subd. 3(c) (docs/siting.md). Default: the ranking's
+        ``siting_reading`` column, else ``single_order``. Under ``single_order`` stage 2
+        maximises the acres replaced at priority (``priority`` column, else tier) 1, then
+        1-2, then 1-3. Under ``banking_own_order`` sites and bank credits each keep their
+        own order instead - an impact uses a level of one method only when the better
+        levels of that method are used up (binary variables; subd. 3(d)) - and between
+        the methods the cost stage chooses, then a last stage the nearest (least credits
+        times distance) when the weights do not already count distance.
 
     Returns
     -------
@@ -584,7 +713,13 @@ def allocate(
         raise AllocationError(f"fee_rate must be a finite number >= 0, got {fee_rate!r}")
     if not (tolerance >= 0):
         raise AllocationError(f"tolerance must be >= 0, got {tolerance!r}")
-    p = _assemble(ranking, needs)
+    from wetland_gis.rules.priority import BANKING_OWN_ORDER, CITE_BANKING
+
+    reading = _reading(ranking, siting_reading)
+    own = reading == BANKING_OWN_ORDER
+    if own:
+        citations.append(CITE_BANKING)
+    p = _assemble(ranking, needs, own_orders=own)
     x, u, stages = _solve_stages(p, weights, fee_rate, tolerance, time_limit)
 
     # plan
@@ -661,6 +796,7 @@ def allocate(
         "options_used": int(len({p.po[k] for k in used})),
         "sites_used": sites_used,
         "fee_rate": fee_rate,
+        "siting_reading": reading,
     }
     return Allocation(
         plan=plan,

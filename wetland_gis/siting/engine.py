@@ -50,15 +50,21 @@ SITING_ASSUMPTIONS = (
     "banking begins at the bank service area tier (subd. 3(c)); an impact outside a greater "
     "than 80 percent area is never replaced inside one (subd. 3(a)).",
     "Subd. 3(c) reading (column siting_reading of the ranking; docs/siting.md): by default "
-    "(banking_own_order) banking has its own priority order starting at clause (3), so a bank "
-    "credit in the impact's bank service area meets the siting priority and is not outranked "
-    "by project-specific sites (priority 1, chosen by cost, then distance); the stricter "
-    "single_order ranks it after tier 1 and 2 sites.",
+    "(banking_own_order) project-specific sites keep the order of subd. 3(a)(1)-(4) and bank "
+    "credits their own order starting at clause (3), so a credit in the impact's bank service "
+    "area meets the siting priority; neither method outranks the other: between the best site "
+    "and the best bank credit the cheaper is chosen, then the nearer. The stricter "
+    "single_order ranks every option in one order, a same-BSA credit after tier 1 and 2 sites.",
+    "Each impact's ratio, after-the-fact multiplier, credits required and permit route are "
+    "those assess decided (columns ratio, atf_multiplier, replace_acres, permit_route); siting "
+    "adds only the user's ratio adjustments for the relation to each option.",
     "Where a watershed, bank service area or percentage class is unknown, an option gets the "
     "best tier that can be proved and a verify item; nothing is guessed.",
-    "The allocation meets as much of the requirement as the options allow; then replaces as "
-    "many impact acres as possible at tier 1 across the project, then at tier 2, then tier 3; "
-    "then minimises cost (or the user's weights). Each stage is solved exactly (HiGHS MILP).",
+    "The allocation meets as much of the requirement as the options allow, keeping each "
+    "method's own order (a lower level of a method only when its better levels are used up); "
+    "then minimises cost (or the user's weights), then distance. Under single_order it "
+    "replaces as many impact acres as possible at tier 1 across the project, then at tier 2, "
+    "then tier 3, before cost. Each stage is solved exactly (HiGHS MILP).",
     "Whether an opportunity is reasonable, practicable and environmentally beneficial "
     "(subd. 3(d), (e)) is for the Technical Evaluation Panel; the tier gaps say where the "
     "applicant may seek the next level if the TEP agrees.",
@@ -195,7 +201,10 @@ def site(
     ----------
     impacts : GeoDataFrame, path, or an object with an ``impacts`` attribute
         Classified impacts (output of ``assess``; docs/data_schema.md). Only assessed
-        impacts with outcome ``replacement_required`` and ``replace_acres > 0`` are sited.
+        impacts with outcome ``replacement_required`` and ``replace_acres > 0`` are sited,
+        each at the ratio, multiplier, credits and permit route ``assess`` decided
+        (:data:`~wetland_gis.siting.rank.DECISION_FIELDS`); a layer without those columns
+        is refused (re-run ``assess``).
     sites : GeoDataFrame or path, optional
         Candidate project-specific sites (polygons; ``site_id, action, circ39,
         credit_ac`` and optional ``cost_usd``).
@@ -305,7 +314,13 @@ def site(
     )
     gaps = tier_gaps(ranking, needs=need_table, as_of=day)
     solution = allocate(
-        ranking, needs=need_table, weights=weights, params=params, as_of=day, time_limit=time_limit
+        ranking,
+        needs=need_table,
+        weights=weights,
+        params=params,
+        as_of=day,
+        time_limit=time_limit,
+        siting_reading=siting_reading,
     )
 
     site_frame = _summarise(site_frame, ranking, solution.plan)

@@ -4,10 +4,12 @@ The geometry side of siting: with the bank credit listing and the candidate site
 :mod:`wetland_gis.io.bank_listing` and :mod:`wetland_gis.io.candidate_sites`, place
 every option in its minor and major watershed, bank service area and percentage-area
 class (:func:`attribute_options`), then pair every impact that needs replacement with
-every option (:func:`rank_options`). The legal questions - tier, exclusion, ratio, fee,
-eligible action - are answered by the rules core (:mod:`wetland_gis.rules.priority`,
-:func:`~wetland_gis.rules.replacement.replacement_ratio`,
+every option (:func:`rank_options`). The legal questions - tier, exclusion, fee, eligible
+action - are answered by the rules core (:mod:`wetland_gis.rules.priority`,
 :func:`~wetland_gis.rules.procedure.bank_fees`); this module only supplies their values.
+Each impact's ratio, credits required and permit route are the decision ``assess`` wrote
+(:data:`DECISION_FIELDS`), never decided again: only the user's adjustments for the
+relation to an option are added (:func:`~wetland_gis.rules.priority.option_ratio`).
 
 :func:`tier_gaps` says, per impact, which higher tiers had no opportunity or too little
 (subd. 3(d)), from the ranking alone - before the impacts of a project compete for the
@@ -19,7 +21,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 import geopandas as gpd
@@ -44,12 +45,12 @@ from wetland_gis.rules.priority import (
     CITE_NEXT_LEVEL,
     SitingPlace,
     next_tier_condition,
+    option_ratio,
     replacement_action_eligibility,
     siting_priority,
     siting_tier,
 )
 from wetland_gis.rules.procedure import bank_fees
-from wetland_gis.rules.replacement import replacement_ratio
 from wetland_gis.siting.allocate import check_weights, read_yes_no
 from wetland_gis.units import FOOT_M
 
@@ -62,6 +63,7 @@ __all__ = [
     "RANKING_COLUMNS",
     "TIER_GAP_COLUMNS",
     "IMPACT_ID_FIELDS",
+    "DECISION_FIELDS",
 ]
 
 #: Programs whose credits can replace a Wetland Conservation Act impact.
@@ -299,6 +301,11 @@ def _truthy(value: Any) -> bool | None:
     return parse_bool(value, errors="coerce")
 
 
+#: The columns ``assess`` writes from each impact's decision that siting reads
+#: (docs/data_schema.md, "Classified impacts"). Siting decides none of them again.
+DECISION_FIELDS = ("outcome", "ratio", "atf_multiplier", "replace_acres", "permit_route")
+
+
 def impact_needs(
     impacts: gpd.GeoDataFrame | pd.DataFrame, *, id_field: str | None = None
 ) -> pd.DataFrame:
@@ -307,9 +314,10 @@ def impact_needs(
     Parameters
     ----------
     impacts : GeoDataFrame
-        Classified impacts (output of ``assess``, docs/data_schema.md): ``outcome``,
-        ``replace_acres``, ``ratio``, ``area_acres``, ``pct_class``, ``minor``, ``major``,
-        ``bsa``, ``wetland_type``, ``land_use``, ``status`` (names case-insensitive).
+        Classified impacts (output of ``assess``, docs/data_schema.md): the decision
+        columns :data:`DECISION_FIELDS` (``outcome``, ``ratio``, ``atf_multiplier``,
+        ``replace_acres``, ``permit_route``), then ``status``, ``pct_class``, ``minor``,
+        ``major``, ``bsa`` and ``wetland_type`` (names case-insensitive).
     id_field : str, optional
         Column of the impact id (default: ``impact_id``, ``id``, ``fid``, then ``wg_row``,
         then the row index).
@@ -318,25 +326,32 @@ def impact_needs(
     -------
     GeoDataFrame
         One row per assessed impact with ``outcome == "replacement_required"`` and
-        ``replace_acres > 0``: ``impact_id``, ``acres`` (impact acres counted, i.e.
-        ``replace_acres / ratio``, or ``area_acres`` without a ratio), ``ratio`` (as
-        assessed), ``replace_acres``, the place columns, ``types`` (set of Circular 39
-        types or None), ``agricultural`` (bool or None), ``after_the_fact`` and
-        ``atf_multiplier`` when given, and the geometry (if any) in EPSG:26915.
+        ``replace_acres > 0``: ``impact_id``, ``acres`` (impact acres counted,
+        ``replace_acres / ratio``), ``ratio``, ``atf_multiplier``, ``replace_acres`` (the
+        credits required at the decided ratio) and ``permit_route``, all as decided, the
+        place columns, ``types`` (set of Circular 39 types or None) and the geometry (if
+        any) in EPSG:26915. Nothing of the decision is recomputed: land use, the
+        percentage class and the after-the-fact claim reach siting only through the
+        decided ratio.
 
     Raises
     ------
     FieldMappingError
-        When ``outcome`` or ``replace_acres`` is missing, or ``id_field`` is not a column.
+        When a decision column is missing (a file written by an older ``assess``: re-run
+        it), a decided ratio or multiplier is not a positive number, or ``id_field`` is
+        not a column.
     MissingCRSError
         When the impacts are a GeoDataFrame without a CRS.
     """
     lower = {str(c).lower(): c for c in impacts.columns}
-    missing = [c for c in ("outcome", "replace_acres") if c not in lower]
+    missing = [c for c in DECISION_FIELDS if c not in lower]
     if missing:
         raise FieldMappingError(
-            f"the impacts lack column(s) {missing}: pass the output of `wetland-gis assess` "
-            "(docs/data_schema.md, 'Classified impacts')"
+            f"the impacts lack the decision column(s) {missing}: siting reads each impact's "
+            "ratio, after-the-fact multiplier, credits required and permit route from the "
+            "decision `wetland-gis assess` writes, and never decides them again. Re-run "
+            "`wetland-gis assess` on the impact layer (a file written by an older version "
+            "lacks them) and site its output (docs/data_schema.md, 'Classified impacts')"
         )
     frame = impacts
     if isinstance(frame, gpd.GeoDataFrame):
@@ -357,28 +372,32 @@ def impact_needs(
     ).to_numpy()
     sub = frame[keep]
     ratio = pd.to_numeric(col("ratio"), errors="coerce")[keep]
-    area = pd.to_numeric(col("area_acres"), errors="coerce")[keep]
-    acres = np.where(ratio > 0, replace[keep] / ratio, area)
+    mult = pd.to_numeric(col("atf_multiplier"), errors="coerce")[keep]
     ids = sub[id_col].tolist() if id_col is not None else sub.index.tolist()
-    land = col("land_use")[keep]
+    bad = ~((ratio > 0) & np.isfinite(ratio) & (mult >= 1) & np.isfinite(mult))
+    if bad.any():
+        first = int(np.flatnonzero(bad.to_numpy())[0])
+        raise FieldMappingError(
+            f"impact {ids[first]!r} needs replacement but its decided ratio "
+            f"({col('ratio')[keep].iloc[first]!r}) or after-the-fact multiplier "
+            f"({col('atf_multiplier')[keep].iloc[first]!r}) is not a positive number: the "
+            "decision columns were edited or the file is not the output of assess; re-run "
+            "`wetland-gis assess`"
+        )
+    route = col("permit_route")[keep]
     out = pd.DataFrame(
         {
             "impact_id": ids,
-            "acres": np.asarray(acres, dtype=float),
+            "acres": (replace[keep] / ratio).to_numpy(dtype=float),
             "ratio": ratio.to_numpy(dtype=float),
+            "atf_multiplier": mult.to_numpy(dtype=float),
             "replace_acres": replace[keep].to_numpy(dtype=float),
+            "permit_route": [None if is_blank(v) else str(v) for v in route],
             "minor": [parse_id(v) for v in col("minor")[keep]],
             "major": [_whole(v) for v in col("major")[keep]],
             "bsa": [v if _whole(v) is None else _whole(v) for v in col("bsa")[keep]],
             "pct_class": [None if is_blank(v) else str(v) for v in col("pct_class")[keep]],
             "types": [_types(v) for v in col("wetland_type")[keep]],
-            "agricultural": [
-                None if is_blank(v) else str(v).strip().lower() == "agricultural" for v in land
-            ],
-            "after_the_fact": [_truthy(v) for v in col("after_the_fact")[keep]],
-            "atf_multiplier": pd.to_numeric(col("atf_multiplier")[keep], errors="coerce").to_numpy(
-                dtype=float
-            ),
         }
     )
     if out["impact_id"].duplicated().any():
@@ -513,19 +532,25 @@ def rank_options(
         Impact id column (see :func:`impact_needs`).
     siting_reading : {"banking_own_order", "single_order"}, default "banking_own_order"
         The reading of § 103G.222, subd. 3(c) (:data:`~wetland_gis.rules.priority.SITING_READINGS`,
-        docs/siting.md): by default a bank credit in the impact's bank service area is
-        ranked at priority 1, beside tier 1 sites. Written in column ``siting_reading``.
+        docs/siting.md). By default (``banking_own_order``) project-specific sites and bank
+        credits are each ranked in their own order (sites by tier 1-4, banks from
+        clause (3): tier 3, then 4) and the two lists are interleaved: of the best
+        remaining site and the best remaining bank credit, the cheaper comes first, then
+        the nearer. ``single_order`` ranks every option in one order of tiers. Written in
+        column ``siting_reading``; ``priority`` is the option's level in the order it is
+        ranked in (:func:`~wetland_gis.rules.priority.siting_priority`).
 
     Returns
     -------
     pandas.DataFrame
         The "ranking" of docs/data_schema.md (:data:`RANKING_COLUMNS`; plus ``score`` with
         ``weights``): one row per impact and option, ordered by impact (input order), then
-        non-excluded before excluded, priority
-        (:func:`~wetland_gis.rules.priority.siting_priority`), in-kind before unknown before
-        out-of-kind,
-        cost (or score), a shared minor/major watershed (the tie-breaker among banks of one
-        tier), distance and option id. ``cost`` is the cost of the impact's whole
+        non-excluded before excluded, then (within a method, and for every option under
+        ``single_order``) priority, in-kind before unknown before out-of-kind, cost (or
+        score), a shared minor/major watershed (the tie-breaker among banks of one tier),
+        distance and option id; under ``banking_own_order`` the two methods' lists are
+        interleaved as said above. ``ratio`` is the decided ratio of the impact with the
+        user's adjustments for the relation. ``cost`` is the cost of the impact's whole
         requirement at the option's unit cost (bank: price times credits plus the
         withdrawal fee, § 103G.2242, subd. 14(a)(3); site: its cost per credit times the
         credits), so options compare on one basis; the allocation charges a site's whole
@@ -537,7 +562,7 @@ def rank_options(
     weights_used = check_weights(weights) if weights is not None else None
     needs = (
         impacts
-        if "acres" in impacts and "types" in impacts
+        if all(c in impacts for c in ("acres", "types", "atf_multiplier", "permit_route"))
         else impact_needs(impacts, id_field=id_field)
     )
     opts = _options(sites, banks)
@@ -586,6 +611,12 @@ def rank_options(
             citations = list(tdec.citations)
             reasons = list(tdec.reasons)
             verify = list(tdec.verify) + inotes + onotes
+            if imp["permit_route"] not in (None, "WCA"):
+                verify.append(
+                    f"the impact's permit route, as assessed, is {imp['permit_route']}: confirm "
+                    "with that authority that this option may provide the replacement it "
+                    "requires"
+                )
             exclusion = []
             if tdec.outcome is Outcome.EXCLUDED:
                 exclusion.append(tdec.reasons[0])
@@ -634,9 +665,7 @@ def rank_options(
                         "before the withdrawal); confirm the in_advance adjustment "
                         "applies to them under Minn. R. 8420.0522"
                     )
-            ratio, rdec_notes, rcites, rreasons = _ratio(
-                imp, iplace, conds, adjustments, params, day, ratio_cache
-            )
+            ratio, rdec_notes, rcites, rreasons = _ratio(imp, conds, adjustments, day, ratio_cache)
             citations += rcites
             reasons += rreasons
             verify += rdec_notes
@@ -714,56 +743,72 @@ def rank_options(
         "option_id",
     ]
     out = out.sort_values(order_by, kind="stable", na_position="last").reset_index(drop=True)
+    if siting_reading == BANKING_OWN_ORDER:
+        out = _merge_methods(out, "score" if weights_used is not None else "cost")
     out["tier"] = pd.array(out["tier"].tolist(), dtype="Int64")
     out["priority"] = pd.array(out["priority"].tolist(), dtype="Int64")
     out["in_kind"] = pd.array(out["in_kind"].tolist(), dtype="boolean")
     return out[columns]
 
 
+def _merge_methods(out: pd.DataFrame, value: str) -> pd.DataFrame:
+    """Interleave each impact's sites and banks, each kept in its own order (subd. 3(c)).
+
+    ``out`` is sorted by impact, excluded, then each method's own order. Per impact the
+    best remaining project-specific site and the best remaining bank credit are compared
+    and the cheaper (``value``: cost or score) comes first, then the nearer, then the
+    option id; a missing value compares last. Excluded rows follow, as sorted.
+    """
+
+    def head_key(row: pd.Series) -> tuple:
+        cost, dist = float(row[value]), float(row["distance_ft"])
+        return (
+            not math.isfinite(cost),
+            cost if math.isfinite(cost) else 0.0,
+            not math.isfinite(dist),
+            dist if math.isfinite(dist) else 0.0,
+            str(row["option_id"]),
+        )
+
+    order: list[int] = []
+    for _, group in out.groupby("_order", sort=True):
+        usable = group[~group["excluded"].astype(bool)]
+        lists = [
+            [(head_key(r), k) for k, r in usable[usable["option_kind"] == kind].iterrows()]
+            for kind in ("site", "bank")
+        ]
+        a, b = lists
+        while a or b:
+            take_a = bool(a) and (not b or a[0][0] <= b[0][0])
+            order.append((a if take_a else b).pop(0)[1])
+        order.extend(group.index[group["excluded"].astype(bool)].tolist())
+    return out.loc[order].reset_index(drop=True)
+
+
 def _ratio(
     imp: Mapping[str, Any],
-    place: SitingPlace,
     conds: list[str],
     adjustments: Adjustments,
-    params: ParameterSet | None,
     day: str,
     cache: dict[tuple, Any],
 ) -> tuple[float, list[str], list[str], list[str]]:
-    """Return (ratio, verify, citations, reasons) of one impact-option relation."""
-    assessed = imp["ratio"]
-    if place.pct_class is None:
-        note = (
-            "the impact's percentage-area class is unknown: the assessed ratio is used "
-            "without the user's adjustments"
-        )
-        return (float(assessed) if math.isfinite(assessed) else float("nan")), [note], [], []
-    agricultural = imp["agricultural"]
-    atf = bool(imp.get("after_the_fact"))
-    mult = imp.get("atf_multiplier")
-    mult = float(mult) if atf and mult is not None and math.isfinite(mult) else 1.0
-    key = (place.pct_class, bool(agricultural), atf, mult, tuple(sorted(conds)))
+    """Return (ratio, verify, citations, reasons) of one impact-option relation.
+
+    The impact's ratio is the decided one (``assess``); only the user's adjustments for
+    the relation are added (:func:`~wetland_gis.rules.priority.option_ratio`).
+    """
+    key = (float(imp["ratio"]), float(imp["atf_multiplier"]), tuple(sorted(conds)))
     if key not in cache:
-        ratio = partial(
-            replacement_ratio,
-            place.pct_class,
-            bool(agricultural),
-            after_the_fact=atf,
-            after_the_fact_multiplier=mult,
-            params=params,
+        cache[key] = option_ratio(
+            key[0],
+            after_the_fact_multiplier=key[1],
+            adjustments=adjustments,
+            conditions=key[2],
             as_of=day,
         )
-        # the ratio before adjustments (checked against the assessed one), then with them
-        cache[key] = (ratio(), ratio(adjustments=adjustments, conditions=tuple(sorted(conds))))
-    base, dec = cache[key]
-    verify = list(dec.verify)
-    if agricultural is None:
-        verify.append("land use: not given, read as nonagricultural (docs/data_schema.md)")
-    if math.isfinite(assessed) and abs(float(base.value) - assessed) > 1e-9:
-        verify.append(
-            f"the assessed ratio ({assessed:g}) differs from the ratio recomputed "
-            f"for siting before adjustments ({float(base.value):g})"
-        )
-    return float(dec.value), verify, list(dec.citations), list(dec.reasons)
+    dec = cache[key]
+    reasons = list(dec.reasons) if adjustments.ratio else []
+    return float(dec.value), list(dec.verify), list(dec.citations), reasons
 
 
 # --------------------------------------------------------------------------------------

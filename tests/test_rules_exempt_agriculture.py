@@ -1,0 +1,144 @@
+"""Agricultural activities, Minn. Stat. § 103G.2241, subd. 1 (1)-(7) (rules/exempt/agriculture)."""
+
+from __future__ import annotations
+
+import pytest
+from exempt_helpers import CLEAN, check_case, flip_cases, run
+
+from wetland_gis.enums import Outcome
+from wetland_gis.errors import RulesInputError
+from wetland_gis.rules.exempt import agriculture as ag
+
+CASES = [
+    *flip_cases(
+        "subd. 1(1)",
+        ag.cropped_before_1991,
+        {"years_cropped_before_1991": 6, **CLEAN},
+        [("years_cropped_before_1991", 5)],
+        defining=("years_cropped_before_1991",),
+    ),
+    *flip_cases(
+        "subd. 1(2) type 1",
+        ag.pasture_land,
+        {
+            "wetland_type": 1,
+            "land_use": "pasture",
+            "pasture_same_use": True,
+            "bottomland_hardwood": False,
+        },
+        [("land_use", "agricultural"), ("pasture_same_use", False), ("bottomland_hardwood", True)],
+        defining=("land_use",),
+    ),
+    *flip_cases(
+        "subd. 1(2) type 6",
+        ag.pasture_land,
+        {"wetland_type": 6, "land_use": "pasture", "pasture_same_use": True, "wetland_acres": 1.9},
+        [("wetland_acres", 2.0), ("wetland_type", 3)],
+    ),
+    *flip_cases(
+        "subd. 1(3)",
+        ag.normal_farming_practice,
+        {"normal_farming": True, "impact_kind": "fill"},
+        [("normal_farming", False), ("impact_kind", "drain")],
+        defining=("normal_farming",),
+    ),
+    *flip_cases(
+        "subd. 1(4)",
+        ag.conservation_practice,
+        {"soil_water_practice": True, "swcd_approved_practice": True},
+        [("soil_water_practice", False), ("swcd_approved_practice", False)],
+        defining=("soil_water_practice",),
+    ),
+    *flip_cases(
+        "subd. 1(5)",
+        ag.aquaculture_activity,
+        {"aquaculture": True, "corps_404_permit": True, "buildings": False},
+        [("aquaculture", False), ("corps_404_permit", False), ("buildings", True)],
+        defining=("aquaculture",),
+    ),
+    *flip_cases(
+        "subd. 1(6)",
+        ag.wild_rice_production,
+        {"wild_rice": True, "corps_404_permit": True},
+        [("wild_rice", False), ("corps_404_permit", False)],
+        defining=("wild_rice",),
+    ),
+    *flip_cases(
+        "subd. 1(7)",
+        ag.swampbuster_land,
+        {"land_use": "agricultural", "swampbuster": True},
+        [("land_use", "nonagricultural"), ("swampbuster", False)],
+        defining=("swampbuster",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("function", "values", "want", "named"), CASES)
+def test_each_condition_on_both_sides(function, values, want, named):
+    check_case(function, values, want, named)
+
+
+@pytest.mark.parametrize(
+    ("years", "want"),
+    [
+        pytest.param(0, Outcome.NOT_EXEMPT, id="subd. 1(1): 0 of 10 years"),
+        pytest.param(5, Outcome.NOT_EXEMPT, id="subd. 1(1): 5 of 10 years, one short"),
+        pytest.param(6, Outcome.EXEMPT, id="subd. 1(1): exactly 6 of 10 years"),
+        pytest.param(10, Outcome.EXEMPT, id="subd. 1(1): all 10 years"),
+    ],
+)
+def test_six_of_ten_years_before_1991(years, want):
+    result = run(ag.cropped_before_1991, years_cropped_before_1991=years)
+    assert result.outcome is want
+    assert result.parameters["exemptions.agriculture_cropped_min_years"] == 6
+    assert result.parameters["exemptions.agriculture_cropped_before"] == "1991-01-01"
+
+
+def test_more_years_than_the_lookback_is_refused():
+    with pytest.raises(RulesInputError, match="at most 10 years"):
+        run(ag.cropped_before_1991, years_cropped_before_1991=11)
+
+
+@pytest.mark.parametrize(
+    ("wtype", "acres", "want"),
+    [
+        pytest.param(2, 1.999, Outcome.EXEMPT, id="subd. 1(2): type 2 under two acres"),
+        pytest.param(2, 2.0, Outcome.NOT_EXEMPT, id="subd. 1(2): type 2 exactly two acres"),
+        pytest.param(6, 2.001, Outcome.NOT_EXEMPT, id="subd. 1(2): type 6 over two acres"),
+        pytest.param(2, None, Outcome.CONDITIONAL, id="subd. 1(2): type 2 of unknown size"),
+        pytest.param(1, 500.0, Outcome.EXEMPT, id="subd. 1(2): type 1 whatever its size"),
+        pytest.param(7, 0.1, Outcome.NOT_EXEMPT, id="subd. 1(2): type 7 not covered"),
+        pytest.param(None, 1.0, Outcome.CONDITIONAL, id="subd. 1(2): type unknown"),
+    ],
+)
+def test_pasture_size_limit(wtype, acres, want):
+    result = run(
+        ag.pasture_land,
+        wetland_type=wtype,
+        wetland_acres=acres,
+        land_use="pasture",
+        pasture_same_use=True,
+        bottomland_hardwood=False,
+    )
+    assert result.outcome is want, result.reasons
+
+
+def test_agricultural_answers_carry_the_ten_year_use_restriction():
+    result = run(ag.wild_rice_production, wild_rice=True, corps_404_permit=True)
+    assert result.outcome is Outcome.EXEMPT
+    restriction = [v for v in result.verify if v.startswith("Minn. R. 8420.0420, subp. 1 D")]
+    assert len(restriction) == 1 and "10 years" in restriction[0]
+    assert "Minn. R. 8420.0420, subp. 1 D" in result.citations
+    assert result.parameters["exemptions.use_restriction_years"] == 10
+
+
+def test_wild_rice_without_the_permit_claim_is_conditional_naming_it():
+    result = run(ag.wild_rice_production, wild_rice=True)
+    assert result.outcome is Outcome.CONDITIONAL
+    assert result.unknown == ("corps_404_permit",)
+
+
+def test_normal_farming_of_unknown_kind_is_conditional():
+    result = run(ag.normal_farming_practice, normal_farming=True, impact_kind="unknown")
+    assert result.outcome is Outcome.CONDITIONAL
+    assert "impact_kind" in result.unknown

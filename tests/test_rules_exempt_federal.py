@@ -1,0 +1,21 @@
+"""Federal approvals, Minn. Stat. § 103G.2241, subd. 3 (rules/exempt/federal.py)."""
+
+from __future__ import annotations
+
+import pytest
+from exempt_helpers import check_case, flip_cases
+
+from wetland_gis.rules.exempt import federal
+
+CASES = flip_cases(
+    "subd. 3",
+    federal.federal_approval,
+    {"federal_authorization": True, "federal_rules_state_approved": True},
+    [("federal_authorization", False), ("federal_rules_state_approved", False)],
+    defining=("federal_authorization",),
+)
+
+
+@pytest.mark.parametrize(("function", "values", "want", "named"), CASES)
+def test_each_condition_on_both_sides(function, values, want, named):
+    check_case(function, values, want, named)

@@ -1,0 +1,108 @@
+"""Utilities, Minn. Stat. § 103G.2241, subd. 6 (a)(1)-(3), (b) (rules/exempt/utilities.py)."""
+
+from __future__ import annotations
+
+import pytest
+from exempt_helpers import SQFT_PER_ACRE, check_case, flip_cases, run
+
+from wetland_gis.enums import Outcome
+from wetland_gis.rules.exempt import utilities as ut
+
+HALF_ACRE = SQFT_PER_ACRE // 2  # 21,780 sq ft
+BASE_1 = {"utility_work": True, "avoided_minimized": True, "project_sqft": 5_000.0}
+
+CASES = [
+    *flip_cases(
+        "subd. 6(a)(1)",
+        ut.utility_service,
+        BASE_1,
+        [("utility_work", False), ("avoided_minimized", False), ("project_sqft", HALF_ACRE)],
+        defining=("utility_work",),
+    ),
+    *flip_cases(
+        "subd. 6(a)(2)",
+        ut.utility_operation_maintenance,
+        {"utility_operation": True, "additional_intrusion": False},
+        [("utility_operation", False), ("additional_intrusion", True)],
+        defining=("utility_operation",),
+    ),
+    *flip_cases(
+        "subd. 6(a)(3)",
+        ut.sewage_treatment_update,
+        {"sewage_system_repair": True},
+        [("sewage_system_repair", False)],
+        defining=("sewage_system_repair",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("function", "values", "want", "named"), CASES)
+def test_each_condition_on_both_sides(function, values, want, named):
+    check_case(function, values, want, named)
+
+
+@pytest.mark.parametrize(
+    ("impact", "project", "want"),
+    [
+        pytest.param(100.0, HALF_ACRE - 1, Outcome.EXEMPT, id="subd. 6(a)(1)(ii): one under"),
+        pytest.param(100.0, HALF_ACRE, Outcome.NOT_EXEMPT, id="subd. 6(a)(1)(ii): exactly"),
+        pytest.param(100.0, None, Outcome.CONDITIONAL, id="subd. 6(a)(1)(ii): project unknown"),
+        pytest.param(
+            HALF_ACRE, None, Outcome.NOT_EXEMPT, id="subd. 6(a)(1)(ii): the impact alone fails"
+        ),
+        pytest.param(None, None, Outcome.CONDITIONAL, id="subd. 6(a)(1)(ii): no area at all"),
+    ],
+)
+def test_less_than_one_half_acre_of_the_project(impact, project, want):
+    values = {**BASE_1, "impact_sqft": impact, "project_sqft": project}
+    result = run(ut.utility_service, **values)
+    assert result.outcome is want, result.reasons
+    assert result.parameters["exemptions.utility_max_acres"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("values", "want"),
+    [
+        pytest.param(
+            {"utility_maintenance": True, "utility_bmp": True},
+            Outcome.NOT_REQUIRED,
+            id="subd. 6(b): best management practices",
+        ),
+        pytest.param(
+            {"utility_maintenance": True, "lgu_certification": True},
+            Outcome.NOT_REQUIRED,
+            id="subd. 6(b): seasonal or annual certification",
+        ),
+        pytest.param(
+            {"utility_maintenance": True, "emergency": True},
+            Outcome.NOT_REQUIRED,
+            id="subd. 6(b): emergency work proceeds",
+        ),
+        pytest.param(
+            {
+                "utility_maintenance": True,
+                "utility_bmp": False,
+                "emergency": False,
+                "lgu_certification": False,
+            },
+            Outcome.REQUIRED,
+            id="subd. 6(b): none of the three",
+        ),
+        pytest.param(
+            {"utility_maintenance": True}, Outcome.CONDITIONAL, id="subd. 6(b): claims unknown"
+        ),
+        pytest.param(
+            {"utility_maintenance": False, "utility_bmp": True},
+            Outcome.REQUIRED,
+            id="subd. 6(b): not maintenance, repair or replacement",
+        ),
+    ],
+)
+def test_certification_procedure(values, want):
+    result = run(ut.utility_certification, **values)
+    assert result.outcome is want, result.reasons
+
+
+def test_emergency_work_is_addressed_with_the_lgu_afterwards():
+    result = run(ut.utility_certification, utility_maintenance=True, emergency=True)
+    assert any("after the emergency work" in v for v in result.verify)

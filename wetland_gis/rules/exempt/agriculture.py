@@ -1,0 +1,284 @@
+"""Agricultural activities, Minn. Stat. § 103G.2241, subd. 1, clauses (1) to (7).
+
+One function per clause. Each reads :class:`~wetland_gis.rules.exempt.facts.ExemptionFacts`
+and returns an :class:`~wetland_gis.rules.exempt.model.ExemptionResult`; every answer that
+is not "not exempt" carries the subd. 11(a) conditions and the ten-year use restriction of
+Minn. R. 8420.0420, subp. 1 D as verify items.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.exempt.facts import ExemptionFacts
+from wetland_gis.rules.exempt.model import (
+    ExemptionResult,
+    RuleRun,
+    check_count,
+    long_date,
+    start,
+    types_text,
+)
+
+__all__ = [
+    "cropped_before_1991",
+    "pasture_land",
+    "normal_farming_practice",
+    "conservation_practice",
+    "aquaculture_activity",
+    "wild_rice_production",
+    "swampbuster_land",
+]
+
+_Day = str | dt.date | None
+
+
+def cropped_before_1991(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 1(1): a wetland cropped, in rotation or set aside in six of ten years before 1991.
+
+    Examples
+    --------
+    >>> r = cropped_before_1991(ExemptionFacts(years_cropped_before_1991=6), day="2024-05-01")
+    >>> r.outcome.value
+    'exempt'
+    """
+    run = start(cropped_before_1991, facts, params, day)
+    lookback = run.value("exemptions.agriculture_cropped_lookback_years")
+    before = run.value("exemptions.agriculture_cropped_before")
+    years = check_count(
+        run.fact("years_cropped_before_1991"), "years_cropped_before_1991", lookback
+    )
+    key = "exemptions.agriculture_cropped_min_years"
+    need = run.value(key)
+    run.cond(
+        None if years is None else run.passes(key, years),
+        f"The wetland was planted with annually seeded crops, was in a crop rotation seeding "
+        f"of pasture grass or legumes, or was required to be set aside to receive price "
+        f"support or other payments (7 U.S.C. §§ 1421-1469), in {need} of the last "
+        f"{lookback} years prior to {long_date(before)}"
+        + ("" if years is None else f" (given: {years} years)")
+        + ".",
+        "years_cropped_before_1991",
+        defining=years is None,
+    )
+    return run.result()
+
+
+def pasture_land(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 1(2): type 1 wetlands, and type 2 or 6 under two acres, on pasture in the same use.
+
+    Examples
+    --------
+    >>> f = ExemptionFacts(wetland_type=2, wetland_acres=1.5, land_use="pasture",
+    ...                    pasture_same_use=True)
+    >>> pasture_land(f, day="2024-05-01").outcome.value
+    'exempt'
+    """
+    run = start(pasture_land, facts, params, day)
+    _pasture_use(run)
+    any_size = list(run.value("exemptions.pasture_any_size_types"))
+    small = list(run.value("exemptions.pasture_small_types"))
+    key = "exemptions.pasture_small_max_acres"
+    wtype = run.fact("wetland_type")
+    if wtype is None:
+        run.cond(
+            None,
+            f"The wetland is type {types_text(any_size)} (not bottomland hardwood), or type "
+            f"{types_text(small)} of less than {run.value(key)} acres.",
+            "wetland_type",
+        )
+    elif wtype in any_size:
+        run.flag(
+            "bottomland_hardwood",
+            f"The type {wtype} wetland is not a bottomland hardwood type 1 wetland "
+            "(excepted by the clause).",
+            want=False,
+        )
+    elif wtype in small:
+        acres = run.fact("wetland_acres")
+        limit = run.value(key)
+        run.cond(
+            None if acres is None else run.passes(key, acres),
+            f"The type {wtype} wetland is less than {limit} acres in size"
+            + ("" if acres is None else f" (given: {acres} acres)")
+            + ".",
+            "wetland_acres",
+        )
+    else:
+        run.cond(
+            False,
+            f"The clause covers type {types_text(any_size + small)} wetlands only, not a "
+            f"type {wtype} wetland.",
+            "wetland_type",
+        )
+    return run.result()
+
+
+def _pasture_use(run: RuleRun) -> None:
+    use = run.fact("land_use")
+    run.cond(
+        None if use is None else use == "pasture",
+        "The wetland is on agricultural pasture land (§ 103G.005, subd. 14a)"
+        + ("" if use is None else f" (given land use: {use})")
+        + ".",
+        "land_use",
+        defining=True,
+    )
+    run.flag("pasture_same_use", "The pasture land remains in the same use.")
+
+
+def normal_farming_practice(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 1(3): normal farming practices, which do not include draining wetlands.
+
+    Examples
+    --------
+    >>> f = ExemptionFacts(normal_farming=True, impact_kind="drain")
+    >>> normal_farming_practice(f, day="2024-05-01").outcome.value
+    'not_exempt'
+    """
+    run = start(normal_farming_practice, facts, params, day)
+    run.flag(
+        "normal_farming",
+        "The activity is a normal farming practice: farming, silvicultural, grazing and "
+        "ranching activities such as plowing, seeding, cultivating and harvesting for the "
+        "production of feed, food and fiber products.",
+        defining=True,
+    )
+    _not_draining(
+        run,
+        "Normal farming practices do not include activities that result in "
+        "the draining of wetlands",
+    )
+    return run.result()
+
+
+def _not_draining(run: RuleRun, text: str) -> None:
+    kind = run.fact("impact_kind")
+    run.cond(
+        None if kind in (None, "unknown") else kind != "drain",
+        f"{text} (given impact kind: {kind or 'not known'}).",
+        "impact_kind",
+    )
+
+
+def conservation_practice(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 1(4): a conservation practice the SWCD approved after TEP review (a claim).
+
+    Examples
+    --------
+    >>> f = ExemptionFacts(soil_water_practice=True)
+    >>> conservation_practice(f, day="2024-05-01").outcome.value
+    'conditional'
+    """
+    run = start(conservation_practice, facts, params, day)
+    run.flag(
+        "soil_water_practice",
+        "The activity is a soil and water conservation practice.",
+        defining=True,
+    )
+    run.flag(
+        "swcd_approved_practice",
+        "The practice is approved by the soil and water conservation district, after "
+        "review by the technical evaluation panel (the analyst's claim).",
+    )
+    return run.result()
+
+
+def aquaculture_activity(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 1(5): aquaculture under a Corps section 404 permit, buildings excluded.
+
+    Examples
+    --------
+    >>> f = ExemptionFacts(aquaculture=True, corps_404_permit=True, buildings=True)
+    >>> aquaculture_activity(f, day="2024-05-01").outcome.value
+    'not_exempt'
+    """
+    run = start(aquaculture_activity, facts, params, day)
+    run.flag(
+        "aquaculture",
+        "The activity is aquaculture, including pond excavation and construction and "
+        "maintenance of associated access roads and dikes.",
+        defining=True,
+    )
+    run.flag(
+        "corps_404_permit",
+        "It is authorized under, and conducted in accordance with, a permit issued by the "
+        "U.S. Army Corps of Engineers under section 404 of the Clean Water Act (33 U.S.C. "
+        "§ 1344) (the analyst's claim).",
+    )
+    run.flag(
+        "buildings",
+        "It does not include construction or expansion of buildings.",
+        want=False,
+    )
+    return run.result()
+
+
+def wild_rice_production(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 1(6): wild rice production authorized under a Corps section 404 permit.
+
+    Notes
+    -----
+    Reading: the permit condition is read as applying to every wild rice production
+    activity, not only to "other activities" (docs/rules.md, the alternative reading).
+
+    Examples
+    --------
+    >>> wild_rice_production(ExemptionFacts(wild_rice=True), day="2024-05-01").unknown
+    ('corps_404_permit',)
+    """
+    run = start(wild_rice_production, facts, params, day)
+    run.flag(
+        "wild_rice",
+        "The activity is wild rice production, including necessary diking.",
+        defining=True,
+    )
+    run.flag(
+        "corps_404_permit",
+        "It is authorized under a permit issued by the U.S. Army Corps of Engineers under "
+        "section 404 of the Clean Water Act (the analyst's claim; read as applying to every "
+        "wild rice activity).",
+    )
+    return run.result()
+
+
+def swampbuster_land(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 1(7): agricultural activities on agricultural land subject to swampbuster.
+
+    Examples
+    --------
+    >>> f = ExemptionFacts(land_use="nonagricultural", swampbuster=True)
+    >>> swampbuster_land(f, day="2024-05-01").outcome.value
+    'not_exempt'
+    """
+    run = start(swampbuster_land, facts, params, day)
+    use = run.fact("land_use")
+    run.cond(
+        None if use is None else use in ("agricultural", "pasture"),
+        "The activity is an agricultural activity on agricultural land (§ 103G.005, "
+        "subd. 2a)" + ("" if use is None else f" (given land use: {use})") + ".",
+        "land_use",
+    )
+    run.flag(
+        "swampbuster",
+        "The land is subject to the swampbuster provisions of the federal farm program "
+        "restrictions, consistent with the memorandum of understanding between the board "
+        "and the USDA Natural Resources Conservation Service (the analyst's claim).",
+        defining=True,
+    )
+    return run.result()

@@ -1,0 +1,470 @@
+"""The binding rules of the exemptions: exclusions, any one exemption, no combination.
+
+* Minn. R. 8420.0420, subp. 1 B: no exemption applies to a calcareous fen, a wetland
+  deposited in the wetland bank, a wetland already used for replacement credit, or a
+  wetland partially impacted so that its remainder would newly qualify
+  (:func:`binding_exclusions`).
+* § 103G.2241, subd. 11(b) (and subp. 1 A): an activity is exempt if it qualifies for any
+  one of the exemptions, even if another says it is not exempt.
+* Minn. R. 8420.0420, subp. 1 C: exemptions may not be combined on a project. A project
+  exempt only by using two different exemptions for different impacts is not exempt.
+
+:func:`decide_exemptions` tries every exemption on every impact and names the one
+exemption that carries the project; the trace keeps every exemption tried with why it
+does or does not apply.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from wetland_gis.enums import Outcome
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.rules.exempt.facts import ExemptionClaims, ExemptionFacts
+from wetland_gis.rules.exempt.model import (
+    ConditionStatus,
+    ExemptionResult,
+    exact,
+    start,
+)
+
+__all__ = [
+    "binding_exclusions",
+    "decide_exemptions",
+    "ImpactExemptions",
+    "ProjectExemptions",
+]
+
+_Day = str | dt.date | None
+_SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
+_SUBD_11B = "Minn. Stat. § 103G.2241, subd. 11(b)"
+
+
+def binding_exclusions(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Minn. R. 8420.0420, subp. 1 B: the wetlands no exemption applies to.
+
+    Returns
+    -------
+    ExemptionResult
+        ``EXCLUDED`` (no exemption may apply), ``CONDITIONAL`` (an exclusion fact is not
+        known: no exemption answer can be more than conditional) or ``ELIGIBLE``.
+
+    Examples
+    --------
+    >>> binding_exclusions(ExemptionFacts(calcareous_fen=True), day="2024-05-01").outcome.value
+    'excluded'
+    """
+    run = start(binding_exclusions, facts, params, day)
+    run.flag("calcareous_fen", "The wetland is not a calcareous fen (§ 103G.223).", want=False)
+    run.flag("banked", "The wetland is not deposited in the wetland bank.", want=False)
+    run.flag(
+        "used_for_replacement_credit",
+        "The wetland has not already been used for replacement credit.",
+        want=False,
+    )
+    run.flag(
+        "remainder_newly_qualifies",
+        "The wetland was not partially impacted so that its remainder would qualify for an "
+        "exemption that would not have applied before that impact.",
+        want=False,
+    )
+    outcome = {
+        Outcome.NOT_EXEMPT: Outcome.EXCLUDED,
+        Outcome.CONDITIONAL: Outcome.CONDITIONAL,
+        Outcome.EXEMPT: Outcome.ELIGIBLE,
+    }[run.outcome()]
+    return run.result(outcome)
+
+
+def _bind(result: ExemptionResult, exclusion: ExemptionResult) -> ExemptionResult:
+    """Return ``result`` capped by the exclusions: an excluded wetland is never exempt."""
+    extra = tuple(c for c in exclusion.conditions if c.status is not ConditionStatus.MET)
+    if not extra or result.outcome in (Outcome.NOT_EXEMPT, Outcome.NOT_APPLIED):
+        return result
+    excluded = exclusion.outcome is Outcome.EXCLUDED
+    outcome = Outcome.NOT_EXEMPT if excluded else Outcome.CONDITIONAL
+    reasons = tuple(
+        f"{'Not met' if c.status is ConditionStatus.FAILED else 'Not known'} "
+        f"(Minn. R. 8420.0420, subp. 1 B): {c.text}"
+        for c in extra
+    )
+    verify = tuple(
+        f"Verify ({', '.join(c.facts)}): {c.text}"
+        for c in extra
+        if c.status is ConditionStatus.UNKNOWN
+    )
+    kept = () if excluded else result.verify
+    return dataclasses.replace(
+        result,
+        outcome=outcome,
+        conditions=result.conditions + extra,
+        reasons=tuple(r for r in result.reasons if not r.startswith("Every condition")) + reasons,
+        verify=verify + kept,
+        citations=result.citations + ("Minn. R. 8420.0420, subp. 1 B",),
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImpactExemptions:
+    """Every exemption tried on one impact.
+
+    Parameters
+    ----------
+    impact_id : hashable
+        The impact.
+    exclusion : ExemptionResult
+        The subp. 1 B exclusions (:func:`binding_exclusions`).
+    tried : tuple of ExemptionResult
+        Each exemption of the registry, in registry order, capped by the exclusions.
+    """
+
+    impact_id: Hashable | None
+    exclusion: ExemptionResult
+    tried: tuple[ExemptionResult, ...]
+
+    def by_rule(self, rule_id: str) -> ExemptionResult:
+        """Return the answer of rule ``rule_id``."""
+        for r in self.tried:
+            if r.rule_id == rule_id:
+                return r
+        raise RulesInputError(f"rule {rule_id!r} was not tried on impact {self.impact_id!r}")
+
+    @property
+    def exempt_under(self) -> tuple[str, ...]:
+        """Return the rule ids under which this impact alone is exempt."""
+        return tuple(r.rule_id for r in self.tried if r.outcome is Outcome.EXEMPT)
+
+    @property
+    def conditional_under(self) -> tuple[str, ...]:
+        """Return the rule ids under which this impact is conditionally exempt."""
+        return tuple(r.rule_id for r in self.tried if r.outcome is Outcome.CONDITIONAL)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProjectExemptions:
+    """The exemption answer of a project.
+
+    Parameters
+    ----------
+    outcome : Outcome
+        ``EXEMPT`` when one exemption makes every impact exempt; ``CONDITIONAL`` when one
+        exemption makes every impact exempt or conditional; ``NOT_EXEMPT`` otherwise.
+    carrying : str or None
+        The rule id of the one exemption that carries the project (``None`` if none does).
+    partial : str or None
+        When the project is not exempt: the exemption covering the most impacts (the
+        impacts it covers are listed in :attr:`covered`); ``None`` if no exemption covers
+        any impact.
+    covered : tuple of hashable
+        The impacts exempt or conditionally exempt under ``carrying`` (or ``partial``).
+    refused_combination : tuple of str
+        Other exemptions that would cover impacts the chosen one does not: using them too
+        would combine exemptions on the project (Minn. R. 8420.0420, subp. 1 C).
+    impacts : tuple of ImpactExemptions
+        Every exemption tried on every impact.
+    reasons, verify, citations : tuple of str
+        The project-level reasons, verify items (the carrying exemption's, every impact's)
+        and citations.
+    as_of : str
+        ISO date of the law applied.
+    """
+
+    outcome: Outcome
+    carrying: str | None
+    partial: str | None
+    covered: tuple[Hashable | None, ...]
+    refused_combination: tuple[str, ...]
+    impacts: tuple[ImpactExemptions, ...]
+    reasons: tuple[str, ...]
+    verify: tuple[str, ...]
+    citations: tuple[str, ...]
+    as_of: str
+
+    def applied(self, impact_id: Hashable) -> ExemptionResult | None:
+        """Return the chosen exemption's answer for one impact (``None``: none chosen)."""
+        rule = self.carrying or self.partial
+        if rule is None:
+            return None
+        for impact in self.impacts:
+            if impact.impact_id == impact_id:
+                return impact.by_rule(rule)
+        raise RulesInputError(f"no impact {impact_id!r} in the project")
+
+    def trace_steps(self) -> list[dict[str, Any]]:
+        """Return every step as the keyword arguments of one trace step.
+
+        The steps are each impact's exclusions, each exemption tried on it, and the project
+        answer; ``project`` is the caller's to add.
+        """
+        from wetland_gis.rules.exempt import spec_of
+
+        steps: list[dict[str, Any]] = []
+        for impact in self.impacts:
+            steps.append(impact.exclusion.trace_step())
+            steps.extend(r.trace_step() for r in impact.tried)
+        spec = spec_of(decide_exemptions)
+        steps.append(
+            {
+                "impact_id": "",
+                "rule_id": spec.rule_id,
+                "citation": "; ".join(self.citations),
+                "outcome": self.outcome.value,
+                "value": None,
+                "reason": " ".join(self.reasons),
+                "verify": list(self.verify),
+                "inputs": {
+                    "carrying": self.carrying,
+                    "partial": self.partial,
+                    "covered": [str(i) for i in self.covered],
+                    "refused_combination": list(self.refused_combination),
+                },
+                "parameters": {},
+            }
+        )
+        return steps
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dictionary."""
+        return {
+            "outcome": self.outcome.value,
+            "carrying": self.carrying,
+            "partial": self.partial,
+            "covered": [str(i) for i in self.covered],
+            "refused_combination": list(self.refused_combination),
+            "reasons": list(self.reasons),
+            "verify": list(self.verify),
+            "citations": list(self.citations),
+            "as_of": self.as_of,
+            "impacts": [
+                {
+                    "impact_id": str(i.impact_id),
+                    "exclusion": i.exclusion.to_dict(),
+                    "tried": [r.to_dict() for r in i.tried],
+                }
+                for i in self.impacts
+            ],
+        }
+
+
+def _project_areas(
+    impacts: Sequence[ExemptionFacts], limited_types: list[int]
+) -> tuple[float | None, float | None]:
+    """Return the project's wetland area and its drained type 2/6 area (``None``: unknown)."""
+    areas = [f.impact_sqft for f in impacts]
+    total = (
+        None
+        if any(a is None for a in areas)
+        else float(sum(exact(a) for a in areas if a is not None))
+    )
+    drained: float | None = 0.0
+    parts = []
+    for f in impacts:
+        may_drain = f.impact_kind in (None, "unknown", "drain")
+        may_count = f.wetland_type is None or f.wetland_type in limited_types
+        if not (may_drain and may_count):
+            continue
+        if f.impact_kind != "drain" or f.wetland_type is None or f.impact_sqft is None:
+            drained = None  # it may count, but how much is not known
+            break
+        parts.append(exact(f.impact_sqft))
+    if drained is not None:
+        drained = float(sum(parts))
+    return total, drained
+
+
+def _spoil_by_wetland(
+    impacts: Sequence[ExemptionFacts],
+) -> Callable[[ExemptionFacts], float | None]:
+    """Return a function giving the project's spoil area in an impact's wetland.
+
+    The sum of ``impact_sqft`` of the ``wildlife_spoil`` impacts in the same ``wetland_id``
+    (subd. 10(1)(i)). Unknown when one of them has no area, or when another impact that
+    is or may be spoil may lie in the same wetland (its wetland or this one's not known).
+    """
+    maybe = [f for f in impacts if f.wildlife_spoil is not False]
+
+    def total(f: ExemptionFacts) -> float | None:
+        if f.wildlife_spoil is not True:
+            return None
+        others = [g for g in maybe if g is not f]
+        if f.wetland_id is None:
+            if others:
+                return None
+            same = [f]
+        else:
+            same = [f] + [g for g in others if g.wetland_id in (f.wetland_id, None)]
+            if any(g.wetland_id is None or g.wildlife_spoil is None for g in same[1:]):
+                return None
+        areas = [g.impact_sqft for g in same]
+        if any(a is None for a in areas):
+            return None
+        return float(sum(exact(a) for a in areas if a is not None))
+
+    return total
+
+
+def decide_exemptions(
+    impacts: Sequence[ExemptionFacts],
+    claims: ExemptionClaims | None = None,
+    params: ParameterSet | None = None,
+    day: _Day = None,
+) -> ProjectExemptions:
+    """Try every exemption on every impact of one project; name the one that carries it.
+
+    Parameters
+    ----------
+    impacts : sequence of ExemptionFacts
+        The project's impacts (at least one; ids unique).
+    claims : ExemptionClaims, optional
+        The analyst's project-wide claims; an impact's own fact outranks them.
+    params : ParameterSet, optional
+        The parameter tree (default: the shipped one).
+    day : str or date, optional
+        The date the law is applied as of (default: today).
+
+    Returns
+    -------
+    ProjectExemptions
+
+    Notes
+    -----
+    The project's areas (``project_sqft``, ``project_type_2_6_drained_sqft``) are summed
+    from the impacts where an impact does not give them. The chosen exemption is the one
+    under which the most impacts are exempt, then the most exempt or conditional, then the
+    first in registry order.
+
+    Examples
+    --------
+    >>> a = ExemptionFacts(impact_id="A", duck_blind=True, calcareous_fen=False,
+    ...     banked=False, used_for_replacement_credit=False, remainder_newly_qualifies=False)
+    >>> from wetland_gis.rules.exempt import RULES_BY_ID
+    >>> RULES_BY_ID[decide_exemptions([a], day="2024-05-01").carrying].label
+    'Duck blinds'
+    """
+    from wetland_gis.rules.exempt import EXEMPTION_RULES, spec_of
+
+    if not impacts:
+        raise RulesInputError("decide_exemptions needs at least one impact")
+    for f in impacts:
+        if not isinstance(f, ExemptionFacts):
+            raise RulesInputError(f"impacts must be ExemptionFacts, got {type(f).__name__}")
+    ids = [f.impact_id for f in impacts]
+    if len(set(map(repr, ids))) != len(ids):
+        raise RulesInputError(f"impact ids must be unique within a project, got {ids!r}")
+    params = params if params is not None else default_parameters()
+    day = as_date(day)
+    spec = spec_of(decide_exemptions)
+    key = "exemptions.drainage_limited_types"
+    if key not in spec.parameter_keys:  # pragma: no cover - registry consistency
+        raise RulesInputError(f"the registry entry of decide_exemptions must list {key}")
+    total, drained = _project_areas(impacts, list(params.value(key, day)))
+    spoil = _spoil_by_wetland(impacts)
+    facts = [
+        dataclasses.replace(
+            f.with_claims(claims),
+            wetland_spoil_sqft=(
+                f.wetland_spoil_sqft if f.wetland_spoil_sqft is not None else spoil(f)
+            ),
+            project_sqft=f.project_sqft if f.project_sqft is not None else total,
+            project_type_2_6_drained_sqft=(
+                f.project_type_2_6_drained_sqft
+                if f.project_type_2_6_drained_sqft is not None
+                else drained
+            ),
+        )
+        for f in impacts
+    ]
+    rules = [s for s in EXEMPTION_RULES if s.kind == "exemption"]
+    tried: list[ImpactExemptions] = []
+    for f in facts:
+        exclusion = binding_exclusions(f, params, day)
+        results = tuple(_bind(s.function(f, params, day), exclusion) for s in rules)
+        tried.append(ImpactExemptions(impact_id=f.impact_id, exclusion=exclusion, tried=results))
+    n = len(tried)
+    scores = []
+    for index, s in enumerate(rules):
+        outcomes = [i.by_rule(s.rule_id).outcome for i in tried]
+        exempt = sum(o is Outcome.EXEMPT for o in outcomes)
+        possible = sum(o in (Outcome.EXEMPT, Outcome.CONDITIONAL) for o in outcomes)
+        scores.append((exempt, possible, -index, s))
+    scores.sort(key=lambda t: t[:-1], reverse=True)
+    best_exempt, best_possible, _, best = scores[0]
+    reasons: list[str] = []
+    verify: list[str] = []
+    citations = [_SUBD_11B, _SUBP_1C]
+    carrying = partial = None
+    covered: tuple[Hashable | None, ...] = ()
+    refused: tuple[str, ...] = ()
+    if best_possible == 0:
+        outcome = Outcome.NOT_EXEMPT
+        reasons.append("No exemption of § 103G.2241 applies to any impact of the project.")
+    else:
+        covered = tuple(
+            i.impact_id
+            for i in tried
+            if i.by_rule(best.rule_id).outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+        )
+        if best_possible == n:
+            carrying = best.rule_id
+            outcome = Outcome.EXEMPT if best_exempt == n else Outcome.CONDITIONAL
+            word = "exempt" if outcome is Outcome.EXEMPT else "conditionally exempt"
+            reasons.append(
+                f"The project is {word} under one exemption, {best.label} "
+                f"({best.citations[0]}), which covers every impact (subd. 11(b))."
+            )
+            verify.append(
+                "§ 103G.2241, subd. 9(g): the de minimis exemption may not be combined with "
+                "this exemption on the project."
+            )
+        else:
+            partial = best.rule_id
+            outcome = Outcome.NOT_EXEMPT
+            reasons.append(
+                f"No one exemption covers every impact: {best.label} ({best.citations[0]}) "
+                f"covers {len(covered)} of {n} impacts; the others are not exempt under it."
+            )
+        chosen = best.rule_id
+        uncovered = [
+            i
+            for i in tried
+            if i.by_rule(chosen).outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+        ]
+        refused = tuple(
+            dict.fromkeys(
+                r.rule_id
+                for i in uncovered
+                for r in i.tried
+                if r.outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL) and r.rule_id != chosen
+            )
+        )
+        if refused:
+            reasons.append(
+                "Exemptions may not be combined on a project (Minn. R. 8420.0420, subp. 1 C): "
+                f"{', '.join(refused)} would cover impacts that {chosen} does not, but a "
+                "project exempt only by using two different exemptions is not exempt."
+            )
+        chosen_results = [i.by_rule(chosen) for i in tried if i.impact_id in covered]
+        for r in chosen_results:
+            verify.extend(
+                v if r.impact_id is None else f"Impact {r.impact_id}: {v}" for v in r.verify
+            )
+            citations.extend(r.citations)
+    return ProjectExemptions(
+        outcome=outcome,
+        carrying=carrying,
+        partial=partial,
+        covered=covered,
+        refused_combination=refused,
+        impacts=tuple(tried),
+        reasons=tuple(reasons),
+        verify=tuple(dict.fromkeys(verify)),
+        citations=tuple(dict.fromkeys(citations)),
+        as_of=day.isoformat(),
+    )

@@ -1,0 +1,99 @@
+"""Forestry, Minn. Stat. § 103G.2241, subd. 7, clauses (1) and (2)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.exempt.facts import ExemptionFacts
+from wetland_gis.rules.exempt.model import ExemptionResult, RuleRun, start
+
+__all__ = ["silviculture_temporary_crossing", "forest_road_access"]
+
+_Day = str | dt.date | None
+
+
+def _limits_and_no_drainage(run: RuleRun) -> None:
+    run.flag(
+        "limits_impact",
+        "The activity limits the impact on the hydrologic and biologic characteristics of "
+        "the wetland (the analyst's claim).",
+    )
+
+
+def silviculture_temporary_crossing(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 7(1): temporarily crossing or entering a wetland for silvicultural activities.
+
+    Examples
+    --------
+    >>> f = ExemptionFacts(silviculture_crossing=True, limits_impact=True,
+    ...     dikes_ditches_tile=False, buildings=False, results_in_drainage=False)
+    >>> silviculture_temporary_crossing(f, day="2024-05-01").outcome.value
+    'exempt'
+    """
+    run = start(silviculture_temporary_crossing, facts, params, day)
+    run.flag(
+        "silviculture_crossing",
+        "The activity is temporarily crossing or entering the wetland to perform "
+        "silvicultural activities, including timber harvest as part of a forest management "
+        "activity.",
+        defining=True,
+    )
+    _limits_and_no_drainage(run)
+    run.flag(
+        "dikes_ditches_tile",
+        "The activities do not result in the construction of dikes, drainage ditches or "
+        "tile lines.",
+        want=False,
+    )
+    run.flag(
+        "buildings",
+        "The activities do not result in the construction of buildings.",
+        want=False,
+    )
+    run.flag(
+        "results_in_drainage",
+        "The timber harvesting and other silvicultural practices do not result in the "
+        "drainage of the wetland or public waters.",
+        want=False,
+    )
+    return run.result()
+
+
+def forest_road_access(
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+) -> ExemptionResult:
+    """Subd. 7(2): permanent access for forest roads across wetlands.
+
+    Examples
+    --------
+    >>> f = ExemptionFacts(forest_road=True, limits_impact=True, dikes_ditches_tile=False,
+    ...     filling_avoided=None, results_in_drainage=False)
+    >>> forest_road_access(f, day="2024-05-01").unknown
+    ('filling_avoided',)
+    """
+    run = start(forest_road_access, facts, params, day)
+    run.flag(
+        "forest_road",
+        "The activity is permanent access for forest roads across the wetland.",
+        defining=True,
+    )
+    _limits_and_no_drainage(run)
+    run.flag(
+        "dikes_ditches_tile",
+        "The construction activities do not result in the access becoming a dike, drainage "
+        "ditch or tile line.",
+        want=False,
+    )
+    run.flag(
+        "filling_avoided",
+        "Filling is avoided wherever possible (the analyst's claim).",
+    )
+    run.flag(
+        "results_in_drainage",
+        "There is no drainage of the wetland or public waters.",
+        want=False,
+    )
+    return run.result()

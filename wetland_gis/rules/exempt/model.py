@@ -1,0 +1,603 @@
+"""The kernel of the exemption rules: conditions, results, registry entries, one recorder.
+
+Every exemption rule of :mod:`wetland_gis.rules.exempt` is one function
+``rule(facts, params=None, day=None) -> ExemptionResult``. It states each condition of its
+clause as a :class:`Condition` that is met, failed or unknown (a fact it reads is
+``None``), and :class:`RuleRun` turns the conditions into the outcome:
+
+* a failed condition: :attr:`~wetland_gis.enums.Outcome.NOT_EXEMPT`, naming each failed
+  condition;
+* else an unknown condition: :attr:`~wetland_gis.enums.Outcome.CONDITIONAL`, naming each
+  unknown fact in a verify item;
+* else :attr:`~wetland_gis.enums.Outcome.EXEMPT`.
+
+So an unknown fact never yields a plain "exempt". This module imports only the standard
+library and the package's parameter, enum and error modules (no geometry, no pandas).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import numbers
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from wetland_gis.decision import Decision, freeze
+from wetland_gis.enums import Outcome
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
+from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
+
+__all__ = [
+    "ConditionStatus",
+    "Condition",
+    "ExemptionResult",
+    "RuleSpec",
+    "RuleRun",
+    "all_of",
+    "any_of",
+    "STATUTE",
+    "subd",
+    "start",
+    "negate",
+    "exact",
+    "check_count",
+    "check_area",
+    "types_text",
+    "long_date",
+    "SQFT_PER_ACRE",
+    "PERCENT",
+    "CONDITIONS_11A",
+    "USE_RESTRICTION_KEY",
+]
+
+#: The section of the exemptions.
+STATUTE = "Minn. Stat. § 103G.2241"
+
+#: Percent conversion: a share in percent is divided by this.
+PERCENT = 100
+
+#: Square feet in one acre (a unit conversion, not a legal number).
+SQFT_PER_ACRE = Fraction(int(_SQFT_PER_ACRE))
+
+#: The parameter key of the ten-year use restriction (Minn. R. 8420.0420, subp. 1 D).
+USE_RESTRICTION_KEY = "exemptions.use_restriction_years"
+
+#: The three conditions of subd. 11(a), a verify item on every exemption answer.
+CONDITIONS_11A = (
+    "Subd. 11(a)(1): appropriate erosion control measures are taken to prevent "
+    "sedimentation of the water.",
+    "Subd. 11(a)(2): the activity does not block fish passage in a watercourse.",
+    "Subd. 11(a)(3): the activity is conducted in compliance with all other applicable "
+    "federal, state and local requirements, including best management practices and the "
+    "water resource protection requirements of chapter 103H.",
+)
+
+
+def subd(paragraph: str) -> str:
+    """Return the citation of a paragraph of § 103G.2241, e.g. ``subd("1(2)")``.
+
+    Examples
+    --------
+    >>> subd("6(a)(1)")
+    'Minn. Stat. § 103G.2241, subd. 6(a)(1)'
+    """
+    return f"{STATUTE}, subd. {paragraph}"
+
+
+class ConditionStatus(str, Enum):
+    """Whether one condition of a rule holds on the facts given."""
+
+    MET = "met"
+    FAILED = "failed"
+    UNKNOWN = "unknown"
+
+
+def all_of(*values: bool | None) -> bool | None:
+    """Return the three-valued "and": False if any is False, else None if any is None.
+
+    Examples
+    --------
+    >>> all_of(True, None), all_of(None, False), all_of(True, True)
+    (None, False, True)
+    """
+    if any(v is False for v in values):
+        return False
+    if any(v is None for v in values):
+        return None
+    return True
+
+
+def any_of(*values: bool | None) -> bool | None:
+    """Return the three-valued "or": True if any is True, else None if any is None.
+
+    Examples
+    --------
+    >>> any_of(False, None), any_of(None, True), any_of(False, False)
+    (None, True, False)
+    """
+    if any(v is True for v in values):
+        return True
+    if any(v is None for v in values):
+        return None
+    return False
+
+
+def negate(value: bool | None) -> bool | None:
+    """Return the three-valued "not" (``None`` stays unknown)."""
+    return None if value is None else not value
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of a rule, and whether it holds.
+
+    Parameters
+    ----------
+    facts : tuple of str
+        The :class:`~wetland_gis.rules.exempt.facts.ExemptionFacts` fields it reads.
+    text : str
+        The condition in the words of the law, one sentence.
+    status : ConditionStatus
+        Met, failed, or unknown (a fact it reads is not given).
+    citation : str
+        The paragraph stating it.
+    defining : bool
+        The condition says what the clause's activity or land is (a duck blind, land
+        assessed drainage benefits): while it is unknown the clause is not tried
+        (``NOT_APPLIED``), so an unrelated exemption is not offered as "conditional".
+    """
+
+    facts: tuple[str, ...]
+    text: str
+    status: ConditionStatus
+    citation: str
+    defining: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the condition as a JSON-ready dictionary."""
+        return {
+            "facts": list(self.facts),
+            "text": self.text,
+            "status": self.status.value,
+            "citation": self.citation,
+            "defining": self.defining,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExemptionResult:
+    """The answer of one exemption rule for one impact.
+
+    Parameters
+    ----------
+    rule_id : str
+        The registry id, ``exemption.<topic>.<clause>`` (``1_1`` for subd. 1(1)).
+    label : str
+        What a person reads.
+    citations : tuple of str
+        The paragraphs the rule applies.
+    outcome : Outcome
+        ``EXEMPT``, ``NOT_EXEMPT`` (naming each failed condition), ``CONDITIONAL`` (naming
+        each unknown fact) or ``NOT_APPLIED`` (nothing given says the activity or land is
+        the clause's: not tried, and for a project as good as not exempt). Procedure rules
+        such as subd. 6(b) and the road paragraph use ``REQUIRED`` / ``NOT_REQUIRED`` too.
+    conditions : tuple of Condition
+        Every condition tested, in the order of the text.
+    reasons : tuple of str
+        Plain-English reasons, rendered from the conditions.
+    inputs : Mapping
+        The fact values read, by fact name.
+    parameters : Mapping
+        The parameter keys used and their values on ``as_of``.
+    verify : tuple of str
+        What a person must still verify (unknown facts, subd. 11(a), the ten-year use
+        restriction of Minn. R. 8420.0420, subp. 1 D where it applies).
+    as_of : str
+        ISO date the parameters were read for.
+    impact_id : hashable, optional
+        The impact the answer is about.
+    amounts : Mapping
+        Numbers compared (square feet, acres, years).
+    """
+
+    rule_id: str
+    label: str
+    citations: tuple[str, ...]
+    outcome: Outcome
+    conditions: tuple[Condition, ...] = ()
+    reasons: tuple[str, ...] = ()
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    verify: tuple[str, ...] = ()
+    as_of: str = ""
+    impact_id: Hashable | None = None
+    amounts: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("inputs", "parameters", "amounts"):
+            object.__setattr__(self, name, freeze(getattr(self, name)))
+        for name in ("citations", "reasons", "verify", "conditions"):
+            object.__setattr__(self, name, tuple(dict.fromkeys(getattr(self, name))))
+
+    @property
+    def failed(self) -> tuple[str, ...]:
+        """Return the texts of the failed conditions."""
+        return tuple(c.text for c in self.conditions if c.status is ConditionStatus.FAILED)
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        """Return the facts whose being unknown leaves a condition open."""
+        out: dict[str, None] = {}
+        for c in self.conditions:
+            if c.status is ConditionStatus.UNKNOWN:
+                out.update(dict.fromkeys(c.facts))
+        return tuple(out)
+
+    @property
+    def citation(self) -> str:
+        """Return the citations joined, for one trace cell."""
+        return "; ".join(self.citations)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dictionary of the result."""
+        return {
+            "rule_id": self.rule_id,
+            "label": self.label,
+            "impact_id": _plain(self.impact_id),
+            "citations": list(self.citations),
+            "outcome": self.outcome.value,
+            "conditions": [c.to_dict() for c in self.conditions],
+            "reasons": list(self.reasons),
+            "inputs": {k: _plain(v) for k, v in self.inputs.items()},
+            "parameters": {k: _plain(v) for k, v in self.parameters.items()},
+            "verify": list(self.verify),
+            "amounts": dict(self.amounts),
+            "as_of": self.as_of,
+        }
+
+    def to_decision(self) -> Decision:
+        """Return the answer as a :class:`~wetland_gis.decision.Decision` (for consumers of it).
+
+        ``question`` is the rule id, ``value`` the tuple of unknown facts.
+
+        Examples
+        --------
+        >>> from wetland_gis.rules.exempt import ExemptionFacts, wildlife
+        >>> r = wildlife.duck_blinds(ExemptionFacts(duck_blind=True), day="2024-05-01")
+        >>> r.to_decision().question == r.rule_id
+        True
+        """
+        return Decision(
+            question=self.rule_id,
+            outcome=self.outcome,
+            amounts=dict(self.amounts),
+            citations=self.citations,
+            reasons=self.reasons,
+            parameters=dict(self.parameters),
+            verify=self.verify,
+            as_of=self.as_of,
+            value=self.unknown,
+        )
+
+    def trace_step(self) -> dict[str, Any]:
+        """Return the keyword arguments of one :class:`~wetland_gis.rules.trace.TraceLog` step.
+
+        ``project`` is the caller's to add; the reason is the reasons joined for people
+        (the structured conditions stay in ``inputs["conditions"]``).
+        """
+        return {
+            "impact_id": "" if self.impact_id is None else str(self.impact_id),
+            "rule_id": self.rule_id,
+            "citation": self.citation,
+            "outcome": self.outcome.value,
+            "value": None,
+            "reason": " ".join(self.reasons),
+            "verify": list(self.verify),
+            "inputs": {
+                **{k: _plain(v) for k, v in self.inputs.items()},
+                "conditions": [c.to_dict() for c in self.conditions],
+            },
+            "parameters": {k: _plain(v) for k, v in self.parameters.items()},
+        }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, (frozenset, set)):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Fraction):
+        return float(value)
+    return value
+
+
+#: The signature of a rule function.
+RuleFunction = Callable[..., Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleSpec:
+    """One registry entry: a rule's id, label, citations, parameter keys and function.
+
+    Parameters
+    ----------
+    rule_id : str
+        Stable dotted id, ``exemption.<topic>.<clause>``.
+    label : str
+        What a person reads, e.g. "Temporary crossing for silviculture".
+    citations : tuple of str
+        The paragraphs it applies.
+    parameter_keys : tuple of str
+        Every parameter key the function may read.
+    function : callable
+        ``function(facts, params=None, day=None) -> ExemptionResult``.
+    kind : {"exemption", "procedure", "binding", "road"}
+        ``exemption`` rules are tried by :func:`~wetland_gis.rules.exempt.decide_exemptions`
+        and may carry a project; the others answer another question.
+    use_restriction : bool
+        An agricultural (subd. 1) or drainage (subd. 2) exemption: its answers carry the
+        ten-year use restriction of Minn. R. 8420.0420, subp. 1 D as a verify item.
+    """
+
+    rule_id: str
+    label: str
+    citations: tuple[str, ...]
+    parameter_keys: tuple[str, ...]
+    function: RuleFunction
+    kind: str = "exemption"
+    use_restriction: bool = False
+
+
+def exact(value: float | Fraction) -> Fraction:
+    """Return ``value`` as the exact fraction of the figure as written (``repr`` of a float).
+
+    Examples
+    --------
+    >>> exact(0.1) + exact(0.2) == exact(0.3)
+    True
+    """
+    if isinstance(value, numbers.Rational):
+        return Fraction(value)
+    return Fraction(repr(float(value)))
+
+
+def check_count(value: Any, name: str, most: int | None = None) -> int | None:
+    """Return a whole count of years, 0 to ``most`` if given (``None`` stays unknown)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise RulesInputError(f"{name} must be a whole number of years or None, got {value!r}")
+    if int(value) < 0 or (most is not None and int(value) > most):
+        top = "" if most is None else f" and at most {most}"
+        raise RulesInputError(f"{name} must be at least 0{top} years, got {value!r}")
+    return int(value)
+
+
+def check_area(value: Any, name: str) -> float | None:
+    """Return a finite, non-negative area (``None`` stays unknown)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise RulesInputError(f"{name} must be a number or None, got {value!r}")
+    number = float(value)
+    if number != number or number in (float("inf"), float("-inf")) or number < 0:
+        raise RulesInputError(f"{name} must be a finite number >= 0, got {value!r}")
+    return number
+
+
+class RuleRun:
+    """Record one rule's conditions, parameters and inputs, then build its result.
+
+    Parameters
+    ----------
+    spec : RuleSpec
+        The rule's registry entry.
+    facts : object
+        The facts (read by attribute name).
+    params : ParameterSet or None
+        The parameter tree (default: the shipped one).
+    day : str, date or None
+        The date the law is applied as of (default: today).
+    """
+
+    def __init__(
+        self,
+        spec: RuleSpec,
+        facts: Any,
+        params: ParameterSet | None,
+        day: str | dt.date | None,
+    ) -> None:
+        self.spec = spec
+        self.facts = facts
+        self.params = params if params is not None else default_parameters()
+        self.day = as_date(day)
+        self.used: dict[str, Any] = {}
+        self.inputs: dict[str, Any] = {}
+        self.conditions: list[Condition] = []
+        self.verify: list[str] = []
+        self.amounts: dict[str, float] = {}
+        self.notes: list[str] = []
+
+    # -- parameters ------------------------------------------------------------------
+    def value(self, key: str) -> Any:
+        """Return parameter ``key`` on the rule's date, recording it."""
+        if key not in self.spec.parameter_keys:
+            raise RulesInputError(
+                f"rule {self.spec.rule_id!r} reads parameter {key!r}, which its registry "
+                "entry does not list: add it to the entry's parameter_keys"
+            )
+        value = self.params.value(key, self.day)
+        self.used[key] = _plain(value)
+        return value
+
+    def passes(self, key: str, amount: float | Fraction) -> bool:
+        """Return whether ``amount`` meets limit ``key`` under its comparison (exactly)."""
+        limit = self.value(key)
+        test = LIMIT_TESTS[self.params[key].comparison or ""]
+        return bool(test(exact(amount), exact(limit)))
+
+    # -- facts -----------------------------------------------------------------------
+    def fact(self, name: str) -> Any:
+        """Return fact ``name``, recording it among the inputs."""
+        value = getattr(self.facts, name)
+        self.inputs[name] = value
+        return value
+
+    # -- conditions ------------------------------------------------------------------
+    def cond(
+        self,
+        holds: bool | None,
+        text: str,
+        *facts: str,
+        citation: str | None = None,
+        defining: bool = False,
+    ) -> bool | None:
+        """Record a condition that ``holds`` (True, False, or None for unknown).
+
+        Returns ``holds``, so a rule can branch on it.
+        """
+        status = (
+            ConditionStatus.UNKNOWN
+            if holds is None
+            else (ConditionStatus.MET if holds else ConditionStatus.FAILED)
+        )
+        for name in facts:
+            if name not in self.inputs and hasattr(self.facts, name):
+                self.inputs[name] = getattr(self.facts, name)
+        self.conditions.append(
+            Condition(
+                facts=tuple(facts),
+                text=text,
+                status=status,
+                citation=citation or self.spec.citations[0],
+                defining=defining,
+            )
+        )
+        return holds
+
+    def flag(
+        self,
+        name: str,
+        text: str,
+        *,
+        want: bool = True,
+        citation: str | None = None,
+        defining: bool = False,
+    ) -> bool | None:
+        """Record the condition "fact ``name`` is ``want``" (unknown when it is None)."""
+        value = self.fact(name)
+        if value is not None and not isinstance(value, bool):
+            raise RulesInputError(f"{name} must be True, False or None, got {value!r}")
+        holds = None if value is None else value is want
+        return self.cond(holds, text, name, citation=citation, defining=defining)
+
+    def check(self, *items: str) -> None:
+        """Add verify items."""
+        self.verify.extend(items)
+
+    def note(self, *reasons: str) -> None:
+        """Add a reason that is not a condition (e.g. a reading chosen)."""
+        self.notes.extend(reasons)
+
+    # -- result ----------------------------------------------------------------------
+    def outcome(self) -> Outcome:
+        """Return the outcome of the conditions recorded so far."""
+        statuses = {c.status for c in self.conditions}
+        if ConditionStatus.FAILED in statuses:
+            return Outcome.NOT_EXEMPT
+        if any(c.defining and c.status is ConditionStatus.UNKNOWN for c in self.conditions):
+            return Outcome.NOT_APPLIED
+        if ConditionStatus.UNKNOWN in statuses:
+            return Outcome.CONDITIONAL
+        return Outcome.EXEMPT
+
+    def result(self, outcome: Outcome | None = None) -> ExemptionResult:
+        """Return the immutable result, with the standard verify items of the rule's kind."""
+        outcome = outcome if outcome is not None else self.outcome()
+        reasons: list[str] = []
+        verify: list[str] = []
+        for c in self.conditions:
+            if c.status is ConditionStatus.FAILED:
+                reasons.append(f"Not met ({_short(c.citation)}): {c.text}")
+            elif outcome is Outcome.NOT_APPLIED:
+                if c.defining and c.status is ConditionStatus.UNKNOWN:
+                    reasons.append(f"Not tried ({_short(c.citation)}), not given: {c.text}")
+            elif c.status is ConditionStatus.UNKNOWN:
+                reasons.append(f"Not known ({_short(c.citation)}): {c.text}")
+                verify.append(f"Verify ({', '.join(c.facts)}): {c.text}")
+        if outcome is Outcome.EXEMPT and self.spec.kind == "exemption":
+            reasons.append(f"Every condition of {_short(self.spec.citations[0])} is met.")
+        reasons.extend(self.notes)
+        verify.extend(self.verify)
+        citations = list(self.spec.citations)
+        if self.spec.kind == "exemption" and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL):
+            verify.extend(CONDITIONS_11A)
+            citations.append(subd("11(a)"))
+            if self.spec.use_restriction:
+                years = self.value(USE_RESTRICTION_KEY)
+                verify.append(
+                    "Minn. R. 8420.0420, subp. 1 D: for at least "
+                    f"{years} years after the impact, the present and future owners may "
+                    "make no use of the impacted area other than agricultural land unless "
+                    "it is first replaced under § 103G.222; the local government unit may "
+                    "require a notice of the restriction recorded with the county recorder."
+                )
+                citations.append("Minn. R. 8420.0420, subp. 1 D")
+        return ExemptionResult(
+            rule_id=self.spec.rule_id,
+            label=self.spec.label,
+            citations=tuple(citations),
+            outcome=outcome,
+            conditions=tuple(self.conditions),
+            reasons=tuple(reasons),
+            inputs=dict(self.inputs),
+            parameters=dict(self.used),
+            verify=tuple(verify),
+            as_of=self.day.isoformat(),
+            impact_id=getattr(self.facts, "impact_id", None),
+            amounts=dict(self.amounts),
+        )
+
+
+def _short(citation: str) -> str:
+    """Return a citation without the section name, for reasons (``subd. 1(2)``)."""
+    return citation.replace(f"{STATUTE}, ", "")
+
+
+def long_date(day: dt.date) -> str:
+    """Return a date as the statute writes it: ``January 1, 1991``."""
+    return f"{day:%B} {day.day}, {day.year}"
+
+
+def types_text(types: Iterable[int]) -> str:
+    """Return a type list as words: ``2 or 6``."""
+    items = [str(t) for t in types]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def start(function: RuleFunction, facts: Any, params: Any, day: Any) -> RuleRun:
+    """Return the recorder of ``function``'s rule, found in the registry by the function.
+
+    The rule id, label, citations and parameter keys are written once, in the registry of
+    :mod:`wetland_gis.rules.exempt`; the function finds its entry here.
+    """
+    spec = _SPECS.get(function)
+    if spec is None:
+        from wetland_gis.rules.exempt import spec_of
+
+        spec = _SPECS[function] = spec_of(function)
+    return RuleRun(spec, facts, params, day)
+
+
+#: Registry entries already looked up, by function.
+_SPECS: dict[RuleFunction, RuleSpec] = {}

@@ -1,0 +1,316 @@
+"""Public road projects, Minn. Stat. § 103G.222, subd. 1 (l) and (m): replacement by the board.
+
+This is not an exemption of § 103G.2241: the wetlands are still replaced, by the board
+(or, for a state project, by the Department of Transportation), and the road authority
+needs no replacement plan of its own.
+
+* Paragraph (m): the repair, rehabilitation, reconstruction or replacement of a currently
+  serviceable existing state, city, county or town public road, necessary (as the public
+  transportation authority determines) to meet state or federal design or safety
+  standards, needs no replacement plan, provided the authority minimizes (clause 1) and
+  reports (clause 2, or clause 3 for minor and emergency maintenance): these are the
+  verify items the authority owes. New roads and roads expanded solely for additional
+  traffic capacity lanes are excluded.
+* Paragraph (l): for a new public transportation project, or one expanded solely for
+  additional traffic capacity, the authority may purchase credits from the board at the
+  board's cost; an airport project is not a "transportation project".
+
+Siting is skipped only for impacts the board replaces (:attr:`RoadResult.skip_siting`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from enum import Enum
+
+from wetland_gis.enums import Outcome
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.exempt.model import (
+    ConditionStatus,
+    ExemptionResult,
+    RuleRun,
+    check_area,
+    start,
+)
+
+__all__ = [
+    "RoadFacts",
+    "RoadRoute",
+    "RoadResult",
+    "road_replacement",
+    "ROAD_PROJECT_KINDS",
+    "ROAD_AUTHORITIES",
+    "ROAD_FACT_COLUMNS",
+]
+
+#: Kinds of road project: the four of paragraph (m), and the two it excludes.
+ROAD_PROJECT_KINDS = frozenset(
+    {"repair", "rehabilitation", "reconstruction", "replacement", "new_road", "capacity_expansion"}
+)
+_COVERED_KINDS = ("repair", "rehabilitation", "reconstruction", "replacement")
+_EXCLUDED_KINDS = ("new_road", "capacity_expansion")
+#: Road authorities: the four public roads of paragraph (m), or ``other`` (not covered).
+ROAD_AUTHORITIES = frozenset({"state", "city", "county", "town", "other"})
+
+#: Default impact-layer (or project) column of each road fact (ten characters at most).
+ROAD_FACT_COLUMNS = {
+    "project_kind": "road_kind",
+    "road_authority": "road_auth",
+    "currently_serviceable": "road_serv",
+    "design_safety_necessary": "road_std",
+    "airport": "airport",
+    "minor_or_emergency": "road_minor",
+}
+
+
+class RoadRoute(str, Enum):
+    """Who replaces the wetlands of a public road project."""
+
+    BOARD_REPLACES = "board_replaces"
+    STATE_DOT_REPLACES = "state_dot_replaces"
+    CREDITS_FROM_BOARD = "credits_from_board"
+    NOT_COVERED = "not_covered"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoadFacts:
+    """The facts of a public road project (every one optional: ``None`` is unknown).
+
+    Parameters
+    ----------
+    project_id : str, optional
+        The project (reported only).
+    project_kind : str, optional
+        One of :data:`ROAD_PROJECT_KINDS`.
+    road_authority : str, optional
+        One of :data:`ROAD_AUTHORITIES`: whose public road (``other``: not a state, city,
+        county or town public road).
+    currently_serviceable : bool, optional
+        The existing road is currently serviceable.
+    design_safety_necessary : bool, optional
+        **Claim.** The work is necessary, as determined by the public transportation
+        authority, to meet state or federal design or safety standards or requirements.
+    airport : bool, optional
+        An airport project (not a "transportation project" of paragraph (l)).
+    minor_or_emergency : bool, optional
+        Minor and emergency maintenance work (clause 3).
+    project_sqft : float, optional
+        Wetland the project fills or drains, square feet (clause 3's limit).
+    """
+
+    project_id: str | None = None
+    project_kind: str | None = None
+    road_authority: str | None = None
+    currently_serviceable: bool | None = None
+    design_safety_necessary: bool | None = None
+    airport: bool | None = None
+    minor_or_emergency: bool | None = None
+    project_sqft: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.project_kind is not None and self.project_kind not in ROAD_PROJECT_KINDS:
+            raise RulesInputError(
+                f"project_kind {self.project_kind!r} is not one of {sorted(ROAD_PROJECT_KINDS)}"
+            )
+        if self.road_authority is not None and self.road_authority not in ROAD_AUTHORITIES:
+            raise RulesInputError(
+                f"road_authority {self.road_authority!r} is not one of {sorted(ROAD_AUTHORITIES)}"
+            )
+        for name in (
+            "currently_serviceable",
+            "design_safety_necessary",
+            "airport",
+            "minor_or_emergency",
+        ):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, bool):
+                raise RulesInputError(f"{name} must be True, False or None, got {value!r}")
+        check_area(self.project_sqft, "project_sqft")
+
+    @property
+    def impact_id(self) -> None:
+        """A road answer is of the project, not of one impact."""
+        return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoadResult(ExemptionResult):
+    """The answer of the road paragraph: a result with the route and the siting flag.
+
+    Parameters
+    ----------
+    route : RoadRoute
+        Who replaces: the board (paragraph (m)), the Department of Transportation (a state
+        project), credits the authority may buy from the board (paragraph (l)), not covered
+        (an ordinary replacement plan), or unknown.
+    skip_siting : bool
+        True only when the board replaces (outcome ``NOT_REQUIRED``): no replacement site is
+        sought for these impacts.
+    reports : tuple of str
+        What the road authority owes (clauses 1 to 3), also among the verify items.
+    """
+
+    route: RoadRoute = RoadRoute.UNKNOWN
+    skip_siting: bool = False
+    reports: tuple[str, ...] = ()
+
+
+def _owed(run: RuleRun, facts: RoadFacts) -> list[str]:
+    """Return the clauses (1) to (3) the road authority must meet, as verify items."""
+    before = run.value("road_projects.report_days_before_construction")
+    after = run.value("road_projects.report_days_after_commencing")
+    key = "road_projects.minor_emergency_max_sqft"
+    limit = run.value(key)
+    items = [
+        "§ 103G.222, subd. 1(m)(1): the authority minimizes the amount of wetland filling or "
+        "draining associated with the project and considers mitigating important "
+        "site-specific wetland functions on site.",
+    ]
+    clause2 = (
+        "§ 103G.222, subd. 1(m)(2): the authority submits project-specific reports to the "
+        "board, the technical evaluation panel, the commissioner of natural resources and "
+        f"members of the public requesting a copy at least {before} days prior to "
+        "construction, indicating the location, amount and type of wetlands to be filled or "
+        "drained, or alternatively convenes an annual meeting of the parties required to "
+        "receive notice to review the projects to be commenced during the upcoming year."
+    )
+    clause3 = (
+        f"§ 103G.222, subd. 1(m)(3): for minor and emergency maintenance work impacting less "
+        f"than {limit:,} square feet, the authority submits a project-specific report to the "
+        f"board within {after} days of commencing the activity, indicating the location, "
+        "amount and type of wetlands filled or drained."
+    )
+    minor = facts.minor_or_emergency
+    area = facts.project_sqft
+    under = None if area is None else run.passes(key, area)
+    if minor is True and under is True:
+        items.append(clause3)
+    elif minor is False or under is False:
+        items.append(clause2)
+    else:
+        items.append(
+            clause2 + " (Or clause 3, if the work is minor or emergency maintenance "
+            f"impacting less than {limit:,} square feet.)"
+        )
+    items += [
+        "§ 103G.222, subd. 1(m): those required to receive notice may appeal the authority's "
+        "minimization, delineation and on-site mitigation decisions to the board "
+        "(§ 103G.2242, subd. 9); the technical evaluation panel reviews minimization and "
+        "delineation decisions when asked.",
+        "§ 103G.222, subd. 1(m): wetland areas of public waters are replaced by the board "
+        "only if authorized by the commissioner or a delegated authority.",
+    ]
+    return items
+
+
+def road_replacement(
+    facts: RoadFacts, params: ParameterSet | None = None, day: str | dt.date | None = None
+) -> RoadResult:
+    """§ 103G.222, subd. 1(l), (m): who replaces the wetlands of a public road project.
+
+    Returns
+    -------
+    RoadResult
+        ``NOT_REQUIRED`` (no replacement plan of the authority: the board, or for a state
+        road the Department of Transportation, replaces), ``REQUIRED`` (a replacement plan;
+        for a new or capacity project, credits may be bought from the board) or
+        ``CONDITIONAL`` (a fact is not known; siting is not skipped).
+
+    Examples
+    --------
+    >>> f = RoadFacts(project_kind="reconstruction", road_authority="county",
+    ...     currently_serviceable=True, design_safety_necessary=True)
+    >>> r = road_replacement(f, day="2024-05-01")
+    >>> r.outcome.value, r.route.value, r.skip_siting
+    ('not_required', 'board_replaces', True)
+    """
+    run = start(road_replacement, facts, params, day)
+    kind = run.fact("project_kind")
+    if kind in _EXCLUDED_KINDS:
+        run.cond(
+            False,
+            "Paragraph (m) excludes new roads and roads expanded solely for additional "
+            f"traffic capacity lanes (given: {kind}).",
+            "project_kind",
+            citation="Minn. Stat. § 103G.222, subd. 1(m)",
+        )
+        airport = run.fact("airport")
+        route = RoadRoute.NOT_COVERED if airport else RoadRoute.CREDITS_FROM_BOARD
+        if airport is None:
+            run.check("§ 103G.222, subd. 1(l): the project is not an airport project.")
+        if route is RoadRoute.CREDITS_FROM_BOARD:
+            run.note(
+                "Paragraph (l): for a new public transportation project, or one expanded "
+                "solely for additional traffic capacity, the public transportation "
+                "authority may purchase credits from the board at the cost to the board to "
+                "establish credits; a replacement plan is otherwise required."
+            )
+        else:
+            run.note("An airport project is not a transportation project of paragraph (l).")
+        base = run.result(Outcome.REQUIRED)
+        return _road(base, route=route, skip=False, reports=())
+    run.cond(
+        None if kind is None else kind in _COVERED_KINDS,
+        "The project is the repair, rehabilitation, reconstruction or replacement of an "
+        f"existing road (given: {kind or 'not known'}).",
+        "project_kind",
+    )
+    authority = run.fact("road_authority")
+    run.cond(
+        None if authority is None else authority != "other",
+        "The road is a state, city, county or town public road"
+        + ("" if authority is None else f" (given: {authority})")
+        + ".",
+        "road_authority",
+    )
+    run.flag("currently_serviceable", "The existing public road is currently serviceable.")
+    run.flag(
+        "design_safety_necessary",
+        "The work is necessary, as determined by the public transportation authority, to "
+        "meet state or federal design or safety standards or requirements (the "
+        "authority's claim).",
+    )
+    outcome = run.outcome()
+    statuses = {c.status for c in run.conditions}
+    if ConditionStatus.FAILED in statuses:
+        run.note("Not a road project of paragraph (m): a replacement plan is required.")
+        return _road(
+            run.result(Outcome.REQUIRED), route=RoadRoute.NOT_COVERED, skip=False, reports=()
+        )
+    route = (
+        RoadRoute.STATE_DOT_REPLACES
+        if authority == "state"
+        else (RoadRoute.BOARD_REPLACES if authority is not None else RoadRoute.UNKNOWN)
+    )
+    reports = _owed(run, facts)
+    run.check(*reports)
+    if route is RoadRoute.STATE_DOT_REPLACES:
+        run.note(
+            "A state public transportation project: the Department of Transportation is "
+            "responsible for replacing the wetlands."
+        )
+    else:
+        run.note(
+            "Paragraph (m): the board must replace the wetlands drained or filled by public "
+            "transportation projects on existing roads; the authority needs no replacement "
+            "plan."
+        )
+    final = Outcome.NOT_REQUIRED if outcome is Outcome.EXEMPT else Outcome.CONDITIONAL
+    if final is Outcome.CONDITIONAL:
+        run.notes[-1] = "If the conditions not known hold: " + run.notes[-1]
+    return _road(
+        run.result(final),
+        route=route,
+        skip=final is Outcome.NOT_REQUIRED and route is RoadRoute.BOARD_REPLACES,
+        reports=tuple(reports),
+    )
+
+
+def _road(
+    base: ExemptionResult, *, route: RoadRoute, skip: bool, reports: tuple[str, ...]
+) -> RoadResult:
+    fields = {name: getattr(base, name) for name in base.__dataclass_fields__}
+    return RoadResult(**fields, route=route, skip_siting=skip, reports=reports)

@@ -6,7 +6,7 @@ out as a GeoPackage or CSV.
 Every value of a CSV row is read with :mod:`wetland_gis.io.values` (the one parser), and
 a bad value is an error naming the file, the row and the fix. Text is data: it is stored
 and written back as given; a CSV cell that a spreadsheet would take for a formula is
-written with a leading apostrophe.
+written with a leading apostrophe (:mod:`wetland_gis.io.csv_cells`), undone on import.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from wetland_gis.errors import InputError, ValueParseError
+from wetland_gis.io.csv_cells import restore_frame
 from wetland_gis.io.values import is_blank, normalise_key, parse_bool, parse_id, parse_number
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.register.schema import DECISION_KINDS, KIND_CITATIONS, SRID
@@ -78,7 +79,6 @@ _KIND_ALIASES = {
     "replacement_plan": "replacement_plan_approved",
 }
 _EXPORT_ONLY = ("decision_uid", "superseded_by")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def parse_date(value: Any, what: str = "date") -> dt.date | None:
@@ -329,6 +329,7 @@ def read_decisions_csv(
         raise InputError(
             f"{path}: cannot be read as a UTF-8 CSV ({exc}); save it as CSV UTF-8"
         ) from None
+    frame = restore_frame(frame)  # undo the formula quote of an export (io.csv_cells)
     frame.columns = [str(c).strip().lower() for c in frame.columns]
     # an export's own columns (decision_uid, superseded_by) are read back as information
     unknown = [c for c in frame.columns if c not in CSV_COLUMNS and c not in _EXPORT_ONLY]
@@ -473,18 +474,6 @@ def read_decisions_csv(
     return out
 
 
-def _csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
-    """Return the frame with text cells a spreadsheet would run as a formula quoted."""
-    out = frame.copy()
-    for column in out.columns:
-        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
-            out[column] = [
-                "'" + v if isinstance(v, str) and v.startswith(_FORMULA_START) else v
-                for v in out[column]
-            ]
-    return out
-
-
 def export_register(
     register: Register,
     out: str | Path,
@@ -530,7 +519,7 @@ def export_register(
                 w.layer(layer, out, layer=name, polygons=True)
             w.layer(cred.reset_index(drop=True), out, layer="credits")
         else:
-            w.csv(_csv_safe(_export_rows(dec, imp, cred)), out)
+            w.csv(_export_rows(dec, imp, cred), out)  # formulas quoted (io.csv_cells)
     return list(w.written)
 
 

@@ -29,7 +29,7 @@ from wetland_gis.rules.registry import FACTS_REGISTER
 
 __all__ = ["fill_from_register", "RULE_ID"]
 
-RULE_ID = FACTS_REGISTER  # "facts.register", in the rules registry
+RULE_ID = FACTS_REGISTER  # its id, label and citations live in the rules registry
 _CITATION = (
     "Minn. Stat. § 103G.2241, subd. 9(f); Minn. R. 8420.0420, subp. 1; "
     "Minn. Stat. § 103G.2242, subd. 2a(d)"

@@ -151,3 +151,19 @@ def test_progress_bar_ends_its_line_before_the_tally(capsys):
     bar.close()
     err = capsys.readouterr().err
     assert "3/3" in err and err.endswith("\n")
+
+
+def test_demo_records_both_sample_decisions_and_writes_the_summary(outputs):
+    from wetland_gis.register import Register
+
+    with Register(outputs / "register.gpkg") as reg:
+        decisions = reg.decisions()
+        assert sorted(decisions["lgu"]) == sorted(v["lgu"] for v in demo.DEMO_DECISIONS.values())
+        assert set(decisions["kind"]) == {"replacement_plan_approved"}
+        assert len(reg.impacts()) == sum(
+            len(gpd.read_file(outputs / p / "assessed.gpkg", layer="impacts"))
+            for p in demo.DEMO_DECISIONS
+        )
+    summary = pd.read_csv(outputs / "register_summary_2024.csv")
+    assert summary["decisions_replacement_plan_approved"].tolist() == [1, 1]
+    assert (summary["replaced_acres"] > 0).all()

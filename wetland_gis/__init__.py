@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from wetland_gis.mapping.report import write_report
     from wetland_gis.mapping.tep_map import save_map, tep_map
     from wetland_gis.parameters import default_parameters, load_adjustments, load_parameters
+    from wetland_gis.register import Register
     from wetland_gis.siting import site
     from wetland_gis.water_use import WaterUseResult, water_use
 
@@ -111,6 +112,7 @@ _LAZY: dict[str, str | None] = {
     "Decision": "wetland_gis.decision",
     "water_use": "wetland_gis.water_use",
     "WaterUseResult": "wetland_gis.water_use",
+    "Register": "wetland_gis.register",
     **dict.fromkeys(_ENUMS, "wetland_gis.enums"),
     **dict.fromkeys(_ERRORS, "wetland_gis.errors"),
 }
@@ -126,6 +128,7 @@ __all__ = [
     "Comparison",
     "water_use",
     "WaterUseResult",
+    "Register",
     "tep_map",
     "save_map",
     "write_report",

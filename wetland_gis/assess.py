@@ -654,6 +654,7 @@ def assess(
     class_source: str = "dnr",
     override_crs: str | None = None,
     row_numbers: Sequence[int] | None = None,
+    register: Any = None,
 ) -> Assessment:
     """Classify every impact polygon and decide the project's exemptions and replacement.
 
@@ -695,6 +696,11 @@ def assess(
         The input row number (``wg_row``) of each row when ``impacts`` is a part of a
         larger layer (the partitioned engines), so that records name the rows of the
         whole layer. Default: the rows' positions.
+    register : Register, str or Path, optional
+        The LGU's decision register (:class:`wetland_gis.register.Register`, a GeoPackage
+        path or a ``postgresql://`` URL): fills each impact's prior area since 1992,
+        banked, used-for-credit and determined type before the rules run
+        (docs/register.md). The manifest names it by its id, never by its URL.
 
     Returns
     -------
@@ -750,10 +756,23 @@ def assess(
     manifest.add_records(overlap_records)
     _mark_unclassifiable(gdf, params, day)
 
+    register_steps = None
+    if register is not None:
+        from wetland_gis.register import Register
+        from wetland_gis.register.fill import fill_from_register
+
+        say("reading the decision register")
+        reg = register if isinstance(register, Register) else Register(register)
+        gdf, field_map, register_steps, register_records = fill_from_register(
+            gdf, field_map, reg, params, day
+        )
+        manifest.settings["register"] = reg.describe()
+        manifest.add_records(register_records)
+
     say("applying the rules")
     fens_near = _near_fens(gdf, ctx, options)
     gdf, project_rows, decisions, trace = _apply_engine(
-        gdf, field_map, params, day, options, manifest, fens_near
+        gdf, field_map, params, day, options, manifest, fens_near, register_steps
     )
 
     zones = zones_for_map(
@@ -822,6 +841,7 @@ def _apply_engine(
     options: AssessOptions,
     manifest: Manifest,
     fens_near: pd.Series | None = None,
+    extra_steps: Mapping[Hashable, list[tuple]] | None = None,
 ) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], list[ProjectDecision], pd.DataFrame]:
     """Turn rows into facts, ask :func:`~wetland_gis.rules.decide_projects`, render columns.
 
@@ -1022,6 +1042,8 @@ def _apply_engine(
                     {},
                 )
             )
+        if extra_steps:  # e.g. the register's facts (wetland_gis.register.fill)
+            steps.extend(extra_steps.get(idx, ()))
         for step in steps:
             facts_log.append((project, key, *step))
         facts = ImpactFacts(

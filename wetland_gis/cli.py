@@ -182,6 +182,11 @@ def build_parser() -> argparse.ArgumentParser:
         "e.g. tcp://10.0.0.5:8786 (only with --engine dask; default: a local cluster; "
         "a scheduler that does not answer within 10 s is an error)",
     )
+    p.add_argument(
+        "--register",
+        help="the LGU's decision register (GeoPackage path or postgresql:// URL): prior "
+        "impacts since 1992, banked/credit, valid type determinations (docs/register.md)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(p)
 
@@ -313,6 +318,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
     c.add_argument("--out", required=True, help="folder for the comparison (table, maps, page)")
     add_run_options(c)
+
+    from wetland_gis.register.cli import add_register_parser
+
+    add_register_parser(sub)
     return parser
 
 

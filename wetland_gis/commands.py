@@ -88,6 +88,7 @@ def run_assess(
     shoreland_classes: str | Path | None = None,
     class_source: str = "dnr",
     override_crs: str | None = None,
+    register: Any = None,
 ) -> tuple[Assessment, list[Path]]:
     """Assess an impact layer and write the classified layer, tables and manifest.
 
@@ -95,9 +96,9 @@ def run_assess(
     ----------
     impacts, context, layer, as_of, fields, assume_crs, options, progress
         As :func:`wetland_gis.assess`.
-    shoreland_classes, class_source, override_crs
+    shoreland_classes, class_source, override_crs, register
         As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``,
-        ``--override-crs``).
+        ``--override-crs``, ``--register``).
     out : str or Path
         The classified layer's file (``.gpkg`` default).
     parameters : str or Path, optional
@@ -134,6 +135,7 @@ def run_assess(
         options=options,
         progress=progress,
         override_crs=override_crs,
+        register=register,
     )
     return result, result.write(out, overwrite=overwrite)
 
@@ -941,7 +943,15 @@ def _fields(args: argparse.Namespace) -> dict[str, str]:
 def run_command(args: argparse.Namespace) -> CommandResult:
     """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
     overwrite = bool(getattr(args, "overwrite", False))
+    if args.command == "register":
+        from wetland_gis.register.cli import run_register
+
+        return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
     if args.command == "assess":
+        if getattr(args, "register", None):
+            from wetland_gis.register.cli import hide_register_url
+
+            hide_register_url(args)
         fields = _fields(args)
         options = AssessOptions(
             clause_reading=args.clause_reading,
@@ -958,6 +968,11 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             engine, getattr(args, "chunk_size", None), getattr(args, "scheduler", None)
         )
         if engine != "default" or getattr(args, "chunk_size", None) is not None:
+            if getattr(args, "register", None):
+                raise InputError(
+                    "--register works with --engine default and no --chunk-size for now; "
+                    "run assess on the project without them to read the register"
+                )
             params = load_parameters(args.parameters) if args.parameters else default_parameters()
             if classes:  # the partitions share one context, loaded with the list
                 args.context = load_context(
@@ -983,6 +998,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             shoreland_classes=classes,
             class_source=class_source,
             override_crs=getattr(args, "override_crs", None),
+            register=getattr(args, "register", None),
         )
         return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
     if args.command == "screen":

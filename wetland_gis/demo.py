@@ -40,6 +40,8 @@ __all__ = [
     "run_compare_demo",
     "WATER_USE_SAMPLE",
     "WATER_USE_AS_OF",
+    "run_register_demo",
+    "DEMO_DECISIONS",
 ]
 
 #: The synthetic water-use sample (issue 10) and the fee years it is screened for.
@@ -320,6 +322,51 @@ def run_screen_demo(root: Path, out: Path) -> dict[str, Any]:
     }
 
 
+#: The decisions the demo records for the sample projects (SYNTHETIC: no LGU made them).
+DEMO_DECISIONS = {
+    "wright_metro": {"lgu": "Wright SWCD (demo)", "landowner": "demo-owner-1", "wetland": "W-1"},
+    "crow_wing": {"lgu": "Crow Wing County (demo)", "landowner": "demo-owner-2", "wetland": "CW-1"},
+}
+
+
+def run_register_demo(out: Path) -> pd.DataFrame:
+    """Record both sample assessments in a new register under ``out``; return the summary.
+
+    Each sample project's ``assessed.gpkg`` is recorded as an approved replacement plan
+    (DEMONSTRATION ONLY: no LGU decided them) in ``out/register.gpkg``, replaced on each
+    run, and the annual summary of the demo's year is written beside it.
+    """
+    from wetland_gis.io.safe_write import SafeWriter
+    from wetland_gis.register import Register
+    from wetland_gis.register.records import annual_summary, decision_from_assessed, summary_html
+
+    path = out / "register.gpkg"
+    for stale in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        stale.unlink(missing_ok=True)
+    with Register(path) as reg:
+        reg.init()
+        for project in SAMPLE_PROJECTS:
+            facts = DEMO_DECISIONS[project.name]
+            reg.add(
+                decision_from_assessed(
+                    out / project.name / "assessed.gpkg",
+                    kind="replacement_plan_approved",
+                    decision_date=AS_OF,
+                    lgu=facts["lgu"],
+                    recorded_by="wetland_gis demo",
+                    landowner=facts["landowner"],
+                    wetland_id=facts["wetland"],
+                    note="DEMONSTRATION ONLY: a synthetic decision on the sample project",
+                )
+            )
+        year = int(AS_OF[:4])
+        table = annual_summary(reg, year)
+    with SafeWriter("register summary", overwrite=True) as w:
+        w.csv(table, out / f"register_summary_{year}.csv")
+        w.text(summary_html(table, year), out / f"register_summary_{year}.html")
+    return table
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the demo; return 0.
 
@@ -366,6 +413,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "with a de minimis amount; the others say why not"
     )
     print(f"  screen: {scr['files'][0]} and {scr['files'][1]}")
+    print("\nrecording both sample decisions in the register (SYNTHETIC decisions) ...")
+    summary = run_register_demo(out)
+    print(f"  register: {out / 'register.gpkg'} (opens in QGIS)")
+    print(f"  annual summary {AS_OF[:4]} by LGU:")
+    print(summary.set_index("lgu").astype(object).T.to_string())
     print(f"\nEverything else (classified GeoPackages, tables, manifests) is under {out}/")
     return 0
 

@@ -363,7 +363,16 @@ def _leaf(key: str, node: Mapping[str, Any], source: str) -> Parameter:
             raise ParameterError(
                 f"parameter {key!r} in {source}: {start!r} is not a date; write YYYY-MM-DD"
             )
-        if node["unit"] in {"square_foot", "acre", "foot", "percent", "ratio", "usd", "day"}:
+        if node["unit"] in {
+            "square_foot",
+            "acre",
+            "foot",
+            "percent",
+            "ratio",
+            "usd",
+            "day",
+            "year",
+        }:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ParameterError(
                     f"parameter {key!r} in {source}: value {value!r} on {start} must be a "

@@ -83,6 +83,12 @@ FACTS_PUBLIC_WATERS_WETLAND = _rule(
     step="fen or public waters",
 )
 FACTS_CONTEXT = _rule("facts.context", "Where the impact is", ())
+FACTS_REGISTER = _rule(
+    "facts.register",
+    "The LGU's decision register",
+    (_SUBD9 + "(f)", "Minn. R. 8420.0420, subp. 1", _S + "2242, subd. 2a(d)"),
+    ("de_minimis.cumulative.since", "procedure.determination_validity_years"),
+)
 
 # --- scope ------------------------------------------------------------------------------
 IMPACT_KIND = _rule(

@@ -1,0 +1,237 @@
+"""Fill an impact layer's per-wetland facts from the register before the rules run.
+
+For each assessed impact with a landowner and a wetland id, the register gives: the
+landowner's dated prior impacts on the wetland since the date of
+``de_minimis.cumulative.since`` (§ 103G.2241, subd. 9(f); earlier ones, and those dated
+on or after the application date, are excluded and listed), whether the wetland was
+banked or used for replacement credit (Minn. R. 8420.0420, subp. 1), and a still-valid
+boundary or type determination (§ 103G.2242, subd. 2a), used as the wetland type.
+
+A fact the layer gives and the register's that disagree become a verify item, and the
+value used is the one that does not favour the applicant (the larger prior area; banked
+or used when either says so); a valid determination's type is used, as the LGU decided.
+The register rows used are in the ``facts.register`` trace step of each impact.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Hashable
+from typing import Any
+
+import pandas as pd
+
+from wetland_gis.enums import Outcome
+from wetland_gis.io.fields import FieldMapping, read_flag, read_number, read_text
+from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.registry import FACTS_REGISTER
+
+__all__ = ["fill_from_register", "RULE_ID"]
+
+RULE_ID = FACTS_REGISTER  # its id, label and citations live in the rules registry
+_CITATION = (
+    "Minn. Stat. § 103G.2241, subd. 9(f); Minn. R. 8420.0420, subp. 1; "
+    "Minn. Stat. § 103G.2242, subd. 2a(d)"
+)
+_NOT_COUNTED_KINDS = {"excavate"}
+
+
+def _date(value: Any) -> dt.date | None:
+    if value is None or (isinstance(value, float) and pd.isna(value)) or value is pd.NaT:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(str(value)[:10])
+
+
+def fill_from_register(
+    gdf: pd.DataFrame,
+    field_map: FieldMapping,
+    register: Any,
+    params: ParameterSet,
+    as_of: dt.date,
+) -> tuple[pd.DataFrame, FieldMapping, dict[Hashable, list[tuple]], list[str]]:
+    """Return the layer with its fact columns filled, the mapping, trace steps and records.
+
+    Parameters
+    ----------
+    gdf : DataFrame
+        The classified impacts (``status``, ``wetland_type`` ...).
+    field_map : FieldMapping
+    register : Register
+    params : ParameterSet
+    as_of : date
+        The application date.
+
+    Returns
+    -------
+    (DataFrame, FieldMapping, dict, list of str)
+        The filled layer; the mapping naming the filled columns; per row, the trace steps
+        (``(rule_id, citation, outcome, value, reason, verify, inputs, parameters)``); the
+        manifest records.
+    """
+    gdf = gdf.copy()
+    since_key = "de_minimis.cumulative.since"
+    valid_key = "procedure.determination_validity_years"
+    since = _date(params.value(since_key, as_of))
+    assert since is not None
+    roles = {}
+    for role in ("prior_sqft_since_1992", "banked", "used_for_credit"):
+        name = getattr(field_map, role)
+        if name is None:
+            name = f"register_{role}"[:30]
+            gdf[name] = None
+        gdf[name] = gdf[name].astype(object)
+        roles[role] = name
+    field_map = dataclasses.replace(field_map, **roles)
+    owner_col, wetland_col = field_map.owner, field_map.wetland_id
+    records = [f"register {register.describe()['register_id']} ({register.backend}) read"]
+    steps: dict[Hashable, list[tuple]] = {}
+    if wetland_col is None:
+        records.append(
+            "the impact layer has no wetland_id column: no impact could be matched to the "
+            "register; add owner and wetland_id columns"
+        )
+        return gdf, field_map, steps, records
+    cache: dict[tuple[str | None, str], tuple[pd.DataFrame, pd.DataFrame]] = {}
+    for idx in gdf.index[gdf["status"] == "assessed"]:
+        wetland = read_text(gdf.at[idx, wetland_col])
+        owner = read_text(gdf.at[idx, owner_col]) if owner_col else None
+        if wetland is None:
+            continue
+        if (owner, wetland) not in cache:
+            cache[(owner, wetland)] = register.history(owner, wetland)
+        decisions, impacts = cache[(owner, wetland)]
+        verify: list[str] = []
+        counted, excluded = [], []
+        for row in impacts.to_dict("records"):
+            date = _date(row["impact_date"])
+            ref = {
+                "decision_uid": row["decision_uid"],
+                "impact_id": row["impact_id"],
+                "impact_date": None if date is None else date.isoformat(),
+                "area_sqft": float(row["area_sqft"]),
+                "decision_kind": row["kind"],
+            }
+            if row["kind"] == "replacement_plan_denied" or row["outcome"] == "denied":
+                excluded.append({**ref, "why": "the replacement plan was denied"})
+            elif (row["impact_kind"] or "") in _NOT_COUNTED_KINDS:
+                excluded.append({**ref, "why": "not a drain or fill"})
+            elif date is not None and date < since:
+                excluded.append({**ref, "why": f"dated before {since.isoformat()}"})
+            elif date is not None and date >= as_of:
+                excluded.append({**ref, "why": "dated on or after the application date"})
+            else:
+                if date is None:
+                    verify.append(
+                        f"register impact {row['impact_id']} (decision {row['decision_uid']}) "
+                        f"has no date; it was counted as drained or filled since "
+                        f"{since.isoformat()}: confirm its date"
+                    )
+                counted.append(ref)
+        prior = sum(r["area_sqft"] for r in counted)
+        inputs: dict[str, Any] = {
+            "owner": owner,
+            "wetland_id": wetland,
+            "counted": counted,
+            "excluded": excluded,
+        }
+        prior_col = roles["prior_sqft_since_1992"]
+        if owner is None:
+            verify.append(
+                f"wetland {wetland}: no owner on the impact, so no prior impact of the "
+                "landowner's portion was taken from the register; give the owner column"
+            )
+        else:
+            layer_prior = read_number(gdf.at[idx, prior_col])
+            if layer_prior is None:
+                gdf.at[idx, prior_col] = prior
+            elif round(layer_prior) != round(prior):  # whole square feet, as reported
+                gdf.at[idx, prior_col] = max(layer_prior, prior)
+                verify.append(
+                    f"prior area since {since.isoformat()}: the impact layer gives "
+                    f"{layer_prior:,.0f} sq ft, the register {prior:,.0f} sq ft; the larger "
+                    "was used; reconcile them"
+                )
+        for role, flag_col, kind in (
+            ("banked", "banked", "wetland_banking"),
+            ("used_for_credit", "used_for_credit", None),
+        ):
+            said = [
+                d
+                for d in decisions.to_dict("records")
+                if d[flag_col] is not None or (kind is not None and d["kind"] == kind)
+            ]
+            value = None
+            if said:
+                value = any(bool(d[flag_col]) or d["kind"] == kind for d in said)
+            inputs[role] = {"value": value, "decisions": [d["decision_uid"] for d in said]}
+            layer_value = read_flag(gdf.at[idx, roles[role]])
+            if value is None:
+                continue
+            if layer_value is None:
+                gdf.at[idx, roles[role]] = value
+            elif layer_value != value:
+                gdf.at[idx, roles[role]] = True
+                verify.append(
+                    f"{role.replace('_', ' ')}: the impact layer says {layer_value}, the "
+                    f"register {value}; taken as True (no exemption applies, Minn. R. "
+                    "8420.0420, subp. 1); reconcile them"
+                )
+        years = params.value(valid_key, as_of)
+        valid = []
+        for d in decisions.to_dict("records"):
+            if d["kind"] != "boundary_type_determination" or not d["determined_type"]:
+                continue
+            start, end = _date(d["decision_date"]), _date(d["valid_until"])
+            entry = {
+                "decision_uid": d["decision_uid"],
+                "decision_date": start.isoformat() if start else None,
+                "valid_until": end.isoformat() if end else None,
+                "type": d["determined_type"],
+            }
+            if start is not None and start <= as_of and (end is None or as_of <= end):
+                valid.append(entry)
+            else:
+                excluded.append({**entry, "why": "determination not valid on the application date"})
+        if valid:
+            chosen = valid[-1]
+            inputs["determination"] = chosen
+            layer_type = str(gdf.at[idx, "wetland_type"])
+            if layer_type != chosen["type"]:
+                verify.append(
+                    f"wetland type: the impact layer gives {layer_type}, the LGU's boundary/"
+                    f"type determination of {chosen['decision_date']} (valid until "
+                    f"{chosen['valid_until']}, § 103G.2242, subd. 2a(d)) type "
+                    f"{chosen['type']}; the determination's type was used"
+                )
+            gdf.at[idx, "wetland_type"] = chosen["type"]
+            gdf.at[idx, "type_verify"] = False
+            if "type_source" in gdf:
+                gdf.at[idx, "type_source"] = "register determination"
+        reason = (
+            f"Register: {len(counted)} prior impact(s) of {prior:,.0f} sq ft counted since "
+            f"{since.isoformat()}, {len(excluded)} row(s) excluded"
+            + (
+                f"; type {valid[-1]['type']} from the determination of {valid[-1]['decision_date']}"
+                if valid
+                else ""
+            )
+            + "."
+        )
+        steps[idx] = [
+            (
+                RULE_ID,
+                _CITATION,
+                Outcome.CLASSIFIED.value,
+                float(prior),
+                reason,
+                verify,
+                inputs,
+                {since_key: since.isoformat(), valid_key: years},
+            )
+        ]
+    return gdf, field_map, steps, records

@@ -1,0 +1,662 @@
+"""Decisions into and out of the register, and the annual summary.
+
+Decisions come from an assessed GeoPackage or from a CSV of past decisions, and go back
+out as a GeoPackage or CSV.
+
+Every value of a CSV row is read with :mod:`wetland_gis.io.values` (the one parser), and
+a bad value is an error naming the file, the row and the fix. Text is data: it is stored
+and written back as given; a CSV cell that a spreadsheet would take for a formula is
+written with a leading apostrophe (:mod:`wetland_gis.io.csv_cells`), undone on import.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from wetland_gis.errors import InputError, ValueParseError
+from wetland_gis.io.csv_cells import restore_frame
+from wetland_gis.io.values import is_blank, normalise_key, parse_bool, parse_id, parse_number
+from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.register.schema import DECISION_KINDS, KIND_CITATIONS, SRID
+from wetland_gis.register.store import CreditRecord, DecisionRecord, ImpactRecord, Register
+from wetland_gis.units import SQFT_PER_ACRE
+
+__all__ = [
+    "CSV_COLUMNS",
+    "decision_from_assessed",
+    "read_decisions_csv",
+    "export_register",
+    "annual_summary",
+    "summary_html",
+    "default_valid_until",
+    "parse_date",
+]
+
+#: Columns of the CSV of past decisions (one dated impact a row). ``decision`` groups
+#: rows into one decision (rows without it are one decision each); ``geometry_wkt`` is
+#: the impact's polygon in EPSG:26915.
+CSV_COLUMNS = (
+    "decision",
+    "kind",
+    "decision_date",
+    "lgu",
+    "recorded_by",
+    "landowner",
+    "wetland_id",
+    "project",
+    "impact_id",
+    "impact_date",
+    "area_sqft",
+    "wetland_type",
+    "impact_kind",
+    "outcome",
+    "exemption",
+    "replace_acres",
+    "valid_until",
+    "supersedes",
+    "determined_type",
+    "banked",
+    "used_for_credit",
+    "bank",
+    "account",
+    "credits_acres",
+    "note",
+    "geometry_wkt",
+)
+_REQUIRED = ("kind", "decision_date", "lgu", "recorded_by")
+_KIND_ALIASES = {
+    "boundary_determination": "boundary_type_determination",
+    "type_determination": "boundary_type_determination",
+    "boundary_or_type_determination": "boundary_type_determination",
+    "no-loss": "no_loss",
+    "replacement_plan": "replacement_plan_approved",
+}
+_EXPORT_ONLY = ("decision_uid", "superseded_by")
+
+
+def parse_date(value: Any, what: str = "date") -> dt.date | None:
+    """Return a ``YYYY-MM-DD`` value (or a date) as a date; blank is None.
+
+    Raises
+    ------
+    ValueParseError
+        When the value is not a date written ``YYYY-MM-DD``.
+    """
+    if is_blank(value):
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, pd.Timestamp):
+        return value.date()
+    try:
+        return dt.date.fromisoformat(str(value).strip()[:10])
+    except ValueError:
+        raise ValueParseError(
+            f"{what} {str(value)[:40]!r} is not a date; write it YYYY-MM-DD"
+        ) from None
+
+
+def default_valid_until(
+    kind: str, decision_date: dt.date, params: ParameterSet | None = None
+) -> tuple[dt.date | None, str | None]:
+    """Return the end of a decision's validity where the law gives one, with its citation.
+
+    A boundary or type determination is valid for the years of
+    ``procedure.determination_validity_years`` (§ 103G.2242, subd. 2a(d)); the law gives
+    no period for the other kinds (None: give ``valid_until`` if the LGU set one).
+
+    Examples
+    --------
+    >>> default_valid_until("boundary_type_determination", dt.date(2020, 6, 1))
+    (datetime.date(2025, 6, 1), 'Minn. Stat. § 103G.2242, subd. 2a(d)')
+    >>> default_valid_until("exemption", dt.date(2020, 6, 1))
+    (None, None)
+    """
+    if kind != "boundary_type_determination":
+        return None, None
+    params = params or default_parameters()
+    years, cite = params.cited("procedure.determination_validity_years", decision_date)
+    try:
+        end = decision_date.replace(year=decision_date.year + int(years))
+    except ValueError:  # 29 February
+        end = decision_date.replace(year=decision_date.year + int(years), day=28)
+    return end, cite
+
+
+def _text(value: Any) -> str | None:
+    return None if is_blank(value) else str(value)
+
+
+def _kind(value: Any) -> str:
+    key = normalise_key(value, _KIND_ALIASES)
+    if key not in DECISION_KINDS:
+        raise ValueParseError(
+            f"kind {str(value)[:40]!r} is not a decision kind; use one of {list(DECISION_KINDS)}"
+        )
+    return key
+
+
+def decision_from_assessed(
+    assessed: str | Path,
+    *,
+    kind: str,
+    decision_date: dt.date | str,
+    lgu: str,
+    recorded_by: str,
+    landowner: str | None = None,
+    wetland_id: str | None = None,
+    impact_date: dt.date | str | None = None,
+    valid_until: dt.date | str | None = None,
+    supersedes: str | None = None,
+    determined_type: str | None = None,
+    banked: bool | None = None,
+    used_for_credit: bool | None = None,
+    credits: Sequence[CreditRecord] = (),
+    wetland_geometry: Any = None,
+    note: str | None = None,
+    params: ParameterSet | None = None,
+) -> DecisionRecord:
+    """Return the decision record of an assessed GeoPackage (output of ``assess``).
+
+    Each assessed impact becomes an impact of the decision (its area, type, kind, outcome,
+    exemption, replacement acres and geometry); the assessment's citations and decision
+    trace and the SHA-256 of its manifest are kept with it. The landowner and wetland id
+    of an impact are those of its ``owner`` and ``wetland_id`` columns, else the ones given.
+
+    Parameters
+    ----------
+    assessed : str or Path
+        The GeoPackage written by ``wetland-gis assess``.
+    kind, decision_date, lgu, recorded_by, valid_until, supersedes, determined_type, \
+banked, used_for_credit, note
+        The decision fields (:class:`~wetland_gis.register.store.DecisionRecord`).
+    landowner, wetland_id : str, optional
+    impact_date : date or str, optional
+        The date of the impacts where the layer has no ``impact_date`` column.
+    credits : sequence of CreditRecord
+    wetland_geometry : shapely geometry, optional
+        The wetland (EPSG:26915).
+    params : ParameterSet, optional
+        For the default validity of a determination.
+
+    Returns
+    -------
+    DecisionRecord
+    """
+    from wetland_gis.commands import read_assessed
+    from wetland_gis.io.checksums import file_sha256
+
+    path = Path(assessed)
+    data = read_assessed(path)
+    gdf = data["impacts"]
+    if gdf.crs is None or gdf.crs.to_epsg() != SRID:
+        gdf = gdf.to_crs(SRID)
+    manifest = data.get("manifest") or {}
+    fields = (manifest.get("settings") or {}).get("fields") or {}
+    day = parse_date(decision_date, "decision date")
+    assert day is not None
+    kind = _kind(kind)
+    until = parse_date(valid_until, "valid until")
+    if until is None:
+        until, _ = default_valid_until(kind, day, params)
+    default_impact_date = parse_date(impact_date, "impact date")
+    stem = path.with_suffix("")
+    manifest_file = Path(f"{stem}_manifest.json")
+    sha = file_sha256(manifest_file) if manifest_file.exists() else None
+
+    def col(role: str, fallback: str) -> str | None:
+        name = fields.get(role) or fallback
+        return name if name in gdf else None
+
+    id_col = col("impact_id", "impact_id") or "wg_row"
+    owner_col, wetland_col, kind_col = (
+        col("owner", "owner"),
+        col("wetland_id", "wetland_id"),
+        col("impact_kind", "impact_kind"),
+    )
+    trace = data.get("trace")
+    exempt_by = _exemptions_of(trace)
+    records = []
+    for _, row in gdf.iterrows():
+        if row.get("status") != "assessed":
+            continue
+        # an exemption is recorded only where the impact was decided exempt: the de minimis
+        # outcome, or an exemption step of the trace whose outcome is "exempt" (an
+        # "eligible" step of an impact that still needs replacement is not)
+        iid = parse_id(row[id_col]) or ""
+        exemption = None
+        if row.get("outcome") == "de_minimis_exempt":
+            exemption = "de_minimis"
+        elif iid in exempt_by:
+            exemption = exempt_by[iid]
+        records.append(
+            ImpactRecord(
+                impact_id=iid,
+                landowner=_text(row[owner_col]) if owner_col else landowner,
+                wetland_id=parse_id(row[wetland_col]) if wetland_col else wetland_id,
+                impact_date=parse_date(row.get("impact_date"), "impact date")
+                if "impact_date" in gdf
+                else default_impact_date,
+                area_sqft=float(row["area_sqft"]),
+                wetland_type=_text(row.get("wetland_type")),
+                impact_kind=_text(row[kind_col]) if kind_col else None,
+                outcome=_text(row.get("outcome")),
+                exemption=exemption,
+                replace_acres=parse_number(row.get("replace_acres"), errors="coerce"),
+                geometry=row.geometry,
+            )
+        )
+    trace_rows = (
+        [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict("records")
+    )
+    citations = sorted(
+        {
+            c.strip()
+            for text in gdf.get("citations", pd.Series(dtype=object)).dropna()
+            for c in str(text).split(";")
+            if c.strip()
+        }
+        | {KIND_CITATIONS[kind]}
+    )
+    projects = {str(p) for p in gdf.get("project", pd.Series(dtype=object)).dropna()}
+    return DecisionRecord(
+        kind=kind,
+        decision_date=day,
+        lgu=lgu,
+        recorded_by=recorded_by,
+        valid_until=until,
+        supersedes=supersedes,
+        landowner=landowner,
+        wetland_id=wetland_id,
+        project="; ".join(sorted(projects)) or None,
+        determined_type=determined_type,
+        banked=banked,
+        used_for_credit=used_for_credit,
+        citations=citations,
+        trace=trace_rows,
+        manifest_sha256=sha,
+        source=f"add {path.name}",
+        note=note,
+        geometry=wetland_geometry,
+        impacts=records,
+        credits=list(credits),
+    )
+
+
+def _exemptions_of(trace: pd.DataFrame | None) -> dict[str, str]:
+    """Return ``{impact_id: exemption}`` for the trace's exemption steps decided exempt."""
+    if trace is None or not len(trace):
+        return {}
+    steps = trace[
+        trace["rule_id"].astype(str).str.startswith("exemption.") & (trace["outcome"] == "exempt")
+    ]
+    return {
+        str(i): str(r).removeprefix("exemption.")
+        for i, r in zip(steps["impact_id"], steps["rule_id"], strict=True)
+    }
+
+
+def read_decisions_csv(
+    path: str | Path, params: ParameterSet | None = None
+) -> list[DecisionRecord]:
+    """Read a CSV of past decisions, one dated impact a row (:data:`CSV_COLUMNS`).
+
+    Rows with the same ``decision`` value are one decision (their decision fields must
+    agree); a row without it is a decision of its own. A row may carry no impact (a
+    determination): leave ``impact_id`` and ``area_sqft`` blank.
+
+    Raises
+    ------
+    InputError
+        Naming the file, the row (as a spreadsheet numbers it: the header is row 1), the
+        column and the fix.
+    """
+    import shapely
+
+    path = Path(path)
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise InputError(
+            f"{path}: cannot be read as a UTF-8 CSV ({exc}); save it as CSV UTF-8"
+        ) from None
+    frame = restore_frame(frame)  # undo the formula quote of an export (io.csv_cells)
+    frame.columns = [str(c).strip().lower() for c in frame.columns]
+    # an export's own columns (decision_uid, superseded_by) are read back as information
+    unknown = [c for c in frame.columns if c not in CSV_COLUMNS and c not in _EXPORT_ONLY]
+    missing = [c for c in _REQUIRED if c not in frame.columns]
+    if missing or unknown:
+        raise InputError(
+            f"{path}: missing column(s) {missing}, unknown column(s) {unknown[:10]}; the "
+            f"columns are {list(CSV_COLUMNS)} (docs/register.md)"
+        )
+    groups: dict[str, dict[str, Any]] = {}
+    order: list[str] = []
+    for n, raw in enumerate(frame.to_dict("records"), start=2):
+        row = {c: raw.get(c, "") for c in CSV_COLUMNS}
+
+        def where(column: str, n: int = n) -> str:
+            return f"{path}, row {n}, column {column!r}"
+
+        try:
+            for column in _REQUIRED:
+                if is_blank(row[column]):
+                    raise InputError(f"{where(column)}: is blank; every row needs {column}")
+            fields: dict[str, Any] = {}
+            reader: Any
+            for column, reader in (
+                ("kind", _kind),
+                ("decision_date", lambda v: parse_date(v, "decision_date")),
+                ("valid_until", lambda v: parse_date(v, "valid_until")),
+                ("banked", parse_bool),
+                ("used_for_credit", parse_bool),
+            ):
+                try:
+                    fields[column] = reader(row[column])
+                except ValueParseError as exc:
+                    raise InputError(f"{where(column)}: {exc}") from None
+            for column in (
+                "lgu",
+                "recorded_by",
+                "landowner",
+                "supersedes",
+                "determined_type",
+                "note",
+                "project",
+            ):
+                fields[column] = _text(row[column])
+            fields["wetland_id"] = parse_id(row["wetland_id"])
+            if fields["determined_type"] is not None and fields["determined_type"].strip() not in {
+                str(t) for t in range(1, 9)
+            }:
+                raise InputError(
+                    f"{where('determined_type')}: {fields['determined_type'][:40]!r} is not a "
+                    "Circular 39 type; write 1 to 8"
+                )
+            impact = None
+            if not (is_blank(row["impact_id"]) and is_blank(row["area_sqft"])):
+                values: dict[str, Any] = {}
+                number_reader: Any
+                for column, number_reader in (
+                    ("area_sqft", parse_number),
+                    ("replace_acres", parse_number),
+                    ("impact_date", lambda v: parse_date(v, "impact_date")),
+                ):
+                    try:
+                        values[column] = number_reader(row[column])
+                    except ValueParseError as exc:
+                        raise InputError(f"{where(column)}: {exc}") from None
+                if values["area_sqft"] is None or values["area_sqft"] < 0:
+                    raise InputError(
+                        f"{where('area_sqft')}: an impact needs its area in square feet, 0 or more"
+                    )
+                if is_blank(row["impact_id"]):
+                    raise InputError(f"{where('impact_id')}: is blank; give the impact's id")
+                geometry = None
+                if not is_blank(row["geometry_wkt"]):
+                    try:
+                        geometry = shapely.from_wkt(str(row["geometry_wkt"]))
+                    except shapely.errors.GEOSException:
+                        geometry = None
+                    if geometry is None or geometry.geom_type not in ("Polygon", "MultiPolygon"):
+                        raise InputError(
+                            f"{where('geometry_wkt')}: not a polygon in WKT; write "
+                            "POLYGON((x y, ...)) in EPSG:26915 metres, or leave it blank"
+                        )
+                impact = ImpactRecord(
+                    impact_id=parse_id(row["impact_id"]) or "",
+                    landowner=fields["landowner"],
+                    wetland_id=fields["wetland_id"],
+                    impact_date=values["impact_date"],
+                    area_sqft=values["area_sqft"],
+                    wetland_type=_text(row["wetland_type"]),
+                    impact_kind=normalise_key(row["impact_kind"]),
+                    outcome=normalise_key(row["outcome"]),
+                    exemption=_text(row["exemption"]),
+                    replace_acres=values["replace_acres"],
+                    geometry=geometry,
+                )
+            credit = None
+            if not (is_blank(row["bank"]) and is_blank(row["account"])):
+                try:
+                    acres = parse_number(row["credits_acres"])
+                except ValueParseError as exc:
+                    raise InputError(f"{where('credits_acres')}: {exc}") from None
+                if is_blank(row["bank"]) or is_blank(row["account"]):
+                    raise InputError(
+                        f"{where('bank')}: a credit withdrawal needs both bank and account"
+                    )
+                credit = CreditRecord(
+                    bank=str(row["bank"]),
+                    account=parse_id(row["account"]) or "",
+                    credits_acres=acres,
+                )
+        except InputError:
+            raise
+        key = str(row["decision"]).strip() or f"#row{n}"
+        if key not in groups:
+            order.append(key)
+            groups[key] = {"fields": fields, "impacts": [], "credits": [], "row": n}
+        elif groups[key]["fields"] != fields:
+            raise InputError(
+                f"{path}, row {n}: decision {key[:40]!r} was first given on row "
+                f"{groups[key]['row']} with other decision fields; rows of one decision must "
+                "agree on kind, date, LGU, recorded_by, landowner, wetland and validity"
+            )
+        if impact is not None:
+            groups[key]["impacts"].append(impact)
+        if credit is not None:
+            groups[key]["credits"].append(credit)
+    out = []
+    for key in order:
+        g = groups[key]
+        f = dict(g["fields"])
+        if f["valid_until"] is None:
+            f["valid_until"], _ = default_valid_until(f["kind"], f["decision_date"], params)
+        out.append(
+            DecisionRecord(
+                **f,
+                citations=[KIND_CITATIONS[f["kind"]]],
+                source=f"import {path.name} row {g['row']}",
+                impacts=g["impacts"],
+                credits=g["credits"],
+            )
+        )
+    return out
+
+
+def export_register(
+    register: Register,
+    out: str | Path,
+    *,
+    overwrite: bool = False,
+    **filters: Any,
+) -> list[Path]:
+    """Write the register's decisions and impacts for QGIS (.gpkg) or a spreadsheet (.csv).
+
+    A ``.gpkg`` gets the layers ``decisions`` (wetland geometry), ``impacts`` and
+    ``credits``; a ``.csv`` is one row per impact in the import format
+    (:data:`CSV_COLUMNS`, plus ``decision_uid`` and ``superseded_by``), so an export can be
+    read back with ``register import``. ``filters`` are those of
+    :meth:`Register.decisions`.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
+    import geopandas as gpd
+
+    from wetland_gis.io.safe_write import SafeWriter
+
+    out = Path(out)
+    dec = register.decisions(**filters)
+    imp = register.impacts(list(dec["decision_uid"]))
+    cred = register.credits()
+    cred = cred[cred["decision_uid"].isin(set(dec["decision_uid"]))]
+    with SafeWriter("register export", overwrite=overwrite) as w:
+        if out.suffix.lower() == ".gpkg":
+            for name, frame in (("decisions", dec), ("impacts", imp)):
+                layer = gpd.GeoDataFrame(
+                    frame.drop(columns=["geometry"]),
+                    geometry=gpd.GeoSeries(list(frame["geometry"]), crs=SRID),
+                    crs=SRID,
+                )
+                for c in layer.columns:
+                    if c != "geometry" and layer[c].dtype == object:
+                        layer[c] = layer[c].map(
+                            lambda v: v.isoformat() if isinstance(v, dt.date) else v
+                        )
+                w.layer(layer, out, layer=name, polygons=True)
+            w.layer(cred.reset_index(drop=True), out, layer="credits")
+        else:
+            w.csv(_export_rows(dec, imp, cred), out)  # formulas quoted (io.csv_cells)
+    return list(w.written)
+
+
+def _export_rows(dec: pd.DataFrame, imp: pd.DataFrame, cred: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    by_uid = {u: g for u, g in imp.groupby("decision_uid")} if len(imp) else {}
+    credit_of = {u: g for u, g in cred.groupby("decision_uid")} if len(cred) else {}
+    for d in dec.to_dict("records"):
+        base = {
+            "decision": d["decision_uid"],
+            "decision_uid": d["decision_uid"],
+            "superseded_by": d["superseded_by"],
+            **{
+                k: d[k]
+                for k in (
+                    "kind",
+                    "decision_date",
+                    "lgu",
+                    "recorded_by",
+                    "landowner",
+                    "wetland_id",
+                    "project",
+                    "valid_until",
+                    "supersedes",
+                    "determined_type",
+                    "banked",
+                    "used_for_credit",
+                    "note",
+                )
+            },
+        }
+        credits = credit_of.get(d["decision_uid"])
+        first_credit = credits.iloc[0].to_dict() if credits is not None and len(credits) else {}
+        impacts = by_uid.get(d["decision_uid"])
+        for k, i in enumerate([] if impacts is None else impacts.to_dict("records")):
+            rows.append(
+                {
+                    **base,
+                    **{
+                        c: i[c]
+                        for c in (
+                            "impact_id",
+                            "impact_date",
+                            "area_sqft",
+                            "wetland_type",
+                            "impact_kind",
+                            "outcome",
+                            "exemption",
+                            "replace_acres",
+                        )
+                    },
+                    "geometry_wkt": None if i["geometry"] is None else i["geometry"].wkt,
+                    **(
+                        {c: first_credit.get(c) for c in ("bank", "account", "credits_acres")}
+                        if k == 0
+                        else {}
+                    ),
+                }
+            )
+        if impacts is None or not len(impacts):
+            rows.append(
+                {**base, **{c: first_credit.get(c) for c in ("bank", "account", "credits_acres")}}
+            )
+    columns = ["decision_uid", "superseded_by", *CSV_COLUMNS]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def annual_summary(register: Register, year: int) -> pd.DataFrame:
+    """Return the year's summary by LGU: decisions by kind and the areas and credits.
+
+    Superseded decisions are left out (their correction counts). Columns: ``lgu``, one
+    ``decisions_<kind>`` column per kind, ``impacted_sqft`` (every impact of the year's
+    decisions but denied plans), ``exempt_sqft_<exemption>`` (area exempt by exemption),
+    ``replaced_acres`` (replacement of approved plans) and ``credits_withdrawn_acres``.
+    """
+    dec = register.decisions(
+        since=dt.date(year, 1, 1), until=dt.date(year, 12, 31), include_superseded=False
+    )
+    imp = register.impacts(list(dec["decision_uid"]))
+    cred = register.credits()
+    cred = cred[cred["decision_uid"].isin(set(dec["decision_uid"]))]
+    lgus = sorted(set(dec["lgu"]))
+    rows = []
+    for lgu in lgus:
+        d = dec[dec["lgu"] == lgu]
+        i = imp[imp["lgu"] == lgu]
+        row: dict[str, Any] = {"year": year, "lgu": lgu}
+        for kind in DECISION_KINDS:
+            row[f"decisions_{kind}"] = int((d["kind"] == kind).sum())
+        happened = i[i["kind"] != "replacement_plan_denied"]
+        row["impacted_sqft"] = round(float(happened["area_sqft"].sum()), 1)
+        row["impacted_acres"] = round(float(happened["area_sqft"].sum()) / SQFT_PER_ACRE, 4)
+        exempt = happened[happened["exemption"].notna()]
+        for name, group in exempt.groupby("exemption"):
+            row[f"exempt_sqft_{name}"] = round(float(group["area_sqft"].sum()), 1)
+        approved = i[i["kind"] == "replacement_plan_approved"]
+        row["replaced_acres"] = round(
+            float(pd.to_numeric(approved["replace_acres"]).fillna(0).sum()), 4
+        )
+        c = cred[cred["lgu"] == lgu]
+        row["credits_withdrawn_acres"] = round(
+            float(pd.to_numeric(c["credits_acres"]).fillna(0).sum()), 4
+        )
+        rows.append(row)
+    base = [
+        "year",
+        "lgu",
+        *(f"decisions_{k}" for k in DECISION_KINDS),
+        "impacted_sqft",
+        "impacted_acres",
+    ]
+    frame = pd.DataFrame(rows)
+    extra = sorted(c for c in frame.columns if c.startswith("exempt_sqft_"))
+    columns = [*base, *extra, "replaced_acres", "credits_withdrawn_acres"]
+    return frame.reindex(columns=columns).fillna({c: 0.0 for c in extra})
+
+
+def summary_html(summary: pd.DataFrame, year: int) -> str:
+    """Return the summary as an HTML table fragment (every value escaped)."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in summary.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
+        for row in summary.itertuples(index=False)
+    )
+    return (
+        f'<table class="register-summary"><caption>Decisions recorded in {int(year)}, by LGU '
+        "(wetland_gis register; screening record, the LGU's own files govern)</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>\n"
+    )
+
+
+def decisions_json(frame: pd.DataFrame) -> list[Mapping[str, Any]]:
+    """Return query results as JSON-ready records (geometry as WKT)."""
+    out = frame.copy()
+    if "geometry" in out:
+        out["geometry"] = [None if g is None else g.wkt for g in out["geometry"]]
+    for c in ("citations", "trace"):
+        if c in out:
+            out[c] = [json.loads(v) if isinstance(v, str) else v for v in out[c]]
+    return out.astype(object).where(out.notna(), None).to_dict("records")

@@ -140,4 +140,4 @@ def test_engine_dask_without_the_scale_extra_names_the_extra(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "dask_geopandas", None)  # import raises ImportError
     with pytest.raises(MissingExtraError, match=r"wetland_gis\[scale\]"):
-        partitioned._run_dask([], None, {}, None, None, None)
+        partitioned._run_dask([], None, {}, None, None, None, timeout=1.0)

@@ -193,7 +193,7 @@ def test_the_trace_has_every_exemption_tried_for_every_impact():
     log = TraceLog()
     for step in steps:
         assert step["rule_id"] in RULES_BY_ID
-        log.add("P", **step)
+        log.add(project="P", **step)
         for name in ("verify", "inputs", "parameters"):
             encode_trace_value(step[name])
     assert log.reasons()[-1] == steps[-1]["reason"]

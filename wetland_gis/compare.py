@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +33,7 @@ import pandas as pd
 
 from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, as_context
-from wetland_gis.errors import InputError
+from wetland_gis.errors import EmptyLayerWarning, InputError
 from wetland_gis.geometry.cleaning import ASSESSED
 from wetland_gis.labels import label
 from wetland_gis.manifest import Manifest
@@ -354,16 +355,20 @@ def compare(
             else (str(alt) if not isinstance(alt, gpd.GeoDataFrame) else "<GeoDataFrame>")
         )
         impacts: Any = _no_build() if no_build else alt
-        a = assess(
-            impacts,
-            ctx,
-            layer=None if no_build else layer,
-            as_of=day,
-            fields=fields,
-            assume_crs=assume_crs,
-            params=params,
-            options=options,
-        )
+        with warnings.catch_warnings():
+            # an alternative with no impact is what avoid and no-build are: the table says
+            # so, and the manifest records it below; it is not a mistake to warn about
+            warnings.simplefilter("ignore", EmptyLayerWarning)
+            a = assess(
+                impacts,
+                ctx,
+                layer=None if no_build else layer,
+                as_of=day,
+                fields=fields,
+                assume_crs=assume_crs,
+                params=params,
+                options=options,
+            )
         sit = None
         if sites is not None or banks is not None:
             from wetland_gis.siting.engine import site
@@ -391,6 +396,10 @@ def compare(
         },
     )
     for alt in done:
+        if not len(alt.assessment.impacts):
+            manifest.add_records(
+                [f"{alt.name}: no impact polygon (the alternative avoids every wetland)"]
+            )
         for record in alt.assessment.manifest.inputs:
             manifest.add_input(record)
         manifest.add_records(f"{alt.name}: {r}" for r in alt.assessment.manifest.records)

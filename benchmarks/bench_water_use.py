@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wetland_gis.rules.water_use import Appropriation, screen
+from wetland_gis.water_use.rules import Appropriation, screen
 
 N = 2_000
 

@@ -53,7 +53,7 @@ ZONE_FIELDS = ("sqft_setback", "sqft_protection", "sqft_outside")
 # ----------------------------------------------------------------------------- the runs
 
 
-def _read_impacts(path: Path, limit: int | None = None) -> gpd.GeoDataFrame:
+def read_impacts(path: Path, limit: int | None = None) -> gpd.GeoDataFrame:
     gdf = gpd.read_parquet(path)
     return gdf.iloc[:limit].copy() if limit else gdf
 
@@ -71,7 +71,7 @@ def run_floor(impacts_path: Path, ctx_dir: Path) -> dict:
     """Time the bare STRtree queries: one per context layer, all impacts at once."""
     from wetland_gis.units import FOOT_M
 
-    imp = _read_impacts(impacts_path)
+    imp = read_impacts(impacts_path)
     ctx, waters = _waters(ctx_dir)
     geoms = imp.geometry.to_numpy()
     t0 = time.perf_counter()
@@ -213,7 +213,7 @@ def obvious(impacts: gpd.GeoDataFrame, ctx_dir: Path) -> pd.DataFrame:
 
 
 def run_baseline(kind: str, impacts_path: Path, ctx_dir: Path, out: Path) -> dict:
-    imp = _read_impacts(impacts_path)
+    imp = read_impacts(impacts_path)
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -260,7 +260,7 @@ def check_agreement(impacts_path: Path, ctx_dir: Path, n: int = CHECK_N) -> str:
     """Stop unless wetland_gis (plain buffers) and the careful baseline agree on ``n`` impacts."""
     from wetland_gis.geometry import shoreland
 
-    imp = _read_impacts(impacts_path, n)
+    imp = read_impacts(impacts_path, n)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = careful(imp, ctx_dir)

@@ -31,7 +31,7 @@ def water_map(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
 
 def test_water_use_map_fills_points_by_outcome_with_a_matching_legend(water_map) -> None:
     from wetland_gis.labels import label
-    from wetland_gis.water_use import MAP_TITLE, OUTCOME_COLORS
+    from wetland_gis.water_use.screening import MAP_TITLE, OUTCOME_COLORS
 
     path, result = water_map
     sync_playwright = _require_browser()

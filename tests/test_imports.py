@@ -49,10 +49,11 @@ def loaded_after(code: str) -> set[str]:
         ("import wetland_gis", HEAVY + ("pandas", "numpy", "yaml")),
         ("import wetland_gis.cli", HEAVY + ("pandas", "numpy")),
         ("import wetland_gis.rules", HEAVY),
+        ("import wetland_gis.water_use.rules", HEAVY),
         ("import wetland_gis.io.values", HEAVY + ("pandas", "numpy")),
         ("from wetland_gis import WetlandType, Outcome, WetlandGISError", HEAVY),
     ],
-    ids=["package", "cli", "rules core", "value parser", "enums and errors"],
+    ids=["package", "cli", "rules core", "water-use rules", "value parser", "enums and errors"],
 )
 def test_importing_loads_no_heavy_library(statement, forbidden):
     loaded = loaded_after(statement)

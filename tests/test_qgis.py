@@ -315,7 +315,7 @@ def test_qgis_renders_every_feature_and_names_every_field(demo_outputs) -> None:
 
 def test_the_water_use_style_lists_only_water_use_outcomes(tmp_path) -> None:
     from wetland_gis.labels import label
-    from wetland_gis.water_use import OUTCOME_COLORS as WATER_COLORS
+    from wetland_gis.water_use.screening import OUTCOME_COLORS as WATER_COLORS
 
     points = fx.impacts().dropna(subset=["geometry"]).copy()
     points = points.set_geometry(points.geometry.centroid)[["geometry"]]

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wetland_gis.rules import water_use as wu
-from wetland_gis.rules.water_use import Appropriation, FeeReadings, WaterOutcome
+from wetland_gis.water_use import rules as wu
+from wetland_gis.water_use.rules import Appropriation, FeeReadings, WaterOutcome
 
 E2018, E2025, GAP = "2018-06-01", "2026-06-01", "2022-06-01"
 OUT = WaterOutcome

@@ -14,7 +14,7 @@ import pytest
 from shapely.geometry import Point
 
 from wetland_gis.cli import main
-from wetland_gis.water_use import coordinate_problem, outside_minnesota, water_use
+from wetland_gis.water_use.screening import coordinate_problem, outside_minnesota, water_use
 
 AS_OF = "2026-06-01"
 GOOD = {"lon": "-94.05", "lat": "46.45"}  # Crow Wing County

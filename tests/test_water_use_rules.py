@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import UNITS
-from wetland_gis.rules import water_use as wu
 from wetland_gis.rules.trace import TRACE_COLUMNS
-from wetland_gis.rules.water_use import Appropriation, WaterOutcome
+from wetland_gis.water_use import rules as wu
+from wetland_gis.water_use.rules import Appropriation, WaterOutcome
 
 E2018, E2025, GAP = "2018-06-01", "2026-06-01", "2022-06-01"
 OUT = WaterOutcome
@@ -131,7 +131,7 @@ def test_no_legal_number_is_written_in_the_water_use_rules():
         for n, text, line in _numbers(path)
         if float(text.replace("_", "")) not in (0, 1)
     ]
-    assert not bad, "numbers in rules/water_use.py:\n" + "\n".join(bad)
+    assert not bad, "numbers in water_use/rules.py:\n" + "\n".join(bad)
 
 
 def test_the_rules_module_imports_no_geometry():

@@ -80,7 +80,16 @@ from wetland_gis.units import FOOT_M, joint_application_area
 if TYPE_CHECKING:
     import folium
 
-__all__ = ["AssessOptions", "Assessment", "assess", "map_layers", "DECISION_COLUMNS"]
+__all__ = [
+    "AssessOptions",
+    "Assessment",
+    "assess",
+    "map_layers",
+    "DECISION_COLUMNS",
+    "read_impacts",
+    "clean_and_type",
+    "record_context",
+]
 
 NO_PROJECT = "(no project)"
 """Project of the rows whose project column is empty."""
@@ -363,7 +372,7 @@ def map_layers(context: Context) -> dict[str, gpd.GeoDataFrame]:
     }
 
 
-def _read_impacts(
+def read_impacts(
     impacts: str | Path | gpd.GeoDataFrame,
     layer: str | None,
     assume_crs: str | None,
@@ -441,7 +450,7 @@ def warn_if_empty(gdf: pd.DataFrame, source: str, manifest: Manifest | None = No
     warnings.warn(msg, EmptyLayerWarning, stacklevel=3)
 
 
-def _clean_and_type(
+def clean_and_type(
     gdf: gpd.GeoDataFrame,
     field_map: FieldMapping,
     source: str,
@@ -467,7 +476,7 @@ def _clean_and_type(
     return cleaned.gdf
 
 
-def _record_context(ctx: Context, manifest: Manifest) -> None:
+def record_context(ctx: Context, manifest: Manifest) -> None:
     """Add the context's records and input files to the manifest."""
     manifest.add_records(ctx.records)
     for rec in ctx.manifest_inputs():
@@ -724,7 +733,7 @@ def assess(
         settings={k: getattr(options, k) for k in options.__dataclass_fields__},
     )
     say("reading impacts")
-    gdf, source = _read_impacts(impacts, layer, assume_crs, manifest, override_crs)
+    gdf, source = read_impacts(impacts, layer, assume_crs, manifest, override_crs)
     # work by position: the input's index (possibly repeated, e.g. after pd.concat) is
     # given back on the output
     input_index = gdf.index
@@ -733,7 +742,7 @@ def assess(
     gdf, field_map = _rename_colliding(gdf, field_map, manifest)
     manifest.settings["fields"] = field_map.as_dict()
     manifest.add_records(field_map.notes)
-    gdf = _clean_and_type(gdf, field_map, source, manifest, row_numbers)
+    gdf = clean_and_type(gdf, field_map, source, manifest, row_numbers)
 
     say("loading context")
     ctx = as_context(
@@ -743,7 +752,7 @@ def assess(
         shoreland_classes=shoreland_classes,
         class_source=class_source,
     )
-    _record_context(ctx, manifest)
+    record_context(ctx, manifest)
 
     say(f"classifying {int((gdf['status'] == ASSESSED).sum())} polygons")
     classified = classify_impacts(gdf, ctx, params=params, as_of=day)

@@ -37,7 +37,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
-from wetland_gis.rules.water_use import FeeReadings
+from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
     from wetland_gis.siting.engine import SitingResult

@@ -102,7 +102,7 @@ VALUE_LABELS: Mapping[str, str] = {
     # siting option kinds
     "site": "Project-specific site",
     "bank": "Wetland bank",
-    # WaterOutcome (wetland_gis.rules.water_use): the headline outcome of a water use
+    # WaterOutcome (wetland_gis.water_use.rules): the headline outcome of a water use
     "permit_not_required": "Permit not required",
     "permit_required": "Permit required",
     "local_approval": "Local approval",

@@ -39,9 +39,9 @@ from wetland_gis.assess import (
     NO_PROJECT,
     Assessment,
     AssessOptions,
-    _read_impacts,
     _text,
     assess,
+    read_impacts,
 )
 from wetland_gis.context import Context, as_context
 from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
@@ -175,7 +175,7 @@ def _read(
     override_crs: str | None = None,
 ) -> tuple[gpd.GeoDataFrame, Manifest]:
     manifest = Manifest(command="assess", as_of="")
-    gdf, _ = _read_impacts(impacts, layer, assume_crs, manifest, override_crs)
+    gdf, _ = read_impacts(impacts, layer, assume_crs, manifest, override_crs)
     return gdf, manifest
 
 

@@ -155,7 +155,7 @@ def screen(
         (the one a fill anywhere in it can rely on), ``dm_zone`` that zone; the
         ``dm_*_sqft`` columns give the amount in each zone the wetland reaches.
     """
-    from wetland_gis.assess import _clean_and_type, _read_impacts, _record_context
+    from wetland_gis.assess import clean_and_type, read_impacts, record_context
     from wetland_gis.geometry.classify import classify_impacts
     from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
     from wetland_gis.io.fields import resolve_fields
@@ -168,15 +168,15 @@ def screen(
         parameters_source=params.source,
         parameters_sha256=params.sha256,
     )
-    gdf, source = _read_impacts(wetlands, layer, assume_crs, manifest, override_crs)
+    gdf, source = read_impacts(wetlands, layer, assume_crs, manifest, override_crs)
     manifest.inputs = [replace(rec, role="wetlands") for rec in manifest.inputs]
     index = gdf.index
     gdf = gdf.reset_index(drop=True)
     field_map = resolve_fields(gdf, **dict(fields or {}))
     manifest.add_records(field_map.notes)
-    gdf = _clean_and_type(gdf, field_map, source, manifest)
+    gdf = clean_and_type(gdf, field_map, source, manifest)
     ctx = as_context(context, params=params, as_of=day)
-    _record_context(ctx, manifest)
+    record_context(ctx, manifest)
 
     # classify in spatial chunks (a progress step each); rows keep their input order
     order = _spatial_order(gdf)

@@ -339,7 +339,7 @@ def _categorised(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
         return None
     columns = {str(c).lower(): str(c) for c in frame.columns}
     if layer == "appropriations" and "outcome" in columns:  # water use: its own outcomes
-        from wetland_gis.water_use import OUTCOME_COLORS as WATER_COLORS
+        from wetland_gis.water_use.screening import OUTCOME_COLORS as WATER_COLORS
 
         present = frame[columns["outcome"]].dropna().astype(str).unique()
         values = [*WATER_COLORS, *sorted(set(present) - set(WATER_COLORS))]

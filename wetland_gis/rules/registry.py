@@ -7,7 +7,7 @@ labels (``labels.py``), the report and ``docs/rules.md`` read the :data:`RULES` 
 (label, citations, parameter keys, and the decision-chain step of a popup). Adding a rule
 touches its function, its entry here and its tests (``CONTRIBUTING.md``).
 
-The water-use rules keep their own registry, ``wetland_gis.rules.water_use.RULE_IDS``.
+The water-use rules keep their own registry, ``wetland_gis.water_use.rules.RULE_IDS``.
 
 Examples
 --------

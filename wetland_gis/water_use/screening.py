@@ -5,7 +5,7 @@
 metropolitan county of § 473.121, subd. 4 and the seven-county area; the Mt. Simon-Hinckley
 aquifer from a user-supplied layer or a column; the **geodesic** miles to a bulk-sale
 destination with :class:`pyproj.Geod`), hands plain values to the pure rules of
-:mod:`wetland_gis.rules.water_use` and returns a :class:`WaterUseResult`: the points with
+:mod:`wetland_gis.water_use.rules` and returns a :class:`WaterUseResult`: the points with
 their outcome, the decision trace, the fee table, the schedules and a manifest.
 
 Every input row is in the output with a ``status`` and a ``status_reason``; a row that
@@ -42,10 +42,10 @@ from wetland_gis.io.layers import read_layer
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
-from wetland_gis.rules import water_use as rules
 from wetland_gis.rules.percentage_area import normalise_county
 from wetland_gis.rules.trace import TRACE_COLUMNS
-from wetland_gis.rules.water_use import (
+from wetland_gis.water_use import rules
+from wetland_gis.water_use.rules import (
     MONTHS,
     RULE_IDS,
     Appropriation,

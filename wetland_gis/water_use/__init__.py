@@ -1,0 +1,50 @@
+"""Water appropriation screening under Minn. Stat. § 103G.271 (a statute of its own).
+
+Two modules, as for the wetland rules: :mod:`wetland_gis.water_use.rules` is the rules
+core (pure functions on plain values, both editions of § 103G.271 held in
+``parameters/water_use.yaml``; it imports no geometry library), and
+:mod:`wetland_gis.water_use.screening` reads a layer of points of appropriation, computes
+the spatial facts (county, aquifer, distance) and returns a :class:`WaterUseResult`.
+
+The names of :mod:`~wetland_gis.water_use.screening` are imported on first use, so
+``import wetland_gis.water_use.rules`` loads no geometry library.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wetland_gis.water_use.screening import (
+        INPUT_COLUMNS,
+        METRES_PER_MILE,
+        MONTH_COLUMNS,
+        WATER_CAVEATS,
+        WORK_CRS,
+        WaterUseResult,
+        geodesic_miles,
+        read_appropriations,
+        water_use,
+        water_use_map,
+    )
+
+__all__ = [
+    "water_use",
+    "read_appropriations",
+    "WaterUseResult",
+    "INPUT_COLUMNS",
+    "MONTH_COLUMNS",
+    "METRES_PER_MILE",
+    "WORK_CRS",
+    "geodesic_miles",
+    "water_use_map",
+    "WATER_CAVEATS",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a name of the screening module on first use."""
+    if name in __all__:
+        return getattr(importlib.import_module("wetland_gis.water_use.screening"), name)
+    raise AttributeError(f"module 'wetland_gis.water_use' has no attribute {name!r}")

@@ -10,7 +10,7 @@ import geopandas as gpd
 import map_fixtures as fx
 import pytest
 import shapely
-from folium.plugins import Fullscreen, MeasureControl
+from folium.plugins import Fullscreen, MarkerCluster, MeasureControl
 
 from wetland_gis.errors import MissingCRSError
 from wetland_gis.mapping import (
@@ -22,6 +22,7 @@ from wetland_gis.mapping import (
 )
 from wetland_gis.mapping.offline import ASSETS, inline_assets_html
 from wetland_gis.mapping.popups import impact_popup_html
+from wetland_gis.mapping.tep_map import LARGE_LABEL_ZOOM
 from wetland_gis.mapping.symbology import OUTCOME_COLORS
 
 REMOTE_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(https?:)?//", re.IGNORECASE)
@@ -349,6 +350,41 @@ def test_saved_map_is_self_contained(tmp_path, full_map: folium.Map) -> None:
     text = out.read_text(encoding="utf-8")
     assert not REMOTE_SCRIPT.search(text) and not REMOTE_STYLESHEET.search(text)
     assert text.count("leaflet@1.9.4 (BSD-2-Clause), leaflet/leaflet.js") == 1
+
+
+MARKERCLUSTER_URL = re.compile(r"https?://[^\s\"'<>]*markercluster[^\s\"'<>]*\.(js|css)", re.I)
+
+
+@pytest.mark.parametrize(
+    ("large_above", "clustered"),
+    [(len(fx.impacts()), False), (len(fx.impacts()) - 1, True)],
+    ids=["at_the_large_threshold_no_cluster", "one_over_clustered"],
+)
+def test_a_large_maps_markers_are_clustered_with_the_plugin_inlined(
+    tmp_path, large_above: int, clustered: bool
+) -> None:
+    m = tep_map(fx.impacts(), large_above=large_above)
+    clusters = [c for c in m._children.values() if isinstance(c, MarkerCluster)]
+    text = save_map(m, tmp_path / "map.html").read_text(encoding="utf-8")
+    assert not REMOTE_SCRIPT.search(text) and not REMOTE_STYLESHEET.search(text)
+    assert not MARKERCLUSTER_URL.search(text)  # no CDN address of the plugin's files
+    inlined = "leaflet.markercluster@1.1.0 (MIT), leaflet.markercluster/leaflet.markercluster.js"
+    assert text.count(inlined) == (1 if clustered else 0)
+    assert text.count("L.markerClusterGroup(") == (1 if clustered else 0)
+    if not clustered:
+        assert clusters == []
+        return
+    (cluster,) = clusters
+    # individual markers (and their labels) from the label zoom in; polygons not clustered
+    assert cluster.options["disableClusteringAtZoom"] == LARGE_LABEL_ZOOM
+    (markers,) = [c for c in cluster._children.values() if isinstance(c, folium.GeoJson)]
+    props = [f["properties"] for f in markers.data["features"]]
+    assert {p["wg_layer"] for p in props} == {"impact_markers"}
+    assert len(props) == len(fx.impacts().dropna(subset=["geometry"]))
+    assert all(p["wg_label_lazy"] and p["wg_popup"] for p in props)
+    assert "impacts" in _layers(m)  # the polygons stay a layer of the map itself
+    for css in ("MarkerCluster.css", "MarkerCluster.Default.css"):
+        assert f"leaflet.markercluster/{css} */" in text
 
 
 def test_not_self_contained_links_pinned_cdn_copies_without_jquery_or_bootstrap() -> None:

@@ -31,7 +31,7 @@ import jinja2
 import numpy as np
 import pandas as pd
 import shapely
-from folium.plugins import Fullscreen, MeasureControl
+from folium.plugins import Fullscreen, MarkerCluster, MeasureControl
 from folium.template import Template
 from folium.utilities import JsCode
 from shapely.geometry import box, mapping
@@ -99,8 +99,9 @@ LARGE_MAP_IMPACTS = 300
 
 Each impact's popup is its short summary (id, outcome, type, size, zone, ratio,
 replacement) rather than its whole decision chain, held once (on its marker) instead of on
-its polygon and marker, and the id labels are shown only from zoom level
-:data:`LARGE_LABEL_ZOOM` inwards. The report and the ``decisions`` table hold the chain.
+its polygon and marker, the id labels are shown only from zoom level
+:data:`LARGE_LABEL_ZOOM` inwards, and the location markers are clustered
+(Leaflet.markercluster) where they overlap, each drawn on its own from that zoom on. The report and the ``decisions`` table hold the chain.
 """
 
 LARGE_LABEL_ZOOM = 16
@@ -705,7 +706,7 @@ def tep_map(
     large_above : int
         With more impacts than this, the map is drawn for size
         (:data:`LARGE_MAP_IMPACTS`): short popups held once, labels from
-        :data:`LARGE_LABEL_ZOOM`.
+        :data:`LARGE_LABEL_ZOOM`, markers clustered below that zoom.
 
     Returns
     -------
@@ -799,7 +800,22 @@ def tep_map(
     impact_layer, impact_markers, counts, undrawn = _impacts_layer(
         impacts, ids, alloc, simplify_m, trace, brief=large
     )
-    impact_markers.add_to(m)
+    cluster = None
+    if large:
+        # thousands of markers overlap at the project's zoom: clustered, and drawn one by
+        # one (with their labels) from the label zoom in
+        cluster = MarkerCluster(
+            name=impact_markers.layer_name,
+            disableClusteringAtZoom=LARGE_LABEL_ZOOM,
+            chunkedLoading=True,
+            showCoverageOnHover=False,
+            spiderfyOnMaxZoom=False,
+        )
+        impact_markers.control = False
+        cluster.add_to(m)
+        impact_markers.add_to(cluster)
+    else:
+        impact_markers.add_to(m)
     impact_layer.add_to(m)
 
     legend = _legend_html(
@@ -835,7 +851,10 @@ def tep_map(
     measure.add_to(m)
     folium.LayerControl(collapsed=True, position="topright").add_to(m)
 
-    use_vendored_assets(m, [fullscreen, measure], self_contained=self_contained)
+    plugins: list[object] = [fullscreen, measure]
+    if cluster is not None:
+        plugins.append(cluster)
+    use_vendored_assets(m, plugins, self_contained=self_contained)
     return m
 
 

@@ -106,6 +106,12 @@ its polygon and marker, the id labels are shown only from zoom level
 
 LARGE_LABEL_ZOOM = 16
 """The zoom level from which a large project's impact id labels are shown (about 1:9,000)."""
+
+LARGE_MAX_ZOOM = 18
+"""The closest zoom of a large project's map (about 0.6 m a pixel; folium's tile limit).
+
+Leaflet.markercluster needs a map with a finite zoom range.
+"""
 """Outline of the impact location markers (their fill is the outcome colour)."""
 
 _COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
@@ -552,8 +558,12 @@ def _legend_html(
     n_banks: int,
     basemap: str,
     siting_reading: str | None = None,
+    cluster_zoom: int | None = None,
 ) -> str:
-    """Render ``templates/tep_legend.html.j2`` (autoescaped) for the layers drawn."""
+    """Render ``templates/tep_legend.html.j2`` (autoescaped) for the layers drawn.
+
+    ``cluster_zoom`` (a large project) adds the marker cluster, drawn one by one from it.
+    """
     outcomes = list(OUTCOME_COLORS) + [o for o in counts if o not in OUTCOME_COLORS]
     zones = []
     for zone in zones_present:
@@ -596,6 +606,7 @@ def _legend_html(
         ],
         undrawn=undrawn,
         no_basemap=basemap == "none",
+        cluster_zoom=cluster_zoom,
     )
 
 
@@ -759,7 +770,11 @@ def tep_map(
     alloc = _allocation_frame(allocation)
     ids = impact_ids(impacts)
 
+    large = len(impacts) > large_above
     m = folium.Map(location=[46.3, -94.2], zoom_start=7, tiles=None, control_scale=True)
+    if large:
+        # the marker clusters need a finite zoom range (a map with no tile layer has none)
+        m.options["max_zoom"] = LARGE_MAX_ZOOM
     tiles = BASEMAPS[basemap]
     if tiles is not None:
         folium.TileLayer(tiles, name=f"Basemap: {tiles}", control=True).add_to(m)
@@ -796,7 +811,6 @@ def tep_map(
             n_banks = n
 
     # impacts last: on top of everything, so a click on one always reaches it
-    large = len(impacts) > large_above
     impact_layer, impact_markers, counts, undrawn = _impacts_layer(
         impacts, ids, alloc, simplify_m, trace, brief=large
     )
@@ -810,6 +824,8 @@ def tep_map(
             chunkedLoading=True,
             showCoverageOnHover=False,
             spiderfyOnMaxZoom=False,
+            # the count in a neutral circle (assets/tep_map.js), not an outcome colour
+            icon_create_function="wetlandGis.clusterIcon",
         )
         impact_markers.control = False
         cluster.add_to(m)
@@ -828,6 +844,7 @@ def tep_map(
         n_banks,
         basemap,
         siting_reading,
+        LARGE_LABEL_ZOOM if large else None,
     )
     # the opening view: the impacts and the options allocated to them; then everything drawn
     fit = _latlon_bounds(

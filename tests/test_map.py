@@ -22,8 +22,8 @@ from wetland_gis.mapping import (
 )
 from wetland_gis.mapping.offline import ASSETS, inline_assets_html
 from wetland_gis.mapping.popups import impact_popup_html
-from wetland_gis.mapping.tep_map import LARGE_LABEL_ZOOM
 from wetland_gis.mapping.symbology import OUTCOME_COLORS
+from wetland_gis.mapping.tep_map import LARGE_LABEL_ZOOM
 
 REMOTE_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(https?:)?//", re.IGNORECASE)
 REMOTE_STYLESHEET = re.compile(

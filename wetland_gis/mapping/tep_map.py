@@ -101,7 +101,8 @@ Each impact's popup is its short summary (id, outcome, type, size, zone, ratio,
 replacement) rather than its whole decision chain, held once (on its marker) instead of on
 its polygon and marker, the id labels are shown only from zoom level
 :data:`LARGE_LABEL_ZOOM` inwards, and the location markers are clustered
-(Leaflet.markercluster) where they overlap, each drawn on its own from that zoom on. The report and the ``decisions`` table hold the chain.
+(Leaflet.markercluster) where they overlap, each drawn on its own from that zoom on.
+The report and the ``decisions`` table hold the chain.
 """
 
 LARGE_LABEL_ZOOM = 16

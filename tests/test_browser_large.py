@@ -1,7 +1,8 @@
 """A 5,000-impact SYNTHETIC corridor (benchmarks/corridor.py): the map stays usable.
 
-The map is under 10 MB and opens in Chromium in under 5 s, with no id label until zoom
-level ``LARGE_LABEL_ZOOM``, and labels there; the report summarises (no 5,000-row table).
+The map is under 10 MB, requests nothing but itself and opens in Chromium in under 5 s,
+its markers clustered and no id label until zoom level ``LARGE_LABEL_ZOOM``, and
+markers one by one with labels there; the report summarises (no 5,000-row table).
 Skipped with a message when /usr/bin/chromium or Playwright is missing, except on CI.
 """
 
@@ -51,26 +52,52 @@ def test_corridor_map_is_small_and_opens_fast(corridor: dict[str, Any]) -> None:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 860})
         errors: list[str] = []
+        elsewhere: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        def route(r: Any) -> None:
+            if r.request.url.startswith(("file://", "data:")):
+                r.continue_()
+            else:
+                elsewhere.append(r.request.url)
+                r.abort()
+
+        page.route("**/*", route)
         start = time.perf_counter()
         page.goto(corridor["map"].as_uri(), timeout=60_000)
-        page.wait_for_selector('path[data-wg-layer="impact_markers"]', state="attached")
+        page.wait_for_selector(".marker-cluster", state="attached")
         waited = time.perf_counter() - start
         # the page's own time to its load event (parse, scripts, drawing), without the
         # driver's round trips; the machine may be shared, so both are reported
         opened = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd / 1000")
-        markers = page.locator('path[data-wg-layer="impact_markers"]').count()
+        page.wait_for_timeout(500)
+        # the opening view holds every impact: as clusters (each showing its count) and
+        # the few markers standing alone
+        clustered = [int(t) for t in page.locator(".marker-cluster").all_inner_texts()]
+        markers_far = page.locator('path[data-wg-layer="impact_markers"]').count()
+        polygons = page.locator('path[data-wg-layer="impacts"]').count()
         labels_far = page.locator(".wg-id-label").count()
         name = page.evaluate("Object.keys(window).find(k => k.startsWith('map_'))")
         lat, lon = corridor["at"]
         page.evaluate(f"{name}.setView([{lat}, {lon}], {LARGE_LABEL_ZOOM + 1})")
         page.wait_for_timeout(1_000)
         labels_near = page.locator(".wg-id-label").count()
+        clusters_near = page.locator(".marker-cluster").count()
+        markers_near = page.locator('path[data-wg-layer="impact_markers"]').count()
+        # one level out from the label zoom the markers cluster again
+        page.evaluate(f"{name}.setZoom({LARGE_LABEL_ZOOM - 1})")
+        page.wait_for_timeout(1_000)
+        clusters_out = page.locator(".marker-cluster").count()
         browser.close()
-    assert markers == N
+    assert clustered and sum(clustered) + markers_far == N
+    assert markers_far < N // 10, "far fewer marker elements than impacts at the opening view"
+    assert polygons == N  # the impact polygons are not clustered
     assert opened < 5.0, f"the map took {opened:.1f} s to open ({waited:.1f} s waited)"
     assert labels_far == 0, "no id label at the opening view"
+    assert clusters_near == 0 and 0 < markers_near < N // 10, "each marker on its own"
     assert 0 < labels_near < N // 10, "labels of the impacts in view, from the label zoom"
+    assert clusters_out > 0
+    assert elsewhere == [], "no request leaves file: and data:"
     assert errors == []
 
 

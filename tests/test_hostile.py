@@ -157,14 +157,18 @@ def _text_outputs(folder: Path) -> list[Path]:
 # --------------------------------------------------------------------------- the canary
 
 
-def test_a_template_payload_in_a_map_element_is_never_run(tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize("large", [False, True], ids=["small_map", "large_map_clustered"])
+def test_a_template_payload_in_a_map_element_is_never_run(tmp_path, monkeypatch, large) -> None:
     """The defect of issue 19: folium compiled a feature's JSON as a template."""
     from wetland_gis.mapping import save_map, tep_map
 
     monkeypatch.chdir(tmp_path)
     impacts = _hostile_impacts()
     impacts["outcome"] = "replacement_required"
-    page = save_map(tep_map(impacts, title=PROJECT), tmp_path / "m.html").read_text("utf-8")
+    # large: above the threshold, the markers sit in a MarkerCluster (issue 21)
+    m = tep_map(impacts, title=PROJECT, large_above=0 if large else len(impacts))
+    page = save_map(m, tmp_path / "m.html").read_text("utf-8")
+    assert ("L.markerClusterGroup(" in page) is large
     assert not (tmp_path / hostile.CANARY).exists()
     assert hostile.EVALUATED not in page
     assert re.search(r"\{\{|\{%|\{#", _scripts(page)) is None

@@ -10,7 +10,7 @@ import geopandas as gpd
 import map_fixtures as fx
 import pytest
 import shapely
-from folium.plugins import Fullscreen, MeasureControl
+from folium.plugins import Fullscreen, MarkerCluster, MeasureControl
 
 from wetland_gis.errors import MissingCRSError
 from wetland_gis.mapping import (
@@ -23,6 +23,7 @@ from wetland_gis.mapping import (
 from wetland_gis.mapping.offline import ASSETS, inline_assets_html
 from wetland_gis.mapping.popups import impact_popup_html
 from wetland_gis.mapping.symbology import OUTCOME_COLORS
+from wetland_gis.mapping.tep_map import LARGE_LABEL_ZOOM
 
 REMOTE_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(https?:)?//", re.IGNORECASE)
 REMOTE_STYLESHEET = re.compile(
@@ -351,6 +352,41 @@ def test_saved_map_is_self_contained(tmp_path, full_map: folium.Map) -> None:
     assert text.count("leaflet@1.9.4 (BSD-2-Clause), leaflet/leaflet.js") == 1
 
 
+MARKERCLUSTER_URL = re.compile(r"https?://[^\s\"'<>]*markercluster[^\s\"'<>]*\.(js|css)", re.I)
+
+
+@pytest.mark.parametrize(
+    ("large_above", "clustered"),
+    [(len(fx.impacts()), False), (len(fx.impacts()) - 1, True)],
+    ids=["at_the_large_threshold_no_cluster", "one_over_clustered"],
+)
+def test_a_large_maps_markers_are_clustered_with_the_plugin_inlined(
+    tmp_path, large_above: int, clustered: bool
+) -> None:
+    m = tep_map(fx.impacts(), large_above=large_above)
+    clusters = [c for c in m._children.values() if isinstance(c, MarkerCluster)]
+    text = save_map(m, tmp_path / "map.html").read_text(encoding="utf-8")
+    assert not REMOTE_SCRIPT.search(text) and not REMOTE_STYLESHEET.search(text)
+    assert not MARKERCLUSTER_URL.search(text)  # no CDN address of the plugin's files
+    inlined = "leaflet.markercluster@1.1.0 (MIT), leaflet.markercluster/leaflet.markercluster.js"
+    assert text.count(inlined) == (1 if clustered else 0)
+    assert text.count("L.markerClusterGroup(") == (1 if clustered else 0)
+    if not clustered:
+        assert clusters == []
+        return
+    (cluster,) = clusters
+    # individual markers (and their labels) from the label zoom in; polygons not clustered
+    assert cluster.options["disableClusteringAtZoom"] == LARGE_LABEL_ZOOM
+    (markers,) = [c for c in cluster._children.values() if isinstance(c, folium.GeoJson)]
+    props = [f["properties"] for f in markers.data["features"]]
+    assert {p["wg_layer"] for p in props} == {"impact_markers"}
+    assert len(props) == len(fx.impacts().dropna(subset=["geometry"]))
+    assert all(p["wg_label_lazy"] and p["wg_popup"] for p in props)
+    assert "impacts" in _layers(m)  # the polygons stay a layer of the map itself
+    for css in ("MarkerCluster.css", "MarkerCluster.Default.css"):
+        assert f"leaflet.markercluster/{css} */" in text
+
+
 def test_not_self_contained_links_pinned_cdn_copies_without_jquery_or_bootstrap() -> None:
     page = tep_map(fx.impacts(), self_contained=False).get_root().render()
     assert "https://cdn.jsdelivr.net/npm/leaflet@1.9.4/dist/leaflet.js" in page
@@ -382,7 +418,9 @@ def test_make_self_contained_refuses_a_script_that_is_not_vendored() -> None:
 
 def test_every_vendored_asset_is_present_and_inlines() -> None:
     text = inline_assets_html(a.key for a in ASSETS)
-    assert text.count("<script>") == 3 and text.count("<style>") == 3
+    n_js = sum(a.kind == "js" for a in ASSETS)
+    assert n_js == 4 and len(ASSETS) == 9  # Leaflet, fullscreen, measure, markercluster
+    assert text.count("<script>") == n_js and text.count("<style>") == len(ASSETS) - n_js
     with pytest.raises(OfflineAssetError, match="unknown asset"):
         inline_assets_html(["jquery"])
 

@@ -6,10 +6,11 @@
 # the distribution files into wetland_gis/mapping/assets/ with a LICENSES.md and SHA256SUMS.
 # wetland_gis.mapping.offline reads the files from there; the copies are committed.
 #
-# Why only these three packages: folium's page would also load jQuery, Bootstrap,
+# Why only these four packages: folium's page would also load jQuery, Bootstrap,
 # Bootstrap glyphicons, Font Awesome and Leaflet.awesome-markers. The TEP map uses none of
 # them (no folium.Popup, no folium.Marker icons), so tep_map() empties folium's default
-# lists and only Leaflet and the two plugins below are loaded.
+# lists and only Leaflet and the three plugins below are loaded (MarkerCluster only in
+# a large project's map).
 #
 # Usage: tools/vendor_leaflet.sh            (from anywhere; needs npm, tar, openssl)
 set -euo pipefail
@@ -22,6 +23,7 @@ PACKAGES=(
   "leaflet@1.9.4|sha512-nxS1ynzJOmOlHp+iL3FyWqK89GtNL8U8rvlMOsQdTTssxZwCXh8N2NB3GDQOL+YR3XnWyZAxwQixURb+FA74PA==|BSD-2-Clause"
   "leaflet.fullscreen@3.0.0|sha512-81wWSUXz1ZtdneR0v5eJDWXUSx+Zo5J50WXWeydG/UcILfIEAgz/iOjZSi3p00Z9MJ/FC/P5i3CgdYuEAos0yQ==|MIT"
   "leaflet-measure@2.1.7|sha512-IvoHIoVTIQSXUgaNnAMF17qXFB+dF5ICdwmY8BHyq/Hh33/xeGqQUUYlz0pRMzFN9NUcjsT6JBhCr1ia0CG5ug==|MIT"
+  "leaflet.markercluster@1.1.0|sha512-eI+XkCiLiHwCC3uZ4/n4+Vq3rXcqEHN2lhHRVG1WVziy/3Q0TTipWkzEa1zO0dKZI2AnI5ppFDWrOjnQ7MJLKQ==|MIT"
 )
 
 # files to copy, relative to the tarball's package/ folder
@@ -30,6 +32,8 @@ files_for() {
     leaflet) echo "LICENSE dist/leaflet.js dist/leaflet.css dist/images/layers.png dist/images/layers-2x.png dist/images/marker-icon.png dist/images/marker-icon-2x.png dist/images/marker-shadow.png" ;;
     leaflet.fullscreen) echo "LICENSE Control.FullScreen.js Control.FullScreen.css icon-fullscreen.svg" ;;
     leaflet-measure) echo "LICENSE dist/leaflet-measure.min.js dist/leaflet-measure.css dist/images/rulers.png dist/images/rulers_@2X.png dist/images/start.png dist/images/start_@2X.png dist/images/cancel.png dist/images/cancel_@2X.png dist/images/check.png dist/images/check_@2X.png dist/images/focus.png dist/images/focus_@2X.png dist/images/trash.png dist/images/trash_@2X.png" ;;
+    # the version folium.plugins.MarkerCluster loads (its default_js / default_css)
+    leaflet.markercluster) echo "MIT-LICENCE.txt dist/leaflet.markercluster.js dist/MarkerCluster.css dist/MarkerCluster.Default.css" ;;
     *) echo "unknown package $1" >&2; return 1 ;;
   esac
 }
@@ -77,7 +81,8 @@ done
 
 cat >> "$WORK/LICENSES.md" <<'NOTE'
 
-Each package's own licence text is copied beside its files (`<package>/LICENSE`).
+Each package's own licence text is copied beside its files (`<package>/LICENSE`;
+Leaflet.markercluster ships it as `leaflet.markercluster/MIT-LICENCE.txt`).
 `leaflet-measure.min.js` is a browserify bundle that also contains the package's runtime
 dependencies (`color`, `geocrunch`, `humanize`, `i18n-2`, `underscore`; all MIT licensed).
 `Control.FullScreen.js` is served unminified: the npm package has no `.min.js` (the CDN

@@ -2,7 +2,8 @@
 
 folium's page loads Leaflet, jQuery, Bootstrap, Font Awesome, awesome-markers and each
 plugin's files from content delivery networks: offline, ``L`` is undefined and nothing is
-drawn. The TEP map needs only Leaflet and two plugins (fullscreen and measure). Their files
+drawn. The TEP map needs only Leaflet and three plugins (fullscreen, measure and, in a
+large project's map, marker clustering). Their files
 are vendored in ``assets/`` by ``tools/vendor_leaflet.sh`` (exact versions from the npm
 registry, integrity checked; see ``assets/LICENSES.md``) and this module inlines them.
 
@@ -48,6 +49,7 @@ ASSETS_DIR = Path(__file__).parent / "assets"
 """Folder holding the vendored files (written by ``tools/vendor_leaflet.sh``)."""
 
 _JSDELIVR = "https://cdn.jsdelivr.net"
+_CDNJS = "https://cdnjs.cloudflare.com/ajax/libs"
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,37 @@ ASSETS: tuple[Asset, ...] = (
         f"{_JSDELIVR}/npm/leaflet-measure@2.1.7/dist/leaflet-measure.css",
         (f"{_JSDELIVR}/gh/ljagis/leaflet-measure@2.1.7/dist/leaflet-measure.min.css",),
     ),
+    # the version folium.plugins.MarkerCluster loads; clusters a large project's markers
+    Asset(
+        "markerclusterjs",
+        "leaflet.markercluster",
+        "1.1.0",
+        "MIT",
+        "leaflet.markercluster/leaflet.markercluster.js",
+        "js",
+        f"{_JSDELIVR}/npm/leaflet.markercluster@1.1.0/dist/leaflet.markercluster.js",
+        (f"{_CDNJS}/leaflet.markercluster/1.1.0/leaflet.markercluster.js",),
+    ),
+    Asset(
+        "markerclustercss",
+        "leaflet.markercluster",
+        "1.1.0",
+        "MIT",
+        "leaflet.markercluster/MarkerCluster.css",
+        "css",
+        f"{_JSDELIVR}/npm/leaflet.markercluster@1.1.0/dist/MarkerCluster.css",
+        (f"{_CDNJS}/leaflet.markercluster/1.1.0/MarkerCluster.css",),
+    ),
+    Asset(
+        "markerclusterdefaultcss",
+        "leaflet.markercluster",
+        "1.1.0",
+        "MIT",
+        "leaflet.markercluster/MarkerCluster.Default.css",
+        "css",
+        f"{_JSDELIVR}/npm/leaflet.markercluster@1.1.0/dist/MarkerCluster.Default.css",
+        (f"{_CDNJS}/leaflet.markercluster/1.1.0/MarkerCluster.Default.css",),
+    ),
 )
 """Every vendored file, in the order a page must load them (Leaflet before its plugins)."""
 
@@ -152,6 +185,7 @@ _MAP_ASSETS = ("leaflet", "leaflet_css")
 _PLUGIN_ASSETS: dict[str, tuple[str, ...]] = {
     "Fullscreen": ("Control.Fullscreen.js", "Control.FullScreen.css"),
     "MeasureControl": ("leaflet_measure_js", "leaflet_measure_css"),
+    "MarkerCluster": ("markerclusterjs", "markerclustercss", "markerclusterdefaultcss"),
 }
 
 _CSS_URL = re.compile(r"""url\(\s*(['"]?)(?!data:|#|https?:|//)([^'")]+)\1\s*\)""")
@@ -254,8 +288,8 @@ def use_vendored_assets(
     user's value in a feature property, legend or layer name is shown, never run.
 
     folium's defaults (jQuery, Bootstrap, Font Awesome, awesome-markers) are dropped:
-    the TEP map uses none of them. Plugins other than ``Fullscreen`` and
-    ``MeasureControl`` are left as they are.
+    the TEP map uses none of them. Plugins other than ``Fullscreen``, ``MeasureControl``
+    and ``MarkerCluster`` are left as they are.
 
     Parameters
     ----------

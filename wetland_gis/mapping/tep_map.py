@@ -31,7 +31,7 @@ import jinja2
 import numpy as np
 import pandas as pd
 import shapely
-from folium.plugins import Fullscreen, MeasureControl
+from folium.plugins import Fullscreen, MarkerCluster, MeasureControl
 from folium.template import Template
 from folium.utilities import JsCode
 from shapely.geometry import box, mapping
@@ -99,12 +99,20 @@ LARGE_MAP_IMPACTS = 300
 
 Each impact's popup is its short summary (id, outcome, type, size, zone, ratio,
 replacement) rather than its whole decision chain, held once (on its marker) instead of on
-its polygon and marker, and the id labels are shown only from zoom level
-:data:`LARGE_LABEL_ZOOM` inwards. The report and the ``decisions`` table hold the chain.
+its polygon and marker, the id labels are shown only from zoom level
+:data:`LARGE_LABEL_ZOOM` inwards, and the location markers are clustered
+(Leaflet.markercluster) where they overlap, each drawn on its own from that zoom on.
+The report and the ``decisions`` table hold the chain.
 """
 
 LARGE_LABEL_ZOOM = 16
 """The zoom level from which a large project's impact id labels are shown (about 1:9,000)."""
+
+LARGE_MAX_ZOOM = 18
+"""The closest zoom of a large project's map (about 0.6 m a pixel; folium's tile limit).
+
+Leaflet.markercluster needs a map with a finite zoom range.
+"""
 """Outline of the impact location markers (their fill is the outcome colour)."""
 
 _COORD_DECIMALS = 7  # about 1 cm: enough for display, much shorter than 15 digits
@@ -551,8 +559,12 @@ def _legend_html(
     n_banks: int,
     basemap: str,
     siting_reading: str | None = None,
+    cluster_zoom: int | None = None,
 ) -> str:
-    """Render ``templates/tep_legend.html.j2`` (autoescaped) for the layers drawn."""
+    """Render ``templates/tep_legend.html.j2`` (autoescaped) for the layers drawn.
+
+    ``cluster_zoom`` (a large project) adds the marker cluster, drawn one by one from it.
+    """
     outcomes = list(OUTCOME_COLORS) + [o for o in counts if o not in OUTCOME_COLORS]
     zones = []
     for zone in zones_present:
@@ -595,6 +607,7 @@ def _legend_html(
         ],
         undrawn=undrawn,
         no_basemap=basemap == "none",
+        cluster_zoom=cluster_zoom,
     )
 
 
@@ -705,7 +718,7 @@ def tep_map(
     large_above : int
         With more impacts than this, the map is drawn for size
         (:data:`LARGE_MAP_IMPACTS`): short popups held once, labels from
-        :data:`LARGE_LABEL_ZOOM`.
+        :data:`LARGE_LABEL_ZOOM`, markers clustered below that zoom.
 
     Returns
     -------
@@ -758,7 +771,11 @@ def tep_map(
     alloc = _allocation_frame(allocation)
     ids = impact_ids(impacts)
 
+    large = len(impacts) > large_above
     m = folium.Map(location=[46.3, -94.2], zoom_start=7, tiles=None, control_scale=True)
+    if large:
+        # the marker clusters need a finite zoom range (a map with no tile layer has none)
+        m.options["max_zoom"] = LARGE_MAX_ZOOM
     tiles = BASEMAPS[basemap]
     if tiles is not None:
         folium.TileLayer(tiles, name=f"Basemap: {tiles}", control=True).add_to(m)
@@ -795,11 +812,27 @@ def tep_map(
             n_banks = n
 
     # impacts last: on top of everything, so a click on one always reaches it
-    large = len(impacts) > large_above
     impact_layer, impact_markers, counts, undrawn = _impacts_layer(
         impacts, ids, alloc, simplify_m, trace, brief=large
     )
-    impact_markers.add_to(m)
+    cluster = None
+    if large:
+        # thousands of markers overlap at the project's zoom: clustered, and drawn one by
+        # one (with their labels) from the label zoom in
+        cluster = MarkerCluster(
+            name=impact_markers.layer_name,
+            disableClusteringAtZoom=LARGE_LABEL_ZOOM,
+            chunkedLoading=True,
+            showCoverageOnHover=False,
+            spiderfyOnMaxZoom=False,
+            # the count in a neutral circle (assets/tep_map.js), not an outcome colour
+            icon_create_function="wetlandGis.clusterIcon",
+        )
+        impact_markers.control = False
+        cluster.add_to(m)
+        impact_markers.add_to(cluster)
+    else:
+        impact_markers.add_to(m)
     impact_layer.add_to(m)
 
     legend = _legend_html(
@@ -812,6 +845,7 @@ def tep_map(
         n_banks,
         basemap,
         siting_reading,
+        LARGE_LABEL_ZOOM if large else None,
     )
     # the opening view: the impacts and the options allocated to them; then everything drawn
     fit = _latlon_bounds(
@@ -835,7 +869,10 @@ def tep_map(
     measure.add_to(m)
     folium.LayerControl(collapsed=True, position="topright").add_to(m)
 
-    use_vendored_assets(m, [fullscreen, measure], self_contained=self_contained)
+    plugins: list[object] = [fullscreen, measure]
+    if cluster is not None:
+        plugins.append(cluster)
+    use_vendored_assets(m, plugins, self_contained=self_contained)
     return m
 
 

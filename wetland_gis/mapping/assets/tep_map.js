@@ -2,7 +2,8 @@
  * page header, before any layer is drawn. Defines one global, `wetlandGis`:
  *   onEachFeature(feature, layer)  bound to each feature of every GeoJson layer;
  *   decorate(map, icons, legendHtml, fit, options)  the legend, opening view, id labels and
- *     zoom controls of one map.
+ *     zoom controls of one map;
+ *   clusterIcon(cluster)  the icon of a cluster of a large project's impact markers.
  * Feature properties hold only HTML that Python escaped (wg_popup, wg_tooltip, wg_label);
  * legendHtml is rendered from an autoescaped template.
  */
@@ -165,5 +166,19 @@ var wetlandGis = (function () {
         }
     };
 
-    return {onEachFeature: onEachFeature, decorate: decorate};
+    // The icon of a cluster of a large project's impact markers: the count only, in a
+    // neutral circle (Leaflet.markercluster's default green, yellow and orange would read
+    // as outcome colours). Set as text, never as HTML.
+    var clusterIcon = function (cluster) {
+        var n = cluster.getChildCount();
+        var el = document.createElement("div");
+        var span = document.createElement("span");
+        span.textContent = String(n);
+        el.appendChild(span);
+        var size = n < 10 ? 30 : n < 100 ? 36 : 42;
+        return L.divIcon({html: el, className: "marker-cluster wg-cluster",
+                          iconSize: L.point(size, size)});
+    };
+
+    return {onEachFeature: onEachFeature, decorate: decorate, clusterIcon: clusterIcon};
 })();

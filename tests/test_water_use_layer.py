@@ -284,12 +284,11 @@ def test_write_refuses_a_format_that_cannot_hold_the_tables(tmp_path, r2025):
 
 def test_the_docstring_examples_run(monkeypatch):
     import doctest
-    import sys
 
-    import wetland_gis.water_use.rules as rules_module
-    import wetland_gis.water_use.screening  # noqa: F401  (bound in sys.modules)
-
-    layer_module = sys.modules["wetland_gis.water_use.screening"]
+    # `import wetland_gis.water_use.rules as m` would take the attribute water_use of the
+    # package, which is the function wg.water_use: import the modules by their package
+    from wetland_gis.water_use import rules as rules_module
+    from wetland_gis.water_use import screening as layer_module
 
     monkeypatch.chdir(ROOT)
     for module in (rules_module, layer_module):

@@ -55,7 +55,10 @@ def _check(widths: dict) -> None:
 
 def test_fixture_report_fits_a_phone(tmp_path: Path) -> None:
     report = write_report(tmp_path / "r.html", fx.summary(), fx.impacts(), **fx.report_tables())
-    _check(_phone_widths(report))
+    widths = _phone_widths(report)
+    _check(widths)
+    assert widths["tables"], "the fixture report has its tables"
+    assert widths["page"] <= PHONE["width"]
 
 
 @pytest.mark.slow

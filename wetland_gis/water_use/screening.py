@@ -35,6 +35,7 @@ import pandas as pd
 from pyproj import Geod
 
 from wetland_gis.context import Context, as_context
+from wetland_gis.enums import StatusCode
 from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
@@ -270,29 +271,47 @@ def coordinate_problem(
     >>> coordinate_problem("46.4", "-94.6")[:32]
     'longitude and latitude swapped: '
     """
+    return coordinate_issue(lon, lat, lon_column=lon_column, lat_column=lat_column)[1]
+
+
+def coordinate_issue(
+    lon: Any, lat: Any, *, lon_column: str = "lon", lat_column: str = "lat"
+) -> tuple[StatusCode, str]:
+    """Return the status code and the reason of :func:`coordinate_problem`.
+
+    The code is what the end-of-run tally groups by (``enums.StatusCode``); the reason is
+    the sentence a person reads. A valid pair gives ``(StatusCode.ASSESSED, "")``.
+
+    Examples
+    --------
+    >>> coordinate_issue("", "46.4")[0].value
+    'coordinate_blank'
+    >>> coordinate_issue("-94.6", "46.4")
+    (<StatusCode.ASSESSED: 'assessed'>, '')
+    """
     extent = _minnesota_extent()
     for value, column in ((lon, lon_column), (lat, lat_column)):
         if is_blank(value):
-            return (
+            return StatusCode.COORDINATE_BLANK, (
                 f"{column} is blank: give the point's longitude and latitude in WGS 84 "
                 f"decimal degrees ({extent})"
             )
         if parse_number(value, errors="coerce") is None:
-            return (
+            return StatusCode.COORDINATE_NOT_A_NUMBER, (
                 f"coordinate not a number: {column} {value!r}; write WGS 84 decimal "
                 f"degrees ({extent})"
             )
     x = cast(float, parse_number(lon, errors="coerce"))
     y = cast(float, parse_number(lat, errors="coerce"))
     if -180 <= x <= 180 and -90 <= y <= 90:
-        return ""
+        return StatusCode.ASSESSED, ""
     given = f"{lon_column} {x:g}, {lat_column} {y:g}"
     if -90 <= x <= 90 and -180 <= y <= 180:
-        return (
+        return StatusCode.COORDINATES_SWAPPED, (
             f"longitude and latitude swapped: {given}, and a latitude cannot exceed 90 "
             f"degrees; swap the two values ({extent})"
         )
-    return (
+    return StatusCode.COORDINATES_OUT_OF_RANGE, (
         f"coordinates out of range: {given} is not a longitude (-180 to 180) and latitude "
         f"(-90 to 90); write WGS 84 decimal degrees ({extent})"
     )
@@ -766,20 +785,25 @@ def water_use(
     geom = out.geometry
     status = pd.Series(ASSESSED, index=out.index, dtype=object)
     reason = pd.Series("", index=out.index, dtype=object)
+    # the code beside the sentence (enums.StatusCode): a tally groups by it, never the text
+    code = pd.Series(StatusCode.ASSESSED.value, index=out.index, dtype=object)
     labels = _row_labels(gdf, csv=Path(record.path).suffix.lower() == ".csv")
     missing = geom.isna() | geom.is_empty
     status[missing] = NOT_ASSESSED
+    code[missing] = StatusCode.NO_POINT.value
     lon_lat = _lon_lat_columns(list(gdf.columns)) if record.path.lower().endswith(".csv") else None
     for i in np.flatnonzero(missing.to_numpy()):
         problem = ""
         if lon_lat is not None:
             lon_col, lat_col = lon_lat
-            problem = coordinate_problem(
+            kind, problem = coordinate_issue(
                 gdf[lon_col].iat[i],
                 gdf[lat_col].iat[i],
                 lon_column=lon_col,
                 lat_column=lat_col,
             )
+            if problem:
+                code.iat[i] = kind.value
         reason.iat[i] = f"{labels[i]}: " + (
             problem
             or "no point: the row has no (valid) location; give the point of "
@@ -788,6 +812,7 @@ def water_use(
     kinds = geom.geom_type.fillna("")
     wrong = ~missing & (kinds != "Point")
     status[wrong] = NOT_ASSESSED
+    code[wrong] = StatusCode.NOT_A_POINT.value
     reason[wrong] = [
         f"{labels[i]}: geometry is {k}, not a point of appropriation: convert it to a "
         "point in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
@@ -805,6 +830,7 @@ def water_use(
         outside = outside_minnesota(p.x, p.y)
         if outside:  # never assessed with a fee and no county
             status.iat[i] = NOT_ASSESSED
+            code.iat[i] = StatusCode.OUTSIDE_MINNESOTA.value
             reason.iat[i] = f"{labels[i]}: {outside}"
     good = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS)
     lonlat = lonlat.where(status == ASSESSED, None)
@@ -862,10 +888,12 @@ def water_use(
         except _RowError as err:
             if status[idx] == ASSESSED:
                 status[idx] = NOT_ASSESSED
+                code[idx] = StatusCode.APPROPRIATION_FACTS.value
                 reason[idx] = f"{labels[pos]}: {err}"
             continue
         if kw["permit_id"] in seen:
             status[idx] = NOT_ASSESSED
+            code[idx] = StatusCode.APPROPRIATION_FACTS.value
             reason[idx] = (
                 f"{labels[pos]}: permit_id {kw['permit_id']!r} repeats row "
                 f"{seen[kw['permit_id']] + 1}; give each permit or source its own id"
@@ -876,6 +904,7 @@ def water_use(
             continue
         if name is None:  # in Minnesota but in no county of a user's county layer
             status[idx] = NOT_ASSESSED
+            code[idx] = StatusCode.OUTSIDE_COUNTIES.value
             reason[idx] = (
                 f"{labels[pos]}: the point lies in no county of the county layer (the county "
                 "decides the metropolitan-county rules): give a counties layer that covers it, "
@@ -891,6 +920,7 @@ def water_use(
         miles = None
         if (extra["dest_lon"] is None) != (extra["dest_lat"] is None):
             status[idx] = NOT_ASSESSED
+            code[idx] = StatusCode.APPROPRIATION_FACTS.value
             reason[idx] = f"{labels[pos]}: give both dest_lon and dest_lat, or neither"
             continue
         if extra["dest_lon"] is not None:
@@ -903,6 +933,7 @@ def water_use(
             )
         except RulesInputError as err:
             status[idx] = NOT_ASSESSED
+            code[idx] = StatusCode.APPROPRIATION_FACTS.value
             reason[idx] = f"{labels[pos]}: {err}"
             continue
         extras[idx] = extra
@@ -910,6 +941,7 @@ def water_use(
     for k, v in new_cols.items():
         out[k] = v
     out["status"] = status
+    out["status_code"] = code
     out["status_reason"] = reason
 
     screening = (

@@ -29,16 +29,25 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import partial
 from types import MappingProxyType
 from typing import Any
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandType
-from wetland_gis.errors import ParameterError, RulesInputError
+from wetland_gis.enums import (
+    ImpactKind,
+    ImpactOutcome,
+    Outcome,
+    PercentageArea,
+    ShorelandZone,
+    WetlandType,
+)
+from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.rules.amounts import amount_table
+from wetland_gis.rules import registry as R
+from wetland_gis.rules.amounts import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR, amount_table, type_group
 from wetland_gis.rules.facts import (
     PERCENT,
     ZONE_ORDER,
@@ -49,13 +58,35 @@ from wetland_gis.rules.facts import (
     check_flag,
     check_impacts,
     exact,
+    fmt_number,
     fmt_sqft,
     percentage_class_of,
     wetland_type_of,
     zone_of,
     zone_words,
 )
-from wetland_gis.rules.public_waters import OUTSIDE_WCA
+from wetland_gis.rules.kernel import (
+    KIND_VALUE,
+    O_CLASSIFIED,
+    O_CONDITIONAL,
+    O_ELIGIBLE,
+    O_EXEMPT,
+    O_NOT_ELIGIBLE,
+    O_NOT_EXEMPT,
+    ONE_CLAUSE,
+    OUTCOME_VALUE,
+    PCT_VALUE,
+    ROUTE_BOTH,
+    ZONE_VALUE,
+    DeMinimisTotal,
+    Impact,
+    RuleBook,
+    dec,
+)
+from wetland_gis.rules.public_waters import OUTSIDE_WCA, route, with_permit_reason
+from wetland_gis.rules.replacement import WHOLE_PROJECT
+from wetland_gis.rules.scope import CALCAREOUS_FENS, EXEMPTION_STANDARDS
+from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
     "de_minimis_allowance",
@@ -76,10 +107,6 @@ MOST_RESTRICTIVE = "most_restrictive"
 #: reading was removed (issue 13): it added the amounts of (a), (b) and (c) together.
 MULTI_ZONE_READINGS = (MOST_RESTRICTIVE,)
 
-#: Type group taking the larger amounts: types 1, 2, 6, 7 that are not white cedar/tamarack.
-TYPES_1_2_6_7 = "types_1_2_6_7"
-#: Type group taking the smallest amounts: types 3, 4, 5, 8 and white cedar/tamarack wetlands.
-TYPES_3_4_5_8_CEDAR = "types_3_4_5_8_cedar"
 #: Subd. 9(c) gives its amount for "wetland" of any type: one total for all types.
 SETBACK_POOL = "setback_zone"
 #: Impacts to which no paragraph gives an amount (type 7 in a metro less than 50 percent area).
@@ -87,8 +114,6 @@ NO_AMOUNT_POOL = "no_amount"
 
 SUBD9 = "Minn. Stat. § 103G.2241, subd. 9"
 _STAT = "Minn. Stat. § 103G.2241, "
-EXEMPTION_STANDARDS = "Minn. R. 8420.0420, subp. 1"
-CALCAREOUS_FENS = "Minn. Stat. § 103G.223"
 _DE_MINIMIS = "de_minimis."
 _VERIFY_H = "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
 _RANK = {zone: i for i, zone in enumerate(ZONE_ORDER)}
@@ -187,29 +212,6 @@ class DeMinimisResult:
 
 
 # --- the allowance of one type in one zone -----------------------------------------------
-
-
-def type_group(
-    wetland_type: WetlandType,
-    cedar_tamarack: bool,
-    params: ParameterSet,
-    day: dt.date,
-) -> str:
-    """Return the de minimis type group of a wetland (``TYPES_1_2_6_7`` or ``..._CEDAR``).
-
-    White cedar and tamarack wetlands always take the amounts of types 3, 4, 5 and 8
-    (subd. 9(a)(4), (b)(2)), whatever their type.
-    """
-    if cedar_tamarack:
-        return TYPES_3_4_5_8_CEDAR
-    if int(wetland_type) in params.value(_DE_MINIMIS + "type_groups.types_3_4_5_8", day):
-        return TYPES_3_4_5_8_CEDAR
-    if int(wetland_type) in params.value(_DE_MINIMIS + "type_groups.types_1_2_6_7", day):
-        return TYPES_1_2_6_7
-    raise ParameterError(
-        f"type {int(wetland_type)} is in neither de minimis type group of {params.source} "
-        "(de_minimis.type_groups); every type 1-8 must be in one"
-    )
 
 
 def _short(citation: str) -> str:
@@ -1184,3 +1186,626 @@ def _project_decision(
         )
     )
     return trace.decide(Outcome.NOT_EXEMPT, False)
+
+
+# --- the engine's steps (rules/engine.py orders them) -----------------------------------
+
+_FAMILY_ZONE = {
+    "c": ShorelandZone.BUILDING_SETBACK,
+    "b": ShorelandZone.PROTECTION,
+    "a": ShorelandZone.OUTSIDE,
+}
+
+_ZONE_FAMILY = {z: f for f, z in _FAMILY_ZONE.items()}
+
+_FAMILY_ORDER = ("c", "b", "a")
+
+
+_V_DELINEATION = (
+    "Wetland types, white cedar and tamarack status and zone boundaries come from a "
+    "delineation reviewed by the Technical Evaluation Panel (§ 103G.2242, subd. 2)."
+)
+
+_V_WHOLE_PROJECT = (
+    "The project is the whole project as defined by the local government unit, not split "
+    "into components or phases to gain exemptions (§ 103G.005, subd. 14d)."
+)
+
+_V_DIVISION = "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
+
+_V_LOCAL = (
+    "Whether a local ordinance or similar local control is more restrictive; if so the "
+    "local standard applies (subd. 9(i))."
+)
+
+_V_CONDITIONS = (
+    "Exemption conditions: erosion control, no blocking of fish passage, and compliance "
+    "with all other requirements (§ 103G.2241, subd. 11(a))."
+)
+
+_V_SETBACK = (
+    "The shoreland building setback zone is the one defined in the local shoreland "
+    "management ordinance (subd. 9(c)); where no approved ordinance exists, the state "
+    "minimum structure setbacks of Minn. R. 6120.3300 stand in for it (docs/decisions.md)."
+)
+
+
+def _depends_on_share(project: str, scope: list[Impact], book: RuleBook) -> bool:
+    """Whether the de minimis answer changes when each unassessed partial drain counts whole.
+
+    Minn. R. 8420.0522, subp. 2 counts "at least 50 percent" of a partly drained area "as
+    determined by an assessment acceptable to the technical evaluation panel": without the
+    assessment the floor is counted, and an exemption that holds only at the floor is
+    conditional on the assessment.
+    """
+    probe = []
+    for w in scope:
+        c = Impact(w.f)
+        c.counted = w.area if w.share_unknown else w.counted
+        c.regulated, c.in_scope, c.ineligible = w.regulated, w.in_scope, w.ineligible
+        probe.append(c)
+    outcome, _, _ = de_minimis_steps(project, probe, book, TraceLog(), probing=True)
+    if outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL):
+        return True
+    return any(c.lost for c, w in zip(probe, scope, strict=True) if w.share_unknown)
+
+
+def de_minimis_steps(
+    project: str,
+    scope: list[Impact],
+    book: RuleBook,
+    log: TraceLog,
+    *,
+    probing: bool = False,
+    concerns: set[str] | None = None,
+) -> tuple[Outcome, str, list[DeMinimisTotal]]:
+    """Decide subd. 9 for the impacts in scope; write the steps; return the outcome.
+
+    Subd. 9(e) (the paragraph), the amount of each impact (9(a)-(d), (i)), the totals,
+    9(f) per landowner's portion of a wetland, 9(g) and the project's answer. Returns the
+    de minimis outcome, the condition text of a conditional answer and the totals.
+    """
+    add = log.add
+    claims = book.claims
+    table = book.table
+    concerns = concerns if concerns is not None else set()
+    # Subd. 9(e): one paragraph for the project, the most restrictive it touches.
+    touched = set()
+    for w in scope:
+        f = w.f
+        if f.sqft_setback:
+            touched.add("c")
+        if f.sqft_protection:
+            touched.add("b")
+        if f.sqft_outside:
+            touched.add("a")
+    touched = touched or {"a"}
+    family = next(fam for fam in _FAMILY_ORDER if fam in touched)
+    zone = _FAMILY_ZONE[family]
+    if len(touched) > 1:
+        used = ", ".join(f"({p})" for p in sorted(touched))
+        add(
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_PARAGRAPH,
+            citation=f"{SUBD9}(e)",
+            outcome=O_CLASSIFIED,
+            value=None,
+            reason=f'The project drains or fills wetland under paragraphs {used} of subd. 9; "the '
+            'amounts listed in paragraphs (a), (b), and (c) may not be combined on a project" '
+            f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
+            f"paragraph ({family}) amounts of the most restrictive zone it touches, "
+            f"{zone_words(zone)}.",
+            verify=(),
+            inputs={"paragraphs": sorted(touched), "governing": family},
+        )
+    local = book.local
+    for w in scope:
+        f = w.f
+        if zone is ShorelandZone.BUILDING_SETBACK:
+            increased = bool(f.runoff_retention) or claims.setback_increase
+        elif zone is ShorelandZone.PROTECTION:
+            increased = bool(f.isolated or f.runoff_retention) or claims.shoreland_increase
+        else:
+            increased = False
+        t, cedar = int(f.wetland_type), f.cedar_tamarack
+        entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
+        # the largest amount any reading could give it (bounds the readings' alternatives)
+        w.potential = Decimal(0) if entry is None else entry.exact
+        where = zone
+        if (
+            entry is not None
+            and zone is not ShorelandZone.OUTSIDE
+            and f.sqft_outside
+            and table.lookup(t, cedar, ShorelandZone.OUTSIDE, f.pct_class, f.metro, False) is None
+        ):
+            # open reading: no amount in its own zone, on a project held to another paragraph
+            concerns.add("no_amount_reading")
+            if claims.no_amount_reading == "own_zone":
+                entry, where = None, ShorelandZone.OUTSIDE
+        excavation = f.impact_kind is ImpactKind.EXCAVATE and entry is not None
+        if excavation:
+            concerns.add("excavation_reading")
+            if claims.excavation_reading == "no_amount":
+                entry = None
+        w.entry = entry
+        kind = f"type {t}" + (" white cedar and tamarack" if cedar else "")
+        if entry is None:
+            w.pool = "no_amount"
+            w.allow = Decimal(0)
+            if excavation:
+                cite_none = f"{SUBD9}(a)-(d); Minn. Stat. § 103G.222, subd. 1(a)"
+                why_none = (
+                    f"An excavation in a {kind} wetland has no de minimis amount under the "
+                    "excavation_reading 'no_amount': subd. 9(a)-(d) give amounts for "
+                    '"draining or filling", and § 103G.222, subd. 1(a) brings the excavation '
+                    "under the replacement sections."
+                )
+            else:
+                cite_none = f"{SUBD9}(a)(3), (d)(2)"
+                why_none = (
+                    f"A {kind} wetland {zone_words(where)} in a less than 50 percent area within "
+                    "the 11-county metropolitan area has no de minimis amount: subd. 9(a)(3) "
+                    'gives its amount "except within the 11-county metropolitan area" and '
+                    "(d)(2) lists types 1, 2 and 6 only"
+                    + (
+                        "; it keeps no amount though the project is held to paragraph "
+                        f"({family}) (no_amount_reading 'own_zone')."
+                        if where is not zone
+                        else "."
+                    )
+                )
+            add(
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.DE_MINIMIS_AMOUNT,
+                citation=cite_none,
+                outcome=O_NOT_ELIGIBLE,
+                value=0.0,
+                reason=why_none,
+                verify=(),
+                inputs={
+                    "wetland_type": t,
+                    "cedar_tamarack": cedar,
+                    "zone": ZONE_VALUE[zone],
+                    "pct_class": PCT_VALUE[f.pct_class],
+                    "metro": f.metro,
+                    "impact_kind": KIND_VALUE[f.impact_kind],
+                },
+            )
+            continue
+        allow = entry.exact
+        cite = entry.citation
+        note = ""
+        verify: tuple[str, ...] = ()
+        if entry.increases is not None:
+            note = (
+                " (the increase of the clause, claimed because "
+                + ("the wetland is isolated or " if entry.paragraph == "b" else "")
+                + "permanent runoff retention or infiltration measures are in proximity; "
+                "the shoreland management authority must approve them)"
+            )
+            verify = (
+                f"The condition of the {cite.replace('Minn. Stat. § 103G.2241, ', '')} "
+                f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
+                '"up to" the increase: a smaller approved amount is entered as '
+                "local_limit_sqft.",
+            )
+        if zone is ShorelandZone.BUILDING_SETBACK:
+            verify = (*verify, _V_SETBACK)
+        if local is not None and local < allow:
+            allow = local
+            cite = f"{cite}; {SUBD9}(i)"
+            note += f"; a more restrictive local standard of {fmt_sqft(float(local))} applies"
+        w.allow = allow
+        group = book.group_of[(t, cedar)]
+        if family == "c":
+            w.pool = "c"
+        elif claims.clause_reading == ONE_CLAUSE:
+            w.pool = family
+        else:
+            w.pool = f"{family}:{group}"
+        add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.DE_MINIMIS_AMOUNT,
+            citation=cite,
+            outcome=O_ELIGIBLE,
+            value=float(allow),
+            reason=(_r_amount, (kind, allow, entry.citation, note)),
+            verify=verify,
+            inputs={
+                "wetland_type": t,
+                "cedar_tamarack": cedar,
+                "zone": ZONE_VALUE[zone],
+                "pct_class": PCT_VALUE[f.pct_class],
+                "metro": f.metro,
+                "increased": increased,
+            },
+            parameters={entry.key: entry.sqft},
+        )
+
+    # the totals
+    pools: dict[str, list[Impact]] = {}
+    for w in scope:
+        pools.setdefault(w.pool, []).append(w)
+    all_within = True
+    out: list[DeMinimisTotal] = []
+    clause_groups = {
+        book.group_of[(int(w.f.wetland_type), w.f.cedar_tamarack)]
+        for w in scope
+        if w.entry is not None
+    }
+    if family != "c" and len(clause_groups) > 1:
+        concerns.add("clause_reading")
+        held = (
+            "under the one_clause reading (the default) the whole project is held to the "
+            "smallest clause amount it uses"
+            if claims.clause_reading == ONE_CLAUSE
+            else "under the per_clause reading each clause's total is held to its own amount"
+        )
+        add(
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_CLAUSES,
+            citation=f"{SUBD9}({family})",
+            outcome=O_CLASSIFIED,
+            value=None,
+            reason=f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
+            "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
+            f"paragraph: {held}.",
+            verify=(),
+            inputs={"clause_reading": claims.clause_reading},
+        )
+    setback = pools.get("c", [])
+    if len({w.entry.increases is not None for w in setback if w.entry is not None}) > 1:
+        concerns.add("setback_increase_reading")
+    for name, members in pools.items():
+        total = sum((w.counted for w in members), Decimal(0))
+        allowance = (
+            max(_amount_of(w) for w in members)
+            if name == "c" and claims.setback_increase_reading == "any_impact"
+            else min(_amount_of(w) for w in members)
+        )
+        within = name != "no_amount" and total <= allowance
+        all_within = all_within and within
+        cites = tuple(dict.fromkeys(w.entry.citation for w in members if w.entry is not None))
+        ids = tuple(w.f.impact_id for w in members)
+        out.append(DeMinimisTotal(name, ids, float(total), float(allowance), cites, within))
+        several = len({w.allow for w in members}) > 1
+        reason: Any = (_r_total, (name, total, cites, within, allowance, several))
+        add(
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_TOTAL,
+            citation="; ".join(cites) or SUBD9,
+            outcome=O_EXEMPT if within else O_NOT_EXEMPT,
+            value=float(total),
+            reason=reason,
+            verify=(),
+            inputs={
+                "total": name,
+                "impact_ids": [str(i) for i in ids],
+                "allowance_sqft": float(allowance),
+            },
+        )
+
+    # Subd. 9(f): per landowner's portion of a wetland
+    conditional: list[str] = []
+    cumulative_ok = True
+    if all_within:
+        # one landowner's portion of one wetland; without a wetland id, the impacts of one
+        # landowner in one de minimis total are taken as one wetland (docs/decisions.md)
+        owners: dict[tuple[str, str], list[Impact]] = {}
+        for w in scope:
+            owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
+        for (owner, wetland), members in owners.items():
+            ok, cond = _cumulative(project, owner, wetland, members, book, log)
+            if not ok:  # "no longer applies to a landowner's portion": that portion only
+                for w in members:
+                    w.lost = True
+            if cond:
+                conditional.append(cond)
+    lost = [w for w in scope if w.lost]
+    cumulative_ok = len(lost) < len(scope)
+
+    ineligible = [w for w in scope if w.ineligible]
+    unassessed = [w for w in scope if w.share_unknown]
+    if (
+        not probing
+        and unassessed
+        and all_within
+        and cumulative_ok
+        and not any(w.lost for w in unassessed)
+        and not ineligible
+        and not claims.other_exemption_claimed
+        and _depends_on_share(project, scope, book)
+    ):
+        conditional.append(
+            "the assessed share of the partly drained area of impact(s) "
+            + ", ".join(repr(w.iid) for w in unassessed)
+            + " keeps the project within its amounts: it was counted at the "
+            f"{fmt_number(book.partial_pct)} percent minimum, and counted whole it is not "
+            "de minimis (Minn. R. 8420.0522, subp. 2; column partial_share)."
+        )
+    if claims.other_exemption_claimed:
+        outcome = Outcome.NOT_EXEMPT
+        reason = (
+            "Another exemption of § 103G.2241 is relied on for this project, and the de "
+            "minimis exemption may not be combined with it (subd. 9(g); Minn. R. "
+            "8420.0420, subp. 1): the de minimis exemption is not applied."
+        )
+    elif not all_within:
+        outcome = Outcome.NOT_EXEMPT
+        reason = (
+            "The project exceeds the amount allowed: it is not de minimis and the entire "
+            "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1 A)."
+        )
+    elif not cumulative_ok:
+        outcome = Outcome.NOT_EXEMPT
+        reason = (
+            "The cumulative limit of subd. 9(f) is passed for every landowner's portion of "
+            "the project's wetlands: the exemption no longer applies and the project's impacts "
+            "must be replaced."
+        )
+    elif ineligible:
+        outcome = Outcome.NOT_EXEMPT
+        reason = (
+            "The project includes impacts to which no exemption applies (calcareous fen, "
+            "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1): the "
+            "project is not exempt and its other impacts must be replaced."
+        )
+    elif conditional:
+        outcome = Outcome.CONDITIONAL
+        reason = "The project is de minimis only if: " + " ".join(conditional)
+    else:
+        outcome = Outcome.EXEMPT
+        reason = "Every impact in scope is de minimis: the project needs no replacement plan."
+    if lost and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL):
+        reason = (
+            "The cumulative limit of subd. 9(f) is passed for the landowner's portion of "
+            f'impact(s) {", ".join(repr(w.iid) for w in lost)}: the exemption "no longer '
+            "applies to a landowner's portion\", which must be replaced; it does not reach the "
+            "other landowners' impacts. "
+            + (
+                reason.replace(
+                    "Every impact in scope is", "Every other impact in scope is"
+                ).replace(": the project needs no replacement plan", "")
+            )
+        )
+    add(
+        project=project,
+        impact_id="",
+        rule_id=R.DE_MINIMIS_PROJECT,
+        citation=f"{SUBD9}; {WHOLE_PROJECT}" if outcome is Outcome.NOT_EXEMPT else SUBD9,
+        outcome=outcome.value,
+        value=None,
+        reason=reason,
+        verify=(_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION, _V_LOCAL)
+        if book.local is None
+        else (_V_WHOLE_PROJECT, _V_DELINEATION, _V_DIVISION),
+        inputs={
+            "other_exemption_claimed": claims.other_exemption_claimed,
+            "clause_reading": claims.clause_reading,
+        },
+    )
+    cond_text = ("only if " + " ".join(conditional)) if conditional else ""
+    return outcome, cond_text, out
+
+
+def de_minimis_impact(
+    project: str, w: Impact, dm_outcome: Outcome, conditional_reason: str, log: TraceLog
+) -> None:
+    """Write the de minimis headline of one impact in scope (``w.outcome``, ``w.dm``)."""
+    add = log.add
+    if w.outcome is ImpactOutcome.PROHIBITED:
+        w.dm = Outcome.NOT_EXEMPT
+        return
+    if w.lost:  # subd. 9(f): this landowner's portion only
+        w.outcome, w.dm = ImpactOutcome.REPLACEMENT_REQUIRED, Outcome.NOT_EXEMPT
+    elif dm_outcome is Outcome.EXEMPT:
+        w.outcome, w.dm = ImpactOutcome.DE_MINIMIS_EXEMPT, Outcome.EXEMPT
+    elif dm_outcome is Outcome.CONDITIONAL:
+        w.outcome, w.dm = ImpactOutcome.DE_MINIMIS_CONDITIONAL, Outcome.CONDITIONAL
+    else:
+        w.outcome, w.dm = ImpactOutcome.REPLACEMENT_REQUIRED, Outcome.NOT_EXEMPT
+    allow = None if w.allow is None else float(w.allow)
+    if w.dm is Outcome.EXEMPT:
+        reason: Any = (_r_exempt, (w.iid,))
+        verify: tuple[str, ...] = (_V_CONDITIONS,)
+    elif w.dm is Outcome.CONDITIONAL:
+        reason = (_r_conditional, (w.iid, conditional_reason))
+        verify = (_V_CONDITIONS,)
+    else:
+        reason = (_r_lost if w.lost else _r_replace, (w.iid, w.counted))
+        verify = ()
+    inputs_dm: dict[str, Any] = {"counted_sqft": float(w.counted), "pool": w.pool}
+    if route(w) == ROUTE_BOTH:  # the permit is part of the headline, not a verify line
+        reason = (with_permit_reason, (reason,))
+        inputs_dm["route"] = ROUTE_BOTH
+    add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.DE_MINIMIS_IMPACT,
+        citation=SUBD9 if w.dm is not Outcome.NOT_EXEMPT else f"{SUBD9}; {WHOLE_PROJECT}",
+        outcome=OUTCOME_VALUE[w.dm],
+        value=allow,
+        reason=reason,
+        verify=verify,
+        inputs=inputs_dm,
+    )
+
+
+def _amount_of(w: Impact) -> Decimal:
+    """Return the de minimis amount looked up for an impact in a de minimis total."""
+    if w.allow is None:  # pragma: no cover - de_minimis_steps sets it for every impact in scope
+        raise AssertionError(f"impact {w.iid!r}: its de minimis amount was not looked up")
+    return w.allow
+
+
+def _cumulative(
+    project: str, owner: str, wetland: str, members: list[Impact], book: RuleBook, log: TraceLog
+) -> tuple[bool, str]:
+    """Subd. 9(f) for one landowner's portion of one wetland: (passes, condition text)."""
+    claims = book.claims
+    priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
+    prior_known = bool(priors) or claims.prior_sqft_since_1992 is not None
+    prior = dec(max(priors)) if priors else dec(claims.prior_sqft_since_1992 or 0)
+    owns_values = {w.f.owns_whole_wetland for w in members} - {None}
+    owns = False if False in owns_values else True if owns_values else claims.owns_whole_wetland
+    portions = [w.f.portion_sqft for w in members if w.f.portion_sqft is not None]
+    portion = dec(min(portions)) if portions else None
+    sizes = [w.f.wetland_acres for w in members if w.f.wetland_acres is not None]
+    if portion is None and owns is True and sizes:
+        portion = dec(min(sizes)) * book.sqft_per_acre  # the whole wetland is the portion
+    total = sum((w.counted for w in members), Decimal(0))
+    cumulative = prior + total
+    applicable = min(_amount_of(w) for w in members)
+    limit_known = book.floor
+    if portion is not None:
+        limit_known = max(limit_known, portion * book.pct_portion / PERCENT)
+    named = not wetland.startswith("\0")
+    who = (f"landowner {owner!r}" if owner else "the landowner") + (
+        f" on wetland {wetland!r}" if named else ""
+    )
+    verify: list[str] = []
+    if not prior_known:
+        headroom = max(limit_known, applicable if owns is not False else limit_known) - total
+        verify.append(
+            f"The area {who} has drained or filled since {book.since.isoformat()} was not "
+            f"given (column prior_sqft_since_1992): the exemption holds only while it is at "
+            f"most {fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
+        )
+    if not named:
+        verify.append(
+            "No wetland id was given (column wetland_id): the impacts of one landowner in one "
+            "de minimis total were taken as one wetland for subd. 9(f)."
+        )
+    inputs = {
+        "owner": owner or None,
+        "wetland_id": wetland if named else None,
+        "prior_sqft_since_1992": float(prior) if prior_known else None,
+        "owns_whole_wetland": owns,
+        "portion_sqft": None if portion is None else float(portion),
+        "cumulative_sqft": float(cumulative),
+        "impact_ids": [w.iid for w in members],
+    }
+    cite = book.cite_cumulative
+    ids = ", ".join(repr(w.iid) for w in members)
+
+    def step(outcome: str, reason: str, checks: Sequence[str]) -> None:
+        log.add(
+            project=project,
+            impact_id="",
+            rule_id=R.DE_MINIMIS_CUMULATIVE,
+            citation=cite,
+            outcome=outcome,
+            value=float(cumulative),
+            reason=reason,
+            verify=tuple(checks),
+            inputs=inputs,
+            parameters=book.cumulative_params,
+        )
+
+    if cumulative <= limit_known:
+        step(
+            O_EXEMPT,
+            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
+            f"{book.since.isoformat()} (impacts {ids}), within "
+            f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
+            verify,
+        )
+        return True, ""
+    if cumulative <= applicable and owns is True:
+        step(
+            O_EXEMPT,
+            f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
+            f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
+            "or filled is within it.",
+            (*verify, f"{who[0].upper() + who[1:]} owns the entire wetland (subd. 9(f)(1))."),
+        )
+        return True, ""
+    missing = []
+    if cumulative <= applicable and owns is None:
+        missing.append("the landowner owns the entire wetland")
+    if portion is None:
+        need = cumulative * PERCENT / book.pct_portion
+        missing.append(
+            f"the landowner's portion of the wetland is at least {fmt_sqft(float(need))} "
+            f"({fmt_number(book.pct_portion)} percent of it is then "
+            f"{fmt_sqft(float(cumulative))})"
+        )
+    if missing:
+        condition = (
+            f"{' or '.join(missing)} ({who}, impacts {ids}: {fmt_sqft(float(cumulative))} "
+            f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
+            f"{fmt_sqft(float(limit_known))} and the exemption does not apply (subd. 9(f))."
+        )
+        step(
+            O_CONDITIONAL,
+            f"Subd. 9(f): {who} is exempt only if {condition}",
+            (
+                *verify,
+                "Who owns the wetland and the size of each landowner's portion "
+                "(columns owner, owns_whole_wetland, portion_sqft).",
+            ),
+        )
+        return True, condition
+    step(
+        O_NOT_EXEMPT,
+        f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
+        f"{book.since.isoformat()}, more than the greatest of the limits that apply "
+        f"({fmt_sqft(float(max(limit_known, applicable) if owns else limit_known))}): "
+        "the exemption no longer applies to this portion.",
+        verify,
+    )
+    return False, ""
+
+
+def _r_amount(kind: str, allow: Decimal, citation: str, note: str) -> str:
+    return f"A {kind} wetland is held to {fmt_sqft(float(allow))} under {_short(citation)}{note}."
+
+
+def _r_exempt(iid: str) -> str:
+    return f"Impact {iid!r} is de minimis: no replacement plan is required."
+
+
+def _r_conditional(iid: str, condition: str) -> str:
+    return f"Impact {iid!r} is de minimis {condition}"
+
+
+def _r_lost(iid: str, counted: Decimal) -> str:
+    return (
+        f"Impact {iid!r} is in a landowner's portion past the cumulative limit of subd. 9(f): "
+        f'the exemption "no longer applies to a landowner\'s portion", so its '
+        f"{fmt_sqft(float(counted))} must be replaced."
+    )
+
+
+def _r_replace(iid: str, counted: Decimal) -> str:
+    return (
+        f"Impact {iid!r} is not de minimis: the project is not exempt, so the whole "
+        f"{fmt_sqft(float(counted))} must be replaced, not only the excess (Minn. R. "
+        '8420.0420, subp. 1 A: "the entire amount of impact must be replaced").'
+    )
+
+
+def _r_total(
+    name: str,
+    total: Decimal,
+    cites: tuple[str, ...],
+    within: bool,
+    allowance: Decimal,
+    several: bool,
+) -> str:
+    if name == "no_amount":
+        return (
+            f"{fmt_sqft(float(total))} of the project lies where no paragraph of subd. 9 "
+            "gives an amount, so the project is not de minimis."
+        )
+    relation = "within" if within else "over"
+    smallest = " (the smallest of its impacts' amounts)" if several else ""
+    return (
+        f"Project total {fmt_sqft(float(total))} of {', '.join(_short(c) for c in cites)} "
+        f"is {relation} the amount of {fmt_sqft(float(allowance))}{smallest}."
+    )

@@ -13,11 +13,13 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Collection
+from decimal import Decimal
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import Outcome, PercentageArea
+from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import RATIO_CONDITIONS, Adjustments, ParameterSet, as_date
+from wetland_gis.rules import registry as R
 from wetland_gis.rules.facts import (
     SQFT_PER_ACRE,
     Trace,
@@ -29,6 +31,8 @@ from wetland_gis.rules.facts import (
     fmt_sqft,
     percentage_class_of,
 )
+from wetland_gis.rules.kernel import O_REQUIRED, PCT_VALUE, Impact, RuleBook, dec
+from wetland_gis.rules.trace import TraceLog
 
 __all__ = ["replacement_ratio", "replacement_required", "SQFT_PER_ACRE"]
 
@@ -300,3 +304,98 @@ def replacement_required(
         )
     outcome = Outcome.REQUIRED if acres > 0 else Outcome.NOT_REQUIRED
     return trace.decide(outcome, float(acres))
+
+
+# --- the engine's steps (rules/engine.py orders them) -----------------------------------
+
+#: "the entire amount of impact must be replaced" (not only the excess)
+WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1 A"
+
+_AGRICULTURAL = frozenset({"agricultural", "pasture"})
+
+
+_V_LAND_USE = (
+    "Land use not given: the impact was treated as on nonagricultural land "
+    "(§ 103G.222, subd. 1(f)); confirm."
+)
+
+
+def ratio_answer(
+    book: RuleBook, pct: PercentageArea, agricultural: bool
+) -> tuple[float, str, str, tuple, dict]:
+    """Return (ratio, citation, reason, verify, parameters) for a class and land use.
+
+    :func:`replacement_ratio` is called once per class and land use of a run and its
+    answer kept in the rule book's memo.
+    """
+    key = ("replacement_ratio", pct, agricultural)
+    got = book.memo.get(key)
+    if got is None:
+        claims = book.claims
+        d = replacement_ratio(
+            pct,
+            agricultural,
+            after_the_fact=claims.after_the_fact,
+            after_the_fact_multiplier=claims.after_the_fact_multiplier,
+            params=book.params,
+            as_of=book.day,
+        )
+        got = (
+            float(d.value),
+            "; ".join(d.citations),
+            " ".join(d.reasons),
+            tuple(d.verify),
+            dict(d.parameters),
+        )
+        book.memo[key] = got
+    return got
+
+
+def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog) -> None:
+    """§ 103G.222, subd. 1(f), (g), (n): the ratio and credits of every impact to replace.
+
+    Minn. R. 8420.0420, subp. 1 A: "the entire amount of impact must be replaced".
+    """
+    add = log.add
+    for w in work:
+        if not w.regulated or w.outcome not in (ImpactOutcome.REPLACEMENT_REQUIRED,):
+            continue
+        f = w.f
+        land = (f.land_use or "").strip().lower() or None
+        agricultural = land in _AGRICULTURAL
+        ratio, cite, why, verify, used = ratio_answer(book, f.pct_class, agricultural)
+        if land is None:
+            verify = (*verify, _V_LAND_USE)
+        w.ratio = ratio
+        add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.REPLACEMENT_RATIO,
+            citation=cite,
+            outcome=O_REQUIRED,
+            value=ratio,
+            reason=why,
+            verify=verify,
+            inputs={"pct_class": PCT_VALUE[f.pct_class], "land_use": land},
+            parameters=used,
+        )
+        acres = w.counted / book.sqft_per_acre * dec(ratio)
+        w.acres = float(acres)
+        add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.REPLACEMENT_CREDITS,
+            citation=f"{cite}; {WHOLE_PROJECT}",
+            outcome=O_REQUIRED,
+            value=w.acres,
+            reason=(_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
+            verify=(),
+            inputs={"counted_sqft": float(w.counted), "ratio": ratio},
+        )
+
+
+def _r_credits(counted: Decimal, per_acre: Decimal, ratio: float, acres: float) -> str:
+    return (
+        f"{fmt_sqft(float(counted))} ({fmt_number(float(counted / per_acre))} acres) at a "
+        f"ratio of {fmt_number(ratio)} requires {fmt_number(acres)} acres of replacement."
+    )

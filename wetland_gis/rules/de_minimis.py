@@ -5,9 +5,10 @@ Two questions:
 * :func:`de_minimis_allowance` — how many square feet of one wetland type, in one
   shoreland zone, in one percentage-area class, in or out of the 11-county metropolitan
   area, a project may drain or fill without a replacement plan, and which paragraph says so.
-* :func:`de_minimis` — whether each impact of a project, and the project, is exempt:
-  impacts are totalled by type group, each total is compared with its allowance, and the
-  limits of paragraphs (e) to (i) and Minn. R. 8420.0420, subp. 1 are applied.
+* :func:`de_minimis` — whether each impact of a project, and the project, is exempt: a
+  view of :func:`wetland_gis.rules.decide_project`, whose subd. 9 steps are
+  :func:`de_minimis_steps` (the paragraph of 9(e), each impact's amount, the totals, 9(f)
+  per landowner's portion, 9(g)) and :func:`de_minimis_impact` (each impact's headline).
 
 Which amount applies
 --------------------
@@ -30,8 +31,6 @@ import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from fractions import Fraction
-from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -44,20 +43,16 @@ from wetland_gis.enums import (
     ShorelandZone,
     WetlandType,
 )
-from wetland_gis.errors import RulesInputError
-from wetland_gis.parameters import ParameterSet
+from wetland_gis.parameters import ParameterSet, as_date
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR, amount_table, type_group
 from wetland_gis.rules.facts import (
     PERCENT,
-    ZONE_ORDER,
     ImpactFacts,
     Trace,
     check_area,
     check_choice,
     check_flag,
-    check_impacts,
-    exact,
     fmt_number,
     fmt_sqft,
     percentage_class_of,
@@ -77,15 +72,17 @@ from wetland_gis.rules.kernel import (
     OUTCOME_VALUE,
     PCT_VALUE,
     ROUTE_BOTH,
+    ROUTE_PUBLIC_WATERS,
     ZONE_VALUE,
+    Claims,
     DeMinimisTotal,
     Impact,
+    ProjectDecision,
     RuleBook,
     dec,
 )
-from wetland_gis.rules.public_waters import OUTSIDE_WCA, route, with_permit_reason
+from wetland_gis.rules.public_waters import route, with_permit_reason
 from wetland_gis.rules.replacement import WHOLE_PROJECT
-from wetland_gis.rules.scope import CALCAREOUS_FENS, EXEMPTION_STANDARDS
 from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
@@ -116,7 +113,6 @@ SUBD9 = "Minn. Stat. § 103G.2241, subd. 9"
 _STAT = "Minn. Stat. § 103G.2241, "
 _DE_MINIMIS = "de_minimis."
 _VERIFY_H = "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
-_RANK = {zone: i for i, zone in enumerate(ZONE_ORDER)}
 
 
 @dataclass(frozen=True)
@@ -506,24 +502,10 @@ def de_minimis_allowance(
     return trace.decide(outcome, amount.sqft)
 
 
-# --- the project -------------------------------------------------------------------------
+# --- the project: a view of the engine's decision ----------------------------------------
 
-
-@dataclass(frozen=True)
-class _Part:
-    """Area of one impact in one project total.
-
-    ``counted_only`` marks the area of an impact that has no amount of its own (a type 7
-    wetland in a metropolitan less than 50 percent area, held to the outside zone) but
-    still counts in the total its type group is held to, when that total's paragraph
-    covers it ((b)(1) and (c) name type 7 or any wetland). It does not decide the impact.
-    """
-
-    impact: ImpactFacts
-    sqft: Fraction
-    amount: _Amount
-    pool: str
-    counted_only: bool = False
+#: The engine's de minimis totals (``DeMinimisTotal.name``) by this function's group names.
+_GROUP_NAMES = {"c": SETBACK_POOL, "no_amount": NO_AMOUNT_POOL}
 
 
 def de_minimis(
@@ -537,10 +519,16 @@ def de_minimis(
     shoreland_increase: bool = False,
     setback_increase: bool = False,
     local_limit_sqft: float | None = None,
+    clause_reading: str = ONE_CLAUSE,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,
 ) -> DeMinimisResult:
-    """Decide the de minimis exemption for every impact of a project (subd. 9).
+    """Return the de minimis answer of a project (subd. 9), read from the engine's decision.
+
+    A thin view of :func:`wetland_gis.rules.decide_project`: the facts of a one-project
+    call are built from the arguments, and the answer is read from the
+    :class:`~wetland_gis.rules.kernel.ProjectDecision` and its trace. There is one
+    implementation of subd. 9, the engine's (:func:`de_minimis_steps`).
 
     Parameters
     ----------
@@ -548,25 +536,28 @@ def de_minimis(
         The project's impacts (ids unique). A project is what the local government unit
         defines; it may not be split to gain exemptions (§ 103G.005, subd. 14d).
     multi_zone_reading : {"most_restrictive"}, default "most_restrictive"
-        How subd. 9(e) ("the amounts listed in paragraphs (a), (b), and (c) may not be
-        combined on a project") applies when the project touches several zones. See Notes.
+        How subd. 9(e) applies when the project touches several zones: every impact is held
+        to the paragraph of the most restrictive zone it touches (the only reading).
     cumulative_sqft_since_1992 : float, default 0
-        Area of the landowner's portion of the wetland already drained or filled since
-        the date of subd. 9(f) (parameter ``de_minimis.cumulative.since``).
+        The landowner's prior area drained or filled since the date of subd. 9(f), where an
+        impact gives none (``prior_sqft_since_1992``).
     landowner_portion_sqft : float, optional
-        Size of the landowner's portion of the wetland, for the percentage limit of
-        subd. 9(f)(2); unknown if ``None``.
+        Size of the landowner's portion of the wetland (subd. 9(f)(2)), where an impact
+        gives none (``portion_sqft``); unknown if ``None``.
     owns_entire_wetland : bool or None, default True
-        Whether the landowner owns the entire wetland (subd. 9(f)(1)). ``None`` (unknown)
-        is answered as the engine does: decided both ways, and where the answers differ the
-        project and the impacts exempt only if the landowner owns it are ``CONDITIONAL``,
-        with a verify item naming the fact.
+        Whether the landowner owns the entire wetland (subd. 9(f)(1)), where an impact gives
+        none. ``None`` (unknown) is answered as the engine answers it: an exemption that
+        holds only if the landowner owns it is ``CONDITIONAL``, with a verify item naming
+        the fact.
     other_exemption_claimed : bool, default False
         Another exemption of § 103G.2241 is claimed on the project (subd. 9(g)).
     shoreland_increase, setback_increase : bool, default False
         The subd. 9(b) and 9(c) increases (see :func:`de_minimis_allowance`).
     local_limit_sqft : float, optional
         A more restrictive local standard (subd. 9(i)), applied to every amount.
+    clause_reading : {"one_clause", "per_clause"}, default "one_clause"
+        The open reading of subd. 9(e) for the clauses of one paragraph
+        (:class:`~wetland_gis.rules.kernel.Claims`).
     params : ParameterSet, optional
         Parameter tree (default: the shipped one).
     as_of : str or date, optional
@@ -575,617 +566,183 @@ def de_minimis(
     Returns
     -------
     DeMinimisResult
-        ``project`` (``value`` True when every impact in scope is exempt), ``by_impact``
-        and ``groups``.
+        ``project``: the project's de minimis outcome (``EXEMPT``, ``CONDITIONAL``,
+        ``NOT_EXEMPT``, or ``NOT_APPLIED`` when no impact is in scope); ``value`` is
+        ``True`` when it is ``EXEMPT``. ``by_impact``: each impact's, ``PROHIBITED`` for a
+        calcareous fen, ``OUT_OF_SCOPE`` for a public waters wetland, ``NOT_REGULATED`` for
+        an excavation that is not a drain or fill. ``groups``: the totals compared.
 
     Raises
     ------
     RulesInputError
         On an empty project, duplicate impact ids, an unknown reading or bad numbers.
 
-    Notes
-    -----
-    * Totals. Impact areas are totalled by type group: types 1, 2, 6, 7 (not white cedar
-      or tamarack) and types 3, 4, 5, 8 with white cedar and tamarack wetlands. An area is
-      compared "at most": a total equal to the amount is exempt, one square foot over is
-      not. Where a total exceeds its amount, every impact in it is not exempt and the
-      entire amount must be replaced, not only the excess (Minn. R. 8420.0420, subp. 1).
-    * Subd. 9(e), ``most_restrictive`` (the only reading). "The amounts listed in
-      paragraphs (a), (b), and (c) may not be combined on a project": every impact of the
-      project, of every type group, is held to the smallest amount the zones the project
-      touches give it (setback < protection < outside, except that a type 7 wetland in a
-      metropolitan less than 50 percent area has no amount outside the protection zone).
-      The ``per_zone`` reading, which added the amounts of several paragraphs together,
-      was removed (issue 13).
-    * Minn. R. 8420.0420, subp. 1: when any total exceeds its amount the project is not
-      exempt and every impact of it, of every type group, must be replaced.
-    * This function answers the de minimis question alone. The project's decision, in the
-      order of every rule, is :func:`wetland_gis.rules.decide_project`.
-    * Subd. 9(c) gives its amount for "wetland" of any type, so every area held to the
-      setback-zone amount forms one total across both type groups.
-    * Type 7 wetlands in a metropolitan less than 50 percent area outside the protection
-      zone have no amount (subd. 9(d)(2) lists types 1, 2, 6); they are not exempt and are
-      not counted in a (d)(2) total of types 1, 2, 6. Under ``most_restrictive`` their area
-      still counts in the total their type group is held to in the protection zone ((b)(1),
-      "type 1, 2, 6, or 7 wetland") or the setback zone ((c), any wetland).
-    * Totals and the cumulative limit are computed exactly from the areas as written
-      (:func:`~wetland_gis.rules.facts.exact`): fills of 652.2, 1,101.9, 101.1 and 144.8
-      sq ft are exactly 2,000 sq ft.
-    * Subd. 9(f). A total stays exempt only while the prior area since 1992 plus the total
-      is at most the greatest of: the total's amount (if the landowner owns the entire
-      wetland), the percentage of the landowner's portion, and the floor. The tool does not
-      know in which wetland the prior area lies, so it adds it to every total (conservative).
-    * Calcareous fens (§ 103G.223) are prohibited, and wetlands in the bank or already used
-      for replacement credit are not exempt (Minn. R. 8420.0420, subp. 1); their areas still
-      count in the project's totals. Public waters wetlands are out of scope (§ 103G.005,
-      subd. 15a, 19(b)) and are not counted.
+    Examples
+    --------
+    >>> from wetland_gis.rules import ImpactFacts
+    >>> fill = ImpactFacts(impact_id="A", wetland_type=2, cedar_tamarack=False,
+    ...                    sqft_setback=0, sqft_protection=0, sqft_outside=9_000,
+    ...                    pct_class="greater_than_80_percent", metro=False)
+    >>> de_minimis([fill], as_of="2024-05-01").project.outcome.value
+    'exempt'
     """
-    if owns_entire_wetland is None:
-        return _unknown_ownership(
-            impacts,
-            multi_zone_reading=multi_zone_reading,
-            cumulative_sqft_since_1992=cumulative_sqft_since_1992,
-            landowner_portion_sqft=landowner_portion_sqft,
-            other_exemption_claimed=other_exemption_claimed,
-            shoreland_increase=shoreland_increase,
-            setback_increase=setback_increase,
-            local_limit_sqft=local_limit_sqft,
-            params=params,
-            as_of=as_of,
-        )
-    trace = Trace("de_minimis", params, as_of)
-    items = _check_project(impacts, multi_zone_reading)
-    cumulative = check_area(cumulative_sqft_since_1992, "cumulative_sqft_since_1992")
-    portion = (
-        None
-        if landowner_portion_sqft is None
-        else check_area(landowner_portion_sqft, "landowner_portion_sqft", positive=True)
+    from wetland_gis.rules.engine import decide_project  # the engine orders this module's rules
+
+    check_choice(multi_zone_reading, MULTI_ZONE_READINGS, "multi_zone_reading")
+    check_area(cumulative_sqft_since_1992, "cumulative_sqft_since_1992")
+    if landowner_portion_sqft is not None:
+        check_area(landowner_portion_sqft, "landowner_portion_sqft")
+    if owns_entire_wetland is not None:
+        check_flag(owns_entire_wetland, "owns_entire_wetland")
+    claims = Claims(
+        other_exemption_claimed=other_exemption_claimed,
+        shoreland_increase=shoreland_increase,
+        setback_increase=setback_increase,
+        local_limit_sqft=local_limit_sqft,
+        prior_sqft_since_1992=cumulative_sqft_since_1992,
+        owns_whole_wetland=owns_entire_wetland,
+        clause_reading=clause_reading,
     )
-    local = None if local_limit_sqft is None else check_area(local_limit_sqft, "local_limit_sqft")
-    for name, flag in (
-        ("owns_entire_wetland", owns_entire_wetland),
-        ("other_exemption_claimed", other_exemption_claimed),
-        ("shoreland_increase", shoreland_increase),
-        ("setback_increase", setback_increase),
-    ):
-        check_flag(flag, name)
+    facts = [
+        f
+        if f.portion_sqft is not None or landowner_portion_sqft is None
+        else replace(f, portion_sqft=landowner_portion_sqft)
+        for f in impacts
+    ]
+    day = as_date(as_of)
+    decision = decide_project(facts, claims, params, day, project="de_minimis")
+    return de_minimis_view(decision, day.isoformat())
 
-    in_scope = [f for f in items if not f.public_waters_wetland]
-    out_scope = [f for f in items if f.public_waters_wetland]
 
-    def amount_for(f: ImpactFacts, zone: ShorelandZone) -> _Amount:
-        return _allowance(
-            trace,
-            f.wetland_type,
-            zone,
-            f.pct_class,
-            f.metro,
-            cedar=f.cedar_tamarack,
-            shoreland_increase=shoreland_increase,
-            setback_increase=setback_increase,
-            local_limit=local,
-        )
+def de_minimis_view(decision: ProjectDecision, as_of: str = "") -> DeMinimisResult:
+    """Return the de minimis answer of a project read from its engine decision.
 
-    groups_of = {
-        f.impact_id: type_group(f.wetland_type, f.cedar_tamarack, trace.params, trace.day)
-        for f in in_scope
-    }
-    parts = _parts(in_scope, groups_of, multi_zone_reading, amount_for)
+    Parameters
+    ----------
+    decision : ProjectDecision
+        The engine's decision of the project.
+    as_of : str, optional
+        The ISO date it was decided as of (written in each ``Decision``).
 
-    # The cumulative rule of subd. 9(f).
-    since = trace.value(_DE_MINIMIS + "cumulative.since")
-    pct_portion = trace.value(_DE_MINIMIS + "cumulative.percent_of_portion")
-    floor = trace.value(_DE_MINIMIS + "cumulative.floor")
-    cumulative_keys = tuple(
-        _DE_MINIMIS + k
-        for k in ("cumulative.since", "cumulative.percent_of_portion", "cumulative.floor")
-    )
-
-    pools: dict[str, list[_Part]] = {}
-    for part in parts:
-        pools.setdefault(part.pool, []).append(part)
-    results: dict[str, DeMinimisGroup] = {}
-    for name, members in pools.items():
-        results[name] = _evaluate_pool(
-            name,
-            members,
-            cumulative=cumulative,
-            portion=portion,
-            owns_entire=owns_entire_wetland,
-            other_exemption=other_exemption_claimed,
-            pct_portion=pct_portion,
-            floor=floor,
-            since=since,
-        )
-
-    multi_zone = {
-        g: zones for g, zones in _zones_by_group(in_scope, groups_of).items() if len(zones) > 1
-    }
-    parts_of: dict[Hashable, list[_Part]] = {}
-    for part in parts:
-        parts_of.setdefault(part.impact.impact_id, []).append(part)
+    Returns
+    -------
+    DeMinimisResult
+    """
+    steps = decision.steps()
+    mine: dict[Hashable, list[dict[str, Any]]] = {}
+    project_steps = []
+    for s in steps:
+        if s["impact_id"]:
+            mine.setdefault(s["impact_id"], []).append(s)
+        elif str(s["rule_id"]).startswith("de_minimis."):
+            project_steps.append(s)
+    cumulative: dict[str, float] = {}  # subd. 9(f): prior plus the portion's total, by impact
+    for s in project_steps:
+        if s["rule_id"] == R.DE_MINIMIS_CUMULATIVE:
+            for i in s["inputs"]["impact_ids"]:
+                cumulative[str(i)] = s["value"]
     by_impact: dict[Hashable, Decision] = {}
-    for f in items:
-        if f.public_waters_wetland:
-            by_impact[f.impact_id] = _out_of_scope(f, trace)
-            continue
-        own = parts_of[f.impact_id]
-        mine = [results[p.pool] for p in own]
-        # Minn. R. 8420.0420, subp. 1: a failed total of the project fails every impact
-        others = [g for g in results.values() if not g.exempt and g not in mine]
-        by_impact[f.impact_id] = _impact_decision(
-            f,
-            own,
-            mine + others,
-            trace=trace,
-            reading=multi_zone_reading,
-            multi_zone=multi_zone.get(groups_of[f.impact_id], ()),
-            other_exemption=other_exemption_claimed,
-            cumulative=cumulative,
-            cumulative_keys=cumulative_keys,
-        )
-
-    project = _project_decision(
-        trace,
-        in_scope=in_scope,
-        out_scope=out_scope,
-        by_impact=by_impact,
-        groups=list(results.values()),
-        reading=multi_zone_reading,
-        multi_zone=multi_zone,
-        cumulative=cumulative,
-        since=since,
-        owns_entire=owns_entire_wetland,
-        portion=portion,
-        other_exemption=other_exemption_claimed,
-    )
-    return DeMinimisResult(project=project, by_impact=by_impact, groups=tuple(results.values()))
-
-
-_V_OWNERSHIP = (
-    "Whether the landowner owns the entire wetland (subd. 9(f)(1); column "
-    "owns_whole_wetland): the project is exempt only if so."
-)
-
-
-def _unknown_ownership(impacts: Sequence[ImpactFacts], **kwargs: Any) -> DeMinimisResult:
-    """Decide with the ownership fact unknown: both ways; conditional where they differ."""
-    owns = de_minimis(impacts, owns_entire_wetland=True, **kwargs)
-    not_owns = de_minimis(impacts, owns_entire_wetland=False, **kwargs)
-    if owns.project.outcome is not_owns.project.outcome:
-        return not_owns
-    project = replace(
-        owns.project,
-        outcome=Outcome.CONDITIONAL,
-        value=False,
-        reasons=(
-            *owns.project.reasons,
-            "The project is de minimis only if the landowner owns the entire wetland; "
-            "otherwise: " + " ".join(not_owns.project.reasons),
-        ),
-        verify=(*owns.project.verify, _V_OWNERSHIP),
-    )
-    by_impact = {}
-    for iid, d in owns.by_impact.items():
-        other = not_owns.by_impact[iid]
-        by_impact[iid] = (
-            replace(d, outcome=Outcome.CONDITIONAL, verify=(*d.verify, _V_OWNERSHIP))
-            if d.outcome is not other.outcome
-            else other
-        )
-    return DeMinimisResult(project, by_impact, not_owns.groups)
-
-
-def _check_project(impacts: Sequence[ImpactFacts], reading: str) -> list[ImpactFacts]:
-    check_choice(reading, MULTI_ZONE_READINGS, "multi_zone_reading")
-    if isinstance(impacts, ImpactFacts):
-        impacts = [impacts]
-    items = list(impacts)
-    if not items:
-        raise RulesInputError("impacts is empty: a project needs at least one ImpactFacts")
-    check_impacts(items)
-    return items
-
-
-def _zones_by_group(
-    impacts: Sequence[ImpactFacts], groups_of: Mapping[Hashable, str]
-) -> dict[str, tuple[ShorelandZone, ...]]:
-    zones: dict[str, set[ShorelandZone]] = {}
-    for f in impacts:
-        zones.setdefault(groups_of[f.impact_id], set()).update(f.zones)
-    return {g: tuple(z for z in ZONE_ORDER if z in zs) for g, zs in zones.items()}
-
-
-def _parts(
-    impacts: Sequence[ImpactFacts],
-    groups_of: Mapping[Hashable, str],
-    reading: str,
-    amount_for: Any,
-) -> list[_Part]:
-    parts: list[_Part] = []
-    if reading == MOST_RESTRICTIVE:
-        # subd. 9(e), across type groups too: every impact is held to the amounts of the
-        # most restrictive zone any impact of the project touches
-        touched = tuple(z for z in ZONE_ORDER if any(f.sqft_in(z) > 0 for f in impacts))
-        zones_of = {g: touched for g in set(groups_of.values())}
-        for f in impacts:
-            group = groups_of[f.impact_id]
-            zones = zones_of[group] or (ShorelandZone.OUTSIDE,)
-            options = [amount_for(f, z) for z in zones]
-            # The smallest amount binds; on a tie, the zone first in the statutory order.
-            binding = min(options, key=lambda a: (a.sqft, _RANK[a.zone]))
-            if not binding.has_amount:
-                # No amount binds this impact, but its wetland is still "type 1, 2, 6, or 7
-                # wetland" of (b)(1) and "wetland" of (c): it counts in the total the rest
-                # of its group is held to there (not in a (d)(2) total, which lists types
-                # 1, 2 and 6 only). Added first, so that the "no_amount" total, which
-                # decides the impact, comes after it in the project's groups.
-                counted = [a for a in options if a.has_amount]
-                if counted:
-                    shadow = min(counted, key=lambda a: (a.sqft, _RANK[a.zone]))
-                    parts.append(_Part(f, f.exact_area, shadow, _pool(shadow, None), True))
-            parts.append(_Part(f, f.exact_area, binding, _pool(binding, None)))
-    else:
-        for f in impacts:
-            zones = f.zones or (ShorelandZone.OUTSIDE,)
-            for zone in zones:
-                amount = amount_for(f, zone)
-                parts.append(_Part(f, exact(f.sqft_in(zone)), amount, _pool(amount, zone)))
-    # A total made only of counted area decides no impact: leave it out.
-    deciding = {p.pool for p in parts if not p.counted_only}
-    return [p for p in parts if p.pool in deciding]
-
-
-def _pool(amount: _Amount, zone: ShorelandZone | None) -> str:
-    if not amount.has_amount:
-        return NO_AMOUNT_POOL
-    if amount.zone is ShorelandZone.BUILDING_SETBACK:
-        return SETBACK_POOL
-    if zone is None:
-        return amount.group
-    return f"{amount.group}:{zone.value}"
-
-
-def _evaluate_pool(
-    name: str,
-    members: list[_Part],
-    *,
-    cumulative: float,
-    portion: float | None,
-    owns_entire: bool,
-    other_exemption: bool,
-    pct_portion: float,
-    floor: float,
-    since: dt.date,
-) -> DeMinimisGroup:
-    exact_total = sum((p.sqft for p in members), Fraction(0))
-    total = float(exact_total)
-    allowance = min(p.amount.sqft for p in members)
-    citations = tuple(dict.fromkeys(c for p in members for c in p.amount.citations))
-    ids = tuple(dict.fromkeys(p.impact.impact_id for p in members))
-    type_groups = tuple(dict.fromkeys(p.amount.group for p in members))
-    zones = tuple(z for z in ZONE_ORDER if any(p.amount.zone is z for p in members))
-    reasons: list[str] = []
-    within = exact_total <= exact(allowance)
-    # the group's identity and total; each return gives the outcome fields
-    group = partial(DeMinimisGroup, name, type_groups, zones, ids, total, allowance, citations)
-    if name == NO_AMOUNT_POOL:
-        reasons.append(
-            f"{fmt_sqft(total)} of the project lies where no paragraph of subd. 9 gives an "
-            "amount, so none of it is de minimis."
-        )
-        return group(
-            within_allowance=exact_total <= 0,
-            cumulative_total_sqft=None,
-            cumulative_limit_sqft=None,
-            exempt=exact_total <= 0 and not other_exemption,
-            reasons=tuple(reasons),
-        )
-    amounts = {p.amount.sqft for p in members}
-    if len(amounts) > 1:
-        reasons.append(
-            "The impacts in this total have different amounts ("
-            + ", ".join(fmt_sqft(a) for a in sorted(amounts))
-            + "); the total is held to the smallest."
-        )
-    relation = "within" if within else "over"
-    reasons.append(
-        f"Project total {fmt_sqft(total)} is {relation} the amount of {fmt_sqft(allowance)}."
-    )
-    limits: list[Fraction] = []
-    if owns_entire:
-        limits.append(exact(allowance))
-    if portion is not None:
-        limits.append(exact(portion) * exact(pct_portion) / PERCENT)
-    limits.append(exact(floor))
-    exact_limit = max(limits)
-    exact_cumulative = exact(cumulative) + exact_total
-    cumulative_ok = exact_cumulative <= exact_limit
-    limit = float(exact_limit)
-    cumulative_total = float(exact_cumulative)
-    if within and not cumulative_ok:
-        reasons.append(
-            f"Subd. 9(f): {fmt_sqft(cumulative)} already drained or filled of the landowner's "
-            f"portion since {since.isoformat()} plus this {fmt_sqft(total)} is "
-            f"{fmt_sqft(cumulative_total)}, more than the greatest of the subd. 9(f) limits "
-            f"({fmt_sqft(limit)}): the exemption no longer applies."
-        )
-    exempt = within and cumulative_ok and not other_exemption
-    return group(
-        within_allowance=within,
-        cumulative_total_sqft=cumulative_total,
-        cumulative_limit_sqft=limit,
-        exempt=exempt,
-        reasons=tuple(reasons),
-    )
-
-
-def _out_of_scope(f: ImpactFacts, parent: Trace) -> Decision:
-    trace = Trace("de_minimis_impact", parent.params, parent.day)
-    trace.amounts.update(area_sqft=f.area_sqft, not_exempt_sqft=0.0)
-    trace.cite("Minn. Stat. § 103G.005, subd. 15a", OUTSIDE_WCA)
-    trace.because(
-        f'Impact {f.impact_id!r} is to a public waters wetland, which is not a "wetland" '
-        "regulated by the Wetland Conservation Act (§ 103G.005, subd. 19(b)); it goes to the "
-        "DNR public waters process and is not counted in the de minimis totals."
-    )
-    trace.check("The DNR public waters inventory confirms the public waters wetland.")
-    return trace.decide(Outcome.OUT_OF_SCOPE, None)
-
-
-def _describe(f: ImpactFacts) -> str:
-    zones = "; ".join(
-        f"{fmt_sqft(f.sqft_in(z))} {zone_words(z)}" for z in ZONE_ORDER if f.sqft_in(z) > 0
-    )
-    kind = f"type {int(f.wetland_type)}" + (" white cedar and tamarack" if f.cedar_tamarack else "")
-    return f"Impact {f.impact_id!r}: {fmt_sqft(f.area_sqft)} of {kind} wetland" + (
-        f" ({zones})." if zones else "."
-    )
-
-
-def _impact_decision(
-    f: ImpactFacts,
-    own: list[_Part],
-    pools: list[DeMinimisGroup],
-    *,
-    trace: Trace,
-    reading: str,
-    multi_zone: tuple[ShorelandZone, ...],
-    other_exemption: bool,
-    cumulative: float,
-    cumulative_keys: tuple[str, ...],
-) -> Decision:
-    out = Trace("de_minimis_impact", trace.params, trace.day)
-    area = f.area_sqft
-    out.amounts["area_sqft"] = area
-    for z in ZONE_ORDER:
-        out.amounts[f"sqft_{z.name.lower()}"] = f.sqft_in(z)
-    out.because(_describe(f))
-    for part in own:
-        if part.counted_only:
-            continue
-        out.used.update(part.amount.parameters)
-        out.cite(*part.amount.citations)
-        out.because(*part.amount.reasons)
-        out.check(part.amount.verify)
-    for part in own:
-        if part.counted_only:
-            out.used.update(part.amount.parameters)
-            out.because(
-                f"Its area still counts in the project's total held to "
-                f"{fmt_sqft(part.amount.sqft)} {zone_words(part.amount.zone)} "
-                f"({', '.join(_short(c) for c in part.amount.citations)}), whose words cover "
-                "this wetland."
-            )
-    allowance = min(p.amount.sqft for p in own if not p.counted_only)
-    out.amounts["allowance_sqft"] = allowance
-
-    if multi_zone:
-        out.cite(f"{SUBD9}(e)")
-        words = ", ".join(zone_words(z) for z in multi_zone)
-        if reading == MOST_RESTRICTIVE:
-            out.because(
-                f"The project's impacts of this type group lie {words}; the amounts of "
-                "paragraphs (a), (b) and (c) may not be combined (subd. 9(e)), so this impact "
-                f"is held to the most restrictive amount, {fmt_sqft(allowance)}."
-            )
+    for d in decision.impacts:
+        if d.outcome is ImpactOutcome.PROHIBITED:
+            outcome = Outcome.PROHIBITED
+        elif d.route == ROUTE_PUBLIC_WATERS:
+            outcome = Outcome.OUT_OF_SCOPE
+        elif d.outcome is ImpactOutcome.NOT_A_DRAIN_OR_FILL:
+            outcome = Outcome.NOT_REGULATED
         else:
-            out.because(
-                f"The project's impacts of this type group lie {words}; under the per-zone "
-                "reading of subd. 9(e) each zone's area is held to its own amount."
-            )
-            out.check(
-                "The per-zone reading of subd. 9(e) was chosen: the local government unit "
-                "must confirm that each zone's area may be held to its own amount on one "
-                "project (the default reading holds all of it to the most restrictive)."
-            )
-
-    for pool in pools:
-        out.because(*(f"{_pool_words(pool)}: {r}" for r in pool.reasons))
-    failed = [p for p in pools if not p.exempt]
-    ineligible = f.calcareous_fen or f.banked or f.used_for_replacement_credit
-
-    if f.calcareous_fen:
-        out.cite(CALCAREOUS_FENS, EXEMPTION_STANDARDS)
-        out.because(
-            "A calcareous fen may not be filled, drained or otherwise degraded unless the "
-            "commissioner of natural resources decides under an approved management plan "
-            "(§ 103G.223); no exemption applies to it (Minn. R. 8420.0420, subp. 1)."
+            outcome = d.de_minimis or Outcome.NOT_APPLIED
+        # its own steps, then the project's de minimis steps it was decided by
+        own = mine.get(str(d.impact_id), []) + (project_steps if d.de_minimis is not None else [])
+        by_impact[d.impact_id] = _view(
+            "de_minimis_impact",
+            outcome,
+            own,
+            {
+                "area_sqft": d.area_sqft,
+                "counted_sqft": d.counted_sqft,
+                "exempt_sqft": d.counted_sqft if outcome is Outcome.EXEMPT else 0.0,
+                "not_exempt_sqft": 0.0 if outcome is Outcome.EXEMPT else d.counted_sqft,
+                **(
+                    {"cumulative_total_sqft": cumulative[str(d.impact_id)]}
+                    if str(d.impact_id) in cumulative
+                    else {}
+                ),
+            },
+            d.allowance_sqft,
+            as_of,
         )
-        out.check("The calcareous fen identification (commissioner's order in the State Register).")
-    if f.banked:
-        out.cite(EXEMPTION_STANDARDS)
-        out.because(
-            "The wetland is deposited in the wetland bank: exemptions do not apply "
-            "(Minn. R. 8420.0420, subp. 1)."
-        )
-    if f.used_for_replacement_credit:
-        out.cite(EXEMPTION_STANDARDS)
-        out.because(
-            "The wetland has already been used for replacement credit: exemptions do not "
-            "apply (Minn. R. 8420.0420, subp. 1)."
-        )
-    if other_exemption:
-        out.cite(f"{SUBD9}(g)")
-        out.because(
-            "Another exemption of § 103G.2241 is claimed on this project, and the de minimis "
-            "exemption may not be combined with it (subd. 9(g))."
-        )
-        out.check(
-            "If the other exemption is not relied on, run the de minimis test again without it."
-        )
-
-    exempt = not ineligible and not other_exemption and not failed
-    if exempt:
-        out.because(f"Impact {f.impact_id!r} is de minimis: no replacement plan is required.")
-        out.check(
-            "Exemption conditions: erosion control, no blocking of fish passage, and "
-            "compliance with all other requirements (§ 103G.2241, subd. 11(a))."
-        )
-        out.amounts["not_exempt_sqft"] = 0.0
-        return out.decide(Outcome.EXEMPT, allowance)
-
-    for pool in failed:
-        if not pool.within_allowance:
-            out.cite(*pool.citations)
-            if pool.name != NO_AMOUNT_POOL:
-                out.cite(EXEMPTION_STANDARDS)
-                out.because(
-                    f"The project total of {fmt_sqft(pool.total_sqft)} exceeds the amount of "
-                    f"{fmt_sqft(pool.allowance_sqft)}, so the whole impact is not exempt: all "
-                    f"{fmt_sqft(area)} must be replaced, not only the excess "
-                    "(Minn. R. 8420.0420, subp. 1)."
-                )
-        elif (
-            pool.cumulative_limit_sqft is not None
-            and pool.cumulative_total_sqft is not None
-            and pool.cumulative_total_sqft > pool.cumulative_limit_sqft
-        ):
-            out.cite(f"{SUBD9}(f)")
-            for key in cumulative_keys:
-                out.used[key] = trace.used[key]
-            out.amounts["cumulative_total_sqft"] = pool.cumulative_total_sqft
-            out.amounts["cumulative_limit_sqft"] = pool.cumulative_limit_sqft
-    out.amounts["not_exempt_sqft"] = area
-    if cumulative:
-        out.amounts["cumulative_sqft_since_1992"] = cumulative
-    outcome = Outcome.PROHIBITED if f.calcareous_fen else Outcome.NOT_EXEMPT
-    out.because(
-        f"Impact {f.impact_id!r} is not de minimis"
-        + (": it is prohibited." if f.calcareous_fen else ": replacement is required.")
+    totals = decision.totals
+    outcome = Outcome(totals["de_minimis"])
+    project = _view(
+        "de_minimis",
+        outcome,
+        steps,
+        {
+            "total_sqft": totals["wca_sqft"],
+            "exempt_sqft": totals["exempt_sqft"] if outcome is Outcome.EXEMPT else 0.0,
+            "not_exempt_sqft": totals["wca_sqft"]
+            - (totals["exempt_sqft"] if outcome is Outcome.EXEMPT else 0.0),
+            "out_of_scope_sqft": totals["public_waters_sqft"],
+        },
+        outcome is Outcome.EXEMPT,
+        as_of,
     )
-    return out.decide(outcome, 0.0 if ineligible else allowance)
+    groups = tuple(
+        DeMinimisGroup(
+            name=_group_name(t.name),
+            type_groups=_type_groups(t.name),
+            zones=(),
+            impact_ids=t.impact_ids,
+            total_sqft=t.total_sqft,
+            allowance_sqft=t.allowance_sqft,
+            citations=t.citations,
+            within_allowance=t.within,
+            cumulative_total_sqft=max(
+                (cumulative[str(i)] for i in t.impact_ids if str(i) in cumulative), default=None
+            ),
+            cumulative_limit_sqft=None,
+            exempt=t.within and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL),
+        )
+        for t in decision.de_minimis_totals
+    )
+    return DeMinimisResult(project, by_impact, groups)
 
 
-def _pool_words(pool: DeMinimisGroup) -> str:
-    if pool.name == SETBACK_POOL:
-        return "Setback-zone total (all types, subd. 9(c))"
-    if pool.name == NO_AMOUNT_POOL:
-        return "Area without an amount"
-    group, _, zone = pool.name.partition(":")
-    words = "types 1, 2, 6, 7" if group == TYPES_1_2_6_7 else "types 3, 4, 5, 8 and cedar"
-    if zone:
-        return f"Total of {words} {zone_words(ShorelandZone(zone))}"
-    return f"Total of {words}"
+def _type_groups(name: str) -> tuple[str, ...]:
+    """Return the type group of a per-clause total ``"<paragraph>:<type group>"``, if any."""
+    _, colon, group = name.partition(":")
+    return (group,) if colon else ()
 
 
-def _project_decision(
-    trace: Trace,
-    *,
-    in_scope: list[ImpactFacts],
-    out_scope: list[ImpactFacts],
-    by_impact: Mapping[Hashable, Decision],
-    groups: list[DeMinimisGroup],
-    reading: str,
-    multi_zone: Mapping[str, tuple[ShorelandZone, ...]],
-    cumulative: float,
-    since: dt.date,
-    owns_entire: bool,
-    portion: float | None,
-    other_exemption: bool,
+def _group_name(name: str) -> str:
+    """Return this function's name of an engine total: the type group, or the pool."""
+    groups = _type_groups(name)
+    return groups[0] if groups else _GROUP_NAMES.get(name, name)
+
+
+def _view(
+    question: str,
+    outcome: Outcome,
+    steps: list[dict[str, Any]],
+    amounts: dict[str, Any],
+    value: Any,
+    as_of: str,
 ) -> Decision:
-    for decision in by_impact.values():
-        trace.cite(*decision.citations)
-        trace.check(decision.verify)
-    trace.cite(f"{SUBD9}(f)")
-
-    def total(items: list[ImpactFacts]) -> float:
-        return float(sum((f.exact_area for f in items), Fraction(0)))
-
-    exempt_items = [f for f in in_scope if by_impact[f.impact_id].outcome is Outcome.EXEMPT]
-    other_items = [f for f in in_scope if by_impact[f.impact_id].outcome is not Outcome.EXEMPT]
-    trace.amounts.update(
-        total_sqft=total(in_scope),
-        out_of_scope_sqft=total(out_scope),
-        exempt_sqft=total(exempt_items),
-        not_exempt_sqft=total(other_items),
-        cumulative_sqft_since_1992=cumulative,
+    """Return a ``Decision`` gathering the citations, reasons and checks of trace steps."""
+    parameters: dict[str, Any] = {}
+    for s in steps:
+        parameters.update(s["parameters"])
+    return Decision(
+        question=question,
+        outcome=outcome,
+        amounts=amounts,
+        citations=tuple(c for s in steps for c in str(s["citation"]).split("; ") if c),
+        reasons=tuple(s["reason"] for s in steps),
+        parameters=parameters,
+        verify=tuple(v for s in steps for v in s["verify"]),
+        as_of=as_of,
+        value=value,
     )
-    if multi_zone:
-        trace.cite(f"{SUBD9}(e)")
-    for g in groups:
-        trace.because(
-            f"{_pool_words(g)} ({', '.join(str(i) for i in g.impact_ids)}): "
-            f"{fmt_sqft(g.total_sqft)} against {fmt_sqft(g.allowance_sqft)}: "
-            + ("exempt." if g.exempt else "not exempt.")
-        )
-    reading_words = (
-        "every impact of a type group is held to the most restrictive amount of the zones the "
-        "group touches"
-        if reading == MOST_RESTRICTIVE
-        else "each zone's area is held to that zone's own amount (alternative reading)"
-    )
-    if multi_zone:
-        trace.because(f"Subd. 9(e) reading: {reading_words}.")
-    ownership = "owns" if owns_entire else "does not own"
-    portion_words = (
-        f"a portion of {fmt_sqft(portion)}" if portion is not None else "portion size unknown"
-    )
-    trace.because(
-        f"Subd. 9(f): {fmt_sqft(cumulative)} drained or filled since {since.isoformat()}; "
-        f"the landowner {ownership} the entire wetland ({portion_words})."
-    )
-    trace.check(
-        "The landowner's cumulative area drained or filled since "
-        f"{since.isoformat()} and the ownership of the wetland (subd. 9(f)).",
-        "The project is the whole project as defined by the local government unit, not split "
-        "into components or phases to gain exemptions (§ 103G.005, subd. 14d).",
-        "Wetland types, white cedar and tamarack status and zone boundaries come from a "
-        "delineation reviewed by the Technical Evaluation Panel (§ 103G.2242, subd. 2).",
-    )
-    if any(f.sqft_outside > 0 for f in in_scope):
-        trace.check(_VERIFY_H)
-    if portion is None and not owns_entire:
-        trace.check(
-            "The size of the landowner's portion of the wetland, for the percentage limit of "
-            "subd. 9(f)(2)."
-        )
-    counted = [f for f in in_scope if f.calcareous_fen or f.banked or f.used_for_replacement_credit]
-    if counted and len(counted) < len(in_scope):
-        trace.check(
-            "Impacts to calcareous fens, banked wetlands or wetlands used for replacement "
-            "credit are counted in the project totals (they are drained or filled as part of "
-            "the project); the local government unit should confirm."
-        )
-    if other_exemption:
-        trace.cite(f"{SUBD9}(g)")
-    if not in_scope:
-        trace.because("Every impact is to a public waters wetland: outside the WCA.")
-        return trace.decide(Outcome.OUT_OF_SCOPE, False)
-    exempt = all(by_impact[f.impact_id].outcome is Outcome.EXEMPT for f in in_scope)
-    if exempt:
-        trace.because("Every impact in scope is de minimis: the project needs no replacement plan.")
-        return trace.decide(Outcome.EXEMPT, True)
-    trace.because(
-        "At least one impact is not de minimis: the project needs a replacement plan for "
-        f"{fmt_sqft(trace.amounts['not_exempt_sqft'])}"
-        + (
-            " (calcareous fen impacts are prohibited)."
-            if any(f.calcareous_fen for f in in_scope)
-            else "."
-        )
-    )
-    return trace.decide(Outcome.NOT_EXEMPT, False)
 
 
 # --- the engine's steps (rules/engine.py orders them) -----------------------------------

@@ -32,7 +32,7 @@ from wetland_gis.enums import (
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table, type_group
-from wetland_gis.rules.facts import SQFT_PER_ACRE, ImpactFacts, check_choice
+from wetland_gis.rules.facts import SQFT_PER_ACRE, ImpactFacts, check_choice, exact
 from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
@@ -97,6 +97,9 @@ ROUTE_BOTH = "WCA and DNR public waters"
 
 ROUTES = (ROUTE_WCA, ROUTE_PUBLIC_WATERS, ROUTE_BOTH)
 
+
+#: An exact decimal of a figure as written: the one exact-number function of the rules core.
+dec = exact
 
 # the outcome words of the trace
 O_CLASSIFIED = Outcome.CLASSIFIED.value
@@ -411,15 +414,6 @@ def rule_book(params: ParameterSet, day: dt.date, claims: Claims) -> RuleBook:
     if book is None:
         book = books[(day, claims)] = RuleBook(params, day, claims)
     return book
-
-
-def dec(value: Any) -> Decimal:
-    """Return a figure as an exact decimal of the number as written."""
-    if isinstance(value, Decimal):
-        return value
-    if isinstance(value, int):
-        return Decimal(value)
-    return Decimal(repr(float(value)))
 
 
 def listed(value: Any) -> Any:

@@ -133,22 +133,8 @@ def replacement_ratio(
         "the local government unit."
     )
 
-    ratio = exact(base)
-    added = exact(0)
+    ratio, added, _ = adjust_ratio(trace, exact(base), adjustments, wanted)
     table = adjustments.ratio if adjustments is not None else ()
-    for adj in table:
-        if adj.when in wanted:
-            ratio += exact(adj.add)
-            added += exact(adj.add)
-            trace.cite(adj.reference)
-            trace.used[f"adjustment.{adj.when}"] = adj.add
-            trace.because(
-                f"User-supplied adjustment for {adj.when!r}: {adj.add:+g} ({adj.reference})."
-            )
-            trace.check(
-                f"The user-supplied ratio adjustment for {adj.when!r} ({adj.reference}) "
-                "matches the rule in force and the Technical Evaluation Panel's findings."
-            )
     matched = {adj.when for adj in table}
     for name in sorted(wanted - matched):
         trace.because(f"No adjustment for the condition {name!r} is in the adjustments table.")
@@ -157,9 +143,6 @@ def replacement_ratio(
             "Ratio adjustments of Minn. R. 8420.0522 (in advance, in kind, siting) are not "
             "included: supply them in an adjustments table if they apply."
         )
-    if ratio < 0:
-        trace.because("The adjusted ratio would be below 0; it is set to 0.")
-        ratio = exact(0)
 
     if after_the_fact:
         trace.cite_key(_REPLACEMENT + "after_the_fact_max_multiplier")
@@ -178,6 +161,56 @@ def replacement_ratio(
         ratio=float(ratio),
     )
     return trace.decide(Outcome.CLASSIFIED, float(ratio))
+
+
+def adjust_ratio(
+    trace: Trace,
+    ratio: Decimal,
+    adjustments: Adjustments | None,
+    conditions: Collection[str],
+) -> tuple[Decimal, Decimal, bool]:
+    """Add the user's ratio adjustments whose condition holds (Minn. R. 8420.0522).
+
+    The one implementation of the adjustments: :func:`replacement_ratio` adds them to the
+    base ratio, :func:`wetland_gis.rules.priority.option_ratio` to the decided ratio of an
+    impact for one siting option. Both multiply the result by the subd. 1(n) multiplier
+    afterwards (the adjustments are part of "the replacement ratio otherwise required").
+
+    Parameters
+    ----------
+    trace : Trace
+        The decision's trace (citations, reasons and verify items are written to it).
+    ratio : Decimal
+        The ratio before the adjustments.
+    adjustments : Adjustments or None
+        The user's adjustments table.
+    conditions : collection of str
+        The conditions that hold.
+
+    Returns
+    -------
+    tuple of (Decimal, Decimal, bool)
+        The adjusted ratio (never below 0), the adjustments' total, and whether any applied.
+    """
+    added = exact(0)
+    applied = False
+    for adj in adjustments.ratio if adjustments is not None else ():
+        if adj.when not in conditions:
+            continue
+        applied = True
+        ratio += exact(adj.add)
+        added += exact(adj.add)
+        trace.cite(adj.reference)
+        trace.used[f"adjustment.{adj.when}"] = adj.add
+        trace.because(f"User-supplied adjustment for {adj.when!r}: {adj.add:+g} ({adj.reference}).")
+        trace.check(
+            f"The user-supplied ratio adjustment for {adj.when!r} ({adj.reference}) matches "
+            "the rule in force and the Technical Evaluation Panel's findings."
+        )
+    if ratio < 0:
+        trace.because("The adjusted ratio would be below 0; it is set to 0.")
+        ratio = exact(0)
+    return ratio, added, applied
 
 
 def _conditions(conditions: Collection[str]) -> set[str]:

@@ -278,6 +278,7 @@ def _decide(
             replace_acres=w.acres,
             exemptions=tuple(w.exemptions),
             route=route(w),
+            multiplier=w.multiplier,
         )
         for w in work
     )

@@ -217,7 +217,12 @@ class ImpactDecision:
     exemptions : tuple of str
         Rule ids of the other exemptions whose area test the impact passes.
     route : str
-        ``"WCA"`` or ``"DNR public waters"`` (public waters wetlands).
+        ``"WCA"``, ``"DNR public waters"`` (public waters wetlands) or ``"WCA and DNR public
+        waters"`` (a fill below the ordinary high water level).
+    multiplier : float or None
+        The after-the-fact multiplier of § 103G.222, subd. 1(n) inside ``ratio`` (1 when the
+        plan is not after the fact), when replacement is required: siting divides it out to
+        add a siting option's adjustments (``priority.option_ratio``).
     """
 
     impact_id: Hashable
@@ -230,6 +235,7 @@ class ImpactDecision:
     replace_acres: float | None = None
     exemptions: tuple[str, ...] = ()
     route: str = "WCA"
+    multiplier: float | None = None
 
 
 @dataclass(frozen=True)
@@ -445,6 +451,7 @@ class Impact:
         "outcome",
         "dm",
         "ratio",
+        "multiplier",
         "acres",
         "exemptions",
         "ineligible",
@@ -467,6 +474,7 @@ class Impact:
         self.outcome = ImpactOutcome.REPLACEMENT_REQUIRED
         self.dm: Outcome | None = None
         self.ratio: float | None = None
+        self.multiplier: float | None = None
         self.acres: float | None = None
         self.exemptions: list[str] = []
         self.ineligible = False

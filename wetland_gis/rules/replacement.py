@@ -355,8 +355,8 @@ _V_LAND_USE = (
 
 def ratio_answer(
     book: RuleBook, pct: PercentageArea, agricultural: bool
-) -> tuple[float, str, str, tuple, dict]:
-    """Return (ratio, citation, reason, verify, parameters) for a class and land use.
+) -> tuple[float, str, str, tuple, dict, float]:
+    """Return (ratio, citation, reason, verify, parameters, multiplier) for a class and land use.
 
     :func:`replacement_ratio` is called once per class and land use of a run and its
     answer kept in the rule book's memo.
@@ -379,6 +379,7 @@ def ratio_answer(
             " ".join(d.reasons),
             tuple(d.verify),
             dict(d.parameters),
+            float(d.amounts["after_the_fact_multiplier"]),
         )
         book.memo[key] = got
     return got
@@ -396,10 +397,11 @@ def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: Tra
         f = w.f
         land = (f.land_use or "").strip().lower() or None
         agricultural = land in _AGRICULTURAL
-        ratio, cite, why, verify, used = ratio_answer(book, f.pct_class, agricultural)
+        ratio, cite, why, verify, used, multiplier = ratio_answer(book, f.pct_class, agricultural)
         if land is None:
             verify = (*verify, _V_LAND_USE)
         w.ratio = ratio
+        w.multiplier = multiplier
         add(
             project=project,
             impact_id=w.iid,

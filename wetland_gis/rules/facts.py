@@ -19,7 +19,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, SupportsFloat, TypeVar
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
@@ -427,7 +427,7 @@ def fmt_sqft(value: float) -> str:
     return f"{whole:,} sq ft"
 
 
-def fmt_number(value: float | Decimal) -> str:
+def fmt_number(value: SupportsFloat) -> str:
     """Return a number with thousands separators and no trailing zeros."""
     text = f"{float(value):,.4f}".rstrip("0").rstrip(".")
     return text

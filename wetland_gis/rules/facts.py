@@ -390,6 +390,8 @@ def exact(value: float | Decimal) -> Decimal:
     >>> exact(0.1) + exact(0.2) == exact(0.3)
     True
     """
+    if type(value) is float:  # the common case first (the engine reads every area)
+        return Decimal(repr(value))
     if isinstance(value, Decimal):
         return value
     if isinstance(value, int):

@@ -213,10 +213,13 @@ def decision_chain(
         chain.append(("layers touched", "; ".join(touched)))
 
     outcome = fmt(get("outcome"))
-    if outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
+    decided = get("de_minimis")  # the impact's de minimis outcome, as the engine decided it
+    if not is_missing(decided):
+        test = value_label(str(decided)).lower()
+    elif outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
         test = "exempt"
     elif outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value:
-        test = "not exempt: the whole impact must be replaced"
+        test = "not exempt"  # why, and what follows, are the trace's reasons (below)
     else:
         test = f"not applied ({outcome_label(outcome).lower()})"
     amounts = [f"impact {_sqft(area_sqft)}"] if not is_missing(area_sqft) else []

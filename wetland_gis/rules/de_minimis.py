@@ -96,6 +96,9 @@ __all__ = [
     "TYPES_3_4_5_8_CEDAR",
     "SETBACK_POOL",
     "NO_AMOUNT_POOL",
+    "de_minimis_view",
+    "de_minimis_steps",
+    "de_minimis_impact",
 ]
 
 #: Default reading of subd. 9(e) on a project touching several zones.
@@ -753,7 +756,6 @@ _FAMILY_ZONE = {
     "a": ShorelandZone.OUTSIDE,
 }
 
-_ZONE_FAMILY = {z: f for f, z in _FAMILY_ZONE.items()}
 
 _FAMILY_ORDER = ("c", "b", "a")
 

@@ -48,6 +48,7 @@ __all__ = [
     "utility_exemption",
     "wildlife_spoil_exemption",
     "exemption_candidates",
+    "other_exemptions",
 ]
 
 _EXEMPTION = "exemptions."

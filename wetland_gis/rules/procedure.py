@@ -34,6 +34,9 @@ __all__ = [
     "revised_application_requires_notice",
     "bank_fees",
     "BANK_TRANSACTIONS",
+    "procedure_answer",
+    "procedure_steps",
+    "applicable_a_amount",
 ]
 
 #: The transactions of § 103G.2242, subd. 14(a).

@@ -31,7 +31,14 @@ from wetland_gis.rules.kernel import (
 )
 from wetland_gis.rules.trace import TraceLog
 
-__all__ = ["public_waters_wetland", "OUTSIDE_WCA"]
+__all__ = [
+    "public_waters_wetland",
+    "OUTSIDE_WCA",
+    "public_waters_steps",
+    "route",
+    "wca_sqft",
+    "with_permit_reason",
+]
 
 #: Subd. 19(b): the "wetlands" regulated by the chapter exclude public waters wetlands.
 OUTSIDE_WCA = "Minn. Stat. § 103G.005, subd. 19(b)"
@@ -282,6 +289,10 @@ def wca_sqft(work: list[Impact]) -> Decimal:
 
 
 def with_permit_reason(reason: Any) -> str:
+    """Render a headline reason with the public-waters-work permit of § 103G.245, subd. 1(2).
+
+    ``reason`` is a text or a lazy ``(renderer, arguments)`` pair of the trace.
+    """
     text = reason if isinstance(reason, str) else reason[0](*reason[1])
     return (
         f"{text} The work lies below the ordinary high water level of a public water "

@@ -34,7 +34,14 @@ from wetland_gis.rules.facts import (
 from wetland_gis.rules.kernel import O_REQUIRED, PCT_VALUE, Impact, RuleBook, dec
 from wetland_gis.rules.trace import TraceLog
 
-__all__ = ["replacement_ratio", "replacement_required", "SQFT_PER_ACRE"]
+__all__ = [
+    "replacement_ratio",
+    "replacement_required",
+    "SQFT_PER_ACRE",
+    "adjust_ratio",
+    "ratio_answer",
+    "replacement_steps",
+]
 
 _REPLACEMENT = "replacement."
 CULTIVATED_FIELD = "Minn. Stat. § 103G.222, subd. 1(c)"

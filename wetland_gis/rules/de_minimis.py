@@ -188,12 +188,16 @@ class DeMinimisResult:
     Parameters
     ----------
     project : Decision
-        Whether the whole project is exempt (``value`` is ``True`` or ``False``).
+        The project's de minimis outcome as the engine decided it (``EXEMPT``,
+        ``CONDITIONAL``, ``NOT_EXEMPT``, ``NOT_APPLIED``); ``value`` is ``True`` when exempt.
     by_impact : Mapping[impact_id, Decision]
-        One decision per impact, in input order: ``EXEMPT``, ``NOT_EXEMPT``,
-        ``PROHIBITED`` (calcareous fen) or ``OUT_OF_SCOPE`` (public waters wetland).
+        One decision per impact, in input order: ``EXEMPT``, ``CONDITIONAL``,
+        ``NOT_EXEMPT``, ``PROHIBITED`` (calcareous fen), ``OUT_OF_SCOPE`` (public waters
+        wetland) or ``NOT_REGULATED`` (an excavation that is not a drain or fill).
     groups : tuple of DeMinimisGroup
-        Each project total and the allowance it was compared with.
+        Each project total and the allowance it was compared with (read from
+        ``ProjectDecision.de_minimis_totals``; ``zones`` is empty, ``cumulative_limit_sqft``
+        ``None`` and ``reasons`` empty: the trace's steps hold them).
     """
 
     project: Decision

@@ -504,3 +504,20 @@ def test_popups_list_the_impacts_own_trace_steps_and_the_legend_names_the_siting
         "a reason; with a semicolon that must stay whole" in page
     )
     assert "Siting priority" in page and "own priority order" in page
+
+
+@pytest.mark.parametrize(
+    ("decided", "shown"),
+    [
+        pytest.param("conditional", "conditional", id="subd. 9: a conditional answer reads so"),
+        pytest.param("not_exempt", "not exempt", id="subd. 9: not exempt, as decided"),
+    ],
+)
+def test_popup_de_minimis_row_reads_the_decided_de_minimis_outcome(decided, shown) -> None:
+    """The decision chain's de minimis row shows the engine's ``de_minimis`` column, not an
+    answer re-derived from the impact outcome (a conditional one is not "not applied")."""
+    row = fx.impacts().drop(columns="geometry").set_index("impact_id", drop=False).loc["I-1"]
+    values = {**row.to_dict(), "de_minimis": decided, "outcome": "de_minimis_conditional"}
+    popup = impact_popup_html(values, impact_id="I-1", steps=_trace_steps("I-1"))
+    found = re.search(r"<th>de minimis test</th><td>(.*?)</td>", popup).group(1)
+    assert found.startswith(shown) and "not applied" not in found

@@ -543,3 +543,26 @@ def test_the_default_reading_never_exempts_what_the_other_replaces(items, name):
     shown = default.totals["alternatives"].get(name)
     if shown is not None and shown["differs"]:
         assert shown["alternative_outcome"] == other.outcome.value
+
+
+@pytest.mark.parametrize(
+    ("claims", "multiplier"),
+    [
+        pytest.param({}, 1.0, id="103G.222 subd. 1(g): not after the fact, the multiplier is 1"),
+        pytest.param(
+            {"after_the_fact": True, "after_the_fact_multiplier": 2.0},
+            2.0,
+            id="103G.222 subd. 1(n): the after-the-fact multiplier is carried in the decision",
+        ),
+    ],
+)
+def test_impact_decision_carries_the_after_the_fact_multiplier(claims, multiplier):
+    """Siting reads the multiplier inside the decided ratio from the decision (assess writes
+    ``atf_multiplier`` from ``ImpactDecision.multiplier``); it is not the claim re-read."""
+    replaced = fact("big", outside=20_000.0)  # over the (a)(1) amount: replaced
+    d = decide(replaced, **claims).by_impact["big"]
+    assert d.outcome is ImpactOutcome.REPLACEMENT_REQUIRED
+    assert d.multiplier == multiplier
+    assert d.ratio == 1.0 * multiplier  # subd. 1(g): 1:1 in a greater than 80 percent area
+    exempt = decide(fact("small", outside=100.0), **claims).by_impact["small"]
+    assert exempt.ratio is None and exempt.multiplier is None

@@ -312,13 +312,13 @@ def test_every_rule_returns_a_json_ready_decision():
     ],
 )
 def test_limit_tests_decide_at_and_beside_the_limit(comparison, at_limit, one_over, one_under):
-    from fractions import Fraction
+    from decimal import Decimal
 
     from wetland_gis.parameters import COMPARISONS, LIMIT_TESTS
 
     assert set(LIMIT_TESTS) == COMPARISONS
     test = LIMIT_TESTS[comparison]
-    limit = Fraction(10_000)
+    limit = Decimal(10_000)
     assert test(limit, limit) is at_limit
     assert test(limit + 1, limit) is one_over
     assert test(limit - 1, limit) is one_under

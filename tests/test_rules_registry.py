@@ -81,3 +81,15 @@ def test_each_open_reading_has_a_registered_step():
 def test_an_unknown_rule_id_names_the_known_ones():
     with pytest.raises(KeyError, match="unknown rule id 'no.such'"):
         rule("no.such")
+
+
+def test_every_rule_step_is_a_decision_chain_step_with_its_defining_provision():
+    """The popup's decision chain reads its steps and their defining provisions from the
+    registry (``CHAIN_STEPS``); every rule's ``step`` is one of them."""
+    from wetland_gis.mapping.popups import STEP_CITATIONS
+    from wetland_gis.rules.registry import CHAIN_STEPS
+
+    assert STEP_CITATIONS is CHAIN_STEPS
+    steps = {r.step for r in RULES.values() if r.step is not None}
+    assert steps <= set(CHAIN_STEPS), sorted(steps - set(CHAIN_STEPS))
+    assert all(CHAIN_STEPS[s] for s in CHAIN_STEPS)

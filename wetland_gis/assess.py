@@ -1105,9 +1105,6 @@ def _apply_engine(
     with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
         decisions = decide_projects(groups, claims, params, day) if groups else []
         trace = _trace_table(facts_log, decisions)
-    # the § 103G.222, subd. 1(n) multiplier inside each decided ratio, for siting's
-    # adjustments (docs/data_schema.md): the claim the engine decided with
-    multiplier = float(claims.after_the_fact_multiplier) if claims.after_the_fact else 1.0
 
     # the columns, rendered from the trace for people
     rendered = _render_by_impact(trace)
@@ -1131,7 +1128,7 @@ def _apply_engine(
             cells["other_exemptions"][idx] = text.get("exemptions")
             cells["outcome"][idx] = d.outcome.value
             cells["ratio"][idx] = d.ratio
-            cells["atf_multiplier"][idx] = None if d.ratio is None else multiplier
+            cells["atf_multiplier"][idx] = d.multiplier  # § 103G.222, subd. 1(n), as decided
             cells["replace_acres"][idx] = d.replace_acres
             cells["counted_sqft"][idx] = d.counted_sqft
             cells["permit_route"][idx] = d.route

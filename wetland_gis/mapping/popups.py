@@ -23,7 +23,7 @@ from wetland_gis.enums import ImpactOutcome, SitingTier
 from wetland_gis.io.values import parse_bool
 from wetland_gis.labels import label as value_label
 from wetland_gis.rules.priority import CITE_TIER
-from wetland_gis.rules.registry import RULES
+from wetland_gis.rules.registry import CHAIN_STEPS, RULES
 
 from ._format import (
     MISSING,
@@ -48,27 +48,9 @@ __all__ = [
     "truthy",
 ]
 
-# The defining provision of each step of an impact popup's decision chain, shown (in
-# italics) when the trace gives the step no citation.
-STEP_CITATIONS: dict[str, tuple[str, ...]] = {
-    "activity": ("Minn. Stat. § 103G.222, subd. 1(a)",),
-    "wetland type": ("Minn. Stat. § 103G.005, subd. 17b",),
-    "county and metro area": ("Minn. Stat. § 103G.2241, subd. 9(d)",),
-    "percentage area class": (
-        "Minn. Stat. § 103G.005, subd. 10a, 10b, 10h",
-        "Minn. R. 8420.0117",
-    ),
-    "watersheds": ("Minn. Stat. § 103G.005, subd. 17a",),
-    "shoreland zone": (
-        "Minn. Stat. § 103G.005, subd. 15f",
-        "Minn. Stat. § 103G.2241, subd. 9(a)-(c)",
-    ),
-    "de minimis test": ("Minn. Stat. § 103G.2241, subd. 9",),
-    "replacement ratio": ("Minn. Stat. § 103G.222, subd. 1",),
-    "siting tier": ("Minn. Stat. § 103G.222, subd. 3(a)",),
-    "fen or public waters": ("Minn. Stat. § 103G.223", "Minn. Stat. § 103G.005, subd. 15a"),
-}
-"""Per decision-chain step: the provision that defines it."""
+#: The defining provision of each decision-chain step (from the rules registry), shown in
+#: italics when the trace gives the step no citation.
+STEP_CITATIONS: Mapping[str, tuple[str, ...]] = CHAIN_STEPS
 
 RULE_STEPS: dict[str, str] = {
     rule_id: entry.step for rule_id, entry in RULES.items() if entry.step is not None
@@ -231,10 +213,13 @@ def decision_chain(
         chain.append(("layers touched", "; ".join(touched)))
 
     outcome = fmt(get("outcome"))
-    if outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
+    decided = get("de_minimis")  # the impact's de minimis outcome, as the engine decided it
+    if not is_missing(decided):
+        test = value_label(str(decided)).lower()
+    elif outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
         test = "exempt"
     elif outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value:
-        test = "not exempt: the whole impact must be replaced"
+        test = "not exempt"  # why, and what follows, are the trace's reasons (below)
     else:
         test = f"not applied ({outcome_label(outcome).lower()})"
     amounts = [f"impact {_sqft(area_sqft)}"] if not is_missing(area_sqft) else []

@@ -21,7 +21,7 @@ import hashlib
 import operator
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -174,12 +174,12 @@ class Parameter:
             )
         return current
 
-    def passes(self, amount: float | Fraction, as_of: str | dt.date | None = None) -> bool:
+    def passes(self, amount: float | Decimal, as_of: str | dt.date | None = None) -> bool:
         """Return whether ``amount`` meets this limit under its ``comparison``.
 
         Parameters
         ----------
-        amount : float or Fraction
+        amount : float or Decimal
             The amount compared, in the parameter's unit.
         as_of : str or date, optional
             Date the limit is read for.

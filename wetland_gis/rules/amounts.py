@@ -41,7 +41,15 @@ from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import ParameterError
 from wetland_gis.parameters import ParameterSet
 
-__all__ = ["AmountEntry", "AmountTable", "amount_table", "ZONE_SELECTORS"]
+__all__ = [
+    "AmountEntry",
+    "AmountTable",
+    "amount_table",
+    "type_group",
+    "TYPES_1_2_6_7",
+    "TYPES_3_4_5_8_CEDAR",
+    "ZONE_SELECTORS",
+]
 
 #: The ``zone`` selector words of ``applies_to``.
 ZONE_SELECTORS = {
@@ -51,6 +59,10 @@ ZONE_SELECTORS = {
 }
 _CEDAR = ("excluded", "included", "also")
 _GROUPS = "de_minimis.type_groups."
+#: Type group taking the larger amounts: types 1, 2, 6, 7 that are not white cedar/tamarack.
+TYPES_1_2_6_7 = "types_1_2_6_7"
+#: Type group taking the smallest amounts: types 3, 4, 5, 8 and white cedar/tamarack wetlands.
+TYPES_3_4_5_8_CEDAR = "types_3_4_5_8_cedar"
 
 
 @dataclass(frozen=True)
@@ -235,6 +247,29 @@ class AmountTable:
 
 
 _CACHE: dict[int, tuple[ParameterSet, dict[dt.date, AmountTable]]] = {}
+
+
+def type_group(
+    wetland_type: WetlandType,
+    cedar_tamarack: bool,
+    params: ParameterSet,
+    day: dt.date,
+) -> str:
+    """Return the de minimis type group of a wetland (``TYPES_1_2_6_7`` or ``..._CEDAR``).
+
+    White cedar and tamarack wetlands always take the amounts of types 3, 4, 5 and 8
+    (subd. 9(a)(4), (b)(2)), whatever their type.
+    """
+    if cedar_tamarack:
+        return TYPES_3_4_5_8_CEDAR
+    if int(wetland_type) in params.value(_GROUPS + "types_3_4_5_8", day):
+        return TYPES_3_4_5_8_CEDAR
+    if int(wetland_type) in params.value(_GROUPS + "types_1_2_6_7", day):
+        return TYPES_1_2_6_7
+    raise ParameterError(
+        f"type {int(wetland_type)} is in neither de minimis type group of {params.source} "
+        "(de_minimis.type_groups); every type 1-8 must be in one"
+    )
 
 
 def amount_table(params: ParameterSet, day: dt.date) -> AmountTable:

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from decimal import Decimal
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import ImpactKind, Outcome, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules import registry as R
 from wetland_gis.rules.facts import (
     PERCENT,
     SQFT_PER_ACRE,
@@ -37,6 +39,8 @@ from wetland_gis.rules.facts import (
     fmt_sqft,
     wetland_type_of,
 )
+from wetland_gis.rules.kernel import O_CONDITIONAL, O_ELIGIBLE, Impact, RuleBook, dec
+from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
     "pasture_exemption",
@@ -44,6 +48,7 @@ __all__ = [
     "utility_exemption",
     "wildlife_spoil_exemption",
     "exemption_candidates",
+    "other_exemptions",
 ]
 
 _EXEMPTION = "exemptions."
@@ -504,3 +509,167 @@ def exemption_candidates(
         *((spoil,) if kind in (ImpactKind.FILL, ImpactKind.UNKNOWN) else ()),
     )
     return tuple(d for d in decisions if d.outcome is Outcome.ELIGIBLE)
+
+
+# --- the engine's step "5. other exemptions" (rules/engine.py orders it) ----------------
+
+_V_NOT_COMBINED = (
+    "Exemptions may not be combined on a project (Minn. R. 8420.0420, subp. 1; "
+    "§ 103G.2241, subd. 9(g)): relying on this exemption excludes the de minimis exemption "
+    "for the project."
+)
+
+_V_PASTURE = (
+    "The wetland is on agricultural pasture land that remains in the same use (§ 103G.2241, "
+    "subd. 1(2); pasture as defined in § 103G.005, subd. 14a)."
+)
+
+_V_DRAINAGE = (
+    "The land is assessed drainage benefits for a public drainage system and the "
+    "conditions of § 103G.2241, subd. 2(b)(1), (2) hold."
+)
+
+_V_WILDLIFE = (
+    "The spoil comes from excavation within the wetland for a wildlife habitat improvement "
+    "project certified by the soil and water conservation district (§ 103G.2241, "
+    "subd. 10(1))."
+)
+
+_V_UTILITY = (
+    "The work is placement or maintenance of a utility or utility-type service and its "
+    "impacts were avoided and minimized (§ 103G.2241, subd. 6(a)(1))."
+)
+
+
+def other_exemptions(
+    project: str, work: list[Impact], book: RuleBook, log: TraceLog, dm_outcome: Outcome
+) -> None:
+    """Write the area tests of the other exemptions, and why they are not applied."""
+    add = log.add
+    replaced = dm_outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+    # § 103G.005, subd. 19(b): "for the purposes of regulation under this chapter, the term
+    # wetlands does not include public waters wetlands": the WCA thresholds that count
+    # "square feet of wetland" (utility exemption, public comment, sequencing) count only
+    # the WCA wetland area
+    wca_sqft = sum(
+        (w.counted for w in work if w.regulated and not w.f.public_waters_wetland), Decimal(0)
+    )
+    for w in work:
+        if w.regulated and not w.f.public_waters_wetland and not w.ineligible:
+            _area_tests(project, w, book, log, replaced or w.lost)
+    if any(w.regulated and not w.f.public_waters_wetland for w in work):
+        if wca_sqft < book.utility_max_sqft:
+            add(
+                project=project,
+                impact_id="",
+                rule_id=R.EXEMPTION_UTILITY,
+                citation=book.cite["utility_max_acres"],
+                outcome=O_ELIGIBLE,
+                value=float(wca_sqft),
+                reason=f"The project alters {fmt_sqft(float(wca_sqft))}, less than the utility "
+                "exemption's area limit (area test only): it applies only to utility work, is "
+                "not applied unless the applicant relies on it"
+                + (
+                    "; the project needs replacement unless it is relied on and confirmed."
+                    if replaced
+                    else "."
+                ),
+                verify=(_V_UTILITY, _V_NOT_COMBINED),
+                inputs={"project_sqft": float(wca_sqft)},
+                parameters=book.exemption_params["utility"],
+            )
+
+
+def _area_tests(project: str, w: Impact, book: RuleBook, log: TraceLog, replaced: bool) -> None:
+    """Write a step for each other exemption whose area test the impact passes."""
+    f = w.f
+    t = int(f.wetland_type)
+    land = (f.land_use or "").strip().lower()
+    why = (
+        "it is not applied: the applicant has not relied on it and its other conditions "
+        "are for the local government unit"
+        + (
+            "; the impact needs replacement unless the exemption is relied on and confirmed."
+            if replaced
+            else "."
+        )
+    )
+    acres = f.wetland_acres
+    if land != "nonagricultural":
+        ok = None
+        if t in book.pasture_any:
+            ok = f.bottomland_hardwood is not True
+            extra = (
+                (f"The type {t} wetland is not a bottomland hardwood wetland.",)
+                if f.bottomland_hardwood is None
+                else ()
+            )
+            size = "whatever its size"
+        elif t in book.pasture_small and acres is not None:
+            ok = dec(acres) < book.pasture_max_acres
+            extra = ()
+            size = f"of {fmt_number(acres)} acres, under {fmt_number(book.pasture_max_acres)}"
+        if ok:
+            w.exemptions.append(R.EXEMPTION_PASTURE)
+            log.add(
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_PASTURE,
+                citation=book.cite["pasture_any_size_types"],
+                outcome=O_ELIGIBLE,
+                value=None,
+                reason=f"A type {t} wetland {size} passes the area test of the pasture exemption "
+                f"if the land is agricultural pasture that remains in the same use; {why}",
+                verify=(_V_PASTURE, *extra, _V_NOT_COMBINED),
+                inputs={"land_use": land or None, "wetland_acres": acres},
+                parameters=book.exemption_params["pasture"],
+            )
+    if f.impact_kind is ImpactKind.DRAIN and f.incorporated is not True:
+        ok = t in book.drain_any or (t in book.drain_limited and w.counted <= book.drain_max_sqft)
+        # at the 50 percent floor only (Minn. R. 8420.0522, subp. 2): conditional on the share
+        on_share = (
+            ok and t not in book.drain_any and w.share_unknown and w.area > book.drain_max_sqft
+        )
+        if ok:
+            w.exemptions.append(R.EXEMPTION_DRAINAGE)
+            notes: tuple[str, ...] = (
+                ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
+            )
+            if on_share:
+                notes = (
+                    *notes,
+                    "The area test passes only at the minimum share of the partly drained "
+                    "area (Minn. R. 8420.0522, subp. 2): the assessed share must keep it within "
+                    f"{fmt_sqft(float(book.drain_max_sqft))} (column partial_share).",
+                )
+            log.add(
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_DRAINAGE,
+                citation=book.cite["drainage_any_size_types"],
+                outcome=O_CONDITIONAL if on_share else O_ELIGIBLE,
+                value=float(w.counted),
+                reason=f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
+                f"test of the drainage exemption; {why}",
+                verify=(_V_DRAINAGE, *notes, _V_NOT_COMBINED),
+                inputs={"incorporated": f.incorporated},
+                parameters=book.exemption_params["drainage"],
+            )
+    if f.impact_kind in (ImpactKind.FILL, ImpactKind.UNKNOWN) and acres:
+        limit = min(dec(acres) * book.sqft_per_acre * book.spoil_pct / PERCENT, book.spoil_max_sqft)
+        if w.counted <= limit:
+            w.exemptions.append(R.EXEMPTION_WILDLIFE_SPOIL)
+            log.add(
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.EXEMPTION_WILDLIFE_SPOIL,
+                citation=book.cite["wildlife_spoil_max_percent"],
+                outcome=O_ELIGIBLE,
+                value=float(w.counted),
+                reason=f"A deposition of {fmt_sqft(float(w.counted))} is within "
+                f"{fmt_sqft(float(limit))} and passes the area test of the wildlife habitat "
+                f"spoil exemption, if the fill is spoil of a wildlife habitat project; {why}",
+                verify=(_V_WILDLIFE, _V_NOT_COMBINED),
+                inputs={"wetland_acres": acres},
+                parameters=book.exemption_params["wildlife_spoil"],
+            )

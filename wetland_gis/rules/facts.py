@@ -19,8 +19,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
-from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, SupportsFloat, TypeVar
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
@@ -269,7 +268,7 @@ class ImpactFacts:
         return float(self.exact_area)
 
     @functools.cached_property
-    def exact_area(self) -> Fraction:
+    def exact_area(self) -> Decimal:
         """Return the impact's whole area as an exact sum of the three zone figures."""
         return exact_sum((self.sqft_setback, self.sqft_protection, self.sqft_outside))
 
@@ -334,7 +333,7 @@ def zone_of(value: Any) -> ShorelandZone:
 
 def check_area(value: Any, name: str, *, positive: bool = False) -> float:
     """Return ``value`` as a finite float ``>= 0`` (``> 0`` if ``positive``) or raise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         raise RulesInputError(f"{name} must be a number, got {value!r}")
     number = float(value)
     if not math.isfinite(number) or number < 0 or (positive and number == 0):
@@ -375,28 +374,36 @@ def check_impacts(impacts: Iterable[Any], project: str | None = None) -> None:
         seen.add(f.impact_id)
 
 
-def exact(value: float | Fraction) -> Fraction:
-    """Return ``value`` as an exact fraction of the figure as written.
+def exact(value: float | Decimal) -> Decimal:
+    """Return ``value`` as an exact decimal of the figure as written.
 
     A float is read through its shortest decimal representation (``repr``), the figure a
-    person wrote: ``76827.2`` is 768272/10, not the binary double nearest to it. Reading
-    the double itself would put 76,827.2 of 96,034 acres at 79.99999999999999 percent,
-    not 80, and push a value written exactly at a threshold across it. Integers and
-    fractions are taken as they are.
+    person wrote: ``76827.2`` is ``Decimal("76827.2")``, not the binary double nearest to
+    it. Reading the double itself would put 76,827.2 of 96,034 acres at 79.99999999999999
+    percent, not 80, and push a value written exactly at a threshold across it. Integers
+    and decimals are taken as they are. :class:`decimal.Decimal` is the one exact-number
+    type of the rules core (docs/decisions.md); sums and products of figures as written are
+    exact, a quotient is exact to 28 significant digits.
 
     Examples
     --------
     >>> exact(0.1) + exact(0.2) == exact(0.3)
     True
     """
+    if type(value) is float:  # the common case first (the engine reads every area)
+        return Decimal(repr(value))
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, int):
+        return Decimal(value)
     if isinstance(value, numbers.Rational):
-        return Fraction(value)
-    return Fraction(repr(float(value)))
+        return Decimal(value.numerator) / Decimal(value.denominator)
+    return Decimal(repr(float(value)))
 
 
-def exact_sum(values: Iterable[float | Fraction]) -> Fraction:
+def exact_sum(values: Iterable[float | Decimal]) -> Decimal:
     """Return the exact sum of figures, each read as written (see :func:`exact`)."""
-    return sum((exact(v) for v in values), Fraction(0))
+    return sum((exact(v) for v in values), Decimal(0))
 
 
 #: Display only: the law's area amounts are all multiples of this many square feet, so a
@@ -422,7 +429,7 @@ def fmt_sqft(value: float) -> str:
     return f"{whole:,} sq ft"
 
 
-def fmt_number(value: float | Decimal | Fraction) -> str:
+def fmt_number(value: SupportsFloat) -> str:
     """Return a number with thousands separators and no trailing zeros."""
     text = f"{float(value):,.4f}".rstrip("0").rstrip(".")
     return text
@@ -472,7 +479,7 @@ class Trace:
         self.used[key] = _plain(value)
         return value
 
-    def passes(self, key: str, amount: float | Fraction) -> bool:
+    def passes(self, key: str, amount: float | Decimal) -> bool:
         """Return whether ``amount`` meets limit ``key`` under its comparison, recording it.
 
         Both sides are compared exactly, as written (see :func:`exact`), so a limit such as
@@ -486,7 +493,7 @@ class Trace:
         return test(exact(amount), limit)
 
     def decide_limit(
-        self, key: str, amount: float | Fraction, *, within: str, beyond: str
+        self, key: str, amount: float | Decimal, *, within: str, beyond: str
     ) -> Decision:
         """Return the decision of an eligibility limit: ``amount`` against limit ``key``.
 
@@ -494,7 +501,7 @@ class Trace:
         ----------
         key : str
             The limit's parameter key (its comparison says whether the limit itself passes).
-        amount : float or Fraction
+        amount : float or Decimal
             The amount tested, in the limit's unit.
         within : str
             The reason recorded when ``amount`` passes the limit.

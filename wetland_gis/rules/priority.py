@@ -43,6 +43,7 @@ from wetland_gis.errors import RulesInputError
 from wetland_gis.io.values import is_blank, normalise_key, parse_id, parse_whole_number
 from wetland_gis.parameters import RATIO_CONDITIONS, Adjustments, default_parameters
 from wetland_gis.rules.facts import Trace, exact, fmt_number, percentage_class_of
+from wetland_gis.rules.replacement import adjust_ratio
 
 __all__ = [
     "SitingPlace",
@@ -413,24 +414,8 @@ def option_ratio(
         f"The impact's replacement ratio as decided by assess: {fmt_number(ratio)}"
         + (f" (after-the-fact multiplier {fmt_number(mult)}, subd. 1(n))." if mult != 1 else ".")
     )
-    table = [a for a in (adjustments.ratio if adjustments is not None else ()) if a.when in items]
-    added = exact(0)
-    for adj in table:
-        added += exact(adj.add)
-        trace.cite(adj.reference)
-        trace.used[f"adjustment.{adj.when}"] = adj.add
-        trace.because(f"User-supplied adjustment for {adj.when!r}: {adj.add:+g} ({adj.reference}).")
-        trace.check(
-            f"The user-supplied ratio adjustment for {adj.when!r} ({adj.reference}) matches "
-            "the rule in force and the Technical Evaluation Panel's findings."
-        )
-    value = ratio
-    if table:
-        base = exact(ratio) / exact(mult) + added
-        if base < 0:
-            trace.because("The adjusted ratio would be below 0; it is set to 0.")
-            base = exact(0)
-        value = float(base * exact(mult))
+    base, added, applied = adjust_ratio(trace, exact(ratio) / exact(mult), adjustments, items)
+    value = float(base * exact(mult)) if applied else ratio
     trace.amounts.update(
         decided_ratio=ratio,
         adjustment_total=float(added),

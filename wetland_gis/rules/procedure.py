@@ -9,11 +9,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import Outcome
+from wetland_gis.enums import Outcome, ShorelandZone
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules import registry as R
+from wetland_gis.rules.amounts import AmountEntry
 from wetland_gis.rules.facts import (
     PERCENT,
     Trace,
@@ -22,6 +25,8 @@ from wetland_gis.rules.facts import (
     fmt_number,
     fmt_sqft,
 )
+from wetland_gis.rules.kernel import READINGS, Impact, RuleBook, passes
+from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
     "sequencing_without_alternatives_analysis",
@@ -29,6 +34,9 @@ __all__ = [
     "revised_application_requires_notice",
     "bank_fees",
     "BANK_TRANSACTIONS",
+    "procedure_answer",
+    "procedure_steps",
+    "applicable_a_amount",
 ]
 
 #: The transactions of § 103G.2242, subd. 14(a).
@@ -306,3 +314,157 @@ def bank_fees(
         "(§ 103G.2242, subd. 14(b), (c))."
     )
     return trace.decide(Outcome.REQUIRED, float(fee))
+
+
+# --- the engine's steps (rules/engine.py orders them) -----------------------------------
+
+
+def procedure_answer(
+    book: RuleBook, rule: str, ok: bool, total: float, applicable: float | None
+) -> tuple[str, tuple, dict, str]:
+    """Return (citation, verify, parameters, outcome) of a procedure step.
+
+    They depend only on whether the limit is passed, so the rule's function is called
+    once per outcome and its answer kept in the rule book's memo; the reason is rendered
+    from it when needed.
+    """
+    key = ("procedure", rule, ok)
+    got = book.memo.get(key)
+    if got is None:
+        if rule == "public_comment":
+            d = public_comment_required(total, params=book.params, as_of=book.day)
+        else:
+            d = sequencing_without_alternatives_analysis(
+                total, applicable or 0.0, params=book.params, as_of=book.day
+            )
+        got = ("; ".join(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
+        book.memo[key] = got
+    return got
+
+
+def procedure_steps(
+    project: str,
+    work: list[Impact],
+    scope: list[Impact],
+    wca_sqft: Decimal,
+    book: RuleBook,
+    log: TraceLog,
+    concerns: set[str],
+) -> tuple[str | None, str | None, str | None]:
+    """§ 103G.2242, subd. 8 (public comment) and § 103G.222, subd. 1(b) (on-site sequencing).
+
+    Both count the WCA wetland area only (§ 103G.005, subd. 19(b)). Returns the public
+    comment outcome, the sequencing outcome and the sequencing outcome under the other
+    ``sequencing_reading`` (``None`` where a step was not written).
+    """
+    add = log.add
+    # a WCA replacement plan (§ 103G.2242); a public waters wetland is replaced under the
+    # public waters work permit (§ 103G.245, subd. 7)
+    needs_plan = any(w.acres for w in work if not w.f.public_waters_wetland)
+    comment = sequencing = sequencing_alt = None
+    regulated_sqft = float(wca_sqft)
+    if needs_plan:
+        ok = passes(book.comment_comparison, wca_sqft, book.comment_threshold)
+        cite, verify, used, outcome_value = procedure_answer(
+            book, "public_comment", ok, regulated_sqft, None
+        )
+        comment = outcome_value
+        add(
+            project=project,
+            impact_id="",
+            rule_id=R.PROCEDURE_PUBLIC_COMMENT,
+            citation=cite,
+            outcome=outcome_value,
+            value=regulated_sqft,
+            reason=(_r_public_comment, (regulated_sqft, book.params, book.day)),
+            verify=verify,
+            inputs={"total_sqft": regulated_sqft},
+            parameters=used,
+        )
+        applicable = applicable_a_amount(scope, book, concerns)
+        if applicable is not None:
+            excess = wca_sqft - applicable.exact
+            ok = passes(book.sequencing_comparison, excess, book.sequencing_allowance)
+            cite, verify, used, outcome_value = procedure_answer(
+                book, "sequencing", ok, regulated_sqft, float(applicable.sqft)
+            )
+            sequencing = outcome_value
+            if "sequencing_reading" in concerns:  # the other reading's answer, directly
+                other = next(
+                    c for c in READINGS["sequencing_reading"] if c != book.claims.sequencing_reading
+                )
+                alt_entry = applicable_a_amount(scope, book, set(), reading=other)
+                if alt_entry is not None:
+                    alt_pass = passes(
+                        book.sequencing_comparison,
+                        wca_sqft - alt_entry.exact,
+                        book.sequencing_allowance,
+                    )
+                    *_, sequencing_alt = procedure_answer(
+                        book, "sequencing", alt_pass, regulated_sqft, float(alt_entry.sqft)
+                    )
+            add(
+                project=project,
+                impact_id="",
+                rule_id=R.PROCEDURE_SEQUENCING,
+                citation=cite,
+                outcome=outcome_value,
+                value=regulated_sqft,
+                reason=(
+                    _r_sequencing,
+                    (regulated_sqft, float(applicable.sqft), book.params, book.day),
+                ),
+                verify=verify,
+                inputs={
+                    "total_sqft": regulated_sqft,
+                    "applicable_amount_sqft": applicable.sqft,
+                    "applicable_amount_key": applicable.key,
+                },
+                parameters=used,
+            )
+    return comment, sequencing, sequencing_alt
+
+
+def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:
+    return " ".join(public_comment_required(total, params=params, as_of=day).reasons)
+
+
+def _r_sequencing(total: float, applicable: float, params: ParameterSet, day: dt.date) -> str:
+    return " ".join(
+        sequencing_without_alternatives_analysis(
+            total, applicable, params=params, as_of=day
+        ).reasons
+    )
+
+
+def applicable_a_amount(
+    scope: list[Impact], book: RuleBook, concerns: set[str], *, reading: str | None = None
+) -> AmountEntry | None:
+    """Return "the applicable amount" of subd. 9(a) for on-site sequencing.
+
+    § 103G.222, subd. 1(b), last sentence, measures the on-site sequencing allowance from
+    "the applicable amount in section 103G.2241, subdivision 9, paragraph (a)". On a project
+    of several types the text is open (``sequencing_reading``): the smallest of their
+    amounts (default), or the amount of the type covering most of the project's area.
+    ``None`` when the project mixes places of different classes, has no wetland in scope,
+    or a type with no amount (left to the LGU).
+    """
+    places = {(w.f.pct_class, w.f.metro) for w in scope}
+    if len(places) != 1:
+        return None
+    pct, metro = next(iter(places))
+    by_type: dict[tuple[int, bool], Decimal] = {}
+    for w in scope:
+        key = (int(w.f.wetland_type), w.f.cedar_tamarack)
+        by_type[key] = by_type.get(key, Decimal(0)) + w.counted
+    lookup = book.table.lookup
+    entries = {k: lookup(k[0], k[1], ShorelandZone.OUTSIDE, pct, metro, False) for k in by_type}
+    known = {k: e for k, e in entries.items() if e is not None}
+    if not known:
+        return None
+    if len({e.exact for e in known.values()}) > 1:
+        concerns.add("sequencing_reading")
+    if (reading or book.claims.sequencing_reading) == "smallest_amount":
+        return min(known.values(), key=lambda e: e.exact)
+    (t, cedar), _ = max(by_type.items(), key=lambda kv: kv[1])
+    return entries[(t, cedar)]

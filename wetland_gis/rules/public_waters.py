@@ -12,14 +12,33 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import Outcome, WetlandType
+from wetland_gis.enums import ImpactKind, Outcome, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules import registry as R
 from wetland_gis.rules.facts import Trace, check_area, check_flag, fmt_number, wetland_type_of
+from wetland_gis.rules.kernel import (
+    KIND_VALUE,
+    O_REQUIRED,
+    ROUTE_BOTH,
+    ROUTE_PUBLIC_WATERS,
+    ROUTE_WCA,
+    Impact,
+)
+from wetland_gis.rules.trace import TraceLog
 
-__all__ = ["public_waters_wetland", "OUTSIDE_WCA"]
+__all__ = [
+    "public_waters_wetland",
+    "OUTSIDE_WCA",
+    "public_waters_steps",
+    "route",
+    "wca_sqft",
+    "with_permit_reason",
+]
 
 #: Subd. 19(b): the "wetlands" regulated by the chapter exclude public waters wetlands.
 OUTSIDE_WCA = "Minn. Stat. § 103G.005, subd. 19(b)"
@@ -145,3 +164,137 @@ def _types(value: WetlandType | int | Iterable[WetlandType | int]) -> tuple[Wetl
     if not types:
         raise RulesInputError("wetland_types is empty: give at least one Circular 39 type")
     return types
+
+
+# --- the engine's steps (rules/engine.py orders them) -----------------------------------
+
+PUBLIC_WATERS_DRAINING = "Minn. Stat. § 103G.221"
+
+PUBLIC_WATERS_PERMIT = "Minn. Stat. § 103G.245"
+
+PUBLIC_WATERS_WORK = "Minn. Stat. § 103G.245, subd. 1(2)"
+
+PUBLIC_WATERS_INVENTORY = "Minn. Stat. § 103G.201"
+
+
+_V_PWW_WAIVER = (
+    "The DNR may waive the public-waters-work permit if the local government unit makes a "
+    "replacement, no-loss or exemption determination under §§ 103G.222 to 103G.2372 "
+    "(§ 103G.245, subd. 5(b)); check with the DNR area hydrologist."
+)
+
+_V_PWW_INVENTORY = (
+    "The wetland was taken as a public waters wetland by its type and size alone "
+    "(§ 103G.005, subd. 15a); the DNR public waters inventory (§ 103G.201) is the authority: "
+    "give its id (column pw_inventory_id) or confirm with the DNR."
+)
+
+_V_OHWL = (
+    "Where the ordinary high water level of the public water lies and whether the DNR "
+    "claims jurisdiction (check with the DNR area hydrologist)."
+)
+
+
+def public_waters_steps(project: str, w: Impact, log: TraceLog) -> bool:
+    """Decide a public waters wetland and the permit of a fill below the OHWL.
+
+    Returns whether the impact is a public waters wetland.
+
+    § 103G.201 (the inventory) or § 103G.005, subd. 15a (size, the fallback), 19(b): a
+    public waters wetland is not a "wetland" for regulation under the chapter, so no de
+    minimis amount applies (``w.in_scope`` is set false); a fill below the OHWL needs the
+    permit of § 103G.245, subd. 1(2) besides the WCA decision.
+    """
+    add = log.add
+    f = w.f
+    if f.public_waters_wetland:
+        w.in_scope = False
+        if f.pw_inventory_id:
+            cites = [PUBLIC_WATERS_INVENTORY, "§ 103G.005, subd. 19(b)"]
+            what = f"Wetland {f.pw_inventory_id!r} of the DNR public waters inventory"
+        else:  # the size test of subd. 15a, the fallback
+            cites = [OUTSIDE_WCA + ", 15a"]
+            what = "By its type and size, the wetland"
+        if f.impact_kind is ImpactKind.DRAIN:
+            cites.append("§ 103G.221")
+            work_words = "it may not be drained without replacement (§ 103G.221)"
+        else:
+            cites.append("§ 103G.245, subd. 1(2), 7")
+            work_words = (
+                "filling or excavating it changes the cross section of public waters and "
+                "needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)), issued "
+                "with provisions to compensate for the change (subd. 7)"
+            )
+        add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.PUBLIC_WATERS_WETLAND,
+            citation="; ".join(
+                c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)
+            ),
+            outcome=O_REQUIRED,
+            value=float(w.counted),
+            reason=f'{what} is a public waters wetland: not a "wetland" for regulation under '
+            "the chapter (§ 103G.005, subd. 19(b)), so no de minimis amount applies; "
+            f"{work_words}; it is replaced at the ratios of § 103G.222, subd. 1(f), (g) "
+            '"for a wetland or public waters wetland".',
+            verify=(_V_PWW_WAIVER,) if f.pw_inventory_id else (_V_PWW_INVENTORY, _V_PWW_WAIVER),
+            inputs={
+                "public_waters_wetland": True,
+                "pw_inventory_id": f.pw_inventory_id,
+                "wetland_acres": f.wetland_acres,
+            },
+        )
+        return True
+    if f.below_ohwl and f.impact_kind is not ImpactKind.DRAIN:
+        add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.PUBLIC_WATERS_WORK,
+            citation=PUBLIC_WATERS_WORK,
+            outcome=O_REQUIRED,
+            value=float(w.counted),
+            reason="The impact lies on or waterward of the ordinary high water level of a "
+            "public water: filling or excavating there changes the cross section of public "
+            "waters and needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)) "
+            "besides the WCA decision.",
+            verify=(_V_OHWL,),
+            inputs={"below_ohwl": True, "impact_kind": KIND_VALUE[f.impact_kind]},
+        )
+    return False
+
+
+def route(w: Impact) -> str:
+    """Return the permit route of an impact (§ 103G.245, subd. 1(2); subd. 19(b))."""
+    if not w.regulated:
+        return ROUTE_WCA
+    if w.f.public_waters_wetland:
+        return ROUTE_PUBLIC_WATERS
+    if w.f.below_ohwl and w.f.impact_kind is not ImpactKind.DRAIN:
+        return ROUTE_BOTH
+    return ROUTE_WCA
+
+
+def wca_sqft(work: list[Impact]) -> Decimal:
+    """Return the WCA wetland area of a project (the counted area less public waters wetlands).
+
+    § 103G.005, subd. 19(b): "for the purposes of regulation under this chapter, the term
+    wetlands does not include public waters wetlands": the WCA thresholds that count
+    "square feet of wetland" (utility exemption, public comment, sequencing) count only the
+    WCA wetland area.
+    """
+    return sum(
+        (w.counted for w in work if w.regulated and not w.f.public_waters_wetland), Decimal(0)
+    )
+
+
+def with_permit_reason(reason: Any) -> str:
+    """Render a headline reason with the public-waters-work permit of § 103G.245, subd. 1(2).
+
+    ``reason`` is a text or a lazy ``(renderer, arguments)`` pair of the trace.
+    """
+    text = reason if isinstance(reason, str) else reason[0](*reason[1])
+    return (
+        f"{text} The work lies below the ordinary high water level of a public water "
+        "and also needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2))."
+    )

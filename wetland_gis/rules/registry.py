@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-__all__ = ["Rule", "RULES", "READING_RULES", "rule"]
+__all__ = ["Rule", "RULES", "READING_RULES", "CHAIN_STEPS", "rule"]
 
 
 @dataclass(frozen=True)
@@ -257,6 +257,30 @@ READING_RULES: Mapping[str, str] = MappingProxyType(
 
 RULES: Mapping[str, Rule] = MappingProxyType(_RULES)
 """Every WCA rule of the trace, by id."""
+
+# The steps of an impact's decision chain (map popups, ``Rule.step``) and the provision
+# that defines each, shown when the trace gives the step no citation (a column read from
+# the layers, not decided by a rule of the trace).
+_CHAIN_STEPS: dict[str, tuple[str, ...]] = {
+    "activity": ("Minn. Stat. § 103G.222, subd. 1(a)",),
+    "wetland type": ("Minn. Stat. § 103G.005, subd. 17b",),
+    "county and metro area": ("Minn. Stat. § 103G.2241, subd. 9(d)",),
+    "percentage area class": (
+        "Minn. Stat. § 103G.005, subd. 10a, 10b, 10h",
+        "Minn. R. 8420.0117",
+    ),
+    "watersheds": ("Minn. Stat. § 103G.005, subd. 17a",),
+    "shoreland zone": (
+        "Minn. Stat. § 103G.005, subd. 15f",
+        "Minn. Stat. § 103G.2241, subd. 9(a)-(c)",
+    ),
+    "de minimis test": ("Minn. Stat. § 103G.2241, subd. 9",),
+    "replacement ratio": ("Minn. Stat. § 103G.222, subd. 1",),
+    "siting tier": ("Minn. Stat. § 103G.222, subd. 3(a)",),
+    "fen or public waters": ("Minn. Stat. § 103G.223", "Minn. Stat. § 103G.005, subd. 15a"),
+}
+CHAIN_STEPS: Mapping[str, tuple[str, ...]] = MappingProxyType(_CHAIN_STEPS)
+"""Per decision-chain step: the provision that defines it."""
 
 
 def rule(rule_id: str) -> Rule:

@@ -13,11 +13,13 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Collection
+from decimal import Decimal
 
 from wetland_gis.decision import Decision
-from wetland_gis.enums import Outcome, PercentageArea
+from wetland_gis.enums import ImpactOutcome, Outcome, PercentageArea
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import RATIO_CONDITIONS, Adjustments, ParameterSet, as_date
+from wetland_gis.rules import registry as R
 from wetland_gis.rules.facts import (
     SQFT_PER_ACRE,
     Trace,
@@ -29,8 +31,17 @@ from wetland_gis.rules.facts import (
     fmt_sqft,
     percentage_class_of,
 )
+from wetland_gis.rules.kernel import O_REQUIRED, PCT_VALUE, Impact, RuleBook, dec
+from wetland_gis.rules.trace import TraceLog
 
-__all__ = ["replacement_ratio", "replacement_required", "SQFT_PER_ACRE"]
+__all__ = [
+    "replacement_ratio",
+    "replacement_required",
+    "SQFT_PER_ACRE",
+    "adjust_ratio",
+    "ratio_answer",
+    "replacement_steps",
+]
 
 _REPLACEMENT = "replacement."
 CULTIVATED_FIELD = "Minn. Stat. § 103G.222, subd. 1(c)"
@@ -129,22 +140,8 @@ def replacement_ratio(
         "the local government unit."
     )
 
-    ratio = exact(base)
-    added = exact(0)
+    ratio, added, _ = adjust_ratio(trace, exact(base), adjustments, wanted)
     table = adjustments.ratio if adjustments is not None else ()
-    for adj in table:
-        if adj.when in wanted:
-            ratio += exact(adj.add)
-            added += exact(adj.add)
-            trace.cite(adj.reference)
-            trace.used[f"adjustment.{adj.when}"] = adj.add
-            trace.because(
-                f"User-supplied adjustment for {adj.when!r}: {adj.add:+g} ({adj.reference})."
-            )
-            trace.check(
-                f"The user-supplied ratio adjustment for {adj.when!r} ({adj.reference}) "
-                "matches the rule in force and the Technical Evaluation Panel's findings."
-            )
     matched = {adj.when for adj in table}
     for name in sorted(wanted - matched):
         trace.because(f"No adjustment for the condition {name!r} is in the adjustments table.")
@@ -153,9 +150,6 @@ def replacement_ratio(
             "Ratio adjustments of Minn. R. 8420.0522 (in advance, in kind, siting) are not "
             "included: supply them in an adjustments table if they apply."
         )
-    if ratio < 0:
-        trace.because("The adjusted ratio would be below 0; it is set to 0.")
-        ratio = exact(0)
 
     if after_the_fact:
         trace.cite_key(_REPLACEMENT + "after_the_fact_max_multiplier")
@@ -174,6 +168,56 @@ def replacement_ratio(
         ratio=float(ratio),
     )
     return trace.decide(Outcome.CLASSIFIED, float(ratio))
+
+
+def adjust_ratio(
+    trace: Trace,
+    ratio: Decimal,
+    adjustments: Adjustments | None,
+    conditions: Collection[str],
+) -> tuple[Decimal, Decimal, bool]:
+    """Add the user's ratio adjustments whose condition holds (Minn. R. 8420.0522).
+
+    The one implementation of the adjustments: :func:`replacement_ratio` adds them to the
+    base ratio, :func:`wetland_gis.rules.priority.option_ratio` to the decided ratio of an
+    impact for one siting option. Both multiply the result by the subd. 1(n) multiplier
+    afterwards (the adjustments are part of "the replacement ratio otherwise required").
+
+    Parameters
+    ----------
+    trace : Trace
+        The decision's trace (citations, reasons and verify items are written to it).
+    ratio : Decimal
+        The ratio before the adjustments.
+    adjustments : Adjustments or None
+        The user's adjustments table.
+    conditions : collection of str
+        The conditions that hold.
+
+    Returns
+    -------
+    tuple of (Decimal, Decimal, bool)
+        The adjusted ratio (never below 0), the adjustments' total, and whether any applied.
+    """
+    added = exact(0)
+    applied = False
+    for adj in adjustments.ratio if adjustments is not None else ():
+        if adj.when not in conditions:
+            continue
+        applied = True
+        ratio += exact(adj.add)
+        added += exact(adj.add)
+        trace.cite(adj.reference)
+        trace.used[f"adjustment.{adj.when}"] = adj.add
+        trace.because(f"User-supplied adjustment for {adj.when!r}: {adj.add:+g} ({adj.reference}).")
+        trace.check(
+            f"The user-supplied ratio adjustment for {adj.when!r} ({adj.reference}) matches "
+            "the rule in force and the Technical Evaluation Panel's findings."
+        )
+    if ratio < 0:
+        trace.because("The adjusted ratio would be below 0; it is set to 0.")
+        ratio = exact(0)
+    return ratio, added, applied
 
 
 def _conditions(conditions: Collection[str]) -> set[str]:
@@ -300,3 +344,100 @@ def replacement_required(
         )
     outcome = Outcome.REQUIRED if acres > 0 else Outcome.NOT_REQUIRED
     return trace.decide(outcome, float(acres))
+
+
+# --- the engine's steps (rules/engine.py orders them) -----------------------------------
+
+#: "the entire amount of impact must be replaced" (not only the excess)
+WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1 A"
+
+_AGRICULTURAL = frozenset({"agricultural", "pasture"})
+
+
+_V_LAND_USE = (
+    "Land use not given: the impact was treated as on nonagricultural land "
+    "(§ 103G.222, subd. 1(f)); confirm."
+)
+
+
+def ratio_answer(
+    book: RuleBook, pct: PercentageArea, agricultural: bool
+) -> tuple[float, str, str, tuple, dict, float]:
+    """Return (ratio, citation, reason, verify, parameters, multiplier) for a class and land use.
+
+    :func:`replacement_ratio` is called once per class and land use of a run and its
+    answer kept in the rule book's memo.
+    """
+    key = ("replacement_ratio", pct, agricultural)
+    got = book.memo.get(key)
+    if got is None:
+        claims = book.claims
+        d = replacement_ratio(
+            pct,
+            agricultural,
+            after_the_fact=claims.after_the_fact,
+            after_the_fact_multiplier=claims.after_the_fact_multiplier,
+            params=book.params,
+            as_of=book.day,
+        )
+        got = (
+            float(d.value),
+            "; ".join(d.citations),
+            " ".join(d.reasons),
+            tuple(d.verify),
+            dict(d.parameters),
+            float(d.amounts["after_the_fact_multiplier"]),
+        )
+        book.memo[key] = got
+    return got
+
+
+def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog) -> None:
+    """§ 103G.222, subd. 1(f), (g), (n): the ratio and credits of every impact to replace.
+
+    Minn. R. 8420.0420, subp. 1 A: "the entire amount of impact must be replaced".
+    """
+    add = log.add
+    for w in work:
+        if not w.regulated or w.outcome not in (ImpactOutcome.REPLACEMENT_REQUIRED,):
+            continue
+        f = w.f
+        land = (f.land_use or "").strip().lower() or None
+        agricultural = land in _AGRICULTURAL
+        ratio, cite, why, verify, used, multiplier = ratio_answer(book, f.pct_class, agricultural)
+        if land is None:
+            verify = (*verify, _V_LAND_USE)
+        w.ratio = ratio
+        w.multiplier = multiplier
+        add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.REPLACEMENT_RATIO,
+            citation=cite,
+            outcome=O_REQUIRED,
+            value=ratio,
+            reason=why,
+            verify=verify,
+            inputs={"pct_class": PCT_VALUE[f.pct_class], "land_use": land},
+            parameters=used,
+        )
+        acres = w.counted / book.sqft_per_acre * dec(ratio)
+        w.acres = float(acres)
+        add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.REPLACEMENT_CREDITS,
+            citation=f"{cite}; {WHOLE_PROJECT}",
+            outcome=O_REQUIRED,
+            value=w.acres,
+            reason=(_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
+            verify=(),
+            inputs={"counted_sqft": float(w.counted), "ratio": ratio},
+        )
+
+
+def _r_credits(counted: Decimal, per_acre: Decimal, ratio: float, acres: float) -> str:
+    return (
+        f"{fmt_sqft(float(counted))} ({fmt_number(float(counted / per_acre))} acres) at a "
+        f"ratio of {fmt_number(ratio)} requires {fmt_number(acres)} acres of replacement."
+    )

@@ -43,8 +43,25 @@ from typing import Any, Protocol
 from wetland_gis.decision import freeze
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
-from wetland_gis.rules.facts import PERCENT, Trace, check_area, check_choice, exact, fmt_number
+from wetland_gis.rules.facts import PERCENT, Trace, check_area, check_choice, fmt_number
 from wetland_gis.rules.percentage_area import normalise_county
+
+
+def exact(value: float | Fraction) -> Fraction:
+    """Return ``value`` as an exact fraction of the figure as written (``repr`` of a float).
+
+    Water appropriation keeps :class:`fractions.Fraction` for its fees and volumes; the WCA
+    rules core uses :class:`decimal.Decimal` (:func:`wetland_gis.rules.facts.exact`).
+
+    Examples
+    --------
+    >>> exact(0.1) + exact(0.2) == exact(0.3)
+    True
+    """
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    return Fraction(repr(float(value)))
+
 
 __all__ = [
     "WATER_USE_PARAMETERS_PATH",

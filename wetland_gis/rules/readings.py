@@ -1,0 +1,173 @@
+"""The open readings of the text: a ``reading.<name>`` step for each the answer used.
+
+Where the text is open (docs/rules.md, "Open readings"), the default is the reading under
+which the tool never says "exempt" (or a smaller area, ratio or amount) where the other
+would not; the answer names the reading, and the alternative's result is shown beside it
+when it differs (:data:`~wetland_gis.rules.kernel.READINGS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+from wetland_gis.enums import Outcome, ProjectOutcome
+from wetland_gis.rules import registry as R
+from wetland_gis.rules.facts import ImpactFacts, fmt_number
+from wetland_gis.rules.kernel import (
+    O_CLASSIFIED,
+    READINGS,
+    Impact,
+    ProjectDecision,
+    RuleBook,
+    rule_book,
+)
+from wetland_gis.rules.trace import TraceLog
+
+__all__ = ["alternatives", "within_reach"]
+
+#: decide(project, facts, book, log) -> ProjectDecision, without the alternatives
+Decide = Callable[[str, list[ImpactFacts], RuleBook, TraceLog], ProjectDecision]
+
+_READING_WORDS = {
+    "clause_reading": (
+        "§ 103G.2241, subd. 9(e)",
+        '"The amounts listed in paragraphs (a), (b), and (c) may not be combined on a '
+        'project" names paragraphs, not the clauses of one paragraph',
+    ),
+    "no_amount_reading": (
+        "§ 103G.2241, subd. 9(a)(2)-(3), (d)(2), (e)",
+        'an impact whose type has no amount in its own zone ("except within the 11-county '
+        'metropolitan area"; (d)(2) lists types 1, 2 and 6) lies in a project held to another '
+        "zone's paragraph",
+    ),
+    "sequencing_reading": (
+        "§ 103G.222, subd. 1(b), last sentence",
+        '"the applicable amount in section 103G.2241, subdivision 9, paragraph (a)" of a '
+        "project of several wetland types",
+    ),
+    "setback_increase_reading": (
+        "§ 103G.2241, subd. 9(c)",
+        'the amount "may be increased to 100 square feet if permanent water runoff retention '
+        'or infiltration measures are established in proximity": not every setback impact '
+        "has the fact",
+    ),
+    "excavation_reading": (
+        "§ 103G.2241, subd. 9(a)-(d); § 103G.222, subd. 1(a)",
+        'the de minimis amounts are for "draining or filling"; an excavation is under the '
+        "replacement sections by § 103G.222, subd. 1(a)",
+    ),
+}
+
+
+def within_reach(scope: list[Impact], book: RuleBook) -> bool:
+    """Whether a looser reading could hold the project exempt at all.
+
+    The most a looser reading could hold exempt: per type group (or the one (c) total),
+    the largest amount any of its impacts could be given.
+    """
+    best: dict[str, Decimal] = {}
+    for w in scope:
+        g = "c" if w.pool == "c" else book.group_of[(int(w.f.wetland_type), w.f.cedar_tamarack)]
+        best[g] = max(best.get(g, Decimal(0)), w.potential)
+    blocked = book.claims.other_exemption_claimed or any(w.ineligible for w in scope)
+    return not blocked and sum((w.counted for w in scope), Decimal(0)) <= sum(
+        best.values(), Decimal(0)
+    )
+
+
+def alternatives(
+    project: str,
+    facts: list[ImpactFacts],
+    book: RuleBook,
+    log: TraceLog,
+    concerns: set[str],
+    outcome: ProjectOutcome,
+    totals: Mapping[str, Any],
+    dm_outcome: Outcome,
+    within_reach: bool,
+    sequencing_alt: str | None,
+    decide: Decide,
+) -> dict[str, dict[str, Any]]:
+    """Write a ``reading.<name>`` step for each open reading the project's answer used.
+
+    The project is decided again under the other reading (into a scratch trace) when that
+    can change the answer; when its outcome or amounts differ they are shown beside the
+    default's. The readings of subd. 9 change only the de minimis answer: a looser reading
+    cannot help a project already exempt, one held out by a fen or another exemption, or one
+    whose area is beyond every amount it could be given (``within_reach``); a stricter one
+    cannot change a project that is not exempt. The sequencing reading changes only the
+    sequencing answer.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    claims = book.claims
+    exempt = dm_outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+    for name in sorted(concerns):
+        chosen = getattr(claims, name)
+        other = next(c for c in READINGS[name] if c != chosen)
+        default = READINGS[name][0]
+        looser = chosen == default
+        if name == "sequencing_reading":  # decided beside the default's, in the same run
+            can_differ = False
+            differs_seq = sequencing_alt != totals["sequencing_on_site"]
+        elif looser:
+            can_differ = within_reach and dm_outcome is not Outcome.EXEMPT
+        else:
+            can_differ = exempt
+        alt_outcome = outcome
+        alt_acres = totals["replace_acres"]
+        alt_seq = totals["sequencing_on_site"]
+        differs = False
+        if name == "sequencing_reading":
+            alt_seq, differs = sequencing_alt, differs_seq
+        if can_differ:
+            changed: dict[str, Any] = {name: other}  # one reading changed
+            alt_claims = replace(claims, **changed)
+            alt_book = rule_book(book.params, book.day, alt_claims)
+            alt = decide(project, facts, alt_book, TraceLog())
+            keys = ("replace_acres", "exempt_sqft", "sequencing_on_site", "de_minimis")
+            differs = alt.outcome is not outcome or any(alt.totals[k] != totals[k] for k in keys)
+            alt_outcome = alt.outcome
+            alt_acres = alt.totals["replace_acres"]
+            alt_seq = alt.totals["sequencing_on_site"]
+        cite, words = _READING_WORDS[name]
+        reason = (
+            f"Open reading of {cite}: {words}. This answer reads it as {chosen!r}"
+            + (" (the default)" if chosen == default else f" (the default is {default!r})")
+            + (
+                f"; under {other!r} the project would be {alt_outcome.value} (replacement "
+                f"{fmt_number(alt_acres)} acres instead of "
+                f"{fmt_number(totals['replace_acres'])}; on-site sequencing "
+                f"{alt_seq} instead of {totals['sequencing_on_site']})."
+                if differs
+                else f"; under {other!r} the answer is the same."
+            )
+        )
+        entry = {
+            "reading": chosen,
+            "alternative": other,
+            "differs": differs,
+            "alternative_outcome": alt_outcome.value,
+            "alternative_replace_acres": alt_acres,
+            "alternative_sequencing_on_site": alt_seq,
+        }
+        out[name] = entry
+        log.add(
+            project=project,
+            impact_id="",
+            rule_id=R.READING_RULES[name],
+            citation="Minn. Stat. " + cite,
+            outcome=O_CLASSIFIED,
+            value=alt_acres if differs else None,
+            reason=reason,
+            verify=(
+                f"Which reading of {cite} the local government unit applies "
+                f"(Claims.{name}); the alternative's result is shown beside this one.",
+            )
+            if differs
+            else (),
+            inputs=entry,
+        )
+    return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import replace
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, WetlandType
@@ -19,7 +20,7 @@ from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.facts import Trace, check_area, check_flag, fmt_number, wetland_type_of
 
-__all__ = ["public_waters_wetland", "OUTSIDE_WCA"]
+__all__ = ["public_waters_wetland", "public_waters_wetland_screen", "OUTSIDE_WCA"]
 
 #: Subd. 19(b): the "wetlands" regulated by the chapter exclude public waters wetlands.
 OUTSIDE_WCA = "Minn. Stat. § 103G.005, subd. 19(b)"
@@ -145,3 +146,47 @@ def _types(value: WetlandType | int | Iterable[WetlandType | int]) -> tuple[Wetl
     if not types:
         raise RulesInputError("wetland_types is empty: give at least one Circular 39 type")
     return types
+
+
+def public_waters_wetland_screen(
+    wetland_types: WetlandType | int | Iterable[WetlandType | int],
+    wetland_acres: float | None,
+    incorporated: bool | None,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Screen an impact's wetland by size (subd. 15a) when its city status may be unknown.
+
+    Parameters
+    ----------
+    wetland_types, wetland_acres, params, as_of
+        As :func:`public_waters_wetland`.
+    incorporated : bool or None
+        Whether the wetland lies in an incorporated area; ``None`` if unknown (no
+        incorporated areas layer).
+
+    Returns
+    -------
+    Decision
+        :func:`public_waters_wetland`'s decision. With ``incorporated`` unknown, the
+        unincorporated answer; when the incorporated one would differ, a verify item says
+        so (an unknown fact is said, not guessed).
+    """
+    if incorporated is not None:
+        return public_waters_wetland(
+            wetland_types, wetland_acres, incorporated, params=params, as_of=as_of
+        )
+    rural = public_waters_wetland(wetland_types, wetland_acres, False, params=params, as_of=as_of)
+    urban = public_waters_wetland(wetland_types, wetland_acres, True, params=params, as_of=as_of)
+    if rural.outcome is urban.outcome:
+        return rural
+    return replace(
+        rural,
+        verify=(
+            *rural.verify,
+            "whether the wetland lies in an incorporated area is unknown (no incorporated_areas "
+            "layer): it was screened as unincorporated; in a city it would be a public waters "
+            "wetland (§ 103G.005, subd. 15a) and outside the WCA",
+        ),
+    )

@@ -892,13 +892,13 @@ def _apply_engine(
     claims = options.claims
     with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
         decisions = decide_projects(table.groups, claims, params, day) if table.groups else []
-        trace = _trace_table(table.steps, decisions)
+        trace, trace_columns = _trace_table(table.steps, decisions)
     # the § 103G.222, subd. 1(n) multiplier inside each decided ratio, for siting's
     # adjustments (docs/data_schema.md): the claim the engine decided with
     multiplier = float(claims.after_the_fact_multiplier) if claims.after_the_fact else 1.0
 
     # the columns, rendered from the trace for people
-    rendered = _render_by_impact(trace)
+    rendered = _render_by_impact(trace_columns)
     cells: dict[str, dict[Hashable, Any]] = defaultdict(dict)
     near_msgs: list[str] = []
     project_rows: list[dict[str, Any]] = []
@@ -989,11 +989,14 @@ def _apply_engine(
     return gdf, project_rows, decisions, trace
 
 
-def _trace_table(steps: FactSteps, decisions: list[ProjectDecision]) -> pd.DataFrame:
+def _trace_table(
+    steps: FactSteps, decisions: list[ProjectDecision]
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Return the run's trace: the screening facts, then the engine's steps, per project.
 
     Built as columns: the two sources' lists are put in order by one stable sort on
-    (project, facts first, position) and the table is made once.
+    (project, facts first, position) and the table is made once. The columns (Python
+    lists) are returned beside the table, for the text columns to be rendered from them.
     """
     if decisions:
         log = decisions[0].log
@@ -1037,7 +1040,7 @@ def _trace_table(steps: FactSteps, decisions: list[ProjectDecision]) -> pd.DataF
     frame = pd.DataFrame({c: data[c] for c in TRACE_COLUMNS}, columns=list(TRACE_COLUMNS))
     frame["seq"] = frame["seq"].astype("int64")
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
-    return frame
+    return frame, data
 
 
 #: How the per-impact text columns join the trace's items (one item a line): for people.
@@ -1068,7 +1071,7 @@ _PROJECT_RULES_SHOWN = frozenset(
 
 
 def _render_by_impact(
-    trace: pd.DataFrame,
+    trace: pd.DataFrame | Mapping[str, Sequence[Any]],
 ) -> dict[tuple[Hashable, Hashable], dict[str, str | None]]:
     """Render each impact's ``reasons``, ``citations``, ``verify`` and exemptions columns.
 
@@ -1076,33 +1079,62 @@ def _render_by_impact(
     cumulative limit, the project's outcome, procedure). The key ``(project, "")`` holds
     the project-level text alone. Items are joined with :data:`TEXT_JOIN`; the text is
     for people and no stage splits it (they read the trace).
+
+    ``trace`` is the trace table, or its columns as Python lists (as
+    :func:`_trace_table` builds them: no column is converted back from the table). A
+    project's own part is gathered once and an impact's items are joined with it; the
+    joined citations, verify and exemption texts are kept per distinct list of items.
     """
-    own: dict[tuple[Hashable, Hashable], dict[str, list[str]]] = {}
+
+    def column(name: str) -> Sequence[Any]:
+        values = trace[name]
+        return values.tolist() if isinstance(values, pd.Series) else values
+
+    shown, names = _PROJECT_RULES_SHOWN, _EXEMPTION_NAMES
+    own: dict[tuple[Hashable, Hashable], tuple[list[str], ...]] = {}
     for project, iid, rule, cite, reason, verify in zip(
-        trace["project"],
-        trace["impact_id"],
-        trace["rule_id"],
-        trace["citation"],
-        trace["reason"],
-        trace["verify"],
+        column("project"),
+        column("impact_id"),
+        column("rule_id"),
+        column("citation"),
+        column("reason"),
+        column("verify"),
         strict=True,
     ):
-        if iid == "" and rule not in _PROJECT_RULES_SHOWN:
+        if iid == "" and rule not in shown:
             continue
-        item = own.setdefault(
-            (project, iid), {"reasons": [], "citations": [], "verify": [], "exemptions": []}
-        )
-        item["reasons"].append(reason)
+        key = (project, iid)
+        item = own.get(key)
+        if item is None:
+            item = own[key] = ([], [], [], [])
+        item[0].append(reason)
         if cite:
-            item["citations"].append(cite)
-        item["verify"].extend(verify)
-        if rule in _EXEMPTION_NAMES:
-            item["exemptions"].append(f"{_EXEMPTION_NAMES[rule]} ({cite})")
+            item[1].append(cite)
+        if verify:
+            item[2].extend(verify)
+        if rule in names:
+            item[3].append(f"{names[rule]} ({cite})")
+    join = TEXT_JOIN.join
+    fields = ("reasons", "citations", "verify", "exemptions")
+    nothing: tuple[list[str], ...] = ([], [], [], [])
+    joined: dict[tuple[tuple[str, ...], tuple[str, ...]], str | None] = {}
     out: dict[tuple[Hashable, Hashable], dict[str, str | None]] = {}
     for (project, iid), item in own.items():
-        parts = [item] if iid == "" else [item, own.get((project, ""), {})]
-        merged = {k: [v for p in parts for v in p.get(k, [])] for k in item}
-        out[(project, iid)] = {
-            k: TEXT_JOIN.join(dict.fromkeys(v)) or None for k, v in merged.items()
-        }
+        if iid == "":
+            out[(project, iid)] = {
+                k: join(dict.fromkeys(v)) or None for k, v in zip(fields, item, strict=True)
+            }
+            continue
+        theirs = own.get((project, ""), nothing)
+        text: dict[str, str | None] = {"reasons": join(dict.fromkeys(item[0] + theirs[0])) or None}
+        for k, mine, project_part in zip(fields[1:], item[1:], theirs[1:], strict=True):
+            sig = (tuple(mine), tuple(project_part))
+            done = joined.get(sig, _UNSET)
+            if done is _UNSET:
+                done = joined[sig] = join(dict.fromkeys(mine + project_part)) or None
+            text[k] = done  # type: ignore[assignment]
+        out[(project, iid)] = text
     return out
+
+
+_UNSET: Any = object()

@@ -90,7 +90,6 @@ ROLE_CASES = [
     ("runoff_retention", "", None),
     ("bottomland_hardwood", "0", False),
     ("land_use", "pasture", "pasture"),
-    ("pw_inventory_id", "86-0123W", "86-0123W"),
     ("duration", "temporary", "temporary"),
     ("cowardin", "PUBH", True),
 ]
@@ -115,6 +114,29 @@ def test_a_column_is_read_by_distinct_value_with_the_same_result_per_row():
     cells = ["yes", "no", "", None, "yes", 1, True, "1"]
     table = run(layer(len(cells), col=cells), FieldMapping(banked="col"))
     assert [f.banked for f in table.groups["P"]] == [True, False, False, False, True] + [True] * 3
+
+
+# --- § 103G.201: the public waters inventory, from a column or the context layer --------
+
+INVENTORY_CASES = [
+    ("column only", "86-0123W", None, "86-0123W"),
+    ("layer only", None, "86-0456W", "86-0456W"),
+    ("the column wins over the layer", "86-0123W", "86-0456W", "86-0123W"),
+    ("layer given, not touched: size fallback", None, "", None),
+    ("neither", None, None, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("column", "layer_ids", "expected"),
+    [c[1:] for c in INVENTORY_CASES],
+    ids=[c[0] for c in INVENTORY_CASES],
+)
+def test_subd_201_inventory_id_from_column_or_layer(column, layer_ids, expected):
+    gdf = layer(col=column, pw_wetland=layer_ids)
+    facts = only(run(gdf, FieldMapping(pw_inventory_id="col")))
+    assert facts.pw_inventory_id == expected
+    assert facts.public_waters_wetland is (expected is not None)
 
 
 # --- the screening steps ----------------------------------------------------------------

@@ -74,7 +74,6 @@ ROLE_FACTS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
     ("runoff_retention", "runoff_retention", read_flag),
     ("bottomland_hardwood", "bottomland_hardwood", read_flag),
     ("land_use", "land_use", read_text),
-    ("pw_inventory_id", "pw_inventory_id", read_text),
     ("duration", "duration", read_text),
     ("water_regime_flooded", "cowardin", water_regime_flooded),
 )
@@ -468,6 +467,11 @@ def impact_facts(
         "below_ohwl": below,
         "county": county,
     }
+    # § 103G.201: the inventory id from the impact's column, else from the inventory layer
+    # (the ids of the inventoried wetlands the impact touches; "" none, None no layer)
+    given_ids = _read(role("pw_inventory_id"), read_text)
+    layer_ids = _read(col("pw_wetland") if "pw_wetland" in sub else [None] * n, read_text)
+    columns["pw_inventory_id"] = [g or w for g, w in zip(given_ids, layer_ids, strict=True)]
     for name, role_name, reader in ROLE_FACTS:
         column = getattr(field_map, role_name)
         columns[name] = (

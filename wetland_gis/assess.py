@@ -242,7 +242,7 @@ class AssessOptions:
                 f"clause_reading was {clause_reading!r} but is expected to be one of "
                 f"{list(CLAUSE_READINGS)}"
             )
-        changes = {CLAIM_OPTIONS[k]: v for k, v in given.items() if v is not None}
+        changes: dict[str, Any] = {CLAIM_OPTIONS[k]: v for k, v in given.items() if v is not None}
         built = replace(claims or Claims(), **changes) if changes else (claims or Claims())
         object.__setattr__(self, "multi_zone_reading", multi_zone_reading)
         object.__setattr__(self, "tolerance_percent", tolerance_percent)
@@ -1132,7 +1132,7 @@ def _render_by_impact(
             done = joined.get(sig, _UNSET)
             if done is _UNSET:
                 done = joined[sig] = join(dict.fromkeys(mine + project_part)) or None
-            text[k] = done  # type: ignore[assignment]
+            text[k] = done
         out[(project, iid)] = text
     return out
 

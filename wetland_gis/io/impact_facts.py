@@ -174,7 +174,7 @@ class ImpactTable:
         Keys of the impacts larger than their wetland's ``wetland_acres``.
     """
 
-    groups: dict[Hashable, list[ImpactFacts]] = field(default_factory=dict)
+    groups: dict[str, list[ImpactFacts]] = field(default_factory=dict)
     row_of: dict[tuple[Hashable, Hashable], Hashable] = field(default_factory=dict)
     steps: FactSteps = field(default_factory=FactSteps)
     oversized: list[str] = field(default_factory=list)
@@ -249,7 +249,7 @@ def impact_facts(
     field_map: FieldMapping,
     rows: Sequence[Hashable],
     keys: Mapping[Hashable, str],
-    projects: Mapping[Hashable, Hashable],
+    projects: Mapping[Hashable, str],
     params: ParameterSet,
     as_of: dt.date,
     *,

@@ -903,10 +903,27 @@ def _apply_engine(
     near_msgs: list[str] = []
     project_rows: list[dict[str, Any]] = []
     by_project = {d.project: d for d in decisions}
-    for project, members in gdf.groupby(projects, sort=False):
+    # each project's rows in order of first appearance (as groupby(sort=False)), without
+    # a DataFrame per project; the reasons of the rows not assessed, read once
+    members_of: dict[Hashable, list[Hashable]] = {}
+    for idx, project in zip(gdf.index, projects.tolist(), strict=True):
+        members_of.setdefault(project, []).append(idx)
+    not_assessed = (gdf["status"] != ASSESSED).to_numpy()
+    status_reasons = dict(
+        zip(gdf.index[not_assessed], gdf["status_reason"][not_assessed].tolist(), strict=True)
+    )
+    # the inputs of each project's sequencing steps, from the trace's columns
+    sequencing_inputs: dict[Hashable, list[Mapping[str, Any]]] = defaultdict(list)
+    for project, rule_id, inputs in zip(
+        trace_columns["project"], trace_columns["rule_id"], trace_columns["inputs"], strict=True
+    ):
+        if rule_id == R.PROCEDURE_SEQUENCING:
+            sequencing_inputs[project].append(inputs)
+    for project, members in members_of.items():
         decision = by_project.get(project)
-        for idx in members.index[members["status"] != ASSESSED]:
-            cells["reasons"][idx] = members.at[idx, "status_reason"]
+        for idx in members:
+            if idx in status_reasons:
+                cells["reasons"][idx] = status_reasons[idx]
         if decision is None:  # listed all the same: its impacts are in the layer, not assessed
             project_rows.append({"project": project, "impacts": len(members), "assessed": 0})
             continue
@@ -940,10 +957,10 @@ def _apply_engine(
         limits = []
         if totals["public_comment"] is not None:
             limits.append(params.cited("procedure.public_comment_threshold", day))
-        for trace_step in decision.steps() if totals["sequencing_on_site"] is not None else ():
-            if trace_step["rule_id"] == R.PROCEDURE_SEQUENCING:
+        if totals["sequencing_on_site"] is not None:
+            for inputs in sequencing_inputs.get(project, ()):
                 extra, cite = params.cited("procedure.sequencing_allowance", day)
-                limits.append((trace_step["inputs"]["applicable_amount_sqft"] + extra, cite))
+                limits.append((inputs["applicable_amount_sqft"] + extra, cite))
         wca = totals["wca_sqft"]  # the procedure thresholds count WCA wetland only
         for limit, cite in limits:
             if _near(wca, limit, options.tolerance_percent):

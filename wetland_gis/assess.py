@@ -905,7 +905,7 @@ def _apply_engine(
     by_project = {d.project: d for d in decisions}
     # each project's rows in order of first appearance (as groupby(sort=False)), without
     # a DataFrame per project; the reasons of the rows not assessed, read once
-    members_of: dict[Hashable, list[Hashable]] = {}
+    members_of: dict[str, list[Hashable]] = {}
     for idx, project in zip(gdf.index, projects.tolist(), strict=True):
         members_of.setdefault(project, []).append(idx)
     not_assessed = (gdf["status"] != ASSESSED).to_numpy()

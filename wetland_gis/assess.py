@@ -104,12 +104,6 @@ DECISION_COLUMNS = (
     "verify",
 )
 
-_ZONE_OF = {z.value: z for z in ShorelandZone}
-_ZONE_COLUMNS = (
-    (ShorelandZone.BUILDING_SETBACK, "sqft_setback"),
-    (ShorelandZone.PROTECTION, "sqft_protection"),
-    (ShorelandZone.OUTSIDE, "sqft_outside"),
-)
 
 MAP_ZONE_PAD_FT = 5280.0
 """How far beyond the impacts the shoreland zones are drawn for the map (a display choice)."""

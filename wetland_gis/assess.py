@@ -10,7 +10,6 @@ assessed or with the reason it could not be.
 from __future__ import annotations
 
 import datetime as dt
-import re
 import time
 import warnings
 from collections import defaultdict
@@ -25,16 +24,10 @@ import pandas as pd
 
 from wetland_gis._gc import collector_paused
 from wetland_gis.context import Context, as_context
-from wetland_gis.context_layers import LAYER_SPECS
-from wetland_gis.decision import Decision
 from wetland_gis.enums import (
-    ImpactKind,
     ImpactOutcome,
-    Outcome,
-    PercentageArea,
     ShorelandZone,
     StatusCode,
-    WetlandType,
 )
 from wetland_gis.errors import (
     EmptyLayerWarning,
@@ -48,15 +41,11 @@ from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import flag_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
-from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.io.fields import (
     FieldMapping,
-    impact_exceeds_wetland,
-    read_flag,
-    read_number,
-    read_text,
     resolve_fields,
 )
+from wetland_gis.io.impact_facts import FactSteps, impact_facts
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import read_layer
 from wetland_gis.io.values import is_blank
@@ -65,14 +54,11 @@ from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules import (
     Claims,
-    ImpactFacts,
     ProjectDecision,
     decide_projects,
-    public_waters_wetland,
 )
 from wetland_gis.rules import registry as R
-from wetland_gis.rules.amounts import amount_table
-from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE, ROUTE_PUBLIC_WATERS
+from wetland_gis.rules.engine import CLAUSE_READINGS, ROUTE_PUBLIC_WATERS
 from wetland_gis.rules.registry import RULES
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
@@ -118,20 +104,52 @@ DECISION_COLUMNS = (
     "verify",
 )
 
-_ZONE_OF = {z.value: z for z in ShorelandZone}
-_ZONE_COLUMNS = (
-    (ShorelandZone.BUILDING_SETBACK, "sqft_setback"),
-    (ShorelandZone.PROTECTION, "sqft_protection"),
-    (ShorelandZone.OUTSIDE, "sqft_outside"),
-)
 
 MAP_ZONE_PAD_FT = 5280.0
 """How far beyond the impacts the shoreland zones are drawn for the map (a display choice)."""
 
 
-@dataclass(frozen=True)
+#: The :class:`AssessOptions` keywords that are claims of the run, and the
+#: :class:`~wetland_gis.rules.Claims` field each sets (the one place they are mapped; the
+#: order is that of the manifest's ``settings``).
+CLAIM_OPTIONS: dict[str, str] = {
+    "shoreland_increase": "shoreland_increase",
+    "setback_increase": "setback_increase",
+    "local_limit_sqft": "local_limit_sqft",
+    "cumulative_sqft_since_1992": "prior_sqft_since_1992",
+    "other_exemption_claimed": "other_exemption_claimed",
+    "after_the_fact": "after_the_fact",
+    "after_the_fact_multiplier": "after_the_fact_multiplier",
+    "clause_reading": "clause_reading",
+    "owns_whole_wetland": "owns_whole_wetland",
+}
+#: The manifest's ``settings`` keys, in their order (the claims by their option name).
+_SETTINGS = (
+    "multi_zone_reading",
+    "tolerance_percent",
+    "shoreland_increase",
+    "setback_increase",
+    "local_limit_sqft",
+    "cumulative_sqft_since_1992",
+    "other_exemption_claimed",
+    "after_the_fact",
+    "after_the_fact_multiplier",
+    "assume_no_public_waters",
+    "clause_reading",
+    "owns_whole_wetland",
+    "fen_review_ft",
+)
+
+
+@dataclass(frozen=True, init=False)
 class AssessOptions:
     """Choices an analyst makes for a run; none of them is a legal number.
+
+    The claims and readings the rules decide with are :attr:`claims` (a
+    :class:`~wetland_gis.rules.Claims`, handed to the engine as it is). The keywords
+    ``shoreland_increase`` to ``owns_whole_wetland`` below set its fields
+    (:data:`CLAIM_OPTIONS`; ``cumulative_sqft_since_1992`` is ``Claims.prior_sqft_since_1992``);
+    given with ``claims``, they replace its fields.
 
     Parameters
     ----------
@@ -140,9 +158,6 @@ class AssessOptions:
         project is held to the paragraph of the most restrictive zone it touches. The
         ``per_zone`` reading was removed (issue 13): it added the amounts of (a), (b) and
         (c) together, which the text forbids.
-    clause_reading : {"one_clause", "per_clause"}
-        How the clauses of that one paragraph are totalled (docs/rules.md, "Open
-        readings"; default ``one_clause``, the stricter).
     tolerance_percent : float
         Warn when an area is within this percentage of a threshold it is compared with
         (a measurement tolerance, not law; default 1).
@@ -153,12 +168,6 @@ class AssessOptions:
     cumulative_sqft_since_1992 : float, optional
         Area of the landowner's portion already drained or filled (subd. 9(f)), used where
         the impact layer has no ``prior_sqft_since_1992`` value; unknown if None.
-    owns_whole_wetland : bool, optional
-        Whether the landowner owns the entire wetland, where the layer does not say;
-        unknown if None (then an exemption that depends on it is conditional).
-    fen_review_ft : float, optional
-        Flag impacts within this distance of a calcareous fen for DNR fen review
-        (§ 103G.223); a user choice, no default distance.
     other_exemption_claimed : bool
         Another § 103G.2241 exemption is claimed on the project (subd. 9(g)).
     after_the_fact, after_the_fact_multiplier
@@ -167,35 +176,86 @@ class AssessOptions:
         When the context has no public waters layers, place every impact outside the
         shoreland wetland protection zone (recorded, and a verify item on each row).
         Without it such impacts are not assessed: the zone is never guessed.
+    clause_reading : {"one_clause", "per_clause"}
+        How the clauses of that one paragraph are totalled (docs/rules.md, "Open
+        readings"; default ``one_clause``, the stricter).
+    owns_whole_wetland : bool, optional
+        Whether the landowner owns the entire wetland, where the layer does not say;
+        unknown if None (then an exemption that depends on it is conditional).
+    fen_review_ft : float, optional
+        Flag impacts within this distance of a calcareous fen for DNR fen review
+        (§ 103G.223); a user choice, no default distance.
+    claims : Claims, optional
+        The claims and readings as a whole (default: ``Claims()``).
     """
 
-    multi_zone_reading: str = "most_restrictive"
-    tolerance_percent: float = 1.0
-    shoreland_increase: bool = False
-    setback_increase: bool = False
-    local_limit_sqft: float | None = None
-    cumulative_sqft_since_1992: float | None = None
-    other_exemption_claimed: bool = False
-    after_the_fact: bool = False
-    after_the_fact_multiplier: float = 1.0
-    assume_no_public_waters: bool = False
-    clause_reading: str = ONE_CLAUSE
-    owns_whole_wetland: bool | None = None
-    fen_review_ft: float | None = None
+    multi_zone_reading: str
+    tolerance_percent: float
+    assume_no_public_waters: bool
+    fen_review_ft: float | None
+    claims: Claims
 
-    def __post_init__(self) -> None:
-        if self.multi_zone_reading != "most_restrictive":
+    def __init__(
+        self,
+        multi_zone_reading: str = "most_restrictive",
+        tolerance_percent: float = 1.0,
+        shoreland_increase: bool | None = None,
+        setback_increase: bool | None = None,
+        local_limit_sqft: float | None = None,
+        cumulative_sqft_since_1992: float | None = None,
+        other_exemption_claimed: bool | None = None,
+        after_the_fact: bool | None = None,
+        after_the_fact_multiplier: float | None = None,
+        assume_no_public_waters: bool = False,
+        clause_reading: str | None = None,
+        owns_whole_wetland: bool | None = None,
+        fen_review_ft: float | None = None,
+        *,
+        claims: Claims | None = None,
+    ) -> None:
+        given = {
+            "shoreland_increase": shoreland_increase,
+            "setback_increase": setback_increase,
+            "local_limit_sqft": local_limit_sqft,
+            "cumulative_sqft_since_1992": cumulative_sqft_since_1992,
+            "other_exemption_claimed": other_exemption_claimed,
+            "after_the_fact": after_the_fact,
+            "after_the_fact_multiplier": after_the_fact_multiplier,
+            "clause_reading": clause_reading,
+            "owns_whole_wetland": owns_whole_wetland,
+        }
+        if multi_zone_reading != "most_restrictive":
             raise RulesInputError(
-                f"multi_zone_reading was {self.multi_zone_reading!r} but is expected to be "
+                f"multi_zone_reading was {multi_zone_reading!r} but is expected to be "
                 "'most_restrictive': the per_zone reading was removed because it added the "
                 "amounts of § 103G.2241, subd. 9(a), (b) and (c) together, which subd. 9(e) "
                 f"forbids; the open reading is clause_reading, one of {list(CLAUSE_READINGS)}"
             )
-        if self.clause_reading not in CLAUSE_READINGS:
+        if clause_reading is not None and clause_reading not in CLAUSE_READINGS:
             raise RulesInputError(
-                f"clause_reading was {self.clause_reading!r} but is expected to be one of "
+                f"clause_reading was {clause_reading!r} but is expected to be one of "
                 f"{list(CLAUSE_READINGS)}"
             )
+        changes: dict[str, Any] = {CLAIM_OPTIONS[k]: v for k, v in given.items() if v is not None}
+        built = replace(claims or Claims(), **changes) if changes else (claims or Claims())
+        object.__setattr__(self, "multi_zone_reading", multi_zone_reading)
+        object.__setattr__(self, "tolerance_percent", tolerance_percent)
+        object.__setattr__(self, "assume_no_public_waters", assume_no_public_waters)
+        object.__setattr__(self, "fen_review_ft", fen_review_ft)
+        object.__setattr__(self, "claims", built)
+
+    def settings(self) -> dict[str, Any]:
+        """Return the options as the manifest records them (the claims by option name)."""
+        claimed = {k: getattr(self.claims, v) for k, v in CLAIM_OPTIONS.items()}
+        own = {k: getattr(self, k) for k in _SETTINGS if k not in claimed}
+        settings = {k: claimed[k] if k in claimed else own[k] for k in _SETTINGS}
+        readings = {
+            k: v for k, v in self.claims.readings().items() if k not in CLAIM_OPTIONS.values()
+        }
+        defaults = Claims().readings()
+        # a reading other than its default is recorded too (no key: the default)
+        settings.update({k: v for k, v in readings.items() if v != defaults[k]})
+        return settings
 
 
 @dataclass
@@ -525,81 +585,6 @@ def _text(value: Any) -> str:
     return "" if is_blank(value) else str(value)
 
 
-def _types_of(label: str) -> tuple[WetlandType, ...]:
-    return tuple(WetlandType(int(t)) for t in str(label).split("/"))
-
-
-def _governing_type(
-    types: tuple[WetlandType, ...], row: Mapping[str, Any], params: ParameterSet, as_of: dt.date
-) -> tuple[WetlandType, str | None]:
-    """Return the most restrictive of a mixed or ambiguous polygon's types, and why.
-
-    The amounts are looked up in the parameter tree's de minimis table (no amount: 0).
-    """
-    if len(types) == 1:
-        return types[0], None
-    touched = [z for z, col in _ZONE_COLUMNS if (row[col] or 0) > 0] or [
-        _ZONE_OF.get(row["zone"], ShorelandZone.OUTSIDE)
-    ]
-
-    table = amount_table(params, as_of)
-    pct, metro, cedar = (
-        PercentageArea(row["pct_class"]),
-        bool(row["metro"]),
-        bool(row["cedar_tamarack"]),
-    )
-
-    def amount(t: WetlandType, z: ShorelandZone) -> float:
-        entry = table.lookup(int(t), cedar, z, pct, metro, False)
-        return 0.0 if entry is None else float(entry.sqft)
-
-    # the smallest amounts in the zones the polygon touches (most restrictive zone first),
-    # then in every zone, then the lower type number
-    keys = {
-        t: (
-            tuple(amount(t, z) for z in touched),
-            tuple(amount(t, z) for z, _ in _ZONE_COLUMNS),
-            int(t),
-        )
-        for t in types
-    }
-    chosen = min(types, key=keys.__getitem__)
-    here = keys[chosen][0][0]
-    note = (
-        f"the polygon holds types {'/'.join(str(int(t)) for t in types)}; it is held to "
-        f"type {int(chosen)}, whose de minimis amounts here are the smallest "
-        f"({here:,.0f} sq ft in the {touched[0].value.replace('_', ' ')}); verify the split "
-        "of types in the field"
-    )
-    return chosen, note
-
-
-def _with_verify(decision: Decision, item: str) -> Decision:
-    return replace(decision, verify=(*decision.verify, item))
-
-
-def _public_waters_wetland(
-    types: tuple[WetlandType, ...],
-    acres: float | None,
-    incorporated: Any,
-    params: ParameterSet,
-    day: dt.date,
-) -> Decision:
-    """Decide § 103G.005 subd. 15a; an unknown incorporated status is said, not guessed."""
-    if pd.notna(incorporated):
-        return public_waters_wetland(types, acres, bool(incorporated), params=params, as_of=day)
-    rural = public_waters_wetland(types, acres, False, params=params, as_of=day)
-    urban = public_waters_wetland(types, acres, True, params=params, as_of=day)
-    if rural.outcome is urban.outcome:
-        return rural
-    return _with_verify(
-        rural,
-        "whether the wetland lies in an incorporated area is unknown (no incorporated_areas "
-        "layer): it was screened as unincorporated; in a city it would be a public waters "
-        "wetland (§ 103G.005, subd. 15a) and outside the WCA",
-    )
-
-
 def _mark_unclassifiable(gdf: gpd.GeoDataFrame, params: ParameterSet, day: dt.date) -> None:
     """Mark assessed rows the context could not classify as not assessed, with the fix."""
     assessed = gdf["status"] == ASSESSED
@@ -730,7 +715,7 @@ def assess(
         as_of=day.isoformat(),
         parameters_source=params.source,
         parameters_sha256=params.sha256,
-        settings={k: getattr(options, k) for k in options.__dataclass_fields__},
+        settings=options.settings(),
     )
     say("reading impacts")
     gdf, source = read_impacts(impacts, layer, assume_crs, manifest, override_crs)
@@ -827,21 +812,6 @@ def _near_fens(gdf: gpd.GeoDataFrame, ctx: Context, options: AssessOptions) -> p
     return near
 
 
-def _claims(options: AssessOptions) -> Claims:
-    """Return the engine's claims from the analyst's options."""
-    return Claims(
-        other_exemption_claimed=options.other_exemption_claimed,
-        shoreland_increase=options.shoreland_increase,
-        setback_increase=options.setback_increase,
-        local_limit_sqft=options.local_limit_sqft,
-        prior_sqft_since_1992=options.cumulative_sqft_since_1992,
-        owns_whole_wetland=options.owns_whole_wetland,
-        after_the_fact=options.after_the_fact,
-        after_the_fact_multiplier=options.after_the_fact_multiplier,
-        clause_reading=options.clause_reading,
-    )
-
-
 def _apply_engine(
     gdf: gpd.GeoDataFrame,
     field_map: FieldMapping,
@@ -852,11 +822,10 @@ def _apply_engine(
     fens_near: pd.Series | None = None,
     extra_steps: Mapping[Hashable, list[tuple]] | None = None,
 ) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], list[ProjectDecision], pd.DataFrame]:
-    """Turn rows into facts, ask :func:`~wetland_gis.rules.decide_projects`, render columns.
+    """Build the facts, ask :func:`~wetland_gis.rules.decide_projects`, write the columns.
 
-    The rule order lives in the engine; here rows become :class:`ImpactFacts` and the
-    screening facts (the governing type of a mixed polygon, the public waters wetland
-    screen, the context's gaps) become ``facts.*`` steps of the trace. The per-impact
+    The rule order lives in the engine; the rows become :class:`ImpactFacts` and
+    ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`. The per-impact
     text columns are rendered from the trace for people.
     """
     gdf = gdf.copy()
@@ -887,211 +856,24 @@ def _apply_engine(
     for col in DECISION_COLUMNS[6:]:
         gdf[col] = None
     gdf["outcome"] = ImpactOutcome.NOT_ASSESSED.value
-    basin_ft, basin_cite = params.cited("shoreland.protection_zone.basin_distance", day)
-    course_ft = params.value("shoreland.protection_zone.watercourse_distance", day)
-    no_waters_note = (
-        f"no public waters layer was used: confirm no public water basin lies within "
-        f"{basin_ft:,} ft and no watercourse within {course_ft:,} ft ({basin_cite})"
+
+    table = impact_facts(
+        gdf,
+        field_map,
+        gdf.index[gdf["status"] == ASSESSED].tolist(),
+        keys.to_dict(),
+        projects.to_dict(),
+        params,
+        day,
+        assume_no_public_waters=options.assume_no_public_waters,
+        fen_review_ft=options.fen_review_ft,
+        fens_near=fens_near,
+        extra_steps=extra_steps,
     )
-
-    def role_column(role: str) -> pd.Series | None:
-        name = getattr(field_map, role)
-        return gdf[name] if name else None
-
-    roles = {r: role_column(r) for r in (*FACT_FIELD_ROLES, "cowardin")}
-
-    # plain dict rows: one pandas row lookup per impact costs more than the rules
-    present = {r: s for r, s in roles.items() if s is not None}
-    role_values = {r: dict(zip(s.index, s.tolist(), strict=True)) for r, s in present.items()}
-
-    def get(role: str, idx: Hashable) -> Any:
-        values = role_values.get(role)
-        return None if values is None else values[idx]
-
-    facts_log: list[tuple] = []
-    groups: dict[str, list[ImpactFacts]] = {}
-    row_of: dict[tuple[Hashable, Hashable], Hashable] = {}
-    kind_notes: dict[Hashable, str] = {}
-    oversized: list[str] = []  # impacts larger than the wetland_acres of their wetland
-    acres_column = field_map.wetland_acres or "wetland_ac"
-    assessed = gdf["status"] == ASSESSED
-    needed = [
-        c
-        for c in (
-            "wetland_type",
-            "incorporated",
-            "type_verify",
-            "type_note",
-            "nearest_pw_ft",
-            "nearest_pw",
-            "calcareous_fen",
-            *_NOTE_COLUMNS,
-            "cedar_tamarack",
-            "sqft_setback",
-            "sqft_protection",
-            "sqft_outside",
-            "pct_class",
-            "metro",
-            "county",
-            "zone",
-        )
-    ]
-    rows_of = dict(
-        zip(gdf.index[assessed], gdf.loc[assessed, needed].to_dict("records"), strict=True)
-    )
-    pww_seen: dict[tuple, Decision] = {}
-    project_of = projects.to_dict()
-    key_of = keys.to_dict()
-    for idx, row in rows_of.items():
-        project = project_of[idx]
-        key = key_of[idx]
-        types = _types_of(row["wetland_type"])
-        wtype, mixed_note = _governing_type(types, row, params, day)
-        acres = read_number(get("wetland_acres", idx))
-        pww_key = (
-            types,
-            acres,
-            None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
-        )
-        pww = pww_seen.get(pww_key)
-        if pww is None:  # the same facts give the same screen: decided once
-            pww = pww_seen[pww_key] = _public_waters_wetland(
-                types, acres, row["incorporated"], params, day
-            )
-        steps: list[tuple] = []
-        if mixed_note:
-            steps.append(
-                (
-                    R.FACTS_WETLAND_TYPE,
-                    "Minn. Stat. § 103G.005, subd. 17b",
-                    Outcome.CLASSIFIED.value,
-                    float(int(wtype)),
-                    mixed_note,
-                    [mixed_note],
-                    {"types": [int(t) for t in types]},
-                    {},
-                )
-            )
-        if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1:
-            steps.append(
-                (
-                    R.FACTS_PUBLIC_WATERS_WETLAND,
-                    "; ".join(pww.citations),
-                    pww.outcome.value,
-                    None,
-                    " ".join(pww.reasons),
-                    list(pww.verify),
-                    {
-                        "types": [int(t) for t in types],
-                        "wetland_acres": acres,
-                        "incorporated": None
-                        if pd.isna(row["incorporated"])
-                        else bool(row["incorporated"]),
-                    },
-                    dict(pww.parameters),
-                )
-            )
-        kind, kind_note = _impact_kind(get("impact_kind", idx))
-        if kind_note:
-            kind_notes[idx] = kind_note
-        verify = []
-        if row["type_verify"]:
-            verify.append(f"wetland type: {row['type_note'] or 'verify in the field'}")
-        if options.assume_no_public_waters and pd.isna(row["nearest_pw_ft"]):
-            verify.append(no_waters_note)
-        if kind_note:
-            verify.append(kind_note)
-        oversize = impact_exceeds_wetland(
-            sum(float(row[c] or 0.0) for c in ("sqft_setback", "sqft_protection", "sqft_outside")),
-            _nonneg(acres),
-            column=acres_column,
-        )
-        if oversize:
-            verify.append(oversize)
-            oversized.append(str(key))
-        # on or waterward of the OHWL of a public water: the engine routes a fill or an
-        # excavation to the public-waters-work permit (§ 103G.245, subd. 1(2))
-        below_ohwl = None if pd.isna(row["nearest_pw_ft"]) else bool(row["nearest_pw_ft"] == 0)
-        if pd.notna(row["nearest_pw_ft"]):
-            verify.append(
-                "if the nearest public water is a watercourse, its ordinary high water level is "
-                "the top of the bank of the channel (§ 103G.005, subd. 14(2)); the zones were "
-                "measured from the public waters line, so they may reach up to half a channel "
-                "width further from it"
-            )
-        if pd.isna(row["calcareous_fen"]):
-            verify.append(
-                "no calcareous fen layer in the context: check the DNR list of calcareous "
-                "fens (§ 103G.223); the impact was screened as not a fen"
-            )
-        elif (
-            fens_near is not None
-            and bool(fens_near.get(idx, False))
-            and read_flag(row["calcareous_fen"]) is not True
-        ):
-            verify.append(
-                f"the impact is within {options.fen_review_ft:g} ft of a calcareous fen: a fen "
-                "may not be degraded, wholly or partially, by any activity (§ 103G.223); "
-                "send it to the DNR for fen review"
-            )
-        notes = _layer_notes(row, kind)
-        verify.extend(notes.values())
-        if verify:
-            inputs = {"nearest_pw": None if pd.isna(row["nearest_pw"]) else str(row["nearest_pw"])}
-            inputs.update((column, str(row[column])) for column in notes)
-            steps.append(
-                (
-                    R.FACTS_CONTEXT,
-                    "",
-                    Outcome.CLASSIFIED.value,
-                    None,
-                    "What the screen could not know from the layers.",
-                    verify,
-                    inputs,
-                    {},
-                )
-            )
-        if extra_steps:  # e.g. the register's facts (wetland_gis.register.fill)
-            steps.extend(extra_steps.get(idx, ()))
-        for step in steps:
-            facts_log.append((project, key, *step))
-        facts = ImpactFacts(
-            impact_id=key,
-            wetland_type=wtype,
-            cedar_tamarack=bool(row["cedar_tamarack"]),
-            sqft_setback=float(row["sqft_setback"] or 0.0),
-            sqft_protection=float(row["sqft_protection"] or 0.0),
-            sqft_outside=float(row["sqft_outside"] or 0.0),
-            pct_class=PercentageArea(row["pct_class"]),
-            metro=bool(row["metro"]),
-            calcareous_fen=read_flag(row["calcareous_fen"]) is True,
-            banked=read_flag(get("banked", idx)) is True,
-            used_for_replacement_credit=read_flag(get("used_for_credit", idx)) is True,
-            public_waters_wetland=pww.outcome is Outcome.OUT_OF_SCOPE,
-            impact_kind=kind,
-            partial=kind is ImpactKind.DRAIN and read_flag(get("partial", idx)) is True,
-            wetland_id=read_text(get("wetland_id", idx)),
-            owner=read_text(get("owner", idx)),
-            owns_whole_wetland=read_flag(get("owns_whole_wetland", idx)),
-            portion_sqft=_nonneg(read_number(get("portion_sqft", idx))),
-            prior_sqft_since_1992=_nonneg(read_number(get("prior_sqft_since_1992", idx))),
-            isolated=read_flag(get("isolated", idx)),
-            runoff_retention=read_flag(get("runoff_retention", idx)),
-            bottomland_hardwood=read_flag(get("bottomland_hardwood", idx)),
-            land_use=read_text(get("land_use", idx)),
-            wetland_acres=_nonneg(acres),
-            incorporated=None if pd.isna(row["incorporated"]) else bool(row["incorporated"]),
-            partial_share=_share(read_number(get("partial_share", idx)), kind, get("partial", idx)),
-            water_regime_flooded=_flooded(get("cowardin", idx)),
-            pw_inventory_id=read_text(get("pw_inventory_id", idx)),
-            below_ohwl=below_ohwl,
-            county=None if pd.isna(row["county"]) else str(row["county"]),
-            duration=read_text(get("duration", idx)),
-        )
-        groups.setdefault(project, []).append(facts)
-        row_of[(project, key)] = idx
-
+    row_of = table.row_of
+    oversized = table.oversized
     if oversized:
+        acres_column = field_map.wetland_acres or "wetland_ac"
         shown = ", ".join(oversized[:10]) + (
             f" and {len(oversized) - 10} more" if len(oversized) > 10 else ""
         )
@@ -1101,21 +883,38 @@ def _apply_engine(
         )
         manifest.add_records([msg])
         warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=3)
-    claims = _claims(options)
+    claims = options.claims
     with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
-        decisions = decide_projects(groups, claims, params, day) if groups else []
-        trace = _trace_table(facts_log, decisions)
+        decisions = decide_projects(table.groups, claims, params, day) if table.groups else []
+        trace, trace_columns = _trace_table(table.steps, decisions)
 
     # the columns, rendered from the trace for people
-    rendered = _render_by_impact(trace)
+    rendered = _render_by_impact(trace_columns)
     cells: dict[str, dict[Hashable, Any]] = defaultdict(dict)
     near_msgs: list[str] = []
     project_rows: list[dict[str, Any]] = []
     by_project = {d.project: d for d in decisions}
-    for project, members in gdf.groupby(projects, sort=False):
+    # each project's rows in order of first appearance (as groupby(sort=False)), without
+    # a DataFrame per project; the reasons of the rows not assessed, read once
+    members_of: dict[str, list[Hashable]] = {}
+    for idx, project in zip(gdf.index, projects.tolist(), strict=True):
+        members_of.setdefault(project, []).append(idx)
+    not_assessed = (gdf["status"] != ASSESSED).to_numpy()
+    status_reasons = dict(
+        zip(gdf.index[not_assessed], gdf["status_reason"][not_assessed].tolist(), strict=True)
+    )
+    # the inputs of each project's sequencing steps, from the trace's columns
+    sequencing_inputs: dict[Hashable, list[Mapping[str, Any]]] = defaultdict(list)
+    for project, rule_id, inputs in zip(
+        trace_columns["project"], trace_columns["rule_id"], trace_columns["inputs"], strict=True
+    ):
+        if rule_id == R.PROCEDURE_SEQUENCING:
+            sequencing_inputs[project].append(inputs)
+    for project, members in members_of.items():
         decision = by_project.get(project)
-        for idx in members.index[members["status"] != ASSESSED]:
-            cells["reasons"][idx] = members.at[idx, "status_reason"]
+        for idx in members:
+            if idx in status_reasons:
+                cells["reasons"][idx] = status_reasons[idx]
         if decision is None:  # listed all the same: its impacts are in the layer, not assessed
             project_rows.append({"project": project, "impacts": len(members), "assessed": 0})
             continue
@@ -1149,10 +948,10 @@ def _apply_engine(
         limits = []
         if totals["public_comment"] is not None:
             limits.append(params.cited("procedure.public_comment_threshold", day))
-        for trace_step in decision.steps() if totals["sequencing_on_site"] is not None else ():
-            if trace_step["rule_id"] == R.PROCEDURE_SEQUENCING:
+        if totals["sequencing_on_site"] is not None:
+            for inputs in sequencing_inputs.get(project, ()):
                 extra, cite = params.cited("procedure.sequencing_allowance", day)
-                limits.append((trace_step["inputs"]["applicable_amount_sqft"] + extra, cite))
+                limits.append((inputs["applicable_amount_sqft"] + extra, cite))
         wca = totals["wca_sqft"]  # the procedure thresholds count WCA wetland only
         for limit, cite in limits:
             if _near(wca, limit, options.tolerance_percent):
@@ -1198,26 +997,58 @@ def _apply_engine(
     return gdf, project_rows, decisions, trace
 
 
-def _trace_table(facts_log: list[tuple], decisions: list[ProjectDecision]) -> pd.DataFrame:
-    """Return the run's trace: the screening facts, then the engine's steps, per project."""
-    engine = decisions[0].log.frame() if decisions else pd.DataFrame(columns=list(TRACE_COLUMNS))
-    names = [c for c in TRACE_COLUMNS if c != "seq"]
-    facts = pd.DataFrame(facts_log, columns=names)
-    facts.insert(2, "seq", -1)
-    if not len(facts):
-        return engine.reset_index(drop=True)
-    frame = pd.concat([facts, engine[list(TRACE_COLUMNS)]], ignore_index=True)
-    order = {
-        p: i
-        for i, p in enumerate(dict.fromkeys([*(d.project for d in decisions), *facts["project"]]))
-    }
-    frame["_p"] = frame["project"].map(order)
-    frame["_f"] = (frame["seq"] >= 0).astype(int)
-    frame["_n"] = np.arange(len(frame))
-    frame = frame.sort_values(["_p", "_f", "_n"], kind="stable")
-    frame["seq"] = frame.groupby("_p").cumcount().astype("int64")
+def _trace_table(
+    steps: FactSteps, decisions: list[ProjectDecision]
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Return the run's trace: the screening facts, then the engine's steps, per project.
+
+    Built as columns: the two sources' lists are put in order by one stable sort on
+    (project, facts first, position) and the table is made once. The columns (Python
+    lists) are returned beside the table, for the text columns to be rendered from them.
+    """
+    if decisions:
+        log = decisions[0].log
+        engine: dict[str, list[Any]] = log.columns
+        engine["reason"] = log.reasons()
+    else:
+        engine = {c: [] for c in TRACE_COLUMNS}
+    facts = steps.columns
+    n_facts, n_engine = len(steps), len(engine["project"])
+    if not n_facts:
+        data: dict[str, Any] = engine
+    else:
+        order = {
+            p: i
+            for i, p in enumerate(
+                dict.fromkeys([*(d.project for d in decisions), *facts["project"]])
+            )
+        }
+        project_code = np.fromiter(
+            (order[p] for p in (*facts["project"], *engine["project"])),
+            dtype=np.int64,
+            count=n_facts + n_engine,
+        )
+        from_engine = np.repeat(np.array([0, 1], dtype=np.int8), [n_facts, n_engine])
+        # lexsort: the last key is the primary; stable on the position
+        taken = np.lexsort((from_engine, project_code)).tolist()
+        data = {}
+        for name in TRACE_COLUMNS:
+            if name == "seq":
+                continue
+            both = facts[name] + engine[name]
+            data[name] = [both[i] for i in taken]
+        codes = project_code[taken]
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        lengths = np.diff(np.r_[starts, len(codes)])
+        data["seq"] = np.arange(len(codes)) - np.repeat(starts, lengths)
+    data = dict(data)
+    data["verify"] = [v if v.__class__ is list else list(v) for v in data["verify"]]
+    for name in ("inputs", "parameters"):
+        data[name] = [v if v.__class__ is dict else dict(v) for v in data[name]]
+    frame = pd.DataFrame({c: data[c] for c in TRACE_COLUMNS}, columns=list(TRACE_COLUMNS))
+    frame["seq"] = frame["seq"].astype("int64")
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
-    return frame.drop(columns=["_p", "_f", "_n"]).reset_index(drop=True)
+    return frame, data
 
 
 #: How the per-impact text columns join the trace's items (one item a line): for people.
@@ -1248,7 +1079,7 @@ _PROJECT_RULES_SHOWN = frozenset(
 
 
 def _render_by_impact(
-    trace: pd.DataFrame,
+    trace: pd.DataFrame | Mapping[str, Sequence[Any]],
 ) -> dict[tuple[Hashable, Hashable], dict[str, str | None]]:
     """Render each impact's ``reasons``, ``citations``, ``verify`` and exemptions columns.
 
@@ -1256,109 +1087,62 @@ def _render_by_impact(
     cumulative limit, the project's outcome, procedure). The key ``(project, "")`` holds
     the project-level text alone. Items are joined with :data:`TEXT_JOIN`; the text is
     for people and no stage splits it (they read the trace).
+
+    ``trace`` is the trace table, or its columns as Python lists (as
+    :func:`_trace_table` builds them: no column is converted back from the table). A
+    project's own part is gathered once and an impact's items are joined with it; the
+    joined citations, verify and exemption texts are kept per distinct list of items.
     """
-    own: dict[tuple[Hashable, Hashable], dict[str, list[str]]] = {}
+
+    def column(name: str) -> Sequence[Any]:
+        values = trace[name]
+        return values.tolist() if isinstance(values, pd.Series) else values
+
+    shown, names = _PROJECT_RULES_SHOWN, _EXEMPTION_NAMES
+    own: dict[tuple[Hashable, Hashable], tuple[list[str], ...]] = {}
     for project, iid, rule, cite, reason, verify in zip(
-        trace["project"],
-        trace["impact_id"],
-        trace["rule_id"],
-        trace["citation"],
-        trace["reason"],
-        trace["verify"],
+        column("project"),
+        column("impact_id"),
+        column("rule_id"),
+        column("citation"),
+        column("reason"),
+        column("verify"),
         strict=True,
     ):
-        if iid == "" and rule not in _PROJECT_RULES_SHOWN:
+        if iid == "" and rule not in shown:
             continue
-        item = own.setdefault(
-            (project, iid), {"reasons": [], "citations": [], "verify": [], "exemptions": []}
-        )
-        item["reasons"].append(reason)
+        key = (project, iid)
+        item = own.get(key)
+        if item is None:
+            item = own[key] = ([], [], [], [])
+        item[0].append(reason)
         if cite:
-            item["citations"].append(cite)
-        item["verify"].extend(verify)
-        if rule in _EXEMPTION_NAMES:
-            item["exemptions"].append(f"{_EXEMPTION_NAMES[rule]} ({cite})")
+            item[1].append(cite)
+        if verify:
+            item[2].extend(verify)
+        if rule in names:
+            item[3].append(f"{names[rule]} ({cite})")
+    join = TEXT_JOIN.join
+    fields = ("reasons", "citations", "verify", "exemptions")
+    nothing: tuple[list[str], ...] = ([], [], [], [])
+    joined: dict[tuple[tuple[str, ...], tuple[str, ...]], str | None] = {}
     out: dict[tuple[Hashable, Hashable], dict[str, str | None]] = {}
     for (project, iid), item in own.items():
-        parts = [item] if iid == "" else [item, own.get((project, ""), {})]
-        merged = {k: [v for p in parts for v in p.get(k, [])] for k in item}
-        out[(project, iid)] = {
-            k: TEXT_JOIN.join(dict.fromkeys(v)) or None for k, v in merged.items()
-        }
+        if iid == "":
+            out[(project, iid)] = {
+                k: join(dict.fromkeys(v)) or None for k, v in zip(fields, item, strict=True)
+            }
+            continue
+        theirs = own.get((project, ""), nothing)
+        text: dict[str, str | None] = {"reasons": join(dict.fromkeys(item[0] + theirs[0])) or None}
+        for k, mine, project_part in zip(fields[1:], item[1:], theirs[1:], strict=True):
+            sig = (tuple(mine), tuple(project_part))
+            done = joined.get(sig, _UNSET)
+            if done is _UNSET:
+                done = joined[sig] = join(dict.fromkeys(mine + project_part)) or None
+            text[k] = done
+        out[(project, iid)] = text
     return out
 
 
-_IMPACT_KINDS = {
-    "fill": ImpactKind.FILL,
-    "filling": ImpactKind.FILL,
-    "filled": ImpactKind.FILL,
-    "drain": ImpactKind.DRAIN,
-    "drainage": ImpactKind.DRAIN,
-    "drained": ImpactKind.DRAIN,
-    "draining": ImpactKind.DRAIN,
-    "excavate": ImpactKind.EXCAVATE,
-    "excavation": ImpactKind.EXCAVATE,
-    "excavated": ImpactKind.EXCAVATE,
-    "dredge": ImpactKind.EXCAVATE,
-}
-#: Cowardin water regimes of permanently and semipermanently flooded areas (F, G, H).
-_FLOODED_REGIMES = frozenset("FGH")
-_COWARDIN = re.compile(r"^[A-Z][A-Z]{2}\d?([A-K])")
-
-
-def _impact_kind(value: Any) -> tuple[ImpactKind, str | None]:
-    """Read the impact kind column; an unknown word is decided as a drain or fill."""
-    text = read_text(value)
-    if text is None:
-        return ImpactKind.UNKNOWN, None
-    kind = _IMPACT_KINDS.get(text.strip().lower())
-    if kind is None:
-        return ImpactKind.UNKNOWN, (
-            f"impact kind {text!r} is not fill, drain or excavate: it was decided as a drain "
-            "or fill"
-        )
-    return kind, None
-
-
-_NOTE_SPECS = tuple(spec for spec in LAYER_SPECS.values() if spec.verify_note)
-_NOTE_COLUMNS = tuple(str(spec.id_column) for spec in _NOTE_SPECS)
-
-
-def _layer_notes(row: Mapping[str, Any], kind: ImpactKind) -> dict[str, str]:
-    """Return the verify items of the context layers an impact touches, by impact column.
-
-    A layer's item (:attr:`~wetland_gis.context_layers.LayerSpec.verify_note`) applies
-    when the impact's id column lists features (``""``: none; None: layer not given,
-    which the manifest records) and the impact kind is one of its ``verify_kinds``.
-    """
-    notes = {}
-    for spec, column in zip(_NOTE_SPECS, _NOTE_COLUMNS, strict=True):
-        ids = row[column]
-        if not isinstance(ids, str) or not ids:
-            continue
-        if spec.verify_kinds and kind.value not in spec.verify_kinds:
-            continue
-        notes[column] = spec.verify_note.format(ids=ids)
-    return notes
-
-
-def _flooded(cowardin: Any) -> bool | None:
-    """Return whether a Cowardin code's water regime is permanently/semipermanently flooded."""
-    text = read_text(cowardin)
-    if text is None:
-        return None
-    match = _COWARDIN.match(text.upper())
-    return None if match is None else match.group(1) in _FLOODED_REGIMES
-
-
-def _share(value: float | None, kind: ImpactKind, partial: Any) -> float | None:
-    """Return the TEP-assessed share of a partial drain, or None (not a partial drain)."""
-    if value is None or kind is not ImpactKind.DRAIN or read_flag(partial) is not True:
-        return None
-    # a share outside 0-1 is not a share: unknown, so the rule's minimum is counted and an
-    # answer that depends on it is conditional (the engine says so)
-    return value if 0 < value <= 1 else None
-
-
-def _nonneg(value: float | None) -> float | None:
-    return None if value is None or value < 0 else value
+_UNSET: Any = object()

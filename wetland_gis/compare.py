@@ -391,7 +391,7 @@ def compare(
         parameters_sha256=params.sha256,
         settings={
             "alternatives": [{"name": a.name, "source": a.source} for a in done],
-            "options": {k: getattr(options, k) for k in options.__dataclass_fields__},
+            "options": options.settings(),
             "sited": sites is not None or banks is not None,
         },
     )

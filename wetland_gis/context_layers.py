@@ -476,6 +476,17 @@ _SPECS = (
         purpose="calcareous fens (§ 103G.223)",
     ),
     LayerSpec(
+        "public_waters_wetlands",
+        "polygon",
+        (_required("pw_id", "id"),),
+        ANY_OVERLAP,
+        (ImpactColumn("pw_wetland", field="pw_id"),),
+        purpose=(
+            "wetlands of the DNR public waters inventory (§ 103G.201): an impact touching "
+            "one is a public waters wetland whatever its size"
+        ),
+    ),
+    LayerSpec(
         "drainage_systems",
         "line or polygon",
         (_required("system_id", "id"), FieldSpec("authority")),

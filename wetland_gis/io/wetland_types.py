@@ -49,6 +49,7 @@ __all__ = [
     "NWI_CATEGORIES",
     "ACCEPTED_FORMS",
     "WATER_REGIMES",
+    "water_regime_flooded",
 ]
 
 SOURCES = ("given", "inferred")
@@ -438,6 +439,40 @@ def _cowardin_match(code: str) -> re.Match[str] | None:
     if match["class2"] is not None and match["class2"] not in _CLASSES:
         return None
     return match
+
+
+#: Cowardin water regimes of permanently and semipermanently flooded areas (F, G, H).
+FLOODED_REGIMES = frozenset("FGH")
+
+
+def water_regime_flooded(code: Any) -> bool | None:
+    """Return whether a Cowardin code's water regime is permanently or semipermanently flooded.
+
+    What the NWI code says is evidence, not a determination (the TEP determines the
+    type, § 103G.2242, subd. 2): the rules read it as ``ImpactFacts.water_regime_flooded``.
+
+    Parameters
+    ----------
+    code : Any
+        A Cowardin code such as ``"PEM1F"``; blank or missing: unknown.
+
+    Returns
+    -------
+    bool or None
+        True for the regimes F, G and H, False for another regime, None when the code is
+        blank, not a Cowardin code or has no water regime.
+
+    Examples
+    --------
+    >>> water_regime_flooded("PUBH"), water_regime_flooded("PEM1C"), water_regime_flooded("")
+    (True, False, None)
+    """
+    if is_blank(code):
+        return None
+    match = _cowardin_match(str(code).strip())
+    if match is None or match["regime"] is None:
+        return None
+    return match["regime"] in FLOODED_REGIMES
 
 
 class CowardinRule(NamedTuple):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -33,6 +34,7 @@ from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
     "public_waters_wetland",
+    "public_waters_wetland_screen",
     "OUTSIDE_WCA",
     "public_waters_steps",
     "route",
@@ -297,4 +299,48 @@ def with_permit_reason(reason: Any) -> str:
     return (
         f"{text} The work lies below the ordinary high water level of a public water "
         "and also needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2))."
+    )
+
+
+def public_waters_wetland_screen(
+    wetland_types: WetlandType | int | Iterable[WetlandType | int],
+    wetland_acres: float | None,
+    incorporated: bool | None,
+    *,
+    params: ParameterSet | None = None,
+    as_of: str | dt.date | None = None,
+) -> Decision:
+    """Screen an impact's wetland by size (subd. 15a) when its city status may be unknown.
+
+    Parameters
+    ----------
+    wetland_types, wetland_acres, params, as_of
+        As :func:`public_waters_wetland`.
+    incorporated : bool or None
+        Whether the wetland lies in an incorporated area; ``None`` if unknown (no
+        incorporated areas layer).
+
+    Returns
+    -------
+    Decision
+        :func:`public_waters_wetland`'s decision. With ``incorporated`` unknown, the
+        unincorporated answer; when the incorporated one would differ, a verify item says
+        so (an unknown fact is said, not guessed).
+    """
+    if incorporated is not None:
+        return public_waters_wetland(
+            wetland_types, wetland_acres, incorporated, params=params, as_of=as_of
+        )
+    rural = public_waters_wetland(wetland_types, wetland_acres, False, params=params, as_of=as_of)
+    urban = public_waters_wetland(wetland_types, wetland_acres, True, params=params, as_of=as_of)
+    if rural.outcome is urban.outcome:
+        return rural
+    return replace(
+        rural,
+        verify=(
+            *rural.verify,
+            "whether the wetland lies in an incorporated area is unknown (no incorporated_areas "
+            "layer): it was screened as unincorporated; in a city it would be a public waters "
+            "wetland (§ 103G.005, subd. 15a) and outside the WCA",
+        ),
     )

@@ -25,8 +25,9 @@ Per impact, then per project:
 4. ``de_minimis.paragraph`` (subd. 9(e)), ``de_minimis.amount``, ``de_minimis.total``,
    ``de_minimis.cumulative`` (subd. 9(f), per landowner's portion of a wetland),
    ``de_minimis.project`` and ``de_minimis.impact``.
-5. ``exemption.*`` — the area tests of the other exemptions, shown with why they are not
-   applied.
+5. ``exemption.*`` and ``road.*`` — every other exemption of § 103G.2241 tried on the
+   project, the one that carries it, and the public road paragraph (§ 103G.222, subd. 1(l),
+   (m)): :func:`wetland_gis.rules.exempt.project.decide_other_exemptions`.
 6. ``replacement.ratio`` and ``replacement.credits`` — every impact of a project that is
    not de minimis (Minn. R. 8420.0420, subp. 1: "the entire amount of impact must be
    replaced").
@@ -60,6 +61,8 @@ from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table
+from wetland_gis.rules.exempt import ExemptionClaims
+from wetland_gis.rules.exempt.project import decide_other_exemptions
 from wetland_gis.rules.de_minimis import (
     CALCAREOUS_FENS,
     EXEMPTION_STANDARDS,
@@ -158,6 +161,13 @@ _OUTCOME_VALUE = {o: o.value for o in Outcome}
 _ZONE_VALUE = {z: z.value for z in ShorelandZone}
 _PCT_VALUE = {p: p.value for p in PercentageArea}
 _AGRICULTURAL = frozenset({"agricultural", "pasture"})
+#: The impact outcomes whose area counts as exempt (de minimis or another exemption).
+_EXEMPT_OUTCOMES = (
+    ImpactOutcome.DE_MINIMIS_EXEMPT,
+    ImpactOutcome.DE_MINIMIS_CONDITIONAL,
+    ImpactOutcome.EXEMPT,
+    ImpactOutcome.EXEMPT_CONDITIONAL,
+)
 _FAMILY_ZONE = {
     "c": ShorelandZone.BUILDING_SETBACK,
     "b": ShorelandZone.PROTECTION,
@@ -297,6 +307,9 @@ class Claims:
     excavation_reading : {"no_amount", "as_drain_or_fill"}, default "no_amount"
         A regulated excavation (§ 103G.222, subd. 1(a)) has no de minimis amount (subd. 9
         speaks of "draining or filling"); or the amounts of a drain or fill.
+    exemptions : ExemptionClaims, optional
+        The analyst's claims for the other exemptions of § 103G.2241 (an approval, a
+        permit, a finding): they fill each impact's claim facts it does not give.
     """
 
     other_exemption_claimed: bool = False
@@ -312,6 +325,7 @@ class Claims:
     sequencing_reading: str = "smallest_amount"
     setback_increase_reading: str = "every_impact"
     excavation_reading: str = "no_amount"
+    exemptions: ExemptionClaims | None = None
 
     def __post_init__(self) -> None:
         for name, choices in READINGS.items():
@@ -343,9 +357,14 @@ class ImpactDecision:
     ratio, replace_acres : float or None
         The replacement ratio and acres, when replacement is required.
     exemptions : tuple of str
-        Rule ids of the other exemptions whose area test the impact passes.
+        The rule id of the exemption of § 103G.2241 other than de minimis that carries the
+        impact (outcome ``EXEMPT`` or ``EXEMPT_CONDITIONAL``); empty when none does.
     route : str
         ``"WCA"`` or ``"DNR public waters"`` (public waters wetlands).
+    replacement_by : str or None
+        ``"board"`` when the board replaces the wetland of a public road project
+        (§ 103G.222, subd. 1(m): siting skips it), ``"state_dot"`` for a state road;
+        ``None``: the applicant replaces (or no replacement).
     """
 
     impact_id: Hashable
@@ -358,6 +377,7 @@ class ImpactDecision:
     replace_acres: float | None = None
     exemptions: tuple[str, ...] = ()
     route: str = "WCA"
+    replacement_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -413,6 +433,11 @@ class ProjectDecision:
         The trace (shared by every project of a :func:`decide_projects` call).
     span : tuple of int
         This project's rows ``start, stop`` in ``log``.
+    exemption : str or None
+        The rule id of the one exemption of § 103G.2241 other than de minimis that carries
+        the project (``None``: none does).
+    road : str or None
+        The road paragraph's answer (a ``RoadRoute`` value), when road facts are given.
     """
 
     project: str
@@ -422,6 +447,8 @@ class ProjectDecision:
     de_minimis_totals: tuple[DeMinimisTotal, ...]
     log: TraceLog = field(repr=False, compare=False)
     span: tuple[int, int] = (0, 0)
+    exemption: str | None = None
+    road: str | None = None
 
     @property
     def by_impact(self) -> dict[Hashable, ImpactDecision]:
@@ -700,6 +727,7 @@ class _Impact:
         "acres",
         "exemptions",
         "ineligible",
+        "replacement_by",
         "share_unknown",
         "lost",
         "potential",
@@ -722,6 +750,7 @@ class _Impact:
         self.acres: float | None = None
         self.exemptions: list[str] = []
         self.ineligible = False
+        self.replacement_by: str | None = None
         self.share_unknown = False
         self.lost = False
         self.potential = Decimal(0)
@@ -1033,40 +1062,32 @@ def _decide(
             inputs=inputs_dm,
         )
 
-    # 5. other exemptions: area tests, and why they are not applied ----------------------
-    replaced = dm_outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+    # 5. other exemptions (rules/exempt): every one tried, one carries the project ------
     project_sqft = sum((w.counted for w in work if w.regulated), Decimal(0))
     # § 103G.005, subd. 19(b): "for the purposes of regulation under this chapter, the term
     # wetlands does not include public waters wetlands": the WCA thresholds that count
-    # "square feet of wetland" (utility exemption, public comment, sequencing) count only
-    # the WCA wetland area
+    # "square feet of wetland" (public comment, sequencing) count only the WCA wetland area
     wca_sqft = sum(
         (w.counted for w in work if w.regulated and not w.f.public_waters_wetland), Decimal(0)
     )
-    for w in work:
-        if w.regulated and not w.f.public_waters_wetland and not w.ineligible:
-            _exemption_candidates(project, w, book, log, replaced or w.lost)
-    if any(w.regulated and not w.f.public_waters_wetland for w in work):
-        if wca_sqft < book.utility_max_sqft:
-            add(
-                project=project,
-                impact_id="",
-                rule_id=R.EXEMPTION_UTILITY,
-                citation=book.cite["utility_max_acres"],
-                outcome=_O_ELIGIBLE,
-                value=float(wca_sqft),
-                reason=f"The project alters {fmt_sqft(float(wca_sqft))}, less than the utility "
-                "exemption's area limit (area test only): it applies only to utility work, is "
-                "not applied unless the applicant relies on it"
-                + (
-                    "; the project needs replacement unless it is relied on and confirmed."
-                    if replaced
-                    else "."
-                ),
-                verify=(_V_UTILITY, _V_NOT_COMBINED),
-                inputs={"project_sqft": float(wca_sqft)},
-                parameters=book.exemption_params["utility"],
-            )
+    wca = [w for w in work if w.regulated and not w.f.public_waters_wetland]
+    step5 = decide_other_exemptions(
+        project,
+        # a partial drain counted at the floor share: its area is not known (None)
+        [(w.iid, w.f, None if w.share_unknown else float(w.counted)) for w in wca],
+        de_minimis=dm_outcome,
+        claims=book.claims.exemptions,
+        params=book.params,
+        day=book.day,
+        log=log,
+        wca_sqft=float(wca_sqft),
+    )
+    for w in wca:
+        answer = step5.of(w.iid)
+        if answer.outcome is not None:
+            w.outcome = answer.outcome
+        w.exemptions = list(answer.exemptions)
+        w.replacement_by = answer.replacement_by
 
     # 6. replacement ---------------------------------------------------------------------
     for w in work:
@@ -1177,6 +1198,10 @@ def _decide(
         outcome = ProjectOutcome.PROHIBITED
     elif ImpactOutcome.REPLACEMENT_REQUIRED in outcomes:
         outcome = ProjectOutcome.REPLACEMENT_REQUIRED
+    elif ImpactOutcome.EXEMPT_CONDITIONAL in outcomes:
+        outcome = ProjectOutcome.EXEMPT_CONDITIONAL
+    elif ImpactOutcome.EXEMPT in outcomes:
+        outcome = ProjectOutcome.EXEMPT
     elif ImpactOutcome.DE_MINIMIS_CONDITIONAL in outcomes:
         outcome = ProjectOutcome.DE_MINIMIS_CONDITIONAL
     elif ImpactOutcome.DE_MINIMIS_EXEMPT in outcomes:
@@ -1188,7 +1213,7 @@ def _decide(
         (
             w.counted
             for w in work
-            if w.outcome in (ImpactOutcome.DE_MINIMIS_EXEMPT, ImpactOutcome.DE_MINIMIS_CONDITIONAL)
+            if w.outcome in _EXEMPT_OUTCOMES
         ),
         Decimal(0),
     )
@@ -1219,6 +1244,7 @@ def _decide(
             replace_acres=w.acres,
             exemptions=tuple(w.exemptions),
             route=_route(w),
+            replacement_by=w.replacement_by,
         )
         for w in work
     )
@@ -1255,6 +1281,8 @@ def _decide(
         tuple(totals_out),
         log,
         (start, len(log)),
+        step5.carrying,
+        None if step5.road is None else step5.road.route.value,
     )
 
 
@@ -1876,105 +1904,6 @@ def _route(w: _Impact) -> str:
     if w.f.below_ohwl and w.f.impact_kind is not ImpactKind.DRAIN:
         return ROUTE_BOTH
     return ROUTE_WCA
-
-
-def _exemption_candidates(
-    project: str, w: _Impact, book: _RuleBook, log: TraceLog, replaced: bool
-) -> None:
-    """Write a step for each other exemption whose area test the impact passes."""
-    f = w.f
-    t = int(f.wetland_type)
-    land = (f.land_use or "").strip().lower()
-    why = (
-        "it is not applied: the applicant has not relied on it and its other conditions "
-        "are for the local government unit"
-        + (
-            "; the impact needs replacement unless the exemption is relied on and confirmed."
-            if replaced
-            else "."
-        )
-    )
-    acres = f.wetland_acres
-    if land != "nonagricultural":
-        ok = None
-        if t in book.pasture_any:
-            ok = f.bottomland_hardwood is not True
-            extra = (
-                (f"The type {t} wetland is not a bottomland hardwood wetland.",)
-                if f.bottomland_hardwood is None
-                else ()
-            )
-            size = "whatever its size"
-        elif t in book.pasture_small and acres is not None:
-            ok = _dec(acres) < book.pasture_max_acres
-            extra = ()
-            size = f"of {fmt_number(acres)} acres, under {fmt_number(book.pasture_max_acres)}"
-        if ok:
-            w.exemptions.append(R.EXEMPTION_PASTURE)
-            log.add(
-                project=project,
-                impact_id=w.iid,
-                rule_id=R.EXEMPTION_PASTURE,
-                citation=book.cite["pasture_any_size_types"],
-                outcome=_O_ELIGIBLE,
-                value=None,
-                reason=f"A type {t} wetland {size} passes the area test of the pasture exemption "
-                f"if the land is agricultural pasture that remains in the same use; {why}",
-                verify=(_V_PASTURE, *extra, _V_NOT_COMBINED),
-                inputs={"land_use": land or None, "wetland_acres": acres},
-                parameters=book.exemption_params["pasture"],
-            )
-    if f.impact_kind is ImpactKind.DRAIN and f.incorporated is not True:
-        ok = t in book.drain_any or (t in book.drain_limited and w.counted <= book.drain_max_sqft)
-        # at the 50 percent floor only (Minn. R. 8420.0522, subp. 2): conditional on the share
-        on_share = (
-            ok and t not in book.drain_any and w.share_unknown and w.area > book.drain_max_sqft
-        )
-        if ok:
-            w.exemptions.append(R.EXEMPTION_DRAINAGE)
-            notes: tuple[str, ...] = (
-                ("The wetland is in an unincorporated area.",) if f.incorporated is None else ()
-            )
-            if on_share:
-                notes = (
-                    *notes,
-                    "The area test passes only at the minimum share of the partly drained "
-                    "area (Minn. R. 8420.0522, subp. 2): the assessed share must keep it within "
-                    f"{fmt_sqft(float(book.drain_max_sqft))} (column partial_share).",
-                )
-            log.add(
-                project=project,
-                impact_id=w.iid,
-                rule_id=R.EXEMPTION_DRAINAGE,
-                citation=book.cite["drainage_any_size_types"],
-                outcome=_O_CONDITIONAL if on_share else _O_ELIGIBLE,
-                value=float(w.counted),
-                reason=f"Draining {fmt_sqft(float(w.counted))} of type {t} wetland passes the area "
-                f"test of the drainage exemption; {why}",
-                verify=(_V_DRAINAGE, *notes, _V_NOT_COMBINED),
-                inputs={"incorporated": f.incorporated},
-                parameters=book.exemption_params["drainage"],
-            )
-    if f.impact_kind in (ImpactKind.FILL, ImpactKind.UNKNOWN) and acres:
-        limit = min(
-            _dec(acres) * book.sqft_per_acre * book.spoil_pct / PERCENT, book.spoil_max_sqft
-        )
-        if w.counted <= limit:
-            w.exemptions.append(R.EXEMPTION_WILDLIFE_SPOIL)
-            log.add(
-                project=project,
-                impact_id=w.iid,
-                rule_id=R.EXEMPTION_WILDLIFE_SPOIL,
-                citation=book.cite["wildlife_spoil_max_percent"],
-                outcome=_O_ELIGIBLE,
-                value=float(w.counted),
-                reason=f"A deposition of {fmt_sqft(float(w.counted))} is within "
-                f"{fmt_sqft(float(limit))} and passes the area test of the wildlife habitat "
-                f"spoil exemption, if the fill is spoil of a wildlife habitat project; {why}",
-                verify=(_V_WILDLIFE, _V_NOT_COMBINED),
-                inputs={"wetland_acres": acres},
-                parameters=book.exemption_params["wildlife_spoil"],
-            )
 
 
 def _passes(comparison: str | None, amount: Decimal, limit: Decimal) -> bool:

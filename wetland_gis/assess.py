@@ -48,6 +48,7 @@ from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import flag_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
+from wetland_gis.io.exemption_columns import attach_exemption_facts, exemption_text
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.io.fields import (
     FieldMapping,
@@ -72,8 +73,8 @@ from wetland_gis.rules import (
 )
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import amount_table
+from wetland_gis.rules.exempt import ExemptionClaims
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE, ROUTE_PUBLIC_WATERS
-from wetland_gis.rules.registry import RULES
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
 
@@ -106,6 +107,7 @@ DECISION_COLUMNS = (
     "de_minimis",
     "de_minimis_sqft",
     "other_exemptions",
+    "replacement_by",
     "outcome",
     "counted_sqft",
     "permit_route",
@@ -161,6 +163,10 @@ class AssessOptions:
         (§ 103G.223); a user choice, no default distance.
     other_exemption_claimed : bool
         Another § 103G.2241 exemption is claimed on the project (subd. 9(g)).
+    exemption_claims : ExemptionClaims, optional
+        The analyst's claims for the other exemptions (an SWCD approval, a Corps permit,
+        a finding; :class:`wetland_gis.rules.exempt.ExemptionClaims`): they fill each
+        impact's claim a column does not give (docs/rules.md, "Other exemptions").
     after_the_fact, after_the_fact_multiplier
         § 103G.222, subd. 1(n): the LGU's multiplier for an after-the-fact plan.
     assume_no_public_waters : bool
@@ -176,6 +182,7 @@ class AssessOptions:
     local_limit_sqft: float | None = None
     cumulative_sqft_since_1992: float | None = None
     other_exemption_claimed: bool = False
+    exemption_claims: ExemptionClaims | None = None
     after_the_fact: bool = False
     after_the_fact_multiplier: float = 1.0
     assume_no_public_waters: bool = False
@@ -839,6 +846,7 @@ def _claims(options: AssessOptions) -> Claims:
         after_the_fact=options.after_the_fact,
         after_the_fact_multiplier=options.after_the_fact_multiplier,
         clause_reading=options.clause_reading,
+        exemptions=options.exemption_claims,
     )
 
 
@@ -1101,6 +1109,7 @@ def _apply_engine(
         )
         manifest.add_records([msg])
         warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=3)
+    groups = attach_exemption_facts(groups, row_of, gdf, field_map.exemption_columns)
     claims = _claims(options)
     with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
         decisions = decide_projects(groups, claims, params, day) if groups else []
@@ -1128,7 +1137,8 @@ def _apply_engine(
             cells["public_waters_wetland"][idx] = d.route == ROUTE_PUBLIC_WATERS
             cells["de_minimis"][idx] = None if d.de_minimis is None else d.de_minimis.value
             cells["de_minimis_sqft"][idx] = d.allowance_sqft
-            cells["other_exemptions"][idx] = text.get("exemptions")
+            cells["other_exemptions"][idx] = exemption_text(d.exemptions)
+            cells["replacement_by"][idx] = d.replacement_by
             cells["outcome"][idx] = d.outcome.value
             cells["ratio"][idx] = d.ratio
             cells["atf_multiplier"][idx] = None if d.ratio is None else multiplier
@@ -1226,15 +1236,6 @@ def _trace_table(facts_log: list[tuple], decisions: list[ProjectDecision]) -> pd
 #: How the per-impact text columns join the trace's items (one item a line): for people.
 TEXT_JOIN = "\n"
 
-_EXEMPTION_NAMES = {
-    rule_id: RULES[rule_id].label.lower()
-    for rule_id in (
-        R.EXEMPTION_PASTURE,
-        R.EXEMPTION_DRAINAGE,
-        R.EXEMPTION_WILDLIFE_SPOIL,
-        R.EXEMPTION_UTILITY,
-    )
-}
 _PROJECT_RULES_SHOWN = frozenset(
     {
         R.DE_MINIMIS_PARAGRAPH,
@@ -1242,7 +1243,8 @@ _PROJECT_RULES_SHOWN = frozenset(
         R.DE_MINIMIS_TOTAL,
         R.DE_MINIMIS_CUMULATIVE,
         R.DE_MINIMIS_PROJECT,
-        R.EXEMPTION_UTILITY,
+        R.EXEMPTION_ONE,
+        R.ROAD_REPLACEMENT,
         R.PROCEDURE_PUBLIC_COMMENT,
         R.PROCEDURE_SEQUENCING,
         *R.READING_RULES.values(),
@@ -1253,7 +1255,7 @@ _PROJECT_RULES_SHOWN = frozenset(
 def _render_by_impact(
     trace: pd.DataFrame,
 ) -> dict[tuple[Hashable, Hashable], dict[str, str | None]]:
-    """Render each impact's ``reasons``, ``citations``, ``verify`` and exemptions columns.
+    """Render each impact's ``reasons``, ``citations`` and ``verify`` columns.
 
     An impact's text holds its own steps, then its project's (de minimis totals, the
     cumulative limit, the project's outcome, procedure). The key ``(project, "")`` holds
@@ -1261,26 +1263,25 @@ def _render_by_impact(
     for people and no stage splits it (they read the trace).
     """
     own: dict[tuple[Hashable, Hashable], dict[str, list[str]]] = {}
-    for project, iid, rule, cite, reason, verify in zip(
+    for project, iid, rule, cite, reason, verify, outcome in zip(
         trace["project"],
         trace["impact_id"],
         trace["rule_id"],
         trace["citation"],
         trace["reason"],
         trace["verify"],
+        trace["outcome"],
         strict=True,
     ):
         if iid == "" and rule not in _PROJECT_RULES_SHOWN:
             continue
-        item = own.setdefault(
-            (project, iid), {"reasons": [], "citations": [], "verify": [], "exemptions": []}
-        )
+        if rule in R.EXEMPTION_RULE_IDS and outcome == Outcome.NOT_APPLIED.value:
+            continue  # an exemption not tried: in the trace, the popups and the report
+        item = own.setdefault((project, iid), {"reasons": [], "citations": [], "verify": []})
         item["reasons"].append(reason)
         if cite:
             item["citations"].append(cite)
         item["verify"].extend(verify)
-        if rule in _EXEMPTION_NAMES:
-            item["exemptions"].append(f"{_EXEMPTION_NAMES[rule]} ({cite})")
     out: dict[tuple[Hashable, Hashable], dict[str, str | None]] = {}
     for (project, iid), item in own.items():
         parts = [item] if iid == "" else [item, own.get((project, ""), {})]

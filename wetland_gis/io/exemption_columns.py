@@ -115,10 +115,7 @@ def _read(value: Any, kind: str, where: str) -> Any:
         return None
     try:
         if kind.startswith("bool"):
-            flag = read_flag(value)
-            if flag is None:
-                raise ValueError(value)
-            return flag
+            return read_flag(value)  # an unreadable flag is unknown, as for io/fields.py
         if kind.startswith("int"):
             number = read_number(value)
             if number is None or number != int(number):

@@ -109,7 +109,9 @@ def test_every_exemption_role_has_a_cli_option_and_a_default_column():
     parser = build_parser()
     for role, column in EXEMPTION_FIELD_ROLES.items():
         assert len(column) <= 10, column  # a shapefile keeps it
-        args = parser.parse_args(["assess", "x.gpkg", "--out", "o", f"--{role.replace('_', '-')}-field", "c"])
+        args = parser.parse_args(
+            ["assess", "x.gpkg", "--out", "o", f"--{role.replace('_', '-')}-field", "c"]
+        )
         assert getattr(args, f"{role}_field") == "c"
     assert resolve_exemption_columns([FACT_COLUMNS["duck_blind"]]) == (
         ("duck_blind", FACT_COLUMNS["duck_blind"]),

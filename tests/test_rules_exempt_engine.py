@@ -98,7 +98,9 @@ def test_one_exemption_carries_a_project_over_the_de_minimis_amount(facts, rule)
     assert d.totals["exempt_sqft"] == 30_000.0
     assert not steps_of(d, "replacement.ratio")
     # every exemption tried is a step of the impact, in registry order
-    tried = [s["rule_id"] for s in d.steps() if s["impact_id"] == "A" and s["rule_id"] in RULES_BY_ID]
+    tried = [
+        s["rule_id"] for s in d.steps() if s["impact_id"] == "A" and s["rule_id"] in RULES_BY_ID
+    ]
     kinds = [RULES_BY_ID[r].kind for r in tried]
     assert kinds.count("exemption") == sum(s.kind == "exemption" for s in RULES_BY_ID.values())
 
@@ -221,20 +223,28 @@ REPAIR = {
     ("road", "by", "route"),
     [
         pytest.param(
-            {**REPAIR, "road_authority": "county"}, REPLACEMENT_BY_BOARD, "board_replaces",
+            {**REPAIR, "road_authority": "county"},
+            REPLACEMENT_BY_BOARD,
+            "board_replaces",
             id="subd. 1(m): a county road the board replaces",
         ),
         pytest.param(
-            {**REPAIR, "road_authority": "state"}, REPLACEMENT_BY_STATE_DOT, "state_dot_replaces",
+            {**REPAIR, "road_authority": "state"},
+            REPLACEMENT_BY_STATE_DOT,
+            "state_dot_replaces",
             id="subd. 1(m): a state road MnDOT replaces",
         ),
         pytest.param(
-            {**REPAIR, "road_authority": "county", "design_safety_necessary": None}, None,
-            "board_replaces", id="subd. 1(m): the authority's claim not made: conditional",
+            {**REPAIR, "road_authority": "county", "design_safety_necessary": None},
+            None,
+            "board_replaces",
+            id="subd. 1(m): the authority's claim not made: conditional",
         ),
         pytest.param(
-            {"project_kind": "new_road", "road_authority": "county", "airport": False}, None,
-            "credits_from_board", id="subd. 1(l): a new road may buy credits",
+            {"project_kind": "new_road", "road_authority": "county", "airport": False},
+            None,
+            "credits_from_board",
+            id="subd. 1(l): a new road may buy credits",
         ),
     ],
 )

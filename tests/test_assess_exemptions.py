@@ -118,3 +118,22 @@ def test_every_exemption_role_has_a_cli_option_and_a_default_column():
     )
     args = parser.parse_args(["assess", "x.gpkg", "--out", "o", "--claim", CLAIMS[0]])
     assert args.claim == [CLAIMS[0]]
+
+
+@pytest.mark.parametrize(
+    ("folder", "outcome", "by", "carrying"),
+    [
+        pytest.param("crow_wing_farm", "exempt", None, "subd. 2(e)", id="subd. 2(e): the farm"),
+        pytest.param(
+            "county_road", "replacement_required", "board", None, id="§ 103G.222, subd. 1(m): road"
+        ),
+    ],
+)
+def test_the_sample_projects_exercise_the_exemptions(folder, outcome, by, carrying):
+    for ext in ("gpkg", "shp"):
+        a = _assess(ROOT / "sample_data" / "projects" / folder / f"impacts.{ext}")
+        assert set(a.impacts["outcome"]) == {outcome}
+        got = {None if v is None or v != v else v for v in a.impacts["replacement_by"]}
+        assert got == {by}
+        if carrying:
+            assert all(carrying in t for t in a.impacts["other_exemptions"])

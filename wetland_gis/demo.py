@@ -77,6 +77,17 @@ SAMPLE_PROJECTS = (
         sites="sample_data/projects/crow_wing/candidate_sites.gpkg",
         dem="sample_data/crow_wing_lidar_dem_1m.tif",
     ),
+    # issue 20: the other exemptions and the road paragraph (they use the Crow Wing sites)
+    SampleProject(
+        "crow_wing_farm",
+        impacts="sample_data/projects/crow_wing_farm/impacts.gpkg",
+        sites="sample_data/projects/crow_wing/candidate_sites.gpkg",
+    ),
+    SampleProject(
+        "county_road",
+        impacts="sample_data/projects/county_road/impacts.gpkg",
+        sites="sample_data/projects/crow_wing/candidate_sites.gpkg",
+    ),
 )
 
 

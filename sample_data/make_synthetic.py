@@ -1103,6 +1103,8 @@ def exemption_projects(crow_wing_impacts: gpd.GeoDataFrame) -> dict[str, gpd.Geo
         crop_yr_10=[9, 8][:n],
         rot_yr_10=[0] * n,
         cons_prog=["no"] * n,
+        banked=["no"] * n,
+        used_for_c=["no"] * n,
         remainder=["no"] * n,
     )
     road = base.assign(
@@ -1119,7 +1121,10 @@ def exemption_projects(crow_wing_impacts: gpd.GeoDataFrame) -> dict[str, gpd.Geo
     order = ["impact_id", "project", "circ39", "impact", "land_use", "wetland_ac"]
     return {
         "crow_wing_farm": gpd.GeoDataFrame(
-            farm[[*order, "crop_yr_10", "rot_yr_10", "cons_prog", "remainder", "geometry"]], crs=crow_wing_impacts.crs
+            farm[
+                [*order, "crop_yr_10", "rot_yr_10", "cons_prog", "banked", "used_for_c"]
+                + ["remainder", "geometry"]
+            ], crs=crow_wing_impacts.crs
         ),
         "county_road": gpd.GeoDataFrame(
             road[[*order, "road_kind", "road_auth", "road_serv", "road_std", "geometry"]],

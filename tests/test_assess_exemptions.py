@@ -22,6 +22,10 @@ AS_OF = "2024-05-01"
 FT = 0.3048
 
 
+#: The subp. 1 B exclusions answered for two rows (the fen screen is the context's).
+CLEAN = {"banked": ["no", "no"], "used_for_c": ["no", "no"], "remainder": ["no", "no"]}
+
+
 def _layer(**columns):
     # two 9,000 sq ft type 2 impacts: 18,000 sq ft is over the subd. 9(a)(1) amount
     c1 = gpd.read_file(CROW_WING / "impacts.gpkg").geometry.iloc[0].centroid
@@ -46,19 +50,35 @@ def _assess(gdf, **kw):
     ],
 )
 def test_an_exemption_column_carries_the_project(cells, expected):
-    a = _assess(_layer(impact_id=["A", "B"], ssts=cells, remainder=["no", "no"]))
+    a = _assess(_layer(impact_id=["A", "B"], ssts=cells, **CLEAN))
     assert set(a.impacts["outcome"]) == {expected}
     if expected == "exempt":
         assert all("subd. 6(a)(3)" in t for t in a.impacts["other_exemptions"])
 
 
-def test_an_unknown_exclusion_leaves_it_conditional():
-    a = _assess(_layer(impact_id=["A", "B"], ssts=["yes", "yes"]))
+@pytest.mark.parametrize(
+    "missing",
+    [
+        pytest.param("banked", id="subp. 1 B: banked not given"),
+        pytest.param("used_for_c", id="subp. 1 B: used for credit not given"),
+        pytest.param("remainder", id="subp. 1 B: remainder not given"),
+    ],
+)
+def test_an_unknown_exclusion_leaves_it_conditional(missing):
+    given = {k: v for k, v in CLEAN.items() if k != missing}
+    a = _assess(_layer(impact_id=["A", "B"], ssts=["yes", "yes"], **given))
     assert set(a.impacts["outcome"]) == {"exempt_conditional"}
 
 
+def test_a_banked_wetland_is_never_exempt():
+    a = _assess(
+        _layer(impact_id=["A", "B"], ssts=["yes", "yes"], **{**CLEAN, "banked": ["yes", "no"]})
+    )
+    assert set(a.impacts["outcome"]) == {"replacement_required"}
+
+
 def test_a_fields_mapping_names_a_renamed_exemption_column():
-    gdf = _layer(impact_id=["A", "B"], abwasser=["ja", "ja"], remainder=["no", "no"])
+    gdf = _layer(impact_id=["A", "B"], abwasser=["ja", "ja"], **CLEAN)
     with pytest.raises(FieldMappingError, match="abwasser2"):
         _assess(gdf, fields={"sewage_system_repair": "abwasser2"})
     gdf["abwasser"] = ["yes", "yes"]
@@ -67,7 +87,7 @@ def test_a_fields_mapping_names_a_renamed_exemption_column():
 
 
 def test_a_claim_in_the_options_fills_the_claim_facts():
-    gdf = _layer(impact_id=["A", "B"], sw_prac=["yes", "yes"], remainder=["no", "no"])
+    gdf = _layer(impact_id=["A", "B"], sw_prac=["yes", "yes"], **CLEAN)
     gdf["land_use"] = "agricultural"
     none = _assess(gdf)
     claimed = _assess(

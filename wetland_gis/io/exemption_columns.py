@@ -8,7 +8,10 @@ column from :data:`~wetland_gis.rules.exempt.roads.ROAD_FACT_COLUMNS`. A user na
 another column with ``fields={role: column}`` or ``--<role>-field``.
 
 A row with none of the columns (or only blank cells) gives no facts, so the engine tries
-no exemption for it (its fast path). The facts the engine and the exemptions share
+no exemption for it (its fast path). A row that gives some also takes the exclusions of
+Minn. R. 8420.0420, subp. 1 B from the ``calcareous_fen`` column (the context's fen screen),
+``banked`` and ``used_for_credit``; one not given stays unknown (every exemption answer is
+then at most conditional). The facts the engine and the exemptions share
 (wetland type, impact kind, land use, wetland id and size, incorporated area, bottomland
 hardwood, calcareous fen, banked, used for credit) are read once, by the existing roles.
 
@@ -139,6 +142,30 @@ def _read(value: Any, kind: str, where: str) -> Any:
         ) from None
 
 
+#: The exclusions of Minn. R. 8420.0420, subp. 1 B the impact layer (or the context's fen
+#: screen, the ``calcareous_fen`` column assess writes) may give, by their default columns.
+_SCREENED = {
+    "calcareous_fen": ("calcareous_fen",),
+    "banked": ("banked",),
+    "used_for_replacement_credit": ("used_for_credit", "used_for_c"),
+}
+
+
+def _screened(row: Any, lower: Mapping[str, Any]) -> dict[str, bool]:
+    """Return the exclusions a column gives (a blank or absent one stays unknown)."""
+    from wetland_gis.io.fields import read_flag
+
+    out: dict[str, bool] = {}
+    for fact, names in _SCREENED.items():
+        for name in names:
+            if name in lower:
+                value = read_flag(row[lower[name]])
+                if value is not None:
+                    out[fact] = value
+                    break
+    return out
+
+
 def attach_exemption_facts(
     groups: Mapping[str, list[ImpactFacts]],
     row_of: Mapping[tuple[str, Hashable], Hashable],
@@ -169,6 +196,7 @@ def attach_exemption_facts(
     """
     if not columns:
         return groups
+    lower = {str(c).lower(): c for c in frame.columns}
     out: dict[str, list[ImpactFacts]] = {}
     for project, facts in groups.items():
         new: list[ImpactFacts] = []
@@ -191,6 +219,8 @@ def attach_exemption_facts(
             if not own and not road:
                 new.append(f)
                 continue
+            if own:
+                own.update(_screened(row, lower))
             try:
                 extra = {
                     "exemption": ExemptionFacts(**own) if own else None,

@@ -144,9 +144,11 @@ def exemption_facts_of(
     """Return the exemption facts of one impact: its own, completed from the engine's.
 
     The facts the engine and the exemptions share (wetland type, impact kind, the counted
-    area, wetland id and size, incorporated area, land use, bottomland hardwood, and the
-    exclusions of Minn. R. 8420.0420, subp. 1 B that the engine reads) fill the
-    exemption facts the impact does not give.
+    area, wetland id and size, incorporated area, land use, bottomland hardwood) fill the
+    exemption facts the impact does not give. Of the exclusions of Minn. R. 8420.0420,
+    subp. 1 B the engine's facts count only when they say yes: the engine reads a fen,
+    bank or credit flag that no layer or column gave as "no", and an unscreened exclusion
+    must stay unknown here (it caps every exemption at conditional; docs/rules.md).
     """
     own = facts.exemption if facts.exemption is not None else ExemptionFacts()
     land = (facts.land_use or "").strip().lower() or None
@@ -159,20 +161,16 @@ def exemption_facts_of(
         "incorporated": facts.incorporated,
         "land_use": land if land in LAND_USES else None,
         "bottomland_hardwood": facts.bottomland_hardwood,
-        "calcareous_fen": facts.calcareous_fen,
-        "banked": facts.banked,
-        "used_for_replacement_credit": facts.used_for_replacement_credit,
     }
     fill = {k: v for k, v in shared.items() if v is not None and getattr(own, k) is None}
-    if facts.calcareous_fen or facts.banked or facts.used_for_replacement_credit:
-        # an exclusion the engine knows always counts, whatever the exemption columns say
-        fill.update(
-            {
-                k: True
-                for k in ("calcareous_fen", "banked", "used_for_replacement_credit")
-                if getattr(facts, k)
-            }
-        )
+    # an exclusion the engine knows always counts, whatever the exemption columns say
+    fill.update(
+        {
+            k: True
+            for k in ("calcareous_fen", "banked", "used_for_replacement_credit")
+            if getattr(facts, k)
+        }
+    )
     return dataclasses.replace(own, impact_id=impact_id, **fill)
 
 

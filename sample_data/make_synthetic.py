@@ -1043,6 +1043,9 @@ def _write_project(folder: Path, impacts: gpd.GeoDataFrame, sites: gpd.GeoDataFr
 ALTERNATIVES = {
     "wright_metro": {"drop": ("W-2", "W-6"), "share": 0.5},
     "crow_wing": {"drop": (), "share": 0.4},
+    # issue 20: the exemption sample projects (drop one impact, halve the other)
+    "crow_wing_farm": {"drop": ("F-2",), "share": 0.5},
+    "county_road": {"drop": ("R-2",), "share": 0.5},
 }
 
 
@@ -1289,6 +1292,8 @@ def main(out_dir: Path = HERE, data_dir: Path | None = None) -> list[Path]:
             (projects / sub).mkdir(parents=True)
             _write_gpkg(gdf, projects / sub / "impacts.gpkg", "impacts")
             _write_shp(gdf, projects / sub / "impacts.shp")
+            spec = ALTERNATIVES[sub]
+            _write_alternatives(projects / sub, gdf, spec["drop"], spec["share"])
         _write_project(projects / "wright_metro", layers["wright_impacts"], layers["wright_sites"])
         _write_project(
             projects / "crow_wing", layers["crow_wing_impacts"], layers["crow_wing_sites"]

@@ -357,6 +357,8 @@ def run_register_demo(out: Path) -> pd.DataFrame:
     with Register(path) as reg:
         reg.init()
         for project in SAMPLE_PROJECTS:
+            if project.name not in DEMO_DECISIONS:  # the exemption samples: no plan decided
+                continue
             facts = DEMO_DECISIONS[project.name]
             reg.add(
                 decision_from_assessed(

@@ -1127,7 +1127,8 @@ def exemption_projects(crow_wing_impacts: gpd.GeoDataFrame) -> dict[str, gpd.Geo
             farm[
                 [*order, "crop_yr_10", "rot_yr_10", "cons_prog", "banked", "used_for_c"]
                 + ["remainder", "geometry"]
-            ], crs=crow_wing_impacts.crs
+            ],
+            crs=crow_wing_impacts.crs,
         ),
         "county_road": gpd.GeoDataFrame(
             road[[*order, "road_kind", "road_auth", "road_serv", "road_std", "geometry"]],

@@ -73,8 +73,8 @@ from wetland_gis.rules import (
 )
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import amount_table
-from wetland_gis.rules.exempt import ExemptionClaims
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE, ROUTE_PUBLIC_WATERS
+from wetland_gis.rules.exempt import ExemptionClaims
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
 

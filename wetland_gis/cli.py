@@ -29,8 +29,8 @@ from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
-from wetland_gis.rules.exempt import CLAIMS
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
+from wetland_gis.rules.exempt import CLAIMS
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [

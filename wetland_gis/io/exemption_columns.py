@@ -167,13 +167,13 @@ def _screened(row: Any, lower: Mapping[str, Any]) -> dict[str, bool]:
 
 
 def attach_exemption_facts(
-    groups: Mapping[str, list[ImpactFacts]],
-    row_of: Mapping[tuple[str, Hashable], Hashable],
+    groups: dict[str, list[ImpactFacts]],
+    row_of: Mapping[tuple[Hashable, Hashable], Hashable],
     frame: pd.DataFrame,
     columns: tuple[tuple[str, str], ...],
     *,
     source: str = "the impact layer",
-) -> Mapping[str, list[ImpactFacts]]:
+) -> dict[str, list[ImpactFacts]]:
     """Return the projects' facts with each impact's exemption and road facts attached.
 
     Parameters
@@ -222,16 +222,14 @@ def attach_exemption_facts(
             if own:
                 own.update(_screened(row, lower))
             try:
-                extra = {
-                    "exemption": ExemptionFacts(**own) if own else None,
-                    "road": RoadFacts(**road) if road else None,
-                }
+                exemption = ExemptionFacts(**own) if own else None
+                road_facts = RoadFacts(**road) if road else None
             except RulesInputError as exc:
                 raise ValueParseError(
                     f"{source}, row {row.get('wg_row', idx)} (impact {f.impact_id!r}): {exc}; "
                     "fix the exemption or road columns (docs/data_schema.md)"
                 ) from None
-            new.append(dataclasses.replace(f, **extra))
+            new.append(dataclasses.replace(f, exemption=exemption, road=road_facts))
         out[project] = new
     return out
 

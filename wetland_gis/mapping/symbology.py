@@ -32,7 +32,7 @@ OUTCOME_COLORS: dict[str, str] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: "#009E73",  # bluish green
     ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "#56B4E9",  # sky blue
     ImpactOutcome.EXEMPT.value: "#0072B2",  # blue
-    ImpactOutcome.EXEMPT_CONDITIONAL.value: "#004D80",  # dark blue (a shade of Okabe-Ito blue), dashed
+    ImpactOutcome.EXEMPT_CONDITIONAL.value: "#004D80",  # dark blue (Okabe-Ito blue, darker), dashed
     ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "#F0E442",  # yellow
     ImpactOutcome.REPLACEMENT_REQUIRED.value: "#E69F00",  # orange
     ImpactOutcome.PROHIBITED.value: "#D55E00",  # vermillion

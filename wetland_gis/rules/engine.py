@@ -61,14 +61,14 @@ from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table
-from wetland_gis.rules.exempt import ExemptionClaims
-from wetland_gis.rules.exempt.project import decide_other_exemptions
 from wetland_gis.rules.de_minimis import (
     CALCAREOUS_FENS,
     EXEMPTION_STANDARDS,
     SUBD9,
     type_group,
 )
+from wetland_gis.rules.exempt import ExemptionClaims
+from wetland_gis.rules.exempt.project import decide_other_exemptions
 from wetland_gis.rules.facts import (
     PERCENT,
     SQFT_PER_ACRE,
@@ -1210,11 +1210,7 @@ def _decide(
         outcome = ProjectOutcome.NO_DRAIN_OR_FILL
     total_area = sum((w.area for w in work), Decimal(0))
     exempt = sum(
-        (
-            w.counted
-            for w in work
-            if w.outcome in _EXEMPT_OUTCOMES
-        ),
+        (w.counted for w in work if w.outcome in _EXEMPT_OUTCOMES),
         Decimal(0),
     )
     totals: dict[str, Any] = {

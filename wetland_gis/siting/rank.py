@@ -373,10 +373,7 @@ def impact_needs(
     # assess writes it in replacement_by (optional: a file without it sites every impact)
     by_board = col("replacement_by").astype(str).str.strip().str.lower() == REPLACEMENT_BY_BOARD
     keep = (
-        assessed
-        & (outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value)
-        & (replace > 0)
-        & ~by_board
+        assessed & (outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value) & (replace > 0) & ~by_board
     ).to_numpy()
     sub = frame[keep]
     ratio = pd.to_numeric(col("ratio"), errors="coerce")[keep]

@@ -9,6 +9,7 @@ facts of a rule are those it reads, found by asking it on a few probe fact sets 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from wetland_gis.rules.exempt import CLAIMS, EXEMPTION_RULES, FACT_COLUMNS, ExemptionFacts
 from wetland_gis.rules.exempt.model import RuleSpec
@@ -28,11 +29,13 @@ _DAY = "2024-05-01"
 
 def _probes() -> list[ExemptionFacts]:
     flags = [f.name for f in dataclasses.fields(ExemptionFacts) if f.type == "bool | None"]
-    common = {"wetland_type": 2, "impact_sqft": 100.0, "project_sqft": 100.0}
+    common: dict[str, Any] = {"wetland_type": 2, "impact_sqft": 100.0, "project_sqft": 100.0}
+    yes: dict[str, Any] = dict.fromkeys(flags, True)
+    no: dict[str, Any] = dict.fromkeys(flags, False)
     return [
         ExemptionFacts(),
         ExemptionFacts(
-            **dict.fromkeys(flags, True),
+            **yes,
             **common,
             impact_kind="drain",
             project_type_2_6_drained_sqft=100.0,
@@ -46,7 +49,7 @@ def _probes() -> list[ExemptionFacts]:
             wetland_spoil_sqft=10.0,
         ),
         ExemptionFacts(
-            **dict.fromkeys(flags, False),
+            **no,
             **common,
             impact_kind="fill",
             wetland_acres=1.0,

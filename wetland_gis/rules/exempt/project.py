@@ -318,7 +318,7 @@ def _project_step(
         )
     elif answer.partial:
         reasons.append(
-            "Reading chosen (docs/rules.md, \"Other exemptions\"): an exemption that covers "
+            'Reading chosen (docs/rules.md, "Other exemptions"): an exemption that covers '
             "only some impacts makes none of them exempt; the impacts keep the answer of "
             "the de minimis and replacement steps."
         )

@@ -3,7 +3,9 @@
 Generated from :data:`~wetland_gis.rules.exempt.EXEMPTION_RULES` and
 :data:`~wetland_gis.rules.exempt.FACT_COLUMNS` (a test keeps the documents in step): the
 facts of a rule are those it reads, found by asking it on a few probe fact sets (its
-``inputs`` and the facts of its conditions), so the table cannot drift from the code.
+``inputs`` and the facts of its conditions), so the table cannot drift from the code. The
+probe values are not legal numbers: they only make each rule read its facts (kept outside
+``rules/exempt``, whose modules hold no number).
 """
 
 from __future__ import annotations

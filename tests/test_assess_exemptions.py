@@ -157,3 +157,10 @@ def test_the_sample_projects_exercise_the_exemptions(folder, outcome, by, carryi
         assert got == {by}
         if carrying:
             assert all(carrying in t for t in a.impacts["other_exemptions"])
+
+
+def test_the_manifest_records_the_claims_made(tmp_path):
+    gdf = _layer(impact_id=["A", "B"], ssts=["yes", "yes"], **CLEAN)
+    options = wg.AssessOptions(exemption_claims=ExemptionClaims(corps_404_permit=True))
+    a = _assess(gdf, options=options)
+    assert a.manifest.to_dict()["settings"]["exemption_claims"] == {"corps_404_permit": True}

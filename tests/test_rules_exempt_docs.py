@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from wetland_gis.exemption_catalog import exemption_list, exemption_table, facts_of
 from wetland_gis.rules.exempt import EXEMPTION_RULES, FACT_COLUMNS
-from wetland_gis.rules.exempt_catalog import exemption_list, exemption_table, facts_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,7 +28,7 @@ def _between(text: str, name: str) -> str:
 def test_the_documents_list_every_exemption_as_generated(doc, marker, render):
     text = (ROOT / doc).read_text(encoding="utf-8")
     assert _between(text, marker) == render(), (
-        f"regenerate the table in {doc} with wetland_gis.rules.exempt_catalog.{render.__name__}()"
+        f"regenerate the table in {doc} with wetland_gis.exemption_catalog.{render.__name__}()"
     )
 
 

@@ -5,7 +5,7 @@ Generated from :data:`~wetland_gis.rules.exempt.EXEMPTION_RULES` and
 facts of a rule are those it reads, found by asking it on a few probe fact sets (its
 ``inputs`` and the facts of its conditions), so the table cannot drift from the code. The
 probe values are not legal numbers: they only make each rule read its facts (kept outside
-``rules/exempt``, whose modules hold no number).
+the rules core, whose modules hold no number but 0 and 1).
 """
 
 from __future__ import annotations

@@ -1043,6 +1043,9 @@ def _write_project(folder: Path, impacts: gpd.GeoDataFrame, sites: gpd.GeoDataFr
 ALTERNATIVES = {
     "wright_metro": {"drop": ("W-2", "W-6"), "share": 0.5},
     "crow_wing": {"drop": (), "share": 0.4},
+    # issue 20: the exemption sample projects (drop one impact, halve the other)
+    "crow_wing_farm": {"drop": ("F-2",), "share": 0.5},
+    "county_road": {"drop": ("R-2",), "share": 0.5},
 }
 
 
@@ -1071,6 +1074,67 @@ def _write_alternatives(
     ):
         (alt / f"{name}.gpkg").unlink(missing_ok=True)
         _write_gpkg(gdf, alt / f"{name}.gpkg", "impacts", description=text)
+
+
+#: The two sample projects of the other exemptions (issue 20): the Crow Wing impacts moved
+#: north by this many metres (still in Crow Wing County, outside the shoreland zones).
+EXEMPTION_PROJECT_SHIFT_M = 400.0
+
+
+def exemption_projects(crow_wing_impacts: gpd.GeoDataFrame) -> dict[str, gpd.GeoDataFrame]:
+    """Return the agricultural and the road sample projects (issue 20).
+
+    * ``crow_wing_farm``: two drains of agricultural land planted with annually seeded
+      crops in nine and in eight (the limit) of the ten most recent years (§ 103G.2241,
+      subd. 2(e)), the subp. 1 B exclusions answered: the project is exempt under one
+      exemption, with the ten-year use restriction of Minn. R. 8420.0420, subp. 1 D as a
+      verify item.
+    * ``county_road``: two fills of a county road reconstruction to meet safety standards
+      (§ 103G.222, subd. 1(m)): replacement required, the board replaces, siting skips it.
+
+    Every column name has at most ten characters (a shapefile keeps it).
+    """
+    base = crow_wing_impacts[["circ39", "geometry"]].copy()
+    base["geometry"] = base.geometry.translate(0.0, EXEMPTION_PROJECT_SHIFT_M)
+    n = len(base)
+    farm = base.assign(
+        impact_id=[f"F-{i + 1}" for i in range(n)],
+        project="Crow Wing farm sample",
+        impact="drain",
+        land_use="agricultural",
+        wetland_ac=[0.9, 1.6][:n],
+        crop_yr_10=[9, 8][:n],
+        rot_yr_10=[0] * n,
+        cons_prog=["no"] * n,
+        banked=["no"] * n,
+        used_for_c=["no"] * n,
+        remainder=["no"] * n,
+    )
+    road = base.assign(
+        impact_id=[f"R-{i + 1}" for i in range(n)],
+        project="County road sample",
+        impact="fill",
+        land_use="nonagricultural",
+        wetland_ac=[0.9, 1.6][:n],
+        road_kind="reconstruction",
+        road_auth="county",
+        road_serv="yes",
+        road_std="yes",
+    )
+    order = ["impact_id", "project", "circ39", "impact", "land_use", "wetland_ac"]
+    return {
+        "crow_wing_farm": gpd.GeoDataFrame(
+            farm[
+                [*order, "crop_yr_10", "rot_yr_10", "cons_prog", "banked", "used_for_c"]
+                + ["remainder", "geometry"]
+            ],
+            crs=crow_wing_impacts.crs,
+        ),
+        "county_road": gpd.GeoDataFrame(
+            road[[*order, "road_kind", "road_auth", "road_serv", "road_std", "geometry"]],
+            crs=crow_wing_impacts.crs,
+        ),
+    }
 
 
 def build(data_dir: Path = HERE) -> dict[str, gpd.GeoDataFrame]:
@@ -1221,9 +1285,16 @@ def main(out_dir: Path = HERE, data_dir: Path | None = None) -> list[Path]:
         for name in CONTEXT_LAYERS:
             _write_gpkg(layers[name], context, name)
         projects = out_dir / "projects"
-        for sub in ("wright_metro", "crow_wing"):
+        extra = exemption_projects(layers["crow_wing_impacts"])
+        for sub in ("wright_metro", "crow_wing", *extra):
             if (projects / sub).exists():
                 shutil.rmtree(projects / sub)
+        for sub, gdf in extra.items():  # impacts only: they use the Crow Wing sites
+            (projects / sub).mkdir(parents=True)
+            _write_gpkg(gdf, projects / sub / "impacts.gpkg", "impacts")
+            _write_shp(gdf, projects / sub / "impacts.shp")
+            spec = ALTERNATIVES[sub]
+            _write_alternatives(projects / sub, gdf, spec["drop"], spec["share"])
         _write_project(projects / "wright_metro", layers["wright_impacts"], layers["wright_sites"])
         _write_project(
             projects / "crow_wing", layers["crow_wing_impacts"], layers["crow_wing_sites"]

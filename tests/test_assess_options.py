@@ -23,6 +23,7 @@ SETTINGS_KEYS = [
     "local_limit_sqft",
     "cumulative_sqft_since_1992",
     "other_exemption_claimed",
+    "exemption_claims",
     "after_the_fact",
     "after_the_fact_multiplier",
     "assume_no_public_waters",

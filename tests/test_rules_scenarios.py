@@ -36,6 +36,7 @@ import pytest
 import yaml
 
 from wetland_gis.rules import Claims, ImpactFacts, decide_project
+from wetland_gis.rules.exempt import ExemptionClaims, ExemptionFacts, RoadFacts
 
 HERE = Path(__file__).parent / "scenarios"
 DEFAULTS: dict[str, Any] = {
@@ -82,6 +83,16 @@ def _same(got: Any, want: Any) -> bool:
     return got == want
 
 
+def _nested(row: dict) -> dict:
+    """Return an impact row with its ``exemption`` and ``road`` mappings as their facts."""
+    out = dict(row)
+    if "exemption" in out:
+        out["exemption"] = ExemptionFacts(**out["exemption"])
+    if "road" in out:
+        out["road"] = RoadFacts(**out["road"])
+    return out
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_scenario(case):
     unknown = set(case) - CASE_KEYS
@@ -89,10 +100,11 @@ def test_scenario(case):
     assert case.get("paragraph"), "each scenario names the paragraph it checks"
     expect = case["expect"]
     assert set(expect) <= EXPECT_KEYS, f"unknown expect keys {sorted(set(expect) - EXPECT_KEYS)}"
-    impacts = [ImpactFacts(**{**DEFAULTS, **row}) for row in case["impacts"]]
-    d = decide_project(
-        impacts, Claims(**(case.get("claims") or {})), as_of=case.get("as_of", "2024-05-01")
-    )
+    impacts = [ImpactFacts(**{**DEFAULTS, **_nested(row)}) for row in case["impacts"]]
+    claims = dict(case.get("claims") or {})
+    if "exemptions" in claims:
+        claims["exemptions"] = ExemptionClaims(**claims["exemptions"])
+    d = decide_project(impacts, Claims(**claims), as_of=case.get("as_of", "2024-05-01"))
     problems = []
     if "outcome" in expect and d.outcome.value != expect["outcome"]:
         problems.append(f"project outcome {d.outcome.value!r}, expected {expect['outcome']!r}")

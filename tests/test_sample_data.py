@@ -182,6 +182,9 @@ def test_script_is_deterministic_and_committed_outputs_are_current(tmp_path):
         ("projects/crow_wing/candidate_sites.gpkg", "candidate_sites"),
         ("projects/wright_metro/impacts.shp", None),
         ("projects/crow_wing/candidate_sites.shp", None),
+        ("projects/crow_wing_farm/impacts.gpkg", "impacts"),
+        ("projects/county_road/impacts.gpkg", "impacts"),
+        ("projects/county_road/impacts.shp", None),
     ]
     for rel, layer in layers:
         a, b, shipped = (gpd.read_file(d / rel, layer=layer) for d in (first, second, SAMPLE))

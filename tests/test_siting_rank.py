@@ -422,6 +422,20 @@ def test_only_assessed_impacts_that_need_replacement_are_sited(impacts):
     assert needs["acres"].tolist() == [0.5]
 
 
+@pytest.mark.parametrize(
+    ("by", "sited"),
+    [
+        pytest.param("board", [], id="§ 103G.222, subd. 1(m): the board replaces, not sited"),
+        pytest.param("state_dot", ["A"], id="subd. 1(m): a state road is sited as decided"),
+        pytest.param(None, ["A"], id="no road answer: sited"),
+    ],
+)
+def test_impacts_the_board_replaces_are_not_sited(impacts, by, sited):
+    impacts.loc[1, "status"] = "not_assessed"
+    impacts["replacement_by"] = by
+    assert impact_needs(impacts)["impact_id"].tolist() == sited
+
+
 def test_impacts_without_outcome_are_rejected(impacts):
     with pytest.raises(FieldMappingError, match="outcome"):
         impact_needs(impacts.drop(columns=["outcome"]))

@@ -26,6 +26,7 @@ from wetland_gis._gc import collector_paused
 from wetland_gis.context import Context, as_context
 from wetland_gis.enums import (
     ImpactOutcome,
+    Outcome,
     ShorelandZone,
     StatusCode,
 )
@@ -41,6 +42,7 @@ from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import flag_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
+from wetland_gis.io.exemption_columns import attach_exemption_facts, exemption_text
 from wetland_gis.io.fields import (
     FieldMapping,
     resolve_fields,
@@ -59,7 +61,7 @@ from wetland_gis.rules import (
 )
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.engine import CLAUSE_READINGS, ROUTE_PUBLIC_WATERS
-from wetland_gis.rules.registry import RULES
+from wetland_gis.rules.exempt import ExemptionClaims
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
 from wetland_gis.units import FOOT_M, joint_application_area
 
@@ -92,6 +94,7 @@ DECISION_COLUMNS = (
     "de_minimis",
     "de_minimis_sqft",
     "other_exemptions",
+    "replacement_by",
     "outcome",
     "counted_sqft",
     "permit_route",
@@ -118,6 +121,7 @@ CLAIM_OPTIONS: dict[str, str] = {
     "local_limit_sqft": "local_limit_sqft",
     "cumulative_sqft_since_1992": "prior_sqft_since_1992",
     "other_exemption_claimed": "other_exemption_claimed",
+    "exemption_claims": "exemptions",
     "after_the_fact": "after_the_fact",
     "after_the_fact_multiplier": "after_the_fact_multiplier",
     "clause_reading": "clause_reading",
@@ -132,6 +136,7 @@ _SETTINGS = (
     "local_limit_sqft",
     "cumulative_sqft_since_1992",
     "other_exemption_claimed",
+    "exemption_claims",
     "after_the_fact",
     "after_the_fact_multiplier",
     "assume_no_public_waters",
@@ -170,6 +175,10 @@ class AssessOptions:
         the impact layer has no ``prior_sqft_since_1992`` value; unknown if None.
     other_exemption_claimed : bool
         Another § 103G.2241 exemption is claimed on the project (subd. 9(g)).
+    exemption_claims : ExemptionClaims, optional
+        The analyst's claims for the other exemptions (an SWCD approval, a Corps permit,
+        a finding; :class:`wetland_gis.rules.exempt.ExemptionClaims`): they fill each
+        impact's claim a column does not give (docs/rules.md, "Other exemptions").
     after_the_fact, after_the_fact_multiplier
         § 103G.222, subd. 1(n): the LGU's multiplier for an after-the-fact plan.
     assume_no_public_waters : bool
@@ -212,6 +221,7 @@ class AssessOptions:
         fen_review_ft: float | None = None,
         *,
         claims: Claims | None = None,
+        exemption_claims: ExemptionClaims | None = None,
     ) -> None:
         given = {
             "shoreland_increase": shoreland_increase,
@@ -219,6 +229,7 @@ class AssessOptions:
             "local_limit_sqft": local_limit_sqft,
             "cumulative_sqft_since_1992": cumulative_sqft_since_1992,
             "other_exemption_claimed": other_exemption_claimed,
+            "exemption_claims": exemption_claims,
             "after_the_fact": after_the_fact,
             "after_the_fact_multiplier": after_the_fact_multiplier,
             "clause_reading": clause_reading,
@@ -883,9 +894,10 @@ def _apply_engine(
         )
         manifest.add_records([msg])
         warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=3)
+    groups = attach_exemption_facts(table.groups, table.row_of, gdf, field_map.exemption_columns)
     claims = options.claims
     with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
-        decisions = decide_projects(table.groups, claims, params, day) if table.groups else []
+        decisions = decide_projects(groups, claims, params, day) if groups else []
         trace, trace_columns = _trace_table(table.steps, decisions)
 
     # the columns, rendered from the trace for people
@@ -924,7 +936,8 @@ def _apply_engine(
             cells["public_waters_wetland"][idx] = d.route == ROUTE_PUBLIC_WATERS
             cells["de_minimis"][idx] = None if d.de_minimis is None else d.de_minimis.value
             cells["de_minimis_sqft"][idx] = d.allowance_sqft
-            cells["other_exemptions"][idx] = text.get("exemptions")
+            cells["other_exemptions"][idx] = exemption_text(d.exemptions)
+            cells["replacement_by"][idx] = d.replacement_by
             cells["outcome"][idx] = d.outcome.value
             cells["ratio"][idx] = d.ratio
             cells["atf_multiplier"][idx] = d.multiplier  # § 103G.222, subd. 1(n), as decided
@@ -1054,15 +1067,6 @@ def _trace_table(
 #: How the per-impact text columns join the trace's items (one item a line): for people.
 TEXT_JOIN = "\n"
 
-_EXEMPTION_NAMES = {
-    rule_id: RULES[rule_id].label.lower()
-    for rule_id in (
-        R.EXEMPTION_PASTURE,
-        R.EXEMPTION_DRAINAGE,
-        R.EXEMPTION_WILDLIFE_SPOIL,
-        R.EXEMPTION_UTILITY,
-    )
-}
 _PROJECT_RULES_SHOWN = frozenset(
     {
         R.DE_MINIMIS_PARAGRAPH,
@@ -1070,7 +1074,8 @@ _PROJECT_RULES_SHOWN = frozenset(
         R.DE_MINIMIS_TOTAL,
         R.DE_MINIMIS_CUMULATIVE,
         R.DE_MINIMIS_PROJECT,
-        R.EXEMPTION_UTILITY,
+        R.EXEMPTION_ONE,
+        R.ROAD_REPLACEMENT,
         R.PROCEDURE_PUBLIC_COMMENT,
         R.PROCEDURE_SEQUENCING,
         *R.READING_RULES.values(),
@@ -1081,7 +1086,7 @@ _PROJECT_RULES_SHOWN = frozenset(
 def _render_by_impact(
     trace: pd.DataFrame | Mapping[str, Sequence[Any]],
 ) -> dict[tuple[Hashable, Hashable], dict[str, str | None]]:
-    """Render each impact's ``reasons``, ``citations``, ``verify`` and exemptions columns.
+    """Render each impact's ``reasons``, ``citations`` and ``verify`` columns.
 
     An impact's text holds its own steps, then its project's (de minimis totals, the
     cumulative limit, the project's outcome, procedure). The key ``(project, "")`` holds
@@ -1098,33 +1103,35 @@ def _render_by_impact(
         values = trace[name]
         return values.tolist() if isinstance(values, pd.Series) else values
 
-    shown, names = _PROJECT_RULES_SHOWN, _EXEMPTION_NAMES
+    shown, not_tried = _PROJECT_RULES_SHOWN, Outcome.NOT_APPLIED.value
+    exemption_ids = R.EXEMPTION_RULE_IDS
     own: dict[tuple[Hashable, Hashable], tuple[list[str], ...]] = {}
-    for project, iid, rule, cite, reason, verify in zip(
+    for project, iid, rule, cite, reason, verify, outcome in zip(
         column("project"),
         column("impact_id"),
         column("rule_id"),
         column("citation"),
         column("reason"),
         column("verify"),
+        column("outcome"),
         strict=True,
     ):
         if iid == "" and rule not in shown:
             continue
+        if rule in exemption_ids and outcome == not_tried:
+            continue  # an exemption not tried: in the trace, the popups and the report
         key = (project, iid)
         item = own.get(key)
         if item is None:
-            item = own[key] = ([], [], [], [])
+            item = own[key] = ([], [], [])
         item[0].append(reason)
         if cite:
             item[1].append(cite)
         if verify:
             item[2].extend(verify)
-        if rule in names:
-            item[3].append(f"{names[rule]} ({cite})")
     join = TEXT_JOIN.join
-    fields = ("reasons", "citations", "verify", "exemptions")
-    nothing: tuple[list[str], ...] = ([], [], [], [])
+    fields = ("reasons", "citations", "verify")
+    nothing: tuple[list[str], ...] = ([], [], [])
     joined: dict[tuple[tuple[str, ...], tuple[str, ...]], str | None] = {}
     out: dict[tuple[Hashable, Hashable], dict[str, str | None]] = {}
     for (project, iid), item in own.items():

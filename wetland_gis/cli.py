@@ -27,8 +27,10 @@ from typing import Any
 
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
+from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
+from wetland_gis.rules.exempt import CLAIMS
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
@@ -132,6 +134,21 @@ def build_parser() -> argparse.ArgumentParser:
             dest=f"{role}_field",
             help=f"column holding the {role.replace('_', ' ')} fact (docs/data_schema.md)",
         )
+    for role, column in EXEMPTION_FIELD_ROLES.items():
+        p.add_argument(
+            f"--{role.replace('_', '-')}-field",
+            dest=f"{role}_field",
+            help=f"column holding the {role.replace('_', ' ')} exemption fact "
+            f"(default {column}; docs/data_schema.md)",
+        )
+    p.add_argument(
+        "--claim",
+        action="append",
+        choices=CLAIMS,
+        metavar="CLAIM",
+        help="claim a fact of another exemption that only a person can confirm, for every "
+        f"impact that does not give it (repeatable): {', '.join(CLAIMS)} (docs/rules.md)",
+    )
     p.add_argument(
         "--local-limit-sqft",
         type=float,

@@ -934,10 +934,22 @@ _FIELD_OPTIONS = {
 
 def _fields(args: argparse.Namespace) -> dict[str, str]:
     """Return the column of each field role named on the command line."""
+    from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
     from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 
-    options = {**_FIELD_OPTIONS, **{role: f"{role}_field" for role in FACT_FIELD_ROLES}}
+    roles = (*FACT_FIELD_ROLES, *EXEMPTION_FIELD_ROLES)
+    options = {**_FIELD_OPTIONS, **{role: f"{role}_field" for role in roles}}
     return {role: column for role, name in options.items() if (column := getattr(args, name, None))}
+
+
+def _exemption_claims(args: argparse.Namespace) -> Any:
+    """Return the ``--claim`` claims as ExemptionClaims (``None`` when none is made)."""
+    claimed = getattr(args, "claim", None)
+    if not claimed:
+        return None
+    from wetland_gis.rules.exempt import ExemptionClaims
+
+    return ExemptionClaims(**dict.fromkeys(claimed, True))
 
 
 def run_command(args: argparse.Namespace) -> CommandResult:
@@ -958,6 +970,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             tolerance_percent=args.tolerance_percent,
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,
+            exemption_claims=_exemption_claims(args),
         )
         engine = getattr(args, "engine", "default")
         classes = getattr(args, "shoreland_classes", None)

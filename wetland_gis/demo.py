@@ -77,6 +77,17 @@ SAMPLE_PROJECTS = (
         sites="sample_data/projects/crow_wing/candidate_sites.gpkg",
         dem="sample_data/crow_wing_lidar_dem_1m.tif",
     ),
+    # issue 20: the other exemptions and the road paragraph (they use the Crow Wing sites)
+    SampleProject(
+        "crow_wing_farm",
+        impacts="sample_data/projects/crow_wing_farm/impacts.gpkg",
+        sites="sample_data/projects/crow_wing/candidate_sites.gpkg",
+    ),
+    SampleProject(
+        "county_road",
+        impacts="sample_data/projects/county_road/impacts.gpkg",
+        sites="sample_data/projects/crow_wing/candidate_sites.gpkg",
+    ),
 )
 
 
@@ -346,6 +357,8 @@ def run_register_demo(out: Path) -> pd.DataFrame:
     with Register(path) as reg:
         reg.init()
         for project in SAMPLE_PROJECTS:
+            if project.name not in DEMO_DECISIONS:  # the exemption samples: no plan decided
+                continue
             facts = DEMO_DECISIONS[project.name]
             reg.add(
                 decision_from_assessed(

@@ -94,11 +94,16 @@ class ImpactOutcome(str, Enum):
     ``NOT_A_DRAIN_OR_FILL`` is an excavation outside the permanently and semipermanently
     flooded areas of types 3, 4 and 5 (§ 103G.222, subd. 1(a)). ``OUT_OF_WCA_SCOPE`` is
     kept for files written before public waters wetlands were decided as replacement
-    required (issue 13); the engine no longer returns it.
+    required (issue 13); the engine no longer returns it. ``EXEMPT`` and
+    ``EXEMPT_CONDITIONAL`` are exempt (or exempt only if an unknown fact holds) under one
+    exemption of § 103G.2241 other than de minimis that carries the whole project
+    (``ImpactDecision.exemptions`` names it).
     """
 
     DE_MINIMIS_EXEMPT = "de_minimis_exempt"
     DE_MINIMIS_CONDITIONAL = "de_minimis_conditional"
+    EXEMPT = "exempt"
+    EXEMPT_CONDITIONAL = "exempt_conditional"
     REPLACEMENT_REQUIRED = "replacement_required"
     PROHIBITED = "prohibited"
     NOT_A_DRAIN_OR_FILL = "not_a_drain_or_fill"
@@ -107,10 +112,16 @@ class ImpactOutcome(str, Enum):
 
 
 class ProjectOutcome(str, Enum):
-    """The headline outcome of a project (:func:`wetland_gis.rules.decide_project`)."""
+    """The headline outcome of a project (:func:`wetland_gis.rules.decide_project`).
+
+    ``EXEMPT`` and ``EXEMPT_CONDITIONAL``: one exemption of § 103G.2241 other than de
+    minimis carries the project (``ProjectDecision.exemption`` names it).
+    """
 
     DE_MINIMIS_EXEMPT = "de_minimis_exempt"
     DE_MINIMIS_CONDITIONAL = "de_minimis_conditional"
+    EXEMPT = "exempt"
+    EXEMPT_CONDITIONAL = "exempt_conditional"
     REPLACEMENT_REQUIRED = "replacement_required"
     PROHIBITED = "prohibited"
     NO_DRAIN_OR_FILL = "no_drain_or_fill"

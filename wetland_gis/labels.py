@@ -42,6 +42,7 @@ VALUE_LABELS: Mapping[str, str] = {
     ImpactOutcome.NOT_ASSESSED.value: "Not assessed",
     ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "De minimis exempt only if a missing fact holds",
     ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "Not a drain or fill",
+    ImpactOutcome.EXEMPT_CONDITIONAL.value: "Exempt only if a missing fact holds",
     ProjectOutcome.NO_DRAIN_OR_FILL.value: "No drain or fill",
     "no_impact": "No wetland impact",
     # Outcome: one decision of the rules core

@@ -6,6 +6,7 @@ TEP member or a reviewer can reproduce or question any number.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import platform
@@ -111,4 +112,8 @@ def _jsonable(value: Any) -> Any:
         return value
     if hasattr(value, "value"):
         return _jsonable(value.value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # e.g. ExemptionClaims: the fields given (a None field says nothing)
+        given = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return {k: _jsonable(v) for k, v in given.items() if v is not None}
     return str(value)

@@ -183,6 +183,9 @@ wetland_acres : str or None
 portion_sqft, prior_sqft_since_1992, bottomland_hardwood, banked, used_for_credit, \
 partial_share, pw_inventory_id : str or None
         The optional per-wetland fact columns (docs/data_schema.md, issue 13).
+    exemption_columns : tuple of (str, str)
+        ``(role, column)`` of each exemption or road fact column found
+        (:mod:`wetland_gis.io.exemption_columns`, issue 20).
     notes : tuple of str
         Why a candidate column was skipped, e.g. an NWI ``WETLAND_TY`` field.
     """
@@ -209,6 +212,7 @@ partial_share, pw_inventory_id : str or None
     used_for_credit: str | None = None
     partial_share: str | None = None
     pw_inventory_id: str | None = None
+    exemption_columns: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, str | None]:
@@ -268,6 +272,10 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
     >>> resolve_fields(["IMPACT_ID", "ATTRIBUTE", "geometry"]).cowardin
     'ATTRIBUTE'
     """
+    from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES, resolve_exemption_columns
+
+    exemption_names = {k: v for k, v in user_names.items() if k in EXEMPTION_FIELD_ROLES}
+    user_names = {k: v for k, v in user_names.items() if k not in EXEMPTION_FIELD_ROLES}
     unknown = sorted(set(user_names) - set(DEFAULT_NAMES))
     if unknown:
         raise TypeError(f"unknown field role(s) {unknown}; expected some of {list(DEFAULT_NAMES)}")
@@ -316,7 +324,11 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
                         continue
             chosen[role] = column
             break
-    return FieldMapping(**chosen, notes=tuple(notes))
+    return FieldMapping(
+        **chosen,
+        exemption_columns=resolve_exemption_columns(names, exemption_names),
+        notes=tuple(notes),
+    )
 
 
 def impact_exceeds_wetland(

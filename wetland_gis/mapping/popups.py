@@ -22,6 +22,7 @@ from wetland_gis.context_layers import LAYER_SPECS
 from wetland_gis.enums import ImpactOutcome, SitingTier
 from wetland_gis.io.values import parse_bool
 from wetland_gis.labels import label as value_label
+from wetland_gis.mapping.exemption_popup import exemptions_tried_html, is_exemption_step
 from wetland_gis.rules.priority import CITE_TIER
 from wetland_gis.rules.registry import CHAIN_STEPS, RULES
 
@@ -334,7 +335,8 @@ def impact_popup_html(
         )
     if steps is not None:
         reasons_html = _list_html(
-            [str(s["reason"]) for s in trace if s.get("reason")], ordered=True
+            [str(s["reason"]) for s in trace if s.get("reason") and not is_exemption_step(s)],
+            ordered=True,
         )
         citations_html = _list_html(
             list(dict.fromkeys(str(s["citation"]) for s in trace if s.get("citation")))
@@ -353,6 +355,7 @@ def impact_popup_html(
         f"{html.escape(outcome_label(outcome))}</span></p>"
         f"<table><tr><th>step</th><th>finding</th><th>citation</th></tr>{''.join(rows)}</table>"
         f"<h5>Reasons</h5>{reasons_html}"
+        f"{exemptions_tried_html(trace)}"
         f"<h5>Citations</h5>{citations_html}"
         f"<h5>To verify</h5>{verify_html}"
         f"{_input_columns_html(row)}</div>"

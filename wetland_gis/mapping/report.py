@@ -33,6 +33,7 @@ from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
 from wetland_gis.io.values import parse_number
 from wetland_gis.labels import column_label, label, rule_label, tier_label
+from wetland_gis.mapping.exemption_report import exemption_sections
 from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.units import SQFT_PER_ACRE
 
@@ -966,6 +967,7 @@ def render_report(
         large={"n": f"{len(rows):,}", "tables": _summary_tables(rows)} if large else None,
         ranked=ranking is not None,
         steps=steps,
+        exemptions=exemption_sections(trace, cites.ref),
         untraced=untraced,
         checks=checks,
         options=options,

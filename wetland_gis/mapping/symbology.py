@@ -31,6 +31,8 @@ __all__ = [
 OUTCOME_COLORS: dict[str, str] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: "#009E73",  # bluish green
     ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "#56B4E9",  # sky blue
+    ImpactOutcome.EXEMPT.value: "#0072B2",  # blue
+    ImpactOutcome.EXEMPT_CONDITIONAL.value: "#004D80",  # dark blue (Okabe-Ito blue, darker), dashed
     ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "#F0E442",  # yellow
     ImpactOutcome.REPLACEMENT_REQUIRED.value: "#E69F00",  # orange
     ImpactOutcome.PROHIBITED.value: "#D55E00",  # vermillion
@@ -42,6 +44,8 @@ OUTCOME_COLORS: dict[str, str] = {
 OUTCOME_DASH: dict[str, str | None] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: None,
     ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "4 2",
+    ImpactOutcome.EXEMPT.value: None,
+    ImpactOutcome.EXEMPT_CONDITIONAL.value: "4 2",
     ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "1 3",
     ImpactOutcome.REPLACEMENT_REQUIRED.value: None,
     ImpactOutcome.PROHIBITED.value: None,
@@ -53,6 +57,8 @@ OUTCOME_DASH: dict[str, str | None] = {
 OUTCOME_LABELS: dict[str, str] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",
     ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "De minimis if a fact holds",
+    ImpactOutcome.EXEMPT.value: "Exempt (another exemption)",
+    ImpactOutcome.EXEMPT_CONDITIONAL.value: "Exempt if a fact holds (another exemption)",
     ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "Not a drain or fill",
     ImpactOutcome.REPLACEMENT_REQUIRED.value: "Replacement required",
     ImpactOutcome.PROHIBITED.value: "Prohibited",

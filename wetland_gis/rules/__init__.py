@@ -39,13 +39,15 @@ from wetland_gis.rules.engine import (
     decide_project,
     decide_projects,
 )
-from wetland_gis.rules.exemptions import (
-    drainage_exemption,
-    exemption_candidates,
-    pasture_exemption,
-    utility_exemption,
-    wildlife_spoil_exemption,
+from wetland_gis.rules.exempt import (
+    EXEMPTION_RULES,
+    ExemptionClaims,
+    ExemptionFacts,
+    RoadFacts,
+    decide_exemptions,
+    road_replacement,
 )
+from wetland_gis.rules.exempt.project import decide_other_exemptions
 from wetland_gis.rules.facts import PERCENT, SQFT_PER_ACRE, ZONE_ORDER, ImpactFacts
 from wetland_gis.rules.metro import in_metropolitan_area
 from wetland_gis.rules.percentage_area import (
@@ -105,12 +107,14 @@ __all__ = [
     "DeMinimisGroup",
     "MOST_RESTRICTIVE",
     "MULTI_ZONE_READINGS",
-    # other exemptions
-    "pasture_exemption",
-    "drainage_exemption",
-    "utility_exemption",
-    "wildlife_spoil_exemption",
-    "exemption_candidates",
+    # other exemptions (wetland_gis/rules/exempt)
+    "EXEMPTION_RULES",
+    "ExemptionFacts",
+    "ExemptionClaims",
+    "RoadFacts",
+    "decide_exemptions",
+    "decide_other_exemptions",
+    "road_replacement",
     # replacement
     "replacement_ratio",
     "replacement_required",

@@ -25,8 +25,9 @@ Per impact, then per project:
 4. ``de_minimis.paragraph`` (subd. 9(e)), ``de_minimis.amount``, ``de_minimis.total``,
    ``de_minimis.cumulative`` (subd. 9(f), per landowner's portion of a wetland),
    ``de_minimis.project`` and ``de_minimis.impact``.
-5. ``exemption.*`` — the area tests of the other exemptions, shown with why they are not
-   applied.
+5. ``exemption.*`` and ``road.*`` — every other exemption of § 103G.2241 tried on the
+   project, the one that carries it, and the public road paragraph (§ 103G.222, subd. 1(l),
+   (m)): :func:`wetland_gis.rules.exempt.project.other_exemptions`.
 6. ``replacement.ratio`` and ``replacement.credits`` — every impact of a project that is
    not de minimis (Minn. R. 8420.0420, subp. 1: "the entire amount of impact must be
    replaced").
@@ -37,7 +38,7 @@ Per impact, then per project:
 
 Each rule is a function of the module of its topic (:mod:`~wetland_gis.rules.scope`,
 :mod:`~wetland_gis.rules.public_waters`, :mod:`~wetland_gis.rules.de_minimis`,
-:mod:`~wetland_gis.rules.exemptions`, :mod:`~wetland_gis.rules.replacement`,
+:mod:`~wetland_gis.rules.exempt`, :mod:`~wetland_gis.rules.replacement`,
 :mod:`~wetland_gis.rules.procedure`, :mod:`~wetland_gis.rules.readings`) reading the working
 impacts and the rule book of :mod:`~wetland_gis.rules.kernel`; this module only orders them
 and holds no legal text. Rule ids are defined once, in :mod:`wetland_gis.rules.registry`.
@@ -55,10 +56,11 @@ from wetland_gis.enums import ImpactOutcome, Outcome, ProjectOutcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules.de_minimis import de_minimis_impact, de_minimis_steps
-from wetland_gis.rules.exemptions import other_exemptions
+from wetland_gis.rules.exempt.project import other_exemptions
 from wetland_gis.rules.facts import ImpactFacts, check_impacts
 from wetland_gis.rules.kernel import (
     CLAUSE_READINGS,
+    EXEMPT_OUTCOMES,
     ONE_CLAUSE,
     PER_CLAUSE,
     READINGS,
@@ -216,8 +218,8 @@ def _decide(
     for w in scope:
         de_minimis_impact(project, w, dm_outcome, conditional_reason, log)
 
-    # 5. other exemptions: area tests, and why they are not applied
-    other_exemptions(project, work, book, log, dm_outcome)
+    # 5. other exemptions (rules/exempt): every one tried, one carries the project; roads
+    step5 = other_exemptions(project, work, book, log, dm_outcome)
 
     # 6. replacement
     replacement_steps(project, work, book, log)
@@ -236,6 +238,10 @@ def _decide(
         outcome = ProjectOutcome.PROHIBITED
     elif ImpactOutcome.REPLACEMENT_REQUIRED in outcomes:
         outcome = ProjectOutcome.REPLACEMENT_REQUIRED
+    elif ImpactOutcome.EXEMPT_CONDITIONAL in outcomes:
+        outcome = ProjectOutcome.EXEMPT_CONDITIONAL
+    elif ImpactOutcome.EXEMPT in outcomes:
+        outcome = ProjectOutcome.EXEMPT
     elif ImpactOutcome.DE_MINIMIS_CONDITIONAL in outcomes:
         outcome = ProjectOutcome.DE_MINIMIS_CONDITIONAL
     elif ImpactOutcome.DE_MINIMIS_EXEMPT in outcomes:
@@ -244,11 +250,7 @@ def _decide(
         outcome = ProjectOutcome.NO_DRAIN_OR_FILL
     total_area = sum((w.area for w in work), Decimal(0))
     exempt = sum(
-        (
-            w.counted
-            for w in work
-            if w.outcome in (ImpactOutcome.DE_MINIMIS_EXEMPT, ImpactOutcome.DE_MINIMIS_CONDITIONAL)
-        ),
+        (w.counted for w in work if w.outcome in EXEMPT_OUTCOMES),
         Decimal(0),
     )
     totals: dict[str, Any] = {
@@ -279,6 +281,7 @@ def _decide(
             exemptions=tuple(w.exemptions),
             route=route(w),
             multiplier=w.multiplier,
+            replacement_by=w.replacement_by,
         )
         for w in work
     )
@@ -307,6 +310,8 @@ def _decide(
         tuple(totals_out),
         log,
         (start, len(log)),
+        step5.carrying,
+        None if step5.road is None else step5.road.route.value,
     )
 
 

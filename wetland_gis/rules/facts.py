@@ -19,13 +19,17 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
-from typing import Any, SupportsFloat, TypeVar
+from typing import TYPE_CHECKING, Any, SupportsFloat, TypeVar
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
+
+if TYPE_CHECKING:  # the exemption facts live in rules/exempt (imported lazily below)
+    from wetland_gis.rules.exempt.facts import ExemptionFacts
+    from wetland_gis.rules.exempt.roads import RoadFacts
 
 __all__ = [
     "ImpactFacts",
@@ -61,6 +65,20 @@ _CLASS_WORDS = {
     PercentageArea.FROM_50_TO_80: "50 to 80 percent area",
     PercentageArea.LESS_THAN_50: "less than 50 percent area",
 }
+
+
+def _check_exemption_facts(facts: ImpactFacts) -> None:
+    """Raise unless ``exemption`` and ``road`` are ExemptionFacts and RoadFacts (or None)."""
+    from wetland_gis.rules.exempt.facts import ExemptionFacts
+    from wetland_gis.rules.exempt.roads import RoadFacts
+
+    for name, kind in (("exemption", ExemptionFacts), ("road", RoadFacts)):
+        value = getattr(facts, name)
+        if value is not None and not isinstance(value, kind):
+            raise RulesInputError(
+                f"{name} of impact {facts.impact_id!r} must be a {kind.__name__} or None, "
+                f"got {type(value).__name__}"
+            )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,6 +161,14 @@ class ImpactFacts:
         County of the impact (reported only).
     duration : str or None
         ``permanent`` or ``temporary`` (the joint application table; reported only).
+    exemption : ExemptionFacts or None
+        The facts of the exemptions of § 103G.2241 other than de minimis
+        (:class:`wetland_gis.rules.exempt.ExemptionFacts`); ``None``: none given, and
+        step 5 of the engine tries no exemption for the impact.
+    road : RoadFacts or None
+        The public road project facts of § 103G.222, subd. 1(l), (m)
+        (:class:`wetland_gis.rules.exempt.RoadFacts`); the project's, so every impact
+        that gives them gives the same.
 
     Raises
     ------
@@ -191,6 +217,8 @@ class ImpactFacts:
     below_ohwl: bool | None = None
     county: str | None = None
     duration: str | None = None
+    exemption: ExemptionFacts | None = None
+    road: RoadFacts | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -232,6 +260,8 @@ class ImpactFacts:
                 object.__setattr__(
                     self, name, check_area(value, f"{name} of impact {self.impact_id!r}")
                 )
+        if self.exemption is not None or self.road is not None:
+            _check_exemption_facts(self)
         if not isinstance(self.impact_kind, ImpactKind):
             try:
                 object.__setattr__(self, "impact_kind", ImpactKind(self.impact_kind))

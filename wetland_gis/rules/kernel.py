@@ -18,7 +18,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wetland_gis.enums import (
     ImpactKind,
@@ -34,6 +34,9 @@ from wetland_gis.parameters import LIMIT_TESTS, ParameterSet
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table, type_group
 from wetland_gis.rules.facts import SQFT_PER_ACRE, ImpactFacts, check_choice, exact
 from wetland_gis.rules.trace import TraceLog
+
+if TYPE_CHECKING:  # for an annotation only: the kernel imports no rule module
+    from wetland_gis.rules.exempt.facts import ExemptionClaims
 
 __all__ = [
     "Claims",
@@ -53,6 +56,7 @@ __all__ = [
     "ROUTE_PUBLIC_WATERS",
     "ROUTE_BOTH",
     "ROUTES",
+    "EXEMPT_OUTCOMES",
 ]
 
 #: Subd. 9(e) default: the whole project is held to the smallest clause amount it uses.
@@ -121,6 +125,13 @@ O_PROHIBITED = Outcome.PROHIBITED.value
 O_REGULATED = Outcome.REGULATED.value
 
 O_REQUIRED = Outcome.REQUIRED.value
+#: The impact outcomes whose area counts as exempt (de minimis or another exemption).
+EXEMPT_OUTCOMES = (
+    ImpactOutcome.DE_MINIMIS_EXEMPT,
+    ImpactOutcome.DE_MINIMIS_CONDITIONAL,
+    ImpactOutcome.EXEMPT,
+    ImpactOutcome.EXEMPT_CONDITIONAL,
+)
 
 KIND_VALUE = {k: k.value for k in ImpactKind}
 
@@ -169,6 +180,9 @@ class Claims:
     excavation_reading : {"no_amount", "as_drain_or_fill"}, default "no_amount"
         A regulated excavation (§ 103G.222, subd. 1(a)) has no de minimis amount (subd. 9
         speaks of "draining or filling"); or the amounts of a drain or fill.
+    exemptions : ExemptionClaims, optional
+        The analyst's claims for the other exemptions of § 103G.2241 (an approval, a
+        permit, a finding): they fill each impact's claim facts it does not give.
     """
 
     other_exemption_claimed: bool = False
@@ -184,6 +198,7 @@ class Claims:
     sequencing_reading: str = "smallest_amount"
     setback_increase_reading: str = "every_impact"
     excavation_reading: str = "no_amount"
+    exemptions: ExemptionClaims | None = None
 
     def __post_init__(self) -> None:
         for name, choices in READINGS.items():
@@ -215,7 +230,8 @@ class ImpactDecision:
     ratio, replace_acres : float or None
         The replacement ratio and acres, when replacement is required.
     exemptions : tuple of str
-        Rule ids of the other exemptions whose area test the impact passes.
+        The rule id of the exemption of § 103G.2241 other than de minimis that carries the
+        impact (outcome ``EXEMPT`` or ``EXEMPT_CONDITIONAL``); empty when none does.
     route : str
         ``"WCA"``, ``"DNR public waters"`` (public waters wetlands) or ``"WCA and DNR public
         waters"`` (a fill below the ordinary high water level).
@@ -223,6 +239,10 @@ class ImpactDecision:
         The after-the-fact multiplier of § 103G.222, subd. 1(n) inside ``ratio`` (1 when the
         plan is not after the fact), when replacement is required: siting divides it out to
         add a siting option's adjustments (``priority.option_ratio``).
+    replacement_by : str or None
+        ``"board"`` when the board replaces the wetland of a public road project
+        (§ 103G.222, subd. 1(m): siting skips it), ``"state_dot"`` for a state road;
+        ``None``: the applicant replaces (or no replacement).
     """
 
     impact_id: Hashable
@@ -236,6 +256,7 @@ class ImpactDecision:
     exemptions: tuple[str, ...] = ()
     route: str = "WCA"
     multiplier: float | None = None
+    replacement_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -291,6 +312,11 @@ class ProjectDecision:
         The trace (shared by every project of a :func:`decide_projects` call).
     span : tuple of int
         This project's rows ``start, stop`` in ``log``.
+    exemption : str or None
+        The rule id of the one exemption of § 103G.2241 other than de minimis that carries
+        the project (``None``: none does).
+    road : str or None
+        The road paragraph's answer (a ``RoadRoute`` value), when road facts are given.
     """
 
     project: str
@@ -300,6 +326,8 @@ class ProjectDecision:
     de_minimis_totals: tuple[DeMinimisTotal, ...]
     log: TraceLog = field(repr=False, compare=False)
     span: tuple[int, int] = (0, 0)
+    exemption: str | None = None
+    road: str | None = None
 
     @property
     def by_impact(self) -> dict[Hashable, ImpactDecision]:
@@ -360,48 +388,6 @@ class RuleBook:
             }
         )
         self.sqft_per_acre = Decimal(SQFT_PER_ACRE)
-        e = "exemptions."
-        self.pasture_any = frozenset(int(t) for t in v(e + "pasture_any_size_types", day))
-        self.pasture_small = frozenset(int(t) for t in v(e + "pasture_small_types", day))
-        self.pasture_max_acres = dec(v(e + "pasture_small_max_acres", day))
-        self.drain_any = frozenset(int(t) for t in v(e + "drainage_any_size_types", day))
-        self.drain_limited = frozenset(int(t) for t in v(e + "drainage_limited_types", day))
-        self.drain_max_sqft = dec(v(e + "drainage_limited_max_acres", day)) * self.sqft_per_acre
-        self.utility_max_sqft = dec(v(e + "utility_max_acres", day)) * self.sqft_per_acre
-        self.spoil_pct = dec(v(e + "wildlife_spoil_max_percent", day))
-        self.spoil_max_sqft = dec(v(e + "wildlife_spoil_max_acres", day)) * self.sqft_per_acre
-        self.cite = {
-            k: params.citation(e + k)
-            for k in (
-                "pasture_any_size_types",
-                "drainage_any_size_types",
-                "utility_max_acres",
-                "wildlife_spoil_max_percent",
-            )
-        }
-        self.exemption_params = {
-            "pasture": {
-                e + k: listed(v(e + k, day))
-                for k in (
-                    "pasture_any_size_types",
-                    "pasture_small_types",
-                    "pasture_small_max_acres",
-                )
-            },
-            "drainage": {
-                e + k: listed(v(e + k, day))
-                for k in (
-                    "drainage_any_size_types",
-                    "drainage_limited_types",
-                    "drainage_limited_max_acres",
-                )
-            },
-            "utility": {e + "utility_max_acres": v(e + "utility_max_acres", day)},
-            "wildlife_spoil": {
-                e + k: v(e + k, day)
-                for k in ("wildlife_spoil_max_percent", "wildlife_spoil_max_acres")
-            },
-        }
         p = "procedure."
         self.comment_threshold = dec(v(p + "public_comment_threshold", day))
         self.comment_comparison = params[p + "public_comment_threshold"].comparison
@@ -454,6 +440,7 @@ class Impact:
         "multiplier",
         "acres",
         "exemptions",
+        "replacement_by",
         "ineligible",
         "share_unknown",
         "lost",
@@ -477,6 +464,7 @@ class Impact:
         self.multiplier: float | None = None
         self.acres: float | None = None
         self.exemptions: list[str] = []
+        self.replacement_by: str | None = None
         self.ineligible = False
         self.share_unknown = False
         self.lost = False

@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from wetland_gis.rules.exempt import EXEMPTION_RULES, decide_exemptions, road_replacement, spec_of
+
 __all__ = ["Rule", "RULES", "READING_RULES", "CHAIN_STEPS", "rule"]
 
 
@@ -167,36 +169,19 @@ DE_MINIMIS_IMPACT = _rule(
     step="de minimis test",
 )
 
-# --- the other exemptions (area tests) --------------------------------------------------
-_E = "exemptions."
-EXEMPTION_PASTURE = _rule(
-    "exemption.pasture",
-    "Pasture exemption",
-    (_S + "2241, subd. 1(2)",),
-    (_E + "pasture_any_size_types", _E + "pasture_small_types", _E + "pasture_small_max_acres"),
-)
-EXEMPTION_DRAINAGE = _rule(
-    "exemption.drainage",
-    "Drainage exemption",
-    (_S + "2241, subd. 2(b)",),
-    (
-        _E + "drainage_any_size_types",
-        _E + "drainage_limited_types",
-        _E + "drainage_limited_max_acres",
-    ),
-)
-EXEMPTION_WILDLIFE_SPOIL = _rule(
-    "exemption.wildlife_spoil",
-    "Wildlife habitat spoil exemption",
-    (_S + "2241, subd. 10(1)",),
-    (_E + "wildlife_spoil_max_percent", _E + "wildlife_spoil_max_acres"),
-)
-EXEMPTION_UTILITY = _rule(
-    "exemption.utility",
-    "Utility exemption",
-    (_S + "2241, subd. 6(a)(1)",),
-    (_E + "utility_max_acres",),
-)
+# --- the other exemptions and the road paragraph (rules/exempt) ---------------------------
+# Their ids are written once, in wetland_gis.rules.exempt.EXEMPTION_RULES; each is
+# registered here so the trace's readers find its label and citations. They are not a
+# step of the popup's decision chain: the popup and the report list them apart
+# ("Exemptions tried", wetland_gis.mapping.exemption_popup).
+for _spec in EXEMPTION_RULES:  # noqa: B007 - registering, not reading
+    _rule(_spec.rule_id, _spec.label, _spec.citations, _spec.parameter_keys)
+#: The project step of the other exemptions (every one tried, the one that carries).
+EXEMPTION_ONE = spec_of(decide_exemptions).rule_id
+#: The road paragraph's step (§ 103G.222, subd. 1(l), (m)).
+ROAD_REPLACEMENT = spec_of(road_replacement).rule_id
+#: Every rule id of the other exemptions and the road paragraph.
+EXEMPTION_RULE_IDS = frozenset(s.rule_id for s in EXEMPTION_RULES)
 
 # --- replacement and procedure ------------------------------------------------------------
 REPLACEMENT_RATIO = _rule(

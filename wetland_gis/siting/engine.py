@@ -297,7 +297,10 @@ def site(
     needs = impact_needs(impacts, id_field=id_field)
     skipped = len(impacts) - len(needs)
     if skipped:
-        records.append(f"{skipped} impact(s) not sited: not assessed, or no replacement required")
+        records.append(
+            f"{skipped} impact(s) not sited: not assessed, no replacement required, or "
+            "replaced by the board (a road project, § 103G.222, subd. 1(m))"
+        )
 
     ranking = rank_options(
         needs,

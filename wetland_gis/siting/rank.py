@@ -40,6 +40,7 @@ from wetland_gis.io.values import (
 )
 from wetland_gis.io.wetland_types import parse_wetland_type
 from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adjustments
+from wetland_gis.rules.exempt.project import REPLACEMENT_BY_BOARD
 from wetland_gis.rules.priority import (
     BANKING_OWN_ORDER,
     CITE_NEXT_LEVEL,
@@ -326,7 +327,8 @@ def impact_needs(
     -------
     GeoDataFrame
         One row per assessed impact with ``outcome == "replacement_required"`` and
-        ``replace_acres > 0``: ``impact_id``, ``acres`` (impact acres counted,
+        ``replace_acres > 0`` that the board does not replace (``replacement_by`` is not
+        ``board``, § 103G.222, subd. 1(m)): ``impact_id``, ``acres`` (impact acres counted,
         ``replace_acres / ratio``), ``ratio``, ``atf_multiplier``, ``replace_acres`` (the
         credits required at the decided ratio) and ``permit_route``, all as decided, the
         place columns, ``types`` (set of Circular 39 types or None) and the geometry (if
@@ -367,8 +369,11 @@ def impact_needs(
     status = col("status")
     replace = pd.to_numeric(col("replace_acres"), errors="coerce")
     assessed = status.isna() | (status.astype(str).str.lower() == "assessed")
+    # § 103G.222, subd. 1(m): the board replaces the wetlands of a road project it covers;
+    # assess writes it in replacement_by (optional: a file without it sites every impact)
+    by_board = col("replacement_by").astype(str).str.strip().str.lower() == REPLACEMENT_BY_BOARD
     keep = (
-        assessed & (outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value) & (replace > 0)
+        assessed & (outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value) & (replace > 0) & ~by_board
     ).to_numpy()
     sub = frame[keep]
     ratio = pd.to_numeric(col("ratio"), errors="coerce")[keep]

@@ -1,0 +1,73 @@
+"""The report's "exemptions tried" part, read from the trace (issue 20, section 1)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from wetland_gis.mapping.report import render_report
+from wetland_gis.rules import Claims, ImpactFacts, decide_project
+from wetland_gis.rules.exempt import ExemptionFacts, RoadFacts
+
+CLEAN = {
+    "calcareous_fen": False,
+    "banked": False,
+    "used_for_replacement_credit": False,
+    "remainder_newly_qualifies": False,
+}
+
+
+def _fact(iid, exemption=None, road=None):
+    return ImpactFacts(
+        impact_id=iid,
+        wetland_type=2,
+        cedar_tamarack=False,
+        sqft_setback=0,
+        sqft_protection=0,
+        sqft_outside=30_000,
+        pct_class="greater_than_80_percent",
+        metro=False,
+        impact_kind="fill",
+        owns_whole_wetland=True,
+        exemption=exemption,
+        road=road,
+    )
+
+
+def _report(*facts):
+    d = decide_project(list(facts), Claims(), as_of="2024-05-01")
+    impacts = pd.DataFrame(
+        {
+            "impact_id": [i.impact_id for i in d.impacts],
+            "outcome": [i.outcome.value for i in d.impacts],
+        }
+    )
+    return render_report(None, impacts, trace=d.trace)
+
+
+def test_the_report_lists_every_exemption_tried_and_the_one_that_carries():
+    text = _report(
+        _fact("A", ExemptionFacts(duck_blind=True, **CLEAN)),
+        _fact("B", ExemptionFacts(duck_blind=True, **CLEAN)),
+    )
+    assert 'id="exemptions"' in text
+    assert "Duck blinds" in text and "Normal farming practices" in text
+    assert "exempt under one exemption, Duck blinds" in text
+
+
+def test_the_report_names_a_refused_combination_and_the_road_answer():
+    road = RoadFacts(
+        project_kind="reconstruction",
+        road_authority="county",
+        currently_serviceable=True,
+        design_safety_necessary=True,
+    )
+    text = _report(
+        _fact("A", ExemptionFacts(duck_blind=True, **CLEAN), road),
+        _fact("B", ExemptionFacts(sewage_system_repair=True, **CLEAN)),
+    )
+    assert "may not be combined" in text
+    assert "Public road project: replacement by the board" in text
+
+
+def test_a_project_without_exemption_facts_has_no_exemptions_part():
+    assert 'id="exemptions"' not in _report(_fact("A"))

@@ -1,0 +1,252 @@
+"""The optional exemption and road columns of an impact layer (issue 20, docs/data_schema.md).
+
+Each fact of :class:`~wetland_gis.rules.exempt.ExemptionFacts` that the engine does not
+already read has a role here, named like the fact, with its default column from
+:data:`~wetland_gis.rules.exempt.FACT_COLUMNS`; each road fact of
+:class:`~wetland_gis.rules.exempt.RoadFacts` has a role ``road_<fact>`` with its default
+column from :data:`~wetland_gis.rules.exempt.roads.ROAD_FACT_COLUMNS`. A user names
+another column with ``fields={role: column}`` or ``--<role>-field``.
+
+A row with none of the columns (or only blank cells) gives no facts, so the engine tries
+no exemption for it (its fast path). A row that gives some also takes the exclusions of
+Minn. R. 8420.0420, subp. 1 B from the ``calcareous_fen`` column (the context's fen screen),
+``banked`` and ``used_for_credit``; one not given stays unknown (every exemption answer is
+then at most conditional). The facts the engine and the exemptions share
+(wetland type, impact kind, land use, wetland id and size, incorporated area, bottomland
+hardwood, calcareous fen, banked, used for credit) are read once, by the existing roles.
+
+This module imports no pandas at import time: the command line reads the roles from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from wetland_gis.errors import FieldMappingError, RulesInputError, ValueParseError
+from wetland_gis.rules.exempt.facts import FACT_COLUMNS, ExemptionFacts
+from wetland_gis.rules.exempt.roads import ROAD_FACT_COLUMNS, RoadFacts
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from wetland_gis.rules.facts import ImpactFacts
+
+__all__ = [
+    "EXEMPTION_FIELD_ROLES",
+    "ROAD_ROLE_PREFIX",
+    "resolve_exemption_columns",
+    "attach_exemption_facts",
+]
+
+#: The facts the engine already reads with its own roles (io/fields.py).
+_SHARED = frozenset(
+    {
+        "wetland_type",
+        "impact_kind",
+        "wetland_id",
+        "wetland_acres",
+        "incorporated",
+        "land_use",
+        "calcareous_fen",
+        "banked",
+        "used_for_replacement_credit",
+        "bottomland_hardwood",
+    }
+)
+#: The prefix of the road roles.
+ROAD_ROLE_PREFIX = "road_"
+
+_EXEMPTION_ROLES = {k: v for k, v in FACT_COLUMNS.items() if k not in _SHARED}
+_ROAD_ROLES = {
+    (k if k.startswith(ROAD_ROLE_PREFIX) else ROAD_ROLE_PREFIX + k): v
+    for k, v in ROAD_FACT_COLUMNS.items()
+}
+_ROAD_FACT = {
+    (k if k.startswith(ROAD_ROLE_PREFIX) else ROAD_ROLE_PREFIX + k): k for k in ROAD_FACT_COLUMNS
+}
+
+#: Role -> default column of every exemption and road fact column (docs/data_schema.md).
+EXEMPTION_FIELD_ROLES: Mapping[str, str] = {**_EXEMPTION_ROLES, **_ROAD_ROLES}
+
+_FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(ExemptionFacts)}
+_ROAD_TYPES = {f.name: f.type for f in dataclasses.fields(RoadFacts)}
+
+
+def resolve_exemption_columns(
+    columns: Iterable[Any], user_names: Mapping[str, str | None] | None = None
+) -> tuple[tuple[str, str], ...]:
+    """Return ``(role, column)`` for each exemption or road role found in the layer.
+
+    Parameters
+    ----------
+    columns : iterable of str
+        The layer's column names (matched case-insensitively).
+    user_names : mapping, optional
+        Columns the user names by role (``None``: the default).
+
+    Raises
+    ------
+    FieldMappingError
+        When a user-named column is not in the layer.
+    """
+    names = [str(c) for c in columns]
+    by_lower: dict[str, str] = {}
+    for name in names:
+        by_lower.setdefault(name.lower(), name)
+    given = dict(user_names or {})
+    found: list[tuple[str, str]] = []
+    for role, default in EXEMPTION_FIELD_ROLES.items():
+        want = given.get(role)
+        column = by_lower.get(str(want if want is not None else default).lower())
+        if column is None and want is not None:
+            raise FieldMappingError(
+                f"the {role.replace('_', ' ')} column {want!r} (exemption fact) is not in the "
+                f"layer; available columns: {', '.join(names) or '(none)'}"
+            )
+        if column is not None:
+            found.append((role, column))
+    return tuple(found)
+
+
+def _read(value: Any, kind: str, where: str) -> Any:
+    from wetland_gis.io.fields import read_flag, read_number, read_text
+    from wetland_gis.io.values import is_blank
+
+    if is_blank(value):
+        return None
+    try:
+        if kind.startswith("bool"):
+            return read_flag(value)  # an unreadable flag is unknown, as for io/fields.py
+        if kind.startswith("int"):
+            number = read_number(value)
+            if number is None or number != int(number):
+                raise ValueError(value)
+            return int(number)
+        if kind.startswith("float"):
+            number = read_number(value)
+            if number is None:
+                raise ValueError(value)
+            return number
+        text = read_text(value)
+        if kind.startswith("frozenset"):
+            return frozenset(p.strip().lower() for p in (text or "").split(",") if p.strip())
+        return None if text is None else text.strip().lower()
+    except (ValueError, ValueParseError):
+        want = {"bool": "yes/no", "int": "a whole number", "float": "a number"}.get(
+            kind.split(" ")[0], "text"
+        )
+        raise ValueParseError(
+            f"{where}: {value!r} is not {want}; fix the cell or leave it empty (not known)"
+        ) from None
+
+
+#: The exclusions of Minn. R. 8420.0420, subp. 1 B the impact layer (or the context's fen
+#: screen, the ``calcareous_fen`` column assess writes) may give, by their default columns.
+_SCREENED = {
+    "calcareous_fen": ("calcareous_fen",),
+    "banked": ("banked",),
+    "used_for_replacement_credit": ("used_for_credit", "used_for_c"),
+}
+
+
+def _screened(row: Any, lower: Mapping[str, Any]) -> dict[str, bool]:
+    """Return the exclusions a column gives (a blank or absent one stays unknown)."""
+    from wetland_gis.io.fields import read_flag
+
+    out: dict[str, bool] = {}
+    for fact, names in _SCREENED.items():
+        for name in names:
+            if name in lower:
+                value = read_flag(row[lower[name]])
+                if value is not None:
+                    out[fact] = value
+                    break
+    return out
+
+
+def attach_exemption_facts(
+    groups: dict[str, list[ImpactFacts]],
+    row_of: Mapping[tuple[Hashable, Hashable], Hashable],
+    frame: pd.DataFrame,
+    columns: tuple[tuple[str, str], ...],
+    *,
+    source: str = "the impact layer",
+) -> dict[str, list[ImpactFacts]]:
+    """Return the projects' facts with each impact's exemption and road facts attached.
+
+    Parameters
+    ----------
+    groups : mapping of project -> list of ImpactFacts
+        The engine's facts, by project.
+    row_of : mapping of (project, impact id) -> row label
+        The row of each impact in ``frame``.
+    frame : DataFrame
+        The impact layer.
+    columns : tuple of (role, column)
+        From :func:`resolve_exemption_columns`.
+    source : str
+        The layer's name, for messages.
+
+    Raises
+    ------
+    ValueParseError
+        On a cell that does not read as its fact (naming the layer, row and column).
+    """
+    if not columns:
+        return groups
+    lower = {str(c).lower(): c for c in frame.columns}
+    out: dict[str, list[ImpactFacts]] = {}
+    for project, facts in groups.items():
+        new: list[ImpactFacts] = []
+        for f in facts:
+            idx = row_of[(project, f.impact_id)]
+            row = frame.loc[idx]
+            own: dict[str, Any] = {}
+            road: dict[str, Any] = {}
+            for role, column in columns:
+                where = f"{source}, row {row.get('wg_row', idx)}, column {column!r}"
+                if role in _ROAD_FACT:
+                    name = _ROAD_FACT[role]
+                    value = _read(row[column], str(_ROAD_TYPES[name]), where)
+                    if value is not None:
+                        road[name] = value
+                else:
+                    value = _read(row[column], str(_FIELD_TYPES[role]), where)
+                    if value is not None:
+                        own[role] = value
+            if not own and not road:
+                new.append(f)
+                continue
+            if own:
+                own.update(_screened(row, lower))
+            try:
+                exemption = ExemptionFacts(**own) if own else None
+                road_facts = RoadFacts(**road) if road else None
+            except RulesInputError as exc:
+                raise ValueParseError(
+                    f"{source}, row {row.get('wg_row', idx)} (impact {f.impact_id!r}): {exc}; "
+                    "fix the exemption or road columns (docs/data_schema.md)"
+                ) from None
+            new.append(dataclasses.replace(f, exemption=exemption, road=road_facts))
+        out[project] = new
+    return out
+
+
+def exemption_text(rule_ids: Iterable[str]) -> str | None:
+    """Return the exemptions that carry an impact as text for people (label and citation).
+
+    Examples
+    --------
+    >>> from wetland_gis.rules.exempt import spec_of, wildlife
+    >>> exemption_text([spec_of(wildlife.duck_blinds).rule_id])
+    'Duck blinds (Minn. Stat. § 103G.2241, subd. 10(2))'
+    """
+    from wetland_gis.rules.exempt import RULES_BY_ID
+
+    items = [
+        f"{RULES_BY_ID[r].label} ({RULES_BY_ID[r].citations[0]})" if r in RULES_BY_ID else r
+        for r in rule_ids
+    ]
+    return "\n".join(items) or None

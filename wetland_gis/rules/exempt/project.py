@@ -1,0 +1,373 @@
+"""Step 5 of the project engine: every other exemption, and the public road paragraph.
+
+:func:`decide_other_exemptions` is the one call the engine
+(:mod:`wetland_gis.rules.engine`) makes for the exemptions of § 103G.2241 other than de
+minimis and for § 103G.222, subd. 1 (l), (m). It builds each impact's
+:class:`~wetland_gis.rules.exempt.ExemptionFacts` from the engine's facts (the facts they
+share, such as the wetland type, the impact kind, the counted area, the land use and the
+exclusions, come from :class:`~wetland_gis.rules.facts.ImpactFacts`; the others from
+``ImpactFacts.exemption``), runs :func:`~wetland_gis.rules.exempt.decide_exemptions`,
+writes one trace step per exemption tried on each impact, and says which impacts the one
+carrying exemption makes exempt.
+
+How de minimis and the other exemptions meet
+--------------------------------------------
+The de minimis exemption is itself an exemption of § 103G.2241 (subd. 9), and "this
+exemption may not be combined with another exemption in this section on a project" (subd.
+9(g)); "exemptions may not be combined on a project. A project exempt only by using two
+different exemptions for different impacts is not exempt" (Minn. R. 8420.0420, subp. 1 C).
+The reading chosen (docs/rules.md, "Other exemptions"): a project is exempt only when ONE
+exemption, de minimis or another, covers every impact of the project in the WCA's scope.
+An exemption that covers only some impacts makes none of them exempt (the impacts keep the
+answer of step 4: replacement, unless de minimis alone covers the project). When de minimis
+and another exemption both cover the project, the one with the firmer answer carries it
+(exempt before conditional; de minimis first when they are alike). This reading never
+says exempt where the other reading (one exemption plus replacement of the rest) would not.
+
+The fast path
+-------------
+An impact that gives no exemption fact (``ImpactFacts.exemption`` is ``None``) in a
+project without road facts and a run without claims tries nothing: one shared "not
+tried" step is written for it (deciding 200,000 such impacts builds no result object).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from wetland_gis.enums import ImpactOutcome, Outcome
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.exempt import spec_of
+from wetland_gis.rules.exempt.binding import ProjectExemptions, decide_exemptions
+from wetland_gis.rules.exempt.facts import LAND_USES, ExemptionClaims, ExemptionFacts
+from wetland_gis.rules.exempt.roads import RoadFacts, RoadResult, RoadRoute, road_replacement
+
+if TYPE_CHECKING:  # the engine's types; imported only for annotations
+    from wetland_gis.rules.facts import ImpactFacts
+    from wetland_gis.rules.kernel import Impact, RuleBook
+    from wetland_gis.rules.trace import TraceLog
+
+__all__ = [
+    "OtherExemptions",
+    "ImpactExemptionAnswer",
+    "decide_other_exemptions",
+    "other_exemptions",
+    "exemption_facts_of",
+    "road_facts_of",
+    "REPLACEMENT_BY_BOARD",
+    "REPLACEMENT_BY_STATE_DOT",
+    "NOT_TRIED_REASON",
+]
+
+#: ``ImpactDecision.replacement_by`` when the board replaces (§ 103G.222, subd. 1(m)).
+REPLACEMENT_BY_BOARD = "board"
+#: ``ImpactDecision.replacement_by`` for a state road: the Department of Transportation.
+REPLACEMENT_BY_STATE_DOT = "state_dot"
+
+#: The reason of the shared fast-path step.
+NOT_TRIED_REASON = (
+    "No exemption fact or claim is given for this impact: the exemptions of § 103G.2241 "
+    "other than de minimis were not tried (give their columns, docs/data_schema.md, or "
+    "claims, to try them)."
+)
+
+_SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
+_SUBD_9G = "Minn. Stat. § 103G.2241, subd. 9(g)"
+_FIRM = (Outcome.EXEMPT, Outcome.CONDITIONAL)
+# the package's __init__ is loaded before this module (it does not import it)
+_ONE_EXEMPTION = spec_of(decide_exemptions).rule_id
+_NOT_TRIED_CITATION = "; ".join(spec_of(decide_exemptions).citations)
+
+
+@dataclass(frozen=True)
+class ImpactExemptionAnswer:
+    """What step 5 says about one impact.
+
+    Parameters
+    ----------
+    outcome : ImpactOutcome or None
+        ``EXEMPT`` or ``EXEMPT_CONDITIONAL`` when the carrying exemption covers the impact;
+        ``None``: step 5 leaves the impact's outcome as step 4 set it.
+    exemptions : tuple of str
+        The rule id of the exemption that carries the impact (empty when none does).
+    replacement_by : str or None
+        :data:`REPLACEMENT_BY_BOARD` or :data:`REPLACEMENT_BY_STATE_DOT` when the road
+        paragraph says another party replaces; ``None`` otherwise.
+    """
+
+    outcome: ImpactOutcome | None = None
+    exemptions: tuple[str, ...] = ()
+    replacement_by: str | None = None
+
+
+_NOTHING = ImpactExemptionAnswer()
+
+
+@dataclass(frozen=True)
+class OtherExemptions:
+    """The answer of step 5 for one project.
+
+    Parameters
+    ----------
+    carrying : str or None
+        Rule id of the one exemption (other than de minimis) that carries the project.
+    outcome : Outcome
+        The other exemptions' project answer (``NOT_APPLIED`` on the fast path).
+    impacts : Mapping[str, ImpactExemptionAnswer]
+        By impact id (as the trace writes it); an impact missing here is left unchanged.
+    road : RoadResult or None
+        The road paragraph's answer, when the project gives road facts.
+    exemptions : ProjectExemptions or None
+        Every exemption tried (``None`` on the fast path).
+    """
+
+    carrying: str | None = None
+    outcome: Outcome = Outcome.NOT_APPLIED
+    impacts: Mapping[str, ImpactExemptionAnswer] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    road: RoadResult | None = None
+    exemptions: ProjectExemptions | None = None
+
+    def of(self, impact_id: str) -> ImpactExemptionAnswer:
+        """Return the answer for one impact (nothing changed when it has none)."""
+        return self.impacts.get(impact_id, _NOTHING)
+
+
+def exemption_facts_of(
+    impact_id: str, facts: ImpactFacts, counted_sqft: float | None
+) -> ExemptionFacts:
+    """Return the exemption facts of one impact: its own, completed from the engine's.
+
+    The facts the engine and the exemptions share (wetland type, impact kind, the counted
+    area, wetland id and size, incorporated area, land use, bottomland hardwood) fill the
+    exemption facts the impact does not give. Of the exclusions of Minn. R. 8420.0420,
+    subp. 1 B the engine's facts count only when they say yes: the engine reads a fen,
+    bank or credit flag that no layer or column gave as "no", and an unscreened exclusion
+    must stay unknown here (it caps every exemption at conditional; docs/rules.md).
+    """
+    own = facts.exemption if facts.exemption is not None else ExemptionFacts()
+    land = (facts.land_use or "").strip().lower() or None
+    shared: dict[str, Any] = {
+        "wetland_type": int(facts.wetland_type),
+        "impact_kind": facts.impact_kind.value,
+        "impact_sqft": None if counted_sqft is None else float(counted_sqft),
+        "wetland_id": facts.wetland_id,
+        "wetland_acres": facts.wetland_acres,
+        "incorporated": facts.incorporated,
+        "land_use": land if land in LAND_USES else None,
+        "bottomland_hardwood": facts.bottomland_hardwood,
+    }
+    fill = {k: v for k, v in shared.items() if v is not None and getattr(own, k) is None}
+    # an exclusion the engine knows always counts, whatever the exemption columns say
+    fill.update(
+        {
+            k: True
+            for k in ("calcareous_fen", "banked", "used_for_replacement_credit")
+            if getattr(facts, k)
+        }
+    )
+    return dataclasses.replace(own, impact_id=impact_id, **fill)
+
+
+def road_facts_of(project: str, facts: Sequence[ImpactFacts], wca_sqft: float) -> RoadFacts | None:
+    """Return the project's road facts: the same on every impact that gives them.
+
+    Raises
+    ------
+    RulesInputError
+        When two impacts of the project give different road facts.
+    """
+    given = [f.road for f in facts if f.road is not None]
+    if not given:
+        return None
+    first = dataclasses.replace(given[0], project_id=None, project_sqft=None)
+    for other in given[1:]:
+        if dataclasses.replace(other, project_id=None, project_sqft=None) != first:
+            raise RulesInputError(
+                f"project {project!r}: the impacts give different road facts "
+                f"({first!r} and {other!r}); a road project's facts are the project's, "
+                "so give the same values on every impact (or on one only)"
+            )
+    return dataclasses.replace(first, project_id=project, project_sqft=float(wca_sqft))
+
+
+def decide_other_exemptions(
+    project: str,
+    impacts: Sequence[tuple[str, ImpactFacts, float | None]],
+    *,
+    de_minimis: Outcome,
+    claims: ExemptionClaims | None,
+    params: ParameterSet,
+    day: dt.date,
+    log: TraceLog,
+    wca_sqft: float,
+) -> OtherExemptions:
+    """Try every other exemption on a project's impacts, and the road paragraph.
+
+    Parameters
+    ----------
+    project : str
+        The project's name (written in the trace).
+    impacts : sequence of (impact id, ImpactFacts, counted sq ft or None)
+        The project's impacts in the WCA's scope (regulated, not public waters wetlands),
+        with the area the engine counts (``None``: not known, e.g. a partial drain
+        without its assessed share, Minn. R. 8420.0522, subp. 2).
+    de_minimis : Outcome
+        The project's de minimis answer from step 4.
+    claims : ExemptionClaims or None
+        The analyst's project-wide claims.
+    params : ParameterSet
+        The parameter tree.
+    day : date
+        The date the law is applied as of.
+    log : TraceLog
+        The engine's trace: every step is added here.
+    wca_sqft : float
+        The project's WCA wetland area (the road paragraph's clause 3 limit).
+
+    Returns
+    -------
+    OtherExemptions
+    """
+    if not impacts:
+        return OtherExemptions()
+    facts = [f for _, f, _ in impacts]
+    road = road_facts_of(project, facts, wca_sqft)
+    claimed = claims is not None and any(
+        getattr(claims, f.name) is not None for f in dataclasses.fields(claims)
+    )
+    if not claimed and road is None and all(f.exemption is None for f in facts):
+        for iid, _, _ in impacts:
+            log.add(
+                project=project,
+                impact_id=iid,
+                rule_id=_ONE_EXEMPTION,
+                citation=_NOT_TRIED_CITATION,
+                outcome=Outcome.NOT_APPLIED.value,
+                value=None,
+                reason=NOT_TRIED_REASON,
+            )
+        return OtherExemptions()
+    answer = decide_exemptions(
+        [exemption_facts_of(iid, f, sqft) for iid, f, sqft in impacts], claims, params, day
+    )
+    carried = _carries(answer.outcome, de_minimis) if answer.carrying else False
+    for step in answer.trace_steps():
+        if step["rule_id"] == _ONE_EXEMPTION and not step["impact_id"]:
+            step = _project_step(step, answer, de_minimis, carried)
+        log.add(project=project, **step)
+    out: dict[str, ImpactExemptionAnswer] = {}
+    if carried and answer.carrying is not None:
+        headline = (
+            ImpactOutcome.EXEMPT
+            if answer.outcome is Outcome.EXEMPT
+            else ImpactOutcome.EXEMPT_CONDITIONAL
+        )
+        for iid, _, _ in impacts:
+            out[iid] = ImpactExemptionAnswer(headline, (answer.carrying,))
+    result = None
+    if road is not None:
+        result = road_replacement(road, params, day)
+        log.add(project=project, **result.trace_step())
+        by = (
+            REPLACEMENT_BY_BOARD
+            if result.skip_siting
+            else (
+                REPLACEMENT_BY_STATE_DOT
+                if result.route is RoadRoute.STATE_DOT_REPLACES
+                and result.outcome is Outcome.NOT_REQUIRED
+                else None
+            )
+        )
+        if by is not None and not carried:
+            for iid, _, _ in impacts:
+                out[iid] = ImpactExemptionAnswer(replacement_by=by)
+    return OtherExemptions(
+        carrying=answer.carrying if carried else None,
+        outcome=answer.outcome,
+        impacts=MappingProxyType(out),
+        road=result,
+        exemptions=answer,
+    )
+
+
+def other_exemptions(
+    project: str, work: list[Impact], book: RuleBook, log: TraceLog, de_minimis: Outcome
+) -> OtherExemptions:
+    """Step 5 of the engine: try every other exemption and the road paragraph on a project.
+
+    The impacts in the WCA's scope (regulated, not public waters wetlands) are passed to
+    :func:`decide_other_exemptions` with the area the engine counts (``None`` for a partial
+    drain counted at the floor share, Minn. R. 8420.0522, subp. 2: its area is not known),
+    and each impact's outcome, carrying exemption and ``replacement_by`` are set from the
+    answer.
+
+    Returns
+    -------
+    OtherExemptions
+        The answer (the engine reads ``carrying`` and ``road`` for the project).
+    """
+    from wetland_gis.rules.public_waters import wca_sqft
+
+    wca = [w for w in work if w.regulated and not w.f.public_waters_wetland]
+    step5 = decide_other_exemptions(
+        project,
+        [(w.iid, w.f, None if w.share_unknown else float(w.counted)) for w in wca],
+        de_minimis=de_minimis,
+        claims=book.claims.exemptions,
+        params=book.params,
+        day=book.day,
+        log=log,
+        wca_sqft=float(wca_sqft(work)),
+    )
+    for w in wca:
+        answer = step5.of(w.iid)
+        if answer.outcome is not None:
+            w.outcome = answer.outcome
+        w.exemptions = list(answer.exemptions)
+        w.replacement_by = answer.replacement_by
+    return step5
+
+
+def _carries(other: Outcome, de_minimis: Outcome) -> bool:
+    """Return whether the other exemption, not de minimis, carries the project."""
+    if other is Outcome.EXEMPT:
+        return de_minimis is not Outcome.EXEMPT
+    if other is Outcome.CONDITIONAL:
+        return de_minimis not in _FIRM
+    return False
+
+
+def _project_step(
+    step: dict[str, Any], answer: ProjectExemptions, de_minimis: Outcome, carried: bool
+) -> dict[str, Any]:
+    """Return the project step of ``decide_exemptions`` with the de minimis reading added."""
+    reasons = [step["reason"]]
+    if answer.carrying and not carried:
+        reasons.append(
+            "The de minimis exemption already covers the project "
+            f"({de_minimis.value}): it carries the project, and the two are not combined "
+            f"({_SUBD_9G}; {_SUBP_1C})."
+        )
+    elif answer.partial:
+        reasons.append(
+            'Reading chosen (docs/rules.md, "Other exemptions"): an exemption that covers '
+            "only some impacts makes none of them exempt; the impacts keep the answer of "
+            "the de minimis and replacement steps."
+        )
+    inputs = dict(step["inputs"])
+    inputs["de_minimis"] = de_minimis.value
+    inputs["carries_project"] = carried
+    return {
+        **step,
+        "citation": step["citation"] + f"; {_SUBD_9G}",
+        "reason": " ".join(reasons),
+        "inputs": inputs,
+    }

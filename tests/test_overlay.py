@@ -6,6 +6,8 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely.geometry import LineString, Point, box
 
 from wetland_gis.errors import FieldMappingError, InputError
@@ -190,3 +192,39 @@ def test_flag_overlaps_notes_each_pair_on_both_rows_in_order():
     assert b.index("overlaps A") < b.index("overlaps C")
     assert c.startswith("overlaps A by") and pd.isna(d)
     assert len(records) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(-20, 200), st.floats(-20, 120), st.floats(0.5, 60), st.floats(0.5, 60)),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_the_query_side_never_changes_a_join(boxes):
+    """Querying from the layer's side (few large features) gives the same joins."""
+    import wetland_gis.geometry.overlay as overlay
+
+    layer = gpd.GeoDataFrame(
+        {"NAME": ["Wright", "Hennepin", "Carver"]},
+        geometry=[box(0, 0, 100, 100), box(100, 0, 200, 100), box(50, 50, 150, 150)],
+        crs=CRS,
+    )
+    targets = gpd.GeoDataFrame(
+        {"id": range(len(boxes))},
+        geometry=[box(x, y, x + w, y + h) for x, y, w, h in boxes],
+        crs=CRS,
+    )
+    saved = overlay.LAYER_SIDE_RATIO
+    try:
+        overlay.LAYER_SIDE_RATIO = 10**9  # always from the targets' side
+        ref_l = largest_overlap(targets, layer, ["NAME"])
+        ref_a = all_overlaps(targets, layer, ["NAME"])
+        overlay.LAYER_SIDE_RATIO = 0  # always from the layer's side
+        got_l = largest_overlap(targets, layer, ["NAME"])
+        got_a = all_overlaps(targets, layer, ["NAME"])
+    finally:
+        overlay.LAYER_SIDE_RATIO = saved
+    pd.testing.assert_frame_equal(got_l, ref_l)
+    pd.testing.assert_frame_equal(got_a, ref_a)

@@ -145,3 +145,28 @@ def test_zone_buffer_contains_the_circle():
     # every edge is tangent or outside: the circle's distance to the ring is never negative
     assert shapely.contains(poly, shapely.buffer(point, 1000 * FT * 0.999999, quad_segs=512))
     assert shapely.distance(point, ring) == pytest.approx(1000 * FT, rel=1e-9)
+
+
+@pytest.mark.parametrize("batch", [1, 500, 10**9], ids=["one-vertex-batches", "500", "one-batch"])
+def test_arc_batches_give_the_same_zones_to_the_last_bit(monkeypatch, batch):
+    """Drawing the arcs a few at a time (a memory bound) changes no coordinate of a zone."""
+    lake, course = _lake(), _course()
+    imps = np.array(_edge_impacts(lake, LAKE_ZONE_FT, 60, seed=5))
+    frame = _gdf(imps, wg_row=range(len(imps)))
+    ctx = _context(lake, course)
+    monkeypatch.setattr(shoreland, "ARC_BATCH_VERTICES", 10**9)
+    ref = shoreland_split(frame, ctx, as_of=AS_OF).frame
+    monkeypatch.setattr(shoreland, "ARC_BATCH_VERTICES", batch)
+    got = shoreland_split(frame, ctx, as_of=AS_OF).frame
+    assert (ref["sqft_protection"] > 0).any()  # the impacts cross the zone edge
+    for col in ("sqft_setback", "sqft_protection", "sqft_outside"):
+        np.testing.assert_array_equal(got[col].to_numpy(), ref[col].to_numpy())
+
+
+def test_arc_batches_cover_every_sector_once():
+    a0 = np.zeros(7)
+    a1 = np.array([0.0, 1.0, 2.0, 0.1, 3.0, 0.0, 1.5])
+    slices = shoreland._arc_batches(a0, a1)
+    covered = np.concatenate([np.arange(7)[s] for s in slices])
+    np.testing.assert_array_equal(covered, np.arange(7))
+    assert shoreland._arc_batches(np.empty(0), np.empty(0)) == []

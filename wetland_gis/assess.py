@@ -15,8 +15,9 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import geopandas as gpd
 import numpy as np
@@ -53,6 +54,7 @@ from wetland_gis.io.layers import read_layer
 from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
+from wetland_gis.memory import check_fits
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules import (
     Claims,
@@ -269,6 +271,41 @@ class AssessOptions:
         return settings
 
 
+_ZonesSource: TypeAlias = "gpd.GeoDataFrame | Callable[[], gpd.GeoDataFrame]"
+"""An :attr:`Assessment.zones` value: the zones, or a function that computes them once."""
+
+
+def _no_zones() -> gpd.GeoDataFrame:
+    """Return an empty zones frame (the default of :attr:`Assessment.zones`)."""
+    cols = ["pw_id", "pw_name", "kind", "shore_class", "zone", "inner_ft", "outer_ft"]
+    return gpd.GeoDataFrame({c: [] for c in cols}, geometry=[], crs="EPSG:26915")
+
+
+class _LazyZones:
+    """The ``zones`` field of :class:`Assessment`: computed on first use, then kept.
+
+    Drawing the zone polygons costs as much as a third of the classification on a
+    statewide layer, and only a map, a report or a GeoPackage (its ``shoreland_zones``
+    layer) needs them; a dataclass field whose default is a descriptor is set and read
+    through it (``dataclasses``, "Descriptor-typed fields").
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._slot = f"_{name}_source"
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> gpd.GeoDataFrame:
+        if obj is None:  # the dataclass asks for the default
+            return _no_zones
+        value = obj.__dict__[self._slot]
+        if not isinstance(value, pd.DataFrame):
+            value = value()
+            obj.__dict__[self._slot] = value
+        return value
+
+    def __set__(self, obj: Any, value: _ZonesSource) -> None:
+        obj.__dict__[self._slot] = value
+
+
 @dataclass
 class Assessment:
     """The result of :func:`assess`.
@@ -289,7 +326,10 @@ class Assessment:
         :data:`wetland_gis.rules.TRACE_COLUMNS`; ``verify`` lists, ``inputs`` and
         ``parameters`` dicts). Every text column of ``impacts`` is rendered from it.
     zones : GeoDataFrame
-        Shoreland building setback and protection zones around the waters involved.
+        Shoreland building setback and protection zones around the waters involved;
+        computed when first read (a map, a report, a GeoPackage's ``shoreland_zones``
+        layer), not by :func:`assess` itself. The constructor takes the frame or a
+        function returning it.
     manifest : Manifest
         Inputs, hashes, parameters, as-of date, repairs and assumptions.
     context : Context
@@ -300,11 +340,11 @@ class Assessment:
     summary: pd.DataFrame
     projects: pd.DataFrame
     decisions: list[ProjectDecision]
-    zones: gpd.GeoDataFrame
     manifest: Manifest
     context: Context
     fields: FieldMapping = field(default_factory=FieldMapping)
     trace: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=TRACE_COLUMNS))
+    zones: _LazyZones = _LazyZones()
 
     def decisions_table(self) -> pd.DataFrame:
         """Return the trace as written to files: ``verify``, ``inputs``, ``parameters`` JSON."""
@@ -660,6 +700,7 @@ def assess(
     override_crs: str | None = None,
     row_numbers: Sequence[int] | None = None,
     register: Any = None,
+    check_memory: bool = True,
 ) -> Assessment:
     """Classify every impact polygon and decide the project's exemptions and replacement.
 
@@ -706,6 +747,11 @@ def assess(
         path or a ``postgresql://`` URL): fills each impact's prior area since 1992,
         banked, used-for-credit and determined type before the rules run
         (docs/register.md). The manifest names it by its id, never by its URL.
+    check_memory : bool, default True
+        Before classifying, estimate the memory the run needs
+        (:func:`wetland_gis.memory.check_fits`) and stop with
+        :class:`~wetland_gis.errors.InsufficientMemoryError`, naming ``chunk_size=``, when
+        it exceeds the memory available; False runs anyway.
 
     Returns
     -------
@@ -715,6 +761,8 @@ def assess(
     ------
     InputError
         When the layer cannot be read, has no CRS, or a named field is missing.
+    InsufficientMemoryError
+        With ``check_memory``, when the layer would not fit in memory.
     """
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -739,6 +787,8 @@ def assess(
     manifest.settings["fields"] = field_map.as_dict()
     manifest.add_records(field_map.notes)
     gdf = clean_and_type(gdf, field_map, source, manifest, row_numbers)
+    if check_memory:  # before the work that would not fit (issue 23)
+        check_fits(int((gdf["status"] == ASSESSED).sum()), source=str(source))
 
     say("loading context")
     ctx = as_context(
@@ -780,9 +830,9 @@ def assess(
         gdf, field_map, params, day, options, manifest, fens_near, register_steps
     )
 
-    zones = zones_for_map(
-        gdf[gdf["status"] == ASSESSED], ctx, params=params, as_of=day, pad_ft=MAP_ZONE_PAD_FT
-    )
+    # the map zones are drawn when first asked for (Assessment.zones), from the
+    # assessed polygons as they are now
+    zones = map_zones_later(gdf[gdf["status"] == ASSESSED], ctx, params, day)
     summary = summary_table(gdf, field_map)
     projects = pd.DataFrame(project_rows)
     gdf.index = input_index
@@ -802,6 +852,26 @@ def assess(
         context=ctx,
         fields=field_map,
         trace=trace,
+    )
+
+
+def map_zones_later(
+    assessed: gpd.GeoDataFrame, ctx: Context, params: ParameterSet, day: dt.date
+) -> Callable[[], gpd.GeoDataFrame]:
+    """Return a function drawing the map zones of ``assessed`` (:func:`zones_for_map`).
+
+    Only the geometry (and ``wg_row``, which names rows in messages) is kept, so the
+    function holds little memory, and later changes to the result's impacts do not
+    move the zones.
+    """
+    keep = [c for c in ("wg_row",) if c in assessed.columns] + [assessed.geometry.name]
+    return partial(
+        zones_for_map,
+        gpd.GeoDataFrame(assessed[keep], geometry=assessed.geometry.name, crs=assessed.crs),
+        ctx,
+        params=params,
+        as_of=day,
+        pad_ft=MAP_ZONE_PAD_FT,
     )
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "MappingInputError",
     "OfflineAssetError",
     "MissingExtraError",
+    "InsufficientMemoryError",
     "WetlandGISWarning",
     "ThresholdToleranceWarning",
     "InferredWetlandTypeWarning",
@@ -105,6 +106,14 @@ class OfflineAssetError(WetlandGISError):
 
 class MissingExtraError(WetlandGISError):
     """An option needs an extra of the package that is not installed (``scale``, ``pdf``)."""
+
+
+class InsufficientMemoryError(WetlandGISError, MemoryError):
+    """An in-memory run would need more memory than the machine has available.
+
+    Raised before the work starts; the message gives the estimate and how to run in
+    chunks instead (``chunk_size=``, ``--chunk-size``).
+    """
 
 
 class WetlandGISWarning(UserWarning):

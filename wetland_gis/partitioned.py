@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -35,12 +35,12 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.assess import (
-    MAP_ZONE_PAD_FT,
     NO_PROJECT,
     Assessment,
     AssessOptions,
     _text,
     assess,
+    map_zones_later,
     read_impacts,
 )
 from wetland_gis.context import Context, as_context
@@ -181,13 +181,21 @@ def _read(
 
 def _parts(
     gdf: gpd.GeoDataFrame, fields: Mapping[str, str] | None, chunk_size: int
-) -> Iterator[gpd.GeoDataFrame]:
+) -> list[np.ndarray]:
+    """Return the input positions of each partition (whole projects, in Hilbert order)."""
     field_map = resolve_fields(gdf, **dict(fields or {}))
     part = project_partitions(gdf, field_map.project, chunk_size)
-    frame = gdf.copy()
-    frame[_POS] = np.arange(len(frame))
-    for p in np.unique(part):
-        yield frame.iloc[np.flatnonzero(part == p)]
+    order = np.argsort(part, kind="stable")
+    cuts = np.flatnonzero(np.diff(part[order])) + 1
+    return np.split(order, cuts) if len(order) else []
+
+
+def _part(gdf: gpd.GeoDataFrame, pos: np.ndarray) -> gpd.GeoDataFrame:
+    """Return the rows at ``pos`` with their input positions (one partition, made when used).
+
+    The partitions are cut one at a time, so the input is not held twice more.
+    """
+    return gdf.iloc[pos].assign(**{_POS: pos})
 
 
 def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -232,7 +240,6 @@ def _merge(
 ) -> Assessment:
     """Put the partitions' results back in the input order as one Assessment."""
     from wetland_gis.geometry.cleaning import ASSESSED
-    from wetland_gis.geometry.shoreland import zones_for_map
 
     results = sorted(results, key=lambda r: int(r["pos"].min()) if len(r["pos"]) else 0)
     pos = np.concatenate([r["pos"] for r in results])
@@ -263,13 +270,7 @@ def _merge(
     for r in results[1:]:
         manifest.add_records(r["manifest"].records)
     trace = pd.concat([r["trace"] for r in results], ignore_index=True)
-    zones = zones_for_map(
-        impacts[impacts["status"] == ASSESSED],
-        ctx,
-        params=params,
-        as_of=day,
-        pad_ft=MAP_ZONE_PAD_FT,
-    )
+    zones = map_zones_later(impacts[impacts["status"] == ASSESSED], ctx, params, day)
     if len(trace) and len(projects) and "project" in projects:
         # the steps in the order one assess call gives them: projects as they first appear
         rank = {str(p): i for i, p in enumerate(projects["project"])}
@@ -388,12 +389,14 @@ def assess_partitioned(
     bar = _progress(len(gdf), "assess", progress_bar)
     results: list[dict[str, Any]] = []
     if engine == "chunks":
-        for part in parts:
-            results.append(_assess_part(part, ctx, kwargs))
-            bar.update(len(part))
+        for pos in parts:
+            results.append(_assess_part(_part(gdf, pos), ctx, kwargs))
+            bar.update(len(pos))
     else:
         timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
-        results = _run_dask(parts, ctx, kwargs, scheduler, n_workers, bar, timeout)
+        frames = [_part(gdf, pos) for pos in parts]
+        results = _run_dask(frames, ctx, kwargs, scheduler, n_workers, bar, timeout)
+        del frames
     bar.close()
     out = _merge(results, gdf.index, ctx, params, day, source)
     out.manifest.settings["engine"] = engine
@@ -589,9 +592,9 @@ def stream_assess(
         schemas: dict[str, Any] = {}
         bar = _progress(len(gdf), "assess", progress_bar)
         try:
-            for i, part in enumerate(parts):
-                res = _assess_part(part, ctx, kwargs)
-                chunk = res["impacts"].copy()
+            for i, pos in enumerate(parts):
+                res = _assess_part(_part(gdf, pos), ctx, kwargs)
+                chunk = res["impacts"]  # not used again: no copy
                 chunk["wg_row"] = res["pos"] + 1
                 trace = res["trace"]
                 tables = {"impacts": _arrow(chunk)}
@@ -617,7 +620,8 @@ def stream_assess(
                     state["manifest"] = res["manifest"]
                 else:
                     state["manifest"].add_records(res["manifest"].records)
-                bar.update(len(part))
+                bar.update(len(pos))
+                del res, chunk, trace, tables  # before the next chunk is assessed
         finally:
             for writer in writers.values():
                 writer.close()

@@ -491,8 +491,33 @@ def _zone_pieces(
     cx, cy, a0, a1, which, d = (v[crossing] for v in (cx, cy, a0, a1, which, d))
     a0, a1, keep = _clip_to_box(cx, cy, a0, a1, bounds[which])
     cx, cy, a0, a1, which, d = (v[keep] for v in (cx, cy, a0, a1, which, d))
-    disks = shapely.intersection(_arc_pies(cx, cy, d, a0, a1), own[which])
+    disks = np.empty(len(cx), dtype=object)
+    for sl in _arc_batches(a0, a1):  # a few million arc vertices at a time
+        disks[sl] = shapely.intersection(
+            _arc_pies(cx[sl], cy[sl], d[sl], a0[sl], a1[sl]), own[which[sl]]
+        )
     return np.concatenate([imp, imp[which]]), np.concatenate([pieces, disks])
+
+
+ARC_BATCH_VERTICES = 1_000_000
+"""Arc vertices drawn at a time (:func:`_arc_batches`): a memory bound, not a result.
+
+At 200,000 impacts the arcs have some 25 million vertices; drawn at once their numpy
+temporaries took over 2 GiB and were slower (fresh pages for every array). Each
+sector is drawn whole in one batch, with the same coordinates.
+"""
+
+
+def _arc_batches(a0: np.ndarray, a1: np.ndarray) -> list[slice]:
+    """Cut the sectors into runs of about :data:`ARC_BATCH_VERTICES` vertices."""
+    if len(a0) == 0:
+        return []
+    step = np.pi / (2 * max(ARC_QUAD_SEGS, 1))
+    npts = np.maximum(np.ceil((a1 - a0) / step), 1) + 2  # as _arc_pies draws them
+    start = np.cumsum(npts) - npts  # first vertex of each sector
+    edges = np.flatnonzero(np.diff(start // ARC_BATCH_VERTICES)) + 1
+    bounds = np.r_[0, edges, len(a0)]
+    return [slice(int(b0), int(b1)) for b0, b1 in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 def _fans(near: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -1,0 +1,83 @@
+"""Will an in-memory run fit? An estimate checked before the work starts (issue 23).
+
+:func:`wetland_gis.assess` holds the whole layer, its classification, the decisions and
+the trace table in memory. On a statewide layer that is several GiB: 1,000,000 impacts
+went past 18 GiB before they were stopped. :func:`check_fits` compares an estimate
+(:data:`ASSESS_BYTES_PER_IMPACT` times the number of impacts, a figure measured on the
+benchmark world, ``benchmarks/README.md``) with the memory available now and raises
+:class:`~wetland_gis.errors.InsufficientMemoryError`, naming ``chunk_size=``, when the
+run would not fit; the chunked and streamed engines hold one chunk at a time.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from wetland_gis.errors import InsufficientMemoryError
+
+__all__ = ["ASSESS_BYTES_PER_IMPACT", "available_bytes", "check_fits"]
+
+ASSESS_BYTES_PER_IMPACT = 25_000
+"""Peak memory of an in-memory ``assess`` per impact (bytes), rounded up from a measurement.
+
+Measured as the peak resident memory of ``wg.assess`` on 200,000 impacts of the
+benchmark world (4.61 GiB, the context included; 1.43 GiB at 50,000) divided by
+200,000: 24,750 bytes (``benchmarks/README.md``, issue 23). ``write()`` of such a run
+takes more again (the trace as JSON). Impacts with many vertices, or near many public
+waters, take more; the check is a guard against a run that cannot fit, not a promise
+that a smaller one will.
+"""
+
+
+_MEMINFO = Path("/proc/meminfo")
+
+
+def available_bytes() -> int | None:
+    """Return the memory available to a new allocation now (bytes), or None if unknown.
+
+    ``MemAvailable`` of ``/proc/meminfo`` on Linux; else the free physical pages
+    (``os.sysconf``); None where neither is known (the check is then skipped).
+    """
+    try:
+        for line in _MEMINFO.read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_fits(n_impacts: int, *, source: str = "the impact layer") -> None:
+    """Raise unless ``n_impacts`` impacts are likely to fit in memory for one ``assess``.
+
+    Parameters
+    ----------
+    n_impacts : int
+        Rows of the layer to assess in one pass.
+    source : str
+        The layer's name, for the message.
+
+    Raises
+    ------
+    InsufficientMemoryError
+        When ``n_impacts * ASSESS_BYTES_PER_IMPACT`` exceeds :func:`available_bytes`.
+    """
+    need = n_impacts * ASSESS_BYTES_PER_IMPACT
+    have = available_bytes()
+    if have is None or need <= have:
+        return
+    gib = 2**30
+    chunk = max(1_000, int(have * 0.5 / ASSESS_BYTES_PER_IMPACT) // 1_000 * 1_000)
+    raise InsufficientMemoryError(
+        f"{source}: {n_impacts:,} impacts in one in-memory assess need about "
+        f"{need / gib:.1f} GiB ({ASSESS_BYTES_PER_IMPACT:,} bytes an impact, measured), "
+        f"but {have / gib:.1f} GiB are available: assess it in chunks of whole projects "
+        f"with chunk_size= (wetland_gis.partitioned.stream_assess(..., chunk_size={chunk}) or "
+        f"assess_partitioned(..., engine='chunks', chunk_size={chunk}); on the command line "
+        f"`wetland-gis assess ... --chunk-size {chunk}`), or pass check_memory=False to "
+        "try anyway"
+    )

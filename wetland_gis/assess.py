@@ -51,6 +51,7 @@ from wetland_gis.io.fields import (
 from wetland_gis.io.impact_facts import FactSteps, impact_facts
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import read_layer
+from wetland_gis.io.trace_json import decisions_table, write_records_json
 from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
@@ -64,7 +65,7 @@ from wetland_gis.rules import (
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.engine import CLAUSE_READINGS, ROUTE_PUBLIC_WATERS
 from wetland_gis.rules.exempt import ExemptionClaims
-from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
+from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.units import FOOT_M, joint_application_area
 
 if TYPE_CHECKING:
@@ -348,10 +349,7 @@ class Assessment:
 
     def decisions_table(self) -> pd.DataFrame:
         """Return the trace as written to files: ``verify``, ``inputs``, ``parameters`` JSON."""
-        table = self.trace.copy()
-        for name in JSON_COLUMNS:
-            table[name] = [encode_trace_value(v) for v in table[name]]
-        return table
+        return decisions_table(self.trace)
 
     def decisions_json(self) -> list[dict[str, Any]]:
         """Return the trace as JSON-ready records (the ``*_decisions.json`` file)."""
@@ -408,7 +406,8 @@ class Assessment:
                 else pd.DataFrame(columns=["project", "impacts", "assessed"])
             )
             w.csv(projects, f"{stem}_projects.csv")
-            w.json(self.decisions_json(), f"{stem}_decisions.json")
+            # the same text as w.json(self.decisions_json(), ...), a slice of rows at a time
+            w.file(partial(write_records_json, self.trace), f"{stem}_decisions.json")
             w.manifest(self.manifest, manifest)
         return list(w.written)
 

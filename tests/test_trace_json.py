@@ -1,0 +1,125 @@
+"""The trace written a slice of rows at a time (issue 23): the same bytes as before.
+
+``*_decisions.json`` was ``json.dumps(records, indent=2, ensure_ascii=False, default=str)``
+of the whole trace; :func:`wetland_gis.io.trace_json.write_records_json` makes it by
+columns and slices, and must give the very same text for any table of text, numbers,
+missing cells and list/dict cells, across slice boundaries.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wetland_gis as wg
+from wetland_gis.errors import WetlandGISWarning
+from wetland_gis.io import trace_json
+from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, encode_trace_value
+
+ROOT = Path(__file__).resolve().parents[1]
+CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
+CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing"
+AS_OF = "2024-05-01"
+
+
+def _expected(table: pd.DataFrame) -> str:
+    """The text as the writer made it before (the whole table, one ``json.dumps``)."""
+    table = table.copy()
+    for name in JSON_COLUMNS:
+        table[name] = [encode_trace_value(v) for v in table[name]]
+    table = table.astype(object)
+    table = table.where(pd.notna(table), None)
+    return json.dumps(table.to_dict("records"), indent=2, ensure_ascii=False, default=str)
+
+
+text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
+scalar = st.one_of(st.none(), text, st.integers(-(10**6), 10**6), st.floats())
+cell = st.one_of(
+    st.lists(st.one_of(text, st.floats(allow_nan=False)), max_size=3),
+    st.dictionaries(text, st.one_of(st.none(), text, st.integers(), st.floats()), max_size=3),
+)
+
+
+@st.composite
+def traces(draw):
+    n = draw(st.integers(0, 7))
+    data = {}
+    for name in TRACE_COLUMNS:
+        if name in JSON_COLUMNS:
+            data[name] = draw(st.lists(cell, min_size=n, max_size=n))
+        elif name == "seq":
+            data[name] = draw(st.lists(st.integers(0, 50), min_size=n, max_size=n))
+        elif name == "value":
+            data[name] = draw(st.lists(st.one_of(st.none(), st.floats()), min_size=n, max_size=n))
+        else:
+            data[name] = draw(st.lists(st.one_of(st.none(), text), min_size=n, max_size=n))
+    frame = pd.DataFrame(data, columns=list(TRACE_COLUMNS))
+    frame["seq"] = frame["seq"].astype("int64")
+    frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
+    return frame
+
+
+@settings(max_examples=150, deadline=None)
+@given(table=traces(), rows=st.integers(1, 4))
+def test_same_text_as_one_dumps(table, rows, tmp_path_factory):
+    """Any trace, any slice size: byte for byte the text of the whole-table ``dumps``."""
+    out = tmp_path_factory.mktemp("j") / "d.json"
+    old = trace_json.ROWS_PER_SLICE
+    trace_json.ROWS_PER_SLICE = rows
+    try:
+        trace_json.write_records_json(table, out)
+    finally:
+        trace_json.ROWS_PER_SLICE = old
+    assert out.read_text("utf-8") == _expected(table)
+
+
+@pytest.mark.parametrize(
+    "value, token",
+    [(None, "null"), ('a"b\n', '"a\\"b\\n"'), (3, "3"), (0.1, "0.1"), (math.inf, "Infinity")],
+    ids=["none", "text-escaped", "int", "float", "infinity"],
+)
+def test_token_is_json_dumps(value, token):
+    assert trace_json._token(value) == token == json.dumps(value, ensure_ascii=False)
+
+
+def test_shared_cells_encoded_once_same_text():
+    """A dict shared by several steps gives the same text in each; equal to per cell."""
+    shared = {"a": [1, 2], "b": "x"}
+    values = [shared, {"a": 1}, shared, []]
+    assert trace_json.encode_json_column(values) == [encode_trace_value(v) for v in values]
+
+
+@pytest.fixture(scope="module")
+def crow_wing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WetlandGISWarning)
+        return wg.assess(CROW_WING / "impacts.gpkg", CONTEXT, as_of=AS_OF)
+
+
+def test_assessment_write_same_bytes_as_decisions_json(crow_wing, tmp_path):
+    """``write()``'s ``*_decisions.json`` is the text of ``decisions_json()`` as before."""
+    written = crow_wing.write(tmp_path / "a.parquet")
+    path = tmp_path / "a_decisions.json"
+    assert path in written
+    assert len(crow_wing.trace) > 10
+    expected = json.dumps(crow_wing.decisions_json(), indent=2, ensure_ascii=False, default=str)
+    assert path.read_text("utf-8") == expected
+    assert crow_wing.decisions_table().equals(
+        crow_wing.trace.assign(
+            **{c: [encode_trace_value(v) for v in crow_wing.trace[c]] for c in JSON_COLUMNS}
+        )
+    )
+
+
+def test_empty_trace_is_empty_list(tmp_path):
+    out = trace_json.write_records_json(
+        pd.DataFrame(columns=list(TRACE_COLUMNS)), tmp_path / "e.json"
+    )
+    assert out.read_text("utf-8") == "[]"

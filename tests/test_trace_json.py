@@ -42,6 +42,9 @@ def _expected(table: pd.DataFrame) -> str:
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
 scalar = st.one_of(st.none(), text, st.integers(-(10**6), 10**6), st.floats())
 cell = st.one_of(
+    st.none(),
+    text,
+    st.floats(),
     st.lists(st.one_of(text, st.floats(allow_nan=False)), max_size=3),
     st.dictionaries(text, st.one_of(st.none(), text, st.integers(), st.floats()), max_size=3),
 )
@@ -89,11 +92,23 @@ def test_token_is_json_dumps(value, token):
     assert trace_json._token(value) == token == json.dumps(value, ensure_ascii=False)
 
 
-def test_shared_cells_encoded_once_same_text():
+def test_shared_cells_same_text():
     """A dict shared by several steps gives the same text in each; equal to per cell."""
     shared = {"a": [1, 2], "b": "x"}
     values = [shared, {"a": 1}, shared, []]
     assert trace_json.encode_json_column(values) == [encode_trace_value(v) for v in values]
+
+
+def test_cell_encoder_recovers_after_error():
+    """A cell that cannot be encoded raises, and the next cells still encode."""
+    loop: list[object] = []
+    loop.append(loop)
+    with pytest.raises(ValueError):
+        trace_json.encode_json_column([{"a": 1}, loop])
+    encode = trace_json._cell_encoder()
+    with pytest.raises(ValueError):
+        encode(loop)
+    assert encode({"a": [1]}) == encode_trace_value({"a": [1]})
 
 
 @pytest.fixture(scope="module")

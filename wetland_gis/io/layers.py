@@ -531,15 +531,22 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: Value types :func:`_plain` gives back unchanged (``bool`` is not an ``Enum``).
+_STORABLE = frozenset({str, bool, int, float})
+
+
 def _plain_column(series: pd.Series) -> pd.Series:
     """Return ``series`` with object values made storable and a storable dtype."""
     if isinstance(series.dtype, pd.CategoricalDtype):
         series = series.astype(object)
     if series.dtype != object:
         return series
-    values = series.map(_plain, na_action="ignore")
-    present = values.dropna()
-    kinds = {type(v) for v in present}
+    kinds = {type(v) for v in series.dropna()}
+    if kinds <= _STORABLE:  # every value is stored as it is: _plain would change none
+        values = series
+    else:
+        values = series.map(_plain, na_action="ignore")
+        kinds = {type(v) for v in values.dropna()}
     if not kinds:
         return values
     if kinds <= {bool}:

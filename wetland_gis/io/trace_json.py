@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from wetland_gis.rules.trace import JSON_COLUMNS, encode_trace_value
+from wetland_gis.rules.trace import JSON_COLUMNS, _plain, encode_trace_value
 
 __all__ = ["ROWS_PER_SLICE", "decisions_table", "encode_json_column", "write_records_json"]
 
@@ -33,11 +33,47 @@ ROWS_PER_SLICE = 50_000
 _json_text = json.JSONEncoder(ensure_ascii=False, default=str).encode
 
 
+def _cell_encoder() -> Callable[[Any], str]:
+    """Return a function equal to :func:`encode_trace_value`, its encoder made once.
+
+    ``json.dumps`` with arguments builds a ``JSONEncoder`` and a C encoder for every
+    call; this builds the C encoder (``json.encoder.c_make_encoder``, as
+    ``JSONEncoder.iterencode`` does) once. Without the C module, ``encode_trace_value``.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython has the C encoder
+        return encode_trace_value
+    probe = json.JSONEncoder(ensure_ascii=False, default=_plain, sort_keys=False)
+    markers: dict[int, Any] = {}
+    iterencode = make(
+        markers,
+        probe.default,
+        encode_basestring,
+        None,
+        probe.key_separator,
+        probe.item_separator,
+        False,
+        False,
+        True,
+    )
+    join = "".join
+
+    def encode(value: Any) -> str:
+        if value.__class__ is str:
+            return encode_basestring(value)
+        try:
+            return join(iterencode(value, 0))
+        except BaseException:
+            markers.clear()  # as a fresh encoder would be: no object left marked
+            raise
+
+    return encode
+
+
 def encode_json_column(values: list[Any]) -> list[str]:
     """Return each ``verify``/``inputs``/``parameters`` cell as JSON text.
 
-    Equal to ``[encode_trace_value(v) for v in values]``; a cell object met again (the
-    same list or dict shared by several steps) is encoded once.
+    Equal to ``[encode_trace_value(v) for v in values]``, the encoder made once.
 
     Parameters
     ----------
@@ -48,16 +84,7 @@ def encode_json_column(values: list[Any]) -> list[str]:
     -------
     list of str
     """
-    seen: dict[int, str] = {}
-    out: list[str] = []
-    append = out.append
-    for v in values:
-        key = id(v)
-        text = seen.get(key)
-        if text is None:
-            text = seen[key] = encode_trace_value(v)
-        append(text)
-    return out
+    return list(map(_cell_encoder(), values))
 
 
 def decisions_table(trace: pd.DataFrame) -> pd.DataFrame:

@@ -831,7 +831,9 @@ def assess(
 
     # the map zones are drawn when first asked for (Assessment.zones), from the
     # assessed polygons as they are now
-    zones = map_zones_later(gdf[gdf["status"] == ASSESSED], ctx, params, day)
+    # (the rows and the columns it keeps taken at once: no copy of the whole layer)
+    zone_columns = [c for c in ("wg_row",) if c in gdf.columns] + [gdf.geometry.name]
+    zones = map_zones_later(gdf.loc[gdf["status"] == ASSESSED, zone_columns], ctx, params, day)
     summary = summary_table(gdf, field_map)
     projects = pd.DataFrame(project_rows)
     gdf.index = input_index
@@ -908,7 +910,9 @@ def _apply_engine(
     ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`. The per-impact
     text columns are rendered from the trace for people.
     """
-    gdf = gdf.copy()
+    # copy-on-write (pandas 3): the caller's frame stays as it was, and only the blocks
+    # written here are copied, not the whole classified layer (issue 23)
+    gdf = gdf.copy(deep=False)
     ids = (gdf[field_map.impact_id] if field_map.impact_id else gdf["wg_row"]).map(_text)
     # a duplicated or missing id (flagged by the cleaning step) is told apart by its row
     keys = ids + np.where(
@@ -968,6 +972,7 @@ def _apply_engine(
     with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
         decisions = decide_projects(groups, claims, params, day) if groups else []
         trace, trace_columns = _trace_table(table.steps, decisions)
+    del table, groups  # the facts are in the decisions and the trace now (issue 23)
 
     # the columns, rendered from the trace for people
     rendered = _render_by_impact(trace_columns)
@@ -991,6 +996,7 @@ def _apply_engine(
     ):
         if rule_id == R.PROCEDURE_SEQUENCING:
             sequencing_inputs[project].append(inputs)
+    del trace_columns
     for project, members in members_of.items():
         decision = by_project.get(project)
         for idx in members:

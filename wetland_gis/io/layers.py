@@ -562,7 +562,9 @@ def _plain_column(series: pd.Series) -> pd.Series:
 
 def _storable(gdf: pd.DataFrame, *, keep_lists: bool = False) -> pd.DataFrame:
     """Return a copy whose attribute columns every writer accepts."""
-    frame = gdf.copy()
+    # copy-on-write (pandas 3): the columns replaced here are new; the others are shared
+    # with ``gdf`` until either is written, so a large layer is not copied whole
+    frame = gdf.copy(deep=False)
     geometry = frame.geometry.name if isinstance(frame, gpd.GeoDataFrame) else None
     for column in frame.columns:
         if column == geometry:

@@ -131,9 +131,7 @@ def test_the_alternative_chosen_names_itself_and_shows_the_default_beside_it():
 
 def test_an_unknown_claim_stays_conditional_under_the_covered_reading():
     # an unscreened exclusion (subp. 1 B) caps the covered impact at conditional
-    d = decide(
-        fact("A", exemption=duck(calcareous_fen=None)), fact("B"), reading="covered_impacts"
-    )
+    d = decide(fact("A", exemption=duck(calcareous_fen=None)), fact("B"), reading="covered_impacts")
     assert d.by_impact["A"].outcome is ImpactOutcome.EXEMPT_CONDITIONAL
 
 

@@ -11,6 +11,8 @@ shown beside it (``reading.exemption_scope_reading``).
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wetland_gis.enums import ImpactOutcome, Outcome, ProjectOutcome
 from wetland_gis.errors import RulesInputError
@@ -163,3 +165,41 @@ def test_a_project_wholly_covered_is_exempt_on_both_readings():
     for reading in READINGS[NAME]:
         d = decide(fact("A", exemption=duck()), fact("B", exemption=duck()), reading=reading)
         assert d.outcome is ProjectOutcome.EXEMPT and d.exemption == DUCK
+
+
+_flag = st.sampled_from([True, False, None])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(1.0, 40_000.0, allow_nan=False), _flag, _flag),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_the_default_never_exempts_what_covered_impacts_replaces(rows):
+    """Issue 18 §3: under the default no impact is exempt (or less replaced) where the
+    alternative replaces it; the alternative shown is the alternative decided."""
+    impacts = [
+        fact(
+            f"I{n}",
+            sqft,
+            exemption=None if blind is None else duck(duck_blind=blind, calcareous_fen=fen),
+        )
+        for n, (sqft, blind, fen) in enumerate(rows)
+    ]
+    default = decide(*impacts)
+    other = decide(*impacts, reading="covered_impacts")
+    replaced = ImpactOutcome.REPLACEMENT_REQUIRED
+    for a, b in zip(default.impacts, other.impacts, strict=True):
+        if b.outcome is replaced:
+            assert a.outcome is replaced
+    assert default.totals["exempt_sqft"] <= other.totals["exempt_sqft"]
+    assert default.totals["replace_acres"] >= other.totals["replace_acres"] - 1e-9
+    shown = default.totals["alternatives"].get(NAME)
+    if shown is not None and shown["differs"]:
+        assert shown["alternative_outcome"] == other.outcome.value
+        assert shown["alternative_exempt_sqft"] == other.totals["exempt_sqft"]
+    if default.totals["exempt_sqft"] != other.totals["exempt_sqft"]:
+        assert shown is not None and shown["differs"]

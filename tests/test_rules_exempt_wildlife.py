@@ -61,6 +61,12 @@ def test_each_condition_on_both_sides(function, values, want, named):
         ),
         # 5 percent of 40 acres is 2 acres: the one-half acre governs
         pytest.param(HALF_ACRE + 1, 40.0, Outcome.NOT_EXEMPT, id="subd. 10(1)(i): acre governs"),
+        # 5 percent of 0.3 acre is 653.4 sq ft, of 0.7 acre 1,524.6 sq ft (non-round sizes)
+        pytest.param(653.4, 0.3, Outcome.EXEMPT, id="subd. 10(1)(i): exactly 5 percent of 0.3 ac"),
+        pytest.param(653.41, 0.3, Outcome.NOT_EXEMPT, id="subd. 10(1)(i): 0.01 sq ft over 5 pct"),
+        pytest.param(
+            1_524.6, 0.7, Outcome.EXEMPT, id="subd. 10(1)(i): exactly 5 percent of 0.7 ac"
+        ),
         pytest.param(100.0, None, Outcome.CONDITIONAL, id="subd. 10(1)(i): wetland size unknown"),
         pytest.param(
             HALF_ACRE + 1, None, Outcome.NOT_EXEMPT, id="subd. 10(1)(i): over the acre, size moot"
@@ -116,3 +122,15 @@ def test_spoil_in_one_wetland_is_summed_by_the_project(wetlands, want):
     b = ExemptionFacts(impact_id="B", impact_sqft=10_000.0, wetland_id=wetlands[1], **SPOIL)
     answer = decide_exemptions([a, b], day=DAY)
     assert answer.outcome is want, answer.reasons
+
+
+def test_exemption_rules_compare_in_the_one_exact_number_type():
+    """Issue 18: rules/exempt reads figures with the rules core's ``exact`` (Decimal)."""
+    from decimal import Decimal
+
+    from wetland_gis.rules import facts
+    from wetland_gis.rules.exempt import model
+
+    assert model.exact is facts.exact
+    assert isinstance(model.SQFT_PER_ACRE, Decimal)
+    assert model.exact(653.4) == Decimal("0.05") * Decimal("0.3") * model.SQFT_PER_ACRE

@@ -202,6 +202,8 @@ LEGAL_AMOUNTS = {
 #: Numbers outside the rules core that equal a legal amount but are not law, reviewed one by
 #: one (module, text of the line).
 NOT_LAW = {
+    ("memory.py", "CHUNK_SUGGESTION_STEP = 1_000"),  # rounding of a suggested chunk size
+    ("memory.py", "CHUNK_SUGGESTION_SHARE = 0.5"),  # a memory margin
     ("geometry/shoreland.py", "share >= 0.5"),  # a majority share of a polygon
     ("mapping/tep_map.py", "_style(color, color, 2.5,"),  # a line width in pixels
     ("mapping/tep_map.py", "simplify_m: float = 0.5"),  # a display simplification

@@ -31,6 +31,7 @@ from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.exempt import CLAIMS
+from wetland_gis.rules.kernel import EXEMPTION_SCOPE_READINGS, WHOLE_PROJECT
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
@@ -127,6 +128,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=ONE_CLAUSE,
         help="subd. 9(e): how the clauses of the one paragraph a project uses are "
         "totalled (docs/rules.md)",
+    )
+    p.add_argument(
+        "--exemption-scope-reading",
+        choices=EXEMPTION_SCOPE_READINGS,
+        default=WHOLE_PROJECT,
+        help="Minn. R. 8420.0420, subp. 1 C: whether one exemption covering only some "
+        "impacts exempts them (covered_impacts) or none (whole_project, the default; "
+        "docs/rules.md)",
     )
     for role in FACT_FIELD_ROLES:
         p.add_argument(
@@ -329,6 +338,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=CLAUSE_READINGS,
         default=ONE_CLAUSE,
         help="subd. 9(e): how the clauses of the one paragraph a project uses are totalled",
+    )
+    c.add_argument(
+        "--exemption-scope-reading",
+        choices=EXEMPTION_SCOPE_READINGS,
+        default=WHOLE_PROJECT,
+        help="Minn. R. 8420.0420, subp. 1 C: one exemption covering only some impacts "
+        "exempts none (whole_project) or those (covered_impacts)",
     )
     c.add_argument("--sites", help="candidate sites: each alternative is also sited")
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")

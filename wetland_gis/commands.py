@@ -37,6 +37,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
+from wetland_gis.rules.kernel import WHOLE_PROJECT, Claims
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -942,6 +943,16 @@ def _fields(args: argparse.Namespace) -> dict[str, str]:
     return {role: column for role, name in options.items() if (column := getattr(args, name, None))}
 
 
+def _reading_claims(args: argparse.Namespace) -> Claims:
+    """Return the open readings given as options (``--exemption-scope-reading``) as Claims.
+
+    The other claims are given as :class:`AssessOptions` keywords and replace its fields.
+    """
+    return Claims(
+        exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT
+    )
+
+
 def _exemption_claims(args: argparse.Namespace) -> Any:
     """Return the ``--claim`` claims as ExemptionClaims (``None`` when none is made)."""
     claimed = getattr(args, "claim", None)
@@ -967,6 +978,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         fields = _fields(args)
         options = AssessOptions(
             clause_reading=args.clause_reading,
+            claims=_reading_claims(args),
             tolerance_percent=args.tolerance_percent,
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,
@@ -1080,7 +1092,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             as_of=args.as_of,
             assume_crs=args.assume_crs,
             params=load_parameters(args.parameters) if args.parameters else None,
-            options=AssessOptions(clause_reading=args.clause_reading),
+            options=AssessOptions(clause_reading=args.clause_reading, claims=_reading_claims(args)),
             sites=args.sites,
             banks=args.banks,
             adjustments=args.adjustments,

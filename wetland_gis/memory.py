@@ -29,6 +29,12 @@ waters, take more; the check is a guard against a run that cannot fit, not a pro
 that a smaller one will.
 """
 
+CHUNK_SUGGESTION_SHARE = 0.5
+"""The share of the available memory the suggested ``chunk_size`` is sized to (a margin)."""
+
+CHUNK_SUGGESTION_STEP = 1_000
+"""The suggested ``chunk_size`` is rounded down to a multiple of this many impacts."""
+
 
 _MEMINFO = Path("/proc/meminfo")
 
@@ -71,7 +77,8 @@ def check_fits(n_impacts: int, *, source: str = "the impact layer") -> None:
     if have is None or need <= have:
         return
     gib = 2**30
-    chunk = max(1_000, int(have * 0.5 / ASSESS_BYTES_PER_IMPACT) // 1_000 * 1_000)
+    step = CHUNK_SUGGESTION_STEP
+    chunk = max(step, int(have * CHUNK_SUGGESTION_SHARE / ASSESS_BYTES_PER_IMPACT) // step * step)
     raise InsufficientMemoryError(
         f"{source}: {n_impacts:,} impacts in one in-memory assess need about "
         f"{need / gib:.1f} GiB ({ASSESS_BYTES_PER_IMPACT:,} bytes an impact, measured), "

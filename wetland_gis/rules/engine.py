@@ -220,6 +220,8 @@ def _decide(
 
     # 5. other exemptions (rules/exempt): every one tried, one carries the project; roads
     step5 = other_exemptions(project, work, book, log, dm_outcome)
+    if step5.scope_reading_applies:  # one exemption covers only some impacts (subp. 1 C)
+        concerns.add("exemption_scope_reading")
 
     # 6. replacement
     replacement_steps(project, work, book, log)

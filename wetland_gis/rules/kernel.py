@@ -51,6 +51,9 @@ __all__ = [
     "PER_CLAUSE",
     "ONE_CLAUSE",
     "CLAUSE_READINGS",
+    "EXEMPTION_SCOPE_READINGS",
+    "WHOLE_PROJECT",
+    "COVERED_IMPACTS",
     "READINGS",
     "ROUTE_WCA",
     "ROUTE_PUBLIC_WATERS",
@@ -66,6 +69,15 @@ ONE_CLAUSE = "one_clause"
 PER_CLAUSE = "per_clause"
 
 CLAUSE_READINGS = (ONE_CLAUSE, PER_CLAUSE)
+
+#: Subp. 1 C default: an exemption makes impacts exempt only when it covers the whole
+#: project (every impact in the WCA's scope).
+WHOLE_PROJECT = "whole_project"
+
+#: Alternative: the impacts one exemption covers are exempt, only the rest replaced.
+COVERED_IMPACTS = "covered_impacts"
+
+EXEMPTION_SCOPE_READINGS = (WHOLE_PROJECT, COVERED_IMPACTS)
 
 
 #: The open readings of the text (docs/rules.md, "Open readings"): for each ``Claims``
@@ -88,6 +100,9 @@ READINGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         # subd. 9(a)-(d) give amounts for "draining or filling"; § 103G.222, subd. 1(a)
         # brings excavation under the replacement sections
         "excavation_reading": ("no_amount", "as_drain_or_fill"),
+        # Minn. R. 8420.0420, subp. 1 C; § 103G.2241, subd. 11(b): an exemption that covers
+        # only some impacts of a project
+        "exemption_scope_reading": EXEMPTION_SCOPE_READINGS,
     }
 )
 
@@ -180,6 +195,11 @@ class Claims:
     excavation_reading : {"no_amount", "as_drain_or_fill"}, default "no_amount"
         A regulated excavation (§ 103G.222, subd. 1(a)) has no de minimis amount (subd. 9
         speaks of "draining or filling"); or the amounts of a drain or fill.
+    exemption_scope_reading : {"whole_project", "covered_impacts"}, default "whole_project"
+        Minn. R. 8420.0420, subp. 1 C: a project is exempt under an exemption other than
+        de minimis only when that one exemption covers every impact in the WCA's scope (an
+        exemption covering only some impacts exempts none); or the impacts it covers are
+        exempt and only the rest replaced.
     exemptions : ExemptionClaims, optional
         The analyst's claims for the other exemptions of § 103G.2241 (an approval, a
         permit, a finding): they fill each impact's claim facts it does not give.
@@ -198,6 +218,7 @@ class Claims:
     sequencing_reading: str = "smallest_amount"
     setback_increase_reading: str = "every_impact"
     excavation_reading: str = "no_amount"
+    exemption_scope_reading: str = WHOLE_PROJECT
     exemptions: ExemptionClaims | None = None
 
     def __post_init__(self) -> None:

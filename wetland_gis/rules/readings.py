@@ -59,7 +59,18 @@ _READING_WORDS = {
         'the de minimis amounts are for "draining or filling"; an excavation is under the '
         "replacement sections by § 103G.222, subd. 1(a)",
     ),
+    "exemption_scope_reading": (
+        "Minn. R. 8420.0420, subp. 1 C; § 103G.2241, subd. 11(b)",
+        '"Exemptions may not be combined on a project. A project exempt only by using two '
+        'different exemptions for different impacts is not exempt"; "an activity is exempt '
+        'if it qualifies for any one of the exemptions": one exemption covers only some '
+        "impacts of the project",
+    ),
 }
+
+#: Readings of the exemptions' binding rules: cited as written (a rule and a statute), and
+#: the alternative's exempt area shown beside the default's.
+_EXEMPTION_READINGS = frozenset({"exemption_scope_reading"})
 
 
 def within_reach(scope: list[Impact], book: RuleBook) -> bool:
@@ -112,6 +123,10 @@ def alternatives(
         if name == "sequencing_reading":  # decided beside the default's, in the same run
             can_differ = False
             differs_seq = sequencing_alt != totals["sequencing_on_site"]
+        elif name == "exemption_scope_reading":
+            # a concern only when one exemption covers some impacts and de minimis none:
+            # the other reading changes those impacts' answer either way
+            can_differ = True
         elif looser:
             can_differ = within_reach and dm_outcome is not Outcome.EXEMPT
         else:
@@ -119,6 +134,7 @@ def alternatives(
         alt_outcome = outcome
         alt_acres = totals["replace_acres"]
         alt_seq = totals["sequencing_on_site"]
+        alt_exempt = totals["exempt_sqft"]
         differs = False
         if name == "sequencing_reading":
             alt_seq, differs = sequencing_alt, differs_seq
@@ -132,7 +148,15 @@ def alternatives(
             alt_outcome = alt.outcome
             alt_acres = alt.totals["replace_acres"]
             alt_seq = alt.totals["sequencing_on_site"]
+            alt_exempt = alt.totals["exempt_sqft"]
         cite, words = _READING_WORDS[name]
+        citation = cite if name in _EXEMPTION_READINGS else "Minn. Stat. " + cite
+        exempt_words = (
+            f"; exempt area {fmt_number(alt_exempt)} sq ft instead of "
+            f"{fmt_number(totals['exempt_sqft'])}"
+            if name in _EXEMPTION_READINGS
+            else ""
+        )
         reason = (
             f"Open reading of {cite}: {words}. This answer reads it as {chosen!r}"
             + (" (the default)" if chosen == default else f" (the default is {default!r})")
@@ -140,7 +164,7 @@ def alternatives(
                 f"; under {other!r} the project would be {alt_outcome.value} (replacement "
                 f"{fmt_number(alt_acres)} acres instead of "
                 f"{fmt_number(totals['replace_acres'])}; on-site sequencing "
-                f"{alt_seq} instead of {totals['sequencing_on_site']})."
+                f"{alt_seq} instead of {totals['sequencing_on_site']}{exempt_words})."
                 if differs
                 else f"; under {other!r} the answer is the same."
             )
@@ -153,12 +177,14 @@ def alternatives(
             "alternative_replace_acres": alt_acres,
             "alternative_sequencing_on_site": alt_seq,
         }
+        if name in _EXEMPTION_READINGS:
+            entry["alternative_exempt_sqft"] = alt_exempt
         out[name] = entry
         log.add(
             project=project,
             impact_id="",
             rule_id=R.READING_RULES[name],
-            citation="Minn. Stat. " + cite,
+            citation=citation,
             outcome=O_CLASSIFIED,
             value=alt_acres if differs else None,
             reason=reason,

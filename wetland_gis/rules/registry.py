@@ -236,6 +236,11 @@ READING_RULES: Mapping[str, str] = MappingProxyType(
             "Reading: de minimis for an excavation",
             (_SUBD9 + "(a)-(d)", _S + "222, subd. 1(a)"),
         ),
+        "exemption_scope_reading": _rule(
+            "reading.exemption_scope_reading",
+            "Reading: an exemption covering only some impacts",
+            ("Minn. R. 8420.0420, subp. 1 C", _S + "2241, subd. 11(b)"),
+        ),
     }
 )
 """The rule id of each open reading's step, by its ``Claims`` field."""

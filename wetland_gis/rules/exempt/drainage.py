@@ -59,9 +59,9 @@ def project_area_limit(run: RuleRun, key: str, project_fact: str, words: str) ->
         area, known = impact, False
     else:
         return run.cond(None, f"{words} {limit} acres (the area is not known).", project_fact)
-    acres = exact(area) / SQFT_PER_ACRE
+    acres = exact(area) / SQFT_PER_ACRE  # for the reason only; the test multiplies
     run.amounts.update({f"{project_fact}_tested": float(area), "limit_acres": float(limit)})
-    ok = run.passes(key, acres)
+    ok = run.passes(key, area, SQFT_PER_ACRE)
     given = f" (given: {float(acres):.4g} acres{'' if known else ', this impact alone'})"
     if known or not ok:
         return run.cond(ok, f"{words} {limit} acres{given}.", project_fact, "impact_sqft")

@@ -12,7 +12,9 @@ clause as a :class:`Condition` that is met, failed or unknown (a fact it reads i
 * else :attr:`~wetland_gis.enums.Outcome.EXEMPT`.
 
 So an unknown fact never yields a plain "exempt". This module imports only the standard
-library and the package's parameter, enum and error modules (no geometry, no pandas).
+library and the package's parameter, enum, error and rule-fact modules (no geometry, no
+pandas). Figures are compared as :class:`decimal.Decimal`, the one exact-number type of the
+rules core (``rules.facts.exact``, docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ import datetime as dt
 import numbers
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import Enum
-from fractions import Fraction
 from typing import Any
 
 from wetland_gis.decision import Decision, freeze
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
+from wetland_gis.rules.facts import exact
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
 __all__ = [
@@ -61,7 +64,7 @@ STATUTE = "Minn. Stat. § 103G.2241"
 PERCENT = 100
 
 #: Square feet in one acre (a unit conversion, not a legal number).
-SQFT_PER_ACRE = Fraction(int(_SQFT_PER_ACRE))
+SQFT_PER_ACRE = Decimal(int(_SQFT_PER_ACRE))
 
 #: The parameter key of the ten-year use restriction (Minn. R. 8420.0420, subp. 1 D).
 USE_RESTRICTION_KEY = "exemptions.use_restriction_years"
@@ -314,7 +317,7 @@ def _plain(value: Any) -> Any:
         return sorted(_plain(v) for v in value)
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
-    if isinstance(value, Fraction):
+    if isinstance(value, Decimal):
         return float(value)
     return value
 
@@ -354,19 +357,6 @@ class RuleSpec:
     function: RuleFunction
     kind: str = "exemption"
     use_restriction: bool = False
-
-
-def exact(value: float | Fraction) -> Fraction:
-    """Return ``value`` as the exact fraction of the figure as written (``repr`` of a float).
-
-    Examples
-    --------
-    >>> exact(0.1) + exact(0.2) == exact(0.3)
-    True
-    """
-    if isinstance(value, numbers.Rational):
-        return Fraction(value)
-    return Fraction(repr(float(value)))
 
 
 def check_count(value: Any, name: str, most: int | None = None) -> int | None:
@@ -438,11 +428,17 @@ class RuleRun:
         self.used[key] = _plain(value)
         return value
 
-    def passes(self, key: str, amount: float | Fraction) -> bool:
-        """Return whether ``amount`` meets limit ``key`` under its comparison (exactly)."""
+    def passes(self, key: str, amount: float | Decimal, scale: float | Decimal = 1) -> bool:
+        """Return whether ``amount`` meets limit ``key`` times ``scale``, exactly.
+
+        Both sides are read as written (:func:`~wetland_gis.rules.facts.exact`, the one
+        exact-number type of the rules core, :class:`decimal.Decimal`) and only multiplied,
+        never divided, so the comparison is exact: an area in square feet is tested against
+        an acre limit as ``passes(key, sqft, SQFT_PER_ACRE)``, not as a quotient in acres.
+        """
         limit = self.value(key)
         test = LIMIT_TESTS[self.params[key].comparison or ""]
-        return bool(test(exact(amount), exact(limit)))
+        return bool(test(exact(amount), exact(limit) * exact(scale)))
 
     # -- facts -----------------------------------------------------------------------
     def fact(self, name: str) -> Any:

@@ -16,13 +16,20 @@ The de minimis exemption is itself an exemption of § 103G.2241 (subd. 9), and "
 exemption may not be combined with another exemption in this section on a project" (subd.
 9(g)); "exemptions may not be combined on a project. A project exempt only by using two
 different exemptions for different impacts is not exempt" (Minn. R. 8420.0420, subp. 1 C).
-The reading chosen (docs/rules.md, "Other exemptions"): a project is exempt only when ONE
-exemption, de minimis or another, covers every impact of the project in the WCA's scope.
-An exemption that covers only some impacts makes none of them exempt (the impacts keep the
-answer of step 4: replacement, unless de minimis alone covers the project). When de minimis
-and another exemption both cover the project, the one with the firmer answer carries it
-(exempt before conditional; de minimis first when they are alike). This reading never
-says exempt where the other reading (one exemption plus replacement of the rest) would not.
+The default reading (docs/rules.md, "Other exemptions"; ``Claims.exemption_scope_reading``
+``"whole_project"``): a project is exempt only when ONE exemption, de minimis or another,
+covers every impact of the project in the WCA's scope. An exemption that covers only some
+impacts makes none of them exempt (the impacts keep the answer of step 4: replacement,
+unless de minimis alone covers the project). When de minimis and another exemption both
+cover the project, the one with the firmer answer carries it (exempt before conditional;
+de minimis first when they are alike). This reading never says exempt where the other
+reading would not. The other reading (``"covered_impacts"``) is an open reading of the
+kernel (:data:`~wetland_gis.rules.kernel.READINGS`): the impacts the one best exemption
+covers are exempt under it and only the rest replaced (still one exemption: two different
+exemptions are never combined, subp. 1 C). The engine names the reading in a
+``reading.exemption_scope_reading`` step whenever a project's answer depends on it
+(:attr:`OtherExemptions.scope_reading_applies`) and shows the other reading's result
+beside it (:mod:`wetland_gis.rules.readings`).
 
 The fast path
 -------------
@@ -47,6 +54,7 @@ from wetland_gis.rules.exempt import spec_of
 from wetland_gis.rules.exempt.binding import ProjectExemptions, decide_exemptions
 from wetland_gis.rules.exempt.facts import LAND_USES, ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.roads import RoadFacts, RoadResult, RoadRoute, road_replacement
+from wetland_gis.rules.kernel import COVERED_IMPACTS, WHOLE_PROJECT
 
 if TYPE_CHECKING:  # the engine's types; imported only for annotations
     from wetland_gis.rules.facts import ImpactFacts
@@ -125,6 +133,9 @@ class OtherExemptions:
         The road paragraph's answer, when the project gives road facts.
     exemptions : ProjectExemptions or None
         Every exemption tried (``None`` on the fast path).
+    scope_reading_applies : bool
+        The project's answer depends on ``Claims.exemption_scope_reading``: one exemption
+        covers some but not all of its impacts and de minimis does not cover the project.
     """
 
     carrying: str | None = None
@@ -134,6 +145,7 @@ class OtherExemptions:
     )
     road: RoadResult | None = None
     exemptions: ProjectExemptions | None = None
+    scope_reading_applies: bool = False
 
     def of(self, impact_id: str) -> ImpactExemptionAnswer:
         """Return the answer for one impact (nothing changed when it has none)."""
@@ -208,6 +220,7 @@ def decide_other_exemptions(
     day: dt.date,
     log: TraceLog,
     wca_sqft: float,
+    scope_reading: str = WHOLE_PROJECT,
 ) -> OtherExemptions:
     """Try every other exemption on a project's impacts, and the road paragraph.
 
@@ -231,6 +244,10 @@ def decide_other_exemptions(
         The engine's trace: every step is added here.
     wca_sqft : float
         The project's WCA wetland area (the road paragraph's clause 3 limit).
+    scope_reading : {"whole_project", "covered_impacts"}, default "whole_project"
+        ``Claims.exemption_scope_reading``: under ``"covered_impacts"`` the impacts the
+        one best exemption covers are exempt when it covers only some (and de minimis does
+        not cover the project); under the default they are not.
 
     Returns
     -------
@@ -259,11 +276,26 @@ def decide_other_exemptions(
         [exemption_facts_of(iid, f, sqft) for iid, f, sqft in impacts], claims, params, day
     )
     carried = _carries(answer.outcome, de_minimis) if answer.carrying else False
+    # the open reading of subp. 1 C: one exemption covers some impacts, de minimis none
+    depends = answer.partial is not None and de_minimis not in _FIRM
+    by_covered = depends and scope_reading == COVERED_IMPACTS
     for step in answer.trace_steps():
         if step["rule_id"] == _ONE_EXEMPTION and not step["impact_id"]:
-            step = _project_step(step, answer, de_minimis, carried)
+            step = _project_step(step, answer, de_minimis, carried, by_covered)
         log.add(project=project, **step)
     out: dict[str, ImpactExemptionAnswer] = {}
+    if by_covered and answer.partial is not None:
+        covered = {str(i) for i in answer.covered}
+        for iid, _, _ in impacts:
+            result = answer.applied(iid) if iid in covered else None
+            if result is None:
+                continue
+            headline = (
+                ImpactOutcome.EXEMPT
+                if result.outcome is Outcome.EXEMPT
+                else ImpactOutcome.EXEMPT_CONDITIONAL
+            )
+            out[iid] = ImpactExemptionAnswer(headline, (answer.partial,))
     if carried and answer.carrying is not None:
         headline = (
             ImpactOutcome.EXEMPT
@@ -288,13 +320,15 @@ def decide_other_exemptions(
         )
         if by is not None and not carried:
             for iid, _, _ in impacts:
-                out[iid] = ImpactExemptionAnswer(replacement_by=by)
+                if iid not in out:  # an impact exempt under the covered-impacts reading
+                    out[iid] = ImpactExemptionAnswer(replacement_by=by)
     return OtherExemptions(
         carrying=answer.carrying if carried else None,
         outcome=answer.outcome,
         impacts=MappingProxyType(out),
         road=result,
         exemptions=answer,
+        scope_reading_applies=depends,
     )
 
 
@@ -326,6 +360,7 @@ def other_exemptions(
         day=book.day,
         log=log,
         wca_sqft=float(wca_sqft(work)),
+        scope_reading=book.claims.exemption_scope_reading,
     )
     for w in wca:
         answer = step5.of(w.iid)
@@ -346,7 +381,11 @@ def _carries(other: Outcome, de_minimis: Outcome) -> bool:
 
 
 def _project_step(
-    step: dict[str, Any], answer: ProjectExemptions, de_minimis: Outcome, carried: bool
+    step: dict[str, Any],
+    answer: ProjectExemptions,
+    de_minimis: Outcome,
+    carried: bool,
+    by_covered: bool = False,
 ) -> dict[str, Any]:
     """Return the project step of ``decide_exemptions`` with the de minimis reading added."""
     reasons = [step["reason"]]
@@ -355,6 +394,14 @@ def _project_step(
             "The de minimis exemption already covers the project "
             f"({de_minimis.value}): it carries the project, and the two are not combined "
             f"({_SUBD_9G}; {_SUBP_1C})."
+        )
+    elif answer.partial and by_covered:
+        reasons.append(
+            "Reading 'covered_impacts' (Claims.exemption_scope_reading; the default is "
+            f"'whole_project'): the {len(answer.covered)} impacts {answer.partial} covers "
+            "are exempt under it; the others keep the answer of the de minimis and "
+            "replacement steps (still one exemption: two are never combined, "
+            f"{_SUBP_1C})."
         )
     elif answer.partial:
         reasons.append(
@@ -365,6 +412,8 @@ def _project_step(
     inputs = dict(step["inputs"])
     inputs["de_minimis"] = de_minimis.value
     inputs["carries_project"] = carried
+    if by_covered:
+        inputs["exemption_scope_reading"] = COVERED_IMPACTS
     return {
         **step,
         "citation": step["citation"] + f"; {_SUBD_9G}",

@@ -62,8 +62,8 @@ def wildlife_spoil_deposition(
     if area is None:
         run.cond(None, f"{words} (the deposition's area is not known).", "wetland_spoil_sqft")
         return _spoil_claims(run)
-    acres = exact(area) / SQFT_PER_ACRE
-    within = run.passes(key_acres, acres)
+    acres = exact(area) / SQFT_PER_ACRE  # for the reason only; the tests multiply
+    within = run.passes(key_acres, area, SQFT_PER_ACRE)
     run.amounts.update(deposition_sqft=float(area), limit_acres=float(max_acres))
     unknown: list[str] = []
     given = f"given: {float(acres):.4g} acres" + (", this impact alone" if total is None else "")
@@ -72,7 +72,12 @@ def wildlife_spoil_deposition(
         given += "; the wetland's size is not known"
     else:
         limit_acres = min(exact(pct) * exact(size) / PERCENT, exact(max_acres))
-        share_ok = run.passes(key_pct, acres / exact(size) * PERCENT) if size else not area
+        # area / (size acres) * 100 <= pct, tested as area * 100 <= pct * size * 43,560
+        share_ok = (
+            run.passes(key_pct, exact(area) * PERCENT, exact(size) * SQFT_PER_ACRE)
+            if size
+            else not area
+        )
         within = within and share_ok
         run.amounts.update(wetland_acres=float(size), lesser_limit_acres=float(limit_acres))
         given += f" of a {size} acre wetland; the lesser limit is {float(limit_acres):.4g} acres"

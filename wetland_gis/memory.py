@@ -18,13 +18,17 @@ from wetland_gis.errors import InsufficientMemoryError
 
 __all__ = ["ASSESS_BYTES_PER_IMPACT", "available_bytes", "check_fits"]
 
-ASSESS_BYTES_PER_IMPACT = 25_000
+ASSESS_BYTES_PER_IMPACT = 24_000
 """Peak memory of an in-memory ``assess`` per impact (bytes), rounded up from a measurement.
 
 Measured as the peak resident memory of ``wg.assess`` on 200,000 impacts of the
-benchmark world (4.61 GiB, the context included; 1.43 GiB at 50,000) divided by
-200,000: 24,750 bytes (``benchmarks/README.md``, issue 23). ``write()`` of such a run
-takes more again (the trace as JSON). Impacts with many vertices, or near many public
+benchmark world, the context included (``benchmarks/README.md``, issue 23): 4.61 GiB
+in one run of the code before the copies of the layer were removed (24,750 bytes an
+impact), 3.54 GiB in another run of that code and 3.38 GiB after (18,150 bytes). The
+runs of one code differ by a third on the shared machine, so the figure is the larger
+measurement scaled by the measured reduction (3.38 / 3.54), rounded up. ``write()`` of
+such a run adds about 1.3 GiB at 200,000 impacts (4.64 GiB peak; 10.3 GiB before the
+trace was written a slice at a time). Impacts with many vertices, or near many public
 waters, take more; the check is a guard against a run that cannot fit, not a promise
 that a smaller one will.
 """

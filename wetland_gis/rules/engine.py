@@ -219,7 +219,8 @@ def _decide(
         de_minimis_impact(project, w, dm_outcome, conditional_reason, log)
 
     # 5. other exemptions (rules/exempt): every one tried, one carries the project; roads
-    step5 = other_exemptions(project, work, book, log, dm_outcome)
+    wca = wca_sqft(work)  # the WCA wetland area (§ 103G.005, subd. 19(b)), for 5 and 7
+    step5 = other_exemptions(project, work, book, log, dm_outcome, wca)
     if step5.scope_reading_applies:  # one exemption covers only some impacts (subp. 1 C)
         concerns.add("exemption_scope_reading")
 
@@ -227,7 +228,6 @@ def _decide(
     replacement_steps(project, work, book, log)
 
     # 7. procedure
-    wca = wca_sqft(work)
     comment, sequencing, sequencing_alt = procedure_steps(
         project, work, scope, wca, book, log, concerns
     )

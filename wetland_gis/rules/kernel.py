@@ -429,11 +429,6 @@ def rule_book(params: ParameterSet, day: dt.date, claims: Claims) -> RuleBook:
     return book
 
 
-def listed(value: Any) -> Any:
-    """Return a tuple or list parameter value as a list (for the trace's parameters)."""
-    return list(value) if isinstance(value, (list, tuple)) else value
-
-
 def passes(comparison: str | None, amount: Decimal, limit: Decimal) -> bool:
     """Return whether ``amount`` passes a parameter's limit test (``LIMIT_TESTS``)."""
     test = LIMIT_TESTS.get(comparison or "")

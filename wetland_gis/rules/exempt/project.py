@@ -44,6 +44,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -333,7 +334,12 @@ def decide_other_exemptions(
 
 
 def other_exemptions(
-    project: str, work: list[Impact], book: RuleBook, log: TraceLog, de_minimis: Outcome
+    project: str,
+    work: list[Impact],
+    book: RuleBook,
+    log: TraceLog,
+    de_minimis: Outcome,
+    wca_sqft: Decimal,
 ) -> OtherExemptions:
     """Step 5 of the engine: try every other exemption and the road paragraph on a project.
 
@@ -341,15 +347,14 @@ def other_exemptions(
     :func:`decide_other_exemptions` with the area the engine counts (``None`` for a partial
     drain counted at the floor share, Minn. R. 8420.0522, subp. 2: its area is not known),
     and each impact's outcome, carrying exemption and ``replacement_by`` are set from the
-    answer.
+    answer. ``wca_sqft`` is the project's WCA wetland area
+    (:func:`wetland_gis.rules.public_waters.wca_sqft`, computed once by the engine).
 
     Returns
     -------
     OtherExemptions
         The answer (the engine reads ``carrying`` and ``road`` for the project).
     """
-    from wetland_gis.rules.public_waters import wca_sqft
-
     wca = [w for w in work if w.regulated and not w.f.public_waters_wetland]
     step5 = decide_other_exemptions(
         project,
@@ -359,7 +364,7 @@ def other_exemptions(
         params=book.params,
         day=book.day,
         log=log,
-        wca_sqft=float(wca_sqft(work)),
+        wca_sqft=float(wca_sqft),
         scope_reading=book.claims.exemption_scope_reading,
     )
     for w in wca:

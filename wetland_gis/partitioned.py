@@ -652,11 +652,9 @@ def stream_assess(
 
 def _trace_for_disk(trace: pd.DataFrame) -> pd.DataFrame:
     """Return a trace table with its list and dict columns as JSON text (the contract)."""
-    from wetland_gis.rules.trace import JSON_COLUMNS, encode_trace_value
+    from wetland_gis.io.trace_json import decisions_table
 
-    out = trace.copy()
-    for name in JSON_COLUMNS:
-        out[name] = [encode_trace_value(v) for v in out[name]]
+    out = decisions_table(trace)  # the JSON columns by one encoder made once; no deep copy
     out["value"] = pd.to_numeric(out["value"], errors="coerce")
     return out
 

@@ -7,13 +7,17 @@ Run ``make bench-scale`` (N = 20,000 and 200,000) or
 2. checks, before timing anything, that ``wetland_gis.classify_impacts`` and the careful
    geopandas baseline agree on the first 2,000 impacts (zone areas within 0.01 sq ft;
    identical county, major, minor, bank service area and incorporated), and stops if not;
-3. times, each in its own subprocess (wall time, and peak memory from ``ru_maxrss``):
+3. times, each in its own subprocess (wall time, and peak memory ``VmHWM`` of each subprocess):
    the bare STRtree query floor; ``wetland_gis`` assess streamed in chunks of 50,000
    impacts (``partitioned.stream_assess``: read, classify, decide, write GeoParquet) and
-   its spatial side alone on the whole layer (read + clean + classify); the careful
-   baseline; the obvious baseline (buffer, union, overlay) only up to
+   its spatial side alone on the whole layer (read + clean + classify); ``wg.assess`` in
+   memory on the whole layer (its peak is issue 23's in-memory target; ``--no-in-memory``
+   leaves it out); with ``--engines`` the command line with ``--engine chunks`` and
+   ``--engine dask`` (a local cluster of 2 workers; the client's peak, and the workers');
+   the careful baseline; the obvious baseline (buffer, union, overlay) only up to
    ``--obvious-max`` impacts and with a time-out, its absence recorded;
-4. prints a Markdown table with the ratios and the fitted exponent of the cost in N.
+4. prints a Markdown table with the ratios (``assess / careful script`` as "1.6x slower"
+   or "1.2x faster") and the fitted exponent of the cost in N.
 
 The baselines buffer as a geopandas script does (``quad_segs=32``, vertices on the
 circle). ``wetland_gis`` restores the round joins of the zones (issue 14, section 3), so
@@ -115,6 +119,54 @@ def run_assess(impacts_path: Path, ctx_dir: Path, out: Path, spatial_only: bool)
                 overwrite=True,
             )
     return {"seconds": time.perf_counter() - t0}
+
+
+def run_in_memory(impacts_path: Path, ctx_dir: Path) -> dict:
+    """Time ``wg.assess`` on the whole layer in memory (read, classify, decide; no write)."""
+    import wetland_gis as wg
+
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = wg.assess(
+            gpd.read_parquet(impacts_path),
+            wg.load_context(ctx_dir, as_of=AS_OF),
+            as_of=AS_OF,
+            check_memory=False,
+        )
+    return {"seconds": time.perf_counter() - t0, "impacts": len(result.impacts)}
+
+
+def run_engine(engine: str, impacts_path: Path, ctx_dir: Path, out: Path) -> dict:
+    """Time ``wetland-gis assess --engine ENGINE --chunk-size CHUNK`` to GeoParquet.
+
+    The peak is the client's (this process); the dask workers' peak is reported apart
+    (``workers_peak_gib``: the largest of the child processes, from ``RUSAGE_CHILDREN``,
+    an upper bound: Linux carries a peak over ``fork``).
+    """
+    from wetland_gis.cli import main as cli
+
+    argv = [
+        "assess",
+        str(impacts_path),
+        "--context",
+        str(ctx_dir),
+        "--as-of",
+        AS_OF,
+        "--out",
+        str(out),
+        "--engine",
+        engine,
+        "--chunk-size",
+        str(CHUNK),
+        "--quiet",
+        "--overwrite",
+    ]
+    t0 = time.perf_counter()
+    code = cli(argv)
+    res = {"seconds": time.perf_counter() - t0, "exit": code}
+    res["workers_peak_gib"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
+    return res
 
 
 def spatial_side(impacts_path: Path | gpd.GeoDataFrame, ctx_dir: Path) -> pd.DataFrame:
@@ -321,6 +373,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-full", action="store_true", help="time the spatial side only, not the whole assess"
     )
+    parser.add_argument(
+        "--no-in-memory",
+        action="store_true",
+        help="leave out the in-memory wg.assess run (its time and peak)",
+    )
+    parser.add_argument(
+        "--engines",
+        action="store_true",
+        help="also time the CLI with --engine chunks and --engine dask (2 local workers)",
+    )
     args = parser.parse_args(argv)
     paths = world.write(args.world, sorted({*args.n, CHECK_N}))
     ctx = paths["context"]
@@ -334,6 +396,13 @@ def main(argv: list[str] | None = None) -> int:
         res["assess"] = (
             {"skipped": "not run"} if args.skip_full else _child(["assess", p, str(ctx)], None)
         )
+        res["memory"] = (
+            {"skipped": "not run"} if args.no_in_memory else _child(["memory", p, str(ctx)], None)
+        )
+        for engine in ("chunks", "dask"):
+            res[engine] = (
+                _child([engine, p, str(ctx)], None) if args.engines else {"skipped": "not run"}
+            )
         res["careful"] = _child(["careful", p, str(ctx)], args.timeout)
         res["obvious"] = (
             _child(["obvious", p, str(ctx)], args.timeout)
@@ -351,30 +420,61 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _times(ours: float, theirs: float) -> str:
+    """Say how ``ours`` compares with ``theirs``: ``1.6x slower`` or ``1.2x faster``."""
+    if not (ours > 0 and theirs > 0):
+        return ""
+    return f"{ours / theirs:.1f}x slower" if ours > theirs else f"{theirs / ours:.1f}x faster"
+
+
+def _secs(res: dict | None) -> float:
+    return res.get("seconds", float("nan")) if res else float("nan")
+
+
 def table(rows: list[dict]) -> str:
+    """Return the Markdown table of issue 23 (and the exponents of time in N)."""
     lines = [
-        "| impacts | `assess` (whole) | spatial side | bare index floor | careful geopandas "
-        "| obvious geopandas | spatial / floor | assess / floor | careful / spatial | agreement |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| impacts | `assess` streamed (whole, GeoParquet) | `wg.assess` in memory | "
+        "`--engine chunks` | `--engine dask` (client; workers) | spatial side | bare index floor "
+        "| careful geopandas | obvious geopandas | assess / floor | assess / careful script "
+        "| agreement |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
-        floor = r["floor"]["seconds"]
-        sp = r["spatial"]["seconds"] if r["spatial"] else float("nan")
-        asx = r["assess"].get("seconds", float("nan")) if r["assess"] else float("nan")
-        car = r["careful"]["seconds"] if r["careful"] else float("nan")
+        floor = _secs(r["floor"])
+        asx = _secs(r["assess"])
+        dask = _fmt(r.get("dask"))
+        if r.get("dask") and "workers_peak_gib" in r["dask"]:
+            dask += f"; {r['dask']['workers_peak_gib']:.2f} GiB"
         lines.append(
-            f"| {r['n']:,} | {_fmt(r['assess'])} | {_fmt(r['spatial'])} | {_fmt(r['floor'])} | "
-            f"{_fmt(r['careful'])} | {_fmt(r['obvious'])} | {sp / floor:.1f} | "
-            f"{asx / floor:.1f} | {car / sp:.1f} | {'; '.join(r['agree'])} |"
+            f"| {r['n']:,} | {_fmt(r['assess'])} | {_fmt(r.get('memory'))} | "
+            f"{_fmt(r.get('chunks'))} | {dask} | {_fmt(r['spatial'])} | {_fmt(r['floor'])} | "
+            f"{_fmt(r['careful'])} | {_fmt(r['obvious'])} | {asx / floor:.1f}x | "
+            f"{_times(asx, _secs(r['careful']))} | {'; '.join(r['agree'])} |"
         )
     if len(rows) >= 2:
         ns = np.log([r["n"] for r in rows])
-        for key in ("spatial", "assess"):
+        for key in ("spatial", "assess", "memory"):
             ts = [r[key].get("seconds") if r[key] else None for r in rows]
             if all(t for t in ts):
                 k = np.polyfit(ns, np.log(ts), 1)[0]
                 lines.append(f"\nMeasured exponent of `{key}` time in N: {k:.2f}")
     return "\n".join(lines)
+
+
+def peak_gib() -> float:
+    """Return this process's peak resident memory in GiB (``VmHWM``).
+
+    Not ``ru_maxrss``: on Linux that survives ``fork`` and ``exec``, so a child run would
+    report at least the benchmark driver's own peak (the world it holds).
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 2**20
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 
 
 def _run(argv: list[str]) -> int:
@@ -385,9 +485,13 @@ def _run(argv: list[str]) -> int:
         res = run_floor(impacts_path, ctx_dir)
     elif what in ("spatial", "assess"):
         res = run_assess(impacts_path, ctx_dir, out, spatial_only=what == "spatial")
+    elif what == "memory":
+        res = run_in_memory(impacts_path, ctx_dir)
+    elif what in ("chunks", "dask"):
+        res = run_engine(what, impacts_path, ctx_dir, out)
     else:
         res = run_baseline(what, impacts_path, ctx_dir, out)
-    res["peak_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    res["peak_gib"] = peak_gib()
     print(json.dumps(res))
     return 0
 

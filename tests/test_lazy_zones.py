@@ -12,6 +12,7 @@ import warnings
 from typing import Any
 
 import geopandas as gpd
+import pandas as pd
 import pytest
 
 import wetland_gis as wg
@@ -108,3 +109,17 @@ def test_an_assessment_built_without_zones_has_none():
     )
     assert len(a.zones) == 0
     assert list(a.zones.columns[:2]) == ["pw_id", "pw_name"]
+
+
+def test_the_repr_says_what_the_result_holds_without_drawing_the_zones(project):
+    """Showing a result in Jupyter must not draw the zones (issue 23: only a map needs them)."""
+    impacts, ctx = project
+    a = _assess(impacts, ctx)
+    text = repr(a)
+    assert text == (
+        f"Assessment({len(a.impacts)} impacts, {len(a.decisions)} projects, "
+        f"{len(a.trace)} trace steps, zones not drawn yet)"
+    )
+    assert not isinstance(a.__dict__["_zones_source"], pd.DataFrame)  # still not drawn
+    n = len(a.zones)
+    assert repr(a).endswith(f"{n} zone polygons)")

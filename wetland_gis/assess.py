@@ -307,7 +307,7 @@ class _LazyZones:
         obj.__dict__[self._slot] = value
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Assessment:
     """The result of :func:`assess`.
 
@@ -346,6 +346,32 @@ class Assessment:
     fields: FieldMapping = field(default_factory=FieldMapping)
     trace: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=TRACE_COLUMNS))
     zones: _LazyZones = _LazyZones()
+
+    def __repr__(self) -> str:
+        """Say what the result holds, without drawing the zones (they are drawn when read).
+
+        A dataclass's own ``repr`` would print every frame and draw the zones; ``==`` is
+        off (``eq=False``): two results are compared by their frames
+        (``a.impacts.equals(b.impacts)``), never as a whole.
+
+        Examples
+        --------
+        >>> import geopandas as gpd
+        >>> Assessment(impacts=gpd.GeoDataFrame(geometry=[], crs="EPSG:26915"),
+        ...            summary=None, projects=None, decisions=[], manifest=None, context=None)
+        Assessment(0 impacts, 0 projects, 0 trace steps, zones not drawn yet)
+        """
+        zones = self.__dict__.get("_zones_source")
+        drawn = (
+            f"{len(zones)} zone polygons"
+            if isinstance(zones, pd.DataFrame)
+            else "zones not drawn yet"
+        )
+        impacts = 0 if self.impacts is None else len(self.impacts)
+        return (
+            f"Assessment({impacts} impacts, {len(self.decisions)} projects, "
+            f"{len(self.trace)} trace steps, {drawn})"
+        )
 
     def decisions_table(self) -> pd.DataFrame:
         """Return the trace as written to files: ``verify``, ``inputs``, ``parameters`` JSON."""

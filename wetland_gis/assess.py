@@ -910,6 +910,21 @@ def _apply_engine(
     ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`. The per-impact
     text columns are rendered from the trace for people.
     """
+    with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
+        return _decide_layer(gdf, field_map, params, day, options, manifest, fens_near, extra_steps)
+
+
+def _decide_layer(
+    gdf: gpd.GeoDataFrame,
+    field_map: FieldMapping,
+    params: ParameterSet,
+    day: dt.date,
+    options: AssessOptions,
+    manifest: Manifest,
+    fens_near: pd.Series | None,
+    extra_steps: Mapping[Hashable, list[tuple]] | None,
+) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], list[ProjectDecision], pd.DataFrame]:
+    """Do the work of :func:`_apply_engine` (with the cyclic collector paused)."""
     # copy-on-write (pandas 3): the caller's frame stays as it was, and only the blocks
     # written here are copied, not the whole classified layer (issue 23)
     gdf = gdf.copy(deep=False)
@@ -969,9 +984,8 @@ def _apply_engine(
         warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=3)
     groups = attach_exemption_facts(table.groups, table.row_of, gdf, field_map.exemption_columns)
     claims = options.claims
-    with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
-        decisions = decide_projects(groups, claims, params, day) if groups else []
-        trace, trace_columns = _trace_table(table.steps, decisions)
+    decisions = decide_projects(groups, claims, params, day) if groups else []
+    trace, trace_columns = _trace_table(table.steps, decisions)
     del table, groups  # the facts are in the decisions and the trace now (issue 23)
 
     # the columns, rendered from the trace for people

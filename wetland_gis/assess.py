@@ -15,13 +15,14 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import geopandas as gpd
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from wetland_gis._gc import collector_paused
 from wetland_gis.context import Context, as_context
@@ -1099,6 +1100,39 @@ def _decide_layer(
     return gdf, project_rows, decisions, trace
 
 
+#: The trace columns of text (pandas' string dtype, as inferred from a list of str).
+_TRACE_TEXT = frozenset({"project", "impact_id", "rule_id", "citation", "outcome", "reason"})
+
+
+@cache
+def _str_dtype() -> Any:
+    """Return the dtype pandas infers for a list of str (``str`` in pandas 3), or None."""
+    dtype = pd.Series(["a"]).dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+        return dtype
+    return None
+
+
+def _text_column(values: list[Any]) -> Any:
+    """Return a list of str as the array pandas would infer for it, by one Arrow copy.
+
+    pandas converts a list of Python strings to its Arrow-backed string dtype through an
+    object array and a check of every cell; :func:`pyarrow.array` reads the list in one
+    pass. Any other list (empty, with a missing value or a value not a str, or a pandas
+    without that dtype) is returned as it is, for pandas to infer as before.
+    """
+    dtype = _str_dtype()
+    if dtype is None or not values:
+        return values
+    try:
+        arrow = pa.array(values, type=pa.large_string())
+    except (pa.ArrowTypeError, pa.ArrowInvalid):
+        return values
+    if arrow.null_count:
+        return values
+    return pd.array(arrow, dtype=dtype)
+
+
 def _trace_table(
     steps: FactSteps, decisions: list[ProjectDecision]
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -1147,7 +1181,10 @@ def _trace_table(
     data["verify"] = [v if v.__class__ is list else list(v) for v in data["verify"]]
     for name in ("inputs", "parameters"):
         data[name] = [v if v.__class__ is dict else dict(v) for v in data[name]]
-    frame = pd.DataFrame({c: data[c] for c in TRACE_COLUMNS}, columns=list(TRACE_COLUMNS))
+    frame = pd.DataFrame(
+        {c: _text_column(data[c]) if c in _TRACE_TEXT else data[c] for c in TRACE_COLUMNS},
+        columns=list(TRACE_COLUMNS),
+    )
     frame["seq"] = frame["seq"].astype("int64")
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
     return frame, data

@@ -11,11 +11,12 @@ shared by the rule modules of :mod:`wetland_gis.rules`.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import math
 import numbers
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
@@ -292,6 +293,60 @@ class ImpactFacts:
                 "subp. 2)"
             )
 
+    @classmethod
+    def from_columns(cls, columns: Mapping[str, Sequence[Any]]) -> list[ImpactFacts]:
+        """Return one :class:`ImpactFacts` per row of ``columns``, checked by column.
+
+        ``columns`` maps field names to equal-length sequences (an adapter's columns, as
+        :func:`wetland_gis.io.impact_facts.impact_facts` builds them). Each column is
+        checked once for the values the constructor would keep as they are (a
+        :class:`WetlandType`, a finite float ``>= 0``, a ``bool`` ...); the facts are then
+        built without checking each object again. Columns that are not all such values
+        are given to the constructor row by row, which converts them or raises as it
+        always does. Either way the facts are equal to ``ImpactFacts(**row)``.
+
+        Parameters
+        ----------
+        columns : mapping of str to sequence
+            Field name to the values of that field, one per impact.
+
+        Returns
+        -------
+        list of ImpactFacts
+            In row order.
+
+        Raises
+        ------
+        RulesInputError
+            As the constructor does, on the first row it refuses.
+
+        Examples
+        --------
+        >>> facts = ImpactFacts.from_columns({
+        ...     "impact_id": ["A", "B"], "wetland_type": [WetlandType(2), WetlandType(3)],
+        ...     "cedar_tamarack": [False, False], "sqft_setback": [0.0, 0.0],
+        ...     "sqft_protection": [0.0, 0.0], "sqft_outside": [9000.0, 40.0],
+        ...     "pct_class": [PercentageArea.GREATER_THAN_80] * 2, "metro": [False, True]})
+        >>> [f.area_sqft for f in facts]
+        [9000.0, 40.0]
+        """
+        names = tuple(columns)
+        rows = list(zip(*columns.values(), strict=True))
+        checked = _checked_columns(columns)
+        if checked is None:
+            return [cls(**dict(zip(names, values, strict=True))) for values in rows]
+        names, rows = checked
+        defaults = _FACT_DEFAULTS
+        new = object.__new__
+        out = []
+        for values in rows:
+            facts = new(cls)
+            state = dict(defaults)
+            state.update(zip(names, values))
+            facts.__dict__.update(state)
+            out.append(facts)
+        return out
+
     @functools.cached_property
     def area_sqft(self) -> float:
         """Return the impact's whole area in square feet (the sum over the three zones)."""
@@ -314,6 +369,117 @@ class ImpactFacts:
     def zones(self) -> tuple[ShorelandZone, ...]:
         """Return the zones in which the impact has area, most restrictive first."""
         return tuple(z for z in ZONE_ORDER if self.sqft_in(z) > 0)
+
+
+# --- facts by column (ImpactFacts.from_columns) ------------------------------------------
+
+#: The value of each field of :class:`ImpactFacts` with a default, in field order (the
+#: required fields first, as None: every column set gives them).
+_FACT_DEFAULTS: dict[str, Any] = {
+    f.name: (None if f.default is dataclasses.MISSING else f.default)
+    for f in dataclasses.fields(ImpactFacts)
+}
+_REQUIRED_FACTS = frozenset(
+    f.name for f in dataclasses.fields(ImpactFacts) if f.default is dataclasses.MISSING
+)
+_AREA_FACTS = ("sqft_setback", "sqft_protection", "sqft_outside")
+_FLAG_FACTS = (
+    "cedar_tamarack",
+    "metro",
+    "calcareous_fen",
+    "banked",
+    "used_for_replacement_credit",
+    "public_waters_wetland",
+    "partial",
+)
+_OPTIONAL_FLAG_FACTS = (
+    "flooded",
+    "owns_whole_wetland",
+    "isolated",
+    "runoff_retention",
+    "bottomland_hardwood",
+    "incorporated",
+    "water_regime_flooded",
+    "below_ohwl",
+)
+_OPTIONAL_AREA_FACTS = ("portion_sqft", "prior_sqft_since_1992", "wetland_acres")
+#: Fields the constructor keeps as given (no check, no conversion).
+_FREE_FACTS = frozenset({"wetland_id", "owner", "land_use", "county", "duration"})
+_CHECKED_FACTS = frozenset(
+    {
+        "impact_id",
+        "wetland_type",
+        "pct_class",
+        "impact_kind",
+        "partial_share",
+        "pw_inventory_id",
+        *_AREA_FACTS,
+        *_FLAG_FACTS,
+        *_OPTIONAL_FLAG_FACTS,
+        *_OPTIONAL_AREA_FACTS,
+    }
+)
+
+
+def _is_area(value: Any) -> bool:
+    return value.__class__ is float and math.isfinite(value) and value >= 0
+
+
+def _checked_columns(
+    columns: Mapping[str, Sequence[Any]],
+) -> tuple[tuple[str, ...], list[tuple[Any, ...]]] | None:
+    """Return the names and rows of ``columns`` if ``__post_init__`` keeps every value.
+
+    The ``pw_inventory_id`` column is normalised (stripped, ``""`` to None) and sets
+    ``public_waters_wetland`` as the constructor does. None when a column holds a value
+    the constructor would convert or refuse, or names a field this check does not know
+    (the exemption and road facts): the caller then constructs row by row.
+    """
+    names = set(columns)
+    if not _REQUIRED_FACTS <= names or not names <= _CHECKED_FACTS | _FREE_FACTS:
+        return None
+    col = dict(columns)
+    try:
+        for v in col["impact_id"]:
+            hash(v)
+    except TypeError:
+        return None
+    simple = (
+        all(v.__class__ is WetlandType for v in col["wetland_type"])
+        and all(v.__class__ is PercentageArea for v in col["pct_class"])
+        and all(all(map(_is_area, col[n])) for n in _AREA_FACTS)
+        and all(all(v is True or v is False for v in col[n]) for n in _FLAG_FACTS if n in col)
+        and all(
+            all(v is None or v is True or v is False for v in col[n])
+            for n in _OPTIONAL_FLAG_FACTS
+            if n in col
+        )
+        and all(
+            all(v is None or _is_area(v) for v in col[n]) for n in _OPTIONAL_AREA_FACTS if n in col
+        )
+        and all(v.__class__ is ImpactKind for v in col.get("impact_kind", ()))
+    )
+    if not simple:
+        return None
+    n = len(col["impact_id"])
+    partial = col.get("partial", [False] * n)
+    kinds = col.get("impact_kind", [ImpactKind.UNKNOWN] * n)
+    if any(p and k is not ImpactKind.DRAIN for p, k in zip(partial, kinds, strict=True)):
+        return None
+    if "partial_share" in col and not all(
+        s is None or (p and s.__class__ is float and 0 < s <= 1)
+        for s, p in zip(col["partial_share"], partial, strict=True)
+    ):
+        return None
+    if "pw_inventory_id" in col:
+        ids = col["pw_inventory_id"]
+        if not all(v is None or v.__class__ is str for v in ids):
+            return None
+        ids = [None if v is None else (v.strip() or None) for v in ids]
+        col["pw_inventory_id"] = ids
+        pww = col.get("public_waters_wetland", [False] * n)
+        col["public_waters_wetland"] = [p or v is not None for p, v in zip(pww, ids, strict=True)]
+    return tuple(col), list(zip(*col.values(), strict=True))
 
 
 # --- input checks shared by the rule modules ---------------------------------------------

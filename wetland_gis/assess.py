@@ -950,8 +950,10 @@ def _decide_layer(
             )
     else:
         projects = pd.Series("project", gdf.index)
+    area = gdf["area_sqft"].to_numpy(dtype=float, na_value=np.nan)
     gdf["area_reported"] = [
-        joint_application_area(a) if pd.notna(a) else None for a in gdf["area_sqft"]
+        None if missing else joint_application_area(a)
+        for a, missing in zip(area.tolist(), np.isnan(area).tolist(), strict=True)
     ]
     for col in DECISION_COLUMNS[6:]:
         gdf[col] = None
@@ -961,8 +963,8 @@ def _decide_layer(
         gdf,
         field_map,
         gdf.index[gdf["status"] == ASSESSED].tolist(),
-        keys.to_dict(),
-        projects.to_dict(),
+        dict(zip(gdf.index, keys.tolist(), strict=True)),
+        dict(zip(gdf.index, projects.tolist(), strict=True)),
         params,
         day,
         assume_no_public_waters=options.assume_no_public_waters,

@@ -66,7 +66,7 @@ from wetland_gis.rules import (
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.engine import CLAUSE_READINGS, ROUTE_PUBLIC_WATERS
 from wetland_gis.rules.exempt import ExemptionClaims
-from wetland_gis.rules.trace import TRACE_COLUMNS
+from wetland_gis.rules.trace import TRACE_COLUMNS, render_reasons
 from wetland_gis.units import FOOT_M, joint_application_area
 
 if TYPE_CHECKING:
@@ -1147,7 +1147,7 @@ def _trace_table(
     if decisions:
         log = decisions[0].log
         engine: dict[str, list[Any]] = log.columns
-        engine["reason"] = log.reasons()
+        engine["reason"] = render_reasons(engine["reason"])  # the column, not the rows again
     else:
         engine = {c: [] for c in TRACE_COLUMNS}
     facts = steps.columns

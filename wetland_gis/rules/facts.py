@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import itertools
 import math
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -330,20 +331,19 @@ class ImpactFacts:
         >>> [f.area_sqft for f in facts]
         [9000.0, 40.0]
         """
-        names = tuple(columns)
-        rows = list(zip(*columns.values(), strict=True))
         checked = _checked_columns(columns)
         if checked is None:
-            return [cls(**dict(zip(names, values, strict=True))) for values in rows]
-        names, rows = checked
-        defaults = _FACT_DEFAULTS
+            names = tuple(columns)
+            return [
+                cls(**dict(zip(names, values, strict=True)))
+                for values in zip(*columns.values(), strict=True)
+            ]
+        fields = tuple(checked)
         new = object.__new__
         out = []
-        for values in rows:
+        for values in zip(*checked.values()):
             facts = new(cls)
-            state = dict(defaults)
-            state.update(zip(names, values))
-            facts.__dict__.update(state)
+            facts.__dict__.update(zip(fields, values))
             out.append(facts)
         return out
 
@@ -421,65 +421,77 @@ _CHECKED_FACTS = frozenset(
 )
 
 
-def _is_area(value: Any) -> bool:
-    return value.__class__ is float and math.isfinite(value) and value >= 0
+def _kinds(values: Iterable[Any]) -> set[type]:
+    return set(map(type, values))
 
 
-def _checked_columns(
-    columns: Mapping[str, Sequence[Any]],
-) -> tuple[tuple[str, ...], list[tuple[Any, ...]]] | None:
-    """Return the names and rows of ``columns`` if ``__post_init__`` keeps every value.
+def _areas_kept(values: Sequence[Any], *, optional: bool = False) -> bool:
+    """Return whether ``check_area`` keeps every value as it is (finite floats ``>= 0``)."""
+    kinds = _kinds(values)
+    if not kinds <= ({float, _NONE} if optional else {float}):
+        return False
+    numbers = [v for v in values if v is not None] if _NONE in kinds else values
+    return all(map(math.isfinite, numbers)) and min(numbers, default=0.0) >= 0
 
-    The ``pw_inventory_id`` column is normalised (stripped, ``""`` to None) and sets
-    ``public_waters_wetland`` as the constructor does. None when a column holds a value
+
+_NONE = type(None)
+
+
+def _checked_columns(columns: Mapping[str, Sequence[Any]]) -> dict[str, Iterable[Any]] | None:
+    """Return every field's column, in field order, if ``__post_init__`` keeps each value.
+
+    Fields not in ``columns`` repeat their default. The ``pw_inventory_id`` column is
+    normalised (stripped, ``""`` to None) and sets ``public_waters_wetland`` as the
+    constructor does. None when the columns differ in length, or a column holds a value
     the constructor would convert or refuse, or names a field this check does not know
     (the exemption and road facts): the caller then constructs row by row.
     """
     names = set(columns)
     if not _REQUIRED_FACTS <= names or not names <= _CHECKED_FACTS | _FREE_FACTS:
         return None
-    col = dict(columns)
+    col = {name: list(values) for name, values in columns.items()}
+    n = len(col["impact_id"])
+    if any(len(values) != n for values in col.values()):
+        return None
     try:
-        for v in col["impact_id"]:
-            hash(v)
+        for _ in map(hash, col["impact_id"]):
+            pass
     except TypeError:
         return None
     simple = (
-        all(v.__class__ is WetlandType for v in col["wetland_type"])
-        and all(v.__class__ is PercentageArea for v in col["pct_class"])
-        and all(all(map(_is_area, col[n])) for n in _AREA_FACTS)
-        and all(all(v is True or v is False for v in col[n]) for n in _FLAG_FACTS if n in col)
-        and all(
-            all(v is None or v is True or v is False for v in col[n])
-            for n in _OPTIONAL_FLAG_FACTS
-            if n in col
-        )
-        and all(
-            all(v is None or _is_area(v) for v in col[n]) for n in _OPTIONAL_AREA_FACTS if n in col
-        )
-        and all(v.__class__ is ImpactKind for v in col.get("impact_kind", ()))
+        _kinds(col["wetland_type"]) <= {WetlandType}
+        and _kinds(col["pct_class"]) <= {PercentageArea}
+        and _kinds(col.get("impact_kind", ())) <= {ImpactKind}
+        and all(_areas_kept(col[name]) for name in _AREA_FACTS)
+        and all(_areas_kept(col[name], optional=True) for name in _OPTIONAL_AREA_FACTS if name in col)
+        and all(_kinds(col[name]) <= {bool} for name in _FLAG_FACTS if name in col)
+        and all(_kinds(col[name]) <= {bool, _NONE} for name in _OPTIONAL_FLAG_FACTS if name in col)
     )
     if not simple:
         return None
-    n = len(col["impact_id"])
     partial = col.get("partial", [False] * n)
-    kinds = col.get("impact_kind", [ImpactKind.UNKNOWN] * n)
-    if any(p and k is not ImpactKind.DRAIN for p, k in zip(partial, kinds, strict=True)):
-        return None
-    if "partial_share" in col and not all(
+    if any(partial):
+        kinds = col.get("impact_kind", [ImpactKind.UNKNOWN] * n)
+        if any(p and k is not ImpactKind.DRAIN for p, k in zip(partial, kinds, strict=True)):
+            return None
+    shares = col.get("partial_share", ())
+    if not _kinds(shares) <= {_NONE} and not all(
         s is None or (p and s.__class__ is float and 0 < s <= 1)
-        for s, p in zip(col["partial_share"], partial, strict=True)
+        for s, p in zip(shares, partial, strict=True)
     ):
         return None
-    if "pw_inventory_id" in col:
-        ids = col["pw_inventory_id"]
-        if not all(v is None or v.__class__ is str for v in ids):
+    ids = col.get("pw_inventory_id", ())
+    if not _kinds(ids) <= {_NONE}:
+        if not _kinds(ids) <= {str, _NONE}:
             return None
         ids = [None if v is None else (v.strip() or None) for v in ids]
         col["pw_inventory_id"] = ids
         pww = col.get("public_waters_wetland", [False] * n)
         col["public_waters_wetland"] = [p or v is not None for p, v in zip(pww, ids, strict=True)]
-    return tuple(col), list(zip(*col.values(), strict=True))
+    return {
+        name: col[name] if name in col else itertools.repeat(default, n)
+        for name, default in _FACT_DEFAULTS.items()
+    }
 
 
 # --- input checks shared by the rule modules ---------------------------------------------

@@ -911,7 +911,7 @@ def _apply_engine(
     ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`. The per-impact
     text columns are rendered from the trace for people.
     """
-    with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
+    with collector_paused(promote=True):  # many small acyclic objects (wetland_gis/_gc.py)
         return _decide_layer(gdf, field_map, params, day, options, manifest, fens_near, extra_steps)
 
 

@@ -283,7 +283,7 @@ def test_unknown_city_status_is_screened_rural_and_says_so_where_it_matters(acre
 
 def _rows_of(columns: dict) -> list[dict]:
     names = list(columns)
-    return [dict(zip(names, values, strict=True)) for values in zip(*columns.values())]
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns.values(), strict=True)]
 
 
 def _one_by_one(columns: dict) -> list[ImpactFacts] | str:

@@ -341,9 +341,9 @@ class ImpactFacts:
         fields = tuple(checked)
         new = object.__new__
         out = []
-        for values in zip(*checked.values()):
+        for values in zip(*checked.values(), strict=True):
             facts = new(cls)
-            facts.__dict__.update(zip(fields, values))
+            facts.__dict__.update(zip(fields, values, strict=True))
             out.append(facts)
         return out
 
@@ -463,7 +463,9 @@ def _checked_columns(columns: Mapping[str, Sequence[Any]]) -> dict[str, Iterable
         and _kinds(col["pct_class"]) <= {PercentageArea}
         and _kinds(col.get("impact_kind", ())) <= {ImpactKind}
         and all(_areas_kept(col[name]) for name in _AREA_FACTS)
-        and all(_areas_kept(col[name], optional=True) for name in _OPTIONAL_AREA_FACTS if name in col)
+        and all(
+            _areas_kept(col[name], optional=True) for name in _OPTIONAL_AREA_FACTS if name in col
+        )
         and all(_kinds(col[name]) <= {bool} for name in _FLAG_FACTS if name in col)
         and all(_kinds(col[name]) <= {bool, _NONE} for name in _OPTIONAL_FLAG_FACTS if name in col)
     )

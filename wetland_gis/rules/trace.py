@@ -74,7 +74,7 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def render_reasons(reasons: Iterable[Reason]) -> list[str]:
+def render_reasons(reasons: Iterable[Any]) -> list[str]:
     """Return reasons as text: a ``(render, args)`` reason is rendered by ``render(*args)``.
 
     Examples

@@ -381,3 +381,17 @@ _CELLS = st.sampled_from(
 def test_facts_by_column_equal_the_constructor_for_any_cells(extra, kind):
     columns = _columns(2, impact_kind=[kind, kind], **extra)
     assert _by_column(columns) == _one_by_one(columns)
+
+
+def test_facts_by_column_of_a_subclass_are_built_by_its_constructor():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True, kw_only=True)
+    class Noted(ImpactFacts):
+        def __post_init__(self) -> None:
+            super().__post_init__()
+            object.__setattr__(self, "owner", "checked")
+
+    facts = Noted.from_columns(_columns(2))
+    assert [type(f) for f in facts] == [Noted, Noted]
+    assert [f.owner for f in facts] == ["checked", "checked"]

@@ -276,3 +276,122 @@ def test_unknown_city_status_is_screened_rural_and_says_so_where_it_matters(acre
     assert extra == (0 if rural.outcome is urban.outcome else 1)
     if extra:
         assert "incorporated" in screen.verify[-1]
+
+
+# --- ImpactFacts.from_columns: checked by column, equal to the constructor row by row ---
+
+
+def _rows_of(columns: dict) -> list[dict]:
+    names = list(columns)
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns.values(), strict=True)]
+
+
+def _one_by_one(columns: dict) -> list[ImpactFacts] | str:
+    try:
+        return [ImpactFacts(**row) for row in _rows_of(columns)]
+    except Exception as exc:  # the message is compared
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _by_column(columns: dict) -> list[ImpactFacts] | str:
+    try:
+        return ImpactFacts.from_columns(columns)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _columns(n: int = 3, **extra: list) -> dict:
+    columns = {
+        "impact_id": [f"I{i}" for i in range(n)],
+        "wetland_type": [WetlandType(2)] * n,
+        "cedar_tamarack": [False] * n,
+        "sqft_setback": [0.0] * n,
+        "sqft_protection": [0.0] * n,
+        "sqft_outside": [9_000.0 + i for i in range(n)],
+        "pct_class": [PercentageArea.GREATER_THAN_80] * n,
+        "metro": [False] * n,
+    }
+    columns.update(extra)
+    return columns
+
+
+def test_facts_by_column_normalise_the_inventory_id_as_the_constructor_does():
+    columns = _columns(
+        3,
+        pw_inventory_id=["  62-5W ", "  ", None],
+        public_waters_wetland=[False, False, True],
+    )
+    facts = ImpactFacts.from_columns(columns)
+    assert facts == _one_by_one(columns)
+    assert [f.pw_inventory_id for f in facts] == ["62-5W", None, None]
+    assert [f.public_waters_wetland for f in facts] == [True, False, True]
+    assert [f.area_sqft for f in facts] == [9_000.0, 9_001.0, 9_002.0]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"wetland_type": [2, 3, WetlandType(4)]},  # converted by the constructor
+        {"sqft_outside": [1, 2, 3]},  # ints become floats
+        {"sqft_outside": [1.0, -1.0, 2.0]},  # refused
+        {"sqft_outside": [1.0, float("nan"), 2.0]},  # refused
+        {"metro": [False, 1, True]},  # refused: not a bool
+        {"pct_class": ["greater_than_80_percent"] * 3},  # converted
+        {"impact_kind": ["fill", "drain", "bogus"]},  # refused
+        {"partial": [False, True, False]},  # a partial fill: refused
+        {
+            "impact_kind": [ImpactKind.DRAIN] * 3,
+            "partial": [True, True, False],
+            "partial_share": [0.5, 1.5, None],  # refused: over 1
+        },
+        {"impact_id": ["A", ["B"], "C"]},  # refused: not hashable
+    ],
+)
+def test_facts_by_column_convert_or_refuse_exactly_as_the_constructor(extra):
+    columns = _columns(3, **extra)
+    assert _by_column(columns) == _one_by_one(columns)
+
+
+_CELLS = st.sampled_from(
+    [None, True, False, 0, 1, 0.0, 0.5, 1.0, 2.5, -1.0, float("nan"), float("inf"), "", " x "]
+)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "flooded",
+                "owns_whole_wetland",
+                "incorporated",
+                "portion_sqft",
+                "wetland_acres",
+                "partial",
+                "partial_share",
+                "pw_inventory_id",
+                "calcareous_fen",
+                "sqft_setback",
+            ]
+        ),
+        st.lists(_CELLS, min_size=2, max_size=2),
+        max_size=4,
+    ),
+    st.sampled_from([ImpactKind.DRAIN, ImpactKind.FILL, "drain"]),
+)
+def test_facts_by_column_equal_the_constructor_for_any_cells(extra, kind):
+    columns = _columns(2, impact_kind=[kind, kind], **extra)
+    assert _by_column(columns) == _one_by_one(columns)
+
+
+def test_facts_by_column_of_a_subclass_are_built_by_its_constructor():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True, kw_only=True)
+    class Noted(ImpactFacts):
+        def __post_init__(self) -> None:
+            super().__post_init__()
+            object.__setattr__(self, "owner", "checked")
+
+    facts = Noted.from_columns(_columns(2))
+    assert [type(f) for f in facts] == [Noted, Noted]
+    assert [f.owner for f in facts] == ["checked", "checked"]

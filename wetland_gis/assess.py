@@ -15,13 +15,14 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import geopandas as gpd
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from wetland_gis._gc import collector_paused
 from wetland_gis.context import Context, as_context
@@ -65,7 +66,7 @@ from wetland_gis.rules import (
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.engine import CLAUSE_READINGS, ROUTE_PUBLIC_WATERS
 from wetland_gis.rules.exempt import ExemptionClaims
-from wetland_gis.rules.trace import TRACE_COLUMNS
+from wetland_gis.rules.trace import TRACE_COLUMNS, render_reasons
 from wetland_gis.units import FOOT_M, joint_application_area
 
 if TYPE_CHECKING:
@@ -936,6 +937,21 @@ def _apply_engine(
     ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`. The per-impact
     text columns are rendered from the trace for people.
     """
+    with collector_paused(promote=True):  # many small acyclic objects (wetland_gis/_gc.py)
+        return _decide_layer(gdf, field_map, params, day, options, manifest, fens_near, extra_steps)
+
+
+def _decide_layer(
+    gdf: gpd.GeoDataFrame,
+    field_map: FieldMapping,
+    params: ParameterSet,
+    day: dt.date,
+    options: AssessOptions,
+    manifest: Manifest,
+    fens_near: pd.Series | None,
+    extra_steps: Mapping[Hashable, list[tuple]] | None,
+) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], list[ProjectDecision], pd.DataFrame]:
+    """Do the work of :func:`_apply_engine` (with the cyclic collector paused)."""
     # copy-on-write (pandas 3): the caller's frame stays as it was, and only the blocks
     # written here are copied, not the whole classified layer (issue 23)
     gdf = gdf.copy(deep=False)
@@ -960,8 +976,10 @@ def _apply_engine(
             )
     else:
         projects = pd.Series("project", gdf.index)
+    area = gdf["area_sqft"].to_numpy(dtype=float, na_value=np.nan)
     gdf["area_reported"] = [
-        joint_application_area(a) if pd.notna(a) else None for a in gdf["area_sqft"]
+        None if missing else joint_application_area(a)
+        for a, missing in zip(area.tolist(), np.isnan(area).tolist(), strict=True)
     ]
     for col in DECISION_COLUMNS[6:]:
         gdf[col] = None
@@ -971,8 +989,8 @@ def _apply_engine(
         gdf,
         field_map,
         gdf.index[gdf["status"] == ASSESSED].tolist(),
-        keys.to_dict(),
-        projects.to_dict(),
+        dict(zip(gdf.index, keys.tolist(), strict=True)),
+        dict(zip(gdf.index, projects.tolist(), strict=True)),
         params,
         day,
         assume_no_public_waters=options.assume_no_public_waters,
@@ -995,9 +1013,8 @@ def _apply_engine(
         warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=3)
     groups = attach_exemption_facts(table.groups, table.row_of, gdf, field_map.exemption_columns)
     claims = options.claims
-    with collector_paused():  # many small acyclic objects (wetland_gis/_gc.py)
-        decisions = decide_projects(groups, claims, params, day) if groups else []
-        trace, trace_columns = _trace_table(table.steps, decisions)
+    decisions = decide_projects(groups, claims, params, day) if groups else []
+    trace, trace_columns = _trace_table(table.steps, decisions)
     del table, groups  # the facts are in the decisions and the trace now (issue 23)
 
     # the columns, rendered from the trace for people
@@ -1111,6 +1128,39 @@ def _apply_engine(
     return gdf, project_rows, decisions, trace
 
 
+#: The trace columns of text (pandas' string dtype, as inferred from a list of str).
+_TRACE_TEXT = frozenset({"project", "impact_id", "rule_id", "citation", "outcome", "reason"})
+
+
+@cache
+def _str_dtype() -> Any:
+    """Return the dtype pandas infers for a list of str (``str`` in pandas 3), or None."""
+    dtype = pd.Series(["a"]).dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+        return dtype
+    return None
+
+
+def _text_column(values: list[Any]) -> Any:
+    """Return a list of str as the array pandas would infer for it, by one Arrow copy.
+
+    pandas converts a list of Python strings to its Arrow-backed string dtype through an
+    object array and a check of every cell; :func:`pyarrow.array` reads the list in one
+    pass. Any other list (empty, with a missing value or a value not a str, or a pandas
+    without that dtype) is returned as it is, for pandas to infer as before.
+    """
+    dtype = _str_dtype()
+    if dtype is None or not values:
+        return values
+    try:
+        arrow = pa.array(values, type=pa.large_string())
+    except (pa.ArrowTypeError, pa.ArrowInvalid):
+        return values
+    if arrow.null_count:
+        return values
+    return pd.array(arrow, dtype=dtype)
+
+
 def _trace_table(
     steps: FactSteps, decisions: list[ProjectDecision]
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -1123,7 +1173,7 @@ def _trace_table(
     if decisions:
         log = decisions[0].log
         engine: dict[str, list[Any]] = log.columns
-        engine["reason"] = log.reasons()
+        engine["reason"] = render_reasons(engine["reason"])  # the column, not the rows again
     else:
         engine = {c: [] for c in TRACE_COLUMNS}
     facts = steps.columns
@@ -1159,7 +1209,10 @@ def _trace_table(
     data["verify"] = [v if v.__class__ is list else list(v) for v in data["verify"]]
     for name in ("inputs", "parameters"):
         data[name] = [v if v.__class__ is dict else dict(v) for v in data[name]]
-    frame = pd.DataFrame({c: data[c] for c in TRACE_COLUMNS}, columns=list(TRACE_COLUMNS))
+    frame = pd.DataFrame(
+        {c: _text_column(data[c]) if c in _TRACE_TEXT else data[c] for c in TRACE_COLUMNS},
+        columns=list(TRACE_COLUMNS),
+    )
     frame["seq"] = frame["seq"].astype("int64")
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce").astype("float64")
     return frame, data

@@ -477,10 +477,8 @@ def impact_facts(
         columns[name] = (
             [reader(None)] * n if column is None else _read(sub[column].tolist(), reader)
         )
-    names = tuple(columns)
     groups, row_of = out.groups, out.row_of
-    for idx, values in zip(rows, zip(*columns.values(), strict=True), strict=True):
-        facts = ImpactFacts(**dict(zip(names, values, strict=True)))
+    for idx, facts in zip(rows, ImpactFacts.from_columns(columns), strict=True):
         project = projects[idx]
         groups.setdefault(project, []).append(facts)
         row_of[(project, facts.impact_id)] = idx

@@ -31,6 +31,7 @@ import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 
@@ -1325,6 +1326,7 @@ def _cumulative(
     return False, ""
 
 
+@cache  # a few dozen distinct texts (one per amount, kind and note) for thousands of impacts
 def _r_amount(kind: str, allow: Decimal, citation: str, note: str) -> str:
     return f"A {kind} wetland is held to {fmt_sqft(float(allow))} under {_short(citation)}{note}."
 

@@ -11,11 +11,13 @@ shared by the rule modules of :mod:`wetland_gis.rules`.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
+import itertools
 import math
 import numbers
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
@@ -292,6 +294,59 @@ class ImpactFacts:
                 "subp. 2)"
             )
 
+    @classmethod
+    def from_columns(cls, columns: Mapping[str, Sequence[Any]]) -> list[ImpactFacts]:
+        """Return one :class:`ImpactFacts` per row of ``columns``, checked by column.
+
+        ``columns`` maps field names to equal-length sequences (an adapter's columns, as
+        :func:`wetland_gis.io.impact_facts.impact_facts` builds them). Each column is
+        checked once for the values the constructor would keep as they are (a
+        :class:`WetlandType`, a finite float ``>= 0``, a ``bool`` ...); the facts are then
+        built without checking each object again. Columns that are not all such values
+        are given to the constructor row by row, which converts them or raises as it
+        always does. Either way the facts are equal to ``ImpactFacts(**row)``.
+
+        Parameters
+        ----------
+        columns : mapping of str to sequence
+            Field name to the values of that field, one per impact.
+
+        Returns
+        -------
+        list of ImpactFacts
+            In row order.
+
+        Raises
+        ------
+        RulesInputError
+            As the constructor does, on the first row it refuses.
+
+        Examples
+        --------
+        >>> facts = ImpactFacts.from_columns({
+        ...     "impact_id": ["A", "B"], "wetland_type": [WetlandType(2), WetlandType(3)],
+        ...     "cedar_tamarack": [False, False], "sqft_setback": [0.0, 0.0],
+        ...     "sqft_protection": [0.0, 0.0], "sqft_outside": [9000.0, 40.0],
+        ...     "pct_class": [PercentageArea.GREATER_THAN_80] * 2, "metro": [False, True]})
+        >>> [f.area_sqft for f in facts]
+        [9000.0, 40.0]
+        """
+        checked = _checked_columns(columns) if cls is ImpactFacts else None  # a subclass checks
+        if checked is None:
+            names = tuple(columns)
+            return [
+                cls(**dict(zip(names, values, strict=True)))
+                for values in zip(*columns.values(), strict=True)
+            ]
+        fields = tuple(checked)
+        new = object.__new__
+        out = []
+        for values in zip(*checked.values(), strict=True):
+            facts = new(cls)
+            facts.__dict__.update(zip(fields, values, strict=True))
+            out.append(facts)
+        return out
+
     @functools.cached_property
     def area_sqft(self) -> float:
         """Return the impact's whole area in square feet (the sum over the three zones)."""
@@ -314,6 +369,131 @@ class ImpactFacts:
     def zones(self) -> tuple[ShorelandZone, ...]:
         """Return the zones in which the impact has area, most restrictive first."""
         return tuple(z for z in ZONE_ORDER if self.sqft_in(z) > 0)
+
+
+# --- facts by column (ImpactFacts.from_columns) ------------------------------------------
+
+#: The value of each field of :class:`ImpactFacts` with a default, in field order (the
+#: required fields first, as None: every column set gives them).
+_FACT_DEFAULTS: dict[str, Any] = {
+    f.name: (None if f.default is dataclasses.MISSING else f.default)
+    for f in dataclasses.fields(ImpactFacts)
+}
+_REQUIRED_FACTS = frozenset(
+    f.name for f in dataclasses.fields(ImpactFacts) if f.default is dataclasses.MISSING
+)
+_AREA_FACTS = ("sqft_setback", "sqft_protection", "sqft_outside")
+_FLAG_FACTS = (
+    "cedar_tamarack",
+    "metro",
+    "calcareous_fen",
+    "banked",
+    "used_for_replacement_credit",
+    "public_waters_wetland",
+    "partial",
+)
+_OPTIONAL_FLAG_FACTS = (
+    "flooded",
+    "owns_whole_wetland",
+    "isolated",
+    "runoff_retention",
+    "bottomland_hardwood",
+    "incorporated",
+    "water_regime_flooded",
+    "below_ohwl",
+)
+_OPTIONAL_AREA_FACTS = ("portion_sqft", "prior_sqft_since_1992", "wetland_acres")
+#: Fields the constructor keeps as given (no check, no conversion).
+_FREE_FACTS = frozenset({"wetland_id", "owner", "land_use", "county", "duration"})
+_CHECKED_FACTS = frozenset(
+    {
+        "impact_id",
+        "wetland_type",
+        "pct_class",
+        "impact_kind",
+        "partial_share",
+        "pw_inventory_id",
+        *_AREA_FACTS,
+        *_FLAG_FACTS,
+        *_OPTIONAL_FLAG_FACTS,
+        *_OPTIONAL_AREA_FACTS,
+    }
+)
+
+
+def _kinds(values: Iterable[Any]) -> set[type]:
+    return set(map(type, values))
+
+
+def _areas_kept(values: Sequence[Any], *, optional: bool = False) -> bool:
+    """Return whether ``check_area`` keeps every value as it is (finite floats ``>= 0``)."""
+    kinds = _kinds(values)
+    if not kinds <= ({float, _NONE} if optional else {float}):
+        return False
+    numbers = [v for v in values if v is not None] if _NONE in kinds else values
+    return all(map(math.isfinite, numbers)) and min(numbers, default=0.0) >= 0
+
+
+_NONE = type(None)
+
+
+def _checked_columns(columns: Mapping[str, Sequence[Any]]) -> dict[str, Iterable[Any]] | None:
+    """Return every field's column, in field order, if ``__post_init__`` keeps each value.
+
+    Fields not in ``columns`` repeat their default. The ``pw_inventory_id`` column is
+    normalised (stripped, ``""`` to None) and sets ``public_waters_wetland`` as the
+    constructor does. None when the columns differ in length, or a column holds a value
+    the constructor would convert or refuse, or names a field this check does not know
+    (the exemption and road facts): the caller then constructs row by row.
+    """
+    names = set(columns)
+    if not _REQUIRED_FACTS <= names or not names <= _CHECKED_FACTS | _FREE_FACTS:
+        return None
+    col = {name: list(values) for name, values in columns.items()}
+    n = len(col["impact_id"])
+    if any(len(values) != n for values in col.values()):
+        return None
+    try:
+        for _ in map(hash, col["impact_id"]):
+            pass
+    except TypeError:
+        return None
+    simple = (
+        _kinds(col["wetland_type"]) <= {WetlandType}
+        and _kinds(col["pct_class"]) <= {PercentageArea}
+        and _kinds(col.get("impact_kind", ())) <= {ImpactKind}
+        and all(_areas_kept(col[name]) for name in _AREA_FACTS)
+        and all(
+            _areas_kept(col[name], optional=True) for name in _OPTIONAL_AREA_FACTS if name in col
+        )
+        and all(_kinds(col[name]) <= {bool} for name in _FLAG_FACTS if name in col)
+        and all(_kinds(col[name]) <= {bool, _NONE} for name in _OPTIONAL_FLAG_FACTS if name in col)
+    )
+    if not simple:
+        return None
+    partial = col.get("partial", [False] * n)
+    if any(partial):
+        kinds = col.get("impact_kind", [ImpactKind.UNKNOWN] * n)
+        if any(p and k is not ImpactKind.DRAIN for p, k in zip(partial, kinds, strict=True)):
+            return None
+    shares = col.get("partial_share", ())
+    if not _kinds(shares) <= {_NONE} and not all(
+        s is None or (p and s.__class__ is float and 0 < s <= 1)
+        for s, p in zip(shares, partial, strict=True)
+    ):
+        return None
+    ids = col.get("pw_inventory_id", ())
+    if not _kinds(ids) <= {_NONE}:
+        if not _kinds(ids) <= {str, _NONE}:
+            return None
+        ids = [None if v is None else (v.strip() or None) for v in ids]
+        col["pw_inventory_id"] = ids
+        pww = col.get("public_waters_wetland", [False] * n)
+        col["public_waters_wetland"] = [p or v is not None for p, v in zip(pww, ids, strict=True)]
+    return {
+        name: col[name] if name in col else itertools.repeat(default, n)
+        for name, default in _FACT_DEFAULTS.items()
+    }
 
 
 # --- input checks shared by the rule modules ---------------------------------------------

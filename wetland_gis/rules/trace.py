@@ -17,10 +17,18 @@ them back.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
-__all__ = ["TRACE_COLUMNS", "JSON_COLUMNS", "TraceLog", "encode_trace_value", "Reason"]
+__all__ = [
+    "TRACE_COLUMNS",
+    "JSON_COLUMNS",
+    "TraceLog",
+    "encode_trace_value",
+    "render_reasons",
+    "Reason",
+]
 
 #: A reason given as text, or as ``(render, args)``: rendered by ``render(*args)`` only
 #: when an output needs the text (deciding many projects formats no number).
@@ -64,6 +72,17 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Mapping):
         return dict(value)
     return str(value)
+
+
+def render_reasons(reasons: Iterable[Any]) -> list[str]:
+    """Return reasons as text: a ``(render, args)`` reason is rendered by ``render(*args)``.
+
+    Examples
+    --------
+    >>> render_reasons(["As written.", ("{} sq ft".format, (40,))])
+    ['As written.', '40 sq ft']
+    """
+    return [r if r.__class__ is str else r[0](*r[1]) for r in reasons]
 
 
 class TraceLog:
@@ -141,10 +160,7 @@ class TraceLog:
 
     def reasons(self, start: int = 0, stop: int | None = None) -> list[str]:
         """Return the reasons of the steps ``start:stop`` as text (rendered now)."""
-        return [
-            r if r.__class__ is str else r[0](*r[1])
-            for r in (row[_REASON_AT] for row in self.rows[start:stop])
-        ]
+        return render_reasons(map(itemgetter(_REASON_AT), self.rows[start:stop]))
 
     def records(self, start: int = 0, stop: int | None = None) -> Iterator[dict[str, Any]]:
         """Yield the steps ``start:stop`` as dictionaries (lists and dicts copied)."""

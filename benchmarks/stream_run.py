@@ -1,0 +1,61 @@
+"""Run the streamed ``assess`` of ``make bench-scale`` once, optionally under cProfile.
+
+``partitioned.stream_assess`` (chunks of 50,000 whole projects: read, classify, decide,
+write GeoParquet) on ``WORLD/impacts_N.parquet`` with the context ``WORLD/context``,
+writing ``OUT/a.parquet`` and its siblings; prints wall and CPU seconds and the peak
+resident memory (``ru_maxrss`` of this process, started from a shell)::
+
+    python benchmarks/world.py --n 50000 200000 --out /tmp/w
+    PYTHONPATH=$PWD python benchmarks/stream_run.py 50000 OUT --world /tmp/w [--profile s.prof]
+
+Compare two runs' outputs with ``benchmarks/compare_stream.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import resource
+import time
+import warnings
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", type=int)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--world", type=Path, default=Path("outputs/bench_world"))
+    parser.add_argument("--chunk-size", type=int, default=50_000)
+    parser.add_argument("--profile", type=Path, help="write cProfile statistics here")
+    args = parser.parse_args(argv)
+    from wetland_gis.partitioned import stream_assess
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    warnings.simplefilter("ignore")
+    wall, cpu = time.perf_counter(), time.process_time()
+    profile = cProfile.Profile() if args.profile else None
+    if profile:
+        profile.enable()
+    stream_assess(
+        args.world / f"impacts_{args.n}.parquet",
+        args.out / "a.parquet",
+        args.world / "context",
+        chunk_size=args.chunk_size,
+        as_of="2024-05-01",
+        progress_bar=False,
+        overwrite=True,
+    )
+    if profile:
+        profile.disable()
+        profile.dump_stats(args.profile)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    print(
+        f"wall {time.perf_counter() - wall:.1f} s, cpu {time.process_time() - cpu:.1f} s, "
+        f"peak {peak:.2f} GiB"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -3,8 +3,9 @@
 The zones are measured exactly from the ordinary high water level (OHWL) of the public
 waters near each impact, never from a statewide buffer:
 
-1. the spatial index of the public waters is queried with ``predicate="dwithin"`` to find,
-   for every impact at once, the waters within reach (the largest zone distance);
+1. the spatial index of the public waters is queried with each impact's box grown by the
+   largest distance and the exact distance of each candidate decides, for every impact at
+   once, the waters within reach (the pairs of a ``predicate="dwithin"`` query);
 2. a pair whose impact lies wholly within a zone distance of the water (its centroid's
    distance plus its radius) is decided by distance alone, with no geometry;
 3. for the other pairs the water is clipped to the impact's bounding box grown by the
@@ -378,6 +379,38 @@ def _passes(
     return answers[inverse].reshape(np.shape(amounts))
 
 
+DWITHIN_BAND = 1e-9
+"""Relative band about the reach in which :func:`_within_reach` asks ``dwithin`` itself.
+
+The plain and the prepared distance of GEOS take the minimum of the same
+segment-to-segment distances and differ by a few units in the last place at most;
+a pair whose distance is within this share of the reach is decided by
+:func:`shapely.dwithin`, so the pairs are those of an index query with
+``predicate="dwithin"`` (a tolerance of the arithmetic, not a legal number).
+"""
+
+
+def _within_reach(
+    igeom: np.ndarray, wgeom: np.ndarray, tree: gpd.sindex.SpatialIndex, reach: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (impact, water, exact distance) of the pairs within ``reach`` (CRS units).
+
+    The index is queried with each impact's box grown by ``reach`` (the box query that
+    ``predicate="dwithin"`` runs first, in the same order) and the distance of every
+    candidate is measured once: it decides the pair and is the distance kept. (The
+    ``dwithin`` query measured the pairs it kept a second time.)
+    """
+    b = shapely.bounds(igeom)
+    boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
+    imp, wat = tree.query(boxes)
+    dist = shapely.distance(igeom[imp], wgeom[wat])
+    keep = dist <= reach
+    edge = np.flatnonzero(np.abs(dist - reach) <= DWITHIN_BAND * reach)
+    if len(edge):
+        keep[edge] = shapely.dwithin(igeom[imp[edge]], wgeom[wat[edge]], reach)
+    return imp[keep], wat[keep], dist[keep]
+
+
 def _pairs(
     impacts: gpd.GeoDataFrame,
     waters: gpd.GeoDataFrame,
@@ -400,8 +433,7 @@ def _pairs(
     )
     igeom = np.asarray(impacts.geometry.array, dtype=object)
     wgeom = np.asarray(waters.geometry.array, dtype=object)
-    imp, wat = waters.sindex.query(igeom, predicate="dwithin", distance=reach_ft * ft)
-    dist = shapely.distance(igeom[imp], wgeom[wat])
+    imp, wat, dist = _within_reach(igeom, wgeom, waters.sindex, reach_ft * ft)
 
     # setback of each pair: the state minimum raised by larger local values
     given = np.maximum(water_local[wat], local_lgu[imp])
@@ -630,10 +662,15 @@ def _reach_beyond(
 
     Any point of an impact is within (distance of its centroid to the water) + (largest
     distance from the centroid to a vertex) of the water: a pair within that bound of a
-    zone distance needs no geometry, the whole impact is in the zone.
+    zone distance needs no geometry, the whole impact is in the zone. Only the impacts
+    of the pairs are measured.
     """
-    cen = shapely.centroid(igeom)
-    radius = shapely.hausdorff_distance(cen, igeom)
+    cen = np.empty(len(igeom), dtype=object)
+    radius = np.zeros(len(igeom))
+    some = np.zeros(len(igeom), dtype=bool)
+    some[imp] = True
+    cen[some] = shapely.centroid(igeom[some])
+    radius[some] = shapely.hausdorff_distance(cen[some], igeom[some])
     return shapely.distance(cen[imp], wgeom[wat]) + radius[imp]
 
 

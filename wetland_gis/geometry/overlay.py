@@ -47,6 +47,7 @@ __all__ = [
     "largest_overlap",
     "all_overlaps",
     "covered_share",
+    "union_by_group",
     "self_overlaps",
     "flag_overlaps",
     "geometry_dimension",
@@ -373,6 +374,38 @@ def all_overlaps(
     return out
 
 
+def union_by_group(group: np.ndarray, geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the groups (ascending) and the union of the geometries of each.
+
+    The geometries of a group are unioned in their order in ``geoms`` with
+    :func:`shapely.union_all`, all groups in one call: they are laid out as the rows of
+    a 2-D array padded with None, which ``union_all`` skips, so each row gives the
+    union of the group alone, as a call per group would (without a Python loop).
+
+    Parameters
+    ----------
+    group : numpy.ndarray of int
+        The group of each geometry.
+    geoms : numpy.ndarray of shapely geometries
+
+    Returns
+    -------
+    groups : numpy.ndarray of int
+    unions : numpy.ndarray of shapely geometries
+    """
+    if len(group) == 0:
+        return np.empty(0, dtype=np.intp), np.empty(0, dtype=object)
+    order = np.argsort(group, kind="stable")
+    g = group[order]
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    sizes = np.diff(np.r_[starts, len(g)])
+    grid = np.full((len(starts), int(sizes.max())), None, dtype=object)
+    grid[np.repeat(np.arange(len(starts)), sizes), np.arange(len(g)) - np.repeat(starts, sizes)] = (
+        geoms[order]
+    )
+    return g[starts], shapely.union_all(grid, axis=1)
+
+
 def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Series:
     """Return the share (0-1) of each target's area covered by the features of ``layer``.
 
@@ -410,9 +443,7 @@ def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Seri
     lgeom = np.asarray(layer.geometry.array, dtype=object)
     many = np.flatnonzero(counts[tpos] > 1)
     if len(many):
-        order = many[np.argsort(tpos[many], kind="stable")]
-        groups, starts = np.unique(tpos[order], return_index=True)
-        unions = [shapely.union_all(g) for g in np.split(lgeom[lpos[order]], starts[1:])]
+        groups, unions = union_by_group(tpos[many], lgeom[lpos[many]])
         covered[groups] = shapely.area(shapely.intersection(tgeom[groups], unions))
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(own > 0, np.clip(covered / own, 0.0, 1.0), np.nan)
@@ -452,6 +483,15 @@ def self_overlaps(frame: gpd.GeoDataFrame, *, min_sqft: float = 0.01) -> pd.Data
     return pd.DataFrame({"left": left[big], "right": right[big], "overlap_sqft": sqft[big]})
 
 
+def _labels(ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Return ``str(id)``, or ``"row <wg_row>"`` where the id is missing (object array)."""
+    missing = np.asarray(pd.isna(ids), dtype=bool)
+    out = np.empty(len(ids), dtype=object)
+    out[~missing] = [str(i) for i in ids[~missing]]
+    out[missing] = [f"row {r}" for r in rows[missing]]
+    return out
+
+
 def flag_overlaps(
     gdf: gpd.GeoDataFrame, id_field: str | None, records: list[str], *, status: str = "assessed"
 ) -> None:
@@ -481,10 +521,7 @@ def flag_overlaps(
         return
     ids = (assessed[id_field] if id_field else assessed["wg_row"]).to_numpy(dtype=object)
     rows = assessed["wg_row"].to_numpy()
-    labels = np.array(
-        [f"row {r}" if pd.isna(i) else str(i) for i, r in zip(ids, rows, strict=True)],
-        dtype=object,
-    )
+    labels = _labels(ids, rows)
     left = pairs["left"].to_numpy()
     right = pairs["right"].to_numpy()
     sqft = [f"{v:,.1f}" for v in pairs["overlap_sqft"].to_numpy()]
@@ -499,12 +536,14 @@ def flag_overlaps(
         + amount[order]
         + (" sq ft: the shared area is counted in each")
     )
-    joined = pd.Series(text).groupby(who[order], sort=True).agg("; ".join)
-    pos = sel[joined.index.to_numpy()]
+    # the notes of each impact, in pair order, joined (rows sorted by impact above)
+    who_s = who[order]
+    starts = np.flatnonzero(np.r_[True, who_s[1:] != who_s[:-1]])
+    pos = sel[who_s[starts]]
+    new = np.array(["; ".join(part) for part in np.split(text, starts[1:])], dtype=object)
     col = gdf.columns.get_loc("repairs")
     old = gdf.iloc[pos, col].to_numpy(dtype=object)
     has_old = np.array([isinstance(o, str) and bool(o) for o in old], dtype=bool)
-    new = joined.to_numpy(dtype=object)
     gdf.iloc[pos, col] = np.where(has_old, old.astype(str) + "; " + new, new)
     msg = (
         f"{len(pairs)} pair(s) of impact polygons overlap (e.g. {labels[left[0]]} "

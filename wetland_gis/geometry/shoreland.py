@@ -65,6 +65,7 @@ from wetland_gis.geometry.overlay import (
     all_overlaps,
     check_same_projected_crs,
     covered_share,
+    union_by_group,
 )
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
@@ -258,11 +259,13 @@ def public_waters(
                 f"the table has {sorted(table)}"
             )
         sewer = frame["sewered"].fillna(False).to_numpy(dtype=bool)
-        frame["state_setback_ft"] = [
-            float(table[c]["sewer" if s else "no_sewer"])
-            for c, s in zip(frame["shore_class"], sewer, strict=True)
-        ]
-        frame["sewered_setback_ft"] = [float(table[c]["sewer"]) for c in frame["shore_class"]]
+        classes = pd.Series(frame["shore_class"].to_numpy(dtype=object))
+        sewered_ft = classes.map({c: float(row["sewer"]) for c, row in table.items()})
+        unsewered_ft = classes.map({c: float(row["no_sewer"]) for c, row in table.items()})
+        frame["state_setback_ft"] = np.where(
+            sewer, sewered_ft.to_numpy(dtype=float), unsewered_ft.to_numpy(dtype=float)
+        )
+        frame["sewered_setback_ft"] = sewered_ft.to_numpy(dtype=float)
         frame["protection_ft"] = float(params.value(_PROTECTION + dist_key, as_of))
         frames.append(gpd.GeoDataFrame(frame, geometry=geom.to_numpy(), crs=layer.crs))
     if not frames:
@@ -644,15 +647,31 @@ def _arc_pies(
     step = np.pi / (2 * ARC_QUAD_SEGS)
     m = np.maximum(np.ceil((a1 - a0) / step).astype(np.int64), 1)
     big = radius / np.cos(step / 2)
-    npts = m + 2  # the centre, then arc points k = 0..m
-    idx = np.repeat(np.arange(len(cx)), npts)
-    k = np.arange(npts.sum()) - np.repeat(np.cumsum(npts) - npts, npts) - 1
-    t = a0[idx] + np.maximum(k, 0) * ((a1 - a0) / m)[idx]
-    r = np.where(k < 0, 0.0, big[idx])
-    rings = shapely.linearrings(
-        np.column_stack([cx[idx] + r * np.cos(t), cy[idx] + r * np.sin(t)]), indices=idx
+    # each ring: the centre, arc points k = 0..m, the centre again (closed); the arc
+    # points are computed alone, written in place, and the rings made in one call
+    narc = m + 1
+    ends = np.cumsum(narc + 2)
+    starts = ends - (narc + 2)
+    idx = np.repeat(np.arange(len(cx)), narc)
+    k = np.arange(len(idx)) - np.repeat(np.cumsum(narc) - narc, narc)
+    t = k * ((a1 - a0) / m)[idx]
+    t += a0[idx]
+    r = big[idx]
+    xy = np.empty((int(ends[-1]), 2))
+    arc = np.ones(len(xy), dtype=bool)
+    arc[starts] = False
+    arc[ends - 1] = False
+    for col, centre, trig in ((0, cx, np.cos), (1, cy, np.sin)):
+        v = trig(t)
+        v *= r
+        v += centre[idx]
+        xy[arc, col] = v
+        xy[starts, col] = centre
+        xy[ends - 1, col] = centre
+    offsets = np.r_[0, ends]
+    return shapely.from_ragged_array(
+        shapely.GeometryType.POLYGON, xy, (offsets, np.arange(len(cx) + 1))
     )
-    return shapely.polygons(rings)
 
 
 def _reach_beyond(
@@ -684,12 +703,8 @@ def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndar
     area[imp[single]] = shapely.area(parts[single])
     many = np.flatnonzero(~single)
     if len(many):
-        # one pass over the pieces sorted by impact (no scan of the whole array per impact)
-        order = many[np.argsort(imp[many], kind="stable")]
-        groups, starts = np.unique(imp[order], return_index=True)
-        area[groups] = [
-            shapely.area(shapely.union_all(g)) for g in np.split(parts[order], starts[1:])
-        ]
+        groups, unions = union_by_group(imp[many], parts[many])
+        area[groups] = shapely.area(unions)
     return area
 
 

@@ -540,7 +540,11 @@ def flag_overlaps(
     who_s = who[order]
     starts = np.flatnonzero(np.r_[True, who_s[1:] != who_s[:-1]])
     pos = sel[who_s[starts]]
-    new = np.array(["; ".join(part) for part in np.split(text, starts[1:])], dtype=object)
+    notes = text.tolist()
+    ends = np.r_[starts[1:], len(notes)].tolist()
+    new = np.array(
+        ["; ".join(notes[a:b]) for a, b in zip(starts.tolist(), ends, strict=True)], dtype=object
+    )
     col = gdf.columns.get_loc("repairs")
     old = gdf.iloc[pos, col].to_numpy(dtype=object)
     has_old = np.array([isinstance(o, str) and bool(o) for o in old], dtype=bool)

@@ -1,9 +1,10 @@
 """Attribute joins by overlap: which feature of a layer covers each target the most.
 
-Both functions work on whole frames at once: candidate pairs come from the layer's
-spatial index (``layer.sindex.query(..., predicate="intersects")``) and the overlap of
-every pair is measured with vectorized :func:`shapely.intersection`; there is no Python
-loop over rows.
+Both functions work on whole frames at once: candidate pairs come from a spatial index
+query (the pairs whose boxes meet), element-wise predicates on the prepared layer
+features keep those that intersect and find the targets wholly inside a feature, and the
+overlap of every other pair is measured with vectorized :func:`shapely.intersection`;
+there is no Python loop over rows.
 
 The measure of an overlap depends on the dimension of the pair: area when both the
 target and the layer feature are polygons, length when the lower of the two is a line,
@@ -159,7 +160,11 @@ def _candidates(
 
 @contextlib.contextmanager
 def _prepared(geoms: np.ndarray) -> Iterator[None]:
-    """Prepare the geometries not yet prepared for the block, release them after."""
+    """Prepare the geometries not yet prepared for the block, release them after.
+
+    The layer's own geometry objects are prepared in place (no copy), so a layer must not
+    be joined from two threads at once; the package runs a join in one thread.
+    """
     fresh = geoms[~shapely.is_prepared(geoms)]
     shapely.prepare(fresh)
     try:

@@ -231,9 +231,10 @@ def test_the_query_side_never_changes_a_join(boxes):
     pd.testing.assert_frame_equal(got_a, ref_a)
 
 
-def test_union_by_group_equals_one_union_all_per_group():
+def test_union_by_group_equals_one_union_all_per_group(monkeypatch):
     from shapely.geometry import box as _box
 
+    from wetland_gis.geometry import overlay
     from wetland_gis.geometry.overlay import union_by_group
 
     geoms = np.array(
@@ -247,13 +248,14 @@ def test_union_by_group_equals_one_union_all_per_group():
         dtype=object,
     )
     group = np.array([4, 1, 4, 7, 1])
-    groups, unions = union_by_group(group, geoms)
-    assert groups.tolist() == [1, 4, 7]
-    for g, u in zip(groups, unions, strict=True):
-        expected = shapely.union_all(geoms[group == g])
-        assert shapely.to_wkb(u) == shapely.to_wkb(expected)
-    empty_groups, empty_unions = union_by_group(np.empty(0, dtype=int), np.empty(0, dtype=object))
-    assert len(empty_groups) == 0 and len(empty_unions) == 0
+    monkeypatch.setattr(overlay, "UNION_BATCH", 2)  # two batches
+    batches = list(union_by_group(group, geoms))
+    assert [b[0].tolist() for b in batches] == [[1, 4], [7]]
+    for groups, unions in batches:
+        for g, u in zip(groups, unions, strict=True):
+            expected = shapely.union_all(geoms[group == g])
+            assert shapely.to_wkb(u) == shapely.to_wkb(expected)
+    assert list(union_by_group(np.empty(0, dtype=int), np.empty(0, dtype=object))) == []
 
 
 def test_a_join_leaves_the_layer_geometries_unprepared(two_counties):

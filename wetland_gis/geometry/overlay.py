@@ -379,13 +379,24 @@ def all_overlaps(
     return out
 
 
-def union_by_group(group: np.ndarray, geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return the groups (ascending) and the union of the geometries of each.
+UNION_BATCH = 1_024
+"""Groups unioned per call by :func:`union_by_group`: a memory bound, not a result.
+
+``union_all`` first copies the geometries of every row it is given into collections,
+and the unions are held until measured: all the shoreland pieces at once (200,000
+impacts) took 0.4 GiB more than a call per impact.
+"""
+
+
+def union_by_group(group: np.ndarray, geoms: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield groups (ascending) and the union of the geometries of each, a batch at a time.
 
     The geometries of a group are unioned in their order in ``geoms`` with
-    :func:`shapely.union_all`, all groups in one call: they are laid out as the rows of
-    a 2-D array padded with None, which ``union_all`` skips, so each row gives the
-    union of the group alone, as a call per group would (without a Python loop).
+    :func:`shapely.union_all`, :data:`UNION_BATCH` groups per call: they are laid out as
+    the rows of a 2-D array padded with None, which ``union_all`` skips, so each row gives
+    the union of the group alone, as a call per group would (without a Python loop over
+    the groups). The caller measures each batch and lets it go, so the unions of all the
+    groups are never held at once.
 
     Parameters
     ----------
@@ -393,13 +404,13 @@ def union_by_group(group: np.ndarray, geoms: np.ndarray) -> tuple[np.ndarray, np
         The group of each geometry.
     geoms : numpy.ndarray of shapely geometries
 
-    Returns
-    -------
+    Yields
+    ------
     groups : numpy.ndarray of int
     unions : numpy.ndarray of shapely geometries
     """
     if len(group) == 0:
-        return np.empty(0, dtype=np.intp), np.empty(0, dtype=object)
+        return
     order = np.argsort(group, kind="stable")
     g = group[order]
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
@@ -408,7 +419,9 @@ def union_by_group(group: np.ndarray, geoms: np.ndarray) -> tuple[np.ndarray, np
     grid[np.repeat(np.arange(len(starts)), sizes), np.arange(len(g)) - np.repeat(starts, sizes)] = (
         geoms[order]
     )
-    return g[starts], shapely.union_all(grid, axis=1)
+    for b0 in range(0, len(starts), UNION_BATCH):
+        rows = slice(b0, b0 + UNION_BATCH)
+        yield g[starts[rows]], shapely.union_all(grid[rows], axis=1)
 
 
 def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Series:
@@ -448,8 +461,8 @@ def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Seri
     lgeom = np.asarray(layer.geometry.array, dtype=object)
     many = np.flatnonzero(counts[tpos] > 1)
     if len(many):
-        groups, unions = union_by_group(tpos[many], lgeom[lpos[many]])
-        covered[groups] = shapely.area(shapely.intersection(tgeom[groups], unions))
+        for groups, unions in union_by_group(tpos[many], lgeom[lpos[many]]):
+            covered[groups] = shapely.area(shapely.intersection(tgeom[groups], unions))
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(own > 0, np.clip(covered / own, 0.0, 1.0), np.nan)
     return pd.Series(share, index=targets.index, name="covered_share")

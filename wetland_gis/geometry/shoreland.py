@@ -703,8 +703,8 @@ def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndar
     area[imp[single]] = shapely.area(parts[single])
     many = np.flatnonzero(~single)
     if len(many):
-        groups, unions = union_by_group(imp[many], parts[many])
-        area[groups] = shapely.area(unions)
+        for groups, unions in union_by_group(imp[many], parts[many]):
+            area[groups] = shapely.area(unions)
     return area
 
 

@@ -6,6 +6,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point, box
@@ -228,3 +229,81 @@ def test_the_query_side_never_changes_a_join(boxes):
         overlay.LAYER_SIDE_RATIO = saved
     pd.testing.assert_frame_equal(got_l, ref_l)
     pd.testing.assert_frame_equal(got_a, ref_a)
+
+
+def test_union_by_group_equals_one_union_all_per_group(monkeypatch):
+    from shapely.geometry import box as _box
+
+    from wetland_gis.geometry import overlay
+    from wetland_gis.geometry.overlay import union_by_group
+
+    geoms = np.array(
+        [
+            _box(0, 0, 2, 2),
+            _box(10, 0, 11, 1),
+            _box(1, 1, 3, 3),
+            _box(5, 5, 6, 6),
+            _box(10.5, 0, 12, 1),
+        ],
+        dtype=object,
+    )
+    group = np.array([4, 1, 4, 7, 1])
+    monkeypatch.setattr(overlay, "UNION_BATCH", 2)  # two batches
+    batches = list(union_by_group(group, geoms))
+    assert [b[0].tolist() for b in batches] == [[1, 4], [7]]
+    for groups, unions in batches:
+        for g, u in zip(groups, unions, strict=True):
+            expected = shapely.union_all(geoms[group == g])
+            assert shapely.to_wkb(u) == shapely.to_wkb(expected)
+    assert list(union_by_group(np.empty(0, dtype=int), np.empty(0, dtype=object))) == []
+
+
+def test_a_join_leaves_the_layer_geometries_unprepared(two_counties):
+    targets = gpd.GeoDataFrame(geometry=[box(60, 10, 110, 20), box(10, 10, 20, 20)], crs=CRS)
+    largest_overlap(targets, two_counties, ["NAME"])
+    all_overlaps(targets, two_counties, ["NAME"])
+    assert not shapely.is_prepared(np.asarray(two_counties.geometry.array)).any()
+
+
+def test_a_layer_prepared_by_the_caller_stays_prepared(two_counties):
+    geoms = np.asarray(two_counties.geometry.array)
+    shapely.prepare(geoms)
+    targets = gpd.GeoDataFrame(geometry=[box(60, 10, 110, 20)], crs=CRS)
+    out = largest_overlap(targets, two_counties, ["NAME"])
+    assert out["NAME"].tolist() == ["Wright"]
+    assert shapely.is_prepared(geoms).all()
+    shapely.destroy_prepared(geoms)
+
+
+def test_box_pairs_that_do_not_intersect_are_dropped():
+    # the boxes of the triangle and the square meet, the shapes do not
+    from shapely.geometry import Polygon
+
+    layer = gpd.GeoDataFrame(
+        {"NAME": ["tri"]}, geometry=[Polygon([(0, 0), (10, 0), (0, 10)])], crs=CRS
+    )
+    targets = gpd.GeoDataFrame(geometry=[box(8, 8, 9, 9), box(1, 1, 2, 2)], crs=CRS)
+    out = largest_overlap(targets, layer, ["NAME"])
+    assert out["n_overlaps"].tolist() == [0, 1]
+    assert out["NAME"].tolist() == [None, "tri"]
+
+
+def test_flag_overlaps_labels_a_missing_id_by_its_row():
+    from wetland_gis.geometry.overlay import flag_overlaps
+
+    gdf = gpd.GeoDataFrame(
+        {
+            "impact_id": ["A", None, 7],
+            "wg_row": [0, 11, 12],
+            "status": ["assessed"] * 3,
+            "repairs": [None, None, None],
+        },
+        geometry=[box(0, 0, 10, 10), box(5, 0, 15, 10), box(100, 0, 110, 10)],
+        crs=CRS,
+    )
+    with pytest.warns(Warning, match="1 pair"):
+        flag_overlaps(gdf, "impact_id", [])
+    a, b, c = gdf["repairs"].tolist()
+    assert a.startswith("overlaps row 11 by 538.2 sq ft")
+    assert b.startswith("overlaps A by 538.2 sq ft")
+    assert c is None

@@ -321,3 +321,45 @@ def test_random_polygons_split_into_parts_that_sum_to_the_area(pts, pond, stream
     assert in_s - 1e-3 <= res["sqft_setback"] <= in_s + bound
     assert in_d - 1e-3 <= res["sqft_setback"] + res["sqft_protection"] <= in_d + bound
     assert res["sqft_outside"] <= ref[2] / FT**2 + 1e-3
+
+
+def test_waters_within_reach_are_the_pairs_of_a_dwithin_query():
+    from wetland_gis.geometry.shoreland import _within_reach
+
+    waters = gpd.GeoDataFrame(
+        geometry=[
+            box(0, 0, 10, 10),
+            LineString([(30, -5), (30, 50)]),  # exactly 20 from the first impact
+            box(20.000001, 0, 25, 5),
+            Polygon([(200, 200), (210, 200), (205, 210)]),
+        ],
+        crs="EPSG:26915",
+    )
+    impacts = np.array(
+        [box(5, 5, 10, 10), box(40, 0, 45, 5), box(500, 500, 501, 501)], dtype=object
+    )
+    wgeom = np.asarray(waters.geometry.array, dtype=object)
+    imp, wat, dist = _within_reach(impacts, wgeom, waters.sindex, 20.0)
+    ref_imp, ref_wat = waters.sindex.query(impacts, predicate="dwithin", distance=20.0)
+    assert imp.tolist() == ref_imp.tolist() and wat.tolist() == ref_wat.tolist()
+    assert (1 in wat[imp == 0]) and dist.tolist() == shapely.distance(
+        impacts[imp], wgeom[wat]
+    ).tolist()
+    assert 2 not in imp
+
+
+def test_arc_sectors_are_closed_rings_from_the_centre():
+    from wetland_gis.geometry.shoreland import ARC_QUAD_SEGS, _arc_pies
+
+    cx, cy = np.array([100.0, -3.5]), np.array([200.0, 7.25])
+    pies = _arc_pies(
+        cx, cy, np.array([10.0, 2.0]), np.array([0.0, 1.0]), np.array([np.pi / 2, 1.0])
+    )
+    for pie, x, y in zip(pies, cx, cy, strict=True):
+        xy = shapely.get_coordinates(pie)
+        assert tuple(xy[0]) == (x, y) == tuple(xy[-1])
+        assert pie.is_valid or pie.area == 0
+    step = np.pi / (2 * ARC_QUAD_SEGS)
+    assert shapely.get_num_coordinates(pies).tolist() == [int(np.ceil((np.pi / 2) / step)) + 3, 4]
+    # the quarter sector circumscribes the quarter disk
+    assert pies[0].area >= np.pi * 100 / 4

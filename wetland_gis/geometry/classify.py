@@ -397,8 +397,11 @@ def _rule_county(spec: LayerSpec, job: _Job) -> None:
             "covering most of it (all parts are listed in 'counties')"
         ),
     ):
-        keys = parts["NAME"].map(_county_key(counties)).astype(str)
-        kinds = keys.groupby(parts["target_pos"].to_numpy()).nunique()
+        # only the straddlers can mix kinds: their parts alone are looked up
+        pos = parts["target_pos"].to_numpy()
+        mixed = parts.loc[overlaps[pos] > 1]
+        keys = mixed["NAME"].map(_county_key(counties)).astype(str)
+        kinds = keys.groupby(mixed["target_pos"].to_numpy()).nunique()
         note_rows(
             records,
             sub,

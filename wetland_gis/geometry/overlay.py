@@ -1,9 +1,10 @@
 """Attribute joins by overlap: which feature of a layer covers each target the most.
 
-Both functions work on whole frames at once: candidate pairs come from the layer's
-spatial index (``layer.sindex.query(..., predicate="intersects")``) and the overlap of
-every pair is measured with vectorized :func:`shapely.intersection`; there is no Python
-loop over rows.
+Both functions work on whole frames at once: candidate pairs come from a spatial index
+query (the pairs whose boxes meet), element-wise predicates on the prepared layer
+features keep those that intersect and find the targets wholly inside a feature, and the
+overlap of every other pair is measured with vectorized :func:`shapely.intersection`;
+there is no Python loop over rows.
 
 The measure of an overlap depends on the dimension of the pair: area when both the
 target and the layer feature are polygons, length when the lower of the two is a line,
@@ -28,8 +29,9 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import geopandas as gpd
 import numpy as np
@@ -46,6 +48,7 @@ __all__ = [
     "largest_overlap",
     "all_overlaps",
     "covered_share",
+    "union_by_group",
     "self_overlaps",
     "flag_overlaps",
     "geometry_dimension",
@@ -135,19 +138,39 @@ The pairs are the same either way (``benchmarks/README.md``).
 
 
 def _candidates(
-    tgeom: np.ndarray, layer: gpd.GeoDataFrame, order_free: bool
+    targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame, order_free: bool
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return the (target, layer) positions of the pairs that intersect.
+    """Return the (target, layer) positions of the candidate pairs.
 
     ``order_free``: the caller does not depend on the order of the pairs (it sorts them
-    totally), so the query may run from the layer's side (:data:`LAYER_SIDE_RATIO`).
+    totally), so the query may run from the layer's side (:data:`LAYER_SIDE_RATIO`), on
+    the targets' cached index, and gives the pairs whose boxes meet: :func:`_pairs`
+    tests them. Without it, the pairs that intersect, in the layer index's order.
     """
-    if order_free and len(layer) * LAYER_SIDE_RATIO <= len(tgeom):
-        lgeom = np.asarray(layer.geometry.array, dtype=object)
-        lpos, tpos = shapely.STRtree(tgeom).query(lgeom, predicate="intersects")
+    tgeom = np.asarray(targets.geometry.array, dtype=object)
+    if not order_free:
+        tpos, lpos = layer.sindex.query(tgeom, predicate="intersects")
         return tpos, lpos
-    tpos, lpos = layer.sindex.query(tgeom, predicate="intersects")
+    if len(layer) * LAYER_SIDE_RATIO <= len(tgeom):
+        lpos, tpos = targets.sindex.query(np.asarray(layer.geometry.array, dtype=object))
+        return tpos, lpos
+    tpos, lpos = layer.sindex.query(tgeom)
     return tpos, lpos
+
+
+@contextlib.contextmanager
+def _prepared(geoms: np.ndarray) -> Iterator[None]:
+    """Prepare the geometries not yet prepared for the block, release them after.
+
+    The layer's own geometry objects are prepared in place (no copy), so a layer must not
+    be joined from two threads at once; the package runs a join in one thread.
+    """
+    fresh = geoms[~shapely.is_prepared(geoms)]
+    shapely.prepare(fresh)
+    try:
+        yield
+    finally:
+        shapely.destroy_prepared(fresh)
 
 
 def _pairs(
@@ -159,28 +182,37 @@ def _pairs(
     units (area, length) or 1 for point pairs. With ``order_free`` the pairs come in
     any order (see :func:`_candidates`); without it, in the index's order.
 
-    One index query per layer gives every candidate pair; a second, from the layer's
-    side with its features prepared, finds the targets lying wholly inside a feature,
-    whose overlap is their own measure (most impacts are far from any boundary). Only
-    the pairs left, the targets crossing a boundary, are intersected, in one vectorized
-    :func:`shapely.intersection` call.
+    One index query per layer gives the candidate pairs. The layer features among them
+    are prepared once, and element-wise predicates find the targets lying wholly inside
+    a feature (:func:`shapely.contains_properly`), whose overlap is their own measure
+    (most impacts are far from any boundary), and, with ``order_free``, which of the
+    other pairs intersect at all. Only the pairs left, the targets crossing a boundary,
+    are intersected, in one vectorized :func:`shapely.intersection` call.
     """
     empty_i = np.empty(0, dtype=np.intp)
     if len(targets) == 0 or len(layer) == 0:
         return empty_i, empty_i, np.empty(0), np.empty(0, dtype=int)
     tgeom = np.asarray(targets.geometry.array, dtype=object)
     lgeom = np.asarray(layer.geometry.array, dtype=object)
-    tpos, lpos = _candidates(tgeom, layer, order_free)
+    tpos, lpos = _candidates(targets, layer, order_free)
     if len(tpos) == 0:
         return empty_i, empty_i, np.empty(0), np.empty(0, dtype=int)
     tdim_all = geometry_dimension(tgeom)
-    tdim = tdim_all[tpos]
-    ldim = geometry_dimension(lgeom)[lpos]
-    dim = np.minimum(tdim, ldim)
+    ldim_all = geometry_dimension(lgeom)
+    used = np.zeros(len(lgeom), dtype=bool)
+    used[lpos] = True
+    with _prepared(lgeom[used]):
+        need = np.minimum(tdim_all[tpos], ldim_all[lpos]) >= 1
+        inside = _inside_pairs(tgeom, lgeom, tpos, lpos, need & (ldim_all[lpos] == 2))
+        if order_free:  # box pairs: keep those that intersect
+            hit = inside.copy()
+            rest = np.flatnonzero(~inside)
+            hit[rest] = shapely.intersects(lgeom[lpos[rest]], tgeom[tpos[rest]])
+            tpos, lpos, inside = tpos[hit], lpos[hit], inside[hit]
+    dim = np.minimum(tdim_all[tpos], ldim_all[lpos])
     measure = np.ones(len(tpos), dtype=float)
     need = dim >= 1
     if need.any():
-        inside = _inside_pairs(tgeom, lgeom, tpos, lpos, need)
         own = np.where(tdim_all == 2, shapely.area(tgeom), shapely.length(tgeom))
         measure[inside] = own[tpos[inside]]
         cut = need & ~inside
@@ -192,27 +224,22 @@ def _pairs(
 
 
 def _inside_pairs(
-    tgeom: np.ndarray, lgeom: np.ndarray, tpos: np.ndarray, lpos: np.ndarray, need: np.ndarray
+    tgeom: np.ndarray, lgeom: np.ndarray, tpos: np.ndarray, lpos: np.ndarray, test: np.ndarray
 ) -> np.ndarray:
     """Return a mask of the pairs whose target lies in the interior of the layer feature.
 
-    The query runs from the layer's side (``contains_properly`` prepares each layer
-    feature once) over an index of the targets of the candidate pairs.
+    Only the pairs of ``test`` are tested, element-wise with
+    :func:`shapely.contains_properly` (the layer features prepared by the caller, as an
+    index query from the layer's side would prepare them). An index query over the
+    targets found the same pairs, then matched them back to the candidates with
+    ``np.unique`` and ``np.isin`` on int64 keys, whose hash tables took seconds at
+    200,000 impacts.
     """
     inside = np.zeros(len(tpos), dtype=bool)
-    polys = need & (geometry_dimension(lgeom)[lpos] == 2)
-    if not polys.any():
-        return inside
-    cand_t = np.unique(tpos[polys])
-    cand_l = np.unique(lpos[polys])
-    tree = shapely.STRtree(tgeom[cand_t])
-    lp, tp = tree.query(lgeom[cand_l], predicate="contains_properly")
-    if len(lp) == 0:
-        return inside
-    n_l = len(lgeom)
-    found = np.unique(cand_t[tp].astype(np.int64) * n_l + cand_l[lp])
-    key = tpos.astype(np.int64) * n_l + lpos
-    return polys & np.isin(key, found)
+    sel = np.flatnonzero(test)
+    if len(sel):
+        inside[sel] = shapely.contains_properly(lgeom[lpos[sel]], tgeom[tpos[sel]])
+    return inside
 
 
 def _target_measure(targets: gpd.GeoDataFrame, tpos: np.ndarray, dim: np.ndarray) -> np.ndarray:
@@ -352,6 +379,51 @@ def all_overlaps(
     return out
 
 
+UNION_BATCH = 1_024
+"""Groups unioned per call by :func:`union_by_group`: a memory bound, not a result.
+
+``union_all`` first copies the geometries of every row it is given into collections,
+and the unions are held until measured: all the shoreland pieces at once (200,000
+impacts) took 0.4 GiB more than a call per impact.
+"""
+
+
+def union_by_group(group: np.ndarray, geoms: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield groups (ascending) and the union of the geometries of each, a batch at a time.
+
+    The geometries of a group are unioned in their order in ``geoms`` with
+    :func:`shapely.union_all`, :data:`UNION_BATCH` groups per call: they are laid out as
+    the rows of a 2-D array padded with None, which ``union_all`` skips, so each row gives
+    the union of the group alone, as a call per group would (without a Python loop over
+    the groups). The caller measures each batch and lets it go, so the unions of all the
+    groups are never held at once.
+
+    Parameters
+    ----------
+    group : numpy.ndarray of int
+        The group of each geometry.
+    geoms : numpy.ndarray of shapely geometries
+
+    Yields
+    ------
+    groups : numpy.ndarray of int
+    unions : numpy.ndarray of shapely geometries
+    """
+    if len(group) == 0:
+        return
+    order = np.argsort(group, kind="stable")
+    g = group[order]
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    sizes = np.diff(np.r_[starts, len(g)])
+    grid = np.full((len(starts), int(sizes.max())), None, dtype=object)
+    grid[np.repeat(np.arange(len(starts)), sizes), np.arange(len(g)) - np.repeat(starts, sizes)] = (
+        geoms[order]
+    )
+    for b0 in range(0, len(starts), UNION_BATCH):
+        rows = slice(b0, b0 + UNION_BATCH)
+        yield g[starts[rows]], shapely.union_all(grid[rows], axis=1)
+
+
 def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Series:
     """Return the share (0-1) of each target's area covered by the features of ``layer``.
 
@@ -389,10 +461,8 @@ def covered_share(targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame) -> pd.Seri
     lgeom = np.asarray(layer.geometry.array, dtype=object)
     many = np.flatnonzero(counts[tpos] > 1)
     if len(many):
-        order = many[np.argsort(tpos[many], kind="stable")]
-        groups, starts = np.unique(tpos[order], return_index=True)
-        unions = [shapely.union_all(g) for g in np.split(lgeom[lpos[order]], starts[1:])]
-        covered[groups] = shapely.area(shapely.intersection(tgeom[groups], unions))
+        for groups, unions in union_by_group(tpos[many], lgeom[lpos[many]]):
+            covered[groups] = shapely.area(shapely.intersection(tgeom[groups], unions))
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(own > 0, np.clip(covered / own, 0.0, 1.0), np.nan)
     return pd.Series(share, index=targets.index, name="covered_share")
@@ -431,6 +501,15 @@ def self_overlaps(frame: gpd.GeoDataFrame, *, min_sqft: float = 0.01) -> pd.Data
     return pd.DataFrame({"left": left[big], "right": right[big], "overlap_sqft": sqft[big]})
 
 
+def _labels(ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Return ``str(id)``, or ``"row <wg_row>"`` where the id is missing (object array)."""
+    missing = np.asarray(pd.isna(ids), dtype=bool)
+    out = np.empty(len(ids), dtype=object)
+    out[~missing] = [str(i) for i in ids[~missing]]
+    out[missing] = [f"row {r}" for r in rows[missing]]
+    return out
+
+
 def flag_overlaps(
     gdf: gpd.GeoDataFrame, id_field: str | None, records: list[str], *, status: str = "assessed"
 ) -> None:
@@ -460,10 +539,7 @@ def flag_overlaps(
         return
     ids = (assessed[id_field] if id_field else assessed["wg_row"]).to_numpy(dtype=object)
     rows = assessed["wg_row"].to_numpy()
-    labels = np.array(
-        [f"row {r}" if pd.isna(i) else str(i) for i, r in zip(ids, rows, strict=True)],
-        dtype=object,
-    )
+    labels = _labels(ids, rows)
     left = pairs["left"].to_numpy()
     right = pairs["right"].to_numpy()
     sqft = [f"{v:,.1f}" for v in pairs["overlap_sqft"].to_numpy()]
@@ -478,12 +554,18 @@ def flag_overlaps(
         + amount[order]
         + (" sq ft: the shared area is counted in each")
     )
-    joined = pd.Series(text).groupby(who[order], sort=True).agg("; ".join)
-    pos = sel[joined.index.to_numpy()]
+    # the notes of each impact, in pair order, joined (rows sorted by impact above)
+    who_s = who[order]
+    starts = np.flatnonzero(np.r_[True, who_s[1:] != who_s[:-1]])
+    pos = sel[who_s[starts]]
+    notes = text.tolist()
+    ends = np.r_[starts[1:], len(notes)].tolist()
+    new = np.array(
+        ["; ".join(notes[a:b]) for a, b in zip(starts.tolist(), ends, strict=True)], dtype=object
+    )
     col = gdf.columns.get_loc("repairs")
     old = gdf.iloc[pos, col].to_numpy(dtype=object)
     has_old = np.array([isinstance(o, str) and bool(o) for o in old], dtype=bool)
-    new = joined.to_numpy(dtype=object)
     gdf.iloc[pos, col] = np.where(has_old, old.astype(str) + "; " + new, new)
     msg = (
         f"{len(pairs)} pair(s) of impact polygons overlap (e.g. {labels[left[0]]} "

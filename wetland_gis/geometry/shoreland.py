@@ -3,8 +3,9 @@
 The zones are measured exactly from the ordinary high water level (OHWL) of the public
 waters near each impact, never from a statewide buffer:
 
-1. the spatial index of the public waters is queried with ``predicate="dwithin"`` to find,
-   for every impact at once, the waters within reach (the largest zone distance);
+1. the spatial index of the public waters is queried with each impact's box grown by the
+   largest distance and the exact distance of each candidate decides, for every impact at
+   once, the waters within reach (the pairs of a ``predicate="dwithin"`` query);
 2. a pair whose impact lies wholly within a zone distance of the water (its centroid's
    distance plus its radius) is decided by distance alone, with no geometry;
 3. for the other pairs the water is clipped to the impact's bounding box grown by the
@@ -64,6 +65,7 @@ from wetland_gis.geometry.overlay import (
     all_overlaps,
     check_same_projected_crs,
     covered_share,
+    union_by_group,
 )
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
@@ -257,11 +259,13 @@ def public_waters(
                 f"the table has {sorted(table)}"
             )
         sewer = frame["sewered"].fillna(False).to_numpy(dtype=bool)
-        frame["state_setback_ft"] = [
-            float(table[c]["sewer" if s else "no_sewer"])
-            for c, s in zip(frame["shore_class"], sewer, strict=True)
-        ]
-        frame["sewered_setback_ft"] = [float(table[c]["sewer"]) for c in frame["shore_class"]]
+        classes = pd.Series(frame["shore_class"].to_numpy(dtype=object))
+        sewered_ft = classes.map({c: float(row["sewer"]) for c, row in table.items()})
+        unsewered_ft = classes.map({c: float(row["no_sewer"]) for c, row in table.items()})
+        frame["state_setback_ft"] = np.where(
+            sewer, sewered_ft.to_numpy(dtype=float), unsewered_ft.to_numpy(dtype=float)
+        )
+        frame["sewered_setback_ft"] = sewered_ft.to_numpy(dtype=float)
         frame["protection_ft"] = float(params.value(_PROTECTION + dist_key, as_of))
         frames.append(gpd.GeoDataFrame(frame, geometry=geom.to_numpy(), crs=layer.crs))
     if not frames:
@@ -378,6 +382,38 @@ def _passes(
     return answers[inverse].reshape(np.shape(amounts))
 
 
+DWITHIN_BAND = 1e-9
+"""Relative band about the reach in which :func:`_within_reach` asks ``dwithin`` itself.
+
+The plain and the prepared distance of GEOS take the minimum of the same
+segment-to-segment distances and differ by a few units in the last place at most;
+a pair whose distance is within this share of the reach is decided by
+:func:`shapely.dwithin`, so the pairs are those of an index query with
+``predicate="dwithin"`` (a tolerance of the arithmetic, not a legal number).
+"""
+
+
+def _within_reach(
+    igeom: np.ndarray, wgeom: np.ndarray, tree: gpd.sindex.SpatialIndex, reach: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (impact, water, exact distance) of the pairs within ``reach`` (CRS units).
+
+    The index is queried with each impact's box grown by ``reach`` (the box query that
+    ``predicate="dwithin"`` runs first, in the same order) and the distance of every
+    candidate is measured once: it decides the pair and is the distance kept. (The
+    ``dwithin`` query measured the pairs it kept a second time.)
+    """
+    b = shapely.bounds(igeom)
+    boxes = shapely.box(b[:, 0] - reach, b[:, 1] - reach, b[:, 2] + reach, b[:, 3] + reach)
+    imp, wat = tree.query(boxes)
+    dist = shapely.distance(igeom[imp], wgeom[wat])
+    keep = dist <= reach
+    edge = np.flatnonzero(np.abs(dist - reach) <= DWITHIN_BAND * reach)
+    if len(edge):
+        keep[edge] = shapely.dwithin(igeom[imp[edge]], wgeom[wat[edge]], reach)
+    return imp[keep], wat[keep], dist[keep]
+
+
 def _pairs(
     impacts: gpd.GeoDataFrame,
     waters: gpd.GeoDataFrame,
@@ -400,8 +436,7 @@ def _pairs(
     )
     igeom = np.asarray(impacts.geometry.array, dtype=object)
     wgeom = np.asarray(waters.geometry.array, dtype=object)
-    imp, wat = waters.sindex.query(igeom, predicate="dwithin", distance=reach_ft * ft)
-    dist = shapely.distance(igeom[imp], wgeom[wat])
+    imp, wat, dist = _within_reach(igeom, wgeom, waters.sindex, reach_ft * ft)
 
     # setback of each pair: the state minimum raised by larger local values
     given = np.maximum(water_local[wat], local_lgu[imp])
@@ -612,15 +647,31 @@ def _arc_pies(
     step = np.pi / (2 * ARC_QUAD_SEGS)
     m = np.maximum(np.ceil((a1 - a0) / step).astype(np.int64), 1)
     big = radius / np.cos(step / 2)
-    npts = m + 2  # the centre, then arc points k = 0..m
-    idx = np.repeat(np.arange(len(cx)), npts)
-    k = np.arange(npts.sum()) - np.repeat(np.cumsum(npts) - npts, npts) - 1
-    t = a0[idx] + np.maximum(k, 0) * ((a1 - a0) / m)[idx]
-    r = np.where(k < 0, 0.0, big[idx])
-    rings = shapely.linearrings(
-        np.column_stack([cx[idx] + r * np.cos(t), cy[idx] + r * np.sin(t)]), indices=idx
+    # each ring: the centre, arc points k = 0..m, the centre again (closed); the arc
+    # points are computed alone, written in place, and the rings made in one call
+    narc = m + 1
+    ends = np.cumsum(narc + 2)
+    starts = ends - (narc + 2)
+    idx = np.repeat(np.arange(len(cx)), narc)
+    k = np.arange(len(idx)) - np.repeat(np.cumsum(narc) - narc, narc)
+    t = k * ((a1 - a0) / m)[idx]
+    t += a0[idx]
+    r = big[idx]
+    xy = np.empty((int(ends[-1]), 2))
+    arc = np.ones(len(xy), dtype=bool)
+    arc[starts] = False
+    arc[ends - 1] = False
+    for col, centre, trig in ((0, cx, np.cos), (1, cy, np.sin)):
+        v = trig(t)
+        v *= r
+        v += centre[idx]
+        xy[arc, col] = v
+        xy[starts, col] = centre
+        xy[ends - 1, col] = centre
+    offsets = np.r_[0, ends]
+    return shapely.from_ragged_array(
+        shapely.GeometryType.POLYGON, xy, (offsets, np.arange(len(cx) + 1))
     )
-    return shapely.polygons(rings)
 
 
 def _reach_beyond(
@@ -630,10 +681,15 @@ def _reach_beyond(
 
     Any point of an impact is within (distance of its centroid to the water) + (largest
     distance from the centroid to a vertex) of the water: a pair within that bound of a
-    zone distance needs no geometry, the whole impact is in the zone.
+    zone distance needs no geometry, the whole impact is in the zone. Only the impacts
+    of the pairs are measured.
     """
-    cen = shapely.centroid(igeom)
-    radius = shapely.hausdorff_distance(cen, igeom)
+    cen = np.empty(len(igeom), dtype=object)
+    radius = np.zeros(len(igeom))
+    some = np.zeros(len(igeom), dtype=bool)
+    some[imp] = True
+    cen[some] = shapely.centroid(igeom[some])
+    radius[some] = shapely.hausdorff_distance(cen[some], igeom[some])
     return shapely.distance(cen[imp], wgeom[wat]) + radius[imp]
 
 
@@ -647,12 +703,8 @@ def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndar
     area[imp[single]] = shapely.area(parts[single])
     many = np.flatnonzero(~single)
     if len(many):
-        # one pass over the pieces sorted by impact (no scan of the whole array per impact)
-        order = many[np.argsort(imp[many], kind="stable")]
-        groups, starts = np.unique(imp[order], return_index=True)
-        area[groups] = [
-            shapely.area(shapely.union_all(g)) for g in np.split(parts[order], starts[1:])
-        ]
+        for groups, unions in union_by_group(imp[many], parts[many]):
+            area[groups] = shapely.area(unions)
     return area
 
 

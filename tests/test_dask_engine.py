@@ -310,3 +310,23 @@ def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     got = gpd.read_parquet(out)
     assert list(got["outcome"]) == list(one.impacts["outcome"])
     assert (tmp_path / "assessed_decisions.json").read_text("utf-8").startswith("[\n  {")
+
+
+def test_workers_that_do_not_see_the_folder_send_their_results_back(
+    cluster, small_world, tmp_path, monkeypatch
+):
+    from wetland_gis import partitioned
+
+    impacts, ctx = small_world
+    layer = tmp_path / "impacts.parquet"
+    impacts.to_parquet(layer)
+    monkeypatch.setattr(partitioned, "_run_dask_to_parts", lambda *a, **k: None)
+    options = {"engine": "dask", "chunk_size": 45, "as_of": AS_OF, "progress_bar": False}
+    options["scheduler"] = cluster.scheduler_address
+    written = _quiet(
+        partitioned.assess_partitioned_to_files, layer, tmp_path / "a.parquet", ctx, **options
+    )
+    merged = _quiet(assess_partitioned, layer, ctx, **options)
+    merged.write(tmp_path / "merged" / "a.parquet")
+    assert written[0] == tmp_path / "a.parquet"
+    _same_files(tmp_path / "a.parquet", tmp_path / "merged" / "a.parquet")

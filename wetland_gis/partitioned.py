@@ -760,8 +760,9 @@ def assess_partitioned_to_files(
     day = as_date(as_of)
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
     say = progress or (lambda _m: None)
-    read_args = (str(impacts), layer, assume_crs, override_crs)
     gdf, source = _read(impacts, layer, assume_crs, override_crs)
+    sha = next((i.sha256 for i in source.inputs if i.role == "impacts"), "") or ""
+    read_args: _ReadArgs = (str(impacts), layer, assume_crs, override_crs, sha)
     n = len(gdf)
     if n == 0 or not gdf.index.equals(pd.RangeIndex(n)):  # nothing to split, or an index kept
         del gdf
@@ -797,9 +798,28 @@ def assess_partitioned_to_files(
                 bar.update(len(pos))
         else:
             timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
-            results = _run_dask_to_parts(
+            ran = _run_dask_to_parts(
                 jobs, read_args, ctx, kwargs, n, scheduler, n_workers, bar, timeout
             )
+            if ran is None:  # the workers do not share this machine's folders
+                bar.close()
+                say("the dask workers do not see the layer's folder: results sent back")
+                return assess_partitioned(
+                    impacts,
+                    ctx,
+                    engine=engine,
+                    chunk_size=chunk_size,
+                    scheduler=scheduler,
+                    scheduler_timeout=scheduler_timeout,
+                    n_workers=n_workers,
+                    progress_bar=progress_bar,
+                    progress=progress,
+                    **kwargs,
+                    layer=layer,
+                    assume_crs=assume_crs,
+                    override_crs=override_crs,
+                ).write(out, overwrite=overwrite)
+            results = ran
         bar.close()
         _read_cached.cache_clear()
         return _assemble(results, out, source, engine, chunk_size, overwrite)
@@ -808,14 +828,27 @@ def assess_partitioned_to_files(
         shutil.rmtree(folder, ignore_errors=True)
 
 
+#: How a task reads the layer: file, layer, assume_crs, override_crs and the file's
+#: SHA-256 as the client read it (so a worker of a running cluster never keeps a
+#: layer changed since).
+_ReadArgs = tuple[str, str | None, str | None, str | None, str]
+
+
 @lru_cache(maxsize=1)
 def _read_cached(
-    impacts: str, layer: str | None, assume_crs: str | None, override_crs: str | None
+    impacts: str, layer: str | None, assume_crs: str | None, override_crs: str | None, sha256: str
 ) -> gpd.GeoDataFrame:
     """Read the impact layer once per process (a worker assesses several partitions)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)  # the client gave them already
         return _read(impacts, layer, assume_crs, override_crs)[0]
+
+
+def _sees(paths: list[str]) -> bool:
+    """Return whether every path exists here (on a worker: a folder shared with the client)."""
+    import os
+
+    return all(os.path.exists(p) for p in paths)
 
 
 def _windows(pos: np.ndarray, n: int) -> np.ndarray:
@@ -825,7 +858,7 @@ def _windows(pos: np.ndarray, n: int) -> np.ndarray:
 
 
 def _assess_to_parts(
-    read_args: tuple[str, str | None, str | None, str | None],
+    read_args: _ReadArgs,
     pos: np.ndarray,
     ctx: Context,
     kwargs: dict[str, Any],
@@ -931,7 +964,7 @@ def _write_trace_text(
 
 def _run_dask_to_parts(
     jobs: list[tuple[int, np.ndarray, str]],
-    read_args: tuple[str, str | None, str | None, str | None],
+    read_args: _ReadArgs,
     ctx: Context,
     kwargs: dict[str, Any],
     n: int,
@@ -939,12 +972,14 @@ def _run_dask_to_parts(
     n_workers: int | None,
     bar: Any,
     timeout: float,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, Any]] | None:
     """Run :func:`_assess_to_parts` as one dask task per partition; the context goes once.
 
     A task gets the file's name and its rows' positions, never the rows: the workers
     read the layer themselves and write their parts; only what the parts hold (offsets,
-    the manifest, the warnings) comes back.
+    the manifest, the warnings) comes back. ``None`` when a worker does not see the
+    layer's file or the staging folder (a cluster without a folder shared with this
+    machine): nothing was assessed.
     """
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -962,6 +997,8 @@ def _run_dask_to_parts(
         )
         client = Client(cluster)
     try:
+        if not all(client.run(_sees, [read_args[0], str(Path(jobs[0][2]).parent)]).values()):
+            return None  # a worker that cannot read the layer or write the parts
         ctx_future = client.scatter(ctx, broadcast=True)
         futures = [
             client.submit(
@@ -983,6 +1020,7 @@ def _run_dask_to_parts(
             results.append(res)
             bar.update(res["n"])
             fut.release()
+        client.run(_read_cached.cache_clear)  # a running cluster keeps no layer
         return results
     finally:
         client.close()

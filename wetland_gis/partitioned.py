@@ -782,7 +782,8 @@ def assess_partitioned_to_files(
             override_crs=override_crs,
         ).write(out, overwrite=overwrite)
     parts = list(_parts(gdf, fields, chunk_size))
-    del gdf  # each task reads its own rows
+    if engine == "dask":
+        del gdf  # each task reads its own rows
     say("loading context")
     ctx = as_context(context, params=params, as_of=day)
     say(f"{n} impacts in {len(parts)} partition(s) of whole projects ({engine}, to files)")
@@ -794,8 +795,9 @@ def assess_partitioned_to_files(
         if engine == "chunks":
             results = []
             for i, pos, stem in jobs:
-                results.append(_assess_to_parts(read_args, pos, ctx, kwargs, stem, n, i))
+                results.append(_assess_to_parts(gdf, pos, ctx, kwargs, stem, n, i))
                 bar.update(len(pos))
+            del gdf  # not held while the files are put together
         else:
             timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
             ran = _run_dask_to_parts(
@@ -858,7 +860,7 @@ def _windows(pos: np.ndarray, n: int) -> np.ndarray:
 
 
 def _assess_to_parts(
-    read_args: _ReadArgs,
+    layer: _ReadArgs | gpd.GeoDataFrame,
     pos: np.ndarray,
     ctx: Context,
     kwargs: dict[str, Any],
@@ -866,9 +868,10 @@ def _assess_to_parts(
     n: int,
     part: int,
 ) -> dict[str, Any]:
-    """Assess one partition read from the file; write its parts; return what they hold.
+    """Assess one partition of ``layer``; write its parts; return what they hold.
 
-    ``pos`` (ascending) are the partition's input positions. The impacts go to
+    ``layer`` is the layer, or how to read it from its file (:data:`_ReadArgs`, read once
+    per worker); ``pos`` (ascending) are the partition's input positions. The impacts go to
     ``<stem>.arrow`` (GeoArrow-WKB record batches, one run of batches per window of
     :data:`ASSEMBLE_ROWS` output rows), the summary to ``<stem>.summary`` (one pickle per
     window), the trace to ``<stem>.json`` (the JSON records of each project's steps,
@@ -881,7 +884,8 @@ def _assess_to_parts(
     from wetland_gis.geometry.cleaning import polygon_output
     from wetland_gis.io.layers import _storable
 
-    res = _assess_part(_part(_read_cached(*read_args), pos), ctx, kwargs)
+    rows = _read_cached(*layer) if isinstance(layer, tuple) else layer
+    res = _assess_part(_part(rows, pos), ctx, kwargs)
     impacts = res["impacts"]
     impacts["wg_row"] = pos + 1  # as _merge numbers the rows of the whole layer
     impacts, _ = polygon_output(impacts)  # as SafeWriter.layer(polygons=True): row by row

@@ -886,30 +886,38 @@ def _assess_to_parts(
 
     rows = _read_cached(*layer) if isinstance(layer, tuple) else layer
     res = _assess_part(_part(rows, pos), ctx, kwargs)
-    impacts = res["impacts"]
+    del res["decisions"]  # the trace holds what the files need
+    impacts = res.pop("impacts")
     impacts["wg_row"] = pos + 1  # as _merge numbers the rows of the whole layer
     impacts, _ = polygon_output(impacts)  # as SafeWriter.layer(polygons=True): row by row
+    firsts = _first_appearance(impacts, res["fields"].project, pos)
     # as write_frame: a column's dtype follows its values' kinds (_merged_schema refuses
     # partitions whose kinds give other Arrow types)
     stored = _storable(impacts.reset_index(drop=True))
+    del impacts
+    head = stored.iloc[:1].copy()  # a copy: a view would keep the whole partition
     table = _arrow(stored)
+    del stored
+    meta = table.schema.metadata
     cuts = _windows(pos, n)
     batches: list[int] = []
+    chunk: list[Any] = []
     with pa.OSFile(f"{stem}.arrow", "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
         for a, b in zip(cuts[:-1], cuts[1:], strict=True):
             chunk = table.slice(a, b - a).to_batches()
             for batch in chunk:
                 writer.write_batch(batch)
             batches.append(len(chunk))
+    del table, chunk  # the batches are slices of the table's buffers
     summary_offsets = []
     with open(f"{stem}.summary", "wb") as fh:
         for a, b in zip(cuts[:-1], cuts[1:], strict=True):
             summary_offsets.append(fh.tell())
             pickle.dump(res["summary"].iloc[a:b], fh, protocol=pickle.HIGHEST_PROTOCOL)
+    del res["summary"]
     with open(f"{stem}.projects", "wb") as fh:
         pickle.dump(res["projects"], fh, protocol=pickle.HIGHEST_PROTOCOL)
-    groups, trace_columns = _write_trace_text(res["trace"], res["projects"], f"{stem}.json")
-    project_field = res["fields"].project
+    groups, trace_columns = _write_trace_text(res.pop("trace"), res["projects"], f"{stem}.json")
     return {
         "stem": stem,
         "part": part,
@@ -918,15 +926,15 @@ def _assess_to_parts(
         "pos_first": int(pos[0]),
         "total": n,
         "n": len(pos),
-        "geo": table.schema.metadata.get(b"geo"),
-        "pandas": table.schema.metadata.get(b"pandas"),
-        "head": stored.iloc[:1],
+        "geo": meta.get(b"geo"),
+        "pandas": meta.get(b"pandas"),
+        "head": head,
         "batches": batches,
         "summary_offsets": summary_offsets,
         "trace_groups": groups,
         "trace_columns": trace_columns,
         "trace_sortable": bool(len(res["projects"]) and "project" in res["projects"]),
-        "firsts": _first_appearance(impacts, project_field, pos),
+        "firsts": firsts,
         "manifest": res["manifest"],
         "fields": res["fields"],
         "warnings": res["warnings"],
@@ -947,7 +955,6 @@ def _write_trace_text(
     if not len(trace):
         open(path, "wb").close()
         return [], [str(c) for c in trace.columns]
-    texts = [t for chunk in record_texts(trace) for t in chunk]
     if len(projects) and "project" in projects and "project" in trace:
         known = set(projects["project"].astype(str))
         keys = trace["project"].astype(str)
@@ -956,13 +963,24 @@ def _write_trace_text(
         keys = np.full(len(trace), _PART_TRACE_UNKNOWN, dtype=object)
     codes, uniques = pd.factorize(keys)
     order = np.argsort(codes, kind="stable")
-    groups = []
+    if (order != np.arange(len(order))).any():  # a project's steps apart: put them together
+        trace, codes = trace.iloc[order], codes[order]
+    groups: list[tuple[str, int, int]] = []
     with open(path, "wb") as fh:
-        starts = np.flatnonzero(np.r_[True, np.diff(codes[order]) != 0])
-        for a, b in zip(starts, np.r_[starts[1:], len(order)], strict=True):
-            data = ",\n".join(texts[i] for i in order[a:b]).encode("utf-8")
-            groups.append((str(uniques[codes[order[a]]]), fh.tell(), len(data)))
-            fh.write(data)
+        start = 0
+        for texts in record_texts(trace):  # a slice of rows at a time, as write_records_json
+            part = codes[start : start + len(texts)]
+            cuts = np.flatnonzero(np.diff(part)) + 1
+            for a, b in zip(np.r_[0, cuts], np.r_[cuts, len(part)], strict=True):
+                data = ",\n".join(texts[a:b]).encode("utf-8")
+                if groups and a == 0 and groups[-1][0] == str(uniques[part[0]]):
+                    key, offset, length = groups[-1]  # the group goes on from the last slice
+                    fh.write(b",\n" + data)
+                    groups[-1] = (key, offset, length + 2 + len(data))
+                else:
+                    groups.append((str(uniques[part[a]]), fh.tell(), len(data)))
+                    fh.write(data)
+            start += len(texts)
     return groups, [str(c) for c in trace.columns]
 
 

@@ -762,7 +762,8 @@ def assess_partitioned_to_files(
     say = progress or (lambda _m: None)
     gdf, source = _read(impacts, layer, assume_crs, override_crs)
     sha = next((i.sha256 for i in source.inputs if i.role == "impacts"), "") or ""
-    read_args: _ReadArgs = (str(impacts), layer, assume_crs, override_crs, sha)
+    # absolute paths: a worker's working folder may be another
+    read_args: _ReadArgs = (str(Path(impacts).resolve()), layer, assume_crs, override_crs, sha)
     n = len(gdf)
     if n == 0 or not gdf.index.equals(pd.RangeIndex(n)):  # nothing to split, or an index kept
         del gdf
@@ -788,7 +789,7 @@ def assess_partitioned_to_files(
     ctx = as_context(context, params=params, as_of=day)
     say(f"{n} impacts in {len(parts)} partition(s) of whole projects ({engine}, to files)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.parts-", dir=out.parent))
+    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.parts-", dir=out.parent.resolve()))
     bar = _progress(n, "assess", progress_bar)
     try:
         jobs = [(i, pos, str(folder / f"part{i:05d}")) for i, pos in enumerate(parts)]

@@ -330,3 +330,31 @@ def test_workers_that_do_not_see_the_folder_send_their_results_back(
     merged.write(tmp_path / "merged" / "a.parquet")
     assert written[0] == tmp_path / "a.parquet"
     _same_files(tmp_path / "a.parquet", tmp_path / "merged" / "a.parquet")
+
+
+@pytest.mark.parametrize("rows_per_slice", [2, 1000])
+def test_a_partitions_trace_text_put_together_is_the_file_of_its_sorted_trace(
+    tmp_path, monkeypatch, rows_per_slice
+):
+    # steps of project A apart (A, B, A) and a step of no known project; slices of 2 rows
+    from wetland_gis.io import trace_json
+    from wetland_gis.partitioned import _assemble_trace, _write_trace_text
+
+    monkeypatch.setattr(trace_json, "ROWS_PER_SLICE", rows_per_slice)
+    trace = pd.DataFrame(
+        {
+            "project": ["A", "B", "A", "?", "A"],
+            "seq": [1, 1, 2, 1, 3],
+            "inputs": [{"x": 1}, {}, {"y": [1, 2]}, {}, {"z": "é"}],
+            "value": [1.5, None, 2.0, None, 3.0],
+        }
+    )
+    projects = pd.DataFrame({"project": ["B", "A"]})
+    groups, columns = _write_trace_text(trace, projects, str(tmp_path / "p0.json"))
+    assert [g[0] for g in groups][:2] == ["A", "B"] and columns == list(trace.columns)
+    result = {"stem": str(tmp_path / "p0"), "trace_groups": groups, "trace_columns": columns}
+    _assemble_trace([result], projects, tmp_path / "out.json")
+    # as _merge orders the trace: projects as in the projects table, unknown ones last
+    expected = trace.iloc[[1, 0, 2, 4, 3]]
+    trace_json.write_records_json(expected, tmp_path / "expected.json")
+    assert (tmp_path / "out.json").read_bytes() == (tmp_path / "expected.json").read_bytes()

@@ -197,3 +197,164 @@ def test_cli_streams_chunks_to_geoparquet(tmp_path):
     one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
     assert sorted(got["outcome"]) == sorted(one.impacts["outcome"])
     assert (tmp_path / "assessed_manifest.json").exists()
+
+
+def _same_files(a: Path, b: Path) -> None:
+    """The files of two runs are the same: the GeoParquet's table, the others' bytes."""
+    import pyarrow.parquet as pq
+
+    ta, tb = pq.read_table(a), pq.read_table(b)
+    assert ta.schema.remove_metadata() == tb.schema.remove_metadata()
+    assert ta.equals(tb)
+    for suffix in ("_summary.csv", "_projects.csv", "_decisions.json"):
+        ours = a.with_name(a.stem + suffix).read_bytes()
+        assert ours == b.with_name(b.stem + suffix).read_bytes(), suffix
+
+
+@pytest.mark.parametrize("engine", ["chunks", "dask"])
+def test_partitions_written_by_their_tasks_give_the_files_of_one_merged_write(
+    cluster, small_world, tmp_path, engine
+):
+    from wetland_gis.partitioned import assess_partitioned_to_files
+
+    impacts, ctx = small_world
+    layer = tmp_path / "impacts.parquet"
+    impacts.to_parquet(layer)
+    scheduler = cluster.scheduler_address if engine == "dask" else None
+    options = {"engine": engine, "chunk_size": 45, "as_of": AS_OF, "progress_bar": False}
+    merged = _quiet(assess_partitioned, layer, ctx, scheduler=scheduler, **options)
+    merged.write(tmp_path / "merged" / "a.parquet")
+    (tmp_path / "parts").mkdir()
+    written = _quiet(
+        assess_partitioned_to_files,
+        layer,
+        tmp_path / "parts" / "a.parquet",
+        ctx,
+        scheduler=scheduler,
+        **options,
+    )
+    assert [p.name for p in written] == [
+        "a.parquet",
+        "a_summary.csv",
+        "a_projects.csv",
+        "a_decisions.json",
+        "a_manifest.json",
+    ]
+    assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == sorted(
+        p.name for p in written
+    )  # the parts' staging folder is gone
+    _same_files(tmp_path / "parts" / "a.parquet", tmp_path / "merged" / "a.parquet")
+    # read back with the dtypes of one assess call's file (the dask frame of the merged
+    # path made the input's text columns "string", not "str")
+    _quiet(wg.assess, layer, ctx, as_of=AS_OF).write(tmp_path / "one" / "a.parquet")
+    one = gpd.read_parquet(tmp_path / "one" / "a.parquet").dtypes
+    assert gpd.read_parquet(tmp_path / "parts" / "a.parquet").dtypes.equals(one)
+    # the manifest is the merged one's, but for the time and the outputs' names
+    import json
+
+    ours = json.loads((tmp_path / "parts" / "a_manifest.json").read_text("utf-8"))
+    theirs = json.loads((tmp_path / "merged" / "a_manifest.json").read_text("utf-8"))
+    for key in ("settings", "inputs"):
+        assert ours[key] == theirs[key], key
+    # the merged dask engine took the warnings' examples in the order its tasks ended
+    same = (lambda r: r) if engine == "chunks" else (lambda r: [t.split(" (e.g.")[0] for t in r])
+    assert same(ours["records"]) == same(theirs["records"])
+
+
+def test_partitions_whose_columns_take_other_types_are_refused():
+    import pyarrow as pa
+
+    from wetland_gis.partitioned import _merged_schema, _NotAssemblable
+
+    null = pa.schema([("a", pa.null()), ("b", pa.int64())])
+    text = pa.schema([("a", pa.string()), ("b", pa.int64())])
+    assert _merged_schema([null, text], pa) == text
+    with pytest.raises(_NotAssemblable, match="'b' has the types"):
+        _merged_schema([text, pa.schema([("a", pa.string()), ("b", pa.float64())])], pa)
+
+
+def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
+    from wetland_gis import partitioned
+    from wetland_gis.cli import main
+
+    calls = []
+    real = partitioned.assess_partitioned_to_files
+    monkeypatch.setattr(
+        partitioned,
+        "assess_partitioned_to_files",
+        lambda *a, **k: calls.append(k["engine"]) or real(*a, **k),
+    )
+    impacts = SAMPLE / "projects" / "wright_metro" / "impacts.gpkg"
+    out = tmp_path / "assessed.parquet"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wg.WetlandGISWarning)
+        code = main(
+            [
+                "assess",
+                str(impacts),
+                "--context",
+                str(CONTEXT),
+                "--out",
+                str(out),
+                "--as-of",
+                AS_OF,
+                "--engine",
+                "chunks",
+                "--chunk-size",
+                "2",
+                "--quiet",
+            ]
+        )
+    assert code == 0 and calls == ["chunks"]
+    one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
+    got = gpd.read_parquet(out)
+    assert list(got["outcome"]) == list(one.impacts["outcome"])
+    assert (tmp_path / "assessed_decisions.json").read_text("utf-8").startswith("[\n  {")
+
+
+def test_workers_that_do_not_see_the_folder_send_their_results_back(
+    cluster, small_world, tmp_path, monkeypatch
+):
+    from wetland_gis import partitioned
+
+    impacts, ctx = small_world
+    layer = tmp_path / "impacts.parquet"
+    impacts.to_parquet(layer)
+    monkeypatch.setattr(partitioned, "_run_dask_to_parts", lambda *a, **k: None)
+    options = {"engine": "dask", "chunk_size": 45, "as_of": AS_OF, "progress_bar": False}
+    options["scheduler"] = cluster.scheduler_address
+    written = _quiet(
+        partitioned.assess_partitioned_to_files, layer, tmp_path / "a.parquet", ctx, **options
+    )
+    merged = _quiet(assess_partitioned, layer, ctx, **options)
+    merged.write(tmp_path / "merged" / "a.parquet")
+    assert written[0] == tmp_path / "a.parquet"
+    _same_files(tmp_path / "a.parquet", tmp_path / "merged" / "a.parquet")
+
+
+@pytest.mark.parametrize("rows_per_slice", [2, 1000])
+def test_a_partitions_trace_text_put_together_is_the_file_of_its_sorted_trace(
+    tmp_path, monkeypatch, rows_per_slice
+):
+    # steps of project A apart (A, B, A) and a step of no known project; slices of 2 rows
+    from wetland_gis.io import trace_json
+    from wetland_gis.partitioned import _assemble_trace, _write_trace_text
+
+    monkeypatch.setattr(trace_json, "ROWS_PER_SLICE", rows_per_slice)
+    trace = pd.DataFrame(
+        {
+            "project": ["A", "B", "A", "?", "A"],
+            "seq": [1, 1, 2, 1, 3],
+            "inputs": [{"x": 1}, {}, {"y": [1, 2]}, {}, {"z": "é"}],
+            "value": [1.5, None, 2.0, None, 3.0],
+        }
+    )
+    projects = pd.DataFrame({"project": ["B", "A"]})
+    groups, columns = _write_trace_text(trace, projects, str(tmp_path / "p0.json"))
+    assert [g[0] for g in groups][:2] == ["A", "B"] and columns == list(trace.columns)
+    result = {"stem": str(tmp_path / "p0"), "trace_groups": groups, "trace_columns": columns}
+    _assemble_trace([result], projects, tmp_path / "out.json")
+    # as _merge orders the trace: projects as in the projects table, unknown ones last
+    expected = trace.iloc[[1, 0, 2, 4, 3]]
+    trace_json.write_records_json(expected, tmp_path / "expected.json")
+    assert (tmp_path / "out.json").read_bytes() == (tmp_path / "expected.json").read_bytes()

@@ -154,3 +154,33 @@ def test_every_outcome_and_impact_kind_has_a_human_label() -> None:
     for enum in (ImpactOutcome, ProjectOutcome, Outcome, ImpactKind):
         missing = [e.value for e in enum if e.value not in VALUE_LABELS]
         assert not missing, f"{enum.__name__} values without a label: {missing}"
+
+
+_LOOK_ALIKES = [1, 1.0, True, -0.0, 0.0, 0, False, float("nan"), None, pd.NA, "1", " 1 ", "1.0"]
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        pd.Series(_LOOK_ALIKES * 2, dtype=object),
+        pd.Series([0.0, -0.0, 1.0, float("nan"), 0.0, -0.0]),
+        pd.Series([7, None, 7, 47], dtype="Int64"),
+        pd.Series(["Type 2", None, " 3", "Type 2", "nan"], dtype="str"),
+        pd.Series([True, None, False, True], dtype="boolean"),
+    ],
+    ids=["objects", "floats", "Int64", "str", "boolean"],
+)
+def test_text_made_once_per_value_is_the_text_made_per_row(column) -> None:
+    # equal cells of another type or sign (1, 1.0, True; 0.0, -0.0) print apart
+    from wetland_gis.io.joint_application import _number_text, _per_value, _text, _type_text
+
+    for func in (_text, _number_text, _type_text):
+        assert _per_value(func, column) == [func(v) for v in column]
+    pairs = _per_value(lambda a, b: (str(a), str(b)), column, column[::-1].reset_index(drop=True))
+    assert pairs == [(str(a), str(b)) for a, b in zip(column, column[::-1], strict=True)]
+
+
+def test_text_of_an_empty_table() -> None:
+    from wetland_gis.io.joint_application import _per_value, _text
+
+    assert _per_value(_text, pd.Series([], dtype=object)) == []

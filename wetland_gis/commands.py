@@ -903,6 +903,10 @@ def run_partitioned(
             written, tally_impacts(pq.read_table(written[0], columns=cols).to_pandas(), "assess")
         )
     engine = "chunks" if args.engine == "default" else args.engine
+    if args.engine != "default" and Path(args.out).suffix.lower() == ".parquet":
+        files = _partitioned_to_files(args, chunk, overwrite, common)
+        if files is not None:
+            return CommandResult(files, _tally_of_file(files[0]))
     if args.engine == "default" and not args.quiet:
         _stderr(
             f"--chunk-size {chunk} with a {Path(args.out).suffix or 'GeoPackage'} output: "
@@ -921,6 +925,47 @@ def run_partitioned(
     return CommandResult(
         result.write(args.out, overwrite=overwrite), tally_impacts(result.impacts, "assess")
     )
+
+
+def _partitioned_to_files(
+    args: argparse.Namespace, chunk: int, overwrite: bool, common: dict[str, Any]
+) -> list[Path] | None:
+    """Run ``--engine chunks|dask`` to a GeoParquet file, the partitions writing their parts.
+
+    Returns the files written, or ``None`` when the parts could not be put together
+    as one table (then the caller merges the partitions in memory, as before).
+    """
+    from wetland_gis.partitioned import _NotAssemblable, assess_partitioned_to_files
+
+    try:
+        return assess_partitioned_to_files(
+            args.impacts,
+            args.out,
+            args.context,
+            engine=args.engine,
+            chunk_size=chunk,
+            scheduler=args.scheduler,
+            progress=None if args.quiet else _stderr,
+            overwrite=overwrite,
+            **common,
+        )
+    except _NotAssemblable as err:
+        if not args.quiet:
+            _stderr(f"the partitions' parts could not be put together ({err}): merging in memory")
+        return None
+
+
+def _tally_of_file(path: Path) -> Tally:
+    """Return the tally of an impacts GeoParquet file from its status columns only."""
+    import pyarrow.parquet as pq
+
+    names = pq.read_schema(path).names
+    cols = [
+        c
+        for c in ("status", "status_code", "status_reason", "outcome", "replace_acres")
+        if c in names
+    ]
+    return tally_impacts(pq.read_table(path, columns=cols).to_pandas(), "assess")
 
 
 #: The option (``args`` attribute) naming the column of each field role, besides the

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -297,17 +297,15 @@ def _take_source(manifest: Manifest, source: Manifest) -> None:
         manifest.settings["crs_overrides"] = source.settings["crs_overrides"]
 
 
-def _first_appearance(impacts: pd.DataFrame, project_field: str | None) -> dict[str, int]:
+def _first_appearance(
+    impacts: pd.DataFrame, project_field: str | None, positions: np.ndarray | None = None
+) -> dict[str, int]:
+    """Return each project's first row: its position in ``impacts`` or in ``positions``."""
     if not project_field:
-        return {"project": 0}
+        return {"project": 0 if positions is None else int(positions.min())}
     names = impacts[project_field].map(_text).replace("", NO_PROJECT)
-    return {
-        k: int(v)
-        for k, v in pd.Series(np.arange(len(names)))
-        .groupby(names.to_numpy(), sort=False)
-        .min()
-        .items()
-    }
+    at = np.arange(len(names)) if positions is None else positions
+    return {k: int(v) for k, v in pd.Series(at).groupby(names.to_numpy(), sort=False).min().items()}
 
 
 def assess_partitioned(
@@ -680,3 +678,591 @@ def _conform(table: Any, schema: Any, pa: Any) -> Any:
             col = col.cast(f.type)
         cols.append(col)
     return pa.Table.from_arrays(cols, schema=schema)
+
+
+# --- the engines writing to files: each partition's task writes its parts -----------------
+
+#: Output rows put together at a time when the parts are assembled into the files.
+ASSEMBLE_ROWS = 50_000
+
+_PART_TRACE_UNKNOWN = "\x00unknown project"  # trace rows of no project in the projects table
+
+
+def assess_partitioned_to_files(
+    impacts: str | Path,
+    out: str | Path,
+    context: str | Path | Context | None = None,
+    *,
+    engine: str = "chunks",
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    scheduler: str | None = None,
+    scheduler_timeout: float | None = None,
+    n_workers: int | None = None,
+    layer: str | None = None,
+    as_of: str | None = None,
+    fields: Mapping[str, str] | None = None,
+    assume_crs: str | None = None,
+    params: ParameterSet | None = None,
+    options: AssessOptions | None = None,
+    progress_bar: bool = True,
+    progress: Callable[[str], None] | None = None,
+    override_crs: str | None = None,
+    overwrite: bool = False,
+) -> list[Path]:
+    """Assess a layer file partition by partition and write the files ``Assessment.write`` writes.
+
+    The same files, rows and order as ``assess_partitioned(...).write(out)`` (a GeoParquet
+    ``out``; beside it ``_summary.csv``, ``_projects.csv``, ``_decisions.json`` and
+    ``_manifest.json``), but no process holds every partition's results: each
+    partition's task (a dask worker, or the chunk loop) reads its rows from the file,
+    assesses them and writes its parts (Arrow record batches, pickled tables, the JSON
+    text of its trace) to a staging folder beside ``out``; this process then puts the
+    parts together, :data:`ASSEMBLE_ROWS` output rows at a time, in the input order (the
+    trace by the projects' first appearance), and moves the files into place
+    (:class:`~wetland_gis.io.safe_write.SafeWriter`).
+
+    Parameters
+    ----------
+    impacts : str or Path
+        The impact layer's file.
+    out : str or Path
+        The GeoParquet file of the impacts (``.parquet``).
+    context, engine, chunk_size, scheduler, scheduler_timeout, n_workers, layer, as_of
+        As :func:`assess_partitioned` (``engine`` ``"chunks"`` or ``"dask"``).
+    fields, assume_crs, params, options, progress_bar, progress, override_crs
+        As :func:`assess_partitioned`.
+    overwrite : bool
+        Replace existing files that an earlier ``assess`` did not write there.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    InputError
+        As :func:`assess_partitioned`; also for an ``out`` that is not ``.parquet`` or an
+        engine other than ``"chunks"`` and ``"dask"``.
+    """
+    import shutil
+    import tempfile
+
+    check_engine_options(engine, chunk_size, scheduler)
+    out = Path(out)
+    if out.suffix.lower() != ".parquet" or engine not in ("chunks", "dask"):
+        raise InputError(
+            f"assess_partitioned_to_files writes GeoParquet with the chunks or dask engine: "
+            f"give a .parquet file (not {out.name}) and engine 'chunks' or 'dask' "
+            f"(not {engine!r}); otherwise use assess_partitioned(...).write(out)"
+        )
+    params = params or default_parameters()
+    day = as_date(as_of)
+    kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
+    say = progress or (lambda _m: None)
+    gdf, source = _read(impacts, layer, assume_crs, override_crs)
+    sha = next((i.sha256 for i in source.inputs if i.role == "impacts"), "") or ""
+    # absolute paths: a worker's working folder may be another
+    read_args: _ReadArgs = (str(Path(impacts).resolve()), layer, assume_crs, override_crs, sha)
+    n = len(gdf)
+    if n == 0 or not gdf.index.equals(pd.RangeIndex(n)):  # nothing to split, or an index kept
+        del gdf
+        return assess_partitioned(
+            impacts,
+            context,
+            engine=engine,
+            chunk_size=chunk_size,
+            scheduler=scheduler,
+            scheduler_timeout=scheduler_timeout,
+            n_workers=n_workers,
+            progress_bar=progress_bar,
+            progress=progress,
+            **kwargs,
+            layer=layer,
+            assume_crs=assume_crs,
+            override_crs=override_crs,
+        ).write(out, overwrite=overwrite)
+    parts = list(_parts(gdf, fields, chunk_size))
+    if engine == "dask":
+        del gdf  # each task reads its own rows
+    say("loading context")
+    ctx = as_context(context, params=params, as_of=day)
+    say(f"{n} impacts in {len(parts)} partition(s) of whole projects ({engine}, to files)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.parts-", dir=out.parent.resolve()))
+    bar = _progress(n, "assess", progress_bar)
+    try:
+        jobs = [(i, pos, str(folder / f"part{i:05d}")) for i, pos in enumerate(parts)]
+        if engine == "chunks":
+            results = []
+            for i, pos, stem in jobs:
+                results.append(_assess_to_parts(gdf, pos, ctx, kwargs, stem, n, i))
+                bar.update(len(pos))
+            del gdf  # not held while the files are put together
+        else:
+            timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
+            ran = _run_dask_to_parts(
+                jobs, read_args, ctx, kwargs, n, scheduler, n_workers, bar, timeout
+            )
+            if ran is None:  # the workers do not share this machine's folders
+                bar.close()
+                say("the dask workers do not see the layer's folder: results sent back")
+                return assess_partitioned(
+                    impacts,
+                    ctx,
+                    engine=engine,
+                    chunk_size=chunk_size,
+                    scheduler=scheduler,
+                    scheduler_timeout=scheduler_timeout,
+                    n_workers=n_workers,
+                    progress_bar=progress_bar,
+                    progress=progress,
+                    **kwargs,
+                    layer=layer,
+                    assume_crs=assume_crs,
+                    override_crs=override_crs,
+                ).write(out, overwrite=overwrite)
+            results = ran
+        bar.close()
+        _read_cached.cache_clear()
+        return _assemble(results, out, source, engine, chunk_size, overwrite)
+    finally:
+        bar.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+#: How a task reads the layer: file, layer, assume_crs, override_crs and the file's
+#: SHA-256 as the client read it (so a worker of a running cluster never keeps a
+#: layer changed since).
+_ReadArgs = tuple[str, str | None, str | None, str | None, str]
+
+
+@lru_cache(maxsize=1)
+def _read_cached(
+    impacts: str, layer: str | None, assume_crs: str | None, override_crs: str | None, sha256: str
+) -> gpd.GeoDataFrame:
+    """Read the impact layer once per process (a worker assesses several partitions)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WetlandGISWarning)  # the client gave them already
+        return _read(impacts, layer, assume_crs, override_crs)[0]
+
+
+def _sees(paths: list[str]) -> bool:
+    """Return whether every path exists here (on a worker: a folder shared with the client)."""
+    import os
+
+    return all(os.path.exists(p) for p in paths)
+
+
+def _windows(pos: np.ndarray, n: int) -> np.ndarray:
+    """Return where each :data:`ASSEMBLE_ROWS` window of output rows starts in ``pos``."""
+    edges = np.arange(0, n + ASSEMBLE_ROWS, ASSEMBLE_ROWS)[1:]
+    return np.concatenate([[0], np.searchsorted(pos, edges[:-1]), [len(pos)]])
+
+
+def _assess_to_parts(
+    layer: _ReadArgs | gpd.GeoDataFrame,
+    pos: np.ndarray,
+    ctx: Context,
+    kwargs: dict[str, Any],
+    stem: str,
+    n: int,
+    part: int,
+) -> dict[str, Any]:
+    """Assess one partition of ``layer``; write its parts; return what they hold.
+
+    ``layer`` is the layer, or how to read it from its file (:data:`_ReadArgs`, read once
+    per worker); ``pos`` (ascending) are the partition's input positions. The impacts go to
+    ``<stem>.arrow`` (GeoArrow-WKB record batches, one run of batches per window of
+    :data:`ASSEMBLE_ROWS` output rows), the summary to ``<stem>.summary`` (one pickle per
+    window), the trace to ``<stem>.json`` (the JSON records of each project's steps,
+    one run of bytes per project) and the projects to ``<stem>.projects``.
+    """
+    import pickle
+
+    import pyarrow as pa
+
+    from wetland_gis.geometry.cleaning import polygon_output
+    from wetland_gis.io.layers import _storable
+
+    rows = _read_cached(*layer) if isinstance(layer, tuple) else layer
+    res = _assess_part(_part(rows, pos), ctx, kwargs)
+    del res["decisions"]  # the trace holds what the files need
+    impacts = res.pop("impacts")
+    impacts["wg_row"] = pos + 1  # as _merge numbers the rows of the whole layer
+    impacts, _ = polygon_output(impacts)  # as SafeWriter.layer(polygons=True): row by row
+    firsts = _first_appearance(impacts, res["fields"].project, pos)
+    # as write_frame: a column's dtype follows its values' kinds (_merged_schema refuses
+    # partitions whose kinds give other Arrow types)
+    stored = _storable(impacts.reset_index(drop=True))
+    del impacts
+    head = stored.iloc[:1].copy()  # a copy: a view would keep the whole partition
+    table = _arrow(stored)
+    del stored
+    meta = table.schema.metadata
+    cuts = _windows(pos, n)
+    batches: list[int] = []
+    chunk: list[Any] = []
+    with pa.OSFile(f"{stem}.arrow", "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+        for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+            chunk = table.slice(a, b - a).to_batches()
+            for batch in chunk:
+                writer.write_batch(batch)
+            batches.append(len(chunk))
+    del table, chunk  # the batches are slices of the table's buffers
+    summary_offsets = []
+    with open(f"{stem}.summary", "wb") as fh:
+        for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+            summary_offsets.append(fh.tell())
+            pickle.dump(res["summary"].iloc[a:b], fh, protocol=pickle.HIGHEST_PROTOCOL)
+    del res["summary"]
+    with open(f"{stem}.projects", "wb") as fh:
+        pickle.dump(res["projects"], fh, protocol=pickle.HIGHEST_PROTOCOL)
+    groups, trace_columns = _write_trace_text(res.pop("trace"), res["projects"], f"{stem}.json")
+    return {
+        "stem": stem,
+        "part": part,
+        "pos": pos,
+        "pos_min": int(pos.min()),
+        "pos_first": int(pos[0]),
+        "total": n,
+        "n": len(pos),
+        "geo": meta.get(b"geo"),
+        "pandas": meta.get(b"pandas"),
+        "head": head,
+        "batches": batches,
+        "summary_offsets": summary_offsets,
+        "trace_groups": groups,
+        "trace_columns": trace_columns,
+        "trace_sortable": bool(len(res["projects"]) and "project" in res["projects"]),
+        "firsts": firsts,
+        "manifest": res["manifest"],
+        "fields": res["fields"],
+        "warnings": res["warnings"],
+    }
+
+
+def _write_trace_text(
+    trace: pd.DataFrame, projects: pd.DataFrame, path: str
+) -> tuple[list[tuple[str, int, int]], list[str]]:
+    """Write the JSON records of a partition's trace, project by project.
+
+    Returns ``(key, offset, length)`` per run of bytes (the records joined by a comma
+    and a line end) in the order the projects first appear in the trace, and the
+    trace's columns.
+    """
+    from wetland_gis.io.trace_json import record_texts
+
+    if not len(trace):
+        open(path, "wb").close()
+        return [], [str(c) for c in trace.columns]
+    if len(projects) and "project" in projects and "project" in trace:
+        known = set(projects["project"].astype(str))
+        keys = trace["project"].astype(str)
+        keys = keys.where(keys.isin(known), _PART_TRACE_UNKNOWN).to_numpy()
+    else:
+        keys = np.full(len(trace), _PART_TRACE_UNKNOWN, dtype=object)
+    codes, uniques = pd.factorize(keys)
+    order = np.argsort(codes, kind="stable")
+    if (order != np.arange(len(order))).any():  # a project's steps apart: put them together
+        trace, codes = trace.iloc[order], codes[order]
+    groups: list[tuple[str, int, int]] = []
+    with open(path, "wb") as fh:
+        start = 0
+        for texts in record_texts(trace):  # a slice of rows at a time, as write_records_json
+            part = codes[start : start + len(texts)]
+            cuts = np.flatnonzero(np.diff(part)) + 1
+            for a, b in zip(np.r_[0, cuts], np.r_[cuts, len(part)], strict=True):
+                data = ",\n".join(texts[a:b]).encode("utf-8")
+                if groups and a == 0 and groups[-1][0] == str(uniques[part[0]]):
+                    key, offset, length = groups[-1]  # the group goes on from the last slice
+                    fh.write(b",\n" + data)
+                    groups[-1] = (key, offset, length + 2 + len(data))
+                else:
+                    groups.append((str(uniques[part[a]]), fh.tell(), len(data)))
+                    fh.write(data)
+            start += len(texts)
+    return groups, [str(c) for c in trace.columns]
+
+
+def _run_dask_to_parts(
+    jobs: list[tuple[int, np.ndarray, str]],
+    read_args: _ReadArgs,
+    ctx: Context,
+    kwargs: dict[str, Any],
+    n: int,
+    scheduler: str | None,
+    n_workers: int | None,
+    bar: Any,
+    timeout: float,
+) -> list[dict[str, Any]] | None:
+    """Run :func:`_assess_to_parts` as one dask task per partition; the context goes once.
+
+    A task gets the file's name and its rows' positions, never the rows: the workers
+    read the layer themselves and write their parts; only what the parts hold (offsets,
+    the manifest, the warnings) comes back. ``None`` when a worker does not see the
+    layer's file or the staging folder (a cluster without a folder shared with this
+    machine): nothing was assessed.
+    """
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:
+        raise MissingExtraError(
+            "--engine dask needs the `scale` extra: `pip install 'wetland_gis[scale]'` "
+            f"(dask-geopandas and distributed); {exc}"
+        ) from None
+    cluster = None
+    if scheduler:
+        client = _connect(Client, scheduler, timeout)
+    else:
+        cluster = LocalCluster(
+            n_workers=n_workers or 2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    try:
+        if not all(client.run(_sees, [read_args[0], str(Path(jobs[0][2]).parent)]).values()):
+            return None  # a worker that cannot read the layer or write the parts
+        ctx_future = client.scatter(ctx, broadcast=True)
+        futures = [
+            client.submit(
+                _assess_to_parts,
+                read_args,
+                pos,
+                ctx_future,
+                kwargs,
+                stem,
+                n,
+                i,
+                key=f"wg-part-{i}",
+            )
+            for i, pos, stem in jobs
+        ]
+        results = []
+        for fut in as_completed(futures):
+            res = fut.result()
+            results.append(res)
+            bar.update(res["n"])
+            fut.release()
+        client.run(_read_cached.cache_clear)  # a running cluster keeps no layer
+        return results
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _assemble(
+    results: list[dict[str, Any]],
+    out: Path,
+    source: Manifest,
+    engine: str,
+    chunk_size: int,
+    overwrite: bool,
+) -> list[Path]:
+    """Write the files of ``Assessment.write`` from the partitions' parts (see :func:`_merge`)."""
+    from wetland_gis.io.safe_write import SafeWriter
+
+    results = sorted(results, key=lambda r: r["pos_min"])
+    fields = results[0]["fields"]
+    projects = _merged_projects(results, fields.project)
+    manifest = results[0]["manifest"]
+    _take_source(manifest, source)
+    for r in results[1:]:
+        manifest.add_records(r["manifest"].records)
+    manifest.settings["engine"] = engine
+    manifest.settings["chunk_size"] = chunk_size
+    manifest.add_records(
+        [f"assessed in {len(results)} partition(s) of whole projects by the {engine} engine"]
+    )
+    # the warnings' examples from the partitions in their order (Hilbert), as the chunks
+    # engine gives them (the merged dask engine took them in the order tasks ended)
+    by_part = sorted(results, key=lambda r: r["part"])
+    _record_warnings(manifest, [w for r in by_part for w in dict.fromkeys(r["warnings"])])
+    stem = out.with_suffix("")
+    manifest_path = Path(f"{stem}_manifest.json")
+    with SafeWriter.for_run("assess", manifest, manifest_path, overwrite=overwrite) as w:
+        w.file(partial(_assemble_impacts, results), out)
+        w.file(partial(_assemble_summary, results), f"{stem}_summary.csv")
+        if not len(projects.columns):
+            projects = pd.DataFrame(columns=["project", "impacts", "assessed"])
+        w.csv(projects, f"{stem}_projects.csv")
+        w.file(partial(_assemble_trace, results, projects), f"{stem}_decisions.json")
+        w.manifest(manifest, manifest_path)
+    return list(w.written)
+
+
+def _merged_projects(results: list[dict[str, Any]], project_field: str | None) -> pd.DataFrame:
+    """Return the projects of all partitions as :func:`_merge` orders them."""
+    import pickle
+
+    frames = []
+    for r in results:
+        with open(f"{r['stem']}.projects", "rb") as fh:
+            frames.append(pickle.load(fh).assign(_first=r["pos_first"]))
+    projects = pd.concat(frames, ignore_index=True)
+    if len(projects) and "project" in projects:
+        firsts: dict[str, int] = {}
+        for r in results:
+            for name, at in r["firsts"].items():
+                firsts[name] = min(at, firsts.get(name, at))
+        projects["_first"] = projects["project"].map(firsts).fillna(projects["_first"])
+        projects = projects.sort_values("_first", kind="stable")
+    return projects.drop(columns="_first").reset_index(drop=True)
+
+
+def _merged_schema(schemas: list[Any], pa: Any) -> Any:
+    """Return one schema for the partitions' tables: a column null in some takes the others'."""
+    fields = []
+    for column in schemas[0].names:
+        types = {s.field(column).type for s in schemas}
+        typed = {t for t in types if not pa.types.is_null(t)}
+        if len(typed) > 1:
+            raise _NotAssemblable(f"column {column!r} has the types {sorted(map(str, typed))}")
+        fields.append(schemas[0].field(column).with_type(typed.pop() if typed else pa.null()))
+    if any(s.names != schemas[0].names for s in schemas):
+        raise _NotAssemblable("the partitions' impacts have other columns")
+    return pa.schema(fields)
+
+
+class _NotAssemblable(InputError):
+    """The partitions' parts cannot be put together as one table (a bug if ever seen)."""
+
+
+def _geo_metadata(results: list[dict[str, Any]]) -> bytes:
+    """Return the GeoParquet ``geo`` metadata of the whole layer from the partitions'."""
+    import json
+
+    metas = [json.loads(r["geo"]) for r in results]
+    geo = metas[0]
+    for name, column in geo["columns"].items():
+        kinds = {t for m in metas for t in m["columns"][name].get("geometry_types", [])}
+        column["geometry_types"] = sorted(kinds)
+        boxes = [m["columns"][name]["bbox"] for m in metas if "bbox" in m["columns"][name]]
+        if boxes:
+            b = np.array(boxes, dtype=float)
+            column["bbox"] = [
+                *np.nanmin(b[:, :2], axis=0).tolist(),
+                *np.nanmax(b[:, 2:], axis=0).tolist(),
+            ]
+    return json.dumps(geo).encode("utf-8")
+
+
+def _assemble_impacts(results: list[dict[str, Any]], path: Path) -> None:
+    """Write the impacts GeoParquet in the input order, a window of rows at a time."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    readers = [pa.ipc.open_file(pa.OSFile(f"{r['stem']}.arrow", "rb")) for r in results]
+    schema = _merged_schema([rd.schema for rd in readers], pa)
+    schema = schema.with_metadata(
+        {
+            b"geo": _geo_metadata(results),
+            b"pandas": _pandas_metadata(results, [rd.schema for rd in readers]),
+        }
+    )
+    nexts = [0] * len(results)
+    with pq.ParquetWriter(path, schema) as writer:
+        for window in range(len(results[0]["batches"])):
+            tables = []
+            for k, (r, rd) in enumerate(zip(results, readers, strict=True)):
+                count = r["batches"][window]
+                batches = [rd.get_batch(nexts[k] + j) for j in range(count)]
+                nexts[k] += count
+                if batches:
+                    tables.append(_conform(pa.Table.from_batches(batches), schema, pa))
+            if not tables:
+                continue
+            table = pa.concat_tables(tables)
+            order = pa.compute.sort_indices(table, sort_keys=[("wg_row", "ascending")])
+            writer.write_table(table.take(order))
+
+
+def _pandas_metadata(results: list[dict[str, Any]], schemas: list[Any]) -> bytes:
+    """Return the ``pandas`` metadata ``GeoDataFrame.to_parquet`` gives the whole table.
+
+    A column is described as by the partitions that hold values in it (a column of
+    ``None`` is Arrow null in a partition and typed in the others); where those
+    describe it by other dtypes, as the dtype of the partitions' first rows
+    concatenated as :func:`_merge` concatenates the partitions. The index is the
+    whole layer's ``RangeIndex``.
+    """
+    import json
+
+    import pyarrow as pa
+    from geopandas.io.arrow import _geopandas_to_arrow
+
+    merged = pd.concat([r["head"] for r in results], ignore_index=True)
+    merged = gpd.GeoDataFrame(merged, geometry=results[0]["head"].geometry.name)
+    # index=None as to_parquet: a RangeIndex described, not written
+    meta = json.loads(_geopandas_to_arrow(merged, index=None).schema.metadata[b"pandas"])
+    parts = [json.loads(r["pandas"]) for r in results]
+    for i, column in enumerate(meta["columns"]):
+        name = column["name"]
+        typed = [
+            p["columns"][i]
+            for p, schema in zip(parts, schemas, strict=True)
+            if not pa.types.is_null(schema.field(name).type)
+        ]
+        if typed and len({d["numpy_type"] for d in typed}) == 1:
+            kinds = {d["pandas_type"] for d in typed}
+            meta["columns"][i] = dict(
+                typed[0], pandas_type=kinds.pop() if len(kinds) == 1 else "mixed"
+            )
+    n = sum(r["n"] for r in results)
+    meta["index_columns"] = [{"kind": "range", "name": None, "start": 0, "stop": n, "step": 1}]
+    return json.dumps(meta).encode("utf-8")
+
+
+def _assemble_summary(results: list[dict[str, Any]], path: Path) -> None:
+    """Write the summary CSV in the input order, a window of rows at a time."""
+    import pickle
+
+    files = [open(f"{r['stem']}.summary", "rb") for r in results]  # noqa: SIM115
+    try:
+        for window in range(len(results[0]["summary_offsets"])):
+            pieces, pos = [], []
+            for r, fh in zip(results, files, strict=True):
+                fh.seek(r["summary_offsets"][window])
+                piece = pickle.load(fh)
+                cuts = _windows(r["pos"], int(r["total"]))
+                pieces.append(piece)
+                pos.append(r["pos"][cuts[window] : cuts[window + 1]])
+            frame = pd.concat(pieces, ignore_index=True)
+            frame = frame.iloc[np.argsort(np.concatenate(pos), kind="stable")]
+            if window and not len(frame):
+                continue
+            write_csv(frame, path, mode="a" if window else "w", header=not window)
+    finally:
+        for fh in files:
+            fh.close()
+
+
+def _assemble_trace(results: list[dict[str, Any]], projects: pd.DataFrame, path: Path) -> None:
+    """Write ``_decisions.json`` from the partitions' records, projects as they first appear."""
+    columns = {tuple(r["trace_columns"]) for r in results if r["trace_groups"]}
+    if len(columns) > 1:
+        raise _NotAssemblable("the partitions' traces have other columns")
+    groups = [(r["stem"], g) for r in results for g in r["trace_groups"]]
+    if groups and len(projects) and "project" in projects:
+        rank = {str(p): i for i, p in enumerate(projects["project"])}
+        key = [rank.get(g[0], len(rank)) for _, g in groups]
+        groups = [groups[i] for i in np.argsort(key, kind="stable")]
+    with open(path, "wb") as fh:
+        if not groups:
+            fh.write(b"[]")
+            return
+        fh.write(b"[\n")
+        files: dict[str, Any] = {}
+        try:
+            for i, (stem, (_, offset, length)) in enumerate(groups):
+                if stem not in files:
+                    files[stem] = open(f"{stem}.json", "rb")  # noqa: SIM115
+                part = files[stem]
+                part.seek(offset)
+                if i:
+                    fh.write(b",\n")
+                fh.write(part.read(length))
+        finally:
+            for part in files.values():
+                part.close()
+        fh.write(b"\n]")

@@ -14,8 +14,8 @@ No cell is ever the text ``"nan"``: a fact that is not known reads as what it is
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import geopandas as gpd
 import numpy as np
@@ -52,6 +52,7 @@ ASSUMED_PERMANENT = "Permanent (assumed: duration not given)"
 
 _COUNTY_PART = re.compile(r"^(?P<name>.+?):\s*[-\d.,]+\s*sq ft$")
 _OUTSIDE_COUNTIES = "outside the county layer"
+_T = TypeVar("_T")
 
 
 def _column(gdf: pd.DataFrame, names: Sequence[str]) -> str | None:
@@ -132,6 +133,76 @@ def _type_text(value: Any) -> str:
     return text if text.lower().startswith("type") else f"Type {text}"
 
 
+#: Types whose equal values always give equal text (``str(v)``); any other object is
+#: told apart by its ``repr`` too (``0.0`` and ``-0.0`` are equal but print apart).
+_EXACT_KEYS = frozenset({str, int, bool, type(None)})
+
+
+def _codes(column: pd.Series, cells: list[Any]) -> np.ndarray:
+    """Return a code per cell: cells of one code are of one type and print alike.
+
+    Text, whole-number and boolean columns are coded by value (their missing cells are
+    one value of one type); float columns by their bits (``-0.0`` apart from ``0.0``);
+    object columns by type and value, and beyond text and whole numbers by ``repr``.
+    """
+    dtype = column.dtype
+    if (
+        isinstance(dtype, pd.StringDtype)
+        or pd.api.types.is_integer_dtype(dtype)
+        or pd.api.types.is_bool_dtype(dtype)
+    ):
+        return pd.factorize(column, use_na_sentinel=False)[0]
+    if dtype.kind == "f" and isinstance(dtype, np.dtype):
+        return pd.factorize(column.to_numpy().view(f"i{dtype.itemsize}"))[0]
+    keys: dict[tuple[type, Any], int] = {}
+    out = np.empty(len(cells), dtype=np.int64)
+    for i, value in enumerate(cells):
+        cls = value.__class__
+        key = (cls, value) if cls in _EXACT_KEYS else (cls, repr(value))
+        try:
+            out[i] = keys.setdefault(key, len(keys))
+        except TypeError:  # an unhashable cell: by its repr alone
+            out[i] = keys.setdefault((cls, repr(value)), len(keys))
+    return out
+
+
+def _per_value(func: Callable[..., _T], *columns: pd.Series) -> list[_T]:
+    """Return ``[func(*row) for row in zip(*columns)]``, ``func`` called once per distinct row.
+
+    Rows are the same when each cell is of the same type and prints alike
+    (:func:`_codes`), so a pure ``func`` gives what one call per row gives.
+    """
+    cells = [list(column) for column in columns]  # the values a loop over the column gives
+    codes = [_codes(column, c) for column, c in zip(columns, cells, strict=True)]
+    if not len(cells[0]):
+        return []
+    rows = (
+        codes[0] if len(codes) == 1 else np.unique(np.stack(codes), axis=1, return_inverse=True)[1]
+    )
+    _, first, inverse = np.unique(rows.ravel(), return_index=True, return_inverse=True)
+    results = np.empty(len(first), dtype=object)
+    results[:] = [func(*(c[i] for c in cells)) for i in first.tolist()]
+    return results[inverse.ravel()].tolist()
+
+
+def _not_given(value: Any) -> str:
+    return _text(value, NOT_GIVEN)
+
+
+def _reported_text(value: Any) -> str | None:
+    """Return the reported size as text; ``None`` when blank (then it is computed)."""
+    return None if _blank(value) else _text(value)
+
+
+def _place(county: Any, counties: Any, major: Any, bsa: Any) -> tuple[str, str]:
+    """Return the form's "County, Major Watershed #, Bank Service Area #" and the counties."""
+    names = county_names(county, counties)
+    parts = [", ".join(names) if names else NOT_DETERMINED]
+    parts.append(f"Major {_number_text(major)}" if not _blank(major) else "Major ?")
+    parts.append(f"BSA {_number_text(bsa)}" if not _blank(bsa) else "BSA ?")
+    return "; ".join(parts), ", ".join(names)
+
+
 def summary_table(gdf: gpd.GeoDataFrame, field_map: FieldMapping) -> pd.DataFrame:
     """Return the impact table in the Minnesota joint application convention.
 
@@ -166,39 +237,34 @@ def summary_table(gdf: gpd.GeoDataFrame, field_map: FieldMapping) -> pd.DataFram
     duration = gdf[duration_col] if duration_col else pd.Series(None, index=index)
     plant = gdf[plant_col] if plant_col else pd.Series(None, index=index)
     counties_col = gdf["counties"] if "counties" in gdf else pd.Series(None, index=index)
-
     sqft = pd.to_numeric(gdf["area_sqft"], errors="coerce")
-    all_counties = [county_names(c, cs) for c, cs in zip(gdf["county"], counties_col, strict=True)]
-    place = []
-    for names, major, bsa in zip(all_counties, gdf["major"], gdf["bsa"], strict=True):
-        parts = [", ".join(names) if names else NOT_DETERMINED]
-        parts.append(f"Major {_number_text(major)}" if not _blank(major) else "Major ?")
-        parts.append(f"BSA {_number_text(bsa)}" if not _blank(bsa) else "BSA ?")
-        place.append("; ".join(parts))
+    # every text cell is made once per distinct value of its column(s), not once per row
+    places = _per_value(_place, gdf["county"], counties_col, gdf["major"], gdf["bsa"])
+    reported_text = _per_value(_reported_text, gdf["area_reported"])
     reported = [
-        _text(r) if not _blank(r) else (joint_application_area(s) if np.isfinite(s) else "")
-        for r, s in zip(gdf["area_reported"], sqft, strict=True)
+        r if r is not None else (joint_application_area(s) if np.isfinite(s) else "")
+        for r, s in zip(reported_text, sqft.tolist(), strict=True)
     ]
     return pd.DataFrame(
         {
-            "Aquatic resource ID": [_text(i) for i in ids],
-            "Resource type": [_type_text(t) for t in gdf["wetland_type"]],
-            "Type of impact": [_text(k, NOT_GIVEN) for k in kind],
-            "Duration": [_duration(d) for d in duration],
+            "Aquatic resource ID": _per_value(_text, ids),
+            "Resource type": _per_value(_type_text, gdf["wetland_type"]),
+            "Type of impact": _per_value(_not_given, kind),
+            "Duration": _per_value(_duration, duration),
             "Size of impact": reported,
             "Size of impact (sq ft)": sqft.round(0).astype("Int64"),
             "Size of impact (ac)": (sqft / SQFT_PER_ACRE).round(2),
             "Overall size of resource (ac)": pd.to_numeric(size, errors="coerce"),
-            "Existing plant community type(s)": [_text(p, NOT_GIVEN) for p in plant],
-            "County, Major Watershed #, Bank Service Area #": place,
-            "Counties": [", ".join(n) for n in all_counties],
-            "Major watershed #": [_number_text(m) for m in gdf["major"]],
-            "Bank service area #": [_number_text(b) for b in gdf["bsa"]],
-            "Outcome": [_text(o) for o in gdf["outcome"]],
+            "Existing plant community type(s)": _per_value(_not_given, plant),
+            "County, Major Watershed #, Bank Service Area #": [p[0] for p in places],
+            "Counties": [p[1] for p in places],
+            "Major watershed #": _per_value(_number_text, gdf["major"]),
+            "Bank service area #": _per_value(_number_text, gdf["bsa"]),
+            "Outcome": _per_value(_text, gdf["outcome"]),
             "Ratio": pd.to_numeric(gdf["ratio"], errors="coerce"),
             "Replacement (ac)": pd.to_numeric(gdf["replace_acres"], errors="coerce").round(2),
-            "Status": [_text(s) for s in gdf["status"]],
-            "Reason not assessed": [_text(r) for r in gdf["status_reason"]],
+            "Status": _per_value(_text, gdf["status"]),
+            "Reason not assessed": _per_value(_text, gdf["status_reason"]),
             "area_sqft": sqft.round(1),
         },
         index=index,

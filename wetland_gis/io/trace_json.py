@@ -25,7 +25,13 @@ import pandas as pd
 
 from wetland_gis.rules.trace import JSON_COLUMNS, _plain, encode_trace_value
 
-__all__ = ["ROWS_PER_SLICE", "decisions_table", "encode_json_column", "write_records_json"]
+__all__ = [
+    "ROWS_PER_SLICE",
+    "decisions_table",
+    "encode_json_column",
+    "record_texts",
+    "write_records_json",
+]
 
 #: Rows encoded at a time (memory: one slice's text, about 0.1 GiB at this size).
 ROWS_PER_SLICE = 50_000
@@ -129,8 +135,26 @@ def _cells(series: pd.Series, encode: Callable[[list[Any]], list[str]] | None) -
     return list(map(_token, values.where(pd.notna(values), None).tolist()))
 
 
-def _slices(table: pd.DataFrame, json_columns: tuple[str, ...]) -> Iterator[str]:
-    """Yield the records' text, ``ROWS_PER_SLICE`` rows at a time (no brackets)."""
+def record_texts(
+    table: pd.DataFrame, json_columns: tuple[str, ...] = JSON_COLUMNS
+) -> Iterator[list[str]]:
+    r"""Yield each row's record as :func:`write_records_json` writes it, a slice at a time.
+
+    The file is ``"[\n"``, these texts joined by ``",\n"``, and ``"\n]"``; so the
+    records of a table's rows can be made apart (a dask worker's) and put together later.
+
+    Parameters
+    ----------
+    table : DataFrame
+        As :func:`write_records_json`.
+    json_columns : tuple of str
+        As :func:`write_records_json`.
+
+    Yields
+    ------
+    list of str
+        The records of ``ROWS_PER_SLICE`` rows (fewer in the last slice), indented.
+    """
     names = [str(c) for c in table.columns]
     template = (
         "  {\n"
@@ -143,7 +167,13 @@ def _slices(table: pd.DataFrame, json_columns: tuple[str, ...]) -> Iterator[str]
             _cells(part[c], encode_json_column if c in json_columns else None)
             for c in table.columns
         ]
-        yield ",\n".join(map(template.__mod__, zip(*cols, strict=True)))
+        yield list(map(template.__mod__, zip(*cols, strict=True)))
+
+
+def _slices(table: pd.DataFrame, json_columns: tuple[str, ...]) -> Iterator[str]:
+    """Yield the records' text, ``ROWS_PER_SLICE`` rows at a time (no brackets)."""
+    for texts in record_texts(table, json_columns):
+        yield ",\n".join(texts)
 
 
 def write_records_json(

@@ -892,16 +892,7 @@ def run_partitioned(
             args.impacts, args.out, args.context, chunk_size=chunk, overwrite=overwrite, **common
         )
         # the tally from the streamed file's status columns (never the whole layer at once)
-        import pyarrow.parquet as pq
-
-        cols = [
-            c
-            for c in ("status", "status_reason", "outcome", "replace_acres")
-            if c in pq.read_schema(written[0]).names
-        ]
-        return CommandResult(
-            written, tally_impacts(pq.read_table(written[0], columns=cols).to_pandas(), "assess")
-        )
+        return CommandResult(written, _tally_of_file(written[0]))
     engine = "chunks" if args.engine == "default" else args.engine
     if args.engine != "default" and Path(args.out).suffix.lower() == ".parquet":
         files = _partitioned_to_files(args, chunk, overwrite, common)

@@ -8,7 +8,7 @@ resident memory (``ru_maxrss`` of this process, started from a shell)::
     python benchmarks/world.py --n 50000 200000 --out /tmp/w
     PYTHONPATH=$PWD python benchmarks/stream_run.py 50000 OUT --world /tmp/w [--profile s.prof]
 
-Compare two runs' outputs with ``benchmarks/compare_stream.py``.
+Compare two runs' outputs with ``benchmarks/compare_outputs.py``.
 """
 
 from __future__ import annotations

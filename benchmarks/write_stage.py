@@ -73,9 +73,11 @@ def compare(a: Path, b: Path) -> list[str]:
         fa, fb = (Path(f"{p.with_suffix('')}{suffix}") for p in (a, b))
         if not pd.read_csv(fa).equals(pd.read_csv(fb)):
             bad.append(suffix)
-    ja, jb = (Path(f"{p.with_suffix('')}_decisions.json") for p in (a, b))
-    if ja.read_bytes() != jb.read_bytes():
-        bad.append("_decisions.json (bytes)")
+    for suffix in ("_decisions.parquet", "_decisions.json"):  # the trace, as written
+        ja, jb = (Path(f"{p.with_suffix('')}{suffix}") for p in (a, b))
+        if ja.exists() or jb.exists():
+            if not (ja.exists() and jb.exists()) or ja.read_bytes() != jb.read_bytes():
+                bad.append(f"{suffix} (bytes)")
     return bad
 
 

@@ -206,7 +206,7 @@ def _same_files(a: Path, b: Path) -> None:
     ta, tb = pq.read_table(a), pq.read_table(b)
     assert ta.schema.remove_metadata() == tb.schema.remove_metadata()
     assert ta.equals(tb)
-    for suffix in ("_summary.csv", "_projects.csv", "_decisions.json"):
+    for suffix in ("_summary.csv", "_projects.csv", "_decisions.parquet"):
         ours = a.with_name(a.stem + suffix).read_bytes()
         assert ours == b.with_name(b.stem + suffix).read_bytes(), suffix
 
@@ -237,7 +237,7 @@ def test_partitions_written_by_their_tasks_give_the_files_of_one_merged_write(
         "a.parquet",
         "a_summary.csv",
         "a_projects.csv",
-        "a_decisions.json",
+        "a_decisions.parquet",
         "a_manifest.json",
     ]
     assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == sorted(
@@ -309,7 +309,8 @@ def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
     got = gpd.read_parquet(out)
     assert list(got["outcome"]) == list(one.impacts["outcome"])
-    assert (tmp_path / "assessed_decisions.json").read_text("utf-8").startswith("[\n  {")
+    trace = pd.read_parquet(tmp_path / "assessed_decisions.parquet")  # the trace as a table
+    assert len(trace) and set(trace["impact_id"]) - {""} <= set(one.impacts["impact_id"])
 
 
 def test_workers_that_do_not_see_the_folder_send_their_results_back(
@@ -333,12 +334,12 @@ def test_workers_that_do_not_see_the_folder_send_their_results_back(
 
 
 @pytest.mark.parametrize("rows_per_slice", [2, 1000])
-def test_a_partitions_trace_text_put_together_is_the_file_of_its_sorted_trace(
+def test_a_partitions_trace_put_together_is_the_file_of_its_sorted_trace(
     tmp_path, monkeypatch, rows_per_slice
 ):
     # steps of project A apart (A, B, A) and a step of no known project; slices of 2 rows
     from wetland_gis.io import trace_json
-    from wetland_gis.partitioned import _assemble_trace, _write_trace_text
+    from wetland_gis.partitioned import _assemble_trace, _write_trace_arrow
 
     monkeypatch.setattr(trace_json, "ROWS_PER_SLICE", rows_per_slice)
     trace = pd.DataFrame(
@@ -350,11 +351,11 @@ def test_a_partitions_trace_text_put_together_is_the_file_of_its_sorted_trace(
         }
     )
     projects = pd.DataFrame({"project": ["B", "A"]})
-    groups, columns = _write_trace_text(trace, projects, str(tmp_path / "p0.json"))
+    groups, columns = _write_trace_arrow(trace, projects, str(tmp_path / "p0.trace"))
     assert [g[0] for g in groups][:2] == ["A", "B"] and columns == list(trace.columns)
     result = {"stem": str(tmp_path / "p0"), "trace_groups": groups, "trace_columns": columns}
-    _assemble_trace([result], projects, tmp_path / "out.json")
+    _assemble_trace([result], projects, tmp_path / "out.parquet")
     # as _merge orders the trace: projects as in the projects table, unknown ones last
     expected = trace.iloc[[1, 0, 2, 4, 3]]
-    trace_json.write_records_json(expected, tmp_path / "expected.json")
-    assert (tmp_path / "out.json").read_bytes() == (tmp_path / "expected.json").read_bytes()
+    trace_json.write_trace_parquet(expected, tmp_path / "expected.parquet")
+    assert (tmp_path / "out.parquet").read_bytes() == (tmp_path / "expected.parquet").read_bytes()

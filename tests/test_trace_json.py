@@ -120,7 +120,7 @@ def crow_wing():
 
 def test_assessment_write_same_bytes_as_decisions_json(crow_wing, tmp_path):
     """``write()``'s ``*_decisions.json`` is the text of ``decisions_json()`` as before."""
-    written = crow_wing.write(tmp_path / "a.parquet")
+    written = crow_wing.write(tmp_path / "a.geojson")
     path = tmp_path / "a_decisions.json"
     assert path in written
     assert len(crow_wing.trace) > 10
@@ -138,3 +138,66 @@ def test_empty_trace_is_empty_list(tmp_path):
         pd.DataFrame(columns=list(TRACE_COLUMNS)), tmp_path / "e.json"
     )
     assert out.read_text("utf-8") == "[]"
+
+
+def test_a_geoparquet_output_has_its_trace_as_a_parquet_table(crow_wing, tmp_path):
+    """Beside GeoParquet the trace is ``*_decisions.parquet``: the same rows, JSON cells as text."""
+    written = crow_wing.write(tmp_path / "a.parquet")
+    path = tmp_path / "a_decisions.parquet"
+    assert path in written
+    assert not (tmp_path / "a_decisions.json").exists()
+    back = pd.read_parquet(path)
+    assert list(back.columns) == list(TRACE_COLUMNS)
+    expected = crow_wing.decisions_table()
+    for name in TRACE_COLUMNS:
+        if name == "value":
+            assert back[name].astype(float).equals(expected[name].astype(float)), name
+        else:
+            assert list(back[name]) == list(expected[name]), name
+    # and the commands read it back as the trace (map, report)
+    from wetland_gis.commands import read_assessed
+
+    trace = read_assessed(tmp_path / "a.parquet")["trace"]
+    assert trace is not None and len(trace) == len(crow_wing.trace)
+    assert trace["inputs"].tolist() == crow_wing.trace["inputs"].tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=0, max_value=130), max_size=6))
+def test_the_parquet_trace_has_the_same_bytes_however_its_rows_come(tmp_path_factory, cuts):
+    """The rows cut anywhere and written as parts give the file of the whole table."""
+    import pyarrow as pa
+
+    frame = pd.DataFrame(
+        {
+            "project": [f"P{i // 7}" for i in range(130)],
+            "impact_id": [f"I{i}" for i in range(130)],
+            "seq": list(range(130)),
+            "value": [float(i) if i % 3 else None for i in range(130)],
+            "reason": ["a reason; with é" * (i % 4) for i in range(130)],
+        }
+    )
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    folder = tmp_path_factory.mktemp("parts")
+    edges = sorted({0, 130, *cuts})
+    parts = [table.slice(a, b - a) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    old = trace_json.ROWS_PER_SLICE
+    trace_json.ROWS_PER_SLICE = 40  # several row groups
+    try:
+        whole = trace_json.write_tables_parquet([table], folder / "whole.parquet")
+        cut = trace_json.write_tables_parquet(parts, folder / "cut.parquet")
+    finally:
+        trace_json.ROWS_PER_SLICE = old
+    assert whole.read_bytes() == cut.read_bytes()
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(whole).metadata
+    assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [40, 40, 40, 10]
+
+
+def test_an_empty_trace_is_an_empty_parquet_table_of_the_trace_columns(tmp_path):
+    out = trace_json.write_trace_parquet(
+        pd.DataFrame(columns=list(TRACE_COLUMNS)), tmp_path / "e.parquet"
+    )
+    back = pd.read_parquet(out)
+    assert list(back.columns) == list(TRACE_COLUMNS) and len(back) == 0

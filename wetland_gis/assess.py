@@ -52,7 +52,7 @@ from wetland_gis.io.fields import (
 from wetland_gis.io.impact_facts import FactSteps, impact_facts
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import read_layer
-from wetland_gis.io.trace_json import decisions_table, write_records_json
+from wetland_gis.io.trace_json import decisions_table, write_records_json, write_trace_parquet
 from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
@@ -396,7 +396,11 @@ class Assessment:
         ----------
         out : str or Path
             The classified layer's file: ``.gpkg`` (default; also gets the layers
-            ``shoreland_zones``), ``.parquet``, ``.geojson``, ``.csv`` or ``.shp``.
+            ``shoreland_zones`` and ``decisions``), ``.parquet``, ``.geojson``, ``.csv`` or
+            ``.shp``. Beside it ``<stem>_summary.csv``, ``<stem>_projects.csv``, the
+            manifest and the trace: ``<stem>_decisions.parquet`` beside a GeoParquet file
+            (the table, its list and dict columns as JSON text), else
+            ``<stem>_decisions.json``.
         overwrite : bool, default False
             Replace existing files that an earlier ``assess`` did not write there.
 
@@ -433,8 +437,10 @@ class Assessment:
                 else pd.DataFrame(columns=["project", "impacts", "assessed"])
             )
             w.csv(projects, f"{stem}_projects.csv")
-            # the same text as w.json(self.decisions_json(), ...), a slice of rows at a time
-            w.file(partial(write_records_json, self.trace), f"{stem}_decisions.json")
+            if out.suffix.lower() == ".parquet":  # the trace as a table beside GeoParquet
+                w.file(partial(write_trace_parquet, self.trace), f"{stem}_decisions.parquet")
+            else:  # the same text as w.json(self.decisions_json(), ...), a slice at a time
+                w.file(partial(write_records_json, self.trace), f"{stem}_decisions.json")
             w.manifest(self.manifest, manifest)
         return list(w.written)
 

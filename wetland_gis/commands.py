@@ -239,9 +239,11 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
 
 
 def _read_trace(path: Path, stem: Path, layers: list[str] | None) -> pd.DataFrame | None:
-    """Read the trace: the GeoPackage ``decisions`` table, else ``*_decisions.json``.
+    """Read the trace of an ``assess`` output.
 
-    ``layers`` are the layers of a GeoPackage ``path`` (``None`` for another format).
+    The GeoPackage ``decisions`` table, else ``*_decisions.parquet`` (beside a GeoParquet
+    file), else ``*_decisions.json``. ``layers`` are the layers of a GeoPackage ``path``
+    (``None`` for another format).
     """
     from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS
 
@@ -250,6 +252,8 @@ def _read_trace(path: Path, stem: Path, layers: list[str] | None) -> pd.DataFram
         import pyogrio
 
         table = pyogrio.read_dataframe(path, layer="decisions", read_geometry=False)
+    elif (pq_path := Path(f"{stem}_decisions.parquet")).exists():
+        table = pd.read_parquet(pq_path)
     else:
         p = Path(f"{stem}_decisions.json")
         if p.exists():

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ from wetland_gis.context import Context, as_context
 from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
 from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
+from wetland_gis.io.trace_json import conform, disk_table, file_schema
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 
@@ -561,7 +562,6 @@ def stream_assess(
     list of Path
         The files written.
     """
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     out = Path(out)
@@ -597,20 +597,12 @@ def stream_assess(
                 trace = res["trace"]
                 tables = {"impacts": _arrow(chunk)}
                 if len(trace):
-                    tables["trace"] = pa.Table.from_pandas(
-                        _trace_for_disk(trace), preserve_index=False
-                    )
+                    tables["trace"] = disk_table(trace)
                 for name, table in tables.items():
                     if name not in writers:
-                        schemas[name] = pa.schema(
-                            [
-                                f.with_type(pa.string()) if pa.types.is_null(f.type) else f
-                                for f in table.schema
-                            ],
-                            metadata=table.schema.metadata,
-                        )
+                        schemas[name] = file_schema(table)
                         writers[name] = pq.ParquetWriter(staged[name], schemas[name])
-                    writers[name].write_table(_conform(table, schemas[name], pa))
+                    writers[name].write_table(conform(table, schemas[name]))
                 for name in ("projects", "summary"):  # cells quoted as csv_cells says
                     write_csv(res[name], staged[name], mode="w" if i == 0 else "a", header=i == 0)
                 state["warnings"].extend(dict.fromkeys(res["warnings"]))
@@ -648,36 +640,11 @@ def stream_assess(
     return list(w.written)
 
 
-def _trace_for_disk(trace: pd.DataFrame) -> pd.DataFrame:
-    """Return a trace table with its list and dict columns as JSON text (the contract)."""
-    from wetland_gis.io.trace_json import decisions_table
-
-    out = decisions_table(trace)  # the JSON columns by one encoder made once; no deep copy
-    out["value"] = pd.to_numeric(out["value"], errors="coerce")
-    return out
-
-
 def _arrow(chunk: gpd.GeoDataFrame) -> Any:
     """Return the chunk as an Arrow table with the GeoParquet ``geo`` metadata."""
     from geopandas.io.arrow import _geopandas_to_arrow
 
     return _geopandas_to_arrow(chunk, index=False)
-
-
-def _conform(table: Any, schema: Any, pa: Any) -> Any:
-    """Cast a chunk to the file's schema (a column empty in one chunk is typed null)."""
-    if table.schema.equals(schema):
-        return table
-    cols = []
-    for f in schema:
-        if f.name in table.column_names:
-            col = table.column(f.name)
-        else:
-            col = pa.nulls(len(table), f.type)
-        if not col.type.equals(f.type):
-            col = col.cast(f.type)
-        cols.append(col)
-    return pa.Table.from_arrays(cols, schema=schema)
 
 
 # --- the engines writing to files: each partition's task writes its parts -----------------
@@ -712,11 +679,11 @@ def assess_partitioned_to_files(
     """Assess a layer file partition by partition and write the files ``Assessment.write`` writes.
 
     The same files, rows and order as ``assess_partitioned(...).write(out)`` (a GeoParquet
-    ``out``; beside it ``_summary.csv``, ``_projects.csv``, ``_decisions.json`` and
+    ``out``; beside it ``_summary.csv``, ``_projects.csv``, ``_decisions.parquet`` and
     ``_manifest.json``), but no process holds every partition's results: each
     partition's task (a dask worker, or the chunk loop) reads its rows from the file,
-    assesses them and writes its parts (Arrow record batches, pickled tables, the JSON
-    text of its trace) to a staging folder beside ``out``; this process then puts the
+    assesses them and writes its parts (Arrow record batches, pickled tables, the rows
+    of its trace) to a staging folder beside ``out``; this process then puts the
     parts together, :data:`ASSEMBLE_ROWS` output rows at a time, in the input order (the
     trace by the projects' first appearance), and moves the files into place
     (:class:`~wetland_gis.io.safe_write.SafeWriter`).
@@ -875,8 +842,8 @@ def _assess_to_parts(
     per worker); ``pos`` (ascending) are the partition's input positions. The impacts go to
     ``<stem>.arrow`` (GeoArrow-WKB record batches, one run of batches per window of
     :data:`ASSEMBLE_ROWS` output rows), the summary to ``<stem>.summary`` (one pickle per
-    window), the trace to ``<stem>.json`` (the JSON records of each project's steps,
-    one run of bytes per project) and the projects to ``<stem>.projects``.
+    window), the trace to ``<stem>.trace`` (the rows of ``*_decisions.parquet`` as Arrow
+    IPC, each project's steps together) and the projects to ``<stem>.projects``.
     """
     import pickle
 
@@ -918,7 +885,7 @@ def _assess_to_parts(
     del res["summary"]
     with open(f"{stem}.projects", "wb") as fh:
         pickle.dump(res["projects"], fh, protocol=pickle.HIGHEST_PROTOCOL)
-    groups, trace_columns = _write_trace_text(res.pop("trace"), res["projects"], f"{stem}.json")
+    groups, trace_columns = _write_trace_arrow(res.pop("trace"), res["projects"], f"{stem}.trace")
     return {
         "stem": stem,
         "part": part,
@@ -942,19 +909,20 @@ def _assess_to_parts(
     }
 
 
-def _write_trace_text(
+def _write_trace_arrow(
     trace: pd.DataFrame, projects: pd.DataFrame, path: str
 ) -> tuple[list[tuple[str, int, int]], list[str]]:
-    """Write the JSON records of a partition's trace, project by project.
+    """Write a partition's trace as the rows of ``*_decisions.parquet``, project by project.
 
-    Returns ``(key, offset, length)`` per run of bytes (the records joined by a comma
-    and a line end) in the order the projects first appear in the trace, and the
-    trace's columns.
+    The rows (:func:`~wetland_gis.io.trace_json.disk_table`) go to an Arrow IPC file with
+    each project's steps together. Returns ``(key, first row, rows)`` per project, in the
+    order the projects first appear in the trace, and the trace's columns.
     """
-    from wetland_gis.io.trace_json import record_texts
+    import pyarrow as pa
+
+    from wetland_gis.io.trace_json import ROWS_PER_SLICE
 
     if not len(trace):
-        open(path, "wb").close()
         return [], [str(c) for c in trace.columns]
     if len(projects) and "project" in projects and "project" in trace:
         known = set(projects["project"].astype(str))
@@ -966,22 +934,21 @@ def _write_trace_text(
     order = np.argsort(codes, kind="stable")
     if (order != np.arange(len(order))).any():  # a project's steps apart: put them together
         trace, codes = trace.iloc[order], codes[order]
-    groups: list[tuple[str, int, int]] = []
-    with open(path, "wb") as fh:
-        start = 0
-        for texts in record_texts(trace):  # a slice of rows at a time, as write_records_json
-            part = codes[start : start + len(texts)]
-            cuts = np.flatnonzero(np.diff(part)) + 1
-            for a, b in zip(np.r_[0, cuts], np.r_[cuts, len(part)], strict=True):
-                data = ",\n".join(texts[a:b]).encode("utf-8")
-                if groups and a == 0 and groups[-1][0] == str(uniques[part[0]]):
-                    key, offset, length = groups[-1]  # the group goes on from the last slice
-                    fh.write(b",\n" + data)
-                    groups[-1] = (key, offset, length + 2 + len(data))
-                else:
-                    groups.append((str(uniques[part[a]]), fh.tell(), len(data)))
-                    fh.write(data)
-            start += len(texts)
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    lengths = np.diff(np.r_[starts, len(codes)])
+    groups = [
+        (str(uniques[codes[a]]), int(a), int(n)) for a, n in zip(starts, lengths, strict=True)
+    ]
+    with pa.OSFile(path, "wb") as sink:
+        writer = None
+        for start in range(0, len(trace), ROWS_PER_SLICE):
+            table = disk_table(trace.iloc[start : start + ROWS_PER_SLICE])
+            if writer is None:
+                schema = file_schema(table)
+                writer = pa.ipc.new_file(sink, schema)
+            writer.write_table(conform(table, schema))
+        if writer is not None:
+            writer.close()
     return groups, [str(c) for c in trace.columns]
 
 
@@ -1086,7 +1053,7 @@ def _assemble(
         if not len(projects.columns):
             projects = pd.DataFrame(columns=["project", "impacts", "assessed"])
         w.csv(projects, f"{stem}_projects.csv")
-        w.file(partial(_assemble_trace, results, projects), f"{stem}_decisions.json")
+        w.file(partial(_assemble_trace, results, projects), f"{stem}_decisions.parquet")
         w.manifest(manifest, manifest_path)
     return list(w.written)
 
@@ -1169,7 +1136,7 @@ def _assemble_impacts(results: list[dict[str, Any]], path: Path) -> None:
                 batches = [rd.get_batch(nexts[k] + j) for j in range(count)]
                 nexts[k] += count
                 if batches:
-                    tables.append(_conform(pa.Table.from_batches(batches), schema, pa))
+                    tables.append(conform(pa.Table.from_batches(batches), schema))
             if not tables:
                 continue
             table = pa.concat_tables(tables)
@@ -1238,7 +1205,11 @@ def _assemble_summary(results: list[dict[str, Any]], path: Path) -> None:
 
 
 def _assemble_trace(results: list[dict[str, Any]], projects: pd.DataFrame, path: Path) -> None:
-    """Write ``_decisions.json`` from the partitions' records, projects as they first appear."""
+    """Write ``_decisions.parquet`` from the partitions' rows, projects as they first appear."""
+    import pyarrow as pa
+
+    from wetland_gis.io.trace_json import write_tables_parquet
+
     columns = {tuple(r["trace_columns"]) for r in results if r["trace_groups"]}
     if len(columns) > 1:
         raise _NotAssemblable("the partitions' traces have other columns")
@@ -1247,22 +1218,19 @@ def _assemble_trace(results: list[dict[str, Any]], projects: pd.DataFrame, path:
         rank = {str(p): i for i, p in enumerate(projects["project"])}
         key = [rank.get(g[0], len(rank)) for _, g in groups]
         groups = [groups[i] for i in np.argsort(key, kind="stable")]
-    with open(path, "wb") as fh:
-        if not groups:
-            fh.write(b"[]")
-            return
-        fh.write(b"[\n")
-        files: dict[str, Any] = {}
-        try:
-            for i, (stem, (_, offset, length)) in enumerate(groups):
-                if stem not in files:
-                    files[stem] = open(f"{stem}.json", "rb")  # noqa: SIM115
-                part = files[stem]
-                part.seek(offset)
-                if i:
-                    fh.write(b",\n")
-                fh.write(part.read(length))
-        finally:
-            for part in files.values():
-                part.close()
-        fh.write(b"\n]")
+    sources: dict[str, Any] = {}
+    tables: dict[str, Any] = {}
+
+    def rows() -> Iterator[Any]:
+        for stem, (_, start, n) in groups:
+            if stem not in tables:  # memory-mapped: a part's rows are read as they are taken
+                sources[stem] = pa.memory_map(f"{stem}.trace")
+                tables[stem] = pa.ipc.open_file(sources[stem]).read_all()
+            yield tables[stem].slice(start, n)
+
+    try:
+        write_tables_parquet(rows(), path)
+    finally:
+        tables.clear()
+        for source in sources.values():
+            source.close()

@@ -1,6 +1,11 @@
 """The trace table written to files, column by column and a slice of rows at a time.
 
-``Assessment.write()`` puts the trace into ``<stem>_decisions.json`` (indented JSON
+Beside a GeoParquet output the trace is the Parquet table ``<stem>_decisions.parquet``
+(:func:`write_trace_parquet`: the columns of :data:`~wetland_gis.rules.TRACE_COLUMNS`,
+``verify``, ``inputs`` and ``parameters`` as JSON text, :data:`ROWS_PER_SLICE` rows a row
+group), the same table for ``Assessment.write()``, the streamed path and the partitioned
+engines. Beside other outputs ``Assessment.write()`` puts the trace into
+``<stem>_decisions.json`` (indented JSON
 records, every input's ``verify``, ``inputs`` and ``parameters`` as JSON text) and a
 GeoPackage's ``decisions`` table. Building that file as one list of record dicts and one
 ``json.dumps(..., indent=2)`` (the pure-Python encoder, as ``indent`` is set) held every
@@ -16,21 +21,24 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from json.encoder import encode_basestring  # the C function where available
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from wetland_gis.rules.trace import JSON_COLUMNS, _plain, encode_trace_value
+from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, _plain, encode_trace_value
 
 __all__ = [
     "ROWS_PER_SLICE",
     "decisions_table",
+    "disk_table",
     "encode_json_column",
     "record_texts",
     "write_records_json",
+    "write_tables_parquet",
+    "write_trace_parquet",
 ]
 
 #: Rows encoded at a time (memory: one slice's text, about 0.1 GiB at this size).
@@ -212,3 +220,133 @@ def write_records_json(
             fh.write(text)
         fh.write("\n]")
     return path
+
+
+def disk_table(trace: pd.DataFrame) -> Any:
+    """Return trace rows as the Arrow table of ``*_decisions.parquet``.
+
+    The :func:`decisions_table` (``verify``, ``inputs``, ``parameters`` as JSON text) with
+    ``value`` as a float column, without the frame's index.
+
+    Parameters
+    ----------
+    trace : DataFrame
+        Rows of the trace table (:data:`wetland_gis.rules.TRACE_COLUMNS`).
+
+    Returns
+    -------
+    pyarrow.Table
+    """
+    import pyarrow as pa
+
+    frame = decisions_table(trace)
+    frame["value"] = pd.to_numeric(frame["value"], errors="coerce")
+    return pa.Table.from_pandas(frame, preserve_index=False)
+
+
+def file_schema(table: Any) -> Any:
+    """Return the schema a file of such tables is written with (a null column as text).
+
+    A column with no value in the first table is typed null by Arrow; the file takes it
+    as text, and later tables are cast to it (:func:`conform`).
+    """
+    import pyarrow as pa
+
+    return pa.schema(
+        [f.with_type(pa.string()) if pa.types.is_null(f.type) else f for f in table.schema],
+        metadata=table.schema.metadata,
+    )
+
+
+def conform(table: Any, schema: Any) -> Any:
+    """Cast a table to the file's schema (a column empty in one table is typed null)."""
+    import pyarrow as pa
+
+    if table.schema.equals(schema):
+        return table
+    cols = []
+    for f in schema:
+        if f.name in table.column_names:
+            col = table.column(f.name)
+        else:
+            col = pa.nulls(len(table), f.type)
+        if not col.type.equals(f.type):
+            col = col.cast(f.type)
+        cols.append(col)
+    return pa.Table.from_arrays(cols, schema=schema)
+
+
+def write_tables_parquet(tables: Iterable[Any], path: str | Path) -> Path:
+    """Write Arrow tables one after the other as one Parquet file.
+
+    The rows are written :data:`ROWS_PER_SLICE` to a row group, whatever the tables'
+    lengths, each group's columns in one chunk: the same rows give the same bytes, however
+    they come (one table sliced, or the parts of a partitioned run put together).
+
+    Parameters
+    ----------
+    tables : iterable of pyarrow.Table
+        Tables of the same columns (the first one's schema is the file's).
+    path : str or Path
+        The file written.
+
+    Returns
+    -------
+    Path
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    writer = None
+    schema = None
+    held: list[Any] = []
+    rows = 0
+
+    def flush(n: int) -> None:
+        nonlocal held, rows
+        assert writer is not None and schema is not None
+        whole = pa.concat_tables(held)
+        writer.write_table(whole.slice(0, n).combine_chunks())
+        rest = whole.slice(n)
+        held, rows = ([rest] if len(rest) else []), len(rest)
+
+    try:
+        for table in tables:
+            if writer is None:
+                schema = file_schema(table)
+                writer = pq.ParquetWriter(path, schema)
+            held.append(conform(table, schema))
+            rows += len(table)
+            while rows >= ROWS_PER_SLICE:
+                flush(ROWS_PER_SLICE)
+        if writer is None:  # no rows at all: an empty table of the trace's columns
+            pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(path)
+            return path
+        if rows:
+            flush(rows)
+    finally:
+        if writer is not None:
+            writer.close()
+    return path
+
+
+def write_trace_parquet(trace: pd.DataFrame, path: str | Path) -> Path:
+    """Write the trace table as ``*_decisions.parquet``, a slice of rows at a time.
+
+    Parameters
+    ----------
+    trace : DataFrame
+        The trace table (:data:`wetland_gis.rules.TRACE_COLUMNS`).
+    path : str or Path
+        The file written.
+
+    Returns
+    -------
+    Path
+    """
+    slices = (
+        disk_table(trace.iloc[start : start + ROWS_PER_SLICE])
+        for start in range(0, len(trace), ROWS_PER_SLICE)
+    )
+    return write_tables_parquet(slices, path)

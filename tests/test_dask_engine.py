@@ -342,6 +342,8 @@ def test_a_partitions_trace_put_together_is_the_file_of_its_sorted_trace(
     from wetland_gis.partitioned import _assemble_trace, _write_trace_arrow
 
     monkeypatch.setattr(trace_json, "ROWS_PER_SLICE", rows_per_slice)
+    # record batches of 2 rows: project A's 3 steps are read from two batches
+    monkeypatch.setattr(importlib.import_module("wetland_gis.partitioned"), "TRACE_BATCH_ROWS", 2)
     trace = pd.DataFrame(
         {
             "project": ["A", "B", "A", "?", "A"],
@@ -351,9 +353,14 @@ def test_a_partitions_trace_put_together_is_the_file_of_its_sorted_trace(
         }
     )
     projects = pd.DataFrame({"project": ["B", "A"]})
-    groups, columns = _write_trace_arrow(trace, projects, str(tmp_path / "p0.trace"))
+    groups, columns, batches = _write_trace_arrow(trace, projects, str(tmp_path / "p0.trace"))
     assert [g[0] for g in groups][:2] == ["A", "B"] and columns == list(trace.columns)
-    result = {"stem": str(tmp_path / "p0"), "trace_groups": groups, "trace_columns": columns}
+    result = {
+        "stem": str(tmp_path / "p0"),
+        "trace_groups": groups,
+        "trace_columns": columns,
+        "trace_batches": batches,
+    }
     _assemble_trace([result], projects, tmp_path / "out.parquet")
     # as _merge orders the trace: projects as in the projects table, unknown ones last
     expected = trace.iloc[[1, 0, 2, 4, 3]]

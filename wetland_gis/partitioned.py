@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -652,7 +652,10 @@ def _arrow(chunk: gpd.GeoDataFrame) -> Any:
 #: Output rows put together at a time when the parts are assembled into the files.
 ASSEMBLE_ROWS = 50_000
 
-_PART_TRACE_UNKNOWN = "\x00unknown project"  # trace rows of no project in the projects table
+_PART_TRACE_UNKNOWN = "\x00unknown project"
+#: Rows of a record batch of a partition's trace part: the client holds one batch per
+#: partition while it puts the trace together (a part's projects are read in order).
+TRACE_BATCH_ROWS = 4_096  # trace rows of no project in the projects table
 
 
 def assess_partitioned_to_files(
@@ -885,7 +888,9 @@ def _assess_to_parts(
     del res["summary"]
     with open(f"{stem}.projects", "wb") as fh:
         pickle.dump(res["projects"], fh, protocol=pickle.HIGHEST_PROTOCOL)
-    groups, trace_columns = _write_trace_arrow(res.pop("trace"), res["projects"], f"{stem}.trace")
+    groups, trace_columns, trace_batches = _write_trace_arrow(
+        res.pop("trace"), res["projects"], f"{stem}.trace"
+    )
     return {
         "stem": stem,
         "part": part,
@@ -901,6 +906,7 @@ def _assess_to_parts(
         "summary_offsets": summary_offsets,
         "trace_groups": groups,
         "trace_columns": trace_columns,
+        "trace_batches": trace_batches,
         "trace_sortable": bool(len(res["projects"]) and "project" in res["projects"]),
         "firsts": firsts,
         "manifest": res["manifest"],
@@ -911,19 +917,20 @@ def _assess_to_parts(
 
 def _write_trace_arrow(
     trace: pd.DataFrame, projects: pd.DataFrame, path: str
-) -> tuple[list[tuple[str, int, int]], list[str]]:
+) -> tuple[list[tuple[str, int, int]], list[str], list[int]]:
     """Write a partition's trace as the rows of ``*_decisions.parquet``, project by project.
 
     The rows (:func:`~wetland_gis.io.trace_json.disk_table`) go to an Arrow IPC file with
-    each project's steps together. Returns ``(key, first row, rows)`` per project, in the
-    order the projects first appear in the trace, and the trace's columns.
+    each project's steps together, in record batches of at most :data:`TRACE_BATCH_ROWS`
+    rows. Returns ``(key, first row, rows)`` per project, in the order the projects first
+    appear in the trace, the trace's columns and the rows of each batch.
     """
     import pyarrow as pa
 
     from wetland_gis.io.trace_json import ROWS_PER_SLICE
 
     if not len(trace):
-        return [], [str(c) for c in trace.columns]
+        return [], [str(c) for c in trace.columns], []
     if len(projects) and "project" in projects and "project" in trace:
         known = set(projects["project"].astype(str))
         keys = trace["project"].astype(str)
@@ -939,6 +946,7 @@ def _write_trace_arrow(
     groups = [
         (str(uniques[codes[a]]), int(a), int(n)) for a, n in zip(starts, lengths, strict=True)
     ]
+    batches: list[int] = []
     with pa.OSFile(path, "wb") as sink:
         writer = None
         for start in range(0, len(trace), ROWS_PER_SLICE):
@@ -946,10 +954,12 @@ def _write_trace_arrow(
             if writer is None:
                 schema = file_schema(table)
                 writer = pa.ipc.new_file(sink, schema)
-            writer.write_table(conform(table, schema))
+            for batch in conform(table, schema).to_batches(max_chunksize=TRACE_BATCH_ROWS):
+                writer.write_batch(batch)
+                batches.append(batch.num_rows)
         if writer is not None:
             writer.close()
-    return groups, [str(c) for c in trace.columns]
+    return groups, [str(c) for c in trace.columns], batches
 
 
 def _run_dask_to_parts(
@@ -1206,8 +1216,6 @@ def _assemble_summary(results: list[dict[str, Any]], path: Path) -> None:
 
 def _assemble_trace(results: list[dict[str, Any]], projects: pd.DataFrame, path: Path) -> None:
     """Write ``_decisions.parquet`` from the partitions' rows, projects as they first appear."""
-    import pyarrow as pa
-
     from wetland_gis.io.trace_json import write_tables_parquet
 
     columns = {tuple(r["trace_columns"]) for r in results if r["trace_groups"]}
@@ -1218,19 +1226,54 @@ def _assemble_trace(results: list[dict[str, Any]], projects: pd.DataFrame, path:
         rank = {str(p): i for i, p in enumerate(projects["project"])}
         key = [rank.get(g[0], len(rank)) for _, g in groups]
         groups = [groups[i] for i in np.argsort(key, kind="stable")]
-    sources: dict[str, Any] = {}
-    tables: dict[str, Any] = {}
-
-    def rows() -> Iterator[Any]:
-        for stem, (_, start, n) in groups:
-            if stem not in tables:  # memory-mapped: a part's rows are read as they are taken
-                sources[stem] = pa.memory_map(f"{stem}.trace")
-                tables[stem] = pa.ipc.open_file(sources[stem]).read_all()
-            yield tables[stem].slice(start, n)
-
+    parts = {r["stem"]: _TracePart(f"{r['stem']}.trace", r["trace_batches"]) for r in results}
     try:
-        write_tables_parquet(rows(), path)
+        write_tables_parquet((parts[stem].rows(start, n) for stem, (_, start, n) in groups), path)
     finally:
-        tables.clear()
-        for source in sources.values():
-            source.close()
+        for part in parts.values():
+            part.close()
+
+
+class _TracePart:
+    """A partition's trace part, read a record batch at a time as its rows are taken.
+
+    Its projects are taken in the order of their rows, so only the batch being read is
+    held (not the whole part, nor a memory map whose pages count as the client's memory).
+    """
+
+    def __init__(self, path: str, batches: list[int]) -> None:
+        self.path = path
+        self.starts = np.r_[0, np.cumsum(batches)].astype(np.int64)
+        self.reader: Any = None
+        self.at = -1
+        self.batch: Any = None
+
+    def _batch(self, k: int) -> Any:
+        import pyarrow as pa
+
+        if k != self.at:
+            if self.reader is None:
+                self.source = pa.OSFile(self.path, "rb")
+                self.reader = pa.ipc.open_file(self.source)
+            self.batch, self.at = self.reader.get_batch(k), k
+        return self.batch
+
+    def rows(self, start: int, n: int) -> Any:
+        """Return the part's rows ``start`` to ``start + n`` as a table."""
+        import pyarrow as pa
+
+        pieces = []
+        stop = start + n
+        while start < stop:
+            k = int(np.searchsorted(self.starts, start, side="right")) - 1
+            first = int(self.starts[k])
+            take = min(stop, int(self.starts[k + 1])) - start
+            pieces.append(self._batch(k).slice(start - first, take))
+            start += take
+        return pa.Table.from_batches(pieces)
+
+    def close(self) -> None:
+        """Close the part's file."""
+        if self.reader is not None:
+            self.source.close()
+            self.reader = self.batch = None

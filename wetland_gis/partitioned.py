@@ -652,10 +652,10 @@ def _arrow(chunk: gpd.GeoDataFrame) -> Any:
 #: Output rows put together at a time when the parts are assembled into the files.
 ASSEMBLE_ROWS = 50_000
 
-_PART_TRACE_UNKNOWN = "\x00unknown project"
+_PART_TRACE_UNKNOWN = "\x00unknown project"  # trace rows of no project in the projects table
 #: Rows of a record batch of a partition's trace part: the client holds one batch per
 #: partition while it puts the trace together (a part's projects are read in order).
-TRACE_BATCH_ROWS = 4_096  # trace rows of no project in the projects table
+TRACE_BATCH_ROWS = 4_096
 
 
 def assess_partitioned_to_files(

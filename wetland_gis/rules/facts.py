@@ -231,32 +231,16 @@ class ImpactFacts:
             ) from None
         object.__setattr__(self, "wetland_type", wetland_type_of(self.wetland_type))
         object.__setattr__(self, "pct_class", percentage_class_of(self.pct_class))
-        for name in ("sqft_setback", "sqft_protection", "sqft_outside"):
+        # the fields by kind: the same tuples ImpactFacts.from_columns checks by column
+        for name in _AREA_FACTS:
             object.__setattr__(self, name, check_area(getattr(self, name), name))
-        for name in (
-            "cedar_tamarack",
-            "metro",
-            "calcareous_fen",
-            "banked",
-            "used_for_replacement_credit",
-            "public_waters_wetland",
-            "partial",
-        ):
+        for name in _FLAG_FACTS:
             check_flag(getattr(self, name), f"{name} of impact {self.impact_id!r}")
-        for name in (
-            "flooded",
-            "owns_whole_wetland",
-            "isolated",
-            "runoff_retention",
-            "bottomland_hardwood",
-            "incorporated",
-            "water_regime_flooded",
-            "below_ohwl",
-        ):
+        for name in _OPTIONAL_FLAG_FACTS:
             value = getattr(self, name)
             if value is not None:
                 check_flag(value, f"{name} of impact {self.impact_id!r}")
-        for name in ("portion_sqft", "prior_sqft_since_1992", "wetland_acres"):
+        for name in _OPTIONAL_AREA_FACTS:
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(

@@ -44,9 +44,9 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -o testpaths=benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only --benchmark-columns=min,mean,max
 
-# issue 14: the statewide benchmark (minutes; writes the world to outputs/bench_world)
+# issues 14 and 23: the statewide benchmark with the dask and chunks engines (about 8 min; writes the world to outputs/bench_world)
 bench-scale: $(STAMP)
-	$(BIN)/python benchmarks/scale.py --n 20000 200000 --world outputs/bench_world
+	$(BIN)/python benchmarks/scale.py --n 20000 200000 --engines --world outputs/bench_world
 
 clean:
 	rm -rf $(VENV) outputs .pytest_cache .mypy_cache

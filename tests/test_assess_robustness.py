@@ -310,18 +310,25 @@ def test_empty_layer_gives_an_empty_result_that_writes(tmp_path, ctx):
     a = _assess(path, ctx)
     assert len(a.impacts) == 0
     assert a.manifest.inputs[0].features == 0
+    # each format in its own folder: the trace beside a GeoParquet file is
+    # out_decisions.parquet, beside the others out_decisions.json, and a write replaces only
+    # the files its stem's manifest lists
     for ext in (".gpkg", ".shp", ".parquet", ".csv"):
-        _quiet(a.write, tmp_path / f"out{ext}")
-    # a valid, empty polygon layer with its CRS, and tables with their header (was 1 byte)
-    info = pyogrio.read_info(tmp_path / "out.gpkg", layer="impacts")
+        folder = tmp_path / ext[1:]
+        folder.mkdir()
+        _quiet(a.write, folder / f"out{ext}")
+        # tables with their header (was 1 byte), whatever the layer's format
+        assert list(pd.read_csv(folder / "out_projects.csv").columns) == [
+            "project",
+            "impacts",
+            "assessed",
+        ], ext
+        assert "Outcome" in pd.read_csv(folder / "out_summary.csv").columns, ext
+    # a valid, empty polygon layer with its CRS
+    info = pyogrio.read_info(tmp_path / "gpkg" / "out.gpkg", layer="impacts")
     assert info["features"] == 0 and info["geometry_type"] == "Polygon"
     assert info["crs"] == "EPSG:26915"
-    assert list(pd.read_csv(tmp_path / "out_projects.csv").columns) == [
-        "project",
-        "impacts",
-        "assessed",
-    ]
-    assert "Outcome" in pd.read_csv(tmp_path / "out_summary.csv").columns
+    assert pd.read_parquet(tmp_path / "parquet" / "out_decisions.parquet").empty
 
 
 def test_write_into_the_input_is_refused_and_other_layers_are_kept(tmp_path, ctx):

@@ -7,6 +7,7 @@ address as a state-scale cluster would be (``--scheduler tcp://...``).
 from __future__ import annotations
 
 import importlib.util
+import json
 import warnings
 from pathlib import Path
 
@@ -366,3 +367,51 @@ def test_a_partitions_trace_put_together_is_the_file_of_its_sorted_trace(
     expected = trace.iloc[[1, 0, 2, 4, 3]]
     trace_json.write_trace_parquet(expected, tmp_path / "expected.parquet")
     assert (tmp_path / "out.parquet").read_bytes() == (tmp_path / "expected.parquet").read_bytes()
+
+
+@pytest.mark.parametrize("to_files", [False, True])
+def test_dask_engine_with_one_partition_starts_no_local_cluster(
+    small_world, tmp_path, monkeypatch, to_files
+):
+    """Issue 23: one partition runs here (a local cluster only adds its start-up)."""
+    import distributed
+
+    from wetland_gis import partitioned
+
+    def no_cluster(*a, **k):
+        raise AssertionError("a local cluster was started for one partition")
+
+    monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
+    impacts, ctx = small_world
+    layer = tmp_path / "impacts.parquet"
+    impacts.to_parquet(layer)
+    options = {"chunk_size": len(impacts) + 1, "as_of": AS_OF, "progress_bar": False}
+    if to_files:
+        _quiet(
+            partitioned.assess_partitioned_to_files,
+            layer,
+            tmp_path / "dask" / "a.parquet",
+            ctx,
+            engine="dask",
+            **options,
+        )
+        _quiet(
+            partitioned.assess_partitioned_to_files,
+            layer,
+            tmp_path / "chunks" / "a.parquet",
+            ctx,
+            engine="chunks",
+            **options,
+        )
+        records = json.loads((tmp_path / "dask" / "a_manifest.json").read_text())["records"]
+        assert partitioned.ONE_PARTITION_RECORD in records
+        _same_files(tmp_path / "dask" / "a.parquet", tmp_path / "chunks" / "a.parquet")
+    else:
+        got = _quiet(assess_partitioned, layer, ctx, engine="dask", **options)
+        want = _quiet(assess_partitioned, layer, ctx, engine="chunks", **options)
+        assert partitioned.ONE_PARTITION_RECORD in got.manifest.records
+        assert got.impacts.equals(want.impacts) and got.trace.equals(want.trace)
+    # two partitions: the cluster is asked for (and refused here)
+    options["chunk_size"] = max(1, len(impacts) // 2)
+    with pytest.raises(AssertionError, match="local cluster was started"):
+        _quiet(assess_partitioned, layer, ctx, engine="dask", **options)

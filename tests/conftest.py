@@ -8,6 +8,10 @@ Under ``CI=true`` (any of ``true``, ``1``, ``yes``, any case) a test that skips 
 ``pytest.skip`` in the test or in a fixture, a ``skipif``/``skip`` marker or a module-level
 skip - is reported as a failure, so a missing browser, data file or optional library can
 never pass silently on CI. An expected failure (``xfail``) is not a skip and is left as it is.
+
+Hypothesis runs without its per-example deadline (the ``wetland-tests`` profile): a
+deadline is a timed test, and speed is measured in ``benchmarks/``, not in unit tests; on
+a loaded 2-core machine a 200 ms deadline failed examples that passed (issue 23).
 """
 
 from __future__ import annotations
@@ -17,6 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("wetland-tests", deadline=None)
+settings.load_profile("wetland-tests")
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_DATA = ROOT / "sample_data"

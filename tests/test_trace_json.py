@@ -99,6 +99,43 @@ def test_shared_cells_same_text():
     assert trace_json.encode_json_column(values) == [encode_trace_value(v) for v in values]
 
 
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["", "a", "1", "1.0", "true", "§ 103G.222", 'q"\n']),
+)
+_CELLS = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(st.sampled_from(["a", "b", "types"]), inner, max_size=3),
+    ),
+    max_leaves=8,
+)
+
+
+@given(st.lists(_CELLS, max_size=12), st.lists(st.integers(0, 11), max_size=12))
+def test_repeated_cells_encode_as_each_cell_alone(cells, repeats):
+    """Issue 23: the texts made once per repeat are those of each cell encoded alone.
+
+    Equal lists of other items (1, 1.0 and True are equal in Python, not in JSON) and
+    shared dicts are drawn; a cell repeated is the same object again.
+    """
+    values = list(cells) + [cells[i % len(cells)] for i in repeats if cells]
+    values += [list(v) for v in cells if isinstance(v, (list, tuple))]  # equal, not shared
+    want = [encode_trace_value(v) for v in values]
+    assert trace_json.encode_json_column(values) == want
+    assert trace_json.encode_json_column(values, repeats=False) == want
+
+
+def test_equal_lists_of_numbers_keep_their_own_text():
+    values = [[1], [1.0], [True], ("a",), ["a"]]
+    assert trace_json.encode_json_column(values) == ["[1]", "[1.0]", "[true]", '["a"]', '["a"]']
+
+
 def test_cell_encoder_recovers_after_error():
     """A cell that cannot be encoded raises, and the next cells still encode."""
     loop: list[object] = []

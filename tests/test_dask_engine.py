@@ -415,3 +415,42 @@ def test_dask_engine_with_one_partition_starts_no_local_cluster(
     options["chunk_size"] = max(1, len(impacts) // 2)
     with pytest.raises(AssertionError, match="local cluster was started"):
         _quiet(assess_partitioned, layer, ctx, engine="dask", **options)
+
+
+def test_the_parts_of_a_killed_engine_run_are_removed_by_the_next_run(tmp_path):
+    """A run killed after its tasks wrote their parts (``os._exit``: no ``finally``) left
+    its parts folder; the next run into the folder removes it (its process is gone) and
+    says so in the manifest; a run's own parts folder warns of nothing."""
+    import os
+    import subprocess
+    import sys
+
+    from wetland_gis import partitioned
+    from wetland_gis.errors import LeftoverStagingWarning
+
+    out = tmp_path / "out" / "a.parquet"
+    impacts = SAMPLE / "projects" / "wright_metro" / "impacts.gpkg"
+    args = f"{str(impacts)!r}, {str(out)!r}, {str(CONTEXT)!r}"
+    script = (
+        "import os, warnings\n"
+        "from wetland_gis import partitioned\n"
+        "warnings.simplefilter('ignore')\n"
+        "partitioned._assemble = lambda *a, **k: os._exit(9)  # killed before assembling\n"
+        f"partitioned.assess_partitioned_to_files({args}, engine='chunks', chunk_size=2, "
+        f"as_of={AS_OF!r}, progress_bar=False)\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=False)
+    assert killed.returncode == 9
+    left = [p for p in out.parent.iterdir() if p.is_dir()]
+    assert len(left) == 1 and any(left[0].glob("part*.arrow")), left
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wg.WetlandGISWarning)
+        warnings.simplefilter("error", LeftoverStagingWarning)  # nothing of its own to warn of
+        partitioned.assess_partitioned_to_files(
+            impacts, out, CONTEXT, engine="chunks", chunk_size=2, as_of=AS_OF, progress_bar=False
+        )
+    assert sorted(os.listdir(out.parent)) == sorted(
+        ["a.parquet", "a_summary.csv", "a_projects.csv", "a_decisions.parquet", "a_manifest.json"]
+    )
+    records = json.loads((out.parent / "a_manifest.json").read_text())["records"]
+    assert any(f"removed the staging folder {left[0]}" in r for r in records)

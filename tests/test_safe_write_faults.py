@@ -175,8 +175,8 @@ def test_the_next_run_removes_the_staging_folder_of_an_interrupted_run(tmp_path)
 def test_a_staging_folder_that_may_be_in_use_is_reported_with_its_path(tmp_path, owner):
     import socket
 
-    if owner is not None and owner["host"] == "HERE":
-        owner = {"host": socket.gethostname(), "pid": os.getpid()}
+    if owner is not None and owner["host"] == "HERE":  # a live process, not this one
+        owner = {"host": socket.gethostname(), "pid": os.getppid()}
     kept = _leftover(tmp_path, "kept", owner)
     with pytest.warns(LeftoverStagingWarning, match=str(kept)), SafeWriter("site") as w:
         w.csv(pd.DataFrame({"a": [1]}), tmp_path / "t.csv")

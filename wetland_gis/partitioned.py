@@ -738,7 +738,8 @@ def assess_partitioned_to_files(
         engine other than ``"chunks"`` and ``"dask"``.
     """
     import shutil
-    import tempfile
+
+    from wetland_gis.io.safe_write import make_staging_folder
 
     check_engine_options(engine, chunk_size, scheduler)
     out = Path(out)
@@ -782,7 +783,9 @@ def assess_partitioned_to_files(
     ctx = as_context(context, params=params, as_of=day)
     say(f"{n} impacts in {len(parts)} partition(s) of whole projects ({engine}, to files)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.parts-", dir=out.parent.resolve()))
+    # a staging folder with its owner file: the next run into this folder removes it if
+    # this one is killed (io/safe_write.clean_leftover_staging)
+    folder = make_staging_folder(out.parent.resolve(), "assess", f"parts-{out.name}-")
     bar = _progress(n, "assess", progress_bar)
     try:
         jobs = [(i, pos, str(folder / f"part{i:05d}")) for i, pos in enumerate(parts)]

@@ -57,6 +57,7 @@ __all__ = [
     "same_file",
     "output_error",
     "clean_leftover_staging",
+    "make_staging_folder",
     "refuse_read_only",
 ]
 
@@ -167,12 +168,49 @@ def _process_gone(owner: dict[str, Any]) -> bool:
     return False
 
 
+def make_staging_folder(folder: Path, command: str, name: str = "") -> Path:
+    """Create a staging folder in ``folder`` with its ``owner.json`` (host, pid, command, start).
+
+    Its name starts with :data:`STAGING_PREFIX` (then ``name``), so the next writer into
+    ``folder`` removes it if this process is killed before it does
+    (:func:`clean_leftover_staging`).
+
+    Parameters
+    ----------
+    folder : Path
+        The output folder (it exists).
+    command : str
+        The command writing (``assess``), recorded in the owner file.
+    name : str, optional
+        Put after the prefix (the engines' parts: ``parts-<output name>-``).
+
+    Returns
+    -------
+    Path
+    """
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{name}", dir=folder))
+    owner = {
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "command": command,
+        "started": _now(),
+    }
+    (staging / _OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
+    return staging
+
+
+def _this_process(owner: dict[str, Any]) -> bool:
+    """Return True when a staging folder's owner file names this very process."""
+    return owner.get("host") == socket.gethostname() and owner.get("pid") == os.getpid()
+
+
 def clean_leftover_staging(folder: Path, *, keep: Path | None = None) -> list[str]:
     """Remove the staging folders of interrupted runs in ``folder``; report the others.
 
     A staging folder whose ``owner.json`` names a process of this host that no longer
     runs is removed. One without an owner file (an older version, another host) or of a
-    run still going is left, and a :class:`LeftoverStagingWarning` gives its path.
+    run still going is left, and a :class:`LeftoverStagingWarning` gives its path. This
+    process's own folders (an engine's parts being written) are left without a word.
 
     Parameters
     ----------
@@ -198,6 +236,8 @@ def clean_leftover_staging(folder: Path, *, keep: Path | None = None) -> list[st
             owner = json.loads((leftover / _OWNER_FILE).read_text("utf-8"))
         except (OSError, ValueError):
             owner = None
+        if isinstance(owner, dict) and _this_process(owner):
+            continue
         if isinstance(owner, dict) and _process_gone(owner):
             shutil.rmtree(leftover, ignore_errors=True)
             if not leftover.exists():
@@ -393,15 +433,8 @@ class SafeWriter:
         if folder not in self._staging:
             with self._errors(target or folder / "?"):
                 folder.mkdir(parents=True, exist_ok=True)
-                staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
+                staging = make_staging_folder(folder, self.command)
                 self._staging[folder] = staging
-                owner = {
-                    "host": socket.gethostname(),
-                    "pid": os.getpid(),
-                    "command": self.command,
-                    "started": _now(),
-                }
-                (staging / _OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
             self.records += clean_leftover_staging(folder, keep=staging)
         return self._staging[folder]
 

@@ -205,8 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--scheduler",
         help="address of a running dask.distributed scheduler, "
-        "e.g. tcp://10.0.0.5:8786 (only with --engine dask; default: a local cluster; "
-        "a scheduler that does not answer within 10 s is an error)",
+        "e.g. tcp://10.0.0.5:8786 (only with --engine dask; default: a local cluster, "
+        "none when the layer makes one partition; a scheduler that does not answer "
+        "within 10 s is an error)",
     )
     p.add_argument(
         "--register",

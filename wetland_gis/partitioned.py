@@ -403,10 +403,7 @@ def assess_partitioned(
     out = _merge(results, gdf.index, ctx, params, day, source)
     out.manifest.settings["engine"] = engine
     out.manifest.settings["chunk_size"] = chunk_size
-    out.manifest.add_records(
-        [f"assessed in {len(parts)} partition(s) of whole projects by the {engine} engine"]
-        + ([ONE_PARTITION_RECORD] if here else [])
-    )
+    out.manifest.add_records(_engine_records(len(parts), engine, here))
     _record_warnings(out.manifest, [w for r in results for w in dict.fromkeys(r["warnings"])])
     return out
 
@@ -416,6 +413,12 @@ ONE_PARTITION_RECORD = (
     "one partition: assessed in this process, no local dask cluster started (a cluster "
     "would add its start-up and nothing to run beside it; the results are the same)"
 )
+
+
+def _engine_records(n_parts: int, engine: str, here: bool) -> list[str]:
+    """Return the manifest's records of how the partitions ran (both engines' paths)."""
+    done = f"assessed in {n_parts} partition(s) of whole projects by the {engine} engine"
+    return [done, ONE_PARTITION_RECORD] if here else [done]
 
 
 def _one_partition_here(engine: str, scheduler: str | None, parts: list[np.ndarray]) -> bool:
@@ -1078,10 +1081,7 @@ def _assemble(
         manifest.add_records(r["manifest"].records)
     manifest.settings["engine"] = engine
     manifest.settings["chunk_size"] = chunk_size
-    manifest.add_records(
-        [f"assessed in {len(results)} partition(s) of whole projects by the {engine} engine"]
-        + ([ONE_PARTITION_RECORD] if here else [])
-    )
+    manifest.add_records(_engine_records(len(results), engine, here))
     # the warnings' examples from the partitions in their order (Hilbert), as the chunks
     # engine gives them (the merged dask engine took them in the order tasks ended)
     by_part = sorted(results, key=lambda r: r["part"])

@@ -139,6 +139,11 @@ def encode_json_column(values: list[Any], *, repeats: bool = True) -> list[str]:
     return out
 
 
+def _encode_named(name: Any, values: list[Any]) -> list[str]:
+    """Encode the cells of the JSON column ``name``, repeats looked up where they are many."""
+    return encode_json_column(values, repeats=name in REPEATING_COLUMNS)
+
+
 def decisions_table(trace: pd.DataFrame) -> pd.DataFrame:
     """Return the trace as written to files: ``verify``, ``inputs``, ``parameters`` JSON.
 
@@ -153,11 +158,7 @@ def decisions_table(trace: pd.DataFrame) -> pd.DataFrame:
         A new frame; ``trace`` is not changed.
     """
     columns = {
-        name: (
-            encode_json_column(trace[name].tolist(), repeats=name in REPEATING_COLUMNS)
-            if name in JSON_COLUMNS
-            else trace[name]
-        )
+        name: _encode_named(name, trace[name].tolist()) if name in JSON_COLUMNS else trace[name]
         for name in trace.columns
     }
     return pd.DataFrame(columns, index=trace.index)
@@ -214,12 +215,7 @@ def record_texts(
     for start in range(0, len(table), ROWS_PER_SLICE):
         part = table.iloc[start : start + ROWS_PER_SLICE]
         cols = [
-            _cells(
-                part[c],
-                partial(encode_json_column, repeats=c in REPEATING_COLUMNS)
-                if c in json_columns
-                else None,
-            )
+            _cells(part[c], partial(_encode_named, c) if c in json_columns else None)
             for c in table.columns
         ]
         yield list(map(template.__mod__, zip(*cols, strict=True)))

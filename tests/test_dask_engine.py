@@ -262,6 +262,67 @@ def test_partitions_written_by_their_tasks_give_the_files_of_one_merged_write(
     assert same(ours["records"]) == same(theirs["records"])
 
 
+def _write_tasks(dask_scheduler) -> list[str]:
+    # the cluster is the module's: only this test writes files named remote*
+    keys = {str(t.key) for t in dask_scheduler.transition_log}
+    return sorted(k for k in keys if k.startswith("wg-write-remote"))
+
+
+def test_the_workers_write_the_summary_and_the_trace_while_the_client_writes_the_impacts(
+    cluster, small_world, tmp_path
+):
+    """The cluster's workers put the summary and the trace together (issue 23): the same bytes."""
+    from distributed import Client
+
+    from wetland_gis.partitioned import assess_partitioned_to_files
+
+    impacts, ctx = small_world
+    layer = tmp_path / "impacts.parquet"
+    impacts.to_parquet(layer)
+    options = {"chunk_size": 45, "as_of": AS_OF, "progress_bar": False}
+    out = tmp_path / "dask" / "remote.parquet"
+    out.parent.mkdir()
+    _quiet(
+        assess_partitioned_to_files,
+        layer,
+        out,
+        ctx,
+        engine="dask",
+        scheduler=cluster.scheduler_address,
+        **options,
+    )
+    with Client(cluster.scheduler_address) as client:
+        tasks = client.run_on_scheduler(_write_tasks)
+    assert tasks == ["wg-write-remote_decisions.parquet", "wg-write-remote_summary.csv"]
+    here = tmp_path / "chunks" / "remote.parquet"
+    here.parent.mkdir()
+    _quiet(assess_partitioned_to_files, layer, here, ctx, engine="chunks", **options)
+    _same_files(out, here)
+    assert sorted(p.name for p in out.parent.iterdir()) == sorted(
+        p.name for p in here.parent.iterdir()
+    )  # no staging folder left by the workers' writes
+
+
+def _profiling() -> bool:
+    import dask
+
+    return bool(dask.config.get("distributed.worker.profile.enabled"))
+
+
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")  # the module's cluster
+def test_the_local_cluster_workers_do_not_run_the_dashboards_profiler():
+    """Our cluster has no dashboard: its workers sample no stacks (issue 23, ~4 % CPU)."""
+    from distributed import Client, LocalCluster
+
+    from wetland_gis.partitioned import _local_cluster
+
+    with _local_cluster(LocalCluster, 2) as cluster, Client(cluster) as client:
+        profiling = client.run(_profiling)
+        assert len(profiling) == 2
+        assert not any(profiling.values())
+    assert _profiling()  # set for the cluster's start only, not for this process after
+
+
 def test_partitions_whose_columns_take_other_types_are_refused():
     import pyarrow as pa
 

@@ -229,3 +229,91 @@ def test_a_read_only_output_is_refused_before_the_assessment_runs(tmp_path, monk
     monkeypatch.setattr("wetland_gis.commands.assess", not_called)
     assert _assess(out) == 2
     assert "the file is read-only" in capsys.readouterr().err
+
+
+# -- several files at once, some written elsewhere (SafeWriter.files, issue 23) --------
+
+
+def _text(text: str):
+    def write(path: Path) -> None:
+        path.write_text(text, encoding="utf-8")
+
+    return write
+
+
+def _in_a_thread(pool, seen: list[Path]):
+    def submit(write, staged: Path):
+        seen.append(staged)
+        return pool.submit(write, staged)
+
+    return submit
+
+
+def test_files_written_here_and_elsewhere_land_together_in_the_order_given(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    sent: list[Path] = []
+    with ThreadPoolExecutor(2) as pool, SafeWriter("test") as w:
+        written = w.files(
+            [
+                (_text("a"), tmp_path / "a.txt", None),
+                (_text("b"), tmp_path / "b.txt", _in_a_thread(pool, sent)),
+                (_text("c"), tmp_path / "c.txt", None),
+                (_text("d"), tmp_path / "d.txt", _in_a_thread(pool, sent)),
+            ]
+        )
+        assert not (tmp_path / "b.txt").exists()  # staged until the commit
+    assert [p.name for p in written] == ["a.txt", "b.txt", "c.txt", "d.txt"]
+    assert [p.name for p in w.written] == ["a.txt", "b.txt", "c.txt", "d.txt"]
+    assert [p.name for p in sent] == ["b.txt", "d.txt"]
+    assert all(STAGING_PREFIX in str(p) for p in sent)  # the workers write the staged files
+    assert [(tmp_path / f"{n}.txt").read_text("utf-8") for n in "abcd"] == list("abcd")
+    assert not _staging(tmp_path)
+
+
+def test_a_full_disk_on_a_worker_names_the_output_and_keeps_the_old_files(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    (tmp_path / "b.txt").write_text("old", encoding="utf-8")
+
+    def full(path: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    with ThreadPoolExecutor(1) as pool, pytest.raises(OutputError) as info:
+        with SafeWriter("test", overwrite=True) as w:
+            w.files(
+                [
+                    (_text("a"), tmp_path / "a.txt", None),
+                    (full, tmp_path / "b.txt", _in_a_thread(pool, [])),
+                ]
+            )
+    assert "disk is full" in str(info.value)
+    assert str(tmp_path / "b.txt") in str(info.value)
+    assert STAGING_PREFIX not in str(info.value)  # the user's path, not the staging one
+    assert (tmp_path / "b.txt").read_text("utf-8") == "old"
+    assert not (tmp_path / "a.txt").exists()  # nothing of the failed run is moved in
+    assert not _staging(tmp_path)
+
+
+def test_a_write_here_that_fails_drops_the_writes_started_elsewhere(tmp_path):
+    class Pending:
+        cancelled = False
+
+        def result(self):
+            raise AssertionError("not waited for: the write here failed first")
+
+        def cancel(self):
+            Pending.cancelled = True
+
+    def broken(path: Path) -> None:
+        raise ValueError("a bug in a writer")
+
+    with pytest.raises(ValueError, match="a bug in a writer"), SafeWriter("test") as w:
+        w.files(
+            [
+                (_text("b"), tmp_path / "b.txt", lambda write, staged: Pending()),
+                (broken, tmp_path / "a.txt", None),
+            ]
+        )
+    assert Pending.cancelled
+    assert list(tmp_path.iterdir()) == []

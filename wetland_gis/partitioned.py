@@ -49,6 +49,7 @@ from wetland_gis.context import Context, as_context
 from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
 from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
+from wetland_gis.io.safe_write import Submit
 from wetland_gis.io.trace_json import conform, disk_table, file_schema
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -502,12 +503,7 @@ def _run_dask(
     if scheduler:
         client = _connect(Client, scheduler, timeout)
     else:
-        cluster = LocalCluster(
-            n_workers=n_workers or 2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-        )
+        cluster = _local_cluster(LocalCluster, n_workers)
         client = Client(cluster)
     try:
         ctx_future = client.scatter(ctx, broadcast=True)
@@ -800,8 +796,14 @@ def assess_partitioned_to_files(
             del gdf  # not held while the files are put together
         else:
             timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
+
+            def finish(results: list[dict[str, Any]], submit: Submit) -> list[Path]:
+                bar.close()
+                _read_cached.cache_clear()
+                return _assemble(results, out, source, engine, chunk_size, overwrite, here, submit)
+
             ran = _run_dask_to_parts(
-                jobs, read_args, ctx, kwargs, n, scheduler, n_workers, bar, timeout
+                jobs, read_args, ctx, kwargs, n, scheduler, n_workers, bar, timeout, finish
             )
             if ran is None:  # the workers do not share this machine's folders
                 bar.close()
@@ -821,7 +823,7 @@ def assess_partitioned_to_files(
                     assume_crs=assume_crs,
                     override_crs=override_crs,
                 ).write(out, overwrite=overwrite)
-            results = ran
+            return ran
         bar.close()
         _read_cached.cache_clear()
         return _assemble(results, out, source, engine, chunk_size, overwrite, here)
@@ -991,6 +993,23 @@ def _write_trace_arrow(
     return groups, [str(c) for c in trace.columns], batches
 
 
+def _local_cluster(local_cluster: Any, n_workers: int | None) -> Any:
+    """Start the local cluster of ``--engine dask`` without ``--scheduler``.
+
+    One thread a worker (the rules and GEOS hold the GIL in turn), processes, and no
+    dashboard; so the workers' statistical profiler, which samples the running task's
+    stack every 10 ms for the dashboard only, is off: about 4 % of the CPU of a
+    200,000-impact run (``benchmarks/README.md``, issue 23). A cluster of the user's
+    (``--scheduler``) is left as it is configured.
+    """
+    import dask
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return local_cluster(
+            n_workers=n_workers or 2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+
+
 def _run_dask_to_parts(
     jobs: list[tuple[int, np.ndarray, str]],
     read_args: _ReadArgs,
@@ -1001,14 +1020,17 @@ def _run_dask_to_parts(
     n_workers: int | None,
     bar: Any,
     timeout: float,
-) -> list[dict[str, Any]] | None:
+    finish: Callable[[list[dict[str, Any]], Submit], list[Path]],
+) -> list[Path] | None:
     """Run :func:`_assess_to_parts` as one dask task per partition; the context goes once.
 
     A task gets the file's name and its rows' positions, never the rows: the workers
     read the layer themselves and write their parts; only what the parts hold (offsets,
-    the manifest, the warnings) comes back. ``None`` when a worker does not see the
-    layer's file or the staging folder (a cluster without a folder shared with this
-    machine): nothing was assessed.
+    the manifest, the warnings) comes back. Then ``finish(results, submit)`` puts the
+    files together while the cluster is still there (``submit`` runs a write on a
+    worker) and its files are returned. ``None`` when a worker does not see the layer's
+    file or the staging folder (a cluster without a folder shared with this machine):
+    nothing was assessed.
     """
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -1021,9 +1043,7 @@ def _run_dask_to_parts(
     if scheduler:
         client = _connect(Client, scheduler, timeout)
     else:
-        cluster = LocalCluster(
-            n_workers=n_workers or 2, threads_per_worker=1, processes=True, dashboard_address=None
-        )
+        cluster = _local_cluster(LocalCluster, n_workers)
         client = Client(cluster)
     try:
         if not all(client.run(_sees, [read_args[0], str(Path(jobs[0][2]).parent)]).values()):
@@ -1050,7 +1070,11 @@ def _run_dask_to_parts(
             bar.update(res["n"])
             fut.release()
         client.run(_read_cached.cache_clear)  # a running cluster keeps no layer
-        return results
+
+        def submit(write: Callable[[Path], Any], staged: Path) -> Any:
+            return client.submit(write, staged, key=f"wg-write-{staged.name}", pure=False)
+
+        return finish(results, submit)
     finally:
         client.close()
         if cluster is not None:
@@ -1065,10 +1089,13 @@ def _assemble(
     chunk_size: int,
     overwrite: bool,
     here: bool = False,
+    submit: Submit | None = None,
 ) -> list[Path]:
     """Write the files of ``Assessment.write`` from the partitions' parts (see :func:`_merge`).
 
     ``here``: the dask engine's one partition ran in this process (:func:`_one_partition_here`).
+    ``submit``: how to write the summary and the trace on a dask worker (they are written
+    here without it); the files are the same either way.
     """
     from wetland_gis.io.safe_write import SafeWriter
 
@@ -1088,13 +1115,23 @@ def _assemble(
     _record_warnings(manifest, [w for r in by_part for w in dict.fromkeys(r["warnings"])])
     stem = out.with_suffix("")
     manifest_path = Path(f"{stem}_manifest.json")
+    if not len(projects.columns):
+        projects = pd.DataFrame(columns=["project", "impacts", "assessed"])
     with SafeWriter.for_run("assess", manifest, manifest_path, overwrite=overwrite) as w:
-        w.file(partial(_assemble_impacts, results), out)
-        w.file(partial(_assemble_summary, results), f"{stem}_summary.csv")
-        if not len(projects.columns):
-            projects = pd.DataFrame(columns=["project", "impacts", "assessed"])
-        w.csv(projects, f"{stem}_projects.csv")
-        w.file(partial(_assemble_trace, results, projects), f"{stem}_decisions.parquet")
+        # the summary and the trace on the workers (when there are), while this process
+        # writes the impacts and the projects: the cluster's cores would otherwise wait
+        w.files(
+            [
+                (partial(_assemble_impacts, results), out, None),
+                (partial(_assemble_summary, results), f"{stem}_summary.csv", submit),
+                (partial(write_csv, projects), f"{stem}_projects.csv", None),
+                (
+                    partial(_assemble_trace, results, projects),
+                    f"{stem}_decisions.parquet",
+                    submit,
+                ),
+            ]
+        )
         w.manifest(manifest, manifest_path)
     return list(w.written)
 

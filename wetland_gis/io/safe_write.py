@@ -38,7 +38,7 @@ import sqlite3
 import stat
 import tempfile
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +49,10 @@ from wetland_gis.io.csv_cells import write_csv
 
 if TYPE_CHECKING:
     from wetland_gis.manifest import Manifest
+
+#: How :meth:`SafeWriter.files` starts a write elsewhere: ``submit(write, staged_path)``
+#: returns a future (``result()`` waits for it, ``cancel()`` if it has one drops it).
+Submit = Callable[[Callable[[Path], Any], Path], Any]
 
 __all__ = [
     "SafeWriter",
@@ -584,6 +588,50 @@ class SafeWriter:
         with self._errors(Path(path)):
             write(staged)
         return self._record([Path(path)])
+
+    def files(
+        self,
+        writes: Sequence[tuple[Callable[[Path], Any], str | os.PathLike[str], Submit | None]],
+    ) -> list[Path]:
+        """Stage several files at once, some written elsewhere while the others are written here.
+
+        Parameters
+        ----------
+        writes : sequence of (write, path, submit)
+            As :meth:`file`; with a ``submit``, ``submit(write, staged_path)`` starts the
+            write in another process (a dask worker that sees the staging folder) and
+            returns a future whose ``result()`` waits for it. Those are started first,
+            then the others are written here in order, then the futures are waited for.
+
+        Returns
+        -------
+        list of Path
+            The files, in the order given (as the same calls of :meth:`file` would record
+            them), whichever write ended first.
+        """
+        staged = [
+            (write, Path(path), self._stage(Path(path)), submit) for write, path, submit in writes
+        ]
+        futures: dict[Path, Any] = {}
+        try:
+            for write, path, into, submit in staged:
+                if submit is not None:
+                    with self._errors(path):
+                        futures[path] = submit(write, into)
+            for write, path, into, submit in staged:
+                if submit is None:
+                    with self._errors(path):
+                        write(into)
+            for path, future in list(futures.items()):
+                with self._errors(path):
+                    future.result()
+                del futures[path]
+        finally:
+            for future in futures.values():  # a write here failed: the others are not kept
+                cancel = getattr(future, "cancel", None)
+                if cancel is not None:
+                    cancel()
+        return self._record([path for _, path, _, _ in staged])
 
     def manifest(self, manifest: Any, path: str | os.PathLike[str]) -> list[Path]:
         """Stage the run manifest, listing every output staged so far and itself."""

@@ -627,7 +627,7 @@ class SafeWriter:
                     future.result()
                 del futures[path]
         finally:
-            for future in futures.values():  # a write here failed: the others are not kept
+            for future in futures.values():  # a write failed: the ones still running are dropped
                 cancel = getattr(future, "cancel", None)
                 if cancel is not None:
                     cancel()

@@ -786,6 +786,13 @@ def assess_partitioned_to_files(
     # this one is killed (io/safe_write.clean_leftover_staging)
     folder = make_staging_folder(out.parent.resolve(), "assess", f"parts-{out.name}-")
     bar = _progress(n, "assess", progress_bar)
+
+    def finish(results: list[dict[str, Any]], submit: Submit | None = None) -> list[Path]:
+        """Put the parts together (``submit``: the summary and the trace on the workers)."""
+        bar.close()
+        _read_cached.cache_clear()
+        return _assemble(results, out, source, engine, chunk_size, overwrite, here, submit)
+
     try:
         jobs = [(i, pos, str(folder / f"part{i:05d}")) for i, pos in enumerate(parts)]
         if engine == "chunks" or here:
@@ -796,12 +803,6 @@ def assess_partitioned_to_files(
             del gdf  # not held while the files are put together
         else:
             timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
-
-            def finish(results: list[dict[str, Any]], submit: Submit) -> list[Path]:
-                bar.close()
-                _read_cached.cache_clear()
-                return _assemble(results, out, source, engine, chunk_size, overwrite, here, submit)
-
             ran = _run_dask_to_parts(
                 jobs, read_args, ctx, kwargs, n, scheduler, n_workers, bar, timeout, finish
             )
@@ -824,9 +825,7 @@ def assess_partitioned_to_files(
                     override_crs=override_crs,
                 ).write(out, overwrite=overwrite)
             return ran
-        bar.close()
-        _read_cached.cache_clear()
-        return _assemble(results, out, source, engine, chunk_size, overwrite, here)
+        return finish(results)
     finally:
         bar.close()
         shutil.rmtree(folder, ignore_errors=True)

@@ -584,10 +584,7 @@ class SafeWriter:
 
     def file(self, write: Callable[[Path], Any], path: str | os.PathLike[str]) -> list[Path]:
         """Stage a file that ``write(staged_path)`` writes (e.g. a PDF renderer)."""
-        staged = self._stage(Path(path))
-        with self._errors(Path(path)):
-            write(staged)
-        return self._record([Path(path)])
+        return self.files([(write, path, None)])
 
     def files(
         self,

@@ -545,12 +545,36 @@ WITH_OPTIONS = [
     ),
     (
         "§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may fill "
-        "1,000 sq ft (5 percent)",
+        "999 sq ft (under 5 percent)",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        999,
+        {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may not fill "
+        "1,000 sq ft (it reaches 5 percent: cumulative_limit_reading 'reached')",
         "Crow Wing",
         2,
         OUTSIDE,
         1_000,
         {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(2): under the cumulative_limit_reading 'exceeded' a landowner "
+        "of 20,000 sq ft of a shared wetland may fill 1,000 sq ft (5 percent)",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        1_000,
+        {
+            "owns_entire_wetland": False,
+            "landowner_portion_sqft": 20_000,
+            "cumulative_limit_reading": "exceeded",
+        },
         True,
     ),
     (
@@ -565,12 +589,36 @@ WITH_OPTIONS = [
     ),
     (
         "§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may fill "
-        "400 sq ft (the floor is greater than 5 percent)",
+        "399 sq ft (the floor is greater than 5 percent)",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        399,
+        {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may not fill "
+        "400 sq ft (it reaches the floor: cumulative_limit_reading 'reached')",
         "Crow Wing",
         2,
         OUTSIDE,
         400,
         {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(3): under the cumulative_limit_reading 'exceeded' a landowner "
+        "of 4,000 sq ft of a shared wetland may fill 400 sq ft",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        400,
+        {
+            "owns_entire_wetland": False,
+            "landowner_portion_sqft": 4_000,
+            "cumulative_limit_reading": "exceeded",
+        },
         True,
     ),
     (
@@ -1454,7 +1502,12 @@ def test_de_minimis_and_decide_project_agree_exactly(impacts, owns, prior, other
 @pytest.mark.parametrize(
     ("sqft", "expected"),
     [
-        pytest.param(400, "exempt", id="subd. 9(f)(3): 400 sq ft is within the floor whoever owns"),
+        pytest.param(399, "exempt", id="subd. 9(f)(3): 399 sq ft is under the floor whoever owns"),
+        pytest.param(
+            400,
+            "conditional",
+            id="subd. 9(f)(3): 400 sq ft reaches the floor (reading 'reached'): conditional",
+        ),
         pytest.param(
             401,
             "conditional",

@@ -31,7 +31,12 @@ from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.exempt import CLAIMS
-from wetland_gis.rules.kernel import EXEMPTION_SCOPE_READINGS, WHOLE_PROJECT
+from wetland_gis.rules.kernel import (
+    CUMULATIVE_LIMIT_READINGS,
+    EXEMPTION_SCOPE_READINGS,
+    LIMIT_REACHED,
+    WHOLE_PROJECT,
+)
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
@@ -136,6 +141,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="Minn. R. 8420.0420, subp. 1 C: whether one exemption covering only some "
         "impacts exempts them (covered_impacts) or none (whole_project, the default; "
         "docs/rules.md)",
+    )
+    p.add_argument(
+        "--cumulative-limit-reading",
+        choices=CUMULATIVE_LIMIT_READINGS,
+        default=LIMIT_REACHED,
+        help="§ 103G.2241, subd. 9(f): a cumulative area exactly at the (f)(2) or (f)(3) "
+        "limit is not exempt (reached, the default) or is (exceeded) (docs/rules.md)",
     )
     for role in FACT_FIELD_ROLES:
         p.add_argument(

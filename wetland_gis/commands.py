@@ -37,7 +37,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
-from wetland_gis.rules.kernel import WHOLE_PROJECT, Claims
+from wetland_gis.rules.kernel import LIMIT_REACHED, WHOLE_PROJECT, Claims
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -989,7 +989,8 @@ def _reading_claims(args: argparse.Namespace) -> Claims:
     The other claims are given as :class:`AssessOptions` keywords and replace its fields.
     """
     return Claims(
-        exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT
+        exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT,
+        cumulative_limit_reading=getattr(args, "cumulative_limit_reading", None) or LIMIT_REACHED,
     )
 
 

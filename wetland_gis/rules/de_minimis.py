@@ -69,6 +69,7 @@ from wetland_gis.rules.kernel import (
     O_EXEMPT,
     O_NOT_ELIGIBLE,
     O_NOT_EXEMPT,
+    LIMIT_REACHED,
     ONE_CLAUSE,
     OUTCOME_VALUE,
     PCT_VALUE,
@@ -530,6 +531,7 @@ def de_minimis(
     clause_reading: str = ONE_CLAUSE,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,
+    cumulative_limit_reading: str = LIMIT_REACHED,
 ) -> DeMinimisResult:
     """Return the de minimis answer of a project (subd. 9), read from the engine's decision.
 
@@ -570,6 +572,9 @@ def de_minimis(
         Parameter tree (default: the shipped one).
     as_of : str or date, optional
         Date the law is applied as of (default: today).
+    cumulative_limit_reading : {"reached", "exceeded"}, default "reached"
+        The open reading of subd. 9(f) at exactly the (f)(2) or (f)(3) limit
+        (:class:`~wetland_gis.rules.kernel.Claims`).
 
     Returns
     -------
@@ -610,6 +615,7 @@ def de_minimis(
         prior_sqft_since_1992=cumulative_sqft_since_1992,
         owns_whole_wetland=owns_entire_wetland,
         clause_reading=clause_reading,
+        cumulative_limit_reading=cumulative_limit_reading,
     )
     facts = [
         f
@@ -1064,7 +1070,7 @@ def de_minimis_steps(
         for w in scope:
             owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
         for (owner, wetland), members in owners.items():
-            ok, cond = _cumulative(project, owner, wetland, members, book, log)
+            ok, cond = _cumulative(project, owner, wetland, members, book, log, concerns)
             if not ok:  # "no longer applies to a landowner's portion": that portion only
                 for w in members:
                     w.lost = True
@@ -1208,10 +1214,22 @@ def _amount_of(w: Impact) -> Decimal:
 
 
 def _cumulative(
-    project: str, owner: str, wetland: str, members: list[Impact], book: RuleBook, log: TraceLog
+    project: str,
+    owner: str,
+    wetland: str,
+    members: list[Impact],
+    book: RuleBook,
+    log: TraceLog,
+    concerns: set[str],
 ) -> tuple[bool, str]:
-    """Subd. 9(f) for one landowner's portion of one wetland: (passes, condition text)."""
+    """Subd. 9(f) for one landowner's portion of one wetland: (passes, condition text).
+
+    The (f)(2) and (f)(3) limits are compared under ``Claims.cumulative_limit_reading``
+    (default ``reached``: exactly at the limit the exemption no longer applies); the (f)(1)
+    limit, the paragraph's own amount, at most (docs/rules.md, "Open readings").
+    """
     claims = book.claims
+    reached = claims.cumulative_limit_reading == LIMIT_REACHED
     priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
     prior_known = bool(priors) or claims.prior_sqft_since_1992 is not None
     prior = dec(max(priors)) if priors else dec(claims.prior_sqft_since_1992 or 0)
@@ -1233,12 +1251,18 @@ def _cumulative(
         f" on wetland {wetland!r}" if named else ""
     )
     verify: list[str] = []
+    if cumulative == limit_known:  # exactly at the (f)(2) or (f)(3) limit: an open reading
+        concerns.add("cumulative_limit_reading")
+    within_limit = cumulative < limit_known if reached else cumulative <= limit_known
+    below = "less than" if reached else "at most"
     if not prior_known:
-        headroom = max(limit_known, applicable if owns is not False else limit_known) - total
+        by_amount = owns is not False and applicable > limit_known
+        headroom = (applicable if by_amount else limit_known) - total
         verify.append(
             f"The area {who} has drained or filled since {book.since.isoformat()} was not "
-            f"given (column prior_sqft_since_1992): the exemption holds only while it is at "
-            f"most {fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
+            f"given (column prior_sqft_since_1992): the exemption holds only while it is "
+            f"{'at most' if by_amount else below} "
+            f"{fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
         )
     if not named:
         verify.append(
@@ -1271,12 +1295,22 @@ def _cumulative(
             parameters=book.cumulative_params,
         )
 
-    if cumulative <= limit_known:
+    if within_limit:
         step(
             O_EXEMPT,
             f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-            f"{book.since.isoformat()} (impacts {ids}), within "
-            f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
+            f"{book.since.isoformat()} (impacts {ids}), "
+            + (
+                f"{below} {fmt_sqft(float(limit_known))}"
+                if cumulative == limit_known or reached
+                else f"within {fmt_sqft(float(limit_known))}"
+            )
+            + ", a limit that holds whoever owns the wetland"
+            + (
+                " (cumulative_limit_reading 'exceeded': reaching it is still exempt)."
+                if cumulative == limit_known
+                else "."
+            ),
             verify,
         )
         return True, ""
@@ -1295,15 +1329,22 @@ def _cumulative(
     if portion is None:
         need = cumulative * PERCENT / book.pct_portion
         missing.append(
-            f"the landowner's portion of the wetland is at least {fmt_sqft(float(need))} "
-            f"({fmt_number(book.pct_portion)} percent of it is then "
-            f"{fmt_sqft(float(cumulative))})"
+            f"the landowner's portion of the wetland is {'more than' if reached else 'at least'} "
+            f"{fmt_sqft(float(need))} ({fmt_number(book.pct_portion)} percent of it is then "
+            f"{'more than ' if reached else ''}{fmt_sqft(float(cumulative))})"
         )
     if missing:
+        at_limit = (
+            " (exactly at it: the exemption no longer applies under the cumulative_limit_reading "
+            "'reached')"
+            if cumulative == limit_known and reached
+            else ""
+        )
         condition = (
             f"{' or '.join(missing)} ({who}, impacts {ids}: {fmt_sqft(float(cumulative))} "
             f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
-            f"{fmt_sqft(float(limit_known))} and the exemption does not apply (subd. 9(f))."
+            f"{fmt_sqft(float(limit_known))}{at_limit} and the exemption does not apply "
+            "(subd. 9(f))."
         )
         step(
             O_CONDITIONAL,
@@ -1315,12 +1356,19 @@ def _cumulative(
             ),
         )
         return True, condition
+    limit = max(limit_known, applicable) if owns else limit_known
     step(
         O_NOT_EXEMPT,
         f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-        f"{book.since.isoformat()}, more than the greatest of the limits that apply "
-        f"({fmt_sqft(float(max(limit_known, applicable) if owns else limit_known))}): "
-        "the exemption no longer applies to this portion.",
+        f"{book.since.isoformat()}, "
+        + (
+            f"which reaches the limit of {fmt_sqft(float(limit))}: under the "
+            "cumulative_limit_reading 'reached' (the default), the exemption \"no longer "
+            'applies ... when the cumulative area ... is" the limit'
+            if cumulative == limit
+            else f"more than the greatest of the limits that apply ({fmt_sqft(float(limit))})"
+        )
+        + ": the exemption no longer applies to this portion.",
         verify,
     )
     return False, ""

@@ -288,9 +288,7 @@ def public_waters_work(project: str, w: Impact, log: TraceLog) -> None:
         + ("excavating" if excavation else "filling")
         + " there changes the cross section of public waters and needs a DNR "
         'public-waters-work permit ("by any means, including filling, excavating, or '
-        'placing of materials", § 103G.245, subd. 1(2)) '
-        + besides
-        + ".",
+        'placing of materials", § 103G.245, subd. 1(2)) ' + besides + ".",
         verify=(_V_OHWL,),
         inputs={
             "below_ohwl": True,

@@ -241,6 +241,11 @@ READING_RULES: Mapping[str, str] = MappingProxyType(
             "Reading: an exemption covering only some impacts",
             ("Minn. R. 8420.0420, subp. 1 C", _S + "2241, subd. 11(b)"),
         ),
+        "cumulative_limit_reading": _rule(
+            "reading.cumulative_limit_reading",
+            "Reading: a cumulative area exactly at the subd. 9(f) limit",
+            (_SUBD9 + "(f)",),
+        ),
     }
 )
 """The rule id of each open reading's step, by its ``Claims`` field."""

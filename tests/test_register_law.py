@@ -191,9 +191,8 @@ def _fill(register, rows, as_of, **columns):
         frame, mapping, register, default_parameters(), dt.date.fromisoformat(as_of)
     )
     (step,) = steps[0]
-    return out.iloc[0], dict(
-        zip(("rule_id", "citation", "outcome", "value", "reason", "verify", "inputs"), step)
-    )
+    names = ("rule_id", "citation", "outcome", "value", "reason", "verify", "inputs", "params")
+    return out.iloc[0], dict(zip(names, step, strict=True))
 
 
 @pytest.mark.parametrize(

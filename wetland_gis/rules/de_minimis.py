@@ -63,13 +63,13 @@ from wetland_gis.rules.facts import (
 )
 from wetland_gis.rules.kernel import (
     KIND_VALUE,
+    LIMIT_REACHED,
     O_CLASSIFIED,
     O_CONDITIONAL,
     O_ELIGIBLE,
     O_EXEMPT,
     O_NOT_ELIGIBLE,
     O_NOT_EXEMPT,
-    LIMIT_REACHED,
     ONE_CLAUSE,
     OUTCOME_VALUE,
     PCT_VALUE,

@@ -21,8 +21,9 @@ Per impact, then per project:
    (g) "for a wetland or public waters wetland"; DNR public-waters-work permit (§ 103G.245,
    subd. 1(2), 7) or § 103G.221 for a drain; ``public_waters_work`` — a fill or an
    excavation below the OHWL of a public water needs the permit too (an excavation the WCA
-   does not regulate included: "by any means, including filling, excavating"); ``exemption_standards`` — banked wetlands and
-   wetlands used for credit (Minn. R. 8420.0420, subp. 1).
+   does not regulate included: "by any means, including filling, excavating");
+   ``exemption_standards`` — banked wetlands and wetlands used for credit (Minn. R.
+   8420.0420, subp. 1).
 4. ``de_minimis.paragraph`` (subd. 9(e)), ``de_minimis.amount``, ``de_minimis.total``,
    ``de_minimis.cumulative`` (subd. 9(f), per landowner's portion of a wetland),
    ``de_minimis.project`` and ``de_minimis.impact``.

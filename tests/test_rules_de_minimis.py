@@ -524,14 +524,16 @@ WITH_OPTIONS = [
         False,
     ),
     (
-        "§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,000 sq ft type 2 fill in "
-        "Crow Wing County reaches the 10,000 sq ft limit and is de minimis",
+        "§ 103G.2241 subd. 9(f); Minn. R. 8420.0420, subp. 1 B(4): 9,000 sq ft filled since 1992 "
+        "plus a 1,000 sq ft type 2 fill in Crow Wing County reaches the 10,000 sq ft limit and "
+        "is de minimis only if the earlier fill left no remainder newly qualifying "
+        "(conditional)",
         "Crow Wing",
         2,
         OUTSIDE,
         1_000,
         {"cumulative_sqft_since_1992": 9_000},
-        True,
+        "conditional",
     ),
     (
         "§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,001 sq ft fill exceeds "
@@ -1335,7 +1337,13 @@ def test_many_fills_totalling_exactly_the_amount_are_de_minimis(areas, exempt):
 
 def test_subd_9f_cumulative_total_exactly_at_the_limit_in_decimals_is_exempt():
     """564.1 sq ft since 1992 plus fills of 4,796.6 and 4,639.3 sq ft is exactly 10,000."""
-    fills = [impact(4_796.6, impact_id="a"), impact(4_639.3, impact_id="b")]
+    from wetland_gis.rules.exempt import ExemptionFacts
+
+    known = ExemptionFacts(remainder_newly_qualifies=False)  # subp. 1 B(4) answered
+    fills = [
+        impact(4_796.6, impact_id="a", exemption=known),
+        impact(4_639.3, impact_id="b", exemption=known),
+    ]
     result = de_minimis(fills, cumulative_sqft_since_1992=564.1, as_of=AS_OF)
     assert result.exempt
     (group,) = result.groups

@@ -995,6 +995,9 @@ def de_minimis_steps(
             parameters={entry.key: entry.sqft},
         )
 
+    # Minn. R. 8420.0420, subp. 1 B(4): the remainder of a wetland impacted before
+    remainder_conditions = _remainder(project, scope, book, log, zone)
+
     # the totals
     pools: dict[str, list[Impact]] = {}
     for w in scope:
@@ -1078,6 +1081,7 @@ def de_minimis_steps(
                 conditional.append(cond)
     lost = [w for w in scope if w.lost]
     cumulative_ok = len(lost) < len(scope)
+    conditional.extend(remainder_conditions)
 
     ineligible = [w for w in scope if w.ineligible]
     unassessed = [w for w in scope if w.share_unknown]
@@ -1122,8 +1126,9 @@ def de_minimis_steps(
         outcome = Outcome.NOT_EXEMPT
         reason = (
             "The project includes impacts to which no exemption applies (calcareous fen, "
-            "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1): the "
-            "project is not exempt and its other impacts must be replaced."
+            "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1; the "
+            "remainder of a wetland partly impacted so that it would newly qualify, subp. 1 "
+            "B(4)): the project is not exempt and its other impacts must be replaced."
         )
     elif conditional:
         outcome = Outcome.CONDITIONAL
@@ -1204,6 +1209,100 @@ def de_minimis_impact(
         verify=verify,
         inputs=inputs_dm,
     )
+
+
+_REMAINDER = "Minn. R. 8420.0420, subp. 1 B(4)"
+
+_V_REMAINDER = (
+    "Whether the wetland's earlier partial drain or fill left a remainder that qualifies for "
+    "a de minimis amount it would not have had before that impact (a type 3 wetland partly "
+    "drained to type 2 takes 10,000 sq ft, not 100): if so no exemption applies (Minn. R. "
+    "8420.0420, subp. 1 B(4)); give the answer in column remainder."
+)
+
+
+def _remainder(
+    project: str, scope: list[Impact], book: RuleBook, log: TraceLog, zone: ShorelandZone
+) -> list[str]:
+    """Minn. R. 8420.0420, subp. 1 B(4) for de minimis; return the conditions it leaves.
+
+    No exemption applies to "a wetland that was partially impacted so that its remainder
+    would qualify when the exemption would not have applied before that impact": where an
+    exemption's condition is the state of the wetland after an earlier partial impact, the
+    earlier impact counts. The de minimis amount depends on the wetland's type (and white
+    cedar and tamarack status): a remainder known to newly qualify (``remainder`` yes) has
+    no amount (``w.ineligible``); where an earlier drain or fill of the landowner's portion
+    is known (a prior area since 1992 above 0) and the answer is not given, an impact whose
+    amount another type would not have had there is exempt only on that condition.
+    """
+    claims = book.claims
+    table = book.table
+    out: list[str] = []
+    for w in scope:
+        f = w.f
+        said = None if f.exemption is None else f.exemption.remainder_newly_qualifies
+        if said is False or w.entry is None:
+            continue
+        prior = f.prior_sqft_since_1992
+        if prior is None:
+            prior = claims.prior_sqft_since_1992
+        inputs = {
+            "remainder_newly_qualifies": said,
+            "prior_sqft_since_1992": prior,
+            "wetland_id": f.wetland_id,
+            "allowance_sqft": None if w.allow is None else float(w.allow),
+        }
+        if said is True:
+            w.ineligible = True
+            log.add(
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.DE_MINIMIS_REMAINDER,
+                citation=_REMAINDER,
+                outcome=O_NOT_EXEMPT,
+                value=0.0,
+                reason="The wetland was partially impacted before so that its remainder "
+                "would qualify for an exemption that would not have applied before that "
+                "impact: no exemption applies to it, de minimis included (Minn. R. "
+                "8420.0420, subp. 1 B(4)).",
+                verify=(),
+                inputs=inputs,
+            )
+            continue
+        if not prior:  # no earlier partial impact known on the portion
+            continue
+        # the smallest amount any wetland type would have had in this place
+        least = min(
+            (
+                Decimal(0) if e is None else e.exact
+                for t in WetlandType
+                for cedar in (False, True)
+                for e in (table.lookup(int(t), cedar, zone, f.pct_class, f.metro, False),)
+            ),
+            default=Decimal(0),
+        )
+        if w.allow is None or w.allow <= least:
+            continue  # every type would have had this amount: the remainder changes nothing
+        where = f"wetland {f.wetland_id!r}" if f.wetland_id else f"the wetland of impact {w.iid!r}"
+        condition = (
+            f"the earlier drain or fill of {where} ({fmt_sqft(float(prior))} since "
+            f"{book.since.isoformat()}) did not leave a remainder that qualifies for the "
+            f"{fmt_sqft(float(w.allow))} amount when the wetland would not have before that "
+            "impact (Minn. R. 8420.0420, subp. 1 B(4); column remainder)."
+        )
+        out.append(condition)
+        log.add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.DE_MINIMIS_REMAINDER,
+            citation=_REMAINDER,
+            outcome=O_CONDITIONAL,
+            value=float(w.allow),
+            reason=f"Impact {w.iid!r} is de minimis only if {condition}",
+            verify=(_V_REMAINDER,),
+            inputs={**inputs, "least_amount_sqft": float(least)},
+        )
+    return out
 
 
 def _amount_of(w: Impact) -> Decimal:

@@ -136,6 +136,12 @@ DE_MINIMIS_AMOUNT = _rule(
     ("de_minimis.*",),
     step="de minimis test",
 )
+DE_MINIMIS_REMAINDER = _rule(
+    "de_minimis.remainder",
+    "Remainder of a partly impacted wetland (Minn. R. 8420.0420, subp. 1 B(4))",
+    ("Minn. R. 8420.0420, subp. 1 B(4)",),
+    step="de minimis test",
+)
 DE_MINIMIS_CLAUSES = _rule(
     "de_minimis.clauses",
     "De minimis clauses on the project",

@@ -995,13 +995,26 @@ def _reading_claims(args: argparse.Namespace) -> Claims:
 
 
 def _exemption_claims(args: argparse.Namespace) -> Any:
-    """Return the ``--claim`` claims as ExemptionClaims (``None`` when none is made)."""
+    """Return the ``--claim`` claims as ExemptionClaims (``None`` when none is made).
+
+    Each ``--claim`` is ``(name, True | False | None)`` (``cli.parse_claim``); one claim
+    answered two ways is an error.
+    """
     claimed = getattr(args, "claim", None)
     if not claimed:
         return None
     from wetland_gis.rules.exempt import ExemptionClaims
 
-    return ExemptionClaims(**dict.fromkeys(claimed, True))
+    answers: dict[str, bool | None] = {}
+    for item in claimed:
+        name, value = (item, True) if isinstance(item, str) else item
+        if name in answers and answers[name] is not value:
+            raise InputError(
+                f"--claim {name} is given as both {answers[name]} and {value}: give it once "
+                "(yes, no or unknown)"
+            )
+        answers[name] = value
+    return ExemptionClaims(**answers)
 
 
 def run_command(args: argparse.Namespace) -> CommandResult:

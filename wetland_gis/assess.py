@@ -105,6 +105,7 @@ DECISION_COLUMNS = (
     "ratio",
     "atf_multiplier",
     "replace_acres",
+    "replace_acres_if_fails",
     "near_threshold",
     "citations",
     "reasons",
@@ -1066,6 +1067,8 @@ def _decide_layer(
             cells["ratio"][idx] = d.ratio
             cells["atf_multiplier"][idx] = d.multiplier  # § 103G.222, subd. 1(n), as decided
             cells["replace_acres"][idx] = d.replace_acres
+            # what a conditional exemption owes if its fact fails (NaN: not conditional)
+            cells["replace_acres_if_fails"][idx] = d.replace_acres_if_fails
             cells["counted_sqft"][idx] = d.counted_sqft
             cells["permit_route"][idx] = d.route
             cells["citations"][idx] = text.get("citations")
@@ -1129,8 +1132,15 @@ def _decide_layer(
             gdf[name] = None
         gdf[name] = gdf[name].astype(object)
         gdf.loc[column.index, name] = column
-    for name in ("ratio", "atf_multiplier", "replace_acres", "de_minimis_sqft", "counted_sqft"):
-        gdf[name] = pd.to_numeric(gdf[name], errors="coerce")
+    for name in (
+        "ratio",
+        "atf_multiplier",
+        "replace_acres",
+        "replace_acres_if_fails",
+        "de_minimis_sqft",
+        "counted_sqft",
+    ):
+        gdf[name] = pd.to_numeric(gdf[name], errors="coerce").astype("float64")
     return gdf, project_rows, decisions, trace
 
 

@@ -293,6 +293,7 @@ def _decide(
             route=route(w),
             multiplier=w.multiplier,
             replacement_by=w.replacement_by,
+            replace_acres_if_fails=w.acres_if_fails,
         )
         for w in work
     )

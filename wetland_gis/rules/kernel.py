@@ -287,6 +287,11 @@ class ImpactDecision:
         ``"board"`` when the board replaces the wetland of a public road project
         (§ 103G.222, subd. 1(m): siting skips it), ``"state_dot"`` for a state road;
         ``None``: the applicant replaces (or no replacement).
+    replace_acres_if_fails : float or None
+        For an impact exempt only on a condition (``DE_MINIMIS_CONDITIONAL``,
+        ``EXEMPT_CONDITIONAL``): the replacement acres owed if the missing fact fails (its
+        counted area at the ratio of § 103G.222, subd. 1(f), (g), (n), step
+        ``replacement.if_fails``); ``None`` for any other outcome.
     """
 
     impact_id: Hashable
@@ -301,6 +306,7 @@ class ImpactDecision:
     route: str = "WCA"
     multiplier: float | None = None
     replacement_by: str | None = None
+    replace_acres_if_fails: float | None = None
 
 
 @dataclass(frozen=True)
@@ -480,6 +486,7 @@ class Impact:
         "acres",
         "exemptions",
         "replacement_by",
+        "acres_if_fails",
         "ineligible",
         "share_unknown",
         "lost",
@@ -504,6 +511,7 @@ class Impact:
         self.acres: float | None = None
         self.exemptions: list[str] = []
         self.replacement_by: str | None = None
+        self.acres_if_fails: float | None = None
         self.ineligible = False
         self.share_unknown = False
         self.lost = False

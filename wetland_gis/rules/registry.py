@@ -203,6 +203,12 @@ REPLACEMENT_CREDITS = _rule(
     (_S + "222, subd. 1(f), (g), (n)", "Minn. R. 8420.0420, subp. 1 A"),
     step="replacement ratio",
 )
+REPLACEMENT_IF_FAILS = _rule(
+    "replacement.if_fails",
+    "Replacement owed if the condition of the exemption fails",
+    (_S + "222, subd. 1(f), (g), (n)", "Minn. R. 8420.0420, subp. 1"),
+    step="replacement ratio",
+)
 PROCEDURE_PUBLIC_COMMENT = _rule(
     "procedure.public_comment",
     "Public comment",

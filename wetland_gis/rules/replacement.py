@@ -461,7 +461,7 @@ def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: Tra
 
 
 def _if_fails(project: str, w: Impact, book: RuleBook, log: TraceLog) -> None:
-    """The replacement a conditionally exempt impact owes if its condition fails.
+    """Write the replacement a conditionally exempt impact owes if its condition fails.
 
     Its counted area at the ratio it would be replaced at (§ 103G.222, subd. 1(f), (g),
     (n)); Minn. R. 8420.0420, subp. 1: when the exemption does not apply, "the entire

@@ -1037,6 +1037,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,
             exemption_claims=_exemption_claims(args),
+            project_facts=getattr(args, "project_facts", None),
         )
         engine = getattr(args, "engine", "default")
         classes = getattr(args, "shoreland_classes", None)

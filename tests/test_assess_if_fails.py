@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 import geopandas as gpd
+import pytest
 from shapely.geometry import box
 
 import wetland_gis as wg
@@ -23,6 +24,7 @@ CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing" / "impacts.gpkg"
 FT = 0.3048
 
 
+@pytest.mark.slow  # assess on sample data
 def test_replace_acres_if_fails_is_the_engines_and_nan_when_not_conditional():
     c = gpd.read_file(CROW_WING).geometry.iloc[0].centroid
     side = (9_000**0.5) * FT  # 9,000 sq ft of type 2 in Crow Wing County (> 80 percent)

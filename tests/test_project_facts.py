@@ -103,6 +103,7 @@ def test_the_cli_takes_the_file():
     assert args.project_facts == "f.csv"
 
 
+@pytest.mark.slow  # assess on sample data
 def test_subd_1m_a_road_project_decided_from_the_file_as_from_its_columns():
     # § 103G.222, subd. 1(m): the county road sample, its road columns moved to the file
     layer = gpd.read_file(ROAD).drop(columns=ROAD_COLUMNS)

@@ -137,7 +137,7 @@ def test_every_exemption_role_has_a_cli_option_and_a_default_column():
         ("duck_blind", FACT_COLUMNS["duck_blind"]),
     )
     args = parser.parse_args(["assess", "x.gpkg", "--out", "o", "--claim", CLAIMS[0]])
-    assert args.claim == [CLAIMS[0]]
+    assert args.claim == [(CLAIMS[0], True)]  # NAME alone still means yes
 
 
 @pytest.mark.parametrize(

@@ -75,9 +75,21 @@ def test_subd_201_a_small_wetland_not_in_the_inventory_stays_in_the_wca(run):
 
 
 def test_subd_15a_size_alone_is_the_fallback_and_says_so(run):
-    rows = run(True)
+    rows = run(False)  # without the inventory layer: the size test is the fallback
     assert bool(rows.loc["big", "public_waters_wetland"]) is True  # 40 acres, type 3
     assert "by its type and size alone" in rows.loc["big", "verify"]
+
+
+def test_subd_201_with_the_layer_an_unlisted_big_basin_is_not_made_public_waters_by_size(run):
+    # issue 32, item 18: the inventory is the authority; size decides only without it
+    rows = run(True)
+    assert rows.loc["big", "pw_wetland"] == ""
+    assert bool(rows.loc["big", "public_waters_wetland"]) is False  # 40 acres, type 3
+    assert rows.loc["big", "permit_route"] == "WCA"
+    assert rows.loc["big", "de_minimis"] is not None  # decided as a WCA wetland
+    # the size test's answer is not dropped: a verify item for the DNR names it
+    assert "by its type and size it would be a public waters wetland" in rows.loc["big", "verify"]
+    assert "§ 103G.201" in rows.loc["big", "citations"]
 
 
 def test_without_the_layer_the_inventory_is_not_screened(run):

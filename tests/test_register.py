@@ -274,10 +274,18 @@ def test_assess_register_changes_the_9f_answer_only_for_fills_since_1992(
     assert step["parameters"]["de_minimis.cumulative.since"] == "1992-01-01"
 
 
-def test_another_owner_or_wetland_in_the_register_is_not_counted(register_url):
+def test_another_wetland_in_the_register_is_not_counted(register_url):
     reg = Register(register_url).init()
-    reg.add(_decision(impacts=[_impact(landowner="Y"), _impact(iid="o2", wetland_id="w2")]))
+    reg.add(_decision(impacts=[_impact(iid="o2", wetland_id="w2")]))
     assert _assess(_layer(), register=reg).impacts["outcome"].item() == "de_minimis_exempt"
+
+
+def test_subd_9f_a_previous_owners_fill_of_the_portion_counts(register_url):
+    # issue 32, item 8: "the cumulative area drained or filled of the landowner's portion
+    # since January 1, 1992" is the portion's history, whoever drained or filled it
+    reg = Register(register_url).init()
+    reg.add(_decision(impacts=[_impact(landowner="Y")]))
+    assert _assess(_layer(), register=reg).impacts["outcome"].item() == "replacement_required"
 
 
 def test_a_layer_value_that_disagrees_with_the_register_is_a_verify_item(register_url):
@@ -629,7 +637,7 @@ class _History:
     def describe(self):
         return {"register_id": "stand-in"}
 
-    def history(self, owner, wetland):
+    def history(self, owner, wetland, *, every_landowner=False):
         cols = [
             "decision_uid",
             "kind",

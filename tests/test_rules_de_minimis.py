@@ -524,14 +524,16 @@ WITH_OPTIONS = [
         False,
     ),
     (
-        "§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,000 sq ft type 2 fill in "
-        "Crow Wing County reaches the 10,000 sq ft limit and is de minimis",
+        "§ 103G.2241 subd. 9(f); Minn. R. 8420.0420, subp. 1 B(4): 9,000 sq ft filled since 1992 "
+        "plus a 1,000 sq ft type 2 fill in Crow Wing County reaches the 10,000 sq ft limit and "
+        "is de minimis only if the earlier fill left no remainder newly qualifying "
+        "(conditional)",
         "Crow Wing",
         2,
         OUTSIDE,
         1_000,
         {"cumulative_sqft_since_1992": 9_000},
-        True,
+        "conditional",
     ),
     (
         "§ 103G.2241 subd. 9(f): 9,000 sq ft filled since 1992 plus a 1,001 sq ft fill exceeds "
@@ -545,12 +547,36 @@ WITH_OPTIONS = [
     ),
     (
         "§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may fill "
-        "1,000 sq ft (5 percent)",
+        "999 sq ft (under 5 percent)",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        999,
+        {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(2): a landowner of 20,000 sq ft of a shared wetland may not fill "
+        "1,000 sq ft (it reaches 5 percent: cumulative_limit_reading 'reached')",
         "Crow Wing",
         2,
         OUTSIDE,
         1_000,
         {"owns_entire_wetland": False, "landowner_portion_sqft": 20_000},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(2): under the cumulative_limit_reading 'exceeded' a landowner "
+        "of 20,000 sq ft of a shared wetland may fill 1,000 sq ft (5 percent)",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        1_000,
+        {
+            "owns_entire_wetland": False,
+            "landowner_portion_sqft": 20_000,
+            "cumulative_limit_reading": "exceeded",
+        },
         True,
     ),
     (
@@ -565,12 +591,36 @@ WITH_OPTIONS = [
     ),
     (
         "§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may fill "
-        "400 sq ft (the floor is greater than 5 percent)",
+        "399 sq ft (the floor is greater than 5 percent)",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        399,
+        {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000},
+        True,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(3): a landowner of 4,000 sq ft of a shared wetland may not fill "
+        "400 sq ft (it reaches the floor: cumulative_limit_reading 'reached')",
         "Crow Wing",
         2,
         OUTSIDE,
         400,
         {"owns_entire_wetland": False, "landowner_portion_sqft": 4_000},
+        False,
+    ),
+    (
+        "§ 103G.2241 subd. 9(f)(3): under the cumulative_limit_reading 'exceeded' a landowner "
+        "of 4,000 sq ft of a shared wetland may fill 400 sq ft",
+        "Crow Wing",
+        2,
+        OUTSIDE,
+        400,
+        {
+            "owns_entire_wetland": False,
+            "landowner_portion_sqft": 4_000,
+            "cumulative_limit_reading": "exceeded",
+        },
         True,
     ),
     (
@@ -1287,7 +1337,13 @@ def test_many_fills_totalling_exactly_the_amount_are_de_minimis(areas, exempt):
 
 def test_subd_9f_cumulative_total_exactly_at_the_limit_in_decimals_is_exempt():
     """564.1 sq ft since 1992 plus fills of 4,796.6 and 4,639.3 sq ft is exactly 10,000."""
-    fills = [impact(4_796.6, impact_id="a"), impact(4_639.3, impact_id="b")]
+    from wetland_gis.rules.exempt import ExemptionFacts
+
+    known = ExemptionFacts(remainder_newly_qualifies=False)  # subp. 1 B(4) answered
+    fills = [
+        impact(4_796.6, impact_id="a", exemption=known),
+        impact(4_639.3, impact_id="b", exemption=known),
+    ]
     result = de_minimis(fills, cumulative_sqft_since_1992=564.1, as_of=AS_OF)
     assert result.exempt
     (group,) = result.groups
@@ -1454,7 +1510,12 @@ def test_de_minimis_and_decide_project_agree_exactly(impacts, owns, prior, other
 @pytest.mark.parametrize(
     ("sqft", "expected"),
     [
-        pytest.param(400, "exempt", id="subd. 9(f)(3): 400 sq ft is within the floor whoever owns"),
+        pytest.param(399, "exempt", id="subd. 9(f)(3): 399 sq ft is under the floor whoever owns"),
+        pytest.param(
+            400,
+            "conditional",
+            id="subd. 9(f)(3): 400 sq ft reaches the floor (reading 'reached'): conditional",
+        ),
         pytest.param(
             401,
             "conditional",

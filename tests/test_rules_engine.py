@@ -323,8 +323,15 @@ def test_unknown_ownership_gives_a_conditional_outcome_naming_the_fact():
             0,
             False,
             180_000,
+            "not_exempt",
+            id="subd. 9(f)(2): 9,000 sq ft reaches 5 percent of 180,000 (reading 'reached')",
+        ),
+        pytest.param(
+            0,
+            False,
+            180_020,
             "exempt",
-            id="subd. 9(f)(2): 5 percent of a 180,000 sq ft portion is 9,000",
+            id="subd. 9(f)(2): 9,000 sq ft is under 5 percent of 180,020 sq ft",
         ),
         pytest.param(
             0,
@@ -349,7 +356,12 @@ def test_cumulative_limit_per_landowner_portion(prior, owns, portion, expected):
 @pytest.mark.parametrize(
     ("sqft", "expected"),
     [
-        pytest.param(400, "exempt", id="subd. 9(f)(3): 400 sq ft is within the floor"),
+        pytest.param(399, "exempt", id="subd. 9(f)(3): 399 sq ft is under the floor"),
+        pytest.param(
+            400,
+            "conditional",
+            id="subd. 9(f)(3): 400 sq ft reaches the floor (reading 'reached'): conditional",
+        ),
         pytest.param(
             401, "conditional", id="subd. 9(f)(3): 401 sq ft of unknown ownership is conditional"
         ),

@@ -105,6 +105,7 @@ DECISION_COLUMNS = (
     "ratio",
     "atf_multiplier",
     "replace_acres",
+    "replace_acres_if_fails",
     "near_threshold",
     "citations",
     "reasons",
@@ -200,6 +201,11 @@ class AssessOptions:
         (§ 103G.223); a user choice, no default distance.
     claims : Claims, optional
         The claims and readings as a whole (default: ``Claims()``).
+    project_facts : str, Path or mapping, optional
+        Facts given once per project (a CSV or YAML file keyed by project, or a mapping
+        ``project -> {fact: value}``; ``--project-facts``): they fill each impact's blank
+        fact cells before the rules run, and a cell that disagrees is an error
+        (:mod:`wetland_gis.io.project_facts`, docs/data_schema.md "Project facts").
     """
 
     multi_zone_reading: str
@@ -207,6 +213,7 @@ class AssessOptions:
     assume_no_public_waters: bool
     fen_review_ft: float | None
     claims: Claims
+    project_facts: str | Path | Mapping[str, Mapping[str, Any]] | None
 
     def __init__(
         self,
@@ -226,6 +233,7 @@ class AssessOptions:
         *,
         claims: Claims | None = None,
         exemption_claims: ExemptionClaims | None = None,
+        project_facts: str | Path | Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         given = {
             "shoreland_increase": shoreland_increase,
@@ -258,6 +266,7 @@ class AssessOptions:
         object.__setattr__(self, "assume_no_public_waters", assume_no_public_waters)
         object.__setattr__(self, "fen_review_ft", fen_review_ft)
         object.__setattr__(self, "claims", built)
+        object.__setattr__(self, "project_facts", project_facts)
 
     def settings(self) -> dict[str, Any]:
         """Return the options as the manifest records them (the claims by option name)."""
@@ -270,6 +279,13 @@ class AssessOptions:
         defaults = Claims().readings()
         # a reading other than its default is recorded too (no key: the default)
         settings.update({k: v for k, v in readings.items() if v != defaults[k]})
+        if self.project_facts is not None:  # recorded when given (its hash: the inputs)
+            facts = self.project_facts
+            settings["project_facts"] = (
+                {str(p): dict(v or {}) for p, v in facts.items()}
+                if isinstance(facts, Mapping)
+                else str(facts)
+            )
         return settings
 
 
@@ -814,6 +830,12 @@ def assess(
     # given back on the output
     input_index = gdf.index
     gdf = gdf.reset_index(drop=True)
+    if options.project_facts is not None:  # the project's facts fill the blank fact cells
+        from wetland_gis.io.project_facts import apply_project_facts, read_project_facts
+
+        gdf = apply_project_facts(
+            gdf, read_project_facts(options.project_facts), dict(fields or {}), manifest
+        )
     field_map = resolve_fields(gdf, **dict(fields or {}))
     gdf, field_map = _rename_colliding(gdf, field_map, manifest)
     manifest.settings["fields"] = field_map.as_dict()
@@ -1066,6 +1088,8 @@ def _decide_layer(
             cells["ratio"][idx] = d.ratio
             cells["atf_multiplier"][idx] = d.multiplier  # § 103G.222, subd. 1(n), as decided
             cells["replace_acres"][idx] = d.replace_acres
+            # what a conditional exemption owes if its fact fails (NaN: not conditional)
+            cells["replace_acres_if_fails"][idx] = d.replace_acres_if_fails
             cells["counted_sqft"][idx] = d.counted_sqft
             cells["permit_route"][idx] = d.route
             cells["citations"][idx] = text.get("citations")
@@ -1129,8 +1153,15 @@ def _decide_layer(
             gdf[name] = None
         gdf[name] = gdf[name].astype(object)
         gdf.loc[column.index, name] = column
-    for name in ("ratio", "atf_multiplier", "replace_acres", "de_minimis_sqft", "counted_sqft"):
-        gdf[name] = pd.to_numeric(gdf[name], errors="coerce")
+    for name in (
+        "ratio",
+        "atf_multiplier",
+        "replace_acres",
+        "replace_acres_if_fails",
+        "de_minimis_sqft",
+        "counted_sqft",
+    ):
+        gdf[name] = pd.to_numeric(gdf[name], errors="coerce").astype("float64")
     return gdf, project_rows, decisions, trace
 
 

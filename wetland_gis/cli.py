@@ -31,7 +31,12 @@ from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.exempt import CLAIMS
-from wetland_gis.rules.kernel import EXEMPTION_SCOPE_READINGS, WHOLE_PROJECT
+from wetland_gis.rules.kernel import (
+    CUMULATIVE_LIMIT_READINGS,
+    EXEMPTION_SCOPE_READINGS,
+    LIMIT_REACHED,
+    WHOLE_PROJECT,
+)
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
@@ -88,6 +93,37 @@ def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
     )
 
 
+#: The answers ``--claim NAME=VALUE`` takes, and what each claims (``None``: not claimed).
+CLAIM_VALUES: dict[str, bool | None] = {"yes": True, "no": False, "unknown": None}
+
+
+def parse_claim(text: str) -> tuple[str, bool | None]:
+    """Read one ``--claim``: ``NAME`` (yes) or ``NAME=yes|no|unknown``.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        Naming the allowed claims or answers (argparse exits 2 with it).
+
+    Examples
+    --------
+    >>> parse_claim("corps_404_permit"), parse_claim("corps_404_permit=No")
+    (('corps_404_permit', True), ('corps_404_permit', False))
+    """
+    name, eq, value = str(text).partition("=")
+    name = name.strip()
+    if name not in CLAIMS:
+        raise argparse.ArgumentTypeError(
+            f"claim {name!r} is not one of {', '.join(CLAIMS)} (docs/rules.md)"
+        )
+    answer = value.strip().lower() if eq else "yes"
+    if answer not in CLAIM_VALUES:
+        raise argparse.ArgumentTypeError(
+            f"claim {name}={value!r}: the answer is expected to be one of {', '.join(CLAIM_VALUES)}"
+        )
+    return name, CLAIM_VALUES[answer]
+
+
 def _add_assessed(parser: argparse.ArgumentParser, *, siting: bool = True) -> None:
     """Add the assessed GeoPackage a sub-command reads and, with ``siting``, ``--siting``."""
     parser.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
@@ -137,6 +173,13 @@ def build_parser() -> argparse.ArgumentParser:
         "impacts exempts them (covered_impacts) or none (whole_project, the default; "
         "docs/rules.md)",
     )
+    p.add_argument(
+        "--cumulative-limit-reading",
+        choices=CUMULATIVE_LIMIT_READINGS,
+        default=LIMIT_REACHED,
+        help="§ 103G.2241, subd. 9(f): a cumulative area exactly at the (f)(2) or (f)(3) "
+        "limit is not exempt (reached, the default) or is (exceeded) (docs/rules.md)",
+    )
     for role in FACT_FIELD_ROLES:
         p.add_argument(
             f"--{role.replace('_', '-')}-field",
@@ -153,10 +196,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--claim",
         action="append",
-        choices=CLAIMS,
-        metavar="CLAIM",
+        type=parse_claim,
+        metavar="CLAIM[=yes|no|unknown]",
         help="claim a fact of another exemption that only a person can confirm, for every "
-        f"impact that does not give it (repeatable): {', '.join(CLAIMS)} (docs/rules.md)",
+        "impact that does not give it (repeatable; CLAIM alone means yes, e.g. "
+        f"--claim corps_404_permit=no): {', '.join(CLAIMS)} (docs/rules.md)",
+    )
+    p.add_argument(
+        "--project-facts",
+        metavar="FILE",
+        help="a CSV or YAML of fact columns keyed by project (road, exemption and "
+        "landowner facts), filling each impact's blank cells; a cell that disagrees is an "
+        "error (docs/data_schema.md, 'Project facts'; template docs/templates/)",
     )
     p.add_argument(
         "--local-limit-sqft",

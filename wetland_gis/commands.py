@@ -37,7 +37,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
-from wetland_gis.rules.kernel import WHOLE_PROJECT, Claims
+from wetland_gis.rules.kernel import LIMIT_REACHED, WHOLE_PROJECT, Claims
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -989,18 +989,32 @@ def _reading_claims(args: argparse.Namespace) -> Claims:
     The other claims are given as :class:`AssessOptions` keywords and replace its fields.
     """
     return Claims(
-        exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT
+        exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT,
+        cumulative_limit_reading=getattr(args, "cumulative_limit_reading", None) or LIMIT_REACHED,
     )
 
 
 def _exemption_claims(args: argparse.Namespace) -> Any:
-    """Return the ``--claim`` claims as ExemptionClaims (``None`` when none is made)."""
+    """Return the ``--claim`` claims as ExemptionClaims (``None`` when none is made).
+
+    Each ``--claim`` is ``(name, True | False | None)`` (``cli.parse_claim``); one claim
+    answered two ways is an error.
+    """
     claimed = getattr(args, "claim", None)
     if not claimed:
         return None
     from wetland_gis.rules.exempt import ExemptionClaims
 
-    return ExemptionClaims(**dict.fromkeys(claimed, True))
+    answers: dict[str, bool | None] = {}
+    for item in claimed:
+        name, value = (item, True) if isinstance(item, str) else item
+        if name in answers and answers[name] is not value:
+            raise InputError(
+                f"--claim {name} is given as both {answers[name]} and {value}: give it once "
+                "(yes, no or unknown)"
+            )
+        answers[name] = value
+    return ExemptionClaims(**answers)
 
 
 def run_command(args: argparse.Namespace) -> CommandResult:
@@ -1023,6 +1037,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,
             exemption_claims=_exemption_claims(args),
+            project_facts=getattr(args, "project_facts", None),
         )
         engine = getattr(args, "engine", "default")
         classes = getattr(args, "shoreland_classes", None)

@@ -35,7 +35,7 @@ from wetland_gis.io.wetland_types import water_regime_flooded
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules import ImpactFacts
 from wetland_gis.rules import registry as R
-from wetland_gis.rules.public_waters import public_waters_wetland_screen
+from wetland_gis.rules.public_waters import public_waters_wetland_screen, unlisted_by_inventory
 from wetland_gis.rules.screening import (
     MIXED_TYPE_CITATION,
     NO_FEN_LAYER_VERIFY,
@@ -323,6 +323,12 @@ def impact_facts(
         else [bool(v) for v in fens_near.reindex(list(rows), fill_value=False).tolist()]
     )
     acres_column = field_map.wetland_acres or "wetland_ac"
+    # § 103G.201: the inventory ids from the impact's column, else from the inventory layer
+    # (the ids of the inventoried wetlands the impact touches; "" none, None no layer)
+    given_ids = _read(role("pw_inventory_id"), read_text)
+    layer_raw = col("pw_wetland") if "pw_wetland" in sub else [None] * n
+    layer_ids = _read(layer_raw, read_text)
+    inventory_given = [isinstance(v, str) for v in layer_raw]
     no_waters_note = no_public_waters_layer_verify(params, as_of) if assume_no_public_waters else ""
 
     wtypes: list[WetlandType] = []
@@ -360,6 +366,11 @@ def impact_facts(
             pww = pww_seen[pww_key] = public_waters_wetland_screen(
                 types, acres, incorporated[i], params=params, as_of=as_of
             )
+        overruled = False
+        if inventory_given[i] and not (given_ids[i] or layer_ids[i]):
+            # the inventory layer decides (§ 103G.201); the size test is only the fallback
+            overruled = pww.outcome is not Outcome.CLASSIFIED
+            pww = unlisted_by_inventory(pww)
         if mixed_note:
             steps.add(
                 project=project,
@@ -373,7 +384,7 @@ def impact_facts(
                 inputs={"types": [int(t) for t in types]},
                 parameters={},
             )
-        if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1:
+        if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1 or overruled:
             steps.add(
                 project=project,
                 impact_id=key,
@@ -467,10 +478,6 @@ def impact_facts(
         "below_ohwl": below,
         "county": county,
     }
-    # § 103G.201: the inventory id from the impact's column, else from the inventory layer
-    # (the ids of the inventoried wetlands the impact touches; "" none, None no layer)
-    given_ids = _read(role("pw_inventory_id"), read_text)
-    layer_ids = _read(col("pw_wetland") if "pw_wetland" in sub else [None] * n, read_text)
     columns["pw_inventory_id"] = [g or w for g, w in zip(given_ids, layer_ids, strict=True)]
     for name, role_name, reader in ROLE_FACTS:
         column = getattr(field_map, role_name)

@@ -1,11 +1,17 @@
 """Fill an impact layer's per-wetland facts from the register before the rules run.
 
-For each assessed impact with a landowner and a wetland id, the register gives: the
-landowner's dated prior impacts on the wetland since the date of
-``de_minimis.cumulative.since`` (§ 103G.2241, subd. 9(f); earlier ones, and those dated
-on or after the application date, are excluded and listed), whether the wetland was
-banked or used for replacement credit (Minn. R. 8420.0420, subp. 1), and a still-valid
-boundary or type determination (§ 103G.2242, subd. 2a), used as the wetland type.
+For each assessed impact with a wetland id, the register gives: the dated prior drains and
+fills of the landowner's portion of the wetland since the date of
+``de_minimis.cumulative.since`` (§ 103G.2241, subd. 9(f): "the cumulative area drained or
+filled of the landowner's portion", whoever drained or filled it, so every landowner's rows
+on the wetland are read; those of another landowner are counted and listed in a verify item,
+since the register does not record on which land they lie; earlier ones, and those dated on
+or after the application date, are excluded and listed), whether the wetland was banked or
+used for replacement credit (Minn. R. 8420.0420, subp. 1), and a boundary or type
+determination valid on the application date (§ 103G.2242, subd. 2a(d): five years from its
+date, whatever end date was recorded), used as the wetland type, with the exception of
+subd. 2a(d) as a verify item. An expired determination is not used, and the impact layer's
+type is then flagged for verification (``type_verify``), not taken silently in its place.
 
 A fact the layer gives and the register's that disagree become a verify item, and the
 value used is the one that does not favour the applicant (the larger prior area; banked
@@ -25,6 +31,7 @@ import pandas as pd
 from wetland_gis.enums import Outcome
 from wetland_gis.io.fields import FieldMapping, read_flag, read_number, read_text
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.register.records import DETERMINATION, determination_end
 from wetland_gis.rules.registry import FACTS_REGISTER
 
 __all__ = ["fill_from_register", "RULE_ID"]
@@ -96,17 +103,20 @@ def fill_from_register(
             "register; add owner and wetland_id columns"
         )
         return gdf, field_map, steps, records
-    cache: dict[tuple[str | None, str], tuple[pd.DataFrame, pd.DataFrame]] = {}
+    cache: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
     for idx in gdf.index[gdf["status"] == "assessed"]:
         wetland = read_text(gdf.at[idx, wetland_col])
         owner = read_text(gdf.at[idx, owner_col]) if owner_col else None
         if wetland is None:
             continue
-        if (owner, wetland) not in cache:
-            cache[(owner, wetland)] = register.history(owner, wetland)
-        decisions, impacts = cache[(owner, wetland)]
+        if wetland not in cache:  # subd. 9(f): the portion's history, whoever the landowner
+            cache[wetland] = register.history(owner, wetland, every_landowner=True)
+        decisions, impacts = cache[wetland]
+        owns_col = field_map.owns_whole_wetland
+        owns_whole = read_flag(gdf.at[idx, owns_col]) if owns_col else None
         verify: list[str] = []
         counted, excluded = [], []
+        others: list[str] = []  # rows of another (or an unknown) landowner, counted
         for row in impacts.to_dict("records"):
             date = _date(row["impact_date"])
             ref = {
@@ -115,6 +125,7 @@ def fill_from_register(
                 "impact_date": None if date is None else date.isoformat(),
                 "area_sqft": float(row["area_sqft"]),
                 "decision_kind": row["kind"],
+                "landowner": row.get("portion_owner"),
             }
             if row["kind"] == "replacement_plan_denied" or row["outcome"] == "denied":
                 excluded.append({**ref, "why": "the replacement plan was denied"})
@@ -131,7 +142,24 @@ def fill_from_register(
                         f"has no date; it was counted as drained or filled since "
                         f"{since.isoformat()}: confirm its date"
                     )
+                if owns_whole is not True and (owner is None or ref["landowner"] != owner):
+                    others.append(
+                        f"{row['impact_id']} of {ref['landowner'] or 'an unnamed landowner'} "
+                        f"(decision {row['decision_uid']}, {ref['area_sqft']:,.0f} sq ft)"
+                    )
                 counted.append(ref)
+        if others:
+            verify.append(
+                f"wetland {wetland}: register drains or fills of "
+                + ("a landowner other than " + repr(owner) if owner else "any landowner")
+                + " were counted ("
+                + "; ".join(others[:10])
+                + (f"; and {len(others) - 10} more" if len(others) > 10 else "")
+                + "): subd. 9(f) counts the cumulative area drained or filled of the "
+                "landowner's portion since 1992, a previous owner's included, and the register "
+                "does not record which land (parcel) each lies on; the LGU excludes those on "
+                "another landowner's portion"
+            )
         prior = sum(r["area_sqft"] for r in counted)
         inputs: dict[str, Any] = {
             "owner": owner,
@@ -142,20 +170,20 @@ def fill_from_register(
         prior_col = roles["prior_sqft_since_1992"]
         if owner is None:
             verify.append(
-                f"wetland {wetland}: no owner on the impact, so no prior impact of the "
-                "landowner's portion was taken from the register; give the owner column"
+                f"wetland {wetland}: no owner on the impact: every drain or fill of the wetland "
+                "in the register was counted for the landowner's portion; give the owner column"
             )
-        else:
-            layer_prior = read_number(gdf.at[idx, prior_col])
-            if layer_prior is None:
-                gdf.at[idx, prior_col] = prior
-            elif round(layer_prior) != round(prior):  # whole square feet, as reported
-                gdf.at[idx, prior_col] = max(layer_prior, prior)
-                verify.append(
-                    f"prior area since {since.isoformat()}: the impact layer gives "
-                    f"{layer_prior:,.0f} sq ft, the register {prior:,.0f} sq ft; the larger "
-                    "was used; reconcile them"
-                )
+        # the portion's prior area (subd. 9(f)), whoever drained or filled it
+        layer_prior = read_number(gdf.at[idx, prior_col])
+        if layer_prior is None:
+            gdf.at[idx, prior_col] = prior
+        elif round(layer_prior) != round(prior):  # whole square feet, as reported
+            gdf.at[idx, prior_col] = max(layer_prior, prior)
+            verify.append(
+                f"prior area since {since.isoformat()}: the impact layer gives "
+                f"{layer_prior:,.0f} sq ft, the register {prior:,.0f} sq ft; the larger "
+                "was used; reconcile them"
+            )
         for role, flag_col, kind in (
             ("banked", "banked", "wetland_banking"),
             ("used_for_credit", "used_for_credit", None),
@@ -182,21 +210,42 @@ def fill_from_register(
                     "8420.0420, subp. 1); reconcile them"
                 )
         years = params.value(valid_key, as_of)
-        valid = []
+        valid, expired = [], []
         for d in decisions.to_dict("records"):
-            if d["kind"] != "boundary_type_determination" or not d["determined_type"]:
+            if d["kind"] != DETERMINATION or not d["determined_type"]:
                 continue
-            start, end = _date(d["decision_date"]), _date(d["valid_until"])
+            start, recorded = _date(d["decision_date"]), _date(d["valid_until"])
+            # § 103G.2242, subd. 2a(d): five years from the decision date, always
+            law_end = None if start is None else determination_end(start, params)[0]
+            end = recorded if law_end is None or (recorded and recorded < law_end) else law_end
             entry = {
                 "decision_uid": d["decision_uid"],
                 "decision_date": start.isoformat() if start else None,
                 "valid_until": end.isoformat() if end else None,
                 "type": d["determined_type"],
             }
-            if start is not None and start <= as_of and (end is None or as_of <= end):
+            if recorded is not None and law_end is not None and recorded > law_end:
+                verify.append(
+                    f"the register records the determination {d['decision_uid']} of "
+                    f"{entry['decision_date']} as valid until {recorded.isoformat()}, after the "
+                    f"five years of § 103G.2242, subd. 2a(d) ({law_end.isoformat()}): the five "
+                    "years were applied; correct the record (a new decision superseding it)"
+                )
+            if start is None or start > as_of:
+                excluded.append({**entry, "why": "determination dated after the application date"})
+            elif end is None:
+                excluded.append({**entry, "why": "validity period not known for its date"})
+                verify.append(
+                    f"the LGU's boundary/type determination of {entry['decision_date']} (type "
+                    f"{entry['type']}) was not used: the parameter tree holds no validity "
+                    f"period ({valid_key}, § 103G.2242, subd. 2a(d)) in force on that date; "
+                    "confirm whether it is still valid"
+                )
+            elif as_of <= end:
                 valid.append(entry)
             else:
-                excluded.append({**entry, "why": "determination not valid on the application date"})
+                excluded.append({**entry, "why": f"expired on {end.isoformat()}"})
+                expired.append(entry)
         if valid:
             chosen = valid[-1]
             inputs["determination"] = chosen
@@ -208,16 +257,46 @@ def fill_from_register(
                     f"{chosen['valid_until']}, § 103G.2242, subd. 2a(d)) type "
                     f"{chosen['type']}; the determination's type was used"
                 )
+            # subd. 2a(d)'s exception, on every determination reused
+            verify.append(
+                f"the boundary/type determination of {chosen['decision_date']} is valid until "
+                f"{chosen['valid_until']} unless the Technical Evaluation Panel determines that "
+                "natural or artificial changes to the hydrology, vegetation, or soils of the "
+                "area have been sufficient to alter the wetland boundary or type (§ 103G.2242, "
+                "subd. 2a(d)): confirm no such change"
+            )
             gdf.at[idx, "wetland_type"] = chosen["type"]
             gdf.at[idx, "type_verify"] = False
             if "type_source" in gdf:
                 gdf.at[idx, "type_source"] = "register determination"
+        elif expired:
+            # an expired determination is not used, and the layer's type does not silently
+            # stand in for it: the type is flagged for verification
+            last = expired[-1]
+            inputs["expired_determination"] = last
+            layer_type = str(gdf.at[idx, "wetland_type"])
+            note = (
+                f"the LGU's boundary/type determination of {last['decision_date']} (type "
+                f"{last['type']}) expired on {last['valid_until']} (§ 103G.2242, subd. 2a(d): "
+                f"valid for five years): it was not used, and the impact layer's type "
+                f"{layer_type} is not a determination; a new boundary or type determination is "
+                "needed"
+            )
+            verify.append(note)
+            gdf.at[idx, "type_verify"] = True
+            if "type_note" in gdf:
+                gdf.at[idx, "type_note"] = (
+                    f"not a determination: the LGU's determination of {last['decision_date']} "
+                    f"expired on {last['valid_until']}; a new one is needed"
+                )
         reason = (
             f"Register: {len(counted)} prior impact(s) of {prior:,.0f} sq ft counted since "
             f"{since.isoformat()}, {len(excluded)} row(s) excluded"
             + (
                 f"; type {valid[-1]['type']} from the determination of {valid[-1]['decision_date']}"
                 if valid
+                else f"; the determination of {expired[-1]['decision_date']} has expired"
+                if expired
                 else ""
             )
             + "."

@@ -67,7 +67,12 @@ KIND_CITATIONS: dict[str, str] = {
     "sequencing": "Minn. Stat. § 103G.222, subd. 1(b); § 103G.2242, subd. 9(a)",
     "replacement_plan_approved": "Minn. Stat. § 103G.222; § 103G.2242",
     "replacement_plan_denied": "Minn. Stat. § 103G.222; § 103G.2242",
-    "wetland_banking": "Minn. Stat. § 103G.2242, subd. 9(a); § 103G.2243",
+    # the wetland bank: § 103G.2242, subd. 3(b), (c) (the banking program), 12 (credits),
+    # 14 (fees), 9(a) (appealable); Minn. R. 8420.0700 to 8420.0755. Not section 103G.2243
+    # (local comprehensive wetland protection and management plans).
+    "wetland_banking": (
+        "Minn. Stat. § 103G.2242, subd. 3(b), (c), 9(a), 12, 14; Minn. R. 8420.0700 to 8420.0755"
+    ),
 }
 DECISION_KINDS: tuple[str, ...] = tuple(KIND_CITATIONS)
 

@@ -144,8 +144,9 @@ class DecisionRecord:
     lgu, recorded_by : str
         The local government unit and the person recording the decision.
     valid_until : date, optional
-        End of the decision's validity (a boundary or type determination: five years,
-        § 103G.2242, subd. 2a(d), unless given).
+        Last day of the decision's validity. A boundary or type determination is valid for
+        five years from its date (§ 103G.2242, subd. 2a(d)): without an end date it gets
+        that one, and a later one is refused (:class:`RegisterError`).
     supersedes : str, optional
         The ``decision_uid`` of the decision this one corrects.
     landowner, wetland_id, project : str, optional
@@ -196,6 +197,16 @@ class DecisionRecord:
         for name in ("lgu", "recorded_by"):
             if not str(getattr(self, name) or "").strip():
                 raise RegisterError(f"a decision needs {name}; give --{name.replace('_', '-')}")
+        # § 103G.2242, subd. 2a(d): a determination is valid for five years from its date,
+        # never forever and never longer (the shipped parameter tree; docs/register.md)
+        from wetland_gis.errors import ValueParseError
+        from wetland_gis.register.records import check_valid_until
+
+        try:
+            until = check_valid_until(self.kind, self.decision_date, self.valid_until)
+        except ValueParseError as exc:
+            raise RegisterError(f"{exc} (--valid-until)") from None
+        object.__setattr__(self, "valid_until", until)
         _check_text(self)
         for impact in self.impacts:
             _check_text(impact)
@@ -592,20 +603,27 @@ class Register:
         frame["superseded_by"] = [sup.get(u) for u in frame["decision_uid"]]
         return frame
 
-    def history(self, landowner: str | None, wetland_id: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    def history(
+        self, landowner: str | None, wetland_id: str, *, every_landowner: bool = False
+    ) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Return the decisions and impacts of one wetland (and landowner), not superseded.
 
         Parameters
         ----------
         landowner : str or None
-            The impacts counted are this landowner's (subd. 9(f) counts the landowner's
-            portion); None: no impact is returned.
+            The impacts returned are this landowner's; None: no impact is returned (unless
+            ``every_landowner``).
         wetland_id : str
+        every_landowner : bool, default False
+            Return the impacts on the wetland whoever the landowner was: subd. 9(f) counts
+            "the cumulative area drained or filled of the landowner's portion since January
+            1, 1992", a previous owner's drains and fills of that land included
+            (:func:`wetland_gis.register.fill.fill_from_register` reads them so).
 
         Returns
         -------
         (DataFrame, DataFrame)
-            The wetland's decisions, and the landowner's impacts on it.
+            The wetland's decisions, and the (landowner's) impacts on it.
         """
         d, i = s.decisions, s.impacts
         dec = self._frame(
@@ -622,16 +640,23 @@ class Register:
         )
         dec = _superseded(dec, self._supersessions())
         dec = dec[dec["superseded_by"].isna()]
-        if landowner is None:
+        if landowner is None and not every_landowner:
             imp = self.impacts([]).iloc[0:0]
         else:
+            where = [sa.func.coalesce(i.c.wetland_id, d.c.wetland_id) == wetland_id]
+            if not every_landowner:
+                where.append(sa.func.coalesce(i.c.landowner, d.c.landowner) == landowner)
             q = (
-                sa.select(i, d.c.kind, d.c.decision_date, d.c.lgu, d.c.project)
-                .join(d, d.c.decision_uid == i.c.decision_uid)
-                .where(
-                    sa.func.coalesce(i.c.wetland_id, d.c.wetland_id) == wetland_id,
-                    sa.func.coalesce(i.c.landowner, d.c.landowner) == landowner,
+                sa.select(
+                    i,
+                    d.c.kind,
+                    d.c.decision_date,
+                    d.c.lgu,
+                    d.c.project,
+                    sa.func.coalesce(i.c.landowner, d.c.landowner).label("portion_owner"),
                 )
+                .join(d, d.c.decision_uid == i.c.decision_uid)
+                .where(*where)
                 .order_by(i.c.fid)
             )
             imp = self._frame(q)

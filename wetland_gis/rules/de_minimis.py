@@ -63,6 +63,7 @@ from wetland_gis.rules.facts import (
 )
 from wetland_gis.rules.kernel import (
     KIND_VALUE,
+    LIMIT_REACHED,
     O_CLASSIFIED,
     O_CONDITIONAL,
     O_ELIGIBLE,
@@ -530,6 +531,7 @@ def de_minimis(
     clause_reading: str = ONE_CLAUSE,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,
+    cumulative_limit_reading: str = LIMIT_REACHED,
 ) -> DeMinimisResult:
     """Return the de minimis answer of a project (subd. 9), read from the engine's decision.
 
@@ -570,6 +572,9 @@ def de_minimis(
         Parameter tree (default: the shipped one).
     as_of : str or date, optional
         Date the law is applied as of (default: today).
+    cumulative_limit_reading : {"reached", "exceeded"}, default "reached"
+        The open reading of subd. 9(f) at exactly the (f)(2) or (f)(3) limit
+        (:class:`~wetland_gis.rules.kernel.Claims`).
 
     Returns
     -------
@@ -610,6 +615,7 @@ def de_minimis(
         prior_sqft_since_1992=cumulative_sqft_since_1992,
         owns_whole_wetland=owns_entire_wetland,
         clause_reading=clause_reading,
+        cumulative_limit_reading=cumulative_limit_reading,
     )
     facts = [
         f
@@ -989,6 +995,9 @@ def de_minimis_steps(
             parameters={entry.key: entry.sqft},
         )
 
+    # Minn. R. 8420.0420, subp. 1 B(4): the remainder of a wetland impacted before
+    remainder_conditions = _remainder(project, scope, book, log, zone)
+
     # the totals
     pools: dict[str, list[Impact]] = {}
     for w in scope:
@@ -1064,7 +1073,7 @@ def de_minimis_steps(
         for w in scope:
             owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
         for (owner, wetland), members in owners.items():
-            ok, cond = _cumulative(project, owner, wetland, members, book, log)
+            ok, cond = _cumulative(project, owner, wetland, members, book, log, concerns)
             if not ok:  # "no longer applies to a landowner's portion": that portion only
                 for w in members:
                     w.lost = True
@@ -1072,6 +1081,7 @@ def de_minimis_steps(
                 conditional.append(cond)
     lost = [w for w in scope if w.lost]
     cumulative_ok = len(lost) < len(scope)
+    conditional.extend(remainder_conditions)
 
     ineligible = [w for w in scope if w.ineligible]
     unassessed = [w for w in scope if w.share_unknown]
@@ -1116,8 +1126,9 @@ def de_minimis_steps(
         outcome = Outcome.NOT_EXEMPT
         reason = (
             "The project includes impacts to which no exemption applies (calcareous fen, "
-            "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1): the "
-            "project is not exempt and its other impacts must be replaced."
+            "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1; the "
+            "remainder of a wetland partly impacted so that it would newly qualify, subp. 1 "
+            "B(4)): the project is not exempt and its other impacts must be replaced."
         )
     elif conditional:
         outcome = Outcome.CONDITIONAL
@@ -1200,6 +1211,100 @@ def de_minimis_impact(
     )
 
 
+_REMAINDER = "Minn. R. 8420.0420, subp. 1 B(4)"
+
+_V_REMAINDER = (
+    "Whether the wetland's earlier partial drain or fill left a remainder that qualifies for "
+    "a de minimis amount it would not have had before that impact (a type 3 wetland partly "
+    "drained to type 2 takes 10,000 sq ft, not 100): if so no exemption applies (Minn. R. "
+    "8420.0420, subp. 1 B(4)); give the answer in column remainder."
+)
+
+
+def _remainder(
+    project: str, scope: list[Impact], book: RuleBook, log: TraceLog, zone: ShorelandZone
+) -> list[str]:
+    """Minn. R. 8420.0420, subp. 1 B(4) for de minimis; return the conditions it leaves.
+
+    No exemption applies to "a wetland that was partially impacted so that its remainder
+    would qualify when the exemption would not have applied before that impact": where an
+    exemption's condition is the state of the wetland after an earlier partial impact, the
+    earlier impact counts. The de minimis amount depends on the wetland's type (and white
+    cedar and tamarack status): a remainder known to newly qualify (``remainder`` yes) has
+    no amount (``w.ineligible``); where an earlier drain or fill of the landowner's portion
+    is known (a prior area since 1992 above 0) and the answer is not given, an impact whose
+    amount another type would not have had there is exempt only on that condition.
+    """
+    claims = book.claims
+    table = book.table
+    out: list[str] = []
+    for w in scope:
+        f = w.f
+        said = None if f.exemption is None else f.exemption.remainder_newly_qualifies
+        if said is False or w.entry is None:
+            continue
+        prior = f.prior_sqft_since_1992
+        if prior is None:
+            prior = claims.prior_sqft_since_1992
+        inputs = {
+            "remainder_newly_qualifies": said,
+            "prior_sqft_since_1992": prior,
+            "wetland_id": f.wetland_id,
+            "allowance_sqft": None if w.allow is None else float(w.allow),
+        }
+        if said is True:
+            w.ineligible = True
+            log.add(
+                project=project,
+                impact_id=w.iid,
+                rule_id=R.DE_MINIMIS_REMAINDER,
+                citation=_REMAINDER,
+                outcome=O_NOT_EXEMPT,
+                value=0.0,
+                reason="The wetland was partially impacted before so that its remainder "
+                "would qualify for an exemption that would not have applied before that "
+                "impact: no exemption applies to it, de minimis included (Minn. R. "
+                "8420.0420, subp. 1 B(4)).",
+                verify=(),
+                inputs=inputs,
+            )
+            continue
+        if not prior:  # no earlier partial impact known on the portion
+            continue
+        # the smallest amount any wetland type would have had in this place
+        least = min(
+            (
+                Decimal(0) if e is None else e.exact
+                for t in WetlandType
+                for cedar in (False, True)
+                for e in (table.lookup(int(t), cedar, zone, f.pct_class, f.metro, False),)
+            ),
+            default=Decimal(0),
+        )
+        if w.allow is None or w.allow <= least:
+            continue  # every type would have had this amount: the remainder changes nothing
+        where = f"wetland {f.wetland_id!r}" if f.wetland_id else f"the wetland of impact {w.iid!r}"
+        condition = (
+            f"the earlier drain or fill of {where} ({fmt_sqft(float(prior))} since "
+            f"{book.since.isoformat()}) did not leave a remainder that qualifies for the "
+            f"{fmt_sqft(float(w.allow))} amount when the wetland would not have before that "
+            "impact (Minn. R. 8420.0420, subp. 1 B(4); column remainder)."
+        )
+        out.append(condition)
+        log.add(
+            project=project,
+            impact_id=w.iid,
+            rule_id=R.DE_MINIMIS_REMAINDER,
+            citation=_REMAINDER,
+            outcome=O_CONDITIONAL,
+            value=float(w.allow),
+            reason=f"Impact {w.iid!r} is de minimis only if {condition}",
+            verify=(_V_REMAINDER,),
+            inputs={**inputs, "least_amount_sqft": float(least)},
+        )
+    return out
+
+
 def _amount_of(w: Impact) -> Decimal:
     """Return the de minimis amount looked up for an impact in a de minimis total."""
     if w.allow is None:  # pragma: no cover - de_minimis_steps sets it for every impact in scope
@@ -1208,10 +1313,22 @@ def _amount_of(w: Impact) -> Decimal:
 
 
 def _cumulative(
-    project: str, owner: str, wetland: str, members: list[Impact], book: RuleBook, log: TraceLog
+    project: str,
+    owner: str,
+    wetland: str,
+    members: list[Impact],
+    book: RuleBook,
+    log: TraceLog,
+    concerns: set[str],
 ) -> tuple[bool, str]:
-    """Subd. 9(f) for one landowner's portion of one wetland: (passes, condition text)."""
+    """Subd. 9(f) for one landowner's portion of one wetland: (passes, condition text).
+
+    The (f)(2) and (f)(3) limits are compared under ``Claims.cumulative_limit_reading``
+    (default ``reached``: exactly at the limit the exemption no longer applies); the (f)(1)
+    limit, the paragraph's own amount, at most (docs/rules.md, "Open readings").
+    """
     claims = book.claims
+    reached = claims.cumulative_limit_reading == LIMIT_REACHED
     priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
     prior_known = bool(priors) or claims.prior_sqft_since_1992 is not None
     prior = dec(max(priors)) if priors else dec(claims.prior_sqft_since_1992 or 0)
@@ -1233,12 +1350,18 @@ def _cumulative(
         f" on wetland {wetland!r}" if named else ""
     )
     verify: list[str] = []
+    if cumulative == limit_known:  # exactly at the (f)(2) or (f)(3) limit: an open reading
+        concerns.add("cumulative_limit_reading")
+    within_limit = cumulative < limit_known if reached else cumulative <= limit_known
+    below = "less than" if reached else "at most"
     if not prior_known:
-        headroom = max(limit_known, applicable if owns is not False else limit_known) - total
+        by_amount = owns is not False and applicable > limit_known
+        headroom = (applicable if by_amount else limit_known) - total
         verify.append(
             f"The area {who} has drained or filled since {book.since.isoformat()} was not "
-            f"given (column prior_sqft_since_1992): the exemption holds only while it is at "
-            f"most {fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
+            f"given (column prior_sqft_since_1992): the exemption holds only while it is "
+            f"{'at most' if by_amount else below} "
+            f"{fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
         )
     if not named:
         verify.append(
@@ -1271,12 +1394,22 @@ def _cumulative(
             parameters=book.cumulative_params,
         )
 
-    if cumulative <= limit_known:
+    if within_limit:
         step(
             O_EXEMPT,
             f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-            f"{book.since.isoformat()} (impacts {ids}), within "
-            f"{fmt_sqft(float(limit_known))}, a limit that holds whoever owns the wetland.",
+            f"{book.since.isoformat()} (impacts {ids}), "
+            + (
+                f"{below} {fmt_sqft(float(limit_known))}"
+                if cumulative == limit_known or reached
+                else f"within {fmt_sqft(float(limit_known))}"
+            )
+            + ", a limit that holds whoever owns the wetland"
+            + (
+                " (cumulative_limit_reading 'exceeded': reaching it is still exempt)."
+                if cumulative == limit_known
+                else "."
+            ),
             verify,
         )
         return True, ""
@@ -1295,15 +1428,22 @@ def _cumulative(
     if portion is None:
         need = cumulative * PERCENT / book.pct_portion
         missing.append(
-            f"the landowner's portion of the wetland is at least {fmt_sqft(float(need))} "
-            f"({fmt_number(book.pct_portion)} percent of it is then "
-            f"{fmt_sqft(float(cumulative))})"
+            f"the landowner's portion of the wetland is {'more than' if reached else 'at least'} "
+            f"{fmt_sqft(float(need))} ({fmt_number(book.pct_portion)} percent of it is then "
+            f"{'more than ' if reached else ''}{fmt_sqft(float(cumulative))})"
         )
     if missing:
+        at_limit = (
+            " (exactly at it: the exemption no longer applies under the cumulative_limit_reading "
+            "'reached')"
+            if cumulative == limit_known and reached
+            else ""
+        )
         condition = (
             f"{' or '.join(missing)} ({who}, impacts {ids}: {fmt_sqft(float(cumulative))} "
             f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
-            f"{fmt_sqft(float(limit_known))} and the exemption does not apply (subd. 9(f))."
+            f"{fmt_sqft(float(limit_known))}{at_limit} and the exemption does not apply "
+            "(subd. 9(f))."
         )
         step(
             O_CONDITIONAL,
@@ -1315,12 +1455,19 @@ def _cumulative(
             ),
         )
         return True, condition
+    limit = max(limit_known, applicable) if owns else limit_known
     step(
         O_NOT_EXEMPT,
         f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-        f"{book.since.isoformat()}, more than the greatest of the limits that apply "
-        f"({fmt_sqft(float(max(limit_known, applicable) if owns else limit_known))}): "
-        "the exemption no longer applies to this portion.",
+        f"{book.since.isoformat()}, "
+        + (
+            f"which reaches the limit of {fmt_sqft(float(limit))}: under the "
+            "cumulative_limit_reading 'reached' (the default), the exemption \"no longer "
+            'applies ... when the cumulative area ... is" the limit'
+            if cumulative == limit
+            else f"more than the greatest of the limits that apply ({fmt_sqft(float(limit))})"
+        )
+        + ": the exemption no longer applies to this portion.",
         verify,
     )
     return False, ""

@@ -19,9 +19,11 @@ Per impact, then per project:
 3. ``public_waters_wetland`` — § 103G.201 (the inventory), § 103G.005, subd. 15a (size,
    the fallback), 19(b): no de minimis; replacement at the ratios of § 103G.222, subd. 1(f),
    (g) "for a wetland or public waters wetland"; DNR public-waters-work permit (§ 103G.245,
-   subd. 1(2), 7) or § 103G.221 for a drain; ``public_waters_work`` — a fill below the OHWL
-   of a public water needs the permit too; ``exemption_standards`` — banked wetlands and
-   wetlands used for credit (Minn. R. 8420.0420, subp. 1).
+   subd. 1(2), 7) or § 103G.221 for a drain; ``public_waters_work`` — a fill or an
+   excavation below the OHWL of a public water needs the permit too (an excavation the WCA
+   does not regulate included: "by any means, including filling, excavating");
+   ``exemption_standards`` — banked wetlands and wetlands used for credit (Minn. R.
+   8420.0420, subp. 1).
 4. ``de_minimis.paragraph`` (subd. 9(e)), ``de_minimis.amount``, ``de_minimis.total``,
    ``de_minimis.cumulative`` (subd. 9(f), per landowner's portion of a wetland),
    ``de_minimis.project`` and ``de_minimis.impact``.
@@ -78,7 +80,12 @@ from wetland_gis.rules.kernel import (
     rule_book,
 )
 from wetland_gis.rules.procedure import procedure_steps
-from wetland_gis.rules.public_waters import public_waters_steps, route, wca_sqft
+from wetland_gis.rules.public_waters import (
+    public_waters_steps,
+    public_waters_work,
+    route,
+    wca_sqft,
+)
 from wetland_gis.rules.readings import alternatives, within_reach
 from wetland_gis.rules.replacement import replacement_steps
 from wetland_gis.rules.scope import calcareous_fen, exemption_standards, impact_kind
@@ -203,7 +210,9 @@ def _decide(
     for w in work:
         calcareous_fen(project, w, log)
     for w in work:
-        if w.regulated and not public_waters_steps(project, w, log):
+        if not w.regulated:  # an excavation that is not a drain or fill: the DNR permit
+            public_waters_work(project, w, log)
+        elif not public_waters_steps(project, w, log):
             exemption_standards(project, w, log)
 
     # 4. de minimis
@@ -284,6 +293,7 @@ def _decide(
             route=route(w),
             multiplier=w.multiplier,
             replacement_by=w.replacement_by,
+            replace_acres_if_fails=w.acres_if_fails,
         )
         for w in work
     )

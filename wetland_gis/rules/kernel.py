@@ -53,6 +53,9 @@ __all__ = [
     "CLAUSE_READINGS",
     "EXEMPTION_SCOPE_READINGS",
     "WHOLE_PROJECT",
+    "CUMULATIVE_LIMIT_READINGS",
+    "LIMIT_REACHED",
+    "LIMIT_EXCEEDED",
     "COVERED_IMPACTS",
     "READINGS",
     "ROUTE_WCA",
@@ -79,6 +82,15 @@ COVERED_IMPACTS = "covered_impacts"
 
 EXEMPTION_SCOPE_READINGS = (WHOLE_PROJECT, COVERED_IMPACTS)
 
+#: Subd. 9(f) default: the exemption "no longer applies ... when the cumulative area ... is"
+#: the limit of (f)(2) or (f)(3): a cumulative area that reaches it is not exempt.
+LIMIT_REACHED = "reached"
+
+#: Alternative: only a cumulative area over the limit ends the exemption.
+LIMIT_EXCEEDED = "exceeded"
+
+CUMULATIVE_LIMIT_READINGS = (LIMIT_REACHED, LIMIT_EXCEEDED)
+
 
 #: The open readings of the text (docs/rules.md, "Open readings"): for each ``Claims``
 #: field, its choices, the default first. The default is the reading under which the tool
@@ -103,6 +115,9 @@ READINGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         # Minn. R. 8420.0420, subp. 1 C; § 103G.2241, subd. 11(b): an exemption that covers
         # only some impacts of a project
         "exemption_scope_reading": EXEMPTION_SCOPE_READINGS,
+        # subd. 9(f): "no longer applies ... when the cumulative area ... is the greatest
+        # of": a cumulative area exactly at the (f)(2) or (f)(3) limit
+        "cumulative_limit_reading": CUMULATIVE_LIMIT_READINGS,
     }
 )
 
@@ -200,6 +215,13 @@ class Claims:
         de minimis only when that one exemption covers every impact in the WCA's scope (an
         exemption covering only some impacts exempts none); or the impacts it covers are
         exempt and only the rest replaced.
+    cumulative_limit_reading : {"reached", "exceeded"}, default "reached"
+        Subd. 9(f): "This exemption no longer applies to a landowner's portion of a wetland
+        when the cumulative area drained or filled ... is the greatest of" the limits: a
+        cumulative area exactly at the (f)(2) or (f)(3) limit (five percent of the portion,
+        400 square feet) is not exempt (``reached``); or only one over it is not
+        (``exceeded``). The (f)(1) limit, "the applicable area listed in paragraph (a), (b),
+        or (c)", is the amount those paragraphs allow in full, so reaching it is exempt.
     exemptions : ExemptionClaims, optional
         The analyst's claims for the other exemptions of § 103G.2241 (an approval, a
         permit, a finding): they fill each impact's claim facts it does not give.
@@ -220,6 +242,7 @@ class Claims:
     excavation_reading: str = "no_amount"
     exemption_scope_reading: str = WHOLE_PROJECT
     exemptions: ExemptionClaims | None = None
+    cumulative_limit_reading: str = LIMIT_REACHED
 
     def __post_init__(self) -> None:
         for name, choices in READINGS.items():
@@ -264,6 +287,11 @@ class ImpactDecision:
         ``"board"`` when the board replaces the wetland of a public road project
         (§ 103G.222, subd. 1(m): siting skips it), ``"state_dot"`` for a state road;
         ``None``: the applicant replaces (or no replacement).
+    replace_acres_if_fails : float or None
+        For an impact exempt only on a condition (``DE_MINIMIS_CONDITIONAL``,
+        ``EXEMPT_CONDITIONAL``): the replacement acres owed if the missing fact fails (its
+        counted area at the ratio of § 103G.222, subd. 1(f), (g), (n), step
+        ``replacement.if_fails``); ``None`` for any other outcome.
     """
 
     impact_id: Hashable
@@ -278,6 +306,7 @@ class ImpactDecision:
     route: str = "WCA"
     multiplier: float | None = None
     replacement_by: str | None = None
+    replace_acres_if_fails: float | None = None
 
 
 @dataclass(frozen=True)
@@ -457,6 +486,7 @@ class Impact:
         "acres",
         "exemptions",
         "replacement_by",
+        "acres_if_fails",
         "ineligible",
         "share_unknown",
         "lost",
@@ -481,6 +511,7 @@ class Impact:
         self.acres: float | None = None
         self.exemptions: list[str] = []
         self.replacement_by: str | None = None
+        self.acres_if_fails: float | None = None
         self.ineligible = False
         self.share_unknown = False
         self.lost = False

@@ -35,8 +35,10 @@ from wetland_gis.rules.trace import TraceLog
 __all__ = [
     "public_waters_wetland",
     "public_waters_wetland_screen",
+    "unlisted_by_inventory",
     "OUTSIDE_WCA",
     "public_waters_steps",
+    "public_waters_work",
     "route",
     "wca_sqft",
     "with_permit_reason",
@@ -248,31 +250,65 @@ def public_waters_steps(project: str, w: Impact, log: TraceLog) -> bool:
             },
         )
         return True
-    if f.below_ohwl and f.impact_kind is not ImpactKind.DRAIN:
-        add(
-            project=project,
-            impact_id=w.iid,
-            rule_id=R.PUBLIC_WATERS_WORK,
-            citation=PUBLIC_WATERS_WORK,
-            outcome=O_REQUIRED,
-            value=float(w.counted),
-            reason="The impact lies on or waterward of the ordinary high water level of a "
-            "public water: filling or excavating there changes the cross section of public "
-            "waters and needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)) "
-            "besides the WCA decision.",
-            verify=(_V_OHWL,),
-            inputs={"below_ohwl": True, "impact_kind": KIND_VALUE[f.impact_kind]},
-        )
+    public_waters_work(project, w, log)
     return False
 
 
+def public_waters_work(project: str, w: Impact, log: TraceLog) -> None:
+    """§ 103G.245, subd. 1(2): the permit of a fill or excavation below the OHWL.
+
+    "change or diminish the course, current, or cross section of public waters ... by any
+    means, including filling, excavating, or placing of materials in or on the beds of
+    public waters": a fill, and an excavation whether or not the WCA regulates it (an
+    excavation outside the flooded areas of types 3, 4 and 5 is not a drain or fill under
+    § 103G.222, subd. 1(a), but it still changes the cross section below the OHWL). A
+    drain is decided under § 103G.221 where it is a public waters wetland; it is not
+    routed here.
+    """
+    f = w.f
+    if not f.below_ohwl or f.impact_kind is ImpactKind.DRAIN:
+        return
+    excavation = f.impact_kind is ImpactKind.EXCAVATE
+    if w.regulated:
+        besides = "besides the WCA decision"
+    else:  # an excavation the replacement sections do not cover (§ 103G.222, subd. 1(a))
+        besides = (
+            "although the excavation alone is not a drain or fill of the WCA (§ 103G.222, "
+            "subd. 1(a)): the DNR permit is needed all the same"
+        )
+    log.add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.PUBLIC_WATERS_WORK,
+        citation=PUBLIC_WATERS_WORK,
+        outcome=O_REQUIRED,
+        value=float(w.area if excavation and not w.regulated else w.counted),
+        reason="The impact lies on or waterward of the ordinary high water level of a "
+        "public water: "
+        + ("excavating" if excavation else "filling")
+        + " there changes the cross section of public waters and needs a DNR "
+        'public-waters-work permit ("by any means, including filling, excavating, or '
+        'placing of materials", § 103G.245, subd. 1(2)) ' + besides + ".",
+        verify=(_V_OHWL,),
+        inputs={
+            "below_ohwl": True,
+            "impact_kind": KIND_VALUE[f.impact_kind],
+            "wca_regulated": w.regulated,
+        },
+    )
+
+
 def route(w: Impact) -> str:
-    """Return the permit route of an impact (§ 103G.245, subd. 1(2); subd. 19(b))."""
-    if not w.regulated:
-        return ROUTE_WCA
-    if w.f.public_waters_wetland:
+    """Return the permit route of an impact (§ 103G.245, subd. 1(2); subd. 19(b)).
+
+    A fill or an excavation on or waterward of the OHWL of a public water goes to the DNR
+    public-waters-work permit too, an excavation the WCA does not regulate included (the
+    WCA's answer is then "not a drain or fill", still the local government unit's).
+    """
+    f = w.f
+    if w.regulated and f.public_waters_wetland:
         return ROUTE_PUBLIC_WATERS
-    if w.f.below_ohwl and w.f.impact_kind is not ImpactKind.DRAIN:
+    if f.below_ohwl and f.impact_kind is not ImpactKind.DRAIN:
         return ROUTE_BOTH
     return ROUTE_WCA
 
@@ -299,6 +335,58 @@ def with_permit_reason(reason: Any) -> str:
     return (
         f"{text} The work lies below the ordinary high water level of a public water "
         "and also needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2))."
+    )
+
+
+def unlisted_by_inventory(screen: Decision) -> Decision:
+    """Return the answer for a wetland the DNR public waters inventory given does not list.
+
+    § 103G.201: the inventory is the authority; the size test of § 103G.005, subd. 15a is
+    only the fallback without it (docs/rules.md). With the inventory layer given, a basin it
+    does not list is not a public waters wetland whatever its size; the size test's answer
+    (``screen``) is kept as a verify item for the DNR area hydrologist.
+
+    Parameters
+    ----------
+    screen : Decision
+        The size test's answer (:func:`public_waters_wetland_screen`).
+
+    Returns
+    -------
+    Decision
+        Outcome ``CLASSIFIED``, value ``False``; when the size test said otherwise, a reason
+        and a verify item name it.
+
+    Examples
+    --------
+    >>> size = public_waters_wetland(3, 12.0, False, as_of="2024-01-01")
+    >>> unlisted_by_inventory(size).value
+    False
+    """
+    if screen.outcome is Outcome.CLASSIFIED:  # not one by size either: nothing to say
+        # (an unknown incorporated status no longer matters: the size test is not used)
+        return replace(screen, verify=screen.verify[:1]) if len(screen.verify) > 1 else screen
+    said = (
+        "by its type and size it would be a public waters wetland (§ 103G.005, subd. 15a)"
+        if screen.outcome is Outcome.OUT_OF_SCOPE
+        else "its size is not known, so the size test could not screen it"
+    )
+    return replace(
+        screen,
+        outcome=Outcome.CLASSIFIED,
+        value=False,
+        citations=(PUBLIC_WATERS_INVENTORY, *screen.citations),
+        reasons=(
+            "The DNR public waters inventory layer given does not list the wetland: the "
+            "inventory is the authority (§ 103G.201), so it was decided as a wetland of the "
+            f"WCA although {said}.",
+        ),
+        verify=(
+            f"Not in the public waters inventory layer given, but {said}: confirm with the DNR "
+            "area hydrologist that it is not a public waters wetland (if it is, give its "
+            "inventory id, column pw_inventory_id: no de minimis amount applies and the DNR "
+            "public-waters-work permit is needed).",
+        ),
     )
 
 

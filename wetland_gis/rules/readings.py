@@ -66,6 +66,13 @@ _READING_WORDS = {
         'if it qualifies for any one of the exemptions": one exemption covers only some '
         "impacts of the project",
     ),
+    "cumulative_limit_reading": (
+        "§ 103G.2241, subd. 9(f)",
+        "\"This exemption no longer applies to a landowner's portion of a wetland when the "
+        "cumulative area drained or filled of the landowner's portion since January 1, 1992, "
+        'is the greatest of" the limits: the cumulative area is exactly at the (f)(2) or (f)(3) '
+        "limit",
+    ),
 }
 
 #: Readings of the exemptions' binding rules: cited as written (a rule and a statute), and

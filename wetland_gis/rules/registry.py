@@ -136,6 +136,12 @@ DE_MINIMIS_AMOUNT = _rule(
     ("de_minimis.*",),
     step="de minimis test",
 )
+DE_MINIMIS_REMAINDER = _rule(
+    "de_minimis.remainder",
+    "Remainder of a partly impacted wetland (Minn. R. 8420.0420, subp. 1 B(4))",
+    ("Minn. R. 8420.0420, subp. 1 B(4)",),
+    step="de minimis test",
+)
 DE_MINIMIS_CLAUSES = _rule(
     "de_minimis.clauses",
     "De minimis clauses on the project",
@@ -197,6 +203,12 @@ REPLACEMENT_CREDITS = _rule(
     (_S + "222, subd. 1(f), (g), (n)", "Minn. R. 8420.0420, subp. 1 A"),
     step="replacement ratio",
 )
+REPLACEMENT_IF_FAILS = _rule(
+    "replacement.if_fails",
+    "Replacement owed if the condition of the exemption fails",
+    (_S + "222, subd. 1(f), (g), (n)", "Minn. R. 8420.0420, subp. 1"),
+    step="replacement ratio",
+)
 PROCEDURE_PUBLIC_COMMENT = _rule(
     "procedure.public_comment",
     "Public comment",
@@ -240,6 +252,11 @@ READING_RULES: Mapping[str, str] = MappingProxyType(
             "reading.exemption_scope_reading",
             "Reading: an exemption covering only some impacts",
             ("Minn. R. 8420.0420, subp. 1 C", _S + "2241, subd. 11(b)"),
+        ),
+        "cumulative_limit_reading": _rule(
+            "reading.cumulative_limit_reading",
+            "Reading: a cumulative area exactly at the subd. 9(f) limit",
+            (_SUBD9 + "(f)",),
         ),
     }
 )

@@ -392,13 +392,35 @@ def ratio_answer(
     return got
 
 
+#: The impact outcomes exempt only on a condition: what is owed if it fails is kept.
+_CONDITIONAL = (ImpactOutcome.DE_MINIMIS_CONDITIONAL, ImpactOutcome.EXEMPT_CONDITIONAL)
+
+#: ``duration`` of a temporary impact (the joint application's "permanent or temporary").
+TEMPORARY = "temporary"
+
+_V_TEMPORARY = (
+    "Temporary impact (duration = temporary): the rule on temporary impacts is not in the "
+    "reference material of this tool, so it is replaced like a permanent drain or fill at "
+    "the full ratio; the local government unit must confirm the restoration -- the wetland's "
+    "hydrology, soils and vegetation returned to their condition before the impact, by the "
+    "date and under the assurance it sets -- before it accepts anything less than this "
+    "replacement."
+)
+
+
 def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog) -> None:
     """§ 103G.222, subd. 1(f), (g), (n): the ratio and credits of every impact to replace.
 
-    Minn. R. 8420.0420, subp. 1 A: "the entire amount of impact must be replaced".
+    Minn. R. 8420.0420, subp. 1 A: "the entire amount of impact must be replaced". An
+    impact exempt only on a condition gets the replacement it would owe if the condition
+    fails (``w.acres_if_fails``, step ``replacement.if_fails``). A temporary impact is
+    replaced at the same ratio, with a verify item naming the restoration the local
+    government unit must confirm (the ratio is never lowered on it).
     """
     add = log.add
     for w in work:
+        if w.regulated and w.outcome in _CONDITIONAL:
+            _if_fails(project, w, book, log)
         if not w.regulated or w.outcome not in (ImpactOutcome.REPLACEMENT_REQUIRED,):
             continue
         f = w.f
@@ -407,6 +429,8 @@ def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: Tra
         ratio, cite, why, verify, used, multiplier = ratio_answer(book, f.pct_class, agricultural)
         if land is None:
             verify = (*verify, _V_LAND_USE)
+        if (f.duration or "").strip().lower() == TEMPORARY:
+            verify = (*verify, _V_TEMPORARY)
         w.ratio = ratio
         w.multiplier = multiplier
         add(
@@ -434,6 +458,47 @@ def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: Tra
             verify=(),
             inputs={"counted_sqft": float(w.counted), "ratio": ratio},
         )
+
+
+def _if_fails(project: str, w: Impact, book: RuleBook, log: TraceLog) -> None:
+    """Write the replacement a conditionally exempt impact owes if its condition fails.
+
+    Its counted area at the ratio it would be replaced at (§ 103G.222, subd. 1(f), (g),
+    (n)); Minn. R. 8420.0420, subp. 1: when the exemption does not apply, "the entire
+    amount of impact must be replaced".
+    """
+    f = w.f
+    land = (f.land_use or "").strip().lower() or None
+    ratio, cite, _, _, used, _ = ratio_answer(book, f.pct_class, land in _AGRICULTURAL)
+    acres = w.counted / book.sqft_per_acre * dec(ratio)
+    w.acres_if_fails = float(acres)
+    log.add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.REPLACEMENT_IF_FAILS,
+        citation=f"{cite}; {WHOLE_PROJECT}",
+        outcome=Outcome.CONDITIONAL.value,
+        value=w.acres_if_fails,
+        reason=(_r_if_fails, (w.iid, w.counted, book.sqft_per_acre, ratio, w.acres_if_fails)),
+        verify=(_V_LAND_USE,) if land is None else (),
+        inputs={
+            "counted_sqft": float(w.counted),
+            "ratio": ratio,
+            "pct_class": PCT_VALUE[f.pct_class],
+            "land_use": land,
+            "outcome": w.outcome.value,
+        },
+        parameters=used,
+    )
+
+
+def _r_if_fails(iid: str, counted: Decimal, per_acre: Decimal, ratio: float, acres: float) -> str:
+    return (
+        f"If the condition of its exemption fails, impact {iid!r} is not exempt and its "
+        f"{fmt_sqft(float(counted))} ({fmt_number(float(counted / per_acre))} acres) must be "
+        f"replaced at a ratio of {fmt_number(ratio)}: {fmt_number(acres)} acres of replacement "
+        "(Minn. R. 8420.0420, subp. 1)."
+    )
 
 
 def _r_credits(counted: Decimal, per_acre: Decimal, ratio: float, acres: float) -> str:

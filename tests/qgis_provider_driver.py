@@ -177,7 +177,14 @@ def main() -> None:
             for p in registry.algorithmById("wetland_gis:assess").parameterDefinitions()
         ],
     }
-    scenarios = spec.get("scenarios") or ["sample", "shapefile", "selection", "bad", "cancel"]
+    scenarios = spec.get("scenarios") or [
+        "sample",
+        "shapefile",
+        "selection",
+        "bad",
+        "cancel",
+        "chain",
+    ]
     base = {"CONTEXT": context, "AS_OF": "2024-05-01"}
     if "sample" in scenarios:
         run = _run(
@@ -226,6 +233,53 @@ def main() -> None:
         run["unchanged"] = before is not None and before == _sha(out)
         run["left"] = sorted(os.listdir(work))
         result["cancel"] = run
+    if "chain" in scenarios:  # the other algorithms, as the sample project runs them
+        crow = sample / "projects" / "crow_wing"
+        chain, assessed, siting = (
+            work / "chain",
+            str(work / "chain" / "a.gpkg"),
+            str(work / "chain" / "siting"),
+        )
+        chain.mkdir()
+        runs = {
+            "assess": {**base, "IMPACTS": str(crow / "impacts.gpkg"), "OUTPUT": assessed},
+            "site": {
+                "ASSESSED": assessed,
+                "SITES": str(crow / "candidate_sites.gpkg"),
+                "BANKS": str(sample / "synthetic_bank_credits.csv"),
+                "CONTEXT": context,
+                "OUTPUT": siting,
+            },
+            "map": {"ASSESSED": assessed, "SITING": siting, "OUTPUT": str(chain / "map.html")},
+            "report": {
+                "ASSESSED": assessed,
+                "SITING": siting,
+                "MAP": str(chain / "map.html"),
+                "OUTPUT": str(chain / "report.html"),
+            },
+            "compare": {
+                **base,
+                "ALTERNATIVES": [
+                    str(crow / "impacts.gpkg"),
+                    str(crow / "alternatives" / "reduced.gpkg"),
+                ],
+                "NO_BUILD": True,
+                "NAMES": "preferred; reduced; no build",
+                "OUTPUT": str(chain / "compare"),
+            },
+            "water-use": {
+                "POINTS": str(sample / "water_use" / "appropriations.gpkg"),
+                "AQUIFER": str(sample / "water_use" / "synthetic_mt_simon_hinckley.gpkg"),
+                "AS_OF": "2026-06-01",
+                "OUTPUT": str(chain / "water.gpkg"),
+            },
+        }
+        result["chain"] = {}
+        for name, params in runs.items():
+            QgsProject.instance().removeAllMapLayers()
+            run = _run(f"wetland_gis:{name}", params, load=True)
+            run["layers"] = _layers()
+            result["chain"][name] = run
     print("RESULT" + json.dumps(result, default=str), flush=True)
     plugin.unload()
     app.exitQgis()

@@ -682,3 +682,32 @@ def test_cancel_stops_the_run_and_leaves_the_previous_output_whole(in_qgis) -> N
     assert run["exception"] == "wetland-gis assess: interrupted; no output was changed"
     assert run["unchanged"] is True
     assert not [name for name in run["left"] if name.startswith(".wetland-gis-tmp-")]
+
+
+@pytest.mark.slow
+@pytest.mark.qgis
+@pytest.mark.parametrize(
+    ("name", "loaded", "written"),
+    [
+        ("assess", {"impacts": "outcome"}, "a.gpkg"),
+        ("site", {"sites": "best_tier", "banks": "best_tier"}, "siting/siting.gpkg"),
+        ("map", {}, "map.html"),
+        ("report", {}, "report.html"),
+        ("compare", {}, "compare/comparison.csv"),
+        ("water-use", {"appropriations": "outcome"}, "water.gpkg"),
+    ],
+)
+def test_every_algorithm_runs_the_sample_project_from_the_toolbox(
+    in_qgis, name: str, loaded: dict, written: str
+) -> None:
+    run = in_qgis["chain"][name]
+    assert "exception" not in run, run.get("exception")
+    assert (in_qgis["work"] / "chain" / written).is_file()
+    manifest = json.loads(Path(run["outputs"]["MANIFEST"]).read_text("utf-8"))
+    assert manifest["command"] == name
+    layers = {layer["name"].rsplit(" ", 1)[-1]: layer for layer in run["layers"]}
+    assert {k: layers[k]["attr"] for k in loaded if k in layers} == loaded
+    assert all(layers[k]["renderer"] == "categorizedSymbol" for k in loaded)
+    if name == "compare":
+        table = pd.read_csv(in_qgis["work"] / "chain" / "compare" / "comparison.csv")
+        assert list(table.iloc[:, 0]) == ["preferred", "reduced", "no build"]

@@ -146,9 +146,9 @@ def find_python(
 ) -> tuple[str, str]:
     """Return the interpreter that has the package, and where it was found.
 
-    In order: the provider's setting ("wetland_gis Python" in Processing > Options >
-    Providers), the environment variable :data:`PYTHON_ENV`, the interpreter recorded in
-    the plugin's :data:`INSTALL_FILE` by ``make qgis-plugin``.
+    In order: the provider's setting ("wetland_gis Python" in Settings > Options >
+    Processing > Providers), the environment variable :data:`PYTHON_ENV`, the interpreter
+    recorded in the plugin's :data:`INSTALL_FILE` by ``make qgis-plugin``.
 
     Parameters
     ----------
@@ -178,15 +178,15 @@ def find_python(
             raise CommandFailed(
                 f"wetland_gis: the Python {python} named by {source} does not exist; give "
                 f"the python of the venv that has wetland_gis (its .venv/bin/python) in "
-                f"Processing > Options > Providers > wetland_gis, or in {PYTHON_ENV}",
+                f"Settings > Options > Processing > Providers > wetland_gis, or in {PYTHON_ENV}",
                 -1,
             )
         return python, source
     raise CommandFailed(
         "wetland_gis: no Python with wetland_gis is known; give the python of its venv "
-        "(.venv/bin/python after `make setup`) in Processing > Options > Providers > "
-        f"wetland_gis, or in the environment variable {PYTHON_ENV}, or install the plugin "
-        "zip that `make qgis-plugin` builds (it records it)",
+        "(.venv/bin/python after `make setup`) in Settings > Options > Processing > "
+        f"Providers > wetland_gis, or in the environment variable {PYTHON_ENV}, or install "
+        "the plugin zip that `make qgis-plugin` builds (it records it)",
         -1,
     )
 

@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 import sys
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +84,7 @@ def _run(alg: str, params: dict[str, Any], *, load: bool = False, cancel_at: flo
         out["outputs"] = run(alg, params, feedback=log)
     except QgsProcessingException as err:
         out["exception"] = str(err)
-        out["exception_has_traceback"] = "Traceback" in traceback.format_exc().split("\n", 1)[1]
+        out["exception_has_traceback"] = "Traceback" in str(err)
     out["log"] = log.lines
     out["progress"] = log.progress
     out["command"] = next((t for kind, t in log.lines if kind == "command"), None)

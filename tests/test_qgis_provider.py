@@ -350,6 +350,13 @@ def test_field_args_is_the_one_place_of_the_field_option_form(fields, flag, expe
     assert command.field_args(fields, {"impact_id": "--id-field"}, flag) == expected
 
 
+def test_a_field_map_file_goes_first_through_the_command_lines_own_option() -> None:
+    got = command.field_args({"impact_id": "ID"}, {}, "--field", "map.csv", "--field-map")
+    assert got == ["--field-map", "map.csv", "--field", "impact_id=ID"]
+    with pytest.raises(ValueError, match="reads no field-map file"):
+        command.field_args({}, {}, None, "map.csv", None)
+
+
 def test_a_role_without_an_option_is_refused() -> None:
     with pytest.raises(ValueError, match="no option for the field role 'nope'"):
         command.field_args({"nope": "X"}, {})
@@ -655,6 +662,15 @@ def test_assess_on_a_selection_exports_only_the_selected_features(in_qgis) -> No
     assert "exception" not in run, run.get("exception")
     assert json.loads(run["outputs"]["TALLY"])["rows_read"] == 2
     assert len(_frames(run["outputs"]["OUTPUT"])["impacts"]) == 2
+    exported = shlex.split(run["command"])[2]
+    assert exported.endswith(".gpkg") and "wright_metro" not in exported  # QGIS wrote it
+    said = [text for kind, text in run["log"] if "written by QGIS" in text]
+    assert said == [
+        f"Impact polygons: the layer 'wright impacts' (its selected features) written by "
+        f"QGIS to {exported}"
+    ]
+    manifest = json.loads(Path(run["outputs"]["MANIFEST"]).read_text("utf-8"))
+    assert manifest["inputs"][0]["path"] == exported
 
 
 @pytest.mark.slow

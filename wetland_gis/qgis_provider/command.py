@@ -516,6 +516,8 @@ def build_argv(
     fields: Mapping[str, str] | None = None,
     role_flags: Mapping[str, str] | None = None,
     field_flag: str | None = None,
+    field_map: str | None = None,
+    field_map_flag: str | None = None,
 ) -> list[str]:
     """Return the arguments of ``wetland-gis`` for an algorithm's resolved values.
 
@@ -528,7 +530,7 @@ def build_argv(
         for a ticked box, a list for ``sources``, ``enums`` and ``texts``; for a
         ``source`` with a ``layer_flag``, a ``(path, layer)`` pair. Empty values
         (``None``, ``""``, ``False``, ``[]``) give no argument.
-    fields, role_flags, field_flag
+    fields, role_flags, field_flag, field_map, field_map_flag
         The column of each field role, as :func:`field_args`.
 
     Returns
@@ -579,7 +581,8 @@ def build_argv(
             flags += [opt.flag, _text(value)]
         if layer and opt.layer_flag:
             flags += [opt.layer_flag, str(layer)]
-    return [command, *positional, *flags, *field_args(fields or {}, role_flags or {}, field_flag)]
+    roles = field_args(fields or {}, role_flags or {}, field_flag, field_map, field_map_flag)
+    return [command, *positional, *flags, *roles]
 
 
 def _text(value: Any) -> str:
@@ -593,6 +596,8 @@ def field_args(
     fields: Mapping[str, str],
     role_flags: Mapping[str, str],
     field_flag: str | None = None,
+    field_map: str | None = None,
+    field_map_flag: str | None = None,
 ) -> list[str]:
     """Return the options naming the column of each field role.
 
@@ -606,6 +611,9 @@ def field_args(
     field_flag : str, optional
         The command line's one repeatable option ``--field ROLE=COLUMN``, when it has one
         (then used for every role).
+    field_map, field_map_flag : str, optional
+        A field-map file (role to column) and the command line's option reading it
+        (``--field-map FILE``), when it has one; the roles in ``fields`` follow it.
 
     Returns
     -------
@@ -614,9 +622,14 @@ def field_args(
     Raises
     ------
     ValueError
-        For a role the command line has no option for.
+        For a role the command line has no option for, or a field-map file without the
+        option to read it.
     """
     out: list[str] = []
+    if field_map:
+        if not field_map_flag:
+            raise ValueError("this version of wetland-gis reads no field-map file")
+        out += [field_map_flag, field_map]
     for role, column in fields.items():
         if not column:
             continue

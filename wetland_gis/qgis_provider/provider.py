@@ -267,6 +267,23 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
                 f"first of {names} that the layer has (case-insensitive; docs/data_schema.md)."
             )
             self.addParameter(p)
+        if self._provider.field_map_flag():  # the command line reads a field-map file
+            p = QgsProcessingParameterFile(
+                "FIELD_MAP",
+                f"Field-map file, instead of the columns above ({self._provider.field_map_flag()})",
+                QgsProcessingParameterFile.File,
+                "",
+                None,
+                True,
+            )
+            p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+            self.addParameter(p)
+
+    def _field_map(self, parameters: dict[str, Any], context: Any) -> str | None:
+        """Return the field-map file given (None when none, or the command reads none)."""
+        if not self.spec.fields or self.parameterDefinition("FIELD_MAP") is None:
+            return None
+        return self.parameterAsFile(parameters, "FIELD_MAP", context) or None
 
     # -- running ----------------------------------------------------------------------
 
@@ -298,6 +315,8 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
                 fields=fields,
                 role_flags={r["role"]: r["flag"] for r in self._provider.roles() if r["flag"]},
                 field_flag=self._provider.field_flag(),
+                field_map=self._field_map(parameters, context),
+                field_map_flag=self._provider.field_map_flag(),
             )
         except ValueError as err:
             raise QgsProcessingException(f"wetland-gis {self.spec.command}: {err}") from err
@@ -336,6 +355,8 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
                     context,
                     feedback,
                 )
+                if _exported(path):
+                    feedback.pushInfo(f"{opt.label}: {layer.name()!r} written by QGIS to {path}")
                 paths.append(path)
             return paths
         if kind in ("file", "folder"):
@@ -388,6 +409,13 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
         )
         if not path:
             return None
+        if _exported(path):  # the manifest names this file: the log says what it holds
+            source = self.parameterAsSource(parameters, opt.name, context)
+            feedback.pushInfo(
+                f"{opt.label}: the layer {source.sourceName() if source else ''!r} "
+                f"({'its selected features' if _selection(parameters.get(opt.name)) else 'all'}"
+                f") written by QGIS to {path}"
+            )
         if not path.lower().endswith(".gpkg"):
             return path
         if opt.layer_flag:
@@ -423,6 +451,18 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
         if gpkg:
             _load_styled(context, str(out), gpkg, self.spec.loads)
         return outputs
+
+
+def _exported(path: str) -> bool:
+    """Return whether ``path`` is a file QGIS wrote in its Processing temporary folder."""
+    return str(Path(path).resolve()).startswith(
+        str(Path(QgsProcessingUtils.tempFolder()).resolve())
+    )
+
+
+def _selection(value: Any) -> bool:
+    """Return whether a feature-source value asks for the selected features only."""
+    return bool(getattr(value, "selectedFeaturesOnly", False))
 
 
 def _layer_names(path: str) -> set[str]:
@@ -569,6 +609,11 @@ class WetlandGISProvider(QgsProcessingProvider):
     def roles(self) -> list[dict[str, Any]]:
         """Return the field roles of the impact layer (empty if unknown)."""
         return list(self._described.get("roles") or [])
+
+    def field_map_flag(self) -> str | None:
+        """Return the command line's ``--field-map`` option, when it has one."""
+        flag = self._described.get("field_map_flag")
+        return str(flag) if flag else None
 
     def field_flag(self) -> str | None:
         """Return the command line's ``--field`` option, when it has one."""

@@ -50,3 +50,9 @@ bench-scale: $(STAMP)
 
 clean:
 	rm -rf $(VENV) outputs .pytest_cache .mypy_cache
+
+# issue 31: the QGIS plugin zip (Plugins > Manage and Install Plugins > Install from ZIP);
+# it records this venv's python, which runs the commands (docs/qgis.md)
+.PHONY: qgis-plugin
+qgis-plugin: $(STAMP)
+	$(BIN)/python tools/qgis_plugin.py --out dist/wetland_gis_qgis.zip

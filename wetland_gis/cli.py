@@ -440,6 +440,29 @@ def _one_line(text: Any) -> str:
     return _printable(" ".join(str(text).split()))
 
 
+def _failed(status: str, line: str) -> int:
+    """Print the one ``line`` of a failed run (and its run event); return exit ``status``."""
+    from wetland_gis.qgis_provider import events
+
+    print(line, file=sys.stderr)
+    events.emit("error", status=EXIT_CODES[status], message=line)
+    return EXIT_CODES[status]
+
+
+def _done(result: Any, status: str, message: str) -> int:
+    """Return the exit status ``status`` of a finished run, with its ``done`` run event."""
+    from wetland_gis.qgis_provider import events
+
+    events.emit(
+        "done",
+        status=EXIT_CODES[status],
+        written=[str(p) for p in result.written],
+        tally=result.tally.to_dict(),
+        message=message,
+    )
+    return EXIT_CODES[status]
+
+
 def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -> int:
     """Run a command's work, print its outputs, warnings and tally; return the exit status.
 
@@ -466,29 +489,25 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
         try:
             result = run()
         except WetlandGISError as exc:
-            print(f"{prefix}: error: {_one_line(exc)}", file=sys.stderr)
-            return EXIT_CODES["input_error"]
+            return _failed("input_error", f"{prefix}: error: {_one_line(exc)}")
         except KeyboardInterrupt:
-            print(f"{prefix}: interrupted; no output was changed", file=sys.stderr)
-            return EXIT_CODES["interrupted"]
+            return _failed("interrupted", f"{prefix}: interrupted; no output was changed")
         except OSError as exc:  # a file that cannot be read or written: say which
             where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-            print(
+            line = (
                 f"{prefix}: error: cannot use{where}: {exc.strerror or exc}; check the "
-                "path, its permissions and the free disk space",
-                file=sys.stderr,
+                "path, its permissions and the free disk space"
             )
-            return EXIT_CODES["input_error"]
+            return _failed("input_error", line)
         except Exception as exc:  # a defect: short message, traceback kept in a file
             saved = _save_traceback(command)
             where = f"the traceback is saved in {saved}" if saved else "no traceback saved"
-            print(
+            line = (
                 f"{prefix}: internal error ({type(exc).__name__}: "
                 f"{_one_line(exc)[:200]}); this is a bug in wetland_gis, not in your "
-                f"data; {where}; please report it with that file",
-                file=sys.stderr,
+                f"data; {where}; please report it with that file"
             )
-            return EXIT_CODES["internal_error"]
+            return _failed("internal_error", line)
     shown: set[tuple[type, str]] = set()
     for w in caught:  # each warning once, however many stages or partitions gave it
         key = (w.category, str(w.message))
@@ -501,15 +520,14 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
     for line in tally.lines():
         print(f"{prefix}: {_printable(line)}", file=sys.stderr)
     if strict and tally.not_assessed_rows:
-        print(
-            f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3",
-            file=sys.stderr,
-        )
-        return EXIT_CODES["not_assessed"]
+        line = f"{prefix}: --strict: {tally.not_assessed_rows} row(s) not assessed; exit 3"
+        print(line, file=sys.stderr)
+        return _done(result, "not_assessed", line)
     if strict and not tally.rows_read:
-        print(f"{prefix}: --strict: the input layer has no features; exit 3", file=sys.stderr)
-        return EXIT_CODES["not_assessed"]
-    return EXIT_CODES["ok"]
+        line = f"{prefix}: --strict: the input layer has no features; exit 3"
+        print(line, file=sys.stderr)
+        return _done(result, "not_assessed", line)
+    return _done(result, "ok", "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -70,6 +70,11 @@ SITING_FILES = {
 
 
 def _stderr(msg: str) -> None:
+    from wetland_gis.qgis_provider import events
+
+    if events.enabled():  # a program drives the command: a progress event (docs/qgis.md)
+        events.emit("progress", message=msg)
+        return
     print(f"  {msg}", file=sys.stderr)
 
 

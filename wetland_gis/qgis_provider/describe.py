@@ -1,0 +1,107 @@
+"""What the QGIS provider asks the package: its options, their choices, the field roles.
+
+Run in the package's interpreter by the provider when QGIS loads it
+(``python -m wetland_gis.qgis_provider.describe`` prints one JSON object), so that the
+dialog's choices, defaults and help texts are the command line's own, read from its parser
+(:func:`wetland_gis.cli.build_parser`), and the field roles are those the package reads
+(:data:`wetland_gis.io.fields.DEFAULT_NAMES` and the fact and exemption roles).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["describe", "main"]
+
+
+def _options(parser: argparse.ArgumentParser) -> dict[str, dict[str, Any]]:
+    """Return each option of a sub-command by flag (a positional by its name)."""
+    out: dict[str, dict[str, Any]] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        record = {
+            "dest": action.dest,
+            "choices": list(action.choices) if action.choices else None,
+            "default": action.default if isinstance(action.default, (str, int, float)) else None,
+            "help": action.help if isinstance(action.help, str) else "",
+            "repeat": isinstance(action, argparse._AppendAction),
+        }
+        for flag in action.option_strings or [action.dest]:
+            out[flag] = record
+    return out
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def describe() -> dict[str, Any]:
+    """Return what the provider needs to know of this package, as JSON-ready values.
+
+    Returns
+    -------
+    dict
+        ``version``; ``python`` (this interpreter); ``provider_dir`` (the folder of this
+        sub-package, which QGIS loads); ``commands`` (each sub-command's options by flag:
+        ``dest``, ``choices``, ``default``, ``help``, ``repeat``); ``roles`` (each field
+        role of ``assess``: ``role``, ``label``, ``names`` (the accepted column names, in
+        order), ``flag`` (its option), ``group``: ``main``, ``fact`` or ``exemption``);
+        ``field_flag`` and ``field_map_flag`` (the options ``--field ROLE=COLUMN`` and
+        ``--field-map FILE`` when the command line has them, else ``None``).
+    """
+    from wetland_gis._version import __version__
+    from wetland_gis.cli import build_parser
+    from wetland_gis.commands import _FIELD_OPTIONS
+    from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
+    from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
+    from wetland_gis.io.fields import DEFAULT_NAMES, ROLE_LABELS
+
+    commands = {name: _options(sub) for name, sub in _subparsers(build_parser()).items()}
+    assess = commands.get("assess", {})
+    flag_of = {record["dest"]: flag for flag, record in assess.items() if flag.startswith("--")}
+    roles = []
+    groups = [
+        ("main", tuple(_FIELD_OPTIONS)),
+        ("fact", FACT_FIELD_ROLES),
+        ("exemption", tuple(EXEMPTION_FIELD_ROLES)),
+    ]
+    for group, names in groups:
+        for role in names:
+            dest = _FIELD_OPTIONS.get(role, f"{role}_field")
+            accepted = DEFAULT_NAMES.get(role) or (EXEMPTION_FIELD_ROLES[role],)
+            roles.append(
+                {
+                    "role": role,
+                    "label": ROLE_LABELS.get(role, role.replace("_", " ")),
+                    "names": list(accepted),
+                    "flag": flag_of.get(dest),
+                    "group": group,
+                }
+            )
+    return {
+        "version": __version__,
+        "python": sys.executable,
+        "provider_dir": str(Path(__file__).resolve().parent),
+        "commands": commands,
+        "roles": roles,
+        "field_flag": "--field" if "--field" in assess else None,
+        "field_map_flag": "--field-map" if "--field-map" in assess else None,
+    }
+
+
+def main() -> int:
+    """Print :func:`describe` as one line of JSON; return 0."""
+    sys.stdout.write(json.dumps(describe()) + "\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

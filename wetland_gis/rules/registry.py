@@ -159,13 +159,13 @@ DE_MINIMIS_CUMULATIVE = _rule(
 DE_MINIMIS_PROJECT = _rule(
     "de_minimis.project",
     "De minimis exemption (project)",
-    (_SUBD9, "Minn. R. 8420.0420, subp. 1 A"),
+    (_SUBD9, "Minn. R. 8420.0420, subp. 1"),
     step="de minimis test",
 )
 DE_MINIMIS_IMPACT = _rule(
     "de_minimis.impact",
     "De minimis exemption (impact)",
-    (_SUBD9, "Minn. R. 8420.0420, subp. 1 A"),
+    (_SUBD9, "Minn. R. 8420.0420, subp. 1"),
     step="de minimis test",
 )
 
@@ -194,7 +194,7 @@ REPLACEMENT_RATIO = _rule(
 REPLACEMENT_CREDITS = _rule(
     "replacement.credits",
     "Replacement credits",
-    (_S + "222, subd. 1(f), (g), (n)", "Minn. R. 8420.0420, subp. 1 A"),
+    (_S + "222, subd. 1(f), (g), (n)", "Minn. R. 8420.0420, subp. 1"),
     step="replacement ratio",
 )
 PROCEDURE_PUBLIC_COMMENT = _rule(

@@ -349,7 +349,7 @@ def replacement_required(
 # --- the engine's steps (rules/engine.py orders them) -----------------------------------
 
 #: "the entire amount of impact must be replaced" (not only the excess)
-WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1 A"
+WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1"
 
 _AGRICULTURAL = frozenset({"agricultural", "pasture"})
 
@@ -395,7 +395,8 @@ def ratio_answer(
 def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog) -> None:
     """§ 103G.222, subd. 1(f), (g), (n): the ratio and credits of every impact to replace.
 
-    Minn. R. 8420.0420, subp. 1 A: "the entire amount of impact must be replaced".
+    Minn. R. 8420.0420, subp. 1 (the general exemption standard): "the entire amount of
+    impact must be replaced".
     """
     add = log.add
     for w in work:

@@ -318,7 +318,7 @@ EXEMPTION_RULES: tuple[RuleSpec, ...] = (
     _spec(
         "exemption.binding.one_exemption",
         "One exemption for the project, not combined",
-        (subd("11(b)"), f"{_R}, subp. 1 C"),
+        (subd("11(b)"), f"{_R}, subp. 1 A", f"{_R}, subp. 1 C"),
         binding.decide_exemptions,
         (_E + "drainage_limited_types",),
         kind="binding",

@@ -4,7 +4,7 @@
   deposited in the wetland bank, a wetland already used for replacement credit, or a
   wetland partially impacted so that its remainder would newly qualify
   (:func:`binding_exclusions`).
-* § 103G.2241, subd. 11(b) (and subp. 1 A): an activity is exempt if it qualifies for any
+* § 103G.2241, subd. 11(b) (and Minn. R. 8420.0420, subp. 1 A): an activity is exempt if it qualifies for any
   one of the exemptions, even if another says it is not exempt.
 * Minn. R. 8420.0420, subp. 1 C: exemptions may not be combined on a project. A project
   exempt only by using two different exemptions for different impacts is not exempt.
@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 _Day = str | dt.date | None
+_SUBP_1A = "Minn. R. 8420.0420, subp. 1 A"
 _SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
 _SUBD_11B = "Minn. Stat. § 103G.2241, subd. 11(b)"
 
@@ -398,7 +399,7 @@ def decide_exemptions(
     best_exempt, best_possible, _, best = scores[0]
     reasons: list[str] = []
     verify: list[str] = []
-    citations = [_SUBD_11B, _SUBP_1C]
+    citations = [_SUBD_11B, _SUBP_1A, _SUBP_1C]
     carrying = partial = None
     covered: tuple[Hashable | None, ...] = ()
     refused: tuple[str, ...] = ()

@@ -89,6 +89,11 @@ class ExemptionFacts:
         set aside for federal price support (subd. 1(1)).
     pasture_same_use : bool, optional
         The agricultural pasture land remains in the same use (subd. 1(2)).
+    pasture_1991 : bool, optional
+        The land is pasture as § 103G.005, subd. 14a defines it: an area that was grazed by
+        domesticated livestock or that was planted with annually seeded crops in a crop
+        rotation seeding of grasses or legumes in six of the last ten years prior to
+        January 1, 1991 (subd. 1(2)); the current land use label alone does not show it.
     bottomland_hardwood : bool, optional
         A bottomland hardwood type 1 wetland (excepted by subd. 1(2)).
     normal_farming : bool, optional
@@ -114,6 +119,10 @@ class ExemptionFacts:
         **Claim.** Agricultural activities on agricultural land subject to the swampbuster
         provisions, consistent with the board's memorandum of understanding with NRCS
         (subd. 1(7)).
+    agricultural_activity : bool, optional
+        The activity itself is an agricultural activity (subd. 1(7) "agricultural activities
+        on agricultural land"): a house pad or other nonagricultural construction on
+        swampbuster land is not, whatever the land's use.
     drainage_benefits : bool, optional
         The land has been assessed drainage benefits for a public drainage system
         (subd. 2(b)).
@@ -241,6 +250,7 @@ class ExemptionFacts:
     # subd. 1
     years_cropped_before_1991: int | None = None
     pasture_same_use: bool | None = None
+    pasture_1991: bool | None = None
     bottomland_hardwood: bool | None = None
     normal_farming: bool | None = None
     soil_water_practice: bool | None = None
@@ -250,6 +260,7 @@ class ExemptionFacts:
     corps_404_permit: bool | None = None
     wild_rice: bool | None = None
     swampbuster: bool | None = None
+    agricultural_activity: bool | None = None
     # subd. 2
     drainage_benefits: bool | None = None
     system_expenditure: bool | None = None
@@ -406,6 +417,7 @@ FACT_COLUMNS: Mapping[str, str] = MappingProxyType(
         "remainder_newly_qualifies": "remainder",
         "years_cropped_before_1991": "crop_yr_91",
         "pasture_same_use": "past_same",
+        "pasture_1991": "past_1991",
         "bottomland_hardwood": "bottomland",
         "normal_farming": "farming",
         "soil_water_practice": "sw_prac",
@@ -415,6 +427,7 @@ FACT_COLUMNS: Mapping[str, str] = MappingProxyType(
         "corps_404_permit": "corps_404",
         "wild_rice": "wild_rice",
         "swampbuster": "swampbust",
+        "agricultural_activity": "ag_activ",
         "drainage_benefits": "dr_benefit",
         "system_expenditure": "dr_expend",
         "system_repaired": "dr_repair",

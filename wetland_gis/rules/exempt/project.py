@@ -154,13 +154,19 @@ class OtherExemptions:
 
 
 def exemption_facts_of(
-    impact_id: str, facts: ImpactFacts, counted_sqft: float | None
+    impact_id: str,
+    facts: ImpactFacts,
+    counted_sqft: float | None,
+    altered_sqft: float | None = None,
 ) -> ExemptionFacts:
     """Return the exemption facts of one impact: its own, completed from the engine's.
 
     The facts the engine and the exemptions share (wetland type, impact kind, the counted
     area, wetland id and size, incorporated area, land use, bottomland hardwood) fill the
-    exemption facts the impact does not give. Of the exclusions of Minn. R. 8420.0420,
+    exemption facts the impact does not give; ``altered_sqft``, the wetland area the whole
+    project alters (every impact the layer records, whatever its kind, at its full area:
+    subd. 6(a)(1)(ii) "significantly modifies or alters"), fills ``project_sqft``. Of the
+    exclusions of Minn. R. 8420.0420,
     subp. 1 B the engine's facts count only when they say yes: the engine reads a fen,
     bank or credit flag that no layer or column gave as "no", and an unscreened exclusion
     must stay unknown here (it caps every exemption at conditional; docs/rules.md).
@@ -176,6 +182,7 @@ def exemption_facts_of(
         "incorporated": facts.incorporated,
         "land_use": land if land in LAND_USES else None,
         "bottomland_hardwood": facts.bottomland_hardwood,
+        "project_sqft": altered_sqft,
     }
     fill = {k: v for k, v in shared.items() if v is not None and getattr(own, k) is None}
     # an exclusion the engine knows always counts, whatever the exemption columns say
@@ -222,6 +229,7 @@ def decide_other_exemptions(
     log: TraceLog,
     wca_sqft: float,
     scope_reading: str = WHOLE_PROJECT,
+    altered_sqft: float | None = None,
 ) -> OtherExemptions:
     """Try every other exemption on a project's impacts, and the road paragraph.
 
@@ -249,6 +257,12 @@ def decide_other_exemptions(
         ``Claims.exemption_scope_reading``: under ``"covered_impacts"`` the impacts the
         one best exemption covers are exempt when it covers only some (and de minimis does
         not cover the project); under the default they are not.
+    altered_sqft : float, optional
+        The wetland area the whole project drains, fills, excavates or otherwise alters,
+        every impact at its full area (not public waters wetlands, § 103G.005, subd.
+        19(b)): the project area of subd. 6(a)(1)(ii) "the proposed project significantly
+        modifies or alters less than one-half acre of wetlands". ``None``: summed from the
+        counted areas of ``impacts`` (``decide_exemptions``).
 
     Returns
     -------
@@ -274,7 +288,10 @@ def decide_other_exemptions(
             )
         return OtherExemptions()
     answer = decide_exemptions(
-        [exemption_facts_of(iid, f, sqft) for iid, f, sqft in impacts], claims, params, day
+        [exemption_facts_of(iid, f, sqft, altered_sqft) for iid, f, sqft in impacts],
+        claims,
+        params,
+        day,
     )
     carried = _carries(answer.outcome, de_minimis) if answer.carrying else False
     # the open reading of subp. 1 C: one exemption covers some impacts, de minimis none
@@ -356,6 +373,10 @@ def other_exemptions(
         The answer (the engine reads ``carrying`` and ``road`` for the project).
     """
     wca = [w for w in work if w.regulated and not w.f.public_waters_wetland]
+    # subd. 6(a)(1)(ii) "significantly modifies or alters": every impact of a WCA wetland
+    # at its full area, whatever its kind (an excavation that is not a drain or fill, a
+    # partial drain, a kind the layer names otherwise), not only the counted drains and fills
+    altered = sum((w.area for w in work if not w.f.public_waters_wetland), Decimal(0))
     step5 = decide_other_exemptions(
         project,
         [(w.iid, w.f, None if w.share_unknown else float(w.counted)) for w in wca],
@@ -366,6 +387,7 @@ def other_exemptions(
         log=log,
         wca_sqft=float(wca_sqft),
         scope_reading=book.claims.exemption_scope_reading,
+        altered_sqft=float(altered),
     )
     for w in wca:
         answer = step5.of(w.iid)

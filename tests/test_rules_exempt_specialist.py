@@ -216,3 +216,40 @@ def test_a_partial_drain_alters_its_whole_area_for_the_utility_limit():
     assert d.by_impact["A"].counted_sqft == 15_000.0
     (step,) = steps_of(d, "exemption.utilities.6_a_1", "A")
     assert step["outcome"] == "not_exempt", step["reason"]
+
+
+# --- § 103G.222, subd. 1(l): board credits only for public transportation (issue item 2) -----
+
+
+@pytest.mark.parametrize(
+    ("road", "route"),
+    [
+        pytest.param(
+            {"project_kind": "new_road", "road_authority": "other", "airport": False},
+            "not_covered",
+            id="subd. 1(l): a private developer's new road: ordinary replacement",
+        ),
+        pytest.param(
+            {"project_kind": "new_road", "road_authority": "county", "airport": True},
+            "not_covered",
+            id="subd. 1(l): an airport project: ordinary replacement",
+        ),
+        pytest.param(
+            {"project_kind": "new_road", "road_authority": "county", "airport": False},
+            "credits_from_board",
+            id="subd. 1(l): a county's new road may buy credits from the board",
+        ),
+        pytest.param(
+            {"project_kind": "capacity_expansion", "airport": False},
+            "unknown",
+            id="subd. 1(l): authority not known: not the board's credits",
+        ),
+    ],
+)
+def test_board_credits_only_for_a_public_transportation_project(road, route):
+    from wetland_gis.rules.exempt import RoadFacts
+
+    d = decide(fact("A", 30_000.0, road=RoadFacts(**road)))
+    assert d.road == route
+    assert d.by_impact["A"].outcome.value == "replacement_required"
+    assert d.by_impact["A"].replacement_by is None

@@ -51,8 +51,11 @@ ROAD_PROJECT_KINDS = frozenset(
 )
 _COVERED_KINDS = ("repair", "rehabilitation", "reconstruction", "replacement")
 _EXCLUDED_KINDS = ("new_road", "capacity_expansion")
-#: Road authorities: the four public roads of paragraph (m), or ``other`` (not covered).
+#: Road authorities: the four public roads of paragraph (m), or ``other`` (not covered: a
+#: private road, or an authority that is not a state, city, county or town).
 ROAD_AUTHORITIES = frozenset({"state", "city", "county", "town", "other"})
+_PUBLIC_AUTHORITIES = ("state", "city", "county", "town")
+_L = "Minn. Stat. § 103G.222, subd. 1(l)"
 
 #: Default impact-layer (or project) column of each road fact (ten characters at most).
 ROAD_FACT_COLUMNS = {
@@ -237,21 +240,7 @@ def road_replacement(
             "project_kind",
             citation="Minn. Stat. § 103G.222, subd. 1(m)",
         )
-        airport = run.fact("airport")
-        route = RoadRoute.NOT_COVERED if airport else RoadRoute.CREDITS_FROM_BOARD
-        if airport is None:
-            run.check("§ 103G.222, subd. 1(l): the project is not an airport project.")
-        if route is RoadRoute.CREDITS_FROM_BOARD:
-            run.note(
-                "Paragraph (l): for a new public transportation project, or one expanded "
-                "solely for additional traffic capacity, the public transportation "
-                "authority may purchase credits from the board at the cost to the board to "
-                "establish credits; a replacement plan is otherwise required."
-            )
-        else:
-            run.note("An airport project is not a transportation project of paragraph (l).")
-        base = run.result(Outcome.REQUIRED)
-        return _road(base, route=route, skip=False, reports=())
+        return _credits(run)
     run.cond(
         None if kind is None else kind in _COVERED_KINDS,
         "The project is the repair, rehabilitation, reconstruction or replacement of an "
@@ -307,6 +296,74 @@ def road_replacement(
         skip=final is Outcome.NOT_REQUIRED and route is RoadRoute.BOARD_REPLACES,
         reports=tuple(reports),
     )
+
+
+def _credits(run: RuleRun) -> RoadResult:
+    """Paragraph (l): a new or capacity project; the authority may buy credits from the board.
+
+    A replacement plan is required either way; paragraph (l) only says where a *public
+    transportation authority* may get the credits, for a *public transportation project*
+    that is not an airport project. A private (``other``) or airport project, or one
+    whose authority is not known, takes the ordinary replacement path (credits the
+    applicant finds). An unknown authority leaves the route unknown; an unknown airport
+    status of a public road authority's road project is a verify item.
+    """
+    authority = run.fact("road_authority")
+    public = run.cond(
+        None if authority is None else authority in _PUBLIC_AUTHORITIES,
+        "The project is a new public transportation project of a public transportation "
+        "authority (a state, city, county or town road authority)"
+        + ("" if authority is None else f" (given: {authority})")
+        + ".",
+        "road_authority",
+        citation=_L,
+    )
+    airport = run.fact("airport")
+    not_airport = run.cond(
+        None if airport is None else not airport,
+        '"Transportation project" does not include an airport project'
+        + ("" if airport is None else f" (given: airport {'yes' if airport else 'no'})")
+        + ".",
+        "airport",
+        citation=_L,
+    )
+    if public is True and not_airport is not False:  # airport unknown: a verify item
+        route = RoadRoute.CREDITS_FROM_BOARD
+        run.note(
+            "Paragraph (l): for a new public transportation project, or one expanded "
+            "solely for additional traffic capacity, the public transportation "
+            "authority may purchase credits from the board at the cost to the board to "
+            "establish credits; a replacement plan is required."
+        )
+    elif public is False or not_airport is False:
+        route = RoadRoute.NOT_COVERED
+        run.note(
+            "Paragraph (l) is only for public transportation authorities and public "
+            "transportation projects, not an airport project: the ordinary replacement "
+            "plan, with credits the applicant provides (§ 103G.222, § 103G.2242)."
+        )
+        if authority == "other":
+            run.check(
+                "§ 103G.222, subd. 1(l): if the project's authority is a public "
+                "transportation authority other than a state, city, county or town road "
+                "authority, it may purchase credits from the board; confirm who the "
+                "authority is."
+            )
+    else:
+        route = RoadRoute.UNKNOWN
+        run.note(
+            "Whether paragraph (l) lets the authority purchase credits from the board "
+            "depends on the facts not known; a replacement plan is required either way."
+        )
+    if public is None:
+        run.check(
+            "§ 103G.222, subd. 1(l): the project is a public transportation project of a "
+            "public transportation authority (not a private road)."
+        )
+    if not_airport is None:
+        run.check("§ 103G.222, subd. 1(l): the project is not an airport project.")
+    # the conditions of (l) say who provides credits, not whether to replace: required
+    return _road(run.result(Outcome.REQUIRED), route=route, skip=False, reports=())
 
 
 def _road(

@@ -6,6 +6,8 @@ Each case names the paragraph it checks; each failed on the code before issue 32
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from wetland_gis.rules import Claims, ImpactFacts, decide_project
 from wetland_gis.rules.exempt import ExemptionFacts, decide_exemptions, spec_of
@@ -253,3 +255,143 @@ def test_board_credits_only_for_a_public_transportation_project(road, route):
     assert d.road == route
     assert d.by_impact["A"].outcome.value == "replacement_required"
     assert d.by_impact["A"].replacement_by is None
+
+
+# --- clauses of one subdivision on one project (issue item 1) ---------------------------------
+
+ROUTINE = {"utility_operation": True, "additional_intrusion": False}  # subd. 6(a)(2)
+NEW_LINE = {"utility_work": True, "avoided_minimized": True}  # subd. 6(a)(1)
+UNIT = "reading.exemption_unit_reading"
+
+
+@pytest.mark.parametrize(
+    ("impacts", "reading", "want", "clauses"),
+    [
+        pytest.param(
+            [("A", 3_000.0, ROUTINE), ("B", 15_000.0, NEW_LINE)],
+            "each_clause",
+            "replacement_required",
+            None,
+            id="subd. 11(b), subp. 1 C: 6(a)(2) and 6(a)(1) are two exemptions (default)",
+        ),
+        pytest.param(
+            [("A", 3_000.0, ROUTINE), ("B", 15_000.0, NEW_LINE)],
+            "whole_subdivision",
+            "exempt",
+            {"A": "exemption.utilities.6_a_2", "B": "exemption.utilities.6_a_1"},
+            id="subd. 11(b): the clauses of subd. 6 read as one exemption",
+        ),
+        pytest.param(
+            [
+                ("A", 3_000.0, {"normal_farming": True, "land_use": "agricultural"}),
+                ("B", 15_000.0, {"soil_water_practice": True, "land_use": "agricultural"}),
+            ],
+            "whole_subdivision",
+            "exempt_conditional",
+            {"A": "exemption.agriculture.1_3", "B": "exemption.agriculture.1_4"},
+            id="subd. 1(3), 1(4): one subdivision, the SWCD approval unknown: conditional",
+        ),
+        pytest.param(
+            [("A", 3_000.0, {"duck_blind": True}), ("B", 15_000.0, {"sewage_system_repair": True})],
+            "whole_subdivision",
+            "replacement_required",
+            None,
+            id="subp. 1 C: subd. 10(2) and 6(a)(3) are two subdivisions under either reading",
+        ),
+    ],
+)
+def test_the_clauses_of_one_subdivision(impacts, reading, want, clauses):
+    facts = [fact(iid, sqft, exemption=ex(**e)) for iid, sqft, e in impacts]
+    d = decide(*facts, exemption_unit_reading=reading)
+    assert d.outcome.value == want
+    if clauses is not None:
+        assert {i.impact_id: i.exemptions for i in d.impacts} == {
+            k: (v,) for k, v in clauses.items()
+        }
+
+
+def test_the_flip_of_a_6a1_impact_is_named_in_the_trace_with_the_other_reading_beside_it():
+    """Subd. 6(a)(1) alone is exempt; with a 6(a)(2) impact beside it the project needs
+    one exemption (subp. 1 C): the answer flips, and the trace says why, per impact, and
+    names the reading with the alternative's result beside it."""
+    alone = decide(fact("B", 15_000.0, exemption=ex(**NEW_LINE)))
+    assert alone.outcome.value == "exempt"
+    assert not steps_of(alone, UNIT)
+    both = decide(
+        fact("A", 3_000.0, exemption=ex(**ROUTINE)),
+        fact("B", 15_000.0, exemption=ex(**NEW_LINE)),
+    )
+    assert both.by_impact["B"].outcome.value == "replacement_required"
+    (why,) = steps_of(both, ONE, "B")
+    assert why["outcome"] == "not_exempt"
+    assert why["inputs"]["exempt_alone_under"] == ["exemption.utilities.6_a_1"]
+    assert "may not be combined" in why["reason"] and "each_clause" in why["reason"]
+    (step,) = steps_of(both, UNIT)
+    assert step["inputs"]["reading"] == "each_clause"
+    assert step["inputs"]["differs"] is True
+    assert step["inputs"]["alternative_outcome"] == "exempt"
+    assert step["inputs"]["alternative_exempt_sqft"] == 18_000.0
+    assert any("Claims.exemption_unit_reading" in v for v in step["verify"])
+
+
+_CLAUSE_FACTS = [
+    ROUTINE,
+    NEW_LINE,
+    {"sewage_system_repair": True},
+    {"duck_blind": True},
+    {"normal_farming": True, "land_use": "agricultural"},
+    {"soil_water_practice": True, "land_use": "agricultural"},
+    {"utility_work": True},
+    {},
+]
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(range(len(_CLAUSE_FACTS))), st.sampled_from([300.0, 9_000.0])),
+        min_size=1,
+        max_size=4,
+    )
+)
+@example([(0, 9_000.0), (1, 9_000.0)])
+def test_the_default_unit_reading_never_exempts_what_the_other_replaces(rows):
+    facts = [
+        fact(str(i), sqft, exemption=ex(**_CLAUSE_FACTS[k])) for i, (k, sqft) in enumerate(rows)
+    ]
+    default = decide(*facts)
+    other = decide(*facts, exemption_unit_reading="whole_subdivision")
+    assert default.totals["exempt_sqft"] <= other.totals["exempt_sqft"]
+    assert default.totals["replace_acres"] >= other.totals["replace_acres"] - 1e-12
+    # every impact that is not exempt in its project but exempt alone says why
+    if default.totals["de_minimis"] in ("exempt", "conditional"):
+        return
+    for i in default.impacts:
+        if i.outcome.value == "replacement_required" and _exempt_alone(rows[int(i.impact_id)]):
+            assert steps_of(default, ONE, i.impact_id), i.impact_id
+
+
+_ALONE: dict[tuple[int, float], bool] = {}
+
+
+def _exempt_alone(row: tuple[int, float]) -> bool:
+    if row not in _ALONE:
+        d = decide(fact("A", row[1], exemption=ex(**_CLAUSE_FACTS[row[0]])))
+        _ALONE[row] = d.outcome.value == "exempt"
+    return _ALONE[row]
+
+
+@pytest.mark.parametrize("command", ["assess", "compare"])
+def test_the_unit_reading_is_a_cli_option_with_the_default_first(command, capsys):
+    from wetland_gis.cli import build_parser
+    from wetland_gis.commands import _reading_claims
+
+    parser = build_parser()
+    head = ["assess", "x.gpkg", "--out", "o"] if command == "assess" else ["compare", "x.gpkg"]
+    head = head if command == "assess" else [*head, "--out", "o"]
+    assert _reading_claims(parser.parse_args(head)).exemption_unit_reading == "each_clause"
+    args = parser.parse_args([*head, "--exemption-unit-reading", "whole_subdivision"])
+    assert _reading_claims(args).exemption_unit_reading == "whole_subdivision"
+    with pytest.raises(SystemExit):
+        parser.parse_args([*head, "--exemption-unit-reading", "per_subdivision"])
+    assert "each_clause" in capsys.readouterr().err

@@ -31,7 +31,12 @@ from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.exempt import CLAIMS
-from wetland_gis.rules.kernel import EXEMPTION_SCOPE_READINGS, WHOLE_PROJECT
+from wetland_gis.rules.kernel import (
+    EACH_CLAUSE,
+    EXEMPTION_SCOPE_READINGS,
+    EXEMPTION_UNIT_READINGS,
+    WHOLE_PROJECT,
+)
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
@@ -136,6 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="Minn. R. 8420.0420, subp. 1 C: whether one exemption covering only some "
         "impacts exempts them (covered_impacts) or none (whole_project, the default; "
         "docs/rules.md)",
+    )
+    p.add_argument(
+        "--exemption-unit-reading",
+        choices=EXEMPTION_UNIT_READINGS,
+        default=EACH_CLAUSE,
+        help="§ 103G.2241, subd. 11(b); Minn. R. 8420.0420, subp. 1 C: each clause is one "
+        "exemption (each_clause, the default) or the clauses of one subdivision together "
+        "(whole_subdivision; docs/rules.md)",
     )
     for role in FACT_FIELD_ROLES:
         p.add_argument(
@@ -346,6 +359,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=WHOLE_PROJECT,
         help="Minn. R. 8420.0420, subp. 1 C: one exemption covering only some impacts "
         "exempts none (whole_project) or those (covered_impacts)",
+    )
+    c.add_argument(
+        "--exemption-unit-reading",
+        choices=EXEMPTION_UNIT_READINGS,
+        default=EACH_CLAUSE,
+        help="§ 103G.2241, subd. 11(b): each clause is one exemption (each_clause) or the "
+        "clauses of one subdivision together (whole_subdivision)",
     )
     c.add_argument("--sites", help="candidate sites: each alternative is also sited")
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")

@@ -37,7 +37,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
-from wetland_gis.rules.kernel import WHOLE_PROJECT, Claims
+from wetland_gis.rules.kernel import EACH_CLAUSE, WHOLE_PROJECT, Claims
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -989,7 +989,8 @@ def _reading_claims(args: argparse.Namespace) -> Claims:
     The other claims are given as :class:`AssessOptions` keywords and replace its fields.
     """
     return Claims(
-        exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT
+        exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT,
+        exemption_unit_reading=getattr(args, "exemption_unit_reading", None) or EACH_CLAUSE,
     )
 
 

@@ -52,6 +52,9 @@ __all__ = [
     "ONE_CLAUSE",
     "CLAUSE_READINGS",
     "EXEMPTION_SCOPE_READINGS",
+    "EXEMPTION_UNIT_READINGS",
+    "EACH_CLAUSE",
+    "WHOLE_SUBDIVISION",
     "WHOLE_PROJECT",
     "COVERED_IMPACTS",
     "READINGS",
@@ -79,6 +82,16 @@ COVERED_IMPACTS = "covered_impacts"
 
 EXEMPTION_SCOPE_READINGS = (WHOLE_PROJECT, COVERED_IMPACTS)
 
+#: Subd. 11(b), subp. 1 C default: each clause of § 103G.2241 (6(a)(1), 6(a)(2)) is one
+#: exemption. (The same words as ``rules.exempt.binding.EACH_CLAUSE``, which the kernel
+#: does not import.)
+EACH_CLAUSE = "each_clause"
+
+#: Alternative: the clauses of one subdivision (6(a)(1)-(3)) are one exemption.
+WHOLE_SUBDIVISION = "whole_subdivision"
+
+EXEMPTION_UNIT_READINGS = (EACH_CLAUSE, WHOLE_SUBDIVISION)
+
 
 #: The open readings of the text (docs/rules.md, "Open readings"): for each ``Claims``
 #: field, its choices, the default first. The default is the reading under which the tool
@@ -103,6 +116,9 @@ READINGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         # Minn. R. 8420.0420, subp. 1 C; § 103G.2241, subd. 11(b): an exemption that covers
         # only some impacts of a project
         "exemption_scope_reading": EXEMPTION_SCOPE_READINGS,
+        # § 103G.2241, subd. 11(b) "any one of the exemptions"; Minn. R. 8420.0420, subp. 1 C:
+        # are the clauses of one subdivision one exemption or several
+        "exemption_unit_reading": EXEMPTION_UNIT_READINGS,
     }
 )
 
@@ -200,6 +216,10 @@ class Claims:
         de minimis only when that one exemption covers every impact in the WCA's scope (an
         exemption covering only some impacts exempts none); or the impacts it covers are
         exempt and only the rest replaced.
+    exemption_unit_reading : {"each_clause", "whole_subdivision"}, default "each_clause"
+        § 103G.2241, subd. 11(b), Minn. R. 8420.0420, subp. 1 C: each clause of § 103G.2241
+        is one exemption (subd. 6(a)(1) for one impact and 6(a)(2) for another are two, not
+        combined); or the clauses of one subdivision together are one exemption.
     exemptions : ExemptionClaims, optional
         The analyst's claims for the other exemptions of § 103G.2241 (an approval, a
         permit, a finding): they fill each impact's claim facts it does not give.
@@ -219,6 +239,7 @@ class Claims:
     setback_increase_reading: str = "every_impact"
     excavation_reading: str = "no_amount"
     exemption_scope_reading: str = WHOLE_PROJECT
+    exemption_unit_reading: str = EACH_CLAUSE
     exemptions: ExemptionClaims | None = None
 
     def __post_init__(self) -> None:

@@ -241,6 +241,11 @@ READING_RULES: Mapping[str, str] = MappingProxyType(
             "Reading: an exemption covering only some impacts",
             ("Minn. R. 8420.0420, subp. 1 C", _S + "2241, subd. 11(b)"),
         ),
+        "exemption_unit_reading": _rule(
+            "reading.exemption_unit_reading",
+            "Reading: the clauses of one subdivision",
+            (_S + "2241, subd. 11(b)", "Minn. R. 8420.0420, subp. 1 C"),
+        ),
     }
 )
 """The rule id of each open reading's step, by its ``Claims`` field."""

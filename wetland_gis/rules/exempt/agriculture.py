@@ -72,8 +72,6 @@ def pasture_land(
 ) -> ExemptionResult:
     """Subd. 1(2): type 1 wetlands, and type 2 or 6 under two acres, on pasture in the same use.
 
-    Examples
-    --------
     Notes
     -----
     "Agricultural pasture land" is pasture as § 103G.005, subd. 14a defines it, a state

@@ -35,8 +35,7 @@ def _no_drainage(run: RuleRun, text: str) -> bool | None:
     holds = False if kind == "drain" or drains is True else (True if drains is False else None)
     return run.cond(
         holds,
-        f"{text} (given: results in drainage {_word(drains)}, impact kind "
-        f"{kind or 'not known'}).",
+        f"{text} (given: results in drainage {_word(drains)}, impact kind {kind or 'not known'}).",
         "results_in_drainage",
         "impact_kind",
     )

@@ -5,6 +5,9 @@ Each case names the paragraph it checks; each failed on the code before issue 32
 
 from __future__ import annotations
 
+import datetime as dt
+from types import SimpleNamespace
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -395,3 +398,102 @@ def test_the_unit_reading_is_a_cli_option_with_the_default_first(command, capsys
     with pytest.raises(SystemExit):
         parser.parse_args([*head, "--exemption-unit-reading", "per_subdivision"])
     assert "each_clause" in capsys.readouterr().err
+
+
+# --- § 103G.222, subd. 1(m): no replacement plan, and its conditions decided (item 3) ---------
+
+ROAD_1M = {
+    "project_kind": "reconstruction",
+    "road_authority": "county",
+    "currently_serviceable": True,
+    "design_safety_necessary": True,
+    "minor_or_emergency": False,
+}
+DAY_REPORT, DAY_BUILD = dt.date(2024, 3, 1), dt.date(2024, 3, 31)  # exactly 30 days
+
+
+@pytest.mark.parametrize(
+    ("duties", "by", "plan"),
+    [
+        pytest.param(
+            {"minimized": True, "report_date": DAY_REPORT, "construction_date": DAY_BUILD},
+            "board",
+            False,
+            id="subd. 1(m)(1), (2): minimized, reported 30 days before: no plan, no comment",
+        ),
+        pytest.param(
+            {"minimized": True, "annual_meeting": True},
+            "board",
+            False,
+            id="subd. 1(m)(2): the annual meeting instead of the reports",
+        ),
+        pytest.param(
+            {"minimized": False, "annual_meeting": True},
+            None,
+            True,
+            id="subd. 1(m)(1): not minimized: the ordinary replacement plan",
+        ),
+        pytest.param(
+            {
+                "minimized": True,
+                "report_date": DAY_REPORT + dt.timedelta(days=1),
+                "construction_date": DAY_BUILD,
+                "annual_meeting": False,
+            },
+            None,
+            True,
+            id="subd. 1(m)(2): reported 29 days before: the ordinary replacement plan",
+        ),
+        pytest.param(
+            {"report_date": DAY_REPORT, "construction_date": DAY_BUILD},
+            None,
+            True,
+            id="subd. 1(m)(1): minimization unknown: conditional, never not required",
+        ),
+    ],
+)
+def test_a_road_the_board_replaces_has_no_replacement_plan_procedure(duties, by, plan):
+    from wetland_gis.rules.exempt import RoadFacts
+
+    d = decide(fact("A", 30_000.0, road=RoadFacts(**ROAD_1M, **duties)))
+    assert d.by_impact["A"].replacement_by == by
+    (road,) = steps_of(d, "road.board_replacement", "")
+    if by is None:
+        assert road["outcome"] in ("required", "conditional")
+    comment = steps_of(d, "procedure.public_comment")
+    sequencing = steps_of(d, "procedure.sequencing")
+    no_plan = steps_of(d, "procedure.no_replacement_plan")
+    if plan:
+        assert comment and sequencing and not no_plan
+        assert d.totals["public_comment"] == "required"
+    else:
+        assert not comment and not sequencing
+        assert d.totals["public_comment"] is None and d.totals["sequencing_on_site"] is None
+        (step,) = no_plan
+        assert "subd. 1(m)" in step["citation"] and "not required" in step["reason"]
+
+
+def test_the_comparison_says_a_board_road_has_no_sequencing_of_a_plan():
+    import pandas as pd
+
+    from wetland_gis.compare import sequencing_findings
+    from wetland_gis.rules.exempt import RoadFacts
+
+    duties = {"minimized": True, "annual_meeting": True}
+    d = decide(fact("A", 30_000.0, road=RoadFacts(**ROAD_1M, **duties)))
+    projects = pd.DataFrame({"sequencing_on_site": [None]})
+    alternative = SimpleNamespace(assessment=SimpleNamespace(decisions=[d], projects=projects))
+    table = pd.DataFrame(
+        {
+            "alternative": ["preferred"],
+            "wetland_sqft": [30_000.0],
+            "outcome": ["replacement_required"],
+            "replace_credits": [0.69],
+            "credits_allocated": [float("nan")],
+            "cost_usd": [float("nan")],
+        }
+    )
+    found = {f["principle"]: f for f in sequencing_findings([alternative], table)}
+    assert any("subd. 1(m)" in s and "not required" in s for s in found["replace"]["shows"])
+    assert any("subd. 1(m)(1)" in v for v in found["minimize"]["verify"])
+    assert not any("Before approving a replacement plan" in v for v in found["replace"]["verify"])

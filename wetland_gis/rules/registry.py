@@ -209,6 +209,13 @@ PROCEDURE_SEQUENCING = _rule(
     (_S + "222, subd. 1(b)",),
     ("procedure.sequencing_allowance",),
 )
+#: § 103G.222, subd. 1(m): a road the board (or the state) replaces has no replacement plan,
+#: so no public comment period and no sequencing of a plan (issue 32).
+PROCEDURE_NO_PLAN = _rule(
+    "procedure.no_replacement_plan",
+    "Public road project: no replacement plan",
+    (_S + "222, subd. 1(m)",),
+)
 
 # --- the open readings (docs/rules.md, "Open readings") ---------------------------------
 READING_RULES: Mapping[str, str] = MappingProxyType(

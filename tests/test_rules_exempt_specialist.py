@@ -497,3 +497,127 @@ def test_the_comparison_says_a_board_road_has_no_sequencing_of_a_plan():
     assert any("subd. 1(m)" in s and "not required" in s for s in found["replace"]["shows"])
     assert any("subd. 1(m)(1)" in v for v in found["minimize"]["verify"])
     assert not any("Before approving a replacement plan" in v for v in found["replace"]["verify"])
+
+
+# --- subd. 2(b), last sentence: the later conversion decided (issue item 7) -------------------
+
+ASSESSED = {
+    "wetland_type": 1,
+    "impact_kind": "drain",
+    "incorporated": False,
+    "drainage_benefits": True,
+    "system_expenditure": True,
+    "drained_for_conversion": False,
+}
+DRAINED = dt.date(2014, 6, 1)
+
+
+@pytest.mark.parametrize(
+    ("later", "want"),
+    [
+        pytest.param(
+            {"later_use": "platted_lots", "later_use_date": dt.date(2020, 5, 1)},
+            "not_exempt",
+            id="subd. 2(b): platted lots six years after drainage: replaced",
+        ),
+        pytest.param(
+            {"later_use": "commercial", "later_use_date": dt.date(2024, 6, 1)},
+            "not_exempt",
+            id="subd. 2(b): converted on the tenth anniversary: within the period, replaced",
+        ),
+        pytest.param(
+            {"later_use": "commercial", "later_use_date": dt.date(2024, 6, 2)},
+            "exempt",
+            id="subd. 2(b): converted one day after the ten-year period: not replaced",
+        ),
+        pytest.param(
+            {"later_use": "agricultural", "later_use_date": dt.date(2016, 1, 1)},
+            "exempt",
+            id="subd. 2(b): a use clause (2) does not prohibit",
+        ),
+        pytest.param(
+            {"later_use": "residential_density"},
+            "conditional",
+            id="subd. 2(b): a prohibited use whose date is not known: conditional",
+        ),
+        pytest.param(
+            {"later_use_date": dt.date(2016, 1, 1)},
+            "conditional",
+            id="subd. 2(b): a conversion within ten years to a use not known: conditional",
+        ),
+    ],
+)
+def test_a_conversion_within_ten_years_of_drainage_must_be_replaced(later, want):
+    facts = ex(**ASSESSED, drainage_date=DRAINED, **later)
+    d = decide(fact("A", exemption=facts, impact_kind="drain"))
+    (step,) = steps_of(d, "exemption.drainage.2_b", "A")
+    assert step["outcome"] == want, step["reason"]
+    if want == "not_exempt":
+        assert "last sentence" in step["citation"] or "2(b)" in step["citation"]
+        assert d.by_impact["A"].outcome.value == "replacement_required"
+    assert step["parameters"]["exemptions.drainage_conversion_years"] == 10
+
+
+def test_a_conversion_before_the_drainage_is_an_input_error():
+    from wetland_gis.errors import RulesInputError
+
+    facts = ex(
+        **ASSESSED,
+        drainage_date=DRAINED,
+        later_use="commercial",
+        later_use_date=dt.date(2013, 1, 1),
+    )
+    with pytest.raises(RulesInputError, match="before drainage_date"):
+        decide(fact("A", exemption=facts, impact_kind="drain"))
+
+
+def test_a_later_use_outside_the_list_is_refused_naming_the_allowed():
+    from wetland_gis.errors import RulesInputError
+
+    with pytest.raises(RulesInputError, match="later_use 'houses' is not one of"):
+        ExemptionFacts(later_use="houses")
+
+
+def test_the_conversion_and_road_dates_are_read_from_their_columns():
+    """The 10-character columns a shapefile keeps: ``dr_date``, ``later_use``,
+    ``later_date``, ``road_rep_d``, ``road_con_d`` (dates written YYYY-MM-DD)."""
+    import pandas as pd
+
+    from wetland_gis.io.exemption_columns import (
+        attach_exemption_facts,
+        resolve_exemption_columns,
+    )
+
+    frame = pd.DataFrame(
+        {
+            "dr_date": ["2014-06-01"],
+            "later_use": ["Commercial"],
+            "later_date": ["2024-06-01"],
+            "road_rep_d": ["2024-03-01"],
+            "road_con_d": ["2024-04-15"],
+            "road_minim": ["yes"],
+            "road_meet": [""],
+        }
+    )
+    columns = resolve_exemption_columns(frame.columns)
+    assert all(len(c) <= 10 for _, c in columns)
+    groups = attach_exemption_facts({"P": [fact("A")]}, {("P", "A"): 0}, frame, columns)
+    (got,) = groups["P"]
+    assert got.exemption.drainage_date == dt.date(2014, 6, 1)
+    assert got.exemption.later_use == "commercial"
+    assert got.exemption.later_use_date == dt.date(2024, 6, 1)
+    assert got.road.report_date == dt.date(2024, 3, 1)
+    assert got.road.construction_date == dt.date(2024, 4, 15)
+    assert got.road.minimized is True and got.road.annual_meeting is None
+
+
+def test_without_a_recorded_conversion_the_future_event_is_a_verify_item():
+    """No conversion recorded (``LATER_EVENT_FACTS`` all blank): the drainage is exempt and
+    the ten-year rule is a verify item; once a conversion is recorded, its date is needed."""
+    d = decide(fact("A", exemption=ex(**ASSESSED), impact_kind="drain"))
+    (step,) = steps_of(d, "exemption.drainage.2_b", "A")
+    assert step["outcome"] == "exempt"
+    assert any("10-year period following drainage" in v for v in step["verify"])
+    d = decide(fact("A", exemption=ex(**ASSESSED, later_use="industrial"), impact_kind="drain"))
+    (step,) = steps_of(d, "exemption.drainage.2_b", "A")
+    assert step["outcome"] == "conditional"

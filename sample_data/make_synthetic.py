@@ -1090,7 +1090,8 @@ def exemption_projects(crow_wing_impacts: gpd.GeoDataFrame) -> dict[str, gpd.Geo
       exemption, with the ten-year use restriction of Minn. R. 8420.0420, subp. 1 D as a
       verify item.
     * ``county_road``: two fills of a county road reconstruction to meet safety standards
-      (§ 103G.222, subd. 1(m)): replacement required, the board replaces, siting skips it.
+      (§ 103G.222, subd. 1(m)), the county having minimized and reported 45 days before
+      construction: replacement required, the board replaces, siting skips it.
 
     Every column name has at most ten characters (a shapefile keeps it).
     """
@@ -1120,6 +1121,12 @@ def exemption_projects(crow_wing_impacts: gpd.GeoDataFrame) -> dict[str, gpd.Geo
         road_auth="county",
         road_serv="yes",
         road_std="yes",
+        # § 103G.222, subd. 1(m)(1), (2): the county minimized and reported 45 days before
+        # construction (issue 32); dates as text, as QGIS writes them to a shapefile
+        road_minim="yes",
+        road_minor="no",
+        road_rep_d="2024-03-01",
+        road_con_d="2024-04-15",
     )
     order = ["impact_id", "project", "circ39", "impact", "land_use", "wetland_ac"]
     return {
@@ -1131,7 +1138,10 @@ def exemption_projects(crow_wing_impacts: gpd.GeoDataFrame) -> dict[str, gpd.Geo
             crs=crow_wing_impacts.crs,
         ),
         "county_road": gpd.GeoDataFrame(
-            road[[*order, "road_kind", "road_auth", "road_serv", "road_std", "geometry"]],
+            road[
+                [*order, "road_kind", "road_auth", "road_serv", "road_std", "road_minim"]
+                + ["road_minor", "road_rep_d", "road_con_d", "geometry"]
+            ],
             crs=crow_wing_impacts.crs,
         ),
     }

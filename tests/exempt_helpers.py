@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -10,7 +11,12 @@ from hypothesis import strategies as st
 
 from wetland_gis.enums import Outcome
 from wetland_gis.rules.exempt import ExemptionFacts, ExemptionResult, RuleFunction
-from wetland_gis.rules.exempt.facts import IMPACT_KINDS, INCIDENTAL_CAUSES, LAND_USES
+from wetland_gis.rules.exempt.facts import (
+    IMPACT_KINDS,
+    INCIDENTAL_CAUSES,
+    LAND_USES,
+    LATER_USES,
+)
 
 DAY = "2024-05-01"
 SQFT_PER_ACRE = 43_560
@@ -108,6 +114,14 @@ def _field_strategy(field: dataclasses.Field[Any]) -> Any:
         return st.none() | st.integers(0, 10)
     if name == "wetland_existence_years":
         return st.none() | st.integers(0, 60)
+    if name == "later_use":
+        return st.none() | st.sampled_from(sorted(LATER_USES))
+    # a conversion follows the drainage (an earlier one is an input error): around the
+    # ten years of subd. 2(b), the anniversary included
+    if name == "drainage_date":
+        return st.none() | st.dates(dt.date(2004, 1, 1), dt.date(2010, 1, 1))
+    if name == "later_use_date":
+        return st.none() | st.dates(dt.date(2010, 1, 1), dt.date(2022, 1, 1))
     return _BOOL
 
 

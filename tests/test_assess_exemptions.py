@@ -112,11 +112,22 @@ def test_a_road_project_says_who_replaces(kind, by):
         road_serv=["yes", "yes"],
         road_std=["yes", "yes"],
         airport=["no", "no"],
+        # subd. 1(m)(1), (2): minimized, reported 45 days before construction (issue 32)
+        road_minim=["yes", "yes"],
+        road_minor=["no", "no"],
+        road_rep_d=["2024-03-01", "2024-03-01"],
+        road_con_d=["2024-04-15", "2024-04-15"],
     )
     a = _assess(gdf)
     assert set(a.impacts["outcome"]) == {"replacement_required"}
     got = {None if v is None or v != v else v for v in a.impacts["replacement_by"]}
     assert got == {by}
+
+
+def test_a_road_report_date_that_is_not_a_date_names_the_row():
+    gdf = _layer(impact_id=["A"], road_kind=["repair"], road_rep_d=["March 1"])
+    with pytest.raises(ValueParseError, match=r"row 1.*road_rep_d.*YYYY-MM-DD"):
+        _assess(gdf)
 
 
 def test_a_bad_road_kind_names_the_row():

@@ -234,6 +234,8 @@ def test_every_parameter_gives_the_argument_the_command_line_reads(
         assert float(got) == expected
     elif opt.name == "PDF":
         assert got == expected
+    elif opt.flag == "--claim":  # a claim named alone is a yes (cli.parse_claim)
+        assert got == [(claim, True) for claim in expected], (argv, dest)
     else:
         assert got == expected, (argv, dest)
 

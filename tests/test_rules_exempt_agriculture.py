@@ -24,16 +24,28 @@ CASES = [
             "wetland_type": 1,
             "land_use": "pasture",
             "pasture_same_use": True,
+            "pasture_1991": True,
             "bottomland_hardwood": False,
         },
-        [("land_use", "agricultural"), ("pasture_same_use", False), ("bottomland_hardwood", True)],
+        [
+            ("land_use", "agricultural"),
+            ("pasture_same_use", False),
+            ("bottomland_hardwood", True),
+            ("pasture_1991", False),
+        ],
         defining=("land_use",),
     ),
     *flip_cases(
         "subd. 1(2) type 6",
         ag.pasture_land,
-        {"wetland_type": 6, "land_use": "pasture", "pasture_same_use": True, "wetland_acres": 1.9},
-        [("wetland_acres", 2.0), ("wetland_type", 3)],
+        {
+            "wetland_type": 6,
+            "land_use": "pasture",
+            "pasture_same_use": True,
+            "pasture_1991": True,
+            "wetland_acres": 1.9,
+        },
+        [("wetland_acres", 2.0), ("wetland_type", 3), ("pasture_1991", False)],
     ),
     *flip_cases(
         "subd. 1(3)",
@@ -66,8 +78,8 @@ CASES = [
     *flip_cases(
         "subd. 1(7)",
         ag.swampbuster_land,
-        {"land_use": "agricultural", "swampbuster": True},
-        [("land_use", "nonagricultural"), ("swampbuster", False)],
+        {"land_use": "agricultural", "swampbuster": True, "agricultural_activity": True},
+        [("land_use", "nonagricultural"), ("swampbuster", False), ("agricultural_activity", False)],
         defining=("swampbuster",),
     ),
 ]
@@ -118,6 +130,7 @@ def test_pasture_size_limit(wtype, acres, want):
         wetland_acres=acres,
         land_use="pasture",
         pasture_same_use=True,
+        pasture_1991=True,
         bottomland_hardwood=False,
     )
     assert result.outcome is want, result.reasons

@@ -216,6 +216,10 @@ REPAIR = {
     "project_kind": "reconstruction",
     "currently_serviceable": True,
     "design_safety_necessary": True,
+    # subd. 1(m)(1), (2): minimized, and the annual meeting reviewed it (issue 32)
+    "minimized": True,
+    "annual_meeting": True,
+    "minor_or_emergency": False,
 }
 
 

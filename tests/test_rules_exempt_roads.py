@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from exempt_helpers import DAY
 
@@ -14,6 +16,10 @@ REPAIR = {
     "road_authority": "county",
     "currently_serviceable": True,
     "design_safety_necessary": True,
+    # subd. 1(m)(1), (2): minimized, reported 45 days before construction (issue 32)
+    "minimized": True,
+    "report_date": dt.date(2024, 3, 1),
+    "construction_date": dt.date(2024, 4, 15),
 }
 
 

@@ -22,6 +22,8 @@ A case::
         steps:                        # a step of a rule: outcome, citation text, verify text
           - {rule_id: impact_kind, impact_id: A, outcome: regulated, cites: "subd. 1(a)"}
 
+A step may also say ``not_cites`` (citation text it must not hold) or ``absent: true``.
+
 Impact defaults: ``cedar_tamarack: false``, zone areas 0, ``pct_class:
 greater_than_80_percent``, ``metro: false``, ``impact_kind: fill``,
 ``owns_whole_wetland: true``. Dates: ``as_of`` (default 2024-05-01).
@@ -51,7 +53,7 @@ DEFAULTS: dict[str, Any] = {
 }
 CASE_KEYS = {"name", "paragraph", "claims", "impacts", "expect", "as_of"}
 EXPECT_KEYS = {"outcome", "impacts", "totals", "rule_ids", "no_rule_ids", "steps"}
-STEP_KEYS = {"rule_id", "impact_id", "outcome", "cites", "verify", "value", "absent"}
+STEP_KEYS = {"rule_id", "impact_id", "outcome", "cites", "not_cites", "verify", "value", "absent"}
 
 
 def _cases() -> list[Any]:
@@ -154,6 +156,13 @@ def test_scenario(case):
         ):
             if text not in s["citation"]:
                 problems.append(f"{want['rule_id']} citation {s['citation']!r} lacks {text!r}")
+        for text in (
+            [want["not_cites"]]
+            if isinstance(want.get("not_cites"), str)
+            else want.get("not_cites", ())
+        ):
+            if text in s["citation"]:
+                problems.append(f"{want['rule_id']} citation {s['citation']!r} cites {text!r}")
         for text in (
             [want["verify"]] if isinstance(want.get("verify"), str) else want.get("verify", ())
         ):

@@ -33,7 +33,9 @@ from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.exempt import CLAIMS
 from wetland_gis.rules.kernel import (
     CUMULATIVE_LIMIT_READINGS,
+    EACH_CLAUSE,
     EXEMPTION_SCOPE_READINGS,
+    EXEMPTION_UNIT_READINGS,
     LIMIT_REACHED,
     WHOLE_PROJECT,
 )
@@ -124,6 +126,19 @@ def parse_claim(text: str) -> tuple[str, bool | None]:
     return name, CLAIM_VALUES[answer]
 
 
+class _ClaimArgument:
+    """The argparse type of ``--claim`` (:func:`parse_claim`).
+
+    Its ``choices`` are the claim names (an ``NAME=answer`` value cannot be an argparse
+    choice): the QGIS provider's dialog lists them from here.
+    """
+
+    choices: tuple[str, ...] = tuple(CLAIMS)
+
+    def __call__(self, text: str) -> tuple[str, bool | None]:
+        return parse_claim(text)
+
+
 def _add_assessed(parser: argparse.ArgumentParser, *, siting: bool = True) -> None:
     """Add the assessed GeoPackage a sub-command reads and, with ``siting``, ``--siting``."""
     parser.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
@@ -180,6 +195,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="§ 103G.2241, subd. 9(f): a cumulative area exactly at the (f)(2) or (f)(3) "
         "limit is not exempt (reached, the default) or is (exceeded) (docs/rules.md)",
     )
+    p.add_argument(
+        "--exemption-unit-reading",
+        choices=EXEMPTION_UNIT_READINGS,
+        default=EACH_CLAUSE,
+        help="§ 103G.2241, subd. 11(b); Minn. R. 8420.0420, subp. 1 C: each clause is one "
+        "exemption (each_clause, the default) or the clauses of one subdivision together "
+        "(whole_subdivision; docs/rules.md)",
+    )
     for role in FACT_FIELD_ROLES:
         p.add_argument(
             f"--{role.replace('_', '-')}-field",
@@ -196,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--claim",
         action="append",
-        type=parse_claim,
+        type=_ClaimArgument(),
         metavar="CLAIM[=yes|no|unknown]",
         help="claim a fact of another exemption that only a person can confirm, for every "
         "impact that does not give it (repeatable; CLAIM alone means yes, e.g. "
@@ -397,6 +420,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=WHOLE_PROJECT,
         help="Minn. R. 8420.0420, subp. 1 C: one exemption covering only some impacts "
         "exempts none (whole_project) or those (covered_impacts)",
+    )
+    c.add_argument(
+        "--exemption-unit-reading",
+        choices=EXEMPTION_UNIT_READINGS,
+        default=EACH_CLAUSE,
+        help="§ 103G.2241, subd. 11(b): each clause is one exemption (each_clause) or the "
+        "clauses of one subdivision together (whole_subdivision)",
     )
     c.add_argument("--sites", help="candidate sites: each alternative is also sited")
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")

@@ -37,7 +37,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
-from wetland_gis.rules.kernel import LIMIT_REACHED, WHOLE_PROJECT, Claims
+from wetland_gis.rules.kernel import EACH_CLAUSE, LIMIT_REACHED, WHOLE_PROJECT, Claims
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -996,6 +996,7 @@ def _reading_claims(args: argparse.Namespace) -> Claims:
     return Claims(
         exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT,
         cumulative_limit_reading=getattr(args, "cumulative_limit_reading", None) or LIMIT_REACHED,
+        exemption_unit_reading=getattr(args, "exemption_unit_reading", None) or EACH_CLAUSE,
     )
 
 

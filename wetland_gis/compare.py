@@ -624,6 +624,22 @@ def sequencing_findings(
             f"{row['alternative']!s}: {label(row['outcome'])}, "
             f"{float(row['replace_credits']):,.2f} replacement credits required{sited}."
         )
+    no_plan = _no_replacement_plan(alternatives[0])
+    if no_plan:
+        names = ", ".join(no_plan)
+        shows["replace"].append(
+            f'{names}: a public road project the board (or the state) replaces: "a '
+            'replacement plan for wetlands is not required" (§ 103G.222, subd. 1(m)), so '
+            "there is no sequencing of a replacement plan and no public comment period on "
+            "one for it."
+        )
+        verify["minimize"].append(
+            "§ 103G.222, subd. 1(m)(1): the road authority minimizes the amount of wetland "
+            "filling or draining and considers mitigating important site-specific wetland "
+            "functions on site; those notified may appeal its minimization, delineation "
+            "and on-site mitigation decisions to the board (the road step of the trace "
+            "lists the reports of clauses (2) and (3))."
+        )
     on_site = alternatives[0].assessment.projects
     if "sequencing_on_site" in on_site and len(on_site):
         verdicts = sorted({str(v) for v in on_site["sequencing_on_site"]})
@@ -632,7 +648,8 @@ def sequencing_findings(
             f"(§ 103G.222, subd. 1(b)) for the preferred alternative: "
             f"{', '.join(label(v) for v in verdicts)}."
         )
-    verify["replace"].append(_LGU_FINDS)
+    if not no_plan or len(no_plan) < len(alternatives[0].assessment.decisions):
+        verify["replace"].append(_LGU_FINDS)
     return [
         {
             "principle": key,
@@ -642,6 +659,21 @@ def sequencing_findings(
             "verify": verify[key],
         }
         for key, words, citation in SEQUENCING_PRINCIPLES
+    ]
+
+
+def _no_replacement_plan(alternative: Alternative) -> list[str]:
+    """Return the projects of an alternative that need no replacement plan (subd. 1(m)).
+
+    Read from the engine's decision (its ``procedure.no_replacement_plan`` step), never
+    decided here.
+    """
+    from wetland_gis.rules.registry import PROCEDURE_NO_PLAN
+
+    return [
+        d.project
+        for d in alternative.assessment.decisions
+        if any(s["rule_id"] == PROCEDURE_NO_PLAN for s in d.steps())
     ]
 
 

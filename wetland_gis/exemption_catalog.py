@@ -21,7 +21,7 @@ __all__ = ["facts_of", "exemption_table", "exemption_list", "DERIVED_FACTS"]
 #: Facts the engine fills from the geometry and the project (no column).
 DERIVED_FACTS = {
     "impact_sqft": "the impact's counted area",
-    "project_sqft": "the project's area",
+    "project_sqft": "the wetland area the project alters",
     "project_type_2_6_drained_sqft": "the project's drained type 2 and 6 area",
     "wetland_spoil_sqft": "the spoil area in the wetland",
 }

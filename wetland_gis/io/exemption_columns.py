@@ -112,7 +112,7 @@ def resolve_exemption_columns(
 
 def _read(value: Any, kind: str, where: str) -> Any:
     from wetland_gis.io.fields import read_flag, read_number, read_text
-    from wetland_gis.io.values import is_blank
+    from wetland_gis.io.values import is_blank, parse_date
 
     if is_blank(value):
         return None
@@ -124,6 +124,8 @@ def _read(value: Any, kind: str, where: str) -> Any:
             if number is None or number != int(number):
                 raise ValueError(value)
             return int(number)
+        if kind.startswith("dt.date"):
+            return parse_date(value)
         if kind.startswith("float"):
             number = read_number(value)
             if number is None:
@@ -134,9 +136,12 @@ def _read(value: Any, kind: str, where: str) -> Any:
             return frozenset(p.strip().lower() for p in (text or "").split(",") if p.strip())
         return None if text is None else text.strip().lower()
     except (ValueError, ValueParseError):
-        want = {"bool": "yes/no", "int": "a whole number", "float": "a number"}.get(
-            kind.split(" ")[0], "text"
-        )
+        want = {
+            "bool": "yes/no",
+            "int": "a whole number",
+            "float": "a number",
+            "dt.date": "a date written YYYY-MM-DD",
+        }.get(kind.split(" ")[0], "text")
         raise ValueParseError(
             f"{where}: {value!r} is not {want}; fix the cell or leave it empty (not known)"
         ) from None

@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import numbers
 import re
@@ -48,6 +49,7 @@ __all__ = [
     "parse_bool",
     "parse_number",
     "parse_whole_number",
+    "parse_date",
     "parse_id",
     "normalise_county",
     "normalise_key",
@@ -280,6 +282,54 @@ def parse_whole_number(value: Any, *, errors: Errors = "raise") -> int | None:
         _refuse(value, "a whole number", accepted, errors)
         return None
     return int(number)
+
+
+def parse_date(value: Any, *, errors: Errors = "raise") -> dt.date | None:
+    """Return a date attribute (a report date, a drainage date) as a :class:`datetime.date`.
+
+    Parameters
+    ----------
+    value : object
+        A date or datetime (a pandas Timestamp, which is one), or text written
+        ``YYYY-MM-DD`` (a time after it is ignored: ``"2024-05-01T00:00:00"``).
+    errors : {"raise", "coerce"}, default "raise"
+        What to do with a value that is not a date: raise, or return None.
+
+    Returns
+    -------
+    date or None
+        None for a blank value.
+
+    Raises
+    ------
+    ValueParseError
+        ``"5/1/2024"``, ``"2024-13-01"``, a number and so on, with ``errors="raise"``.
+
+    Examples
+    --------
+    >>> parse_date("2024-05-01"), parse_date(" 2024-05-01T08:30 "), parse_date("")
+    (datetime.date(2024, 5, 1), datetime.date(2024, 5, 1), None)
+    >>> parse_date("5/1/2024", errors="coerce") is None
+    True
+    """
+    accepted = "a date written YYYY-MM-DD"
+    if is_blank(value):
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if not isinstance(value, str):
+        text = str(value) if type(value).__name__ == "datetime64" else None
+        if text is None:
+            _refuse(value, "a date", accepted, errors)
+            return None
+        value = text
+    try:
+        return dt.date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        _refuse(value, "a date", accepted, errors)
+        return None
 
 
 def parse_id(value: Any) -> str | None:

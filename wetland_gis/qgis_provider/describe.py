@@ -26,7 +26,7 @@ def _options(parser: argparse.ArgumentParser) -> dict[str, dict[str, Any]]:
             continue
         record = {
             "dest": action.dest,
-            "choices": list(action.choices) if action.choices else None,
+            "choices": _choices(action),
             "default": action.default if isinstance(action.default, (str, int, float)) else None,
             "help": action.help if isinstance(action.help, str) else "",
             "repeat": isinstance(action, argparse._AppendAction),
@@ -34,6 +34,12 @@ def _options(parser: argparse.ArgumentParser) -> dict[str, dict[str, Any]]:
         for flag in action.option_strings or [action.dest]:
             out[flag] = record
     return out
+
+
+def _choices(action: argparse.Action) -> list[Any] | None:
+    """Return an option's choices: argparse's, or those its type names (``--claim``)."""
+    choices = action.choices or getattr(action.type, "choices", None)
+    return list(choices) if choices else None
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

@@ -1113,7 +1113,7 @@ def de_minimis_steps(
         outcome = Outcome.NOT_EXEMPT
         reason = (
             "The project exceeds the amount allowed: it is not de minimis and the entire "
-            "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1 A)."
+            "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1)."
         )
     elif not cumulative_ok:
         outcome = Outcome.NOT_EXEMPT
@@ -1498,7 +1498,7 @@ def _r_replace(iid: str, counted: Decimal) -> str:
     return (
         f"Impact {iid!r} is not de minimis: the project is not exempt, so the whole "
         f"{fmt_sqft(float(counted))} must be replaced, not only the excess (Minn. R. "
-        '8420.0420, subp. 1 A: "the entire amount of impact must be replaced").'
+        '8420.0420, subp. 1: "the entire amount of impact must be replaced").'
     )
 
 

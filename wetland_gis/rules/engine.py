@@ -232,6 +232,8 @@ def _decide(
     step5 = other_exemptions(project, work, book, log, dm_outcome, wca)
     if step5.scope_reading_applies:  # one exemption covers only some impacts (subp. 1 C)
         concerns.add("exemption_scope_reading")
+    if step5.unit_reading_applies:  # the clauses of one subdivision (subd. 11(b), subp. 1 C)
+        concerns.add("exemption_unit_reading")
 
     # 6. replacement
     replacement_steps(project, work, book, log)

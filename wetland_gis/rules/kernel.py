@@ -52,6 +52,9 @@ __all__ = [
     "ONE_CLAUSE",
     "CLAUSE_READINGS",
     "EXEMPTION_SCOPE_READINGS",
+    "EXEMPTION_UNIT_READINGS",
+    "EACH_CLAUSE",
+    "WHOLE_SUBDIVISION",
     "WHOLE_PROJECT",
     "CUMULATIVE_LIMIT_READINGS",
     "LIMIT_REACHED",
@@ -90,6 +93,15 @@ LIMIT_REACHED = "reached"
 LIMIT_EXCEEDED = "exceeded"
 
 CUMULATIVE_LIMIT_READINGS = (LIMIT_REACHED, LIMIT_EXCEEDED)
+#: Subd. 11(b), subp. 1 C default: each clause of § 103G.2241 (6(a)(1), 6(a)(2)) is one
+#: exemption. (The same words as ``rules.exempt.binding.EACH_CLAUSE``, which the kernel
+#: does not import.)
+EACH_CLAUSE = "each_clause"
+
+#: Alternative: the clauses of one subdivision (6(a)(1)-(3)) are one exemption.
+WHOLE_SUBDIVISION = "whole_subdivision"
+
+EXEMPTION_UNIT_READINGS = (EACH_CLAUSE, WHOLE_SUBDIVISION)
 
 
 #: The open readings of the text (docs/rules.md, "Open readings"): for each ``Claims``
@@ -118,6 +130,9 @@ READINGS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         # subd. 9(f): "no longer applies ... when the cumulative area ... is the greatest
         # of": a cumulative area exactly at the (f)(2) or (f)(3) limit
         "cumulative_limit_reading": CUMULATIVE_LIMIT_READINGS,
+        # § 103G.2241, subd. 11(b) "any one of the exemptions"; Minn. R. 8420.0420, subp. 1 C:
+        # are the clauses of one subdivision one exemption or several
+        "exemption_unit_reading": EXEMPTION_UNIT_READINGS,
     }
 )
 
@@ -222,6 +237,10 @@ class Claims:
         400 square feet) is not exempt (``reached``); or only one over it is not
         (``exceeded``). The (f)(1) limit, "the applicable area listed in paragraph (a), (b),
         or (c)", is the amount those paragraphs allow in full, so reaching it is exempt.
+    exemption_unit_reading : {"each_clause", "whole_subdivision"}, default "each_clause"
+        § 103G.2241, subd. 11(b), Minn. R. 8420.0420, subp. 1 C: each clause of § 103G.2241
+        is one exemption (subd. 6(a)(1) for one impact and 6(a)(2) for another are two, not
+        combined); or the clauses of one subdivision together are one exemption.
     exemptions : ExemptionClaims, optional
         The analyst's claims for the other exemptions of § 103G.2241 (an approval, a
         permit, a finding): they fill each impact's claim facts it does not give.
@@ -241,6 +260,7 @@ class Claims:
     setback_increase_reading: str = "every_impact"
     excavation_reading: str = "no_amount"
     exemption_scope_reading: str = WHOLE_PROJECT
+    exemption_unit_reading: str = EACH_CLAUSE
     exemptions: ExemptionClaims | None = None
     cumulative_limit_reading: str = LIMIT_REACHED
 

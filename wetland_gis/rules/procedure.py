@@ -359,10 +359,35 @@ def procedure_steps(
     """
     add = log.add
     # a WCA replacement plan (§ 103G.2242); a public waters wetland is replaced under the
-    # public waters work permit (§ 103G.245, subd. 7)
-    needs_plan = any(w.acres for w in work if not w.f.public_waters_wetland)
+    # public waters work permit (§ 103G.245, subd. 7); a road the board or the state
+    # replaces needs none (§ 103G.222, subd. 1(m): "a replacement plan for wetlands is not
+    # required")
+    replaced = [w for w in work if w.acres and not w.f.public_waters_wetland]
+    needs_plan = any(w.replacement_by is None for w in replaced)
     comment = sequencing = sequencing_alt = None
     regulated_sqft = float(wca_sqft)
+    if replaced and not needs_plan:
+        by = sorted({str(w.replacement_by) for w in replaced})
+        add(
+            project=project,
+            impact_id="",
+            rule_id=R.PROCEDURE_NO_PLAN,
+            citation="Minn. Stat. § 103G.222, subd. 1(m)",
+            outcome=Outcome.NOT_REQUIRED.value,
+            value=regulated_sqft,
+            reason=(
+                '§ 103G.222, subd. 1(m): "a replacement plan for wetlands is not required" '
+                f"for this public road project (replaced by: {', '.join(by)}): there is no "
+                "public comment period on a plan (§ 103G.2242, subd. 8) and no sequencing of "
+                "a plan (§ 103G.222, subd. 1(b)). What paragraph (m) asks instead is the "
+                "road step's: the authority minimizes and considers on-site mitigation "
+                "(clause 1) and reports (clause 2, or clause 3 for minor and emergency "
+                "maintenance); those notified may appeal minimization, delineation and "
+                "on-site mitigation decisions to the board."
+            ),
+            verify=(),
+            inputs={"replacement_by": by, "total_sqft": regulated_sqft},
+        )
     if needs_plan:
         ok = passes(book.comment_comparison, wca_sqft, book.comment_threshold)
         cite, verify, used, outcome_value = procedure_answer(

@@ -73,11 +73,18 @@ _READING_WORDS = {
         'is the greatest of" the limits: the cumulative area is exactly at the (f)(2) or (f)(3) '
         "limit",
     ),
+    "exemption_unit_reading": (
+        "Minn. Stat. § 103G.2241, subd. 11(b); Minn. R. 8420.0420, subp. 1 C",
+        '"An activity is exempt if it qualifies for any one of the exemptions"; "Exemptions '
+        'may not be combined on a project": no one clause covers every impact, the clauses '
+        "of one subdivision together do (e.g. subd. 6(a)(1) for one impact, 6(a)(2) for "
+        "another); are they one exemption or two",
+    ),
 }
 
 #: Readings of the exemptions' binding rules: cited as written (a rule and a statute), and
 #: the alternative's exempt area shown beside the default's.
-_EXEMPTION_READINGS = frozenset({"exemption_scope_reading"})
+_EXEMPTION_READINGS = frozenset({"exemption_scope_reading", "exemption_unit_reading"})
 
 
 def within_reach(scope: list[Impact], book: RuleBook) -> bool:
@@ -130,7 +137,7 @@ def alternatives(
         if name == "sequencing_reading":  # decided beside the default's, in the same run
             can_differ = False
             differs_seq = sequencing_alt != totals["sequencing_on_site"]
-        elif name == "exemption_scope_reading":
+        elif name in _EXEMPTION_READINGS:
             # a concern only when one exemption covers some impacts and de minimis none:
             # the other reading changes those impacts' answer either way
             can_differ = True

@@ -165,13 +165,13 @@ DE_MINIMIS_CUMULATIVE = _rule(
 DE_MINIMIS_PROJECT = _rule(
     "de_minimis.project",
     "De minimis exemption (project)",
-    (_SUBD9, "Minn. R. 8420.0420, subp. 1 A"),
+    (_SUBD9, "Minn. R. 8420.0420, subp. 1"),
     step="de minimis test",
 )
 DE_MINIMIS_IMPACT = _rule(
     "de_minimis.impact",
     "De minimis exemption (impact)",
-    (_SUBD9, "Minn. R. 8420.0420, subp. 1 A"),
+    (_SUBD9, "Minn. R. 8420.0420, subp. 1"),
     step="de minimis test",
 )
 
@@ -200,7 +200,7 @@ REPLACEMENT_RATIO = _rule(
 REPLACEMENT_CREDITS = _rule(
     "replacement.credits",
     "Replacement credits",
-    (_S + "222, subd. 1(f), (g), (n)", "Minn. R. 8420.0420, subp. 1 A"),
+    (_S + "222, subd. 1(f), (g), (n)", "Minn. R. 8420.0420, subp. 1"),
     step="replacement ratio",
 )
 REPLACEMENT_IF_FAILS = _rule(
@@ -220,6 +220,13 @@ PROCEDURE_SEQUENCING = _rule(
     "Sequencing without alternatives analysis",
     (_S + "222, subd. 1(b)",),
     ("procedure.sequencing_allowance",),
+)
+#: § 103G.222, subd. 1(m): a road the board (or the state) replaces has no replacement plan,
+#: so no public comment period and no sequencing of a plan (issue 32).
+PROCEDURE_NO_PLAN = _rule(
+    "procedure.no_replacement_plan",
+    "Public road project: no replacement plan",
+    (_S + "222, subd. 1(m)",),
 )
 
 # --- the open readings (docs/rules.md, "Open readings") ---------------------------------
@@ -257,6 +264,11 @@ READING_RULES: Mapping[str, str] = MappingProxyType(
             "reading.cumulative_limit_reading",
             "Reading: a cumulative area exactly at the subd. 9(f) limit",
             (_SUBD9 + "(f)",),
+        ),
+        "exemption_unit_reading": _rule(
+            "reading.exemption_unit_reading",
+            "Reading: the clauses of one subdivision",
+            (_S + "2241, subd. 11(b)", "Minn. R. 8420.0420, subp. 1 C"),
         ),
     }
 )

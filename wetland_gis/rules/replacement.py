@@ -349,7 +349,7 @@ def replacement_required(
 # --- the engine's steps (rules/engine.py orders them) -----------------------------------
 
 #: "the entire amount of impact must be replaced" (not only the excess)
-WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1 A"
+WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1"
 
 _AGRICULTURAL = frozenset({"agricultural", "pasture"})
 
@@ -411,11 +411,11 @@ _V_TEMPORARY = (
 def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog) -> None:
     """§ 103G.222, subd. 1(f), (g), (n): the ratio and credits of every impact to replace.
 
-    Minn. R. 8420.0420, subp. 1 A: "the entire amount of impact must be replaced". An
-    impact exempt only on a condition gets the replacement it would owe if the condition
-    fails (``w.acres_if_fails``, step ``replacement.if_fails``). A temporary impact is
-    replaced at the same ratio, with a verify item naming the restoration the local
-    government unit must confirm (the ratio is never lowered on it).
+    Minn. R. 8420.0420, subp. 1 (the general exemption standard): "the entire amount of
+    impact must be replaced". An impact exempt only on a condition gets the replacement it
+    would owe if the condition fails (``w.acres_if_fails``, step ``replacement.if_fails``).
+    A temporary impact is replaced at the same ratio, with a verify item naming the
+    restoration the local government unit must confirm (the ratio is never lowered on it).
     """
     add = log.add
     for w in work:

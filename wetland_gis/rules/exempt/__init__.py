@@ -135,6 +135,9 @@ EXEMPTION_RULES: tuple[RuleSpec, ...] = (
             _E + "pasture_any_size_types",
             _E + "pasture_small_types",
             _E + "pasture_small_max_acres",
+            _E + "pasture_definition_min_years",
+            _E + "pasture_definition_lookback_years",
+            _E + "pasture_definition_before",
         ),
         use_restriction=True,
     ),
@@ -318,7 +321,7 @@ EXEMPTION_RULES: tuple[RuleSpec, ...] = (
     _spec(
         "exemption.binding.one_exemption",
         "One exemption for the project, not combined",
-        (subd("11(b)"), f"{_R}, subp. 1 C"),
+        (subd("11(b)"), f"{_R}, subp. 1 A", f"{_R}, subp. 1 C"),
         binding.decide_exemptions,
         (_E + "drainage_limited_types",),
         kind="binding",

@@ -72,12 +72,23 @@ def pasture_land(
 ) -> ExemptionResult:
     """Subd. 1(2): type 1 wetlands, and type 2 or 6 under two acres, on pasture in the same use.
 
+    Notes
+    -----
+    "Agricultural pasture land" is pasture as § 103G.005, subd. 14a defines it, a state
+    before January 1, 1991: the current land use label (``land_use``) says which clause is
+    tried, and the 1991 state (``pasture_1991``) is a condition; unknown, the answer is
+    conditional, never exempt.
+
     Examples
     --------
     >>> f = ExemptionFacts(wetland_type=2, wetland_acres=1.5, land_use="pasture",
-    ...                    pasture_same_use=True)
+    ...                    pasture_same_use=True, pasture_1991=True)
     >>> pasture_land(f, day="2024-05-01").outcome.value
     'exempt'
+    >>> f = ExemptionFacts(wetland_type=1, land_use="pasture", pasture_same_use=True,
+    ...                    bottomland_hardwood=False)
+    >>> pasture_land(f, day="2024-05-01").unknown
+    ('pasture_1991',)
     """
     run = start(pasture_land, facts, params, day)
     _pasture_use(run)
@@ -130,6 +141,17 @@ def _pasture_use(run: RuleRun) -> None:
         defining=True,
     )
     run.flag("pasture_same_use", "The pasture land remains in the same use.")
+    years = run.value("exemptions.pasture_definition_min_years")
+    lookback = run.value("exemptions.pasture_definition_lookback_years")
+    before = run.value("exemptions.pasture_definition_before")
+    run.flag(
+        "pasture_1991",
+        "The land is pasture as § 103G.005, subd. 14a defines it: an area that was grazed by "
+        "domesticated livestock or that was planted with annually seeded crops in a crop "
+        f"rotation seeding of grasses or legumes in {years} of the last {lookback} years "
+        f"prior to {long_date(before)} (the current land use alone does not show it).",
+        citation="Minn. Stat. § 103G.005, subd. 14a",
+    )
 
 
 def normal_farming_practice(
@@ -265,14 +287,23 @@ def swampbuster_land(
     >>> f = ExemptionFacts(land_use="nonagricultural", swampbuster=True)
     >>> swampbuster_land(f, day="2024-05-01").outcome.value
     'not_exempt'
+    >>> f = ExemptionFacts(land_use="agricultural", swampbuster=True)
+    >>> swampbuster_land(f, day="2024-05-01").unknown
+    ('agricultural_activity',)
     """
     run = start(swampbuster_land, facts, params, day)
     use = run.fact("land_use")
     run.cond(
         None if use is None else use in ("agricultural", "pasture"),
-        "The activity is an agricultural activity on agricultural land (§ 103G.005, "
-        "subd. 2a)" + ("" if use is None else f" (given land use: {use})") + ".",
+        "The activity is on agricultural land (§ 103G.005, subd. 2a)"
+        + ("" if use is None else f" (given land use: {use})")
+        + ".",
         "land_use",
+    )
+    run.flag(
+        "agricultural_activity",
+        "The activity is an agricultural activity (the land's use does not make it one: a "
+        "house pad or other nonagricultural construction on swampbuster land is not).",
     )
     run.flag(
         "swampbuster",

@@ -4,8 +4,8 @@
   deposited in the wetland bank, a wetland already used for replacement credit, or a
   wetland partially impacted so that its remainder would newly qualify
   (:func:`binding_exclusions`).
-* § 103G.2241, subd. 11(b) (and subp. 1 A): an activity is exempt if it qualifies for any
-  one of the exemptions, even if another says it is not exempt.
+* § 103G.2241, subd. 11(b) (and Minn. R. 8420.0420, subp. 1 A): an activity is exempt if
+  it qualifies for any one of the exemptions, even if another says it is not exempt.
 * Minn. R. 8420.0420, subp. 1 C: exemptions may not be combined on a project. A project
   exempt only by using two different exemptions for different impacts is not exempt.
 
@@ -38,9 +38,21 @@ __all__ = [
     "decide_exemptions",
     "ImpactExemptions",
     "ProjectExemptions",
+    "EACH_CLAUSE",
+    "WHOLE_SUBDIVISION",
+    "EXEMPTION_UNIT_READINGS",
 ]
 
+#: Default reading of what "an exemption" is (subd. 11(b); Minn. R. 8420.0420, subp. 1 C):
+#: each clause of § 103G.2241 (subd. 6(a)(1), 6(a)(2), ...) is one exemption.
+EACH_CLAUSE = "each_clause"
+#: Alternative: the clauses of one subdivision (subd. 6(a)(1)-(3)) are one exemption.
+WHOLE_SUBDIVISION = "whole_subdivision"
+EXEMPTION_UNIT_READINGS = (EACH_CLAUSE, WHOLE_SUBDIVISION)
+
 _Day = str | dt.date | None
+_STATUTE = "Minn. Stat. § 103G.2241, "
+_SUBP_1A = "Minn. R. 8420.0420, subp. 1 A"
 _SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
 _SUBD_11B = "Minn. Stat. § 103G.2241, subd. 11(b)"
 
@@ -174,6 +186,17 @@ class ProjectExemptions:
         and citations.
     as_of : str
         ISO date of the law applied.
+    subdivision : str or None
+        When no one clause covers every impact but the clauses of one subdivision together
+        do (each impact exempt or conditional under one of them): that subdivision's
+        citation, whatever the reading (the reading decides whether it carries).
+    subdivision_clauses : tuple of (impact id, rule id)
+        The clause of ``subdivision`` applied to each impact (the firmest, then the first
+        in registry order).
+    unit_reading : {"each_clause", "whole_subdivision"}
+        The reading applied: ``whole_subdivision`` lets ``subdivision`` carry the project
+        (``carrying`` is then the clause covering the most impacts, and each impact's own
+        clause is :meth:`clause_of`).
     """
 
     outcome: Outcome
@@ -186,10 +209,24 @@ class ProjectExemptions:
     verify: tuple[str, ...]
     citations: tuple[str, ...]
     as_of: str
+    subdivision: str | None = None
+    subdivision_clauses: tuple[tuple[Hashable | None, str], ...] = ()
+    unit_reading: str = EACH_CLAUSE
+
+    @property
+    def by_subdivision(self) -> bool:
+        """Return whether the clauses of one subdivision, together, carry the project."""
+        return self.unit_reading == WHOLE_SUBDIVISION and self.subdivision is not None
+
+    def clause_of(self, impact_id: Hashable) -> str | None:
+        """Return the rule id applied to one impact (``None``: none chosen)."""
+        if self.by_subdivision:
+            return dict(self.subdivision_clauses).get(impact_id)
+        return self.carrying or self.partial
 
     def applied(self, impact_id: Hashable) -> ExemptionResult | None:
         """Return the chosen exemption's answer for one impact (``None``: none chosen)."""
-        rule = self.carrying or self.partial
+        rule = self.clause_of(impact_id)
         if rule is None:
             return None
         for impact in self.impacts:
@@ -224,6 +261,9 @@ class ProjectExemptions:
                     "partial": self.partial,
                     "covered": [str(i) for i in self.covered],
                     "refused_combination": list(self.refused_combination),
+                    "subdivision": self.subdivision,
+                    "subdivision_clauses": {str(i): r for i, r in self.subdivision_clauses},
+                    "exemption_unit_reading": self.unit_reading,
                 },
                 "parameters": {},
             }
@@ -238,6 +278,9 @@ class ProjectExemptions:
             "partial": self.partial,
             "covered": [str(i) for i in self.covered],
             "refused_combination": list(self.refused_combination),
+            "subdivision": self.subdivision,
+            "subdivision_clauses": {str(i): r for i, r in self.subdivision_clauses},
+            "exemption_unit_reading": self.unit_reading,
             "reasons": list(self.reasons),
             "verify": list(self.verify),
             "citations": list(self.citations),
@@ -315,6 +358,8 @@ def decide_exemptions(
     claims: ExemptionClaims | None = None,
     params: ParameterSet | None = None,
     day: _Day = None,
+    *,
+    unit_reading: str = EACH_CLAUSE,
 ) -> ProjectExemptions:
     """Try every exemption on every impact of one project; name the one that carries it.
 
@@ -328,6 +373,12 @@ def decide_exemptions(
         The parameter tree (default: the shipped one).
     day : str or date, optional
         The date the law is applied as of (default: today).
+    unit_reading : {"each_clause", "whole_subdivision"}, default "each_clause"
+        What "an exemption" is (subd. 11(b) "any one of the exemptions"; Minn. R.
+        8420.0420, subp. 1 C "may not be combined on a project"): each clause (the
+        default, the reading that never says exempt where the other would not), or the
+        clauses of one subdivision together (subd. 6(a)(1) for one impact and 6(a)(2)
+        for another are then one exemption, subd. 6).
 
     Returns
     -------
@@ -350,6 +401,11 @@ def decide_exemptions(
     """
     from wetland_gis.rules.exempt import EXEMPTION_RULES, spec_of
 
+    if unit_reading not in EXEMPTION_UNIT_READINGS:
+        raise RulesInputError(
+            f"unit_reading was {unit_reading!r} but is expected to be one of "
+            f"{list(EXEMPTION_UNIT_READINGS)}"
+        )
     if not impacts:
         raise RulesInputError("decide_exemptions needs at least one impact")
     for f in impacts:
@@ -398,10 +454,12 @@ def decide_exemptions(
     best_exempt, best_possible, _, best = scores[0]
     reasons: list[str] = []
     verify: list[str] = []
-    citations = [_SUBD_11B, _SUBP_1C]
+    citations = [_SUBD_11B, _SUBP_1A, _SUBP_1C]
     carrying = partial = None
     covered: tuple[Hashable | None, ...] = ()
     refused: tuple[str, ...] = ()
+    subdivision: str | None = None
+    clauses: tuple[tuple[Hashable | None, str], ...] = ()
     if best_possible == 0:
         outcome = Outcome.NOT_EXEMPT
         reasons.append("No exemption of § 103G.2241 applies to any impact of the project.")
@@ -430,7 +488,46 @@ def decide_exemptions(
                 f"No one exemption covers every impact: {best.label} ({best.citations[0]}) "
                 f"covers {len(covered)} of {n} impacts; the others are not exempt under it."
             )
-        chosen = best.rule_id
+            subdivision, clauses = _subdivision_cover(rules, tried)
+            if subdivision is not None and unit_reading == WHOLE_SUBDIVISION:
+                by_rule = {s.rule_id: s for s in rules}
+                outcomes = [i.by_rule(dict(clauses)[i.impact_id]).outcome for i in tried]
+                outcome = (
+                    Outcome.EXEMPT
+                    if all(o is Outcome.EXEMPT for o in outcomes)
+                    else Outcome.CONDITIONAL
+                )
+                counts: dict[str, int] = {}
+                for _, rule_id in clauses:
+                    counts[rule_id] = counts.get(rule_id, 0) + 1
+                carrying = max(counts, key=lambda r: counts[r])  # first of the most
+                partial, covered = None, tuple(i.impact_id for i in tried)
+                word = "exempt" if outcome is Outcome.EXEMPT else "conditionally exempt"
+                each = "; ".join(
+                    f"{iid}: {by_rule[rule_id].citations[0].replace(_STATUTE, '')}"
+                    for iid, rule_id in clauses
+                )
+                reasons.append(
+                    f"Reading 'whole_subdivision' (the default is 'each_clause'): the clauses "
+                    f"of {subdivision} are read as one exemption, and every impact is {word} "
+                    f"under one of them ({each}): the project is {word} under {subdivision} "
+                    "(subd. 11(b))."
+                )
+                verify.append(
+                    "§ 103G.2241, subd. 9(g): the de minimis exemption may not be combined "
+                    "with this exemption on the project."
+                )
+                for iid, rule_id in clauses:
+                    result = _impact_of(tried, iid).by_rule(rule_id)
+                    verify.extend(f"Impact {iid}: {v}" for v in result.verify)
+                    citations.extend(result.citations)
+            elif subdivision is not None:
+                reasons.append(
+                    f"The clauses of {subdivision} together cover every impact, but under "
+                    "the reading 'each_clause' (the default) each clause is its own exemption "
+                    "and two are not combined (Minn. R. 8420.0420, subp. 1 C)."
+                )
+        chosen = carrying or best.rule_id
         uncovered = [
             i
             for i in tried
@@ -444,13 +541,19 @@ def decide_exemptions(
                 if r.outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL) and r.rule_id != chosen
             )
         )
+        if subdivision is not None and unit_reading == WHOLE_SUBDIVISION:
+            uncovered, refused = [], ()  # every impact is covered by a clause of the one
         if refused:
             reasons.append(
                 "Exemptions may not be combined on a project (Minn. R. 8420.0420, subp. 1 C): "
                 f"{', '.join(refused)} would cover impacts that {chosen} does not, but a "
                 "project exempt only by using two different exemptions is not exempt."
             )
-        chosen_results = [i.by_rule(chosen) for i in tried if i.impact_id in covered]
+        chosen_results = [
+            i.by_rule(chosen)
+            for i in tried
+            if i.impact_id in covered and not (subdivision and unit_reading == WHOLE_SUBDIVISION)
+        ]
         for r in chosen_results:
             verify.extend(
                 v if r.impact_id is None else f"Impact {r.impact_id}: {v}" for v in r.verify
@@ -467,4 +570,50 @@ def decide_exemptions(
         verify=tuple(dict.fromkeys(verify)),
         citations=tuple(dict.fromkeys(citations)),
         as_of=day.isoformat(),
+        subdivision=subdivision,
+        subdivision_clauses=clauses,
+        unit_reading=unit_reading,
     )
+
+
+def _impact_of(tried: Sequence[ImpactExemptions], impact_id: Hashable) -> ImpactExemptions:
+    """Return the exemptions tried on one impact."""
+    return next(i for i in tried if i.impact_id == impact_id)
+
+
+def _subdivision_cover(
+    rules: Sequence[Any], tried: Sequence[ImpactExemptions]
+) -> tuple[str | None, tuple[tuple[Hashable | None, str], ...]]:
+    """Return the subdivision whose clauses together cover every impact, and each one's clause.
+
+    Only a subdivision of two or more clauses counts (one clause covering every impact
+    carries the project by itself). The choice is: the most impacts exempt (not only
+    conditional), then registry order; each impact takes the clause of it under which it
+    is exempt, else conditional, the first in registry order.
+    """
+    firm = (Outcome.EXEMPT, Outcome.CONDITIONAL)
+    groups: dict[str, list[Any]] = {}
+    for spec in rules:
+        groups.setdefault(spec.subdivision, []).append(spec)
+    best: tuple[int, str, tuple[tuple[Hashable | None, str], ...]] | None = None
+    for subdivision, specs in groups.items():
+        if len(specs) <= 1:  # one clause alone carries by itself, or not at all
+            continue
+        picked: list[tuple[Hashable | None, str]] = []
+        exempt = 0
+        for impact in tried:
+            results = [impact.by_rule(s.rule_id) for s in specs]
+            hit = next((r for r in results if r.outcome is Outcome.EXEMPT), None) or next(
+                (r for r in results if r.outcome in firm), None
+            )
+            if hit is None:
+                break
+            exempt += hit.outcome is Outcome.EXEMPT
+            picked.append((impact.impact_id, hit.rule_id))
+        else:
+            if best is None or exempt > best[0]:
+                best = (exempt, subdivision, tuple(picked))
+    if best is None:
+        return None, ()
+    _, subdivision, picked_clauses = best
+    return subdivision, picked_clauses

@@ -8,10 +8,12 @@ and the ten-year use restriction of Minn. R. 8420.0420, subp. 1 D as verify item
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 
+from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.rules.exempt.facts import ExemptionFacts
+from wetland_gis.rules.exempt.facts import PROHIBITED_LATER_USES, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     SQFT_PER_ACRE,
     ExemptionResult,
@@ -149,15 +151,81 @@ def assessed_drainage_benefits(
         want=False,
         citation="Minn. Stat. § 103G.2241, subd. 2(b)(2)",
     )
-    conversion = run.value("exemptions.drainage_conversion_years")
+    _later_conversion(run)
     run.check(
-        f"Subd. 2(b): if the drained wetlands are converted to a use prohibited by clause "
-        f"(2) during the {conversion}-year period following drainage, they must be replaced "
-        "under § 103G.222.",
         "§ 103G.222, subd. 1(d): the local government unit may require a deed restriction "
         "that prohibits nonagricultural use.",
     )
     return run.result()
+
+
+def _later_conversion(run: RuleRun) -> bool | None:
+    """Subd. 2(b), last sentence: a conversion to a prohibited use within the period.
+
+    "If wetlands drained under this paragraph are converted to uses prohibited under clause
+    (2) during the ten-year period following drainage, the wetlands must be replaced under
+    section 103G.222." Without any fact of a later conversion it is a verify item (a
+    future event); with them it is a condition: a prohibited use on or before the
+    anniversary of the drainage that ends the period fails it (replacement), one after it
+    or a use clause (2) does not prohibit meets it, and a missing date or use leaves it
+    unknown.
+    """
+    years = run.value("exemptions.drainage_conversion_years")
+    use = run.fact("later_use")
+    drained = run.fact("drainage_date")
+    converted = run.fact("later_use_date")
+    words = (
+        f"The drained wetlands are not converted to a use prohibited by clause (2) during "
+        f"the {years}-year period following drainage (else they must be replaced under "
+        "§ 103G.222)"
+    )
+    if use is None and drained is None and converted is None:
+        run.check(
+            f"Subd. 2(b): if the drained wetlands are converted to a use prohibited by clause "
+            f"(2) during the {years}-year period following drainage, they must be replaced "
+            "under § 103G.222 (give later_use, drainage_date and later_use_date to decide "
+            "it)."
+        )
+        return None
+    prohibited = None if use is None else use in PROHIBITED_LATER_USES
+    after: bool | None = None
+    end: dt.date | None = None
+    if drained is not None and converted is not None:
+        if converted < drained:
+            raise RulesInputError(
+                f"later_use_date {converted.isoformat()} is before drainage_date "
+                f"{drained.isoformat()}: a conversion of drained wetlands follows the drainage"
+            )
+        end = add_years(drained, years)
+        after = converted > end  # the anniversary itself is within the period
+    holds = any_of(None if prohibited is None else not prohibited, after)
+    given = (
+        f" (given: later use {use or 'not known'}"
+        f", drained {'not known' if drained is None else drained.isoformat()}"
+        f", converted {'not known' if converted is None else converted.isoformat()}"
+        + ("" if end is None else f"; the period ends {end.isoformat()}")
+        + ")"
+    )
+    return run.cond(
+        holds,
+        words + given + ".",
+        "later_use",
+        "drainage_date",
+        "later_use_date",
+        citation="Minn. Stat. § 103G.2241, subd. 2(b), last sentence",
+    )
+
+
+def add_years(day: dt.date, years: int) -> dt.date:
+    """Return the anniversary ``years`` after ``day`` (February 29 falls on February 28).
+
+    Examples
+    --------
+    >>> add_years(dt.date(2014, 6, 1), 10), add_years(dt.date(2016, 2, 29), 10)
+    (datetime.date(2024, 6, 1), datetime.date(2026, 2, 28))
+    """
+    year = day.year + int(years)
+    return dt.date(year, day.month, min(day.day, calendar.monthrange(year, day.month)[1]))
 
 
 def _maintenance(

@@ -16,6 +16,7 @@ column names the impact layer already has, or that the context layers already wr
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import numbers
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
@@ -33,6 +34,9 @@ __all__ = [
     "IMPACT_KINDS",
     "LAND_USES",
     "INCIDENTAL_CAUSES",
+    "LATER_USES",
+    "PROHIBITED_LATER_USES",
+    "LATER_EVENT_FACTS",
 ]
 
 #: Impact kinds (as the engine's ``impact_kind``); ``unknown`` reads as not known.
@@ -42,6 +46,21 @@ LAND_USES = frozenset({"agricultural", "pasture", "nonagricultural"})
 #: What may have created an incidental wetland, subd. 5 (1)-(3); ``other`` is anything else
 #: (a naturally occurring wetland, or a cause outside the three clauses).
 INCIDENTAL_CAUSES = frozenset({"beaver_dam", "culvert_blockage", "other_purpose", "other"})
+#: The uses subd. 2(b)(2) prohibits for drained wetlands: platted lots; planned unit,
+#: commercial or industrial developments; development with more than one residential unit
+#: per 40 acres (``residential_density``).
+PROHIBITED_LATER_USES = frozenset(
+    {"platted_lots", "planned_unit", "commercial", "industrial", "residential_density"}
+)
+#: A later use of drained land (subd. 2(b), last sentence): a prohibited one, or
+#: ``agricultural`` / ``other`` (a use clause (2) does not prohibit).
+LATER_USES = PROHIBITED_LATER_USES | {"agricultural", "other"}
+#: Facts of an event after the impact (the later conversion of land drained under subd.
+#: 2(b)): none given means no conversion is recorded, not that one is unknown; the rule
+#: then names the future event as a verify item. Once one is given the others are needed
+#: (unknown: conditional). The one documented exception to "forgetting a fact never makes
+#: an answer exempt" (docs/rules.md, "Readings chosen where the text is open").
+LATER_EVENT_FACTS = ("later_use", "drainage_date", "later_use_date")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,6 +108,11 @@ class ExemptionFacts:
         set aside for federal price support (subd. 1(1)).
     pasture_same_use : bool, optional
         The agricultural pasture land remains in the same use (subd. 1(2)).
+    pasture_1991 : bool, optional
+        The land is pasture as § 103G.005, subd. 14a defines it: an area that was grazed by
+        domesticated livestock or that was planted with annually seeded crops in a crop
+        rotation seeding of grasses or legumes in six of the last ten years prior to
+        January 1, 1991 (subd. 1(2)); the current land use label alone does not show it.
     bottomland_hardwood : bool, optional
         A bottomland hardwood type 1 wetland (excepted by subd. 1(2)).
     normal_farming : bool, optional
@@ -114,6 +138,10 @@ class ExemptionFacts:
         **Claim.** Agricultural activities on agricultural land subject to the swampbuster
         provisions, consistent with the board's memorandum of understanding with NRCS
         (subd. 1(7)).
+    agricultural_activity : bool, optional
+        The activity itself is an agricultural activity (subd. 1(7) "agricultural activities
+        on agricultural land"): a house pad or other nonagricultural construction on
+        swampbuster land is not, whatever the land's use.
     drainage_benefits : bool, optional
         The land has been assessed drainage benefits for a public drainage system
         (subd. 2(b)).
@@ -126,6 +154,14 @@ class ExemptionFacts:
         The wetlands are drained for conversion to platted lots, planned unit, commercial
         or industrial developments, or development with more than one residential unit
         per 40 acres (subd. 2(b)(2)).
+    drainage_date : date, optional
+        When the wetland was drained under subd. 2(b) (the start of the ten-year period of
+        its last sentence).
+    later_use : str, optional
+        The use the drained land was later converted to (:data:`LATER_USES`); one of
+        :data:`PROHIBITED_LATER_USES` is a use clause (2) prohibits.
+    later_use_date : date, optional
+        When the land was converted to ``later_use``.
     drainage_maintenance : bool, optional
         The draining or filling results from maintenance and repair of an existing
         drainage system (subd. 2(c), (d)).
@@ -241,6 +277,7 @@ class ExemptionFacts:
     # subd. 1
     years_cropped_before_1991: int | None = None
     pasture_same_use: bool | None = None
+    pasture_1991: bool | None = None
     bottomland_hardwood: bool | None = None
     normal_farming: bool | None = None
     soil_water_practice: bool | None = None
@@ -250,12 +287,16 @@ class ExemptionFacts:
     corps_404_permit: bool | None = None
     wild_rice: bool | None = None
     swampbuster: bool | None = None
+    agricultural_activity: bool | None = None
     # subd. 2
     drainage_benefits: bool | None = None
     system_expenditure: bool | None = None
     system_repaired: bool | None = None
     no_repair_required: bool | None = None
     drained_for_conversion: bool | None = None
+    drainage_date: dt.date | None = None
+    later_use: str | None = None
+    later_use_date: dt.date | None = None
     drainage_maintenance: bool | None = None
     public_drainage_system: bool | None = None
     wetland_existence_years: int | None = None
@@ -317,6 +358,13 @@ class ExemptionFacts:
             object.__setattr__(self, "wetland_type", wtype)
         _choice(self.impact_kind, IMPACT_KINDS, "impact_kind")
         _choice(self.land_use, LAND_USES, "land_use")
+        _choice(self.later_use, LATER_USES, "later_use")
+        for name in ("drainage_date", "later_use_date"):
+            value = getattr(self, name)
+            if isinstance(value, dt.datetime):
+                object.__setattr__(self, name, value.date())
+            elif value is not None and not isinstance(value, dt.date):
+                raise RulesInputError(f"{name} must be a date or None, got {value!r}")
         if self.created_by is not None:
             causes = frozenset(self.created_by)
             bad = causes - INCIDENTAL_CAUSES
@@ -406,6 +454,7 @@ FACT_COLUMNS: Mapping[str, str] = MappingProxyType(
         "remainder_newly_qualifies": "remainder",
         "years_cropped_before_1991": "crop_yr_91",
         "pasture_same_use": "past_same",
+        "pasture_1991": "past_1991",
         "bottomland_hardwood": "bottomland",
         "normal_farming": "farming",
         "soil_water_practice": "sw_prac",
@@ -415,11 +464,15 @@ FACT_COLUMNS: Mapping[str, str] = MappingProxyType(
         "corps_404_permit": "corps_404",
         "wild_rice": "wild_rice",
         "swampbuster": "swampbust",
+        "agricultural_activity": "ag_activ",
         "drainage_benefits": "dr_benefit",
         "system_expenditure": "dr_expend",
         "system_repaired": "dr_repair",
         "no_repair_required": "dr_norep",
         "drained_for_conversion": "dr_convert",
+        "drainage_date": "dr_date",
+        "later_use": "later_use",
+        "later_use_date": "later_date",
         "drainage_maintenance": "dr_maint",
         "public_drainage_system": "dr_public",
         "wetland_existence_years": "wet_age_yr",

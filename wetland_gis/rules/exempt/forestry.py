@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import ExemptionResult, RuleRun, start
@@ -19,6 +20,29 @@ def _limits_and_no_drainage(run: RuleRun) -> None:
         "The activity limits the impact on the hydrologic and biologic characteristics of "
         "the wetland (the analyst's claim).",
     )
+
+
+def _no_drainage(run: RuleRun, text: str) -> bool | None:
+    """Record "no drainage": an impact that is a drain fails it, whatever the flag says.
+
+    The ``results_in_drainage`` fact says so, or the impact's kind does: a ``drain`` impact
+    is drainage of the wetland, so the clause fails (not exempt), never "conditional".
+    """
+    drains = run.fact("results_in_drainage")
+    if drains is not None and not isinstance(drains, bool):
+        raise RulesInputError(f"results_in_drainage must be True, False or None, got {drains!r}")
+    kind = run.fact("impact_kind")
+    holds = False if kind == "drain" or drains is True else (True if drains is False else None)
+    return run.cond(
+        holds,
+        f"{text} (given: results in drainage {_word(drains)}, impact kind {kind or 'not known'}).",
+        "results_in_drainage",
+        "impact_kind",
+    )
+
+
+def _word(value: bool | None) -> str:
+    return "not known" if value is None else ("yes" if value else "no")
 
 
 def silviculture_temporary_crossing(
@@ -53,11 +77,10 @@ def silviculture_temporary_crossing(
         "The activities do not result in the construction of buildings.",
         want=False,
     )
-    run.flag(
-        "results_in_drainage",
+    _no_drainage(
+        run,
         "The timber harvesting and other silvicultural practices do not result in the "
-        "drainage of the wetland or public waters.",
-        want=False,
+        "drainage of the wetland or public waters",
     )
     return run.result()
 
@@ -73,6 +96,9 @@ def forest_road_access(
     ...     filling_avoided=None, results_in_drainage=False)
     >>> forest_road_access(f, day="2024-05-01").unknown
     ('filling_avoided',)
+    >>> drain = ExemptionFacts(forest_road=True, impact_kind="drain")
+    >>> forest_road_access(drain, day="2024-05-01").outcome.value
+    'not_exempt'
     """
     run = start(forest_road_access, facts, params, day)
     run.flag(
@@ -91,9 +117,5 @@ def forest_road_access(
         "filling_avoided",
         "Filling is avoided wherever possible (the analyst's claim).",
     )
-    run.flag(
-        "results_in_drainage",
-        "There is no drainage of the wetland or public waters.",
-        want=False,
-    )
+    _no_drainage(run, "There is no drainage of the wetland or public waters")
     return run.result()

@@ -358,6 +358,18 @@ class RuleSpec:
     kind: str = "exemption"
     use_restriction: bool = False
 
+    @property
+    def subdivision(self) -> str:
+        """Return the citation of the subdivision the rule's clause is in.
+
+        Examples
+        --------
+        >>> from wetland_gis.rules.exempt import spec_of, utilities
+        >>> spec_of(utilities.utility_operation_maintenance).subdivision
+        'Minn. Stat. § 103G.2241, subd. 6'
+        """
+        return self.citations[0].split("(", 1)[0]
+
 
 def check_count(value: Any, name: str, most: int | None = None) -> int | None:
     """Return a whole count of years, 0 to ``most`` if given (``None`` stays unknown)."""

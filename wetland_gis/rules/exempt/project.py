@@ -52,7 +52,11 @@ from wetland_gis.enums import ImpactOutcome, Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt import spec_of
-from wetland_gis.rules.exempt.binding import ProjectExemptions, decide_exemptions
+from wetland_gis.rules.exempt.binding import (
+    EACH_CLAUSE,
+    ProjectExemptions,
+    decide_exemptions,
+)
 from wetland_gis.rules.exempt.facts import LAND_USES, ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.roads import RoadFacts, RoadResult, RoadRoute, road_replacement
 from wetland_gis.rules.kernel import COVERED_IMPACTS, WHOLE_PROJECT
@@ -87,6 +91,8 @@ NOT_TRIED_REASON = (
 )
 
 _SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
+_SUBP_1A = "Minn. R. 8420.0420, subp. 1 A"
+_SUBD_11B = "Minn. Stat. § 103G.2241, subd. 11(b)"
 _SUBD_9G = "Minn. Stat. § 103G.2241, subd. 9(g)"
 _FIRM = (Outcome.EXEMPT, Outcome.CONDITIONAL)
 # the package's __init__ is loaded before this module (it does not import it)
@@ -137,6 +143,10 @@ class OtherExemptions:
     scope_reading_applies : bool
         The project's answer depends on ``Claims.exemption_scope_reading``: one exemption
         covers some but not all of its impacts and de minimis does not cover the project.
+    unit_reading_applies : bool
+        The project's answer depends on ``Claims.exemption_unit_reading``: no one clause
+        covers every impact, the clauses of one subdivision together do, and de minimis
+        does not cover the project.
     """
 
     carrying: str | None = None
@@ -147,6 +157,7 @@ class OtherExemptions:
     road: RoadResult | None = None
     exemptions: ProjectExemptions | None = None
     scope_reading_applies: bool = False
+    unit_reading_applies: bool = False
 
     def of(self, impact_id: str) -> ImpactExemptionAnswer:
         """Return the answer for one impact (nothing changed when it has none)."""
@@ -154,13 +165,19 @@ class OtherExemptions:
 
 
 def exemption_facts_of(
-    impact_id: str, facts: ImpactFacts, counted_sqft: float | None
+    impact_id: str,
+    facts: ImpactFacts,
+    counted_sqft: float | None,
+    altered_sqft: float | None = None,
 ) -> ExemptionFacts:
     """Return the exemption facts of one impact: its own, completed from the engine's.
 
     The facts the engine and the exemptions share (wetland type, impact kind, the counted
     area, wetland id and size, incorporated area, land use, bottomland hardwood) fill the
-    exemption facts the impact does not give. Of the exclusions of Minn. R. 8420.0420,
+    exemption facts the impact does not give; ``altered_sqft``, the wetland area the whole
+    project alters (every impact the layer records, whatever its kind, at its full area:
+    subd. 6(a)(1)(ii) "significantly modifies or alters"), fills ``project_sqft``. Of the
+    exclusions of Minn. R. 8420.0420,
     subp. 1 B the engine's facts count only when they say yes: the engine reads a fen,
     bank or credit flag that no layer or column gave as "no", and an unscreened exclusion
     must stay unknown here (it caps every exemption at conditional; docs/rules.md).
@@ -176,6 +193,7 @@ def exemption_facts_of(
         "incorporated": facts.incorporated,
         "land_use": land if land in LAND_USES else None,
         "bottomland_hardwood": facts.bottomland_hardwood,
+        "project_sqft": altered_sqft,
     }
     fill = {k: v for k, v in shared.items() if v is not None and getattr(own, k) is None}
     # an exclusion the engine knows always counts, whatever the exemption columns say
@@ -222,6 +240,8 @@ def decide_other_exemptions(
     log: TraceLog,
     wca_sqft: float,
     scope_reading: str = WHOLE_PROJECT,
+    altered_sqft: float | None = None,
+    unit_reading: str = EACH_CLAUSE,
 ) -> OtherExemptions:
     """Try every other exemption on a project's impacts, and the road paragraph.
 
@@ -249,6 +269,15 @@ def decide_other_exemptions(
         ``Claims.exemption_scope_reading``: under ``"covered_impacts"`` the impacts the
         one best exemption covers are exempt when it covers only some (and de minimis does
         not cover the project); under the default they are not.
+    altered_sqft : float, optional
+        The wetland area the whole project drains, fills, excavates or otherwise alters,
+        every impact at its full area (not public waters wetlands, § 103G.005, subd.
+        19(b)): the project area of subd. 6(a)(1)(ii) "the proposed project significantly
+        modifies or alters less than one-half acre of wetlands". ``None``: summed from the
+        counted areas of ``impacts`` (``decide_exemptions``).
+    unit_reading : {"each_clause", "whole_subdivision"}, default "each_clause"
+        ``Claims.exemption_unit_reading``: whether the clauses of one subdivision of
+        § 103G.2241 are one exemption (subd. 11(b); Minn. R. 8420.0420, subp. 1 C).
 
     Returns
     -------
@@ -274,11 +303,17 @@ def decide_other_exemptions(
             )
         return OtherExemptions()
     answer = decide_exemptions(
-        [exemption_facts_of(iid, f, sqft) for iid, f, sqft in impacts], claims, params, day
+        [exemption_facts_of(iid, f, sqft, altered_sqft) for iid, f, sqft in impacts],
+        claims,
+        params,
+        day,
+        unit_reading=unit_reading,
     )
     carried = _carries(answer.outcome, de_minimis) if answer.carrying else False
     # the open reading of subp. 1 C: one exemption covers some impacts, de minimis none
     depends = answer.partial is not None and de_minimis not in _FIRM
+    # the open reading of subd. 11(b) and subp. 1 C: the clauses of one subdivision
+    depends_unit = answer.subdivision is not None and de_minimis not in _FIRM
     by_covered = depends and scope_reading == COVERED_IMPACTS
     for step in answer.trace_steps():
         if step["rule_id"] == _ONE_EXEMPTION and not step["impact_id"]:
@@ -304,7 +339,7 @@ def decide_other_exemptions(
             else ImpactOutcome.EXEMPT_CONDITIONAL
         )
         for iid, _, _ in impacts:
-            out[iid] = ImpactExemptionAnswer(headline, (answer.carrying,))
+            out[iid] = ImpactExemptionAnswer(headline, (answer.clause_of(iid) or answer.carrying,))
     result = None
     if road is not None:
         result = road_replacement(road, params, day)
@@ -323,6 +358,11 @@ def decide_other_exemptions(
             for iid, _, _ in impacts:
                 if iid not in out:  # an impact exempt under the covered-impacts reading
                     out[iid] = ImpactExemptionAnswer(replacement_by=by)
+    if de_minimis not in _FIRM:
+        exempted = {iid for iid, a in out.items() if a.outcome is not None}
+        for iid, _, _ in impacts:
+            if iid not in exempted:
+                _not_carried(project, iid, answer, log)
     return OtherExemptions(
         carrying=answer.carrying if carried else None,
         outcome=answer.outcome,
@@ -330,6 +370,7 @@ def decide_other_exemptions(
         road=result,
         exemptions=answer,
         scope_reading_applies=depends,
+        unit_reading_applies=depends_unit,
     )
 
 
@@ -356,6 +397,10 @@ def other_exemptions(
         The answer (the engine reads ``carrying`` and ``road`` for the project).
     """
     wca = [w for w in work if w.regulated and not w.f.public_waters_wetland]
+    # subd. 6(a)(1)(ii) "significantly modifies or alters": every impact of a WCA wetland
+    # at its full area, whatever its kind (an excavation that is not a drain or fill, a
+    # partial drain, a kind the layer names otherwise), not only the counted drains and fills
+    altered = sum((w.area for w in work if not w.f.public_waters_wetland), Decimal(0))
     step5 = decide_other_exemptions(
         project,
         [(w.iid, w.f, None if w.share_unknown else float(w.counted)) for w in wca],
@@ -366,6 +411,8 @@ def other_exemptions(
         log=log,
         wca_sqft=float(wca_sqft),
         scope_reading=book.claims.exemption_scope_reading,
+        altered_sqft=float(altered),
+        unit_reading=book.claims.exemption_unit_reading,
     )
     for w in wca:
         answer = step5.of(w.iid)
@@ -374,6 +421,65 @@ def other_exemptions(
         w.exemptions = list(answer.exemptions)
         w.replacement_by = answer.replacement_by
     return step5
+
+
+def _not_carried(project: str, iid: str, answer: ProjectExemptions, log: TraceLog) -> None:
+    """Say why an impact exempt under an exemption on its own is not exempt in its project.
+
+    Subd. 11(b): an activity is exempt if it qualifies for any one of the exemptions; but
+    Minn. R. 8420.0420, subp. 1 C: exemptions may not be combined on a project. An impact
+    whose answer flips because of another impact of the project gets this step, so the
+    flip is never silent.
+    """
+    impact = next((i for i in answer.impacts if str(i.impact_id) == iid), None)
+    if impact is None:
+        return
+    alone = [r for r in impact.tried if r.outcome in _FIRM]
+    if not alone:
+        return
+    names = "; ".join(
+        f"{_label_of(r.rule_id)} ({r.citations[0]}, {r.outcome.value})" for r in alone
+    )
+    why = (
+        f"No one exemption covers every impact of the project (the one covering the most, "
+        f"{answer.partial}, does not cover this one)"
+        if answer.partial
+        else "No one exemption covers every impact of the project"
+    )
+    unit = (
+        f"; the clauses of {answer.subdivision} together cover every impact, but each "
+        "clause is its own exemption under the reading 'each_clause' (the default; see the "
+        "step reading.exemption_unit_reading)"
+        if answer.subdivision is not None and not answer.by_subdivision
+        else ""
+    )
+    log.add(
+        project=project,
+        impact_id=iid,
+        rule_id=_ONE_EXEMPTION,
+        citation=f"{_SUBD_11B}; {_SUBP_1A}; {_SUBP_1C}",
+        outcome=Outcome.NOT_EXEMPT.value,
+        value=None,
+        reason=(
+            f"On its own this impact is exempt or conditionally exempt under {names} "
+            f"(subd. 11(b): any one exemption). {why}{unit}; exemptions may not be combined "
+            f"on a project ({_SUBP_1C}), so this impact is not exempt in this project and "
+            "keeps the answer of the de minimis and replacement steps."
+        ),
+        inputs={
+            "exempt_alone_under": [r.rule_id for r in alone],
+            "partial": answer.partial,
+            "subdivision": answer.subdivision,
+            "exemption_unit_reading": answer.unit_reading,
+        },
+    )
+
+
+def _label_of(rule_id: str) -> str:
+    """Return the label of an exemption rule id."""
+    from wetland_gis.rules.exempt import RULES_BY_ID
+
+    return RULES_BY_ID[rule_id].label
 
 
 def _carries(other: Outcome, de_minimis: Outcome) -> bool:

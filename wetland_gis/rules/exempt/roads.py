@@ -31,6 +31,8 @@ from wetland_gis.rules.exempt.model import (
     ConditionStatus,
     ExemptionResult,
     RuleRun,
+    all_of,
+    any_of,
     check_area,
     start,
 )
@@ -51,8 +53,12 @@ ROAD_PROJECT_KINDS = frozenset(
 )
 _COVERED_KINDS = ("repair", "rehabilitation", "reconstruction", "replacement")
 _EXCLUDED_KINDS = ("new_road", "capacity_expansion")
-#: Road authorities: the four public roads of paragraph (m), or ``other`` (not covered).
+#: Road authorities: the four public roads of paragraph (m), or ``other`` (not covered: a
+#: private road, or an authority that is not a state, city, county or town).
 ROAD_AUTHORITIES = frozenset({"state", "city", "county", "town", "other"})
+_PUBLIC_AUTHORITIES = ("state", "city", "county", "town")
+_L = "Minn. Stat. § 103G.222, subd. 1(l)"
+_M = "Minn. Stat. § 103G.222, subd. 1(m)"
 
 #: Default impact-layer (or project) column of each road fact (ten characters at most).
 ROAD_FACT_COLUMNS = {
@@ -62,6 +68,10 @@ ROAD_FACT_COLUMNS = {
     "design_safety_necessary": "road_std",
     "airport": "airport",
     "minor_or_emergency": "road_minor",
+    "minimized": "road_minim",
+    "report_date": "road_rep_d",
+    "construction_date": "road_con_d",
+    "annual_meeting": "road_meet",
 }
 
 
@@ -99,6 +109,20 @@ class RoadFacts:
         Minor and emergency maintenance work (clause 3).
     project_sqft : float, optional
         Wetland the project fills or drains, square feet (clause 3's limit).
+    minimized : bool, optional
+        **Claim.** The authority minimizes the amount of wetland filling or draining of the
+        project and considers mitigating important site-specific wetland functions on site
+        (clause 1).
+    report_date : date, optional
+        The date the authority submitted its project-specific reports (to the board, the
+        technical evaluation panel, the commissioner and members of the public requesting
+        a copy: clause 2; to the board: clause 3).
+    construction_date : date, optional
+        The date construction starts (clause 2), or the activity commenced (clause 3).
+    annual_meeting : bool, optional
+        The authority convened the annual meeting of the parties required to receive
+        notice that reviewed this project among those of the upcoming year (clause 2's
+        alternative to the reports).
     """
 
     project_id: str | None = None
@@ -109,6 +133,10 @@ class RoadFacts:
     airport: bool | None = None
     minor_or_emergency: bool | None = None
     project_sqft: float | None = None
+    minimized: bool | None = None
+    report_date: dt.date | None = None
+    construction_date: dt.date | None = None
+    annual_meeting: bool | None = None
 
     def __post_init__(self) -> None:
         if self.project_kind is not None and self.project_kind not in ROAD_PROJECT_KINDS:
@@ -124,11 +152,19 @@ class RoadFacts:
             "design_safety_necessary",
             "airport",
             "minor_or_emergency",
+            "minimized",
+            "annual_meeting",
         ):
             value = getattr(self, name)
             if value is not None and not isinstance(value, bool):
                 raise RulesInputError(f"{name} must be True, False or None, got {value!r}")
         check_area(self.project_sqft, "project_sqft")
+        for name in ("report_date", "construction_date"):
+            value = getattr(self, name)
+            if isinstance(value, dt.datetime):
+                object.__setattr__(self, name, value.date())
+            elif value is not None and not isinstance(value, dt.date):
+                raise RulesInputError(f"{name} must be a date or None, got {value!r}")
 
     @property
     def impact_id(self) -> None:
@@ -224,6 +260,14 @@ def road_replacement(
     >>> f = RoadFacts(project_kind="reconstruction", road_authority="county",
     ...     currently_serviceable=True, design_safety_necessary=True)
     >>> r = road_replacement(f, day="2024-05-01")
+    >>> r.outcome.value, r.route.value, r.skip_siting  # clauses (1)-(3) not known
+    ('conditional', 'board_replaces', False)
+    >>> import datetime as dt
+    >>> f = RoadFacts(project_kind="reconstruction", road_authority="county",
+    ...     currently_serviceable=True, design_safety_necessary=True, minimized=True,
+    ...     minor_or_emergency=False, report_date=dt.date(2024, 3, 1),
+    ...     construction_date=dt.date(2024, 4, 15))
+    >>> r = road_replacement(f, day="2024-05-01")
     >>> r.outcome.value, r.route.value, r.skip_siting
     ('not_required', 'board_replaces', True)
     """
@@ -237,21 +281,7 @@ def road_replacement(
             "project_kind",
             citation="Minn. Stat. § 103G.222, subd. 1(m)",
         )
-        airport = run.fact("airport")
-        route = RoadRoute.NOT_COVERED if airport else RoadRoute.CREDITS_FROM_BOARD
-        if airport is None:
-            run.check("§ 103G.222, subd. 1(l): the project is not an airport project.")
-        if route is RoadRoute.CREDITS_FROM_BOARD:
-            run.note(
-                "Paragraph (l): for a new public transportation project, or one expanded "
-                "solely for additional traffic capacity, the public transportation "
-                "authority may purchase credits from the board at the cost to the board to "
-                "establish credits; a replacement plan is otherwise required."
-            )
-        else:
-            run.note("An airport project is not a transportation project of paragraph (l).")
-        base = run.result(Outcome.REQUIRED)
-        return _road(base, route=route, skip=False, reports=())
+        return _credits(run)
     run.cond(
         None if kind is None else kind in _COVERED_KINDS,
         "The project is the repair, rehabilitation, reconstruction or replacement of an "
@@ -273,10 +303,22 @@ def road_replacement(
         "meet state or federal design or safety standards or requirements (the "
         "authority's claim).",
     )
-    outcome = run.outcome()
     statuses = {c.status for c in run.conditions}
     if ConditionStatus.FAILED in statuses:
         run.note("Not a road project of paragraph (m): a replacement plan is required.")
+        return _road(
+            run.result(Outcome.REQUIRED), route=RoadRoute.NOT_COVERED, skip=False, reports=()
+        )
+    _authority_duties(run, facts)
+    outcome = run.outcome()
+    statuses = {c.status for c in run.conditions}
+    if ConditionStatus.FAILED in statuses:
+        run.note(
+            'Paragraph (m) "only applies to authorities for public transportation projects '
+            'that" minimize and report as clauses (1) to (3) say: a condition the authority '
+            "has not met takes the project out of paragraph (m), and the ordinary "
+            "replacement plan is required (with its public notice and sequencing)."
+        )
         return _road(
             run.result(Outcome.REQUIRED), route=RoadRoute.NOT_COVERED, skip=False, reports=()
         )
@@ -307,6 +349,144 @@ def road_replacement(
         skip=final is Outcome.NOT_REQUIRED and route is RoadRoute.BOARD_REPLACES,
         reports=tuple(reports),
     )
+
+
+def _credits(run: RuleRun) -> RoadResult:
+    """Paragraph (l): a new or capacity project; the authority may buy credits from the board.
+
+    A replacement plan is required either way; paragraph (l) only says where a *public
+    transportation authority* may get the credits, for a *public transportation project*
+    that is not an airport project. A private (``other``) or airport project, or one
+    whose authority is not known, takes the ordinary replacement path (credits the
+    applicant finds). An unknown authority leaves the route unknown; an unknown airport
+    status of a public road authority's road project is a verify item.
+    """
+    authority = run.fact("road_authority")
+    public = run.cond(
+        None if authority is None else authority in _PUBLIC_AUTHORITIES,
+        "The project is a new public transportation project of a public transportation "
+        "authority (a state, city, county or town road authority)"
+        + ("" if authority is None else f" (given: {authority})")
+        + ".",
+        "road_authority",
+        citation=_L,
+    )
+    airport = run.fact("airport")
+    not_airport = run.cond(
+        None if airport is None else not airport,
+        '"Transportation project" does not include an airport project'
+        + ("" if airport is None else f" (given: airport {'yes' if airport else 'no'})")
+        + ".",
+        "airport",
+        citation=_L,
+    )
+    if public is True and not_airport is not False:  # airport unknown: a verify item
+        route = RoadRoute.CREDITS_FROM_BOARD
+        run.note(
+            "Paragraph (l): for a new public transportation project, or one expanded "
+            "solely for additional traffic capacity, the public transportation "
+            "authority may purchase credits from the board at the cost to the board to "
+            "establish credits; a replacement plan is required."
+        )
+    elif public is False or not_airport is False:
+        route = RoadRoute.NOT_COVERED
+        run.note(
+            "Paragraph (l) is only for public transportation authorities and public "
+            "transportation projects, not an airport project: the ordinary replacement "
+            "plan, with credits the applicant provides (§ 103G.222, § 103G.2242)."
+        )
+        if authority == "other":
+            run.check(
+                "§ 103G.222, subd. 1(l): if the project's authority is a public "
+                "transportation authority other than a state, city, county or town road "
+                "authority, it may purchase credits from the board; confirm who the "
+                "authority is."
+            )
+    else:
+        route = RoadRoute.UNKNOWN
+        run.note(
+            "Whether paragraph (l) lets the authority purchase credits from the board "
+            "depends on the facts not known; a replacement plan is required either way."
+        )
+    if public is None:
+        run.check(
+            "§ 103G.222, subd. 1(l): the project is a public transportation project of a "
+            "public transportation authority (not a private road)."
+        )
+    if not_airport is None:
+        run.check("§ 103G.222, subd. 1(l): the project is not an airport project.")
+    # the conditions of (l) say who provides credits, not whether to replace: required
+    return _road(run.result(Outcome.REQUIRED), route=route, skip=False, reports=())
+
+
+def _authority_duties(run: RuleRun, facts: RoadFacts) -> None:
+    """Record the conditions of paragraph (m), clauses (1) to (3), decided with their facts.
+
+    "This paragraph only applies to authorities for public transportation projects that"
+    minimize (clause 1) and report (clause 2: at least the parameter's days before
+    construction, or the annual meeting; clause 3, for minor and emergency maintenance
+    impacting less than the parameter's square feet: within the parameter's days of
+    commencing). A failed condition takes the project out of paragraph (m); an unknown one
+    keeps the answer conditional.
+    """
+    run.flag(
+        "minimized",
+        "The authority minimizes the amount of wetland filling or draining associated with "
+        "the project and considers mitigating important site-specific wetland functions on "
+        "site (the authority's claim).",
+        citation=f"{_M}(1)",
+    )
+    before_key = "road_projects.report_days_before_construction"
+    after_key = "road_projects.report_days_after_commencing"
+    size_key = "road_projects.minor_emergency_max_sqft"
+    before, after, limit = run.value(before_key), run.value(after_key), run.value(size_key)
+    minor = run.fact("minor_or_emergency")
+    area = facts.project_sqft
+    under = None if area is None else run.passes(size_key, area)
+    clause3 = all_of(minor, under)  # True: clause (3); False: clause (2); None: not known
+    report, start_day = run.fact("report_date"), run.fact("construction_date")
+    meeting = run.fact("annual_meeting")
+    lead = None if report is None or start_day is None else (start_day - report).days
+    if lead is not None:
+        run.amounts["report_days_before_construction"] = float(lead)
+    timely = None if lead is None else run.passes(before_key, lead)
+    c2 = any_of(meeting, timely)
+    c3 = None if lead is None else run.passes(after_key, -lead)
+    given = (
+        f" (given: report {_day(report)}, construction {_day(start_day)}, annual meeting "
+        f"{'not known' if meeting is None else ('yes' if meeting else 'no')})"
+    )
+    text2 = (
+        "The authority submitted project-specific reports to the board, the technical "
+        "evaluation panel, the commissioner of natural resources and members of the public "
+        f"requesting a copy at least {before} days prior to construction, or convened the "
+        "annual meeting of the parties required to receive notice that reviewed the project"
+    )
+    text3 = (
+        f"For minor and emergency maintenance work impacting less than {limit:,} square "
+        f"feet, the authority submitted a project-specific report to the board within {after} "
+        "days of commencing the activity"
+    )
+    facts_read = ("report_date", "construction_date", "annual_meeting", "minor_or_emergency")
+    if clause3 is True:
+        run.cond(c3, text3 + given + ".", *facts_read, citation=f"{_M}(3)")
+    elif clause3 is False:
+        run.cond(c2, text2 + given + ".", *facts_read, citation=f"{_M}(2)")
+    else:
+        holds = (
+            True if c2 is True and c3 is True else (False if c2 is False and c3 is False else None)
+        )
+        run.cond(
+            holds,
+            f"{text2}; or, if the work is minor or emergency maintenance (not known), "
+            f"{text3[0].lower()}{text3[1:]}{given}.",
+            *facts_read,
+            citation=f"{_M}(2), (3)",
+        )
+
+
+def _day(value: dt.date | None) -> str:
+    return "not known" if value is None else value.isoformat()
 
 
 def _road(

@@ -599,7 +599,7 @@ def test_user_names_win_and_match_case_insensitively():
 def test_a_missing_user_column_lists_the_available_columns():
     with pytest.raises(
         FieldMappingError,
-        match=r"the impact id column 'PARCEL' is not in the layer; "
+        match=r"the impact id column 'PARCEL' \(role 'impact_id'\) is not in the layer; "
         r"available columns: a, b",
     ):
         resolve_fields(["a", "b"], impact_id="PARCEL")

@@ -27,7 +27,6 @@ from typing import Any
 
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
-from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.exempt import CLAIMS
@@ -41,6 +40,8 @@ __all__ = [
     "run_guarded",
     "EXIT_CODES",
     "FACT_FIELD_ROLES",
+    "FIELD_ALIASES",
+    "add_field_options",
 ]
 
 #: Exit status of ``wetland-gis`` by what happened.
@@ -65,6 +66,40 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="exit with status 3 when any row was not assessed, or the input layer "
         "has no features (the outputs are still written), for scripted pipelines",
     )
+
+
+#: The ``--<name>-field`` options kept as aliases of ``--field ROLE=COLUMN`` (deprecated):
+#: role -> option.
+FIELD_ALIASES = {
+    "impact_id": "--id-field",
+    "wetland_type": "--type-field",
+    "cowardin": "--cowardin-field",
+    "project": "--project-field",
+}
+
+
+def add_field_options(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
+    """Add ``--field ROLE=COLUMN``, ``--field-map FILE`` and the deprecated ``aliases``."""
+    parser.add_argument(
+        "--field",
+        action="append",
+        metavar="ROLE=COLUMN",
+        help="the layer's column holding a role, e.g. --field impact_kind=impact_kin "
+        "(repeatable; `wetland-gis fields` lists the roles and the names read by default)",
+    )
+    parser.add_argument(
+        "--field-map",
+        metavar="FILE",
+        help="a TOML, YAML or CSV file of role = column (`wetland-gis fields --template "
+        "FILE` writes one); --field takes precedence; recorded in the manifest with its hash",
+    )
+    for role, option in aliases.items():
+        parser.add_argument(
+            option,
+            dest=f"{option[2:].replace('-', '_')}",
+            metavar="COLUMN",
+            help=f"deprecated: use --field {role}=COLUMN",
+        )
 
 
 def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
@@ -117,10 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--as-of", help="application date YYYY-MM-DD for the legal parameters (default today)"
     )
-    p.add_argument("--id-field", help="column holding the impact id")
-    p.add_argument("--type-field", help="column holding the Circular 39 wetland type")
-    p.add_argument("--cowardin-field", help="column holding a Cowardin code (type inferred)")
-    p.add_argument("--project-field", help="column grouping impacts into projects")
+    add_field_options(p, FIELD_ALIASES)
     p.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
     p.add_argument(
         "--clause-reading",
@@ -137,19 +169,6 @@ def build_parser() -> argparse.ArgumentParser:
         "impacts exempts them (covered_impacts) or none (whole_project, the default; "
         "docs/rules.md)",
     )
-    for role in FACT_FIELD_ROLES:
-        p.add_argument(
-            f"--{role.replace('_', '-')}-field",
-            dest=f"{role}_field",
-            help=f"column holding the {role.replace('_', ' ')} fact (docs/data_schema.md)",
-        )
-    for role, column in EXEMPTION_FIELD_ROLES.items():
-        p.add_argument(
-            f"--{role.replace('_', '-')}-field",
-            dest=f"{role}_field",
-            help=f"column holding the {role.replace('_', ' ')} exemption fact "
-            f"(default {column}; docs/data_schema.md)",
-        )
     p.add_argument(
         "--claim",
         action="append",
@@ -253,8 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(.gpkg) of the same name is written beside it",
     )
     sc.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
-    sc.add_argument("--type-field", help="column holding the Circular 39 type")
-    sc.add_argument("--cowardin-field", help="column holding the Cowardin code")
+    add_field_options(
+        sc, {k: v for k, v in FIELD_ALIASES.items() if k in ("wetland_type", "cowardin")}
+    )
     sc.add_argument("--quiet", action="store_true", help="no progress bars")
 
     add_run_options(sc)
@@ -347,11 +367,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="Minn. R. 8420.0420, subp. 1 C: one exemption covering only some impacts "
         "exempts none (whole_project) or those (covered_impacts)",
     )
+    add_field_options(c, {})
     c.add_argument("--sites", help="candidate sites: each alternative is also sited")
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")
     c.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
     c.add_argument("--out", required=True, help="folder for the comparison (table, maps, page)")
     add_run_options(c)
+
+    f = sub.add_parser(
+        "fields",
+        help="list every field role and the column names read for it; with a layer, "
+        "which column is read for each; write a field-map template",
+    )
+    f.add_argument(
+        "impacts", nargs="?", help="an impact layer: show which of its columns each role reads"
+    )
+    f.add_argument("--layer", help="layer name inside the impacts GeoPackage or FileGDB")
+    add_field_options(f, FIELD_ALIASES)
+    f.add_argument(
+        "--template",
+        metavar="FILE",
+        help="write a field-map template (.toml, .yaml or .csv) listing every role, filled "
+        "in with the columns found in the layer when one is given",
+    )
+    f.add_argument("--overwrite", action="store_true", help="replace an existing template")
 
     from wetland_gis.register.cli import add_register_parser
 

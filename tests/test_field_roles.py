@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import warnings
 
 import geopandas as gpd
@@ -348,3 +349,12 @@ def test_a_field_map_object_is_a_mapping_for_the_python_api():
     fm = FieldMap({"owner": "OWNR"}, source="m.toml", sha256="0" * 64)
     assert resolve_fields(["OWNR"], **fm).owner == "OWNR"
     assert fm.settings() == {"file": "m.toml", "sha256": "0" * 64}
+
+
+def test_the_data_schema_names_every_impact_and_road_role(sample_data):
+    text = (sample_data.root.parent / "docs" / "data_schema.md").read_text("utf-8")
+    for spec in field_roles().values():
+        if spec.kind in ("impact", "road"):
+            assert f"`{spec.role}`" in text, spec.role
+    assert "--field ROLE=COLUMN" in text and "--field-map FILE" in text
+    assert not re.findall(r"--[a-z0-9-]+-field\b", text)  # no --<role>-field left

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import re
 import sqlite3
 from pathlib import Path
 
@@ -530,3 +531,22 @@ def test_water_use_script_writes_the_committed_samples(tmp_path: Path) -> None:
             new.drop(columns="geometry"), shipped.drop(columns="geometry")
         )
         assert _gpkg_header(tmp_path / rel) == _gpkg_header(SAMPLE / "water_use" / rel)
+
+
+def test_the_docs_keep_the_cities_of_the_shipped_met_council_file():
+    # issue 30: docs/context.md said CTU_TYPE = 'CITY'; the 2020 file codes C, T and U, so
+    # that filter kept no feature and every metro impact would have read unincorporated
+    text = (SAMPLE.parent / "docs" / "context.md").read_text("utf-8")
+    (code,) = set(re.findall(r"CTU_TYPE = '(\w+)'", text))
+    path = SAMPLE / "metc_metro7_counties_ctus_2020.gpkg"
+    every = pyogrio.read_dataframe(path, layer="ctus", read_geometry=False)
+    for value in every["CTU_TYPE"].unique():
+        assert f"`{value}`" in text, f"docs/context.md does not say what CTU_TYPE {value} is"
+    kept = every[every["CTU_TYPE"] == code]
+    assert len(kept) > 100  # the metro's cities
+    assert not kept["CTU_NAME"].str.endswith("Twp.").any()
+    assert (
+        every.loc[every["CTU_TYPE"] != code, "CTU_NAME"]
+        .str.contains(r"Twp\.|\(unorg\.\)", regex=True)
+        .all()
+    )

@@ -105,7 +105,9 @@ def add_field_options(parser: argparse.ArgumentParser, aliases: dict[str, str]) 
 def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
     """Add the input layer ``name``, with ``--layer``, ``--assume-crs`` and ``--override-crs``."""
     parser.add_argument(name, help=help)
-    parser.add_argument("--layer", help=f"layer name inside the {name} GeoPackage")
+    parser.add_argument(
+        "--layer", help=f"layer name inside the {name} GeoPackage or File Geodatabase (.gdb)"
+    )
     crs = parser.add_mutually_exclusive_group()
     crs.add_argument(
         "--assume-crs",
@@ -144,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("assess", help="classify impact polygons and decide exemptions/replacement")
-    _add_input(p, "impacts", "impact layer: .shp, folder, .zip, .gpkg, .geojson, .parquet")
+    _add_input(p, "impacts", "impact layer: .shp, folder, .zip, .gpkg, .gdb, .geojson, .parquet")
     p.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
     p.add_argument(
         "--out", required=True, help="output file (.gpkg default; .parquet, .geojson, .csv, .shp)"
@@ -342,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="impact layer of each alternative, the applicant's preferred first; "
         "'no-build' for an alternative with no impact",
     )
-    c.add_argument("--layer", help="layer name inside each GeoPackage")
+    c.add_argument("--layer", help="layer name inside each GeoPackage or File Geodatabase")
     c.add_argument("--assume-crs", help="CRS for a layer that has none (recorded)")
     c.add_argument(
         "--name",

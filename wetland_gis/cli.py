@@ -8,20 +8,24 @@ Exit status (:data:`EXIT_CODES`): 0 done; 1 an unexpected internal error (a shor
 message names the file holding the traceback); 2 an input, parameter or output error
 (one line naming the file, layer, row and fix); 3 done, but ``--strict`` was given and
 some row was not assessed or the input layer had no features; 130 interrupted (no
-output was changed).
+output was changed); 143 terminated by SIGTERM (no output was changed: the staging folder
+is removed as on an error, :class:`Terminated`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import re
+import signal
 import sys
 import tempfile
+import threading
 import traceback
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +46,19 @@ __all__ = [
     "FACT_FIELD_ROLES",
     "FIELD_ALIASES",
     "add_field_options",
+    "Terminated",
+    "terminate_as_interrupt",
 ]
 
 #: Exit status of ``wetland-gis`` by what happened.
-EXIT_CODES = {"ok": 0, "internal_error": 1, "input_error": 2, "not_assessed": 3, "interrupted": 130}
+EXIT_CODES = {
+    "ok": 0,
+    "internal_error": 1,
+    "input_error": 2,
+    "not_assessed": 3,
+    "interrupted": 130,
+    "terminated": 143,
+}
 
 #: Environment variable naming the folder for saved tracebacks (default: the temp folder).
 TRACEBACK_DIR_ENV = "WETLAND_GIS_TRACEBACK_DIR"
@@ -430,6 +443,36 @@ def _one_line(text: Any) -> str:
     return _printable(" ".join(str(text).split()))
 
 
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread by SIGTERM while a command runs (:func:`terminate_as_interrupt`).
+
+    A ``KeyboardInterrupt``, so every stage unwinds as on Ctrl-C: the writers discard their
+    staging folders (``.wetland-gis-tmp-*``) and the previous outputs stay as they were.
+    """
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Terminated` while the block runs (main thread only).
+
+    By default SIGTERM ends the process at once, leaving the staging folder of a write in
+    progress until a later run removes it; raised as an exception, it is cleaned up as an
+    error is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _raise(signum: int, frame: Any) -> None:
+        raise Terminated(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, _raise)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -> int:
     """Run a command's work, print its outputs, warnings and tally; return the exit status.
 
@@ -458,6 +501,9 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
         except WetlandGISError as exc:
             print(f"{prefix}: error: {_one_line(exc)}", file=sys.stderr)
             return EXIT_CODES["input_error"]
+        except Terminated:
+            print(f"{prefix}: terminated (SIGTERM); no output was changed", file=sys.stderr)
+            return EXIT_CODES["terminated"]
         except KeyboardInterrupt:
             print(f"{prefix}: interrupted; no output was changed", file=sys.stderr)
             return EXIT_CODES["interrupted"]
@@ -524,7 +570,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return commands.run_command(args)
 
-    return run_guarded(args.command, run, strict=bool(getattr(args, "strict", False)))
+    with terminate_as_interrupt():
+        try:
+            return run_guarded(args.command, run, strict=bool(getattr(args, "strict", False)))
+        except Terminated:  # after the work (printing the tally): nothing left to undo
+            print(f"wetland-gis {args.command}: terminated (SIGTERM)", file=sys.stderr)
+            return EXIT_CODES["terminated"]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -107,9 +107,9 @@ def resolve_exemption_columns(
             from wetland_gis.io.fields import closest_column
 
             raise FieldMappingError(
-                f"the {role.replace('_', ' ')} column {want!r} (exemption fact, role "
-                f"{role!r}) is not in the layer{closest_column(want, names)}; available "
-                f"columns: {', '.join(names) or '(none)'}"
+                f"the {role.replace('_', ' ')} column {want!r} (exemption fact) is not in the "
+                f"layer; available columns: {', '.join(names) or '(none)'}"
+                f"{closest_column(want, names)} (role {role!r})"
             )
         if column is not None:
             found.append((role, column))

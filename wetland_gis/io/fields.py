@@ -513,9 +513,9 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
             column = find_given(role, str(given))
             if column is None:
                 raise FieldMappingError(
-                    f"the {ROLE_LABELS[role]} column {given!r} (role {role!r}) is not in the "
-                    f"layer{closest_column(given, names)}; available columns: "
-                    f"{', '.join(names) or '(none)'}"
+                    f"the {ROLE_LABELS[role]} column {given!r} is not in the layer; available "
+                    f"columns: {', '.join(names) or '(none)'}{closest_column(given, names)} "
+                    f"(role {role!r}; `wetland-gis fields LAYER` shows what each role reads)"
                 )
             chosen[role] = column
             continue

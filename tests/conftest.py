@@ -2,7 +2,8 @@
 
 Tests find their data through the repository, never through a machine path: the
 :func:`sample_data` fixture gives the files of ``sample_data/`` (the real files there are
-copied unchanged from their sources; ``sample_data/README.md`` lists their SHA-256).
+copied unchanged from their sources, two GeoPackages converted to version 1.2 with their
+features unchanged; ``sample_data/README.md`` lists their SHA-256).
 
 Under ``CI=true`` (any of ``true``, ``1``, ``yes``, any case) a test that skips - by
 ``pytest.skip`` in the test or in a fixture, a ``skipif``/``skip`` marker or a module-level

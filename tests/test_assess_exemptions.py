@@ -11,6 +11,7 @@ from shapely.geometry import box
 
 import wetland_gis as wg
 from wetland_gis.cli import build_parser
+from wetland_gis.commands import _fields
 from wetland_gis.errors import FieldMappingError, ValueParseError, WetlandGISWarning
 from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES, resolve_exemption_columns
 from wetland_gis.rules.exempt import CLAIMS, FACT_COLUMNS, ExemptionClaims
@@ -140,10 +141,8 @@ def test_every_exemption_role_has_a_cli_option_and_a_default_column():
     parser = build_parser()
     for role, column in EXEMPTION_FIELD_ROLES.items():
         assert len(column) <= 10, column  # a shapefile keeps it
-        args = parser.parse_args(
-            ["assess", "x.gpkg", "--out", "o", f"--{role.replace('_', '-')}-field", "c"]
-        )
-        assert getattr(args, f"{role}_field") == "c"
+        args = parser.parse_args(["assess", "x.gpkg", "--out", "o", "--field", f"{role}=c"])
+        assert dict(_fields(args)) == {role: "c"}
     assert resolve_exemption_columns([FACT_COLUMNS["duck_blind"]]) == (
         ("duck_blind", FACT_COLUMNS["duck_blind"]),
     )

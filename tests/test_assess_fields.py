@@ -11,6 +11,7 @@ from shapely.geometry import box
 
 import wetland_gis as wg
 from wetland_gis.cli import FACT_FIELD_ROLES, build_parser
+from wetland_gis.commands import _fields
 from wetland_gis.errors import WetlandGISWarning
 from wetland_gis.io.fields import DEFAULT_NAMES, read_flag, read_number, resolve_fields
 
@@ -84,15 +85,15 @@ def test_every_fact_role_has_default_names_and_a_command_line_option():
             "x.gpkg",
             "--out",
             "o.gpkg",
-            "--owner-field",
-            "OWNER",
-            "--prior-sqft-since-1992-field",
-            "PRIOR",
+            "--field",
+            "owner=OWNER",
+            "--field",
+            "prior_sqft_since_1992=PRIOR",
             "--clause-reading",
             "one_clause",
         ]
     )
-    assert args.owner_field == "OWNER" and args.prior_sqft_since_1992_field == "PRIOR"
+    assert dict(_fields(args)) == {"owner": "OWNER", "prior_sqft_since_1992": "PRIOR"}
     assert args.clause_reading == "one_clause"
     assert resolve_fields(["OWNS_WHOLE", "Portion_SF"]).portion_sqft == "Portion_SF"
 

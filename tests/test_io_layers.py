@@ -7,6 +7,7 @@ import hashlib
 import signal
 import subprocess
 import sys
+import warnings
 import zipfile
 from dataclasses import fields
 from enum import Enum
@@ -29,6 +30,7 @@ from wetland_gis.errors import (
     LayerNotFoundError,
     MissingCRSError,
     OutputError,
+    WetlandGISWarning,
 )
 from wetland_gis.io import (
     FieldMapping,
@@ -299,8 +301,9 @@ def test_reads_the_real_nwi_geopackage(sample_data):
     assert len(read.gdf) == 1556
     assert {"ATTRIBUTE", "WETLAND_TY", "ACRES"} <= set(read.gdf.columns)
     assert read.sha256 == hashlib.sha256(sample_data.nwi.read_bytes()).hexdigest()
-    # the file is the one sample_data/README.md lists, copied unchanged from its source
-    assert read.sha256 == "bd3a01808dc701424b1d7a10fd61b5eaf1871cc6941d7df9d2ae0c6c6a083c88"
+    # the file is the one sample_data/README.md lists: its source's features, converted to
+    # GeoPackage 1.2 (issue 30)
+    assert read.sha256 == "b96f266644bce022d950601fe952dce05b7fb895c493a2a921bcfbf051e5be37"
     assert list_layers(sample_data.nwi) == ["DC_Wetlands"]
     assert read.gdf["fid"].is_unique
 
@@ -821,3 +824,73 @@ def test_a_geopackage_with_a_write_ahead_log_is_folded_in_first(tmp_path, impact
     assert {"impacts", "notes"} <= set(list_layers(path))
     with sqlite3.connect(path) as check:
         assert check.execute("SELECT note FROM qgis_edits").fetchall() == [("edited in QGIS",)]
+
+
+# --------------------------------------------------------------------------------------
+# Esri File Geodatabase (issue 30): read by GDAL's OpenFileGDB driver
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_layer_gdb(tmp_path, impacts) -> Path:
+    """A File Geodatabase written by pyogrio's OpenFileGDB driver (GDAL >= 3.6)."""
+    path = tmp_path / "project.gdb"
+    pro = {"TARGET_ARCGIS_VERSION": "ARCGIS_PRO_3_2_OR_LATER"}  # 64-bit integers kept
+    pyogrio.write_dataframe(impacts, path, layer="impacts", driver="OpenFileGDB", **pro)
+    pyogrio.write_dataframe(impacts.head(1), path, layer="sites", driver="OpenFileGDB", **pro)
+    return path
+
+
+def test_a_file_geodatabase_layer_is_read_whole_with_its_objectid(two_layer_gdb, impacts):
+    assert list_layers(two_layer_gdb) == ["impacts", "sites"]
+    read = read_layer(two_layer_gdb, "impacts")
+    assert read.layer == "impacts" and read.crs == "EPSG:26915"
+    assert list(read.gdf["OBJECTID"]) == [1, 2, 3]  # the feature id, as ArcGIS shows it
+    assert_same_attributes(read.gdf, impacts)
+    assert_same_geometry(read.gdf, impacts)
+
+
+def test_a_file_geodatabase_with_several_layers_needs_a_layer_name(two_layer_gdb):
+    with pytest.raises(LayerNotFoundError, match=r"holds 2 layers \('impacts', 'sites'\)"):
+        read_layer(two_layer_gdb)
+    with pytest.raises(LayerNotFoundError, match=r"'wrong' is not in .*'impacts', 'sites'"):
+        read_layer(two_layer_gdb, "wrong")
+
+
+def test_a_file_geodatabase_hash_covers_its_tables_and_not_arcgis_lock_files(two_layer_gdb):
+    before = read_layer(two_layer_gdb, "impacts").sha256
+    (two_layer_gdb / "timestamps.1.user.sr.lock").write_bytes(b"ArcGIS was here")
+    assert read_layer(two_layer_gdb, "impacts").sha256 == before
+    table = sorted(two_layer_gdb.glob("*.gdbtable"))[-1]
+    table.write_bytes(table.read_bytes() + b"\0")
+    assert read_layer(two_layer_gdb, "sites").sha256 != before
+
+
+@pytest.mark.slow
+def test_assess_reads_impacts_and_context_from_file_geodatabases(sample_data, tmp_path):
+    """``assess impacts.gdb --layer impacts --context context.gdb``, as from the .gpkg."""
+    from wetland_gis.cli import main
+
+    pro = {"TARGET_ARCGIS_VERSION": "ARCGIS_PRO_3_2_OR_LATER"}  # 64-bit integers kept
+    impacts = sample_data.path("projects/wright_metro/impacts.gpkg")
+    gdb = tmp_path / "impacts.gdb"
+    pyogrio.write_dataframe(
+        read_layer(impacts).gdf, gdb, layer="impacts", driver="OpenFileGDB", **pro
+    )
+    pyogrio.write_dataframe(
+        read_layer(impacts).gdf.head(1), gdb, layer="old", driver="OpenFileGDB", **pro
+    )
+    context = tmp_path / "context.gdb"
+    for name in list_layers(sample_data.context):
+        layer = read_layer(sample_data.context, name).gdf
+        pyogrio.write_dataframe(layer, context, layer=name, driver="OpenFileGDB", **pro)
+    runs = {}
+    for key, source, ctx in (("gdb", gdb, context), ("gpkg", impacts, sample_data.context)):
+        out = tmp_path / key / "a.gpkg"
+        args = ["assess", str(source), "--context", str(ctx), "--out", str(out)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", WetlandGISWarning)
+            assert main([*args, "--layer", "impacts", "--as-of", "2024-05-01", "--quiet"]) == 0
+        runs[key] = read_layer(out, "impacts").gdf.set_index("impact_id")
+    assert list(runs["gdb"]["outcome"]) == list(runs["gpkg"]["outcome"])
+    pd.testing.assert_series_equal(runs["gdb"]["replace_acres"], runs["gpkg"]["replace_acres"])

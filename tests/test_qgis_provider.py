@@ -316,11 +316,15 @@ def test_every_field_role_reads_back_as_that_role_through_the_command_line(descr
     """The column chosen for each role in QGIS is the column the command reads for it."""
     roles = described["roles"]
     fields = {r["role"]: f"COL_{i}" for i, r in enumerate(roles)}
-    flags = {r["role"]: r["flag"] for r in roles}
+    flags = {r["role"]: r["flag"] for r in roles if r["flag"]}
     argv = command.build_argv(
-        "assess", {"IMPACTS": "i.gpkg", "OUTPUT": "o.gpkg"}, fields=fields, role_flags=flags
+        "assess",
+        {"IMPACTS": "i.gpkg", "OUTPUT": "o.gpkg"},
+        fields=fields,
+        role_flags=flags,
+        field_flag=described["field_flag"],
     )
-    assert _fields(cli.build_parser().parse_args(argv)) == fields
+    assert dict(_fields(cli.build_parser().parse_args(argv))) == fields
 
 
 def test_the_roles_are_the_packages_and_the_four_main_ones_come_first(described) -> None:
@@ -336,7 +340,8 @@ def test_the_roles_are_the_packages_and_the_four_main_ones_come_first(described)
     assert by_role["impact_id"]["names"] == list(DEFAULT_NAMES["impact_id"])
     assert by_role["impact_id"]["flag"] == "--id-field"
     assert by_role["duck_blind"]["names"] == [EXEMPTION_FIELD_ROLES["duck_blind"]]
-    assert all(r["flag"] for r in roles)
+    # every role is reachable through the command line's one --field ROLE=COLUMN
+    assert described["field_flag"] == "--field"
 
 
 @pytest.mark.parametrize(

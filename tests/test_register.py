@@ -736,3 +736,18 @@ def test_the_register_url_is_taken_out_of_argv_before_any_traceback_can_record_i
     monkeypatch.setattr(sys, "argv", ["wetland-gis", "register", "query", "--register", url])
     hide_register_url(type("A", (), {"register": url})())
     assert "s3cr3t" not in " ".join(sys.argv) and "<register>" in sys.argv
+
+
+@pytest.mark.parametrize(
+    ("url", "port"),
+    [
+        pytest.param("postgresql://u:s3cr3t@127.0.0.1:notaport/reg", "notaport", id="words"),
+        pytest.param("postgresql://u:s3cr3t@[::1]:54x2/reg", "54x2", id="IPv6 host"),
+    ],
+)
+def test_a_register_url_with_a_bad_port_is_an_input_error_naming_the_port(url, port, capsys):
+    # issue 30: SQLAlchemy's int() of the port was an internal error (exit 1)
+    assert main(["register", "init", "--register", url]) == 2
+    err = capsys.readouterr().err
+    assert f"port {port!r} is not a number" in err and "s3cr3t" not in err
+    assert err.count("\n") == 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import re
 import sqlite3
 from pathlib import Path
 
@@ -530,3 +531,77 @@ def test_water_use_script_writes_the_committed_samples(tmp_path: Path) -> None:
             new.drop(columns="geometry"), shipped.drop(columns="geometry")
         )
         assert _gpkg_header(tmp_path / rel) == _gpkg_header(SAMPLE / "water_use" / rel)
+
+
+def test_the_docs_keep_the_cities_of_the_shipped_met_council_file():
+    # issue 30: docs/context.md said CTU_TYPE = 'CITY'; the 2020 file codes C, T and U, so
+    # that filter kept no feature and every metro impact would have read unincorporated
+    text = (SAMPLE.parent / "docs" / "context.md").read_text("utf-8")
+    (code,) = set(re.findall(r"CTU_TYPE = '(\w+)'", text))
+    path = SAMPLE / "metc_metro7_counties_ctus_2020.gpkg"
+    every = pyogrio.read_dataframe(path, layer="ctus", read_geometry=False)
+    for value in every["CTU_TYPE"].unique():
+        assert f"`{value}`" in text, f"docs/context.md does not say what CTU_TYPE {value} is"
+    kept = every[every["CTU_TYPE"] == code]
+    assert len(kept) > 100  # the metro's cities
+    assert not kept["CTU_NAME"].str.endswith("Twp.").any()
+    assert (
+        every.loc[every["CTU_TYPE"] != code, "CTU_NAME"]
+        .str.contains(r"Twp\.|\(unorg\.\)", regex=True)
+        .all()
+    )
+
+
+def features_sha256(path: Path) -> str:
+    """Return a SHA-256 of every layer's CRS, schema, feature ids, geometries and attributes.
+
+    What a conversion of the file's container (its GeoPackage version) must not change;
+    ``sample_data/README.md`` lists it for each converted file.
+    """
+    from pyogrio.raw import read
+
+    def plain(value: object) -> object:
+        return value.item() if isinstance(value, np.generic) else value
+
+    digest = hashlib.sha256()
+    for layer in sorted(str(n) for n in pyogrio.list_layers(path)[:, 0]):
+        meta, fids, geoms, fields = read(path, layer=layer, return_fids=True)
+        schema = zip(meta["fields"], meta["dtypes"], strict=True)
+        digest.update(f"{layer}|{meta['crs']}|{meta['geometry_type']}|".encode())
+        digest.update("|".join(f"{n}:{d}" for n, d in schema).encode())
+        for i in range(len(fids)):
+            digest.update(str(int(fids[i])).encode() + b"\0" + bytes(geoms[i] or b""))
+            digest.update(repr([plain(f[i]) for f in fields]).encode())
+    return digest.hexdigest()
+
+
+#: GeoPackage's application_id ("GPKG") and the user_version of version 1.2.
+GPKG_APPLICATION_ID = 0x47504B47
+GPKG_1_2 = 10200
+
+
+@pytest.mark.parametrize(
+    "name", ["metc_metro7_counties_ctus_2020.gpkg", "nwi_sample_DC_wetlands.gpkg"]
+)
+def test_the_real_geopackages_are_version_1_2_with_their_features_unchanged(name):
+    # issue 30: shipped as GeoPackage 1.4, which GDAL 3.6 (Debian 12's QGIS 3.22) opens
+    # with "may only be partially supported"; converted, features unchanged
+    path = SAMPLE / name
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        app, version = (
+            db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version")
+        )
+    assert (app, version) == (GPKG_APPLICATION_ID, GPKG_1_2)
+    readme = (SAMPLE / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith(f"| `{name}` | `"))
+    assert f"`{features_sha256(path)}` |" in row
+
+
+def test_no_shipped_geopackage_is_newer_than_1_2():
+    shipped = sorted(SAMPLE.rglob("*.gpkg")) + sorted(
+        (SAMPLE.parent / "wetland_gis").rglob("*.gpkg")
+    )
+    assert shipped
+    for path in shipped:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            assert db.execute("PRAGMA user_version").fetchone()[0] <= GPKG_1_2, path

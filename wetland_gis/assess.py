@@ -34,6 +34,7 @@ from wetland_gis.enums import (
 )
 from wetland_gis.errors import (
     EmptyLayerWarning,
+    FieldNameWarning,
     ImpactExceedsWetlandWarning,
     MissingCRSError,
     RulesInputError,
@@ -45,8 +46,10 @@ from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import flag_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
 from wetland_gis.io.exemption_columns import attach_exemption_facts, exemption_text
+from wetland_gis.io.field_map import record_field_map
 from wetland_gis.io.fields import (
     FieldMapping,
+    field_name_warnings,
     resolve_fields,
 )
 from wetland_gis.io.impact_facts import FactSteps, impact_facts
@@ -642,6 +645,14 @@ def record_context(ctx: Context, manifest: Manifest) -> None:
         manifest.add_input(rec)
 
 
+def _warn_field_names(columns: Any, field_map: FieldMapping, manifest: Manifest) -> None:
+    """Warn of (and record) each column that looks like a role no column was found for."""
+    messages = field_name_warnings(columns, field_map)
+    manifest.add_records(messages)
+    for msg in messages:
+        warnings.warn(msg, FieldNameWarning, stacklevel=3)
+
+
 def _rename_colliding(
     gdf: gpd.GeoDataFrame, field_map: FieldMapping, manifest: Manifest
 ) -> tuple[gpd.GeoDataFrame, FieldMapping]:
@@ -824,6 +835,7 @@ def assess(
         parameters_sha256=params.sha256,
         settings=options.settings(),
     )
+    record_field_map(fields, manifest)
     say("reading impacts")
     gdf, source = read_impacts(impacts, layer, assume_crs, manifest, override_crs)
     # work by position: the input's index (possibly repeated, e.g. after pd.concat) is
@@ -837,6 +849,7 @@ def assess(
             gdf, read_project_facts(options.project_facts), dict(fields or {}), manifest
         )
     field_map = resolve_fields(gdf, **dict(fields or {}))
+    _warn_field_names(gdf.columns, field_map, manifest)
     gdf, field_map = _rename_colliding(gdf, field_map, manifest)
     manifest.settings["fields"] = field_map.as_dict()
     manifest.add_records(field_map.notes)

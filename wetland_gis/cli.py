@@ -8,26 +8,29 @@ Exit status (:data:`EXIT_CODES`): 0 done; 1 an unexpected internal error (a shor
 message names the file holding the traceback); 2 an input, parameter or output error
 (one line naming the file, layer, row and fix); 3 done, but ``--strict`` was given and
 some row was not assessed or the input layer had no features; 130 interrupted (no
-output was changed).
+output was changed); 143 terminated by SIGTERM (no output was changed: the staging folder
+is removed as on an error, :class:`Terminated`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import re
+import signal
 import sys
 import tempfile
+import threading
 import traceback
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
-from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.exempt import CLAIMS
@@ -48,10 +51,21 @@ __all__ = [
     "run_guarded",
     "EXIT_CODES",
     "FACT_FIELD_ROLES",
+    "FIELD_ALIASES",
+    "add_field_options",
+    "Terminated",
+    "terminate_as_interrupt",
 ]
 
 #: Exit status of ``wetland-gis`` by what happened.
-EXIT_CODES = {"ok": 0, "internal_error": 1, "input_error": 2, "not_assessed": 3, "interrupted": 130}
+EXIT_CODES = {
+    "ok": 0,
+    "internal_error": 1,
+    "input_error": 2,
+    "not_assessed": 3,
+    "interrupted": 130,
+    "terminated": 143,
+}
 
 #: Environment variable naming the folder for saved tracebacks (default: the temp folder).
 TRACEBACK_DIR_ENV = "WETLAND_GIS_TRACEBACK_DIR"
@@ -74,10 +88,46 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The ``--<name>-field`` options kept as aliases of ``--field ROLE=COLUMN`` (deprecated):
+#: role -> option.
+FIELD_ALIASES = {
+    "impact_id": "--id-field",
+    "wetland_type": "--type-field",
+    "cowardin": "--cowardin-field",
+    "project": "--project-field",
+}
+
+
+def add_field_options(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
+    """Add ``--field ROLE=COLUMN``, ``--field-map FILE`` and the deprecated ``aliases``."""
+    parser.add_argument(
+        "--field",
+        action="append",
+        metavar="ROLE=COLUMN",
+        help="the layer's column holding a role, e.g. --field impact_kind=impact_kin "
+        "(repeatable; `wetland-gis fields` lists the roles and the names read by default)",
+    )
+    parser.add_argument(
+        "--field-map",
+        metavar="FILE",
+        help="a TOML, YAML or CSV file of role = column (`wetland-gis fields --template "
+        "FILE` writes one); --field takes precedence; recorded in the manifest with its hash",
+    )
+    for role, option in aliases.items():
+        parser.add_argument(
+            option,
+            dest=f"{option[2:].replace('-', '_')}",
+            metavar="COLUMN",
+            help=f"deprecated: use --field {role}=COLUMN",
+        )
+
+
 def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
     """Add the input layer ``name``, with ``--layer``, ``--assume-crs`` and ``--override-crs``."""
     parser.add_argument(name, help=help)
-    parser.add_argument("--layer", help=f"layer name inside the {name} GeoPackage")
+    parser.add_argument(
+        "--layer", help=f"layer name inside the {name} GeoPackage or File Geodatabase (.gdb)"
+    )
     crs = parser.add_mutually_exclusive_group()
     crs.add_argument(
         "--assume-crs",
@@ -160,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("assess", help="classify impact polygons and decide exemptions/replacement")
-    _add_input(p, "impacts", "impact layer: .shp, folder, .zip, .gpkg, .geojson, .parquet")
+    _add_input(p, "impacts", "impact layer: .shp, folder, .zip, .gpkg, .gdb, .geojson, .parquet")
     p.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
     p.add_argument(
         "--out", required=True, help="output file (.gpkg default; .parquet, .geojson, .csv, .shp)"
@@ -168,10 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--as-of", help="application date YYYY-MM-DD for the legal parameters (default today)"
     )
-    p.add_argument("--id-field", help="column holding the impact id")
-    p.add_argument("--type-field", help="column holding the Circular 39 wetland type")
-    p.add_argument("--cowardin-field", help="column holding a Cowardin code (type inferred)")
-    p.add_argument("--project-field", help="column grouping impacts into projects")
+    add_field_options(p, FIELD_ALIASES)
     p.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
     p.add_argument(
         "--clause-reading",
@@ -203,19 +250,6 @@ def build_parser() -> argparse.ArgumentParser:
         "exemption (each_clause, the default) or the clauses of one subdivision together "
         "(whole_subdivision; docs/rules.md)",
     )
-    for role in FACT_FIELD_ROLES:
-        p.add_argument(
-            f"--{role.replace('_', '-')}-field",
-            dest=f"{role}_field",
-            help=f"column holding the {role.replace('_', ' ')} fact (docs/data_schema.md)",
-        )
-    for role, column in EXEMPTION_FIELD_ROLES.items():
-        p.add_argument(
-            f"--{role.replace('_', '-')}-field",
-            dest=f"{role}_field",
-            help=f"column holding the {role.replace('_', ' ')} exemption fact "
-            f"(default {column}; docs/data_schema.md)",
-        )
     p.add_argument(
         "--claim",
         action="append",
@@ -327,8 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(.gpkg) of the same name is written beside it",
     )
     sc.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
-    sc.add_argument("--type-field", help="column holding the Circular 39 type")
-    sc.add_argument("--cowardin-field", help="column holding the Cowardin code")
+    add_field_options(
+        sc, {k: v for k, v in FIELD_ALIASES.items() if k in ("wetland_type", "cowardin")}
+    )
     sc.add_argument("--quiet", action="store_true", help="no progress bars")
 
     add_run_options(sc)
@@ -396,7 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="impact layer of each alternative, the applicant's preferred first; "
         "'no-build' for an alternative with no impact",
     )
-    c.add_argument("--layer", help="layer name inside each GeoPackage")
+    c.add_argument("--layer", help="layer name inside each GeoPackage or File Geodatabase")
     c.add_argument("--assume-crs", help="CRS for a layer that has none (recorded)")
     c.add_argument(
         "--name",
@@ -428,11 +463,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="§ 103G.2241, subd. 11(b): each clause is one exemption (each_clause) or the "
         "clauses of one subdivision together (whole_subdivision)",
     )
+    add_field_options(c, {})
     c.add_argument("--sites", help="candidate sites: each alternative is also sited")
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")
     c.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
     c.add_argument("--out", required=True, help="folder for the comparison (table, maps, page)")
     add_run_options(c)
+
+    f = sub.add_parser(
+        "fields",
+        help="list every field role and the column names read for it; with a layer, "
+        "which column is read for each; write a field-map template",
+    )
+    f.add_argument(
+        "impacts", nargs="?", help="an impact layer: show which of its columns each role reads"
+    )
+    f.add_argument("--layer", help="layer name inside the impacts GeoPackage or FileGDB")
+    add_field_options(f, FIELD_ALIASES)
+    f.add_argument(
+        "--template",
+        metavar="FILE",
+        help="write a field-map template (.toml, .yaml or .csv) listing every role, filled "
+        "in with the columns found in the layer when one is given",
+    )
+    f.add_argument("--overwrite", action="store_true", help="replace an existing template")
 
     from wetland_gis.register.cli import add_register_parser
 
@@ -493,6 +547,36 @@ def _done(result: Any, status: str, message: str) -> int:
     return EXIT_CODES[status]
 
 
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread by SIGTERM while a command runs (:func:`terminate_as_interrupt`).
+
+    A ``KeyboardInterrupt``, so every stage unwinds as on Ctrl-C: the writers discard their
+    staging folders (``.wetland-gis-tmp-*``) and the previous outputs stay as they were.
+    """
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Terminated` while the block runs (main thread only).
+
+    By default SIGTERM ends the process at once, leaving the staging folder of a write in
+    progress until a later run removes it; raised as an exception, it is cleaned up as an
+    error is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _raise(signum: int, frame: Any) -> None:
+        raise Terminated(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, _raise)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -> int:
     """Run a command's work, print its outputs, warnings and tally; return the exit status.
 
@@ -520,6 +604,8 @@ def run_guarded(command: str, run: Callable[[], Any], *, strict: bool = False) -
             result = run()
         except WetlandGISError as exc:
             return _failed("input_error", f"{prefix}: error: {_one_line(exc)}")
+        except Terminated:
+            return _failed("terminated", f"{prefix}: terminated (SIGTERM); no output was changed")
         except KeyboardInterrupt:
             return _failed("interrupted", f"{prefix}: interrupted; no output was changed")
         except OSError as exc:  # a file that cannot be read or written: say which
@@ -582,7 +668,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return commands.run_command(args)
 
-    return run_guarded(args.command, run, strict=bool(getattr(args, "strict", False)))
+    with terminate_as_interrupt():
+        try:
+            return run_guarded(args.command, run, strict=bool(getattr(args, "strict", False)))
+        except Terminated:  # after the work (printing the tally): nothing left to undo
+            print(f"wetland-gis {args.command}: terminated (SIGTERM)", file=sys.stderr)
+            return EXIT_CODES["terminated"]
 
 
 if __name__ == "__main__":  # pragma: no cover

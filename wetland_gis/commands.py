@@ -56,6 +56,7 @@ __all__ = [
     "Tally",
     "tally_impacts",
     "SITING_FILES",
+    "run_fields",
 ]
 
 #: The files ``run_site`` writes in its output folder.
@@ -851,11 +852,27 @@ def tally_impacts(impacts: pd.DataFrame, command: str = "assess") -> Tally:
 
 
 @dataclass
+class NoRowsTally:
+    """The tally of a command that reads no rows (``fields``): nothing to print."""
+
+    not_assessed_rows: int = 0
+    rows_read: int = 0
+
+    def lines(self) -> list[str]:
+        """Return no line."""
+        return []
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the tally as a JSON-ready dictionary (the rows read: none)."""
+        return {"rows_read": self.rows_read}
+
+
+@dataclass
 class CommandResult:
     """What a command wrote and its tally (printed by the command line)."""
 
     written: list[Path]
-    tally: Tally
+    tally: Tally | NoRowsTally
 
 
 def _siting_tally(result: Any, tally: Tally) -> Tally:
@@ -968,24 +985,62 @@ def _tally_of_file(path: Path) -> Tally:
     return tally_impacts(pq.read_table(path, columns=cols).to_pandas(), "assess")
 
 
-#: The option (``args`` attribute) naming the column of each field role, besides the
-#: fact roles' ``--<role>-field``.
-_FIELD_OPTIONS = {
-    "impact_id": "id_field",
-    "wetland_type": "type_field",
-    "cowardin": "cowardin_field",
-    "project": "project_field",
-}
+def _fields(args: argparse.Namespace) -> Any:
+    """Return the column of each field role named on the command line, as a ``FieldMap``.
+
+    ``--field-map FILE``, then ``--field ROLE=COLUMN`` (which takes precedence), then the
+    deprecated ``--id-field`` style aliases (each with a warning naming its ``--field``).
+    """
+    from wetland_gis.cli import FIELD_ALIASES
+    from wetland_gis.errors import DeprecatedOptionWarning
+    from wetland_gis.io.field_map import field_map_from_options
+
+    aliases: dict[str, str | None] = {}
+    for role, option in FIELD_ALIASES.items():
+        column = getattr(args, option[2:].replace("-", "_"), None)
+        if column is not None:
+            warnings.warn(
+                f"{option} is deprecated and will be removed: use --field {role}=COLUMN",
+                DeprecatedOptionWarning,
+                stacklevel=2,
+            )
+            aliases[role] = column
+    return field_map_from_options(
+        getattr(args, "field_map", None), getattr(args, "field", None), aliases
+    )
 
 
-def _fields(args: argparse.Namespace) -> dict[str, str]:
-    """Return the column of each field role named on the command line."""
-    from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
-    from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
+def run_fields(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis fields``: list the roles, or how a layer's columns map; a template.
 
-    roles = (*FACT_FIELD_ROLES, *EXEMPTION_FIELD_ROLES)
-    options = {**_FIELD_OPTIONS, **{role: f"{role}_field" for role in roles}}
-    return {role: column for role, name in options.items() if (column := getattr(args, name, None))}
+    Without a layer, every role with the column names read for it is printed. With one
+    (``impacts``, ``--layer``), the column each role reads there (after ``--field`` and
+    ``--field-map``) and the look-alike warnings. ``--template FILE`` writes a field-map
+    template, filled in with the layer's columns when a layer is given.
+    """
+    from wetland_gis.io.field_map import layer_fields_text, roles_text, template_text
+    from wetland_gis.io.fields import field_name_warnings, resolve_fields
+
+    fields = _fields(args)
+    found = None
+    if args.impacts is None:
+        text = roles_text()
+    else:
+        read = read_layer(args.impacts, args.layer, require_crs=False)
+        field_map = resolve_fields(read.gdf, **dict(fields))
+        columns = [str(c) for c in read.gdf.columns if c != read.gdf.geometry.name]
+        text = layer_fields_text(columns, field_map, field_name_warnings(columns, field_map))
+        found = {**field_map.as_dict(), **dict(field_map.exemption_columns)}
+    written: list[Path] = []
+    if args.template:
+        template = template_text(args.template, found)
+        inputs = [p for p in (args.impacts, getattr(args, "field_map", None)) if p]
+        with SafeWriter("fields", overwrite=args.overwrite, inputs=inputs) as w:
+            w.text(template, args.template)
+        written = list(w.written)
+    else:
+        sys.stdout.write(text)
+    return CommandResult(written, NoRowsTally())
 
 
 def _reading_claims(args: argparse.Namespace) -> Claims:
@@ -1087,6 +1142,8 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             register=getattr(args, "register", None),
         )
         return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
+    if args.command == "fields":
+        return run_fields(args)
     if args.command == "screen":
         from wetland_gis.screen import run_screen
 
@@ -1154,6 +1211,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             assume_crs=args.assume_crs,
             params=load_parameters(args.parameters) if args.parameters else None,
             options=AssessOptions(clause_reading=args.clause_reading, claims=_reading_claims(args)),
+            fields=_fields(args),
             sites=args.sites,
             banks=args.banks,
             adjustments=args.adjustments,

@@ -35,6 +35,7 @@ from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, as_context
 from wetland_gis.errors import EmptyLayerWarning, InputError
 from wetland_gis.geometry.cleaning import ASSESSED
+from wetland_gis.io.field_map import record_field_map
 from wetland_gis.labels import label
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
@@ -395,6 +396,7 @@ def compare(
             "sited": sites is not None or banks is not None,
         },
     )
+    record_field_map(fields, manifest)
     for alt in done:
         if not len(alt.assessment.impacts):
             manifest.add_records(

@@ -48,7 +48,7 @@ from wetland_gis.errors import (
     MissingCRSError,
 )
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
-from wetland_gis.io.layers import list_layers, read_layer
+from wetland_gis.io.layers import MULTI_LAYER_FORMATS, list_layers, read_layer
 from wetland_gis.io.shoreland_classes import (
     CLASS_SOURCES,
     ShorelandClassList,
@@ -598,7 +598,7 @@ def _read_file(
     """
     if not path.exists():
         raise ContextError(f"context layer {name!r}: file {path} does not exist")
-    if layer is None and path.suffix.lower() == ".gpkg":
+    if layer is None and path.suffix.lower() in MULTI_LAYER_FORMATS:
         try:
             names = list_layers(path)
         except InputError as err:
@@ -627,7 +627,7 @@ def _read_file(
 def _discover(source: Path) -> dict[str, tuple[Path, str | None]]:
     """Return {layer name: (path, layer in file)} found in a GeoPackage or a folder."""
     found: dict[str, tuple[Path, str | None]] = {}
-    if source.is_dir():
+    if source.is_dir() and source.suffix.lower() not in MULTI_LAYER_FORMATS:
         files = {p.name.lower(): p for p in source.iterdir() if p.is_file()}
         for name in LAYER_NAMES:
             for ext in _EXTENSIONS:
@@ -641,9 +641,10 @@ def _discover(source: Path) -> dict[str, tuple[Path, str | None]]:
             f"context source {source} does not exist; give a GeoPackage with layers named "
             f"{list(LAYER_NAMES)} or a folder of <layer>.gpkg|.shp|.geojson|.parquet files"
         )
-    if source.suffix.lower() != ".gpkg":
+    if source.suffix.lower() not in MULTI_LAYER_FORMATS:
         raise ContextError(
-            f"context source {source} must be a GeoPackage (.gpkg) or a folder; to give one "
+            f"context source {source} must be a GeoPackage (.gpkg), an Esri File "
+            "Geodatabase (.gdb) or a folder; to give one "
             "layer file use layers={'<layer name>': path}"
         )
     try:

@@ -33,6 +33,8 @@ __all__ = [
     "LeftoverStagingWarning",
     "EmptyLayerWarning",
     "ImpactExceedsWetlandWarning",
+    "FieldNameWarning",
+    "DeprecatedOptionWarning",
 ]
 
 
@@ -150,3 +152,15 @@ class EmptyLayerWarning(WetlandGISWarning):
 
 class ImpactExceedsWetlandWarning(WetlandGISWarning):
     """An impact's area is larger than the ``wetland_ac`` given for its wetland."""
+
+
+class FieldNameWarning(WetlandGISWarning):
+    """A column is not read but looks like the name of a field role (``impact_k_1``).
+
+    The message names the role and the option that maps the column to it
+    (``--field ROLE=COLUMN``, ``fields={role: column}``).
+    """
+
+
+class DeprecatedOptionWarning(WetlandGISWarning):
+    """A command-line option that still works is deprecated; the message names its successor."""

@@ -16,7 +16,14 @@ from typing import Any
 from wetland_gis.rules.exempt import CLAIMS, EXEMPTION_RULES, FACT_COLUMNS, ExemptionFacts
 from wetland_gis.rules.exempt.model import RuleSpec
 
-__all__ = ["facts_of", "exemption_table", "exemption_list", "DERIVED_FACTS"]
+__all__ = [
+    "facts_of",
+    "exemption_table",
+    "exemption_list",
+    "field_role",
+    "DERIVED_FACTS",
+    "CONTEXT_FACTS",
+]
 
 #: Facts the engine fills from the geometry and the project (no column).
 DERIVED_FACTS = {
@@ -96,13 +103,49 @@ def exemption_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+#: Facts read with a field role of another name (``wetland_gis.io.fields.DEFAULT_NAMES``).
+_ROLE_OF = {"used_for_replacement_credit": "used_for_credit"}
+#: Facts the context layers give (``assess`` writes their column; no field role).
+CONTEXT_FACTS = frozenset({"incorporated", "calcareous_fen"})
+
+
+def field_role(name: str) -> str | None:
+    """Return the field role (``--field ROLE=COLUMN``) of a fact; None for a context fact.
+
+    Examples
+    --------
+    >>> field_role("years_annual_crops"), field_role("used_for_replacement_credit")
+    ('years_annual_crops', 'used_for_credit')
+    >>> field_role("calcareous_fen") is None
+    True
+    """
+    return None if name in CONTEXT_FACTS else _ROLE_OF.get(name, name)
+
+
+def _listed_fact(name: str) -> str:
+    """Return a fact for the README list: its column, and its role when named otherwise."""
+    if name in DERIVED_FACTS:
+        return _fact_cell(name)
+    column, role = FACT_COLUMNS.get(name, name), field_role(name)
+    notes = ["context"] if role is None else []
+    if role is not None and role != column:
+        notes.append(f"role `{role}`")
+    if name in CLAIMS:
+        notes.append("claim")
+    return f"`{column}`" + (f" ({'; '.join(notes)})" if notes else "")
+
+
 def exemption_list() -> str:
-    """Return the Markdown list of every exemption with its facts (for the README)."""
+    """Return the Markdown list of every exemption with its facts (for the README).
+
+    Each fact is its default column; where its field role (``--field ROLE=COLUMN``) has
+    another name, the role too; a fact of the context layers says so.
+    """
     lines = []
     for spec in EXEMPTION_RULES:
         if spec.kind != "exemption":
             continue
-        facts = ", ".join(_fact_cell(f) for f in facts_of(spec))
+        facts = ", ".join(_listed_fact(f) for f in facts_of(spec))
         short = spec.citations[0].replace("Minn. Stat. § 103G.2241, ", "")
         lines.append(f"- {short}: {spec.label}. Facts: {facts}.")
     return "\n".join(lines) + "\n"

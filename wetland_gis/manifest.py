@@ -18,7 +18,46 @@ from typing import Any
 from wetland_gis._version import __version__
 from wetland_gis.io.checksums import file_sha256
 
-__all__ = ["InputRecord", "Manifest", "file_sha256", "STANDING_CAVEATS"]
+__all__ = [
+    "InputRecord",
+    "Manifest",
+    "file_sha256",
+    "recorded_path",
+    "PACKAGE_PREFIX",
+    "STANDING_CAVEATS",
+]
+
+#: The folder of the installed package: its files are recorded by package-relative name.
+_PACKAGE_ROOT = Path(__file__).resolve().parent
+#: How a manifest names a file shipped in the package (``wetland_gis:parameters/wca.yaml``).
+PACKAGE_PREFIX = "wetland_gis:"
+
+
+def recorded_path(path: str | Path) -> str:
+    """Return a path as a manifest records it: a package file by its package-relative name.
+
+    A file shipped with the package (the parameter tree, the bundled counties) is named
+    ``wetland_gis:<path in the package>``, so a manifest does not hold the install location
+    of the machine that wrote it (its SHA-256 identifies the file); a user's file keeps the
+    path as given.
+
+    Examples
+    --------
+    >>> from wetland_gis.parameters import default_parameters
+    >>> recorded_path(default_parameters().source)
+    'wetland_gis:parameters/wca.yaml'
+    >>> recorded_path("sample_data/impacts.gpkg")
+    'sample_data/impacts.gpkg'
+    """
+    text = str(path)
+    if not text or "://" in text or text.startswith(PACKAGE_PREFIX):
+        return text
+    try:
+        inside = Path(text).expanduser().resolve().relative_to(_PACKAGE_ROOT)
+    except (ValueError, OSError, RuntimeError):
+        return text
+    return f"{PACKAGE_PREFIX}{inside.as_posix()}"
+
 
 #: Said in every manifest: what the tool is and is not.
 STANDING_CAVEATS = (
@@ -87,9 +126,12 @@ class Manifest:
             "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "command": self.command,
             "as_of": self.as_of,
-            "parameters": {"source": self.parameters_source, "sha256": self.parameters_sha256},
+            "parameters": {
+                "source": recorded_path(self.parameters_source),
+                "sha256": self.parameters_sha256,
+            },
             "settings": _jsonable(self.settings),
-            "inputs": [vars(i) for i in self.inputs],
+            "inputs": [{**vars(i), "path": recorded_path(i.path)} for i in self.inputs],
             "records": list(self.records),
             "assumptions": list(self.assumptions),
             "outputs": list(self.outputs),

@@ -158,6 +158,7 @@ def screen(
     from wetland_gis.assess import clean_and_type, read_impacts, record_context
     from wetland_gis.geometry.classify import classify_impacts
     from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+    from wetland_gis.io.field_map import record_field_map
     from wetland_gis.io.fields import resolve_fields
 
     params = params or default_parameters()
@@ -170,6 +171,7 @@ def screen(
     )
     gdf, source = read_impacts(wetlands, layer, assume_crs, manifest, override_crs)
     manifest.inputs = [replace(rec, role="wetlands") for rec in manifest.inputs]
+    record_field_map(fields, manifest)
     index = gdf.index
     gdf = gdf.reset_index(drop=True)
     field_map = resolve_fields(gdf, **dict(fields or {}))

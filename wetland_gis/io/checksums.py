@@ -5,8 +5,9 @@ A shapefile is several files: its digest covers the data-bearing sidecars (``.sh
 preceded by its file name, so renaming or editing any of them changes the digest. The
 spatial-index files GIS programs write on their own (``.qix``, ``.sbn``, ``.sbx``) are
 left out: opening a layer in QGIS must not change what the manifest says was read. A
-folder holding one shapefile is that shapefile; any other file (GeoPackage, GeoJSON,
-GeoParquet, zip, CSV, YAML, raster) is hashed as its bytes.
+folder holding one shapefile is that shapefile; an Esri File Geodatabase (a ``.gdb``
+folder) is its files by name, ArcGIS's ``.lock`` files left out; any other file
+(GeoPackage, GeoJSON, GeoParquet, zip, CSV, YAML, raster) is hashed as its bytes.
 
 Examples
 --------
@@ -77,6 +78,11 @@ def file_sha256(path: str | Path) -> str:
         When ``path`` does not exist, or a folder holds no single shapefile.
     """
     path = Path(path)
+    if path.is_dir() and path.suffix.lower() == ".gdb":
+        parts = _geodatabase_parts(path)
+        if not parts:
+            raise FileNotFoundError(f"{path} is a folder holding no File Geodatabase table")
+        return _digest(parts, named=True)
     if path.is_dir():
         shps = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() == ".shp")
         if len(shps) != 1:
@@ -85,9 +91,26 @@ def file_sha256(path: str | Path) -> str:
     if not path.is_file():
         raise FileNotFoundError(f"{path} does not exist")
     parts = shapefile_parts(path) if path.suffix.lower() == ".shp" else [path]
+    return _digest(parts, named=len(parts) > 1)
+
+
+def _geodatabase_parts(folder: Path) -> list[Path]:
+    """Return the files of a File Geodatabase folder by name, its lock files left out.
+
+    ArcGIS writes ``*.lock`` files while a geodatabase is open: like a shapefile's spatial
+    index, opening the data must not change what the manifest says was read.
+    """
+    return sorted(
+        (p for p in folder.iterdir() if p.is_file() and p.suffix.lower() != ".lock"),
+        key=lambda p: p.name,
+    )
+
+
+def _digest(parts: list[Path], *, named: bool) -> str:
+    """Return the SHA-256 of ``parts`` in order, each preceded by its name when ``named``."""
     digest = hashlib.sha256()
     for part in parts:
-        if len(parts) > 1:
+        if named:
             digest.update(part.name.encode("utf-8") + b"\0")
         with part.open("rb") as handle:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):

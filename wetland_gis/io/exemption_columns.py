@@ -4,8 +4,9 @@ Each fact of :class:`~wetland_gis.rules.exempt.ExemptionFacts` that the engine d
 already read has a role here, named like the fact, with its default column from
 :data:`~wetland_gis.rules.exempt.FACT_COLUMNS`; each road fact of
 :class:`~wetland_gis.rules.exempt.RoadFacts` has a role ``road_<fact>`` with its default
-column from :data:`~wetland_gis.rules.exempt.roads.ROAD_FACT_COLUMNS`. A user names
-another column with ``fields={role: column}`` or ``--<role>-field``.
+column from :data:`~wetland_gis.rules.exempt.roads.ROAD_FACT_COLUMNS`; each is also read
+under its first 10 characters (a shapefile's cut, should a default grow longer). A user
+names another column with ``fields={role: column}`` or ``--field ROLE=COLUMN``.
 
 A row with none of the columns (or only blank cells) gives no facts, so the engine tries
 no exemption for it (its fast path). A row that gives some also takes the exclusions of
@@ -25,6 +26,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wetland_gis.errors import FieldMappingError, RulesInputError, ValueParseError
+from wetland_gis.io.field_names import with_truncations
 from wetland_gis.rules.exempt.facts import FACT_COLUMNS, ExemptionFacts
 from wetland_gis.rules.exempt.roads import ROAD_FACT_COLUMNS, RoadFacts
 
@@ -99,11 +101,15 @@ def resolve_exemption_columns(
     found: list[tuple[str, str]] = []
     for role, default in EXEMPTION_FIELD_ROLES.items():
         want = given.get(role)
-        column = by_lower.get(str(want if want is not None else default).lower())
+        candidates = (want,) if want is not None else with_truncations((default,))
+        column = next((by_lower[c.lower()] for c in candidates if c.lower() in by_lower), None)
         if column is None and want is not None:
+            from wetland_gis.io.fields import closest_column
+
             raise FieldMappingError(
                 f"the {role.replace('_', ' ')} column {want!r} (exemption fact) is not in the "
                 f"layer; available columns: {', '.join(names) or '(none)'}"
+                f"{closest_column(want, names)} (role {role!r})"
             )
         if column is not None:
             found.append((role, column))

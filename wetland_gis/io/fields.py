@@ -4,6 +4,11 @@ Column names are matched case-insensitively (docs/data_schema.md, "Impacts (inpu
 A name given by the user must exist; otherwise the default names below are tried in
 order. Nothing is renamed: :class:`FieldMapping` only says which column holds what.
 
+Every role also accepts the first 10 characters of each of its names, as a shapefile
+written by QGIS or ArcGIS keeps them (``impact_kind`` -> ``impact_kin``,
+:func:`wetland_gis.io.field_names.with_truncations`); :func:`field_name_warnings` names
+each column that only looks like the name of a role no column was found for.
+
 The NWI ``WETLAND_TYPE`` field (``WETLAND_TY`` in a shapefile) holds NWI categories such
 as "Freshwater Emergent Wetland", not Circular 39 types, yet its name matches the
 default type names ``WETLAND_TY`` and ``wetland_type``. Such a column is therefore used
@@ -15,6 +20,8 @@ category or when no value parses. Given only column names, ``WETLAND_TY`` is not
 
 from __future__ import annotations
 
+import difflib
+import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +29,12 @@ from typing import Any
 import pandas as pd
 
 from wetland_gis.errors import FieldMappingError, WetlandTypeError
+from wetland_gis.io.field_names import (
+    SHAPEFILE_NAME_LIMIT,
+    looks_like,
+    squash,
+    with_truncations,
+)
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.io.wetland_types import NWI_CATEGORIES, parse_wetland_type
 
@@ -35,6 +48,12 @@ __all__ = [
     "read_number",
     "read_text",
     "match_columns",
+    "FieldRole",
+    "field_roles",
+    "field_name_warnings",
+    "closest_role",
+    "check_roles",
+    "closest_column",
 ]
 
 #: Default column names per role, in order of preference (matched case-insensitively).
@@ -171,6 +190,179 @@ _NEEDS_VALUES = frozenset({"wetland_ty"})
 
 
 @dataclass(frozen=True)
+class FieldRole:
+    """One field role: what a column holds, and the column names read for it by default.
+
+    Parameters
+    ----------
+    role : str
+        The role's name (``fields={role: column}``, ``--field ROLE=COLUMN``).
+    label : str
+        What the column holds, for people.
+    names : tuple of str
+        The column names read when the user names none, in order of preference
+        (case-insensitive), each followed by its 10-character shapefile cut.
+    kind : {"impact", "exemption", "road"}
+        An impact-layer role of :data:`DEFAULT_NAMES`, an exemption fact or a road fact
+        (:data:`wetland_gis.io.exemption_columns.EXEMPTION_FIELD_ROLES`).
+    """
+
+    role: str
+    label: str
+    names: tuple[str, ...]
+    kind: str
+
+
+def field_roles() -> dict[str, FieldRole]:
+    """Return every field role, in the order ``wetland-gis fields`` lists them.
+
+    Returns
+    -------
+    dict
+        Role name -> :class:`FieldRole`: the impact-layer roles of :data:`DEFAULT_NAMES`,
+        then the exemption and road facts.
+
+    Examples
+    --------
+    >>> roles = field_roles()
+    >>> roles["impact_kind"].names
+    ('impact_kind', 'impact_kin', 'impact', 'activity')
+    >>> roles["road_authority"].names, roles["road_authority"].kind
+    (('road_auth',), 'road')
+    """
+    from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES, ROAD_ROLE_PREFIX
+    from wetland_gis.rules.exempt import CLAIMS
+
+    out = {
+        role: FieldRole(role, ROLE_LABELS[role], with_truncations(names), "impact")
+        for role, names in DEFAULT_NAMES.items()
+    }
+    for role, column in EXEMPTION_FIELD_ROLES.items():
+        words = role.replace("_", " ")
+        if role.startswith(ROAD_ROLE_PREFIX):
+            label, kind = f"{words} (road fact, § 103G.222, subd. 1(l), (m))", "road"
+        elif role in CLAIMS:
+            label, kind = f"{words} (exemption claim, § 103G.2241)", "exemption"
+        else:
+            label, kind = f"{words} (exemption fact, § 103G.2241)", "exemption"
+        out[role] = FieldRole(role, label, with_truncations((column,)), kind)
+    return out
+
+
+def closest_role(name: str, roles: Mapping[str, FieldRole] | None = None) -> str | None:
+    """Return the role ``name`` most likely means (by role name or column name), or None.
+
+    Examples
+    --------
+    >>> closest_role("impact_kin"), closest_role("cedar-tamarack"), closest_role("zzz")
+    ('impact_kind', 'cedar_tamarack', None)
+    """
+    roles = field_roles() if roles is None else roles
+    key = str(name).strip().lower().replace("-", "_")
+    spellings: dict[str, str] = {}
+    for spec in roles.values():
+        for spelling in (spec.role, *spec.names):
+            spellings.setdefault(spelling.lower(), spec.role)
+    if key in spellings:
+        return spellings[key]
+    close = difflib.get_close_matches(key, list(spellings), n=1, cutoff=0.6)
+    return spellings[close[0]] if close else None
+
+
+def check_roles(names: Iterable[str], *, where: str = "the field mapping") -> None:
+    """Raise :class:`~wetland_gis.errors.FieldMappingError` on a name that is not a role.
+
+    Parameters
+    ----------
+    names : iterable of str
+        The roles given (``--field ROLE=COLUMN``, a field-map file, ``fields=``).
+    where : str
+        Where they were given, for the message.
+
+    Raises
+    ------
+    FieldMappingError
+        Naming the unknown role, the closest role and ``wetland-gis fields``.
+    """
+    roles = field_roles()
+    for name in names:
+        if name in roles:
+            continue
+        near = closest_role(name, roles)
+        hint = f"the closest role is {near!r}; " if near else ""
+        raise FieldMappingError(
+            f"{where}: {name!r} is not a field role; {hint}`wetland-gis fields` lists every "
+            "role with the column names it reads"
+        )
+
+
+def field_name_warnings(columns: Iterable[Any], field_map: FieldMapping) -> list[str]:
+    """Return a warning for each column that looks like a role no column was found for.
+
+    A column that is read for no role but looks like a name of such a role (another case
+    or separator, a shorter or numbered shapefile cut: :func:`wetland_gis.io.field_names.
+    looks_like`) is probably that role: the warning names the role and how to map it.
+
+    Parameters
+    ----------
+    columns : iterable
+        The layer's column names.
+    field_map : FieldMapping
+        What :func:`resolve_fields` found.
+
+    Returns
+    -------
+    list of str
+        One message per such column, in column order.
+
+    Examples
+    --------
+    >>> columns = ["impact_id", "Impact Kind", "geometry"]
+    >>> field_name_warnings(columns, resolve_fields(columns))[0][:70]
+    "column 'Impact Kind' is not read, but it looks like the impact kind ro"
+    """
+    roles = field_roles()
+    mapped = {k for k, v in field_map.as_dict().items() if v is not None}
+    mapped |= {role for role, _ in field_map.exemption_columns}
+    used = {str(v).lower() for v in field_map.as_dict().values() if v is not None}
+    used |= {column.lower() for _, column in field_map.exemption_columns}
+    accepted = {n.lower() for spec in roles.values() for n in spec.names}
+    open_roles = [spec for spec in roles.values() if spec.role not in mapped]
+    out = []
+    for column in (str(c) for c in columns):
+        low = column.strip().lower()
+        if low in used or low in accepted or low == "geometry":
+            continue
+        matches = [
+            spec
+            for spec in open_roles
+            if looks_like(column, spec.role, read=spec.role in spec.names)
+            or any(looks_like(column, n) for n in spec.names)
+        ]
+        if not matches:
+            continue
+        matches.sort(key=lambda spec: -_likeness(low, spec))
+        match, others = matches[0], matches[1:]
+        also = f" (or {', '.join(repr(m.role) for m in others[:3])})" if others else ""
+        option = shlex.quote(f"{match.role}={column}")
+        out.append(
+            f"column {column!r} is not read, but it looks like the {match.label} role "
+            f"{match.role!r}{also}, read from a column named {', '.join(match.names)}; if it "
+            f"holds that, map it with --field {option} (Python: "
+            f"fields={{{match.role!r}: {column!r}}})"
+        )
+    return out
+
+
+def _likeness(column: str, spec: FieldRole) -> float:
+    """Return how alike ``column`` is to the closest name of ``spec`` (0 to 1)."""
+    return max(
+        difflib.SequenceMatcher(None, squash(column), squash(n)).ratio()
+        for n in (spec.role, *spec.names)
+    )
+
+
+@dataclass(frozen=True)
 class FieldMapping:
     """Which column holds each attribute wetland_gis reads; None when there is none.
 
@@ -278,7 +470,12 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
     user_names = {k: v for k, v in user_names.items() if k not in EXEMPTION_FIELD_ROLES}
     unknown = sorted(set(user_names) - set(DEFAULT_NAMES))
     if unknown:
-        raise TypeError(f"unknown field role(s) {unknown}; expected some of {list(DEFAULT_NAMES)}")
+        near = {u: closest_role(u) for u in unknown}
+        hint = "; ".join(f"{u!r}: did you mean {n!r}?" for u, n in near.items() if n)
+        raise TypeError(
+            f"unknown field role(s) {unknown}; expected some of {list(DEFAULT_NAMES)} or an "
+            f"exemption fact role{' (' + hint + ')' if hint else ''}"
+        )
     frame = columns if isinstance(columns, pd.DataFrame) else None
     names = [str(c) for c in (frame.columns if frame is not None else columns)]
     by_lower: dict[str, list[str]] = {}
@@ -293,19 +490,37 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
 
     chosen: dict[str, str | None] = {}
     notes: list[str] = []
+
+    def find_given(role: str, given: str) -> str | None:
+        """Find a user-named column, or its 10-character cut (the layer is a shapefile)."""
+        column = find(given)
+        cut = given[:SHAPEFILE_NAME_LIMIT]
+        if column is None and cut != given and find(cut) is not None:
+            column = find(cut)
+            notes.append(
+                f"the {role} column {given!r} was read as {column!r}, its first "
+                f"{SHAPEFILE_NAME_LIMIT} characters (a shapefile keeps no more)"
+            )
+        return column
+
+    exemption_names = {
+        k: (find_given(k, str(v)) or v) if v is not None else None
+        for k, v in exemption_names.items()
+    }
     for role, defaults in DEFAULT_NAMES.items():
         given = user_names.get(role)
         if given is not None:
-            column = find(str(given))
+            column = find_given(role, str(given))
             if column is None:
                 raise FieldMappingError(
-                    f"the {ROLE_LABELS[role]} column {given!r} is not in the layer; "
-                    f"available columns: {', '.join(names) or '(none)'}"
+                    f"the {ROLE_LABELS[role]} column {given!r} is not in the layer; available "
+                    f"columns: {', '.join(names) or '(none)'}{closest_column(given, names)} "
+                    f"(role {role!r}; `wetland-gis fields LAYER` shows what each role reads)"
                 )
             chosen[role] = column
             continue
         chosen[role] = None
-        for candidate in defaults:
+        for candidate in with_truncations(defaults):
             column = find(candidate)
             if column is None:
                 continue
@@ -329,6 +544,19 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
         exemption_columns=resolve_exemption_columns(names, exemption_names),
         notes=tuple(notes),
     )
+
+
+def closest_column(name: str, columns: Iterable[str]) -> str:
+    """Return ``"; the closest is 'X'"`` naming the column most like ``name``, or ``""``.
+
+    Examples
+    --------
+    >>> closest_column("impact_kind", ["impact_kin", "owner"])
+    "; the closest column is 'impact_kin'"
+    """
+    by_lower = {str(c).lower(): str(c) for c in columns}
+    close = difflib.get_close_matches(str(name).lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"; the closest column is {by_lower[close[0]]!r}" if close else ""
 
 
 def impact_exceeds_wetland(

@@ -1,7 +1,8 @@
 """Read and write the vector layers that QGIS users exchange with wetland_gis.
 
 Reading: shapefile (a ``.shp``, a folder holding one, or a ``.zip`` holding one; the
-``.cpg`` encoding is honoured), GeoPackage (one named layer), GeoJSON and GeoParquet.
+``.cpg`` encoding is honoured), GeoPackage and Esri File Geodatabase (a ``.gdb`` folder, by
+GDAL's OpenFileGDB driver; one named layer), GeoJSON and GeoParquet.
 Every layer must carry a CRS; :func:`read_layer` says how to fix one that does not.
 
 Writing (:func:`write_layer`) picks the format from the extension: GeoPackage (the
@@ -47,6 +48,7 @@ __all__ = [
     "list_layers",
     "shapefile_field_names",
     "READ_FORMATS",
+    "MULTI_LAYER_FORMATS",
     "WRITE_FORMATS",
     "SHAPEFILE_FIELD_LIMIT",
     "WKT_COLUMN",
@@ -62,7 +64,11 @@ READ_FORMATS: dict[str, str] = {
     ".json": "GeoJSON",
     ".parquet": "GeoParquet",
     ".geoparquet": "GeoParquet",
+    ".gdb": "Esri File Geodatabase",
 }
+
+#: Formats that hold several layers (``--layer`` names one): GeoPackage, File Geodatabase.
+MULTI_LAYER_FORMATS = frozenset({".gpkg", ".gdb"})
 
 #: Extensions written, and the driver names accepted for ``driver=``.
 WRITE_FORMATS: dict[str, tuple[str, ...]] = {
@@ -181,6 +187,11 @@ def _check_exists(path: Path) -> None:
         raise InputError(f"input file not found: {path}")
 
 
+def _is_shapefile_folder(path: Path) -> bool:
+    """Return whether ``path`` is a folder read as the shapefile in it (not a ``.gdb``)."""
+    return path.is_dir() and path.suffix.lower() != ".gdb"
+
+
 def _format_of(path: Path) -> str:
     ext = path.suffix.lower()
     if ext not in READ_FORMATS:
@@ -214,18 +225,23 @@ def list_layers(path: str | Path) -> list[str]:
     """
     path = Path(path).expanduser()
     _check_exists(path)
-    if path.is_dir():
+    if _is_shapefile_folder(path):
         return [_shapefile_in_folder(path).stem]
     ext = _format_of(path)
-    if ext == ".gpkg":
+    if ext in MULTI_LAYER_FORMATS:
         try:
             names = [str(name) for name in pyogrio.list_layers(path)[:, 0]]
             return [n for n in names if n != "layer_styles"]  # QGIS styles, not data
         except Exception as err:  # pyogrio raises DataSourceError and others
-            raise InputError(f"cannot read {path} as a GeoPackage: {err}") from err
+            raise InputError(f"cannot read {path} as {_a(READ_FORMATS[ext])}: {err}") from err
     if ext == ".zip":
         return [Path(_shapefile_in_zip(path)).stem]
     return [path.stem]
+
+
+def _a(name: str) -> str:
+    """Return ``name`` with its article ("a GeoPackage", "an Esri File Geodatabase")."""
+    return ("an " if name[0].lower() in "aeiou" else "a ") + name
 
 
 def _layer_error(path: Path, layers: list[str], asked: str | None) -> LayerNotFoundError:
@@ -276,10 +292,12 @@ def read_layer(
     ----------
     path : str or Path
         A shapefile (``.shp``; a folder holding exactly one ``.shp``; or a ``.zip``
-        holding exactly one shapefile), a GeoPackage (``.gpkg``), GeoJSON
+        holding exactly one shapefile), a GeoPackage (``.gpkg``), an Esri File
+        Geodatabase (a ``.gdb`` folder, read by GDAL's OpenFileGDB driver), GeoJSON
         (``.geojson``/``.json``) or GeoParquet (``.parquet``) file.
     layer : str, optional
-        The GeoPackage layer to read; may be omitted when the file holds only one.
+        The GeoPackage or File Geodatabase layer to read; may be omitted when the file
+        holds only one.
         For single-layer formats it must be omitted or equal the layer name.
     assume_crs : str or int, optional
         CRS to set when the file has none (``--assume-crs``), e.g. ``"EPSG:26915"``.
@@ -319,10 +337,12 @@ def read_layer(
     Notes
     -----
     A GeoPackage's feature id is returned as a first column ``fid`` (as QGIS shows
-    it), unless the layer already has a column of that name; the index is 0-based.
+    it), a File Geodatabase's as ``OBJECTID``, unless the layer already has a column of
+    that name; the index is 0-based.
     The SHA-256 is :func:`wetland_gis.io.checksums.file_sha256`: a shapefile's covers its
     sidecar files (``.shp``, ``.shx``, ``.dbf``, ``.prj``, ``.cpg``) in that order, each
-    preceded by its file name; a zip is hashed as one file.
+    preceded by its file name; a ``.gdb`` folder's covers its files by name; a zip is
+    hashed as one file.
     """
     if override_crs is not None and assume_crs is not None:
         raise InputError(
@@ -332,11 +352,11 @@ def read_layer(
         )
     given = Path(path).expanduser()
     _check_exists(given)
-    source = _shapefile_in_folder(given) if given.is_dir() else given
+    source = _shapefile_in_folder(given) if _is_shapefile_folder(given) else given
     ext = _format_of(source)
     records: list[str] = []
 
-    if ext == ".gpkg":
+    if ext in MULTI_LAYER_FORMATS:
         layers = list_layers(source)
         layer_name: str | None = _pick_layer(source, layers, layer)
         read_path: str | Path = source
@@ -355,14 +375,16 @@ def read_layer(
         if ext in (".parquet", ".geoparquet"):
             gdf = gpd.read_parquet(read_path)
         else:
-            gdf = gpd.read_file(read_path, layer=layer_name, fid_as_index=ext == ".gpkg")
+            gdf = gpd.read_file(
+                read_path, layer=layer_name, fid_as_index=ext in MULTI_LAYER_FORMATS
+            )
     except InputError:
         raise
     except Exception as err:  # pyogrio/pyarrow raise several unrelated classes
         raise InputError(f"cannot read {where}: {err}") from err
     if not _has_geometry(gdf):
         raise InputError(f"{where} has no geometry column; a spatial layer is expected")
-    if ext == ".gpkg":
+    if ext in MULTI_LAYER_FORMATS:  # a FileGDB's feature id is OBJECTID, as ArcGIS shows it
         fid_name = pyogrio.read_info(source, layer=layer_name).get("fid_column") or "fid"
         if not {str(c).lower() for c in gdf.columns} & {"fid", fid_name.lower()}:
             gdf.insert(0, fid_name, gdf.index.to_numpy())  # the fid QGIS shows as a field

@@ -64,31 +64,29 @@ def describe() -> dict[str, Any]:
         ``--field-map FILE`` when the command line has them, else ``None``).
     """
     from wetland_gis._version import __version__
-    from wetland_gis.cli import build_parser
-    from wetland_gis.commands import _FIELD_OPTIONS
+    from wetland_gis.cli import FIELD_ALIASES, build_parser
     from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
+    from wetland_gis.io.field_names import with_truncations
     from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
     from wetland_gis.io.fields import DEFAULT_NAMES, ROLE_LABELS
 
     commands = {name: _options(sub) for name, sub in _subparsers(build_parser()).items()}
     assess = commands.get("assess", {})
-    flag_of = {record["dest"]: flag for flag, record in assess.items() if flag.startswith("--")}
     roles = []
     groups = [
-        ("main", tuple(_FIELD_OPTIONS)),
+        ("main", tuple(FIELD_ALIASES)),
         ("fact", FACT_FIELD_ROLES),
         ("exemption", tuple(EXEMPTION_FIELD_ROLES)),
     ]
     for group, names in groups:
         for role in names:
-            dest = _FIELD_OPTIONS.get(role, f"{role}_field")
             accepted = DEFAULT_NAMES.get(role) or (EXEMPTION_FIELD_ROLES[role],)
             roles.append(
                 {
                     "role": role,
                     "label": ROLE_LABELS.get(role, role.replace("_", " ")),
-                    "names": list(accepted),
-                    "flag": flag_of.get(dest),
+                    "names": list(with_truncations(accepted)),
+                    "flag": FIELD_ALIASES.get(role) if FIELD_ALIASES.get(role) in assess else None,
                     "group": group,
                 }
             )

@@ -80,6 +80,19 @@ def redact(text: str, url: URL | None) -> str:
     return text
 
 
+def _port_text(raw: str) -> str:
+    """Return the port part of a URL as written (after the password, so never a secret).
+
+    Examples
+    --------
+    >>> _port_text("postgresql://u:p@127.0.0.1:notaport/reg"), _port_text("x://[::1]/d")
+    ('notaport', '')
+    """
+    netloc = raw.split("://", 1)[-1].split("/", 1)[0].rpartition("@")[2]
+    host, sep, port = netloc.rpartition(":")
+    return port if sep and not port.endswith("]") else ""
+
+
 def _url_of(target: str | os.PathLike[str] | None) -> URL:
     raw = os.fspath(target) if target is not None else os.environ.get(REGISTER_ENV, "")
     if not raw:
@@ -96,6 +109,12 @@ def _url_of(target: str | os.PathLike[str] | None) -> URL:
             "the register URL cannot be read; write it as postgresql://user:password@host/"
             "database or give a GeoPackage path"
         ) from exc
+    except ValueError:  # SQLAlchemy reads the port with int(): "host:notaport"
+        raise RegisterError(
+            f"the register URL's port {_port_text(raw)!r} is not a number; write it as "
+            "postgresql://user:password@host:5432/database (the port is a whole number, "
+            "5432 by default) or give a GeoPackage path"
+        ) from None
     if url.get_backend_name() == "postgresql":
         return url.set(drivername="postgresql+psycopg")
     if url.get_backend_name() in ("sqlite", "gpkg"):

@@ -66,8 +66,8 @@ def describe() -> dict[str, Any]:
     from wetland_gis._version import __version__
     from wetland_gis.cli import FIELD_ALIASES, build_parser
     from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
-    from wetland_gis.io.field_names import with_truncations
     from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
+    from wetland_gis.io.field_names import with_truncations
     from wetland_gis.io.fields import DEFAULT_NAMES, ROLE_LABELS
 
     commands = {name: _options(sub) for name, sub in _subparsers(build_parser()).items()}

@@ -14,6 +14,7 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,7 @@ from wetland_gis.rules.kernel import WHOLE_PROJECT, Claims
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
+    from wetland_gis.impacts import DerivedImpacts
     from wetland_gis.siting.engine import SitingResult
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "read_siting",
     "run_command",
     "run_water_use",
+    "run_impacts",
     "CommandResult",
     "Tally",
     "tally_impacts",
@@ -74,7 +77,7 @@ def _stderr(msg: str) -> None:
 
 
 def run_assess(
-    impacts: str | Path,
+    impacts: str | Path | DerivedImpacts,
     out: str | Path,
     *,
     context: str | Path | Context | None = None,
@@ -96,7 +99,8 @@ def run_assess(
     Parameters
     ----------
     impacts, context, layer, as_of, fields, assume_crs, options, progress
-        As :func:`wetland_gis.assess`.
+        As :func:`wetland_gis.assess`; ``impacts`` may also be the result of
+        :func:`wetland_gis.impacts` (``assess --footprint``), assessed with its layers.
     shoreland_classes, class_source, override_crs, register
         As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``,
         ``--override-crs``, ``--register``).
@@ -119,12 +123,19 @@ def run_assess(
         When ``out`` is an input, or would replace another file without ``overwrite``;
         checked before the assessment runs.
     """
+    from wetland_gis.impacts import DerivedImpacts
+
+    derived = impacts if isinstance(impacts, DerivedImpacts) else None
+    sources: list[Any] = (
+        [i.path for i in derived.manifest.inputs] if derived is not None else [impacts]
+    )
     _check_outputs_early(
-        "assess", [out], [impacts, context, parameters, shoreland_classes], overwrite=overwrite
+        "assess", [out], [*sources, context, parameters, shoreland_classes], overwrite=overwrite
     )
     params = load_parameters(parameters) if parameters else default_parameters()
-    result = assess(
-        impacts,
+    # impacts cut from a footprint (issue 35): assessed with the layers they were cut from
+    run = derived.assess if derived is not None else partial(assess, impacts)
+    result = run(
         context,
         shoreland_classes=shoreland_classes,
         class_source=class_source,
@@ -159,6 +170,75 @@ def _check_outputs_early(
             refuse_read_only(Path(out))
 
 
+def run_impacts(
+    footprint: str | Path,
+    out: str | Path,
+    *,
+    wetlands: str | Path,
+    overwrite: bool = False,
+    **kwargs: Any,
+) -> tuple[DerivedImpacts, list[Path]]:
+    """Cut the impact layer from a footprint and a delineation and write it (issue 35).
+
+    Parameters
+    ----------
+    footprint, wetlands
+        As :func:`wetland_gis.impacts`.
+    out : str or Path
+        The impact layer (``.gpkg`` default, with the layers it was cut from).
+    overwrite : bool, default False
+        Replace files an earlier ``impacts`` did not write there.
+    **kwargs
+        As :func:`wetland_gis.impacts` (``existing``, ``parcels``, ``drainage``,
+        ``layers``, ``fields``, ``lateral_effect_ft``, ...).
+
+    Returns
+    -------
+    (DerivedImpacts, list of Path)
+    """
+    from wetland_gis.impacts import impacts
+
+    inputs = [footprint, wetlands, *(kwargs.get(k) for k in ("existing", "parcels", "drainage"))]
+    _check_outputs_early("impacts", [out], inputs, overwrite=overwrite)
+    derived = impacts(footprint, wetlands, **kwargs)
+    return derived, derived.write(out, overwrite=overwrite)
+
+
+def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str, Any]:
+    """Return the keywords of :func:`wetland_gis.impacts` given on the command line."""
+    from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
+    from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
+
+    roles = {
+        "wetland_type": "type_field",
+        "cowardin": "cowardin_field",
+        "project": "project_field",
+        "lateral_effect_ft": "lateral_effect_ft_field",
+        "part_id": "id_field" if in_assess else "part_id_field",
+        **{role: f"{role}_field" for role in (*FACT_FIELD_ROLES, *EXEMPTION_FIELD_ROLES)},
+    }
+    fields = {role: v for role, name in roles.items() if (v := getattr(args, name, None))}
+    layer = args.footprint_layer if in_assess else args.layer
+    return {
+        "existing": args.existing,
+        "parcels": args.parcels,
+        "drainage": args.drainage,
+        "layers": {
+            "footprint": layer,
+            "wetlands": args.wetlands_layer,
+            "existing": args.existing_layer,
+            "parcels": args.parcels_layer,
+            "drainage": args.drainage_layer,
+        },
+        "fields": fields,
+        "lateral_effect_ft": args.lateral_effect_ft,
+        "wetlands_source": args.wetlands_source,
+        "assume_crs": args.assume_crs,
+        "override_crs": getattr(args, "override_crs", None),
+        "progress": None if args.quiet else _stderr,
+    }
+
+
 #: What ``assess`` wrote: its file, or that file as :func:`read_assessed` returned it
 #: (a caller that needs it too reads it once).
 Assessed = str | Path | Mapping[str, Any]
@@ -188,7 +268,8 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
         ``impacts`` (GeoDataFrame), ``zones`` (GeoDataFrame or None), ``projects`` and
         ``summary`` (DataFrame or None), ``trace`` (the ``decisions`` table: DataFrame of
         :data:`wetland_gis.rules.TRACE_COLUMNS` with ``verify`` lists and ``inputs``,
-        ``parameters`` dicts, or None) and ``manifest`` (dict or None).
+        ``parameters`` dicts, or None), ``manifest`` (dict or None) and
+        ``footprint_layers`` (the layers the impacts were cut from, by name; issue 35).
     """
     path = Path(path)
     if not path.exists():
@@ -227,8 +308,13 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
             ) from err
 
     trace = _read_trace(path, stem, layers)
+    from wetland_gis.impacts import SOURCE_LAYERS
+
+    # the layers the impacts were cut from (`wetland-gis impacts`, issue 35), for the map
+    sources = {n: read_layer(path, n).gdf for n in SOURCE_LAYERS if n in (layers or ())}
     return {
         "impacts": impacts,
+        "footprint_layers": sources,
         "zones": zones,
         "projects": _csv("projects"),
         "summary": _csv("summary"),
@@ -983,6 +1069,44 @@ def _fields(args: argparse.Namespace) -> dict[str, str]:
     return {role: column for role, name in options.items() if (column := getattr(args, name, None))}
 
 
+def _check_footprint_options(args: argparse.Namespace) -> None:
+    """Refuse ``assess`` options that contradict ``--footprint`` (or lack it)."""
+    footprint = getattr(args, "footprint", None)
+    if footprint and args.impacts:
+        raise InputError(
+            f"assess was given both an impact layer ({args.impacts}) and --footprint "
+            f"{footprint}: give the impact layer, or --footprint and --wetlands to cut it"
+        )
+    if not footprint and not args.impacts:
+        raise InputError(
+            "assess needs an impact layer, or --footprint FOOTPRINT --wetlands DELINEATION to "
+            "cut the impacts from the construction limits first"
+        )
+    if footprint and not args.wetlands:
+        raise InputError(
+            f"--footprint {footprint} needs --wetlands DELINEATION (or NWI polygons for a "
+            "screening): the impacts are the footprint within the wetlands"
+        )
+    if not footprint:
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ("wetlands", "existing", "parcels", "drainage", "lateral_effect_ft")
+            if getattr(args, name, None) is not None
+        ]
+        if given:
+            raise InputError(
+                f"{', '.join(given)} only work with --footprint (the construction limits the "
+                "impacts are cut from); give --footprint, or leave them out"
+            )
+        return
+    engine = getattr(args, "engine", "default")
+    if engine != "default" or getattr(args, "chunk_size", None) is not None:
+        raise InputError(
+            "--footprint works with --engine default and no --chunk-size for now: cut the "
+            "impacts with `wetland-gis impacts` first, then assess that layer with the engine"
+        )
+
+
 def _reading_claims(args: argparse.Namespace) -> Claims:
     """Return the open readings given as options (``--exemption-scope-reading``) as Claims.
 
@@ -1010,7 +1134,18 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         from wetland_gis.register.cli import run_register
 
         return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
+    if args.command == "impacts":
+        derived, written = run_impacts(
+            args.footprint,
+            args.out,
+            wetlands=args.wetlands,
+            overwrite=overwrite,
+            **_footprint_kwargs(args, in_assess=False),
+        )
+        return CommandResult(written, derived.tally())
     if args.command == "assess":
+        footprint = getattr(args, "footprint", None)
+        _check_footprint_options(args)
         if getattr(args, "register", None):
             from wetland_gis.register.cli import hide_register_url
 
@@ -1048,13 +1183,19 @@ def run_command(args: argparse.Namespace) -> CommandResult:
                     class_source=class_source,
                 )
             return run_partitioned(args, fields, options, params, overwrite)
+        source: Any = args.impacts
+        if footprint:  # issue 35: the impacts cut from the footprint first, in this run
+            from wetland_gis.impacts import impacts
+
+            _check_outputs_early("assess", [args.out], [footprint, args.wetlands], overwrite=True)
+            source = impacts(footprint, args.wetlands, **_footprint_kwargs(args, in_assess=True))
         assessment, written = run_assess(
-            args.impacts,
+            source,
             args.out,
             context=args.context,
-            layer=args.layer,
+            layer=None if footprint else args.layer,
             as_of=args.as_of,
-            fields=fields,
+            fields=None if footprint else fields,  # with --footprint: the cut layer's own names
             assume_crs=args.assume_crs,
             parameters=args.parameters,
             options=options,

@@ -25,6 +25,8 @@ __all__ = [
     "OfflineAssetError",
     "MissingExtraError",
     "InsufficientMemoryError",
+    "OverlappingWetlandsError",
+    "MissingLateralEffectError",
     "WetlandGISWarning",
     "ThresholdToleranceWarning",
     "InferredWetlandTypeWarning",
@@ -33,6 +35,7 @@ __all__ = [
     "LeftoverStagingWarning",
     "EmptyLayerWarning",
     "ImpactExceedsWetlandWarning",
+    "SmallImpactWarning",
 ]
 
 
@@ -116,6 +119,14 @@ class InsufficientMemoryError(WetlandGISError, MemoryError):
     """
 
 
+class OverlappingWetlandsError(InputError):
+    """Two wetlands of a delineation overlap; the message names both rows and the area."""
+
+
+class MissingLateralEffectError(InputError):
+    """A drainage line has no lateral effect distance (a column value or the option)."""
+
+
 class WetlandGISWarning(UserWarning):
     """Base class of the domain warnings, so users can filter them together."""
 
@@ -150,3 +161,7 @@ class EmptyLayerWarning(WetlandGISWarning):
 
 class ImpactExceedsWetlandWarning(WetlandGISWarning):
     """An impact's area is larger than the ``wetland_ac`` given for its wetland."""
+
+
+class SmallImpactWarning(WetlandGISWarning):
+    """An impact cut from the footprint is smaller than 1 sq ft; it is kept."""

@@ -63,8 +63,9 @@ def file_sha256(path: str | Path) -> str:
     Parameters
     ----------
     path : str or Path
-        A file, a ``.shp`` (hashed with its sidecars, see the module notes) or a folder
-        holding exactly one shapefile.
+        A file, a ``.shp`` (hashed with its sidecars, see the module notes), a folder
+        holding exactly one shapefile, or a File Geodatabase folder (``.gdb``: every file
+        in it, in name order, each preceded by its path in the folder).
 
     Returns
     -------
@@ -77,6 +78,8 @@ def file_sha256(path: str | Path) -> str:
         When ``path`` does not exist, or a folder holds no single shapefile.
     """
     path = Path(path)
+    if path.is_dir() and path.suffix.lower() == ".gdb":  # a File Geodatabase: every file
+        return _files_sha256(sorted(p for p in path.rglob("*") if p.is_file()), path)
     if path.is_dir():
         shps = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() == ".shp")
         if len(shps) != 1:
@@ -85,10 +88,15 @@ def file_sha256(path: str | Path) -> str:
     if not path.is_file():
         raise FileNotFoundError(f"{path} does not exist")
     parts = shapefile_parts(path) if path.suffix.lower() == ".shp" else [path]
+    return _files_sha256(parts, path.parent)
+
+
+def _files_sha256(parts: list[Path], root: Path) -> str:
+    """Return the digest of ``parts``, each preceded by its name (relative to ``root``)."""
     digest = hashlib.sha256()
     for part in parts:
         if len(parts) > 1:
-            digest.update(part.name.encode("utf-8") + b"\0")
+            digest.update(part.relative_to(root).as_posix().encode("utf-8") + b"\0")
         with part.open("rb") as handle:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 digest.update(chunk)

@@ -62,6 +62,7 @@ READ_FORMATS: dict[str, str] = {
     ".json": "GeoJSON",
     ".parquet": "GeoParquet",
     ".geoparquet": "GeoParquet",
+    ".gdb": "File Geodatabase (a folder; one named layer)",
 }
 
 #: Extensions written, and the driver names accepted for ``driver=``.
@@ -214,9 +215,14 @@ def list_layers(path: str | Path) -> list[str]:
     """
     path = Path(path).expanduser()
     _check_exists(path)
-    if path.is_dir():
+    if path.is_dir() and path.suffix.lower() != ".gdb":
         return [_shapefile_in_folder(path).stem]
     ext = _format_of(path)
+    if ext == ".gdb":  # an Esri File Geodatabase (GDAL's OpenFileGDB driver)
+        try:
+            return [str(name) for name in pyogrio.list_layers(path)[:, 0]]
+        except Exception as err:  # pyogrio raises DataSourceError and others
+            raise InputError(f"cannot read {path} as a File Geodatabase: {err}") from err
     if ext == ".gpkg":
         try:
             names = [str(name) for name in pyogrio.list_layers(path)[:, 0]]
@@ -332,11 +338,12 @@ def read_layer(
         )
     given = Path(path).expanduser()
     _check_exists(given)
-    source = _shapefile_in_folder(given) if given.is_dir() else given
+    folder = given.is_dir() and given.suffix.lower() != ".gdb"
+    source = _shapefile_in_folder(given) if folder else given
     ext = _format_of(source)
     records: list[str] = []
 
-    if ext == ".gpkg":
+    if ext in (".gpkg", ".gdb"):
         layers = list_layers(source)
         layer_name: str | None = _pick_layer(source, layers, layer)
         read_path: str | Path = source

@@ -85,7 +85,8 @@ def by_id(result) -> dict[str, dict]:
 
 
 def test_each_part_within_each_wetland_minus_the_existing_road():
-    got = by_id(impacts(footprint(), delineation(), existing=EXISTING))
+    assert wg.impacts is impacts  # the public name
+    got = by_id(wg.impacts(footprint(), delineation(), existing=EXISTING))
     assert sorted(got) == ["P-1/W-1", "P-2/W-1", "P-2/W-2"]
     # P-1 in W-1: 60 m x 30 m, less the existing road's 60 m x 4 m
     assert got["P-1/W-1"]["sqft"] == pytest.approx(sqft(60 * 26))

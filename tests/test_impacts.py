@@ -522,3 +522,68 @@ def test_a_bad_input_exits_2_with_one_line(tmp_path, capsys):
     assert code == 2
     assert "--lateral-effect-ft" in err
     assert not (tmp_path / "o.gpkg").exists()
+
+
+# ------------------------------------------------------------------ the county road sample
+
+SAMPLE_LAYERS = {
+    "footprint": "construction_limits",
+    "wetlands": "delineation",
+    "existing": "existing_road",
+    "parcels": "parcels",
+}
+
+
+def _county_road(sample_data):
+    gpkg = sample_data.path("projects/county_road/footprint.gpkg")
+    return wg.impacts(gpkg, gpkg, existing=gpkg, parcels=gpkg, layers=SAMPLE_LAYERS)
+
+
+def test_the_county_road_sample_is_cut_into_its_three_impacts(sample_data):
+    result = _county_road(sample_data)
+    got = by_id(result)
+    assert sorted(got) == ["CL-2/W-A", "CL-3/W-B", "TP-1/W-B"]
+    assert got["CL-3/W-B"]["circ39"] == "3/2"  # the marsh and its fringe: one wetland
+    assert got["TP-1/W-B"]["duration"] == "temporary"
+    assert got["CL-2/W-A"]["road_auth"] == "county"
+    parts = result.parts.set_index("part_id")["status"].to_dict()
+    assert parts == {
+        "CL-1": "no_wetland",
+        "CL-2": "impacts",
+        "CL-3": "impacts",
+        "TP-1": "impacts",
+        "ST-1": "no_wetland",
+    }
+    assert result.parts.set_index("part_id").loc["TP-1", "overlap_sqft"] > 0
+
+
+def test_the_sample_script_is_seeded_and_the_shipped_file_is_current(tmp_path, sample_data):
+    import importlib.util
+
+    script = sample_data.root / "make_footprints.py"
+    spec = importlib.util.spec_from_file_location("make_footprints", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    first = module.main(tmp_path / "a")[0]
+    second = module.main(tmp_path / "b")[0]
+    shipped = sample_data.path("projects/county_road/footprint.gpkg")
+    assert first.read_bytes() == second.read_bytes()
+    for layer in module.LAYERS:
+        made, kept = (gpd.read_file(p, layer=layer) for p in (first, shipped))
+        assert made.geom_equals_exact(kept.geometry, tolerance=1e-6).all(), layer
+        pd.testing.assert_frame_equal(made.drop(columns="geometry"), kept.drop(columns="geometry"))
+    assert shipped.read_bytes()[60:64] == (10200).to_bytes(4, "big")  # GeoPackage 1.2
+
+
+@pytest.mark.slow
+def test_make_demo_derives_the_county_road_impacts(tmp_path):
+    from wetland_gis import demo
+
+    project = next(p for p in demo.SAMPLE_PROJECTS if p.name == "county_road")
+    assert project.footprint is not None
+    row = demo.run_project(project, demo._repo_root(), tmp_path)
+    assert row["features"] == 3
+    assessed = gpd.read_file(tmp_path / "county_road" / "assessed.gpkg", layer="impacts")
+    assert sorted(assessed["impact_id"]) == ["CL-2/W-A", "CL-3/W-B", "TP-1/W-B"]
+    assert set(assessed["replacement_by"]) == {"board"}
+    assert (tmp_path / "county_road" / "impacts_parts.csv").is_file()

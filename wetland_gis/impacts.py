@@ -1036,7 +1036,7 @@ class _Run:
             )
         columns[OUTPUT_NAMES["wetland_acres"]] = acres_out
         if parcels_given:
-            columns.update(self._owners(pieces, wl_union))
+            columns.update(self._owners(pieces, wl_union, columns["impact_id"]))
         # the footprint's other columns, as they are
         role_cols = {c for c in fmap.as_dict().values() if c} | set(ex_part.values())
         skip = {
@@ -1102,7 +1102,9 @@ class _Run:
             out.append("/".join(seen) if seen else None)
         return out
 
-    def _owners(self, pieces: fp.Pieces, wl_union: np.ndarray) -> dict[str, list[Any]]:
+    def _owners(
+        self, pieces: fp.Pieces, wl_union: np.ndarray, impact_ids: Sequence[str]
+    ) -> dict[str, list[Any]]:
         """Return each impact's owner, the owner's portion of the wetland, whole or not."""
         layer = self.read["parcels"]
         names = self.names["parcels"]
@@ -1173,7 +1175,7 @@ class _Run:
             owner = max(by_owner, key=lambda o: (by_owner[o], o))
             if len(by_owner) > 1:
                 straddle.append(
-                    f"impact {piece + 1} lies on the parcels of {len(by_owner)} owners ("
+                    f"{impact_ids[piece]} lies on the parcels of {len(by_owner)} owners ("
                     + ", ".join(f"{o}: {a * SQFT_PER_SQM:,.0f} sq ft" for o, a in by_owner.items())
                     + f"); its owner is taken as {owner}"
                 )

@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from wetland_gis.compare import Comparison, compare
     from wetland_gis.context import Context, load_context
     from wetland_gis.decision import Decision
-    from wetland_gis.impacts import DerivedImpacts, impacts
     from wetland_gis.enums import (
         ImpactOutcome,
         Outcome,
@@ -63,6 +62,7 @@ if TYPE_CHECKING:
         WetlandGISError,
         WetlandGISWarning,
     )
+    from wetland_gis.impacts import DerivedImpacts, impacts
     from wetland_gis.io.layers import read_layer, write_layer
     from wetland_gis.mapping.report import write_report
     from wetland_gis.mapping.tep_map import save_map, tep_map

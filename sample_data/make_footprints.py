@@ -17,7 +17,8 @@ either side.
 Run ``python sample_data/make_footprints.py`` (``make_synthetic.py`` runs it too, after it
 rewrites ``projects/county_road``). Seeded (``SEED``), no network, byte-identical reruns
 (the GeoPackage timestamp is pinned). Output: ``projects/county_road/footprint.gpkg`` with
-the layers ``construction_limits``, ``existing_road``, ``delineation`` and ``parcels``
+the layers ``construction_limits``, ``reduced_limits`` (the reduced-footprint alternative for
+``compare``), ``existing_road``, ``delineation`` and ``parcels``
 (EPSG:26915), described in ``sample_data/README.md``.
 """
 
@@ -61,6 +62,8 @@ ROAD_FACTS = {
 LAYERS = {
     "construction_limits": "SYNTHETIC construction limits of the county road sample: three "
     "permanent fill parts (100 ft wide), a temporary work pad and an upland staging area.",
+    "reduced_limits": "SYNTHETIC reduced-footprint alternative: the road rebuilt inside its 66 ft "
+    "right of way, no work pad in the wetland.",
     "existing_road": "SYNTHETIC existing road surface (24 ft) of the county road sample.",
     "delineation": "SYNTHETIC wetland delineation of the county road sample (W-A type 2, "
     "W-B type 3 with a type 2 fringe, W-C type 6).",
@@ -122,6 +125,27 @@ def build() -> dict[str, gpd.GeoDataFrame]:
     staging = _round(
         shapely.box(stage_c[0] - 15, stage_c[1] - 15, stage_c[0] + 15, stage_c[1] + 15)
     )
+    # the reduced-footprint alternative (sequencing, `compare`): the road rebuilt inside the
+    # 66 ft right of way, no work pad in the wetland (the staging area kept)
+    narrow = [
+        _round(segment(a, b).buffer(33 * FOOT, cap_style="flat"))
+        for a, b in zip(cuts, cuts[1:], strict=False)
+    ]
+    reduced = gpd.GeoDataFrame(
+        {
+            "part_id": ["CL-1", "CL-2", "CL-3", "ST-1"],
+            "duration": ["permanent"] * 3 + ["temporary"],
+            "work": [
+                "road reconstruction inside the right of way, north",
+                "road reconstruction inside the right of way, middle",
+                "road reconstruction inside the right of way, south",
+                "staging area (upland)",
+            ],
+            **{k: [v] * 4 for k, v in ROAD_FACTS.items()},
+        },
+        geometry=[*narrow, staging],
+        crs=CRS,
+    )
     limits = gpd.GeoDataFrame(
         {
             "part_id": ["CL-1", "CL-2", "CL-3", "TP-1", "ST-1"],
@@ -178,6 +202,7 @@ def build() -> dict[str, gpd.GeoDataFrame]:
     )
     return {
         "construction_limits": limits,
+        "reduced_limits": reduced,
         "existing_road": gpd.GeoDataFrame(
             {"road": ["CSAH 99 (SYNTHETIC)"]}, geometry=[existing], crs=CRS
         ),

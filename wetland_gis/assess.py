@@ -499,6 +499,7 @@ class Assessment:
         kwargs.setdefault("zones", self.zones)
         kwargs.setdefault("trace", self.trace)
         kwargs.setdefault("context", map_layers(self.context))
+        kwargs.setdefault("project_layers", self.footprint_layers or None)
         return tep_map(self.impacts, **kwargs)
 
 

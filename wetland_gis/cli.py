@@ -294,6 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_assessed(m)
     m.add_argument("--context", help="context GeoPackage or folder (boundaries on the map)")
     m.add_argument("--basemap", default="none", help="'none' (offline, default) or a tile name")
+    m.add_argument("--project", help="draw this project only (its impacts and source layers)")
     m.add_argument("--out", required=True, help="HTML file to write")
     add_run_options(m)
 
@@ -413,6 +414,32 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")
     c.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
     c.add_argument("--out", required=True, help="folder for the comparison (table, maps, page)")
+    c.add_argument(
+        "--wetlands",
+        help="with it, each ALTERNATIVE is construction limits (a footprint), cut into impacts "
+        "by these wetlands first (issue 35, docs/footprint.md)",
+    )
+    c.add_argument("--wetlands-layer", help="layer name inside the --wetlands file")
+    c.add_argument(
+        "--wetlands-source",
+        choices=["auto", "delineation", "nwi"],
+        default="auto",
+        help="auto: NWI when the layer has NWI's columns and no wetland id",
+    )
+    for name, what in (
+        ("existing", "already developed ground (polygons)"),
+        ("parcels", "parcels with an owner column"),
+        ("drainage", "ditches or tile (lines)"),
+    ):
+        c.add_argument(f"--{name}", help=f"with --wetlands: {what}, for every alternative")
+        c.add_argument(f"--{name}-layer", help=f"layer name inside the --{name} file")
+    c.add_argument(
+        "--lateral-effect-ft",
+        type=float,
+        metavar="FEET",
+        help="with --drainage: the lateral effect distance (no default)",
+    )
+    c.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(c)
 
     i = sub.add_parser(

@@ -55,6 +55,8 @@ __all__ = [
     "run_command",
     "run_water_use",
     "run_impacts",
+    "one_project",
+    "footprint_notes",
     "CommandResult",
     "Tally",
     "tally_impacts",
@@ -558,12 +560,16 @@ def run_map(
     context: str | Path | Context | None = None,
     basemap: str = "none",
     overwrite: bool = False,
+    project: str | None = None,
 ) -> list[Path]:
     """Write the self-contained TEP map of an assessment (and its siting, if given).
 
     ``assessed`` is the file ``assess`` wrote (or that file as :func:`read_assessed`
     returned it). The page is staged and moved into place when complete; a manifest
-    ``<stem>_map_manifest.json`` is written beside it.
+    ``<stem>_map_manifest.json`` is written beside it. With ``project`` (``--project``)
+    only that project's impacts, trace and source layers are drawn. The layers the impacts
+    were cut from (``wetland-gis impacts``) are drawn as layers a TEP member switches on
+    and off.
 
     Returns
     -------
@@ -576,6 +582,8 @@ def run_map(
     out = Path(out)
     _check_outputs_early("map", [out], [_assessed_file(assessed), siting, context])
     read = _read(assessed)
+    if project is not None:  # one project of the layer (issue 35)
+        read = one_project(read, project)
     sit = read_siting(siting) if siting else {}
     m = tep_map(
         read["impacts"],
@@ -586,9 +594,10 @@ def run_map(
         context=_boundaries(context),
         basemap=basemap,
         self_contained=True,
-        title=f"TEP review map: {_project_name(read)}",
+        title=f"{_screening_prefix(read)}TEP review map: {_project_name(read)}",
         trace=read["trace"],
         siting_reading=_siting_reading(sit.get("ranking")),
+        project_layers=read.get("footprint_layers") or None,
     )
     page = make_self_contained(m.get_root().render())
     manifest, manifest_path = _html_manifest(
@@ -598,10 +607,103 @@ def run_map(
         {"siting": siting, "context": context if not isinstance(context, Context) else "<Context>"},
     )
     manifest.settings["basemap"] = basemap
+    if project is not None:
+        manifest.settings["project"] = project
     with SafeWriter.for_run("map", manifest, manifest_path, overwrite=overwrite) as w:
         w.text(page, out)
         w.manifest(manifest, manifest_path)
     return list(w.written)
+
+
+def one_project(read: Mapping[str, Any], project: str) -> dict[str, Any]:
+    """Return what :func:`read_assessed` read, kept to one project (``map --project``).
+
+    The impacts and trace of ``project``; the footprint parts and drainage lines of that
+    project, the wetland polygons and parcels its impacts touch.
+
+    Raises
+    ------
+    InputError
+        When no impact belongs to ``project``; the message lists the projects.
+    """
+    impacts = read["impacts"]
+    column = "project" if "project" in impacts else None
+    names = (
+        [str(p) for p in dict.fromkeys(impacts[column].astype(str))] if column is not None else []
+    )
+    if project not in names:
+        raise InputError(
+            f"--project {project!r} is not a project of {read.get('path')}: its projects are "
+            f"{', '.join(repr(n) for n in names) or '(none: no project column)'}"
+        )
+    assert column is not None
+    keep = impacts[column].astype(str) == project
+    out = dict(read)
+    out["impacts"] = impacts[keep]
+    trace = read.get("trace")
+    if trace is not None:
+        out["trace"] = trace[trace["project"].astype(str) == project]
+    projects = read.get("projects")
+    if projects is not None and "project" in projects:
+        out["projects"] = projects[projects["project"].astype(str) == project]
+    layers = dict(read.get("footprint_layers") or {})
+    chosen = impacts[keep]
+    for name, frame in list(layers.items()):
+        if "project" in frame:
+            layers[name] = frame[frame["project"].astype(str) == project]
+        elif len(chosen) and frame.crs is not None:
+            touched = frame.geometry.intersects(chosen.to_crs(frame.crs).union_all())
+            layers[name] = frame[touched.to_numpy()]
+    out["footprint_layers"] = layers
+    return out
+
+
+def footprint_notes(read: Mapping[str, Any]) -> list[str]:
+    """Return the report's notes on the layers the impacts were cut from (issue 35).
+
+    One line per layer (what it is, how many features), the parts that gave no impact, and
+    the NWI screening note; empty for an impact layer drawn by hand.
+    """
+    from wetland_gis.impacts import NWI_SCREENING_NOTE
+    from wetland_gis.mapping.symbology import PROJECT_LAYERS
+
+    layers = read.get("footprint_layers") or {}
+    if not layers:
+        return []
+    notes = [
+        "The impacts were cut from the construction limits by `wetland-gis impacts` "
+        "(docs/footprint.md); the map draws these layers, each switched on and off in its "
+        "layer control: "
+        + "; ".join(
+            f"{PROJECT_LAYERS[name].title}: {len(frame)} feature(s)"
+            for name, frame in layers.items()
+            if name in PROJECT_LAYERS
+        )
+        + "."
+    ]
+    parts = layers.get("footprint")
+    if parts is not None and "status" in parts:
+        idle = parts[parts["status"].astype(str) != "impacts"]
+        if len(idle):
+            notes.append(
+                "Footprint parts with no impact: "
+                + "; ".join(
+                    f"{fmt_id} ({status})"
+                    for fmt_id, status in zip(idle["part_id"], idle["status"], strict=True)
+                )
+                + "."
+            )
+    if _screening_prefix(read):
+        notes.insert(0, NWI_SCREENING_NOTE)
+    return notes
+
+
+def _screening_prefix(read: Mapping[str, Any]) -> str:
+    """Return ``"SCREENING ON NWI: "`` when the impacts were cut from NWI (issue 35)."""
+    impacts = read["impacts"]
+    if "wl_source" in impacts and (impacts["wl_source"].astype(str) == "nwi").any():
+        return "SCREENING ON NWI, NOT A DELINEATION: "
+    return ""
 
 
 def _siting_reading(ranking: pd.DataFrame | None) -> str | None:
@@ -695,7 +797,9 @@ def run_report(
         "allocation": sit.get("allocation"),
         "unmet": sit.get("unmet"),
         "manifest": manifest,
-        "title": f"Wetland Conservation Act screening report: {_project_name(read)}",
+        "title": f"{_screening_prefix(read)}Wetland Conservation Act screening report: "
+        f"{_project_name(read)}",
+        "data_notes": footprint_notes(read),
     }
     # the map embedded, and linked by its path relative to the report
     page = render_report(
@@ -1249,6 +1353,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             context=args.context,
             basemap=args.basemap,
             overwrite=overwrite,
+            project=getattr(args, "project", None),
         )
         return CommandResult(written, tally)
     if args.command == "report":
@@ -1265,8 +1370,17 @@ def run_command(args: argparse.Namespace) -> CommandResult:
     if args.command == "compare":
         from wetland_gis.compare import compare
 
+        alternatives: list[Any] = list(args.alternatives)
+        if getattr(args, "wetlands", None):  # the alternatives are construction limits
+            from wetland_gis.compare import NO_BUILD
+            from wetland_gis.impacts import impacts
+
+            kwargs = _footprint_kwargs(args, in_assess=False)
+            alternatives = [
+                a if a == NO_BUILD else impacts(a, args.wetlands, **kwargs) for a in alternatives
+            ]
         comparison = compare(
-            args.alternatives,
+            alternatives,
             args.context,
             names=args.names,
             layer=args.layer,

@@ -266,17 +266,30 @@ def run_compare_demo(project: SampleProject, root: Path, out: Path) -> pd.DataFr
 
     The alternatives are the project's impacts (preferred), ``alternatives/reduced.gpkg``
     (a reduced footprint), ``alternatives/avoid.gpkg`` (avoids every wetland) and no-build;
-    writes ``out/<project>/compare/``.
+    writes ``out/<project>/compare/``. A project with a ``footprint`` compares its
+    construction limits and its ``reduced_limits`` layer instead, each cut into impacts
+    (issue 35).
     """
     from wetland_gis.compare import NO_BUILD, compare
 
     folder = Path(project.impacts).parent
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)  # printed by run_project already
+        preferred: Any = root / project.impacts
+        reduced: Any = root / folder / "alternatives" / "reduced.gpkg"
+        if project.footprint:  # construction limits, cut into impacts (issue 35)
+            from wetland_gis.impacts import impacts
+
+            gpkg = root / project.footprint
+            reduced_layers = {**FOOTPRINT_LAYERS, "footprint": "reduced_limits"}
+            preferred, reduced = (
+                impacts(gpkg, gpkg, existing=gpkg, parcels=gpkg, layers=layers)
+                for layers in (FOOTPRINT_LAYERS, reduced_layers)
+            )
         comparison = compare(
             [
-                root / project.impacts,
-                root / folder / "alternatives" / "reduced.gpkg",
+                preferred,
+                reduced,
                 root / folder / "alternatives" / "avoid.gpkg",
                 NO_BUILD,
             ],

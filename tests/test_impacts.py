@@ -587,3 +587,28 @@ def test_make_demo_derives_the_county_road_impacts(tmp_path):
     assert sorted(assessed["impact_id"]) == ["CL-2/W-A", "CL-3/W-B", "TP-1/W-B"]
     assert set(assessed["replacement_by"]) == {"board"}
     assert (tmp_path / "county_road" / "impacts_parts.csv").is_file()
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".shp"])
+def test_only_the_wetlands_near_the_footprint_and_their_other_polygons_are_read(tmp_path, suffix):
+    far = 5_000
+    wl = gpd.GeoDataFrame(
+        {"wetland_id": ["W-1", "W-2", "W-1", "W-8", "W-9"], "circ39": ["3", "2", "3", "2", "2"]},
+        geometry=[
+            box(20, -20, 80, 80),
+            box(100, 0, 200, 100),
+            box(far, far, far + 10, far + 10),  # W-1's other polygon, far away
+            box(2 * far, 0, 2 * far + 50, 50),  # two far wetlands overlapping each other:
+            box(2 * far + 40, 0, 2 * far + 90, 50),  # not the project's concern
+        ],
+        crs=26915,
+    )
+    path = tmp_path / f"wetlands{suffix}"
+    wl.to_file(path)
+    result = impacts(footprint(), path)
+    got = by_id(result)
+    assert got["P-1/W-1"]["wetland_ac"] == pytest.approx(sqft(60 * 100 + 10 * 10) / 43_560)
+    assert got["P-1/W-1"]["wetl_rows"] == "1"
+    assert got["P-2/W-2"]["wetl_rows"] == "2"
+    assert any("3 of 5 polygons read" in r for r in result.manifest.records)
+    assert {i.role: i.features for i in result.manifest.inputs}["wetlands"] == 5

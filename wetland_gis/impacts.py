@@ -277,6 +277,10 @@ class _Layer:
     role: str
     gdf: gpd.GeoDataFrame
     source: str
+    #: The input row number (from 1) of each row read; None: every row, in order.
+    rows: np.ndarray | None = None
+    #: How many features the layer holds (more than read when only those near were read).
+    total: int | None = None
 
 
 def _read_input(
@@ -319,6 +323,99 @@ def _read_input(
     gdf, records = to_working_crs(gdf, source=source)
     manifest.add_records(records)
     return _Layer(role, gdf, source)
+
+
+#: How far beyond the footprint (and the drainage lines' reach) the wetlands are read: a
+#: margin for the reprojection of the search area, not a distance of the law.
+READ_MARGIN_M = 10.0
+
+
+def _reach(
+    read: Mapping[str, _Layer], fields: Mapping[str, str], lateral_effect_ft: float | None
+) -> Any:
+    """Return the area the wetlands are read in (EPSG:26915): the footprint and the lines.
+
+    The footprint parts and the drainage lines buffered by the longest lateral effect
+    distance any gives, plus :data:`READ_MARGIN_M`; None when there is no geometry.
+    """
+    geoms = [np.asarray(read["footprint"].gdf.geometry.values, dtype=object)]
+    drainage = read.get("drainage")
+    if drainage is not None:
+        frame = drainage.gdf
+        names = [fields["lateral_effect_ft"]] if fields.get("lateral_effect_ft") else []
+        column = _find(list(frame.columns), [*names, *LATERAL_EFFECT_NAMES])
+        values = [parse_number(v, errors="coerce") for v in frame[column]] if column else []
+        feet = max([v for v in values if v is not None and v > 0] + [lateral_effect_ft or 0.0])
+        lines = np.asarray(frame.geometry.values, dtype=object)
+        geoms.append(shapely.buffer(lines, feet * FOOT_M))
+    every = np.concatenate(geoms)
+    every = every[~(shapely.is_missing(every) | shapely.is_empty(every))]
+    every = shapely.make_valid(every)  # an invalid part is repaired, then used: read for it
+    if not len(every):
+        return None
+    return shapely.union_all(shapely.buffer(every, READ_MARGIN_M, quad_segs=2))
+
+
+def _read_wetlands(
+    given: str | Path | gpd.GeoDataFrame,
+    layer: str | None,
+    manifest: Manifest,
+    assume_crs: str | None,
+    reach: Any,
+    id_name: str | None,
+) -> _Layer:
+    """Read the wetland polygons within ``reach``, and every polygon sharing their ids.
+
+    A frame is taken whole. From a file only the features intersecting ``reach`` (by the
+    layer's spatial index) are read, then, when the layer has a wetland id column, the
+    other polygons of those wetlands (a wetland's size is all of its polygons); the
+    manifest says how many of how many.
+    """
+    if isinstance(given, gpd.GeoDataFrame) or reach is None:
+        return _read_input("wetlands", given, layer, manifest, assume_crs, None)
+    read = read_layer(given, layer, assume_crs=assume_crs, mask=reach, mask_crs=WORKING_CRS)
+    gdf, rows = read.gdf, read.rows
+    source = read.source + (f" (layer {read.layer})" if read.layer else "")
+    gpkg = Path(read.source).suffix.lower() == ".gpkg"
+    id_column = _find(list(gdf.columns), [id_name] if id_name else DEFAULT_NAMES["wetland_id"])
+    if rows is not None and id_column is not None and len(gdf):
+        import pyogrio
+
+        ids = pyogrio.read_dataframe(
+            read.source,
+            layer=read.layer,
+            columns=[id_column],
+            read_geometry=False,
+            fid_as_index=True,
+        )[id_column]
+        wanted = set(gdf[id_column].map(parse_id).dropna())
+        fids_read = set((rows if gpkg else rows - 1).tolist())
+        more = [
+            int(f)
+            for f, v in zip(ids.index, ids.map(parse_id), strict=True)
+            if v in wanted and int(f) not in fids_read
+        ]
+        if more:
+            extra = read_layer(given, layer, assume_crs=assume_crs, fids=more)
+            gdf = pd.concat([gdf, extra.gdf], ignore_index=True)
+            assert extra.rows is not None
+            rows = np.concatenate([rows, extra.rows])
+    manifest.add_records(read.records)
+    manifest.add_input(
+        InputRecord("wetlands", read.source, read.layer, read.sha256, read.crs, read.total)
+    )
+    if rows is not None:
+        manifest.add_records(
+            [
+                f"{source}: {len(gdf):,} of {read.total:,} polygons read: those within "
+                f"{READ_MARGIN_M:g} m of the footprint and the drainage lines' reach, and the "
+                "other polygons of their wetlands"
+            ]
+        )
+    gdf = gdf.reset_index(drop=True)
+    gdf, records = to_working_crs(gdf, source=source)
+    manifest.add_records(records)
+    return _Layer("wetlands", gdf, source, rows, read.total)
 
 
 def _clean_geometry(
@@ -522,7 +619,6 @@ def impacts(
     given = {
         "footprint": footprint,
         "drainage": drainage,
-        "wetlands": wetlands,
         "existing": existing,
         "parcels": parcels,
     }
@@ -530,6 +626,20 @@ def impacts(
         role: _read_input(role, src, layer_of.get(role), manifest, assume_crs, override_crs)
         for role, src in given.items()
         if src is not None
+    }
+    # the wetlands near the footprint only (a statewide NWI layer is not read whole)
+    read["wetlands"] = _read_wetlands(
+        wetlands,
+        layer_of.get("wetlands"),
+        manifest,
+        assume_crs,
+        _reach(read, dict(fields or {}), lateral_effect_ft),
+        (fields or {}).get("wetland_id"),
+    )
+    read = {
+        role: read[role]
+        for role in ("footprint", "drainage", "wetlands", "existing", "parcels")
+        if role in read
     }
     names = _split_fields(dict(fields or {}), list(read.values()))
     records: list[str] = []
@@ -697,7 +807,8 @@ class _Run:
         hit = np.asarray(hit, dtype=np.int64)
         source = self._source(raw, mapping)
         subset = raw.iloc[hit].copy()
-        rows = hit + 1
+        rows = hit + 1 if layer.rows is None else layer.rows[hit]
+        n = layer.total if layer.total is not None else n
         wl = _clean_geometry(subset, layer.source, self.manifest, rows)
         if len(hit) < n:
             self.records.append(

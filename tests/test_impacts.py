@@ -612,3 +612,13 @@ def test_only_the_wetlands_near_the_footprint_and_their_other_polygons_are_read(
     assert got["P-2/W-2"]["wetl_rows"] == "2"
     assert any("3 of 5 polygons read" in r for r in result.manifest.records)
     assert {i.role: i.features for i in result.manifest.inputs}["wetlands"] == 5
+
+
+def test_a_footprint_row_with_coordinates_that_are_not_numbers_is_listed_not_used():
+    fpt = footprint()
+    fpt.loc[2, "geometry"] = shapely.Polygon([(X0, Y0), (np.inf, Y0), (X0 + 1, Y0 + 1)])
+    with pytest.warns(InputRepairWarning):
+        result = impacts(fpt, delineation())
+    parts = result.parts.set_index("part_id")
+    assert parts.loc["P-3", "status"] == "not_used"
+    assert "not finite" in parts.loc["P-3", "reason"]

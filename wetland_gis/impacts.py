@@ -40,7 +40,7 @@ from wetland_gis.errors import (
     SmallImpactWarning,
 )
 from wetland_gis.geometry import footprint as fp
-from wetland_gis.geometry.cleaning import ASSESSED, clean_polygons
+from wetland_gis.geometry.cleaning import ASSESSED, clean_polygons, measurable
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
 from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fields import DEFAULT_NAMES, FieldMapping, read_text, resolve_fields
@@ -349,7 +349,7 @@ def _reach(
         lines = np.asarray(frame.geometry.values, dtype=object)
         geoms.append(shapely.buffer(lines, feet * FOOT_M))
     every = np.concatenate(geoms)
-    every = every[~(shapely.is_missing(every) | shapely.is_empty(every))]
+    every = every[~(shapely.is_missing(every) | shapely.is_empty(every)) & measurable(every)]
     every = shapely.make_valid(every)  # an invalid part is repaired, then used: read for it
     if not len(every):
         return None
@@ -906,7 +906,7 @@ class _Run:
         fpt, fmap, part_ids = self._footprint()
         n_fp = len(fpt)
         fp_used = (fpt["status"] == ASSESSED).to_numpy()
-        projects = self._text(fpt, fmap.project, "project")
+        projects = self._text(fpt, fmap.project)
         drain = self._drainage(list(projects[fp_used]), set(part_ids))
 
         # the parts: footprint polygons, then drainage buffers
@@ -914,7 +914,7 @@ class _Run:
         fp_geoms[~fp_used] = None
         part_geom = list(fp_geoms)
         part_project = list(projects)
-        part_duration = list(self._text(fpt, fmap.duration, "duration"))
+        part_duration = list(self._text(fpt, fmap.duration))
         part_layer = ["footprint"] * n_fp
         part_row = fpt["wg_row"].tolist()
         part_id = list(part_ids)
@@ -923,13 +923,13 @@ class _Run:
             dgdf, dmap, dids, buffers = drain
             single = next(iter(set(projects[fp_used])), "") if fp_used.any() else ""
             dproj = (
-                self._text(dgdf, dmap.project, "project")
+                self._text(dgdf, dmap.project)
                 if dmap.project
                 else np.array([single] * len(dgdf), dtype=object)
             )
             part_geom += list(buffers)
             part_project += list(dproj)
-            part_duration += list(self._text(dgdf, dmap.duration, "duration"))
+            part_duration += list(self._text(dgdf, dmap.duration))
             part_layer += ["drainage"] * len(dgdf)
             part_row += dgdf["wg_row"].tolist()
             part_id += list(dids)
@@ -990,7 +990,7 @@ class _Run:
             wetlands_source=wl["source"],
         )
 
-    def _text(self, frame: pd.DataFrame, column: str | None, what: str) -> np.ndarray:
+    def _text(self, frame: pd.DataFrame, column: str | None) -> np.ndarray:
         if column is None:
             return np.array([""] * len(frame), dtype=object)
         return np.array([read_text(v) or "" for v in frame[column].tolist()], dtype=object)

@@ -24,10 +24,12 @@ Outputs (relative to the output folder)
 - ``projects/wright_metro/`` and ``projects/crow_wing/``: ``impacts`` and
   ``candidate_sites`` as shapefile and GeoPackage.
 - ``synthetic_bank_credits.csv`` and ``synthetic_bank_credits.gpkg``.
+- ``projects/county_road/footprint.gpkg``: by ``make_footprints.py`` (issue 35).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import shutil
 from collections.abc import Iterable, Sequence
@@ -1324,6 +1326,12 @@ def main(out_dir: Path = HERE, data_dir: Path | None = None) -> list[Path]:
         )
     finally:
         pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": saved})
+    # issue 35: the county road's construction limits and delineation (rmtree'd above)
+    spec = importlib.util.spec_from_file_location("make_footprints", HERE / "make_footprints.py")
+    assert spec is not None and spec.loader is not None
+    footprints = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(footprints)
+    footprints.main(out_dir)
     return sorted(
         p
         for p in out_dir.rglob("*")

@@ -129,6 +129,11 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
                 "screen", folder / "impacts.gpkg", "--context", CONTEXT,
                 "--out", folder / "screened.parquet", "--as-of", "2024-05-01",
             ],
+            # issue 35: the hostile layer as construction limits and as the wetlands
+            "impacts": [
+                "impacts", folder / "impacts.gpkg", "--wetlands", folder / "impacts.gpkg",
+                "--out", folder / "cut.gpkg", "--quiet",
+            ],
             "compare": [
                 "compare", folder / "impacts.gpkg", "no-build", "--name", PROJECT,
                 "--name", "no-build", "--context", CONTEXT, "--as-of", "2024-05-01",

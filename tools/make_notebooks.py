@@ -139,6 +139,39 @@ for p in written:
     new_markdown_cell("## The map, inline"),
     new_code_cell("""\
 a.explore()"""),
+    new_markdown_cell("""\
+## Start from the construction limits instead (issue 35)
+Most projects start as construction limits and a wetland delineation, not as impact polygons.
+`wg.impacts` does the step done by hand in QGIS: each part of the footprint minus the existing
+road, a temporary part only where no permanent part lies, intersected with each wetland (one
+impact per part and wetland, `impact_id` = `<part>/<wetland>`), with the columns `assess`
+reads. The **synthetic** county road sample ships its construction limits, existing road,
+delineation and parcels in one GeoPackage (`sample_data/README.md`; docs/footprint.md)."""),
+    new_code_cell("""\
+ROAD = DATA / "projects" / "county_road" / "footprint.gpkg"
+cut = wg.impacts(ROAD, ROAD, existing=ROAD, parcels=ROAD,
+                 layers={"footprint": "construction_limits", "wetlands": "delineation",
+                         "existing": "existing_road", "parcels": "parcels"})
+cut.parts.drop(columns="geometry")   # every part: its status, areas, overlaps removed"""),
+    new_code_cell("""\
+cut.impacts[["impact_id", "project", "impact", "duration", "circ39", "wetland_id", "wetland_ac",
+             "owner", "portion_sf", "owns_whole", "road_kind", "part_row", "wetl_rows"]]"""),
+    new_markdown_cell("""\
+### Assess it and write the report
+`cut.assess(...)` is `wg.assess` on the impact layer, keeping the layers it was cut from: the
+map draws the footprint, the existing road, the delineation and the parcels as layers to switch
+on and off, and the report lists them. (`wetland-gis assess --footprint ... --wetlands ...` does
+the same from the command line.)"""),
+    new_code_cell("""\
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", wg.WetlandGISWarning)
+    road = cut.assess(CONTEXT, as_of=AS_OF)
+print(road.impacts[["impact_id", "outcome", "replacement_by", "replace_acres"]])
+written = road.write(OUT / "county_road_assessed.gpkg", overwrite=True)
+report = road.report(OUT / "county_road_report.html")
+print(*written, *report, sep="\\n")"""),
+    new_code_cell("""\
+road.explore()"""),
 ]
 
 NB2 = [

@@ -5,6 +5,8 @@ The stable public API:
 - :func:`assess` → :class:`Assessment`: classify impact polygons and decide them.
 - :func:`site` → ``SitingResult``: rank and allocate replacement sites and bank credits.
 - :func:`compare` → ``Comparison``: sequencing, the alternatives of a project side by side.
+- :func:`impacts` → ``DerivedImpacts``: the impact layer cut from the construction limits
+  and the wetland delineation (issue 35), ready for :func:`assess`.
 - :func:`water_use` → :class:`WaterUseResult`: water appropriation screening under
   § 103G.271 (both editions), with fees, the decision trace and a manifest.
 - :func:`tep_map`, :func:`save_map`, :func:`write_report`: the TEP map and report.
@@ -60,6 +62,7 @@ if TYPE_CHECKING:
         WetlandGISError,
         WetlandGISWarning,
     )
+    from wetland_gis.impacts import DerivedImpacts, impacts
     from wetland_gis.io.layers import read_layer, write_layer
     from wetland_gis.mapping.report import write_report
     from wetland_gis.mapping.tep_map import save_map, tep_map
@@ -99,6 +102,8 @@ _LAZY: dict[str, str | None] = {
     "site": "wetland_gis.siting",
     "compare": "wetland_gis.compare",
     "Comparison": "wetland_gis.compare",
+    "impacts": "wetland_gis.impacts",
+    "DerivedImpacts": "wetland_gis.impacts",
     "tep_map": "wetland_gis.mapping",
     "save_map": "wetland_gis.mapping",
     "write_report": "wetland_gis.mapping",
@@ -126,6 +131,8 @@ __all__ = [
     "site",
     "compare",
     "Comparison",
+    "impacts",
+    "DerivedImpacts",
     "water_use",
     "WaterUseResult",
     "Register",

@@ -36,6 +36,7 @@ from wetland_gis.errors import (
     EmptyLayerWarning,
     FieldNameWarning,
     ImpactExceedsWetlandWarning,
+    InputError,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -54,7 +55,7 @@ from wetland_gis.io.fields import (
 )
 from wetland_gis.io.impact_facts import FactSteps, impact_facts
 from wetland_gis.io.joint_application import summary_table
-from wetland_gis.io.layers import read_layer
+from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.trace_json import decisions_table, write_records_json, write_trace_parquet
 from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
@@ -366,6 +367,9 @@ class Assessment:
     fields: FieldMapping = field(default_factory=FieldMapping)
     trace: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=TRACE_COLUMNS))
     zones: _LazyZones = _LazyZones()
+    #: The layers the impacts were cut from (``wetland-gis impacts``, issue 35): footprint,
+    #: existing, delineation, parcels, drainage; written into a GeoPackage for the map.
+    footprint_layers: dict[str, gpd.GeoDataFrame] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         """Say what the result holds, without drawing the zones (they are drawn when read).
@@ -449,6 +453,11 @@ class Assessment:
                 w.layer(zones, out, layer="shoreland_zones", polygons=True)
                 # an attribute table (no geometry): the trace, per the decisions contract
                 w.layer(self.decisions_table(), out, layer="decisions")
+                from wetland_gis.impacts import SOURCE_LAYERS
+
+                for name in SOURCE_LAYERS:  # the layers the impacts were cut from (issue 35)
+                    frame = self.footprint_layers.get(name)
+                    w.layer(frame if frame is not None and len(frame) else None, out, layer=name)
             w.csv(self.summary, f"{stem}_summary.csv")
             projects = (
                 self.projects
@@ -509,6 +518,7 @@ class Assessment:
         kwargs.setdefault("zones", self.zones)
         kwargs.setdefault("trace", self.trace)
         kwargs.setdefault("context", map_layers(self.context))
+        kwargs.setdefault("project_layers", self.footprint_layers or None)
         return tep_map(self.impacts, **kwargs)
 
 
@@ -561,6 +571,7 @@ def read_impacts(
         manifest.add_input(InputRecord("impacts", source, None, "", gdf.crs.to_string(), len(gdf)))
         warn_if_empty(gdf, source, manifest)
         return gdf, source
+    layer = _impacts_layer_of_footprint_run(impacts, layer, manifest)
     read = read_layer(impacts, layer, assume_crs=assume_crs, override_crs=override_crs)
     manifest.add_records(read.records)
     if read.crs_override is not None:
@@ -571,6 +582,55 @@ def read_impacts(
     source = read.source + (f" (layer {read.layer})" if read.layer else "")
     warn_if_empty(read.gdf, source, manifest)
     return read.gdf, source
+
+
+def _impacts_layer_of_footprint_run(
+    path: str | Path, layer: str | None, manifest: Manifest
+) -> str | None:
+    """Return ``"impacts"`` for a GeoPackage written by ``wetland-gis impacts`` (issue 35).
+
+    Such a file holds the layer ``impacts`` and the layers it was cut from; without
+    ``--layer`` its ``impacts`` layer is read (recorded). Any other file: ``layer``.
+    """
+    from wetland_gis.impacts import SOURCE_LAYERS
+
+    if layer is not None or Path(path).suffix.lower() != ".gpkg" or not Path(path).is_file():
+        return layer
+    try:
+        names = list_layers(path)
+    except InputError:
+        return layer
+    if "impacts" in names and len(names) > 1 and set(names) <= {"impacts", *SOURCE_LAYERS}:
+        manifest.add_records(
+            [f"{path}: layer 'impacts' read (the impact layer of `wetland-gis impacts`)"]
+        )
+        return "impacts"
+    return layer
+
+
+def footprint_layers(path: str | Path | gpd.GeoDataFrame) -> dict[str, gpd.GeoDataFrame]:
+    """Return the source layers of a GeoPackage written by ``wetland-gis impacts`` (or ``{}``).
+
+    Parameters
+    ----------
+    path : str, Path or GeoDataFrame
+        An impact layer's file (a frame has none).
+
+    Returns
+    -------
+    dict of str to GeoDataFrame
+        The layers of :data:`wetland_gis.impacts.SOURCE_LAYERS` the file holds.
+    """
+    from wetland_gis.impacts import SOURCE_LAYERS
+
+    if isinstance(path, gpd.GeoDataFrame) or Path(path).suffix.lower() != ".gpkg":
+        return {}
+    if not Path(path).is_file():
+        return {}
+    names = list_layers(path)
+    if "impacts" not in names or not set(names) <= {"impacts", *SOURCE_LAYERS}:
+        return {}
+    return {name: read_layer(path, name).gdf for name in SOURCE_LAYERS if name in names}
 
 
 def _record_override(manifest: Manifest, override: dict[str, Any]) -> None:
@@ -921,6 +981,7 @@ def assess(
         context=ctx,
         fields=field_map,
         trace=trace,
+        footprint_layers=footprint_layers(impacts),
     )
 
 

@@ -122,9 +122,11 @@ def add_field_options(parser: argparse.ArgumentParser, aliases: dict[str, str]) 
         )
 
 
-def _add_input(parser: argparse.ArgumentParser, name: str, help: str) -> None:
+def _add_input(
+    parser: argparse.ArgumentParser, name: str, help: str, nargs: str | None = None
+) -> None:
     """Add the input layer ``name``, with ``--layer``, ``--assume-crs`` and ``--override-crs``."""
-    parser.add_argument(name, help=help)
+    parser.add_argument(name, help=help, nargs=nargs)
     parser.add_argument(
         "--layer", help=f"layer name inside the {name} GeoPackage or File Geodatabase (.gdb)"
     )
@@ -189,6 +191,59 @@ class _ClaimArgument:
         return parse_claim(text)
 
 
+def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) -> None:
+    """Add the inputs ``wetland-gis impacts`` cuts the impacts from (issue 35).
+
+    In ``assess`` the footprint is the option ``--footprint`` (with ``--footprint-layer``);
+    in ``impacts`` it is the positional input (with ``--layer``).
+    """
+    if in_assess:
+        parser.add_argument(
+            "--footprint",
+            help="construction limits (polygons, one row a part): the impacts are cut from "
+            "them and --wetlands, then assessed, in one run (docs/footprint.md)",
+        )
+        parser.add_argument("--footprint-layer", help="layer name inside the --footprint file")
+    parser.add_argument(
+        "--wetlands",
+        required=not in_assess,
+        help="the wetland delineation (wetland_id, circ39 and/or attribute), or NWI polygons "
+        "(ATTRIBUTE) for a screening",
+    )
+    parser.add_argument("--wetlands-layer", help="layer name inside the --wetlands file")
+    parser.add_argument(
+        "--wetlands-source",
+        choices=["auto", "delineation", "nwi"],
+        default="auto",
+        help="auto (default): NWI when the layer has NWI's columns and no wetland id; every "
+        "output of a run on NWI says it is a screening, not a delineation",
+    )
+    parser.add_argument("--existing", help="already developed ground (polygons): no new impact")
+    parser.add_argument("--existing-layer", help="layer name inside the --existing file")
+    parser.add_argument(
+        "--parcels", help="parcels with an owner column: owner, portion, whole-wetland ownership"
+    )
+    parser.add_argument("--parcels-layer", help="layer name inside the --parcels file")
+    parser.add_argument(
+        "--drainage",
+        help="ditches or tile (lines); each drains the wetland within its lateral effect "
+        "distance (a column, or --lateral-effect-ft)",
+    )
+    parser.add_argument("--drainage-layer", help="layer name inside the --drainage file")
+    parser.add_argument(
+        "--lateral-effect-ft",
+        type=float,
+        metavar="FEET",
+        help="lateral effect distance of every drainage line without one of its own; the law "
+        "held gives none, so there is no default (recorded in the manifest)",
+    )
+    parser.add_argument(
+        "--lateral-effect-ft-field",
+        help="drainage column holding each line's lateral effect distance in feet "
+        "(default lateral_effect_ft, lat_eff_ft or effect_ft)",
+    )
+
+
 def _add_assessed(parser: argparse.ArgumentParser, *, siting: bool = True) -> None:
     """Add the assessed GeoPackage a sub-command reads and, with ``siting``, ``--siting``."""
     parser.add_argument("assessed", help="output of `wetland-gis assess` (.gpkg)")
@@ -210,7 +265,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("assess", help="classify impact polygons and decide exemptions/replacement")
-    _add_input(p, "impacts", "impact layer: .shp, folder, .zip, .gpkg, .gdb, .geojson, .parquet")
+    _add_input(
+        p,
+        "impacts",
+        "impact layer: .shp, folder, .zip, .gpkg, .gdb, .geojson, .parquet (or --footprint and "
+        "--wetlands instead: the impacts are cut from them first, issue 35)",
+        nargs="?",
+    )
+    _add_footprint_options(p, in_assess=True)
     p.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
     p.add_argument(
         "--out", required=True, help="output file (.gpkg default; .parquet, .geojson, .csv, .shp)"
@@ -340,6 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_assessed(m)
     m.add_argument("--context", help="context GeoPackage or folder (boundaries on the map)")
     m.add_argument("--basemap", default="none", help="'none' (offline, default) or a tile name")
+    m.add_argument("--project", help="draw this project only (its impacts and source layers)")
     m.add_argument("--out", required=True, help="HTML file to write")
     add_run_options(m)
 
@@ -468,6 +531,32 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")
     c.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
     c.add_argument("--out", required=True, help="folder for the comparison (table, maps, page)")
+    c.add_argument(
+        "--wetlands",
+        help="with it, each ALTERNATIVE is construction limits (a footprint), cut into impacts "
+        "by these wetlands first (issue 35, docs/footprint.md)",
+    )
+    c.add_argument("--wetlands-layer", help="layer name inside the --wetlands file")
+    c.add_argument(
+        "--wetlands-source",
+        choices=["auto", "delineation", "nwi"],
+        default="auto",
+        help="auto: NWI when the layer has NWI's columns and no wetland id",
+    )
+    for name, what in (
+        ("existing", "already developed ground (polygons)"),
+        ("parcels", "parcels with an owner column"),
+        ("drainage", "ditches or tile (lines)"),
+    ):
+        c.add_argument(f"--{name}", help=f"with --wetlands: {what}, for every alternative")
+        c.add_argument(f"--{name}-layer", help=f"layer name inside the --{name} file")
+    c.add_argument(
+        "--lateral-effect-ft",
+        type=float,
+        metavar="FEET",
+        help="with --drainage: the lateral effect distance (no default)",
+    )
+    c.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(c)
 
     f = sub.add_parser(
@@ -487,6 +576,22 @@ def build_parser() -> argparse.ArgumentParser:
         "in with the columns found in the layer when one is given",
     )
     f.add_argument("--overwrite", action="store_true", help="replace an existing template")
+    i = sub.add_parser(
+        "impacts",
+        help="cut the impact layer from the construction limits and the wetland delineation "
+        "(docs/footprint.md)",
+    )
+    _add_input(
+        i,
+        "footprint",
+        "construction limits: polygons, one row a part (project, impact, duration, ...): "
+        ".shp, folder, .zip, .gpkg, .gdb, .geojson, .parquet",
+    )
+    _add_footprint_options(i, in_assess=False)
+    i.add_argument("--out", required=True, help="the impact layer (.gpkg default; .shp, .parquet)")
+    add_field_options(i, {})
+    i.add_argument("--quiet", action="store_true", help="no progress messages")
+    add_run_options(i)
 
     from wetland_gis.register.cli import add_register_parser
 

@@ -14,6 +14,7 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,7 @@ from wetland_gis.rules.kernel import EACH_CLAUSE, LIMIT_REACHED, WHOLE_PROJECT, 
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
+    from wetland_gis.impacts import DerivedImpacts
     from wetland_gis.siting.engine import SitingResult
 
 __all__ = [
@@ -52,6 +54,9 @@ __all__ = [
     "read_siting",
     "run_command",
     "run_water_use",
+    "run_impacts",
+    "one_project",
+    "footprint_notes",
     "CommandResult",
     "Tally",
     "tally_impacts",
@@ -80,7 +85,7 @@ def _stderr(msg: str) -> None:
 
 
 def run_assess(
-    impacts: str | Path,
+    impacts: str | Path | DerivedImpacts,
     out: str | Path,
     *,
     context: str | Path | Context | None = None,
@@ -102,7 +107,8 @@ def run_assess(
     Parameters
     ----------
     impacts, context, layer, as_of, fields, assume_crs, options, progress
-        As :func:`wetland_gis.assess`.
+        As :func:`wetland_gis.assess`; ``impacts`` may also be the result of
+        :func:`wetland_gis.impacts` (``assess --footprint``), assessed with its layers.
     shoreland_classes, class_source, override_crs, register
         As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``,
         ``--override-crs``, ``--register``).
@@ -125,12 +131,19 @@ def run_assess(
         When ``out`` is an input, or would replace another file without ``overwrite``;
         checked before the assessment runs.
     """
+    from wetland_gis.impacts import DerivedImpacts
+
+    derived = impacts if isinstance(impacts, DerivedImpacts) else None
+    sources: list[Any] = (
+        [i.path for i in derived.manifest.inputs] if derived is not None else [impacts]
+    )
     _check_outputs_early(
-        "assess", [out], [impacts, context, parameters, shoreland_classes], overwrite=overwrite
+        "assess", [out], [*sources, context, parameters, shoreland_classes], overwrite=overwrite
     )
     params = load_parameters(parameters) if parameters else default_parameters()
-    result = assess(
-        impacts,
+    # impacts cut from a footprint (issue 35): assessed with the layers they were cut from
+    run = derived.assess if derived is not None else partial(assess, impacts)
+    result = run(
         context,
         shoreland_classes=shoreland_classes,
         class_source=class_source,
@@ -165,6 +178,66 @@ def _check_outputs_early(
             refuse_read_only(Path(out))
 
 
+def run_impacts(
+    footprint: str | Path,
+    out: str | Path,
+    *,
+    wetlands: str | Path,
+    overwrite: bool = False,
+    **kwargs: Any,
+) -> tuple[DerivedImpacts, list[Path]]:
+    """Cut the impact layer from a footprint and a delineation and write it (issue 35).
+
+    Parameters
+    ----------
+    footprint, wetlands
+        As :func:`wetland_gis.impacts`.
+    out : str or Path
+        The impact layer (``.gpkg`` default, with the layers it was cut from).
+    overwrite : bool, default False
+        Replace files an earlier ``impacts`` did not write there.
+    **kwargs
+        As :func:`wetland_gis.impacts` (``existing``, ``parcels``, ``drainage``,
+        ``layers``, ``fields``, ``lateral_effect_ft``, ...).
+
+    Returns
+    -------
+    (DerivedImpacts, list of Path)
+    """
+    from wetland_gis.impacts import impacts
+
+    inputs = [footprint, wetlands, *(kwargs.get(k) for k in ("existing", "parcels", "drainage"))]
+    _check_outputs_early("impacts", [out], inputs, overwrite=overwrite)
+    derived = impacts(footprint, wetlands, **kwargs)
+    return derived, derived.write(out, overwrite=overwrite)
+
+
+def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str, Any]:
+    """Return the keywords of :func:`wetland_gis.impacts` given on the command line."""
+    fields = dict(_fields(args))  # the part id is the impact_id role (--field impact_id=PART)
+    if getattr(args, "lateral_effect_ft_field", None):
+        fields["lateral_effect_ft"] = args.lateral_effect_ft_field
+    layer = args.footprint_layer if in_assess else args.layer
+    return {
+        "existing": args.existing,
+        "parcels": args.parcels,
+        "drainage": args.drainage,
+        "layers": {
+            "footprint": layer,
+            "wetlands": args.wetlands_layer,
+            "existing": args.existing_layer,
+            "parcels": args.parcels_layer,
+            "drainage": args.drainage_layer,
+        },
+        "fields": fields,
+        "lateral_effect_ft": args.lateral_effect_ft,
+        "wetlands_source": args.wetlands_source,
+        "assume_crs": args.assume_crs,
+        "override_crs": getattr(args, "override_crs", None),
+        "progress": None if args.quiet else _stderr,
+    }
+
+
 #: What ``assess`` wrote: its file, or that file as :func:`read_assessed` returned it
 #: (a caller that needs it too reads it once).
 Assessed = str | Path | Mapping[str, Any]
@@ -194,7 +267,8 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
         ``impacts`` (GeoDataFrame), ``zones`` (GeoDataFrame or None), ``projects`` and
         ``summary`` (DataFrame or None), ``trace`` (the ``decisions`` table: DataFrame of
         :data:`wetland_gis.rules.TRACE_COLUMNS` with ``verify`` lists and ``inputs``,
-        ``parameters`` dicts, or None) and ``manifest`` (dict or None).
+        ``parameters`` dicts, or None), ``manifest`` (dict or None) and
+        ``footprint_layers`` (the layers the impacts were cut from, by name; issue 35).
     """
     path = Path(path)
     if not path.exists():
@@ -233,8 +307,13 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
             ) from err
 
     trace = _read_trace(path, stem, layers)
+    from wetland_gis.impacts import SOURCE_LAYERS
+
+    # the layers the impacts were cut from (`wetland-gis impacts`, issue 35), for the map
+    sources = {n: read_layer(path, n).gdf for n in SOURCE_LAYERS if n in (layers or ())}
     return {
         "impacts": impacts,
+        "footprint_layers": sources,
         "zones": zones,
         "projects": _csv("projects"),
         "summary": _csv("summary"),
@@ -478,12 +557,16 @@ def run_map(
     context: str | Path | Context | None = None,
     basemap: str = "none",
     overwrite: bool = False,
+    project: str | None = None,
 ) -> list[Path]:
     """Write the self-contained TEP map of an assessment (and its siting, if given).
 
     ``assessed`` is the file ``assess`` wrote (or that file as :func:`read_assessed`
     returned it). The page is staged and moved into place when complete; a manifest
-    ``<stem>_map_manifest.json`` is written beside it.
+    ``<stem>_map_manifest.json`` is written beside it. With ``project`` (``--project``)
+    only that project's impacts, trace and source layers are drawn. The layers the impacts
+    were cut from (``wetland-gis impacts``) are drawn as layers a TEP member switches on
+    and off.
 
     Returns
     -------
@@ -496,6 +579,8 @@ def run_map(
     out = Path(out)
     _check_outputs_early("map", [out], [_assessed_file(assessed), siting, context])
     read = _read(assessed)
+    if project is not None:  # one project of the layer (issue 35)
+        read = one_project(read, project)
     sit = read_siting(siting) if siting else {}
     m = tep_map(
         read["impacts"],
@@ -506,9 +591,10 @@ def run_map(
         context=_boundaries(context),
         basemap=basemap,
         self_contained=True,
-        title=f"TEP review map: {_project_name(read)}",
+        title=f"{_screening_prefix(read)}TEP review map: {_project_name(read)}",
         trace=read["trace"],
         siting_reading=_siting_reading(sit.get("ranking")),
+        project_layers=read.get("footprint_layers") or None,
     )
     page = make_self_contained(m.get_root().render())
     manifest, manifest_path = _html_manifest(
@@ -518,10 +604,103 @@ def run_map(
         {"siting": siting, "context": context if not isinstance(context, Context) else "<Context>"},
     )
     manifest.settings["basemap"] = basemap
+    if project is not None:
+        manifest.settings["project"] = project
     with SafeWriter.for_run("map", manifest, manifest_path, overwrite=overwrite) as w:
         w.text(page, out)
         w.manifest(manifest, manifest_path)
     return list(w.written)
+
+
+def one_project(read: Mapping[str, Any], project: str) -> dict[str, Any]:
+    """Return what :func:`read_assessed` read, kept to one project (``map --project``).
+
+    The impacts and trace of ``project``; the footprint parts and drainage lines of that
+    project, the wetland polygons and parcels its impacts touch.
+
+    Raises
+    ------
+    InputError
+        When no impact belongs to ``project``; the message lists the projects.
+    """
+    impacts = read["impacts"]
+    column = "project" if "project" in impacts else None
+    names = (
+        [str(p) for p in dict.fromkeys(impacts[column].astype(str))] if column is not None else []
+    )
+    if project not in names:
+        raise InputError(
+            f"--project {project!r} is not a project of {read.get('path')}: its projects are "
+            f"{', '.join(repr(n) for n in names) or '(none: no project column)'}"
+        )
+    assert column is not None
+    keep = impacts[column].astype(str) == project
+    out = dict(read)
+    out["impacts"] = impacts[keep]
+    trace = read.get("trace")
+    if trace is not None:
+        out["trace"] = trace[trace["project"].astype(str) == project]
+    projects = read.get("projects")
+    if projects is not None and "project" in projects:
+        out["projects"] = projects[projects["project"].astype(str) == project]
+    layers = dict(read.get("footprint_layers") or {})
+    chosen = impacts[keep]
+    for name, frame in list(layers.items()):
+        if "project" in frame:
+            layers[name] = frame[frame["project"].astype(str) == project]
+        elif len(chosen) and frame.crs is not None:
+            touched = frame.geometry.intersects(chosen.to_crs(frame.crs).union_all())
+            layers[name] = frame[touched.to_numpy()]
+    out["footprint_layers"] = layers
+    return out
+
+
+def footprint_notes(read: Mapping[str, Any]) -> list[str]:
+    """Return the report's notes on the layers the impacts were cut from (issue 35).
+
+    One line per layer (what it is, how many features), the parts that gave no impact, and
+    the NWI screening note; empty for an impact layer drawn by hand.
+    """
+    from wetland_gis.impacts import NWI_SCREENING_NOTE
+    from wetland_gis.mapping.symbology import PROJECT_LAYERS
+
+    layers = read.get("footprint_layers") or {}
+    if not layers:
+        return []
+    notes = [
+        "The impacts were cut from the construction limits by `wetland-gis impacts` "
+        "(docs/footprint.md); the map draws these layers, each switched on and off in its "
+        "layer control: "
+        + "; ".join(
+            f"{PROJECT_LAYERS[name].title}: {len(frame)} feature(s)"
+            for name, frame in layers.items()
+            if name in PROJECT_LAYERS
+        )
+        + "."
+    ]
+    parts = layers.get("footprint")
+    if parts is not None and "status" in parts:
+        idle = parts[parts["status"].astype(str) != "impacts"]
+        if len(idle):
+            notes.append(
+                "Footprint parts with no impact: "
+                + "; ".join(
+                    f"{fmt_id} ({status})"
+                    for fmt_id, status in zip(idle["part_id"], idle["status"], strict=True)
+                )
+                + "."
+            )
+    if _screening_prefix(read):
+        notes.insert(0, NWI_SCREENING_NOTE)
+    return notes
+
+
+def _screening_prefix(read: Mapping[str, Any]) -> str:
+    """Return ``"SCREENING ON NWI: "`` when the impacts were cut from NWI (issue 35)."""
+    impacts = read["impacts"]
+    if "wl_source" in impacts and (impacts["wl_source"].astype(str) == "nwi").any():
+        return "SCREENING ON NWI, NOT A DELINEATION: "
+    return ""
 
 
 def _siting_reading(ranking: pd.DataFrame | None) -> str | None:
@@ -615,7 +794,9 @@ def run_report(
         "allocation": sit.get("allocation"),
         "unmet": sit.get("unmet"),
         "manifest": manifest,
-        "title": f"Wetland Conservation Act screening report: {_project_name(read)}",
+        "title": f"{_screening_prefix(read)}Wetland Conservation Act screening report: "
+        f"{_project_name(read)}",
+        "data_notes": footprint_notes(read),
     }
     # the map embedded, and linked by its path relative to the report
     page = render_report(
@@ -1043,6 +1224,44 @@ def run_fields(args: argparse.Namespace) -> CommandResult:
     return CommandResult(written, NoRowsTally())
 
 
+def _check_footprint_options(args: argparse.Namespace) -> None:
+    """Refuse ``assess`` options that contradict ``--footprint`` (or lack it)."""
+    footprint = getattr(args, "footprint", None)
+    if footprint and args.impacts:
+        raise InputError(
+            f"assess was given both an impact layer ({args.impacts}) and --footprint "
+            f"{footprint}: give the impact layer, or --footprint and --wetlands to cut it"
+        )
+    if not footprint and not args.impacts:
+        raise InputError(
+            "assess needs an impact layer, or --footprint FOOTPRINT --wetlands DELINEATION to "
+            "cut the impacts from the construction limits first"
+        )
+    if footprint and not args.wetlands:
+        raise InputError(
+            f"--footprint {footprint} needs --wetlands DELINEATION (or NWI polygons for a "
+            "screening): the impacts are the footprint within the wetlands"
+        )
+    if not footprint:
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ("wetlands", "existing", "parcels", "drainage", "lateral_effect_ft")
+            if getattr(args, name, None) is not None
+        ]
+        if given:
+            raise InputError(
+                f"{', '.join(given)} only work with --footprint (the construction limits the "
+                "impacts are cut from); give --footprint, or leave them out"
+            )
+        return
+    engine = getattr(args, "engine", "default")
+    if engine != "default" or getattr(args, "chunk_size", None) is not None:
+        raise InputError(
+            "--footprint works with --engine default and no --chunk-size for now: cut the "
+            "impacts with `wetland-gis impacts` first, then assess that layer with the engine"
+        )
+
+
 def _reading_claims(args: argparse.Namespace) -> Claims:
     """Return the open readings given as options (``--exemption-scope-reading``) as Claims.
 
@@ -1085,7 +1304,18 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         from wetland_gis.register.cli import run_register
 
         return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
+    if args.command == "impacts":
+        derived, written = run_impacts(
+            args.footprint,
+            args.out,
+            wetlands=args.wetlands,
+            overwrite=overwrite,
+            **_footprint_kwargs(args, in_assess=False),
+        )
+        return CommandResult(written, derived.tally())
     if args.command == "assess":
+        footprint = getattr(args, "footprint", None)
+        _check_footprint_options(args)
         if getattr(args, "register", None):
             from wetland_gis.register.cli import hide_register_url
 
@@ -1124,13 +1354,19 @@ def run_command(args: argparse.Namespace) -> CommandResult:
                     class_source=class_source,
                 )
             return run_partitioned(args, fields, options, params, overwrite)
+        source: Any = args.impacts
+        if footprint:  # issue 35: the impacts cut from the footprint first, in this run
+            from wetland_gis.impacts import impacts
+
+            _check_outputs_early("assess", [args.out], [footprint, args.wetlands], overwrite=True)
+            source = impacts(footprint, args.wetlands, **_footprint_kwargs(args, in_assess=True))
         assessment, written = run_assess(
-            args.impacts,
+            source,
             args.out,
             context=args.context,
-            layer=args.layer,
+            layer=None if footprint else args.layer,
             as_of=args.as_of,
-            fields=fields,
+            fields=None if footprint else fields,  # with --footprint: the cut layer's own names
             assume_crs=args.assume_crs,
             parameters=args.parameters,
             options=options,
@@ -1186,6 +1422,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             context=args.context,
             basemap=args.basemap,
             overwrite=overwrite,
+            project=getattr(args, "project", None),
         )
         return CommandResult(written, tally)
     if args.command == "report":
@@ -1202,8 +1439,17 @@ def run_command(args: argparse.Namespace) -> CommandResult:
     if args.command == "compare":
         from wetland_gis.compare import compare
 
+        alternatives: list[Any] = list(args.alternatives)
+        if getattr(args, "wetlands", None):  # the alternatives are construction limits
+            from wetland_gis.compare import NO_BUILD
+            from wetland_gis.impacts import impacts
+
+            kwargs = _footprint_kwargs(args, in_assess=False)
+            alternatives = [
+                a if a == NO_BUILD else impacts(a, args.wetlands, **kwargs) for a in alternatives
+            ]
         comparison = compare(
-            args.alternatives,
+            alternatives,
             args.context,
             names=args.names,
             layer=args.layer,

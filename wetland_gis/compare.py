@@ -241,6 +241,7 @@ class Comparison:
                     context=map_layers(alt.assessment.context),
                     title=f"Alternative: {alt.name}",
                     trace=alt.assessment.trace,
+                    project_layers=alt.assessment.footprint_layers or None,
                 )
                 w.text(make_self_contained(m.get_root().render()), page)
                 maps.append({"name": alt.name, "href": page.name})
@@ -292,9 +293,11 @@ def compare(
 
     Parameters
     ----------
-    alternatives : sequence of path, GeoDataFrame or ``"no-build"``
-        The impact layer of each alternative, the applicant's preferred first.
-        :data:`NO_BUILD` stands for an alternative with no impact.
+    alternatives : sequence of path, GeoDataFrame, DerivedImpacts or ``"no-build"``
+        The impact layer of each alternative, the applicant's preferred first, or its
+        construction limits cut into impacts by :func:`wetland_gis.impacts` (issue 35;
+        assessed with the layers it was cut from). :data:`NO_BUILD` stands for an
+        alternative with no impact.
     context : str, Path or Context, optional
         The reference layers, read once and used for every alternative.
     names : sequence of str, optional
@@ -347,12 +350,17 @@ def compare(
         shoreland_classes=shoreland_classes,
         class_source=class_source,
     )
+    from wetland_gis.impacts import DerivedImpacts
+
     done: list[Alternative] = []
     for name, alt in zip(labels, alternatives, strict=True):
         no_build = isinstance(alt, str) and alt == NO_BUILD
+        derived = alt if isinstance(alt, DerivedImpacts) else None
         source = (
             NO_BUILD
             if no_build
+            else _footprint_source(derived)
+            if derived is not None
             else (str(alt) if not isinstance(alt, gpd.GeoDataFrame) else "<GeoDataFrame>")
         )
         impacts: Any = _no_build() if no_build else alt
@@ -360,16 +368,21 @@ def compare(
             # an alternative with no impact is what avoid and no-build are: the table says
             # so, and the manifest records it below; it is not a mistake to warn about
             warnings.simplefilter("ignore", EmptyLayerWarning)
-            a = assess(
-                impacts,
-                ctx,
-                layer=None if no_build else layer,
-                as_of=day,
-                fields=fields,
-                assume_crs=assume_crs,
-                params=params,
-                options=options,
-            )
+            if derived is not None:  # construction limits, cut by `wg.impacts` (issue 35)
+                a = derived.assess(
+                    ctx, as_of=day, assume_crs=assume_crs, params=params, options=options
+                )
+            else:
+                a = assess(
+                    impacts,
+                    ctx,
+                    layer=None if no_build else layer,
+                    as_of=day,
+                    fields=fields,
+                    assume_crs=assume_crs,
+                    params=params,
+                    options=options,
+                )
         sit = None
         if sites is not None or banks is not None:
             from wetland_gis.siting.engine import site
@@ -419,9 +432,26 @@ def compare(
     )
 
 
+def _footprint_source(derived: Any) -> str:
+    """Return the footprint file an alternative's impacts were cut from (issue 35)."""
+    read = [i for i in derived.manifest.inputs if i.role == "footprint"]
+    if not read:
+        return "footprint"
+    layer = f" (layer {read[0].layer})" if read[0].layer else ""
+    return f"footprint {read[0].path}{layer}"
+
+
 def _default_name(alt: Any, i: int) -> str:
+    from wetland_gis.impacts import DerivedImpacts
+
     if isinstance(alt, str) and alt == NO_BUILD:
         return NO_BUILD
+    if isinstance(alt, DerivedImpacts):
+        paths = [i.path for i in alt.manifest.inputs if i.role == "footprint"]
+        layers = [i.layer for i in alt.manifest.inputs if i.role == "footprint"]
+        if paths and not paths[0].startswith("<"):
+            return layers[0] or Path(paths[0]).stem
+        return f"alternative {i + 1}"
     if isinstance(alt, (str, Path)):
         path = Path(alt)
         return path.parent.name if path.stem == "impacts" and i == 0 else path.stem

@@ -1,6 +1,7 @@
 """The demo behind ``make demo``: the whole product on the bundled sample projects.
 
-For each sample project it runs assess, site, map and report (HTML and PDF), writes everything under
+For each sample project it runs assess, site, map and report (HTML and PDF) (the county road's
+impacts first cut from its construction limits and delineation, issue 35), writes everything under
 ``outputs/<project>/`` and prints a short summary table and the paths of the map and
 report. It also prints a few worked rules-core decisions with their citations.
 
@@ -42,6 +43,8 @@ __all__ = [
     "WATER_USE_AS_OF",
     "run_register_demo",
     "DEMO_DECISIONS",
+    "FOOTPRINT_LAYERS",
+    "cut_impacts",
 ]
 
 #: The synthetic water-use sample (issue 10) and the fee years it is screened for.
@@ -63,6 +66,18 @@ class SampleProject:
     banks: str = "sample_data/synthetic_bank_credits.csv"
     context: str = "sample_data/synthetic_context.gpkg"
     dem: str | None = None
+    #: A GeoPackage holding the construction limits, existing road, delineation and parcels
+    #: (:data:`FOOTPRINT_LAYERS`): the impacts are cut from them (issue 35), not read.
+    footprint: str | None = None
+
+
+#: The layers of a sample project's ``footprint`` GeoPackage, by input of ``wg.impacts``.
+FOOTPRINT_LAYERS = {
+    "footprint": "construction_limits",
+    "wetlands": "delineation",
+    "existing": "existing_road",
+    "parcels": "parcels",
+}
 
 
 SAMPLE_PROJECTS = (
@@ -87,6 +102,8 @@ SAMPLE_PROJECTS = (
         "county_road",
         impacts="sample_data/projects/county_road/impacts.gpkg",
         sites="sample_data/projects/crow_wing/candidate_sites.gpkg",
+        # issue 35: its impacts are cut from the construction limits and the delineation
+        footprint="sample_data/projects/county_road/footprint.gpkg",
     ),
 )
 
@@ -162,8 +179,11 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, Any]
     folder.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WetlandGISWarning)
+        impacts: Any = root / project.impacts
+        if project.footprint:  # cut from the construction limits (issue 35), then assessed
+            impacts = cut_impacts(project, root, folder)
         assessment, _ = run_assess(
-            root / project.impacts,
+            impacts,
             folder / "assessed.gpkg",
             context=root / project.context,
             as_of=AS_OF,
@@ -219,22 +239,57 @@ def run_project(project: SampleProject, root: Path, out: Path) -> dict[str, Any]
     }
 
 
+def cut_impacts(project: SampleProject, root: Path, folder: Path) -> Any:
+    """Cut a sample project's impacts from its footprint GeoPackage (issue 35).
+
+    Writes ``folder/impacts.gpkg`` (the impact layer, its source layers, ``impacts_parts.csv``
+    and the manifest) and returns the :class:`~wetland_gis.impacts.DerivedImpacts`.
+    """
+    from wetland_gis.commands import run_impacts
+
+    assert project.footprint is not None
+    gpkg = root / project.footprint
+    derived, _ = run_impacts(
+        gpkg,
+        folder / "impacts.gpkg",
+        wetlands=gpkg,
+        existing=gpkg,
+        parcels=gpkg,
+        layers=FOOTPRINT_LAYERS,
+        overwrite=True,
+    )
+    return derived
+
+
 def run_compare_demo(project: SampleProject, root: Path, out: Path) -> pd.DataFrame:
     """Compare the sample project's alternatives (sequencing); return the comparison table.
 
     The alternatives are the project's impacts (preferred), ``alternatives/reduced.gpkg``
     (a reduced footprint), ``alternatives/avoid.gpkg`` (avoids every wetland) and no-build;
-    writes ``out/<project>/compare/``.
+    writes ``out/<project>/compare/``. A project with a ``footprint`` compares its
+    construction limits and its ``reduced_limits`` layer instead, each cut into impacts
+    (issue 35).
     """
     from wetland_gis.compare import NO_BUILD, compare
 
     folder = Path(project.impacts).parent
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)  # printed by run_project already
+        preferred: Any = root / project.impacts
+        reduced: Any = root / folder / "alternatives" / "reduced.gpkg"
+        if project.footprint:  # construction limits, cut into impacts (issue 35)
+            from wetland_gis.impacts import impacts
+
+            gpkg = root / project.footprint
+            reduced_layers = {**FOOTPRINT_LAYERS, "footprint": "reduced_limits"}
+            preferred, reduced = (
+                impacts(gpkg, gpkg, existing=gpkg, parcels=gpkg, layers=layers)
+                for layers in (FOOTPRINT_LAYERS, reduced_layers)
+            )
         comparison = compare(
             [
-                root / project.impacts,
-                root / folder / "alternatives" / "reduced.gpkg",
+                preferred,
+                reduced,
                 root / folder / "alternatives" / "avoid.gpkg",
                 NO_BUILD,
             ],

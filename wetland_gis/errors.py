@@ -25,6 +25,8 @@ __all__ = [
     "OfflineAssetError",
     "MissingExtraError",
     "InsufficientMemoryError",
+    "OverlappingWetlandsError",
+    "MissingLateralEffectError",
     "WetlandGISWarning",
     "ThresholdToleranceWarning",
     "InferredWetlandTypeWarning",
@@ -35,6 +37,7 @@ __all__ = [
     "ImpactExceedsWetlandWarning",
     "FieldNameWarning",
     "DeprecatedOptionWarning",
+    "SmallImpactWarning",
 ]
 
 
@@ -118,6 +121,14 @@ class InsufficientMemoryError(WetlandGISError, MemoryError):
     """
 
 
+class OverlappingWetlandsError(InputError):
+    """Two wetlands of a delineation overlap; the message names both rows and the area."""
+
+
+class MissingLateralEffectError(InputError):
+    """A drainage line has no lateral effect distance (a column value or the option)."""
+
+
 class WetlandGISWarning(UserWarning):
     """Base class of the domain warnings, so users can filter them together."""
 
@@ -164,3 +175,7 @@ class FieldNameWarning(WetlandGISWarning):
 
 class DeprecatedOptionWarning(WetlandGISWarning):
     """A command-line option that still works is deprecated; the message names its successor."""
+
+
+class SmallImpactWarning(WetlandGISWarning):
+    """An impact cut from the footprint is smaller than 1 sq ft; it is kept."""

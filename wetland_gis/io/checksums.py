@@ -64,8 +64,9 @@ def file_sha256(path: str | Path) -> str:
     Parameters
     ----------
     path : str or Path
-        A file, a ``.shp`` (hashed with its sidecars, see the module notes) or a folder
-        holding exactly one shapefile.
+        A file, a ``.shp`` (hashed with its sidecars, see the module notes), a folder
+        holding exactly one shapefile, or a File Geodatabase folder (``.gdb``: every file
+        in it, in name order, each preceded by its path in the folder).
 
     Returns
     -------

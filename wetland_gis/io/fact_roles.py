@@ -28,4 +28,5 @@ FACT_FIELD_ROLES = (
     "used_for_credit",
     "partial_share",
     "pw_inventory_id",
+    "wetland_source",
 )

@@ -82,6 +82,8 @@ DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
     # issue 18: the TEP-assessed share of a partial drain, the DNR public waters inventory id
     "partial_share": ("partial_share", "partial_sh"),
     "pw_inventory_id": ("pw_inventory_id", "pwi_id"),
+    # issue 35: where the wetland comes from (`wetland-gis impacts`): delineation or nwi
+    "wetland_source": ("wl_source",),
 }
 
 #: Plain-English name of each role, used in messages.
@@ -108,6 +110,7 @@ ROLE_LABELS: dict[str, str] = {
     "used_for_credit": "wetland already used for replacement credit flag",
     "partial_share": "TEP-assessed share of a partly drained area (0.5 to 1, Minn. R. 8420.0522)",
     "pw_inventory_id": "DNR public waters inventory id of the wetland (§ 103G.201)",
+    "wetland_source": "where the wetland comes from: delineation or nwi (a screening)",
 }
 
 
@@ -373,8 +376,9 @@ wetland_acres : str or None
         The actual column name (as spelt in the layer) for each role.
     partial, duration, isolated, runoff_retention, wetland_id, owner, owns_whole_wetland, \
 portion_sqft, prior_sqft_since_1992, bottomland_hardwood, banked, used_for_credit, \
-partial_share, pw_inventory_id : str or None
-        The optional per-wetland fact columns (docs/data_schema.md, issue 13).
+partial_share, pw_inventory_id, wetland_source : str or None
+        The optional per-wetland fact columns (docs/data_schema.md, issue 13; the wetland
+        source, issue 35).
     exemption_columns : tuple of (str, str)
         ``(role, column)`` of each exemption or road fact column found
         (:mod:`wetland_gis.io.exemption_columns`, issue 20).
@@ -404,6 +408,7 @@ partial_share, pw_inventory_id : str or None
     used_for_credit: str | None = None
     partial_share: str | None = None
     pw_inventory_id: str | None = None
+    wetland_source: str | None = None
     exemption_columns: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
 

@@ -39,6 +39,7 @@ from wetland_gis.rules.public_waters import public_waters_wetland_screen, unlist
 from wetland_gis.rules.screening import (
     MIXED_TYPE_CITATION,
     NO_FEN_LAYER_VERIFY,
+    NWI_SCREENING_VERIFY,
     WATERCOURSE_OHWL_VERIFY,
     fen_review_verify,
     governing_type,
@@ -313,6 +314,7 @@ def impact_facts(
     fen_col = _read(fen_raw, read_flag)
     nearest_ft = col("nearest_pw_ft")
     nearest = col("nearest_pw")
+    on_nwi = [(read_text(v) or "").lower() == "nwi" for v in role("wetland_source")]
     type_verify = col("type_verify")
     type_note = col("type_note")
     county = [None if pd.isna(v) else str(v) for v in col("county")]
@@ -402,7 +404,7 @@ def impact_facts(
                 parameters=dict(pww.parameters),
             )
         kind, kind_note = kinds[i]
-        verify = []
+        verify = [NWI_SCREENING_VERIFY] if on_nwi[i] else []
         if type_verify[i]:
             verify.append(f"wetland type: {type_note[i] or 'verify in the field'}")
         near_ft = nearest_ft[i]

@@ -17,7 +17,7 @@ import csv
 import json
 import warnings
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -114,6 +114,11 @@ class LayerRead:
     crs_override : dict or None
         ``{"layer", "old", "new"}`` when ``override_crs`` replaced the file's CRS
         (``old`` is None for a file without one).
+    rows : ndarray of int or None
+        With ``mask`` or ``fids``: the input row number (from 1, as QGIS numbers features:
+        a GeoPackage's fid) of each feature read; None when every feature was read.
+    total : int or None
+        With ``mask`` or ``fids``: how many features the layer holds.
     """
 
     gdf: gpd.GeoDataFrame
@@ -123,6 +128,8 @@ class LayerRead:
     crs: str | None
     records: list[str] = field(default_factory=list)
     crs_override: dict[str, Any] | None = None
+    rows: np.ndarray | None = None
+    total: int | None = None
 
 
 # --------------------------------------------------------------------------------------
@@ -285,6 +292,9 @@ def read_layer(
     require_crs: bool = True,
     crs_fix: str = _ASSUME_CRS_FIX,
     override_crs: str | int | None = None,
+    mask: Any = None,
+    mask_crs: Any = None,
+    fids: Sequence[int] | None = None,
 ) -> LayerRead:
     """Read a vector layer and check that it has a CRS.
 
@@ -316,6 +326,16 @@ def read_layer(
         ``.prj`` or CRS is wrong: the coordinates are kept and declared to be in this
         CRS (``GeoDataFrame.set_crs(..., allow_override=True)``), recorded with the old
         and the new CRS (:attr:`LayerRead.crs_override`). Not with ``assume_crs``.
+    mask : shapely geometry, optional
+        Read only the features intersecting it (GDAL's spatial filter, by the layer's
+        spatial index), e.g. the wetlands near a project's footprint; given in
+        ``mask_crs`` and transformed to the layer's CRS. A layer without a CRS, and a
+        GeoParquet file, are read whole. :attr:`LayerRead.rows` says which rows were read.
+    mask_crs : CRS, optional
+        The CRS of ``mask`` (default: the layer's).
+    fids : sequence of int, optional
+        Read only these features (GDAL feature ids: a GeoPackage's fid, a shapefile's
+        0-based record number). Not with ``mask``.
 
     Returns
     -------
@@ -371,12 +391,27 @@ def read_layer(
         read_path = source
 
     where = f"{source}" + (f" (layer {layer_name!r})" if layer_name else "")
+    partial = (mask is not None or fids is not None) and ext not in (".parquet", ".geoparquet")
+    options: dict[str, Any] = {}
+    total = None
     try:
+        if partial:
+            info = pyogrio.read_info(read_path, layer=layer_name)
+            total = int(info.get("features") or 0)
+            if mask is not None and info.get("crs"):
+                if mask_crs is not None:
+                    mask = gpd.GeoSeries([mask], crs=mask_crs).to_crs(info["crs"]).iloc[0]
+                options["mask"] = mask
+            if fids is not None:
+                options["fids"] = np.asarray(list(fids), dtype=np.int64)
         if ext in (".parquet", ".geoparquet"):
             gdf = gpd.read_parquet(read_path)
         else:
             gdf = gpd.read_file(
-                read_path, layer=layer_name, fid_as_index=ext in MULTI_LAYER_FORMATS
+                read_path,
+                layer=layer_name,
+                fid_as_index=partial or ext in MULTI_LAYER_FORMATS,
+                **options,
             )
     except InputError:
         raise
@@ -384,6 +419,12 @@ def read_layer(
         raise InputError(f"cannot read {where}: {err}") from err
     if not _has_geometry(gdf):
         raise InputError(f"{where} has no geometry column; a spatial layer is expected")
+    rows = None
+    if partial:  # rows as QGIS numbers them: the fid (a FileGDB's OBJECTID), else record + 1
+        fid = gdf.index.to_numpy(dtype=np.int64)
+        rows = fid if ext in MULTI_LAYER_FORMATS else fid + 1
+        if ext not in MULTI_LAYER_FORMATS:
+            gdf = gdf.reset_index(drop=True)
     if ext in MULTI_LAYER_FORMATS:  # a FileGDB's feature id is OBJECTID, as ArcGIS shows it
         fid_name = pyogrio.read_info(source, layer=layer_name).get("fid_column") or "fid"
         if not {str(c).lower() for c in gdf.columns} & {"fid", fid_name.lower()}:
@@ -433,6 +474,8 @@ def read_layer(
         crs=crs_read,
         records=records,
         crs_override=override,
+        rows=rows,
+        total=total,
     )
 
 

@@ -14,10 +14,12 @@ from wetland_gis.enums import ImpactOutcome, ShorelandZone
 __all__ = [
     "BANK_COLOR",
     "CONTEXT_LAYERS",
+    "PROJECT_LAYERS",
     "OUTCOME_COLORS",
     "OUTCOME_DASH",
     "OUTCOME_LABELS",
     "SITE_COLOR",
+    "NWI_DELINEATION_TITLE",
     "ZONE_STYLES",
     "ContextLayer",
     "ZoneStyle",
@@ -125,6 +127,56 @@ CONTEXT_LAYERS: dict[str, ContextLayer] = dict(
 
 Read from the layer registry (:data:`~wetland_gis.context_layers.LAYER_SPECS`): a layer
 is drawn when its spec has a ``map`` style, in the order of its ``stack``."""
+
+PROJECT_LAYERS: dict[str, ContextLayer] = {
+    # the layers the impacts were cut from (`wetland-gis impacts`, issue 35), bottom to top
+    "parcels": MapStyle("Parcels (owners)", "Parcel", ("owner",), "#7F7F7F", 1.2, "2 4", stack=0),
+    "delineation": MapStyle(
+        "Wetland delineation",
+        "Wetland",
+        ("wetland_id", "circ39", "attribute"),
+        "#009E73",
+        1.6,
+        None,
+        boundaries=False,
+        fill="#009E73",
+        stack=1,
+    ),
+    "existing": MapStyle(
+        "Existing developed ground (no new impact)",
+        "Existing",
+        (),
+        "#000000",
+        1.2,
+        None,
+        boundaries=False,
+        fill="#666666",
+        stack=2,
+    ),
+    "footprint": MapStyle(
+        "Footprint (construction limits)",
+        "Part",
+        ("part_id", "duration", "status"),
+        "#CC79A7",
+        2.2,
+        "6 3",
+        stack=3,
+    ),
+    "drainage": MapStyle(
+        "Drainage lines (ditch, tile)",
+        "Drainage line",
+        ("part_id", "status"),
+        "#0072B2",
+        3.0,
+        None,
+        stack=4,
+    ),
+}
+"""The layers an impact layer was cut from, drawn on the map so a TEP member can switch each
+on and off (key: the GeoPackage layer of ``wetland-gis impacts``; bottom to top)."""
+
+NWI_DELINEATION_TITLE = "NWI wetlands (a screening, not a delineation)"
+"""The delineation layer's title when the wetlands are NWI mapping."""
 
 SITE_COLOR = "#F0E442"  # yellow
 BANK_COLOR = "#56B4E9"  # sky blue

@@ -60,8 +60,10 @@ from .popups import (
 from .symbology import (
     BANK_COLOR,
     CONTEXT_LAYERS,
+    NWI_DELINEATION_TITLE,
     OUTCOME_COLORS,
     OUTCOME_DASH,
+    PROJECT_LAYERS,
     SITE_COLOR,
     outcome_color,
     outcome_label,
@@ -487,6 +489,42 @@ def _context_layer(
     return _geojson_layer(_features(geoms, props), spec.title, f"wg-context wg-{key}")
 
 
+def _project_layer(
+    key: str, frame: gpd.GeoDataFrame, tolerance_m: float
+) -> tuple[folium.GeoJson | None, str]:
+    """Return a layer the impacts were cut from (:data:`PROJECT_LAYERS`) and its title.
+
+    Drawn whole (not clipped), with a tooltip of its label fields (escaped).
+    """
+    spec = PROJECT_LAYERS[key]
+    frame = _check_frame(frame, f"project_layers[{key!r}]")
+    shown = frame[_drawable(frame)]
+    nwi_col = find_column(shown.columns, "wl_source")
+    on_nwi = key == "delineation" and nwi_col is not None and (shown[nwi_col] == "nwi").any()
+    title = NWI_DELINEATION_TITLE if on_nwi else spec.title
+    if shown.empty:
+        return None, title
+    geoms = _for_display(shown, tolerance_m)
+    fields = [c for c in (find_column(shown.columns, f) for f in spec.label_fields) if c]
+    props = []
+    for _, row in shown.drop(columns=shown.geometry.name).iterrows():
+        text = " \u00b7 ".join(fmt(row[f]) for f in fields if not is_missing(row[f])) or MISSING
+        props.append(
+            {
+                "wg_layer": key,
+                "wg_id": html.escape(text),
+                "wg_tooltip": f"{html.escape(spec.noun)}: {html.escape(text)}",
+                "style": _style(
+                    spec.color, spec.fill, spec.weight, spec.dash, 0.25 if spec.fill else 0.0
+                ),
+            }
+        )
+    layer = _geojson_layer(
+        _features(geoms, props), f"{title} ({len(props)})", f"wg-project wg-{key}"
+    )
+    return layer, title
+
+
 def _options_layer(
     frame: gpd.GeoDataFrame, kind: str, alloc: pd.DataFrame | None, tolerance_m: float
 ) -> tuple[folium.GeoJson | None, int]:
@@ -560,10 +598,12 @@ def _legend_html(
     basemap: str,
     siting_reading: str | None = None,
     cluster_zoom: int | None = None,
+    project_layers: Sequence[tuple[str, str]] = (),
 ) -> str:
     """Render ``templates/tep_legend.html.j2`` (autoescaped) for the layers drawn.
 
-    ``cluster_zoom`` (a large project) adds the marker cluster, drawn one by one from it.
+    ``cluster_zoom`` (a large project) adds the marker cluster, drawn one by one from it;
+    ``project_layers`` (key, title) the layers the impacts were cut from.
     """
     outcomes = list(OUTCOME_COLORS) + [o for o in counts if o not in OUTCOME_COLORS]
     zones = []
@@ -604,6 +644,16 @@ def _legend_html(
                 "title": CONTEXT_LAYERS[key].title,
             }
             for key in contexts
+        ]
+        + [
+            {
+                "boundaries": PROJECT_LAYERS[key].fill is None,
+                "color": PROJECT_LAYERS[key].color,
+                "fill": PROJECT_LAYERS[key].fill,
+                "dash": "dashed" if PROJECT_LAYERS[key].dash else "solid",
+                "title": title,
+            }
+            for key, title in project_layers
         ],
         undrawn=undrawn,
         no_basemap=basemap == "none",
@@ -673,6 +723,7 @@ def tep_map(
     trace: pd.DataFrame | None = None,
     siting_reading: str | None = None,
     large_above: int = LARGE_MAP_IMPACTS,
+    project_layers: Mapping[str, gpd.GeoDataFrame] | None = None,
 ) -> folium.Map:
     """Build the TEP review map of classified impacts and their replacement options.
 
@@ -719,6 +770,10 @@ def tep_map(
         With more impacts than this, the map is drawn for size
         (:data:`LARGE_MAP_IMPACTS`): short popups held once, labels from
         :data:`LARGE_LABEL_ZOOM`, markers clustered below that zoom.
+    project_layers : dict of str to GeoDataFrame, optional
+        The layers the impacts were cut from (``wetland-gis impacts``: ``footprint``,
+        ``existing``, ``delineation``, ``parcels``, ``drainage``; :data:`PROJECT_LAYERS`),
+        each drawn as a layer a TEP member can switch on and off; other keys are ignored.
 
     Returns
     -------
@@ -793,6 +848,21 @@ def tep_map(
                     layer.add_to(m)
                     contexts.append(key)
 
+    drawn_project: list[tuple[str, str]] = []
+    if project_layers is not None and not isinstance(project_layers, Mapping):
+        raise MappingInputError(
+            "`project_layers` must be a dict of layer name to GeoDataFrame, got "
+            f"{type(project_layers).__name__}"
+        )
+    for key in PROJECT_LAYERS:
+        frame = (project_layers or {}).get(key)
+        if frame is None or not len(frame):
+            continue
+        project_layer, project_title = _project_layer(key, frame, simplify_m)
+        if project_layer is not None:
+            project_layer.add_to(m)
+            drawn_project.append((key, project_title))
+
     zones_present: list[str] = []
     if zones is not None:
         zone_layer, zones_present = _zones_layer(zones, simplify_m)
@@ -846,6 +916,7 @@ def tep_map(
         basemap,
         siting_reading,
         LARGE_LABEL_ZOOM if large else None,
+        drawn_project,
     )
     # the opening view: the impacts and the options allocated to them; then everything drawn
     fit = _latlon_bounds(

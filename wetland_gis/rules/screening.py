@@ -28,6 +28,7 @@ __all__ = [
     "fen_review_verify",
     "WATERCOURSE_OHWL_VERIFY",
     "NO_FEN_LAYER_VERIFY",
+    "NWI_SCREENING_VERIFY",
     "MIXED_TYPE_CITATION",
 ]
 
@@ -43,6 +44,15 @@ WATERCOURSE_OHWL_VERIFY = (
     "the top of the bank of the channel (§ 103G.005, subd. 14(2)); the zones were "
     "measured from the public waters line, so they may reach up to half a channel "
     "width further from it"
+)
+
+#: The verify item of an impact cut from NWI mapping instead of a delineation (issue 35).
+NWI_SCREENING_VERIFY = (
+    "SCREENING ON NWI, NOT A DELINEATION: the wetland boundary and type come from the "
+    "National Wetlands Inventory, mapped from aerial imagery; the location, size and type of "
+    "a wetland are determined by the Technical Evaluation Panel after an on-site inspection "
+    "(§ 103G.2242, subd. 2(a)), so a wetland delineation is still needed before the impact "
+    "area, the type or any decision here is relied on"
 )
 
 #: The verify item of an impact screened without a calcareous fen layer (§ 103G.223).

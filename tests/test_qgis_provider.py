@@ -338,7 +338,7 @@ def test_the_roles_are_the_packages_and_the_four_main_ones_come_first(described)
     assert set(names) == {*names[:4], *FACT_FIELD_ROLES, *EXEMPTION_FIELD_ROLES}
     by_role = {r["role"]: r for r in roles}
     assert by_role["impact_id"]["names"] == list(DEFAULT_NAMES["impact_id"])
-    assert by_role["impact_id"]["flag"] == "--id-field"
+    assert by_role["impact_id"]["flag"] is None  # --field, not the deprecated --id-field
     assert by_role["duck_blind"]["names"] == [EXEMPTION_FIELD_ROLES["duck_blind"]]
     # every role is reachable through the command line's one --field ROLE=COLUMN
     assert described["field_flag"] == "--field"

@@ -86,7 +86,9 @@ def describe() -> dict[str, Any]:
                     "role": role,
                     "label": ROLE_LABELS.get(role, role.replace("_", " ")),
                     "names": list(with_truncations(accepted)),
-                    "flag": FIELD_ALIASES.get(role) if FIELD_ALIASES.get(role) in assess else None,
+                    # an own option only when the command line has no --field (an older one):
+                    # its --id-field style aliases are deprecated
+                    "flag": None if "--field" in assess else FIELD_ALIASES.get(role),
                     "group": group,
                 }
             )

@@ -253,7 +253,7 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
             p = QgsProcessingParameterField(
                 field_parameter(role["role"]),
                 f"{role['label'][:1].upper()}{role['label'][1:]} column "
-                f"[empty: {names}] ({role['flag'] or '--field'})",
+                f"[empty: {names}] ({role['flag'] or '--field ' + role['role'] + '=COLUMN'})",
                 None,
                 "IMPACTS",
                 QgsProcessingParameterField.Any,

@@ -641,7 +641,7 @@ def test_subd_1n_a_plan_short_at_the_multiplied_ratio_is_not_reported_as_met(con
     )
     short = result.unmet.set_index("impact_id").loc["N"]
     assert short["credits_short"] == pytest.approx(engine_credits - 2.0, rel=1e-6)
-    assert short["acres_short"] == pytest.approx(SIDE_ACRES - 2.0 / engine_ratio, rel=1e-6)
+    assert short["impact_acres_short"] == pytest.approx(SIDE_ACRES - 2.0 / engine_ratio, rel=1e-6)
     assert short["credits_short"] == pytest.approx(SIDE_ACRES * 4.0 - 2.0, rel=1e-6)
 
 

@@ -117,7 +117,7 @@ NOISE_SQFT = 1e-5
 #: or cut left by an edit; it is reported unmet with this reason, never met with nothing.
 RESOLUTION_SQFT = 1e-3
 _HELD_SQFT = NOISE_SQFT / 10  # a later stage gives up less than the noise of an earlier one
-_X_DECIMALS = 6  # plan credits, in square feet, to the solver's resolution
+_X_DECIMALS = 9  # plan credits (acres) to 0.00004 sq ft, a few times the noise
 _MIP_REL_GAP = 1e-9
 
 
@@ -629,14 +629,38 @@ def _solve_stages(
             c[:n_p] = p.distance / _UNIT
             run("distance", c, integer=True)
     # credits to the solver's resolution: below NOISE_SQFT they are its tolerances
-    x = np.round(np.clip(x_best[:n_p], 0.0, None), _X_DECIMALS)
+    x = np.clip(x_best[:n_p], 0.0, None)
     x[x < NOISE_SQFT] = 0.0
     covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)
     u = np.maximum(need - covered, 0.0)
     u[u < NOISE_SQFT] = 0.0
     if p.below_resolution is not None:
         u[p.below_resolution] = need[p.below_resolution]
-    return x / _UNIT, u / _UNIT, stages
+    return _round_per_option(x / _UNIT, p.po), u / _UNIT, stages
+
+
+def _round_per_option(x: np.ndarray, po: np.ndarray) -> np.ndarray:
+    """Return credits rounded to :data:`_X_DECIMALS`, each option's total rounded once.
+
+    The solver's noise is not a plan figure. Rounding each pair alone could put an
+    option's total over its credits by up to half a unit per impact; rounding the running
+    total of each option and taking the differences keeps every total within half a unit
+    of the solver's (cumulative rounding).
+    """
+    if not len(x):
+        return x
+    order = np.lexsort((np.arange(len(x)), po))
+    xs, key = x[order], po[order]
+    start = np.r_[True, key[1:] != key[:-1]]
+    group = np.cumsum(start) - 1
+    total = np.cumsum(xs)
+    before = np.r_[0.0, total[:-1]]
+    run = total - (before[start])[group]  # running total within the option
+    rounded = np.round(run, _X_DECIMALS)
+    prev = np.where(start, 0.0, np.r_[0.0, rounded[:-1]])
+    out = np.empty_like(x)
+    out[order] = np.maximum(np.round(rounded - prev, _X_DECIMALS), 0.0)
+    return out
 
 
 def _own_order_groups(p: _Problem) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -25,6 +25,8 @@ import pandas as pd
 import pytest
 import rasterio
 from affine import Affine
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely.geometry import Point, box
 
 from wetland_gis.context import load_context
@@ -519,6 +521,83 @@ def test_site_runs_end_to_end(impacts, sites, bank_csv, context, tmp_path):
     m = result.manifest_records()
     assert m["settings"]["weights"]["cost"] == 1.0
     assert any("subd. 3(c)" in a for a in m["assumptions"])
+
+
+@pytest.mark.parametrize("shown", [True, False], ids=["progress_bar=True", "progress_bar=False"])
+def test_site_shows_a_progress_bar_on_a_long_run(
+    impacts, bank_csv, context, monkeypatch, capsys, shown
+):
+    """Issue 30: a bar (tqdm) once the run has taken PROGRESS_DELAY_S; none when asked not to."""
+    import wetland_gis.siting.engine as engine
+
+    monkeypatch.setattr(engine, "PROGRESS_DELAY_S", 0.0)  # every run is "long"
+    site(impacts, None, bank_csv, context=context, as_of=AS_OF, progress_bar=shown)
+    err = capsys.readouterr().err
+    assert ("site: allocating" in err and "100%" in err) is shown
+    assert ("site:" in err) is shown
+
+
+def test_a_short_site_run_shows_no_bar(impacts, bank_csv, context, capsys):
+    site(impacts, None, bank_csv, context=context, as_of=AS_OF, progress_bar=True)
+    assert "site:" not in capsys.readouterr().err
+
+
+def _head_merge(out: pd.DataFrame, value: str) -> list[str]:
+    """The interleaving of subd. 3(c) written as a merge of two lists by their heads."""
+    order = []
+    for _, group in out.groupby("_order", sort=True):
+        usable = group[~group["excluded"]]
+        lists = []
+        for kind in ("site", "bank"):
+            rows = usable[usable["option_kind"] == kind]
+            lists.append(
+                [
+                    (
+                        (
+                            np.isnan(c),
+                            0.0 if np.isnan(c) else c,
+                            np.isnan(d),
+                            0.0 if np.isnan(d) else d,
+                            str(o),
+                        ),
+                        k,
+                    )
+                    for k, c, d, o in zip(
+                        rows.index, rows[value], rows["distance_ft"], rows["option_id"], strict=True
+                    )
+                ]
+            )
+        a, b = lists
+        while a or b:
+            order.append((a if a and (not b or a[0][0] <= b[0][0]) else b).pop(0)[1])
+        order.extend(group.index[group["excluded"]].tolist())
+    return out.loc[order, "row"].tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 3),  # impact
+            st.booleans(),  # excluded
+            st.sampled_from(["site", "bank"]),
+            st.one_of(st.just(float("nan")), st.integers(0, 5).map(float)),  # cost
+            st.one_of(st.just(float("nan")), st.integers(0, 2).map(float)),  # distance
+            st.sampled_from("abcd"),
+        ),
+        max_size=30,
+    )
+)
+def test_subd_3c_the_methods_are_interleaved_by_their_heads(rows):
+    """The vectorised interleaving equals the merge of the two lists by their heads."""
+    from wetland_gis.siting.rank import _merge_methods
+
+    out = pd.DataFrame(
+        rows, columns=["_order", "excluded", "option_kind", "cost", "distance_ft", "option_id"]
+    )
+    out = out.sort_values(["_order", "excluded"], kind="stable").reset_index(drop=True)
+    out["row"] = range(len(out))
+    assert _merge_methods(out, "cost")["row"].tolist() == _head_merge(out, "cost")
 
 
 def test_site_reports_an_impact_nothing_can_serve(impacts, context):

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -465,6 +465,7 @@ def _solve_stages(
     fee_rate: float,
     tolerance: float,
     time_limit: float | None,
+    progress: Callable[[str], Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[Stage]]:
     """Solve the lexicographic stages; return credits per pair and acres unmet, in acres.
 
@@ -558,6 +559,8 @@ def _solve_stages(
         if scale <= 0:
             return
         cs = c / scale
+        if progress is not None:
+            progress(name)
         res = solve(cs, integer, 1.0)
         widened = False
         if (res.status != 0 or res.x is None) and res.status != 1 and held_rows:
@@ -793,6 +796,7 @@ def allocate(
     tolerance: float = 1e-9,
     time_limit: float | None = None,
     siting_reading: str | None = None,
+    progress: Callable[[str], Any] | None = None,
 ) -> Allocation:
     """Allocate options to impacts: best tier first, then lowest cost, project-wide.
 
@@ -829,6 +833,8 @@ def allocate(
         levels of that method are used up (binary variables; subd. 3(d)) - and between
         the methods the cost stage chooses, then a last stage the nearest (least credits
         times distance) when the weights do not already count distance.
+    progress : callable, optional
+        Called with each stage's name as it starts (for a progress bar).
 
     Returns
     -------
@@ -856,7 +862,7 @@ def allocate(
     if own:
         citations.append(CITE_BANKING)
     p = _assemble(ranking, needs, own_orders=own)
-    x, u, stages = _solve_stages(p, weights, fee_rate, tolerance, time_limit)
+    x, u, stages = _solve_stages(p, weights, fee_rate, tolerance, time_limit, progress)
 
     # plan
     used = np.flatnonzero(x > 0)

@@ -42,7 +42,7 @@ from wetland_gis.siting.rank import (
 )
 from wetland_gis.siting.raster import SUITABILITY_CAVEAT, depression_summary
 
-__all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS"]
+__all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS", "weights_label"]
 
 #: Said in the manifest of every siting run.
 SITING_ASSUMPTIONS = (
@@ -194,6 +194,7 @@ def site(
     id_field: str | None = None,
     time_limit: float | None = None,
     siting_reading: str = BANKING_OWN_ORDER,
+    progress_bar: bool = False,
 ) -> SitingResult:
     """Rank and allocate replacement sites and bank credits for classified impacts.
 
@@ -232,10 +233,15 @@ def site(
         (column ``siting_reading``) and the manifest settings.
     time_limit : float, optional
         Seconds allowed to each solver call.
+    progress_bar : bool, default False
+        Show a tqdm bar over the impacts ranked and the allocation's stages, once the
+        run has taken :data:`PROGRESS_DELAY_S` seconds.
 
     Returns
     -------
     SitingResult
+        The allocation and the unmet table name the reading and the weights they were
+        made under (columns ``siting_reading`` and ``weights``), as do ``settings``.
     """
     day = as_date(as_of).isoformat()
     params = params if params is not None else default_parameters()
@@ -302,32 +308,42 @@ def site(
             "replaced by the board (a road project, § 103G.222, subd. 1(m))"
         )
 
-    ranking = rank_options(
-        needs,
-        site_frame,
-        bank_frame,
-        adjustments=adjustments,
-        as_of=day,
-        weights=weights,
-        params=params,
-        siting_reading=siting_reading,
-    )
-    need_table = pd.DataFrame(
-        {"impact_id": needs["impact_id"], "acres": needs["acres"], "ratio": needs["ratio"]}
-    )
+    bar = _progress(len(needs) + 1, progress_bar)
+    try:
+        ranking = rank_options(
+            needs,
+            site_frame,
+            bank_frame,
+            adjustments=adjustments,
+            as_of=day,
+            weights=weights,
+            params=params,
+            siting_reading=siting_reading,
+            progress=bar.update,
+        )
+        need_table = pd.DataFrame(
+            {"impact_id": needs["impact_id"], "acres": needs["acres"], "ratio": needs["ratio"]}
+        )
+        bar.set_description("site: allocating", refresh=_shown(bar))
+        solution = allocate(
+            ranking,
+            needs=need_table,
+            weights=weights,
+            params=params,
+            as_of=day,
+            time_limit=time_limit,
+            siting_reading=siting_reading,
+            progress=lambda stage: bar.set_postfix_str(f"stage {stage}", refresh=_shown(bar)),
+        )
+        bar.update(1)
+    finally:
+        bar.close()
     gaps = tier_gaps(ranking, needs=need_table, as_of=day)
-    solution = allocate(
-        ranking,
-        needs=need_table,
-        weights=weights,
-        params=params,
-        as_of=day,
-        time_limit=time_limit,
-        siting_reading=siting_reading,
-    )
+    named = {"siting_reading": siting_reading, "weights": weights_label(weights_used)}
+    plan, unmet = solution.plan.assign(**named), solution.unmet.assign(**named)
 
-    site_frame = _summarise(site_frame, ranking, solution.plan)
-    bank_frame = _summarise(bank_frame, ranking, solution.plan)
+    site_frame = _summarise(site_frame, ranking, plan)
+    bank_frame = _summarise(bank_frame, ranking, plan)
     if dem is not None and site_frame is not None:
         inputs.append(InputRecord(role="dem", path=str(dem), sha256=file_sha256(dem)))
         summary = depression_summary(site_frame, dem)
@@ -345,12 +361,13 @@ def site(
         "dem": str(dem) if dem is not None else None,
         "fee_rate": solution.fee_rate,
         "solver": [(s.name, s.objective) for s in solution.stages],
+        "stages_not_applied": list(solution.totals.get("stages_not_applied", [])),
     }
     return SitingResult(
         ranking=ranking,
         tier_gaps=gaps,
-        allocation=solution.plan,
-        unmet=solution.unmet,
+        allocation=plan,
+        unmet=unmet,
         solution=solution,
         sites=site_frame,
         banks=bank_frame,
@@ -361,6 +378,40 @@ def site(
         assumptions=SITING_ASSUMPTIONS,
         settings=settings,
     )
+
+
+#: Seconds a siting run takes before its progress bar shows (a short run shows none).
+PROGRESS_DELAY_S = 3.0
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    """Return a tqdm bar over ``total`` steps (the impacts ranked, then the allocation)."""
+    from tqdm.auto import tqdm
+
+    return tqdm(
+        total=total,
+        desc="site: ranking",
+        unit="impact",
+        delay=PROGRESS_DELAY_S,
+        disable=not enabled,
+        leave=True,
+    )
+
+
+def _shown(bar: Any) -> bool:
+    """Return whether ``bar`` is past its delay (a refresh before it would show it early)."""
+    import time
+
+    return not bar.disable and time.time() - bar.start_t >= PROGRESS_DELAY_S
+
+
+def weights_label(weights: Mapping[str, float]) -> str:
+    """Return the allocation weights as written in the outputs, e.g. ``"cost=1, distance=0.5"``.
+
+    >>> weights_label({"cost": 1.0, "distance": 0.5, "out_of_kind": 0.0})
+    'cost=1, distance=0.5, out_of_kind=0'
+    """
+    return ", ".join(f"{key}={value:g}" for key, value in weights.items())
 
 
 SITE_KEY = "wg_site_key"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import geopandas as gpd
@@ -509,6 +509,7 @@ def rank_options(
     params: ParameterSet | None = None,
     id_field: str | None = None,
     siting_reading: str = BANKING_OWN_ORDER,
+    progress: Callable[[int], Any] | None = None,
 ) -> pd.DataFrame:
     """Rank every replacement option for every impact that needs replacement.
 
@@ -544,6 +545,8 @@ def rank_options(
         the nearer. ``single_order`` ranks every option in one order of tiers. Written in
         column ``siting_reading``; ``priority`` is the option's level in the order it is
         ranked in (:func:`~wetland_gis.rules.priority.siting_priority`).
+    progress : callable, optional
+        Called with 1 after each impact is ranked (a progress bar's ``update``).
 
     Returns
     -------
@@ -600,6 +603,8 @@ def rank_options(
     fee_cache: dict[float, Any] = {}
     rows = []
     for i, imp in enumerate(needs.to_dict("records")):
+        if progress is not None and i:
+            progress(1)
         iplace, inotes = _place(imp)
         dist = np.full(len(opts), np.nan)
         if has_geo:
@@ -731,6 +736,8 @@ def rank_options(
                     + weights_used["out_of_kind"] * credits * (in_kind is False)
                 )
             rows.append(row)
+    if progress is not None and len(needs):
+        progress(1)
     columns = [*RANKING_COLUMNS] + (["score"] if weights_used is not None else [])
     if not rows:
         return pd.DataFrame(columns=columns)
@@ -762,32 +769,39 @@ def _merge_methods(out: pd.DataFrame, value: str) -> pd.DataFrame:
     ``out`` is sorted by impact, excluded, then each method's own order. Per impact the
     best remaining project-specific site and the best remaining bank credit are compared
     and the cheaper (``value``: cost or score) comes first, then the nearer, then the
-    option id; a missing value compares last. Excluded rows follow, as sorted.
+    option id; a missing value compares last; on equal keys the site first. Excluded rows
+    follow, as sorted.
+
+    Vectorised: merging two lists by comparing their heads gives the order of a stable
+    sort by each element's running maximum key within its own list (an element cannot
+    come before a worse one above it in its list), sites before banks on equal keys.
     """
-
-    def head_key(row: pd.Series) -> tuple:
-        cost, dist = float(row[value]), float(row["distance_ft"])
-        return (
-            not math.isfinite(cost),
-            cost if math.isfinite(cost) else 0.0,
-            not math.isfinite(dist),
-            dist if math.isfinite(dist) else 0.0,
-            str(row["option_id"]),
-        )
-
-    order: list[int] = []
-    for _, group in out.groupby("_order", sort=True):
-        usable = group[~group["excluded"].astype(bool)]
-        lists = [
-            [(head_key(r), k) for k, r in usable[usable["option_kind"] == kind].iterrows()]
-            for kind in ("site", "bank")
-        ]
-        a, b = lists
-        while a or b:
-            take_a = bool(a) and (not b or a[0][0] <= b[0][0])
-            order.append((a if take_a else b).pop(0)[1])
-        order.extend(group.index[group["excluded"].astype(bool)].tolist())
-    return out.loc[order].reset_index(drop=True)
+    cost = pd.to_numeric(out[value], errors="coerce").to_numpy(dtype=float)
+    dist = pd.to_numeric(out["distance_ft"], errors="coerce").to_numpy(dtype=float)
+    key = pd.DataFrame(
+        {
+            "cost_missing": ~np.isfinite(cost),
+            "cost": np.where(np.isfinite(cost), cost, 0.0),
+            "dist_missing": ~np.isfinite(dist),
+            "dist": np.where(np.isfinite(dist), dist, 0.0),
+            "option": out["option_id"].astype(str).to_numpy(),
+        }
+    )
+    rank = key.groupby(list(key.columns), sort=True).ngroup().to_numpy()
+    excluded = out["excluded"].astype(bool).to_numpy()
+    bank = (out["option_kind"].astype(str) == "bank").to_numpy()
+    head = pd.Series(rank).groupby([out["_order"].to_numpy(), excluded, bank]).cummax().to_numpy()
+    frame = pd.DataFrame(
+        {
+            "impact": out["_order"].to_numpy(),
+            "excluded": excluded,
+            "head": np.where(excluded, 0, head),
+            "bank": np.where(excluded, False, bank),
+            "position": np.arange(len(out)),
+        }
+    )
+    order = frame.sort_values(list(frame.columns), kind="stable").index.to_numpy()
+    return out.iloc[order].reset_index(drop=True)
 
 
 def _ratio(

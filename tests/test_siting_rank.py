@@ -600,6 +600,23 @@ def test_subd_3c_the_methods_are_interleaved_by_their_heads(rows):
     assert _merge_methods(out, "cost")["row"].tolist() == _head_merge(out, "cost")
 
 
+def test_a_siting_result_shows_itself_in_a_line_and_a_small_table(impacts, bank_csv, context):
+    """Issue 30: the repr printed the whole ranking; now a line, and a table for notebooks."""
+    result = site(impacts, None, bank_csv, context=context, as_of=AS_OF)
+    text = repr(result)
+    t = result.totals
+    assert text == (
+        f"SitingResult(as of {AS_OF}, banking_own_order: {len(result.needs)} impacts, "
+        f"{result.ranking['option_id'].nunique()} options; {t['credits_met']:,.4f} of "
+        f"{t['credits_required']:,.4f} credits met, {t['credits_unmet']:,.4f} unmet; "
+        f"cost ${t['cost']:,.2f})"
+    )
+    assert "\n" not in text and str(result.ranking.iloc[0]["reasons"])[:30] not in text
+    page = result._repr_html_()
+    assert page.startswith("<table><caption>SitingResult (credits: replacement acres)</caption>")
+    assert f"<td>{t['credits_required']:,.4f}</td>" in page and page.count("<tr>") == 9
+
+
 def test_site_reports_an_impact_nothing_can_serve(impacts, context):
     result = site(impacts, None, None, context=context, as_of=AS_OF)
     assert result.allocation.empty

@@ -128,6 +128,52 @@ class SitingResult:
         """Return the allocation totals."""
         return self.solution.totals
 
+    def _headline(self) -> list[tuple[str, object]]:
+        t = self.totals
+        reading = self.settings.get("siting_reading", t.get("siting_reading", ""))
+
+        def credits(key: str) -> str:
+            return f"{float(t.get(key, 0.0) or 0.0):,.4f}"
+
+        return [
+            ("as of", self.as_of),
+            ("reading of subd. 3(c)", reading),
+            ("impacts sited", len(self.needs)),
+            (
+                "options ranked",
+                int(self.ranking["option_id"].nunique()) if len(self.ranking) else 0,
+            ),
+            ("credits required", credits("credits_required")),
+            ("credits met", credits("credits_met")),
+            ("credits unmet", credits("credits_unmet")),
+            ("impacts with credits unmet", len(self.unmet)),
+            ("cost (USD)", f"{float(t.get('cost', 0.0) or 0.0):,.2f}"),
+        ]
+
+    def __repr__(self) -> str:
+        """Say what the run holds, in a line (the frames are attributes).
+
+        A dataclass's own ``repr`` would print the whole ranking; ``==`` is off
+        (``eq=False``).
+        """
+        h = dict(self._headline())
+        return (
+            f"SitingResult(as of {h['as of']}, {h['reading of subd. 3(c)']}: "
+            f"{h['impacts sited']} impacts, {h['options ranked']} options; "
+            f"{h['credits met']} of {h['credits required']} credits met, "
+            f"{h['credits unmet']} unmet; cost ${h['cost (USD)']})"
+        )
+
+    def _repr_html_(self) -> str:
+        """Return a small table of the run for a notebook (credits: replacement acres)."""
+        from wetland_gis.notebook import summary_table
+
+        return summary_table(
+            "SitingResult (credits: replacement acres)",
+            self._headline(),
+            "ranking, tier_gaps, allocation, unmet, sites, banks: the frames",
+        )
+
     def manifest_records(self) -> dict[str, Any]:
         """Return what a :class:`~wetland_gis.manifest.Manifest` needs from this run.
 

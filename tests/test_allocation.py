@@ -757,8 +757,16 @@ def test_the_headline_figures_are_in_one_unit_credits():
 @example(SLIVERS_ON_THE_SAMPLE_BANKS)
 @example(NO_SUPPLY)
 def test_generated_shortages_are_answered_with_unmet_demand(case):
+    from wetland_gis.siting.rank import tier_gaps
+
     a = allocate(case.ranking(), needs=case.needs(), fee_rate=FEE)
     check_unmet_is_an_answer(case, a)
+    # issue 32: the tier gaps and the plan agree - every level the plan uses is open
+    gaps = tier_gaps(case.ranking(), needs=case.needs(), as_of="2024-05-01", plan=a.plan)
+    opened = set(zip(gaps["impact_id"], gaps["method"], gaps["tier"], strict=True))
+    own = case.reading == "banking_own_order"
+    for row in a.plan.itertuples():
+        assert (row.impact_id, row.option_kind if own else "any", row.tier) in opened, row
     if case.reading == "banking_own_order" and len(a.plan):
         # each method's own order: a level is used only once its better levels are used up
         used = a.plan.groupby("option_id")["credits"].sum()

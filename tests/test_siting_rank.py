@@ -449,7 +449,8 @@ def test_impacts_without_outcome_are_rejected(impacts):
 def test_subd_3d_tier_gaps_show_the_short_tier_and_the_remainder(ranking):
     gaps = tier_gaps(ranking, as_of=AS_OF)
     assert list(gaps.columns) == list(TIER_GAP_COLUMNS)
-    a = gaps[gaps["impact_id"] == "A"].set_index("tier")
+    # banking_own_order (subd. 3(c)): the sites walk their own order ...
+    a = gaps[(gaps["impact_id"] == "A") & (gaps["method"] == "site")].set_index("tier")
     assert a.loc[1, "status"] == "short"
     assert a.loc[1, "acres_available"] == pytest.approx(0.3)  # 0.6 credits at ratio 2
     assert a.loc[1, "short_acres"] == pytest.approx(0.2)
@@ -457,6 +458,61 @@ def test_subd_3d_tier_gaps_show_the_short_tier_and_the_remainder(ranking):
     assert a.loc[2, "status"] == "sufficient"
     assert 3 not in a.index
     assert "subd. 3(d)" in a.loc[1, "citations"]
+    assert a.loc[1, "reason"].startswith("Project-specific sites, in their own order")
+    # ... and the bank credits theirs, from clause (3): a same-BSA credit is its first level
+    b = gaps[(gaps["impact_id"] == "A") & (gaps["method"] == "bank")].set_index("tier")
+    assert list(b.index) == [3] and b.loc[3, "status"] == "sufficient"
+    # the single order of subd. 3(a): one walk over every option
+    single = tier_gaps(ranking.assign(siting_reading="single_order"), as_of=AS_OF)
+    one = single[single["impact_id"] == "A"]
+    assert set(one["method"]) == {"any"} and list(one["tier"]) == [1, 2]
+
+
+def test_issue_32_tier_gaps_and_the_plan_agree_on_the_tier_used_and_the_levels_open(context):
+    """A tier 3 bank $1,500 cheaper than a tier 1 in-kind site in the impact's minor
+    watershed: the plan takes the bank (banking_own_order); tier_gaps said "Tier 1 ... met at
+    this level, so the lower levels are not open" for the impact as a whole. Now each method
+    walks its own order, and the plan's row names the site the reading put it ahead of."""
+    impact = gpd.GeoDataFrame(
+        {
+            "impact_id": ["A"],
+            "status": ["assessed"],
+            "outcome": ["replacement_required"],
+            "wetland_type": ["3"],
+            "ratio": [1.0],
+            "atf_multiplier": [1.0],
+            "replace_acres": [1.0],
+            "permit_route": ["WCA"],
+            "pct_class": ["less_than_50_percent"],
+            "minor": ["101"],
+            "major": [1],
+            "bsa": [1],
+        },
+        geometry=[square(100)],
+        crs=CRS,
+    )
+    near = gpd.GeoDataFrame(
+        {"site_id": ["S1"], "action": ["restoration"], "circ39": ["3"], "credit_ac": [1.0]},
+        geometry=[square(200)],
+        crs=CRS,
+    ).assign(cost_usd=[11_150.0])
+    # 1002: out of kind, about 2 km away, listed in the impact's bank service area
+    far = bank_table().iloc[[1]].assign(credits="5", price="9000", circ39="2", bsa="1")
+    result = site(impact, near, far, context=context, as_of=AS_OF)
+    plan = result.allocation.set_index("option_id")
+    assert list(plan.index) == ["1002"] and plan.loc["1002", "tier"] == 3
+    assert plan.loc["1002", "cost"] == pytest.approx(9_585.0)  # $1,565 less than the site
+    assert plan.loc["1002", "passed_over_sites"] == "S1"
+    gaps = result.tier_gaps.set_index(["method", "tier"])
+    assert gaps.loc[("site", 1), "status"] == "sufficient"  # S1 is open and unused ...
+    assert gaps.loc[("bank", 3), "status"] == "sufficient"  # ... and so is banking's level
+    assert gaps.loc[("bank", 3), "credits_used"] == pytest.approx(1.0)
+    for row in result.allocation.itertuples():  # every level the plan uses is open
+        assert (row.option_kind, row.tier) in gaps.index
+    # single_order: the site comes first, and nothing is passed over
+    single = site(impact, near, far, context=context, as_of=AS_OF, siting_reading="single_order")
+    assert list(single.allocation["option_id"]) == ["S1"]
+    assert list(single.allocation["passed_over_sites"]) == [""]
 
 
 def test_subd_3d_an_impact_without_options_has_every_tier_empty():

@@ -42,7 +42,7 @@ from wetland_gis.siting.rank import (
 )
 from wetland_gis.siting.raster import SUITABILITY_CAVEAT, depression_summary
 
-__all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS", "weights_label"]
+__all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS", "passed_over_sites", "weights_label"]
 
 #: Said in the manifest of every siting run.
 SITING_ASSUMPTIONS = (
@@ -384,9 +384,11 @@ def site(
         bar.update(1)
     finally:
         bar.close()
-    gaps = tier_gaps(ranking, needs=need_table, as_of=day)
+    # the tier gaps as the allocation settled them: one account of subd. 3(d)
+    gaps = tier_gaps(ranking, needs=need_table, as_of=day, plan=solution.plan)
     named = {"siting_reading": siting_reading, "weights": weights_label(weights_used)}
-    plan, unmet = solution.plan.assign(**named), solution.unmet.assign(**named)
+    plan = solution.plan.assign(passed_over_sites=passed_over_sites(ranking, solution.plan))
+    plan, unmet = plan.assign(**named), solution.unmet.assign(**named)
 
     site_frame = _summarise(site_frame, ranking, plan)
     bank_frame = _summarise(bank_frame, ranking, plan)
@@ -424,6 +426,57 @@ def site(
         assumptions=SITING_ASSUMPTIONS,
         settings=settings,
     )
+
+
+def passed_over_sites(ranking: pd.DataFrame, plan: pd.DataFrame) -> list[str]:
+    """Return, per plan row of bank credits, the better-tier sites it was chosen over.
+
+    Under ``banking_own_order`` (§ 103G.222, subd. 3(c)) a bank credit in the impact's
+    bank service area (tier 3) is the first level of banking's own order, and between
+    the two methods the cheaper is chosen: a plan may take it while a project-specific
+    site of tier 1 or 2 for the same impact still has credits the plan did not use. Those
+    sites (``"; "``-joined ids, best tier first) are what the reading put the credit
+    ahead of; blank for a site, and always under ``single_order``, where a bank credit
+    never comes before a better-tier site.
+
+    Parameters
+    ----------
+    ranking : pandas.DataFrame
+        The ranking (:func:`~wetland_gis.siting.rank.rank_options`).
+    plan : pandas.DataFrame
+        The allocation's plan.
+
+    Returns
+    -------
+    list of str
+        One entry per plan row.
+    """
+    from wetland_gis.siting.allocate import NOISE_SQFT
+    from wetland_gis.units import SQFT_PER_ACRE
+
+    if not len(plan) or not len(ranking):
+        return [""] * len(plan)
+    own = set(ranking.get("siting_reading", pd.Series(dtype=object)).astype(str))
+    if own != {BANKING_OWN_ORDER}:
+        return [""] * len(plan)
+    taken = plan.groupby(plan["option_id"].astype(str))["credits"].sum().to_dict()
+    ok = ranking[~read_yes_no(ranking["excluded"]) & (ranking["option_kind"] == "site")]
+    used = np.array([float(taken.get(o, 0.0)) for o in ok["option_id"].astype(str)])
+    spare = pd.to_numeric(ok["credits_available"], errors="coerce").fillna(0.0) - used
+    left = ok[spare.to_numpy() > NOISE_SQFT / SQFT_PER_ACRE]
+    sites: dict[Any, list[tuple[int, str]]] = {}
+    for imp, option, tier in zip(left["impact_id"], left["option_id"], left["tier"], strict=True):
+        if not pd.isna(tier):
+            sites.setdefault(imp, []).append((int(tier), str(option)))
+    out = []
+    for imp, kind, tier in zip(plan["impact_id"], plan["option_kind"], plan["tier"], strict=True):
+        better = (
+            sorted(s for s in sites.get(imp, []) if s[0] < int(tier))
+            if kind == "bank" and not pd.isna(tier)
+            else []
+        )
+        out.append("; ".join(option for _, option in better))
+    return out
 
 
 #: Seconds a siting run takes before its progress bar shows (a short run shows none).

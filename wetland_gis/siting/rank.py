@@ -97,11 +97,13 @@ RANKING_COLUMNS = (
 )
 TIER_GAP_COLUMNS = (
     "impact_id",
+    "method",
     "tier",
     "tier_label",
     "status",
     "options",
     "credits_available",
+    "credits_used",
     "acres_available",
     "acres_to_place",
     "short_acres",
@@ -840,8 +842,16 @@ def tier_gaps(
     *,
     needs: pd.DataFrame | None = None,
     as_of: str | dt.date | None = None,
+    plan: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Say per impact which higher tiers had no opportunity or too little (subd. 3(d)).
+    """Say per impact which higher levels had no opportunity or too little (subd. 3(d)).
+
+    The walk down the levels is the rules core's (:func:`~wetland_gis.rules.priority.
+    next_tier_condition`), in the order of the ranking's reading of subd. 3(c): under
+    ``banking_own_order`` once for the project-specific sites (tiers 1-4) and once for
+    the bank credits (their own order, from tier 3), each method alone, as the
+    allocation keeps them; under ``single_order`` once over every option (method
+    ``any``).
 
     Parameters
     ----------
@@ -852,20 +862,36 @@ def tier_gaps(
         impact without any option is reported too. Default: the impacts of the ranking.
     as_of : str or date, optional
         Date of the decisions.
+    plan : pandas.DataFrame, optional
+        The allocation (:attr:`wetland_gis.siting.allocate.Allocation.plan`). With it the
+        credits an option offers an impact are those the plan gives the impact plus those
+        it leaves unused: what other impacts of the project took is not available, as
+        the allocation settled it. Every level the plan uses for an impact is then a
+        level this table opens for it (one account of subd. 3(d) for both outputs).
+        Without it each impact is looked at alone.
 
     Returns
     -------
     pandas.DataFrame
-        :data:`TIER_GAP_COLUMNS`: one row per impact and tier, from tier 1 down to the
-        tier at which the requirement is met (or tier 4). ``status`` is
-        ``no_opportunity``, ``short`` or ``sufficient``; ``acres_to_place`` is what is
-        still to place when the tier is reached, ``short_acres`` what remains after it,
-        ``short_credits`` the same in credits at the impact's lowest ratio. Each impact
-        is looked at alone: competition between impacts for the same credits is for the
-        allocation.
+        :data:`TIER_GAP_COLUMNS`: one row per impact, method and tier, from the method's
+        first level down to the tier at which the requirement is met (or tier 4).
+        ``status`` is ``no_opportunity``, ``short`` or ``sufficient``; ``credits_used``
+        what the plan gives the impact there; ``acres_to_place`` is what is still to
+        place when the tier is reached, ``short_acres`` what remains after it,
+        ``short_credits`` the same in credits at the impact's lowest ratio.
     """
+    from wetland_gis.rules.priority import SINGLE_ORDER
+
     day = as_date(as_of).isoformat()
-    usable = ranking[~read_yes_no(ranking["excluded"])] if len(ranking) else ranking
+    excluded = read_yes_no(ranking["excluded"]) if len(ranking) else np.zeros(0, bool)
+    usable = ranking[~excluded] if len(ranking) else ranking
+    readings = (
+        sorted({str(v) for v in ranking["siting_reading"] if not is_blank(v)})
+        if "siting_reading" in ranking
+        else []
+    )
+    own = (readings or [SINGLE_ORDER])[0] == BANKING_OWN_ORDER
+    methods = ("site", "bank") if own else ("any",)
     if needs is None:
         needs = (
             ranking.groupby("impact_id", sort=False)
@@ -875,11 +901,13 @@ def tier_gaps(
             else pd.DataFrame(columns=["impact_id", "acres", "ratio"])
         )
     low_ratio = ranking.groupby("impact_id")["ratio"].min() if len(ranking) else pd.Series()
-    stats: dict[tuple[Any, int], tuple[int, float, float]] = {}
+    stats: dict[tuple[Any, str, int], tuple[int, float, float, float]] = {}
     if len(usable):
         u = pd.DataFrame(
             {
                 "impact_id": usable["impact_id"].to_numpy(),
+                "option_id": usable["option_id"].astype(str).to_numpy(),
+                "method": usable["option_kind"].astype(str).to_numpy() if own else "any",
                 "tier": pd.to_numeric(usable["tier"], errors="coerce").to_numpy(dtype=float),
                 "credits": pd.to_numeric(usable["credits_available"], errors="coerce")
                 .fillna(0.0)
@@ -887,59 +915,96 @@ def tier_gaps(
                 "ratio": pd.to_numeric(usable["ratio"], errors="coerce").to_numpy(dtype=float),
             }
         )
+        u["used"] = 0.0
+        if plan is not None and len(plan):
+            key = [plan["impact_id"], plan["option_id"].astype(str)]
+            mine = plan.groupby(key)["credits"].sum()
+            taken = plan.groupby(plan["option_id"].astype(str))["credits"].sum().to_dict()
+            u["used"] = [
+                float(mine.get((i, o), 0.0))
+                for i, o in zip(u["impact_id"], u["option_id"], strict=True)
+            ]
+            # this impact's credits, and what no impact took
+            gone = np.array([float(taken.get(o, 0.0)) for o in u["option_id"]])
+            u["credits"] = u["used"] + np.clip(u["credits"].to_numpy() - gone, 0.0, None)
+        u = u[np.isfinite(u["tier"])]
         u["acres"] = np.where(u["ratio"] > 0, u["credits"] / u["ratio"].where(u["ratio"] > 0), 0.0)
-        agg = u.groupby(["impact_id", "tier"], sort=False).agg(
-            n=("credits", "size"), credits=("credits", "sum"), acres=("acres", "sum")
+        agg = u.groupby(["impact_id", "method", "tier"], sort=False).agg(
+            n=("credits", "size"),
+            credits=("credits", "sum"),
+            acres=("acres", "sum"),
+            used=("used", "sum"),
         )
         stats = {
-            (k[0], int(k[1])): (int(v.n), float(v.credits), float(v.acres))
+            (k[0], k[1], int(k[2])): (int(v.n), float(v.credits), float(v.acres), float(v.used))
             for k, v in zip(agg.index, agg.itertuples(), strict=True)
         }
     rows = []
     for rec in needs.to_dict("records"):
         imp = rec["impact_id"]
-        avail: dict[int, float] = {}
-        counts: dict[int, int] = {}
-        credits: dict[int, float] = {}
-        for t in SitingTier:
-            n_opt, cred, ac = stats.get((imp, int(t)), (0, 0.0, 0.0))
-            counts[int(t)], credits[int(t)], avail[int(t)] = n_opt, cred, ac
         acres = float(rec["acres"]) if math.isfinite(float(rec["acres"])) else 0.0
-        dec = next_tier_condition(acres, avail, options=counts, as_of=day)
         ratio = low_ratio.get(imp, rec.get("ratio", float("nan")))
-        remaining = acres
-        reason_iter = iter(dec.reasons)
-        for t in SitingTier:
-            if int(t) > int(dec.value):
-                break
-            short = float(dec.amounts.get(f"tier_{int(t)}_short_acres", 0.0))
-            status = (
-                "no_opportunity"
-                if counts[int(t)] == 0
-                else "short"
-                if short > 1e-9
-                else "sufficient"
-            )
-            rows.append(
-                {
-                    "impact_id": imp,
-                    "tier": int(t),
-                    "tier_label": t.label,
-                    "status": status,
-                    "options": counts[int(t)],
-                    "credits_available": credits[int(t)],
-                    "acres_available": avail[int(t)],
-                    "acres_to_place": remaining,
-                    "short_acres": short,
-                    "short_credits": short * float(ratio)
-                    if ratio is not None and math.isfinite(float(ratio))
-                    else float("nan"),
-                    "reason": next(reason_iter, ""),
-                    "citations": "; ".join(dec.citations),
-                    "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
-                }
-            )
-            remaining = short
+        for method in methods:
+            # banking's own order begins at clause (3) (subd. 3(c)): its walk shows 3 and 4
+            first = int(SitingTier.SAME_BANK_SERVICE_AREA) if method == "bank" else 1
+            avail: dict[int, float] = {}
+            counts: dict[int, int] = {}
+            credits: dict[int, float] = {}
+            used: dict[int, float] = {}
+            for t in SitingTier:
+                n_opt, cred, ac, use = stats.get((imp, method, int(t)), (0, 0.0, 0.0, 0.0))
+                counts[int(t)], credits[int(t)], avail[int(t)], used[int(t)] = (
+                    n_opt,
+                    cred,
+                    ac,
+                    use,
+                )
+            dec = next_tier_condition(acres, avail, options=counts, as_of=day)
+            remaining = acres
+            reason_iter = iter(dec.reasons)
+            for t in SitingTier:
+                if int(t) > int(dec.value):
+                    break
+                reason = next(reason_iter, "")
+                short = float(dec.amounts.get(f"tier_{int(t)}_short_acres", 0.0))
+                if int(t) >= first:
+                    status = (
+                        "no_opportunity"
+                        if counts[int(t)] == 0
+                        else "short"
+                        if short > 1e-9
+                        else "sufficient"
+                    )
+                    rows.append(
+                        {
+                            "impact_id": imp,
+                            "method": method,
+                            "tier": int(t),
+                            "tier_label": t.label,
+                            "status": status,
+                            "options": counts[int(t)],
+                            "credits_available": credits[int(t)],
+                            "credits_used": used[int(t)],
+                            "acres_available": avail[int(t)],
+                            "acres_to_place": remaining,
+                            "short_acres": short,
+                            "short_credits": short * float(ratio)
+                            if ratio is not None and math.isfinite(float(ratio))
+                            else float("nan"),
+                            "reason": _METHOD_WORDS[method] + reason,
+                            "citations": "; ".join(dec.citations),
+                            "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
+                        }
+                    )
+                remaining = short
     out = pd.DataFrame(rows, columns=list(TIER_GAP_COLUMNS))
     out.attrs["citation"] = CITE_NEXT_LEVEL
     return out
+
+
+#: How each method's walk is named in the reasons of the tier gaps.
+_METHOD_WORDS = {
+    "site": "Project-specific sites, in their own order (subd. 3(a), (c)): ",
+    "bank": "Bank credits, in banking's own order from clause (3) (subd. 3(c)): ",
+    "any": "",
+}

@@ -512,7 +512,66 @@ def test_site_tally_has_credits_cost_and_unmet(run, capsys, tmp_path):
     assert code == 0
     err = capsys.readouterr().err
     # Crow Wing: C-2 exceeds its amount, so the whole project is replaced (Minn. R. 8420.0420)
-    assert "allocated: 0.5378 credits, cost $" in err and "unmet 0.0000 ac" in err
+    # issue 30: one unit throughout, named (was "allocated: 0.5378 credits ... unmet 0.0 ac")
+    assert (
+        "siting, in credits (replacement acres): 0.5378 required, 0.5378 met, 0.0000 unmet; "
+        "0.5378 allocated, cost $"
+    ) in err
+    assert "unmet 0.0000 ac" not in err
+
+
+def test_site_takes_the_siting_reading_and_weights_records_and_names_them(run, tmp_path):
+    """Issue 30: `site` had no option for the readings the Python API takes."""
+    out, _ = run
+    folder = tmp_path / "siting"
+    code = _cli(
+        "site",
+        out / "assessed.gpkg",
+        "--banks",
+        BANKS,
+        "--context",
+        CONTEXT,
+        "--out-dir",
+        folder,
+        "--siting-reading",
+        "single_order",
+        "--weights",
+        "cost=1,distance=0.5",
+        "--quiet",
+    )
+    assert code == 0
+    settings = json.loads((folder / "siting_manifest.json").read_text("utf-8"))["settings"]
+    assert settings["siting_reading"] == "single_order"
+    assert settings["weights"] == "cost=1, distance=0.5, out_of_kind=0"
+    for name in ("allocation.csv", "unmet.csv"):
+        table = pd.read_csv(folder / name)
+        assert {"siting_reading", "weights"} <= set(table.columns), name
+    plan = pd.read_csv(folder / "allocation.csv")
+    assert set(plan["siting_reading"]) == {"single_order"}
+    assert set(plan["weights"]) == {"cost=1, distance=0.5, out_of_kind=0"}
+    assert set(pd.read_csv(folder / "ranking.csv")["siting_reading"]) == {"single_order"}
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--weights", "dist=1", "weight 'dist' is not one of ['cost', 'distance', 'out_of_kind']"),
+        ("--weights", "cost=-1", "weight 'cost' must be a finite number >= 0"),
+        ("--weights", "cost", "'cost' is not KEY=NUMBER"),
+        ("--siting-reading", "bank_first", "invalid choice: 'bank_first'"),
+    ],
+)
+def test_site_refuses_a_bad_reading_or_weight_naming_it(
+    run, tmp_path, capsys, option, value, message
+):
+    out, _ = run
+    try:  # argparse refuses a malformed value (SystemExit 2); site refuses a bad key or number
+        code = _cli("site", out / "assessed.gpkg", "--out-dir", tmp_path / "siting", option, value)
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "siting" / "allocation.csv").exists()
 
 
 def test_strict_exits_3_when_a_row_is_not_assessed_and_still_writes(tmp_path, capsys):

@@ -9,11 +9,13 @@ holding when the rules engine is redesigned. ``make test`` runs a few examples o
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 import warnings
 from pathlib import Path
 
+import geopandas as gpd
 import numpy as np
 import pandas as pd
 import pyogrio
@@ -25,11 +27,12 @@ from fuzz_strategies import (
     FUZZ,
     INTERIOR,
     NEAR_LAKE,
+    WRIGHT_INTERIOR,
     hostile_layers,
     valid_layers,
 )
 from hostile import CANARY, EVALUATED
-from hypothesis import assume, event, given, note
+from hypothesis import assume, event, example, given, note
 from hypothesis import strategies as st
 from shapely import affinity
 
@@ -163,10 +166,34 @@ def test_fuzz_an_impact_growing_never_makes_its_project_exempt(ctx, layer, data)
     assert not (grown_outcome == EXEMPT and base_outcome != EXEMPT)
 
 
+def _slivers() -> tuple[gpd.GeoDataFrame, str]:
+    """Return degenerate polygons beside a real impact in Wright County (issue 30).
+
+    A zero-width sliver, a 0.01 sq ft square and a 1e-9 sq ft square, as careless edits
+    leave them, and a 5,000 sq ft square: ``site`` on what ``assess`` wrote for them
+    failed with "allocation stage 'distance' failed: The problem is infeasible".
+    """
+    x, y = WRIGHT_INTERIOR
+    side = math.sqrt(5_000.0) * 0.3048
+    geoms = [
+        shapely.Polygon([(x, y), (x + side, y), (x + side, y + 1e-7)]),
+        shapely.box(x + 100, y, x + 100 + 0.03048, y + 0.03048),
+        shapely.box(x + 200, y, x + 200 + 1e-5, y + 1e-5),
+        shapely.box(x + 300, y, x + 300 + side, y + side),
+    ]
+    layer = gpd.GeoDataFrame(
+        {"impact_id": ["sliver", "tiny", "speck", "real"], "circ39": "3", "project": "P1"},
+        geometry=geoms,
+        crs="EPSG:26915",
+    )
+    return layer, "EPSG:26915"
+
+
 # geopandas warns that notna() now counts empty geometries (tep_map._drawable); reported
 @pytest.mark.filterwarnings("ignore:GeoSeries.notna:UserWarning")
 @FUZZ
 @given(hostile_layers(), st.sampled_from([".gpkg", ".shp", ".geojson", ".parquet", ".csv"]))
+@example(drawn=_slivers(), ext=".gpkg")
 def test_fuzz_every_command_runs_on_what_assess_wrote(ctx, drawn, ext):
     layer, _ = drawn
     try:

@@ -123,3 +123,16 @@ def test_the_repr_says_what_the_result_holds_without_drawing_the_zones(project):
     assert not isinstance(a.__dict__["_zones_source"], pd.DataFrame)  # still not drawn
     n = len(a.zones)
     assert repr(a).endswith(f"{n} zone polygons)")
+
+
+def test_the_notebook_table_is_short_and_does_not_draw_the_zones(project):
+    """Issue 30: Jupyter shows `_repr_html_`, a few rows, not the frames or the zones."""
+    impacts, ctx = project
+    a = _assess(impacts, ctx)
+    page = a._repr_html_()
+    assert page.startswith("<table><caption>Assessment</caption>")
+    assert f'<th style="text-align:left">impacts</th><td>{len(a.impacts)}</td>' in page
+    for outcome, n in a.impacts["outcome"].value_counts().items():
+        assert f"outcome {outcome}</th><td>{n}</td>" in page
+    assert page.count("<tr>") < 20
+    assert not isinstance(a.__dict__["_zones_source"], pd.DataFrame)  # still not drawn

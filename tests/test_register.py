@@ -435,6 +435,85 @@ def test_add_from_an_assessed_geopackage_keeps_trace_and_manifest_hash(register_
     assert annual_summary(reg, 2023).empty
 
 
+BANKS = ROOT / "sample_data" / "synthetic_bank_credits.csv"
+ADD = ["--kind", "replacement_plan_approved", "--date", "2024-06-01", "--lgu", "Crow Wing County"]
+
+
+@pytest.fixture(scope="module")
+def sited(assessed, tmp_path_factory):
+    """The Crow Wing assessment sited on the sample bank listing (`wetland-gis site`)."""
+    folder = tmp_path_factory.mktemp("sited") / "siting"
+    code = main(
+        ["site", str(assessed), "--banks", str(BANKS), "--context", str(CONTEXT)]
+        + ["--out-dir", str(folder), "--quiet"]
+    )
+    assert code == 0
+    return folder
+
+
+def test_add_after_site_records_the_bank_credits_the_plan_allocated(assessed, sited, tmp_path):
+    """Issue 30: `register add` after `site` recorded credits_withdrawn_acres 0."""
+    register = str(tmp_path / "register.gpkg")
+    assert main(["register", "init", "--register", register]) == 0
+    argv = ["register", "add", str(assessed), "--register", register, *ADD]
+    assert main([*argv, "--recorded-by", "A", "--siting", str(sited)]) == 0
+    plan = pd.read_csv(sited / "allocation.csv")
+    banks = plan[plan["option_kind"] == "bank"]
+    assert banks["credits"].sum() > 0
+    reg = Register(register)
+    credits = reg.credits()
+    # one record per account, with the listing's bank name and account
+    listing = pd.read_csv(BANKS, dtype=str).set_index("account")
+    expected = banks.groupby(banks["option_id"].astype(str))["credits"].sum()
+    assert sorted(credits["account"]) == sorted(expected.index)
+    for row in credits.itertuples():
+        assert row.bank == listing.loc[row.account, "bank_name"]
+        assert row.credits_acres == pytest.approx(expected[row.account])
+    s = annual_summary(reg, 2024)
+    assert s["credits_withdrawn_acres"].item() == pytest.approx(banks["credits"].sum(), abs=1e-4)
+    assert s["credits_withdrawn_acres"].item() > 0
+    reg.close()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        pytest.param(
+            {"kind": "exemption"}, "a exemption decision withdraws none", id="an exemption"
+        ),
+        pytest.param({"bank": "B"}, "not both", id="--siting and --bank"),
+        pytest.param({"sha256": "0" * 64}, "SHA-256 differs", id="sited another assessment"),
+        pytest.param({"folder": "nowhere"}, "not a folder written by", id="not a siting"),
+    ],
+)
+def test_add_with_siting_refuses_with_the_reason(
+    assessed, sited, tmp_path, capsys, change, message
+):
+    import shutil
+
+    register = str(tmp_path / "register.gpkg")
+    assert main(["register", "init", "--register", register]) == 0
+    folder = tmp_path / "siting"
+    shutil.copytree(sited, folder)
+    if "sha256" in change:
+        m = json.loads((folder / "siting_manifest.json").read_text("utf-8"))
+        m["inputs"][0]["sha256"] = change["sha256"]
+        (folder / "siting_manifest.json").write_text(json.dumps(m), "utf-8")
+    if "folder" in change:
+        folder = tmp_path / change["folder"]
+    add = [*ADD, "--recorded-by", "A", "--siting", str(folder)]
+    if "kind" in change:
+        add[1] = change["kind"]
+    if "bank" in change:
+        add += ["--bank", change["bank"], "--account", "1"]
+    capsys.readouterr()
+    assert main(["register", "add", str(assessed), "--register", register, *add]) == 2
+    assert message in capsys.readouterr().err
+    reg = Register(register)
+    assert reg.decisions().empty  # nothing recorded
+    reg.close()
+
+
 CSV_OK = """\
 decision,kind,decision_date,lgu,recorded_by,landowner,wetland_id,impact_id,impact_date,area_sqft,exemption
 d1,exemption,2010-03-01,LGU A,clerk,X,w1,f1,1991-05-01,1500,de_minimis

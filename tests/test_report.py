@@ -514,3 +514,45 @@ def test_sample_answer_and_plan_say_which_number_is_credits_and_which_is_acres(t
     assert f"met by {credits:.2f} credits" in answer
     assert f"{impact_acres:.2f}" not in answer  # the impact acres are the plan's, named there
     assert "Impact acres: the acres of wetland impacted" in text
+
+
+def test_issue_32_the_report_names_the_reading_that_put_a_bank_credit_ahead_of_a_site():
+    """A tier 3 out-of-kind bank 70 km away taken over a tier 1 in-kind site: say which reading."""
+    ranking = pd.DataFrame(
+        {
+            "impact_id": ["A<b>", "A<b>"],
+            "option_id": ["S1", "1201-S"],
+            "option_kind": ["site", "bank"],
+            "tier": [1, 3],
+            "excluded": [False, False],
+            "in_kind": [True, False],
+            "ratio": [1.0, 1.0],
+            "credits_needed": [1.0, 1.0],
+            "credits_available": [1.0, 4.2],
+            "unit_cost": [11_000.0, 9_300.0],
+            "cost": [11_000.0, 9_500.0],
+            "distance_ft": [800.0, 229_659.0],  # 70 km
+            "siting_reading": ["banking_own_order"] * 2,
+        }
+    )
+    allocation = pd.DataFrame(
+        {
+            "impact_id": ["A<b>"],
+            "option_id": ["1201-S"],
+            "option_kind": ["bank"],
+            "tier": [3],
+            "credits": [1.0],
+            "cost": [9_500.0],
+            "passed_over_sites": ["S1"],
+            "siting_reading": ["banking_own_order"],
+        }
+    )
+    text = _report(ranking=ranking, allocation=allocation)
+    section = text.split("Bank credits chosen over a better-tier site")[1].split("</ul>")[0]
+    assert "Under the reading <code>banking_own_order</code>" in section
+    assert "Impact A&lt;b&gt;: bank credits 1201-S (Tier 3" in section  # escaped, once
+    assert "out of kind, 70.0 km away, $9,500 for the whole requirement)" in section
+    assert "ahead of project-specific site S1 (Tier 1" in section and "in kind, 0.2 km" in section
+    assert "single_order" in text.split("Bank credits chosen over")[1].split("</section>")[0]
+    # no such row, no section (and the shipped fixture has none)
+    assert "Bank credits chosen over a better-tier site" not in _report()

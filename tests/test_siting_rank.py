@@ -25,6 +25,8 @@ import pandas as pd
 import pytest
 import rasterio
 from affine import Affine
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely.geometry import Point, box
 
 from wetland_gis.context import load_context
@@ -447,7 +449,8 @@ def test_impacts_without_outcome_are_rejected(impacts):
 def test_subd_3d_tier_gaps_show_the_short_tier_and_the_remainder(ranking):
     gaps = tier_gaps(ranking, as_of=AS_OF)
     assert list(gaps.columns) == list(TIER_GAP_COLUMNS)
-    a = gaps[gaps["impact_id"] == "A"].set_index("tier")
+    # banking_own_order (subd. 3(c)): the sites walk their own order ...
+    a = gaps[(gaps["impact_id"] == "A") & (gaps["method"] == "site")].set_index("tier")
     assert a.loc[1, "status"] == "short"
     assert a.loc[1, "acres_available"] == pytest.approx(0.3)  # 0.6 credits at ratio 2
     assert a.loc[1, "short_acres"] == pytest.approx(0.2)
@@ -455,6 +458,61 @@ def test_subd_3d_tier_gaps_show_the_short_tier_and_the_remainder(ranking):
     assert a.loc[2, "status"] == "sufficient"
     assert 3 not in a.index
     assert "subd. 3(d)" in a.loc[1, "citations"]
+    assert a.loc[1, "reason"].startswith("Project-specific sites, in their own order")
+    # ... and the bank credits theirs, from clause (3): a same-BSA credit is its first level
+    b = gaps[(gaps["impact_id"] == "A") & (gaps["method"] == "bank")].set_index("tier")
+    assert list(b.index) == [3] and b.loc[3, "status"] == "sufficient"
+    # the single order of subd. 3(a): one walk over every option
+    single = tier_gaps(ranking.assign(siting_reading="single_order"), as_of=AS_OF)
+    one = single[single["impact_id"] == "A"]
+    assert set(one["method"]) == {"any"} and list(one["tier"]) == [1, 2]
+
+
+def test_issue_32_tier_gaps_and_the_plan_agree_on_the_tier_used_and_the_levels_open(context):
+    """A tier 3 bank $1,500 cheaper than a tier 1 in-kind site in the impact's minor
+    watershed: the plan takes the bank (banking_own_order); tier_gaps said "Tier 1 ... met at
+    this level, so the lower levels are not open" for the impact as a whole. Now each method
+    walks its own order, and the plan's row names the site the reading put it ahead of."""
+    impact = gpd.GeoDataFrame(
+        {
+            "impact_id": ["A"],
+            "status": ["assessed"],
+            "outcome": ["replacement_required"],
+            "wetland_type": ["3"],
+            "ratio": [1.0],
+            "atf_multiplier": [1.0],
+            "replace_acres": [1.0],
+            "permit_route": ["WCA"],
+            "pct_class": ["less_than_50_percent"],
+            "minor": ["101"],
+            "major": [1],
+            "bsa": [1],
+        },
+        geometry=[square(100)],
+        crs=CRS,
+    )
+    near = gpd.GeoDataFrame(
+        {"site_id": ["S1"], "action": ["restoration"], "circ39": ["3"], "credit_ac": [1.0]},
+        geometry=[square(200)],
+        crs=CRS,
+    ).assign(cost_usd=[11_150.0])
+    # 1002: out of kind, about 2 km away, listed in the impact's bank service area
+    far = bank_table().iloc[[1]].assign(credits="5", price="9000", circ39="2", bsa="1")
+    result = site(impact, near, far, context=context, as_of=AS_OF)
+    plan = result.allocation.set_index("option_id")
+    assert list(plan.index) == ["1002"] and plan.loc["1002", "tier"] == 3
+    assert plan.loc["1002", "cost"] == pytest.approx(9_585.0)  # $1,565 less than the site
+    assert plan.loc["1002", "passed_over_sites"] == "S1"
+    gaps = result.tier_gaps.set_index(["method", "tier"])
+    assert gaps.loc[("site", 1), "status"] == "sufficient"  # S1 is open and unused ...
+    assert gaps.loc[("bank", 3), "status"] == "sufficient"  # ... and so is banking's level
+    assert gaps.loc[("bank", 3), "credits_used"] == pytest.approx(1.0)
+    for row in result.allocation.itertuples():  # every level the plan uses is open
+        assert (row.option_kind, row.tier) in gaps.index
+    # single_order: the site comes first, and nothing is passed over
+    single = site(impact, near, far, context=context, as_of=AS_OF, siting_reading="single_order")
+    assert list(single.allocation["option_id"]) == ["S1"]
+    assert list(single.allocation["passed_over_sites"]) == [""]
 
 
 def test_subd_3d_an_impact_without_options_has_every_tier_empty():
@@ -519,6 +577,100 @@ def test_site_runs_end_to_end(impacts, sites, bank_csv, context, tmp_path):
     m = result.manifest_records()
     assert m["settings"]["weights"]["cost"] == 1.0
     assert any("subd. 3(c)" in a for a in m["assumptions"])
+
+
+@pytest.mark.parametrize("shown", [True, False], ids=["progress_bar=True", "progress_bar=False"])
+def test_site_shows_a_progress_bar_on_a_long_run(
+    impacts, bank_csv, context, monkeypatch, capsys, shown
+):
+    """Issue 30: a bar (tqdm) once the run has taken PROGRESS_DELAY_S; none when asked not to."""
+    import wetland_gis.siting.engine as engine
+
+    monkeypatch.setattr(engine, "PROGRESS_DELAY_S", 0.0)  # every run is "long"
+    site(impacts, None, bank_csv, context=context, as_of=AS_OF, progress_bar=shown)
+    err = capsys.readouterr().err
+    assert ("site: allocating" in err and "100%" in err) is shown
+    assert ("site:" in err) is shown
+
+
+def test_a_short_site_run_shows_no_bar(impacts, bank_csv, context, capsys):
+    site(impacts, None, bank_csv, context=context, as_of=AS_OF, progress_bar=True)
+    assert "site:" not in capsys.readouterr().err
+
+
+def _head_merge(out: pd.DataFrame, value: str) -> list[str]:
+    """The interleaving of subd. 3(c) written as a merge of two lists by their heads."""
+    order = []
+    for _, group in out.groupby("_order", sort=True):
+        usable = group[~group["excluded"]]
+        lists = []
+        for kind in ("site", "bank"):
+            rows = usable[usable["option_kind"] == kind]
+            lists.append(
+                [
+                    (
+                        (
+                            np.isnan(c),
+                            0.0 if np.isnan(c) else c,
+                            np.isnan(d),
+                            0.0 if np.isnan(d) else d,
+                            str(o),
+                        ),
+                        k,
+                    )
+                    for k, c, d, o in zip(
+                        rows.index, rows[value], rows["distance_ft"], rows["option_id"], strict=True
+                    )
+                ]
+            )
+        a, b = lists
+        while a or b:
+            order.append((a if a and (not b or a[0][0] <= b[0][0]) else b).pop(0)[1])
+        order.extend(group.index[group["excluded"]].tolist())
+    return out.loc[order, "row"].tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 3),  # impact
+            st.booleans(),  # excluded
+            st.sampled_from(["site", "bank"]),
+            st.one_of(st.just(float("nan")), st.integers(0, 5).map(float)),  # cost
+            st.one_of(st.just(float("nan")), st.integers(0, 2).map(float)),  # distance
+            st.sampled_from("abcd"),
+        ),
+        max_size=30,
+    )
+)
+def test_subd_3c_the_methods_are_interleaved_by_their_heads(rows):
+    """The vectorised interleaving equals the merge of the two lists by their heads."""
+    from wetland_gis.siting.rank import _merge_methods
+
+    out = pd.DataFrame(
+        rows, columns=["_order", "excluded", "option_kind", "cost", "distance_ft", "option_id"]
+    )
+    out = out.sort_values(["_order", "excluded"], kind="stable").reset_index(drop=True)
+    out["row"] = range(len(out))
+    assert _merge_methods(out, "cost")["row"].tolist() == _head_merge(out, "cost")
+
+
+def test_a_siting_result_shows_itself_in_a_line_and_a_small_table(impacts, bank_csv, context):
+    """Issue 30: the repr printed the whole ranking; now a line, and a table for notebooks."""
+    result = site(impacts, None, bank_csv, context=context, as_of=AS_OF)
+    text = repr(result)
+    t = result.totals
+    assert text == (
+        f"SitingResult(as of {AS_OF}, banking_own_order: {len(result.needs)} impacts, "
+        f"{result.ranking['option_id'].nunique()} options; {t['credits_met']:,.4f} of "
+        f"{t['credits_required']:,.4f} credits met, {t['credits_unmet']:,.4f} unmet; "
+        f"cost ${t['cost']:,.2f})"
+    )
+    assert "\n" not in text and str(result.ranking.iloc[0]["reasons"])[:30] not in text
+    page = result._repr_html_()
+    assert page.startswith("<table><caption>SitingResult (credits: replacement acres)</caption>")
+    assert f"<td>{t['credits_required']:,.4f}</td>" in page and page.count("<tr>") == 9
 
 
 def test_site_reports_an_impact_nothing_can_serve(impacts, context):
@@ -641,7 +793,7 @@ def test_subd_1n_a_plan_short_at_the_multiplied_ratio_is_not_reported_as_met(con
     )
     short = result.unmet.set_index("impact_id").loc["N"]
     assert short["credits_short"] == pytest.approx(engine_credits - 2.0, rel=1e-6)
-    assert short["acres_short"] == pytest.approx(SIDE_ACRES - 2.0 / engine_ratio, rel=1e-6)
+    assert short["impact_acres_short"] == pytest.approx(SIDE_ACRES - 2.0 / engine_ratio, rel=1e-6)
     assert short["credits_short"] == pytest.approx(SIDE_ACRES * 4.0 - 2.0, rel=1e-6)
 
 

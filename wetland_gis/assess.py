@@ -397,6 +397,36 @@ class Assessment:
             f"{len(self.trace)} trace steps, {drawn})"
         )
 
+    def _repr_html_(self) -> str:
+        """Return a small table of the result for a notebook (the frames are attributes).
+
+        Examples
+        --------
+        >>> import geopandas as gpd
+        >>> a = Assessment(impacts=gpd.GeoDataFrame(geometry=[], crs="EPSG:26915"),
+        ...                summary=None, projects=None, decisions=[], manifest=None, context=None)
+        >>> "<caption>Assessment</caption>" in a._repr_html_()
+        True
+        """
+        from wetland_gis.notebook import summary_table
+
+        impacts = self.impacts if self.impacts is not None else pd.DataFrame()
+        rows: list[tuple[str, object]] = [
+            ("as of", getattr(self.manifest, "as_of", "")),
+            ("impacts", len(impacts)),
+            ("projects", len(self.decisions)),
+        ]
+        if "outcome" in impacts:
+            for outcome, n in impacts["outcome"].astype(str).value_counts().items():
+                rows.append((f"outcome {outcome}", int(n)))
+        if "replace_acres" in impacts:
+            acres = pd.to_numeric(impacts["replace_acres"], errors="coerce").sum()
+            rows.append(("replacement required (credits, replacement acres)", f"{acres:,.4f}"))
+        rows.append(("trace steps", len(self.trace)))
+        return summary_table(
+            "Assessment", rows, "impacts, summary, projects, trace, manifest: the frames"
+        )
+
     def decisions_table(self) -> pd.DataFrame:
         """Return the trace as written to files: ``verify``, ``inputs``, ``parameters`` JSON."""
         return decisions_table(self.trace)

@@ -42,6 +42,7 @@ from wetland_gis.rules.kernel import (
     LIMIT_REACHED,
     WHOLE_PROJECT,
 )
+from wetland_gis.rules.priority import BANKING_OWN_ORDER, SITING_READINGS
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
 __all__ = [
@@ -120,6 +121,23 @@ def add_field_options(parser: argparse.ArgumentParser, aliases: dict[str, str]) 
             metavar="COLUMN",
             help=f"deprecated: use --field {role}=COLUMN",
         )
+
+
+def _weights(text: str) -> dict[str, float]:
+    """Read ``--weights cost=1,distance=0.5``; the keys and values are checked by ``site``."""
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        if not sep or not key.strip() or number != number:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not KEY=NUMBER; write e.g. cost=1,distance=0.5"
+            )
+        out[key.strip()] = number
+    return out
 
 
 def _add_input(
@@ -396,6 +414,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dem", help="a DEM raster for depression depth and storage of the sites")
     s.add_argument("--as-of", help="application date YYYY-MM-DD")
     s.add_argument("--out-dir", required=True, help="folder for the ranking, plan and layers")
+    s.add_argument(
+        "--siting-reading",
+        choices=SITING_READINGS,
+        default=BANKING_OWN_ORDER,
+        help="§ 103G.222, subd. 3(c): banking_own_order (default: sites and bank credits "
+        "each in their own priority order, the cheaper first between them) or single_order "
+        "(one order: a bank credit after every tier 1 and 2 site); docs/siting.md",
+    )
+    s.add_argument(
+        "--weights",
+        type=_weights,
+        metavar="KEY=VALUE[,KEY=VALUE]",
+        help="what the allocation minimises after the unmet area, instead of the cost alone: "
+        "weights >= 0 of cost (per USD), distance (per credit-foot) and out_of_kind (per "
+        "credit of another type), e.g. cost=1,distance=0.5 (a key left out is 0)",
+    )
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     add_run_options(s)
 
     m = sub.add_parser("map", help="write the self-contained TEP map (HTML)")

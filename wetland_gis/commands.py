@@ -253,13 +253,15 @@ def _read(assessed: Assessed) -> Mapping[str, Any]:
     return assessed if isinstance(assessed, Mapping) else read_assessed(assessed)
 
 
-def read_assessed(path: str | Path) -> dict[str, Any]:
+def read_assessed(path: str | Path, *, trace: bool = True) -> dict[str, Any]:
     """Read what ``run_assess`` wrote: the impacts, zones, tables, decisions and manifest.
 
     Parameters
     ----------
     path : str or Path
         The classified GeoPackage (or other layer file) written by ``assess``.
+    trace : bool, default True
+        Read the decisions table; ``site`` does not need it (``trace`` is then None).
 
     Returns
     -------
@@ -306,7 +308,6 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
                 f"assess` again to rewrite it"
             ) from err
 
-    trace = _read_trace(path, stem, layers)
     from wetland_gis.impacts import SOURCE_LAYERS
 
     # the layers the impacts were cut from (`wetland-gis impacts`, issue 35), for the map
@@ -317,7 +318,7 @@ def read_assessed(path: str | Path) -> dict[str, Any]:
         "zones": zones,
         "projects": _csv("projects"),
         "summary": _csv("summary"),
-        "trace": trace,
+        "trace": _read_trace(path, stem, layers) if trace else None,
         "manifest": _json("manifest"),
         "path": path,
     }
@@ -403,6 +404,9 @@ def run_site(
     dem: str | Path | None = None,
     as_of: str | None = None,
     overwrite: bool = False,
+    siting_reading: str | None = None,
+    weights: Mapping[str, float] | None = None,
+    progress_bar: bool = False,
 ) -> tuple[SitingResult, list[Path]]:
     """Rank and allocate replacement options; write the ranking, plan, layers, manifest.
 
@@ -417,12 +421,22 @@ def run_site(
         As :func:`wetland_gis.site`; paths to files.
     overwrite : bool, default False
         Replace existing files in ``out_dir`` that an earlier ``site`` did not write.
+    siting_reading, weights
+        As :func:`wetland_gis.site` (``None``: its defaults); recorded in the manifest's
+        settings and named in the allocation and unmet tables.
+    progress_bar : bool, default False
+        A progress bar on a run that takes more than a few seconds.
 
     Returns
     -------
     (SitingResult, list of Path)
     """
+    from wetland_gis.rules.priority import BANKING_OWN_ORDER
     from wetland_gis.siting import site
+    from wetland_gis.siting.allocate import check_weights
+    from wetland_gis.siting.engine import weights_label
+
+    weights_used = check_weights(weights)
 
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
@@ -456,14 +470,30 @@ def run_site(
             f"cannot read {adjustments} as an adjustments table: it is not in the format of "
             f"wetland_gis/parameters/adjustments.yaml ({err}); start from a copy of that file"
         ) from err
-    result = site(impacts, sites, banks, context=ctx, adjustments=adj, as_of=day, dem=dem)
+    result = site(
+        impacts,
+        sites,
+        banks,
+        context=ctx,
+        adjustments=adj,
+        as_of=day,
+        dem=dem,
+        weights=weights,
+        progress_bar=progress_bar,
+        siting_reading=siting_reading or BANKING_OWN_ORDER,
+    )
     params = default_parameters()
     manifest = Manifest(
         command="site",
         as_of=day.isoformat(),
         parameters_source=params.source,
         parameters_sha256=params.sha256,
-        settings={"adjustments": adj.source},
+        settings={
+            "adjustments": adj.source,
+            "siting_reading": result.settings.get("siting_reading"),
+            "weights": weights_label(weights_used),
+            "stages_not_applied": result.settings.get("stages_not_applied", []),
+        },
     )
     manifest.add_input(
         InputRecord(
@@ -931,7 +961,9 @@ class Tally:
     replacement_acres : float
         Acres of replacement required, over every row.
     siting : dict
-        For ``site``: ``allocated_credits``, ``cost_usd``, ``unmet_acres``; empty otherwise.
+        For ``site``, in credits (replacement acres): ``credits_required``,
+        ``credits_met``, ``credits_unmet``, ``credits_allocated``; and ``cost_usd``.
+        Empty otherwise.
     replacement : bool
         Whether the replacement line is printed (not for ``water-use``: no wetland
         replacement there).
@@ -971,11 +1003,13 @@ class Tally:
             out.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in self.outcomes.items()))
         if self.replacement:  # not for water use, which has no wetland replacement
             out.append(f"replacement required: {self.replacement_acres:,.4f} ac")
-        if self.siting:
+        if self.siting:  # one unit: credits (replacement acres), as replace_acres
+            g = self.siting.get
             out.append(
-                f"allocated: {self.siting.get('allocated_credits', 0.0):,.4f} credits, cost "
-                f"${self.siting.get('cost_usd', 0.0):,.2f}, unmet "
-                f"{self.siting.get('unmet_acres', 0.0):,.4f} ac"
+                f"siting, in credits (replacement acres): {g('credits_required', 0.0):,.4f} "
+                f"required, {g('credits_met', 0.0):,.4f} met, {g('credits_unmet', 0.0):,.4f} "
+                f"unmet; {g('credits_allocated', 0.0):,.4f} allocated, cost "
+                f"${g('cost_usd', 0.0):,.2f}"
             )
         return out
 
@@ -1060,10 +1094,10 @@ def _siting_tally(result: Any, tally: Tally) -> Tally:
     """Add the siting totals of ``result`` to the tally of the impacts it sited."""
     totals = dict(getattr(result, "totals", {}) or {})
     tally.siting = {
-        "allocated_credits": float(totals.get("credits", 0.0) or 0.0),
-        "cost_usd": float(totals.get("cost", 0.0) or 0.0),
-        "unmet_acres": float(totals.get("acres_unmet", 0.0) or 0.0),
+        key: float(totals.get(key, 0.0) or 0.0)
+        for key in ("credits_required", "credits_met", "credits_unmet", "credits_allocated")
     }
+    tally.siting["cost_usd"] = float(totals.get("cost", 0.0) or 0.0)
     return tally
 
 
@@ -1399,7 +1433,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
     if args.command in ("site", "map", "report"):
         # read once: for the command, and for the tally of the impacts it read
-        read = read_assessed(args.assessed)
+        read = read_assessed(args.assessed, trace=args.command != "site")
         tally = tally_impacts(read["impacts"], args.command)
     if args.command == "site":
         siting, written = run_site(
@@ -1412,6 +1446,10 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             dem=args.dem,
             as_of=args.as_of,
             overwrite=overwrite,
+            siting_reading=args.siting_reading,
+            weights=args.weights,
+            # a bar in a terminal; a log or a pipe gets the tally only (docs/siting.md)
+            progress_bar=not args.quiet and sys.stderr.isatty(),
         )
         return CommandResult(written, _siting_tally(siting, tally))
     if args.command == "map":

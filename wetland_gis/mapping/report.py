@@ -342,6 +342,58 @@ def _plan(
     return rows, totals, per_project
 
 
+#: Bank credits chosen over a better-tier site, listed by name in the report (the rest counted).
+PASSED_OVER_LISTED = 20
+
+
+def _passed_over(
+    allocation: pd.DataFrame | None, ranking: pd.DataFrame | None
+) -> dict[str, Any] | None:
+    """Say which reading put bank credits ahead of a better-tier site (issue 32).
+
+    Reads the plan's ``passed_over_sites`` (decided by ``site``: sites of a better tier
+    for the impact with credits the plan did not use) and, for the words, the ranking's
+    tier, kind, distance and cost of each option; computes nothing of its own.
+    """
+    if allocation is None or not len(allocation):
+        return None
+    col = find_column(allocation.columns, "passed_over_sites")
+    if col is None:
+        return None
+    chosen = allocation[allocation[col].map(lambda v: not is_missing(v) and bool(str(v).strip()))]
+    if not len(chosen):
+        return None
+    about: dict[tuple[str, str], Mapping[str, Any]] = {}
+    if ranking is not None and len(ranking):
+        for r in ranking.to_dict("records"):
+            about[(fmt(r.get("impact_id")), fmt(r.get("option_id")))] = r
+
+    def words(impact: str, option: str) -> str:
+        r = about.get((impact, option), {})
+        ink = r.get("in_kind")
+        kind = "kind unknown" if is_missing(ink) else "in kind" if truthy(ink) else "out of kind"
+        far = _finite_text(r.get("distance_ft"), lambda ft: f"{ft * 0.3048 / 1000:,.1f} km away")
+        parts = [tier_label(r.get("tier")) if not is_missing(r.get("tier")) else MISSING, kind]
+        parts += [far, f"{_money(r.get('cost'))} for the whole requirement"]
+        return f"{option} ({', '.join(p for p in parts if p and p != MISSING)})"
+
+    items = []
+    for _, a in chosen.iterrows():
+        impact, option = fmt(row_value(a, "impact_id")), fmt(row_value(a, "option_id"))
+        sites = [s.strip() for s in str(a[col]).split(";") if s.strip()]
+        items.append(
+            f"Impact {impact}: bank credits {words(impact, option)} ahead of project-specific "
+            f"site {' and '.join(words(impact, s) for s in sites)}, which had credits the plan "
+            "did not use."
+        )
+    reading = row_value(chosen.iloc[0], "siting_reading")
+    return {
+        "reading": "banking_own_order" if is_missing(reading) else fmt(reading),
+        "items": items[:PASSED_OVER_LISTED],
+        "more": max(0, len(items) - PASSED_OVER_LISTED),
+    }
+
+
 def _unmet_by_project(unmet: pd.DataFrame | None, project_of: Mapping[str, str]) -> dict:
     out: dict[str, float] = {}
     if unmet is None:
@@ -963,6 +1015,7 @@ def render_report(
         plan_totals=plan_totals,
         sited=ranking is not None or allocation is not None,
         shortfalls=shortfalls,
+        passed_over=_passed_over(allocation, ranking),
         impacts=[] if large else rows,
         large={"n": f"{len(rows):,}", "tables": _summary_tables(rows)} if large else None,
         ranked=ranking is not None,

@@ -84,6 +84,12 @@ def add_register_parser(sub: Any) -> None:
     p.add_argument("--bank", help="wetland bank the credits were withdrawn from")
     p.add_argument("--account", help="bank account of the credits withdrawn")
     p.add_argument("--credits-acres", type=float, help="credits withdrawn, acres")
+    p.add_argument(
+        "--siting",
+        help="the folder `wetland-gis site --out-dir` wrote for this assessment: record the "
+        "bank credits its plan allocated (--kind replacement_plan_approved; instead of "
+        "--bank/--account/--credits-acres)",
+    )
     p.add_argument("--wetland-layer", help="a layer holding the wetland's polygon(s)")
     p.add_argument("--note", help="a note kept with the decision")
     p = rsub.add_parser("query", help="list decisions by landowner, wetland, place or date")
@@ -160,6 +166,7 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
     from wetland_gis.register import Register
     from wetland_gis.register.records import (
         annual_summary,
+        credits_from_siting,
         decision_from_assessed,
         decisions_json,
         export_register,
@@ -186,7 +193,15 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
                 "nothing to upgrade"
             )
         elif cmd == "add":
-            credits = []
+            credits: list[CreditRecord] = []
+            if args.siting and (args.bank or args.account or args.credits_acres is not None):
+                raise RegisterError(
+                    "give the credits withdrawn either from --siting or with --bank, "
+                    "--account and --credits-acres, not both"
+                )
+            if args.siting:
+                credits, notes = credits_from_siting(args.siting, args.assessed, kind=args.kind)
+                tally.messages.extend(notes)
             if args.bank or args.account:
                 if not (args.bank and args.account):
                     raise RegisterError("a credit withdrawal needs both --bank and --account")
@@ -221,9 +236,23 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
                 note=args.note,
             )
             uid = reg.add(record)
+            needed = sum(i.replace_acres or 0.0 for i in record.impacts)
+            if record.kind == "replacement_plan_approved" and needed > 0 and not record.credits:
+                tally.messages.append(
+                    f"no bank credits recorded for {needed:,.4f} acres of replacement: if the "
+                    "plan withdraws credits, add them with --siting FOLDER (the output of "
+                    "`wetland-gis site`) or --bank, --account and --credits-acres"
+                )
+            withdrawn = sum(c.credits_acres or 0.0 for c in record.credits)
             tally.messages.append(
                 f"decision {uid} ({record.kind}, {record.decision_date}) recorded with "
                 f"{len(record.impacts)} impact(s)"
+                + (
+                    f" and {withdrawn:,.4f} credits withdrawn from {len(record.credits)} "
+                    "bank account(s)"
+                    if record.credits
+                    else ""
+                )
             )
         elif cmd == "import":
             records = read_decisions_csv(args.csv)

@@ -25,12 +25,19 @@ from wetland_gis.io.csv_cells import restore_frame
 from wetland_gis.io.values import is_blank, normalise_key, parse_bool, parse_id, parse_number
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.register.schema import DECISION_KINDS, KIND_CITATIONS, SRID
-from wetland_gis.register.store import CreditRecord, DecisionRecord, ImpactRecord, Register
+from wetland_gis.register.store import (
+    CreditRecord,
+    DecisionRecord,
+    ImpactRecord,
+    Register,
+    RegisterError,
+)
 from wetland_gis.units import SQFT_PER_ACRE
 
 __all__ = [
     "CSV_COLUMNS",
     "decision_from_assessed",
+    "credits_from_siting",
     "read_decisions_csv",
     "export_register",
     "annual_summary",
@@ -372,6 +379,107 @@ banked, used_for_credit, note
         impacts=records,
         credits=list(credits),
     )
+
+
+#: The decision kind whose bank credits a siting run's plan can give.
+SITING_CREDIT_KIND = "replacement_plan_approved"
+
+
+def credits_from_siting(
+    siting: str | Path, assessed: str | Path, *, kind: str = SITING_CREDIT_KIND
+) -> tuple[list[CreditRecord], list[str]]:
+    """Return the bank credits a ``site`` run allocated, one record per bank account.
+
+    Parameters
+    ----------
+    siting : str or Path
+        The folder ``wetland-gis site --out-dir`` wrote (``allocation.csv``,
+        ``siting.gpkg``, ``siting_manifest.json``).
+    assessed : str or Path
+        The assessed GeoPackage the decision is added from: the siting must have been run
+        on this very file (its SHA-256 in the siting manifest).
+    kind : str, default "replacement_plan_approved"
+        The decision's kind; only an approved replacement plan withdraws credits.
+
+    Returns
+    -------
+    (list of CreditRecord, list of str)
+        The credits (bank name and account from the siting's ``banks`` layer, credits
+        summed over the impacts) and notes for the tally: the project-specific sites of
+        the plan (not bank withdrawals) and the credits the plan left unmet.
+
+    Raises
+    ------
+    RegisterError
+        When the kind withdraws no credits, the folder is not a siting output, or the
+        siting was run on another assessment; each message says what to do instead.
+    """
+    from wetland_gis.commands import SITING_FILES, read_siting
+    from wetland_gis.io.checksums import file_sha256
+
+    folder, path = Path(siting), Path(assessed)
+    if kind != SITING_CREDIT_KIND:
+        raise RegisterError(
+            f"--siting carries the bank credits of a replacement plan; a {kind} decision "
+            f"withdraws none: give --kind {SITING_CREDIT_KIND}, or leave --siting out"
+        )
+    manifest_path = folder / SITING_FILES["manifest"]
+    if not manifest_path.is_file():
+        raise RegisterError(
+            f"{folder} has no {SITING_FILES['manifest']}: it is not a folder written by "
+            f"`wetland-gis site --out-dir`; run `wetland-gis site {path} ... --out-dir "
+            f"{folder}` first"
+        )
+    try:
+        manifest = json.loads(manifest_path.read_text("utf-8"))
+    except ValueError as err:
+        raise RegisterError(f"cannot read {manifest_path}: not valid JSON ({err})") from err
+    sited = [i for i in manifest.get("inputs", []) if i.get("role") == "assessed impacts"]
+    sha = file_sha256(path)
+    if not sited or sited[0].get("sha256") != sha:
+        was = sited[0].get("path") if sited else "an assessment it does not name"
+        raise RegisterError(
+            f"the siting in {folder} was run on {was}, not on {path} as it is now (its "
+            f"SHA-256 differs): run `wetland-gis site {path} ... --out-dir {folder}` again, "
+            "or give the credits with --bank, --account and --credits-acres"
+        )
+    read = read_siting(folder)
+    plan = read["allocation"]
+    notes: list[str] = []
+    if plan is None or not len(plan):
+        notes.append(f"the siting in {folder} allocated nothing: no credits recorded")
+        return [], notes
+    kind_col = plan["option_kind"].astype(str)
+    banks = plan[kind_col == "bank"]
+    names: dict[str, tuple[str, str]] = {}
+    layer = read.get("banks")
+    if layer is not None and len(layer):
+        for row in layer.itertuples():
+            names[str(row.option_id)] = (str(row.bank_name), str(row.account))
+    credits = []
+    for option, group in banks.groupby(banks["option_id"].astype(str), sort=True):
+        bank, account = names.get(option, (option, option))
+        credits.append(
+            CreditRecord(
+                bank=bank,
+                account=account,
+                credits_acres=round(float(pd.to_numeric(group["credits"]).sum()), 9),
+            )
+        )
+    sites = sorted(set(plan.loc[kind_col == "site", "option_id"].astype(str)))
+    if sites:
+        notes.append(
+            f"project-specific site(s) {', '.join(sites)} of the plan are not bank "
+            "withdrawals: not recorded as credits"
+        )
+    unmet = read.get("unmet")
+    if unmet is not None and len(unmet) and "credits_short" in unmet:
+        short = float(pd.to_numeric(unmet["credits_short"], errors="coerce").sum())
+        notes.append(
+            f"the siting left {short:,.4f} credits (replacement acres) of {len(unmet)} "
+            "impact(s) unmet: only the allocated credits are recorded"
+        )
+    return credits, notes
 
 
 def _exemptions_of(trace: pd.DataFrame | None) -> dict[str, str]:

@@ -30,7 +30,15 @@ Stages, each optimum fixed (within ``tolerance``) before the next:
 3. minimise the cost, or the user's weighted sum of cost, distance and out-of-kind use.
 
 Stages 1 and 2 are linear programmes (the binary ``y`` is relaxed: it never helps them);
-stage 3 is the mixed-integer one.
+stage 3 is the mixed-integer one. Under the ``banking_own_order`` reading of subd. 3(c)
+stage 2 is replaced by binaries that keep each method's own order (one per set of better
+options, shared by every impact waiting on it), and a distance stage follows the cost.
+
+Numbers: the model counts square feet of impact and of credit, so that a requirement of
+a sub-square-foot impact stays far above the solver's absolute tolerances; each stage's
+optimum is held for the next within a slack the solver can honour (:data:`NOISE_SQFT`);
+an impact below :data:`RESOLUTION_SQFT` is reported unmet with that reason. Unmet demand
+is an answer (``unmet``, with a reason per impact), never an infeasible programme.
 
 Examples
 --------
@@ -49,7 +57,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +69,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from wetland_gis.errors import WetlandGISError
 from wetland_gis.io.values import FALSE_SPELLINGS, TRUE_SPELLINGS, is_blank, parse_bool
 from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.units import SQFT_PER_ACRE
 
 __all__ = [
     "Allocation",
@@ -74,6 +83,9 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "PLAN_COLUMNS",
     "UNMET_COLUMNS",
+    "CREDIT_UNIT",
+    "NOISE_SQFT",
+    "RESOLUTION_SQFT",
 ]
 
 #: Keys of the user's stage-3 weights and what each multiplies.
@@ -86,12 +98,26 @@ WEIGHT_KEYS: Mapping[str, str] = {
 DEFAULT_WEIGHTS: Mapping[str, float] = {"cost": 1.0, "distance": 0.0, "out_of_kind": 0.0}
 
 PLAN_COLUMNS = ("impact_id", "option_id", "option_kind", "tier", "credits", "cost")
-UNMET_COLUMNS = ("impact_id", "credits_short", "reason")
+UNMET_COLUMNS = ("impact_id", "credits_required", "credits_met", "credits_short", "reason")
+#: The unit of every credit figure of the allocation (plan, unmet, totals).
+CREDIT_UNIT = "credits (replacement acres)"
 
 FEE_KEY = "bank_fees.withdrawal_percent"
-_X_EPS = 1e-7  # credits below this are solver noise
-_X_DECIMALS = 7
-_U_EPS = 1e-6  # acres unmet below this are solver noise
+#: The model counts credits and impact area in square feet (not acres): HiGHS's
+#: feasibility tolerances are absolute (1e-7 for a linear programme, 1e-6 for a
+#: mixed-integer one), and in acres the requirement of a sub-square-foot impact
+#: (0.01 sq ft = 2.3e-7 acres) is below them, "met" with nothing by the solver.
+_UNIT = SQFT_PER_ACRE
+#: Square feet of credit or impact the solver cannot tell from zero (ten times its
+#: mixed-integer feasibility tolerance): credits and unmet area below it are noise, and a
+#: later stage may give up at most this much of an earlier stage's optimum.
+NOISE_SQFT = 1e-5
+#: The smallest requirement (square feet of impact) and the smallest option (square feet of
+#: credit) the allocation places: a hundred times the noise. A smaller impact is a sliver
+#: or cut left by an edit; it is reported unmet with this reason, never met with nothing.
+RESOLUTION_SQFT = 1e-3
+_HELD_SQFT = NOISE_SQFT / 10  # a later stage gives up less than the noise of an earlier one
+_X_DECIMALS = 9  # plan credits (acres) to 0.00004 sq ft, a few times the noise
 _MIP_REL_GAP = 1e-9
 
 
@@ -132,11 +158,20 @@ class Allocation:
         the impacts that use it in proportion to their credits. ``cost`` is NaN where the
         option has no price.
     unmet : pandas.DataFrame
-        ``impact_id, credits_short, reason`` and ``acres_short``, for each impact whose
-        requirement is not (fully) met. ``credits_short`` is at the impact's lowest ratio.
+        :data:`UNMET_COLUMNS` (``impact_id, credits_required, credits_met, credits_short,
+        reason``) and ``impact_acres_short``, for each impact whose requirement is not
+        (fully) met. The three credit columns are in credits (replacement acres) at the
+        impact's decided ratio (``needs.ratio``, else its lowest option ratio), so that
+        ``credits_met + credits_short == credits_required``; ``impact_acres_short`` is
+        the same shortfall in acres of impact.
     totals : Mapping[str, Any]
-        Acres required, replaced and unmet; replaced acres by tier; credits; cost and fees;
-        options and sites used; whether some used option had no price.
+        In credits (``unit``: :data:`CREDIT_UNIT`): ``credits_required``, ``credits_met``,
+        ``credits_unmet`` (met + unmet = required) and ``credits_allocated`` (withdrawn
+        from the options; differs from ``credits_met`` only where a ratio adjustment
+        changes an option's ratio; ``credits`` is the same figure, kept for older
+        readers). In acres of impact: ``acres_required``, ``acres_replaced``,
+        ``acres_unmet`` and ``acres_by_tier``. Then cost and fees; options and sites
+        used; whether some used option had no price; ``stages_not_applied``.
     stages : tuple of Stage
         The solved stages in order.
     status : str
@@ -247,6 +282,7 @@ class _Problem:
     excluded_reasons: dict[Any, list[str]]
     label_tier: np.ndarray | None = None  # the statutory tier, reported in the plan
     own_orders: bool = False  # subd. 3(c), banking_own_order: each method in its own order
+    below_resolution: np.ndarray | None = None  # impacts too small to place (RESOLUTION_SQFT)
 
 
 def _label(p: _Problem) -> np.ndarray:
@@ -378,7 +414,8 @@ def _assemble(
     use = (~excluded) & np.isfinite(tier) & np.isfinite(level) & (ratio > 0) & known_impact
     pi = r.loc[use, "impact_id"].map(pos_i).to_numpy(dtype=int)
     po = r.loc[use, "option_id"].map(pos_o).to_numpy(dtype=int)
-    keep = (acres[pi] > 0) & (cap[po] > 0)
+    # a requirement or an option below the resolution is not placed (see RESOLUTION_SQFT)
+    keep = (acres[pi] * _UNIT >= RESOLUTION_SQFT) & (cap[po] * _UNIT >= RESOLUTION_SQFT)
     idx = np.flatnonzero(use)[keep]
     if "in_kind" in r:
         in_kind = r["in_kind"].astype("boolean")
@@ -413,6 +450,7 @@ def _assemble(
         listed=listed,
         excluded_reasons=reasons,
         own_orders=own_orders,
+        below_resolution=(acres > 0) & (acres * _UNIT < RESOLUTION_SQFT),
     )
 
 
@@ -427,8 +465,25 @@ def _solve_stages(
     fee_rate: float,
     tolerance: float,
     time_limit: float | None,
+    progress: Callable[[str], Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[Stage]]:
+    """Solve the lexicographic stages; return credits per pair and acres unmet, in acres.
+
+    The model counts square feet (:data:`_UNIT`), so that every requirement the
+    allocation places is far above the solver's absolute tolerances. Each stage's optimum
+    ``z`` is held for the later stages as ``c x <= z + slack``: for an area (unmet, tiers)
+    the slack is what a tenth of :data:`NOISE_SQFT` is worth in the stage's unit, for
+    cost and distance the larger of that and ``tolerance * |z|`` - never finer than the
+    solver can honour, never as much as the noise below which a credit or an unmet area
+    is reported. Every stage with binaries is a mixed-integer programme, so each stage is
+    solved under the tolerance its predecessor's optimum was found with. Should a later
+    stage still fail numerically, the held optima are loosened a thousand times, and then
+    the earlier stages' plan is kept (the stage is recorded as not applied): unmet demand
+    is an answer, never an infeasible programme.
+    """
     n_p, n_i = len(p.pi), len(p.impacts)
+    need = p.acres * _UNIT  # square feet of impact
+    cap = p.cap * _UNIT  # square feet of credit
     site_cost = (p.option_kind == "site") & np.nan_to_num(p.fixed, nan=0.0).__gt__(0)
     used_opts = np.unique(p.po)
     y_opts = [o for o in used_opts if site_cost[o]]
@@ -437,7 +492,7 @@ def _solve_stages(
     groups = _own_order_groups(p) if p.own_orders else []
     spare_opts = sorted({int(o) for _, better in groups for o in better})
     s_pos = {o: n for n, o in enumerate(spare_opts)}
-    n_z, n_s = len(groups), len(spare_opts)
+    n_z, n_s = len(_order_sets(groups)[0]), len(spare_opts)
     z0, s0 = n_p + n_i + n_y, n_p + n_i + n_y + n_z
     n = s0 + n_s
 
@@ -453,76 +508,102 @@ def _solve_stages(
     r_rows = [np.array([opt_row[o] for o in p.po], dtype=int)]
     r_cols = [np.arange(n_p)]
     r_vals = [np.ones(n_p)]
-    ub_cap = np.array([p.cap[o] for o in used_opts], dtype=float)
+    ub_cap = np.array([cap[o] for o in used_opts], dtype=float)
     for o in y_opts:
         r_rows.append(np.array([opt_row[o]]))
         r_cols.append(np.array([n_p + n_i + y_pos[o]]))
-        r_vals.append(np.array([-p.cap[o]]))
+        r_vals.append(np.array([-cap[o]]))
         ub_cap[opt_row[o]] = 0.0
     a_cap = sparse.csr_array(
         (np.concatenate(r_vals), (np.concatenate(r_rows), np.concatenate(r_cols))),
         shape=(len(used_opts), n),
     )
-    constraints = [
-        LinearConstraint(a_cov, p.acres, p.acres),
+    base = [
+        LinearConstraint(a_cov, need, need),
         LinearConstraint(a_cap, -np.inf, ub_cap),
     ]
-    x_ub = np.minimum(p.cap[p.po], p.acres[p.pi] * p.ratio)
+    x_ub = np.minimum(cap[p.po], need[p.pi] * p.ratio)
     if groups:
-        constraints.extend(_own_order_constraints(p, groups, s_pos, x_ub, n, z0, s0))
+        base.extend(_own_order_constraints(p, groups, s_pos, x_ub, cap, n, z0, s0))
     lb = np.zeros(n)
     ub = np.concatenate(
-        [
-            x_ub,
-            p.acres,
-            np.ones(n_y),
-            np.ones(n_z),
-            np.array([p.cap[o] for o in spare_opts], dtype=float),
-        ]
+        [x_ub, need, np.ones(n_y), np.ones(n_z), np.array([cap[o] for o in spare_opts])]
     )
-    bounds = Bounds(lb, ub)
+    held_rows: list[tuple[np.ndarray, float, float]] = []  # (objective, optimum, slack)
     stages: list[Stage] = []
-    x_best = np.concatenate([np.zeros(n_p), p.acres, np.zeros(n - n_p - n_i)])
+    x_best = np.concatenate([np.zeros(n_p), need, np.zeros(n - n_p - n_i)])
 
-    def run(name: str, c: np.ndarray, integer: bool, fix_binaries: bool = False) -> None:
-        nonlocal x_best, bounds
+    def solve(cs: np.ndarray, integer: bool, widen: float) -> Any:
+        integrality = np.zeros(n)
+        if integer and n_y:
+            integrality[n_p + n_i : z0] = 1
+        integrality[z0:s0] = 1  # the order within each method is law, never relaxed
+        rows = [
+            LinearConstraint(sparse.csr_array(c.reshape(1, -1)), -np.inf, z + widen * slack)
+            for c, z, slack in held_rows
+        ]
+        options: dict[str, Any] = {"mip_rel_gap": _MIP_REL_GAP, "presolve": True}
+        if time_limit is not None:
+            options["time_limit"] = float(time_limit)
+        return milp(
+            cs,
+            integrality=integrality,
+            bounds=Bounds(lb, ub),
+            constraints=[*base, *rows],
+            options=options,
+        )
+
+    def run(name: str, c: np.ndarray, integer: bool) -> None:
+        nonlocal x_best
         scale = float(np.max(np.abs(c))) if c.size else 0.0
         if scale <= 0:
             return
         cs = c / scale
-        integrality = np.zeros(n)
-        if fix_binaries:  # keep the sites built and the levels opened: a linear programme
-            held = np.round(x_best[n_p + n_i : s0])
-            bounds = Bounds(
-                np.r_[lb[: n_p + n_i], held, lb[s0:]], np.r_[ub[: n_p + n_i], held, ub[s0:]]
-            )
-        else:
-            if integer and n_y:
-                integrality[n_p + n_i : z0] = 1
-            integrality[z0:s0] = 1  # the order within each method is law, never relaxed
-        options: dict[str, Any] = {"mip_rel_gap": _MIP_REL_GAP, "presolve": True}
-        if time_limit is not None:
-            options["time_limit"] = float(time_limit)
-        res = milp(
-            cs, integrality=integrality, bounds=bounds, constraints=constraints, options=options
-        )
+        if progress is not None:
+            progress(name)
+        res = solve(cs, integer, 1.0)
+        widened = False
+        if (res.status != 0 or res.x is None) and res.status != 1 and held_rows:
+            # a numerical failure against the held optima: hold them a thousand times looser
+            res, widened = solve(cs, integer, 1e3), True
         if res.status != 0 or res.x is None:
-            raise AllocationError(
-                f"allocation stage {name!r} failed: {res.message} (status {res.status}). "
-                + (
-                    "Raise `time_limit` or simplify the problem."
-                    if res.status == 1
-                    else "This is a bug if the inputs are valid; please report it with the ranking."
+            if res.status == 1 or not held_rows:
+                raise AllocationError(
+                    f"allocation stage {name!r} failed: {res.message} (status {res.status}). "
+                    + (
+                        "Raise `time_limit` or simplify the problem."
+                        if res.status == 1
+                        else "This is a bug if the inputs are valid; please report it with "
+                        "the ranking."
+                    )
+                )
+            # the earlier stages' plan stands: it meets them; this stage's order is not applied
+            kept = stages[-1].name if stages else "unmet"
+            stages.append(
+                Stage(
+                    name=name,
+                    objective=float("nan"),
+                    status=f"not applied: {res.message} (status {res.status}); the plan of "
+                    f"stage {kept!r} is kept",
                 )
             )
+            return
         z = float(cs @ res.x)
-        slack = tolerance * max(1.0, abs(z))
-        constraints.append(
-            LinearConstraint(sparse.csr_array(cs.reshape(1, -1)), -np.inf, z + slack)
+        worth = float(np.max(np.abs(cs[: n_p + n_i]), initial=0.0))  # of a square foot
+        area = name == "unmet" or name.startswith("tier_")
+        # an area is held absolutely: a relative slack on the project's total would show
+        # as a shortfall on one impact that the credits could meet
+        held_rows.append(
+            (cs, z, _HELD_SQFT * worth if area else max(tolerance * abs(z), _HELD_SQFT * worth))
         )
         x_best = res.x
-        value = -z * scale if name.startswith("tier_") else z * scale
-        stages.append(Stage(name=name, objective=value, status=str(res.message)))
+        value = z * scale
+        if name == "unmet" or name.startswith("tier_"):
+            value = abs(value) / _UNIT  # acres of impact, as documented
+        status = str(res.message)
+        if widened:
+            status += " (earlier optima held within 1,000 times the usual slack)"
+        stages.append(Stage(name=name, objective=value, status=status))
 
     if n_p:
         c = np.zeros(n)
@@ -540,23 +621,49 @@ def _solve_stages(
             weights["cost"] * bank_price * (1.0 + fee_rate)
             + weights["distance"] * p.distance
             + weights["out_of_kind"] * p.out_of_kind
-        )
+        ) / _UNIT  # per square foot of credit
         for o, k in y_pos.items():
             c[n_p + n_i + k] = weights["cost"] * p.fixed[o]
         run("cost", c, integer=True)  # skipped when every weight is 0
         if p.own_orders and weights["distance"] == 0:
-            # subd. 3(c), banking_own_order: between the methods the cheapest, then the nearest
+            # subd. 3(c), banking_own_order: between the methods the cheapest, then the
+            # nearest among the cheapest plans (skipped without distances)
             c = np.zeros(n)
-            c[:n_p] = p.distance
-            # among plans with the cheapest plan's sites and levels; skipped without distances
-            run("distance", c, integer=False, fix_binaries=True)
-    # credits to 1e-7: below that the numbers are the solver's tolerances, not a plan
-    x = np.round(np.clip(x_best[:n_p], 0.0, None), _X_DECIMALS)
-    x[x < _X_EPS] = 0.0
+            c[:n_p] = p.distance / _UNIT
+            run("distance", c, integer=True)
+    # credits to the solver's resolution: below NOISE_SQFT they are its tolerances
+    x = np.clip(x_best[:n_p], 0.0, None)
+    x[x < NOISE_SQFT] = 0.0
     covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)
-    u = np.maximum(p.acres - covered, 0.0)
-    u[u < _U_EPS] = 0.0
-    return x, u, stages
+    u = np.maximum(need - covered, 0.0)
+    u[u < NOISE_SQFT] = 0.0
+    if p.below_resolution is not None:
+        u[p.below_resolution] = need[p.below_resolution]
+    return _round_per_option(x / _UNIT, p.po), u / _UNIT, stages
+
+
+def _round_per_option(x: np.ndarray, po: np.ndarray) -> np.ndarray:
+    """Return credits rounded to :data:`_X_DECIMALS`, each option's total rounded once.
+
+    The solver's noise is not a plan figure. Rounding each pair alone could put an
+    option's total over its credits by up to half a unit per impact; rounding the running
+    total of each option and taking the differences keeps every total within half a unit
+    of the solver's (cumulative rounding).
+    """
+    if not len(x):
+        return x
+    order = np.lexsort((np.arange(len(x)), po))
+    xs, key = x[order], po[order]
+    start = np.r_[True, key[1:] != key[:-1]]
+    group = np.cumsum(start) - 1
+    total = np.cumsum(xs)
+    before = np.r_[0.0, total[:-1]]
+    run = total - (before[start])[group]  # running total within the option
+    rounded = np.round(run, _X_DECIMALS)
+    prev = np.where(start, 0.0, np.r_[0.0, rounded[:-1]])
+    out = np.empty_like(x)
+    out[order] = np.maximum(np.round(rounded - prev, _X_DECIMALS), 0.0)
+    return out
 
 
 def _own_order_groups(p: _Problem) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -585,22 +692,44 @@ def _own_order_groups(p: _Problem) -> list[tuple[np.ndarray, np.ndarray]]:
     return groups
 
 
+def _order_sets(groups: list[tuple[np.ndarray, np.ndarray]]) -> tuple[list[np.ndarray], list[int]]:
+    """Return the distinct sets of better options of ``groups``, and each group's set.
+
+    "Every better option is used up" is a fact of the project, not of one impact: the
+    groups of every impact that waits on the same options share one binary, so the
+    programme has one binary per set of options (a few per bank service area) instead
+    of one per impact (thousands on a linear project).
+    """
+    index: dict[tuple[int, ...], int] = {}
+    sets: list[np.ndarray] = []
+    of_group: list[int] = []
+    for _, better in groups:
+        key = tuple(int(o) for o in better)
+        if key not in index:
+            index[key] = len(sets)
+            sets.append(np.asarray(key, dtype=int))
+        of_group.append(index[key])
+    return sets, of_group
+
+
 def _own_order_constraints(
     p: _Problem,
     groups: list[tuple[np.ndarray, np.ndarray]],
     s_pos: Mapping[int, int],
     x_ub: np.ndarray,
+    cap: np.ndarray,
     n: int,
     z0: int,
     s0: int,
 ) -> list[LinearConstraint]:
-    """Return the rows that keep each method's own order (binary ``z`` per group).
+    """Return the rows that keep each method's own order (binary ``z`` per set of options).
 
     ``s_o`` is the spare credit of option ``o`` (``sum_i x_io + s_o = c_o``, whether or
-    not a costed site is paid for: an unbuilt better site is not used up). For group
-    ``g``: ``sum_(pairs at the level) x <= U_g z_g`` (the level is used only when
-    ``z_g = 1``) and ``sum_(better options) s_o <= M_g (1 - z_g)`` (then every better
-    option is used up).
+    not a costed site is paid for: an unbuilt better site is not used up). For a set
+    ``B`` of better options (:func:`_order_sets`): ``s_o <= c_o (1 - z_B)`` for each
+    ``o`` in ``B`` (when ``z_B = 1`` every option of ``B`` is used up), and for each
+    group ``g`` waiting on ``B``: ``sum_(pairs at the level) x <= U_g z_B`` (the level is
+    used only then).
     """
     rows: list[int] = []
     cols: list[int] = []
@@ -610,21 +739,25 @@ def _own_order_constraints(
         rows += [q] * (len(pairs) + 1)
         cols += [*pairs.tolist(), s0 + s_pos[o]]
         vals += [1.0] * (len(pairs) + 1)
-    spare_cap = np.array([p.cap[o] for o in s_pos], dtype=float)
+    spare_cap = np.array([cap[o] for o in s_pos], dtype=float)
     a_spare = sparse.csr_array((vals, (rows, cols)), shape=(len(s_pos), n))
+    sets, of_group = _order_sets(groups)
     rows, cols, vals = [], [], []
     upper: list[float] = []
-    for g, (at, better) in enumerate(groups):
-        r_use, r_full = 2 * g, 2 * g + 1
-        rows += [r_use] * (len(at) + 1)
-        cols += [*at.tolist(), z0 + g]
+    for b, better in enumerate(sets):
+        for o in better.tolist():  # s_o + c_o z_B <= c_o
+            r = len(upper)
+            rows += [r, r]
+            cols += [s0 + s_pos[o], z0 + b]
+            vals += [1.0, float(cap[o])]
+            upper.append(float(cap[o]))
+    for (at, _), b in zip(groups, of_group, strict=True):  # sum x_level - U_g z_B <= 0
+        r = len(upper)
+        rows += [r] * (len(at) + 1)
+        cols += [*at.tolist(), z0 + b]
         vals += [1.0] * len(at) + [-float(x_ub[at].sum())]
-        big = float(p.cap[better].sum())
-        rows += [r_full] * (len(better) + 1)
-        cols += [*(s0 + s_pos[int(o)] for o in better), z0 + g]
-        vals += [1.0] * len(better) + [big]
-        upper += [0.0, big]
-    a_order = sparse.csr_array((vals, (rows, cols)), shape=(2 * len(groups), n))
+        upper.append(0.0)
+    a_order = sparse.csr_array((vals, (rows, cols)), shape=(len(upper), n))
     return [
         LinearConstraint(a_spare, spare_cap, spare_cap),
         LinearConstraint(a_order, -np.inf, np.array(upper)),
@@ -634,6 +767,12 @@ def _own_order_constraints(
 def _unmet_reason(p: _Problem, i: int) -> str:
     imp = p.impacts[i]
     mine = p.pi == i
+    if p.below_resolution is not None and p.below_resolution[i]:
+        return (
+            f"the impact counts {p.acres[i] * _UNIT:.3g} sq ft, below the allocation's "
+            f"resolution of {RESOLUTION_SQFT:g} sq ft: most likely a sliver or cut left by an "
+            "edit; correct or remove the polygon and run assess and site again"
+        )
     if not p.listed.get(imp):
         return "no replacement site or bank credit was listed for this impact"
     if not mine.any():
@@ -657,6 +796,7 @@ def allocate(
     tolerance: float = 1e-9,
     time_limit: float | None = None,
     siting_reading: str | None = None,
+    progress: Callable[[str], Any] | None = None,
 ) -> Allocation:
     """Allocate options to impacts: best tier first, then lowest cost, project-wide.
 
@@ -693,6 +833,8 @@ def allocate(
         levels of that method are used up (binary variables; subd. 3(d)) - and between
         the methods the cost stage chooses, then a last stage the nearest (least credits
         times distance) when the weights do not already count distance.
+    progress : callable, optional
+        Called with each stage's name as it starts (for a progress bar).
 
     Returns
     -------
@@ -720,7 +862,7 @@ def allocate(
     if own:
         citations.append(CITE_BANKING)
     p = _assemble(ranking, needs, own_orders=own)
-    x, u, stages = _solve_stages(p, weights, fee_rate, tolerance, time_limit)
+    x, u, stages = _solve_stages(p, weights, fee_rate, tolerance, time_limit, progress)
 
     # plan
     used = np.flatnonzero(x > 0)
@@ -762,18 +904,24 @@ def allocate(
         )
         plan["tier"] = plan["tier"].astype("Int64")
 
+    # one unit for the requirement, what met it and what is short: credits (replacement
+    # acres) at each impact's decided ratio (docs/siting.md, "Units")
+    iratio = np.where(np.isfinite(p.impact_ratio), p.impact_ratio, np.nan)
+    required = p.acres * iratio
+    short = u * iratio
     unmet_rows = []
     for i in np.flatnonzero(u > 0).tolist():
-        ratio = p.impact_ratio[i]
         unmet_rows.append(
             {
                 "impact_id": p.impacts[i],
-                "credits_short": float(u[i] * ratio) if np.isfinite(ratio) else float("nan"),
+                "credits_required": float(required[i]),
+                "credits_met": float(required[i] - short[i]),
+                "credits_short": float(short[i]),
                 "reason": _unmet_reason(p, i),
-                "acres_short": float(u[i]),
+                "impact_acres_short": float(u[i]),
             }
         )
-    unmet = pd.DataFrame(unmet_rows, columns=[*UNMET_COLUMNS, "acres_short"])
+    unmet = pd.DataFrame(unmet_rows, columns=[*UNMET_COLUMNS, "impact_acres_short"])
 
     by_tier = {t: 0.0 for t in (1, 2, 3, 4)}
     for k in used:
@@ -782,14 +930,21 @@ def allocate(
     sites_used = sorted(
         {p.option_ids[p.po[k]] for k in used if p.option_kind[p.po[k]] == "site"}, key=str
     )
+    credits_required = float(np.nansum(required))
+    credits_unmet = float(np.nansum(short))
     totals = {
         "impacts": len(p.impacts),
         "impacts_fully_met": int(len(p.impacts) - len(unmet)),
+        "unit": CREDIT_UNIT,
+        "credits_required": credits_required,
+        "credits_met": credits_required - credits_unmet,
+        "credits_unmet": credits_unmet,
+        "credits_allocated": float(x.sum()),
+        "credits": float(x.sum()),
         "acres_required": float(p.acres.sum()),
         "acres_replaced": float(sum(by_tier.values())),
         "acres_unmet": float(u.sum()),
         "acres_by_tier": by_tier,
-        "credits": float(x.sum()),
         "cost": float(plan["cost"].sum(skipna=True)) if len(plan) else 0.0,
         "bank_fees": float(np.sum(fees)) if fees else 0.0,
         "cost_unknown": unknown_cost,
@@ -797,6 +952,7 @@ def allocate(
         "sites_used": sites_used,
         "fee_rate": fee_rate,
         "siting_reading": reading,
+        "stages_not_applied": [s.name for s in stages if s.status.startswith("not applied")],
     }
     return Allocation(
         plan=plan,

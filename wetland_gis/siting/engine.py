@@ -42,7 +42,7 @@ from wetland_gis.siting.rank import (
 )
 from wetland_gis.siting.raster import SUITABILITY_CAVEAT, depression_summary
 
-__all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS"]
+__all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS", "passed_over_sites", "weights_label"]
 
 #: Said in the manifest of every siting run.
 SITING_ASSUMPTIONS = (
@@ -128,6 +128,52 @@ class SitingResult:
         """Return the allocation totals."""
         return self.solution.totals
 
+    def _headline(self) -> list[tuple[str, object]]:
+        t = self.totals
+        reading = self.settings.get("siting_reading", t.get("siting_reading", ""))
+
+        def credits(key: str) -> str:
+            return f"{float(t.get(key, 0.0) or 0.0):,.4f}"
+
+        return [
+            ("as of", self.as_of),
+            ("reading of subd. 3(c)", reading),
+            ("impacts sited", len(self.needs)),
+            (
+                "options ranked",
+                int(self.ranking["option_id"].nunique()) if len(self.ranking) else 0,
+            ),
+            ("credits required", credits("credits_required")),
+            ("credits met", credits("credits_met")),
+            ("credits unmet", credits("credits_unmet")),
+            ("impacts with credits unmet", len(self.unmet)),
+            ("cost (USD)", f"{float(t.get('cost', 0.0) or 0.0):,.2f}"),
+        ]
+
+    def __repr__(self) -> str:
+        """Say what the run holds, in a line (the frames are attributes).
+
+        A dataclass's own ``repr`` would print the whole ranking; ``==`` is off
+        (``eq=False``).
+        """
+        h = dict(self._headline())
+        return (
+            f"SitingResult(as of {h['as of']}, {h['reading of subd. 3(c)']}: "
+            f"{h['impacts sited']} impacts, {h['options ranked']} options; "
+            f"{h['credits met']} of {h['credits required']} credits met, "
+            f"{h['credits unmet']} unmet; cost ${h['cost (USD)']})"
+        )
+
+    def _repr_html_(self) -> str:
+        """Return a small table of the run for a notebook (credits: replacement acres)."""
+        from wetland_gis.notebook import summary_table
+
+        return summary_table(
+            "SitingResult (credits: replacement acres)",
+            self._headline(),
+            "ranking, tier_gaps, allocation, unmet, sites, banks: the frames",
+        )
+
     def manifest_records(self) -> dict[str, Any]:
         """Return what a :class:`~wetland_gis.manifest.Manifest` needs from this run.
 
@@ -194,6 +240,7 @@ def site(
     id_field: str | None = None,
     time_limit: float | None = None,
     siting_reading: str = BANKING_OWN_ORDER,
+    progress_bar: bool = False,
 ) -> SitingResult:
     """Rank and allocate replacement sites and bank credits for classified impacts.
 
@@ -232,10 +279,15 @@ def site(
         (column ``siting_reading``) and the manifest settings.
     time_limit : float, optional
         Seconds allowed to each solver call.
+    progress_bar : bool, default False
+        Show a tqdm bar over the impacts ranked and the allocation's stages, once the
+        run has taken :data:`PROGRESS_DELAY_S` seconds.
 
     Returns
     -------
     SitingResult
+        The allocation and the unmet table name the reading and the weights they were
+        made under (columns ``siting_reading`` and ``weights``), as do ``settings``.
     """
     day = as_date(as_of).isoformat()
     params = params if params is not None else default_parameters()
@@ -302,32 +354,44 @@ def site(
             "replaced by the board (a road project, § 103G.222, subd. 1(m))"
         )
 
-    ranking = rank_options(
-        needs,
-        site_frame,
-        bank_frame,
-        adjustments=adjustments,
-        as_of=day,
-        weights=weights,
-        params=params,
-        siting_reading=siting_reading,
-    )
-    need_table = pd.DataFrame(
-        {"impact_id": needs["impact_id"], "acres": needs["acres"], "ratio": needs["ratio"]}
-    )
-    gaps = tier_gaps(ranking, needs=need_table, as_of=day)
-    solution = allocate(
-        ranking,
-        needs=need_table,
-        weights=weights,
-        params=params,
-        as_of=day,
-        time_limit=time_limit,
-        siting_reading=siting_reading,
-    )
+    bar = _progress(len(needs) + 1, progress_bar)
+    try:
+        ranking = rank_options(
+            needs,
+            site_frame,
+            bank_frame,
+            adjustments=adjustments,
+            as_of=day,
+            weights=weights,
+            params=params,
+            siting_reading=siting_reading,
+            progress=bar.update,
+        )
+        need_table = pd.DataFrame(
+            {"impact_id": needs["impact_id"], "acres": needs["acres"], "ratio": needs["ratio"]}
+        )
+        bar.set_description("site: allocating", refresh=_shown(bar))
+        solution = allocate(
+            ranking,
+            needs=need_table,
+            weights=weights,
+            params=params,
+            as_of=day,
+            time_limit=time_limit,
+            siting_reading=siting_reading,
+            progress=lambda stage: bar.set_postfix_str(f"stage {stage}", refresh=_shown(bar)),
+        )
+        bar.update(1)
+    finally:
+        bar.close()
+    # the tier gaps as the allocation settled them: one account of subd. 3(d)
+    gaps = tier_gaps(ranking, needs=need_table, as_of=day, plan=solution.plan)
+    named = {"siting_reading": siting_reading, "weights": weights_label(weights_used)}
+    plan = solution.plan.assign(passed_over_sites=passed_over_sites(ranking, solution.plan))
+    plan, unmet = plan.assign(**named), solution.unmet.assign(**named)
 
-    site_frame = _summarise(site_frame, ranking, solution.plan)
-    bank_frame = _summarise(bank_frame, ranking, solution.plan)
+    site_frame = _summarise(site_frame, ranking, plan)
+    bank_frame = _summarise(bank_frame, ranking, plan)
     if dem is not None and site_frame is not None:
         inputs.append(InputRecord(role="dem", path=str(dem), sha256=file_sha256(dem)))
         summary = depression_summary(site_frame, dem)
@@ -345,12 +409,13 @@ def site(
         "dem": str(dem) if dem is not None else None,
         "fee_rate": solution.fee_rate,
         "solver": [(s.name, s.objective) for s in solution.stages],
+        "stages_not_applied": list(solution.totals.get("stages_not_applied", [])),
     }
     return SitingResult(
         ranking=ranking,
         tier_gaps=gaps,
-        allocation=solution.plan,
-        unmet=solution.unmet,
+        allocation=plan,
+        unmet=unmet,
         solution=solution,
         sites=site_frame,
         banks=bank_frame,
@@ -361,6 +426,91 @@ def site(
         assumptions=SITING_ASSUMPTIONS,
         settings=settings,
     )
+
+
+def passed_over_sites(ranking: pd.DataFrame, plan: pd.DataFrame) -> list[str]:
+    """Return, per plan row of bank credits, the better-tier sites it was chosen over.
+
+    Under ``banking_own_order`` (§ 103G.222, subd. 3(c)) a bank credit in the impact's
+    bank service area (tier 3) is the first level of banking's own order, and between
+    the two methods the cheaper is chosen: a plan may take it while a project-specific
+    site of tier 1 or 2 for the same impact still has credits the plan did not use. Those
+    sites (``"; "``-joined ids, best tier first) are what the reading put the credit
+    ahead of; blank for a site, and always under ``single_order``, where a bank credit
+    never comes before a better-tier site.
+
+    Parameters
+    ----------
+    ranking : pandas.DataFrame
+        The ranking (:func:`~wetland_gis.siting.rank.rank_options`).
+    plan : pandas.DataFrame
+        The allocation's plan.
+
+    Returns
+    -------
+    list of str
+        One entry per plan row.
+    """
+    from wetland_gis.siting.allocate import NOISE_SQFT
+    from wetland_gis.units import SQFT_PER_ACRE
+
+    if not len(plan) or not len(ranking):
+        return [""] * len(plan)
+    own = set(ranking.get("siting_reading", pd.Series(dtype=object)).astype(str))
+    if own != {BANKING_OWN_ORDER}:
+        return [""] * len(plan)
+    taken = plan.groupby(plan["option_id"].astype(str))["credits"].sum().to_dict()
+    ok = ranking[~read_yes_no(ranking["excluded"]) & (ranking["option_kind"] == "site")]
+    used = np.array([float(taken.get(o, 0.0)) for o in ok["option_id"].astype(str)])
+    spare = pd.to_numeric(ok["credits_available"], errors="coerce").fillna(0.0) - used
+    left = ok[spare.to_numpy() > NOISE_SQFT / SQFT_PER_ACRE]
+    sites: dict[Any, list[tuple[int, str]]] = {}
+    for imp, option, tier in zip(left["impact_id"], left["option_id"], left["tier"], strict=True):
+        if not pd.isna(tier):
+            sites.setdefault(imp, []).append((int(tier), str(option)))
+    out = []
+    for imp, kind, tier in zip(plan["impact_id"], plan["option_kind"], plan["tier"], strict=True):
+        better = (
+            sorted(s for s in sites.get(imp, []) if s[0] < int(tier))
+            if kind == "bank" and not pd.isna(tier)
+            else []
+        )
+        out.append("; ".join(option for _, option in better))
+    return out
+
+
+#: Seconds a siting run takes before its progress bar shows (a short run shows none).
+PROGRESS_DELAY_S = 3.0
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    """Return a tqdm bar over ``total`` steps (the impacts ranked, then the allocation)."""
+    from tqdm.auto import tqdm
+
+    return tqdm(
+        total=total,
+        desc="site: ranking",
+        unit="impact",
+        delay=PROGRESS_DELAY_S,
+        disable=not enabled,
+        leave=True,
+    )
+
+
+def _shown(bar: Any) -> bool:
+    """Return whether ``bar`` is past its delay (a refresh before it would show it early)."""
+    import time
+
+    return not bar.disable and time.time() - bar.start_t >= PROGRESS_DELAY_S
+
+
+def weights_label(weights: Mapping[str, float]) -> str:
+    """Return the allocation weights as written in the outputs, e.g. ``"cost=1, distance=0.5"``.
+
+    >>> weights_label({"cost": 1.0, "distance": 0.5, "out_of_kind": 0.0})
+    'cost=1, distance=0.5, out_of_kind=0'
+    """
+    return ", ".join(f"{key}={value:g}" for key, value in weights.items())
 
 
 SITE_KEY = "wg_site_key"

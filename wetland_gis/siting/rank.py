@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import geopandas as gpd
@@ -97,11 +97,13 @@ RANKING_COLUMNS = (
 )
 TIER_GAP_COLUMNS = (
     "impact_id",
+    "method",
     "tier",
     "tier_label",
     "status",
     "options",
     "credits_available",
+    "credits_used",
     "acres_available",
     "acres_to_place",
     "short_acres",
@@ -509,6 +511,7 @@ def rank_options(
     params: ParameterSet | None = None,
     id_field: str | None = None,
     siting_reading: str = BANKING_OWN_ORDER,
+    progress: Callable[[int], Any] | None = None,
 ) -> pd.DataFrame:
     """Rank every replacement option for every impact that needs replacement.
 
@@ -544,6 +547,8 @@ def rank_options(
         the nearer. ``single_order`` ranks every option in one order of tiers. Written in
         column ``siting_reading``; ``priority`` is the option's level in the order it is
         ranked in (:func:`~wetland_gis.rules.priority.siting_priority`).
+    progress : callable, optional
+        Called with 1 after each impact is ranked (a progress bar's ``update``).
 
     Returns
     -------
@@ -600,6 +605,8 @@ def rank_options(
     fee_cache: dict[float, Any] = {}
     rows = []
     for i, imp in enumerate(needs.to_dict("records")):
+        if progress is not None and i:
+            progress(1)
         iplace, inotes = _place(imp)
         dist = np.full(len(opts), np.nan)
         if has_geo:
@@ -731,6 +738,8 @@ def rank_options(
                     + weights_used["out_of_kind"] * credits * (in_kind is False)
                 )
             rows.append(row)
+    if progress is not None and len(needs):
+        progress(1)
     columns = [*RANKING_COLUMNS] + (["score"] if weights_used is not None else [])
     if not rows:
         return pd.DataFrame(columns=columns)
@@ -762,32 +771,39 @@ def _merge_methods(out: pd.DataFrame, value: str) -> pd.DataFrame:
     ``out`` is sorted by impact, excluded, then each method's own order. Per impact the
     best remaining project-specific site and the best remaining bank credit are compared
     and the cheaper (``value``: cost or score) comes first, then the nearer, then the
-    option id; a missing value compares last. Excluded rows follow, as sorted.
+    option id; a missing value compares last; on equal keys the site first. Excluded rows
+    follow, as sorted.
+
+    Vectorised: merging two lists by comparing their heads gives the order of a stable
+    sort by each element's running maximum key within its own list (an element cannot
+    come before a worse one above it in its list), sites before banks on equal keys.
     """
-
-    def head_key(row: pd.Series) -> tuple:
-        cost, dist = float(row[value]), float(row["distance_ft"])
-        return (
-            not math.isfinite(cost),
-            cost if math.isfinite(cost) else 0.0,
-            not math.isfinite(dist),
-            dist if math.isfinite(dist) else 0.0,
-            str(row["option_id"]),
-        )
-
-    order: list[int] = []
-    for _, group in out.groupby("_order", sort=True):
-        usable = group[~group["excluded"].astype(bool)]
-        lists = [
-            [(head_key(r), k) for k, r in usable[usable["option_kind"] == kind].iterrows()]
-            for kind in ("site", "bank")
-        ]
-        a, b = lists
-        while a or b:
-            take_a = bool(a) and (not b or a[0][0] <= b[0][0])
-            order.append((a if take_a else b).pop(0)[1])
-        order.extend(group.index[group["excluded"].astype(bool)].tolist())
-    return out.loc[order].reset_index(drop=True)
+    cost = pd.to_numeric(out[value], errors="coerce").to_numpy(dtype=float)
+    dist = pd.to_numeric(out["distance_ft"], errors="coerce").to_numpy(dtype=float)
+    key = pd.DataFrame(
+        {
+            "cost_missing": ~np.isfinite(cost),
+            "cost": np.where(np.isfinite(cost), cost, 0.0),
+            "dist_missing": ~np.isfinite(dist),
+            "dist": np.where(np.isfinite(dist), dist, 0.0),
+            "option": out["option_id"].astype(str).to_numpy(),
+        }
+    )
+    rank = key.groupby(list(key.columns), sort=True).ngroup().to_numpy()
+    excluded = out["excluded"].astype(bool).to_numpy()
+    bank = (out["option_kind"].astype(str) == "bank").to_numpy()
+    head = pd.Series(rank).groupby([out["_order"].to_numpy(), excluded, bank]).cummax().to_numpy()
+    frame = pd.DataFrame(
+        {
+            "impact": out["_order"].to_numpy(),
+            "excluded": excluded,
+            "head": np.where(excluded, 0, head),
+            "bank": np.where(excluded, False, bank),
+            "position": np.arange(len(out)),
+        }
+    )
+    order = frame.sort_values(list(frame.columns), kind="stable").index.to_numpy()
+    return out.iloc[order].reset_index(drop=True)
 
 
 def _ratio(
@@ -826,8 +842,16 @@ def tier_gaps(
     *,
     needs: pd.DataFrame | None = None,
     as_of: str | dt.date | None = None,
+    plan: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Say per impact which higher tiers had no opportunity or too little (subd. 3(d)).
+    """Say per impact which higher levels had no opportunity or too little (subd. 3(d)).
+
+    The walk down the levels is the rules core's (:func:`~wetland_gis.rules.priority.
+    next_tier_condition`), in the order of the ranking's reading of subd. 3(c): under
+    ``banking_own_order`` once for the project-specific sites (tiers 1-4) and once for
+    the bank credits (their own order, from tier 3), each method alone, as the
+    allocation keeps them; under ``single_order`` once over every option (method
+    ``any``).
 
     Parameters
     ----------
@@ -838,20 +862,36 @@ def tier_gaps(
         impact without any option is reported too. Default: the impacts of the ranking.
     as_of : str or date, optional
         Date of the decisions.
+    plan : pandas.DataFrame, optional
+        The allocation (:attr:`wetland_gis.siting.allocate.Allocation.plan`). With it the
+        credits an option offers an impact are those the plan gives the impact plus those
+        it leaves unused: what other impacts of the project took is not available, as
+        the allocation settled it. Every level the plan uses for an impact is then a
+        level this table opens for it (one account of subd. 3(d) for both outputs).
+        Without it each impact is looked at alone.
 
     Returns
     -------
     pandas.DataFrame
-        :data:`TIER_GAP_COLUMNS`: one row per impact and tier, from tier 1 down to the
-        tier at which the requirement is met (or tier 4). ``status`` is
-        ``no_opportunity``, ``short`` or ``sufficient``; ``acres_to_place`` is what is
-        still to place when the tier is reached, ``short_acres`` what remains after it,
-        ``short_credits`` the same in credits at the impact's lowest ratio. Each impact
-        is looked at alone: competition between impacts for the same credits is for the
-        allocation.
+        :data:`TIER_GAP_COLUMNS`: one row per impact, method and tier, from the method's
+        first level down to the tier at which the requirement is met (or tier 4).
+        ``status`` is ``no_opportunity``, ``short`` or ``sufficient``; ``credits_used``
+        what the plan gives the impact there; ``acres_to_place`` is what is still to
+        place when the tier is reached, ``short_acres`` what remains after it,
+        ``short_credits`` the same in credits at the impact's lowest ratio.
     """
+    from wetland_gis.rules.priority import SINGLE_ORDER
+
     day = as_date(as_of).isoformat()
-    usable = ranking[~read_yes_no(ranking["excluded"])] if len(ranking) else ranking
+    excluded = read_yes_no(ranking["excluded"]) if len(ranking) else np.zeros(0, bool)
+    usable = ranking[~excluded] if len(ranking) else ranking
+    readings = (
+        sorted({str(v) for v in ranking["siting_reading"] if not is_blank(v)})
+        if "siting_reading" in ranking
+        else []
+    )
+    own = (readings or [SINGLE_ORDER])[0] == BANKING_OWN_ORDER
+    methods = ("site", "bank") if own else ("any",)
     if needs is None:
         needs = (
             ranking.groupby("impact_id", sort=False)
@@ -861,11 +901,13 @@ def tier_gaps(
             else pd.DataFrame(columns=["impact_id", "acres", "ratio"])
         )
     low_ratio = ranking.groupby("impact_id")["ratio"].min() if len(ranking) else pd.Series()
-    stats: dict[tuple[Any, int], tuple[int, float, float]] = {}
+    stats: dict[tuple[Any, str, int], tuple[int, float, float, float]] = {}
     if len(usable):
         u = pd.DataFrame(
             {
                 "impact_id": usable["impact_id"].to_numpy(),
+                "option_id": usable["option_id"].astype(str).to_numpy(),
+                "method": usable["option_kind"].astype(str).to_numpy() if own else "any",
                 "tier": pd.to_numeric(usable["tier"], errors="coerce").to_numpy(dtype=float),
                 "credits": pd.to_numeric(usable["credits_available"], errors="coerce")
                 .fillna(0.0)
@@ -873,59 +915,96 @@ def tier_gaps(
                 "ratio": pd.to_numeric(usable["ratio"], errors="coerce").to_numpy(dtype=float),
             }
         )
+        u["used"] = 0.0
+        if plan is not None and len(plan):
+            key = [plan["impact_id"], plan["option_id"].astype(str)]
+            mine = plan.groupby(key)["credits"].sum()
+            taken = plan.groupby(plan["option_id"].astype(str))["credits"].sum().to_dict()
+            u["used"] = [
+                float(mine.get((i, o), 0.0))
+                for i, o in zip(u["impact_id"], u["option_id"], strict=True)
+            ]
+            # this impact's credits, and what no impact took
+            gone = np.array([float(taken.get(o, 0.0)) for o in u["option_id"]])
+            u["credits"] = u["used"] + np.clip(u["credits"].to_numpy() - gone, 0.0, None)
+        u = u[np.isfinite(u["tier"])]
         u["acres"] = np.where(u["ratio"] > 0, u["credits"] / u["ratio"].where(u["ratio"] > 0), 0.0)
-        agg = u.groupby(["impact_id", "tier"], sort=False).agg(
-            n=("credits", "size"), credits=("credits", "sum"), acres=("acres", "sum")
+        agg = u.groupby(["impact_id", "method", "tier"], sort=False).agg(
+            n=("credits", "size"),
+            credits=("credits", "sum"),
+            acres=("acres", "sum"),
+            used=("used", "sum"),
         )
         stats = {
-            (k[0], int(k[1])): (int(v.n), float(v.credits), float(v.acres))
+            (k[0], k[1], int(k[2])): (int(v.n), float(v.credits), float(v.acres), float(v.used))
             for k, v in zip(agg.index, agg.itertuples(), strict=True)
         }
     rows = []
     for rec in needs.to_dict("records"):
         imp = rec["impact_id"]
-        avail: dict[int, float] = {}
-        counts: dict[int, int] = {}
-        credits: dict[int, float] = {}
-        for t in SitingTier:
-            n_opt, cred, ac = stats.get((imp, int(t)), (0, 0.0, 0.0))
-            counts[int(t)], credits[int(t)], avail[int(t)] = n_opt, cred, ac
         acres = float(rec["acres"]) if math.isfinite(float(rec["acres"])) else 0.0
-        dec = next_tier_condition(acres, avail, options=counts, as_of=day)
         ratio = low_ratio.get(imp, rec.get("ratio", float("nan")))
-        remaining = acres
-        reason_iter = iter(dec.reasons)
-        for t in SitingTier:
-            if int(t) > int(dec.value):
-                break
-            short = float(dec.amounts.get(f"tier_{int(t)}_short_acres", 0.0))
-            status = (
-                "no_opportunity"
-                if counts[int(t)] == 0
-                else "short"
-                if short > 1e-9
-                else "sufficient"
-            )
-            rows.append(
-                {
-                    "impact_id": imp,
-                    "tier": int(t),
-                    "tier_label": t.label,
-                    "status": status,
-                    "options": counts[int(t)],
-                    "credits_available": credits[int(t)],
-                    "acres_available": avail[int(t)],
-                    "acres_to_place": remaining,
-                    "short_acres": short,
-                    "short_credits": short * float(ratio)
-                    if ratio is not None and math.isfinite(float(ratio))
-                    else float("nan"),
-                    "reason": next(reason_iter, ""),
-                    "citations": "; ".join(dec.citations),
-                    "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
-                }
-            )
-            remaining = short
+        for method in methods:
+            # banking's own order begins at clause (3) (subd. 3(c)): its walk shows 3 and 4
+            first = int(SitingTier.SAME_BANK_SERVICE_AREA) if method == "bank" else 1
+            avail: dict[int, float] = {}
+            counts: dict[int, int] = {}
+            credits: dict[int, float] = {}
+            used: dict[int, float] = {}
+            for t in SitingTier:
+                n_opt, cred, ac, use = stats.get((imp, method, int(t)), (0, 0.0, 0.0, 0.0))
+                counts[int(t)], credits[int(t)], avail[int(t)], used[int(t)] = (
+                    n_opt,
+                    cred,
+                    ac,
+                    use,
+                )
+            dec = next_tier_condition(acres, avail, options=counts, as_of=day)
+            remaining = acres
+            reason_iter = iter(dec.reasons)
+            for t in SitingTier:
+                if int(t) > int(dec.value):
+                    break
+                reason = next(reason_iter, "")
+                short = float(dec.amounts.get(f"tier_{int(t)}_short_acres", 0.0))
+                if int(t) >= first:
+                    status = (
+                        "no_opportunity"
+                        if counts[int(t)] == 0
+                        else "short"
+                        if short > 1e-9
+                        else "sufficient"
+                    )
+                    rows.append(
+                        {
+                            "impact_id": imp,
+                            "method": method,
+                            "tier": int(t),
+                            "tier_label": t.label,
+                            "status": status,
+                            "options": counts[int(t)],
+                            "credits_available": credits[int(t)],
+                            "credits_used": used[int(t)],
+                            "acres_available": avail[int(t)],
+                            "acres_to_place": remaining,
+                            "short_acres": short,
+                            "short_credits": short * float(ratio)
+                            if ratio is not None and math.isfinite(float(ratio))
+                            else float("nan"),
+                            "reason": _METHOD_WORDS[method] + reason,
+                            "citations": "; ".join(dec.citations),
+                            "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
+                        }
+                    )
+                remaining = short
     out = pd.DataFrame(rows, columns=list(TIER_GAP_COLUMNS))
     out.attrs["citation"] = CITE_NEXT_LEVEL
     return out
+
+
+#: How each method's walk is named in the reasons of the tier gaps.
+_METHOD_WORDS = {
+    "site": "Project-specific sites, in their own order (subd. 3(a), (c)): ",
+    "bank": "Bank credits, in banking's own order from clause (3) (subd. 3(c)): ",
+    "any": "",
+}

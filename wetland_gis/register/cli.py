@@ -37,6 +37,10 @@ class RegisterTally:
         """Return the lines to print."""
         return list(self.messages)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return the tally as a JSON-ready dictionary (the ``done`` run event's)."""
+        return {"messages": list(self.messages)}
+
 
 @dataclass
 class RegisterResult:

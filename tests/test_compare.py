@@ -68,6 +68,8 @@ def test_each_alternative_row_is_read_from_its_own_assessment(compared, sample_d
         assert row["replace_credits"] == pytest.approx(replace)
         assert row["credits_allocated"] == pytest.approx(float(alt.siting.totals["credits"]))
         assert row["cost_usd"] == pytest.approx(float(alt.siting.totals["cost"]))
+        # one unit throughout (issue 30): the unmet figure is in credits, not impact acres
+        assert row["credits_unmet"] == pytest.approx(float(alt.siting.totals["credits_unmet"]))
 
 
 @pytest.mark.filterwarnings("ignore::wetland_gis.errors.WetlandGISWarning")

@@ -128,7 +128,7 @@ TABLE_COLUMNS = (
     "replace_credits",
     "credits_allocated",
     "cost_usd",
-    "acres_unmet",
+    "credits_unmet",
     "d_wetland_sqft",
     "d_wetland_pct",
     "d_replace_credits",
@@ -495,7 +495,8 @@ def comparison_table(alternatives: Sequence[Alternative]) -> pd.DataFrame:
     -------
     DataFrame
         The columns of :data:`TABLE_COLUMNS`. ``credits_allocated``, ``cost_usd`` and
-        ``acres_unmet`` are empty for an alternative that was not sited.
+        ``credits_unmet`` (replacement credits the siting could not place, in the one unit
+        of the siting totals) are empty for an alternative that was not sited.
     """
     rows = []
     for alt in alternatives:
@@ -522,7 +523,7 @@ def comparison_table(alternatives: Sequence[Alternative]) -> pd.DataFrame:
                 "replace_credits": _project_sum(a, "replace_acres"),
                 "credits_allocated": float(totals["credits"]) if totals is not None else None,
                 "cost_usd": float(totals["cost"]) if totals is not None else None,
-                "acres_unmet": float(totals["acres_unmet"]) if totals is not None else None,
+                "credits_unmet": float(totals["credits_unmet"]) if totals is not None else None,
             }
         )
     table = pd.DataFrame(rows)

@@ -31,7 +31,7 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     ("replace_credits", "replacement credits required", "acres"),
     ("credits_allocated", "credits allocated", "acres"),
     ("cost_usd", "estimated cost", "usd"),
-    ("acres_unmet", "replacement unmet (acres)", "acres"),
+    ("credits_unmet", "replacement credits unmet", "acres"),
     ("d_wetland_sqft", "wetland impacted vs preferred (sq ft)", "dsqft"),
     ("d_wetland_pct", "wetland impacted vs preferred (%)", "dpct"),
     ("d_replace_credits", "credits required vs preferred", "dacres"),

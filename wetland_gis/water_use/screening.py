@@ -42,6 +42,7 @@ from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
 from wetland_gis.io.layers import read_layer
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
+from wetland_gis.palette import WATER_USE_OUTCOME_COLORS
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
 from wetland_gis.rules.percentage_area import normalise_county
 from wetland_gis.rules.trace import TRACE_COLUMNS
@@ -1189,18 +1190,9 @@ def outcome_label(outcome: str) -> str:
     return label(outcome)
 
 
-#: Fill colour of each headline outcome on the map.
-OUTCOME_COLORS = {
-    WaterOutcome.PROHIBITED.value: "#c0392b",
-    WaterOutcome.TERMINATE.value: "#8e44ad",
-    WaterOutcome.INDETERMINATE.value: "#7f8c8d",
-    WaterOutcome.VERIFY.value: "#f39c12",
-    WaterOutcome.CONDITIONS.value: "#2980b9",
-    WaterOutcome.LOCAL_APPROVAL.value: "#16a085",
-    WaterOutcome.REQUIRED.value: "#2c3e50",
-    WaterOutcome.NOT_REQUIRED.value: "#27ae60",
-    WaterOutcome.NOT_ASSESSED.value: "#ffffff",
-}
+#: Fill colour of each headline outcome on the map (the palette :mod:`wetland_gis.palette`
+#: holds, which the QGIS styles read too).
+OUTCOME_COLORS = WATER_USE_OUTCOME_COLORS
 
 _ON_EACH = """
 function (feature, layer) {

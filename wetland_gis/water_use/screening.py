@@ -47,6 +47,7 @@ from wetland_gis.parameters import ParameterSet, as_date, load_parameters
 from wetland_gis.rules.percentage_area import normalise_county
 from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.water_use import rules
+from wetland_gis.water_use.editions import STATUTE
 from wetland_gis.water_use.rules import (
     MONTHS,
     RULE_IDS,
@@ -145,7 +146,7 @@ INPUT_COLUMNS: dict[str, tuple[str, str]] = {
 WATER_CAVEATS = (
     "wetland_gis screens and explains; the DNR decides water-use permits and fees. Every "
     "outcome is a screening result to be verified.",
-    "Two editions of Minn. Stat. § 103G.271 are held: Minnesota Statutes 2018 (applied "
+    f"Two editions of {STATUTE} are held: Minnesota Statutes 2018 (applied "
     "2018-01-01 to 2018-12-31) and the text as amended through 1Sp2025 (applied from "
     "2026-01-01). These are edition dates chosen by wetland_gis, not effective dates; between "
     "them a value that differs is never chosen (outcome 'indeterminate').",
@@ -1170,7 +1171,7 @@ def _fee_table(
 # --------------------------------------------------------------------------- map
 
 #: The ``<title>`` of the water-use map page.
-MAP_TITLE = "Water appropriation screening map (Minn. Stat. § 103G.271)"
+MAP_TITLE = f"Water appropriation screening map ({STATUTE})"
 
 
 def outcome_label(outcome: str) -> str:

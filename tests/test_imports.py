@@ -124,3 +124,44 @@ def test_all_lists_exactly_the_lazy_names(package):
 
     module = importlib.import_module(package)
     assert set(module.__all__) - {"__version__"} == set(module._LAZY)
+
+
+def test_the_qgis_styles_colour_water_use_points_without_importing_water_use():
+    """Colours are presentation: io/qgis_styles and the water-use map read one palette
+    (wetland_gis/palette.py), and io never imports the water-use package (issue 33)."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent("""
+            import sys
+            import geopandas as gpd
+            from shapely.geometry import Point
+            from wetland_gis.io.qgis_styles import layer_style
+            points = gpd.GeoDataFrame(
+                {"permit_id": ["P-1"], "outcome": ["prohibited"]},
+                geometry=[Point(480000, 5000000)], crs="EPSG:26915",
+            )
+            style = layer_style("appropriations", points)
+            print(style.categories[0].value, style.categories[0].color)
+            print(sorted(m for m in sys.modules if m.startswith("wetland_gis.water_use")))
+        """),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    first, loaded = proc.stdout.strip().splitlines()[-2:]
+    assert first == "prohibited #c0392b"
+    assert loaded == "[]"
+
+
+def test_the_water_use_map_and_the_qgis_style_share_one_palette():
+    from wetland_gis.palette import WATER_USE_OUTCOME_COLORS
+    from wetland_gis.water_use.rules import WaterOutcome
+    from wetland_gis.water_use.screening import OUTCOME_COLORS
+
+    assert OUTCOME_COLORS is WATER_USE_OUTCOME_COLORS
+    assert set(WATER_USE_OUTCOME_COLORS) <= {o.value for o in WaterOutcome}
+    assert len(set(WATER_USE_OUTCOME_COLORS.values())) == len(WATER_USE_OUTCOME_COLORS)

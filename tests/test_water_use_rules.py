@@ -6,9 +6,11 @@ them (2022-06-01), on both sides of every limit. Case ids name the statute parag
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import io
 import json
+import re
 import tokenize
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.water_use import rules as wu
 from wetland_gis.water_use.rules import Appropriation, WaterOutcome
 
+ROOT = Path(__file__).resolve().parents[1]
 E2018, E2025, GAP = "2018-06-01", "2026-06-01", "2022-06-01"
 OUT = WaterOutcome
 
@@ -124,18 +127,32 @@ def _numbers(path: Path) -> list[tuple[int, str, str]]:
     return [(t.start[0], t.string, t.line.strip()) for t in tokens if t.type == tokenize.NUMBER]
 
 
-def test_no_legal_number_is_written_in_the_water_use_rules():
-    path = Path(wu.__file__)
+#: Every module of the water-use rules core: the package but the screening of a layer.
+RULE_MODULES = sorted(
+    p
+    for p in Path(wu.__file__).parent.glob("*.py")
+    if p.name not in ("__init__.py", "screening.py")
+)
+
+
+def test_the_rules_core_is_split_into_its_modules():
+    names = {p.name for p in RULE_MODULES}
+    assert {"rules.py", "framework.py", "permit.py", "restrictions.py", "fees.py"} <= names
+
+
+@pytest.mark.parametrize("path", RULE_MODULES, ids=lambda p: p.name)
+def test_no_legal_number_is_written_in_the_water_use_rules(path):
     bad = [
         f"{n}: {line}"
         for n, text, line in _numbers(path)
         if float(text.replace("_", "")) not in (0, 1)
     ]
-    assert not bad, "numbers in water_use/rules.py:\n" + "\n".join(bad)
+    assert not bad, f"numbers in water_use/{path.name}:\n" + "\n".join(bad)
 
 
-def test_the_rules_module_imports_no_geometry():
-    text = Path(wu.__file__).read_text(encoding="utf-8")
+@pytest.mark.parametrize("path", RULE_MODULES, ids=lambda p: p.name)
+def test_the_rules_module_imports_no_geometry(path):
+    text = path.read_text(encoding="utf-8")
     assert "geopandas" not in text and "shapely" not in text
 
 
@@ -782,3 +799,113 @@ def test_public_rule_has_its_name_signature_doc_and_rule_id(name):
     d = rule(A(annual_gallons=900_000, gallons_per_day=5_000), as_of=E2025)
     assert d.rule_id == wu.RULE_IDS[name]
     assert d.subject == "P"
+
+
+# --------------------------------------------------------------------------- the registry
+
+STATUTE = "Minn. Stat. § 103G.271"
+
+
+def test_every_rule_is_registered_once_with_its_label_and_citations():
+    ids = [spec.id for spec in wu.WATER_RULES.values()]
+    assert len(ids) == len(set(ids))
+    for key, spec in wu.WATER_RULES.items():
+        assert spec.id.startswith("water_use.") and spec.label, key
+        assert spec.citations, key
+        assert all(c.startswith(f"{STATUTE}, subd. ") for c in spec.citations), key
+    assert wu.RULE_IDS == {key: spec.id for key, spec in wu.WATER_RULES.items()}
+
+
+def test_every_registered_rule_decides_and_every_decision_is_registered():
+    """A screening with an entity, a common distribution system, a past year and a late fee
+    runs all twelve rules; no decision names a rule outside the registry."""
+    months = tuple(float(v) for v in (10, 10, 10, 10, 20, 30, 40, 30, 20, 10, 10, 10))
+    town = dict(entity="Town", entity_type="municipality", use="municipal")
+    items = [
+        A(
+            permit_id="M1",
+            annual_gallons=2e8,
+            distribution_system="S",
+            **town,
+            monthly_gallons=tuple(v * 1e6 for v in months),
+        ),
+        A(
+            permit_id="M2",
+            annual_gallons=9e7,
+            distribution_system="S",
+            **town,
+            monthly_gallons=tuple(v * 5e5 for v in months),
+        ),
+    ]
+    decisions = [
+        *wu.screen(items, as_of=E2025).decisions,
+        wu.past_unpermitted_fees(items[0], 2026),
+        wu.late_payment_penalty(500, "2026-01-15", "2026-03-01", "2026-06-01", subject="M1"),
+    ]
+    registered = {spec.id for spec in wu.WATER_RULES.values()}
+    assert {d.rule_id for d in decisions} == registered
+
+
+def test_the_docs_table_lists_every_registered_rule_with_its_subdivisions():
+    text = (ROOT / "docs" / "water_use.md").read_text(encoding="utf-8")
+    section = text.split("## The rules (rule ids of the trace)")[1].split("\n## ")[0]
+    rows = re.findall(r"^\| `([^`]+)` \| ([^|]+) \|", section, flags=re.MULTILINE)
+    assert [rule_id for rule_id, _ in rows] == [s.id for s in wu.WATER_RULES.values()]
+    for (rule_id, statute), spec in zip(rows, wu.WATER_RULES.values(), strict=True):
+        for citation in spec.citations:
+            assert citation.removeprefix(f"{STATUTE}, subd. ") in statute, (rule_id, citation)
+
+
+def _code_strings(path: Path) -> list[ast.Constant]:
+    """Return the string constants of a module's code (f-string parts too), not docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+
+
+def test_the_statute_prefix_is_written_once_in_the_water_use_code():
+    written = [
+        f"{path.name}:{node.lineno}"
+        for path in sorted(Path(wu.__file__).parent.glob("*.py"))
+        for node in _code_strings(path)
+        if STATUTE in node.value
+    ]
+    assert len(written) == 1 and written[0].startswith("editions.py:"), written
+    assert wu.RULE_IDS and all(
+        c.startswith(STATUTE) for spec in wu.WATER_RULES.values() for c in spec.citations
+    )
+
+
+@pytest.mark.parametrize(
+    ("county", "listed"),
+    [
+        ("Hennepin", True),
+        ("hennepin county", True),
+        ("St. Louis County", False),
+        ("Olmsted", False),
+    ],
+    ids=["as written", "case and County", "not listed", "outstate"],
+)
+def test_one_function_says_whether_a_county_is_in_a_list(county, listed):
+    """Subd. 4a (2018) and 5a read county lists; the screening's metro column reads the same."""
+    from wetland_gis.water_use.restrictions import county_in_list
+
+    counties = wu.water_use_parameters().value("water_use.metropolitan_county.counties", E2018)
+    assert county_in_list(county, counties) is listed
+    d = wu.mt_simon_hinckley(
+        A(county=county, mt_simon_hinckley=True, permit_action="existing"), as_of=E2018
+    )
+    assert (d.outcome == OUT.NOT_APPLICABLE and "not one" in " ".join(d.reasons)) is not listed

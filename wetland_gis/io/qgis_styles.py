@@ -26,6 +26,7 @@ from xml.etree import ElementTree as ET
 import pandas as pd
 
 from wetland_gis.labels import label, tier_label
+from wetland_gis.palette import WATER_USE_OUTCOME_COLORS as WATER_COLORS
 
 __all__ = [
     "GPKG_VERSION",
@@ -339,8 +340,6 @@ def _categorised(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
         return None
     columns = {str(c).lower(): str(c) for c in frame.columns}
     if layer == "appropriations" and "outcome" in columns:  # water use: its own outcomes
-        from wetland_gis.water_use.screening import OUTCOME_COLORS as WATER_COLORS
-
         present = frame[columns["outcome"]].dropna().astype(str).unique()
         values = [*WATER_COLORS, *sorted(set(present) - set(WATER_COLORS))]
         cats = tuple(Category(v, label(v), WATER_COLORS.get(v, _UNRANKED)) for v in values)

@@ -1,10 +1,12 @@
 """Water appropriation screening under Minn. Stat. § 103G.271 (a statute of its own).
 
-Two modules, as for the wetland rules: :mod:`wetland_gis.water_use.rules` is the rules
+Two parts, as for the wetland rules: :mod:`wetland_gis.water_use.rules` is the rules
 core (pure functions on plain values, both editions of § 103G.271 held in
-``parameters/water_use.yaml``; it imports no geometry library), and
-:mod:`wetland_gis.water_use.screening` reads a layer of points of appropriation, computes
-the spatial facts (county, aquifer, distance) and returns a :class:`WaterUseResult`.
+``parameters/water_use.yaml``; it imports no geometry library), whose parts by topic live
+beside it (the framework, editions, facts, permit, restrictions, fees, fee totals and
+schedules), and :mod:`wetland_gis.water_use.screening` reads a layer of points of
+appropriation, computes the spatial facts (county, aquifer, distance) and returns a
+:class:`WaterUseResult`.
 
 The names of :mod:`~wetland_gis.water_use.screening` are imported on first use, so
 ``import wetland_gis.water_use.rules`` loads no geometry library.

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import html
 import json
 import re
 from collections.abc import Mapping
@@ -42,10 +43,12 @@ from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
 from wetland_gis.io.layers import read_layer
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
+from wetland_gis.palette import WATER_USE_OUTCOME_COLORS
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
-from wetland_gis.rules.percentage_area import normalise_county
 from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.water_use import rules
+from wetland_gis.water_use.editions import STATUTE
+from wetland_gis.water_use.restrictions import county_in_list
 from wetland_gis.water_use.rules import (
     MONTHS,
     RULE_IDS,
@@ -144,7 +147,7 @@ INPUT_COLUMNS: dict[str, tuple[str, str]] = {
 WATER_CAVEATS = (
     "wetland_gis screens and explains; the DNR decides water-use permits and fees. Every "
     "outcome is a screening result to be verified.",
-    "Two editions of Minn. Stat. § 103G.271 are held: Minnesota Statutes 2018 (applied "
+    f"Two editions of {STATUTE} are held: Minnesota Statutes 2018 (applied "
     "2018-01-01 to 2018-12-31) and the text as amended through 1Sp2025 (applied from "
     "2026-01-01). These are edition dates chosen by wetland_gis, not effective dates; between "
     "them a value that differs is never chosen (outcome 'indeterminate').",
@@ -479,12 +482,14 @@ def _date(value: Any, column: str) -> dt.date | None:
         raise _RowError(f"{column} {value!r} is not a date (write YYYY-MM-DD)") from err
 
 
+def _cell(row: pd.Series, cols: dict[str, str], name: str) -> Any:
+    """Return the cell of input column ``name`` (matched by :func:`_match_columns`), or None."""
+    return row[cols[name]] if name in cols else None
+
+
 def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     """Return the Appropriation keyword arguments of one row, and notes."""
-
-    def get(name: str) -> Any:
-        return row[cols[name]] if name in cols else None
-
+    get = functools.partial(_cell, row, cols)
     notes = []
     pid = get("permit_id")
     if is_blank(pid):
@@ -532,9 +537,8 @@ def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], li
 
 
 def _extras(row: pd.Series, cols: dict[str, str]) -> dict[str, Any]:
-    def get(name: str) -> Any:
-        return row[cols[name]] if name in cols else None
-
+    """Return the facts of one row that are not the rules' facts: schedules, destination."""
+    get = functools.partial(_cell, row, cols)
     return {
         "notified_year": _int(get("notified_year"), "notified_year"),
         "first_unpermitted_year": _int(get("first_unpermitted_year"), "first_unpermitted_year"),
@@ -742,17 +746,55 @@ def water_use(
     InputError
         A file cannot be read, has no CRS, or lacks the ``permit_id`` column.
     """
-    params = (
-        parameters
-        if isinstance(parameters, ParameterSet)
-        else (load_parameters(parameters) if parameters else rules.water_use_parameters())
-    )
+    params = _water_parameters(parameters)
     readings = readings or FeeReadings()
     day = as_date(as_of)
     rules.editions_for(day, params)  # refuse a date before the first edition at once
     gdf, record, records = read_appropriations(
         points, layer, assume_crs=assume_crs, override_crs=override_crs
     )
+    manifest = _start_manifest(gdf, record, records, day, params, readings, override_crs)
+    ctx = as_context(context, as_of=day)  # the county lists are in the WCA tree, not params
+    manifest.add_records(ctx.records)
+
+    cols = _match_columns(list(gdf.columns))
+    out, reprojected = to_working_crs(gdf, source=record.path)
+    manifest.add_records(reprojected)
+    rows = _RowStatus(out.index, _row_labels(gdf, csv=Path(record.path).suffix.lower() == ".csv"))
+    lonlat = _place_points(gdf, out.geometry, record, rows)
+    good = gpd.GeoSeries(out.geometry.where(rows.status == ASSESSED, None), crs=WORK_CRS)
+    lonlat = lonlat.where(rows.status == ASSESSED, None)
+    county = _counties_of(good, ctx.counties)
+    in_aquifer, aquifer_source = _aquifer_facts(aquifer, aquifer_layer, good, manifest)
+    spatial = _SpatialFacts(county, lonlat, in_aquifer, aquifer_source)
+    read = _read_rows(out, cols, rows, spatial, params)
+    for k, v in read.columns.items():
+        out[k] = v
+    out["status"] = rows.status
+    out["status_code"] = rows.code
+    out["status_reason"] = rows.reason
+    return _result(out, read, day, params, readings, manifest)
+
+
+def _water_parameters(parameters: str | Path | ParameterSet | None) -> ParameterSet:
+    """Return the parameter tree given (a tree or its file), else the shipped one."""
+    if isinstance(parameters, ParameterSet):
+        return parameters
+    return load_parameters(parameters) if parameters else rules.water_use_parameters()
+
+
+def _start_manifest(
+    gdf: gpd.GeoDataFrame,
+    record: InputRecord,
+    records: list[str],
+    day: dt.date,
+    params: ParameterSet,
+    readings: FeeReadings,
+    override_crs: str | None,
+) -> Manifest:
+    """Return the run's manifest: the points read, the readings and the editions applied."""
+    from wetland_gis.assess import warn_if_empty
+
     manifest = Manifest(
         command="water-use",
         as_of=day.isoformat(),
@@ -762,8 +804,6 @@ def water_use(
     )
     manifest.add_input(record)
     manifest.add_records(records)
-    from wetland_gis.assess import warn_if_empty
-
     points_where = record.path + (f" (layer {record.layer})" if record.layer else "")
     warn_if_empty(gdf, points_where, manifest)
     manifest.settings = {
@@ -776,50 +816,71 @@ def water_use(
         "irrigation_minimum_reading": readings.irrigation_minimum,
         "editions": [vars(e) for e in rules.editions(params)],
     }
-    ctx = as_context(context, as_of=day)  # the county lists are in the WCA tree, not params
-    manifest.add_records(ctx.records)
+    return manifest
 
-    cols = _match_columns(list(gdf.columns))
-    out, reprojected = to_working_crs(gdf, source=record.path)
-    manifest.add_records(reprojected)
-    geom = out.geometry
-    status = pd.Series(ASSESSED, index=out.index, dtype=object)
-    reason = pd.Series("", index=out.index, dtype=object)
-    # the code beside the sentence (enums.StatusCode): a tally groups by it, never the text
-    code = pd.Series(StatusCode.ASSESSED.value, index=out.index, dtype=object)
-    labels = _row_labels(gdf, csv=Path(record.path).suffix.lower() == ".csv")
+
+class _RowStatus:
+    """The status, status code and reason of every input row (each stays in the output).
+
+    The code is what the end-of-run tally groups by (``enums.StatusCode``), the reason the
+    sentence a person reads; :meth:`refuse` sets all three, the reason after the row's label.
+    """
+
+    def __init__(self, index: pd.Index, labels: list[str]) -> None:
+        self.status = pd.Series(ASSESSED, index=index, dtype=object)
+        self.code = pd.Series(StatusCode.ASSESSED.value, index=index, dtype=object)
+        self.reason = pd.Series("", index=index, dtype=object)
+        self.labels = labels
+
+    def assessed(self, pos: int) -> bool:
+        """Return whether the row at position ``pos`` is still to be assessed."""
+        return bool(self.status.iat[pos] == ASSESSED)
+
+    def refuse(self, pos: int, code: StatusCode, why: str) -> None:
+        """Mark the row at position ``pos`` not assessed, with its code and reason."""
+        self.status.iat[pos] = NOT_ASSESSED
+        self.code.iat[pos] = code.value
+        self.reason.iat[pos] = f"{self.labels[pos]}: {why}"
+
+
+def _place_points(
+    gdf: gpd.GeoDataFrame, geom: gpd.GeoSeries, record: InputRecord, rows: _RowStatus
+) -> gpd.GeoSeries:
+    """Refuse the rows without a point in Minnesota; return the points in lon/lat.
+
+    A row without a (valid) location says why (a CSV's cells: :func:`coordinate_issue`),
+    a geometry that is not a point says how to convert it, and a point outside Minnesota
+    says what to check (:func:`outside_minnesota`); it is never assessed with a fee and no
+    county.
+    """
     missing = geom.isna() | geom.is_empty
-    status[missing] = NOT_ASSESSED
-    code[missing] = StatusCode.NO_POINT.value
     lon_lat = _lon_lat_columns(list(gdf.columns)) if record.path.lower().endswith(".csv") else None
     for i in np.flatnonzero(missing.to_numpy()):
-        problem = ""
+        kind, problem = StatusCode.NO_POINT, ""
         if lon_lat is not None:
             lon_col, lat_col = lon_lat
-            kind, problem = coordinate_issue(
-                gdf[lon_col].iat[i],
-                gdf[lat_col].iat[i],
-                lon_column=lon_col,
-                lat_column=lat_col,
+            found, problem = coordinate_issue(
+                gdf[lon_col].iat[i], gdf[lat_col].iat[i], lon_column=lon_col, lat_column=lat_col
             )
-            if problem:
-                code.iat[i] = kind.value
-        reason.iat[i] = f"{labels[i]}: " + (
+            kind = found if problem else kind
+        rows.refuse(
+            int(i),
+            kind,
             problem
             or "no point: the row has no (valid) location; give the point of "
-            "appropriation (CSV: lon/lat in WGS 84 degrees)"
+            "appropriation (CSV: lon/lat in WGS 84 degrees)",
         )
     kinds = geom.geom_type.fillna("")
     wrong = ~missing & (kinds != "Point")
-    status[wrong] = NOT_ASSESSED
-    code[wrong] = StatusCode.NOT_A_POINT.value
-    reason[wrong] = [
-        f"{labels[i]}: geometry is {k}, not a point of appropriation: convert it to a "
-        "point in QGIS (Vector > Geometry Tools > Centroids) and record that you did"
-        for i, k in zip(np.flatnonzero(wrong.to_numpy()), kinds[wrong], strict=True)
-    ]
-    lonlat = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS).to_crs(_LONLAT)
-    placed = (status == ASSESSED).to_numpy()
+    for i, k in zip(np.flatnonzero(wrong.to_numpy()), kinds[wrong], strict=True):
+        rows.refuse(
+            int(i),
+            StatusCode.NOT_A_POINT,
+            f"geometry is {k}, not a point of appropriation: convert it to a "
+            "point in QGIS (Vector > Geometry Tools > Centroids) and record that you did",
+        )
+    lonlat = gpd.GeoSeries(geom.where(rows.status == ASSESSED, None), crs=WORK_CRS).to_crs(_LONLAT)
+    placed = (rows.status == ASSESSED).to_numpy()
     inside = np.zeros(len(placed), dtype=bool)
     if placed.any():  # one vectorised test; the hint only for the points outside
         import shapely
@@ -829,127 +890,171 @@ def water_use(
         p = lonlat.iat[i]
         outside = outside_minnesota(p.x, p.y)
         if outside:  # never assessed with a fee and no county
-            status.iat[i] = NOT_ASSESSED
-            code.iat[i] = StatusCode.OUTSIDE_MINNESOTA.value
-            reason.iat[i] = f"{labels[i]}: {outside}"
-    good = gpd.GeoSeries(geom.where(status == ASSESSED, None), crs=WORK_CRS)
-    lonlat = lonlat.where(status == ASSESSED, None)
-    county = _counties_of(good, ctx.counties)
-    in_aquifer = pd.Series([None] * len(out), index=out.index, dtype=object)
-    aquifer_source = "unknown"
-    if aquifer is not None:
-        if isinstance(aquifer, gpd.GeoDataFrame):
-            aq, aq_source = aquifer, "the aquifer layer"
-            manifest.add_input(
-                InputRecord("aquifer", "<GeoDataFrame>", None, "", str(aq.crs), len(aq))
-            )
-        else:
-            read = read_layer(aquifer, aquifer_layer)
-            aq, aq_source = read.gdf, read.source
-            manifest.add_input(
-                InputRecord("aquifer", read.source, read.layer, read.sha256, read.crs, len(aq))
-            )
-            manifest.add_records(read.records)
-        aq, reprojected = to_working_crs(aq, source=aq_source)
-        manifest.add_records(reprojected)
-        in_aquifer = _in_aquifer(good, aq)
-        aquifer_source = "aquifer layer"
+            rows.refuse(int(i), StatusCode.OUTSIDE_MINNESOTA, outside)
+    return lonlat
 
-    facts: dict[int, Appropriation] = {}
-    extras: dict[int, dict[str, Any]] = {}
-    notes: dict[int, list[str]] = {}
-    new_cols: dict[str, list[Any]] = {
-        k: [None] * len(out)
-        for k in ("county", "metro_county", "seven_county", "in_msh", "msh_source", "dest_miles")
-    }
-    metro = {
-        normalise_county(str(c))
-        for c in params.value(
-            "water_use.metropolitan_county.counties", rules.editions(params)[0].applies_from
+
+def _aquifer_facts(
+    aquifer: str | Path | gpd.GeoDataFrame | None,
+    aquifer_layer: str | None,
+    good: gpd.GeoSeries,
+    manifest: Manifest,
+) -> tuple[pd.Series, str]:
+    """Return whether each point lies in the ``--aquifer`` polygons, and where that is from.
+
+    Without a layer every point is unknown (None). The layer is recorded in the manifest.
+    """
+    if aquifer is None:
+        return pd.Series([None] * len(good), index=good.index, dtype=object), "unknown"
+    if isinstance(aquifer, gpd.GeoDataFrame):
+        aq, aq_source = aquifer, "the aquifer layer"
+        manifest.add_input(InputRecord("aquifer", "<GeoDataFrame>", None, "", str(aq.crs), len(aq)))
+    else:
+        read = read_layer(aquifer, aquifer_layer)
+        aq, aq_source = read.gdf, read.source
+        manifest.add_input(
+            InputRecord("aquifer", read.source, read.layer, read.sha256, read.crs, len(aq))
         )
-    }
-    seven = {
-        normalise_county(str(c))
-        for c in params.value(
-            "water_use.seven_county_area.counties", rules.editions(params)[0].applies_from
-        )
-    }
+        manifest.add_records(read.records)
+    aq, reprojected = to_working_crs(aq, source=aq_source)
+    manifest.add_records(reprojected)
+    return _in_aquifer(good, aq), "aquifer layer"
+
+
+@dataclass(frozen=True)
+class _SpatialFacts:
+    """What the layers say about each point: county, lon/lat, inside the aquifer polygons."""
+
+    county: pd.Series
+    lonlat: gpd.GeoSeries
+    in_aquifer: pd.Series
+    aquifer_source: str
+
+
+@dataclass
+class _ReadRows:
+    """The rows read into appropriations, by row index, and the columns of spatial facts."""
+
+    facts: dict[int, Appropriation] = field(default_factory=dict)
+    extras: dict[int, dict[str, Any]] = field(default_factory=dict)
+    notes: dict[int, list[str]] = field(default_factory=dict)
+    columns: dict[str, list[Any]] = field(default_factory=dict)
+
+
+#: The columns of spatial facts a row gets (None where not known).
+_FACT_COLUMNS = ("county", "metro_county", "seven_county", "in_msh", "msh_source", "dest_miles")
+
+
+def _read_rows(
+    out: gpd.GeoDataFrame,
+    cols: dict[str, str],
+    rows: _RowStatus,
+    spatial: _SpatialFacts,
+    params: ParameterSet,
+) -> _ReadRows:
+    """Return each placed row as an :class:`Appropriation`; refuse a row that cannot be read.
+
+    A cell that cannot be read, a repeated permit id, a point in no county of the county
+    layer, one destination coordinate or facts the rules refuse: the row is not assessed,
+    with the column and the fix in its reason.
+    """
+    read = _ReadRows(columns={k: [None] * len(out) for k in _FACT_COLUMNS})
+    first = rules.editions(params)[0].applies_from
+    metro = params.value("water_use.metropolitan_county.counties", first)
+    seven = params.value("water_use.seven_county_area.counties", first)
     seen: dict[str, int] = {}
     for pos, idx in enumerate(out.index):
         row = out.loc[idx]
-        name = county.loc[idx]
-        new_cols["county"][pos] = name
+        name = spatial.county.loc[idx]
+        read.columns["county"][pos] = name
         if name is not None:
-            new_cols["metro_county"][pos] = normalise_county(name) in metro
-            new_cols["seven_county"][pos] = normalise_county(name) in seven
+            read.columns["metro_county"][pos] = county_in_list(name, metro)
+            read.columns["seven_county"][pos] = county_in_list(name, seven)
         try:
             kw, row_notes = _row_facts(row, cols)
             extra = _extras(row, cols)
         except _RowError as err:
-            if status[idx] == ASSESSED:
-                status[idx] = NOT_ASSESSED
-                code[idx] = StatusCode.APPROPRIATION_FACTS.value
-                reason[idx] = f"{labels[pos]}: {err}"
+            if rows.assessed(pos):
+                rows.refuse(pos, StatusCode.APPROPRIATION_FACTS, str(err))
             continue
         if kw["permit_id"] in seen:
-            status[idx] = NOT_ASSESSED
-            code[idx] = StatusCode.APPROPRIATION_FACTS.value
-            reason[idx] = (
-                f"{labels[pos]}: permit_id {kw['permit_id']!r} repeats row "
-                f"{seen[kw['permit_id']] + 1}; give each permit or source its own id"
+            rows.refuse(
+                pos,
+                StatusCode.APPROPRIATION_FACTS,
+                f"permit_id {kw['permit_id']!r} repeats row "
+                f"{seen[kw['permit_id']] + 1}; give each permit or source its own id",
             )
             continue
         seen[kw["permit_id"]] = pos
-        if status[idx] != ASSESSED:
-            continue
-        if name is None:  # in Minnesota but in no county of a user's county layer
-            status[idx] = NOT_ASSESSED
-            code[idx] = StatusCode.OUTSIDE_COUNTIES.value
-            reason[idx] = (
-                f"{labels[pos]}: the point lies in no county of the county layer (the county "
-                "decides the metropolitan-county rules): give a counties layer that covers it, "
-                "or leave --context out to use the shipped Minnesota counties"
-            )
-            continue
-        msh, src = None, aquifer_source
-        if extra["aquifer"] is not None:
-            msh, src = bool(_MT_SIMON.search(extra["aquifer"])), "aquifer column"
-        elif in_aquifer.loc[idx] is not None:
-            msh = bool(in_aquifer.loc[idx])
-        new_cols["in_msh"][pos], new_cols["msh_source"][pos] = msh, src
-        miles = None
-        if (extra["dest_lon"] is None) != (extra["dest_lat"] is None):
-            status[idx] = NOT_ASSESSED
-            code[idx] = StatusCode.APPROPRIATION_FACTS.value
-            reason[idx] = f"{labels[pos]}: give both dest_lon and dest_lat, or neither"
-            continue
-        if extra["dest_lon"] is not None:
-            p = lonlat.loc[idx]
-            miles = float(geodesic_miles(p.x, p.y, extra["dest_lon"], extra["dest_lat"])[0])
-        new_cols["dest_miles"][pos] = miles
-        try:
-            facts[idx] = Appropriation(
-                county=name, mt_simon_hinckley=msh, destination_miles=miles, **kw
-            )
-        except RulesInputError as err:
-            status[idx] = NOT_ASSESSED
-            code[idx] = StatusCode.APPROPRIATION_FACTS.value
-            reason[idx] = f"{labels[pos]}: {err}"
-            continue
-        extras[idx] = extra
-        notes[idx] = row_notes
-    for k, v in new_cols.items():
-        out[k] = v
-    out["status"] = status
-    out["status_code"] = code
-    out["status_reason"] = reason
+        if rows.assessed(pos):
+            _read_row(pos, idx, name, kw, extra, rows, spatial, read)
+            if idx in read.facts:
+                read.notes[idx] = row_notes
+    return read
 
+
+def _read_row(
+    pos: int,
+    idx: int,
+    county: str | None,
+    kw: dict[str, Any],
+    extra: dict[str, Any],
+    rows: _RowStatus,
+    spatial: _SpatialFacts,
+    read: _ReadRows,
+) -> None:
+    """Add the appropriation of one placed row with its spatial facts, or refuse the row."""
+    if county is None:  # in Minnesota but in no county of a user's county layer
+        rows.refuse(
+            pos,
+            StatusCode.OUTSIDE_COUNTIES,
+            "the point lies in no county of the county layer (the county "
+            "decides the metropolitan-county rules): give a counties layer that covers it, "
+            "or leave --context out to use the shipped Minnesota counties",
+        )
+        return
+    msh, src = None, spatial.aquifer_source
+    if extra["aquifer"] is not None:
+        msh, src = bool(_MT_SIMON.search(extra["aquifer"])), "aquifer column"
+    elif spatial.in_aquifer.loc[idx] is not None:
+        msh = bool(spatial.in_aquifer.loc[idx])
+    read.columns["in_msh"][pos], read.columns["msh_source"][pos] = msh, src
+    if (extra["dest_lon"] is None) != (extra["dest_lat"] is None):
+        rows.refuse(
+            pos, StatusCode.APPROPRIATION_FACTS, "give both dest_lon and dest_lat, or neither"
+        )
+        return
+    miles = None
+    if extra["dest_lon"] is not None:
+        p = spatial.lonlat.loc[idx]
+        miles = float(geodesic_miles(p.x, p.y, extra["dest_lon"], extra["dest_lat"])[0])
+    read.columns["dest_miles"][pos] = miles
+    try:
+        read.facts[idx] = Appropriation(
+            county=county, mt_simon_hinckley=msh, destination_miles=miles, **kw
+        )
+    except RulesInputError as err:
+        rows.refuse(pos, StatusCode.APPROPRIATION_FACTS, str(err))
+        return
+    read.extras[idx] = extra
+
+
+def _result(
+    out: gpd.GeoDataFrame,
+    read: _ReadRows,
+    day: dt.date,
+    params: ParameterSet,
+    readings: FeeReadings,
+    manifest: Manifest,
+) -> WaterUseResult:
+    """Return the result: the rules' decisions on the rows read, as layers and tables."""
+    facts = read.facts
     screening = (
         rules.screen(facts.values(), as_of=day, params=params, readings=readings) if facts else None
     )
-    extra_decisions = _schedules(facts, extras, day, params, readings)
+    extra_decisions = _schedules(facts, read.extras, day, params, readings)
     decisions = _trace_table(facts, screening, extra_decisions)
-    out = _decorate(out, facts, screening, notes, decisions)
+    out = _decorate(out, facts, screening, read.notes, decisions)
     fees = _fee_table(out, facts, screening)
     schedules = pd.DataFrame(
         [
@@ -1169,7 +1274,7 @@ def _fee_table(
 # --------------------------------------------------------------------------- map
 
 #: The ``<title>`` of the water-use map page.
-MAP_TITLE = "Water appropriation screening map (Minn. Stat. § 103G.271)"
+MAP_TITLE = f"Water appropriation screening map ({STATUTE})"
 
 
 def outcome_label(outcome: str) -> str:
@@ -1189,18 +1294,9 @@ def outcome_label(outcome: str) -> str:
     return label(outcome)
 
 
-#: Fill colour of each headline outcome on the map.
-OUTCOME_COLORS = {
-    WaterOutcome.PROHIBITED.value: "#c0392b",
-    WaterOutcome.TERMINATE.value: "#8e44ad",
-    WaterOutcome.INDETERMINATE.value: "#7f8c8d",
-    WaterOutcome.VERIFY.value: "#f39c12",
-    WaterOutcome.CONDITIONS.value: "#2980b9",
-    WaterOutcome.LOCAL_APPROVAL.value: "#16a085",
-    WaterOutcome.REQUIRED.value: "#2c3e50",
-    WaterOutcome.NOT_REQUIRED.value: "#27ae60",
-    WaterOutcome.NOT_ASSESSED.value: "#ffffff",
-}
+#: Fill colour of each headline outcome on the map (the palette :mod:`wetland_gis.palette`
+#: holds, which the QGIS styles read too).
+OUTCOME_COLORS = WATER_USE_OUTCOME_COLORS
 
 _ON_EACH = """
 function (feature, layer) {
@@ -1240,11 +1336,8 @@ def water_use_map(
     -------
     folium.Map
     """
-    import html
-
     import folium
     from folium.utilities import JsCode
-    from shapely.geometry.base import BaseGeometry
 
     from wetland_gis.mapping.offline import use_vendored_assets
 
@@ -1256,68 +1349,7 @@ def water_use_map(
     ]
     pts = result.points.to_crs(_LONLAT)
     m = folium.Map(location=[46.3, -94.2], zoom_start=6, tiles=None, control_scale=True)
-    features = []
-    rings = []
-    for _, row in pts.iterrows():
-        g = row.geometry
-        if not isinstance(g, BaseGeometry) or g.is_empty or g.geom_type != "Point":
-            continue
-        outcome = str(row.get("outcome"))
-        popup = (
-            f"<b>{html.escape(str(row.get('permit_id')))}</b> "
-            f"({html.escape(str(row.get('entity') or ''))})<br>"
-            f"outcome: <b>{html.escape(outcome)}</b><br>"
-            f"total fee: {html.escape(str(row.get('total_usd')))} USD "
-            f"(edition {html.escape(str(row.get('edition')))})<br>"
-            "<pre style='white-space:pre-wrap'>"
-            f"{html.escape(str(row.get('reasons') or ''))}</pre>"
-            f"<i>verify:</i><pre style='white-space:pre-wrap'>"
-            f"{html.escape(str(row.get('verify') or ''))}</pre>"
-        )
-        features.append(
-            {
-                "type": "Feature",
-                "geometry": {"type": "Point", "coordinates": [g.x, g.y]},
-                "properties": {
-                    "wg_popup": popup,
-                    "wg_tooltip": html.escape(f"{row.get('permit_id')}: {outcome}"),
-                    "outcome": outcome,
-                },
-            }
-        )
-        if _flag_safe(row.get("bulk_sale")):
-            for r in radii:
-                rings.append(
-                    {
-                        "type": "Feature",
-                        "geometry": {
-                            "type": "LineString",
-                            "coordinates": _ring(g.x, g.y, float(r)),
-                        },
-                        "properties": {
-                            "wg_tooltip": html.escape(
-                                f"{row.get('permit_id')}: {r:g} miles (geodesic)"
-                            )
-                        },
-                    }
-                )
-            dlon, dlat = row.get("dest_lon"), row.get("dest_lat")
-            if not is_blank(dlon) and not is_blank(dlat):
-                rings.append(
-                    {
-                        "type": "Feature",
-                        "geometry": {
-                            "type": "LineString",
-                            "coordinates": [[g.x, g.y], [float(dlon), float(dlat)]],
-                        },
-                        "properties": {
-                            "wg_tooltip": html.escape(
-                                f"{row.get('permit_id')}: destination, "
-                                f"{float(row.get('dest_miles') or 0):.1f} miles"
-                            )
-                        },
-                    }
-                )
+    features, rings = _map_features(pts, radii)
     if rings:
         folium.GeoJson(
             {"type": "FeatureCollection", "features": rings},
@@ -1343,6 +1375,90 @@ def water_use_map(
         },
         on_each_feature=JsCode(_ON_EACH),
     ).add_to(m)
+    _add_legend(m, pts, title)
+    folium.LayerControl(collapsed=True).add_to(m)
+    ok = pts[~(pts.geometry.isna() | pts.geometry.is_empty)]
+    if len(ok):
+        minx, miny, maxx, maxy = ok.total_bounds
+        m.fit_bounds([[miny, minx], [maxy, maxx]], max_zoom=12)
+    use_vendored_assets(m, [], self_contained=self_contained)
+    return m
+
+
+def _map_features(
+    pts: gpd.GeoDataFrame, radii: list[Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the GeoJSON features of the points, and the rings and lines of bulk sales."""
+    from shapely.geometry.base import BaseGeometry
+
+    features = []
+    rings = []
+    for _, row in pts.iterrows():
+        g = row.geometry
+        if not isinstance(g, BaseGeometry) or g.is_empty or g.geom_type != "Point":
+            continue
+        features.append(_point_feature(row, g))
+        if _flag_safe(row.get("bulk_sale")):
+            rings += _bulk_sale_lines(row, g, radii)
+    return features, rings
+
+
+def _point_feature(row: pd.Series, g: Any) -> dict[str, Any]:
+    """Return a point's feature: its outcome, popup (reasons, what to verify) and tooltip."""
+    outcome = str(row.get("outcome"))
+    popup = (
+        f"<b>{html.escape(str(row.get('permit_id')))}</b> "
+        f"({html.escape(str(row.get('entity') or ''))})<br>"
+        f"outcome: <b>{html.escape(outcome)}</b><br>"
+        f"total fee: {html.escape(str(row.get('total_usd')))} USD "
+        f"(edition {html.escape(str(row.get('edition')))})<br>"
+        "<pre style='white-space:pre-wrap'>"
+        f"{html.escape(str(row.get('reasons') or ''))}</pre>"
+        f"<i>verify:</i><pre style='white-space:pre-wrap'>"
+        f"{html.escape(str(row.get('verify') or ''))}</pre>"
+    )
+    return {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [g.x, g.y]},
+        "properties": {
+            "wg_popup": popup,
+            "wg_tooltip": html.escape(f"{row.get('permit_id')}: {outcome}"),
+            "outcome": outcome,
+        },
+    }
+
+
+def _bulk_sale_lines(row: pd.Series, g: Any, radii: list[Any]) -> list[dict[str, Any]]:
+    """Return a bulk-sale source's geodesic rings at ``radii`` and its line to the destination."""
+    lines = [
+        _line_feature(_ring(g.x, g.y, float(r)), f"{row.get('permit_id')}: {r:g} miles (geodesic)")
+        for r in radii
+    ]
+    dlon, dlat = row.get("dest_lon"), row.get("dest_lat")
+    if not is_blank(dlon) and not is_blank(dlat):
+        lines.append(
+            _line_feature(
+                [[g.x, g.y], [float(dlon), float(dlat)]],
+                f"{row.get('permit_id')}: destination, "
+                f"{float(row.get('dest_miles') or 0):.1f} miles",
+            )
+        )
+    return lines
+
+
+def _line_feature(coordinates: list[list[float]], tooltip: str) -> dict[str, Any]:
+    """Return a line feature with its tooltip (escaped: input text is never markup)."""
+    return {
+        "type": "Feature",
+        "geometry": {"type": "LineString", "coordinates": coordinates},
+        "properties": {"wg_tooltip": html.escape(tooltip)},
+    }
+
+
+def _add_legend(m: folium.Map, pts: gpd.GeoDataFrame, title: str) -> None:
+    """Add the legend (the outcomes present, with their counts) and the page's title."""
+    from branca.element import Element, Figure
+
     counts = pts["outcome"].astype(str).value_counts().to_dict()
     legend = "".join(
         f"<li data-wg-outcome='{html.escape(o)}'><span class='wg-swatch' style='display:"
@@ -1352,8 +1468,6 @@ def water_use_map(
         for o in [*OUTCOME_COLORS, *sorted(set(counts) - set(OUTCOME_COLORS))]
         if counts.get(o, 0)
     )
-    from branca.element import Element, Figure
-
     figure = cast(Figure, m.get_root())  # a folium Map's root is its Figure
     figure.title = html.escape(title)  # branca does not escape
     figure.html.add_child(
@@ -1365,13 +1479,6 @@ def water_use_map(
             "<small>Screening only: the DNR decides.</small></div>"
         )
     )
-    folium.LayerControl(collapsed=True).add_to(m)
-    ok = pts[~(pts.geometry.isna() | pts.geometry.is_empty)]
-    if len(ok):
-        minx, miny, maxx, maxy = ok.total_bounds
-        m.fit_bounds([[miny, minx], [maxy, maxx]], max_zoom=12)
-    use_vendored_assets(m, [], self_contained=self_contained)
-    return m
 
 
 def _flag_safe(value: Any) -> bool:

@@ -1401,7 +1401,7 @@ class _Run:
             "other's lines (a sliver of a seam) or the impact is real"
         )
         self.records.append(msg)
-        # the caller of impacts(): here, _impact_frame, derive, impacts, then it
+        # warned at the caller of impacts(): past this, _impact_frame, derive and impacts
         warnings.warn(msg, SmallImpactWarning, stacklevel=5)
 
     def _owners(
@@ -1416,8 +1416,7 @@ class _Run:
         owner_col, portion_col, whole_col = (
             OUTPUT_NAMES[role] for role in ("owner", "portion_sqft", "owns_whole_wetland")
         )
-        out: dict[str, list[Any]] = {owner_col: [None] * k, portion_col: [None] * k}
-        out[whole_col] = [None] * k
+        out: dict[str, list[Any]] = {c: [None] * k for c in (owner_col, portion_col, whole_col)}
         self._parcels_reached: set[int] = set()
         if not k:
             return out

@@ -6,6 +6,7 @@ added or changed without its changelog row fails here.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 import tomllib
@@ -167,3 +168,42 @@ def test_contributing_explains(heading):
     assert heading in text
     section = text.split(heading, 1)[1].split("\n## ", 1)[0]
     assert len(section.split()) > 40, heading
+
+
+#: Modules split into one step per function (issue 33): none of their functions may grow
+#: past :data:`ONE_STEP_LINES` again. Add a module here once its long functions are split.
+ONE_STEP_MODULES = (
+    "context.py",
+    "geometry/cleaning.py",
+    "geometry/shoreland.py",
+    "impacts.py",
+    "io/bank_listing.py",
+    "io/layers.py",
+    "io/wetland_types.py",
+    "mapping/static_map.py",
+    "mapping/tep_map.py",
+)
+#: The most lines a function of those modules may have, its docstring left out (issue 33).
+ONE_STEP_LINES = 80
+
+
+def _lines_without_docstring(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Return the lines of a function (nested functions included), its docstring left out."""
+    lines = node.end_lineno - node.lineno + 1 if node.end_lineno else 1
+    first = node.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        if isinstance(first.value.value, str) and first.end_lineno:
+            lines -= first.end_lineno - first.lineno + 1
+    return lines
+
+
+@pytest.mark.parametrize("module", ONE_STEP_MODULES)
+def test_each_function_of_a_split_module_is_one_step(module):
+    tree = ast.parse((ROOT / "wetland_gis" / module).read_text(encoding="utf-8"))
+    long = [
+        f"{node.name} (line {node.lineno}): {_lines_without_docstring(node)} lines"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and _lines_without_docstring(node) > ONE_STEP_LINES
+    ]
+    assert not long, f"split into named steps (STYLE.md, issue 33): {long}"

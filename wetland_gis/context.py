@@ -360,11 +360,33 @@ def validate_layer(
     records: list[str] = []
     if not isinstance(gdf, gpd.GeoDataFrame):
         raise ContextError(f"{where}: expected a GeoDataFrame, got {type(gdf).__name__}")
-    gdf = gdf.copy()
-    geom_name = gdf.geometry.name
+    gdf = gdf.rename(columns=_field_names(gdf, spec, where))
+    if gdf.crs is None:
+        raise MissingCRSError(
+            f"{where} has no coordinate reference system. Set it in QGIS (Layer > Set CRS) "
+            "or with `gdf.set_crs(...)` to the CRS the coordinates are really in, e.g. "
+            "EPSG:26915 (NAD83 / UTM 15N) for most Minnesota state data."
+        )
+    gdf = _drawn_features(gdf, spec, name, where, records)
+    for fspec in spec.fields:
+        if fspec.name in gdf.columns:
+            gdf[fspec.name] = _field_values(gdf, fspec, name, where, records)
+    gdf, crs_records = _to_working(gdf, name)
+    records.extend(crs_records)
+    return gdf, records
 
-    # field names, case-insensitively
-    columns = [c for c in gdf.columns if c != geom_name]
+
+def _field_names(gdf: gpd.GeoDataFrame, spec: LayerSpec, where: str) -> dict[Any, str]:
+    """Return the renaming of ``gdf``'s columns to the documented field names.
+
+    Matched case-insensitively; a name a shapefile cut to 10 characters is recognised.
+
+    Raises
+    ------
+    ContextError
+        When several columns match one field, or a required field is missing.
+    """
+    columns = [c for c in gdf.columns if c != gdf.geometry.name]
     by_lower: dict[str, list[str]] = {}
     for c in columns:
         by_lower.setdefault(str(c).lower(), []).append(c)
@@ -388,17 +410,13 @@ def validate_layer(
                 f"rename the field that holds it to {fname!r} (see docs/context.md)"
                 + (fspec.hint or ".")
             )
-    gdf = gdf.rename(columns=rename)
+    return rename
 
-    # CRS
-    if gdf.crs is None:
-        raise MissingCRSError(
-            f"{where} has no coordinate reference system. Set it in QGIS (Layer > Set CRS) "
-            "or with `gdf.set_crs(...)` to the CRS the coordinates are really in, e.g. "
-            "EPSG:26915 (NAD83 / UTM 15N) for most Minnesota state data."
-        )
 
-    # geometries
+def _drawn_features(
+    gdf: gpd.GeoDataFrame, spec: LayerSpec, name: str, where: str, records: list[str]
+) -> gpd.GeoDataFrame:
+    """Drop the rows without geometry (recorded); refuse geometries of the wrong kind."""
     geom = gdf.geometry
     empty = geom.isna() | geom.is_empty
     if empty.any():
@@ -413,40 +431,44 @@ def validate_layer(
             f"({', '.join(sorted(allowed_types))}) but holds {sorted(wrong)}. "
             f"Export the {spec.geometry} features only{spec.geometry_hint}."
         )
+    return gdf
 
-    # values
-    for fspec in spec.fields:
-        fname = fspec.name
-        if fname not in gdf.columns:
-            continue
-        series = gdf[fname]
-        if fspec.required:
-            missing = series.map(is_blank).astype(bool)
-            if missing.any():
-                rows = list(gdf.index[missing][:5])
-                raise ContextError(
-                    f"{where}: the required field {fname!r} is empty in {int(missing.sum())} "
-                    f"row(s) (first: {rows}). Fill it in or remove those features."
-                )
-        gdf[fname] = _coerce(series, fspec, where)
-        if fspec.allowed:
-            gdf[fname], changed = _normalise_allowed(gdf[fname], fspec, where)
-            if changed:
-                records.append(f"{name}: {changed}")
-        if fspec.bounds is not None:
-            lo, hi = fspec.bounds
-            values = gdf[fname]
-            out_of_range = values.notna() & ((values < lo) | (values > hi))
-            if out_of_range.any():
-                raise ContextError(
-                    f"{where}: field {fname!r} must be {lo}-{hi}"
-                    + (" (the DNR major watershed numbers)" if fname == "major" else "")
-                    + f"; found {sorted(set(values[out_of_range].tolist()))[:10]}"
-                )
 
-    gdf, crs_records = _to_working(gdf, name)
-    records.extend(crs_records)
-    return gdf, records
+def _field_values(
+    gdf: gpd.GeoDataFrame, fspec: FieldSpec, name: str, where: str, records: list[str]
+) -> pd.Series:
+    """Return one field's values: present if required, of its type, allowed, in bounds.
+
+    Raises
+    ------
+    ContextError
+        A required value missing, a value of the wrong type, not allowed or out of bounds.
+    """
+    fname = fspec.name
+    series = gdf[fname]
+    if fspec.required:
+        missing = series.map(is_blank).astype(bool)
+        if missing.any():
+            rows = list(gdf.index[missing][:5])
+            raise ContextError(
+                f"{where}: the required field {fname!r} is empty in {int(missing.sum())} "
+                f"row(s) (first: {rows}). Fill it in or remove those features."
+            )
+    values = _coerce(series, fspec, where)
+    if fspec.allowed:
+        values, changed = _normalise_allowed(values, fspec, where)
+        if changed:
+            records.append(f"{name}: {changed}")
+    if fspec.bounds is not None:
+        lo, hi = fspec.bounds
+        out_of_range = values.notna() & ((values < lo) | (values > hi))
+        if out_of_range.any():
+            raise ContextError(
+                f"{where}: field {fname!r} must be {lo}-{hi}"
+                + (" (the DNR major watershed numbers)" if fname == "major" else "")
+                + f"; found {sorted(set(values[out_of_range].tolist()))[:10]}"
+            )
+    return values
 
 
 def _to_working(gdf: gpd.GeoDataFrame, name: str) -> tuple[gpd.GeoDataFrame, list[str]]:
@@ -727,64 +749,17 @@ def load_context(
             f"`class_source` was {class_source!r} but is expected to be in {list(CLASS_SOURCES)}"
         )
     classes = read_shoreland_classes(shoreland_classes) if shoreland_classes is not None else None
-    wanted: dict[str, tuple[gpd.GeoDataFrame | None, Path | None, str | None]] = {}
-    if source is not None:
-        for name, (found, inner) in _discover(Path(source)).items():
-            wanted[name] = (None, found, inner)
-    for name, value in (layers or {}).items():
-        if name not in LAYER_SPECS:
-            raise ContextError(
-                f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}"
-            )
-        if isinstance(value, gpd.GeoDataFrame):
-            wanted[name] = (value, None, None)
-        else:
-            wanted[name] = (None, Path(value), None)
-
     records: list[str] = []
-    if "counties" not in wanted:
-        wanted["counties"] = (None, DEFAULT_COUNTIES_PATH, None)
-        records.append(
-            "counties: no county layer given; used the shipped US Census Bureau 2016 "
-            f"cartographic boundary file ({DEFAULT_COUNTIES_PATH.name})"
-        )
-
+    wanted = _wanted_layers(source, layers, records)
     loaded: dict[str, gpd.GeoDataFrame] = {}
     sources: list[SourceRecord] = []
     for name in LAYER_NAMES:
-        if name not in wanted:
-            continue
-        gdf, path, inner = wanted[name]
-        sha256 = ""
-        if gdf is None:
-            assert path is not None
-            gdf, inner, sha256, read_records = _read_file(path, name, inner)
-            records.extend(f"{name}: {r}" for r in read_records)
-        crs = gdf.crs.to_string() if gdf.crs is not None else None
-        if name == "public_water_basins":
-            gdf, class_records = _fill_basin_classes(
-                gdf,
-                classes,
-                class_source,
-                _where(name, None if path is None else str(path), inner),
+        if name in wanted:
+            gdf, path, inner = wanted[name]
+            loaded[name], source_record = _load_layer(
+                name, gdf, path, inner, classes, class_source, records
             )
-            records.extend(class_records)
-        gdf, layer_records = validate_layer(
-            gdf, name, path=None if path is None else str(path), source_layer=inner
-        )
-        records.extend(layer_records)
-        sources.append(
-            SourceRecord(
-                layer=name,
-                path="<GeoDataFrame>" if path is None else str(path),
-                source_layer=inner,
-                sha256=sha256,
-                crs=crs,
-                features=len(gdf),
-            )
-        )
-        loaded[name] = gdf
-
+            sources.append(source_record)
     if classes is not None:
         sources.append(
             SourceRecord(
@@ -809,6 +784,82 @@ def load_context(
     records.extend(county_records)
     counties = loaded.pop("counties")
     return Context(counties, loaded, records=tuple(records), sources=tuple(sources))
+
+
+#: A context layer to load: the frame given, or the file and the layer in it.
+_Wanted = tuple[gpd.GeoDataFrame | None, Path | None, str | None]
+
+
+def _wanted_layers(
+    source: str | Path | None,
+    layers: Mapping[str, gpd.GeoDataFrame | str | Path] | None,
+    records: list[str],
+) -> dict[str, _Wanted]:
+    """Return the layers to load by name: found in ``source``, then given in ``layers``.
+
+    Without a county layer the shipped one is used (recorded).
+
+    Raises
+    ------
+    ContextError
+        When ``layers`` names a layer that is not a context layer.
+    """
+    wanted: dict[str, _Wanted] = {}
+    if source is not None:
+        for name, (found, inner) in _discover(Path(source)).items():
+            wanted[name] = (None, found, inner)
+    for name, value in (layers or {}).items():
+        if name not in LAYER_SPECS:
+            raise ContextError(
+                f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}"
+            )
+        if isinstance(value, gpd.GeoDataFrame):
+            wanted[name] = (value, None, None)
+        else:
+            wanted[name] = (None, Path(value), None)
+    if "counties" not in wanted:
+        wanted["counties"] = (None, DEFAULT_COUNTIES_PATH, None)
+        records.append(
+            "counties: no county layer given; used the shipped US Census Bureau 2016 "
+            f"cartographic boundary file ({DEFAULT_COUNTIES_PATH.name})"
+        )
+    return wanted
+
+
+def _load_layer(
+    name: str,
+    gdf: gpd.GeoDataFrame | None,
+    path: Path | None,
+    inner: str | None,
+    classes: ShorelandClassList | None,
+    class_source: str,
+    records: list[str],
+) -> tuple[gpd.GeoDataFrame, SourceRecord]:
+    """Read (unless given), fill the basins' classes, validate; return it and its source."""
+    sha256 = ""
+    if gdf is None:
+        assert path is not None
+        gdf, inner, sha256, read_records = _read_file(path, name, inner)
+        records.extend(f"{name}: {r}" for r in read_records)
+    crs = gdf.crs.to_string() if gdf.crs is not None else None
+    if name == "public_water_basins":
+        gdf, class_records = _fill_basin_classes(
+            gdf, classes, class_source, _where(name, None if path is None else str(path), inner)
+        )
+        records.extend(class_records)
+    gdf, layer_records = validate_layer(
+        gdf, name, path=None if path is None else str(path), source_layer=inner
+    )
+    records.extend(layer_records)
+    source = SourceRecord(
+        layer=name,
+        path="<GeoDataFrame>" if path is None else str(path),
+        source_layer=inner,
+        sha256=sha256,
+        crs=crs,
+        features=len(gdf),
+    )
+    return gdf, source
 
 
 def as_context(

@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import geopandas as gpd
 import numpy as np
@@ -283,6 +283,35 @@ class _Layer:
     total: int | None = None
 
 
+class _Lines(NamedTuple):
+    """The drainage lines read (:meth:`_Run._drainage`)."""
+
+    #: Every row, with ``wg_row``, ``status_reason``, ``lat_eff_ft`` and ``lat_eff_src``.
+    gdf: gpd.GeoDataFrame
+    mapping: FieldMapping
+    ids: np.ndarray
+    #: Each line's lateral effect buffer; None on a row that is not a line.
+    buffers: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class _Parts:
+    """Every part of the project: the footprint rows, then the drainage lines.
+
+    A part not used (a footprint row not assessed, a drainage row that is not a line) has
+    no geometry; ``rank`` is 1 for a temporary part, 0 for a permanent or blank one.
+    """
+
+    geoms: np.ndarray
+    used: np.ndarray
+    project: list[str]
+    duration: np.ndarray
+    rank: np.ndarray
+    layer: list[str]
+    row: list[int]
+    id: list[str]
+
+
 def _read_input(
     role: str,
     given: str | Path | gpd.GeoDataFrame,
@@ -506,6 +535,193 @@ def _ids(
     return ids
 
 
+class _PieceFacts:
+    """Where each impact (a piece) takes its facts from: its part and its main wetland.
+
+    A piece's part is a footprint row or a drainage line; its main wetland polygon is the
+    one covering most of it. A fact both give is merged (:meth:`merged`); a disagreement
+    leaves it unknown and is kept in :attr:`conflicts`.
+    """
+
+    def __init__(
+        self,
+        pieces: fp.Pieces,
+        part: np.ndarray,
+        impact_ids: list[str],
+        fpt: gpd.GeoDataFrame,
+        fmap: FieldMapping,
+        drain: _Lines | None,
+        wl: dict[str, Any],
+    ) -> None:
+        self.k = len(part)
+        self.impact_ids = impact_ids
+        self.fpt = fpt
+        self.fmap = fmap
+        self.drain = drain
+        self.wgdf: gpd.GeoDataFrame = wl["gdf"]
+        self.wmap: FieldMapping = wl["mapping"]
+        self.polygons = pieces.polygons
+        wl_geoms = np.asarray(self.wgdf.geometry.values, dtype=object)
+        self.main_polygon = (
+            _main_polygons(pieces, wl_geoms) if self.k else np.array([], dtype=np.int64)
+        )
+        n_fp = len(fpt)
+        self.is_fp = part < n_fp
+        self.fp_pos = np.where(self.is_fp, part, 0)
+        self.dr_pos = np.where(self.is_fp, 0, part - n_fp)
+        self.conflicts: list[str] = []
+
+    def part_value(self, role: str) -> list[Any]:
+        """Return each piece's value of ``role`` in its part's row (None: no column)."""
+        fcol = getattr(self.fmap, role, None)
+        drain = self.drain
+        dcol = getattr(drain.mapping, role, None) if drain is not None else None
+        out: list[Any] = []
+        for f, a, b in zip(self.is_fp, self.fp_pos, self.dr_pos, strict=True):
+            if f:
+                out.append(None if fcol is None else self.fpt[fcol].iat[a])
+            else:
+                out.append(None if dcol is None or drain is None else drain.gdf[dcol].iat[b])
+        return out
+
+    def wetland_value(self, role: str) -> list[Any]:
+        """Return each piece's value of ``role`` in its main wetland polygon."""
+        wcol = getattr(self.wmap, role, None)
+        if wcol is None:
+            return [None] * self.k
+        return self.wgdf[wcol].to_numpy()[self.main_polygon].tolist()
+
+    def mixed_types(self) -> list[Any]:
+        """Return each piece's type as given: the distinct values of its polygons, "/"-joined."""
+        column = self.wmap.wetland_type
+        if column is None:
+            return [None] * len(self.polygons)
+        values = self.wgdf[column].to_numpy()
+        out: list[Any] = []
+        for p in self.polygons:
+            seen = list(dict.fromkeys(str(v).strip() for v in values[p] if not is_blank(v)))
+            out.append("/".join(seen) if seen else None)
+        return out
+
+    def merged(self, role: str, a: list[Any], b: list[Any]) -> list[Any]:
+        """Return the part's value ``a`` or the wetland's ``b``; unknown where they differ."""
+        out = []
+        for iid, x, y in zip(self.impact_ids, a, b, strict=True):
+            if is_blank(x):
+                out.append(None if is_blank(y) else y)
+            elif is_blank(y) or str(x).strip().lower() == str(y).strip().lower():
+                out.append(x)
+            else:  # the two layers disagree: unknown, never chosen
+                out.append(None)
+                self.conflicts.append(f"{iid}: {role} {x!r} (footprint) and {y!r} (wetlands)")
+        return out
+
+    def role(self, role: str) -> list[Any] | None:
+        """Return each piece's value of ``role``; None when no layer gives it at all."""
+        in_part = role in _PART_ROLES
+        in_wet = role in _WETLAND_ROLES
+        blank = [None] * self.k
+        a = self.part_value(role) if in_part else blank
+        b = self.wetland_value(role) if in_wet else blank
+        if role == "wetland_type" and self.k:
+            b = self.mixed_types()
+        values = self.merged(role, a, b) if in_part and in_wet else (a if in_part else b)
+        given = (in_part and getattr(self.fmap, role, None) is not None) or (
+            in_wet and getattr(self.wmap, role, None) is not None
+        )
+        return values if given or any(not is_blank(v) for v in values) else None
+
+    def exemption_facts(self) -> dict[str, list[Any]]:
+        """Return the exemption and road facts, by column, from whichever layer gives them."""
+        drain = self.drain
+        ex_part = dict(self.fmap.exemption_columns)
+        ex_drain = dict(drain.mapping.exemption_columns) if drain is not None else {}
+        ex_wet = dict(self.wmap.exemption_columns)
+        out: dict[str, list[Any]] = {}
+        for role, default in EXEMPTION_FIELD_ROLES.items():
+            if role not in ex_part and role not in ex_wet and role not in ex_drain:
+                continue
+            a = [
+                (self.fpt[ex_part[role]].iat[p] if role in ex_part else None)
+                if f
+                else (
+                    drain.gdf[ex_drain[role]].iat[d]
+                    if drain is not None and role in ex_drain
+                    else None
+                )
+                for f, p, d in zip(self.is_fp, self.fp_pos, self.dr_pos, strict=True)
+            ]
+            b = (
+                self.wgdf[ex_wet[role]].to_numpy()[self.main_polygon].tolist()
+                if role in ex_wet
+                else [None] * self.k
+            )
+            out[default] = self.merged(role, a, b)
+        return out
+
+
+def _main_polygons(pieces: fp.Pieces, wl_geoms: np.ndarray) -> np.ndarray:
+    """Return, per piece, the wetland polygon covering most of it (it gives the attributes)."""
+    return np.array(
+        [
+            p[np.argmax(shapely.area(shapely.intersection(g, wl_geoms[p])))] if len(p) > 1 else p[0]
+            for p, g in zip(pieces.polygons, pieces.geometry, strict=True)
+        ],
+        dtype=np.int64,
+    )
+
+
+def _owner_portions(
+    wl_union: np.ndarray,
+    pgeoms: np.ndarray,
+    owners: np.ndarray,
+    known: np.ndarray,
+    wi: np.ndarray,
+    wj: np.ndarray,
+) -> tuple[dict[tuple[int, str], float], dict[int, float]]:
+    """Return each wetland's area by owner, and its area on parcels with a known owner.
+
+    ``wi``, ``wj``: the pairs of wetland (a union of its polygons) and parcel that overlap.
+    Areas in square metres.
+    """
+    portion: dict[tuple[int, str], float] = {}
+    covered: dict[int, float] = {}
+    for w in np.unique(wi):
+        sel = wj[wi == w]
+        shares: dict[str, list[Any]] = {}
+        for p in sel:
+            if known[p]:
+                shares.setdefault(owners[p], []).append(pgeoms[p])
+        for owner, geoms in shares.items():
+            portion[(int(w), owner)] = float(
+                shapely.area(shapely.intersection(wl_union[w], shapely.union_all(geoms)))
+            )
+        covered[int(w)] = (
+            float(
+                shapely.area(
+                    shapely.intersection(wl_union[w], shapely.union_all(pgeoms[sel[known[sel]]]))
+                )
+            )
+            if known[sel].any()
+            else 0.0
+        )
+    return portion, covered
+
+
+def _owns_whole(share: float, covered: float, whole: float) -> str | None:
+    """Return whether the owner holds the whole wetland: "yes", "no" or None (unknown).
+
+    ``share`` is the owner's part of the wetland, ``covered`` its part on parcels with a
+    known owner and ``whole`` its area; unknown when some of it lies on no such parcel.
+    """
+    tol = fp.AREA_RTOL * max(whole, 1.0) + 1e-6
+    if share >= whole - tol:
+        return "yes"
+    if covered >= whole - tol:
+        return "no"
+    return None  # part of the wetland lies outside every parcel with an owner: unknown
+
+
 # --------------------------------------------------------------------------- main entry
 
 
@@ -690,70 +906,24 @@ class _Run:
         self.manifest.settings["part_id_column"] = part_column
         return gdf, mapping, ids
 
-    def _drainage(
-        self, footprint_projects: Sequence[str], taken: set[str]
-    ) -> tuple[gpd.GeoDataFrame, FieldMapping, np.ndarray, np.ndarray] | None:
+    def _drainage(self, footprint_projects: Sequence[str], taken: set[str]) -> _Lines | None:
+        """Read the drainage lines: each line's lateral effect buffer is a part, kind drain.
+
+        Raises
+        ------
+        InputError
+            A lateral effect distance that is not a number of feet over 0, or no project
+            column where the footprint holds several projects.
+        MissingLateralEffectError
+            A line without a lateral effect distance.
+        """
         layer = self.read.get("drainage")
         if layer is None:
             return None
-        gdf = layer.gdf.copy()
         names = self.names["drainage"]
-        n = len(gdf)
-        gdf["wg_row"] = np.arange(1, n + 1)
-        geoms = np.asarray(gdf.geometry.values, dtype=object)
-        types = shapely.get_type_id(geoms)
-        empty = shapely.is_missing(geoms) | shapely.is_empty(geoms)
-        line = np.isin(types, (1, 5)) & ~empty
-        reason = np.where(
-            empty,
-            "empty or null geometry",
-            np.where(line, "", "expected a line (a ditch or tile), got a polygon or point"),
-        )
-        gdf["status_reason"] = reason
-        if (~line).any():
-            self.records.append(
-                f"{layer.source}: {int((~line).sum())} row(s) are not lines and drain nothing "
-                f"(rows {', '.join(map(str, gdf.loc[~line, 'wg_row'].head(10)))})"
-            )
-        geoms[line] = shapely.force_2d(geoms[line])
-        gdf = gdf.set_geometry(gpd.GeoSeries(geoms, index=gdf.index, crs=gdf.crs))
+        gdf, line = self._lines(layer)
         column = names.get("lateral_effect_ft") or _find(list(gdf.columns), LATERAL_EFFECT_NAMES)
-        values = [parse_number(v, errors="coerce") for v in gdf[column]] if column else [None] * n
-        given = [v is not None for v in values]
-        distance_ft = np.array(
-            [v if v is not None else (self.lateral_effect_ft or np.nan) for v in values], float
-        )
-        bad_value = line & np.array(
-            [
-                column is not None and not is_blank(raw) and (v is None or not v > 0)
-                for raw, v in zip(gdf[column] if column else [None] * n, values, strict=True)
-            ]
-        )
-        if bad_value.any():
-            rows = gdf.loc[bad_value, "wg_row"].tolist()
-            raise InputError(
-                f"{layer.source}: the lateral effect distance in column {column!r} is not a "
-                f"number of feet greater than 0 on row(s) {', '.join(map(str, rows[:10]))}: "
-                "correct it in the layer"
-            )
-        missing = line & np.isnan(distance_ft)
-        if missing.any():
-            rows = gdf.loc[missing, "wg_row"].tolist()
-            raise MissingLateralEffectError(
-                f"{layer.source}: drainage line row(s) {', '.join(map(str, rows[:10]))} have no "
-                "lateral effect distance: give it per line in a column "
-                f"({' or '.join(LATERAL_EFFECT_NAMES)}, or name yours with "
-                "--lateral-effect-ft-field), or for every line with --lateral-effect-ft FEET "
-                "(lateral_effect_ft= in Python). The law held gives no distance, so there is "
-                "no default: it depends on the soils and the ditch or tile (docs/footprint.md)"
-            )
-        used_option = line & ~np.array(given)
-        self.manifest.settings["drainage"] = {
-            "lateral_effect_column": column,
-            "lateral_effect_ft_option": self.lateral_effect_ft,
-            "lines_using_option": int(used_option.sum()),
-            "lines_using_column": int((line & np.array(given)).sum()),
-        }
+        distance_ft, given = self._lateral_effect(gdf, line, column, layer.source)
         gdf["lat_eff_ft"] = np.where(line, distance_ft, np.nan)
         gdf["lat_eff_src"] = np.where(
             line, np.where(given, f"column {column}", "--lateral-effect-ft"), ""
@@ -774,9 +944,83 @@ class _Run:
                 f"{len(set(footprint_projects))} projects: add a `project` column to the "
                 "drainage lines (or name it with --project-field)"
             )
-        buffers = np.full(n, None, dtype=object)
+        geoms = np.asarray(gdf.geometry.values, dtype=object)
+        buffers = np.full(len(gdf), None, dtype=object)
         buffers[line] = fp.lateral_effect(geoms[line], distance_ft[line] * FOOT_M)
-        return gdf, mapping, ids, buffers
+        return _Lines(gdf, mapping, ids, buffers)
+
+    def _lines(self, layer: _Layer) -> tuple[gpd.GeoDataFrame, np.ndarray]:
+        """Return the drainage rows (``wg_row``, ``status_reason``, 2D) and which are lines.
+
+        A row that is not a line drains nothing (recorded).
+        """
+        gdf = layer.gdf.copy()
+        gdf["wg_row"] = np.arange(1, len(gdf) + 1)
+        geoms = np.asarray(gdf.geometry.values, dtype=object)
+        types = shapely.get_type_id(geoms)
+        empty = shapely.is_missing(geoms) | shapely.is_empty(geoms)
+        line = np.isin(types, (1, 5)) & ~empty
+        reason = np.where(
+            empty,
+            "empty or null geometry",
+            np.where(line, "", "expected a line (a ditch or tile), got a polygon or point"),
+        )
+        gdf["status_reason"] = reason
+        if (~line).any():
+            self.records.append(
+                f"{layer.source}: {int((~line).sum())} row(s) are not lines and drain nothing "
+                f"(rows {', '.join(map(str, gdf.loc[~line, 'wg_row'].head(10)))})"
+            )
+        geoms[line] = shapely.force_2d(geoms[line])
+        gdf = gdf.set_geometry(gpd.GeoSeries(geoms, index=gdf.index, crs=gdf.crs))
+        return gdf, line
+
+    def _lateral_effect(
+        self, gdf: gpd.GeoDataFrame, line: np.ndarray, column: str | None, source: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return each line's lateral effect distance (feet) and whether its row gives it.
+
+        A line without a value of its own takes ``lateral_effect_ft``; how many do is
+        recorded in the manifest's settings.
+        """
+        n = len(gdf)
+        raw = gdf[column] if column else [None] * n
+        values = [parse_number(v, errors="coerce") for v in raw] if column else [None] * n
+        given = np.array([v is not None for v in values])
+        distance_ft = np.array(
+            [v if v is not None else (self.lateral_effect_ft or np.nan) for v in values], float
+        )
+        bad_value = line & np.array(
+            [
+                column is not None and not is_blank(r) and (v is None or not v > 0)
+                for r, v in zip(raw, values, strict=True)
+            ]
+        )
+        if bad_value.any():
+            rows = gdf.loc[bad_value, "wg_row"].tolist()
+            raise InputError(
+                f"{source}: the lateral effect distance in column {column!r} is not a "
+                f"number of feet greater than 0 on row(s) {', '.join(map(str, rows[:10]))}: "
+                "correct it in the layer"
+            )
+        missing = line & np.isnan(distance_ft)
+        if missing.any():
+            rows = gdf.loc[missing, "wg_row"].tolist()
+            raise MissingLateralEffectError(
+                f"{source}: drainage line row(s) {', '.join(map(str, rows[:10]))} have no "
+                "lateral effect distance: give it per line in a column "
+                f"({' or '.join(LATERAL_EFFECT_NAMES)}, or name yours with "
+                "--lateral-effect-ft-field), or for every line with --lateral-effect-ft FEET "
+                "(lateral_effect_ft= in Python). The law held gives no distance, so there is "
+                "no default: it depends on the soils and the ditch or tile (docs/footprint.md)"
+            )
+        self.manifest.settings["drainage"] = {
+            "lateral_effect_column": column,
+            "lateral_effect_ft_option": self.lateral_effect_ft,
+            "lines_using_option": int((line & ~given).sum()),
+            "lines_using_column": int((line & given).sum()),
+        }
+        return distance_ft, given
 
     # -- the wetlands ------------------------------------------------------------------
 
@@ -903,55 +1147,18 @@ class _Run:
     # -- the run -----------------------------------------------------------------------
 
     def derive(self) -> DerivedImpacts:
+        """Cut the parts by the wetlands; return the impacts, the parts and the layers."""
         fpt, fmap, part_ids = self._footprint()
-        n_fp = len(fpt)
         fp_used = (fpt["status"] == ASSESSED).to_numpy()
         projects = self._text(fpt, fmap.project)
         drain = self._drainage(list(projects[fp_used]), set(part_ids))
-
-        # the parts: footprint polygons, then drainage buffers
-        fp_geoms = np.asarray(fpt.geometry.values, dtype=object)
-        fp_geoms[~fp_used] = None
-        part_geom = list(fp_geoms)
-        part_project = list(projects)
-        part_duration = list(self._text(fpt, fmap.duration))
-        part_layer = ["footprint"] * n_fp
-        part_row = fpt["wg_row"].tolist()
-        part_id = list(part_ids)
-        used = list(fp_used)
-        if drain is not None:
-            dgdf, dmap, dids, buffers = drain
-            single = next(iter(set(projects[fp_used])), "") if fp_used.any() else ""
-            dproj = (
-                self._text(dgdf, dmap.project)
-                if dmap.project
-                else np.array([single] * len(dgdf), dtype=object)
-            )
-            part_geom += list(buffers)
-            part_project += list(dproj)
-            part_duration += list(self._text(dgdf, dmap.duration))
-            part_layer += ["drainage"] * len(dgdf)
-            part_row += dgdf["wg_row"].tolist()
-            part_id += list(dids)
-            used += [b is not None for b in buffers]
-        geoms = np.array(part_geom, dtype=object)
-        used_arr = np.array(used, dtype=bool)
-        duration = np.array(part_duration, dtype=object)
-        rank = np.array([1 if str(d).strip().lower().startswith("temp") else 0 for d in duration])
-        blank_duration = used_arr & np.array([d == "" for d in duration])
-        if blank_duration.any():
-            self.records.append(
-                f"{int(blank_duration.sum())} part(s) without a duration are ranked with the "
-                "permanent parts (a temporary part counts only where none of them lies)"
-            )
-
-        # the existing ground
+        parts = self._parts(fpt, fmap, part_ids, projects, drain)
         existing = self._existing()
 
         self.say("cutting the parts by the wetlands")
-        idx = np.flatnonzero(used_arr)
-        proj_codes = pd.factorize(pd.Series(np.array(part_project, dtype=object)[idx]))[0]
-        net = fp.net_parts(geoms[idx], proj_codes, rank[idx], existing)
+        idx = np.flatnonzero(parts.used)
+        proj_codes = pd.factorize(pd.Series(np.array(parts.project, dtype=object)[idx]))[0]
+        net = fp.net_parts(parts.geoms[idx], proj_codes, parts.rank[idx], existing)
         wl = self._wetlands(net.geometry)
         self._check_overlaps(wl)
         wl_geoms = np.asarray(wl["gdf"].geometry.values, dtype=object)
@@ -963,31 +1170,74 @@ class _Run:
         wl_union[groups] = unions
         wl_sqft = shapely.area(wl_union) * SQFT_PER_SQM
 
-        frame = self._impact_frame(
-            pieces, idx, part_id, part_layer, part_row, fpt, fmap, drain, wl, wl_sqft, wl_union
-        )
-        parts = self._parts_table(
-            geoms,
-            used_arr,
-            idx,
-            net,
-            pieces,
-            part_id,
-            part_layer,
-            part_row,
-            part_project,
-            duration,
-            fpt,
-            drain,
-        )
-        layers = self._source_layers(parts, existing, wl, frame)
+        frame = self._impact_frame(pieces, idx, parts, fpt, fmap, drain, wl, wl_sqft, wl_union)
+        table = self._parts_table(parts, idx, net, pieces, fpt, drain)
+        layers = self._source_layers(table, existing, wl, frame)
         self._assumptions(wl["source"])
         return DerivedImpacts(
             impacts=frame,
-            parts=parts,
+            parts=table,
             layers=layers,
             manifest=self.manifest,
             wetlands_source=wl["source"],
+        )
+
+    def _parts(
+        self,
+        fpt: gpd.GeoDataFrame,
+        fmap: FieldMapping,
+        part_ids: np.ndarray,
+        projects: np.ndarray,
+        drain: _Lines | None,
+    ) -> _Parts:
+        """Return the parts: the footprint polygons, then the drainage lines' buffers.
+
+        A part not used (a footprint row not assessed, a drainage row that is not a line)
+        has no geometry. A drainage line without a project takes the footprint's one.
+        """
+        fp_used = (fpt["status"] == ASSESSED).to_numpy()
+        fp_geoms = np.asarray(fpt.geometry.values, dtype=object)
+        fp_geoms[~fp_used] = None
+        part_geom = list(fp_geoms)
+        part_project = list(projects)
+        part_duration = list(self._text(fpt, fmap.duration))
+        part_layer = ["footprint"] * len(fpt)
+        part_row = fpt["wg_row"].tolist()
+        part_id = list(part_ids)
+        used = list(fp_used)
+        if drain is not None:
+            single = next(iter(set(projects[fp_used])), "") if fp_used.any() else ""
+            dproj = (
+                self._text(drain.gdf, drain.mapping.project)
+                if drain.mapping.project
+                else np.array([single] * len(drain.gdf), dtype=object)
+            )
+            part_geom += list(drain.buffers)
+            part_project += list(dproj)
+            part_duration += list(self._text(drain.gdf, drain.mapping.duration))
+            part_layer += ["drainage"] * len(drain.gdf)
+            part_row += drain.gdf["wg_row"].tolist()
+            part_id += list(drain.ids)
+            used += [b is not None for b in drain.buffers]
+        used_arr = np.array(used, dtype=bool)
+        duration = np.array(part_duration, dtype=object)
+        blank_duration = used_arr & np.array([d == "" for d in duration])
+        if blank_duration.any():
+            self.records.append(
+                f"{int(blank_duration.sum())} part(s) without a duration are ranked with the "
+                "permanent parts (a temporary part counts only where none of them lies)"
+            )
+        return _Parts(
+            geoms=np.array(part_geom, dtype=object),
+            used=used_arr,
+            project=part_project,
+            duration=duration,
+            rank=np.array(
+                [1 if str(d).strip().lower().startswith("temp") else 0 for d in duration]
+            ),
+            layer=part_layer,
+            row=part_row,
+            id=part_id,
         )
 
     def _text(self, frame: pd.DataFrame, column: str | None) -> np.ndarray:
@@ -1017,122 +1267,71 @@ class _Run:
         self,
         pieces: fp.Pieces,
         idx: np.ndarray,
-        part_id: list[str],
-        part_layer: list[str],
-        part_row: list[int],
+        parts: _Parts,
         fpt: gpd.GeoDataFrame,
         fmap: FieldMapping,
-        drain: Any,
+        drain: _Lines | None,
         wl: dict[str, Any],
         wl_sqft: np.ndarray,
         wl_union: np.ndarray,
     ) -> gpd.GeoDataFrame:
-        n_fp = len(fpt)
+        """Return the impacts: one row a piece, with its facts, the owner and provenance."""
         part = idx[pieces.part]  # position among all parts
         k = len(part)
-        wgdf, wmap = wl["gdf"], wl["mapping"]
-        wl_geoms = np.asarray(wgdf.geometry.values, dtype=object)
-        # the polygon of the wetland covering most of each piece gives its attributes
-        main_polygon = (
-            np.array(
-                [
-                    p[np.argmax(shapely.area(shapely.intersection(g, wl_geoms[p])))]
-                    if len(p) > 1
-                    else p[0]
-                    for p, g in zip(pieces.polygons, pieces.geometry, strict=True)
-                ],
-                dtype=np.int64,
-            )
-            if k
-            else np.array([], dtype=np.int64)
-        )
         wetland_names = wl["names"][pieces.wetland] if k else np.array([], dtype=object)
-        columns: dict[str, Any] = {
-            "impact_id": [f"{part_id[p]}/{w}" for p, w in zip(part, wetland_names, strict=True)],
-        }
-        is_fp = part < n_fp
-        fp_pos = np.where(is_fp, part, 0)
-        dr_pos = np.where(is_fp, 0, part - n_fp)
-
-        def part_value(role: str) -> list[Any]:
-            fcol = getattr(fmap, role, None)
-            dcol = getattr(drain[1], role, None) if drain is not None else None
-            out: list[Any] = []
-            for f, a, b in zip(is_fp, fp_pos, dr_pos, strict=True):
-                if f:
-                    out.append(None if fcol is None else fpt[fcol].iat[a])
-                else:
-                    out.append(None if dcol is None else drain[0][dcol].iat[b])
-            return out
-
-        def wetland_value(role: str) -> list[Any]:
-            wcol = getattr(wmap, role, None)
-            return [None] * k if wcol is None else wgdf[wcol].to_numpy()[main_polygon].tolist()
-
-        conflicts: list[str] = []
-
-        def merged(role: str, a: list[Any], b: list[Any]) -> list[Any]:
-            out = []
-            for iid, x, y in zip(columns["impact_id"], a, b, strict=True):
-                if is_blank(x):
-                    out.append(None if is_blank(y) else y)
-                elif is_blank(y) or str(x).strip().lower() == str(y).strip().lower():
-                    out.append(x)
-                else:  # the two layers disagree: unknown, never chosen
-                    out.append(None)
-                    conflicts.append(f"{iid}: {role} {x!r} (footprint) and {y!r} (wetlands)")
-            return out
-
+        ids = [f"{parts.id[p]}/{w}" for p, w in zip(part, wetland_names, strict=True)]
+        facts = _PieceFacts(pieces, part, ids, fpt, fmap, drain, wl)
+        columns: dict[str, Any] = {"impact_id": ids}
         parcels_given = "parcels" in self.read
-        blank = [None] * k
         for role in DEFAULT_NAMES:
             if role in ("impact_id", "wetland_acres", "wetland_id"):
                 continue
             if parcels_given and role in _OWNER_ROLES:
                 continue
-            in_part = role in _PART_ROLES
-            in_wet = role in _WETLAND_ROLES
-            a = part_value(role) if in_part else blank
-            b = wetland_value(role) if in_wet else blank
-            if role == "wetland_type" and k:
-                b = self._mixed_types(wgdf, wmap.wetland_type, pieces.polygons)
-            values = merged(role, a, b) if in_part and in_wet else (a if in_part else b)
-            given = (in_part and getattr(fmap, role, None) is not None) or (
-                in_wet and getattr(wmap, role, None) is not None
-            )
-            if given or any(not is_blank(v) for v in values):
+            values = facts.role(role)
+            if values is not None:
                 columns[OUTPUT_NAMES[role]] = values
         if drain is not None:  # a drainage line drains
             kind = columns.get(OUTPUT_NAMES["impact_kind"], [None] * k)
             columns[OUTPUT_NAMES["impact_kind"]] = [
-                v if f else "drain" for v, f in zip(kind, is_fp, strict=True)
+                v if f else "drain" for v, f in zip(kind, facts.is_fp, strict=True)
             ]
-        # the exemption and road facts, from whichever layer gives them
-        ex_part = dict(fmap.exemption_columns)
-        ex_drain = dict(drain[1].exemption_columns) if drain is not None else {}
-        ex_wet = dict(wmap.exemption_columns)
-        for role, default in EXEMPTION_FIELD_ROLES.items():
-            if role not in ex_part and role not in ex_wet and role not in ex_drain:
-                continue
-            a = [
-                (fpt[ex_part[role]].iat[p] if f and role in ex_part else None)
-                if f
-                else (drain[0][ex_drain[role]].iat[d] if role in ex_drain else None)
-                for f, p, d in zip(is_fp, fp_pos, dr_pos, strict=True)
-            ]
-            b = wgdf[ex_wet[role]].to_numpy()[main_polygon].tolist() if role in ex_wet else blank
-            columns[default] = merged(role, a, b)
-        if conflicts:
+        columns.update(facts.exemption_facts())
+        if facts.conflicts:
             self.records.append(
-                f"{len(conflicts)} fact(s) the footprint and the wetlands give differently are "
-                f"left unknown (never chosen): {'; '.join(conflicts[:10])}"
+                f"{len(facts.conflicts)} fact(s) the footprint and the wetlands give differently "
+                f"are left unknown (never chosen): {'; '.join(facts.conflicts[:10])}"
             )
         columns[OUTPUT_NAMES["wetland_id"]] = list(wetland_names)
-        acres = wl_sqft[pieces.wetland] / SQFT_PER_ACRE if k else np.array([])
-        given_acres = wetland_value("wetland_acres")
+        delineated = wl_sqft[pieces.wetland] / SQFT_PER_ACRE if k else np.array([])
+        columns[OUTPUT_NAMES["wetland_acres"]] = self._wetland_acres(facts, delineated)
+        if parcels_given:
+            columns.update(self._owners(pieces, wl_union, ids))
+        self._footprint_columns(columns, fpt, fmap, facts)
+        columns["part_id"] = [parts.id[p] for p in part]
+        columns["part_layer"] = [parts.layer[p] for p in part]
+        columns["part_row"] = [int(parts.row[p]) for p in part]
+        wl_rows = wl["gdf"]["wg_row"].to_numpy()
+        columns["wetl_rows"] = ["; ".join(str(r) for r in wl_rows[p]) for p in pieces.polygons]
+        columns[SOURCE_COLUMN] = [wl["source"]] * k
+        frame = gpd.GeoDataFrame(
+            pd.DataFrame(columns, index=pd.RangeIndex(k)),
+            geometry=gpd.GeoSeries(pieces.geometry, crs=WORKING_CRS),
+            crs=WORKING_CRS,
+        )
+        self._note_slivers(frame, pieces)
+        return frame
+
+    def _wetland_acres(self, facts: _PieceFacts, delineated: np.ndarray) -> list[float]:
+        """Return each impact's wetland size in acres: as given, else as delineated.
+
+        The size the wetlands layer gives (over 0) is used; where it differs from the
+        area of the wetland's polygons by more than 1 percent that is recorded.
+        """
         acres_out = []
         differ = []
-        for iid, computed, g in zip(columns["impact_id"], acres, given_acres, strict=True):
+        given_acres = facts.wetland_value("wetland_acres")
+        for iid, computed, g in zip(facts.impact_ids, delineated, given_acres, strict=True):
             number = parse_number(g, errors="coerce") if not is_blank(g) else None
             if number is not None and number > 0:
                 acres_out.append(number)
@@ -1145,11 +1344,22 @@ class _Run:
                 "the wetland size given in the wetlands layer is used where it differs from the "
                 f"area of the wetland's polygons by more than 1 percent: {'; '.join(differ[:10])}"
             )
-        columns[OUTPUT_NAMES["wetland_acres"]] = acres_out
-        if parcels_given:
-            columns.update(self._owners(pieces, wl_union, columns["impact_id"]))
-        # the footprint's other columns, as they are
-        role_cols = {c for c in fmap.as_dict().values() if c} | set(ex_part.values())
+        return acres_out
+
+    def _footprint_columns(
+        self,
+        columns: dict[str, Any],
+        fpt: gpd.GeoDataFrame,
+        fmap: FieldMapping,
+        facts: _PieceFacts,
+    ) -> None:
+        """Add the footprint's other columns to ``columns``, as they are (blank on drainage).
+
+        A column whose name the impact layer already has is not carried (recorded).
+        """
+        role_cols = {c for c in fmap.as_dict().values() if c} | set(
+            dict(fmap.exemption_columns).values()
+        )
         skip = {
             "fid",
             "wg_row",
@@ -1171,109 +1381,52 @@ class _Run:
                 )
                 continue
             columns[name] = [
-                fpt[column].iat[p] if f else None for f, p in zip(is_fp, fp_pos, strict=True)
+                fpt[column].iat[p] if f else None
+                for f, p in zip(facts.is_fp, facts.fp_pos, strict=True)
             ]
-        columns["part_id"] = [part_id[p] for p in part]
-        columns["part_layer"] = [part_layer[p] for p in part]
-        columns["part_row"] = [int(part_row[p]) for p in part]
-        wl_rows = wgdf["wg_row"].to_numpy()
-        columns["wetl_rows"] = ["; ".join(str(r) for r in wl_rows[p]) for p in pieces.polygons]
-        columns[SOURCE_COLUMN] = [wl["source"]] * k
-        frame = gpd.GeoDataFrame(
-            pd.DataFrame(columns, index=pd.RangeIndex(k)),
-            geometry=gpd.GeoSeries(pieces.geometry, crs=WORKING_CRS),
-            crs=WORKING_CRS,
-        )
-        sqft = shapely.area(pieces.geometry) * SQFT_PER_SQM if k else np.array([])
-        small = sqft < SLIVER_SQFT
-        if small.any():
-            shown = ", ".join(
-                f"{i} ({s:.3g} sq ft)"
-                for i, s in zip(frame["impact_id"][small][:10], sqft[small][:10], strict=True)
-            )
-            msg = (
-                f"{int(small.sum())} impact(s) smaller than {SLIVER_SQFT:g} sq ft were kept: "
-                f"{shown}; check whether the footprint and the delineation were drawn to each "
-                "other's lines (a sliver of a seam) or the impact is real"
-            )
-            self.records.append(msg)
-            warnings.warn(msg, SmallImpactWarning, stacklevel=4)
-        return frame
 
-    def _mixed_types(
-        self, wgdf: pd.DataFrame, column: str | None, polygons: list[np.ndarray]
-    ) -> list[Any]:
-        """Return each piece's type as given: the distinct values of its polygons, "/"-joined."""
-        if column is None:
-            return [None] * len(polygons)
-        values = wgdf[column].to_numpy()
-        out: list[Any] = []
-        for p in polygons:
-            seen = list(dict.fromkeys(str(v).strip() for v in values[p] if not is_blank(v)))
-            out.append("/".join(seen) if seen else None)
-        return out
+    def _note_slivers(self, frame: gpd.GeoDataFrame, pieces: fp.Pieces) -> None:
+        """Record and warn about impacts smaller than :data:`SLIVER_SQFT` (kept)."""
+        sqft = shapely.area(pieces.geometry) * SQFT_PER_SQM if len(frame) else np.array([])
+        small = sqft < SLIVER_SQFT
+        if not small.any():
+            return
+        shown = ", ".join(
+            f"{i} ({s:.3g} sq ft)"
+            for i, s in zip(frame["impact_id"][small][:10], sqft[small][:10], strict=True)
+        )
+        msg = (
+            f"{int(small.sum())} impact(s) smaller than {SLIVER_SQFT:g} sq ft were kept: "
+            f"{shown}; check whether the footprint and the delineation were drawn to each "
+            "other's lines (a sliver of a seam) or the impact is real"
+        )
+        self.records.append(msg)
+        # warned at the caller of impacts(): past this, _impact_frame, derive and impacts
+        warnings.warn(msg, SmallImpactWarning, stacklevel=5)
 
     def _owners(
         self, pieces: fp.Pieces, wl_union: np.ndarray, impact_ids: Sequence[str]
     ) -> dict[str, list[Any]]:
         """Return each impact's owner, the owner's portion of the wetland, whole or not."""
-        layer = self.read["parcels"]
-        names = self.names["parcels"]
-        mapping = resolve_fields(layer.gdf, **{k: v for k, v in names.items() if k == "owner"})
-        if mapping.owner is None:
-            raise FieldMappingError(
-                f"{layer.source} has no owner column (owner, landowner): name it with --owner-field"
-            )
-        cleaned = _clean_geometry(layer.gdf, layer.source, self.manifest)
-        parcels = cleaned[cleaned["status"] == ASSESSED]
-        owners = np.array([read_text(v) for v in parcels[mapping.owner]], dtype=object)
+        parcels, owners = self._parcels()
         known = np.array([o is not None for o in owners])
         pgeoms = np.asarray(parcels.geometry.values, dtype=object)
-        if (~known).any():
-            self.records.append(
-                f"{layer.source}: {int((~known).sum())} parcel(s) without an owner in column "
-                f"{mapping.owner!r}: their land's owner is unknown"
-            )
         tree = shapely.STRtree(pgeoms)
         k = len(pieces.part)
-        out: dict[str, list[Any]] = {
-            OUTPUT_NAMES["owner"]: [None] * k,
-            OUTPUT_NAMES["portion_sqft"]: [None] * k,
-            OUTPUT_NAMES["owns_whole_wetland"]: [None] * k,
-        }
+        owner_col, portion_col, whole_col = (
+            OUTPUT_NAMES[role] for role in ("owner", "portion_sqft", "owns_whole_wetland")
+        )
+        out: dict[str, list[Any]] = {c: [None] * k for c in (owner_col, portion_col, whole_col)}
         self._parcels_reached: set[int] = set()
         if not k:
             return out
         i, j = fp.interior_overlaps(pieces.geometry, pgeoms, tree)
         areas = shapely.area(shapely.intersection(pieces.geometry[i], pgeoms[j]))
-        straddle: list[str] = []
-        outside: list[int] = []
-        # each wetland's parcels, by owner: the portion and whether it is the whole wetland
         wi, wj = fp.interior_overlaps(wl_union, pgeoms, tree)
         self._parcels_reached = set(int(v) for v in np.r_[j, wj])
-        portion: dict[tuple[int, str], float] = {}
-        covered: dict[int, float] = {}
-        for w in np.unique(wi):
-            sel = wj[wi == w]
-            shares: dict[str, list[Any]] = {}
-            for p in sel:
-                if known[p]:
-                    shares.setdefault(owners[p], []).append(pgeoms[p])
-            for owner, geoms in shares.items():
-                portion[(int(w), owner)] = float(
-                    shapely.area(shapely.intersection(wl_union[w], shapely.union_all(geoms)))
-                )
-            covered[int(w)] = (
-                float(
-                    shapely.area(
-                        shapely.intersection(
-                            wl_union[w], shapely.union_all(pgeoms[sel[known[sel]]])
-                        )
-                    )
-                )
-                if known[sel].any()
-                else 0.0
-            )
+        portion, covered = _owner_portions(wl_union, pgeoms, owners, known, wi, wj)
+        straddle: list[str] = []
+        outside: list[int] = []
         for piece in range(k):
             sel = i == piece
             by_owner: dict[str, float] = {}
@@ -1291,17 +1444,45 @@ class _Run:
                     + f"); its owner is taken as {owner}"
                 )
             w = int(pieces.wetland[piece])
-            whole = float(shapely.area(wl_union[w]))
             share = portion.get((w, owner), 0.0)
-            tol = fp.AREA_RTOL * max(whole, 1.0) + 1e-6
-            out[OUTPUT_NAMES["owner"]][piece] = owner
-            out[OUTPUT_NAMES["portion_sqft"]][piece] = round(share * SQFT_PER_SQM, 1)
-            if share >= whole - tol:
-                out[OUTPUT_NAMES["owns_whole_wetland"]][piece] = "yes"
-            elif covered.get(w, 0.0) >= whole - tol:
-                out[OUTPUT_NAMES["owns_whole_wetland"]][piece] = "no"
-            else:  # part of the wetland lies outside every parcel with an owner: unknown
-                out[OUTPUT_NAMES["owns_whole_wetland"]][piece] = None
+            out[owner_col][piece] = owner
+            out[portion_col][piece] = round(share * SQFT_PER_SQM, 1)
+            whole = float(shapely.area(wl_union[w]))
+            out[whole_col][piece] = _owns_whole(share, covered.get(w, 0.0), whole)
+        self._note_owners(straddle, outside, out)
+        self._parcels_gdf = parcels
+        return out
+
+    def _parcels(self) -> tuple[gpd.GeoDataFrame, np.ndarray]:
+        """Return the usable parcels and each one's owner (None: unknown, recorded).
+
+        Raises
+        ------
+        FieldMappingError
+            When the parcels have no owner column.
+        """
+        layer = self.read["parcels"]
+        names = self.names["parcels"]
+        mapping = resolve_fields(layer.gdf, **{k: v for k, v in names.items() if k == "owner"})
+        if mapping.owner is None:
+            raise FieldMappingError(
+                f"{layer.source} has no owner column (owner, landowner): name it with --owner-field"
+            )
+        cleaned = _clean_geometry(layer.gdf, layer.source, self.manifest)
+        parcels = cleaned[cleaned["status"] == ASSESSED]
+        owners = np.array([read_text(v) for v in parcels[mapping.owner]], dtype=object)
+        unknown = int(sum(o is None for o in owners))
+        if unknown:
+            self.records.append(
+                f"{layer.source}: {unknown} parcel(s) without an owner in column "
+                f"{mapping.owner!r}: their land's owner is unknown"
+            )
+        return parcels, owners
+
+    def _note_owners(
+        self, straddle: list[str], outside: list[int], out: Mapping[str, list[Any]]
+    ) -> None:
+        """Record the impacts on several owners' land, on none, and of unknown wholeness."""
         if straddle:
             self.records.append(
                 "impacts on the land of more than one owner take the owner of the larger share "
@@ -1314,37 +1495,27 @@ class _Run:
                 f"{len(outside)} impact(s) lie on no parcel with an owner: owner, portion and "
                 "whole-wetland ownership unknown"
             )
-        unknown_whole = [
-            p
-            for p in range(k)
-            if out[OUTPUT_NAMES["owner"]][p] is not None
-            and out[OUTPUT_NAMES["owns_whole_wetland"]][p] is None
-        ]
+        owner, whole = out[OUTPUT_NAMES["owner"]], out[OUTPUT_NAMES["owns_whole_wetland"]]
+        unknown_whole = [p for p in range(len(owner)) if owner[p] is not None and whole[p] is None]
         if unknown_whole:
             self.records.append(
                 f"{len(unknown_whole)} impact(s): part of their wetland lies outside every parcel "
                 "with an owner, so whether the owner holds the whole wetland is unknown"
             )
-        self._parcels_gdf = parcels
-        return out
 
     # -- the tally and the layers for the map ------------------------------------------
 
     def _parts_table(
         self,
-        geoms: np.ndarray,
-        used: np.ndarray,
+        parts: _Parts,
         idx: np.ndarray,
         net: fp.NetParts,
         pieces: fp.Pieces,
-        part_id: list[str],
-        part_layer: list[str],
-        part_row: list[int],
-        part_project: list[str],
-        duration: np.ndarray,
         fpt: gpd.GeoDataFrame,
-        drain: Any,
+        drain: _Lines | None,
     ) -> gpd.GeoDataFrame:
+        """Return every part with its status, reason, count of impacts and areas."""
+        geoms, used = parts.geoms, parts.used
         n = len(geoms)
         n_fp = len(fpt)
         count = np.bincount(idx[pieces.part], minlength=n) if len(pieces.part) else np.zeros(n, int)
@@ -1361,7 +1532,7 @@ class _Run:
         for a, _b, s in net.overlaps:
             overlap_sqm[idx[a]] += s
         reasons = list(fpt["status_reason"]) + (
-            list(drain[0]["status_reason"]) if drain is not None else []
+            list(drain.gdf["status_reason"]) if drain is not None else []
         )
         status = []
         why = []
@@ -1383,14 +1554,14 @@ class _Run:
                 why.append("touches no wetland")
         original = [g for g in geoms]
         if drain is not None:  # the drainage rows keep their line
-            original[n_fp:] = list(drain[0].geometry.values)
+            original[n_fp:] = list(drain.gdf.geometry.values)
         return gpd.GeoDataFrame(
             {
-                "part_id": part_id,
-                "part_layer": part_layer,
-                "part_row": [int(r) for r in part_row],
-                "project": part_project,
-                "duration": list(duration),
+                "part_id": parts.id,
+                "part_layer": parts.layer,
+                "part_row": [int(r) for r in parts.row],
+                "project": parts.project,
+                "duration": list(parts.duration),
                 "status": status,
                 "reason": why,
                 "impacts": count.astype(int),

@@ -284,6 +284,57 @@ def clean_polygons(
     * duplicate impact ids: recorded in ``repairs`` on each row sharing the id; the rows
       are still assessed.
     """
+    geometry_name, id_column = _check_layer(gdf, source, id_field)
+    n = len(gdf)
+    label = np.arange(1, n + 1, dtype="int64") if row_numbers is None else np.asarray(row_numbers)
+    if len(label) != n:
+        raise InputError(f"{source}: {len(label)} row numbers given for {n} rows")
+    rows = _Rows(source, label, np.asarray(gdf.geometry.values, dtype=object).copy())
+    empty = shapely.is_missing(rows.geoms) | shapely.is_empty(rows.geoms)
+    rows.reject(empty, EMPTY_REASON, StatusCode.EMPTY_GEOMETRY)
+    unusable = _reject_unmeasurable(rows, ~empty)
+    present = ~empty & ~unusable
+    _drop_z_and_m(rows, present)
+    _keep_polygonal_parts(rows, present)
+    _reject_not_polygons(rows, present, unusable, np.asarray(gdf.geometry.values, dtype=object))
+    _repair_invalid(rows, present)
+    if id_column is not None:
+        _flag_ids(rows, gdf[id_column].reset_index(drop=True), id_column)
+    rows.records[:0] = _rejection_summary(rows)
+
+    # a geometry that cannot be measured cannot be drawn or overlaid either: its WKT is
+    # kept in wg_input_wkt and the row gets a null geometry (its reason says why)
+    rows.geoms[unusable] = None
+    out = gdf.copy()
+    out[geometry_name] = gpd.GeoSeries(rows.geoms, index=gdf.index, crs=gdf.crs)
+    out["wg_row"] = label.astype("int64")
+    out["status"] = np.where(rows.reasons != "", NOT_ASSESSED, ASSESSED)
+    out["status_code"] = rows.codes.astype(str)
+    out["status_reason"] = rows.reasons.astype(str)
+    out["repairs"] = rows.repairs.astype(str)
+    out[WKT_IN_COLUMN] = pd.Series(rows.input_wkt, index=gdf.index, dtype=object)
+    if rows.records:
+        warnings.warn(
+            f"{len(rows.records)} input repair/rejection record(s): " + " | ".join(rows.records),
+            InputRepairWarning,
+            stacklevel=2,
+        )
+    return CleanResult(gdf=out, records=rows.records)
+
+
+def _check_layer(
+    gdf: gpd.GeoDataFrame, source: str, id_field: str | None
+) -> tuple[str, str | None]:
+    """Return the geometry column and the impact id column of ``gdf``, or raise.
+
+    Raises
+    ------
+    InputError
+        When ``gdf`` is not a GeoDataFrame with a geometry column, or already has a column
+        named like one of :data:`ADDED_COLUMNS`.
+    FieldMappingError
+        When ``id_field`` is not a column of ``gdf``.
+    """
     if not isinstance(gdf, gpd.GeoDataFrame):
         raise InputError(f"{source}: a GeoDataFrame with polygon geometries is expected")
     try:
@@ -298,184 +349,201 @@ def clean_polygons(
         )
     # None: the first of the default id names found (resolve_fields' own default)
     id_column = resolve_fields([str(c) for c in gdf.columns], impact_id=id_field).impact_id
+    return geometry_name, id_column
 
-    n = len(gdf)
-    label = np.arange(1, n + 1, dtype="int64") if row_numbers is None else np.asarray(row_numbers)
-    if len(label) != n:
-        raise InputError(f"{source}: {len(label)} row numbers given for {n} rows")
-    geoms = np.asarray(gdf.geometry.values, dtype=object).copy()
-    reasons = np.full(n, "", dtype=object)
-    codes = np.full(n, StatusCode.ASSESSED.value, dtype=object)
-    repairs = np.full(n, "", dtype=object)
-    records: list[str] = []
 
-    def reject(mask: np.ndarray, reason: object, code: StatusCode) -> None:
-        fresh = mask & (reasons == "")
-        _append(reasons, fresh, reason)
-        codes[fresh] = code.value
+class _Rows:
+    """The rows of :func:`clean_polygons` while its checks run, one array per column.
 
-    input_wkt = np.full(n, None, dtype=object)
+    ``geoms`` is repaired in place; ``reasons`` and ``codes`` hold the first rejection of
+    each row (empty: assessed); ``repairs`` the ``"; "``-joined repairs; ``input_wkt`` the
+    WKT kept of a geometry that is not polygonal; ``records`` one line per kind of repair.
+    """
 
-    # 1. Null or empty geometry.
-    empty = shapely.is_missing(geoms) | shapely.is_empty(geoms)
-    reject(empty, EMPTY_REASON, StatusCode.EMPTY_GEOMETRY)
-    present = ~empty
+    def __init__(self, source: str, label: np.ndarray, geoms: np.ndarray) -> None:
+        n = len(geoms)
+        self.source = source
+        self.label = label
+        self.geoms = geoms
+        self.reasons = np.full(n, "", dtype=object)
+        self.codes = np.full(n, StatusCode.ASSESSED.value, dtype=object)
+        self.repairs = np.full(n, "", dtype=object)
+        self.input_wkt = np.full(n, None, dtype=object)
+        self.records: list[str] = []
 
-    # 1b. Coordinates that are not finite, or so large that no area can be measured.
-    finite = np.ones(n, dtype=bool)
+    def __len__(self) -> int:
+        return len(self.geoms)
+
+    def reject(self, mask: np.ndarray, reason: object, code: StatusCode) -> None:
+        """Mark the rows of ``mask`` not assessed, unless an earlier check rejected them."""
+        fresh = mask & (self.reasons == "")
+        _append(self.reasons, fresh, reason)
+        self.codes[fresh] = code.value
+
+    def rows(self, positions: np.ndarray) -> str:
+        """Return the input row numbers at ``positions`` for a record (:func:`_rows`)."""
+        return _rows(self.label[positions])
+
+    def mask(self, positions: np.ndarray) -> np.ndarray:
+        """Return a mask over every row, True at ``positions``."""
+        out = np.zeros(len(self), dtype=bool)
+        out[positions] = True
+        return out
+
+    def spread(self, positions: np.ndarray, values: object) -> np.ndarray:
+        """Return a text column over every row: ``values`` at ``positions``, else ``""``."""
+        out = np.full(len(self), "", dtype=object)
+        out[positions] = values
+        return out
+
+
+def _reject_unmeasurable(rows: _Rows, present: np.ndarray) -> np.ndarray:
+    """Reject coordinates that are not finite, or so large that no area can be measured.
+
+    Returns the rows rejected: nothing can measure, overlay or draw their geometry.
+    """
+    finite = _finite_coordinates(rows.geoms, present)
+    rows.reject(present & ~finite, NOT_FINITE_REASON, StatusCode.NOT_FINITE)
+    with np.errstate(all="ignore"):
+        area = shapely.area(rows.geoms)
+    rows.reject(present & finite & ~np.isfinite(area), ABSURD_REASON, StatusCode.NOT_FINITE)
+    return present & ~(finite & np.isfinite(area))
+
+
+def _drop_z_and_m(rows: _Rows, present: np.ndarray) -> None:
+    """Drop Z and M coordinates (recorded)."""
+    has_z = shapely.has_z(rows.geoms) & present
+    has_m = shapely.has_m(rows.geoms) & present
+    flat = has_z | has_m
+    if not flat.any():
+        return
+    rows.geoms[flat] = shapely.force_2d(rows.geoms[flat])
+    _append(rows.repairs, has_z, "Z coordinates dropped")
+    _append(rows.repairs, has_m, "M values dropped")
+    rows.records.append(
+        f"{rows.source}: Z/M coordinates dropped on {flat.sum()} row(s) "
+        f"(rows {rows.rows(np.flatnonzero(flat))})"
+    )
+
+
+def _keep_polygonal_parts(rows: _Rows, present: np.ndarray) -> None:
+    """Keep the polygonal parts of GeometryCollections; reject one without any."""
+    collection = (shapely.get_type_id(rows.geoms) == _COLLECTION) & present
+    if not collection.any():
+        return
+    merged, kept, dropped = _polygonal_parts(rows.geoms[collection])
+    at = np.flatnonzero(collection)
+    usable = kept > 0
+    rows.geoms[at[usable]] = merged[usable]
+    note = (
+        "kept the polygonal parts of a GeometryCollection ("
+        + dropped.astype(str).astype(object)
+        + " other part(s) dropped)"
+    )
+    _append(rows.repairs, rows.mask(at[usable]), rows.spread(at, note))
+    rows.reject(
+        rows.mask(at[~usable]),
+        "expected a polygon, got GeometryCollection with no polygonal part",
+        StatusCode.NOT_POLYGON,
+    )
+    if usable.any():
+        rows.records.append(
+            f"{rows.source}: polygonal parts of GeometryCollections kept on "
+            f"{usable.sum()} row(s) (rows {rows.rows(at[usable])})"
+        )
+
+
+def _reject_not_polygons(
+    rows: _Rows, present: np.ndarray, unusable: np.ndarray, original: np.ndarray
+) -> None:
+    """Reject points and lines; keep the input WKT of these and of unmeasurable rows."""
+    type_id = shapely.get_type_id(rows.geoms)
+    other = present & ~np.isin(type_id, _POLYGONAL)
+    kept_as_wkt = other | unusable
+    if kept_as_wkt.any():
+        rows.input_wkt[kept_as_wkt] = shapely.to_wkt(original[kept_as_wkt])
+    not_polygon = other & (rows.reasons == "")
+    if not_polygon.any():
+        names = np.full(len(rows), "", dtype=object)
+        names[not_polygon] = "expected a polygon, got " + _TYPE_NAMES[type_id[not_polygon]]
+        rows.reject(not_polygon, names, StatusCode.NOT_POLYGON)
+
+
+def _repair_invalid(rows: _Rows, present: np.ndarray) -> None:
+    """Repair invalid polygons with :func:`shapely.make_valid`; reject those left without area."""
+    candidate = (rows.reasons == "") & present
+    invalid = np.zeros(len(rows), dtype=bool)
+    invalid[candidate] = ~shapely.is_valid(rows.geoms[candidate])
+    if not invalid.any():
+        return
+    at = np.flatnonzero(invalid)
+    why = rows.spread(at, shapely.is_valid_reason(rows.geoms[at]).astype(object))
+    merged, kept, _ = _polygonal_parts(shapely.make_valid(rows.geoms[at]))
+    usable = kept > 0
+    rows.geoms[at[usable]] = merged[usable]
+    _append(
+        rows.repairs,
+        rows.mask(at[usable]),
+        "invalid geometry (" + why + ") repaired with make_valid",
+    )
+    rows.reject(
+        rows.mask(at[~usable]),
+        "invalid geometry (" + why + ") has no area after make_valid",
+        StatusCode.INVALID_GEOMETRY,
+    )
+    if usable.any():
+        rows.records.append(
+            f"{rows.source}: {usable.sum()} invalid geometry(ies) repaired with "
+            f"make_valid (rows {rows.rows(at[usable])})"
+        )
+
+
+def _flag_ids(rows: _Rows, ids: pd.Series, id_column: str) -> None:
+    """Record duplicate and missing impact ids (attributes: the rows stay assessed)."""
+    blank = ids.isna().to_numpy() | (ids.astype(str).str.strip() == "").to_numpy()
+    duplicate = ids.duplicated(keep=False).to_numpy() & ~blank
+    if duplicate.any():
+        dup_note = np.full(len(rows), "", dtype=object)
+        positions = pd.Series(np.flatnonzero(duplicate), index=ids[duplicate].to_numpy())
+        for value, group in positions.groupby(level=0, sort=False):
+            same = group.to_numpy()
+            for row in same:
+                others = ", ".join(str(rows.label[r]) for r in same if r != row)
+                dup_note[row] = f"duplicate impact id {value!r} (also row {others})"
+        _append(rows.repairs, duplicate, dup_note)
+        rows.records.append(
+            f"{rows.source}: duplicate impact ids in column {id_column!r} on "
+            f"{duplicate.sum()} rows (rows {rows.rows(np.flatnonzero(duplicate))}); "
+            "each is still assessed"
+        )
+    if blank.any():
+        _append(rows.repairs, blank, f"no impact id in column {id_column!r}")
+        rows.records.append(
+            f"{rows.source}: {blank.sum()} row(s) without an impact id in "
+            f"column {id_column!r} (rows {rows.rows(np.flatnonzero(blank))})"
+        )
+
+
+def _rejection_summary(rows: _Rows) -> list[str]:
+    """Return one record per reason of rejection, naming its rows, in order of first row."""
+    summary = []
+    for reason in dict.fromkeys(rows.reasons[rows.reasons != ""]):
+        at = np.flatnonzero(rows.reasons == reason)
+        summary.append(
+            f"{rows.source}: {len(at)} row(s) not assessed: {reason} (rows {rows.rows(at)})"
+        )
+    return summary
+
+
+def _finite_coordinates(geoms: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Return, per geometry, whether its x and y are finite numbers (True where not ``present``)."""
+    finite = np.ones(len(geoms), dtype=bool)
     if present.any():
         coords, where = shapely.get_coordinates(geoms[present], include_z=False, return_index=True)
-        bad_coord = ~np.isfinite(coords).all(axis=1)
-        bad_rows = np.zeros(int(present.sum()), dtype=bool)
-        bad_rows[where[bad_coord]] = True
-        finite[np.flatnonzero(present)[bad_rows]] = False
-    reject(present & ~finite, NOT_FINITE_REASON, StatusCode.NOT_FINITE)
-    with np.errstate(all="ignore"):
-        area = shapely.area(geoms)
-    reject(present & finite & ~np.isfinite(area), ABSURD_REASON, StatusCode.NOT_FINITE)
-    unusable = present & ~(finite & np.isfinite(area))
-    present &= ~unusable
-
-    # 2. Z and M coordinates.
-    has_z = shapely.has_z(geoms) & present
-    has_m = shapely.has_m(geoms) & present
-    flat = has_z | has_m
-    if flat.any():
-        geoms[flat] = shapely.force_2d(geoms[flat])
-        _append(repairs, has_z, "Z coordinates dropped")
-        _append(repairs, has_m, "M values dropped")
-        records.append(
-            f"{source}: Z/M coordinates dropped on {flat.sum()} row(s) "
-            f"(rows {_rows(label[np.flatnonzero(flat)])})"
-        )
-
-    # 3. GeometryCollections: keep their polygonal parts.
-    type_id = shapely.get_type_id(geoms)
-    collection = (type_id == _COLLECTION) & present
-    if collection.any():
-        merged, kept, dropped = _polygonal_parts(geoms[collection])
-        rows = np.flatnonzero(collection)
-        usable = kept > 0
-        geoms[rows[usable]] = merged[usable]
-        note = (
-            "kept the polygonal parts of a GeometryCollection ("
-            + dropped.astype(str).astype(object)
-            + " other part(s) dropped)"
-        )
-        mask = np.zeros(n, dtype=bool)
-        mask[rows[usable]] = True
-        full_note = np.full(n, "", dtype=object)
-        full_note[rows] = note
-        _append(repairs, mask, full_note)
-        none = np.zeros(n, dtype=bool)
-        none[rows[~usable]] = True
-        reject(
-            none,
-            "expected a polygon, got GeometryCollection with no polygonal part",
-            StatusCode.NOT_POLYGON,
-        )
-        if usable.any():
-            records.append(
-                f"{source}: polygonal parts of GeometryCollections kept on "
-                f"{usable.sum()} row(s) (rows {_rows(label[rows[usable]])})"
-            )
-        type_id = shapely.get_type_id(geoms)
-
-    # 4. Points and lines.
-    not_polygon = present & ~np.isin(type_id, _POLYGONAL) & (reasons == "")
-    kept_as_wkt = (present & ~np.isin(type_id, _POLYGONAL)) | (
-        ~empty & ~measurable(np.asarray(gdf.geometry.values, dtype=object))
-    )
-    if kept_as_wkt.any():
-        original = np.asarray(gdf.geometry.values, dtype=object)
-        input_wkt[kept_as_wkt] = shapely.to_wkt(original[kept_as_wkt])
-    if not_polygon.any():
-        names = np.full(n, "", dtype=object)
-        names[not_polygon] = "expected a polygon, got " + _TYPE_NAMES[type_id[not_polygon]]
-        reject(not_polygon, names, StatusCode.NOT_POLYGON)
-
-    # 5. Invalid polygons.
-    candidate = (reasons == "") & present
-    invalid = np.zeros(n, dtype=bool)
-    invalid[candidate] = ~shapely.is_valid(geoms[candidate])
-    if invalid.any():
-        rows = np.flatnonzero(invalid)
-        why = shapely.is_valid_reason(geoms[rows]).astype(object)
-        merged, kept, _ = _polygonal_parts(shapely.make_valid(geoms[rows]))
-        usable = kept > 0
-        geoms[rows[usable]] = merged[usable]
-        fixed = np.zeros(n, dtype=bool)
-        fixed[rows[usable]] = True
-        lost = np.zeros(n, dtype=bool)
-        lost[rows[~usable]] = True
-        why_all = np.full(n, "", dtype=object)
-        why_all[rows] = why
-        _append(repairs, fixed, "invalid geometry (" + why_all + ") repaired with make_valid")
-        reject(
-            lost,
-            "invalid geometry (" + why_all + ") has no area after make_valid",
-            StatusCode.INVALID_GEOMETRY,
-        )
-        if usable.any():
-            records.append(
-                f"{source}: {usable.sum()} invalid geometry(ies) repaired with "
-                f"make_valid (rows {_rows(label[rows[usable]])})"
-            )
-
-    # 6. Duplicate or missing impact ids (attributes; the rows stay assessed).
-    if id_column is not None:
-        ids = gdf[id_column].reset_index(drop=True)
-        blank = ids.isna().to_numpy() | (ids.astype(str).str.strip() == "").to_numpy()
-        duplicate = ids.duplicated(keep=False).to_numpy() & ~blank
-        if duplicate.any():
-            dup_note = np.full(n, "", dtype=object)
-            positions = pd.Series(np.flatnonzero(duplicate), index=ids[duplicate].to_numpy())
-            for value, group in positions.groupby(level=0, sort=False):
-                rows = group.to_numpy()
-                for row in rows:
-                    others = ", ".join(str(label[r]) for r in rows if r != row)
-                    dup_note[row] = f"duplicate impact id {value!r} (also row {others})"
-            _append(repairs, duplicate, dup_note)
-            records.append(
-                f"{source}: duplicate impact ids in column {id_column!r} on "
-                f"{duplicate.sum()} rows (rows {_rows(label[np.flatnonzero(duplicate)])}); "
-                "each is still assessed"
-            )
-        if blank.any():
-            _append(repairs, blank, f"no impact id in column {id_column!r}")
-            records.append(
-                f"{source}: {blank.sum()} row(s) without an impact id in "
-                f"column {id_column!r} (rows {_rows(label[np.flatnonzero(blank)])})"
-            )
-
-    rejected = reasons != ""
-    if rejected.any():
-        summary = []
-        for reason in dict.fromkeys(reasons[rejected]):
-            rows = np.flatnonzero(reasons == reason)
-            summary.append(
-                f"{source}: {len(rows)} row(s) not assessed: {reason} (rows {_rows(label[rows])})"
-            )
-        records[:0] = summary
-
-    # a geometry that cannot be measured cannot be drawn or overlaid either: its WKT is
-    # kept in wg_input_wkt and the row gets a null geometry (its reason says why)
-    geoms[unusable] = None
-    out = gdf.copy()
-    out[geometry_name] = gpd.GeoSeries(geoms, index=gdf.index, crs=gdf.crs)
-    out["wg_row"] = label.astype("int64")
-    out["status"] = np.where(rejected, NOT_ASSESSED, ASSESSED)
-    out["status_code"] = codes.astype(str)
-    out["status_reason"] = reasons.astype(str)
-    out["repairs"] = repairs.astype(str)
-    out[WKT_IN_COLUMN] = pd.Series(input_wkt, index=gdf.index, dtype=object)
-    if records:
-        warnings.warn(
-            f"{len(records)} input repair/rejection record(s): " + " | ".join(records),
-            InputRepairWarning,
-            stacklevel=2,
-        )
-    return CleanResult(gdf=out, records=records)
+        bad = np.zeros(int(present.sum()), dtype=bool)
+        bad[where[~np.isfinite(coords).all(axis=1)]] = True
+        finite[np.flatnonzero(present)[bad]] = False
+    return finite
 
 
 def measurable(geoms: np.ndarray) -> np.ndarray:
@@ -484,16 +552,11 @@ def measurable(geoms: np.ndarray) -> np.ndarray:
     Missing and empty geometries count as measurable (there is nothing to measure).
     """
     geoms = np.asarray(geoms, dtype=object)
-    ok = np.ones(len(geoms), dtype=bool)
     present = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
-    if not present.any():
-        return ok
-    coords, where = shapely.get_coordinates(geoms[present], return_index=True)
-    bad = np.zeros(int(present.sum()), dtype=bool)
-    bad[where[~np.isfinite(coords).all(axis=1)]] = True
-    with np.errstate(all="ignore"):
-        bad |= ~np.isfinite(shapely.area(geoms[present]))
-    ok[np.flatnonzero(present)[bad]] = False
+    ok = _finite_coordinates(geoms, present)
+    if present.any():
+        with np.errstate(all="ignore"):
+            ok[present] &= np.isfinite(shapely.area(geoms[present]))
     return ok
 
 

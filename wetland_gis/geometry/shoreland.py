@@ -50,8 +50,9 @@ empty takes the unsewered (larger) setback.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
 import numpy as np
@@ -215,42 +216,7 @@ def public_waters(
         layer = context.get(layer_name)
         if layer is None or len(layer) == 0:
             continue
-        geom = layer.geometry
-        frame = pd.DataFrame(
-            {
-                "pw_id": layer["pw_id"].to_numpy(dtype=object),
-                "pw_name": (
-                    layer["pw_name"].to_numpy(dtype=object)
-                    if "pw_name" in layer
-                    else np.full(len(layer), None, dtype=object)
-                ),
-                "kind": kind,
-                "shore_class": layer["shore_class"].to_numpy(dtype=object),
-                "sewered": (
-                    layer["sewered"].astype("boolean").to_numpy()
-                    if "sewered" in layer
-                    else pd.array([pd.NA] * len(layer), dtype="boolean")
-                ),
-                "setback_ft": (
-                    layer["setback_ft"].astype(float).to_numpy()
-                    if "setback_ft" in layer
-                    else np.full(len(layer), np.nan)
-                ),
-            }
-        )
-        if kind == "basin":
-            unit_m = float(layer.crs.axis_info[0].unit_conversion_factor)
-            sq_m = geom.area.to_numpy() * unit_m * unit_m
-            by_id = pd.Series(sq_m).groupby(frame["pw_id"].to_numpy()).transform("sum")
-            computed = by_id.to_numpy() * SQFT_PER_SQM / SQFT_PER_ACRE
-            given = (
-                layer["acres"].astype(float).to_numpy()
-                if "acres" in layer
-                else np.full(len(layer), np.nan)
-            )
-            frame["acres"] = np.where(np.isnan(given), computed, given)
-        else:
-            frame["acres"] = np.nan
+        frame = _water_attributes(layer, kind)
         unknown = sorted(set(frame["shore_class"]) - set(table))
         if unknown:
             raise InputError(
@@ -258,32 +224,89 @@ def public_waters(
                 f"shoreland.structure_setback ({params.citation('shoreland.structure_setback')}); "
                 f"the table has {sorted(table)}"
             )
-        sewer = frame["sewered"].fillna(False).to_numpy(dtype=bool)
-        classes = pd.Series(frame["shore_class"].to_numpy(dtype=object))
-        sewered_ft = classes.map({c: float(row["sewer"]) for c, row in table.items()})
-        unsewered_ft = classes.map({c: float(row["no_sewer"]) for c, row in table.items()})
-        frame["state_setback_ft"] = np.where(
-            sewer, sewered_ft.to_numpy(dtype=float), unsewered_ft.to_numpy(dtype=float)
-        )
-        frame["sewered_setback_ft"] = sewered_ft.to_numpy(dtype=float)
+        _state_setbacks(frame, table)
         frame["protection_ft"] = float(params.value(_PROTECTION + dist_key, as_of))
-        frames.append(gpd.GeoDataFrame(frame, geometry=geom.to_numpy(), crs=layer.crs))
+        frames.append(gpd.GeoDataFrame(frame, geometry=layer.geometry.to_numpy(), crs=layer.crs))
     if not frames:
-        crs = context.counties.crs
-        cols = [
-            "pw_id",
-            "pw_name",
-            "kind",
-            "shore_class",
-            "sewered",
-            "setback_ft",
-            "acres",
-            "state_setback_ft",
-            "sewered_setback_ft",
-            "protection_ft",
-        ]
-        return gpd.GeoDataFrame({c: [] for c in cols}, geometry=[], crs=crs)
+        return gpd.GeoDataFrame(
+            {c: [] for c in _WATER_COLUMNS}, geometry=[], crs=context.counties.crs
+        )
     return gpd.GeoDataFrame(pd.concat(frames, ignore_index=True), crs=frames[0].crs)
+
+
+#: The columns of :func:`public_waters`, before the geometry.
+_WATER_COLUMNS = (
+    "pw_id",
+    "pw_name",
+    "kind",
+    "shore_class",
+    "sewered",
+    "setback_ft",
+    "acres",
+    "state_setback_ft",
+    "sewered_setback_ft",
+    "protection_ft",
+)
+
+
+def _optional(layer: gpd.GeoDataFrame, column: str, dtype: str) -> Any:
+    """Return ``column`` of ``layer`` as ``dtype`` (``"object"``, ``"boolean"``, ``"float"``).
+
+    An absent column is unknown on every row: None, NA or NaN.
+    """
+    n = len(layer)
+    if dtype == "boolean":
+        if column in layer:
+            return layer[column].astype("boolean").to_numpy()
+        return pd.array([pd.NA] * n, dtype="boolean")
+    if dtype == "float":
+        return layer[column].astype(float).to_numpy() if column in layer else np.full(n, np.nan)
+    return (
+        layer[column].to_numpy(dtype=object) if column in layer else np.full(n, None, dtype=object)
+    )
+
+
+def _water_attributes(layer: gpd.GeoDataFrame, kind: str) -> pd.DataFrame:
+    """Return the attributes of a public waters layer of ``kind`` (basin or watercourse).
+
+    A basin's ``acres`` is its field, else the area of all its features with the same
+    ``pw_id``; a watercourse has none (NaN).
+    """
+    frame = pd.DataFrame(
+        {
+            "pw_id": layer["pw_id"].to_numpy(dtype=object),
+            "pw_name": _optional(layer, "pw_name", "object"),
+            "kind": kind,
+            "shore_class": layer["shore_class"].to_numpy(dtype=object),
+            "sewered": _optional(layer, "sewered", "boolean"),
+            "setback_ft": _optional(layer, "setback_ft", "float"),
+        }
+    )
+    if kind != "basin":
+        frame["acres"] = np.nan
+        return frame
+    unit_m = float(layer.crs.axis_info[0].unit_conversion_factor)
+    sq_m = layer.geometry.area.to_numpy() * unit_m * unit_m
+    by_id = pd.Series(sq_m).groupby(frame["pw_id"].to_numpy()).transform("sum")
+    computed = by_id.to_numpy() * SQFT_PER_SQM / SQFT_PER_ACRE
+    given = _optional(layer, "acres", "float")
+    frame["acres"] = np.where(np.isnan(given), computed, given)
+    return frame
+
+
+def _state_setbacks(frame: pd.DataFrame, table: Mapping[str, Any]) -> None:
+    """Add the Minn. R. 6120.3300 setbacks by ``shore_class``: as sewered (or not), and sewered.
+
+    A water whose ``sewered`` is empty takes the unsewered setback.
+    """
+    sewer = frame["sewered"].fillna(False).to_numpy(dtype=bool)
+    classes = pd.Series(frame["shore_class"].to_numpy(dtype=object))
+    sewered_ft = classes.map({c: float(row["sewer"]) for c, row in table.items()})
+    unsewered_ft = classes.map({c: float(row["no_sewer"]) for c, row in table.items()})
+    frame["state_setback_ft"] = np.where(
+        sewer, sewered_ft.to_numpy(dtype=float), unsewered_ft.to_numpy(dtype=float)
+    )
+    frame["sewered_setback_ft"] = sewered_ft.to_numpy(dtype=float)
 
 
 # ---------------------------------------------------------------------------- jurisdiction
@@ -760,7 +783,48 @@ def shoreland_split(
     n = len(impacts)
     juris = jurisdiction if jurisdiction is not None else impact_jurisdiction(impacts, context)
     juris = juris.reset_index(drop=True)
-    frame = pd.DataFrame(
+    frame = _unknown_split(n, juris)
+    if not _note_missing_layers(records, impacts, context, juris):
+        return _split(frame, impacts, records)
+
+    waters = public_waters(context, params, as_of)
+    area_sqft = np.zeros(n)
+    if n:
+        unit_m = check_same_projected_crs(impacts, waters)
+        area_sqft = shapely.area(np.asarray(impacts.geometry.array)) * unit_m**2 * SQFT_PER_SQM
+    if n == 0 or len(waters) == 0:
+        frame["sqft_setback"] = 0.0
+        frame["sqft_protection"] = 0.0
+        frame["sqft_outside"] = area_sqft
+        frame["zone"] = ShorelandZone.OUTSIDE.value
+        return _split(frame, impacts, records)
+
+    pairs = _pairs(impacts, waters, juris, params, as_of, search_ft, records)
+    unit_m = check_same_projected_crs(impacts, waters)
+    ft = FOOT_M / unit_m
+    igeom = np.asarray(impacts.geometry.array, dtype=object)
+    wgeom = np.asarray(waters.geometry.array, dtype=object)
+    _note_waterward(records, impacts, waters, pairs, igeom, wgeom)
+    _nearest_water(frame, waters, pairs, search_ft * ft, ft)
+    zoned = _zoned(pairs)
+    s_area, d_area = _zone_sqft(pairs, zoned, igeom, wgeom, area_sqft, unit_m**2 * SQFT_PER_SQM)
+    frame["sqft_setback"] = s_area
+    frame["sqft_protection"] = d_area - s_area
+    frame["sqft_outside"] = np.maximum(area_sqft - s_area - (d_area - s_area), 0.0)
+    frame["zone"] = _most_restrictive_zone(pairs, zoned, s_area, d_area)
+    _note_unknown_sewer(records, impacts, waters, pairs)
+    return _split(frame, impacts, records)
+
+
+def _split(frame: pd.DataFrame, impacts: gpd.GeoDataFrame, records: list[str]) -> ShorelandSplit:
+    """Return the split of ``impacts``: ``frame`` on their index, and the records."""
+    frame.index = impacts.index
+    return ShorelandSplit(frame, tuple(records))
+
+
+def _unknown_split(n: int, juris: pd.DataFrame) -> pd.DataFrame:
+    """Return the split of ``n`` impacts with every area, zone and nearest water unknown."""
+    return pd.DataFrame(
         {
             "sqft_setback": np.full(n, np.nan),
             "sqft_protection": np.full(n, np.nan),
@@ -773,20 +837,30 @@ def shoreland_split(
             "incorporated": juris["incorporated"].array,
         }
     )
-    have_basins = context.get("public_water_basins") is not None
-    have_courses = context.get("public_watercourses") is not None
-    if not (have_basins or have_courses):
+
+
+def _note_missing_layers(
+    records: list[str], impacts: gpd.GeoDataFrame, context: Context, juris: pd.DataFrame
+) -> bool:
+    """Record the public waters and LGU layers missing, and the impacts no LGU governs.
+
+    Returns
+    -------
+    bool
+        False when neither public waters layer is given: the split cannot be measured.
+    """
+    have = {
+        layer: context.get(layer) is not None
+        for layer in ("public_water_basins", "public_watercourses")
+    }
+    if not any(have.values()):
         records.append(
             "shoreland: no public_water_basins or public_watercourses layer; the shoreland "
             "split, zone and nearest public water are unknown (None)"
         )
-        frame.index = impacts.index
-        return ShorelandSplit(frame, tuple(records))
-    for have, layer in (
-        (have_basins, "public_water_basins"),
-        (have_courses, "public_watercourses"),
-    ):
-        if not have:
+        return False
+    for layer, given in have.items():
+        if not given:
             records.append(
                 f"shoreland: no {layer} layer; the zones were measured from the other public "
                 "waters layer only: verify"
@@ -796,7 +870,7 @@ def shoreland_split(
             "shoreland: no lgus layer; every public water in the layers was counted as under "
             "an approved shoreland ordinance (§ 103G.005, subd. 15f(1)): verify"
         )
-    elif n:
+    elif len(impacts):
         note_rows(
             records,
             impacts,
@@ -815,103 +889,125 @@ def shoreland_split(
                 "covering most of each was used"
             ),
         )
+    return True
 
-    waters = public_waters(context, params, as_of)
-    area_sqft = np.zeros(n)
-    if n:
-        unit_m = check_same_projected_crs(impacts, waters)
-        area_sqft = shapely.area(np.asarray(impacts.geometry.array)) * unit_m**2 * SQFT_PER_SQM
-    if n == 0 or len(waters) == 0:
-        frame["sqft_setback"] = 0.0
-        frame["sqft_protection"] = 0.0
-        frame["sqft_outside"] = area_sqft
-        frame["zone"] = ShorelandZone.OUTSIDE.value
-        frame.index = impacts.index
-        return ShorelandSplit(frame, tuple(records))
 
-    pairs = _pairs(impacts, waters, juris, params, as_of, search_ft, records)
-    unit_m = check_same_projected_crs(impacts, waters)
-    ft = FOOT_M / unit_m
-    igeom = np.asarray(impacts.geometry.array, dtype=object)
-    wgeom = np.asarray(waters.geometry.array, dtype=object)
-
-    # impacts reaching inside a basin (waterward of its OHWL) are in a public water
+def _note_waterward(
+    records: list[str],
+    impacts: gpd.GeoDataFrame,
+    waters: gpd.GeoDataFrame,
+    pairs: _Pairs,
+    igeom: np.ndarray,
+    wgeom: np.ndarray,
+) -> None:
+    """Record the impacts reaching inside a basin (waterward of its OHWL): a public water."""
     touch = np.flatnonzero((waters["kind"].to_numpy()[pairs.wat] == "basin") & (pairs.dist == 0))
     inside = touch[
         shapely.relate_pattern(igeom[pairs.imp[touch]], wgeom[pairs.wat[touch]], "2********")
     ]
-    if len(inside):
-        basins = sorted({str(v) for v in waters["pw_id"].to_numpy(dtype=object)[pairs.wat[inside]]})
-        records.append(
-            f"shoreland: {row_label(impacts, np.unique(pairs.imp[inside]))} lie (partly) waterward "
-            f"of the OHWL of public water basin(s) {', '.join(basins[:10])}: in a public "
-            "water; check DNR jurisdiction (the part inside the basin counts in the setback "
-            "zone)"
-        )
+    if not len(inside):
+        return
+    basins = sorted({str(v) for v in waters["pw_id"].to_numpy(dtype=object)[pairs.wat[inside]]})
+    records.append(
+        f"shoreland: {row_label(impacts, np.unique(pairs.imp[inside]))} lie (partly) waterward "
+        f"of the OHWL of public water basin(s) {', '.join(basins[:10])}: in a public "
+        "water; check DNR jurisdiction (the part inside the basin counts in the setback "
+        "zone)"
+    )
 
-    # nearest public water (any water, counted or not) within the search radius
-    within = pairs.dist <= search_ft * ft
-    if within.any():
-        order = np.lexsort((pairs.wat[within], pairs.dist[within], pairs.imp[within]))
-        imp_w, wat_w, dist_w = (
-            pairs.imp[within][order],
-            pairs.wat[within][order],
-            pairs.dist[within][order],
-        )
-        first = np.unique(imp_w, return_index=True)[1]
-        nearest = frame["nearest_pw"].to_numpy(dtype=object).copy()
-        nearest[imp_w[first]] = waters["pw_id"].to_numpy(dtype=object)[wat_w[first]]
-        frame["nearest_pw"] = nearest
-        nearest_ft = frame["nearest_pw_ft"].to_numpy(dtype=float).copy()
-        nearest_ft[imp_w[first]] = dist_w[first] / ft
-        frame["nearest_pw_ft"] = nearest_ft
 
-    # zones: only pairs of counted waters within the larger of their two distances;
-    # an impact wholly within a zone distance of one water is decided by distance alone
-    sel = pairs.counted & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
-    imp_sel, wat_sel, dist_sel = pairs.imp[sel], pairs.wat[sel], pairs.dist[sel]
-    setback_sel = pairs.setback[sel]
-    reach_sel = np.maximum(setback_sel, pairs.protection[sel])
+def _nearest_water(
+    frame: pd.DataFrame, waters: gpd.GeoDataFrame, pairs: _Pairs, search: float, ft: float
+) -> None:
+    """Set ``nearest_pw`` and ``nearest_pw_ft``: any water, counted or not, within ``search``.
+
+    ``search`` is in CRS units, ``ft`` the CRS units of a foot.
+    """
+    within = pairs.dist <= search
+    if not within.any():
+        return
+    order = np.lexsort((pairs.wat[within], pairs.dist[within], pairs.imp[within]))
+    imp_w, wat_w, dist_w = (
+        pairs.imp[within][order],
+        pairs.wat[within][order],
+        pairs.dist[within][order],
+    )
+    first = np.unique(imp_w, return_index=True)[1]
+    nearest = frame["nearest_pw"].to_numpy(dtype=object).copy()
+    nearest[imp_w[first]] = waters["pw_id"].to_numpy(dtype=object)[wat_w[first]]
+    frame["nearest_pw"] = nearest
+    nearest_ft = frame["nearest_pw_ft"].to_numpy(dtype=float).copy()
+    nearest_ft[imp_w[first]] = dist_w[first] / ft
+    frame["nearest_pw_ft"] = nearest_ft
+
+
+def _zoned(pairs: _Pairs) -> np.ndarray:
+    """Return the pairs of a counted water within the larger of its two zone distances."""
+    return pairs.counted & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
+
+
+def _zone_sqft(
+    pairs: _Pairs,
+    zoned: np.ndarray,
+    igeom: np.ndarray,
+    wgeom: np.ndarray,
+    area_sqft: np.ndarray,
+    sqft_per_unit: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the sq ft of each impact within a setback, and within the protection reach.
+
+    The protection reach is the part within the protection or the setback distance of a
+    counted water (so it holds the setback zone). An impact wholly within a zone distance
+    of one water is decided by distance alone; the others are cut
+    (:func:`_zone_pieces`).
+    """
+    n = len(igeom)
+    imp_sel, wat_sel, dist_sel = pairs.imp[zoned], pairs.wat[zoned], pairs.dist[zoned]
+    setback_sel = pairs.setback[zoned]
+    reach_sel = np.maximum(setback_sel, pairs.protection[zoned])
     beyond = _reach_beyond(igeom, imp_sel, wgeom, wat_sel)
     whole_s = np.zeros(n, dtype=bool)
     whole_d = np.zeros(n, dtype=bool)
     np.logical_or.at(whole_s, imp_sel, beyond <= setback_sel)
     np.logical_or.at(whole_d, imp_sel, beyond <= reach_sel)
     whole_d |= whole_s
-    conv = unit_m**2 * SQFT_PER_SQM
     need = ~whole_s[imp_sel] & (dist_sel <= setback_sel)
     pi, pieces = _zone_pieces(igeom, wgeom, imp_sel[need], wat_sel[need], setback_sel[need])
-    s_area = np.where(whole_s, area_sqft, _union_area_by_impact(n, pi, pieces) * conv)
-    # the protection reach: within the protection or the setback distance of a water
+    s_area = np.where(whole_s, area_sqft, _union_area_by_impact(n, pi, pieces) * sqft_per_unit)
     need = ~whole_d[imp_sel]
     pi, pieces = _zone_pieces(igeom, wgeom, imp_sel[need], wat_sel[need], reach_sel[need])
-    d_area = np.where(whole_d, area_sqft, _union_area_by_impact(n, pi, pieces) * conv)
+    d_area = np.where(whole_d, area_sqft, _union_area_by_impact(n, pi, pieces) * sqft_per_unit)
     s_area = np.minimum(s_area, area_sqft)
     d_area = np.clip(d_area, s_area, area_sqft)
-    frame["sqft_setback"] = s_area
-    frame["sqft_protection"] = d_area - s_area
-    frame["sqft_outside"] = np.maximum(area_sqft - s_area - (d_area - s_area), 0.0)
+    return s_area, d_area
 
+
+def _most_restrictive_zone(
+    pairs: _Pairs, zoned: np.ndarray, s_area: np.ndarray, d_area: np.ndarray
+) -> np.ndarray:
+    """Return the zone of each impact: the most restrictive it reaches, by exact distance."""
+    n = len(s_area)
     in_setback = np.zeros(n, dtype=bool)
     in_prot = np.zeros(n, dtype=bool)
-    np.logical_or.at(in_setback, imp_sel, pairs.dist[sel] <= pairs.setback[sel])
-    np.logical_or.at(in_prot, imp_sel, pairs.dist[sel] <= pairs.protection[sel])
+    np.logical_or.at(in_setback, pairs.imp[zoned], pairs.dist[zoned] <= pairs.setback[zoned])
+    np.logical_or.at(in_prot, pairs.imp[zoned], pairs.dist[zoned] <= pairs.protection[zoned])
     in_setback |= s_area > 0
     in_prot |= (d_area - s_area) > 0
-    frame["zone"] = np.where(
+    return np.where(
         in_setback,
         ShorelandZone.BUILDING_SETBACK.value,
         np.where(in_prot, ShorelandZone.PROTECTION.value, ShorelandZone.OUTSIDE.value),
     ).astype(object)
 
+
+def _note_unknown_sewer(
+    records: list[str], impacts: gpd.GeoDataFrame, waters: gpd.GeoDataFrame, pairs: _Pairs
+) -> None:
+    """Record the impacts near a water whose empty ``sewered`` changes its setback."""
     sewer_matters = waters["sewered"].isna().to_numpy() & (
         waters["sewered_setback_ft"].to_numpy() != waters["state_setback_ft"].to_numpy()
     )
-    unsewered = (
-        pairs.counted
-        & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
-        & sewer_matters[pairs.wat]
-    )
+    unsewered = _zoned(pairs) & sewer_matters[pairs.wat]
     note_rows(
         records,
         impacts,
@@ -921,8 +1017,6 @@ def shoreland_split(
             "unsewered (larger) setback of Minn. R. 6120.3300 was used: verify"
         ),
     )
-    frame.index = impacts.index
-    return ShorelandSplit(frame, tuple(records))
 
 
 # -------------------------------------------------------------------------------- the map
@@ -973,7 +1067,7 @@ def zones_for_map(
     juris = jurisdiction if jurisdiction is not None else impact_jurisdiction(impacts, context)
     juris = juris.reset_index(drop=True)
     pairs = _pairs(impacts, waters, juris, params, as_of, 0.0, [])
-    sel = pairs.counted & (pairs.dist <= np.maximum(pairs.setback, pairs.protection))
+    sel = _zoned(pairs)
     if not sel.any():
         return empty
     unit_m = check_same_projected_crs(impacts, waters)

@@ -49,16 +49,6 @@ BANK_ALIASES: Mapping[str, tuple[str, ...]] = {
 PROGRAMS: Mapping[str, str] = {"wca": "WCA", "404": "404", "both": "both"}
 
 
-def _whole(value: Any) -> int | None:
-    """Return a watershed or service area number, or None when blank or not whole."""
-    return parse_whole_number(value, errors="coerce")
-
-
-def _number(value: Any) -> float | None:
-    """Return a listing's number, or None when it is blank or not a number."""
-    return parse_number(value, errors="coerce")
-
-
 def read_bank_listing(path: str | Path, *, layer: str | None = None) -> gpd.GeoDataFrame:
     """Read and check a wetland bank credit listing (CSV or a vector file).
 
@@ -133,88 +123,21 @@ def prepare_banks(
     FieldMappingError, InputError
         See :func:`read_bank_listing`.
     """
-    cols = match_columns(
-        frame.columns, (*BANK_FIELDS, "lon", "lat", "pct_class", "minor"), BANK_ALIASES
-    )
-    missing = [f for f in BANK_FIELDS if f not in cols]
-    if missing:
-        have = [str(c) for c in frame.columns if c != getattr(frame, "_geometry_column_name", None)]
-        raise FieldMappingError(
-            f"{source}: the bank credit listing lacks column(s) {missing} (it has {have}); add "
-            "them, named as in docs/data_schema.md - values may be blank where unknown, except "
-            "account, credits, price and program"
-        )
+    cols = _listing_columns(frame, source)
     geo = isinstance(frame, gpd.GeoDataFrame)
     if geo and frame.crs is None:
         raise InputError(f"{source} has no CRS: set it in QGIS (Layer > Set CRS) and save again")
     problems: list[str] = []
-
-    def where(n: int) -> str:  # row from 1, as QGIS numbers features; n is the position
-        return f"row {n + 1}" + (f" (line {n + line_offset})" if line_offset is not None else "")
-
     rows = []
     for n, rec in enumerate(frame.reset_index(drop=True).to_dict("records")):
-        row: dict[str, Any] = {"wg_row": n + 1}
+        # row from 1, as QGIS numbers features; n is the position
+        where = f"row {n + 1}" + (f" (line {n + line_offset})" if line_offset is not None else "")
         get = {name: rec[col] for name, col in cols.items()}
-        account = get["account"]
-        if is_blank(account):
-            problems.append(f"{where(n)}: account is blank; give the bank account number")
-        row["account"] = None if is_blank(account) else parse_id(account)
-        row["bank_name"] = None if is_blank(get["bank_name"]) else str(get["bank_name"]).strip()
-        row["county"] = None if is_blank(get["county"]) else str(get["county"]).strip()
-        for name in ("credits", "price"):
-            value = _number(get[name])
-            if value is None or value < 0:
-                problems.append(
-                    f"{where(n)}: {name} {get[name]!r} is not a non-negative number; write "
-                    f"it as a plain number such as 2.5"
-                )
-            row[name] = value if value is not None and value >= 0 else float("nan")
-        major = get["major"]
-        row["major"] = _whole(major)
-        lo, hi = MAJOR_WATERSHED_IDS
-        if not is_blank(major) and (row["major"] is None or not lo <= row["major"] <= hi):
-            problems.append(
-                f"{where(n)}: major {major!r} is not a major watershed number "
-                f"{lo}-{hi}; leave it blank if unknown"
-            )
-        bsa = get["bsa"]
-        row["bsa"] = _whole(bsa)
-        if not is_blank(bsa) and row["bsa"] is None:
-            problems.append(
-                f"{where(n)}: bsa {bsa!r} is not a bank service area number; leave "
-                "it blank if unknown"
-            )
-        row["circ39"] = None if is_blank(get["circ39"]) else str(get["circ39"]).strip()
-        program = str(get["program"]).strip().lower() if not is_blank(get["program"]) else ""
-        if program not in PROGRAMS:
-            problems.append(
-                f"{where(n)}: program {get['program']!r} is not one of "
-                f"{sorted(set(PROGRAMS.values()))}"
-            )
-        row["program"] = PROGRAMS.get(program)
-        row["minor"] = parse_id(get.get("minor"))
-        pct = get.get("pct_class")
-        row["pct_class"] = None
-        if not is_blank(pct):
-            try:
-                row["pct_class"] = PercentageArea(str(pct).strip()).value
-            except ValueError:
-                problems.append(
-                    f"{where(n)}: pct_class {pct!r} is not one of "
-                    f"{[c.value for c in PercentageArea]}"
-                )
-        lon, lat = _number(get.get("lon")), _number(get.get("lat"))
-        if not geo and (("lon" in cols) or ("lat" in cols)):
-            lon_blank, lat_blank = is_blank(get.get("lon")), is_blank(get.get("lat"))
-            if lon_blank != lat_blank or (not lon_blank and (lon is None or lat is None)):
-                problems.append(f"{where(n)}: give both lon and lat as decimal degrees, or neither")
-            elif lon is not None and lat is not None and (abs(lat) > 90 or abs(lon) > 180):
-                problems.append(
-                    f"{where(n)}: lon {lon} / lat {lat} are not degrees (were "
-                    "they swapped, or written in metres?)"
-                )
-        row["_lon"], row["_lat"] = lon, lat
+        row: dict[str, Any] = {"wg_row": n + 1}
+        row.update(_listing_row(get, where, problems))
+        row["_lon"], row["_lat"] = _location(
+            get, where, problems, given=not geo and ("lon" in cols or "lat" in cols)
+        )
         rows.append(row)
     if problems:
         shown = problems[:20]
@@ -236,7 +159,10 @@ def prepare_banks(
         gdf, _ = to_working_crs(gdf, source=source)
     else:
         points = [
-            shapely.Point(x, y) if _number(x) is not None and _number(y) is not None else None
+            shapely.Point(x, y)
+            if parse_number(x, errors="coerce") is not None
+            and parse_number(y, errors="coerce") is not None
+            else None
             for x, y in zip(out["_lon"], out["_lat"], strict=True)
         ]
         gdf = gpd.GeoDataFrame(out, geometry=points, crs="EPSG:4326").to_crs(WORKING_CRS)
@@ -245,6 +171,107 @@ def prepare_banks(
         gdf[name] = pd.array(gdf[name].tolist(), dtype="Int64")
     gdf["option_id"] = _unique_ids(gdf["account"].tolist())
     return gdf
+
+
+def _listing_columns(frame: pd.DataFrame, source: str) -> dict[str, str]:
+    """Return the column of each listing field found in ``frame`` (by name or alias).
+
+    Raises
+    ------
+    FieldMappingError
+        When a column of :data:`BANK_FIELDS` is missing.
+    """
+    cols = match_columns(
+        frame.columns, (*BANK_FIELDS, "lon", "lat", "pct_class", "minor"), BANK_ALIASES
+    )
+    missing = [f for f in BANK_FIELDS if f not in cols]
+    if missing:
+        have = [str(c) for c in frame.columns if c != getattr(frame, "_geometry_column_name", None)]
+        raise FieldMappingError(
+            f"{source}: the bank credit listing lacks column(s) {missing} (it has {have}); add "
+            "them, named as in docs/data_schema.md - values may be blank where unknown, except "
+            "account, credits, price and program"
+        )
+    return cols
+
+
+def _text(value: Any) -> str | None:
+    """Return ``value`` as stripped text, or None when it is blank."""
+    return None if is_blank(value) else str(value).strip()
+
+
+def _listing_row(get: Mapping[str, Any], where: str, problems: list[str]) -> dict[str, Any]:
+    """Return the documented fields of one listing row, read; append its problems."""
+    row: dict[str, Any] = {}
+    account = get["account"]
+    if is_blank(account):
+        problems.append(f"{where}: account is blank; give the bank account number")
+    row["account"] = None if is_blank(account) else parse_id(account)
+    row["bank_name"] = _text(get["bank_name"])
+    row["county"] = _text(get["county"])
+    for name in ("credits", "price"):
+        value = parse_number(get[name], errors="coerce")
+        if value is None or value < 0:
+            problems.append(
+                f"{where}: {name} {get[name]!r} is not a non-negative number; write "
+                f"it as a plain number such as 2.5"
+            )
+        row[name] = value if value is not None and value >= 0 else float("nan")
+    major = get["major"]
+    row["major"] = parse_whole_number(major, errors="coerce")
+    lo, hi = MAJOR_WATERSHED_IDS
+    if not is_blank(major) and (row["major"] is None or not lo <= row["major"] <= hi):
+        problems.append(
+            f"{where}: major {major!r} is not a major watershed number "
+            f"{lo}-{hi}; leave it blank if unknown"
+        )
+    bsa = get["bsa"]
+    row["bsa"] = parse_whole_number(bsa, errors="coerce")
+    if not is_blank(bsa) and row["bsa"] is None:
+        problems.append(
+            f"{where}: bsa {bsa!r} is not a bank service area number; leave it blank if unknown"
+        )
+    row["circ39"] = _text(get["circ39"])
+    program = str(get["program"]).strip().lower() if not is_blank(get["program"]) else ""
+    if program not in PROGRAMS:
+        problems.append(
+            f"{where}: program {get['program']!r} is not one of {sorted(set(PROGRAMS.values()))}"
+        )
+    row["program"] = PROGRAMS.get(program)
+    row["minor"] = parse_id(get.get("minor"))
+    row["pct_class"] = _percentage_class(get.get("pct_class"), where, problems)
+    return row
+
+
+def _percentage_class(pct: Any, where: str, problems: list[str]) -> str | None:
+    """Return the percentage class of a row (None when blank); a bad one is a problem."""
+    if is_blank(pct):
+        return None
+    try:
+        return PercentageArea(str(pct).strip()).value
+    except ValueError:
+        problems.append(
+            f"{where}: pct_class {pct!r} is not one of {[c.value for c in PercentageArea]}"
+        )
+        return None
+
+
+def _location(
+    get: Mapping[str, Any], where: str, problems: list[str], *, given: bool
+) -> tuple[float | None, float | None]:
+    """Return a row's ``lon`` and ``lat``; when ``given`` (a CSV's columns), check them."""
+    lon = parse_number(get.get("lon"), errors="coerce")
+    lat = parse_number(get.get("lat"), errors="coerce")
+    if given:
+        lon_blank, lat_blank = is_blank(get.get("lon")), is_blank(get.get("lat"))
+        if lon_blank != lat_blank or (not lon_blank and (lon is None or lat is None)):
+            problems.append(f"{where}: give both lon and lat as decimal degrees, or neither")
+        elif lon is not None and lat is not None and (abs(lat) > 90 or abs(lon) > 180):
+            problems.append(
+                f"{where}: lon {lon} / lat {lat} are not degrees (were "
+                "they swapped, or written in metres?)"
+            )
+    return lon, lat
 
 
 def _unique_ids(ids: list[Any]) -> list[str]:

@@ -374,63 +374,13 @@ def read_layer(
     _check_exists(given)
     source = _shapefile_in_folder(given) if _is_shapefile_folder(given) else given
     ext = _format_of(source)
-    records: list[str] = []
-
-    if ext in MULTI_LAYER_FORMATS:
-        layers = list_layers(source)
-        layer_name: str | None = _pick_layer(source, layers, layer)
-        read_path: str | Path = source
-    elif ext == ".zip":
-        member = _shapefile_in_zip(source)
-        _pick_layer(source, [Path(member).stem], layer)
-        layer_name = None
-        read_path = f"/vsizip/{source.resolve().as_posix()}/{member}"
-    else:
-        _pick_layer(source, [source.stem], layer)
-        layer_name = None
-        read_path = source
-
+    layer_name, read_path = _layer_to_read(source, ext, layer)
     where = f"{source}" + (f" (layer {layer_name!r})" if layer_name else "")
     partial = (mask is not None or fids is not None) and ext not in (".parquet", ".geoparquet")
-    options: dict[str, Any] = {}
-    total = None
-    try:
-        if partial:
-            info = pyogrio.read_info(read_path, layer=layer_name)
-            total = int(info.get("features") or 0)
-            if mask is not None and info.get("crs"):
-                if mask_crs is not None:
-                    mask = gpd.GeoSeries([mask], crs=mask_crs).to_crs(info["crs"]).iloc[0]
-                options["mask"] = mask
-            if fids is not None:
-                options["fids"] = np.asarray(list(fids), dtype=np.int64)
-        if ext in (".parquet", ".geoparquet"):
-            gdf = gpd.read_parquet(read_path)
-        else:
-            gdf = gpd.read_file(
-                read_path,
-                layer=layer_name,
-                fid_as_index=partial or ext in MULTI_LAYER_FORMATS,
-                **options,
-            )
-    except InputError:
-        raise
-    except Exception as err:  # pyogrio/pyarrow raise several unrelated classes
-        raise InputError(f"cannot read {where}: {err}") from err
-    if not _has_geometry(gdf):
-        raise InputError(f"{where} has no geometry column; a spatial layer is expected")
-    rows = None
-    if partial:  # rows as QGIS numbers them: the fid (a FileGDB's OBJECTID), else record + 1
-        fid = gdf.index.to_numpy(dtype=np.int64)
-        rows = fid if ext in MULTI_LAYER_FORMATS else fid + 1
-        if ext not in MULTI_LAYER_FORMATS:
-            gdf = gdf.reset_index(drop=True)
-    if ext in MULTI_LAYER_FORMATS:  # a FileGDB's feature id is OBJECTID, as ArcGIS shows it
-        fid_name = pyogrio.read_info(source, layer=layer_name).get("fid_column") or "fid"
-        if not {str(c).lower() for c in gdf.columns} & {"fid", fid_name.lower()}:
-            gdf.insert(0, fid_name, gdf.index.to_numpy())  # the fid QGIS shows as a field
-        gdf = gdf.reset_index(drop=True)
+    gdf, total = _read_features(read_path, layer_name, ext, where, partial, mask, mask_crs, fids)
+    gdf, rows = _number_rows(gdf, source, layer_name, ext, partial)
 
+    records: list[str] = []
     if ext in (".geojson", ".json") and gdf.crs is not None and not _geojson_has_crs(source):
         # GDAL reads a GeoJSON without a "crs" member as EPSG:4326 whatever its
         # coordinates are: the file itself declares no CRS.
@@ -438,16 +388,7 @@ def read_layer(
     crs_read = None if gdf.crs is None else _crs_text(gdf.crs)
     override = None
     if override_crs is not None:
-        try:
-            new = _crs_text(override_crs)
-        except CRSError as err:
-            raise InputError(f"--override-crs {override_crs!r} is not a valid CRS: {err}") from err
-        gdf = gdf.set_crs(new, allow_override=True)
-        override = {"layer": where, "old": crs_read, "new": new}
-        records.append(
-            f"CRS overridden by --override-crs for {where}: {crs_read or 'no CRS'} replaced by "
-            f"{new} (the coordinates were kept and declared to be in {new})"
-        )
+        gdf, override = _override_crs(gdf, where, crs_read, override_crs, records)
     elif gdf.crs is None and not require_crs and assume_crs is None:
         pass
     elif gdf.crs is None:
@@ -477,6 +418,116 @@ def read_layer(
         rows=rows,
         total=total,
     )
+
+
+def _layer_to_read(source: Path, ext: str, layer: str | None) -> tuple[str | None, str | Path]:
+    """Return the layer name to read (None for a single-layer format) and the path GDAL reads.
+
+    Raises
+    ------
+    LayerNotFoundError
+        When ``layer`` is not in the file, or is missing and the file holds several.
+    """
+    if ext in MULTI_LAYER_FORMATS:
+        return _pick_layer(source, list_layers(source), layer), source
+    if ext == ".zip":
+        member = _shapefile_in_zip(source)
+        _pick_layer(source, [Path(member).stem], layer)
+        return None, f"/vsizip/{source.resolve().as_posix()}/{member}"
+    _pick_layer(source, [source.stem], layer)
+    return None, source
+
+
+def _read_features(
+    read_path: str | Path,
+    layer_name: str | None,
+    ext: str,
+    where: str,
+    partial: bool,
+    mask: Any,
+    mask_crs: Any,
+    fids: Sequence[int] | None,
+) -> tuple[gpd.GeoDataFrame, int | None]:
+    """Read the features (those meeting ``mask``, or ``fids``, when ``partial``).
+
+    Returns the features and, when ``partial``, how many the layer holds. A partial read
+    and a multi-layer format keep the feature id as the index.
+
+    Raises
+    ------
+    InputError
+        When the layer cannot be read or has no geometry column.
+    """
+    options: dict[str, Any] = {}
+    total = None
+    try:
+        if partial:
+            info = pyogrio.read_info(read_path, layer=layer_name)
+            total = int(info.get("features") or 0)
+            if mask is not None and info.get("crs"):
+                if mask_crs is not None:
+                    mask = gpd.GeoSeries([mask], crs=mask_crs).to_crs(info["crs"]).iloc[0]
+                options["mask"] = mask
+            if fids is not None:
+                options["fids"] = np.asarray(list(fids), dtype=np.int64)
+        if ext in (".parquet", ".geoparquet"):
+            gdf = gpd.read_parquet(read_path)
+        else:
+            gdf = gpd.read_file(
+                read_path,
+                layer=layer_name,
+                fid_as_index=partial or ext in MULTI_LAYER_FORMATS,
+                **options,
+            )
+    except InputError:
+        raise
+    except Exception as err:  # pyogrio/pyarrow raise several unrelated classes
+        raise InputError(f"cannot read {where}: {err}") from err
+    if not _has_geometry(gdf):
+        raise InputError(f"{where} has no geometry column; a spatial layer is expected")
+    return gdf, total
+
+
+def _number_rows(
+    gdf: gpd.GeoDataFrame, source: Path, layer_name: str | None, ext: str, partial: bool
+) -> tuple[gpd.GeoDataFrame, np.ndarray | None]:
+    """Return the features on a 0-based index, and the input row of each when ``partial``.
+
+    Rows are numbered as QGIS numbers them: the fid (a FileGDB's OBJECTID), else the
+    record + 1. A multi-layer format's feature id becomes a first column (``fid``, or a
+    FileGDB's ``OBJECTID``, as ArcGIS shows it) unless the layer has one of that name.
+    """
+    rows = None
+    if partial:
+        fid = gdf.index.to_numpy(dtype=np.int64)
+        rows = fid if ext in MULTI_LAYER_FORMATS else fid + 1
+        if ext not in MULTI_LAYER_FORMATS:
+            gdf = gdf.reset_index(drop=True)
+    if ext in MULTI_LAYER_FORMATS:
+        fid_name = pyogrio.read_info(source, layer=layer_name).get("fid_column") or "fid"
+        if not {str(c).lower() for c in gdf.columns} & {"fid", fid_name.lower()}:
+            gdf.insert(0, fid_name, gdf.index.to_numpy())  # the fid QGIS shows as a field
+        gdf = gdf.reset_index(drop=True)
+    return gdf, rows
+
+
+def _override_crs(
+    gdf: gpd.GeoDataFrame,
+    where: str,
+    crs_read: str | None,
+    override_crs: str | int,
+    records: list[str],
+) -> tuple[gpd.GeoDataFrame, dict[str, Any]]:
+    """Declare the coordinates to be in ``override_crs``; return the layer and the change."""
+    try:
+        new = _crs_text(override_crs)
+    except CRSError as err:
+        raise InputError(f"--override-crs {override_crs!r} is not a valid CRS: {err}") from err
+    records.append(
+        f"CRS overridden by --override-crs for {where}: {crs_read or 'no CRS'} replaced by "
+        f"{new} (the coordinates were kept and declared to be in {new})"
+    )
+    return gdf.set_crs(new, allow_override=True), {"layer": where, "old": crs_read, "new": new}
 
 
 def _geojson_has_crs(path: Path) -> bool:
@@ -853,17 +904,7 @@ def write_frame(
     """
     path = Path(path).expanduser()
     ext = _write_format(path, driver)
-    duplicated = sorted({str(c) for c in gdf.columns[gdf.columns.duplicated()]})
-    if duplicated:
-        raise OutputError(f"cannot write {path}: duplicated column names {duplicated}")
-    if ext == ".gpkg":  # GeoPackage (SQLite) column names ignore case
-        folded = pd.Index([str(c).lower() for c in gdf.columns]).duplicated(keep=False)
-        clash = [str(c) for c, same in zip(gdf.columns, folded, strict=True) if same]
-        if clash:
-            raise OutputError(
-                f"cannot write {path}: columns {clash} differ only in case, which a "
-                "GeoPackage does not tell apart; rename one of them"
-            )
+    _check_column_names(gdf, path, ext)
     spatial = _has_geometry(gdf)
     if ext not in (".csv", ".gpkg") and not spatial:
         raise OutputError(f"cannot write {path}: a GeoDataFrame with a geometry is expected")
@@ -877,14 +918,8 @@ def write_frame(
             "geometry_type": geometry_type,
             "promote_to_multi": geometry_type.startswith("Multi"),
         }
-
     if ext == ".csv":
-        if spatial:
-            geometry = frame.geometry.name
-            wkt = shapely.to_wkt(np.asarray(frame.geometry.values))
-            frame = pd.DataFrame(frame.drop(columns=geometry))
-            frame[WKT_COLUMN] = wkt
-        write_csv(frame, path)
+        _write_csv_layer(frame, path, spatial)
         return [path]
     if ext == ".parquet":
         frame.to_parquet(path)
@@ -898,38 +933,74 @@ def write_frame(
         )
         return [path]
     if ext == ".gpkg":
-        options = {}
-        taken = {str(c).lower() for c in frame.columns}
-        fid = next((c for c in frame.columns if str(c).lower() == "fid"), None)
-        if fid is not None and _usable_fid(frame[fid]):
-            options["FID"] = str(fid)  # the key keeps the column's spelling
-        elif fid is not None:
-            # Keep a "fid" column that cannot be the GeoPackage key as plain data.
-            key = "gpkg_fid"
-            while key in taken:
-                key = f"_{key}"
-            options["FID"] = key
-        from wetland_gis.io.qgis_styles import gpkg_dataset_options, style_layer
-
-        dataset = gpkg_dataset_options(path)
-        if not spatial:  # an attribute table (no geometry column)
-            pyogrio.write_dataframe(
-                pd.DataFrame(frame),
-                path,
-                layer=layer or path.stem,
-                driver="GPKG",
-                layer_options=options,
-                dataset_options=dataset,
-            )
-        else:
-            frame.to_file(
-                path,
-                driver="GPKG",
-                layer=layer or path.stem,
-                layer_options=options,
-                dataset_options=dataset,
-                **declared,
-            )
-        style_layer(path, layer or path.stem, frame)  # QGIS default style and description
+        _write_geopackage(frame, path, layer or path.stem, spatial, declared)
         return [path]
     return _write_shapefile(frame, path, declared)
+
+
+def _check_column_names(gdf: pd.DataFrame, path: Path, ext: str) -> None:
+    """Refuse duplicated column names, and in a GeoPackage names differing only in case."""
+    duplicated = sorted({str(c) for c in gdf.columns[gdf.columns.duplicated()]})
+    if duplicated:
+        raise OutputError(f"cannot write {path}: duplicated column names {duplicated}")
+    if ext == ".gpkg":  # GeoPackage (SQLite) column names ignore case
+        folded = pd.Index([str(c).lower() for c in gdf.columns]).duplicated(keep=False)
+        clash = [str(c) for c, same in zip(gdf.columns, folded, strict=True) if same]
+        if clash:
+            raise OutputError(
+                f"cannot write {path}: columns {clash} differ only in case, which a "
+                "GeoPackage does not tell apart; rename one of them"
+            )
+
+
+def _write_csv_layer(frame: pd.DataFrame, path: Path, spatial: bool) -> None:
+    """Write a CSV, the geometry (when ``spatial``) as WKT in :data:`WKT_COLUMN`."""
+    if spatial:
+        geometry = frame.geometry.name
+        wkt = shapely.to_wkt(np.asarray(frame.geometry.values))
+        frame = pd.DataFrame(frame.drop(columns=geometry))
+        frame[WKT_COLUMN] = wkt
+    write_csv(frame, path)
+
+
+def _write_geopackage(
+    frame: pd.DataFrame, path: Path, layer: str, spatial: bool, declared: dict[str, Any]
+) -> None:
+    """Write ``layer`` of a GeoPackage (an attribute table when not ``spatial``), styled.
+
+    A unique integer ``fid`` column is the feature id; another ``fid`` column is kept as
+    plain data. The layer gets QGIS's default style and its description.
+    """
+    options = {}
+    taken = {str(c).lower() for c in frame.columns}
+    fid = next((c for c in frame.columns if str(c).lower() == "fid"), None)
+    if fid is not None and _usable_fid(frame[fid]):
+        options["FID"] = str(fid)  # the key keeps the column's spelling
+    elif fid is not None:
+        # Keep a "fid" column that cannot be the GeoPackage key as plain data.
+        key = "gpkg_fid"
+        while key in taken:
+            key = f"_{key}"
+        options["FID"] = key
+    from wetland_gis.io.qgis_styles import gpkg_dataset_options, style_layer
+
+    dataset = gpkg_dataset_options(path)
+    if not spatial:  # an attribute table (no geometry column)
+        pyogrio.write_dataframe(
+            pd.DataFrame(frame),
+            path,
+            layer=layer,
+            driver="GPKG",
+            layer_options=options,
+            dataset_options=dataset,
+        )
+    else:
+        frame.to_file(
+            path,
+            driver="GPKG",
+            layer=layer,
+            layer_options=options,
+            dataset_options=dataset,
+            **declared,
+        )
+    style_layer(path, layer, frame)  # QGIS default style and description

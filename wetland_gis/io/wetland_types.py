@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from wetland_gis.enums import StatusCode, WetlandType
+from wetland_gis.enums import ImpactOutcome, StatusCode, WetlandType
 from wetland_gis.errors import InferredWetlandTypeWarning, ValueParseError, WetlandTypeError
 from wetland_gis.io.values import is_blank, parse_bool
 
@@ -614,10 +614,58 @@ def infer_from_cowardin(code: Any) -> TypeReading:
             f"{code!r} is not a recognised Cowardin code (expected system, class, water "
             "regime and modifiers, e.g. 'PEM1C', 'PFO1A', 'PSS1/EM1C', 'PUBHx')"
         )
-    system, subsystem = match["system"], match["subsystem"]
-    regime = match["regime"]
+    _check_inland(code, match)
+    system, regime = match["system"], match["regime"]
     mods = (match["mods"] or "").lower()
+    class1, class2 = match["class1"], match["class2"]
+    classes = [class1] + ([class2] if class2 and class2 != class1 else [])
+    system_key = "L2" if system == "L" else "P"
+    types, verify, notes, mixed = _crosswalk_types(code, system_key, classes, regime)
 
+    woody = bool({"SS", "FO"} & set(classes))
+    saturated = regime in {"B", "E", "Y"}
+    subclasses = {s for s in (match["sub1"], match["sub2"]) if s}
+    if woody and saturated and (subclasses & {"2", "3", "4"} or "a" in mods) and 8 not in types:
+        types.append(8)
+        verify = True
+        notes.append(
+            "evergreen/needle-leaved or acid woody cover on saturated soil: may be a bog (type 8)"
+        )
+    if woody and subclasses & {"2", "4"}:
+        notes.append(
+            "needle-leaved trees or shrubs: check whether it is a white cedar or tamarack "
+            "wetland (§ 103G.2241, subd. 9)"
+        )
+    if system == "L":
+        notes.append(_LAKE_NOTE)
+    if "EM" in classes and regime == "B" and "i" in mods:
+        verify = True
+        notes.append(_FEN_NOTE)
+    for mod in dict.fromkeys(mods):
+        flag, text = _MODIFIER_NOTES.get(mod, (False, ""))
+        if mod == "a" and not (woody and saturated):
+            flag, text = False, "acid (a)"
+        if text:
+            verify = verify or flag
+            notes.append(text)
+    if not mixed:
+        head = f"inferred from Cowardin {code}: " + " or ".join(f"type {t}" for t in types)
+    else:
+        head = f"inferred from Cowardin {code}: types " + "/".join(str(t) for t in types)
+    if verify:
+        head += " (verify in the field)"
+    return TypeReading(
+        tuple(WetlandType(t) for t in types),
+        cedar_tamarack=None,
+        source="inferred",
+        verify=verify,
+        note="; ".join([head, *notes]),
+    )
+
+
+def _check_inland(code: str, match: re.Match[str]) -> None:
+    """Refuse a Cowardin code that is no inland Circular 39 type, or has no water regime."""
+    system, subsystem, regime = match["system"], match["subsystem"], match["regime"]
     if system == "R":
         raise _not_inland(code, "riverine (R) codes are river and stream channels")
     if system in ("E", "M"):
@@ -642,10 +690,16 @@ def infer_from_cowardin(code: Any) -> TypeReading:
             "tidal wetlands in the coastal types 9-20, and Minnesota has none",
         )
 
-    system_key = "L2" if system == "L" else "P"
-    class1, class2 = match["class1"], match["class2"]
-    subclasses = {s for s in (match["sub1"], match["sub2"]) if s}
-    classes = [class1] + ([class2] if class2 and class2 != class1 else [])
+
+def _crosswalk_types(
+    code: str, system_key: str, classes: list[str], regime: str
+) -> tuple[list[int], bool, list[str], bool]:
+    """Return the crosswalk's types of ``classes``, whether to verify, the notes, and mixed.
+
+    The dominant (first) class must be in the crosswalk; a second class that is not is
+    noted and left out. One class gives its types ascending; two (mixed) the dominant
+    class's types first.
+    """
     rules = [_class_rule(code, system_key, classes[0], regime)]
     notes: list[str] = []
     for cls in classes[1:]:
@@ -653,56 +707,16 @@ def infer_from_cowardin(code: Any) -> TypeReading:
             rules.append(_class_rule(code, system_key, cls, regime))
         except WetlandTypeError:
             notes.append(f"second class {cls} not in the crosswalk; dominant class used")
-
     types: list[int] = []
     for rule in rules:
         types.extend(t for t in rule.types if t not in types)
-    verify = any(rule.verify for rule in rules)
-    if len(rules) == 1:
+    mixed = len(rules) > 1
+    if not mixed:
         types.sort()
     notes.insert(0, "; ".join(rule.basis for rule in rules))
-    if len(rules) > 1:
+    if mixed:
         notes.insert(0, f"mixed classes {'/'.join(classes)}, dominant first")
-
-    woody = {"SS", "FO"} & set(classes)
-    saturated = regime in {"B", "E", "Y"}
-    evergreen = bool(subclasses & {"2", "3", "4"})
-    if woody and saturated and (evergreen or "a" in mods) and 8 not in types:
-        types.append(8)
-        verify = True
-        notes.append(
-            "evergreen/needle-leaved or acid woody cover on saturated soil: may be a bog (type 8)"
-        )
-    if woody and subclasses & {"2", "4"}:
-        notes.append(
-            "needle-leaved trees or shrubs: check whether it is a white cedar or tamarack "
-            "wetland (§ 103G.2241, subd. 9)"
-        )
-    if system == "L":
-        notes.append(_LAKE_NOTE)
-    if "EM" in classes and regime == "B" and "i" in mods:
-        verify = True
-        notes.append(_FEN_NOTE)
-    for mod in dict.fromkeys(mods):
-        flag, text = _MODIFIER_NOTES.get(mod, (False, ""))
-        if mod == "a" and not (woody and saturated):
-            flag, text = False, "acid (a)"
-        if text:
-            verify = verify or flag
-            notes.append(text)
-    if len(rules) == 1:
-        head = f"inferred from Cowardin {code}: " + " or ".join(f"type {t}" for t in types)
-    else:
-        head = f"inferred from Cowardin {code}: types " + "/".join(str(t) for t in types)
-    if verify:
-        head += " (verify in the field)"
-    return TypeReading(
-        tuple(WetlandType(t) for t in types),
-        cedar_tamarack=None,
-        source="inferred",
-        verify=verify,
-        note="; ".join([head, *notes]),
-    )
+    return types, any(rule.verify for rule in rules), notes, mixed
 
 
 def reading_for(value: Any, cowardin: Any = None) -> TypeReading:
@@ -799,76 +813,33 @@ def read_types(
     InferredWetlandTypeWarning
         Once, with the count, when some types were inferred from Cowardin codes.
     """
-    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+    from wetland_gis.geometry.cleaning import ASSESSED
 
     n = len(gdf)
     blank = pd.Series([None] * n, index=gdf.index, dtype=object)
     given = gdf[type_field] if type_field else blank
     cow = gdf[cowardin_field] if cowardin_field else blank
-    g_codes, g_values = _codes(given)
-    c_codes, c_values = _codes(cow)
-    pair = g_codes.astype(np.int64) * (len(c_values) + 1) + c_codes
-    keys, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
-    label = np.full(len(keys), None, dtype=object)
-    source = np.full(len(keys), None, dtype=object)
-    verify = np.full(len(keys), None, dtype=object)
-    note = np.full(len(keys), None, dtype=object)
-    cedar_text = np.zeros(len(keys), dtype=bool)
-    error = np.full(len(keys), None, dtype=object)
-    inferred_key = np.zeros(len(keys), dtype=bool)
-    for k, row in enumerate(first):
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", InferredWetlandTypeWarning)
-                reading = reading_for(g_values[g_codes[row]], c_values[c_codes[row]])
-        except WetlandTypeError as exc:
-            error[k] = f"wetland type: {exc}"
-            continue
-        inferred_key[k] = any(issubclass(w.category, InferredWetlandTypeWarning) for w in caught)
-        label[k] = reading.label
-        source[k] = reading.source
-        verify[k] = bool(reading.verify or len(reading.types) > 1)
-        note[k] = reading.note
-        cedar_text[k] = bool(reading.cedar_tamarack)
+    readings, inverse = _distinct_readings(given, cow)
     assessed = (gdf["status"] == ASSESSED).to_numpy()
-    failed = np.array([e is not None for e in error], dtype=bool)
+    failed = np.array([e is not None for e in readings.error], dtype=bool)
     bad = assessed & failed[inverse]
     if bad.any():
-        gdf.loc[bad, "status_reason"] = error[inverse][bad]
-        gdf.loc[bad, "status_code"] = StatusCode.WETLAND_TYPE.value
-        gdf.loc[bad, "status"] = NOT_ASSESSED
+        _not_assessed(gdf, bad, readings.error[inverse][bad], StatusCode.WETLAND_TYPE)
+    cedar_col = np.zeros(n, dtype=bool)
     if cedar_field:
-        c_codes2, c_vals2 = _codes(gdf[cedar_field])
-        cedar_col = np.array([_truthy(v) for v in c_vals2], dtype=bool)[c_codes2]
-        # a flag that cannot be read is never taken as "no" (white cedar and tamarack
-        # wetlands are held to the smaller amounts): the row is not assessed, with the fix
-        unreadable = np.array(
-            [not is_blank(v) and parse_bool(v, errors="coerce") is None for v in c_vals2],
-            dtype=bool,
-        )[c_codes2]
-        odd = assessed & ~bad & unreadable
-        if odd.any():
-            gdf.loc[odd, "status_reason"] = [
-                f"white cedar / tamarack flag {v!r} in column {cedar_field!r} is not yes or "
-                "no: write true or false (or leave it blank when the wetland is neither)"
-                for v in gdf.loc[odd, cedar_field]
-            ]
-            gdf.loc[odd, "status_code"] = StatusCode.CEDAR_TAMARACK_FLAG.value
-            gdf.loc[odd, "status"] = NOT_ASSESSED
-            bad = bad | odd
-    else:
-        cedar_col = np.zeros(n, dtype=bool)
+        cedar_col, odd = _cedar_flags(gdf, cedar_field, assessed & ~bad)
+        bad = bad | odd
     ok = assessed & ~bad
-    blank = np.array(None, dtype=object)  # None where the row is not assessed
+    none = np.array(None, dtype=object)  # None where the row is not assessed
     for name, values in (
-        ("wetland_type", label[inverse]),
-        ("type_source", source[inverse]),
-        ("type_verify", verify[inverse]),
-        ("type_note", note[inverse]),
-        ("cedar_tamarack", (cedar_col | cedar_text[inverse]).astype(object)),
+        ("wetland_type", readings.label[inverse]),
+        ("type_source", readings.source[inverse]),
+        ("type_verify", readings.verify[inverse]),
+        ("type_note", readings.note[inverse]),
+        ("cedar_tamarack", (cedar_col | readings.cedar[inverse]).astype(object)),
     ):
-        gdf[name] = np.where(ok, values, blank)
-    inferred = int((inferred_key[inverse] & ok).sum())
+        gdf[name] = np.where(ok, values, none)
+    inferred = int((readings.inferred[inverse] & ok).sum())
     if inferred:
         msg = (
             f"{inferred} impact(s) had no Circular 39 type: the type was inferred from the "
@@ -877,3 +848,85 @@ def read_types(
         if records is not None:
             records.append(msg)
         warnings.warn(msg, InferredWetlandTypeWarning, stacklevel=3)
+
+
+@dataclass(frozen=True, eq=False)
+class _Readings:
+    """The reading of each distinct (given type, Cowardin code) pair, one array a column.
+
+    ``error`` is the reason a pair cannot be read (None when it can); ``inferred`` says
+    whether its type was inferred from the Cowardin code; ``cedar`` whether its text
+    names a white cedar or tamarack wetland.
+    """
+
+    label: np.ndarray
+    source: np.ndarray
+    verify: np.ndarray
+    note: np.ndarray
+    cedar: np.ndarray
+    error: np.ndarray
+    inferred: np.ndarray
+
+
+def _distinct_readings(given: pd.Series, cow: pd.Series) -> tuple[_Readings, np.ndarray]:
+    """Read each distinct (given, Cowardin) pair once; return the readings and each row's pair."""
+    g_codes, g_values = _codes(given)
+    c_codes, c_values = _codes(cow)
+    pair = g_codes.astype(np.int64) * (len(c_values) + 1) + c_codes
+    keys, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    out = _Readings(
+        label=np.full(len(keys), None, dtype=object),
+        source=np.full(len(keys), None, dtype=object),
+        verify=np.full(len(keys), None, dtype=object),
+        note=np.full(len(keys), None, dtype=object),
+        cedar=np.zeros(len(keys), dtype=bool),
+        error=np.full(len(keys), None, dtype=object),
+        inferred=np.zeros(len(keys), dtype=bool),
+    )
+    for k, row in enumerate(first):
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", InferredWetlandTypeWarning)
+                reading = reading_for(g_values[g_codes[row]], c_values[c_codes[row]])
+        except WetlandTypeError as exc:
+            out.error[k] = f"wetland type: {exc}"
+            continue
+        out.inferred[k] = any(issubclass(w.category, InferredWetlandTypeWarning) for w in caught)
+        out.label[k] = reading.label
+        out.source[k] = reading.source
+        out.verify[k] = bool(reading.verify or len(reading.types) > 1)
+        out.note[k] = reading.note
+        out.cedar[k] = bool(reading.cedar_tamarack)
+    return out, inverse
+
+
+def _not_assessed(gdf: pd.DataFrame, rows: np.ndarray, reason: Any, code: StatusCode) -> None:
+    """Mark ``rows`` of ``gdf`` not assessed, with ``reason`` and ``code``."""
+    gdf.loc[rows, "status_reason"] = reason
+    gdf.loc[rows, "status_code"] = code.value
+    gdf.loc[rows, "status"] = ImpactOutcome.NOT_ASSESSED.value
+
+
+def _cedar_flags(
+    gdf: pd.DataFrame, cedar_field: str, candidates: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return each row's white cedar / tamarack flag, and the ``candidates`` it leaves out.
+
+    A flag that cannot be read is never taken as "no" (white cedar and tamarack wetlands
+    are held to the smaller amounts): such a candidate row is not assessed, with the fix.
+    """
+    codes, values = _codes(gdf[cedar_field])
+    flag = np.array([_truthy(v) for v in values], dtype=bool)[codes]
+    unreadable = np.array(
+        [not is_blank(v) and parse_bool(v, errors="coerce") is None for v in values],
+        dtype=bool,
+    )[codes]
+    odd = candidates & unreadable
+    if odd.any():
+        reasons = [
+            f"white cedar / tamarack flag {v!r} in column {cedar_field!r} is not yes or "
+            "no: write true or false (or leave it blank when the wetland is neither)"
+            for v in gdf.loc[odd, cedar_field]
+        ]
+        _not_assessed(gdf, odd, reasons, StatusCode.CEDAR_TAMARACK_FLAG)
+    return flag, odd

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import geopandas as gpd
 import numpy as np
@@ -277,60 +277,103 @@ def static_map(
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    from matplotlib_scalebar.scalebar import ScaleBar
 
     imp = _prepare(impacts, "impacts")
     zon = _prepare(zones, "zones")
     sit = _prepare(sites, "sites")
     ban = _prepare(banks, "banks")
-    allocated: set[str] = set()
-    if allocation is not None and len(allocation):
-        col = find_column(allocation.columns, "option_id")
-        if col is not None:
-            allocated = {fmt(v) for v in allocation[col]}
-
-    def options_of(frame: gpd.GeoDataFrame | None) -> gpd.GeoDataFrame | None:
-        if frame is None or not allocated:
-            return None
-        col = find_column(frame.columns, "site_id", "account", "option_id", "bank_name")
-        if col is None:
-            return None
-        chosen = frame[frame[col].map(fmt).isin(allocated)]
-        return chosen if len(chosen) else None
-
-    frame_on = [imp, options_of(sit), options_of(ban)]
-    if imp is None:
-        frame_on = [sit, ban, zon]
-    extent = _extent(frame_on, _FRAME_PAD)
+    allocated = _allocated_ids(allocation)
+    framed = [imp, _allocated_rows(sit, allocated), _allocated_rows(ban, allocated)]
+    extent = _extent(framed if imp is not None else [sit, ban, zon], _FRAME_PAD)
 
     fig, ax = plt.subplots(figsize=figsize, dpi=110)
     ax.set_facecolor("#F4F1EA")
-    handles: list[Any] = []
     if extent is None:
-        ax.text(
-            *_AXES_CENTRE,
-            "No impact, site or bank has a drawable geometry",
-            ha="center",
-            va="center",
-            transform=ax.transAxes,
-        )
-        ax.set_axis_off()
-        return fig
+        return _nothing_to_draw(fig, ax)
+    view = _square_view(extent)
+    handles = _draw_context(ax, context, view)
+    handles += _draw_zones(ax, zon)
+    labels: list[_Label] = []
+    for frame, kind in ((sit, "site"), (ban, "bank")):
+        shown = _clip(frame, view) if frame is not None else None
+        if shown is not None and len(shown):
+            labels += _draw_options(ax, shown, kind, allocated)
+            handles.append(_option_handle(kind))
+    counts: dict[str, int] = {}
+    if imp is not None:
+        counts = _draw_impacts(ax, imp)
+        impact_labels = _impact_labels(ax, imp, label_limit)
+        labels = impact_labels + sorted(labels, key=lambda lab: not lab.required)
+    obstacles = _decorate(ax, extent, _outcome_handles(counts) + handles, title)
+    fig.tight_layout()
+    _fit_to_axes(ax, extent)
+    fig.canvas.draw()  # the final limits and the axes box
+    labels = _in_view(ax, labels)
+    _place_labels(ax, labels, _obstacle_boxes(ax, obstacles, labels))
+    return fig
+
+
+def _allocated_ids(allocation: pd.DataFrame | None) -> set[str]:
+    """Return the ids of the options the allocation draws credits from (as text)."""
+    if allocation is None or not len(allocation):
+        return set()
+    col = find_column(allocation.columns, "option_id")
+    return set() if col is None else {fmt(v) for v in allocation[col]}
+
+
+def _allocated_rows(frame: gpd.GeoDataFrame | None, allocated: set[str]) -> gpd.GeoDataFrame | None:
+    """Return the sites or banks of ``frame`` that are ``allocated`` (None when none)."""
+    if frame is None or not allocated:
+        return None
+    col = find_column(frame.columns, "site_id", "account", "option_id", "bank_name")
+    if col is None:
+        return None
+    chosen = frame[frame[col].map(fmt).isin(allocated)]
+    return chosen if len(chosen) else None
+
+
+def _nothing_to_draw(fig: Figure, ax: Any) -> Figure:
+    """Return ``fig`` saying that nothing has a drawable geometry."""
+    ax.text(
+        *_AXES_CENTRE,
+        "No impact, site or bank has a drawable geometry",
+        ha="center",
+        va="center",
+        transform=ax.transAxes,
+    )
+    ax.set_axis_off()
+    return fig
+
+
+def _square_view(extent: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """Return the box ``(minx, miny, maxx, maxy)`` of the square around ``extent``.
+
+    The axes widen the shorter side of the extent to their shape: a layer is drawn where
+    it meets this square, and a label is kept only when it falls inside the final limits.
+    """
     minx, maxx, miny, maxy = extent
-    # the axes widen the shorter side to their shape: draw what a square around the
-    # frame holds, and label only what falls inside the final limits
     half = max(maxx - minx, maxy - miny)
     cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
-    view = (float(cx - half), float(cy - half), float(cx + half), float(cy + half))
-    labels: list[_Label] = []
+    return (float(cx - half), float(cy - half), float(cx + half), float(cy + half))
 
-    def clip(frame: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
-        from shapely.geometry import box
 
-        return frame.iloc[np.sort(frame.sindex.query(box(*view)))]  # bounding boxes meeting view
+def _clip(frame: gpd.GeoDataFrame, view: tuple[float, float, float, float]) -> gpd.GeoDataFrame:
+    """Return the rows of ``frame`` whose bounding boxes meet ``view``, in order."""
+    from shapely.geometry import box
 
+    return frame.iloc[np.sort(frame.sindex.query(box(*view)))]
+
+
+def _draw_context(
+    ax: Any,
+    context: Mapping[str, gpd.GeoDataFrame] | None,
+    view: tuple[float, float, float, float],
+) -> list[Any]:
+    """Draw the context layers that meet ``view``; return their legend handles."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles: list[Any] = []
     for key, spec in CONTEXT_LAYERS.items():
         layer = (context or {}).get(key)
         if layer is None or not len(layer):
@@ -338,155 +381,174 @@ def static_map(
         work = _prepare(layer, f"context[{key!r}]")
         if work is None:
             continue
-        work = clip(work)
+        work = _clip(work, view)
         if not len(work):
             continue
+        linestyle: Literal["--", "-"] = "--" if spec.dash else "-"
         if spec.boundaries:
             work.boundary.plot(
-                ax=ax,
-                color=spec.color,
-                linewidth=spec.weight * 0.6,
-                linestyle="--" if spec.dash else "-",
-                zorder=2,
+                ax=ax, color=spec.color, linewidth=spec.weight * 0.6, linestyle=linestyle, zorder=2
             )
-            handles.append(
-                Line2D(
-                    [], [], color=spec.color, linestyle="--" if spec.dash else "-", label=spec.title
-                )
-            )
+            handles.append(Line2D([], [], color=spec.color, linestyle=linestyle, label=spec.title))
         else:
             work.plot(
                 ax=ax, facecolor=spec.fill, edgecolor=spec.color, linewidth=0.6, alpha=0.7, zorder=1
             )
             handles.append(Patch(facecolor=spec.fill, edgecolor=spec.color, label=spec.title))
-    if zon is not None:
-        zcol = find_column(zon.columns, "zone")
-        for zone, part in zon.groupby(zon[zcol].map(fmt)) if zcol else []:
-            if zone.startswith("outside"):
-                continue
-            style = zone_style(zone)
-            part.plot(
-                ax=ax,
-                facecolor=style.color,
-                alpha=min(1.0, style.fill_opacity * 2),
-                edgecolor=style.color,
-                linewidth=0.6,
-                zorder=3,
-            )
-            handles.append(
-                Patch(
-                    facecolor=style.color, alpha=min(1.0, style.fill_opacity * 2), label=style.label
-                )
-            )
-    for frame, color, noun, id_names in (
-        (sit, SITE_COLOR, "Candidate site", ("site_id", "option_id")),
-        (ban, BANK_COLOR, "Wetland bank", ("account", "option_id", "bank_name")),
-    ):
-        if frame is None:
-            continue
-        shown = clip(frame)
-        if not len(shown):
-            continue
-        points = shown.geometry.representative_point()
-        ax.scatter(
-            points.x,
-            points.y,
-            s=60,
-            c=color,
-            edgecolors="#000000",
-            linewidths=0.8,
-            marker="s" if noun == "Wetland bank" else "D",
-            zorder=5,
-        )
-        col = find_column(shown.columns, *id_names)
-        if col is not None:
-            for x, y, text in zip(points.x, points.y, shown[col].map(fmt), strict=True):
-                chosen = text in allocated
-                labels.append(
-                    _Label(
-                        x,
-                        y,
-                        f"{text} *" if chosen else text,
-                        {
-                            "fontsize": 7,
-                            "color": "#222222",
-                            "zorder": 6,
-                            "fontweight": "bold" if chosen else "normal",
-                            "bbox": _LABEL_BOX,
-                        },
-                        required=chosen,
-                        preferred=(6.0, -6.0),
-                    )
-                )
-        handles.append(
-            Line2D(
-                [],
-                [],
-                marker="s" if noun == "Wetland bank" else "D",
-                linestyle="",
-                markerfacecolor=color,
-                markeredgecolor="#000000",
-                label=f"{noun} (* credits allocated)",
-            )
-        )
-    counts: dict[str, int] = {}
-    if imp is not None:
-        ocol = find_column(imp.columns, "outcome")
-        outcomes = imp[ocol].map(fmt) if ocol else pd.Series("", index=imp.index)
-        for outcome, part in imp.groupby(outcomes):
-            counts[outcome] = len(part)
-            color = outcome_color(outcome)
-            dashed = "--" if OUTCOME_DASH.get(outcome) else "-"
-            polys = part[part.geom_type.isin(["Polygon", "MultiPolygon"])]
-            if len(polys):
-                polys.plot(
-                    ax=ax,
-                    facecolor=color,
-                    edgecolor="#222222",
-                    linewidth=0.8,
-                    linestyle=dashed,
-                    alpha=0.85,
-                    zorder=7,
-                )
-            pts = part.geometry.representative_point()
-            ax.scatter(pts.x, pts.y, s=34, c=color, edgecolors="#222222", linewidths=0.8, zorder=8)
-        pts = imp.geometry.representative_point()
-        from .report import LARGE_PROJECT_IMPACTS
+    return handles
 
-        limit = LARGE_PROJECT_IMPACTS if label_limit is None else label_limit
-        if len(imp) > limit:  # thousands of ids would be one unreadable block
-            pts = pts.iloc[:0]
-            ax.text(
-                0.01,
-                0.99,
-                f"{len(imp):,} impacts: ids in the impacts table and layer",
-                transform=ax.transAxes,
-                ha="left",
-                va="top",
-                fontsize=7,
-                color="#222222",
-                zorder=10,
-                bbox=_LABEL_BOX,
+
+def _draw_zones(ax: Any, zones: gpd.GeoDataFrame | None) -> list[Any]:
+    """Draw the shoreland zones (not the outside zone); return their legend handles."""
+    from matplotlib.patches import Patch
+
+    handles: list[Any] = []
+    if zones is None:
+        return handles
+    zcol = find_column(zones.columns, "zone")
+    for zone, part in zones.groupby(zones[zcol].map(fmt)) if zcol else []:
+        if zone.startswith("outside"):
+            continue
+        style = zone_style(zone)
+        alpha = min(1.0, style.fill_opacity * 2)
+        part.plot(
+            ax=ax,
+            facecolor=style.color,
+            alpha=alpha,
+            edgecolor=style.color,
+            linewidth=0.6,
+            zorder=3,
+        )
+        handles.append(Patch(facecolor=style.color, alpha=alpha, label=style.label))
+    return handles
+
+
+#: By kind of replacement option: its colour, legend noun, marker and id columns (best first).
+_OPTION_STYLES = {
+    "site": (SITE_COLOR, "Candidate site", "D", ("site_id", "option_id")),
+    "bank": (BANK_COLOR, "Wetland bank", "s", ("account", "option_id", "bank_name")),
+}
+
+
+def _draw_options(ax: Any, shown: gpd.GeoDataFrame, kind: str, allocated: set[str]) -> list[_Label]:
+    """Draw the candidate sites or banks ``shown`` as markers; return their labels.
+
+    The label of an option the allocation draws credits from is bold, marked ``*`` and
+    required (:func:`_place_labels`).
+    """
+    color, _, marker, id_names = _OPTION_STYLES[kind]
+    points = shown.geometry.representative_point()
+    ax.scatter(
+        points.x,
+        points.y,
+        s=60,
+        c=color,
+        edgecolors="#000000",
+        linewidths=0.8,
+        marker=marker,
+        zorder=5,
+    )
+    col = find_column(shown.columns, *id_names)
+    if col is None:
+        return []
+    labels = []
+    for x, y, text in zip(points.x, points.y, shown[col].map(fmt), strict=True):
+        chosen = text in allocated
+        style = {
+            "fontsize": 7,
+            "color": "#222222",
+            "zorder": 6,
+            "fontweight": "bold" if chosen else "normal",
+            "bbox": _LABEL_BOX,
+        }
+        shown_text = f"{text} *" if chosen else text
+        labels.append(_Label(x, y, shown_text, style, required=chosen, preferred=(6.0, -6.0)))
+    return labels
+
+
+def _option_handle(kind: str) -> Any:
+    """Return the legend handle of the candidate sites or the banks."""
+    from matplotlib.lines import Line2D
+
+    color, noun, marker, _ = _OPTION_STYLES[kind]
+    return Line2D(
+        [],
+        [],
+        marker=marker,
+        linestyle="",
+        markerfacecolor=color,
+        markeredgecolor="#000000",
+        label=f"{noun} (* credits allocated)",
+    )
+
+
+def _draw_impacts(ax: Any, imp: gpd.GeoDataFrame) -> dict[str, int]:
+    """Draw the impacts coloured by outcome, each with a marker; return the count by outcome."""
+    counts: dict[str, int] = {}
+    ocol = find_column(imp.columns, "outcome")
+    outcomes = imp[ocol].map(fmt) if ocol else pd.Series("", index=imp.index)
+    for outcome, part in imp.groupby(outcomes):
+        counts[outcome] = len(part)
+        color = outcome_color(outcome)
+        dashed = "--" if OUTCOME_DASH.get(outcome) else "-"
+        polys = part[part.geom_type.isin(["Polygon", "MultiPolygon"])]
+        if len(polys):
+            polys.plot(
+                ax=ax,
+                facecolor=color,
+                edgecolor="#222222",
+                linewidth=0.8,
+                linestyle=dashed,
+                alpha=0.85,
+                zorder=7,
             )
-        impact_labels = [
-            _Label(
-                x,
-                y,
-                text,
-                {
-                    "fontsize": 8,
-                    "fontweight": "bold",
-                    "color": "#111111",
-                    "zorder": 9,
-                    "bbox": _LABEL_BOX,
-                },
-                required=True,
-                preferred=(5.0, 4.0),
-            )
-            for x, y, text in zip(pts.x, pts.y, impact_ids(imp).loc[pts.index], strict=True)
-        ]
-        labels = impact_labels + sorted(labels, key=lambda lab: not lab.required)
-    impact_handles = [
+        pts = part.geometry.representative_point()
+        ax.scatter(pts.x, pts.y, s=34, c=color, edgecolors="#222222", linewidths=0.8, zorder=8)
+    return counts
+
+
+def _impact_labels(ax: Any, imp: gpd.GeoDataFrame, label_limit: int | None) -> list[_Label]:
+    """Return the id label of each impact.
+
+    With more impacts than ``label_limit`` (thousands of ids would be one unreadable
+    block) none, and a note on the map says where the ids are.
+    """
+    from .report import LARGE_PROJECT_IMPACTS
+
+    pts = imp.geometry.representative_point()
+    limit = LARGE_PROJECT_IMPACTS if label_limit is None else label_limit
+    if len(imp) > limit:
+        pts = pts.iloc[:0]
+        ax.text(
+            0.01,
+            0.99,
+            f"{len(imp):,} impacts: ids in the impacts table and layer",
+            transform=ax.transAxes,
+            ha="left",
+            va="top",
+            fontsize=7,
+            color="#222222",
+            zorder=10,
+            bbox=_LABEL_BOX,
+        )
+    style = {
+        "fontsize": 8,
+        "fontweight": "bold",
+        "color": "#111111",
+        "zorder": 9,
+        "bbox": _LABEL_BOX,
+    }
+    return [
+        _Label(x, y, text, style, required=True, preferred=(5.0, 4.0))
+        for x, y, text in zip(pts.x, pts.y, impact_ids(imp).loc[pts.index], strict=True)
+    ]
+
+
+def _outcome_handles(counts: Mapping[str, int]) -> list[Any]:
+    """Return a legend handle per outcome drawn, with its count, in the legend's order."""
+    from matplotlib.lines import Line2D
+
+    return [
         Line2D(
             [],
             [],
@@ -500,20 +562,34 @@ def static_map(
         for o in [*OUTCOME_COLORS, *[o for o in counts if o not in OUTCOME_COLORS]]
         if counts.get(o)
     ]
+
+
+def _decorate(
+    ax: Any, extent: tuple[float, float, float, float], handles: list[Any], title: str | None
+) -> list[Any]:
+    """Frame ``extent`` and add the scale bar, north arrow, legend, title and CRS note.
+
+    Returns
+    -------
+    list of matplotlib.artist.Artist
+        The north arrow, the CRS note and the scale bar: labels keep off them.
+    """
+    from matplotlib_scalebar.scalebar import ScaleBar
+
+    minx, maxx, miny, maxy = extent
     ax.set_xlim(minx, maxx)
     ax.set_ylim(miny, maxy)
     ax.set_xticks([])
     ax.set_yticks([])
-    ax.add_artist(
-        ScaleBar(
-            1.0,
-            units="m",
-            dimension="si-length",
-            location="lower left",
-            length_fraction=0.25,
-            box_alpha=0.8,
-        )
+    scale = ScaleBar(
+        1.0,
+        units="m",
+        dimension="si-length",
+        location="lower left",
+        length_fraction=0.25,
+        box_alpha=0.8,
     )
+    ax.add_artist(scale)
     north = ax.annotate(
         "N",
         xy=(0.95, 0.95),
@@ -530,7 +606,7 @@ def static_map(
     ax.set_ylabel("")
     # below the map, so it never hides an impact
     legend = ax.legend(
-        handles=impact_handles + handles,
+        handles=handles,
         loc="upper center",
         bbox_to_anchor=(0.5, -0.01),
         ncol=2,
@@ -552,22 +628,26 @@ def static_map(
         fontsize=6,
         color="#444444",
     )
-    fig.tight_layout()
-    _fit_to_axes(ax, (minx, maxx, miny, maxy))
-    fig.canvas.draw()  # the final limits and the axes box
-    renderer = cast(Any, fig.canvas).get_renderer()  # Agg canvas
+    return [north, note, *[a for a in ax.artists if isinstance(a, ScaleBar)]]
+
+
+def _in_view(ax: Any, labels: list[_Label]) -> list[_Label]:
+    """Return the labels whose point lies inside the axes' limits."""
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
-    labels = [lab for lab in labels if xlim[0] <= lab.x <= xlim[1] and ylim[0] <= lab.y <= ylim[1]]
-    obstacles = [
-        tuple(a.get_window_extent(renderer).extents)
-        for a in (north, note, *[a for a in ax.artists if isinstance(a, ScaleBar)])
-    ]
-    size_px = _MARKER_PX * fig.dpi / _POINTS_PER_INCH
+    return [lab for lab in labels if xlim[0] <= lab.x <= xlim[1] and ylim[0] <= lab.y <= ylim[1]]
+
+
+def _obstacle_boxes(
+    ax: Any, artists: list[Any], labels: list[_Label]
+) -> list[tuple[float, float, float, float]]:
+    """Return the display boxes a label keeps off: ``artists`` and the labels' markers."""
+    renderer = cast(Any, ax.figure.canvas).get_renderer()  # Agg canvas
+    obstacles = [tuple(a.get_window_extent(renderer).extents) for a in artists]
+    size_px = _MARKER_PX * ax.figure.dpi / _POINTS_PER_INCH
     for lab in labels:
         px, py = ax.transData.transform((lab.x, lab.y))
         obstacles.append((px - size_px, py - size_px, px + size_px, py + size_px))
-    _place_labels(ax, labels, obstacles)
-    return fig
+    return obstacles
 
 
 def _render(fig: Any, fmt_: str, dpi: int | None = None) -> bytes:

@@ -801,17 +801,12 @@ def tep_map(
     >>> "W-1" in m.get_root().render()
     True
     """
-    if basemap not in BASEMAPS:
-        raise MappingInputError(
-            f"`basemap` was {basemap!r} but is expected to be in {list(BASEMAPS)}"
-        )
-    for name, value in (
-        ("simplify_m", simplify_m),
-        ("context_simplify_m", context_simplify_m),
-        ("margin_m", margin_m),
-    ):
-        if not isinstance(value, (int, float)) or not np.isfinite(value) or value < 0:
-            raise MappingInputError(f"`{name}` was {value!r} but must be a number, 0 or more")
+    _check_options(
+        basemap,
+        simplify_m=simplify_m,
+        context_simplify_m=context_simplify_m,
+        margin_m=margin_m,
+    )
     impacts = _check_frame(impacts, "impacts", required=("outcome",))
     if zones is not None:
         zones = _check_frame(zones, "zones", required=("zone",))
@@ -824,86 +819,19 @@ def tep_map(
             f"`context` must be a dict of layer name to GeoDataFrame, got {type(context).__name__}"
         )
     alloc = _allocation_frame(allocation)
-    ids = impact_ids(impacts)
-
     large = len(impacts) > large_above
-    m = folium.Map(location=[46.3, -94.2], zoom_start=7, tiles=None, control_scale=True)
-    if large:
-        # the marker clusters need a finite zoom range (a map with no tile layer has none)
-        m.options["max_zoom"] = LARGE_MAX_ZOOM
-    tiles = BASEMAPS[basemap]
-    if tiles is not None:
-        folium.TileLayer(tiles, name=f"Basemap: {tiles}", control=True).add_to(m)
+    label_zoom = LARGE_LABEL_ZOOM if large else None
 
+    m = _base_map(basemap, large)
     # the project is its impacts; options of tiers 3 and 4 may lie far away
     bounds = _extent([impacts, sites, zones, banks])
-    contexts: list[str] = []
-    if context and bounds is not None:
-        minx, miny, maxx, maxy = bounds
-        extent = box(minx - margin_m, miny - margin_m, maxx + margin_m, maxy + margin_m)
-        for key in CONTEXT_LAYERS:
-            if key in context and context[key] is not None:
-                layer = _context_layer(key, context[key], extent, context_simplify_m)
-                if layer is not None:
-                    layer.add_to(m)
-                    contexts.append(key)
-
-    drawn_project: list[tuple[str, str]] = []
-    if project_layers is not None and not isinstance(project_layers, Mapping):
-        raise MappingInputError(
-            "`project_layers` must be a dict of layer name to GeoDataFrame, got "
-            f"{type(project_layers).__name__}"
-        )
-    for key in PROJECT_LAYERS:
-        frame = (project_layers or {}).get(key)
-        if frame is None or not len(frame):
-            continue
-        project_layer, project_title = _project_layer(key, frame, simplify_m)
-        if project_layer is not None:
-            project_layer.add_to(m)
-            drawn_project.append((key, project_title))
-
-    zones_present: list[str] = []
-    if zones is not None:
-        zone_layer, zones_present = _zones_layer(zones, simplify_m)
-        if zone_layer is not None:
-            zone_layer.add_to(m)
-
-    n_sites = n_banks = 0
-    for frame, kind in ((sites, "site"), (banks, "bank")):
-        if frame is None:
-            continue
-        layer, n = _options_layer(frame, kind, alloc, simplify_m)
-        if layer is not None:
-            layer.add_to(m)
-        if kind == "site":
-            n_sites = n
-        else:
-            n_banks = n
-
+    contexts = _add_context(m, context, bounds, margin_m, context_simplify_m)
+    drawn_project = _add_project_layers(m, project_layers, simplify_m)
+    zones_present = _add_zones(m, zones, simplify_m)
+    n_sites = _add_options(m, sites, "site", alloc, simplify_m)
+    n_banks = _add_options(m, banks, "bank", alloc, simplify_m)
     # impacts last: on top of everything, so a click on one always reaches it
-    impact_layer, impact_markers, counts, undrawn = _impacts_layer(
-        impacts, ids, alloc, simplify_m, trace, brief=large
-    )
-    cluster = None
-    if large:
-        # thousands of markers overlap at the project's zoom: clustered, and drawn one by
-        # one (with their labels) from the label zoom in
-        cluster = MarkerCluster(
-            name=impact_markers.layer_name,
-            disableClusteringAtZoom=LARGE_LABEL_ZOOM,
-            chunkedLoading=True,
-            showCoverageOnHover=False,
-            spiderfyOnMaxZoom=False,
-            # the count in a neutral circle (assets/tep_map.js), not an outcome colour
-            icon_create_function="wetlandGis.clusterIcon",
-        )
-        impact_markers.control = False
-        cluster.add_to(m)
-        impact_markers.add_to(cluster)
-    else:
-        impact_markers.add_to(m)
-    impact_layer.add_to(m)
+    counts, undrawn, cluster = _add_impacts(m, impacts, alloc, simplify_m, trace, large)
 
     legend = _legend_html(
         title,
@@ -915,7 +843,7 @@ def tep_map(
         n_banks,
         basemap,
         siting_reading,
-        LARGE_LABEL_ZOOM if large else None,
+        label_zoom,
         drawn_project,
     )
     # the opening view: the impacts and the options allocated to them; then everything drawn
@@ -924,7 +852,148 @@ def tep_map(
     ) or _latlon_bounds([sites, zones, banks])
     everything = _latlon_bounds([impacts, sites, banks]) if n_sites or n_banks else None
     background = NO_BASEMAP_BACKGROUND if basemap == "none" else None
-    _Decorations(legend, fit, everything, background, LARGE_LABEL_ZOOM if large else None).add_to(m)
+    _Decorations(legend, fit, everything, background, label_zoom).add_to(m)
+    _add_controls(m, title, cluster, self_contained)
+    return m
+
+
+def _check_options(basemap: str, **distances: float) -> None:
+    """Raise :class:`MappingInputError` for an unknown ``basemap`` or a negative distance."""
+    if basemap not in BASEMAPS:
+        raise MappingInputError(
+            f"`basemap` was {basemap!r} but is expected to be in {list(BASEMAPS)}"
+        )
+    for name, value in distances.items():
+        if not isinstance(value, (int, float)) or not np.isfinite(value) or value < 0:
+            raise MappingInputError(f"`{name}` was {value!r} but must be a number, 0 or more")
+
+
+def _base_map(basemap: str, large: bool) -> folium.Map:
+    """Return the empty map of Minnesota, with the tiles of ``basemap`` (none for "none")."""
+    m = folium.Map(location=[46.3, -94.2], zoom_start=7, tiles=None, control_scale=True)
+    if large:
+        # the marker clusters need a finite zoom range (a map with no tile layer has none)
+        m.options["max_zoom"] = LARGE_MAX_ZOOM
+    tiles = BASEMAPS[basemap]
+    if tiles is not None:
+        folium.TileLayer(tiles, name=f"Basemap: {tiles}", control=True).add_to(m)
+    return m
+
+
+def _add_context(
+    m: folium.Map,
+    context: Mapping[str, gpd.GeoDataFrame] | None,
+    bounds: tuple[float, float, float, float] | None,
+    margin_m: float,
+    tolerance_m: float,
+) -> list[str]:
+    """Add the context layers, clipped to ``bounds`` plus ``margin_m``; return their keys."""
+    contexts: list[str] = []
+    if not context or bounds is None:
+        return contexts
+    minx, miny, maxx, maxy = bounds
+    extent = box(minx - margin_m, miny - margin_m, maxx + margin_m, maxy + margin_m)
+    for key in CONTEXT_LAYERS:
+        if key in context and context[key] is not None:
+            layer = _context_layer(key, context[key], extent, tolerance_m)
+            if layer is not None:
+                layer.add_to(m)
+                contexts.append(key)
+    return contexts
+
+
+def _add_project_layers(
+    m: folium.Map, project_layers: Mapping[str, gpd.GeoDataFrame] | None, tolerance_m: float
+) -> list[tuple[str, str]]:
+    """Add the layers the impacts were cut from; return the (key, title) of each drawn."""
+    if project_layers is not None and not isinstance(project_layers, Mapping):
+        raise MappingInputError(
+            "`project_layers` must be a dict of layer name to GeoDataFrame, got "
+            f"{type(project_layers).__name__}"
+        )
+    drawn: list[tuple[str, str]] = []
+    for key in PROJECT_LAYERS:
+        frame = (project_layers or {}).get(key)
+        if frame is None or not len(frame):
+            continue
+        layer, title = _project_layer(key, frame, tolerance_m)
+        if layer is not None:
+            layer.add_to(m)
+            drawn.append((key, title))
+    return drawn
+
+
+def _add_zones(m: folium.Map, zones: gpd.GeoDataFrame | None, tolerance_m: float) -> list[str]:
+    """Add the shoreland zones; return the zone values drawn, in drawing order."""
+    if zones is None:
+        return []
+    layer, present = _zones_layer(zones, tolerance_m)
+    if layer is not None:
+        layer.add_to(m)
+    return present
+
+
+def _add_options(
+    m: folium.Map,
+    frame: gpd.GeoDataFrame | None,
+    kind: str,
+    alloc: pd.DataFrame | None,
+    tolerance_m: float,
+) -> int:
+    """Add the candidate sites or the banks (``kind``); return how many are drawn."""
+    if frame is None:
+        return 0
+    layer, n = _options_layer(frame, kind, alloc, tolerance_m)
+    if layer is not None:
+        layer.add_to(m)
+    return n
+
+
+def _add_impacts(
+    m: folium.Map,
+    impacts: gpd.GeoDataFrame,
+    alloc: pd.DataFrame | None,
+    tolerance_m: float,
+    trace: pd.DataFrame | None,
+    large: bool,
+) -> tuple[dict[str, int], int, MarkerCluster | None]:
+    """Add the impacts and their markers (clustered for a ``large`` project).
+
+    Returns
+    -------
+    (dict, int, MarkerCluster or None)
+        The count of impacts drawn by outcome, the count not drawn (no geometry) and the
+        marker cluster of a large project.
+    """
+    layer, markers, counts, undrawn = _impacts_layer(
+        impacts, impact_ids(impacts), alloc, tolerance_m, trace, brief=large
+    )
+    cluster = None
+    if large:
+        # thousands of markers overlap at the project's zoom: clustered, and drawn one by
+        # one (with their labels) from the label zoom in
+        cluster = MarkerCluster(
+            name=markers.layer_name,
+            disableClusteringAtZoom=LARGE_LABEL_ZOOM,
+            chunkedLoading=True,
+            showCoverageOnHover=False,
+            spiderfyOnMaxZoom=False,
+            # the count in a neutral circle (assets/tep_map.js), not an outcome colour
+            icon_create_function="wetlandGis.clusterIcon",
+        )
+        markers.control = False
+        cluster.add_to(m)
+        markers.add_to(cluster)
+    else:
+        markers.add_to(m)
+    layer.add_to(m)
+    return counts, undrawn, cluster
+
+
+def _add_controls(
+    m: folium.Map, title: str | None, cluster: MarkerCluster | None, self_contained: bool
+) -> None:
+    """Set the page title; add the fullscreen, measure and layer controls and the assets."""
     figure = m.get_root()
     if isinstance(figure, branca.element.Figure):  # a folium.Map is always in one
         figure.title = html.escape(title or "TEP review map")  # branca does not escape
@@ -944,7 +1013,6 @@ def tep_map(
     if cluster is not None:
         plugins.append(cluster)
     use_vendored_assets(m, plugins, self_contained=self_contained)
-    return m
 
 
 def save_map(m: folium.Map, path: str | os.PathLike[str], self_contained: bool = True) -> Path:

@@ -184,7 +184,7 @@ def test_subd_9f_the_portion_is_the_landowners_parcel_whoever_filled_it(
     else:
         assert said in verify
     reading = "whole_wetland" if impact["owns"] == "yes" or impact["parcel"] is None else "parcel"
-    assert step["inputs"]["portion_reading"] == reading
+    assert step["inputs"]["portion_by"] == reading
     assert ("on the landowner's portion (parcel P-1)" in step["reason"]) is (reading == "parcel")
 
 
@@ -709,7 +709,7 @@ def test_assess_register_reads_the_portion_by_parcel(register_url, owner, parcel
     a = _assess(_layer(), register=reg)
     assert a.impacts["outcome"].item() == expected
     step = a.trace[a.trace["rule_id"] == "facts.register"].iloc[0]
-    assert step["inputs"]["portion_reading"] == "parcel"
+    assert step["inputs"]["portion_by"] == "parcel"
     assert step["inputs"]["parcel_ids"] == ["P-1"]
 
 

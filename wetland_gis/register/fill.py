@@ -264,7 +264,7 @@ def fill_from_register(
             "owner": owner,
             "wetland_id": wetland,
             "parcel_ids": None if parcels is None else sorted(parcels),
-            "portion_reading": reading,
+            "portion_by": reading,
             "whole_wetland_sqft": whole,
             "counted": counted,
             "excluded": excluded,

@@ -123,8 +123,11 @@ def test_update_and_delete_are_refused_and_a_correction_supersedes(register_url)
 
 
 def test_a_newer_schema_version_is_refused_with_the_upgrade_command(register_url, capsys):
+    from wetland_gis.register import SCHEMA_VERSION
+
     reg = Register(register_url).init()
-    assert reg.check_version() == 1
+    assert reg.check_version() == SCHEMA_VERSION
+    newer = SCHEMA_VERSION + 1
     with reg.engine.begin() as conn:  # as a newer wetland_gis would have migrated it
         if reg.backend == "postgis":
             conn.exec_driver_sql(
@@ -132,13 +135,17 @@ def test_a_newer_schema_version_is_refused_with_the_upgrade_command(register_url
             )
         else:
             conn.exec_driver_sql("DROP TRIGGER register_meta_no_update")
-        conn.exec_driver_sql("UPDATE register_meta SET value = '2' WHERE key = 'schema_version'")
+        conn.exec_driver_sql(
+            f"UPDATE register_meta SET value = '{newer}' WHERE key = 'schema_version'"
+        )
     with pytest.raises(RegisterVersionError, match="wetland-gis register upgrade"):
         Register(register_url).decisions()
     with pytest.raises(RegisterVersionError):
         Register(register_url).add(_decision())
+    with pytest.raises(RegisterVersionError, match="newer"):  # upgrade cannot go back
+        Register(register_url).upgrade()
     assert main(["register", "query", "--register", register_url]) == 2
-    assert "newer than version 1" in capsys.readouterr().err
+    assert f"newer than version {SCHEMA_VERSION}" in capsys.readouterr().err
 
 
 def test_a_missing_register_is_an_error_and_no_file_is_created(tmp_path):

@@ -73,6 +73,7 @@ DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
     "runoff_retention": ("runoff_retention", "runoff_ret"),
     "wetland_id": ("wetland_id", "wetland_no"),
     "owner": ("owner", "landowner"),
+    "parcel_id": ("parcel_id", "pin"),  # the landowner's portion (subd. 9(f); register)
     "owns_whole_wetland": ("owns_whole_wetland", "owns_whole"),
     "portion_sqft": ("portion_sqft", "portion_sf"),
     "prior_sqft_since_1992": ("prior_sqft_since_1992", "prior_sqft"),
@@ -102,6 +103,7 @@ ROLE_LABELS: dict[str, str] = {
     "runoff_retention": "runoff retention or infiltration measures flag (subd. 9(b), (c))",
     "wetland_id": "wetland id",
     "owner": "landowner",
+    "parcel_id": "county parcel id (PIN) of the landowner's portion (subd. 9(f))",
     "owns_whole_wetland": "landowner owns the whole wetland flag (subd. 9(f))",
     "portion_sqft": "landowner's portion of the wetland (sq ft)",
     "prior_sqft_since_1992": "area drained or filled since 1992 (sq ft, subd. 9(f))",
@@ -400,6 +402,7 @@ partial_share, pw_inventory_id, wetland_source : str or None
     runoff_retention: str | None = None
     wetland_id: str | None = None
     owner: str | None = None
+    parcel_id: str | None = None
     owns_whole_wetland: str | None = None
     portion_sqft: str | None = None
     prior_sqft_since_1992: str | None = None

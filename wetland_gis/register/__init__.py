@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         ImpactRecord,
         Register,
         RegisterError,
+        RegisterUpgradeRequired,
         RegisterVersionError,
     )
 
@@ -34,6 +35,7 @@ _LAZY = {
     "CreditRecord": "wetland_gis.register.store",
     "RegisterError": "wetland_gis.register.store",
     "RegisterVersionError": "wetland_gis.register.store",
+    "RegisterUpgradeRequired": "wetland_gis.register.store",
 }
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "CreditRecord",
     "RegisterError",
     "RegisterVersionError",
+    "RegisterUpgradeRequired",
 ]
 
 

@@ -75,6 +75,11 @@ def add_register_parser(sub: Any) -> None:
     p.add_argument("--recorded-by", required=True, help="who records the decision")
     p.add_argument("--landowner", help="landowner id where the layer has no owner column")
     p.add_argument("--wetland", help="wetland id where the layer has no wetland_id column")
+    p.add_argument(
+        "--parcel",
+        help="county parcel id (PIN) of the landowner's portion where the layer has no "
+        "parcel_id column (§ 103G.2241, subd. 9(f))",
+    )
     p.add_argument("--impact-date", help="date of the impacts, YYYY-MM-DD, where known")
     p.add_argument(
         "--valid-until",
@@ -118,6 +123,7 @@ def add_register_parser(sub: Any) -> None:
 def _filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--landowner")
     p.add_argument("--wetland")
+    p.add_argument("--parcel", help="county parcel id (PIN)")
     p.add_argument("--kind", choices=_KINDS)
     p.add_argument("--since", help="decisions on or after YYYY-MM-DD")
     p.add_argument("--until", help="decisions on or before YYYY-MM-DD")
@@ -146,6 +152,7 @@ def _filter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "place": place,
         "landowner": args.landowner,
         "wetland_id": args.wetland,
+        "parcel_id": args.parcel,
         "kind": args.kind,
         "since": parse_date(args.since, "--since"),
         "until": parse_date(args.until, "--until"),
@@ -191,11 +198,18 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
                 f"{reg.check_version()}"
             )
         elif cmd == "upgrade":
-            version = reg.check_version()
-            tally.messages.append(
-                f"register {reg.register_id} is at schema version {version}, this package's; "
-                "nothing to upgrade"
-            )
+            found, version, done = reg.upgrade()
+            if not done:
+                tally.messages.append(
+                    f"register {reg.register_id} is at schema version {version}, this "
+                    "package's; nothing to upgrade"
+                )
+            else:
+                tally.messages.append(
+                    f"register {reg.register_id} upgraded from schema version {found} to "
+                    f"{version}, every row kept"
+                )
+                tally.messages.extend(done)
         elif cmd == "add":
             credits: list[CreditRecord] = []
             if args.siting and (args.bank or args.account or args.credits_acres is not None):
@@ -227,6 +241,7 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
                 recorded_by=args.recorded_by,
                 landowner=args.landowner,
                 wetland_id=args.wetland,
+                parcel_id=args.parcel,
                 impact_date=args.impact_date,
                 valid_until=args.valid_until,
                 supersedes=args.supersedes,
@@ -277,6 +292,7 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
                     "lgu",
                     "landowner",
                     "wetland_id",
+                    "parcel_id",
                     "valid_until",
                     "superseded_by",
                 ]

@@ -3,10 +3,15 @@
 For each assessed impact with a wetland id, the register gives: the dated prior drains and
 fills of the landowner's portion of the wetland since the date of
 ``de_minimis.cumulative.since`` (§ 103G.2241, subd. 9(f): "the cumulative area drained or
-filled of the landowner's portion", whoever drained or filled it, so every landowner's rows
-on the wetland are read; those of another landowner are counted and listed in a verify item,
-since the register does not record on which land they lie; earlier ones, and those dated on
-or after the application date, are excluded and listed), whether the wetland was banked or
+filled of the landowner's portion", whoever drained or filled it). The portion is the
+wetland on the parcels (``parcel_id``, the county PIN) of the landowner's impacts on that
+wetland: every landowner's rows on those parcels count, a previous owner's included; rows
+on another parcel of the same wetland do not, unless the register names the same landowner
+for them (:func:`portion_basis`). Where the impact has no parcel id, every row on the
+wetland is counted (the whole-wetland reading), and so is a register row without a parcel
+id (a schema version 1 row): never fewer square feet than the portion reading, each with a
+verify item. Rows dated before the start date, on or after the application date, of
+denied plans or not drains or fills are excluded and listed. Whether the wetland was banked or
 used for replacement credit (Minn. R. 8420.0420, subp. 1), and a boundary or type
 determination valid on the application date (§ 103G.2242, subd. 2a(d): five years from its
 date, whatever end date was recorded), used as the wetland type, with the exception of
@@ -30,11 +35,12 @@ import pandas as pd
 
 from wetland_gis.enums import Outcome
 from wetland_gis.io.fields import FieldMapping, read_flag, read_number, read_text
+from wetland_gis.io.values import parse_id
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.register.records import DETERMINATION, determination_end
 from wetland_gis.rules.registry import FACTS_REGISTER
 
-__all__ = ["fill_from_register", "RULE_ID"]
+__all__ = ["fill_from_register", "portion_basis", "PORTION_BASES", "RULE_ID"]
 
 RULE_ID = FACTS_REGISTER  # its id, label and citations live in the rules registry
 _CITATION = (
@@ -42,6 +48,86 @@ _CITATION = (
     "Minn. Stat. § 103G.2242, subd. 2a(d)"
 )
 _NOT_COUNTED_KINDS = {"excavate"}
+
+#: Why a register row on the wetland is (or is not) of the landowner's portion
+#: (subd. 9(f)); every basis but ``other_portion`` is counted.
+PORTION_BASES: dict[str, str] = {
+    "owns_whole": "the landowner owns the whole wetland: every row on it is the portion",
+    "no_parcel_on_impact": (
+        "the impact has no parcel id: every row on the wetland is counted (whole-wetland reading)"
+    ),
+    "same_parcel": "on the parcel of the landowner's portion",
+    "same_landowner": "on another parcel the register names the same landowner for",
+    "no_parcel_on_row": "the register row has no parcel id (whole-wetland reading)",
+    "other_portion": "on another parcel of the wetland, of another landowner: not counted",
+}
+
+
+def portion_basis(
+    row_parcel: str | None,
+    row_owner: str | None,
+    *,
+    parcels: frozenset[str] | None,
+    owner: str | None,
+    owns_whole: bool | None,
+) -> str:
+    """Return whether a register row is of the landowner's portion of a wetland, and why.
+
+    § 103G.2241, subd. 9(f) counts "the cumulative area drained or filled of the
+    landowner's portion since January 1, 1992": the portion's history, whoever drained or
+    filled it. The portion is the wetland on the landowner's parcels; a row is counted
+    unless it lies on another parcel of the wetland and the register names another (or no)
+    landowner for it. An unknown parcel never makes a row uncounted.
+
+    Parameters
+    ----------
+    row_parcel, row_owner : str or None
+        The register row's parcel id and landowner (the impact's, else its decision's).
+    parcels : frozenset of str, or None
+        The parcels of the landowner's impacts on the wetland in the layer; None when one
+        of them has no parcel id (the portion is then not known).
+    owner : str or None
+        The landowner of the impact.
+    owns_whole : bool or None
+        The layer's ``owns_whole_wetland`` flag.
+
+    Returns
+    -------
+    str
+        A key of :data:`PORTION_BASES`; the row is counted unless it is ``other_portion``.
+
+    Examples
+    --------
+    >>> portion_basis("P-2", "Previous owner", parcels=frozenset({"P-2"}), owner="X",
+    ...               owns_whole=False)
+    'same_parcel'
+    >>> portion_basis("P-9", "Y", parcels=frozenset({"P-2"}), owner="X", owns_whole=None)
+    'other_portion'
+    >>> portion_basis(None, "Y", parcels=frozenset({"P-2"}), owner="X", owns_whole=None)
+    'no_parcel_on_row'
+    """
+    if owns_whole is True:
+        return "owns_whole"
+    if parcels is None:
+        return "no_parcel_on_impact"
+    if row_parcel is not None and row_parcel in parcels:
+        return "same_parcel"
+    if owner is not None and row_owner == owner:
+        return "same_landowner"
+    if row_parcel is None:
+        return "no_parcel_on_row"
+    return "other_portion"
+
+
+def _listing(rows: list[dict[str, Any]]) -> str:
+    shown = [
+        f"{r['impact_id']} of {r['landowner'] or 'an unnamed landowner'}"
+        + (f" on parcel {r['parcel_id']}" if r.get("parcel_id") else "")
+        + f" (decision {r['decision_uid']}, {r['area_sqft']:,.0f} sq ft)"
+        for r in rows[:10]
+    ]
+    more = f"; and {len(rows) - 10} more" if len(rows) > 10 else ""
+    return "; ".join(shown) + more
 
 
 def _date(value: Any) -> dt.date | None:
@@ -103,8 +189,22 @@ def fill_from_register(
             "register; add owner and wetland_id columns"
         )
         return gdf, field_map, steps, records
+    parcel_col = field_map.parcel_id
+    assessed = gdf.index[gdf["status"] == "assessed"]
+    # the landowner's portion of a wetland: the parcels of the landowner's impacts on it in
+    # the layer (the engine decides subd. 9(f) per landowner and wetland); None when one of
+    # them has no parcel id (the portion is not known: the whole-wetland reading)
+    portions: dict[tuple[str | None, str], frozenset[str] | None] = {}
+    for idx in assessed:
+        wetland = read_text(gdf.at[idx, wetland_col])
+        if wetland is None:
+            continue
+        key = (read_text(gdf.at[idx, owner_col]) if owner_col else None, wetland)
+        parcel = parse_id(gdf.at[idx, parcel_col]) if parcel_col else None
+        known = portions.get(key, frozenset())
+        portions[key] = None if parcel is None or known is None else known | {parcel}
     cache: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
-    for idx in gdf.index[gdf["status"] == "assessed"]:
+    for idx in assessed:
         wetland = read_text(gdf.at[idx, wetland_col])
         owner = read_text(gdf.at[idx, owner_col]) if owner_col else None
         if wetland is None:
@@ -114,9 +214,10 @@ def fill_from_register(
         decisions, impacts = cache[wetland]
         owns_col = field_map.owns_whole_wetland
         owns_whole = read_flag(gdf.at[idx, owns_col]) if owns_col else None
+        parcels = portions[(owner, wetland)]
         verify: list[str] = []
         counted, excluded = [], []
-        others: list[str] = []  # rows of another (or an unknown) landowner, counted
+        by_basis: dict[str, list[dict[str, Any]]] = {}
         for row in impacts.to_dict("records"):
             date = _date(row["impact_date"])
             ref = {
@@ -126,6 +227,7 @@ def fill_from_register(
                 "area_sqft": float(row["area_sqft"]),
                 "decision_kind": row["kind"],
                 "landowner": row.get("portion_owner"),
+                "parcel_id": parse_id(row.get("portion_parcel")),
             }
             if row["kind"] == "replacement_plan_denied" or row["outcome"] == "denied":
                 excluded.append({**ref, "why": "the replacement plan was denied"})
@@ -142,33 +244,33 @@ def fill_from_register(
                         f"has no date; it was counted as drained or filled since "
                         f"{since.isoformat()}: confirm its date"
                     )
-                if owns_whole is not True and (owner is None or ref["landowner"] != owner):
-                    others.append(
-                        f"{row['impact_id']} of {ref['landowner'] or 'an unnamed landowner'} "
-                        f"(decision {row['decision_uid']}, {ref['area_sqft']:,.0f} sq ft)"
-                    )
-                counted.append(ref)
-        if others:
-            verify.append(
-                f"wetland {wetland}: register drains or fills of "
-                + ("a landowner other than " + repr(owner) if owner else "any landowner")
-                + " were counted ("
-                + "; ".join(others[:10])
-                + (f"; and {len(others) - 10} more" if len(others) > 10 else "")
-                + "): subd. 9(f) counts the cumulative area drained or filled of the "
-                "landowner's portion since 1992, a previous owner's included, and the register "
-                "does not record which land (parcel) each lies on; the LGU excludes those on "
-                "another landowner's portion"
-            )
+                basis = portion_basis(
+                    ref["parcel_id"],
+                    ref["landowner"],
+                    parcels=parcels,
+                    owner=owner,
+                    owns_whole=owns_whole,
+                )
+                by_basis.setdefault(basis, []).append(ref)
+                if basis == "other_portion":
+                    excluded.append({**ref, "basis": basis, "why": PORTION_BASES[basis]})
+                else:
+                    counted.append({**ref, "basis": basis})
+        verify.extend(_portion_items(wetland, owner, parcels, by_basis, counted))
         prior = sum(r["area_sqft"] for r in counted)
+        whole = prior + sum(r["area_sqft"] for r in by_basis.get("other_portion", []))
+        reading = "parcel" if owns_whole is not True and parcels is not None else "whole_wetland"
         inputs: dict[str, Any] = {
             "owner": owner,
             "wetland_id": wetland,
+            "parcel_ids": None if parcels is None else sorted(parcels),
+            "portion_by": reading,
+            "whole_wetland_sqft": whole,
             "counted": counted,
             "excluded": excluded,
         }
         prior_col = roles["prior_sqft_since_1992"]
-        if owner is None:
+        if owner is None and reading == "whole_wetland":
             verify.append(
                 f"wetland {wetland}: no owner on the impact: every drain or fill of the wetland "
                 "in the register was counted for the landowner's portion; give the owner column"
@@ -289,9 +391,16 @@ def fill_from_register(
                     f"not a determination: the LGU's determination of {last['decision_date']} "
                     f"expired on {last['valid_until']}; a new one is needed"
                 )
+        portion = (
+            f"the landowner's portion (parcel {', '.join(sorted(parcels))})"
+            if reading == "parcel" and parcels is not None
+            else "the whole wetland (the landowner owns it)"
+            if owns_whole is True
+            else "the whole wetland (no parcel id on the impact)"
+        )
         reason = (
             f"Register: {len(counted)} prior impact(s) of {prior:,.0f} sq ft counted since "
-            f"{since.isoformat()}, {len(excluded)} row(s) excluded"
+            f"{since.isoformat()} on {portion}, {len(excluded)} row(s) excluded"
             + (
                 f"; type {valid[-1]['type']} from the determination of {valid[-1]['decision_date']}"
                 if valid
@@ -314,3 +423,56 @@ def fill_from_register(
             )
         ]
     return gdf, field_map, steps, records
+
+
+def _portion_items(
+    wetland: str,
+    owner: str | None,
+    parcels: frozenset[str] | None,
+    by_basis: dict[str, list[dict[str, Any]]],
+    counted: list[dict[str, Any]],
+) -> list[str]:
+    """Return the verify items of subd. 9(f)'s portion reading for one impact."""
+    items = []
+    someone = f"a landowner other than {owner!r}" if owner else "any landowner"
+    others = [
+        r
+        for r in by_basis.get("no_parcel_on_impact", [])
+        if owner is None or r["landowner"] != owner
+    ]
+    if others:
+        items.append(
+            f"wetland {wetland}: the impact has no parcel id (column parcel_id), so the "
+            f"landowner's portion is not known: register drains or fills of {someone} on the "
+            f"wetland were counted ({_listing(others)}): subd. 9(f) counts the cumulative area "
+            "drained or filled of the landowner's portion since 1992, a previous owner's "
+            "included (the whole-wetland reading, never less); give the parcel id, or the LGU "
+            "excludes those on another landowner's portion"
+        )
+    unknown = by_basis.get("no_parcel_on_row", [])
+    if unknown:
+        items.append(
+            f"wetland {wetland}: register drains or fills without a parcel id were counted for "
+            f"the portion on parcel {', '.join(sorted(parcels or ()))} ({_listing(unknown)}): "
+            "the register cannot tell on which portion they lie (the whole-wetland reading for "
+            "those rows, subd. 9(f)); the LGU excludes those on another landowner's portion"
+        )
+    same = by_basis.get("same_landowner", [])
+    if same:
+        items.append(
+            f"wetland {wetland}: drains or fills on other parcels the register names "
+            f"{owner!r} for were counted as the landowner's portion ({_listing(same)}): "
+            "confirm the landowner still owns them; if not, the LGU excludes them"
+        )
+    other = by_basis.get("other_portion", [])
+    if other:
+        with_them = sum(r["area_sqft"] for r in counted) + sum(r["area_sqft"] for r in other)
+        items.append(
+            f"wetland {wetland}: drains or fills on other landowners' parcels of the wetland "
+            f"were not counted for the portion on parcel {', '.join(sorted(parcels or ()))} "
+            f"({_listing(other)}; with them the prior area would be {with_them:,.0f} sq ft): "
+            "confirm none lies on this portion under an earlier parcel id (a split or "
+            "combination of parcels changes the id; property may not be divided to increase "
+            "the amounts, subd. 9(h))"
+        )
+    return items

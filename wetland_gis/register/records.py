@@ -51,7 +51,8 @@ __all__ = [
 
 #: Columns of the CSV of past decisions (one dated impact a row). ``decision`` groups
 #: rows into one decision (rows without it are one decision each); ``geometry_wkt`` is
-#: the impact's polygon in EPSG:26915.
+#: the impact's polygon in EPSG:26915; ``parcel_id`` the county parcel id (PIN) the impact
+#: lies on (schema version 2; optional, a CSV without the column imports as before).
 CSV_COLUMNS = (
     "decision",
     "kind",
@@ -60,6 +61,7 @@ CSV_COLUMNS = (
     "recorded_by",
     "landowner",
     "wetland_id",
+    "parcel_id",
     "project",
     "impact_id",
     "impact_date",
@@ -245,6 +247,7 @@ def decision_from_assessed(
     recorded_by: str,
     landowner: str | None = None,
     wetland_id: str | None = None,
+    parcel_id: str | None = None,
     impact_date: dt.date | str | None = None,
     valid_until: dt.date | str | None = None,
     supersedes: str | None = None,
@@ -260,8 +263,9 @@ def decision_from_assessed(
 
     Each assessed impact becomes an impact of the decision (its area, type, kind, outcome,
     exemption, replacement acres and geometry); the assessment's citations and decision
-    trace and the SHA-256 of its manifest are kept with it. The landowner and wetland id
-    of an impact are those of its ``owner`` and ``wetland_id`` columns, else the ones given.
+    trace and the SHA-256 of its manifest are kept with it. The landowner, wetland id and
+    parcel id of an impact are those of its ``owner``, ``wetland_id`` and ``parcel_id``
+    columns (the columns ``assess`` read for those roles), else the ones given.
 
     Parameters
     ----------
@@ -271,6 +275,10 @@ def decision_from_assessed(
 banked, used_for_credit, note
         The decision fields (:class:`~wetland_gis.register.store.DecisionRecord`).
     landowner, wetland_id : str, optional
+    parcel_id : str, optional
+        The county parcel id (PIN) of the landowner's portion (§ 103G.2241, subd. 9(f)):
+        the decision's, and each impact's where the layer has no parcel id for it. Without
+        it, the decision's is the one parcel all its impacts lie on, if they agree.
     impact_date : date or str, optional
         The date of the impacts where the layer has no ``impact_date`` column.
     credits : sequence of CreditRecord
@@ -307,11 +315,13 @@ banked, used_for_credit, note
         return name if name in gdf else None
 
     id_col = col("impact_id", "impact_id") or "wg_row"
-    owner_col, wetland_col, kind_col = (
+    owner_col, wetland_col, kind_col, parcel_col = (
         col("owner", "owner"),
         col("wetland_id", "wetland_id"),
         col("impact_kind", "impact_kind"),
+        col("parcel_id", "parcel_id"),
     )
+    parcel_id = parse_id(parcel_id)
     trace = data.get("trace")
     exempt_by = _exemptions_of(trace)
     records = []
@@ -332,6 +342,7 @@ banked, used_for_credit, note
                 impact_id=iid,
                 landowner=_text(row[owner_col]) if owner_col else landowner,
                 wetland_id=parse_id(row[wetland_col]) if wetland_col else wetland_id,
+                parcel_id=(parse_id(row[parcel_col]) if parcel_col else None) or parcel_id,
                 impact_date=parse_date(row.get("impact_date"), "impact date")
                 if "impact_date" in gdf
                 else default_impact_date,
@@ -358,6 +369,7 @@ banked, used_for_credit, note
     )
     projects = {str(p) for p in gdf.get("project", pd.Series(dtype=object)).dropna()}
     return DecisionRecord(
+        parcel_id=parcel_id or _one_parcel(records),
         kind=kind,
         decision_date=day,
         lgu=lgu,
@@ -379,6 +391,12 @@ banked, used_for_credit, note
         impacts=records,
         credits=list(credits),
     )
+
+
+def _one_parcel(impacts: Sequence[ImpactRecord]) -> str | None:
+    """Return the one parcel id every impact gives, else None (none, or several)."""
+    parcels = {i.parcel_id for i in impacts}
+    return parcels.pop() if len(parcels) == 1 else None
 
 
 #: The decision kind whose bank credits a siting run's plan can give.
@@ -612,6 +630,7 @@ def read_decisions_csv(
                     impact_id=parse_id(row["impact_id"]) or "",
                     landowner=fields["landowner"],
                     wetland_id=fields["wetland_id"],
+                    parcel_id=parse_id(row["parcel_id"]),
                     impact_date=values["impact_date"],
                     area_sqft=values["area_sqft"],
                     wetland_type=_text(row["wetland_type"]),
@@ -641,13 +660,20 @@ def read_decisions_csv(
         key = str(row["decision"]).strip() or f"#row{n}"
         if key not in groups:
             order.append(key)
-            groups[key] = {"fields": fields, "impacts": [], "credits": [], "row": n}
+            groups[key] = {
+                "fields": fields,
+                "impacts": [],
+                "credits": [],
+                "row": n,
+                "parcels": set(),
+            }
         elif groups[key]["fields"] != fields:
             raise InputError(
                 f"{path}, row {n}: decision {key[:40]!r} was first given on row "
                 f"{groups[key]['row']} with other decision fields; rows of one decision must "
                 "agree on kind, date, LGU, recorded_by, landowner, wetland and validity"
             )
+        groups[key]["parcels"].add(parse_id(row["parcel_id"]))
         if impact is not None:
             groups[key]["impacts"].append(impact)
         if credit is not None:
@@ -656,9 +682,11 @@ def read_decisions_csv(
     for key in order:
         g = groups[key]
         f = dict(g["fields"])
+        parcels = g["parcels"]  # the decision's parcel: the one all its rows give
         out.append(
             DecisionRecord(
                 **f,
+                parcel_id=next(iter(parcels)) if len(parcels) == 1 else None,
                 citations=[KIND_CITATIONS[f["kind"]]],
                 source=f"import {path.name} row {g['row']}",
                 impacts=g["impacts"],
@@ -735,6 +763,7 @@ def _export_rows(dec: pd.DataFrame, imp: pd.DataFrame, cred: pd.DataFrame) -> pd
                     "recorded_by",
                     "landowner",
                     "wetland_id",
+                    "parcel_id",
                     "project",
                     "valid_until",
                     "supersedes",
@@ -756,6 +785,7 @@ def _export_rows(dec: pd.DataFrame, imp: pd.DataFrame, cred: pd.DataFrame) -> pd
                         c: i[c]
                         for c in (
                             "impact_id",
+                            "parcel_id",
                             "impact_date",
                             "area_sqft",
                             "wetland_type",

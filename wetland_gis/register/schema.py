@@ -52,8 +52,11 @@ __all__ = [
 ]
 
 #: Version of the register's schema written by this package. A register of a newer
-#: version is refused (``wetland-gis register upgrade`` after upgrading the package).
-SCHEMA_VERSION = 1
+#: version is refused (``wetland-gis register upgrade`` after upgrading the package); one
+#: of an older version is refused until ``wetland-gis register upgrade`` migrates it
+#: (:mod:`wetland_gis.register.migrate`). Version 2 added ``parcel_id`` (the landowner's
+#: portion, § 103G.2241, subd. 9(f)) to ``decisions`` and ``impacts``.
+SCHEMA_VERSION = 2
 
 #: The projected CRS of every geometry in the register (areas in EPSG:26915).
 SRID = 26915
@@ -217,6 +220,8 @@ decisions = Table(
     Column("source", Text, nullable=False),
     Column("note", Text),
     Column("geom", RegisterGeometry()),
+    # version 2: the county parcel id (PIN) of the landowner's portion (subd. 9(f))
+    Column("parcel_id", Text),
 )
 
 impacts = Table(
@@ -235,6 +240,8 @@ impacts = Table(
     Column("exemption", Text),
     Column("replace_acres", Float),
     Column("geom", RegisterGeometry()),
+    # version 2: the county parcel id (PIN) the impact lies on (default the decision's)
+    Column("parcel_id", Text),
 )
 
 credits = Table(

@@ -43,6 +43,7 @@ __all__ = [
     "CreditRecord",
     "RegisterError",
     "RegisterVersionError",
+    "RegisterUpgradeRequired",
     "redact",
 ]
 
@@ -67,7 +68,11 @@ class RegisterError(WetlandGISError):
 
 
 class RegisterVersionError(RegisterError):
-    """The register was written by a newer schema version than this package knows."""
+    """The register's schema version is not this package's (newer, or older: upgrade it)."""
+
+
+class RegisterUpgradeRequired(RegisterVersionError):
+    """The register is of an older schema version: run ``wetland-gis register upgrade``."""
 
 
 def redact(text: str, url: URL | None) -> str:
@@ -133,6 +138,7 @@ class ImpactRecord:
     area_sqft: float
     landowner: str | None = None
     wetland_id: str | None = None
+    parcel_id: str | None = None
     impact_date: dt.date | None = None
     wetland_type: str | None = None
     impact_kind: str | None = None
@@ -169,6 +175,9 @@ class DecisionRecord:
     supersedes : str, optional
         The ``decision_uid`` of the decision this one corrects.
     landowner, wetland_id, project : str, optional
+    parcel_id : str, optional
+        The county parcel id (PIN) of the landowner's portion the decision is about
+        (§ 103G.2241, subd. 9(f)); an impact without its own takes this one.
     determined_type : str, optional
         The wetland type a boundary or type determination decided (Circular 39, 1-8).
     banked, used_for_credit : bool, optional
@@ -195,6 +204,7 @@ class DecisionRecord:
     landowner: str | None = None
     wetland_id: str | None = None
     project: str | None = None
+    parcel_id: str | None = None
     determined_type: str | None = None
     banked: bool | None = None
     used_for_credit: bool | None = None
@@ -416,7 +426,36 @@ class Register:
                 "(pip install --upgrade wetland_gis) and run `wetland-gis register "
                 "upgrade REGISTER`"
             )
+        if version < s.SCHEMA_VERSION:
+            raise RegisterUpgradeRequired(
+                f"the register has schema version {version}, older than version "
+                f"{s.SCHEMA_VERSION} of this wetland_gis; run `wetland-gis register upgrade "
+                "--register REGISTER` once (it keeps every row; docs/register.md, Versions)"
+            )
         return version
+
+    def upgrade(self) -> tuple[int, int, list[str]]:
+        """Migrate the register to this package's schema version, in one transaction.
+
+        Every row is kept as it is, and the append-only triggers stay in force
+        (:mod:`wetland_gis.register.migrate`).
+
+        Returns
+        -------
+        (int, int, list of str)
+            The version found, the version now, and what was done (empty when the register
+            was already at this package's version).
+
+        Raises
+        ------
+        RegisterVersionError
+            When the register is newer than this package.
+        """
+        from wetland_gis.register.migrate import upgrade
+
+        self.meta()  # a missing file or a database that is not a register: say so
+        with self._begin(write=True) as conn:
+            return upgrade(conn, self.backend)
 
     @property
     def register_id(self) -> str:
@@ -512,6 +551,7 @@ class Register:
         *,
         landowner: str | None = None,
         wetland_id: str | None = None,
+        parcel_id: str | None = None,
         since: dt.date | None = None,
         until: dt.date | None = None,
         kind: str | None = None,
@@ -523,8 +563,8 @@ class Register:
 
         Parameters
         ----------
-        landowner, wetland_id : str, optional
-            The decision's or any of its impacts' landowner / wetland id.
+        landowner, wetland_id, parcel_id : str, optional
+            The decision's or any of its impacts' landowner / wetland id / parcel id.
         since, until : date, optional
             Decision date range (inclusive).
         kind : str, optional
@@ -553,6 +593,15 @@ class Register:
                     d.c.wetland_id == wetland_id,
                     d.c.decision_uid.in_(
                         sa.select(i.c.decision_uid).where(i.c.wetland_id == wetland_id)
+                    ),
+                )
+            )
+        if parcel_id is not None:
+            q = q.where(
+                sa.or_(
+                    d.c.parcel_id == parcel_id,
+                    d.c.decision_uid.in_(
+                        sa.select(i.c.decision_uid).where(i.c.parcel_id == parcel_id)
                     ),
                 )
             )
@@ -642,7 +691,11 @@ class Register:
         Returns
         -------
         (DataFrame, DataFrame)
-            The wetland's decisions, and the (landowner's) impacts on it.
+            The wetland's decisions, and the (landowner's) impacts on it, with
+            ``portion_owner`` and ``portion_parcel``: the impact's landowner and parcel id,
+            else its decision's (None where neither was recorded, as in every row of a
+            schema version 1 register). Which rows are the landowner's portion is decided
+            by :func:`wetland_gis.register.fill.fill_from_register`.
         """
         d, i = s.decisions, s.impacts
         dec = self._frame(
@@ -673,6 +726,7 @@ class Register:
                     d.c.lgu,
                     d.c.project,
                     sa.func.coalesce(i.c.landowner, d.c.landowner).label("portion_owner"),
+                    sa.func.coalesce(i.c.parcel_id, d.c.parcel_id).label("portion_parcel"),
                 )
                 .join(d, d.c.decision_uid == i.c.decision_uid)
                 .where(*where)
@@ -707,6 +761,7 @@ def _decision_row(r: DecisionRecord, uid: str) -> dict[str, Any]:
         "landowner": r.landowner,
         "wetland_id": r.wetland_id,
         "project": r.project,
+        "parcel_id": r.parcel_id,
         "determined_type": r.determined_type,
         "banked": r.banked,
         "used_for_credit": r.used_for_credit,
@@ -725,6 +780,7 @@ def _impact_row(i: ImpactRecord, uid: str, r: DecisionRecord) -> dict[str, Any]:
         "impact_id": i.impact_id,
         "landowner": i.landowner if i.landowner is not None else r.landowner,
         "wetland_id": i.wetland_id if i.wetland_id is not None else r.wetland_id,
+        "parcel_id": i.parcel_id if i.parcel_id is not None else r.parcel_id,
         "impact_date": i.impact_date,
         "area_sqft": float(i.area_sqft),
         "wetland_type": i.wetland_type,
@@ -855,14 +911,23 @@ def _register_gpkg_tables(conn: Connection) -> None:
     )
 
 
+def sqlite_trigger_sql(table: str, op: str) -> str:
+    """Return the statement creating a GeoPackage register's append-only trigger.
+
+    One statement for ``init`` and for the migration that puts a trigger back
+    (:func:`wetland_gis.register.migrate.set_version`).
+    """
+    return (
+        f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}'); END"
+    )
+
+
 def _append_only_triggers(conn: Connection, backend: str) -> None:
     if backend == "geopackage":
         for table in s.TABLES:
             for op in ("UPDATE", "DELETE"):
-                conn.exec_driver_sql(
-                    f"CREATE TRIGGER {table.name}_no_{op.lower()} BEFORE {op} ON {table.name} "
-                    f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}'); END"
-                )
+                conn.exec_driver_sql(sqlite_trigger_sql(table.name, op))
         return
     conn.exec_driver_sql(
         "CREATE OR REPLACE FUNCTION wetland_gis_register_append_only() RETURNS trigger "

@@ -201,6 +201,22 @@ def test_owner_portion_and_whole_wetland_from_the_parcels():
     assert got["P-2/W-2"]["portion_sf"] == pytest.approx(round(sqft(50 * 100), 1))
 
 
+def test_each_impact_carries_the_parcel_of_its_landowners_portion_for_the_register():
+    """§ 103G.2241, subd. 9(f): the register reads the portion's history by wetland and parcel."""
+    parcels = gpd.GeoDataFrame(
+        {"owner": ["Smith", "Smith", "Jones"], "pin": ["P-10", "P-11", "P-20"]},
+        # Smith's two parcels split W-1 (x 0-80) at x 20; P-1/W-1 lies most on P-11
+        geometry=[box(-100, -100, 20, 200), box(20, -100, 90, 200), box(90, -100, 300, 200)],
+        crs=26915,
+    )
+    got = by_id(impacts(footprint(), delineation(), parcels=parcels))
+    assert got["P-1/W-1"]["owner"] == "Smith"
+    assert got["P-1/W-1"]["parcel_id"] == "P-11"
+    assert got["P-2/W-2"]["parcel_id"] == "P-20"
+    without = by_id(impacts(footprint(), delineation(), parcels=parcels.drop(columns="pin")))
+    assert "parcel_id" not in without["P-1/W-1"]  # no parcel column: none is made up
+
+
 def test_whole_wetland_ownership_is_unknown_when_part_of_the_wetland_lies_on_no_parcel():
     parcels = gpd.GeoDataFrame({"owner": ["Smith"]}, geometry=[box(-100, -100, 70, 200)], crs=26915)
     got = by_id(impacts(footprint(), delineation(), parcels=parcels))

@@ -1408,15 +1408,17 @@ class _Run:
         self, pieces: fp.Pieces, wl_union: np.ndarray, impact_ids: Sequence[str]
     ) -> dict[str, list[Any]]:
         """Return each impact's owner, the owner's portion of the wetland, whole or not."""
-        parcels, owners = self._parcels()
+        parcels, owners, pins = self._parcels()
         known = np.array([o is not None for o in owners])
         pgeoms = np.asarray(parcels.geometry.values, dtype=object)
         tree = shapely.STRtree(pgeoms)
         k = len(pieces.part)
-        owner_col, portion_col, whole_col = (
-            OUTPUT_NAMES[role] for role in ("owner", "portion_sqft", "owns_whole_wetland")
+        owner_col, portion_col, whole_col, parcel_col = (
+            OUTPUT_NAMES[role]
+            for role in ("owner", "portion_sqft", "owns_whole_wetland", "parcel_id")
         )
-        out: dict[str, list[Any]] = {c: [None] * k for c in (owner_col, portion_col, whole_col)}
+        columns = (owner_col, portion_col, whole_col) + ((parcel_col,) if pins is not None else ())
+        out: dict[str, list[Any]] = {c: [None] * k for c in columns}
         self._parcels_reached: set[int] = set()
         if not k:
             return out
@@ -1430,9 +1432,11 @@ class _Run:
         for piece in range(k):
             sel = i == piece
             by_owner: dict[str, float] = {}
+            largest: dict[str, tuple[float, int]] = {}  # each owner's parcel most under it
             for p, a in zip(j[sel], areas[sel], strict=True):
                 if known[p]:
                     by_owner[owners[p]] = by_owner.get(owners[p], 0.0) + float(a)
+                    largest[owners[p]] = max(largest.get(owners[p], (-1.0, -1)), (float(a), p))
             if not by_owner:
                 outside.append(piece)
                 continue
@@ -1446,6 +1450,8 @@ class _Run:
             w = int(pieces.wetland[piece])
             share = portion.get((w, owner), 0.0)
             out[owner_col][piece] = owner
+            if pins is not None:  # the parcel of the register's portion (subd. 9(f))
+                out[parcel_col][piece] = pins[largest[owner][1]]
             out[portion_col][piece] = round(share * SQFT_PER_SQM, 1)
             whole = float(shapely.area(wl_union[w]))
             out[whole_col][piece] = _owns_whole(share, covered.get(w, 0.0), whole)
@@ -1453,8 +1459,12 @@ class _Run:
         self._parcels_gdf = parcels
         return out
 
-    def _parcels(self) -> tuple[gpd.GeoDataFrame, np.ndarray]:
-        """Return the usable parcels and each one's owner (None: unknown, recorded).
+    def _parcels(self) -> tuple[gpd.GeoDataFrame, np.ndarray, np.ndarray | None]:
+        """Return the usable parcels, each one's owner (None: unknown, recorded) and parcel id.
+
+        The parcel ids (``parcel_id``, ``pin``; ``None`` without such a column) give each
+        impact the parcel of its landowner's portion that it lies most on, which the
+        register reads for subd. 9(f).
 
         Raises
         ------
@@ -1463,10 +1473,13 @@ class _Run:
         """
         layer = self.read["parcels"]
         names = self.names["parcels"]
-        mapping = resolve_fields(layer.gdf, **{k: v for k, v in names.items() if k == "owner"})
+        mapping = resolve_fields(
+            layer.gdf, **{k: v for k, v in names.items() if k in ("owner", "parcel_id")}
+        )
         if mapping.owner is None:
             raise FieldMappingError(
-                f"{layer.source} has no owner column (owner, landowner): name it with --owner-field"
+                f"{layer.source} has no owner column (owner, landowner): name it with "
+                "--field owner=COLUMN"
             )
         cleaned = _clean_geometry(layer.gdf, layer.source, self.manifest)
         parcels = cleaned[cleaned["status"] == ASSESSED]
@@ -1477,7 +1490,12 @@ class _Run:
                 f"{layer.source}: {unknown} parcel(s) without an owner in column "
                 f"{mapping.owner!r}: their land's owner is unknown"
             )
-        return parcels, owners
+        pins = (
+            None
+            if mapping.parcel_id is None
+            else np.array([read_text(v) for v in parcels[mapping.parcel_id]], dtype=object)
+        )
+        return parcels, owners, pins
 
     def _note_owners(
         self, straddle: list[str], outside: list[int], out: Mapping[str, list[Any]]

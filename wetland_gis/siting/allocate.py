@@ -119,6 +119,9 @@ RESOLUTION_SQFT = 1e-3
 _HELD_SQFT = NOISE_SQFT / 10  # a later stage gives up less than the noise of an earlier one
 _X_DECIMALS = 9  # plan credits (acres) to 0.00004 sq ft, a few times the noise
 _MIP_REL_GAP = 1e-9
+#: After a numerical failure against the held optima, they are held this many times looser
+#: (a solver setting, not a legal number).
+_WIDEN_HELD = 1e3
 
 
 class AllocationError(WetlandGISError):
@@ -564,8 +567,8 @@ def _solve_stages(
         res = solve(cs, integer, 1.0)
         widened = False
         if (res.status != 0 or res.x is None) and res.status != 1 and held_rows:
-            # a numerical failure against the held optima: hold them a thousand times looser
-            res, widened = solve(cs, integer, 1e3), True
+            # a numerical failure against the held optima: hold them looser
+            res, widened = solve(cs, integer, _WIDEN_HELD), True
         if res.status != 0 or res.x is None:
             if res.status == 1 or not held_rows:
                 raise AllocationError(

@@ -214,6 +214,7 @@ NOT_LAW = {
     ("mapping/static_map.py", "_AXES_CENTRE = (0.5, 0.5)"),  # the centre of the map's axes
     ("mapping/static_map.py", "bbox_to_anchor=(0.5, -0.01)"),  # legend below the map
     ("io/safe_write.py", '("kB", 1e3)'),  # bytes in a kilobyte (the free-space message)
+    ("siting/allocate.py", "_WIDEN_HELD = 1e3"),  # a solver tolerance factor
 }
 #: Legal amounts distinctive enough to be law wherever they appear (small integers such as
 #: 2 or 5 are indices, digits and types outside the rules core).

@@ -115,6 +115,20 @@ def _layers() -> list[dict[str, Any]]:
     return out
 
 
+def _parameters(algorithm: Any) -> list[list[Any]]:
+    """Return each parameter: name, type, optional, advanced, parent layer (of a field)."""
+    return [
+        [
+            p.name(),
+            p.type(),
+            bool(p.flags() & p.FlagOptional),
+            bool(p.flags() & p.FlagAdvanced),
+            p.parentLayerParameterName() if p.type() == "field" else None,
+        ]
+        for p in algorithm.parameterDefinitions()
+    ]
+
+
 def _sha(path: str) -> str | None:
     p = Path(path)
     return hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
@@ -171,10 +185,8 @@ def main() -> None:
     result: dict[str, Any] = {
         "provider_error": plugin.provider.error if plugin.provider else "no provider",
         "algorithms": sorted(a.id() for a in plugin.provider.algorithms()),
-        "assess_parameters": [
-            [p.name(), p.type(), bool(p.flags() & p.FlagOptional), bool(p.flags() & p.FlagAdvanced)]
-            for p in registry.algorithmById("wetland_gis:assess").parameterDefinitions()
-        ],
+        "assess_parameters": _parameters(registry.algorithmById("wetland_gis:assess")),
+        "impacts_parameters": _parameters(registry.algorithmById("wetland_gis:impacts")),
     }
     scenarios = spec.get("scenarios") or [
         "sample",
@@ -182,6 +194,7 @@ def main() -> None:
         "selection",
         "bad",
         "cancel",
+        "impacts",
         "chain",
     ]
     base = {"CONTEXT": context, "AS_OF": "2024-05-01"}
@@ -232,6 +245,40 @@ def main() -> None:
         run["unchanged"] = before is not None and before == _sha(out)
         run["left"] = sorted(os.listdir(work))
         result["cancel"] = run
+    if "impacts" in scenarios:  # issue 35: the county road's construction limits, cut
+        footprint = str(sample / "projects" / "county_road" / "footprint.gpkg")
+        layers = {
+            name: f"{footprint}|layername={layer}"
+            for name, layer in (
+                ("FOOTPRINT", "construction_limits"),
+                ("WETLANDS", "delineation"),
+                ("EXISTING", "existing_road"),
+                ("PARCELS", "parcels"),
+            )
+        }
+        QgsProject.instance().removeAllMapLayers()
+        run = _run("wetland_gis:impacts", {**layers, "OUTPUT": str(work / "cut.gpkg")}, load=True)
+        run["layers"] = _layers()
+        result["impacts"] = run
+        QgsProject.instance().removeAllMapLayers()
+        # as the graphical modeler chains them: the cut's output is the input of assess
+        result["impacts_assess"] = _run(
+            "wetland_gis:assess",
+            {
+                **base,
+                "IMPACTS": (run.get("outputs") or {}).get("OUTPUT"),
+                "OUTPUT": str(work / "cut_assessed.gpkg"),
+            },
+        )
+        # a delineation whose wetlands overlap (written by the test)
+        result["impacts_bad"] = _run(
+            "wetland_gis:impacts",
+            {
+                "FOOTPRINT": layers["FOOTPRINT"],
+                "WETLANDS": spec["overlapping"],
+                "OUTPUT": str(work / "overlap.gpkg"),
+            },
+        )
     if "chain" in scenarios:  # the other algorithms, as the sample project runs them
         crow = sample / "projects" / "crow_wing"
         chain, assessed, siting = (
@@ -240,22 +287,27 @@ def main() -> None:
             str(work / "chain" / "siting"),
         )
         chain.mkdir()
+        # each value named ("ASSESSED", "OUTPUT") is the output of that name of an earlier
+        # run, passed on as the graphical modeler passes a child's output to the next
+        later = {
+            "site": {"ASSESSED": ("assess", "ASSESSED")},
+            "map": {"ASSESSED": ("assess", "ASSESSED"), "SITING": ("site", "OUTPUT")},
+            "report": {
+                "ASSESSED": ("assess", "ASSESSED"),
+                "SITING": ("site", "OUTPUT"),
+                "MAP": ("map", "OUTPUT"),
+            },
+        }
         runs = {
             "assess": {**base, "IMPACTS": str(crow / "impacts.gpkg"), "OUTPUT": assessed},
             "site": {
-                "ASSESSED": assessed,
                 "SITES": str(crow / "candidate_sites.gpkg"),
                 "BANKS": str(sample / "synthetic_bank_credits.csv"),
                 "CONTEXT": context,
                 "OUTPUT": siting,
             },
-            "map": {"ASSESSED": assessed, "SITING": siting, "OUTPUT": str(chain / "map.html")},
-            "report": {
-                "ASSESSED": assessed,
-                "SITING": siting,
-                "MAP": str(chain / "map.html"),
-                "OUTPUT": str(chain / "report.html"),
-            },
+            "map": {"OUTPUT": str(chain / "map.html")},
+            "report": {"OUTPUT": str(chain / "report.html")},
             "compare": {
                 **base,
                 "ALTERNATIVES": [
@@ -276,6 +328,8 @@ def main() -> None:
         result["chain"] = {}
         for name, params in runs.items():
             QgsProject.instance().removeAllMapLayers()
+            for param, (earlier, output) in later.get(name, {}).items():
+                params[param] = (result["chain"][earlier].get("outputs") or {}).get(output)
             run = _run(f"wetland_gis:{name}", params, load=True)
             run["layers"] = _layers()
             result["chain"][name] = run

@@ -298,6 +298,9 @@ def main() -> None:
                 "MAP": ("map", "OUTPUT"),
             },
         }
+        # the preferred alternative: the layer 'impacts' of impacts.gpkg, a GeoPackage of
+        # two layers (written by the test), the reduced one its other layer
+        several = spec["several_layers"]
         runs = {
             "assess": {**base, "IMPACTS": str(crow / "impacts.gpkg"), "OUTPUT": assessed},
             "site": {
@@ -311,8 +314,8 @@ def main() -> None:
             "compare": {
                 **base,
                 "ALTERNATIVES": [
-                    str(crow / "impacts.gpkg"),
-                    str(crow / "alternatives" / "reduced.gpkg"),
+                    f"{several}|layername=impacts",
+                    f"{several}|layername=reduced",
                 ],
                 "NO_BUILD": True,
                 "NAMES": "preferred; reduced; no build",

@@ -842,6 +842,21 @@ def test_every_algorithm_runs_the_sample_project_from_the_toolbox(
             assert argv[argv.index("--siting") + 1] == siting
 
 
+@pytest.mark.slow
+@pytest.mark.qgis
+def test_a_geopackage_layer_named_like_its_file_beside_others_is_compared(in_qgis) -> None:
+    """Item 4: the layer 'impacts' of impacts.gpkg (two layers) reaches compare alone."""
+    run = in_qgis["chain"]["compare"]
+    assert "exception" not in run, run.get("exception")
+    said = [text for _, text in run["log"] if "written by QGIS" in text]
+    assert len(said) == 2  # both layers: each in a GeoPackage of its own
+    assert "the layer 'impacts' of " in said[0] and "several layers" in said[0]
+    exported = shlex.split(run["command"])[2:4]
+    manifest = json.loads(Path(run["outputs"]["MANIFEST"]).read_text("utf-8"))
+    assert [Path(p).name for p in exported] == ["alternative_1.gpkg", "alternative_2.gpkg"]
+    assert manifest["command"] == "compare"
+
+
 # ------------------------------------------------ from the construction limits (issue 35)
 
 

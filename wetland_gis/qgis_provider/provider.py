@@ -378,6 +378,8 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
                 )
                 if _exported(path):
                     feedback.pushInfo(f"{opt.label}: {layer.name()!r} written by QGIS to {path}")
+                else:  # a GeoPackage layer named like its file, beside other layers
+                    path = _one_layer_file(path, layer, opt.label, stem, context, feedback)
                 paths.append(path)
             return paths
         if kind in ("file", "folder"):
@@ -444,13 +446,11 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
             return path
         if opt.layer_flag:
             return (path, layer or None)
-        if layer and len(_layer_names(path)) > 1:  # the command would not know which one
-            source = QgsVectorLayer(f"{path}|layername={layer}", layer, "ogr")
-            # no format given as compatible: QGIS writes the layer to a GeoPackage of its own
-            path = QgsProcessingUtils.convertToCompatibleFormat(
-                source, False, opt.name.lower(), [], "gpkg", context, feedback
-            )
-        return path
+        if _exported(path):
+            return path
+        uri = f"{path}|layername={layer}" if layer else path
+        source = QgsVectorLayer(uri, layer or Path(path).stem, "ogr")
+        return _one_layer_file(path, source, opt.label, opt.name.lower(), context, feedback)
 
     def _outputs(self, values: dict[str, Any], result: runner.RunResult, context: Any) -> Any:
         """Return the outputs and register the GeoPackage layers to load, styled."""
@@ -482,6 +482,29 @@ def _exported(path: str) -> bool:
     return str(Path(path).resolve()).startswith(
         str(Path(QgsProcessingUtils.tempFolder()).resolve())
     )
+
+
+def _one_layer_file(
+    path: str, layer: Any, what: str, stem: str, context: Any, feedback: Any
+) -> str:
+    """Return the file that holds ``layer`` alone: ``path``, or a GeoPackage QGIS writes.
+
+    A command given a GeoPackage's path without a layer option reads its one layer, and
+    refuses one of several layers ("several layers"): QGIS keeps a GeoPackage layer named
+    like its file as a plain path, so such a layer is written by QGIS's writer to a
+    GeoPackage of its own, and the log says so (the manifest names that file).
+    """
+    if not path.lower().endswith(".gpkg") or len(_layer_names(path)) <= 1:
+        return path
+    # no format given as compatible: QGIS writes the layer to a GeoPackage of its own
+    written = QgsProcessingUtils.convertToCompatibleFormat(
+        layer, False, stem, [], "gpkg", context, feedback
+    )
+    feedback.pushInfo(
+        f"{what}: the layer {layer.name()!r} of {path} (a GeoPackage of several layers, "
+        f"which the command reads only by name) written by QGIS to {written}"
+    )
+    return written
 
 
 def _selection(value: Any) -> bool:

@@ -371,13 +371,6 @@ ALGORITHMS: dict[str, Algorithm] = {
                     layer_flag="--existing-layer",
                 ),
                 Option(
-                    "PARCELS",
-                    "source",
-                    "Parcels with an owner column (--parcels)",
-                    "--parcels",
-                    layer_flag="--parcels-layer",
-                ),
-                Option(
                     "DRAINAGE",
                     "source",
                     "Ditches or tile: lines (--drainage)",
@@ -387,9 +380,15 @@ ALGORITHMS: dict[str, Algorithm] = {
                 Option(
                     "LATERAL_EFFECT_FT",
                     "number",
-                    "Lateral effect distance of the drainage lines without their own, feet; "
-                    "no default (--lateral-effect-ft)",
+                    "Lateral effect distance, feet, of lines without one (--lateral-effect-ft)",
                     "--lateral-effect-ft",
+                ),
+                Option(
+                    "PARCELS",
+                    "source",
+                    "Parcels with an owner column (--parcels)",
+                    "--parcels",
+                    layer_flag="--parcels-layer",
                 ),
                 Option(
                     "LATERAL_EFFECT_FT_FIELD",

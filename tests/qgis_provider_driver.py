@@ -298,9 +298,11 @@ def main() -> None:
                 "MAP": ("map", "OUTPUT"),
             },
         }
-        # the preferred alternative: the layer 'impacts' of impacts.gpkg, a GeoPackage of
-        # two layers (written by the test), the reduced one its other layer
+        # the county road's alternatives as construction limits, cut by its delineation:
+        # the preferred one the layer 'construction_limits' of construction_limits.gpkg, a
+        # GeoPackage of two layers (written by the test), the reduced one its other layer
         several = spec["several_layers"]
+        road = str(sample / "projects" / "county_road" / "footprint.gpkg")
         runs = {
             "assess": {**base, "IMPACTS": str(crow / "impacts.gpkg"), "OUTPUT": assessed},
             "site": {
@@ -314,9 +316,12 @@ def main() -> None:
             "compare": {
                 **base,
                 "ALTERNATIVES": [
-                    f"{several}|layername=impacts",
-                    f"{several}|layername=reduced",
+                    f"{several}|layername=construction_limits",
+                    f"{several}|layername=reduced_limits",
                 ],
+                "WETLANDS": f"{road}|layername=delineation",
+                "EXISTING": f"{road}|layername=existing_road",
+                "PARCELS": f"{road}|layername=parcels",
                 "NO_BUILD": True,
                 "NAMES": "preferred; reduced; no build",
                 "OUTPUT": str(chain / "compare"),

@@ -640,9 +640,9 @@ def _inputs(folder: Path) -> dict[str, str]:
     """Write the inputs the QGIS scenarios need beside the sample's; return them by name.
 
     ``overlapping``: the county road's delineation with a second wetland, W-Z, drawn 3 m
-    east of W-A (they overlap). ``several_layers``: ``impacts.gpkg`` holding the Crow Wing
-    sample's impacts as its layer ``impacts`` (named like the file) and its reduced
-    alternative as the layer ``reduced``.
+    east of W-A (they overlap). ``several_layers``: ``construction_limits.gpkg`` holding the
+    county road's construction limits as its layer ``construction_limits`` (named like the
+    file) and its reduced limits as the layer ``reduced_limits``.
     """
     import geopandas as gpd
     import pyogrio
@@ -654,13 +654,11 @@ def _inputs(folder: Path) -> dict[str, str]:
     twin["geometry"] = twin.geometry.translate(3.0, 0.0)
     overlapping = folder / "overlapping.gpkg"
     pd.concat([wetlands, twin], ignore_index=True).to_file(overlapping, layer="delineation")
-    crow = ROOT / "sample_data" / "projects" / "crow_wing"
-    several = folder / "impacts.gpkg"
-    for layer, path in (
-        ("impacts", crow / "impacts.gpkg"),
-        ("reduced", crow / "alternatives" / "reduced.gpkg"),
-    ):
-        pyogrio.write_dataframe(pyogrio.read_dataframe(path), several, layer=layer)
+    several = folder / "construction_limits.gpkg"
+    for layer in ("construction_limits", "reduced_limits"):
+        pyogrio.write_dataframe(
+            pyogrio.read_dataframe(FOOTPRINT, layer=layer), several, layer=layer
+        )
     return {"overlapping": str(overlapping), "several_layers": str(several)}
 
 
@@ -831,9 +829,11 @@ def test_every_algorithm_runs_the_sample_project_from_the_toolbox(
     layers = {layer["name"].rsplit(" ", 1)[-1]: layer for layer in run["layers"]}
     assert {k: layers[k]["attr"] for k in loaded if k in layers} == loaded
     assert all(layers[k]["renderer"] == "categorizedSymbol" for k in loaded)
-    if name == "compare":
+    if name == "compare":  # the county road's construction limits, cut by its delineation
         table = pd.read_csv(in_qgis["work"] / "chain" / "compare" / "comparison.csv")
-        assert list(table.iloc[:, 0]) == ["preferred", "reduced", "no build"]
+        assert list(table["alternative"]) == ["preferred", "reduced", "no build"]
+        assert list(table["impacts"]) == [3, 2, 0]
+        assert list(table["source"].str.split().str[0]) == ["footprint", "footprint", "no-build"]
     if name in ("site", "map", "report"):  # each given the output of the run before it
         argv = shlex.split(run["command"])
         assert argv[2] == in_qgis["chain"]["assess"]["outputs"]["ASSESSED"]
@@ -845,12 +845,12 @@ def test_every_algorithm_runs_the_sample_project_from_the_toolbox(
 @pytest.mark.slow
 @pytest.mark.qgis
 def test_a_geopackage_layer_named_like_its_file_beside_others_is_compared(in_qgis) -> None:
-    """Item 4: the layer 'impacts' of impacts.gpkg (two layers) reaches compare alone."""
+    """The layer construction_limits of construction_limits.gpkg (of two) reaches compare alone."""
     run = in_qgis["chain"]["compare"]
     assert "exception" not in run, run.get("exception")
     said = [text for _, text in run["log"] if "written by QGIS" in text]
     assert len(said) == 2  # both layers: each in a GeoPackage of its own
-    assert "the layer 'impacts' of " in said[0] and "several layers" in said[0]
+    assert "the layer 'construction_limits' of " in said[0] and "several layers" in said[0]
     exported = shlex.split(run["command"])[2:4]
     manifest = json.loads(Path(run["outputs"]["MANIFEST"]).read_text("utf-8"))
     assert [Path(p).name for p in exported] == ["alternative_1.gpkg", "alternative_2.gpkg"]

@@ -26,7 +26,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = [
@@ -255,6 +255,52 @@ _STRICT = Option(
     advanced=True,
     default=False,
 )
+_WETLANDS = Option(
+    "WETLANDS",
+    "source",
+    "Wetland delineation, or NWI polygons for a screening (--wetlands)",
+    "--wetlands",
+    layer_flag="--wetlands-layer",
+    optional=False,
+)
+_WETLANDS_SOURCE = Option(
+    "WETLANDS_SOURCE",
+    "enum",
+    "Wetland layer: a delineation or NWI (--wetlands-source)",
+    "--wetlands-source",
+    advanced=True,
+)
+#: The inputs the impacts are cut from beside the construction limits and the wetlands
+#: (issue 35): of ``impacts``, and of ``compare`` given the wetlands.
+_FOOTPRINT_INPUTS = (
+    Option(
+        "EXISTING",
+        "source",
+        "Existing developed ground, no new impact, e.g. the road (--existing)",
+        "--existing",
+        layer_flag="--existing-layer",
+    ),
+    Option(
+        "DRAINAGE",
+        "source",
+        "Ditches or tile: lines (--drainage)",
+        "--drainage",
+        layer_flag="--drainage-layer",
+    ),
+    Option(
+        "LATERAL_EFFECT_FT",
+        "number",
+        "Lateral effect distance, feet, of lines without one (--lateral-effect-ft)",
+        "--lateral-effect-ft",
+    ),
+    Option(
+        "PARCELS",
+        "source",
+        "Parcels with an owner column (--parcels)",
+        "--parcels",
+        layer_flag="--parcels-layer",
+    ),
+)
 _OVERWRITE = Option(
     "OVERWRITE",
     "bool",
@@ -355,41 +401,8 @@ ALGORITHMS: dict[str, Algorithm] = {
                     layer_flag="--layer",
                     optional=False,
                 ),
-                Option(
-                    "WETLANDS",
-                    "source",
-                    "Wetland delineation, or NWI polygons for a screening (--wetlands)",
-                    "--wetlands",
-                    layer_flag="--wetlands-layer",
-                    optional=False,
-                ),
-                Option(
-                    "EXISTING",
-                    "source",
-                    "Existing developed ground, no new impact, e.g. the road (--existing)",
-                    "--existing",
-                    layer_flag="--existing-layer",
-                ),
-                Option(
-                    "DRAINAGE",
-                    "source",
-                    "Ditches or tile: lines (--drainage)",
-                    "--drainage",
-                    layer_flag="--drainage-layer",
-                ),
-                Option(
-                    "LATERAL_EFFECT_FT",
-                    "number",
-                    "Lateral effect distance, feet, of lines without one (--lateral-effect-ft)",
-                    "--lateral-effect-ft",
-                ),
-                Option(
-                    "PARCELS",
-                    "source",
-                    "Parcels with an owner column (--parcels)",
-                    "--parcels",
-                    layer_flag="--parcels-layer",
-                ),
+                _WETLANDS,
+                *_FOOTPRINT_INPUTS,
                 Option(
                     "LATERAL_EFFECT_FT_FIELD",
                     "field",
@@ -399,13 +412,7 @@ ALGORITHMS: dict[str, Algorithm] = {
                     advanced=True,
                     parent="DRAINAGE",
                 ),
-                Option(
-                    "WETLANDS_SOURCE",
-                    "enum",
-                    "Wetland layer: a delineation or NWI (--wetlands-source)",
-                    "--wetlands-source",
-                    advanced=True,
-                ),
+                _WETLANDS_SOURCE,
                 _ASSUME_CRS,
                 _OVERRIDE_CRS,
                 _STRICT,
@@ -511,7 +518,8 @@ ALGORITHMS: dict[str, Algorithm] = {
                 Option(
                     "ALTERNATIVES",
                     "sources",
-                    "Impact layer of each alternative, the preferred first",
+                    "Impact layer of each alternative, the preferred first (with --wetlands: "
+                    "its construction limits)",
                     optional=False,
                 ),
                 Option(
@@ -526,6 +534,14 @@ ALGORITHMS: dict[str, Algorithm] = {
                     "Names of the alternatives, in order, separated by ';' (--name)",
                     "--name",
                 ),
+                replace(
+                    _WETLANDS,
+                    label="With it, each alternative is construction limits: the wetland "
+                    "delineation or NWI polygons (--wetlands)",
+                    optional=True,
+                ),
+                *_FOOTPRINT_INPUTS,
+                _WETLANDS_SOURCE,
                 *_CONTEXT,
                 _AS_OF,
                 Option("SITES", "source", "Candidate replacement sites (--sites)", "--sites"),

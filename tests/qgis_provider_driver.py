@@ -74,7 +74,7 @@ class Log(QgsProcessingFeedback):
         super().reportError(error, fatalError)
 
 
-def _run(alg: str, params: dict[str, Any], *, load: bool = False, cancel_at: float | None = None):
+def _run(alg: Any, params: dict[str, Any], *, load: bool = False, cancel_at: float | None = None):
     import processing
 
     log = Log(cancel_at)
@@ -113,6 +113,46 @@ def _layers() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _cut_then_assess(layers: dict[str, str], base: dict[str, str]) -> Any:
+    """Return a model as the graphical modeler saves it: impacts, then assess on its output."""
+    from qgis.core import (
+        QgsProcessingModelAlgorithm,
+        QgsProcessingModelChildAlgorithm,
+        QgsProcessingModelOutput,
+    )
+    from qgis.core import QgsProcessingModelChildParameterSource as Source
+
+    model = QgsProcessingModelAlgorithm("cut then assess", "wetland_gis")
+    for child_id, algorithm, sources, output in (
+        (
+            "cut",
+            "impacts",
+            {k: Source.fromStaticValue(v) for k, v in layers.items()},
+            "impact_layer",
+        ),
+        (
+            "assess",
+            "assess",
+            {
+                "IMPACTS": Source.fromChildOutput("cut", "OUTPUT"),
+                **{k: Source.fromStaticValue(v) for k, v in base.items()},
+            },
+            "assessed",
+        ),
+    ):
+        child = QgsProcessingModelChildAlgorithm(f"wetland_gis:{algorithm}")
+        child.setChildId(child_id)
+        for name, source in sources.items():
+            child.addParameterSources(name, [source])
+        kept = QgsProcessingModelOutput(output, output)
+        kept.setChildId(child_id)
+        kept.setChildOutputName("OUTPUT")
+        child.setModelOutputs({output: kept})
+        model.addChildAlgorithm(child)
+    model.updateDestinationParameters()
+    return model
 
 
 def _parameters(algorithm: Any) -> list[list[Any]]:
@@ -261,13 +301,13 @@ def main() -> None:
         run["layers"] = _layers()
         result["impacts"] = run
         QgsProject.instance().removeAllMapLayers()
-        # as the graphical modeler chains them: the cut's output is the input of assess
+        # a model of the graphical modeler: the cut's output is the input of assess
+        model = _cut_then_assess(layers, base)
         result["impacts_assess"] = _run(
-            "wetland_gis:assess",
+            model,
             {
-                **base,
-                "IMPACTS": (run.get("outputs") or {}).get("OUTPUT"),
-                "OUTPUT": str(work / "cut_assessed.gpkg"),
+                "cut:impact_layer": str(work / "model_cut.gpkg"),
+                "assess:assessed": str(work / "model_assessed.gpkg"),
             },
         )
         # a delineation whose wetlands overlap (written by the test)

@@ -901,10 +901,13 @@ def test_impacts_cuts_the_county_road_footprint_as_the_cli_does(in_qgis, tmp_pat
 @pytest.mark.slow
 @pytest.mark.qgis
 def test_the_cut_chained_into_assess_equals_assess_with_footprint(in_qgis, tmp_path) -> None:
-    """The modeler's chain impacts -> assess gives the layers of ``assess --footprint``."""
+    """A model impacts -> assess (the graphical modeler's) gives ``assess --footprint``'s layers."""
     run = in_qgis["impacts_assess"]
     assert "exception" not in run, run.get("exception")
-    assert shlex.split(run["command"])[2] == in_qgis["impacts"]["outputs"]["OUTPUT"]
+    results = run["outputs"]["CHILD_RESULTS"]
+    commands = [shlex.split(text) for kind, text in run["log"] if kind == "command"]
+    assert [argv[1] for argv in commands] == ["impacts", "assess"]
+    assert commands[1][2] == results["cut"]["OUTPUT"]  # the cut's output, as the model links it
     ours = tmp_path / "footprint.gpkg"
     argv = [
         *_cut_argv(ours, assess=True),
@@ -912,7 +915,7 @@ def test_the_cut_chained_into_assess_equals_assess_with_footprint(in_qgis, tmp_p
         str(ROOT / "sample_data" / "synthetic_context.gpkg"),
     ]
     assert cli.main([*argv, "--as-of", "2024-05-01"]) == 0
-    theirs, mine = _frames(run["outputs"]["ASSESSED"]), _frames(ours)
+    theirs, mine = _frames(results["assess"]["ASSESSED"]), _frames(ours)
     assert set(theirs) == set(mine) >= {"impacts", "footprint", "delineation", "parcels"}
     for name in mine:
         pd.testing.assert_frame_equal(theirs[name], mine[name], obj=name)

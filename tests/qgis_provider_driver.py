@@ -74,7 +74,7 @@ class Log(QgsProcessingFeedback):
         super().reportError(error, fatalError)
 
 
-def _run(alg: str, params: dict[str, Any], *, load: bool = False, cancel_at: float | None = None):
+def _run(alg: Any, params: dict[str, Any], *, load: bool = False, cancel_at: float | None = None):
     import processing
 
     log = Log(cancel_at)
@@ -113,6 +113,60 @@ def _layers() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _cut_then_assess(layers: dict[str, str], base: dict[str, str]) -> Any:
+    """Return a model as the graphical modeler saves it: impacts, then assess on its output."""
+    from qgis.core import (
+        QgsProcessingModelAlgorithm,
+        QgsProcessingModelChildAlgorithm,
+        QgsProcessingModelOutput,
+    )
+    from qgis.core import QgsProcessingModelChildParameterSource as Source
+
+    model = QgsProcessingModelAlgorithm("cut then assess", "wetland_gis")
+    for child_id, algorithm, sources, output in (
+        (
+            "cut",
+            "impacts",
+            {k: Source.fromStaticValue(v) for k, v in layers.items()},
+            "impact_layer",
+        ),
+        (
+            "assess",
+            "assess",
+            {
+                "IMPACTS": Source.fromChildOutput("cut", "OUTPUT"),
+                **{k: Source.fromStaticValue(v) for k, v in base.items()},
+            },
+            "assessed",
+        ),
+    ):
+        child = QgsProcessingModelChildAlgorithm(f"wetland_gis:{algorithm}")
+        child.setChildId(child_id)
+        for name, source in sources.items():
+            child.addParameterSources(name, [source])
+        kept = QgsProcessingModelOutput(output, output)
+        kept.setChildId(child_id)
+        kept.setChildOutputName("OUTPUT")
+        child.setModelOutputs({output: kept})
+        model.addChildAlgorithm(child)
+    model.updateDestinationParameters()
+    return model
+
+
+def _parameters(algorithm: Any) -> list[list[Any]]:
+    """Return each parameter: name, type, optional, advanced, parent layer (of a field)."""
+    return [
+        [
+            p.name(),
+            p.type(),
+            bool(p.flags() & p.FlagOptional),
+            bool(p.flags() & p.FlagAdvanced),
+            p.parentLayerParameterName() if p.type() == "field" else None,
+        ]
+        for p in algorithm.parameterDefinitions()
+    ]
 
 
 def _sha(path: str) -> str | None:
@@ -171,10 +225,8 @@ def main() -> None:
     result: dict[str, Any] = {
         "provider_error": plugin.provider.error if plugin.provider else "no provider",
         "algorithms": sorted(a.id() for a in plugin.provider.algorithms()),
-        "assess_parameters": [
-            [p.name(), p.type(), bool(p.flags() & p.FlagOptional), bool(p.flags() & p.FlagAdvanced)]
-            for p in registry.algorithmById("wetland_gis:assess").parameterDefinitions()
-        ],
+        "assess_parameters": _parameters(registry.algorithmById("wetland_gis:assess")),
+        "impacts_parameters": _parameters(registry.algorithmById("wetland_gis:impacts")),
     }
     scenarios = spec.get("scenarios") or [
         "sample",
@@ -182,6 +234,7 @@ def main() -> None:
         "selection",
         "bad",
         "cancel",
+        "impacts",
         "chain",
     ]
     base = {"CONTEXT": context, "AS_OF": "2024-05-01"}
@@ -232,6 +285,40 @@ def main() -> None:
         run["unchanged"] = before is not None and before == _sha(out)
         run["left"] = sorted(os.listdir(work))
         result["cancel"] = run
+    if "impacts" in scenarios:  # issue 35: the county road's construction limits, cut
+        footprint = str(sample / "projects" / "county_road" / "footprint.gpkg")
+        layers = {
+            name: f"{footprint}|layername={layer}"
+            for name, layer in (
+                ("FOOTPRINT", "construction_limits"),
+                ("WETLANDS", "delineation"),
+                ("EXISTING", "existing_road"),
+                ("PARCELS", "parcels"),
+            )
+        }
+        QgsProject.instance().removeAllMapLayers()
+        run = _run("wetland_gis:impacts", {**layers, "OUTPUT": str(work / "cut.gpkg")}, load=True)
+        run["layers"] = _layers()
+        result["impacts"] = run
+        QgsProject.instance().removeAllMapLayers()
+        # a model of the graphical modeler: the cut's output is the input of assess
+        model = _cut_then_assess(layers, base)
+        result["impacts_assess"] = _run(
+            model,
+            {
+                "cut:impact_layer": str(work / "model_cut.gpkg"),
+                "assess:assessed": str(work / "model_assessed.gpkg"),
+            },
+        )
+        # a delineation whose wetlands overlap (written by the test)
+        result["impacts_bad"] = _run(
+            "wetland_gis:impacts",
+            {
+                "FOOTPRINT": layers["FOOTPRINT"],
+                "WETLANDS": spec["overlapping"],
+                "OUTPUT": str(work / "overlap.gpkg"),
+            },
+        )
     if "chain" in scenarios:  # the other algorithms, as the sample project runs them
         crow = sample / "projects" / "crow_wing"
         chain, assessed, siting = (
@@ -240,28 +327,41 @@ def main() -> None:
             str(work / "chain" / "siting"),
         )
         chain.mkdir()
+        # each value named ("ASSESSED", "OUTPUT") is the output of that name of an earlier
+        # run, passed on as the graphical modeler passes a child's output to the next
+        later = {
+            "site": {"ASSESSED": ("assess", "ASSESSED")},
+            "map": {"ASSESSED": ("assess", "ASSESSED"), "SITING": ("site", "OUTPUT")},
+            "report": {
+                "ASSESSED": ("assess", "ASSESSED"),
+                "SITING": ("site", "OUTPUT"),
+                "MAP": ("map", "OUTPUT"),
+            },
+        }
+        # the county road's alternatives as construction limits, cut by its delineation:
+        # the preferred one the layer 'construction_limits' of construction_limits.gpkg, a
+        # GeoPackage of two layers (written by the test), the reduced one its other layer
+        several = spec["several_layers"]
+        road = str(sample / "projects" / "county_road" / "footprint.gpkg")
         runs = {
             "assess": {**base, "IMPACTS": str(crow / "impacts.gpkg"), "OUTPUT": assessed},
             "site": {
-                "ASSESSED": assessed,
                 "SITES": str(crow / "candidate_sites.gpkg"),
                 "BANKS": str(sample / "synthetic_bank_credits.csv"),
                 "CONTEXT": context,
                 "OUTPUT": siting,
             },
-            "map": {"ASSESSED": assessed, "SITING": siting, "OUTPUT": str(chain / "map.html")},
-            "report": {
-                "ASSESSED": assessed,
-                "SITING": siting,
-                "MAP": str(chain / "map.html"),
-                "OUTPUT": str(chain / "report.html"),
-            },
+            "map": {"OUTPUT": str(chain / "map.html")},
+            "report": {"OUTPUT": str(chain / "report.html")},
             "compare": {
                 **base,
                 "ALTERNATIVES": [
-                    str(crow / "impacts.gpkg"),
-                    str(crow / "alternatives" / "reduced.gpkg"),
+                    f"{several}|layername=construction_limits",
+                    f"{several}|layername=reduced_limits",
                 ],
+                "WETLANDS": f"{road}|layername=delineation",
+                "EXISTING": f"{road}|layername=existing_road",
+                "PARCELS": f"{road}|layername=parcels",
                 "NO_BUILD": True,
                 "NAMES": "preferred; reduced; no build",
                 "OUTPUT": str(chain / "compare"),
@@ -276,6 +376,8 @@ def main() -> None:
         result["chain"] = {}
         for name, params in runs.items():
             QgsProject.instance().removeAllMapLayers()
+            for param, (earlier, output) in later.get(name, {}).items():
+                params[param] = (result["chain"][earlier].get("outputs") or {}).get(output)
             run = _run(f"wetland_gis:{name}", params, load=True)
             run["layers"] = _layers()
             result["chain"][name] = run

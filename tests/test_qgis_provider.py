@@ -6,7 +6,9 @@ meant, the interpreter look-up, the plugin zip and that the modules QGIS loads i
 nothing but the standard library and QGIS. The ``qgis`` tests run the built plugin in
 Debian's QGIS (``/usr/bin/python3``, ``QT_QPA_PLATFORM=offscreen``) through
 ``tests/qgis_provider_driver.py``: ``processing.run("wetland_gis:assess", ...)`` on the
-bundled sample and on a shapefile QGIS's own writer wrote, a bad input and a cancel.
+bundled sample and on a shapefile QGIS's own writer wrote, a bad input and a cancel;
+``wetland_gis:impacts`` on the county road's construction limits and its output chained into
+``assess`` (issue 35), and the chain assess -> site -> map -> report passing each output on.
 """
 
 from __future__ import annotations
@@ -175,6 +177,7 @@ SAMPLE_VALUES = {
     "number": (12.5, 12.5),
     "text": ("some text", "some text"),
     "crs": ("EPSG:26915", "EPSG:26915"),
+    "field": ("lat_eff", "lat_eff"),
     "out_vector": ("out.gpkg", "out.gpkg"),
     "out_file": ("out.html", "out.html"),
     "out_folder": ("out_dir", "out_dir"),
@@ -342,6 +345,52 @@ def test_the_roles_are_the_packages_and_the_four_main_ones_come_first(described)
     assert by_role["duck_blind"]["names"] == [EXEMPTION_FIELD_ROLES["duck_blind"]]
     # every role is reachable through the command line's one --field ROLE=COLUMN
     assert described["field_flag"] == "--field"
+
+
+def test_every_role_of_the_cut_reads_back_as_that_role_through_the_command_line(described):
+    """impacts (issue 35): the column chosen for each role is the one the command reads."""
+    roles = described["footprint_roles"]
+    fields = {r["role"]: f"COL_{i}" for i, r in enumerate(roles)}
+    argv = command.build_argv(
+        "impacts",
+        {"FOOTPRINT": "f.gpkg", "WETLANDS": "w.gpkg", "OUTPUT": "o.gpkg"},
+        fields=fields,
+        field_flag=described["field_flag"],
+    )
+    assert dict(_fields(cli.build_parser().parse_args(argv))) == fields
+
+
+def test_the_cut_lists_each_roles_columns_from_the_layer_that_holds_it(described) -> None:
+    from wetland_gis.impacts import PART_ID_NAMES
+
+    roles = {r["role"]: r for r in described["footprint_roles"]}
+    assert set(roles) == {r["role"] for r in described["roles"]} - {"wetland_source"}
+    assert roles["impact_id"]["names"] == list(PART_ID_NAMES)  # the part id
+    assert roles["impact_id"]["label"] == "part id"
+    inputs = {role: r["input"] for role, r in roles.items()}
+    assert {inputs[k] for k in ("impact_id", "project", "duration", "road_authority")} == {
+        "footprint"
+    }
+    assert {inputs[k] for k in ("wetland_id", "wetland_type", "cowardin", "isolated")} == {
+        "wetlands"
+    }
+    assert inputs["owner"] == "parcels"
+    main = [r["role"] for r in described["footprint_roles"] if r["group"] == "main"]
+    assert main == ["impact_id", "project", "wetland_id", "wetland_type", "cowardin", "owner"]
+    impacts = command.ALGORITHMS["impacts"]
+    assert {impacts.field_parent(i) for i in inputs.values()} == {
+        "FOOTPRINT",
+        "WETLANDS",
+        "PARCELS",
+    }
+    assert {impacts.option(p).kind for p in ("FOOTPRINT", "WETLANDS", "PARCELS")} == {"source"}
+
+
+def test_a_field_parameter_and_only_one_names_its_parent_layer() -> None:
+    with pytest.raises(ValueError, match="names its parent"):
+        command.Option("COLUMN", "field", "Column (--x-field)", "--x-field")
+    with pytest.raises(ValueError, match="names its parent"):
+        command.Option("LAYER", "source", "Layer (--x)", "--x", parent="OTHER")
 
 
 @pytest.mark.parametrize(
@@ -562,7 +611,12 @@ def in_qgis(tmp_path_factory) -> dict:
     zipped = qgis_plugin.build(folder / "wetland_gis_qgis.zip", sys.executable)
     with zipfile.ZipFile(zipped) as zf:
         zf.extractall(plugins)
-    spec = {"plugins": str(plugins), "sample": str(ROOT / "sample_data"), "work": str(work)}
+    spec = {
+        "plugins": str(plugins),
+        "sample": str(ROOT / "sample_data"),
+        "work": str(work),
+        **_inputs(folder / "inputs"),
+    }
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env.pop(runner.PYTHON_ENV, None)  # the interpreter comes from the zip's install.json
     env["QT_QPA_PLATFORM"] = "offscreen"
@@ -576,6 +630,36 @@ def in_qgis(tmp_path_factory) -> dict:
     line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
     assert line is not None, done.stderr[-3000:]
     return {**json.loads(line[len("RESULT") :]), "work": work}
+
+
+#: The county road sample's construction limits, existing road, delineation and parcels.
+FOOTPRINT = ROOT / "sample_data" / "projects" / "county_road" / "footprint.gpkg"
+
+
+def _inputs(folder: Path) -> dict[str, str]:
+    """Write the inputs the QGIS scenarios need beside the sample's; return them by name.
+
+    ``overlapping``: the county road's delineation with a second wetland, W-Z, drawn 3 m
+    east of W-A (they overlap). ``several_layers``: ``construction_limits.gpkg`` holding the
+    county road's construction limits as its layer ``construction_limits`` (named like the
+    file) and its reduced limits as the layer ``reduced_limits``.
+    """
+    import geopandas as gpd
+    import pyogrio
+
+    folder.mkdir()
+    wetlands = gpd.read_file(FOOTPRINT, layer="delineation")
+    twin = wetlands[wetlands["wetland_id"] == "W-A"].copy()
+    twin["wetland_id"] = "W-Z"
+    twin["geometry"] = twin.geometry.translate(3.0, 0.0)
+    overlapping = folder / "overlapping.gpkg"
+    pd.concat([wetlands, twin], ignore_index=True).to_file(overlapping, layer="delineation")
+    several = folder / "construction_limits.gpkg"
+    for layer in ("construction_limits", "reduced_limits"):
+        pyogrio.write_dataframe(
+            pyogrio.read_dataframe(FOOTPRINT, layer=layer), several, layer=layer
+        )
+    return {"overlapping": str(overlapping), "several_layers": str(several)}
 
 
 def _frames(path: str | Path) -> dict[str, pd.DataFrame]:
@@ -608,7 +692,7 @@ def test_qgis_lists_one_algorithm_per_command(in_qgis) -> None:
     assert in_qgis["algorithms"] == sorted(f"wetland_gis:{c}" for c in command.ALGORITHMS)
     params = {
         name: (kind, optional, advanced)
-        for name, kind, optional, advanced in in_qgis["assess_parameters"]
+        for name, kind, optional, advanced, _ in in_qgis["assess_parameters"]
     }
     assert params["IMPACTS"] == ("source", False, False)
     assert params["OUTPUT"] == ("vectorDestination", False, False)
@@ -616,6 +700,20 @@ def test_qgis_lists_one_algorithm_per_command(in_qgis) -> None:
     assert params["FIELD_IMPACT_ID"] == ("field", True, False)  # a main role: in view
     assert params["FIELD_DUCK_BLIND"] == ("field", True, True)  # the others: advanced
     assert params["CLAIM"][0] == "enum"
+    # the cut (issue 35): each role's column is chosen from the layer that holds it
+    cut = {
+        name: (kind, advanced, parent)
+        for name, kind, _, advanced, parent in in_qgis["impacts_parameters"]
+    }
+    assert cut["FOOTPRINT"] == cut["WETLANDS"] == ("source", False, None)
+    assert cut["FIELD_IMPACT_ID"] == ("field", False, "FOOTPRINT")  # the part id
+    assert cut["FIELD_WETLAND_ID"] == ("field", False, "WETLANDS")
+    assert cut["FIELD_OWNER"] == ("field", False, "PARCELS")
+    assert cut["FIELD_DURATION"] == ("field", True, "FOOTPRINT")
+    assert cut["LATERAL_EFFECT_FT_FIELD"] == ("field", True, "DRAINAGE")
+    assert "FIELD_WETLAND_SOURCE" not in cut  # written by the cut, never read
+    names = [name for name, *_ in in_qgis["impacts_parameters"]]
+    assert names.index("PARCELS") < names.index("FIELD_IMPACT_ID")  # after their layers
 
 
 @pytest.mark.slow
@@ -731,6 +829,109 @@ def test_every_algorithm_runs_the_sample_project_from_the_toolbox(
     layers = {layer["name"].rsplit(" ", 1)[-1]: layer for layer in run["layers"]}
     assert {k: layers[k]["attr"] for k in loaded if k in layers} == loaded
     assert all(layers[k]["renderer"] == "categorizedSymbol" for k in loaded)
-    if name == "compare":
+    if name == "compare":  # the county road's construction limits, cut by its delineation
         table = pd.read_csv(in_qgis["work"] / "chain" / "compare" / "comparison.csv")
-        assert list(table.iloc[:, 0]) == ["preferred", "reduced", "no build"]
+        assert list(table["alternative"]) == ["preferred", "reduced", "no build"]
+        assert list(table["impacts"]) == [3, 2, 0]
+        assert list(table["source"].str.split().str[0]) == ["footprint", "footprint", "no-build"]
+    if name in ("site", "map", "report"):  # each given the output of the run before it
+        argv = shlex.split(run["command"])
+        assert argv[2] == in_qgis["chain"]["assess"]["outputs"]["ASSESSED"]
+        if name != "site":
+            siting = in_qgis["chain"]["site"]["outputs"]["OUTPUT"]
+            assert argv[argv.index("--siting") + 1] == siting
+
+
+@pytest.mark.slow
+@pytest.mark.qgis
+def test_a_geopackage_layer_named_like_its_file_beside_others_is_compared(in_qgis) -> None:
+    """The layer construction_limits of construction_limits.gpkg (of two) reaches compare alone."""
+    run = in_qgis["chain"]["compare"]
+    assert "exception" not in run, run.get("exception")
+    said = [text for _, text in run["log"] if "written by QGIS" in text]
+    assert len(said) == 2  # both layers: each in a GeoPackage of its own
+    assert "the layer 'construction_limits' of " in said[0] and "several layers" in said[0]
+    exported = shlex.split(run["command"])[2:4]
+    manifest = json.loads(Path(run["outputs"]["MANIFEST"]).read_text("utf-8"))
+    assert [Path(p).name for p in exported] == ["alternative_1.gpkg", "alternative_2.gpkg"]
+    assert manifest["command"] == "compare"
+
+
+# ------------------------------------------------ from the construction limits (issue 35)
+
+
+def _cut_argv(out: Path, *, assess: bool = False) -> list[str]:
+    """Return the command line of the county road sample's cut (``assess --footprint``)."""
+    if assess:
+        argv = ["assess", "--footprint", str(FOOTPRINT), "--footprint-layer"]
+    else:
+        argv = ["impacts", str(FOOTPRINT), "--layer"]
+    return [
+        *argv,
+        "construction_limits",
+        *("--wetlands", str(FOOTPRINT), "--wetlands-layer", "delineation"),
+        *("--existing", str(FOOTPRINT), "--existing-layer", "existing_road"),
+        *("--parcels", str(FOOTPRINT), "--parcels-layer", "parcels"),
+        *("--out", str(out)),
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.qgis
+def test_impacts_cuts_the_county_road_footprint_as_the_cli_does(in_qgis, tmp_path) -> None:
+    run = in_qgis["impacts"]
+    assert "exception" not in run, run.get("exception")
+    assert shlex.split(run["command"])[1:-2] == _cut_argv(tmp_path)[:-2]  # each layer by name
+    tally = json.loads(run["outputs"]["TALLY"])
+    assert tally["rows_read"] == 5 and tally["outcomes"]["impacts"] == 3
+    manifest = json.loads(Path(run["outputs"]["MANIFEST"]).read_text("utf-8"))
+    assert manifest["command"] == "impacts"
+    layers = {layer["name"].rsplit(" ", 1)[-1]: layer for layer in run["layers"]}
+    assert set(layers) == {"impacts", "footprint"}  # the cut, and each part with its status
+    assert layers["impacts"]["count"] == 3 and layers["footprint"]["count"] == 5
+    assert layers["impacts"]["crs"] == "EPSG:26915"
+    assert {"impact_id", "wetland_id", "circ39", "owner", "owns_whole"} <= set(
+        layers["impacts"]["fields"]
+    )
+    assert {"part_id", "status"} <= set(layers["footprint"]["fields"])
+    assert run["progress"][-1] == 100.0
+    _same_as_the_cli(run, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.qgis
+def test_the_cut_chained_into_assess_equals_assess_with_footprint(in_qgis, tmp_path) -> None:
+    """A model impacts -> assess (the graphical modeler's) gives ``assess --footprint``'s layers."""
+    run = in_qgis["impacts_assess"]
+    assert "exception" not in run, run.get("exception")
+    results = run["outputs"]["CHILD_RESULTS"]
+    commands = [shlex.split(text) for kind, text in run["log"] if kind == "command"]
+    assert [argv[1] for argv in commands] == ["impacts", "assess"]
+    assert commands[1][2] == results["cut"]["OUTPUT"]  # the cut's output, as the model links it
+    ours = tmp_path / "footprint.gpkg"
+    argv = [
+        *_cut_argv(ours, assess=True),
+        "--context",
+        str(ROOT / "sample_data" / "synthetic_context.gpkg"),
+    ]
+    assert cli.main([*argv, "--as-of", "2024-05-01"]) == 0
+    theirs, mine = _frames(results["assess"]["ASSESSED"]), _frames(ours)
+    assert set(theirs) == set(mine) >= {"impacts", "footprint", "delineation", "parcels"}
+    for name in mine:
+        pd.testing.assert_frame_equal(theirs[name], mine[name], obj=name)
+
+
+@pytest.mark.slow
+@pytest.mark.qgis
+def test_impacts_on_overlapping_wetlands_shows_the_clis_one_line_message(in_qgis) -> None:
+    run = in_qgis["impacts_bad"]
+    argv = shlex.split(run["command"])[1:]
+    err = io.StringIO()
+    with redirect_stderr(err):
+        status = cli.main(argv)
+    printed = err.getvalue().strip().splitlines()[-1]
+    assert status == 2 and "W-A" in printed and "W-Z" in printed and "overlap" in printed
+    assert run["exception"] == printed
+    assert ["error", printed] in run["log"]
+    assert run["exception_has_traceback"] is False
+    assert not (in_qgis["work"] / "overlap.gpkg").exists()

@@ -33,8 +33,8 @@ PLUGIN = "wetland_gis_qgis"
 DEFAULT_OUT = ROOT / "dist" / f"{PLUGIN}.zip"
 
 ABOUT = (
-    "Adds the wetland_gis Processing provider: assess, site, map, report, compare and "
-    "water-use, run by the wetland_gis package installed in its own Python environment "
+    "Adds the wetland_gis Processing provider: impacts, assess, site, map, report, compare "
+    "and water-use, run by the wetland_gis package installed in its own Python environment "
     "(a venv made by `make setup`). The plugin holds no copy of the package: it records "
     "the venv's python when it is built (`make qgis-plugin`). It screens; the TEP and the "
     "local government unit decide."

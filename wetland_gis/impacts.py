@@ -65,6 +65,7 @@ __all__ = [
     "LATERAL_EFFECT_NAMES",
     "PART_ID_NAMES",
     "OUTPUT_NAMES",
+    "ROLE_INPUTS",
 ]
 
 #: The layers written beside ``impacts`` in the output GeoPackage, drawn by the map.
@@ -125,6 +126,17 @@ _WETLAND_ROLES = (
     "pw_inventory_id",
 )
 _OWNER_ROLES = ("owner", "owns_whole_wetland", "portion_sqft")
+
+#: The input whose columns usually hold each field role (the QGIS dialog lists that layer's
+#: columns for the role): the part's roles the footprint, the wetland's the delineation, the
+#: owner the parcels. A column named with ``--field`` is looked for in every input all the
+#: same (footprint, drainage, wetlands, parcels, in that order); ``wetland_source`` is
+#: written, never read.
+ROLE_INPUTS: dict[str, str] = {
+    **{role: "wetlands" for role in (*_WETLAND_ROLES, "wetland_id", "wetland_acres")},
+    **{role: "footprint" for role in ("impact_id", *_PART_ROLES, *EXEMPTION_FIELD_ROLES)},
+    "owner": "parcels",
+}
 
 
 def _output_name(role: str) -> str:

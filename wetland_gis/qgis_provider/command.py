@@ -26,7 +26,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = [
@@ -55,6 +55,7 @@ KINDS = (
     "text",  # text (QgsProcessingParameterString); "texts": the flag repeated, ';'-separated
     "texts",
     "crs",  # a CRS (QgsProcessingParameterCrs): its authority id
+    "field",  # a column of the layer of another parameter (QgsProcessingParameterField)
     "out_vector",  # the output GeoPackage (QgsProcessingParameterVectorDestination)
     "out_file",  # an output file (QgsProcessingParameterFileDestination)
     "out_folder",  # an output folder (QgsProcessingParameterFolderDestination)
@@ -90,6 +91,8 @@ class Option:
         For files: the file dialog's filter (``GeoPackage (*.gpkg)``).
     default : Any
         A default of the provider's own (else the command line's default, or none).
+    parent : str or None
+        For a ``field``: the parameter whose layer's columns it lists (``DRAINAGE``).
     """
 
     name: str
@@ -101,10 +104,13 @@ class Option:
     advanced: bool = False
     filter: str = ""
     default: Any = None
+    parent: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind {self.kind!r}; expected one of {', '.join(KINDS)}")
+        if (self.kind == "field") != (self.parent is not None):
+            raise ValueError(f"{self.name}: a field parameter, and only one, names its parent")
 
 
 @dataclass(frozen=True)
@@ -122,7 +128,12 @@ class Algorithm:
     options : tuple of Option
         Its parameters, in the dialog's order.
     fields : bool
-        Whether it has a field parameter per role of the impact layer.
+        Whether it has a field parameter per field role the command reads.
+    field_parents : tuple of (str, str)
+        With ``fields``: the parameter whose layer's columns each role's field parameter
+        lists, by the input the package reads the role from (the ``input`` of the roles
+        :mod:`.describe` gives; ``""``: every role). A role whose input is not here gets
+        no field parameter (a field-map file still names it).
     loads : tuple of str
         The layers of its output GeoPackage loaded into the project (styled).
     steps : int
@@ -134,6 +145,7 @@ class Algorithm:
     summary: str
     options: tuple[Option, ...]
     fields: bool = False
+    field_parents: tuple[tuple[str, str], ...] = (("", "IMPACTS"),)
     loads: tuple[str, ...] = ()
     steps: int = 1
 
@@ -143,6 +155,23 @@ class Algorithm:
             if opt.name == name:
                 return opt
         raise KeyError(name)
+
+    def field_parent(self, role_input: str | None) -> str | None:
+        """Return the parameter whose columns lists the field of a role read from ``role_input``.
+
+        Examples
+        --------
+        >>> ALGORITHMS["assess"].field_parent("wetlands")
+        'IMPACTS'
+        >>> ALGORITHMS["impacts"].field_parent("wetlands")
+        'WETLANDS'
+        >>> ALGORITHMS["impacts"].field_parent(None) is None
+        True
+        """
+        parents = dict(self.field_parents)
+        if "" in parents:
+            return parents[""]
+        return parents.get(role_input) if role_input else None
 
 
 _GPKG = "GeoPackage (*.gpkg *.GPKG)"
@@ -225,6 +254,52 @@ _STRICT = Option(
     "--strict",
     advanced=True,
     default=False,
+)
+_WETLANDS = Option(
+    "WETLANDS",
+    "source",
+    "Wetland delineation, or NWI polygons for a screening (--wetlands)",
+    "--wetlands",
+    layer_flag="--wetlands-layer",
+    optional=False,
+)
+_WETLANDS_SOURCE = Option(
+    "WETLANDS_SOURCE",
+    "enum",
+    "Wetland layer: a delineation or NWI (--wetlands-source)",
+    "--wetlands-source",
+    advanced=True,
+)
+#: The inputs the impacts are cut from beside the construction limits and the wetlands
+#: (issue 35): of ``impacts``, and of ``compare`` given the wetlands.
+_FOOTPRINT_INPUTS = (
+    Option(
+        "EXISTING",
+        "source",
+        "Existing developed ground, no new impact, e.g. the road (--existing)",
+        "--existing",
+        layer_flag="--existing-layer",
+    ),
+    Option(
+        "DRAINAGE",
+        "source",
+        "Ditches or tile: lines (--drainage)",
+        "--drainage",
+        layer_flag="--drainage-layer",
+    ),
+    Option(
+        "LATERAL_EFFECT_FT",
+        "number",
+        "Lateral effect distance, feet, of lines without one (--lateral-effect-ft)",
+        "--lateral-effect-ft",
+    ),
+    Option(
+        "PARCELS",
+        "source",
+        "Parcels with an owner column (--parcels)",
+        "--parcels",
+        layer_flag="--parcels-layer",
+    ),
 )
 _OVERWRITE = Option(
     "OVERWRITE",
@@ -309,6 +384,49 @@ ALGORITHMS: dict[str, Algorithm] = {
             fields=True,
             loads=("impacts", "shoreland_zones"),
             steps=5,
+        ),
+        Algorithm(
+            "impacts",
+            "Cut impacts from construction limits",
+            "Cut the impact polygons from the construction limits and the wetland delineation "
+            "(or NWI polygons, a screening): each part within each wetland, less the existing "
+            "ground, a temporary part only where no permanent part lies, with the columns "
+            "'Assess impacts' reads (docs/footprint.md). Its output is the impact layer of "
+            "'Assess impacts'.",
+            (
+                Option(
+                    "FOOTPRINT",
+                    "source",
+                    "Construction limits: polygons, one row a part",
+                    layer_flag="--layer",
+                    optional=False,
+                ),
+                _WETLANDS,
+                *_FOOTPRINT_INPUTS,
+                Option(
+                    "LATERAL_EFFECT_FT_FIELD",
+                    "field",
+                    "Drainage column of each line's lateral effect distance, feet "
+                    "(--lateral-effect-ft-field)",
+                    "--lateral-effect-ft-field",
+                    advanced=True,
+                    parent="DRAINAGE",
+                ),
+                _WETLANDS_SOURCE,
+                _ASSUME_CRS,
+                _OVERRIDE_CRS,
+                _STRICT,
+                _OVERWRITE,
+                Option("OUTPUT", "out_vector", "Impact layer (--out)", "--out", optional=False),
+            ),
+            fields=True,
+            field_parents=(
+                ("footprint", "FOOTPRINT"),
+                ("wetlands", "WETLANDS"),
+                ("parcels", "PARCELS"),
+            ),
+            loads=("impacts", "footprint"),
+            steps=3,
         ),
         Algorithm(
             "site",
@@ -400,7 +518,8 @@ ALGORITHMS: dict[str, Algorithm] = {
                 Option(
                     "ALTERNATIVES",
                     "sources",
-                    "Impact layer of each alternative, the preferred first",
+                    "Impact layer of each alternative, the preferred first (with --wetlands: "
+                    "its construction limits)",
                     optional=False,
                 ),
                 Option(
@@ -415,6 +534,14 @@ ALGORITHMS: dict[str, Algorithm] = {
                     "Names of the alternatives, in order, separated by ';' (--name)",
                     "--name",
                 ),
+                replace(
+                    _WETLANDS,
+                    label="With it, each alternative is construction limits: the wetland "
+                    "delineation or NWI polygons (--wetlands)",
+                    optional=True,
+                ),
+                *_FOOTPRINT_INPUTS,
+                _WETLANDS_SOURCE,
                 *_CONTEXT,
                 _AS_OF,
                 Option("SITES", "source", "Candidate replacement sites (--sites)", "--sites"),

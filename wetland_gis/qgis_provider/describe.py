@@ -61,7 +61,11 @@ def describe() -> dict[str, Any]:
         role of ``assess``: ``role``, ``label``, ``names`` (the accepted column names, in
         order), ``flag`` (its option), ``group``: ``main``, ``fact`` or ``exemption``);
         ``field_flag`` and ``field_map_flag`` (the options ``--field ROLE=COLUMN`` and
-        ``--field-map FILE`` when the command line has them, else ``None``).
+        ``--field-map FILE`` when the command line has them, else ``None``);
+        ``footprint_roles`` (the field roles of ``impacts``, as ``roles`` with ``input``:
+        the layer whose columns usually hold the role, ``footprint``, ``wetlands`` or
+        ``parcels``; the part id is the ``impact_id`` role; empty when the command line
+        has no ``impacts``).
     """
     from wetland_gis._version import __version__
     from wetland_gis.cli import FIELD_ALIASES, build_parser
@@ -93,6 +97,7 @@ def describe() -> dict[str, Any]:
                 }
             )
     return {
+        "footprint_roles": _footprint_roles(roles) if "impacts" in commands else [],
         "version": __version__,
         "python": sys.executable,
         "provider_dir": str(Path(__file__).resolve().parent),
@@ -101,6 +106,32 @@ def describe() -> dict[str, Any]:
         "field_flag": "--field" if "--field" in assess else None,
         "field_map_flag": "--field-map" if "--field-map" in assess else None,
     }
+
+
+#: The roles of ``impacts`` in view in the dialog, in this order (the others are advanced):
+#: those of ``assess`` and the keys of the cut (a wetland's polygons share its id; the
+#: owner's parcels give the landowner's portion, subd. 9(f)).
+_FOOTPRINT_MAIN = ("impact_id", "project", "wetland_id", "wetland_type", "cowardin", "owner")
+
+
+def _footprint_roles(roles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the field roles of ``wetland-gis impacts`` (those it reads), by its input."""
+    from wetland_gis.impacts import PART_ID_NAMES, ROLE_INPUTS
+
+    out = []
+    for role in roles:
+        name = role["role"]
+        if name not in ROLE_INPUTS:
+            continue
+        record = {**role, "input": ROLE_INPUTS[name], "flag": None}
+        if name == "impact_id":  # the part id: <part id>/<wetland id> is the impact's id
+            record.update(label="part id", names=list(PART_ID_NAMES))
+        if name in _FOOTPRINT_MAIN:
+            record["group"] = "main"
+        out.append(record)
+    main = [r for r in out if r["group"] == "main"]
+    main.sort(key=lambda r: (_FOOTPRINT_MAIN + (r["role"],)).index(r["role"]))
+    return main + [r for r in out if r["group"] != "main"]
 
 
 def main() -> int:

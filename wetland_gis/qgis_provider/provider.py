@@ -152,14 +152,16 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
     def initAlgorithm(self, config: Any = None) -> None:  # noqa: N802
         """Add the parameters of the command (choices and defaults from its parser)."""
         options = self._provider.options(self.spec.command)
+        # the field parameters come after the last layer whose columns they list
+        parents = {parent for _, parent in self.spec.field_parents} if self.spec.fields else set()
+        last_parent = [opt.name for opt in self.spec.options if opt.name in parents][-1:]
         for opt in self.spec.options:
             if opt.kind in ("out_vector", "out_file", "out_folder"):
                 continue
             definition = self._parameter(opt, options.get(opt.flag or "", {}))
-            if definition is None:
-                continue
-            self.addParameter(definition)
-            if opt.name == "IMPACTS" and self.spec.fields:
+            if definition is not None:
+                self.addParameter(definition)
+            if [opt.name] == last_parent:
                 self._add_fields()
         for opt in self.spec.options:  # outputs last, as QGIS's own algorithms have them
             if opt.kind in ("out_vector", "out_file", "out_folder"):
@@ -227,6 +229,10 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
             p = QgsProcessingParameterString(name, label, default, False, optional)
         elif kind == "crs":
             p = QgsProcessingParameterCrs(name, label, None, optional)
+        elif kind == "field":
+            p = QgsProcessingParameterField(
+                name, label, None, opt.parent, QgsProcessingParameterField.Any, False, optional
+            )
         elif kind == "out_vector":
             p = QgsProcessingParameterVectorDestination(
                 name, label, QgsProcessing.TypeVectorAnyGeometry, None, optional
@@ -246,31 +252,51 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
             p.setHelp(help_text)
         return p
 
+    def _roles(self) -> list[dict[str, Any]]:
+        """Return the field roles that have a field parameter (those with a parent layer)."""
+        if not self.spec.fields:
+            return []
+        return [
+            role
+            for role in self._provider.roles(self.spec.command)
+            if self.spec.field_parent(role.get("input")) is not None
+        ]
+
     def _add_fields(self) -> None:
-        """Add a field parameter per field role of the impact layer (empty: accepted names)."""
-        for role in self._provider.roles():
+        """Add a field parameter per field role the command reads (empty: accepted names)."""
+        field_flag = self._provider.field_flag(self.spec.command)
+        for role in self._roles():
             names = ", ".join(role["names"])
+            parent = self.spec.field_parent(role.get("input"))
+            flag = role["flag"] or f"{field_flag} {role['role']}=COLUMN"
             p = QgsProcessingParameterField(
                 field_parameter(role["role"]),
-                f"{role['label'][:1].upper()}{role['label'][1:]} column "
-                f"[empty: {names}] ({role['flag'] or '--field ' + role['role'] + '=COLUMN'})",
+                f"{role['label'][:1].upper()}{role['label'][1:]} column [empty: {names}] ({flag})",
                 None,
-                "IMPACTS",
+                parent,
                 QgsProcessingParameterField.Any,
                 False,
                 True,
             )
             if role["group"] != "main":
                 p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+            where = ""
+            if len(self.spec.field_parents) > 1:  # the command looks in every input
+                where = (
+                    f", listed from the columns of {parent} (the command looks for a column "
+                    "named here in each input layer, in the order of docs/footprint.md)"
+                )
             p.setHelp(
-                f"The column holding the {role['label']}; left empty, the command takes the "
-                f"first of {names} that the layer has (case-insensitive; docs/data_schema.md)."
+                f"The column holding the {role['label']}{where}; left empty, the command takes "
+                f"the first of {names} that the layer has (case-insensitive; "
+                "docs/data_schema.md)."
             )
             self.addParameter(p)
-        if self._provider.field_map_flag():  # the command line reads a field-map file
+        map_flag = self._provider.field_map_flag(self.spec.command)
+        if map_flag:  # the command line reads a field-map file
             p = QgsProcessingParameterFile(
                 "FIELD_MAP",
-                f"Field-map file, instead of the columns above ({self._provider.field_map_flag()})",
+                f"Field-map file, instead of the columns above ({map_flag})",
                 QgsProcessingParameterFile.File,
                 "",
                 None,
@@ -303,20 +329,20 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
             if value is not None:
                 values[opt.name] = value
         fields = {}
-        if self.spec.fields:
-            for role in self._provider.roles():
-                chosen = self.parameterAsFields(parameters, field_parameter(role["role"]), context)
-                if chosen:
-                    fields[role["role"]] = chosen[0]
+        roles = self._roles()
+        for role in roles:
+            chosen = self.parameterAsFields(parameters, field_parameter(role["role"]), context)
+            if chosen:
+                fields[role["role"]] = chosen[0]
         try:
             argv = build_argv(
                 self.spec.command,
                 values,
                 fields=fields,
-                role_flags={r["role"]: r["flag"] for r in self._provider.roles() if r["flag"]},
-                field_flag=self._provider.field_flag(),
+                role_flags={r["role"]: r["flag"] for r in roles if r["flag"]},
+                field_flag=self._provider.field_flag(self.spec.command),
                 field_map=self._field_map(parameters, context),
-                field_map_flag=self._provider.field_map_flag(),
+                field_map_flag=self._provider.field_map_flag(self.spec.command),
             )
         except ValueError as err:
             raise QgsProcessingException(f"wetland-gis {self.spec.command}: {err}") from err
@@ -346,17 +372,14 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
             layers = self.parameterAsLayerList(parameters, name, context)
             paths: list[str] = []
             for layer in layers:
+                stem = f"alternative_{len(paths) + 1}"
                 path = QgsProcessingUtils.convertToCompatibleFormat(
-                    layer,
-                    False,
-                    f"alternative_{len(paths) + 1}",
-                    _COMPATIBLE,
-                    "gpkg",
-                    context,
-                    feedback,
+                    layer, False, stem, _COMPATIBLE, "gpkg", context, feedback
                 )
                 if _exported(path):
                     feedback.pushInfo(f"{opt.label}: {layer.name()!r} written by QGIS to {path}")
+                else:  # a GeoPackage layer named like its file, beside other layers
+                    path = _one_layer_file(path, layer, opt.label, stem, context, feedback)
                 paths.append(path)
             return paths
         if kind in ("file", "folder"):
@@ -396,6 +419,9 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
             if not crs.isValid():
                 return None
             return crs.authid() or crs.toWkt()
+        if kind == "field":
+            chosen = self.parameterAsFields(parameters, name, context)
+            return chosen[0] if chosen else None
         raise ValueError(kind)  # pragma: no cover
 
     def _source(self, opt: Option, parameters: dict[str, Any], context: Any, feedback: Any) -> Any:
@@ -420,13 +446,11 @@ class WetlandGISAlgorithm(QgsProcessingAlgorithm):
             return path
         if opt.layer_flag:
             return (path, layer or None)
-        if layer and len(_layer_names(path)) > 1:  # the command would not know which one
-            source = QgsVectorLayer(f"{path}|layername={layer}", layer, "ogr")
-            # no format given as compatible: QGIS writes the layer to a GeoPackage of its own
-            path = QgsProcessingUtils.convertToCompatibleFormat(
-                source, False, opt.name.lower(), [], "gpkg", context, feedback
-            )
-        return path
+        if _exported(path):
+            return path
+        uri = f"{path}|layername={layer}" if layer else path
+        source = QgsVectorLayer(uri, layer or Path(path).stem, "ogr")
+        return _one_layer_file(path, source, opt.label, opt.name.lower(), context, feedback)
 
     def _outputs(self, values: dict[str, Any], result: runner.RunResult, context: Any) -> Any:
         """Return the outputs and register the GeoPackage layers to load, styled."""
@@ -458,6 +482,29 @@ def _exported(path: str) -> bool:
     return str(Path(path).resolve()).startswith(
         str(Path(QgsProcessingUtils.tempFolder()).resolve())
     )
+
+
+def _one_layer_file(
+    path: str, layer: Any, what: str, stem: str, context: Any, feedback: Any
+) -> str:
+    """Return the file that holds ``layer`` alone: ``path``, or a GeoPackage QGIS writes.
+
+    A command given a GeoPackage's path without a layer option reads its one layer, and
+    refuses one of several layers ("several layers"): QGIS keeps a GeoPackage layer named
+    like its file as a plain path, so such a layer is written by QGIS's writer to a
+    GeoPackage of its own, and the log says so (the manifest names that file).
+    """
+    if not path.lower().endswith(".gpkg") or len(_layer_names(path)) <= 1:
+        return path
+    # no format given as compatible: QGIS writes the layer to a GeoPackage of its own
+    written = QgsProcessingUtils.convertToCompatibleFormat(
+        layer, False, stem, [], "gpkg", context, feedback
+    )
+    feedback.pushInfo(
+        f"{what}: the layer {layer.name()!r} of {path} (a GeoPackage of several layers, "
+        f"which the command reads only by name) written by QGIS to {written}"
+    )
+    return written
 
 
 def _selection(value: Any) -> bool:
@@ -606,19 +653,24 @@ class WetlandGISProvider(QgsProcessingProvider):
         """Return the command line's options of ``command`` by flag (empty if unknown)."""
         return dict((self._described.get("commands") or {}).get(command) or {})
 
-    def roles(self) -> list[dict[str, Any]]:
-        """Return the field roles of the impact layer (empty if unknown)."""
-        return list(self._described.get("roles") or [])
+    def roles(self, command: str = "assess") -> list[dict[str, Any]]:
+        """Return the field roles ``command`` reads (empty if unknown).
 
-    def field_map_flag(self) -> str | None:
-        """Return the command line's ``--field-map`` option, when it has one."""
+        ``assess``'s are those of the impact layer; ``impacts``'s those of its inputs,
+        each with the ``input`` whose columns usually hold it.
+        """
+        key = "footprint_roles" if command == "impacts" else "roles"
+        return list(self._described.get(key) or [])
+
+    def field_map_flag(self, command: str = "assess") -> str | None:
+        """Return the ``--field-map`` option of ``command``, when it has one."""
         flag = self._described.get("field_map_flag")
-        return str(flag) if flag else None
+        return str(flag) if flag and flag in self.options(command) else None
 
-    def field_flag(self) -> str | None:
-        """Return the command line's ``--field`` option, when it has one."""
+    def field_flag(self, command: str = "assess") -> str | None:
+        """Return the ``--field`` option of ``command``, when it has one."""
         flag = self._described.get("field_flag")
-        return str(flag) if flag else None
+        return str(flag) if flag and flag in self.options(command) else None
 
     def interpreter(self) -> str:
         """Return the package's interpreter, or raise the message saying how to give it."""

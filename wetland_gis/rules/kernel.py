@@ -18,7 +18,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wetland_gis.enums import (
     ImpactKind,
@@ -32,11 +32,9 @@ from wetland_gis.enums import (
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table, type_group
+from wetland_gis.rules.exempt.facts import ExemptionClaims
 from wetland_gis.rules.facts import SQFT_PER_ACRE, ImpactFacts, check_choice, exact
 from wetland_gis.rules.trace import TraceLog
-
-if TYPE_CHECKING:  # for an annotation only: the kernel imports no rule module
-    from wetland_gis.rules.exempt.facts import ExemptionClaims
 
 __all__ = [
     "Claims",

@@ -25,10 +25,13 @@ from typing import Any
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.rules.exempt.clauses import CLAUSES
 from wetland_gis.rules.exempt.facts import ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
+    STATUTE,
     ConditionStatus,
     ExemptionResult,
+    bind,
     exact,
     start,
 )
@@ -51,10 +54,7 @@ WHOLE_SUBDIVISION = "whole_subdivision"
 EXEMPTION_UNIT_READINGS = (EACH_CLAUSE, WHOLE_SUBDIVISION)
 
 _Day = str | dt.date | None
-_STATUTE = "Minn. Stat. § 103G.2241, "
-_SUBP_1A = "Minn. R. 8420.0420, subp. 1 A"
-_SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
-_SUBD_11B = "Minn. Stat. § 103G.2241, subd. 11(b)"
+_STATUTE = f"{STATUTE}, "
 
 
 def binding_exclusions(
@@ -119,7 +119,7 @@ def _bind(result: ExemptionResult, exclusion: ExemptionResult) -> ExemptionResul
         conditions=result.conditions + extra,
         reasons=tuple(r for r in result.reasons if not r.startswith("Every condition")) + reasons,
         verify=verify + kept,
-        citations=result.citations + ("Minn. R. 8420.0420, subp. 1 B",),
+        citations=result.citations + bind(binding_exclusions).citations,
     )
 
 
@@ -240,13 +240,11 @@ class ProjectExemptions:
         The steps are each impact's exclusions, each exemption tried on it, and the project
         answer; ``project`` is the caller's to add.
         """
-        from wetland_gis.rules.exempt import spec_of
-
         steps: list[dict[str, Any]] = []
         for impact in self.impacts:
             steps.append(impact.exclusion.trace_step())
             steps.extend(r.trace_step() for r in impact.tried)
-        spec = spec_of(decide_exemptions)
+        spec = bind(decide_exemptions)
         steps.append(
             {
                 "impact_id": "",
@@ -399,8 +397,6 @@ def decide_exemptions(
     >>> RULES_BY_ID[decide_exemptions([a], day="2024-05-01").carrying].label
     'Duck blinds'
     """
-    from wetland_gis.rules.exempt import EXEMPTION_RULES, spec_of
-
     if unit_reading not in EXEMPTION_UNIT_READINGS:
         raise RulesInputError(
             f"unit_reading was {unit_reading!r} but is expected to be one of "
@@ -416,7 +412,7 @@ def decide_exemptions(
         raise RulesInputError(f"impact ids must be unique within a project, got {ids!r}")
     params = params if params is not None else default_parameters()
     day = as_date(day)
-    spec = spec_of(decide_exemptions)
+    spec = bind(decide_exemptions)
     key = "exemptions.drainage_limited_types"
     if key not in spec.parameter_keys:  # pragma: no cover - registry consistency
         raise RulesInputError(f"the registry entry of decide_exemptions must list {key}")
@@ -437,7 +433,7 @@ def decide_exemptions(
         )
         for f in impacts
     ]
-    rules = [s for s in EXEMPTION_RULES if s.kind == "exemption"]
+    rules = [s for s in CLAUSES if s.kind == "exemption"]
     tried: list[ImpactExemptions] = []
     for f in facts:
         exclusion = binding_exclusions(f, params, day)
@@ -454,7 +450,7 @@ def decide_exemptions(
     best_exempt, best_possible, _, best = scores[0]
     reasons: list[str] = []
     verify: list[str] = []
-    citations = [_SUBD_11B, _SUBP_1A, _SUBP_1C]
+    citations = list(spec.citations)
     carrying = partial = None
     covered: tuple[Hashable | None, ...] = ()
     refused: tuple[str, ...] = ()

@@ -25,6 +25,7 @@ from typing import Any
 
 from wetland_gis.enums import WetlandType
 from wetland_gis.errors import RulesInputError
+from wetland_gis.rules.spec import exemption_fact
 
 __all__ = [
     "ExemptionFacts",
@@ -40,12 +41,12 @@ __all__ = [
 ]
 
 #: Impact kinds (as the engine's ``impact_kind``); ``unknown`` reads as not known.
-IMPACT_KINDS = frozenset({"fill", "drain", "excavate", "unknown"})
+IMPACT_KINDS = frozenset(exemption_fact("impact_kind").choices)
 #: Land uses (as the engine's ``land_use``, § 103G.005, subd. 2a, 14a).
-LAND_USES = frozenset({"agricultural", "pasture", "nonagricultural"})
+LAND_USES = frozenset(exemption_fact("land_use").choices)
 #: What may have created an incidental wetland, subd. 5 (1)-(3); ``other`` is anything else
 #: (a naturally occurring wetland, or a cause outside the three clauses).
-INCIDENTAL_CAUSES = frozenset({"beaver_dam", "culvert_blockage", "other_purpose", "other"})
+INCIDENTAL_CAUSES = frozenset(exemption_fact("created_by").choices)
 #: The uses subd. 2(b)(2) prohibits for drained wetlands: platted lots; planned unit,
 #: commercial or industrial developments; development with more than one residential unit
 #: per 40 acres (``residential_density``).
@@ -54,7 +55,18 @@ PROHIBITED_LATER_USES = frozenset(
 )
 #: A later use of drained land (subd. 2(b), last sentence): a prohibited one, or
 #: ``agricultural`` / ``other`` (a use clause (2) does not prohibit).
-LATER_USES = PROHIBITED_LATER_USES | {"agricultural", "other"}
+LATER_USES = frozenset(exemption_fact("later_use").choices)
+#: Facts that are not impact-layer columns: the id and the areas the rules sum from the
+#: impacts (the spec's ``computed`` facts).
+MEASURED_FACTS = frozenset(
+    {
+        "impact_id",
+        "impact_sqft",
+        "project_sqft",
+        "project_type_2_6_drained_sqft",
+        "wetland_spoil_sqft",
+    }
+)
 #: Facts of an event after the impact (the later conversion of land drained under subd.
 #: 2(b)): none given means no conversion is recorded, not that one is unknown; the rule
 #: then names the future event as a verify item. Once one is given the others are needed
@@ -435,77 +447,21 @@ class ExemptionClaims:
     swcd_habitat_certified: bool | None = None
 
 
-#: The facts that only a person can confirm: claims (the fields of ExemptionClaims).
-CLAIMS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ExemptionClaims))
+#: The facts that only a person can confirm: claims (the spec's claim facts of the
+#: exemptions, in the order of :class:`ExemptionFacts`; the fields of ExemptionClaims).
+CLAIMS: tuple[str, ...] = tuple(
+    f.name
+    for f in dataclasses.fields(ExemptionFacts)
+    if f.name not in MEASURED_FACTS and exemption_fact(f.name).claim
+)
 
-#: Default impact-layer column of each fact (at most ten characters). Facts the impact
-#: layer already reads keep their existing default names (docs/data_schema.md).
+#: Default impact-layer column of each fact (from the spec, :data:`wetland_gis.rules.spec.
+#: FACTS`). Facts the impact layer already reads keep their existing default names
+#: (docs/data_schema.md).
 FACT_COLUMNS: Mapping[str, str] = MappingProxyType(
     {
-        "wetland_type": "circ39",
-        "impact_kind": "impact_kind",
-        "wetland_id": "wetland_id",
-        "wetland_acres": "wetland_ac",
-        "incorporated": "incorporated",
-        "land_use": "land_use",
-        "calcareous_fen": "calcareous_fen",
-        "banked": "banked",
-        "used_for_replacement_credit": "used_for_c",
-        "remainder_newly_qualifies": "remainder",
-        "years_cropped_before_1991": "crop_yr_91",
-        "pasture_same_use": "past_same",
-        "pasture_1991": "past_1991",
-        "bottomland_hardwood": "bottomland",
-        "normal_farming": "farming",
-        "soil_water_practice": "sw_prac",
-        "swcd_approved_practice": "swcd_prac",
-        "aquaculture": "aquacult",
-        "buildings": "buildings",
-        "corps_404_permit": "corps_404",
-        "wild_rice": "wild_rice",
-        "swampbuster": "swampbust",
-        "agricultural_activity": "ag_activ",
-        "drainage_benefits": "dr_benefit",
-        "system_expenditure": "dr_expend",
-        "system_repaired": "dr_repair",
-        "no_repair_required": "dr_norep",
-        "drained_for_conversion": "dr_convert",
-        "drainage_date": "dr_date",
-        "later_use": "later_use",
-        "later_use_date": "later_date",
-        "drainage_maintenance": "dr_maint",
-        "public_drainage_system": "dr_public",
-        "wetland_existence_years": "wet_age_yr",
-        "years_annual_crops": "crop_yr_10",
-        "years_rotation_or_fallow": "rot_yr_10",
-        "conservation_program": "cons_prog",
-        "met_before_enrollment": "met_before",
-        "federal_authorization": "fed_auth",
-        "federal_rules_state_approved": "fed_state",
-        "restored_for_conservation": "rest_cons",
-        "contract_right_to_drain": "rest_drain",
-        "restored_by_landowner": "rest_owner",
-        "restored_without_assistance": "rest_noaid",
-        "created_by": "created_by",
-        "utility_work": "utility",
-        "avoided_minimized": "avoid_min",
-        "utility_operation": "util_oper",
-        "additional_intrusion": "add_intrus",
-        "sewage_system_repair": "ssts",
-        "utility_maintenance": "util_maint",
-        "emergency": "emergency",
-        "utility_bmp": "util_bmp",
-        "lgu_certification": "lgu_cert",
-        "silviculture_crossing": "silv_cross",
-        "forest_road": "forest_rd",
-        "limits_impact": "limits_imp",
-        "dikes_ditches_tile": "dike_ditch",
-        "results_in_drainage": "drains",
-        "filling_avoided": "fill_avoid",
-        "wildlife_spoil": "wl_spoil",
-        "spoil_stabilized": "spoil_stab",
-        "no_listed_species_effect": "no_listed",
-        "swcd_habitat_certified": "swcd_habit",
-        "duck_blind": "duck_blind",
+        f.name: exemption_fact(f.name).column
+        for f in dataclasses.fields(ExemptionFacts)
+        if f.name not in MEASURED_FACTS
     }
 )

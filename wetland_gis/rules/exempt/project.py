@@ -46,12 +46,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wetland_gis.enums import ImpactOutcome, Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.rules.exempt import spec_of
 from wetland_gis.rules.exempt.binding import (
     EACH_CLAUSE,
     ProjectExemptions,
@@ -59,12 +58,10 @@ from wetland_gis.rules.exempt.binding import (
 )
 from wetland_gis.rules.exempt.facts import LAND_USES, ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.roads import RoadFacts, RoadResult, RoadRoute, road_replacement
-from wetland_gis.rules.kernel import COVERED_IMPACTS, WHOLE_PROJECT
-
-if TYPE_CHECKING:  # the engine's types; imported only for annotations
-    from wetland_gis.rules.facts import ImpactFacts
-    from wetland_gis.rules.kernel import Impact, RuleBook
-    from wetland_gis.rules.trace import TraceLog
+from wetland_gis.rules.facts import ImpactFacts
+from wetland_gis.rules.kernel import COVERED_IMPACTS, WHOLE_PROJECT, Impact, RuleBook
+from wetland_gis.rules.spec import EXEMPTION_ONE, RULE_SPECS
+from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
     "OtherExemptions",
@@ -90,14 +87,12 @@ NOT_TRIED_REASON = (
     "claims, to try them)."
 )
 
-_SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
-_SUBP_1A = "Minn. R. 8420.0420, subp. 1 A"
-_SUBD_11B = "Minn. Stat. § 103G.2241, subd. 11(b)"
-_SUBD_9G = "Minn. Stat. § 103G.2241, subd. 9(g)"
 _FIRM = (Outcome.EXEMPT, Outcome.CONDITIONAL)
-# the package's __init__ is loaded before this module (it does not import it)
-_ONE_EXEMPTION = spec_of(decide_exemptions).rule_id
-_NOT_TRIED_CITATION = "; ".join(spec_of(decide_exemptions).citations)
+_ONE = RULE_SPECS[EXEMPTION_ONE]
+_ONE_EXEMPTION = _ONE.id
+_NOT_TRIED_CITATION = "; ".join(_ONE.citations)
+_SUBP_1C = _ONE.clause("1 C")
+_SUBD_9G = _ONE.clause("9(g)")
 
 
 @dataclass(frozen=True)
@@ -457,7 +452,7 @@ def _not_carried(project: str, iid: str, answer: ProjectExemptions, log: TraceLo
         project=project,
         impact_id=iid,
         rule_id=_ONE_EXEMPTION,
-        citation=f"{_SUBD_11B}; {_SUBP_1A}; {_SUBP_1C}",
+        citation=_NOT_TRIED_CITATION,
         outcome=Outcome.NOT_EXEMPT.value,
         value=None,
         reason=(
@@ -477,9 +472,7 @@ def _not_carried(project: str, iid: str, answer: ProjectExemptions, log: TraceLo
 
 def _label_of(rule_id: str) -> str:
     """Return the label of an exemption rule id."""
-    from wetland_gis.rules.exempt import RULES_BY_ID
-
-    return RULES_BY_ID[rule_id].label
+    return RULE_SPECS[rule_id].label
 
 
 def _carries(other: Outcome, de_minimis: Outcome) -> bool:

@@ -198,3 +198,15 @@ def test_a_choice_fact_names_its_choices():
 def test_an_unknown_fact_names_the_known_ones():
     with pytest.raises(KeyError, match="unknown fact 'no_such'"):
         spec.fact("no_such")
+
+
+def test_a_new_fact_of_the_spec_is_a_column_the_impact_layer_reads():
+    """§ 103G.2364(b)'s facts come from the spec: their roles, columns and types follow."""
+    from wetland_gis.io.exemption_columns import resolve_exemption_columns
+
+    found = resolve_exemption_columns(["IRRIG_BOOM", "fill_imped", "geometry"])
+    assert found == (
+        ("irrigation_boom_fill", "IRRIG_BOOM"),
+        ("fill_impedes_drainage", "fill_imped"),
+    )
+    assert field_roles()["irrigation_boom_fill"].kind == "exemption"

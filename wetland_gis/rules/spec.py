@@ -961,6 +961,21 @@ _FACTS: tuple[Fact, ...] = (
         columns=("duck_blind",),
         doc="The activity is a duck blind (subd. 10(2)).",
     ),
+    Fact(
+        key="irrigation_boom_fill",
+        type=FLAG,
+        group="exemption",
+        columns=("irrig_boom",),
+        doc="The landowner fills the wetland to accommodate wheeled booms on irrigation devices "
+        "(§ 103G.2364(b)).",
+    ),
+    Fact(
+        key="fill_impedes_drainage",
+        type=FLAG,
+        group="exemption",
+        columns=("fill_imped",),
+        doc="That fill impedes normal drainage (excluded by § 103G.2364(b)).",
+    ),
     # --- the road facts, § 103G.222, subd. 1(l), (m) (role ``road_<fact>``) ----------------
     Fact(
         key="road_project_kind",
@@ -1632,6 +1647,13 @@ _exemption_rule(
     (_exemption("10(2)"),),
     "wildlife.duck_blinds",
     ("duck_blind",),
+)
+_exemption_rule(
+    "exemption.owner_use.2364_b",
+    "Fill for the wheeled booms of irrigation devices",
+    (cite("103G.2364(b)"),),
+    "owner_use.irrigation_boom_fill",
+    ("irrigation_boom_fill", "impact_kind", "fill_impedes_drainage"),
 )
 _rule(
     "exemption.utilities.6_b",

@@ -268,6 +268,9 @@ class ExemptionFacts:
         improvement (subd. 10(1)(iii)).
     duck_blind : bool, optional
         The activity is a duck blind (subd. 10(2)).
+    irrigation_boom_fill, fill_impedes_drainage : bool, optional
+        The landowner fills the wetland to accommodate wheeled booms on irrigation devices;
+        that fill impedes normal drainage (§ 103G.2364(b)).
     """
 
     impact_id: Hashable | None = None
@@ -349,6 +352,9 @@ class ExemptionFacts:
     no_listed_species_effect: bool | None = None
     swcd_habitat_certified: bool | None = None
     duck_blind: bool | None = None
+    # § 103G.2364(b)
+    irrigation_boom_fill: bool | None = None
+    fill_impedes_drainage: bool | None = None
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

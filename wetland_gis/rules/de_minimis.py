@@ -85,7 +85,7 @@ from wetland_gis.rules.kernel import (
 )
 from wetland_gis.rules.public_waters import route, with_permit_reason
 from wetland_gis.rules.replacement import WHOLE_PROJECT
-from wetland_gis.rules.trace import TraceLog
+from wetland_gis.rules.trace import Citation, TraceLog
 
 __all__ = [
     "de_minimis_allowance",
@@ -643,6 +643,8 @@ def de_minimis_view(decision: ProjectDecision, as_of: str = "") -> DeMinimisResu
     DeMinimisResult
     """
     steps = decision.steps()
+    for step, citations in zip(steps, decision.citations(), strict=True):
+        step["citations"] = citations  # the citations as data, never split from the text
     mine: dict[Hashable, list[dict[str, Any]]] = {}
     project_steps = []
     for s in steps:
@@ -750,7 +752,7 @@ def _view(
         question=question,
         outcome=outcome,
         amounts=amounts,
-        citations=tuple(c for s in steps for c in str(s["citation"]).split("; ") if c),
+        citations=tuple(c for s in steps for c in s["citations"]),
         reasons=tuple(s["reason"] for s in steps),
         parameters=parameters,
         verify=tuple(v for s in steps for v in s["verify"]),
@@ -903,8 +905,9 @@ def de_minimis_steps(
         if entry is None:
             w.pool = "no_amount"
             w.allow = Decimal(0)
+            cite_none: Citation
             if excavation:
-                cite_none = f"{SUBD9}(a)-(d); Minn. Stat. § 103G.222, subd. 1(a)"
+                cite_none = (f"{SUBD9}(a)-(d)", R.RULES[R.IMPACT_KIND].citations[0])
                 why_none = (
                     f"An excavation in a {kind} wetland has no de minimis amount under the "
                     "excavation_reading 'no_amount': subd. 9(a)-(d) give amounts for "
@@ -945,7 +948,7 @@ def de_minimis_steps(
             )
             continue
         allow = entry.exact
-        cite = entry.citation
+        cite: Citation = entry.citation
         note = ""
         verify: tuple[str, ...] = ()
         if entry.increases is not None:
@@ -956,7 +959,7 @@ def de_minimis_steps(
                 "the shoreland management authority must approve them)"
             )
             verify = (
-                f"The condition of the {cite.replace('Minn. Stat. § 103G.2241, ', '')} "
+                f"The condition of the {_short(entry.citation)} "
                 f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
                 '"up to" the increase: a smaller approved amount is entered as '
                 "local_limit_sqft.",
@@ -965,7 +968,7 @@ def de_minimis_steps(
             verify = (*verify, _V_SETBACK)
         if local is not None and local < allow:
             allow = local
-            cite = f"{cite}; {SUBD9}(i)"
+            cite = (entry.citation, f"{SUBD9}(i)")
             note += f"; a more restrictive local standard of {fmt_sqft(float(local))} applies"
         w.allow = allow
         group = book.group_of[(t, cedar)]
@@ -1051,7 +1054,7 @@ def de_minimis_steps(
             project=project,
             impact_id="",
             rule_id=R.DE_MINIMIS_TOTAL,
-            citation="; ".join(cites) or SUBD9,
+            citation=tuple(cites) or SUBD9,
             outcome=O_EXEMPT if within else O_NOT_EXEMPT,
             value=float(total),
             reason=reason,
@@ -1152,7 +1155,7 @@ def de_minimis_steps(
         project=project,
         impact_id="",
         rule_id=R.DE_MINIMIS_PROJECT,
-        citation=f"{SUBD9}; {WHOLE_PROJECT}" if outcome is Outcome.NOT_EXEMPT else SUBD9,
+        citation=(SUBD9, WHOLE_PROJECT) if outcome is Outcome.NOT_EXEMPT else SUBD9,
         outcome=outcome.value,
         value=None,
         reason=reason,
@@ -1202,7 +1205,7 @@ def de_minimis_impact(
         project=project,
         impact_id=w.iid,
         rule_id=R.DE_MINIMIS_IMPACT,
-        citation=SUBD9 if w.dm is not Outcome.NOT_EXEMPT else f"{SUBD9}; {WHOLE_PROJECT}",
+        citation=SUBD9 if w.dm is not Outcome.NOT_EXEMPT else (SUBD9, WHOLE_PROJECT),
         outcome=OUTCOME_VALUE[w.dm],
         value=allow,
         reason=reason,

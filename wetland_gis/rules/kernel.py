@@ -411,6 +411,10 @@ class ProjectDecision:
         """Return this project's trace steps as dictionaries."""
         return list(self.log.records(*self.span))
 
+    def citations(self) -> list[tuple[str, ...]]:
+        """Return the citations of this project's trace steps as data, one tuple per step."""
+        return self.log.citations(*self.span)
+
 
 # --- the rule book: parameters read once per tree, date and claims ----------------------
 

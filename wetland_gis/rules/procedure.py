@@ -321,8 +321,8 @@ def bank_fees(
 
 def procedure_answer(
     book: RuleBook, rule: str, ok: bool, total: float, applicable: float | None
-) -> tuple[str, tuple, dict, str]:
-    """Return (citation, verify, parameters, outcome) of a procedure step.
+) -> tuple[tuple[str, ...], tuple, dict, str]:
+    """Return (citations, verify, parameters, outcome) of a procedure step.
 
     They depend only on whether the limit is passed, so the rule's function is called
     once per outcome and its answer kept in the rule book's memo; the reason is rendered
@@ -337,7 +337,7 @@ def procedure_answer(
             d = sequencing_without_alternatives_analysis(
                 total, applicable or 0.0, params=book.params, as_of=book.day
             )
-        got = ("; ".join(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
+        got = (tuple(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
         book.memo[key] = got
     return got
 

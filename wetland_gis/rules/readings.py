@@ -31,7 +31,8 @@ __all__ = ["alternatives", "within_reach"]
 #: decide(project, facts, book, log) -> ProjectDecision, without the alternatives
 Decide = Callable[[str, list[ImpactFacts], RuleBook, TraceLog], ProjectDecision]
 
-_READING_WORDS = {
+#: Per reading: its citations (several kept apart) and the words of the law it reads.
+_READING_WORDS: dict[str, tuple[str | tuple[str, ...], str]] = {
     "clause_reading": (
         "§ 103G.2241, subd. 9(e)",
         '"The amounts listed in paragraphs (a), (b), and (c) may not be combined on a '
@@ -55,12 +56,12 @@ _READING_WORDS = {
         "has the fact",
     ),
     "excavation_reading": (
-        "§ 103G.2241, subd. 9(a)-(d); § 103G.222, subd. 1(a)",
+        ("§ 103G.2241, subd. 9(a)-(d)", "§ 103G.222, subd. 1(a)"),
         'the de minimis amounts are for "draining or filling"; an excavation is under the '
         "replacement sections by § 103G.222, subd. 1(a)",
     ),
     "exemption_scope_reading": (
-        "Minn. R. 8420.0420, subp. 1 C; § 103G.2241, subd. 11(b)",
+        ("Minn. R. 8420.0420, subp. 1 C", "§ 103G.2241, subd. 11(b)"),
         '"Exemptions may not be combined on a project. A project exempt only by using two '
         'different exemptions for different impacts is not exempt"; "an activity is exempt '
         'if it qualifies for any one of the exemptions": one exemption covers only some '
@@ -74,7 +75,7 @@ _READING_WORDS = {
         "limit",
     ),
     "exemption_unit_reading": (
-        "Minn. Stat. § 103G.2241, subd. 11(b); Minn. R. 8420.0420, subp. 1 C",
+        ("Minn. Stat. § 103G.2241, subd. 11(b)", "Minn. R. 8420.0420, subp. 1 C"),
         '"An activity is exempt if it qualifies for any one of the exemptions"; "Exemptions '
         'may not be combined on a project": no one clause covers every impact, the clauses '
         "of one subdivision together do (e.g. subd. 6(a)(1) for one impact, 6(a)(2) for "
@@ -164,7 +165,9 @@ def alternatives(
             alt_seq = alt.totals["sequencing_on_site"]
             alt_exempt = alt.totals["exempt_sqft"]
         cite, words = _READING_WORDS[name]
-        citation = cite if name in _EXEMPTION_READINGS else "Minn. Stat. " + cite
+        cites = (cite,) if isinstance(cite, str) else cite
+        first = cites[0] if name in _EXEMPTION_READINGS else "Minn. Stat. " + cites[0]
+        citation = (first, *cites[1:])
         exempt_words = (
             f"; exempt area {fmt_number(alt_exempt)} sq ft instead of "
             f"{fmt_number(totals['exempt_sqft'])}"
@@ -172,7 +175,7 @@ def alternatives(
             else ""
         )
         reason = (
-            f"Open reading of {cite}: {words}. This answer reads it as {chosen!r}"
+            f"Open reading of {'; '.join(cites)}: {words}. This answer reads it as {chosen!r}"
             + (" (the default)" if chosen == default else f" (the default is {default!r})")
             + (
                 f"; under {other!r} the project would be {alt_outcome.value} (replacement "
@@ -203,7 +206,7 @@ def alternatives(
             value=alt_acres if differs else None,
             reason=reason,
             verify=(
-                f"Which reading of {cite} the local government unit applies "
+                f"Which reading of {'; '.join(cites)} the local government unit applies "
                 f"(Claims.{name}); the alternative's result is shown beside this one.",
             )
             if differs

@@ -249,7 +249,7 @@ class ProjectExemptions:
             {
                 "impact_id": "",
                 "rule_id": spec.rule_id,
-                "citation": "; ".join(self.citations),
+                "citation": self.citations,
                 "outcome": self.outcome.value,
                 "value": None,
                 "reason": " ".join(self.reasons),

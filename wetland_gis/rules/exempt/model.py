@@ -296,7 +296,7 @@ class ExemptionResult:
         return {
             "impact_id": "" if self.impact_id is None else str(self.impact_id),
             "rule_id": self.rule_id,
-            "citation": self.citation,
+            "citation": self.citations,
             "outcome": self.outcome.value,
             "value": None,
             "reason": " ".join(self.reasons),

@@ -90,7 +90,7 @@ NOT_TRIED_REASON = (
 _FIRM = (Outcome.EXEMPT, Outcome.CONDITIONAL)
 _ONE = RULE_SPECS[EXEMPTION_ONE]
 _ONE_EXEMPTION = _ONE.id
-_NOT_TRIED_CITATION = "; ".join(_ONE.citations)
+_NOT_TRIED_CITATION = _ONE.citations
 _SUBP_1C = _ONE.clause("1 C")
 _SUBD_9G = _ONE.clause("9(g)")
 
@@ -520,7 +520,7 @@ def _project_step(
         inputs["exemption_scope_reading"] = COVERED_IMPACTS
     return {
         **step,
-        "citation": step["citation"] + f"; {_SUBD_9G}",
+        "citation": (*step["citation"], _SUBD_9G),
         "reason": " ".join(reasons),
         "inputs": inputs,
     }

@@ -46,7 +46,13 @@ from wetland_gis.enums import (
 )
 from wetland_gis.parameters import ParameterSet, as_date
 from wetland_gis.rules import registry as R
-from wetland_gis.rules.amounts import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR, amount_table, type_group
+from wetland_gis.rules.amounts import (
+    TYPES_1_2_6_7,
+    TYPES_3_4_5_8_CEDAR,
+    AmountEntry,
+    amount_table,
+    type_group,
+)
 from wetland_gis.rules.facts import (
     PERCENT,
     ImpactFacts,
@@ -833,15 +839,30 @@ def de_minimis_steps(
 ) -> tuple[Outcome, str, list[DeMinimisTotal]]:
     """Decide subd. 9 for the impacts in scope; write the steps; return the outcome.
 
-    Subd. 9(e) (the paragraph), the amount of each impact (9(a)-(d), (i)), the totals,
-    9(f) per landowner's portion of a wetland, 9(g) and the project's answer. Returns the
-    de minimis outcome, the condition text of a conditional answer and the totals.
+    Subd. 9(e) (the paragraph), the amount of each impact (9(a)-(d), (i)), the remainder of
+    Minn. R. 8420.0420, subp. 1 B(4), the totals, 9(f) per landowner's portion of a wetland,
+    9(g) and the project's answer, each a step of its own. Returns the de minimis outcome,
+    the condition text of a conditional answer and the totals.
     """
-    add = log.add
-    claims = book.claims
-    table = book.table
     concerns = concerns if concerns is not None else set()
-    # Subd. 9(e): one paragraph for the project, the most restrictive it touches.
+    family = _governing_paragraph(project, scope, log)
+    for w in scope:
+        _impact_amount(project, w, family, book, log, concerns)
+    # Minn. R. 8420.0420, subp. 1 B(4): the remainder of a wetland impacted before
+    remainder_conditions = _remainder(project, scope, book, log, _FAMILY_ZONE[family])
+    all_within, out = _totals(project, scope, family, book, log, concerns)
+    conditional = _portions(project, scope, book, log, concerns) if all_within else []
+    conditional.extend(remainder_conditions)
+    share = _share_condition(project, scope, book, all_within) if not probing else None
+    if share:
+        conditional.append(share)
+    outcome = _project_answer(project, scope, book, log, all_within, conditional)
+    cond_text = ("only if " + " ".join(conditional)) if conditional else ""
+    return outcome, cond_text, out
+
+
+def _governing_paragraph(project: str, scope: list[Impact], log: TraceLog) -> str:
+    """Subd. 9(e): return the one paragraph of the project, the most restrictive it touches."""
     touched = set()
     for w in scope:
         f = w.f
@@ -853,10 +874,9 @@ def de_minimis_steps(
             touched.add("a")
     touched = touched or {"a"}
     family = next(fam for fam in _FAMILY_ORDER if fam in touched)
-    zone = _FAMILY_ZONE[family]
     if len(touched) > 1:
         used = ", ".join(f"({p})" for p in sorted(touched))
-        add(
+        log.add(
             project=project,
             impact_id="",
             rule_id=R.DE_MINIMIS_PARAGRAPH,
@@ -867,175 +887,226 @@ def de_minimis_steps(
             'amounts listed in paragraphs (a), (b), and (c) may not be combined on a project" '
             f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
             f"paragraph ({family}) amounts of the most restrictive zone it touches, "
-            f"{zone_words(zone)}.",
+            f"{zone_words(_FAMILY_ZONE[family])}.",
             verify=(),
             inputs={"paragraphs": sorted(touched), "governing": family},
         )
-    local = book.local
-    for w in scope:
-        f = w.f
-        if zone is ShorelandZone.BUILDING_SETBACK:
-            increased = bool(f.runoff_retention) or claims.setback_increase
-        elif zone is ShorelandZone.PROTECTION:
-            increased = bool(f.isolated or f.runoff_retention) or claims.shoreland_increase
-        else:
-            increased = False
-        t, cedar = int(f.wetland_type), f.cedar_tamarack
-        entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
-        # the largest amount any reading could give it (bounds the readings' alternatives)
-        w.potential = Decimal(0) if entry is None else entry.exact
-        where = zone
-        if (
-            entry is not None
-            and zone is not ShorelandZone.OUTSIDE
-            and f.sqft_outside
-            and table.lookup(t, cedar, ShorelandZone.OUTSIDE, f.pct_class, f.metro, False) is None
-        ):
-            # open reading: no amount in its own zone, on a project held to another paragraph
-            concerns.add("no_amount_reading")
-            if claims.no_amount_reading == "own_zone":
-                entry, where = None, ShorelandZone.OUTSIDE
-        excavation = f.impact_kind is ImpactKind.EXCAVATE and entry is not None
-        if excavation:
-            concerns.add("excavation_reading")
-            if claims.excavation_reading == "no_amount":
-                entry = None
-        w.entry = entry
-        kind = f"type {t}" + (" white cedar and tamarack" if cedar else "")
-        if entry is None:
-            w.pool = "no_amount"
-            w.allow = Decimal(0)
-            cite_none: Citation
-            if excavation:
-                cite_none = (f"{SUBD9}(a)-(d)", R.RULES[R.IMPACT_KIND].citations[0])
-                why_none = (
-                    f"An excavation in a {kind} wetland has no de minimis amount under the "
-                    "excavation_reading 'no_amount': subd. 9(a)-(d) give amounts for "
-                    '"draining or filling", and § 103G.222, subd. 1(a) brings the excavation '
-                    "under the replacement sections."
-                )
-            else:
-                cite_none = f"{SUBD9}(a)(3), (d)(2)"
-                why_none = (
-                    f"A {kind} wetland {zone_words(where)} in a less than 50 percent area within "
-                    "the 11-county metropolitan area has no de minimis amount: subd. 9(a)(3) "
-                    'gives its amount "except within the 11-county metropolitan area" and '
-                    "(d)(2) lists types 1, 2 and 6 only"
-                    + (
-                        "; it keeps no amount though the project is held to paragraph "
-                        f"({family}) (no_amount_reading 'own_zone')."
-                        if where is not zone
-                        else "."
-                    )
-                )
-            add(
-                project=project,
-                impact_id=w.iid,
-                rule_id=R.DE_MINIMIS_AMOUNT,
-                citation=cite_none,
-                outcome=O_NOT_ELIGIBLE,
-                value=0.0,
-                reason=why_none,
-                verify=(),
-                inputs={
-                    "wetland_type": t,
-                    "cedar_tamarack": cedar,
-                    "zone": ZONE_VALUE[zone],
-                    "pct_class": PCT_VALUE[f.pct_class],
-                    "metro": f.metro,
-                    "impact_kind": KIND_VALUE[f.impact_kind],
-                },
-            )
-            continue
-        allow = entry.exact
-        cite: Citation = entry.citation
-        note = ""
-        verify: tuple[str, ...] = ()
-        if entry.increases is not None:
-            note = (
-                " (the increase of the clause, claimed because "
-                + ("the wetland is isolated or " if entry.paragraph == "b" else "")
-                + "permanent runoff retention or infiltration measures are in proximity; "
-                "the shoreland management authority must approve them)"
-            )
-            verify = (
-                f"The condition of the {_short(entry.citation)} "
-                f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
-                '"up to" the increase: a smaller approved amount is entered as '
-                "local_limit_sqft.",
-            )
-        if zone is ShorelandZone.BUILDING_SETBACK:
-            verify = (*verify, _V_SETBACK)
-        if local is not None and local < allow:
-            allow = local
-            cite = (entry.citation, f"{SUBD9}(i)")
-            note += f"; a more restrictive local standard of {fmt_sqft(float(local))} applies"
-        w.allow = allow
-        group = book.group_of[(t, cedar)]
-        if family == "c":
-            w.pool = "c"
-        elif claims.clause_reading == ONE_CLAUSE:
-            w.pool = family
-        else:
-            w.pool = f"{family}:{group}"
-        add(
-            project=project,
-            impact_id=w.iid,
-            rule_id=R.DE_MINIMIS_AMOUNT,
-            citation=cite,
-            outcome=O_ELIGIBLE,
-            value=float(allow),
-            reason=(_r_amount, (kind, allow, entry.citation, note)),
-            verify=verify,
-            inputs={
-                "wetland_type": t,
-                "cedar_tamarack": cedar,
-                "zone": ZONE_VALUE[zone],
-                "pct_class": PCT_VALUE[f.pct_class],
-                "metro": f.metro,
-                "increased": increased,
-            },
-            parameters={entry.key: entry.sqft},
+    return family
+
+
+def _increased(w: Impact, zone: ShorelandZone, claims: Claims) -> bool:
+    """Subd. 9(b), (c): whether the impact takes the increase of its zone's clause."""
+    f = w.f
+    if zone is ShorelandZone.BUILDING_SETBACK:
+        return bool(f.runoff_retention) or claims.setback_increase
+    if zone is ShorelandZone.PROTECTION:
+        return bool(f.isolated or f.runoff_retention) or claims.shoreland_increase
+    return False
+
+
+def _impact_amount(
+    project: str, w: Impact, family: str, book: RuleBook, log: TraceLog, concerns: set[str]
+) -> None:
+    """Subd. 9(a)-(d), (i): the amount one impact is held to, under the project's paragraph."""
+    f, claims, table = w.f, book.claims, book.table
+    zone = _FAMILY_ZONE[family]
+    increased = _increased(w, zone, claims)
+    t, cedar = int(f.wetland_type), f.cedar_tamarack
+    entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
+    # the largest amount any reading could give it (bounds the readings' alternatives)
+    w.potential = Decimal(0) if entry is None else entry.exact
+    where = zone
+    if (
+        entry is not None
+        and zone is not ShorelandZone.OUTSIDE
+        and f.sqft_outside
+        and table.lookup(t, cedar, ShorelandZone.OUTSIDE, f.pct_class, f.metro, False) is None
+    ):
+        # open reading: no amount in its own zone, on a project held to another paragraph
+        concerns.add("no_amount_reading")
+        if claims.no_amount_reading == "own_zone":
+            entry, where = None, ShorelandZone.OUTSIDE
+    excavation = f.impact_kind is ImpactKind.EXCAVATE and entry is not None
+    if excavation:
+        concerns.add("excavation_reading")
+        if claims.excavation_reading == "no_amount":
+            entry = None
+    w.entry = entry
+    inputs = {
+        "wetland_type": t,
+        "cedar_tamarack": cedar,
+        "zone": ZONE_VALUE[zone],
+        "pct_class": PCT_VALUE[f.pct_class],
+        "metro": f.metro,
+    }
+    if entry is None:
+        _no_amount(project, w, family, where, excavation, inputs, log)
+    else:
+        _amount(project, w, family, entry, book, log, {**inputs, "increased": increased})
+
+
+def _no_amount(
+    project: str,
+    w: Impact,
+    family: str,
+    where: ShorelandZone,
+    excavation: bool,
+    inputs: dict[str, Any],
+    log: TraceLog,
+) -> None:
+    """Write the step of an impact no paragraph gives an amount (an excavation, or (d)(2))."""
+    f = w.f
+    zone = _FAMILY_ZONE[family]
+    kind = f"type {int(f.wetland_type)}" + (" white cedar and tamarack" if f.cedar_tamarack else "")
+    w.pool = "no_amount"
+    w.allow = Decimal(0)
+    cite_none: Citation
+    if excavation:
+        cite_none = (f"{SUBD9}(a)-(d)", R.RULES[R.IMPACT_KIND].citations[0])
+        why_none = (
+            f"An excavation in a {kind} wetland has no de minimis amount under the "
+            "excavation_reading 'no_amount': subd. 9(a)-(d) give amounts for "
+            '"draining or filling", and § 103G.222, subd. 1(a) brings the excavation '
+            "under the replacement sections."
         )
+    else:
+        cite_none = f"{SUBD9}(a)(3), (d)(2)"
+        why_none = (
+            f"A {kind} wetland {zone_words(where)} in a less than 50 percent area within "
+            "the 11-county metropolitan area has no de minimis amount: subd. 9(a)(3) "
+            'gives its amount "except within the 11-county metropolitan area" and '
+            "(d)(2) lists types 1, 2 and 6 only"
+            + (
+                "; it keeps no amount though the project is held to paragraph "
+                f"({family}) (no_amount_reading 'own_zone')."
+                if where is not zone
+                else "."
+            )
+        )
+    log.add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.DE_MINIMIS_AMOUNT,
+        citation=cite_none,
+        outcome=O_NOT_ELIGIBLE,
+        value=0.0,
+        reason=why_none,
+        verify=(),
+        inputs={**inputs, "impact_kind": KIND_VALUE[f.impact_kind]},
+    )
 
-    # Minn. R. 8420.0420, subp. 1 B(4): the remainder of a wetland impacted before
-    remainder_conditions = _remainder(project, scope, book, log, zone)
 
-    # the totals
-    pools: dict[str, list[Impact]] = {}
-    for w in scope:
-        pools.setdefault(w.pool, []).append(w)
-    all_within = True
-    out: list[DeMinimisTotal] = []
+def _amount(
+    project: str,
+    w: Impact,
+    family: str,
+    entry: AmountEntry,
+    book: RuleBook,
+    log: TraceLog,
+    inputs: dict[str, Any],
+) -> None:
+    """Write the step of an impact's amount: its clause, the increase, a local standard."""
+    f, claims, local = w.f, book.claims, book.local
+    t, cedar = int(f.wetland_type), f.cedar_tamarack
+    kind = f"type {t}" + (" white cedar and tamarack" if cedar else "")
+    allow = entry.exact
+    cite: Citation = entry.citation
+    note = ""
+    verify: tuple[str, ...] = ()
+    if entry.increases is not None:
+        note = (
+            " (the increase of the clause, claimed because "
+            + ("the wetland is isolated or " if entry.paragraph == "b" else "")
+            + "permanent runoff retention or infiltration measures are in proximity; "
+            "the shoreland management authority must approve them)"
+        )
+        verify = (
+            f"The condition of the {_short(entry.citation)} "
+            f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
+            '"up to" the increase: a smaller approved amount is entered as '
+            "local_limit_sqft.",
+        )
+    if _FAMILY_ZONE[family] is ShorelandZone.BUILDING_SETBACK:
+        verify = (*verify, _V_SETBACK)
+    if local is not None and local < allow:
+        allow = local
+        cite = (entry.citation, f"{SUBD9}(i)")
+        note += f"; a more restrictive local standard of {fmt_sqft(float(local))} applies"
+    w.allow = allow
+    if family == "c":
+        w.pool = "c"
+    elif claims.clause_reading == ONE_CLAUSE:
+        w.pool = family
+    else:
+        w.pool = f"{family}:{book.group_of[(t, cedar)]}"
+    log.add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.DE_MINIMIS_AMOUNT,
+        citation=cite,
+        outcome=O_ELIGIBLE,
+        value=float(allow),
+        reason=(_r_amount, (kind, allow, entry.citation, note)),
+        verify=verify,
+        inputs=inputs,
+        parameters={entry.key: entry.sqft},
+    )
+
+
+def _clause_step(
+    project: str, scope: list[Impact], family: str, book: RuleBook, log: TraceLog
+) -> bool:
+    """Subd. 9(e) on the clauses of one paragraph: write the reading's step when it matters."""
+    claims = book.claims
     clause_groups = {
         book.group_of[(int(w.f.wetland_type), w.f.cedar_tamarack)]
         for w in scope
         if w.entry is not None
     }
-    if family != "c" and len(clause_groups) > 1:
+    if family == "c" or len(clause_groups) <= 1:
+        return False
+    held = (
+        "under the one_clause reading (the default) the whole project is held to the "
+        "smallest clause amount it uses"
+        if claims.clause_reading == ONE_CLAUSE
+        else "under the per_clause reading each clause's total is held to its own amount"
+    )
+    log.add(
+        project=project,
+        impact_id="",
+        rule_id=R.DE_MINIMIS_CLAUSES,
+        citation=f"{SUBD9}({family})",
+        outcome=O_CLASSIFIED,
+        value=None,
+        reason=f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
+        "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
+        f"paragraph: {held}.",
+        verify=(),
+        inputs={"clause_reading": claims.clause_reading},
+    )
+    return True
+
+
+def _totals(
+    project: str,
+    scope: list[Impact],
+    family: str,
+    book: RuleBook,
+    log: TraceLog,
+    concerns: set[str],
+) -> tuple[bool, list[DeMinimisTotal]]:
+    """Subd. 9(a)-(e): each total of the project against its amount; whether all are within."""
+    claims = book.claims
+    pools: dict[str, list[Impact]] = {}
+    for w in scope:
+        pools.setdefault(w.pool, []).append(w)
+    if _clause_step(project, scope, family, book, log):
         concerns.add("clause_reading")
-        held = (
-            "under the one_clause reading (the default) the whole project is held to the "
-            "smallest clause amount it uses"
-            if claims.clause_reading == ONE_CLAUSE
-            else "under the per_clause reading each clause's total is held to its own amount"
-        )
-        add(
-            project=project,
-            impact_id="",
-            rule_id=R.DE_MINIMIS_CLAUSES,
-            citation=f"{SUBD9}({family})",
-            outcome=O_CLASSIFIED,
-            value=None,
-            reason=f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
-            "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
-            f"paragraph: {held}.",
-            verify=(),
-            inputs={"clause_reading": claims.clause_reading},
-        )
     setback = pools.get("c", [])
     if len({w.entry.increases is not None for w in setback if w.entry is not None}) > 1:
         concerns.add("setback_increase_reading")
+    all_within = True
+    out: list[DeMinimisTotal] = []
     for name, members in pools.items():
         total = sum((w.counted for w in members), Decimal(0))
         allowance = (
@@ -1050,7 +1121,7 @@ def de_minimis_steps(
         out.append(DeMinimisTotal(name, ids, float(total), float(allowance), cites, within))
         several = len({w.allow for w in members}) > 1
         reason: Any = (_r_total, (name, total, cites, within, allowance, several))
-        add(
+        log.add(
             project=project,
             impact_id="",
             rule_id=R.DE_MINIMIS_TOTAL,
@@ -1065,93 +1136,114 @@ def de_minimis_steps(
                 "allowance_sqft": float(allowance),
             },
         )
+    return all_within, out
 
-    # Subd. 9(f): per landowner's portion of a wetland
+
+def _portions(
+    project: str, scope: list[Impact], book: RuleBook, log: TraceLog, concerns: set[str]
+) -> list[str]:
+    """Subd. 9(f): each landowner's portion of a wetland; return the conditions it leaves.
+
+    One landowner's portion of one wetland; without a wetland id, the impacts of one
+    landowner in one de minimis total are taken as one wetland (docs/decisions.md). A
+    portion past its limit is lost ("no longer applies to a landowner's portion"): that
+    portion only.
+    """
     conditional: list[str] = []
-    cumulative_ok = True
-    if all_within:
-        # one landowner's portion of one wetland; without a wetland id, the impacts of one
-        # landowner in one de minimis total are taken as one wetland (docs/decisions.md)
-        owners: dict[tuple[str, str], list[Impact]] = {}
-        for w in scope:
-            owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
-        for (owner, wetland), members in owners.items():
-            ok, cond = _cumulative(project, owner, wetland, members, book, log, concerns)
-            if not ok:  # "no longer applies to a landowner's portion": that portion only
-                for w in members:
-                    w.lost = True
-            if cond:
-                conditional.append(cond)
-    lost = [w for w in scope if w.lost]
-    cumulative_ok = len(lost) < len(scope)
-    conditional.extend(remainder_conditions)
+    owners: dict[tuple[str, str], list[Impact]] = {}
+    for w in scope:
+        owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
+    for (owner, wetland), members in owners.items():
+        ok, cond = _cumulative(project, owner, wetland, members, book, log, concerns)
+        if not ok:
+            for w in members:
+                w.lost = True
+        if cond:
+            conditional.append(cond)
+    return conditional
 
-    ineligible = [w for w in scope if w.ineligible]
+
+def _share_condition(
+    project: str, scope: list[Impact], book: RuleBook, all_within: bool
+) -> str | None:
+    """Minn. R. 8420.0522, subp. 2: the condition an unassessed partial drain leaves, if any."""
     unassessed = [w for w in scope if w.share_unknown]
+    lost = [w for w in scope if w.lost]
     if (
-        not probing
-        and unassessed
+        unassessed
         and all_within
-        and cumulative_ok
+        and len(lost) < len(scope)
         and not any(w.lost for w in unassessed)
-        and not ineligible
-        and not claims.other_exemption_claimed
+        and not any(w.ineligible for w in scope)
+        and not book.claims.other_exemption_claimed
         and _depends_on_share(project, scope, book)
     ):
-        conditional.append(
+        return (
             "the assessed share of the partly drained area of impact(s) "
             + ", ".join(repr(w.iid) for w in unassessed)
             + " keeps the project within its amounts: it was counted at the "
             f"{fmt_number(book.partial_pct)} percent minimum, and counted whole it is not "
             "de minimis (Minn. R. 8420.0522, subp. 2; column partial_share)."
         )
-    if claims.other_exemption_claimed:
-        outcome = Outcome.NOT_EXEMPT
-        reason = (
+    return None
+
+
+def _project_outcome(
+    scope: list[Impact], book: RuleBook, all_within: bool, conditional: list[str]
+) -> tuple[Outcome, str]:
+    """Subd. 9(g) and Minn. R. 8420.0420, subp. 1: the project's answer and its reason."""
+    others = any(w.lost for w in scope)  # the answer is of the other landowners' impacts
+    every = "Every other impact in scope is" if others else "Every impact in scope is"
+    if book.claims.other_exemption_claimed:
+        return Outcome.NOT_EXEMPT, (
             "Another exemption of § 103G.2241 is relied on for this project, and the de "
             "minimis exemption may not be combined with it (subd. 9(g); Minn. R. "
             "8420.0420, subp. 1): the de minimis exemption is not applied."
         )
-    elif not all_within:
-        outcome = Outcome.NOT_EXEMPT
-        reason = (
+    if not all_within:
+        return Outcome.NOT_EXEMPT, (
             "The project exceeds the amount allowed: it is not de minimis and the entire "
             "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1)."
         )
-    elif not cumulative_ok:
-        outcome = Outcome.NOT_EXEMPT
-        reason = (
+    if all(w.lost for w in scope):
+        return Outcome.NOT_EXEMPT, (
             "The cumulative limit of subd. 9(f) is passed for every landowner's portion of "
             "the project's wetlands: the exemption no longer applies and the project's impacts "
             "must be replaced."
         )
-    elif ineligible:
-        outcome = Outcome.NOT_EXEMPT
-        reason = (
+    if any(w.ineligible for w in scope):
+        return Outcome.NOT_EXEMPT, (
             "The project includes impacts to which no exemption applies (calcareous fen, "
             "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1; the "
             "remainder of a wetland partly impacted so that it would newly qualify, subp. 1 "
             "B(4)): the project is not exempt and its other impacts must be replaced."
         )
-    elif conditional:
-        outcome = Outcome.CONDITIONAL
-        reason = "The project is de minimis only if: " + " ".join(conditional)
-    else:
-        outcome = Outcome.EXEMPT
-        reason = "Every impact in scope is de minimis: the project needs no replacement plan."
+    if conditional:
+        return Outcome.CONDITIONAL, "The project is de minimis only if: " + " ".join(conditional)
+    done = "." if others else ": the project needs no replacement plan."
+    return Outcome.EXEMPT, f"{every} de minimis{done}"
+
+
+def _project_answer(
+    project: str,
+    scope: list[Impact],
+    book: RuleBook,
+    log: TraceLog,
+    all_within: bool,
+    conditional: list[str],
+) -> Outcome:
+    """Write the project's de minimis step; return its outcome."""
+    claims = book.claims
+    outcome, reason = _project_outcome(scope, book, all_within, conditional)
+    lost = [w for w in scope if w.lost]
     if lost and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL):
         reason = (
             "The cumulative limit of subd. 9(f) is passed for the landowner's portion of "
             f'impact(s) {", ".join(repr(w.iid) for w in lost)}: the exemption "no longer '
             "applies to a landowner's portion\", which must be replaced; it does not reach the "
-            "other landowners' impacts. "
-            + (
-                reason.replace(
-                    "Every impact in scope is", "Every other impact in scope is"
-                ).replace(": the project needs no replacement plan", "")
-            )
+            "other landowners' impacts. " + reason
         )
-    add(
+    log.add(
         project=project,
         impact_id="",
         rule_id=R.DE_MINIMIS_PROJECT,
@@ -1167,8 +1259,7 @@ def de_minimis_steps(
             "clause_reading": claims.clause_reading,
         },
     )
-    cond_text = ("only if " + " ".join(conditional)) if conditional else ""
-    return outcome, cond_text, out
+    return outcome
 
 
 def de_minimis_impact(

@@ -244,61 +244,9 @@ def _decide(
     )
 
     # the project
-    project_sqft = sum((w.counted for w in work if w.regulated), Decimal(0))
-    regulated_sqft = float(wca)
-    outcomes = {w.outcome for w in work}
-    if ImpactOutcome.PROHIBITED in outcomes:
-        outcome = ProjectOutcome.PROHIBITED
-    elif ImpactOutcome.REPLACEMENT_REQUIRED in outcomes:
-        outcome = ProjectOutcome.REPLACEMENT_REQUIRED
-    elif ImpactOutcome.EXEMPT_CONDITIONAL in outcomes:
-        outcome = ProjectOutcome.EXEMPT_CONDITIONAL
-    elif ImpactOutcome.EXEMPT in outcomes:
-        outcome = ProjectOutcome.EXEMPT
-    elif ImpactOutcome.DE_MINIMIS_CONDITIONAL in outcomes:
-        outcome = ProjectOutcome.DE_MINIMIS_CONDITIONAL
-    elif ImpactOutcome.DE_MINIMIS_EXEMPT in outcomes:
-        outcome = ProjectOutcome.DE_MINIMIS_EXEMPT
-    else:
-        outcome = ProjectOutcome.NO_DRAIN_OR_FILL
-    total_area = sum((w.area for w in work), Decimal(0))
-    exempt = sum(
-        (w.counted for w in work if w.outcome in EXEMPT_OUTCOMES),
-        Decimal(0),
-    )
-    totals: dict[str, Any] = {
-        "total_sqft": float(total_area),
-        "counted_sqft": float(project_sqft),
-        "wca_sqft": regulated_sqft,
-        "exempt_sqft": float(exempt),
-        "public_waters_sqft": float(
-            sum((w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0))
-        ),
-        "not_regulated_sqft": float(sum((w.area for w in work if not w.regulated), Decimal(0))),
-        "replace_acres": float(sum((dec(w.acres) for w in work if w.acres), Decimal(0))),
-        "de_minimis": dm_outcome.value,
-        "public_waters_permit": any(route(w) != ROUTE_WCA for w in work),
-        "public_comment": comment,
-        "sequencing_on_site": sequencing,
-    }
-    decisions = tuple(
-        ImpactDecision(
-            impact_id=w.f.impact_id,
-            outcome=w.outcome,
-            area_sqft=float(w.area),
-            counted_sqft=float(w.counted),
-            de_minimis=w.dm,
-            allowance_sqft=None if w.allow is None else float(w.allow),
-            ratio=w.ratio,
-            replace_acres=w.acres,
-            exemptions=tuple(w.exemptions),
-            route=route(w),
-            multiplier=w.multiplier,
-            replacement_by=w.replacement_by,
-            replace_acres_if_fails=w.acres_if_fails,
-        )
-        for w in work
-    )
+    outcome = _project_outcome(work)
+    totals = _project_totals(work, wca, dm_outcome, comment, sequencing)
+    decisions = tuple(_impact_decision(w) for w in work)
     if with_alternatives and concerns:
         # 8. the open readings the answer used
         totals["alternatives"] = alternatives(
@@ -326,6 +274,69 @@ def _decide(
         (start, len(log)),
         step5.carrying,
         None if step5.road is None else step5.road.route.value,
+    )
+
+
+#: The project's outcome: the first of these any impact has (the worst first).
+_PROJECT_OUTCOMES = (
+    (ImpactOutcome.PROHIBITED, ProjectOutcome.PROHIBITED),
+    (ImpactOutcome.REPLACEMENT_REQUIRED, ProjectOutcome.REPLACEMENT_REQUIRED),
+    (ImpactOutcome.EXEMPT_CONDITIONAL, ProjectOutcome.EXEMPT_CONDITIONAL),
+    (ImpactOutcome.EXEMPT, ProjectOutcome.EXEMPT),
+    (ImpactOutcome.DE_MINIMIS_CONDITIONAL, ProjectOutcome.DE_MINIMIS_CONDITIONAL),
+    (ImpactOutcome.DE_MINIMIS_EXEMPT, ProjectOutcome.DE_MINIMIS_EXEMPT),
+)
+
+
+def _project_outcome(work: list[Impact]) -> ProjectOutcome:
+    """Return the project's outcome: the worst of its impacts' (Minn. R. 8420.0420, subp. 1)."""
+    outcomes = {w.outcome for w in work}
+    for impact_outcome, project_outcome in _PROJECT_OUTCOMES:
+        if impact_outcome in outcomes:
+            return project_outcome
+    return ProjectOutcome.NO_DRAIN_OR_FILL
+
+
+def _project_totals(
+    work: list[Impact], wca: Decimal, dm_outcome: Outcome, comment: Any, sequencing: Any
+) -> dict[str, Any]:
+    """Return the project's areas, acres and procedure answers (``ProjectDecision.totals``)."""
+    counted = sum((w.counted for w in work if w.regulated), Decimal(0))
+    exempt = sum((w.counted for w in work if w.outcome in EXEMPT_OUTCOMES), Decimal(0))
+    public_waters = sum(
+        (w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0)
+    )
+    return {
+        "total_sqft": float(sum((w.area for w in work), Decimal(0))),
+        "counted_sqft": float(counted),
+        "wca_sqft": float(wca),
+        "exempt_sqft": float(exempt),
+        "public_waters_sqft": float(public_waters),
+        "not_regulated_sqft": float(sum((w.area for w in work if not w.regulated), Decimal(0))),
+        "replace_acres": float(sum((dec(w.acres) for w in work if w.acres), Decimal(0))),
+        "de_minimis": dm_outcome.value,
+        "public_waters_permit": any(route(w) != ROUTE_WCA for w in work),
+        "public_comment": comment,
+        "sequencing_on_site": sequencing,
+    }
+
+
+def _impact_decision(w: Impact) -> ImpactDecision:
+    """Return one impact's decision as the engine left it."""
+    return ImpactDecision(
+        impact_id=w.f.impact_id,
+        outcome=w.outcome,
+        area_sqft=float(w.area),
+        counted_sqft=float(w.counted),
+        de_minimis=w.dm,
+        allowance_sqft=None if w.allow is None else float(w.allow),
+        ratio=w.ratio,
+        replace_acres=w.acres,
+        exemptions=tuple(w.exemptions),
+        route=route(w),
+        multiplier=w.multiplier,
+        replacement_by=w.replacement_by,
+        replace_acres_if_fails=w.acres_if_fails,
     )
 
 

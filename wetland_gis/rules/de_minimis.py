@@ -137,6 +137,40 @@ def _label(wetland_type: WetlandType, cedar: bool) -> str:
     return f"type {int(wetland_type)} {kind}wetland"
 
 
+class _Record:
+    """The citations, reasons, checks and parameters one allowance gathers, in order."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self.used: dict[str, Any] = {}
+        self.cites: list[str] = []
+        self.reasons: list[str] = []
+        self.verify: list[str] = []
+
+    def get(self, key: str) -> Any:
+        """Return de minimis parameter ``key``, recording it."""
+        value = self.trace.value(_DE_MINIMIS + key)
+        self.used[_DE_MINIMIS + key] = self.trace.used[_DE_MINIMIS + key]
+        return value
+
+    def cite(self, key: str) -> str:
+        """Return the citation of de minimis parameter ``key``."""
+        return self.trace.citation(_DE_MINIMIS + key)
+
+    def amount(self, entry: AmountEntry) -> float:
+        """Return the amount of a table entry, recording its parameter and citation."""
+        self.used[entry.key] = self.trace.used[entry.key] = entry.sqft
+        self.cites.append(entry.citation)
+        return entry.sqft
+
+
+_PLACE_WORDS = {
+    PercentageArea.GREATER_THAN_80: " in a greater than 80 percent area",
+    PercentageArea.FROM_50_TO_80: " in a 50 to 80 percent area",
+    PercentageArea.LESS_THAN_50: " in a less than 50 percent area",
+}
+
+
 def _allowance(
     trace: Trace,
     wetland_type: WetlandType,
@@ -149,179 +183,174 @@ def _allowance(
     setback_increase: bool,
     local_limit: float | None,
 ) -> _Amount:
-    used: dict[str, Any] = {}
-
-    def get(key: str) -> Any:
-        value = trace.value(_DE_MINIMIS + key)
-        used[_DE_MINIMIS + key] = trace.used[_DE_MINIMIS + key]
-        return value
-
-    def cite(key: str) -> str:
-        return trace.citation(_DE_MINIMIS + key)
-
+    rec = _Record(trace)
     group = type_group(wetland_type, cedar, trace.params, trace.day)
-    get("type_groups.types_1_2_6_7")
-    get("type_groups.types_3_4_5_8")
+    rec.get("type_groups.types_1_2_6_7")
+    rec.get("type_groups.types_3_4_5_8")
     label = _label(wetland_type, cedar)
-    where = zone_words(zone)
-    cites: list[str] = []
-    reasons: list[str] = []
-    verify: list[str] = []
-    has_amount = True
-
     table = amount_table(trace.params, trace.day)
     increased = (
         setback_increase if zone is ShorelandZone.BUILDING_SETBACK else shoreland_increase
     ) and zone is not ShorelandZone.OUTSIDE
     base = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, False)
     entry = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, increased)
-    amount: float
+    amount: float = 0
     if entry is None:
-        amount = 0
-        has_amount = False
-        listed = get("type_groups.metro_less_than_50")
-        cites.append(cite("type_groups.metro_less_than_50"))
-        cites.append(cite("outside_zone.types_1_2_6_7_less_than_50"))
-        types = ", ".join(str(t) for t in listed)
-        reasons.append(
-            f"A {label} {where} in a less than 50 percent area within the 11-county "
-            f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
-            f"{types} only, and (a)(3) excepts the metropolitan area."
-        )
+        _no_amount_words(rec, label, zone)
     else:
         shown = base if base is not None else entry
-        amount = shown.sqft
-        used[shown.key] = trace.used[shown.key] = amount
-        cites.append(shown.citation)
-        place = (
-            ""
-            if shown.zone is not ShorelandZone.OUTSIDE
-            else {
-                PercentageArea.GREATER_THAN_80: " in a greater than 80 percent area",
-                PercentageArea.FROM_50_TO_80: " in a 50 to 80 percent area",
-                PercentageArea.LESS_THAN_50: " in a less than 50 percent area",
-            }[pct_class]
-        )
-        if shown.paragraph == "d":
-            place += " within the 11-county metropolitan area"
-        any_type = " of wetland of any type" if shown.paragraph == "c" else ""
-        reasons.append(
-            f"For a {label} {where}{place}, {_short(shown.citation)} allows "
-            f"{fmt_sqft(amount)}{any_type}."
-        )
+        amount = _clause_words(rec, shown, label, zone, pct_class)
         if entry is not shown:
-            amount = entry.sqft
-            used[entry.key] = trace.used[entry.key] = amount
-            cites.append(entry.citation)
-            if entry.paragraph == "c":
-                reasons.append(
-                    f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
-                    "runoff retention or infiltration measures are established in proximity."
-                )
-                verify.append(
-                    "The shoreland management authority has approved the permanent water "
-                    "runoff retention or infiltration measures in proximity (subd. 9(c))."
-                )
-            else:
-                reasons.append(
-                    f"In a greater than 80 percent area the clause (1) amount is increased "
-                    f"to {fmt_sqft(amount)} under subd. 9(b)."
-                )
-                verify.append(
-                    "For the subd. 9(b) increase: the wetland is isolated and determined to "
-                    "have no direct surficial connection to the public water, or permanent "
-                    "runoff retention or infiltration measures are established in proximity "
-                    "as approved by the shoreland management authority."
-                )
-                verify.append(
-                    f"The subd. 9(b) increase is up to {fmt_sqft(amount)}: if a smaller "
-                    "amount is approved, enter it as local_limit_sqft."
-                )
+            amount = _increase_words(rec, entry)
         elif increased and zone is ShorelandZone.PROTECTION:
-            if group == TYPES_3_4_5_8_CEDAR:
-                reasons.append(
-                    "The subd. 9(b) increase applies only to the clause (1) amount of types "
-                    "1, 2, 6 and 7, not to this wetland."
-                )
-            else:
-                reasons.append(
-                    "The subd. 9(b) increase is available only in a greater than 80 percent "
-                    "area; it is not applied here."
-                )
+            rec.reasons.append(
+                "The subd. 9(b) increase applies only to the clause (1) amount of types "
+                "1, 2, 6 and 7, not to this wetland."
+                if group == TYPES_3_4_5_8_CEDAR
+                else "The subd. 9(b) increase is available only in a greater than 80 percent "
+                "area; it is not applied here."
+            )
         if zone is ShorelandZone.BUILDING_SETBACK:
-            verify.append(
+            rec.verify.append(
                 "The shoreland building setback zone is the one defined in the local shoreland "
                 "management ordinance (subd. 9(c)), which may be larger than the state minimum."
             )
         if zone is ShorelandZone.OUTSIDE:
-            verify.append(_V_DIVISION)
-            if cedar and group == TYPES_3_4_5_8_CEDAR:
-                reasons.append(
-                    "White cedar and tamarack wetlands are excluded from the larger amounts "
-                    "of subd. 9(a)(1)-(3) and (d)(1); they take the clause (4) amount."
-                )
-            listed = get("type_groups.metro_less_than_50")
-            if metro and group == TYPES_3_4_5_8_CEDAR:
-                if (
-                    cedar
-                    and pct_class is PercentageArea.LESS_THAN_50
-                    and int(wetland_type) in listed
-                ):
-                    types = ", ".join(str(t) for t in listed)
-                    reasons.append(
-                        f"Subd. 9(d)(2) names type {types} wetland without repeating the "
-                        "white cedar and tamarack exclusion of (a)(1)-(3) and (d)(1); this "
-                        "white cedar and tamarack wetland is kept at the (a)(4) amount, which "
-                        "names white cedar and tamarack wetland."
-                    )
-                    verify.append(
-                        "Subd. 9(d)(2) does not exclude white cedar and tamarack wetlands: the "
-                        "(a)(4) amount was applied; the local government unit should confirm "
-                        "that the larger (d)(2) amount does not apply."
-                    )
-                else:
-                    reasons.append(
-                        "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in "
-                        "the 11-county metropolitan area too."
-                    )
-            elif metro and pct_class is PercentageArea.GREATER_THAN_80:
-                reasons.append(
-                    "Subd. 9(d) covers only 50 to 80 and less than 50 percent areas of the "
-                    "metropolitan area, so (a)(1) applies."
-                )
-            elif metro and shown.paragraph == "d":
-                replaced = "(a)(2)" if pct_class is PercentageArea.FROM_50_TO_80 else "(a)(3)"
-                reasons.append(
-                    f"Within the metropolitan area {_short(shown.citation)} replaces {replaced}"
-                    + (" there." if replaced == "(a)(3)" else ".")
-                )
-    if local_limit is not None:
-        if local_limit < amount:
-            amount = local_limit
-            cites.append(f"{SUBD9}(i)")
-            reasons.append(
-                f"A more restrictive local standard of {fmt_sqft(local_limit)} applies "
-                "(subd. 9(i))."
-            )
-        else:
-            reasons.append(
-                f"The local standard of {fmt_sqft(local_limit)} is not more restrictive."
-            )
-    else:
-        verify.append(
-            "Whether a local ordinance or similar local control is more restrictive; if so the "
-            "local standard applies (subd. 9(i))."
-        )
+            _outside_words(rec, shown, wetland_type, pct_class, metro, cedar, group)
+    amount = _local_standard(rec, amount, local_limit)
     return _Amount(
         sqft=float(amount),
         group=group,
         zone=zone,
-        has_amount=has_amount,
-        citations=tuple(cites),
-        reasons=tuple(reasons),
-        verify=tuple(verify),
-        parameters=MappingProxyType(used),
+        has_amount=entry is not None,
+        citations=tuple(rec.cites),
+        reasons=tuple(rec.reasons),
+        verify=tuple(rec.verify),
+        parameters=MappingProxyType(rec.used),
     )
+
+
+def _no_amount_words(rec: _Record, label: str, zone: ShorelandZone) -> None:
+    """Subd. 9(a)(3), (d)(2): the types with no amount in a metropolitan < 50 percent area."""
+    listed = rec.get("type_groups.metro_less_than_50")
+    rec.cites.append(rec.cite("type_groups.metro_less_than_50"))
+    rec.cites.append(rec.cite("outside_zone.types_1_2_6_7_less_than_50"))
+    types = ", ".join(str(t) for t in listed)
+    rec.reasons.append(
+        f"A {label} {zone_words(zone)} in a less than 50 percent area within the 11-county "
+        f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
+        f"{types} only, and (a)(3) excepts the metropolitan area."
+    )
+
+
+def _clause_words(
+    rec: _Record, shown: AmountEntry, label: str, zone: ShorelandZone, pct_class: PercentageArea
+) -> float:
+    """Subd. 9(a)-(d): the clause's amount for the type, zone and place; return it."""
+    amount = rec.amount(shown)
+    place = "" if shown.zone is not ShorelandZone.OUTSIDE else _PLACE_WORDS[pct_class]
+    if shown.paragraph == "d":
+        place += " within the 11-county metropolitan area"
+    any_type = " of wetland of any type" if shown.paragraph == "c" else ""
+    rec.reasons.append(
+        f"For a {label} {zone_words(zone)}{place}, {_short(shown.citation)} allows "
+        f"{fmt_sqft(amount)}{any_type}."
+    )
+    return amount
+
+
+def _increase_words(rec: _Record, entry: AmountEntry) -> float:
+    """Subd. 9(b), (c): the increased amount, and what the increase needs; return it."""
+    amount = rec.amount(entry)
+    if entry.paragraph == "c":
+        rec.reasons.append(
+            f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
+            "runoff retention or infiltration measures are established in proximity."
+        )
+        rec.verify.append(
+            "The shoreland management authority has approved the permanent water "
+            "runoff retention or infiltration measures in proximity (subd. 9(c))."
+        )
+        return amount
+    rec.reasons.append(
+        f"In a greater than 80 percent area the clause (1) amount is increased "
+        f"to {fmt_sqft(amount)} under subd. 9(b)."
+    )
+    rec.verify.append(
+        "For the subd. 9(b) increase: the wetland is isolated and determined to "
+        "have no direct surficial connection to the public water, or permanent "
+        "runoff retention or infiltration measures are established in proximity "
+        "as approved by the shoreland management authority."
+    )
+    rec.verify.append(
+        f"The subd. 9(b) increase is up to {fmt_sqft(amount)}: if a smaller "
+        "amount is approved, enter it as local_limit_sqft."
+    )
+    return amount
+
+
+def _outside_words(
+    rec: _Record,
+    shown: AmountEntry,
+    wetland_type: WetlandType,
+    pct_class: PercentageArea,
+    metro: bool,
+    cedar: bool,
+    group: str,
+) -> None:
+    """Subd. 9(a), (d), (h) outside the zone: white cedar, the metropolitan area, division."""
+    rec.verify.append(_V_DIVISION)
+    if cedar and group == TYPES_3_4_5_8_CEDAR:
+        rec.reasons.append(
+            "White cedar and tamarack wetlands are excluded from the larger amounts "
+            "of subd. 9(a)(1)-(3) and (d)(1); they take the clause (4) amount."
+        )
+    listed = rec.get("type_groups.metro_less_than_50")
+    if metro and group == TYPES_3_4_5_8_CEDAR:
+        if cedar and pct_class is PercentageArea.LESS_THAN_50 and int(wetland_type) in listed:
+            types = ", ".join(str(t) for t in listed)
+            rec.reasons.append(
+                f"Subd. 9(d)(2) names type {types} wetland without repeating the "
+                "white cedar and tamarack exclusion of (a)(1)-(3) and (d)(1); this "
+                "white cedar and tamarack wetland is kept at the (a)(4) amount, which "
+                "names white cedar and tamarack wetland."
+            )
+            rec.verify.append(
+                "Subd. 9(d)(2) does not exclude white cedar and tamarack wetlands: the "
+                "(a)(4) amount was applied; the local government unit should confirm "
+                "that the larger (d)(2) amount does not apply."
+            )
+        else:
+            rec.reasons.append(
+                "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in "
+                "the 11-county metropolitan area too."
+            )
+    elif metro and pct_class is PercentageArea.GREATER_THAN_80:
+        rec.reasons.append(
+            "Subd. 9(d) covers only 50 to 80 and less than 50 percent areas of the "
+            "metropolitan area, so (a)(1) applies."
+        )
+    elif metro and shown.paragraph == "d":
+        replaced = "(a)(2)" if pct_class is PercentageArea.FROM_50_TO_80 else "(a)(3)"
+        rec.reasons.append(
+            f"Within the metropolitan area {_short(shown.citation)} replaces {replaced}"
+            + (" there." if replaced == "(a)(3)" else ".")
+        )
+
+
+def _local_standard(rec: _Record, amount: float, local_limit: float | None) -> float:
+    """Subd. 9(i): a more restrictive local standard; return the amount it leaves."""
+    if local_limit is None:
+        rec.verify.append(_V_LOCAL)
+        return amount
+    if local_limit < amount:
+        rec.cites.append(f"{SUBD9}(i)")
+        rec.reasons.append(
+            f"A more restrictive local standard of {fmt_sqft(local_limit)} applies (subd. 9(i))."
+        )
+        return local_limit
+    rec.reasons.append(f"The local standard of {fmt_sqft(local_limit)} is not more restrictive.")
+    return amount
 
 
 def de_minimis_allowance(

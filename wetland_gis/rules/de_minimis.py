@@ -1087,6 +1087,146 @@ def _amount_of(w: Impact) -> Decimal:
     return w.allow
 
 
+@dataclass(frozen=True)
+class _Portion:
+    """Subd. 9(f): the figures of one landowner's portion of one wetland."""
+
+    who: str
+    named: bool
+    ids: str
+    prior: Decimal
+    prior_known: bool
+    owns: bool | None
+    portion: Decimal | None
+    total: Decimal
+    applicable: Decimal
+    limit_known: Decimal
+
+    @property
+    def cumulative(self) -> Decimal:
+        """The area drained or filled since the date of subd. 9(f), this project's included."""
+        return self.prior + self.total
+
+
+def _portion_of(owner: str, wetland: str, members: list[Impact], book: RuleBook) -> _Portion:
+    """Return the figures of subd. 9(f) for one landowner's portion of one wetland."""
+    claims = book.claims
+    priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
+    owns_values = {w.f.owns_whole_wetland for w in members} - {None}
+    owns = False if False in owns_values else True if owns_values else claims.owns_whole_wetland
+    portions = [w.f.portion_sqft for w in members if w.f.portion_sqft is not None]
+    portion = dec(min(portions)) if portions else None
+    sizes = [w.f.wetland_acres for w in members if w.f.wetland_acres is not None]
+    if portion is None and owns is True and sizes:
+        portion = dec(min(sizes)) * book.sqft_per_acre  # the whole wetland is the portion
+    limit_known = book.floor
+    if portion is not None:
+        limit_known = max(limit_known, portion * book.pct_portion / PERCENT)
+    named = not wetland.startswith("\0")
+    return _Portion(
+        who=(f"landowner {owner!r}" if owner else "the landowner")
+        + (f" on wetland {wetland!r}" if named else ""),
+        named=named,
+        ids=", ".join(repr(w.iid) for w in members),
+        prior=dec(max(priors)) if priors else dec(claims.prior_sqft_since_1992 or 0),
+        prior_known=bool(priors) or claims.prior_sqft_since_1992 is not None,
+        owns=owns,
+        portion=portion,
+        total=sum((w.counted for w in members), Decimal(0)),
+        applicable=min(_amount_of(w) for w in members),
+        limit_known=limit_known,
+    )
+
+
+def _portion_checks(p: _Portion, book: RuleBook) -> list[str]:
+    """Return what a person checks of a portion: the prior area, the wetland id."""
+    verify: list[str] = []
+    if not p.prior_known:
+        below = "less than" if book.claims.cumulative_limit_reading == LIMIT_REACHED else "at most"
+        by_amount = p.owns is not False and p.applicable > p.limit_known
+        headroom = (p.applicable if by_amount else p.limit_known) - p.total
+        verify.append(
+            f"The area {p.who} has drained or filled since {book.since.isoformat()} was not "
+            f"given (column prior_sqft_since_1992): the exemption holds only while it is "
+            f"{'at most' if by_amount else below} "
+            f"{fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
+        )
+    if not p.named:
+        verify.append(
+            "No wetland id was given (column wetland_id): the impacts of one landowner in one "
+            "de minimis total were taken as one wetland for subd. 9(f)."
+        )
+    return verify
+
+
+def _within_reason(p: _Portion, book: RuleBook, reached: bool) -> str:
+    """Return why a portion within the (f)(2)/(f)(3) limit stays exempt."""
+    cumulative, limit = p.cumulative, p.limit_known
+    below = "less than" if reached else "at most"
+    return (
+        f"Subd. 9(f): {p.who} has {fmt_sqft(float(cumulative))} drained or filled since "
+        f"{book.since.isoformat()} (impacts {p.ids}), "
+        + (
+            f"{below} {fmt_sqft(float(limit))}"
+            if cumulative == limit or reached
+            else f"within {fmt_sqft(float(limit))}"
+        )
+        + ", a limit that holds whoever owns the wetland"
+        + (
+            " (cumulative_limit_reading 'exceeded': reaching it is still exempt)."
+            if cumulative == limit
+            else "."
+        )
+    )
+
+
+def _missing_condition(p: _Portion, book: RuleBook, reached: bool) -> str | None:
+    """Return the condition under which a portion past the known limit is still exempt."""
+    cumulative = p.cumulative
+    missing = []
+    if cumulative <= p.applicable and p.owns is None:
+        missing.append("the landowner owns the entire wetland")
+    if p.portion is None:
+        need = cumulative * PERCENT / book.pct_portion
+        missing.append(
+            f"the landowner's portion of the wetland is {'more than' if reached else 'at least'} "
+            f"{fmt_sqft(float(need))} ({fmt_number(book.pct_portion)} percent of it is then "
+            f"{'more than ' if reached else ''}{fmt_sqft(float(cumulative))})"
+        )
+    if not missing:
+        return None
+    at_limit = (
+        " (exactly at it: the exemption no longer applies under the cumulative_limit_reading "
+        "'reached')"
+        if cumulative == p.limit_known and reached
+        else ""
+    )
+    return (
+        f"{' or '.join(missing)} ({p.who}, impacts {p.ids}: {fmt_sqft(float(cumulative))} "
+        f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
+        f"{fmt_sqft(float(p.limit_known))}{at_limit} and the exemption does not apply "
+        "(subd. 9(f))."
+    )
+
+
+def _past_reason(p: _Portion, book: RuleBook) -> str:
+    """Return why a portion past every limit that applies is no longer exempt."""
+    cumulative = p.cumulative
+    limit = max(p.limit_known, p.applicable) if p.owns else p.limit_known
+    return (
+        f"Subd. 9(f): {p.who} has {fmt_sqft(float(cumulative))} drained or filled since "
+        f"{book.since.isoformat()}, "
+        + (
+            f"which reaches the limit of {fmt_sqft(float(limit))}: under the "
+            "cumulative_limit_reading 'reached' (the default), the exemption \"no longer "
+            'applies ... when the cumulative area ... is" the limit'
+            if cumulative == limit
+            else f"more than the greatest of the limits that apply ({fmt_sqft(float(limit))})"
+        )
+        + ": the exemption no longer applies to this portion."
+    )
+
+
 def _cumulative(
     project: str,
     owner: str,
@@ -1102,65 +1242,28 @@ def _cumulative(
     (default ``reached``: exactly at the limit the exemption no longer applies); the (f)(1)
     limit, the paragraph's own amount, at most (docs/rules.md, "Open readings").
     """
-    claims = book.claims
-    reached = claims.cumulative_limit_reading == LIMIT_REACHED
-    priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
-    prior_known = bool(priors) or claims.prior_sqft_since_1992 is not None
-    prior = dec(max(priors)) if priors else dec(claims.prior_sqft_since_1992 or 0)
-    owns_values = {w.f.owns_whole_wetland for w in members} - {None}
-    owns = False if False in owns_values else True if owns_values else claims.owns_whole_wetland
-    portions = [w.f.portion_sqft for w in members if w.f.portion_sqft is not None]
-    portion = dec(min(portions)) if portions else None
-    sizes = [w.f.wetland_acres for w in members if w.f.wetland_acres is not None]
-    if portion is None and owns is True and sizes:
-        portion = dec(min(sizes)) * book.sqft_per_acre  # the whole wetland is the portion
-    total = sum((w.counted for w in members), Decimal(0))
-    cumulative = prior + total
-    applicable = min(_amount_of(w) for w in members)
-    limit_known = book.floor
-    if portion is not None:
-        limit_known = max(limit_known, portion * book.pct_portion / PERCENT)
-    named = not wetland.startswith("\0")
-    who = (f"landowner {owner!r}" if owner else "the landowner") + (
-        f" on wetland {wetland!r}" if named else ""
-    )
-    verify: list[str] = []
-    if cumulative == limit_known:  # exactly at the (f)(2) or (f)(3) limit: an open reading
+    reached = book.claims.cumulative_limit_reading == LIMIT_REACHED
+    p = _portion_of(owner, wetland, members, book)
+    cumulative = p.cumulative
+    if cumulative == p.limit_known:  # exactly at the (f)(2) or (f)(3) limit: an open reading
         concerns.add("cumulative_limit_reading")
-    within_limit = cumulative < limit_known if reached else cumulative <= limit_known
-    below = "less than" if reached else "at most"
-    if not prior_known:
-        by_amount = owns is not False and applicable > limit_known
-        headroom = (applicable if by_amount else limit_known) - total
-        verify.append(
-            f"The area {who} has drained or filled since {book.since.isoformat()} was not "
-            f"given (column prior_sqft_since_1992): the exemption holds only while it is "
-            f"{'at most' if by_amount else below} "
-            f"{fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
-        )
-    if not named:
-        verify.append(
-            "No wetland id was given (column wetland_id): the impacts of one landowner in one "
-            "de minimis total were taken as one wetland for subd. 9(f)."
-        )
+    verify = _portion_checks(p, book)
     inputs = {
         "owner": owner or None,
-        "wetland_id": wetland if named else None,
-        "prior_sqft_since_1992": float(prior) if prior_known else None,
-        "owns_whole_wetland": owns,
-        "portion_sqft": None if portion is None else float(portion),
+        "wetland_id": wetland if p.named else None,
+        "prior_sqft_since_1992": float(p.prior) if p.prior_known else None,
+        "owns_whole_wetland": p.owns,
+        "portion_sqft": None if p.portion is None else float(p.portion),
         "cumulative_sqft": float(cumulative),
         "impact_ids": [w.iid for w in members],
     }
-    cite = book.cite_cumulative
-    ids = ", ".join(repr(w.iid) for w in members)
 
     def step(outcome: str, reason: str, checks: Sequence[str]) -> None:
         log.add(
             project=project,
             impact_id="",
             rule_id=R.DE_MINIMIS_CUMULATIVE,
-            citation=cite,
+            citation=book.cite_cumulative,
             outcome=outcome,
             value=float(cumulative),
             reason=reason,
@@ -1169,60 +1272,23 @@ def _cumulative(
             parameters=book.cumulative_params,
         )
 
-    if within_limit:
-        step(
-            O_EXEMPT,
-            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-            f"{book.since.isoformat()} (impacts {ids}), "
-            + (
-                f"{below} {fmt_sqft(float(limit_known))}"
-                if cumulative == limit_known or reached
-                else f"within {fmt_sqft(float(limit_known))}"
-            )
-            + ", a limit that holds whoever owns the wetland"
-            + (
-                " (cumulative_limit_reading 'exceeded': reaching it is still exempt)."
-                if cumulative == limit_known
-                else "."
-            ),
-            verify,
-        )
+    if cumulative < p.limit_known if reached else cumulative <= p.limit_known:
+        step(O_EXEMPT, _within_reason(p, book, reached), verify)
         return True, ""
-    if cumulative <= applicable and owns is True:
+    if cumulative <= p.applicable and p.owns is True:
         step(
             O_EXEMPT,
-            f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
-            f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
+            f"Subd. 9(f): {p.who} owns the entire wetland, so the limit is the applicable "
+            f"amount, {fmt_sqft(float(p.applicable))}; {fmt_sqft(float(cumulative))} drained "
             "or filled is within it.",
-            (*verify, f"{who[0].upper() + who[1:]} owns the entire wetland (subd. 9(f)(1))."),
+            (*verify, f"{p.who[0].upper() + p.who[1:]} owns the entire wetland (subd. 9(f)(1))."),
         )
         return True, ""
-    missing = []
-    if cumulative <= applicable and owns is None:
-        missing.append("the landowner owns the entire wetland")
-    if portion is None:
-        need = cumulative * PERCENT / book.pct_portion
-        missing.append(
-            f"the landowner's portion of the wetland is {'more than' if reached else 'at least'} "
-            f"{fmt_sqft(float(need))} ({fmt_number(book.pct_portion)} percent of it is then "
-            f"{'more than ' if reached else ''}{fmt_sqft(float(cumulative))})"
-        )
-    if missing:
-        at_limit = (
-            " (exactly at it: the exemption no longer applies under the cumulative_limit_reading "
-            "'reached')"
-            if cumulative == limit_known and reached
-            else ""
-        )
-        condition = (
-            f"{' or '.join(missing)} ({who}, impacts {ids}: {fmt_sqft(float(cumulative))} "
-            f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
-            f"{fmt_sqft(float(limit_known))}{at_limit} and the exemption does not apply "
-            "(subd. 9(f))."
-        )
+    condition = _missing_condition(p, book, reached)
+    if condition is not None:
         step(
             O_CONDITIONAL,
-            f"Subd. 9(f): {who} is exempt only if {condition}",
+            f"Subd. 9(f): {p.who} is exempt only if {condition}",
             (
                 *verify,
                 "Who owns the wetland and the size of each landowner's portion "
@@ -1230,21 +1296,7 @@ def _cumulative(
             ),
         )
         return True, condition
-    limit = max(limit_known, applicable) if owns else limit_known
-    step(
-        O_NOT_EXEMPT,
-        f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-        f"{book.since.isoformat()}, "
-        + (
-            f"which reaches the limit of {fmt_sqft(float(limit))}: under the "
-            "cumulative_limit_reading 'reached' (the default), the exemption \"no longer "
-            'applies ... when the cumulative area ... is" the limit'
-            if cumulative == limit
-            else f"more than the greatest of the limits that apply ({fmt_sqft(float(limit))})"
-        )
-        + ": the exemption no longer applies to this portion.",
-        verify,
-    )
+    step(O_NOT_EXEMPT, _past_reason(p, book), verify)
     return False, ""
 
 

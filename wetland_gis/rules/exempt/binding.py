@@ -254,24 +254,15 @@ class ProjectExemptions:
                 "value": None,
                 "reason": " ".join(self.reasons),
                 "verify": list(self.verify),
-                "inputs": {
-                    "carrying": self.carrying,
-                    "partial": self.partial,
-                    "covered": [str(i) for i in self.covered],
-                    "refused_combination": list(self.refused_combination),
-                    "subdivision": self.subdivision,
-                    "subdivision_clauses": {str(i): r for i, r in self.subdivision_clauses},
-                    "exemption_unit_reading": self.unit_reading,
-                },
+                "inputs": self._choice(),
                 "parameters": {},
             }
         )
         return steps
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dictionary."""
+    def _choice(self) -> dict[str, Any]:
+        """Return which exemption carries the project, covers some impacts, is refused."""
         return {
-            "outcome": self.outcome.value,
             "carrying": self.carrying,
             "partial": self.partial,
             "covered": [str(i) for i in self.covered],
@@ -279,6 +270,13 @@ class ProjectExemptions:
             "subdivision": self.subdivision,
             "subdivision_clauses": {str(i): r for i, r in self.subdivision_clauses},
             "exemption_unit_reading": self.unit_reading,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dictionary."""
+        return {
+            "outcome": self.outcome.value,
+            **self._choice(),
             "reasons": list(self.reasons),
             "verify": list(self.verify),
             "citations": list(self.citations),

@@ -205,27 +205,10 @@ def _decide(
     work = [Impact(f) for f in facts]
 
     # 1. impact kind; 2. calcareous fens first; 3. public waters wetlands, banked wetlands
-    for w in work:
-        impact_kind(project, w, book, log)
-    for w in work:
-        calcareous_fen(project, w, log)
-    for w in work:
-        if not w.regulated:  # an excavation that is not a drain or fill: the DNR permit
-            public_waters_work(project, w, log)
-        elif not public_waters_steps(project, w, log):
-            exemption_standards(project, w, log)
-
+    _scope_steps(project, work, book, log)
     # 4. de minimis
     scope = [w for w in work if w.regulated and w.in_scope]
-    totals_out: list[DeMinimisTotal] = []
-    dm_outcome = Outcome.NOT_APPLIED
-    conditional_reason = ""
-    if scope:
-        dm_outcome, conditional_reason, totals_out = de_minimis_steps(
-            project, scope, book, log, concerns=concerns
-        )
-    for w in scope:
-        de_minimis_impact(project, w, dm_outcome, conditional_reason, log)
+    dm_outcome, totals_out = _de_minimis(project, scope, book, log, concerns)
 
     # 5. other exemptions (rules/exempt): every one tried, one carries the project; roads
     wca = wca_sqft(work)  # the WCA wetland area (§ 103G.005, subd. 19(b)), for 5 and 7
@@ -275,6 +258,35 @@ def _decide(
         step5.carrying,
         None if step5.road is None else step5.road.route.value,
     )
+
+
+def _scope_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog) -> None:
+    """Steps 1-3: the impact kind, calcareous fens first, public waters and banked wetlands."""
+    for w in work:
+        impact_kind(project, w, book, log)
+    for w in work:
+        calcareous_fen(project, w, log)
+    for w in work:
+        if not w.regulated:  # an excavation that is not a drain or fill: the DNR permit
+            public_waters_work(project, w, log)
+        elif not public_waters_steps(project, w, log):
+            exemption_standards(project, w, log)
+
+
+def _de_minimis(
+    project: str, scope: list[Impact], book: RuleBook, log: TraceLog, concerns: set[str]
+) -> tuple[Outcome, list[DeMinimisTotal]]:
+    """Step 4: subd. 9 on the impacts in scope, then each impact's de minimis answer."""
+    totals: list[DeMinimisTotal] = []
+    outcome = Outcome.NOT_APPLIED
+    conditional_reason = ""
+    if scope:
+        outcome, conditional_reason, totals = de_minimis_steps(
+            project, scope, book, log, concerns=concerns
+        )
+    for w in scope:
+        de_minimis_impact(project, w, outcome, conditional_reason, log)
+    return outcome, totals
 
 
 #: The project's outcome: the first of these any impact has (the worst first).

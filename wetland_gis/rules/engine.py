@@ -261,7 +261,7 @@ def _decide(
 
 
 def _scope_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog) -> None:
-    """Steps 1-3: the impact kind, calcareous fens first, public waters and banked wetlands."""
+    """Decide steps 1-3: the impact kind, calcareous fens first, public waters, banked."""
     for w in work:
         impact_kind(project, w, book, log)
     for w in work:
@@ -276,7 +276,7 @@ def _scope_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog
 def _de_minimis(
     project: str, scope: list[Impact], book: RuleBook, log: TraceLog, concerns: set[str]
 ) -> tuple[Outcome, list[DeMinimisTotal]]:
-    """Step 4: subd. 9 on the impacts in scope, then each impact's de minimis answer."""
+    """Decide step 4: subd. 9 on the impacts in scope, then each impact's answer."""
     totals: list[DeMinimisTotal] = []
     outcome = Outcome.NOT_APPLIED
     conditional_reason = ""

@@ -27,6 +27,7 @@ from wetland_gis.rules.kernel import (
     ONE_CLAUSE,
     ROUTE_PUBLIC_WATERS,
     Claims,
+    ImpactDecision,
     ProjectDecision,
 )
 
@@ -272,36 +273,10 @@ def de_minimis_view(decision: ProjectDecision, as_of: str = "") -> DeMinimisResu
         if s["rule_id"] == R.DE_MINIMIS_CUMULATIVE:
             for i in s["inputs"]["impact_ids"]:
                 cumulative[str(i)] = s["value"]
-    by_impact: dict[Hashable, Decision] = {}
-    for d in decision.impacts:
-        if d.outcome is ImpactOutcome.PROHIBITED:
-            outcome = Outcome.PROHIBITED
-        elif d.route == ROUTE_PUBLIC_WATERS:
-            outcome = Outcome.OUT_OF_SCOPE
-        elif d.outcome is ImpactOutcome.NOT_A_DRAIN_OR_FILL:
-            outcome = Outcome.NOT_REGULATED
-        else:
-            outcome = d.de_minimis or Outcome.NOT_APPLIED
-        # its own steps, then the project's de minimis steps it was decided by
-        own = mine.get(str(d.impact_id), []) + (project_steps if d.de_minimis is not None else [])
-        by_impact[d.impact_id] = _view(
-            "de_minimis_impact",
-            outcome,
-            own,
-            {
-                "area_sqft": d.area_sqft,
-                "counted_sqft": d.counted_sqft,
-                "exempt_sqft": d.counted_sqft if outcome is Outcome.EXEMPT else 0.0,
-                "not_exempt_sqft": 0.0 if outcome is Outcome.EXEMPT else d.counted_sqft,
-                **(
-                    {"cumulative_total_sqft": cumulative[str(d.impact_id)]}
-                    if str(d.impact_id) in cumulative
-                    else {}
-                ),
-            },
-            d.allowance_sqft,
-            as_of,
-        )
+    by_impact = {
+        d.impact_id: _impact_view(d, mine, project_steps, cumulative, as_of)
+        for d in decision.impacts
+    }
     totals = decision.totals
     outcome = Outcome(totals["de_minimis"])
     project = _view(
@@ -337,6 +312,40 @@ def de_minimis_view(decision: ProjectDecision, as_of: str = "") -> DeMinimisResu
         for t in decision.de_minimis_totals
     )
     return DeMinimisResult(project, by_impact, groups)
+
+
+def _impact_view(
+    d: ImpactDecision,
+    mine: Mapping[Hashable, list[dict[str, Any]]],
+    project_steps: list[dict[str, Any]],
+    cumulative: Mapping[str, float],
+    as_of: str,
+) -> Decision:
+    """Return one impact's de minimis answer: its own steps and the project's it was decided by."""
+    if d.outcome is ImpactOutcome.PROHIBITED:
+        outcome = Outcome.PROHIBITED
+    elif d.route == ROUTE_PUBLIC_WATERS:
+        outcome = Outcome.OUT_OF_SCOPE
+    elif d.outcome is ImpactOutcome.NOT_A_DRAIN_OR_FILL:
+        outcome = Outcome.NOT_REGULATED
+    else:
+        outcome = d.de_minimis or Outcome.NOT_APPLIED
+    own = mine.get(str(d.impact_id), []) + (project_steps if d.de_minimis is not None else [])
+    iid = str(d.impact_id)
+    return _view(
+        "de_minimis_impact",
+        outcome,
+        own,
+        {
+            "area_sqft": d.area_sqft,
+            "counted_sqft": d.counted_sqft,
+            "exempt_sqft": d.counted_sqft if outcome is Outcome.EXEMPT else 0.0,
+            "not_exempt_sqft": 0.0 if outcome is Outcome.EXEMPT else d.counted_sqft,
+            **({"cumulative_total_sqft": cumulative[iid]} if iid in cumulative else {}),
+        },
+        d.allowance_sqft,
+        as_of,
+    )
 
 
 def _type_groups(name: str) -> tuple[str, ...]:

@@ -309,6 +309,16 @@ def road_replacement(
         return _road(
             run.result(Outcome.REQUIRED), route=RoadRoute.NOT_COVERED, skip=False, reports=()
         )
+    return _replaced(run, facts, authority, outcome)
+
+
+def _replaced(
+    run: RuleRun, facts: RoadFacts, authority: str | None, outcome: Outcome
+) -> RoadResult:
+    """Paragraph (m): the board (a state road: the Department of Transportation) replaces.
+
+    The authority owes the reports of clauses (1) to (3), the answer's verify items.
+    """
     route = (
         RoadRoute.STATE_DOT_REPLACES
         if authority == "state"

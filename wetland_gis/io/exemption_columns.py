@@ -26,7 +26,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wetland_gis.errors import FieldMappingError, RulesInputError, ValueParseError
-from wetland_gis.io.field_names import with_truncations
+from wetland_gis.io.field_names import closest_column, with_truncations
 from wetland_gis.io.values import is_blank, parse_bool, parse_date, parse_number
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.roads import RoadFacts
@@ -87,8 +87,6 @@ def resolve_exemption_columns(
         candidates = (want,) if want is not None else with_truncations((default,))
         column = next((by_lower[c.lower()] for c in candidates if c.lower() in by_lower), None)
         if column is None and want is not None:
-            from wetland_gis.io.fields import closest_column
-
             raise FieldMappingError(
                 f"the {role.replace('_', ' ')} column {want!r} (exemption fact) is not in the "
                 f"layer; available columns: {', '.join(names) or '(none)'}"

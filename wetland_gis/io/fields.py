@@ -32,6 +32,7 @@ from wetland_gis.errors import FieldMappingError, WetlandTypeError
 from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES, resolve_exemption_columns
 from wetland_gis.io.field_names import (
     SHAPEFILE_NAME_LIMIT,
+    closest_column,
     looks_like,
     squash,
     with_truncations,
@@ -501,19 +502,6 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
         exemption_columns=resolve_exemption_columns(names, exemption_names),
         notes=tuple(notes),
     )
-
-
-def closest_column(name: str, columns: Iterable[str]) -> str:
-    """Return ``"; the closest is 'X'"`` naming the column most like ``name``, or ``""``.
-
-    Examples
-    --------
-    >>> closest_column("impact_kind", ["impact_kin", "owner"])
-    "; the closest column is 'impact_kin'"
-    """
-    by_lower = {str(c).lower(): str(c) for c in columns}
-    close = difflib.get_close_matches(str(name).lower(), list(by_lower), n=1, cutoff=0.6)
-    return f"; the closest column is {by_lower[close[0]]!r}" if close else ""
 
 
 def impact_exceeds_wetland(

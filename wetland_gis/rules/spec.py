@@ -19,8 +19,9 @@ Everything else is read from here:
   :data:`wetland_gis.io.fact_roles.FACT_FIELD_ROLES`,
   :data:`wetland_gis.io.exemption_columns.EXEMPTION_FIELD_ROLES`,
   :data:`wetland_gis.rules.exempt.FACT_COLUMNS` and ``CLAIMS``);
-* every documentation table of the rules and their facts (:mod:`wetland_gis.rules.spec_docs`;
-  a test fails when a committed table differs from the generated one).
+* every documentation table of the rules and their facts (rendered by
+  :mod:`wetland_gis.exemption_catalog`, written by ``tools/spec_docs.py --write``; a test
+  fails when a committed table differs from the generated one).
 
 A rule of another domain (the water-use rules of § 103G.271) registers with
 ``domain="water_use"``: its citations come from the same :func:`cite`.
@@ -65,6 +66,7 @@ __all__ = [
     "road_fact",
     "rule_of_function",
     "rules_of",
+    "DOMAINS",
 ]
 
 #: The one definition of the statute prefix: every citation of Minnesota Statutes starts so.
@@ -1198,6 +1200,7 @@ def _rule(
     kind: str = "engine",
     function: str = "",
     use_restriction: bool = False,
+    domain: str = "wca",
 ) -> str:
     if rule_id in _RULES:  # pragma: no cover - a definition error caught at import
         raise ValueError(f"rule id {rule_id!r} is defined twice")
@@ -1214,6 +1217,7 @@ def _rule(
         use_restriction=use_restriction,
         conditions_11a=kind == "exemption" and citations[0].startswith(_exemption("")),
         reading=rule_id.removeprefix("reading.") if kind == "reading" else "",
+        domain=domain,
     )
     return rule_id
 
@@ -1800,6 +1804,10 @@ READING_RULES: Mapping[str, str] = MappingProxyType(
 """The rule id of each open reading's step, by its ``Claims`` field."""
 
 _BY_FUNCTION = {r.function: r for r in _RULES.values() if r.function}
+
+#: The rule domains: chapter 103G's wetland rules, and the water-use rules of § 103G.271
+#: (``wetland_gis.water_use``), which register here with ``domain="water_use"``.
+DOMAINS = ("wca", "water_use")
 
 #: The package of the rules that name their function.
 _EXEMPT_PACKAGE = "wetland_gis.rules.exempt."

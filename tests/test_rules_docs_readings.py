@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from wetland_gis.rules.de_minimis import MULTI_ZONE_READINGS
 from wetland_gis.rules.kernel import READINGS
 from wetland_gis.rules.registry import READING_RULES
+from wetland_gis.rules.views import MULTI_ZONE_READINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")

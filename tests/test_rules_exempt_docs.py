@@ -1,13 +1,20 @@
-"""README.md and docs/rules.md list every exemption with its facts, in step with the code."""
+"""Every table of the rules and their facts in the documents is the one the spec generates.
+
+The tables (docs/rules.md, docs/data_schema.md, README.md) are rendered from the one rule spec,
+``wetland_gis/rules/spec.py``, by ``wetland_gis.exemption_catalog`` and written by
+``python tools/spec_docs.py --write``; a committed table that differs fails here.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
-from wetland_gis.exemption_catalog import exemption_list, exemption_table, facts_of
-from wetland_gis.rules.exempt import EXEMPTION_RULES, FACT_COLUMNS
+from wetland_gis.exemption_catalog import DOC_TABLES, exemption_table, facts_of
+from wetland_gis.rules.exempt import EXEMPTION_RULES, FACT_COLUMNS, ExemptionFacts
+from wetland_gis.rules.spec import RULE_SPECS, STAGES, exemption_fact, rules_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,16 +27,34 @@ def _between(text: str, name: str) -> str:
 
 @pytest.mark.parametrize(
     ("doc", "marker", "render"),
-    [
-        pytest.param("docs/rules.md", "exemption-table", exemption_table, id="docs/rules.md"),
-        pytest.param("README.md", "exemption-list", exemption_list, id="README.md"),
-    ],
+    [pytest.param(doc, marker, render, id=f"{doc}:{marker}") for doc, marker, render in DOC_TABLES],
 )
-def test_the_documents_list_every_exemption_as_generated(doc, marker, render):
+def test_the_documents_hold_every_table_as_generated(doc, marker, render):
     text = (ROOT / doc).read_text(encoding="utf-8")
     assert _between(text, marker) == render(), (
-        f"regenerate the table in {doc} with wetland_gis.exemption_catalog.{render.__name__}()"
+        f"regenerate the table {marker} in {doc}: python tools/spec_docs.py --write"
     )
+
+
+def test_a_stale_table_is_found_and_rewritten(tmp_path, monkeypatch):
+    """tools/spec_docs.py finds a hand-edited table and writes the generated one back."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import spec_docs
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    for doc in {d for d, _, _ in DOC_TABLES}:
+        (tmp_path / doc).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / doc).write_text((ROOT / doc).read_text(encoding="utf-8"), encoding="utf-8")
+    rules = tmp_path / "docs" / "rules.md"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("Duck blinds", "Duck huts"))
+    monkeypatch.setattr(spec_docs, "ROOT", tmp_path)
+    assert spec_docs.main(["--check"]) == 1
+    assert spec_docs.main(["--write"]) == 0
+    assert spec_docs.main(["--check"]) == 0
+    assert "Duck huts" not in rules.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -40,3 +65,24 @@ def test_every_exemption_reads_a_fact_with_a_column(spec):
     assert facts, spec.rule_id
     assert any(f in FACT_COLUMNS for f in facts), spec.rule_id
     assert f"`{spec.rule_id}`" in exemption_table()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [s for s in EXEMPTION_RULES if s.kind in ("exemption", "procedure")],
+    ids=lambda s: s.rule_id,
+)
+def test_the_spec_lists_every_fact_the_rule_reads(spec):
+    """The facts of a spec entry are the facts its function reads (and no other field)."""
+    fields = {f.name for f in dataclasses.fields(ExemptionFacts)}
+    assert set(facts_of(spec)) <= set(spec.facts), set(facts_of(spec)) - set(spec.facts)
+    assert set(spec.facts) <= fields, set(spec.facts) - fields
+    for name in spec.facts:
+        assert exemption_fact(name).name == name
+
+
+def test_every_rule_of_the_engine_is_in_a_stage_of_the_order():
+    staged = {r for stage in STAGES for r in stage.rules}
+    engine = {r.id for r in rules_of("engine", "reading") if not r.id.startswith("facts.")}
+    assert engine <= staged, sorted(engine - staged)
+    assert staged - {"exemption.*"} <= set(RULE_SPECS)

@@ -11,7 +11,6 @@ import wetland_gis
 from wetland_gis.labels import rule_label
 from wetland_gis.mapping.popups import RULE_STEPS
 from wetland_gis.rules import READINGS, Claims, ImpactFacts, decide_projects
-from wetland_gis.rules import registry as R
 from wetland_gis.rules.registry import READING_RULES, RULES, rule
 
 PACKAGE = Path(wetland_gis.__file__).parent
@@ -26,9 +25,8 @@ def test_each_rule_id_is_written_in_one_definition_only(rule_id):
         for p, text in SOURCES.items()
         if any(q in line for line in text.splitlines() for q in quoted if ">>>" not in line)
     )
-    # the other exemptions keep their one registry in rules/exempt (registered here by it)
-    home = "rules/exempt/__init__.py" if rule_id in R.EXEMPTION_RULE_IDS else "rules/registry.py"
-    assert found == [home], found
+    # every rule, the exemptions too, is written in the one rule spec
+    assert found == ["rules/spec.py"], found
 
 
 def test_every_rule_the_engine_writes_is_registered_and_labelled():

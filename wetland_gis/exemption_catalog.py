@@ -1,37 +1,56 @@
-"""The tables of every exemption and its facts, for README.md and docs/rules.md.
+"""Every documentation table of the rules and their facts, generated from the one rule spec.
 
-Generated from :data:`~wetland_gis.rules.exempt.EXEMPTION_RULES` and
-:data:`~wetland_gis.rules.exempt.FACT_COLUMNS` (a test keeps the documents in step): the
-facts of a rule are those it reads, found by asking it on a few probe fact sets (its
-``inputs`` and the facts of its conditions), so the table cannot drift from the code. The
-probe values are not legal numbers: they only make each rule read its facts (kept outside
-the rules core, whose modules hold no number but 0 and 1).
+The tables of ``docs/rules.md`` (the engine's order, every exemption with its facts, the
+rules of ``rules/exempt``, the exemption facts), of ``docs/data_schema.md`` (the roles of the
+impact layer, the per-wetland facts, the exemption and road fact roles) and the README's
+exemption list are rendered here from :mod:`wetland_gis.rules.spec` and written between
+``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` markers by ``tools/spec_docs.py --write``;
+``tests/test_rules_exempt_docs.py`` fails when a committed table differs from the generated
+one (:data:`DOC_TABLES`).
+
+:func:`facts_of` asks an exemption which facts it reads, on a few probe fact sets (its
+``inputs`` and the facts of its conditions): a test checks that the spec lists exactly
+those. The probe values are not legal numbers: they only make each rule read its facts (kept
+outside the rules core, whose modules hold no number but 0 and 1).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from wetland_gis.rules.exempt import CLAIMS, EXEMPTION_RULES, FACT_COLUMNS, ExemptionFacts
+from wetland_gis.rules.exempt import EXEMPTION_RULES, FACT_COLUMNS, ExemptionFacts
 from wetland_gis.rules.exempt.model import RuleSpec
+from wetland_gis.rules.spec import (
+    FACTS,
+    STAGES,
+    STATUTE_PREFIX,
+    Fact,
+    exemption_fact,
+    rules_of,
+)
 
 __all__ = [
     "facts_of",
     "exemption_table",
     "exemption_list",
     "field_role",
+    "stage_table",
+    "rule_table",
+    "fact_table",
+    "role_table",
+    "wetland_fact_table",
+    "exemption_role_table",
+    "DOC_TABLES",
     "DERIVED_FACTS",
     "CONTEXT_FACTS",
 ]
 
 #: Facts the engine fills from the geometry and the project (no column).
-DERIVED_FACTS = {
-    "impact_sqft": "the impact's counted area",
-    "project_sqft": "the wetland area the project alters",
-    "project_type_2_6_drained_sqft": "the project's drained type 2 and 6 area",
-    "wetland_spoil_sqft": "the spoil area in the wetland",
-}
+DERIVED_FACTS = {f.key: f.doc for f in FACTS.values() if f.group == "computed"}
+#: Facts the context layers give (``assess`` writes their column; no field role).
+CONTEXT_FACTS = frozenset(f.key for f in FACTS.values() if f.group == "context")
 
 _DAY = "2024-05-01"
 
@@ -68,7 +87,7 @@ def _probes() -> list[ExemptionFacts]:
 
 
 def facts_of(spec: RuleSpec) -> tuple[str, ...]:
-    """Return the facts one exemption reads, in the order it reads them."""
+    """Return the facts one exemption reads when asked, in the order it reads them."""
     found: dict[str, None] = {}
     for probe in _probes():
         result = spec.function(probe, None, _DAY)
@@ -78,11 +97,19 @@ def facts_of(spec: RuleSpec) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _exemptions() -> Iterable[RuleSpec]:
+    return (s for s in EXEMPTION_RULES if s.kind == "exemption")
+
+
 def _fact_cell(name: str) -> str:
-    if name in DERIVED_FACTS:
-        return f"{DERIVED_FACTS[name]} (computed)"
-    column = FACT_COLUMNS.get(name, name)
-    return f"`{column}`" + (" (claim)" if name in CLAIMS else "")
+    fact = exemption_fact(name)
+    if fact.group == "computed":
+        return f"{fact.doc} (computed)"
+    return f"`{fact.column}`" + (" (claim)" if fact.claim else "")
+
+
+def _codes(items: Iterable[str]) -> str:
+    return ", ".join(f"`{i}`" for i in items) or "none"
 
 
 def exemption_table() -> str:
@@ -92,21 +119,13 @@ def exemption_table() -> str:
         "| parameters |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for spec in EXEMPTION_RULES:
-        if spec.kind != "exemption":
-            continue
-        facts = ", ".join(_fact_cell(f) for f in facts_of(spec))
-        keys = ", ".join(f"`{k}`" for k in spec.parameter_keys) or "none"
+    for spec in _exemptions():
+        facts = ", ".join(_fact_cell(f) for f in spec.facts)
         lines.append(
-            f"| `{spec.rule_id}` | {spec.label} | {spec.citations[0]} | {facts} | {keys} |"
+            f"| `{spec.rule_id}` | {spec.label} | {spec.citations[0]} | {facts} | "
+            f"{_codes(spec.parameter_keys)} |"
         )
     return "\n".join(lines) + "\n"
-
-
-#: Facts read with a field role of another name (``wetland_gis.io.fields.DEFAULT_NAMES``).
-_ROLE_OF = {"used_for_replacement_credit": "used_for_credit"}
-#: Facts the context layers give (``assess`` writes their column; no field role).
-CONTEXT_FACTS = frozenset({"incorporated", "calcareous_fen"})
 
 
 def field_role(name: str) -> str | None:
@@ -119,20 +138,25 @@ def field_role(name: str) -> str | None:
     >>> field_role("calcareous_fen") is None
     True
     """
-    return None if name in CONTEXT_FACTS else _ROLE_OF.get(name, name)
+    return exemption_fact(name).role
 
 
 def _listed_fact(name: str) -> str:
     """Return a fact for the README list: its column, and its role when named otherwise."""
-    if name in DERIVED_FACTS:
+    fact = exemption_fact(name)
+    if fact.group == "computed":
         return _fact_cell(name)
-    column, role = FACT_COLUMNS.get(name, name), field_role(name)
-    notes = ["context"] if role is None else []
-    if role is not None and role != column:
-        notes.append(f"role `{role}`")
-    if name in CLAIMS:
+    notes = ["context"] if fact.role is None else []
+    if fact.role is not None and fact.role != fact.column:
+        notes.append(f"role `{fact.role}`")
+    if fact.claim:
         notes.append("claim")
-    return f"`{column}`" + (f" ({'; '.join(notes)})" if notes else "")
+    return f"`{fact.column}`" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _short(citation: str) -> str:
+    """Return a citation of the exemptions section without it: ``subd. 1(2)``."""
+    return citation.replace(f"{STATUTE_PREFIX}103G.2241, ", "")
 
 
 def exemption_list() -> str:
@@ -142,10 +166,109 @@ def exemption_list() -> str:
     another name, the role too; a fact of the context layers says so.
     """
     lines = []
-    for spec in EXEMPTION_RULES:
-        if spec.kind != "exemption":
-            continue
-        facts = ", ".join(_listed_fact(f) for f in facts_of(spec))
-        short = spec.citations[0].replace("Minn. Stat. § 103G.2241, ", "")
-        lines.append(f"- {short}: {spec.label}. Facts: {facts}.")
+    for spec in _exemptions():
+        facts = ", ".join(_listed_fact(f) for f in spec.facts)
+        lines.append(f"- {_short(spec.citations[0])}: {spec.label}. Facts: {facts}.")
     return "\n".join(lines) + "\n"
+
+
+def stage_table() -> str:
+    """Return the Markdown table of the engine's order (docs/rules.md): order, rule ids, law."""
+    lines = ["| order | rule_id | law |", "| --- | --- | --- |"]
+    for order, stage in enumerate(STAGES, start=1):
+        ids = stage.rules_doc or ", ".join(f"`{r}`" for r in stage.rules)
+        lines.append(f"| {order} | {ids} | {stage.law} |")
+    return "\n".join(lines) + "\n"
+
+
+def _clause_cell(citations: Iterable[str]) -> str:
+    seen = dict.fromkeys(c.replace(STATUTE_PREFIX, "§ ") for c in citations)
+    return "; ".join(seen)
+
+
+def rule_table() -> str:
+    """Return the Markdown table of every rule of ``rules/exempt``: clause, facts, parameters."""
+    lines = [
+        "| rule id | clause | label | facts read | parameters |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for rule in rules_of("exemption", "procedure", "binding", "road"):
+        clause = _clause_cell((*rule.citations, *rule.clauses.values()))
+        facts = _codes(rule.facts) if rule.facts else "(see below)"
+        lines.append(
+            f"| `{rule.id}` | {clause} | {rule.label} | {facts} | {_codes(rule.parameters)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def fact_table() -> str:
+    """Return the Markdown table of every exemption fact: fact, default column, meaning."""
+    lines = ["| fact | default column | meaning |", "| --- | --- | --- |"]
+    for name in FACT_COLUMNS:
+        fact = exemption_fact(name)
+        claim = "**Claim.** " if fact.claim else ""
+        lines.append(f"| `{name}` | `{fact.column}` | {claim}{fact.rule_doc} |")
+    return "\n".join(lines) + "\n"
+
+
+def _names(fact: Fact) -> str:
+    return ", ".join(f"`{n}`" for n in fact.columns)
+
+
+def role_table() -> str:
+    """Return the Markdown table of the roles of the impact layer (docs/data_schema.md)."""
+    lines = [
+        "| role | meaning | default names recognised | values |",
+        "| --- | --- | --- | --- |",
+    ]
+    for fact in FACTS.values():
+        if fact.group == "layer":
+            lines.append(f"| `{fact.key}` | {fact.label} | {_names(fact)} | {fact.doc} |")
+    return "\n".join(lines) + "\n"
+
+
+def wetland_fact_table() -> str:
+    """Return the Markdown table of the optional per-wetland facts (docs/data_schema.md)."""
+    lines = [
+        "| role | default names recognised | values | default when absent |",
+        "| --- | --- | --- | --- |",
+    ]
+    for fact in FACTS.values():
+        if fact.group == "wetland":
+            lines.append(f"| `{fact.key}` | {_names(fact)} | {fact.doc} | {fact.absent} |")
+    return "\n".join(lines) + "\n"
+
+
+def _values(fact: Fact) -> str:
+    if fact.choices:
+        choices = ", ".join(f"`{c}`" for c in fact.choices)
+        return f"{'a set of ' if fact.many else 'one of '}{choices}"
+    return {"flag": "yes/no", "date": "`YYYY-MM-DD`"}.get(fact.type.value, fact.type.value)
+
+
+def exemption_role_table() -> str:
+    """Return the Markdown table of the exemption and road fact roles (docs/data_schema.md)."""
+    lines = [
+        "| role | default column | values | claim | meaning |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for fact in FACTS.values():
+        if fact.group in ("exemption", "road"):
+            claim = "claim" if fact.claim else ""
+            lines.append(
+                f"| `{fact.key}` | `{fact.column}` | {_values(fact)} | {claim} | {fact.doc} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+#: Every generated table: (document, marker name, the function that renders it).
+DOC_TABLES: tuple[tuple[str, str, Callable[[], str]], ...] = (
+    ("docs/rules.md", "stage-table", stage_table),
+    ("docs/rules.md", "exemption-table", exemption_table),
+    ("docs/rules.md", "rule-table", rule_table),
+    ("docs/rules.md", "fact-table", fact_table),
+    ("docs/data_schema.md", "role-table", role_table),
+    ("docs/data_schema.md", "wetland-fact-table", wetland_fact_table),
+    ("docs/data_schema.md", "exemption-role-table", exemption_role_table),
+    ("README.md", "exemption-list", exemption_list),
+)

@@ -26,9 +26,12 @@ from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wetland_gis.errors import FieldMappingError, RulesInputError, ValueParseError
-from wetland_gis.io.field_names import with_truncations
-from wetland_gis.rules.exempt.facts import FACT_COLUMNS, ExemptionFacts
-from wetland_gis.rules.exempt.roads import ROAD_FACT_COLUMNS, RoadFacts
+from wetland_gis.io.field_names import closest_column, with_truncations
+from wetland_gis.io.values import is_blank, parse_bool, parse_date, parse_number
+from wetland_gis.rules.exempt.facts import ExemptionFacts
+from wetland_gis.rules.exempt.roads import RoadFacts
+from wetland_gis.rules.registry import EXEMPTION_RULE_IDS
+from wetland_gis.rules.spec import FACTS, RULE_SPECS, Fact, FactType
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,38 +45,18 @@ __all__ = [
     "attach_exemption_facts",
 ]
 
-#: The facts the engine already reads with its own roles (io/fields.py).
-_SHARED = frozenset(
-    {
-        "wetland_type",
-        "impact_kind",
-        "wetland_id",
-        "wetland_acres",
-        "incorporated",
-        "land_use",
-        "calcareous_fen",
-        "banked",
-        "used_for_replacement_credit",
-        "bottomland_hardwood",
-    }
-)
 #: The prefix of the road roles.
 ROAD_ROLE_PREFIX = "road_"
 
-_EXEMPTION_ROLES = {k: v for k, v in FACT_COLUMNS.items() if k not in _SHARED}
-_ROAD_ROLES = {
-    (k if k.startswith(ROAD_ROLE_PREFIX) else ROAD_ROLE_PREFIX + k): v
-    for k, v in ROAD_FACT_COLUMNS.items()
-}
-_ROAD_FACT = {
-    (k if k.startswith(ROAD_ROLE_PREFIX) else ROAD_ROLE_PREFIX + k): k for k in ROAD_FACT_COLUMNS
-}
+#: The exemption and road facts a column of their own gives (the spec's ``exemption`` and
+#: ``road`` facts; the facts the engine shares are read by its own roles, io/fields.py).
+_OWN_FACTS = tuple(f for f in FACTS.values() if f.group in ("exemption", "road"))
 
 #: Role -> default column of every exemption and road fact column (docs/data_schema.md).
-EXEMPTION_FIELD_ROLES: Mapping[str, str] = {**_EXEMPTION_ROLES, **_ROAD_ROLES}
+EXEMPTION_FIELD_ROLES: Mapping[str, str] = {f.key: f.column for f in _OWN_FACTS}
 
-_FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(ExemptionFacts)}
-_ROAD_TYPES = {f.name: f.type for f in dataclasses.fields(RoadFacts)}
+#: Role -> the fact it gives, and whether it is a road fact.
+_FACT_OF = {f.key: f for f in _OWN_FACTS}
 
 
 def resolve_exemption_columns(
@@ -104,8 +87,6 @@ def resolve_exemption_columns(
         candidates = (want,) if want is not None else with_truncations((default,))
         column = next((by_lower[c.lower()] for c in candidates if c.lower() in by_lower), None)
         if column is None and want is not None:
-            from wetland_gis.io.fields import closest_column
-
             raise FieldMappingError(
                 f"the {role.replace('_', ' ')} column {want!r} (exemption fact) is not in the "
                 f"layer; available columns: {', '.join(names) or '(none)'}"
@@ -116,38 +97,41 @@ def resolve_exemption_columns(
     return tuple(found)
 
 
-def _read(value: Any, kind: str, where: str) -> Any:
-    from wetland_gis.io.fields import read_flag, read_number, read_text
-    from wetland_gis.io.values import is_blank, parse_date
+#: How a cell of each type is named in an error.
+_WANT = {
+    FactType.FLAG: "yes/no",
+    FactType.WHOLE: "a whole number",
+    FactType.NUMBER: "a number",
+    FactType.DATE: "a date written YYYY-MM-DD",
+}
 
+
+def _read(value: Any, fact: Fact, where: str) -> Any:
+    """Return a cell read as ``fact``'s type (None when blank)."""
     if is_blank(value):
         return None
     try:
-        if kind.startswith("bool"):
-            return read_flag(value)  # an unreadable flag is unknown, as for io/fields.py
-        if kind.startswith("int"):
-            number = read_number(value)
+        if fact.type is FactType.FLAG:
+            # an unreadable flag is unknown, as for io/fields.py (read_flag)
+            return parse_bool(value, errors="coerce")
+        if fact.type is FactType.WHOLE:
+            number = parse_number(value, errors="coerce")
             if number is None or number != int(number):
                 raise ValueError(value)
             return int(number)
-        if kind.startswith("dt.date"):
+        if fact.type is FactType.DATE:
             return parse_date(value)
-        if kind.startswith("float"):
-            number = read_number(value)
+        if fact.type is FactType.NUMBER:
+            number = parse_number(value, errors="coerce")
             if number is None:
                 raise ValueError(value)
             return number
-        text = read_text(value)
-        if kind.startswith("frozenset"):
-            return frozenset(p.strip().lower() for p in (text or "").split(",") if p.strip())
-        return None if text is None else text.strip().lower()
+        text = str(value).strip()
+        if fact.many:
+            return frozenset(p.strip().lower() for p in text.split(",") if p.strip())
+        return text.lower()
     except (ValueError, ValueParseError):
-        want = {
-            "bool": "yes/no",
-            "int": "a whole number",
-            "float": "a number",
-            "dt.date": "a date written YYYY-MM-DD",
-        }.get(kind.split(" ")[0], "text")
+        want = _WANT.get(fact.type, "text")
         raise ValueParseError(
             f"{where}: {value!r} is not {want}; fix the cell or leave it empty (not known)"
         ) from None
@@ -164,13 +148,11 @@ _SCREENED = {
 
 def _screened(row: Any, lower: Mapping[str, Any]) -> dict[str, bool]:
     """Return the exclusions a column gives (a blank or absent one stays unknown)."""
-    from wetland_gis.io.fields import read_flag
-
     out: dict[str, bool] = {}
     for fact, names in _SCREENED.items():
         for name in names:
             if name in lower:
-                value = read_flag(row[lower[name]])
+                value = parse_bool(row[lower[name]], errors="coerce")
                 if value is not None:
                     out[fact] = value
                     break
@@ -218,15 +200,10 @@ def attach_exemption_facts(
             road: dict[str, Any] = {}
             for role, column in columns:
                 where = f"{source}, row {row.get('wg_row', idx)}, column {column!r}"
-                if role in _ROAD_FACT:
-                    name = _ROAD_FACT[role]
-                    value = _read(row[column], str(_ROAD_TYPES[name]), where)
-                    if value is not None:
-                        road[name] = value
-                else:
-                    value = _read(row[column], str(_FIELD_TYPES[role]), where)
-                    if value is not None:
-                        own[role] = value
+                fact = _FACT_OF[role]
+                value = _read(row[column], fact, where)
+                if value is not None:
+                    (road if fact.group == "road" else own)[fact.name] = value
             if not own and not road:
                 new.append(f)
                 continue
@@ -254,10 +231,8 @@ def exemption_text(rule_ids: Iterable[str]) -> str | None:
     >>> exemption_text([spec_of(wildlife.duck_blinds).rule_id])
     'Duck blinds (Minn. Stat. § 103G.2241, subd. 10(2))'
     """
-    from wetland_gis.rules.exempt import RULES_BY_ID
-
     items = [
-        f"{RULES_BY_ID[r].label} ({RULES_BY_ID[r].citations[0]})" if r in RULES_BY_ID else r
+        f"{RULE_SPECS[r].label} ({RULE_SPECS[r].citations[0]})" if r in EXEMPTION_RULE_IDS else r
         for r in rule_ids
     ]
     return "\n".join(items) or None

@@ -1,32 +1,16 @@
 """The optional per-wetland fact columns of an impact layer, by role (docs/data_schema.md).
 
-Kept in a module of its own, with no imports, so the command line can name the options
+Read from the one rule spec (:data:`wetland_gis.rules.spec.FACTS`, the facts marked
+``fact_role``), in a module of its own so the command line can name the options
 (``--<role>-field``) without loading pandas, and :func:`wetland_gis.assess` reads the same
 list.
 """
 
 from __future__ import annotations
 
+from wetland_gis.rules.spec import FACTS
+
 __all__ = ["FACT_FIELD_ROLES"]
 
 #: Roles of :data:`wetland_gis.io.fields.DEFAULT_NAMES` that carry a fact of one wetland.
-FACT_FIELD_ROLES = (
-    "impact_kind",
-    "land_use",
-    "wetland_acres",
-    "partial",
-    "duration",
-    "isolated",
-    "runoff_retention",
-    "wetland_id",
-    "owner",
-    "owns_whole_wetland",
-    "portion_sqft",
-    "prior_sqft_since_1992",
-    "bottomland_hardwood",
-    "banked",
-    "used_for_credit",
-    "partial_share",
-    "pw_inventory_id",
-    "wetland_source",
-)
+FACT_FIELD_ROLES = tuple(f.key for f in FACTS.values() if f.fact_role)

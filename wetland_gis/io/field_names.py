@@ -24,10 +24,17 @@ True
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 
-__all__ = ["SHAPEFILE_NAME_LIMIT", "with_truncations", "looks_like", "squash"]
+__all__ = [
+    "SHAPEFILE_NAME_LIMIT",
+    "with_truncations",
+    "looks_like",
+    "squash",
+    "closest_column",
+]
 
 #: Characters of a field name a shapefile keeps (QGIS, ArcGIS and GDAL cut alike).
 SHAPEFILE_NAME_LIMIT = 10
@@ -111,3 +118,16 @@ def looks_like(column: str, name: str, *, read: bool = True) -> bool:
         if len(stem) >= _SHORTEST and n.startswith(stem):
             return True
     return len(n) >= _SHORTEST + 1 and c.startswith(n) and len(c) - len(n) <= 3
+
+
+def closest_column(name: str, columns: Iterable[str]) -> str:
+    """Return ``"; the closest is 'X'"`` naming the column most like ``name``, or ``""``.
+
+    Examples
+    --------
+    >>> closest_column("impact_kind", ["impact_kin", "owner"])
+    "; the closest column is 'impact_kin'"
+    """
+    by_lower = {str(c).lower(): str(c) for c in columns}
+    close = difflib.get_close_matches(str(name).lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"; the closest column is {by_lower[close[0]]!r}" if close else ""

@@ -29,14 +29,17 @@ from typing import Any
 import pandas as pd
 
 from wetland_gis.errors import FieldMappingError, WetlandTypeError
+from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES, resolve_exemption_columns
 from wetland_gis.io.field_names import (
     SHAPEFILE_NAME_LIMIT,
+    closest_column,
     looks_like,
     squash,
     with_truncations,
 )
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.io.wetland_types import NWI_CATEGORIES, parse_wetland_type
+from wetland_gis.rules.spec import FACTS
 
 __all__ = [
     "FieldMapping",
@@ -56,64 +59,15 @@ __all__ = [
     "closest_column",
 ]
 
-#: Default column names per role, in order of preference (matched case-insensitively).
-DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
-    "impact_id": ("impact_id", "id", "fid"),
-    "wetland_type": ("circ39_class", "circ39", "wetland_type", "wetland_ty"),
-    "cowardin": ("attribute",),
-    "project": ("project",),
-    "cedar_tamarack": ("cedar_tamarack", "cedar_tam"),
-    "impact_kind": ("impact_kind", "impact", "activity"),
-    "land_use": ("land_use",),
-    "wetland_acres": ("wetland_ac",),
-    # per-wetland facts (issue 13; docs/data_schema.md): all optional
-    "partial": ("partial",),
-    "duration": ("duration",),
-    "isolated": ("isolated",),
-    "runoff_retention": ("runoff_retention", "runoff_ret"),
-    "wetland_id": ("wetland_id", "wetland_no"),
-    "owner": ("owner", "landowner"),
-    "parcel_id": ("parcel_id", "pin"),  # the landowner's portion (subd. 9(f); register)
-    "owns_whole_wetland": ("owns_whole_wetland", "owns_whole"),
-    "portion_sqft": ("portion_sqft", "portion_sf"),
-    "prior_sqft_since_1992": ("prior_sqft_since_1992", "prior_sqft"),
-    "bottomland_hardwood": ("bottomland_hardwood", "bottomland"),
-    "banked": ("banked",),
-    "used_for_credit": ("used_for_credit", "used_for_c"),
-    # issue 18: the TEP-assessed share of a partial drain, the DNR public waters inventory id
-    "partial_share": ("partial_share", "partial_sh"),
-    "pw_inventory_id": ("pw_inventory_id", "pwi_id"),
-    # issue 35: where the wetland comes from (`wetland-gis impacts`): delineation or nwi
-    "wetland_source": ("wl_source",),
-}
+#: The roles of the impact layer (the spec's ``layer`` and ``wetland`` facts).
+_LAYER_FACTS = tuple(f for f in FACTS.values() if f.group in ("layer", "wetland"))
+
+#: Default column names per role, in order of preference (matched case-insensitively), from
+#: the one rule spec (:data:`wetland_gis.rules.spec.FACTS`).
+DEFAULT_NAMES: dict[str, tuple[str, ...]] = {f.key: f.columns for f in _LAYER_FACTS}
 
 #: Plain-English name of each role, used in messages.
-ROLE_LABELS: dict[str, str] = {
-    "impact_id": "impact id",
-    "wetland_type": "wetland type (Circular 39)",
-    "cowardin": "Cowardin code",
-    "project": "project",
-    "cedar_tamarack": "white cedar / tamarack flag",
-    "impact_kind": "impact kind",
-    "land_use": "land use",
-    "wetland_acres": "whole wetland size (acres)",
-    "partial": "partial drainage flag",
-    "duration": "permanent or temporary",
-    "isolated": "isolated wetland flag (subd. 9(b))",
-    "runoff_retention": "runoff retention or infiltration measures flag (subd. 9(b), (c))",
-    "wetland_id": "wetland id",
-    "owner": "landowner",
-    "parcel_id": "county parcel id (PIN) of the landowner's portion (subd. 9(f))",
-    "owns_whole_wetland": "landowner owns the whole wetland flag (subd. 9(f))",
-    "portion_sqft": "landowner's portion of the wetland (sq ft)",
-    "prior_sqft_since_1992": "area drained or filled since 1992 (sq ft, subd. 9(f))",
-    "bottomland_hardwood": "bottomland hardwood flag (subd. 1(2))",
-    "banked": "wetland deposited in the wetland bank flag",
-    "used_for_credit": "wetland already used for replacement credit flag",
-    "partial_share": "TEP-assessed share of a partly drained area (0.5 to 1, Minn. R. 8420.0522)",
-    "pw_inventory_id": "DNR public waters inventory id of the wetland (§ 103G.201)",
-    "wetland_source": "where the wetland comes from: delineation or nwi (a screening)",
-}
+ROLE_LABELS: dict[str, str] = {f.key: f.label for f in _LAYER_FACTS}
 
 
 def read_flag(value: Any) -> bool | None:
@@ -235,22 +189,21 @@ def field_roles() -> dict[str, FieldRole]:
     >>> roles["road_authority"].names, roles["road_authority"].kind
     (('road_auth',), 'road')
     """
-    from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES, ROAD_ROLE_PREFIX
-    from wetland_gis.rules.exempt import CLAIMS
-
     out = {
         role: FieldRole(role, ROLE_LABELS[role], with_truncations(names), "impact")
         for role, names in DEFAULT_NAMES.items()
     }
-    for role, column in EXEMPTION_FIELD_ROLES.items():
-        words = role.replace("_", " ")
-        if role.startswith(ROAD_ROLE_PREFIX):
+    for fact in FACTS.values():
+        if fact.group not in ("exemption", "road"):
+            continue
+        words = fact.key.replace("_", " ")
+        if fact.group == "road":
             label, kind = f"{words} (road fact, § 103G.222, subd. 1(l), (m))", "road"
-        elif role in CLAIMS:
+        elif fact.claim:
             label, kind = f"{words} (exemption claim, § 103G.2241)", "exemption"
         else:
             label, kind = f"{words} (exemption fact, § 103G.2241)", "exemption"
-        out[role] = FieldRole(role, label, with_truncations((column,)), kind)
+        out[fact.key] = FieldRole(fact.key, label, with_truncations((fact.column,)), kind)
     return out
 
 
@@ -472,8 +425,6 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
     >>> resolve_fields(["IMPACT_ID", "ATTRIBUTE", "geometry"]).cowardin
     'ATTRIBUTE'
     """
-    from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES, resolve_exemption_columns
-
     exemption_names = {k: v for k, v in user_names.items() if k in EXEMPTION_FIELD_ROLES}
     user_names = {k: v for k, v in user_names.items() if k not in EXEMPTION_FIELD_ROLES}
     unknown = sorted(set(user_names) - set(DEFAULT_NAMES))
@@ -552,19 +503,6 @@ def resolve_fields(columns: Iterable[Any] | pd.DataFrame, **user_names: str | No
         exemption_columns=resolve_exemption_columns(names, exemption_names),
         notes=tuple(notes),
     )
-
-
-def closest_column(name: str, columns: Iterable[str]) -> str:
-    """Return ``"; the closest is 'X'"`` naming the column most like ``name``, or ``""``.
-
-    Examples
-    --------
-    >>> closest_column("impact_kind", ["impact_kin", "owner"])
-    "; the closest column is 'impact_kin'"
-    """
-    by_lower = {str(c).lower(): str(c) for c in columns}
-    close = difflib.get_close_matches(str(name).lower(), list(by_lower), n=1, cutoff=0.6)
-    return f"; the closest column is {by_lower[close[0]]!r}" if close else ""
 
 
 def impact_exceeds_wetland(

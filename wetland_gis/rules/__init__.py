@@ -19,14 +19,7 @@ Examples
 from __future__ import annotations
 
 from wetland_gis.rules.counties import county_classes
-from wetland_gis.rules.de_minimis import (
-    MOST_RESTRICTIVE,
-    MULTI_ZONE_READINGS,
-    DeMinimisGroup,
-    DeMinimisResult,
-    de_minimis,
-    de_minimis_allowance,
-)
+from wetland_gis.rules.de_minimis import de_minimis_allowance
 from wetland_gis.rules.engine import (
     CLAUSE_READINGS,
     ONE_CLAUSE,
@@ -73,6 +66,13 @@ from wetland_gis.rules.procedure import (
 from wetland_gis.rules.public_waters import public_waters_wetland
 from wetland_gis.rules.replacement import replacement_ratio, replacement_required
 from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
+from wetland_gis.rules.views import (
+    MOST_RESTRICTIVE,
+    MULTI_ZONE_READINGS,
+    DeMinimisGroup,
+    DeMinimisResult,
+    de_minimis,
+)
 
 __all__ = [
     # the project decision engine (the rule order)

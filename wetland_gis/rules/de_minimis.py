@@ -5,10 +5,10 @@ Two questions:
 * :func:`de_minimis_allowance` — how many square feet of one wetland type, in one
   shoreland zone, in one percentage-area class, in or out of the 11-county metropolitan
   area, a project may drain or fill without a replacement plan, and which paragraph says so.
-* :func:`de_minimis` — whether each impact of a project, and the project, is exempt: a
-  view of :func:`wetland_gis.rules.decide_project`, whose subd. 9 steps are
-  :func:`de_minimis_steps` (the paragraph of 9(e), each impact's amount, the totals, 9(f)
-  per landowner's portion, 9(g)) and :func:`de_minimis_impact` (each impact's headline).
+* whether each impact of a project, and the project, is exempt: the engine's subd. 9
+  steps, :func:`de_minimis_steps` (the paragraph of 9(e), each impact's amount, the totals,
+  9(f) per landowner's portion, 9(g)) and :func:`de_minimis_impact` (each impact's
+  headline); :func:`wetland_gis.rules.views.de_minimis` is the view of that answer.
 
 Which amount applies
 --------------------
@@ -28,8 +28,8 @@ The amounts themselves are read from the parameter tree (``de_minimis.*``).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from types import MappingProxyType
@@ -44,15 +44,19 @@ from wetland_gis.enums import (
     ShorelandZone,
     WetlandType,
 )
-from wetland_gis.parameters import ParameterSet, as_date
+from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules import registry as R
-from wetland_gis.rules.amounts import TYPES_1_2_6_7, TYPES_3_4_5_8_CEDAR, amount_table, type_group
+from wetland_gis.rules.amounts import (
+    TYPES_1_2_6_7,
+    TYPES_3_4_5_8_CEDAR,
+    AmountEntry,
+    amount_table,
+    type_group,
+)
 from wetland_gis.rules.facts import (
     PERCENT,
-    ImpactFacts,
     Trace,
     check_area,
-    check_choice,
     check_flag,
     fmt_number,
     fmt_sqft,
@@ -74,50 +78,36 @@ from wetland_gis.rules.kernel import (
     OUTCOME_VALUE,
     PCT_VALUE,
     ROUTE_BOTH,
-    ROUTE_PUBLIC_WATERS,
     ZONE_VALUE,
     Claims,
     DeMinimisTotal,
     Impact,
-    ProjectDecision,
     RuleBook,
     dec,
 )
 from wetland_gis.rules.public_waters import route, with_permit_reason
 from wetland_gis.rules.replacement import WHOLE_PROJECT
-from wetland_gis.rules.trace import TraceLog
+from wetland_gis.rules.spec import cite
+from wetland_gis.rules.trace import Citation, TraceLog
 
 __all__ = [
     "de_minimis_allowance",
-    "de_minimis",
-    "DeMinimisResult",
-    "DeMinimisGroup",
-    "MOST_RESTRICTIVE",
-    "MULTI_ZONE_READINGS",
     "TYPES_1_2_6_7",
     "TYPES_3_4_5_8_CEDAR",
     "SETBACK_POOL",
     "NO_AMOUNT_POOL",
-    "de_minimis_view",
     "de_minimis_steps",
     "de_minimis_impact",
 ]
-
-#: Default reading of subd. 9(e) on a project touching several zones.
-MOST_RESTRICTIVE = "most_restrictive"
-#: The readings of subd. 9(e) on a project touching several zones. The ``per_zone``
-#: reading was removed (issue 13): it added the amounts of (a), (b) and (c) together.
-MULTI_ZONE_READINGS = (MOST_RESTRICTIVE,)
 
 #: Subd. 9(c) gives its amount for "wetland" of any type: one total for all types.
 SETBACK_POOL = "setback_zone"
 #: Impacts to which no paragraph gives an amount (type 7 in a metro less than 50 percent area).
 NO_AMOUNT_POOL = "no_amount"
 
-SUBD9 = "Minn. Stat. § 103G.2241, subd. 9"
-_STAT = "Minn. Stat. § 103G.2241, "
+SUBD9 = cite("103G.2241", "9")
+_STAT = cite("103G.2241") + ", "
 _DE_MINIMIS = "de_minimis."
-_VERIFY_H = "Property has not been divided to increase the amounts of paragraph (a) (subd. 9(h))."
 
 
 @dataclass(frozen=True)
@@ -134,88 +124,6 @@ class _Amount:
     parameters: Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class DeMinimisGroup:
-    """One project total compared with one allowance.
-
-    Parameters
-    ----------
-    name : str
-        The total's name: a type group (``"types_1_2_6_7"``, ``"types_3_4_5_8_cedar"``),
-        ``"setback_zone"`` (subd. 9(c), all types), ``"no_amount"``, or, under the
-        ``per_zone`` reading, ``"<type group>:<zone>"``.
-    type_groups : tuple of str
-        The type groups whose area is in the total.
-    zones : tuple of ShorelandZone
-        Under ``most_restrictive``, the zone whose amount binds; under ``per_zone``, the
-        zone whose area is totalled.
-    impact_ids : tuple
-        The impacts in the total.
-    total_sqft : float
-        The project's area in the total.
-    allowance_sqft : float
-        The amount the total is held to (the smallest of its members' amounts).
-    citations : tuple of str
-        The paragraphs giving the amount.
-    within_allowance : bool
-        ``total_sqft <= allowance_sqft``.
-    cumulative_total_sqft, cumulative_limit_sqft : float or None
-        Subd. 9(f): prior area since 1992 plus this total, and the greatest of the three
-        limits; ``None`` when not evaluated (no amount to compare).
-    exempt : bool
-        Within the allowance, within the cumulative limit, and not combined with another
-        exemption.
-    reasons : tuple of str
-        Plain-English reasons.
-    """
-
-    name: str
-    type_groups: tuple[str, ...]
-    zones: tuple[ShorelandZone, ...]
-    impact_ids: tuple[Hashable, ...]
-    total_sqft: float
-    allowance_sqft: float
-    citations: tuple[str, ...]
-    within_allowance: bool
-    cumulative_total_sqft: float | None
-    cumulative_limit_sqft: float | None
-    exempt: bool
-    reasons: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class DeMinimisResult:
-    """The de minimis answer for a project.
-
-    Parameters
-    ----------
-    project : Decision
-        The project's de minimis outcome as the engine decided it (``EXEMPT``,
-        ``CONDITIONAL``, ``NOT_EXEMPT``, ``NOT_APPLIED``); ``value`` is ``True`` when exempt.
-    by_impact : Mapping[impact_id, Decision]
-        One decision per impact, in input order: ``EXEMPT``, ``CONDITIONAL``,
-        ``NOT_EXEMPT``, ``PROHIBITED`` (calcareous fen), ``OUT_OF_SCOPE`` (public waters
-        wetland) or ``NOT_REGULATED`` (an excavation that is not a drain or fill).
-    groups : tuple of DeMinimisGroup
-        Each project total and the allowance it was compared with (read from
-        ``ProjectDecision.de_minimis_totals``; ``zones`` is empty, ``cumulative_limit_sqft``
-        ``None`` and ``reasons`` empty: the trace's steps hold them).
-    """
-
-    project: Decision
-    by_impact: Mapping[Hashable, Decision] = field(default_factory=dict)
-    groups: tuple[DeMinimisGroup, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "by_impact", MappingProxyType(dict(self.by_impact)))
-        object.__setattr__(self, "groups", tuple(self.groups))
-
-    @property
-    def exempt(self) -> bool:
-        """Return whether the whole project is de minimis exempt."""
-        return self.project.outcome is Outcome.EXEMPT
-
-
 # --- the allowance of one type in one zone -----------------------------------------------
 
 
@@ -227,6 +135,40 @@ def _short(citation: str) -> str:
 def _label(wetland_type: WetlandType, cedar: bool) -> str:
     kind = "white cedar and tamarack " if cedar else ""
     return f"type {int(wetland_type)} {kind}wetland"
+
+
+class _Record:
+    """The citations, reasons, checks and parameters one allowance gathers, in order."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self.used: dict[str, Any] = {}
+        self.cites: list[str] = []
+        self.reasons: list[str] = []
+        self.verify: list[str] = []
+
+    def get(self, key: str) -> Any:
+        """Return de minimis parameter ``key``, recording it."""
+        value = self.trace.value(_DE_MINIMIS + key)
+        self.used[_DE_MINIMIS + key] = self.trace.used[_DE_MINIMIS + key]
+        return value
+
+    def cite(self, key: str) -> str:
+        """Return the citation of de minimis parameter ``key``."""
+        return self.trace.citation(_DE_MINIMIS + key)
+
+    def amount(self, entry: AmountEntry) -> float:
+        """Return the amount of a table entry, recording its parameter and citation."""
+        self.used[entry.key] = self.trace.used[entry.key] = entry.sqft
+        self.cites.append(entry.citation)
+        return entry.sqft
+
+
+_PLACE_WORDS = {
+    PercentageArea.GREATER_THAN_80: " in a greater than 80 percent area",
+    PercentageArea.FROM_50_TO_80: " in a 50 to 80 percent area",
+    PercentageArea.LESS_THAN_50: " in a less than 50 percent area",
+}
 
 
 def _allowance(
@@ -241,179 +183,174 @@ def _allowance(
     setback_increase: bool,
     local_limit: float | None,
 ) -> _Amount:
-    used: dict[str, Any] = {}
-
-    def get(key: str) -> Any:
-        value = trace.value(_DE_MINIMIS + key)
-        used[_DE_MINIMIS + key] = trace.used[_DE_MINIMIS + key]
-        return value
-
-    def cite(key: str) -> str:
-        return trace.citation(_DE_MINIMIS + key)
-
+    rec = _Record(trace)
     group = type_group(wetland_type, cedar, trace.params, trace.day)
-    get("type_groups.types_1_2_6_7")
-    get("type_groups.types_3_4_5_8")
+    rec.get("type_groups.types_1_2_6_7")
+    rec.get("type_groups.types_3_4_5_8")
     label = _label(wetland_type, cedar)
-    where = zone_words(zone)
-    cites: list[str] = []
-    reasons: list[str] = []
-    verify: list[str] = []
-    has_amount = True
-
     table = amount_table(trace.params, trace.day)
     increased = (
         setback_increase if zone is ShorelandZone.BUILDING_SETBACK else shoreland_increase
     ) and zone is not ShorelandZone.OUTSIDE
     base = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, False)
     entry = table.lookup(int(wetland_type), cedar, zone, pct_class, metro, increased)
-    amount: float
+    amount: float = 0
     if entry is None:
-        amount = 0
-        has_amount = False
-        listed = get("type_groups.metro_less_than_50")
-        cites.append(cite("type_groups.metro_less_than_50"))
-        cites.append(cite("outside_zone.types_1_2_6_7_less_than_50"))
-        types = ", ".join(str(t) for t in listed)
-        reasons.append(
-            f"A {label} {where} in a less than 50 percent area within the 11-county "
-            f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
-            f"{types} only, and (a)(3) excepts the metropolitan area."
-        )
+        _no_amount_words(rec, label, zone)
     else:
         shown = base if base is not None else entry
-        amount = shown.sqft
-        used[shown.key] = trace.used[shown.key] = amount
-        cites.append(shown.citation)
-        place = (
-            ""
-            if shown.zone is not ShorelandZone.OUTSIDE
-            else {
-                PercentageArea.GREATER_THAN_80: " in a greater than 80 percent area",
-                PercentageArea.FROM_50_TO_80: " in a 50 to 80 percent area",
-                PercentageArea.LESS_THAN_50: " in a less than 50 percent area",
-            }[pct_class]
-        )
-        if shown.paragraph == "d":
-            place += " within the 11-county metropolitan area"
-        any_type = " of wetland of any type" if shown.paragraph == "c" else ""
-        reasons.append(
-            f"For a {label} {where}{place}, {_short(shown.citation)} allows "
-            f"{fmt_sqft(amount)}{any_type}."
-        )
+        amount = _clause_words(rec, shown, label, zone, pct_class)
         if entry is not shown:
-            amount = entry.sqft
-            used[entry.key] = trace.used[entry.key] = amount
-            cites.append(entry.citation)
-            if entry.paragraph == "c":
-                reasons.append(
-                    f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
-                    "runoff retention or infiltration measures are established in proximity."
-                )
-                verify.append(
-                    "The shoreland management authority has approved the permanent water "
-                    "runoff retention or infiltration measures in proximity (subd. 9(c))."
-                )
-            else:
-                reasons.append(
-                    f"In a greater than 80 percent area the clause (1) amount is increased "
-                    f"to {fmt_sqft(amount)} under subd. 9(b)."
-                )
-                verify.append(
-                    "For the subd. 9(b) increase: the wetland is isolated and determined to "
-                    "have no direct surficial connection to the public water, or permanent "
-                    "runoff retention or infiltration measures are established in proximity "
-                    "as approved by the shoreland management authority."
-                )
-                verify.append(
-                    f"The subd. 9(b) increase is up to {fmt_sqft(amount)}: if a smaller "
-                    "amount is approved, enter it as local_limit_sqft."
-                )
+            amount = _increase_words(rec, entry)
         elif increased and zone is ShorelandZone.PROTECTION:
-            if group == TYPES_3_4_5_8_CEDAR:
-                reasons.append(
-                    "The subd. 9(b) increase applies only to the clause (1) amount of types "
-                    "1, 2, 6 and 7, not to this wetland."
-                )
-            else:
-                reasons.append(
-                    "The subd. 9(b) increase is available only in a greater than 80 percent "
-                    "area; it is not applied here."
-                )
+            rec.reasons.append(
+                "The subd. 9(b) increase applies only to the clause (1) amount of types "
+                "1, 2, 6 and 7, not to this wetland."
+                if group == TYPES_3_4_5_8_CEDAR
+                else "The subd. 9(b) increase is available only in a greater than 80 percent "
+                "area; it is not applied here."
+            )
         if zone is ShorelandZone.BUILDING_SETBACK:
-            verify.append(
+            rec.verify.append(
                 "The shoreland building setback zone is the one defined in the local shoreland "
                 "management ordinance (subd. 9(c)), which may be larger than the state minimum."
             )
         if zone is ShorelandZone.OUTSIDE:
-            verify.append(_VERIFY_H)
-            if cedar and group == TYPES_3_4_5_8_CEDAR:
-                reasons.append(
-                    "White cedar and tamarack wetlands are excluded from the larger amounts "
-                    "of subd. 9(a)(1)-(3) and (d)(1); they take the clause (4) amount."
-                )
-            listed = get("type_groups.metro_less_than_50")
-            if metro and group == TYPES_3_4_5_8_CEDAR:
-                if (
-                    cedar
-                    and pct_class is PercentageArea.LESS_THAN_50
-                    and int(wetland_type) in listed
-                ):
-                    types = ", ".join(str(t) for t in listed)
-                    reasons.append(
-                        f"Subd. 9(d)(2) names type {types} wetland without repeating the "
-                        "white cedar and tamarack exclusion of (a)(1)-(3) and (d)(1); this "
-                        "white cedar and tamarack wetland is kept at the (a)(4) amount, which "
-                        "names white cedar and tamarack wetland."
-                    )
-                    verify.append(
-                        "Subd. 9(d)(2) does not exclude white cedar and tamarack wetlands: the "
-                        "(a)(4) amount was applied; the local government unit should confirm "
-                        "that the larger (d)(2) amount does not apply."
-                    )
-                else:
-                    reasons.append(
-                        "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in "
-                        "the 11-county metropolitan area too."
-                    )
-            elif metro and pct_class is PercentageArea.GREATER_THAN_80:
-                reasons.append(
-                    "Subd. 9(d) covers only 50 to 80 and less than 50 percent areas of the "
-                    "metropolitan area, so (a)(1) applies."
-                )
-            elif metro and shown.paragraph == "d":
-                replaced = "(a)(2)" if pct_class is PercentageArea.FROM_50_TO_80 else "(a)(3)"
-                reasons.append(
-                    f"Within the metropolitan area {_short(shown.citation)} replaces {replaced}"
-                    + (" there." if replaced == "(a)(3)" else ".")
-                )
-    if local_limit is not None:
-        if local_limit < amount:
-            amount = local_limit
-            cites.append(f"{SUBD9}(i)")
-            reasons.append(
-                f"A more restrictive local standard of {fmt_sqft(local_limit)} applies "
-                "(subd. 9(i))."
-            )
-        else:
-            reasons.append(
-                f"The local standard of {fmt_sqft(local_limit)} is not more restrictive."
-            )
-    else:
-        verify.append(
-            "Whether a local ordinance or similar local control is more restrictive; if so the "
-            "local standard applies (subd. 9(i))."
-        )
+            _outside_words(rec, shown, wetland_type, pct_class, metro, cedar, group)
+    amount = _local_standard(rec, amount, local_limit)
     return _Amount(
         sqft=float(amount),
         group=group,
         zone=zone,
-        has_amount=has_amount,
-        citations=tuple(cites),
-        reasons=tuple(reasons),
-        verify=tuple(verify),
-        parameters=MappingProxyType(used),
+        has_amount=entry is not None,
+        citations=tuple(rec.cites),
+        reasons=tuple(rec.reasons),
+        verify=tuple(rec.verify),
+        parameters=MappingProxyType(rec.used),
     )
+
+
+def _no_amount_words(rec: _Record, label: str, zone: ShorelandZone) -> None:
+    """Subd. 9(a)(3), (d)(2): the types with no amount in a metropolitan < 50 percent area."""
+    listed = rec.get("type_groups.metro_less_than_50")
+    rec.cites.append(rec.cite("type_groups.metro_less_than_50"))
+    rec.cites.append(rec.cite("outside_zone.types_1_2_6_7_less_than_50"))
+    types = ", ".join(str(t) for t in listed)
+    rec.reasons.append(
+        f"A {label} {zone_words(zone)} in a less than 50 percent area within the 11-county "
+        f"metropolitan area has no de minimis amount: subd. 9(d)(2) lists types "
+        f"{types} only, and (a)(3) excepts the metropolitan area."
+    )
+
+
+def _clause_words(
+    rec: _Record, shown: AmountEntry, label: str, zone: ShorelandZone, pct_class: PercentageArea
+) -> float:
+    """Subd. 9(a)-(d): the clause's amount for the type, zone and place; return it."""
+    amount = rec.amount(shown)
+    place = "" if shown.zone is not ShorelandZone.OUTSIDE else _PLACE_WORDS[pct_class]
+    if shown.paragraph == "d":
+        place += " within the 11-county metropolitan area"
+    any_type = " of wetland of any type" if shown.paragraph == "c" else ""
+    rec.reasons.append(
+        f"For a {label} {zone_words(zone)}{place}, {_short(shown.citation)} allows "
+        f"{fmt_sqft(amount)}{any_type}."
+    )
+    return amount
+
+
+def _increase_words(rec: _Record, entry: AmountEntry) -> float:
+    """Subd. 9(b), (c): the increased amount, and what the increase needs; return it."""
+    amount = rec.amount(entry)
+    if entry.paragraph == "c":
+        rec.reasons.append(
+            f"Increased to {fmt_sqft(amount)} under subd. 9(c) because permanent water "
+            "runoff retention or infiltration measures are established in proximity."
+        )
+        rec.verify.append(
+            "The shoreland management authority has approved the permanent water "
+            "runoff retention or infiltration measures in proximity (subd. 9(c))."
+        )
+        return amount
+    rec.reasons.append(
+        f"In a greater than 80 percent area the clause (1) amount is increased "
+        f"to {fmt_sqft(amount)} under subd. 9(b)."
+    )
+    rec.verify.append(
+        "For the subd. 9(b) increase: the wetland is isolated and determined to "
+        "have no direct surficial connection to the public water, or permanent "
+        "runoff retention or infiltration measures are established in proximity "
+        "as approved by the shoreland management authority."
+    )
+    rec.verify.append(
+        f"The subd. 9(b) increase is up to {fmt_sqft(amount)}: if a smaller "
+        "amount is approved, enter it as local_limit_sqft."
+    )
+    return amount
+
+
+def _outside_words(
+    rec: _Record,
+    shown: AmountEntry,
+    wetland_type: WetlandType,
+    pct_class: PercentageArea,
+    metro: bool,
+    cedar: bool,
+    group: str,
+) -> None:
+    """Subd. 9(a), (d), (h) outside the zone: white cedar, the metropolitan area, division."""
+    rec.verify.append(_V_DIVISION)
+    if cedar and group == TYPES_3_4_5_8_CEDAR:
+        rec.reasons.append(
+            "White cedar and tamarack wetlands are excluded from the larger amounts "
+            "of subd. 9(a)(1)-(3) and (d)(1); they take the clause (4) amount."
+        )
+    listed = rec.get("type_groups.metro_less_than_50")
+    if metro and group == TYPES_3_4_5_8_CEDAR:
+        if cedar and pct_class is PercentageArea.LESS_THAN_50 and int(wetland_type) in listed:
+            types = ", ".join(str(t) for t in listed)
+            rec.reasons.append(
+                f"Subd. 9(d)(2) names type {types} wetland without repeating the "
+                "white cedar and tamarack exclusion of (a)(1)-(3) and (d)(1); this "
+                "white cedar and tamarack wetland is kept at the (a)(4) amount, which "
+                "names white cedar and tamarack wetland."
+            )
+            rec.verify.append(
+                "Subd. 9(d)(2) does not exclude white cedar and tamarack wetlands: the "
+                "(a)(4) amount was applied; the local government unit should confirm "
+                "that the larger (d)(2) amount does not apply."
+            )
+        else:
+            rec.reasons.append(
+                "Subd. 9(d) gives no amount for these wetlands, so (a)(4) applies in "
+                "the 11-county metropolitan area too."
+            )
+    elif metro and pct_class is PercentageArea.GREATER_THAN_80:
+        rec.reasons.append(
+            "Subd. 9(d) covers only 50 to 80 and less than 50 percent areas of the "
+            "metropolitan area, so (a)(1) applies."
+        )
+    elif metro and shown.paragraph == "d":
+        replaced = "(a)(2)" if pct_class is PercentageArea.FROM_50_TO_80 else "(a)(3)"
+        rec.reasons.append(
+            f"Within the metropolitan area {_short(shown.citation)} replaces {replaced}"
+            + (" there." if replaced == "(a)(3)" else ".")
+        )
+
+
+def _local_standard(rec: _Record, amount: float, local_limit: float | None) -> float:
+    """Subd. 9(i): a more restrictive local standard; return the amount it leaves."""
+    if local_limit is None:
+        rec.verify.append(_V_LOCAL)
+        return amount
+    if local_limit < amount:
+        rec.cites.append(f"{SUBD9}(i)")
+        rec.reasons.append(
+            f"A more restrictive local standard of {fmt_sqft(local_limit)} applies (subd. 9(i))."
+        )
+        return local_limit
+    rec.reasons.append(f"The local standard of {fmt_sqft(local_limit)} is not more restrictive.")
+    return amount
 
 
 def de_minimis_allowance(
@@ -511,254 +448,6 @@ def de_minimis_allowance(
     return trace.decide(outcome, amount.sqft)
 
 
-# --- the project: a view of the engine's decision ----------------------------------------
-
-#: The engine's de minimis totals (``DeMinimisTotal.name``) by this function's group names.
-_GROUP_NAMES = {"c": SETBACK_POOL, "no_amount": NO_AMOUNT_POOL}
-
-
-def de_minimis(
-    impacts: Sequence[ImpactFacts],
-    *,
-    multi_zone_reading: str = MOST_RESTRICTIVE,
-    cumulative_sqft_since_1992: float = 0.0,
-    landowner_portion_sqft: float | None = None,
-    owns_entire_wetland: bool | None = True,
-    other_exemption_claimed: bool = False,
-    shoreland_increase: bool = False,
-    setback_increase: bool = False,
-    local_limit_sqft: float | None = None,
-    clause_reading: str = ONE_CLAUSE,
-    params: ParameterSet | None = None,
-    as_of: str | dt.date | None = None,
-    cumulative_limit_reading: str = LIMIT_REACHED,
-) -> DeMinimisResult:
-    """Return the de minimis answer of a project (subd. 9), read from the engine's decision.
-
-    A thin view of :func:`wetland_gis.rules.decide_project`: the facts of a one-project
-    call are built from the arguments, and the answer is read from the
-    :class:`~wetland_gis.rules.kernel.ProjectDecision` and its trace. There is one
-    implementation of subd. 9, the engine's (:func:`de_minimis_steps`).
-
-    Parameters
-    ----------
-    impacts : sequence of ImpactFacts
-        The project's impacts (ids unique). A project is what the local government unit
-        defines; it may not be split to gain exemptions (§ 103G.005, subd. 14d).
-    multi_zone_reading : {"most_restrictive"}, default "most_restrictive"
-        How subd. 9(e) applies when the project touches several zones: every impact is held
-        to the paragraph of the most restrictive zone it touches (the only reading).
-    cumulative_sqft_since_1992 : float, default 0
-        The landowner's prior area drained or filled since the date of subd. 9(f), where an
-        impact gives none (``prior_sqft_since_1992``).
-    landowner_portion_sqft : float, optional
-        Size of the landowner's portion of the wetland (subd. 9(f)(2)), where an impact
-        gives none (``portion_sqft``); unknown if ``None``.
-    owns_entire_wetland : bool or None, default True
-        Whether the landowner owns the entire wetland (subd. 9(f)(1)), where an impact gives
-        none. ``None`` (unknown) is answered as the engine answers it: an exemption that
-        holds only if the landowner owns it is ``CONDITIONAL``, with a verify item naming
-        the fact.
-    other_exemption_claimed : bool, default False
-        Another exemption of § 103G.2241 is claimed on the project (subd. 9(g)).
-    shoreland_increase, setback_increase : bool, default False
-        The subd. 9(b) and 9(c) increases (see :func:`de_minimis_allowance`).
-    local_limit_sqft : float, optional
-        A more restrictive local standard (subd. 9(i)), applied to every amount.
-    clause_reading : {"one_clause", "per_clause"}, default "one_clause"
-        The open reading of subd. 9(e) for the clauses of one paragraph
-        (:class:`~wetland_gis.rules.kernel.Claims`).
-    params : ParameterSet, optional
-        Parameter tree (default: the shipped one).
-    as_of : str or date, optional
-        Date the law is applied as of (default: today).
-    cumulative_limit_reading : {"reached", "exceeded"}, default "reached"
-        The open reading of subd. 9(f) at exactly the (f)(2) or (f)(3) limit
-        (:class:`~wetland_gis.rules.kernel.Claims`).
-
-    Returns
-    -------
-    DeMinimisResult
-        ``project``: the project's de minimis outcome (``EXEMPT``, ``CONDITIONAL``,
-        ``NOT_EXEMPT``, or ``NOT_APPLIED`` when no impact is in scope); ``value`` is
-        ``True`` when it is ``EXEMPT``. ``by_impact``: each impact's, ``PROHIBITED`` for a
-        calcareous fen, ``OUT_OF_SCOPE`` for a public waters wetland, ``NOT_REGULATED`` for
-        an excavation that is not a drain or fill. ``groups``: the totals compared.
-
-    Raises
-    ------
-    RulesInputError
-        On an empty project, duplicate impact ids, an unknown reading or bad numbers.
-
-    Examples
-    --------
-    >>> from wetland_gis.rules import ImpactFacts
-    >>> fill = ImpactFacts(impact_id="A", wetland_type=2, cedar_tamarack=False,
-    ...                    sqft_setback=0, sqft_protection=0, sqft_outside=9_000,
-    ...                    pct_class="greater_than_80_percent", metro=False)
-    >>> de_minimis([fill], as_of="2024-05-01").project.outcome.value
-    'exempt'
-    """
-    from wetland_gis.rules.engine import decide_project  # the engine orders this module's rules
-
-    check_choice(multi_zone_reading, MULTI_ZONE_READINGS, "multi_zone_reading")
-    check_area(cumulative_sqft_since_1992, "cumulative_sqft_since_1992")
-    if landowner_portion_sqft is not None:
-        check_area(landowner_portion_sqft, "landowner_portion_sqft")
-    if owns_entire_wetland is not None:
-        check_flag(owns_entire_wetland, "owns_entire_wetland")
-    claims = Claims(
-        other_exemption_claimed=other_exemption_claimed,
-        shoreland_increase=shoreland_increase,
-        setback_increase=setback_increase,
-        local_limit_sqft=local_limit_sqft,
-        prior_sqft_since_1992=cumulative_sqft_since_1992,
-        owns_whole_wetland=owns_entire_wetland,
-        clause_reading=clause_reading,
-        cumulative_limit_reading=cumulative_limit_reading,
-    )
-    facts = [
-        f
-        if f.portion_sqft is not None or landowner_portion_sqft is None
-        else replace(f, portion_sqft=landowner_portion_sqft)
-        for f in impacts
-    ]
-    day = as_date(as_of)
-    decision = decide_project(facts, claims, params, day, project="de_minimis")
-    return de_minimis_view(decision, day.isoformat())
-
-
-def de_minimis_view(decision: ProjectDecision, as_of: str = "") -> DeMinimisResult:
-    """Return the de minimis answer of a project read from its engine decision.
-
-    Parameters
-    ----------
-    decision : ProjectDecision
-        The engine's decision of the project.
-    as_of : str, optional
-        The ISO date it was decided as of (written in each ``Decision``).
-
-    Returns
-    -------
-    DeMinimisResult
-    """
-    steps = decision.steps()
-    mine: dict[Hashable, list[dict[str, Any]]] = {}
-    project_steps = []
-    for s in steps:
-        if s["impact_id"]:
-            mine.setdefault(s["impact_id"], []).append(s)
-        elif str(s["rule_id"]).startswith("de_minimis."):
-            project_steps.append(s)
-    cumulative: dict[str, float] = {}  # subd. 9(f): prior plus the portion's total, by impact
-    for s in project_steps:
-        if s["rule_id"] == R.DE_MINIMIS_CUMULATIVE:
-            for i in s["inputs"]["impact_ids"]:
-                cumulative[str(i)] = s["value"]
-    by_impact: dict[Hashable, Decision] = {}
-    for d in decision.impacts:
-        if d.outcome is ImpactOutcome.PROHIBITED:
-            outcome = Outcome.PROHIBITED
-        elif d.route == ROUTE_PUBLIC_WATERS:
-            outcome = Outcome.OUT_OF_SCOPE
-        elif d.outcome is ImpactOutcome.NOT_A_DRAIN_OR_FILL:
-            outcome = Outcome.NOT_REGULATED
-        else:
-            outcome = d.de_minimis or Outcome.NOT_APPLIED
-        # its own steps, then the project's de minimis steps it was decided by
-        own = mine.get(str(d.impact_id), []) + (project_steps if d.de_minimis is not None else [])
-        by_impact[d.impact_id] = _view(
-            "de_minimis_impact",
-            outcome,
-            own,
-            {
-                "area_sqft": d.area_sqft,
-                "counted_sqft": d.counted_sqft,
-                "exempt_sqft": d.counted_sqft if outcome is Outcome.EXEMPT else 0.0,
-                "not_exempt_sqft": 0.0 if outcome is Outcome.EXEMPT else d.counted_sqft,
-                **(
-                    {"cumulative_total_sqft": cumulative[str(d.impact_id)]}
-                    if str(d.impact_id) in cumulative
-                    else {}
-                ),
-            },
-            d.allowance_sqft,
-            as_of,
-        )
-    totals = decision.totals
-    outcome = Outcome(totals["de_minimis"])
-    project = _view(
-        "de_minimis",
-        outcome,
-        steps,
-        {
-            "total_sqft": totals["wca_sqft"],
-            "exempt_sqft": totals["exempt_sqft"] if outcome is Outcome.EXEMPT else 0.0,
-            "not_exempt_sqft": totals["wca_sqft"]
-            - (totals["exempt_sqft"] if outcome is Outcome.EXEMPT else 0.0),
-            "out_of_scope_sqft": totals["public_waters_sqft"],
-        },
-        outcome is Outcome.EXEMPT,
-        as_of,
-    )
-    groups = tuple(
-        DeMinimisGroup(
-            name=_group_name(t.name),
-            type_groups=_type_groups(t.name),
-            zones=(),
-            impact_ids=t.impact_ids,
-            total_sqft=t.total_sqft,
-            allowance_sqft=t.allowance_sqft,
-            citations=t.citations,
-            within_allowance=t.within,
-            cumulative_total_sqft=max(
-                (cumulative[str(i)] for i in t.impact_ids if str(i) in cumulative), default=None
-            ),
-            cumulative_limit_sqft=None,
-            exempt=t.within and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL),
-        )
-        for t in decision.de_minimis_totals
-    )
-    return DeMinimisResult(project, by_impact, groups)
-
-
-def _type_groups(name: str) -> tuple[str, ...]:
-    """Return the type group of a per-clause total ``"<paragraph>:<type group>"``, if any."""
-    _, colon, group = name.partition(":")
-    return (group,) if colon else ()
-
-
-def _group_name(name: str) -> str:
-    """Return this function's name of an engine total: the type group, or the pool."""
-    groups = _type_groups(name)
-    return groups[0] if groups else _GROUP_NAMES.get(name, name)
-
-
-def _view(
-    question: str,
-    outcome: Outcome,
-    steps: list[dict[str, Any]],
-    amounts: dict[str, Any],
-    value: Any,
-    as_of: str,
-) -> Decision:
-    """Return a ``Decision`` gathering the citations, reasons and checks of trace steps."""
-    parameters: dict[str, Any] = {}
-    for s in steps:
-        parameters.update(s["parameters"])
-    return Decision(
-        question=question,
-        outcome=outcome,
-        amounts=amounts,
-        citations=tuple(c for s in steps for c in str(s["citation"]).split("; ") if c),
-        reasons=tuple(s["reason"] for s in steps),
-        parameters=parameters,
-        verify=tuple(v for s in steps for v in s["verify"]),
-        as_of=as_of,
-        value=value,
-    )
-
-
 # --- the engine's steps (rules/engine.py orders them) -----------------------------------
 
 _FAMILY_ZONE = {
@@ -831,15 +520,30 @@ def de_minimis_steps(
 ) -> tuple[Outcome, str, list[DeMinimisTotal]]:
     """Decide subd. 9 for the impacts in scope; write the steps; return the outcome.
 
-    Subd. 9(e) (the paragraph), the amount of each impact (9(a)-(d), (i)), the totals,
-    9(f) per landowner's portion of a wetland, 9(g) and the project's answer. Returns the
-    de minimis outcome, the condition text of a conditional answer and the totals.
+    Subd. 9(e) (the paragraph), the amount of each impact (9(a)-(d), (i)), the remainder of
+    Minn. R. 8420.0420, subp. 1 B(4), the totals, 9(f) per landowner's portion of a wetland,
+    9(g) and the project's answer, each a step of its own. Returns the de minimis outcome,
+    the condition text of a conditional answer and the totals.
     """
-    add = log.add
-    claims = book.claims
-    table = book.table
     concerns = concerns if concerns is not None else set()
-    # Subd. 9(e): one paragraph for the project, the most restrictive it touches.
+    family = _governing_paragraph(project, scope, log)
+    for w in scope:
+        _impact_amount(project, w, family, book, log, concerns)
+    # Minn. R. 8420.0420, subp. 1 B(4): the remainder of a wetland impacted before
+    remainder_conditions = _remainder(project, scope, book, log, _FAMILY_ZONE[family])
+    all_within, out = _totals(project, scope, family, book, log, concerns)
+    conditional = _portions(project, scope, book, log, concerns) if all_within else []
+    conditional.extend(remainder_conditions)
+    share = _share_condition(project, scope, book, all_within) if not probing else None
+    if share:
+        conditional.append(share)
+    outcome = _project_answer(project, scope, book, log, all_within, conditional)
+    cond_text = ("only if " + " ".join(conditional)) if conditional else ""
+    return outcome, cond_text, out
+
+
+def _governing_paragraph(project: str, scope: list[Impact], log: TraceLog) -> str:
+    """Subd. 9(e): return the one paragraph of the project, the most restrictive it touches."""
     touched = set()
     for w in scope:
         f = w.f
@@ -851,10 +555,9 @@ def de_minimis_steps(
             touched.add("a")
     touched = touched or {"a"}
     family = next(fam for fam in _FAMILY_ORDER if fam in touched)
-    zone = _FAMILY_ZONE[family]
     if len(touched) > 1:
         used = ", ".join(f"({p})" for p in sorted(touched))
-        add(
+        log.add(
             project=project,
             impact_id="",
             rule_id=R.DE_MINIMIS_PARAGRAPH,
@@ -865,174 +568,226 @@ def de_minimis_steps(
             'amounts listed in paragraphs (a), (b), and (c) may not be combined on a project" '
             f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
             f"paragraph ({family}) amounts of the most restrictive zone it touches, "
-            f"{zone_words(zone)}.",
+            f"{zone_words(_FAMILY_ZONE[family])}.",
             verify=(),
             inputs={"paragraphs": sorted(touched), "governing": family},
         )
-    local = book.local
-    for w in scope:
-        f = w.f
-        if zone is ShorelandZone.BUILDING_SETBACK:
-            increased = bool(f.runoff_retention) or claims.setback_increase
-        elif zone is ShorelandZone.PROTECTION:
-            increased = bool(f.isolated or f.runoff_retention) or claims.shoreland_increase
-        else:
-            increased = False
-        t, cedar = int(f.wetland_type), f.cedar_tamarack
-        entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
-        # the largest amount any reading could give it (bounds the readings' alternatives)
-        w.potential = Decimal(0) if entry is None else entry.exact
-        where = zone
-        if (
-            entry is not None
-            and zone is not ShorelandZone.OUTSIDE
-            and f.sqft_outside
-            and table.lookup(t, cedar, ShorelandZone.OUTSIDE, f.pct_class, f.metro, False) is None
-        ):
-            # open reading: no amount in its own zone, on a project held to another paragraph
-            concerns.add("no_amount_reading")
-            if claims.no_amount_reading == "own_zone":
-                entry, where = None, ShorelandZone.OUTSIDE
-        excavation = f.impact_kind is ImpactKind.EXCAVATE and entry is not None
-        if excavation:
-            concerns.add("excavation_reading")
-            if claims.excavation_reading == "no_amount":
-                entry = None
-        w.entry = entry
-        kind = f"type {t}" + (" white cedar and tamarack" if cedar else "")
-        if entry is None:
-            w.pool = "no_amount"
-            w.allow = Decimal(0)
-            if excavation:
-                cite_none = f"{SUBD9}(a)-(d); Minn. Stat. § 103G.222, subd. 1(a)"
-                why_none = (
-                    f"An excavation in a {kind} wetland has no de minimis amount under the "
-                    "excavation_reading 'no_amount': subd. 9(a)-(d) give amounts for "
-                    '"draining or filling", and § 103G.222, subd. 1(a) brings the excavation '
-                    "under the replacement sections."
-                )
-            else:
-                cite_none = f"{SUBD9}(a)(3), (d)(2)"
-                why_none = (
-                    f"A {kind} wetland {zone_words(where)} in a less than 50 percent area within "
-                    "the 11-county metropolitan area has no de minimis amount: subd. 9(a)(3) "
-                    'gives its amount "except within the 11-county metropolitan area" and '
-                    "(d)(2) lists types 1, 2 and 6 only"
-                    + (
-                        "; it keeps no amount though the project is held to paragraph "
-                        f"({family}) (no_amount_reading 'own_zone')."
-                        if where is not zone
-                        else "."
-                    )
-                )
-            add(
-                project=project,
-                impact_id=w.iid,
-                rule_id=R.DE_MINIMIS_AMOUNT,
-                citation=cite_none,
-                outcome=O_NOT_ELIGIBLE,
-                value=0.0,
-                reason=why_none,
-                verify=(),
-                inputs={
-                    "wetland_type": t,
-                    "cedar_tamarack": cedar,
-                    "zone": ZONE_VALUE[zone],
-                    "pct_class": PCT_VALUE[f.pct_class],
-                    "metro": f.metro,
-                    "impact_kind": KIND_VALUE[f.impact_kind],
-                },
-            )
-            continue
-        allow = entry.exact
-        cite = entry.citation
-        note = ""
-        verify: tuple[str, ...] = ()
-        if entry.increases is not None:
-            note = (
-                " (the increase of the clause, claimed because "
-                + ("the wetland is isolated or " if entry.paragraph == "b" else "")
-                + "permanent runoff retention or infiltration measures are in proximity; "
-                "the shoreland management authority must approve them)"
-            )
-            verify = (
-                f"The condition of the {cite.replace('Minn. Stat. § 103G.2241, ', '')} "
-                f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
-                '"up to" the increase: a smaller approved amount is entered as '
-                "local_limit_sqft.",
-            )
-        if zone is ShorelandZone.BUILDING_SETBACK:
-            verify = (*verify, _V_SETBACK)
-        if local is not None and local < allow:
-            allow = local
-            cite = f"{cite}; {SUBD9}(i)"
-            note += f"; a more restrictive local standard of {fmt_sqft(float(local))} applies"
-        w.allow = allow
-        group = book.group_of[(t, cedar)]
-        if family == "c":
-            w.pool = "c"
-        elif claims.clause_reading == ONE_CLAUSE:
-            w.pool = family
-        else:
-            w.pool = f"{family}:{group}"
-        add(
-            project=project,
-            impact_id=w.iid,
-            rule_id=R.DE_MINIMIS_AMOUNT,
-            citation=cite,
-            outcome=O_ELIGIBLE,
-            value=float(allow),
-            reason=(_r_amount, (kind, allow, entry.citation, note)),
-            verify=verify,
-            inputs={
-                "wetland_type": t,
-                "cedar_tamarack": cedar,
-                "zone": ZONE_VALUE[zone],
-                "pct_class": PCT_VALUE[f.pct_class],
-                "metro": f.metro,
-                "increased": increased,
-            },
-            parameters={entry.key: entry.sqft},
+    return family
+
+
+def _increased(w: Impact, zone: ShorelandZone, claims: Claims) -> bool:
+    """Subd. 9(b), (c): whether the impact takes the increase of its zone's clause."""
+    f = w.f
+    if zone is ShorelandZone.BUILDING_SETBACK:
+        return bool(f.runoff_retention) or claims.setback_increase
+    if zone is ShorelandZone.PROTECTION:
+        return bool(f.isolated or f.runoff_retention) or claims.shoreland_increase
+    return False
+
+
+def _impact_amount(
+    project: str, w: Impact, family: str, book: RuleBook, log: TraceLog, concerns: set[str]
+) -> None:
+    """Subd. 9(a)-(d), (i): the amount one impact is held to, under the project's paragraph."""
+    f, claims, table = w.f, book.claims, book.table
+    zone = _FAMILY_ZONE[family]
+    increased = _increased(w, zone, claims)
+    t, cedar = int(f.wetland_type), f.cedar_tamarack
+    entry = table.lookup(t, cedar, zone, f.pct_class, f.metro, increased)
+    # the largest amount any reading could give it (bounds the readings' alternatives)
+    w.potential = Decimal(0) if entry is None else entry.exact
+    where = zone
+    if (
+        entry is not None
+        and zone is not ShorelandZone.OUTSIDE
+        and f.sqft_outside
+        and table.lookup(t, cedar, ShorelandZone.OUTSIDE, f.pct_class, f.metro, False) is None
+    ):
+        # open reading: no amount in its own zone, on a project held to another paragraph
+        concerns.add("no_amount_reading")
+        if claims.no_amount_reading == "own_zone":
+            entry, where = None, ShorelandZone.OUTSIDE
+    excavation = f.impact_kind is ImpactKind.EXCAVATE and entry is not None
+    if excavation:
+        concerns.add("excavation_reading")
+        if claims.excavation_reading == "no_amount":
+            entry = None
+    w.entry = entry
+    inputs = {
+        "wetland_type": t,
+        "cedar_tamarack": cedar,
+        "zone": ZONE_VALUE[zone],
+        "pct_class": PCT_VALUE[f.pct_class],
+        "metro": f.metro,
+    }
+    if entry is None:
+        _no_amount(project, w, family, where, excavation, inputs, log)
+    else:
+        _amount(project, w, family, entry, book, log, {**inputs, "increased": increased})
+
+
+def _no_amount(
+    project: str,
+    w: Impact,
+    family: str,
+    where: ShorelandZone,
+    excavation: bool,
+    inputs: dict[str, Any],
+    log: TraceLog,
+) -> None:
+    """Write the step of an impact no paragraph gives an amount (an excavation, or (d)(2))."""
+    f = w.f
+    zone = _FAMILY_ZONE[family]
+    kind = f"type {int(f.wetland_type)}" + (" white cedar and tamarack" if f.cedar_tamarack else "")
+    w.pool = "no_amount"
+    w.allow = Decimal(0)
+    cite_none: Citation
+    if excavation:
+        cite_none = (f"{SUBD9}(a)-(d)", R.RULES[R.IMPACT_KIND].citations[0])
+        why_none = (
+            f"An excavation in a {kind} wetland has no de minimis amount under the "
+            "excavation_reading 'no_amount': subd. 9(a)-(d) give amounts for "
+            '"draining or filling", and § 103G.222, subd. 1(a) brings the excavation '
+            "under the replacement sections."
         )
+    else:
+        cite_none = f"{SUBD9}(a)(3), (d)(2)"
+        why_none = (
+            f"A {kind} wetland {zone_words(where)} in a less than 50 percent area within "
+            "the 11-county metropolitan area has no de minimis amount: subd. 9(a)(3) "
+            'gives its amount "except within the 11-county metropolitan area" and '
+            "(d)(2) lists types 1, 2 and 6 only"
+            + (
+                "; it keeps no amount though the project is held to paragraph "
+                f"({family}) (no_amount_reading 'own_zone')."
+                if where is not zone
+                else "."
+            )
+        )
+    log.add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.DE_MINIMIS_AMOUNT,
+        citation=cite_none,
+        outcome=O_NOT_ELIGIBLE,
+        value=0.0,
+        reason=why_none,
+        verify=(),
+        inputs={**inputs, "impact_kind": KIND_VALUE[f.impact_kind]},
+    )
 
-    # Minn. R. 8420.0420, subp. 1 B(4): the remainder of a wetland impacted before
-    remainder_conditions = _remainder(project, scope, book, log, zone)
 
-    # the totals
-    pools: dict[str, list[Impact]] = {}
-    for w in scope:
-        pools.setdefault(w.pool, []).append(w)
-    all_within = True
-    out: list[DeMinimisTotal] = []
+def _amount(
+    project: str,
+    w: Impact,
+    family: str,
+    entry: AmountEntry,
+    book: RuleBook,
+    log: TraceLog,
+    inputs: dict[str, Any],
+) -> None:
+    """Write the step of an impact's amount: its clause, the increase, a local standard."""
+    f, claims, local = w.f, book.claims, book.local
+    t, cedar = int(f.wetland_type), f.cedar_tamarack
+    kind = f"type {t}" + (" white cedar and tamarack" if cedar else "")
+    allow = entry.exact
+    cite: Citation = entry.citation
+    note = ""
+    verify: tuple[str, ...] = ()
+    if entry.increases is not None:
+        note = (
+            " (the increase of the clause, claimed because "
+            + ("the wetland is isolated or " if entry.paragraph == "b" else "")
+            + "permanent runoff retention or infiltration measures are in proximity; "
+            "the shoreland management authority must approve them)"
+        )
+        verify = (
+            f"The condition of the {_short(entry.citation)} "
+            f"increase holds for wetland {f.wetland_id or w.iid!r}; the amount is "
+            '"up to" the increase: a smaller approved amount is entered as '
+            "local_limit_sqft.",
+        )
+    if _FAMILY_ZONE[family] is ShorelandZone.BUILDING_SETBACK:
+        verify = (*verify, _V_SETBACK)
+    if local is not None and local < allow:
+        allow = local
+        cite = (entry.citation, f"{SUBD9}(i)")
+        note += f"; a more restrictive local standard of {fmt_sqft(float(local))} applies"
+    w.allow = allow
+    if family == "c":
+        w.pool = "c"
+    elif claims.clause_reading == ONE_CLAUSE:
+        w.pool = family
+    else:
+        w.pool = f"{family}:{book.group_of[(t, cedar)]}"
+    log.add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.DE_MINIMIS_AMOUNT,
+        citation=cite,
+        outcome=O_ELIGIBLE,
+        value=float(allow),
+        reason=(_r_amount, (kind, allow, entry.citation, note)),
+        verify=verify,
+        inputs=inputs,
+        parameters={entry.key: entry.sqft},
+    )
+
+
+def _clause_step(
+    project: str, scope: list[Impact], family: str, book: RuleBook, log: TraceLog
+) -> bool:
+    """Subd. 9(e) on the clauses of one paragraph: write the reading's step when it matters."""
+    claims = book.claims
     clause_groups = {
         book.group_of[(int(w.f.wetland_type), w.f.cedar_tamarack)]
         for w in scope
         if w.entry is not None
     }
-    if family != "c" and len(clause_groups) > 1:
+    if family == "c" or len(clause_groups) <= 1:
+        return False
+    held = (
+        "under the one_clause reading (the default) the whole project is held to the "
+        "smallest clause amount it uses"
+        if claims.clause_reading == ONE_CLAUSE
+        else "under the per_clause reading each clause's total is held to its own amount"
+    )
+    log.add(
+        project=project,
+        impact_id="",
+        rule_id=R.DE_MINIMIS_CLAUSES,
+        citation=f"{SUBD9}({family})",
+        outcome=O_CLASSIFIED,
+        value=None,
+        reason=f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
+        "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
+        f"paragraph: {held}.",
+        verify=(),
+        inputs={"clause_reading": claims.clause_reading},
+    )
+    return True
+
+
+def _totals(
+    project: str,
+    scope: list[Impact],
+    family: str,
+    book: RuleBook,
+    log: TraceLog,
+    concerns: set[str],
+) -> tuple[bool, list[DeMinimisTotal]]:
+    """Subd. 9(a)-(e): each total of the project against its amount; whether all are within."""
+    claims = book.claims
+    pools: dict[str, list[Impact]] = {}
+    for w in scope:
+        pools.setdefault(w.pool, []).append(w)
+    if _clause_step(project, scope, family, book, log):
         concerns.add("clause_reading")
-        held = (
-            "under the one_clause reading (the default) the whole project is held to the "
-            "smallest clause amount it uses"
-            if claims.clause_reading == ONE_CLAUSE
-            else "under the per_clause reading each clause's total is held to its own amount"
-        )
-        add(
-            project=project,
-            impact_id="",
-            rule_id=R.DE_MINIMIS_CLAUSES,
-            citation=f"{SUBD9}({family})",
-            outcome=O_CLASSIFIED,
-            value=None,
-            reason=f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
-            "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
-            f"paragraph: {held}.",
-            verify=(),
-            inputs={"clause_reading": claims.clause_reading},
-        )
     setback = pools.get("c", [])
     if len({w.entry.increases is not None for w in setback if w.entry is not None}) > 1:
         concerns.add("setback_increase_reading")
+    all_within = True
+    out: list[DeMinimisTotal] = []
     for name, members in pools.items():
         total = sum((w.counted for w in members), Decimal(0))
         allowance = (
@@ -1047,11 +802,11 @@ def de_minimis_steps(
         out.append(DeMinimisTotal(name, ids, float(total), float(allowance), cites, within))
         several = len({w.allow for w in members}) > 1
         reason: Any = (_r_total, (name, total, cites, within, allowance, several))
-        add(
+        log.add(
             project=project,
             impact_id="",
             rule_id=R.DE_MINIMIS_TOTAL,
-            citation="; ".join(cites) or SUBD9,
+            citation=tuple(cites) or SUBD9,
             outcome=O_EXEMPT if within else O_NOT_EXEMPT,
             value=float(total),
             reason=reason,
@@ -1062,97 +817,118 @@ def de_minimis_steps(
                 "allowance_sqft": float(allowance),
             },
         )
+    return all_within, out
 
-    # Subd. 9(f): per landowner's portion of a wetland
+
+def _portions(
+    project: str, scope: list[Impact], book: RuleBook, log: TraceLog, concerns: set[str]
+) -> list[str]:
+    """Subd. 9(f): each landowner's portion of a wetland; return the conditions it leaves.
+
+    One landowner's portion of one wetland; without a wetland id, the impacts of one
+    landowner in one de minimis total are taken as one wetland (docs/decisions.md). A
+    portion past its limit is lost ("no longer applies to a landowner's portion"): that
+    portion only.
+    """
     conditional: list[str] = []
-    cumulative_ok = True
-    if all_within:
-        # one landowner's portion of one wetland; without a wetland id, the impacts of one
-        # landowner in one de minimis total are taken as one wetland (docs/decisions.md)
-        owners: dict[tuple[str, str], list[Impact]] = {}
-        for w in scope:
-            owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
-        for (owner, wetland), members in owners.items():
-            ok, cond = _cumulative(project, owner, wetland, members, book, log, concerns)
-            if not ok:  # "no longer applies to a landowner's portion": that portion only
-                for w in members:
-                    w.lost = True
-            if cond:
-                conditional.append(cond)
-    lost = [w for w in scope if w.lost]
-    cumulative_ok = len(lost) < len(scope)
-    conditional.extend(remainder_conditions)
+    owners: dict[tuple[str, str], list[Impact]] = {}
+    for w in scope:
+        owners.setdefault((w.f.owner or "", w.f.wetland_id or f"\0{w.pool}"), []).append(w)
+    for (owner, wetland), members in owners.items():
+        ok, cond = _cumulative(project, owner, wetland, members, book, log, concerns)
+        if not ok:
+            for w in members:
+                w.lost = True
+        if cond:
+            conditional.append(cond)
+    return conditional
 
-    ineligible = [w for w in scope if w.ineligible]
+
+def _share_condition(
+    project: str, scope: list[Impact], book: RuleBook, all_within: bool
+) -> str | None:
+    """Minn. R. 8420.0522, subp. 2: the condition an unassessed partial drain leaves, if any."""
     unassessed = [w for w in scope if w.share_unknown]
+    lost = [w for w in scope if w.lost]
     if (
-        not probing
-        and unassessed
+        unassessed
         and all_within
-        and cumulative_ok
+        and len(lost) < len(scope)
         and not any(w.lost for w in unassessed)
-        and not ineligible
-        and not claims.other_exemption_claimed
+        and not any(w.ineligible for w in scope)
+        and not book.claims.other_exemption_claimed
         and _depends_on_share(project, scope, book)
     ):
-        conditional.append(
+        return (
             "the assessed share of the partly drained area of impact(s) "
             + ", ".join(repr(w.iid) for w in unassessed)
             + " keeps the project within its amounts: it was counted at the "
             f"{fmt_number(book.partial_pct)} percent minimum, and counted whole it is not "
             "de minimis (Minn. R. 8420.0522, subp. 2; column partial_share)."
         )
-    if claims.other_exemption_claimed:
-        outcome = Outcome.NOT_EXEMPT
-        reason = (
+    return None
+
+
+def _project_outcome(
+    scope: list[Impact], book: RuleBook, all_within: bool, conditional: list[str]
+) -> tuple[Outcome, str]:
+    """Subd. 9(g) and Minn. R. 8420.0420, subp. 1: the project's answer and its reason."""
+    others = any(w.lost for w in scope)  # the answer is of the other landowners' impacts
+    every = "Every other impact in scope is" if others else "Every impact in scope is"
+    if book.claims.other_exemption_claimed:
+        return Outcome.NOT_EXEMPT, (
             "Another exemption of § 103G.2241 is relied on for this project, and the de "
             "minimis exemption may not be combined with it (subd. 9(g); Minn. R. "
             "8420.0420, subp. 1): the de minimis exemption is not applied."
         )
-    elif not all_within:
-        outcome = Outcome.NOT_EXEMPT
-        reason = (
+    if not all_within:
+        return Outcome.NOT_EXEMPT, (
             "The project exceeds the amount allowed: it is not de minimis and the entire "
             "amount of every impact must be replaced (Minn. R. 8420.0420, subp. 1)."
         )
-    elif not cumulative_ok:
-        outcome = Outcome.NOT_EXEMPT
-        reason = (
+    if all(w.lost for w in scope):
+        return Outcome.NOT_EXEMPT, (
             "The cumulative limit of subd. 9(f) is passed for every landowner's portion of "
             "the project's wetlands: the exemption no longer applies and the project's impacts "
             "must be replaced."
         )
-    elif ineligible:
-        outcome = Outcome.NOT_EXEMPT
-        reason = (
+    if any(w.ineligible for w in scope):
+        return Outcome.NOT_EXEMPT, (
             "The project includes impacts to which no exemption applies (calcareous fen, "
             "banked wetland or wetland used for credit, Minn. R. 8420.0420, subp. 1; the "
             "remainder of a wetland partly impacted so that it would newly qualify, subp. 1 "
             "B(4)): the project is not exempt and its other impacts must be replaced."
         )
-    elif conditional:
-        outcome = Outcome.CONDITIONAL
-        reason = "The project is de minimis only if: " + " ".join(conditional)
-    else:
-        outcome = Outcome.EXEMPT
-        reason = "Every impact in scope is de minimis: the project needs no replacement plan."
+    if conditional:
+        return Outcome.CONDITIONAL, "The project is de minimis only if: " + " ".join(conditional)
+    done = "." if others else ": the project needs no replacement plan."
+    return Outcome.EXEMPT, f"{every} de minimis{done}"
+
+
+def _project_answer(
+    project: str,
+    scope: list[Impact],
+    book: RuleBook,
+    log: TraceLog,
+    all_within: bool,
+    conditional: list[str],
+) -> Outcome:
+    """Write the project's de minimis step; return its outcome."""
+    claims = book.claims
+    outcome, reason = _project_outcome(scope, book, all_within, conditional)
+    lost = [w for w in scope if w.lost]
     if lost and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL):
         reason = (
             "The cumulative limit of subd. 9(f) is passed for the landowner's portion of "
             f'impact(s) {", ".join(repr(w.iid) for w in lost)}: the exemption "no longer '
             "applies to a landowner's portion\", which must be replaced; it does not reach the "
-            "other landowners' impacts. "
-            + (
-                reason.replace(
-                    "Every impact in scope is", "Every other impact in scope is"
-                ).replace(": the project needs no replacement plan", "")
-            )
+            "other landowners' impacts. " + reason
         )
-    add(
+    log.add(
         project=project,
         impact_id="",
         rule_id=R.DE_MINIMIS_PROJECT,
-        citation=f"{SUBD9}; {WHOLE_PROJECT}" if outcome is Outcome.NOT_EXEMPT else SUBD9,
+        citation=(SUBD9, WHOLE_PROJECT) if outcome is Outcome.NOT_EXEMPT else SUBD9,
         outcome=outcome.value,
         value=None,
         reason=reason,
@@ -1164,8 +940,7 @@ def de_minimis_steps(
             "clause_reading": claims.clause_reading,
         },
     )
-    cond_text = ("only if " + " ".join(conditional)) if conditional else ""
-    return outcome, cond_text, out
+    return outcome
 
 
 def de_minimis_impact(
@@ -1202,7 +977,7 @@ def de_minimis_impact(
         project=project,
         impact_id=w.iid,
         rule_id=R.DE_MINIMIS_IMPACT,
-        citation=SUBD9 if w.dm is not Outcome.NOT_EXEMPT else f"{SUBD9}; {WHOLE_PROJECT}",
+        citation=SUBD9 if w.dm is not Outcome.NOT_EXEMPT else (SUBD9, WHOLE_PROJECT),
         outcome=OUTCOME_VALUE[w.dm],
         value=allow,
         reason=reason,
@@ -1312,6 +1087,146 @@ def _amount_of(w: Impact) -> Decimal:
     return w.allow
 
 
+@dataclass(frozen=True)
+class _Portion:
+    """Subd. 9(f): the figures of one landowner's portion of one wetland."""
+
+    who: str
+    named: bool
+    ids: str
+    prior: Decimal
+    prior_known: bool
+    owns: bool | None
+    portion: Decimal | None
+    total: Decimal
+    applicable: Decimal
+    limit_known: Decimal
+
+    @property
+    def cumulative(self) -> Decimal:
+        """The area drained or filled since the date of subd. 9(f), this project's included."""
+        return self.prior + self.total
+
+
+def _portion_of(owner: str, wetland: str, members: list[Impact], book: RuleBook) -> _Portion:
+    """Return the figures of subd. 9(f) for one landowner's portion of one wetland."""
+    claims = book.claims
+    priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
+    owns_values = {w.f.owns_whole_wetland for w in members} - {None}
+    owns = False if False in owns_values else True if owns_values else claims.owns_whole_wetland
+    portions = [w.f.portion_sqft for w in members if w.f.portion_sqft is not None]
+    portion = dec(min(portions)) if portions else None
+    sizes = [w.f.wetland_acres for w in members if w.f.wetland_acres is not None]
+    if portion is None and owns is True and sizes:
+        portion = dec(min(sizes)) * book.sqft_per_acre  # the whole wetland is the portion
+    limit_known = book.floor
+    if portion is not None:
+        limit_known = max(limit_known, portion * book.pct_portion / PERCENT)
+    named = not wetland.startswith("\0")
+    return _Portion(
+        who=(f"landowner {owner!r}" if owner else "the landowner")
+        + (f" on wetland {wetland!r}" if named else ""),
+        named=named,
+        ids=", ".join(repr(w.iid) for w in members),
+        prior=dec(max(priors)) if priors else dec(claims.prior_sqft_since_1992 or 0),
+        prior_known=bool(priors) or claims.prior_sqft_since_1992 is not None,
+        owns=owns,
+        portion=portion,
+        total=sum((w.counted for w in members), Decimal(0)),
+        applicable=min(_amount_of(w) for w in members),
+        limit_known=limit_known,
+    )
+
+
+def _portion_checks(p: _Portion, book: RuleBook) -> list[str]:
+    """Return what a person checks of a portion: the prior area, the wetland id."""
+    verify: list[str] = []
+    if not p.prior_known:
+        below = "less than" if book.claims.cumulative_limit_reading == LIMIT_REACHED else "at most"
+        by_amount = p.owns is not False and p.applicable > p.limit_known
+        headroom = (p.applicable if by_amount else p.limit_known) - p.total
+        verify.append(
+            f"The area {p.who} has drained or filled since {book.since.isoformat()} was not "
+            f"given (column prior_sqft_since_1992): the exemption holds only while it is "
+            f"{'at most' if by_amount else below} "
+            f"{fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
+        )
+    if not p.named:
+        verify.append(
+            "No wetland id was given (column wetland_id): the impacts of one landowner in one "
+            "de minimis total were taken as one wetland for subd. 9(f)."
+        )
+    return verify
+
+
+def _within_reason(p: _Portion, book: RuleBook, reached: bool) -> str:
+    """Return why a portion within the (f)(2)/(f)(3) limit stays exempt."""
+    cumulative, limit = p.cumulative, p.limit_known
+    below = "less than" if reached else "at most"
+    return (
+        f"Subd. 9(f): {p.who} has {fmt_sqft(float(cumulative))} drained or filled since "
+        f"{book.since.isoformat()} (impacts {p.ids}), "
+        + (
+            f"{below} {fmt_sqft(float(limit))}"
+            if cumulative == limit or reached
+            else f"within {fmt_sqft(float(limit))}"
+        )
+        + ", a limit that holds whoever owns the wetland"
+        + (
+            " (cumulative_limit_reading 'exceeded': reaching it is still exempt)."
+            if cumulative == limit
+            else "."
+        )
+    )
+
+
+def _missing_condition(p: _Portion, book: RuleBook, reached: bool) -> str | None:
+    """Return the condition under which a portion past the known limit is still exempt."""
+    cumulative = p.cumulative
+    missing = []
+    if cumulative <= p.applicable and p.owns is None:
+        missing.append("the landowner owns the entire wetland")
+    if p.portion is None:
+        need = cumulative * PERCENT / book.pct_portion
+        missing.append(
+            f"the landowner's portion of the wetland is {'more than' if reached else 'at least'} "
+            f"{fmt_sqft(float(need))} ({fmt_number(book.pct_portion)} percent of it is then "
+            f"{'more than ' if reached else ''}{fmt_sqft(float(cumulative))})"
+        )
+    if not missing:
+        return None
+    at_limit = (
+        " (exactly at it: the exemption no longer applies under the cumulative_limit_reading "
+        "'reached')"
+        if cumulative == p.limit_known and reached
+        else ""
+    )
+    return (
+        f"{' or '.join(missing)} ({p.who}, impacts {p.ids}: {fmt_sqft(float(cumulative))} "
+        f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
+        f"{fmt_sqft(float(p.limit_known))}{at_limit} and the exemption does not apply "
+        "(subd. 9(f))."
+    )
+
+
+def _past_reason(p: _Portion, book: RuleBook) -> str:
+    """Return why a portion past every limit that applies is no longer exempt."""
+    cumulative = p.cumulative
+    limit = max(p.limit_known, p.applicable) if p.owns else p.limit_known
+    return (
+        f"Subd. 9(f): {p.who} has {fmt_sqft(float(cumulative))} drained or filled since "
+        f"{book.since.isoformat()}, "
+        + (
+            f"which reaches the limit of {fmt_sqft(float(limit))}: under the "
+            "cumulative_limit_reading 'reached' (the default), the exemption \"no longer "
+            'applies ... when the cumulative area ... is" the limit'
+            if cumulative == limit
+            else f"more than the greatest of the limits that apply ({fmt_sqft(float(limit))})"
+        )
+        + ": the exemption no longer applies to this portion."
+    )
+
+
 def _cumulative(
     project: str,
     owner: str,
@@ -1327,65 +1242,28 @@ def _cumulative(
     (default ``reached``: exactly at the limit the exemption no longer applies); the (f)(1)
     limit, the paragraph's own amount, at most (docs/rules.md, "Open readings").
     """
-    claims = book.claims
-    reached = claims.cumulative_limit_reading == LIMIT_REACHED
-    priors = [w.f.prior_sqft_since_1992 for w in members if w.f.prior_sqft_since_1992 is not None]
-    prior_known = bool(priors) or claims.prior_sqft_since_1992 is not None
-    prior = dec(max(priors)) if priors else dec(claims.prior_sqft_since_1992 or 0)
-    owns_values = {w.f.owns_whole_wetland for w in members} - {None}
-    owns = False if False in owns_values else True if owns_values else claims.owns_whole_wetland
-    portions = [w.f.portion_sqft for w in members if w.f.portion_sqft is not None]
-    portion = dec(min(portions)) if portions else None
-    sizes = [w.f.wetland_acres for w in members if w.f.wetland_acres is not None]
-    if portion is None and owns is True and sizes:
-        portion = dec(min(sizes)) * book.sqft_per_acre  # the whole wetland is the portion
-    total = sum((w.counted for w in members), Decimal(0))
-    cumulative = prior + total
-    applicable = min(_amount_of(w) for w in members)
-    limit_known = book.floor
-    if portion is not None:
-        limit_known = max(limit_known, portion * book.pct_portion / PERCENT)
-    named = not wetland.startswith("\0")
-    who = (f"landowner {owner!r}" if owner else "the landowner") + (
-        f" on wetland {wetland!r}" if named else ""
-    )
-    verify: list[str] = []
-    if cumulative == limit_known:  # exactly at the (f)(2) or (f)(3) limit: an open reading
+    reached = book.claims.cumulative_limit_reading == LIMIT_REACHED
+    p = _portion_of(owner, wetland, members, book)
+    cumulative = p.cumulative
+    if cumulative == p.limit_known:  # exactly at the (f)(2) or (f)(3) limit: an open reading
         concerns.add("cumulative_limit_reading")
-    within_limit = cumulative < limit_known if reached else cumulative <= limit_known
-    below = "less than" if reached else "at most"
-    if not prior_known:
-        by_amount = owns is not False and applicable > limit_known
-        headroom = (applicable if by_amount else limit_known) - total
-        verify.append(
-            f"The area {who} has drained or filled since {book.since.isoformat()} was not "
-            f"given (column prior_sqft_since_1992): the exemption holds only while it is "
-            f"{'at most' if by_amount else below} "
-            f"{fmt_sqft(float(max(headroom, Decimal(0))))} (subd. 9(f))."
-        )
-    if not named:
-        verify.append(
-            "No wetland id was given (column wetland_id): the impacts of one landowner in one "
-            "de minimis total were taken as one wetland for subd. 9(f)."
-        )
+    verify = _portion_checks(p, book)
     inputs = {
         "owner": owner or None,
-        "wetland_id": wetland if named else None,
-        "prior_sqft_since_1992": float(prior) if prior_known else None,
-        "owns_whole_wetland": owns,
-        "portion_sqft": None if portion is None else float(portion),
+        "wetland_id": wetland if p.named else None,
+        "prior_sqft_since_1992": float(p.prior) if p.prior_known else None,
+        "owns_whole_wetland": p.owns,
+        "portion_sqft": None if p.portion is None else float(p.portion),
         "cumulative_sqft": float(cumulative),
         "impact_ids": [w.iid for w in members],
     }
-    cite = book.cite_cumulative
-    ids = ", ".join(repr(w.iid) for w in members)
 
     def step(outcome: str, reason: str, checks: Sequence[str]) -> None:
         log.add(
             project=project,
             impact_id="",
             rule_id=R.DE_MINIMIS_CUMULATIVE,
-            citation=cite,
+            citation=book.cite_cumulative,
             outcome=outcome,
             value=float(cumulative),
             reason=reason,
@@ -1394,60 +1272,23 @@ def _cumulative(
             parameters=book.cumulative_params,
         )
 
-    if within_limit:
-        step(
-            O_EXEMPT,
-            f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-            f"{book.since.isoformat()} (impacts {ids}), "
-            + (
-                f"{below} {fmt_sqft(float(limit_known))}"
-                if cumulative == limit_known or reached
-                else f"within {fmt_sqft(float(limit_known))}"
-            )
-            + ", a limit that holds whoever owns the wetland"
-            + (
-                " (cumulative_limit_reading 'exceeded': reaching it is still exempt)."
-                if cumulative == limit_known
-                else "."
-            ),
-            verify,
-        )
+    if cumulative < p.limit_known if reached else cumulative <= p.limit_known:
+        step(O_EXEMPT, _within_reason(p, book, reached), verify)
         return True, ""
-    if cumulative <= applicable and owns is True:
+    if cumulative <= p.applicable and p.owns is True:
         step(
             O_EXEMPT,
-            f"Subd. 9(f): {who} owns the entire wetland, so the limit is the applicable "
-            f"amount, {fmt_sqft(float(applicable))}; {fmt_sqft(float(cumulative))} drained "
+            f"Subd. 9(f): {p.who} owns the entire wetland, so the limit is the applicable "
+            f"amount, {fmt_sqft(float(p.applicable))}; {fmt_sqft(float(cumulative))} drained "
             "or filled is within it.",
-            (*verify, f"{who[0].upper() + who[1:]} owns the entire wetland (subd. 9(f)(1))."),
+            (*verify, f"{p.who[0].upper() + p.who[1:]} owns the entire wetland (subd. 9(f)(1))."),
         )
         return True, ""
-    missing = []
-    if cumulative <= applicable and owns is None:
-        missing.append("the landowner owns the entire wetland")
-    if portion is None:
-        need = cumulative * PERCENT / book.pct_portion
-        missing.append(
-            f"the landowner's portion of the wetland is {'more than' if reached else 'at least'} "
-            f"{fmt_sqft(float(need))} ({fmt_number(book.pct_portion)} percent of it is then "
-            f"{'more than ' if reached else ''}{fmt_sqft(float(cumulative))})"
-        )
-    if missing:
-        at_limit = (
-            " (exactly at it: the exemption no longer applies under the cumulative_limit_reading "
-            "'reached')"
-            if cumulative == limit_known and reached
-            else ""
-        )
-        condition = (
-            f"{' or '.join(missing)} ({who}, impacts {ids}: {fmt_sqft(float(cumulative))} "
-            f"drained or filled since {book.since.isoformat()}); otherwise the limit is "
-            f"{fmt_sqft(float(limit_known))}{at_limit} and the exemption does not apply "
-            "(subd. 9(f))."
-        )
+    condition = _missing_condition(p, book, reached)
+    if condition is not None:
         step(
             O_CONDITIONAL,
-            f"Subd. 9(f): {who} is exempt only if {condition}",
+            f"Subd. 9(f): {p.who} is exempt only if {condition}",
             (
                 *verify,
                 "Who owns the wetland and the size of each landowner's portion "
@@ -1455,21 +1296,7 @@ def _cumulative(
             ),
         )
         return True, condition
-    limit = max(limit_known, applicable) if owns else limit_known
-    step(
-        O_NOT_EXEMPT,
-        f"Subd. 9(f): {who} has {fmt_sqft(float(cumulative))} drained or filled since "
-        f"{book.since.isoformat()}, "
-        + (
-            f"which reaches the limit of {fmt_sqft(float(limit))}: under the "
-            "cumulative_limit_reading 'reached' (the default), the exemption \"no longer "
-            'applies ... when the cumulative area ... is" the limit'
-            if cumulative == limit
-            else f"more than the greatest of the limits that apply ({fmt_sqft(float(limit))})"
-        )
-        + ": the exemption no longer applies to this portion.",
-        verify,
-    )
+    step(O_NOT_EXEMPT, _past_reason(p, book), verify)
     return False, ""
 
 

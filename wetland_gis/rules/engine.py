@@ -205,27 +205,10 @@ def _decide(
     work = [Impact(f) for f in facts]
 
     # 1. impact kind; 2. calcareous fens first; 3. public waters wetlands, banked wetlands
-    for w in work:
-        impact_kind(project, w, book, log)
-    for w in work:
-        calcareous_fen(project, w, log)
-    for w in work:
-        if not w.regulated:  # an excavation that is not a drain or fill: the DNR permit
-            public_waters_work(project, w, log)
-        elif not public_waters_steps(project, w, log):
-            exemption_standards(project, w, log)
-
+    _scope_steps(project, work, book, log)
     # 4. de minimis
     scope = [w for w in work if w.regulated and w.in_scope]
-    totals_out: list[DeMinimisTotal] = []
-    dm_outcome = Outcome.NOT_APPLIED
-    conditional_reason = ""
-    if scope:
-        dm_outcome, conditional_reason, totals_out = de_minimis_steps(
-            project, scope, book, log, concerns=concerns
-        )
-    for w in scope:
-        de_minimis_impact(project, w, dm_outcome, conditional_reason, log)
+    dm_outcome, totals_out = _de_minimis(project, scope, book, log, concerns)
 
     # 5. other exemptions (rules/exempt): every one tried, one carries the project; roads
     wca = wca_sqft(work)  # the WCA wetland area (§ 103G.005, subd. 19(b)), for 5 and 7
@@ -244,61 +227,9 @@ def _decide(
     )
 
     # the project
-    project_sqft = sum((w.counted for w in work if w.regulated), Decimal(0))
-    regulated_sqft = float(wca)
-    outcomes = {w.outcome for w in work}
-    if ImpactOutcome.PROHIBITED in outcomes:
-        outcome = ProjectOutcome.PROHIBITED
-    elif ImpactOutcome.REPLACEMENT_REQUIRED in outcomes:
-        outcome = ProjectOutcome.REPLACEMENT_REQUIRED
-    elif ImpactOutcome.EXEMPT_CONDITIONAL in outcomes:
-        outcome = ProjectOutcome.EXEMPT_CONDITIONAL
-    elif ImpactOutcome.EXEMPT in outcomes:
-        outcome = ProjectOutcome.EXEMPT
-    elif ImpactOutcome.DE_MINIMIS_CONDITIONAL in outcomes:
-        outcome = ProjectOutcome.DE_MINIMIS_CONDITIONAL
-    elif ImpactOutcome.DE_MINIMIS_EXEMPT in outcomes:
-        outcome = ProjectOutcome.DE_MINIMIS_EXEMPT
-    else:
-        outcome = ProjectOutcome.NO_DRAIN_OR_FILL
-    total_area = sum((w.area for w in work), Decimal(0))
-    exempt = sum(
-        (w.counted for w in work if w.outcome in EXEMPT_OUTCOMES),
-        Decimal(0),
-    )
-    totals: dict[str, Any] = {
-        "total_sqft": float(total_area),
-        "counted_sqft": float(project_sqft),
-        "wca_sqft": regulated_sqft,
-        "exempt_sqft": float(exempt),
-        "public_waters_sqft": float(
-            sum((w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0))
-        ),
-        "not_regulated_sqft": float(sum((w.area for w in work if not w.regulated), Decimal(0))),
-        "replace_acres": float(sum((dec(w.acres) for w in work if w.acres), Decimal(0))),
-        "de_minimis": dm_outcome.value,
-        "public_waters_permit": any(route(w) != ROUTE_WCA for w in work),
-        "public_comment": comment,
-        "sequencing_on_site": sequencing,
-    }
-    decisions = tuple(
-        ImpactDecision(
-            impact_id=w.f.impact_id,
-            outcome=w.outcome,
-            area_sqft=float(w.area),
-            counted_sqft=float(w.counted),
-            de_minimis=w.dm,
-            allowance_sqft=None if w.allow is None else float(w.allow),
-            ratio=w.ratio,
-            replace_acres=w.acres,
-            exemptions=tuple(w.exemptions),
-            route=route(w),
-            multiplier=w.multiplier,
-            replacement_by=w.replacement_by,
-            replace_acres_if_fails=w.acres_if_fails,
-        )
-        for w in work
-    )
+    outcome = _project_outcome(work)
+    totals = _project_totals(work, wca, dm_outcome, comment, sequencing)
+    decisions = tuple(_impact_decision(w) for w in work)
     if with_alternatives and concerns:
         # 8. the open readings the answer used
         totals["alternatives"] = alternatives(
@@ -326,6 +257,98 @@ def _decide(
         (start, len(log)),
         step5.carrying,
         None if step5.road is None else step5.road.route.value,
+    )
+
+
+def _scope_steps(project: str, work: list[Impact], book: RuleBook, log: TraceLog) -> None:
+    """Decide steps 1-3: the impact kind, calcareous fens first, public waters, banked."""
+    for w in work:
+        impact_kind(project, w, book, log)
+    for w in work:
+        calcareous_fen(project, w, log)
+    for w in work:
+        if not w.regulated:  # an excavation that is not a drain or fill: the DNR permit
+            public_waters_work(project, w, log)
+        elif not public_waters_steps(project, w, log):
+            exemption_standards(project, w, log)
+
+
+def _de_minimis(
+    project: str, scope: list[Impact], book: RuleBook, log: TraceLog, concerns: set[str]
+) -> tuple[Outcome, list[DeMinimisTotal]]:
+    """Decide step 4: subd. 9 on the impacts in scope, then each impact's answer."""
+    totals: list[DeMinimisTotal] = []
+    outcome = Outcome.NOT_APPLIED
+    conditional_reason = ""
+    if scope:
+        outcome, conditional_reason, totals = de_minimis_steps(
+            project, scope, book, log, concerns=concerns
+        )
+    for w in scope:
+        de_minimis_impact(project, w, outcome, conditional_reason, log)
+    return outcome, totals
+
+
+#: The project's outcome: the first of these any impact has (the worst first).
+_PROJECT_OUTCOMES = (
+    (ImpactOutcome.PROHIBITED, ProjectOutcome.PROHIBITED),
+    (ImpactOutcome.REPLACEMENT_REQUIRED, ProjectOutcome.REPLACEMENT_REQUIRED),
+    (ImpactOutcome.EXEMPT_CONDITIONAL, ProjectOutcome.EXEMPT_CONDITIONAL),
+    (ImpactOutcome.EXEMPT, ProjectOutcome.EXEMPT),
+    (ImpactOutcome.DE_MINIMIS_CONDITIONAL, ProjectOutcome.DE_MINIMIS_CONDITIONAL),
+    (ImpactOutcome.DE_MINIMIS_EXEMPT, ProjectOutcome.DE_MINIMIS_EXEMPT),
+)
+
+
+def _project_outcome(work: list[Impact]) -> ProjectOutcome:
+    """Return the project's outcome: the worst of its impacts' (Minn. R. 8420.0420, subp. 1)."""
+    outcomes = {w.outcome for w in work}
+    for impact_outcome, project_outcome in _PROJECT_OUTCOMES:
+        if impact_outcome in outcomes:
+            return project_outcome
+    return ProjectOutcome.NO_DRAIN_OR_FILL
+
+
+def _project_totals(
+    work: list[Impact], wca: Decimal, dm_outcome: Outcome, comment: Any, sequencing: Any
+) -> dict[str, Any]:
+    """Return the project's areas, acres and procedure answers (``ProjectDecision.totals``)."""
+    counted = sum((w.counted for w in work if w.regulated), Decimal(0))
+    exempt = sum((w.counted for w in work if w.outcome in EXEMPT_OUTCOMES), Decimal(0))
+    public_waters = sum(
+        (w.counted for w in work if w.regulated and w.f.public_waters_wetland), Decimal(0)
+    )
+    return {
+        "total_sqft": float(sum((w.area for w in work), Decimal(0))),
+        "counted_sqft": float(counted),
+        "wca_sqft": float(wca),
+        "exempt_sqft": float(exempt),
+        "public_waters_sqft": float(public_waters),
+        "not_regulated_sqft": float(sum((w.area for w in work if not w.regulated), Decimal(0))),
+        "replace_acres": float(sum((dec(w.acres) for w in work if w.acres), Decimal(0))),
+        "de_minimis": dm_outcome.value,
+        "public_waters_permit": any(route(w) != ROUTE_WCA for w in work),
+        "public_comment": comment,
+        "sequencing_on_site": sequencing,
+    }
+
+
+def _impact_decision(w: Impact) -> ImpactDecision:
+    """Return one impact's decision as the engine left it."""
+    return ImpactDecision(
+        impact_id=w.f.impact_id,
+        outcome=w.outcome,
+        area_sqft=float(w.area),
+        counted_sqft=float(w.counted),
+        de_minimis=w.dm,
+        allowance_sqft=None if w.allow is None else float(w.allow),
+        ratio=w.ratio,
+        replace_acres=w.acres,
+        exemptions=tuple(w.exemptions),
+        route=route(w),
+        multiplier=w.multiplier,
+        replacement_by=w.replacement_by,
+        replace_acres_if_fails=w.acres_if_fails,
     )
 
 

@@ -16,22 +16,20 @@ import datetime as dt
 import functools
 import itertools
 import math
-import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
-from typing import TYPE_CHECKING, Any, SupportsFloat, TypeVar
+from typing import Any, SupportsFloat, TypeVar
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
+from wetland_gis.rules.exempt.facts import ExemptionFacts
+from wetland_gis.rules.exempt.roads import RoadFacts
+from wetland_gis.rules.numbers import exact, exact_sum
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
-
-if TYPE_CHECKING:  # the exemption facts live in rules/exempt (imported lazily below)
-    from wetland_gis.rules.exempt.facts import ExemptionFacts
-    from wetland_gis.rules.exempt.roads import RoadFacts
 
 __all__ = [
     "ImpactFacts",
@@ -71,9 +69,6 @@ _CLASS_WORDS = {
 
 def _check_exemption_facts(facts: ImpactFacts) -> None:
     """Raise unless ``exemption`` and ``road`` are ExemptionFacts and RoadFacts (or None)."""
-    from wetland_gis.rules.exempt.facts import ExemptionFacts
-    from wetland_gis.rules.exempt.roads import RoadFacts
-
     for name, kind in (("exemption", ExemptionFacts), ("road", RoadFacts)):
         value = getattr(facts, name)
         if value is not None and not isinstance(value, kind):
@@ -568,40 +563,6 @@ def check_impacts(impacts: Iterable[Any], project: str | None = None) -> None:
         seen.add(f.impact_id)
 
 
-def exact(value: float | Decimal) -> Decimal:
-    """Return ``value`` as an exact decimal of the figure as written.
-
-    A float is read through its shortest decimal representation (``repr``), the figure a
-    person wrote: ``76827.2`` is ``Decimal("76827.2")``, not the binary double nearest to
-    it. Reading the double itself would put 76,827.2 of 96,034 acres at 79.99999999999999
-    percent, not 80, and push a value written exactly at a threshold across it. Integers
-    and decimals are taken as they are. :class:`decimal.Decimal` is the one exact-number
-    type of the rules core (docs/decisions.md); sums and products of figures as written are
-    exact, a quotient is exact to 28 significant digits.
-
-    Examples
-    --------
-    >>> exact(0.1) + exact(0.2) == exact(0.3)
-    True
-    """
-    if type(value) is float:  # the common case first (the engine reads every area)
-        return Decimal(repr(value))
-    if isinstance(value, Decimal):
-        return value
-    if isinstance(value, int):
-        return Decimal(value)
-    if isinstance(value, numbers.Rational):
-        return Decimal(value.numerator) / Decimal(value.denominator)
-    return Decimal(repr(float(value)))
-
-
-def exact_sum(values: Iterable[float | Decimal]) -> Decimal:
-    """Return the exact sum of figures, each read as written (see :func:`exact`)."""
-    return sum((exact(v) for v in values), Decimal(0))
-
-
-#: Display only: the law's area amounts are all multiples of this many square feet, so a
-#: fractional area that rounds to such a multiple keeps a decimal in a reason (fmt_sqft).
 AMOUNT_STEP_SQFT = 10
 
 

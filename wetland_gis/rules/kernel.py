@@ -18,7 +18,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wetland_gis.enums import (
     ImpactKind,
@@ -32,11 +32,14 @@ from wetland_gis.enums import (
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet
 from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table, type_group
+from wetland_gis.rules.exempt.binding import (
+    EACH_CLAUSE,
+    EXEMPTION_UNIT_READINGS,
+    WHOLE_SUBDIVISION,
+)
+from wetland_gis.rules.exempt.facts import ExemptionClaims
 from wetland_gis.rules.facts import SQFT_PER_ACRE, ImpactFacts, check_choice, exact
 from wetland_gis.rules.trace import TraceLog
-
-if TYPE_CHECKING:  # for an annotation only: the kernel imports no rule module
-    from wetland_gis.rules.exempt.facts import ExemptionClaims
 
 __all__ = [
     "Claims",
@@ -93,15 +96,9 @@ LIMIT_REACHED = "reached"
 LIMIT_EXCEEDED = "exceeded"
 
 CUMULATIVE_LIMIT_READINGS = (LIMIT_REACHED, LIMIT_EXCEEDED)
-#: Subd. 11(b), subp. 1 C default: each clause of § 103G.2241 (6(a)(1), 6(a)(2)) is one
-#: exemption. (The same words as ``rules.exempt.binding.EACH_CLAUSE``, which the kernel
-#: does not import.)
-EACH_CLAUSE = "each_clause"
-
-#: Alternative: the clauses of one subdivision (6(a)(1)-(3)) are one exemption.
-WHOLE_SUBDIVISION = "whole_subdivision"
-
-EXEMPTION_UNIT_READINGS = (EACH_CLAUSE, WHOLE_SUBDIVISION)
+#: Subd. 11(b), subp. 1 C: ``EACH_CLAUSE`` (the default, each clause of § 103G.2241 is one
+#: exemption) or ``WHOLE_SUBDIVISION`` (the clauses of one subdivision are one), the
+#: readings of :func:`wetland_gis.rules.exempt.decide_exemptions`, imported above.
 
 
 #: The open readings of the text (docs/rules.md, "Open readings"): for each ``Claims``
@@ -412,6 +409,10 @@ class ProjectDecision:
     def steps(self) -> list[dict[str, Any]]:
         """Return this project's trace steps as dictionaries."""
         return list(self.log.records(*self.span))
+
+    def citations(self) -> list[tuple[str, ...]]:
+        """Return the citations of this project's trace steps as data, one tuple per step."""
+        return self.log.citations(*self.span)
 
 
 # --- the rule book: parameters read once per tree, date and claims ----------------------

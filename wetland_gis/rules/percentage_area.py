@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+from decimal import Decimal
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea
@@ -185,6 +186,41 @@ def percentage_area_from_figures(
     land = check_area(land_area_acres, "land_area_acres", positive=True)
     wet = check_area(wetland_acres, "wetland_acres")
     public = check_area(public_land_acres, "public_land_acres")
+    _check_shares(pre, rem, land, wet, public)
+    intact = exact(rem) / exact(pre) * PERCENT
+    wet_share = exact(wet) / exact(land) * PERCENT
+    public_share = exact(public) / exact(land) * PERCENT
+    trace.amounts.update(
+        intact_percent=float(intact),
+        wetland_percent=float(wet_share),
+        public_land_percent=float(public_share),
+    )
+    high = trace.passes(_THRESHOLD + "greater_than_80_intact", intact)
+    cond_wet = trace.passes(_THRESHOLD + "greater_than_80_wetland_share", wet_share)
+    cond_public = trace.passes(_THRESHOLD + "greater_than_80_public_land_share", public_share)
+    mid = trace.passes(_THRESHOLD + "from_50_to_80_intact_min", intact) and trace.passes(
+        _THRESHOLD + "from_50_to_80_intact_max", intact
+    )
+    said = f"{fmt_number(float(intact))} percent of the presettlement wetland acreage is intact"
+    if high and (cond_wet or cond_public):
+        result = _greater_than_80(trace, said, ((cond_wet, wet_share), (cond_public, public_share)))
+    elif mid:
+        trace.cite_key(_THRESHOLD + "from_50_to_80_intact_min")
+        low = fmt_number(trace.value(_THRESHOLD + "from_50_to_80_intact_min"))
+        top = fmt_number(trace.value(_THRESHOLD + "from_50_to_80_intact_max"))
+        trace.because(f"{said}: at least {low} but less than {top}, a 50 to 80 percent area.")
+        result = PercentageArea.FROM_50_TO_80
+    else:
+        result = _less_than_50(trace, said, high, wet_share, public_share)
+    trace.check(
+        "The classification of a county or watershed is made by the board "
+        "(Minn. R. 8420.0117; Minn. Stat. § 103G.222, subd. 1(o)); these figures are a screen."
+    )
+    return trace.decide(Outcome.CLASSIFIED, result)
+
+
+def _check_shares(pre: float, rem: float, land: float, wet: float, public: float) -> None:
+    """Raise :class:`RulesInputError` on a share larger than the whole it is a share of."""
     if rem > pre:
         raise RulesInputError(
             f"remaining_wetland_acres ({rem}) is more than presettlement_wetland_acres ({pre}): "
@@ -197,70 +233,49 @@ def percentage_area_from_figures(
                 "the current total land area"
             )
 
-    intact = exact(rem) / exact(pre) * PERCENT
-    wet_share = exact(wet) / exact(land) * PERCENT
-    public_share = exact(public) / exact(land) * PERCENT
-    trace.amounts.update(
-        intact_percent=float(intact),
-        wetland_percent=float(wet_share),
-        public_land_percent=float(public_share),
-    )
 
-    high = trace.passes(_THRESHOLD + "greater_than_80_intact", intact)
-    cond_wet = trace.passes(_THRESHOLD + "greater_than_80_wetland_share", wet_share)
-    cond_public = trace.passes(_THRESHOLD + "greater_than_80_public_land_share", public_share)
-    mid = trace.passes(_THRESHOLD + "from_50_to_80_intact_min", intact) and trace.passes(
-        _THRESHOLD + "from_50_to_80_intact_max", intact
+def _greater_than_80(
+    trace: Trace, said: str, conditions: tuple[tuple[bool, Decimal], ...]
+) -> PercentageArea:
+    """§ 103G.005, subd. 10b: 80 percent intact and either extra condition."""
+    met = []
+    for (cond, share), (name, words) in zip(conditions, _EXTRA_CONDITIONS, strict=True):
+        if cond:
+            key = _THRESHOLD + name
+            met.append(
+                f"{fmt_number(float(share))} {words} (at least {fmt_number(trace.value(key))})"
+            )
+            trace.cite(trace.citation(key))
+    trace.cite_key(_THRESHOLD + "greater_than_80_intact")
+    trace.because(
+        f"{said} (at least "
+        f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_intact'))}) and "
+        + " and ".join(met)
+        + ": a greater than 80 percent area (either extra condition suffices)."
     )
-    said = f"{fmt_number(float(intact))} percent of the presettlement wetland acreage is intact"
+    return PercentageArea.GREATER_THAN_80
 
-    if high and (cond_wet or cond_public):
-        met = []
-        for cond, share, (name, words) in zip(
-            (cond_wet, cond_public), (wet_share, public_share), _EXTRA_CONDITIONS, strict=True
-        ):
-            if cond:
-                key = _THRESHOLD + name
-                met.append(
-                    f"{fmt_number(float(share))} {words} (at least {fmt_number(trace.value(key))})"
-                )
-                trace.cite(trace.citation(key))
+
+def _less_than_50(
+    trace: Trace, said: str, high: bool, wet_share: Decimal, public_share: Decimal
+) -> PercentageArea:
+    """§ 103G.005, subd. 10h: neither other class (80 percent intact alone included)."""
+    trace.cite(_LESS_THAN_50)
+    if high:
         trace.cite_key(_THRESHOLD + "greater_than_80_intact")
         trace.because(
-            f"{said} (at least "
-            f"{fmt_number(trace.value(_THRESHOLD + 'greater_than_80_intact'))}) and "
-            + " and ".join(met)
-            + ": a greater than 80 percent area (either extra condition suffices)."
+            f"{said}, but neither extra condition of subd. 10b is met "
+            f"({fmt_number(float(wet_share))} percent wetland, "
+            f"{fmt_number(float(public_share))} percent state or federal land), so it "
+            "is not a greater than 80 percent area; nor is it a 50 to 80 percent area "
+            "(it is not less than "
+            f"{fmt_number(trace.value(_THRESHOLD + 'from_50_to_80_intact_max'))} percent "
+            "intact), "
+            "so subd. 10h makes it a less than 50 percent area."
         )
-        result = PercentageArea.GREATER_THAN_80
-    elif mid:
-        trace.cite_key(_THRESHOLD + "from_50_to_80_intact_min")
-        low = fmt_number(trace.value(_THRESHOLD + "from_50_to_80_intact_min"))
-        top = fmt_number(trace.value(_THRESHOLD + "from_50_to_80_intact_max"))
-        trace.because(f"{said}: at least {low} but less than {top}, a 50 to 80 percent area.")
-        result = PercentageArea.FROM_50_TO_80
     else:
-        trace.cite(_LESS_THAN_50)
-        if high:
-            trace.cite_key(_THRESHOLD + "greater_than_80_intact")
-            trace.because(
-                f"{said}, but neither extra condition of subd. 10b is met "
-                f"({fmt_number(float(wet_share))} percent wetland, "
-                f"{fmt_number(float(public_share))} percent state or federal land), so it "
-                "is not a greater than 80 percent area; nor is it a 50 to 80 percent area "
-                "(it is not less than "
-                f"{fmt_number(trace.value(_THRESHOLD + 'from_50_to_80_intact_max'))} percent "
-                "intact), "
-                "so subd. 10h makes it a less than 50 percent area."
-            )
-        else:
-            trace.because(f"{said}: a less than 50 percent area.")
-        result = PercentageArea.LESS_THAN_50
-    trace.check(
-        "The classification of a county or watershed is made by the board "
-        "(Minn. R. 8420.0117; Minn. Stat. § 103G.222, subd. 1(o)); these figures are a screen."
-    )
-    return trace.decide(Outcome.CLASSIFIED, result)
+        trace.because(f"{said}: a less than 50 percent area.")
+    return PercentageArea.LESS_THAN_50
 
 
 def percentage_area_of_county(

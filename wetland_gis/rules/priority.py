@@ -741,6 +741,37 @@ def normalise_action(value: Any) -> str | None:
     return normalise_key(value, _ACTION_ALIASES)
 
 
+def _named_action(
+    trace: Trace, key: str, where: str, cite: str, words: str, pct: PercentageArea | None
+) -> Decision:
+    """Return the eligibility of an action the statute names (never, anywhere, or > 80 %)."""
+    if where == "never":
+        trace.cite(cite)
+        trace.because(f"The action is {words}, which is not eligible for wetland replacement.")
+        return trace.decide(Outcome.NOT_ELIGIBLE, False)
+    if where == "anywhere":
+        trace.cite(cite)
+        trace.because(f"The action is {words}, eligible for replacement ({cite}).")
+        if key == "stormwater_pond":
+            trace.check(_STORMWATER_VERIFY)
+        return trace.decide(Outcome.ELIGIBLE, True)
+    trace.cite(cite)  # "greater_than_80"
+    if pct is PercentageArea.GREATER_THAN_80:
+        trace.because(f"The action is {words}, eligible in a greater than 80 percent area.")
+        return trace.decide(Outcome.ELIGIBLE, True)
+    if pct is None:
+        trace.check(
+            f"the percentage-area class of the site: {words} is eligible only in a greater "
+            f"than 80 percent area ({cite})"
+        )
+        return trace.decide(Outcome.NOT_ASSESSED, None)
+    trace.because(
+        f"The action is {words}, eligible only in a greater than 80 percent area; the site "
+        "is not in one."
+    )
+    return trace.decide(Outcome.NOT_ELIGIBLE, False)
+
+
 def replacement_action_eligibility(
     action: Any,
     pct_class: PercentageArea | str | None,
@@ -801,32 +832,8 @@ def replacement_action_eligibility(
         return trace.decide(Outcome.NOT_ASSESSED, None)
     actions = _actions_of(trace.value(_ACTIONS_KEY))
     where, cite, words = actions.get(key, (None, "", ""))
-    if where == "never":
-        trace.cite(cite)
-        trace.because(f"The action is {words}, which is not eligible for wetland replacement.")
-        return trace.decide(Outcome.NOT_ELIGIBLE, False)
-    if where == "anywhere":
-        trace.cite(cite)
-        trace.because(f"The action is {words}, eligible for replacement ({cite}).")
-        if key == "stormwater_pond":
-            trace.check(_STORMWATER_VERIFY)
-        return trace.decide(Outcome.ELIGIBLE, True)
-    if where == "greater_than_80":
-        trace.cite(cite)
-        if gt80:
-            trace.because(f"The action is {words}, eligible in a greater than 80 percent area.")
-            return trace.decide(Outcome.ELIGIBLE, True)
-        if pct is None:
-            trace.check(
-                f"the percentage-area class of the site: {words} is eligible only in a greater "
-                f"than 80 percent area ({cite})"
-            )
-            return trace.decide(Outcome.NOT_ASSESSED, None)
-        trace.because(
-            f"The action is {words}, eligible only in a greater than 80 percent area; the site "
-            "is not in one."
-        )
-        return trace.decide(Outcome.NOT_ELIGIBLE, False)
+    if where in ("never", "anywhere", "greater_than_80"):
+        return _named_action(trace, key, where, cite, words, pct)
     # an action the statute does not name
     if key in refs:
         trace.cite(CITE_CREDIT_ACTIONS)

@@ -321,8 +321,8 @@ def bank_fees(
 
 def procedure_answer(
     book: RuleBook, rule: str, ok: bool, total: float, applicable: float | None
-) -> tuple[str, tuple, dict, str]:
-    """Return (citation, verify, parameters, outcome) of a procedure step.
+) -> tuple[tuple[str, ...], tuple, dict, str]:
+    """Return (citations, verify, parameters, outcome) of a procedure step.
 
     They depend only on whether the limit is passed, so the rule's function is called
     once per outcome and its answer kept in the rule book's memo; the reason is rendered
@@ -337,7 +337,7 @@ def procedure_answer(
             d = sequencing_without_alternatives_analysis(
                 total, applicable or 0.0, params=book.params, as_of=book.day
             )
-        got = ("; ".join(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
+        got = (tuple(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
         book.memo[key] = got
     return got
 
@@ -357,97 +357,118 @@ def procedure_steps(
     comment outcome, the sequencing outcome and the sequencing outcome under the other
     ``sequencing_reading`` (``None`` where a step was not written).
     """
-    add = log.add
     # a WCA replacement plan (§ 103G.2242); a public waters wetland is replaced under the
     # public waters work permit (§ 103G.245, subd. 7); a road the board or the state
     # replaces needs none (§ 103G.222, subd. 1(m): "a replacement plan for wetlands is not
     # required")
     replaced = [w for w in work if w.acres and not w.f.public_waters_wetland]
     needs_plan = any(w.replacement_by is None for w in replaced)
-    comment = sequencing = sequencing_alt = None
-    regulated_sqft = float(wca_sqft)
     if replaced and not needs_plan:
-        by = sorted({str(w.replacement_by) for w in replaced})
-        add(
-            project=project,
-            impact_id="",
-            rule_id=R.PROCEDURE_NO_PLAN,
-            citation="Minn. Stat. § 103G.222, subd. 1(m)",
-            outcome=Outcome.NOT_REQUIRED.value,
-            value=regulated_sqft,
-            reason=(
-                '§ 103G.222, subd. 1(m): "a replacement plan for wetlands is not required" '
-                f"for this public road project (replaced by: {', '.join(by)}): there is no "
-                "public comment period on a plan (§ 103G.2242, subd. 8) and no sequencing of "
-                "a plan (§ 103G.222, subd. 1(b)). What paragraph (m) asks instead is the "
-                "road step's: the authority minimizes and considers on-site mitigation "
-                "(clause 1) and reports (clause 2, or clause 3 for minor and emergency "
-                "maintenance); those notified may appeal minimization, delineation and "
-                "on-site mitigation decisions to the board."
-            ),
-            verify=(),
-            inputs={"replacement_by": by, "total_sqft": regulated_sqft},
-        )
-    if needs_plan:
-        ok = passes(book.comment_comparison, wca_sqft, book.comment_threshold)
-        cite, verify, used, outcome_value = procedure_answer(
-            book, "public_comment", ok, regulated_sqft, None
-        )
-        comment = outcome_value
-        add(
-            project=project,
-            impact_id="",
-            rule_id=R.PROCEDURE_PUBLIC_COMMENT,
-            citation=cite,
-            outcome=outcome_value,
-            value=regulated_sqft,
-            reason=(_r_public_comment, (regulated_sqft, book.params, book.day)),
-            verify=verify,
-            inputs={"total_sqft": regulated_sqft},
-            parameters=used,
-        )
-        applicable = applicable_a_amount(scope, book, concerns)
-        if applicable is not None:
-            excess = wca_sqft - applicable.exact
-            ok = passes(book.sequencing_comparison, excess, book.sequencing_allowance)
-            cite, verify, used, outcome_value = procedure_answer(
-                book, "sequencing", ok, regulated_sqft, float(applicable.sqft)
-            )
-            sequencing = outcome_value
-            if "sequencing_reading" in concerns:  # the other reading's answer, directly
-                other = next(
-                    c for c in READINGS["sequencing_reading"] if c != book.claims.sequencing_reading
-                )
-                alt_entry = applicable_a_amount(scope, book, set(), reading=other)
-                if alt_entry is not None:
-                    alt_pass = passes(
-                        book.sequencing_comparison,
-                        wca_sqft - alt_entry.exact,
-                        book.sequencing_allowance,
-                    )
-                    *_, sequencing_alt = procedure_answer(
-                        book, "sequencing", alt_pass, regulated_sqft, float(alt_entry.sqft)
-                    )
-            add(
-                project=project,
-                impact_id="",
-                rule_id=R.PROCEDURE_SEQUENCING,
-                citation=cite,
-                outcome=outcome_value,
-                value=regulated_sqft,
-                reason=(
-                    _r_sequencing,
-                    (regulated_sqft, float(applicable.sqft), book.params, book.day),
-                ),
-                verify=verify,
-                inputs={
-                    "total_sqft": regulated_sqft,
-                    "applicable_amount_sqft": applicable.sqft,
-                    "applicable_amount_key": applicable.key,
-                },
-                parameters=used,
-            )
+        _no_replacement_plan(project, replaced, wca_sqft, log)
+    if not needs_plan:
+        return None, None, None
+    comment = _public_comment(project, wca_sqft, book, log)
+    sequencing, sequencing_alt = _sequencing(project, scope, wca_sqft, book, log, concerns)
     return comment, sequencing, sequencing_alt
+
+
+def _no_replacement_plan(
+    project: str, replaced: list[Impact], wca_sqft: Decimal, log: TraceLog
+) -> None:
+    """§ 103G.222, subd. 1(m): a road the board or the state replaces has no plan."""
+    by = sorted({str(w.replacement_by) for w in replaced})
+    regulated_sqft = float(wca_sqft)
+    log.add(
+        project=project,
+        impact_id="",
+        rule_id=R.PROCEDURE_NO_PLAN,
+        citation=R.RULES[R.PROCEDURE_NO_PLAN].citations[0],
+        outcome=Outcome.NOT_REQUIRED.value,
+        value=regulated_sqft,
+        reason=(
+            '§ 103G.222, subd. 1(m): "a replacement plan for wetlands is not required" '
+            f"for this public road project (replaced by: {', '.join(by)}): there is no "
+            "public comment period on a plan (§ 103G.2242, subd. 8) and no sequencing of "
+            "a plan (§ 103G.222, subd. 1(b)). What paragraph (m) asks instead is the "
+            "road step's: the authority minimizes and considers on-site mitigation "
+            "(clause 1) and reports (clause 2, or clause 3 for minor and emergency "
+            "maintenance); those notified may appeal minimization, delineation and "
+            "on-site mitigation decisions to the board."
+        ),
+        verify=(),
+        inputs={"replacement_by": by, "total_sqft": regulated_sqft},
+    )
+
+
+def _public_comment(project: str, wca_sqft: Decimal, book: RuleBook, log: TraceLog) -> str:
+    """§ 103G.2242, subd. 8: write the public comment step; return its outcome."""
+    regulated_sqft = float(wca_sqft)
+    ok = passes(book.comment_comparison, wca_sqft, book.comment_threshold)
+    cite, verify, used, outcome_value = procedure_answer(
+        book, "public_comment", ok, regulated_sqft, None
+    )
+    log.add(
+        project=project,
+        impact_id="",
+        rule_id=R.PROCEDURE_PUBLIC_COMMENT,
+        citation=cite,
+        outcome=outcome_value,
+        value=regulated_sqft,
+        reason=(_r_public_comment, (regulated_sqft, book.params, book.day)),
+        verify=verify,
+        inputs={"total_sqft": regulated_sqft},
+        parameters=used,
+    )
+    return outcome_value
+
+
+def _sequencing(
+    project: str,
+    scope: list[Impact],
+    wca_sqft: Decimal,
+    book: RuleBook,
+    log: TraceLog,
+    concerns: set[str],
+) -> tuple[str | None, str | None]:
+    """§ 103G.222, subd. 1(b): the sequencing step; return its outcome and the other reading's."""
+    regulated_sqft = float(wca_sqft)
+    applicable = applicable_a_amount(scope, book, concerns)
+    if applicable is None:
+        return None, None
+    ok = passes(book.sequencing_comparison, wca_sqft - applicable.exact, book.sequencing_allowance)
+    cite, verify, used, outcome_value = procedure_answer(
+        book, "sequencing", ok, regulated_sqft, float(applicable.sqft)
+    )
+    sequencing_alt = None
+    if "sequencing_reading" in concerns:  # the other reading's answer, directly
+        other = next(
+            c for c in READINGS["sequencing_reading"] if c != book.claims.sequencing_reading
+        )
+        alt_entry = applicable_a_amount(scope, book, set(), reading=other)
+        if alt_entry is not None:
+            alt_pass = passes(
+                book.sequencing_comparison, wca_sqft - alt_entry.exact, book.sequencing_allowance
+            )
+            *_, sequencing_alt = procedure_answer(
+                book, "sequencing", alt_pass, regulated_sqft, float(alt_entry.sqft)
+            )
+    log.add(
+        project=project,
+        impact_id="",
+        rule_id=R.PROCEDURE_SEQUENCING,
+        citation=cite,
+        outcome=outcome_value,
+        value=regulated_sqft,
+        reason=(_r_sequencing, (regulated_sqft, float(applicable.sqft), book.params, book.day)),
+        verify=verify,
+        inputs={
+            "total_sqft": regulated_sqft,
+            "applicable_amount_sqft": applicable.sqft,
+            "applicable_amount_key": applicable.key,
+        },
+        parameters=used,
+    )
+    return outcome_value, sequencing_alt
 
 
 def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:

@@ -233,9 +233,7 @@ def public_waters_steps(project: str, w: Impact, log: TraceLog) -> bool:
             project=project,
             impact_id=w.iid,
             rule_id=R.PUBLIC_WATERS_WETLAND,
-            citation="; ".join(
-                c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)
-            ),
+            citation=tuple(c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)),
             outcome=O_REQUIRED,
             value=float(w.counted),
             reason=f'{what} is a public waters wetland: not a "wetland" for regulation under '

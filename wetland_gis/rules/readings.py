@@ -9,7 +9,7 @@ when it differs (:data:`~wetland_gis.rules.kernel.READINGS`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -31,7 +31,8 @@ __all__ = ["alternatives", "within_reach"]
 #: decide(project, facts, book, log) -> ProjectDecision, without the alternatives
 Decide = Callable[[str, list[ImpactFacts], RuleBook, TraceLog], ProjectDecision]
 
-_READING_WORDS = {
+#: Per reading: its citations (several kept apart) and the words of the law it reads.
+_READING_WORDS: dict[str, tuple[str | tuple[str, ...], str]] = {
     "clause_reading": (
         "§ 103G.2241, subd. 9(e)",
         '"The amounts listed in paragraphs (a), (b), and (c) may not be combined on a '
@@ -55,12 +56,12 @@ _READING_WORDS = {
         "has the fact",
     ),
     "excavation_reading": (
-        "§ 103G.2241, subd. 9(a)-(d); § 103G.222, subd. 1(a)",
+        ("§ 103G.2241, subd. 9(a)-(d)", "§ 103G.222, subd. 1(a)"),
         'the de minimis amounts are for "draining or filling"; an excavation is under the '
         "replacement sections by § 103G.222, subd. 1(a)",
     ),
     "exemption_scope_reading": (
-        "Minn. R. 8420.0420, subp. 1 C; § 103G.2241, subd. 11(b)",
+        ("Minn. R. 8420.0420, subp. 1 C", "§ 103G.2241, subd. 11(b)"),
         '"Exemptions may not be combined on a project. A project exempt only by using two '
         'different exemptions for different impacts is not exempt"; "an activity is exempt '
         'if it qualifies for any one of the exemptions": one exemption covers only some '
@@ -74,7 +75,7 @@ _READING_WORDS = {
         "limit",
     ),
     "exemption_unit_reading": (
-        "Minn. Stat. § 103G.2241, subd. 11(b); Minn. R. 8420.0420, subp. 1 C",
+        ("Minn. Stat. § 103G.2241, subd. 11(b)", "Minn. R. 8420.0420, subp. 1 C"),
         '"An activity is exempt if it qualifies for any one of the exemptions"; "Exemptions '
         'may not be combined on a project": no one clause covers every impact, the clauses '
         "of one subdivision together do (e.g. subd. 6(a)(1) for one impact, 6(a)(2) for "
@@ -127,87 +128,112 @@ def alternatives(
     sequencing answer.
     """
     out: dict[str, dict[str, Any]] = {}
-    claims = book.claims
-    exempt = dm_outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL)
     for name in sorted(concerns):
-        chosen = getattr(claims, name)
+        chosen = getattr(book.claims, name)
         other = next(c for c in READINGS[name] if c != chosen)
-        default = READINGS[name][0]
-        looser = chosen == default
+        alt = _Alternative(
+            outcome, totals["replace_acres"], totals["sequencing_on_site"], totals["exempt_sqft"]
+        )
         if name == "sequencing_reading":  # decided beside the default's, in the same run
-            can_differ = False
-            differs_seq = sequencing_alt != totals["sequencing_on_site"]
-        elif name in _EXEMPTION_READINGS:
-            # a concern only when one exemption covers some impacts and de minimis none:
-            # the other reading changes those impacts' answer either way
-            can_differ = True
-        elif looser:
-            can_differ = within_reach and dm_outcome is not Outcome.EXEMPT
-        else:
-            can_differ = exempt
-        alt_outcome = outcome
-        alt_acres = totals["replace_acres"]
-        alt_seq = totals["sequencing_on_site"]
-        alt_exempt = totals["exempt_sqft"]
-        differs = False
-        if name == "sequencing_reading":
-            alt_seq, differs = sequencing_alt, differs_seq
-        if can_differ:
+            alt.sequencing = sequencing_alt
+            alt.differs = sequencing_alt != totals["sequencing_on_site"]
+        elif _can_differ(name, chosen == READINGS[name][0], within_reach, dm_outcome):
             changed: dict[str, Any] = {name: other}  # one reading changed
-            alt_claims = replace(claims, **changed)
-            alt_book = rule_book(book.params, book.day, alt_claims)
-            alt = decide(project, facts, alt_book, TraceLog())
+            alt_book = rule_book(book.params, book.day, replace(book.claims, **changed))
+            decided = decide(project, facts, alt_book, TraceLog())
             keys = ("replace_acres", "exempt_sqft", "sequencing_on_site", "de_minimis")
-            differs = alt.outcome is not outcome or any(alt.totals[k] != totals[k] for k in keys)
-            alt_outcome = alt.outcome
-            alt_acres = alt.totals["replace_acres"]
-            alt_seq = alt.totals["sequencing_on_site"]
-            alt_exempt = alt.totals["exempt_sqft"]
-        cite, words = _READING_WORDS[name]
-        citation = cite if name in _EXEMPTION_READINGS else "Minn. Stat. " + cite
-        exempt_words = (
-            f"; exempt area {fmt_number(alt_exempt)} sq ft instead of "
-            f"{fmt_number(totals['exempt_sqft'])}"
-            if name in _EXEMPTION_READINGS
-            else ""
-        )
-        reason = (
-            f"Open reading of {cite}: {words}. This answer reads it as {chosen!r}"
-            + (" (the default)" if chosen == default else f" (the default is {default!r})")
-            + (
-                f"; under {other!r} the project would be {alt_outcome.value} (replacement "
-                f"{fmt_number(alt_acres)} acres instead of "
-                f"{fmt_number(totals['replace_acres'])}; on-site sequencing "
-                f"{alt_seq} instead of {totals['sequencing_on_site']}{exempt_words})."
-                if differs
-                else f"; under {other!r} the answer is the same."
+            alt = _Alternative(
+                decided.outcome,
+                decided.totals["replace_acres"],
+                decided.totals["sequencing_on_site"],
+                decided.totals["exempt_sqft"],
+                decided.outcome is not outcome or any(decided.totals[k] != totals[k] for k in keys),
             )
-        )
-        entry = {
-            "reading": chosen,
-            "alternative": other,
-            "differs": differs,
-            "alternative_outcome": alt_outcome.value,
-            "alternative_replace_acres": alt_acres,
-            "alternative_sequencing_on_site": alt_seq,
-        }
-        if name in _EXEMPTION_READINGS:
-            entry["alternative_exempt_sqft"] = alt_exempt
-        out[name] = entry
-        log.add(
-            project=project,
-            impact_id="",
-            rule_id=R.READING_RULES[name],
-            citation=citation,
-            outcome=O_CLASSIFIED,
-            value=alt_acres if differs else None,
-            reason=reason,
-            verify=(
-                f"Which reading of {cite} the local government unit applies "
-                f"(Claims.{name}); the alternative's result is shown beside this one.",
-            )
-            if differs
-            else (),
-            inputs=entry,
-        )
+        out[name] = _reading_step(project, name, chosen, other, alt, totals, log)
     return out
+
+
+@dataclass
+class _Alternative:
+    """The project's answer under the other reading."""
+
+    outcome: ProjectOutcome
+    replace_acres: float
+    sequencing: str | None
+    exempt_sqft: float
+    differs: bool = False
+
+
+def _can_differ(name: str, looser: bool, within_reach: bool, dm_outcome: Outcome) -> bool:
+    """Return whether deciding under the other reading can change the project's answer.
+
+    A looser reading of subd. 9 cannot help a project already exempt or beyond every amount
+    it could be given; a stricter one cannot change a project that is not exempt; the
+    exemption readings are a concern only when they change some impacts' answer.
+    """
+    if name in _EXEMPTION_READINGS:
+        return True
+    if looser:
+        return within_reach and dm_outcome is not Outcome.EXEMPT
+    return dm_outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+
+
+def _reading_step(
+    project: str,
+    name: str,
+    chosen: str,
+    other: str,
+    alt: _Alternative,
+    totals: Mapping[str, Any],
+    log: TraceLog,
+) -> dict[str, Any]:
+    """Write the ``reading.<name>`` step: the reading used, and the other's result."""
+    default = READINGS[name][0]
+    cite, words = _READING_WORDS[name]
+    cites = (cite,) if isinstance(cite, str) else cite
+    first = cites[0] if name in _EXEMPTION_READINGS else "Minn. Stat. " + cites[0]
+    exempt_words = (
+        f"; exempt area {fmt_number(alt.exempt_sqft)} sq ft instead of "
+        f"{fmt_number(totals['exempt_sqft'])}"
+        if name in _EXEMPTION_READINGS
+        else ""
+    )
+    reason = (
+        f"Open reading of {'; '.join(cites)}: {words}. This answer reads it as {chosen!r}"
+        + (" (the default)" if chosen == default else f" (the default is {default!r})")
+        + (
+            f"; under {other!r} the project would be {alt.outcome.value} (replacement "
+            f"{fmt_number(alt.replace_acres)} acres instead of "
+            f"{fmt_number(totals['replace_acres'])}; on-site sequencing "
+            f"{alt.sequencing} instead of {totals['sequencing_on_site']}{exempt_words})."
+            if alt.differs
+            else f"; under {other!r} the answer is the same."
+        )
+    )
+    entry = {
+        "reading": chosen,
+        "alternative": other,
+        "differs": alt.differs,
+        "alternative_outcome": alt.outcome.value,
+        "alternative_replace_acres": alt.replace_acres,
+        "alternative_sequencing_on_site": alt.sequencing,
+    }
+    if name in _EXEMPTION_READINGS:
+        entry["alternative_exempt_sqft"] = alt.exempt_sqft
+    log.add(
+        project=project,
+        impact_id="",
+        rule_id=R.READING_RULES[name],
+        citation=(first, *cites[1:]),
+        outcome=O_CLASSIFIED,
+        value=alt.replace_acres if alt.differs else None,
+        reason=reason,
+        verify=(
+            f"Which reading of {'; '.join(cites)} the local government unit applies "
+            f"(Claims.{name}); the alternative's result is shown beside this one.",
+        )
+        if alt.differs
+        else (),
+        inputs=entry,
+    )
+    return entry

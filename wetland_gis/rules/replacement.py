@@ -362,8 +362,8 @@ _V_LAND_USE = (
 
 def ratio_answer(
     book: RuleBook, pct: PercentageArea, agricultural: bool
-) -> tuple[float, str, str, tuple, dict, float]:
-    """Return (ratio, citation, reason, verify, parameters, multiplier) for a class and land use.
+) -> tuple[float, tuple[str, ...], str, tuple, dict, float]:
+    """Return (ratio, citations, reason, verify, parameters, multiplier) for a class and land use.
 
     :func:`replacement_ratio` is called once per class and land use of a run and its
     answer kept in the rule book's memo.
@@ -382,7 +382,7 @@ def ratio_answer(
         )
         got = (
             float(d.value),
-            "; ".join(d.citations),
+            tuple(d.citations),
             " ".join(d.reasons),
             tuple(d.verify),
             dict(d.parameters),
@@ -451,7 +451,7 @@ def replacement_steps(project: str, work: list[Impact], book: RuleBook, log: Tra
             project=project,
             impact_id=w.iid,
             rule_id=R.REPLACEMENT_CREDITS,
-            citation=f"{cite}; {WHOLE_PROJECT}",
+            citation=(*cite, WHOLE_PROJECT),
             outcome=O_REQUIRED,
             value=w.acres,
             reason=(_r_credits, (w.counted, book.sqft_per_acre, ratio, w.acres)),
@@ -476,7 +476,7 @@ def _if_fails(project: str, w: Impact, book: RuleBook, log: TraceLog) -> None:
         project=project,
         impact_id=w.iid,
         rule_id=R.REPLACEMENT_IF_FAILS,
-        citation=f"{cite}; {WHOLE_PROJECT}",
+        citation=(*cite, WHOLE_PROJECT),
         outcome=Outcome.CONDITIONAL.value,
         value=w.acres_if_fails,
         reason=(_r_if_fails, (w.iid, w.counted, book.sqft_per_acre, ratio, w.acres_if_fails)),

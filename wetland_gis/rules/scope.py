@@ -100,7 +100,6 @@ def impact_kind(project: str, w: Impact, book: RuleBook, log: TraceLog) -> None:
     log : TraceLog
         The trace.
     """
-    add = log.add
     f = w.f
     kind = f.impact_kind
     inputs: dict[str, Any] = {
@@ -109,133 +108,144 @@ def impact_kind(project: str, w: Impact, book: RuleBook, log: TraceLog) -> None:
         "area_sqft": float(w.area),
     }
     if f.public_waters_wetland:
-        # not a "wetland" of § 103G.222, subd. 1(a) (§ 103G.005, subd. 19(b)): draining
-        # needs replacement (§ 103G.221), filling or excavating a permit (§ 103G.245)
-        cite = PUBLIC_WATERS_DRAINING if kind is ImpactKind.DRAIN else PUBLIC_WATERS_WORK
-        add(
-            project=project,
-            impact_id=w.iid,
-            rule_id=R.IMPACT_KIND,
-            citation=cite,
-            outcome=O_REGULATED,
-            value=inputs["area_sqft"],
-            reason=(_r_kind_pww, (KIND_VALUE[kind], w.area, cite)),
-            verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
-            inputs=inputs,
-        )
+        _public_waters_kind(project, w, log, inputs)
     elif kind is ImpactKind.EXCAVATE:
-        listed = int(f.wetland_type) in book.excavation_types
-        inputs["flooded"] = f.flooded
-        inputs["water_regime_flooded"] = f.water_regime_flooded
-        if listed and f.flooded is None and f.water_regime_flooded is False:
-            # the NWI water regime is evidence, not a determination (the TEP determines,
-            # § 103G.2242, subd. 2): decided as regulated, conditionally
-            add(
-                project=project,
-                impact_id=w.iid,
-                rule_id=R.IMPACT_KIND,
-                citation=book.cite_excavation,
-                outcome=O_CONDITIONAL,
-                value=float(w.area),
-                reason=f"Excavation in a type {int(f.wetland_type)} wetland whose NWI water "
-                "regime says it is not permanently or semipermanently flooded: that is "
-                "evidence, not a determination; the replacement sections apply to "
-                "excavation in "
-                "permanently and semipermanently flooded areas of types "
-                + ", ".join(str(t) for t in sorted(book.excavation_types))
-                + " (§ 103G.222, subd. 1(a)), so it was decided as covered unless the "
-                "Technical Evaluation Panel determines the area is not flooded.",
-                verify=(_V_REGIME,),
-                inputs=inputs,
-                parameters={"replacement.excavation_types": sorted(book.excavation_types)},
-            )
-        elif listed and f.flooded is not False:
-            add(
-                project=project,
-                impact_id=w.iid,
-                rule_id=R.IMPACT_KIND,
-                citation=book.cite_excavation,
-                outcome=O_REGULATED,
-                value=float(w.area),
-                reason=f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
-                "sections apply to excavation in permanently and semipermanently flooded "
-                "areas of types "
-                + ", ".join(str(t) for t in sorted(book.excavation_types))
-                + " (§ 103G.222, subd. 1(a)).",
-                verify=(_V_FLOODED,)
-                if f.flooded is None and f.water_regime_flooded is None
-                else (),
-                inputs=inputs,
-                parameters={"replacement.excavation_types": sorted(book.excavation_types)},
-            )
-        else:
-            w.regulated = False
-            w.counted = Decimal(0)
-            w.outcome = ImpactOutcome.NOT_A_DRAIN_OR_FILL
-            where = (
-                f"a type {int(f.wetland_type)} wetland"
-                if not listed
-                else "an area that is not permanently or semipermanently flooded"
-            )
-            add(
-                project=project,
-                impact_id=w.iid,
-                rule_id=R.IMPACT_KIND,
-                citation=book.cite_excavation,
-                outcome=O_NOT_REGULATED,
-                value=0.0,
-                reason=f"Excavation alone in {where} is not a drain or fill: the replacement "
-                "sections cover excavation only in permanently and semipermanently "
-                "flooded areas of types "
-                + ", ".join(str(t) for t in sorted(book.excavation_types))
-                + " (§ 103G.222, subd. 1(a)).",
-                verify=(_V_SPOIL,),
-                inputs=inputs,
-                parameters={"replacement.excavation_types": sorted(book.excavation_types)},
-            )
+        _excavation(project, w, book, log, inputs)
     elif kind is ImpactKind.DRAIN and f.partial:
-        floor = book.partial_pct / PERCENT
-        share = None if f.partial_share is None else dec(f.partial_share)
-        w.share_unknown = share is None or share < floor
-        w.counted = w.area * (floor if w.share_unknown or share is None else share)
-        inputs["partial"] = True
-        inputs["partial_share"] = f.partial_share
-        add(
-            project=project,
-            impact_id=w.iid,
-            rule_id=R.IMPACT_KIND,
-            citation=PARTIAL_DRAINAGE,
-            outcome=O_REGULATED,
-            value=float(w.counted),
-            reason=(
-                f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
-                f"counts at least {fmt_number(book.partial_pct)} percent, "
-                f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2; the totally "
-                "drained area counts whole)."
-                if w.share_unknown
-                else f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
-                f"counts at the assessed share of {fmt_number(float(f.partial_share or 0))}, "
-                f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2)."
-            ),
-            verify=(_V_PARTIAL, _V_SHARE) if w.share_unknown else (),
-            inputs=inputs,
-            parameters=book.partial_params,
-        )
+        _partial_drain(project, w, book, log, inputs)
     else:
         what = {ImpactKind.FILL: "A fill", ImpactKind.DRAIN: "A drain"}.get(
             kind, "An impact of unknown kind"
         )
-        add(
+        log.add(
             project=project,
             impact_id=w.iid,
             rule_id=R.IMPACT_KIND,
-            citation="Minn. Stat. § 103G.222, subd. 1(a)",
+            citation=R.RULES[R.IMPACT_KIND].citations[0],
             outcome=O_REGULATED,
             value=inputs["area_sqft"],
             reason=(_r_kind, (what, w.area)),
             verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
             inputs=inputs,
         )
+
+
+def _public_waters_kind(project: str, w: Impact, log: TraceLog, inputs: dict[str, Any]) -> None:
+    """§ 103G.221, § 103G.245: a public waters wetland is not a "wetland" of subd. 1(a).
+
+    Draining it needs replacement (§ 103G.221), filling or excavating it a permit
+    (§ 103G.245); § 103G.005, subd. 19(b).
+    """
+    kind = w.f.impact_kind
+    cite = PUBLIC_WATERS_DRAINING if kind is ImpactKind.DRAIN else PUBLIC_WATERS_WORK
+    log.add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.IMPACT_KIND,
+        citation=cite,
+        outcome=O_REGULATED,
+        value=inputs["area_sqft"],
+        reason=(_r_kind_pww, (KIND_VALUE[kind], w.area, cite)),
+        verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
+        inputs=inputs,
+    )
+
+
+def _excavation(
+    project: str, w: Impact, book: RuleBook, log: TraceLog, inputs: dict[str, Any]
+) -> None:
+    """§ 103G.222, subd. 1(a): an excavation, regulated only in flooded areas of types 3-5."""
+    f = w.f
+    listed = int(f.wetland_type) in book.excavation_types
+    inputs["flooded"] = f.flooded
+    inputs["water_regime_flooded"] = f.water_regime_flooded
+    types = ", ".join(str(t) for t in sorted(book.excavation_types))
+    step: dict[str, Any] = {
+        "project": project,
+        "impact_id": w.iid,
+        "rule_id": R.IMPACT_KIND,
+        "citation": book.cite_excavation,
+        "inputs": inputs,
+        "parameters": {"replacement.excavation_types": sorted(book.excavation_types)},
+    }
+    if listed and f.flooded is None and f.water_regime_flooded is False:
+        # the NWI water regime is evidence, not a determination (the TEP determines,
+        # § 103G.2242, subd. 2): decided as regulated, conditionally
+        log.add(
+            **step,
+            outcome=O_CONDITIONAL,
+            value=float(w.area),
+            reason=f"Excavation in a type {int(f.wetland_type)} wetland whose NWI water "
+            "regime says it is not permanently or semipermanently flooded: that is "
+            "evidence, not a determination; the replacement sections apply to "
+            "excavation in "
+            f"permanently and semipermanently flooded areas of types {types}"
+            " (§ 103G.222, subd. 1(a)), so it was decided as covered unless the "
+            "Technical Evaluation Panel determines the area is not flooded.",
+            verify=(_V_REGIME,),
+        )
+    elif listed and f.flooded is not False:
+        log.add(
+            **step,
+            outcome=O_REGULATED,
+            value=float(w.area),
+            reason=f"Excavation in a type {int(f.wetland_type)} wetland: the replacement "
+            "sections apply to excavation in permanently and semipermanently flooded "
+            f"areas of types {types} (§ 103G.222, subd. 1(a)).",
+            verify=(_V_FLOODED,) if f.flooded is None and f.water_regime_flooded is None else (),
+        )
+    else:
+        w.regulated = False
+        w.counted = Decimal(0)
+        w.outcome = ImpactOutcome.NOT_A_DRAIN_OR_FILL
+        where = (
+            f"a type {int(f.wetland_type)} wetland"
+            if not listed
+            else "an area that is not permanently or semipermanently flooded"
+        )
+        log.add(
+            **step,
+            outcome=O_NOT_REGULATED,
+            value=0.0,
+            reason=f"Excavation alone in {where} is not a drain or fill: the replacement "
+            "sections cover excavation only in permanently and semipermanently "
+            f"flooded areas of types {types} (§ 103G.222, subd. 1(a)).",
+            verify=(_V_SPOIL,),
+        )
+
+
+def _partial_drain(
+    project: str, w: Impact, book: RuleBook, log: TraceLog, inputs: dict[str, Any]
+) -> None:
+    """Minn. R. 8420.0522, subp. 2: a partial drain counts at least the floor percentage."""
+    f = w.f
+    floor = book.partial_pct / PERCENT
+    share = None if f.partial_share is None else dec(f.partial_share)
+    w.share_unknown = share is None or share < floor
+    w.counted = w.area * (floor if w.share_unknown or share is None else share)
+    inputs["partial"] = True
+    inputs["partial_share"] = f.partial_share
+    log.add(
+        project=project,
+        impact_id=w.iid,
+        rule_id=R.IMPACT_KIND,
+        citation=PARTIAL_DRAINAGE,
+        outcome=O_REGULATED,
+        value=float(w.counted),
+        reason=(
+            f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
+            f"counts at least {fmt_number(book.partial_pct)} percent, "
+            f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2; the totally "
+            "drained area counts whole)."
+            if w.share_unknown
+            else f"Partial drainage: the partly drained area of {fmt_sqft(float(w.area))} "
+            f"counts at the assessed share of {fmt_number(float(f.partial_share or 0))}, "
+            f"{fmt_sqft(float(w.counted))} (Minn. R. 8420.0522, subp. 2)."
+        ),
+        verify=(_V_PARTIAL, _V_SHARE) if w.share_unknown else (),
+        inputs=inputs,
+        parameters=book.partial_params,
+    )
 
 
 def calcareous_fen(project: str, w: Impact, log: TraceLog) -> None:

@@ -28,11 +28,16 @@ __all__ = [
     "encode_trace_value",
     "render_reasons",
     "Reason",
+    "Citation",
 ]
 
 #: A reason given as text, or as ``(render, args)``: rendered by ``render(*args)`` only
 #: when an output needs the text (deciding many projects formats no number).
 Reason = str | tuple
+#: A step's citation: one citation, or several kept apart as data (rendered joined by
+#: ``"; "`` only at the edge, :meth:`TraceLog.slice`; :meth:`TraceLog.citations` gives them
+#: as tuples, never by splitting the text).
+Citation = str | tuple[str, ...]
 
 #: The columns of the trace table, in order.
 TRACE_COLUMNS = (
@@ -51,6 +56,7 @@ TRACE_COLUMNS = (
 #: The columns a row of :class:`TraceLog` holds (``seq`` is numbered when read).
 _ROW = tuple(c for c in TRACE_COLUMNS if c != "seq")
 _REASON_AT = _ROW.index("reason")
+_CITATION_AT = _ROW.index("citation")
 #: Columns holding Python objects, JSON-encoded in files.
 JSON_COLUMNS = ("verify", "inputs", "parameters")
 
@@ -111,7 +117,10 @@ class TraceLog:
         return self.slice(0, None)
 
     def slice(self, start: int = 0, stop: int | None = None) -> dict[str, list[Any]]:
-        """Return the steps ``start:stop`` as lists by column (reasons not rendered)."""
+        """Return the steps ``start:stop`` as lists by column (reasons not rendered).
+
+        A citation given as several (a tuple) is written as their text joined by ``"; "``.
+        """
         names = _ROW
         rows = self.rows[start:stop]
         cols: dict[str, list[Any]] = (
@@ -119,6 +128,7 @@ class TraceLog:
             if rows
             else {c: [] for c in names}
         )
+        cols["citation"] = [c if c.__class__ is str else "; ".join(c) for c in cols["citation"]]
         seqs: list[int] = []
         last, n = None, 0
         for project in cols["project"]:
@@ -134,7 +144,7 @@ class TraceLog:
         project: str,
         impact_id: str,
         rule_id: str,
-        citation: str,
+        citation: Citation,
         outcome: str,
         value: float | None,
         reason: Reason,
@@ -157,6 +167,22 @@ class TraceLog:
                 parameters,
             )
         )
+
+    def citations(self, start: int = 0, stop: int | None = None) -> list[tuple[str, ...]]:
+        """Return the citations of the steps ``start:stop`` as data, one tuple per step.
+
+        Examples
+        --------
+        >>> log = TraceLog()
+        >>> log.add(project="P", impact_id="", rule_id="x", citation=("A; B", "C"),
+        ...         outcome="exempt", value=None, reason="")
+        >>> log.citations(), log.columns["citation"]
+        ([('A; B', 'C')], ['A; B; C'])
+        """
+        return [
+            ((c,) if c else ()) if c.__class__ is str else tuple(c)
+            for c in map(itemgetter(_CITATION_AT), self.rows[start:stop])
+        ]
 
     def reasons(self, start: int = 0, stop: int | None = None) -> list[str]:
         """Return the reasons of the steps ``start:stop`` as text (rendered now)."""

@@ -150,7 +150,7 @@ def _pasture_use(run: RuleRun) -> None:
         "domesticated livestock or that was planted with annually seeded crops in a crop "
         f"rotation seeding of grasses or legumes in {years} of the last {lookback} years "
         f"prior to {long_date(before)} (the current land use alone does not show it).",
-        citation="Minn. Stat. § 103G.005, subd. 14a",
+        citation=run.clause("pasture"),
     )
 
 

@@ -19,16 +19,19 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.rules.exempt.clauses import CLAUSES
 from wetland_gis.rules.exempt.facts import ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
+    STATUTE,
     ConditionStatus,
     ExemptionResult,
+    bind,
     exact,
     start,
 )
@@ -51,10 +54,7 @@ WHOLE_SUBDIVISION = "whole_subdivision"
 EXEMPTION_UNIT_READINGS = (EACH_CLAUSE, WHOLE_SUBDIVISION)
 
 _Day = str | dt.date | None
-_STATUTE = "Minn. Stat. § 103G.2241, "
-_SUBP_1A = "Minn. R. 8420.0420, subp. 1 A"
-_SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
-_SUBD_11B = "Minn. Stat. § 103G.2241, subd. 11(b)"
+_STATUTE = f"{STATUTE}, "
 
 
 def binding_exclusions(
@@ -119,7 +119,7 @@ def _bind(result: ExemptionResult, exclusion: ExemptionResult) -> ExemptionResul
         conditions=result.conditions + extra,
         reasons=tuple(r for r in result.reasons if not r.startswith("Every condition")) + reasons,
         verify=verify + kept,
-        citations=result.citations + ("Minn. R. 8420.0420, subp. 1 B",),
+        citations=result.citations + bind(binding_exclusions).citations,
     )
 
 
@@ -240,40 +240,29 @@ class ProjectExemptions:
         The steps are each impact's exclusions, each exemption tried on it, and the project
         answer; ``project`` is the caller's to add.
         """
-        from wetland_gis.rules.exempt import spec_of
-
         steps: list[dict[str, Any]] = []
         for impact in self.impacts:
             steps.append(impact.exclusion.trace_step())
             steps.extend(r.trace_step() for r in impact.tried)
-        spec = spec_of(decide_exemptions)
+        spec = bind(decide_exemptions)
         steps.append(
             {
                 "impact_id": "",
                 "rule_id": spec.rule_id,
-                "citation": "; ".join(self.citations),
+                "citation": self.citations,
                 "outcome": self.outcome.value,
                 "value": None,
                 "reason": " ".join(self.reasons),
                 "verify": list(self.verify),
-                "inputs": {
-                    "carrying": self.carrying,
-                    "partial": self.partial,
-                    "covered": [str(i) for i in self.covered],
-                    "refused_combination": list(self.refused_combination),
-                    "subdivision": self.subdivision,
-                    "subdivision_clauses": {str(i): r for i, r in self.subdivision_clauses},
-                    "exemption_unit_reading": self.unit_reading,
-                },
+                "inputs": self._choice(),
                 "parameters": {},
             }
         )
         return steps
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dictionary."""
+    def _choice(self) -> dict[str, Any]:
+        """Return which exemption carries the project, covers some impacts, is refused."""
         return {
-            "outcome": self.outcome.value,
             "carrying": self.carrying,
             "partial": self.partial,
             "covered": [str(i) for i in self.covered],
@@ -281,6 +270,13 @@ class ProjectExemptions:
             "subdivision": self.subdivision,
             "subdivision_clauses": {str(i): r for i, r in self.subdivision_clauses},
             "exemption_unit_reading": self.unit_reading,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dictionary."""
+        return {
+            "outcome": self.outcome.value,
+            **self._choice(),
             "reasons": list(self.reasons),
             "verify": list(self.verify),
             "citations": list(self.citations),
@@ -399,8 +395,51 @@ def decide_exemptions(
     >>> RULES_BY_ID[decide_exemptions([a], day="2024-05-01").carrying].label
     'Duck blinds'
     """
-    from wetland_gis.rules.exempt import EXEMPTION_RULES, spec_of
+    _check_project(impacts, unit_reading)
+    params = params if params is not None else default_parameters()
+    day = as_date(day)
+    spec = bind(decide_exemptions)
+    facts = _with_project_areas(impacts, claims, params, day, spec)
+    rules = [s for s in CLAUSES if s.kind == "exemption"]
+    tried: list[ImpactExemptions] = []
+    for f in facts:
+        exclusion = binding_exclusions(f, params, day)
+        results = tuple(_bind(s.function(f, params, day), exclusion) for s in rules)
+        tried.append(ImpactExemptions(impact_id=f.impact_id, exclusion=exclusion, tried=results))
+    answer = _Answer(citations=list(spec.citations))
+    best_exempt, best_possible, best = _best_exemption(rules, tried)
+    if best_possible == 0:
+        answer.reasons.append("No exemption of § 103G.2241 applies to any impact of the project.")
+    else:
+        answer.covered = tuple(
+            i.impact_id
+            for i in tried
+            if i.by_rule(best.rule_id).outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+        )
+        if best_possible == len(tried):
+            _one_exemption_carries(answer, best, best_exempt == len(tried))
+        else:
+            _no_one_exemption(answer, best, rules, tried, unit_reading)
+        _refused_combination(answer, best, tried, unit_reading)
+    return ProjectExemptions(
+        outcome=answer.outcome,
+        carrying=answer.carrying,
+        partial=answer.partial,
+        covered=answer.covered,
+        refused_combination=answer.refused,
+        impacts=tuple(tried),
+        reasons=tuple(answer.reasons),
+        verify=tuple(dict.fromkeys(answer.verify)),
+        citations=tuple(dict.fromkeys(answer.citations)),
+        as_of=day.isoformat(),
+        subdivision=answer.subdivision,
+        subdivision_clauses=answer.clauses,
+        unit_reading=unit_reading,
+    )
 
+
+def _check_project(impacts: Sequence[ExemptionFacts], unit_reading: str) -> None:
+    """Raise :class:`RulesInputError` on a reading, an empty project or duplicate ids."""
     if unit_reading not in EXEMPTION_UNIT_READINGS:
         raise RulesInputError(
             f"unit_reading was {unit_reading!r} but is expected to be one of "
@@ -414,15 +453,22 @@ def decide_exemptions(
     ids = [f.impact_id for f in impacts]
     if len(set(map(repr, ids))) != len(ids):
         raise RulesInputError(f"impact ids must be unique within a project, got {ids!r}")
-    params = params if params is not None else default_parameters()
-    day = as_date(day)
-    spec = spec_of(decide_exemptions)
+
+
+def _with_project_areas(
+    impacts: Sequence[ExemptionFacts],
+    claims: ExemptionClaims | None,
+    params: ParameterSet,
+    day: dt.date,
+    spec: Any,
+) -> list[ExemptionFacts]:
+    """Return each impact's facts with the claims and the project's summed areas."""
     key = "exemptions.drainage_limited_types"
     if key not in spec.parameter_keys:  # pragma: no cover - registry consistency
         raise RulesInputError(f"the registry entry of decide_exemptions must list {key}")
     total, drained = _project_areas(impacts, list(params.value(key, day)))
     spoil = _spoil_by_wetland(impacts)
-    facts = [
+    return [
         dataclasses.replace(
             f.with_claims(claims),
             wetland_spoil_sqft=(
@@ -437,13 +483,38 @@ def decide_exemptions(
         )
         for f in impacts
     ]
-    rules = [s for s in EXEMPTION_RULES if s.kind == "exemption"]
-    tried: list[ImpactExemptions] = []
-    for f in facts:
-        exclusion = binding_exclusions(f, params, day)
-        results = tuple(_bind(s.function(f, params, day), exclusion) for s in rules)
-        tried.append(ImpactExemptions(impact_id=f.impact_id, exclusion=exclusion, tried=results))
-    n = len(tried)
+
+
+@dataclass
+class _Answer:
+    """The project answer of :func:`decide_exemptions` as it is built."""
+
+    citations: list[str]
+    outcome: Outcome = Outcome.NOT_EXEMPT
+    carrying: str | None = None
+    partial: str | None = None
+    covered: tuple[Hashable | None, ...] = ()
+    refused: tuple[str, ...] = ()
+    subdivision: str | None = None
+    clauses: tuple[tuple[Hashable | None, str], ...] = ()
+    reasons: list[str] = field(default_factory=list)
+    verify: list[str] = field(default_factory=list)
+
+
+#: Subd. 9(g), a verify item of every exemption that carries a project.
+_NOT_WITH_DE_MINIMIS = (
+    "§ 103G.2241, subd. 9(g): the de minimis exemption may not be combined with "
+    "this exemption on the project."
+)
+
+
+def _best_exemption(
+    rules: Sequence[Any], tried: Sequence[ImpactExemptions]
+) -> tuple[int, int, Any]:
+    """Return the exemption covering the most impacts: (exempt, exempt or conditional, rule).
+
+    The most impacts exempt, then the most exempt or conditional, then registry order.
+    """
     scores = []
     for index, s in enumerate(rules):
         outcomes = [i.by_rule(s.rule_id).outcome for i in tried]
@@ -452,88 +523,92 @@ def decide_exemptions(
         scores.append((exempt, possible, -index, s))
     scores.sort(key=lambda t: t[:-1], reverse=True)
     best_exempt, best_possible, _, best = scores[0]
-    reasons: list[str] = []
-    verify: list[str] = []
-    citations = [_SUBD_11B, _SUBP_1A, _SUBP_1C]
-    carrying = partial = None
-    covered: tuple[Hashable | None, ...] = ()
-    refused: tuple[str, ...] = ()
-    subdivision: str | None = None
-    clauses: tuple[tuple[Hashable | None, str], ...] = ()
-    if best_possible == 0:
-        outcome = Outcome.NOT_EXEMPT
-        reasons.append("No exemption of § 103G.2241 applies to any impact of the project.")
-    else:
-        covered = tuple(
-            i.impact_id
-            for i in tried
-            if i.by_rule(best.rule_id).outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL)
+    return best_exempt, best_possible, best
+
+
+def _one_exemption_carries(answer: _Answer, best: Any, every_exempt: bool) -> None:
+    """Subd. 11(b): one exemption covers every impact, and carries the project."""
+    answer.carrying = best.rule_id
+    answer.outcome = Outcome.EXEMPT if every_exempt else Outcome.CONDITIONAL
+    word = "exempt" if answer.outcome is Outcome.EXEMPT else "conditionally exempt"
+    answer.reasons.append(
+        f"The project is {word} under one exemption, {best.label} "
+        f"({best.citations[0]}), which covers every impact (subd. 11(b))."
+    )
+    answer.verify.append(_NOT_WITH_DE_MINIMIS)
+
+
+def _no_one_exemption(
+    answer: _Answer,
+    best: Any,
+    rules: Sequence[Any],
+    tried: Sequence[ImpactExemptions],
+    unit_reading: str,
+) -> None:
+    """Minn. R. 8420.0420, subp. 1 C: no one exemption covers every impact."""
+    answer.partial = best.rule_id
+    answer.outcome = Outcome.NOT_EXEMPT
+    answer.reasons.append(
+        f"No one exemption covers every impact: {best.label} ({best.citations[0]}) "
+        f"covers {len(answer.covered)} of {len(tried)} impacts; the others are not exempt "
+        "under it."
+    )
+    answer.subdivision, answer.clauses = _subdivision_cover(rules, tried)
+    if answer.subdivision is not None and unit_reading == WHOLE_SUBDIVISION:
+        _whole_subdivision(answer, rules, tried)
+    elif answer.subdivision is not None:
+        answer.reasons.append(
+            f"The clauses of {answer.subdivision} together cover every impact, but under "
+            "the reading 'each_clause' (the default) each clause is its own exemption "
+            "and two are not combined (Minn. R. 8420.0420, subp. 1 C)."
         )
-        if best_possible == n:
-            carrying = best.rule_id
-            outcome = Outcome.EXEMPT if best_exempt == n else Outcome.CONDITIONAL
-            word = "exempt" if outcome is Outcome.EXEMPT else "conditionally exempt"
-            reasons.append(
-                f"The project is {word} under one exemption, {best.label} "
-                f"({best.citations[0]}), which covers every impact (subd. 11(b))."
-            )
-            verify.append(
-                "§ 103G.2241, subd. 9(g): the de minimis exemption may not be combined with "
-                "this exemption on the project."
-            )
-        else:
-            partial = best.rule_id
-            outcome = Outcome.NOT_EXEMPT
-            reasons.append(
-                f"No one exemption covers every impact: {best.label} ({best.citations[0]}) "
-                f"covers {len(covered)} of {n} impacts; the others are not exempt under it."
-            )
-            subdivision, clauses = _subdivision_cover(rules, tried)
-            if subdivision is not None and unit_reading == WHOLE_SUBDIVISION:
-                by_rule = {s.rule_id: s for s in rules}
-                outcomes = [i.by_rule(dict(clauses)[i.impact_id]).outcome for i in tried]
-                outcome = (
-                    Outcome.EXEMPT
-                    if all(o is Outcome.EXEMPT for o in outcomes)
-                    else Outcome.CONDITIONAL
-                )
-                counts: dict[str, int] = {}
-                for _, rule_id in clauses:
-                    counts[rule_id] = counts.get(rule_id, 0) + 1
-                carrying = max(counts, key=lambda r: counts[r])  # first of the most
-                partial, covered = None, tuple(i.impact_id for i in tried)
-                word = "exempt" if outcome is Outcome.EXEMPT else "conditionally exempt"
-                each = "; ".join(
-                    f"{iid}: {by_rule[rule_id].citations[0].replace(_STATUTE, '')}"
-                    for iid, rule_id in clauses
-                )
-                reasons.append(
-                    f"Reading 'whole_subdivision' (the default is 'each_clause'): the clauses "
-                    f"of {subdivision} are read as one exemption, and every impact is {word} "
-                    f"under one of them ({each}): the project is {word} under {subdivision} "
-                    "(subd. 11(b))."
-                )
-                verify.append(
-                    "§ 103G.2241, subd. 9(g): the de minimis exemption may not be combined "
-                    "with this exemption on the project."
-                )
-                for iid, rule_id in clauses:
-                    result = _impact_of(tried, iid).by_rule(rule_id)
-                    verify.extend(f"Impact {iid}: {v}" for v in result.verify)
-                    citations.extend(result.citations)
-            elif subdivision is not None:
-                reasons.append(
-                    f"The clauses of {subdivision} together cover every impact, but under "
-                    "the reading 'each_clause' (the default) each clause is its own exemption "
-                    "and two are not combined (Minn. R. 8420.0420, subp. 1 C)."
-                )
-        chosen = carrying or best.rule_id
+
+
+def _whole_subdivision(
+    answer: _Answer, rules: Sequence[Any], tried: Sequence[ImpactExemptions]
+) -> None:
+    """Read the clauses of one subdivision as one exemption (``whole_subdivision``)."""
+    by_rule = {s.rule_id: s for s in rules}
+    clauses = answer.clauses
+    outcomes = [i.by_rule(dict(clauses)[i.impact_id]).outcome for i in tried]
+    answer.outcome = (
+        Outcome.EXEMPT if all(o is Outcome.EXEMPT for o in outcomes) else Outcome.CONDITIONAL
+    )
+    counts: dict[str, int] = {}
+    for _, rule_id in clauses:
+        counts[rule_id] = counts.get(rule_id, 0) + 1
+    answer.carrying = max(counts, key=lambda r: counts[r])  # first of the most
+    answer.partial, answer.covered = None, tuple(i.impact_id for i in tried)
+    word = "exempt" if answer.outcome is Outcome.EXEMPT else "conditionally exempt"
+    each = "; ".join(
+        f"{iid}: {by_rule[rule_id].citations[0].replace(_STATUTE, '')}" for iid, rule_id in clauses
+    )
+    answer.reasons.append(
+        f"Reading 'whole_subdivision' (the default is 'each_clause'): the clauses "
+        f"of {answer.subdivision} are read as one exemption, and every impact is {word} "
+        f"under one of them ({each}): the project is {word} under {answer.subdivision} "
+        "(subd. 11(b))."
+    )
+    answer.verify.append(_NOT_WITH_DE_MINIMIS)
+    for iid, rule_id in clauses:
+        result = _impact_of(tried, iid).by_rule(rule_id)
+        answer.verify.extend(f"Impact {iid}: {v}" for v in result.verify)
+        answer.citations.extend(result.citations)
+
+
+def _refused_combination(
+    answer: _Answer, best: Any, tried: Sequence[ImpactExemptions], unit_reading: str
+) -> None:
+    """Subp. 1 C: name the exemptions refused; add the chosen one's checks and citations."""
+    chosen = answer.carrying or best.rule_id
+    whole = answer.subdivision is not None and unit_reading == WHOLE_SUBDIVISION
+    if not whole:  # under 'whole_subdivision' every impact is covered by a clause of the one
         uncovered = [
             i
             for i in tried
             if i.by_rule(chosen).outcome not in (Outcome.EXEMPT, Outcome.CONDITIONAL)
         ]
-        refused = tuple(
+        answer.refused = tuple(
             dict.fromkeys(
                 r.rule_id
                 for i in uncovered
@@ -541,39 +616,19 @@ def decide_exemptions(
                 if r.outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL) and r.rule_id != chosen
             )
         )
-        if subdivision is not None and unit_reading == WHOLE_SUBDIVISION:
-            uncovered, refused = [], ()  # every impact is covered by a clause of the one
-        if refused:
-            reasons.append(
-                "Exemptions may not be combined on a project (Minn. R. 8420.0420, subp. 1 C): "
-                f"{', '.join(refused)} would cover impacts that {chosen} does not, but a "
-                "project exempt only by using two different exemptions is not exempt."
-            )
-        chosen_results = [
-            i.by_rule(chosen)
-            for i in tried
-            if i.impact_id in covered and not (subdivision and unit_reading == WHOLE_SUBDIVISION)
-        ]
-        for r in chosen_results:
-            verify.extend(
-                v if r.impact_id is None else f"Impact {r.impact_id}: {v}" for v in r.verify
-            )
-            citations.extend(r.citations)
-    return ProjectExemptions(
-        outcome=outcome,
-        carrying=carrying,
-        partial=partial,
-        covered=covered,
-        refused_combination=refused,
-        impacts=tuple(tried),
-        reasons=tuple(reasons),
-        verify=tuple(dict.fromkeys(verify)),
-        citations=tuple(dict.fromkeys(citations)),
-        as_of=day.isoformat(),
-        subdivision=subdivision,
-        subdivision_clauses=clauses,
-        unit_reading=unit_reading,
-    )
+    if answer.refused:
+        answer.reasons.append(
+            "Exemptions may not be combined on a project (Minn. R. 8420.0420, subp. 1 C): "
+            f"{', '.join(answer.refused)} would cover impacts that {chosen} does not, but a "
+            "project exempt only by using two different exemptions is not exempt."
+        )
+    if whole:
+        return
+    for r in (i.by_rule(chosen) for i in tried if i.impact_id in answer.covered):
+        answer.verify.extend(
+            v if r.impact_id is None else f"Impact {r.impact_id}: {v}" for v in r.verify
+        )
+        answer.citations.extend(r.citations)
 
 
 def _impact_of(tried: Sequence[ImpactExemptions], impact_id: Hashable) -> ImpactExemptions:

@@ -140,7 +140,7 @@ def assessed_drainage_benefits(
         "system_expenditure",
         "system_repaired",
         "no_repair_required",
-        citation="Minn. Stat. § 103G.2241, subd. 2(b)(1)",
+        citation=run.clause("(1)"),
     )
     run.flag(
         "drained_for_conversion",
@@ -149,7 +149,7 @@ def assessed_drainage_benefits(
         "residential unit per 40 acres (except parcels whose zoning allows a family "
         "member's additional residence on the same 40 acres).",
         want=False,
-        citation="Minn. Stat. § 103G.2241, subd. 2(b)(2)",
+        citation=run.clause("(2)"),
     )
     _later_conversion(run)
     run.check(
@@ -212,7 +212,7 @@ def _later_conversion(run: RuleRun) -> bool | None:
         "later_use",
         "drainage_date",
         "later_use_date",
-        citation="Minn. Stat. § 103G.2241, subd. 2(b), last sentence",
+        citation=run.clause("last sentence"),
     )
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from wetland_gis.enums import WetlandType
 from wetland_gis.errors import RulesInputError
+from wetland_gis.rules.spec import exemption_fact
 
 __all__ = [
     "ExemptionFacts",
@@ -40,12 +41,12 @@ __all__ = [
 ]
 
 #: Impact kinds (as the engine's ``impact_kind``); ``unknown`` reads as not known.
-IMPACT_KINDS = frozenset({"fill", "drain", "excavate", "unknown"})
+IMPACT_KINDS = frozenset(exemption_fact("impact_kind").choices)
 #: Land uses (as the engine's ``land_use``, § 103G.005, subd. 2a, 14a).
-LAND_USES = frozenset({"agricultural", "pasture", "nonagricultural"})
+LAND_USES = frozenset(exemption_fact("land_use").choices)
 #: What may have created an incidental wetland, subd. 5 (1)-(3); ``other`` is anything else
 #: (a naturally occurring wetland, or a cause outside the three clauses).
-INCIDENTAL_CAUSES = frozenset({"beaver_dam", "culvert_blockage", "other_purpose", "other"})
+INCIDENTAL_CAUSES = frozenset(exemption_fact("created_by").choices)
 #: The uses subd. 2(b)(2) prohibits for drained wetlands: platted lots; planned unit,
 #: commercial or industrial developments; development with more than one residential unit
 #: per 40 acres (``residential_density``).
@@ -54,7 +55,18 @@ PROHIBITED_LATER_USES = frozenset(
 )
 #: A later use of drained land (subd. 2(b), last sentence): a prohibited one, or
 #: ``agricultural`` / ``other`` (a use clause (2) does not prohibit).
-LATER_USES = PROHIBITED_LATER_USES | {"agricultural", "other"}
+LATER_USES = frozenset(exemption_fact("later_use").choices)
+#: Facts that are not impact-layer columns: the id and the areas the rules sum from the
+#: impacts (the spec's ``computed`` facts).
+MEASURED_FACTS = frozenset(
+    {
+        "impact_id",
+        "impact_sqft",
+        "project_sqft",
+        "project_type_2_6_drained_sqft",
+        "wetland_spoil_sqft",
+    }
+)
 #: Facts of an event after the impact (the later conversion of land drained under subd.
 #: 2(b)): none given means no conversion is recorded, not that one is unknown; the rule
 #: then names the future event as a verify item. Once one is given the others are needed
@@ -67,195 +79,24 @@ LATER_EVENT_FACTS = ("later_use", "drainage_date", "later_use_date")
 class ExemptionFacts:
     """The facts of one impact for the exemption rules; every one optional (None: unknown).
 
+    Each field is a fact of the rule spec (:data:`wetland_gis.rules.spec.FACTS`, found by
+    :func:`~wetland_gis.rules.spec.exemption_fact`): its doc line, default column, type and
+    whether it is a claim are written there once, and listed in the generated tables of
+    ``docs/rules.md`` ("The facts and their default columns") and ``docs/data_schema.md``.
+    ``tests/test_rules_spec.py`` fails when a field has no spec entry of its type.
+
     Parameters
     ----------
     impact_id : hashable, optional
         The impact's id (reported only).
-    wetland_type : int, optional
-        Circular 39 type 1-8 (§ 103G.005, subd. 17b).
-    impact_kind : {"fill", "drain", "excavate", "unknown"}, optional
-        What the activity does to the wetland.
-    impact_sqft : float, optional
-        The impact's area, square feet.
-    project_sqft : float, optional
-        Wetland area the whole project drains, fills or significantly alters, square feet
-        (subd. 6(a)(1)(ii) "the proposed project ... less than one-half acre").
-        :func:`~wetland_gis.rules.exempt.decide_exemptions` fills it from the impacts.
-    project_type_2_6_drained_sqft : float, optional
-        Area of type 2 or 6 wetland the project drains, square feet (subd. 2(b) "up to
-        five acres of type 2 or 6 wetlands"); filled by ``decide_exemptions``.
-    wetland_id : str, optional
-        The wetland the impact is in (spoil deposited in one wetland is summed, subd. 10(1)).
-    wetland_spoil_sqft : float, optional
-        Area of all spoil the project deposits in this wetland, square feet (subd. 10(1)(i)
-        "the area of deposition"); filled by ``decide_exemptions`` from the impacts marked
-        ``wildlife_spoil`` in the same wetland.
-    wetland_acres : float, optional
-        Size of the whole wetland, acres (subd. 1(2), 10(1)(i)).
-    incorporated : bool, optional
-        The wetland lies in an incorporated area (subd. 2(b) needs unincorporated).
-    land_use : {"agricultural", "pasture", "nonagricultural"}, optional
-        The land's use (§ 103G.005, subd. 2a agricultural land; subd. 14a pasture).
-    calcareous_fen, banked, used_for_replacement_credit : bool, optional
-        Minn. R. 8420.0420, subp. 1 B: no exemption applies to a calcareous fen, a wetland
-        deposited in the wetland bank, or one already used for replacement credit.
-    remainder_newly_qualifies : bool, optional
-        The wetland was partially impacted before so that its remainder would now qualify
-        for an exemption that did not apply before that impact (subp. 1 B).
-    years_cropped_before_1991 : int, optional
-        Years of the ten before January 1, 1991 in which the wetland was planted with
-        annually seeded crops, in a crop rotation seeding of pasture grass or legumes, or
-        set aside for federal price support (subd. 1(1)).
-    pasture_same_use : bool, optional
-        The agricultural pasture land remains in the same use (subd. 1(2)).
-    pasture_1991 : bool, optional
-        The land is pasture as § 103G.005, subd. 14a defines it: an area that was grazed by
-        domesticated livestock or that was planted with annually seeded crops in a crop
-        rotation seeding of grasses or legumes in six of the last ten years prior to
-        January 1, 1991 (subd. 1(2)); the current land use label alone does not show it.
-    bottomland_hardwood : bool, optional
-        A bottomland hardwood type 1 wetland (excepted by subd. 1(2)).
-    normal_farming : bool, optional
-        The activity is a normal farming practice: farming, silvicultural, grazing or
-        ranching such as plowing, seeding, cultivating, harvesting (subd. 1(3)).
-    soil_water_practice : bool, optional
-        The activity is a soil and water conservation practice (subd. 1(4)).
-    swcd_approved_practice : bool, optional
-        **Claim.** A soil and water conservation practice approved by the soil and water
-        conservation district after review by the technical evaluation panel (subd. 1(4)).
-    aquaculture : bool, optional
-        Aquaculture: pond excavation, construction and maintenance of access roads and
-        dikes (subd. 1(5)).
-    buildings : bool, optional
-        The activity constructs or expands buildings (excluded by subd. 1(5); a building is
-        also excluded by subd. 7(1)).
-    corps_404_permit : bool, optional
-        **Claim.** Authorized under, and conducted in accordance with, a U.S. Army Corps of
-        Engineers permit under Clean Water Act section 404 (subd. 1(5), 1(6)).
-    wild_rice : bool, optional
-        Wild rice production, including necessary diking (subd. 1(6)).
-    swampbuster : bool, optional
-        **Claim.** Agricultural activities on agricultural land subject to the swampbuster
-        provisions, consistent with the board's memorandum of understanding with NRCS
-        (subd. 1(7)).
-    agricultural_activity : bool, optional
-        The activity itself is an agricultural activity (subd. 1(7) "agricultural activities
-        on agricultural land"): a house pad or other nonagricultural construction on
-        swampbuster land is not, whatever the land's use.
-    drainage_benefits : bool, optional
-        The land has been assessed drainage benefits for a public drainage system
-        (subd. 2(b)).
-    system_expenditure, system_repaired, no_repair_required : bool, optional
-        Subd. 2(b)(1)(i)-(iii), each during the 20-year period that ended January 1, 1992:
-        an expenditure from the drainage system account; repair or maintenance approved by
-        the drainage authority; no repair or maintenance required (§ 103E.705, subd. 1), as
-        determined by the drainage authority.
-    drained_for_conversion : bool, optional
-        The wetlands are drained for conversion to platted lots, planned unit, commercial
-        or industrial developments, or development with more than one residential unit
-        per 40 acres (subd. 2(b)(2)).
-    drainage_date : date, optional
-        When the wetland was drained under subd. 2(b) (the start of the ten-year period of
-        its last sentence).
-    later_use : str, optional
-        The use the drained land was later converted to (:data:`LATER_USES`); one of
-        :data:`PROHIBITED_LATER_USES` is a use clause (2) prohibits.
-    later_use_date : date, optional
-        When the land was converted to ``later_use``.
-    drainage_maintenance : bool, optional
-        The draining or filling results from maintenance and repair of an existing
-        drainage system (subd. 2(c), (d)).
-    public_drainage_system : bool, optional
-        That drainage system is a public drainage system (§ 103E.005, subd. 12, and
-        lawfully connected ditches and tile, subd. 2(a)).
-    wetland_existence_years : int, optional
-        Years the wetland has been in existence (subd. 2(c), (d): "more than 25 years").
-    years_annual_crops : int, optional
-        Of the ten most recent years before the impact, years planted with annually seeded
-        crops before July 5 (or later, for crops normally planted after it) (subd. 2(e)(1)).
-    years_rotation_or_fallow : int, optional
-        Of the ten most recent years, years in a crop rotation seeding of pasture grass,
-        cover crop or legumes, or fallow for a crop production purpose (subd. 2(e)(2)).
-    conservation_program : bool, optional
-        Enrolled in a state or federal land conservation program (subd. 2(e)(3)).
-    met_before_enrollment : bool, optional
-        **Claim.** The land met subd. 2(e)(1) or (2) before enrollment (subd. 2(e)(3)).
-    federal_authorization : bool, optional
-        **Claim.** Authorized under Clean Water Act section 404 or Rivers and Harbors Act
-        section 10 regulations (subd. 3).
-    federal_rules_state_approved : bool, optional
-        **Claim.** Those regulations meet minimum state standards and have been approved by
-        the board, the commissioners of natural resources and agriculture and the
-        Pollution Control Agency (subd. 3).
-    restored_for_conservation : bool, optional
-        The wetland was restored or created for conservation purposes under a contract or
-        easement (subd. 4(1)).
-    contract_right_to_drain : bool, optional
-        **Claim.** That contract or easement gives the landowner the right to drain it
-        (subd. 4(1)).
-    restored_by_landowner : bool, optional
-        The wetland was restored or created by the landowner (subd. 4(2)).
-    restored_without_assistance : bool, optional
-        **Claim.** Without any assistance or financing from public agencies or private
-        entities other than the landowner (subd. 4(2)).
-    created_by : frozenset of str, optional
-        What created the wetland (:data:`INCIDENTAL_CAUSES`): subd. 5 asks that it was
-        created *solely* by the causes of clauses (1)-(3).
-    utility_work : bool, optional
-        New placement or maintenance, repair, enhancement or replacement of existing
-        utility or utility-type service, including pipelines (subd. 6(a)(1); utility,
-        § 103G.005, subd. 15h).
-    avoided_minimized : bool, optional
-        **Claim.** The direct and indirect impacts have been avoided and minimized to the
-        extent possible (subd. 6(a)(1)(i)).
-    utility_operation : bool, optional
-        Operation, routine maintenance or emergency repair of existing utilities and public
-        work structures, including pipelines (subd. 6(a)(2)).
-    additional_intrusion : bool, optional
-        The activity results in additional wetland intrusion or additional draining or
-        filling, wholly or partially (excluded by subd. 6(a)(2)).
-    sewage_system_repair : bool, optional
-        Repair and updating of an existing subsurface sewage treatment system necessary to
-        comply with local, state and federal regulations (subd. 6(a)(3)).
-    utility_maintenance : bool, optional
-        The utility work is maintenance, repair or replacement (subd. 6(b)).
-    emergency : bool, optional
-        Work of an emergency nature (subd. 6(b); road clause (3)).
-    utility_bmp : bool, optional
-        **Claim.** The utility carries out the work according to approved best management
-        practices (subd. 6(b)).
-    lgu_certification : bool, optional
-        **Claim.** The local government unit issued a seasonal or annual exemption
-        certification (subd. 6(b)).
-    silviculture_crossing : bool, optional
-        Temporarily crossing or entering the wetland to perform silvicultural activities,
-        including timber harvest as part of forest management (subd. 7(1)).
-    forest_road : bool, optional
-        Permanent access for forest roads across the wetland (subd. 7(2)).
-    limits_impact : bool, optional
-        **Claim.** The activity limits the impact on the hydrologic and biologic
-        characteristics of the wetland (subd. 7(1), (2)).
-    dikes_ditches_tile : bool, optional
-        The activity results in the construction of dikes, drainage ditches, tile lines
-        (or, for a forest road, the access becoming one) (subd. 7(1), (2)).
-    results_in_drainage : bool, optional
-        The activity results in the drainage of the wetland or public waters (subd. 7).
-    filling_avoided : bool, optional
-        **Claim.** Filling is avoided wherever possible (subd. 7(2)).
-    wildlife_spoil : bool, optional
-        Deposition of spoil from excavation within the wetland for a wildlife habitat
-        improvement project (subd. 10(1)).
-    spoil_stabilized : bool, optional
-        **Claim.** The spoil is stabilized and permanently seeded to prevent erosion
-        (subd. 10(1)(i)).
-    no_listed_species_effect : bool, optional
-        **Claim.** No adverse impact on any species designated as endangered or threatened
-        under state or federal law (subd. 10(1)(ii)).
-    swcd_habitat_certified : bool, optional
-        **Claim.** The soil and water conservation district certifies the wildlife habitat
-        improvement (subd. 10(1)(iii)).
-    duck_blind : bool, optional
-        The activity is a duck blind (subd. 10(2)).
+    **facts
+        Every other field: one fact of the spec. ``wetland_type`` is a Circular 39 type
+        1-8; ``impact_kind``, ``land_use``, ``later_use`` are one of the spec's choices;
+        ``created_by`` a set of them; the ``*_date`` facts dates; the ``*_sqft`` and
+        ``wetland_acres`` facts numbers; the year counts whole numbers; the rest flags.
+        ``project_sqft``, ``project_type_2_6_drained_sqft`` and ``wetland_spoil_sqft`` are
+        summed from the impacts by :func:`~wetland_gis.rules.exempt.decide_exemptions` when
+        not given.
     """
 
     impact_id: Hashable | None = None
@@ -337,6 +178,9 @@ class ExemptionFacts:
     no_listed_species_effect: bool | None = None
     swcd_habitat_certified: bool | None = None
     duck_blind: bool | None = None
+    # § 103G.2364(b)
+    irrigation_boom_fill: bool | None = None
+    fill_impedes_drainage: bool | None = None
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -435,77 +279,21 @@ class ExemptionClaims:
     swcd_habitat_certified: bool | None = None
 
 
-#: The facts that only a person can confirm: claims (the fields of ExemptionClaims).
-CLAIMS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ExemptionClaims))
+#: The facts that only a person can confirm: claims (the spec's claim facts of the
+#: exemptions, in the order of :class:`ExemptionFacts`; the fields of ExemptionClaims).
+CLAIMS: tuple[str, ...] = tuple(
+    f.name
+    for f in dataclasses.fields(ExemptionFacts)
+    if f.name not in MEASURED_FACTS and exemption_fact(f.name).claim
+)
 
-#: Default impact-layer column of each fact (at most ten characters). Facts the impact
-#: layer already reads keep their existing default names (docs/data_schema.md).
+#: Default impact-layer column of each fact (from the spec, :data:`wetland_gis.rules.spec.
+#: FACTS`). Facts the impact layer already reads keep their existing default names
+#: (docs/data_schema.md).
 FACT_COLUMNS: Mapping[str, str] = MappingProxyType(
     {
-        "wetland_type": "circ39",
-        "impact_kind": "impact_kind",
-        "wetland_id": "wetland_id",
-        "wetland_acres": "wetland_ac",
-        "incorporated": "incorporated",
-        "land_use": "land_use",
-        "calcareous_fen": "calcareous_fen",
-        "banked": "banked",
-        "used_for_replacement_credit": "used_for_c",
-        "remainder_newly_qualifies": "remainder",
-        "years_cropped_before_1991": "crop_yr_91",
-        "pasture_same_use": "past_same",
-        "pasture_1991": "past_1991",
-        "bottomland_hardwood": "bottomland",
-        "normal_farming": "farming",
-        "soil_water_practice": "sw_prac",
-        "swcd_approved_practice": "swcd_prac",
-        "aquaculture": "aquacult",
-        "buildings": "buildings",
-        "corps_404_permit": "corps_404",
-        "wild_rice": "wild_rice",
-        "swampbuster": "swampbust",
-        "agricultural_activity": "ag_activ",
-        "drainage_benefits": "dr_benefit",
-        "system_expenditure": "dr_expend",
-        "system_repaired": "dr_repair",
-        "no_repair_required": "dr_norep",
-        "drained_for_conversion": "dr_convert",
-        "drainage_date": "dr_date",
-        "later_use": "later_use",
-        "later_use_date": "later_date",
-        "drainage_maintenance": "dr_maint",
-        "public_drainage_system": "dr_public",
-        "wetland_existence_years": "wet_age_yr",
-        "years_annual_crops": "crop_yr_10",
-        "years_rotation_or_fallow": "rot_yr_10",
-        "conservation_program": "cons_prog",
-        "met_before_enrollment": "met_before",
-        "federal_authorization": "fed_auth",
-        "federal_rules_state_approved": "fed_state",
-        "restored_for_conservation": "rest_cons",
-        "contract_right_to_drain": "rest_drain",
-        "restored_by_landowner": "rest_owner",
-        "restored_without_assistance": "rest_noaid",
-        "created_by": "created_by",
-        "utility_work": "utility",
-        "avoided_minimized": "avoid_min",
-        "utility_operation": "util_oper",
-        "additional_intrusion": "add_intrus",
-        "sewage_system_repair": "ssts",
-        "utility_maintenance": "util_maint",
-        "emergency": "emergency",
-        "utility_bmp": "util_bmp",
-        "lgu_certification": "lgu_cert",
-        "silviculture_crossing": "silv_cross",
-        "forest_road": "forest_rd",
-        "limits_impact": "limits_imp",
-        "dikes_ditches_tile": "dike_ditch",
-        "results_in_drainage": "drains",
-        "filling_avoided": "fill_avoid",
-        "wildlife_spoil": "wl_spoil",
-        "spoil_stabilized": "spoil_stab",
-        "no_listed_species_effect": "no_listed",
-        "swcd_habitat_certified": "swcd_habit",
-        "duck_blind": "duck_blind",
+        f.name: exemption_fact(f.name).column
+        for f in dataclasses.fields(ExemptionFacts)
+        if f.name not in MEASURED_FACTS
     }
 )

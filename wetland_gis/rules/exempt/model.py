@@ -31,7 +31,8 @@ from wetland_gis.decision import Decision, freeze
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
-from wetland_gis.rules.facts import exact
+from wetland_gis.rules import spec as _spec
+from wetland_gis.rules.numbers import exact
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
 __all__ = [
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 #: The section of the exemptions.
-STATUTE = "Minn. Stat. § 103G.2241"
+STATUTE = _spec.cite("103G.2241")
 
 #: Percent conversion: a share in percent is divided by this.
 PERCENT = 100
@@ -67,7 +68,7 @@ PERCENT = 100
 SQFT_PER_ACRE = Decimal(int(_SQFT_PER_ACRE))
 
 #: The parameter key of the ten-year use restriction (Minn. R. 8420.0420, subp. 1 D).
-USE_RESTRICTION_KEY = "exemptions.use_restriction_years"
+USE_RESTRICTION_KEY = _spec.USE_RESTRICTION_KEY
 
 #: The three conditions of subd. 11(a), a verify item on every exemption answer.
 CONDITIONS_11A = (
@@ -88,7 +89,7 @@ def subd(paragraph: str) -> str:
     >>> subd("6(a)(1)")
     'Minn. Stat. § 103G.2241, subd. 6(a)(1)'
     """
-    return f"{STATUTE}, subd. {paragraph}"
+    return _spec.cite("103G.2241", paragraph)
 
 
 class ConditionStatus(str, Enum):
@@ -295,7 +296,7 @@ class ExemptionResult:
         return {
             "impact_id": "" if self.impact_id is None else str(self.impact_id),
             "rule_id": self.rule_id,
-            "citation": self.citation,
+            "citation": self.citations,
             "outcome": self.outcome.value,
             "value": None,
             "reason": " ".join(self.reasons),
@@ -326,37 +327,62 @@ def _plain(value: Any) -> Any:
 RuleFunction = Callable[..., Any]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class RuleSpec:
-    """One registry entry: a rule's id, label, citations, parameter keys and function.
+    """A rule of the spec bound to the function that decides it.
+
+    The id, label, citations, parameter keys and facts are the spec's
+    (:data:`wetland_gis.rules.spec.RULE_SPECS`); this adds the function.
 
     Parameters
     ----------
-    rule_id : str
-        Stable dotted id, ``exemption.<topic>.<clause>``.
-    label : str
-        What a person reads, e.g. "Temporary crossing for silviculture".
-    citations : tuple of str
-        The paragraphs it applies.
-    parameter_keys : tuple of str
-        Every parameter key the function may read.
+    rule : wetland_gis.rules.spec.Rule
+        The rule's entry in the spec.
     function : callable
         ``function(facts, params=None, day=None) -> ExemptionResult``.
-    kind : {"exemption", "procedure", "binding", "road"}
-        ``exemption`` rules are tried by :func:`~wetland_gis.rules.exempt.decide_exemptions`
-        and may carry a project; the others answer another question.
-    use_restriction : bool
-        An agricultural (subd. 1) or drainage (subd. 2) exemption: its answers carry the
-        ten-year use restriction of Minn. R. 8420.0420, subp. 1 D as a verify item.
     """
 
-    rule_id: str
-    label: str
-    citations: tuple[str, ...]
-    parameter_keys: tuple[str, ...]
+    rule: _spec.Rule
     function: RuleFunction
-    kind: str = "exemption"
-    use_restriction: bool = False
+
+    @property
+    def rule_id(self) -> str:
+        """Return the stable dotted id, ``exemption.<topic>.<clause>``."""
+        return self.rule.id
+
+    @property
+    def label(self) -> str:
+        """Return what a person reads, e.g. "Temporary crossing for silviculture"."""
+        return self.rule.label
+
+    @property
+    def citations(self) -> tuple[str, ...]:
+        """Return the paragraphs the rule applies."""
+        return self.rule.citations
+
+    @property
+    def parameter_keys(self) -> tuple[str, ...]:
+        """Return every parameter key the function may read."""
+        return self.rule.parameters
+
+    @property
+    def kind(self) -> str:
+        """Return ``exemption``, ``procedure``, ``binding`` or ``road``.
+
+        ``exemption`` rules are tried by :func:`~wetland_gis.rules.exempt.decide_exemptions`
+        and may carry a project; the others answer another question.
+        """
+        return self.rule.kind
+
+    @property
+    def use_restriction(self) -> bool:
+        """Return whether answers carry the use restriction of Minn. R. 8420.0420, subp. 1 D."""
+        return self.rule.use_restriction
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        """Return the facts the rule reads (the spec's)."""
+        return self.rule.facts
 
     @property
     def subdivision(self) -> str:
@@ -369,6 +395,31 @@ class RuleSpec:
         'Minn. Stat. § 103G.2241, subd. 6'
         """
         return self.citations[0].split("(", 1)[0]
+
+
+def bind(function: RuleFunction) -> RuleSpec:
+    """Return the spec entry of a rule function, bound to it.
+
+    Raises
+    ------
+    RulesInputError
+        When the spec names no rule with this function.
+    """
+    spec = _SPECS.get(function)
+    if spec is None:
+        rule = _spec.rule_of_function(function)
+        if rule is None:
+            name = getattr(function, "__qualname__", repr(function))
+            raise RulesInputError(
+                f"{name} has no entry in EXEMPTION_RULES (wetland_gis/rules/spec.py): add its "
+                "id, label, citations, facts and parameter keys there"
+            )
+        spec = _SPECS[function] = RuleSpec(rule, function)
+    return spec
+
+
+#: Registry entries already bound, by function.
+_SPECS: dict[RuleFunction, RuleSpec] = {}
 
 
 def check_count(value: Any, name: str, most: int | None = None) -> int | None:
@@ -451,6 +502,10 @@ class RuleRun:
         limit = self.value(key)
         test = LIMIT_TESTS[self.params[key].comparison or ""]
         return bool(test(exact(amount), exact(limit) * exact(scale)))
+
+    def clause(self, key: str) -> str:
+        """Return the rule's keyed sub-citation ``key`` (the spec's ``clauses``)."""
+        return self.spec.rule.clause(key)
 
     # -- facts -----------------------------------------------------------------------
     def fact(self, name: str) -> Any:
@@ -546,19 +601,19 @@ class RuleRun:
         reasons.extend(self.notes)
         verify.extend(self.verify)
         citations = list(self.spec.citations)
-        if self.spec.kind == "exemption" and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL):
+        if self.spec.rule.conditions_11a and outcome in (Outcome.EXEMPT, Outcome.CONDITIONAL):
             verify.extend(CONDITIONS_11A)
             citations.append(subd("11(a)"))
             if self.spec.use_restriction:
                 years = self.value(USE_RESTRICTION_KEY)
                 verify.append(
-                    "Minn. R. 8420.0420, subp. 1 D: for at least "
+                    f"{_spec.USE_RESTRICTION_CITATION}: for at least "
                     f"{years} years after the impact, the present and future owners may "
                     "make no use of the impacted area other than agricultural land unless "
                     "it is first replaced under § 103G.222; the local government unit may "
                     "require a notice of the restriction recorded with the county recorder."
                 )
-                citations.append("Minn. R. 8420.0420, subp. 1 D")
+                citations.append(_spec.USE_RESTRICTION_CITATION)
         return ExemptionResult(
             rule_id=self.spec.rule_id,
             label=self.spec.label,
@@ -594,18 +649,9 @@ def types_text(types: Iterable[int]) -> str:
 
 
 def start(function: RuleFunction, facts: Any, params: Any, day: Any) -> RuleRun:
-    """Return the recorder of ``function``'s rule, found in the registry by the function.
+    """Return the recorder of ``function``'s rule, found in the spec by the function.
 
-    The rule id, label, citations and parameter keys are written once, in the registry of
-    :mod:`wetland_gis.rules.exempt`; the function finds its entry here.
+    The rule id, label, citations and parameter keys are written once, in
+    :mod:`wetland_gis.rules.spec`; the function finds its entry here.
     """
-    spec = _SPECS.get(function)
-    if spec is None:
-        from wetland_gis.rules.exempt import spec_of
-
-        spec = _SPECS[function] = spec_of(function)
-    return RuleRun(spec, facts, params, day)
-
-
-#: Registry entries already looked up, by function.
-_SPECS: dict[RuleFunction, RuleSpec] = {}
+    return RuleRun(bind(function), facts, params, day)

@@ -46,12 +46,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wetland_gis.enums import ImpactOutcome, Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.rules.exempt import spec_of
 from wetland_gis.rules.exempt.binding import (
     EACH_CLAUSE,
     ProjectExemptions,
@@ -59,12 +58,10 @@ from wetland_gis.rules.exempt.binding import (
 )
 from wetland_gis.rules.exempt.facts import LAND_USES, ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.roads import RoadFacts, RoadResult, RoadRoute, road_replacement
-from wetland_gis.rules.kernel import COVERED_IMPACTS, WHOLE_PROJECT
-
-if TYPE_CHECKING:  # the engine's types; imported only for annotations
-    from wetland_gis.rules.facts import ImpactFacts
-    from wetland_gis.rules.kernel import Impact, RuleBook
-    from wetland_gis.rules.trace import TraceLog
+from wetland_gis.rules.facts import ImpactFacts
+from wetland_gis.rules.kernel import COVERED_IMPACTS, WHOLE_PROJECT, Impact, RuleBook
+from wetland_gis.rules.spec import EXEMPTION_ONE, RULE_SPECS
+from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
     "OtherExemptions",
@@ -90,14 +87,12 @@ NOT_TRIED_REASON = (
     "claims, to try them)."
 )
 
-_SUBP_1C = "Minn. R. 8420.0420, subp. 1 C"
-_SUBP_1A = "Minn. R. 8420.0420, subp. 1 A"
-_SUBD_11B = "Minn. Stat. § 103G.2241, subd. 11(b)"
-_SUBD_9G = "Minn. Stat. § 103G.2241, subd. 9(g)"
 _FIRM = (Outcome.EXEMPT, Outcome.CONDITIONAL)
-# the package's __init__ is loaded before this module (it does not import it)
-_ONE_EXEMPTION = spec_of(decide_exemptions).rule_id
-_NOT_TRIED_CITATION = "; ".join(spec_of(decide_exemptions).citations)
+_ONE = RULE_SPECS[EXEMPTION_ONE]
+_ONE_EXEMPTION = _ONE.id
+_NOT_TRIED_CITATION = _ONE.citations
+_SUBP_1C = _ONE.clause("1 C")
+_SUBD_9G = _ONE.clause("9(g)")
 
 
 @dataclass(frozen=True)
@@ -291,16 +286,7 @@ def decide_other_exemptions(
         getattr(claims, f.name) is not None for f in dataclasses.fields(claims)
     )
     if not claimed and road is None and all(f.exemption is None for f in facts):
-        for iid, _, _ in impacts:
-            log.add(
-                project=project,
-                impact_id=iid,
-                rule_id=_ONE_EXEMPTION,
-                citation=_NOT_TRIED_CITATION,
-                outcome=Outcome.NOT_APPLIED.value,
-                value=None,
-                reason=NOT_TRIED_REASON,
-            )
+        _nothing_tried(project, impacts, log)
         return OtherExemptions()
     answer = decide_exemptions(
         [exemption_facts_of(iid, f, sqft, altered_sqft) for iid, f, sqft in impacts],
@@ -319,48 +305,16 @@ def decide_other_exemptions(
         if step["rule_id"] == _ONE_EXEMPTION and not step["impact_id"]:
             step = _project_step(step, answer, de_minimis, carried, by_covered)
         log.add(project=project, **step)
-    out: dict[str, ImpactExemptionAnswer] = {}
-    if by_covered and answer.partial is not None:
-        covered = {str(i) for i in answer.covered}
-        for iid, _, _ in impacts:
-            result = answer.applied(iid) if iid in covered else None
-            if result is None:
-                continue
-            headline = (
-                ImpactOutcome.EXEMPT
-                if result.outcome is Outcome.EXEMPT
-                else ImpactOutcome.EXEMPT_CONDITIONAL
-            )
-            out[iid] = ImpactExemptionAnswer(headline, (answer.partial,))
-    if carried and answer.carrying is not None:
-        headline = (
-            ImpactOutcome.EXEMPT
-            if answer.outcome is Outcome.EXEMPT
-            else ImpactOutcome.EXEMPT_CONDITIONAL
-        )
-        for iid, _, _ in impacts:
-            out[iid] = ImpactExemptionAnswer(headline, (answer.clause_of(iid) or answer.carrying,))
+    ids = [iid for iid, _, _ in impacts]
+    out = _exempted_impacts(ids, answer, carried, by_covered)
     result = None
     if road is not None:
         result = road_replacement(road, params, day)
         log.add(project=project, **result.trace_step())
-        by = (
-            REPLACEMENT_BY_BOARD
-            if result.skip_siting
-            else (
-                REPLACEMENT_BY_STATE_DOT
-                if result.route is RoadRoute.STATE_DOT_REPLACES
-                and result.outcome is Outcome.NOT_REQUIRED
-                else None
-            )
-        )
-        if by is not None and not carried:
-            for iid, _, _ in impacts:
-                if iid not in out:  # an impact exempt under the covered-impacts reading
-                    out[iid] = ImpactExemptionAnswer(replacement_by=by)
+        _replaced_by_road_authority(ids, result, carried, out)
     if de_minimis not in _FIRM:
         exempted = {iid for iid, a in out.items() if a.outcome is not None}
-        for iid, _, _ in impacts:
+        for iid in ids:
             if iid not in exempted:
                 _not_carried(project, iid, answer, log)
     return OtherExemptions(
@@ -372,6 +326,72 @@ def decide_other_exemptions(
         scope_reading_applies=depends,
         unit_reading_applies=depends_unit,
     )
+
+
+def _nothing_tried(
+    project: str, impacts: Sequence[tuple[str, ImpactFacts, float | None]], log: TraceLog
+) -> None:
+    """Write the fast path's steps: no fact, claim or road fact given, nothing tried."""
+    for iid, _, _ in impacts:
+        log.add(
+            project=project,
+            impact_id=iid,
+            rule_id=_ONE_EXEMPTION,
+            citation=_NOT_TRIED_CITATION,
+            outcome=Outcome.NOT_APPLIED.value,
+            value=None,
+            reason=NOT_TRIED_REASON,
+        )
+
+
+def _headline(outcome: Outcome) -> ImpactOutcome:
+    return ImpactOutcome.EXEMPT if outcome is Outcome.EXEMPT else ImpactOutcome.EXEMPT_CONDITIONAL
+
+
+def _exempted_impacts(
+    ids: list[str], answer: ProjectExemptions, carried: bool, by_covered: bool
+) -> dict[str, ImpactExemptionAnswer]:
+    """Return the impacts an exemption makes exempt.
+
+    All of them when one exemption carries the project; under the reading
+    'covered_impacts', those the one best exemption covers.
+    """
+    out: dict[str, ImpactExemptionAnswer] = {}
+    if by_covered and answer.partial is not None:
+        covered = {str(i) for i in answer.covered}
+        for iid in ids:
+            result = answer.applied(iid) if iid in covered else None
+            if result is not None:
+                out[iid] = ImpactExemptionAnswer(_headline(result.outcome), (answer.partial,))
+    if carried and answer.carrying is not None:
+        for iid in ids:
+            out[iid] = ImpactExemptionAnswer(
+                _headline(answer.outcome), (answer.clause_of(iid) or answer.carrying,)
+            )
+    return out
+
+
+def _replaced_by_road_authority(
+    ids: list[str],
+    result: RoadResult,
+    carried: bool,
+    out: dict[str, ImpactExemptionAnswer],
+) -> None:
+    """§ 103G.222, subd. 1(m): mark the impacts the board (or the state) replaces."""
+    by = (
+        REPLACEMENT_BY_BOARD
+        if result.skip_siting
+        else (
+            REPLACEMENT_BY_STATE_DOT
+            if result.route is RoadRoute.STATE_DOT_REPLACES
+            and result.outcome is Outcome.NOT_REQUIRED
+            else None
+        )
+    )
+    if by is not None and not carried:
+        for iid in ids:
+            if iid not in out:  # an impact exempt under the covered-impacts reading
+                out[iid] = ImpactExemptionAnswer(replacement_by=by)
 
 
 def other_exemptions(
@@ -457,7 +477,7 @@ def _not_carried(project: str, iid: str, answer: ProjectExemptions, log: TraceLo
         project=project,
         impact_id=iid,
         rule_id=_ONE_EXEMPTION,
-        citation=f"{_SUBD_11B}; {_SUBP_1A}; {_SUBP_1C}",
+        citation=_NOT_TRIED_CITATION,
         outcome=Outcome.NOT_EXEMPT.value,
         value=None,
         reason=(
@@ -477,9 +497,7 @@ def _not_carried(project: str, iid: str, answer: ProjectExemptions, log: TraceLo
 
 def _label_of(rule_id: str) -> str:
     """Return the label of an exemption rule id."""
-    from wetland_gis.rules.exempt import RULES_BY_ID
-
-    return RULES_BY_ID[rule_id].label
+    return RULE_SPECS[rule_id].label
 
 
 def _carries(other: Outcome, de_minimis: Outcome) -> bool:
@@ -527,7 +545,7 @@ def _project_step(
         inputs["exemption_scope_reading"] = COVERED_IMPACTS
     return {
         **step,
-        "citation": step["citation"] + f"; {_SUBD_9G}",
+        "citation": (*step["citation"], _SUBD_9G),
         "reason": " ".join(reasons),
         "inputs": inputs,
     }

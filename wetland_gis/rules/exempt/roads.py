@@ -36,6 +36,7 @@ from wetland_gis.rules.exempt.model import (
     check_area,
     start,
 )
+from wetland_gis.rules.spec import FACTS, road_fact
 
 __all__ = [
     "RoadFacts",
@@ -48,31 +49,17 @@ __all__ = [
 ]
 
 #: Kinds of road project: the four of paragraph (m), and the two it excludes.
-ROAD_PROJECT_KINDS = frozenset(
-    {"repair", "rehabilitation", "reconstruction", "replacement", "new_road", "capacity_expansion"}
-)
+ROAD_PROJECT_KINDS = frozenset(road_fact("project_kind").choices)
 _COVERED_KINDS = ("repair", "rehabilitation", "reconstruction", "replacement")
 _EXCLUDED_KINDS = ("new_road", "capacity_expansion")
 #: Road authorities: the four public roads of paragraph (m), or ``other`` (not covered: a
 #: private road, or an authority that is not a state, city, county or town).
-ROAD_AUTHORITIES = frozenset({"state", "city", "county", "town", "other"})
+ROAD_AUTHORITIES = frozenset(road_fact("road_authority").choices)
 _PUBLIC_AUTHORITIES = ("state", "city", "county", "town")
-_L = "Minn. Stat. § 103G.222, subd. 1(l)"
-_M = "Minn. Stat. § 103G.222, subd. 1(m)"
 
-#: Default impact-layer (or project) column of each road fact (ten characters at most).
-ROAD_FACT_COLUMNS = {
-    "project_kind": "road_kind",
-    "road_authority": "road_auth",
-    "currently_serviceable": "road_serv",
-    "design_safety_necessary": "road_std",
-    "airport": "airport",
-    "minor_or_emergency": "road_minor",
-    "minimized": "road_minim",
-    "report_date": "road_rep_d",
-    "construction_date": "road_con_d",
-    "annual_meeting": "road_meet",
-}
+#: Default impact-layer (or project) column of each road fact (ten characters at most),
+#: from the spec (:data:`wetland_gis.rules.spec.FACTS`).
+ROAD_FACT_COLUMNS = {f.name: f.column for f in FACTS.values() if f.group == "road"}
 
 
 class RoadRoute(str, Enum):
@@ -279,7 +266,7 @@ def road_replacement(
             "Paragraph (m) excludes new roads and roads expanded solely for additional "
             f"traffic capacity lanes (given: {kind}).",
             "project_kind",
-            citation="Minn. Stat. § 103G.222, subd. 1(m)",
+            citation=run.clause("(m)"),
         )
         return _credits(run)
     run.cond(
@@ -322,6 +309,16 @@ def road_replacement(
         return _road(
             run.result(Outcome.REQUIRED), route=RoadRoute.NOT_COVERED, skip=False, reports=()
         )
+    return _replaced(run, facts, authority, outcome)
+
+
+def _replaced(
+    run: RuleRun, facts: RoadFacts, authority: str | None, outcome: Outcome
+) -> RoadResult:
+    """Paragraph (m): the board (a state road: the Department of Transportation) replaces.
+
+    The authority owes the reports of clauses (1) to (3), the answer's verify items.
+    """
     route = (
         RoadRoute.STATE_DOT_REPLACES
         if authority == "state"
@@ -369,7 +366,7 @@ def _credits(run: RuleRun) -> RoadResult:
         + ("" if authority is None else f" (given: {authority})")
         + ".",
         "road_authority",
-        citation=_L,
+        citation=run.clause("(l)"),
     )
     airport = run.fact("airport")
     not_airport = run.cond(
@@ -378,7 +375,7 @@ def _credits(run: RuleRun) -> RoadResult:
         + ("" if airport is None else f" (given: airport {'yes' if airport else 'no'})")
         + ".",
         "airport",
-        citation=_L,
+        citation=run.clause("(l)"),
     )
     if public is True and not_airport is not False:  # airport unknown: a verify item
         route = RoadRoute.CREDITS_FROM_BOARD
@@ -434,7 +431,7 @@ def _authority_duties(run: RuleRun, facts: RoadFacts) -> None:
         "The authority minimizes the amount of wetland filling or draining associated with "
         "the project and considers mitigating important site-specific wetland functions on "
         "site (the authority's claim).",
-        citation=f"{_M}(1)",
+        citation=run.clause("(m)(1)"),
     )
     before_key = "road_projects.report_days_before_construction"
     after_key = "road_projects.report_days_after_commencing"
@@ -469,9 +466,9 @@ def _authority_duties(run: RuleRun, facts: RoadFacts) -> None:
     )
     facts_read = ("report_date", "construction_date", "annual_meeting", "minor_or_emergency")
     if clause3 is True:
-        run.cond(c3, text3 + given + ".", *facts_read, citation=f"{_M}(3)")
+        run.cond(c3, text3 + given + ".", *facts_read, citation=run.clause("(m)(3)"))
     elif clause3 is False:
-        run.cond(c2, text2 + given + ".", *facts_read, citation=f"{_M}(2)")
+        run.cond(c2, text2 + given + ".", *facts_read, citation=run.clause("(m)(2)"))
     else:
         holds = (
             True if c2 is True and c3 is True else (False if c2 is False and c3 is False else None)
@@ -481,7 +478,7 @@ def _authority_duties(run: RuleRun, facts: RoadFacts) -> None:
             f"{text2}; or, if the work is minor or emergency maintenance (not known), "
             f"{text3[0].lower()}{text3[1:]}{given}.",
             *facts_read,
-            citation=f"{_M}(2), (3)",
+            citation=run.clause("(m)(2), (3)"),
         )
 
 

@@ -53,7 +53,7 @@ def utility_service(
         "avoided_minimized",
         "The direct and indirect impacts of the proposed project have been avoided and "
         "minimized to the extent possible (the analyst's claim).",
-        citation="Minn. Stat. § 103G.2241, subd. 6(a)(1)(i)",
+        citation=run.clause("(i)"),
     )
     project_area_limit(
         run,

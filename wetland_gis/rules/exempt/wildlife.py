@@ -96,19 +96,19 @@ def _spoil_claims(run: RuleRun) -> ExemptionResult:
     run.flag(
         "spoil_stabilized",
         "The spoil is stabilized and permanently seeded to prevent erosion (the analyst's claim).",
-        citation="Minn. Stat. § 103G.2241, subd. 10(1)(i)",
+        citation=run.clause("(i)"),
     )
     run.flag(
         "no_listed_species_effect",
         "The project does not have an adverse impact on any species designated as "
         "endangered or threatened under state or federal law (the analyst's claim).",
-        citation="Minn. Stat. § 103G.2241, subd. 10(1)(ii)",
+        citation=run.clause("(ii)"),
     )
     run.flag(
         "swcd_habitat_certified",
         "The project will provide wildlife habitat improvement as certified by the soil "
         "and water conservation district (the analyst's claim).",
-        citation="Minn. Stat. § 103G.2241, subd. 10(1)(iii)",
+        citation=run.clause("(iii)"),
     )
     return run.result()
 

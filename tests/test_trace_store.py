@@ -8,7 +8,6 @@ project-level step per exemption, and nothing the engine decided is lost.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 
 import geopandas as gpd
 import pytest

@@ -567,6 +567,7 @@ def run_report(
     list of Path
         The HTML file written (first), the PDF when asked for, and the manifest.
     """
+    from wetland_gis.io.trace_store import is_not_tried
     from wetland_gis.mapping.report import map_arguments, render_report, write_pdf
 
     out = Path(out)
@@ -585,6 +586,13 @@ def run_report(
         steps_of: dict[str, dict[str, list[str]]] = {}
         if trace is not None:
             own = trace[trace["impact_id"] == ""]
+            # an exemption not tried on the project's impacts is no citation of its answer
+            own = own[
+                [
+                    not is_not_tried(r, o)
+                    for r, o in zip(own["rule_id"], own["outcome"], strict=True)
+                ]
+            ]
             for project, steps in own.groupby(own["project"].astype(str), sort=False):
                 steps_of[str(project)] = {
                     "citations": list(dict.fromkeys(c for c in steps["citation"] if c)),

@@ -31,11 +31,12 @@ import pandas as pd
 from wetland_gis._version import __version__
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
+from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, is_moot_verify, is_not_tried
 from wetland_gis.io.values import parse_number
 from wetland_gis.labels import column_label, label, rule_label, tier_label
 from wetland_gis.mapping.exemption_report import exemption_sections
 from wetland_gis.rules.trace import TRACE_COLUMNS
-from wetland_gis.units import SQFT_PER_ACRE
+from wetland_gis.units import SQFT_PER_ACRE, display_number
 
 from ._format import (
     MISSING,
@@ -55,6 +56,7 @@ from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
 
 __all__ = [
     "BEST_OPTIONS",
+    "LARGE_DETAIL_ROWS",
     "LARGE_PROJECT_IMPACTS",
     "PAPER_SIZES",
     "SECTIONS",
@@ -77,14 +79,29 @@ PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 BEST_OPTIONS = 3
 """How many ranked options per impact the report's body shows (the rest: the appendix)."""
 
-LARGE_PROJECT_IMPACTS = 200
-"""Above this many impacts the report summarises (a display choice, ``summarise_above``).
+# LARGE_PROJECT_IMPACTS (200): above this many impacts the report summarises (a display
+# choice, ``summarise_above``; defined with the impacts' text columns it also governs).
+# The impacts table, the steps of each impact, the per-impact options and the full ranking
+# give way to summary tables by wetland type, shoreland zone, outcome and major watershed,
+# the impacts that need a closer look (:func:`_needs_detail`), the project-level steps and
+# a verify list with counts; every impact stays in the ``impacts`` layer,
+# ``<stem>_summary.csv`` of ``assess`` and the ranking CSV of ``site``.
 
-The impacts table, the steps of each impact, the per-impact options and the full ranking
-give way to summary tables by wetland type, shoreland zone, outcome and major watershed,
-the project-level steps and a verify list with counts; every impact stays in the
-``impacts`` layer, ``<stem>_summary.csv`` of ``assess`` and the ranking CSV of ``site``.
+LARGE_DETAIL_ROWS = 60
+"""The most impacts a large project's report lists one by one (those needing a closer look).
+
+Above it the rest are counted, and named by the filter that finds them in the impacts
+layer (a display choice that keeps the PDF to a few dozen pages).
 """
+
+#: Outcomes whose impacts a large project's report lists one by one.
+_DETAIL_OUTCOMES = frozenset(
+    {
+        ImpactOutcome.PROHIBITED.value,
+        ImpactOutcome.DE_MINIMIS_CONDITIONAL.value,
+        ImpactOutcome.EXEMPT_CONDITIONAL.value,
+    }
+)
 
 #: Resolution of the static map of a large project, drawn as a PNG in the PDF.
 _LARGE_MAP_DPI = 200
@@ -154,18 +171,18 @@ def _finite_text(value: Any, text: Callable[[float], str]) -> str:
 
 
 def _sqft(value: Any) -> str:
-    """Whole square feet, with thousands separators."""
-    return _finite_text(value, lambda number: f"{round(number):,}")
+    """Whole square feet, with thousands separators (rounded half up, once)."""
+    return _finite_text(value, lambda number: display_number(number, 0))
 
 
 def _acres(value: Any) -> str:
-    """Acres to 0.01 (the joint application convention)."""
-    return _finite_text(value, lambda number: f"{number:,.2f}")
+    """Acres to 0.01 (the joint application convention; rounded half up, once)."""
+    return _finite_text(value, lambda number: display_number(number, 2))
 
 
 def _money(value: Any) -> str:
-    """Whole dollars, with thousands separators."""
-    return _finite_text(value, lambda number: f"${number:,.0f}")
+    """Whole dollars, with thousands separators (rounded half up, once)."""
+    return _finite_text(value, lambda number: "$" + display_number(number, 0))
 
 
 def _number(value: Any) -> float | None:
@@ -278,6 +295,7 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
                 "status": fmt(get(data, "status")),
                 "status_reason": fmt(get(data, "status_reason")),
                 "type_verify": truthy(get(data, "type_verify")),
+                "near": not is_missing(get(data, "near_threshold")),
                 # rendered text, shown whole (never split) for an impact without trace steps
                 "verify_column": _whole(get(data, "verify")),
                 "reasons_column": _whole(get(data, "reasons")),
@@ -342,11 +360,36 @@ def _plan(
     return rows, totals, per_project
 
 
-def _unmet_by_project(unmet: pd.DataFrame | None, project_of: Mapping[str, str]) -> dict:
+CREDITS = "credits"
+"""The one unit of every replacement amount the report states (issue 30): credits, the
+acres of replacement wetland (impact acres times the ratio). The answer names it once."""
+
+
+def _credits(value: Any) -> str:
+    """Return a replacement amount in :data:`CREDITS` (``"19.64 credits"``)."""
+    return f"{_acres(value)} {CREDITS}"
+
+
+def _unmet_column(unmet: pd.DataFrame) -> tuple[str | None, str]:
+    """Return the unmet table's column of the shortfall and its unit.
+
+    ``credits_short`` (docs/siting.md: the acres short times the impact's lowest ratio,
+    in credits like every other amount of the answer); a table without it (written by
+    another tool) falls back to ``acres_short``, named as impact acres, never mixed in.
+    """
+    col = find_column(unmet.columns, "credits_short")
+    if col is not None:
+        return col, CREDITS
+    return find_column(unmet.columns, "acres_short"), "impact acres"
+
+
+def _unmet_by_project(
+    unmet: pd.DataFrame | None, project_of: Mapping[str, str]
+) -> dict[str, float]:
     out: dict[str, float] = {}
     if unmet is None:
         return out
-    col = find_column(unmet.columns, "acres_short", "credits_short")
+    col, _ = _unmet_column(unmet)
     for _, r in unmet.iterrows():
         short = _number(r[col]) if col else None
         if short:
@@ -356,7 +399,7 @@ def _unmet_by_project(unmet: pd.DataFrame | None, project_of: Mapping[str, str])
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
 def _project_outcomes(summary: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, str]:
@@ -379,6 +422,7 @@ def _answers(
     unmet: Mapping[str, float],
     sited: bool,
     project_outcomes: Mapping[str, str] | None = None,
+    unmet_unit: str = CREDITS,
 ) -> list[dict[str, Any]]:
     """Return one answer per project: a sentence (the project outcome first) and its parts."""
     projects = list(dict.fromkeys(r["project"] for r in rows)) or [""]
@@ -405,16 +449,19 @@ def _answers(
             kind = "not_assessed"
         else:
             outcome_text = ", ".join(
-                f"{n} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}"
+                f"{n:,} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}"
                 for o, n in counts.items()
             )
             decided = (project_outcomes or {}).get(project)
             lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
             parts.append(f"{lead}{_plural(len(own), 'impact')} ({outcome_text})")
             if replace > 0:
-                # credits are acres of replacement wetland (impact acres x ratio); the plan's
-                # "impact acres" column is the wetland impacted, before the ratio
-                parts.append(f"{_acres(replace)} acres of replacement wetland (credits) required")
+                # one unit throughout (issue 30): credits, the acres of replacement wetland
+                # (impact acres x ratio), named at the first amount; the plan's "impact
+                # acres" column is the wetland impacted, before the ratio
+                parts.append(
+                    f"{_credits(replace)} required (a credit is an acre of replacement wetland)"
+                )
                 plan = per_project.get(project)
                 if plan:
                     how = []
@@ -423,15 +470,18 @@ def _answers(
                     if plan["banks"]:
                         how.append(_plural(len(plan["banks"]), "wetland bank"))
                     parts.append(
-                        f"met by {_acres(plan['credits'])} credits from {' and '.join(how)} "
+                        f"met by {_credits(plan['credits'])} from {' and '.join(how)} "
                         f"at a total cost of {_money(plan['cost'])}"
                     )
                 elif not sited:
                     parts.append("replacement siting was not run")
                 else:
                     parts.append("no replacement option was allocated")
-                short = unmet.get(project, 0.0)
-                parts.append(f"{_acres(short)} acres unmet" if short > 0 else "nothing unmet")
+                if sited:  # without siting nothing is known to be met or unmet (issue 30)
+                    short = unmet.get(project, 0.0)
+                    parts.append(
+                        f"{_acres(short)} {unmet_unit} unmet" if short > 0 else "nothing unmet"
+                    )
                 kind = "replacement"
             else:
                 parts.append("no replacement is needed")
@@ -456,7 +506,10 @@ def _steps(trace: pd.DataFrame, cites: _Citations) -> list[dict[str, Any]]:
     groups: list[dict[str, Any]] = []
     for project, part in trace.groupby("project", sort=False):
         impacts: dict[str, list[dict[str, Any]]] = {}
-        for _, r in part.iterrows():
+        tried = [
+            not is_not_tried(r, o) for r, o in zip(part["rule_id"], part["outcome"], strict=True)
+        ]
+        for _, r in part[tried].iterrows():  # an exemption not tried is not listed
             impacts.setdefault(
                 fmt(r["impact_id"]) if not is_missing(r["impact_id"]) else "", []
             ).append(
@@ -505,6 +558,25 @@ def _summary_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return tables
 
 
+def _needs_detail(row: Mapping[str, Any]) -> bool:
+    """Return whether a large project's report lists an impact one by one.
+
+    Prohibited, conditional (exempt only if a fact holds) and near a threshold (within
+    the tolerance of an amount): the impacts whose answer a reader checks first.
+    """
+    return bool(row["outcome"]["value"] in _DETAIL_OUTCOMES or row["near"])
+
+
+def _detail(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the impacts a large project's report lists, and how many are left out."""
+    chosen = [r for r in rows if _needs_detail(r)]
+    return {
+        "rows": chosen[:LARGE_DETAIL_ROWS],
+        "n": f"{len(chosen):,}",
+        "more": f"{len(chosen) - LARGE_DETAIL_ROWS:,}" if len(chosen) > LARGE_DETAIL_ROWS else "",
+    }
+
+
 def _checks_counted(checks: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
     """Replace long lists of impact ids in the verify list by their number (in place)."""
     ids = {r["id"] for r in rows}
@@ -532,7 +604,11 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
 
     traced: dict[str, list[str]] = {}
     project_items: list[str] = []
-    for impact_id, verify in zip(trace["impact_id"], trace["verify"], strict=True):
+    for impact_id, verify, rule, outcome in zip(
+        trace["impact_id"], trace["verify"], trace["rule_id"], trace["outcome"], strict=True
+    ):
+        if is_moot_verify(rule, outcome):
+            continue  # a failed exemption: no fact of it, once verified, makes it apply
         items = _verify_list(verify)
         if is_missing(impact_id):
             project_items += [v for v in items if v not in project_items]
@@ -897,17 +973,17 @@ def render_report(
     project_of = {r["id"]: r["project"] for r in rows}
     cites = _Citations()
     plan_rows, plan_totals, per_project = _plan(allocation, project_of)
+    col, unit = _unmet_column(unmet) if unmet is not None else (None, CREDITS)
     answers = _answers(
         rows,
         per_project,
         _unmet_by_project(unmet, project_of),
-        sited=ranking is not None or allocation is not None,
+        sited=ranking is not None or allocation is not None or unmet is not None,
         project_outcomes=_project_outcomes(_as_mapping(summary, "summary"), rows),
+        unmet_unit=unit,
     )
     shortfalls = []
     if unmet is not None:
-        col = find_column(unmet.columns, "acres_short", "credits_short")
-        unit = "acres" if col and col.startswith("acres") else "credits"
         for _, r in unmet.iterrows():
             reason = row_value(r, "reason")
             shortfalls.append(
@@ -915,6 +991,7 @@ def render_report(
                 f" {unit} short" + ("" if is_missing(reason) else f" ({fmt(reason)})")
             )
     large = len(rows) > summarise_above
+    detail = _detail(rows) if large else None
     if large:  # the project's own steps only; each impact's are in the decisions table
         own_steps = trace["impact_id"].map(is_missing) | (trace["impact_id"].astype(str) == "")
         steps = _steps(trace[own_steps], cites)
@@ -964,10 +1041,14 @@ def render_report(
         sited=ranking is not None or allocation is not None,
         shortfalls=shortfalls,
         impacts=[] if large else rows,
-        large={"n": f"{len(rows):,}", "tables": _summary_tables(rows)} if large else None,
+        large={"n": f"{len(rows):,}", "tables": _summary_tables(rows), "detail": detail}
+        if large
+        else None,
         ranked=ranking is not None,
         steps=steps,
-        exemptions=exemption_sections(trace, cites.ref),
+        exemptions=exemption_sections(
+            trace, cites.ref, detail=None if detail is None else [r["id"] for r in detail["rows"]]
+        ),
         untraced=untraced,
         checks=checks,
         options=options,

@@ -1301,7 +1301,11 @@ def _render_by_impact(
     for project, iid in own:
         if iid != "":
             sizes[project] += 1
-    pointer = ([PROJECT_PART_POINTER["reasons"]], [], [PROJECT_PART_POINTER["verify"]])
+    pointer: tuple[list[str], ...] = (
+        [PROJECT_PART_POINTER["reasons"]],
+        [],
+        [PROJECT_PART_POINTER["verify"]],
+    )
     joined: dict[tuple[tuple[str, ...], tuple[str, ...]], str | None] = {}
     out: dict[tuple[Hashable, Hashable], dict[str, str | None]] = {}
     for (project, iid), item in own.items():

@@ -97,3 +97,45 @@ def test_fmt_and_display_number_agree(value) -> None:
     assert round_half_up(value, 2) == round_half_up(
         float(display_number(value, 2).replace(",", "")), 2
     )
+
+
+# --------------------------------------------------------------- what is owed if it fails
+
+
+def _conditional(if_fails=None, *, column=True):
+    """fx.impacts() with I-2 exempt only if a fact holds; the engine's owed figure or not."""
+    impacts = fx.impacts()
+    impacts["outcome"] = "de_minimis_exempt"
+    impacts["replace_acres"] = 0.0
+    impacts.loc[impacts["impact_id"] == "I-2", "outcome"] = "de_minimis_conditional"
+    if column:
+        impacts["replace_acres_if_fails"] = float("nan")
+        impacts.loc[impacts["impact_id"] == "I-2", "replace_acres_if_fails"] = if_fails
+    return impacts
+
+
+def test_the_answer_says_what_is_owed_if_the_missing_fact_fails(tmp_path) -> None:
+    from wetland_gis.commands import run_report
+
+    impacts = _conditional(0.615)
+    answer = _answer(render_report(None, impacts))
+    assert "no replacement is needed" in answer
+    assert "1 impact exempt only if a missing fact holds; if it fails, 0.62 credits" in answer
+    # a hand-made assessed layer carrying the engine's column, through the command
+    impacts.to_file(tmp_path / "a.gpkg", layer="impacts")
+    page = run_report(tmp_path / "a.gpkg", tmp_path / "r.html")[0].read_text("utf-8")
+    assert "if it fails, 0.62 credits would be required" in _answer(page)
+    row = re.search(r"<td>I-2</td>(.*?)</tr>", page, re.S)[1]
+    assert "0.62 if the fact fails" in html.unescape(row)
+
+
+def test_an_older_file_without_the_column_says_not_computed() -> None:
+    answer = _answer(render_report(None, _conditional(column=False)))
+    assert "if it fails, the replacement owed is not computed" in answer
+    assert "no replacement is needed" in answer
+
+
+def test_a_conditional_impact_without_a_figure_is_not_counted_as_zero() -> None:
+    answer = _answer(render_report(None, _conditional(None)))
+    assert "if it fails, the replacement owed is not computed" in answer
+    assert "0.00 credits" not in answer

@@ -114,6 +114,16 @@ _SUMMARY_BY = (
     ("major", "Major watershed"),
 )
 
+#: Outcomes exempt only if a fact the data lacks holds: what is owed if it fails is shown.
+_CONDITIONAL_OUTCOMES = frozenset(
+    {ImpactOutcome.DE_MINIMIS_CONDITIONAL.value, ImpactOutcome.EXEMPT_CONDITIONAL.value}
+)
+
+#: The impacts layer's column of the engine's replacement if the missing fact fails
+#: (float credits; empty when the outcome is not a conditional exemption).
+IF_FAILS_COLUMN = "replace_acres_if_fails"
+
+
 SECTIONS = (
     ("answer", "The answer"),
     ("plan", "Replacement plan"),
@@ -260,6 +270,7 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
     geometry = getattr(impacts, "_geometry_column_name", None)
     table = impacts.drop(columns=[c for c in (geometry,) if c in impacts.columns])
     get = column_reader(table.columns)  # each column found once, not per row
+    has_if_fails = find_column(table.columns, IF_FAILS_COLUMN) is not None
     rows = []
     for idx, data in zip(table.index, table.to_dict("records"), strict=True):
         outcome = fmt(get(data, "outcome"))
@@ -275,6 +286,14 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
         wtype = get(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
         ratio = get(data, "ratio")
         counties = county_names(get(data, "county"), get(data, "counties"))
+        if_fails: Any = _ABSENT
+        if has_if_fails:  # the engine's figure; empty or NaN: none given
+            if_fails = _number(get(data, IF_FAILS_COLUMN))
+            if_fails = if_fails if if_fails is not None and np.isfinite(if_fails) else None
+        replace_text = _acres(get(data, "replace_acres"))
+        if outcome in _CONDITIONAL_OUTCOMES:  # what is owed if the missing fact fails
+            owed = "not computed" if if_fails is None or if_fails is _ABSENT else _acres(if_fails)
+            replace_text = f"{replace_text} ({owed} if the fact fails)"
         rows.append(
             {
                 "id": ids[idx],
@@ -289,7 +308,8 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
                 "bsa": fmt(get(data, "bsa")),
                 "zone": MISSING if is_missing(zone) else zone_style(str(zone)).label,
                 "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
-                "replace": _acres(get(data, "replace_acres")),
+                "replace": replace_text,
+                "if_fails": if_fails,
                 "replace_value": _number(get(data, "replace_acres")) or 0.0,
                 "sqft_value": sqft or 0.0,
                 "status": fmt(get(data, "status")),
@@ -303,6 +323,10 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+_ABSENT: Any = object()
+"""``if_fails`` of a row whose layer has no ``replace_acres_if_fails`` column."""
 
 
 def _whole(value: Any) -> list[str]:
@@ -486,6 +510,9 @@ def _answers(
             else:
                 parts.append("no replacement is needed")
                 kind = "no_replacement"
+            owed = _owed_if_fails(own)
+            if owed:
+                parts.append(owed)
             not_assessed = counts.get(ImpactOutcome.NOT_ASSESSED.value, 0)
             if not_assessed:
                 parts.append(f"{_plural(not_assessed, 'impact')} could not be assessed")
@@ -499,6 +526,34 @@ def _answers(
             }
         )
     return answers
+
+
+def _owed_if_fails(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Return what the conditional impacts owe if the missing fact fails ("" for none).
+
+    The figure is the engine's (the ``replace_acres_if_fails`` column); it is never
+    worked out here. A layer without the column (written before the engine gave it)
+    says it is not computed.
+    """
+    conditional = [r for r in rows if r["outcome"]["value"] in _CONDITIONAL_OUTCOMES]
+    if not conditional:
+        return ""
+    n = _plural(len(conditional), "impact")
+    verb = "holds" if len(conditional) == 1 else "hold"
+    lead = f"{n} exempt only if a missing fact {verb}; if it fails, "
+    if any(r["if_fails"] is _ABSENT for r in conditional):
+        return (
+            lead + "the replacement owed is not computed in this file (re-run `assess` to "
+            "have the engine give it)"
+        )
+    known = [r["if_fails"] for r in conditional if r["if_fails"] is not None]
+    if not known:
+        return lead + "the replacement owed is not computed"
+    text = lead + f"{_credits(sum(known))} would be required"
+    missing = len(conditional) - len(known)
+    if missing:
+        text += f" (not computed for {_plural(missing, 'impact')})"
+    return text
 
 
 def _steps(trace: pd.DataFrame, cites: _Citations) -> list[dict[str, Any]]:

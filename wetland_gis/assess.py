@@ -35,6 +35,7 @@ from wetland_gis.enums import (
 from wetland_gis.errors import (
     EmptyLayerWarning,
     ImpactExceedsWetlandWarning,
+    MissingContextWarning,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -837,6 +838,10 @@ def assess(
     classified = classify_impacts(gdf, ctx, params=params, as_of=day)
     gdf = classified.gdf
     manifest.add_records(classified.records)
+    for notice in classified.missing_context:  # on stderr too, and in the report (issue 30)
+        if notice not in manifest.missing_context:
+            manifest.missing_context.append(notice)
+            warnings.warn(notice, MissingContextWarning, stacklevel=2)
     if options.assume_no_public_waters:
         _assume_outside(gdf, manifest)
     overlap_records: list[str] = []

@@ -150,3 +150,13 @@ class EmptyLayerWarning(WetlandGISWarning):
 
 class ImpactExceedsWetlandWarning(WetlandGISWarning):
     """An impact's area is larger than the ``wetland_ac`` given for its wetland."""
+
+
+class MissingContextWarning(WetlandGISWarning):
+    """A context layer or feature the screening needs is missing for some impacts.
+
+    No LGU polygon over an impact (its shoreland ordinance unknown), no public water
+    within the search radius (one mile) of an impact, no calcareous fen layer: the answer
+    rests on an assumption a person must verify. Each is also in the manifest
+    (``missing_context``) and the report's verify section (issue 30).
+    """

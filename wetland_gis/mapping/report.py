@@ -52,7 +52,13 @@ from ._format import (
 )
 from .popups import truthy
 from .static_map import _AXES_CENTRE
-from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
+from .symbology import (
+    OUTCOME_COLORS,
+    outcome_color,
+    outcome_label,
+    outcome_text_color,
+    zone_style,
+)
 
 __all__ = [
     "BEST_OPTIONS",
@@ -261,7 +267,12 @@ def _verify_list(value: Any) -> list[str]:
 
 
 def _outcome_view(outcome: str) -> dict[str, str]:
-    return {"value": outcome, "label": outcome_label(outcome), "color": outcome_color(outcome)}
+    return {
+        "value": outcome,
+        "label": outcome_label(outcome),
+        "color": outcome_color(outcome),
+        "text": outcome_text_color(outcome),  # black or white, for AA contrast (issue 30)
+    }
 
 
 def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
@@ -693,6 +704,23 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
     return out
 
 
+def _missing_context(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the context ``assess`` found missing (its manifest's ``missing_context``).
+
+    No LGU polygon over some impacts, no public water within a mile, no fen layer: each
+    is a point to verify (issue 30), listed once, read from the run manifest (or the
+    ``assess`` part of a report's manifest).
+    """
+    items: list[str] = []
+    for part in (manifest, manifest.get("assess")):
+        if isinstance(part, Mapping) and isinstance(part.get("missing_context"), list):
+            items += [str(i) for i in part["missing_context"] if not is_missing(i)]
+    return [
+        {"point": f"Missing context: {item}", "concerns": "the context layers"}
+        for item in dict.fromkeys(items)
+    ]
+
+
 def _cost_to_use(option: Mapping[str, Any]) -> float | None:
     """Return what using an option costs: a site is paid in full once, bank credits pro rata.
 
@@ -1065,6 +1093,7 @@ def render_report(
         if r["id"] not in traced and not large
     ]
     checks = _checks(rows, trace)
+    checks += _missing_context(_as_mapping(manifest, "manifest"))
     options: list[dict[str, Any]]
     full_ranking: list[dict[str, Any]]
     if large:

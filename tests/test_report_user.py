@@ -139,3 +139,27 @@ def test_a_conditional_impact_without_a_figure_is_not_counted_as_zero() -> None:
     answer = _answer(render_report(None, _conditional(None)))
     assert "if it fails, the replacement owed is not computed" in answer
     assert "0.00 credits" not in answer
+
+
+def test_a_large_projects_plan_is_one_row_per_option_and_shortfalls_per_reason() -> None:
+    impacts = fx.impacts()
+    ids = impacts["impact_id"].tolist()
+    allocation = pd.DataFrame(
+        {
+            "impact_id": ids,
+            "option_id": ["B-1"] * len(ids),
+            "option_kind": ["bank"] * len(ids),
+            "tier": [3] * len(ids),
+            "ratio": [1.0] * len(ids),
+            "acres": [0.5] * len(ids),
+            "credits": [0.5] * len(ids),
+            "cost": [100.0] * len(ids),
+        }
+    )
+    unmet = pd.DataFrame(
+        {"impact_id": ids[:3], "credits_short": [0.25] * 3, "reason": ["no option listed"] * 3}
+    )
+    text = render_report(None, impacts, allocation=allocation, unmet=unmet, summarise_above=2)
+    plan = html.unescape(text.split('<section id="plan"')[1].split("</section>")[0])
+    assert plan.count("<td>B-1</td>") == 1 and f"{len(ids)} impacts" in plan
+    assert "3 impacts: 0.75 credits short (no option listed)" in plan

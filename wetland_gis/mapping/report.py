@@ -418,6 +418,58 @@ def _unmet_column(unmet: pd.DataFrame) -> tuple[str | None, str]:
     return find_column(unmet.columns, "acres_short"), "impact acres"
 
 
+def _plan_by_option(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Return a large project's plan as one row per option (impacts counted, sums).
+
+    The ``impact`` cell holds the number of impacts the option serves; every allocation
+    row is in ``allocation.csv`` of ``site``.
+    """
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for r in rows:
+        g = groups.setdefault(
+            (r["option"], r["kind"], r["tier"]),
+            {"n": 0, "ratios": set(), "acres": 0.0, "credits": 0.0, "cost": 0.0},
+        )
+        g["n"] += 1
+        g["ratios"].add(r["ratio"])
+        for key in ("acres", "credits", "cost"):
+            g[key] += _number(r[key].replace("$", "").replace(",", "")) or 0.0
+    return [
+        {
+            "impact": f"{_plural(g['n'], 'impact')}",
+            "option": option,
+            "kind": kind,
+            "tier": tier,
+            "ratio": ", ".join(sorted(g["ratios"])),
+            "acres": _acres(g["acres"]),
+            "credits": _acres(g["credits"]),
+            "cost": _money(g["cost"]),
+        }
+        for (option, kind, tier), g in groups.items()
+    ]
+
+
+def _shortfalls_by_reason(unmet: pd.DataFrame | None, col: str | None, unit: str) -> list[str]:
+    """Return a large project's shortfalls: impacts and the amount short, per reason."""
+    if unmet is None or not len(unmet):
+        return []
+    groups: dict[str, list[float]] = {}
+    for _, r in unmet.iterrows():
+        reason = row_value(r, "reason")
+        g = groups.setdefault("" if is_missing(reason) else fmt(reason), [0, 0.0])
+        g[0] += 1
+        g[1] += (_number(r[col]) or 0.0) if col else 0.0
+    lines = [
+        f"{_plural(int(n), 'impact')}: {_acres(short)} {unit} short"
+        + (f" ({reason})" if reason else "")
+        for reason, (n, short) in sorted(groups.items(), key=lambda kv: -kv[1][1])
+    ]
+    if len(lines) > LARGE_DETAIL_ROWS:
+        rest = len(lines) - LARGE_DETAIL_ROWS
+        lines = [*lines[:LARGE_DETAIL_ROWS], f"{rest:,} other reasons: see unmet.csv"]
+    return lines
+
+
 def _unmet_by_project(
     unmet: pd.DataFrame | None, project_of: Mapping[str, str]
 ) -> dict[str, float]:
@@ -1075,6 +1127,9 @@ def render_report(
             )
     large = len(rows) > summarise_above
     detail = _detail(rows) if large else None
+    if large:  # one row per option and per reason; every row is in the siting CSVs
+        plan_rows = _plan_by_option(plan_rows)
+        shortfalls = _shortfalls_by_reason(unmet, col, unit)
     if large:  # the project's own steps only; each impact's are in the decisions table
         own_steps = trace["impact_id"].map(is_missing) | (trace["impact_id"].astype(str) == "")
         steps = _steps(trace[own_steps], cites)

@@ -93,7 +93,7 @@ def test_first_page_holds_the_answer(pdf: Path) -> None:
     first = " ".join(_text(pdf, 1).split())
     assert "The answer" in first
     assert "Gull Lake road: 6 impacts" in first
-    assert "0.89 acres of replacement wetland (credits) required" in first
+    assert "0.89 credits required (a credit is an acre of replacement wetland)" in first
     assert "$37,000" in first
 
 

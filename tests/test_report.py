@@ -141,10 +141,10 @@ def test_report_opens_with_the_answer_per_project(report: str) -> None:
     assert first == "The answer"
     answer = html.unescape(re.sub(r"<[^>]+>", "", _section(report, "answer")))
     assert "Gull Lake road: 6 impacts" in answer
-    assert "0.89 acres of replacement wetland (credits) required" in answer
+    assert "0.89 credits required (a credit is an acre of replacement wetland)" in answer
     assert "met by 0.80 credits from 1 project-specific site and 1 wetland bank" in answer
     assert "at a total cost of $37,000" in answer
-    assert "0.10 acres unmet" in answer
+    assert "0.10 credits unmet" in answer
 
 
 def test_answer_says_no_impact_could_be_assessed_with_the_reasons() -> None:
@@ -510,7 +510,7 @@ def test_sample_answer_and_plan_say_which_number_is_credits_and_which_is_acres(t
     impact_acres = float(siting.allocation["acres"].sum())
     assert f"{credits:.2f}" == total[credits_col] == "1.50"
     assert f"{impact_acres:.2f}" == total[acres_col] == "0.84"
-    assert f"{credits:.2f} acres of replacement wetland (credits) required" in answer
+    assert f"{credits:.2f} credits required (a credit is an acre of replacement wetland)" in answer
     assert f"met by {credits:.2f} credits" in answer
     assert f"{impact_acres:.2f}" not in answer  # the impact acres are the plan's, named there
     assert "Impact acres: the acres of wetland impacted" in text

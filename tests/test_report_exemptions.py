@@ -50,8 +50,11 @@ def test_the_report_lists_every_exemption_tried_and_the_one_that_carries():
         _fact("B", ExemptionFacts(duck_blind=True, **CLEAN)),
     )
     assert 'id="exemptions"' in text
-    assert "Duck blinds" in text and "Normal farming practices" in text
+    assert "Duck blinds" in text
     assert "exempt under one exemption, Duck blinds" in text
+    # issue 30: an exemption whose facts were not given was not tried, and is not listed
+    assert "Normal farming practices" not in text
+    assert "Not applied" not in text and "Not tried" not in text
 
 
 def test_the_report_names_a_refused_combination_and_the_road_answer():
@@ -71,3 +74,31 @@ def test_the_report_names_a_refused_combination_and_the_road_answer():
 
 def test_a_project_without_exemption_facts_has_no_exemptions_part():
     assert 'id="exemptions"' not in _report(_fact("A"))
+
+
+def _large(n, outcome="replacement_required", special=()):
+    """A large project's impacts and trace: every impact tried under subd. 10(2)."""
+    facts = [_fact(f"I-{k}", ExemptionFacts(duck_blind=False, **CLEAN)) for k in range(n)]
+    d = decide_project(facts, Claims(), as_of="2024-05-01")
+    impacts = pd.DataFrame(
+        {
+            "impact_id": [i.impact_id for i in d.impacts],
+            "outcome": [special[k] if k < len(special) else outcome for k in range(n)],
+        }
+    )
+    return render_report(None, impacts, trace=d.trace, summarise_above=5), d.trace
+
+
+def test_a_large_project_counts_the_exemptions_tried_and_lists_no_impact_table():
+    text, trace = _large(8)
+    assert "not tried" in " ".join(trace["reason"]).lower()  # the engine's steps are there
+    assert "Duck blinds" in text  # counted
+    assert "<caption>Impact I-3</caption>" not in text  # no per-impact exemption table
+    assert "Not applied" not in text and "Normal farming practices" not in text
+
+
+def test_a_large_project_lists_the_impacts_that_need_a_closer_look():
+    text, _ = _large(8, special=("prohibited", "exempt_conditional"))
+    assert "<caption>Impact I-0</caption>" in text and "<caption>Impact I-1</caption>" in text
+    assert "<caption>Impact I-2</caption>" not in text
+    assert "2 of 8" in text

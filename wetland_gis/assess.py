@@ -37,6 +37,7 @@ from wetland_gis.errors import (
     FieldNameWarning,
     ImpactExceedsWetlandWarning,
     InputError,
+    MissingContextWarning,
     MissingCRSError,
     RulesInputError,
     ThresholdToleranceWarning,
@@ -57,6 +58,7 @@ from wetland_gis.io.impact_facts import FactSteps, impact_facts
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import list_layers, read_layer
 from wetland_gis.io.trace_json import decisions_table, write_records_json, write_trace_parquet
+from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, PROJECT_PART_POINTER, compact_steps
 from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
@@ -961,6 +963,10 @@ def assess(
     classified = classify_impacts(gdf, ctx, params=params, as_of=day)
     gdf = classified.gdf
     manifest.add_records(classified.records)
+    for notice in classified.missing_context:  # on stderr too, and in the report (issue 30)
+        if notice not in manifest.missing_context:
+            manifest.missing_context.append(notice)
+            warnings.warn(notice, MissingContextWarning, stacklevel=2)
     if options.assume_no_public_waters:
         _assume_outside(gdf, manifest)
     overlap_records: list[str] = []
@@ -1246,6 +1252,7 @@ def _decide_layer(
                 "sequencing_on_site": totals["sequencing_on_site"],
                 "citations": project_text.get("citations"),
                 "verify": project_text.get("verify"),
+                "reasons": project_text.get("reasons"),
             }
         )
     if near_msgs:
@@ -1315,6 +1322,8 @@ def _trace_table(
         log = decisions[0].log
         engine: dict[str, list[Any]] = log.columns
         engine["reason"] = render_reasons(engine["reason"])  # the column, not the rows again
+        # "not tried" steps stated once per project, conditions as facts and status (issue 30)
+        engine = compact_steps(engine)
     else:
         engine = {c: [] for c in TRACE_COLUMNS}
     facts = steps.columns
@@ -1427,6 +1436,16 @@ def _render_by_impact(
     join = TEXT_JOIN.join
     fields = ("reasons", "citations", "verify")
     nothing: tuple[list[str], ...] = ([], [], [])
+    # a large project's part is stated once (projects table), not on each impact (issue 30)
+    sizes: dict[Hashable, int] = defaultdict(int)
+    for project, iid in own:
+        if iid != "":
+            sizes[project] += 1
+    pointer: tuple[list[str], ...] = (
+        [PROJECT_PART_POINTER["reasons"]],
+        [],
+        [PROJECT_PART_POINTER["verify"]],
+    )
     joined: dict[tuple[tuple[str, ...], tuple[str, ...]], str | None] = {}
     out: dict[tuple[Hashable, Hashable], dict[str, str | None]] = {}
     for (project, iid), item in own.items():
@@ -1436,6 +1455,8 @@ def _render_by_impact(
             }
             continue
         theirs = own.get((project, ""), nothing)
+        if sizes[project] > LARGE_PROJECT_IMPACTS and theirs is not nothing:
+            theirs = pointer
         text: dict[str, str | None] = {"reasons": join(dict.fromkeys(item[0] + theirs[0])) or None}
         for k, mine, project_part in zip(fields[1:], item[1:], theirs[1:], strict=True):
             sig = (tuple(mine), tuple(project_part))

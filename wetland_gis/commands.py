@@ -38,6 +38,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
+from wetland_gis.progress import StageBar
 from wetland_gis.rules.kernel import EACH_CLAUSE, LIMIT_REACHED, WHOLE_PROJECT, Claims
 from wetland_gis.water_use.rules import FeeReadings
 
@@ -143,21 +144,24 @@ def run_assess(
     params = load_parameters(parameters) if parameters else default_parameters()
     # impacts cut from a footprint (issue 35): assessed with the layers they were cut from
     run = derived.assess if derived is not None else partial(assess, impacts)
-    result = run(
-        context,
-        shoreland_classes=shoreland_classes,
-        class_source=class_source,
-        layer=layer,
-        as_of=as_of,
-        fields=fields,
-        assume_crs=assume_crs,
-        params=params,
-        options=options,
-        progress=progress,
-        override_crs=override_crs,
-        register=register,
-    )
-    return result, result.write(out, overwrite=overwrite)
+    # a bar over the stages when the run takes more than a few seconds (issue 30)
+    with StageBar(6, "assess", enabled=progress is not None, say=progress) as bar:
+        result = run(
+            context,
+            shoreland_classes=shoreland_classes,
+            class_source=class_source,
+            layer=layer,
+            as_of=as_of,
+            fields=fields,
+            assume_crs=assume_crs,
+            params=params,
+            options=options,
+            progress=bar.stage,
+            override_crs=override_crs,
+            register=register,
+        )
+        bar.stage("writing the outputs")
+        return result, result.write(out, overwrite=overwrite)
 
 
 def _check_outputs_early(
@@ -756,6 +760,7 @@ def run_report(
     pdf: str | Path | bool | None = None,
     context: str | Path | Context | None = None,
     overwrite: bool = False,
+    progress_bar: bool = False,
 ) -> list[Path]:
     """Write the TEP report of an assessment (and its siting, if given); and its PDF.
 
@@ -772,6 +777,9 @@ def run_report(
         Also write the PDF (with a static map): to this path, or beside ``out`` when True.
     context : str, Path or Context, optional
         Context layers for the static map of the PDF (waters and boundaries).
+    progress_bar : bool, default False
+        A tqdm bar over the stages (rendering, the PDF) when they take more than a few
+        seconds on a terminal (``--quiet`` turns it off).
 
     The page is staged and moved into place when complete; a manifest
     ``<stem>_report_manifest.json`` is written beside it. A report on a layer of which
@@ -782,6 +790,7 @@ def run_report(
     list of Path
         The HTML file written (first), the PDF when asked for, and the manifest.
     """
+    from wetland_gis.io.trace_store import is_not_tried
     from wetland_gis.mapping.report import map_arguments, render_report, write_pdf
 
     out = Path(out)
@@ -800,6 +809,13 @@ def run_report(
         steps_of: dict[str, dict[str, list[str]]] = {}
         if trace is not None:
             own = trace[trace["impact_id"] == ""]
+            # an exemption not tried on the project's impacts is no citation of its answer
+            own = own[
+                [
+                    not is_not_tried(r, o)
+                    for r, o in zip(own["rule_id"], own["outcome"], strict=True)
+                ]
+            ]
             for project, steps in own.groupby(own["project"].astype(str), sort=False):
                 steps_of[str(project)] = {
                     "citations": list(dict.fromkeys(c for c in steps["citation"] if c)),
@@ -828,18 +844,27 @@ def run_report(
         f"{_project_name(read)}",
         "data_notes": footprint_notes(read),
     }
-    # the map embedded, and linked by its path relative to the report
-    page = render_report(
-        summary, read["impacts"], **map_arguments(Path(out), {**kwargs, "map_html": map_html})
-    )
+    bar = StageBar(3 if pdf else 2, "report", enabled=progress_bar)
+    bar.stage("rendering the report")
+    try:  # the map embedded, and linked by its path relative to the report
+        page = render_report(
+            summary, read["impacts"], **map_arguments(Path(out), {**kwargs, "map_html": map_html})
+        )
+    except BaseException:
+        bar.close()
+        raise
     pdf_path = None
     if pdf:
         pdf_path = Path(out).with_suffix(".pdf") if pdf is True else Path(pdf)
     report_manifest, manifest_path = _html_manifest(
         "report", out, read, {"siting": siting, "map": map_html}
     )
-    with SafeWriter.for_run("report", report_manifest, manifest_path, overwrite=overwrite) as w:
+    with (
+        bar,
+        SafeWriter.for_run("report", report_manifest, manifest_path, overwrite=overwrite) as w,
+    ):
         w.text(page, out)
+        bar.stage("writing the PDF" if pdf_path is not None else "writing the report")
         if pdf_path is not None:
             layers = {
                 "zones": read["zones"],
@@ -1472,6 +1497,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             pdf=args.pdf or None,
             context=args.context,
             overwrite=overwrite,
+            progress_bar=not getattr(args, "quiet", False),
         )
         return CommandResult(written, tally)
     if args.command == "compare":

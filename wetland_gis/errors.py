@@ -179,3 +179,13 @@ class DeprecatedOptionWarning(WetlandGISWarning):
 
 class SmallImpactWarning(WetlandGISWarning):
     """An impact cut from the footprint is smaller than 1 sq ft; it is kept."""
+
+
+class MissingContextWarning(WetlandGISWarning):
+    """A context layer or feature the screening needs is missing for some impacts.
+
+    No LGU polygon over an impact (its shoreland ordinance unknown), no public water
+    within the search radius (one mile) of an impact, no calcareous fen layer: the answer
+    rests on an assumption a person must verify. Each is also in the manifest
+    (``missing_context``) and the report's verify section (issue 30).
+    """

@@ -106,6 +106,7 @@ class Manifest:
     settings: dict[str, Any] = field(default_factory=dict)
     outputs: list[str] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=lambda: list(STANDING_CAVEATS))
+    missing_context: list[str] = field(default_factory=list)
 
     def add_input(self, record: InputRecord) -> None:
         """Record an input file or layer."""
@@ -134,6 +135,7 @@ class Manifest:
             "inputs": [{**vars(i), "path": recorded_path(i.path)} for i in self.inputs],
             "records": list(self.records),
             "assumptions": list(self.assumptions),
+            "missing_context": list(self.missing_context),
             "outputs": list(self.outputs),
         }
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +40,11 @@ from wetland_gis.geometry.overlay import (
     covered_share,
     largest_overlap,
 )
-from wetland_gis.geometry.shoreland import impact_jurisdiction, shoreland_split
+from wetland_gis.geometry.shoreland import (
+    NEAREST_SEARCH_FT,
+    impact_jurisdiction,
+    shoreland_split,
+)
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE, SQFT_PER_SQM
 
@@ -68,10 +72,15 @@ class Classification:
     records : tuple of str
         What could not be known or was assumed (missing layers, straddled boundaries,
         the shoreland assumptions), for the run manifest and the report.
+    missing_context : tuple of str
+        The context missing for some impacts that a person must verify (no LGU polygon,
+        no public water within the search radius, no fen layer): warned on stderr by
+        ``assess`` and listed in the report's verify section (issue 30).
     """
 
     gdf: gpd.GeoDataFrame
     records: tuple[str, ...]
+    missing_context: tuple[str, ...] = ()
 
 
 def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.ndarray:
@@ -155,6 +164,7 @@ class _Job:
     cols: dict[str, object]
     records: list[str]
     jurisdiction: pd.DataFrame | None = None
+    missing: list[str] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -256,7 +266,14 @@ def classify_impacts(
     geom = out.geometry.name
     order = [c for c in impacts.columns if c != geom] + list(GEOMETRIC_COLUMNS) + [geom]
     out = out[order]
-    return Classification(gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records))
+    if job.n and context.get("calcareous_fens") is None:
+        job.missing.append(
+            "no calcareous_fens layer: whether an impact is in or near a calcareous fen "
+            "(§ 103G.223, Minn. R. 8420.0935) was not screened; verify with the DNR"
+        )
+    return Classification(
+        gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records), tuple(job.missing)
+    )
 
 
 def _county_key(counties: gpd.GeoDataFrame) -> Callable[[Any], Any]:
@@ -463,6 +480,7 @@ def _rule_shoreland(spec: LayerSpec, job: _Job) -> None:
     for f in ("sqft_setback", "sqft_protection", "sqft_outside", "zone", "nearest_pw"):
         cols[f] = split.frame[f].to_numpy()
     cols["nearest_pw_ft"] = split.frame["nearest_pw_ft"].to_numpy(dtype=float)
+    _missing_shoreland_context(job, split.frame)
     setback = np.asarray(cols["sqft_setback"], dtype=float)
     if not np.isnan(setback).all():
         # the three parts sum to the area exactly
@@ -470,6 +488,47 @@ def _rule_shoreland(spec: LayerSpec, job: _Job) -> None:
             job.area_sqft - setback - np.asarray(cols["sqft_protection"], dtype=float), 0.0
         )
 
+
+def _missing_shoreland_context(job: _Job, frame: pd.DataFrame) -> None:
+    """Note the impacts with no LGU polygon over them, or no public water within a mile."""
+    if not job.n:
+        return
+    if job.context.get("lgus") is None:
+        job.missing.append(
+            "no lgus layer: no impact has an LGU polygon over it; every public water was "
+            "counted as under an approved shoreland ordinance (§ 103G.005, subd. 15f(1)): verify"
+        )
+    else:
+        note_rows(
+            job.missing,
+            job.sub,
+            np.flatnonzero(frame["lgu_name"].isna().to_numpy()),
+            lambda rows: (
+                f"no LGU polygon over {rows}: their shoreland ordinance is unknown; every "
+                "public water was counted as under an approved one (§ 103G.005, subd. "
+                "15f(1)): verify"
+            ),
+        )
+    waters = any(job.context.get(n) is not None for n in _WATERS)
+    if not waters:
+        job.missing.append(
+            "no public_water_basins or public_watercourses layer: the shoreland zones and "
+            "the nearest public water are unknown; verify with the DNR public waters inventory"
+        )
+        return
+    note_rows(
+        job.missing,
+        job.sub,
+        np.flatnonzero(np.isnan(frame["nearest_pw_ft"].to_numpy(dtype=float))),
+        lambda rows: (
+            f"no public water within {NEAREST_SEARCH_FT:,.0f} ft (one mile) of {rows}: "
+            "screened as outside every shoreland zone; verify against the DNR public "
+            "waters inventory"
+        ),
+    )
+
+
+_WATERS = ("public_water_basins", "public_watercourses")
 
 CLASSIFIERS: Mapping[str, Callable[[LayerSpec, _Job], None]] = MappingProxyType(
     {

@@ -346,6 +346,7 @@ class SafeWriter:
         self._moves: dict[Path, Path] = {}  # target -> staged file
         self._removes: set[Path] = set()  # stale files of a replaced shapefile
         self._geopackages: dict[Path, Path] = {}  # target -> staged copy
+        self._copied: set[Path] = set()  # staged copies of existing GeoPackages
         self.written: list[Path] = []
         #: What the writer did besides writing (leftover staging folders removed or left).
         self.records: list[str] = []
@@ -474,6 +475,7 @@ class SafeWriter:
             with self._errors(target):
                 shutil.copyfile(target, staged)  # the other layers are kept
             staged.chmod(stat.S_IMODE(staged.stat().st_mode) | stat.S_IWUSR)
+            self._copied.add(staged)
         self._geopackages[target] = staged
         self._moves[target] = staged
         return staged
@@ -652,6 +654,9 @@ class SafeWriter:
             for stale in self._removes:
                 stale.unlink(missing_ok=True)
             for target, staged in self._moves.items():
+                if staged in self._copied and staged.exists():
+                    with self._errors(target):  # a replaced layer's pages given back
+                        _vacuum(staged)
                 if staged.exists():
                     mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
                     with self._errors(target):
@@ -671,12 +676,24 @@ class SafeWriter:
         self._staging.clear()
         self._moves.clear()
         self._geopackages.clear()
+        self._copied.clear()
 
 
 def _now() -> str:
     import datetime as dt
 
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _vacuum(path: Path) -> None:
+    """Rebuild a staged GeoPackage so the pages of the layers it replaced are given back.
+
+    SQLite keeps the pages of a dropped table as free pages: a GeoPackage written into
+    again would otherwise keep the size of its largest earlier content (issue 30).
+    """
+    with contextlib.closing(sqlite3.connect(path.as_posix())) as con:
+        if con.execute("PRAGMA freelist_count").fetchone()[0]:
+            con.execute("VACUUM")
 
 
 def _settle_journal(path: Path) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from wetland_gis.errors import MappingInputError
 from wetland_gis.io.values import is_blank
-from wetland_gis.units import joint_application_area
+from wetland_gis.units import display_number, joint_application_area
 
 __all__ = [
     "MISSING",
@@ -71,12 +71,9 @@ def fmt(value: Any, *, digits: int = 2) -> str:
     if isinstance(value, float):
         if math.isinf(value):
             return str(value)
-        if value.is_integer():
-            return f"{int(value):,}"
-        text = f"{value:,.{digits}f}"
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-        return "0" if text == "-0" else text
+        if math.isnan(value):
+            return MISSING
+        return display_number(value, digits, trim=True)  # the one rounding (issue 30)
     return str(value)  # ints stay plain: they are often ids
 
 

@@ -35,7 +35,7 @@ from ._format import (
     joint_application_area,
     row_value,
 )
-from .symbology import outcome_color, outcome_label, zone_style
+from .symbology import outcome_color, outcome_label, outcome_text_color, zone_style
 
 __all__ = [
     "STEP_CITATIONS",
@@ -351,7 +351,8 @@ def impact_popup_html(
     return (
         f'<div class="wg-popup">'
         f"<h4>Impact {html.escape(impact_id)}</h4>"
-        f'<p><span class="wg-outcome" style="background:{outcome_color(outcome)}">'
+        f'<p><span class="wg-outcome" style="background:{outcome_color(outcome)};'
+        f'color:{outcome_text_color(outcome)}">'
         f"{html.escape(outcome_label(outcome))}</span></p>"
         f"<table><tr><th>step</th><th>finding</th><th>citation</th></tr>{''.join(rows)}</table>"
         f"<h5>Reasons</h5>{reasons_html}"

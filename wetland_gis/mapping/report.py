@@ -31,11 +31,12 @@ import pandas as pd
 from wetland_gis._version import __version__
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
+from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, is_moot_verify, is_not_tried
 from wetland_gis.io.values import parse_number
 from wetland_gis.labels import column_label, label, rule_label, tier_label
 from wetland_gis.mapping.exemption_report import exemption_sections
 from wetland_gis.rules.trace import TRACE_COLUMNS
-from wetland_gis.units import SQFT_PER_ACRE
+from wetland_gis.units import SQFT_PER_ACRE, display_number
 
 from ._format import (
     MISSING,
@@ -51,10 +52,17 @@ from ._format import (
 )
 from .popups import truthy
 from .static_map import _AXES_CENTRE
-from .symbology import OUTCOME_COLORS, outcome_color, outcome_label, zone_style
+from .symbology import (
+    OUTCOME_COLORS,
+    outcome_color,
+    outcome_label,
+    outcome_text_color,
+    zone_style,
+)
 
 __all__ = [
     "BEST_OPTIONS",
+    "LARGE_DETAIL_ROWS",
     "LARGE_PROJECT_IMPACTS",
     "PAPER_SIZES",
     "SECTIONS",
@@ -77,14 +85,29 @@ PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 BEST_OPTIONS = 3
 """How many ranked options per impact the report's body shows (the rest: the appendix)."""
 
-LARGE_PROJECT_IMPACTS = 200
-"""Above this many impacts the report summarises (a display choice, ``summarise_above``).
+# LARGE_PROJECT_IMPACTS (200): above this many impacts the report summarises (a display
+# choice, ``summarise_above``; defined with the impacts' text columns it also governs).
+# The impacts table, the steps of each impact, the per-impact options and the full ranking
+# give way to summary tables by wetland type, shoreland zone, outcome and major watershed,
+# the impacts that need a closer look (:func:`_needs_detail`), the project-level steps and
+# a verify list with counts; every impact stays in the ``impacts`` layer,
+# ``<stem>_summary.csv`` of ``assess`` and the ranking CSV of ``site``.
 
-The impacts table, the steps of each impact, the per-impact options and the full ranking
-give way to summary tables by wetland type, shoreland zone, outcome and major watershed,
-the project-level steps and a verify list with counts; every impact stays in the
-``impacts`` layer, ``<stem>_summary.csv`` of ``assess`` and the ranking CSV of ``site``.
+LARGE_DETAIL_ROWS = 60
+"""The most impacts a large project's report lists one by one (those needing a closer look).
+
+Above it the rest are counted, and named by the filter that finds them in the impacts
+layer (a display choice that keeps the PDF to a few dozen pages).
 """
+
+#: Outcomes whose impacts a large project's report lists one by one.
+_DETAIL_OUTCOMES = frozenset(
+    {
+        ImpactOutcome.PROHIBITED.value,
+        ImpactOutcome.DE_MINIMIS_CONDITIONAL.value,
+        ImpactOutcome.EXEMPT_CONDITIONAL.value,
+    }
+)
 
 #: Resolution of the static map of a large project, drawn as a PNG in the PDF.
 _LARGE_MAP_DPI = 200
@@ -96,6 +119,16 @@ _SUMMARY_BY = (
     ("zone", "Shoreland zone"),
     ("major", "Major watershed"),
 )
+
+#: Outcomes exempt only if a fact the data lacks holds: what is owed if it fails is shown.
+_CONDITIONAL_OUTCOMES = frozenset(
+    {ImpactOutcome.DE_MINIMIS_CONDITIONAL.value, ImpactOutcome.EXEMPT_CONDITIONAL.value}
+)
+
+#: The impacts layer's column of the engine's replacement if the missing fact fails
+#: (float credits; empty when the outcome is not a conditional exemption).
+IF_FAILS_COLUMN = "replace_acres_if_fails"
+
 
 SECTIONS = (
     ("answer", "The answer"),
@@ -154,18 +187,18 @@ def _finite_text(value: Any, text: Callable[[float], str]) -> str:
 
 
 def _sqft(value: Any) -> str:
-    """Whole square feet, with thousands separators."""
-    return _finite_text(value, lambda number: f"{round(number):,}")
+    """Whole square feet, with thousands separators (rounded half up, once)."""
+    return _finite_text(value, lambda number: display_number(number, 0))
 
 
 def _acres(value: Any) -> str:
-    """Acres to 0.01 (the joint application convention)."""
-    return _finite_text(value, lambda number: f"{number:,.2f}")
+    """Acres to 0.01 (the joint application convention; rounded half up, once)."""
+    return _finite_text(value, lambda number: display_number(number, 2))
 
 
 def _money(value: Any) -> str:
-    """Whole dollars, with thousands separators."""
-    return _finite_text(value, lambda number: f"${number:,.0f}")
+    """Whole dollars, with thousands separators (rounded half up, once)."""
+    return _finite_text(value, lambda number: "$" + display_number(number, 0))
 
 
 def _number(value: Any) -> float | None:
@@ -234,7 +267,12 @@ def _verify_list(value: Any) -> list[str]:
 
 
 def _outcome_view(outcome: str) -> dict[str, str]:
-    return {"value": outcome, "label": outcome_label(outcome), "color": outcome_color(outcome)}
+    return {
+        "value": outcome,
+        "label": outcome_label(outcome),
+        "color": outcome_color(outcome),
+        "text": outcome_text_color(outcome),  # black or white, for AA contrast (issue 30)
+    }
 
 
 def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
@@ -243,6 +281,7 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
     geometry = getattr(impacts, "_geometry_column_name", None)
     table = impacts.drop(columns=[c for c in (geometry,) if c in impacts.columns])
     get = column_reader(table.columns)  # each column found once, not per row
+    has_if_fails = find_column(table.columns, IF_FAILS_COLUMN) is not None
     rows = []
     for idx, data in zip(table.index, table.to_dict("records"), strict=True):
         outcome = fmt(get(data, "outcome"))
@@ -258,6 +297,14 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
         wtype = get(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
         ratio = get(data, "ratio")
         counties = county_names(get(data, "county"), get(data, "counties"))
+        if_fails: Any = _ABSENT
+        if has_if_fails:  # the engine's figure; empty or NaN: none given
+            if_fails = _number(get(data, IF_FAILS_COLUMN))
+            if_fails = if_fails if if_fails is not None and np.isfinite(if_fails) else None
+        replace_text = _acres(get(data, "replace_acres"))
+        if outcome in _CONDITIONAL_OUTCOMES:  # what is owed if the missing fact fails
+            owed = "not computed" if if_fails is None or if_fails is _ABSENT else _acres(if_fails)
+            replace_text = f"{replace_text} ({owed} if the fact fails)"
         rows.append(
             {
                 "id": ids[idx],
@@ -272,12 +319,14 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
                 "bsa": fmt(get(data, "bsa")),
                 "zone": MISSING if is_missing(zone) else zone_style(str(zone)).label,
                 "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
-                "replace": _acres(get(data, "replace_acres")),
+                "replace": replace_text,
+                "if_fails": if_fails,
                 "replace_value": _number(get(data, "replace_acres")) or 0.0,
                 "sqft_value": sqft or 0.0,
                 "status": fmt(get(data, "status")),
                 "status_reason": fmt(get(data, "status_reason")),
                 "type_verify": truthy(get(data, "type_verify")),
+                "near": not is_missing(get(data, "near_threshold")),
                 # rendered text, shown whole (never split) for an impact without trace steps
                 "verify_column": _whole(get(data, "verify")),
                 "reasons_column": _whole(get(data, "reasons")),
@@ -285,6 +334,10 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+_ABSENT: Any = object()
+"""``if_fails`` of a row whose layer has no ``replace_acres_if_fails`` column."""
 
 
 def _whole(value: Any) -> list[str]:
@@ -394,11 +447,88 @@ def _passed_over(
     }
 
 
-def _unmet_by_project(unmet: pd.DataFrame | None, project_of: Mapping[str, str]) -> dict:
+CREDITS = "credits"
+"""The one unit of every replacement amount the report states (issue 30): credits, the
+acres of replacement wetland (impact acres times the ratio). The answer names it once."""
+
+
+def _credits(value: Any) -> str:
+    """Return a replacement amount in :data:`CREDITS` (``"19.64 credits"``)."""
+    return f"{_acres(value)} {CREDITS}"
+
+
+def _unmet_column(unmet: pd.DataFrame) -> tuple[str | None, str]:
+    """Return the unmet table's column of the shortfall and its unit.
+
+    ``credits_short`` (docs/siting.md: the acres short times the impact's lowest ratio,
+    in credits like every other amount of the answer); a table without it (written by
+    another tool) falls back to ``acres_short``, named as impact acres, never mixed in.
+    """
+    col = find_column(unmet.columns, "credits_short")
+    if col is not None:
+        return col, CREDITS
+    return find_column(unmet.columns, "acres_short"), "impact acres"
+
+
+def _plan_by_option(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Return a large project's plan as one row per option (impacts counted, sums).
+
+    The ``impact`` cell holds the number of impacts the option serves; every allocation
+    row is in ``allocation.csv`` of ``site``.
+    """
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for r in rows:
+        g = groups.setdefault(
+            (r["option"], r["kind"], r["tier"]),
+            {"n": 0, "ratios": set(), "acres": 0.0, "credits": 0.0, "cost": 0.0},
+        )
+        g["n"] += 1
+        g["ratios"].add(r["ratio"])
+        for key in ("acres", "credits", "cost"):
+            g[key] += _number(r[key].replace("$", "").replace(",", "")) or 0.0
+    return [
+        {
+            "impact": f"{_plural(g['n'], 'impact')}",
+            "option": option,
+            "kind": kind,
+            "tier": tier,
+            "ratio": ", ".join(sorted(g["ratios"])),
+            "acres": _acres(g["acres"]),
+            "credits": _acres(g["credits"]),
+            "cost": _money(g["cost"]),
+        }
+        for (option, kind, tier), g in groups.items()
+    ]
+
+
+def _shortfalls_by_reason(unmet: pd.DataFrame | None, col: str | None, unit: str) -> list[str]:
+    """Return a large project's shortfalls: impacts and the amount short, per reason."""
+    if unmet is None or not len(unmet):
+        return []
+    groups: dict[str, list[float]] = {}
+    for _, r in unmet.iterrows():
+        reason = row_value(r, "reason")
+        g = groups.setdefault("" if is_missing(reason) else fmt(reason), [0, 0.0])
+        g[0] += 1
+        g[1] += (_number(r[col]) or 0.0) if col else 0.0
+    lines = [
+        f"{_plural(int(n), 'impact')}: {_acres(short)} {unit} short"
+        + (f" ({reason})" if reason else "")
+        for reason, (n, short) in sorted(groups.items(), key=lambda kv: -kv[1][1])
+    ]
+    if len(lines) > LARGE_DETAIL_ROWS:
+        rest = len(lines) - LARGE_DETAIL_ROWS
+        lines = [*lines[:LARGE_DETAIL_ROWS], f"{rest:,} other reasons: see unmet.csv"]
+    return lines
+
+
+def _unmet_by_project(
+    unmet: pd.DataFrame | None, project_of: Mapping[str, str]
+) -> dict[str, float]:
     out: dict[str, float] = {}
     if unmet is None:
         return out
-    col = find_column(unmet.columns, "acres_short", "credits_short")
+    col, _ = _unmet_column(unmet)
     for _, r in unmet.iterrows():
         short = _number(r[col]) if col else None
         if short:
@@ -408,7 +538,7 @@ def _unmet_by_project(unmet: pd.DataFrame | None, project_of: Mapping[str, str])
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
 def _project_outcomes(summary: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, str]:
@@ -431,6 +561,7 @@ def _answers(
     unmet: Mapping[str, float],
     sited: bool,
     project_outcomes: Mapping[str, str] | None = None,
+    unmet_unit: str = CREDITS,
 ) -> list[dict[str, Any]]:
     """Return one answer per project: a sentence (the project outcome first) and its parts."""
     projects = list(dict.fromkeys(r["project"] for r in rows)) or [""]
@@ -457,16 +588,19 @@ def _answers(
             kind = "not_assessed"
         else:
             outcome_text = ", ".join(
-                f"{n} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}"
+                f"{n:,} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}"
                 for o, n in counts.items()
             )
             decided = (project_outcomes or {}).get(project)
             lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
             parts.append(f"{lead}{_plural(len(own), 'impact')} ({outcome_text})")
             if replace > 0:
-                # credits are acres of replacement wetland (impact acres x ratio); the plan's
-                # "impact acres" column is the wetland impacted, before the ratio
-                parts.append(f"{_acres(replace)} acres of replacement wetland (credits) required")
+                # one unit throughout (issue 30): credits, the acres of replacement wetland
+                # (impact acres x ratio), named at the first amount; the plan's "impact
+                # acres" column is the wetland impacted, before the ratio
+                parts.append(
+                    f"{_credits(replace)} required (a credit is an acre of replacement wetland)"
+                )
                 plan = per_project.get(project)
                 if plan:
                     how = []
@@ -475,19 +609,25 @@ def _answers(
                     if plan["banks"]:
                         how.append(_plural(len(plan["banks"]), "wetland bank"))
                     parts.append(
-                        f"met by {_acres(plan['credits'])} credits from {' and '.join(how)} "
+                        f"met by {_credits(plan['credits'])} from {' and '.join(how)} "
                         f"at a total cost of {_money(plan['cost'])}"
                     )
                 elif not sited:
                     parts.append("replacement siting was not run")
                 else:
                     parts.append("no replacement option was allocated")
-                short = unmet.get(project, 0.0)
-                parts.append(f"{_acres(short)} acres unmet" if short > 0 else "nothing unmet")
+                if sited:  # without siting nothing is known to be met or unmet (issue 30)
+                    short = unmet.get(project, 0.0)
+                    parts.append(
+                        f"{_acres(short)} {unmet_unit} unmet" if short > 0 else "nothing unmet"
+                    )
                 kind = "replacement"
             else:
                 parts.append("no replacement is needed")
                 kind = "no_replacement"
+            owed = _owed_if_fails(own)
+            if owed:
+                parts.append(owed)
             not_assessed = counts.get(ImpactOutcome.NOT_ASSESSED.value, 0)
             if not_assessed:
                 parts.append(f"{_plural(not_assessed, 'impact')} could not be assessed")
@@ -503,12 +643,43 @@ def _answers(
     return answers
 
 
+def _owed_if_fails(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Return what the conditional impacts owe if the missing fact fails ("" for none).
+
+    The figure is the engine's (the ``replace_acres_if_fails`` column); it is never
+    worked out here. A layer without the column (written before the engine gave it)
+    says it is not computed.
+    """
+    conditional = [r for r in rows if r["outcome"]["value"] in _CONDITIONAL_OUTCOMES]
+    if not conditional:
+        return ""
+    n = _plural(len(conditional), "impact")
+    verb = "holds" if len(conditional) == 1 else "hold"
+    lead = f"{n} exempt only if a missing fact {verb}; if it fails, "
+    if any(r["if_fails"] is _ABSENT for r in conditional):
+        return (
+            lead + "the replacement owed is not computed in this file (re-run `assess` to "
+            "have the engine give it)"
+        )
+    known = [r["if_fails"] for r in conditional if r["if_fails"] is not None]
+    if not known:
+        return lead + "the replacement owed is not computed"
+    text = lead + f"{_credits(sum(known))} would be required"
+    missing = len(conditional) - len(known)
+    if missing:
+        text += f" (not computed for {_plural(missing, 'impact')})"
+    return text
+
+
 def _steps(trace: pd.DataFrame, cites: _Citations) -> list[dict[str, Any]]:
     """Decision steps grouped by project, then impact ("" for the project's own steps)."""
     groups: list[dict[str, Any]] = []
     for project, part in trace.groupby("project", sort=False):
         impacts: dict[str, list[dict[str, Any]]] = {}
-        for _, r in part.iterrows():
+        tried = [
+            not is_not_tried(r, o) for r, o in zip(part["rule_id"], part["outcome"], strict=True)
+        ]
+        for _, r in part[tried].iterrows():  # an exemption not tried is not listed
             impacts.setdefault(
                 fmt(r["impact_id"]) if not is_missing(r["impact_id"]) else "", []
             ).append(
@@ -557,6 +728,25 @@ def _summary_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return tables
 
 
+def _needs_detail(row: Mapping[str, Any]) -> bool:
+    """Return whether a large project's report lists an impact one by one.
+
+    Prohibited, conditional (exempt only if a fact holds) and near a threshold (within
+    the tolerance of an amount): the impacts whose answer a reader checks first.
+    """
+    return bool(row["outcome"]["value"] in _DETAIL_OUTCOMES or row["near"])
+
+
+def _detail(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the impacts a large project's report lists, and how many are left out."""
+    chosen = [r for r in rows if _needs_detail(r)]
+    return {
+        "rows": chosen[:LARGE_DETAIL_ROWS],
+        "n": f"{len(chosen):,}",
+        "more": f"{len(chosen) - LARGE_DETAIL_ROWS:,}" if len(chosen) > LARGE_DETAIL_ROWS else "",
+    }
+
+
 def _checks_counted(checks: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
     """Replace long lists of impact ids in the verify list by their number (in place)."""
     ids = {r["id"] for r in rows}
@@ -584,7 +774,11 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
 
     traced: dict[str, list[str]] = {}
     project_items: list[str] = []
-    for impact_id, verify in zip(trace["impact_id"], trace["verify"], strict=True):
+    for impact_id, verify, rule, outcome in zip(
+        trace["impact_id"], trace["verify"], trace["rule_id"], trace["outcome"], strict=True
+    ):
+        if is_moot_verify(rule, outcome):
+            continue  # a failed exemption: no fact of it, once verified, makes it apply
         items = _verify_list(verify)
         if is_missing(impact_id):
             project_items += [v for v in items if v not in project_items]
@@ -612,6 +806,23 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
             text = ", ".join(owners)
         out.append({"point": item, "concerns": text})
     return out
+
+
+def _missing_context(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the context ``assess`` found missing (its manifest's ``missing_context``).
+
+    No LGU polygon over some impacts, no public water within a mile, no fen layer: each
+    is a point to verify (issue 30), listed once, read from the run manifest (or the
+    ``assess`` part of a report's manifest).
+    """
+    items: list[str] = []
+    for part in (manifest, manifest.get("assess")):
+        if isinstance(part, Mapping) and isinstance(part.get("missing_context"), list):
+            items += [str(i) for i in part["missing_context"] if not is_missing(i)]
+    return [
+        {"point": f"Missing context: {item}", "concerns": "the context layers"}
+        for item in dict.fromkeys(items)
+    ]
 
 
 def _cost_to_use(option: Mapping[str, Any]) -> float | None:
@@ -949,17 +1160,17 @@ def render_report(
     project_of = {r["id"]: r["project"] for r in rows}
     cites = _Citations()
     plan_rows, plan_totals, per_project = _plan(allocation, project_of)
+    col, unit = _unmet_column(unmet) if unmet is not None else (None, CREDITS)
     answers = _answers(
         rows,
         per_project,
         _unmet_by_project(unmet, project_of),
-        sited=ranking is not None or allocation is not None,
+        sited=ranking is not None or allocation is not None or unmet is not None,
         project_outcomes=_project_outcomes(_as_mapping(summary, "summary"), rows),
+        unmet_unit=unit,
     )
     shortfalls = []
     if unmet is not None:
-        col = find_column(unmet.columns, "acres_short", "credits_short")
-        unit = "acres" if col and col.startswith("acres") else "credits"
         for _, r in unmet.iterrows():
             reason = row_value(r, "reason")
             shortfalls.append(
@@ -967,6 +1178,10 @@ def render_report(
                 f" {unit} short" + ("" if is_missing(reason) else f" ({fmt(reason)})")
             )
     large = len(rows) > summarise_above
+    detail = _detail(rows) if large else None
+    if large:  # one row per option and per reason; every row is in the siting CSVs
+        plan_rows = _plan_by_option(plan_rows)
+        shortfalls = _shortfalls_by_reason(unmet, col, unit)
     if large:  # the project's own steps only; each impact's are in the decisions table
         own_steps = trace["impact_id"].map(is_missing) | (trace["impact_id"].astype(str) == "")
         steps = _steps(trace[own_steps], cites)
@@ -985,6 +1200,7 @@ def render_report(
         if r["id"] not in traced and not large
     ]
     checks = _checks(rows, trace)
+    checks += _missing_context(_as_mapping(manifest, "manifest"))
     options: list[dict[str, Any]]
     full_ranking: list[dict[str, Any]]
     if large:
@@ -1017,10 +1233,14 @@ def render_report(
         shortfalls=shortfalls,
         passed_over=_passed_over(allocation, ranking),
         impacts=[] if large else rows,
-        large={"n": f"{len(rows):,}", "tables": _summary_tables(rows)} if large else None,
+        large={"n": f"{len(rows):,}", "tables": _summary_tables(rows), "detail": detail}
+        if large
+        else None,
         ranked=ranking is not None,
         steps=steps,
-        exemptions=exemption_sections(trace, cites.ref),
+        exemptions=exemption_sections(
+            trace, cites.ref, detail=None if detail is None else [r["id"] for r in detail["rows"]]
+        ),
         untraced=untraced,
         checks=checks,
         options=options,

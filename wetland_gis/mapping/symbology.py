@@ -23,8 +23,12 @@ __all__ = [
     "ZONE_STYLES",
     "ContextLayer",
     "ZoneStyle",
+    "contrast_ratio",
     "outcome_color",
     "outcome_label",
+    "outcome_text_color",
+    "relative_luminance",
+    "text_color",
     "zone_style",
 ]
 
@@ -180,6 +184,59 @@ NWI_DELINEATION_TITLE = "NWI wetlands (a screening, not a delineation)"
 
 SITE_COLOR = "#F0E442"  # yellow
 BANK_COLOR = "#56B4E9"  # sky blue
+
+
+def relative_luminance(color: str) -> float:
+    """Return the WCAG 2 relative luminance of a ``#rrggbb`` (or ``#rgb``) colour.
+
+    Examples
+    --------
+    >>> relative_luminance("#ffffff"), relative_luminance("#000")
+    (1.0, 0.0)
+    """
+    hexa = color.lstrip("#")
+    if len(hexa) == 3:
+        hexa = "".join(c * 2 for c in hexa)
+    if len(hexa) != 6:
+        raise ValueError(f"colour {color!r} is not #rrggbb or #rgb")
+    channels = [int(hexa[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """Return the WCAG 2 contrast ratio of two colours (1 to 21; AA text needs 4.5).
+
+    Examples
+    --------
+    >>> round(contrast_ratio("#000000", "#ffffff"), 1)
+    21.0
+    """
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+#: The two text colours a label on a coloured background may take.
+_INKS = ("#000000", "#ffffff")
+
+
+def text_color(background: str) -> str:
+    """Return black or white, whichever reads better on ``background`` (WCAG contrast).
+
+    Every badge and label drawn on an outcome colour (report, popups) takes its text colour
+    from here, so dark text never sits on a dark fill (issue 30).
+
+    Examples
+    --------
+    >>> text_color("#004D80"), text_color("#F0E442")
+    ('#ffffff', '#000000')
+    """
+    return max(_INKS, key=lambda ink: contrast_ratio(ink, background))
+
+
+def outcome_text_color(outcome: str) -> str:
+    """Return the text colour of a badge filled with an outcome's colour."""
+    return text_color(outcome_color(outcome))
 
 
 def outcome_color(outcome: str) -> str:

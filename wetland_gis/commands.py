@@ -810,12 +810,10 @@ def run_report(
         if trace is not None:
             own = trace[trace["impact_id"] == ""]
             # an exemption not tried on the project's impacts is no citation of its answer
-            own = own[
-                [
-                    not is_not_tried(r, o)
-                    for r, o in zip(own["rule_id"], own["outcome"], strict=True)
-                ]
+            tried = [
+                not is_not_tried(r, o) for r, o in zip(own["rule_id"], own["outcome"], strict=True)
             ]
+            own = own.loc[pd.Series(tried, index=own.index, dtype=bool)]  # rows, even if none
             for project, steps in own.groupby(own["project"].astype(str), sort=False):
                 steps_of[str(project)] = {
                     "citations": list(dict.fromkeys(c for c in steps["citation"] if c)),

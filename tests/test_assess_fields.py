@@ -89,12 +89,12 @@ def test_every_fact_role_has_default_names_and_a_command_line_option():
             "owner=OWNER",
             "--field",
             "prior_sqft_since_1992=PRIOR",
-            "--clause-reading",
-            "one_clause",
+            "--reading",
+            "clause=per_clause",
         ]
     )
     assert dict(_fields(args)) == {"owner": "OWNER", "prior_sqft_since_1992": "PRIOR"}
-    assert args.clause_reading == "one_clause"
+    assert args.reading == [("clause_reading", "per_clause")]
     assert resolve_fields(["OWNS_WHOLE", "Portion_SF"]).portion_sqft == "Portion_SF"
 
 

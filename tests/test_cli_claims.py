@@ -1,4 +1,4 @@
-"""``--claim NAME[=yes|no|unknown]`` and ``--cumulative-limit-reading`` (issue 32, "Also").
+"""``--claim NAME[=yes|no|unknown]`` and ``--reading cumulative_limit=...`` (issue 32, "Also").
 
 A claim is a fact of another exemption that only a person can confirm (§ 103G.2241;
 ``ExemptionClaims``): ``no`` makes the clause that needs it fail, ``unknown`` leaves it
@@ -69,7 +69,7 @@ def test_a_bad_claim_exits_2_naming_what_is_allowed(given, match, capsys):
     ("given", "expected"),
     [
         pytest.param((), "reached", id="subd. 9(f): the default reading"),
-        pytest.param(("--cumulative-limit-reading", "exceeded"), "exceeded", id="9(f): exceeded"),
+        pytest.param(("--reading", "cumulative_limit=exceeded"), "exceeded", id="9(f): exceeded"),
     ],
 )
 def test_the_cumulative_limit_reading_reaches_the_claims(given, expected):

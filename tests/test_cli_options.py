@@ -130,21 +130,21 @@ def test_cli_unreachable_scheduler_exits_2_naming_the_address(tmp_path, capsys, 
 
 
 def test_cli_exemption_scope_reading_is_recorded_when_not_the_default(tmp_path):
-    """Minn. R. 8420.0420, subp. 1 C: ``--exemption-scope-reading`` sets the open reading
+    """Minn. R. 8420.0420, subp. 1 C: ``--reading exemption_scope=...`` sets the open reading
     (``Claims.exemption_scope_reading``); the manifest records a reading only when it is
     not the default."""
-    assert _assess(tmp_path, "--exemption-scope-reading", "covered_impacts") == 0
+    assert _assess(tmp_path, "--reading", "exemption_scope=covered_impacts") == 0
     manifest = json.loads((tmp_path / "a_manifest.json").read_text("utf-8"))
     assert manifest["settings"]["exemption_scope_reading"] == "covered_impacts"
     plain = tmp_path / "plain"
-    assert _assess(plain, "--exemption-scope-reading", "whole_project") == 0
+    assert _assess(plain, "--reading", "exemption_scope_reading=whole_project") == 0
     default = json.loads((plain / "a_manifest.json").read_text("utf-8"))
     assert "exemption_scope_reading" not in default["settings"]
 
 
 def test_cli_unknown_exemption_scope_reading_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
-        _assess(tmp_path, "--exemption-scope-reading", "every_impact")
+        _assess(tmp_path, "--reading", "exemption_scope=every_impact")
     assert stop.value.code == 2
     assert "whole_project" in capsys.readouterr().err
     assert not (tmp_path / "a.gpkg").exists()

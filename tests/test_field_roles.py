@@ -7,6 +7,7 @@ role and ``--field``, and ``--field ROLE=COLUMN`` / ``--field-map FILE`` reach e
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import re
@@ -188,14 +189,48 @@ def test_a_named_column_is_read_under_its_shapefile_cut_with_a_record():
 
 
 def _option_count(command):
+    """Return the options ``COMMAND --help`` lists (a hidden deprecated alias is not listed)."""
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
-    return len(sub.choices[command]._actions)
+    return sum(a.help != argparse.SUPPRESS for a in sub.choices[command]._actions)
 
 
 @pytest.mark.parametrize("command", ["assess", "screen", "compare"])
 def test_help_has_under_40_options(command):
     assert _option_count(command) < 40
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("--clause-reading", "per_clause"), ("--reading", "clause=per_clause")),
+        (
+            ("--exemption-scope-reading", "covered_impacts"),
+            ("--reading", "exemption_scope=covered_impacts"),
+        ),
+    ],
+    ids=["subd. 9(e)", "Minn. R. 8420.0420, subp. 1 C"],
+)
+def test_the_old_reading_options_still_work_with_a_deprecation_note(old, new):
+    from wetland_gis.commands import _readings
+    from wetland_gis.errors import DeprecatedOptionWarning
+
+    head = ["assess", "x.gpkg", "--out", "o.gpkg"]
+    with pytest.warns(DeprecatedOptionWarning, match=" ".join(new)):
+        before = _readings(build_parser().parse_args([*head, *old]))
+    assert before == _readings(build_parser().parse_args([*head, *new]))
+
+
+def test_a_reading_given_two_ways_that_disagree_is_an_input_error():
+    from wetland_gis.commands import _readings
+    from wetland_gis.errors import DeprecatedOptionWarning, InputError
+
+    args = build_parser().parse_args(
+        ["assess", "x.gpkg", "--out", "o", "--clause-reading", "per_clause"]
+        + ["--reading", "clause=one_clause"]
+    )
+    with pytest.warns(DeprecatedOptionWarning), pytest.raises(InputError, match="disagree"):
+        _readings(args)
 
 
 @pytest.mark.parametrize(("role", "name"), _ROLE_NAMES[:: max(1, len(_ROLE_NAMES) // 40)])

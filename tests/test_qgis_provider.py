@@ -239,8 +239,29 @@ def test_every_parameter_gives_the_argument_the_command_line_reads(
         assert got == expected
     elif opt.flag == "--claim":  # a claim named alone is a yes (cli.parse_claim)
         assert got == [(claim, True) for claim in expected], (argv, dest)
+    elif opt.flag and "=" in opt.flag:  # a key of --reading NAME=VALUE (issue 33)
+        assert got == [(opt.flag.partition("=")[2], expected)], (argv, dest)
     else:
         assert got == expected, (argv, dest)
+
+
+def test_the_layers_of_the_cut_are_named_by_input_layer() -> None:
+    """Issue 35: the wetlands, existing ground and parcels inside one GeoPackage."""
+    argv = command.build_argv(
+        "impacts",
+        {
+            "FOOTPRINT": ("fp.gpkg", "construction_limits"),
+            "WETLANDS": ("fp.gpkg", "delineation"),
+            "EXISTING": ("fp.gpkg", "existing_road"),
+            "OUTPUT": "o.gpkg",
+        },
+    )
+    args = cli.build_parser().parse_args(argv)
+    assert args.layer == "construction_limits"
+    assert cli.keyed(args.input_layer, "--input-layer") == {
+        "wetlands": "delineation",
+        "existing": "existing_road",
+    }
 
 
 def test_a_source_in_a_geopackage_names_its_layer() -> None:
@@ -863,15 +884,15 @@ def test_a_geopackage_layer_named_like_its_file_beside_others_is_compared(in_qgi
 def _cut_argv(out: Path, *, assess: bool = False) -> list[str]:
     """Return the command line of the county road sample's cut (``assess --footprint``)."""
     if assess:
-        argv = ["assess", "--footprint", str(FOOTPRINT), "--footprint-layer"]
+        argv = ["assess", "--footprint", str(FOOTPRINT), "--input-layer"]
+        argv += ["footprint=construction_limits"]
     else:
-        argv = ["impacts", str(FOOTPRINT), "--layer"]
+        argv = ["impacts", str(FOOTPRINT), "--layer", "construction_limits"]
     return [
         *argv,
-        "construction_limits",
-        *("--wetlands", str(FOOTPRINT), "--wetlands-layer", "delineation"),
-        *("--existing", str(FOOTPRINT), "--existing-layer", "existing_road"),
-        *("--parcels", str(FOOTPRINT), "--parcels-layer", "parcels"),
+        *("--wetlands", str(FOOTPRINT), "--input-layer", "wetlands=delineation"),
+        *("--existing", str(FOOTPRINT), "--input-layer", "existing=existing_road"),
+        *("--parcels", str(FOOTPRINT), "--input-layer", "parcels=parcels"),
         *("--out", str(out)),
     ]
 

@@ -393,10 +393,10 @@ def test_the_unit_reading_is_a_cli_option_with_the_default_first(command, capsys
     head = ["assess", "x.gpkg", "--out", "o"] if command == "assess" else ["compare", "x.gpkg"]
     head = head if command == "assess" else [*head, "--out", "o"]
     assert _reading_claims(parser.parse_args(head)).exemption_unit_reading == "each_clause"
-    args = parser.parse_args([*head, "--exemption-unit-reading", "whole_subdivision"])
+    args = parser.parse_args([*head, "--reading", "exemption_unit=whole_subdivision"])
     assert _reading_claims(args).exemption_unit_reading == "whole_subdivision"
     with pytest.raises(SystemExit):
-        parser.parse_args([*head, "--exemption-unit-reading", "per_subdivision"])
+        parser.parse_args([*head, "--reading", "exemption_unit=per_subdivision"])
     assert "each_clause" in capsys.readouterr().err
 
 

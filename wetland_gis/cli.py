@@ -32,16 +32,8 @@ from typing import Any
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
-from wetland_gis.rules.engine import CLAUSE_READINGS, ONE_CLAUSE
 from wetland_gis.rules.exempt import CLAIMS
-from wetland_gis.rules.kernel import (
-    CUMULATIVE_LIMIT_READINGS,
-    EACH_CLAUSE,
-    EXEMPTION_SCOPE_READINGS,
-    EXEMPTION_UNIT_READINGS,
-    LIMIT_REACHED,
-    WHOLE_PROJECT,
-)
+from wetland_gis.rules.kernel import READINGS
 from wetland_gis.rules.priority import BANKING_OWN_ORDER, SITING_READINGS
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
 
@@ -209,11 +201,80 @@ class _ClaimArgument:
         return parse_claim(text)
 
 
+#: The inputs of the cut whose layer ``--input-layer INPUT=LAYER`` names (issue 35).
+FOOTPRINT_INPUTS = ("footprint", "wetlands", "existing", "parcels", "drainage")
+
+
+class _KeyedArgument:
+    """The argparse type of a repeatable ``KEY=VALUE`` option (``--reading``, ``--input-layer``).
+
+    ``keys`` maps each key to its allowed values (empty: any value). The QGIS provider's
+    dialog reads them (``--reading=clause_reading`` and its choices).
+    """
+
+    def __init__(self, option: str, keys: dict[str, tuple[str, ...]], example: str) -> None:
+        self.option, self.keys, self.example = option, keys, example
+
+    def __call__(self, text: str) -> tuple[str, str]:
+        key, eq, value = str(text).partition("=")
+        key, value = key.strip().lower().replace("-", "_"), value.strip()
+        if self.option == "--reading" and key and not key.endswith("_reading"):
+            key += "_reading"  # --reading clause=per_clause names the clause_reading
+        if not eq or key not in self.keys or not value:
+            raise argparse.ArgumentTypeError(
+                f"{self.option} {text!r}: expected KEY=VALUE with KEY one of "
+                f"{', '.join(self.keys)}, e.g. {self.option} {self.example}"
+            )
+        allowed = self.keys[key]
+        if allowed and value not in allowed:
+            raise argparse.ArgumentTypeError(
+                f"{self.option} {key}={value!r}: expected one of {', '.join(allowed)} "
+                f"(the first is the default; docs/rules.md, Open readings)"
+            )
+        return key, value
+
+
+def keyed(values: Sequence[tuple[str, str]] | None, option: str) -> dict[str, str]:
+    """Return ``{key: value}`` of a repeatable ``KEY=VALUE`` option; one key twice is an error.
+
+    Examples
+    --------
+    >>> keyed([("wetlands", "delineation")], "--input-layer")
+    {'wetlands': 'delineation'}
+    """
+    out: dict[str, str] = {}
+    for key, value in values or ():
+        if out.get(key, value) != value:
+            raise argparse.ArgumentTypeError(
+                f"{option} gives {key} twice ({out[key]!r} and {value!r}); give it once"
+            )
+        out[key] = value
+    return out
+
+
+def _add_readings(parser: argparse.ArgumentParser) -> None:
+    """Add ``--reading NAME=VALUE`` (every open reading of the rules core) and two aliases."""
+    parser.add_argument(
+        "--reading",
+        action="append",
+        type=_KeyedArgument("--reading", dict(READINGS), "exemption_scope=covered_impacts"),
+        metavar="NAME=VALUE",
+        help="an open reading of the text other than the default (repeatable): "
+        + "; ".join(f"{n.removesuffix('_reading')}: {'|'.join(v)}" for n, v in READINGS.items())
+        + " (the first is the default; docs/rules.md, Open readings)",
+    )
+    for name in ("clause_reading", "exemption_scope_reading"):  # before --reading (issue 33)
+        parser.add_argument(
+            f"--{name.replace('_', '-')}", choices=READINGS[name], help=argparse.SUPPRESS
+        )
+
+
 def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) -> None:
     """Add the inputs ``wetland-gis impacts`` cuts the impacts from (issue 35).
 
-    In ``assess`` the footprint is the option ``--footprint`` (with ``--footprint-layer``);
-    in ``impacts`` it is the positional input (with ``--layer``).
+    In ``assess`` the footprint is the option ``--footprint``; in ``impacts`` it is the
+    positional input (with ``--layer``). The layer inside a GeoPackage or File Geodatabase
+    input is named by ``--input-layer INPUT=LAYER``.
     """
     if in_assess:
         parser.add_argument(
@@ -221,14 +282,12 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
             help="construction limits (polygons, one row a part): the impacts are cut from "
             "them and --wetlands, then assessed, in one run (docs/footprint.md)",
         )
-        parser.add_argument("--footprint-layer", help="layer name inside the --footprint file")
     parser.add_argument(
         "--wetlands",
         required=not in_assess,
         help="the wetland delineation (wetland_id, circ39 and/or attribute), or NWI polygons "
         "(ATTRIBUTE) for a screening",
     )
-    parser.add_argument("--wetlands-layer", help="layer name inside the --wetlands file")
     parser.add_argument(
         "--wetlands-source",
         choices=["auto", "delineation", "nwi"],
@@ -237,17 +296,25 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
         "output of a run on NWI says it is a screening, not a delineation",
     )
     parser.add_argument("--existing", help="already developed ground (polygons): no new impact")
-    parser.add_argument("--existing-layer", help="layer name inside the --existing file")
     parser.add_argument(
-        "--parcels", help="parcels with an owner column: owner, portion, whole-wetland ownership"
+        "--parcels",
+        help="parcels with an owner column (and a parcel id, parcel_id or pin): owner, "
+        "portion, whole-wetland ownership",
     )
-    parser.add_argument("--parcels-layer", help="layer name inside the --parcels file")
     parser.add_argument(
         "--drainage",
         help="ditches or tile (lines); each drains the wetland within its lateral effect "
-        "distance (a column, or --lateral-effect-ft)",
+        "distance (a column lateral_effect_ft, lat_eff_ft or effect_ft, or --lateral-effect-ft)",
     )
-    parser.add_argument("--drainage-layer", help="layer name inside the --drainage file")
+    inputs = FOOTPRINT_INPUTS if in_assess else FOOTPRINT_INPUTS[1:]
+    parser.add_argument(
+        "--input-layer",
+        action="append",
+        type=_KeyedArgument("--input-layer", {k: () for k in inputs}, "wetlands=delineation"),
+        metavar="INPUT=LAYER",
+        help="the layer to read inside a GeoPackage or File Geodatabase input (repeatable): "
+        f"INPUT one of {', '.join(inputs)}",
+    )
     parser.add_argument(
         "--lateral-effect-ft",
         type=float,
@@ -255,11 +322,12 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
         help="lateral effect distance of every drainage line without one of its own; the law "
         "held gives none, so there is no default (recorded in the manifest)",
     )
-    parser.add_argument(
-        "--lateral-effect-ft-field",
-        help="drainage column holding each line's lateral effect distance in feet "
-        "(default lateral_effect_ft, lat_eff_ft or effect_ft)",
-    )
+    if not in_assess:
+        parser.add_argument(
+            "--lateral-effect-ft-field",
+            help="drainage column holding each line's lateral effect distance in feet "
+            "(default lateral_effect_ft, lat_eff_ft or effect_ft)",
+        )
 
 
 def _add_assessed(parser: argparse.ArgumentParser, *, siting: bool = True) -> None:
@@ -300,36 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_field_options(p, FIELD_ALIASES)
     p.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
-    p.add_argument(
-        "--clause-reading",
-        choices=CLAUSE_READINGS,
-        default=ONE_CLAUSE,
-        help="subd. 9(e): how the clauses of the one paragraph a project uses are "
-        "totalled (docs/rules.md)",
-    )
-    p.add_argument(
-        "--exemption-scope-reading",
-        choices=EXEMPTION_SCOPE_READINGS,
-        default=WHOLE_PROJECT,
-        help="Minn. R. 8420.0420, subp. 1 C: whether one exemption covering only some "
-        "impacts exempts them (covered_impacts) or none (whole_project, the default; "
-        "docs/rules.md)",
-    )
-    p.add_argument(
-        "--cumulative-limit-reading",
-        choices=CUMULATIVE_LIMIT_READINGS,
-        default=LIMIT_REACHED,
-        help="§ 103G.2241, subd. 9(f): a cumulative area exactly at the (f)(2) or (f)(3) "
-        "limit is not exempt (reached, the default) or is (exceeded) (docs/rules.md)",
-    )
-    p.add_argument(
-        "--exemption-unit-reading",
-        choices=EXEMPTION_UNIT_READINGS,
-        default=EACH_CLAUSE,
-        help="§ 103G.2241, subd. 11(b); Minn. R. 8420.0420, subp. 1 C: each clause is one "
-        "exemption (each_clause, the default) or the clauses of one subdivision together "
-        "(whole_subdivision; docs/rules.md)",
-    )
+    _add_readings(p)
     p.add_argument(
         "--claim",
         action="append",
@@ -541,26 +580,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
     c.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
     c.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
-    c.add_argument(
-        "--clause-reading",
-        choices=CLAUSE_READINGS,
-        default=ONE_CLAUSE,
-        help="subd. 9(e): how the clauses of the one paragraph a project uses are totalled",
-    )
-    c.add_argument(
-        "--exemption-scope-reading",
-        choices=EXEMPTION_SCOPE_READINGS,
-        default=WHOLE_PROJECT,
-        help="Minn. R. 8420.0420, subp. 1 C: one exemption covering only some impacts "
-        "exempts none (whole_project) or those (covered_impacts)",
-    )
-    c.add_argument(
-        "--exemption-unit-reading",
-        choices=EXEMPTION_UNIT_READINGS,
-        default=EACH_CLAUSE,
-        help="§ 103G.2241, subd. 11(b): each clause is one exemption (each_clause) or the "
-        "clauses of one subdivision together (whole_subdivision)",
-    )
+    _add_readings(c)
     add_field_options(c, {})
     c.add_argument("--sites", help="candidate sites: each alternative is also sited")
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")
@@ -571,7 +591,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="with it, each ALTERNATIVE is construction limits (a footprint), cut into impacts "
         "by these wetlands first (issue 35, docs/footprint.md)",
     )
-    c.add_argument("--wetlands-layer", help="layer name inside the --wetlands file")
     c.add_argument(
         "--wetlands-source",
         choices=["auto", "delineation", "nwi"],
@@ -584,7 +603,16 @@ def build_parser() -> argparse.ArgumentParser:
         ("drainage", "ditches or tile (lines)"),
     ):
         c.add_argument(f"--{name}", help=f"with --wetlands: {what}, for every alternative")
-        c.add_argument(f"--{name}-layer", help=f"layer name inside the --{name} file")
+    c.add_argument(
+        "--input-layer",
+        action="append",
+        type=_KeyedArgument(
+            "--input-layer", {k: () for k in FOOTPRINT_INPUTS[1:]}, "wetlands=delineation"
+        ),
+        metavar="INPUT=LAYER",
+        help="the layer to read inside a GeoPackage or File Geodatabase input (repeatable): "
+        f"INPUT one of {', '.join(FOOTPRINT_INPUTS[1:])}",
+    )
     c.add_argument(
         "--lateral-effect-ft",
         type=float,

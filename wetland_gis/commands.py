@@ -39,7 +39,7 @@ from wetland_gis.parameters import (
     load_parameters,
 )
 from wetland_gis.progress import StageBar
-from wetland_gis.rules.kernel import EACH_CLAUSE, LIMIT_REACHED, WHOLE_PROJECT, Claims
+from wetland_gis.rules.kernel import ONE_CLAUSE, Claims
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -221,17 +221,21 @@ def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str,
     fields = dict(_fields(args))  # the part id is the impact_id role (--field impact_id=PART)
     if getattr(args, "lateral_effect_ft_field", None):
         fields["lateral_effect_ft"] = args.lateral_effect_ft_field
-    layer = args.footprint_layer if in_assess else args.layer
+    from wetland_gis.cli import keyed
+
+    try:
+        named = keyed(getattr(args, "input_layer", None), "--input-layer")
+    except argparse.ArgumentTypeError as err:
+        raise InputError(str(err)) from None
+    if not in_assess:  # `impacts` names its footprint's layer with --layer (compare: none)
+        named["footprint"] = getattr(args, "layer", None)
     return {
         "existing": args.existing,
         "parcels": args.parcels,
         "drainage": args.drainage,
         "layers": {
-            "footprint": layer,
-            "wetlands": args.wetlands_layer,
-            "existing": args.existing_layer,
-            "parcels": args.parcels_layer,
-            "drainage": args.drainage_layer,
+            name: named.get(name)
+            for name in ("footprint", "wetlands", "existing", "parcels", "drainage")
         },
         "fields": fields,
         "lateral_effect_ft": args.lateral_effect_ft,
@@ -1319,16 +1323,41 @@ def _check_footprint_options(args: argparse.Namespace) -> None:
         )
 
 
+def _readings(args: argparse.Namespace) -> dict[str, str]:
+    """Return the open readings given as ``--reading NAME=VALUE`` (and the two old options).
+
+    ``--clause-reading`` and ``--exemption-scope-reading`` still work, with a
+    :class:`~wetland_gis.errors.DeprecatedOptionWarning` naming their ``--reading``.
+    """
+    from wetland_gis.cli import keyed
+    from wetland_gis.errors import DeprecatedOptionWarning
+
+    try:
+        readings = keyed(getattr(args, "reading", None), "--reading")
+    except argparse.ArgumentTypeError as err:
+        raise InputError(str(err)) from None
+    for name in ("clause_reading", "exemption_scope_reading"):
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        option = f"--{name.replace('_', '-')}"
+        short = name.removesuffix("_reading")
+        warnings.warn(
+            f"{option} is deprecated and will be removed: use --reading {short}={value}",
+            DeprecatedOptionWarning,
+            stacklevel=2,
+        )
+        if readings.setdefault(name, value) != value:
+            raise InputError(f"{option} {value} and --reading {short}={readings[name]} disagree")
+    return readings
+
+
 def _reading_claims(args: argparse.Namespace) -> Claims:
-    """Return the open readings given as options (``--exemption-scope-reading``) as Claims.
+    """Return the open readings given on the command line as Claims (the rest default).
 
     The other claims are given as :class:`AssessOptions` keywords and replace its fields.
     """
-    return Claims(
-        exemption_scope_reading=getattr(args, "exemption_scope_reading", None) or WHOLE_PROJECT,
-        cumulative_limit_reading=getattr(args, "cumulative_limit_reading", None) or LIMIT_REACHED,
-        exemption_unit_reading=getattr(args, "exemption_unit_reading", None) or EACH_CLAUSE,
-    )
+    return Claims(**_readings(args))
 
 
 def _exemption_claims(args: argparse.Namespace) -> Any:
@@ -1379,7 +1408,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             hide_register_url(args)
         fields = _fields(args)
         options = AssessOptions(
-            clause_reading=args.clause_reading,
+            clause_reading=_readings(args).get("clause_reading", ONE_CLAUSE),
             claims=_reading_claims(args),
             tolerance_percent=args.tolerance_percent,
             local_limit_sqft=args.local_limit_sqft,
@@ -1518,7 +1547,10 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             as_of=args.as_of,
             assume_crs=args.assume_crs,
             params=load_parameters(args.parameters) if args.parameters else None,
-            options=AssessOptions(clause_reading=args.clause_reading, claims=_reading_claims(args)),
+            options=AssessOptions(
+                clause_reading=_readings(args).get("clause_reading", ONE_CLAUSE),
+                claims=_reading_claims(args),
+            ),
             fields=_fields(args),
             sites=args.sites,
             banks=args.banks,

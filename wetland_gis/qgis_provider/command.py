@@ -207,15 +207,29 @@ _PARAMETERS = Option(
 _CLAUSE = Option(
     "CLAUSE_READING",
     "enum",
-    "Subd. 9(e) reading (--clause-reading)",
-    "--clause-reading",
+    "Subd. 9(e) reading (--reading=clause_reading)",
+    "--reading=clause_reading",
     advanced=True,
 )
 _SCOPE = Option(
     "EXEMPTION_SCOPE_READING",
     "enum",
-    "Minn. R. 8420.0420, subp. 1 C reading (--exemption-scope-reading)",
-    "--exemption-scope-reading",
+    "Minn. R. 8420.0420, subp. 1 C reading (--reading=exemption_scope_reading)",
+    "--reading=exemption_scope_reading",
+    advanced=True,
+)
+_UNIT = Option(
+    "EXEMPTION_UNIT_READING",
+    "enum",
+    "Subd. 11(b): the clauses of one subdivision (--reading=exemption_unit_reading)",
+    "--reading=exemption_unit_reading",
+    advanced=True,
+)
+_CUMULATIVE = Option(
+    "CUMULATIVE_LIMIT_READING",
+    "enum",
+    "Subd. 9(f): a cumulative area exactly at the limit (--reading=cumulative_limit_reading)",
+    "--reading=cumulative_limit_reading",
     advanced=True,
 )
 _ASSUME_CRS = Option(
@@ -260,7 +274,7 @@ _WETLANDS = Option(
     "source",
     "Wetland delineation, or NWI polygons for a screening (--wetlands)",
     "--wetlands",
-    layer_flag="--wetlands-layer",
+    layer_flag="--input-layer=wetlands",
     optional=False,
 )
 _WETLANDS_SOURCE = Option(
@@ -278,14 +292,14 @@ _FOOTPRINT_INPUTS = (
         "source",
         "Existing developed ground, no new impact, e.g. the road (--existing)",
         "--existing",
-        layer_flag="--existing-layer",
+        layer_flag="--input-layer=existing",
     ),
     Option(
         "DRAINAGE",
         "source",
         "Ditches or tile: lines (--drainage)",
         "--drainage",
-        layer_flag="--drainage-layer",
+        layer_flag="--input-layer=drainage",
     ),
     Option(
         "LATERAL_EFFECT_FT",
@@ -298,7 +312,7 @@ _FOOTPRINT_INPUTS = (
         "source",
         "Parcels with an owner column (--parcels)",
         "--parcels",
-        layer_flag="--parcels-layer",
+        layer_flag="--input-layer=parcels",
     ),
 )
 _OVERWRITE = Option(
@@ -367,6 +381,8 @@ ALGORITHMS: dict[str, Algorithm] = {
                 ),
                 _CLAUSE,
                 _SCOPE,
+                _UNIT,
+                _CUMULATIVE,
                 _PARAMETERS,
                 _ASSUME_CRS,
                 _OVERRIDE_CRS,
@@ -550,6 +566,8 @@ ALGORITHMS: dict[str, Algorithm] = {
                 _PARAMETERS,
                 _CLAUSE,
                 _SCOPE,
+                _UNIT,
+                _CUMULATIVE,
                 Option(
                     "ASSUME_CRS",
                     "crs",
@@ -705,11 +723,28 @@ def build_argv(
         if opt.flag is None:
             positional.append(_text(value))
         else:
-            flags += [opt.flag, _text(value)]
+            flags += option_args(opt.flag, _text(value))
         if layer and opt.layer_flag:
-            flags += [opt.layer_flag, str(layer)]
+            flags += option_args(opt.layer_flag, str(layer))
     roles = field_args(fields or {}, role_flags or {}, field_flag, field_map, field_map_flag)
     return [command, *positional, *flags, *roles]
+
+
+def option_args(flag: str, value: str) -> list[str]:
+    """Return the arguments giving ``value`` to ``flag``; a keyed flag takes ``KEY=VALUE``.
+
+    A flag written ``--reading=clause_reading`` stands for the key ``clause_reading`` of the
+    repeatable ``--reading NAME=VALUE`` (``--input-layer INPUT=LAYER`` alike).
+
+    Examples
+    --------
+    >>> option_args("--as-of", "2024-05-01")
+    ['--as-of', '2024-05-01']
+    >>> option_args("--input-layer=wetlands", "delineation")
+    ['--input-layer', 'wetlands=delineation']
+    """
+    option, eq, key = flag.partition("=")
+    return [option, f"{key}={value}"] if eq else [flag, value]
 
 
 def _text(value: Any) -> str:

@@ -33,6 +33,15 @@ def _options(parser: argparse.ArgumentParser) -> dict[str, dict[str, Any]]:
         }
         for flag in action.option_strings or [action.dest]:
             out[flag] = record
+            # a repeatable KEY=VALUE option (--reading, --input-layer): one record a key,
+            # written "--reading=clause_reading", its choices and default the key's own
+            for key, allowed in getattr(action.type, "keys", {}).items():
+                out[f"{flag}={key}"] = {
+                    **record,
+                    "choices": list(allowed) or None,
+                    "default": allowed[0] if allowed else None,
+                    "repeat": False,
+                }
     return out
 
 

@@ -155,3 +155,23 @@ def test_normal_farming_of_unknown_kind_is_conditional():
     result = run(ag.normal_farming_practice, normal_farming=True, impact_kind="unknown")
     assert result.outcome is Outcome.CONDITIONAL
     assert "impact_kind" in result.unknown
+
+
+def test_a_failed_clause_names_its_unknown_conditions_as_moot_without_their_words():
+    """subd. 1(2): a type 3 wetland fails the clause, so the 1991 pasture and same-use
+    conditions left unknown cannot change the answer (issue 30: a 5,000-impact pipeline
+    stored every such condition's words for every impact). They are named, not worded, and
+    are no verify item."""
+    result = run(
+        ag.pasture_land,
+        wetland_type=3,
+        land_use="pasture",
+        pasture_same_use=None,
+        pasture_1991=None,
+    )
+    assert result.outcome is Outcome.NOT_EXEMPT
+    assert any(r.startswith("Not met (subd. 1(2))") for r in result.reasons)
+    assert not any(r.startswith("Not known (") for r in result.reasons)
+    moot = [r for r in result.reasons if r.startswith("Not known, and moot")]
+    assert moot and "pasture_same_use" in moot[0] and "pasture_1991" in moot[0]
+    assert not any("pasture_1991" in v for v in result.verify)

@@ -519,6 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--context", help="context GeoPackage or folder (waters on the PDF map)")
     r.add_argument("--out", required=True, help="HTML file to write")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
     add_run_options(r)
 
     w = sub.add_parser(

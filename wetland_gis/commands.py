@@ -1524,7 +1524,7 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             pdf=args.pdf or None,
             context=args.context,
             overwrite=overwrite,
-            progress_bar=not getattr(args, "quiet", False),
+            progress_bar=not args.quiet,
         )
         return CommandResult(written, tally)
     if args.command == "compare":

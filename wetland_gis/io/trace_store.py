@@ -77,9 +77,10 @@ def is_not_tried(rule_id: Any, outcome: Any) -> bool:
 
     Examples
     --------
-    >>> is_not_tried("exemption.wildlife.10_2", "not_applied")
+    >>> blinds = next(r for r in EXEMPTION_RULE_IDS if r.endswith("10_2"))
+    >>> is_not_tried(blinds, "not_applied")
     True
-    >>> is_not_tried("exemption.wildlife.10_2", "not_exempt"), is_not_tried("x", "not_applied")
+    >>> is_not_tried(blinds, "not_exempt"), is_not_tried("x", "not_applied")
     (False, False)
     """
     return outcome == _NOT_TRIED and rule_id in EXEMPTION_RULE_IDS
@@ -90,14 +91,13 @@ def is_moot_verify(rule_id: Any, outcome: Any) -> bool:
 
     An exemption decided ``not_exempt`` failed on a condition whose facts are known: no
     unknown fact of it, once verified, makes it apply. Its unknown facts stay named in
-    its reason ("Not known (...)"); they are not items a person must verify.
+    its reason (named as moot); they are not items a person must verify.
 
     Examples
     --------
-    >>> is_moot_verify("exemption.utilities.6_a_1", "not_exempt")
-    True
-    >>> is_moot_verify("exemption.utilities.6_a_1", "conditional")
-    False
+    >>> utility = next(r for r in EXEMPTION_RULE_IDS if r.endswith("6_a_1"))
+    >>> is_moot_verify(utility, "not_exempt"), is_moot_verify(utility, "conditional")
+    (True, False)
     """
     return outcome == _NOT_EXEMPT and rule_id in EXEMPTION_RULE_IDS
 
@@ -172,8 +172,9 @@ def compact_steps(columns: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
 
     Examples
     --------
+    >>> blinds = next(r for r in EXEMPTION_RULE_IDS if r.endswith("10_2"))
     >>> cols = {"project": ["P", "P", "P"], "impact_id": ["A", "B", "B"],
-    ...         "seq": [0, 1, 2], "rule_id": ["exemption.wildlife.10_2"] * 2 + ["x"],
+    ...         "seq": [0, 1, 2], "rule_id": [blinds] * 2 + ["x"],
     ...         "citation": ["c", "c", "d"], "outcome": ["not_applied"] * 2 + ["required"],
     ...         "value": [None, None, 1.0], "reason": ["Not tried.", "Not tried.", "R."],
     ...         "verify": [[], [], []], "inputs": [{}, {}, {}], "parameters": [{}, {}, {}]}

@@ -227,8 +227,8 @@ def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str,
         named = keyed(getattr(args, "input_layer", None), "--input-layer")
     except argparse.ArgumentTypeError as err:
         raise InputError(str(err)) from None
-    if not in_assess:  # `impacts` names its footprint's layer with --layer (compare: none)
-        named["footprint"] = getattr(args, "layer", None)
+    if not in_assess and getattr(args, "layer", None):  # `impacts`: its footprint's --layer
+        named["footprint"] = args.layer
     return {
         "existing": args.existing,
         "parcels": args.parcels,
@@ -1357,7 +1357,8 @@ def _reading_claims(args: argparse.Namespace) -> Claims:
 
     The other claims are given as :class:`AssessOptions` keywords and replace its fields.
     """
-    return Claims(**_readings(args))
+    readings: dict[str, Any] = dict(_readings(args))  # each a Claims field, checked there
+    return Claims(**readings)
 
 
 def _exemption_claims(args: argparse.Namespace) -> Any:

@@ -182,6 +182,7 @@ ONE_STEP_MODULES = (
     "io/wetland_types.py",
     "mapping/static_map.py",
     "mapping/tep_map.py",
+    "register/fill.py",
 )
 #: The most lines a function of those modules may have, its docstring left out (issue 33).
 ONE_STEP_LINES = 80

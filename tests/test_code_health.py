@@ -178,6 +178,7 @@ ONE_STEP_MODULES = (
     "geometry/shoreland.py",
     "impacts.py",
     "io/bank_listing.py",
+    "io/impact_facts.py",
     "io/layers.py",
     "io/wetland_types.py",
     "mapping/static_map.py",

@@ -184,6 +184,7 @@ ONE_STEP_MODULES = (
     "mapping/static_map.py",
     "mapping/tep_map.py",
     "register/fill.py",
+    "siting/allocate.py",
     "siting/rank.py",
 )
 #: The most lines a function of those modules may have, its docstring left out (issue 33).

@@ -185,6 +185,7 @@ ONE_STEP_MODULES = (
     "mapping/tep_map.py",
     "register/fill.py",
     "siting/allocate.py",
+    "siting/engine.py",
     "siting/rank.py",
 )
 #: The most lines a function of those modules may have, its docstring left out (issue 33).

@@ -181,6 +181,7 @@ ONE_STEP_MODULES = (
     "io/impact_facts.py",
     "io/layers.py",
     "io/wetland_types.py",
+    "mapping/popups.py",
     "mapping/static_map.py",
     "mapping/tep_map.py",
     "register/fill.py",

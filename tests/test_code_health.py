@@ -184,6 +184,7 @@ ONE_STEP_MODULES = (
     "mapping/popups.py",
     "mapping/static_map.py",
     "mapping/tep_map.py",
+    "register/cli.py",
     "register/fill.py",
     "siting/allocate.py",
     "siting/engine.py",

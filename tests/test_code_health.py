@@ -182,6 +182,7 @@ ONE_STEP_MODULES = (
     "io/layers.py",
     "io/wetland_types.py",
     "mapping/popups.py",
+    "mapping/report.py",
     "mapping/static_map.py",
     "mapping/tep_map.py",
     "register/cli.py",

@@ -573,11 +573,8 @@ def _answers(
         for r in own:
             counts[r["outcome"]["value"]] = counts.get(r["outcome"]["value"], 0) + 1
         assessed = sum(n for o, n in counts.items() if o in _ASSESSED_OUTCOMES)
-        replace = sum(r["replace_value"] for r in own)
-        parts: list[str] = []
         if not own:
-            sentence = "No impact was given."
-            kind = "empty"
+            sentence, kind = "No impact was given.", "empty"
         elif assessed == 0:
             reasons = sorted({r["status_reason"] for r in own if r["status_reason"] != MISSING})
             sentence = (
@@ -587,51 +584,10 @@ def _answers(
             )
             kind = "not_assessed"
         else:
-            outcome_text = ", ".join(
-                f"{n:,} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}"
-                for o, n in counts.items()
-            )
             decided = (project_outcomes or {}).get(project)
-            lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
-            parts.append(f"{lead}{_plural(len(own), 'impact')} ({outcome_text})")
-            if replace > 0:
-                # one unit throughout (issue 30): credits, the acres of replacement wetland
-                # (impact acres x ratio), named at the first amount; the plan's "impact
-                # acres" column is the wetland impacted, before the ratio
-                parts.append(
-                    f"{_credits(replace)} required (a credit is an acre of replacement wetland)"
-                )
-                plan = per_project.get(project)
-                if plan:
-                    how = []
-                    if plan["sites"]:
-                        how.append(_plural(len(plan["sites"]), "project-specific site"))
-                    if plan["banks"]:
-                        how.append(_plural(len(plan["banks"]), "wetland bank"))
-                    parts.append(
-                        f"met by {_credits(plan['credits'])} from {' and '.join(how)} "
-                        f"at a total cost of {_money(plan['cost'])}"
-                    )
-                elif not sited:
-                    parts.append("replacement siting was not run")
-                else:
-                    parts.append("no replacement option was allocated")
-                if sited:  # without siting nothing is known to be met or unmet (issue 30)
-                    short = unmet.get(project, 0.0)
-                    parts.append(
-                        f"{_acres(short)} {unmet_unit} unmet" if short > 0 else "nothing unmet"
-                    )
-                kind = "replacement"
-            else:
-                parts.append("no replacement is needed")
-                kind = "no_replacement"
-            owed = _owed_if_fails(own)
-            if owed:
-                parts.append(owed)
-            not_assessed = counts.get(ImpactOutcome.NOT_ASSESSED.value, 0)
-            if not_assessed:
-                parts.append(f"{_plural(not_assessed, 'impact')} could not be assessed")
-            sentence = "; ".join(parts) + "."
+            plan = per_project.get(project)
+            short = unmet.get(project, 0.0) if sited else None
+            sentence, kind = _assessed_answer(name, own, counts, decided, plan, short, unmet_unit)
         answers.append(
             {
                 "project": name,
@@ -641,6 +597,60 @@ def _answers(
             }
         )
     return answers
+
+
+def _assessed_answer(
+    name: str,
+    own: list[dict[str, Any]],
+    counts: Mapping[str, int],
+    decided: str | None,
+    plan: Mapping[str, Any] | None,
+    short: float | None,
+    unmet_unit: str,
+) -> tuple[str, str]:
+    """Return the answer of a project with assessed impacts, and its kind.
+
+    ``short`` is the credits unmet, None when siting was not run (nothing is then known
+    to be met or unmet, issue 30).
+    """
+    outcome_text = ", ".join(
+        f"{n:,} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}" for o, n in counts.items()
+    )
+    lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
+    parts = [f"{lead}{_plural(len(own), 'impact')} ({outcome_text})"]
+    replace = sum(r["replace_value"] for r in own)
+    if replace > 0:
+        # one unit throughout (issue 30): credits, the acres of replacement wetland
+        # (impact acres x ratio), named at the first amount; the plan's "impact
+        # acres" column is the wetland impacted, before the ratio
+        parts.append(f"{_credits(replace)} required (a credit is an acre of replacement wetland)")
+        if plan:
+            how = []
+            if plan["sites"]:
+                how.append(_plural(len(plan["sites"]), "project-specific site"))
+            if plan["banks"]:
+                how.append(_plural(len(plan["banks"]), "wetland bank"))
+            parts.append(
+                f"met by {_credits(plan['credits'])} from {' and '.join(how)} "
+                f"at a total cost of {_money(plan['cost'])}"
+            )
+        elif short is None:
+            parts.append("replacement siting was not run")
+        else:
+            parts.append("no replacement option was allocated")
+        if short is not None:
+            parts.append(f"{_acres(short)} {unmet_unit} unmet" if short > 0 else "nothing unmet")
+        kind = "replacement"
+    else:
+        parts.append("no replacement is needed")
+        kind = "no_replacement"
+    owed = _owed_if_fails(own)
+    if owed:
+        parts.append(owed)
+    not_assessed = counts.get(ImpactOutcome.NOT_ASSESSED.value, 0)
+    if not_assessed:
+        parts.append(f"{_plural(not_assessed, 'impact')} could not be assessed")
+    return "; ".join(parts) + ".", kind
 
 
 def _owed_if_fails(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -1138,23 +1148,11 @@ def render_report(
     MappingInputError
         When an argument is of the wrong kind or ``paper`` is not allowed.
     """
-    if paper not in PAPER_SIZES:
-        raise MappingInputError(
-            f"`paper` was {paper!r} but is expected to be in {list(PAPER_SIZES)}"
-        )
-    if not isinstance(impacts, pd.DataFrame):
-        raise MappingInputError(f"`impacts` must be a (Geo)DataFrame, got {type(impacts).__name__}")
-    if find_column(impacts.columns, "outcome") is None:
-        raise MappingInputError(
-            f"`impacts` lacks the `outcome` column; it has {list(impacts.columns)}"
-        )
+    _check_arguments(impacts, paper)
     ranking = _frame(ranking, "ranking")
     allocation = _frame(allocation, "allocation")
     unmet = _frame(unmet, "unmet")
-    if trace is None:
-        trace = pd.DataFrame(columns=list(TRACE_COLUMNS))
-    trace = _check_trace(trace)
-
+    trace = _check_trace(trace if trace is not None else pd.DataFrame(columns=list(TRACE_COLUMNS)))
     ids = impact_ids(impacts)
     rows = _impact_rows(impacts, ids)
     project_of = {r["id"]: r["project"] for r in rows}
@@ -1169,54 +1167,12 @@ def render_report(
         project_outcomes=_project_outcomes(_as_mapping(summary, "summary"), rows),
         unmet_unit=unit,
     )
-    shortfalls = []
-    if unmet is not None:
-        for _, r in unmet.iterrows():
-            reason = row_value(r, "reason")
-            shortfalls.append(
-                f"Impact {fmt(row_value(r, 'impact_id'))}: {_acres(r[col]) if col else MISSING}"
-                f" {unit} short" + ("" if is_missing(reason) else f" ({fmt(reason)})")
-            )
     large = len(rows) > summarise_above
     detail = _detail(rows) if large else None
     if large:  # one row per option and per reason; every row is in the siting CSVs
         plan_rows = _plan_by_option(plan_rows)
-        shortfalls = _shortfalls_by_reason(unmet, col, unit)
-    if large:  # the project's own steps only; each impact's are in the decisions table
-        own_steps = trace["impact_id"].map(is_missing) | (trace["impact_id"].astype(str) == "")
-        steps = _steps(trace[own_steps], cites)
-    else:
-        steps = _steps(trace, cites)
-    # impacts without a trace step still show their rendered reasons and citations
-    traced = {fmt(i) for i in trace["impact_id"] if not is_missing(i)}
-    untraced = [
-        {
-            "id": r["id"],
-            "outcome": r["outcome"],
-            "reasons": r["reasons_column"],
-            "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c],
-        }
-        for r in rows
-        if r["id"] not in traced and not large
-    ]
-    checks = _checks(rows, trace)
-    checks += _missing_context(_as_mapping(manifest, "manifest"))
-    options: list[dict[str, Any]]
-    full_ranking: list[dict[str, Any]]
-    if large:
-        _checks_counted(checks, rows)
-        options, full_ranking = [], []
-    else:
-        options, full_ranking = _options(ranking, allocation, cites, best_options)
-
-    map_doc = map_link = None
-    if isinstance(map_html, str) and map_html.lstrip().startswith("<"):
-        map_doc = map_html
-    elif map_html is not None:
-        map_link = os.fspath(map_html)
-    if map_href is not None:
-        map_link = map_href
-
+    shortfalls = (_shortfalls_by_reason if large else _shortfall_lines)(unmet, col, unit)
+    body = _body(rows, trace, ranking, allocation, manifest, cites, best_options, large)
     manifest_map = _as_mapping(manifest, "manifest")
     template = _env().get_template("report.html.j2")
     return template.render(
@@ -1237,28 +1193,138 @@ def render_report(
         if large
         else None,
         ranked=ranking is not None,
-        steps=steps,
+        **body,
         exemptions=exemption_sections(
             trace, cites.ref, detail=None if detail is None else [r["id"] for r in detail["rows"]]
         ),
-        untraced=untraced,
-        checks=checks,
-        options=options,
         best_options=best_options,
-        full_ranking=full_ranking,
-        map_doc=map_doc,
-        map_link=map_link,
-        map_href=_safe_href(map_link) if map_link else None,
-        static_map=static_map,
+        **_map_parts(map_html, map_href, static_map),
         notes=_data_notes(impacts, ids, manifest_map, data_notes),
-        citations=[
+        **_citations_and_manifest(cites, manifest_map),
+    )
+
+
+def _body(
+    rows: list[dict[str, Any]],
+    trace: pd.DataFrame,
+    ranking: pd.DataFrame | None,
+    allocation: pd.DataFrame | None,
+    manifest: Mapping[str, Any] | pd.Series | None,
+    cites: _Citations,
+    best_options: int,
+    large: bool,
+) -> dict[str, Any]:
+    """Return the decisions, the impacts without a step, the checks and the options.
+
+    A large project's checks are counted and its options are left to the ranking CSV.
+    """
+    steps, untraced = _decisions(trace, rows, cites, large)
+    checks = _checks(rows, trace)
+    checks += _missing_context(_as_mapping(manifest, "manifest"))
+    options: list[dict[str, Any]]
+    full_ranking: list[dict[str, Any]]
+    if large:
+        _checks_counted(checks, rows)
+        options, full_ranking = [], []
+    else:
+        options, full_ranking = _options(ranking, allocation, cites, best_options)
+    return {
+        "steps": steps,
+        "untraced": untraced,
+        "checks": checks,
+        "options": options,
+        "full_ranking": full_ranking,
+    }
+
+
+def _check_arguments(impacts: Any, paper: str) -> None:
+    """Refuse a paper size not allowed, or impacts that are not a frame with ``outcome``."""
+    if paper not in PAPER_SIZES:
+        raise MappingInputError(
+            f"`paper` was {paper!r} but is expected to be in {list(PAPER_SIZES)}"
+        )
+    if not isinstance(impacts, pd.DataFrame):
+        raise MappingInputError(f"`impacts` must be a (Geo)DataFrame, got {type(impacts).__name__}")
+    if find_column(impacts.columns, "outcome") is None:
+        raise MappingInputError(
+            f"`impacts` lacks the `outcome` column; it has {list(impacts.columns)}"
+        )
+
+
+def _shortfall_lines(unmet: pd.DataFrame | None, col: str | None, unit: str) -> list[str]:
+    """Return one line per impact of the unmet table: how much is short, and why."""
+    shortfalls = []
+    if unmet is not None:
+        for _, r in unmet.iterrows():
+            reason = row_value(r, "reason")
+            shortfalls.append(
+                f"Impact {fmt(row_value(r, 'impact_id'))}: {_acres(r[col]) if col else MISSING}"
+                f" {unit} short" + ("" if is_missing(reason) else f" ({fmt(reason)})")
+            )
+    return shortfalls
+
+
+def _decisions(
+    trace: pd.DataFrame, rows: list[dict[str, Any]], cites: _Citations, large: bool
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the decisions step by step, and the impacts without a step (their texts).
+
+    A large project shows the project's own steps only; each impact's are in the
+    decisions table. Impacts without a trace step still show their rendered reasons and
+    citations.
+    """
+    if large:
+        own_steps = trace["impact_id"].map(is_missing) | (trace["impact_id"].astype(str) == "")
+        steps = _steps(trace[own_steps], cites)
+    else:
+        steps = _steps(trace, cites)
+    traced = {fmt(i) for i in trace["impact_id"] if not is_missing(i)}
+    untraced = [
+        {
+            "id": r["id"],
+            "outcome": r["outcome"],
+            "reasons": r["reasons_column"],
+            "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c],
+        }
+        for r in rows
+        if r["id"] not in traced and not large
+    ]
+    return steps, untraced
+
+
+def _map_parts(
+    map_html: str | os.PathLike[str] | None, map_href: str | None, static_map: str | None
+) -> dict[str, Any]:
+    """Return the map page to embed (HTML text), the map file to link, and the static map."""
+    map_doc = map_link = None
+    if isinstance(map_html, str) and map_html.lstrip().startswith("<"):
+        map_doc = map_html
+    elif map_html is not None:
+        map_link = os.fspath(map_html)
+    if map_href is not None:
+        map_link = map_href
+    return {
+        "map_doc": map_doc,
+        "map_link": map_link,
+        "map_href": _safe_href(map_link) if map_link else None,
+        "static_map": static_map,
+    }
+
+
+def _citations_and_manifest(cites: _Citations, manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the numbered citation list and the manifest, as the template shows them.
+
+    Called last: every section before has numbered its citations.
+    """
+    return {
+        "citations": [
             {"n": i + 1, "anchor": f"cite-{i + 1}", "text": t} for i, t in enumerate(cites.items)
         ],
-        manifest=[(str(k), _pretty(v)) for k, v in manifest_map.items()],
-        manifest_json=json.dumps(manifest_map, indent=2, ensure_ascii=False, default=str)
-        if manifest_map
+        "manifest": [(str(k), _pretty(v)) for k, v in manifest.items()],
+        "manifest_json": json.dumps(manifest, indent=2, ensure_ascii=False, default=str)
+        if manifest
         else "",
-    )
+    }
 
 
 def map_arguments(path: Path, kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from ._format import (
     MappingInputError,
     esc,
     fmt,
+    fmt_sqft,
     is_missing,
     joint_application_area,
     row_value,
@@ -78,10 +79,6 @@ def _list_html(items: Sequence[str], *, ordered: bool = False) -> str:
     tag = "ol" if ordered else "ul"
     body = "".join(f"<li>{html.escape(i)}</li>" for i in items)
     return f"<{tag}>{body}</{tag}>"
-
-
-def _sqft(value: Any) -> str:
-    return MISSING if is_missing(value) else f"{fmt(float(value), digits=0)} sq ft"
 
 
 def decision_chain(
@@ -149,7 +146,7 @@ def _area_steps(get: _Get, cols: set[str]) -> _Chain:
         except MappingInputError:
             reported = None
     if not (is_missing(reported) and is_missing(area_sqft)):
-        chain.append(("area", f"{fmt(reported)} ({_sqft(area_sqft)})"))
+        chain.append(("area", f"{fmt(reported)} ({fmt_sqft(area_sqft, unit=True)})"))
     activity = get("impact_kind", "impact", "activity")
     if not is_missing(activity):
         chain.append(("activity", fmt(activity)))
@@ -216,7 +213,7 @@ def _zone_step(get: _Get, cols: set[str]) -> _Chain:
     zone = get("zone")
     text = MISSING if is_missing(zone) else zone_style(zone).label
     parts = [
-        f"{label} {_sqft(get(col))}"
+        f"{label} {fmt_sqft(get(col), unit=True)}"
         for label, col in (
             ("setback", "sqft_setback"),
             ("protection zone", "sqft_protection"),
@@ -271,10 +268,10 @@ def _de_minimis_step(get: _Get, cols: set[str]) -> _Chain:
     else:
         test = f"not applied ({outcome_label(outcome).lower()})"
     area_sqft = get("area_sqft")
-    amounts = [f"impact {_sqft(area_sqft)}"] if not is_missing(area_sqft) else []
+    amounts = [f"impact {fmt_sqft(area_sqft, unit=True)}"] if not is_missing(area_sqft) else []
     allowance = get(*_ALLOWANCE_COLUMNS)
     if not is_missing(allowance):
-        amounts.append(f"allowance {_sqft(allowance)}")
+        amounts.append(f"allowance {fmt_sqft(allowance, unit=True)}")
     return [("de minimis test", test + (f" ({', '.join(amounts)})" if amounts else ""))]
 
 

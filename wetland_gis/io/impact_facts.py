@@ -45,6 +45,7 @@ from wetland_gis.rules.screening import (
     governing_type,
     no_public_waters_layer_verify,
 )
+from wetland_gis.rules.trace import TRACE_COLUMNS
 
 __all__ = ["ImpactTable", "FactSteps", "ROLE_FACTS", "STEP_FIELDS", "impact_facts"]
 
@@ -79,18 +80,10 @@ ROLE_FACTS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
     ("water_regime_flooded", "cowardin", water_regime_flooded),
 )
 
-#: The fields of a trace step after ``project`` and ``impact_id`` (the register's steps
-#: are tuples in this order: :func:`wetland_gis.register.fill.fill_from_register`).
-STEP_FIELDS = (
-    "rule_id",
-    "citation",
-    "outcome",
-    "value",
-    "reason",
-    "verify",
-    "inputs",
-    "parameters",
-)
+#: The fields of a trace step after ``project``, ``impact_id`` and ``seq``: the trace
+#: schema's (:data:`wetland_gis.rules.trace.TRACE_COLUMNS`), stated there once. The
+#: register's steps are tuples in this order (:func:`wetland_gis.register.fill.fill_from_register`).
+STEP_FIELDS = TRACE_COLUMNS[TRACE_COLUMNS.index("seq") + 1 :]
 _COLUMNS = ("project", "impact_id", *STEP_FIELDS)
 _EMPTY: Mapping[str, Any] = {}
 

@@ -521,3 +521,23 @@ def test_popup_de_minimis_row_reads_the_decided_de_minimis_outcome(decided, show
     popup = impact_popup_html(values, impact_id="I-1", steps=_trace_steps("I-1"))
     found = re.search(r"<th>de minimis test</th><td>(.*?)</td>", popup).group(1)
     assert found.startswith(shown) and "not applied" not in found
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        pytest.param(12_499.5, "12,500 sq ft", id="half a square foot rounds up, once"),
+        pytest.param("10,000", "10,000 sq ft", id="text with a separator, as a user writes it"),
+        pytest.param("n/a", "\u2014", id="not a number: missing, never an error"),
+        pytest.param(float("inf"), "\u2014", id="not finite: missing"),
+        pytest.param(None, "\u2014", id="blank"),
+    ],
+)
+def test_the_popup_and_the_report_show_square_feet_alike(value, shown) -> None:
+    from wetland_gis.mapping._format import fmt_sqft
+    from wetland_gis.mapping.popups import decision_chain
+
+    chain = dict(decision_chain({"zone": "outside", "sqft_outside": value}, None))
+    assert chain["shoreland zone"].endswith(f"(outside {shown})")
+    assert fmt_sqft(value, unit=True) == shown
+    assert fmt_sqft(value) == shown.removesuffix(" sq ft")  # the report's cells

@@ -239,13 +239,13 @@ def test_rows_that_cannot_be_read_are_kept_with_reasons(tmp_path):
     ],
 )
 def test_a_row_number_is_read_or_refused_with_the_fix(value, signed, expected):
-    from wetland_gis.water_use.screening import _number, _RowError
+    from wetland_gis.water_use.screening import _row_number, _RowError
 
     if isinstance(expected, str):
         with pytest.raises(_RowError, match=re.escape(expected)):
-            _number(value, "dest_lon" if signed else "annual_gallons", signed=signed)
+            _row_number(value, "dest_lon" if signed else "annual_gallons", signed=signed)
     else:
-        assert _number(value, "annual_gallons", signed=signed) == expected
+        assert _row_number(value, "annual_gallons", signed=signed) == expected
 
 
 def test_cli_water_use_writes_everything(tmp_path, capsys):

@@ -45,6 +45,7 @@ from wetland_gis.rules.screening import (
     governing_type,
     no_public_waters_layer_verify,
 )
+from wetland_gis.rules.trace import TRACE_COLUMNS
 
 __all__ = ["ImpactTable", "FactSteps", "ROLE_FACTS", "STEP_FIELDS", "impact_facts"]
 
@@ -79,18 +80,10 @@ ROLE_FACTS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
     ("water_regime_flooded", "cowardin", water_regime_flooded),
 )
 
-#: The fields of a trace step after ``project`` and ``impact_id`` (the register's steps
-#: are tuples in this order: :func:`wetland_gis.register.fill.fill_from_register`).
-STEP_FIELDS = (
-    "rule_id",
-    "citation",
-    "outcome",
-    "value",
-    "reason",
-    "verify",
-    "inputs",
-    "parameters",
-)
+#: The fields of a trace step after ``project``, ``impact_id`` and ``seq``: the trace
+#: schema's (:data:`wetland_gis.rules.trace.TRACE_COLUMNS`), stated there once. The
+#: register's steps are tuples in this order (:func:`wetland_gis.register.fill.fill_from_register`).
+STEP_FIELDS = TRACE_COLUMNS[TRACE_COLUMNS.index("seq") + 1 :]
 _COLUMNS = ("project", "impact_id", *STEP_FIELDS)
 _EMPTY: Mapping[str, Any] = {}
 
@@ -245,6 +238,141 @@ def _known(value: Any) -> bool | None:
     return None if pd.isna(value) else bool(value)
 
 
+@dataclass
+class _Layer:
+    """The columns of the assessed rows that the facts are built from, each read once."""
+
+    n: int
+    types: list[tuple[WetlandType, ...]]
+    kinds: list[tuple[ImpactKind, str | None]]
+    acres: list[float | None]
+    partial_raw: list[Any]
+    shares: list[float | None]
+    incorporated: list[bool | None]
+    cedar: list[bool]
+    metro: list[bool]
+    pct: list[PercentageArea]
+    setback: list[float]
+    protection: list[float]
+    outside: list[float]
+    zone: list[Any]
+    fen_raw: list[Any]
+    fen: list[bool | None]
+    nearest_ft: list[Any]
+    nearest: list[Any]
+    on_nwi: list[bool]
+    type_verify: list[Any]
+    type_note: list[Any]
+    county: list[str | None]
+    note_ids: list[tuple[Any, ...]]
+    near_fen: list[bool]
+    given_ids: list[str | None]
+    layer_ids: list[str | None]
+    inventory_given: list[bool]
+
+
+def _read_layer(
+    sub: pd.DataFrame,
+    field_map: FieldMapping,
+    rows: Sequence[Hashable],
+    fens_near: pd.Series | None,
+) -> _Layer:
+    """Read the columns of the rows ``sub`` the facts are built from."""
+    n = len(rows)
+
+    def col(name: str | None) -> list[Any]:
+        return [None] * n if name is None else sub[name].tolist()
+
+    def role(name: str) -> list[Any]:
+        return col(getattr(field_map, name))
+
+    # § 103G.201: the inventory ids from the impact's column, else from the inventory layer
+    # (the ids of the inventoried wetlands the impact touches; "" none, None no layer)
+    layer_raw = col("pw_wetland") if "pw_wetland" in sub else [None] * n
+    fen_raw = col("calcareous_fen")
+    return _Layer(
+        n=n,
+        types=_read(col("wetland_type"), _types_of),
+        kinds=_read(role("impact_kind"), _impact_kind),
+        acres=_read(role("wetland_acres"), read_number),
+        partial_raw=role("partial"),
+        shares=_read(role("partial_share"), read_number),
+        incorporated=[_known(v) for v in col("incorporated")],
+        cedar=[bool(v) for v in col("cedar_tamarack")],
+        metro=[bool(v) for v in col("metro")],
+        pct=_read(col("pct_class"), PercentageArea),
+        setback=[float(v or 0.0) for v in col("sqft_setback")],
+        protection=[float(v or 0.0) for v in col("sqft_protection")],
+        outside=[float(v or 0.0) for v in col("sqft_outside")],
+        zone=col("zone"),
+        fen_raw=fen_raw,
+        fen=_read(fen_raw, read_flag),
+        nearest_ft=col("nearest_pw_ft"),
+        nearest=col("nearest_pw"),
+        on_nwi=[(read_text(v) or "").lower() == "nwi" for v in role("wetland_source")],
+        type_verify=col("type_verify"),
+        type_note=col("type_note"),
+        county=[None if pd.isna(v) else str(v) for v in col("county")],
+        note_ids=list(zip(*(col(c) for c in NOTE_COLUMNS), strict=True)) if NOTE_COLUMNS else [],
+        near_fen=(
+            [False] * n
+            if fens_near is None
+            else [bool(v) for v in fens_near.reindex(list(rows), fill_value=False).tolist()]
+        ),
+        given_ids=_read(role("pw_inventory_id"), read_text),
+        layer_ids=_read(layer_raw, read_text),
+        inventory_given=[isinstance(v, str) for v in layer_raw],
+    )
+
+
+class _Screen:
+    """The screening questions of one row, each distinct set of facts decided once."""
+
+    def __init__(self, layer: _Layer, params: ParameterSet, as_of: dt.date) -> None:
+        self.layer, self.params, self.as_of = layer, params, as_of
+        self.pww_seen: dict[tuple, Any] = {}
+        self.mixed_seen: dict[tuple, tuple[WetlandType, str | None]] = {}
+
+    def wetland_type(self, i: int) -> tuple[WetlandType, str | None]:
+        """Return the type a row is decided as, and the note of a mixed-type wetland."""
+        lay, types = self.layer, self.layer.types[i]
+        if len(types) == 1:
+            return types[0], None
+        areas = (lay.setback[i], lay.protection[i], lay.outside[i])
+        touched = tuple(z for z, a in zip(_ZONE_COLUMNS, areas, strict=True) if a > 0)
+        touched_zones = tuple(z for z, _ in touched) or (
+            _ZONE_OF.get(lay.zone[i], ShorelandZone.OUTSIDE),
+        )
+        mkey = (types, touched_zones, lay.pct[i], lay.metro[i], lay.cedar[i])
+        if mkey not in self.mixed_seen:
+            self.mixed_seen[mkey] = governing_type(
+                types,
+                touched_zones,
+                lay.pct[i],
+                lay.metro[i],
+                lay.cedar[i],
+                self.params,
+                self.as_of,
+            )
+        return self.mixed_seen[mkey]
+
+    def public_waters(self, i: int) -> tuple[Any, bool]:
+        """Return a row's public waters wetland screen, and whether the inventory overruled it."""
+        lay = self.layer
+        pww_key = (lay.types[i], lay.acres[i], lay.incorporated[i])
+        pww = self.pww_seen.get(pww_key)
+        if pww is None:  # the same facts give the same screen: decided once
+            pww = self.pww_seen[pww_key] = public_waters_wetland_screen(
+                *pww_key, params=self.params, as_of=self.as_of
+            )
+        overruled = False
+        if lay.inventory_given[i] and not (lay.given_ids[i] or lay.layer_ids[i]):
+            # the inventory layer decides (§ 103G.201); the size test is only the fallback
+            overruled = pww.outcome is not Outcome.CLASSIFIED
+            pww = unlisted_by_inventory(pww)
+        return pww, overruled
+
+
 def impact_facts(
     gdf: pd.DataFrame,
     field_map: FieldMapping,
@@ -287,208 +415,192 @@ def impact_facts(
     ImpactTable
     """
     out = ImpactTable()
-    n = len(rows)
-    sub = gdf.loc[list(rows)] if n != len(gdf) else gdf
-
-    def col(name: str | None) -> list[Any]:
-        return [None] * n if name is None else sub[name].tolist()
-
-    def role(name: str) -> list[Any]:
-        return col(getattr(field_map, name))
-
-    labels = col("wetland_type")
-    types_col = _read(labels, _types_of)
-    kinds = _read(role("impact_kind"), _impact_kind)
-    acres_col = _read(role("wetland_acres"), read_number)
-    partial_raw = role("partial")
-    shares = _read(role("partial_share"), read_number)
-    incorporated = [_known(v) for v in col("incorporated")]
-    cedar = [bool(v) for v in col("cedar_tamarack")]
-    metro = [bool(v) for v in col("metro")]
-    pct_col = _read(col("pct_class"), PercentageArea)
-    setback = [float(v or 0.0) for v in col("sqft_setback")]
-    protection = [float(v or 0.0) for v in col("sqft_protection")]
-    outside = [float(v or 0.0) for v in col("sqft_outside")]
-    zone_col = col("zone")
-    fen_raw = col("calcareous_fen")
-    fen_col = _read(fen_raw, read_flag)
-    nearest_ft = col("nearest_pw_ft")
-    nearest = col("nearest_pw")
-    on_nwi = [(read_text(v) or "").lower() == "nwi" for v in role("wetland_source")]
-    type_verify = col("type_verify")
-    type_note = col("type_note")
-    county = [None if pd.isna(v) else str(v) for v in col("county")]
-    note_ids = list(zip(*(col(c) for c in NOTE_COLUMNS), strict=True)) if NOTE_COLUMNS else []
-    near_fen = (
-        [False] * n
-        if fens_near is None
-        else [bool(v) for v in fens_near.reindex(list(rows), fill_value=False).tolist()]
+    sub = gdf.loc[list(rows)] if len(rows) != len(gdf) else gdf
+    lay = _read_layer(sub, field_map, rows, fens_near)
+    screen = _Screen(lay, params, as_of)
+    context = _ContextNotes(
+        lay,
+        field_map.wetland_acres or "wetland_ac",
+        no_public_waters_layer_verify(params, as_of) if assume_no_public_waters else None,
+        fen_review_ft,
     )
-    acres_column = field_map.wetland_acres or "wetland_ac"
-    # § 103G.201: the inventory ids from the impact's column, else from the inventory layer
-    # (the ids of the inventoried wetlands the impact touches; "" none, None no layer)
-    given_ids = _read(role("pw_inventory_id"), read_text)
-    layer_raw = col("pw_wetland") if "pw_wetland" in sub else [None] * n
-    layer_ids = _read(layer_raw, read_text)
-    inventory_given = [isinstance(v, str) for v in layer_raw]
-    no_waters_note = no_public_waters_layer_verify(params, as_of) if assume_no_public_waters else ""
-
-    wtypes: list[WetlandType] = []
-    pwws: list[bool] = []
-    below: list[bool | None] = []
-    partial: list[bool] = []
-    share: list[float | None] = []
-    pww_seen: dict[tuple, Any] = {}
-    mixed_seen: dict[tuple, tuple[WetlandType, str | None]] = {}
-    steps = out.steps
+    decided: dict[str, list[Any]] = {"wetland_type": [], "public_waters_wetland": []}
     for i, idx in enumerate(rows):
         project, key = projects[idx], keys[idx]
-        types = types_col[i]
-        if len(types) == 1:
-            wtype, mixed_note = types[0], None
-        else:
-            touched = tuple(
-                z
-                for z, a in zip(_ZONE_COLUMNS, (setback[i], protection[i], outside[i]), strict=True)
-                if a > 0
-            )
-            touched_zones = tuple(z for z, _ in touched) or (
-                _ZONE_OF.get(zone_col[i], ShorelandZone.OUTSIDE),
-            )
-            mkey = (types, touched_zones, pct_col[i], metro[i], cedar[i])
-            if mkey not in mixed_seen:
-                mixed_seen[mkey] = governing_type(
-                    types, touched_zones, pct_col[i], metro[i], cedar[i], params, as_of
-                )
-            wtype, mixed_note = mixed_seen[mkey]
-        acres = acres_col[i]
-        pww_key = (types, acres, incorporated[i])
-        pww = pww_seen.get(pww_key)
-        if pww is None:  # the same facts give the same screen: decided once
-            pww = pww_seen[pww_key] = public_waters_wetland_screen(
-                types, acres, incorporated[i], params=params, as_of=as_of
-            )
-        overruled = False
-        if inventory_given[i] and not (given_ids[i] or layer_ids[i]):
-            # the inventory layer decides (§ 103G.201); the size test is only the fallback
-            overruled = pww.outcome is not Outcome.CLASSIFIED
-            pww = unlisted_by_inventory(pww)
+        wtype, mixed_note = screen.wetland_type(i)
+        pww, overruled = screen.public_waters(i)
         if mixed_note:
-            steps.add(
-                project=project,
-                impact_id=key,
-                rule_id=R.FACTS_WETLAND_TYPE,
-                citation=MIXED_TYPE_CITATION,
-                outcome=Outcome.CLASSIFIED.value,
-                value=float(int(wtype)),
-                reason=mixed_note,
-                verify=[mixed_note],
-                inputs={"types": [int(t) for t in types]},
-                parameters={},
-            )
+            out.steps.add(**_mixed_type_step(project, key, lay.types[i], wtype, mixed_note))
         if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1 or overruled:
-            steps.add(
-                project=project,
-                impact_id=key,
-                rule_id=R.FACTS_PUBLIC_WATERS_WETLAND,
-                citation="; ".join(pww.citations),
-                outcome=pww.outcome.value,
-                value=None,
-                reason=" ".join(pww.reasons),
-                verify=list(pww.verify),
-                inputs={
-                    "types": [int(t) for t in types],
-                    "wetland_acres": acres,
-                    "incorporated": incorporated[i],
-                },
-                parameters=dict(pww.parameters),
-            )
-        kind, kind_note = kinds[i]
-        verify = [NWI_SCREENING_VERIFY] if on_nwi[i] else []
-        if type_verify[i]:
-            verify.append(f"wetland type: {type_note[i] or 'verify in the field'}")
-        near_ft = nearest_ft[i]
-        if assume_no_public_waters and pd.isna(near_ft):
-            verify.append(no_waters_note)
-        if kind_note:
-            verify.append(kind_note)
-        oversize = impact_exceeds_wetland(
-            setback[i] + protection[i] + outside[i], _nonneg(acres), column=acres_column
-        )
-        if oversize:
-            verify.append(oversize)
-            out.oversized.append(str(key))
-        # on or waterward of the OHWL of a public water: the engine routes a fill or an
-        # excavation to the public-waters-work permit (§ 103G.245, subd. 1(2))
-        if pd.isna(near_ft):
-            below.append(None)
-        else:
-            below.append(bool(near_ft == 0))
-            verify.append(WATERCOURSE_OHWL_VERIFY)
-        if pd.isna(fen_raw[i]):
-            verify.append(NO_FEN_LAYER_VERIFY)
-        elif near_fen[i] and fen_col[i] is not True and fen_review_ft is not None:
-            verify.append(fen_review_verify(fen_review_ft))
-        notes = _layer_notes(note_ids[i], kind) if note_ids else {}
-        verify.extend(notes.values())
+            out.steps.add(**_public_waters_step(project, key, lay, i, pww))
+        verify = context.verify(i, key, out.oversized)
         if verify:
-            inputs = {"nearest_pw": None if pd.isna(nearest[i]) else str(nearest[i])}
-            inputs.update(
-                (column, str(ids))
-                for column, ids in zip(NOTE_COLUMNS, note_ids[i], strict=True)
-                if column in notes
-            )
-            steps.add(
-                project=project,
-                impact_id=key,
-                rule_id=R.FACTS_CONTEXT,
-                citation="",
-                outcome=Outcome.CLASSIFIED.value,
-                value=None,
-                reason="What the screen could not know from the layers.",
-                verify=verify,
-                inputs=inputs,
-                parameters={},
-            )
+            out.steps.add(**context.step(project, key, i, verify))
         if extra_steps:  # e.g. the register's facts (wetland_gis.register.fill)
             for step in extra_steps.get(idx, ()):
-                steps.add(
+                out.steps.add(
                     project=project, impact_id=key, **dict(zip(STEP_FIELDS, step, strict=True))
                 )
-        wtypes.append(wtype)
-        pwws.append(pww.outcome is Outcome.OUT_OF_SCOPE)
-        is_partial = kind is ImpactKind.DRAIN and read_flag(partial_raw[i]) is True
-        partial.append(is_partial)
-        share.append(_share(shares[i], kind, partial_raw[i]))
-
-    columns: dict[str, list[Any]] = {
-        "impact_id": [keys[idx] for idx in rows],
-        "wetland_type": wtypes,
-        "cedar_tamarack": cedar,
-        "sqft_setback": setback,
-        "sqft_protection": protection,
-        "sqft_outside": outside,
-        "pct_class": pct_col,
-        "metro": metro,
-        "calcareous_fen": [v is True for v in fen_col],
-        "public_waters_wetland": pwws,
-        "impact_kind": [k for k, _ in kinds],
-        "partial": partial,
-        "wetland_acres": [_nonneg(a) for a in acres_col],
-        "incorporated": incorporated,
-        "partial_share": share,
-        "below_ohwl": below,
-        "county": county,
-    }
-    columns["pw_inventory_id"] = [g or w for g, w in zip(given_ids, layer_ids, strict=True)]
+        decided["wetland_type"].append(wtype)
+        decided["public_waters_wetland"].append(pww.outcome is Outcome.OUT_OF_SCOPE)
+    columns = _fact_columns(lay, [keys[idx] for idx in rows], decided, context.below)
     for name, role_name, reader in ROLE_FACTS:
         column = getattr(field_map, role_name)
         columns[name] = (
-            [reader(None)] * n if column is None else _read(sub[column].tolist(), reader)
+            [reader(None)] * lay.n if column is None else _read(sub[column].tolist(), reader)
         )
-    groups, row_of = out.groups, out.row_of
     for idx, facts in zip(rows, ImpactFacts.from_columns(columns), strict=True):
         project = projects[idx]
-        groups.setdefault(project, []).append(facts)
-        row_of[(project, facts.impact_id)] = idx
+        out.groups.setdefault(project, []).append(facts)
+        out.row_of[(project, facts.impact_id)] = idx
     return out
+
+
+def _mixed_type_step(
+    project: Hashable, key: Hashable, types: tuple[WetlandType, ...], wtype: WetlandType, note: str
+) -> dict[str, Any]:
+    """Return the ``facts.wetland_type`` step of a mixed-type wetland (its governing type)."""
+    return {
+        "project": project,
+        "impact_id": key,
+        "rule_id": R.FACTS_WETLAND_TYPE,
+        "citation": MIXED_TYPE_CITATION,
+        "outcome": Outcome.CLASSIFIED.value,
+        "value": float(int(wtype)),
+        "reason": note,
+        "verify": [note],
+        "inputs": {"types": [int(t) for t in types]},
+        "parameters": {},
+    }
+
+
+def _public_waters_step(
+    project: Hashable, key: Hashable, lay: _Layer, i: int, pww: Any
+) -> dict[str, Any]:
+    """Return the ``facts.public_waters_wetland`` step of a row's screen."""
+    return {
+        "project": project,
+        "impact_id": key,
+        "rule_id": R.FACTS_PUBLIC_WATERS_WETLAND,
+        "citation": "; ".join(pww.citations),
+        "outcome": pww.outcome.value,
+        "value": None,
+        "reason": " ".join(pww.reasons),
+        "verify": list(pww.verify),
+        "inputs": {
+            "types": [int(t) for t in lay.types[i]],
+            "wetland_acres": lay.acres[i],
+            "incorporated": lay.incorporated[i],
+        },
+        "parameters": dict(pww.parameters),
+    }
+
+
+class _ContextNotes:
+    """What the screen could not know from the layers, row by row (``facts.context``).
+
+    Also records, per row, whether the impact is on or waterward of the OHWL of a public
+    water (:attr:`below`): the engine routes a fill or an excavation there to the
+    public-waters-work permit (§ 103G.245, subd. 1(2)).
+    """
+
+    def __init__(
+        self,
+        layer: _Layer,
+        acres_column: str,
+        no_waters_note: str | None,
+        fen_review_ft: float | None,
+    ) -> None:
+        self.layer, self.acres_column = layer, acres_column
+        self.no_waters_note, self.fen_review_ft = no_waters_note, fen_review_ft
+        self.below: list[bool | None] = []
+        self.notes: dict[str, str] = {}
+
+    def verify(self, i: int, key: Hashable, oversized: list[str]) -> list[str]:
+        """Return the verify items of row ``i``; an oversized impact's key goes in ``oversized``."""
+        lay = self.layer
+        kind, kind_note = lay.kinds[i]
+        verify = [NWI_SCREENING_VERIFY] if lay.on_nwi[i] else []
+        if lay.type_verify[i]:
+            verify.append(f"wetland type: {lay.type_note[i] or 'verify in the field'}")
+        near_ft = lay.nearest_ft[i]
+        if self.no_waters_note is not None and pd.isna(near_ft):
+            verify.append(self.no_waters_note)
+        if kind_note:
+            verify.append(kind_note)
+        oversize = impact_exceeds_wetland(
+            lay.setback[i] + lay.protection[i] + lay.outside[i],
+            _nonneg(lay.acres[i]),
+            column=self.acres_column,
+        )
+        if oversize:
+            verify.append(oversize)
+            oversized.append(str(key))
+        if pd.isna(near_ft):
+            self.below.append(None)
+        else:
+            self.below.append(bool(near_ft == 0))
+            verify.append(WATERCOURSE_OHWL_VERIFY)
+        if pd.isna(lay.fen_raw[i]):
+            verify.append(NO_FEN_LAYER_VERIFY)
+        elif lay.near_fen[i] and lay.fen[i] is not True and self.fen_review_ft is not None:
+            verify.append(fen_review_verify(self.fen_review_ft))
+        self.notes = _layer_notes(lay.note_ids[i], kind) if lay.note_ids else {}
+        verify.extend(self.notes.values())
+        return verify
+
+    def step(self, project: Hashable, key: Hashable, i: int, verify: list[str]) -> dict[str, Any]:
+        """Return the ``facts.context`` step of row ``i`` (after :meth:`verify` of it)."""
+        nearest = self.layer.nearest[i]
+        inputs = {"nearest_pw": None if pd.isna(nearest) else str(nearest)}
+        inputs.update(
+            (column, str(ids))
+            for column, ids in zip(NOTE_COLUMNS, self.layer.note_ids[i], strict=True)
+            if column in self.notes
+        )
+        return {
+            "project": project,
+            "impact_id": key,
+            "rule_id": R.FACTS_CONTEXT,
+            "citation": "",
+            "outcome": Outcome.CLASSIFIED.value,
+            "value": None,
+            "reason": "What the screen could not know from the layers.",
+            "verify": verify,
+            "inputs": inputs,
+            "parameters": {},
+        }
+
+
+def _fact_columns(
+    lay: _Layer, ids: list[Any], decided: Mapping[str, list[Any]], below: list[bool | None]
+) -> dict[str, list[Any]]:
+    """Return the :class:`ImpactFacts` columns read from the layer and decided per row."""
+    partial = [
+        kind is ImpactKind.DRAIN and read_flag(raw) is True
+        for (kind, _), raw in zip(lay.kinds, lay.partial_raw, strict=True)
+    ]
+    share = [
+        _share(value, kind, raw)
+        for value, (kind, _), raw in zip(lay.shares, lay.kinds, lay.partial_raw, strict=True)
+    ]
+    return {
+        "impact_id": ids,
+        "wetland_type": decided["wetland_type"],
+        "cedar_tamarack": lay.cedar,
+        "sqft_setback": lay.setback,
+        "sqft_protection": lay.protection,
+        "sqft_outside": lay.outside,
+        "pct_class": lay.pct,
+        "metro": lay.metro,
+        "calcareous_fen": [v is True for v in lay.fen],
+        "public_waters_wetland": decided["public_waters_wetland"],
+        "impact_kind": [k for k, _ in lay.kinds],
+        "partial": partial,
+        "wetland_acres": [_nonneg(a) for a in lay.acres],
+        "incorporated": lay.incorporated,
+        "partial_share": share,
+        "below_ohwl": below,
+        "county": lay.county,
+        "pw_inventory_id": [g or w for g, w in zip(lay.given_ids, lay.layer_ids, strict=True)],
+    }

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from wetland_gis.errors import MappingInputError
-from wetland_gis.io.values import is_blank
+from wetland_gis.io.values import is_blank, parse_number
 from wetland_gis.units import display_number, joint_application_area
 
 __all__ = [
@@ -25,8 +25,13 @@ __all__ = [
     "MappingInputError",
     "column_reader",
     "esc",
+    "as_number",
     "find_column",
+    "finite_text",
     "fmt",
+    "fmt_acres",
+    "fmt_money",
+    "fmt_sqft",
     "impact_ids",
     "inert_json",
     "inert_tojson",
@@ -75,6 +80,46 @@ def fmt(value: Any, *, digits: int = 2) -> str:
             return MISSING
         return display_number(value, digits, trim=True)  # the one rounding (issue 30)
     return str(value)  # ints stay plain: they are often ids
+
+
+def finite_text(value: Any, text: Callable[[float], str]) -> str:
+    """Return ``text(number)``, or :data:`MISSING` for a value that is not a finite number.
+
+    The value is read by :func:`~wetland_gis.io.values.parse_number` (``"12,500"`` is a
+    number, ``True`` is not), the one reader of a number a person wrote.
+    """
+    number = parse_number(value, errors="coerce")
+    return MISSING if number is None else text(number)
+
+
+def fmt_sqft(value: Any, *, unit: bool = False) -> str:
+    """Return whole square feet with thousands separators (rounded half up, once).
+
+    With ``unit`` the text ends in `` sq ft``; a value that is not a finite number is
+    :data:`MISSING` either way.
+
+    Examples
+    --------
+    >>> fmt_sqft(12499.5), fmt_sqft("435.6", unit=True), fmt_sqft(None, unit=True)
+    ('12,500', '436 sq ft', '—')
+    """
+    text = finite_text(value, lambda number: display_number(number, 0))
+    return f"{text} sq ft" if unit and text != MISSING else text
+
+
+def fmt_acres(value: Any) -> str:
+    """Return acres to 0.01 (the joint application convention; rounded half up, once)."""
+    return finite_text(value, lambda number: display_number(number, 2))
+
+
+def fmt_money(value: Any) -> str:
+    """Return whole dollars with thousands separators (rounded half up, once)."""
+    return finite_text(value, lambda number: "$" + display_number(number, 0))
+
+
+def as_number(value: Any) -> float | None:
+    """Return a cell as a number (:func:`~wetland_gis.io.values.parse_number`), else None."""
+    return parse_number(value, errors="coerce")
 
 
 def esc(value: Any, *, digits: int = 2) -> str:

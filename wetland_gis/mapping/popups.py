@@ -13,7 +13,7 @@ rendered ``reasons``, ``citations`` and ``verify`` texts are shown as they are.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -31,6 +31,7 @@ from ._format import (
     MappingInputError,
     esc,
     fmt,
+    fmt_sqft,
     is_missing,
     joint_application_area,
     row_value,
@@ -80,10 +81,6 @@ def _list_html(items: Sequence[str], *, ordered: bool = False) -> str:
     return f"<{tag}>{body}</{tag}>"
 
 
-def _sqft(value: Any) -> str:
-    return MISSING if is_missing(value) else f"{fmt(float(value), digits=0)} sq ft"
-
-
 def decision_chain(
     row: Mapping[str, Any], allocations: pd.DataFrame | None
 ) -> list[tuple[str, str]]:
@@ -108,135 +105,8 @@ def decision_chain(
 
     cols = {str(c).lower() for c in row.keys()}
     chain: list[tuple[str, str]] = []
-
-    status = get("status")
-    reason = get("status_reason")
-    if not is_missing(status):
-        text = fmt(status).replace("_", " ")
-        chain.append(("status", text + ("" if is_missing(reason) else f": {fmt(reason)}")))
-
-    area_sqft = get("area_sqft")
-    reported = get("area_reported")
-    if is_missing(reported) and not is_missing(area_sqft):
-        try:
-            reported = joint_application_area(float(area_sqft))
-        except MappingInputError:
-            reported = None
-    if not (is_missing(reported) and is_missing(area_sqft)):
-        chain.append(("area", f"{fmt(reported)} ({_sqft(area_sqft)})"))
-    activity = get("impact_kind", "impact", "activity")
-    if not is_missing(activity):
-        chain.append(("activity", fmt(activity)))
-
-    if cols & {"wetland_type", "circ39", "circ39_class", "wetland_ty"}:
-        wtype = get("wetland_type", "circ39", "circ39_class", "wetland_ty")
-        text = MISSING if is_missing(wtype) else f"Type {fmt(wtype)}"
-        source = get("type_source")
-        if not is_missing(source):
-            text += f" ({fmt(source)})"
-        if truthy(get("type_verify")):
-            text += "; to verify"
-        if truthy(get("cedar_tamarack", "cedar_tam")):
-            text += "; white cedar or tamarack wetland"
-        chain.append(("wetland type", text))
-
-    if cols & {"county", "metro"}:
-        text = fmt(get("county"))
-        counties = get("counties")
-        if not is_missing(counties) and fmt(counties) != fmt(get("county")):
-            text += f" (touches {fmt(counties)})"
-        metro = get("metro")
-        if not is_missing(metro):
-            text += "; inside" if truthy(metro) else "; outside"
-            text += " the 11-county metropolitan area"
-        chain.append(("county and metro area", text))
-
-    if "pct_class" in cols:
-        text = fmt(get("pct_class")).replace("_", " ")
-        source = get("pct_source")
-        if not is_missing(source):
-            text += f" (from {fmt(source)})"
-        chain.append(("percentage area class", text))
-
-    if cols & {"major", "minor", "bsa"}:
-        major = fmt(get("major"))
-        name = get("major_name")
-        if not is_missing(name):
-            major += f" {fmt(name)}"
-        chain.append(
-            (
-                "watersheds",
-                f"major {major}; minor {fmt(get('minor'))}; bank service area {fmt(get('bsa'))}",
-            )
-        )
-
-    if cols & {"zone", "sqft_setback", "sqft_protection"}:
-        zone = get("zone")
-        text = MISSING if is_missing(zone) else zone_style(zone).label
-        parts = [
-            f"{label} {_sqft(get(col))}"
-            for label, col in (
-                ("setback", "sqft_setback"),
-                ("protection zone", "sqft_protection"),
-                ("outside", "sqft_outside"),
-            )
-            if col in cols
-        ]
-        if parts:
-            text += " (" + ", ".join(parts) + ")"
-        pw = get("nearest_pw")
-        if not is_missing(pw):
-            text += f"; nearest public water {fmt(pw)}"
-            dist = get("nearest_pw_ft")
-            if not is_missing(dist):
-                text += f" at {fmt(float(dist), digits=0)} ft"
-        chain.append(("shoreland zone", text))
-
-    fen = get("calcareous_fen")
-    pww = get("public_waters_wetland")
-    if not (is_missing(fen) and is_missing(pww)):
-        chain.append(
-            (
-                "fen or public waters",
-                f"calcareous fen: {fmt(fen)}; public waters wetland: {fmt(pww)}",
-            )
-        )
-
-    touched = [
-        f"{spec.map.noun if spec.map else spec.name} {ids}"
-        for spec in LAYER_SPECS.values()
-        if spec.id_column is not None
-        and spec.id_column in cols
-        and isinstance(ids := get(spec.id_column), str)
-        and ids
-    ]
-    if touched:  # the any-overlap layers of the registry (drainage systems, easements)
-        chain.append(("layers touched", "; ".join(touched)))
-
-    outcome = fmt(get("outcome"))
-    decided = get("de_minimis")  # the impact's de minimis outcome, as the engine decided it
-    if not is_missing(decided):
-        test = value_label(str(decided)).lower()
-    elif outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
-        test = "exempt"
-    elif outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value:
-        test = "not exempt"  # why, and what follows, are the trace's reasons (below)
-    else:
-        test = f"not applied ({outcome_label(outcome).lower()})"
-    amounts = [f"impact {_sqft(area_sqft)}"] if not is_missing(area_sqft) else []
-    allowance = get(*_ALLOWANCE_COLUMNS)
-    if not is_missing(allowance):
-        amounts.append(f"allowance {_sqft(allowance)}")
-    chain.append(("de minimis test", test + (f" ({', '.join(amounts)})" if amounts else "")))
-
-    ratio = get("ratio")
-    acres = get("replace_acres")
-    if not (is_missing(ratio) and is_missing(acres)):
-        text = MISSING if is_missing(ratio) else f"{fmt(ratio)}:1"
-        if not is_missing(acres):
-            text += f"; {fmt(float(acres), digits=2)} acres to replace"
-        chain.append(("replacement ratio", text))
-
+    for step in _CHAIN_STEPS:
+        chain.extend(step(get, cols))
     if allocations is not None and len(allocations):
         parts = []
         for _, alloc in allocations.iterrows():
@@ -248,6 +118,189 @@ def decision_chain(
             )
         chain.append(("siting tier", ", ".join(parts)))
     return chain
+
+
+_Get = Callable[..., Any]
+"""``get(*names)``: the value of the first of ``names`` in the row (case-insensitive)."""
+
+_Chain = list[tuple[str, str]]
+
+
+def _status_step(get: _Get, cols: set[str]) -> _Chain:
+    status = get("status")
+    reason = get("status_reason")
+    if is_missing(status):
+        return []
+    text = fmt(status).replace("_", " ")
+    return [("status", text + ("" if is_missing(reason) else f": {fmt(reason)}"))]
+
+
+def _area_steps(get: _Get, cols: set[str]) -> _Chain:
+    """Return the area as the joint application reports it (and in sq ft), and the activity."""
+    chain = []
+    area_sqft = get("area_sqft")
+    reported = get("area_reported")
+    if is_missing(reported) and not is_missing(area_sqft):
+        try:
+            reported = joint_application_area(float(area_sqft))
+        except MappingInputError:
+            reported = None
+    if not (is_missing(reported) and is_missing(area_sqft)):
+        chain.append(("area", f"{fmt(reported)} ({fmt_sqft(area_sqft, unit=True)})"))
+    activity = get("impact_kind", "impact", "activity")
+    if not is_missing(activity):
+        chain.append(("activity", fmt(activity)))
+    return chain
+
+
+def _type_step(get: _Get, cols: set[str]) -> _Chain:
+    if not cols & {"wetland_type", "circ39", "circ39_class", "wetland_ty"}:
+        return []
+    wtype = get("wetland_type", "circ39", "circ39_class", "wetland_ty")
+    text = MISSING if is_missing(wtype) else f"Type {fmt(wtype)}"
+    source = get("type_source")
+    if not is_missing(source):
+        text += f" ({fmt(source)})"
+    if truthy(get("type_verify")):
+        text += "; to verify"
+    if truthy(get("cedar_tamarack", "cedar_tam")):
+        text += "; white cedar or tamarack wetland"
+    return [("wetland type", text)]
+
+
+def _county_step(get: _Get, cols: set[str]) -> _Chain:
+    if not cols & {"county", "metro"}:
+        return []
+    text = fmt(get("county"))
+    counties = get("counties")
+    if not is_missing(counties) and fmt(counties) != fmt(get("county")):
+        text += f" (touches {fmt(counties)})"
+    metro = get("metro")
+    if not is_missing(metro):
+        text += "; inside" if truthy(metro) else "; outside"
+        text += " the 11-county metropolitan area"
+    return [("county and metro area", text)]
+
+
+def _percentage_step(get: _Get, cols: set[str]) -> _Chain:
+    if "pct_class" not in cols:
+        return []
+    text = fmt(get("pct_class")).replace("_", " ")
+    source = get("pct_source")
+    if not is_missing(source):
+        text += f" (from {fmt(source)})"
+    return [("percentage area class", text)]
+
+
+def _watershed_step(get: _Get, cols: set[str]) -> _Chain:
+    if not cols & {"major", "minor", "bsa"}:
+        return []
+    major = fmt(get("major"))
+    name = get("major_name")
+    if not is_missing(name):
+        major += f" {fmt(name)}"
+    return [
+        (
+            "watersheds",
+            f"major {major}; minor {fmt(get('minor'))}; bank service area {fmt(get('bsa'))}",
+        )
+    ]
+
+
+def _zone_step(get: _Get, cols: set[str]) -> _Chain:
+    if not cols & {"zone", "sqft_setback", "sqft_protection"}:
+        return []
+    zone = get("zone")
+    text = MISSING if is_missing(zone) else zone_style(zone).label
+    parts = [
+        f"{label} {fmt_sqft(get(col), unit=True)}"
+        for label, col in (
+            ("setback", "sqft_setback"),
+            ("protection zone", "sqft_protection"),
+            ("outside", "sqft_outside"),
+        )
+        if col in cols
+    ]
+    if parts:
+        text += " (" + ", ".join(parts) + ")"
+    pw = get("nearest_pw")
+    if not is_missing(pw):
+        text += f"; nearest public water {fmt(pw)}"
+        dist = get("nearest_pw_ft")
+        if not is_missing(dist):
+            text += f" at {fmt(float(dist), digits=0)} ft"
+    return [("shoreland zone", text)]
+
+
+def _fen_step(get: _Get, cols: set[str]) -> _Chain:
+    fen = get("calcareous_fen")
+    pww = get("public_waters_wetland")
+    if is_missing(fen) and is_missing(pww):
+        return []
+    return [
+        ("fen or public waters", f"calcareous fen: {fmt(fen)}; public waters wetland: {fmt(pww)}")
+    ]
+
+
+def _layers_step(get: _Get, cols: set[str]) -> _Chain:
+    """Return the any-overlap layers of the registry touched (drainage systems, easements)."""
+    touched = [
+        f"{spec.map.noun if spec.map else spec.name} {ids}"
+        for spec in LAYER_SPECS.values()
+        if spec.id_column is not None
+        and spec.id_column in cols
+        and isinstance(ids := get(spec.id_column), str)
+        and ids
+    ]
+    return [("layers touched", "; ".join(touched))] if touched else []
+
+
+def _de_minimis_step(get: _Get, cols: set[str]) -> _Chain:
+    """Return the impact's de minimis outcome, as the engine decided it (never here)."""
+    outcome = fmt(get("outcome"))
+    decided = get("de_minimis")
+    if not is_missing(decided):
+        test = value_label(str(decided)).lower()
+    elif outcome == ImpactOutcome.DE_MINIMIS_EXEMPT.value:
+        test = "exempt"
+    elif outcome == ImpactOutcome.REPLACEMENT_REQUIRED.value:
+        test = "not exempt"  # why, and what follows, are the trace's reasons
+    else:
+        test = f"not applied ({outcome_label(outcome).lower()})"
+    area_sqft = get("area_sqft")
+    amounts = [f"impact {fmt_sqft(area_sqft, unit=True)}"] if not is_missing(area_sqft) else []
+    allowance = get(*_ALLOWANCE_COLUMNS)
+    if not is_missing(allowance):
+        amounts.append(f"allowance {fmt_sqft(allowance, unit=True)}")
+    return [("de minimis test", test + (f" ({', '.join(amounts)})" if amounts else ""))]
+
+
+def _ratio_step(get: _Get, cols: set[str]) -> _Chain:
+    ratio = get("ratio")
+    acres = get("replace_acres")
+    if is_missing(ratio) and is_missing(acres):
+        return []
+    text = MISSING if is_missing(ratio) else f"{fmt(ratio)}:1"
+    if not is_missing(acres):
+        text += f"; {fmt(float(acres), digits=2)} acres to replace"
+    return [("replacement ratio", text)]
+
+
+#: The steps of the decision chain before siting, in order: each returns its
+#: (step, finding) pairs, none when the row lacks its columns.
+_CHAIN_STEPS: tuple[Callable[[_Get, set[str]], _Chain], ...] = (
+    _status_step,
+    _area_steps,
+    _type_step,
+    _county_step,
+    _percentage_step,
+    _watershed_step,
+    _zone_step,
+    _fen_step,
+    _layers_step,
+    _de_minimis_step,
+    _ratio_step,
+)
 
 
 def truthy(value: Any) -> bool:

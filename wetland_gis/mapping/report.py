@@ -19,7 +19,7 @@ import io
 import json
 import os
 import urllib.parse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,18 +32,22 @@ from wetland_gis._version import __version__
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
 from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, is_moot_verify, is_not_tried
-from wetland_gis.io.values import parse_number
 from wetland_gis.labels import column_label, label, rule_label, tier_label
 from wetland_gis.mapping.exemption_report import exemption_sections
 from wetland_gis.rules.trace import TRACE_COLUMNS
-from wetland_gis.units import SQFT_PER_ACRE, display_number
+from wetland_gis.units import SQFT_PER_ACRE
 
 from ._format import (
     MISSING,
     MappingInputError,
+    as_number,
     column_reader,
     find_column,
+    finite_text,
     fmt,
+    fmt_acres,
+    fmt_money,
+    fmt_sqft,
     impact_ids,
     is_missing,
     joint_application_area,
@@ -177,34 +181,6 @@ def _env() -> jinja2.Environment:
 # --------------------------------------------------------------------------- formatting
 
 
-def _finite_text(value: Any, text: Callable[[float], str]) -> str:
-    """``text(float(value))``, or :data:`MISSING` for a value that is not a finite number."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return MISSING
-    return MISSING if not np.isfinite(number) else text(number)
-
-
-def _sqft(value: Any) -> str:
-    """Whole square feet, with thousands separators (rounded half up, once)."""
-    return _finite_text(value, lambda number: display_number(number, 0))
-
-
-def _acres(value: Any) -> str:
-    """Acres to 0.01 (the joint application convention; rounded half up, once)."""
-    return _finite_text(value, lambda number: display_number(number, 2))
-
-
-def _money(value: Any) -> str:
-    """Whole dollars, with thousands separators (rounded half up, once)."""
-    return _finite_text(value, lambda number: "$" + display_number(number, 0))
-
-
-def _number(value: Any) -> float | None:
-    return parse_number(value, errors="coerce")
-
-
 def _as_mapping(value: Any, name: str) -> dict[str, Any]:
     if value is None:
         return {}
@@ -285,7 +261,7 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
     rows = []
     for idx, data in zip(table.index, table.to_dict("records"), strict=True):
         outcome = fmt(get(data, "outcome"))
-        sqft = _number(get(data, "area_sqft"))
+        sqft = as_number(get(data, "area_sqft"))
         reported = get(data, "area_reported")
         if is_missing(reported):
             reported = MISSING if sqft is None else joint_application_area(sqft)
@@ -299,11 +275,13 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
         counties = county_names(get(data, "county"), get(data, "counties"))
         if_fails: Any = _ABSENT
         if has_if_fails:  # the engine's figure; empty or NaN: none given
-            if_fails = _number(get(data, IF_FAILS_COLUMN))
+            if_fails = as_number(get(data, IF_FAILS_COLUMN))
             if_fails = if_fails if if_fails is not None and np.isfinite(if_fails) else None
-        replace_text = _acres(get(data, "replace_acres"))
+        replace_text = fmt_acres(get(data, "replace_acres"))
         if outcome in _CONDITIONAL_OUTCOMES:  # what is owed if the missing fact fails
-            owed = "not computed" if if_fails is None or if_fails is _ABSENT else _acres(if_fails)
+            owed = (
+                "not computed" if if_fails is None or if_fails is _ABSENT else fmt_acres(if_fails)
+            )
             replace_text = f"{replace_text} ({owed} if the fact fails)"
         rows.append(
             {
@@ -311,8 +289,8 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
                 "project": fmt(get(data, "project")),
                 "type": MISSING if is_missing(wtype) else f"Type {fmt(wtype)}",
                 "area": fmt(reported),
-                "sqft": MISSING if sqft is None else _sqft(sqft),
-                "acres": MISSING if sqft is None else _acres(sqft / SQFT_PER_ACRE),
+                "sqft": MISSING if sqft is None else fmt_sqft(sqft),
+                "acres": MISSING if sqft is None else fmt_acres(sqft / SQFT_PER_ACRE),
                 "outcome": _outcome_view(outcome),
                 "county": ", ".join(counties) if counties else MISSING,
                 "major": major,
@@ -321,7 +299,7 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
                 "ratio": MISSING if is_missing(ratio) else f"{fmt(ratio)}:1",
                 "replace": replace_text,
                 "if_fails": if_fails,
-                "replace_value": _number(get(data, "replace_acres")) or 0.0,
+                "replace_value": as_number(get(data, "replace_acres")) or 0.0,
                 "sqft_value": sqft or 0.0,
                 "status": fmt(get(data, "status")),
                 "status_reason": fmt(get(data, "status_reason")),
@@ -359,9 +337,9 @@ def _plan(
     total_credits = total_cost = total_acres = 0.0
     for _, r in allocation.iterrows():
         impact_id = fmt(row_value(r, "impact_id"))
-        credits = _number(row_value(r, "credits")) or 0.0
-        cost = _number(row_value(r, "cost")) or 0.0
-        acres = _number(row_value(r, "acres"))
+        credits = as_number(row_value(r, "credits")) or 0.0
+        cost = as_number(row_value(r, "cost")) or 0.0
+        acres = as_number(row_value(r, "acres"))
         kind = fmt(row_value(r, "option_kind"))
         rows.append(
             {
@@ -372,9 +350,9 @@ def _plan(
                 "ratio": MISSING
                 if is_missing(row_value(r, "ratio"))
                 else f"{fmt(row_value(r, 'ratio'))}:1",
-                "acres": _acres(acres),
-                "credits": _acres(credits),
-                "cost": _money(cost),
+                "acres": fmt_acres(acres),
+                "credits": fmt_acres(credits),
+                "cost": fmt_money(cost),
             }
         )
         total_credits += credits
@@ -388,9 +366,9 @@ def _plan(
         p["cost"] += cost
         p["banks" if kind == "bank" else "sites"].add(fmt(row_value(r, "option_id")))
     totals = {
-        "acres": _acres(total_acres) if find_column(allocation.columns, "acres") else MISSING,
-        "credits": _acres(total_credits),
-        "cost": _money(total_cost),
+        "acres": fmt_acres(total_acres) if find_column(allocation.columns, "acres") else MISSING,
+        "credits": fmt_acres(total_credits),
+        "cost": fmt_money(total_cost),
     }
     return rows, totals, per_project
 
@@ -425,9 +403,9 @@ def _passed_over(
         r = about.get((impact, option), {})
         ink = r.get("in_kind")
         kind = "kind unknown" if is_missing(ink) else "in kind" if truthy(ink) else "out of kind"
-        far = _finite_text(r.get("distance_ft"), lambda ft: f"{ft * 0.3048 / 1000:,.1f} km away")
+        far = finite_text(r.get("distance_ft"), lambda ft: f"{ft * 0.3048 / 1000:,.1f} km away")
         parts = [tier_label(r.get("tier")) if not is_missing(r.get("tier")) else MISSING, kind]
-        parts += [far, f"{_money(r.get('cost'))} for the whole requirement"]
+        parts += [far, f"{fmt_money(r.get('cost'))} for the whole requirement"]
         return f"{option} ({', '.join(p for p in parts if p and p != MISSING)})"
 
     items = []
@@ -454,7 +432,7 @@ acres of replacement wetland (impact acres times the ratio). The answer names it
 
 def _credits(value: Any) -> str:
     """Return a replacement amount in :data:`CREDITS` (``"19.64 credits"``)."""
-    return f"{_acres(value)} {CREDITS}"
+    return f"{fmt_acres(value)} {CREDITS}"
 
 
 def _unmet_column(unmet: pd.DataFrame) -> tuple[str | None, str]:
@@ -485,7 +463,7 @@ def _plan_by_option(rows: list[dict[str, str]]) -> list[dict[str, str]]:
         g["n"] += 1
         g["ratios"].add(r["ratio"])
         for key in ("acres", "credits", "cost"):
-            g[key] += _number(r[key].replace("$", "").replace(",", "")) or 0.0
+            g[key] += as_number(r[key].replace("$", "").replace(",", "")) or 0.0
     return [
         {
             "impact": f"{_plural(g['n'], 'impact')}",
@@ -493,9 +471,9 @@ def _plan_by_option(rows: list[dict[str, str]]) -> list[dict[str, str]]:
             "kind": kind,
             "tier": tier,
             "ratio": ", ".join(sorted(g["ratios"])),
-            "acres": _acres(g["acres"]),
-            "credits": _acres(g["credits"]),
-            "cost": _money(g["cost"]),
+            "acres": fmt_acres(g["acres"]),
+            "credits": fmt_acres(g["credits"]),
+            "cost": fmt_money(g["cost"]),
         }
         for (option, kind, tier), g in groups.items()
     ]
@@ -510,9 +488,9 @@ def _shortfalls_by_reason(unmet: pd.DataFrame | None, col: str | None, unit: str
         reason = row_value(r, "reason")
         g = groups.setdefault("" if is_missing(reason) else fmt(reason), [0, 0.0])
         g[0] += 1
-        g[1] += (_number(r[col]) or 0.0) if col else 0.0
+        g[1] += (as_number(r[col]) or 0.0) if col else 0.0
     lines = [
-        f"{_plural(int(n), 'impact')}: {_acres(short)} {unit} short"
+        f"{_plural(int(n), 'impact')}: {fmt_acres(short)} {unit} short"
         + (f" ({reason})" if reason else "")
         for reason, (n, short) in sorted(groups.items(), key=lambda kv: -kv[1][1])
     ]
@@ -530,7 +508,7 @@ def _unmet_by_project(
         return out
     col, _ = _unmet_column(unmet)
     for _, r in unmet.iterrows():
-        short = _number(r[col]) if col else None
+        short = as_number(r[col]) if col else None
         if short:
             key = project_of.get(fmt(row_value(r, "impact_id")), "")
             out[key] = out.get(key, 0.0) + short
@@ -573,11 +551,8 @@ def _answers(
         for r in own:
             counts[r["outcome"]["value"]] = counts.get(r["outcome"]["value"], 0) + 1
         assessed = sum(n for o, n in counts.items() if o in _ASSESSED_OUTCOMES)
-        replace = sum(r["replace_value"] for r in own)
-        parts: list[str] = []
         if not own:
-            sentence = "No impact was given."
-            kind = "empty"
+            sentence, kind = "No impact was given.", "empty"
         elif assessed == 0:
             reasons = sorted({r["status_reason"] for r in own if r["status_reason"] != MISSING})
             sentence = (
@@ -587,51 +562,10 @@ def _answers(
             )
             kind = "not_assessed"
         else:
-            outcome_text = ", ".join(
-                f"{n:,} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}"
-                for o, n in counts.items()
-            )
             decided = (project_outcomes or {}).get(project)
-            lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
-            parts.append(f"{lead}{_plural(len(own), 'impact')} ({outcome_text})")
-            if replace > 0:
-                # one unit throughout (issue 30): credits, the acres of replacement wetland
-                # (impact acres x ratio), named at the first amount; the plan's "impact
-                # acres" column is the wetland impacted, before the ratio
-                parts.append(
-                    f"{_credits(replace)} required (a credit is an acre of replacement wetland)"
-                )
-                plan = per_project.get(project)
-                if plan:
-                    how = []
-                    if plan["sites"]:
-                        how.append(_plural(len(plan["sites"]), "project-specific site"))
-                    if plan["banks"]:
-                        how.append(_plural(len(plan["banks"]), "wetland bank"))
-                    parts.append(
-                        f"met by {_credits(plan['credits'])} from {' and '.join(how)} "
-                        f"at a total cost of {_money(plan['cost'])}"
-                    )
-                elif not sited:
-                    parts.append("replacement siting was not run")
-                else:
-                    parts.append("no replacement option was allocated")
-                if sited:  # without siting nothing is known to be met or unmet (issue 30)
-                    short = unmet.get(project, 0.0)
-                    parts.append(
-                        f"{_acres(short)} {unmet_unit} unmet" if short > 0 else "nothing unmet"
-                    )
-                kind = "replacement"
-            else:
-                parts.append("no replacement is needed")
-                kind = "no_replacement"
-            owed = _owed_if_fails(own)
-            if owed:
-                parts.append(owed)
-            not_assessed = counts.get(ImpactOutcome.NOT_ASSESSED.value, 0)
-            if not_assessed:
-                parts.append(f"{_plural(not_assessed, 'impact')} could not be assessed")
-            sentence = "; ".join(parts) + "."
+            plan = per_project.get(project)
+            short = unmet.get(project, 0.0) if sited else None
+            sentence, kind = _assessed_answer(name, own, counts, decided, plan, short, unmet_unit)
         answers.append(
             {
                 "project": name,
@@ -641,6 +575,60 @@ def _answers(
             }
         )
     return answers
+
+
+def _assessed_answer(
+    name: str,
+    own: list[dict[str, Any]],
+    counts: Mapping[str, int],
+    decided: str | None,
+    plan: Mapping[str, Any] | None,
+    short: float | None,
+    unmet_unit: str,
+) -> tuple[str, str]:
+    """Return the answer of a project with assessed impacts, and its kind.
+
+    ``short`` is the credits unmet, None when siting was not run (nothing is then known
+    to be met or unmet, issue 30).
+    """
+    outcome_text = ", ".join(
+        f"{n:,} {outcome_label(o)[:1].lower()}{outcome_label(o)[1:]}" for o, n in counts.items()
+    )
+    lead = f"{name}: {label(decided).lower()}, " if decided else f"{name}: "
+    parts = [f"{lead}{_plural(len(own), 'impact')} ({outcome_text})"]
+    replace = sum(r["replace_value"] for r in own)
+    if replace > 0:
+        # one unit throughout (issue 30): credits, the acres of replacement wetland
+        # (impact acres x ratio), named at the first amount; the plan's "impact
+        # acres" column is the wetland impacted, before the ratio
+        parts.append(f"{_credits(replace)} required (a credit is an acre of replacement wetland)")
+        if plan:
+            how = []
+            if plan["sites"]:
+                how.append(_plural(len(plan["sites"]), "project-specific site"))
+            if plan["banks"]:
+                how.append(_plural(len(plan["banks"]), "wetland bank"))
+            parts.append(
+                f"met by {_credits(plan['credits'])} from {' and '.join(how)} "
+                f"at a total cost of {fmt_money(plan['cost'])}"
+            )
+        elif short is None:
+            parts.append("replacement siting was not run")
+        else:
+            parts.append("no replacement option was allocated")
+        if short is not None:
+            parts.append(f"{fmt_acres(short)} {unmet_unit} unmet" if short > 0 else "nothing unmet")
+        kind = "replacement"
+    else:
+        parts.append("no replacement is needed")
+        kind = "no_replacement"
+    owed = _owed_if_fails(own)
+    if owed:
+        parts.append(owed)
+    not_assessed = counts.get(ImpactOutcome.NOT_ASSESSED.value, 0)
+    if not_assessed:
+        parts.append(f"{_plural(not_assessed, 'impact')} could not be assessed")
+    return "; ".join(parts) + ".", kind
 
 
 def _owed_if_fails(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -720,7 +708,13 @@ def _summary_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "heading": heading,
                 "headers": [heading.lower(), "impacts", "sq ft", "acres", "acres to replace"],
                 "rows": [
-                    [name, f"{int(n):,}", _sqft(sqft), _acres(sqft / SQFT_PER_ACRE), _acres(rep)]
+                    [
+                        name,
+                        f"{int(n):,}",
+                        fmt_sqft(sqft),
+                        fmt_acres(sqft / SQFT_PER_ACRE),
+                        fmt_acres(rep),
+                    ]
                     for name, (n, sqft, rep) in ordered
                 ],
             }
@@ -833,10 +827,10 @@ def _cost_to_use(option: Mapping[str, Any]) -> float | None:
     site competes with; a bank's cost is that of the credits needed.
     """
     if fmt(option.get("option_kind")) == "site":
-        unit, have = _number(option.get("unit_cost")), _number(option.get("credits_available"))
+        unit, have = as_number(option.get("unit_cost")), as_number(option.get("credits_available"))
         if unit is not None and have is not None:
             return unit * have
-    return _number(option.get("cost"))
+    return as_number(option.get("cost"))
 
 
 def _why(
@@ -857,17 +851,17 @@ def _why(
     if chosen is None:
         return "Not allocated: no option was allocated to this impact"
     other = fmt(chosen.get("option_id"))
-    tier, best = _number(option.get("tier")), _number(chosen.get("tier"))
+    tier, best = as_number(option.get("tier")), as_number(chosen.get("tier"))
     if tier is not None and best is not None and tier > best:
         return f"Lost: lower siting priority (tier {fmt(tier)} against tier {fmt(best)})"
-    need = _number(option.get("credits_needed"))
-    have = _number(option.get("credits_available"))
+    need = as_number(option.get("credits_needed"))
+    have = as_number(option.get("credits_available"))
     if need is not None and have is not None and have < need:
-        return f"Lost: {_acres(have)} credits available for {_acres(need)} needed"
+        return f"Lost: {fmt_acres(have)} credits available for {fmt_acres(need)} needed"
     cost, paid = _cost_to_use(option), allocated.get(other)
     if cost is not None and paid is not None and cost > paid:
         whole = " (a site is paid in full)" if fmt(option.get("option_kind")) == "site" else ""
-        return f"Lost: costs {_money(cost)}{whole} against {_money(paid)} for {other}"
+        return f"Lost: costs {fmt_money(cost)}{whole} against {fmt_money(paid)} for {other}"
     if truthy(chosen.get("in_kind")) and not truthy(option.get("in_kind")):
         return f"Lost: out of kind; {other} is in kind"
     return (
@@ -886,10 +880,10 @@ def _option_row(
         "tier": MISSING if is_missing(r.get("tier")) else tier_label(r.get("tier")),
         "in_kind": "yes" if truthy(r.get("in_kind")) else "no",
         "ratio": MISSING if is_missing(r.get("ratio")) else f"{fmt(r.get('ratio'))}:1",
-        "needed": _acres(r.get("credits_needed")),
-        "available": _acres(r.get("credits_available")),
-        "cost": _money(r.get("cost")),
-        "distance": _sqft(r.get("distance_ft")),
+        "needed": fmt_acres(r.get("credits_needed")),
+        "available": fmt_acres(r.get("credits_available")),
+        "cost": fmt_money(r.get("cost")),
+        "distance": fmt_sqft(r.get("distance_ft")),
         "why": _why(r, chosen, allocated),
         "cites": [c for c in (cites.ref(t) for t in split_joined(r.get("citations"))) if c],
     }
@@ -910,7 +904,7 @@ def _options(
         for _, a in allocation.iterrows():
             own = paid.setdefault(fmt(row_value(a, "impact_id")), {})
             option_id = fmt(row_value(a, "option_id"))
-            own[option_id] = own.get(option_id, 0.0) + (_number(row_value(a, "cost")) or 0.0)
+            own[option_id] = own.get(option_id, 0.0) + (as_number(row_value(a, "cost")) or 0.0)
     chosen_of: dict[str, Mapping[str, Any]] = {}
     for r in records:
         impact_id = fmt(r.get("impact_id"))
@@ -980,7 +974,7 @@ def _figure(rows: list[dict[str, Any]], allocation: pd.DataFrame | None) -> str:
         if tcol and ccol:
             for t, c in zip(allocation[tcol], allocation[ccol], strict=True):
                 key = tier_label(t)
-                tiers[key] = tiers.get(key, 0.0) + (_number(c) or 0.0)
+                tiers[key] = tiers.get(key, 0.0) + (as_number(c) or 0.0)
     fig, axes = plt.subplots(1, 2, figsize=(7.2, 1.9), dpi=100)
     ax = axes[0]
     ax.barh(
@@ -1035,9 +1029,9 @@ def _facts(summary: Mapping[str, Any]) -> list[tuple[str, Any]]:
         if isinstance(v, (list, tuple)):
             value: Any = [fmt(x) for x in v]
         elif isinstance(v, float) and str(k).endswith("sqft"):
-            value = _sqft(v)
+            value = fmt_sqft(v)
         elif isinstance(v, float) and "acre" in str(k):
-            value = _acres(v)
+            value = fmt_acres(v)
         elif isinstance(v, str) and (v in VALUE_LABELS or ("_" in v and " " not in v)):
             value = label(v)
         else:
@@ -1138,23 +1132,11 @@ def render_report(
     MappingInputError
         When an argument is of the wrong kind or ``paper`` is not allowed.
     """
-    if paper not in PAPER_SIZES:
-        raise MappingInputError(
-            f"`paper` was {paper!r} but is expected to be in {list(PAPER_SIZES)}"
-        )
-    if not isinstance(impacts, pd.DataFrame):
-        raise MappingInputError(f"`impacts` must be a (Geo)DataFrame, got {type(impacts).__name__}")
-    if find_column(impacts.columns, "outcome") is None:
-        raise MappingInputError(
-            f"`impacts` lacks the `outcome` column; it has {list(impacts.columns)}"
-        )
+    _check_arguments(impacts, paper)
     ranking = _frame(ranking, "ranking")
     allocation = _frame(allocation, "allocation")
     unmet = _frame(unmet, "unmet")
-    if trace is None:
-        trace = pd.DataFrame(columns=list(TRACE_COLUMNS))
-    trace = _check_trace(trace)
-
+    trace = _check_trace(trace if trace is not None else pd.DataFrame(columns=list(TRACE_COLUMNS)))
     ids = impact_ids(impacts)
     rows = _impact_rows(impacts, ids)
     project_of = {r["id"]: r["project"] for r in rows}
@@ -1169,54 +1151,12 @@ def render_report(
         project_outcomes=_project_outcomes(_as_mapping(summary, "summary"), rows),
         unmet_unit=unit,
     )
-    shortfalls = []
-    if unmet is not None:
-        for _, r in unmet.iterrows():
-            reason = row_value(r, "reason")
-            shortfalls.append(
-                f"Impact {fmt(row_value(r, 'impact_id'))}: {_acres(r[col]) if col else MISSING}"
-                f" {unit} short" + ("" if is_missing(reason) else f" ({fmt(reason)})")
-            )
     large = len(rows) > summarise_above
     detail = _detail(rows) if large else None
     if large:  # one row per option and per reason; every row is in the siting CSVs
         plan_rows = _plan_by_option(plan_rows)
-        shortfalls = _shortfalls_by_reason(unmet, col, unit)
-    if large:  # the project's own steps only; each impact's are in the decisions table
-        own_steps = trace["impact_id"].map(is_missing) | (trace["impact_id"].astype(str) == "")
-        steps = _steps(trace[own_steps], cites)
-    else:
-        steps = _steps(trace, cites)
-    # impacts without a trace step still show their rendered reasons and citations
-    traced = {fmt(i) for i in trace["impact_id"] if not is_missing(i)}
-    untraced = [
-        {
-            "id": r["id"],
-            "outcome": r["outcome"],
-            "reasons": r["reasons_column"],
-            "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c],
-        }
-        for r in rows
-        if r["id"] not in traced and not large
-    ]
-    checks = _checks(rows, trace)
-    checks += _missing_context(_as_mapping(manifest, "manifest"))
-    options: list[dict[str, Any]]
-    full_ranking: list[dict[str, Any]]
-    if large:
-        _checks_counted(checks, rows)
-        options, full_ranking = [], []
-    else:
-        options, full_ranking = _options(ranking, allocation, cites, best_options)
-
-    map_doc = map_link = None
-    if isinstance(map_html, str) and map_html.lstrip().startswith("<"):
-        map_doc = map_html
-    elif map_html is not None:
-        map_link = os.fspath(map_html)
-    if map_href is not None:
-        map_link = map_href
-
+    shortfalls = (_shortfalls_by_reason if large else _shortfall_lines)(unmet, col, unit)
+    body = _body(rows, trace, ranking, allocation, manifest, cites, best_options, large)
     manifest_map = _as_mapping(manifest, "manifest")
     template = _env().get_template("report.html.j2")
     return template.render(
@@ -1237,28 +1177,138 @@ def render_report(
         if large
         else None,
         ranked=ranking is not None,
-        steps=steps,
+        **body,
         exemptions=exemption_sections(
             trace, cites.ref, detail=None if detail is None else [r["id"] for r in detail["rows"]]
         ),
-        untraced=untraced,
-        checks=checks,
-        options=options,
         best_options=best_options,
-        full_ranking=full_ranking,
-        map_doc=map_doc,
-        map_link=map_link,
-        map_href=_safe_href(map_link) if map_link else None,
-        static_map=static_map,
+        **_map_parts(map_html, map_href, static_map),
         notes=_data_notes(impacts, ids, manifest_map, data_notes),
-        citations=[
+        **_citations_and_manifest(cites, manifest_map),
+    )
+
+
+def _body(
+    rows: list[dict[str, Any]],
+    trace: pd.DataFrame,
+    ranking: pd.DataFrame | None,
+    allocation: pd.DataFrame | None,
+    manifest: Mapping[str, Any] | pd.Series | None,
+    cites: _Citations,
+    best_options: int,
+    large: bool,
+) -> dict[str, Any]:
+    """Return the decisions, the impacts without a step, the checks and the options.
+
+    A large project's checks are counted and its options are left to the ranking CSV.
+    """
+    steps, untraced = _decisions(trace, rows, cites, large)
+    checks = _checks(rows, trace)
+    checks += _missing_context(_as_mapping(manifest, "manifest"))
+    options: list[dict[str, Any]]
+    full_ranking: list[dict[str, Any]]
+    if large:
+        _checks_counted(checks, rows)
+        options, full_ranking = [], []
+    else:
+        options, full_ranking = _options(ranking, allocation, cites, best_options)
+    return {
+        "steps": steps,
+        "untraced": untraced,
+        "checks": checks,
+        "options": options,
+        "full_ranking": full_ranking,
+    }
+
+
+def _check_arguments(impacts: Any, paper: str) -> None:
+    """Refuse a paper size not allowed, or impacts that are not a frame with ``outcome``."""
+    if paper not in PAPER_SIZES:
+        raise MappingInputError(
+            f"`paper` was {paper!r} but is expected to be in {list(PAPER_SIZES)}"
+        )
+    if not isinstance(impacts, pd.DataFrame):
+        raise MappingInputError(f"`impacts` must be a (Geo)DataFrame, got {type(impacts).__name__}")
+    if find_column(impacts.columns, "outcome") is None:
+        raise MappingInputError(
+            f"`impacts` lacks the `outcome` column; it has {list(impacts.columns)}"
+        )
+
+
+def _shortfall_lines(unmet: pd.DataFrame | None, col: str | None, unit: str) -> list[str]:
+    """Return one line per impact of the unmet table: how much is short, and why."""
+    shortfalls = []
+    if unmet is not None:
+        for _, r in unmet.iterrows():
+            reason = row_value(r, "reason")
+            shortfalls.append(
+                f"Impact {fmt(row_value(r, 'impact_id'))}: {fmt_acres(r[col]) if col else MISSING}"
+                f" {unit} short" + ("" if is_missing(reason) else f" ({fmt(reason)})")
+            )
+    return shortfalls
+
+
+def _decisions(
+    trace: pd.DataFrame, rows: list[dict[str, Any]], cites: _Citations, large: bool
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the decisions step by step, and the impacts without a step (their texts).
+
+    A large project shows the project's own steps only; each impact's are in the
+    decisions table. Impacts without a trace step still show their rendered reasons and
+    citations.
+    """
+    if large:
+        own_steps = trace["impact_id"].map(is_missing) | (trace["impact_id"].astype(str) == "")
+        steps = _steps(trace[own_steps], cites)
+    else:
+        steps = _steps(trace, cites)
+    traced = {fmt(i) for i in trace["impact_id"] if not is_missing(i)}
+    untraced = [
+        {
+            "id": r["id"],
+            "outcome": r["outcome"],
+            "reasons": r["reasons_column"],
+            "cites": [c for c in (cites.ref(t) for t in r["citations_column"]) if c],
+        }
+        for r in rows
+        if r["id"] not in traced and not large
+    ]
+    return steps, untraced
+
+
+def _map_parts(
+    map_html: str | os.PathLike[str] | None, map_href: str | None, static_map: str | None
+) -> dict[str, Any]:
+    """Return the map page to embed (HTML text), the map file to link, and the static map."""
+    map_doc = map_link = None
+    if isinstance(map_html, str) and map_html.lstrip().startswith("<"):
+        map_doc = map_html
+    elif map_html is not None:
+        map_link = os.fspath(map_html)
+    if map_href is not None:
+        map_link = map_href
+    return {
+        "map_doc": map_doc,
+        "map_link": map_link,
+        "map_href": _safe_href(map_link) if map_link else None,
+        "static_map": static_map,
+    }
+
+
+def _citations_and_manifest(cites: _Citations, manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the numbered citation list and the manifest, as the template shows them.
+
+    Called last: every section before has numbered its citations.
+    """
+    return {
+        "citations": [
             {"n": i + 1, "anchor": f"cite-{i + 1}", "text": t} for i, t in enumerate(cites.items)
         ],
-        manifest=[(str(k), _pretty(v)) for k, v in manifest_map.items()],
-        manifest_json=json.dumps(manifest_map, indent=2, ensure_ascii=False, default=str)
-        if manifest_map
+        "manifest": [(str(k), _pretty(v)) for k, v in manifest.items()],
+        "manifest_json": json.dumps(manifest, indent=2, ensure_ascii=False, default=str)
+        if manifest
         else "",
-    )
+    }
 
 
 def map_arguments(path: Path, kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,154 +176,186 @@ def run_register(args: argparse.Namespace) -> RegisterResult:
     """Run one ``wetland-gis register`` sub-command."""
     hide_register_url(args)
     from wetland_gis.register import Register
-    from wetland_gis.register.records import (
-        annual_summary,
-        credits_from_siting,
-        decision_from_assessed,
-        decisions_json,
-        export_register,
-        read_decisions_csv,
-        summary_html,
-    )
-    from wetland_gis.register.store import CreditRecord, RegisterError
 
     reg = Register(args.register)
-    cmd = args.register_command
     tally = RegisterTally()
-    written: list[Path] = []
     try:
-        if cmd == "init":
-            reg.init()
-            tally.messages.append(
-                f"register {reg.register_id} ({reg.backend}) ready, schema version "
-                f"{reg.check_version()}"
-            )
-        elif cmd == "upgrade":
-            found, version, done = reg.upgrade()
-            if not done:
-                tally.messages.append(
-                    f"register {reg.register_id} is at schema version {version}, this "
-                    "package's; nothing to upgrade"
-                )
-            else:
-                tally.messages.append(
-                    f"register {reg.register_id} upgraded from schema version {found} to "
-                    f"{version}, every row kept"
-                )
-                tally.messages.extend(done)
-        elif cmd == "add":
-            credits: list[CreditRecord] = []
-            if args.siting and (args.bank or args.account or args.credits_acres is not None):
-                raise RegisterError(
-                    "give the credits withdrawn either from --siting or with --bank, "
-                    "--account and --credits-acres, not both"
-                )
-            if args.siting:
-                credits, notes = credits_from_siting(args.siting, args.assessed, kind=args.kind)
-                tally.messages.extend(notes)
-            if args.bank or args.account:
-                if not (args.bank and args.account):
-                    raise RegisterError("a credit withdrawal needs both --bank and --account")
-                credits.append(
-                    CreditRecord(
-                        bank=args.bank, account=args.account, credits_acres=args.credits_acres
-                    )
-                )
-            geometry = None
-            if args.wetland_layer:
-                from wetland_gis.io.layers import read_layer
-
-                geometry = read_layer(args.wetland_layer).gdf.to_crs(26915).union_all()
-            record = decision_from_assessed(
-                args.assessed,
-                kind=args.kind,
-                decision_date=args.date,
-                lgu=args.lgu,
-                recorded_by=args.recorded_by,
-                landowner=args.landowner,
-                wetland_id=args.wetland,
-                parcel_id=args.parcel,
-                impact_date=args.impact_date,
-                valid_until=args.valid_until,
-                supersedes=args.supersedes,
-                determined_type=args.determined_type,
-                banked=None if args.banked is None else args.banked == "yes",
-                used_for_credit=None
-                if args.used_for_credit is None
-                else args.used_for_credit == "yes",
-                credits=credits,
-                wetland_geometry=geometry,
-                note=args.note,
-            )
-            uid = reg.add(record)
-            needed = sum(i.replace_acres or 0.0 for i in record.impacts)
-            if record.kind == "replacement_plan_approved" and needed > 0 and not record.credits:
-                tally.messages.append(
-                    f"no bank credits recorded for {needed:,.4f} acres of replacement: if the "
-                    "plan withdraws credits, add them with --siting FOLDER (the output of "
-                    "`wetland-gis site`) or --bank, --account and --credits-acres"
-                )
-            withdrawn = sum(c.credits_acres or 0.0 for c in record.credits)
-            tally.messages.append(
-                f"decision {uid} ({record.kind}, {record.decision_date}) recorded with "
-                f"{len(record.impacts)} impact(s)"
-                + (
-                    f" and {withdrawn:,.4f} credits withdrawn from {len(record.credits)} "
-                    "bank account(s)"
-                    if record.credits
-                    else ""
-                )
-            )
-        elif cmd == "import":
-            records = read_decisions_csv(args.csv)
-            uids = reg.add_many(records)
-            tally.messages.append(
-                f"{len(uids)} decision(s) with {sum(len(r.impacts) for r in records)} impact(s) "
-                f"imported from {Path(args.csv).name}"
-            )
-        elif cmd == "query":
-            frame = reg.decisions(**_filter_kwargs(args))
-            if args.json:
-                sys.stdout.write(json.dumps(decisions_json(frame), default=str, indent=1) + "\n")
-            else:
-                cols = [
-                    "decision_uid",
-                    "kind",
-                    "decision_date",
-                    "lgu",
-                    "landowner",
-                    "wetland_id",
-                    "parcel_id",
-                    "valid_until",
-                    "superseded_by",
-                ]
-                sys.stdout.write(
-                    (frame[cols].to_string(index=False) if len(frame) else "no decision matches")
-                    + "\n"
-                )
-            tally.messages.append(f"{len(frame)} decision(s)")
-        elif cmd == "export":
-            written = export_register(
-                reg, args.out, overwrite=args.overwrite, **_filter_kwargs(args)
-            )
-            tally.messages.append(f"exported to {len(written)} file(s)")
-        elif cmd == "summary":
-            table = annual_summary(reg, args.year)
-            if args.out:
-                from wetland_gis.io.safe_write import SafeWriter
-
-                out = Path(args.out)
-                with SafeWriter("register summary", overwrite=args.overwrite) as w:
-                    w.csv(table, out)
-                    w.text(summary_html(table, args.year), out.with_suffix(".html"))
-                written = list(w.written)
-            else:
-                sys.stdout.write(
-                    table.T.to_string(header=False) + "\n"
-                    if len(table)
-                    else "no decision in that year\n"
-                )
-            tally.messages.append(f"{int(len(table))} LGU(s) with decisions in {args.year}")
+        runner = _RUNNERS.get(args.register_command)
+        written = runner(reg, args, tally.messages) if runner is not None else None
     finally:
         reg.close()
-    return RegisterResult(written, tally)
+    return RegisterResult(written or [], tally)
+
+
+def _run_init(reg: Any, args: argparse.Namespace, messages: list[str]) -> None:
+    reg.init()
+    messages.append(
+        f"register {reg.register_id} ({reg.backend}) ready, schema version {reg.check_version()}"
+    )
+
+
+def _run_upgrade(reg: Any, args: argparse.Namespace, messages: list[str]) -> None:
+    found, version, done = reg.upgrade()
+    if not done:
+        messages.append(
+            f"register {reg.register_id} is at schema version {version}, this "
+            "package's; nothing to upgrade"
+        )
+    else:
+        messages.append(
+            f"register {reg.register_id} upgraded from schema version {found} to "
+            f"{version}, every row kept"
+        )
+        messages.extend(done)
+
+
+def _credits(args: argparse.Namespace, messages: list[str]) -> list[Any]:
+    """Return the credits withdrawn: from ``--siting``, or ``--bank`` and ``--account``."""
+    from wetland_gis.register.records import credits_from_siting
+    from wetland_gis.register.store import CreditRecord, RegisterError
+
+    credits: list[CreditRecord] = []
+    if args.siting and (args.bank or args.account or args.credits_acres is not None):
+        raise RegisterError(
+            "give the credits withdrawn either from --siting or with --bank, "
+            "--account and --credits-acres, not both"
+        )
+    if args.siting:
+        credits, notes = credits_from_siting(args.siting, args.assessed, kind=args.kind)
+        messages.extend(notes)
+    if args.bank or args.account:
+        if not (args.bank and args.account):
+            raise RegisterError("a credit withdrawal needs both --bank and --account")
+        credits.append(
+            CreditRecord(bank=args.bank, account=args.account, credits_acres=args.credits_acres)
+        )
+    return credits
+
+
+def _run_add(reg: Any, args: argparse.Namespace, messages: list[str]) -> None:
+    from wetland_gis.register.records import decision_from_assessed
+
+    credits = _credits(args, messages)
+    geometry = None
+    if args.wetland_layer:
+        from wetland_gis.io.layers import read_layer
+
+        geometry = read_layer(args.wetland_layer).gdf.to_crs(26915).union_all()
+    record = decision_from_assessed(
+        args.assessed,
+        kind=args.kind,
+        decision_date=args.date,
+        lgu=args.lgu,
+        recorded_by=args.recorded_by,
+        landowner=args.landowner,
+        wetland_id=args.wetland,
+        parcel_id=args.parcel,
+        impact_date=args.impact_date,
+        valid_until=args.valid_until,
+        supersedes=args.supersedes,
+        determined_type=args.determined_type,
+        banked=None if args.banked is None else args.banked == "yes",
+        used_for_credit=None if args.used_for_credit is None else args.used_for_credit == "yes",
+        credits=credits,
+        wetland_geometry=geometry,
+        note=args.note,
+    )
+    uid = reg.add(record)
+    needed = sum(i.replace_acres or 0.0 for i in record.impacts)
+    if record.kind == "replacement_plan_approved" and needed > 0 and not record.credits:
+        messages.append(
+            f"no bank credits recorded for {needed:,.4f} acres of replacement: if the "
+            "plan withdraws credits, add them with --siting FOLDER (the output of "
+            "`wetland-gis site`) or --bank, --account and --credits-acres"
+        )
+    withdrawn = sum(c.credits_acres or 0.0 for c in record.credits)
+    messages.append(
+        f"decision {uid} ({record.kind}, {record.decision_date}) recorded with "
+        f"{len(record.impacts)} impact(s)"
+        + (
+            f" and {withdrawn:,.4f} credits withdrawn from {len(record.credits)} bank account(s)"
+            if record.credits
+            else ""
+        )
+    )
+
+
+def _run_import(reg: Any, args: argparse.Namespace, messages: list[str]) -> None:
+    from wetland_gis.register.records import read_decisions_csv
+
+    records = read_decisions_csv(args.csv)
+    uids = reg.add_many(records)
+    messages.append(
+        f"{len(uids)} decision(s) with {sum(len(r.impacts) for r in records)} impact(s) "
+        f"imported from {Path(args.csv).name}"
+    )
+
+
+#: The columns ``register query`` prints as a table.
+_QUERY_COLUMNS = [
+    "decision_uid",
+    "kind",
+    "decision_date",
+    "lgu",
+    "landowner",
+    "wetland_id",
+    "parcel_id",
+    "valid_until",
+    "superseded_by",
+]
+
+
+def _run_query(reg: Any, args: argparse.Namespace, messages: list[str]) -> None:
+    from wetland_gis.register.records import decisions_json
+
+    frame = reg.decisions(**_filter_kwargs(args))
+    if args.json:
+        sys.stdout.write(json.dumps(decisions_json(frame), default=str, indent=1) + "\n")
+    else:
+        sys.stdout.write(
+            (frame[_QUERY_COLUMNS].to_string(index=False) if len(frame) else "no decision matches")
+            + "\n"
+        )
+    messages.append(f"{len(frame)} decision(s)")
+
+
+def _run_export(reg: Any, args: argparse.Namespace, messages: list[str]) -> list[Path]:
+    from wetland_gis.register.records import export_register
+
+    written = export_register(reg, args.out, overwrite=args.overwrite, **_filter_kwargs(args))
+    messages.append(f"exported to {len(written)} file(s)")
+    return written
+
+
+def _run_summary(reg: Any, args: argparse.Namespace, messages: list[str]) -> list[Path]:
+    from wetland_gis.register.records import annual_summary, summary_html
+
+    table = annual_summary(reg, args.year)
+    written: list[Path] = []
+    if args.out:
+        from wetland_gis.io.safe_write import SafeWriter
+
+        out = Path(args.out)
+        with SafeWriter("register summary", overwrite=args.overwrite) as w:
+            w.csv(table, out)
+            w.text(summary_html(table, args.year), out.with_suffix(".html"))
+        written = list(w.written)
+    else:
+        sys.stdout.write(
+            table.T.to_string(header=False) + "\n" if len(table) else "no decision in that year\n"
+        )
+    messages.append(f"{int(len(table))} LGU(s) with decisions in {args.year}")
+    return written
+
+
+#: The runner of each ``register`` sub-command: ``(register, args, messages)`` -> files
+#: written (None for none).
+_RUNNERS: dict[str, Callable[[Any, argparse.Namespace, list[str]], list[Path] | None]] = {
+    "init": _run_init,
+    "upgrade": _run_upgrade,
+    "add": _run_add,
+    "import": _run_import,
+    "query": _run_query,
+    "export": _run_export,
+    "summary": _run_summary,
+}

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -166,20 +167,8 @@ def fill_from_register(
         (``(rule_id, citation, outcome, value, reason, verify, inputs, parameters)``); the
         manifest records.
     """
-    gdf = gdf.copy()
-    since_key = "de_minimis.cumulative.since"
-    valid_key = "procedure.determination_validity_years"
-    since = _date(params.value(since_key, as_of))
-    assert since is not None
-    roles = {}
-    for role in ("prior_sqft_since_1992", "banked", "used_for_credit"):
-        name = getattr(field_map, role)
-        if name is None:
-            name = f"register_{role}"[:30]
-            gdf[name] = None
-        gdf[name] = gdf[name].astype(object)
-        roles[role] = name
-    field_map = dataclasses.replace(field_map, **roles)
+    law = _Law.read(params, as_of)
+    gdf, field_map = _fact_columns(gdf.copy(), field_map)
     owner_col, wetland_col = field_map.owner, field_map.wetland_id
     records = [f"register {register.describe()['register_id']} ({register.backend}) read"]
     steps: dict[Hashable, list[tuple]] = {}
@@ -189,11 +178,89 @@ def fill_from_register(
             "register; add owner and wetland_id columns"
         )
         return gdf, field_map, steps, records
-    parcel_col = field_map.parcel_id
     assessed = gdf.index[gdf["status"] == "assessed"]
-    # the landowner's portion of a wetland: the parcels of the landowner's impacts on it in
-    # the layer (the engine decides subd. 9(f) per landowner and wetland); None when one of
-    # them has no parcel id (the portion is not known: the whole-wetland reading)
+    portions = _portions(gdf, assessed, field_map)
+    cache: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+    for idx in assessed:
+        wetland = read_text(gdf.at[idx, wetland_col])
+        owner = read_text(gdf.at[idx, owner_col]) if owner_col else None
+        if wetland is None:
+            continue
+        if wetland not in cache:  # subd. 9(f): the portion's history, whoever the landowner
+            cache[wetland] = register.history(owner, wetland, every_landowner=True)
+        owns_col = field_map.owns_whole_wetland
+        impact = _Impact(
+            idx=idx,
+            wetland=wetland,
+            owner=owner,
+            owns_whole=read_flag(gdf.at[idx, owns_col]) if owns_col else None,
+            parcels=portions[(owner, wetland)],
+        )
+        steps[idx] = [_fill_impact(gdf, field_map, impact, *cache[wetland], law)]
+    return gdf, field_map, steps, records
+
+
+_FILLED_ROLES = ("prior_sqft_since_1992", "banked", "used_for_credit")
+"""The field roles the register fills (a column is added for a role the layer lacks)."""
+
+
+def _fact_columns(gdf: pd.DataFrame, field_map: FieldMapping) -> tuple[pd.DataFrame, FieldMapping]:
+    """Give each role the register fills a column of objects; return the layer and mapping."""
+    roles = {}
+    for role in _FILLED_ROLES:
+        name = getattr(field_map, role)
+        if name is None:
+            name = f"register_{role}"[:30]
+            gdf[name] = None
+        gdf[name] = gdf[name].astype(object)
+        roles[role] = name
+    return gdf, dataclasses.replace(field_map, **roles)
+
+
+@dataclass(frozen=True)
+class _Law:
+    """The parameters the register's facts are read under, as of the application date."""
+
+    as_of: dt.date
+    since: dt.date
+    params: ParameterSet
+
+    SINCE_KEY = "de_minimis.cumulative.since"
+    VALID_KEY = "procedure.determination_validity_years"
+
+    @classmethod
+    def read(cls, params: ParameterSet, as_of: dt.date) -> _Law:
+        since = _date(params.value(cls.SINCE_KEY, as_of))
+        assert since is not None
+        return cls(as_of, since, params)
+
+
+@dataclass(frozen=True)
+class _Impact:
+    """One assessed impact matched to the register: its row, wetland and portion."""
+
+    idx: Hashable
+    wetland: str
+    owner: str | None
+    owns_whole: bool | None
+    parcels: frozenset[str] | None
+
+    @property
+    def reading(self) -> str:
+        """``parcel`` when the portion is known (subd. 9(f)), else ``whole_wetland``."""
+        known = self.owns_whole is not True and self.parcels is not None
+        return "parcel" if known else "whole_wetland"
+
+
+def _portions(
+    gdf: pd.DataFrame, assessed: pd.Index, field_map: FieldMapping
+) -> dict[tuple[str | None, str], frozenset[str] | None]:
+    """Return the landowner's portion of each wetland: the parcels of their impacts on it.
+
+    The engine decides subd. 9(f) per landowner and wetland; a portion is None when one of
+    its impacts has no parcel id (the portion is not known: the whole-wetland reading).
+    """
+    owner_col, wetland_col, parcel_col = field_map.owner, field_map.wetland_id, field_map.parcel_id
     portions: dict[tuple[str | None, str], frozenset[str] | None] = {}
     for idx in assessed:
         wetland = read_text(gdf.at[idx, wetland_col])
@@ -203,226 +270,299 @@ def fill_from_register(
         parcel = parse_id(gdf.at[idx, parcel_col]) if parcel_col else None
         known = portions.get(key, frozenset())
         portions[key] = None if parcel is None or known is None else known | {parcel}
-    cache: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
-    for idx in assessed:
-        wetland = read_text(gdf.at[idx, wetland_col])
-        owner = read_text(gdf.at[idx, owner_col]) if owner_col else None
-        if wetland is None:
-            continue
-        if wetland not in cache:  # subd. 9(f): the portion's history, whoever the landowner
-            cache[wetland] = register.history(owner, wetland, every_landowner=True)
-        decisions, impacts = cache[wetland]
-        owns_col = field_map.owns_whole_wetland
-        owns_whole = read_flag(gdf.at[idx, owns_col]) if owns_col else None
-        parcels = portions[(owner, wetland)]
-        verify: list[str] = []
-        counted, excluded = [], []
-        by_basis: dict[str, list[dict[str, Any]]] = {}
-        for row in impacts.to_dict("records"):
-            date = _date(row["impact_date"])
-            ref = {
-                "decision_uid": row["decision_uid"],
-                "impact_id": row["impact_id"],
-                "impact_date": None if date is None else date.isoformat(),
-                "area_sqft": float(row["area_sqft"]),
-                "decision_kind": row["kind"],
-                "landowner": row.get("portion_owner"),
-                "parcel_id": parse_id(row.get("portion_parcel")),
-            }
-            if row["kind"] == "replacement_plan_denied" or row["outcome"] == "denied":
-                excluded.append({**ref, "why": "the replacement plan was denied"})
-            elif (row["impact_kind"] or "") in _NOT_COUNTED_KINDS:
-                excluded.append({**ref, "why": "not a drain or fill"})
-            elif date is not None and date < since:
-                excluded.append({**ref, "why": f"dated before {since.isoformat()}"})
-            elif date is not None and date >= as_of:
-                excluded.append({**ref, "why": "dated on or after the application date"})
-            else:
-                if date is None:
-                    verify.append(
-                        f"register impact {row['impact_id']} (decision {row['decision_uid']}) "
-                        f"has no date; it was counted as drained or filled since "
-                        f"{since.isoformat()}: confirm its date"
-                    )
-                basis = portion_basis(
-                    ref["parcel_id"],
-                    ref["landowner"],
-                    parcels=parcels,
-                    owner=owner,
-                    owns_whole=owns_whole,
-                )
-                by_basis.setdefault(basis, []).append(ref)
-                if basis == "other_portion":
-                    excluded.append({**ref, "basis": basis, "why": PORTION_BASES[basis]})
-                else:
-                    counted.append({**ref, "basis": basis})
-        verify.extend(_portion_items(wetland, owner, parcels, by_basis, counted))
-        prior = sum(r["area_sqft"] for r in counted)
-        whole = prior + sum(r["area_sqft"] for r in by_basis.get("other_portion", []))
-        reading = "parcel" if owns_whole is not True and parcels is not None else "whole_wetland"
-        inputs: dict[str, Any] = {
-            "owner": owner,
-            "wetland_id": wetland,
-            "parcel_ids": None if parcels is None else sorted(parcels),
-            "portion_by": reading,
-            "whole_wetland_sqft": whole,
-            "counted": counted,
-            "excluded": excluded,
+    return portions
+
+
+def _fill_impact(
+    gdf: pd.DataFrame,
+    field_map: FieldMapping,
+    impact: _Impact,
+    decisions: pd.DataFrame,
+    impacts: pd.DataFrame,
+    law: _Law,
+) -> tuple:
+    """Fill one impact's facts from its wetland's register rows; return its trace step."""
+    years = law.params.value(law.VALID_KEY, law.as_of)
+    verify: list[str] = []
+    counted, excluded, by_basis = _prior_rows(impacts, impact, law, verify)
+    verify.extend(_portion_items(impact.wetland, impact.owner, impact.parcels, by_basis, counted))
+    prior = sum(r["area_sqft"] for r in counted)
+    whole = prior + sum(r["area_sqft"] for r in by_basis.get("other_portion", []))
+    inputs: dict[str, Any] = {
+        "owner": impact.owner,
+        "wetland_id": impact.wetland,
+        "parcel_ids": None if impact.parcels is None else sorted(impact.parcels),
+        "portion_by": impact.reading,
+        "whole_wetland_sqft": whole,
+        "counted": counted,
+        "excluded": excluded,
+    }
+    if impact.owner is None and impact.reading == "whole_wetland":
+        verify.append(
+            f"wetland {impact.wetland}: no owner on the impact: every drain or fill of the "
+            "wetland in the register was counted for the landowner's portion; give the owner "
+            "column"
+        )
+    _reconcile_prior(gdf, impact.idx, field_map.prior_sqft_since_1992, prior, law, verify)
+    _reconcile_flags(gdf, impact.idx, field_map, decisions, inputs, verify)
+    valid, expired = _determinations(decisions, law, excluded, verify)
+    if valid:
+        _use_determination(gdf, impact.idx, valid[-1], inputs, verify)
+    elif expired:
+        _flag_expired(gdf, impact.idx, expired[-1], inputs, verify)
+    reason = _register_reason(impact, counted, excluded, prior, law, valid, expired)
+    return (
+        RULE_ID,
+        _CITATION,
+        Outcome.CLASSIFIED.value,
+        float(prior),
+        reason,
+        verify,
+        inputs,
+        {law.SINCE_KEY: law.since.isoformat(), law.VALID_KEY: years},
+    )
+
+
+def _exclusion(row: Mapping[str, Any], date: dt.date | None, law: _Law) -> str | None:
+    """Return why a register row is not a drain or fill counted since the start date."""
+    if row["kind"] == "replacement_plan_denied" or row["outcome"] == "denied":
+        return "the replacement plan was denied"
+    if (row["impact_kind"] or "") in _NOT_COUNTED_KINDS:
+        return "not a drain or fill"
+    if date is not None and date < law.since:
+        return f"dated before {law.since.isoformat()}"
+    if date is not None and date >= law.as_of:
+        return "dated on or after the application date"
+    return None
+
+
+def _prior_rows(
+    impacts: pd.DataFrame, impact: _Impact, law: _Law, verify: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """Return the register rows counted, those excluded (with why) and the rows by basis."""
+    counted, excluded = [], []
+    by_basis: dict[str, list[dict[str, Any]]] = {}
+    for row in impacts.to_dict("records"):
+        date = _date(row["impact_date"])
+        ref = {
+            "decision_uid": row["decision_uid"],
+            "impact_id": row["impact_id"],
+            "impact_date": None if date is None else date.isoformat(),
+            "area_sqft": float(row["area_sqft"]),
+            "decision_kind": row["kind"],
+            "landowner": row.get("portion_owner"),
+            "parcel_id": parse_id(row.get("portion_parcel")),
         }
-        prior_col = roles["prior_sqft_since_1992"]
-        if owner is None and reading == "whole_wetland":
+        why = _exclusion(row, date, law)
+        if why is not None:
+            excluded.append({**ref, "why": why})
+            continue
+        if date is None:
             verify.append(
-                f"wetland {wetland}: no owner on the impact: every drain or fill of the wetland "
-                "in the register was counted for the landowner's portion; give the owner column"
+                f"register impact {row['impact_id']} (decision {row['decision_uid']}) "
+                f"has no date; it was counted as drained or filled since "
+                f"{law.since.isoformat()}: confirm its date"
             )
-        # the portion's prior area (subd. 9(f)), whoever drained or filled it
-        layer_prior = read_number(gdf.at[idx, prior_col])
-        if layer_prior is None:
-            gdf.at[idx, prior_col] = prior
-        elif round(layer_prior) != round(prior):  # whole square feet, as reported
-            gdf.at[idx, prior_col] = max(layer_prior, prior)
-            verify.append(
-                f"prior area since {since.isoformat()}: the impact layer gives "
-                f"{layer_prior:,.0f} sq ft, the register {prior:,.0f} sq ft; the larger "
-                "was used; reconcile them"
-            )
-        for role, flag_col, kind in (
-            ("banked", "banked", "wetland_banking"),
-            ("used_for_credit", "used_for_credit", None),
-        ):
-            said = [
-                d
-                for d in decisions.to_dict("records")
-                if d[flag_col] is not None or (kind is not None and d["kind"] == kind)
-            ]
-            value = None
-            if said:
-                value = any(bool(d[flag_col]) or d["kind"] == kind for d in said)
-            inputs[role] = {"value": value, "decisions": [d["decision_uid"] for d in said]}
-            layer_value = read_flag(gdf.at[idx, roles[role]])
-            if value is None:
-                continue
-            if layer_value is None:
-                gdf.at[idx, roles[role]] = value
-            elif layer_value != value:
-                gdf.at[idx, roles[role]] = True
-                verify.append(
-                    f"{role.replace('_', ' ')}: the impact layer says {layer_value}, the "
-                    f"register {value}; taken as True (no exemption applies, Minn. R. "
-                    "8420.0420, subp. 1); reconcile them"
-                )
-        years = params.value(valid_key, as_of)
-        valid, expired = [], []
-        for d in decisions.to_dict("records"):
-            if d["kind"] != DETERMINATION or not d["determined_type"]:
-                continue
-            start, recorded = _date(d["decision_date"]), _date(d["valid_until"])
-            # § 103G.2242, subd. 2a(d): five years from the decision date, always
-            law_end = None if start is None else determination_end(start, params)[0]
-            end = recorded if law_end is None or (recorded and recorded < law_end) else law_end
-            entry = {
-                "decision_uid": d["decision_uid"],
-                "decision_date": start.isoformat() if start else None,
-                "valid_until": end.isoformat() if end else None,
-                "type": d["determined_type"],
-            }
-            if recorded is not None and law_end is not None and recorded > law_end:
-                verify.append(
-                    f"the register records the determination {d['decision_uid']} of "
-                    f"{entry['decision_date']} as valid until {recorded.isoformat()}, after the "
-                    f"five years of § 103G.2242, subd. 2a(d) ({law_end.isoformat()}): the five "
-                    "years were applied; correct the record (a new decision superseding it)"
-                )
-            if start is None or start > as_of:
-                excluded.append({**entry, "why": "determination dated after the application date"})
-            elif end is None:
-                excluded.append({**entry, "why": "validity period not known for its date"})
-                verify.append(
-                    f"the LGU's boundary/type determination of {entry['decision_date']} (type "
-                    f"{entry['type']}) was not used: the parameter tree holds no validity "
-                    f"period ({valid_key}, § 103G.2242, subd. 2a(d)) in force on that date; "
-                    "confirm whether it is still valid"
-                )
-            elif as_of <= end:
-                valid.append(entry)
-            else:
-                excluded.append({**entry, "why": f"expired on {end.isoformat()}"})
-                expired.append(entry)
-        if valid:
-            chosen = valid[-1]
-            inputs["determination"] = chosen
-            layer_type = str(gdf.at[idx, "wetland_type"])
-            if layer_type != chosen["type"]:
-                verify.append(
-                    f"wetland type: the impact layer gives {layer_type}, the LGU's boundary/"
-                    f"type determination of {chosen['decision_date']} (valid until "
-                    f"{chosen['valid_until']}, § 103G.2242, subd. 2a(d)) type "
-                    f"{chosen['type']}; the determination's type was used"
-                )
-            # subd. 2a(d)'s exception, on every determination reused
-            verify.append(
-                f"the boundary/type determination of {chosen['decision_date']} is valid until "
-                f"{chosen['valid_until']} unless the Technical Evaluation Panel determines that "
-                "natural or artificial changes to the hydrology, vegetation, or soils of the "
-                "area have been sufficient to alter the wetland boundary or type (§ 103G.2242, "
-                "subd. 2a(d)): confirm no such change"
-            )
-            gdf.at[idx, "wetland_type"] = chosen["type"]
-            gdf.at[idx, "type_verify"] = False
-            if "type_source" in gdf:
-                gdf.at[idx, "type_source"] = "register determination"
-        elif expired:
-            # an expired determination is not used, and the layer's type does not silently
-            # stand in for it: the type is flagged for verification
-            last = expired[-1]
-            inputs["expired_determination"] = last
-            layer_type = str(gdf.at[idx, "wetland_type"])
-            note = (
-                f"the LGU's boundary/type determination of {last['decision_date']} (type "
-                f"{last['type']}) expired on {last['valid_until']} (§ 103G.2242, subd. 2a(d): "
-                f"valid for five years): it was not used, and the impact layer's type "
-                f"{layer_type} is not a determination; a new boundary or type determination is "
-                "needed"
-            )
-            verify.append(note)
-            gdf.at[idx, "type_verify"] = True
-            if "type_note" in gdf:
-                gdf.at[idx, "type_note"] = (
-                    f"not a determination: the LGU's determination of {last['decision_date']} "
-                    f"expired on {last['valid_until']}; a new one is needed"
-                )
-        portion = (
-            f"the landowner's portion (parcel {', '.join(sorted(parcels))})"
-            if reading == "parcel" and parcels is not None
-            else "the whole wetland (the landowner owns it)"
-            if owns_whole is True
-            else "the whole wetland (no parcel id on the impact)"
+        basis = portion_basis(
+            ref["parcel_id"],
+            ref["landowner"],
+            parcels=impact.parcels,
+            owner=impact.owner,
+            owns_whole=impact.owns_whole,
         )
-        reason = (
-            f"Register: {len(counted)} prior impact(s) of {prior:,.0f} sq ft counted since "
-            f"{since.isoformat()} on {portion}, {len(excluded)} row(s) excluded"
-            + (
-                f"; type {valid[-1]['type']} from the determination of {valid[-1]['decision_date']}"
-                if valid
-                else f"; the determination of {expired[-1]['decision_date']} has expired"
-                if expired
-                else ""
-            )
-            + "."
+        by_basis.setdefault(basis, []).append(ref)
+        if basis == "other_portion":
+            excluded.append({**ref, "basis": basis, "why": PORTION_BASES[basis]})
+        else:
+            counted.append({**ref, "basis": basis})
+    return counted, excluded, by_basis
+
+
+def _reconcile_prior(
+    gdf: pd.DataFrame, idx: Hashable, prior_col: Any, prior: float, law: _Law, verify: list[str]
+) -> None:
+    """Write the portion's prior area (subd. 9(f)); the larger where the layer disagrees."""
+    layer_prior = read_number(gdf.at[idx, prior_col])
+    if layer_prior is None:
+        gdf.at[idx, prior_col] = prior
+    elif round(layer_prior) != round(prior):  # whole square feet, as reported
+        gdf.at[idx, prior_col] = max(layer_prior, prior)
+        verify.append(
+            f"prior area since {law.since.isoformat()}: the impact layer gives "
+            f"{layer_prior:,.0f} sq ft, the register {prior:,.0f} sq ft; the larger "
+            "was used; reconcile them"
         )
-        steps[idx] = [
-            (
-                RULE_ID,
-                _CITATION,
-                Outcome.CLASSIFIED.value,
-                float(prior),
-                reason,
-                verify,
-                inputs,
-                {since_key: since.isoformat(), valid_key: years},
-            )
+
+
+def _reconcile_flags(
+    gdf: pd.DataFrame,
+    idx: Hashable,
+    field_map: FieldMapping,
+    decisions: pd.DataFrame,
+    inputs: dict[str, Any],
+    verify: list[str],
+) -> None:
+    """Write banked and used for credit (Minn. R. 8420.0420, subp. 1); True on a conflict."""
+    for role, kind in (("banked", "wetland_banking"), ("used_for_credit", None)):
+        said = [
+            d
+            for d in decisions.to_dict("records")
+            if d[role] is not None or (kind is not None and d["kind"] == kind)
         ]
-    return gdf, field_map, steps, records
+        value = None
+        if said:
+            value = any(bool(d[role]) or d["kind"] == kind for d in said)
+        inputs[role] = {"value": value, "decisions": [d["decision_uid"] for d in said]}
+        column = getattr(field_map, role)
+        layer_value = read_flag(gdf.at[idx, column])
+        if value is None:
+            continue
+        if layer_value is None:
+            gdf.at[idx, column] = value
+        elif layer_value != value:
+            gdf.at[idx, column] = True
+            verify.append(
+                f"{role.replace('_', ' ')}: the impact layer says {layer_value}, the "
+                f"register {value}; taken as True (no exemption applies, Minn. R. "
+                "8420.0420, subp. 1); reconcile them"
+            )
+
+
+def _determinations(
+    decisions: pd.DataFrame, law: _Law, excluded: list[dict[str, Any]], verify: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the boundary/type determinations valid on the application date, and expired.
+
+    § 103G.2242, subd. 2a(d): five years from the decision date, whatever end date was
+    recorded. Those not used are appended to ``excluded`` with why.
+    """
+    valid, expired = [], []
+    for d in decisions.to_dict("records"):
+        if d["kind"] != DETERMINATION or not d["determined_type"]:
+            continue
+        start, recorded = _date(d["decision_date"]), _date(d["valid_until"])
+        law_end = None if start is None else determination_end(start, law.params)[0]
+        end = recorded if law_end is None or (recorded and recorded < law_end) else law_end
+        entry = {
+            "decision_uid": d["decision_uid"],
+            "decision_date": start.isoformat() if start else None,
+            "valid_until": end.isoformat() if end else None,
+            "type": d["determined_type"],
+        }
+        if recorded is not None and law_end is not None and recorded > law_end:
+            verify.append(
+                f"the register records the determination {d['decision_uid']} of "
+                f"{entry['decision_date']} as valid until {recorded.isoformat()}, after the "
+                f"five years of § 103G.2242, subd. 2a(d) ({law_end.isoformat()}): the five "
+                "years were applied; correct the record (a new decision superseding it)"
+            )
+        if start is None or start > law.as_of:
+            excluded.append({**entry, "why": "determination dated after the application date"})
+        elif end is None:
+            excluded.append({**entry, "why": "validity period not known for its date"})
+            verify.append(
+                f"the LGU's boundary/type determination of {entry['decision_date']} (type "
+                f"{entry['type']}) was not used: the parameter tree holds no validity "
+                f"period ({law.VALID_KEY}, § 103G.2242, subd. 2a(d)) in force on that date; "
+                "confirm whether it is still valid"
+            )
+        elif law.as_of <= end:
+            valid.append(entry)
+        else:
+            excluded.append({**entry, "why": f"expired on {end.isoformat()}"})
+            expired.append(entry)
+    return valid, expired
+
+
+def _use_determination(
+    gdf: pd.DataFrame,
+    idx: Hashable,
+    chosen: dict[str, Any],
+    inputs: dict[str, Any],
+    verify: list[str],
+) -> None:
+    """Take the type of a valid determination, as the LGU decided (subd. 2a(d))."""
+    inputs["determination"] = chosen
+    layer_type = str(gdf.at[idx, "wetland_type"])
+    if layer_type != chosen["type"]:
+        verify.append(
+            f"wetland type: the impact layer gives {layer_type}, the LGU's boundary/"
+            f"type determination of {chosen['decision_date']} (valid until "
+            f"{chosen['valid_until']}, § 103G.2242, subd. 2a(d)) type "
+            f"{chosen['type']}; the determination's type was used"
+        )
+    # subd. 2a(d)'s exception, on every determination reused
+    verify.append(
+        f"the boundary/type determination of {chosen['decision_date']} is valid until "
+        f"{chosen['valid_until']} unless the Technical Evaluation Panel determines that "
+        "natural or artificial changes to the hydrology, vegetation, or soils of the "
+        "area have been sufficient to alter the wetland boundary or type (§ 103G.2242, "
+        "subd. 2a(d)): confirm no such change"
+    )
+    gdf.at[idx, "wetland_type"] = chosen["type"]
+    gdf.at[idx, "type_verify"] = False
+    if "type_source" in gdf:
+        gdf.at[idx, "type_source"] = "register determination"
+
+
+def _flag_expired(
+    gdf: pd.DataFrame,
+    idx: Hashable,
+    last: dict[str, Any],
+    inputs: dict[str, Any],
+    verify: list[str],
+) -> None:
+    """Flag the layer's type for verification: an expired determination is not used.
+
+    The layer's type does not silently stand in for it.
+    """
+    inputs["expired_determination"] = last
+    layer_type = str(gdf.at[idx, "wetland_type"])
+    verify.append(
+        f"the LGU's boundary/type determination of {last['decision_date']} (type "
+        f"{last['type']}) expired on {last['valid_until']} (§ 103G.2242, subd. 2a(d): "
+        f"valid for five years): it was not used, and the impact layer's type "
+        f"{layer_type} is not a determination; a new boundary or type determination is "
+        "needed"
+    )
+    gdf.at[idx, "type_verify"] = True
+    if "type_note" in gdf:
+        gdf.at[idx, "type_note"] = (
+            f"not a determination: the LGU's determination of {last['decision_date']} "
+            f"expired on {last['valid_until']}; a new one is needed"
+        )
+
+
+def _register_reason(
+    impact: _Impact,
+    counted: list[dict[str, Any]],
+    excluded: list[dict[str, Any]],
+    prior: float,
+    law: _Law,
+    valid: list[dict[str, Any]],
+    expired: list[dict[str, Any]],
+) -> str:
+    """Return the reason of the register's step: what was counted, on which portion."""
+    parcels = impact.parcels
+    portion = (
+        f"the landowner's portion (parcel {', '.join(sorted(parcels))})"
+        if impact.reading == "parcel" and parcels is not None
+        else "the whole wetland (the landowner owns it)"
+        if impact.owns_whole is True
+        else "the whole wetland (no parcel id on the impact)"
+    )
+    return (
+        f"Register: {len(counted)} prior impact(s) of {prior:,.0f} sq ft counted since "
+        f"{law.since.isoformat()} on {portion}, {len(excluded)} row(s) excluded"
+        + (
+            f"; type {valid[-1]['type']} from the determination of {valid[-1]['decision_date']}"
+            if valid
+            else f"; the determination of {expired[-1]['decision_date']} has expired"
+            if expired
+            else ""
+        )
+        + "."
+    )
 
 
 def _portion_items(

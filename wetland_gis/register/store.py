@@ -578,33 +578,15 @@ class Register:
         """
         d, i = s.decisions, s.impacts
         q = sa.select(d)
-        if landowner is not None:
-            q = q.where(
-                sa.or_(
-                    d.c.landowner == landowner,
-                    d.c.decision_uid.in_(
-                        sa.select(i.c.decision_uid).where(i.c.landowner == landowner)
-                    ),
-                )
-            )
-        if wetland_id is not None:
-            q = q.where(
-                sa.or_(
-                    d.c.wetland_id == wetland_id,
-                    d.c.decision_uid.in_(
-                        sa.select(i.c.decision_uid).where(i.c.wetland_id == wetland_id)
-                    ),
-                )
-            )
-        if parcel_id is not None:
-            q = q.where(
-                sa.or_(
-                    d.c.parcel_id == parcel_id,
-                    d.c.decision_uid.in_(
-                        sa.select(i.c.decision_uid).where(i.c.parcel_id == parcel_id)
-                    ),
-                )
-            )
+        # a decision matches when it, or one of its impacts, names the value
+        for column, value in (
+            ("landowner", landowner),
+            ("wetland_id", wetland_id),
+            ("parcel_id", parcel_id),
+        ):
+            if value is not None:
+                of_impacts = sa.select(i.c.decision_uid).where(i.c[column] == value)
+                q = q.where(sa.or_(d.c[column] == value, d.c.decision_uid.in_(of_impacts)))
         if since is not None:
             q = q.where(d.c.decision_date >= since)
         if until is not None:

@@ -56,6 +56,7 @@ Examples
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -349,62 +350,16 @@ def _assemble(
     r = ranking.reset_index(drop=True)
     excluded = read_yes_no(r["excluded"]) if "excluded" in r else np.zeros(len(r), bool)
     ratio = _num(r, "ratio")
-    if "impact_acres" in r:
-        acres_row = _num(r, "impact_acres")
-    elif "credits_needed" in r:
-        acres_row = _num(r, "credits_needed") / np.where(ratio > 0, ratio, np.nan)
-    else:
-        acres_row = np.full(len(r), np.nan)
-
-    if needs is None:
-        tmp = pd.DataFrame({"impact_id": r["impact_id"], "acres": acres_row, "ratio": ratio})
-        needs = (
-            tmp.groupby("impact_id", sort=False)
-            .agg(acres=("acres", "max"), ratio=("ratio", "min"))
-            .reset_index()
-        )
-    for col in ("impact_id", "acres"):
-        if col not in needs:
-            raise AllocationError(
-                f"`needs` must have columns impact_id, acres (and ratio); {col!r} is missing"
-            )
-    if needs["impact_id"].duplicated().any():
-        dup = needs.loc[needs["impact_id"].duplicated(), "impact_id"].tolist()[:5]
-        raise AllocationError(f"`needs` lists impact(s) {dup} more than once")
+    needs = _needs_table(r, needs, ratio)
     impacts = needs["impact_id"].tolist()
     acres = np.nan_to_num(_num(needs, "acres"), nan=0.0)
     if (acres < 0).any():
         raise AllocationError("impact acres to replace must be 0 or more")
     iratio = _num(needs, "ratio")
     pos_i = {k: n for n, k in enumerate(impacts)}
-
-    # options: one row per option id, consistent across impacts
-    opts = r.drop_duplicates("option_id")
-    option_ids = opts["option_id"].tolist()
+    option_ids, kind, cap, unit = _option_table(r)
     pos_o = {k: n for n, k in enumerate(option_ids)}
-    kind = opts["option_kind"].astype(str).str.lower().to_numpy()
-    bad = sorted(set(kind) - {"site", "bank"})
-    if bad:
-        raise AllocationError(f"option_kind {bad} is not 'site' or 'bank'")
-    cap = np.nan_to_num(_num(opts, "credits_available"), nan=0.0)
-    if (cap < 0).any():
-        raise AllocationError("credits_available must be 0 or more")
-    unit = _num(opts, "unit_cost")
-    price = np.where(kind == "bank", unit, np.nan)
-    fixed = np.where(kind == "site", unit * cap, np.nan)
-    fixed = np.where((kind == "site") & (cap == 0), 0.0, fixed)
-
-    listed: dict[Any, int] = {}
-    reasons: dict[Any, list[str]] = {}
-    for imp, exc, why in zip(
-        r["impact_id"],
-        excluded,
-        r["exclusion_reason"] if "exclusion_reason" in r else [""] * len(r),
-        strict=True,
-    ):
-        listed[imp] = listed.get(imp, 0) + 1
-        if exc and isinstance(why, str) and why:
-            reasons.setdefault(imp, []).append(why)
+    listed, reasons = _listed(r, excluded)
 
     tier = pd.to_numeric(r["tier"], errors="coerce").to_numpy(dtype=float)
     # the siting reading of subd. 3(c) (rank_options): allocate by priority, report the tier
@@ -425,7 +380,6 @@ def _assemble(
         out_of_kind = (in_kind == False).fillna(False).to_numpy(dtype=bool)  # noqa: E712
     else:
         out_of_kind = np.zeros(len(r), bool)
-    pair_ratio = ratio[idx]
     if np.isnan(iratio).any():  # impacts without a given ratio: their lowest pair ratio
         low = pd.Series(ratio).groupby(r["impact_id"]).min()
         iratio = np.array(
@@ -441,11 +395,13 @@ def _assemble(
         option_ids=option_ids,
         option_kind=kind,
         cap=cap,
-        price=price,
-        fixed=fixed,
+        price=np.where(kind == "bank", unit, np.nan),
+        fixed=np.where(
+            (kind == "site") & (cap == 0), 0.0, np.where(kind == "site", unit * cap, np.nan)
+        ),
         pi=pi[keep],
         po=po[keep],
-        ratio=pair_ratio,
+        ratio=ratio[idx],
         tier=level[idx].astype(int),
         label_tier=tier[idx].astype(int),
         distance=np.nan_to_num(_num(r, "distance_ft")[idx], nan=0.0),
@@ -455,6 +411,61 @@ def _assemble(
         own_orders=own_orders,
         below_resolution=(acres > 0) & (acres * _UNIT < RESOLUTION_SQFT),
     )
+
+
+def _needs_table(r: pd.DataFrame, needs: pd.DataFrame | None, ratio: np.ndarray) -> pd.DataFrame:
+    """Return the impacts to place (``needs``, else the ranking's), checked."""
+    if needs is None:
+        if "impact_acres" in r:
+            acres_row = _num(r, "impact_acres")
+        elif "credits_needed" in r:
+            acres_row = _num(r, "credits_needed") / np.where(ratio > 0, ratio, np.nan)
+        else:
+            acres_row = np.full(len(r), np.nan)
+        tmp = pd.DataFrame({"impact_id": r["impact_id"], "acres": acres_row, "ratio": ratio})
+        needs = (
+            tmp.groupby("impact_id", sort=False)
+            .agg(acres=("acres", "max"), ratio=("ratio", "min"))
+            .reset_index()
+        )
+    for col in ("impact_id", "acres"):
+        if col not in needs:
+            raise AllocationError(
+                f"`needs` must have columns impact_id, acres (and ratio); {col!r} is missing"
+            )
+    if needs["impact_id"].duplicated().any():
+        dup = needs.loc[needs["impact_id"].duplicated(), "impact_id"].tolist()[:5]
+        raise AllocationError(f"`needs` lists impact(s) {dup} more than once")
+    return needs
+
+
+def _option_table(r: pd.DataFrame) -> tuple[list[Any], np.ndarray, np.ndarray, np.ndarray]:
+    """Return the options (one per id, consistent across impacts): ids, kind, credits, unit cost."""
+    opts = r.drop_duplicates("option_id")
+    kind = opts["option_kind"].astype(str).str.lower().to_numpy()
+    bad = sorted(set(kind) - {"site", "bank"})
+    if bad:
+        raise AllocationError(f"option_kind {bad} is not 'site' or 'bank'")
+    cap = np.nan_to_num(_num(opts, "credits_available"), nan=0.0)
+    if (cap < 0).any():
+        raise AllocationError("credits_available must be 0 or more")
+    return opts["option_id"].tolist(), kind, cap, _num(opts, "unit_cost")
+
+
+def _listed(r: pd.DataFrame, excluded: np.ndarray) -> tuple[dict[Any, int], dict[Any, list[str]]]:
+    """Return the options listed for each impact, and why those excluded were."""
+    listed: dict[Any, int] = {}
+    reasons: dict[Any, list[str]] = {}
+    for imp, exc, why in zip(
+        r["impact_id"],
+        excluded,
+        r["exclusion_reason"] if "exclusion_reason" in r else [""] * len(r),
+        strict=True,
+    ):
+        listed[imp] = listed.get(imp, 0) + 1
+        if exc and isinstance(why, str) and why:
+            reasons.setdefault(imp, []).append(why)
+    return listed, reasons
 
 
 # --------------------------------------------------------------------------------------
@@ -484,21 +495,116 @@ def _solve_stages(
     the earlier stages' plan is kept (the stage is recorded as not applied): unmet demand
     is an answer, never an infeasible programme.
     """
-    n_p, n_i = len(p.pi), len(p.impacts)
+    lay = _layout(p)
     need = p.acres * _UNIT  # square feet of impact
     cap = p.cap * _UNIT  # square feet of credit
+    x_ub = np.minimum(cap[p.po], need[p.pi] * p.ratio)
+    ub = np.concatenate(
+        [x_ub, need, np.ones(lay.n_y), np.ones(lay.n_z), np.array([cap[o] for o in lay.spare])]
+    )
+    programme = _Programme(
+        lay,
+        _base_constraints(p, lay, need, cap, x_ub),
+        ub,
+        np.concatenate([np.zeros(lay.n_p), need, np.zeros(lay.n - lay.n_p - lay.n_i)]),
+        tolerance,
+        time_limit,
+        progress,
+    )
+    n_p, n_i, n = lay.n_p, lay.n_i, lay.n
+    if n_p:
+        c = np.zeros(n)
+        c[n_p : n_p + n_i] = 1.0
+        programme.run("unmet", c, integer=False)
+        for k in (1, 2, 3) if not p.own_orders else ():
+            better = p.tier <= k
+            if better.any() and (~better).any():
+                c = np.zeros(n)
+                c[:n_p] = np.where(better, -1.0 / p.ratio, 0.0)
+                programme.run(f"tier_{k}", c, integer=False)
+        programme.run("cost", _cost_objective(p, lay, weights, fee_rate), integer=True)
+        if p.own_orders and weights["distance"] == 0:
+            # subd. 3(c), banking_own_order: between the methods the cheapest, then the
+            # nearest among the cheapest plans (skipped without distances)
+            c = np.zeros(n)
+            c[:n_p] = p.distance / _UNIT
+            programme.run("distance", c, integer=True)
+    # credits to the solver's resolution: below NOISE_SQFT they are its tolerances
+    x = np.clip(programme.x_best[:n_p], 0.0, None)
+    x[x < NOISE_SQFT] = 0.0
+    covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)
+    u = np.maximum(need - covered, 0.0)
+    u[u < NOISE_SQFT] = 0.0
+    if p.below_resolution is not None:
+        u[p.below_resolution] = need[p.below_resolution]
+    return _round_per_option(x / _UNIT, p.po), u / _UNIT, programme.stages
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where each variable of the programme sits.
+
+    ``x`` per pair, ``u`` per impact, ``y`` per costed site used (:attr:`y_pos`), ``z``
+    per set of better options of the own orders (:func:`_order_sets`), ``s`` per option
+    of those sets (:attr:`s_pos`).
+    """
+
+    n_p: int
+    n_i: int
+    used_opts: np.ndarray
+    y_pos: dict[Any, int]
+    groups: list[tuple[np.ndarray, np.ndarray]]
+    spare: list[int]
+    n_z: int
+
+    @property
+    def n_y(self) -> int:
+        """Binary site variables."""
+        return len(self.y_pos)
+
+    @property
+    def s_pos(self) -> dict[int, int]:
+        """Position of each option's spare credit among the ``s`` variables."""
+        return {o: k for k, o in enumerate(self.spare)}
+
+    @property
+    def z0(self) -> int:
+        """First ``z`` variable."""
+        return self.n_p + self.n_i + self.n_y
+
+    @property
+    def s0(self) -> int:
+        """First ``s`` variable."""
+        return self.z0 + self.n_z
+
+    @property
+    def n(self) -> int:
+        """Variables in all."""
+        return self.s0 + len(self.spare)
+
+
+def _layout(p: _Problem) -> _Layout:
+    """Return where the variables of the problem ``p`` sit."""
     site_cost = (p.option_kind == "site") & np.nan_to_num(p.fixed, nan=0.0).__gt__(0)
     used_opts = np.unique(p.po)
     y_opts = [o for o in used_opts if site_cost[o]]
-    y_pos = {o: n for n, o in enumerate(y_opts)}
-    n_y = len(y_opts)
     groups = _own_order_groups(p) if p.own_orders else []
-    spare_opts = sorted({int(o) for _, better in groups for o in better})
-    s_pos = {o: n for n, o in enumerate(spare_opts)}
-    n_z, n_s = len(_order_sets(groups)[0]), len(spare_opts)
-    z0, s0 = n_p + n_i + n_y, n_p + n_i + n_y + n_z
-    n = s0 + n_s
+    return _Layout(
+        n_p=len(p.pi),
+        n_i=len(p.impacts),
+        used_opts=used_opts,
+        y_pos={o: n for n, o in enumerate(y_opts)},
+        groups=groups,
+        spare=sorted({int(o) for _, better in groups for o in better}),
+        n_z=len(_order_sets(groups)[0]),
+    )
 
+
+def _base_constraints(
+    p: _Problem, lay: _Layout, need: np.ndarray, cap: np.ndarray, x_ub: np.ndarray
+) -> list[LinearConstraint]:
+    """Return the rows every stage keeps: coverage, capacity and the own orders."""
+    n_p, n_i, n = lay.n_p, lay.n_i, lay.n
     # coverage rows: sum_o x/r + u = a
     rows = [p.pi, np.arange(n_i)]
     cols = [np.arange(n_p), n_p + np.arange(n_i)]
@@ -507,142 +613,137 @@ def _solve_stages(
         (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_i, n)
     )
     # capacity rows: sum_i x - cap*y <= 0  or  sum_i x <= cap
-    opt_row = {o: k for k, o in enumerate(used_opts)}
+    opt_row = {o: k for k, o in enumerate(lay.used_opts)}
     r_rows = [np.array([opt_row[o] for o in p.po], dtype=int)]
     r_cols = [np.arange(n_p)]
     r_vals = [np.ones(n_p)]
-    ub_cap = np.array([cap[o] for o in used_opts], dtype=float)
-    for o in y_opts:
+    ub_cap = np.array([cap[o] for o in lay.used_opts], dtype=float)
+    for o, k in lay.y_pos.items():
         r_rows.append(np.array([opt_row[o]]))
-        r_cols.append(np.array([n_p + n_i + y_pos[o]]))
+        r_cols.append(np.array([n_p + n_i + k]))
         r_vals.append(np.array([-cap[o]]))
         ub_cap[opt_row[o]] = 0.0
     a_cap = sparse.csr_array(
         (np.concatenate(r_vals), (np.concatenate(r_rows), np.concatenate(r_cols))),
-        shape=(len(used_opts), n),
+        shape=(len(lay.used_opts), n),
     )
     base = [
         LinearConstraint(a_cov, need, need),
         LinearConstraint(a_cap, -np.inf, ub_cap),
     ]
-    x_ub = np.minimum(cap[p.po], need[p.pi] * p.ratio)
-    if groups:
-        base.extend(_own_order_constraints(p, groups, s_pos, x_ub, cap, n, z0, s0))
-    lb = np.zeros(n)
-    ub = np.concatenate(
-        [x_ub, need, np.ones(n_y), np.ones(n_z), np.array([cap[o] for o in spare_opts])]
-    )
-    held_rows: list[tuple[np.ndarray, float, float]] = []  # (objective, optimum, slack)
-    stages: list[Stage] = []
-    x_best = np.concatenate([np.zeros(n_p), need, np.zeros(n - n_p - n_i)])
+    if lay.groups:
+        base.extend(_own_order_constraints(p, lay.groups, lay.s_pos, x_ub, cap, n, lay.z0, lay.s0))
+    return base
 
-    def solve(cs: np.ndarray, integer: bool, widen: float) -> Any:
-        integrality = np.zeros(n)
-        if integer and n_y:
-            integrality[n_p + n_i : z0] = 1
-        integrality[z0:s0] = 1  # the order within each method is law, never relaxed
+
+def _cost_objective(
+    p: _Problem, lay: _Layout, weights: Mapping[str, float], fee_rate: float
+) -> np.ndarray:
+    """Return the cost stage's objective: the user's weights (default lowest cost)."""
+    c = np.zeros(lay.n)
+    bank_price = np.nan_to_num(np.where(p.option_kind[p.po] == "bank", p.price[p.po], 0.0))
+    c[: lay.n_p] = (
+        weights["cost"] * bank_price * (1.0 + fee_rate)
+        + weights["distance"] * p.distance
+        + weights["out_of_kind"] * p.out_of_kind
+    ) / _UNIT  # per square foot of credit
+    for o, k in lay.y_pos.items():
+        c[lay.n_p + lay.n_i + k] = weights["cost"] * p.fixed[o]
+    return c
+
+
+class _Programme:
+    """The lexicographic programme: each stage solved, its optimum held for the next."""
+
+    def __init__(
+        self,
+        lay: _Layout,
+        base: list[LinearConstraint],
+        ub: np.ndarray,
+        x_start: np.ndarray,
+        tolerance: float,
+        time_limit: float | None,
+        progress: Callable[[str], Any] | None,
+    ) -> None:
+        self.lay, self.base, self.ub = lay, base, ub
+        self.tolerance, self.time_limit, self.progress = tolerance, time_limit, progress
+        self.held_rows: list[tuple[np.ndarray, float, float]] = []  # (objective, optimum, slack)
+        self.stages: list[Stage] = []
+        self.x_best = x_start
+
+    def _solve(self, cs: np.ndarray, integer: bool, widen: float) -> Any:
+        lay = self.lay
+        integrality = np.zeros(lay.n)
+        if integer and lay.n_y:
+            integrality[lay.n_p + lay.n_i : lay.z0] = 1
+        integrality[lay.z0 : lay.s0] = 1  # the order within each method is law, never relaxed
         rows = [
             LinearConstraint(sparse.csr_array(c.reshape(1, -1)), -np.inf, z + widen * slack)
-            for c, z, slack in held_rows
+            for c, z, slack in self.held_rows
         ]
         options: dict[str, Any] = {"mip_rel_gap": _MIP_REL_GAP, "presolve": True}
-        if time_limit is not None:
-            options["time_limit"] = float(time_limit)
+        if self.time_limit is not None:
+            options["time_limit"] = float(self.time_limit)
         return milp(
             cs,
             integrality=integrality,
-            bounds=Bounds(lb, ub),
-            constraints=[*base, *rows],
+            bounds=Bounds(np.zeros(lay.n), self.ub),
+            constraints=[*self.base, *rows],
             options=options,
         )
 
-    def run(name: str, c: np.ndarray, integer: bool) -> None:
-        nonlocal x_best
+    def run(self, name: str, c: np.ndarray, integer: bool) -> None:
+        """Solve the stage ``name`` (objective ``c``) and hold its optimum for the next."""
         scale = float(np.max(np.abs(c))) if c.size else 0.0
         if scale <= 0:
             return
         cs = c / scale
-        if progress is not None:
-            progress(name)
-        res = solve(cs, integer, 1.0)
+        if self.progress is not None:
+            self.progress(name)
+        res = self._solve(cs, integer, 1.0)
         widened = False
-        if (res.status != 0 or res.x is None) and res.status != 1 and held_rows:
+        if (res.status != 0 or res.x is None) and res.status != 1 and self.held_rows:
             # a numerical failure against the held optima: hold them looser
-            res, widened = solve(cs, integer, _WIDEN_HELD), True
+            res, widened = self._solve(cs, integer, _WIDEN_HELD), True
         if res.status != 0 or res.x is None:
-            if res.status == 1 or not held_rows:
-                raise AllocationError(
-                    f"allocation stage {name!r} failed: {res.message} (status {res.status}). "
-                    + (
-                        "Raise `time_limit` or simplify the problem."
-                        if res.status == 1
-                        else "This is a bug if the inputs are valid; please report it with "
-                        "the ranking."
-                    )
-                )
-            # the earlier stages' plan stands: it meets them; this stage's order is not applied
-            kept = stages[-1].name if stages else "unmet"
-            stages.append(
-                Stage(
-                    name=name,
-                    objective=float("nan"),
-                    status=f"not applied: {res.message} (status {res.status}); the plan of "
-                    f"stage {kept!r} is kept",
-                )
-            )
+            self._not_applied(name, res)
             return
         z = float(cs @ res.x)
-        worth = float(np.max(np.abs(cs[: n_p + n_i]), initial=0.0))  # of a square foot
+        worth = float(np.max(np.abs(cs[: self.lay.n_p + self.lay.n_i]), initial=0.0))  # sq ft
         area = name == "unmet" or name.startswith("tier_")
         # an area is held absolutely: a relative slack on the project's total would show
         # as a shortfall on one impact that the credits could meet
-        held_rows.append(
-            (cs, z, _HELD_SQFT * worth if area else max(tolerance * abs(z), _HELD_SQFT * worth))
-        )
-        x_best = res.x
+        slack = _HELD_SQFT * worth if area else max(self.tolerance * abs(z), _HELD_SQFT * worth)
+        self.held_rows.append((cs, z, slack))
+        self.x_best = res.x
         value = z * scale
-        if name == "unmet" or name.startswith("tier_"):
+        if area:
             value = abs(value) / _UNIT  # acres of impact, as documented
         status = str(res.message)
         if widened:
             status += " (earlier optima held within 1,000 times the usual slack)"
-        stages.append(Stage(name=name, objective=value, status=status))
+        self.stages.append(Stage(name=name, objective=value, status=status))
 
-    if n_p:
-        c = np.zeros(n)
-        c[n_p : n_p + n_i] = 1.0
-        run("unmet", c, integer=False)
-        for k in (1, 2, 3) if not p.own_orders else ():
-            better = p.tier <= k
-            if better.any() and (~better).any():
-                c = np.zeros(n)
-                c[:n_p] = np.where(better, -1.0 / p.ratio, 0.0)
-                run(f"tier_{k}", c, integer=False)
-        c = np.zeros(n)
-        bank_price = np.nan_to_num(np.where(p.option_kind[p.po] == "bank", p.price[p.po], 0.0))
-        c[:n_p] = (
-            weights["cost"] * bank_price * (1.0 + fee_rate)
-            + weights["distance"] * p.distance
-            + weights["out_of_kind"] * p.out_of_kind
-        ) / _UNIT  # per square foot of credit
-        for o, k in y_pos.items():
-            c[n_p + n_i + k] = weights["cost"] * p.fixed[o]
-        run("cost", c, integer=True)  # skipped when every weight is 0
-        if p.own_orders and weights["distance"] == 0:
-            # subd. 3(c), banking_own_order: between the methods the cheapest, then the
-            # nearest among the cheapest plans (skipped without distances)
-            c = np.zeros(n)
-            c[:n_p] = p.distance / _UNIT
-            run("distance", c, integer=True)
-    # credits to the solver's resolution: below NOISE_SQFT they are its tolerances
-    x = np.clip(x_best[:n_p], 0.0, None)
-    x[x < NOISE_SQFT] = 0.0
-    covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)
-    u = np.maximum(need - covered, 0.0)
-    u[u < NOISE_SQFT] = 0.0
-    if p.below_resolution is not None:
-        u[p.below_resolution] = need[p.below_resolution]
-    return _round_per_option(x / _UNIT, p.po), u / _UNIT, stages
+    def _not_applied(self, name: str, res: Any) -> None:
+        """Keep the earlier stages' plan (it meets them); raise when there is none to keep."""
+        if res.status == 1 or not self.held_rows:
+            raise AllocationError(
+                f"allocation stage {name!r} failed: {res.message} (status {res.status}). "
+                + (
+                    "Raise `time_limit` or simplify the problem."
+                    if res.status == 1
+                    else "This is a bug if the inputs are valid; please report it with the ranking."
+                )
+            )
+        kept = self.stages[-1].name if self.stages else "unmet"
+        self.stages.append(
+            Stage(
+                name=name,
+                objective=float("nan"),
+                status=f"not applied: {res.message} (status {res.status}); the plan of "
+                f"stage {kept!r} is kept",
+            )
+        )
 
 
 def _round_per_option(x: np.ndarray, po: np.ndarray) -> np.ndarray:
@@ -866,8 +967,38 @@ def allocate(
         citations.append(CITE_BANKING)
     p = _assemble(ranking, needs, own_orders=own)
     x, u, stages = _solve_stages(p, weights, fee_rate, tolerance, time_limit, progress)
+    fee_of = functools.partial(
+        _withdrawal_fee, rate=fee_rate, use_rules=use_rules, params=params, as_of=as_of
+    )
+    plan, fees = _plan(p, x, fee_of)
+    unmet, required, short = _unmet(p, u)
+    totals = _totals(p, x, u, plan, len(unmet), required, short)
+    totals["bank_fees"] = float(np.sum(fees)) if fees else 0.0
+    totals.update(
+        fee_rate=fee_rate,
+        siting_reading=reading,
+        stages_not_applied=[s.name for s in stages if s.status.startswith("not applied")],
+    )
+    return Allocation(
+        plan=plan,
+        unmet=unmet,
+        totals=totals,
+        stages=tuple(stages),
+        status="optimal" if len(p.pi) else "no_options",
+        fee_rate=float(fee_rate),
+        weights=weights,
+        citations=tuple(citations),
+    )
 
-    # plan
+
+def _plan(
+    p: _Problem, x: np.ndarray, fee_of: Callable[[float], float]
+) -> tuple[pd.DataFrame, list[float]]:
+    """Return the plan (a row per impact and option used, by impact, tier, credits), and fees.
+
+    A bank's cost includes its withdrawal fee; a site's whole cost is shared among the
+    impacts that use it in proportion to their credits.
+    """
     used = np.flatnonzero(x > 0)
     site_total = np.bincount(p.po[used], weights=x[used], minlength=len(p.option_ids))
     plan_rows = []
@@ -877,7 +1008,7 @@ def allocate(
         credits = float(x[k])
         if p.option_kind[o] == "bank":
             value = credits * p.price[o]
-            fee = _withdrawal_fee(value, fee_rate, use_rules, params, as_of)
+            fee = fee_of(value)
             cost = value + fee
         else:
             fee = 0.0
@@ -906,9 +1037,15 @@ def allocate(
             .reset_index(drop=True)
         )
         plan["tier"] = plan["tier"].astype("Int64")
+    return plan, fees
 
-    # one unit for the requirement, what met it and what is short: credits (replacement
-    # acres) at each impact's decided ratio (docs/siting.md, "Units")
+
+def _unmet(p: _Problem, u: np.ndarray) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """Return the unmet table, and each impact's credits required and short.
+
+    One unit for the requirement, what met it and what is short: credits (replacement
+    acres) at each impact's decided ratio (docs/siting.md, "Units").
+    """
     iratio = np.where(np.isfinite(p.impact_ratio), p.impact_ratio, np.nan)
     required = p.acres * iratio
     short = u * iratio
@@ -925,19 +1062,35 @@ def allocate(
             }
         )
     unmet = pd.DataFrame(unmet_rows, columns=[*UNMET_COLUMNS, "impact_acres_short"])
+    return unmet, required, short
 
+
+def _totals(
+    p: _Problem,
+    x: np.ndarray,
+    u: np.ndarray,
+    plan: pd.DataFrame,
+    n_unmet: int,
+    required: np.ndarray,
+    short: np.ndarray,
+) -> dict[str, Any]:
+    """Return the allocation's totals (:attr:`Allocation.totals`), to be completed.
+
+    The bank fees, fee rate, reading and stages not applied are set by :func:`allocate`
+    (in that order, after ``cost``'s neighbours: the order the manifest shows).
+    """
+    used = np.flatnonzero(x > 0)
     by_tier = {t: 0.0 for t in (1, 2, 3, 4)}
     for k in used:
         by_tier[int(_label(p)[k])] += float(x[k] / p.ratio[k])
-    unknown_cost = bool(plan["cost"].isna().any()) if len(plan) else False
     sites_used = sorted(
         {p.option_ids[p.po[k]] for k in used if p.option_kind[p.po[k]] == "site"}, key=str
     )
     credits_required = float(np.nansum(required))
     credits_unmet = float(np.nansum(short))
-    totals = {
+    return {
         "impacts": len(p.impacts),
-        "impacts_fully_met": int(len(p.impacts) - len(unmet)),
+        "impacts_fully_met": int(len(p.impacts) - n_unmet),
         "unit": CREDIT_UNIT,
         "credits_required": credits_required,
         "credits_met": credits_required - credits_unmet,
@@ -949,24 +1102,11 @@ def allocate(
         "acres_unmet": float(u.sum()),
         "acres_by_tier": by_tier,
         "cost": float(plan["cost"].sum(skipna=True)) if len(plan) else 0.0,
-        "bank_fees": float(np.sum(fees)) if fees else 0.0,
-        "cost_unknown": unknown_cost,
+        "bank_fees": 0.0,
+        "cost_unknown": bool(plan["cost"].isna().any()) if len(plan) else False,
         "options_used": int(len({p.po[k] for k in used})),
         "sites_used": sites_used,
-        "fee_rate": fee_rate,
-        "siting_reading": reading,
-        "stages_not_applied": [s.name for s in stages if s.status.startswith("not applied")],
     }
-    return Allocation(
-        plan=plan,
-        unmet=unmet,
-        totals=totals,
-        stages=tuple(stages),
-        status="optimal" if len(p.pi) else "no_options",
-        fee_rate=float(fee_rate),
-        weights=weights,
-        citations=tuple(citations),
-    )
 
 
 def _withdrawal_fee(

@@ -294,21 +294,116 @@ def site(
     weights_used = check_weights(weights)
     inputs: list[InputRecord] = []
     records: list[str] = []
+    impacts = _read_impacts(impacts, inputs)
+    adjustments = _read_adjustments(adjustments, inputs)
+    context = _read_context(context, params, day, inputs, records)
+    site_frame, bank_frame = _read_options(
+        sites, banks, impacts, context, params, day, inputs, records
+    )
+    needs, need_table = _needs(impacts, id_field, records)
+    ranking, solution = _rank_and_allocate(
+        needs,
+        need_table,
+        site_frame,
+        bank_frame,
+        progress_bar,
+        adjustments=adjustments,
+        as_of=day,
+        weights=weights,
+        params=params,
+        siting_reading=siting_reading,
+        time_limit=time_limit,
+    )
+    # the tier gaps as the allocation settled them: one account of subd. 3(d)
+    gaps = tier_gaps(ranking, needs=need_table, as_of=day, plan=solution.plan)
+    named = {"siting_reading": siting_reading, "weights": weights_label(weights_used)}
+    plan = solution.plan.assign(passed_over_sites=passed_over_sites(ranking, solution.plan))
+    plan, unmet = plan.assign(**named), solution.unmet.assign(**named)
 
+    site_frame = _summarise(site_frame, ranking, plan)
+    bank_frame = _summarise(bank_frame, ranking, plan)
+    if dem is not None and site_frame is not None:
+        site_frame = _with_depressions(site_frame, dem, inputs, records)
+    return SitingResult(
+        ranking=ranking,
+        tier_gaps=gaps,
+        allocation=plan,
+        unmet=unmet,
+        solution=solution,
+        sites=site_frame,
+        banks=bank_frame,
+        needs=needs,
+        as_of=day,
+        inputs=tuple(inputs),
+        records=tuple(dict.fromkeys(records)),
+        assumptions=SITING_ASSUMPTIONS,
+        settings={
+            "siting_reading": siting_reading,
+            "as_of": day,
+            "weights": weights_used,
+            **_run_settings(adjustments, dem, solution),
+        },
+    )
+
+
+def _run_settings(
+    adjustments: Adjustments, dem: str | Path | None, solution: Allocation
+) -> dict[str, Any]:
+    """Return the settings of a run after its reading, date and weights (for the manifest)."""
+    return {
+        "adjustments": adjustments.source,
+        "ratio_adjustments": len(adjustments.ratio),
+        "dem": str(dem) if dem is not None else None,
+        "fee_rate": solution.fee_rate,
+        "solver": [(s.name, s.objective) for s in solution.stages],
+        "stages_not_applied": list(solution.totals.get("stages_not_applied", [])),
+    }
+
+
+def _needs(
+    impacts: Any, id_field: str | None, records: list[str]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return the impacts that need replacement, and their ``impact_id, acres, ratio``."""
+    impacts, id_field = _told_apart(impacts, id_field, records)
+    needs = impact_needs(impacts, id_field=id_field)
+    skipped = len(impacts) - len(needs)
+    if skipped:
+        records.append(
+            f"{skipped} impact(s) not sited: not assessed, no replacement required, or "
+            "replaced by the board (a road project, § 103G.222, subd. 1(m))"
+        )
+    need_table = pd.DataFrame(
+        {"impact_id": needs["impact_id"], "acres": needs["acres"], "ratio": needs["ratio"]}
+    )
+    return needs, need_table
+
+
+def _read_impacts(impacts: Any, inputs: list[InputRecord]) -> Any:
+    """Return the classified impacts: a frame, the file read, or an assessment's impacts."""
     if hasattr(impacts, "impacts") and not isinstance(impacts, pd.DataFrame):
         impacts = impacts.impacts
     if isinstance(impacts, (str, Path)):
-        impacts = _read_frame(impacts, "impacts", _read_sites, inputs)
-    else:
-        inputs.append(InputRecord(role="impacts", path="<in memory>", features=len(impacts)))
+        return _read_frame(impacts, "impacts", _read_sites, inputs)
+    inputs.append(InputRecord(role="impacts", path="<in memory>", features=len(impacts)))
+    return impacts
 
+
+def _read_adjustments(
+    adjustments: Adjustments | str | Path | None, inputs: list[InputRecord]
+) -> Adjustments:
+    """Return the user's ratio adjustments (the file read), else the shipped, empty ones."""
     if isinstance(adjustments, (str, Path)):
         inputs.append(
             InputRecord(role="adjustments", path=str(adjustments), sha256=file_sha256(adjustments))
         )
         adjustments = load_adjustments(adjustments)
-    adjustments = adjustments if adjustments is not None else load_adjustments()
+    return adjustments if adjustments is not None else load_adjustments()
 
+
+def _read_context(
+    context: Any, params: ParameterSet, day: str, inputs: list[InputRecord], records: list[str]
+) -> Any:
+    """Return the context layers (loaded from a path), recording them or their absence."""
     if isinstance(context, (str, Path)):
         from wetland_gis.context import load_context
 
@@ -321,7 +416,20 @@ def site(
             "no context layers given: options are placed only by the values they "
             "carry (minor, major, bsa, pct_class)"
         )
+    return context
 
+
+def _read_options(
+    sites: gpd.GeoDataFrame | str | Path | None,
+    banks: pd.DataFrame | str | Path | None,
+    impacts: Any,
+    context: Any,
+    params: ParameterSet,
+    day: str,
+    inputs: list[InputRecord],
+    records: list[str],
+) -> tuple[gpd.GeoDataFrame | None, gpd.GeoDataFrame | None]:
+    """Return the candidate sites and the bank listing, checked and placed."""
     site_frame = _read_frame(sites, "sites", _read_sites, inputs)
     for frame, role in ((site_frame, "sites"), (impacts, "impacts")):
         crs = getattr(frame, "crs", None)
@@ -341,19 +449,24 @@ def site(
                 f"{unlocated} bank listing row(s) without a location: placed by the "
                 "listing's county, major and bsa only; no distance"
             )
-    site_frame, bank_frame = attribute_options(
-        site_frame, bank_frame, context, params=params, as_of=day
-    )
+    return attribute_options(site_frame, bank_frame, context, params=params, as_of=day)
 
-    impacts, id_field = _told_apart(impacts, id_field, records)
-    needs = impact_needs(impacts, id_field=id_field)
-    skipped = len(impacts) - len(needs)
-    if skipped:
-        records.append(
-            f"{skipped} impact(s) not sited: not assessed, no replacement required, or "
-            "replaced by the board (a road project, § 103G.222, subd. 1(m))"
-        )
 
+def _rank_and_allocate(
+    needs: pd.DataFrame,
+    need_table: pd.DataFrame,
+    site_frame: gpd.GeoDataFrame | None,
+    bank_frame: gpd.GeoDataFrame | None,
+    progress_bar: bool,
+    *,
+    adjustments: Adjustments,
+    as_of: str,
+    weights: Mapping[str, float] | None,
+    params: ParameterSet,
+    siting_reading: str,
+    time_limit: float | None,
+) -> tuple[pd.DataFrame, Allocation]:
+    """Rank every option for every impact, then allocate them (one progress bar for both)."""
     bar = _progress(len(needs) + 1, progress_bar)
     try:
         ranking = rank_options(
@@ -361,14 +474,11 @@ def site(
             site_frame,
             bank_frame,
             adjustments=adjustments,
-            as_of=day,
+            as_of=as_of,
             weights=weights,
             params=params,
             siting_reading=siting_reading,
             progress=bar.update,
-        )
-        need_table = pd.DataFrame(
-            {"impact_id": needs["impact_id"], "acres": needs["acres"], "ratio": needs["ratio"]}
         )
         bar.set_description("site: allocating", refresh=_shown(bar))
         solution = allocate(
@@ -376,7 +486,7 @@ def site(
             needs=need_table,
             weights=weights,
             params=params,
-            as_of=day,
+            as_of=as_of,
             time_limit=time_limit,
             siting_reading=siting_reading,
             progress=lambda stage: bar.set_postfix_str(f"stage {stage}", refresh=_shown(bar)),
@@ -384,48 +494,18 @@ def site(
         bar.update(1)
     finally:
         bar.close()
-    # the tier gaps as the allocation settled them: one account of subd. 3(d)
-    gaps = tier_gaps(ranking, needs=need_table, as_of=day, plan=solution.plan)
-    named = {"siting_reading": siting_reading, "weights": weights_label(weights_used)}
-    plan = solution.plan.assign(passed_over_sites=passed_over_sites(ranking, solution.plan))
-    plan, unmet = plan.assign(**named), solution.unmet.assign(**named)
+    return ranking, solution
 
-    site_frame = _summarise(site_frame, ranking, plan)
-    bank_frame = _summarise(bank_frame, ranking, plan)
-    if dem is not None and site_frame is not None:
-        inputs.append(InputRecord(role="dem", path=str(dem), sha256=file_sha256(dem)))
-        summary = depression_summary(site_frame, dem)
-        site_frame = site_frame.join(summary)
-        records.append(
-            f"DEM {dem}: depression attributes added to the sites ({SUITABILITY_CAVEAT})"
-        )
 
-    settings = {
-        "siting_reading": siting_reading,
-        "as_of": day,
-        "weights": weights_used,
-        "adjustments": adjustments.source,
-        "ratio_adjustments": len(adjustments.ratio),
-        "dem": str(dem) if dem is not None else None,
-        "fee_rate": solution.fee_rate,
-        "solver": [(s.name, s.objective) for s in solution.stages],
-        "stages_not_applied": list(solution.totals.get("stages_not_applied", [])),
-    }
-    return SitingResult(
-        ranking=ranking,
-        tier_gaps=gaps,
-        allocation=plan,
-        unmet=unmet,
-        solution=solution,
-        sites=site_frame,
-        banks=bank_frame,
-        needs=needs,
-        as_of=day,
-        inputs=tuple(inputs),
-        records=tuple(dict.fromkeys(records)),
-        assumptions=SITING_ASSUMPTIONS,
-        settings=settings,
-    )
+def _with_depressions(
+    site_frame: gpd.GeoDataFrame, dem: str | Path, inputs: list[InputRecord], records: list[str]
+) -> gpd.GeoDataFrame:
+    """Return the sites with the depression attributes of a DEM (a suitability screen)."""
+    inputs.append(InputRecord(role="dem", path=str(dem), sha256=file_sha256(dem)))
+    summary = depression_summary(site_frame, dem)
+    site_frame = site_frame.join(summary)
+    records.append(f"DEM {dem}: depression attributes added to the sites ({SUITABILITY_CAVEAT})")
+    return site_frame
 
 
 def passed_over_sites(ranking: pd.DataFrame, plan: pd.DataFrame) -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import geopandas as gpd
@@ -44,6 +45,7 @@ from wetland_gis.rules.exempt.project import REPLACEMENT_BY_BOARD
 from wetland_gis.rules.priority import (
     BANKING_OWN_ORDER,
     CITE_NEXT_LEVEL,
+    SINGLE_ORDER,
     SitingPlace,
     next_tier_condition,
     option_ratio,
@@ -195,66 +197,37 @@ def _attribute(
     def given(name: str) -> list[Any]:
         return frame[name].tolist() if name in frame else [None] * n
 
-    def column(layer_values: pd.Series | None) -> list[Any]:
-        return [None] * n if layer_values is None else layer_values.tolist()
-
-    def fill(name: str, values: list[Any], layer_values: pd.Series | None, label: str) -> list:
-        out = []
-        for k, (v, lv) in enumerate(zip(values, column(layer_values), strict=True)):
-            if not is_blank(v):
-                src[k].append(f"{name}: given")
-                out.append(v)
-            elif not is_blank(lv):
-                src[k].append(f"{name}: {label}")
-                out.append(lv)
-            else:
-                out.append(None)
-        return out
-
     minor_ov = _overlay(frame, get("minor_watersheds"), ["minor", "major"])
     major_ov = _overlay(frame, get("major_watersheds"), ["major"])
     bsa_ov = _overlay(frame, get("bank_service_areas"), ["bsa"])
     pct_ov = _overlay(frame, get("percentage_overrides"), ["pct_class"])
     county_ov = _overlay(frame, get("counties"), ["NAME", "pct_class"])
 
-    minor = fill(
-        "minor", given("minor"), None if minor_ov is None else minor_ov["minor"], "minor_watersheds"
-    )
     major_layer = None if major_ov is None else major_ov["major"]
     if minor_ov is not None and "major" in minor_ov:
         alt = minor_ov["major"]
         major_layer = alt if major_layer is None else major_layer.where(major_layer.notna(), alt)
-    major = fill("major", given("major"), major_layer, "major_watersheds")
-    bsa = fill("bsa", given("bsa"), None if bsa_ov is None else bsa_ov["bsa"], "bank_service_areas")
-    county = fill(
-        "county", given("county"), None if county_ov is None else county_ov["NAME"], "counties"
+    minor = _given_or_layer(
+        "minor", given("minor"), _layer_values(minor_ov, "minor", n), "minor_watersheds", src
     )
-
-    pct: list[str | None] = []
-    names: dict[Any, Any] = {}
-    pct_layer = column(None if pct_ov is None else pct_ov["pct_class"])
-    pct_county = column(None if county_ov is None else county_ov["pct_class"])
-    for k, v in enumerate(given("pct_class")):
-        if not is_blank(v):
-            pct.append(str(v))
-            src[k].append("pct_class: given")
-        elif not is_blank(pct_layer[k]):
-            pct.append(str(pct_layer[k]))
-            src[k].append("pct_class: percentage_overrides")
-        elif not is_blank(pct_county[k]):
-            pct.append(str(pct_county[k]))
-            src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
-        elif not is_blank(county[k]):
-            if county[k] not in names:
-                from wetland_gis.rules.counties import county_classes
-
-                names[county[k]] = county_classes(county[k], params, as_of)[0]
-            cls = names[county[k]]
-            pct.append(None if cls is None else str(cls.value))
-            if cls is not None:
-                src[k].append("pct_class: county named in the listing (Minn. R. 8420.0117)")
-        else:
-            pct.append(None)
+    major = _given_or_layer(
+        "major", given("major"), _layer_values(major_layer, None, n), "major_watersheds", src
+    )
+    bsa = _given_or_layer(
+        "bsa", given("bsa"), _layer_values(bsa_ov, "bsa", n), "bank_service_areas", src
+    )
+    county = _given_or_layer(
+        "county", given("county"), _layer_values(county_ov, "NAME", n), "counties", src
+    )
+    pct = _pct_classes(
+        given("pct_class"),
+        _layer_values(pct_ov, "pct_class", n),
+        _layer_values(county_ov, "pct_class", n),
+        county,
+        src,
+        params,
+        as_of,
+    )
     frame["minor"] = [parse_id(v) for v in minor]
     frame["major"] = pd.array([_whole(v) for v in major], dtype="Int64")
     bsa_whole = [_whole(v) for v in bsa]
@@ -268,6 +241,66 @@ def _attribute(
     frame["pct_class"] = pct
     frame["place_source"] = ["; ".join(s) for s in src]
     return frame
+
+
+def _layer_values(found: pd.DataFrame | pd.Series | None, name: str | None, n: int) -> list[Any]:
+    """Return a column of an overlay (``None`` each where the layer was not given)."""
+    if found is None:
+        return [None] * n
+    return (found if name is None else found[name]).tolist()
+
+
+def _given_or_layer(
+    name: str, values: list[Any], layer: list[Any], label: str, src: list[list[str]]
+) -> list[Any]:
+    """Return each option's value: the one given, else the layer's; say where it came from."""
+    out = []
+    for k, (v, lv) in enumerate(zip(values, layer, strict=True)):
+        if not is_blank(v):
+            src[k].append(f"{name}: given")
+            out.append(v)
+        elif not is_blank(lv):
+            src[k].append(f"{name}: {label}")
+            out.append(lv)
+        else:
+            out.append(None)
+    return out
+
+
+def _pct_classes(
+    given: list[Any],
+    overrides: list[Any],
+    at_county: list[Any],
+    county: list[Any],
+    src: list[list[str]],
+    params: ParameterSet | None,
+    as_of: str | dt.date | None,
+) -> list[str | None]:
+    """Return each option's percentage-area class: given, override layer, county, county name."""
+    pct: list[str | None] = []
+    names: dict[Any, Any] = {}
+    for k, v in enumerate(given):
+        if not is_blank(v):
+            pct.append(str(v))
+            src[k].append("pct_class: given")
+        elif not is_blank(overrides[k]):
+            pct.append(str(overrides[k]))
+            src[k].append("pct_class: percentage_overrides")
+        elif not is_blank(at_county[k]):
+            pct.append(str(at_county[k]))
+            src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
+        elif not is_blank(county[k]):
+            if county[k] not in names:
+                from wetland_gis.rules.counties import county_classes
+
+                names[county[k]] = county_classes(county[k], params, as_of)[0]
+            cls = names[county[k]]
+            pct.append(None if cls is None else str(cls.value))
+            if cls is not None:
+                src[k].append("pct_class: county named in the listing (Minn. R. 8420.0117)")
+        else:
+            pct.append(None)
+    return pct
 
 
 # --------------------------------------------------------------------------------------
@@ -576,171 +609,309 @@ def rank_options(
         else impact_needs(impacts, id_field=id_field)
     )
     opts = _options(sites, banks)
-    rule_actions = {k: v[1] for k, v in adjustments.credit_percentages.items()}
-    has_in_advance = any(a.when == "in_advance" for a in adjustments.ratio)
-
-    # per option: place, types, eligibility
-    opt_recs = opts.to_dict("records")
-    opt_place = []
-    for rec in opt_recs:
-        place, notes = _place(rec)
-        opt_place.append((place, notes, _types(rec["circ39"])))
-    action_dec = {}
-    for k, rec in enumerate(opt_recs):
-        if rec["option_kind"] == "site":
-            action_dec[k] = replacement_action_eligibility(
-                rec["action"], opt_place[k][0].pct_class, rule_actions=rule_actions, as_of=day
-            )
-
-    # distances, vectorised per impact
-    has_geo = isinstance(needs, gpd.GeoDataFrame) and len(opts)
-    unit_m = 1.0
-    if has_geo:
-        unit_m = float(needs.crs.axis_info[0].unit_conversion_factor) if needs.crs else 1.0
-        ogeom = np.asarray(opts["geometry"].to_numpy(), dtype=object)
-        ovalid = ~(shapely.is_missing(ogeom) | shapely.is_empty(ogeom))
-
-    tier_cache: dict[tuple, Any] = {}
-    ratio_cache: dict[tuple, Any] = {}
-    fee_cache: dict[float, Any] = {}
-    rows = []
+    relations = _Relations(opts, adjustments, day=day, params=params, reading=siting_reading)
+    distances = _Distances(needs, opts)
+    rows: list[dict[str, Any]] = []
     for i, imp in enumerate(needs.to_dict("records")):
         if progress is not None and i:
             progress(1)
-        iplace, inotes = _place(imp)
-        dist = np.full(len(opts), np.nan)
-        if has_geo:
-            igeom = needs.geometry.iloc[i]
-            if igeom is not None and not igeom.is_empty:
-                dist[ovalid] = shapely.distance(igeom, ogeom[ovalid]) * unit_m / FOOT_M
-        for k, rec in enumerate(opt_recs):
-            oplace, onotes, otypes = opt_place[k]
-            is_bank = rec["option_kind"] == "bank"
-            key = (iplace, oplace, is_bank)
-            if key not in tier_cache:
-                tier_cache[key] = siting_tier(iplace, oplace, is_bank=is_bank, as_of=day)
-            tdec = tier_cache[key]
-            citations = list(tdec.citations)
-            reasons = list(tdec.reasons)
-            verify = list(tdec.verify) + inotes + onotes
-            if imp["permit_route"] not in (None, "WCA"):
-                verify.append(
-                    f"the impact's permit route, as assessed, is {imp['permit_route']}: confirm "
-                    "with that authority that this option may provide the replacement it "
-                    "requires"
-                )
-            exclusion = []
-            if tdec.outcome is Outcome.EXCLUDED:
-                exclusion.append(tdec.reasons[0])
-            if is_bank and rec["program"] not in WCA_PROGRAMS:
-                exclusion.append(
-                    f"credits listed for the {rec['program']} program only: a Wetland "
-                    "Conservation Act replacement needs WCA credits (program WCA or both)"
-                )
-                citations.append(CITE_WCA_PLAN)
-            if not is_bank:
-                adec = action_dec[k]
-                citations += list(adec.citations)
-                verify += list(adec.verify)
-                if adec.outcome is Outcome.NOT_ELIGIBLE:
-                    exclusion.append(adec.reasons[-1])
-                else:
-                    reasons += list(adec.reasons)
-
-            # relation: kind and watersheds
-            itypes = imp["types"]
-            in_kind = None if (itypes is None or otypes is None) else bool(itypes & otypes)
-            if in_kind is None:
-                verify.append(
-                    "the Circular 39 type of the "
-                    + ("impact" if itypes is None else "option")
-                    + ": unknown, so in-kind or out-of-kind is not decided"
-                )
-            conds = []
-            if in_kind is not None:
-                conds.append("in_kind" if in_kind else "out_of_kind")
-            if iplace.minor is not None and iplace.minor == oplace.minor:
-                conds.append("same_minor_watershed")
-            if (
-                iplace.major is not None
-                and oplace.major is not None
-                and iplace.major != oplace.major
-            ):
-                conds.append("outside_major_watershed")
-            if iplace.bsa is not None and oplace.bsa is not None and iplace.bsa != oplace.bsa:
-                conds.append("outside_bank_service_area")
-            if is_bank or rec["in_advance"] is True:
-                conds.append("in_advance")
-                if is_bank and has_in_advance:
-                    verify.append(
-                        "bank credits are treated as replacement in advance (deposited "
-                        "before the withdrawal); confirm the in_advance adjustment "
-                        "applies to them under Minn. R. 8420.0522"
-                    )
-            ratio, rdec_notes, rcites, rreasons = _ratio(imp, conds, adjustments, day, ratio_cache)
-            citations += rcites
-            reasons += rreasons
-            verify += rdec_notes
-            acres = float(imp["acres"])
-            needed = acres * ratio if math.isfinite(ratio) else float("nan")
-
-            unit = rec["unit_cost"]
-            cost = float("nan")
-            if math.isfinite(unit) and math.isfinite(needed):
-                value = needed * unit
-                if is_bank:
-                    if value not in fee_cache:
-                        fee_cache[value] = bank_fees(value, "withdrawal", params=params, as_of=day)
-                    fdec = fee_cache[value]
-                    cost = value + float(fdec.value)
-                    citations += list(fdec.citations)
-                else:
-                    cost = value
-            elif not math.isfinite(unit):
-                verify.append("the option's cost: no price or cost_usd was given")
-            excluded = bool(exclusion)
-            tier = None if tdec.value is None or excluded else int(tdec.value)
-            row = {
-                "impact_id": imp["impact_id"],
-                "option_id": rec["option_id"],
-                "option_kind": rec["option_kind"],
-                "tier": tier,
-                "tier_label": SitingTier(tier).label if tier else "",
-                "excluded": excluded,
-                "exclusion_reason": "; ".join(exclusion),
-                "in_kind": in_kind,
-                "ratio": ratio,
-                "credits_needed": needed,
-                "credits_available": rec["credits_available"],
-                "unit_cost": unit,
-                "cost": cost,
-                "distance_ft": float(dist[k]) if np.isfinite(dist[k]) else float("nan"),
-                "citations": "; ".join(dict.fromkeys(citations)),
-                "reasons": "; ".join(dict.fromkeys(reasons)),
-                "impact_acres": acres,
-                "verify": "; ".join(dict.fromkeys(verify)),
-                "priority": None
-                if tier is None
-                else siting_priority(tier, is_bank=is_bank, reading=siting_reading),
-                "siting_reading": siting_reading,
-                "_order": i,
-                "_ws": 0
-                if tdec.amounts.get("same_minor_watershed")
-                else (1 if tdec.amounts.get("same_major_watershed") else 2),
-            }
-            if weights_used is not None:
-                credits = needed if math.isfinite(needed) else 0.0
-                row["score"] = (
-                    weights_used["cost"] * (cost if math.isfinite(cost) else 0.0)
-                    + weights_used["distance"]
-                    * credits
-                    * (row["distance_ft"] if math.isfinite(row["distance_ft"]) else 0.0)
-                    + weights_used["out_of_kind"] * credits * (in_kind is False)
-                )
-            rows.append(row)
+        rows.extend(relations.rows(i, imp, distances.of(i), weights_used))
     if progress is not None and len(needs):
         progress(1)
-    columns = [*RANKING_COLUMNS] + (["score"] if weights_used is not None else [])
+    return _ranking_frame(rows, weights_used, siting_reading)
+
+
+class _Distances:
+    """The distance in feet from each impact to every option (NaN where either has none)."""
+
+    def __init__(self, needs: pd.DataFrame, opts: pd.DataFrame) -> None:
+        self.n = len(opts)
+        self.geo = isinstance(needs, gpd.GeoDataFrame) and len(opts) > 0
+        if self.geo:
+            self.unit_m = float(needs.crs.axis_info[0].unit_conversion_factor) if needs.crs else 1.0
+            ogeom = np.asarray(opts["geometry"].to_numpy(), dtype=object)
+            self.valid = ~(shapely.is_missing(ogeom) | shapely.is_empty(ogeom))
+            self.options = ogeom[self.valid]
+            self.impacts = needs.geometry.to_numpy()
+
+    def of(self, i: int) -> np.ndarray:
+        """Return the distances of impact ``i`` (its position) to the options, vectorised."""
+        dist = np.full(self.n, np.nan)
+        if self.geo:
+            igeom = self.impacts[i]
+            if igeom is not None and not igeom.is_empty:
+                dist[self.valid] = shapely.distance(igeom, self.options) * self.unit_m / FOOT_M
+        return dist
+
+
+@dataclass(frozen=True)
+class _Relation:
+    """An impact and an option: every column of their ranking row but the amounts.
+
+    It depends only on the impact's place, types, permit route, ratio and multiplier and
+    on the option, so it is decided once for all the impacts that share them.
+    """
+
+    option_id: Any
+    option_kind: str
+    is_bank: bool
+    tier: int | None
+    tier_label: str
+    excluded: bool
+    exclusion_reason: str
+    in_kind: bool | None
+    ratio: float
+    credits_available: Any
+    unit_cost: Any
+    citations: tuple[str, ...]
+    citation_text: str
+    reasons: str
+    verify: str
+    priority: int | None
+    ws: int  # 0 same minor watershed, 1 same major, 2 neither (the banks' tie-breaker)
+
+
+class _Relations:
+    """The options of a ranking, and what each is to each kind of impact (decided once)."""
+
+    def __init__(
+        self,
+        opts: pd.DataFrame,
+        adjustments: Adjustments,
+        *,
+        day: str,
+        params: ParameterSet | None,
+        reading: str,
+    ) -> None:
+        self.adjustments, self.day, self.params, self.reading = adjustments, day, params, reading
+        self.has_in_advance = any(a.when == "in_advance" for a in adjustments.ratio)
+        self.options = opts.to_dict("records")
+        self.places = [(*_place(rec), _types(rec["circ39"])) for rec in self.options]
+        rule_actions = {k: v[1] for k, v in adjustments.credit_percentages.items()}
+        self.actions = {
+            k: replacement_action_eligibility(
+                rec["action"], self.places[k][0].pct_class, rule_actions=rule_actions, as_of=day
+            )
+            for k, rec in enumerate(self.options)
+            if rec["option_kind"] == "site"
+        }
+        self.tier_cache: dict[tuple, Any] = {}
+        self.ratio_cache: dict[tuple, Any] = {}
+        self.fee_cache: dict[float, Any] = {}
+        self.fee_texts: dict[tuple, str] = {}
+        self.of_kind: dict[tuple, list[_Relation]] = {}
+
+    def rows(
+        self,
+        i: int,
+        imp: Mapping[str, Any],
+        dist: np.ndarray,
+        weights: Mapping[str, float] | None,
+    ) -> list[dict[str, Any]]:
+        """Return the ranking rows of impact ``imp`` (position ``i``), one per option."""
+        acres = float(imp["acres"]) if self.options else float("nan")
+        rows = []
+        for k, rel in enumerate(self._relations(imp)):
+            needed = acres * rel.ratio if math.isfinite(rel.ratio) else float("nan")
+            cost, citations = self._cost(rel, needed)
+            distance = float(dist[k]) if np.isfinite(dist[k]) else float("nan")
+            row = {
+                "impact_id": imp["impact_id"],
+                "option_id": rel.option_id,
+                "option_kind": rel.option_kind,
+                "tier": rel.tier,
+                "tier_label": rel.tier_label,
+                "excluded": rel.excluded,
+                "exclusion_reason": rel.exclusion_reason,
+                "in_kind": rel.in_kind,
+                "ratio": rel.ratio,
+                "credits_needed": needed,
+                "credits_available": rel.credits_available,
+                "unit_cost": rel.unit_cost,
+                "cost": cost,
+                "distance_ft": distance,
+                "citations": citations,
+                "reasons": rel.reasons,
+                "impact_acres": acres,
+                "verify": rel.verify,
+                "priority": rel.priority,
+                "siting_reading": self.reading,
+                "_order": i,
+                "_ws": rel.ws,
+            }
+            if weights is not None:
+                credits = needed if math.isfinite(needed) else 0.0
+                row["score"] = (
+                    weights["cost"] * (cost if math.isfinite(cost) else 0.0)
+                    + weights["distance"] * credits * (distance if math.isfinite(distance) else 0.0)
+                    + weights["out_of_kind"] * credits * (rel.in_kind is False)
+                )
+            rows.append(row)
+        return rows
+
+    def _relations(self, imp: Mapping[str, Any]) -> list[_Relation]:
+        """Return what every option is to ``imp``, decided once per kind of impact."""
+        if not self.options:
+            return []
+        iplace, inotes = _place(imp)
+        key = (
+            iplace,
+            tuple(inotes),
+            imp["types"],
+            imp["permit_route"],
+            float(imp["ratio"]),
+            float(imp["atf_multiplier"]),
+        )
+        try:
+            found = self.of_kind.get(key)
+        except TypeError:  # an unhashable value in a table of needs given as it is
+            return [self._relation(iplace, inotes, imp, k) for k in range(len(self.options))]
+        if found is None:
+            found = [self._relation(iplace, inotes, imp, k) for k in range(len(self.options))]
+            self.of_kind[key] = found
+        return found
+
+    def _relation(
+        self, iplace: SitingPlace, inotes: list[str], imp: Mapping[str, Any], k: int
+    ) -> _Relation:
+        """Return what option ``k`` is to an impact: tier, exclusion, kind, ratio, texts."""
+        rec = self.options[k]
+        oplace, onotes, otypes = self.places[k]
+        is_bank = rec["option_kind"] == "bank"
+        key = (iplace, oplace, is_bank)
+        if key not in self.tier_cache:
+            self.tier_cache[key] = siting_tier(iplace, oplace, is_bank=is_bank, as_of=self.day)
+        tdec = self.tier_cache[key]
+        citations = list(tdec.citations)
+        reasons = list(tdec.reasons)
+        verify = list(tdec.verify) + inotes + onotes
+        if imp["permit_route"] not in (None, "WCA"):
+            verify.append(
+                f"the impact's permit route, as assessed, is {imp['permit_route']}: confirm "
+                "with that authority that this option may provide the replacement it requires"
+            )
+        exclusion = []
+        if tdec.outcome is Outcome.EXCLUDED:
+            exclusion.append(tdec.reasons[0])
+        if is_bank and rec["program"] not in WCA_PROGRAMS:
+            exclusion.append(
+                f"credits listed for the {rec['program']} program only: a Wetland "
+                "Conservation Act replacement needs WCA credits (program WCA or both)"
+            )
+            citations.append(CITE_WCA_PLAN)
+        if not is_bank:
+            adec = self.actions[k]
+            citations += list(adec.citations)
+            verify += list(adec.verify)
+            if adec.outcome is Outcome.NOT_ELIGIBLE:
+                exclusion.append(adec.reasons[-1])
+            else:
+                reasons += list(adec.reasons)
+        in_kind, conds = _conditions(
+            iplace, oplace, imp["types"], otypes, is_bank or rec["in_advance"] is True, verify
+        )
+        if is_bank and self.has_in_advance:
+            verify.append(
+                "bank credits are treated as replacement in advance (deposited "
+                "before the withdrawal); confirm the in_advance adjustment "
+                "applies to them under Minn. R. 8420.0522"
+            )
+        ratio, rdec_notes, rcites, rreasons = _ratio(
+            imp, conds, self.adjustments, self.day, self.ratio_cache
+        )
+        citations += rcites
+        reasons += rreasons
+        verify += rdec_notes
+        if not math.isfinite(rec["unit_cost"]):
+            verify.append("the option's cost: no price or cost_usd was given")
+        excluded = bool(exclusion)
+        tier = None if tdec.value is None or excluded else int(tdec.value)
+        return _Relation(
+            option_id=rec["option_id"],
+            option_kind=rec["option_kind"],
+            is_bank=is_bank,
+            tier=tier,
+            tier_label=SitingTier(tier).label if tier else "",
+            excluded=excluded,
+            exclusion_reason="; ".join(exclusion),
+            in_kind=in_kind,
+            ratio=ratio,
+            credits_available=rec["credits_available"],
+            unit_cost=rec["unit_cost"],
+            citations=tuple(citations),
+            citation_text="; ".join(dict.fromkeys(citations)),
+            reasons="; ".join(dict.fromkeys(reasons)),
+            verify="; ".join(dict.fromkeys(verify)),
+            priority=None
+            if tier is None
+            else siting_priority(tier, is_bank=is_bank, reading=self.reading),
+            ws=0
+            if tdec.amounts.get("same_minor_watershed")
+            else (1 if tdec.amounts.get("same_major_watershed") else 2),
+        )
+
+    def _cost(self, rel: _Relation, needed: float) -> tuple[float, str]:
+        """Return the cost of ``needed`` credits of an option, and the row's citations.
+
+        A bank's cost includes the withdrawal fee the rules core decides
+        (:func:`~wetland_gis.rules.procedure.bank_fees`, § 103G.2242, subd. 14(a)(3)),
+        whose citation the row then adds.
+        """
+        unit = rel.unit_cost
+        if not (math.isfinite(unit) and math.isfinite(needed)):
+            return float("nan"), rel.citation_text
+        value = needed * unit
+        if not rel.is_bank:
+            return value, rel.citation_text
+        if value not in self.fee_cache:
+            self.fee_cache[value] = bank_fees(
+                value, "withdrawal", params=self.params, as_of=self.day
+            )
+        fdec = self.fee_cache[value]
+        key = (rel.citations, tuple(fdec.citations))
+        if key not in self.fee_texts:
+            self.fee_texts[key] = "; ".join(dict.fromkeys([*rel.citations, *fdec.citations]))
+        return value + float(fdec.value), self.fee_texts[key]
+
+
+def _conditions(
+    iplace: SitingPlace,
+    oplace: SitingPlace,
+    itypes: frozenset[int] | None,
+    otypes: frozenset[int] | None,
+    in_advance: bool,
+    verify: list[str],
+) -> tuple[bool | None, list[str]]:
+    """Return whether an option is in kind, and the relation's ratio adjustment conditions.
+
+    An unknown Circular 39 type leaves in-kind undecided, with a verify item.
+    """
+    in_kind = None if (itypes is None or otypes is None) else bool(itypes & otypes)
+    if in_kind is None:
+        verify.append(
+            "the Circular 39 type of the "
+            + ("impact" if itypes is None else "option")
+            + ": unknown, so in-kind or out-of-kind is not decided"
+        )
+    conds = []
+    if in_kind is not None:
+        conds.append("in_kind" if in_kind else "out_of_kind")
+    if iplace.minor is not None and iplace.minor == oplace.minor:
+        conds.append("same_minor_watershed")
+    if iplace.major is not None and oplace.major is not None and iplace.major != oplace.major:
+        conds.append("outside_major_watershed")
+    if iplace.bsa is not None and oplace.bsa is not None and iplace.bsa != oplace.bsa:
+        conds.append("outside_bank_service_area")
+    if in_advance:
+        conds.append("in_advance")
+    return in_kind, conds
+
+
+def _ranking_frame(
+    rows: list[dict[str, Any]], weights: Mapping[str, float] | None, reading: str
+) -> pd.DataFrame:
+    """Return the ranking rows as the ranking, in its order (see :func:`rank_options`)."""
+    columns = [*RANKING_COLUMNS] + (["score"] if weights is not None else [])
     if not rows:
         return pd.DataFrame(columns=columns)
     out = pd.DataFrame(rows)
@@ -751,14 +922,14 @@ def rank_options(
         "excluded",
         "_tier",
         "_kind",
-        "score" if weights_used is not None else "cost",
+        "score" if weights is not None else "cost",
         "_ws",
         "distance_ft",
         "option_id",
     ]
     out = out.sort_values(order_by, kind="stable", na_position="last").reset_index(drop=True)
-    if siting_reading == BANKING_OWN_ORDER:
-        out = _merge_methods(out, "score" if weights_used is not None else "cost")
+    if reading == BANKING_OWN_ORDER:
+        out = _merge_methods(out, "score" if weights is not None else "cost")
     out["tier"] = pd.array(out["tier"].tolist(), dtype="Int64")
     out["priority"] = pd.array(out["priority"].tolist(), dtype="Int64")
     out["in_kind"] = pd.array(out["in_kind"].tolist(), dtype="boolean")
@@ -880,8 +1051,6 @@ def tier_gaps(
         place when the tier is reached, ``short_acres`` what remains after it,
         ``short_credits`` the same in credits at the impact's lowest ratio.
     """
-    from wetland_gis.rules.priority import SINGLE_ORDER
-
     day = as_date(as_of).isoformat()
     excluded = read_yes_no(ranking["excluded"]) if len(ranking) else np.zeros(0, bool)
     usable = ranking[~excluded] if len(ranking) else ranking
@@ -891,7 +1060,6 @@ def tier_gaps(
         else []
     )
     own = (readings or [SINGLE_ORDER])[0] == BANKING_OWN_ORDER
-    methods = ("site", "bank") if own else ("any",)
     if needs is None:
         needs = (
             ranking.groupby("impact_id", sort=False)
@@ -901,105 +1069,127 @@ def tier_gaps(
             else pd.DataFrame(columns=["impact_id", "acres", "ratio"])
         )
     low_ratio = ranking.groupby("impact_id")["ratio"].min() if len(ranking) else pd.Series()
-    stats: dict[tuple[Any, str, int], tuple[int, float, float, float]] = {}
-    if len(usable):
-        u = pd.DataFrame(
-            {
-                "impact_id": usable["impact_id"].to_numpy(),
-                "option_id": usable["option_id"].astype(str).to_numpy(),
-                "method": usable["option_kind"].astype(str).to_numpy() if own else "any",
-                "tier": pd.to_numeric(usable["tier"], errors="coerce").to_numpy(dtype=float),
-                "credits": pd.to_numeric(usable["credits_available"], errors="coerce")
-                .fillna(0.0)
-                .to_numpy(dtype=float),
-                "ratio": pd.to_numeric(usable["ratio"], errors="coerce").to_numpy(dtype=float),
-            }
-        )
-        u["used"] = 0.0
-        if plan is not None and len(plan):
-            key = [plan["impact_id"], plan["option_id"].astype(str)]
-            mine = plan.groupby(key)["credits"].sum()
-            taken = plan.groupby(plan["option_id"].astype(str))["credits"].sum().to_dict()
-            u["used"] = [
-                float(mine.get((i, o), 0.0))
-                for i, o in zip(u["impact_id"], u["option_id"], strict=True)
-            ]
-            # this impact's credits, and what no impact took
-            gone = np.array([float(taken.get(o, 0.0)) for o in u["option_id"]])
-            u["credits"] = u["used"] + np.clip(u["credits"].to_numpy() - gone, 0.0, None)
-        u = u[np.isfinite(u["tier"])]
-        u["acres"] = np.where(u["ratio"] > 0, u["credits"] / u["ratio"].where(u["ratio"] > 0), 0.0)
-        agg = u.groupby(["impact_id", "method", "tier"], sort=False).agg(
-            n=("credits", "size"),
-            credits=("credits", "sum"),
-            acres=("acres", "sum"),
-            used=("used", "sum"),
-        )
-        stats = {
-            (k[0], k[1], int(k[2])): (int(v.n), float(v.credits), float(v.acres), float(v.used))
-            for k, v in zip(agg.index, agg.itertuples(), strict=True)
-        }
+    stats = _tier_stats(usable, own, plan) if len(usable) else {}
     rows = []
     for rec in needs.to_dict("records"):
         imp = rec["impact_id"]
         acres = float(rec["acres"]) if math.isfinite(float(rec["acres"])) else 0.0
         ratio = low_ratio.get(imp, rec.get("ratio", float("nan")))
-        for method in methods:
-            # banking's own order begins at clause (3) (subd. 3(c)): its walk shows 3 and 4
-            first = int(SitingTier.SAME_BANK_SERVICE_AREA) if method == "bank" else 1
-            avail: dict[int, float] = {}
-            counts: dict[int, int] = {}
-            credits: dict[int, float] = {}
-            used: dict[int, float] = {}
-            for t in SitingTier:
-                n_opt, cred, ac, use = stats.get((imp, method, int(t)), (0, 0.0, 0.0, 0.0))
-                counts[int(t)], credits[int(t)], avail[int(t)], used[int(t)] = (
-                    n_opt,
-                    cred,
-                    ac,
-                    use,
-                )
-            dec = next_tier_condition(acres, avail, options=counts, as_of=day)
-            remaining = acres
-            reason_iter = iter(dec.reasons)
-            for t in SitingTier:
-                if int(t) > int(dec.value):
-                    break
-                reason = next(reason_iter, "")
-                short = float(dec.amounts.get(f"tier_{int(t)}_short_acres", 0.0))
-                if int(t) >= first:
-                    status = (
-                        "no_opportunity"
-                        if counts[int(t)] == 0
-                        else "short"
-                        if short > 1e-9
-                        else "sufficient"
-                    )
-                    rows.append(
-                        {
-                            "impact_id": imp,
-                            "method": method,
-                            "tier": int(t),
-                            "tier_label": t.label,
-                            "status": status,
-                            "options": counts[int(t)],
-                            "credits_available": credits[int(t)],
-                            "credits_used": used[int(t)],
-                            "acres_available": avail[int(t)],
-                            "acres_to_place": remaining,
-                            "short_acres": short,
-                            "short_credits": short * float(ratio)
-                            if ratio is not None and math.isfinite(float(ratio))
-                            else float("nan"),
-                            "reason": _METHOD_WORDS[method] + reason,
-                            "citations": "; ".join(dec.citations),
-                            "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
-                        }
-                    )
-                remaining = short
+        for method in ("site", "bank") if own else ("any",):
+            rows.extend(_walk_tiers(imp, method, acres, ratio, stats, day))
     out = pd.DataFrame(rows, columns=list(TIER_GAP_COLUMNS))
     out.attrs["citation"] = CITE_NEXT_LEVEL
     return out
+
+
+def _tier_stats(
+    usable: pd.DataFrame, own: bool, plan: pd.DataFrame | None
+) -> dict[tuple[Any, str, int], tuple[int, float, float, float]]:
+    """Return per impact, method and tier: options, credits, acres and credits the plan used.
+
+    With ``plan`` the credits an option offers an impact are those the plan gives it plus
+    those no impact took.
+    """
+    u = pd.DataFrame(
+        {
+            "impact_id": usable["impact_id"].to_numpy(),
+            "option_id": usable["option_id"].astype(str).to_numpy(),
+            "method": usable["option_kind"].astype(str).to_numpy() if own else "any",
+            "tier": pd.to_numeric(usable["tier"], errors="coerce").to_numpy(dtype=float),
+            "credits": pd.to_numeric(usable["credits_available"], errors="coerce")
+            .fillna(0.0)
+            .to_numpy(dtype=float),
+            "ratio": pd.to_numeric(usable["ratio"], errors="coerce").to_numpy(dtype=float),
+        }
+    )
+    u["used"] = 0.0
+    if plan is not None and len(plan):
+        key = [plan["impact_id"], plan["option_id"].astype(str)]
+        mine = plan.groupby(key)["credits"].sum()
+        taken = plan.groupby(plan["option_id"].astype(str))["credits"].sum().to_dict()
+        u["used"] = [
+            float(mine.get((i, o), 0.0))
+            for i, o in zip(u["impact_id"], u["option_id"], strict=True)
+        ]
+        # this impact's credits, and what no impact took
+        gone = np.array([float(taken.get(o, 0.0)) for o in u["option_id"]])
+        u["credits"] = u["used"] + np.clip(u["credits"].to_numpy() - gone, 0.0, None)
+    u = u[np.isfinite(u["tier"])]
+    u["acres"] = np.where(u["ratio"] > 0, u["credits"] / u["ratio"].where(u["ratio"] > 0), 0.0)
+    agg = u.groupby(["impact_id", "method", "tier"], sort=False).agg(
+        n=("credits", "size"),
+        credits=("credits", "sum"),
+        acres=("acres", "sum"),
+        used=("used", "sum"),
+    )
+    return {
+        (k[0], k[1], int(k[2])): (int(v.n), float(v.credits), float(v.acres), float(v.used))
+        for k, v in zip(agg.index, agg.itertuples(), strict=True)
+    }
+
+
+def _walk_tiers(
+    imp: Any,
+    method: str,
+    acres: float,
+    ratio: Any,
+    stats: Mapping[tuple[Any, str, int], tuple[int, float, float, float]],
+    day: str,
+) -> list[dict[str, Any]]:
+    """Return one impact's tier gap rows of one method, from its first level down.
+
+    The walk is the rules core's (:func:`~wetland_gis.rules.priority.next_tier_condition`);
+    banking's own order begins at clause (3) (subd. 3(c)): its walk shows 3 and 4.
+    """
+    first = int(SitingTier.SAME_BANK_SERVICE_AREA) if method == "bank" else 1
+    counts: dict[int, int] = {}
+    credits: dict[int, float] = {}
+    avail: dict[int, float] = {}
+    used: dict[int, float] = {}
+    for t in SitingTier:
+        counts[int(t)], credits[int(t)], avail[int(t)], used[int(t)] = stats.get(
+            (imp, method, int(t)), (0, 0.0, 0.0, 0.0)
+        )
+    dec = next_tier_condition(acres, avail, options=counts, as_of=day)
+    remaining = acres
+    reason_iter = iter(dec.reasons)
+    rows = []
+    for t in SitingTier:
+        if int(t) > int(dec.value):
+            break
+        reason = next(reason_iter, "")
+        short = float(dec.amounts.get(f"tier_{int(t)}_short_acres", 0.0))
+        if int(t) >= first:
+            status = (
+                "no_opportunity"
+                if counts[int(t)] == 0
+                else "short"
+                if short > 1e-9
+                else "sufficient"
+            )
+            rows.append(
+                {
+                    "impact_id": imp,
+                    "method": method,
+                    "tier": int(t),
+                    "tier_label": t.label,
+                    "status": status,
+                    "options": counts[int(t)],
+                    "credits_available": credits[int(t)],
+                    "credits_used": used[int(t)],
+                    "acres_available": avail[int(t)],
+                    "acres_to_place": remaining,
+                    "short_acres": short,
+                    "short_credits": short * float(ratio)
+                    if ratio is not None and math.isfinite(float(ratio))
+                    else float("nan"),
+                    "reason": _METHOD_WORDS[method] + reason,
+                    "citations": "; ".join(dec.citations),
+                    "verify": "; ".join(v for v in dec.verify if f"tier {int(t)}" in v),
+                }
+            )
+        remaining = short
+    return rows
 
 
 #: How each method's walk is named in the reasons of the tier gaps.

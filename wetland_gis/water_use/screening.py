@@ -442,7 +442,7 @@ def _flag(value: Any, column: str) -> bool | None:
     )
 
 
-def _number(value: Any, column: str, *, signed: bool = False) -> float | None:
+def _row_number(value: Any, column: str, *, signed: bool = False) -> float | None:
     """Return a finite number, 0 or more unless ``signed`` (a coordinate), or None if blank."""
     if is_blank(value):
         return None
@@ -456,7 +456,7 @@ def _number(value: Any, column: str, *, signed: bool = False) -> float | None:
 
 
 def _int(value: Any, column: str) -> int | None:
-    number = _number(value, column)
+    number = _row_number(value, column)
     if number is None:
         return None
     if number != int(number):
@@ -516,11 +516,11 @@ def _row_facts(row: pd.Series, cols: dict[str, str]) -> tuple[dict[str, Any], li
         "persons_served",
         "irrigation_suspended_days",
     ):
-        kw[name] = _number(get(name), name)
+        kw[name] = _row_number(get(name), name)
     kw["permits_held"] = _int(get("permits_held"), "permits_held")
     if kw["permits_held"] == 0:
         raise _RowError("permits_held 0: an entity holding this permit holds at least 1")
-    months = [_number(get(c), c) for c in MONTH_COLUMNS]
+    months = [_row_number(get(c), c) for c in MONTH_COLUMNS]
     given = [m is not None for m in months]
     if any(given) and not all(given):
         missing = [c for c, g in zip(MONTH_COLUMNS, given, strict=True) if not g]
@@ -542,11 +542,11 @@ def _extras(row: pd.Series, cols: dict[str, str]) -> dict[str, Any]:
     return {
         "notified_year": _int(get("notified_year"), "notified_year"),
         "first_unpermitted_year": _int(get("first_unpermitted_year"), "first_unpermitted_year"),
-        "unpaid_usd": _number(get("unpaid_usd"), "unpaid_usd"),
+        "unpaid_usd": _row_number(get("unpaid_usd"), "unpaid_usd"),
         "fee_due_date": _date(get("fee_due_date"), "fee_due_date"),
         "second_notice_date": _date(get("second_notice_date"), "second_notice_date"),
-        "dest_lon": _number(get("dest_lon"), "dest_lon", signed=True),
-        "dest_lat": _number(get("dest_lat"), "dest_lat", signed=True),
+        "dest_lon": _row_number(get("dest_lon"), "dest_lon", signed=True),
+        "dest_lat": _row_number(get("dest_lat"), "dest_lat", signed=True),
         "aquifer": None if is_blank(get("aquifer")) else str(get("aquifer")).strip(),
     }
 

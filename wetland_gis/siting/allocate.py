@@ -532,12 +532,53 @@ def _solve_stages(
     # credits to the solver's resolution: below NOISE_SQFT they are its tolerances
     x = np.clip(programme.x_best[:n_p], 0.0, None)
     x[x < NOISE_SQFT] = 0.0
+    x = _restore_priority(p, x, cap)
     covered = np.bincount(p.pi, weights=x / p.ratio, minlength=n_i) if n_p else np.zeros(n_i)
     u = np.maximum(need - covered, 0.0)
     u[u < NOISE_SQFT] = 0.0
     if p.below_resolution is not None:
         u[p.below_resolution] = need[p.below_resolution]
     return _round_per_option(x / _UNIT, p.po), u / _UNIT, programme.stages
+
+
+def _restore_priority(p: _Problem, x: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    """Return ``x`` with credits a later stage moved below a level that had spare put back.
+
+    The cost and distance stages hold the tier stages' optima within a slack (loosened a
+    thousand times when a stage fails numerically): within it a cost stage can move a
+    sliver of an impact's credits from a better level with credits left to a cheaper,
+    lower one. Subd. 3 opens a lower level only once the better ones are used up, and the
+    tier gaps (:func:`~wetland_gis.siting.rank.tier_gaps`) say so: such a sliver is moved
+    back to the better option - a bank, or a site the plan builds anyway, so no site is
+    built for it - in the option's own method when each method keeps its own order.
+    Credits are in square feet (:data:`_UNIT`); ``cap`` per option.
+    """
+    if not len(x):
+        return x
+    x = x.copy()
+    spare = cap - np.bincount(p.po, weights=x, minlength=len(cap))
+    built = np.bincount(p.po, weights=x, minlength=len(cap)) > 0
+    usable = (p.option_kind == "bank") | built
+    for j in np.flatnonzero(x > 0)[np.argsort(-p.tier[x > 0], kind="stable")]:
+        better = np.flatnonzero(
+            (p.pi == p.pi[j])
+            & (p.tier < p.tier[j])
+            & usable[p.po]
+            & ((p.option_kind[p.po] == p.option_kind[p.po[j]]) | (not p.own_orders))
+        )
+        for k in better[np.argsort(p.tier[better], kind="stable")]:
+            room = spare[p.po[k]] / p.ratio[k]  # impact square feet the better option covers
+            moved = min(x[j] / p.ratio[j], room)
+            if moved * p.ratio[k] < NOISE_SQFT:
+                continue
+            x[j] -= moved * p.ratio[j]
+            x[k] += moved * p.ratio[k]
+            spare[p.po[k]] -= moved * p.ratio[k]
+            spare[p.po[j]] += moved * p.ratio[j]
+            if x[j] < NOISE_SQFT:
+                x[j] = 0.0
+                break
+    return x
 
 
 @dataclass(frozen=True)

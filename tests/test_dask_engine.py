@@ -340,11 +340,11 @@ def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     from wetland_gis.cli import main
 
     calls = []
-    real = partitioned.assess_partitioned_to_files
+    real = partitioned.partitions_to_files
     monkeypatch.setattr(
         partitioned,
-        "assess_partitioned_to_files",
-        lambda *a, **k: calls.append(k["engine"]) or real(*a, **k),
+        "partitions_to_files",
+        lambda request, *a, **k: calls.append(request.engine) or real(request, *a, **k),
     )
     impacts = SAMPLE / "projects" / "wright_metro" / "impacts.gpkg"
     out = tmp_path / "assessed.parquet"

@@ -1321,6 +1321,7 @@ def _near_fens(gdf: gpd.GeoDataFrame, ctx: Context, options: AssessOptions) -> p
     return near
 
 
+@collector_paused(promote=True)  # many small acyclic objects (wetland_gis/_gc.py)
 def _apply_engine(
     gdf: gpd.GeoDataFrame,
     field_map: FieldMapping,
@@ -1335,23 +1336,9 @@ def _apply_engine(
 
     The rule order lives in the engine; the rows become :class:`ImpactFacts` and
     ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`. The per-impact
-    text columns are rendered from the trace for people.
+    text columns are rendered from the trace for people. The cyclic collector is paused
+    while it runs.
     """
-    with collector_paused(promote=True):  # many small acyclic objects (wetland_gis/_gc.py)
-        return _decide_layer(gdf, field_map, params, day, options, manifest, fens_near, extra_steps)
-
-
-def _decide_layer(
-    gdf: gpd.GeoDataFrame,
-    field_map: FieldMapping,
-    params: ParameterSet,
-    day: dt.date,
-    options: AssessOptions,
-    manifest: Manifest,
-    fens_near: pd.Series | None,
-    extra_steps: Mapping[Hashable, list[tuple]] | None,
-) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], list[ProjectDecision], pd.DataFrame]:
-    """Do the work of :func:`_apply_engine` (with the cyclic collector paused)."""
     # copy-on-write (pandas 3): the caller's frame stays as it was, and only the blocks
     # written here are copied, not the whole classified layer (issue 23)
     gdf = gdf.copy(deep=False)

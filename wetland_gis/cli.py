@@ -288,11 +288,9 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
         help="the wetland delineation (wetland_id, circ39 and/or attribute), or NWI polygons "
         "(ATTRIBUTE) for a screening",
     )
-    parser.add_argument(
-        "--wetlands-source",
-        choices=["auto", "delineation", "nwi"],
-        default="auto",
-        help="auto (default): NWI when the layer has NWI's columns and no wetland id; every "
+    _add_wetlands_source(
+        parser,
+        "auto (default): NWI when the layer has NWI's columns and no wetland id; every "
         "output of a run on NWI says it is a screening, not a delineation",
     )
     parser.add_argument("--existing", help="already developed ground (polygons): no new impact")
@@ -306,15 +304,7 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
         help="ditches or tile (lines); each drains the wetland within its lateral effect "
         "distance (a column lateral_effect_ft, lat_eff_ft or effect_ft, or --lateral-effect-ft)",
     )
-    inputs = FOOTPRINT_INPUTS if in_assess else FOOTPRINT_INPUTS[1:]
-    parser.add_argument(
-        "--input-layer",
-        action="append",
-        type=_KeyedArgument("--input-layer", {k: () for k in inputs}, "wetlands=delineation"),
-        metavar="INPUT=LAYER",
-        help="the layer to read inside a GeoPackage or File Geodatabase input (repeatable): "
-        f"INPUT one of {', '.join(inputs)}",
-    )
+    _add_input_layer(parser, FOOTPRINT_INPUTS if in_assess else FOOTPRINT_INPUTS[1:])
     parser.add_argument(
         "--lateral-effect-ft",
         type=float,
@@ -328,6 +318,25 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
             help="drainage column holding each line's lateral effect distance in feet "
             "(default lateral_effect_ft, lat_eff_ft or effect_ft)",
         )
+
+
+def _add_wetlands_source(parser: argparse.ArgumentParser, help: str) -> None:
+    """Add ``--wetlands-source``: whether the wetland layer is a delineation or NWI."""
+    parser.add_argument(
+        "--wetlands-source", choices=["auto", "delineation", "nwi"], default="auto", help=help
+    )
+
+
+def _add_input_layer(parser: argparse.ArgumentParser, inputs: Sequence[str]) -> None:
+    """Add ``--input-layer INPUT=LAYER`` for the ``inputs`` of the cut (issue 35)."""
+    parser.add_argument(
+        "--input-layer",
+        action="append",
+        type=_KeyedArgument("--input-layer", {k: () for k in inputs}, "wetlands=delineation"),
+        metavar="INPUT=LAYER",
+        help="the layer to read inside a GeoPackage or File Geodatabase input (repeatable): "
+        f"INPUT one of {', '.join(inputs)}",
+    )
 
 
 def _add_assessed(parser: argparse.ArgumentParser, *, siting: bool = True) -> None:
@@ -639,28 +648,14 @@ def _add_compare_parser(sub: Any) -> None:
         help="with it, each ALTERNATIVE is construction limits (a footprint), cut into impacts "
         "by these wetlands first (issue 35, docs/footprint.md)",
     )
-    c.add_argument(
-        "--wetlands-source",
-        choices=["auto", "delineation", "nwi"],
-        default="auto",
-        help="auto: NWI when the layer has NWI's columns and no wetland id",
-    )
+    _add_wetlands_source(c, "auto: NWI when the layer has NWI's columns and no wetland id")
     for name, what in (
         ("existing", "already developed ground (polygons)"),
         ("parcels", "parcels with an owner column"),
         ("drainage", "ditches or tile (lines)"),
     ):
         c.add_argument(f"--{name}", help=f"with --wetlands: {what}, for every alternative")
-    c.add_argument(
-        "--input-layer",
-        action="append",
-        type=_KeyedArgument(
-            "--input-layer", {k: () for k in FOOTPRINT_INPUTS[1:]}, "wetlands=delineation"
-        ),
-        metavar="INPUT=LAYER",
-        help="the layer to read inside a GeoPackage or File Geodatabase input (repeatable): "
-        f"INPUT one of {', '.join(FOOTPRINT_INPUTS[1:])}",
-    )
+    _add_input_layer(c, FOOTPRINT_INPUTS[1:])
     c.add_argument(
         "--lateral-effect-ft",
         type=float,

@@ -395,6 +395,10 @@ def assess_partitions(request: AssessRequest) -> Assessment:
             frames, ctx, template, request.scheduler, request.n_workers, bar, _timeout(request)
         )
         del frames
+        # in the partitions' order, as the chunks engine gives them (not as the tasks ended):
+        # the warnings given once for all the partitions quote the first partition's example
+        rank = {int(pos.min()): i for i, pos in enumerate(parts)}
+        results.sort(key=lambda r: rank[int(r["pos"].min())])
     bar.close()
     out = _merge(results, gdf.index, ctx, request.params, request.as_of, source)
     out.manifest.settings["engine"] = engine

@@ -39,8 +39,9 @@ STEPS = {
         "_trace_table",
         "_render_by_impact",
         "summary_table",
+        "as_context",  # the request loads the context (AssessRequest.loaded_context)
     ),
-    "wetland_gis.partitioned": ("_read", "as_context", "_arrow", "disk_table", "write_csv"),
+    "wetland_gis.partitioned": ("_read", "_arrow", "disk_table", "write_csv"),
 }
 
 

@@ -173,6 +173,12 @@ def test_contributing_explains(heading):
 #: Modules split into one step per function (issue 33): none of their functions may grow
 #: past :data:`ONE_STEP_LINES` again. Add a module here once its long functions are split.
 ONE_STEP_MODULES = (
+    "assess.py",
+    "cli.py",
+    "commands.py",
+    "compare.py",
+    "partitioned.py",
+    "screen.py",
     "context.py",
     "geometry/cleaning.py",
     "geometry/shoreland.py",
@@ -215,3 +221,54 @@ def test_each_function_of_a_split_module_is_one_step(module):
         and _lines_without_docstring(node) > ONE_STEP_LINES
     ]
     assert not long, f"split into named steps (STYLE.md, issue 33): {long}"
+
+
+#: The package-wide limits of issue 33: no function of ``wetland_gis/`` over this many
+#: lines (its docstring left out) ...
+PACKAGE_MAX_LINES = 120
+#: ... and at most this many over :data:`ONE_STEP_LINES`.
+PACKAGE_MAX_OVER_ONE_STEP = 15
+
+
+def _function_lengths(root: Path) -> list[tuple[int, str]]:
+    """Return ``(lines, "file:line name")`` of every function below ``root``, longest first."""
+    rows = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                where = f"{path.relative_to(root.parent).as_posix()}:{node.lineno} {node.name}"
+                rows.append((_lines_without_docstring(node), where))
+    return sorted(rows, key=lambda row: (-row[0], row[1]))
+
+
+def test_a_functions_length_leaves_its_docstring_out(tmp_path):
+    body = "\n".join(f"    x{i} = {i}" for i in range(80))
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "m.py").write_text(
+        f'def one_step():\n    """Say it.\n\n    At length.\n    """\n{body}\n\n\n'
+        f"def two_steps():\n{body}\n    y = 1\n",
+        encoding="utf-8",
+    )
+    assert _function_lengths(tmp_path / "pkg") == [
+        (82, "pkg/m.py:88 two_steps"),
+        (81, "pkg/m.py:1 one_step"),
+    ]
+
+
+def test_no_function_of_the_package_is_over_120_lines():
+    long = [
+        f"{w}: {n}" for n, w in _function_lengths(ROOT / "wetland_gis") if n > PACKAGE_MAX_LINES
+    ]
+    assert not long, (
+        f"{len(long)} function(s) over {PACKAGE_MAX_LINES} lines, none allowed "
+        f"(issue 33; split into named steps, STYLE.md): {long}"
+    )
+
+
+def test_at_most_15_functions_of_the_package_are_over_80_lines():
+    over = [f"{w}: {n}" for n, w in _function_lengths(ROOT / "wetland_gis") if n > ONE_STEP_LINES]
+    assert len(over) <= PACKAGE_MAX_OVER_ONE_STEP, (
+        f"{len(over)} functions over {ONE_STEP_LINES} lines, at most "
+        f"{PACKAGE_MAX_OVER_ONE_STEP} allowed (issue 33): {over}"
+    )

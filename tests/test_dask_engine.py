@@ -340,11 +340,11 @@ def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     from wetland_gis.cli import main
 
     calls = []
-    real = partitioned.assess_partitioned_to_files
+    real = partitioned.partitions_to_files
     monkeypatch.setattr(
         partitioned,
-        "assess_partitioned_to_files",
-        lambda *a, **k: calls.append(k["engine"]) or real(*a, **k),
+        "partitions_to_files",
+        lambda request, *a, **k: calls.append(request.engine) or real(request, *a, **k),
     )
     impacts = SAMPLE / "projects" / "wright_metro" / "impacts.gpkg"
     out = tmp_path / "assessed.parquet"
@@ -515,3 +515,24 @@ def test_the_parts_of_a_killed_engine_run_are_removed_by_the_next_run(tmp_path):
     )
     records = json.loads((out.parent / "a_manifest.json").read_text())["records"]
     assert any(f"removed the staging folder {left[0]}" in r for r in records)
+
+
+def test_the_dask_engine_records_the_warnings_in_the_order_of_the_partitions(
+    cluster, small_world, monkeypatch
+):
+    import distributed
+
+    impacts, ctx = small_world
+    # the tasks end in the reverse of the partitions' order
+    monkeypatch.setattr(distributed, "as_completed", lambda futures: reversed(list(futures)))
+    options = {"chunk_size": 45, "as_of": AS_OF, "progress_bar": False}
+    address = cluster.scheduler_address
+    dask = _quiet(wg.assess, impacts, ctx, engine="dask", scheduler=address, **options)
+    chunks = _quiet(wg.assess, impacts, ctx, engine="chunks", **options)
+
+    def records(a):
+        return [r for r in a.manifest.records if "partition(s) of whole projects by" not in r]
+
+    # a warning given once for all the partitions, with the first partition's example
+    assert any("pair(s) of impact polygons overlap (e.g." in r for r in records(chunks))
+    assert records(dask) == records(chunks)

@@ -66,6 +66,7 @@ from wetland_gis.memory import check_fits
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules import (
     Claims,
+    ImpactDecision,
     ProjectDecision,
     decide_projects,
 )
@@ -293,6 +294,155 @@ class AssessOptions:
                 else str(facts)
             )
         return settings
+
+
+ENGINES = ("default", "chunks", "dask")
+"""The engines of :func:`assess` (``engine=``) and of ``wetland-gis assess --engine``."""
+
+DEFAULT_CHUNK_SIZE = 50_000
+"""Impacts per partition when none is given (whole projects: a partition may hold more)."""
+
+
+def check_engine_options(engine: str, chunk_size: int | None, scheduler: str | None) -> None:
+    """Refuse engine options that contradict each other or would do nothing.
+
+    Parameters
+    ----------
+    engine : str
+        One of :data:`ENGINES`.
+    chunk_size : int or None
+        Impacts per partition; ``None`` for the default.
+    scheduler : str or None
+        A dask scheduler address; only the ``"dask"`` engine uses one.
+
+    Raises
+    ------
+    InputError
+        An unknown engine, a chunk size below 1, or a scheduler without the dask engine.
+
+    Examples
+    --------
+    >>> check_engine_options("dask", 1000, "tcp://10.0.0.5:8786")
+    >>> check_engine_options("chunks", 0, None)
+    Traceback (most recent call last):
+    ...
+    wetland_gis.errors.InputError: chunk_size (--chunk-size) was 0 but must be ...
+    """
+    if engine not in ENGINES:
+        raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
+        raise InputError(
+            f"chunk_size (--chunk-size) was {chunk_size} but must be a positive number of "
+            f"impacts per partition (default {DEFAULT_CHUNK_SIZE}); leave it out for the default"
+        )
+    if scheduler and engine != "dask":
+        raise InputError(
+            f"scheduler (--scheduler {scheduler}) is used only by the dask engine, but the "
+            f"engine is {engine!r}: add --engine dask (engine='dask'), or leave the scheduler out"
+        )
+
+
+#: The :class:`AssessRequest` fields only the partitioned engines use.
+_PARTITION_FIELDS = ("chunk_size", "n_workers", "scheduler_timeout")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AssessRequest:
+    """One assessment as asked for: what is read, with what, decided and run how (issue 33).
+
+    :func:`assess` builds it once from its keywords (:meth:`of`) and hands it to the
+    engine ``engine`` names (:func:`assess_request`); every engine takes it as it is, so
+    the keywords of an assessment are written in one place. Frozen: a partition's request
+    is a :func:`dataclasses.replace` of the whole layer's.
+
+    The fields are the keywords of :func:`assess` (see there). ``as_of`` is the
+    application date as a date, ``params`` the parameter tree and ``options`` the analyst's
+    choices: :meth:`of` fills them (today, the shipped tree, ``AssessOptions()``) when
+    they are not given. Engine options that would do nothing are refused when the request
+    is made (``chunk_size`` with the default engine, a scheduler without dask, a register
+    with the partitioned engines), naming the option and the fix.
+
+    Examples
+    --------
+    >>> r = AssessRequest.of("impacts.gpkg", as_of="2024-05-01", engine="chunks", chunk_size=500)
+    >>> r.as_of, r.engine, r.chunk_size
+    (datetime.date(2024, 5, 1), 'chunks', 500)
+    >>> AssessRequest.of("impacts.gpkg", chunk_size=500)
+    Traceback (most recent call last):
+    ...
+    wetland_gis.errors.InputError: chunk_size=500 is used by the chunks and dask engines, ...
+    """
+
+    impacts: str | Path | gpd.GeoDataFrame
+    context: str | Path | Context | None = None
+    layer: str | None = None
+    as_of: dt.date = field(default_factory=dt.date.today)
+    fields: Mapping[str, str] | None = None
+    assume_crs: str | None = None
+    override_crs: str | None = None
+    params: ParameterSet = field(default_factory=default_parameters)
+    options: AssessOptions = field(default_factory=AssessOptions)
+    shoreland_classes: str | Path | pd.DataFrame | None = None
+    class_source: str = "dnr"
+    register: Any = None
+    row_numbers: Sequence[int] | None = None
+    check_memory: bool = True
+    engine: str = "default"
+    chunk_size: int | None = None
+    scheduler: str | None = None
+    scheduler_timeout: float | None = None
+    n_workers: int | None = None
+    progress: Callable[[str], None] | None = None
+    progress_bar: bool = True
+
+    def __post_init__(self) -> None:
+        check_engine_options(self.engine, self.chunk_size, self.scheduler)
+        if self.engine == "default":
+            for name in _PARTITION_FIELDS:
+                if getattr(self, name) is not None:
+                    raise InputError(
+                        f"{name}={getattr(self, name)!r} is used by the chunks and dask "
+                        "engines, but the engine is 'default' (one pass in memory): pass "
+                        "engine='chunks' or engine='dask' (--engine), or leave it out"
+                    )
+        elif self.register is not None:
+            raise InputError(
+                "register (--register) works with the default engine and no chunk size for "
+                "now; run assess on the project without them to read the register"
+            )
+
+    @classmethod
+    def of(
+        cls, impacts: str | Path | gpd.GeoDataFrame, context: Any = None, **keywords: Any
+    ) -> AssessRequest:
+        """Return the request of :func:`assess`'s keywords; ``None`` where a default applies.
+
+        ``as_of`` may be an ISO date text (``None``: today), ``params`` and ``options``
+        ``None`` (the shipped tree, ``AssessOptions()``); an unknown keyword is a
+        ``TypeError`` naming it.
+        """
+        if "as_of" in keywords:
+            keywords["as_of"] = as_date(keywords["as_of"])
+        if keywords.get("params") is None:
+            keywords["params"] = default_parameters()
+        if keywords.get("options") is None:
+            keywords["options"] = AssessOptions()
+        return cls(impacts=impacts, context=context, **keywords)
+
+    def loaded_context(self) -> Context:
+        """Return the context, loaded once (with the shoreland class list) when it is a path."""
+        return as_context(
+            self.context,
+            params=self.params,
+            as_of=self.as_of,
+            shoreland_classes=self.shoreland_classes,
+            class_source=self.class_source,
+        )
+
+    def say(self, message: str) -> None:
+        """Give ``message`` to :attr:`progress` (nothing without one)."""
+        if self.progress is not None:
+            self.progress(message)
 
 
 _ZonesSource: TypeAlias = "gpd.GeoDataFrame | Callable[[], gpd.GeoDataFrame]"
@@ -852,8 +1002,18 @@ def assess(
     row_numbers: Sequence[int] | None = None,
     register: Any = None,
     check_memory: bool = True,
+    engine: str = "default",
+    chunk_size: int | None = None,
+    scheduler: str | None = None,
+    scheduler_timeout: float | None = None,
+    n_workers: int | None = None,
+    progress_bar: bool = True,
 ) -> Assessment:
     """Classify every impact polygon and decide the project's exemptions and replacement.
+
+    The one entry of every engine: the keywords are made into one
+    :class:`AssessRequest`, which the engine named by ``engine`` takes
+    (:func:`assess_request`), as geopandas' ``read_file`` dispatches on ``engine=``.
 
     Parameters
     ----------
@@ -897,12 +1057,32 @@ def assess(
         The LGU's decision register (:class:`wetland_gis.register.Register`, a GeoPackage
         path or a ``postgresql://`` URL): fills each impact's prior area since 1992,
         banked, used-for-credit and determined type before the rules run
-        (docs/register.md). The manifest names it by its id, never by its URL.
+        (docs/register.md). The manifest names it by its id, never by its URL. Default
+        engine only.
     check_memory : bool, default True
         Before classifying, estimate the memory the run needs
         (:func:`wetland_gis.memory.check_fits`) and stop with
         :class:`~wetland_gis.errors.InsufficientMemoryError`, naming ``chunk_size=``, when
-        it exceeds the memory available; False runs anyway.
+        it exceeds the memory available; False runs anyway. The partitioned engines
+        check each partition.
+    engine : {"default", "chunks", "dask"}, default "default"
+        ``"default"``: one pass in memory; ``"chunks"``: partitions of whole projects one
+        after another in this process; ``"dask"``: one dask task per partition
+        (:mod:`wetland_gis.partitioned`, ``docs/scale.md``). The result is the same.
+    chunk_size : int, optional
+        Impacts per partition (whole projects; default :data:`DEFAULT_CHUNK_SIZE`). The
+        chunks and dask engines only.
+    scheduler : str, optional
+        Address of a running dask.distributed scheduler (``tcp://host:8786``); without
+        it ``engine="dask"`` starts a local cluster. The dask engine only.
+    scheduler_timeout : float, optional
+        Seconds to wait for that scheduler (default
+        :data:`wetland_gis.partitioned.SCHEDULER_TIMEOUT_S`); then an :class:`InputError`
+        says that the scheduler at that address did not answer.
+    n_workers : int, optional
+        Workers of the dask engine's local cluster (default 2).
+    progress_bar : bool, default True
+        The partitioned engines' tqdm bar over the impacts done.
 
     Returns
     -------
@@ -911,114 +1091,196 @@ def assess(
     Raises
     ------
     InputError
-        When the layer cannot be read, has no CRS, or a named field is missing.
+        When the layer cannot be read, has no CRS, or a named field is missing; for an
+        unknown engine or engine options that would do nothing (:class:`AssessRequest`).
     InsufficientMemoryError
         With ``check_memory``, when the layer would not fit in memory.
     """
-    t0 = time.perf_counter()
-    say = progress or (lambda _msg: None)
-    params = params or default_parameters()
-    options = options or AssessOptions()
-    day = as_date(as_of)
-    manifest = Manifest(
-        command="assess",
-        as_of=day.isoformat(),
-        parameters_source=params.source,
-        parameters_sha256=params.sha256,
-        settings=options.settings(),
+    request = AssessRequest.of(
+        impacts,
+        context,
+        layer=layer,
+        as_of=as_of,
+        fields=fields,
+        assume_crs=assume_crs,
+        params=params,
+        options=options,
+        progress=progress,
+        shoreland_classes=shoreland_classes,
+        class_source=class_source,
+        override_crs=override_crs,
+        row_numbers=row_numbers,
+        register=register,
+        check_memory=check_memory,
+        engine=engine,
+        chunk_size=chunk_size,
+        scheduler=scheduler,
+        scheduler_timeout=scheduler_timeout,
+        n_workers=n_workers,
+        progress_bar=progress_bar,
     )
-    record_field_map(fields, manifest)
-    say("reading impacts")
-    gdf, source = read_impacts(impacts, layer, assume_crs, manifest, override_crs)
+    return assess_request(request)
+
+
+def assess_request(request: AssessRequest) -> Assessment:
+    """Run the engine ``request.engine`` names on ``request``; the result of :func:`assess`.
+
+    Parameters
+    ----------
+    request : AssessRequest
+        The assessment asked for.
+
+    Returns
+    -------
+    Assessment
+    """
+    if request.engine == "default":
+        return _assess_in_memory(request)
+    # the partitioned engines run this module's default engine on each partition
+    from wetland_gis.partitioned import assess_partitions
+
+    return assess_partitions(request)
+
+
+def _assess_in_memory(request: AssessRequest) -> Assessment:
+    """Run the default engine: read, classify and decide the whole layer in one pass."""
+    t0 = time.perf_counter()
+    manifest = _new_manifest(request)
+    request.say("reading impacts")
+    gdf, source = read_impacts(
+        request.impacts, request.layer, request.assume_crs, manifest, request.override_crs
+    )
     # work by position: the input's index (possibly repeated, e.g. after pd.concat) is
     # given back on the output
     input_index = gdf.index
-    gdf = gdf.reset_index(drop=True)
-    if options.project_facts is not None:  # the project's facts fill the blank fact cells
-        from wetland_gis.io.project_facts import apply_project_facts, read_project_facts
-
-        gdf = apply_project_facts(
-            gdf, read_project_facts(options.project_facts), dict(fields or {}), manifest
-        )
-    field_map = resolve_fields(gdf, **dict(fields or {}))
-    _warn_field_names(gdf.columns, field_map, manifest)
-    gdf, field_map = _rename_colliding(gdf, field_map, manifest)
-    manifest.settings["fields"] = field_map.as_dict()
-    manifest.add_records(field_map.notes)
-    gdf = clean_and_type(gdf, field_map, source, manifest, row_numbers)
-    if check_memory:  # before the work that would not fit (issue 23)
-        check_fits(int((gdf["status"] == ASSESSED).sum()), source=str(source))
-
-    say("loading context")
-    ctx = as_context(
-        context,
-        params=params,
-        as_of=day,
-        shoreland_classes=shoreland_classes,
-        class_source=class_source,
-    )
+    gdf, field_map = _prepare_layer(gdf.reset_index(drop=True), request, source, manifest)
+    request.say("loading context")
+    ctx = request.loaded_context()
     record_context(ctx, manifest)
-
-    say(f"classifying {int((gdf['status'] == ASSESSED).sum())} polygons")
-    classified = classify_impacts(gdf, ctx, params=params, as_of=day)
-    gdf = classified.gdf
-    manifest.add_records(classified.records)
-    for notice in classified.missing_context:  # on stderr too, and in the report (issue 30)
-        if notice not in manifest.missing_context:
-            manifest.missing_context.append(notice)
-            warnings.warn(notice, MissingContextWarning, stacklevel=2)
-    if options.assume_no_public_waters:
-        _assume_outside(gdf, manifest)
-    overlap_records: list[str] = []
-    flag_overlaps(gdf, field_map.impact_id, overlap_records)
-    manifest.add_records(overlap_records)
-    _mark_unclassifiable(gdf, params, day)
-
+    request.say(f"classifying {int((gdf['status'] == ASSESSED).sum())} polygons")
+    gdf = _classify(gdf, ctx, field_map, request, manifest)
     register_steps = None
-    if register is not None:
-        from wetland_gis.register import Register
-        from wetland_gis.register.fill import fill_from_register
-
-        say("reading the decision register")
-        reg = register if isinstance(register, Register) else Register(register)
-        gdf, field_map, register_steps, register_records = fill_from_register(
-            gdf, field_map, reg, params, day
-        )
-        manifest.settings["register"] = reg.describe()
-        manifest.add_records(register_records)
-
-    say("applying the rules")
-    fens_near = _near_fens(gdf, ctx, options)
+    if request.register is not None:
+        gdf, field_map, register_steps = _fill_from_register(gdf, field_map, request, manifest)
+    request.say("applying the rules")
+    fens_near = _near_fens(gdf, ctx, request.options)
     gdf, project_rows, decisions, trace = _apply_engine(
-        gdf, field_map, params, day, options, manifest, fens_near, register_steps
+        gdf,
+        field_map,
+        request.params,
+        request.as_of,
+        request.options,
+        manifest,
+        fens_near,
+        register_steps,
     )
-
     # the map zones are drawn when first asked for (Assessment.zones), from the
     # assessed polygons as they are now
     # (the rows and the columns it keeps taken at once: no copy of the whole layer)
     zone_columns = [c for c in ("wg_row",) if c in gdf.columns] + [gdf.geometry.name]
-    zones = map_zones_later(gdf.loc[gdf["status"] == ASSESSED, zone_columns], ctx, params, day)
+    zones = map_zones_later(
+        gdf.loc[gdf["status"] == ASSESSED, zone_columns], ctx, request.params, request.as_of
+    )
     summary = summary_table(gdf, field_map)
-    projects = pd.DataFrame(project_rows)
     gdf.index = input_index
     summary.index = input_index
     done = int((gdf["status"] == ASSESSED).sum())
-    say(
+    request.say(
         f"{len(gdf)} features read, {done} assessed, {len(gdf) - done} not assessed, in "
         f"{time.perf_counter() - t0:.1f} s"
     )
     return Assessment(
         impacts=gdf,
         summary=summary,
-        projects=projects,
+        projects=pd.DataFrame(project_rows),
         decisions=decisions,
         zones=zones,
         manifest=manifest,
         context=ctx,
         fields=field_map,
         trace=trace,
-        footprint_layers=footprint_layers(impacts),
+        footprint_layers=footprint_layers(request.impacts),
     )
+
+
+def _new_manifest(request: AssessRequest) -> Manifest:
+    """Return the run's manifest: the date, the parameter tree, the settings, the field map."""
+    manifest = Manifest(
+        command="assess",
+        as_of=request.as_of.isoformat(),
+        parameters_source=request.params.source,
+        parameters_sha256=request.params.sha256,
+        settings=request.options.settings(),
+    )
+    record_field_map(request.fields, manifest)
+    return manifest
+
+
+def _prepare_layer(
+    gdf: gpd.GeoDataFrame, request: AssessRequest, source: str, manifest: Manifest
+) -> tuple[gpd.GeoDataFrame, FieldMapping]:
+    """Fill the project facts, resolve the columns, clean the polygons, read the types.
+
+    Then, with ``check_memory``, check that the run fits in memory before the work that
+    would not (issue 23).
+    """
+    fields = dict(request.fields or {})
+    facts = request.options.project_facts
+    if facts is not None:  # the project's facts fill the blank fact cells
+        from wetland_gis.io.project_facts import apply_project_facts, read_project_facts
+
+        gdf = apply_project_facts(gdf, read_project_facts(facts), fields, manifest)
+    field_map = resolve_fields(gdf, **fields)
+    _warn_field_names(gdf.columns, field_map, manifest)
+    gdf, field_map = _rename_colliding(gdf, field_map, manifest)
+    manifest.settings["fields"] = field_map.as_dict()
+    manifest.add_records(field_map.notes)
+    gdf = clean_and_type(gdf, field_map, source, manifest, request.row_numbers)
+    if request.check_memory:
+        check_fits(int((gdf["status"] == ASSESSED).sum()), source=str(source))
+    return gdf, field_map
+
+
+def _classify(
+    gdf: gpd.GeoDataFrame,
+    ctx: Context,
+    field_map: FieldMapping,
+    request: AssessRequest,
+    manifest: Manifest,
+) -> gpd.GeoDataFrame:
+    """Classify the polygons from the context; flag overlaps and rows that cannot be placed."""
+    classified = classify_impacts(gdf, ctx, params=request.params, as_of=request.as_of)
+    gdf = classified.gdf
+    manifest.add_records(classified.records)
+    for notice in classified.missing_context:  # on stderr too, and in the report (issue 30)
+        if notice not in manifest.missing_context:
+            manifest.missing_context.append(notice)
+            warnings.warn(notice, MissingContextWarning, stacklevel=5)
+    if request.options.assume_no_public_waters:
+        _assume_outside(gdf, manifest)
+    overlap_records: list[str] = []
+    flag_overlaps(gdf, field_map.impact_id, overlap_records)
+    manifest.add_records(overlap_records)
+    _mark_unclassifiable(gdf, request.params, request.as_of)
+    return gdf
+
+
+def _fill_from_register(
+    gdf: gpd.GeoDataFrame, field_map: FieldMapping, request: AssessRequest, manifest: Manifest
+) -> tuple[gpd.GeoDataFrame, FieldMapping, Mapping[Hashable, list[tuple]]]:
+    """Fill each impact's facts from the LGU's decision register; return its trace steps."""
+    from wetland_gis.register import Register
+    from wetland_gis.register.fill import fill_from_register
+
+    request.say("reading the decision register")
+    register = request.register
+    reg = register if isinstance(register, Register) else Register(register)
+    gdf, field_map, steps, records = fill_from_register(
+        gdf, field_map, reg, request.params, request.as_of
+    )
+    manifest.settings["register"] = reg.describe()
+    manifest.add_records(records)
+    return gdf, field_map, steps
 
 
 def map_zones_later(
@@ -1059,6 +1321,7 @@ def _near_fens(gdf: gpd.GeoDataFrame, ctx: Context, options: AssessOptions) -> p
     return near
 
 
+@collector_paused(promote=True)  # many small acyclic objects (wetland_gis/_gc.py)
 def _apply_engine(
     gdf: gpd.GeoDataFrame,
     field_map: FieldMapping,
@@ -1073,56 +1336,14 @@ def _apply_engine(
 
     The rule order lives in the engine; the rows become :class:`ImpactFacts` and
     ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`. The per-impact
-    text columns are rendered from the trace for people.
+    text columns are rendered from the trace for people. The cyclic collector is paused
+    while it runs.
     """
-    with collector_paused(promote=True):  # many small acyclic objects (wetland_gis/_gc.py)
-        return _decide_layer(gdf, field_map, params, day, options, manifest, fens_near, extra_steps)
-
-
-def _decide_layer(
-    gdf: gpd.GeoDataFrame,
-    field_map: FieldMapping,
-    params: ParameterSet,
-    day: dt.date,
-    options: AssessOptions,
-    manifest: Manifest,
-    fens_near: pd.Series | None,
-    extra_steps: Mapping[Hashable, list[tuple]] | None,
-) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], list[ProjectDecision], pd.DataFrame]:
-    """Do the work of :func:`_apply_engine` (with the cyclic collector paused)."""
     # copy-on-write (pandas 3): the caller's frame stays as it was, and only the blocks
     # written here are copied, not the whole classified layer (issue 23)
     gdf = gdf.copy(deep=False)
-    ids = (gdf[field_map.impact_id] if field_map.impact_id else gdf["wg_row"]).map(_text)
-    # a duplicated or missing id (flagged by the cleaning step) is told apart by its row
-    keys = ids + np.where(
-        ids.duplicated(keep=False) | (ids == ""), "#" + gdf["wg_row"].astype(str), ""
-    )
-    if field_map.project:
-        projects = gdf[field_map.project].map(_text)
-        blank = projects == ""
-        if blank.any():
-            projects[blank] = NO_PROJECT
-            rows = ", ".join(str(r) for r in gdf.loc[blank, "wg_row"].head(10))
-            more = f" and {int(blank.sum()) - 10} more" if blank.sum() > 10 else ""
-            manifest.add_records(
-                [
-                    f"{int(blank.sum())} row(s) without a project in column "
-                    f"{field_map.project!r} (wg_row "
-                    f"{rows}{more}) were decided together as project {NO_PROJECT!r}"
-                ]
-            )
-    else:
-        projects = pd.Series("project", gdf.index)
-    area = gdf["area_sqft"].to_numpy(dtype=float, na_value=np.nan)
-    gdf["area_reported"] = [
-        None if missing else joint_application_area(a)
-        for a, missing in zip(area.tolist(), np.isnan(area).tolist(), strict=True)
-    ]
-    for col in DECISION_COLUMNS[6:]:
-        gdf[col] = None
-    gdf["outcome"] = ImpactOutcome.NOT_ASSESSED.value
-
+    keys, projects = _row_keys(gdf, field_map, manifest)
+    _blank_decision_columns(gdf)
     table = impact_facts(
         gdf,
         field_map,
@@ -1137,143 +1358,261 @@ def _decide_layer(
         extra_steps=extra_steps,
     )
     row_of = table.row_of
-    oversized = table.oversized
-    if oversized:
-        acres_column = field_map.wetland_acres or "wetland_ac"
-        shown = ", ".join(oversized[:10]) + (
-            f" and {len(oversized) - 10} more" if len(oversized) > 10 else ""
-        )
-        msg = (
-            f"{len(oversized)} impact(s) larger than the {acres_column} given for their "
-            f"wetland ({shown}): check the value and the polygons (a verify item on each)"
-        )
-        manifest.add_records([msg])
-        warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=3)
+    _warn_oversized(table.oversized, field_map, manifest)
     groups = attach_exemption_facts(table.groups, table.row_of, gdf, field_map.exemption_columns)
-    claims = options.claims
-    decisions = decide_projects(groups, claims, params, day) if groups else []
+    decisions = decide_projects(groups, options.claims, params, day) if groups else []
     trace, trace_columns = _trace_table(table.steps, decisions)
     del table, groups  # the facts are in the decisions and the trace now (issue 23)
 
     # the columns, rendered from the trace for people
-    rendered = _render_by_impact(trace_columns)
-    cells: dict[str, dict[Hashable, Any]] = defaultdict(dict)
-    near_msgs: list[str] = []
-    project_rows: list[dict[str, Any]] = []
-    by_project = {d.project: d for d in decisions}
-    # each project's rows in order of first appearance (as groupby(sort=False)), without
-    # a DataFrame per project; the reasons of the rows not assessed, read once
-    members_of: dict[str, list[Hashable]] = {}
-    for idx, project in zip(gdf.index, projects.tolist(), strict=True):
-        members_of.setdefault(project, []).append(idx)
-    not_assessed = (gdf["status"] != ASSESSED).to_numpy()
-    status_reasons = dict(
-        zip(gdf.index[not_assessed], gdf["status_reason"][not_assessed].tolist(), strict=True)
+    columns = _ProjectColumns(
+        rendered=_render_by_impact(trace_columns),
+        sequencing_inputs=_sequencing_inputs(trace_columns),
+        row_of=row_of,
+        params=params,
+        day=day,
+        tolerance_percent=options.tolerance_percent,
     )
-    # the inputs of each project's sequencing steps, from the trace's columns
+    del trace_columns
+    columns.reasons_not_assessed(gdf)
+    by_project = {d.project: d for d in decisions}
+    for project, members in _members_of(gdf, projects).items():
+        columns.add_project(project, members, by_project.get(project))
+    if columns.near_msgs:
+        manifest.add_records(columns.near_msgs)
+        warnings.warn(TEXT_JOIN.join(columns.near_msgs), ThresholdToleranceWarning, stacklevel=3)
+    _write_cells(gdf, columns.cells)
+    return gdf, columns.project_rows, decisions, trace
+
+
+def _row_keys(
+    gdf: gpd.GeoDataFrame, field_map: FieldMapping, manifest: Manifest
+) -> tuple[pd.Series, pd.Series]:
+    """Return each row's impact key and project (rows without a project: :data:`NO_PROJECT`).
+
+    A duplicated or missing id (flagged by the cleaning step) is told apart by its row.
+    """
+    ids = (gdf[field_map.impact_id] if field_map.impact_id else gdf["wg_row"]).map(_text)
+    keys = ids + np.where(
+        ids.duplicated(keep=False) | (ids == ""), "#" + gdf["wg_row"].astype(str), ""
+    )
+    if not field_map.project:
+        return keys, pd.Series("project", gdf.index)
+    projects = gdf[field_map.project].map(_text)
+    blank = projects == ""
+    if blank.any():
+        projects[blank] = NO_PROJECT
+        rows = ", ".join(str(r) for r in gdf.loc[blank, "wg_row"].head(10))
+        more = f" and {int(blank.sum()) - 10} more" if blank.sum() > 10 else ""
+        manifest.add_records(
+            [
+                f"{int(blank.sum())} row(s) without a project in column "
+                f"{field_map.project!r} (wg_row "
+                f"{rows}{more}) were decided together as project {NO_PROJECT!r}"
+            ]
+        )
+    return keys, projects
+
+
+def _blank_decision_columns(gdf: gpd.GeoDataFrame) -> None:
+    """Add the reported area and the decision columns, empty; every outcome not assessed."""
+    area = gdf["area_sqft"].to_numpy(dtype=float, na_value=np.nan)
+    gdf["area_reported"] = [
+        None if missing else joint_application_area(a)
+        for a, missing in zip(area.tolist(), np.isnan(area).tolist(), strict=True)
+    ]
+    for col in DECISION_COLUMNS[6:]:
+        gdf[col] = None
+    gdf["outcome"] = ImpactOutcome.NOT_ASSESSED.value
+
+
+def _warn_oversized(oversized: list[str], field_map: FieldMapping, manifest: Manifest) -> None:
+    """Warn of (and record) the impacts larger than the wetland size given for them."""
+    if not oversized:
+        return
+    acres_column = field_map.wetland_acres or "wetland_ac"
+    shown = ", ".join(oversized[:10]) + (
+        f" and {len(oversized) - 10} more" if len(oversized) > 10 else ""
+    )
+    msg = (
+        f"{len(oversized)} impact(s) larger than the {acres_column} given for their "
+        f"wetland ({shown}): check the value and the polygons (a verify item on each)"
+    )
+    manifest.add_records([msg])
+    warnings.warn(msg, ImpactExceedsWetlandWarning, stacklevel=4)
+
+
+def _sequencing_inputs(
+    trace_columns: Mapping[str, Sequence[Any]],
+) -> dict[Hashable, list[Mapping[str, Any]]]:
+    """Return the inputs of each project's sequencing steps, from the trace's columns."""
     sequencing_inputs: dict[Hashable, list[Mapping[str, Any]]] = defaultdict(list)
     for project, rule_id, inputs in zip(
         trace_columns["project"], trace_columns["rule_id"], trace_columns["inputs"], strict=True
     ):
         if rule_id == R.PROCEDURE_SEQUENCING:
             sequencing_inputs[project].append(inputs)
-    del trace_columns
-    for project, members in members_of.items():
-        decision = by_project.get(project)
-        for idx in members:
-            if idx in status_reasons:
-                cells["reasons"][idx] = status_reasons[idx]
+    return sequencing_inputs
+
+
+def _members_of(gdf: gpd.GeoDataFrame, projects: pd.Series) -> dict[str, list[Hashable]]:
+    """Return each project's rows in order of first appearance (as ``groupby(sort=False)``).
+
+    Without a DataFrame per project.
+    """
+    members_of: dict[str, list[Hashable]] = {}
+    for idx, project in zip(gdf.index, projects.tolist(), strict=True):
+        members_of.setdefault(project, []).append(idx)
+    return members_of
+
+
+#: The per-impact columns copied from an :class:`~wetland_gis.rules.ImpactDecision` as they
+#: are decided (column -> attribute).
+_DECIDED = {
+    "de_minimis_sqft": "allowance_sqft",
+    "replacement_by": "replacement_by",
+    "ratio": "ratio",
+    "atf_multiplier": "multiplier",  # § 103G.222, subd. 1(n), as decided
+    "replace_acres": "replace_acres",
+    # what a conditional exemption owes if its fact fails (NaN: not conditional)
+    "replace_acres_if_fails": "replace_acres_if_fails",
+    "counted_sqft": "counted_sqft",
+    "permit_route": "route",
+}
+
+
+@dataclass
+class _ProjectColumns:
+    """The decision columns and project rows of a layer, written one project at a time.
+
+    ``cells`` holds each column's values by row; ``near_msgs`` the totals within the
+    tolerance of an amount or threshold they are compared with, in project order.
+    """
+
+    rendered: Mapping[tuple[Hashable, Hashable], Mapping[str, Any]]
+    sequencing_inputs: Mapping[Hashable, list[Mapping[str, Any]]]
+    row_of: Mapping[tuple[Hashable, Hashable], Hashable]
+    params: ParameterSet
+    day: dt.date
+    tolerance_percent: float
+    cells: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
+    near_msgs: list[str] = field(default_factory=list)
+    project_rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def reasons_not_assessed(self, gdf: gpd.GeoDataFrame) -> None:
+        """Give each row not assessed its status reason as its ``reasons``."""
+        not_assessed = (gdf["status"] != ASSESSED).to_numpy()
+        self.cells["reasons"].update(
+            zip(gdf.index[not_assessed], gdf["status_reason"][not_assessed].tolist(), strict=True)
+        )
+
+    def add_project(
+        self, project: str, members: list[Hashable], decision: ProjectDecision | None
+    ) -> None:
+        """Write one project's impact cells, near-threshold messages and project row."""
         if decision is None:  # listed all the same: its impacts are in the layer, not assessed
-            project_rows.append({"project": project, "impacts": len(members), "assessed": 0})
-            continue
+            self.project_rows.append({"project": project, "impacts": len(members), "assessed": 0})
+            return
         for d in decision.impacts:
-            idx = row_of[(project, d.impact_id)]
-            text = rendered.get((project, d.impact_id), {})
-            cells["public_waters_wetland"][idx] = d.route == ROUTE_PUBLIC_WATERS
-            cells["de_minimis"][idx] = None if d.de_minimis is None else d.de_minimis.value
-            cells["de_minimis_sqft"][idx] = d.allowance_sqft
-            cells["other_exemptions"][idx] = exemption_text(d.exemptions)
-            cells["replacement_by"][idx] = d.replacement_by
-            cells["outcome"][idx] = d.outcome.value
-            cells["ratio"][idx] = d.ratio
-            cells["atf_multiplier"][idx] = d.multiplier  # § 103G.222, subd. 1(n), as decided
-            cells["replace_acres"][idx] = d.replace_acres
-            # what a conditional exemption owes if its fact fails (NaN: not conditional)
-            cells["replace_acres_if_fails"][idx] = d.replace_acres_if_fails
-            cells["counted_sqft"][idx] = d.counted_sqft
-            cells["permit_route"][idx] = d.route
-            cells["citations"][idx] = text.get("citations")
-            cells["reasons"][idx] = text.get("reasons")
-            cells["verify"][idx] = text.get("verify")
+            self._impact(project, d)
+        self._near_de_minimis(project, decision)
+        self._near_procedure(project, decision)
+        self.project_rows.append(self._project_row(project, len(members), decision))
+
+    def _impact(self, project: str, d: ImpactDecision) -> None:
+        """Write the columns of one decided impact."""
+        idx = self.row_of[(project, d.impact_id)]
+        text = self.rendered.get((project, d.impact_id), {})
+        cells = self.cells
+        cells["public_waters_wetland"][idx] = d.route == ROUTE_PUBLIC_WATERS
+        cells["de_minimis"][idx] = None if d.de_minimis is None else d.de_minimis.value
+        cells["other_exemptions"][idx] = exemption_text(d.exemptions)
+        cells["outcome"][idx] = d.outcome.value
+        for column, attribute in _DECIDED.items():
+            cells[column][idx] = getattr(d, attribute)
+        for column in ("citations", "reasons", "verify"):
+            cells[column][idx] = text.get(column)
+
+    def _near_de_minimis(self, project: str, decision: ProjectDecision) -> None:
+        """Note each de minimis total within the tolerance of its amount (on its impacts)."""
+        tolerance = self.tolerance_percent
         for total in decision.de_minimis_totals:
-            if _near(total.total_sqft, total.allowance_sqft, options.tolerance_percent):
-                near_msgs.append(
+            if _near(total.total_sqft, total.allowance_sqft, tolerance):
+                self.near_msgs.append(
                     f"project {project!r}: total {total.total_sqft:,.1f} sq ft ({total.name}) "
-                    f"is within {options.tolerance_percent:g} percent of the "
+                    f"is within {tolerance:g} percent of the "
                     f"{total.allowance_sqft:,.0f} sq ft amount ({', '.join(total.citations)})"
                 )
                 for iid in total.impact_ids:
-                    cells["near_threshold"][row_of[(project, iid)]] = near_msgs[-1]
+                    self.cells["near_threshold"][self.row_of[(project, iid)]] = self.near_msgs[-1]
+
+    def _near_procedure(self, project: str, decision: ProjectDecision) -> None:
+        """Note a WCA total within the tolerance of a procedure threshold it is held to."""
         totals = decision.totals
-        counted = totals["counted_sqft"]
         limits = []
         if totals["public_comment"] is not None:
-            limits.append(params.cited("procedure.public_comment_threshold", day))
+            limits.append(self.params.cited("procedure.public_comment_threshold", self.day))
         if totals["sequencing_on_site"] is not None:
-            for inputs in sequencing_inputs.get(project, ()):
-                extra, cite = params.cited("procedure.sequencing_allowance", day)
+            for inputs in self.sequencing_inputs.get(project, ()):
+                extra, cite = self.params.cited("procedure.sequencing_allowance", self.day)
                 limits.append((inputs["applicable_amount_sqft"] + extra, cite))
         wca = totals["wca_sqft"]  # the procedure thresholds count WCA wetland only
         for limit, cite in limits:
-            if _near(wca, limit, options.tolerance_percent):
-                near_msgs.append(
+            if _near(wca, limit, self.tolerance_percent):
+                self.near_msgs.append(
                     f"project {project!r}: total {wca:,.1f} sq ft is within "
-                    f"{options.tolerance_percent:g} percent of the {limit:,.0f} sq ft "
+                    f"{self.tolerance_percent:g} percent of the {limit:,.0f} sq ft "
                     f"threshold of {cite}"
                 )
-        project_text = rendered.get((project, ""), {})
-        project_rows.append(
-            {
-                "project": project,
-                "impacts": len(members),
-                "assessed": len(decision.impacts),
-                "outcome": decision.outcome.value,
-                "total_sqft": round(totals["total_sqft"], 1),
-                "total_reported": joint_application_area(totals["total_sqft"]),
-                "counted_sqft": round(counted, 1),
-                "public_waters_sqft": round(totals["public_waters_sqft"], 1),
-                "not_regulated_sqft": round(totals["not_regulated_sqft"], 1),
-                "de_minimis": totals["de_minimis"],
-                "exempt_sqft": round(totals["exempt_sqft"], 1),
-                "replace_acres": round(totals["replace_acres"], 4),
-                # § 103G.2242 subd. 8 and § 103G.222 subd. 1(b), last sentence, concern a
-                # replacement plan: without one they do not arise
-                "public_comment": totals["public_comment"] or "no_replacement_plan",
-                "sequencing_on_site": totals["sequencing_on_site"],
-                "citations": project_text.get("citations"),
-                "verify": project_text.get("verify"),
-                "reasons": project_text.get("reasons"),
-            }
-        )
-    if near_msgs:
-        manifest.add_records(near_msgs)
-        warnings.warn(TEXT_JOIN.join(near_msgs), ThresholdToleranceWarning, stacklevel=3)
+
+    def _project_row(self, project: str, n: int, decision: ProjectDecision) -> dict[str, Any]:
+        """Return the row of the projects table of a decided project."""
+        totals = decision.totals
+        project_text = self.rendered.get((project, ""), {})
+        return {
+            "project": project,
+            "impacts": n,
+            "assessed": len(decision.impacts),
+            "outcome": decision.outcome.value,
+            "total_sqft": round(totals["total_sqft"], 1),
+            "total_reported": joint_application_area(totals["total_sqft"]),
+            "counted_sqft": round(totals["counted_sqft"], 1),
+            "public_waters_sqft": round(totals["public_waters_sqft"], 1),
+            "not_regulated_sqft": round(totals["not_regulated_sqft"], 1),
+            "de_minimis": totals["de_minimis"],
+            "exempt_sqft": round(totals["exempt_sqft"], 1),
+            "replace_acres": round(totals["replace_acres"], 4),
+            # § 103G.2242 subd. 8 and § 103G.222 subd. 1(b), last sentence, concern a
+            # replacement plan: without one they do not arise
+            "public_comment": totals["public_comment"] or "no_replacement_plan",
+            "sequencing_on_site": totals["sequencing_on_site"],
+            "citations": project_text.get("citations"),
+            "verify": project_text.get("verify"),
+            "reasons": project_text.get("reasons"),
+        }
+
+
+#: The decision columns of numbers (float64; a missing value is NaN).
+_NUMBER_COLUMNS = (
+    "ratio",
+    "atf_multiplier",
+    "replace_acres",
+    "replace_acres_if_fails",
+    "de_minimis_sqft",
+    "counted_sqft",
+)
+
+
+def _write_cells(gdf: gpd.GeoDataFrame, cells: Mapping[str, Mapping[Hashable, Any]]) -> None:
+    """Write the decision columns' values into ``gdf``; the number columns as float64."""
     for name, values in cells.items():
         column = pd.Series(values, dtype=object)
         if name not in gdf:
             gdf[name] = None
         gdf[name] = gdf[name].astype(object)
         gdf.loc[column.index, name] = column
-    for name in (
-        "ratio",
-        "atf_multiplier",
-        "replace_acres",
-        "replace_acres_if_fails",
-        "de_minimis_sqft",
-        "counted_sqft",
-    ):
+    for name in _NUMBER_COLUMNS:
         gdf[name] = pd.to_numeric(gdf[name], errors="coerce").astype("float64")
-    return gdf, project_rows, decisions, trace
 
 
 #: The trace columns of text (pandas' string dtype, as inferred from a list of str).

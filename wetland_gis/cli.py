@@ -288,11 +288,9 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
         help="the wetland delineation (wetland_id, circ39 and/or attribute), or NWI polygons "
         "(ATTRIBUTE) for a screening",
     )
-    parser.add_argument(
-        "--wetlands-source",
-        choices=["auto", "delineation", "nwi"],
-        default="auto",
-        help="auto (default): NWI when the layer has NWI's columns and no wetland id; every "
+    _add_wetlands_source(
+        parser,
+        "auto (default): NWI when the layer has NWI's columns and no wetland id; every "
         "output of a run on NWI says it is a screening, not a delineation",
     )
     parser.add_argument("--existing", help="already developed ground (polygons): no new impact")
@@ -306,15 +304,7 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
         help="ditches or tile (lines); each drains the wetland within its lateral effect "
         "distance (a column lateral_effect_ft, lat_eff_ft or effect_ft, or --lateral-effect-ft)",
     )
-    inputs = FOOTPRINT_INPUTS if in_assess else FOOTPRINT_INPUTS[1:]
-    parser.add_argument(
-        "--input-layer",
-        action="append",
-        type=_KeyedArgument("--input-layer", {k: () for k in inputs}, "wetlands=delineation"),
-        metavar="INPUT=LAYER",
-        help="the layer to read inside a GeoPackage or File Geodatabase input (repeatable): "
-        f"INPUT one of {', '.join(inputs)}",
-    )
+    _add_input_layer(parser, FOOTPRINT_INPUTS if in_assess else FOOTPRINT_INPUTS[1:])
     parser.add_argument(
         "--lateral-effect-ft",
         type=float,
@@ -328,6 +318,25 @@ def _add_footprint_options(parser: argparse.ArgumentParser, *, in_assess: bool) 
             help="drainage column holding each line's lateral effect distance in feet "
             "(default lateral_effect_ft, lat_eff_ft or effect_ft)",
         )
+
+
+def _add_wetlands_source(parser: argparse.ArgumentParser, help: str) -> None:
+    """Add ``--wetlands-source``: whether the wetland layer is a delineation or NWI."""
+    parser.add_argument(
+        "--wetlands-source", choices=["auto", "delineation", "nwi"], default="auto", help=help
+    )
+
+
+def _add_input_layer(parser: argparse.ArgumentParser, inputs: Sequence[str]) -> None:
+    """Add ``--input-layer INPUT=LAYER`` for the ``inputs`` of the cut (issue 35)."""
+    parser.add_argument(
+        "--input-layer",
+        action="append",
+        type=_KeyedArgument("--input-layer", {k: () for k in inputs}, "wetlands=delineation"),
+        metavar="INPUT=LAYER",
+        help="the layer to read inside a GeoPackage or File Geodatabase input (repeatable): "
+        f"INPUT one of {', '.join(inputs)}",
+    )
 
 
 def _add_assessed(parser: argparse.ArgumentParser, *, siting: bool = True) -> None:
@@ -350,6 +359,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
+    for add in (
+        _add_assess_parser,
+        _add_site_parser,
+        _add_map_parser,
+        _add_screen_parser,
+        _add_report_parser,
+        _add_water_use_parser,
+        _add_compare_parser,
+        _add_fields_parser,
+        _add_impacts_parser,
+    ):
+        add(sub)
+    from wetland_gis.register.cli import add_register_parser
+
+    add_register_parser(sub)
+    return parser
+
+
+def _add_assess_parser(sub: Any) -> None:
+    """Add ``assess``: classify impact polygons and decide them (one request, an engine)."""
     p = sub.add_parser("assess", help="classify impact polygons and decide exemptions/replacement")
     _add_input(
         p,
@@ -385,57 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
         "landowner facts), filling each impact's blank cells; a cell that disagrees is an "
         "error (docs/data_schema.md, 'Project facts'; template docs/templates/)",
     )
-    p.add_argument(
-        "--local-limit-sqft",
-        type=float,
-        help="a more restrictive local de minimis limit (subd. 9(i))",
-    )
-    p.add_argument(
-        "--tolerance-percent",
-        type=float,
-        default=1.0,
-        help="warn when an area is within this percent of a threshold (default 1)",
-    )
-    p.add_argument(
-        "--shoreland-classes",
-        metavar="CSV",
-        help="the DNR basin shoreland classification list: basins without "
-        "shore_class take theirs from it by DOW number (docs/context.md)",
-    )
-    p.add_argument(
-        "--shoreland-class-source",
-        choices=["dnr", "local"],
-        default="dnr",
-        help="with --shoreland-classes: the DNR class (default) or the county/"
-        "city ordinance class where the local ordinance governs",
-    )
-    p.add_argument(
-        "--assume-no-public-waters",
-        action="store_true",
-        help="without public waters layers, place impacts outside the shoreland "
-        "wetland protection zone (recorded; otherwise they are not assessed)",
-    )
-    p.add_argument(
-        "--engine",
-        choices=["default", "chunks", "dask"],
-        default="default",
-        help="default: one pass in memory; chunks: partitions of whole projects "
-        "one after another; dask: one dask task per partition (docs/scale.md)",
-    )
-    p.add_argument(
-        "--chunk-size",
-        type=int,
-        help="impacts per partition of whole projects, 1 or more (default 50000); with "
-        "--engine default and a .parquet --out, stream the chunks to GeoParquet; with "
-        "another --out, assess by the chunks engine and write the result whole",
-    )
-    p.add_argument(
-        "--scheduler",
-        help="address of a running dask.distributed scheduler, "
-        "e.g. tcp://10.0.0.5:8786 (only with --engine dask; default: a local cluster, "
-        "none when the layer makes one partition; a scheduler that does not answer "
-        "within 10 s is an error)",
-    )
+    _add_assess_choices(p)
+    _add_engine_options(p)
     p.add_argument(
         "--register",
         help="the LGU's decision register (GeoPackage path or postgresql:// URL): prior "
@@ -444,6 +424,68 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(p)
 
+
+def _add_assess_choices(parser: argparse.ArgumentParser) -> None:
+    """Add the analyst's choices of ``assess``: the local limit, the tolerance, the classes."""
+    parser.add_argument(
+        "--local-limit-sqft",
+        type=float,
+        help="a more restrictive local de minimis limit (subd. 9(i))",
+    )
+    parser.add_argument(
+        "--tolerance-percent",
+        type=float,
+        default=1.0,
+        help="warn when an area is within this percent of a threshold (default 1)",
+    )
+    parser.add_argument(
+        "--shoreland-classes",
+        metavar="CSV",
+        help="the DNR basin shoreland classification list: basins without "
+        "shore_class take theirs from it by DOW number (docs/context.md)",
+    )
+    parser.add_argument(
+        "--shoreland-class-source",
+        choices=["dnr", "local"],
+        default="dnr",
+        help="with --shoreland-classes: the DNR class (default) or the county/"
+        "city ordinance class where the local ordinance governs",
+    )
+    parser.add_argument(
+        "--assume-no-public-waters",
+        action="store_true",
+        help="without public waters layers, place impacts outside the shoreland "
+        "wetland protection zone (recorded; otherwise they are not assessed)",
+    )
+
+
+def _add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--engine``, ``--chunk-size`` and ``--scheduler`` (docs/scale.md)."""
+    parser.add_argument(
+        "--engine",
+        choices=["default", "chunks", "dask"],
+        default="default",
+        help="default: one pass in memory; chunks: partitions of whole projects "
+        "one after another; dask: one dask task per partition (docs/scale.md)",
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=int,
+        help="impacts per partition of whole projects, 1 or more (default 50000); with "
+        "--engine default and a .parquet --out, stream the chunks to GeoParquet; with "
+        "another --out, assess by the chunks engine and write the result whole",
+    )
+    parser.add_argument(
+        "--scheduler",
+        help="address of a running dask.distributed scheduler, "
+        "e.g. tcp://10.0.0.5:8786 (only with --engine dask; default: a local cluster, "
+        "none when the layer makes one partition; a scheduler that does not answer "
+        "within 10 s is an error)",
+    )
+
+
+def _add_site_parser(sub: Any) -> None:
+    """Add ``site``: rank and allocate replacement sites and bank credits."""
     s = sub.add_parser("site", help="rank and allocate replacement sites and bank credits")
     _add_assessed(s, siting=False)
     s.add_argument("--sites", help="candidate project-specific sites (polygons)")
@@ -472,6 +514,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     add_run_options(s)
 
+
+def _add_map_parser(sub: Any) -> None:
+    """Add ``map``: the self-contained TEP map."""
     m = sub.add_parser("map", help="write the self-contained TEP map (HTML)")
     _add_assessed(m)
     m.add_argument("--context", help="context GeoPackage or folder (boundaries on the map)")
@@ -480,6 +525,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--out", required=True, help="HTML file to write")
     add_run_options(m)
 
+
+def _add_screen_parser(sub: Any) -> None:
+    """Add ``screen``: every wetland of an inventory and its de minimis amount."""
     sc = sub.add_parser(
         "screen",
         help="classify every wetland of an inventory layer and "
@@ -505,6 +553,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_run_options(sc)
 
+
+def _add_report_parser(sub: Any) -> None:
+    """Add ``report``: the TEP report (HTML, and PDF with ``--pdf``)."""
     r = sub.add_parser("report", help="write the TEP report (HTML, and PDF with --pdf)")
     _add_assessed(r)
     r.add_argument("--map", help="map HTML written by `wetland-gis map`, embedded in the report")
@@ -522,6 +573,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     add_run_options(r)
 
+
+def _add_water_use_parser(sub: Any) -> None:
+    """Add ``water-use``: water appropriations under § 103G.271."""
     w = sub.add_parser(
         "water-use",
         help="screen water appropriations under § 103G.271 "
@@ -558,6 +612,9 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--map", help="map HTML to write (default <out stem>_map.html)")
     add_run_options(w)
 
+
+def _add_compare_parser(sub: Any) -> None:
+    """Add ``compare``: the alternatives of one project, assessed alike."""
     c = sub.add_parser(
         "compare",
         help="sequencing: assess the alternatives of one project alike and compare them",
@@ -592,28 +649,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="with it, each ALTERNATIVE is construction limits (a footprint), cut into impacts "
         "by these wetlands first (issue 35, docs/footprint.md)",
     )
-    c.add_argument(
-        "--wetlands-source",
-        choices=["auto", "delineation", "nwi"],
-        default="auto",
-        help="auto: NWI when the layer has NWI's columns and no wetland id",
-    )
+    _add_wetlands_source(c, "auto: NWI when the layer has NWI's columns and no wetland id")
     for name, what in (
         ("existing", "already developed ground (polygons)"),
         ("parcels", "parcels with an owner column"),
         ("drainage", "ditches or tile (lines)"),
     ):
         c.add_argument(f"--{name}", help=f"with --wetlands: {what}, for every alternative")
-    c.add_argument(
-        "--input-layer",
-        action="append",
-        type=_KeyedArgument(
-            "--input-layer", {k: () for k in FOOTPRINT_INPUTS[1:]}, "wetlands=delineation"
-        ),
-        metavar="INPUT=LAYER",
-        help="the layer to read inside a GeoPackage or File Geodatabase input (repeatable): "
-        f"INPUT one of {', '.join(FOOTPRINT_INPUTS[1:])}",
-    )
+    _add_input_layer(c, FOOTPRINT_INPUTS[1:])
     c.add_argument(
         "--lateral-effect-ft",
         type=float,
@@ -623,6 +666,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(c)
 
+
+def _add_fields_parser(sub: Any) -> None:
+    """Add ``fields``: the field roles, a layer's columns, a field-map template."""
     f = sub.add_parser(
         "fields",
         help="list every field role and the column names read for it; with a layer, "
@@ -640,6 +686,10 @@ def build_parser() -> argparse.ArgumentParser:
         "in with the columns found in the layer when one is given",
     )
     f.add_argument("--overwrite", action="store_true", help="replace an existing template")
+
+
+def _add_impacts_parser(sub: Any) -> None:
+    """Add ``impacts``: cut the impact layer from the construction limits."""
     i = sub.add_parser(
         "impacts",
         help="cut the impact layer from the construction limits and the wetland delineation "
@@ -656,11 +706,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_field_options(i, {})
     i.add_argument("--quiet", action="store_true", help="no progress messages")
     add_run_options(i)
-
-    from wetland_gis.register.cli import add_register_parser
-
-    add_register_parser(sub)
-    return parser
 
 
 def _save_traceback(command: str) -> Path | None:

@@ -8,6 +8,7 @@ its own files with a manifest. The command line (:mod:`wetland_gis.cli`) and the
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import re
 import sys
@@ -22,7 +23,14 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
+from wetland_gis.assess import (
+    Assessment,
+    AssessOptions,
+    AssessRequest,
+    assess,
+    assess_request,
+    map_layers,
+)
 from wetland_gis.context import Context, load_context
 from wetland_gis.errors import InputError, ParameterError
 from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
@@ -32,14 +40,13 @@ from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.labels import label as value_label
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import (
-    ParameterSet,
     as_date,
     default_parameters,
     load_adjustments,
     load_parameters,
 )
 from wetland_gis.progress import StageBar
-from wetland_gis.rules.kernel import ONE_CLAUSE, Claims
+from wetland_gis.rules.kernel import Claims
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -89,38 +96,33 @@ def run_assess(
     impacts: str | Path | DerivedImpacts,
     out: str | Path,
     *,
-    context: str | Path | Context | None = None,
-    layer: str | None = None,
-    as_of: str | None = None,
-    fields: dict[str, str] | None = None,
-    assume_crs: str | None = None,
     parameters: str | Path | None = None,
-    options: AssessOptions | None = None,
     progress: Callable[[str], None] | None = None,
     overwrite: bool = False,
-    shoreland_classes: str | Path | None = None,
-    class_source: str = "dnr",
-    override_crs: str | None = None,
-    register: Any = None,
+    **keywords: Any,
 ) -> tuple[Assessment, list[Path]]:
     """Assess an impact layer and write the classified layer, tables and manifest.
 
     Parameters
     ----------
-    impacts, context, layer, as_of, fields, assume_crs, options, progress
-        As :func:`wetland_gis.assess`; ``impacts`` may also be the result of
-        :func:`wetland_gis.impacts` (``assess --footprint``), assessed with its layers.
-    shoreland_classes, class_source, override_crs, register
-        As :func:`wetland_gis.assess` (``--shoreland-classes``, ``--shoreland-class-source``,
-        ``--override-crs``, ``--register``).
+    impacts : str, Path or DerivedImpacts
+        As :func:`wetland_gis.assess`; also the result of :func:`wetland_gis.impacts`
+        (``assess --footprint``), assessed with its layers.
     out : str or Path
         The classified layer's file (``.gpkg`` default).
     parameters : str or Path, optional
         A parameter YAML replacing the shipped tree.
+    progress : callable, optional
+        As :func:`wetland_gis.assess`; a bar over the stages when the run takes more than
+        a few seconds (issue 30).
     overwrite : bool, default False
         Replace existing files that an earlier ``assess`` did not write there
         (``--overwrite``). An existing GeoPackage is always written into, keeping its
         other layers.
+    **keywords
+        The other keywords of :func:`wetland_gis.assess` (``context``, ``layer``,
+        ``as_of``, ``fields``, ``assume_crs``, ``options``, ``shoreland_classes``,
+        ``class_source``, ``override_crs``, ``register``, ...).
 
     Returns
     -------
@@ -138,28 +140,14 @@ def run_assess(
     sources: list[Any] = (
         [i.path for i in derived.manifest.inputs] if derived is not None else [impacts]
     )
-    _check_outputs_early(
-        "assess", [out], [*sources, context, parameters, shoreland_classes], overwrite=overwrite
-    )
+    inputs = [*sources, keywords.get("context"), parameters, keywords.get("shoreland_classes")]
+    _check_outputs_early("assess", [out], inputs, overwrite=overwrite)
     params = load_parameters(parameters) if parameters else default_parameters()
     # impacts cut from a footprint (issue 35): assessed with the layers they were cut from
     run = derived.assess if derived is not None else partial(assess, impacts)
     # a bar over the stages when the run takes more than a few seconds (issue 30)
     with StageBar(6, "assess", enabled=progress is not None, say=progress) as bar:
-        result = run(
-            context,
-            shoreland_classes=shoreland_classes,
-            class_source=class_source,
-            layer=layer,
-            as_of=as_of,
-            fields=fields,
-            assume_crs=assume_crs,
-            params=params,
-            options=options,
-            progress=bar.stage,
-            override_crs=override_crs,
-            register=register,
-        )
+        result = run(params=params, progress=bar.stage, **keywords)
         bar.stage("writing the outputs")
         return result, result.write(out, overwrite=overwrite)
 
@@ -219,12 +207,14 @@ def run_impacts(
 def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str, Any]:
     """Return the keywords of :func:`wetland_gis.impacts` given on the command line."""
     fields = dict(_fields(args))  # the part id is the impact_id role (--field impact_id=PART)
-    if getattr(args, "lateral_effect_ft_field", None):
-        fields["lateral_effect_ft"] = args.lateral_effect_ft_field
+    lateral_column = getattr(args, "lateral_effect_ft_field", None)
+    if lateral_column:
+        fields["lateral_effect_ft"] = str(lateral_column)
     from wetland_gis.cli import keyed
 
+    named: dict[str, str | None]
     try:
-        named = keyed(getattr(args, "input_layer", None), "--input-layer")
+        named = dict(keyed(getattr(args, "input_layer", None), "--input-layer"))
     except argparse.ArgumentTypeError as err:
         raise InputError(str(err)) from None
     if not in_assess and getattr(args, "layer", None):  # `impacts`: its footprint's --layer
@@ -442,7 +432,6 @@ def run_site(
     from wetland_gis.rules.priority import BANKING_OWN_ORDER
     from wetland_gis.siting import site
     from wetland_gis.siting.allocate import check_weights
-    from wetland_gis.siting.engine import weights_label
 
     weights_used = check_weights(weights)
 
@@ -456,6 +445,35 @@ def run_site(
     _check_outputs_early(
         "site", [out_dir / name for name in SITING_FILES.values()], inputs, overwrite=overwrite
     )
+    impacts, ctx, day, source = _siting_input(assessed, file, context, as_of)
+    adj = _siting_adjustments(adjustments)
+    result = site(
+        impacts,
+        sites,
+        banks,
+        context=ctx,
+        adjustments=adj,
+        as_of=day,
+        dem=dem,
+        weights=weights,
+        progress_bar=progress_bar,
+        siting_reading=siting_reading or BANKING_OWN_ORDER,
+    )
+    given = {"sites": sites, "banks": banks, "dem": dem, "adjustments": adjustments}
+    manifest = _siting_manifest(result, day, adj.source, weights_used, source, given)
+    return result, _write_siting(result, out_dir, manifest, inputs, overwrite)
+
+
+def _siting_input(
+    assessed: Assessed | Assessment,
+    file: Path | None,
+    context: str | Path | Context | None,
+    as_of: str | None,
+) -> tuple[gpd.GeoDataFrame, Context | None, dt.date, str]:
+    """Return the assessed impacts, the context, the date and the source of a siting run.
+
+    The date and the context are the assessment's where none is given.
+    """
     ctx: str | Path | Context | None
     if isinstance(assessed, Assessment):
         impacts = assessed.impacts
@@ -471,25 +489,31 @@ def run_site(
     day = as_date(as_of)
     if ctx is not None and not isinstance(ctx, Context):
         ctx = load_context(ctx, as_of=day)
+    return impacts, ctx, day, source
+
+
+def _siting_adjustments(adjustments: str | Path | None) -> Any:
+    """Return the user's ratio adjustment tables (:func:`wetland_gis.load_adjustments`)."""
     try:
-        adj = load_adjustments(adjustments)
+        return load_adjustments(adjustments)
     except (AttributeError, TypeError) as err:  # YAML that is not a mapping of tables
         raise ParameterError(
             f"cannot read {adjustments} as an adjustments table: it is not in the format of "
             f"wetland_gis/parameters/adjustments.yaml ({err}); start from a copy of that file"
         ) from err
-    result = site(
-        impacts,
-        sites,
-        banks,
-        context=ctx,
-        adjustments=adj,
-        as_of=day,
-        dem=dem,
-        weights=weights,
-        progress_bar=progress_bar,
-        siting_reading=siting_reading or BANKING_OWN_ORDER,
-    )
+
+
+def _siting_manifest(
+    result: SitingResult,
+    day: dt.date,
+    adjustments_source: Any,
+    weights_used: Any,
+    source: str,
+    given: Mapping[str, Any],
+) -> Manifest:
+    """Return the manifest of a siting run: its settings, inputs, records and assumptions."""
+    from wetland_gis.siting.engine import weights_label
+
     params = default_parameters()
     manifest = Manifest(
         command="site",
@@ -497,7 +521,7 @@ def run_site(
         parameters_source=params.source,
         parameters_sha256=params.sha256,
         settings={
-            "adjustments": adj.source,
+            "adjustments": adjustments_source,
             "siting_reading": result.settings.get("siting_reading"),
             "weights": weights_label(weights_used),
             "stages_not_applied": result.settings.get("stages_not_applied", []),
@@ -508,7 +532,7 @@ def run_site(
             "assessed impacts", source, None, file_sha256(source) if Path(source).is_file() else ""
         )
     )
-    for role, p in (("sites", sites), ("banks", banks), ("dem", dem), ("adjustments", adjustments)):
+    for role, p in given.items():
         if p is not None and not isinstance(p, (gpd.GeoDataFrame, pd.DataFrame)):
             manifest.add_input(InputRecord(role, str(p), None, file_sha256(p)))
     manifest.add_records(getattr(result, "records", []) or [])
@@ -519,6 +543,13 @@ def run_site(
         "reasonable, practicable and environmentally beneficial opportunity (subd. 3(d), (e)) "
         "is for the TEP to judge."
     )
+    return manifest
+
+
+def _write_siting(
+    result: SitingResult, out_dir: Path, manifest: Manifest, inputs: list[Any], overwrite: bool
+) -> list[Path]:
+    """Write the files of :data:`SITING_FILES` into ``out_dir``; return them."""
     manifest_path = out_dir / SITING_FILES["manifest"]
     layers = out_dir / SITING_FILES["layers"]
     with SafeWriter(
@@ -536,7 +567,7 @@ def run_site(
             usable = frame is not None and len(frame)
             w.layer(frame if usable else None, layers, layer=name, polygons=name == "sites")
         w.manifest(manifest, manifest_path)
-    return result, list(w.written)
+    return list(w.written)
 
 
 def read_siting(folder: str | Path) -> dict[str, Any]:
@@ -794,54 +825,19 @@ def run_report(
     list of Path
         The HTML file written (first), the PDF when asked for, and the manifest.
     """
-    from wetland_gis.io.trace_store import is_not_tried
     from wetland_gis.mapping.report import map_arguments, render_report, write_pdf
 
     out = Path(out)
     _check_outputs_early("report", [out], [_assessed_file(assessed), siting, map_html])
     read = _read(assessed)
     sit = read_siting(siting) if siting else {}
-    summary: dict[str, Any] = {}
-    tally = tally_impacts(read["impacts"])
-    if tally.assessed == 0:
-        summary["screening"] = tally.nothing_assessed_text()
-    projects = read["projects"]
-    trace = read["trace"]
-    if projects is not None and "project" in projects:
-        # citations and verify from the trace's project steps, never by splitting rendered
-        # text; the steps grouped by project once
-        steps_of: dict[str, dict[str, list[str]]] = {}
-        if trace is not None:
-            own = trace[trace["impact_id"] == ""]
-            # an exemption not tried on the project's impacts is no citation of its answer
-            tried = [
-                not is_not_tried(r, o) for r, o in zip(own["rule_id"], own["outcome"], strict=True)
-            ]
-            own = own.loc[pd.Series(tried, index=own.index, dtype=bool)]  # rows, even if none
-            for project, steps in own.groupby(own["project"].astype(str), sort=False):
-                steps_of[str(project)] = {
-                    "citations": list(dict.fromkeys(c for c in steps["citation"] if c)),
-                    "verify": list(dict.fromkeys(v for items in steps["verify"] for v in items)),
-                }
-        for _, row in projects.iterrows():
-            for key, value in row.items():
-                label = key if len(projects) == 1 else f"{row['project']}: {key}"
-                if key in ("citations", "verify"):
-                    if trace is None:
-                        continue
-                    value = steps_of.get(str(row["project"]), {}).get(key, [])
-                summary[label] = value
-    manifest = read["manifest"] or {}
-    if siting:
-        sm = Path(siting) / SITING_FILES["manifest"]
-        if sm.exists():
-            manifest = {"assess": manifest, "site": json.loads(sm.read_text("utf-8"))}
+    summary = _report_summary(read)
     kwargs: dict[str, Any] = {
-        "trace": trace,
+        "trace": read["trace"],
         "ranking": sit.get("ranking"),
         "allocation": sit.get("allocation"),
         "unmet": sit.get("unmet"),
-        "manifest": manifest,
+        "manifest": _report_source_manifest(read, siting),
         "title": f"{_screening_prefix(read)}Wetland Conservation Act screening report: "
         f"{_project_name(read)}",
         "data_notes": footprint_notes(read),
@@ -882,6 +878,63 @@ def run_report(
             )
         w.manifest(report_manifest, manifest_path)
     return list(w.written)
+
+
+def _report_summary(read: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the report's summary: each project's row, its citations and verify items.
+
+    A layer of which no impact could be assessed says so, with the reasons.
+    """
+    summary: dict[str, Any] = {}
+    tally = tally_impacts(read["impacts"])
+    if tally.assessed == 0:
+        summary["screening"] = tally.nothing_assessed_text()
+    projects = read["projects"]
+    trace = read["trace"]
+    if projects is None or "project" not in projects:
+        return summary
+    steps_of = _project_steps(trace)
+    for _, row in projects.iterrows():
+        for key, value in row.items():
+            label = key if len(projects) == 1 else f"{row['project']}: {key}"
+            if key in ("citations", "verify"):
+                if trace is None:
+                    continue
+                value = steps_of.get(str(row["project"]), {}).get(key, [])
+            summary[label] = value
+    return summary
+
+
+def _project_steps(trace: pd.DataFrame | None) -> dict[str, dict[str, list[str]]]:
+    """Return each project's citations and verify items, from the trace's project steps.
+
+    Never by splitting rendered text; the steps grouped by project once. An exemption not
+    tried on the project's impacts is no citation of its answer.
+    """
+    from wetland_gis.io.trace_store import is_not_tried
+
+    steps_of: dict[str, dict[str, list[str]]] = {}
+    if trace is None:
+        return steps_of
+    own = trace[trace["impact_id"] == ""]
+    tried = [not is_not_tried(r, o) for r, o in zip(own["rule_id"], own["outcome"], strict=True)]
+    own = own.loc[pd.Series(tried, index=own.index, dtype=bool)]  # rows, even if none
+    for project, steps in own.groupby(own["project"].astype(str), sort=False):
+        steps_of[str(project)] = {
+            "citations": list(dict.fromkeys(c for c in steps["citation"] if c)),
+            "verify": list(dict.fromkeys(v for items in steps["verify"] for v in items)),
+        }
+    return steps_of
+
+
+def _report_source_manifest(read: Mapping[str, Any], siting: str | Path | None) -> Any:
+    """Return the manifest the report shows: the assessment's, with the siting run's."""
+    manifest = read["manifest"] or {}
+    if siting:
+        sm = Path(siting) / SITING_FILES["manifest"]
+        if sm.exists():
+            manifest = {"assess": manifest, "site": json.loads(sm.read_text("utf-8"))}
+    return manifest
 
 
 def run_water_use(
@@ -1129,85 +1182,52 @@ def _siting_tally(result: Any, tally: Tally) -> Tally:
 
 
 def run_partitioned(
-    args: argparse.Namespace,
-    fields: dict[str, str],
-    options: AssessOptions,
-    params: ParameterSet,
-    overwrite: bool = False,
+    args: argparse.Namespace, request: AssessRequest, overwrite: bool = False
 ) -> CommandResult:
     """Run ``assess --engine chunks|dask`` or ``--chunk-size`` (issue 14, docs/scale.md).
 
-    With ``--engine default`` and ``--chunk-size`` and a ``.parquet`` output the chunks
-    are streamed to GeoParquet (memory holds one chunk); otherwise the partitions'
-    results are merged and written as ``assess`` writes them. ``params`` is the
-    parameter tree of ``--parameters`` (loaded once by :func:`run_command`).
+    ``request`` is the run's request (:func:`_assess_request`), with the chunks engine for
+    ``--engine default --chunk-size N``. With ``--engine default`` and ``--chunk-size`` and a
+    ``.parquet`` output the chunks are streamed to GeoParquet (memory holds one chunk); with
+    ``--engine chunks|dask`` and a ``.parquet`` output the partitions write their parts;
+    otherwise the partitions' results are merged (:func:`wetland_gis.assess.assess_request`,
+    as ``wg.assess(..., engine=)``) and written as ``assess`` writes them.
     """
-    from wetland_gis.partitioned import DEFAULT_CHUNK_SIZE, assess_partitioned, stream_assess
+    from wetland_gis.partitioned import stream_request
 
-    chunk = DEFAULT_CHUNK_SIZE if args.chunk_size is None else args.chunk_size
-    common = {
-        "layer": args.layer,
-        "as_of": args.as_of,
-        "fields": fields,
-        "assume_crs": args.assume_crs,
-        "override_crs": getattr(args, "override_crs", None),
-        "params": params,
-        "options": options,
-        "progress_bar": not args.quiet,
-    }
-    if args.engine == "default" and Path(args.out).suffix.lower() == ".parquet":
-        written = stream_assess(
-            args.impacts, args.out, args.context, chunk_size=chunk, overwrite=overwrite, **common
-        )
+    parquet = Path(args.out).suffix.lower() == ".parquet"
+    if args.engine == "default" and parquet:
+        written = stream_request(request, args.out, overwrite=overwrite)
         # the tally from the streamed file's status columns (never the whole layer at once)
         return CommandResult(written, _tally_of_file(written[0]))
-    engine = "chunks" if args.engine == "default" else args.engine
-    if args.engine != "default" and Path(args.out).suffix.lower() == ".parquet":
-        files = _partitioned_to_files(args, chunk, overwrite, common)
+    if args.engine != "default" and parquet:
+        files = _partitioned_to_files(args, request, overwrite)
         if files is not None:
             return CommandResult(files, _tally_of_file(files[0]))
     if args.engine == "default" and not args.quiet:
         _stderr(
-            f"--chunk-size {chunk} with a {Path(args.out).suffix or 'GeoPackage'} output: "
-            "assessed by the chunks engine and written whole (only a .parquet output is "
-            "streamed chunk by chunk)"
+            f"--chunk-size {request.chunk_size} with a {Path(args.out).suffix or 'GeoPackage'} "
+            "output: assessed by the chunks engine and written whole (only a .parquet output "
+            "is streamed chunk by chunk)"
         )
-    result = assess_partitioned(
-        args.impacts,
-        args.context,
-        engine=engine,
-        chunk_size=chunk,
-        scheduler=args.scheduler,
-        progress=None if args.quiet else _stderr,
-        **common,
-    )
+    result = assess_request(request)
     return CommandResult(
         result.write(args.out, overwrite=overwrite), tally_impacts(result.impacts, "assess")
     )
 
 
 def _partitioned_to_files(
-    args: argparse.Namespace, chunk: int, overwrite: bool, common: dict[str, Any]
+    args: argparse.Namespace, request: AssessRequest, overwrite: bool
 ) -> list[Path] | None:
     """Run ``--engine chunks|dask`` to a GeoParquet file, the partitions writing their parts.
 
     Returns the files written, or ``None`` when the parts could not be put together
     as one table (then the caller merges the partitions in memory, as before).
     """
-    from wetland_gis.partitioned import _NotAssemblable, assess_partitioned_to_files
+    from wetland_gis.partitioned import _NotAssemblable, partitions_to_files
 
     try:
-        return assess_partitioned_to_files(
-            args.impacts,
-            args.out,
-            args.context,
-            engine=args.engine,
-            chunk_size=chunk,
-            scheduler=args.scheduler,
-            progress=None if args.quiet else _stderr,
-            overwrite=overwrite,
-            **common,
-        )
+        return partitions_to_files(request, args.out, overwrite=overwrite)
     except _NotAssemblable as err:
         if not args.quiet:
             _stderr(f"the partitions' parts could not be put together ({err}): merging in memory")
@@ -1357,8 +1377,19 @@ def _reading_claims(args: argparse.Namespace) -> Claims:
 
     The other claims are given as :class:`AssessOptions` keywords and replace its fields.
     """
-    readings: dict[str, Any] = dict(_readings(args))  # each a Claims field, checked there
+    readings: dict[str, Any] = dict(_readings(args))
     return Claims(**readings)
+
+
+def _options(args: argparse.Namespace, **choices: Any) -> AssessOptions:
+    """Return the analyst's options: the open readings given on the command line, and ``choices``.
+
+    ``choices`` are the other :class:`AssessOptions` keywords (``assess``: the tolerance,
+    the local limit, the claims, ...); the readings are read once (their deprecation
+    warnings too).
+    """
+    claims = _reading_claims(args)
+    return AssessOptions(clause_reading=claims.clause_reading, claims=claims, **choices)
 
 
 def _exemption_claims(args: argparse.Namespace) -> Any:
@@ -1386,197 +1417,259 @@ def _exemption_claims(args: argparse.Namespace) -> Any:
 
 def run_command(args: argparse.Namespace) -> CommandResult:
     """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
-    overwrite = bool(getattr(args, "overwrite", False))
-    if args.command == "register":
-        from wetland_gis.register.cli import run_register
+    run = _COMMANDS.get(args.command)
+    if run is None:  # pragma: no cover
+        raise InputError(f"unknown command {args.command!r}")
+    return run(args)
 
-        return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
-    if args.command == "impacts":
-        derived, written = run_impacts(
-            args.footprint,
-            args.out,
-            wetlands=args.wetlands,
-            overwrite=overwrite,
-            **_footprint_kwargs(args, in_assess=False),
-        )
-        return CommandResult(written, derived.tally())
-    if args.command == "assess":
-        footprint = getattr(args, "footprint", None)
-        _check_footprint_options(args)
-        if getattr(args, "register", None):
-            from wetland_gis.register.cli import hide_register_url
 
-            hide_register_url(args)
-        fields = _fields(args)
-        options = AssessOptions(
-            clause_reading=_readings(args).get("clause_reading", ONE_CLAUSE),
-            claims=_reading_claims(args),
+def _overwrite(args: argparse.Namespace) -> bool:
+    """Return whether ``--overwrite`` was given."""
+    return bool(getattr(args, "overwrite", False))
+
+
+def _progress_messages(args: argparse.Namespace) -> Callable[[str], None] | None:
+    """Return where the progress messages go: stderr, or nowhere with ``--quiet``."""
+    return None if getattr(args, "quiet", False) else _stderr
+
+
+def _run_register(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis register ...`` (:mod:`wetland_gis.register.cli`)."""
+    from wetland_gis.register.cli import run_register
+
+    return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
+
+
+def _run_impacts(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis impacts``: cut the impact layer from the construction limits."""
+    derived, written = run_impacts(
+        args.footprint,
+        args.out,
+        wetlands=args.wetlands,
+        overwrite=_overwrite(args),
+        **_footprint_kwargs(args, in_assess=False),
+    )
+    return CommandResult(written, derived.tally())
+
+
+def _assess_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the keywords of :func:`wetland_gis.assess` given on ``assess``'s command line."""
+    return {
+        "context": args.context,
+        "layer": args.layer,
+        "as_of": args.as_of,
+        "fields": _fields(args),
+        "assume_crs": args.assume_crs,
+        "override_crs": getattr(args, "override_crs", None),
+        "options": _options(
+            args,
             tolerance_percent=args.tolerance_percent,
             local_limit_sqft=args.local_limit_sqft,
             assume_no_public_waters=args.assume_no_public_waters,
             exemption_claims=_exemption_claims(args),
             project_facts=getattr(args, "project_facts", None),
-        )
-        engine = getattr(args, "engine", "default")
-        classes = getattr(args, "shoreland_classes", None)
-        class_source = getattr(args, "shoreland_class_source", None) or "dnr"
-        from wetland_gis.partitioned import check_engine_options
+        ),
+        "shoreland_classes": getattr(args, "shoreland_classes", None),
+        "class_source": getattr(args, "shoreland_class_source", None) or "dnr",
+        "register": getattr(args, "register", None),
+    }
 
-        check_engine_options(
-            engine, getattr(args, "chunk_size", None), getattr(args, "scheduler", None)
-        )
-        if engine != "default" or getattr(args, "chunk_size", None) is not None:
-            if getattr(args, "register", None):
-                raise InputError(
-                    "--register works with --engine default and no --chunk-size for now; "
-                    "run assess on the project without them to read the register"
-                )
-            params = load_parameters(args.parameters) if args.parameters else default_parameters()
-            if classes:  # the partitions share one context, loaded with the list
-                args.context = load_context(
-                    args.context,
-                    params=params,
-                    as_of=args.as_of,
-                    shoreland_classes=classes,
-                    class_source=class_source,
-                )
-            return run_partitioned(args, fields, options, params, overwrite)
-        source: Any = args.impacts
-        if footprint:  # issue 35: the impacts cut from the footprint first, in this run
-            from wetland_gis.impacts import impacts
 
-            _check_outputs_early("assess", [args.out], [footprint, args.wetlands], overwrite=True)
-            source = impacts(footprint, args.wetlands, **_footprint_kwargs(args, in_assess=True))
-        assessment, written = run_assess(
-            source,
-            args.out,
-            context=args.context,
-            layer=None if footprint else args.layer,
-            as_of=args.as_of,
-            fields=None if footprint else fields,  # with --footprint: the cut layer's own names
-            assume_crs=args.assume_crs,
-            parameters=args.parameters,
-            options=options,
-            progress=None if args.quiet else _stderr,
-            overwrite=overwrite,
-            shoreland_classes=classes,
-            class_source=class_source,
-            override_crs=getattr(args, "override_crs", None),
-            register=getattr(args, "register", None),
-        )
-        return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
-    if args.command == "fields":
-        return run_fields(args)
-    if args.command == "screen":
-        from wetland_gis.screen import run_screen
+def _assess_request(args: argparse.Namespace, keywords: dict[str, Any]) -> AssessRequest:
+    """Return the request of ``assess --engine chunks|dask`` or ``--chunk-size`` (one, built here).
 
-        fields = _fields(args)
-        screening, written = run_screen(
-            args.wetlands,
-            args.out,
-            context=args.context,
-            layer=args.layer,
-            as_of=args.as_of,
-            assume_crs=args.assume_crs,
-            fields=fields,
-            progress_bar=not args.quiet,
-            overwrite=overwrite,
-            override_crs=getattr(args, "override_crs", None),
-        )
-        return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
-    if args.command in ("site", "map", "report"):
-        # read once: for the command, and for the tally of the impacts it read
-        read = read_assessed(args.assessed, trace=args.command != "site")
-        tally = tally_impacts(read["impacts"], args.command)
-    if args.command == "site":
-        siting, written = run_site(
-            read,
-            args.out_dir,
-            sites=args.sites,
-            banks=args.banks,
-            context=args.context,
-            adjustments=args.adjustments,
-            dem=args.dem,
-            as_of=args.as_of,
-            overwrite=overwrite,
-            siting_reading=args.siting_reading,
-            weights=args.weights,
-            # a bar in a terminal; a log or a pipe gets the tally only (docs/siting.md)
-            progress_bar=not args.quiet and sys.stderr.isatty(),
-        )
-        return CommandResult(written, _siting_tally(siting, tally))
-    if args.command == "map":
-        written = run_map(
-            read,
-            args.out,
-            siting=args.siting,
-            context=args.context,
-            basemap=args.basemap,
-            overwrite=overwrite,
-            project=getattr(args, "project", None),
-        )
-        return CommandResult(written, tally)
-    if args.command == "report":
-        written = run_report(
-            read,
-            args.out,
-            siting=args.siting,
-            map_html=args.map,
-            pdf=args.pdf or None,
-            context=args.context,
-            overwrite=overwrite,
-            progress_bar=not args.quiet,
-        )
-        return CommandResult(written, tally)
-    if args.command == "compare":
-        from wetland_gis.compare import compare
+    ``--engine default --chunk-size N`` runs the chunks engine (streamed to a ``.parquet``).
+    """
+    from wetland_gis.assess import DEFAULT_CHUNK_SIZE
 
-        alternatives: list[Any] = list(args.alternatives)
-        if getattr(args, "wetlands", None):  # the alternatives are construction limits
-            from wetland_gis.compare import NO_BUILD
-            from wetland_gis.impacts import impacts
+    params = load_parameters(args.parameters) if args.parameters else default_parameters()
+    return AssessRequest.of(
+        args.impacts,
+        params=params,
+        engine="chunks" if args.engine == "default" else args.engine,
+        chunk_size=DEFAULT_CHUNK_SIZE if args.chunk_size is None else args.chunk_size,
+        scheduler=args.scheduler,
+        progress=_progress_messages(args),
+        progress_bar=not args.quiet,
+        **keywords,
+    )
 
-            kwargs = _footprint_kwargs(args, in_assess=False)
-            alternatives = [
-                a if a == NO_BUILD else impacts(a, args.wetlands, **kwargs) for a in alternatives
-            ]
-        comparison = compare(
-            alternatives,
-            args.context,
-            names=args.names,
-            layer=args.layer,
-            as_of=args.as_of,
-            assume_crs=args.assume_crs,
-            params=load_parameters(args.parameters) if args.parameters else None,
-            options=AssessOptions(
-                clause_reading=_readings(args).get("clause_reading", ONE_CLAUSE),
-                claims=_reading_claims(args),
-            ),
-            fields=_fields(args),
-            sites=args.sites,
-            banks=args.banks,
-            adjustments=args.adjustments,
-        )
-        written = comparison.write(args.out, overwrite=overwrite)
-        # the tally of the preferred alternative; comparison.csv holds every alternative's
-        preferred = comparison.alternatives[0].assessment.impacts
-        return CommandResult(written, tally_impacts(preferred, "compare"))
-    if args.command == "water-use":
-        result, written = run_water_use(
-            args.points,
-            args.out,
-            layer=args.layer,
-            as_of=args.as_of,
-            context=args.context,
-            aquifer=args.aquifer,
-            aquifer_layer=args.aquifer_layer,
-            assume_crs=args.assume_crs,
-            parameters=args.parameters,
-            boundary_reading=args.boundary_reading,
-            irrigation_minimum_reading=args.irrigation_minimum_reading,
-            map_html=args.map,
-            overwrite=overwrite,
-            override_crs=getattr(args, "override_crs", None),
-        )
-        return CommandResult(written, tally_impacts(result.points, "water-use"))
-    raise InputError(f"unknown command {args.command!r}")  # pragma: no cover
+
+def _run_assess(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis assess``: the request of its options, by the engine it names."""
+    from wetland_gis.assess import check_engine_options
+
+    _check_footprint_options(args)
+    if getattr(args, "register", None):
+        from wetland_gis.register.cli import hide_register_url
+
+        hide_register_url(args)
+    keywords = _assess_keywords(args)
+    engine = getattr(args, "engine", "default")
+    chunk_size = getattr(args, "chunk_size", None)
+    check_engine_options(engine, chunk_size, getattr(args, "scheduler", None))
+    if engine != "default" or chunk_size is not None:
+        return run_partitioned(args, _assess_request(args, keywords), _overwrite(args))
+    source: Any = args.impacts
+    footprint = getattr(args, "footprint", None)
+    if footprint:  # issue 35: the impacts cut from the footprint first, in this run
+        from wetland_gis.impacts import impacts
+
+        _check_outputs_early("assess", [args.out], [footprint, args.wetlands], overwrite=True)
+        source = impacts(footprint, args.wetlands, **_footprint_kwargs(args, in_assess=True))
+        keywords.update(layer=None, fields=None)  # the cut layer, with its own column names
+    assessment, written = run_assess(
+        source,
+        args.out,
+        parameters=args.parameters,
+        progress=_progress_messages(args),
+        overwrite=_overwrite(args),
+        **keywords,
+    )
+    return CommandResult(written, tally_impacts(assessment.impacts, "assess"))
+
+
+def _run_screen(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis screen``: every wetland of an inventory and its de minimis amount."""
+    from wetland_gis.screen import run_screen
+
+    fields = _fields(args)
+    screening, written = run_screen(
+        args.wetlands,
+        args.out,
+        context=args.context,
+        layer=args.layer,
+        as_of=args.as_of,
+        assume_crs=args.assume_crs,
+        fields=fields,
+        progress_bar=not args.quiet,
+        overwrite=_overwrite(args),
+        override_crs=getattr(args, "override_crs", None),
+    )
+    return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
+
+
+def _read_with_tally(args: argparse.Namespace) -> tuple[dict[str, Any], Tally]:
+    """Read the assessed file of ``site``, ``map`` or ``report`` once: for it and its tally."""
+    read = read_assessed(args.assessed, trace=args.command != "site")
+    return read, tally_impacts(read["impacts"], args.command)
+
+
+def _run_site(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis site``: rank and allocate the replacement of an assessment."""
+    read, tally = _read_with_tally(args)
+    siting, written = run_site(
+        read,
+        args.out_dir,
+        sites=args.sites,
+        banks=args.banks,
+        context=args.context,
+        adjustments=args.adjustments,
+        dem=args.dem,
+        as_of=args.as_of,
+        overwrite=_overwrite(args),
+        siting_reading=args.siting_reading,
+        weights=args.weights,
+        # a bar in a terminal; a log or a pipe gets the tally only (docs/siting.md)
+        progress_bar=not args.quiet and sys.stderr.isatty(),
+    )
+    return CommandResult(written, _siting_tally(siting, tally))
+
+
+def _run_map(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis map``: the self-contained TEP map of an assessment."""
+    read, tally = _read_with_tally(args)
+    written = run_map(
+        read,
+        args.out,
+        siting=args.siting,
+        context=args.context,
+        basemap=args.basemap,
+        overwrite=_overwrite(args),
+        project=getattr(args, "project", None),
+    )
+    return CommandResult(written, tally)
+
+
+def _run_report(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis report``: the TEP report of an assessment, and its PDF."""
+    read, tally = _read_with_tally(args)
+    written = run_report(
+        read,
+        args.out,
+        siting=args.siting,
+        map_html=args.map,
+        pdf=args.pdf or None,
+        context=args.context,
+        overwrite=_overwrite(args),
+        progress_bar=not getattr(args, "quiet", False),
+    )
+    return CommandResult(written, tally)
+
+
+def _run_compare(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis compare``: the alternatives of one project, assessed alike."""
+    from wetland_gis.compare import NO_BUILD, compare
+
+    alternatives: list[Any] = list(args.alternatives)
+    if getattr(args, "wetlands", None):  # the alternatives are construction limits
+        from wetland_gis.impacts import impacts
+
+        kwargs = _footprint_kwargs(args, in_assess=False)
+        alternatives = [
+            a if a == NO_BUILD else impacts(a, args.wetlands, **kwargs) for a in alternatives
+        ]
+    comparison = compare(
+        alternatives,
+        args.context,
+        names=args.names,
+        layer=args.layer,
+        as_of=args.as_of,
+        assume_crs=args.assume_crs,
+        params=load_parameters(args.parameters) if args.parameters else None,
+        options=_options(args),
+        fields=_fields(args),
+        sites=args.sites,
+        banks=args.banks,
+        adjustments=args.adjustments,
+    )
+    written = comparison.write(args.out, overwrite=_overwrite(args))
+    # the tally of the preferred alternative; comparison.csv holds every alternative's
+    preferred = comparison.alternatives[0].assessment.impacts
+    return CommandResult(written, tally_impacts(preferred, "compare"))
+
+
+def _run_water_use(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis water-use``: water appropriations under § 103G.271."""
+    result, written = run_water_use(
+        args.points,
+        args.out,
+        layer=args.layer,
+        as_of=args.as_of,
+        context=args.context,
+        aquifer=args.aquifer,
+        aquifer_layer=args.aquifer_layer,
+        assume_crs=args.assume_crs,
+        parameters=args.parameters,
+        boundary_reading=args.boundary_reading,
+        irrigation_minimum_reading=args.irrigation_minimum_reading,
+        map_html=args.map,
+        overwrite=_overwrite(args),
+        override_crs=getattr(args, "override_crs", None),
+    )
+    return CommandResult(written, tally_impacts(result.points, "water-use"))
+
+
+#: Each sub-command's step (:func:`run_command`).
+_COMMANDS: dict[str, Callable[[argparse.Namespace], CommandResult]] = {
+    "register": _run_register,
+    "impacts": _run_impacts,
+    "assess": _run_assess,
+    "fields": run_fields,
+    "screen": _run_screen,
+    "site": _run_site,
+    "map": _run_map,
+    "report": _run_report,
+    "compare": _run_compare,
+    "water-use": _run_water_use,
+}

@@ -20,25 +20,23 @@ are verify items, never answers.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
 import pandas as pd
 
-from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
-from wetland_gis.context import Context, as_context
+from wetland_gis.assess import Assessment, AssessRequest, assess_request, map_layers
+from wetland_gis.context import Context
 from wetland_gis.errors import EmptyLayerWarning, InputError
 from wetland_gis.geometry.cleaning import ASSESSED
 from wetland_gis.io.field_map import record_field_map
 from wetland_gis.labels import label
 from wetland_gis.manifest import Manifest
-from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE
 
 if TYPE_CHECKING:
@@ -277,17 +275,10 @@ def compare(
     context: str | Path | Context | None = None,
     *,
     names: Sequence[str] | None = None,
-    layer: str | None = None,
-    as_of: str | dt.date | None = None,
-    fields: Mapping[str, str] | None = None,
-    assume_crs: str | None = None,
-    params: ParameterSet | None = None,
-    options: AssessOptions | None = None,
     sites: Any = None,
     banks: Any = None,
     adjustments: Any = None,
-    shoreland_classes: Any = None,
-    class_source: str = "dnr",
+    **keywords: Any,
 ) -> Comparison:
     """Assess each alternative of one project alike and compare them.
 
@@ -302,17 +293,15 @@ def compare(
         The reference layers, read once and used for every alternative.
     names : sequence of str, optional
         A name per alternative (default: the file's stem, ``alternative N`` for a frame).
-    layer, fields, assume_crs, shoreland_classes, class_source
-        As for :func:`wetland_gis.assess`, the same for every alternative.
-    as_of : str or date, optional
-        The application date (default today), the same for every alternative.
-    params : ParameterSet, optional
-        The legal parameters (default: the shipped tree).
-    options : AssessOptions, optional
-        The analyst's claims and readings, the same for every alternative.
     sites, banks, adjustments
         When ``sites`` or ``banks`` is given, each alternative is also sited with
         :func:`wetland_gis.site` and the table shows the credits allocated and the cost.
+    **keywords
+        The keywords of :func:`wetland_gis.assess`, one request for every alternative
+        (:class:`~wetland_gis.assess.AssessRequest`): ``as_of`` (the application date,
+        default today), ``params`` (default: the shipped tree), ``options`` (the
+        analyst's claims and readings), ``layer``, ``fields``, ``assume_crs``,
+        ``shoreland_classes``, ``class_source``, ...
 
     Returns
     -------
@@ -324,6 +313,41 @@ def compare(
         With fewer than two alternatives, a name count that does not match, or two names
         that give the same file name.
     """
+    labels = _alternative_names(alternatives, names)
+    request = AssessRequest.of(NO_BUILD, context, **keywords)
+    # the context read once, with its class list, for every alternative
+    request = replace(request, context=request.loaded_context(), shoreland_classes=None)
+    sited = sites is not None or banks is not None
+    done: list[Alternative] = []
+    for name, alt in zip(labels, alternatives, strict=True):
+        a = _assess_alternative(alt, request)
+        sit = None
+        if sited:
+            from wetland_gis.siting.engine import site
+
+            sit = site(
+                a,
+                sites=sites,
+                banks=banks,
+                context=request.context,
+                adjustments=adjustments,
+                as_of=request.as_of,
+                params=request.params,
+            )
+        done.append(Alternative(name=name, source=_source(alt), assessment=a, siting=sit))
+    table = comparison_table(done)
+    return Comparison(
+        alternatives=tuple(done),
+        table=table,
+        by_type_zone=type_zone_table(done),
+        findings=sequencing_findings(done, table),
+        as_of=request.as_of.isoformat(),
+        manifest=_manifest(done, request, sited),
+    )
+
+
+def _alternative_names(alternatives: Sequence[Any], names: Sequence[str] | None) -> list[str]:
+    """Return the name of each alternative; refuse too few alternatives or clashing names."""
     if len(alternatives) < 2:
         raise InputError(
             f"compare needs at least two alternatives (got {len(alternatives)}): the "
@@ -340,76 +364,55 @@ def compare(
         else [_default_name(a, i) for i, a in enumerate(alternatives)]
     )
     _unique_slugs(labels)
-    params = params or default_parameters()
-    options = options or AssessOptions()
-    day = as_date(as_of)
-    ctx = as_context(
-        context,
-        params=params,
-        as_of=day,
-        shoreland_classes=shoreland_classes,
-        class_source=class_source,
-    )
+    return labels
+
+
+def _source(alt: Any) -> str:
+    """Return what an alternative was read from, as the table and the manifest name it."""
     from wetland_gis.impacts import DerivedImpacts
 
-    done: list[Alternative] = []
-    for name, alt in zip(labels, alternatives, strict=True):
-        no_build = isinstance(alt, str) and alt == NO_BUILD
-        derived = alt if isinstance(alt, DerivedImpacts) else None
-        source = (
-            NO_BUILD
-            if no_build
-            else _footprint_source(derived)
-            if derived is not None
-            else (str(alt) if not isinstance(alt, gpd.GeoDataFrame) else "<GeoDataFrame>")
-        )
-        impacts: Any = _no_build() if no_build else alt
-        with warnings.catch_warnings():
-            # an alternative with no impact is what avoid and no-build are: the table says
-            # so, and the manifest records it below; it is not a mistake to warn about
-            warnings.simplefilter("ignore", EmptyLayerWarning)
-            if derived is not None:  # construction limits, cut by `wg.impacts` (issue 35)
-                a = derived.assess(
-                    ctx, as_of=day, assume_crs=assume_crs, params=params, options=options
-                )
-            else:
-                a = assess(
-                    impacts,
-                    ctx,
-                    layer=None if no_build else layer,
-                    as_of=day,
-                    fields=fields,
-                    assume_crs=assume_crs,
-                    params=params,
-                    options=options,
-                )
-        sit = None
-        if sites is not None or banks is not None:
-            from wetland_gis.siting.engine import site
+    if isinstance(alt, str) and alt == NO_BUILD:
+        return NO_BUILD
+    if isinstance(alt, DerivedImpacts):
+        return _footprint_source(alt)
+    return str(alt) if not isinstance(alt, gpd.GeoDataFrame) else "<GeoDataFrame>"
 
-            sit = site(
-                a,
-                sites=sites,
-                banks=banks,
-                context=ctx,
-                adjustments=adjustments,
-                as_of=day,
-                params=params,
+
+def _assess_alternative(alt: Any, request: AssessRequest) -> Assessment:
+    """Assess one alternative with the comparison's request (its context loaded)."""
+    from wetland_gis.impacts import DerivedImpacts
+
+    with warnings.catch_warnings():
+        # an alternative with no impact is what avoid and no-build are: the table says
+        # so, and the manifest records it below; it is not a mistake to warn about
+        warnings.simplefilter("ignore", EmptyLayerWarning)
+        if isinstance(alt, DerivedImpacts):  # construction limits, cut by `wg.impacts`
+            return alt.assess(
+                request.context,
+                as_of=request.as_of,
+                assume_crs=request.assume_crs,
+                params=request.params,
+                options=request.options,
             )
-        done.append(Alternative(name=name, source=source, assessment=a, siting=sit))
-    table = comparison_table(done)
+        if isinstance(alt, str) and alt == NO_BUILD:
+            return assess_request(replace(request, impacts=_no_build(), layer=None))
+        return assess_request(replace(request, impacts=alt))
+
+
+def _manifest(done: list[Alternative], request: AssessRequest, sited: bool) -> Manifest:
+    """Return the comparison's manifest: each alternative's inputs and records, the options."""
     manifest = Manifest(
         command="compare",
-        as_of=day.isoformat(),
-        parameters_source=params.source,
-        parameters_sha256=params.sha256,
+        as_of=request.as_of.isoformat(),
+        parameters_source=request.params.source,
+        parameters_sha256=request.params.sha256,
         settings={
             "alternatives": [{"name": a.name, "source": a.source} for a in done],
-            "options": options.settings(),
-            "sited": sites is not None or banks is not None,
+            "options": request.options.settings(),
+            "sited": sited,
         },
     )
-    record_field_map(fields, manifest)
+    record_field_map(request.fields, manifest)
     for alt in done:
         if not len(alt.assessment.impacts):
             manifest.add_records(
@@ -422,14 +425,7 @@ def compare(
         "Each alternative was assessed with the same context, date, parameters and claims; "
         "the comparison reads their decisions and decides nothing itself."
     )
-    return Comparison(
-        alternatives=tuple(done),
-        table=table,
-        by_type_zone=type_zone_table(done),
-        findings=sequencing_findings(done, table),
-        as_of=day.isoformat(),
-        manifest=manifest,
-    )
+    return manifest
 
 
 def _footprint_source(derived: Any) -> str:
@@ -600,40 +596,11 @@ def sequencing_findings(
         ``principle``, ``words``, ``citation``, ``shows`` (sentences) and ``verify``
         (sentences), in the descending order of priority of § 103G.222, subd. 1(b).
     """
-    preferred = table.iloc[0]
-    others = table.iloc[1:]
     shows: dict[str, list[str]] = {key: [] for key, _, _ in SEQUENCING_PRINCIPLES}
     verify: dict[str, list[str]] = {key: [] for key, _, _ in SEQUENCING_PRINCIPLES}
-
-    avoiding = others[others["wetland_sqft"] <= 0]
-    if preferred["wetland_sqft"] <= 0:
-        shows["avoid"].append(
-            f"The preferred alternative {preferred['alternative']!s} impacts no wetland."
-        )
-    elif len(avoiding):
-        names = ", ".join(str(n) for n in avoiding["alternative"])
-        shows["avoid"].append(
-            f"{len(avoiding)} alternative(s) avoid wetland impact entirely ({names}); the "
-            f"preferred alternative impacts {_sqft(float(preferred['wetland_sqft']))}."
-        )
-    else:
-        shows["avoid"].append("No alternative compared avoids wetland impact entirely.")
+    shows["avoid"] += _avoid_shows(table)
     verify["avoid"] += [_PRACTICABLE, _WETLAND_DEPENDENCE]
-
-    impacting = others[others["wetland_sqft"] > 0]
-    if len(impacting) and preferred["wetland_sqft"] > 0:
-        least = impacting.loc[impacting["wetland_sqft"].idxmin()]
-        less = float(preferred["wetland_sqft"] - least["wetland_sqft"])
-        if less > 0:
-            shows["minimize"].append(
-                f"{least['alternative']!s} impacts {_sqft(float(least['wetland_sqft']))}, "
-                f"{_sqft(less)} less than the preferred alternative "
-                f"({100 * less / float(preferred['wetland_sqft']):.0f} percent less)."
-            )
-        else:
-            shows["minimize"].append(
-                "No alternative that still impacts wetland impacts less than the preferred one."
-            )
+    shows["minimize"] += _minimize_shows(table)
     verify["minimize"].append(
         "Whether the preferred design limits the degree or magnitude of the activity as far "
         "as practicable is the LGU's finding (Minn. R. 8420.0520, subp. 1 B)."
@@ -646,6 +613,58 @@ def sequencing_findings(
         "Preservation and maintenance operations during the life of the activity are not in "
         "the impact layers: the applicant documents them and the LGU finds them."
     )
+    _replace_findings(alternatives[0], table, shows, verify)
+    return [
+        {
+            "principle": key,
+            "words": words,
+            "citation": citation,
+            "shows": shows[key],
+            "verify": verify[key],
+        }
+        for key, words, citation in SEQUENCING_PRINCIPLES
+    ]
+
+
+def _avoid_shows(table: pd.DataFrame) -> list[str]:
+    """Return what the table shows of avoidance (§ 103G.222, subd. 1(b)(1))."""
+    preferred, others = table.iloc[0], table.iloc[1:]
+    avoiding = others[others["wetland_sqft"] <= 0]
+    if preferred["wetland_sqft"] <= 0:
+        return [f"The preferred alternative {preferred['alternative']!s} impacts no wetland."]
+    if len(avoiding):
+        names = ", ".join(str(n) for n in avoiding["alternative"])
+        return [
+            f"{len(avoiding)} alternative(s) avoid wetland impact entirely ({names}); the "
+            f"preferred alternative impacts {_sqft(float(preferred['wetland_sqft']))}."
+        ]
+    return ["No alternative compared avoids wetland impact entirely."]
+
+
+def _minimize_shows(table: pd.DataFrame) -> list[str]:
+    """Return what the table shows of minimization (§ 103G.222, subd. 1(b)(2))."""
+    preferred, others = table.iloc[0], table.iloc[1:]
+    impacting = others[others["wetland_sqft"] > 0]
+    if not len(impacting) or preferred["wetland_sqft"] <= 0:
+        return []
+    least = impacting.loc[impacting["wetland_sqft"].idxmin()]
+    less = float(preferred["wetland_sqft"] - least["wetland_sqft"])
+    if less <= 0:
+        return ["No alternative that still impacts wetland impacts less than the preferred one."]
+    return [
+        f"{least['alternative']!s} impacts {_sqft(float(least['wetland_sqft']))}, "
+        f"{_sqft(less)} less than the preferred alternative "
+        f"({100 * less / float(preferred['wetland_sqft']):.0f} percent less)."
+    ]
+
+
+def _replace_findings(
+    preferred: Alternative,
+    table: pd.DataFrame,
+    shows: dict[str, list[str]],
+    verify: dict[str, list[str]],
+) -> None:
+    """Add what the table shows of replacement (subd. 1(b)(5)-(6)), and the road projects."""
     for row in table.to_dict("records"):
         sited = ""
         if pd.notna(row["credits_allocated"]):
@@ -657,7 +676,7 @@ def sequencing_findings(
             f"{row['alternative']!s}: {label(row['outcome'])}, "
             f"{float(row['replace_credits']):,.2f} replacement credits required{sited}."
         )
-    no_plan = _no_replacement_plan(alternatives[0])
+    no_plan = _no_replacement_plan(preferred)
     if no_plan:
         names = ", ".join(no_plan)
         shows["replace"].append(
@@ -673,7 +692,7 @@ def sequencing_findings(
             "and on-site mitigation decisions to the board (the road step of the trace "
             "lists the reports of clauses (2) and (3))."
         )
-    on_site = alternatives[0].assessment.projects
+    on_site = preferred.assessment.projects
     if "sequencing_on_site" in on_site and len(on_site):
         verdicts = sorted({str(v) for v in on_site["sequencing_on_site"]})
         shows["replace"].append(
@@ -681,18 +700,8 @@ def sequencing_findings(
             f"(§ 103G.222, subd. 1(b)) for the preferred alternative: "
             f"{', '.join(label(v) for v in verdicts)}."
         )
-    if not no_plan or len(no_plan) < len(alternatives[0].assessment.decisions):
+    if not no_plan or len(no_plan) < len(preferred.assessment.decisions):
         verify["replace"].append(_LGU_FINDS)
-    return [
-        {
-            "principle": key,
-            "words": words,
-            "citation": citation,
-            "shows": shows[key],
-            "verify": verify[key],
-        }
-        for key, words, citation in SEQUENCING_PRINCIPLES
-    ]
 
 
 def _no_replacement_plan(alternative: Alternative) -> list[str]:

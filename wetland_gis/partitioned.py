@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -37,22 +38,26 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.assess import (
+    DEFAULT_CHUNK_SIZE,
+    ENGINES,
     NO_PROJECT,
     Assessment,
-    AssessOptions,
+    AssessRequest,
     _text,
     assess,
+    assess_request,
+    check_engine_options,
     map_zones_later,
     read_impacts,
 )
-from wetland_gis.context import Context, as_context
+from wetland_gis.context import Context
 from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
 from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
 from wetland_gis.io.safe_write import Submit
 from wetland_gis.io.trace_json import conform, disk_table, file_schema
 from wetland_gis.manifest import Manifest
-from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.parameters import ParameterSet
 
 __all__ = [
     "ENGINES",
@@ -61,14 +66,15 @@ __all__ = [
     "check_engine_options",
     "SCHEDULER_TIMEOUT_S",
     "assess_partitioned",
+    "assess_partitions",
     "stream_assess",
+    "stream_request",
+    "assess_partitioned_to_files",
+    "partitions_to_files",
 ]
 
-ENGINES = ("default", "chunks", "dask")
-"""The engines of ``wetland-gis assess --engine``."""
-
-DEFAULT_CHUNK_SIZE = 50_000
-"""Impacts per partition when none is given (whole projects: a partition may hold more)."""
+# ENGINES, DEFAULT_CHUNK_SIZE and check_engine_options are those of wetland_gis.assess,
+# where every engine's request is checked (AssessRequest); imported here as before
 
 _POS = "_wg_input_pos"
 
@@ -125,45 +131,6 @@ def project_partitions(
 SCHEDULER_TIMEOUT_S = 10.0
 
 
-def check_engine_options(engine: str, chunk_size: int | None, scheduler: str | None) -> None:
-    """Refuse engine options that contradict each other or would do nothing.
-
-    Parameters
-    ----------
-    engine : str
-        One of :data:`ENGINES`.
-    chunk_size : int or None
-        Impacts per partition; ``None`` for the default.
-    scheduler : str or None
-        A dask scheduler address; only the ``"dask"`` engine uses one.
-
-    Raises
-    ------
-    InputError
-        An unknown engine, a chunk size below 1, or a scheduler without the dask engine.
-
-    Examples
-    --------
-    >>> check_engine_options("dask", 1000, "tcp://10.0.0.5:8786")
-    >>> check_engine_options("chunks", 0, None)
-    Traceback (most recent call last):
-    ...
-    wetland_gis.errors.InputError: chunk_size (--chunk-size) was 0 but must be ...
-    """
-    if engine not in ENGINES:
-        raise InputError(f"`engine` was {engine!r} but is expected to be in {list(ENGINES)}")
-    if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
-        raise InputError(
-            f"chunk_size (--chunk-size) was {chunk_size} but must be a positive number of "
-            f"impacts per partition (default {DEFAULT_CHUNK_SIZE}); leave it out for the default"
-        )
-    if scheduler and engine != "dask":
-        raise InputError(
-            f"scheduler (--scheduler {scheduler}) is used only by the dask engine, but the "
-            f"engine is {engine!r}: add --engine dask (engine='dask'), or leave the scheduler out"
-        )
-
-
 def _progress(total: int, desc: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
@@ -202,19 +169,50 @@ def _part(gdf: gpd.GeoDataFrame, pos: np.ndarray) -> gpd.GeoDataFrame:
     return gdf.iloc[pos].assign(**{_POS: pos})
 
 
-def _assess_part(part: gpd.GeoDataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:
+#: The ``impacts`` of :func:`_partition_request`: each partition's rows replace it.
+_PARTITION = "<partition>"
+
+
+def _partition_request(request: AssessRequest) -> AssessRequest:
+    """Return the request each partition is assessed with, by the default engine.
+
+    The engine read the layer and loaded the context once: a partition's rows and the
+    context come with its task (:func:`_assess_part`), so this request has no file to
+    read, no CRS to assume or override, no class list (the context has it), no progress
+    messages and no engine options. It is small to send to a dask worker.
+    """
+    return replace(
+        request,
+        impacts=_PARTITION,
+        context=None,
+        layer=None,
+        assume_crs=None,
+        override_crs=None,
+        shoreland_classes=None,
+        row_numbers=None,
+        engine="default",
+        chunk_size=None,
+        scheduler=None,
+        scheduler_timeout=None,
+        n_workers=None,
+        progress=None,
+        progress_bar=False,
+    )
+
+
+def _assess_part(part: gpd.GeoDataFrame, ctx: Context, template: AssessRequest) -> dict[str, Any]:
     """Assess one partition; return its results without the context (light to ship).
 
-    The records name the rows of the whole layer (``row_numbers``); the domain warnings
-    are caught and returned, as ``(category, message)``, so that a dask worker's reach
-    the user and :func:`_warn_once` can give each kind once for all the partitions.
+    ``template`` is the partition request (:func:`_partition_request`). The records name
+    the rows of the whole layer (``row_numbers``); the domain warnings are caught and
+    returned, as ``(category, message)``, so that a dask worker's reach the user and
+    :func:`_warn_once` can give each kind once for all the partitions.
     """
     pos = part[_POS].to_numpy()
+    rows = part.drop(columns=_POS).reset_index(drop=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WetlandGISWarning)
-        res = assess(
-            part.drop(columns=_POS).reset_index(drop=True), ctx, row_numbers=pos + 1, **kwargs
-        )
+        res = assess_request(replace(template, impacts=rows, context=ctx, row_numbers=pos + 1))
     domain = [
         (w.category, str(w.message)) for w in caught if issubclass(w.category, WetlandGISWarning)
     ]
@@ -318,42 +316,28 @@ def assess_partitioned(
     *,
     engine: str = "chunks",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    scheduler: str | None = None,
-    scheduler_timeout: float | None = None,
-    n_workers: int | None = None,
-    layer: str | None = None,
-    as_of: str | None = None,
-    fields: Mapping[str, str] | None = None,
-    assume_crs: str | None = None,
-    params: ParameterSet | None = None,
-    options: AssessOptions | None = None,
-    progress_bar: bool = True,
-    progress: Callable[[str], None] | None = None,
-    override_crs: str | None = None,
+    **keywords: Any,
 ) -> Assessment:
     """Assess a layer partition by partition (whole projects); same result as :func:`assess`.
 
+    The same as ``wg.assess(impacts, context, engine=engine, chunk_size=chunk_size,
+    **keywords)``, the one entry of every engine (``chunk_size`` is left out with
+    ``engine="default"``); kept for code written before ``engine=`` was a keyword of
+    :func:`wetland_gis.assess`.
+
     Parameters
     ----------
-    impacts, context, layer, as_of, fields, assume_crs, params, options, progress
-        As :func:`wetland_gis.assess`.
-    override_crs : str, optional
+    impacts, context
         As :func:`wetland_gis.assess`.
     engine : {"chunks", "dask", "default"}
         ``"chunks"``: partitions one after another here; ``"dask"``: one dask task per
-        partition; ``"default"``: a single :func:`assess` call.
+        partition; ``"default"``: a single in-memory pass.
     chunk_size : int, default :data:`DEFAULT_CHUNK_SIZE`
         Impacts per partition (whole projects).
-    scheduler : str, optional
-        Address of a running dask.distributed scheduler (``tcp://host:8786``); without
-        it ``engine="dask"`` starts a local cluster. Only with ``engine="dask"``.
-    scheduler_timeout : float, optional
-        Seconds (default :data:`SCHEDULER_TIMEOUT_S`) to wait for that scheduler; then
-        an :class:`InputError` says that the scheduler at that address did not answer.
-    n_workers : int, optional
-        Workers of the local cluster (default: the machine's cores).
-    progress_bar : bool, default True
-        Show a tqdm bar over the impacts done.
+    **keywords
+        The other keywords of :func:`wetland_gis.assess` (``as_of``, ``fields``,
+        ``options``, ``scheduler``, ``scheduler_timeout``, ``n_workers``,
+        ``progress_bar``, ...).
 
     Returns
     -------
@@ -366,47 +350,68 @@ def assess_partitioned(
         engine (:func:`check_engine_options`), a scheduler that does not answer, and as
         :func:`assess`.
     """
-    check_engine_options(engine, chunk_size, scheduler)
-    params = params or default_parameters()
-    day = as_date(as_of)
-    kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
-    if engine == "default":
-        return assess(
-            impacts,
-            context,
-            layer=layer,
-            assume_crs=assume_crs,
-            override_crs=override_crs,
-            progress=progress,
-            **kwargs,
-        )
-    say = progress or (lambda _m: None)
-    gdf, source = _read(impacts, layer, assume_crs, override_crs)
-    say("loading context")
-    ctx = as_context(context, params=params, as_of=day)
+    size = None if engine == "default" else chunk_size
+    return assess(impacts, context, engine=engine, chunk_size=size, **keywords)
+
+
+def assess_partitions(request: AssessRequest) -> Assessment:
+    """Run the chunks or dask engine: partitions of whole projects, merged in input order.
+
+    The engine of :func:`wetland_gis.assess` (``engine="chunks"`` or ``"dask"``): the layer
+    is read and the context loaded once, the projects cut into partitions of about
+    ``request.chunk_size`` impacts, each partition assessed by the default engine (here,
+    or as a dask task), and the results put back in the input's order.
+
+    Parameters
+    ----------
+    request : AssessRequest
+        With ``engine`` ``"chunks"`` or ``"dask"``.
+
+    Returns
+    -------
+    Assessment
+        The result one in-memory pass gives, with the engine in the manifest.
+    """
+    chunk_size = request.chunk_size or DEFAULT_CHUNK_SIZE
+    gdf, source = _read(request.impacts, request.layer, request.assume_crs, request.override_crs)
+    request.say("loading context")
+    ctx = request.loaded_context()
+    template = _partition_request(request)
     if len(gdf) == 0:
-        return assess(gdf, ctx, **kwargs)
-    parts = list(_parts(gdf, fields, chunk_size))
-    say(f"{len(gdf)} impacts in {len(parts)} partition(s) of whole projects ({engine})")
-    bar = _progress(len(gdf), "assess", progress_bar)
+        return assess_request(replace(template, impacts=gdf, context=ctx))
+    parts = list(_parts(gdf, request.fields, chunk_size))
+    engine = request.engine
+    request.say(f"{len(gdf)} impacts in {len(parts)} partition(s) of whole projects ({engine})")
+    bar = _progress(len(gdf), "assess", request.progress_bar)
     results: list[dict[str, Any]] = []
-    here = _one_partition_here(engine, scheduler, parts)
+    here = _one_partition_here(engine, request.scheduler, parts)
     if engine == "chunks" or here:
         for pos in parts:
-            results.append(_assess_part(_part(gdf, pos), ctx, kwargs))
+            results.append(_assess_part(_part(gdf, pos), ctx, template))
             bar.update(len(pos))
     else:
-        timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
         frames = [_part(gdf, pos) for pos in parts]
-        results = _run_dask(frames, ctx, kwargs, scheduler, n_workers, bar, timeout)
+        results = _run_dask(
+            frames, ctx, template, request.scheduler, request.n_workers, bar, _timeout(request)
+        )
         del frames
+        # in the partitions' order, as the chunks engine gives them (not as the tasks ended):
+        # the warnings given once for all the partitions quote the first partition's example
+        rank = {int(pos.min()): i for i, pos in enumerate(parts)}
+        results.sort(key=lambda r: rank[int(r["pos"].min())])
     bar.close()
-    out = _merge(results, gdf.index, ctx, params, day, source)
+    out = _merge(results, gdf.index, ctx, request.params, request.as_of, source)
     out.manifest.settings["engine"] = engine
     out.manifest.settings["chunk_size"] = chunk_size
     out.manifest.add_records(_engine_records(len(parts), engine, here))
     _record_warnings(out.manifest, [w for r in results for w in dict.fromkeys(r["warnings"])])
     return out
+
+
+def _timeout(request: AssessRequest) -> float:
+    """Return the seconds to wait for the request's scheduler (:data:`SCHEDULER_TIMEOUT_S`)."""
+    timeout = request.scheduler_timeout
+    return SCHEDULER_TIMEOUT_S if timeout is None else timeout
 
 
 #: The manifest's record when the dask engine, without a scheduler, had one partition.
@@ -477,7 +482,7 @@ def _warn_once(caught: Iterable[tuple[type[Warning], str]]) -> list[str]:
 def _run_dask(
     parts: list[gpd.GeoDataFrame],
     ctx: Context,
-    kwargs: dict[str, Any],
+    template: AssessRequest,
     scheduler: str | None,
     n_workers: int | None,
     bar: Any,
@@ -507,7 +512,7 @@ def _run_dask(
         client = Client(cluster)
     try:
         ctx_future = client.scatter(ctx, broadcast=True)
-        tasks = [dask.delayed(_assess_frame)(d, ctx_future, kwargs) for d in ddf.to_delayed()]
+        tasks = [dask.delayed(_assess_frame)(d, ctx_future, template) for d in ddf.to_delayed()]
         futures = client.compute(tasks)
         results = []
         for fut in as_completed(futures):
@@ -534,9 +539,9 @@ def _connect(client: Any, scheduler: str, timeout: float) -> Any:
         ) from err
 
 
-def _assess_frame(part: pd.DataFrame, ctx: Context, kwargs: dict[str, Any]) -> dict[str, Any]:
+def _assess_frame(part: pd.DataFrame, ctx: Context, template: AssessRequest) -> dict[str, Any]:
     part = gpd.GeoDataFrame(part.reset_index(drop=True))
-    return _assess_part(part, ctx, kwargs)
+    return _assess_part(part, ctx, template)
 
 
 def stream_assess(
@@ -545,36 +550,57 @@ def stream_assess(
     context: str | Path | Context | None = None,
     *,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    layer: str | None = None,
-    as_of: str | None = None,
-    fields: Mapping[str, str] | None = None,
-    assume_crs: str | None = None,
-    params: ParameterSet | None = None,
-    options: AssessOptions | None = None,
-    progress_bar: bool = True,
     overwrite: bool = False,
-    override_crs: str | None = None,
+    **keywords: Any,
 ) -> list[Path]:
     """Assess in chunks of whole projects, writing each chunk to GeoParquet as it is done.
 
-    Memory holds the context, the input layer and one chunk's results, never all the
-    results; the impacts file keeps the chunk order (projects in Hilbert order), with
-    ``wg_row`` the row's number in the input (from 1).
+    :func:`stream_request` of ``AssessRequest.of(impacts, context, engine="chunks",
+    chunk_size=chunk_size, **keywords)``.
 
     Parameters
     ----------
-    impacts, context, layer, as_of, fields, assume_crs, params, options, override_crs
+    impacts, context
         As :func:`wetland_gis.assess`.
+    out : str or Path
+        The GeoParquet file of the impacts (``.parquet``); see :func:`stream_request`.
+    chunk_size : int
+        Impacts per chunk (whole projects).
+    overwrite : bool
+        Replace existing files that an earlier ``assess`` did not write there.
+    **keywords
+        The other keywords of :func:`wetland_gis.assess` (``as_of``, ``fields``,
+        ``options``, ``progress_bar``, ...).
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
+    request = AssessRequest.of(impacts, context, engine="chunks", chunk_size=chunk_size, **keywords)
+    return stream_request(request, out, overwrite=overwrite)
+
+
+def stream_request(
+    request: AssessRequest, out: str | Path, *, overwrite: bool = False
+) -> list[Path]:
+    """Assess ``request`` in chunks of whole projects, writing each chunk to GeoParquet.
+
+    Memory holds the context, the input layer and one chunk's results, never all the
+    results; the impacts file keeps the chunk order (projects in Hilbert order), with
+    ``wg_row`` the row's number in the input (from 1). ``wetland-gis assess --chunk-size
+    N`` to a ``.parquet`` output.
+
+    Parameters
+    ----------
+    request : AssessRequest
+        With ``engine="chunks"`` (``chunk_size``: impacts per chunk, whole projects).
     out : str or Path
         The GeoParquet file of the impacts (``.parquet``); beside it
         ``<stem>_decisions.parquet`` (the trace table, its list and dict columns as JSON
         text), ``<stem>_projects.csv``, ``<stem>_summary.csv`` and
         ``<stem>_manifest.json``. Every file is staged and moved into place when the
         last chunk is written.
-    chunk_size : int
-        Impacts per chunk (whole projects).
-    progress_bar : bool, default True
-        Show a tqdm bar.
     overwrite : bool
         Replace existing files that an earlier ``assess`` did not write there.
 
@@ -582,83 +608,107 @@ def stream_assess(
     -------
     list of Path
         The files written.
-    """
-    import pyarrow.parquet as pq
 
+    Raises
+    ------
+    InputError
+        For an ``out`` that is not ``.parquet`` or an engine other than ``"chunks"``.
+    """
     out = Path(out)
-    if out.suffix.lower() != ".parquet":
-        raise InputError(f"stream_assess writes GeoParquet: give a .parquet file, not {out}")
+    if out.suffix.lower() != ".parquet" or request.engine != "chunks":
+        raise InputError(
+            f"stream_assess writes GeoParquet with the chunks engine: give a .parquet file, "
+            f"not {out}, and engine='chunks' (not {request.engine!r})"
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
-    params = params or default_parameters()
-    day = as_date(as_of)
-    gdf, source = _read(impacts, layer, assume_crs, override_crs)
-    ctx = as_context(context, params=params, as_of=day)
-    kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
+    chunk_size = request.chunk_size or DEFAULT_CHUNK_SIZE
+    gdf, source = _read(request.impacts, request.layer, request.assume_crs, request.override_crs)
+    ctx = request.loaded_context()
+    template = _partition_request(request)
+    parts = list(_parts(gdf, request.fields, chunk_size))
+    if not parts:  # an empty layer
+        return assess_request(replace(template, impacts=gdf, context=ctx)).write(
+            out, overwrite=overwrite
+        )
     from wetland_gis.io.safe_write import SafeWriter
 
     stem = out.with_suffix("")
-    projects_csv = Path(f"{stem}_projects.csv")
-    summary_csv = Path(f"{stem}_summary.csv")
-    trace_path = Path(f"{stem}_decisions.parquet")
     manifest_path = Path(f"{stem}_manifest.json")
-    parts = list(_parts(gdf, fields, chunk_size))
-    if not parts:  # an empty layer
-        return assess(gdf, ctx, **kwargs).write(out, overwrite=overwrite)
-    state: dict[str, Any] = {"manifest": None, "warnings": []}
-
-    def stream(staged: dict[str, Path]) -> None:
-        writers: dict[str, Any] = {}
-        schemas: dict[str, Any] = {}
-        bar = _progress(len(gdf), "assess", progress_bar)
-        try:
-            for i, pos in enumerate(parts):
-                res = _assess_part(_part(gdf, pos), ctx, kwargs)
-                chunk = res["impacts"]  # not used again: no copy
-                chunk["wg_row"] = res["pos"] + 1
-                trace = res["trace"]
-                tables = {"impacts": _arrow(chunk)}
-                if len(trace):
-                    tables["trace"] = disk_table(trace)
-                for name, table in tables.items():
-                    if name not in writers:
-                        schemas[name] = file_schema(table)
-                        writers[name] = pq.ParquetWriter(staged[name], schemas[name])
-                    writers[name].write_table(conform(table, schemas[name]))
-                for name in ("projects", "summary"):  # cells quoted as csv_cells says
-                    write_csv(res[name], staged[name], mode="w" if i == 0 else "a", header=i == 0)
-                state["warnings"].extend(dict.fromkeys(res["warnings"]))
-                if state["manifest"] is None:
-                    state["manifest"] = res["manifest"]
-                else:
-                    state["manifest"].add_records(res["manifest"].records)
-                bar.update(len(pos))
-                del res, chunk, trace, tables  # before the next chunk is assessed
-        finally:
-            for writer in writers.values():
-                writer.close()
-            bar.close()
-
+    chunks = _Chunks(gdf, parts, ctx, template, request.progress_bar)
     staged: dict[str, Path] = {}
     with SafeWriter.for_run("assess", source, manifest_path, overwrite=overwrite) as w:
         # each file is staged beside its target; the stream writes all four at once
         for name, target in (
             ("impacts", out),
-            ("trace", trace_path),
-            ("projects", projects_csv),
-            ("summary", summary_csv),
+            ("trace", Path(f"{stem}_decisions.parquet")),
+            ("projects", Path(f"{stem}_projects.csv")),
+            ("summary", Path(f"{stem}_summary.csv")),
         ):
             w.file(partial(staged.__setitem__, name), target)
-        stream(staged)
+        manifest, caught = chunks.stream(staged)
         if not staged["trace"].exists():  # no step at all: an empty trace table
             from wetland_gis.rules.trace import TRACE_COLUMNS
 
             pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(staged["trace"])
-        manifest = state["manifest"]
         _take_source(manifest, source)
-        _record_warnings(manifest, state["warnings"])
+        _record_warnings(manifest, caught)
         manifest.settings.update({"engine": "stream", "chunk_size": chunk_size})
         w.manifest(manifest, manifest_path)
     return list(w.written)
+
+
+@dataclass
+class _Chunks:
+    """The chunks of a streamed run (:func:`stream_request`), assessed and written in turn."""
+
+    gdf: gpd.GeoDataFrame
+    parts: list[np.ndarray]
+    ctx: Context
+    template: AssessRequest
+    progress_bar: bool
+    writers: dict[str, Any] = field(default_factory=dict)
+    schemas: dict[str, Any] = field(default_factory=dict)
+
+    def stream(self, staged: dict[str, Path]) -> tuple[Manifest, list[tuple[type[Warning], str]]]:
+        """Assess and write every chunk; return the run's manifest and the warnings caught."""
+        manifest: Manifest | None = None
+        caught: list[tuple[type[Warning], str]] = []
+        bar = _progress(len(self.gdf), "assess", self.progress_bar)
+        try:
+            for i, pos in enumerate(self.parts):
+                res = _assess_part(_part(self.gdf, pos), self.ctx, self.template)
+                self._write(res, i, staged)
+                caught.extend(dict.fromkeys(res["warnings"]))
+                if manifest is None:
+                    manifest = res["manifest"]
+                else:
+                    manifest.add_records(res["manifest"].records)
+                bar.update(len(pos))
+                del res  # before the next chunk is assessed
+        finally:
+            for writer in self.writers.values():
+                writer.close()
+            bar.close()
+        assert manifest is not None  # there is a chunk
+        return manifest, caught
+
+    def _write(self, res: dict[str, Any], i: int, staged: dict[str, Path]) -> None:
+        """Append one chunk's impacts and trace (GeoParquet) and its two tables (CSV)."""
+        import pyarrow.parquet as pq
+
+        chunk = res["impacts"]  # not used again: no copy
+        chunk["wg_row"] = res["pos"] + 1
+        trace = res["trace"]
+        tables = {"impacts": _arrow(chunk)}
+        if len(trace):
+            tables["trace"] = disk_table(trace)
+        for name, table in tables.items():
+            if name not in self.writers:
+                self.schemas[name] = file_schema(table)
+                self.writers[name] = pq.ParquetWriter(staged[name], self.schemas[name])
+            self.writers[name].write_table(conform(table, self.schemas[name]))
+        for name in ("projects", "summary"):  # cells quoted as csv_cells says
+            write_csv(res[name], staged[name], mode="w" if i == 0 else "a", header=i == 0)
 
 
 def _arrow(chunk: gpd.GeoDataFrame) -> Any:
@@ -686,31 +736,13 @@ def assess_partitioned_to_files(
     *,
     engine: str = "chunks",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    scheduler: str | None = None,
-    scheduler_timeout: float | None = None,
-    n_workers: int | None = None,
-    layer: str | None = None,
-    as_of: str | None = None,
-    fields: Mapping[str, str] | None = None,
-    assume_crs: str | None = None,
-    params: ParameterSet | None = None,
-    options: AssessOptions | None = None,
-    progress_bar: bool = True,
-    progress: Callable[[str], None] | None = None,
-    override_crs: str | None = None,
     overwrite: bool = False,
+    **keywords: Any,
 ) -> list[Path]:
     """Assess a layer file partition by partition and write the files ``Assessment.write`` writes.
 
-    The same files, rows and order as ``assess_partitioned(...).write(out)`` (a GeoParquet
-    ``out``; beside it ``_summary.csv``, ``_projects.csv``, ``_decisions.parquet`` and
-    ``_manifest.json``), but no process holds every partition's results: each
-    partition's task (a dask worker, or the chunk loop) reads its rows from the file,
-    assesses them and writes its parts (Arrow record batches, pickled tables, the rows
-    of its trace) to a staging folder beside ``out``; this process then puts the
-    parts together, :data:`ASSEMBLE_ROWS` output rows at a time, in the input order (the
-    trace by the projects' first appearance), and moves the files into place
-    (:class:`~wetland_gis.io.safe_write.SafeWriter`).
+    :func:`partitions_to_files` of ``AssessRequest.of(impacts, context, engine=engine,
+    chunk_size=chunk_size, **keywords)``.
 
     Parameters
     ----------
@@ -718,10 +750,49 @@ def assess_partitioned_to_files(
         The impact layer's file.
     out : str or Path
         The GeoParquet file of the impacts (``.parquet``).
-    context, engine, chunk_size, scheduler, scheduler_timeout, n_workers, layer, as_of
-        As :func:`assess_partitioned` (``engine`` ``"chunks"`` or ``"dask"``).
-    fields, assume_crs, params, options, progress_bar, progress, override_crs
+    context
+        As :func:`wetland_gis.assess`.
+    engine : {"chunks", "dask"}
         As :func:`assess_partitioned`.
+    chunk_size : int, default :data:`DEFAULT_CHUNK_SIZE`
+        Impacts per partition (whole projects).
+    overwrite : bool
+        Replace existing files that an earlier ``assess`` did not write there.
+    **keywords
+        The other keywords of :func:`wetland_gis.assess` (``as_of``, ``scheduler``,
+        ``n_workers``, ``progress_bar``, ...).
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
+    request = AssessRequest.of(impacts, context, engine=engine, chunk_size=chunk_size, **keywords)
+    return partitions_to_files(request, out, overwrite=overwrite)
+
+
+def partitions_to_files(
+    request: AssessRequest, out: str | Path, *, overwrite: bool = False
+) -> list[Path]:
+    """Assess a layer file partition by partition and write the files ``Assessment.write`` writes.
+
+    The same files, rows and order as ``assess_partitions(request).write(out)`` (a
+    GeoParquet ``out``; beside it ``_summary.csv``, ``_projects.csv``,
+    ``_decisions.parquet`` and ``_manifest.json``), but no process holds every
+    partition's results: each partition's task (a dask worker, or the chunk loop) reads
+    its rows from the file, assesses them and writes its parts (Arrow record batches,
+    pickled tables, the rows of its trace) to a staging folder beside ``out``; this
+    process then puts the parts together, :data:`ASSEMBLE_ROWS` output rows at a time, in
+    the input order (the trace by the projects' first appearance), and moves the files
+    into place (:class:`~wetland_gis.io.safe_write.SafeWriter`). A layer given as a
+    GeoDataFrame, or read with an index of its own, is assessed and merged here.
+
+    Parameters
+    ----------
+    request : AssessRequest
+        With ``engine`` ``"chunks"`` or ``"dask"``; its ``impacts`` a layer's file.
+    out : str or Path
+        The GeoParquet file of the impacts (``.parquet``).
     overwrite : bool
         Replace existing files that an earlier ``assess`` did not write there.
 
@@ -733,102 +804,138 @@ def assess_partitioned_to_files(
     Raises
     ------
     InputError
-        As :func:`assess_partitioned`; also for an ``out`` that is not ``.parquet`` or an
+        As :func:`assess_partitions`; also for an ``out`` that is not ``.parquet`` or an
         engine other than ``"chunks"`` and ``"dask"``.
     """
-    import shutil
-
-    from wetland_gis.io.safe_write import make_staging_folder
-
-    check_engine_options(engine, chunk_size, scheduler)
     out = Path(out)
-    if out.suffix.lower() != ".parquet" or engine not in ("chunks", "dask"):
+    if out.suffix.lower() != ".parquet" or request.engine not in ("chunks", "dask"):
         raise InputError(
             f"assess_partitioned_to_files writes GeoParquet with the chunks or dask engine: "
             f"give a .parquet file (not {out.name}) and engine 'chunks' or 'dask' "
-            f"(not {engine!r}); otherwise use assess_partitioned(...).write(out)"
+            f"(not {request.engine!r}); otherwise use assess_partitioned(...).write(out)"
         )
-    params = params or default_parameters()
-    day = as_date(as_of)
-    kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
-    say = progress or (lambda _m: None)
-    gdf, source = _read(impacts, layer, assume_crs, override_crs)
-    sha = next((i.sha256 for i in source.inputs if i.role == "impacts"), "") or ""
-    # absolute paths: a worker's working folder may be another
-    read_args: _ReadArgs = (str(Path(impacts).resolve()), layer, assume_crs, override_crs, sha)
+    if isinstance(request.impacts, gpd.GeoDataFrame):  # no file for the tasks to read
+        return assess_partitions(request).write(out, overwrite=overwrite)
+    gdf, source = _read(request.impacts, request.layer, request.assume_crs, request.override_crs)
     n = len(gdf)
     if n == 0 or not gdf.index.equals(pd.RangeIndex(n)):  # nothing to split, or an index kept
         del gdf
-        return assess_partitioned(
-            impacts,
-            context,
-            engine=engine,
-            chunk_size=chunk_size,
-            scheduler=scheduler,
-            scheduler_timeout=scheduler_timeout,
-            n_workers=n_workers,
-            progress_bar=progress_bar,
-            progress=progress,
-            **kwargs,
-            layer=layer,
-            assume_crs=assume_crs,
-            override_crs=override_crs,
-        ).write(out, overwrite=overwrite)
-    parts = list(_parts(gdf, fields, chunk_size))
-    here = _one_partition_here(engine, scheduler, parts)
-    if engine == "dask" and not here:
-        del gdf  # each task reads its own rows
-    say("loading context")
-    ctx = as_context(context, params=params, as_of=day)
-    say(f"{n} impacts in {len(parts)} partition(s) of whole projects ({engine}, to files)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    # a staging folder with its owner file: the next run into this folder removes it if
-    # this one is killed (io/safe_write.clean_leftover_staging)
-    folder = make_staging_folder(out.parent.resolve(), "assess", f"parts-{out.name}-")
-    bar = _progress(n, "assess", progress_bar)
+        return assess_partitions(request).write(out, overwrite=overwrite)
+    run = _ToFiles(request, out, overwrite, source, n)
+    run.parts = list(_parts(gdf, request.fields, run.chunk_size))
+    run.here = _one_partition_here(request.engine, request.scheduler, run.parts)
+    if request.engine == "chunks" or run.here:
+        run.layer = gdf
+    del gdf  # with dask, each task reads its own rows
+    return run.run()
 
-    def finish(results: list[dict[str, Any]], submit: Submit | None = None) -> list[Path]:
-        """Put the parts together (``submit``: the summary and the trace on the workers)."""
-        bar.close()
-        _read_cached.cache_clear()
-        return _assemble(results, out, source, engine, chunk_size, overwrite, here, submit)
 
-    try:
-        jobs = [(i, pos, str(folder / f"part{i:05d}")) for i, pos in enumerate(parts)]
-        if engine == "chunks" or here:
-            results = []
-            for i, pos, stem in jobs:
-                results.append(_assess_to_parts(gdf, pos, ctx, kwargs, stem, n, i))
-                bar.update(len(pos))
-            del gdf  # not held while the files are put together
-        else:
-            timeout = SCHEDULER_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
-            ran = _run_dask_to_parts(
-                jobs, read_args, ctx, kwargs, n, scheduler, n_workers, bar, timeout, finish
-            )
-            if ran is None:  # the workers do not share this machine's folders
-                bar.close()
-                say("the dask workers do not see the layer's folder: results sent back")
-                return assess_partitioned(
-                    impacts,
-                    ctx,
-                    engine=engine,
-                    chunk_size=chunk_size,
-                    scheduler=scheduler,
-                    scheduler_timeout=scheduler_timeout,
-                    n_workers=n_workers,
-                    progress_bar=progress_bar,
-                    progress=progress,
-                    **kwargs,
-                    layer=layer,
-                    assume_crs=assume_crs,
-                    override_crs=override_crs,
-                ).write(out, overwrite=overwrite)
+@dataclass
+class _ToFiles:
+    """A run of :func:`partitions_to_files`: its partitions, its staging folder, its bar."""
+
+    request: AssessRequest
+    out: Path
+    overwrite: bool
+    source: Manifest
+    n: int
+    parts: list[np.ndarray] = field(default_factory=list)
+    here: bool = False
+    layer: gpd.GeoDataFrame | None = None  # the layer, for the partitions run here
+    bar: Any = None
+
+    @property
+    def chunk_size(self) -> int:
+        """Impacts per partition."""
+        return self.request.chunk_size or DEFAULT_CHUNK_SIZE
+
+    def run(self) -> list[Path]:
+        """Assess the partitions into parts in a staging folder, then put the files together."""
+        import shutil
+
+        from wetland_gis.io.safe_write import make_staging_folder
+
+        request, out = self.request, self.out
+        request.say("loading context")
+        ctx = request.loaded_context()
+        request.say(
+            f"{self.n} impacts in {len(self.parts)} partition(s) of whole projects "
+            f"({request.engine}, to files)"
+        )
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # a staging folder with its owner file: the next run into this folder removes it if
+        # this one is killed (io/safe_write.clean_leftover_staging)
+        folder = make_staging_folder(out.parent.resolve(), "assess", f"parts-{out.name}-")
+        self.bar = _progress(self.n, "assess", request.progress_bar)
+        try:
+            jobs = [(i, pos, str(folder / f"part{i:05d}")) for i, pos in enumerate(self.parts)]
+            if self.layer is not None:
+                return self.finish(self._here(jobs, ctx))
+            return self._on_dask(jobs, ctx)
+        finally:
+            self.bar.close()
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def _here(self, jobs: list[tuple[int, np.ndarray, str]], ctx: Context) -> list[dict[str, Any]]:
+        """Assess the partitions one after another in this process; return their parts."""
+        layer = self.layer
+        assert layer is not None  # set by partitions_to_files for the partitions run here
+        template = _partition_request(self.request)
+        results = []
+        for i, pos, stem in jobs:
+            results.append(_assess_to_parts(layer, pos, ctx, template, stem, self.n, i))
+            self.bar.update(len(pos))
+        self.layer = None  # not held while the files are put together
+        return results
+
+    def _on_dask(self, jobs: list[tuple[int, np.ndarray, str]], ctx: Context) -> list[Path]:
+        """Run a dask task per partition; its workers read the rows from the layer's file."""
+        request = self.request
+        impacts = request.impacts
+        assert not isinstance(impacts, gpd.GeoDataFrame)  # a file: partitions_to_files checks
+        sha = next((i.sha256 for i in self.source.inputs if i.role == "impacts"), "") or ""
+        # absolute paths: a worker's working folder may be another
+        read_args: _ReadArgs = (
+            str(Path(impacts).resolve()),
+            request.layer,
+            request.assume_crs,
+            request.override_crs,
+            sha,
+        )
+        ran = _run_dask_to_parts(
+            jobs,
+            read_args,
+            ctx,
+            _partition_request(request),
+            self.n,
+            request.scheduler,
+            request.n_workers,
+            self.bar,
+            _timeout(request),
+            self.finish,
+        )
+        if ran is not None:
             return ran
-        return finish(results)
-    finally:
-        bar.close()
-        shutil.rmtree(folder, ignore_errors=True)
+        # the workers do not share this machine's folders
+        self.bar.close()
+        request.say("the dask workers do not see the layer's folder: results sent back")
+        merged = assess_partitions(replace(request, context=ctx, shoreland_classes=None))
+        return merged.write(self.out, overwrite=self.overwrite)
+
+    def finish(self, results: list[dict[str, Any]], submit: Submit | None = None) -> list[Path]:
+        """Put the parts together (``submit``: the summary and the trace on the workers)."""
+        self.bar.close()
+        _read_cached.cache_clear()
+        return _assemble(
+            results,
+            self.out,
+            self.source,
+            self.request.engine,
+            self.chunk_size,
+            self.overwrite,
+            self.here,
+            submit,
+        )
 
 
 #: How a task reads the layer: file, layer, assume_crs, override_crs and the file's
@@ -864,7 +971,7 @@ def _assess_to_parts(
     layer: _ReadArgs | gpd.GeoDataFrame,
     pos: np.ndarray,
     ctx: Context,
-    kwargs: dict[str, Any],
+    template: AssessRequest,
     stem: str,
     n: int,
     part: int,
@@ -886,7 +993,7 @@ def _assess_to_parts(
     from wetland_gis.io.layers import _storable
 
     rows = _read_cached(*layer) if isinstance(layer, tuple) else layer
-    res = _assess_part(_part(rows, pos), ctx, kwargs)
+    res = _assess_part(_part(rows, pos), ctx, template)
     del res["decisions"]  # the trace holds what the files need
     impacts = res.pop("impacts")
     impacts["wg_row"] = pos + 1  # as _merge numbers the rows of the whole layer
@@ -1013,7 +1120,7 @@ def _run_dask_to_parts(
     jobs: list[tuple[int, np.ndarray, str]],
     read_args: _ReadArgs,
     ctx: Context,
-    kwargs: dict[str, Any],
+    template: AssessRequest,
     n: int,
     scheduler: str | None,
     n_workers: int | None,
@@ -1054,7 +1161,7 @@ def _run_dask_to_parts(
                 read_args,
                 pos,
                 ctx_future,
-                kwargs,
+                template,
                 stem,
                 n,
                 i,

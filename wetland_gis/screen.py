@@ -19,10 +19,9 @@ cannot be read (e.g. a lake's ``L1UBH``) are kept, "not assessed", with the reas
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
 import numpy as np
@@ -32,9 +31,12 @@ from wetland_gis.context import Context, as_context
 from wetland_gis.enums import PercentageArea, ShorelandZone, StatusCode, WetlandType
 from wetland_gis.errors import RulesInputError
 from wetland_gis.manifest import Manifest
-from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.parameters import ParameterSet
 
-__all__ = ["SCREEN_COLUMNS", "Screening", "screen", "run_screen"]
+if TYPE_CHECKING:
+    from wetland_gis.assess import AssessRequest
+
+__all__ = ["SCREEN_COLUMNS", "SCREEN_KEYWORDS", "Screening", "screen", "run_screen"]
 
 SCREEN_COLUMNS = (
     "dm_setback_sqft",
@@ -120,17 +122,18 @@ def _bar(total: int, desc: str, enabled: bool) -> Any:
     return tqdm(total=total, desc=desc, unit="wetlands", disable=not enabled, leave=False)
 
 
+#: The keywords of :func:`wetland_gis.assess` that :func:`screen` reads (the fields of
+#: :class:`~wetland_gis.assess.AssessRequest` that say what is read and when; the others
+#: decide projects, which a screening does not).
+SCREEN_KEYWORDS = ("layer", "as_of", "fields", "assume_crs", "override_crs", "params")
+
+
 def screen(
     wetlands: str | Path | gpd.GeoDataFrame,
     context: str | Path | Context | None = None,
     *,
-    layer: str | None = None,
-    as_of: str | dt.date | None = None,
-    fields: Mapping[str, str] | None = None,
-    assume_crs: str | None = None,
-    params: ParameterSet | None = None,
     progress_bar: bool = True,
-    override_crs: str | None = None,
+    **keywords: Any,
 ) -> Screening:
     """Classify every wetland of an inventory and give the de minimis amount of each zone.
 
@@ -140,13 +143,13 @@ def screen(
         The inventory (shapefile, GeoPackage, GeoJSON, GeoParquet or a frame with a CRS).
     context : str, Path or Context, optional
         Context layers (default: the shipped counties only).
-    layer, as_of, assume_crs, params, override_crs
-        As :func:`wetland_gis.assess`.
-    fields : Mapping[str, str], optional
-        ``wetland_type``, ``cowardin`` and ``cedar_tamarack`` column names; default
-        ``circ39_class`` (or ``circ39``, ...) and ``attribute``.
     progress_bar : bool, default True
         tqdm bars on the classification and the amounts.
+    **keywords
+        ``layer``, ``as_of``, ``assume_crs``, ``override_crs`` and ``params``, as
+        :func:`wetland_gis.assess` (:data:`SCREEN_KEYWORDS`); ``fields``: the
+        ``wetland_type``, ``cowardin`` and ``cedar_tamarack`` column names (default
+        ``circ39_class`` (or ``circ39``, ...) and ``attribute``).
 
     Returns
     -------
@@ -154,33 +157,79 @@ def screen(
         ``de_minimis_sqft`` is the smallest amount over the zones the wetland reaches
         (the one a fill anywhere in it can rely on), ``dm_zone`` that zone; the
         ``dm_*_sqft`` columns give the amount in each zone the wetland reaches.
+
+    Raises
+    ------
+    TypeError
+        For a keyword of :func:`wetland_gis.assess` that a screening does not read.
     """
     from wetland_gis.assess import clean_and_type, read_impacts, record_context
-    from wetland_gis.geometry.classify import classify_impacts
-    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+    from wetland_gis.geometry.cleaning import ASSESSED
     from wetland_gis.io.field_map import record_field_map
     from wetland_gis.io.fields import resolve_fields
 
-    params = params or default_parameters()
-    day = as_date(as_of)
+    request = _request(wetlands, context, keywords)
+    params, day = request.params, request.as_of
     manifest = Manifest(
         command="screen",
         as_of=day.isoformat(),
         parameters_source=params.source,
         parameters_sha256=params.sha256,
     )
-    gdf, source = read_impacts(wetlands, layer, assume_crs, manifest, override_crs)
+    gdf, source = read_impacts(
+        wetlands, request.layer, request.assume_crs, manifest, request.override_crs
+    )
     manifest.inputs = [replace(rec, role="wetlands") for rec in manifest.inputs]
-    record_field_map(fields, manifest)
+    record_field_map(request.fields, manifest)
     index = gdf.index
     gdf = gdf.reset_index(drop=True)
-    field_map = resolve_fields(gdf, **dict(fields or {}))
+    field_map = resolve_fields(gdf, **dict(request.fields or {}))
     manifest.add_records(field_map.notes)
     gdf = clean_and_type(gdf, field_map, source, manifest)
     ctx = as_context(context, params=params, as_of=day)
     record_context(ctx, manifest)
+    out = _classify(gdf, ctx, params, day, manifest, progress_bar)
+    _amounts(out, params, day, progress_bar)
+    out.index = index
+    manifest.add_records(
+        [
+            f"screened {int((out['status'] == ASSESSED).sum())} of {len(out)} wetlands; "
+            + _STANDING_VERIFY
+        ]
+    )
+    return Screening(out, manifest)
 
-    # classify in spatial chunks (a progress step each); rows keep their input order
+
+def _request(
+    wetlands: str | Path | gpd.GeoDataFrame, context: Any, keywords: dict[str, Any]
+) -> AssessRequest:
+    """Return the request of a screening: the :data:`SCREEN_KEYWORDS` given, the rest default."""
+    from wetland_gis.assess import AssessRequest
+
+    unread = sorted(set(keywords) - set(SCREEN_KEYWORDS))
+    if unread:
+        raise TypeError(
+            f"screen() got keyword(s) it does not read: {', '.join(unread)}; a screening "
+            f"reads {', '.join(SCREEN_KEYWORDS)} (it decides no project)"
+        )
+    return AssessRequest.of(wetlands, context, **keywords)
+
+
+def _classify(
+    gdf: gpd.GeoDataFrame,
+    ctx: Context,
+    params: ParameterSet,
+    day: dt.date,
+    manifest: Manifest,
+    progress_bar: bool,
+) -> gpd.GeoDataFrame:
+    """Classify in spatial chunks (a progress step each); rows keep their input order.
+
+    A wetland outside the context's counties is not assessed, with the reason.
+    """
+    from wetland_gis.geometry.classify import classify_impacts
+    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+
     order = _spatial_order(gdf)
     pieces = []
     bar = _bar(len(gdf), "classify", progress_bar)
@@ -199,15 +248,7 @@ def screen(
     )
     out.loc[unplaced, "status_code"] = StatusCode.OUTSIDE_COUNTIES.value
     out.loc[unplaced, "status"] = NOT_ASSESSED
-    _amounts(out, params, day, progress_bar)
-    out.index = index
-    manifest.add_records(
-        [
-            f"screened {int((out['status'] == ASSESSED).sum())} of {len(out)} wetlands; "
-            + _STANDING_VERIFY
-        ]
-    )
-    return Screening(out, manifest)
+    return out
 
 
 def _spatial_order(gdf: gpd.GeoDataFrame) -> np.ndarray:
@@ -220,20 +261,21 @@ def _spatial_order(gdf: gpd.GeoDataFrame) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: bool) -> None:
-    """Add :data:`SCREEN_COLUMNS`: one rules call per distinct (type, zone, class, metro, cedar)."""
-    from wetland_gis.geometry.cleaning import ASSESSED
-    from wetland_gis.rules import de_minimis_allowance
+class _Allowances:
+    """The de minimis amount of each (type, zone, class, metro, cedar), asked once each."""
 
-    n = len(out)
-    ok = (out["status"] == ASSESSED).to_numpy()
-    cache: dict[tuple, tuple[float | None, str, str | None]] = {}
+    def __init__(self, params: ParameterSet, day: dt.date) -> None:
+        self.params, self.day = params, day
+        self.cache: dict[tuple, tuple[float | None, str, str | None]] = {}
 
-    def amount(
-        t: int, zone: ShorelandZone, pct: str, metro: bool, cedar: bool
+    def __call__(
+        self, t: int, zone: ShorelandZone, pct: str, metro: bool, cedar: bool
     ) -> tuple[float | None, str, str | None]:
+        """Return the amount, its citations and the rules' note when there is none."""
+        from wetland_gis.rules import de_minimis_allowance
+
         key = (t, zone, pct, metro, cedar)
-        if key not in cache:
+        if key not in self.cache:
             try:
                 d = de_minimis_allowance(
                     WetlandType(t),
@@ -241,73 +283,39 @@ def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: boo
                     PercentageArea(pct),
                     metro,
                     cedar_tamarack=cedar,
-                    params=params,
-                    as_of=day,
+                    params=self.params,
+                    as_of=self.day,
                 )
-                cache[key] = (float(d.value), "; ".join(d.citations), None)
+                self.cache[key] = (float(d.value), "; ".join(d.citations), None)
             except RulesInputError as exc:
-                cache[key] = (None, "", str(exc))
-        return cache[key]
+                self.cache[key] = (None, "", str(exc))
+        return self.cache[key]
 
-    labels = out["wetland_type"].to_numpy(dtype=object)
-    pct = out["pct_class"].to_numpy(dtype=object)
-    metro = out["metro"].to_numpy(dtype=object)
-    cedar = out["cedar_tamarack"].to_numpy(dtype=object)
-    cols = {c: np.full(n, None, dtype=object) for c in SCREEN_COLUMNS}
-    # the distinct places: rows sharing (types, class, metro, cedar, zones reached)
-    reached = np.column_stack([out[z].fillna(0).to_numpy(dtype=float) > 0 for _, z, _ in _ZONES])
-    keys = pd.DataFrame(
-        {
-            "t": labels,
-            "p": pct,
-            "m": metro,
-            "c": cedar,
-            "z": reached[:, 0] * 4 + reached[:, 1] * 2 + reached[:, 2],
-        }
-    ).astype(str)
-    codes, uniq = pd.factorize(pd.MultiIndex.from_frame(keys))
+
+def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: bool) -> None:
+    """Add :data:`SCREEN_COLUMNS`: one rules call per distinct (type, zone, class, metro, cedar)."""
+    from wetland_gis.geometry.cleaning import ASSESSED
+
+    ok = (out["status"] == ASSESSED).to_numpy()
+    place = _Place(
+        labels=out["wetland_type"].to_numpy(dtype=object),
+        pct=out["pct_class"].to_numpy(dtype=object),
+        metro=out["metro"].to_numpy(dtype=object),
+        cedar=out["cedar_tamarack"].to_numpy(dtype=object),
+        # the zones each wetland reaches
+        reached=np.column_stack([out[z].fillna(0).to_numpy(dtype=float) > 0 for _, z, _ in _ZONES]),
+        allowance=_Allowances(params, day),
+        cols={c: np.full(len(out), None, dtype=object) for c in SCREEN_COLUMNS},
+    )
+    codes, uniq = place.distinct()
     progress = _bar(len(uniq), "de minimis amounts", bar)
     for k in range(len(uniq)):
         rows = np.flatnonzero((codes == k) & ok)
         progress.update(1)
-        if not len(rows):
-            continue
-        r = rows[0]
-        types = [int(t) for t in str(labels[r]).split("/")]
-        best: tuple[float, ShorelandZone, int, str] | None = None
-        notes = []
-        per_zone = {}
-        for j, (zone, _, col) in enumerate(_ZONES):
-            if not reached[r, j]:
-                continue
-            # a mixed polygon is held, in each zone, to its type with the smallest amount
-            found = [
-                (amount(t, zone, str(pct[r]), bool(metro[r]), bool(cedar[r])), t) for t in types
-            ]
-            usable = [(a[0], a[1], t) for a, t in found if a[0] is not None]
-            notes += [a[2] for a, _ in found if a[2]]
-            if not usable:
-                continue
-            value, cite, t = min(usable, key=lambda x: (x[0], x[2]))
-            per_zone[col] = value
-            if best is None or value < best[0]:
-                best = (value, zone, t, cite)
-        for col, value in per_zone.items():
-            cols[col][rows] = value
-        verify = [_STANDING_VERIFY, *dict.fromkeys(notes)]
-        if best is not None:
-            cols["de_minimis_sqft"][rows] = best[0]
-            cols["dm_zone"][rows] = best[1].value
-            cols["dm_type"][rows] = str(best[2])
-            cols["dm_citations"][rows] = best[3]
-        if len(types) > 1:
-            verify.insert(
-                0,
-                f"the polygon holds types {labels[r]}: each zone's amount is "
-                "that of the type with the smallest; verify the split in the field",
-            )
-        cols["verify"][rows] = "; ".join(verify)
+        if len(rows):
+            place.screen(rows)
     progress.close()
+    cols, labels = place.cols, place.labels
     inferred = (out["type_source"] == "inferred").to_numpy() & ok
     cols["verify"][inferred] = [
         f"wetland type {t} inferred from the Cowardin code: verify in the field; {v}"
@@ -321,31 +329,86 @@ def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: boo
             out[c] = values
 
 
+@dataclass
+class _Place:
+    """The inventory's places (rows sharing type, class, metro, cedar and zones reached).
+
+    :meth:`screen` writes a place's :data:`SCREEN_COLUMNS` into ``cols``.
+    """
+
+    labels: np.ndarray
+    pct: np.ndarray
+    metro: np.ndarray
+    cedar: np.ndarray
+    reached: np.ndarray
+    allowance: _Allowances
+    cols: dict[str, np.ndarray]
+
+    def distinct(self) -> tuple[np.ndarray, Any]:
+        """Return each row's place number and the distinct places."""
+        reached = self.reached
+        keys = pd.DataFrame(
+            {
+                "t": self.labels,
+                "p": self.pct,
+                "m": self.metro,
+                "c": self.cedar,
+                "z": reached[:, 0] * 4 + reached[:, 1] * 2 + reached[:, 2],
+            }
+        ).astype(str)
+        return pd.factorize(pd.MultiIndex.from_frame(keys))
+
+    def screen(self, rows: np.ndarray) -> None:
+        """Write the amounts of the place of ``rows`` (all alike) into :attr:`cols`."""
+        r = rows[0]
+        types = [int(t) for t in str(self.labels[r]).split("/")]
+        best: tuple[float, ShorelandZone, int, str] | None = None
+        notes: list[str] = []
+        for j, (zone, _, col) in enumerate(_ZONES):
+            if not self.reached[r, j]:
+                continue
+            # a mixed polygon is held, in each zone, to its type with the smallest amount
+            found = [(self.allowance(t, zone, *self._where(r)), t) for t in types]
+            usable = [(a[0], a[1], t) for a, t in found if a[0] is not None]
+            notes += [a[2] for a, _ in found if a[2]]
+            if not usable:
+                continue
+            value, cite, t = min(usable, key=lambda x: (x[0], x[2]))
+            self.cols[col][rows] = value
+            if best is None or value < best[0]:
+                best = (value, zone, t, cite)
+        verify = [_STANDING_VERIFY, *dict.fromkeys(notes)]
+        if best is not None:
+            value, zone, t, cite = best
+            self.cols["de_minimis_sqft"][rows] = value
+            self.cols["dm_zone"][rows] = zone.value
+            self.cols["dm_type"][rows] = str(t)
+            self.cols["dm_citations"][rows] = cite
+        if len(types) > 1:
+            verify.insert(
+                0,
+                f"the polygon holds types {self.labels[r]}: each zone's amount is "
+                "that of the type with the smallest; verify the split in the field",
+            )
+        self.cols["verify"][rows] = "; ".join(verify)
+
+    def _where(self, r: int) -> tuple[str, bool, bool]:
+        """Return the class, metro and cedar-tamarack status of row ``r``."""
+        return str(self.pct[r]), bool(self.metro[r]), bool(self.cedar[r])
+
+
 def run_screen(
     wetlands: str | Path,
     out: str | Path,
     *,
-    context: str | Path | Context | None = None,
-    layer: str | None = None,
-    as_of: str | None = None,
-    assume_crs: str | None = None,
-    fields: Mapping[str, str] | None = None,
-    progress_bar: bool = True,
     overwrite: bool = False,
-    override_crs: str | None = None,
+    **keywords: Any,
 ) -> tuple[Screening, list[Path]]:
     """Screen ``wetlands`` and write GeoParquet, GeoPackage and manifest.
 
-    Returns the result and the paths written.
+    ``keywords`` are those of :func:`screen` (``context``, ``progress_bar`` and
+    :data:`SCREEN_KEYWORDS`); ``overwrite`` as :meth:`Screening.write`. Returns the result
+    and the paths written.
     """
-    result = screen(
-        wetlands,
-        context,
-        layer=layer,
-        as_of=as_of,
-        fields=fields,
-        assume_crs=assume_crs,
-        progress_bar=progress_bar,
-        override_crs=override_crs,
-    )
+    result = screen(wetlands, **keywords)
     return result, result.write(out, overwrite=overwrite)

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from wetland_gis.enums import ImpactOutcome, StatusCode
+from wetland_gis.enums import ASSESSED, NOT_ASSESSED, StatusCode
 from wetland_gis.errors import InputError, InputRepairWarning
 from wetland_gis.io.fields import resolve_fields
 
@@ -53,10 +53,6 @@ __all__ = [
     "note_rows",
 ]
 
-#: Status of a row that may go on to the rules.
-ASSESSED = "assessed"
-#: Status of a row that cannot be assessed; ``status_reason`` says why.
-NOT_ASSESSED = ImpactOutcome.NOT_ASSESSED.value
 #: Columns added after the input columns, in this order.
 ADDED_COLUMNS = ("wg_row", "status", "status_code", "status_reason", "repairs", "wg_input_wkt")
 #: Column holding the WKT of an input geometry that is not polygonal.

@@ -26,6 +26,7 @@ from xml.etree import ElementTree as ET
 import pandas as pd
 
 from wetland_gis.labels import label, tier_label
+from wetland_gis.palette import OUTCOME_COLORS, OUTCOME_DASH, zone_style
 from wetland_gis.palette import WATER_USE_OUTCOME_COLORS as WATER_COLORS
 
 __all__ = [
@@ -333,8 +334,6 @@ def layer_style(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
 
 
 def _categorised(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
-    from wetland_gis.mapping.symbology import OUTCOME_COLORS, OUTCOME_DASH, zone_style
-
     kind = _symbol_kind(frame)
     if kind is None:
         return None

@@ -883,7 +883,7 @@ def _assess_to_parts(
     import pyarrow as pa
 
     from wetland_gis.geometry.cleaning import polygon_output
-    from wetland_gis.io.layers import _storable
+    from wetland_gis.io.writers import _storable
 
     rows = _read_cached(*layer) if isinstance(layer, tuple) else layer
     res = _assess_part(_part(rows, pos), ctx, kwargs)

@@ -33,7 +33,6 @@ from wetland_gis.enums import (
     StatusCode,
 )
 from wetland_gis.errors import (
-    EmptyLayerWarning,
     FieldNameWarning,
     ImpactExceedsWetlandWarning,
     InputError,
@@ -56,12 +55,13 @@ from wetland_gis.io.fields import (
 )
 from wetland_gis.io.impact_facts import FactSteps, impact_facts
 from wetland_gis.io.joint_application import summary_table
-from wetland_gis.io.layers import list_layers, read_layer
+from wetland_gis.io.layers import list_layers, read_layer, warn_if_empty
 from wetland_gis.io.trace_json import decisions_table, write_records_json, write_trace_parquet
 from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, PROJECT_PART_POINTER, compact_steps
 from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
+from wetland_gis.mapping.symbology import map_layers
 from wetland_gis.memory import check_fits
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules import (
@@ -554,28 +554,6 @@ class Assessment:
         return tep_map(self.impacts, **kwargs)
 
 
-def map_layers(context: Context) -> dict[str, gpd.GeoDataFrame]:
-    """Return the context layers the TEP map draws (those present and not empty).
-
-    Parameters
-    ----------
-    context : Context
-        The context of an assessment.
-
-    Returns
-    -------
-    dict
-        Layer name to GeoDataFrame, for :func:`wetland_gis.mapping.tep_map`.
-    """
-    from wetland_gis.mapping.symbology import CONTEXT_LAYERS
-
-    return {
-        name: layer
-        for name in CONTEXT_LAYERS
-        if (layer := context.get(name)) is not None and len(layer)
-    }
-
-
 def read_impacts(
     impacts: str | Path | gpd.GeoDataFrame,
     layer: str | None,
@@ -674,34 +652,6 @@ def _record_override(manifest: Manifest, override: dict[str, Any]) -> None:
             f"{override['new']} (override_crs; the coordinates were kept)"
         ]
     )
-
-
-def warn_if_empty(gdf: pd.DataFrame, source: str, manifest: Manifest | None = None) -> None:
-    """Warn (and record) when an input layer has no features: the outputs will be empty.
-
-    Parameters
-    ----------
-    gdf : DataFrame
-        The layer as read.
-    source : str
-        Its file and layer, for the message.
-    manifest : Manifest, optional
-        Where the record goes.
-
-    Warns
-    -----
-    EmptyLayerWarning
-        When ``gdf`` has no rows (``wetland-gis --strict`` then exits 3).
-    """
-    if len(gdf):
-        return
-    msg = (
-        f"{source} has no features: nothing was assessed and the outputs are empty; check "
-        "the file, the --layer and any filter applied when it was exported"
-    )
-    if manifest is not None:
-        manifest.add_records([msg])
-    warnings.warn(msg, EmptyLayerWarning, stacklevel=3)
 
 
 def clean_and_type(

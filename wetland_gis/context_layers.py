@@ -27,10 +27,15 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Protocol
 
 from wetland_gis.enums import PercentageArea
 
+if TYPE_CHECKING:
+    import geopandas as gpd
+
 __all__ = [
+    "ContextLayers",
     "BASIN_CLASSES",
     "WATERCOURSE_CLASSES",
     "SHORE_CLASS_ALIASES",
@@ -643,3 +648,21 @@ def layer_spec(name: str) -> LayerSpec:
     except KeyError:
         message = f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}"
         raise KeyError(message) from None
+
+
+class ContextLayers(Protocol):
+    """What the classification reads of the context: the counties and a layer by name.
+
+    :class:`wetland_gis.context.Context` (what :func:`wetland_gis.context.load_context`
+    returns) is one; :mod:`wetland_gis.geometry` takes this protocol so that it does not
+    import the layer above it.
+    """
+
+    @property
+    def counties(self) -> gpd.GeoDataFrame:
+        """The county layer, with ``pct_class``, ``pct_source`` and ``metro`` joined."""
+        ...
+
+    def get(self, name: str) -> gpd.GeoDataFrame | None:
+        """Return layer ``name``, or None when it was not given."""
+        ...

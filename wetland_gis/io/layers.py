@@ -16,6 +16,7 @@ which never leaves a user's file half written) and the format writers of
 from __future__ import annotations
 
 import json
+import warnings
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from pyproj import CRS
 from pyproj.exceptions import CRSError
 
 from wetland_gis.errors import (
+    EmptyLayerWarning,
     InputError,
     LayerNotFoundError,
     MissingCRSError,
@@ -44,6 +46,7 @@ from wetland_gis.io.writers import (
     shapefile_field_names,
     write_frame,
 )
+from wetland_gis.manifest import Manifest
 
 __all__ = [
     "LayerRead",
@@ -407,6 +410,34 @@ def read_layer(
         rows=rows,
         total=total,
     )
+
+
+def warn_if_empty(gdf: pd.DataFrame, source: str, manifest: Manifest | None = None) -> None:
+    """Warn (and record) when an input layer has no features: the outputs will be empty.
+
+    Parameters
+    ----------
+    gdf : DataFrame
+        The layer as read.
+    source : str
+        Its file and layer, for the message.
+    manifest : Manifest, optional
+        Where the record goes.
+
+    Warns
+    -----
+    EmptyLayerWarning
+        When ``gdf`` has no rows (``wetland-gis --strict`` then exits 3).
+    """
+    if len(gdf):
+        return
+    msg = (
+        f"{source} has no features: nothing was assessed and the outputs are empty; check "
+        "the file, the --layer and any filter applied when it was exported"
+    )
+    if manifest is not None:
+        manifest.add_records([msg])
+    warnings.warn(msg, EmptyLayerWarning, stacklevel=3)
 
 
 def _layer_to_read(source: Path, ext: str, layer: str | None) -> tuple[str | None, str | Path]:

@@ -54,6 +54,7 @@ from .popups import truthy
 from .static_map import _AXES_CENTRE
 from .symbology import (
     OUTCOME_COLORS,
+    map_layers,
     outcome_color,
     outcome_label,
     outcome_text_color,
@@ -1397,8 +1398,6 @@ def report_assessment(
     list of Path
         The HTML file, then the PDF when asked for.
     """
-    from wetland_gis.assess import map_layers
-
     from .offline import make_self_contained
     from .tep_map import tep_map
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.geometry.crs import WORKING_CRS
+from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS
 
 from ._format import MappingInputError, find_column, fmt, impact_ids
 from .symbology import (
@@ -513,8 +514,6 @@ def _impact_labels(ax: Any, imp: gpd.GeoDataFrame, label_limit: int | None) -> l
     With more impacts than ``label_limit`` (thousands of ids would be one unreadable
     block) none, and a note on the map says where the ids are.
     """
-    from .report import LARGE_PROJECT_IMPACTS
-
     pts = imp.geometry.representative_point()
     limit = LARGE_PROJECT_IMPACTS if label_limit is None else label_limit
     if len(imp) > limit:

@@ -6,11 +6,17 @@ give a second cue that does not depend on colour.
 
 from __future__ import annotations
 
-from wetland_gis.context_layers import LAYER_SPECS, MapStyle
+from typing import TYPE_CHECKING
+
+from wetland_gis.context_layers import LAYER_SPECS, ContextLayers, MapStyle
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.palette import OUTCOME_COLORS, OUTCOME_DASH, ZONE_STYLES, ZoneStyle, zone_style
 
+if TYPE_CHECKING:
+    import geopandas as gpd
+
 __all__ = [
+    "map_layers",
     "BANK_COLOR",
     "CONTEXT_LAYERS",
     "PROJECT_LAYERS",
@@ -174,3 +180,23 @@ def outcome_color(outcome: str) -> str:
 def outcome_label(outcome: str) -> str:
     """Return how an outcome reads; an unknown value is shown as it is."""
     return OUTCOME_LABELS.get(outcome, outcome or "no outcome")
+
+
+def map_layers(context: ContextLayers) -> dict[str, gpd.GeoDataFrame]:
+    """Return the context layers the TEP map draws (those present and not empty).
+
+    Parameters
+    ----------
+    context : Context
+        The context of an assessment (:class:`wetland_gis.context.Context`).
+
+    Returns
+    -------
+    dict
+        Layer name to GeoDataFrame, for :func:`wetland_gis.mapping.tep_map`.
+    """
+    return {
+        name: layer
+        for name in CONTEXT_LAYERS
+        if (layer := context.get(name)) is not None and len(layer)
+    }

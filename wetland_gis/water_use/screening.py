@@ -40,7 +40,7 @@ from wetland_gis.enums import StatusCode
 from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
-from wetland_gis.io.layers import read_layer
+from wetland_gis.io.layers import read_layer, warn_if_empty
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.palette import WATER_USE_OUTCOME_COLORS
@@ -793,8 +793,6 @@ def _start_manifest(
     override_crs: str | None,
 ) -> Manifest:
     """Return the run's manifest: the points read, the readings and the editions applied."""
-    from wetland_gis.assess import warn_if_empty
-
     manifest = Manifest(
         command="water-use",
         as_of=day.isoformat(),

@@ -46,6 +46,7 @@ from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED, clean_polygons
 from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import flag_overlaps
 from wetland_gis.geometry.shoreland import zones_for_map
+from wetland_gis.io.assessed import SOURCE_LAYERS
 from wetland_gis.io.exemption_columns import attach_exemption_facts, exemption_text
 from wetland_gis.io.field_map import record_field_map
 from wetland_gis.io.fields import (
@@ -485,8 +486,6 @@ class Assessment:
                 w.layer(zones, out, layer="shoreland_zones", polygons=True)
                 # an attribute table (no geometry): the trace, per the decisions contract
                 w.layer(self.decisions_table(), out, layer="decisions")
-                from wetland_gis.impacts import SOURCE_LAYERS
-
                 for name in SOURCE_LAYERS:  # the layers the impacts were cut from (issue 35)
                     frame = self.footprint_layers.get(name)
                     w.layer(frame if frame is not None and len(frame) else None, out, layer=name)
@@ -602,8 +601,6 @@ def _impacts_layer_of_footprint_run(
     Such a file holds the layer ``impacts`` and the layers it was cut from; without
     ``--layer`` its ``impacts`` layer is read (recorded). Any other file: ``layer``.
     """
-    from wetland_gis.impacts import SOURCE_LAYERS
-
     if layer is not None or Path(path).suffix.lower() != ".gpkg" or not Path(path).is_file():
         return layer
     try:
@@ -629,10 +626,8 @@ def footprint_layers(path: str | Path | gpd.GeoDataFrame) -> dict[str, gpd.GeoDa
     Returns
     -------
     dict of str to GeoDataFrame
-        The layers of :data:`wetland_gis.impacts.SOURCE_LAYERS` the file holds.
+        The layers of :data:`wetland_gis.io.assessed.SOURCE_LAYERS` the file holds.
     """
-    from wetland_gis.impacts import SOURCE_LAYERS
-
     if isinstance(path, gpd.GeoDataFrame) or Path(path).suffix.lower() != ".gpkg":
         return {}
     if not Path(path).is_file():

@@ -27,6 +27,10 @@ __all__ = [
     "InsufficientMemoryError",
     "OverlappingWetlandsError",
     "MissingLateralEffectError",
+    "AllocationError",
+    "RegisterError",
+    "RegisterVersionError",
+    "RegisterUpgradeRequired",
     "WetlandGISWarning",
     "ThresholdToleranceWarning",
     "InferredWetlandTypeWarning",
@@ -127,6 +131,22 @@ class OverlappingWetlandsError(InputError):
 
 class MissingLateralEffectError(InputError):
     """A drainage line has no lateral effect distance (a column value or the option)."""
+
+
+class AllocationError(WetlandGISError):
+    """The allocation could not be solved; the message says which stage and why."""
+
+
+class RegisterError(WetlandGISError):
+    """The register cannot be opened, is not a register, or refused a record."""
+
+
+class RegisterVersionError(RegisterError):
+    """The register's schema version is not this package's (newer, or older: upgrade it)."""
+
+
+class RegisterUpgradeRequired(RegisterVersionError):
+    """The register is of an older schema version: run ``wetland-gis register upgrade``."""
 
 
 class WetlandGISWarning(UserWarning):

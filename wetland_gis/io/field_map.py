@@ -35,6 +35,7 @@ from typing import Any
 from wetland_gis.errors import FieldMappingError, InputError
 
 __all__ = [
+    "FIELD_ALIASES",
     "FieldMap",
     "FIELD_MAP_FORMATS",
     "parse_field_options",
@@ -45,6 +46,15 @@ __all__ = [
     "layer_fields_text",
     "record_field_map",
 ]
+
+#: The ``--<name>-field`` options kept as aliases of ``--field ROLE=COLUMN`` (deprecated):
+#: role -> option.
+FIELD_ALIASES = {
+    "impact_id": "--id-field",
+    "wetland_type": "--type-field",
+    "cowardin": "--cowardin-field",
+    "project": "--project-field",
+}
 
 #: Extensions of a field-map file, and their format.
 FIELD_MAP_FORMATS = {".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".csv": "CSV"}

@@ -30,13 +30,14 @@ True
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import math
 import numbers
 import re
 import sys
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -53,6 +54,7 @@ __all__ = [
     "parse_id",
     "normalise_county",
     "normalise_key",
+    "keyed",
 ]
 
 TRUE_SPELLINGS = ("true", "t", "yes", "y", "1", "1.0")
@@ -429,3 +431,21 @@ def normalise_key(value: Any, aliases: Mapping[str, str] | None = None) -> str |
     text = _DASH_RE.sub("-", unicodedata.normalize("NFKC", str(value)).strip().lower())
     key = _KEY_SEPARATOR_RE.sub("_", text)
     return aliases.get(key, key) if aliases else key
+
+
+def keyed(values: Sequence[tuple[str, str]] | None, option: str) -> dict[str, str]:
+    """Return ``{key: value}`` of a repeatable ``KEY=VALUE`` option; one key twice is an error.
+
+    Examples
+    --------
+    >>> keyed([("wetlands", "delineation")], "--input-layer")
+    {'wetlands': 'delineation'}
+    """
+    out: dict[str, str] = {}
+    for key, value in values or ():
+        if out.get(key, value) != value:
+            raise argparse.ArgumentTypeError(
+                f"{option} gives {key} twice ({out[key]!r} and {value!r}); give it once"
+            )
+        out[key] = value
+    return out

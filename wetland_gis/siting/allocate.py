@@ -66,7 +66,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from wetland_gis.errors import WetlandGISError
+from wetland_gis.errors import AllocationError
 from wetland_gis.io.values import FALSE_SPELLINGS, TRUE_SPELLINGS, is_blank, parse_bool
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE
@@ -122,10 +122,6 @@ _MIP_REL_GAP = 1e-9
 #: After a numerical failure against the held optima, they are held this many times looser
 #: (a solver setting, not a legal number).
 _WIDEN_HELD = 1e3
-
-
-class AllocationError(WetlandGISError):
-    """The allocation could not be solved; the message says which stage and why."""
 
 
 @dataclass(frozen=True)

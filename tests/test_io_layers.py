@@ -43,8 +43,8 @@ from wetland_gis.io import (
 )
 from wetland_gis.io.fields import DEFAULT_NAMES
 from wetland_gis.io.layers import WKT_COLUMN
-from wetland_gis.io.writers import write_frame as real_write_frame
 from wetland_gis.io.safe_write import STAGING_PREFIX, SafeWriter
+from wetland_gis.io.writers import write_frame as real_write_frame
 
 DATA = Path(__file__).resolve().parents[1] / "sample_data"
 NWI_SAMPLE = DATA / "nwi_sample_DC_wetlands.gpkg"

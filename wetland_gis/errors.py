@@ -17,6 +17,7 @@ __all__ = [
     "FieldMappingError",
     "WetlandTypeError",
     "ValueParseError",
+    "CountyNameError",
     "OutputError",
     "ContextError",
     "RulesInputError",
@@ -57,10 +58,6 @@ class ParameterNotInForce(ParameterError):
     """A parameter has no value in force on the date asked for."""
 
 
-class RulesInputError(WetlandGISError, ValueError):
-    """A rules-core function received a value outside its allowed set."""
-
-
 class InputError(WetlandGISError):
     """An input file or layer cannot be read as given."""
 
@@ -90,6 +87,18 @@ class ValueParseError(InputError, ValueError):
 
     Raised by :mod:`wetland_gis.io.values`; the message gives the value and the accepted
     spellings. Readers that know the file, layer and row catch it and say where.
+    """
+
+
+class RulesInputError(WetlandGISError, ValueError):
+    """A rules-core function received a value outside its allowed set."""
+
+
+class CountyNameError(ValueParseError, RulesInputError):
+    """A county name is not text (:func:`wetland_gis.names.normalise_county`).
+
+    A :class:`ValueParseError` to a reader of user data and a :class:`RulesInputError` to the
+    rules core, which both match county names with the one normalisation.
     """
 
 

@@ -26,6 +26,7 @@ import pyarrow as pa
 
 from wetland_gis._gc import collector_paused
 from wetland_gis.context import Context, as_context
+from wetland_gis.context_layers import map_layers
 from wetland_gis.enums import (
     ImpactOutcome,
     Outcome,
@@ -57,13 +58,15 @@ from wetland_gis.io.fields import (
 from wetland_gis.io.impact_facts import FactSteps, impact_facts
 from wetland_gis.io.joint_application import summary_table
 from wetland_gis.io.layers import list_layers, read_layer, warn_if_empty
+from wetland_gis.io.project_facts import apply_project_facts, read_project_facts
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.io.trace_json import decisions_table, write_records_json, write_trace_parquet
 from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, PROJECT_PART_POINTER, compact_steps
 from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
-from wetland_gis.mapping.symbology import map_layers
 from wetland_gis.memory import check_fits
+from wetland_gis.notebook import summary_table as notebook_table
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules import (
     Claims,
@@ -411,8 +414,6 @@ class Assessment:
         >>> "<caption>Assessment</caption>" in a._repr_html_()
         True
         """
-        from wetland_gis.notebook import summary_table
-
         impacts = self.impacts if self.impacts is not None else pd.DataFrame()
         rows: list[tuple[str, object]] = [
             ("as of", getattr(self.manifest, "as_of", "")),
@@ -426,7 +427,7 @@ class Assessment:
             acres = pd.to_numeric(impacts["replace_acres"], errors="coerce").sum()
             rows.append(("replacement required (credits, replacement acres)", f"{acres:,.4f}"))
         rows.append(("trace steps", len(self.trace)))
-        return summary_table(
+        return notebook_table(
             "Assessment", rows, "impacts, summary, projects, trace, manifest: the frames"
         )
 
@@ -471,8 +472,6 @@ class Assessment:
             When an output is an input of the run, or would replace a file that is not
             an earlier output of ``assess`` without ``overwrite``.
         """
-        from wetland_gis.io.safe_write import SafeWriter
-
         out = Path(out)
         if not out.suffix:
             out = out.with_suffix(".gpkg")
@@ -880,8 +879,6 @@ def assess(
     input_index = gdf.index
     gdf = gdf.reset_index(drop=True)
     if options.project_facts is not None:  # the project's facts fill the blank fact cells
-        from wetland_gis.io.project_facts import apply_project_facts, read_project_facts
-
         gdf = apply_project_facts(
             gdf, read_project_facts(options.project_facts), dict(fields or {}), manifest
         )

@@ -22,17 +22,28 @@ import geopandas as gpd
 import pandas as pd
 
 from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
+from wetland_gis.compare import NO_BUILD, compare
 from wetland_gis.context import Context, load_context
-from wetland_gis.errors import InputError, ParameterError
+from wetland_gis.errors import DeprecatedOptionWarning, InputError, ParameterError
 from wetland_gis.geometry.cleaning import ASSESSED
+from wetland_gis.impacts import NWI_SCREENING_NOTE, DerivedImpacts, impacts
 from wetland_gis.io.assessed import (
     SITING_FILES,
     Assessed,
     read_assessed,
     read_siting,
 )
+from wetland_gis.io.field_map import (
+    FIELD_ALIASES,
+    field_map_from_options,
+    layer_fields_text,
+    roles_text,
+    template_text,
+)
+from wetland_gis.io.fields import field_name_warnings, resolve_fields
 from wetland_gis.io.layers import read_layer
-from wetland_gis.io.safe_write import SafeWriter
+from wetland_gis.io.safe_write import SafeWriter, refuse_read_only
+from wetland_gis.io.trace_store import is_not_tried
 from wetland_gis.io.values import keyed
 from wetland_gis.labels import label as value_label
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
@@ -43,9 +54,23 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
+from wetland_gis.partitioned import (
+    DEFAULT_CHUNK_SIZE,
+    _NotAssemblable,
+    assess_partitioned,
+    assess_partitioned_to_files,
+    check_engine_options,
+    stream_assess,
+)
 from wetland_gis.progress import StageBar
+from wetland_gis.qgis_provider import events
+from wetland_gis.register.cli import hide_register_url, run_register
+from wetland_gis.rules.exempt import ExemptionClaims
 from wetland_gis.rules.kernel import ONE_CLAUSE, Claims
+from wetland_gis.rules.priority import BANKING_OWN_ORDER
+from wetland_gis.screen import run_screen
 from wetland_gis.tally import Tally
+from wetland_gis.water_use import water_use
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -73,7 +98,6 @@ __all__ = [
 
 
 def _stderr(msg: str) -> None:
-    from wetland_gis.qgis_provider import events
 
     if events.enabled():  # a program drives the command: a progress event (docs/qgis.md)
         events.emit("progress", message=msg)
@@ -128,8 +152,6 @@ def run_assess(
         When ``out`` is an input, or would replace another file without ``overwrite``;
         checked before the assessment runs.
     """
-    from wetland_gis.impacts import DerivedImpacts
-
     derived = impacts if isinstance(impacts, DerivedImpacts) else None
     sources: list[Any] = (
         [i.path for i in derived.manifest.inputs] if derived is not None else [impacts]
@@ -167,8 +189,6 @@ def _check_outputs_early(
 
     The writer checks again, with the command's own earlier outputs known.
     """
-    from wetland_gis.io.safe_write import refuse_read_only
-
     writer = SafeWriter(
         command, overwrite=True, inputs=[i for i in inputs if isinstance(i, (str, Path))]
     )
@@ -204,8 +224,6 @@ def run_impacts(
     -------
     (DerivedImpacts, list of Path)
     """
-    from wetland_gis.impacts import impacts
-
     inputs = [footprint, wetlands, *(kwargs.get(k) for k in ("existing", "parcels", "drainage"))]
     _check_outputs_early("impacts", [out], inputs, overwrite=overwrite)
     derived = impacts(footprint, wetlands, **kwargs)
@@ -288,7 +306,6 @@ def run_site(
     -------
     (SitingResult, list of Path)
     """
-    from wetland_gis.rules.priority import BANKING_OWN_ORDER
     from wetland_gis.siting import site
     from wetland_gis.siting.allocate import check_weights
     from wetland_gis.siting.engine import weights_label
@@ -531,7 +548,6 @@ def footprint_notes(read: Mapping[str, Any]) -> list[str]:
     One line per layer (what it is, how many features), the parts that gave no impact, and
     the NWI screening note; empty for an impact layer drawn by hand.
     """
-    from wetland_gis.impacts import NWI_SCREENING_NOTE
     from wetland_gis.mapping.symbology import PROJECT_LAYERS
 
     layers = read.get("footprint_layers") or {}
@@ -626,7 +642,6 @@ def run_report(
     list of Path
         The HTML file written (first), the PDF when asked for, and the manifest.
     """
-    from wetland_gis.io.trace_store import is_not_tried
     from wetland_gis.mapping.report import map_arguments, render_report, write_pdf
 
     out = Path(out)
@@ -752,8 +767,6 @@ def run_water_use(
     -------
     (WaterUseResult, list of Path)
     """
-    from wetland_gis.water_use import water_use
-
     result = water_use(
         points,
         layer=layer,
@@ -889,8 +902,6 @@ def run_partitioned(
     results are merged and written as ``assess`` writes them. ``params`` is the
     parameter tree of ``--parameters`` (loaded once by :func:`run_command`).
     """
-    from wetland_gis.partitioned import DEFAULT_CHUNK_SIZE, assess_partitioned, stream_assess
-
     chunk = DEFAULT_CHUNK_SIZE if args.chunk_size is None else args.chunk_size
     common = {
         "layer": args.layer,
@@ -941,8 +952,6 @@ def _partitioned_to_files(
     Returns the files written, or ``None`` when the parts could not be put together
     as one table (then the caller merges the partitions in memory, as before).
     """
-    from wetland_gis.partitioned import _NotAssemblable, assess_partitioned_to_files
-
     try:
         return assess_partitioned_to_files(
             args.impacts,
@@ -980,9 +989,6 @@ def _fields(args: argparse.Namespace) -> Any:
     ``--field-map FILE``, then ``--field ROLE=COLUMN`` (which takes precedence), then the
     deprecated ``--id-field`` style aliases (each with a warning naming its ``--field``).
     """
-    from wetland_gis.errors import DeprecatedOptionWarning
-    from wetland_gis.io.field_map import FIELD_ALIASES, field_map_from_options
-
     aliases: dict[str, str | None] = {}
     for role, option in FIELD_ALIASES.items():
         column = getattr(args, option[2:].replace("-", "_"), None)
@@ -1006,9 +1012,6 @@ def run_fields(args: argparse.Namespace) -> CommandResult:
     ``--field-map``) and the look-alike warnings. ``--template FILE`` writes a field-map
     template, filled in with the layer's columns when a layer is given.
     """
-    from wetland_gis.io.field_map import layer_fields_text, roles_text, template_text
-    from wetland_gis.io.fields import field_name_warnings, resolve_fields
-
     fields = _fields(args)
     found = None
     if args.impacts is None:
@@ -1075,8 +1078,6 @@ def _readings(args: argparse.Namespace) -> dict[str, str]:
     ``--clause-reading`` and ``--exemption-scope-reading`` still work, with a
     :class:`~wetland_gis.errors.DeprecatedOptionWarning` naming their ``--reading``.
     """
-    from wetland_gis.errors import DeprecatedOptionWarning
-
     try:
         readings = keyed(getattr(args, "reading", None), "--reading")
     except argparse.ArgumentTypeError as err:
@@ -1114,7 +1115,6 @@ def _exemption_claims(args: argparse.Namespace) -> Any:
     claimed = getattr(args, "claim", None)
     if not claimed:
         return None
-    from wetland_gis.rules.exempt import ExemptionClaims
 
     answers: dict[str, bool | None] = {}
     for item in claimed:
@@ -1132,8 +1132,6 @@ def run_command(args: argparse.Namespace) -> CommandResult:
     """Run one parsed ``wetland-gis`` sub-command; return the files written and the tally."""
     overwrite = bool(getattr(args, "overwrite", False))
     if args.command == "register":
-        from wetland_gis.register.cli import run_register
-
         return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
     if args.command == "impacts":
         derived, written = run_impacts(
@@ -1148,8 +1146,6 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         footprint = getattr(args, "footprint", None)
         _check_footprint_options(args)
         if getattr(args, "register", None):
-            from wetland_gis.register.cli import hide_register_url
-
             hide_register_url(args)
         fields = _fields(args)
         options = AssessOptions(
@@ -1164,7 +1160,6 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         engine = getattr(args, "engine", "default")
         classes = getattr(args, "shoreland_classes", None)
         class_source = getattr(args, "shoreland_class_source", None) or "dnr"
-        from wetland_gis.partitioned import check_engine_options
 
         check_engine_options(
             engine, getattr(args, "chunk_size", None), getattr(args, "scheduler", None)
@@ -1187,8 +1182,6 @@ def run_command(args: argparse.Namespace) -> CommandResult:
             return run_partitioned(args, fields, options, params, overwrite)
         source: Any = args.impacts
         if footprint:  # issue 35: the impacts cut from the footprint first, in this run
-            from wetland_gis.impacts import impacts
-
             _check_outputs_early("assess", [args.out], [footprint, args.wetlands], overwrite=True)
             source = impacts(footprint, args.wetlands, **_footprint_kwargs(args, in_assess=True))
         assessment, written = run_assess(
@@ -1212,8 +1205,6 @@ def run_command(args: argparse.Namespace) -> CommandResult:
     if args.command == "fields":
         return run_fields(args)
     if args.command == "screen":
-        from wetland_gis.screen import run_screen
-
         fields = _fields(args)
         screening, written = run_screen(
             args.wetlands,
@@ -1273,13 +1264,8 @@ def run_command(args: argparse.Namespace) -> CommandResult:
         )
         return CommandResult(written, tally)
     if args.command == "compare":
-        from wetland_gis.compare import compare
-
         alternatives: list[Any] = list(args.alternatives)
         if getattr(args, "wetlands", None):  # the alternatives are construction limits
-            from wetland_gis.compare import NO_BUILD
-            from wetland_gis.impacts import impacts
-
             kwargs = _footprint_kwargs(args, in_assess=False)
             alternatives = [
                 a if a == NO_BUILD else impacts(a, args.wetlands, **kwargs) for a in alternatives

@@ -35,10 +35,13 @@ from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.context import Context, as_context
 from wetland_gis.errors import EmptyLayerWarning, InputError
 from wetland_gis.geometry.cleaning import ASSESSED
+from wetland_gis.impacts import DerivedImpacts
 from wetland_gis.io.field_map import record_field_map
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.labels import label
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.rules.registry import PROCEDURE_NO_PLAN
 from wetland_gis.units import SQFT_PER_ACRE
 
 if TYPE_CHECKING:
@@ -215,7 +218,6 @@ class Comparison:
         list of Path
             Every file written.
         """
-        from wetland_gis.io.safe_write import SafeWriter
         from wetland_gis.mapping import tep_map
         from wetland_gis.mapping.offline import make_self_contained
 
@@ -350,7 +352,6 @@ def compare(
         shoreland_classes=shoreland_classes,
         class_source=class_source,
     )
-    from wetland_gis.impacts import DerivedImpacts
 
     done: list[Alternative] = []
     for name, alt in zip(labels, alternatives, strict=True):
@@ -442,7 +443,6 @@ def _footprint_source(derived: Any) -> str:
 
 
 def _default_name(alt: Any, i: int) -> str:
-    from wetland_gis.impacts import DerivedImpacts
 
     if isinstance(alt, str) and alt == NO_BUILD:
         return NO_BUILD
@@ -701,8 +701,6 @@ def _no_replacement_plan(alternative: Alternative) -> list[str]:
     Read from the engine's decision (its ``procedure.no_replacement_plan`` step), never
     decided here.
     """
-    from wetland_gis.rules.registry import PROCEDURE_NO_PLAN
-
     return [
         d.project
         for d in alternative.assessment.decisions

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ContextLayers",
+    "DRAWN_LAYERS",
+    "map_layers",
     "BASIN_CLASSES",
     "WATERCOURSE_CLASSES",
     "SHORE_CLASS_ALIASES",
@@ -666,3 +668,33 @@ class ContextLayers(Protocol):
     def get(self, name: str) -> gpd.GeoDataFrame | None:
         """Return layer ``name``, or None when it was not given."""
         ...
+
+
+#: The context layers the TEP map draws (their spec has a ``map`` style), bottom to top.
+DRAWN_LAYERS: tuple[str, ...] = tuple(
+    spec.name
+    for spec in sorted(
+        (s for s in LAYER_SPECS.values() if s.map is not None),
+        key=lambda s: s.map.stack if s.map is not None else 0,
+    )
+)
+
+
+def map_layers(context: ContextLayers) -> dict[str, gpd.GeoDataFrame]:
+    """Return the context layers the TEP map draws (those present and not empty).
+
+    Parameters
+    ----------
+    context : Context
+        The context of an assessment (:class:`wetland_gis.context.Context`).
+
+    Returns
+    -------
+    dict
+        Layer name to GeoDataFrame, for :func:`wetland_gis.mapping.tep_map`.
+    """
+    return {
+        name: layer
+        for name in DRAWN_LAYERS
+        if (layer := context.get(name)) is not None and len(layer)
+    }

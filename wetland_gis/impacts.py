@@ -46,6 +46,7 @@ from wetland_gis.io.assessed import SOURCE_LAYERS
 from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fields import DEFAULT_NAMES, FieldMapping, read_text, resolve_fields
 from wetland_gis.io.layers import LayerRead, read_layer
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.io.values import is_blank, parse_id, parse_number
 from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.rules.screening import NWI_SCREENING_VERIFY
@@ -217,8 +218,6 @@ class DerivedImpacts:
         -------
         list of Path
         """
-        from wetland_gis.io.safe_write import SafeWriter
-
         out = Path(out)
         if not out.suffix:
             out = out.with_suffix(".gpkg")

@@ -47,12 +47,21 @@ from wetland_gis.assess import (
 )
 from wetland_gis.context import Context, as_context
 from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
+from wetland_gis.geometry.cleaning import ASSESSED, polygon_output
 from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
-from wetland_gis.io.safe_write import Submit
-from wetland_gis.io.trace_json import conform, disk_table, file_schema
+from wetland_gis.io.safe_write import SafeWriter, Submit, make_staging_folder
+from wetland_gis.io.trace_json import (
+    ROWS_PER_SLICE,
+    conform,
+    disk_table,
+    file_schema,
+    write_tables_parquet,
+)
+from wetland_gis.io.writers import _storable
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.rules.trace import TRACE_COLUMNS
 
 __all__ = [
     "ENGINES",
@@ -243,8 +252,6 @@ def _merge(
     source_manifest: Manifest,
 ) -> Assessment:
     """Put the partitions' results back in the input order as one Assessment."""
-    from wetland_gis.geometry.cleaning import ASSESSED
-
     results = sorted(results, key=lambda r: int(r["pos"].min()) if len(r["pos"]) else 0)
     pos = np.concatenate([r["pos"] for r in results])
     order = np.argsort(pos, kind="stable")
@@ -594,7 +601,6 @@ def stream_assess(
     gdf, source = _read(impacts, layer, assume_crs, override_crs)
     ctx = as_context(context, params=params, as_of=day)
     kwargs: dict[str, Any] = {"as_of": day, "fields": fields, "params": params, "options": options}
-    from wetland_gis.io.safe_write import SafeWriter
 
     stem = out.with_suffix("")
     projects_csv = Path(f"{stem}_projects.csv")
@@ -650,8 +656,6 @@ def stream_assess(
             w.file(partial(staged.__setitem__, name), target)
         stream(staged)
         if not staged["trace"].exists():  # no step at all: an empty trace table
-            from wetland_gis.rules.trace import TRACE_COLUMNS
-
             pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(staged["trace"])
         manifest = state["manifest"]
         _take_source(manifest, source)
@@ -737,8 +741,6 @@ def assess_partitioned_to_files(
         engine other than ``"chunks"`` and ``"dask"``.
     """
     import shutil
-
-    from wetland_gis.io.safe_write import make_staging_folder
 
     check_engine_options(engine, chunk_size, scheduler)
     out = Path(out)
@@ -882,9 +884,6 @@ def _assess_to_parts(
 
     import pyarrow as pa
 
-    from wetland_gis.geometry.cleaning import polygon_output
-    from wetland_gis.io.writers import _storable
-
     rows = _read_cached(*layer) if isinstance(layer, tuple) else layer
     res = _assess_part(_part(rows, pos), ctx, kwargs)
     del res["decisions"]  # the trace holds what the files need
@@ -956,8 +955,6 @@ def _write_trace_arrow(
     appear in the trace, the trace's columns and the rows of each batch.
     """
     import pyarrow as pa
-
-    from wetland_gis.io.trace_json import ROWS_PER_SLICE
 
     if not len(trace):
         return [], [str(c) for c in trace.columns], []
@@ -1096,8 +1093,6 @@ def _assemble(
     ``submit``: how to write the summary and the trace on a dask worker (they are written
     here without it); the files are the same either way.
     """
-    from wetland_gis.io.safe_write import SafeWriter
-
     results = sorted(results, key=lambda r: r["pos_min"])
     fields = results[0]["fields"]
     projects = _merged_projects(results, fields.project)
@@ -1283,8 +1278,6 @@ def _assemble_summary(results: list[dict[str, Any]], path: Path) -> None:
 
 def _assemble_trace(results: list[dict[str, Any]], projects: pd.DataFrame, path: Path) -> None:
     """Write ``_decisions.parquet`` from the partitions' rows, projects as they first appear."""
-    from wetland_gis.io.trace_json import write_tables_parquet
-
     columns = {tuple(r["trace_columns"]) for r in results if r["trace_groups"]}
     if len(columns) > 1:
         raise _NotAssemblable("the partitions' traces have other columns")

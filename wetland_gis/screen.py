@@ -31,8 +31,14 @@ import pandas as pd
 from wetland_gis.context import Context, as_context
 from wetland_gis.enums import PercentageArea, ShorelandZone, StatusCode, WetlandType
 from wetland_gis.errors import RulesInputError
+from wetland_gis.geometry.classify import classify_impacts
+from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+from wetland_gis.io.field_map import record_field_map
+from wetland_gis.io.fields import resolve_fields
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
+from wetland_gis.rules import de_minimis_allowance
 
 __all__ = ["SCREEN_COLUMNS", "Screening", "screen", "run_screen"]
 
@@ -98,8 +104,6 @@ class Screening:
         -------
         list of Path
         """
-        from wetland_gis.io.safe_write import SafeWriter
-
         out = Path(out).with_suffix(".parquet")
         gpkg = out.with_suffix(".gpkg")
         frame = self.wetlands.copy()
@@ -156,10 +160,6 @@ def screen(
         ``dm_*_sqft`` columns give the amount in each zone the wetland reaches.
     """
     from wetland_gis.assess import clean_and_type, read_impacts, record_context
-    from wetland_gis.geometry.classify import classify_impacts
-    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
-    from wetland_gis.io.field_map import record_field_map
-    from wetland_gis.io.fields import resolve_fields
 
     params = params or default_parameters()
     day = as_date(as_of)
@@ -222,9 +222,6 @@ def _spatial_order(gdf: gpd.GeoDataFrame) -> np.ndarray:
 
 def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: bool) -> None:
     """Add :data:`SCREEN_COLUMNS`: one rules call per distinct (type, zone, class, metro, cedar)."""
-    from wetland_gis.geometry.cleaning import ASSESSED
-    from wetland_gis.rules import de_minimis_allowance
-
     n = len(out)
     ok = (out["status"] == ASSESSED).to_numpy()
     cache: dict[tuple, tuple[float | None, str, str | None]] = {}

@@ -21,7 +21,7 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
 import numpy as np
@@ -46,7 +46,9 @@ from wetland_gis.io.writers import (
     shapefile_field_names,
     write_frame,
 )
-from wetland_gis.manifest import Manifest
+
+if TYPE_CHECKING:
+    from wetland_gis.manifest import Manifest
 
 __all__ = [
     "LayerRead",

@@ -17,6 +17,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from wetland_gis.errors import MissingCRSError
 from wetland_gis.geometry.crs import WORKING_CRS
 from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS
 
@@ -62,8 +63,6 @@ def _prepare(frame: Any, name: str) -> gpd.GeoDataFrame | None:
     if not isinstance(frame, gpd.GeoDataFrame):
         raise MappingInputError(f"`{name}` must be a GeoDataFrame, got {type(frame).__name__}")
     if frame.crs is None:
-        from wetland_gis.errors import MissingCRSError
-
         raise MissingCRSError(f"`{name}` has no CRS; set it with `.set_crs(...)` first")
     shown = frame[frame.geometry.notna() & ~frame.geometry.is_empty]
     return shown.to_crs(WORKING_CRS) if len(shown) else None

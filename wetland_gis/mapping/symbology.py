@@ -6,14 +6,9 @@ give a second cue that does not depend on colour.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from wetland_gis.context_layers import LAYER_SPECS, ContextLayers, MapStyle
+from wetland_gis.context_layers import DRAWN_LAYERS, LAYER_SPECS, MapStyle, map_layers
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.palette import OUTCOME_COLORS, OUTCOME_DASH, ZONE_STYLES, ZoneStyle, zone_style
-
-if TYPE_CHECKING:
-    import geopandas as gpd
 
 __all__ = [
     "map_layers",
@@ -54,12 +49,9 @@ OUTCOME_LABELS: dict[str, str] = {
 ContextLayer = MapStyle
 """How one reference layer is drawn (the :class:`~wetland_gis.context_layers.MapStyle`)."""
 
-CONTEXT_LAYERS: dict[str, ContextLayer] = dict(
-    sorted(
-        ((spec.name, spec.map) for spec in LAYER_SPECS.values() if spec.map is not None),
-        key=lambda item: item[1].stack,
-    )
-)
+CONTEXT_LAYERS: dict[str, ContextLayer] = {
+    name: style for name in DRAWN_LAYERS if (style := LAYER_SPECS[name].map) is not None
+}
 """Reference layers drawn from ``context`` (by key, bottom to top); other keys are ignored.
 
 Read from the layer registry (:data:`~wetland_gis.context_layers.LAYER_SPECS`): a layer
@@ -180,23 +172,3 @@ def outcome_color(outcome: str) -> str:
 def outcome_label(outcome: str) -> str:
     """Return how an outcome reads; an unknown value is shown as it is."""
     return OUTCOME_LABELS.get(outcome, outcome or "no outcome")
-
-
-def map_layers(context: ContextLayers) -> dict[str, gpd.GeoDataFrame]:
-    """Return the context layers the TEP map draws (those present and not empty).
-
-    Parameters
-    ----------
-    context : Context
-        The context of an assessment (:class:`wetland_gis.context.Context`).
-
-    Returns
-    -------
-    dict
-        Layer name to GeoDataFrame, for :func:`wetland_gis.mapping.tep_map`.
-    """
-    return {
-        name: layer
-        for name in CONTEXT_LAYERS
-        if (layer := context.get(name)) is not None and len(layer)
-    }

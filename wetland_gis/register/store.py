@@ -37,6 +37,7 @@ from wetland_gis.errors import (
     RegisterVersionError,
     ValueParseError,
 )
+from wetland_gis.io.qgis_styles import GPKG_VERSION
 from wetland_gis.register import schema as s
 from wetland_gis.register.migrate import upgrade
 from wetland_gis.register.schema import _APPEND_ONLY, sqlite_trigger_sql
@@ -819,8 +820,6 @@ _GPKG_CORE = (
 
 def _create_gpkg_core(conn: Connection) -> None:
     from pyproj import CRS
-
-    from wetland_gis.io.qgis_styles import GPKG_VERSION
 
     # the GeoPackage version the project writes (QGIS 3.22 opens it without a warning)
     major, minor = (int(p) for p in GPKG_VERSION.split("."))

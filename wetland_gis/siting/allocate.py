@@ -69,6 +69,13 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from wetland_gis.errors import AllocationError
 from wetland_gis.io.values import FALSE_SPELLINGS, TRUE_SPELLINGS, is_blank, parse_bool
 from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.rules.priority import (
+    BANKING_OWN_ORDER,
+    CITE_BANKING,
+    SINGLE_ORDER,
+    SITING_READINGS,
+)
+from wetland_gis.rules.procedure import bank_fees
 from wetland_gis.units import SQFT_PER_ACRE
 
 __all__ = [
@@ -314,8 +321,6 @@ def _num(frame: pd.DataFrame, name: str, default: float = np.nan) -> np.ndarray:
 
 def _reading(ranking: pd.DataFrame, siting_reading: str | None) -> str:
     """Return the subd. 3(c) reading: the one given, else the ranking's, else single order."""
-    from wetland_gis.rules.priority import BANKING_OWN_ORDER, SINGLE_ORDER, SITING_READINGS
-
     if siting_reading is None and "siting_reading" in ranking and len(ranking):
         found = sorted({str(v) for v in ranking["siting_reading"] if not is_blank(v)})
         if len(found) > 1:
@@ -854,7 +859,6 @@ def allocate(
         raise AllocationError(f"fee_rate must be a finite number >= 0, got {fee_rate!r}")
     if not (tolerance >= 0):
         raise AllocationError(f"tolerance must be >= 0, got {tolerance!r}")
-    from wetland_gis.rules.priority import BANKING_OWN_ORDER, CITE_BANKING
 
     reading = _reading(ranking, siting_reading)
     own = reading == BANKING_OWN_ORDER
@@ -981,6 +985,5 @@ def _withdrawal_fee(
         return float("nan")
     if not use_rules:
         return value * rate
-    from wetland_gis.rules.procedure import bank_fees
 
     return float(bank_fees(value, "withdrawal", params=params, as_of=as_of).value)

@@ -41,10 +41,12 @@ from wetland_gis.io.values import (
 )
 from wetland_gis.io.wetland_types import parse_wetland_type
 from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adjustments
+from wetland_gis.rules.counties import county_classes
 from wetland_gis.rules.exempt.project import REPLACEMENT_BY_BOARD
 from wetland_gis.rules.priority import (
     BANKING_OWN_ORDER,
     CITE_NEXT_LEVEL,
+    SINGLE_ORDER,
     SitingPlace,
     next_tier_condition,
     option_ratio,
@@ -248,8 +250,6 @@ def _attribute(
             src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
         elif not is_blank(county[k]):
             if county[k] not in names:
-                from wetland_gis.rules.counties import county_classes
-
                 names[county[k]] = county_classes(county[k], params, as_of)[0]
             cls = names[county[k]]
             pct.append(None if cls is None else str(cls.value))
@@ -919,8 +919,6 @@ def tier_gaps(
         place when the tier is reached, ``short_acres`` what remains after it,
         ``short_credits`` the same in credits at the impact's lowest ratio.
     """
-    from wetland_gis.rules.priority import SINGLE_ORDER
-
     day = as_date(as_of).isoformat()
     excluded = read_yes_no(ranking["excluded"]) if len(ranking) else np.zeros(0, bool)
     usable = ranking[~excluded] if len(ranking) else ranking

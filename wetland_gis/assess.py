@@ -61,7 +61,12 @@ from wetland_gis.io.layers import list_layers, read_layer, warn_if_empty
 from wetland_gis.io.project_facts import apply_project_facts, read_project_facts
 from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.io.trace_json import decisions_table, write_records_json, write_trace_parquet
-from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, PROJECT_PART_POINTER, compact_steps
+from wetland_gis.io.trace_store import (
+    LARGE_PROJECT_IMPACTS,
+    PROJECT_PART_POINTER,
+    PROJECT_RULES_SHOWN,
+    compact_steps,
+)
 from wetland_gis.io.values import is_blank
 from wetland_gis.io.wetland_types import read_types
 from wetland_gis.manifest import InputRecord, Manifest
@@ -1313,21 +1318,6 @@ def _trace_table(
 #: How the per-impact text columns join the trace's items (one item a line): for people.
 TEXT_JOIN = "\n"
 
-_PROJECT_RULES_SHOWN = frozenset(
-    {
-        R.DE_MINIMIS_PARAGRAPH,
-        R.DE_MINIMIS_CLAUSES,
-        R.DE_MINIMIS_TOTAL,
-        R.DE_MINIMIS_CUMULATIVE,
-        R.DE_MINIMIS_PROJECT,
-        R.EXEMPTION_ONE,
-        R.ROAD_REPLACEMENT,
-        R.PROCEDURE_PUBLIC_COMMENT,
-        R.PROCEDURE_SEQUENCING,
-        *R.READING_RULES.values(),
-    }
-)
-
 
 def _render_by_impact(
     trace: pd.DataFrame | Mapping[str, Sequence[Any]],
@@ -1349,7 +1339,7 @@ def _render_by_impact(
         values = trace[name]
         return values.tolist() if isinstance(values, pd.Series) else values
 
-    shown, not_tried = _PROJECT_RULES_SHOWN, Outcome.NOT_APPLIED.value
+    shown, not_tried = PROJECT_RULES_SHOWN, Outcome.NOT_APPLIED.value
     exemption_ids = R.EXEMPTION_RULE_IDS
     own: dict[tuple[Hashable, Hashable], tuple[list[str], ...]] = {}
     for project, iid, rule, cite, reason, verify, outcome in zip(

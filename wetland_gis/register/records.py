@@ -23,6 +23,7 @@ import pandas as pd
 from wetland_gis.errors import InputError, ValueParseError
 from wetland_gis.io.checksums import file_sha256
 from wetland_gis.io.csv_cells import restore_frame
+from wetland_gis.io.trace_store import PROJECT_RULES_SHOWN, is_not_tried
 from wetland_gis.io.values import is_blank, normalise_key, parse_bool, parse_id, parse_number
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.register.schema import DECISION_KINDS, KIND_CITATIONS, SRID
@@ -143,6 +144,28 @@ def default_valid_until(
         return None, None
     end, cite = determination_end(decision_date, params)
     return end, (cite if end is not None else None)
+
+
+def _trace_citations(trace: pd.DataFrame | None) -> list[str]:
+    """Return the citations of the decision's trace: one per step, as the engine wrote them.
+
+    Read from the trace's ``citation`` column (data), never split from the impacts'
+    rendered ``citations`` text: the steps of each impact and the project steps an impact
+    shows (:data:`~wetland_gis.io.trace_store.PROJECT_RULES_SHOWN`), without the exemptions
+    not tried. No trace (a file written before it): none.
+    """
+    if trace is None or not len(trace):
+        return []
+    return [
+        str(cite)
+        for rule, outcome, cite, impact in zip(
+            trace["rule_id"], trace["outcome"], trace["citation"], trace["impact_id"], strict=True
+        )
+        if isinstance(cite, str)
+        and cite
+        and not is_not_tried(rule, outcome)
+        and (impact != "" or rule in PROJECT_RULES_SHOWN)
+    ]
 
 
 def _text(value: Any) -> str | None:
@@ -277,15 +300,7 @@ banked, used_for_credit, note
     trace_rows = (
         [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict("records")
     )
-    citations = sorted(
-        {
-            c.strip()
-            for text in gdf.get("citations", pd.Series(dtype=object)).dropna()
-            for c in str(text).split(";")
-            if c.strip()
-        }
-        | {KIND_CITATIONS[kind]}
-    )
+    citations = sorted(set(_trace_citations(trace)) | {KIND_CITATIONS[kind]})
     projects = {str(p) for p in gdf.get("project", pd.Series(dtype=object)).dropna()}
     return DecisionRecord(
         parcel_id=parcel_id or _one_parcel(records),

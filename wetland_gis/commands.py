@@ -236,7 +236,9 @@ def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str,
     if getattr(args, "lateral_effect_ft_field", None):
         fields["lateral_effect_ft"] = args.lateral_effect_ft_field
     try:
-        named = keyed(getattr(args, "input_layer", None), "--input-layer")
+        named: dict[str, str | None] = {
+            **keyed(getattr(args, "input_layer", None), "--input-layer")
+        }
     except argparse.ArgumentTypeError as err:
         raise InputError(str(err)) from None
     if not in_assess:  # `impacts` names its footprint's layer with --layer (compare: none)
@@ -1072,7 +1074,7 @@ def _check_footprint_options(args: argparse.Namespace) -> None:
         )
 
 
-def _readings(args: argparse.Namespace) -> dict[str, str]:
+def _readings(args: argparse.Namespace) -> dict[str, Any]:
     """Return the open readings given as ``--reading NAME=VALUE`` (and the two old options).
 
     ``--clause-reading`` and ``--exemption-scope-reading`` still work, with a

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import geopandas as gpd
 import pandas as pd
 
+from wetland_gis import partitioned
 from wetland_gis.assess import Assessment, AssessOptions, assess, map_layers
 from wetland_gis.compare import NO_BUILD, compare
 from wetland_gis.context import Context, load_context
@@ -58,7 +59,6 @@ from wetland_gis.partitioned import (
     DEFAULT_CHUNK_SIZE,
     _NotAssemblable,
     assess_partitioned,
-    assess_partitioned_to_files,
     check_engine_options,
     stream_assess,
 )
@@ -955,7 +955,7 @@ def _partitioned_to_files(
     as one table (then the caller merges the partitions in memory, as before).
     """
     try:
-        return assess_partitioned_to_files(
+        return partitioned.assess_partitioned_to_files(  # one engine entry, patchable
             args.impacts,
             args.out,
             args.context,

@@ -50,6 +50,7 @@ from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
 from wetland_gis.geometry.cleaning import ASSESSED, polygon_output
 from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
+from wetland_gis.io.geoparquet import _arrow, _assemble_impacts, _NotAssemblable
 from wetland_gis.io.safe_write import SafeWriter, Submit, make_staging_folder
 from wetland_gis.io.trace_json import (
     ROWS_PER_SLICE,
@@ -665,13 +666,6 @@ def stream_assess(
     return list(w.written)
 
 
-def _arrow(chunk: gpd.GeoDataFrame) -> Any:
-    """Return the chunk as an Arrow table with the GeoParquet ``geo`` metadata."""
-    from geopandas.io.arrow import _geopandas_to_arrow
-
-    return _geopandas_to_arrow(chunk, index=False)
-
-
 # --- the engines writing to files: each partition's task writes its parts -----------------
 
 #: Output rows put together at a time when the parts are assembled into the files.
@@ -1147,109 +1141,6 @@ def _merged_projects(results: list[dict[str, Any]], project_field: str | None) -
         projects["_first"] = projects["project"].map(firsts).fillna(projects["_first"])
         projects = projects.sort_values("_first", kind="stable")
     return projects.drop(columns="_first").reset_index(drop=True)
-
-
-def _merged_schema(schemas: list[Any], pa: Any) -> Any:
-    """Return one schema for the partitions' tables: a column null in some takes the others'."""
-    fields = []
-    for column in schemas[0].names:
-        types = {s.field(column).type for s in schemas}
-        typed = {t for t in types if not pa.types.is_null(t)}
-        if len(typed) > 1:
-            raise _NotAssemblable(f"column {column!r} has the types {sorted(map(str, typed))}")
-        fields.append(schemas[0].field(column).with_type(typed.pop() if typed else pa.null()))
-    if any(s.names != schemas[0].names for s in schemas):
-        raise _NotAssemblable("the partitions' impacts have other columns")
-    return pa.schema(fields)
-
-
-class _NotAssemblable(InputError):
-    """The partitions' parts cannot be put together as one table (a bug if ever seen)."""
-
-
-def _geo_metadata(results: list[dict[str, Any]]) -> bytes:
-    """Return the GeoParquet ``geo`` metadata of the whole layer from the partitions'."""
-    import json
-
-    metas = [json.loads(r["geo"]) for r in results]
-    geo = metas[0]
-    for name, column in geo["columns"].items():
-        kinds = {t for m in metas for t in m["columns"][name].get("geometry_types", [])}
-        column["geometry_types"] = sorted(kinds)
-        boxes = [m["columns"][name]["bbox"] for m in metas if "bbox" in m["columns"][name]]
-        if boxes:
-            b = np.array(boxes, dtype=float)
-            column["bbox"] = [
-                *np.nanmin(b[:, :2], axis=0).tolist(),
-                *np.nanmax(b[:, 2:], axis=0).tolist(),
-            ]
-    return json.dumps(geo).encode("utf-8")
-
-
-def _assemble_impacts(results: list[dict[str, Any]], path: Path) -> None:
-    """Write the impacts GeoParquet in the input order, a window of rows at a time."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    readers = [pa.ipc.open_file(pa.OSFile(f"{r['stem']}.arrow", "rb")) for r in results]
-    schema = _merged_schema([rd.schema for rd in readers], pa)
-    schema = schema.with_metadata(
-        {
-            b"geo": _geo_metadata(results),
-            b"pandas": _pandas_metadata(results, [rd.schema for rd in readers]),
-        }
-    )
-    nexts = [0] * len(results)
-    with pq.ParquetWriter(path, schema) as writer:
-        for window in range(len(results[0]["batches"])):
-            tables = []
-            for k, (r, rd) in enumerate(zip(results, readers, strict=True)):
-                count = r["batches"][window]
-                batches = [rd.get_batch(nexts[k] + j) for j in range(count)]
-                nexts[k] += count
-                if batches:
-                    tables.append(conform(pa.Table.from_batches(batches), schema))
-            if not tables:
-                continue
-            table = pa.concat_tables(tables)
-            order = pa.compute.sort_indices(table, sort_keys=[("wg_row", "ascending")])
-            writer.write_table(table.take(order))
-
-
-def _pandas_metadata(results: list[dict[str, Any]], schemas: list[Any]) -> bytes:
-    """Return the ``pandas`` metadata ``GeoDataFrame.to_parquet`` gives the whole table.
-
-    A column is described as by the partitions that hold values in it (a column of
-    ``None`` is Arrow null in a partition and typed in the others); where those
-    describe it by other dtypes, as the dtype of the partitions' first rows
-    concatenated as :func:`_merge` concatenates the partitions. The index is the
-    whole layer's ``RangeIndex``.
-    """
-    import json
-
-    import pyarrow as pa
-    from geopandas.io.arrow import _geopandas_to_arrow
-
-    merged = pd.concat([r["head"] for r in results], ignore_index=True)
-    merged = gpd.GeoDataFrame(merged, geometry=results[0]["head"].geometry.name)
-    # index=None as to_parquet: a RangeIndex described, not written
-    meta = json.loads(_geopandas_to_arrow(merged, index=None).schema.metadata[b"pandas"])
-    parts = [json.loads(r["pandas"]) for r in results]
-    for i, column in enumerate(meta["columns"]):
-        name = column["name"]
-        typed = [
-            p["columns"][i]
-            for p, schema in zip(parts, schemas, strict=True)
-            if not pa.types.is_null(schema.field(name).type)
-        ]
-        if typed and len({d["numpy_type"] for d in typed}) == 1:
-            kinds = {d["pandas_type"] for d in typed}
-            meta["columns"][i] = dict(
-                typed[0], pandas_type=kinds.pop() if len(kinds) == 1 else "mixed"
-            )
-    n = sum(r["n"] for r in results)
-    meta["index_columns"] = [{"kind": "range", "name": None, "start": 0, "stop": n, "step": 1}]
-    return json.dumps(meta).encode("utf-8")
 
 
 def _assemble_summary(results: list[dict[str, Any]], path: Path) -> None:

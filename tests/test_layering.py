@@ -444,7 +444,8 @@ def test_the_checker_finds_a_long_circle_and_keeps_a_lazy_library_import(tmp_pat
             "a.py": "from wetland_gis.b import x\n",
             "b.py": "import pandas\nfrom wetland_gis import c\n",
             "c.py": "def f():\n    from wetland_gis.a import y\n    from wetland_gis.b import z\n",
-            "d.py": "def g():\n    import importlib\n    importlib.import_module('wetland_gis.b')\n",
+            "d.py": "def g():\n    import importlib\n"
+            "    importlib.import_module('wetland_gis.b')\n",
         },
     )
     found, third_party = imports(root)
@@ -462,3 +463,24 @@ def test_the_checker_finds_a_long_circle_and_keeps_a_lazy_library_import(tmp_pat
     assert [n.split(" imports")[0] for n in needless_lazy_imports(found, third_party)] == [
         "wetland_gis/c.py:3: wetland_gis.c"
     ]
+
+
+def test_a_name_of_a_lazy_facade_counts_as_an_import_of_its_module(tmp_path):
+    """``from package import Name`` of a lazy package loads the module defining ``Name``."""
+    root = _tree(
+        tmp_path,
+        {
+            "reg/__init__.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n    from wetland_gis.reg.store import Register\n"
+            ),
+            "reg/store.py": "import sqlalchemy\n",
+            "user.py": "from wetland_gis.reg import Register\n",
+            "lazy.py": "def f():\n    from wetland_gis.reg import Register\n",
+        },
+    )
+    found, third_party = imports(root)
+    targets = {(i.source, i.target) for i in found if i.kind != "type checking"}
+    assert ("wetland_gis.user", "wetland_gis.reg.store") in targets
+    assert loads("wetland_gis.user", found, third_party) == {"sqlalchemy"}
+    assert needless_lazy_imports(found, third_party) == []  # lazy.py defers sqlalchemy

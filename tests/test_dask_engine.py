@@ -326,7 +326,7 @@ def test_the_local_cluster_workers_do_not_run_the_dashboards_profiler():
 def test_partitions_whose_columns_take_other_types_are_refused():
     import pyarrow as pa
 
-    from wetland_gis.partitioned import _merged_schema, _NotAssemblable
+    from wetland_gis.io.geoparquet import _merged_schema, _NotAssemblable
 
     null = pa.schema([("a", pa.null()), ("b", pa.int64())])
     text = pa.schema([("a", pa.string()), ("b", pa.int64())])

@@ -43,8 +43,8 @@ from wetland_gis.io import (
 )
 from wetland_gis.io.fields import DEFAULT_NAMES
 from wetland_gis.io.layers import WKT_COLUMN
-from wetland_gis.io.layers import write_frame as real_write_frame
 from wetland_gis.io.safe_write import STAGING_PREFIX, SafeWriter
+from wetland_gis.io.writers import write_frame as real_write_frame
 
 DATA = Path(__file__).resolve().parents[1] / "sample_data"
 NWI_SAMPLE = DATA / "nwi_sample_DC_wetlands.gpkg"
@@ -690,7 +690,7 @@ def test_a_fault_in_the_writer_leaves_the_previous_outputs_whole(
         real_write_frame(frame, staged, **kwargs)  # half the job is done ...
         raise interrupt  # ... and the run dies
 
-    monkeypatch.setattr("wetland_gis.io.layers.write_frame", failing)
+    monkeypatch.setattr("wetland_gis.io.writers.write_frame", failing)
     with pytest.raises(type(interrupt)):
         with SafeWriter("assess", overwrite=True) as writer:
             writer.csv(pd.DataFrame({"a": [2, 3]}), table)
@@ -707,7 +707,7 @@ def test_a_run_killed_mid_write_leaves_the_previous_output_readable(tmp_path, im
     script = (
         "import os, signal, sys\n"
         "import geopandas as gpd\n"
-        "import wetland_gis.io.layers as layers\n"
+        "import wetland_gis.io.writers as layers\n"
         "from wetland_gis.io.safe_write import SafeWriter\n"
         "real = layers.write_frame\n"
         "def dying(frame, staged, **kw):\n"

@@ -21,7 +21,7 @@ from wetland_gis.partitioned import assess_partitioned
 
 AS_OF = "2024-05-01"
 # the module (``wetland_gis.assess`` the attribute is the function)
-assess_module = importlib.import_module("wetland_gis.assess")
+assess_module = importlib.import_module("wetland_gis.assessment")
 
 
 @pytest.fixture(scope="module")

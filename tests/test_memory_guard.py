@@ -13,7 +13,7 @@ import wetland_gis as wg
 from wetland_gis import memory
 from wetland_gis.errors import InsufficientMemoryError, WetlandGISError
 
-assess_module = importlib.import_module("wetland_gis.assess")
+assess_module = importlib.import_module("wetland_gis.assessment")
 AS_OF = "2024-05-01"
 
 

@@ -31,6 +31,7 @@ import pytest
 from wetland_gis import cli
 from wetland_gis.commands import CommandResult, Tally, _fields
 from wetland_gis.errors import MissingCRSError
+from wetland_gis.io.values import keyed
 from wetland_gis.qgis_provider import command, events, runner
 from wetland_gis.qgis_provider.describe import describe
 
@@ -258,7 +259,7 @@ def test_the_layers_of_the_cut_are_named_by_input_layer() -> None:
     )
     args = cli.build_parser().parse_args(argv)
     assert args.layer == "construction_limits"
-    assert cli.keyed(args.input_layer, "--input-layer") == {
+    assert keyed(args.input_layer, "--input-layer") == {
         "wetlands": "delineation",
         "existing": "existing_road",
     }

@@ -805,6 +805,39 @@ def test_an_eligible_exemption_of_an_impact_that_needs_replacement_is_not_record
     assert [i.exemption for i in record.impacts] == [None] * len(record.impacts)
 
 
+def test_a_decision_cites_the_steps_of_its_trace_one_citation_each(tmp_path):
+    """§ 103G.2242, subd. 2a: the register records the citations of the decision as data.
+
+    They come from the trace's ``citation`` column, one per step, never from the impacts'
+    rendered ``citations`` text split again (issue 33: that text joins a line per step).
+    """
+    from wetland_gis.io.assessed import read_assessed
+    from wetland_gis.io.trace_store import is_not_tried
+    from wetland_gis.register.records import decision_from_assessed
+    from wetland_gis.register.schema import KIND_CITATIONS
+
+    out = tmp_path / "wright.gpkg"
+    impacts = ROOT / "sample_data" / "projects" / "wright_metro" / "impacts.shp"
+    argv = ["assess", str(impacts), "--context", str(CONTEXT), "--out", str(out)]
+    assert main([*argv, "--as-of", AS_OF, "--quiet"]) == 0
+    record = decision_from_assessed(
+        out, kind="replacement_plan_approved", decision_date=AS_OF, lgu="L", recorded_by="r"
+    )
+    trace = read_assessed(out)["trace"]
+    of_impacts = {
+        c
+        for c, iid, rule, outcome in zip(
+            trace["citation"], trace["impact_id"], trace["rule_id"], trace["outcome"], strict=True
+        )
+        if c and iid != "" and not is_not_tried(rule, outcome)
+    }
+    assert len(of_impacts) > 1
+    assert all("\n" not in c and c.strip() == c for c in record.citations), record.citations
+    assert of_impacts | {KIND_CITATIONS["replacement_plan_approved"]} <= set(record.citations)
+    assert set(record.citations) <= set(trace["citation"]) | set(KIND_CITATIONS.values())
+    assert record.citations == sorted(record.citations)
+
+
 def test_the_command_line_offers_exactly_the_schema_kinds():
     # the CLI names the kinds without importing SQLAlchemy (fast --help): keep them equal
     from wetland_gis.register import DECISION_KINDS

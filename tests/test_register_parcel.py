@@ -556,7 +556,7 @@ def test_a_failed_upgrade_leaves_version_1_whole(v1_url, monkeypatch):
 
 
 def test_a_geopackage_upgrade_stopped_with_the_trigger_off_puts_it_back(tmp_path, monkeypatch):
-    from wetland_gis.register import store
+    from wetland_gis.register import schema
 
     url = str(tmp_path / "register_v1.gpkg")
     reg = _make_v1(url)
@@ -564,7 +564,7 @@ def test_a_geopackage_upgrade_stopped_with_the_trigger_off_puts_it_back(tmp_path
     def fail(table, op):
         raise RuntimeError("stopped between DROP TRIGGER and CREATE TRIGGER")
 
-    monkeypatch.setattr(store, "sqlite_trigger_sql", fail)
+    monkeypatch.setattr(schema, "sqlite_trigger_sql", fail)
     with pytest.raises(RuntimeError, match="stopped"):
         reg.upgrade()
     monkeypatch.undo()

@@ -188,10 +188,31 @@ def test_a_known_difference_is_not_a_verify_item():
 
 
 def test_place_values_are_normalised():
-    p = SitingPlace(minor=7001.0, major="20", bsa=7.0, pct_class="greater_than_80_percent")
+    """The values of a file are read before the rules (siting.rank.siting_place)."""
+    from wetland_gis.siting.rank import siting_place  # geopandas: the siting stage
+
+    p = siting_place(minor=7001.0, major="20", bsa=7.0, pct_class="greater_than_80_percent")
     assert p == SitingPlace(minor="7001", major=20, bsa=7, pct_class=GT80)
-    assert SitingPlace(minor=float("nan"), major=None, bsa="").bsa is None
-    assert SitingPlace(minor="07001").minor == "07001"  # a text id keeps its zeros
+    assert siting_place(minor=float("nan"), major=None, bsa="").bsa is None
+    assert siting_place(minor="07001").minor == "07001"  # a text id keeps its zeros
+    with pytest.raises(RulesInputError, match="major watershed 'twenty'"):
+        siting_place(major="twenty")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "match"),
+    [
+        ("minor", 7001.0, "minor watershed 7001.0 is not an id"),
+        ("major", "20", "major watershed '20' is not a whole number"),
+        ("major", True, "major watershed True is not a whole number"),
+        ("bsa", 7.0, "bank service area 7.0"),
+    ],
+    ids=["minor as a float", "major as text", "major as a flag", "bank service area float"],
+)
+def test_the_rules_core_takes_parsed_place_values_only(field, value, match):
+    """§ 103G.222, subd. 3 on plain values: the rules core parses no user text (issue 33)."""
+    with pytest.raises(RulesInputError, match=match):
+        SitingPlace(**{field: value})
 
 
 def test_place_rejects_bad_values():

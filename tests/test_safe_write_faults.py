@@ -79,7 +79,7 @@ def test_a_full_disk_exits_2_naming_the_output_and_the_free_space(tmp_path, monk
     def full(frame, staged, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(staged))
 
-    monkeypatch.setattr("wetland_gis.io.layers.write_frame", full)
+    monkeypatch.setattr("wetland_gis.io.writers.write_frame", full)
     assert _assess(out) == 2
     err = capsys.readouterr().err
     assert f"cannot write {out}: the disk is full (" in err and " free on the disk of " in err

@@ -459,6 +459,19 @@ def test_read_number_is_parse_number_coerced(value, expected):
     assert read_number(value) == expected
 
 
+def test_one_county_normalisation_with_one_error_class():
+    """Minn. R. 8420.0117, subp. 1: the readers and the rules core match a county name with
+    one function, and a name that is not text is one fault (issue 33)."""
+    from wetland_gis.errors import CountyNameError, RulesInputError
+    from wetland_gis.names import normalise_county as the_one
+    from wetland_gis.rules import normalise_county as rules_normalise
+
+    assert normalise_county is the_one and rules_normalise is the_one
+    with pytest.raises(CountyNameError, match="a county must be a name") as info:
+        the_one(27)
+    assert isinstance(info.value, ValueParseError) and isinstance(info.value, RulesInputError)
+
+
 @pytest.mark.parametrize(
     "name", ["Lac-qui-Parle", "Lac qui Parle County", "LAC QUI PARLE", "lac\u2013qui\u2013parle"]
 )
@@ -475,11 +488,11 @@ def test_the_rules_core_and_the_context_read_lac_qui_parle_alike(name):
 
 def test_siting_place_reads_ids_and_whole_numbers_with_the_parser():
     """§ 103G.222, subd. 3: a float watershed id and '18.0' name the same place."""
-    from wetland_gis.rules.priority import SitingPlace
+    from wetland_gis.siting.rank import siting_place
 
-    place = SitingPlace(minor=7001.0, major="18.0", bsa=" 7 ")
+    place = siting_place(minor=7001.0, major="18.0", bsa=" 7 ")
     assert (place.minor, place.major, place.bsa) == ("7001", 18, 7)
-    assert SitingPlace(minor="07001").minor == "07001"
+    assert siting_place(minor="07001").minor == "07001"
 
 
 def _ranking(excluded):

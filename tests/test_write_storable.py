@@ -12,7 +12,7 @@ import enum
 import pandas as pd
 import pytest
 
-from wetland_gis.io import layers
+from wetland_gis.io import writers as layers
 
 
 class _Kind(enum.Enum):

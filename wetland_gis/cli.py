@@ -32,6 +32,7 @@ from typing import Any
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
+from wetland_gis.io.field_map import FIELD_ALIASES
 from wetland_gis.rules.exempt import CLAIMS
 from wetland_gis.rules.kernel import READINGS
 from wetland_gis.rules.priority import BANKING_OWN_ORDER, SITING_READINGS
@@ -79,16 +80,6 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="exit with status 3 when any row was not assessed, or the input layer "
         "has no features (the outputs are still written), for scripted pipelines",
     )
-
-
-#: The ``--<name>-field`` options kept as aliases of ``--field ROLE=COLUMN`` (deprecated):
-#: role -> option.
-FIELD_ALIASES = {
-    "impact_id": "--id-field",
-    "wetland_type": "--type-field",
-    "cowardin": "--cowardin-field",
-    "project": "--project-field",
-}
 
 
 def add_field_options(parser: argparse.ArgumentParser, aliases: dict[str, str]) -> None:
@@ -232,24 +223,6 @@ class _KeyedArgument:
                 f"(the first is the default; docs/rules.md, Open readings)"
             )
         return key, value
-
-
-def keyed(values: Sequence[tuple[str, str]] | None, option: str) -> dict[str, str]:
-    """Return ``{key: value}`` of a repeatable ``KEY=VALUE`` option; one key twice is an error.
-
-    Examples
-    --------
-    >>> keyed([("wetlands", "delineation")], "--input-layer")
-    {'wetlands': 'delineation'}
-    """
-    out: dict[str, str] = {}
-    for key, value in values or ():
-        if out.get(key, value) != value:
-            raise argparse.ArgumentTypeError(
-                f"{option} gives {key} twice ({out[key]!r} and {value!r}); give it once"
-            )
-        out[key] = value
-    return out
 
 
 def _add_readings(parser: argparse.ArgumentParser) -> None:

@@ -14,29 +14,47 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import geopandas as gpd
-import numpy as np
 import pandas as pd
 
 from wetland_gis.assess import (
+    DEFAULT_CHUNK_SIZE,
     Assessment,
     AssessOptions,
     AssessRequest,
     assess,
     assess_request,
+    check_engine_options,
     map_layers,
 )
+from wetland_gis.compare import NO_BUILD, compare
 from wetland_gis.context import Context, load_context
-from wetland_gis.errors import InputError, ParameterError
-from wetland_gis.geometry.cleaning import ASSESSED, WKT_IN_COLUMN, measurable
-from wetland_gis.io.csv_cells import restore_frame
-from wetland_gis.io.layers import list_layers, read_layer
-from wetland_gis.io.safe_write import SafeWriter
+from wetland_gis.errors import DeprecatedOptionWarning, InputError, ParameterError
+from wetland_gis.geometry.cleaning import ASSESSED
+from wetland_gis.impacts import NWI_SCREENING_NOTE, DerivedImpacts, impacts
+from wetland_gis.io.assessed import (
+    SITING_FILES,
+    Assessed,
+    read_assessed,
+    read_siting,
+)
+from wetland_gis.io.field_map import (
+    FIELD_ALIASES,
+    field_map_from_options,
+    layer_fields_text,
+    roles_text,
+    template_text,
+)
+from wetland_gis.io.fields import field_name_warnings, resolve_fields
+from wetland_gis.io.layers import read_layer
+from wetland_gis.io.safe_write import SafeWriter, refuse_read_only
+from wetland_gis.io.trace_store import is_not_tried
+from wetland_gis.io.values import keyed
 from wetland_gis.labels import label as value_label
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.parameters import (
@@ -45,8 +63,20 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
+from wetland_gis.partitioned import (
+    _NotAssemblable,
+    partitions_to_files,
+    stream_request,
+)
 from wetland_gis.progress import StageBar
+from wetland_gis.qgis_provider import events
+from wetland_gis.register.cli import hide_register_url, run_register
+from wetland_gis.rules.exempt import ExemptionClaims
 from wetland_gis.rules.kernel import Claims
+from wetland_gis.rules.priority import BANKING_OWN_ORDER
+from wetland_gis.screen import run_screen
+from wetland_gis.tally import Tally
+from wetland_gis.water_use import water_use
 from wetland_gis.water_use.rules import FeeReadings
 
 if TYPE_CHECKING:
@@ -72,19 +102,8 @@ __all__ = [
     "run_fields",
 ]
 
-#: The files ``run_site`` writes in its output folder.
-SITING_FILES = {
-    "ranking": "ranking.csv",
-    "allocation": "allocation.csv",
-    "unmet": "unmet.csv",
-    "tier_gaps": "tier_gaps.csv",
-    "layers": "siting.gpkg",
-    "manifest": "siting_manifest.json",
-}
-
 
 def _stderr(msg: str) -> None:
-    from wetland_gis.qgis_provider import events
 
     if events.enabled():  # a program drives the command: a progress event (docs/qgis.md)
         events.emit("progress", message=msg)
@@ -134,8 +153,6 @@ def run_assess(
         When ``out`` is an input, or would replace another file without ``overwrite``;
         checked before the assessment runs.
     """
-    from wetland_gis.impacts import DerivedImpacts
-
     derived = impacts if isinstance(impacts, DerivedImpacts) else None
     sources: list[Any] = (
         [i.path for i in derived.manifest.inputs] if derived is not None else [impacts]
@@ -159,8 +176,6 @@ def _check_outputs_early(
 
     The writer checks again, with the command's own earlier outputs known.
     """
-    from wetland_gis.io.safe_write import refuse_read_only
-
     writer = SafeWriter(
         command, overwrite=True, inputs=[i for i in inputs if isinstance(i, (str, Path))]
     )
@@ -196,8 +211,6 @@ def run_impacts(
     -------
     (DerivedImpacts, list of Path)
     """
-    from wetland_gis.impacts import impacts
-
     inputs = [footprint, wetlands, *(kwargs.get(k) for k in ("existing", "parcels", "drainage"))]
     _check_outputs_early("impacts", [out], inputs, overwrite=overwrite)
     derived = impacts(footprint, wetlands, **kwargs)
@@ -210,8 +223,6 @@ def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str,
     lateral_column = getattr(args, "lateral_effect_ft_field", None)
     if lateral_column:
         fields["lateral_effect_ft"] = str(lateral_column)
-    from wetland_gis.cli import keyed
-
     named: dict[str, str | None]
     try:
         named = dict(keyed(getattr(args, "input_layer", None), "--input-layer"))
@@ -236,11 +247,6 @@ def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str,
     }
 
 
-#: What ``assess`` wrote: its file, or that file as :func:`read_assessed` returned it
-#: (a caller that needs it too reads it once).
-Assessed = str | Path | Mapping[str, Any]
-
-
 def _assessed_file(assessed: Assessed) -> Path:
     """Return the file of an :data:`Assessed`."""
     return Path(assessed["path"] if isinstance(assessed, Mapping) else assessed)
@@ -249,146 +255,6 @@ def _assessed_file(assessed: Assessed) -> Path:
 def _read(assessed: Assessed) -> Mapping[str, Any]:
     """Return an :data:`Assessed` as :func:`read_assessed` returns it, reading it if need be."""
     return assessed if isinstance(assessed, Mapping) else read_assessed(assessed)
-
-
-def read_assessed(path: str | Path, *, trace: bool = True) -> dict[str, Any]:
-    """Read what ``run_assess`` wrote: the impacts, zones, tables, decisions and manifest.
-
-    Parameters
-    ----------
-    path : str or Path
-        The classified GeoPackage (or other layer file) written by ``assess``.
-    trace : bool, default True
-        Read the decisions table; ``site`` does not need it (``trace`` is then None).
-
-    Returns
-    -------
-    dict
-        ``impacts`` (GeoDataFrame), ``zones`` (GeoDataFrame or None), ``projects`` and
-        ``summary`` (DataFrame or None), ``trace`` (the ``decisions`` table: DataFrame of
-        :data:`wetland_gis.rules.TRACE_COLUMNS` with ``verify`` lists and ``inputs``,
-        ``parameters`` dicts, or None), ``manifest`` (dict or None) and
-        ``footprint_layers`` (the layers the impacts were cut from, by name; issue 35).
-    """
-    path = Path(path)
-    if not path.exists():
-        raise InputError(
-            f"{path} does not exist: run `wetland-gis assess IMPACTS --out {path}` first"
-        )
-    # a GeoPackage holds the impacts, zones and decisions as layers; its list is read once
-    layers = list_layers(path) if path.suffix.lower() == ".gpkg" else None
-    layer = "impacts" if layers is not None else None
-    if layers is not None and "impacts" not in layers:
-        raise InputError(
-            f"{path} has no layer 'impacts': it is not an output of `wetland-gis assess`; run "
-            f"`wetland-gis assess IMPACTS --out {path}` first"
-        )
-    impacts = read_layer(path, layer).gdf
-    if WKT_IN_COLUMN in impacts:  # geometries that are not polygons were written as WKT
-        impacts = _restore_non_polygons(impacts)
-    zones = None
-    if layers is not None and "shoreland_zones" in layers:
-        zones = read_layer(path, "shoreland_zones").gdf
-    stem = path.with_suffix("")
-
-    def _csv(suffix: str) -> pd.DataFrame | None:
-        return _read_csv(Path(f"{stem}_{suffix}.csv"))
-
-    def _json(suffix: str) -> dict[str, Any] | None:
-        p = Path(f"{stem}_{suffix}.json")
-        if not p.exists():
-            return None
-        try:
-            return json.loads(p.read_text("utf-8"))
-        except ValueError as err:
-            raise InputError(
-                f"cannot read {p}: not valid JSON ({err}); run `wetland-gis "
-                f"assess` again to rewrite it"
-            ) from err
-
-    from wetland_gis.impacts import SOURCE_LAYERS
-
-    # the layers the impacts were cut from (`wetland-gis impacts`, issue 35), for the map
-    sources = {n: read_layer(path, n).gdf for n in SOURCE_LAYERS if n in (layers or ())}
-    return {
-        "impacts": impacts,
-        "footprint_layers": sources,
-        "zones": zones,
-        "projects": _csv("projects"),
-        "summary": _csv("summary"),
-        "trace": _read_trace(path, stem, layers) if trace else None,
-        "manifest": _json("manifest"),
-        "path": path,
-    }
-
-
-def _read_trace(path: Path, stem: Path, layers: list[str] | None) -> pd.DataFrame | None:
-    """Read the trace of an ``assess`` output.
-
-    The GeoPackage ``decisions`` table, else ``*_decisions.parquet`` (beside a GeoParquet
-    file), else ``*_decisions.json``. ``layers`` are the layers of a GeoPackage ``path``
-    (``None`` for another format).
-    """
-    from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS
-
-    table = None
-    if layers is not None and "decisions" in layers:
-        import pyogrio
-
-        table = pyogrio.read_dataframe(path, layer="decisions", read_geometry=False)
-    elif (pq_path := Path(f"{stem}_decisions.parquet")).exists():
-        table = pd.read_parquet(pq_path)
-    else:
-        p = Path(f"{stem}_decisions.json")
-        if p.exists():
-            records = json.loads(p.read_text("utf-8"))
-            if isinstance(records, list):
-                table = pd.DataFrame(records)
-    if table is None or not set(TRACE_COLUMNS) <= set(table.columns):
-        return None
-    table = table[list(TRACE_COLUMNS)].copy()
-    for name in JSON_COLUMNS:
-        table[name] = [json.loads(v) if isinstance(v, str) else v for v in table[name]]
-    table["impact_id"] = table["impact_id"].fillna("").astype(str)
-    return table
-
-
-def _read_csv(path: Path) -> pd.DataFrame | None:
-    """Read a table written by a command; an empty file is an empty table."""
-    if not path.exists():
-        return None
-    try:
-        # the cells as written: write_csv quoted those that begin like a formula
-        return restore_frame(pd.read_csv(path))
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame()
-    except (pd.errors.ParserError, UnicodeDecodeError) as err:
-        raise InputError(f"cannot read {path} as a CSV table: {err}") from err
-
-
-def _restore_non_polygons(impacts: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
-    """Give rows written with a null geometry and their WKT their geometry back (for maps)."""
-    import shapely
-
-    wkt = impacts[WKT_IN_COLUMN]
-    restore = (
-        impacts.geometry.isna().to_numpy()
-        & wkt.notna().to_numpy()
-        & (wkt.astype(str).str.len() > 0).to_numpy()
-    )
-    if not restore.any():
-        return impacts
-    impacts = impacts.copy()
-    geoms = np.asarray(impacts.geometry.values, dtype=object)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # NaN in the WKT
-        back = shapely.from_wkt(wkt[restore].astype(str).to_numpy(), on_invalid="ignore")
-        if impacts.crs is not None:  # only what a map can draw: finite once in lon/lat
-            lonlat = gpd.GeoSeries(back, crs=impacts.crs).to_crs("EPSG:4326").to_numpy()
-            back[~measurable(back) | ~measurable(lonlat)] = None
-    geoms[restore] = back
-    impacts[impacts.geometry.name] = gpd.GeoSeries(geoms, index=impacts.index, crs=impacts.crs)
-    return impacts
 
 
 def run_site(
@@ -429,7 +295,6 @@ def run_site(
     -------
     (SitingResult, list of Path)
     """
-    from wetland_gis.rules.priority import BANKING_OWN_ORDER
     from wetland_gis.siting import site
     from wetland_gis.siting.allocate import check_weights
 
@@ -568,23 +433,6 @@ def _write_siting(
             w.layer(frame if usable else None, layers, layer=name, polygons=name == "sites")
         w.manifest(manifest, manifest_path)
     return list(w.written)
-
-
-def read_siting(folder: str | Path) -> dict[str, Any]:
-    """Read what ``run_site`` wrote in ``folder`` (missing files are ``None``)."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise InputError(f"{folder} is not a folder written by `wetland-gis site --out-dir`")
-    out: dict[str, Any] = {}
-    for key in ("ranking", "allocation", "unmet", "tier_gaps"):
-        p = folder / SITING_FILES[key]
-        table = _read_csv(p)
-        out[key] = table if table is not None and len(table.columns) else None
-    layers = folder / SITING_FILES["layers"]
-    names = list_layers(layers) if layers.exists() and layers.stat().st_size else []
-    for name in ("sites", "banks"):
-        out[name] = read_layer(layers, name).gdf if name in names else None
-    return out
 
 
 def _boundaries(context: str | Path | Context | None) -> dict[str, gpd.GeoDataFrame] | None:
@@ -730,7 +578,6 @@ def footprint_notes(read: Mapping[str, Any]) -> list[str]:
     One line per layer (what it is, how many features), the parts that gave no impact, and
     the NWI screening note; empty for an impact layer drawn by hand.
     """
-    from wetland_gis.impacts import NWI_SCREENING_NOTE
     from wetland_gis.mapping.symbology import PROJECT_LAYERS
 
     layers = read.get("footprint_layers") or {}
@@ -911,8 +758,6 @@ def _project_steps(trace: pd.DataFrame | None) -> dict[str, dict[str, list[str]]
     Never by splitting rendered text; the steps grouped by project once. An exemption not
     tried on the project's impacts is no citation of its answer.
     """
-    from wetland_gis.io.trace_store import is_not_tried
-
     steps_of: dict[str, dict[str, list[str]]] = {}
     if trace is None:
         return steps_of
@@ -973,8 +818,6 @@ def run_water_use(
     -------
     (WaterUseResult, list of Path)
     """
-    from wetland_gis.water_use import water_use
-
     result = water_use(
         points,
         layer=layer,
@@ -1019,91 +862,6 @@ def _reason_kind(reason: str) -> str:
         if head:
             text = head
     return text or "no reason given"
-
-
-@dataclass
-class Tally:
-    """What a command read, assessed and decided, for the line printed at its end.
-
-    Attributes
-    ----------
-    command : str
-        The command (``assess``, ``site``, ``map``, ``report``, ...).
-    rows_read : int
-        Impact rows read (every one is in the output).
-    assessed : int
-        Rows that went on to the rules.
-    not_assessed : dict
-        Rows not assessed, by the kind of reason (``"expected a polygon, got Point"``,
-        ``"wetland type"``, ...).
-    outcomes : dict
-        Rows by outcome.
-    replacement_acres : float
-        Acres of replacement required, over every row.
-    siting : dict
-        For ``site``, in credits (replacement acres): ``credits_required``,
-        ``credits_met``, ``credits_unmet``, ``credits_allocated``; and ``cost_usd``.
-        Empty otherwise.
-    replacement : bool
-        Whether the replacement line is printed (not for ``water-use``: no wetland
-        replacement there).
-    """
-
-    command: str
-    rows_read: int = 0
-    assessed: int = 0
-    not_assessed: dict[str, int] = field(default_factory=dict)
-    outcomes: dict[str, int] = field(default_factory=dict)
-    replacement_acres: float = 0.0
-    siting: dict[str, float] = field(default_factory=dict)
-    replacement: bool = True
-
-    @property
-    def not_assessed_rows(self) -> int:
-        """Return the number of rows not assessed."""
-        return sum(self.not_assessed.values())
-
-    def nothing_assessed_text(self) -> str:
-        """Return the sentence a report gives when no impact could be assessed."""
-        if not self.rows_read:
-            return "no impact could be assessed: the impact layer has no features"
-        reasons = "; ".join(
-            f"{kind} ({n} row{'s' if n != 1 else ''})" for kind, n in self.not_assessed.items()
-        )
-        return f"no impact could be assessed: {reasons}; see the status_reason of each row"
-
-    def lines(self) -> list[str]:
-        """Return the tally as short lines of text."""
-        out = [
-            f"{self.rows_read} row(s) read, {self.assessed} assessed, "
-            f"{self.not_assessed_rows} not assessed"
-        ]
-        out += [f"  not assessed: {kind}: {n}" for kind, n in self.not_assessed.items()]
-        if self.outcomes:
-            out.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in self.outcomes.items()))
-        if self.replacement:  # not for water use, which has no wetland replacement
-            out.append(f"replacement required: {self.replacement_acres:,.4f} ac")
-        if self.siting:  # one unit: credits (replacement acres), as replace_acres
-            g = self.siting.get
-            out.append(
-                f"siting, in credits (replacement acres): {g('credits_required', 0.0):,.4f} "
-                f"required, {g('credits_met', 0.0):,.4f} met, {g('credits_unmet', 0.0):,.4f} "
-                f"unmet; {g('credits_allocated', 0.0):,.4f} allocated, cost "
-                f"${g('cost_usd', 0.0):,.2f}"
-            )
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the tally as a JSON-ready dictionary."""
-        return {
-            "command": self.command,
-            "rows_read": self.rows_read,
-            "assessed": self.assessed,
-            "not_assessed": dict(self.not_assessed),
-            "outcomes": dict(self.outcomes),
-            "replacement_acres": self.replacement_acres,
-            "siting": dict(self.siting),
-        }
 
 
 def tally_impacts(impacts: pd.DataFrame, command: str = "assess") -> Tally:
@@ -1193,8 +951,6 @@ def run_partitioned(
     otherwise the partitions' results are merged (:func:`wetland_gis.assess.assess_request`,
     as ``wg.assess(..., engine=)``) and written as ``assess`` writes them.
     """
-    from wetland_gis.partitioned import stream_request
-
     parquet = Path(args.out).suffix.lower() == ".parquet"
     if args.engine == "default" and parquet:
         written = stream_request(request, args.out, overwrite=overwrite)
@@ -1224,8 +980,6 @@ def _partitioned_to_files(
     Returns the files written, or ``None`` when the parts could not be put together
     as one table (then the caller merges the partitions in memory, as before).
     """
-    from wetland_gis.partitioned import _NotAssemblable, partitions_to_files
-
     try:
         return partitions_to_files(request, args.out, overwrite=overwrite)
     except _NotAssemblable as err:
@@ -1253,10 +1007,6 @@ def _fields(args: argparse.Namespace) -> Any:
     ``--field-map FILE``, then ``--field ROLE=COLUMN`` (which takes precedence), then the
     deprecated ``--id-field`` style aliases (each with a warning naming its ``--field``).
     """
-    from wetland_gis.cli import FIELD_ALIASES
-    from wetland_gis.errors import DeprecatedOptionWarning
-    from wetland_gis.io.field_map import field_map_from_options
-
     aliases: dict[str, str | None] = {}
     for role, option in FIELD_ALIASES.items():
         column = getattr(args, option[2:].replace("-", "_"), None)
@@ -1280,9 +1030,6 @@ def run_fields(args: argparse.Namespace) -> CommandResult:
     ``--field-map``) and the look-alike warnings. ``--template FILE`` writes a field-map
     template, filled in with the layer's columns when a layer is given.
     """
-    from wetland_gis.io.field_map import layer_fields_text, roles_text, template_text
-    from wetland_gis.io.fields import field_name_warnings, resolve_fields
-
     fields = _fields(args)
     found = None
     if args.impacts is None:
@@ -1343,15 +1090,12 @@ def _check_footprint_options(args: argparse.Namespace) -> None:
         )
 
 
-def _readings(args: argparse.Namespace) -> dict[str, str]:
+def _readings(args: argparse.Namespace) -> dict[str, Any]:
     """Return the open readings given as ``--reading NAME=VALUE`` (and the two old options).
 
     ``--clause-reading`` and ``--exemption-scope-reading`` still work, with a
     :class:`~wetland_gis.errors.DeprecatedOptionWarning` naming their ``--reading``.
     """
-    from wetland_gis.cli import keyed
-    from wetland_gis.errors import DeprecatedOptionWarning
-
     try:
         readings = keyed(getattr(args, "reading", None), "--reading")
     except argparse.ArgumentTypeError as err:
@@ -1401,7 +1145,6 @@ def _exemption_claims(args: argparse.Namespace) -> Any:
     claimed = getattr(args, "claim", None)
     if not claimed:
         return None
-    from wetland_gis.rules.exempt import ExemptionClaims
 
     answers: dict[str, bool | None] = {}
     for item in claimed:
@@ -1435,8 +1178,6 @@ def _progress_messages(args: argparse.Namespace) -> Callable[[str], None] | None
 
 def _run_register(args: argparse.Namespace) -> CommandResult:
     """Run ``wetland-gis register ...`` (:mod:`wetland_gis.register.cli`)."""
-    from wetland_gis.register.cli import run_register
-
     return run_register(args)  # type: ignore[return-value]  # same written/tally protocol
 
 
@@ -1480,8 +1221,6 @@ def _assess_request(args: argparse.Namespace, keywords: dict[str, Any]) -> Asses
 
     ``--engine default --chunk-size N`` runs the chunks engine (streamed to a ``.parquet``).
     """
-    from wetland_gis.assess import DEFAULT_CHUNK_SIZE
-
     params = load_parameters(args.parameters) if args.parameters else default_parameters()
     return AssessRequest.of(
         args.impacts,
@@ -1497,12 +1236,8 @@ def _assess_request(args: argparse.Namespace, keywords: dict[str, Any]) -> Asses
 
 def _run_assess(args: argparse.Namespace) -> CommandResult:
     """Run ``wetland-gis assess``: the request of its options, by the engine it names."""
-    from wetland_gis.assess import check_engine_options
-
     _check_footprint_options(args)
     if getattr(args, "register", None):
-        from wetland_gis.register.cli import hide_register_url
-
         hide_register_url(args)
     keywords = _assess_keywords(args)
     engine = getattr(args, "engine", "default")
@@ -1513,8 +1248,6 @@ def _run_assess(args: argparse.Namespace) -> CommandResult:
     source: Any = args.impacts
     footprint = getattr(args, "footprint", None)
     if footprint:  # issue 35: the impacts cut from the footprint first, in this run
-        from wetland_gis.impacts import impacts
-
         _check_outputs_early("assess", [args.out], [footprint, args.wetlands], overwrite=True)
         source = impacts(footprint, args.wetlands, **_footprint_kwargs(args, in_assess=True))
         keywords.update(layer=None, fields=None)  # the cut layer, with its own column names
@@ -1531,8 +1264,6 @@ def _run_assess(args: argparse.Namespace) -> CommandResult:
 
 def _run_screen(args: argparse.Namespace) -> CommandResult:
     """Run ``wetland-gis screen``: every wetland of an inventory and its de minimis amount."""
-    from wetland_gis.screen import run_screen
-
     fields = _fields(args)
     screening, written = run_screen(
         args.wetlands,
@@ -1609,12 +1340,8 @@ def _run_report(args: argparse.Namespace) -> CommandResult:
 
 def _run_compare(args: argparse.Namespace) -> CommandResult:
     """Run ``wetland-gis compare``: the alternatives of one project, assessed alike."""
-    from wetland_gis.compare import NO_BUILD, compare
-
     alternatives: list[Any] = list(args.alternatives)
     if getattr(args, "wetlands", None):  # the alternatives are construction limits
-        from wetland_gis.impacts import impacts
-
         kwargs = _footprint_kwargs(args, in_assess=False)
         alternatives = [
             a if a == NO_BUILD else impacts(a, args.wetlands, **kwargs) for a in alternatives

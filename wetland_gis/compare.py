@@ -34,9 +34,12 @@ from wetland_gis.assess import Assessment, AssessRequest, assess_request, map_la
 from wetland_gis.context import Context
 from wetland_gis.errors import EmptyLayerWarning, InputError
 from wetland_gis.geometry.cleaning import ASSESSED
+from wetland_gis.impacts import DerivedImpacts
 from wetland_gis.io.field_map import record_field_map
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.labels import label
 from wetland_gis.manifest import Manifest
+from wetland_gis.rules.registry import PROCEDURE_NO_PLAN
 from wetland_gis.units import SQFT_PER_ACRE
 
 if TYPE_CHECKING:
@@ -213,7 +216,6 @@ class Comparison:
         list of Path
             Every file written.
         """
-        from wetland_gis.io.safe_write import SafeWriter
         from wetland_gis.mapping import tep_map
         from wetland_gis.mapping.offline import make_self_contained
 
@@ -369,8 +371,6 @@ def _alternative_names(alternatives: Sequence[Any], names: Sequence[str] | None)
 
 def _source(alt: Any) -> str:
     """Return what an alternative was read from, as the table and the manifest name it."""
-    from wetland_gis.impacts import DerivedImpacts
-
     if isinstance(alt, str) and alt == NO_BUILD:
         return NO_BUILD
     if isinstance(alt, DerivedImpacts):
@@ -380,8 +380,6 @@ def _source(alt: Any) -> str:
 
 def _assess_alternative(alt: Any, request: AssessRequest) -> Assessment:
     """Assess one alternative with the comparison's request (its context loaded)."""
-    from wetland_gis.impacts import DerivedImpacts
-
     with warnings.catch_warnings():
         # an alternative with no impact is what avoid and no-build are: the table says
         # so, and the manifest records it below; it is not a mistake to warn about
@@ -438,7 +436,6 @@ def _footprint_source(derived: Any) -> str:
 
 
 def _default_name(alt: Any, i: int) -> str:
-    from wetland_gis.impacts import DerivedImpacts
 
     if isinstance(alt, str) and alt == NO_BUILD:
         return NO_BUILD
@@ -710,8 +707,6 @@ def _no_replacement_plan(alternative: Alternative) -> list[str]:
     Read from the engine's decision (its ``procedure.no_replacement_plan`` step), never
     decided here.
     """
-    from wetland_gis.rules.registry import PROCEDURE_NO_PLAN
-
     return [
         d.project
         for d in alternative.assessment.decisions

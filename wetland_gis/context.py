@@ -62,6 +62,7 @@ from wetland_gis.io.values import (
     parse_id,
     parse_number,
 )
+from wetland_gis.manifest import InputRecord
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.rules.counties import county_classes
 
@@ -189,8 +190,6 @@ class Context:
         list of InputRecord
             Role ``"context:<layer>"``; the CRS is the layer's original CRS.
         """
-        from wetland_gis.manifest import InputRecord
-
         return [
             InputRecord(
                 role=f"context:{s.layer}",

@@ -27,10 +27,17 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Protocol
 
 from wetland_gis.enums import PercentageArea
 
+if TYPE_CHECKING:
+    import geopandas as gpd
+
 __all__ = [
+    "ContextLayers",
+    "DRAWN_LAYERS",
+    "map_layers",
     "BASIN_CLASSES",
     "WATERCOURSE_CLASSES",
     "SHORE_CLASS_ALIASES",
@@ -643,3 +650,51 @@ def layer_spec(name: str) -> LayerSpec:
     except KeyError:
         message = f"{name!r} is not a context layer; the layers are {list(LAYER_NAMES)}"
         raise KeyError(message) from None
+
+
+class ContextLayers(Protocol):
+    """What the classification reads of the context: the counties and a layer by name.
+
+    :class:`wetland_gis.context.Context` (what :func:`wetland_gis.context.load_context`
+    returns) is one; :mod:`wetland_gis.geometry` takes this protocol so that it does not
+    import the layer above it.
+    """
+
+    @property
+    def counties(self) -> gpd.GeoDataFrame:
+        """The county layer, with ``pct_class``, ``pct_source`` and ``metro`` joined."""
+        ...
+
+    def get(self, name: str) -> gpd.GeoDataFrame | None:
+        """Return layer ``name``, or None when it was not given."""
+        ...
+
+
+#: The context layers the TEP map draws (their spec has a ``map`` style), bottom to top.
+DRAWN_LAYERS: tuple[str, ...] = tuple(
+    spec.name
+    for spec in sorted(
+        (s for s in LAYER_SPECS.values() if s.map is not None),
+        key=lambda s: s.map.stack if s.map is not None else 0,
+    )
+)
+
+
+def map_layers(context: ContextLayers) -> dict[str, gpd.GeoDataFrame]:
+    """Return the context layers the TEP map draws (those present and not empty).
+
+    Parameters
+    ----------
+    context : Context
+        The context of an assessment (:class:`wetland_gis.context.Context`).
+
+    Returns
+    -------
+    dict
+        Layer name to GeoDataFrame, for :func:`wetland_gis.mapping.tep_map`.
+    """
+    return {
+        name: layer
+        for name in DRAWN_LAYERS
+        if (layer := context.get(name)) is not None and len(layer)
+    }

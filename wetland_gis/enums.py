@@ -18,6 +18,8 @@ __all__ = [
     "ProjectOutcome",
     "SitingTier",
     "StatusCode",
+    "ASSESSED",
+    "NOT_ASSESSED",
 ]
 
 
@@ -185,3 +187,10 @@ class StatusCode(str, Enum):
     OUTSIDE_MINNESOTA = "outside_minnesota"
     APPROPRIATION_FACTS = "appropriation_facts"
     OTHER = "other"
+
+
+#: The ``status`` of a row that may go on to the rules (set by
+#: :func:`wetland_gis.geometry.cleaning.clean_polygons`).
+ASSESSED = "assessed"
+#: The ``status`` of a row that cannot be assessed; ``status_reason`` says why.
+NOT_ASSESSED = ImpactOutcome.NOT_ASSESSED.value

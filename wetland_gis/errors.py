@@ -17,6 +17,7 @@ __all__ = [
     "FieldMappingError",
     "WetlandTypeError",
     "ValueParseError",
+    "CountyNameError",
     "OutputError",
     "ContextError",
     "RulesInputError",
@@ -27,6 +28,10 @@ __all__ = [
     "InsufficientMemoryError",
     "OverlappingWetlandsError",
     "MissingLateralEffectError",
+    "AllocationError",
+    "RegisterError",
+    "RegisterVersionError",
+    "RegisterUpgradeRequired",
     "WetlandGISWarning",
     "ThresholdToleranceWarning",
     "InferredWetlandTypeWarning",
@@ -51,10 +56,6 @@ class ParameterError(WetlandGISError):
 
 class ParameterNotInForce(ParameterError):
     """A parameter has no value in force on the date asked for."""
-
-
-class RulesInputError(WetlandGISError, ValueError):
-    """A rules-core function received a value outside its allowed set."""
 
 
 class InputError(WetlandGISError):
@@ -86,6 +87,18 @@ class ValueParseError(InputError, ValueError):
 
     Raised by :mod:`wetland_gis.io.values`; the message gives the value and the accepted
     spellings. Readers that know the file, layer and row catch it and say where.
+    """
+
+
+class RulesInputError(WetlandGISError, ValueError):
+    """A rules-core function received a value outside its allowed set."""
+
+
+class CountyNameError(ValueParseError, RulesInputError):
+    """A county name is not text (:func:`wetland_gis.names.normalise_county`).
+
+    A :class:`ValueParseError` to a reader of user data and a :class:`RulesInputError` to the
+    rules core, which both match county names with the one normalisation.
     """
 
 
@@ -127,6 +140,22 @@ class OverlappingWetlandsError(InputError):
 
 class MissingLateralEffectError(InputError):
     """A drainage line has no lateral effect distance (a column value or the option)."""
+
+
+class AllocationError(WetlandGISError):
+    """The allocation could not be solved; the message says which stage and why."""
+
+
+class RegisterError(WetlandGISError):
+    """The register cannot be opened, is not a register, or refused a record."""
+
+
+class RegisterVersionError(RegisterError):
+    """The register's schema version is not this package's (newer, or older: upgrade it)."""
+
+
+class RegisterUpgradeRequired(RegisterVersionError):
+    """The register is of an older schema version: run ``wetland-gis register upgrade``."""
 
 
 class WetlandGISWarning(UserWarning):

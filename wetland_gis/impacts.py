@@ -42,17 +42,19 @@ from wetland_gis.errors import (
 from wetland_gis.geometry import footprint as fp
 from wetland_gis.geometry.cleaning import ASSESSED, clean_polygons, measurable
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
+from wetland_gis.io.assessed import SOURCE_LAYERS
 from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fields import DEFAULT_NAMES, FieldMapping, read_text, resolve_fields
 from wetland_gis.io.layers import LayerRead, read_layer
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.io.values import is_blank, parse_id, parse_number
 from wetland_gis.manifest import InputRecord, Manifest
 from wetland_gis.rules.screening import NWI_SCREENING_VERIFY
+from wetland_gis.tally import Tally
 from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
 
 if TYPE_CHECKING:
     from wetland_gis.assess import Assessment
-    from wetland_gis.commands import Tally
 
 __all__ = [
     "DerivedImpacts",
@@ -67,9 +69,6 @@ __all__ = [
     "OUTPUT_NAMES",
     "ROLE_INPUTS",
 ]
-
-#: The layers written beside ``impacts`` in the output GeoPackage, drawn by the map.
-SOURCE_LAYERS = ("footprint", "existing", "delineation", "parcels", "drainage")
 
 #: Where the wetlands come from: a delineation, or NWI mapping (a screening).
 WETLAND_SOURCES = ("auto", "delineation", "nwi")
@@ -190,8 +189,6 @@ class DerivedImpacts:
 
     def tally(self) -> Tally:
         """Return the parts read, used and not used, and the impacts, for the command line."""
-        from wetland_gis.commands import Tally
-
         parts = self.parts
         status = parts["status"].astype(str) if len(parts) else pd.Series(dtype=str)
         used = status != "not_used"
@@ -221,8 +218,6 @@ class DerivedImpacts:
         -------
         list of Path
         """
-        from wetland_gis.io.safe_write import SafeWriter
-
         out = Path(out)
         if not out.suffix:
             out = out.with_suffix(".gpkg")

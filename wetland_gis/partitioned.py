@@ -37,27 +37,36 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
-from wetland_gis.assess import (
+from wetland_gis.assessment import (
     DEFAULT_CHUNK_SIZE,
     ENGINES,
     NO_PROJECT,
     Assessment,
     AssessRequest,
     _text,
-    assess,
-    assess_request,
+    assess_in_memory,
     check_engine_options,
     map_zones_later,
     read_impacts,
 )
 from wetland_gis.context import Context
 from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
+from wetland_gis.geometry.cleaning import ASSESSED, polygon_output
 from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
-from wetland_gis.io.safe_write import Submit
-from wetland_gis.io.trace_json import conform, disk_table, file_schema
+from wetland_gis.io.geoparquet import _arrow, _assemble_impacts, _NotAssemblable
+from wetland_gis.io.safe_write import SafeWriter, Submit, make_staging_folder
+from wetland_gis.io.trace_json import (
+    ROWS_PER_SLICE,
+    conform,
+    disk_table,
+    file_schema,
+    write_tables_parquet,
+)
+from wetland_gis.io.writers import _storable
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules.trace import TRACE_COLUMNS
 
 __all__ = [
     "ENGINES",
@@ -212,7 +221,7 @@ def _assess_part(part: gpd.GeoDataFrame, ctx: Context, template: AssessRequest) 
     rows = part.drop(columns=_POS).reset_index(drop=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WetlandGISWarning)
-        res = assess_request(replace(template, impacts=rows, context=ctx, row_numbers=pos + 1))
+        res = assess_in_memory(replace(template, impacts=rows, context=ctx, row_numbers=pos + 1))
     domain = [
         (w.category, str(w.message)) for w in caught if issubclass(w.category, WetlandGISWarning)
     ]
@@ -241,8 +250,6 @@ def _merge(
     source_manifest: Manifest,
 ) -> Assessment:
     """Put the partitions' results back in the input order as one Assessment."""
-    from wetland_gis.geometry.cleaning import ASSESSED
-
     results = sorted(results, key=lambda r: int(r["pos"].min()) if len(r["pos"]) else 0)
     pos = np.concatenate([r["pos"] for r in results])
     order = np.argsort(pos, kind="stable")
@@ -351,7 +358,8 @@ def assess_partitioned(
         :func:`assess`.
     """
     size = None if engine == "default" else chunk_size
-    return assess(impacts, context, engine=engine, chunk_size=size, **keywords)
+    request = AssessRequest.of(impacts, context, engine=engine, chunk_size=size, **keywords)
+    return assess_in_memory(request) if engine == "default" else assess_partitions(request)
 
 
 def assess_partitions(request: AssessRequest) -> Assessment:
@@ -378,7 +386,7 @@ def assess_partitions(request: AssessRequest) -> Assessment:
     ctx = request.loaded_context()
     template = _partition_request(request)
     if len(gdf) == 0:
-        return assess_request(replace(template, impacts=gdf, context=ctx))
+        return assess_in_memory(replace(template, impacts=gdf, context=ctx))
     parts = list(_parts(gdf, request.fields, chunk_size))
     engine = request.engine
     request.say(f"{len(gdf)} impacts in {len(parts)} partition(s) of whole projects ({engine})")
@@ -627,11 +635,9 @@ def stream_request(
     template = _partition_request(request)
     parts = list(_parts(gdf, request.fields, chunk_size))
     if not parts:  # an empty layer
-        return assess_request(replace(template, impacts=gdf, context=ctx)).write(
+        return assess_in_memory(replace(template, impacts=gdf, context=ctx)).write(
             out, overwrite=overwrite
         )
-    from wetland_gis.io.safe_write import SafeWriter
-
     stem = out.with_suffix("")
     manifest_path = Path(f"{stem}_manifest.json")
     chunks = _Chunks(gdf, parts, ctx, template, request.progress_bar)
@@ -647,8 +653,6 @@ def stream_request(
             w.file(partial(staged.__setitem__, name), target)
         manifest, caught = chunks.stream(staged)
         if not staged["trace"].exists():  # no step at all: an empty trace table
-            from wetland_gis.rules.trace import TRACE_COLUMNS
-
             pd.DataFrame(columns=list(TRACE_COLUMNS)).to_parquet(staged["trace"])
         _take_source(manifest, source)
         _record_warnings(manifest, caught)
@@ -709,13 +713,6 @@ class _Chunks:
             self.writers[name].write_table(conform(table, self.schemas[name]))
         for name in ("projects", "summary"):  # cells quoted as csv_cells says
             write_csv(res[name], staged[name], mode="w" if i == 0 else "a", header=i == 0)
-
-
-def _arrow(chunk: gpd.GeoDataFrame) -> Any:
-    """Return the chunk as an Arrow table with the GeoParquet ``geo`` metadata."""
-    from geopandas.io.arrow import _geopandas_to_arrow
-
-    return _geopandas_to_arrow(chunk, index=False)
 
 
 # --- the engines writing to files: each partition's task writes its parts -----------------
@@ -853,8 +850,6 @@ class _ToFiles:
         """Assess the partitions into parts in a staging folder, then put the files together."""
         import shutil
 
-        from wetland_gis.io.safe_write import make_staging_folder
-
         request, out = self.request, self.out
         request.say("loading context")
         ctx = request.loaded_context()
@@ -989,9 +984,6 @@ def _assess_to_parts(
 
     import pyarrow as pa
 
-    from wetland_gis.geometry.cleaning import polygon_output
-    from wetland_gis.io.layers import _storable
-
     rows = _read_cached(*layer) if isinstance(layer, tuple) else layer
     res = _assess_part(_part(rows, pos), ctx, template)
     del res["decisions"]  # the trace holds what the files need
@@ -1063,8 +1055,6 @@ def _write_trace_arrow(
     appear in the trace, the trace's columns and the rows of each batch.
     """
     import pyarrow as pa
-
-    from wetland_gis.io.trace_json import ROWS_PER_SLICE
 
     if not len(trace):
         return [], [str(c) for c in trace.columns], []
@@ -1203,8 +1193,6 @@ def _assemble(
     ``submit``: how to write the summary and the trace on a dask worker (they are written
     here without it); the files are the same either way.
     """
-    from wetland_gis.io.safe_write import SafeWriter
-
     results = sorted(results, key=lambda r: r["pos_min"])
     fields = results[0]["fields"]
     projects = _merged_projects(results, fields.project)
@@ -1261,109 +1249,6 @@ def _merged_projects(results: list[dict[str, Any]], project_field: str | None) -
     return projects.drop(columns="_first").reset_index(drop=True)
 
 
-def _merged_schema(schemas: list[Any], pa: Any) -> Any:
-    """Return one schema for the partitions' tables: a column null in some takes the others'."""
-    fields = []
-    for column in schemas[0].names:
-        types = {s.field(column).type for s in schemas}
-        typed = {t for t in types if not pa.types.is_null(t)}
-        if len(typed) > 1:
-            raise _NotAssemblable(f"column {column!r} has the types {sorted(map(str, typed))}")
-        fields.append(schemas[0].field(column).with_type(typed.pop() if typed else pa.null()))
-    if any(s.names != schemas[0].names for s in schemas):
-        raise _NotAssemblable("the partitions' impacts have other columns")
-    return pa.schema(fields)
-
-
-class _NotAssemblable(InputError):
-    """The partitions' parts cannot be put together as one table (a bug if ever seen)."""
-
-
-def _geo_metadata(results: list[dict[str, Any]]) -> bytes:
-    """Return the GeoParquet ``geo`` metadata of the whole layer from the partitions'."""
-    import json
-
-    metas = [json.loads(r["geo"]) for r in results]
-    geo = metas[0]
-    for name, column in geo["columns"].items():
-        kinds = {t for m in metas for t in m["columns"][name].get("geometry_types", [])}
-        column["geometry_types"] = sorted(kinds)
-        boxes = [m["columns"][name]["bbox"] for m in metas if "bbox" in m["columns"][name]]
-        if boxes:
-            b = np.array(boxes, dtype=float)
-            column["bbox"] = [
-                *np.nanmin(b[:, :2], axis=0).tolist(),
-                *np.nanmax(b[:, 2:], axis=0).tolist(),
-            ]
-    return json.dumps(geo).encode("utf-8")
-
-
-def _assemble_impacts(results: list[dict[str, Any]], path: Path) -> None:
-    """Write the impacts GeoParquet in the input order, a window of rows at a time."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    readers = [pa.ipc.open_file(pa.OSFile(f"{r['stem']}.arrow", "rb")) for r in results]
-    schema = _merged_schema([rd.schema for rd in readers], pa)
-    schema = schema.with_metadata(
-        {
-            b"geo": _geo_metadata(results),
-            b"pandas": _pandas_metadata(results, [rd.schema for rd in readers]),
-        }
-    )
-    nexts = [0] * len(results)
-    with pq.ParquetWriter(path, schema) as writer:
-        for window in range(len(results[0]["batches"])):
-            tables = []
-            for k, (r, rd) in enumerate(zip(results, readers, strict=True)):
-                count = r["batches"][window]
-                batches = [rd.get_batch(nexts[k] + j) for j in range(count)]
-                nexts[k] += count
-                if batches:
-                    tables.append(conform(pa.Table.from_batches(batches), schema))
-            if not tables:
-                continue
-            table = pa.concat_tables(tables)
-            order = pa.compute.sort_indices(table, sort_keys=[("wg_row", "ascending")])
-            writer.write_table(table.take(order))
-
-
-def _pandas_metadata(results: list[dict[str, Any]], schemas: list[Any]) -> bytes:
-    """Return the ``pandas`` metadata ``GeoDataFrame.to_parquet`` gives the whole table.
-
-    A column is described as by the partitions that hold values in it (a column of
-    ``None`` is Arrow null in a partition and typed in the others); where those
-    describe it by other dtypes, as the dtype of the partitions' first rows
-    concatenated as :func:`_merge` concatenates the partitions. The index is the
-    whole layer's ``RangeIndex``.
-    """
-    import json
-
-    import pyarrow as pa
-    from geopandas.io.arrow import _geopandas_to_arrow
-
-    merged = pd.concat([r["head"] for r in results], ignore_index=True)
-    merged = gpd.GeoDataFrame(merged, geometry=results[0]["head"].geometry.name)
-    # index=None as to_parquet: a RangeIndex described, not written
-    meta = json.loads(_geopandas_to_arrow(merged, index=None).schema.metadata[b"pandas"])
-    parts = [json.loads(r["pandas"]) for r in results]
-    for i, column in enumerate(meta["columns"]):
-        name = column["name"]
-        typed = [
-            p["columns"][i]
-            for p, schema in zip(parts, schemas, strict=True)
-            if not pa.types.is_null(schema.field(name).type)
-        ]
-        if typed and len({d["numpy_type"] for d in typed}) == 1:
-            kinds = {d["pandas_type"] for d in typed}
-            meta["columns"][i] = dict(
-                typed[0], pandas_type=kinds.pop() if len(kinds) == 1 else "mixed"
-            )
-    n = sum(r["n"] for r in results)
-    meta["index_columns"] = [{"kind": "range", "name": None, "start": 0, "stop": n, "step": 1}]
-    return json.dumps(meta).encode("utf-8")
-
-
 def _assemble_summary(results: list[dict[str, Any]], path: Path) -> None:
     """Write the summary CSV in the input order, a window of rows at a time."""
     import pickle
@@ -1390,8 +1275,6 @@ def _assemble_summary(results: list[dict[str, Any]], path: Path) -> None:
 
 def _assemble_trace(results: list[dict[str, Any]], projects: pd.DataFrame, path: Path) -> None:
     """Write ``_decisions.parquet`` from the partitions' rows, projects as they first appear."""
-    from wetland_gis.io.trace_json import write_tables_parquet
-
     columns = {tuple(r["trace_columns"]) for r in results if r["trace_groups"]}
     if len(columns) > 1:
         raise _NotAssemblable("the partitions' traces have other columns")

@@ -30,8 +30,14 @@ import pandas as pd
 from wetland_gis.context import Context, as_context
 from wetland_gis.enums import PercentageArea, ShorelandZone, StatusCode, WetlandType
 from wetland_gis.errors import RulesInputError
+from wetland_gis.geometry.classify import classify_impacts
+from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
+from wetland_gis.io.field_map import record_field_map
+from wetland_gis.io.fields import resolve_fields
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet
+from wetland_gis.rules import de_minimis_allowance
 
 if TYPE_CHECKING:
     from wetland_gis.assess import AssessRequest
@@ -100,8 +106,6 @@ class Screening:
         -------
         list of Path
         """
-        from wetland_gis.io.safe_write import SafeWriter
-
         out = Path(out).with_suffix(".parquet")
         gpkg = out.with_suffix(".gpkg")
         frame = self.wetlands.copy()
@@ -164,9 +168,6 @@ def screen(
         For a keyword of :func:`wetland_gis.assess` that a screening does not read.
     """
     from wetland_gis.assess import clean_and_type, read_impacts, record_context
-    from wetland_gis.geometry.cleaning import ASSESSED
-    from wetland_gis.io.field_map import record_field_map
-    from wetland_gis.io.fields import resolve_fields
 
     request = _request(wetlands, context, keywords)
     params, day = request.params, request.as_of
@@ -227,9 +228,6 @@ def _classify(
 
     A wetland outside the context's counties is not assessed, with the reason.
     """
-    from wetland_gis.geometry.classify import classify_impacts
-    from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
-
     order = _spatial_order(gdf)
     pieces = []
     bar = _bar(len(gdf), "classify", progress_bar)
@@ -272,8 +270,6 @@ class _Allowances:
         self, t: int, zone: ShorelandZone, pct: str, metro: bool, cedar: bool
     ) -> tuple[float | None, str, str | None]:
         """Return the amount, its citations and the rules' note when there is none."""
-        from wetland_gis.rules import de_minimis_allowance
-
         key = (t, zone, pct, metro, cedar)
         if key not in self.cache:
             try:
@@ -294,8 +290,6 @@ class _Allowances:
 
 def _amounts(out: gpd.GeoDataFrame, params: ParameterSet, day: dt.date, bar: bool) -> None:
     """Add :data:`SCREEN_COLUMNS`: one rules call per distinct (type, zone, class, metro, cedar)."""
-    from wetland_gis.geometry.cleaning import ASSESSED
-
     ok = (out["status"] == ASSESSED).to_numpy()
     place = _Place(
         labels=out["wetland_type"].to_numpy(dtype=object),

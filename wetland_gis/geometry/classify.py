@@ -17,7 +17,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import geopandas as gpd
 import numpy as np
@@ -30,6 +30,7 @@ from wetland_gis.context_layers import (
     IMPACT_COLUMNS,
     LARGEST_OVERLAP,
     LAYER_SPECS,
+    ContextLayers,
     LayerSpec,
 )
 from wetland_gis.errors import InputError
@@ -47,9 +48,6 @@ from wetland_gis.geometry.shoreland import (
 )
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE, SQFT_PER_SQM
-
-if TYPE_CHECKING:
-    from wetland_gis.context import Context
 
 __all__ = ["GEOMETRIC_COLUMNS", "ASSESSED", "CLASSIFIERS", "Classification", "classify_impacts"]
 
@@ -157,7 +155,7 @@ class _Job:
     """What the classification rules share: the impacts, the context, the columns built."""
 
     sub: gpd.GeoDataFrame
-    context: Context
+    context: ContextLayers
     params: ParameterSet
     as_of: str | dt.date | None
     area_sqft: np.ndarray
@@ -174,7 +172,7 @@ class _Job:
 
 def classify_impacts(
     impacts: gpd.GeoDataFrame,
-    context: Context,
+    context: ContextLayers,
     *,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,

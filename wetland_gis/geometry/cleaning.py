@@ -35,8 +35,15 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from wetland_gis.enums import ImpactOutcome, StatusCode
+from wetland_gis.enums import ASSESSED, NOT_ASSESSED, StatusCode
 from wetland_gis.errors import InputError, InputRepairWarning
+from wetland_gis.geometry.polygons import (
+    POLYGONAL,
+    WKT_IN_COLUMN,
+    finite_coordinates,
+    measurable,
+    polygon_output,
+)
 from wetland_gis.io.fields import resolve_fields
 
 __all__ = [
@@ -53,14 +60,8 @@ __all__ = [
     "note_rows",
 ]
 
-#: Status of a row that may go on to the rules.
-ASSESSED = "assessed"
-#: Status of a row that cannot be assessed; ``status_reason`` says why.
-NOT_ASSESSED = ImpactOutcome.NOT_ASSESSED.value
 #: Columns added after the input columns, in this order.
 ADDED_COLUMNS = ("wg_row", "status", "status_code", "status_reason", "repairs", "wg_input_wkt")
-#: Column holding the WKT of an input geometry that is not polygonal.
-WKT_IN_COLUMN = "wg_input_wkt"
 #: Reason given for coordinates that are not finite numbers.
 NOT_FINITE_REASON = (
     "coordinates are not finite numbers (NaN or infinite): check the layer's geometry "
@@ -87,7 +88,6 @@ _TYPE_NAMES = np.array(
     ],
     dtype=object,
 )
-_POLYGONAL = (3, 6)
 _COLLECTION = 7
 _MULTI_OR_COLLECTION = (4, 5, 6, 7)
 _LIST_ROWS = 10
@@ -402,7 +402,7 @@ def _reject_unmeasurable(rows: _Rows, present: np.ndarray) -> np.ndarray:
 
     Returns the rows rejected: nothing can measure, overlay or draw their geometry.
     """
-    finite = _finite_coordinates(rows.geoms, present)
+    finite = finite_coordinates(rows.geoms, present)
     rows.reject(present & ~finite, NOT_FINITE_REASON, StatusCode.NOT_FINITE)
     with np.errstate(all="ignore"):
         area = shapely.area(rows.geoms)
@@ -458,7 +458,7 @@ def _reject_not_polygons(
 ) -> None:
     """Reject points and lines; keep the input WKT of these and of unmeasurable rows."""
     type_id = shapely.get_type_id(rows.geoms)
-    other = present & ~np.isin(type_id, _POLYGONAL)
+    other = present & ~np.isin(type_id, POLYGONAL)
     kept_as_wkt = other | unusable
     if kept_as_wkt.any():
         rows.input_wkt[kept_as_wkt] = shapely.to_wkt(original[kept_as_wkt])
@@ -533,74 +533,3 @@ def _rejection_summary(rows: _Rows) -> list[str]:
             f"{rows.source}: {len(at)} row(s) not assessed: {reason} (rows {rows.rows(at)})"
         )
     return summary
-
-
-def _finite_coordinates(geoms: np.ndarray, present: np.ndarray) -> np.ndarray:
-    """Return, per geometry, whether its x and y are finite numbers (True where not ``present``)."""
-    finite = np.ones(len(geoms), dtype=bool)
-    if present.any():
-        coords, where = shapely.get_coordinates(geoms[present], include_z=False, return_index=True)
-        bad = np.zeros(int(present.sum()), dtype=bool)
-        bad[where[~np.isfinite(coords).all(axis=1)]] = True
-        finite[np.flatnonzero(present)[bad]] = False
-    return finite
-
-
-def measurable(geoms: np.ndarray) -> np.ndarray:
-    """Return, per geometry, whether its coordinates and its area are finite numbers.
-
-    Missing and empty geometries count as measurable (there is nothing to measure).
-    """
-    geoms = np.asarray(geoms, dtype=object)
-    present = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
-    ok = _finite_coordinates(geoms, present)
-    if present.any():
-        with np.errstate(all="ignore"):
-            ok[present] &= np.isfinite(shapely.area(geoms[present]))
-    return ok
-
-
-def polygon_output(frame: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
-    """Return a polygon layer ready to write, and the geometry type to declare.
-
-    Parameters
-    ----------
-    frame : GeoDataFrame
-        A layer whose rows should be polygons (impacts, zones, sites). A plain
-        DataFrame is returned unchanged.
-
-    Returns
-    -------
-    (GeoDataFrame, str or None)
-        A copy in which every row whose geometry is present but not a Polygon or
-        MultiPolygon, or has coordinates or an area that are not finite numbers (which no
-        map can draw and a shapefile refuses), has a null geometry and its WKT in
-        :data:`WKT_IN_COLUMN` (kept when the cleaning step already filled it);
-        and ``"MultiPolygon"`` when any row is a MultiPolygon, else ``"Polygon"``. So
-        the layer opens in QGIS as one polygon layer, and every row keeps its attributes.
-    """
-    if not isinstance(frame, gpd.GeoDataFrame):
-        return frame, None
-    try:
-        geoms = np.asarray(frame.geometry.values, dtype=object)
-    except AttributeError:  # a GeoDataFrame without an active geometry column
-        return frame, None
-    type_id = shapely.get_type_id(geoms)
-    present = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
-    other = present & ~(np.isin(type_id, _POLYGONAL) & measurable(geoms))
-    out = frame
-    if other.any():
-        out = frame.copy()
-        wkt = (
-            out[WKT_IN_COLUMN].astype(object)
-            if WKT_IN_COLUMN in out
-            else pd.Series(None, index=out.index, dtype=object)
-        )
-        missing = other & wkt.isna().to_numpy()
-        wkt[missing] = shapely.to_wkt(geoms[missing])
-        out[WKT_IN_COLUMN] = wkt
-        kept = geoms.copy()
-        kept[other] = None
-        out[out.geometry.name] = gpd.GeoSeries(kept, index=out.index, crs=out.crs)
-    multi = bool((type_id[present & ~other] == _POLYGONAL[1]).any())
-    return out, "MultiPolygon" if multi else "Polygon"

@@ -52,13 +52,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
 
+from wetland_gis.context_layers import ContextLayers
 from wetland_gis.enums import ShorelandZone
 from wetland_gis.errors import InputError
 from wetland_gis.geometry.cleaning import note_rows, row_label
@@ -70,9 +71,6 @@ from wetland_gis.geometry.overlay import (
 )
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
-
-if TYPE_CHECKING:
-    from wetland_gis.context import Context
 
 __all__ = [
     "NEAREST_SEARCH_FT",
@@ -174,7 +172,7 @@ class ShorelandSplit:
 
 
 def public_waters(
-    context: Context,
+    context: ContextLayers,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,
 ) -> gpd.GeoDataFrame:
@@ -314,7 +312,7 @@ def _state_setbacks(frame: pd.DataFrame, table: Mapping[str, Any]) -> None:
 
 def impact_jurisdiction(
     impacts: gpd.GeoDataFrame,
-    context: Context,
+    context: ContextLayers,
 ) -> pd.DataFrame:
     """Return the LGU and the incorporated status that govern each impact.
 
@@ -733,7 +731,7 @@ def _union_area_by_impact(n: int, imp: np.ndarray, parts: np.ndarray) -> np.ndar
 
 def shoreland_split(
     impacts: gpd.GeoDataFrame,
-    context: Context,
+    context: ContextLayers,
     *,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,
@@ -840,7 +838,7 @@ def _unknown_split(n: int, juris: pd.DataFrame) -> pd.DataFrame:
 
 
 def _note_missing_layers(
-    records: list[str], impacts: gpd.GeoDataFrame, context: Context, juris: pd.DataFrame
+    records: list[str], impacts: gpd.GeoDataFrame, context: ContextLayers, juris: pd.DataFrame
 ) -> bool:
     """Record the public waters and LGU layers missing, and the impacts no LGU governs.
 
@@ -1024,7 +1022,7 @@ def _note_unknown_sewer(
 
 def zones_for_map(
     impacts: gpd.GeoDataFrame,
-    context: Context,
+    context: ContextLayers,
     *,
     params: ParameterSet | None = None,
     as_of: str | dt.date | None = None,

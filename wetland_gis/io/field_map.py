@@ -33,8 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from wetland_gis.errors import FieldMappingError, InputError
+from wetland_gis.io.checksums import file_sha256
+from wetland_gis.manifest import InputRecord
 
 __all__ = [
+    "FIELD_ALIASES",
     "FieldMap",
     "FIELD_MAP_FORMATS",
     "parse_field_options",
@@ -45,6 +48,15 @@ __all__ = [
     "layer_fields_text",
     "record_field_map",
 ]
+
+#: The ``--<name>-field`` options kept as aliases of ``--field ROLE=COLUMN`` (deprecated):
+#: role -> option.
+FIELD_ALIASES = {
+    "impact_id": "--id-field",
+    "wetland_type": "--type-field",
+    "cowardin": "--cowardin-field",
+    "project": "--project-field",
+}
 
 #: Extensions of a field-map file, and their format.
 FIELD_MAP_FORMATS = {".toml": "TOML", ".yaml": "YAML", ".yml": "YAML", ".csv": "CSV"}
@@ -221,8 +233,6 @@ def load_field_map(path: str | Path) -> FieldMap:
         When it does not parse, names a role that does not exist (naming the closest) or
         gives a column that is not text.
     """
-    from wetland_gis.io.checksums import file_sha256
-
     given = Path(path).expanduser()
     fmt = FIELD_MAP_FORMATS.get(given.suffix.lower())
     if fmt is None:
@@ -438,7 +448,6 @@ def record_field_map(fields: Any, manifest: Any) -> None:
     """
     if not isinstance(fields, FieldMap) or not fields.settings():
         return
-    from wetland_gis.manifest import InputRecord
 
     manifest.settings["field_map"] = fields.settings()
     if fields.source is not None and not any(i.role == "field_map" for i in manifest.inputs):

@@ -40,6 +40,7 @@ from wetland_gis.io.field_names import (
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
 from wetland_gis.io.wetland_types import NWI_CATEGORIES, parse_wetland_type
 from wetland_gis.rules.spec import FACTS
+from wetland_gis.units import SQFT_PER_ACRE
 
 __all__ = [
     "FieldMapping",
@@ -535,8 +536,6 @@ def impact_exceeds_wetland(
     >>> impact_exceeds_wetland(43_561.0, 1.0)[:60]
     'wetland size: the impact (43,561 sq ft, 1.0000 ac) is larger'
     """
-    from wetland_gis.units import SQFT_PER_ACRE
-
     if wetland_acres is None or not impact_sqft > wetland_acres * SQFT_PER_ACRE:
         return None
     return (

@@ -36,6 +36,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wetland_gis.errors import InputError, ValueParseError
+from wetland_gis.io.checksums import file_sha256
+from wetland_gis.io.values import is_blank, parse_bool, parse_number
+from wetland_gis.manifest import InputRecord
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,7 +116,6 @@ def project_fact_roles() -> dict[str, str]:
 
 
 def _blank(value: Any) -> bool:
-    from wetland_gis.io.values import is_blank
 
     return value is None or (isinstance(value, float) and math.isnan(value)) or is_blank(value)
 
@@ -158,8 +160,6 @@ def read_project_facts(source: str | Path | Mapping[str, Mapping[str, Any]]) -> 
         When the file cannot be read, has no ``project`` column, names a project twice or
         names a fact that is not one (the message names the file, row and fix).
     """
-    from wetland_gis.io.checksums import file_sha256
-
     names = project_fact_roles()
     if isinstance(source, Mapping):
         facts = {
@@ -225,8 +225,6 @@ def read_project_facts(source: str | Path | Mapping[str, Mapping[str, Any]]) -> 
 
 def _canonical(value: Any) -> Any:
     """Return a value as the readers understand it (a flag, a number, or lower-case text)."""
-    from wetland_gis.io.values import parse_bool, parse_number
-
     for parse in (parse_bool, parse_number):
         try:
             got = parse(value)
@@ -282,8 +280,6 @@ def apply_project_facts(
         When a cell of the layer gives another answer than the file for its project.
     """
     import pandas as pd
-
-    from wetland_gis.manifest import InputRecord
 
     gdf = gdf.copy()
     columns = [str(c) for c in gdf.columns]

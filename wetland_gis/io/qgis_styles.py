@@ -25,7 +25,9 @@ from xml.etree import ElementTree as ET
 
 import pandas as pd
 
+from wetland_gis._version import __version__
 from wetland_gis.labels import label, tier_label
+from wetland_gis.palette import OUTCOME_COLORS, OUTCOME_DASH, zone_style
 from wetland_gis.palette import WATER_USE_OUTCOME_COLORS as WATER_COLORS
 
 __all__ = [
@@ -123,8 +125,6 @@ def layer_description(layer: str, frame: pd.DataFrame) -> str:
         :data:`LAYER_DESCRIPTIONS` for a known layer; for another, its size, columns and
         the version of wetland_gis that wrote it.
     """
-    from wetland_gis._version import __version__
-
     known = LAYER_DESCRIPTIONS.get(layer)
     if known:
         return f"{known} wetland_gis {__version__}."
@@ -333,8 +333,6 @@ def layer_style(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
 
 
 def _categorised(layer: str, frame: pd.DataFrame) -> LayerStyle | None:
-    from wetland_gis.mapping.symbology import OUTCOME_COLORS, OUTCOME_DASH, zone_style
-
     kind = _symbol_kind(frame)
     if kind is None:
         return None

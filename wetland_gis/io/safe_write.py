@@ -45,6 +45,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from wetland_gis.errors import LeftoverStagingWarning, OutputError
+from wetland_gis.geometry.polygons import polygon_output
+from wetland_gis.io import writers
 from wetland_gis.io.csv_cells import write_csv
 
 if TYPE_CHECKING:
@@ -510,21 +512,17 @@ class SafeWriter:
             The layer is a polygon layer: declare its geometry type (Polygon or
             MultiPolygon); rows whose geometry is not polygonal keep their attributes,
             with a null geometry and their WKT in ``wg_input_wkt``
-            (:func:`wetland_gis.geometry.cleaning.polygon_output`).
+            (:func:`wetland_gis.geometry.polygons.polygon_output`).
 
         Returns
         -------
         list of Path
             The files this layer will be written to once committed.
         """
-        from wetland_gis.io.layers import _write_format, write_frame
-
         target = Path(path).expanduser()
-        ext = _write_format(target, driver)
+        ext = writers.write_format(target, driver)
         geometry_type = None
         if frame is not None and polygons:
-            from wetland_gis.geometry.cleaning import polygon_output
-
             frame, geometry_type = polygon_output(frame)
         if ext == ".gpkg":
             staged = self._geopackage(target)
@@ -534,7 +532,9 @@ class SafeWriter:
                     _remove_layer(staged, name)
                 if frame is None:
                     return []
-                write_frame(frame, staged, layer=name, driver="gpkg", geometry_type=geometry_type)
+                writers.write_frame(
+                    frame, staged, layer=name, driver="gpkg", geometry_type=geometry_type
+                )
             return self._record([target])
         if frame is None:
             return []
@@ -544,7 +544,9 @@ class SafeWriter:
                 self._check_target(part)
             staged = self._stage_dir(target.parent, target) / target.name
             with self._errors(target):
-                files = write_frame(frame, staged, driver="shp", geometry_type=geometry_type)
+                files = writers.write_frame(
+                    frame, staged, driver="shp", geometry_type=geometry_type
+                )
             targets = []
             for file in files:
                 final = target.parent / file.name
@@ -559,7 +561,7 @@ class SafeWriter:
             return self._record(targets)
         staged = self._stage(target)
         with self._errors(target):
-            write_frame(frame, staged, driver=ext.lstrip("."), geometry_type=geometry_type)
+            writers.write_frame(frame, staged, driver=ext.lstrip("."), geometry_type=geometry_type)
         return self._record([target])
 
     def csv(self, frame: pd.DataFrame, path: str | os.PathLike[str]) -> list[Path]:

@@ -32,12 +32,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from wetland_gis.enums import Outcome
+from wetland_gis.rules import registry
 from wetland_gis.rules.registry import EXEMPTION_RULE_IDS
 
 __all__ = [
     "LARGE_PROJECT_IMPACTS",
     "NOT_TRIED_PREFIX",
     "PROJECT_PART_POINTER",
+    "PROJECT_RULES_SHOWN",
     "compact_conditions",
     "compact_steps",
     "is_moot_verify",
@@ -56,6 +58,22 @@ columns (``reasons``, ``citations``, ``verify``) of each impact of such a projec
 its own steps only, with one line pointing to the project's steps (in the projects
 table and the ``decisions`` table), instead of the project's text again on every row.
 """
+
+#: The project's own steps an impact's text columns show (with the impact's steps).
+PROJECT_RULES_SHOWN = frozenset(
+    {
+        registry.DE_MINIMIS_PARAGRAPH,
+        registry.DE_MINIMIS_CLAUSES,
+        registry.DE_MINIMIS_TOTAL,
+        registry.DE_MINIMIS_CUMULATIVE,
+        registry.DE_MINIMIS_PROJECT,
+        registry.EXEMPTION_ONE,
+        registry.ROAD_REPLACEMENT,
+        registry.PROCEDURE_PUBLIC_COMMENT,
+        registry.PROCEDURE_SEQUENCING,
+        *registry.READING_RULES.values(),
+    }
+)
 
 #: The line that stands for the project's part of an impact's text columns in a project of
 #: more than :data:`LARGE_PROJECT_IMPACTS` impacts (no line in ``citations``).

@@ -8,11 +8,12 @@ favour) and raises :class:`~wetland_gis.errors.ValueParseError` for a value it c
 read, naming the value and the spellings it accepts; ``errors="coerce"`` returns ``None``
 instead, for a caller that reports the row itself.
 
-This module imports only the standard library, so the rules core can use it without
-loading pandas, numpy or any geometry library. pandas and numpy missing values
-(``pd.NA``, ``pd.NaT``, ``np.nan``, ``np.datetime64("NaT")``) are still recognised: such
-a value can only exist once its library has been imported, so it is looked up in
-:data:`sys.modules` rather than imported here.
+This module imports only the standard library (and the one normalisation of names and keys,
+:mod:`wetland_gis.names`), so every reader can use it without loading pandas, numpy or any
+geometry library; the rules core does not: it takes the values parsed here. pandas and
+numpy missing values (``pd.NA``, ``pd.NaT``, ``np.nan``, ``np.datetime64("NaT")``) are
+still recognised: such a value can only exist once its library has been imported, so it
+is looked up in :data:`sys.modules` rather than imported here.
 
 Examples
 --------
@@ -30,17 +31,17 @@ True
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import math
 import numbers
-import re
 import sys
-import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Literal
 
 from wetland_gis.errors import ValueParseError
+from wetland_gis.names import key_of, normalise_county
 
 __all__ = [
     "TRUE_SPELLINGS",
@@ -53,6 +54,7 @@ __all__ = [
     "parse_id",
     "normalise_county",
     "normalise_key",
+    "keyed",
 ]
 
 TRUE_SPELLINGS = ("true", "t", "yes", "y", "1", "1.0")
@@ -65,11 +67,6 @@ Errors = Literal["raise", "coerce"]
 
 _TRUE = frozenset(TRUE_SPELLINGS)
 _FALSE = frozenset(FALSE_SPELLINGS)
-#: Hyphens, dashes and the minus sign, all read as one separator.
-_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
-_DASH_RE = re.compile(f"[{_DASHES}]")
-_COUNTY_PUNCTUATION_RE = re.compile(rf"[.\-_'\u2019{_DASHES}]")
-_KEY_SEPARATOR_RE = re.compile(r"[\s\-/]+")
 
 
 def is_blank(value: Any) -> bool:
@@ -363,43 +360,6 @@ def parse_id(value: Any) -> str | None:
     return str(value).strip()
 
 
-def normalise_county(name: Any) -> str:
-    """Return a county name reduced for matching against the county lists.
-
-    Case, surrounding and repeated spaces, full stops, hyphens and dashes, underscores
-    and apostrophes, a trailing "County", and "Saint" / "St." / "St" are all made the
-    same, so "Lac qui Parle", "Lac-qui-Parle" and "LAC QUI PARLE COUNTY" match, and
-    so do "St. Louis", "Saint Louis" and "ST LOUIS COUNTY".
-
-    Parameters
-    ----------
-    name : str
-        A county name as written, e.g. ``" Saint Louis County "``.
-
-    Returns
-    -------
-    str
-        The reduced name, e.g. ``"st louis"``.
-
-    Raises
-    ------
-    ValueParseError
-        When ``name`` is not text.
-
-    Examples
-    --------
-    >>> normalise_county("Saint Louis County"), normalise_county("Lac-qui-Parle")
-    ('st louis', 'lac qui parle')
-    """
-    if not isinstance(name, str):
-        raise ValueParseError(f"a county must be a name (text), got {name!r}")
-    text = unicodedata.normalize("NFKC", name).casefold()
-    words = _COUNTY_PUNCTUATION_RE.sub(" ", text).split()
-    if len(words) > 1 and words[-1] == "county":
-        words = words[:-1]
-    return " ".join("st" if w == "saint" else w for w in words)
-
-
 def normalise_key(value: Any, aliases: Mapping[str, str] | None = None) -> str | None:
     """Return a class or type spelling as its snake_case key, e.g. a shoreland class.
 
@@ -426,6 +386,25 @@ def normalise_key(value: Any, aliases: Mapping[str, str] | None = None) -> str |
     """
     if is_blank(value):
         return None
-    text = _DASH_RE.sub("-", unicodedata.normalize("NFKC", str(value)).strip().lower())
-    key = _KEY_SEPARATOR_RE.sub("_", text)
+    key = key_of(str(value))
+    if key is None:
+        return None
     return aliases.get(key, key) if aliases else key
+
+
+def keyed(values: Sequence[tuple[str, str]] | None, option: str) -> dict[str, str]:
+    """Return ``{key: value}`` of a repeatable ``KEY=VALUE`` option; one key twice is an error.
+
+    Examples
+    --------
+    >>> keyed([("wetlands", "delineation")], "--input-layer")
+    {'wetlands': 'delineation'}
+    """
+    out: dict[str, str] = {}
+    for key, value in values or ():
+        if out.get(key, value) != value:
+            raise argparse.ArgumentTypeError(
+                f"{option} gives {key} twice ({out[key]!r} and {value!r}); give it once"
+            )
+        out[key] = value
+    return out

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from wetland_gis.enums import ImpactOutcome, StatusCode, WetlandType
+from wetland_gis.enums import ASSESSED, ImpactOutcome, StatusCode, WetlandType
 from wetland_gis.errors import InferredWetlandTypeWarning, ValueParseError, WetlandTypeError
 from wetland_gis.io.values import is_blank, parse_bool
 
@@ -813,8 +813,6 @@ def read_types(
     InferredWetlandTypeWarning
         Once, with the count, when some types were inferred from Cowardin codes.
     """
-    from wetland_gis.geometry.cleaning import ASSESSED
-
     n = len(gdf)
     blank = pd.Series([None] * n, index=gdf.index, dtype=object)
     given = gdf[type_field] if type_field else blank

@@ -5,18 +5,29 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import jinja2
+import pandas as pd
 
 from wetland_gis._version import __version__
 from wetland_gis.labels import label
 from wetland_gis.mapping.report import TEMPLATES_DIR
 
-if TYPE_CHECKING:
-    from wetland_gis.compare import Comparison
-
 __all__ = ["comparison_page"]
+
+
+class Compared(Protocol):
+    """What the page reads of a :class:`wetland_gis.compare.Comparison`.
+
+    The stage below the entry point takes its values, not its class.
+    """
+
+    table: pd.DataFrame
+    by_type_zone: pd.DataFrame
+    findings: list[dict[str, Any]]
+    as_of: str
+
 
 #: The rows of the side-by-side table: (column of Comparison.table, label, format).
 _ROWS: tuple[tuple[str, str, str], ...] = (
@@ -70,13 +81,13 @@ def _cell(value: Any, kind: str) -> str:
     }[kind]
 
 
-def comparison_page(comparison: Comparison, maps: Sequence[Mapping[str, str]]) -> str:
+def comparison_page(comparison: Compared, maps: Sequence[Mapping[str, str]]) -> str:
     """Return the comparison page as HTML (values escaped; none is rendered as a template).
 
     Parameters
     ----------
-    comparison : Comparison
-        The result of :func:`wetland_gis.compare`.
+    comparison : Compared
+        The result of :func:`wetland_gis.compare` (a ``Comparison``).
     maps : sequence of mapping
         ``name`` and ``href`` of each alternative's map page.
 

@@ -31,9 +31,13 @@ import pandas as pd
 from wetland_gis._version import __version__
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
+from wetland_gis.io.joint_application import county_names
 from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, is_moot_verify, is_not_tried
-from wetland_gis.labels import column_label, label, rule_label, tier_label
+from wetland_gis.labels import VALUE_LABELS, column_label, label, rule_label, tier_label
 from wetland_gis.mapping.exemption_report import exemption_sections
+from wetland_gis.mapping.offline import make_self_contained
+from wetland_gis.mapping.static_map import static_map_png, static_map_svg
+from wetland_gis.mapping.tep_map import tep_map
 from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.units import SQFT_PER_ACRE
 
@@ -58,6 +62,7 @@ from .popups import truthy
 from .static_map import _AXES_CENTRE
 from .symbology import (
     OUTCOME_COLORS,
+    map_layers,
     outcome_color,
     outcome_label,
     outcome_text_color,
@@ -252,7 +257,6 @@ def _outcome_view(outcome: str) -> dict[str, str]:
 
 
 def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
-    from wetland_gis.io.joint_application import county_names
 
     geometry = getattr(impacts, "_geometry_column_name", None)
     table = impacts.drop(columns=[c for c in (geometry,) if c in impacts.columns])
@@ -932,7 +936,6 @@ def _data_notes(
     impacts: pd.DataFrame, ids: pd.Series, manifest: Mapping[str, Any], extra: Sequence[str]
 ) -> list[str]:
     notes: list[str] = []
-    from wetland_gis.io.joint_application import county_names
 
     col = find_column(impacts.columns, "counties")
     county = find_column(impacts.columns, "county")
@@ -1020,7 +1023,6 @@ _NOT_FACTS = {"citations", "verify", "reasons"}
 
 
 def _facts(summary: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    from wetland_gis.labels import VALUE_LABELS
 
     out = []
     for k, v in summary.items():
@@ -1393,7 +1395,6 @@ def write_pdf(
             "writing a PDF needs WeasyPrint: `pip install 'wetland_gis[pdf]'` (and Debian's "
             f"libpango-1.0-0); {exc}"
         ) from None
-    from .static_map import static_map_png, static_map_svg
 
     kwargs = {k: v for k, v in kwargs.items() if k not in {"map_html", "map_href"}}
     layers = dict(map_layers or {})
@@ -1447,11 +1448,6 @@ def report_assessment(
     list of Path
         The HTML file, then the PDF when asked for.
     """
-    from wetland_gis.assess import map_layers
-
-    from .offline import make_self_contained
-    from .tep_map import tep_map
-
     projects = assessment.projects
     summary = projects.iloc[0].to_dict() if len(projects) == 1 else {}
     frames = {k: getattr(siting, k, None) for k in ("ranking", "allocation", "unmet")}

@@ -17,7 +17,9 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 
+from wetland_gis.errors import MissingCRSError
 from wetland_gis.geometry.crs import WORKING_CRS
+from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS
 
 from ._format import MappingInputError, find_column, fmt, impact_ids
 from .symbology import (
@@ -61,8 +63,6 @@ def _prepare(frame: Any, name: str) -> gpd.GeoDataFrame | None:
     if not isinstance(frame, gpd.GeoDataFrame):
         raise MappingInputError(f"`{name}` must be a GeoDataFrame, got {type(frame).__name__}")
     if frame.crs is None:
-        from wetland_gis.errors import MissingCRSError
-
         raise MissingCRSError(f"`{name}` has no CRS; set it with `.set_crs(...)` first")
     shown = frame[frame.geometry.notna() & ~frame.geometry.is_empty]
     return shown.to_crs(WORKING_CRS) if len(shown) else None
@@ -513,8 +513,6 @@ def _impact_labels(ax: Any, imp: gpd.GeoDataFrame, label_limit: int | None) -> l
     With more impacts than ``label_limit`` (thousands of ids would be one unreadable
     block) none, and a note on the map says where the ids are.
     """
-    from .report import LARGE_PROJECT_IMPACTS
-
     pts = imp.geometry.representative_point()
     limit = LARGE_PROJECT_IMPACTS if label_limit is None else label_limit
     if len(imp) > limit:

@@ -6,12 +6,12 @@ give a second cue that does not depend on colour.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from wetland_gis.context_layers import LAYER_SPECS, MapStyle
-from wetland_gis.enums import ImpactOutcome, ShorelandZone
+from wetland_gis.context_layers import DRAWN_LAYERS, LAYER_SPECS, MapStyle, map_layers
+from wetland_gis.enums import ImpactOutcome
+from wetland_gis.palette import OUTCOME_COLORS, OUTCOME_DASH, ZONE_STYLES, ZoneStyle, zone_style
 
 __all__ = [
+    "map_layers",
     "BANK_COLOR",
     "CONTEXT_LAYERS",
     "PROJECT_LAYERS",
@@ -32,34 +32,6 @@ __all__ = [
     "zone_style",
 ]
 
-# Okabe & Ito (2008) colour-universal palette: distinguishable with every common form of
-# colour-vision deficiency. Dash patterns add a second, colour-free cue.
-OUTCOME_COLORS: dict[str, str] = {
-    ImpactOutcome.DE_MINIMIS_EXEMPT.value: "#009E73",  # bluish green
-    ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "#56B4E9",  # sky blue
-    ImpactOutcome.EXEMPT.value: "#0072B2",  # blue
-    ImpactOutcome.EXEMPT_CONDITIONAL.value: "#004D80",  # dark blue (Okabe-Ito blue, darker), dashed
-    ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "#F0E442",  # yellow
-    ImpactOutcome.REPLACEMENT_REQUIRED.value: "#E69F00",  # orange
-    ImpactOutcome.PROHIBITED.value: "#D55E00",  # vermillion
-    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "#CC79A7",  # reddish purple
-    ImpactOutcome.NOT_ASSESSED.value: "#999999",  # grey
-}
-"""Fill colour of an impact by its ``outcome`` (an :class:`ImpactOutcome` value)."""
-
-OUTCOME_DASH: dict[str, str | None] = {
-    ImpactOutcome.DE_MINIMIS_EXEMPT.value: None,
-    ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "4 2",
-    ImpactOutcome.EXEMPT.value: None,
-    ImpactOutcome.EXEMPT_CONDITIONAL.value: "4 2",
-    ImpactOutcome.NOT_A_DRAIN_OR_FILL.value: "1 3",
-    ImpactOutcome.REPLACEMENT_REQUIRED.value: None,
-    ImpactOutcome.PROHIBITED.value: None,
-    ImpactOutcome.OUT_OF_WCA_SCOPE.value: "6 3",
-    ImpactOutcome.NOT_ASSESSED.value: "2 3",
-}
-"""Outline dash pattern of an impact by outcome (solid when None)."""
-
 OUTCOME_LABELS: dict[str, str] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",
     ImpactOutcome.DE_MINIMIS_CONDITIONAL.value: "De minimis if a fact holds",
@@ -74,59 +46,12 @@ OUTCOME_LABELS: dict[str, str] = {
 """How each outcome reads in the legend, popups and tooltips."""
 
 
-@dataclass(frozen=True)
-class ZoneStyle:
-    """How a shoreland zone is drawn and named.
-
-    Parameters
-    ----------
-    label : str
-        Name in the legend, popups and report.
-    color : str
-        Outline and fill colour.
-    fill_opacity : float
-        Fill opacity, 0-1.
-    dash : str or None
-        SVG dash pattern of the outline.
-    citation : str
-        The provision that defines the zone.
-    """
-
-    label: str
-    color: str
-    fill_opacity: float
-    dash: str | None
-    citation: str
-
-
-ZONE_STYLES: dict[str, ZoneStyle] = {
-    ShorelandZone.PROTECTION.value: ZoneStyle(
-        "Shoreland wetland protection zone",
-        "#0072B2",
-        0.06,
-        "8 4",
-        "Minn. Stat. § 103G.005, subd. 15f",
-    ),
-    ShorelandZone.BUILDING_SETBACK.value: ZoneStyle(
-        "Shoreland building setback zone",
-        "#0072B2",
-        0.18,
-        None,
-        "Minn. Stat. § 103G.2241, subd. 9(c)",
-    ),
-}
-"""Style and defining citation of each drawn shoreland zone (``zone`` column values)."""
-
-
 ContextLayer = MapStyle
 """How one reference layer is drawn (the :class:`~wetland_gis.context_layers.MapStyle`)."""
 
-CONTEXT_LAYERS: dict[str, ContextLayer] = dict(
-    sorted(
-        ((spec.name, spec.map) for spec in LAYER_SPECS.values() if spec.map is not None),
-        key=lambda item: item[1].stack,
-    )
-)
+CONTEXT_LAYERS: dict[str, ContextLayer] = {
+    name: style for name in DRAWN_LAYERS if (style := LAYER_SPECS[name].map) is not None
+}
 """Reference layers drawn from ``context`` (by key, bottom to top); other keys are ignored.
 
 Read from the layer registry (:data:`~wetland_gis.context_layers.LAYER_SPECS`): a layer
@@ -247,11 +172,3 @@ def outcome_color(outcome: str) -> str:
 def outcome_label(outcome: str) -> str:
     """Return how an outcome reads; an unknown value is shown as it is."""
     return OUTCOME_LABELS.get(outcome, outcome or "no outcome")
-
-
-def zone_style(zone: str) -> ZoneStyle:
-    """Return the style of a ``zone`` value; an unknown value gets a grey, dashed style."""
-    known = ZONE_STYLES.get(str(zone))
-    if known is not None:
-        return known
-    return ZoneStyle(str(zone).replace("_", " "), "#666666", 0.08, "3 3", "")

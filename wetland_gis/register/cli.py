@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wetland_gis.errors import InputError
+
 __all__ = ["add_register_parser", "run_register", "RegisterTally", "RegisterResult"]
 
 _KINDS = (
@@ -133,7 +135,6 @@ def _filters(p: argparse.ArgumentParser) -> None:
 
 
 def _filter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    from wetland_gis.errors import InputError
     from wetland_gis.register.records import parse_date
 
     bbox = None

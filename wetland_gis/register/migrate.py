@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from wetland_gis.errors import RegisterVersionError
 from wetland_gis.register import schema as s
 
 __all__ = ["Migration", "MIGRATIONS", "upgrade", "set_version"]
@@ -83,8 +84,6 @@ def set_version(conn: Connection, backend: str, version: int) -> None:
     The append-only trigger of ``register_meta`` is taken off for this one ``UPDATE`` and
     put back at once, in the caller's transaction (see the module notes).
     """
-    from wetland_gis.register.store import sqlite_trigger_sql
-
     update = sa.text("UPDATE register_meta SET value = :v WHERE key = :k")
     if backend == "postgis":
         conn.exec_driver_sql("ALTER TABLE register_meta DISABLE TRIGGER register_meta_append_only")
@@ -93,7 +92,7 @@ def set_version(conn: Connection, backend: str, version: int) -> None:
         return
     conn.exec_driver_sql("DROP TRIGGER register_meta_no_update")
     conn.execute(update, {"v": str(version), "k": _VERSION_KEY})
-    conn.exec_driver_sql(sqlite_trigger_sql("register_meta", "UPDATE"))
+    conn.exec_driver_sql(s.sqlite_trigger_sql("register_meta", "UPDATE"))
 
 
 def upgrade(conn: Connection, backend: str) -> tuple[int, int, list[str]]:
@@ -117,8 +116,6 @@ def upgrade(conn: Connection, backend: str) -> tuple[int, int, list[str]]:
     RegisterVersionError
         When the register is newer than this package.
     """
-    from wetland_gis.register.store import RegisterVersionError
-
     if backend == "postgis":  # one upgrade at a time; readers are not blocked
         conn.exec_driver_sql("LOCK TABLE register_meta IN EXCLUSIVE MODE")
     found = _version(conn)

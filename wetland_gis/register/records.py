@@ -21,9 +21,11 @@ from typing import Any
 import pandas as pd
 
 from wetland_gis.errors import InputError, ValueParseError
+from wetland_gis.io.checksums import file_sha256
 from wetland_gis.io.csv_cells import restore_frame
+from wetland_gis.io.trace_store import PROJECT_RULES_SHOWN, is_not_tried
 from wetland_gis.io.values import is_blank, normalise_key, parse_bool, parse_id, parse_number
-from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.parameters import ParameterSet
 from wetland_gis.register.schema import DECISION_KINDS, KIND_CITATIONS, SRID
 from wetland_gis.register.store import (
     CreditRecord,
@@ -31,6 +33,11 @@ from wetland_gis.register.store import (
     ImpactRecord,
     Register,
     RegisterError,
+)
+from wetland_gis.register.validity import (
+    DETERMINATION,
+    check_valid_until,
+    determination_end,
 )
 from wetland_gis.units import SQFT_PER_ACRE
 
@@ -139,90 +146,26 @@ def default_valid_until(
     return end, (cite if end is not None else None)
 
 
-#: The decision kind whose validity the law limits (§ 103G.2242, subd. 2a(d)).
-DETERMINATION = "boundary_type_determination"
+def _trace_citations(trace: pd.DataFrame | None) -> list[str]:
+    """Return the citations of the decision's trace: one per step, as the engine wrote them.
 
-_VALIDITY_KEY = "procedure.determination_validity_years"
-
-
-def determination_end(
-    decision_date: dt.date, params: ParameterSet | None = None
-) -> tuple[dt.date | None, str]:
-    """Return the last day a boundary or type determination is valid, and the citation.
-
-    § 103G.2242, subd. 2a(d): "The local government unit decision is valid for five years
-    unless the Technical Evaluation Panel determines that natural or artificial changes ...
-    have been sufficient to alter the wetland boundary or type": the years of
-    ``procedure.determination_validity_years`` in force on the decision date, counted from
-    it, always (an end date the LGU records may be earlier, never later).
-
-    Returns
-    -------
-    (date or None, str)
-        ``None`` when the parameter tree holds no value in force on the decision date
-        (the period then is not known: a determination so old is not used, and says so).
-
-    Examples
-    --------
-    >>> determination_end(dt.date(2024, 2, 29))[0]
-    datetime.date(2029, 2, 28)
+    Read from the trace's ``citation`` column (data), never split from the impacts'
+    rendered ``citations`` text: the steps of each impact and the project steps an impact
+    shows (:data:`~wetland_gis.io.trace_store.PROJECT_RULES_SHOWN`), without the exemptions
+    not tried. No trace (a file written before it): none.
     """
-    from wetland_gis.errors import ParameterNotInForce
-
-    params = params or default_parameters()
-    try:
-        years, cite = params.cited(_VALIDITY_KEY, decision_date)
-    except ParameterNotInForce:
-        return None, params.citation(_VALIDITY_KEY)
-    try:
-        end = decision_date.replace(year=decision_date.year + int(years))
-    except ValueError:  # 29 February
-        end = decision_date.replace(year=decision_date.year + int(years), day=28)
-    return end, cite
-
-
-def check_valid_until(
-    kind: str,
-    decision_date: dt.date,
-    valid_until: dt.date | None,
-    params: ParameterSet | None = None,
-) -> dt.date | None:
-    """Return a decision's end of validity: the one given, or the law's; refuse a later one.
-
-    A boundary or type determination is valid for the years of § 103G.2242, subd. 2a(d)
-    from its date: without an end date it ends then (never "valid forever"); an end date
-    after it is an input error. The law gives no period for the other kinds.
-
-    Raises
-    ------
-    ValueParseError
-        When a determination's end date is after the law's, or before its decision date.
-
-    Examples
-    --------
-    >>> check_valid_until("boundary_type_determination", dt.date(2024, 6, 1), None)
-    datetime.date(2029, 6, 1)
-    """
-    if valid_until is not None and valid_until < decision_date:
-        raise ValueParseError(
-            f"valid_until {valid_until.isoformat()} is before the decision date "
-            f"{decision_date.isoformat()}; give the last day the decision is valid"
+    if trace is None or not len(trace):
+        return []
+    return [
+        str(cite)
+        for rule, outcome, cite, impact in zip(
+            trace["rule_id"], trace["outcome"], trace["citation"], trace["impact_id"], strict=True
         )
-    if kind != DETERMINATION:
-        return valid_until
-    end, cite = determination_end(decision_date, params)
-    if end is None:
-        return valid_until
-    if valid_until is None:
-        return end
-    if valid_until > end:
-        raise ValueParseError(
-            f"valid_until {valid_until.isoformat()} of a boundary or type determination of "
-            f"{decision_date.isoformat()} is after {end.isoformat()}: the decision is valid for "
-            f"five years from its date ({cite}); give {end.isoformat()} or an earlier date, or "
-            "leave it blank"
-        )
-    return valid_until
+        if isinstance(cite, str)
+        and cite
+        and not is_not_tried(rule, outcome)
+        and (impact != "" or rule in PROJECT_RULES_SHOWN)
+    ]
 
 
 def _text(value: Any) -> str | None:
@@ -291,8 +234,7 @@ banked, used_for_credit, note
     -------
     DecisionRecord
     """
-    from wetland_gis.commands import read_assessed
-    from wetland_gis.io.checksums import file_sha256
+    from wetland_gis.io.assessed import read_assessed  # geopandas, when a file is read
 
     path = Path(assessed)
     data = read_assessed(path)
@@ -358,15 +300,7 @@ banked, used_for_credit, note
     trace_rows = (
         [] if trace is None else trace.astype(object).where(trace.notna(), None).to_dict("records")
     )
-    citations = sorted(
-        {
-            c.strip()
-            for text in gdf.get("citations", pd.Series(dtype=object)).dropna()
-            for c in str(text).split(";")
-            if c.strip()
-        }
-        | {KIND_CITATIONS[kind]}
-    )
+    citations = sorted(set(_trace_citations(trace)) | {KIND_CITATIONS[kind]})
     projects = {str(p) for p in gdf.get("project", pd.Series(dtype=object)).dropna()}
     return DecisionRecord(
         parcel_id=parcel_id or _one_parcel(records),
@@ -432,8 +366,7 @@ def credits_from_siting(
         When the kind withdraws no credits, the folder is not a siting output, or the
         siting was run on another assessment; each message says what to do instead.
     """
-    from wetland_gis.commands import SITING_FILES, read_siting
-    from wetland_gis.io.checksums import file_sha256
+    from wetland_gis.io.assessed import SITING_FILES, read_siting  # geopandas, as above
 
     folder, path = Path(siting), Path(assessed)
     if kind != SITING_CREDIT_KIND:

@@ -49,6 +49,7 @@ __all__ = [
     "RegisterGeometry",
     "gpkg_blob",
     "from_gpkg_blob",
+    "sqlite_trigger_sql",
 ]
 
 #: Version of the register's schema written by this package. A register of a newer
@@ -256,3 +257,21 @@ credits = Table(
 
 TABLES = (register_meta, decisions, impacts, credits)
 SPATIAL_TABLES = (decisions, impacts)
+
+#: The message of the append-only triggers (and of a refused correction).
+_APPEND_ONLY = (
+    "the register is append-only: record a correction as a new decision whose "
+    "supersedes names the one it replaces"
+)
+
+
+def sqlite_trigger_sql(table: str, op: str) -> str:
+    """Return the statement creating a GeoPackage register's append-only trigger.
+
+    One statement for ``init`` and for the migration that puts a trigger back
+    (:func:`wetland_gis.register.migrate.set_version`).
+    """
+    return (
+        f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}'); END"
+    )

@@ -31,8 +31,17 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from wetland_gis.errors import WetlandGISError
+from wetland_gis.errors import (
+    RegisterError,
+    RegisterUpgradeRequired,
+    RegisterVersionError,
+    ValueParseError,
+)
+from wetland_gis.io.qgis_styles import GPKG_VERSION
 from wetland_gis.register import schema as s
+from wetland_gis.register.migrate import upgrade
+from wetland_gis.register.schema import _APPEND_ONLY, sqlite_trigger_sql
+from wetland_gis.register.validity import check_valid_until
 
 __all__ = [
     "REGISTER_ENV",
@@ -56,23 +65,6 @@ SLEEP_HOOK_ENV = "WETLAND_GIS_REGISTER_TEST_SLEEP"
 
 #: How long a writer waits for another's lock on a GeoPackage register (milliseconds).
 BUSY_TIMEOUT_MS = 60_000
-
-_APPEND_ONLY = (
-    "the register is append-only: record a correction as a new decision whose "
-    "supersedes names the one it replaces"
-)
-
-
-class RegisterError(WetlandGISError):
-    """The register cannot be opened, is not a register, or refused a record."""
-
-
-class RegisterVersionError(RegisterError):
-    """The register's schema version is not this package's (newer, or older: upgrade it)."""
-
-
-class RegisterUpgradeRequired(RegisterVersionError):
-    """The register is of an older schema version: run ``wetland-gis register upgrade``."""
 
 
 def redact(text: str, url: URL | None) -> str:
@@ -228,9 +220,6 @@ class DecisionRecord:
                 raise RegisterError(f"a decision needs {name}; give --{name.replace('_', '-')}")
         # § 103G.2242, subd. 2a(d): a determination is valid for five years from its date,
         # never forever and never longer (the shipped parameter tree; docs/register.md)
-        from wetland_gis.errors import ValueParseError
-        from wetland_gis.register.records import check_valid_until
-
         try:
             until = check_valid_until(self.kind, self.decision_date, self.valid_until)
         except ValueParseError as exc:
@@ -451,8 +440,6 @@ class Register:
         RegisterVersionError
             When the register is newer than this package.
         """
-        from wetland_gis.register.migrate import upgrade
-
         self.meta()  # a missing file or a database that is not a register: say so
         with self._begin(write=True) as conn:
             return upgrade(conn, self.backend)
@@ -816,8 +803,6 @@ _GPKG_CORE = (
 def _create_gpkg_core(conn: Connection) -> None:
     from pyproj import CRS
 
-    from wetland_gis.io.qgis_styles import GPKG_VERSION
-
     # the GeoPackage version the project writes (QGIS 3.22 opens it without a warning)
     major, minor = (int(p) for p in GPKG_VERSION.split("."))
     conn.exec_driver_sql("PRAGMA application_id = 1196444487")  # 'GPKG'
@@ -890,18 +875,6 @@ def _register_gpkg_tables(conn: Connection) -> None:
             "srs_id, z, m) VALUES (:t, 'geom', 'MULTIPOLYGON', :s, 0, 0)"
         ),
         [{"t": t.name, "s": s.SRID} for t in s.SPATIAL_TABLES],
-    )
-
-
-def sqlite_trigger_sql(table: str, op: str) -> str:
-    """Return the statement creating a GeoPackage register's append-only trigger.
-
-    One statement for ``init`` and for the migration that puts a trigger back
-    (:func:`wetland_gis.register.migrate.set_version`).
-    """
-    return (
-        f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}'); END"
     )
 
 

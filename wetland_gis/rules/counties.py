@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 
 from wetland_gis.enums import PercentageArea
-from wetland_gis.io.values import normalise_county
+from wetland_gis.names import normalise_county
 from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules.metro import in_metropolitan_area
 from wetland_gis.rules.percentage_area import county_index
@@ -32,7 +32,7 @@ def county_classes(
     the parameters (``percentage_area.counties.*``, ``metropolitan_area.counties``) by
     the rules core's ``county_index`` and ``in_metropolitan_area``, so the geometry and
     the rules never disagree. The name is first matched to the spelling of
-    the lists with :func:`wetland_gis.io.values.normalise_county`.
+    the lists with :func:`wetland_gis.names.normalise_county`.
 
     Parameters
     ----------

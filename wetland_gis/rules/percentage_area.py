@@ -17,7 +17,7 @@ from decimal import Decimal
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea
 from wetland_gis.errors import ParameterError, RulesInputError
-from wetland_gis.io import values
+from wetland_gis.names import normalise_county
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.facts import (
     PERCENT,
@@ -53,41 +53,6 @@ _EXTRA_CONDITIONS = (
     ("greater_than_80_wetland_share", "percent of the land area is wetland"),
     ("greater_than_80_public_land_share", "percent is state or federal land"),
 )
-
-
-def normalise_county(name: str) -> str:
-    """Return a county name reduced for matching the county lists.
-
-    :func:`wetland_gis.io.values.normalise_county` (the one county parser), raising the
-    rules core's error for a value that is not text: case, spaces, full stops, hyphens
-    and dashes, underscores, apostrophes, a trailing "County" and "Saint" / "St." /
-    "St" are all made the same.
-
-    Parameters
-    ----------
-    name : str
-        A county name as written, e.g. ``" Saint Louis County "``.
-
-    Returns
-    -------
-    str
-        The reduced name, e.g. ``"st louis"``.
-
-    Raises
-    ------
-    RulesInputError
-        When ``name`` is not text.
-
-    Examples
-    --------
-    >>> normalise_county("St. Louis County") == normalise_county("saint  louis")
-    True
-    >>> normalise_county("Lac-qui-Parle") == normalise_county("LAC QUI PARLE COUNTY")
-    True
-    """
-    if not isinstance(name, str):
-        raise RulesInputError(f"county must be a name (text), got {name!r}")
-    return values.normalise_county(name)
 
 
 def county_index(params: ParameterSet, day: dt.date) -> dict[str, tuple[str, PercentageArea]]:

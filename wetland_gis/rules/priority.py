@@ -40,7 +40,7 @@ from typing import Any
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import RulesInputError
-from wetland_gis.io.values import is_blank, normalise_key, parse_id, parse_whole_number
+from wetland_gis.names import key_of
 from wetland_gis.parameters import RATIO_CONDITIONS, Adjustments, default_parameters
 from wetland_gis.rules.facts import Trace, exact, fmt_number, percentage_class_of
 from wetland_gis.rules.replacement import adjust_ratio
@@ -170,8 +170,9 @@ class SitingPlace:
     Parameters
     ----------
     minor : str or None
-        Minor watershed id (DNR Level 7). Numbers are kept as text without a decimal
-        point (``7001.0`` becomes ``"7001"``).
+        Minor watershed id (DNR Level 7), as text (a number read from a file is text
+        without a decimal point, ``7001.0`` is ``"7001"``; see
+        :func:`wetland_gis.siting.rank.siting_place`).
     major : int or None
         Major watershed number, 1-81 (§ 103G.005, subd. 17a; DNR Level 4).
     bsa : int, str or None
@@ -181,13 +182,15 @@ class SitingPlace:
         the class may be that of its bank service area (subd. 10b, "for purposes of
         wetland replacement").
 
-    ``None``, NaN, ``pd.NA`` and blank text all mean "unknown".
+    ``None`` means "unknown". The values are parsed ones: the rules core does not read a
+    user's text (:func:`wetland_gis.siting.rank.siting_place` reads a file's values,
+    where NaN, ``pd.NA`` and blank text mean "unknown").
 
     Raises
     ------
     RulesInputError
-        On a major watershed that is not a whole number or a percentage class not in
-        :class:`~wetland_gis.enums.PercentageArea`.
+        On a value of another type (a major watershed that is not a whole number, ...) or
+        a percentage class not in :class:`~wetland_gis.enums.PercentageArea`.
     """
 
     minor: str | None = None
@@ -196,20 +199,27 @@ class SitingPlace:
     pct_class: PercentageArea | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "minor", parse_id(self.minor))
-        major = parse_whole_number(self.major, errors="coerce")
-        if major is None and not is_blank(self.major):
+        """Check the values are parsed ones (read user text with ``siting_place``)."""
+        if self.minor is not None and not isinstance(self.minor, str):
+            raise RulesInputError(
+                f"minor watershed {self.minor!r} is not an id (text); read it with "
+                "wetland_gis.siting.rank.siting_place"
+            )
+        if self.major is not None and (
+            isinstance(self.major, bool) or not isinstance(self.major, int)
+        ):
             raise RulesInputError(
                 f"major watershed {self.major!r} is not a whole number; give the DNR major "
                 "watershed number 1-81"
             )
-        object.__setattr__(self, "major", major)
-        bsa: int | str | None = parse_whole_number(self.bsa, errors="coerce")
-        if bsa is None and not is_blank(self.bsa):
-            bsa = str(self.bsa).strip()
-        object.__setattr__(self, "bsa", bsa)
-        pct = None if is_blank(self.pct_class) else percentage_class_of(self.pct_class)
-        object.__setattr__(self, "pct_class", pct)
+        if self.bsa is not None and (
+            isinstance(self.bsa, bool) or not isinstance(self.bsa, int | str)
+        ):
+            raise RulesInputError(
+                f"bank service area {self.bsa!r} is not a whole number or an id (text)"
+            )
+        if self.pct_class is not None:
+            object.__setattr__(self, "pct_class", percentage_class_of(self.pct_class))
 
 
 def _same(a: Any, b: Any) -> bool | None:
@@ -736,9 +746,13 @@ def normalise_action(value: Any) -> str | None:
     -------
     str or None
         The normalised name (an unknown action is returned normalised, not rejected);
-        ``None`` when blank.
+        ``None`` for None or blank text (a reader of a file turns its NaN into None first,
+        with :func:`wetland_gis.io.values.is_blank`).
     """
-    return normalise_key(value, _ACTION_ALIASES)
+    if value is None:
+        return None
+    key = key_of(str(value))
+    return None if key is None else _ACTION_ALIASES.get(key, key)
 
 
 def _named_action(
@@ -814,7 +828,7 @@ def replacement_action_eligibility(
     """
     trace = Trace("replacement_action", None, as_of)
     key = normalise_action(action)
-    pct = None if is_blank(pct_class) else percentage_class_of(pct_class)
+    pct = None if pct_class is None else percentage_class_of(pct_class)
     gt80 = pct is PercentageArea.GREATER_THAN_80
     refs = (
         dict(rule_actions)

@@ -67,9 +67,16 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from wetland_gis.errors import WetlandGISError
+from wetland_gis.errors import AllocationError
 from wetland_gis.io.values import FALSE_SPELLINGS, TRUE_SPELLINGS, is_blank, parse_bool
 from wetland_gis.parameters import ParameterSet, default_parameters
+from wetland_gis.rules.priority import (
+    BANKING_OWN_ORDER,
+    CITE_BANKING,
+    SINGLE_ORDER,
+    SITING_READINGS,
+)
+from wetland_gis.rules.procedure import bank_fees
 from wetland_gis.units import SQFT_PER_ACRE
 
 __all__ = [
@@ -123,10 +130,6 @@ _MIP_REL_GAP = 1e-9
 #: After a numerical failure against the held optima, they are held this many times looser
 #: (a solver setting, not a legal number).
 _WIDEN_HELD = 1e3
-
-
-class AllocationError(WetlandGISError):
-    """The allocation could not be solved; the message says which stage and why."""
 
 
 @dataclass(frozen=True)
@@ -319,8 +322,6 @@ def _num(frame: pd.DataFrame, name: str, default: float = np.nan) -> np.ndarray:
 
 def _reading(ranking: pd.DataFrame, siting_reading: str | None) -> str:
     """Return the subd. 3(c) reading: the one given, else the ranking's, else single order."""
-    from wetland_gis.rules.priority import BANKING_OWN_ORDER, SINGLE_ORDER, SITING_READINGS
-
     if siting_reading is None and "siting_reading" in ranking and len(ranking):
         found = sorted({str(v) for v in ranking["siting_reading"] if not is_blank(v)})
         if len(found) > 1:
@@ -1000,7 +1001,6 @@ def allocate(
         raise AllocationError(f"fee_rate must be a finite number >= 0, got {fee_rate!r}")
     if not (tolerance >= 0):
         raise AllocationError(f"tolerance must be >= 0, got {tolerance!r}")
-    from wetland_gis.rules.priority import BANKING_OWN_ORDER, CITE_BANKING
 
     reading = _reading(ranking, siting_reading)
     own = reading == BANKING_OWN_ORDER
@@ -1166,6 +1166,5 @@ def _withdrawal_fee(
         return float("nan")
     if not use_rules:
         return value * rate
-    from wetland_gis.rules.procedure import bank_fees
 
     return float(bank_fees(value, "withdrawal", params=params, as_of=as_of).value)

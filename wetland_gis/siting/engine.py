@@ -25,6 +25,7 @@ from wetland_gis.geometry.crs import WORKING_CRS, crs_label
 from wetland_gis.io.bank_listing import prepare_banks, read_bank_listing
 from wetland_gis.io.candidate_sites import prepare_sites
 from wetland_gis.manifest import InputRecord, file_sha256
+from wetland_gis.notebook import summary_table
 from wetland_gis.parameters import (
     Adjustments,
     ParameterSet,
@@ -33,14 +34,16 @@ from wetland_gis.parameters import (
     load_adjustments,
 )
 from wetland_gis.rules.priority import BANKING_OWN_ORDER
-from wetland_gis.siting.allocate import Allocation, allocate, check_weights, read_yes_no
+from wetland_gis.siting.allocate import NOISE_SQFT, Allocation, allocate, check_weights, read_yes_no
 from wetland_gis.siting.rank import (
+    _impact_id_column,
     attribute_options,
     impact_needs,
     rank_options,
     tier_gaps,
 )
 from wetland_gis.siting.raster import SUITABILITY_CAVEAT, depression_summary
+from wetland_gis.units import SQFT_PER_ACRE
 
 __all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS", "passed_over_sites", "weights_label"]
 
@@ -166,8 +169,6 @@ class SitingResult:
 
     def _repr_html_(self) -> str:
         """Return a small table of the run for a notebook (credits: replacement acres)."""
-        from wetland_gis.notebook import summary_table
-
         return summary_table(
             "SitingResult (credits: replacement acres)",
             self._headline(),
@@ -531,9 +532,6 @@ def passed_over_sites(ranking: pd.DataFrame, plan: pd.DataFrame) -> list[str]:
     list of str
         One entry per plan row.
     """
-    from wetland_gis.siting.allocate import NOISE_SQFT
-    from wetland_gis.units import SQFT_PER_ACRE
-
     if not len(plan) or not len(ranking):
         return [""] * len(plan)
     own = set(ranking.get("siting_reading", pd.Series(dtype=object)).astype(str))
@@ -604,8 +602,6 @@ def _told_apart(impacts: Any, id_field: str | None, records: list[str]) -> tuple
     and keys their decisions ``<id>#<wg_row>``; siting uses the same keys so that no impact
     is refused or merged with another.
     """
-    from wetland_gis.siting.rank import _impact_id_column
-
     if not isinstance(impacts, pd.DataFrame) or not len(impacts):
         return impacts, id_field
     lower = {str(c).lower(): c for c in impacts.columns}

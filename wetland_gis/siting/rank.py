@@ -35,12 +35,14 @@ from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.geometry.overlay import largest_overlap
 from wetland_gis.io.values import (
     is_blank,
+    normalise_key,
     parse_bool,
     parse_id,
     parse_whole_number,
 )
 from wetland_gis.io.wetland_types import parse_wetland_type
 from wetland_gis.parameters import Adjustments, ParameterSet, as_date, load_adjustments
+from wetland_gis.rules.counties import county_classes
 from wetland_gis.rules.exempt.project import REPLACEMENT_BY_BOARD
 from wetland_gis.rules.priority import (
     BANKING_OWN_ORDER,
@@ -61,6 +63,7 @@ __all__ = [
     "attribute_options",
     "impact_needs",
     "rank_options",
+    "siting_place",
     "tier_gaps",
     "WCA_PROGRAMS",
     "RANKING_COLUMNS",
@@ -291,8 +294,6 @@ def _pct_classes(
             src[k].append("pct_class: county at location (Minn. R. 8420.0117, subp. 1)")
         elif not is_blank(county[k]):
             if county[k] not in names:
-                from wetland_gis.rules.counties import county_classes
-
                 names[county[k]] = county_classes(county[k], params, as_of)[0]
             cls = names[county[k]]
             pct.append(None if cls is None else str(cls.value))
@@ -523,14 +524,48 @@ def _options(sites: gpd.GeoDataFrame | None, banks: gpd.GeoDataFrame | None) -> 
     return opts
 
 
+def siting_place(
+    minor: Any = None, major: Any = None, bsa: Any = None, pct_class: Any = None
+) -> SitingPlace:
+    """Return the :class:`~wetland_gis.rules.priority.SitingPlace` of values read from a file.
+
+    The values are read with :mod:`wetland_gis.io.values` before the rules see them: an id
+    keeps its text (``"07001"``) and a number is an id without a decimal point (``7001.0``
+    is ``"7001"``); a major watershed and a bank service area are whole numbers (``"18.0"``
+    is 18; a bank service area that is not a number is kept as text); NaN, ``pd.NA`` and
+    blank text are unknown (None).
+
+    Raises
+    ------
+    RulesInputError
+        On a major watershed that is not a whole number or a percentage class not in
+        :class:`~wetland_gis.enums.PercentageArea`.
+
+    Examples
+    --------
+    >>> siting_place(minor=7001.0, major="18.0", bsa=" 7 ")
+    SitingPlace(minor='7001', major=18, bsa=7, pct_class=None)
+    """
+    whole = parse_whole_number(major, errors="coerce")
+    if whole is None and not is_blank(major):
+        raise RulesInputError(
+            f"major watershed {major!r} is not a whole number; give the DNR major "
+            "watershed number 1-81"
+        )
+    area: int | str | None = parse_whole_number(bsa, errors="coerce")
+    if area is None and not is_blank(bsa):
+        area = str(bsa).strip()
+    return SitingPlace(parse_id(minor), whole, area, None if is_blank(pct_class) else pct_class)
+
+
 def _place(rec: Mapping[str, Any]) -> tuple[SitingPlace, list[str]]:
     notes: list[str] = []
     pct = rec.get("pct_class")
     try:
-        return SitingPlace(rec.get("minor"), rec.get("major"), rec.get("bsa"), pct), notes
+        return siting_place(rec.get("minor"), rec.get("major"), rec.get("bsa"), pct), notes
     except RulesInputError as exc:
         notes.append(str(exc))
-        return SitingPlace(rec.get("minor"), None, rec.get("bsa"), None), notes
+        return siting_place(rec.get("minor"), None, rec.get("bsa"), None), notes
 
 
 def rank_options(
@@ -690,7 +725,10 @@ class _Relations:
         rule_actions = {k: v[1] for k, v in adjustments.credit_percentages.items()}
         self.actions = {
             k: replacement_action_eligibility(
-                rec["action"], self.places[k][0].pct_class, rule_actions=rule_actions, as_of=day
+                normalise_key(rec["action"]),  # NaN or blank: None (unknown)
+                self.places[k][0].pct_class,
+                rule_actions=rule_actions,
+                as_of=day,
             )
             for k, rec in enumerate(self.options)
             if rec["option_kind"] == "site"

@@ -35,13 +35,15 @@ import numpy as np
 import pandas as pd
 from pyproj import Geod
 
-from wetland_gis.context import Context, as_context
+from wetland_gis.context import DEFAULT_COUNTIES_PATH, Context, as_context
 from wetland_gis.enums import StatusCode
 from wetland_gis.errors import FieldMappingError, InputError, OutputError, RulesInputError
 from wetland_gis.geometry.cleaning import ASSESSED, NOT_ASSESSED
 from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
-from wetland_gis.io.layers import read_layer
+from wetland_gis.io.layers import read_layer, warn_if_empty
+from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.io.values import is_blank, parse_bool, parse_number
+from wetland_gis.labels import label
 from wetland_gis.manifest import InputRecord, Manifest, file_sha256
 from wetland_gis.palette import WATER_USE_OUTCOME_COLORS
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
@@ -233,8 +235,6 @@ def _minnesota() -> Any:
     :data:`wetland_gis.context.DEFAULT_COUNTIES_PATH`; it follows the Lake Superior shore.
     """
     import shapely
-
-    from wetland_gis.context import DEFAULT_COUNTIES_PATH
 
     shape = gpd.read_file(DEFAULT_COUNTIES_PATH).to_crs(_LONLAT).geometry.union_all()
     shapely.prepare(shape)
@@ -642,8 +642,6 @@ class WaterUseResult:
             When ``out`` is not a ``.gpkg``, an output is an input of the run, or a file
             would be replaced without ``overwrite``.
         """
-        from wetland_gis.io.safe_write import SafeWriter
-
         out = Path(out)
         if not out.suffix:
             out = out.with_suffix(".gpkg")
@@ -793,8 +791,6 @@ def _start_manifest(
     override_crs: str | None,
 ) -> Manifest:
     """Return the run's manifest: the points read, the readings and the editions applied."""
-    from wetland_gis.assess import warn_if_empty
-
     manifest = Manifest(
         command="water-use",
         as_of=day.isoformat(),
@@ -1289,8 +1285,6 @@ def outcome_label(outcome: str) -> str:
     -------
     str
     """
-    from wetland_gis.labels import label
-
     return label(outcome)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import geopandas as gpd
 import pandas as pd
 
+from wetland_gis import partitioned
 from wetland_gis.assessment import (
     CLAIM_OPTIONS,
     DECISION_COLUMNS,
@@ -38,7 +39,6 @@ from wetland_gis.assessment import (
 )
 from wetland_gis.context import Context
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.partitioned import assess_partitions
 
 __all__ = [
     "AssessOptions",
@@ -215,4 +215,4 @@ def assess_request(request: AssessRequest) -> Assessment:
     if request.engine == "default":
         return assess_in_memory(request)
     # the partitioned engines run the default engine on each partition
-    return assess_partitions(request)
+    return partitioned.assess_partitions(request)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import geopandas as gpd
 import pandas as pd
 
+from wetland_gis import partitioned
 from wetland_gis.assess import (
     DEFAULT_CHUNK_SIZE,
     Assessment,
@@ -63,11 +64,7 @@ from wetland_gis.parameters import (
     load_adjustments,
     load_parameters,
 )
-from wetland_gis.partitioned import (
-    _NotAssemblable,
-    partitions_to_files,
-    stream_request,
-)
+from wetland_gis.partitioned import _NotAssemblable
 from wetland_gis.progress import StageBar
 from wetland_gis.qgis_provider import events
 from wetland_gis.register.cli import hide_register_url, run_register
@@ -953,7 +950,7 @@ def run_partitioned(
     """
     parquet = Path(args.out).suffix.lower() == ".parquet"
     if args.engine == "default" and parquet:
-        written = stream_request(request, args.out, overwrite=overwrite)
+        written = partitioned.stream_request(request, args.out, overwrite=overwrite)
         # the tally from the streamed file's status columns (never the whole layer at once)
         return CommandResult(written, _tally_of_file(written[0]))
     if args.engine != "default" and parquet:
@@ -981,7 +978,7 @@ def _partitioned_to_files(
     as one table (then the caller merges the partitions in memory, as before).
     """
     try:
-        return partitions_to_files(request, args.out, overwrite=overwrite)
+        return partitioned.partitions_to_files(request, args.out, overwrite=overwrite)  # patchable
     except _NotAssemblable as err:
         if not args.quiet:
             _stderr(f"the partitions' parts could not be put together ({err}): merging in memory")

@@ -461,9 +461,18 @@ def read_decisions_csv(
         Naming the file, the row (as a spreadsheet numbers it: the header is row 1), the
         column and the fix.
     """
-    import shapely
-
     path = Path(path)
+    frame = _decisions_frame(path)
+    groups: dict[str, dict[str, Any]] = {}
+    for n, raw in enumerate(frame.to_dict("records"), start=2):
+        row = _CsvRow(path, n, {c: raw.get(c, "") for c in CSV_COLUMNS})
+        fields = row.decision_fields(params)
+        _add_to_decision(groups, row, fields, row.impact(fields), row.credit())
+    return [_decision_of(g, path) for g in groups.values()]
+
+
+def _decisions_frame(path: Path) -> pd.DataFrame:
+    """Return the CSV's rows as text, its columns checked (an export's read back too)."""
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
@@ -480,153 +489,164 @@ def read_decisions_csv(
             f"{path}: missing column(s) {missing}, unknown column(s) {unknown[:10]}; the "
             f"columns are {list(CSV_COLUMNS)} (docs/register.md)"
         )
-    groups: dict[str, dict[str, Any]] = {}
-    order: list[str] = []
-    for n, raw in enumerate(frame.to_dict("records"), start=2):
-        row = {c: raw.get(c, "") for c in CSV_COLUMNS}
+    return frame
 
-        def where(column: str, n: int = n) -> str:
-            return f"{path}, row {n}, column {column!r}"
 
+#: The decision fields read as text, as written.
+_TEXT_FIELDS = (
+    "lgu",
+    "recorded_by",
+    "landowner",
+    "supersedes",
+    "determined_type",
+    "note",
+    "project",
+)
+_CIRCULAR_39 = frozenset(str(t) for t in range(1, 9))
+
+
+class _CsvRow:
+    """One row of a decisions CSV: its values read, every error naming the row and column."""
+
+    def __init__(self, path: Path, n: int, row: dict[str, Any]) -> None:
+        self.path, self.n, self.row = path, n, row
+
+    def where(self, column: str) -> str:
+        """Return where a value is: the file, the row as a spreadsheet numbers it, the column."""
+        return f"{self.path}, row {self.n}, column {column!r}"
+
+    def read(self, column: str, reader: Any) -> Any:
+        """Return ``reader(value)`` of ``column``; its parse error as an input error."""
         try:
-            for column in _REQUIRED:
-                if is_blank(row[column]):
-                    raise InputError(f"{where(column)}: is blank; every row needs {column}")
-            fields: dict[str, Any] = {}
-            reader: Any
-            for column, reader in (
-                ("kind", _kind),
-                ("decision_date", lambda v: parse_date(v, "decision_date")),
-                ("valid_until", lambda v: parse_date(v, "valid_until")),
-                ("banked", parse_bool),
-                ("used_for_credit", parse_bool),
-            ):
-                try:
-                    fields[column] = reader(row[column])
-                except ValueParseError as exc:
-                    raise InputError(f"{where(column)}: {exc}") from None
-            for column in (
-                "lgu",
-                "recorded_by",
-                "landowner",
-                "supersedes",
-                "determined_type",
-                "note",
-                "project",
-            ):
-                fields[column] = _text(row[column])
-            try:
-                fields["valid_until"] = check_valid_until(
-                    fields["kind"], fields["decision_date"], fields["valid_until"], params
-                )
-            except ValueParseError as exc:
-                raise InputError(f"{where('valid_until')}: {exc}") from None
-            fields["wetland_id"] = parse_id(row["wetland_id"])
-            if fields["determined_type"] is not None and fields["determined_type"].strip() not in {
-                str(t) for t in range(1, 9)
-            }:
-                raise InputError(
-                    f"{where('determined_type')}: {fields['determined_type'][:40]!r} is not a "
-                    "Circular 39 type; write 1 to 8"
-                )
-            impact = None
-            if not (is_blank(row["impact_id"]) and is_blank(row["area_sqft"])):
-                values: dict[str, Any] = {}
-                number_reader: Any
-                for column, number_reader in (
-                    ("area_sqft", parse_number),
-                    ("replace_acres", parse_number),
-                    ("impact_date", lambda v: parse_date(v, "impact_date")),
-                ):
-                    try:
-                        values[column] = number_reader(row[column])
-                    except ValueParseError as exc:
-                        raise InputError(f"{where(column)}: {exc}") from None
-                if values["area_sqft"] is None or values["area_sqft"] < 0:
-                    raise InputError(
-                        f"{where('area_sqft')}: an impact needs its area in square feet, 0 or more"
-                    )
-                if is_blank(row["impact_id"]):
-                    raise InputError(f"{where('impact_id')}: is blank; give the impact's id")
-                geometry = None
-                if not is_blank(row["geometry_wkt"]):
-                    try:
-                        geometry = shapely.from_wkt(str(row["geometry_wkt"]))
-                    except shapely.errors.GEOSException:
-                        geometry = None
-                    if geometry is None or geometry.geom_type not in ("Polygon", "MultiPolygon"):
-                        raise InputError(
-                            f"{where('geometry_wkt')}: not a polygon in WKT; write "
-                            "POLYGON((x y, ...)) in EPSG:26915 metres, or leave it blank"
-                        )
-                impact = ImpactRecord(
-                    impact_id=parse_id(row["impact_id"]) or "",
-                    landowner=fields["landowner"],
-                    wetland_id=fields["wetland_id"],
-                    parcel_id=parse_id(row["parcel_id"]),
-                    impact_date=values["impact_date"],
-                    area_sqft=values["area_sqft"],
-                    wetland_type=_text(row["wetland_type"]),
-                    impact_kind=normalise_key(row["impact_kind"]),
-                    outcome=normalise_key(row["outcome"]),
-                    exemption=_text(row["exemption"]),
-                    replace_acres=values["replace_acres"],
-                    geometry=geometry,
-                )
-            credit = None
-            if not (is_blank(row["bank"]) and is_blank(row["account"])):
-                try:
-                    acres = parse_number(row["credits_acres"])
-                except ValueParseError as exc:
-                    raise InputError(f"{where('credits_acres')}: {exc}") from None
-                if is_blank(row["bank"]) or is_blank(row["account"]):
-                    raise InputError(
-                        f"{where('bank')}: a credit withdrawal needs both bank and account"
-                    )
-                credit = CreditRecord(
-                    bank=str(row["bank"]),
-                    account=parse_id(row["account"]) or "",
-                    credits_acres=acres,
-                )
-        except InputError:
-            raise
-        key = str(row["decision"]).strip() or f"#row{n}"
-        if key not in groups:
-            order.append(key)
-            groups[key] = {
-                "fields": fields,
-                "impacts": [],
-                "credits": [],
-                "row": n,
-                "parcels": set(),
-            }
-        elif groups[key]["fields"] != fields:
+            return reader(self.row[column])
+        except ValueParseError as exc:
+            raise InputError(f"{self.where(column)}: {exc}") from None
+
+    def decision_fields(self, params: ParameterSet | None) -> dict[str, Any]:
+        """Return the decision's fields of this row (kind, dates, who, wetland, validity)."""
+        for column in _REQUIRED:
+            if is_blank(self.row[column]):
+                raise InputError(f"{self.where(column)}: is blank; every row needs {column}")
+        fields: dict[str, Any] = {
+            "kind": self.read("kind", _kind),
+            "decision_date": self.read("decision_date", lambda v: parse_date(v, "decision_date")),
+            "valid_until": self.read("valid_until", lambda v: parse_date(v, "valid_until")),
+            "banked": self.read("banked", parse_bool),
+            "used_for_credit": self.read("used_for_credit", parse_bool),
+        }
+        fields.update({column: _text(self.row[column]) for column in _TEXT_FIELDS})
+        try:
+            fields["valid_until"] = check_valid_until(
+                fields["kind"], fields["decision_date"], fields["valid_until"], params
+            )
+        except ValueParseError as exc:
+            raise InputError(f"{self.where('valid_until')}: {exc}") from None
+        fields["wetland_id"] = parse_id(self.row["wetland_id"])
+        determined = fields["determined_type"]
+        if determined is not None and determined.strip() not in _CIRCULAR_39:
             raise InputError(
-                f"{path}, row {n}: decision {key[:40]!r} was first given on row "
-                f"{groups[key]['row']} with other decision fields; rows of one decision must "
-                "agree on kind, date, LGU, recorded_by, landowner, wetland and validity"
+                f"{self.where('determined_type')}: {determined[:40]!r} is not a "
+                "Circular 39 type; write 1 to 8"
             )
-        groups[key]["parcels"].add(parse_id(row["parcel_id"]))
-        if impact is not None:
-            groups[key]["impacts"].append(impact)
-        if credit is not None:
-            groups[key]["credits"].append(credit)
-    out = []
-    for key in order:
-        g = groups[key]
-        f = dict(g["fields"])
-        parcels = g["parcels"]  # the decision's parcel: the one all its rows give
-        out.append(
-            DecisionRecord(
-                **f,
-                parcel_id=next(iter(parcels)) if len(parcels) == 1 else None,
-                citations=[KIND_CITATIONS[f["kind"]]],
-                source=f"import {path.name} row {g['row']}",
-                impacts=g["impacts"],
-                credits=g["credits"],
+        return fields
+
+    def impact(self, fields: Mapping[str, Any]) -> ImpactRecord | None:
+        """Return the row's impact, or None for a row without one (a determination)."""
+        row = self.row
+        if is_blank(row["impact_id"]) and is_blank(row["area_sqft"]):
+            return None
+        area = self.read("area_sqft", parse_number)
+        replace = self.read("replace_acres", parse_number)
+        day = self.read("impact_date", lambda v: parse_date(v, "impact_date"))
+        if area is None or area < 0:
+            raise InputError(
+                f"{self.where('area_sqft')}: an impact needs its area in square feet, 0 or more"
             )
+        if is_blank(row["impact_id"]):
+            raise InputError(f"{self.where('impact_id')}: is blank; give the impact's id")
+        return ImpactRecord(
+            impact_id=parse_id(row["impact_id"]) or "",
+            landowner=fields["landowner"],
+            wetland_id=fields["wetland_id"],
+            parcel_id=parse_id(row["parcel_id"]),
+            impact_date=day,
+            area_sqft=area,
+            wetland_type=_text(row["wetland_type"]),
+            impact_kind=normalise_key(row["impact_kind"]),
+            outcome=normalise_key(row["outcome"]),
+            exemption=_text(row["exemption"]),
+            replace_acres=replace,
+            geometry=self.polygon(),
         )
-    return out
+
+    def polygon(self) -> Any:
+        """Return the row's polygon (WKT in EPSG:26915 metres), or None when blank."""
+        import shapely
+
+        if is_blank(self.row["geometry_wkt"]):
+            return None
+        try:
+            geometry = shapely.from_wkt(str(self.row["geometry_wkt"]))
+        except shapely.errors.GEOSException:
+            geometry = None
+        if geometry is None or geometry.geom_type not in ("Polygon", "MultiPolygon"):
+            raise InputError(
+                f"{self.where('geometry_wkt')}: not a polygon in WKT; write "
+                "POLYGON((x y, ...)) in EPSG:26915 metres, or leave it blank"
+            )
+        return geometry
+
+    def credit(self) -> CreditRecord | None:
+        """Return the row's bank credit withdrawal, or None for a row without one."""
+        row = self.row
+        if is_blank(row["bank"]) and is_blank(row["account"]):
+            return None
+        acres = self.read("credits_acres", parse_number)
+        if is_blank(row["bank"]) or is_blank(row["account"]):
+            raise InputError(
+                f"{self.where('bank')}: a credit withdrawal needs both bank and account"
+            )
+        return CreditRecord(
+            bank=str(row["bank"]), account=parse_id(row["account"]) or "", credits_acres=acres
+        )
+
+
+def _add_to_decision(
+    groups: dict[str, dict[str, Any]],
+    row: _CsvRow,
+    fields: dict[str, Any],
+    impact: ImpactRecord | None,
+    credit: CreditRecord | None,
+) -> None:
+    """Add a row to its decision (the rows of one ``decision`` value); they must agree."""
+    key = str(row.row["decision"]).strip() or f"#row{row.n}"
+    group = groups.setdefault(
+        key, {"fields": fields, "impacts": [], "credits": [], "row": row.n, "parcels": set()}
+    )
+    if group["fields"] != fields:
+        raise InputError(
+            f"{row.path}, row {row.n}: decision {key[:40]!r} was first given on row "
+            f"{group['row']} with other decision fields; rows of one decision must "
+            "agree on kind, date, LGU, recorded_by, landowner, wetland and validity"
+        )
+    group["parcels"].add(parse_id(row.row["parcel_id"]))
+    if impact is not None:
+        group["impacts"].append(impact)
+    if credit is not None:
+        group["credits"].append(credit)
+
+
+def _decision_of(group: Mapping[str, Any], path: Path) -> DecisionRecord:
+    """Return the decision of a group of rows; its parcel the one all its rows give."""
+    parcels = group["parcels"]
+    return DecisionRecord(
+        **dict(group["fields"]),
+        parcel_id=next(iter(parcels)) if len(parcels) == 1 else None,
+        citations=[KIND_CITATIONS[group["fields"]["kind"]]],
+        source=f"import {path.name} row {group['row']}",
+        impacts=group["impacts"],
+        credits=group["credits"],
+    )
 
 
 def export_register(

@@ -503,7 +503,8 @@ def _zone_pieces(
     straight offsets and short on the round joins; the joins are then added back as
     disks, drawn at :data:`ARC_QUAD_SEGS` and circumscribing the circle, around every
     vertex of the water whose circle crosses the impact (see :func:`zone_buffer` and
-    ``docs/scale.md`` for the bound). All steps are vectorized over the pairs.
+    ``docs/scale.md`` for the bound); where a vertex's circle holds the whole impact the
+    piece is the impact itself. All steps are vectorized over the pairs.
     """
     if len(imp) == 0:
         return imp, np.empty(0, dtype=object)
@@ -520,9 +521,13 @@ def _zone_pieces(
     cx, cy, a0, a1, which = _fans(near)
     d = dist[which]
     pts = shapely.points(cx, cy)
-    crossing = (shapely.distance(pts, own[which]) < d) & (
-        shapely.hausdorff_distance(pts, own[which]) > d
-    )
+    reaches = shapely.distance(pts, own[which]) < d
+    # a vertex whose circle holds the whole impact (its farthest vertex within ``d``) puts
+    # the whole impact in the zone: the impact itself is the piece, exactly; the plain
+    # buffer's chords would cut off the far end of a sliver reaching the circle (issue 30)
+    holds = reaches & (shapely.hausdorff_distance(pts, own[which]) <= d)
+    whole = np.unique(which[holds])
+    crossing = reaches & ~holds
     cx, cy, a0, a1, which, d = (v[crossing] for v in (cx, cy, a0, a1, which, d))
     a0, a1, keep = _clip_to_box(cx, cy, a0, a1, bounds[which])
     cx, cy, a0, a1, which, d = (v[keep] for v in (cx, cy, a0, a1, which, d))
@@ -531,7 +536,9 @@ def _zone_pieces(
         disks[sl] = shapely.intersection(
             _arc_pies(cx[sl], cy[sl], d[sl], a0[sl], a1[sl]), own[which[sl]]
         )
-    return np.concatenate([imp, imp[which]]), np.concatenate([pieces, disks])
+    return np.concatenate([imp, imp[whole], imp[which]]), np.concatenate(
+        [pieces, own[whole], disks]
+    )
 
 
 ARC_BATCH_VERTICES = 1_000_000
@@ -739,7 +746,9 @@ def shoreland_split(
     -------
     ShorelandSplit
         ``frame`` indexed like ``impacts``: ``sqft_setback``, ``sqft_protection``,
-        ``sqft_outside`` (their sum is the area in international square feet),
+        ``sqft_outside`` (their sum is the area in international square feet by
+        construction: the zones are clipped to the area and ``sqft_outside`` is the rest,
+        so the sum differs from the area by floating-point rounding only),
         ``zone`` (a :class:`~wetland_gis.enums.ShorelandZone` value: the most restrictive
         zone the impact reaches, by exact distance), ``nearest_pw`` (``pw_id``) and
         ``nearest_pw_ft`` (None beyond ``search_ft``), ``lgu_name``,

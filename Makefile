@@ -36,10 +36,13 @@ test: $(STAMP) lint
 	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks
 
 # The fuzz suite with many more examples (profile wetland-fuzz; not part of `make test`).
-# FUZZ_EXAMPLES=2000 make fuzz for a longer run.
+# Random and with the example database (.hypothesis/), unlike check and CI, which are
+# derandomized (tests/conftest.py). FUZZ_EXAMPLES=2000 make fuzz for a longer run;
+# FUZZ_TESTS=tests/test_shoreland.py make fuzz searches other properties the same way.
 FUZZ_EXAMPLES ?= 400
+FUZZ_TESTS ?= tests/test_fuzz_*.py
 fuzz: $(STAMP)
-	WETLAND_GIS_FUZZ=long WETLAND_GIS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/test_fuzz_*.py -p no:cacheprovider --hypothesis-show-statistics
+	WETLAND_GIS_FUZZ=long WETLAND_GIS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest $(FUZZ_TESTS) -p no:cacheprovider --hypothesis-show-statistics
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -o testpaths=benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only --benchmark-columns=min,mean,max

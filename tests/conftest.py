@@ -12,6 +12,16 @@ never pass silently on CI. An expected failure (``xfail``) is not a skip and is 
 Hypothesis runs without its per-example deadline (the ``wetland-tests`` profile): a
 deadline is a timed test, and speed is measured in ``benchmarks/``, not in unit tests; on
 a loaded 2-core machine a 200 ms deadline failed examples that passed (issue 23).
+
+``make check``, ``make test`` and CI run hypothesis derandomized (``wetland-tests``:
+``derandomize=True``, ``database=None``): every run draws the same examples, after the
+explicit ``@example``s, and a local example database cannot change the answer, so a
+property fails on every run or on none (issue 30, item 5). ``WETLAND_GIS_FUZZ=long``
+(``make fuzz``) loads ``wetland-explore`` instead: random examples, failures kept in and
+replayed from ``.hypothesis/``, and every property raised to at least
+``WETLAND_GIS_FUZZ_EXAMPLES`` examples (default 400), so
+``WETLAND_GIS_FUZZ=long WETLAND_GIS_FUZZ_EXAMPLES=2000 pytest tests/test_shoreland.py``
+searches one module hard. A counterexample found that way goes in as an ``@example``.
 """
 
 from __future__ import annotations
@@ -23,8 +33,14 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-settings.register_profile("wetland-tests", deadline=None)
-settings.load_profile("wetland-tests")
+#: ``WETLAND_GIS_FUZZ=long``: explore (``make fuzz``); otherwise derandomized.
+FUZZ_LONG = os.environ.get("WETLAND_GIS_FUZZ", "").strip().lower() in {"1", "long", "yes", "true"}
+FUZZ_EXAMPLES = int(os.environ.get("WETLAND_GIS_FUZZ_EXAMPLES", "400"))
+settings.register_profile("wetland-tests", deadline=None, derandomize=True, database=None)
+settings.register_profile(
+    "wetland-explore", parent=settings.get_profile("default"), deadline=None, print_blob=True
+)
+settings.load_profile("wetland-explore" if FUZZ_LONG else "wetland-tests")
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_DATA = ROOT / "sample_data"
@@ -117,3 +133,25 @@ def pytest_make_collect_report(collector: pytest.Collector):
     report = outcome.get_result()
     if report.skipped and ci_active():
         _fail_skip(report)
+
+
+# ------------------------------------------------------------- make fuzz: every property, long
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``WETLAND_GIS_FUZZ=long``, give every property at least ``FUZZ_EXAMPLES`` examples.
+
+    A property's own ``@settings(max_examples=...)`` wins over any profile, so the long
+    run raises it on the test itself (hypothesis reads the settings when the test runs).
+    """
+    if not FUZZ_LONG:
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if not getattr(test, "is_hypothesis_test", False) or current is None:
+            continue
+        if current.max_examples < FUZZ_EXAMPLES:
+            test._hypothesis_internal_use_settings = settings(
+                current, max_examples=FUZZ_EXAMPLES
+            )

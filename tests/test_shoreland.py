@@ -304,6 +304,18 @@ coords = st.floats(min_value=-1500, max_value=1500, allow_nan=False)
     pond=(-964.1018587619727, 171.80897355091497, 82.31599851008062),
     stream_y=-1491.8820399021042,
 )
+# issue 30, item 4: a 23 sq ft sliver crossing the 1,000 ft circle of a pond corner; the
+# buffer's piece and the corner's sector, each cut to the sliver, shared its long edges and
+# their union came out 0.0046 sq ft smaller than the sector alone (GEOS snapping)
+@example(
+    pts=[
+        (-617.3612109075412, 700.0804742374247),
+        (670.0526170060456, 825.9973155386367),
+        (670.0490913476143, 826.0333629916229),
+    ],
+    pond=(-762.7355283605202, 1432.834164772059, 145.8122397293168),
+    stream_y=-700.7766728875961,
+)
 def test_random_polygons_split_into_parts_that_sum_to_the_area(pts, pond, stream_y):
     poly = shapely.make_valid(Polygon([(X0 + x * FT, Y0 + y * FT) for x, y in pts]))
     poly = shapely.union_all(

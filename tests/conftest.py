@@ -29,9 +29,17 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
+from session_fixtures import (  # noqa: F401  (the session fixtures, for every module)
+    XDIST_GROUPS,
+    dask_cluster,
+    demo_run,
+    generated_world,
+    sample_context,
+)
 
 #: ``WETLAND_GIS_FUZZ=long``: explore (``make fuzz``); otherwise derandomized.
 FUZZ_LONG = os.environ.get("WETLAND_GIS_FUZZ", "").strip().lower() in {"1", "long", "yes", "true"}
@@ -135,23 +143,50 @@ def pytest_make_collect_report(collector: pytest.Collector):
         _fail_skip(report)
 
 
-# ------------------------------------------------------------- make fuzz: every property, long
+# ------------------------------------------------ -n 2: tests of one fixture on one worker
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``WETLAND_GIS_FUZZ=long``, give every property at least ``FUZZ_EXAMPLES`` examples.
+def _xdist_group(item: pytest.Item) -> str | None:
+    """Return the worker group of ``item``: its shared session fixture's, else its module's.
 
-    A property's own ``@settings(max_examples=...)`` wins over any profile, so the long
-    run raises it on the test itself (hypothesis reads the settings when the test runs).
+    A test asking for a fixture of :data:`session_fixtures.XDIST_GROUPS` joins that group;
+    a test asking for a module-scoped fixture joins the group of its module, so the
+    fixture is built once, on one worker. An ``xdist_group`` mark of the test wins.
     """
-    if not FUZZ_LONG:
-        return
+    names = getattr(item, "fixturenames", ())
+    for name in names:
+        if name in XDIST_GROUPS:
+            return XDIST_GROUPS[name]
+    info = getattr(item, "_fixtureinfo", None)
+    defs = getattr(info, "name2fixturedefs", {})
+    if any(d.scope in ("module", "package") for name in names for d in defs.get(name, ())):
+        return item.nodeid.split("::", 1)[0]
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Group the tests that share an expensive fixture; under ``make fuzz``, explore long.
+
+    Under ``WETLAND_GIS_FUZZ=long``, give every property at least ``FUZZ_EXAMPLES``
+    examples: a property's own ``@settings(max_examples=...)`` wins over any profile, so
+    the long run raises it on the test itself (hypothesis reads it when the test runs).
+    """
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            group = _xdist_group(item)
+            if group is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
+    if FUZZ_LONG:
+        raise_examples(items, FUZZ_EXAMPLES)
+
+
+def raise_examples(items: list[Any], examples: int) -> None:
+    """Give each hypothesis test among ``items`` at least ``examples`` examples."""
     for item in items:
         test = getattr(item, "obj", None)
         current = getattr(test, "_hypothesis_internal_use_settings", None)
         if not getattr(test, "is_hypothesis_test", False) or current is None:
             continue
-        if current.max_examples < FUZZ_EXAMPLES:
-            test._hypothesis_internal_use_settings = settings(
-                current, max_examples=FUZZ_EXAMPLES
-            )
+        if current.max_examples < examples:
+            test._hypothesis_internal_use_settings = settings(current, max_examples=examples)

@@ -165,6 +165,7 @@ def test_fuzz_an_impact_growing_never_makes_its_project_exempt(ctx, layer, data)
 
 # geopandas warns that notna() now counts empty geometries (tep_map._drawable); reported
 @pytest.mark.filterwarnings("ignore:GeoSeries.notna:UserWarning")
+@pytest.mark.slow  # every command (site, map, report) on what assess wrote: make test
 @FUZZ
 @given(hostile_layers(), st.sampled_from([".gpkg", ".shp", ".geojson", ".parquet", ".csv"]))
 def test_fuzz_every_command_runs_on_what_assess_wrote(ctx, drawn, ext):

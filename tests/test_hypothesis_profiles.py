@@ -43,7 +43,7 @@ def test_the_explore_profile_is_random_and_keeps_failures():
     assert settings.get_profile("wetland-fuzz").derandomize is False
 
 
-def test_make_fuzz_raises_every_property_to_the_long_example_count(monkeypatch):
+def test_make_fuzz_raises_every_property_to_the_long_example_count():
     @settings(max_examples=5)
     @given(st.integers())
     def few(x: int) -> None:
@@ -58,12 +58,19 @@ def test_make_fuzz_raises_every_property_to_the_long_example_count(monkeypatch):
         pass
 
     items = [SimpleNamespace(obj=f) for f in (few, many, plain)]
-    monkeypatch.setattr(conftest, "FUZZ_LONG", False)
-    conftest.pytest_collection_modifyitems(None, items)  # type: ignore[arg-type]
-    assert few._hypothesis_internal_use_settings.max_examples == 5
-    monkeypatch.setattr(conftest, "FUZZ_LONG", True)
-    monkeypatch.setattr(conftest, "FUZZ_EXAMPLES", 50)
-    conftest.pytest_collection_modifyitems(None, items)  # type: ignore[arg-type]
+    conftest.raise_examples(items, 50)
     assert few._hypothesis_internal_use_settings.max_examples == 50
     assert many._hypothesis_internal_use_settings.max_examples == 900
     assert not hasattr(plain, "_hypothesis_internal_use_settings")
+
+
+def test_only_make_fuzz_raises_the_examples(monkeypatch):
+    raised = []
+    monkeypatch.setattr(conftest, "raise_examples", lambda items, n: raised.append(n))
+    monkeypatch.setattr(conftest, "FUZZ_LONG", False)
+    conftest.pytest_collection_modifyitems(None, [])  # type: ignore[arg-type]
+    assert raised == []
+    monkeypatch.setattr(conftest, "FUZZ_LONG", True)
+    monkeypatch.setattr(conftest, "FUZZ_EXAMPLES", 50)
+    conftest.pytest_collection_modifyitems(None, [])  # type: ignore[arg-type]
+    assert raised == [50]

@@ -39,6 +39,7 @@ from session_fixtures import (  # noqa: F401  (the session fixtures, for every m
     demo_run,
     generated_world,
     sample_context,
+    sample_layers_read_once,
 )
 
 #: ``WETLAND_GIS_FUZZ=long``: explore (``make fuzz``); otherwise derandomized.

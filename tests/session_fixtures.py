@@ -19,6 +19,11 @@ group to one worker (CONTRIBUTING.md, "Rules for tests").
 ``sample_context``
     ``sample_data/synthetic_context.gpkg`` loaded as of 2024-05-01, for tests that assess
     a layer on the sample context and read the outcome (not the manifest's input list).
+``sample_layers_read_once`` (every test, by itself)
+    Each context layer file of ``sample_data/`` is read from disk once per run: a command
+    that loads the sample context (every CLI test) gets a copy of the layer as read, its
+    SHA-256 and records, and still validates, reprojects and classifies it itself. A
+    third of ``make check`` was these reads (332 loads of the sample context, 53 s of CPU).
 """
 
 from __future__ import annotations
@@ -207,3 +212,43 @@ def sample_context() -> Any:
     from wetland_gis.context import load_context
 
     return load_context(SAMPLE_CONTEXT, as_of=SAMPLE_AS_OF)
+
+
+SAMPLE_DATA = ROOT / "sample_data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sample_layers_read_once() -> Iterator[None]:
+    """Read each context layer file under ``sample_data/`` from disk once per test run.
+
+    ``wetland_gis.context._read_file`` (the one reader of a context layer file: the layer,
+    its name in the file, its SHA-256 and the reader's records) is wrapped: a file of the
+    repository's ``sample_data/`` (keyed by path, size and modification time, so a changed
+    file is read again) is read once and each caller gets a deep copy. Any other file is
+    read as before.
+    """
+    from wetland_gis import context as context_module
+
+    real = context_module._read_file
+    cache: dict[tuple[Any, ...], tuple[gpd.GeoDataFrame, str | None, str, list[str]]] = {}
+
+    def read_once(
+        path: Path, name: str, layer: str | None = None
+    ) -> tuple[gpd.GeoDataFrame, str | None, str, list[str]]:
+        try:
+            resolved = Path(path).resolve()
+            stat = resolved.stat()
+        except OSError:
+            return real(path, name, layer)
+        if SAMPLE_DATA not in resolved.parents:
+            return real(path, name, layer)
+        key = (str(resolved), stat.st_size, stat.st_mtime_ns, name, layer)
+        if key not in cache:
+            cache[key] = real(path, name, layer)
+        gdf, found, sha256, records = cache[key]
+        return gdf.copy(deep=True), found, sha256, list(records)
+
+    with pytest.MonkeyPatch.context() as mp:
+        # raising=True: if the reader moves, this fails here, saying what to update
+        mp.setattr(context_module, "_read_file", read_once, raising=True)
+        yield

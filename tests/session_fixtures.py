@@ -35,11 +35,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import geopandas as gpd
-import pandas as pd
 import pytest
+
+if TYPE_CHECKING:  # conftest.py imports this module: keep it light (tests/test_ci_skips.py)
+    import geopandas as gpd
+    import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"

@@ -165,6 +165,10 @@ def _xdist_group(item: pytest.Item) -> str | None:
     return None
 
 
+def _group_names(item: pytest.Item) -> list[str]:
+    return [str(m.args[0]) for m in item.iter_markers("xdist_group") if m.args]
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Group the tests that share an expensive fixture; under ``make fuzz``, explore long.
@@ -178,6 +182,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             group = _xdist_group(item)
             if group is not None:
                 item.add_marker(pytest.mark.xdist_group(group))
+    under_xdist = config is not None and os.environ.get("PYTEST_XDIST_WORKER")
+    if under_xdist and config.getvalue("dist") == "loadgroup":
+        # the longest units first (a shared session fixture's group is one worker's share
+        # of minutes): a worker never waits at the end for one that took the demo last
+        shared = set(XDIST_GROUPS.values())
+        items.sort(key=lambda item: not (shared & set(_group_names(item))))
     if FUZZ_LONG:
         raise_examples(items, FUZZ_EXAMPLES)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 
 from wetland_gis._gc import collector_paused
 
@@ -40,6 +41,10 @@ def test_promote_moves_what_the_block_made_to_the_oldest_generation():
 
 def test_promote_never_undoes_a_callers_freeze():
     before = [[0]]
+    # another thread of the process (the test run's dask cluster, pytest-xdist's channel)
+    # may free a frozen object and change the count: hold the interpreter meanwhile
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(60.0)
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
@@ -50,3 +55,4 @@ def test_promote_never_undoes_a_callers_freeze():
         assert not _in_generation(before, 2)  # still frozen, not put back
     finally:
         gc.unfreeze()
+        sys.setswitchinterval(interval)

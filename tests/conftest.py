@@ -182,8 +182,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             group = _xdist_group(item)
             if group is not None:
                 item.add_marker(pytest.mark.xdist_group(group))
-    under_xdist = config is not None and os.environ.get("PYTEST_XDIST_WORKER")
-    if under_xdist and config.getvalue("dist") == "loadgroup":
+    # a pytest-xdist worker of `--dist loadgroup` (it sets `loadgroup` and `dist = "no"`)
+    if config is not None and getattr(config.option, "loadgroup", False):
         # the longest units first (a shared session fixture's group is one worker's share
         # of minutes): a worker never waits at the end for one that took the demo last
         shared = set(XDIST_GROUPS.values())

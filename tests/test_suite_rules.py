@@ -7,6 +7,13 @@ here; under ``make test`` every test is collected and checked.
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 from session_fixtures import XDIST_GROUPS
 
@@ -77,3 +84,67 @@ def test_a_module_fixture_keeps_its_tests_on_one_worker():
     assert conftest._xdist_group(Item()) is None
     Item.fixturenames = ("shared", "dask_cluster")
     assert conftest._xdist_group(Item()) == "dask"
+
+
+GROUPED = {
+    "test_one.py": """
+        import pytest
+
+        @pytest.fixture(scope="module")
+        def shared():
+            return object()
+
+        def test_a(shared):
+            pass
+
+        def test_b(shared):
+            pass
+
+        @pytest.mark.xdist_group("g")
+        def test_g1():
+            pass
+
+        @pytest.mark.parametrize("i", range(6))
+        def test_plain(i):
+            pass
+    """,
+    "test_two.py": """
+        import pytest
+
+        @pytest.mark.xdist_group("g")
+        def test_g2():
+            pass
+
+        @pytest.mark.parametrize("i", range(6))
+        def test_plain(i):
+            pass
+    """,
+}
+
+
+@pytest.mark.slow  # two worker processes
+def test_loadgroup_keeps_each_group_on_one_worker(tmp_path: Path):
+    """pytest-xdist's loadgroup groups as tests/conftest.py marks (pytest 9.2 broke it)."""
+    here = Path(__file__).parent
+    for name in ("conftest.py", "session_fixtures.py"):
+        (tmp_path / name).write_text((here / name).read_text(encoding="utf-8"), encoding="utf-8")
+    for name, text in GROUPED.items():
+        (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-n", "2"]
+        + ["--dist", "loadgroup", str(tmp_path)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    ran = dict(
+        (test, worker)
+        for worker, test in re.findall(r"\[(gw\d)\] \[ *\d+%\] PASSED (\S+)", done.stdout)
+    )
+    assert ran["test_one.py::test_a@test_one.py"] == ran["test_one.py::test_b@test_one.py"]
+    assert ran["test_one.py::test_g1@g"] == ran["test_two.py::test_g2@g"]
+    assert len(ran) == 16, done.stdout[-3000:]

@@ -28,18 +28,27 @@ typecheck: $(STAMP)
 # The fast loop while working: lint, types, the unit tests and doctests, without the
 # browser, QGIS, PDF and end-to-end tests and without the notebooks (README: how long it takes).
 CHECK_MARKERS := not browser and not qgis and not pdf and not slow and not postgis
+# pytest-xdist: one worker per core (2 on the reference machine); the tests that share an
+# expensive fixture (the demo run, the dask cluster, PostgreSQL, a module's fixture) run on
+# one worker (--dist loadgroup; tests/conftest.py, CONTRIBUTING.md "Rules for tests").
+# WORKERS=0 runs in this process (a debugger, print); WORKERS=4 on a bigger machine.
+WORKERS ?= auto
+XDIST := -n $(WORKERS) --dist loadgroup
 check: $(STAMP) lint
-	$(BIN)/python -m pytest tests wetland_gis --doctest-modules -q -p no:cacheprovider -m "$(CHECK_MARKERS)"
+	$(BIN)/python -m pytest tests wetland_gis --doctest-modules -q -p no:cacheprovider -m "$(CHECK_MARKERS)" $(XDIST)
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest tests wetland_gis --doctest-modules --cov --cov-report=term
-	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks
+	$(BIN)/python -m pytest tests wetland_gis --doctest-modules $(XDIST) --cov --cov-report=term
+	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks -n $(WORKERS)
 
 # The fuzz suite with many more examples (profile wetland-fuzz; not part of `make test`).
-# FUZZ_EXAMPLES=2000 make fuzz for a longer run.
+# Random and with the example database (.hypothesis/), unlike check and CI, which are
+# derandomized (tests/conftest.py). FUZZ_EXAMPLES=2000 make fuzz for a longer run;
+# FUZZ_TESTS=tests/test_shoreland.py make fuzz searches other properties the same way.
 FUZZ_EXAMPLES ?= 400
+FUZZ_TESTS ?= tests/test_fuzz_*.py
 fuzz: $(STAMP)
-	WETLAND_GIS_FUZZ=long WETLAND_GIS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/test_fuzz_*.py -p no:cacheprovider --hypothesis-show-statistics
+	WETLAND_GIS_FUZZ=long WETLAND_GIS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest $(FUZZ_TESTS) -p no:cacheprovider --hypothesis-show-statistics
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -o testpaths=benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only --benchmark-columns=min,mean,max

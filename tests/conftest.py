@@ -13,6 +13,16 @@ never pass silently on CI. An expected failure (``xfail``) is not a skip and is 
 Hypothesis runs without its per-example deadline (the ``wetland-tests`` profile): a
 deadline is a timed test, and speed is measured in ``benchmarks/``, not in unit tests; on
 a loaded 2-core machine a 200 ms deadline failed examples that passed (issue 23).
+
+``make check``, ``make test`` and CI run hypothesis derandomized (``wetland-tests``:
+``derandomize=True``, ``database=None``): every run draws the same examples, after the
+explicit ``@example``s, and a local example database cannot change the answer, so a
+property fails on every run or on none (issue 30, item 5). ``WETLAND_GIS_FUZZ=long``
+(``make fuzz``) loads ``wetland-explore`` instead: random examples, failures kept in and
+replayed from ``.hypothesis/``, and every property raised to at least
+``WETLAND_GIS_FUZZ_EXAMPLES`` examples (default 400), so
+``WETLAND_GIS_FUZZ=long WETLAND_GIS_FUZZ_EXAMPLES=2000 pytest tests/test_shoreland.py``
+searches one module hard. A counterexample found that way goes in as an ``@example``.
 """
 
 from __future__ import annotations
@@ -20,12 +30,27 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
+from session_fixtures import (  # noqa: F401  (the session fixtures, for every module)
+    XDIST_GROUPS,
+    dask_cluster,
+    demo_run,
+    generated_world,
+    sample_context,
+    sample_layers_read_once,
+)
 
-settings.register_profile("wetland-tests", deadline=None)
-settings.load_profile("wetland-tests")
+#: ``WETLAND_GIS_FUZZ=long``: explore (``make fuzz``); otherwise derandomized.
+FUZZ_LONG = os.environ.get("WETLAND_GIS_FUZZ", "").strip().lower() in {"1", "long", "yes", "true"}
+FUZZ_EXAMPLES = int(os.environ.get("WETLAND_GIS_FUZZ_EXAMPLES", "400"))
+settings.register_profile("wetland-tests", deadline=None, derandomize=True, database=None)
+settings.register_profile(
+    "wetland-explore", parent=settings.get_profile("default"), deadline=None, print_blob=True
+)
+settings.load_profile("wetland-explore" if FUZZ_LONG else "wetland-tests")
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_DATA = ROOT / "sample_data"
@@ -118,3 +143,62 @@ def pytest_make_collect_report(collector: pytest.Collector):
     report = outcome.get_result()
     if report.skipped and ci_active():
         _fail_skip(report)
+
+
+# ------------------------------------------------ -n 2: tests of one fixture on one worker
+
+
+def _xdist_group(item: pytest.Item) -> str | None:
+    """Return the worker group of ``item``: its shared session fixture's, else its module's.
+
+    A test asking for a fixture of :data:`session_fixtures.XDIST_GROUPS` joins that group;
+    a test asking for a module-scoped fixture joins the group of its module, so the
+    fixture is built once, on one worker. An ``xdist_group`` mark of the test wins.
+    """
+    names = getattr(item, "fixturenames", ())
+    for name in names:
+        if name in XDIST_GROUPS:
+            return XDIST_GROUPS[name]
+    info = getattr(item, "_fixtureinfo", None)
+    defs = getattr(info, "name2fixturedefs", {})
+    if any(d.scope in ("module", "package") for name in names for d in defs.get(name, ())):
+        return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def _group_names(item: pytest.Item) -> list[str]:
+    return [str(m.args[0]) for m in item.iter_markers("xdist_group") if m.args]
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Group the tests that share an expensive fixture; under ``make fuzz``, explore long.
+
+    Under ``WETLAND_GIS_FUZZ=long``, give every property at least ``FUZZ_EXAMPLES``
+    examples: a property's own ``@settings(max_examples=...)`` wins over any profile, so
+    the long run raises it on the test itself (hypothesis reads it when the test runs).
+    """
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            group = _xdist_group(item)
+            if group is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
+    # a pytest-xdist worker of `--dist loadgroup` (it sets `loadgroup` and `dist = "no"`)
+    if config is not None and getattr(config.option, "loadgroup", False):
+        # the longest units first (a shared session fixture's group is one worker's share
+        # of minutes): a worker never waits at the end for one that took the demo last
+        shared = set(XDIST_GROUPS.values())
+        items.sort(key=lambda item: not (shared & set(_group_names(item))))
+    if FUZZ_LONG:
+        raise_examples(items, FUZZ_EXAMPLES)
+
+
+def raise_examples(items: list[Any], examples: int) -> None:
+    """Give each hypothesis test among ``items`` at least ``examples`` examples."""
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if not getattr(test, "is_hypothesis_test", False) or current is None:
+            continue
+        if current.max_examples < examples:
+            test._hypothesis_internal_use_settings = settings(current, max_examples=examples)

@@ -106,7 +106,14 @@ def new_postgis_db(template: str) -> str:
     return template.format(db=name)
 
 
-@pytest.fixture(params=["geopackage", "postgis"])
+@pytest.fixture(
+    params=[
+        "geopackage",
+        # `-m "not postgis"` (make check) deselects it; the server is one per run, so its
+        # tests share one worker under -n 2 (tests/session_fixtures.py, XDIST_GROUPS)
+        pytest.param("postgis", marks=[pytest.mark.postgis, pytest.mark.xdist_group("postgis")]),
+    ]
+)
 def register_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A new, empty register of each back end (its URL or path)."""
     if request.param == "geopackage":

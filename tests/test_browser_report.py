@@ -7,6 +7,7 @@ Playwright is missing, except on CI (``CI=true``), where a missing browser is a 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import map_fixtures as fx
 import pytest
@@ -61,64 +62,23 @@ def test_fixture_report_fits_a_phone(tmp_path: Path) -> None:
     assert widths["page"] <= PHONE["width"]
 
 
+@pytest.mark.pdf
 @pytest.mark.slow
-def test_sample_report_fits_a_phone(tmp_path: Path) -> None:
+def test_sample_report_fits_a_phone(demo_run: Any) -> None:
     """The Wright sample (its plan and impacts tables were 943 px wide)."""
-    import warnings
-
-    from wetland_gis.commands import run_assess, run_report, run_site
-    from wetland_gis.demo import AS_OF, SAMPLE_PROJECTS
-
-    root = Path(__file__).resolve().parents[1]
-    project = SAMPLE_PROJECTS[0]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assessment, _ = run_assess(
-            root / project.impacts, tmp_path / "a.gpkg", context=root / project.context, as_of=AS_OF
-        )
-        run_site(
-            tmp_path / "a.gpkg",
-            tmp_path / "siting",
-            sites=root / project.sites,
-            banks=root / project.banks,
-            context=assessment.context,
-            as_of=AS_OF,
-        )
-        report = run_report(tmp_path / "a.gpkg", tmp_path / "r.html", siting=tmp_path / "siting")[0]
+    # the demo's report of the Wright sample (tests/session_fixtures.py)
+    report = demo_run.projects["wright_metro"]["report"]
     widths = _phone_widths(report)
     _check(widths)
     assert any(t["scrolls"] for t in widths["tables"]), "the wide tables scroll in their box"
 
 
+@pytest.mark.pdf
 @pytest.mark.slow
-def test_open_legend_hides_no_label_on_the_desktop(tmp_path: Path) -> None:
+def test_open_legend_hides_no_label_on_the_desktop(demo_run: Any) -> None:
     """Wright: the long label of bank 1202-S ran under the open legend (1280 x 860)."""
-    import warnings
-
-    from wetland_gis.commands import run_assess, run_map, run_site
-    from wetland_gis.demo import AS_OF, SAMPLE_PROJECTS
-
-    root = Path(__file__).resolve().parents[1]
-    project = SAMPLE_PROJECTS[0]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assessment, _ = run_assess(
-            root / project.impacts, tmp_path / "a.gpkg", context=root / project.context, as_of=AS_OF
-        )
-        run_site(
-            tmp_path / "a.gpkg",
-            tmp_path / "siting",
-            sites=root / project.sites,
-            banks=root / project.banks,
-            context=assessment.context,
-            as_of=AS_OF,
-        )
-        path = run_map(
-            tmp_path / "a.gpkg",
-            tmp_path / "map.html",
-            siting=tmp_path / "siting",
-            context=assessment.context,
-        )[0]
+    # the demo's map of the Wright sample, with its siting (tests/session_fixtures.py)
+    path = demo_run.projects["wright_metro"]["map"]
     sync_playwright = _require_browser()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

@@ -91,6 +91,8 @@ def run_pytest(folder: Path, ci: str | None) -> tuple[dict[str, int], str]:
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("ci_skips")
     (root / "conftest.py").write_text(CONFTEST.read_text(encoding="utf-8"), encoding="utf-8")
+    shared = CONFTEST.with_name("session_fixtures.py")  # the fixtures conftest.py imports
+    (root / shared.name).write_text(shared.read_text(encoding="utf-8"), encoding="utf-8")
     for name, text in CASES.items():
         (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
     return root

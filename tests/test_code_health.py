@@ -44,6 +44,27 @@ def test_make_test_runs_doctests_and_prints_coverage():
     assert any(r.startswith("pytest-cov") for r in dev)
 
 
+def test_make_check_and_make_test_run_on_every_core_with_shared_fixtures_grouped():
+    """Issue 33: both run under pytest-xdist (loadgroup); check leaves out the slow markers."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "\nXDIST := -n $(WORKERS) --dist loadgroup\n" in makefile
+    markers = makefile.split("\nCHECK_MARKERS := ", 1)[1].split("\n", 1)[0]
+    for marker in ("browser", "qgis", "pdf", "slow", "postgis"):
+        assert f"not {marker}" in markers, marker
+    for target in ("check", "test"):
+        recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
+        pytest_lines = [x for x in recipe.splitlines() if "pytest" in x]
+        assert pytest_lines and all("-n " in x or "$(XDIST)" in x for x in pytest_lines), target
+    check = makefile.split("\ncheck:", 1)[1].split("\n\n", 1)[0]
+    assert '-m "$(CHECK_MARKERS)" $(XDIST)' in check
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert any(
+        r.startswith("pytest-xdist") for r in project["project"]["optional-dependencies"]["dev"]
+    )
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+    assert ci[-1] == "make test"  # CI runs every marker: make test, with CI=true
+
+
 def test_pre_commit_runs_ruff_yamllint_on_the_parameters_and_mypy():
     config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     hooks = {h["id"]: h for repo in config["repos"] for h in repo["hooks"]}

@@ -26,30 +26,20 @@ CONTEXT = SAMPLE / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 
 
-def _world():
-    spec = importlib.util.spec_from_file_location("world", ROOT / "benchmarks" / "world.py")
-    world = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(world)
-    return world
-
-
 @pytest.fixture(scope="module")
-def small_world():
-    """200 impacts (10 projects) of the benchmark's generated Minnesota, and its context."""
-    world = _world()
-    layers = world.context_layers()
-    impacts = world.impacts(200, layers["public_water_basins"])
-    return impacts, wg.load_context(layers=layers, as_of=AS_OF)
+def small_world(generated_world):
+    """200 impacts (10 projects) of the benchmark's generated Minnesota, and its context.
+
+    The world is generated once per test run (``generated_world``, tests/session_fixtures.py).
+    """
+    layers = {name: layer.copy() for name, layer in generated_world.layers.items()}
+    return generated_world.impacts.copy(), wg.load_context(layers=layers, as_of=AS_OF)
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as c:
-        yield c
+@pytest.fixture
+def cluster(dask_cluster):
+    """The test run's one local cluster of 2 workers (``dask_cluster``)."""
+    return dask_cluster
 
 
 def _norm(frame) -> pd.DataFrame:
@@ -71,6 +61,7 @@ def _quiet(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("project", ["wright_metro", "crow_wing"])
 def test_dask_engine_matches_the_default_engine_on_the_sample_projects(cluster, project):
     impacts = SAMPLE / "projects" / project / "impacts.gpkg"
@@ -89,6 +80,7 @@ def test_dask_engine_matches_the_default_engine_on_the_sample_projects(cluster, 
     assert many.manifest.settings["engine"] == "dask"
 
 
+@pytest.mark.slow
 def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, small_world):
     impacts, ctx = small_world
     one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
@@ -106,6 +98,7 @@ def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, sm
     assert any("4 partition(s)" in r for r in many.manifest.records)
 
 
+@pytest.mark.slow
 def test_chunks_engine_matches_the_default_engine(small_world):
     impacts, ctx = small_world
     one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
@@ -121,6 +114,7 @@ def test_chunks_engine_matches_the_default_engine(small_world):
     _assert_same(one, many)
 
 
+@pytest.mark.slow
 def test_projects_never_straddle_partitions(small_world):
     impacts, _ = small_world
     part = project_partitions(impacts, "project", 45)
@@ -133,6 +127,7 @@ def test_projects_never_straddle_partitions(small_world):
     assert len(sizes) == 5  # projects start at rows 0, 20, ... 180: cuts at 45, 90, 135, 180
 
 
+@pytest.mark.slow
 def test_streamed_geoparquet_holds_every_row_once(small_world, tmp_path):
     impacts, ctx = small_world
     written = _quiet(
@@ -163,6 +158,7 @@ def test_streamed_geoparquet_holds_every_row_once(small_world, tmp_path):
         assert sorted(trace[name]) == sorted(table[name])
 
 
+@pytest.mark.slow
 def test_a_bad_engine_or_chunk_size_is_an_error(small_world):
     impacts, ctx = small_world
     with pytest.raises(InputError, match="engine"):
@@ -171,6 +167,7 @@ def test_a_bad_engine_or_chunk_size_is_an_error(small_world):
         project_partitions(impacts, "project", 0)
 
 
+@pytest.mark.slow
 def test_cli_streams_chunks_to_geoparquet(tmp_path):
     from wetland_gis.cli import main
 
@@ -212,6 +209,7 @@ def _same_files(a: Path, b: Path) -> None:
         assert ours == b.with_name(b.stem + suffix).read_bytes(), suffix
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["chunks", "dask"])
 def test_partitions_written_by_their_tasks_give_the_files_of_one_merged_write(
     cluster, small_world, tmp_path, engine
@@ -263,11 +261,12 @@ def test_partitions_written_by_their_tasks_give_the_files_of_one_merged_write(
 
 
 def _write_tasks(dask_scheduler) -> list[str]:
-    # the cluster is the module's: only this test writes files named remote*
+    # the cluster is the test run's (dask_cluster): only this test writes files named remote*
     keys = {str(t.key) for t in dask_scheduler.transition_log}
     return sorted(k for k in keys if k.startswith("wg-write-remote"))
 
 
+@pytest.mark.slow
 def test_the_workers_write_the_summary_and_the_trace_while_the_client_writes_the_impacts(
     cluster, small_world, tmp_path
 ):
@@ -309,7 +308,8 @@ def _profiling() -> bool:
     return bool(dask.config.get("distributed.worker.profile.enabled"))
 
 
-@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")  # the module's cluster
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")  # the session's cluster
 def test_the_local_cluster_workers_do_not_run_the_dashboards_profiler():
     """Our cluster has no dashboard: its workers sample no stacks (issue 23, ~4 % CPU)."""
     from distributed import Client, LocalCluster
@@ -335,6 +335,7 @@ def test_partitions_whose_columns_take_other_types_are_refused():
         _merged_schema([text, pa.schema([("a", pa.string()), ("b", pa.float64())])], pa)
 
 
+@pytest.mark.slow
 def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     from wetland_gis import partitioned
     from wetland_gis.cli import main
@@ -375,6 +376,7 @@ def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     assert len(trace) and set(trace["impact_id"]) - {""} <= set(one.impacts["impact_id"])
 
 
+@pytest.mark.slow
 def test_workers_that_do_not_see_the_folder_send_their_results_back(
     cluster, small_world, tmp_path, monkeypatch
 ):
@@ -430,6 +432,7 @@ def test_a_partitions_trace_put_together_is_the_file_of_its_sorted_trace(
     assert (tmp_path / "out.parquet").read_bytes() == (tmp_path / "expected.parquet").read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("to_files", [False, True])
 def test_dask_engine_with_one_partition_starts_no_local_cluster(
     small_world, tmp_path, monkeypatch, to_files
@@ -478,6 +481,7 @@ def test_dask_engine_with_one_partition_starts_no_local_cluster(
         _quiet(assess_partitioned, layer, ctx, engine="dask", **options)
 
 
+@pytest.mark.slow
 def test_the_parts_of_a_killed_engine_run_are_removed_by_the_next_run(tmp_path):
     """A run killed after its tasks wrote their parts (``os._exit``: no ``finally``) left
     its parts folder; the next run into the folder removes it (its process is gone) and

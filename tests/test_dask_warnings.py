@@ -7,7 +7,6 @@ The dask engine runs on a ``LocalCluster`` of 2 workers reached by its address, 
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import warnings
 from pathlib import Path
@@ -25,18 +24,11 @@ BROKEN_ROWS = {p + 1 for p in BROKEN}  # their row numbers, from 1 as QGIS numbe
 COWARDIN_ONLY = (3, 45, 120, 160)  # rows whose type is inferred, in several partitions
 
 
-def _world():
-    spec = importlib.util.spec_from_file_location("world", ROOT / "benchmarks" / "world.py")
-    world = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(world)
-    return world
-
-
 @pytest.fixture(scope="module")
-def layer():
-    world = _world()
-    layers = world.context_layers()
-    impacts = world.impacts(200, layers["public_water_basins"])
+def layer(generated_world):
+    # the world is generated once per test run (tests/session_fixtures.py): copy, then change
+    layers = {name: layer.copy() for name, layer in generated_world.layers.items()}
+    impacts = generated_world.impacts.copy()
     impacts["attribute"] = None
     for row in COWARDIN_ONLY:
         impacts.loc[row, "circ39"] = None
@@ -46,14 +38,10 @@ def layer():
     return impacts, wg.load_context(layers=layers, as_of=AS_OF)
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as c:
-        yield c
+@pytest.fixture
+def cluster(dask_cluster):
+    """The test run's one local cluster of 2 workers (``dask_cluster``)."""
+    return dask_cluster
 
 
 def _run(fn, *args, **kwargs):
@@ -74,6 +62,7 @@ def _rows_named(records):
     return rows
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["chunks", "dask"])
 def test_partitioned_warnings_are_given_once_per_kind_with_the_counts(layer, cluster, engine):
     impacts, ctx = layer

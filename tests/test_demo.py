@@ -17,13 +17,15 @@ from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
 from wetland_gis import demo
 
 
-@pytest.fixture(scope="module")
-def outputs(tmp_path_factory):
-    out = tmp_path_factory.mktemp("demo")
-    assert demo.main(["--out", str(out)]) == 0
-    return out
+@pytest.fixture
+def outputs(demo_run):
+    """The demo's output folder (one run for the whole test session: tests/session_fixtures.py)."""
+    assert demo_run.code == 0
+    return demo_run.out
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_demo_writes_every_output_of_both_projects(outputs, capsys):
     for name in ("wright_metro", "crow_wing"):
         folder = outputs / name
@@ -50,6 +52,8 @@ def test_demo_prints_worked_decisions_with_citations():
     assert "Minn. Stat. § 103G.222, subd. 1(f)" in text
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_every_sample_impact_is_in_the_output(outputs):
     for name, source in (("wright_metro", "impacts.shp"), ("crow_wing", "impacts.gpkg")):
         src = gpd.read_file(
@@ -59,6 +63,8 @@ def test_every_sample_impact_is_in_the_output(outputs):
         assert list(out["impact_id"]) == list(src["impact_id"])
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_wright_siting_meets_the_requirement_and_excludes_the_greater_than_80_site(outputs):
     folder = outputs / "wright_metro" / "siting"
     ranking = pd.read_csv(folder / "ranking.csv")
@@ -73,12 +79,16 @@ def test_wright_siting_meets_the_requirement_and_excludes_the_greater_than_80_si
     assert "S-5" not in set(plan["option_id"])
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_manifests_name_inputs_with_hashes(outputs):
     m = json.loads((outputs / "crow_wing" / "assessed_manifest.json").read_text())
     assert all(i["sha256"] for i in m["inputs"] if i["role"] == "impacts")
     assert m["version"]
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 @pytest.mark.browser
 def test_demo_map_opens_offline_and_shows_every_impact(outputs):
     sync_playwright = _require_browser()
@@ -153,6 +163,8 @@ def test_progress_bar_ends_its_line_before_the_tally(capsys):
     assert "3/3" in err and err.endswith("\n")
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_demo_records_both_sample_decisions_and_writes_the_summary(outputs):
     from wetland_gis.register import Register
 

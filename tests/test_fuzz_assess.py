@@ -191,6 +191,7 @@ def _slivers() -> tuple[gpd.GeoDataFrame, str]:
 
 # geopandas warns that notna() now counts empty geometries (tep_map._drawable); reported
 @pytest.mark.filterwarnings("ignore:GeoSeries.notna:UserWarning")
+@pytest.mark.slow  # every command (site, map, report) on what assess wrote: make test
 @FUZZ
 @given(hostile_layers(), st.sampled_from([".gpkg", ".shp", ".geojson", ".parquet", ".csv"]))
 @example(drawn=_slivers(), ext=".gpkg")

@@ -179,11 +179,15 @@ def test_a_template_payload_in_a_map_element_is_never_run(tmp_path, monkeypatch,
     assert re.search(r"\{\{|\{%|\{#", _scripts(page)) is None
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_every_command_succeeds_and_nothing_ran(run: dict[str, Any]) -> None:
     assert run["codes"] == dict.fromkeys(run["codes"], 0)
     assert not (run["folder"] / hostile.CANARY).exists()
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_no_output_holds_an_evaluated_template(run: dict[str, Any]) -> None:
     outputs = _text_outputs(run["folder"])
     assert {p.suffix for p in outputs} == {".html", ".csv", ".json"}
@@ -228,6 +232,8 @@ def _scripts(page: str) -> str:
     return "\n".join(_parse(page).scripts)
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_the_report_shows_every_id_as_text(run: dict[str, Any]) -> None:
     page = (run["folder"] / "report.html").read_text("utf-8")
     parsed = _parse(page)
@@ -239,11 +245,15 @@ def test_the_report_shows_every_id_as_text(run: dict[str, Any]) -> None:
     assert parsed.tags.count("iframe") <= 1  # the embedded map
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_the_pdf_is_a_pdf(run: dict[str, Any]) -> None:
     pdf = (run["folder"] / "report.pdf").read_bytes()
     assert pdf.startswith(b"%PDF-") and b"%%EOF" in pdf[-64:]
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_the_map_data_reads_back_as_the_escaped_ids(run: dict[str, Any]) -> None:
     page = (run["folder"] / "map.html").read_text("utf-8")
     scripts = _scripts(page)
@@ -259,6 +269,8 @@ def test_the_map_data_reads_back_as_the_escaped_ids(run: dict[str, Any]) -> None
         assert html.escape(value) in strings, value
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_the_geopackages_open_and_keep_the_values(run: dict[str, Any]) -> None:
     folder = run["folder"]
     impacts = pyogrio.read_dataframe(folder / "assessed.gpkg", layer="impacts")
@@ -284,6 +296,8 @@ def test_the_geopackages_open_and_keep_the_values(run: dict[str, Any]) -> None:
                     ET.fromstring(doc)  # well-formed XML
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_the_csvs_parse_and_no_cell_reads_as_a_formula(run: dict[str, Any]) -> None:
     csvs = [p for p in _text_outputs(run["folder"]) if p.suffix == ".csv"]
     names = {p.name for p in csvs}
@@ -303,6 +317,8 @@ def test_the_csvs_parse_and_no_cell_reads_as_a_formula(run: dict[str, Any]) -> N
     assert seen_quoted > 0
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_a_csv_id_reads_back_neutralised_and_readable(run: dict[str, Any]) -> None:
     path = run["folder"] / "siting" / "allocation.csv"
     with path.open(newline="", encoding="utf-8") as handle:
@@ -313,6 +329,8 @@ def test_a_csv_id_reads_back_neutralised_and_readable(run: dict[str, Any]) -> No
     assert set(restore_frame(pd.read_csv(path))["impact_id"]) == set(hostile.ALL)
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_the_manifests_are_json_with_the_values(run: dict[str, Any]) -> None:
     for path in run["folder"].rglob("*manifest.json"):
         json.loads(path.read_text("utf-8"))
@@ -320,6 +338,8 @@ def test_the_manifests_are_json_with_the_values(run: dict[str, Any]) -> None:
     assert {d["impact_id"] for d in decisions} - {""} == set(hostile.ALL)
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 def test_the_screened_inventory_keeps_the_values(run: dict[str, Any]) -> None:
     screened = gpd.read_parquet(run["folder"] / "screened.parquet")
     assert set(screened["impact_id"]) == set(hostile.ALL)
@@ -498,6 +518,8 @@ def _shown(value: str) -> str:
     return value.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd").strip()
 
 
+@pytest.mark.slow
+@pytest.mark.pdf
 @pytest.mark.browser
 @pytest.mark.parametrize("name", ["map.html", "report.html", "water_map.html"])
 def test_in_chromium_no_dialog_no_request_and_the_ids_as_text(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import map_fixtures as fx
 import numpy as np
@@ -221,13 +222,9 @@ def test_cli_report_pdf(tmp_path: Path, pdf: Path, capsys: pytest.CaptureFixture
 
 @pytest.mark.slow
 @pytest.mark.pdf
-def test_the_demo_writes_the_pdf(tmp_path: Path, pdf: Path) -> None:
-    from wetland_gis.demo import SAMPLE_PROJECTS, run_project
-
-    root = Path(__file__).resolve().parents[1]
-    crow_wing = next(p for p in SAMPLE_PROJECTS if p.name == "crow_wing")
-    row = run_project(crow_wing, root, tmp_path)
-    assert row["pdf"] == tmp_path / "crow_wing" / "tep_report.pdf"
+def test_the_demo_writes_the_pdf(demo_run: Any, pdf: Path) -> None:
+    row = demo_run.projects["crow_wing"]  # demo.run_project's row (tests/session_fixtures.py)
+    assert row["pdf"] == demo_run.out / "crow_wing" / "tep_report.pdf"
     assert "Crow Wing sample" in " ".join(_text(row["pdf"], 1).split())
     html = row["report"].read_text("utf-8")
     assert 'href="tep_map.html"' in html  # the map, relative to the report

@@ -15,6 +15,7 @@ import re
 import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import map_fixtures as fx
 import pytest
@@ -164,30 +165,16 @@ def test_qgis_opens_every_layer_styled(outputs) -> None:
     assert result["sites"]["attr"] == result["banks"]["attr"] == "best_tier"
 
 
+@pytest.mark.pdf
 @pytest.mark.slow
 @pytest.mark.qgis
-def test_qgis_opens_the_demo_outputs(tmp_path) -> None:
+def test_qgis_opens_the_demo_outputs(demo_run: Any) -> None:
     _require_qgis()
-    from wetland_gis.commands import run_assess, run_site
-
-    root = Path(__file__).resolve().parents[1] / "sample_data"
-    project = root / "projects" / "crow_wing"
-    assessment, _ = run_assess(
-        project / "impacts.gpkg",
-        tmp_path / "assessed.gpkg",
-        context=root / "synthetic_context.gpkg",
-        as_of="2024-05-01",
-    )
-    run_site(
-        tmp_path / "assessed.gpkg",
-        tmp_path / "siting",
-        sites=project / "candidate_sites.gpkg",
-        banks=root / "synthetic_bank_credits.csv",
-        context=assessment.context,
-        as_of="2024-05-01",
-    )
+    # the demo's Crow Wing run: assess and site (tests/session_fixtures.py)
+    folder = demo_run.out / "crow_wing"
+    assessment = demo_run.assessments["crow_wing"]
     result = _open_in_qgis(
-        [(tmp_path / "assessed.gpkg", "impacts"), (tmp_path / "siting" / "siting.gpkg", "sites")]
+        [(folder / "assessed.gpkg", "impacts"), (folder / "siting" / "siting.gpkg", "sites")]
     )
     assert result["impacts"]["valid"] and result["impacts"]["count"] == len(assessment.impacts)
     assert result["impacts"]["renderer"] == "categorizedSymbol"
@@ -242,50 +229,27 @@ def _probe_render(layers: list[tuple[Path, str]]) -> dict[str, dict]:
     return {f"{r['layer']}": r for r in json.loads(line[len("RESULT") :])}
 
 
-@pytest.fixture(scope="module")
-def demo_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The sample projects' GeoPackages: assess and site, screen and water-use."""
-    import warnings
+@pytest.fixture
+def demo_outputs(demo_run: Any) -> dict[str, Path]:
+    """The sample projects' GeoPackages: assess and site, screen and water-use.
 
-    from wetland_gis.commands import run_assess, run_site, run_water_use
-    from wetland_gis.demo import WATER_USE_AQUIFER, WATER_USE_SAMPLE, run_screen_demo
-
-    root = Path(__file__).resolve().parents[1]
-    sample = root / "sample_data"
-    folder = tmp_path_factory.mktemp("qgis_demo")
-    project = sample / "projects" / "crow_wing"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assessment, _ = run_assess(
-            project / "impacts.gpkg",
-            folder / "assessed.gpkg",
-            context=sample / "synthetic_context.gpkg",
-            as_of="2024-05-01",
-        )
-        run_site(
-            folder / "assessed.gpkg",
-            folder / "siting",
-            sites=project / "candidate_sites.gpkg",
-            banks=sample / "synthetic_bank_credits.csv",
-            context=assessment.context,
-            as_of="2024-05-01",
-        )
-        run_water_use(
-            root / WATER_USE_SAMPLE,
-            folder / "water_use.gpkg",
-            as_of="2026-06-01",
-            aquifer=root / WATER_USE_AQUIFER,
-        )
-        screened = run_screen_demo(root, folder)
-    gpkg = next(p for p in screened["files"] if Path(p).suffix == ".gpkg")
+    They are the demo's (one run for the whole session: tests/session_fixtures.py): the
+    Crow Wing sample assessed and sited, the water-use sample screened as of 2026-06-01
+    and the bundled NWI sample screened.
+    """
+    assert demo_run.code == 0
+    folder = demo_run.out
+    gpkg = next(p for p in demo_run.screen["files"] if Path(p).suffix == ".gpkg")
     return {
-        "assessed": folder / "assessed.gpkg",
-        "siting": folder / "siting" / "siting.gpkg",
-        "water_use": folder / "water_use.gpkg",
+        "assessed": folder / "crow_wing" / "assessed.gpkg",
+        "siting": folder / "crow_wing" / "siting" / "siting.gpkg",
+        "water_use": folder / "water_use" / "water_use_2026.gpkg",
         "screen": Path(gpkg),
     }
 
 
+@pytest.mark.pdf
+@pytest.mark.qgis
 @pytest.mark.slow
 def test_qgis_renders_every_feature_and_names_every_field(demo_outputs) -> None:
     """Every feature is drawn (NULL categories included); every field has an alias."""

@@ -164,6 +164,7 @@ def test_init_refuses_a_file_that_is_not_a_register(tmp_path):
     assert other.read_bytes() == before
 
 
+@pytest.mark.qgis
 def test_qgis_opens_the_geopackage_register(tmp_path):
     from test_qgis import _open_in_qgis, _require_qgis
 
@@ -242,11 +243,12 @@ def _layer(**extra):
     return gpd.GeoDataFrame(cols, geometry=[box(c1.x, c1.y, c1.x + side, c1.y + side)], crs=26915)
 
 
-def _assess(gdf, **kw):
+def _assess(gdf, context=CONTEXT, **kw):
+    """Assess ``gdf`` on the sample context (its path, or the loaded ``sample_context``)."""
     kw.setdefault("as_of", AS_OF)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
-        return wg.assess(gdf, CONTEXT, fields={"portion_sqft": "portion_sq"}, **kw)
+        return wg.assess(gdf, context, fields={"portion_sqft": "portion_sq"}, **kw)
 
 
 @pytest.mark.parametrize(
@@ -264,13 +266,13 @@ def _assess(gdf, **kw):
     ],
 )
 def test_assess_register_changes_the_9f_answer_only_for_fills_since_1992(
-    register_url, date, expected
+    register_url, date, expected, sample_context
 ):
     # 9,000 sq ft now + 2,000 sq ft before = 11,000 > 10,000, the greatest of (f)(1)-(3)
-    assert _assess(_layer()).impacts["outcome"].item() == "de_minimis_exempt"
+    assert _assess(_layer(), sample_context).impacts["outcome"].item() == "de_minimis_exempt"
     reg = Register(register_url).init()
     uid = reg.add(_decision(impacts=[_impact(date=date)]))
-    a = _assess(_layer(), register=reg)
+    a = _assess(_layer(), sample_context, register=reg)
     assert a.impacts["outcome"].item() == expected
     step = a.trace[a.trace["rule_id"] == "facts.register"].iloc[0]
     inputs = step["inputs"]
@@ -281,37 +283,44 @@ def test_assess_register_changes_the_9f_answer_only_for_fills_since_1992(
     assert step["parameters"]["de_minimis.cumulative.since"] == "1992-01-01"
 
 
-def test_another_wetland_in_the_register_is_not_counted(register_url):
+def test_another_wetland_in_the_register_is_not_counted(register_url, sample_context):
     reg = Register(register_url).init()
     reg.add(_decision(impacts=[_impact(iid="o2", wetland_id="w2")]))
-    assert _assess(_layer(), register=reg).impacts["outcome"].item() == "de_minimis_exempt"
+    a = _assess(_layer(), sample_context, register=reg)
+    assert a.impacts["outcome"].item() == "de_minimis_exempt"
 
 
-def test_subd_9f_a_previous_owners_fill_of_the_portion_counts(register_url):
+def test_subd_9f_a_previous_owners_fill_of_the_portion_counts(register_url, sample_context):
     # issue 32, item 8: "the cumulative area drained or filled of the landowner's portion
     # since January 1, 1992" is the portion's history, whoever drained or filled it
     reg = Register(register_url).init()
     reg.add(_decision(impacts=[_impact(landowner="Y")]))
-    assert _assess(_layer(), register=reg).impacts["outcome"].item() == "replacement_required"
+    a = _assess(_layer(), sample_context, register=reg)
+    assert a.impacts["outcome"].item() == "replacement_required"
 
 
-def test_a_layer_value_that_disagrees_with_the_register_is_a_verify_item(register_url):
+def test_a_layer_value_that_disagrees_with_the_register_is_a_verify_item(
+    register_url, sample_context
+):
     reg = Register(register_url).init()
     reg.add(_decision(impacts=[_impact()]))
-    a = _assess(_layer(prior_sqft=[0]), register=reg)
+    a = _assess(_layer(prior_sqft=[0]), sample_context, register=reg)
     assert a.impacts["outcome"].item() == "replacement_required"  # the larger, 2,000
     assert "the register 2,000 sq ft" in a.impacts["verify"].item()
 
 
-def test_a_banked_wetland_in_the_register_has_no_exemption(register_url):
+def test_a_banked_wetland_in_the_register_has_no_exemption(register_url, sample_context):
     reg = Register(register_url).init()
     reg.add(_decision(kind="wetland_banking", wetland_id="w1", banked=True))
-    assert _assess(_layer(), register=reg).impacts["outcome"].item() == "replacement_required"
-    b = _assess(_layer(banked=["no"]), register=reg)
+    a = _assess(_layer(), sample_context, register=reg)
+    assert a.impacts["outcome"].item() == "replacement_required"
+    b = _assess(_layer(banked=["no"]), sample_context, register=reg)
     assert b.impacts["outcome"].item() == "replacement_required"
     assert "banked: the impact layer says False, the register True" in b.impacts["verify"].item()
 
 
+@pytest.mark.slow
+@pytest.mark.postgis
 def test_the_manifest_names_the_register_by_id_never_by_url(tmp_path, postgis_server):
     url = new_postgis_db(postgis_server).replace("not-the-password", "s3cr3t-PW")
     reg = Register(url).init()
@@ -396,6 +405,7 @@ def assessed(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_add_from_an_assessed_geopackage_keeps_trace_and_manifest_hash(register_url, assessed):
     from wetland_gis.io.checksums import file_sha256
 
@@ -542,37 +552,45 @@ def test_import_groups_rows_into_decisions_and_the_summary_counts_them(register_
     assert "<table" in summary_html(s.reset_index(), 2010)
 
 
-@pytest.mark.parametrize(
-    ("row", "match"),
-    [
-        pytest.param(
-            ",exemption,2010-13-01,L,c,X,w1,f1,,10,",
-            "row 2, column 'decision_date'.*YYYY-MM-DD",
-            id="bad date",
-        ),
-        pytest.param(
-            ",fill,2010-01-01,L,c,X,w1,f1,,10,", "row 2, column 'kind'.*one of", id="unknown kind"
-        ),
-        pytest.param(
-            ",exemption,2010-01-01,L,c,X,w1,f1,,ten,",
-            "row 2, column 'area_sqft'",
-            id="area not a number",
-        ),
-        pytest.param(
-            ",exemption,2010-01-01,L,c,X,w1,f1,,-1,",
-            "row 2, column 'area_sqft'.*0 or more",
-            id="negative area",
-        ),
-        pytest.param(
-            ",exemption,2010-01-01,,c,X,w1,f1,,10,", "row 2, column 'lgu'.*blank", id="no LGU"
-        ),
-    ],
-)
+IMPORT_ERRORS = [
+    pytest.param(
+        ",exemption,2010-13-01,L,c,X,w1,f1,,10,",
+        "row 2, column 'decision_date'.*YYYY-MM-DD",
+        id="bad date",
+    ),
+    pytest.param(
+        ",fill,2010-01-01,L,c,X,w1,f1,,10,", "row 2, column 'kind'.*one of", id="unknown kind"
+    ),
+    pytest.param(
+        ",exemption,2010-01-01,L,c,X,w1,f1,,ten,",
+        "row 2, column 'area_sqft'",
+        id="area not a number",
+    ),
+    pytest.param(
+        ",exemption,2010-01-01,L,c,X,w1,f1,,-1,",
+        "row 2, column 'area_sqft'.*0 or more",
+        id="negative area",
+    ),
+    pytest.param(
+        ",exemption,2010-01-01,,c,X,w1,f1,,10,", "row 2, column 'lgu'.*blank", id="no LGU"
+    ),
+]
+IMPORT_ERROR_IDS = [p.id for p in IMPORT_ERRORS]
+
+
+@pytest.mark.parametrize(("row", "match"), IMPORT_ERRORS)
 def test_import_errors_name_file_row_column_and_fix(tmp_path, row, match):
     csv = tmp_path / "bad.csv"
     csv.write_text(CSV_OK.splitlines()[0] + "\n" + row + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=match):
         read_decisions_csv(csv)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", [p.values[0] for p in IMPORT_ERRORS], ids=IMPORT_ERROR_IDS)
+def test_import_errors_exit_2_on_the_command_line(tmp_path, row):
+    csv = tmp_path / "bad.csv"
+    csv.write_text(CSV_OK.splitlines()[0] + "\n" + row + "\n", encoding="utf-8")
     assert (
         _cli("register", "import", str(csv), "--register", str(tmp_path / "r.gpkg")).returncode == 2
     )
@@ -662,6 +680,7 @@ def _add_argv(assessed, url, who):
     return [a.format(assessed=assessed, url=url, who=who) for a in _ADD]
 
 
+@pytest.mark.slow
 def test_two_adds_at_the_same_moment_both_land(register_url, assessed):
     Register(register_url).init()
     n = 4
@@ -682,6 +701,7 @@ def test_two_adds_at_the_same_moment_both_land(register_url, assessed):
     assert len(reg.impacts()) == 2 * n
 
 
+@pytest.mark.slow
 def test_kill_9_during_add_leaves_no_partial_decision(register_url, assessed):
     Register(register_url).init()
     proc = subprocess.Popen(
@@ -773,6 +793,7 @@ def test_the_prior_area_is_the_sum_of_the_impacts_dated_from_1992_to_the_day_bef
     assert len(inputs["counted"]) + len(inputs["excluded"]) == len(rows)  # every row is listed
 
 
+@pytest.mark.slow
 def test_an_eligible_exemption_of_an_impact_that_needs_replacement_is_not_recorded_exempt(
     tmp_path,
 ):

@@ -474,31 +474,13 @@ def test_the_answer_leads_with_the_project_outcome_of_the_projects_table() -> No
     assert ": prohibited, " in answer
 
 
+@pytest.mark.pdf
 @pytest.mark.slow
-def test_sample_answer_and_plan_say_which_number_is_credits_and_which_is_acres(tmp_path) -> None:
+def test_sample_answer_and_plan_say_which_number_is_credits_and_which_is_acres(demo_run) -> None:
     """Wright: the answer's replacement (1.50) is the plan's credits total, not its acres (0.84)."""
-    import warnings
-    from pathlib import Path
-
-    from wetland_gis.commands import run_assess, run_report, run_site
-    from wetland_gis.demo import AS_OF, SAMPLE_PROJECTS
-
-    root = Path(__file__).resolve().parents[1]
-    project = SAMPLE_PROJECTS[0]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assessment, _ = run_assess(
-            root / project.impacts, tmp_path / "a.gpkg", context=root / project.context, as_of=AS_OF
-        )
-        siting, _ = run_site(
-            tmp_path / "a.gpkg",
-            tmp_path / "siting",
-            sites=root / project.sites,
-            banks=root / project.banks,
-            context=assessment.context,
-            as_of=AS_OF,
-        )
-        page = run_report(tmp_path / "a.gpkg", tmp_path / "r.html", siting=tmp_path / "siting")[0]
+    # the demo's run of the Wright sample: assess, site, map, report (tests/session_fixtures.py)
+    siting = demo_run.sitings["wright_metro"]
+    page = demo_run.projects["wright_metro"]["report"]
     text = page.read_text("utf-8")
     answer = html.unescape(re.search(r'<p class="answer[^"]*"[^>]*>(.*?)</p>', text, re.S)[1])
     plan = re.search(r'<table class="plan">(.*?)</table>', text, re.S)[1]

@@ -170,6 +170,7 @@ def test_readme_names_every_shipped_file():
 # --------------------------------------------------------------------------- determinism
 
 
+@pytest.mark.slow
 def test_script_is_deterministic_and_committed_outputs_are_current(tmp_path):
     script = _load_script()
     first, second = tmp_path / "a", tmp_path / "b"

@@ -112,11 +112,10 @@ def test_cli_screen_writes_geoparquet_and_geopackage(tmp_path, capsys):
     assert "screened.gpkg" in capsys.readouterr().out
 
 
+@pytest.mark.pdf
 @pytest.mark.slow
-def test_the_bundled_nwi_sample_is_screened_in_the_demo(tmp_path):
-    from wetland_gis.demo import run_screen_demo
-
-    got = run_screen_demo(ROOT, tmp_path)
+def test_the_bundled_nwi_sample_is_screened_in_the_demo(demo_run):
+    got = demo_run.screen  # demo.run_screen_demo's answer (tests/session_fixtures.py)
     assert got["wetlands"] == 1556
     assert 0 < got["with_amount"] <= got["screened"] < got["wetlands"]
     manifest = Path(got["files"][2]).read_text()

@@ -157,6 +157,7 @@ def test_synthetic_extents_are_framed_with_clear_labels(
     _check_map({"impacts": _line(n, dx, dy), "banks": banks, "allocation": allocation})
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     points=st.lists(st.tuples(st.floats(0, 20_000), st.floats(0, 20_000)), min_size=1, max_size=9),

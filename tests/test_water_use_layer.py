@@ -297,14 +297,14 @@ def test_the_docstring_examples_run(monkeypatch):
         assert tried and not failed, module.__name__
 
 
-def test_demo_screens_the_sample_under_both_editions(tmp_path):
-    from wetland_gis.demo import run_water_use_demo
-
-    table = run_water_use_demo(ROOT, tmp_path)
+@pytest.mark.pdf
+@pytest.mark.slow
+def test_demo_screens_the_sample_under_both_editions(demo_run):
+    table = demo_run.water_use  # demo.run_water_use_demo's table (tests/session_fixtures.py)
     assert table.loc["WU-07", "outcome 2018-06-01"] == "permit_required"
     assert table.loc["WU-07", "outcome 2026-06-01"] == "prohibited"
-    assert (tmp_path / "water_use" / "water_use_2026_map.html").exists()
-    assert (tmp_path / "water_use" / "water_use_2018_fees.csv").exists()
+    assert (demo_run.out / "water_use" / "water_use_2026_map.html").exists()
+    assert (demo_run.out / "water_use" / "water_use_2018_fees.csv").exists()
 
 
 def test_a_shapefile_with_10_character_names_gives_the_same_answers(tmp_path, r2025):

@@ -521,6 +521,7 @@ def test_the_parts_of_a_killed_engine_run_are_removed_by_the_next_run(tmp_path):
     assert any(f"removed the staging folder {left[0]}" in r for r in records)
 
 
+@pytest.mark.slow
 def test_the_dask_engine_records_the_warnings_in_the_order_of_the_partitions(
     cluster, small_world, monkeypatch
 ):

@@ -566,12 +566,16 @@ def test_the_runner_reports_progress_and_the_files_written(sample_data, tmp_path
     impacts = sample_data.path("projects/crow_wing/impacts.gpkg")
     feedback = _Feedback()
     argv = ["assess", str(impacts), "--context", str(sample_data.context), "--out", str(out)]
-    result = runner.run_command(sys.executable, [*argv, "--as-of", "2024-05-01"], feedback, steps=5)
+    steps = command.ALGORITHMS["assess"].steps
+    result = runner.run_command(sys.executable, [*argv, "--as-of", "2024-05-01"], feedback, steps=steps)
     assert result.status == 0 and result.written[0] == str(out)
     assert result.file("_manifest.json") == str(tmp_path / "a_manifest.json")
     assert result.tally["rows_read"] == 2
     assert feedback.progress == sorted(feedback.progress) and feedback.progress[-1] == 100.0
-    assert len(feedback.progress) == 6  # five stages, then done
+    # every stage assess announces (reading, context, classifying, rules, the tally line,
+    # writing) moves the bar once, and the bar never has to stop short: the algorithm's
+    # ``steps`` is the count the command gives, then done
+    assert len(feedback.progress) == steps + 1 == 7
     assert "loading context" in feedback.info
 
 

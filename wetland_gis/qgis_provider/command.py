@@ -399,7 +399,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             ),
             fields=True,
             loads=("impacts", "shoreland_zones"),
-            steps=5,
+            steps=6,
         ),
         Algorithm(
             "impacts",

@@ -37,8 +37,9 @@ XDIST := -n $(WORKERS) --dist loadgroup
 check: $(STAMP) lint
 	$(BIN)/python -m pytest tests wetland_gis --doctest-modules -q -p no:cacheprovider -m "$(CHECK_MARKERS)" $(XDIST)
 
+# --durations=25: the 25 slowest tests, where the loop's time goes (issue 33)
 test: $(STAMP) lint
-	$(BIN)/python -m pytest tests wetland_gis --doctest-modules $(XDIST) --cov --cov-report=term
+	$(BIN)/python -m pytest tests wetland_gis --doctest-modules $(XDIST) --cov --cov-report=term --durations=25
 	$(BIN)/python -m pytest --nbmake notebooks -p no:cacheprovider -o testpaths=notebooks -n $(WORKERS)
 
 # The fuzz suite with many more examples (profile wetland-fuzz; not part of `make test`).

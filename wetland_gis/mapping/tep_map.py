@@ -200,8 +200,8 @@ class _Decorations(branca.element.MacroElement):
 
 @cache
 def _default_icons() -> Mapping[str, str]:
-    """Leaflet's default marker images as data URIs (vendored in ``assets/leaflet``)."""
-    folder = files(__package__) / _ASSETS / "leaflet" / "images"
+    """Leaflet's default marker images as data URIs (vendored in ``assets/vendor/leaflet``)."""
+    folder = files(__package__) / _ASSETS / "vendor" / "leaflet" / "images"
 
     def uri(name: str) -> str:
         data = base64.b64encode(folder.joinpath(name).read_bytes()).decode("ascii")

@@ -3,7 +3,8 @@
 #
 # Fetches exact versions from the npm registry with `npm pack`, checks each tarball
 # against the sha512 integrity pinned below (the registry's `dist.integrity`), and copies
-# the distribution files into wetland_gis/mapping/assets/ with a LICENSES.md and SHA256SUMS.
+# the distribution files into wetland_gis/mapping/assets/vendor/ with a LICENSES.md, and
+# writes wetland_gis/mapping/assets/SHA256SUMS (the vendored files and the map's own ones).
 # wetland_gis.mapping.offline reads the files from there; the copies are committed.
 #
 # Why only these four packages: folium's page would also load jQuery, Bootstrap,
@@ -16,7 +17,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-DEST="$ROOT/wetland_gis/mapping/assets"
+ASSETS="$ROOT/wetland_gis/mapping/assets"
+DEST="$ASSETS/vendor"
 
 # package@version | sha512 integrity (npm view <pkg>@<ver> dist.integrity) | licence
 PACKAGES=(
@@ -52,7 +54,7 @@ trap 'rm -rf "$WORK"' EXIT
   echo "| --- | --- | --- | --- | --- |"
 } > "$WORK/LICENSES.md"
 
-# only the vendored packages' folders are replaced: tep_map.css and tep_map.js beside them
+# only the vendored packages' folders are replaced: tep_map.css and tep_map.js in assets/
 # are the package's own files (SHA256SUMS below lists them too)
 mkdir -p "$DEST"
 for entry in "${PACKAGES[@]}"; do
@@ -89,5 +91,5 @@ dependencies (`color`, `geocrunch`, `humanize`, `i18n-2`, `underscore`; all MIT 
 address folium uses is minified on the fly by jsDelivr).
 NOTE
 cp "$WORK/LICENSES.md" "$DEST/LICENSES.md"
-(cd "$DEST" && find . -type f ! -name SHA256SUMS ! -name LICENSES.md | sort | xargs sha256sum > SHA256SUMS)
-echo "assets written to $DEST"
+(cd "$ASSETS" && find . -type f ! -name SHA256SUMS ! -name LICENSES.md | sort | xargs sha256sum > SHA256SUMS)
+echo "assets written to $DEST, hashes to $ASSETS/SHA256SUMS"

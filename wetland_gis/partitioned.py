@@ -25,12 +25,15 @@ Three ways to run:
 
 from __future__ import annotations
 
+import importlib
 import re
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import geopandas as gpd
@@ -497,37 +500,49 @@ def _run_dask(
     timeout: float,
 ) -> list[dict[str, Any]]:
     """Run one task per partition on a dask.distributed cluster; the context goes once."""
-    try:
-        import dask
-        import dask_geopandas
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError as exc:
-        raise MissingExtraError(
-            "--engine dask needs the `scale` extra: `pip install 'wetland_gis[scale]'` "
-            f"(dask-geopandas and distributed); {exc}"
-        ) from None
+    dask, dask_geopandas, distributed = _scale_extra("dask", "dask_geopandas", "distributed")
 
     # a dask-geopandas frame whose partitions are the project partitions
     frame = pd.concat(parts)
     part_no = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
     frame = frame.set_index(pd.Index(part_no, name="_wg_partition"))
     ddf = dask_geopandas.from_geopandas(frame, npartitions=len(parts), sort=True)
-    cluster = None
-    if scheduler:
-        client = _connect(Client, scheduler, timeout)
-    else:
-        cluster = _local_cluster(LocalCluster, n_workers)
-        client = Client(cluster)
-    try:
+    with _dask_client(distributed, scheduler, n_workers, timeout) as client:
         ctx_future = client.scatter(ctx, broadcast=True)
         tasks = [dask.delayed(_assess_frame)(d, ctx_future, template) for d in ddf.to_delayed()]
         futures = client.compute(tasks)
         results = []
-        for fut in as_completed(futures):
+        for fut in distributed.as_completed(futures):
             res = fut.result()
             results.append(res)
             bar.update(len(res["pos"]))
         return results
+
+
+def _scale_extra(*names: str) -> list[ModuleType]:
+    """Import the named modules of the ``scale`` extra; without it, say how to install it."""
+    try:
+        return [importlib.import_module(name) for name in names]
+    except ImportError as exc:
+        raise MissingExtraError(
+            "--engine dask needs the `scale` extra: `pip install 'wetland_gis[scale]'` "
+            f"(dask-geopandas and distributed); {exc}"
+        ) from None
+
+
+@contextmanager
+def _dask_client(
+    distributed: ModuleType, scheduler: str | None, n_workers: int | None, timeout: float
+) -> Iterator[Any]:
+    """Yield a client of the cluster at ``scheduler``, else of a local cluster; close both."""
+    cluster = None
+    if scheduler:
+        client = _connect(distributed.Client, scheduler, timeout)
+    else:
+        cluster = _local_cluster(distributed.LocalCluster, n_workers)
+        client = distributed.Client(cluster)
+    try:
+        yield client
     finally:
         client.close()
         if cluster is not None:
@@ -572,10 +587,8 @@ def stream_assess(
         As :func:`wetland_gis.assess`.
     out : str or Path
         The GeoParquet file of the impacts (``.parquet``); see :func:`stream_request`.
-    chunk_size : int
-        Impacts per chunk (whole projects).
-    overwrite : bool
-        Replace existing files that an earlier ``assess`` did not write there.
+    chunk_size, overwrite
+        As :func:`assess_partitioned_to_files` (a chunk is a partition).
     **keywords
         The other keywords of :func:`wetland_gis.assess` (``as_of``, ``fields``,
         ``options``, ``progress_bar``, ...).
@@ -754,7 +767,7 @@ def assess_partitioned_to_files(
     chunk_size : int, default :data:`DEFAULT_CHUNK_SIZE`
         Impacts per partition (whole projects).
     overwrite : bool
-        Replace existing files that an earlier ``assess`` did not write there.
+        As :func:`stream_request`.
     **keywords
         The other keywords of :func:`wetland_gis.assess` (``as_of``, ``scheduler``,
         ``n_workers``, ``progress_bar``, ...).
@@ -791,7 +804,7 @@ def partitions_to_files(
     out : str or Path
         The GeoParquet file of the impacts (``.parquet``).
     overwrite : bool
-        Replace existing files that an earlier ``assess`` did not write there.
+        As :func:`stream_request`.
 
     Returns
     -------
@@ -1128,20 +1141,8 @@ def _run_dask_to_parts(
     file or the staging folder (a cluster without a folder shared with this machine):
     nothing was assessed.
     """
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError as exc:
-        raise MissingExtraError(
-            "--engine dask needs the `scale` extra: `pip install 'wetland_gis[scale]'` "
-            f"(dask-geopandas and distributed); {exc}"
-        ) from None
-    cluster = None
-    if scheduler:
-        client = _connect(Client, scheduler, timeout)
-    else:
-        cluster = _local_cluster(LocalCluster, n_workers)
-        client = Client(cluster)
-    try:
+    (distributed,) = _scale_extra("distributed")
+    with _dask_client(distributed, scheduler, n_workers, timeout) as client:
         if not all(client.run(_sees, [read_args[0], str(Path(jobs[0][2]).parent)]).values()):
             return None  # a worker that cannot read the layer or write the parts
         ctx_future = client.scatter(ctx, broadcast=True)
@@ -1160,7 +1161,7 @@ def _run_dask_to_parts(
             for i, pos, stem in jobs
         ]
         results = []
-        for fut in as_completed(futures):
+        for fut in distributed.as_completed(futures):
             res = fut.result()
             results.append(res)
             bar.update(res["n"])
@@ -1171,10 +1172,6 @@ def _run_dask_to_parts(
             return client.submit(write, staged, key=f"wg-write-{staged.name}", pure=False)
 
         return finish(results, submit)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _assemble(

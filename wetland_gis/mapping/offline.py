@@ -4,8 +4,9 @@ folium's page loads Leaflet, jQuery, Bootstrap, Font Awesome, awesome-markers an
 plugin's files from content delivery networks: offline, ``L`` is undefined and nothing is
 drawn. The TEP map needs only Leaflet and three plugins (fullscreen, measure and, in a
 large project's map, marker clustering). Their files
-are vendored in ``assets/`` by ``tools/vendor_leaflet.sh`` (exact versions from the npm
-registry, integrity checked; see ``assets/LICENSES.md``) and this module inlines them.
+are vendored in ``assets/vendor/`` by ``tools/vendor_leaflet.sh`` (exact versions from the
+npm registry, integrity checked; see ``assets/vendor/LICENSES.md``) and this module inlines
+them.
 
 Two ways in:
 
@@ -45,7 +46,7 @@ __all__ = [
     "use_vendored_assets",
 ]
 
-ASSETS_DIR = Path(__file__).parent / "assets"
+ASSETS_DIR = Path(__file__).parent / "assets" / "vendor"
 """Folder holding the vendored files (written by ``tools/vendor_leaflet.sh``)."""
 
 _JSDELIVR = "https://cdn.jsdelivr.net"

@@ -50,7 +50,7 @@ from ._format import (
     is_missing,
     row_value,
 )
-from .offline import make_self_contained, use_vendored_assets
+from .offline import ASSETS_DIR, make_self_contained, use_vendored_assets
 from .popups import (
     attributes_html,
     impact_brief_popup_html,
@@ -200,8 +200,8 @@ class _Decorations(branca.element.MacroElement):
 
 @cache
 def _default_icons() -> Mapping[str, str]:
-    """Leaflet's default marker images as data URIs (vendored in ``assets/leaflet``)."""
-    folder = files(__package__) / _ASSETS / "leaflet" / "images"
+    """Leaflet's default marker images as data URIs (vendored in :data:`.offline.ASSETS_DIR`)."""
+    folder = ASSETS_DIR / "leaflet" / "images"
 
     def uri(name: str) -> str:
         data = base64.b64encode(folder.joinpath(name).read_bytes()).decode("ascii")

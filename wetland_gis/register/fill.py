@@ -36,7 +36,7 @@ import pandas as pd
 
 from wetland_gis.enums import Outcome
 from wetland_gis.io.fields import FieldMapping, read_flag, read_number, read_text
-from wetland_gis.io.values import parse_id
+from wetland_gis.io.values import parse_date, parse_id
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.register.records import DETERMINATION, determination_end
 from wetland_gis.rules.registry import FACTS_REGISTER
@@ -131,16 +131,6 @@ def _listing(rows: list[dict[str, Any]]) -> str:
     return "; ".join(shown) + more
 
 
-def _date(value: Any) -> dt.date | None:
-    if value is None or (isinstance(value, float) and pd.isna(value)) or value is pd.NaT:
-        return None
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    return dt.date.fromisoformat(str(value)[:10])
-
-
 def fill_from_register(
     gdf: pd.DataFrame,
     field_map: FieldMapping,
@@ -230,7 +220,7 @@ class _Law:
 
     @classmethod
     def read(cls, params: ParameterSet, as_of: dt.date) -> _Law:
-        since = _date(params.value(cls.SINCE_KEY, as_of))
+        since = parse_date(params.value(cls.SINCE_KEY, as_of))
         assert since is not None
         return cls(as_of, since, params)
 
@@ -343,7 +333,7 @@ def _prior_rows(
     counted, excluded = [], []
     by_basis: dict[str, list[dict[str, Any]]] = {}
     for row in impacts.to_dict("records"):
-        date = _date(row["impact_date"])
+        date = parse_date(row["impact_date"])
         ref = {
             "decision_uid": row["decision_uid"],
             "impact_id": row["impact_id"],
@@ -440,7 +430,7 @@ def _determinations(
     for d in decisions.to_dict("records"):
         if d["kind"] != DETERMINATION or not d["determined_type"]:
             continue
-        start, recorded = _date(d["decision_date"]), _date(d["valid_until"])
+        start, recorded = parse_date(d["decision_date"]), parse_date(d["valid_until"])
         law_end = None if start is None else determination_end(start, law.params)[0]
         end = recorded if law_end is None or (recorded and recorded < law_end) else law_end
         entry = {

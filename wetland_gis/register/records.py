@@ -25,6 +25,7 @@ from wetland_gis.io.checksums import file_sha256
 from wetland_gis.io.csv_cells import restore_frame
 from wetland_gis.io.trace_store import PROJECT_RULES_SHOWN, is_not_tried
 from wetland_gis.io.values import is_blank, normalise_key, parse_bool, parse_id, parse_number
+from wetland_gis.io.values import parse_date as parse_value_date
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.register.schema import DECISION_KINDS, KIND_CITATIONS, SRID
 from wetland_gis.register.store import (
@@ -60,8 +61,7 @@ __all__ = [
 #: rows into one decision (rows without it are one decision each); ``geometry_wkt`` is
 #: the impact's polygon in EPSG:26915; ``parcel_id`` the county parcel id (PIN) the impact
 #: lies on (schema version 2; optional, a CSV without the column imports as before).
-CSV_COLUMNS = (
-    "decision",
+_DECISION_WHO = (
     "kind",
     "decision_date",
     "lgu",
@@ -70,7 +70,8 @@ CSV_COLUMNS = (
     "wetland_id",
     "parcel_id",
     "project",
-    "impact_id",
+)
+_IMPACT_FIELDS = (
     "impact_date",
     "area_sqft",
     "wetland_type",
@@ -78,14 +79,16 @@ CSV_COLUMNS = (
     "outcome",
     "exemption",
     "replace_acres",
-    "valid_until",
-    "supersedes",
-    "determined_type",
-    "banked",
-    "used_for_credit",
-    "bank",
-    "account",
-    "credits_acres",
+)
+_DECISION_TERMS = ("valid_until", "supersedes", "determined_type", "banked", "used_for_credit")
+_CREDIT_FIELDS = ("bank", "account", "credits_acres")
+CSV_COLUMNS = (
+    "decision",
+    *_DECISION_WHO,
+    "impact_id",
+    *_IMPACT_FIELDS,
+    *_DECISION_TERMS,
+    *_CREDIT_FIELDS,
     "note",
     "geometry_wkt",
 )
@@ -103,22 +106,16 @@ _EXPORT_ONLY = ("decision_uid", "superseded_by")
 def parse_date(value: Any, what: str = "date") -> dt.date | None:
     """Return a ``YYYY-MM-DD`` value (or a date) as a date; blank is None.
 
+    :func:`wetland_gis.io.values.parse_date`, with the error naming ``what``.
+
     Raises
     ------
     ValueParseError
         When the value is not a date written ``YYYY-MM-DD``.
     """
-    if is_blank(value):
-        return None
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, pd.Timestamp):
-        return value.date()
     try:
-        return dt.date.fromisoformat(str(value).strip()[:10])
-    except ValueError:
+        return parse_value_date(value)
+    except ValueParseError:
         raise ValueParseError(
             f"{what} {str(value)[:40]!r} is not a date; write it YYYY-MM-DD"
         ) from None
@@ -707,25 +704,7 @@ def _export_rows(dec: pd.DataFrame, imp: pd.DataFrame, cred: pd.DataFrame) -> pd
             "decision": d["decision_uid"],
             "decision_uid": d["decision_uid"],
             "superseded_by": d["superseded_by"],
-            **{
-                k: d[k]
-                for k in (
-                    "kind",
-                    "decision_date",
-                    "lgu",
-                    "recorded_by",
-                    "landowner",
-                    "wetland_id",
-                    "parcel_id",
-                    "project",
-                    "valid_until",
-                    "supersedes",
-                    "determined_type",
-                    "banked",
-                    "used_for_credit",
-                    "note",
-                )
-            },
+            **{k: d[k] for k in (*_DECISION_WHO, *_DECISION_TERMS, "note")},
         }
         credits = credit_of.get(d["decision_uid"])
         first_credit = credits.iloc[0].to_dict() if credits is not None and len(credits) else {}
@@ -734,32 +713,13 @@ def _export_rows(dec: pd.DataFrame, imp: pd.DataFrame, cred: pd.DataFrame) -> pd
             rows.append(
                 {
                     **base,
-                    **{
-                        c: i[c]
-                        for c in (
-                            "impact_id",
-                            "parcel_id",
-                            "impact_date",
-                            "area_sqft",
-                            "wetland_type",
-                            "impact_kind",
-                            "outcome",
-                            "exemption",
-                            "replace_acres",
-                        )
-                    },
+                    **{c: i[c] for c in ("impact_id", "parcel_id", *_IMPACT_FIELDS)},
                     "geometry_wkt": None if i["geometry"] is None else i["geometry"].wkt,
-                    **(
-                        {c: first_credit.get(c) for c in ("bank", "account", "credits_acres")}
-                        if k == 0
-                        else {}
-                    ),
+                    **({c: first_credit.get(c) for c in _CREDIT_FIELDS} if k == 0 else {}),
                 }
             )
         if impacts is None or not len(impacts):
-            rows.append(
-                {**base, **{c: first_credit.get(c) for c in ("bank", "account", "credits_acres")}}
-            )
+            rows.append({**base, **{c: first_credit.get(c) for c in _CREDIT_FIELDS}})
     columns = ["decision_uid", "superseded_by", *CSV_COLUMNS]
     return pd.DataFrame(rows, columns=columns)
 

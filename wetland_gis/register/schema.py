@@ -189,6 +189,18 @@ class RegisterGeometry(TypeDecorator):
 
 metadata = MetaData()
 
+
+def _decision_part_table(name: str, *columns: Column[Any]) -> Table:
+    """Return a table whose rows belong to one decision: a key, the decision, ``columns``."""
+    return Table(
+        name,
+        metadata,
+        Column("fid", Integer, primary_key=True),
+        Column("decision_uid", Text, ForeignKey("decisions.decision_uid"), nullable=False),
+        *columns,
+    )
+
+
 register_meta = Table(
     "register_meta",
     metadata,
@@ -225,11 +237,8 @@ decisions = Table(
     Column("parcel_id", Text),
 )
 
-impacts = Table(
+impacts = _decision_part_table(
     "impacts",
-    metadata,
-    Column("fid", Integer, primary_key=True),
-    Column("decision_uid", Text, ForeignKey("decisions.decision_uid"), nullable=False),
     Column("impact_id", Text, nullable=False),
     Column("landowner", Text),
     Column("wetland_id", Text),
@@ -245,11 +254,8 @@ impacts = Table(
     Column("parcel_id", Text),
 )
 
-credits = Table(
+credits = _decision_part_table(
     "credits",
-    metadata,
-    Column("fid", Integer, primary_key=True),
-    Column("decision_uid", Text, ForeignKey("decisions.decision_uid"), nullable=False),
     Column("bank", Text, nullable=False),
     Column("account", Text, nullable=False),
     Column("credits_acres", Float),

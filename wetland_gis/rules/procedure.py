@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, ShorelandZone
@@ -36,6 +36,7 @@ __all__ = [
     "bank_fees",
     "BANK_TRANSACTIONS",
     "procedure_answer",
+    "ProcedureAnswer",
     "procedure_steps",
     "applicable_a_amount",
 ]
@@ -320,9 +321,18 @@ def bank_fees(
 # --- the engine's steps (rules/engine.py orders them) -----------------------------------
 
 
+class ProcedureAnswer(NamedTuple):
+    """What a procedure step writes besides its reason: :func:`procedure_answer`."""
+
+    citations: tuple[str, ...]
+    verify: tuple
+    parameters: dict
+    outcome: str
+
+
 def procedure_answer(
     book: RuleBook, rule: str, ok: bool, total: float, applicable: float | None
-) -> tuple[tuple[str, ...], tuple, dict, str]:
+) -> ProcedureAnswer:
     """Return (citations, verify, parameters, outcome) of a procedure step.
 
     They depend only on whether the limit is passed, so the rule's function is called
@@ -338,7 +348,9 @@ def procedure_answer(
             d = sequencing_without_alternatives_analysis(
                 total, applicable or 0.0, params=book.params, as_of=book.day
             )
-        got = (tuple(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
+        got = ProcedureAnswer(
+            tuple(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value
+        )
         book.memo[key] = got
     return got
 
@@ -464,7 +476,7 @@ def _answer_step(
     log: TraceLog,
     project: str,
     rule_id: str,
-    answer: tuple[tuple[str, ...], tuple, dict, str],
+    answer: ProcedureAnswer,
     total: float,
     *,
     reason: Reason,
@@ -475,20 +487,19 @@ def _answer_step(
     ``answer`` is :func:`procedure_answer`'s (citations, verify, parameters, outcome);
     the step's value is the WCA wetland area the rule counted.
     """
-    cite, verify, used, outcome_value = answer
     log.add(
         project=project,
         impact_id="",
         rule_id=rule_id,
-        citation=cite,
-        outcome=outcome_value,
+        citation=answer.citations,
+        outcome=answer.outcome,
         value=total,
         reason=reason,
-        verify=verify,
+        verify=answer.verify,
         inputs=inputs,
-        parameters=used,
+        parameters=answer.parameters,
     )
-    return outcome_value
+    return answer.outcome
 
 
 def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:

@@ -45,7 +45,7 @@ from wetland_gis.rules.screening import (
     governing_type,
     no_public_waters_layer_verify,
 )
-from wetland_gis.rules.trace import TRACE_COLUMNS
+from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
 
 __all__ = ["ImpactTable", "FactSteps", "ROLE_FACTS", "STEP_FIELDS", "impact_facts"]
 
@@ -84,8 +84,6 @@ ROLE_FACTS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
 #: schema's (:data:`wetland_gis.rules.trace.TRACE_COLUMNS`), stated there once. The
 #: register's steps are tuples in this order (:func:`wetland_gis.register.fill.fill_from_register`).
 STEP_FIELDS = TRACE_COLUMNS[TRACE_COLUMNS.index("seq") + 1 :]
-_COLUMNS = ("project", "impact_id", *STEP_FIELDS)
-_EMPTY: Mapping[str, Any] = {}
 
 _IMPACT_KINDS = {
     "fill": ImpactKind.FILL,
@@ -111,45 +109,13 @@ _NOTE_SPECS = tuple(spec for spec in LAYER_SPECS.values() if spec.verify_note)
 NOTE_COLUMNS = tuple(str(spec.id_column) for spec in _NOTE_SPECS)
 
 
-class FactSteps:
-    """The screening steps of a run, kept as one list per trace column.
+class FactSteps(TraceLog):
+    """The screening steps of a run: a :class:`~wetland_gis.rules.trace.TraceLog`.
 
-    Steps are added by keyword (:meth:`add`); :attr:`columns` holds the lists
-    (``project``, ``impact_id`` and :data:`STEP_FIELDS`), read by the trace table.
+    Steps are added by keyword (:meth:`add`, the trace schema stated once, in the rules
+    core); :attr:`columns` holds the lists (``project``, ``impact_id``, ``seq`` and
+    :data:`STEP_FIELDS`), read by the trace table.
     """
-
-    def __init__(self) -> None:
-        self.columns: dict[str, list[Any]] = {c: [] for c in _COLUMNS}
-
-    def __len__(self) -> int:
-        return len(self.columns["project"])
-
-    def add(
-        self,
-        *,
-        project: Hashable,
-        impact_id: Hashable,
-        rule_id: str,
-        citation: str,
-        outcome: str,
-        value: float | None,
-        reason: str,
-        verify: Sequence[str] = (),
-        inputs: Mapping[str, Any] = _EMPTY,
-        parameters: Mapping[str, Any] = _EMPTY,
-    ) -> None:
-        """Append one step."""
-        cols = self.columns
-        cols["project"].append(project)
-        cols["impact_id"].append(impact_id)
-        cols["rule_id"].append(rule_id)
-        cols["citation"].append(citation)
-        cols["outcome"].append(outcome)
-        cols["value"].append(value)
-        cols["reason"].append(reason)
-        cols["verify"].append(verify)
-        cols["inputs"].append(inputs)
-        cols["parameters"].append(parameters)
 
 
 @dataclass

@@ -34,6 +34,7 @@ from typing import Any
 from wetland_gis.enums import Outcome
 from wetland_gis.rules import registry
 from wetland_gis.rules.registry import EXEMPTION_RULE_IDS
+from wetland_gis.rules.trace import number_steps
 
 __all__ = [
     "LARGE_PROJECT_IMPACTS",
@@ -243,11 +244,5 @@ def compact_steps(columns: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
         if outcome == _NOT_EXEMPT and out["verify"][k]:
             out["verify"][k] = []  # moot: a failed condition decides it (see is_moot_verify)
     if "seq" in out:
-        seqs: list[int] = []
-        last, number = None, 0
-        for project in out["project"]:
-            number = number + 1 if project == last else 0
-            last = project
-            seqs.append(number)
-        out["seq"] = seqs
+        out["seq"] = number_steps(out["project"])
     return out

@@ -50,15 +50,10 @@ __all__ = [
 DEFAULT_PARAMETERS_PATH = Path(__file__).with_name("wca.yaml")
 DEFAULT_ADJUSTMENTS_PATH = Path(__file__).with_name("adjustments.yaml")
 
-UNITS = frozenset(
+#: The units whose values are numbers, 0 or more (checked when a tree is read).
+_NUMBER_UNITS = frozenset({"square_foot", "acre", "foot", "percent", "ratio", "usd", "day", "year"})
+UNITS = _NUMBER_UNITS | frozenset(
     {
-        "square_foot",
-        "acre",
-        "foot",
-        "percent",
-        "ratio",
-        "usd",
-        "day",
         "date",
         "county_list",
         "type_list",
@@ -68,7 +63,6 @@ UNITS = frozenset(
         "gallons_per_day",
         "mile",
         "count",
-        "year",
         "flag",
         "month_list",
     }
@@ -363,16 +357,7 @@ def _leaf(key: str, node: Mapping[str, Any], source: str) -> Parameter:
             raise ParameterError(
                 f"parameter {key!r} in {source}: {start!r} is not a date; write YYYY-MM-DD"
             )
-        if node["unit"] in {
-            "square_foot",
-            "acre",
-            "foot",
-            "percent",
-            "ratio",
-            "usd",
-            "day",
-            "year",
-        }:
+        if node["unit"] in _NUMBER_UNITS:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ParameterError(
                     f"parameter {key!r} in {source}: value {value!r} on {start} must be a "

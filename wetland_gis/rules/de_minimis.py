@@ -557,22 +557,46 @@ def _governing_paragraph(project: str, scope: list[Impact], log: TraceLog) -> st
     family = next(fam for fam in _FAMILY_ORDER if fam in touched)
     if len(touched) > 1:
         used = ", ".join(f"({p})" for p in sorted(touched))
-        log.add(
-            project=project,
-            impact_id="",
+        _reading_note(
+            log,
+            project,
             rule_id=R.DE_MINIMIS_PARAGRAPH,
-            citation=f"{SUBD9}(e)",
-            outcome=O_CLASSIFIED,
-            value=None,
+            paragraph="e",
             reason=f'The project drains or fills wetland under paragraphs {used} of subd. 9; "the '
             'amounts listed in paragraphs (a), (b), and (c) may not be combined on a project" '
             f"(subd. 9(e)), so every impact of the project, of every type, is held to the "
             f"paragraph ({family}) amounts of the most restrictive zone it touches, "
             f"{zone_words(_FAMILY_ZONE[family])}.",
-            verify=(),
             inputs={"paragraphs": sorted(touched), "governing": family},
         )
     return family
+
+
+def _reading_note(
+    log: TraceLog,
+    project: str,
+    *,
+    rule_id: str,
+    paragraph: str,
+    reason: str,
+    inputs: dict[str, Any],
+) -> None:
+    """Write a project-level step saying how subd. 9(e) is read (no value, nothing to verify).
+
+    ``paragraph`` is the paragraph of subd. 9 it cites (``"e"``, or the paragraph whose
+    clauses it speaks of).
+    """
+    log.add(
+        project=project,
+        impact_id="",
+        rule_id=rule_id,
+        citation=f"{SUBD9}({paragraph})",
+        outcome=O_CLASSIFIED,
+        value=None,
+        reason=reason,
+        verify=(),
+        inputs=inputs,
+    )
 
 
 def _increased(w: Impact, zone: ShorelandZone, claims: Claims) -> bool:
@@ -752,17 +776,14 @@ def _clause_step(
         if claims.clause_reading == ONE_CLAUSE
         else "under the per_clause reading each clause's total is held to its own amount"
     )
-    log.add(
-        project=project,
-        impact_id="",
+    _reading_note(
+        log,
+        project,
         rule_id=R.DE_MINIMIS_CLAUSES,
-        citation=f"{SUBD9}({family})",
-        outcome=O_CLASSIFIED,
-        value=None,
+        paragraph=family,
         reason=f"The project uses several clauses of paragraph ({family}); subd. 9(e) forbids "
         "combining paragraphs (a), (b) and (c) and does not name the clauses of one "
         f"paragraph: {held}.",
-        verify=(),
         inputs={"clause_reading": claims.clause_reading},
     )
     return True

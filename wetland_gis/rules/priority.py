@@ -286,20 +286,12 @@ def siting_tier(
     if _excluded_by_percentage_area(impact, option, trace):
         return trace.decide(Outcome.EXCLUDED, None)
 
-    same_minor = _same(impact.minor, option.minor)
-    same_major = _same(impact.major, option.major)
-    same_bsa = _same(impact.bsa, option.bsa)
-    if same_minor:
-        # a minor watershed lies in one major watershed
-        same_major = True if same_major is None else same_major
-    for name, flag in (("same_minor_watershed", same_minor), ("same_major_watershed", same_major)):
+    same = _Shared.of(impact, option)
+    for name, flag in (("same_minor_watershed", same.minor), ("same_major_watershed", same.major)):
         if flag is not None:
             trace.amounts[name] = float(flag)
 
-    if is_bank:
-        tier = _bank_tier(impact, option, same_minor, same_major, same_bsa, trace)
-    else:
-        tier = _site_tier(impact, option, same_minor, same_major, same_bsa, trace)
+    tier = _bank_tier(same, trace) if is_bank else _site_tier(same, trace)
     trace.amounts["tier"] = float(int(tier))
     return trace.decide(Outcome.RANKED, tier)
 
@@ -435,13 +427,14 @@ def option_ratio(
     return trace.decide(Outcome.CLASSIFIED, value)
 
 
-def _number(value: Any, name: str, *, least: float) -> float:
+def _number(value: Any, name: str, *, least: float, kind: str = "a number") -> float:
+    """Return ``value`` as a finite float ``>= least``; ``kind`` says what it must be."""
     if isinstance(value, bool):
-        raise RulesInputError(f"{name} must be a number, got {value!r}")
+        raise RulesInputError(f"{name} must be {kind}, got {value!r}")
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise RulesInputError(f"{name} must be a number, got {value!r}") from None
+        raise RulesInputError(f"{name} must be {kind}, got {value!r}") from None
     if not math.isfinite(number) or number < least:
         raise RulesInputError(f"{name} must be a finite number {least:g} or more, got {value!r}")
     return number
@@ -475,92 +468,91 @@ def _excluded_by_percentage_area(impact: SitingPlace, option: SitingPlace, trace
     return False
 
 
-def _missing(impact: SitingPlace, option: SitingPlace, attr: str) -> str:
-    who = [w for w, p in (("impact", impact), ("option", option)) if getattr(p, attr) is None]
-    return " and ".join(who)
+@dataclass(frozen=True)
+class _Shared:
+    """What an option shares with the impact: True or False where both are known, else None."""
+
+    impact: SitingPlace
+    option: SitingPlace
+    minor: bool | None
+    major: bool | None
+    bsa: bool | None
+
+    @classmethod
+    def of(cls, impact: SitingPlace, option: SitingPlace) -> _Shared:
+        """Compare the two places; a shared minor watershed lies in one major watershed."""
+        minor = _same(impact.minor, option.minor)
+        major = _same(impact.major, option.major)
+        if minor:
+            major = True if major is None else major
+        return cls(impact, option, minor, major, _same(impact.bsa, option.bsa))
+
+    def missing(self, attr: str) -> str:
+        """Return which of the impact and the option do not know ``attr``."""
+        places = (("impact", self.impact), ("option", self.option))
+        return " and ".join(w for w, p in places if getattr(p, attr) is None)
 
 
-def _bank_service_area_tier(
-    impact: SitingPlace,
-    option: SitingPlace,
-    same_bsa: bool | None,
-    trace: Trace,
-    unknown: str,
-) -> SitingTier:
+def _bank_service_area_tier(same: _Shared, trace: Trace, unknown: str) -> SitingTier:
     """Return tier 3 (same bank service area as the impact) or tier 4, with the reason.
 
     ``unknown`` is the reason's opening when the bank service area is not known.
     """
-    if same_bsa:
-        trace.because(f"Same bank service area ({impact.bsa}) as the impact: tier 3.")
+    if same.bsa:
+        trace.because(f"Same bank service area ({same.impact.bsa}) as the impact: tier 3.")
         return SitingTier.SAME_BANK_SERVICE_AREA
     trace.because(
-        f"In another bank service area ({option.bsa}) than the impact ({impact.bsa}): tier 4."
-        if same_bsa is False
+        f"In another bank service area ({same.option.bsa}) than the impact "
+        f"({same.impact.bsa}): tier 4."
+        if same.bsa is False
         else f"{unknown}: tier 4."
     )
     return SitingTier.OTHER_BANK_SERVICE_AREA
 
 
-def _site_tier(
-    impact: SitingPlace,
-    option: SitingPlace,
-    same_minor: bool | None,
-    same_major: bool | None,
-    same_bsa: bool | None,
-    trace: Trace,
-) -> SitingTier:
-    if same_minor:
+def _site_tier(same: _Shared, trace: Trace) -> SitingTier:
+    if same.minor:
         tier = SitingTier.SAME_MINOR_WATERSHED
-        trace.because(f"Same minor watershed ({impact.minor}) as the impact: tier 1.")
-    elif same_major:
+        trace.because(f"Same minor watershed ({same.impact.minor}) as the impact: tier 1.")
+    elif same.major:
         tier = SitingTier.SAME_MAJOR_WATERSHED
-        trace.because(f"Same major watershed ({impact.major}) as the impact: tier 2.")
+        trace.because(f"Same major watershed ({same.impact.major}) as the impact: tier 2.")
     else:
         tier = _bank_service_area_tier(
-            impact, option, same_bsa, trace, "No shared watershed or bank service area is known"
+            same, trace, "No shared watershed or bank service area is known"
         )
     trace.cite(CITE_TIER[tier])
     # say what unknown value could raise the tier
-    if tier > SitingTier.SAME_MINOR_WATERSHED and same_minor is None:
+    if tier > SitingTier.SAME_MINOR_WATERSHED and same.minor is None:
         trace.check(
-            f"the minor watershed of the {_missing(impact, option, 'minor')}: it is unknown; "
+            f"the minor watershed of the {same.missing('minor')}: it is unknown; "
             "in the same minor watershed as the impact the option is tier 1 "
             "(§ 103G.222, subd. 3(a)(1))"
         )
-    if tier > SitingTier.SAME_MAJOR_WATERSHED and same_major is None:
+    if tier > SitingTier.SAME_MAJOR_WATERSHED and same.major is None:
         trace.check(
-            f"the major watershed of the {_missing(impact, option, 'major')}: it is unknown; "
+            f"the major watershed of the {same.missing('major')}: it is unknown; "
             f"in the same major watershed the option is tier 2 (subd. 3(a)(2); {_WATERSHED})"
         )
-    if tier > SitingTier.SAME_BANK_SERVICE_AREA and same_bsa is None:
+    if tier > SitingTier.SAME_BANK_SERVICE_AREA and same.bsa is None:
         trace.check(
-            f"the bank service area of the {_missing(impact, option, 'bsa')}: it is unknown; "
+            f"the bank service area of the {same.missing('bsa')}: it is unknown; "
             "in the same bank service area the option is tier 3 (§ 103G.222, subd. 3(a)(3))"
         )
     return tier
 
 
-def _bank_tier(
-    impact: SitingPlace,
-    option: SitingPlace,
-    same_minor: bool | None,
-    same_major: bool | None,
-    same_bsa: bool | None,
-    trace: Trace,
-) -> SitingTier:
+def _bank_tier(same: _Shared, trace: Trace) -> SitingTier:
     trace.cite(CITE_BANKING)
     trace.because(
         "Wetland bank credits: the priority order for replacement by wetland banking begins "
         "at the bank service area level (clause (3)), so a bank is never tier 1 or 2."
     )
-    shared = "minor watershed" if same_minor else "major watershed" if same_major else None
-    tier = _bank_service_area_tier(
-        impact, option, same_bsa, trace, "The bank service area is not known to be the same"
-    )
-    if same_bsa is None:
+    shared = "minor watershed" if same.minor else "major watershed" if same.major else None
+    tier = _bank_service_area_tier(same, trace, "The bank service area is not known to be the same")
+    if same.bsa is None:
         trace.check(
-            f"the bank service area of the {_missing(impact, option, 'bsa')}: it is "
+            f"the bank service area of the {same.missing('bsa')}: it is "
             "unknown; in the same bank service area the credits are tier 3 "
             "(§ 103G.222, subd. 3(a)(3), (c))"
         )
@@ -570,9 +562,9 @@ def _bank_tier(
             f"credits, but a tie-breaker among tier {int(tier)} options "
             "(same major watershed)."
         )
-    elif same_major is None and tier == SitingTier.SAME_BANK_SERVICE_AREA:
+    elif same.major is None and tier == SitingTier.SAME_BANK_SERVICE_AREA:
         trace.check(
-            f"the major watershed of the {_missing(impact, option, 'major')}: unknown; a bank "
+            f"the major watershed of the {same.missing('major')}: unknown; a bank "
             "in the same major watershed is preferred among tier 3 options (tie-breaker only)"
         )
     trace.cite(CITE_TIER[tier])
@@ -722,15 +714,7 @@ def next_tier_condition(
 
 
 def _acres(value: Any, name: str) -> float:
-    if isinstance(value, bool):
-        raise RulesInputError(f"{name} must be a number of acres, got {value!r}")
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise RulesInputError(f"{name} must be a number of acres, got {value!r}") from None
-    if not math.isfinite(number) or number < 0:
-        raise RulesInputError(f"{name} must be a finite number 0 or more, got {value!r}")
-    return number
+    return _number(value, name, least=0.0, kind="a number of acres")
 
 
 def normalise_action(value: Any) -> str | None:

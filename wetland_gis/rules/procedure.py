@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any, NamedTuple
 
 from wetland_gis.decision import Decision
 from wetland_gis.enums import Outcome, ShorelandZone
@@ -26,7 +27,7 @@ from wetland_gis.rules.facts import (
     fmt_sqft,
 )
 from wetland_gis.rules.kernel import READINGS, Impact, RuleBook, passes
-from wetland_gis.rules.trace import TraceLog
+from wetland_gis.rules.trace import Reason, TraceLog
 
 __all__ = [
     "sequencing_without_alternatives_analysis",
@@ -35,6 +36,7 @@ __all__ = [
     "bank_fees",
     "BANK_TRANSACTIONS",
     "procedure_answer",
+    "ProcedureAnswer",
     "procedure_steps",
     "applicable_a_amount",
 ]
@@ -319,9 +321,18 @@ def bank_fees(
 # --- the engine's steps (rules/engine.py orders them) -----------------------------------
 
 
+class ProcedureAnswer(NamedTuple):
+    """What a procedure step writes besides its reason: :func:`procedure_answer`."""
+
+    citations: tuple[str, ...]
+    verify: tuple
+    parameters: dict
+    outcome: str
+
+
 def procedure_answer(
     book: RuleBook, rule: str, ok: bool, total: float, applicable: float | None
-) -> tuple[tuple[str, ...], tuple, dict, str]:
+) -> ProcedureAnswer:
     """Return (citations, verify, parameters, outcome) of a procedure step.
 
     They depend only on whether the limit is passed, so the rule's function is called
@@ -337,7 +348,9 @@ def procedure_answer(
             d = sequencing_without_alternatives_analysis(
                 total, applicable or 0.0, params=book.params, as_of=book.day
             )
-        got = (tuple(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value)
+        got = ProcedureAnswer(
+            tuple(d.citations), tuple(d.verify), dict(d.parameters), d.outcome.value
+        )
         book.memo[key] = got
     return got
 
@@ -404,22 +417,15 @@ def _public_comment(project: str, wca_sqft: Decimal, book: RuleBook, log: TraceL
     """§ 103G.2242, subd. 8: write the public comment step; return its outcome."""
     regulated_sqft = float(wca_sqft)
     ok = passes(book.comment_comparison, wca_sqft, book.comment_threshold)
-    cite, verify, used, outcome_value = procedure_answer(
-        book, "public_comment", ok, regulated_sqft, None
-    )
-    log.add(
-        project=project,
-        impact_id="",
-        rule_id=R.PROCEDURE_PUBLIC_COMMENT,
-        citation=cite,
-        outcome=outcome_value,
-        value=regulated_sqft,
+    return _answer_step(
+        log,
+        project,
+        R.PROCEDURE_PUBLIC_COMMENT,
+        procedure_answer(book, "public_comment", ok, regulated_sqft, None),
+        regulated_sqft,
         reason=(_r_public_comment, (regulated_sqft, book.params, book.day)),
-        verify=verify,
         inputs={"total_sqft": regulated_sqft},
-        parameters=used,
     )
-    return outcome_value
 
 
 def _sequencing(
@@ -436,9 +442,7 @@ def _sequencing(
     if applicable is None:
         return None, None
     ok = passes(book.sequencing_comparison, wca_sqft - applicable.exact, book.sequencing_allowance)
-    cite, verify, used, outcome_value = procedure_answer(
-        book, "sequencing", ok, regulated_sqft, float(applicable.sqft)
-    )
+    answer = procedure_answer(book, "sequencing", ok, regulated_sqft, float(applicable.sqft))
     sequencing_alt = None
     if "sequencing_reading" in concerns:  # the other reading's answer, directly
         other = next(
@@ -452,23 +456,50 @@ def _sequencing(
             *_, sequencing_alt = procedure_answer(
                 book, "sequencing", alt_pass, regulated_sqft, float(alt_entry.sqft)
             )
-    log.add(
-        project=project,
-        impact_id="",
-        rule_id=R.PROCEDURE_SEQUENCING,
-        citation=cite,
-        outcome=outcome_value,
-        value=regulated_sqft,
+    outcome_value = _answer_step(
+        log,
+        project,
+        R.PROCEDURE_SEQUENCING,
+        answer,
+        regulated_sqft,
         reason=(_r_sequencing, (regulated_sqft, float(applicable.sqft), book.params, book.day)),
-        verify=verify,
         inputs={
             "total_sqft": regulated_sqft,
             "applicable_amount_sqft": applicable.sqft,
             "applicable_amount_key": applicable.key,
         },
-        parameters=used,
     )
     return outcome_value, sequencing_alt
+
+
+def _answer_step(
+    log: TraceLog,
+    project: str,
+    rule_id: str,
+    answer: ProcedureAnswer,
+    total: float,
+    *,
+    reason: Reason,
+    inputs: dict[str, Any],
+) -> str:
+    """Write the project-level step of a procedure rule's answer; return its outcome.
+
+    ``answer`` is :func:`procedure_answer`'s (citations, verify, parameters, outcome);
+    the step's value is the WCA wetland area the rule counted.
+    """
+    log.add(
+        project=project,
+        impact_id="",
+        rule_id=rule_id,
+        citation=answer.citations,
+        outcome=answer.outcome,
+        value=total,
+        reason=reason,
+        verify=answer.verify,
+        inputs=inputs,
+        parameters=answer.parameters,
+    )
+    return answer.outcome
 
 
 def _r_public_comment(total: float, params: ParameterSet, day: dt.date) -> str:

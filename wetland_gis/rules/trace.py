@@ -26,6 +26,7 @@ __all__ = [
     "JSON_COLUMNS",
     "TraceLog",
     "encode_trace_value",
+    "number_steps",
     "render_reasons",
     "Reason",
     "Citation",
@@ -80,6 +81,25 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def number_steps(projects: Iterable[Any]) -> list[int]:
+    """Return the ``seq`` column: each step's place within its project (0, 1, ...).
+
+    The steps of a project are together, in order; a new project starts again at 0.
+
+    Examples
+    --------
+    >>> number_steps(["P", "P", "Q", "Q", "Q"])
+    [0, 1, 0, 1, 2]
+    """
+    seqs: list[int] = []
+    last, n = None, 0
+    for project in projects:
+        n = n + 1 if project == last else 0
+        last = project
+        seqs.append(n)
+    return seqs
+
+
 def render_reasons(reasons: Iterable[Any]) -> list[str]:
     """Return reasons as text: a ``(render, args)`` reason is rendered by ``render(*args)``.
 
@@ -129,13 +149,7 @@ class TraceLog:
             else {c: [] for c in names}
         )
         cols["citation"] = [c if c.__class__ is str else "; ".join(c) for c in cols["citation"]]
-        seqs: list[int] = []
-        last, n = None, 0
-        for project in cols["project"]:
-            n = n + 1 if project == last else 0
-            last = project
-            seqs.append(n)
-        cols["seq"] = seqs
+        cols["seq"] = number_steps(cols["project"])
         return {c: cols[c] for c in TRACE_COLUMNS}
 
     def add(

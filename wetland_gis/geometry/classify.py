@@ -87,6 +87,19 @@ class Classification:
     county_names: pd.Series | None = None
 
 
+def _parts_listed(
+    parts: pd.DataFrame, n: int, outside_sqft: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return each target's count of parts, each part's target, and the parts listed.
+
+    A target's parts are listed (in ``counties``) where it has two or more, a part
+    outside every county (``outside_sqft`` > 0) counting as one.
+    """
+    pos = parts["target_pos"].to_numpy(dtype=np.int64) if len(parts) else np.zeros(0, np.int64)
+    count = np.bincount(pos, minlength=n) + (outside_sqft > 0)
+    return count, pos, count[pos] > 1
+
+
 def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.ndarray:
     """Return "Name: 1200.0 sq ft; Name: 300.0 sq ft" where a target has two or more parts.
 
@@ -95,11 +108,7 @@ def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.
     parts are formatted (a few straddlers among many impacts), without a row loop.
     """
     out = np.full(n, None, dtype=object)
-    if len(parts) == 0:
-        return out
-    pos = parts["target_pos"].to_numpy(dtype=np.int64)
-    count = np.bincount(pos, minlength=n) + (outside_sqft > 0)
-    keep = count[pos] > 1
+    count, pos, keep = _parts_listed(parts, n, outside_sqft)
     if not keep.any():
         return out
     pos = pos[keep]
@@ -129,11 +138,9 @@ def _straddled_counties(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -
     order, each once; the others get ``None``.
     """
     out = np.full(n, None, dtype=object)
-    if len(parts) == 0:
+    _, pos, keep = _parts_listed(parts, n, outside_sqft)
+    if not keep.any():
         return out
-    pos = parts["target_pos"].to_numpy(dtype=np.int64)
-    count = np.bincount(pos, minlength=n) + (outside_sqft > 0)
-    keep = count[pos] > 1
     names: dict[int, dict[str, None]] = {}
     for p, name in zip(
         pos[keep].tolist(), parts["NAME"].to_numpy(dtype=object)[keep].astype(str), strict=True

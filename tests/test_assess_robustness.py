@@ -381,6 +381,32 @@ def test_impact_straddling_wright_and_hennepin_records_both_parts(ctx):
     assert any("straddle county lines" in r for r in a.manifest.records)
 
 
+def test_the_joint_application_table_reads_the_straddled_counties_as_data(ctx, monkeypatch):
+    """assess hands the classification's counties (data) to the joint application's table,
+    which then never reads the ``counties`` text back."""
+    import wetland_gis.assessment as assessment
+    import wetland_gis.io.joint_application as joint
+
+    def refuse(county, counties):
+        raise AssertionError(f"the counties text was parsed back: {counties!r}")
+
+    monkeypatch.setattr(joint, "county_names", refuse)
+    given = []
+    table = assessment.summary_table
+
+    def summary_table(gdf, field_map, straddled=None):
+        given.append(straddled)
+        return table(gdf, field_map, straddled)
+
+    monkeypatch.setattr(assessment, "summary_table", summary_table)
+    x, y = WRIGHT_HENNEPIN
+    a = _assess(_layer([box(x - 50, y - 50, x + 50, y + 50), _sq(x + 5000, y, 10)]), ctx)
+    assert given and given[0] is not None
+    counties = a.summary["Counties"].tolist()
+    assert sorted(counties[0].split(", ")) == ["Hennepin", "Wright"]
+    assert counties[0].split(", ")[0] == a.impacts["county"].iloc[0]
+
+
 def test_impact_partly_outside_minnesota_is_recorded_with_the_part_outside(ctx):
     x, y = ST_CROIX
     a = _assess(_layer([box(x - 100, y - 100, x + 100, y + 100)]), ctx)

@@ -93,6 +93,43 @@ def test_a_square_straddling_two_counties_lists_both_and_takes_the_larger():
     assert any("straddle county lines" in r for r in res.records)
 
 
+@pytest.mark.parametrize(
+    ("square", "names"),
+    [
+        pytest.param(
+            fbox(-40, 0, 10, 30), ("Wright", "Hennepin"), id="straddles: both, larger first"
+        ),
+        pytest.param(fbox(-10, 0, 40, 30), ("Hennepin", "Wright"), id="straddles the other way"),
+        pytest.param(fbox(-40, 0, -10, 30), None, id="one county: none (its county is county)"),
+        pytest.param(
+            fbox(-10, 9990, 10, 10010),
+            ("Wright", "Hennepin"),
+            id="part outside every county: the counties only",
+        ),
+    ],
+)
+def test_the_counties_straddled_are_given_as_data_beside_the_text(square, names):
+    """``counties`` is text for people; the classification gives the same counties as data."""
+    ctx = load_context(layers={"counties": TWO_COUNTIES}, as_of=AS_OF)
+    res = classify_impacts(impacts(fbox(-5000, -5000, -4990, -4990), square), ctx, as_of=AS_OF)
+    assert res.county_names is not None
+    assert list(res.county_names.index) == list(res.gdf.index)
+    assert res.county_names.iloc[0] is None
+    assert res.county_names.iloc[1] == names
+    assert (res.gdf["counties"].iloc[1] is None) == (names is None)
+
+
+def test_a_row_not_assessed_has_no_counties_as_data():
+    ctx = load_context(layers={"counties": TWO_COUNTIES}, as_of=AS_OF)
+    res = classify_impacts(
+        impacts(fbox(-40, 0, 10, 30), fbox(-40, 0, 10, 30), status=["not_assessed", "assessed"]),
+        ctx,
+        as_of=AS_OF,
+    )
+    assert res.county_names is not None
+    assert res.county_names.tolist() == [None, ("Wright", "Hennepin")]
+
+
 def test_straddling_counties_of_different_class_is_flagged():
     counties = TWO_COUNTIES.assign(NAME=["Wright", "Crow Wing"])
     ctx = load_context(layers={"counties": counties}, as_of=AS_OF)

@@ -76,6 +76,29 @@ def test_every_county_of_a_straddling_impact(table) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("straddled", "expected"),
+    [
+        pytest.param(
+            [None, None, ("Wright", "Big; Stone: 1.0 sq ft")],
+            "Wright, Big; Stone: 1.0 sq ft",
+            id="a name the text would split is read whole",
+        ),
+        pytest.param(
+            [None, None, ("Hennepin", "Wright")],
+            "Wright, Hennepin",
+            id="county first, then each straddled county once",
+        ),
+        pytest.param([None, None, None], "Wright", id="no straddle: the county only"),
+    ],
+)
+def test_the_counties_are_read_as_data_not_parsed_from_the_text(straddled, expected) -> None:
+    """The classification's counties (data) are used; the ``counties`` text is not read."""
+    gdf = _impacts(counties=[None, None, "Wright: 40000.0 sq ft; Hennepin: 3560.0 sq ft"])
+    out = summary_table(gdf, FM, pd.Series(straddled, index=gdf.index, dtype=object))
+    assert out.set_index("Aquatic resource ID").loc["W-3", "Counties"] == expected
+
+
 def test_part_four_duration_and_plant_community_columns(table) -> None:
     assert (table["Duration"] == ASSUMED_PERMANENT).all()  # never the favourable guess
     assert (table["Existing plant community type(s)"] == NOT_GIVEN).all()

@@ -45,7 +45,7 @@ def test_a_stale_table_is_found_and_rewritten(tmp_path, monkeypatch):
         import spec_docs
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    for doc in {d for d, _, _ in DOC_TABLES}:
+    for doc in {d for d, _, _ in spec_docs.TABLES}:
         (tmp_path / doc).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / doc).write_text((ROOT / doc).read_text(encoding="utf-8"), encoding="utf-8")
     rules = tmp_path / "docs" / "rules.md"

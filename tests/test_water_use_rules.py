@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import UNITS
+from wetland_gis.rules import spec as rule_spec
 from wetland_gis.rules.trace import TRACE_COLUMNS
+from wetland_gis.water_use import framework as wu_framework
 from wetland_gis.water_use import rules as wu
 from wetland_gis.water_use.rules import Appropriation, WaterOutcome
 
@@ -846,6 +848,77 @@ def test_every_registered_rule_decides_and_every_decision_is_registered():
     assert {d.rule_id for d in decisions} == registered
 
 
+def test_the_water_rules_are_the_water_use_entries_of_the_one_rule_spec():
+    """WATER_RULES is a view of rules/spec.py (domain water_use), each key the id's last part."""
+    assert list(wu.WATER_RULES.values()) == list(rule_spec.rules_of(domain="water_use"))
+    for key, rule in wu.WATER_RULES.items():
+        assert rule_spec.RULE_SPECS[rule.id] is rule and rule.id.endswith("." + key)
+        assert rule.outcomes and all(WaterOutcome(o) for o in rule.outcomes), key
+    assert wu.WaterRuleSpec is rule_spec.Rule
+
+
+def _fee_group() -> list[Appropriation]:
+    months = tuple(float(v) for v in (10, 10, 10, 10, 20, 30, 40, 30, 20, 10, 10, 10))
+    town = dict(entity="Town", entity_type="municipality", use="municipal")
+    return [
+        A(
+            permit_id=pid,
+            annual_gallons=gallons,
+            distribution_system="S",
+            **town,
+            monthly_gallons=tuple(v * scale for v in months),
+        )
+        for pid, gallons, scale in (("M1", 2e8, 1e6), ("M2", 9e7, 5e5))
+    ]
+
+
+#: Screenings whose every trace row must name a water-use rule of the spec (the rules of
+#: § 103G.271 they reach, by subdivision).
+TRACE_SCENARIOS = [
+    pytest.param(
+        lambda: wu.screen(_fee_group(), as_of=E2025).decisions,
+        id="subd. 1, 4, 4a, 4b, 5, 5a, 5b, 6(a)-(h): entity and distribution system, 2025",
+    ),
+    pytest.param(
+        lambda: wu.screen(_fee_group(), as_of=GAP).decisions,
+        id="subd. 1-6 between the editions (indeterminate or agreed)",
+    ),
+    pytest.param(
+        lambda: (
+            wu.screen([A(annual_gallons=900_000, gallons_per_day=5_000)], as_of=E2018).decisions
+        ),
+        id="subd. 4(a): minimum use, 2018",
+    ),
+    pytest.param(
+        lambda: [wu.past_unpermitted_fees(_fee_group()[0], 2026)], id="subd. 6a: past years"
+    ),
+    pytest.param(
+        lambda: [
+            wu.late_payment_penalty(500, "2026-01-15", "2026-03-01", "2026-06-01", subject="M1")
+        ],
+        id="subd. 6(e): late payment penalty",
+    ),
+]
+
+
+@pytest.mark.parametrize("decide", TRACE_SCENARIOS)
+def test_every_water_use_rule_id_in_a_trace_is_in_the_rule_spec(decide):
+    rows = [d.trace_row() for d in decide()]
+    assert rows
+    for row in rows:
+        rule = rule_spec.RULE_SPECS.get(row["rule_id"])
+        assert rule is not None and rule.domain == "water_use", row["rule_id"]
+        assert row["outcome"] in (*rule.outcomes, "indeterminate"), row
+
+
+def test_the_docs_table_is_the_one_generated_from_the_spec():
+    text = (ROOT / "docs" / "water_use.md").read_text(encoding="utf-8")
+    start, end = "<!-- water-use-rule-table:start -->\n", "<!-- water-use-rule-table:end -->"
+    assert text.split(start, 1)[1].split(end, 1)[0] == wu_framework.rule_table(), (
+        "regenerate docs/water_use.md: python tools/spec_docs.py --write"
+    )
+
+
 def test_the_docs_table_lists_every_registered_rule_with_its_subdivisions():
     text = (ROOT / "docs" / "water_use.md").read_text(encoding="utf-8")
     section = text.split("## The rules (rule ids of the trace)")[1].split("\n## ")[0]
@@ -876,14 +949,19 @@ def _code_strings(path: Path) -> list[ast.Constant]:
     ]
 
 
-def test_the_statute_prefix_is_written_once_in_the_water_use_code():
+def test_the_statute_prefix_is_written_once_in_the_rule_spec_not_in_the_water_use_code():
+    """The water-use code builds every citation with ``rules.spec.cite``: neither the
+    prefix nor the cited statute is written in it; the section is written once, in the spec."""
     written = [
         f"{path.name}:{node.lineno}"
         for path in sorted(Path(wu.__file__).parent.glob("*.py"))
         for node in _code_strings(path)
-        if STATUTE in node.value
+        if STATUTE in node.value or rule_spec.STATUTE_PREFIX in node.value
     ]
-    assert len(written) == 1 and written[0].startswith("editions.py:"), written
+    assert written == [], written
+    spec_strings = [n.value for n in _code_strings(Path(rule_spec.__file__))]
+    assert spec_strings.count(rule_spec.WATER_USE_SECTION) == 1
+    assert wu_framework.STATUTE == STATUTE
     assert wu.RULE_IDS and all(
         c.startswith(STATUTE) for spec in wu.WATER_RULES.values() for c in spec.citations
     )

@@ -2,9 +2,10 @@
 
 Every table of :data:`wetland_gis.exemption_catalog.DOC_TABLES` (the engine's order, the
 exemptions, the rules of ``rules/exempt`` and their facts in ``docs/rules.md``; the field
-roles in ``docs/data_schema.md``; the README's exemption list) sits between the markers
-``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` of its document and is rendered from
-``wetland_gis/rules/spec.py``.
+roles in ``docs/data_schema.md``; the README's exemption list) and of
+:data:`wetland_gis.water_use.framework.DOC_TABLES` (the water-use rules in
+``docs/water_use.md``) sits between the markers ``<!-- NAME:start -->`` and
+``<!-- NAME:end -->`` of its document and is rendered from ``wetland_gis/rules/spec.py``.
 
 Usage::
 
@@ -22,8 +23,12 @@ import sys
 from pathlib import Path
 
 from wetland_gis.exemption_catalog import DOC_TABLES
+from wetland_gis.water_use.framework import DOC_TABLES as WATER_USE_TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: Every generated table: the wetland rules' and the water-use rules'.
+TABLES = (*DOC_TABLES, *WATER_USE_TABLES)
 
 
 def between(text: str, name: str) -> tuple[int, int]:
@@ -44,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     stale = []
     texts: dict[str, str] = {}
-    for doc, name, render in DOC_TABLES:
+    for doc, name, render in TABLES:
         text = texts.setdefault(doc, (ROOT / doc).read_text(encoding="utf-8"))
         first, last = between(text, name)
         table = render()

@@ -954,7 +954,7 @@ def assess_in_memory(request: AssessRequest) -> Assessment:
     ctx = request.loaded_context()
     record_context(ctx, manifest)
     request.say(f"classifying {int((gdf['status'] == ASSESSED).sum())} polygons")
-    gdf = _classify(gdf, ctx, field_map, request, manifest)
+    gdf, straddled = _classify(gdf, ctx, field_map, request, manifest)
     register_steps = None
     if request.register is not None:
         gdf, field_map, register_steps = _fill_from_register(gdf, field_map, request, manifest)
@@ -977,7 +977,7 @@ def assess_in_memory(request: AssessRequest) -> Assessment:
     zones = map_zones_later(
         gdf.loc[gdf["status"] == ASSESSED, zone_columns], ctx, request.params, request.as_of
     )
-    summary = summary_table(gdf, field_map)
+    summary = summary_table(gdf, field_map, straddled)
     gdf.index = input_index
     summary.index = input_index
     done = int((gdf["status"] == ASSESSED).sum())
@@ -1041,8 +1041,12 @@ def _classify(
     field_map: FieldMapping,
     request: AssessRequest,
     manifest: Manifest,
-) -> gpd.GeoDataFrame:
-    """Classify the polygons from the context; flag overlaps and rows that cannot be placed."""
+) -> tuple[gpd.GeoDataFrame, pd.Series | None]:
+    """Classify the polygons from the context; flag overlaps and rows that cannot be placed.
+
+    Returns the classified impacts and the counties each straddles (as data, for the
+    joint application's table).
+    """
     classified = classify_impacts(gdf, ctx, params=request.params, as_of=request.as_of)
     gdf = classified.gdf
     manifest.add_records(classified.records)
@@ -1056,7 +1060,7 @@ def _classify(
     flag_overlaps(gdf, field_map.impact_id, overlap_records)
     manifest.add_records(overlap_records)
     _mark_unclassifiable(gdf, request.params, request.as_of)
-    return gdf
+    return gdf, classified.county_names
 
 
 def _fill_from_register(

@@ -74,11 +74,30 @@ class Classification:
         The context missing for some impacts that a person must verify (no LGU polygon,
         no public water within the search radius, no fen layer): warned on stderr by
         ``assess`` and listed in the report's verify section (issue 30).
+    county_names : Series or None
+        The values the ``counties`` text is rendered from, as data: per impact (the index
+        of ``gdf``) that straddles counties, the tuple of the counties it lies in, largest
+        share first (the part outside every county is not a county); ``None`` for the
+        others (their county is ``county``). Read by the joint application's table.
     """
 
     gdf: gpd.GeoDataFrame
     records: tuple[str, ...]
     missing_context: tuple[str, ...] = ()
+    county_names: pd.Series | None = None
+
+
+def _parts_listed(
+    parts: pd.DataFrame, n: int, outside_sqft: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return each target's count of parts, each part's target, and the parts listed.
+
+    A target's parts are listed (in ``counties``) where it has two or more, a part
+    outside every county (``outside_sqft`` > 0) counting as one.
+    """
+    pos = parts["target_pos"].to_numpy(dtype=np.int64) if len(parts) else np.zeros(0, np.int64)
+    count = np.bincount(pos, minlength=n) + (outside_sqft > 0)
+    return count, pos, count[pos] > 1
 
 
 def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.ndarray:
@@ -89,11 +108,7 @@ def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.
     parts are formatted (a few straddlers among many impacts), without a row loop.
     """
     out = np.full(n, None, dtype=object)
-    if len(parts) == 0:
-        return out
-    pos = parts["target_pos"].to_numpy(dtype=np.int64)
-    count = np.bincount(pos, minlength=n) + (outside_sqft > 0)
-    keep = count[pos] > 1
+    count, pos, keep = _parts_listed(parts, n, outside_sqft)
     if not keep.any():
         return out
     pos = pos[keep]
@@ -112,6 +127,27 @@ def _counties_text(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.
     order = np.argsort(pos, kind="stable")
     joined = pd.Series(text[order]).groupby(pos[order], sort=False).agg("; ".join)
     out[joined.index.to_numpy()] = joined.to_numpy(dtype=object)
+    return out
+
+
+def _straddled_counties(parts: pd.DataFrame, n: int, outside_sqft: np.ndarray) -> np.ndarray:
+    """Return per target the tuple of its counties where ``counties`` lists its parts.
+
+    The targets :func:`_counties_text` writes a text for (two or more parts, a part
+    outside every county counting as one) get the names of their counties in the same
+    order, each once; the others get ``None``.
+    """
+    out = np.full(n, None, dtype=object)
+    _, pos, keep = _parts_listed(parts, n, outside_sqft)
+    if not keep.any():
+        return out
+    names: dict[int, dict[str, None]] = {}
+    for p, name in zip(
+        pos[keep].tolist(), parts["NAME"].to_numpy(dtype=object)[keep].astype(str), strict=True
+    ):
+        names.setdefault(p, {})[name] = None
+    for p, found in names.items():
+        out[p] = tuple(found)
     return out
 
 
@@ -163,6 +199,7 @@ class _Job:
     records: list[str]
     jurisdiction: pd.DataFrame | None = None
     missing: list[str] = field(default_factory=list)
+    county_names: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -269,8 +306,14 @@ def classify_impacts(
             "no calcareous_fens layer: whether an impact is in or near a calcareous fen "
             "(§ 103G.223, Minn. R. 8420.0935) was not screened; verify with the DNR"
         )
+    straddled = pd.Series(np.full(n_all, None, dtype=object), index=impacts.index)
+    if job.county_names is not None and len(positions):
+        straddled.iloc[positions] = job.county_names
     return Classification(
-        gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs), tuple(records), tuple(job.missing)
+        gpd.GeoDataFrame(out, geometry=geom, crs=impacts.crs),
+        tuple(records),
+        tuple(job.missing),
+        county_names=straddled,
     )
 
 
@@ -379,6 +422,7 @@ def _rule_county(spec: LayerSpec, job: _Job) -> None:
         best["n_overlaps"].to_numpy() > 0, np.round(area_sqft - in_counties, 1), 0.0
     )
     cols["counties"] = _counties_text(parts, n, outside_sqft)
+    job.county_names = _straddled_counties(parts, n, outside_sqft)
     cols["metro"] = best["metro"].astype("boolean").array
     pct_class = best["pct_class"].to_numpy(dtype=object).copy()
     pct_source = best["pct_source"].to_numpy(dtype=object).copy()

@@ -194,16 +194,34 @@ def _reported_text(value: Any) -> str | None:
     return None if _blank(value) else _text(value)
 
 
+def _county_list(county: Any, straddled: Any) -> list[str]:
+    """Return ``county`` then each county of ``straddled`` (a tuple of names, or None)."""
+    names = [] if _blank(county) else [str(county).strip()]
+    if isinstance(straddled, tuple):
+        names += [n for n in straddled if n not in names]
+    return names
+
+
 def _place(county: Any, counties: Any, major: Any, bsa: Any) -> tuple[str, str]:
-    """Return the form's "County, Major Watershed #, Bank Service Area #" and the counties."""
-    names = county_names(county, counties)
+    """Return the form's "County, Major Watershed #, Bank Service Area #" and the counties.
+
+    ``counties`` is the classification's tuple of the straddled counties (data), or, for a
+    frame classified without it, the ``counties`` text (read by :func:`county_names`).
+    """
+    names = (
+        _county_list(county, counties)
+        if counties is None or isinstance(counties, tuple)
+        else county_names(county, counties)
+    )
     parts = [", ".join(names) if names else NOT_DETERMINED]
     parts.append(f"Major {_number_text(major)}" if not _blank(major) else "Major ?")
     parts.append(f"BSA {_number_text(bsa)}" if not _blank(bsa) else "BSA ?")
     return "; ".join(parts), ", ".join(names)
 
 
-def summary_table(gdf: gpd.GeoDataFrame, field_map: FieldMapping) -> pd.DataFrame:
+def summary_table(
+    gdf: gpd.GeoDataFrame, field_map: FieldMapping, straddled: pd.Series | None = None
+) -> pd.DataFrame:
     """Return the impact table in the Minnesota joint application convention.
 
     Parameters
@@ -212,6 +230,10 @@ def summary_table(gdf: gpd.GeoDataFrame, field_map: FieldMapping) -> pd.DataFram
         Classified and decided impacts (the columns of ``docs/data_schema.md``).
     field_map : FieldMapping
         Which input columns hold the id, the type of impact and the resource size.
+    straddled : Series, optional
+        The counties each impact straddles, as data (by the index of ``gdf``: a tuple of
+        names, largest share first, or None): the classification's ``county_names``.
+        Without it the ``counties`` text of ``gdf`` is read (a frame classified before).
 
     Returns
     -------
@@ -236,7 +258,10 @@ def summary_table(gdf: gpd.GeoDataFrame, field_map: FieldMapping) -> pd.DataFram
     plant_col = _column(gdf, PLANT_COMMUNITY_COLUMNS)
     duration = gdf[duration_col] if duration_col else pd.Series(None, index=index)
     plant = gdf[plant_col] if plant_col else pd.Series(None, index=index)
-    counties_col = gdf["counties"] if "counties" in gdf else pd.Series(None, index=index)
+    if straddled is not None:
+        counties_col = straddled.reindex(index)
+    else:
+        counties_col = gdf["counties"] if "counties" in gdf else pd.Series(None, index=index)
     sqft = pd.to_numeric(gdf["area_sqft"], errors="coerce")
     # every text cell is made once per distinct value of its column(s), not once per row
     places = _per_value(_place, gdf["county"], counties_col, gdf["major"], gdf["bsa"])

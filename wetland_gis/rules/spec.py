@@ -67,6 +67,7 @@ __all__ = [
     "rule_of_function",
     "rules_of",
     "DOMAINS",
+    "WATER_USE_SECTION",
 ]
 
 #: The one definition of the statute prefix: every citation of Minnesota Statutes starts so.
@@ -1164,6 +1165,12 @@ class Rule:
         For a ``reading`` rule: the ``Claims`` field of the reading.
     domain : str
         ``wca`` (chapter 103G's wetland rules) or another domain (``water_use``).
+    outcomes : tuple of str
+        The outcomes the rule answers, as written to the output files (listed in the
+        tables; the water-use rules name theirs).
+    note : str
+        What the tables add after the citations, in parentheses (an edition, the subject of
+        a group rule).
     """
 
     id: str
@@ -1179,6 +1186,8 @@ class Rule:
     conditions_11a: bool = False
     reading: str = ""
     domain: str = "wca"
+    outcomes: tuple[str, ...] = ()
+    note: str = ""
 
     def clause(self, key: str) -> str:
         """Return the keyed sub-citation ``key`` (``KeyError`` naming the rule's keys)."""
@@ -1211,6 +1220,8 @@ def _rule(
     function: str = "",
     use_restriction: bool = False,
     domain: str = "wca",
+    outcomes: tuple[str, ...] = (),
+    note: str = "",
 ) -> str:
     if rule_id in _RULES:  # pragma: no cover - a definition error caught at import
         raise ValueError(f"rule id {rule_id!r} is defined twice")
@@ -1228,6 +1239,8 @@ def _rule(
         conditions_11a=kind == "exemption" and citations[0].startswith(_exemption("")),
         reading=rule_id.removeprefix("reading.") if kind == "reading" else "",
         domain=domain,
+        outcomes=outcomes,
+        note=note,
     )
     return rule_id
 
@@ -1804,6 +1817,106 @@ _rule(
     (_exemption("11(b)"), cite_rule(_R0420, "1 C")),
     kind="reading",
 )
+
+# --- the water-use rules of § 103G.271 (wetland_gis.water_use) -------------------------
+#: The section of Minnesota Statutes the water-use rules apply (appropriation permits).
+WATER_USE_SECTION = "103G.271"
+
+_ANSWERS = ("not_applicable", "allowed", "prohibited")
+
+
+def _water_rule(
+    rule_id: str,
+    label: str,
+    subdivisions: tuple[str, ...],
+    outcomes: tuple[str, ...],
+    note: str = "",
+) -> str:
+    """Register the water-use rule ``rule_id`` citing ``subdivisions`` of § 103G.271."""
+    return _rule(
+        rule_id,
+        label,
+        tuple(cite(WATER_USE_SECTION, s) for s in subdivisions),
+        domain="water_use",
+        outcomes=outcomes,
+        note=note,
+    )
+
+
+_water_rule(
+    "water_use.permit_required",
+    "Water-use permit required",
+    ("1(a)", "1(b)(1)-(3)", "4(a)", "4(b)"),
+    ("permit_not_required", "permit_required", "local_approval"),
+)
+_water_rule(
+    "water_use.mt_simon_hinckley",
+    "Mt. Simon-Hinckley aquifer",
+    ("4a",),
+    (*_ANSWERS, "must_be_terminated", "verify"),
+    note="(and 4a(b), 2018)",
+)
+_water_rule(
+    "water_use.bulk_sale",
+    "Bulk transport or sale",
+    ("4b",),
+    (*_ANSWERS, "verify"),
+    note="(2025)",
+)
+_water_rule(
+    "water_use.once_through",
+    "Once-through systems",
+    ("5(a)-(c)",),
+    (
+        "not_applicable",
+        "prohibited",
+        "must_be_terminated",
+        "permit_conditions_apply",
+        "allowed",
+        "verify",
+    ),
+)
+_water_rule(
+    "water_use.surface_water_levels",
+    "Maintaining surface water levels",
+    ("5a",),
+    ("not_applicable", "prohibited", "verify"),
+)
+_water_rule(
+    "water_use.data_center",
+    "Large data center appropriations",
+    ("5b",),
+    ("not_applicable", "permit_conditions_apply", "verify"),
+    note="(2025)",
+)
+_water_rule(
+    "water_use.fee",
+    "Permit processing fee",
+    ("6(a)-(g)", "1(c)"),
+    ("fee", "no_fee", "fee_waived", "verify"),
+)
+_water_rule(
+    "water_use.fee.cap",
+    "Entity fee cap",
+    ("6(d)(1)-(2)",),
+    ("fee", "verify"),
+    note="(per entity, a permit without entity as its own; `fee` is the capped total)",
+)
+_water_rule(
+    "water_use.fee.surcharge",
+    "Summer surcharge",
+    ("6(h)",),
+    ("fee", "verify"),
+    note="(per permit or distribution system)",
+)
+_water_rule("water_use.fee.total", "Total fee", ("6",), ("fee", "verify"))
+_water_rule(
+    "water_use.fee.past_years",
+    "Fees for past unpermitted years",
+    ("6a",),
+    ("schedule", "indeterminate"),
+)
+_water_rule("water_use.fee.penalty", "Late payment penalty", ("6(e)",), ("fee", "no_fee"))
 
 RULE_SPECS: Mapping[str, Rule] = MappingProxyType(_RULES)
 """Every rule of the trace, by id, in the order of the engine."""

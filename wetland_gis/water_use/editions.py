@@ -1,9 +1,10 @@
 """Minn. Stat. § 103G.271, its editions held here, and the dated parameter tree.
 
-The statute prefix (:data:`STATUTE`) is written here once; every citation of the water-use
-rules is built from it. The parameter tree ``water_use.yaml`` holds every number of both
-editions, and ``water_use.editions`` the application dates each edition is applied to
-(edition dates, not effective dates: docs/water_use.md, "Editions").
+Every citation of the water-use rules is built by :func:`cite_subd` (or, for the rules
+themselves, in the rule spec) from the one statute prefix of :mod:`wetland_gis.rules.spec`.
+The parameter tree ``water_use.yaml`` holds every number of both editions, and
+``water_use.editions`` the application dates each edition is applied to (edition dates,
+not effective dates: docs/water_use.md, "Editions").
 
 Examples
 --------
@@ -22,9 +23,11 @@ from pathlib import Path
 
 from wetland_gis.errors import ParameterNotInForce
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
+from wetland_gis.rules.spec import WATER_USE_SECTION, cite
 
 __all__ = [
     "STATUTE",
+    "cite_subd",
     "WATER_USE_PARAMETERS_PATH",
     "Edition",
     "water_use_parameters",
@@ -32,8 +35,20 @@ __all__ = [
     "editions_for",
 ]
 
-#: The section every water-use citation names (the prefix written once).
-STATUTE = "Minn. Stat. § 103G.271"
+#: The section every water-use citation names.
+STATUTE = cite(WATER_USE_SECTION)
+
+
+def cite_subd(paragraph: str) -> str:
+    """Return the citation of subdivision ``paragraph`` of :data:`STATUTE`.
+
+    Examples
+    --------
+    >>> cite_subd("6(a)")
+    'Minn. Stat. § 103G.271, subd. 6(a)'
+    """
+    return cite(WATER_USE_SECTION, paragraph)
+
 
 #: The shipped water-use parameter tree.
 WATER_USE_PARAMETERS_PATH = Path(__file__).resolve().parents[1] / "parameters" / "water_use.yaml"

@@ -18,7 +18,7 @@ from typing import Any
 
 from wetland_gis.rules.facts import fmt_number
 from wetland_gis.water_use.amounts import _exact_or_none, _gal, _money, _usd, exact
-from wetland_gis.water_use.editions import STATUTE
+from wetland_gis.water_use.editions import cite_subd
 from wetland_gis.water_use.facts import _AGENCIES, MONTHS, Appropriation
 from wetland_gis.water_use.framework import RULE_IDS, WaterOutcome, _EditionRun, _Rec
 
@@ -208,7 +208,7 @@ def _cap_by_permits_held(
 
 def _cap_unknown(rec: _Rec, unnamed: bool = False) -> tuple[WaterOutcome, Any]:
     """Return ``verify``: a fee of the entity is not known, so its cap cannot be applied."""
-    rec.cite(f"{STATUTE}, subd. 6(d)")
+    rec.cite(cite_subd("6(d)"))
     rec.because("A fee of this entity is not known, so the entity cap cannot be applied.")
     if unnamed:
         rec.check(_NO_ENTITY_CHECK.format(permit=rec.subject.removesuffix(" (no entity)")))
@@ -342,7 +342,7 @@ def _surcharge(members: Sequence[Appropriation], rec: _Rec) -> tuple[WaterOutcom
 
 def _share(rec: _Rec, system: str, value: Fraction | None) -> tuple[WaterOutcome, Any]:
     """Return this permit's share of a distribution system's surcharge."""
-    rec.cite(f"{STATUTE}, subd. 6(h)")
+    rec.cite(cite_subd("6(h)"))
     rec.because(f"This permit's share of the surcharge of distribution system {system}.")
     return WaterOutcome.FEE, value
 
@@ -354,7 +354,7 @@ def _total(
     rec: _Rec, base: Fraction | None, surcharge: Fraction | None
 ) -> tuple[WaterOutcome, Any]:
     """Return the fee after the caps plus the surcharge (``verify`` if a part is unknown)."""
-    rec.cite(f"{STATUTE}, subd. 6")
+    rec.cite(cite_subd("6"))
     # in extra, not amounts: an unknown part is None (the decision's amounts merge both)
     rec.extra["fee_after_cap"] = _money(base)
     rec.extra["surcharge"] = _money(surcharge)

@@ -16,7 +16,7 @@ from typing import Any
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.water_use.amounts import _gal, _money, _usd, exact
-from wetland_gis.water_use.editions import STATUTE
+from wetland_gis.water_use.editions import cite_subd
 from wetland_gis.water_use.facts import (
     _AGENCIES,
     _NONPROFIT_RATE,
@@ -43,7 +43,7 @@ def _fee(
     a: Appropriation, rec: _Rec, readings: FeeReadings, permitted: bool = True
 ) -> tuple[WaterOutcome, Any]:
     """Return one permit's fee under one edition (see :func:`processing_fee`)."""
-    rec.cite(f"{STATUTE}, subd. 6(a)")
+    rec.cite(cite_subd("6(a)"))
     no_fee = _no_fee_due(a, rec, permitted)
     if no_fee is not None:
         return no_fee, Fraction(0)
@@ -80,7 +80,7 @@ def _no_fee_due(a: Appropriation, rec: _Rec, permitted: bool) -> WaterOutcome | 
         rec.because("No water-use permit is required, so no permit processing fee is due.")
         return WaterOutcome.NO_FEE
     if a.entity_type in _AGENCIES:
-        rec.cite(f"{STATUTE}, subd. 6(e)")
+        rec.cite(cite_subd("6(e)"))
         rec.because(
             "A fee may not be imposed on an agency (§ 16B.01, subd. 2) or federal "
             "governmental agency holding a water appropriation permit."
@@ -91,7 +91,7 @@ def _no_fee_due(a: Appropriation, rec: _Rec, permitted: bool) -> WaterOutcome | 
         )
         return WaterOutcome.NO_FEE
     if a.use == "flood_control" and a.source == "surface":
-        rec.cite(f"{STATUTE}, subd. 6(d)(6)")
+        rec.cite(cite_subd("6(d)(6)"))
         rec.because(
             "No fee is required for appropriating surface water to prevent flood "
             "damage or remove floodwaters during a period of flooding."
@@ -103,7 +103,7 @@ def _no_fee_due(a: Appropriation, rec: _Rec, permitted: bool) -> WaterOutcome | 
         and a.entity_type in _PUBLIC
         and a.returns_to_source is True
     ):
-        rec.cite(f"{STATUTE}, subd. 6(g)")
+        rec.cite(cite_subd("6(g)"))
         rec.because(
             "The fee is waived for installations and projects that use stormwater "
             "runoff, or where public entities divert water to treat a water quality "
@@ -344,7 +344,7 @@ def _irrigation_minimum(
     """
     minimum, fees = _fees_by_irrigation_reading(rec, fee, cap)
     rec.ref(_FEE + "irrigation_minimum")
-    rec.cite(f"{STATUTE}, subd. 6(f){clause}")
+    rec.cite(cite_subd(f"6(f){clause}"))
     chosen = readings.irrigation_minimum
     other = _alternative_reading(chosen)
     rec.extra["irrigation_minimum_reading"] = chosen

@@ -1,17 +1,18 @@
-"""The water-use rule framework: the rule registry, the decision, and running a rule.
+"""The water-use rule framework: the rules' view of the spec, the decision, and running a rule.
 
-Every rule of § 103G.271 is registered once in :data:`WATER_RULES` (id, label, citations);
-:data:`RULE_IDS` is the key -> id view of it. A rule's core takes the appropriation and a
-recorder (``_Rec``) of one edition and returns an outcome and a value; :func:`_run` runs it
-under each edition in force on the application date and :func:`_merge` turns the answers
-into one :class:`WaterDecision`: the answer itself under one edition, the agreed answer
-between two editions, or ``indeterminate`` when they differ (docs/water_use.md,
-"Editions").
+Every rule of § 103G.271 is written once, in the one rule spec
+(:mod:`wetland_gis.rules.spec`, ``domain="water_use"``: id, label, citations, outcomes);
+:data:`WATER_RULES` is the key -> rule view of it and :data:`RULE_IDS` the key -> id view.
+A rule's core takes the appropriation and a recorder (``_Rec``) of one edition and returns
+an outcome and a value; :func:`_run` runs it under each edition in force on the
+application date and :func:`_merge` turns the answers into one :class:`WaterDecision`:
+the answer itself under one edition, the agreed answer between two editions, or
+``indeterminate`` when they differ (docs/water_use.md, "Editions").
 
 Examples
 --------
->>> WATER_RULES["fee"].id
-'water_use.fee'
+>>> WATER_RULES["fee"].id == 'water_use.fee'
+True
 >>> WATER_RULES["surcharge"].citations
 ('Minn. Stat. § 103G.271, subd. 6(h)',)
 """
@@ -30,6 +31,7 @@ from typing import Any, Protocol
 from wetland_gis.decision import freeze
 from wetland_gis.parameters import ParameterSet, as_date
 from wetland_gis.rules.facts import Trace, fmt_number
+from wetland_gis.rules.spec import Rule, rules_of
 from wetland_gis.water_use.amounts import _money
 from wetland_gis.water_use.editions import (
     STATUTE,
@@ -48,70 +50,41 @@ __all__ = [
     "WaterDecision",
     "WaterRule",
     "fmt_value",
+    "rule_table",
+    "DOC_TABLES",
 ]
 
 
 # --------------------------------------------------------------------------- the registry
 
 
-@dataclass(frozen=True)
-class WaterRuleSpec:
-    """One rule of § 103G.271 in the trace: its id, how it reads, what it applies.
+#: One water-use rule of the rule spec (:class:`wetland_gis.rules.spec.Rule`, ``domain``
+#: ``"water_use"``): its id, label, citations, outcomes. The name is kept for its readers.
+WaterRuleSpec = Rule
 
-    Parameters
-    ----------
-    id : str
-        The stable dotted rule id written in the trace (``rule_id``).
-    label : str
-        How the rule reads for a person.
-    citations : tuple of str
-        The provisions the rule applies (a decision may cite a narrower clause).
-    """
-
-    id: str
-    label: str
-    citations: tuple[str, ...]
-
-
-def _subd(*paragraphs: str) -> tuple[str, ...]:
-    """Return the citations of the subdivision ``paragraphs`` of :data:`STATUTE`."""
-    return tuple(f"{STATUTE}, subd. {p}" for p in paragraphs)
-
-
-#: Every water-use rule, by key: the one registry of rule ids, labels and citations.
+#: Every water-use rule, by key (the last part of its id: ``water_use.fee.cap`` ->
+#: ``cap``): a view of the rule spec, ``wetland_gis/rules/spec.py``, where each is written.
 WATER_RULES: Mapping[str, WaterRuleSpec] = MappingProxyType(
-    {
-        "permit_required": WaterRuleSpec(
-            "water_use.permit_required",
-            "Water-use permit required",
-            _subd("1(a)", "1(b)(1)-(3)", "4(a)", "4(b)"),
-        ),
-        "mt_simon_hinckley": WaterRuleSpec(
-            "water_use.mt_simon_hinckley", "Mt. Simon-Hinckley aquifer", _subd("4a")
-        ),
-        "bulk_sale": WaterRuleSpec("water_use.bulk_sale", "Bulk transport or sale", _subd("4b")),
-        "once_through": WaterRuleSpec(
-            "water_use.once_through", "Once-through systems", _subd("5(a)-(c)")
-        ),
-        "surface_water_levels": WaterRuleSpec(
-            "water_use.surface_water_levels", "Maintaining surface water levels", _subd("5a")
-        ),
-        "data_center": WaterRuleSpec(
-            "water_use.data_center", "Large data center appropriations", _subd("5b")
-        ),
-        "fee": WaterRuleSpec("water_use.fee", "Permit processing fee", _subd("6(a)-(g)", "1(c)")),
-        "cap": WaterRuleSpec("water_use.fee.cap", "Entity fee cap", _subd("6(d)(1)-(2)")),
-        "surcharge": WaterRuleSpec("water_use.fee.surcharge", "Summer surcharge", _subd("6(h)")),
-        "total": WaterRuleSpec("water_use.fee.total", "Total fee", _subd("6")),
-        "past_years": WaterRuleSpec(
-            "water_use.fee.past_years", "Fees for past unpermitted years", _subd("6a")
-        ),
-        "penalty": WaterRuleSpec("water_use.fee.penalty", "Late payment penalty", _subd("6(e)")),
-    }
+    {rule.id.rsplit(".", 1)[-1]: rule for rule in rules_of(domain="water_use")}
 )
 
-#: The rule id of each key of :data:`WATER_RULES` (``"fee"`` -> ``"water_use.fee"``).
+#: The rule id of each key of :data:`WATER_RULES` (``fee`` -> ``water_use.fee``).
 RULE_IDS: dict[str, str] = {key: spec.id for key, spec in WATER_RULES.items()}
+
+
+def rule_table() -> str:
+    """Return the Markdown table of the water-use rules (docs/water_use.md), from the spec.
+
+    Each row: the rule id, the subdivisions it cites (and the spec's note), its outcomes.
+    """
+    prefix = f"{STATUTE}, subd. "
+    lines = ["| rule id | statute | outcomes |", "| --- | --- | --- |"]
+    for rule in WATER_RULES.values():
+        statute = "subd. " + ", ".join(c.removeprefix(prefix) for c in rule.citations)
+        note = f" {rule.note}" if rule.note else ""
+        outcomes = ", ".join(f"`{WaterOutcome(o).value}`" for o in rule.outcomes)
+        lines.append(f"| `{rule.id}` | {statute}{note} | {outcomes} |")
+    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------- decisions
@@ -135,6 +108,13 @@ class WaterOutcome(str, Enum):
     SCHEDULE = "schedule"
     INDETERMINATE = "indeterminate"
     NOT_ASSESSED = "not_assessed"
+
+
+#: The generated tables of the water-use docs: (document, marker name, renderer), written
+#: by ``tools/spec_docs.py --write`` beside the tables of the wetland rules.
+DOC_TABLES: tuple[tuple[str, str, Callable[[], str]], ...] = (
+    ("docs/water_use.md", "water-use-rule-table", rule_table),
+)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from wetland_gis.rules.facts import fmt_number
 from wetland_gis.water_use.amounts import _gal
-from wetland_gis.water_use.editions import STATUTE
+from wetland_gis.water_use.editions import cite_subd
 from wetland_gis.water_use.facts import Appropriation, _all_true, _unknown
 from wetland_gis.water_use.framework import WaterOutcome, _Rec, _water_rule, fmt_value
 
@@ -38,7 +38,7 @@ def _permit_required(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     Subd. 4(a) needs both conditions: less than the daily amount **and** no more than the
     annual amount. An unknown daily amount does not satisfy it.
     """
-    rec.cite(f"{STATUTE}, subd. 1(a)")
+    rec.cite(cite_subd("1(a)"))
     if _domestic_supply(a, rec) or _hydropower_structure(a, rec) or _stormwater_facility(a, rec):
         return WaterOutcome.NOT_REQUIRED, None
     if a.annual_gallons is None:
@@ -113,7 +113,7 @@ def _stormwater_facility(a: Appropriation, rec: _Rec) -> bool:
     if a.use != "stormwater":
         return False
     if a.stormwater_facility is True:
-        rec.cite(f"{STATUTE}, subd. 1(b)(3)")
+        rec.cite(cite_subd("1(b)(3)"))
         rec.because(
             "Stormwater collected and used, extracted from constructed stormwater "
             "management facilities, is outside the section."

@@ -13,7 +13,7 @@ from typing import Any
 from wetland_gis.rules.facts import fmt_number
 from wetland_gis.rules.percentage_area import normalise_county
 from wetland_gis.water_use.amounts import _gal
-from wetland_gis.water_use.editions import STATUTE
+from wetland_gis.water_use.editions import cite_subd
 from wetland_gis.water_use.facts import (
     _PUBLIC_SUPPLY_HOLDERS,
     _RETURNING_SYSTEMS,
@@ -335,10 +335,10 @@ def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     o = "water_use.once_through."
     if a.once_through is None:
         rec.because("Not a once-through system.")
-        rec.cite(f"{STATUTE}, subd. 5")
+        rec.cite(cite_subd("5"))
         return WaterOutcome.NOT_APPLICABLE, None
     if a.once_through in _RETURNING_SYSTEMS and a.returns_all_water is not False:
-        rec.cite(f"{STATUTE}, subd. 5(c)")
+        rec.cite(cite_subd("5(c)"))
         rec.because(
             "A groundwater thermal exchange device or aquifer storage and recovery "
             "system that returns all once-through water to the source aquifer may be "
@@ -353,7 +353,7 @@ def _once_through(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
             return WaterOutcome.PROHIBITED, None
         return WaterOutcome.CONDITIONS, None
     if a.once_through == "cooling" and a.source == "groundwater" and a.is_new_or_modified:
-        rec.cite(f"{STATUTE}, subd. 5(a)")
+        rec.cite(cite_subd("5(a)"))
         if a.increase_volume is True or a.permit_action == "new":
             rec.because(
                 "A permit may not be issued to increase the volume of appropriation "
@@ -471,7 +471,7 @@ def _data_center(a: Appropriation, rec: _Rec) -> tuple[WaterOutcome, Any]:
     """Return the permit conditions for large data center appropriations (subd. 5b, 2025)."""
     d = "water_use.data_center."
     if _not_in_edition(rec, d, "subd. 5b (data centers)"):
-        rec.cite(f"{STATUTE}, subd. 5b")
+        rec.cite(cite_subd("5b"))
         return WaterOutcome.NOT_APPLICABLE, None
     key = d + "annual_gallons"
     rec.ref(key)

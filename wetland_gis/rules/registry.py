@@ -8,8 +8,8 @@ readers, the map popups (``mapping/popups.py``), the labels (``labels.py``), the
 decision-chain step of a popup). Adding a rule touches its function, its entry in the spec
 and its tests (``CONTRIBUTING.md``).
 
-The water-use rules keep their own registry, ``wetland_gis.water_use.rules.RULE_IDS``, for
-now; they can register in the spec with ``domain="water_use"``.
+The water-use rules of § 103G.271 are entries of the same spec with ``domain="water_use"``;
+``wetland_gis.water_use.framework.WATER_RULES`` and ``RULE_IDS`` are views of them.
 
 Examples
 --------

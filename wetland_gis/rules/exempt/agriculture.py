@@ -14,8 +14,10 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     ExemptionResult,
+    Flag,
     RuleRun,
     check_count,
+    decide_flags,
     long_date,
     start,
     types_text,
@@ -190,6 +192,21 @@ def _not_draining(run: RuleRun, text: str) -> None:
     )
 
 
+#: Subd. 1(4), in the order of the text.
+_CONSERVATION_PRACTICE = (
+    Flag(
+        "soil_water_practice",
+        "The activity is a soil and water conservation practice.",
+        defining=True,
+    ),
+    Flag(
+        "swcd_approved_practice",
+        "The practice is approved by the soil and water conservation district, after "
+        "review by the technical evaluation panel (the analyst's claim).",
+    ),
+)
+
+
 def conservation_practice(
     facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
 ) -> ExemptionResult:
@@ -201,18 +218,29 @@ def conservation_practice(
     >>> conservation_practice(f, day="2024-05-01").outcome.value
     'conditional'
     """
-    run = start(conservation_practice, facts, params, day)
-    run.flag(
-        "soil_water_practice",
-        "The activity is a soil and water conservation practice.",
+    return decide_flags(conservation_practice, facts, params, day, *_CONSERVATION_PRACTICE)
+
+
+#: Subd. 1(5), in the order of the text.
+_AQUACULTURE = (
+    Flag(
+        "aquaculture",
+        "The activity is aquaculture, including pond excavation and construction and "
+        "maintenance of associated access roads and dikes.",
         defining=True,
-    )
-    run.flag(
-        "swcd_approved_practice",
-        "The practice is approved by the soil and water conservation district, after "
-        "review by the technical evaluation panel (the analyst's claim).",
-    )
-    return run.result()
+    ),
+    Flag(
+        "corps_404_permit",
+        "It is authorized under, and conducted in accordance with, a permit issued by the "
+        "U.S. Army Corps of Engineers under section 404 of the Clean Water Act (33 U.S.C. "
+        "§ 1344) (the analyst's claim).",
+    ),
+    Flag(
+        "buildings",
+        "It does not include construction or expansion of buildings.",
+        want=False,
+    ),
+)
 
 
 def aquaculture_activity(
@@ -226,25 +254,23 @@ def aquaculture_activity(
     >>> aquaculture_activity(f, day="2024-05-01").outcome.value
     'not_exempt'
     """
-    run = start(aquaculture_activity, facts, params, day)
-    run.flag(
-        "aquaculture",
-        "The activity is aquaculture, including pond excavation and construction and "
-        "maintenance of associated access roads and dikes.",
+    return decide_flags(aquaculture_activity, facts, params, day, *_AQUACULTURE)
+
+
+#: Subd. 1(6), in the order of the text (the permit read as applying to every activity).
+_WILD_RICE = (
+    Flag(
+        "wild_rice",
+        "The activity is wild rice production, including necessary diking.",
         defining=True,
-    )
-    run.flag(
+    ),
+    Flag(
         "corps_404_permit",
-        "It is authorized under, and conducted in accordance with, a permit issued by the "
-        "U.S. Army Corps of Engineers under section 404 of the Clean Water Act (33 U.S.C. "
-        "§ 1344) (the analyst's claim).",
-    )
-    run.flag(
-        "buildings",
-        "It does not include construction or expansion of buildings.",
-        want=False,
-    )
-    return run.result()
+        "It is authorized under a permit issued by the U.S. Army Corps of Engineers under "
+        "section 404 of the Clean Water Act (the analyst's claim; read as applying to every "
+        "wild rice activity).",
+    ),
+)
 
 
 def wild_rice_production(
@@ -262,19 +288,7 @@ def wild_rice_production(
     >>> wild_rice_production(ExemptionFacts(wild_rice=True), day="2024-05-01").unknown
     ('corps_404_permit',)
     """
-    run = start(wild_rice_production, facts, params, day)
-    run.flag(
-        "wild_rice",
-        "The activity is wild rice production, including necessary diking.",
-        defining=True,
-    )
-    run.flag(
-        "corps_404_permit",
-        "It is authorized under a permit issued by the U.S. Army Corps of Engineers under "
-        "section 404 of the Clean Water Act (the analyst's claim; read as applying to every "
-        "wild rice activity).",
-    )
-    return run.result()
+    return decide_flags(wild_rice_production, facts, params, day, *_WILD_RICE)
 
 
 def swampbuster_land(

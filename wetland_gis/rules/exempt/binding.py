@@ -31,6 +31,7 @@ from wetland_gis.rules.exempt.model import (
     STATUTE,
     ConditionStatus,
     ExemptionResult,
+    Flag,
     bind,
     exact,
     start,
@@ -57,6 +58,24 @@ _Day = str | dt.date | None
 _STATUTE = f"{STATUTE}, "
 
 
+#: Minn. R. 8420.0420, subp. 1 B, in the order of the text.
+_EXCLUSIONS = (
+    Flag("calcareous_fen", "The wetland is not a calcareous fen (§ 103G.223).", want=False),
+    Flag("banked", "The wetland is not deposited in the wetland bank.", want=False),
+    Flag(
+        "used_for_replacement_credit",
+        "The wetland has not already been used for replacement credit.",
+        want=False,
+    ),
+    Flag(
+        "remainder_newly_qualifies",
+        "The wetland was not partially impacted so that its remainder would qualify for an "
+        "exemption that would not have applied before that impact.",
+        want=False,
+    ),
+)
+
+
 def binding_exclusions(
     facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
 ) -> ExemptionResult:
@@ -74,19 +93,7 @@ def binding_exclusions(
     'excluded'
     """
     run = start(binding_exclusions, facts, params, day)
-    run.flag("calcareous_fen", "The wetland is not a calcareous fen (§ 103G.223).", want=False)
-    run.flag("banked", "The wetland is not deposited in the wetland bank.", want=False)
-    run.flag(
-        "used_for_replacement_credit",
-        "The wetland has not already been used for replacement credit.",
-        want=False,
-    )
-    run.flag(
-        "remainder_newly_qualifies",
-        "The wetland was not partially impacted so that its remainder would qualify for an "
-        "exemption that would not have applied before that impact.",
-        want=False,
-    )
+    run.flags(*_EXCLUSIONS)
     outcome = {
         Outcome.NOT_EXEMPT: Outcome.EXCLUDED,
         Outcome.CONDITIONAL: Outcome.CONDITIONAL,

@@ -38,6 +38,7 @@ from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 __all__ = [
     "ConditionStatus",
     "Condition",
+    "Flag",
     "ExemptionResult",
     "RuleSpec",
     "RuleRun",
@@ -46,6 +47,7 @@ __all__ = [
     "STATUTE",
     "subd",
     "start",
+    "decide_flags",
     "negate",
     "exact",
     "check_count",
@@ -170,6 +172,37 @@ class Condition:
             "citation": self.citation,
             "defining": self.defining,
         }
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One yes/no condition of a clause: fact ``name`` is ``want`` (unknown when ``None``).
+
+    The conditions of a clause that are each one flag of
+    :class:`~wetland_gis.rules.exempt.facts.ExemptionFacts` are written as a tuple of these
+    and recorded by :meth:`RuleRun.flags` (or :func:`decide_flags`, for a clause that is
+    nothing else).
+
+    Parameters
+    ----------
+    name : str
+        The fact read.
+    text : str
+        The condition in the words of the law, one sentence.
+    want : bool, default True
+        The value that meets the condition.
+    defining : bool, default False
+        The condition says what the clause's activity or land is (:class:`Condition`).
+    clause : str or None
+        The key of the rule's sub-citation the condition cites (the spec's ``clauses``);
+        ``None``: the rule's first citation.
+    """
+
+    name: str
+    text: str
+    want: bool = True
+    defining: bool = False
+    clause: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -562,6 +595,12 @@ class RuleRun:
         holds = None if value is None else value is want
         return self.cond(holds, text, name, citation=citation, defining=defining)
 
+    def flags(self, *conditions: Flag) -> None:
+        """Record each condition "fact is ``want``" (:meth:`flag`), in the order given."""
+        for c in conditions:
+            citation = None if c.clause is None else self.clause(c.clause)
+            self.flag(c.name, c.text, want=c.want, citation=citation, defining=c.defining)
+
     def check(self, *items: str) -> None:
         """Add verify items."""
         self.verify.extend(items)
@@ -661,3 +700,16 @@ def start(function: RuleFunction, facts: Any, params: Any, day: Any) -> RuleRun:
     :mod:`wetland_gis.rules.spec`; the function finds its entry here.
     """
     return RuleRun(bind(function), facts, params, day)
+
+
+def decide_flags(
+    function: RuleFunction, facts: Any, params: Any, day: Any, *conditions: Flag
+) -> ExemptionResult:
+    """Return the answer of a clause whose every condition is one flag (:class:`Flag`).
+
+    The rule is ``function``'s (found in the spec); the conditions are recorded in the
+    order given, which is the order of the text.
+    """
+    run = start(function, facts, params, day)
+    run.flags(*conditions)
+    return run.result()

@@ -11,13 +11,15 @@ from __future__ import annotations
 import datetime as dt
 
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.rules.exempt.facts import ExemptionFacts
+from wetland_gis.rules.exempt.facts import AGRICULTURAL_LAND, IMPACT_KINDS, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     ExemptionResult,
     Flag,
     RuleRun,
     check_count,
     decide_flags,
+    impact_kind_is,
+    land_use_is,
     long_date,
     start,
     types_text,
@@ -133,13 +135,10 @@ def pasture_land(
 
 
 def _pasture_use(run: RuleRun) -> None:
-    use = run.fact("land_use")
-    run.cond(
-        None if use is None else use == "pasture",
-        "The wetland is on agricultural pasture land (§ 103G.005, subd. 14a)"
-        + ("" if use is None else f" (given land use: {use})")
-        + ".",
-        "land_use",
+    land_use_is(
+        run,
+        ("pasture",),
+        "The wetland is on agricultural pasture land (§ 103G.005, subd. 14a)",
         defining=True,
     )
     run.flag("pasture_same_use", "The pasture land remains in the same use.")
@@ -175,21 +174,13 @@ def normal_farming_practice(
         "production of feed, food and fiber products.",
         defining=True,
     )
-    _not_draining(
+    impact_kind_is(
         run,
+        IMPACT_KINDS - {"drain"},
         "Normal farming practices do not include activities that result in "
         "the draining of wetlands",
     )
     return run.result()
-
-
-def _not_draining(run: RuleRun, text: str) -> None:
-    kind = run.fact("impact_kind")
-    run.cond(
-        None if kind in (None, "unknown") else kind != "drain",
-        f"{text} (given impact kind: {kind or 'not known'}).",
-        "impact_kind",
-    )
 
 
 #: Subd. 1(4), in the order of the text.
@@ -306,13 +297,8 @@ def swampbuster_land(
     ('agricultural_activity',)
     """
     run = start(swampbuster_land, facts, params, day)
-    use = run.fact("land_use")
-    run.cond(
-        None if use is None else use in ("agricultural", "pasture"),
-        "The activity is on agricultural land (§ 103G.005, subd. 2a)"
-        + ("" if use is None else f" (given land use: {use})")
-        + ".",
-        "land_use",
+    land_use_is(
+        run, AGRICULTURAL_LAND, "The activity is on agricultural land (§ 103G.005, subd. 2a)"
     )
     run.flag(
         "agricultural_activity",

@@ -34,6 +34,7 @@ __all__ = [
     "CLAIMS",
     "IMPACT_KINDS",
     "LAND_USES",
+    "AGRICULTURAL_LAND",
     "INCIDENTAL_CAUSES",
     "LATER_USES",
     "PROHIBITED_LATER_USES",
@@ -44,6 +45,8 @@ __all__ = [
 IMPACT_KINDS = frozenset(exemption_fact("impact_kind").choices)
 #: Land uses (as the engine's ``land_use``, § 103G.005, subd. 2a, 14a).
 LAND_USES = frozenset(exemption_fact("land_use").choices)
+#: The land uses that are agricultural land (§ 103G.005, subd. 2a): pasture is too.
+AGRICULTURAL_LAND = frozenset({"agricultural", "pasture"})
 #: What may have created an incidental wetland, subd. 5 (1)-(3); ``other`` is anything else
 #: (a naturally occurring wetland, or a cause outside the three clauses).
 INCIDENTAL_CAUSES = frozenset(exemption_fact("created_by").choices)

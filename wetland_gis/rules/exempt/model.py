@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import numbers
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
@@ -48,6 +48,8 @@ __all__ = [
     "subd",
     "start",
     "decide_flags",
+    "impact_kind_is",
+    "land_use_is",
     "negate",
     "exact",
     "check_count",
@@ -678,6 +680,37 @@ class RuleRun:
 def _short(citation: str) -> str:
     """Return a citation without the section name, for reasons (``subd. 1(2)``)."""
     return citation.replace(f"{STATUTE}, ", "")
+
+
+def impact_kind_is(
+    run: RuleRun, kinds: Collection[str], text: str, *, given: str = "given impact kind"
+) -> bool | None:
+    """Record "the impact's kind is one of ``kinds``": unknown when not given or ``unknown``.
+
+    The condition reads ``{text} ({given}: {kind}).``, the kind "not known" when unknown.
+    """
+    kind = run.fact("impact_kind")
+    return run.cond(
+        None if kind in (None, "unknown") else kind in kinds,
+        f"{text} ({given}: {kind or 'not known'}).",
+        "impact_kind",
+    )
+
+
+def land_use_is(
+    run: RuleRun, uses: Collection[str], text: str, *, defining: bool = False
+) -> bool | None:
+    """Record "the land's use is one of ``uses``": unknown when the land use is not given.
+
+    The condition reads ``{text} (given land use: {use}).``, or ``{text}.`` when unknown.
+    """
+    use = run.fact("land_use")
+    return run.cond(
+        None if use is None else use in uses,
+        text + ("" if use is None else f" (given land use: {use})") + ".",
+        "land_use",
+        defining=defining,
+    )
 
 
 def long_date(day: dt.date) -> str:

@@ -17,6 +17,7 @@ from wetland_gis.rules.exempt.model import (
     Flag,
     RuleRun,
     check_count,
+    covered_type,
     decide_flags,
     impact_kind_is,
     land_use_is,
@@ -99,15 +100,16 @@ def pasture_land(
     any_size = list(run.value("exemptions.pasture_any_size_types"))
     small = list(run.value("exemptions.pasture_small_types"))
     key = "exemptions.pasture_small_max_acres"
-    wtype = run.fact("wetland_type")
-    if wtype is None:
-        run.cond(
-            None,
-            f"The wetland is type {types_text(any_size)} (not bottomland hardwood), or type "
-            f"{types_text(small)} of less than {run.value(key)} acres.",
-            "wetland_type",
-        )
-    elif wtype in any_size:
+    wtype = covered_type(
+        run,
+        any_size + small,
+        lambda: (
+            f"The wetland is type {types_text(any_size)} (not bottomland hardwood), or "
+            f"type {types_text(small)} of less than {run.value(key)} acres."
+        ),
+        "clause",
+    )
+    if wtype in any_size:
         run.flag(
             "bottomland_hardwood",
             f"The type {wtype} wetland is not a bottomland hardwood type 1 wetland "
@@ -123,13 +125,6 @@ def pasture_land(
             + ("" if acres is None else f" (given: {acres} acres)")
             + ".",
             "wetland_acres",
-        )
-    else:
-        run.cond(
-            False,
-            f"The clause covers type {types_text(any_size + small)} wetlands only, not a "
-            f"type {wtype} wetland.",
-            "wetland_type",
         )
     return run.result()
 

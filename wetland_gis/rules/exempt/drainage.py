@@ -22,6 +22,7 @@ from wetland_gis.rules.exempt.model import (
     all_of,
     any_of,
     check_count,
+    covered_type,
     exact,
     impact_kind_is,
     land_use_is,
@@ -90,27 +91,21 @@ def assessed_drainage_benefits(
     any_size = list(run.value("exemptions.drainage_any_size_types"))
     limited = list(run.value("exemptions.drainage_limited_types"))
     key = "exemptions.drainage_limited_max_acres"
-    wtype = run.fact("wetland_type")
-    if wtype is None:
-        run.cond(
-            None,
+    wtype = covered_type(
+        run,
+        any_size + limited,
+        lambda: (
             f"The wetland is type {types_text(any_size)}, or type {types_text(limited)} "
-            f"drained up to {run.value(key)} acres.",
-            "wetland_type",
-        )
-    elif wtype in limited:
+            f"drained up to {run.value(key)} acres."
+        ),
+        "paragraph",
+    )
+    if wtype in limited:
         project_area_limit(
             run,
             key,
             "project_type_2_6_drained_sqft",
             f"The project drains type {types_text(limited)} wetland up to",
-        )
-    elif wtype not in any_size:
-        run.cond(
-            False,
-            f"The paragraph covers type {types_text(any_size + limited)} wetlands only, not "
-            f"a type {wtype} wetland.",
-            "wetland_type",
         )
     run.flag("incorporated", "The wetland is in an unincorporated area.", want=False)
     run.flag(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import numbers
-from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
@@ -50,6 +50,7 @@ __all__ = [
     "decide_flags",
     "impact_kind_is",
     "land_use_is",
+    "covered_type",
     "negate",
     "exact",
     "check_count",
@@ -711,6 +712,30 @@ def land_use_is(
         "land_use",
         defining=defining,
     )
+
+
+def covered_type(
+    run: RuleRun, types: Sequence[int], unknown: Callable[[], str], unit: str
+) -> int | None:
+    """Return the wetland's type when it is one of ``types``; else record why it is not.
+
+    A type not given is an unknown condition worded by ``unknown()`` (called only then,
+    so the parameters it reads are recorded only then); another type fails: "The
+    ``unit`` covers type ... wetlands only".
+    """
+    wtype = run.fact("wetland_type")
+    if wtype is None:
+        run.cond(None, unknown(), "wetland_type")
+    elif wtype not in types:
+        run.cond(
+            False,
+            f"The {unit} covers type {types_text(types)} wetlands only, not a type {wtype} "
+            "wetland.",
+            "wetland_type",
+        )
+    else:
+        return int(wtype)
+    return None
 
 
 def long_date(day: dt.date) -> str:

@@ -688,7 +688,22 @@ def impact_kind_is(
 ) -> bool | None:
     """Record "the impact's kind is one of ``kinds``": unknown when not given or ``unknown``.
 
-    The condition reads ``{text} ({given}: {kind}).``, the kind "not known" when unknown.
+    Parameters
+    ----------
+    run : RuleRun
+        The rule's recorder.
+    kinds : collection of str
+        The impact kinds that meet the condition.
+    text : str
+        The condition in the words of the law, without the final period.
+    given : str, default "given impact kind"
+        How the reason introduces the kind given: ``{text} ({given}: {kind}).``, the kind
+        "not known" when unknown.
+
+    Returns
+    -------
+    bool or None
+        Whether the condition holds (``None``: unknown).
     """
     kind = run.fact("impact_kind")
     return run.cond(
@@ -703,7 +718,22 @@ def land_use_is(
 ) -> bool | None:
     """Record "the land's use is one of ``uses``": unknown when the land use is not given.
 
-    The condition reads ``{text} (given land use: {use}).``, or ``{text}.`` when unknown.
+    Parameters
+    ----------
+    run : RuleRun
+        The rule's recorder.
+    uses : collection of str
+        The land uses that meet the condition.
+    text : str
+        The condition in the words of the law, without the final period: it reads
+        ``{text} (given land use: {use}).``, or ``{text}.`` when the use is unknown.
+    defining : bool, default False
+        The land use says what the clause's land is (:class:`Condition`).
+
+    Returns
+    -------
+    bool or None
+        Whether the condition holds (``None``: unknown).
     """
     use = run.fact("land_use")
     return run.cond(
@@ -719,9 +749,24 @@ def covered_type(
 ) -> int | None:
     """Return the wetland's type when it is one of ``types``; else record why it is not.
 
-    A type not given is an unknown condition worded by ``unknown()`` (called only then,
-    so the parameters it reads are recorded only then); another type fails: "The
-    ``unit`` covers type ... wetlands only".
+    Parameters
+    ----------
+    run : RuleRun
+        The rule's recorder.
+    types : sequence of int
+        Every type the clause covers, in the order its text names them.
+    unknown : callable
+        Returns the condition's words when the type is not given (called only then, so
+        the parameters it reads are recorded only then).
+    unit : str
+        What covers them, for the failed condition: "The ``unit`` covers type ...
+        wetlands only, not a type N wetland."
+
+    Returns
+    -------
+    int or None
+        The type, when the clause covers it; ``None`` when it is unknown or another type
+        (the condition is then recorded, unknown or failed).
     """
     wtype = run.fact("wetland_type")
     if wtype is None:
@@ -765,8 +810,26 @@ def decide_flags(
 ) -> ExemptionResult:
     """Return the answer of a clause whose every condition is one flag (:class:`Flag`).
 
-    The rule is ``function``'s (found in the spec); the conditions are recorded in the
-    order given, which is the order of the text.
+    Parameters
+    ----------
+    function : callable
+        The rule function (its spec entry gives the id, label and citations).
+    facts, params, day
+        The rule function's arguments, passed on to :func:`start`.
+    *conditions : Flag
+        The clause's conditions, in the order of the text.
+
+    Returns
+    -------
+    ExemptionResult
+
+    Examples
+    --------
+    >>> from wetland_gis.rules.exempt import ExemptionFacts, wildlife
+    >>> blind = Flag("duck_blind", "The activity is a duck blind.", defining=True)
+    >>> r = decide_flags(wildlife.duck_blinds, ExemptionFacts(), None, "2024-05-01", blind)
+    >>> r.outcome.value, r.reasons[0]
+    ('not_applied', 'Not tried (subd. 10(2)), not given: The activity is a duck blind.')
     """
     run = start(function, facts, params, day)
     run.flags(*conditions)

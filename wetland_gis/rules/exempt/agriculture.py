@@ -8,11 +8,10 @@ Minn. R. 8420.0420, subp. 1 D as verify items.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import AGRICULTURAL_LAND, IMPACT_KINDS, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
+    Day,
     ExemptionResult,
     Flag,
     RuleRun,
@@ -36,11 +35,9 @@ __all__ = [
     "swampbuster_land",
 ]
 
-_Day = str | dt.date | None
-
 
 def cropped_before_1991(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(1): a wetland cropped, in rotation or set aside in six of ten years before 1991.
 
@@ -73,7 +70,7 @@ def cropped_before_1991(
 
 
 def pasture_land(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(2): type 1 wetlands, and type 2 or 6 under two acres, on pasture in the same use.
 
@@ -151,7 +148,7 @@ def _pasture_use(run: RuleRun) -> None:
 
 
 def normal_farming_practice(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(3): normal farming practices, which do not include draining wetlands.
 
@@ -194,7 +191,7 @@ _CONSERVATION_PRACTICE = (
 
 
 def conservation_practice(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(4): a conservation practice the SWCD approved after TEP review (a claim).
 
@@ -230,7 +227,7 @@ _AQUACULTURE = (
 
 
 def aquaculture_activity(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(5): aquaculture under a Corps section 404 permit, buildings excluded.
 
@@ -260,7 +257,7 @@ _WILD_RICE = (
 
 
 def wild_rice_production(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(6): wild rice production authorized under a Corps section 404 permit.
 
@@ -278,7 +275,7 @@ def wild_rice_production(
 
 
 def swampbuster_land(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(7): agricultural activities on agricultural land subject to swampbuster.
 

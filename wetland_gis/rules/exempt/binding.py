@@ -30,6 +30,7 @@ from wetland_gis.rules.exempt.facts import ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     STATUTE,
     ConditionStatus,
+    Day,
     ExemptionResult,
     Flag,
     bind,
@@ -54,7 +55,6 @@ EACH_CLAUSE = "each_clause"
 WHOLE_SUBDIVISION = "whole_subdivision"
 EXEMPTION_UNIT_READINGS = (EACH_CLAUSE, WHOLE_SUBDIVISION)
 
-_Day = str | dt.date | None
 _STATUTE = f"{STATUTE}, "
 
 
@@ -77,7 +77,7 @@ _EXCLUSIONS = (
 
 
 def binding_exclusions(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Minn. R. 8420.0420, subp. 1 B: the wetlands no exemption applies to.
 
@@ -360,7 +360,7 @@ def decide_exemptions(
     impacts: Sequence[ExemptionFacts],
     claims: ExemptionClaims | None = None,
     params: ParameterSet | None = None,
-    day: _Day = None,
+    day: Day = None,
     *,
     unit_reading: str = EACH_CLAUSE,
 ) -> ProjectExemptions:

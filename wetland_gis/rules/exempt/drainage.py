@@ -16,6 +16,7 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import AGRICULTURAL_LAND, PROHIBITED_LATER_USES, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     SQFT_PER_ACRE,
+    Day,
     ExemptionResult,
     RuleFunction,
     RuleRun,
@@ -37,8 +38,6 @@ __all__ = [
     "private_drainage_maintenance",
     "agricultural_land_drainage",
 ]
-
-_Day = str | dt.date | None
 
 
 def project_area_limit(run: RuleRun, key: str, project_fact: str, words: str) -> bool | None:
@@ -70,7 +69,7 @@ def project_area_limit(run: RuleRun, key: str, project_fact: str, words: str) ->
 
 
 def assessed_drainage_benefits(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 2(b): draining type 1, or up to five acres of type 2 or 6, on assessed land.
 
@@ -221,7 +220,7 @@ def _maintenance(
     function: RuleFunction,
     facts: ExemptionFacts,
     params: ParameterSet | None,
-    day: _Day,
+    day: Day,
     *,
     public: bool,
     excepted_key: str | None,
@@ -280,7 +279,7 @@ def _maintenance(
 
 
 def public_drainage_maintenance(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 2(c): maintenance and repair of existing public drainage systems.
 
@@ -303,7 +302,7 @@ def public_drainage_maintenance(
 
 
 def private_drainage_maintenance(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 2(d): maintenance and repair of existing drainage systems other than public ones.
 
@@ -326,7 +325,7 @@ def private_drainage_maintenance(
 
 
 def agricultural_land_drainage(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 2(e): draining agricultural land cropped or in rotation eight of ten years.
 

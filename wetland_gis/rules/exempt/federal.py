@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ExemptionResult, Flag, decide_flags
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, decide_flags
 
 __all__ = ["federal_approval"]
 
@@ -29,7 +27,7 @@ _FEDERAL = (
 
 
 def federal_approval(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: str | dt.date | None = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 3: activities authorized under federal regulations the state has approved.
 

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ExemptionResult, Flag, RuleRun, start
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, RuleRun, start
 
 __all__ = ["silviculture_temporary_crossing", "forest_road_access"]
-
-_Day = str | dt.date | None
 
 
 #: Subd. 7(1) and 7(2) alike.
@@ -89,7 +85,7 @@ def _word(value: bool | None) -> str:
 
 
 def silviculture_temporary_crossing(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 7(1): temporarily crossing or entering a wetland for silvicultural activities.
 
@@ -111,7 +107,7 @@ def silviculture_temporary_crossing(
 
 
 def forest_road_access(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 7(2): permanent access for forest roads across wetlands.
 

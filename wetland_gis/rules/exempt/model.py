@@ -38,6 +38,7 @@ from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 __all__ = [
     "ConditionStatus",
     "Condition",
+    "Day",
     "Flag",
     "ExemptionResult",
     "RuleSpec",
@@ -62,6 +63,9 @@ __all__ = [
     "CONDITIONS_11A",
     "USE_RESTRICTION_KEY",
 ]
+
+#: The date a rule is applied as of: an ISO date string, a date, or ``None`` (today).
+Day = str | dt.date | None
 
 #: The section of the exemptions.
 STATUTE = _spec.cite("103G.2241")
@@ -502,7 +506,7 @@ class RuleRun:
         spec: RuleSpec,
         facts: Any,
         params: ParameterSet | None,
-        day: str | dt.date | None,
+        day: Day,
     ) -> None:
         self.spec = spec
         self.facts = facts

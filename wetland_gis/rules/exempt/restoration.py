@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ExemptionResult, Flag, decide_flags
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, decide_flags
 
 __all__ = ["conservation_restoration", "landowner_restoration"]
 
-_Day = str | dt.date | None
 
 #: Subd. 4(1), in the order of the text.
 _CONSERVATION = (
@@ -29,7 +26,7 @@ _CONSERVATION = (
 
 
 def conservation_restoration(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 4(1): a wetland restored for conservation under a contract with a right to drain.
 
@@ -64,7 +61,7 @@ _LANDOWNER = (
 
 
 def landowner_restoration(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 4(2): a wetland the landowner restored unaided, never used for replacement.
 

@@ -29,6 +29,7 @@ from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.model import (
     ConditionStatus,
+    Day,
     ExemptionResult,
     RuleRun,
     all_of,
@@ -230,7 +231,7 @@ def _owed(run: RuleRun, facts: RoadFacts) -> list[str]:
 
 
 def road_replacement(
-    facts: RoadFacts, params: ParameterSet | None = None, day: str | dt.date | None = None
+    facts: RoadFacts, params: ParameterSet | None = None, day: Day = None
 ) -> RoadResult:
     """§ 103G.222, subd. 1(l), (m): who replaces the wetlands of a public road project.
 

@@ -9,14 +9,13 @@ and never carries a project.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.enums import Outcome
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.drainage import project_area_limit
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     ConditionStatus,
+    Day,
     ExemptionResult,
     Flag,
     any_of,
@@ -30,8 +29,6 @@ __all__ = [
     "sewage_treatment_update",
     "utility_certification",
 ]
-
-_Day = str | dt.date | None
 
 
 #: Subd. 6(a)(1): the work, and clause (i); clause (ii), the area, is tested after them.
@@ -53,7 +50,7 @@ _SERVICE = (
 
 
 def utility_service(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 6(a)(1): utility placement or work that alters less than one-half acre.
 
@@ -95,7 +92,7 @@ _OPERATION = (
 
 
 def utility_operation_maintenance(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 6(a)(2): operation, routine maintenance or emergency repair, no new intrusion.
 
@@ -120,7 +117,7 @@ _SEWAGE = (
 
 
 def sewage_treatment_update(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 6(a)(3): repair and updating of an existing subsurface sewage treatment system.
 
@@ -134,7 +131,7 @@ def sewage_treatment_update(
 
 
 def utility_certification(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 6(b): whether maintenance, repair or replacement work needs LGU certification.
 

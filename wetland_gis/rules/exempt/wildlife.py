@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     PERCENT,
     SQFT_PER_ACRE,
+    Day,
     ExemptionResult,
     Flag,
     RuleRun,
@@ -19,11 +18,9 @@ from wetland_gis.rules.exempt.model import (
 
 __all__ = ["wildlife_spoil_deposition", "duck_blinds"]
 
-_Day = str | dt.date | None
-
 
 def wildlife_spoil_deposition(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 10(1): spoil from excavation for a wildlife habitat improvement project.
 
@@ -126,7 +123,7 @@ _DUCK_BLIND = Flag("duck_blind", "The activity is a duck blind.", defining=True)
 
 
 def duck_blinds(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 10(2): duck blinds.
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, RuleRun, start
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, RuleRun, optional_flag, start
 
 __all__ = ["silviculture_temporary_crossing", "forest_road_access"]
 
@@ -67,9 +66,7 @@ def _no_drainage(run: RuleRun, text: str) -> bool | None:
     The ``results_in_drainage`` fact says so, or the impact's kind does: a ``drain`` impact
     is drainage of the wetland, so the clause fails (not exempt), never "conditional".
     """
-    drains = run.fact("results_in_drainage")
-    if drains is not None and not isinstance(drains, bool):
-        raise RulesInputError(f"results_in_drainage must be True, False or None, got {drains!r}")
+    drains = optional_flag(run.fact("results_in_drainage"), "results_in_drainage")
     kind = run.fact("impact_kind")
     holds = False if kind == "drain" or drains is True else (True if drains is False else None)
     return run.cond(

@@ -56,6 +56,9 @@ __all__ = [
     "exact",
     "check_count",
     "check_area",
+    "optional_flag",
+    "optional_choice",
+    "optional_date",
     "types_text",
     "long_date",
     "SQFT_PER_ACRE",
@@ -486,6 +489,40 @@ def check_area(value: Any, name: str) -> float | None:
     return number
 
 
+def optional_flag(value: Any, name: str) -> bool | None:
+    """Return a yes/no fact: True, False, or ``None`` (unknown).
+
+    Raises
+    ------
+    RulesInputError
+        When ``value`` is anything else (``1``, ``"yes"``).
+    """
+    if value is not None and not isinstance(value, bool):
+        raise RulesInputError(f"{name} must be True, False or None, got {value!r}")
+    return value
+
+
+def optional_choice(value: Any, allowed: Collection[str], name: str) -> None:
+    """Raise :class:`RulesInputError` naming ``allowed`` unless ``value`` is one or ``None``."""
+    if value is not None and value not in allowed:
+        raise RulesInputError(f"{name} {value!r} is not one of {sorted(allowed)}")
+
+
+def optional_date(value: Any, name: str) -> dt.date | None:
+    """Return a date fact (a datetime's date), or ``None`` (unknown).
+
+    Raises
+    ------
+    RulesInputError
+        When ``value`` is neither a date nor ``None``.
+    """
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if value is not None and not isinstance(value, dt.date):
+        raise RulesInputError(f"{name} must be a date or None, got {value!r}")
+    return value
+
+
 class RuleRun:
     """Record one rule's conditions, parameters and inputs, then build its result.
 
@@ -596,9 +633,7 @@ class RuleRun:
         defining: bool = False,
     ) -> bool | None:
         """Record the condition "fact ``name`` is ``want``" (unknown when it is None)."""
-        value = self.fact(name)
-        if value is not None and not isinstance(value, bool):
-            raise RulesInputError(f"{name} must be True, False or None, got {value!r}")
+        value = optional_flag(self.fact(name), name)
         holds = None if value is None else value is want
         return self.cond(holds, text, name, citation=citation, defining=defining)
 

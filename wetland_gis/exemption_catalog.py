@@ -108,24 +108,42 @@ def _fact_cell(name: str) -> str:
     return f"`{fact.column}`" + (" (claim)" if fact.claim else "")
 
 
+def _ticked(items: Iterable[str]) -> str:
+    """Return names as code, comma-separated (empty when there are none)."""
+    return ", ".join(f"`{i}`" for i in items)
+
+
 def _codes(items: Iterable[str]) -> str:
-    return ", ".join(f"`{i}`" for i in items) or "none"
+    return _ticked(items) or "none"
+
+
+def _markdown(header: Iterable[str], rows: Iterable[str]) -> str:
+    """Return a Markdown table: the ``header`` cells, the rule under them, then ``rows``.
+
+    Each row is one line already written (``| a | b |``); the text ends with a newline.
+    """
+    cells = list(header)
+    lines = ["| " + " | ".join(cells) + " |", "|" + " --- |" * len(cells), *rows]
+    return "\n".join(lines) + "\n"
 
 
 def exemption_table() -> str:
     """Return the Markdown table of every exemption: id, label, citation, facts, parameters."""
-    lines = [
-        "| rule id | exemption | citation | facts (default column; claim: only a person confirms) "
-        "| parameters |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for spec in _exemptions():
-        facts = ", ".join(_fact_cell(f) for f in spec.facts)
-        lines.append(
-            f"| `{spec.rule_id}` | {spec.label} | {spec.citations[0]} | {facts} | "
-            f"{_codes(spec.parameter_keys)} |"
-        )
-    return "\n".join(lines) + "\n"
+    header = (
+        "rule id",
+        "exemption",
+        "citation",
+        "facts (default column; claim: only a person confirms)",
+        "parameters",
+    )
+    return _markdown(
+        header,
+        (
+            f"| `{spec.rule_id}` | {spec.label} | {spec.citations[0]} | "
+            f"{', '.join(_fact_cell(f) for f in spec.facts)} | {_codes(spec.parameter_keys)} |"
+            for spec in _exemptions()
+        ),
+    )
 
 
 def field_role(name: str) -> str | None:
@@ -174,11 +192,13 @@ def exemption_list() -> str:
 
 def stage_table() -> str:
     """Return the Markdown table of the engine's order (docs/rules.md): order, rule ids, law."""
-    lines = ["| order | rule_id | law |", "| --- | --- | --- |"]
-    for order, stage in enumerate(STAGES, start=1):
-        ids = stage.rules_doc or ", ".join(f"`{r}`" for r in stage.rules)
-        lines.append(f"| {order} | {ids} | {stage.law} |")
-    return "\n".join(lines) + "\n"
+    return _markdown(
+        ("order", "rule_id", "law"),
+        (
+            f"| {order} | {stage.rules_doc or _ticked(stage.rules)} | {stage.law} |"
+            for order, stage in enumerate(STAGES, start=1)
+        ),
+    )
 
 
 def _clause_cell(citations: Iterable[str]) -> str:
@@ -188,55 +208,58 @@ def _clause_cell(citations: Iterable[str]) -> str:
 
 def rule_table() -> str:
     """Return the Markdown table of every rule of ``rules/exempt``: clause, facts, parameters."""
-    lines = [
-        "| rule id | clause | label | facts read | parameters |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for rule in rules_of("exemption", "procedure", "binding", "road"):
-        clause = _clause_cell((*rule.citations, *rule.clauses.values()))
-        facts = _codes(rule.facts) if rule.facts else "(see below)"
-        lines.append(
-            f"| `{rule.id}` | {clause} | {rule.label} | {facts} | {_codes(rule.parameters)} |"
-        )
-    return "\n".join(lines) + "\n"
+    return _markdown(
+        ("rule id", "clause", "label", "facts read", "parameters"),
+        (
+            f"| `{rule.id}` | {_clause_cell((*rule.citations, *rule.clauses.values()))} | "
+            f"{rule.label} | {_codes(rule.facts) if rule.facts else '(see below)'} | "
+            f"{_codes(rule.parameters)} |"
+            for rule in rules_of("exemption", "procedure", "binding", "road")
+        ),
+    )
 
 
 def fact_table() -> str:
     """Return the Markdown table of every exemption fact: fact, default column, meaning."""
-    lines = ["| fact | default column | meaning |", "| --- | --- | --- |"]
-    for name in FACT_COLUMNS:
-        fact = exemption_fact(name)
-        claim = "**Claim.** " if fact.claim else ""
-        lines.append(f"| `{name}` | `{fact.column}` | {claim}{fact.rule_doc} |")
-    return "\n".join(lines) + "\n"
+    facts = ((name, exemption_fact(name)) for name in FACT_COLUMNS)
+    return _markdown(
+        ("fact", "default column", "meaning"),
+        (
+            f"| `{name}` | `{fact.column}` | {'**Claim.** ' if fact.claim else ''}{fact.rule_doc} |"
+            for name, fact in facts
+        ),
+    )
+
+
+def _group(*groups: str) -> Iterable[Fact]:
+    """Return the facts of the spec in ``groups``, in the spec's order."""
+    return (fact for fact in FACTS.values() if fact.group in groups)
 
 
 def _names(fact: Fact) -> str:
-    return ", ".join(f"`{n}`" for n in fact.columns)
+    return _ticked(fact.columns)
 
 
 def role_table() -> str:
     """Return the Markdown table of the roles of the impact layer (docs/data_schema.md)."""
-    lines = [
-        "| role | meaning | default names recognised | values |",
-        "| --- | --- | --- | --- |",
-    ]
-    for fact in FACTS.values():
-        if fact.group == "layer":
-            lines.append(f"| `{fact.key}` | {fact.label} | {_names(fact)} | {fact.doc} |")
-    return "\n".join(lines) + "\n"
+    return _markdown(
+        ("role", "meaning", "default names recognised", "values"),
+        (
+            f"| `{fact.key}` | {fact.label} | {_names(fact)} | {fact.doc} |"
+            for fact in _group("layer")
+        ),
+    )
 
 
 def wetland_fact_table() -> str:
     """Return the Markdown table of the optional per-wetland facts (docs/data_schema.md)."""
-    lines = [
-        "| role | default names recognised | values | default when absent |",
-        "| --- | --- | --- | --- |",
-    ]
-    for fact in FACTS.values():
-        if fact.group == "wetland":
-            lines.append(f"| `{fact.key}` | {_names(fact)} | {fact.doc} | {fact.absent} |")
-    return "\n".join(lines) + "\n"
+    return _markdown(
+        ("role", "default names recognised", "values", "default when absent"),
+        (
+            f"| `{fact.key}` | {_names(fact)} | {fact.doc} | {fact.absent} |"
+            for fact in _group("wetland")
+        ),
+    )
 
 
 def _values(fact: Fact) -> str:
@@ -248,17 +271,14 @@ def _values(fact: Fact) -> str:
 
 def exemption_role_table() -> str:
     """Return the Markdown table of the exemption and road fact roles (docs/data_schema.md)."""
-    lines = [
-        "| role | default column | values | claim | meaning |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for fact in FACTS.values():
-        if fact.group in ("exemption", "road"):
-            claim = "claim" if fact.claim else ""
-            lines.append(
-                f"| `{fact.key}` | `{fact.column}` | {_values(fact)} | {claim} | {fact.doc} |"
-            )
-    return "\n".join(lines) + "\n"
+    return _markdown(
+        ("role", "default column", "values", "claim", "meaning"),
+        (
+            f"| `{fact.key}` | `{fact.column}` | {_values(fact)} | "
+            f"{'claim' if fact.claim else ''} | {fact.doc} |"
+            for fact in _group("exemption", "road")
+        ),
+    )
 
 
 #: Every generated table: (document, marker name, the function that renders it).

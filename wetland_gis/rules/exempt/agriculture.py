@@ -8,14 +8,18 @@ Minn. R. 8420.0420, subp. 1 D as verify items.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.rules.exempt.facts import ExemptionFacts
+from wetland_gis.rules.exempt.facts import AGRICULTURAL_LAND, IMPACT_KINDS, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
+    Day,
     ExemptionResult,
+    Flag,
     RuleRun,
     check_count,
+    covered_type,
+    decide_flags,
+    impact_kind_is,
+    land_use_is,
     long_date,
     start,
     types_text,
@@ -31,11 +35,9 @@ __all__ = [
     "swampbuster_land",
 ]
 
-_Day = str | dt.date | None
-
 
 def cropped_before_1991(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(1): a wetland cropped, in rotation or set aside in six of ten years before 1991.
 
@@ -68,7 +70,7 @@ def cropped_before_1991(
 
 
 def pasture_land(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(2): type 1 wetlands, and type 2 or 6 under two acres, on pasture in the same use.
 
@@ -95,15 +97,16 @@ def pasture_land(
     any_size = list(run.value("exemptions.pasture_any_size_types"))
     small = list(run.value("exemptions.pasture_small_types"))
     key = "exemptions.pasture_small_max_acres"
-    wtype = run.fact("wetland_type")
-    if wtype is None:
-        run.cond(
-            None,
-            f"The wetland is type {types_text(any_size)} (not bottomland hardwood), or type "
-            f"{types_text(small)} of less than {run.value(key)} acres.",
-            "wetland_type",
-        )
-    elif wtype in any_size:
+    wtype = covered_type(
+        run,
+        any_size + small,
+        lambda: (
+            f"The wetland is type {types_text(any_size)} (not bottomland hardwood), or "
+            f"type {types_text(small)} of less than {run.value(key)} acres."
+        ),
+        "clause",
+    )
+    if wtype in any_size:
         run.flag(
             "bottomland_hardwood",
             f"The type {wtype} wetland is not a bottomland hardwood type 1 wetland "
@@ -120,24 +123,14 @@ def pasture_land(
             + ".",
             "wetland_acres",
         )
-    else:
-        run.cond(
-            False,
-            f"The clause covers type {types_text(any_size + small)} wetlands only, not a "
-            f"type {wtype} wetland.",
-            "wetland_type",
-        )
     return run.result()
 
 
 def _pasture_use(run: RuleRun) -> None:
-    use = run.fact("land_use")
-    run.cond(
-        None if use is None else use == "pasture",
-        "The wetland is on agricultural pasture land (§ 103G.005, subd. 14a)"
-        + ("" if use is None else f" (given land use: {use})")
-        + ".",
-        "land_use",
+    land_use_is(
+        run,
+        ("pasture",),
+        "The wetland is on agricultural pasture land (§ 103G.005, subd. 14a)",
         defining=True,
     )
     run.flag("pasture_same_use", "The pasture land remains in the same use.")
@@ -155,7 +148,7 @@ def _pasture_use(run: RuleRun) -> None:
 
 
 def normal_farming_practice(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(3): normal farming practices, which do not include draining wetlands.
 
@@ -173,25 +166,32 @@ def normal_farming_practice(
         "production of feed, food and fiber products.",
         defining=True,
     )
-    _not_draining(
+    impact_kind_is(
         run,
+        IMPACT_KINDS - {"drain"},
         "Normal farming practices do not include activities that result in "
         "the draining of wetlands",
     )
     return run.result()
 
 
-def _not_draining(run: RuleRun, text: str) -> None:
-    kind = run.fact("impact_kind")
-    run.cond(
-        None if kind in (None, "unknown") else kind != "drain",
-        f"{text} (given impact kind: {kind or 'not known'}).",
-        "impact_kind",
-    )
+#: Subd. 1(4), in the order of the text.
+_CONSERVATION_PRACTICE = (
+    Flag(
+        "soil_water_practice",
+        "The activity is a soil and water conservation practice.",
+        defining=True,
+    ),
+    Flag(
+        "swcd_approved_practice",
+        "The practice is approved by the soil and water conservation district, after "
+        "review by the technical evaluation panel (the analyst's claim).",
+    ),
+)
 
 
 def conservation_practice(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(4): a conservation practice the SWCD approved after TEP review (a claim).
 
@@ -201,22 +201,33 @@ def conservation_practice(
     >>> conservation_practice(f, day="2024-05-01").outcome.value
     'conditional'
     """
-    run = start(conservation_practice, facts, params, day)
-    run.flag(
-        "soil_water_practice",
-        "The activity is a soil and water conservation practice.",
+    return decide_flags(conservation_practice, facts, params, day, *_CONSERVATION_PRACTICE)
+
+
+#: Subd. 1(5), in the order of the text.
+_AQUACULTURE = (
+    Flag(
+        "aquaculture",
+        "The activity is aquaculture, including pond excavation and construction and "
+        "maintenance of associated access roads and dikes.",
         defining=True,
-    )
-    run.flag(
-        "swcd_approved_practice",
-        "The practice is approved by the soil and water conservation district, after "
-        "review by the technical evaluation panel (the analyst's claim).",
-    )
-    return run.result()
+    ),
+    Flag(
+        "corps_404_permit",
+        "It is authorized under, and conducted in accordance with, a permit issued by the "
+        "U.S. Army Corps of Engineers under section 404 of the Clean Water Act (33 U.S.C. "
+        "§ 1344) (the analyst's claim).",
+    ),
+    Flag(
+        "buildings",
+        "It does not include construction or expansion of buildings.",
+        want=False,
+    ),
+)
 
 
 def aquaculture_activity(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(5): aquaculture under a Corps section 404 permit, buildings excluded.
 
@@ -226,29 +237,27 @@ def aquaculture_activity(
     >>> aquaculture_activity(f, day="2024-05-01").outcome.value
     'not_exempt'
     """
-    run = start(aquaculture_activity, facts, params, day)
-    run.flag(
-        "aquaculture",
-        "The activity is aquaculture, including pond excavation and construction and "
-        "maintenance of associated access roads and dikes.",
+    return decide_flags(aquaculture_activity, facts, params, day, *_AQUACULTURE)
+
+
+#: Subd. 1(6), in the order of the text (the permit read as applying to every activity).
+_WILD_RICE = (
+    Flag(
+        "wild_rice",
+        "The activity is wild rice production, including necessary diking.",
         defining=True,
-    )
-    run.flag(
+    ),
+    Flag(
         "corps_404_permit",
-        "It is authorized under, and conducted in accordance with, a permit issued by the "
-        "U.S. Army Corps of Engineers under section 404 of the Clean Water Act (33 U.S.C. "
-        "§ 1344) (the analyst's claim).",
-    )
-    run.flag(
-        "buildings",
-        "It does not include construction or expansion of buildings.",
-        want=False,
-    )
-    return run.result()
+        "It is authorized under a permit issued by the U.S. Army Corps of Engineers under "
+        "section 404 of the Clean Water Act (the analyst's claim; read as applying to every "
+        "wild rice activity).",
+    ),
+)
 
 
 def wild_rice_production(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(6): wild rice production authorized under a Corps section 404 permit.
 
@@ -262,23 +271,11 @@ def wild_rice_production(
     >>> wild_rice_production(ExemptionFacts(wild_rice=True), day="2024-05-01").unknown
     ('corps_404_permit',)
     """
-    run = start(wild_rice_production, facts, params, day)
-    run.flag(
-        "wild_rice",
-        "The activity is wild rice production, including necessary diking.",
-        defining=True,
-    )
-    run.flag(
-        "corps_404_permit",
-        "It is authorized under a permit issued by the U.S. Army Corps of Engineers under "
-        "section 404 of the Clean Water Act (the analyst's claim; read as applying to every "
-        "wild rice activity).",
-    )
-    return run.result()
+    return decide_flags(wild_rice_production, facts, params, day, *_WILD_RICE)
 
 
 def swampbuster_land(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 1(7): agricultural activities on agricultural land subject to swampbuster.
 
@@ -292,13 +289,8 @@ def swampbuster_land(
     ('agricultural_activity',)
     """
     run = start(swampbuster_land, facts, params, day)
-    use = run.fact("land_use")
-    run.cond(
-        None if use is None else use in ("agricultural", "pasture"),
-        "The activity is on agricultural land (§ 103G.005, subd. 2a)"
-        + ("" if use is None else f" (given land use: {use})")
-        + ".",
-        "land_use",
+    land_use_is(
+        run, AGRICULTURAL_LAND, "The activity is on agricultural land (§ 103G.005, subd. 2a)"
     )
     run.flag(
         "agricultural_activity",

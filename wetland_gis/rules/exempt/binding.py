@@ -30,7 +30,9 @@ from wetland_gis.rules.exempt.facts import ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     STATUTE,
     ConditionStatus,
+    Day,
     ExemptionResult,
+    Flag,
     bind,
     exact,
     start,
@@ -53,12 +55,29 @@ EACH_CLAUSE = "each_clause"
 WHOLE_SUBDIVISION = "whole_subdivision"
 EXEMPTION_UNIT_READINGS = (EACH_CLAUSE, WHOLE_SUBDIVISION)
 
-_Day = str | dt.date | None
 _STATUTE = f"{STATUTE}, "
 
 
+#: Minn. R. 8420.0420, subp. 1 B, in the order of the text.
+_EXCLUSIONS = (
+    Flag("calcareous_fen", "The wetland is not a calcareous fen (§ 103G.223).", want=False),
+    Flag("banked", "The wetland is not deposited in the wetland bank.", want=False),
+    Flag(
+        "used_for_replacement_credit",
+        "The wetland has not already been used for replacement credit.",
+        want=False,
+    ),
+    Flag(
+        "remainder_newly_qualifies",
+        "The wetland was not partially impacted so that its remainder would qualify for an "
+        "exemption that would not have applied before that impact.",
+        want=False,
+    ),
+)
+
+
 def binding_exclusions(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Minn. R. 8420.0420, subp. 1 B: the wetlands no exemption applies to.
 
@@ -74,19 +93,7 @@ def binding_exclusions(
     'excluded'
     """
     run = start(binding_exclusions, facts, params, day)
-    run.flag("calcareous_fen", "The wetland is not a calcareous fen (§ 103G.223).", want=False)
-    run.flag("banked", "The wetland is not deposited in the wetland bank.", want=False)
-    run.flag(
-        "used_for_replacement_credit",
-        "The wetland has not already been used for replacement credit.",
-        want=False,
-    )
-    run.flag(
-        "remainder_newly_qualifies",
-        "The wetland was not partially impacted so that its remainder would qualify for an "
-        "exemption that would not have applied before that impact.",
-        want=False,
-    )
+    run.flags(*_EXCLUSIONS)
     outcome = {
         Outcome.NOT_EXEMPT: Outcome.EXCLUDED,
         Outcome.CONDITIONAL: Outcome.CONDITIONAL,
@@ -353,7 +360,7 @@ def decide_exemptions(
     impacts: Sequence[ExemptionFacts],
     claims: ExemptionClaims | None = None,
     params: ParameterSet | None = None,
-    day: _Day = None,
+    day: Day = None,
     *,
     unit_reading: str = EACH_CLAUSE,
 ) -> ProjectExemptions:

@@ -13,15 +13,20 @@ import datetime as dt
 
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.rules.exempt.facts import PROHIBITED_LATER_USES, ExemptionFacts
+from wetland_gis.rules.exempt.facts import AGRICULTURAL_LAND, PROHIBITED_LATER_USES, ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     SQFT_PER_ACRE,
+    Day,
     ExemptionResult,
+    RuleFunction,
     RuleRun,
     all_of,
     any_of,
     check_count,
+    covered_type,
     exact,
+    impact_kind_is,
+    land_use_is,
     long_date,
     start,
     types_text,
@@ -33,17 +38,6 @@ __all__ = [
     "private_drainage_maintenance",
     "agricultural_land_drainage",
 ]
-
-_Day = str | dt.date | None
-
-
-def _kind_is(run: RuleRun, kinds: tuple[str, ...], text: str) -> bool | None:
-    kind = run.fact("impact_kind")
-    return run.cond(
-        None if kind in (None, "unknown") else kind in kinds,
-        f"{text} (given impact kind: {kind or 'not known'}).",
-        "impact_kind",
-    )
 
 
 def project_area_limit(run: RuleRun, key: str, project_fact: str, words: str) -> bool | None:
@@ -75,7 +69,7 @@ def project_area_limit(run: RuleRun, key: str, project_fact: str, words: str) ->
 
 
 def assessed_drainage_benefits(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 2(b): draining type 1, or up to five acres of type 2 or 6, on assessed land.
 
@@ -92,31 +86,25 @@ def assessed_drainage_benefits(
     'exempt'
     """
     run = start(assessed_drainage_benefits, facts, params, day)
-    _kind_is(run, ("drain",), "The activity is draining (not filling)")
+    impact_kind_is(run, ("drain",), "The activity is draining (not filling)")
     any_size = list(run.value("exemptions.drainage_any_size_types"))
     limited = list(run.value("exemptions.drainage_limited_types"))
     key = "exemptions.drainage_limited_max_acres"
-    wtype = run.fact("wetland_type")
-    if wtype is None:
-        run.cond(
-            None,
+    wtype = covered_type(
+        run,
+        any_size + limited,
+        lambda: (
             f"The wetland is type {types_text(any_size)}, or type {types_text(limited)} "
-            f"drained up to {run.value(key)} acres.",
-            "wetland_type",
-        )
-    elif wtype in limited:
+            f"drained up to {run.value(key)} acres."
+        ),
+        "paragraph",
+    )
+    if wtype in limited:
         project_area_limit(
             run,
             key,
             "project_type_2_6_drained_sqft",
             f"The project drains type {types_text(limited)} wetland up to",
-        )
-    elif wtype not in any_size:
-        run.cond(
-            False,
-            f"The paragraph covers type {types_text(any_size + limited)} wetlands only, not "
-            f"a type {wtype} wetland.",
-            "wetland_type",
         )
     run.flag("incorporated", "The wetland is in an unincorporated area.", want=False)
     run.flag(
@@ -229,9 +217,23 @@ def add_years(day: dt.date, years: int) -> dt.date:
 
 
 def _maintenance(
-    run: RuleRun, *, public: bool, excepted: list[int] | None, key: str
+    function: RuleFunction,
+    facts: ExemptionFacts,
+    params: ParameterSet | None,
+    day: Day,
+    *,
+    public: bool,
+    excepted_key: str | None,
+    key: str,
 ) -> ExemptionResult:
-    _kind_is(run, ("drain", "fill"), "The activity is draining or filling")
+    """Subd. 2(c) and (d): maintenance and repair of a public, or another, drainage system.
+
+    ``excepted_key`` names the wetland types whose draining the paragraph excepts when they
+    are older than parameter ``key`` (``None``: every wetland, paragraph (d)).
+    """
+    run = start(function, facts, params, day)
+    excepted = None if excepted_key is None else list(run.value(excepted_key))
+    impact_kind_is(run, ("drain", "fill"), "The activity is draining or filling")
     run.flag(
         "drainage_maintenance",
         "The draining or filling results from maintenance and repair of an existing "
@@ -277,7 +279,7 @@ def _maintenance(
 
 
 def public_drainage_maintenance(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 2(c): maintenance and repair of existing public drainage systems.
 
@@ -288,18 +290,19 @@ def public_drainage_maintenance(
     >>> public_drainage_maintenance(f, day="2024-05-01").outcome.value
     'not_exempt'
     """
-    run = start(public_drainage_maintenance, facts, params, day)
-    excepted = list(run.value("exemptions.drainage_public_maintenance_excepted_types"))
     return _maintenance(
-        run,
+        public_drainage_maintenance,
+        facts,
+        params,
+        day,
         public=True,
-        excepted=excepted,
+        excepted_key="exemptions.drainage_public_maintenance_excepted_types",
         key="exemptions.drainage_public_maintenance_max_existence_years",
     )
 
 
 def private_drainage_maintenance(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 2(d): maintenance and repair of existing drainage systems other than public ones.
 
@@ -310,17 +313,19 @@ def private_drainage_maintenance(
     >>> private_drainage_maintenance(f, day="2024-05-01").outcome.value
     'exempt'
     """
-    run = start(private_drainage_maintenance, facts, params, day)
     return _maintenance(
-        run,
+        private_drainage_maintenance,
+        facts,
+        params,
+        day,
         public=False,
-        excepted=None,
+        excepted_key=None,
         key="exemptions.drainage_private_maintenance_max_existence_years",
     )
 
 
 def agricultural_land_drainage(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 2(e): draining agricultural land cropped or in rotation eight of ten years.
 
@@ -336,14 +341,9 @@ def agricultural_land_drainage(
     'exempt'
     """
     run = start(agricultural_land_drainage, facts, params, day)
-    _kind_is(run, ("drain",), "The activity is draining")
-    use = run.fact("land_use")
-    run.cond(
-        None if use is None else use in ("agricultural", "pasture"),
-        "The land drained is agricultural land (§ 103G.005, subd. 2a)"
-        + ("" if use is None else f" (given land use: {use})")
-        + ".",
-        "land_use",
+    impact_kind_is(run, ("drain",), "The activity is draining")
+    land_use_is(
+        run, AGRICULTURAL_LAND, "The land drained is agricultural land (§ 103G.005, subd. 2a)"
     )
     lookback = run.value("exemptions.drainage_agricultural_lookback_years")
     key = "exemptions.drainage_agricultural_min_years"

@@ -21,10 +21,10 @@ import numbers
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from wetland_gis.enums import WetlandType
 from wetland_gis.errors import RulesInputError
+from wetland_gis.rules.exempt.model import optional_choice, optional_date, optional_flag
 from wetland_gis.rules.spec import exemption_fact
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "CLAIMS",
     "IMPACT_KINDS",
     "LAND_USES",
+    "AGRICULTURAL_LAND",
     "INCIDENTAL_CAUSES",
     "LATER_USES",
     "PROHIBITED_LATER_USES",
@@ -44,6 +45,8 @@ __all__ = [
 IMPACT_KINDS = frozenset(exemption_fact("impact_kind").choices)
 #: Land uses (as the engine's ``land_use``, § 103G.005, subd. 2a, 14a).
 LAND_USES = frozenset(exemption_fact("land_use").choices)
+#: The land uses that are agricultural land (§ 103G.005, subd. 2a): pasture is too.
+AGRICULTURAL_LAND = frozenset({"agricultural", "pasture"})
 #: What may have created an incidental wetland, subd. 5 (1)-(3); ``other`` is anything else
 #: (a naturally occurring wetland, or a cause outside the three clauses).
 INCIDENTAL_CAUSES = frozenset(exemption_fact("created_by").choices)
@@ -187,8 +190,8 @@ class ExemptionFacts:
             value = getattr(self, f.name)
             if value is None or f.name == "impact_id":
                 continue
-            if f.type == "bool | None" and not isinstance(value, bool):
-                raise RulesInputError(f"{f.name} must be True, False or None, got {value!r}")
+            if f.type == "bool | None":
+                optional_flag(value, f.name)
         if self.wetland_type is not None:
             try:
                 if isinstance(self.wetland_type, bool):
@@ -200,15 +203,11 @@ class ExemptionFacts:
                     f"({', '.join(str(int(t)) for t in WetlandType)}), got {self.wetland_type!r}"
                 ) from None
             object.__setattr__(self, "wetland_type", wtype)
-        _choice(self.impact_kind, IMPACT_KINDS, "impact_kind")
-        _choice(self.land_use, LAND_USES, "land_use")
-        _choice(self.later_use, LATER_USES, "later_use")
+        optional_choice(self.impact_kind, IMPACT_KINDS, "impact_kind")
+        optional_choice(self.land_use, LAND_USES, "land_use")
+        optional_choice(self.later_use, LATER_USES, "later_use")
         for name in ("drainage_date", "later_use_date"):
-            value = getattr(self, name)
-            if isinstance(value, dt.datetime):
-                object.__setattr__(self, name, value.date())
-            elif value is not None and not isinstance(value, dt.date):
-                raise RulesInputError(f"{name} must be a date or None, got {value!r}")
+            object.__setattr__(self, name, optional_date(getattr(self, name), name))
         if self.created_by is not None:
             causes = frozenset(self.created_by)
             bad = causes - INCIDENTAL_CAUSES
@@ -246,11 +245,6 @@ class ExemptionFacts:
             if getattr(self, name) is None and getattr(claims, name) is not None
         }
         return dataclasses.replace(self, **given) if given else self
-
-
-def _choice(value: Any, allowed: frozenset[str], name: str) -> None:
-    if value is not None and value not in allowed:
-        raise RulesInputError(f"{name} {value!r} is not one of {sorted(allowed)}")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ExemptionResult, start
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, decide_flags
 
 __all__ = ["federal_approval"]
 
+#: Subd. 3, in the order of the text.
+_FEDERAL = (
+    Flag(
+        "federal_authorization",
+        "The activity is authorized under the federal Clean Water Act, section 404, or the "
+        "Rivers and Harbors Act, section 10, regulations (the analyst's claim).",
+        defining=True,
+    ),
+    Flag(
+        "federal_rules_state_approved",
+        "Those regulations meet minimum state standards under chapter 103G and sections "
+        "103A.202 and 103B.3355 and have been approved by the Board of Water and Soil "
+        "Resources, the commissioners of natural resources and agriculture, and the "
+        "Pollution Control Agency (the analyst's claim).",
+    ),
+)
+
 
 def federal_approval(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: str | dt.date | None = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 3: activities authorized under federal regulations the state has approved.
 
@@ -26,18 +41,4 @@ def federal_approval(
     >>> federal_approval(ExemptionFacts(federal_authorization=True), day="2024-05-01").unknown
     ('federal_rules_state_approved',)
     """
-    run = start(federal_approval, facts, params, day)
-    run.flag(
-        "federal_authorization",
-        "The activity is authorized under the federal Clean Water Act, section 404, or the "
-        "Rivers and Harbors Act, section 10, regulations (the analyst's claim).",
-        defining=True,
-    )
-    run.flag(
-        "federal_rules_state_approved",
-        "Those regulations meet minimum state standards under chapter 103G and sections "
-        "103A.202 and 103B.3355 and have been approved by the Board of Water and Soil "
-        "Resources, the commissioners of natural resources and agriculture, and the "
-        "Pollution Control Agency (the analyst's claim).",
-    )
-    return run.result()
+    return decide_flags(federal_approval, facts, params, day, *_FEDERAL)

@@ -2,24 +2,62 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
-from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ExemptionResult, RuleRun, start
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, RuleRun, optional_flag, start
 
 __all__ = ["silviculture_temporary_crossing", "forest_road_access"]
 
-_Day = str | dt.date | None
 
+#: Subd. 7(1) and 7(2) alike.
+_LIMITS_IMPACT = Flag(
+    "limits_impact",
+    "The activity limits the impact on the hydrologic and biologic characteristics of "
+    "the wetland (the analyst's claim).",
+)
 
-def _limits_and_no_drainage(run: RuleRun) -> None:
-    run.flag(
-        "limits_impact",
-        "The activity limits the impact on the hydrologic and biologic characteristics of "
-        "the wetland (the analyst's claim).",
-    )
+#: Subd. 7(1), in the order of the text, but for "no drainage" (:func:`_no_drainage`).
+_CROSSING = (
+    Flag(
+        "silviculture_crossing",
+        "The activity is temporarily crossing or entering the wetland to perform "
+        "silvicultural activities, including timber harvest as part of a forest management "
+        "activity.",
+        defining=True,
+    ),
+    _LIMITS_IMPACT,
+    Flag(
+        "dikes_ditches_tile",
+        "The activities do not result in the construction of dikes, drainage ditches or "
+        "tile lines.",
+        want=False,
+    ),
+    Flag(
+        "buildings",
+        "The activities do not result in the construction of buildings.",
+        want=False,
+    ),
+)
+
+#: Subd. 7(2), in the order of the text, but for "no drainage" (:func:`_no_drainage`).
+_FOREST_ROAD = (
+    Flag(
+        "forest_road",
+        "The activity is permanent access for forest roads across the wetland.",
+        defining=True,
+    ),
+    _LIMITS_IMPACT,
+    Flag(
+        "dikes_ditches_tile",
+        "The construction activities do not result in the access becoming a dike, drainage "
+        "ditch or tile line.",
+        want=False,
+    ),
+    Flag(
+        "filling_avoided",
+        "Filling is avoided wherever possible (the analyst's claim).",
+    ),
+)
 
 
 def _no_drainage(run: RuleRun, text: str) -> bool | None:
@@ -28,9 +66,7 @@ def _no_drainage(run: RuleRun, text: str) -> bool | None:
     The ``results_in_drainage`` fact says so, or the impact's kind does: a ``drain`` impact
     is drainage of the wetland, so the clause fails (not exempt), never "conditional".
     """
-    drains = run.fact("results_in_drainage")
-    if drains is not None and not isinstance(drains, bool):
-        raise RulesInputError(f"results_in_drainage must be True, False or None, got {drains!r}")
+    drains = optional_flag(run.fact("results_in_drainage"), "results_in_drainage")
     kind = run.fact("impact_kind")
     holds = False if kind == "drain" or drains is True else (True if drains is False else None)
     return run.cond(
@@ -46,7 +82,7 @@ def _word(value: bool | None) -> str:
 
 
 def silviculture_temporary_crossing(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 7(1): temporarily crossing or entering a wetland for silvicultural activities.
 
@@ -58,25 +94,7 @@ def silviculture_temporary_crossing(
     'exempt'
     """
     run = start(silviculture_temporary_crossing, facts, params, day)
-    run.flag(
-        "silviculture_crossing",
-        "The activity is temporarily crossing or entering the wetland to perform "
-        "silvicultural activities, including timber harvest as part of a forest management "
-        "activity.",
-        defining=True,
-    )
-    _limits_and_no_drainage(run)
-    run.flag(
-        "dikes_ditches_tile",
-        "The activities do not result in the construction of dikes, drainage ditches or "
-        "tile lines.",
-        want=False,
-    )
-    run.flag(
-        "buildings",
-        "The activities do not result in the construction of buildings.",
-        want=False,
-    )
+    run.flags(*_CROSSING)
     _no_drainage(
         run,
         "The timber harvesting and other silvicultural practices do not result in the "
@@ -86,7 +104,7 @@ def silviculture_temporary_crossing(
 
 
 def forest_road_access(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 7(2): permanent access for forest roads across wetlands.
 
@@ -101,21 +119,6 @@ def forest_road_access(
     'not_exempt'
     """
     run = start(forest_road_access, facts, params, day)
-    run.flag(
-        "forest_road",
-        "The activity is permanent access for forest roads across the wetland.",
-        defining=True,
-    )
-    _limits_and_no_drainage(run)
-    run.flag(
-        "dikes_ditches_tile",
-        "The construction activities do not result in the access becoming a dike, drainage "
-        "ditch or tile line.",
-        want=False,
-    )
-    run.flag(
-        "filling_avoided",
-        "Filling is avoided wherever possible (the analyst's claim).",
-    )
+    run.flags(*_FOREST_ROAD)
     _no_drainage(run, "There is no drainage of the wetland or public waters")
     return run.result()

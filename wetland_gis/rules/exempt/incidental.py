@@ -10,11 +10,9 @@ cause) means not solely.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ExemptionResult, RuleFunction, start
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, RuleFunction, start
 
 __all__ = [
     "beaver_dam_wetland",
@@ -23,7 +21,6 @@ __all__ = [
     "combined_incidental_wetland",
 ]
 
-_Day = str | dt.date | None
 _WORDS = {
     "beaver_dam": "beaver dam construction",
     "culvert_blockage": "blockage of culverts through roadways maintained by a public or "
@@ -37,7 +34,7 @@ def _created_solely(
     function: RuleFunction,
     facts: ExemptionFacts,
     params: ParameterSet | None,
-    day: _Day,
+    day: Day,
     causes: frozenset[str] | None,
 ) -> ExemptionResult:
     """Test that the wetland was created solely by ``causes`` (``None``: two or more)."""
@@ -60,7 +57,7 @@ def _created_solely(
 
 
 def beaver_dam_wetland(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 5(1): a wetland created solely by beaver dam construction.
 
@@ -74,7 +71,7 @@ def beaver_dam_wetland(
 
 
 def culvert_blockage_wetland(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 5(2): a wetland created solely by blocked culverts through maintained roadways.
 
@@ -90,7 +87,7 @@ def culvert_blockage_wetland(
 
 
 def other_purpose_wetland(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 5(3): a wetland created solely by actions taken for another purpose.
 
@@ -103,7 +100,7 @@ def other_purpose_wetland(
 
 
 def combined_incidental_wetland(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 5(4): a wetland created solely by a combination of clauses (1) to (3).
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import numbers
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
@@ -38,6 +38,8 @@ from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 __all__ = [
     "ConditionStatus",
     "Condition",
+    "Day",
+    "Flag",
     "ExemptionResult",
     "RuleSpec",
     "RuleRun",
@@ -46,10 +48,17 @@ __all__ = [
     "STATUTE",
     "subd",
     "start",
+    "decide_flags",
+    "impact_kind_is",
+    "land_use_is",
+    "covered_type",
     "negate",
     "exact",
     "check_count",
     "check_area",
+    "optional_flag",
+    "optional_choice",
+    "optional_date",
     "types_text",
     "long_date",
     "SQFT_PER_ACRE",
@@ -57,6 +66,9 @@ __all__ = [
     "CONDITIONS_11A",
     "USE_RESTRICTION_KEY",
 ]
+
+#: The date a rule is applied as of: an ISO date string, a date, or ``None`` (today).
+Day = str | dt.date | None
 
 #: The section of the exemptions.
 STATUTE = _spec.cite("103G.2241")
@@ -170,6 +182,37 @@ class Condition:
             "citation": self.citation,
             "defining": self.defining,
         }
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One yes/no condition of a clause: fact ``name`` is ``want`` (unknown when ``None``).
+
+    The conditions of a clause that are each one flag of
+    :class:`~wetland_gis.rules.exempt.facts.ExemptionFacts` are written as a tuple of these
+    and recorded by :meth:`RuleRun.flags` (or :func:`decide_flags`, for a clause that is
+    nothing else).
+
+    Parameters
+    ----------
+    name : str
+        The fact read.
+    text : str
+        The condition in the words of the law, one sentence.
+    want : bool, default True
+        The value that meets the condition.
+    defining : bool, default False
+        The condition says what the clause's activity or land is (:class:`Condition`).
+    clause : str or None
+        The key of the rule's sub-citation the condition cites (the spec's ``clauses``);
+        ``None``: the rule's first citation.
+    """
+
+    name: str
+    text: str
+    want: bool = True
+    defining: bool = False
+    clause: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -446,6 +489,40 @@ def check_area(value: Any, name: str) -> float | None:
     return number
 
 
+def optional_flag(value: Any, name: str) -> bool | None:
+    """Return a yes/no fact: True, False, or ``None`` (unknown).
+
+    Raises
+    ------
+    RulesInputError
+        When ``value`` is anything else (``1``, ``"yes"``).
+    """
+    if value is not None and not isinstance(value, bool):
+        raise RulesInputError(f"{name} must be True, False or None, got {value!r}")
+    return value
+
+
+def optional_choice(value: Any, allowed: Collection[str], name: str) -> None:
+    """Raise :class:`RulesInputError` naming ``allowed`` unless ``value`` is one or ``None``."""
+    if value is not None and value not in allowed:
+        raise RulesInputError(f"{name} {value!r} is not one of {sorted(allowed)}")
+
+
+def optional_date(value: Any, name: str) -> dt.date | None:
+    """Return a date fact (a datetime's date), or ``None`` (unknown).
+
+    Raises
+    ------
+    RulesInputError
+        When ``value`` is neither a date nor ``None``.
+    """
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if value is not None and not isinstance(value, dt.date):
+        raise RulesInputError(f"{name} must be a date or None, got {value!r}")
+    return value
+
+
 class RuleRun:
     """Record one rule's conditions, parameters and inputs, then build its result.
 
@@ -466,7 +543,7 @@ class RuleRun:
         spec: RuleSpec,
         facts: Any,
         params: ParameterSet | None,
-        day: str | dt.date | None,
+        day: Day,
     ) -> None:
         self.spec = spec
         self.facts = facts
@@ -556,11 +633,15 @@ class RuleRun:
         defining: bool = False,
     ) -> bool | None:
         """Record the condition "fact ``name`` is ``want``" (unknown when it is None)."""
-        value = self.fact(name)
-        if value is not None and not isinstance(value, bool):
-            raise RulesInputError(f"{name} must be True, False or None, got {value!r}")
+        value = optional_flag(self.fact(name), name)
         holds = None if value is None else value is want
         return self.cond(holds, text, name, citation=citation, defining=defining)
+
+    def flags(self, *conditions: Flag) -> None:
+        """Record each condition "fact is ``want``" (:meth:`flag`), in the order given."""
+        for c in conditions:
+            citation = None if c.clause is None else self.clause(c.clause)
+            self.flag(c.name, c.text, want=c.want, citation=citation, defining=c.defining)
 
     def check(self, *items: str) -> None:
         """Add verify items."""
@@ -641,6 +722,106 @@ def _short(citation: str) -> str:
     return citation.replace(f"{STATUTE}, ", "")
 
 
+def impact_kind_is(
+    run: RuleRun, kinds: Collection[str], text: str, *, given: str = "given impact kind"
+) -> bool | None:
+    """Record "the impact's kind is one of ``kinds``": unknown when not given or ``unknown``.
+
+    Parameters
+    ----------
+    run : RuleRun
+        The rule's recorder.
+    kinds : collection of str
+        The impact kinds that meet the condition.
+    text : str
+        The condition in the words of the law, without the final period.
+    given : str, default "given impact kind"
+        How the reason introduces the kind given: ``{text} ({given}: {kind}).``, the kind
+        "not known" when unknown.
+
+    Returns
+    -------
+    bool or None
+        Whether the condition holds (``None``: unknown).
+    """
+    kind = run.fact("impact_kind")
+    return run.cond(
+        None if kind in (None, "unknown") else kind in kinds,
+        f"{text} ({given}: {kind or 'not known'}).",
+        "impact_kind",
+    )
+
+
+def land_use_is(
+    run: RuleRun, uses: Collection[str], text: str, *, defining: bool = False
+) -> bool | None:
+    """Record "the land's use is one of ``uses``": unknown when the land use is not given.
+
+    Parameters
+    ----------
+    run : RuleRun
+        The rule's recorder.
+    uses : collection of str
+        The land uses that meet the condition.
+    text : str
+        The condition in the words of the law, without the final period: it reads
+        ``{text} (given land use: {use}).``, or ``{text}.`` when the use is unknown.
+    defining : bool, default False
+        The land use says what the clause's land is (:class:`Condition`).
+
+    Returns
+    -------
+    bool or None
+        Whether the condition holds (``None``: unknown).
+    """
+    use = run.fact("land_use")
+    return run.cond(
+        None if use is None else use in uses,
+        text + ("" if use is None else f" (given land use: {use})") + ".",
+        "land_use",
+        defining=defining,
+    )
+
+
+def covered_type(
+    run: RuleRun, types: Sequence[int], unknown: Callable[[], str], unit: str
+) -> int | None:
+    """Return the wetland's type when it is one of ``types``; else record why it is not.
+
+    Parameters
+    ----------
+    run : RuleRun
+        The rule's recorder.
+    types : sequence of int
+        Every type the clause covers, in the order its text names them.
+    unknown : callable
+        Returns the condition's words when the type is not given (called only then, so
+        the parameters it reads are recorded only then).
+    unit : str
+        What covers them, for the failed condition: "The ``unit`` covers type ...
+        wetlands only, not a type N wetland."
+
+    Returns
+    -------
+    int or None
+        The type, when the clause covers it; ``None`` when it is unknown or another type
+        (the condition is then recorded, unknown or failed).
+    """
+    wtype = run.fact("wetland_type")
+    if wtype is None:
+        run.cond(None, unknown(), "wetland_type")
+    elif wtype not in types:
+        run.cond(
+            False,
+            f"The {unit} covers type {types_text(types)} wetlands only, not a type {wtype} "
+            "wetland.",
+            "wetland_type",
+        )
+    else:
+        return int(wtype)
+    return None
+
+
 def long_date(day: dt.date) -> str:
     """Return a date as the statute writes it: ``January 1, 1991``."""
     return f"{day:%B} {day.day}, {day.year}"
@@ -661,3 +842,34 @@ def start(function: RuleFunction, facts: Any, params: Any, day: Any) -> RuleRun:
     :mod:`wetland_gis.rules.spec`; the function finds its entry here.
     """
     return RuleRun(bind(function), facts, params, day)
+
+
+def decide_flags(
+    function: RuleFunction, facts: Any, params: Any, day: Any, *conditions: Flag
+) -> ExemptionResult:
+    """Return the answer of a clause whose every condition is one flag (:class:`Flag`).
+
+    Parameters
+    ----------
+    function : callable
+        The rule function (its spec entry gives the id, label and citations).
+    facts, params, day
+        The rule function's arguments, passed on to :func:`start`.
+    *conditions : Flag
+        The clause's conditions, in the order of the text.
+
+    Returns
+    -------
+    ExemptionResult
+
+    Examples
+    --------
+    >>> from wetland_gis.rules.exempt import ExemptionFacts, wildlife
+    >>> blind = Flag("duck_blind", "The activity is a duck blind.", defining=True)
+    >>> r = decide_flags(wildlife.duck_blinds, ExemptionFacts(), None, "2024-05-01", blind)
+    >>> r.outcome.value, r.reasons[0]
+    ('not_applied', 'Not tried (subd. 10(2)), not given: The activity is a duck blind.')
+    """
+    run = start(function, facts, params, day)
+    run.flags(*conditions)
+    return run.result()

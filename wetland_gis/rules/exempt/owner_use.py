@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ExemptionResult, start
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, impact_kind_is, start
 
 __all__ = ["irrigation_boom_fill"]
 
-_Day = str | dt.date | None
-
 
 def irrigation_boom_fill(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """§ 103G.2364(b): a landowner's fill for the wheeled booms of irrigation devices.
 
@@ -42,11 +38,6 @@ def irrigation_boom_fill(
         "The landowner fills the wetland to accommodate wheeled booms on irrigation devices.",
         defining=True,
     )
-    kind = run.fact("impact_kind")
-    run.cond(
-        None if kind in (None, "unknown") else kind == "fill",
-        f"The activity is a fill (given: {kind or 'not known'}).",
-        "impact_kind",
-    )
+    impact_kind_is(run, ("fill",), "The activity is a fill", given="given")
     run.flag("fill_impedes_drainage", "The fill does not impede normal drainage.", want=False)
     return run.result()

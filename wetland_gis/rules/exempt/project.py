@@ -93,6 +93,8 @@ _ONE_EXEMPTION = _ONE.id
 _NOT_TRIED_CITATION = _ONE.citations
 _SUBP_1C = _ONE.clause("1 C")
 _SUBD_9G = _ONE.clause("9(g)")
+#: The inputs of a step that records none (as ``TraceLog.add`` writes them: an empty mapping).
+_NO_INPUTS: Mapping[str, Any] = {}
 
 
 @dataclass(frozen=True)
@@ -333,15 +335,28 @@ def _nothing_tried(
 ) -> None:
     """Write the fast path's steps: no fact, claim or road fact given, nothing tried."""
     for iid, _, _ in impacts:
-        log.add(
-            project=project,
-            impact_id=iid,
-            rule_id=_ONE_EXEMPTION,
-            citation=_NOT_TRIED_CITATION,
-            outcome=Outcome.NOT_APPLIED.value,
-            value=None,
-            reason=NOT_TRIED_REASON,
-        )
+        _impact_step(log, project, iid, Outcome.NOT_APPLIED, NOT_TRIED_REASON)
+
+
+def _impact_step(
+    log: TraceLog,
+    project: str,
+    iid: str,
+    outcome: Outcome,
+    reason: str,
+    inputs: Mapping[str, Any] = _NO_INPUTS,
+) -> None:
+    """Write one impact's step of the one-exemption rule (subp. 1 C) that step 5 adds."""
+    log.add(
+        project=project,
+        impact_id=iid,
+        rule_id=_ONE_EXEMPTION,
+        citation=_NOT_TRIED_CITATION,
+        outcome=outcome.value,
+        value=None,
+        reason=reason,
+        inputs=inputs,
+    )
 
 
 def _headline(outcome: Outcome) -> ImpactOutcome:
@@ -473,20 +488,16 @@ def _not_carried(project: str, iid: str, answer: ProjectExemptions, log: TraceLo
         if answer.subdivision is not None and not answer.by_subdivision
         else ""
     )
-    log.add(
-        project=project,
-        impact_id=iid,
-        rule_id=_ONE_EXEMPTION,
-        citation=_NOT_TRIED_CITATION,
-        outcome=Outcome.NOT_EXEMPT.value,
-        value=None,
-        reason=(
-            f"On its own this impact is exempt or conditionally exempt under {names} "
-            f"(subd. 11(b): any one exemption). {why}{unit}; exemptions may not be combined "
-            f"on a project ({_SUBP_1C}), so this impact is not exempt in this project and "
-            "keeps the answer of the de minimis and replacement steps."
-        ),
-        inputs={
+    _impact_step(
+        log,
+        project,
+        iid,
+        Outcome.NOT_EXEMPT,
+        f"On its own this impact is exempt or conditionally exempt under {names} "
+        f"(subd. 11(b): any one exemption). {why}{unit}; exemptions may not be combined "
+        f"on a project ({_SUBP_1C}), so this impact is not exempt in this project and "
+        "keeps the answer of the de minimis and replacement steps.",
+        {
             "exempt_alone_under": [r.rule_id for r in alone],
             "partial": answer.partial,
             "subdivision": answer.subdivision,

@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ExemptionResult, start
+from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, decide_flags
 
 __all__ = ["conservation_restoration", "landowner_restoration"]
 
-_Day = str | dt.date | None
+
+#: Subd. 4(1), in the order of the text.
+_CONSERVATION = (
+    Flag(
+        "restored_for_conservation",
+        "The wetland was restored or created for conservation purposes under a contract or "
+        "easement.",
+        defining=True,
+    ),
+    Flag(
+        "contract_right_to_drain",
+        "The contract or easement provides the landowner with the right to drain the "
+        "restored or created wetland (the analyst's claim).",
+    ),
+)
 
 
 def conservation_restoration(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 4(1): a wetland restored for conservation under a contract with a right to drain.
 
@@ -24,23 +36,32 @@ def conservation_restoration(
     >>> conservation_restoration(f, day="2024-05-01").outcome.value
     'not_exempt'
     """
-    run = start(conservation_restoration, facts, params, day)
-    run.flag(
-        "restored_for_conservation",
-        "The wetland was restored or created for conservation purposes under a contract or "
-        "easement.",
+    return decide_flags(conservation_restoration, facts, params, day, *_CONSERVATION)
+
+
+#: Subd. 4(2), in the order of the text.
+_LANDOWNER = (
+    Flag(
+        "restored_by_landowner",
+        "The wetland was restored or created by a landowner.",
         defining=True,
-    )
-    run.flag(
-        "contract_right_to_drain",
-        "The contract or easement provides the landowner with the right to drain the "
-        "restored or created wetland (the analyst's claim).",
-    )
-    return run.result()
+    ),
+    Flag(
+        "restored_without_assistance",
+        "It was restored or created without any assistance or financing from public "
+        "agencies or private entities other than the landowner (the analyst's claim).",
+    ),
+    Flag(
+        "used_for_replacement_credit",
+        "The wetland has not been used for wetland replacement.",
+        want=False,
+    ),
+    Flag("banked", "The wetland has not been deposited in the state wetland bank.", want=False),
+)
 
 
 def landowner_restoration(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 4(2): a wetland the landowner restored unaided, never used for replacement.
 
@@ -51,25 +72,4 @@ def landowner_restoration(
     >>> landowner_restoration(f, day="2024-05-01").outcome.value
     'not_exempt'
     """
-    run = start(landowner_restoration, facts, params, day)
-    run.flag(
-        "restored_by_landowner",
-        "The wetland was restored or created by a landowner.",
-        defining=True,
-    )
-    run.flag(
-        "restored_without_assistance",
-        "It was restored or created without any assistance or financing from public "
-        "agencies or private entities other than the landowner (the analyst's claim).",
-    )
-    run.flag(
-        "used_for_replacement_credit",
-        "The wetland has not been used for wetland replacement.",
-        want=False,
-    )
-    run.flag(
-        "banked",
-        "The wetland has not been deposited in the state wetland bank.",
-        want=False,
-    )
-    return run.result()
+    return decide_flags(landowner_restoration, facts, params, day, *_LANDOWNER)

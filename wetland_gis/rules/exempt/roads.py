@@ -25,15 +25,18 @@ from dataclasses import dataclass
 from enum import Enum
 
 from wetland_gis.enums import Outcome
-from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.model import (
     ConditionStatus,
+    Day,
     ExemptionResult,
     RuleRun,
     all_of,
     any_of,
     check_area,
+    optional_choice,
+    optional_date,
+    optional_flag,
     start,
 )
 from wetland_gis.rules.spec import FACTS, road_fact
@@ -126,14 +129,8 @@ class RoadFacts:
     annual_meeting: bool | None = None
 
     def __post_init__(self) -> None:
-        if self.project_kind is not None and self.project_kind not in ROAD_PROJECT_KINDS:
-            raise RulesInputError(
-                f"project_kind {self.project_kind!r} is not one of {sorted(ROAD_PROJECT_KINDS)}"
-            )
-        if self.road_authority is not None and self.road_authority not in ROAD_AUTHORITIES:
-            raise RulesInputError(
-                f"road_authority {self.road_authority!r} is not one of {sorted(ROAD_AUTHORITIES)}"
-            )
+        optional_choice(self.project_kind, ROAD_PROJECT_KINDS, "project_kind")
+        optional_choice(self.road_authority, ROAD_AUTHORITIES, "road_authority")
         for name in (
             "currently_serviceable",
             "design_safety_necessary",
@@ -142,16 +139,10 @@ class RoadFacts:
             "minimized",
             "annual_meeting",
         ):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, bool):
-                raise RulesInputError(f"{name} must be True, False or None, got {value!r}")
+            optional_flag(getattr(self, name), name)
         check_area(self.project_sqft, "project_sqft")
         for name in ("report_date", "construction_date"):
-            value = getattr(self, name)
-            if isinstance(value, dt.datetime):
-                object.__setattr__(self, name, value.date())
-            elif value is not None and not isinstance(value, dt.date):
-                raise RulesInputError(f"{name} must be a date or None, got {value!r}")
+            object.__setattr__(self, name, optional_date(getattr(self, name), name))
 
     @property
     def impact_id(self) -> None:
@@ -230,7 +221,7 @@ def _owed(run: RuleRun, facts: RoadFacts) -> list[str]:
 
 
 def road_replacement(
-    facts: RoadFacts, params: ParameterSet | None = None, day: str | dt.date | None = None
+    facts: RoadFacts, params: ParameterSet | None = None, day: Day = None
 ) -> RoadResult:
     """§ 103G.222, subd. 1(l), (m): who replaces the wetlands of a public road project.
 

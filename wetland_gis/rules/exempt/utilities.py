@@ -9,13 +9,19 @@ and never carries a project.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.enums import Outcome
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.drainage import project_area_limit
 from wetland_gis.rules.exempt.facts import ExemptionFacts
-from wetland_gis.rules.exempt.model import ConditionStatus, ExemptionResult, any_of, start
+from wetland_gis.rules.exempt.model import (
+    ConditionStatus,
+    Day,
+    ExemptionResult,
+    Flag,
+    any_of,
+    decide_flags,
+    start,
+)
 
 __all__ = [
     "utility_service",
@@ -24,11 +30,27 @@ __all__ = [
     "utility_certification",
 ]
 
-_Day = str | dt.date | None
+
+#: Subd. 6(a)(1): the work, and clause (i); clause (ii), the area, is tested after them.
+_SERVICE = (
+    Flag(
+        "utility_work",
+        "The work is new placement or maintenance, repair, enhancement or replacement of "
+        "existing utility or utility-type service (§ 103G.005, subd. 15h), including "
+        "pipelines.",
+        defining=True,
+    ),
+    Flag(
+        "avoided_minimized",
+        "The direct and indirect impacts of the proposed project have been avoided and "
+        "minimized to the extent possible (the analyst's claim).",
+        clause="(i)",
+    ),
+)
 
 
 def utility_service(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 6(a)(1): utility placement or work that alters less than one-half acre.
 
@@ -42,19 +64,7 @@ def utility_service(
     'exempt'
     """
     run = start(utility_service, facts, params, day)
-    run.flag(
-        "utility_work",
-        "The work is new placement or maintenance, repair, enhancement or replacement of "
-        "existing utility or utility-type service (§ 103G.005, subd. 15h), including "
-        "pipelines.",
-        defining=True,
-    )
-    run.flag(
-        "avoided_minimized",
-        "The direct and indirect impacts of the proposed project have been avoided and "
-        "minimized to the extent possible (the analyst's claim).",
-        citation=run.clause("(i)"),
-    )
+    run.flags(*_SERVICE)
     project_area_limit(
         run,
         "exemptions.utility_max_acres",
@@ -64,8 +74,25 @@ def utility_service(
     return run.result()
 
 
+#: Subd. 6(a)(2), in the order of the text.
+_OPERATION = (
+    Flag(
+        "utility_operation",
+        "The activity is associated with operation, routine maintenance or emergency repair "
+        "of existing utilities and public work structures, including pipelines.",
+        defining=True,
+    ),
+    Flag(
+        "additional_intrusion",
+        "The activity does not result in additional wetland intrusion or additional "
+        "draining or filling of a wetland, either wholly or partially.",
+        want=False,
+    ),
+)
+
+
 def utility_operation_maintenance(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 6(a)(2): operation, routine maintenance or emergency repair, no new intrusion.
 
@@ -75,24 +102,22 @@ def utility_operation_maintenance(
     >>> utility_operation_maintenance(f, day="2024-05-01").outcome.value
     'not_exempt'
     """
-    run = start(utility_operation_maintenance, facts, params, day)
-    run.flag(
-        "utility_operation",
-        "The activity is associated with operation, routine maintenance or emergency repair "
-        "of existing utilities and public work structures, including pipelines.",
+    return decide_flags(utility_operation_maintenance, facts, params, day, *_OPERATION)
+
+
+#: Subd. 6(a)(3).
+_SEWAGE = (
+    Flag(
+        "sewage_system_repair",
+        "The activity is repair and updating of an existing subsurface sewage treatment "
+        "system necessary to comply with local, state and federal regulations.",
         defining=True,
-    )
-    run.flag(
-        "additional_intrusion",
-        "The activity does not result in additional wetland intrusion or additional "
-        "draining or filling of a wetland, either wholly or partially.",
-        want=False,
-    )
-    return run.result()
+    ),
+)
 
 
 def sewage_treatment_update(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 6(a)(3): repair and updating of an existing subsurface sewage treatment system.
 
@@ -102,18 +127,11 @@ def sewage_treatment_update(
     ...                         day="2024-05-01").outcome.value
     'exempt'
     """
-    run = start(sewage_treatment_update, facts, params, day)
-    run.flag(
-        "sewage_system_repair",
-        "The activity is repair and updating of an existing subsurface sewage treatment "
-        "system necessary to comply with local, state and federal regulations.",
-        defining=True,
-    )
-    return run.result()
+    return decide_flags(sewage_treatment_update, facts, params, day, *_SEWAGE)
 
 
 def utility_certification(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 6(b): whether maintenance, repair or replacement work needs LGU certification.
 

@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import (
     PERCENT,
     SQFT_PER_ACRE,
+    Day,
     ExemptionResult,
+    Flag,
     RuleRun,
+    decide_flags,
     exact,
     start,
 )
 
 __all__ = ["wildlife_spoil_deposition", "duck_blinds"]
 
-_Day = str | dt.date | None
-
 
 def wildlife_spoil_deposition(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 10(1): spoil from excavation for a wildlife habitat improvement project.
 
@@ -92,29 +91,39 @@ def wildlife_spoil_deposition(
     return _spoil_claims(run)
 
 
-def _spoil_claims(run: RuleRun) -> ExemptionResult:
-    run.flag(
+#: Subd. 10(1)(i) to (iii), the claims tested after the area.
+_SPOIL_CLAIMS = (
+    Flag(
         "spoil_stabilized",
         "The spoil is stabilized and permanently seeded to prevent erosion (the analyst's claim).",
-        citation=run.clause("(i)"),
-    )
-    run.flag(
+        clause="(i)",
+    ),
+    Flag(
         "no_listed_species_effect",
         "The project does not have an adverse impact on any species designated as "
         "endangered or threatened under state or federal law (the analyst's claim).",
-        citation=run.clause("(ii)"),
-    )
-    run.flag(
+        clause="(ii)",
+    ),
+    Flag(
         "swcd_habitat_certified",
         "The project will provide wildlife habitat improvement as certified by the soil "
         "and water conservation district (the analyst's claim).",
-        citation=run.clause("(iii)"),
-    )
+        clause="(iii)",
+    ),
+)
+
+
+def _spoil_claims(run: RuleRun) -> ExemptionResult:
+    run.flags(*_SPOIL_CLAIMS)
     return run.result()
 
 
+#: Subd. 10(2).
+_DUCK_BLIND = Flag("duck_blind", "The activity is a duck blind.", defining=True)
+
+
 def duck_blinds(
-    facts: ExemptionFacts, params: ParameterSet | None = None, day: _Day = None
+    facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None
 ) -> ExemptionResult:
     """Subd. 10(2): duck blinds.
 
@@ -123,6 +132,4 @@ def duck_blinds(
     >>> duck_blinds(ExemptionFacts(duck_blind=False), day="2024-05-01").outcome.value
     'not_exempt'
     """
-    run = start(duck_blinds, facts, params, day)
-    run.flag("duck_blind", "The activity is a duck blind.", defining=True)
-    return run.result()
+    return decide_flags(duck_blinds, facts, params, day, _DUCK_BLIND)

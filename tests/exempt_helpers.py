@@ -29,6 +29,11 @@ CLEAN: dict[str, Any] = {
 }
 
 
+def clean_facts(**values: Any) -> ExemptionFacts:
+    """Return ExemptionFacts with the subp. 1 B facts clear (:data:`CLEAN`) and ``values``."""
+    return ExemptionFacts(**{**CLEAN, **values})
+
+
 def facts(**values: Any) -> ExemptionFacts:
     """Return ExemptionFacts from keyword values."""
     return ExemptionFacts(**values)

@@ -567,7 +567,9 @@ def test_the_runner_reports_progress_and_the_files_written(sample_data, tmp_path
     feedback = _Feedback()
     argv = ["assess", str(impacts), "--context", str(sample_data.context), "--out", str(out)]
     steps = command.ALGORITHMS["assess"].steps
-    result = runner.run_command(sys.executable, [*argv, "--as-of", "2024-05-01"], feedback, steps=steps)
+    result = runner.run_command(
+        sys.executable, [*argv, "--as-of", "2024-05-01"], feedback, steps=steps
+    )
     assert result.status == 0 and result.written[0] == str(out)
     assert result.file("_manifest.json") == str(tmp_path / "a_manifest.json")
     assert result.tally["rows_read"] == 2

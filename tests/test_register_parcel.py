@@ -26,6 +26,7 @@ import geopandas as gpd
 import pandas as pd
 import pytest
 import sqlalchemy as sa
+from helpers import fill_fact
 from hypothesis import example, given
 from hypothesis import strategies as st
 from register_fixtures import new_postgis_db, postgis_server, register_url  # noqa: F401
@@ -239,7 +240,7 @@ def test_subd_9f_limits_are_reached_by_the_portions_history_not_the_wetlands(
     """A 100 sq ft fill on parcel P-1 of a shared wetland; a previous owner filled part of
     P-1, another landowner filled 5,000 sq ft of P-2 (which would end the exemption if it
     counted). Default reading ``reached``: exactly at the limit is not exempt."""
-    from wetland_gis.rules import ImpactFacts, decide_project
+    from wetland_gis.rules import decide_project
     from wetland_gis.rules.exempt.facts import ExemptionFacts
 
     wetland = f"L{request.node.callspec.id[:40]}"
@@ -251,16 +252,10 @@ def test_subd_9f_limits_are_reached_by_the_portions_history_not_the_wetlands(
     )
     prior = out.at[0, "register_prior_sqft_since_1992"]
     assert prior == same_parcel_sqft
-    facts = ImpactFacts(
-        impact_id="A",
-        wetland_type=2,
-        cedar_tamarack=False,
-        sqft_setback=0,
-        sqft_protection=0,
-        sqft_outside=100,
-        pct_class="greater_than_80_percent",
-        metro=False,
-        impact_kind="fill",
+    facts = fill_fact(
+        "A",
+        2,
+        100,
         owner="X",
         wetland_id=wetland,
         owns_whole_wetland=False,

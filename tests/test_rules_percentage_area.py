@@ -4,6 +4,7 @@ and the 11-county metropolitan area (§ 103G.2241, subd. 9(d))."""
 from __future__ import annotations
 
 import pytest
+from helpers import METRO_COUNTIES, PERCENTAGE_CLASSES
 
 from wetland_gis.enums import Outcome, PercentageArea
 from wetland_gis.errors import ParameterError, RulesInputError
@@ -16,11 +17,7 @@ from wetland_gis.rules import (
 )
 
 AS_OF = "2024-05-01"
-GT80, MID, LT50 = (
-    PercentageArea.GREATER_THAN_80,
-    PercentageArea.FROM_50_TO_80,
-    PercentageArea.LESS_THAN_50,
-)
+GT80, MID, LT50 = PERCENTAGE_CLASSES
 
 # (sentence, presettlement, remaining, land, wetland, public land, class)
 FIGURES = [
@@ -254,19 +251,7 @@ def test_normalise_county():
 
 # --- metropolitan area ------------------------------------------------------------------
 
-METRO = [
-    "Anoka",
-    "Carver",
-    "Chisago",
-    "Dakota",
-    "Hennepin",
-    "Isanti",
-    "Ramsey",
-    "Scott",
-    "Sherburne",
-    "Washington",
-    "Wright",
-]
+METRO = METRO_COUNTIES
 
 
 @pytest.mark.parametrize(

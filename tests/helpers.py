@@ -1,6 +1,6 @@
 """Builders shared by the test modules: facts for the rules core and command lines.
 
-Plain values only (no geopandas), so the rules-core tests that use them stay light.
+Plain values only (no geopandas is imported here).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
+from wetland_gis.cli import main
 from wetland_gis.enums import PercentageArea
 from wetland_gis.rules import Claims, ImpactFacts, ProjectDecision, decide_project
 
@@ -96,9 +97,14 @@ def steps_of(d: ProjectDecision, rule_id: str, impact_id: str | None = None) -> 
     ]
 
 
-def assess_argv(impacts: Path, context: Path, out: Path, *extra: str) -> list[str]:
-    """Return the argument list of ``wetland-gis assess`` for ``impacts`` into ``out``."""
-    return ["assess", str(impacts), "--context", str(context), "--out", str(out), *extra]
+def run_cli(*args: Any) -> int:
+    """Return the exit code of the command line run with ``args`` (each through ``str``)."""
+    return main([str(a) for a in args])
+
+
+def assess_cli(impacts: Any, context: Any, out: Any, *extra: Any) -> int:
+    """Return the exit code of ``assess <impacts> --context <context> --out <out> <extra>``."""
+    return run_cli("assess", impacts, "--context", context, "--out", out, *extra)
 
 
 def yaml_cases(folder: Path) -> list[Any]:

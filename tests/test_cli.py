@@ -11,6 +11,7 @@ import geopandas as gpd
 import pandas as pd
 import pyogrio
 import pytest
+from helpers import assess_cli, run_cli
 from shapely.geometry import LineString, MultiPolygon, Point, box
 
 from wetland_gis.cli import main
@@ -29,58 +30,47 @@ def run(tmp_path_factory):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
         codes = [
-            main(
-                [
-                    "assess",
-                    str(CROW_WING / "impacts.shp"),
-                    "--context",
-                    str(CONTEXT),
-                    "--out",
-                    str(out / "assessed.gpkg"),
-                    "--as-of",
-                    "2024-05-01",
-                    "--quiet",
-                ]
+            assess_cli(
+                CROW_WING / "impacts.shp",
+                CONTEXT,
+                out / "assessed.gpkg",
+                "--as-of",
+                "2024-05-01",
+                "--quiet",
             ),
-            main(
-                [
-                    "site",
-                    str(out / "assessed.gpkg"),
-                    "--sites",
-                    str(CROW_WING / "candidate_sites.gpkg"),
-                    "--banks",
-                    str(DATA / "synthetic_bank_credits.csv"),
-                    "--context",
-                    str(CONTEXT),
-                    "--dem",
-                    str(DATA / "crow_wing_lidar_dem_1m.tif"),
-                    "--out-dir",
-                    str(out / "siting"),
-                ]
+            run_cli(
+                "site",
+                out / "assessed.gpkg",
+                "--sites",
+                CROW_WING / "candidate_sites.gpkg",
+                "--banks",
+                DATA / "synthetic_bank_credits.csv",
+                "--context",
+                CONTEXT,
+                "--dem",
+                DATA / "crow_wing_lidar_dem_1m.tif",
+                "--out-dir",
+                out / "siting",
             ),
-            main(
-                [
-                    "map",
-                    str(out / "assessed.gpkg"),
-                    "--siting",
-                    str(out / "siting"),
-                    "--context",
-                    str(CONTEXT),
-                    "--out",
-                    str(out / "map.html"),
-                ]
+            run_cli(
+                "map",
+                out / "assessed.gpkg",
+                "--siting",
+                out / "siting",
+                "--context",
+                CONTEXT,
+                "--out",
+                out / "map.html",
             ),
-            main(
-                [
-                    "report",
-                    str(out / "assessed.gpkg"),
-                    "--siting",
-                    str(out / "siting"),
-                    "--map",
-                    str(out / "map.html"),
-                    "--out",
-                    str(out / "report.html"),
-                ]
+            run_cli(
+                "report",
+                out / "assessed.gpkg",
+                "--siting",
+                out / "siting",
+                "--map",
+                out / "map.html",
+                "--out",
+                out / "report.html",
             ),
         ]
     return out, codes
@@ -155,16 +145,14 @@ def test_assume_crs_makes_it_run(tmp_path):
     )
     gdf.to_file(tmp_path / "nocrs.shp")
     (tmp_path / "nocrs.prj").unlink(missing_ok=True)
-    code = main(
-        [
-            "assess",
-            str(tmp_path / "nocrs.shp"),
-            "--out",
-            str(tmp_path / "o.gpkg"),
-            "--assume-crs",
-            "EPSG:26915",
-            "--quiet",
-        ]
+    code = run_cli(
+        "assess",
+        tmp_path / "nocrs.shp",
+        "--out",
+        tmp_path / "o.gpkg",
+        "--assume-crs",
+        "EPSG:26915",
+        "--quiet",
     )
     assert code == 0
     manifest = json.loads((tmp_path / "o_manifest.json").read_text())
@@ -182,15 +170,13 @@ def test_assume_no_public_waters_is_recorded_and_flagged(tmp_path):
         crs="EPSG:26915",
     )
     gdf.to_file(tmp_path / "a.gpkg")
-    code = main(
-        [
-            "assess",
-            str(tmp_path / "a.gpkg"),
-            "--out",
-            str(tmp_path / "o.gpkg"),
-            "--assume-no-public-waters",
-            "--quiet",
-        ]
+    code = run_cli(
+        "assess",
+        tmp_path / "a.gpkg",
+        "--out",
+        tmp_path / "o.gpkg",
+        "--assume-no-public-waters",
+        "--quiet",
     )
     assert code == 0
     out = gpd.read_file(tmp_path / "o.gpkg", layer="impacts")
@@ -202,16 +188,8 @@ def test_assume_no_public_waters_is_recorded_and_flagged(tmp_path):
 
 
 def test_warnings_are_printed_not_raised(tmp_path, capsys):
-    code = main(
-        [
-            "assess",
-            str(DATA / "projects" / "wright_metro" / "impacts.gpkg"),
-            "--context",
-            str(CONTEXT),
-            "--out",
-            str(tmp_path / "w.gpkg"),
-            "--quiet",
-        ]
+    code = assess_cli(
+        DATA / "projects" / "wright_metro" / "impacts.gpkg", CONTEXT, tmp_path / "w.gpkg", "--quiet"
     )
     assert code == 0
     assert "inferred" in capsys.readouterr().err

@@ -15,6 +15,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import assess_cli
 
 import wetland_gis as wg
 from wetland_gis.errors import InputError
@@ -169,27 +170,12 @@ def test_a_bad_engine_or_chunk_size_is_an_error(small_world):
 
 @pytest.mark.slow
 def test_cli_streams_chunks_to_geoparquet(tmp_path):
-    from wetland_gis.cli import main
 
     impacts = SAMPLE / "projects" / "wright_metro" / "impacts.gpkg"
     out = tmp_path / "assessed.parquet"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", wg.WetlandGISWarning)
-        code = main(
-            [
-                "assess",
-                str(impacts),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(out),
-                "--as-of",
-                AS_OF,
-                "--chunk-size",
-                "2",
-                "--quiet",
-            ]
-        )
+        code = assess_cli(impacts, CONTEXT, out, "--as-of", AS_OF, "--chunk-size", "2", "--quiet")
     assert code == 0
     got = gpd.read_parquet(out)
     one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
@@ -338,7 +324,6 @@ def test_partitions_whose_columns_take_other_types_are_refused():
 @pytest.mark.slow
 def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     from wetland_gis import partitioned
-    from wetland_gis.cli import main
 
     calls = []
     real = partitioned.partitions_to_files
@@ -351,22 +336,17 @@ def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     out = tmp_path / "assessed.parquet"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", wg.WetlandGISWarning)
-        code = main(
-            [
-                "assess",
-                str(impacts),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(out),
-                "--as-of",
-                AS_OF,
-                "--engine",
-                "chunks",
-                "--chunk-size",
-                "2",
-                "--quiet",
-            ]
+        code = assess_cli(
+            impacts,
+            CONTEXT,
+            out,
+            "--as-of",
+            AS_OF,
+            "--engine",
+            "chunks",
+            "--chunk-size",
+            "2",
+            "--quiet",
         )
     assert code == 0 and calls == ["chunks"]
     one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)

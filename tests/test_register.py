@@ -16,6 +16,7 @@ import geopandas as gpd
 import pandas as pd
 import pytest
 import sqlalchemy as sa
+from helpers import assess_cli, run_cli
 from register_fixtures import new_postgis_db, postgis_server, register_url  # noqa: F401
 from shapely.geometry import box
 
@@ -325,20 +326,8 @@ def test_the_manifest_names_the_register_by_id_never_by_url(tmp_path, postgis_se
     url = new_postgis_db(postgis_server).replace("not-the-password", "s3cr3t-PW")
     reg = Register(url).init()
     out = tmp_path / "out.gpkg"
-    code = main(
-        [
-            "assess",
-            str(_write(_layer(), tmp_path)),
-            "--context",
-            str(CONTEXT),
-            "--out",
-            str(out),
-            "--as-of",
-            AS_OF,
-            "--register",
-            url,
-            "--quiet",
-        ]
+    code = assess_cli(
+        _write(_layer(), tmp_path), CONTEXT, out, "--as-of", AS_OF, "--register", url, "--quiet"
     )
     assert code == 0
     text = "".join(p.read_text("utf-8", errors="replace") for p in tmp_path.glob("out*.json"))
@@ -386,22 +375,7 @@ def _cli(*argv, env=None, timeout=300):
 def assessed(tmp_path_factory):
     folder = tmp_path_factory.mktemp("assessed")
     out = folder / "cw.gpkg"
-    assert (
-        main(
-            [
-                "assess",
-                str(CROW_WING),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(out),
-                "--as-of",
-                AS_OF,
-                "--quiet",
-            ]
-        )
-        == 0
-    )
+    assert assess_cli(CROW_WING, CONTEXT, out, "--as-of", AS_OF, "--quiet") == 0
     return out
 
 
@@ -411,32 +385,30 @@ def test_add_from_an_assessed_geopackage_keeps_trace_and_manifest_hash(register_
 
     assert main(["register", "init", "--register", register_url]) == 0
     assert (
-        main(
-            [
-                "register",
-                "add",
-                str(assessed),
-                "--register",
-                register_url,
-                "--kind",
-                "replacement_plan_approved",
-                "--date",
-                "2024-06-01",
-                "--lgu",
-                "Crow Wing County",
-                "--recorded-by",
-                "A",
-                "--landowner",
-                "X",
-                "--wetland",
-                "w1",
-                "--bank",
-                "B",
-                "--account",
-                "1",
-                "--credits-acres",
-                "0.54",
-            ]
+        run_cli(
+            "register",
+            "add",
+            assessed,
+            "--register",
+            register_url,
+            "--kind",
+            "replacement_plan_approved",
+            "--date",
+            "2024-06-01",
+            "--lgu",
+            "Crow Wing County",
+            "--recorded-by",
+            "A",
+            "--landowner",
+            "X",
+            "--wetland",
+            "w1",
+            "--bank",
+            "B",
+            "--account",
+            "1",
+            "--credits-acres",
+            "0.54",
         )
         == 0
     )
@@ -803,22 +775,7 @@ def test_an_eligible_exemption_of_an_impact_that_needs_replacement_is_not_record
 
     out = tmp_path / "wright.gpkg"
     impacts = ROOT / "sample_data" / "projects" / "wright_metro" / "impacts.shp"
-    assert (
-        main(
-            [
-                "assess",
-                str(impacts),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(out),
-                "--as-of",
-                AS_OF,
-                "--quiet",
-            ]
-        )
-        == 0
-    )
+    assert assess_cli(impacts, CONTEXT, out, "--as-of", AS_OF, "--quiet") == 0
     record = decision_from_assessed(
         out, kind="replacement_plan_approved", decision_date=AS_OF, lgu="L", recorded_by="r"
     )

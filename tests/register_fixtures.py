@@ -17,6 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from wetland_gis.register import DecisionRecord
+from wetland_gis.register.records import read_decisions_csv
+
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
 
@@ -119,3 +122,14 @@ def register_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "geopackage":
         return str(tmp_path / "register.gpkg")
     return new_postgis_db(request.getfixturevalue("postgis_server"))
+
+
+def decision_record(**fields: object) -> DecisionRecord:
+    """Return a DecisionRecord of ``fields``, recorded by "A. Analyst" unless they say."""
+    return DecisionRecord(**{"recorded_by": "A. Analyst", **fields})  # type: ignore[arg-type]
+
+
+def decisions_from_csv(path: Path, text: str) -> list[DecisionRecord]:
+    """Write ``text`` to ``path`` (UTF-8) and return the decisions read back from it."""
+    path.write_text(text, encoding="utf-8")
+    return read_decisions_csv(path)

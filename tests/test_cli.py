@@ -228,7 +228,12 @@ def _layer(geoms, **columns) -> gpd.GeoDataFrame:
 def _cli(*argv: str) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
-        return main([str(a) for a in argv])
+        return run_cli(*argv)
+
+
+def _site(assessed, out_dir, *options) -> int:
+    """Run ``site`` of ``assessed`` with ``options`` on the synthetic context into ``out_dir``."""
+    return _cli("site", assessed, *options, "--context", CONTEXT, "--out-dir", out_dir)
 
 
 def test_assess_into_a_geopackage_keeps_its_other_layers(tmp_path, capsys):
@@ -352,7 +357,7 @@ def test_every_command_on_a_degenerate_input_writes_valid_outputs(tmp_path, caps
     assert len(pd.read_csv(tmp_path / "assessed_projects.csv").columns)  # never 1 byte
     for sites, banks in ((SITES, BANKS), (None, BANKS), (SITES, None), (None, None)):
         opts = [*(["--sites", sites] if sites else []), *(["--banks", banks] if banks else [])]
-        assert _cli("site", out, *opts, "--context", CONTEXT, "--out-dir", tmp_path / "siting") == 0
+        assert _site(out, tmp_path / "siting", *opts) == 0
     assert (
         _cli(
             "map",
@@ -477,16 +482,7 @@ def test_the_tally_counts_rows_by_status_reason_and_outcome(tmp_path, capsys):
 
 def test_site_tally_has_credits_cost_and_unmet(run, capsys, tmp_path):
     out, _ = run
-    code = _cli(
-        "site",
-        out / "assessed.gpkg",
-        "--banks",
-        BANKS,
-        "--context",
-        CONTEXT,
-        "--out-dir",
-        tmp_path / "siting",
-    )
+    code = _site(out / "assessed.gpkg", tmp_path / "siting", "--banks", BANKS)
     assert code == 0
     err = capsys.readouterr().err
     # Crow Wing: C-2 exceeds its amount, so the whole project is replaced (Minn. R. 8420.0420)
@@ -502,15 +498,11 @@ def test_site_takes_the_siting_reading_and_weights_records_and_names_them(run, t
     """Issue 30: `site` had no option for the readings the Python API takes."""
     out, _ = run
     folder = tmp_path / "siting"
-    code = _cli(
-        "site",
+    code = _site(
         out / "assessed.gpkg",
+        folder,
         "--banks",
         BANKS,
-        "--context",
-        CONTEXT,
-        "--out-dir",
-        folder,
         "--siting-reading",
         "single_order",
         "--weights",
@@ -632,17 +624,7 @@ def test_site_on_a_hostile_option_file_is_one_line_and_exit_2(
     bad = tmp_path / "bad.csv"
     bad.write_text(content)
     extra = ["--sites", CROW_WING / "candidate_sites.gpkg"] if option == "--dem" else []
-    code = _cli(
-        "site",
-        out / "assessed.gpkg",
-        option,
-        bad,
-        *extra,
-        "--context",
-        CONTEXT,
-        "--out-dir",
-        tmp_path / "siting",
-    )
+    code = _site(out / "assessed.gpkg", tmp_path / "siting", option, bad, *extra)
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.csv" in err[0] and message in err[0]
@@ -657,19 +639,7 @@ def test_site_tells_apart_impacts_with_a_repeated_or_blank_id(tmp_path, capsys):
         impact_id=["A", "A", None],
     ).to_file(path)
     assert _cli("assess", path, "--context", CONTEXT, "--out", tmp_path / "a.gpkg", "--quiet") == 0
-    assert (
-        _cli(
-            "site",
-            tmp_path / "a.gpkg",
-            "--banks",
-            BANKS,
-            "--context",
-            CONTEXT,
-            "--out-dir",
-            tmp_path / "siting",
-        )
-        == 0
-    )
+    assert _site(tmp_path / "a.gpkg", tmp_path / "siting", "--banks", BANKS) == 0
     plan = pd.read_csv(tmp_path / "siting" / "allocation.csv")
     trace = json.loads((tmp_path / "a_decisions.json").read_text())
     decided = {step["impact_id"] for step in trace if step["impact_id"]}

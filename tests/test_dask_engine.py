@@ -62,57 +62,37 @@ def _quiet(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
+def _partitioned_as_one(impacts, ctx, **options):
+    """Assert ``assess_partitioned`` with ``options`` gives what one pass gives; return it."""
+    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
+    many = _quiet(assess_partitioned, impacts, ctx, as_of=AS_OF, progress_bar=False, **options)
+    _assert_same(one, many)
+    return many
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("project", ["wright_metro", "crow_wing"])
 def test_dask_engine_matches_the_default_engine_on_the_sample_projects(cluster, project):
     impacts = SAMPLE / "projects" / project / "impacts.gpkg"
-    one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
-    many = _quiet(
-        assess_partitioned,
-        impacts,
-        CONTEXT,
-        engine="dask",
-        chunk_size=3,
-        scheduler=cluster.scheduler_address,
-        as_of=AS_OF,
-        progress_bar=False,
+    many = _partitioned_as_one(
+        impacts, CONTEXT, engine="dask", chunk_size=3, scheduler=cluster.scheduler_address
     )
-    _assert_same(one, many)
     assert many.manifest.settings["engine"] == "dask"
 
 
 @pytest.mark.slow
 def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, small_world):
     impacts, ctx = small_world
-    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
-    many = _quiet(
-        assess_partitioned,
-        impacts,
-        ctx,
-        engine="dask",
-        chunk_size=50,
-        scheduler=cluster.scheduler_address,
-        as_of=AS_OF,
-        progress_bar=False,
+    many = _partitioned_as_one(
+        impacts, ctx, engine="dask", chunk_size=50, scheduler=cluster.scheduler_address
     )
-    _assert_same(one, many)
     assert any("4 partition(s)" in r for r in many.manifest.records)
 
 
 @pytest.mark.slow
 def test_chunks_engine_matches_the_default_engine(small_world):
     impacts, ctx = small_world
-    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
-    many = _quiet(
-        assess_partitioned,
-        impacts,
-        ctx,
-        engine="chunks",
-        chunk_size=30,
-        as_of=AS_OF,
-        progress_bar=False,
-    )
-    _assert_same(one, many)
+    _partitioned_as_one(impacts, ctx, engine="chunks", chunk_size=30)
 
 
 @pytest.mark.slow

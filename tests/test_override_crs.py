@@ -12,6 +12,7 @@ from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from layer_helpers import assess_cli_quietly
 from shapely.geometry import Polygon
 
 import wetland_gis as wg
@@ -36,13 +37,7 @@ def _wrong_prj(tmp_path: Path) -> Path:
     return path
 
 
-def _assess(tmp_path, impacts, *extra):
-    out = tmp_path / "out" / "a.gpkg"
-    args = ["assess", str(impacts), "--context", str(CONTEXT), "--out", str(out)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        code = main([*args, "--as-of", AS_OF, "--quiet", "--assume-no-public-waters", *extra])
-    return code, out
+_assess = assess_cli_quietly
 
 
 def test_a_wrong_prj_is_an_error_whose_fix_is_override_crs(tmp_path, capsys):

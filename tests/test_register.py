@@ -17,7 +17,12 @@ import pandas as pd
 import pytest
 import sqlalchemy as sa
 from helpers import assess_cli, run_cli
-from register_fixtures import new_postgis_db, postgis_server, register_url  # noqa: F401
+from register_fixtures import (  # noqa: F401
+    decision_record,
+    new_postgis_db,
+    postgis_server,
+    register_url,
+)
 from shapely.geometry import box
 
 import wetland_gis as wg
@@ -25,7 +30,6 @@ from wetland_gis.cli import main
 from wetland_gis.errors import InputError, WetlandGISWarning
 from wetland_gis.register import (
     CreditRecord,
-    DecisionRecord,
     ImpactRecord,
     Register,
     RegisterError,
@@ -57,14 +61,9 @@ HOSTILE = [
 
 
 def _decision(**kw):
-    base = dict(
-        kind="exemption",
-        decision_date=dt.date(2020, 6, 1),
-        lgu="Crow Wing SWCD",
-        recorded_by="A. Analyst",
+    return decision_record(
+        **{"kind": "exemption", "decision_date": dt.date(2020, 6, 1), "lgu": "Crow Wing SWCD", **kw}
     )
-    base.update(kw)
-    return DecisionRecord(**base)
 
 
 def _impact(iid="old", area=2000.0, date=dt.date(2003, 6, 1), **kw):

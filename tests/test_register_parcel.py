@@ -29,7 +29,12 @@ import sqlalchemy as sa
 from helpers import fill_fact
 from hypothesis import example, given
 from hypothesis import strategies as st
-from register_fixtures import new_postgis_db, postgis_server, register_url  # noqa: F401
+from register_fixtures import (  # noqa: F401
+    decisions_from_csv,
+    new_postgis_db,
+    postgis_server,
+    register_url,
+)
 from shapely.geometry import box
 
 from wetland_gis.cli import main
@@ -595,16 +600,14 @@ def test_two_upgrades_at_once_migrate_once(v1_url):
 def test_a_csv_with_parcel_ids_imports_exports_and_imports_again(tmp_path):
     from wetland_gis.register.records import export_register, read_decisions_csv
 
-    csv = tmp_path / "past.csv"
-    csv.write_text(
+    d1, d2 = decisions_from_csv(
+        tmp_path / "past.csv",
         "decision,kind,decision_date,lgu,recorded_by,landowner,wetland_id,parcel_id,impact_id,"
         "impact_date,area_sqft,impact_kind\n"
         "d1,exemption,2003-06-01,L,R,Prev,W-1,P-1,i1,2003-06-01,300,fill\n"
         "d1,exemption,2003-06-01,L,R,Prev,W-1,P-2,i2,2003-06-01,200,fill\n"
         "d2,exemption,2005-06-01,L,R,Y,W-1,0712,i3,2005-06-01,50,fill\n",
-        encoding="utf-8",
     )
-    d1, d2 = read_decisions_csv(csv)
     assert [i.parcel_id for i in d1.impacts] == ["P-1", "P-2"] and d1.parcel_id is None
     assert d2.parcel_id == "0712"  # leading zeros kept: an id, not a number
     reg = Register(tmp_path / "r.gpkg").init()
@@ -616,13 +619,11 @@ def test_a_csv_with_parcel_ids_imports_exports_and_imports_again(tmp_path):
     again = read_decisions_csv(out)
     assert [[i.parcel_id for i in d.impacts] for d in again] == [["P-1", "P-2"], ["0712"]]
     # a CSV of version 1 (no parcel_id column) still imports, the parcel unknown
-    old = tmp_path / "old.csv"
-    old.write_text(
+    (rec,) = decisions_from_csv(
+        tmp_path / "old.csv",
         "kind,decision_date,lgu,recorded_by,wetland_id,impact_id,area_sqft\n"
         "exemption,2003-06-01,L,R,W-1,i1,300\n",
-        encoding="utf-8",
     )
-    (rec,) = read_decisions_csv(old)
     assert rec.parcel_id is None and rec.impacts[0].parcel_id is None
 
 

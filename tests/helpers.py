@@ -107,6 +107,28 @@ def assess_cli(impacts: Any, context: Any, out: Any, *extra: Any) -> int:
     return run_cli("assess", impacts, "--context", context, "--out", out, *extra)
 
 
+def footprint_assess_cli(footprint: Any, wetlands: Any, context: Any, out: Any, *extra: Any) -> int:
+    """Return the exit code of ``assess --footprint <footprint> --wetlands <wetlands>``.
+
+    ``extra`` options come before the context; the run is quiet, on :data:`AS_OF`.
+    """
+    return run_cli(
+        "assess",
+        "--footprint",
+        footprint,
+        "--wetlands",
+        wetlands,
+        *extra,
+        "--context",
+        context,
+        "--as-of",
+        AS_OF,
+        "--out",
+        out,
+        "--quiet",
+    )
+
+
 def yaml_cases(folder: Path) -> list[Any]:
     """Return a pytest param per case of the ``*.yaml`` scenario files in ``folder``.
 

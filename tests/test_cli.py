@@ -121,14 +121,19 @@ def test_report_has_the_impacts_and_citations(run):
     assert "103G.222, subd. 1(g)" in html
 
 
-@pytest.mark.filterwarnings("ignore:.crs. was not provided")
-def test_missing_crs_exits_2_with_the_fix(tmp_path, capsys):
+def _shapefile_without_crs(tmp_path):
+    """Write ``nocrs.shp``: one type 2 square in Wright County, no .prj (no CRS)."""
     gdf = gpd.GeoDataFrame(
         {"impact_id": ["A"], "circ39": ["2"]},
         geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)],
     )
     gdf.to_file(tmp_path / "nocrs.shp")
     (tmp_path / "nocrs.prj").unlink(missing_ok=True)
+
+
+@pytest.mark.filterwarnings("ignore:.crs. was not provided")
+def test_missing_crs_exits_2_with_the_fix(tmp_path, capsys):
+    _shapefile_without_crs(tmp_path)
     code = main(
         ["assess", str(tmp_path / "nocrs.shp"), "--out", str(tmp_path / "o.gpkg"), "--quiet"]
     )
@@ -139,12 +144,7 @@ def test_missing_crs_exits_2_with_the_fix(tmp_path, capsys):
 
 @pytest.mark.filterwarnings("ignore:.crs. was not provided")
 def test_assume_crs_makes_it_run(tmp_path):
-    gdf = gpd.GeoDataFrame(
-        {"impact_id": ["A"], "circ39": ["2"]},
-        geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)],
-    )
-    gdf.to_file(tmp_path / "nocrs.shp")
-    (tmp_path / "nocrs.prj").unlink(missing_ok=True)
+    _shapefile_without_crs(tmp_path)
     code = run_cli(
         "assess",
         tmp_path / "nocrs.shp",

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from helpers import run_cli
+from helpers import footprint_assess_cli, run_cli
 
 import wetland_gis as wg
 from wetland_gis.cli import main
@@ -461,22 +461,7 @@ def test_the_impacts_command_writes_the_layer_assess_reads(tmp_path, sample_data
 def test_assess_with_a_footprint_does_both_in_one_run(tmp_path, sample_data):
     limits, wetlands, existing = _files(tmp_path)
     out = tmp_path / "assessed.gpkg"
-    code = run_cli(
-        "assess",
-        "--footprint",
-        limits,
-        "--wetlands",
-        wetlands,
-        "--existing",
-        existing,
-        "--context",
-        sample_data.context,
-        "--as-of",
-        AS_OF,
-        "--out",
-        out,
-        "--quiet",
-    )
+    code = footprint_assess_cli(limits, wetlands, sample_data.context, out, "--existing", existing)
     assert code == 0
     read = wg.read_layer(out, "impacts").gdf
     assert sorted(read["impact_id"]) == ["P-1/W-1", "P-2/W-1", "P-2/W-2"]

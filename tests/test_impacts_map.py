@@ -9,7 +9,7 @@ import warnings
 import geopandas as gpd
 import pytest
 import shapely
-from helpers import run_cli
+from helpers import footprint_assess_cli, run_cli
 from hostile import CANARY, MATH, TEMPLATE_PAYLOADS
 
 import wetland_gis as wg
@@ -131,19 +131,8 @@ def test_map_project_and_report_on_nwi_from_the_command_line(tmp_path, sample_da
     nwi.to_file(tmp_path / "nwi.gpkg")
     out = tmp_path / "assessed.gpkg"
     assert (
-        run_cli(
-            "assess",
-            "--footprint",
-            tmp_path / "limits.gpkg",
-            "--wetlands",
-            tmp_path / "nwi.gpkg",
-            "--context",
-            sample_data.context,
-            "--as-of",
-            AS_OF,
-            "--out",
-            out,
-            "--quiet",
+        footprint_assess_cli(
+            tmp_path / "limits.gpkg", tmp_path / "nwi.gpkg", sample_data.context, out
         )
         == 0
     )

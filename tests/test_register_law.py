@@ -19,7 +19,12 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from register_fixtures import decision_record, decisions_from_csv
+from register_fixtures import (
+    STEP_FIELDS,
+    classified_frame,
+    decision_record,
+    decisions_from_csv,
+)
 
 from wetland_gis.register.schema import KIND_CITATIONS
 
@@ -158,22 +163,11 @@ def register(tmp_path_factory):
 
 def _fill(register, rows, as_of, **columns):
     """Run the register fill on a one-row classified layer; return (row, step)."""
-    import pandas as pd
-
     from wetland_gis.io.fields import FieldMapping
     from wetland_gis.parameters import default_parameters
     from wetland_gis.register.fill import fill_from_register
 
-    frame = pd.DataFrame(
-        {
-            "status": ["assessed"] * rows,
-            "wetland_type": ["2"] * rows,
-            "type_source": ["field"] * rows,
-            "type_verify": [False] * rows,
-            "type_note": [None] * rows,
-            **columns,
-        }
-    )
+    frame = classified_frame(rows, **columns)
     mapping = FieldMapping(
         wetland_id="wetland_id",
         owner="owner" if "owner" in columns else None,
@@ -183,8 +177,7 @@ def _fill(register, rows, as_of, **columns):
         frame, mapping, register, default_parameters(), dt.date.fromisoformat(as_of)
     )
     (step,) = steps[0]
-    names = ("rule_id", "citation", "outcome", "value", "reason", "verify", "inputs", "params")
-    return out.iloc[0], dict(zip(names, step, strict=True))
+    return out.iloc[0], dict(zip(STEP_FIELDS, step, strict=True))
 
 
 @pytest.mark.parametrize(

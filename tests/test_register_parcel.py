@@ -23,13 +23,14 @@ import warnings
 from pathlib import Path
 
 import geopandas as gpd
-import pandas as pd
 import pytest
 import sqlalchemy as sa
 from helpers import fill_fact
 from hypothesis import example, given
 from hypothesis import strategies as st
 from register_fixtures import (  # noqa: F401
+    STEP_FIELDS,
+    classified_frame,
     decisions_from_csv,
     new_postgis_db,
     postgis_server,
@@ -80,21 +81,11 @@ def _fill(register, as_of=AS_OF, **columns):
     from wetland_gis.register.fill import fill_from_register
 
     rows = len(next(iter(columns.values())))
-    frame = pd.DataFrame(
-        {
-            "status": ["assessed"] * rows,
-            "wetland_type": ["2"] * rows,
-            "type_source": ["field"] * rows,
-            "type_verify": [False] * rows,
-            "type_note": [None] * rows,
-            **columns,
-        }
-    )
+    frame = classified_frame(rows, **columns)
     out, _, steps, _ = fill_from_register(
         frame, resolve_fields(frame), register, default_parameters(), dt.date.fromisoformat(as_of)
     )
-    names = ("rule_id", "citation", "outcome", "value", "reason", "verify", "inputs", "params")
-    return out, {i: dict(zip(names, steps[i][0], strict=True)) for i in steps}
+    return out, {i: dict(zip(STEP_FIELDS, steps[i][0], strict=True)) for i in steps}
 
 
 @pytest.fixture(scope="module")

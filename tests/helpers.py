@@ -16,6 +16,9 @@ from wetland_gis.cli import main
 from wetland_gis.enums import PercentageArea
 from wetland_gis.rules import Claims, ImpactFacts, ProjectDecision, decide_project
 
+ROOT = Path(__file__).resolve().parents[1]
+#: The SYNTHETIC context layers of ``sample_data/`` (``make_synthetic.py``).
+CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 GT80 = "greater_than_80_percent"
 MID = "50_to_80_percent"

@@ -7,14 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import geopandas as gpd
-from helpers import AS_OF, assess_cli
+from helpers import AS_OF, CONTEXT, assess_cli
 from shapely.geometry import box
 
 import wetland_gis as wg
 from wetland_gis.errors import WetlandGISWarning
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing"
 FT = 0.3048
 

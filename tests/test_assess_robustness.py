@@ -19,6 +19,7 @@ import pandas as pd
 import pyogrio
 import pytest
 import shapely
+from helpers import CONTEXT
 from pyproj import CRS
 from shapely.geometry import (
     GeometryCollection,
@@ -44,7 +45,6 @@ from wetland_gis.geometry.crs import crs_label
 from wetland_gis.io.layers import read_layer, write_layer
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 FT = 0.3048
 SQFT_PER_SQM = 1 / FT**2

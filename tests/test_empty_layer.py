@@ -6,14 +6,13 @@ from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from helpers import CONTEXT
 from layer_helpers import assess_cli_quietly
 from shapely.geometry import Polygon
 
 from wetland_gis.cli import main
 from wetland_gis.errors import EmptyLayerWarning
 
-ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from helpers import CONTEXT
 from layer_helpers import assess_cli_quietly
 from shapely.geometry import Polygon
 
@@ -21,8 +22,6 @@ from wetland_gis.commands import read_assessed
 from wetland_gis.errors import InputError
 from wetland_gis.io.layers import read_layer
 
-ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 SQUARE = Polygon([(420000, 5090000), (420020, 5090000), (420020, 5090020), (420000, 5090020)])
 

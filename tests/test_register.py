@@ -16,7 +16,7 @@ import geopandas as gpd
 import pandas as pd
 import pytest
 import sqlalchemy as sa
-from helpers import assess_cli, run_cli
+from helpers import CONTEXT, assess_cli, run_cli
 from register_fixtures import (  # noqa: F401
     decision_record,
     new_postgis_db,
@@ -44,7 +44,6 @@ from wetland_gis.register.records import (
 from wetland_gis.register.store import SLEEP_HOOK_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing" / "impacts.gpkg"
 AS_OF = "2024-05-01"
 FT = 0.3048

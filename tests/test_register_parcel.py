@@ -25,7 +25,7 @@ from pathlib import Path
 import geopandas as gpd
 import pytest
 import sqlalchemy as sa
-from helpers import fill_fact
+from helpers import CONTEXT, fill_fact
 from hypothesis import example, given
 from hypothesis import strategies as st
 from register_fixtures import (  # noqa: F401
@@ -639,7 +639,6 @@ def test_the_parcel_role_reads_parcel_id_or_pin():
 
 # --- end to end: assess --register and register add with the parcel column -----------------
 
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing" / "impacts.gpkg"
 FT = 0.3048
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import geopandas as gpd
 import pyogrio
 import pytest
-from helpers import run_cli
+from helpers import CONTEXT, run_cli
 from shapely.geometry import box
 
 import wetland_gis as wg
@@ -16,8 +16,6 @@ from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.rules import de_minimis_allowance
 from wetland_gis.screen import SCREEN_COLUMNS, screen
 
-ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 CRS = "EPSG:26915"
 # a point in Crow Wing County (not metro, 50 to 80 percent class) far from the sample waters

@@ -19,12 +19,11 @@ from typing import Any
 
 import map_fixtures as fx
 import pytest
+from qgis_helpers import SYSTEM_PYTHON, run_in_qgis_python
 
 from wetland_gis.io.layers import write_layer
 from wetland_gis.io.qgis_styles import GPKG_VERSION, NULL_COLOR, styled_layers
 from wetland_gis.mapping.symbology import OUTCOME_COLORS
-
-SYSTEM_PYTHON = Path("/usr/bin/python3")
 
 PROBE = r"""
 import json, sys
@@ -65,18 +64,8 @@ def _require_qgis() -> None:
 
 
 def _open_in_qgis(layers: list[tuple[Path, str]]) -> dict[str, dict]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    done = subprocess.run(
-        [str(SYSTEM_PYTHON), "-c", PROBE, json.dumps([[str(p), n] for p, n in layers])],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=180,
-    )
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
-    assert line is not None, done.stderr[-2000:]
-    return {r["layer"]: r for r in json.loads(line[len("RESULT") :])}
+    args = ["-c", PROBE, json.dumps([[str(p), n] for p, n in layers])]
+    return {r["layer"]: r for r in run_in_qgis_python(args, timeout=180)}
 
 
 @pytest.fixture(scope="module")
@@ -215,18 +204,8 @@ app.exitQgis()
 
 
 def _probe_render(layers: list[tuple[Path, str]]) -> dict[str, dict]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    done = subprocess.run(
-        [str(SYSTEM_PYTHON), "-c", RENDER_PROBE, json.dumps([[str(p), n] for p, n in layers])],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
-    assert line is not None, done.stderr[-2000:]
-    return {f"{r['layer']}": r for r in json.loads(line[len("RESULT") :])}
+    args = ["-c", RENDER_PROBE, json.dumps([[str(p), n] for p, n in layers])]
+    return {f"{r['layer']}": r for r in run_in_qgis_python(args, timeout=300)}
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from qgis_helpers import SYSTEM_PYTHON, rerun_on_the_cli, run_in_qgis_python
 
 from wetland_gis import cli
 from wetland_gis.commands import CommandResult, Tally, _fields
@@ -37,7 +38,6 @@ from wetland_gis.qgis_provider.describe import describe
 
 ROOT = Path(__file__).resolve().parents[1]
 PROVIDER = ROOT / "wetland_gis" / "qgis_provider"
-SYSTEM_PYTHON = Path("/usr/bin/python3")
 
 sys.path.insert(0, str(ROOT / "tools"))
 import qgis_plugin  # noqa: E402
@@ -645,19 +645,13 @@ def in_qgis(tmp_path_factory) -> dict:
         "work": str(work),
         **_inputs(folder / "inputs"),
     }
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env.pop(runner.PYTHON_ENV, None)  # the interpreter comes from the zip's install.json
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    done = subprocess.run(
-        [str(SYSTEM_PYTHON), str(ROOT / "tests" / "qgis_provider_driver.py"), json.dumps(spec)],
-        capture_output=True,
-        text=True,
-        env=env,
+    result = run_in_qgis_python(
+        [str(ROOT / "tests" / "qgis_provider_driver.py"), json.dumps(spec)],
         timeout=900,
+        drop=(runner.PYTHON_ENV,),  # the interpreter comes from the zip's install.json
+        tail=3000,
     )
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
-    assert line is not None, done.stderr[-3000:]
-    return {**json.loads(line[len("RESULT") :]), "work": work}
+    return {**result, "work": work}
 
 
 #: The county road sample's construction limits, existing road, delineation and parcels.
@@ -810,11 +804,7 @@ def test_assess_on_a_selection_exports_only_the_selected_features(in_qgis) -> No
 @pytest.mark.qgis
 def test_a_bad_input_shows_the_clis_one_line_message_and_no_traceback(in_qgis) -> None:
     run = in_qgis["bad"]
-    argv = shlex.split(run["command"])[1:]
-    err = io.StringIO()
-    with redirect_stderr(err):
-        status = cli.main(argv)
-    printed = err.getvalue().strip().splitlines()[-1]
+    status, printed = rerun_on_the_cli(run["command"])
     assert status == 2 and "--assume-crs" in printed and run["shapefile"] in printed
     assert run["exception"] == printed
     assert ["error", printed] in run["log"]
@@ -953,11 +943,7 @@ def test_the_cut_chained_into_assess_equals_assess_with_footprint(in_qgis, tmp_p
 @pytest.mark.qgis
 def test_impacts_on_overlapping_wetlands_shows_the_clis_one_line_message(in_qgis) -> None:
     run = in_qgis["impacts_bad"]
-    argv = shlex.split(run["command"])[1:]
-    err = io.StringIO()
-    with redirect_stderr(err):
-        status = cli.main(argv)
-    printed = err.getvalue().strip().splitlines()[-1]
+    status, printed = rerun_on_the_cli(run["command"])
     assert status == 2 and "W-A" in printed and "W-Z" in printed and "overlap" in printed
     assert run["exception"] == printed
     assert ["error", printed] in run["log"]

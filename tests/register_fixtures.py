@@ -127,7 +127,7 @@ def register_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def decision_record(**fields: object) -> DecisionRecord:
     """Return a DecisionRecord of ``fields``, recorded by "A. Analyst" unless they say."""
-    return DecisionRecord(**{"recorded_by": "A. Analyst", **fields})  # type: ignore[arg-type]
+    return DecisionRecord(**{"recorded_by": "A. Analyst", **fields})
 
 
 def decisions_from_csv(path: Path, text: str) -> list[DecisionRecord]:

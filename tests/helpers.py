@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The SYNTHETIC context layers of ``sample_data/`` (``make_synthetic.py``).
 CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
+#: The international foot, in metres (areas are reported in square feet of it).
+FT = 0.3048
 GT80 = "greater_than_80_percent"
 MID = "50_to_80_percent"
 LT50 = "less_than_50_percent"

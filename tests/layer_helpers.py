@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import geopandas as gpd
-from helpers import AS_OF, CONTEXT, assess_cli
+from helpers import AS_OF, CONTEXT, FT, assess_cli
 from shapely.geometry import box
 
 import wetland_gis as wg
@@ -15,7 +15,6 @@ from wetland_gis.errors import WetlandGISWarning
 
 ROOT = Path(__file__).resolve().parents[1]
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing"
-FT = 0.3048
 
 
 def crow_wing_squares(**columns: list) -> gpd.GeoDataFrame:

@@ -20,12 +20,11 @@ import datetime as dt
 import itertools
 import threading
 import warnings
-from pathlib import Path
 
 import geopandas as gpd
 import pytest
 import sqlalchemy as sa
-from helpers import CONTEXT, fill_fact
+from helpers import AS_OF, CONTEXT, FT, ROOT, fill_fact
 from hypothesis import example, given
 from hypothesis import strategies as st
 from register_fixtures import (  # noqa: F401
@@ -48,9 +47,6 @@ from wetland_gis.register import (
 )
 from wetland_gis.register import schema as s
 from wetland_gis.register.fill import PORTION_BASES, portion_basis
-
-ROOT = Path(__file__).resolve().parents[1]
-AS_OF = "2024-05-01"
 
 
 def _decision(wetland, rows, **kw):
@@ -640,7 +636,6 @@ def test_the_parcel_role_reads_parcel_id_or_pin():
 # --- end to end: assess --register and register add with the parcel column -----------------
 
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing" / "impacts.gpkg"
-FT = 0.3048
 
 
 def _layer(**extra):

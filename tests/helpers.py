@@ -134,6 +134,17 @@ def footprint_assess_cli(footprint: Any, wetlands: Any, context: Any, out: Any, 
     )
 
 
+def assert_writes(result: Any, path: Path, *suffixes: str) -> list[Path]:
+    """Write ``result`` to ``path``; assert ``<stem><suffix>`` of each suffix is written.
+
+    Return the paths written.
+    """
+    written = result.write(path)
+    expected = {path.stem + suffix for suffix in suffixes}
+    assert expected <= {p.name for p in written}, sorted(expected)
+    return written
+
+
 def yaml_cases(folder: Path) -> list[Any]:
     """Return a pytest param per case of the ``*.yaml`` scenario files in ``folder``.
 

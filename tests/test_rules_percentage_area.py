@@ -100,24 +100,6 @@ FIGURES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("pre", "rem", "land", "wet", "public", "expected"),
-    [pytest.param(*row[1:], id=row[0]) for row in FIGURES],
-)
-def test_classification_from_figures(pre, rem, land, wet, public, expected):
-    d = percentage_area_from_figures(
-        presettlement_wetland_acres=pre,
-        remaining_wetland_acres=rem,
-        land_area_acres=land,
-        wetland_acres=wet,
-        public_land_acres=public,
-        as_of=AS_OF,
-    )
-    assert d.value is expected
-    assert d.outcome is Outcome.CLASSIFIED
-    assert d.amounts["intact_percent"] == pytest.approx(rem / pre * 100)
-
-
 def test_an_85_percent_county_failing_both_extra_conditions_is_a_less_than_50_percent_area():
     d = percentage_area_from_figures(
         presettlement_wetland_acres=100,
@@ -336,13 +318,12 @@ DECIMAL_FIGURES = [
 
 @pytest.mark.parametrize(
     ("pre", "rem", "land", "wet", "public", "expected"),
-    [pytest.param(*row[1:], id=row[0]) for row in DECIMAL_FIGURES],
+    [pytest.param(*row[1:], id=row[0]) for row in FIGURES + DECIMAL_FIGURES],
 )
-def test_decimal_figures_exactly_at_a_threshold_are_not_pushed_across_it(
-    pre, rem, land, wet, public, expected
-):
-    """Shares are computed from the figures as written (their shortest decimal), not from
-    the binary approximation of each float, so 80.0 percent is not 79.999... percent."""
+def test_classification_from_figures(pre, rem, land, wet, public, expected):
+    """DECIMAL_FIGURES: shares are computed from the figures as written (their shortest
+    decimal), not from the binary approximation of each float, so 80.0 percent is not
+    79.999... percent (a decimal figure exactly at a threshold is not pushed across it)."""
     d = percentage_area_from_figures(
         presettlement_wetland_acres=pre,
         remaining_wetland_acres=rem,
@@ -352,5 +333,7 @@ def test_decimal_figures_exactly_at_a_threshold_are_not_pushed_across_it(
         as_of=AS_OF,
     )
     assert d.value is expected
+    assert d.outcome is Outcome.CLASSIFIED
+    assert d.amounts["intact_percent"] == pytest.approx(rem / pre * 100)
     if expected is GT80:
         assert not any("less than 80" in r for r in d.reasons)

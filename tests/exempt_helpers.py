@@ -29,6 +29,11 @@ CLEAN: dict[str, Any] = {
 }
 
 
+def clean_facts(**values: Any) -> ExemptionFacts:
+    """Return ExemptionFacts with the subp. 1 B facts clear (:data:`CLEAN`) and ``values``."""
+    return ExemptionFacts(**{**CLEAN, **values})
+
+
 def facts(**values: Any) -> ExemptionFacts:
     """Return ExemptionFacts from keyword values."""
     return ExemptionFacts(**values)
@@ -129,3 +134,18 @@ def _field_strategy(field: dataclasses.Field[Any]) -> Any:
 FACTS = st.fixed_dictionaries(
     {f.name: _field_strategy(f) for f in dataclasses.fields(ExemptionFacts)}
 ).map(lambda d: ExemptionFacts(**d))
+
+
+def both_sides_test(cases: list[Any]) -> Any:
+    """Return the test of a module's clauses: each case of :func:`flip_cases` checked.
+
+    A module assigns it to ``test_each_condition_on_both_sides`` (the name pytest collects).
+    """
+
+    @pytest.mark.parametrize(("function", "values", "want", "named"), cases)
+    def test_each_condition_on_both_sides(
+        function: RuleFunction, values: dict[str, Any], want: Outcome, named: Any
+    ) -> None:
+        check_case(function, values, want, named)
+
+    return test_each_condition_on_both_sides

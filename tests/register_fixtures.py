@@ -15,7 +15,11 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
+
+from wetland_gis.register import DecisionRecord
+from wetland_gis.register.records import read_decisions_csv
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -119,3 +123,32 @@ def register_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "geopackage":
         return str(tmp_path / "register.gpkg")
     return new_postgis_db(request.getfixturevalue("postgis_server"))
+
+
+def decision_record(**fields: object) -> DecisionRecord:
+    """Return a DecisionRecord of ``fields``, recorded by "A. Analyst" unless they say."""
+    return DecisionRecord(**{"recorded_by": "A. Analyst", **fields})
+
+
+def decisions_from_csv(path: Path, text: str) -> list[DecisionRecord]:
+    """Write ``text`` to ``path`` (UTF-8) and return the decisions read back from it."""
+    path.write_text(text, encoding="utf-8")
+    return read_decisions_csv(path)
+
+
+#: The fields of a trace step of the register fill, in order.
+STEP_FIELDS = ("rule_id", "citation", "outcome", "value", "reason", "verify", "inputs", "params")
+
+
+def classified_frame(rows: int, **columns: object) -> pd.DataFrame:
+    """Return ``rows`` classified rows of type 2 (typed in the field) with ``columns``."""
+    return pd.DataFrame(
+        {
+            "status": ["assessed"] * rows,
+            "wetland_type": ["2"] * rows,
+            "type_source": ["field"] * rows,
+            "type_verify": [False] * rows,
+            "type_note": [None] * rows,
+            **columns,
+        }
+    )

@@ -154,6 +154,19 @@ def assert_optimal(inst: Instance) -> None:
 # --- hand-made cases ----------------------------------------------------------------------
 
 
+#: One impact needing one credit and one bank of five credits at $1, tier 3.
+ONE_BANK = Instance(need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0], pairs={(0, 0): 3})
+#: One impact needing one credit and two tier 3 banks of five credits, at $1 and $2.
+TWO_BANKS = Instance(
+    need=[1],
+    ratio=[1.0],
+    cap=[5, 5],
+    kind=["bank", "bank"],
+    price=[1.0, 2.0],
+    pairs={(0, 0): 3, (0, 1): 3},
+)
+
+
 def test_a_better_tier_wins_over_a_cheaper_one():
     inst = Instance(
         need=[2],
@@ -247,9 +260,7 @@ def test_an_impact_with_no_option_is_unmet():
 
 
 def test_excluded_pairs_are_never_used_and_their_reason_is_carried():
-    r = Instance(
-        need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0], pairs={(0, 0): 3}
-    ).ranking()
+    r = ONE_BANK.ranking()
     r["excluded"] = True
     r["tier"] = pd.NA
     r["exclusion_reason"] = "in a greater than 80 percent area"
@@ -271,14 +282,7 @@ def test_competition_brute_force_three_impacts_four_options():
 
 
 def test_weights_can_trade_cost_for_distance():
-    r = Instance(
-        need=[1],
-        ratio=[1.0],
-        cap=[5, 5],
-        kind=["bank", "bank"],
-        price=[1.0, 2.0],
-        pairs={(0, 0): 3, (0, 1): 3},
-    ).ranking()
+    r = TWO_BANKS.ranking()
     r["distance_ft"] = [50_000.0, 100.0]
     assert allocate(r, fee_rate=FEE).plan["option_id"].tolist() == ["O0"]
     near = allocate(r, fee_rate=FEE, weights={"cost": 1.0, "distance": 0.001})
@@ -286,14 +290,7 @@ def test_weights_can_trade_cost_for_distance():
 
 
 def test_out_of_kind_weight_prefers_in_kind_credits():
-    r = Instance(
-        need=[1],
-        ratio=[1.0],
-        cap=[5, 5],
-        kind=["bank", "bank"],
-        price=[1.0, 2.0],
-        pairs={(0, 0): 3, (0, 1): 3},
-    ).ranking()
+    r = TWO_BANKS.ranking()
     r["in_kind"] = [False, True]
     a = allocate(r, fee_rate=FEE, weights={"cost": 1.0, "out_of_kind": 10.0})
     assert a.plan["option_id"].tolist() == ["O1"]
@@ -323,9 +320,7 @@ def test_bad_inputs_raise_clear_errors():
             ),
             fee_rate=FEE,
         )
-    r = Instance(
-        need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0], pairs={(0, 0): 3}
-    ).ranking()
+    r = ONE_BANK.ranking()
     r["option_kind"] = "mitigation"
     with pytest.raises(AllocationError, match="not 'site' or 'bank'"):
         allocate(r, fee_rate=FEE)
@@ -336,9 +331,7 @@ def test_a_solver_failure_raises_naming_the_stage(monkeypatch):
         status, x, message = 1, None, "Time limit reached"
 
     monkeypatch.setattr(allocate_mod, "milp", lambda *a, **k: Failed())
-    r = Instance(
-        need=[1], ratio=[1.0], cap=[5], kind=["bank"], price=[1.0], pairs={(0, 0): 3}
-    ).ranking()
+    r = ONE_BANK.ranking()
     with pytest.raises(AllocationError, match="stage 'unmet' failed: Time limit reached"):
         allocate(r, fee_rate=FEE)
 

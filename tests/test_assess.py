@@ -11,6 +11,7 @@ import pandas as pd
 import pyogrio
 import pytest
 import shapely
+from helpers import assert_writes
 from shapely.geometry import LineString, Point, box
 
 import wetland_gis as wg
@@ -164,15 +165,8 @@ def test_manifest_records_inputs_hashes_and_parameters(wright):
 
 
 def test_write_round_trip_geopackage(tmp_path, wright):
-    written = wright.write(tmp_path / "out.gpkg")
-    names = {p.name for p in written}
-    assert {
-        "out.gpkg",
-        "out_summary.csv",
-        "out_projects.csv",
-        "out_decisions.json",
-        "out_manifest.json",
-    } <= names
+    suffixes = (".gpkg", "_summary.csv", "_projects.csv", "_decisions.json", "_manifest.json")
+    assert_writes(wright, tmp_path / "out.gpkg", *suffixes)
     back = gpd.read_file(tmp_path / "out.gpkg", layer="impacts")
     assert len(back) == len(wright.impacts)
     assert list(back["outcome"]) == list(wright.impacts["outcome"])

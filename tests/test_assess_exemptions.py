@@ -2,44 +2,27 @@
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
-import geopandas as gpd
 import pytest
-from shapely.geometry import box
+from layer_helpers import assess_quietly, crow_wing_squares
 
 import wetland_gis as wg
 from wetland_gis.cli import build_parser
 from wetland_gis.commands import _fields
-from wetland_gis.errors import FieldMappingError, ValueParseError, WetlandGISWarning
+from wetland_gis.errors import FieldMappingError, ValueParseError
 from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES, resolve_exemption_columns
 from wetland_gis.rules.exempt import CLAIMS, FACT_COLUMNS, ExemptionClaims
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
-CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing"
-AS_OF = "2024-05-01"
-FT = 0.3048
 
 
 #: The subp. 1 B exclusions answered for two rows (the fen screen is the context's).
 CLEAN = {"banked": ["no", "no"], "used_for_c": ["no", "no"], "remainder": ["no", "no"]}
 
 
-def _layer(**columns):
-    # two 9,000 sq ft type 2 impacts: 18,000 sq ft is over the subd. 9(a)(1) amount
-    c1 = gpd.read_file(CROW_WING / "impacts.gpkg").geometry.iloc[0].centroid
-    n = len(next(iter(columns.values())))
-    side = 9000**0.5 * FT
-    geoms = [box(c1.x + 120 * k, c1.y, c1.x + 120 * k + side, c1.y + side) for k in range(n)]
-    return gpd.GeoDataFrame({"circ39": ["2"] * n, **columns, "geometry": geoms}, crs="EPSG:26915")
-
-
-def _assess(gdf, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", WetlandGISWarning)
-        return wg.assess(gdf, CONTEXT, as_of=AS_OF, **kw)
+_layer = crow_wing_squares
+_assess = assess_quietly
 
 
 @pytest.mark.parametrize(

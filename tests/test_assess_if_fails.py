@@ -13,13 +13,13 @@ from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from helpers import CONTEXT
 from shapely.geometry import box
 
 import wetland_gis as wg
 from wetland_gis.units import SQFT_PER_ACRE
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing" / "impacts.gpkg"
 FT = 0.3048
 

@@ -37,35 +37,20 @@ areas = st.one_of(st.none(), st.floats(min_value=0, max_value=1e6, allow_nan=Fal
 
 
 @given(
-    shoreland=flags,
-    setback=flags,
-    local=areas,
-    prior=areas,
-    other=flags,
-    owns=flags,
-    clause=st.sampled_from([None, "one_clause", "per_clause"]),
-)
-def test_each_keyword_sets_its_claim_and_only_it(
-    shoreland, setback, local, prior, other, owns, clause
-):
-    options = AssessOptions(
-        shoreland_increase=shoreland,
-        setback_increase=setback,
-        local_limit_sqft=local,
-        cumulative_sqft_since_1992=prior,
-        other_exemption_claimed=other,
-        owns_whole_wetland=owns,
-        clause_reading=clause,
+    st.fixed_dictionaries(
+        {
+            "shoreland_increase": flags,
+            "setback_increase": flags,
+            "local_limit_sqft": areas,
+            "cumulative_sqft_since_1992": areas,
+            "other_exemption_claimed": flags,
+            "owns_whole_wetland": flags,
+            "clause_reading": st.sampled_from([None, "one_clause", "per_clause"]),
+        }
     )
-    given_ = {
-        "shoreland_increase": shoreland,
-        "setback_increase": setback,
-        "local_limit_sqft": local,
-        "cumulative_sqft_since_1992": prior,
-        "other_exemption_claimed": other,
-        "owns_whole_wetland": owns,
-        "clause_reading": clause,
-    }
+)
+def test_each_keyword_sets_its_claim_and_only_it(given_):
+    options = AssessOptions(**given_)
     default = Claims()
     for option, claim in CLAIM_OPTIONS.items():
         value = given_.get(option)

@@ -19,6 +19,7 @@ import pandas as pd
 import pyogrio
 import pytest
 import shapely
+from helpers import AS_OF, CONTEXT, FT, ROOT
 from pyproj import CRS
 from shapely.geometry import (
     GeometryCollection,
@@ -43,10 +44,6 @@ from wetland_gis.errors import (
 from wetland_gis.geometry.crs import crs_label
 from wetland_gis.io.layers import read_layer, write_layer
 
-ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
-AS_OF = "2024-05-01"
-FT = 0.3048
 SQFT_PER_SQM = 1 / FT**2
 X0, Y0 = 423_400.0, 5_002_300.0  # Wright County, unincorporated, outside the shoreland zone
 WRIGHT_HENNEPIN = (448_331.39, 5_000_404.86)  # a point on the Wright / Hennepin county line

@@ -13,6 +13,7 @@ from pathlib import Path
 import geopandas as gpd
 import pyogrio
 import pytest
+from helpers import CONTEXT
 from shapely.geometry import box
 
 import wetland_gis as wg
@@ -22,7 +23,6 @@ from wetland_gis.mapping.popups import impact_popup_html
 from wetland_gis.rules import TRACE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing"
 AS_OF = "2024-05-01"
 FT = 0.3048

@@ -8,6 +8,7 @@ Skipped with a message when /usr/bin/chromium or Playwright is missing, except o
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,30 @@ def _require_browser() -> Any:
     if missing:
         pytest.skip("browser tests need " + " and ".join(missing))
     return sync_playwright
+
+
+def keep_offline(page: Any, blocked: list[str]) -> None:
+    """Let ``page`` load ``file://`` and ``data:`` URLs only; abort others, noted in ``blocked``."""
+
+    def route(r: Any) -> None:
+        url = r.request.url
+        if url.startswith(("file://", "data:")):
+            r.continue_()
+        else:
+            blocked.append(url)
+            r.abort()
+
+    page.route("**/*", route)
+
+
+@contextmanager
+def chromium_page(viewport: dict[str, int] = VIEWPORT) -> Iterator[Any]:
+    """Yield a new page of a Chromium of its own, closed after (skips without one)."""
+    sync_playwright = _require_browser()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser.new_page(viewport=viewport)
+        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -95,19 +120,11 @@ def page(browser: Any) -> Iterator[tuple[Any, _Watch]]:
     pg = context.new_page()
     watch = _Watch()
 
-    def route(r: Any) -> None:
-        url = r.request.url
-        if url.startswith(("file://", "data:")):
-            r.continue_()
-        else:
-            watch.blocked.append(url)
-            r.abort()
-
     def on_dialog(d: Any) -> None:
         watch.dialogs.append(d.message)
         d.dismiss()
 
-    pg.route("**/*", route)
+    keep_offline(pg, watch.blocked)
     pg.on("request", lambda req: watch.requests.append(req.url))
     pg.on("console", lambda msg: msg.type == "error" and watch.errors.append(msg.text))
     pg.on("pageerror", lambda exc: watch.errors.append(str(exc)))
@@ -121,9 +138,24 @@ def _open_map(pg: Any, path: Path) -> None:
     pg.wait_for_selector('path[data-wg-layer="impacts"]', state="attached", timeout=15_000)
 
 
-def test_map_draws_offline_with_no_error(page: tuple[Any, _Watch], files: dict[str, Path]) -> None:
-    pg, watch = page
-    _open_map(pg, files["map"])
+@pytest.fixture
+def map_page(page: tuple[Any, _Watch], files: dict[str, Path]) -> tuple[Any, _Watch]:
+    """The page with the fixture's map open."""
+    _open_map(page[0], files["map"])
+    return page
+
+
+def _open_popup(pg: Any, path: Path, impact_id: str) -> Any:
+    """Open the map at ``path``, click impact ``impact_id`` and return its popup's content."""
+    _open_map(pg, path)
+    pg.locator(f'path[data-wg-layer="impacts"][data-wg-id="{impact_id}"]').click()
+    popup = pg.locator(".leaflet-popup-content")
+    popup.wait_for(timeout=5_000)
+    return popup
+
+
+def test_map_draws_offline_with_no_error(map_page: tuple[Any, _Watch]) -> None:
+    pg, watch = map_page
     assert pg.evaluate('typeof L !== "undefined"')
     assert pg.evaluate("typeof L.Control.Measure") == "function"
     assert pg.evaluate("typeof L.Control.FullScreen") == "function"
@@ -138,13 +170,10 @@ def test_map_draws_offline_with_no_error(page: tuple[Any, _Watch], files: dict[s
     pg.screenshot(path=str(ARTIFACTS / "tep_map.png"))
 
 
-def test_impacts_are_filled_with_their_outcome_colour(
-    page: tuple[Any, _Watch], files: dict[str, Path]
-) -> None:
+def test_impacts_are_filled_with_their_outcome_colour(map_page: tuple[Any, _Watch]) -> None:
     from wetland_gis.mapping.symbology import OUTCOME_COLORS
 
-    pg, _ = page
-    _open_map(pg, files["map"])
+    pg, _ = map_page
     for impact_id, outcome in fx.OUTCOMES.items():
         selector = f'path[data-wg-layer="impacts"][data-wg-id="{impact_id}"]'
         fill = pg.locator(selector).get_attribute("fill")
@@ -155,10 +184,7 @@ def test_click_on_an_impact_opens_its_decision_chain(
     page: tuple[Any, _Watch], files: dict[str, Path]
 ) -> None:
     pg, watch = page
-    _open_map(pg, files["map"])
-    pg.locator('path[data-wg-layer="impacts"][data-wg-id="I-2"]').click()
-    popup = pg.locator(".leaflet-popup-content")
-    popup.wait_for(timeout=5_000)
+    popup = _open_popup(pg, files["map"], "I-2")
     text = popup.inner_text()
     assert "Impact I-2" in text and "Replacement required" in text
     assert fx.RATIO_CITATION in text
@@ -173,10 +199,7 @@ def test_script_in_an_attribute_shows_as_text_and_never_runs(
     page: tuple[Any, _Watch], files: dict[str, Path]
 ) -> None:
     pg, watch = page
-    _open_map(pg, files["map"])
-    pg.locator('path[data-wg-layer="impacts"][data-wg-id="I-5"]').click()
-    popup = pg.locator(".leaflet-popup-content")
-    popup.wait_for(timeout=5_000)
+    popup = _open_popup(pg, files["map"], "I-5")
     assert fx.XSS in popup.inner_text()  # visible, as text
     assert popup.locator("script").count() == 0
     pg.locator(".leaflet-popup-close-button").click()
@@ -245,17 +268,13 @@ def test_map_requests_no_file_of_any_kind(page: tuple[Any, _Watch], files: dict[
     assert watch.errors == [] and watch.blocked == []
 
 
-def test_the_page_has_a_title(page: tuple[Any, _Watch], files: dict[str, Path]) -> None:
-    pg, _ = page
-    _open_map(pg, files["map"])
+def test_the_page_has_a_title(map_page: tuple[Any, _Watch]) -> None:
+    pg, _ = map_page
     assert pg.title() == "TEP review map: Gull Lake road"
 
 
-def test_impact_ids_are_permanent_labels_at_project_zoom(
-    page: tuple[Any, _Watch], files: dict[str, Path]
-) -> None:
-    pg, _ = page
-    _open_map(pg, files["map"])
+def test_impact_ids_are_permanent_labels_at_project_zoom(map_page: tuple[Any, _Watch]) -> None:
+    pg, _ = map_page
     labels = pg.locator(".leaflet-tooltip.wg-id-label")
     assert sorted(labels.all_inner_texts()) == sorted(fx.OUTCOMES)
     assert all(labels.nth(i).is_visible() for i in range(labels.count()))
@@ -288,10 +307,9 @@ def _view_covers(pg: Any, selector: str) -> bool:
 
 
 def test_opening_view_shows_impacts_and_allocated_options_and_zooms_to_all(
-    page: tuple[Any, _Watch], files: dict[str, Path]
+    map_page: tuple[Any, _Watch],
 ) -> None:
-    pg, _ = page
-    _open_map(pg, files["map"])
+    pg, _ = map_page
     assert _view_covers(pg, 'path[data-wg-layer="impacts"]')
     assert _view_covers(pg, 'path[data-wg-layer="sites"][data-wg-id="S1"]')
     assert _view_covers(pg, 'path[data-wg-layer="banks"][data-wg-id="1234"]')
@@ -335,11 +353,8 @@ def test_phone_opens_fitted_with_the_legend_behind_a_button(
         context.close()
 
 
-def test_each_impact_also_has_a_clickable_marker(
-    page: tuple[Any, _Watch], files: dict[str, Path]
-) -> None:
-    pg, watch = page
-    _open_map(pg, files["map"])
+def test_each_impact_also_has_a_clickable_marker(map_page: tuple[Any, _Watch]) -> None:
+    pg, watch = map_page
     markers = pg.locator('path[data-wg-layer="impact_markers"]')
     assert markers.count() == pg.locator('path[data-wg-layer="impacts"]').count()
     pg.locator('path[data-wg-layer="impact_markers"][data-wg-id="I-2"]').click(force=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
+from test_browser import chromium_page, keep_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -47,22 +47,11 @@ def test_corridor_map_is_small_and_opens_fast(corridor: dict[str, Any]) -> None:
     from wetland_gis.mapping.tep_map import LARGE_LABEL_ZOOM
 
     assert corridor["map"].stat().st_size < 10_000_000
-    sync_playwright = _require_browser()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
+    with chromium_page() as page:
         errors: list[str] = []
         elsewhere: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-
-        def route(r: Any) -> None:
-            if r.request.url.startswith(("file://", "data:")):
-                r.continue_()
-            else:
-                elsewhere.append(r.request.url)
-                r.abort()
-
-        page.route("**/*", route)
+        keep_offline(page, elsewhere)
         start = time.perf_counter()
         page.goto(corridor["map"].as_uri(), timeout=60_000)
         page.wait_for_selector(".marker-cluster", state="attached")
@@ -90,7 +79,6 @@ def test_corridor_map_is_small_and_opens_fast(corridor: dict[str, Any]) -> None:
         page.evaluate(f"void {name}.setZoom({LARGE_LABEL_ZOOM - 1})")
         page.wait_for_timeout(1_000)
         clusters_out = page.locator(".marker-cluster").count()
-        browser.close()
     assert clustered and sum(clustered) + markers_far == N
     assert markers_far < N // 10, "far fewer marker elements than impacts at the opening view"
     assert polygons == N  # the impact polygons are not clustered

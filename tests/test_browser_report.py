@@ -11,7 +11,7 @@ from typing import Any
 
 import map_fixtures as fx
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
+from test_browser import chromium_page, keep_offline
 
 from wetland_gis.mapping import write_report
 
@@ -21,16 +21,8 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _phone_widths(path: Path) -> dict[str, object]:
-    sync_playwright = _require_browser()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=PHONE)
-        page.route(
-            "**/*",
-            lambda r: (
-                r.continue_() if r.request.url.startswith(("file://", "data:")) else r.abort()
-            ),
-        )
+    with chromium_page(PHONE) as page:
+        keep_offline(page, [])
         page.goto(path.as_uri())
         out = page.evaluate(
             """() => ({
@@ -42,7 +34,6 @@ def _phone_widths(path: Path) -> dict[str, object]:
               })),
             })"""
         )
-        browser.close()
     return out
 
 
@@ -79,10 +70,7 @@ def test_open_legend_hides_no_label_on_the_desktop(demo_run: Any) -> None:
     """Wright: the long label of bank 1202-S ran under the open legend (1280 x 860)."""
     # the demo's map of the Wright sample, with its siting (tests/session_fixtures.py)
     path = demo_run.projects["wright_metro"]["map"]
-    sync_playwright = _require_browser()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
+    with chromium_page() as page:
         page.goto(path.as_uri())
         page.wait_for_selector(".wg-legend-box", state="visible", timeout=15_000)
         page.wait_for_timeout(500)
@@ -98,7 +86,6 @@ def test_open_legend_hides_no_label_on_the_desktop(demo_run: Any) -> None:
         collapsed = page.evaluate(
             "document.querySelector('.wg-legend-box').classList.contains('wg-collapsed')"
         )
-        browser.close()
     assert not collapsed, "the legend is open on the desktop"
     assert any("1202-S" in text for text, _ in found), "the bank is labelled"
     assert [text for text, hidden in found if hidden] == []

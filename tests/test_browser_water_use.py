@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
+from test_browser import chromium_page, keep_offline
 
 pytestmark = pytest.mark.browser
 
@@ -34,20 +34,10 @@ def test_water_use_map_fills_points_by_outcome_with_a_matching_legend(water_map)
     from wetland_gis.water_use.screening import MAP_TITLE, OUTCOME_COLORS
 
     path, result = water_map
-    sync_playwright = _require_browser()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
+    with chromium_page() as page:
         blocked: list[str] = []
         errors: list[str] = []
-        page.route(
-            "**/*",
-            lambda r: (
-                r.continue_()
-                if r.request.url.startswith(("file://", "data:"))
-                else (blocked.append(r.request.url), r.abort())
-            ),
-        )
+        keep_offline(page, blocked)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(path.as_uri())
         page.wait_for_selector("path.leaflet-interactive", state="attached", timeout=15_000)
@@ -57,7 +47,6 @@ def test_water_use_map_fills_points_by_outcome_with_a_matching_legend(water_map)
             "els => els.map(e => [e.getAttribute('fill'), e.getAttribute('fill-opacity')])",
         )
         legend = page.locator(".wg-legend li").all_inner_texts()
-        browser.close()
     assert title == MAP_TITLE
     points = result.points.dropna(subset=["geometry"])
     expected = Counter(OUTCOME_COLORS[o].lower() for o in points["outcome"].astype(str))

@@ -56,22 +56,31 @@ def square_in(ctx, county: str, side_ft: float = 100.0):
     return box(p.x - half, p.y - half, p.x + half, p.y + half)
 
 
-def test_a_wright_county_impact_is_metro_and_less_than_50(shipped):
-    out = classify_impacts(impacts(square_in(shipped, "Wright")), shipped, as_of=AS_OF).gdf
+@pytest.mark.parametrize(
+    ("county", "metro", "pct_class"),
+    [
+        pytest.param(
+            "Wright",
+            True,
+            PercentageArea.LESS_THAN_50,
+            id="8420.0117 subp. 1, subd. 9(d): a Wright County impact is metro and less than 50",
+        ),
+        pytest.param(
+            "Crow Wing",
+            False,
+            PercentageArea.GREATER_THAN_80,
+            id="8420.0117 subp. 1: a Crow Wing impact is greater than 80 and not metro",
+        ),
+    ],
+)
+def test_an_impact_in_one_county_takes_its_class_and_metro_flag(shipped, county, metro, pct_class):
+    out = classify_impacts(impacts(square_in(shipped, county)), shipped, as_of=AS_OF).gdf
     row = out.iloc[0]
-    assert row["county"] == "Wright"
-    assert bool(row["metro"]) is True
-    assert row["pct_class"] == PercentageArea.LESS_THAN_50.value
+    assert row["county"] == county
+    assert bool(row["metro"]) is metro
+    assert row["pct_class"] == pct_class.value
     assert row["pct_source"] == COUNTY_PCT_SOURCE
     assert row["counties"] is None
-
-
-def test_a_crow_wing_impact_is_greater_than_80_and_not_metro(shipped):
-    out = classify_impacts(impacts(square_in(shipped, "Crow Wing")), shipped, as_of=AS_OF).gdf
-    row = out.iloc[0]
-    assert row["county"] == "Crow Wing"
-    assert bool(row["metro"]) is False
-    assert row["pct_class"] == PercentageArea.GREATER_THAN_80.value
 
 
 def test_area_is_in_international_feet_and_acres():

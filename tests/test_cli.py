@@ -11,6 +11,7 @@ import geopandas as gpd
 import pandas as pd
 import pyogrio
 import pytest
+from helpers import assess_cli, run_cli
 from shapely.geometry import LineString, MultiPolygon, Point, box
 
 from wetland_gis.cli import main
@@ -29,58 +30,47 @@ def run(tmp_path_factory):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
         codes = [
-            main(
-                [
-                    "assess",
-                    str(CROW_WING / "impacts.shp"),
-                    "--context",
-                    str(CONTEXT),
-                    "--out",
-                    str(out / "assessed.gpkg"),
-                    "--as-of",
-                    "2024-05-01",
-                    "--quiet",
-                ]
+            assess_cli(
+                CROW_WING / "impacts.shp",
+                CONTEXT,
+                out / "assessed.gpkg",
+                "--as-of",
+                "2024-05-01",
+                "--quiet",
             ),
-            main(
-                [
-                    "site",
-                    str(out / "assessed.gpkg"),
-                    "--sites",
-                    str(CROW_WING / "candidate_sites.gpkg"),
-                    "--banks",
-                    str(DATA / "synthetic_bank_credits.csv"),
-                    "--context",
-                    str(CONTEXT),
-                    "--dem",
-                    str(DATA / "crow_wing_lidar_dem_1m.tif"),
-                    "--out-dir",
-                    str(out / "siting"),
-                ]
+            run_cli(
+                "site",
+                out / "assessed.gpkg",
+                "--sites",
+                CROW_WING / "candidate_sites.gpkg",
+                "--banks",
+                DATA / "synthetic_bank_credits.csv",
+                "--context",
+                CONTEXT,
+                "--dem",
+                DATA / "crow_wing_lidar_dem_1m.tif",
+                "--out-dir",
+                out / "siting",
             ),
-            main(
-                [
-                    "map",
-                    str(out / "assessed.gpkg"),
-                    "--siting",
-                    str(out / "siting"),
-                    "--context",
-                    str(CONTEXT),
-                    "--out",
-                    str(out / "map.html"),
-                ]
+            run_cli(
+                "map",
+                out / "assessed.gpkg",
+                "--siting",
+                out / "siting",
+                "--context",
+                CONTEXT,
+                "--out",
+                out / "map.html",
             ),
-            main(
-                [
-                    "report",
-                    str(out / "assessed.gpkg"),
-                    "--siting",
-                    str(out / "siting"),
-                    "--map",
-                    str(out / "map.html"),
-                    "--out",
-                    str(out / "report.html"),
-                ]
+            run_cli(
+                "report",
+                out / "assessed.gpkg",
+                "--siting",
+                out / "siting",
+                "--map",
+                out / "map.html",
+                "--out",
+                out / "report.html",
             ),
         ]
     return out, codes
@@ -131,14 +121,19 @@ def test_report_has_the_impacts_and_citations(run):
     assert "103G.222, subd. 1(g)" in html
 
 
-@pytest.mark.filterwarnings("ignore:.crs. was not provided")
-def test_missing_crs_exits_2_with_the_fix(tmp_path, capsys):
+def _shapefile_without_crs(tmp_path):
+    """Write ``nocrs.shp``: one type 2 square in Wright County, no .prj (no CRS)."""
     gdf = gpd.GeoDataFrame(
         {"impact_id": ["A"], "circ39": ["2"]},
         geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)],
     )
     gdf.to_file(tmp_path / "nocrs.shp")
     (tmp_path / "nocrs.prj").unlink(missing_ok=True)
+
+
+@pytest.mark.filterwarnings("ignore:.crs. was not provided")
+def test_missing_crs_exits_2_with_the_fix(tmp_path, capsys):
+    _shapefile_without_crs(tmp_path)
     code = main(
         ["assess", str(tmp_path / "nocrs.shp"), "--out", str(tmp_path / "o.gpkg"), "--quiet"]
     )
@@ -149,22 +144,15 @@ def test_missing_crs_exits_2_with_the_fix(tmp_path, capsys):
 
 @pytest.mark.filterwarnings("ignore:.crs. was not provided")
 def test_assume_crs_makes_it_run(tmp_path):
-    gdf = gpd.GeoDataFrame(
-        {"impact_id": ["A"], "circ39": ["2"]},
-        geometry=[box(430_000, 5_010_000, 430_010, 5_010_010)],
-    )
-    gdf.to_file(tmp_path / "nocrs.shp")
-    (tmp_path / "nocrs.prj").unlink(missing_ok=True)
-    code = main(
-        [
-            "assess",
-            str(tmp_path / "nocrs.shp"),
-            "--out",
-            str(tmp_path / "o.gpkg"),
-            "--assume-crs",
-            "EPSG:26915",
-            "--quiet",
-        ]
+    _shapefile_without_crs(tmp_path)
+    code = run_cli(
+        "assess",
+        tmp_path / "nocrs.shp",
+        "--out",
+        tmp_path / "o.gpkg",
+        "--assume-crs",
+        "EPSG:26915",
+        "--quiet",
     )
     assert code == 0
     manifest = json.loads((tmp_path / "o_manifest.json").read_text())
@@ -182,15 +170,13 @@ def test_assume_no_public_waters_is_recorded_and_flagged(tmp_path):
         crs="EPSG:26915",
     )
     gdf.to_file(tmp_path / "a.gpkg")
-    code = main(
-        [
-            "assess",
-            str(tmp_path / "a.gpkg"),
-            "--out",
-            str(tmp_path / "o.gpkg"),
-            "--assume-no-public-waters",
-            "--quiet",
-        ]
+    code = run_cli(
+        "assess",
+        tmp_path / "a.gpkg",
+        "--out",
+        tmp_path / "o.gpkg",
+        "--assume-no-public-waters",
+        "--quiet",
     )
     assert code == 0
     out = gpd.read_file(tmp_path / "o.gpkg", layer="impacts")
@@ -202,16 +188,8 @@ def test_assume_no_public_waters_is_recorded_and_flagged(tmp_path):
 
 
 def test_warnings_are_printed_not_raised(tmp_path, capsys):
-    code = main(
-        [
-            "assess",
-            str(DATA / "projects" / "wright_metro" / "impacts.gpkg"),
-            "--context",
-            str(CONTEXT),
-            "--out",
-            str(tmp_path / "w.gpkg"),
-            "--quiet",
-        ]
+    code = assess_cli(
+        DATA / "projects" / "wright_metro" / "impacts.gpkg", CONTEXT, tmp_path / "w.gpkg", "--quiet"
     )
     assert code == 0
     assert "inferred" in capsys.readouterr().err
@@ -250,7 +228,12 @@ def _layer(geoms, **columns) -> gpd.GeoDataFrame:
 def _cli(*argv: str) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
-        return main([str(a) for a in argv])
+        return run_cli(*argv)
+
+
+def _site(assessed, out_dir, *options) -> int:
+    """Run ``site`` of ``assessed`` with ``options`` on the synthetic context into ``out_dir``."""
+    return _cli("site", assessed, *options, "--context", CONTEXT, "--out-dir", out_dir)
 
 
 def test_assess_into_a_geopackage_keeps_its_other_layers(tmp_path, capsys):
@@ -374,7 +357,7 @@ def test_every_command_on_a_degenerate_input_writes_valid_outputs(tmp_path, caps
     assert len(pd.read_csv(tmp_path / "assessed_projects.csv").columns)  # never 1 byte
     for sites, banks in ((SITES, BANKS), (None, BANKS), (SITES, None), (None, None)):
         opts = [*(["--sites", sites] if sites else []), *(["--banks", banks] if banks else [])]
-        assert _cli("site", out, *opts, "--context", CONTEXT, "--out-dir", tmp_path / "siting") == 0
+        assert _site(out, tmp_path / "siting", *opts) == 0
     assert (
         _cli(
             "map",
@@ -499,16 +482,7 @@ def test_the_tally_counts_rows_by_status_reason_and_outcome(tmp_path, capsys):
 
 def test_site_tally_has_credits_cost_and_unmet(run, capsys, tmp_path):
     out, _ = run
-    code = _cli(
-        "site",
-        out / "assessed.gpkg",
-        "--banks",
-        BANKS,
-        "--context",
-        CONTEXT,
-        "--out-dir",
-        tmp_path / "siting",
-    )
+    code = _site(out / "assessed.gpkg", tmp_path / "siting", "--banks", BANKS)
     assert code == 0
     err = capsys.readouterr().err
     # Crow Wing: C-2 exceeds its amount, so the whole project is replaced (Minn. R. 8420.0420)
@@ -524,15 +498,11 @@ def test_site_takes_the_siting_reading_and_weights_records_and_names_them(run, t
     """Issue 30: `site` had no option for the readings the Python API takes."""
     out, _ = run
     folder = tmp_path / "siting"
-    code = _cli(
-        "site",
+    code = _site(
         out / "assessed.gpkg",
+        folder,
         "--banks",
         BANKS,
-        "--context",
-        CONTEXT,
-        "--out-dir",
-        folder,
         "--siting-reading",
         "single_order",
         "--weights",
@@ -654,17 +624,7 @@ def test_site_on_a_hostile_option_file_is_one_line_and_exit_2(
     bad = tmp_path / "bad.csv"
     bad.write_text(content)
     extra = ["--sites", CROW_WING / "candidate_sites.gpkg"] if option == "--dem" else []
-    code = _cli(
-        "site",
-        out / "assessed.gpkg",
-        option,
-        bad,
-        *extra,
-        "--context",
-        CONTEXT,
-        "--out-dir",
-        tmp_path / "siting",
-    )
+    code = _site(out / "assessed.gpkg", tmp_path / "siting", option, bad, *extra)
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.csv" in err[0] and message in err[0]
@@ -679,19 +639,7 @@ def test_site_tells_apart_impacts_with_a_repeated_or_blank_id(tmp_path, capsys):
         impact_id=["A", "A", None],
     ).to_file(path)
     assert _cli("assess", path, "--context", CONTEXT, "--out", tmp_path / "a.gpkg", "--quiet") == 0
-    assert (
-        _cli(
-            "site",
-            tmp_path / "a.gpkg",
-            "--banks",
-            BANKS,
-            "--context",
-            CONTEXT,
-            "--out-dir",
-            tmp_path / "siting",
-        )
-        == 0
-    )
+    assert _site(tmp_path / "a.gpkg", tmp_path / "siting", "--banks", BANKS) == 0
     plan = pd.read_csv(tmp_path / "siting" / "allocation.csv")
     trace = json.loads((tmp_path / "a_decisions.json").read_text())
     decided = {step["impact_id"] for step in trace if step["impact_id"]}

@@ -13,9 +13,9 @@ import warnings
 from pathlib import Path
 
 import pytest
+from helpers import assess_cli
 
 import wetland_gis as wg
-from wetland_gis.cli import main
 from wetland_gis.commands import read_assessed
 from wetland_gis.errors import InputError
 from wetland_gis.partitioned import assess_partitioned, check_engine_options
@@ -30,20 +30,7 @@ AS_OF = "2024-05-01"
 def _assess(tmp_path, *extra, out="a.gpkg"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", wg.WetlandGISWarning)
-        return main(
-            [
-                "assess",
-                str(IMPACTS),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(tmp_path / out),
-                "--as-of",
-                AS_OF,
-                "--quiet",
-                *extra,
-            ]
-        )
+        return assess_cli(IMPACTS, CONTEXT, tmp_path / out, "--as-of", AS_OF, "--quiet", *extra)
 
 
 def _closed_port() -> int:

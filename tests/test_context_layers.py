@@ -19,6 +19,7 @@ from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from helpers import AS_OF, FT, ROOT
 from shapely.geometry import LineString, Point, box
 
 import wetland_gis as wg
@@ -44,10 +45,7 @@ from wetland_gis.io.checksums import file_sha256
 from wetland_gis.io.layers import read_layer
 from wetland_gis.mapping.symbology import CONTEXT_LAYERS
 
-REPO = Path(__file__).resolve().parents[1]
 CRS = "EPSG:26915"
-AS_OF = "2024-05-01"
-FT = 0.3048
 EASEMENT_TEXT = "the easement's terms, not the Wetland Conservation Act"
 
 # ------------------------------------------------------------------------ the registry
@@ -405,7 +403,7 @@ def _docs_table(path: Path, heading: str) -> list[list[str]]:
 
 
 def test_the_docs_list_the_layers_of_the_registry_in_its_order():
-    rows = _docs_table(REPO / "docs" / "data_schema.md", "## Context (reference layers)")
+    rows = _docs_table(ROOT / "docs" / "data_schema.md", "## Context (reference layers)")
     assert [r[0].strip("`") for r in rows] == list(LAYER_NAMES)
     for (_name, geometry, required, optional, _notes), spec in zip(
         rows, LAYER_SPECS.values(), strict=True
@@ -419,7 +417,7 @@ def test_the_docs_list_the_layers_of_the_registry_in_its_order():
 
 def test_the_docs_list_every_impact_column():
     rows = _docs_table(
-        REPO / "docs" / "data_schema.md", "## Classified impacts (output of `assess`)"
+        ROOT / "docs" / "data_schema.md", "## Classified impacts (output of `assess`)"
     )
     documented = " ".join(r[0] for r in rows)
     missing = [c for c in IMPACT_COLUMNS if f"`{c}`" not in documented]

@@ -15,6 +15,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import assess_cli
 
 import wetland_gis as wg
 from wetland_gis.errors import InputError
@@ -61,57 +62,37 @@ def _quiet(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
+def _partitioned_as_one(impacts, ctx, **options):
+    """Assert ``assess_partitioned`` with ``options`` gives what one pass gives; return it."""
+    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
+    many = _quiet(assess_partitioned, impacts, ctx, as_of=AS_OF, progress_bar=False, **options)
+    _assert_same(one, many)
+    return many
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("project", ["wright_metro", "crow_wing"])
 def test_dask_engine_matches_the_default_engine_on_the_sample_projects(cluster, project):
     impacts = SAMPLE / "projects" / project / "impacts.gpkg"
-    one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
-    many = _quiet(
-        assess_partitioned,
-        impacts,
-        CONTEXT,
-        engine="dask",
-        chunk_size=3,
-        scheduler=cluster.scheduler_address,
-        as_of=AS_OF,
-        progress_bar=False,
+    many = _partitioned_as_one(
+        impacts, CONTEXT, engine="dask", chunk_size=3, scheduler=cluster.scheduler_address
     )
-    _assert_same(one, many)
     assert many.manifest.settings["engine"] == "dask"
 
 
 @pytest.mark.slow
 def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, small_world):
     impacts, ctx = small_world
-    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
-    many = _quiet(
-        assess_partitioned,
-        impacts,
-        ctx,
-        engine="dask",
-        chunk_size=50,
-        scheduler=cluster.scheduler_address,
-        as_of=AS_OF,
-        progress_bar=False,
+    many = _partitioned_as_one(
+        impacts, ctx, engine="dask", chunk_size=50, scheduler=cluster.scheduler_address
     )
-    _assert_same(one, many)
     assert any("4 partition(s)" in r for r in many.manifest.records)
 
 
 @pytest.mark.slow
 def test_chunks_engine_matches_the_default_engine(small_world):
     impacts, ctx = small_world
-    one = _quiet(wg.assess, impacts, ctx, as_of=AS_OF)
-    many = _quiet(
-        assess_partitioned,
-        impacts,
-        ctx,
-        engine="chunks",
-        chunk_size=30,
-        as_of=AS_OF,
-        progress_bar=False,
-    )
-    _assert_same(one, many)
+    _partitioned_as_one(impacts, ctx, engine="chunks", chunk_size=30)
 
 
 @pytest.mark.slow
@@ -169,27 +150,12 @@ def test_a_bad_engine_or_chunk_size_is_an_error(small_world):
 
 @pytest.mark.slow
 def test_cli_streams_chunks_to_geoparquet(tmp_path):
-    from wetland_gis.cli import main
 
     impacts = SAMPLE / "projects" / "wright_metro" / "impacts.gpkg"
     out = tmp_path / "assessed.parquet"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", wg.WetlandGISWarning)
-        code = main(
-            [
-                "assess",
-                str(impacts),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(out),
-                "--as-of",
-                AS_OF,
-                "--chunk-size",
-                "2",
-                "--quiet",
-            ]
-        )
+        code = assess_cli(impacts, CONTEXT, out, "--as-of", AS_OF, "--chunk-size", "2", "--quiet")
     assert code == 0
     got = gpd.read_parquet(out)
     one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)
@@ -338,7 +304,6 @@ def test_partitions_whose_columns_take_other_types_are_refused():
 @pytest.mark.slow
 def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     from wetland_gis import partitioned
-    from wetland_gis.cli import main
 
     calls = []
     real = partitioned.partitions_to_files
@@ -351,22 +316,17 @@ def test_cli_dask_engine_writes_from_the_workers(tmp_path, monkeypatch):
     out = tmp_path / "assessed.parquet"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", wg.WetlandGISWarning)
-        code = main(
-            [
-                "assess",
-                str(impacts),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(out),
-                "--as-of",
-                AS_OF,
-                "--engine",
-                "chunks",
-                "--chunk-size",
-                "2",
-                "--quiet",
-            ]
+        code = assess_cli(
+            impacts,
+            CONTEXT,
+            out,
+            "--as-of",
+            AS_OF,
+            "--engine",
+            "chunks",
+            "--chunk-size",
+            "2",
+            "--quiet",
         )
     assert code == 0 and calls == ["chunks"]
     one = _quiet(wg.assess, impacts, CONTEXT, as_of=AS_OF)

@@ -12,7 +12,7 @@ from pathlib import Path
 import geopandas as gpd
 import pandas as pd
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
+from test_browser import chromium_page, keep_offline
 
 from wetland_gis import demo
 
@@ -91,20 +91,9 @@ def test_manifests_name_inputs_with_hashes(outputs):
 @pytest.mark.pdf
 @pytest.mark.browser
 def test_demo_map_opens_offline_and_shows_every_impact(outputs):
-    sync_playwright = _require_browser()
     errors, blocked = [], []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
-
-        def route(r):
-            if r.request.url.startswith(("file://", "data:")):
-                r.continue_()
-            else:
-                blocked.append(r.request.url)
-                r.abort()
-
-        page.route("**/*", route)
+    with chromium_page() as page:
+        keep_offline(page, blocked)
         page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto((outputs / "wright_metro" / "tep_map.html").as_uri())
@@ -117,7 +106,6 @@ def test_demo_map_opens_offline_and_shows_every_impact(outputs):
         # less-than-50-percent area, has no amount in its own zone; W-5 in the setback zone
         # does not lend it the paragraph (c) amount
         assert "Minn. Stat. § 103G.2241, subd. 9(a)(3), (d)(2)" in popup.inner_text()
-        browser.close()
     assert errors == [] and blocked == []
 
 

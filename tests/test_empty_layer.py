@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from helpers import CONTEXT
+from layer_helpers import assess_cli_quietly
 from shapely.geometry import Polygon
 
 from wetland_gis.cli import main
 from wetland_gis.errors import EmptyLayerWarning
 
-ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 
 
@@ -30,11 +29,7 @@ def _impacts(tmp_path: Path, n: int) -> Path:
 
 
 def _run(tmp_path, impacts, *extra):
-    out = tmp_path / "out" / "a.gpkg"
-    args = ["assess", str(impacts), "--context", str(CONTEXT), "--out", str(out)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return main([*args, "--as-of", AS_OF, "--quiet", "--assume-no-public-waters", *extra])
+    return assess_cli_quietly(tmp_path, impacts, *extra)[0]
 
 
 @pytest.mark.parametrize(

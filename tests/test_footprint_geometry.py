@@ -159,21 +159,23 @@ SQUARE_IN_CORNER = (
 )
 
 
-@settings(max_examples=60)
-@given(scene())
-@example(SQUARE_IN_CORNER)
-def test_impacts_on_a_wetland_add_up_to_the_footprint_within_it(case):
+def _wetland_unions(wetlands, groups):
+    """Return the union of the wetland polygons of each group, by group."""
+    return {
+        g: shapely.union_all([w for w, k in zip(wetlands, groups, strict=True) if k == g])
+        for g in set(groups)
+    }
+
+
+def _add_up_to_the_footprint(case, net, pieces):
     parts, project, rank, existing, wetlands, groups = case
-    net, pieces = _cut(parts, project, rank, existing, wetlands, groups)
     existing_union = shapely.union_all(existing) if existing else shapely.Polygon()
+    unions = _wetland_unions(wetlands, groups)
     for p in set(project):
         footprint = shapely.union_all([g for g, q in zip(parts, project, strict=True) if q == p])
         ground = shapely.difference(footprint, existing_union)
         for g in set(groups):
-            wetland = shapely.union_all(
-                [w for w, k in zip(wetlands, groups, strict=True) if k == g]
-            )
-            expected = shapely.area(shapely.intersection(ground, wetland))
+            expected = shapely.area(shapely.intersection(ground, unions[g]))
             mine = [
                 k
                 for k in range(len(pieces.part))
@@ -185,22 +187,36 @@ def test_impacts_on_a_wetland_add_up_to_the_footprint_within_it(case):
             )
 
 
-@settings(max_examples=60)
-@given(scene())
-@example(SQUARE_IN_CORNER)
-def test_temporary_never_overlaps_permanent_and_no_impact_lies_outside_its_wetland(case):
+def _apart_and_inside_their_wetland(case, net, pieces):
     parts, project, rank, existing, wetlands, groups = case
-    net, pieces = _cut(parts, project, rank, existing, wetlands, groups)
     for a in range(len(parts)):
         for b in range(len(parts)):
             if a != b and project[a] == project[b] and rank[a] == 1 and rank[b] == 0:
                 shared = shapely.area(shapely.intersection(net.geometry[a], net.geometry[b]))
                 assert shared <= tolerance(shapely.area(parts[a]))
-    unions = {
-        g: shapely.union_all([w for w, k in zip(wetlands, groups, strict=True) if k == g])
-        for g in set(groups)
-    }
+    unions = _wetland_unions(wetlands, groups)
     for geom, g in zip(pieces.geometry, pieces.wetland, strict=True):
         outside = shapely.area(shapely.difference(geom, unions[int(g)]))
         assert outside <= tolerance(shapely.area(geom))
         assert shapely.area(geom) > 0
+
+
+@pytest.mark.parametrize(
+    "invariant",
+    [
+        pytest.param(
+            _add_up_to_the_footprint,
+            id="impacts on a wetland add up to the footprint within it",
+        ),
+        pytest.param(
+            _apart_and_inside_their_wetland,
+            id="temporary never overlaps permanent and no impact lies outside its wetland",
+        ),
+    ],
+)
+@settings(max_examples=60)
+@given(scene())
+@example(SQUARE_IN_CORNER)
+def test_the_cut_keeps_its_invariants(invariant, case):
+    net, pieces = _cut(*case)
+    invariant(case, net, pieces)

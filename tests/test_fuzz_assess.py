@@ -31,6 +31,7 @@ from fuzz_strategies import (
     hostile_layers,
     valid_layers,
 )
+from helpers import CONTEXT
 from hostile import CANARY, EVALUATED
 from hypothesis import assume, event, example, given, note
 from hypothesis import strategies as st
@@ -42,7 +43,6 @@ from wetland_gis.context import load_context
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 BANKS = ROOT / "sample_data" / "synthetic_bank_credits.csv"
 EXEMPT = "de_minimis_exempt"
 

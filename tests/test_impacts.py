@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
+from helpers import footprint_assess_cli, run_cli
 
 import wetland_gis as wg
 from wetland_gis.cli import main
@@ -434,36 +435,24 @@ def _files(tmp_path):
 def test_the_impacts_command_writes_the_layer_assess_reads(tmp_path, sample_data, capsys):
     limits, wetlands, existing = _files(tmp_path)
     out = tmp_path / "impacts.gpkg"
-    code = main(
-        [
-            "impacts",
-            str(limits),
-            "--wetlands",
-            str(wetlands),
-            "--existing",
-            str(existing),
-            "--out",
-            str(out),
-            "--quiet",
-        ]
+    code = run_cli(
+        "impacts", limits, "--wetlands", wetlands, "--existing", existing, "--out", out, "--quiet"
     )
     assert code == 0
     manifest = json.loads((tmp_path / "impacts_manifest.json").read_text())
     assert {i["role"] for i in manifest["inputs"]} == {"footprint", "wetlands", "existing"}
     parts = pd.read_csv(tmp_path / "impacts_parts.csv")
     assert parts["status"].tolist() == ["impacts", "impacts", "no_wetland"]
-    code = main(
-        [
-            "assess",
-            str(out),
-            "--context",
-            str(sample_data.context),
-            "--as-of",
-            AS_OF,
-            "--out",
-            str(tmp_path / "assessed.gpkg"),
-            "--quiet",
-        ]
+    code = run_cli(
+        "assess",
+        out,
+        "--context",
+        sample_data.context,
+        "--as-of",
+        AS_OF,
+        "--out",
+        tmp_path / "assessed.gpkg",
+        "--quiet",
     )
     assert code == 0
 
@@ -472,24 +461,7 @@ def test_the_impacts_command_writes_the_layer_assess_reads(tmp_path, sample_data
 def test_assess_with_a_footprint_does_both_in_one_run(tmp_path, sample_data):
     limits, wetlands, existing = _files(tmp_path)
     out = tmp_path / "assessed.gpkg"
-    code = main(
-        [
-            "assess",
-            "--footprint",
-            str(limits),
-            "--wetlands",
-            str(wetlands),
-            "--existing",
-            str(existing),
-            "--context",
-            str(sample_data.context),
-            "--as-of",
-            AS_OF,
-            "--out",
-            str(out),
-            "--quiet",
-        ]
-    )
+    code = footprint_assess_cli(limits, wetlands, sample_data.context, out, "--existing", existing)
     assert code == 0
     read = wg.read_layer(out, "impacts").gdf
     assert sorted(read["impact_id"]) == ["P-1/W-1", "P-2/W-1", "P-2/W-2"]
@@ -521,18 +493,16 @@ def test_assess_refuses_contradicting_footprint_options(tmp_path, capsys, argv, 
 def test_a_bad_input_exits_2_with_one_line(tmp_path, capsys):
     limits, wetlands, _ = _files(tmp_path)
     _ditch().to_file(tmp_path / "ditch.gpkg")
-    code = main(
-        [
-            "impacts",
-            str(limits),
-            "--wetlands",
-            str(wetlands),
-            "--drainage",
-            str(tmp_path / "ditch.gpkg"),
-            "--out",
-            str(tmp_path / "o.gpkg"),
-            "--quiet",
-        ]
+    code = run_cli(
+        "impacts",
+        limits,
+        "--wetlands",
+        wetlands,
+        "--drainage",
+        tmp_path / "ditch.gpkg",
+        "--out",
+        tmp_path / "o.gpkg",
+        "--quiet",
     )
     err = capsys.readouterr().err
     assert code == 2

@@ -9,6 +9,7 @@ import warnings
 import geopandas as gpd
 import pytest
 import shapely
+from helpers import footprint_assess_cli, run_cli
 from hostile import CANARY, MATH, TEMPLATE_PAYLOADS
 
 import wetland_gis as wg
@@ -130,21 +131,8 @@ def test_map_project_and_report_on_nwi_from_the_command_line(tmp_path, sample_da
     nwi.to_file(tmp_path / "nwi.gpkg")
     out = tmp_path / "assessed.gpkg"
     assert (
-        main(
-            [
-                "assess",
-                "--footprint",
-                str(tmp_path / "limits.gpkg"),
-                "--wetlands",
-                str(tmp_path / "nwi.gpkg"),
-                "--context",
-                str(sample_data.context),
-                "--as-of",
-                AS_OF,
-                "--out",
-                str(out),
-                "--quiet",
-            ]
+        footprint_assess_cli(
+            tmp_path / "limits.gpkg", tmp_path / "nwi.gpkg", sample_data.context, out
         )
         == 0
     )
@@ -181,22 +169,20 @@ def test_compare_takes_alternatives_as_footprints(tmp_path, sample_data):
     footprint().to_file(tmp_path / "preferred.gpkg")
     reduced.to_file(tmp_path / "reduced.gpkg")
     wetlands().to_file(tmp_path / "wetlands.gpkg")
-    code = main(
-        [
-            "compare",
-            str(tmp_path / "preferred.gpkg"),
-            str(tmp_path / "reduced.gpkg"),
-            "no-build",
-            "--wetlands",
-            str(tmp_path / "wetlands.gpkg"),
-            "--context",
-            str(sample_data.context),
-            "--as-of",
-            AS_OF,
-            "--out",
-            str(tmp_path / "cmp"),
-            "--quiet",
-        ]
+    code = run_cli(
+        "compare",
+        tmp_path / "preferred.gpkg",
+        tmp_path / "reduced.gpkg",
+        "no-build",
+        "--wetlands",
+        tmp_path / "wetlands.gpkg",
+        "--context",
+        sample_data.context,
+        "--as-of",
+        AS_OF,
+        "--out",
+        tmp_path / "cmp",
+        "--quiet",
     )
     assert code == 0
     html = (tmp_path / "cmp" / "preferred_map.html").read_text()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import map_fixtures as fx
 import pytest
+from helpers import docstring_ids
 
 from wetland_gis.mapping import save_map, tep_map
 
@@ -47,14 +48,7 @@ def _legend_in_page(page: str) -> str:
 def _string_constants(source: str) -> list[str]:
     """Every string literal of a module that is not a docstring."""
     tree = ast.parse(source)
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
-    }
+    docstrings = docstring_ids(tree)
     return [
         node.value
         for node in ast.walk(tree)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from helpers import CONTEXT
+from layer_helpers import assess_cli_quietly
 from shapely.geometry import Polygon
 
 import wetland_gis as wg
@@ -20,8 +22,6 @@ from wetland_gis.commands import read_assessed
 from wetland_gis.errors import InputError
 from wetland_gis.io.layers import read_layer
 
-ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 SQUARE = Polygon([(420000, 5090000), (420020, 5090000), (420020, 5090020), (420000, 5090020)])
 
@@ -36,13 +36,7 @@ def _wrong_prj(tmp_path: Path) -> Path:
     return path
 
 
-def _assess(tmp_path, impacts, *extra):
-    out = tmp_path / "out" / "a.gpkg"
-    args = ["assess", str(impacts), "--context", str(CONTEXT), "--out", str(out)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        code = main([*args, "--as-of", AS_OF, "--quiet", "--assume-no-public-waters", *extra])
-    return code, out
+_assess = assess_cli_quietly
 
 
 def test_a_wrong_prj_is_an_error_whose_fix_is_override_crs(tmp_path, capsys):

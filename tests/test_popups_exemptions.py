@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from helpers import fill_fact
+
 from wetland_gis.mapping.exemption_popup import exemption_rows, exemptions_tried_html
 from wetland_gis.mapping.popups import impact_popup_html
-from wetland_gis.rules import Claims, ImpactFacts, decide_project
+from wetland_gis.rules import Claims, decide_project
 from wetland_gis.rules.exempt import EXEMPTION_RULES, ExemptionFacts
 
 CLEAN = {
@@ -16,19 +18,7 @@ CLEAN = {
 
 
 def _decided(exemption):
-    f = ImpactFacts(
-        impact_id="A",
-        wetland_type=2,
-        cedar_tamarack=False,
-        sqft_setback=0,
-        sqft_protection=0,
-        sqft_outside=30_000,
-        pct_class="greater_than_80_percent",
-        metro=False,
-        impact_kind="fill",
-        owns_whole_wetland=True,
-        exemption=exemption,
-    )
+    f = fill_fact("A", 2, 30_000, exemption=exemption)
     return decide_project([f], Claims(), as_of="2024-05-01")
 
 

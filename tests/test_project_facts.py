@@ -14,6 +14,7 @@ from pathlib import Path
 import geopandas as gpd
 import pandas as pd
 import pytest
+from helpers import CONTEXT
 
 import wetland_gis as wg
 from wetland_gis.cli import build_parser
@@ -24,7 +25,6 @@ from wetland_gis.manifest import Manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "docs" / "templates"
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 ROAD = ROOT / "sample_data" / "projects" / "county_road" / "impacts.gpkg"
 ROAD_COLUMNS = ["road_kind", "road_auth", "road_serv", "road_std"]
 

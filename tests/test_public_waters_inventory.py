@@ -12,12 +12,12 @@ from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from helpers import CONTEXT
 from shapely.geometry import box
 
 import wetland_gis as wg
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing" / "impacts.gpkg"
 AS_OF = "2024-05-01"
 FT = 0.3048

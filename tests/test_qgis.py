@@ -19,23 +19,32 @@ from typing import Any
 
 import map_fixtures as fx
 import pytest
+from qgis_helpers import SYSTEM_PYTHON, run_in_qgis_python
 
 from wetland_gis.io.layers import write_layer
 from wetland_gis.io.qgis_styles import GPKG_VERSION, NULL_COLOR, styled_layers
 from wetland_gis.mapping.symbology import OUTCOME_COLORS
 
-SYSTEM_PYTHON = Path("/usr/bin/python3")
-
-PROBE = r"""
+#: The start of a script run by QGIS's Python on ``[[path, layer], ...]`` (its argument):
+#: each layer opened as ``vl`` with its renderer ``r``; the body appends to ``out``.
+_PROBE_START = r"""
 import json, sys
-from qgis.core import QgsApplication, QgsVectorLayer
+from qgis.core import QgsApplication, QgsVectorLayer, QgsRenderContext
 app = QgsApplication([], False)
 app.initQgis()
 out = []
 for path, layer in json.loads(sys.argv[1]):
     vl = QgsVectorLayer(f"{path}|layername={layer}", layer, "ogr")
     r = vl.renderer()
-    cats = []
+"""
+#: The end of it: ``out`` printed after ``RESULT`` on one line.
+_PROBE_END = r"""print("RESULT" + json.dumps(out), flush=True)
+app.exitQgis()
+"""
+
+PROBE = (
+    _PROBE_START
+    + r"""    cats = []
     if r is not None and r.type() == "categorizedSymbol":
         cats = [[c.value(), c.label(), c.symbol().color().name()] for c in r.categories()]
     out.append({
@@ -45,9 +54,9 @@ for path, layer in json.loads(sys.argv[1]):
         "labels": vl.labelsEnabled(), "categories": cats,
         "abstract": vl.metadata().abstract(),
     })
-print("RESULT" + json.dumps(out), flush=True)
-app.exitQgis()
 """
+    + _PROBE_END
+)
 
 
 def _require_qgis() -> None:
@@ -64,19 +73,14 @@ def _require_qgis() -> None:
         pytest.skip("the QGIS test needs Debian's python3-qgis (apt-get install python3-qgis)")
 
 
+def _probe(script: str, layers: list[tuple[Path, str]], timeout: float) -> dict[str, dict]:
+    """Run ``script`` in QGIS's Python on ``layers``; return its answer by layer name."""
+    args = ["-c", script, json.dumps([[str(p), n] for p, n in layers])]
+    return {r["layer"]: r for r in run_in_qgis_python(args, timeout=timeout)}
+
+
 def _open_in_qgis(layers: list[tuple[Path, str]]) -> dict[str, dict]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    done = subprocess.run(
-        [str(SYSTEM_PYTHON), "-c", PROBE, json.dumps([[str(p), n] for p, n in layers])],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=180,
-    )
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
-    assert line is not None, done.stderr[-2000:]
-    return {r["layer"]: r for r in json.loads(line[len("RESULT") :])}
+    return _probe(PROBE, layers, 180)
 
 
 @pytest.fixture(scope="module")
@@ -182,16 +186,9 @@ def test_qgis_opens_the_demo_outputs(demo_run: Any) -> None:
     assert result["sites"]["valid"] and result["sites"]["crs"] == "EPSG:26915"
 
 
-RENDER_PROBE = r"""
-import json, sys
-from qgis.core import QgsApplication, QgsVectorLayer, QgsRenderContext
-app = QgsApplication([], False)
-app.initQgis()
-out = []
-for path, layer in json.loads(sys.argv[1]):
-    vl = QgsVectorLayer(f"{path}|layername={layer}", layer, "ogr")
-    r = vl.renderer()
-    unrendered = 0
+RENDER_PROBE = (
+    _PROBE_START
+    + r"""    unrendered = 0
     if r is not None and vl.isSpatial():
         ctx = QgsRenderContext()
         r.startRender(ctx, vl.fields())
@@ -209,24 +206,13 @@ for path, layer in json.loads(sys.argv[1]):
         "hidden": hidden, "abstract": vl.metadata().abstract(),
         "alias": {n: vl.attributeAlias(vl.fields().indexOf(n)) for n in fields},
     })
-print("RESULT" + json.dumps(out), flush=True)
-app.exitQgis()
 """
+    + _PROBE_END
+)
 
 
 def _probe_render(layers: list[tuple[Path, str]]) -> dict[str, dict]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    done = subprocess.run(
-        [str(SYSTEM_PYTHON), "-c", RENDER_PROBE, json.dumps([[str(p), n] for p, n in layers])],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
-    assert line is not None, done.stderr[-2000:]
-    return {f"{r['layer']}": r for r in json.loads(line[len("RESULT") :])}
+    return _probe(RENDER_PROBE, layers, 300)
 
 
 @pytest.fixture

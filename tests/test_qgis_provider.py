@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from qgis_helpers import SYSTEM_PYTHON, rerun_on_the_cli, run_in_qgis_python
 
 from wetland_gis import cli
 from wetland_gis.commands import CommandResult, Tally, _fields
@@ -37,7 +38,6 @@ from wetland_gis.qgis_provider.describe import describe
 
 ROOT = Path(__file__).resolve().parents[1]
 PROVIDER = ROOT / "wetland_gis" / "qgis_provider"
-SYSTEM_PYTHON = Path("/usr/bin/python3")
 
 sys.path.insert(0, str(ROOT / "tools"))
 import qgis_plugin  # noqa: E402
@@ -645,19 +645,13 @@ def in_qgis(tmp_path_factory) -> dict:
         "work": str(work),
         **_inputs(folder / "inputs"),
     }
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env.pop(runner.PYTHON_ENV, None)  # the interpreter comes from the zip's install.json
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    done = subprocess.run(
-        [str(SYSTEM_PYTHON), str(ROOT / "tests" / "qgis_provider_driver.py"), json.dumps(spec)],
-        capture_output=True,
-        text=True,
-        env=env,
+    result = run_in_qgis_python(
+        [str(ROOT / "tests" / "qgis_provider_driver.py"), json.dumps(spec)],
         timeout=900,
+        drop=(runner.PYTHON_ENV,),  # the interpreter comes from the zip's install.json
+        tail=3000,
     )
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT")), None)
-    assert line is not None, done.stderr[-3000:]
-    return {**json.loads(line[len("RESULT") :]), "work": work}
+    return {**result, "work": work}
 
 
 #: The county road sample's construction limits, existing road, delineation and parcels.
@@ -698,6 +692,12 @@ def _frames(path: str | Path) -> dict[str, pd.DataFrame]:
         for name, _ in pyogrio.list_layers(path)
         if name != "layer_styles"
     }
+
+
+def _completed(run: dict) -> dict:
+    """Return ``run`` (one recorded in QGIS), failing with its exception when it raised one."""
+    assert "exception" not in run, run.get("exception")
+    return run
 
 
 def _same_as_the_cli(run: dict, tmp_path: Path) -> None:
@@ -747,8 +747,7 @@ def test_qgis_lists_one_algorithm_per_command(in_qgis) -> None:
 @pytest.mark.slow
 @pytest.mark.qgis
 def test_assess_on_the_sample_loads_the_layers_styled_and_equals_the_cli(in_qgis, tmp_path) -> None:
-    run = in_qgis["sample"]
-    assert "exception" not in run, run.get("exception")
+    run = _completed(in_qgis["sample"])
     outputs = run["outputs"]
     assert outputs["OUTPUT"] == outputs["ASSESSED"] == str(in_qgis["work"] / "sample.gpkg")
     manifest = json.loads(Path(outputs["MANIFEST"]).read_text("utf-8"))
@@ -773,8 +772,7 @@ def test_assess_on_the_sample_loads_the_layers_styled_and_equals_the_cli(in_qgis
 @pytest.mark.slow
 @pytest.mark.qgis
 def test_assess_on_a_shapefile_qgis_wrote_reads_its_cut_names(in_qgis, tmp_path) -> None:
-    run = in_qgis["shapefile"]
-    assert "exception" not in run, run.get("exception")
+    run = _completed(in_qgis["shapefile"])
     # QGIS's writer cut the names to 10 characters
     assert {"owns_whole", "runoff_ret", "prior_sqft"} <= set(run["shapefile_fields"])
     assert run["command"].split()[2] == run["shapefile"]  # the file given as it is
@@ -791,8 +789,7 @@ def test_assess_on_a_shapefile_qgis_wrote_reads_its_cut_names(in_qgis, tmp_path)
 @pytest.mark.slow
 @pytest.mark.qgis
 def test_assess_on_a_selection_exports_only_the_selected_features(in_qgis) -> None:
-    run = in_qgis["selection"]
-    assert "exception" not in run, run.get("exception")
+    run = _completed(in_qgis["selection"])
     assert json.loads(run["outputs"]["TALLY"])["rows_read"] == 2
     assert len(_frames(run["outputs"]["OUTPUT"])["impacts"]) == 2
     exported = shlex.split(run["command"])[2]
@@ -810,11 +807,7 @@ def test_assess_on_a_selection_exports_only_the_selected_features(in_qgis) -> No
 @pytest.mark.qgis
 def test_a_bad_input_shows_the_clis_one_line_message_and_no_traceback(in_qgis) -> None:
     run = in_qgis["bad"]
-    argv = shlex.split(run["command"])[1:]
-    err = io.StringIO()
-    with redirect_stderr(err):
-        status = cli.main(argv)
-    printed = err.getvalue().strip().splitlines()[-1]
+    status, printed = rerun_on_the_cli(run["command"])
     assert status == 2 and "--assume-crs" in printed and run["shapefile"] in printed
     assert run["exception"] == printed
     assert ["error", printed] in run["log"]
@@ -849,8 +842,7 @@ def test_cancel_stops_the_run_and_leaves_the_previous_output_whole(in_qgis) -> N
 def test_every_algorithm_runs_the_sample_project_from_the_toolbox(
     in_qgis, name: str, loaded: dict, written: str
 ) -> None:
-    run = in_qgis["chain"][name]
-    assert "exception" not in run, run.get("exception")
+    run = _completed(in_qgis["chain"][name])
     assert (in_qgis["work"] / "chain" / written).is_file()
     manifest = json.loads(Path(run["outputs"]["MANIFEST"]).read_text("utf-8"))
     assert manifest["command"] == name
@@ -874,8 +866,7 @@ def test_every_algorithm_runs_the_sample_project_from_the_toolbox(
 @pytest.mark.qgis
 def test_a_geopackage_layer_named_like_its_file_beside_others_is_compared(in_qgis) -> None:
     """The layer construction_limits of construction_limits.gpkg (of two) reaches compare alone."""
-    run = in_qgis["chain"]["compare"]
-    assert "exception" not in run, run.get("exception")
+    run = _completed(in_qgis["chain"]["compare"])
     said = [text for _, text in run["log"] if "written by QGIS" in text]
     assert len(said) == 2  # both layers: each in a GeoPackage of its own
     assert "the layer 'construction_limits' of " in said[0] and "several layers" in said[0]
@@ -907,8 +898,7 @@ def _cut_argv(out: Path, *, assess: bool = False) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.qgis
 def test_impacts_cuts_the_county_road_footprint_as_the_cli_does(in_qgis, tmp_path) -> None:
-    run = in_qgis["impacts"]
-    assert "exception" not in run, run.get("exception")
+    run = _completed(in_qgis["impacts"])
     assert shlex.split(run["command"])[1:-2] == _cut_argv(tmp_path)[:-2]  # each layer by name
     tally = json.loads(run["outputs"]["TALLY"])
     assert tally["rows_read"] == 5 and tally["outcomes"]["impacts"] == 3
@@ -930,8 +920,7 @@ def test_impacts_cuts_the_county_road_footprint_as_the_cli_does(in_qgis, tmp_pat
 @pytest.mark.qgis
 def test_the_cut_chained_into_assess_equals_assess_with_footprint(in_qgis, tmp_path) -> None:
     """A model impacts -> assess (the graphical modeler's) gives ``assess --footprint``'s layers."""
-    run = in_qgis["impacts_assess"]
-    assert "exception" not in run, run.get("exception")
+    run = _completed(in_qgis["impacts_assess"])
     results = run["outputs"]["CHILD_RESULTS"]
     commands = [shlex.split(text) for kind, text in run["log"] if kind == "command"]
     assert [argv[1] for argv in commands] == ["impacts", "assess"]
@@ -953,11 +942,7 @@ def test_the_cut_chained_into_assess_equals_assess_with_footprint(in_qgis, tmp_p
 @pytest.mark.qgis
 def test_impacts_on_overlapping_wetlands_shows_the_clis_one_line_message(in_qgis) -> None:
     run = in_qgis["impacts_bad"]
-    argv = shlex.split(run["command"])[1:]
-    err = io.StringIO()
-    with redirect_stderr(err):
-        status = cli.main(argv)
-    printed = err.getvalue().strip().splitlines()[-1]
+    status, printed = rerun_on_the_cli(run["command"])
     assert status == 2 and "W-A" in printed and "W-Z" in printed and "overlap" in printed
     assert run["exception"] == printed
     assert ["error", printed] in run["log"]

@@ -16,7 +16,13 @@ import geopandas as gpd
 import pandas as pd
 import pytest
 import sqlalchemy as sa
-from register_fixtures import new_postgis_db, postgis_server, register_url  # noqa: F401
+from helpers import CONTEXT, assess_cli, run_cli
+from register_fixtures import (  # noqa: F401
+    decision_record,
+    new_postgis_db,
+    postgis_server,
+    register_url,
+)
 from shapely.geometry import box
 
 import wetland_gis as wg
@@ -24,7 +30,6 @@ from wetland_gis.cli import main
 from wetland_gis.errors import InputError, WetlandGISWarning
 from wetland_gis.register import (
     CreditRecord,
-    DecisionRecord,
     ImpactRecord,
     Register,
     RegisterError,
@@ -39,7 +44,6 @@ from wetland_gis.register.records import (
 from wetland_gis.register.store import SLEEP_HOOK_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing" / "impacts.gpkg"
 AS_OF = "2024-05-01"
 FT = 0.3048
@@ -56,14 +60,9 @@ HOSTILE = [
 
 
 def _decision(**kw):
-    base = dict(
-        kind="exemption",
-        decision_date=dt.date(2020, 6, 1),
-        lgu="Crow Wing SWCD",
-        recorded_by="A. Analyst",
+    return decision_record(
+        **{"kind": "exemption", "decision_date": dt.date(2020, 6, 1), "lgu": "Crow Wing SWCD", **kw}
     )
-    base.update(kw)
-    return DecisionRecord(**base)
 
 
 def _impact(iid="old", area=2000.0, date=dt.date(2003, 6, 1), **kw):
@@ -325,20 +324,8 @@ def test_the_manifest_names_the_register_by_id_never_by_url(tmp_path, postgis_se
     url = new_postgis_db(postgis_server).replace("not-the-password", "s3cr3t-PW")
     reg = Register(url).init()
     out = tmp_path / "out.gpkg"
-    code = main(
-        [
-            "assess",
-            str(_write(_layer(), tmp_path)),
-            "--context",
-            str(CONTEXT),
-            "--out",
-            str(out),
-            "--as-of",
-            AS_OF,
-            "--register",
-            url,
-            "--quiet",
-        ]
+    code = assess_cli(
+        _write(_layer(), tmp_path), CONTEXT, out, "--as-of", AS_OF, "--register", url, "--quiet"
     )
     assert code == 0
     text = "".join(p.read_text("utf-8", errors="replace") for p in tmp_path.glob("out*.json"))
@@ -386,22 +373,7 @@ def _cli(*argv, env=None, timeout=300):
 def assessed(tmp_path_factory):
     folder = tmp_path_factory.mktemp("assessed")
     out = folder / "cw.gpkg"
-    assert (
-        main(
-            [
-                "assess",
-                str(CROW_WING),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(out),
-                "--as-of",
-                AS_OF,
-                "--quiet",
-            ]
-        )
-        == 0
-    )
+    assert assess_cli(CROW_WING, CONTEXT, out, "--as-of", AS_OF, "--quiet") == 0
     return out
 
 
@@ -411,32 +383,30 @@ def test_add_from_an_assessed_geopackage_keeps_trace_and_manifest_hash(register_
 
     assert main(["register", "init", "--register", register_url]) == 0
     assert (
-        main(
-            [
-                "register",
-                "add",
-                str(assessed),
-                "--register",
-                register_url,
-                "--kind",
-                "replacement_plan_approved",
-                "--date",
-                "2024-06-01",
-                "--lgu",
-                "Crow Wing County",
-                "--recorded-by",
-                "A",
-                "--landowner",
-                "X",
-                "--wetland",
-                "w1",
-                "--bank",
-                "B",
-                "--account",
-                "1",
-                "--credits-acres",
-                "0.54",
-            ]
+        run_cli(
+            "register",
+            "add",
+            assessed,
+            "--register",
+            register_url,
+            "--kind",
+            "replacement_plan_approved",
+            "--date",
+            "2024-06-01",
+            "--lgu",
+            "Crow Wing County",
+            "--recorded-by",
+            "A",
+            "--landowner",
+            "X",
+            "--wetland",
+            "w1",
+            "--bank",
+            "B",
+            "--account",
+            "1",
+            "--credits-acres",
+            "0.54",
         )
         == 0
     )
@@ -803,22 +773,7 @@ def test_an_eligible_exemption_of_an_impact_that_needs_replacement_is_not_record
 
     out = tmp_path / "wright.gpkg"
     impacts = ROOT / "sample_data" / "projects" / "wright_metro" / "impacts.shp"
-    assert (
-        main(
-            [
-                "assess",
-                str(impacts),
-                "--context",
-                str(CONTEXT),
-                "--out",
-                str(out),
-                "--as-of",
-                AS_OF,
-                "--quiet",
-            ]
-        )
-        == 0
-    )
+    assert assess_cli(impacts, CONTEXT, out, "--as-of", AS_OF, "--quiet") == 0
     record = decision_from_assessed(
         out, kind="replacement_plan_approved", decision_date=AS_OF, lgu="L", recorded_by="r"
     )

@@ -19,6 +19,12 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from register_fixtures import (
+    STEP_FIELDS,
+    classified_frame,
+    decision_record,
+    decisions_from_csv,
+)
 
 from wetland_gis.register.schema import KIND_CITATIONS
 
@@ -56,15 +62,11 @@ def test_section_2243_local_plans_is_not_cited_for_the_bank_anywhere():
 
 
 def test_an_imported_banking_decision_keeps_the_bank_citation(tmp_path):
-    from wetland_gis.register.records import read_decisions_csv
-
-    csv = tmp_path / "past.csv"
-    csv.write_text(
+    (record,) = decisions_from_csv(
+        tmp_path / "past.csv",
         "kind,decision_date,lgu,recorded_by,wetland_id\n"
         "wetland_banking,2019-04-01,Wright SWCD,A. Analyst,W-1\n",
-        encoding="utf-8",
     )
-    (record,) = read_decisions_csv(csv)
     assert record.citations == [KIND_CITATIONS["wetland_banking"]]
     assert "8420.0755" in record.citations[0]
     assert dt.date(2019, 4, 1) == record.decision_date
@@ -74,16 +76,14 @@ def test_an_imported_banking_decision_keeps_the_bank_citation(tmp_path):
 
 
 def _determination(**kw):
-    from wetland_gis.register import DecisionRecord
-
-    base = dict(
-        kind="boundary_type_determination",
-        decision_date=dt.date(2024, 3, 1),
-        lgu="Wright SWCD",
-        recorded_by="A. Analyst",
+    return decision_record(
+        **{
+            "kind": "boundary_type_determination",
+            "decision_date": dt.date(2024, 3, 1),
+            "lgu": "Wright SWCD",
+            **kw,
+        }
     )
-    base.update(kw)
-    return DecisionRecord(**base)
 
 
 @pytest.mark.parametrize(
@@ -131,17 +131,14 @@ def test_subd_2a_d_an_end_date_after_five_years_is_an_input_error(given):
 
 def test_subd_2a_d_an_imported_end_date_after_five_years_names_the_row_and_column(tmp_path):
     from wetland_gis.errors import InputError
-    from wetland_gis.register.records import read_decisions_csv
 
-    csv = tmp_path / "past.csv"
-    csv.write_text(
+    text = (
         "kind,decision_date,lgu,recorded_by,wetland_id,determined_type,valid_until\n"
         "boundary_type_determination,2024-03-01,Wright SWCD,A. Analyst,W-1,3,2024-12-31\n"
-        "boundary_type_determination,2024-03-01,Wright SWCD,A. Analyst,W-2,3,2030-01-01\n",
-        encoding="utf-8",
+        "boundary_type_determination,2024-03-01,Wright SWCD,A. Analyst,W-2,3,2030-01-01\n"
     )
     with pytest.raises(InputError, match=r"row 3, column 'valid_until'.*2029-03-01"):
-        read_decisions_csv(csv)
+        decisions_from_csv(tmp_path / "past.csv", text)
 
 
 def test_an_exemption_decision_keeps_no_validity_of_its_own():
@@ -166,22 +163,11 @@ def register(tmp_path_factory):
 
 def _fill(register, rows, as_of, **columns):
     """Run the register fill on a one-row classified layer; return (row, step)."""
-    import pandas as pd
-
     from wetland_gis.io.fields import FieldMapping
     from wetland_gis.parameters import default_parameters
     from wetland_gis.register.fill import fill_from_register
 
-    frame = pd.DataFrame(
-        {
-            "status": ["assessed"] * rows,
-            "wetland_type": ["2"] * rows,
-            "type_source": ["field"] * rows,
-            "type_verify": [False] * rows,
-            "type_note": [None] * rows,
-            **columns,
-        }
-    )
+    frame = classified_frame(rows, **columns)
     mapping = FieldMapping(
         wetland_id="wetland_id",
         owner="owner" if "owner" in columns else None,
@@ -191,8 +177,7 @@ def _fill(register, rows, as_of, **columns):
         frame, mapping, register, default_parameters(), dt.date.fromisoformat(as_of)
     )
     (step,) = steps[0]
-    names = ("rule_id", "citation", "outcome", "value", "reason", "verify", "inputs", "params")
-    return out.iloc[0], dict(zip(names, step, strict=True))
+    return out.iloc[0], dict(zip(STEP_FIELDS, step, strict=True))
 
 
 @pytest.mark.parametrize(

@@ -20,15 +20,21 @@ import datetime as dt
 import itertools
 import threading
 import warnings
-from pathlib import Path
 
 import geopandas as gpd
-import pandas as pd
 import pytest
 import sqlalchemy as sa
+from helpers import AS_OF, CONTEXT, FT, ROOT, fill_fact
 from hypothesis import example, given
 from hypothesis import strategies as st
-from register_fixtures import new_postgis_db, postgis_server, register_url  # noqa: F401
+from register_fixtures import (  # noqa: F401
+    STEP_FIELDS,
+    classified_frame,
+    decisions_from_csv,
+    new_postgis_db,
+    postgis_server,
+    register_url,
+)
 from shapely.geometry import box
 
 from wetland_gis.cli import main
@@ -41,9 +47,6 @@ from wetland_gis.register import (
 )
 from wetland_gis.register import schema as s
 from wetland_gis.register.fill import PORTION_BASES, portion_basis
-
-ROOT = Path(__file__).resolve().parents[1]
-AS_OF = "2024-05-01"
 
 
 def _decision(wetland, rows, **kw):
@@ -74,21 +77,11 @@ def _fill(register, as_of=AS_OF, **columns):
     from wetland_gis.register.fill import fill_from_register
 
     rows = len(next(iter(columns.values())))
-    frame = pd.DataFrame(
-        {
-            "status": ["assessed"] * rows,
-            "wetland_type": ["2"] * rows,
-            "type_source": ["field"] * rows,
-            "type_verify": [False] * rows,
-            "type_note": [None] * rows,
-            **columns,
-        }
-    )
+    frame = classified_frame(rows, **columns)
     out, _, steps, _ = fill_from_register(
         frame, resolve_fields(frame), register, default_parameters(), dt.date.fromisoformat(as_of)
     )
-    names = ("rule_id", "citation", "outcome", "value", "reason", "verify", "inputs", "params")
-    return out, {i: dict(zip(names, steps[i][0], strict=True)) for i in steps}
+    return out, {i: dict(zip(STEP_FIELDS, steps[i][0], strict=True)) for i in steps}
 
 
 @pytest.fixture(scope="module")
@@ -239,7 +232,7 @@ def test_subd_9f_limits_are_reached_by_the_portions_history_not_the_wetlands(
     """A 100 sq ft fill on parcel P-1 of a shared wetland; a previous owner filled part of
     P-1, another landowner filled 5,000 sq ft of P-2 (which would end the exemption if it
     counted). Default reading ``reached``: exactly at the limit is not exempt."""
-    from wetland_gis.rules import ImpactFacts, decide_project
+    from wetland_gis.rules import decide_project
     from wetland_gis.rules.exempt.facts import ExemptionFacts
 
     wetland = f"L{request.node.callspec.id[:40]}"
@@ -251,16 +244,10 @@ def test_subd_9f_limits_are_reached_by_the_portions_history_not_the_wetlands(
     )
     prior = out.at[0, "register_prior_sqft_since_1992"]
     assert prior == same_parcel_sqft
-    facts = ImpactFacts(
-        impact_id="A",
-        wetland_type=2,
-        cedar_tamarack=False,
-        sqft_setback=0,
-        sqft_protection=0,
-        sqft_outside=100,
-        pct_class="greater_than_80_percent",
-        metro=False,
-        impact_kind="fill",
+    facts = fill_fact(
+        "A",
+        2,
+        100,
         owner="X",
         wetland_id=wetland,
         owns_whole_wetland=False,
@@ -600,16 +587,14 @@ def test_two_upgrades_at_once_migrate_once(v1_url):
 def test_a_csv_with_parcel_ids_imports_exports_and_imports_again(tmp_path):
     from wetland_gis.register.records import export_register, read_decisions_csv
 
-    csv = tmp_path / "past.csv"
-    csv.write_text(
+    d1, d2 = decisions_from_csv(
+        tmp_path / "past.csv",
         "decision,kind,decision_date,lgu,recorded_by,landowner,wetland_id,parcel_id,impact_id,"
         "impact_date,area_sqft,impact_kind\n"
         "d1,exemption,2003-06-01,L,R,Prev,W-1,P-1,i1,2003-06-01,300,fill\n"
         "d1,exemption,2003-06-01,L,R,Prev,W-1,P-2,i2,2003-06-01,200,fill\n"
         "d2,exemption,2005-06-01,L,R,Y,W-1,0712,i3,2005-06-01,50,fill\n",
-        encoding="utf-8",
     )
-    d1, d2 = read_decisions_csv(csv)
     assert [i.parcel_id for i in d1.impacts] == ["P-1", "P-2"] and d1.parcel_id is None
     assert d2.parcel_id == "0712"  # leading zeros kept: an id, not a number
     reg = Register(tmp_path / "r.gpkg").init()
@@ -621,13 +606,11 @@ def test_a_csv_with_parcel_ids_imports_exports_and_imports_again(tmp_path):
     again = read_decisions_csv(out)
     assert [[i.parcel_id for i in d.impacts] for d in again] == [["P-1", "P-2"], ["0712"]]
     # a CSV of version 1 (no parcel_id column) still imports, the parcel unknown
-    old = tmp_path / "old.csv"
-    old.write_text(
+    (rec,) = decisions_from_csv(
+        tmp_path / "old.csv",
         "kind,decision_date,lgu,recorded_by,wetland_id,impact_id,area_sqft\n"
         "exemption,2003-06-01,L,R,W-1,i1,300\n",
-        encoding="utf-8",
     )
-    (rec,) = read_decisions_csv(old)
     assert rec.parcel_id is None and rec.impacts[0].parcel_id is None
 
 
@@ -652,9 +635,7 @@ def test_the_parcel_role_reads_parcel_id_or_pin():
 
 # --- end to end: assess --register and register add with the parcel column -----------------
 
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 CROW_WING = ROOT / "sample_data" / "projects" / "crow_wing" / "impacts.gpkg"
-FT = 0.3048
 
 
 def _layer(**extra):

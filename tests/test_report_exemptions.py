@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pandas as pd
+from helpers import fill_fact
 
 from wetland_gis.mapping.report import render_report
-from wetland_gis.rules import Claims, ImpactFacts, decide_project
+from wetland_gis.rules import Claims, decide_project
 from wetland_gis.rules.exempt import ExemptionFacts, RoadFacts
 
 CLEAN = {
@@ -17,20 +18,7 @@ CLEAN = {
 
 
 def _fact(iid, exemption=None, road=None):
-    return ImpactFacts(
-        impact_id=iid,
-        wetland_type=2,
-        cedar_tamarack=False,
-        sqft_setback=0,
-        sqft_protection=0,
-        sqft_outside=30_000,
-        pct_class="greater_than_80_percent",
-        metro=False,
-        impact_kind="fill",
-        owns_whole_wetland=True,
-        exemption=exemption,
-        road=road,
-    )
+    return fill_fact(iid, 2, 30_000, exemption=exemption, road=road)
 
 
 def _report(*facts):

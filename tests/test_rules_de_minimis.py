@@ -7,6 +7,7 @@ import itertools
 import json
 
 import pytest
+from helpers import impact_fact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,15 +56,15 @@ def impact(
     pct, metro = place(county)
     split = {SETBACK: 0.0, PROTECTION: 0.0, OUTSIDE: 0.0}
     split[zone] = float(area)
-    return ImpactFacts(
-        impact_id=impact_id,
-        wetland_type=WetlandType(wetland_type),
-        cedar_tamarack=cedar,
-        sqft_setback=split[SETBACK],
-        sqft_protection=split[PROTECTION],
-        sqft_outside=split[OUTSIDE],
-        pct_class=pct,
+    return impact_fact(
+        impact_id,
+        WetlandType(wetland_type),
+        split[OUTSIDE],
+        protection=split[PROTECTION],
+        setback=split[SETBACK],
+        pct=pct,
         metro=metro,
+        cedar=cedar,
         **flags,
     )
 
@@ -964,16 +965,7 @@ def test_setback_amount_is_one_total_for_every_type():
 
 def test_one_impact_straddling_zones_is_held_to_the_most_restrictive():
     pct, metro = place("Crow Wing")
-    straddle = ImpactFacts(
-        impact_id="X",
-        wetland_type=2,
-        cedar_tamarack=False,
-        sqft_setback=0,
-        sqft_protection=300,
-        sqft_outside=5_000,
-        pct_class=pct,
-        metro=metro,
-    )
+    straddle = impact_fact("X", 2, 5_000, protection=300, pct=pct, metro=metro)
     result = de_minimis([straddle], as_of=AS_OF)
     assert result.by_impact["X"].value == 400
     assert result.project.outcome is Outcome.NOT_EXEMPT
@@ -1124,16 +1116,7 @@ def test_impact_facts_are_validated(kwargs, match):
 
 
 def test_impact_facts_convert_plain_values():
-    f = ImpactFacts(
-        impact_id="A",
-        wetland_type=3,
-        cedar_tamarack=False,
-        sqft_setback=1,
-        sqft_protection=2,
-        sqft_outside=3,
-        pct_class="less_than_50_percent",
-        metro=True,
-    )
+    f = impact_fact("A", 3, 3, protection=2, setback=1, pct="less_than_50_percent", metro=True)
     assert f.wetland_type is WetlandType.TYPE_3
     assert f.pct_class is LT50
     assert f.area_sqft == 6
@@ -1207,14 +1190,14 @@ def projects(draw):
     for i in range(count):
         zones = [draw(st.integers(min_value=0, max_value=12_000)) for _ in range(3)]
         out.append(
-            ImpactFacts(
-                impact_id=i,
-                wetland_type=draw(types),
-                cedar_tamarack=draw(flags),
-                sqft_setback=float(zones[0]),
-                sqft_protection=float(zones[1]),
-                sqft_outside=float(zones[2]),
-                pct_class=draw(classes),
+            impact_fact(
+                i,
+                draw(types),
+                float(zones[2]),
+                cedar=draw(flags),  # drawn in the order the strategy always drew them
+                setback=float(zones[0]),
+                protection=float(zones[1]),
+                pct=draw(classes),
                 metro=draw(flags),
             )
         )
@@ -1318,19 +1301,7 @@ def test_most_restrictive_holds_a_protection_zone_type_7_to_the_outside_zone_in_
 )
 def test_many_fills_totalling_exactly_the_amount_are_de_minimis(areas, exempt):
     pct, metro = place("Stearns")
-    fills = [
-        ImpactFacts(
-            impact_id=i,
-            wetland_type=2,
-            cedar_tamarack=False,
-            sqft_setback=0,
-            sqft_protection=0,
-            sqft_outside=a,
-            pct_class=pct,
-            metro=metro,
-        )
-        for i, a in enumerate(areas)
-    ]
+    fills = [impact_fact(i, 2, a, pct=pct, metro=metro) for i, a in enumerate(areas)]
     for reading in ("most_restrictive",):
         result = de_minimis(fills, multi_zone_reading=reading, as_of=AS_OF)
         assert result.exempt is exempt
@@ -1362,26 +1333,8 @@ def test_subd_9c_a_type_7_area_in_the_setback_zone_counts_in_the_one_setback_tot
     the setback zone. The type 2 fill is not de minimis under either reading."""
     pct, metro = place("Hennepin")
     fills = [
-        ImpactFacts(
-            impact_id="swamp",
-            wetland_type=7,
-            cedar_tamarack=False,
-            sqft_setback=15,
-            sqft_protection=0,
-            sqft_outside=5,
-            pct_class=pct,
-            metro=metro,
-        ),
-        ImpactFacts(
-            impact_id="meadow",
-            wetland_type=2,
-            cedar_tamarack=False,
-            sqft_setback=10,
-            sqft_protection=0,
-            sqft_outside=0,
-            pct_class=pct,
-            metro=metro,
-        ),
+        impact_fact("swamp", 7, 5, setback=15, pct=pct, metro=metro),
+        impact_fact("meadow", 2, 0, setback=10, pct=pct, metro=metro),
     ]
     for reading in ("most_restrictive",):
         result = de_minimis(fills, multi_zone_reading=reading, as_of=AS_OF)
@@ -1403,26 +1356,8 @@ def test_subd_9b1_a_type_7_area_in_the_protection_zone_counts_in_the_type_1_2_6_
     for swamp_type in (7, 2):
         result = de_minimis(
             [
-                ImpactFacts(
-                    impact_id="swamp",
-                    wetland_type=swamp_type,
-                    cedar_tamarack=False,
-                    sqft_setback=0,
-                    sqft_protection=300,
-                    sqft_outside=0,
-                    pct_class=pct,
-                    metro=metro,
-                ),
-                ImpactFacts(
-                    impact_id="meadow",
-                    wetland_type=2,
-                    cedar_tamarack=False,
-                    sqft_setback=0,
-                    sqft_protection=0,
-                    sqft_outside=200,
-                    pct_class=pct,
-                    metro=metro,
-                ),
+                impact_fact("swamp", swamp_type, 0, protection=300, pct=pct, metro=metro),
+                impact_fact("meadow", 2, 200, pct=pct, metro=metro),
             ],
             as_of=AS_OF,
         )

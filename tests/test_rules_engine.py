@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import AS_OF, GT80, LT50, decide, fill_fact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,30 +25,7 @@ from wetland_gis.rules import (
     decide_projects,
 )
 
-AS_OF = "2024-05-01"
-GT80 = "greater_than_80_percent"
-LT50 = "less_than_50_percent"
-MID = "50_to_80_percent"
-
-
-def fact(iid, wtype=2, outside=0.0, *, protection=0.0, setback=0.0, pct=GT80, metro=False, **kw):
-    kw.setdefault("impact_kind", "fill")
-    kw.setdefault("owns_whole_wetland", True)
-    return ImpactFacts(
-        impact_id=iid,
-        wetland_type=wtype,
-        cedar_tamarack=kw.pop("cedar", False),
-        sqft_setback=setback,
-        sqft_protection=protection,
-        sqft_outside=outside,
-        pct_class=pct,
-        metro=metro,
-        **kw,
-    )
-
-
-def decide(*impacts, **claims):
-    return decide_project(list(impacts), Claims(**claims), as_of=AS_OF)
+fact = fill_fact
 
 
 def outcomes(d):

@@ -5,12 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from exempt_helpers import clean_facts as ex
+from helpers import decide, fill_fact, steps_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wetland_gis.enums import ImpactOutcome, Outcome, ProjectOutcome
 from wetland_gis.errors import RulesInputError
-from wetland_gis.rules import Claims, ImpactFacts, decide_project
 from wetland_gis.rules.exempt import (
     RULES_BY_ID,
     ExemptionClaims,
@@ -25,14 +26,6 @@ from wetland_gis.rules.exempt import (
 )
 from wetland_gis.rules.exempt.project import REPLACEMENT_BY_BOARD, REPLACEMENT_BY_STATE_DOT
 
-AS_OF = "2024-05-01"
-GT80 = "greater_than_80_percent"
-CLEAN = {
-    "calcareous_fen": False,
-    "banked": False,
-    "used_for_replacement_credit": False,
-    "remainder_newly_qualifies": False,
-}
 ONE = spec_of(decide_exemptions).rule_id
 ROAD = spec_of(road_replacement).rule_id
 DUCK = spec_of(wildlife.duck_blinds).rule_id
@@ -40,38 +33,8 @@ SSTS = spec_of(utilities.sewage_treatment_update).rule_id
 FARMING = spec_of(agriculture.normal_farming_practice).rule_id
 
 
-def fact(iid, sqft=30_000.0, wtype=2, *, exemption=None, road=None, **kw):
-    kw.setdefault("impact_kind", "fill")
-    kw.setdefault("owns_whole_wetland", True)
-    return ImpactFacts(
-        impact_id=iid,
-        wetland_type=wtype,
-        cedar_tamarack=False,
-        sqft_setback=0.0,
-        sqft_protection=0.0,
-        sqft_outside=sqft,
-        pct_class=GT80,
-        metro=False,
-        exemption=exemption,
-        road=road,
-        **kw,
-    )
-
-
-def ex(**kw):
-    return ExemptionFacts(**{**CLEAN, **kw})
-
-
-def decide(*impacts, **claims):
-    return decide_project(list(impacts), Claims(**claims), as_of=AS_OF)
-
-
-def steps_of(d, rule_id, impact_id=None):
-    return [
-        s
-        for s in d.steps()
-        if s["rule_id"] == rule_id and (impact_id is None or s["impact_id"] == impact_id)
-    ]
+def fact(iid, sqft=30_000.0, wtype=2, **kw):
+    return fill_fact(iid, wtype, sqft, **kw)
 
 
 # --- subd. 11(b): an impact is exempt by any one exemption ----------------------------------

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-from exempt_helpers import check_case, flip_cases
+from exempt_helpers import both_sides_test, flip_cases
 
 from wetland_gis.rules.exempt import federal
 
@@ -16,6 +15,4 @@ CASES = flip_cases(
 )
 
 
-@pytest.mark.parametrize(("function", "values", "want", "named"), CASES)
-def test_each_condition_on_both_sides(function, values, want, named):
-    check_case(function, values, want, named)
+test_each_condition_on_both_sides = both_sides_test(CASES)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-from exempt_helpers import check_case, flip_cases, run
+from exempt_helpers import both_sides_test, flip_cases, run
 
 from wetland_gis.rules.exempt import forestry
 
@@ -49,9 +48,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("function", "values", "want", "named"), CASES)
-def test_each_condition_on_both_sides(function, values, want, named):
-    check_case(function, values, want, named)
+test_each_condition_on_both_sides = both_sides_test(CASES)
 
 
 def test_forestry_answers_carry_no_agricultural_use_restriction():

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-from exempt_helpers import check_case, flip_cases
+from exempt_helpers import both_sides_test, flip_cases
 
 from wetland_gis.rules.exempt import restoration
 
@@ -35,6 +34,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("function", "values", "want", "named"), CASES)
-def test_each_condition_on_both_sides(function, values, want, named):
-    check_case(function, values, want, named)
+test_each_condition_on_both_sides = both_sides_test(CASES)

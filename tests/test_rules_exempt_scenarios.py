@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from helpers import yaml_cases
 
 from wetland_gis.rules.exempt import (
     ExemptionClaims,
@@ -54,16 +54,7 @@ EXPECT_KEYS = {
 }
 
 
-def _cases() -> list[Any]:
-    out = []
-    for path in sorted(HERE.glob("*.yaml")):
-        for i, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")) or []):
-            label = f"{path.stem}[{i}] {case.get('paragraph', '?')}: {case.get('name', '?')}"
-            out.append(pytest.param(case, id=label))
-    return out
-
-
-CASES = _cases()
+CASES = yaml_cases(HERE)
 
 
 def test_the_scenario_files_hold_cases():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from exempt_helpers import SQFT_PER_ACRE, check_case, flip_cases, run
+from exempt_helpers import SQFT_PER_ACRE, both_sides_test, flip_cases, run
 
 from wetland_gis.enums import Outcome
 from wetland_gis.rules.exempt import utilities as ut
@@ -36,9 +36,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("function", "values", "want", "named"), CASES)
-def test_each_condition_on_both_sides(function, values, want, named):
-    check_case(function, values, want, named)
+test_each_condition_on_both_sides = both_sides_test(CASES)
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from helpers import METRO_COUNTIES
 
 import wetland_gis.rules as rules
 from wetland_gis.errors import ParameterError, ParameterNotInForce
@@ -48,19 +49,7 @@ def test_every_leaf_is_cited_described_and_dated():
 
 def test_the_11_metro_counties():
     metro = default_parameters().value("metropolitan_area.counties", "2024-05-01")
-    assert sorted(metro) == [
-        "Anoka",
-        "Carver",
-        "Chisago",
-        "Dakota",
-        "Hennepin",
-        "Isanti",
-        "Ramsey",
-        "Scott",
-        "Sherburne",
-        "Washington",
-        "Wright",
-    ]
+    assert sorted(metro) == list(METRO_COUNTIES)
     for county in metro:  # every one is a classified county
         percentage_area_of_county(county, as_of="2024-05-01")
 

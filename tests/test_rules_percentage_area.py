@@ -4,6 +4,7 @@ and the 11-county metropolitan area (§ 103G.2241, subd. 9(d))."""
 from __future__ import annotations
 
 import pytest
+from helpers import METRO_COUNTIES, PERCENTAGE_CLASSES
 
 from wetland_gis.enums import Outcome, PercentageArea
 from wetland_gis.errors import ParameterError, RulesInputError
@@ -16,11 +17,7 @@ from wetland_gis.rules import (
 )
 
 AS_OF = "2024-05-01"
-GT80, MID, LT50 = (
-    PercentageArea.GREATER_THAN_80,
-    PercentageArea.FROM_50_TO_80,
-    PercentageArea.LESS_THAN_50,
-)
+GT80, MID, LT50 = PERCENTAGE_CLASSES
 
 # (sentence, presettlement, remaining, land, wetland, public land, class)
 FIGURES = [
@@ -101,24 +98,6 @@ FIGURES = [
         LT50,
     ),
 ]
-
-
-@pytest.mark.parametrize(
-    ("pre", "rem", "land", "wet", "public", "expected"),
-    [pytest.param(*row[1:], id=row[0]) for row in FIGURES],
-)
-def test_classification_from_figures(pre, rem, land, wet, public, expected):
-    d = percentage_area_from_figures(
-        presettlement_wetland_acres=pre,
-        remaining_wetland_acres=rem,
-        land_area_acres=land,
-        wetland_acres=wet,
-        public_land_acres=public,
-        as_of=AS_OF,
-    )
-    assert d.value is expected
-    assert d.outcome is Outcome.CLASSIFIED
-    assert d.amounts["intact_percent"] == pytest.approx(rem / pre * 100)
 
 
 def test_an_85_percent_county_failing_both_extra_conditions_is_a_less_than_50_percent_area():
@@ -254,19 +233,7 @@ def test_normalise_county():
 
 # --- metropolitan area ------------------------------------------------------------------
 
-METRO = [
-    "Anoka",
-    "Carver",
-    "Chisago",
-    "Dakota",
-    "Hennepin",
-    "Isanti",
-    "Ramsey",
-    "Scott",
-    "Sherburne",
-    "Washington",
-    "Wright",
-]
+METRO = METRO_COUNTIES
 
 
 @pytest.mark.parametrize(
@@ -351,13 +318,12 @@ DECIMAL_FIGURES = [
 
 @pytest.mark.parametrize(
     ("pre", "rem", "land", "wet", "public", "expected"),
-    [pytest.param(*row[1:], id=row[0]) for row in DECIMAL_FIGURES],
+    [pytest.param(*row[1:], id=row[0]) for row in FIGURES + DECIMAL_FIGURES],
 )
-def test_decimal_figures_exactly_at_a_threshold_are_not_pushed_across_it(
-    pre, rem, land, wet, public, expected
-):
-    """Shares are computed from the figures as written (their shortest decimal), not from
-    the binary approximation of each float, so 80.0 percent is not 79.999... percent."""
+def test_classification_from_figures(pre, rem, land, wet, public, expected):
+    """DECIMAL_FIGURES: shares are computed from the figures as written (their shortest
+    decimal), not from the binary approximation of each float, so 80.0 percent is not
+    79.999... percent (a decimal figure exactly at a threshold is not pushed across it)."""
     d = percentage_area_from_figures(
         presettlement_wetland_acres=pre,
         remaining_wetland_acres=rem,
@@ -367,5 +333,7 @@ def test_decimal_figures_exactly_at_a_threshold_are_not_pushed_across_it(
         as_of=AS_OF,
     )
     assert d.value is expected
+    assert d.outcome is Outcome.CLASSIFIED
+    assert d.amounts["intact_percent"] == pytest.approx(rem / pre * 100)
     if expected is GT80:
         assert not any("less than 80" in r for r in d.reasons)

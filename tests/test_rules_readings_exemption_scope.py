@@ -11,12 +11,13 @@ shown beside it (``reading.exemption_scope_reading``).
 from __future__ import annotations
 
 import pytest
+from helpers import fill_fact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wetland_gis.enums import ImpactOutcome, Outcome, ProjectOutcome
 from wetland_gis.errors import RulesInputError
-from wetland_gis.rules import READINGS, Claims, ImpactFacts, decide_project
+from wetland_gis.rules import READINGS, Claims, decide_project
 from wetland_gis.rules.exempt import ExemptionFacts, decide_exemptions, spec_of, wildlife
 from wetland_gis.rules.registry import READING_RULES, rule
 
@@ -34,19 +35,7 @@ CLEAN = {
 
 
 def fact(iid, sqft=30_000.0, *, exemption=None):
-    return ImpactFacts(
-        impact_id=iid,
-        wetland_type=2,
-        cedar_tamarack=False,
-        sqft_setback=0.0,
-        sqft_protection=0.0,
-        sqft_outside=sqft,
-        pct_class="greater_than_80_percent",
-        metro=False,
-        impact_kind="fill",
-        owns_whole_wetland=True,
-        exemption=exemption,
-    )
+    return fill_fact(iid, 2, sqft, exemption=exemption)
 
 
 def duck(**kw):

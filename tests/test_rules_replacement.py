@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from helpers import PERCENTAGE_CLASSES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,11 +15,7 @@ from wetland_gis.parameters import Adjustments, RatioAdjustment, load_adjustment
 from wetland_gis.rules import SQFT_PER_ACRE, replacement_ratio, replacement_required
 
 AS_OF = "2024-05-01"
-GT80, MID, LT50 = (
-    PercentageArea.GREATER_THAN_80,
-    PercentageArea.FROM_50_TO_80,
-    PercentageArea.LESS_THAN_50,
-)
+GT80, MID, LT50 = PERCENTAGE_CLASSES
 
 # (sentence, class, agricultural, ratio, citation)
 RATIOS = [

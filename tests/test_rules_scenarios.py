@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from helpers import yaml_cases
 
 from wetland_gis.rules import Claims, ImpactFacts, decide_project
 from wetland_gis.rules.exempt import ExemptionClaims, ExemptionFacts, RoadFacts
@@ -56,16 +56,7 @@ EXPECT_KEYS = {"outcome", "impacts", "totals", "rule_ids", "no_rule_ids", "steps
 STEP_KEYS = {"rule_id", "impact_id", "outcome", "cites", "not_cites", "verify", "value", "absent"}
 
 
-def _cases() -> list[Any]:
-    cases = []
-    for path in sorted(HERE.glob("*.yaml")):
-        for i, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")) or []):
-            label = f"{path.stem}[{i}] {case.get('paragraph', '?')}: {case.get('name', '?')}"
-            cases.append(pytest.param(case, id=label))
-    return cases
-
-
-CASES = _cases()
+CASES = yaml_cases(HERE)
 
 
 def test_the_scenario_files_hold_cases():

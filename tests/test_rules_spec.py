@@ -11,6 +11,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from helpers import docstring_ids
 
 import wetland_gis
 from wetland_gis.errors import RulesInputError
@@ -57,13 +58,7 @@ def test_cite_rule_builds_a_rule_citation(args, want):
 def _strings(path: Path) -> list[tuple[int, str]]:
     """Return the string constants of a module that are not docstrings."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-    }
+    docs = docstring_ids(tree)
     return [
         (node.lineno, node.value)
         for node in ast.walk(tree)

@@ -8,16 +8,14 @@ from pathlib import Path
 import geopandas as gpd
 import pyogrio
 import pytest
+from helpers import CONTEXT, run_cli
 from shapely.geometry import box
 
 import wetland_gis as wg
-from wetland_gis.cli import main
 from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.rules import de_minimis_allowance
 from wetland_gis.screen import SCREEN_COLUMNS, screen
 
-ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 CRS = "EPSG:26915"
 # a point in Crow Wing County (not metro, 50 to 80 percent class) far from the sample waters
@@ -93,19 +91,7 @@ def test_cli_screen_writes_geoparquet_and_geopackage(tmp_path, capsys):
     src = tmp_path / "inventory.gpkg"
     _inventory(attribute=["PEM1A", "PSS1C"]).to_file(src, driver="GPKG")
     out = tmp_path / "screened.parquet"
-    code = main(
-        [
-            "screen",
-            str(src),
-            "--context",
-            str(CONTEXT),
-            "--out",
-            str(out),
-            "--as-of",
-            AS_OF,
-            "--quiet",
-        ]
-    )
+    code = run_cli("screen", src, "--context", CONTEXT, "--out", out, "--as-of", AS_OF, "--quiet")
     assert code == 0
     assert len(gpd.read_parquet(out)) == 2
     assert pyogrio.list_layers(out.with_suffix(".gpkg"))[0][0] == "wetlands"

@@ -12,6 +12,7 @@ from pathlib import Path
 import geopandas as gpd
 import pandas as pd
 import pytest
+from helpers import assess_cli
 from hypothesis import given
 from hypothesis import strategies as st
 from shapely.geometry import box
@@ -313,31 +314,25 @@ def test_assess_on_the_command_line_records_the_class_taken_from_the_list(
     import json
     import warnings
 
-    from wetland_gis.cli import main
     from wetland_gis.errors import WetlandGISWarning
 
     folder, impacts = _cli_context(tmp_path)
     out = tmp_path / "assessed.gpkg"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WetlandGISWarning)
-        code = main(
-            [
-                "assess",
-                str(impacts),
-                "--context",
-                str(folder),
-                "--out",
-                str(out),
-                "--as-of",
-                "2024-05-01",
-                "--shoreland-classes",
-                str(LIST),
-                "--shoreland-class-source",
-                source,
-                "--engine",
-                engine,
-                "--quiet",
-            ]
+        code = assess_cli(
+            impacts,
+            folder,
+            out,
+            "--as-of",
+            "2024-05-01",
+            "--shoreland-classes",
+            LIST,
+            "--shoreland-class-source",
+            source,
+            "--engine",
+            engine,
+            "--quiet",
         )
     assert code == 0
     manifest = json.loads((tmp_path / "assessed_manifest.json").read_text())
@@ -349,20 +344,9 @@ def test_assess_on_the_command_line_records_the_class_taken_from_the_list(
 
 
 def test_assess_without_the_list_names_the_missing_shore_class_and_the_list(tmp_path, capsys):
-    from wetland_gis.cli import main
 
     folder, impacts = _cli_context(tmp_path)
-    code = main(
-        [
-            "assess",
-            str(impacts),
-            "--context",
-            str(folder),
-            "--out",
-            str(tmp_path / "o.gpkg"),
-            "--quiet",
-        ]
-    )
+    code = assess_cli(impacts, folder, tmp_path / "o.gpkg", "--quiet")
     err = capsys.readouterr().err
     assert code != 0
     assert "public_water_basins.gpkg" in err and "missing the required field 'shore_class'" in err

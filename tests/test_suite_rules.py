@@ -86,6 +86,17 @@ def test_a_module_fixture_keeps_its_tests_on_one_worker():
     assert conftest._xdist_group(Item()) == "dask"
 
 
+#: The end of both test files: a test of group "g" (``test_g<n>``) and six plain tests.
+_GROUP_AND_PLAIN = """
+        @pytest.mark.xdist_group("g")
+        def test_g{n}():
+            pass
+
+        @pytest.mark.parametrize("i", range(6))
+        def test_plain(i):
+            pass
+"""
+
 GROUPED = {
     "test_one.py": """
         import pytest
@@ -100,25 +111,13 @@ GROUPED = {
         def test_b(shared):
             pass
 
-        @pytest.mark.xdist_group("g")
-        def test_g1():
-            pass
-
-        @pytest.mark.parametrize("i", range(6))
-        def test_plain(i):
-            pass
-    """,
+    """
+    + _GROUP_AND_PLAIN.format(n=1),
     "test_two.py": """
         import pytest
 
-        @pytest.mark.xdist_group("g")
-        def test_g2():
-            pass
-
-        @pytest.mark.parametrize("i", range(6))
-        def test_plain(i):
-            pass
-    """,
+    """
+    + _GROUP_AND_PLAIN.format(n=2),
 }
 
 

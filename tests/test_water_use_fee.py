@@ -349,20 +349,22 @@ def test_hydropower_and_cogeneration_caps():
 # --------------------------------------------------------------------------- entity caps
 
 
+def _one(pid, gallons, entity="", held=None, etype="business", **kw):
+    return Appropriation(
+        pid,
+        entity=entity,
+        entity_type=etype,
+        annual_gallons=gallons,
+        gallons_per_day=1e6,
+        permits_held=held,
+        data_center=False,
+        bulk_sale=False,
+        **kw,
+    )
+
+
 def _entity(n, gallons, etype="business", held=None):
-    return [
-        Appropriation(
-            f"P{i}",
-            entity="E",
-            entity_type=etype,
-            annual_gallons=gallons,
-            gallons_per_day=1e6,
-            permits_held=held,
-            data_center=False,
-            bulk_sale=False,
-        )
-        for i in range(n)
-    ]
+    return [_one(f"P{i}", gallons, entity="E", held=held, etype=etype) for i in range(n)]
 
 
 @pytest.mark.parametrize(
@@ -404,20 +406,6 @@ def test_first_class_city_cap():
     assert r.decision("E", "cap").value == 250_000
     r25 = wu.screen(_entity(1, 35_000 * MG, etype="city_first_class", held=1), as_of=E2025)
     assert r25.decision("E", "cap").value == 325_000
-
-
-def _one(pid, gallons, entity="", held=None, etype="business", **kw):
-    return Appropriation(
-        pid,
-        entity=entity,
-        entity_type=etype,
-        annual_gallons=gallons,
-        gallons_per_day=1e6,
-        permits_held=held,
-        data_center=False,
-        bulk_sale=False,
-        **kw,
-    )
 
 
 # 10,000,000,000 gallons: clause (11), 2018 $8 x 10,000 = $80,000; 2025 $15 x 10,000 = $150,000
@@ -575,23 +563,17 @@ def test_surcharge_is_not_for_industrial_use():
 def test_surcharge_of_a_common_distribution_system_is_summed_then_shared():
     # A alone: January high, summer low; B alone: summer high. Summed they differ from the
     # sum of separate surcharges.
-    a = Appropriation(
-        "A",
-        entity="City",
-        entity_type="municipality",
-        use="municipal",
-        annual_gallons=60 * MG,
-        monthly_gallons=_months(10 * MG, 0),
-        distribution_system="S1",
-    )
-    b = Appropriation(
-        "B",
-        entity="City",
-        entity_type="municipality",
-        use="municipal",
-        annual_gallons=60 * MG,
-        monthly_gallons=_months(0, 10 * MG),
-        distribution_system="S1",
+    a, b = (
+        Appropriation(
+            pid,
+            entity="City",
+            entity_type="municipality",
+            use="municipal",
+            annual_gallons=60 * MG,
+            monthly_gallons=months,
+            distribution_system="S1",
+        )
+        for pid, months in (("A", _months(10 * MG, 0)), ("B", _months(0, 10 * MG)))
     )
     r = wu.screen([a, b], as_of=E2018)
     system = r.decision("S1", "surcharge")

@@ -11,6 +11,7 @@ import pandas as pd
 import pyogrio
 import pytest
 import shapely
+from helpers import assert_writes
 
 import wetland_gis as wg
 from wetland_gis.cli import main
@@ -134,15 +135,8 @@ def test_csv_with_lon_lat_gives_the_same_answers(r2025):
 
 
 def test_write_outputs_a_geopackage_with_points_decisions_and_fees(tmp_path, r2025):
-    written = r2025.write(tmp_path / "wu.gpkg")
-    names = {p.name for p in written}
-    assert {
-        "wu.gpkg",
-        "wu_fees.csv",
-        "wu_schedules.csv",
-        "wu_decisions.json",
-        "wu_manifest.json",
-    } <= names
+    suffixes = (".gpkg", "_fees.csv", "_schedules.csv", "_decisions.json", "_manifest.json")
+    assert_writes(r2025, tmp_path / "wu.gpkg", *suffixes)
     layers = {name for name, _ in pyogrio.list_layers(tmp_path / "wu.gpkg")}
     # layer_styles is QGIS's style table (every GeoPackage carries the default styles)
     assert layers == {"appropriations", "decisions", "fees", "layer_styles"}

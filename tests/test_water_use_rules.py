@@ -13,6 +13,7 @@ import json
 import re
 import tokenize
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -37,6 +38,18 @@ def A(**kw) -> Appropriation:  # noqa: N802 - a short scenario builder
 
 
 # --------------------------------------------------------------------------- parameters
+
+
+def _params(cases: list[tuple]) -> list[Any]:
+    """Return a pytest param a case: its first item (the paragraph it checks) is its id."""
+    return [pytest.param(*c[1:], id=c[0]) for c in cases]
+
+
+def _decided(rule: Any, facts: dict, as_of: str, expected: WaterOutcome) -> Any:
+    """Return ``rule`` on the facts on ``as_of``, asserting its outcome is ``expected``."""
+    d = rule(A(**facts), as_of=as_of)
+    assert d.outcome == expected, d.explain()
+    return d
 
 
 def test_the_water_use_tree_loads_and_every_leaf_is_cited_described_and_dated():
@@ -271,12 +284,9 @@ PERMIT_CASES = [
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
-@pytest.mark.parametrize(
-    ("facts", "expected"), [c[1:] for c in PERMIT_CASES], ids=[c[0] for c in PERMIT_CASES]
-)
+@pytest.mark.parametrize(("facts", "expected"), _params(PERMIT_CASES))
 def test_permit_required(facts, expected, as_of):
-    d = wu.permit_required(A(**facts), as_of=as_of)
-    assert d.outcome == expected, d.explain()
+    d = _decided(wu.permit_required, facts, as_of, expected)
     assert d.citation.startswith("Minn. Stat. § 103G.271")
     assert d.reasons
 
@@ -411,12 +421,9 @@ MSH_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("as_of", "facts", "expected"), [c[1:] for c in MSH_CASES], ids=[c[0] for c in MSH_CASES]
-)
+@pytest.mark.parametrize(("as_of", "facts", "expected"), _params(MSH_CASES))
 def test_mt_simon_hinckley(as_of, facts, expected):
-    d = wu.mt_simon_hinckley(A(**facts), as_of=as_of)
-    assert d.outcome == expected, d.explain()
+    d = _decided(wu.mt_simon_hinckley, facts, as_of, expected)
     assert "Minn. Stat. § 103G.271, subd. 4a" in d.citations
 
 
@@ -512,12 +519,9 @@ BULK_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("as_of", "facts", "expected"), [c[1:] for c in BULK_CASES], ids=[c[0] for c in BULK_CASES]
-)
+@pytest.mark.parametrize(("as_of", "facts", "expected"), _params(BULK_CASES))
 def test_bulk_sale(as_of, facts, expected):
-    d = wu.bulk_sale(A(**facts), as_of=as_of)
-    assert d.outcome == expected, d.explain()
+    _decided(wu.bulk_sale, facts, as_of, expected)
 
 
 # --------------------------------------------------------------------------- subd. 5
@@ -566,11 +570,9 @@ OT_CASES = [
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025], ids=["2018", "2025"])
-@pytest.mark.parametrize(
-    ("facts", "expected"), [c[1:] for c in OT_CASES], ids=[c[0] for c in OT_CASES]
-)
+@pytest.mark.parametrize(("facts", "expected"), _params(OT_CASES))
 def test_once_through(facts, expected, as_of):
-    assert wu.once_through(A(**facts), as_of=as_of).outcome == expected
+    _decided(wu.once_through, facts, as_of, expected)
 
 
 # --------------------------------------------------------------------------- subd. 5a, 5b
@@ -611,11 +613,9 @@ SWL_CASES = [
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
-@pytest.mark.parametrize(
-    ("facts", "expected"), [c[1:] for c in SWL_CASES], ids=[c[0] for c in SWL_CASES]
-)
+@pytest.mark.parametrize(("facts", "expected"), _params(SWL_CASES))
 def test_surface_water_levels(facts, expected, as_of):
-    assert wu.surface_water_levels(A(**facts), as_of=as_of).outcome == expected
+    _decided(wu.surface_water_levels, facts, as_of, expected)
 
 
 AREA_CASES = [
@@ -643,9 +643,7 @@ AREA_CASES = [
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
-@pytest.mark.parametrize(
-    ("rule", "facts", "asks"), [c[1:] for c in AREA_CASES], ids=[c[0] for c in AREA_CASES]
-)
+@pytest.mark.parametrize(("rule", "facts", "asks"), _params(AREA_CASES))
 def test_the_metropolitan_area_of_473_121_subd_2_is_a_verify_item(rule, facts, asks, as_of):
     """§ 103G.271, subd. 5a says "metropolitan area", defined in § 473.121, subd. 2 (not held):
     the county list of subd. 4 stands in for it, and the answer says so."""
@@ -707,12 +705,9 @@ DC_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("as_of", "facts", "expected"), [c[1:] for c in DC_CASES], ids=[c[0] for c in DC_CASES]
-)
+@pytest.mark.parametrize(("as_of", "facts", "expected"), _params(DC_CASES))
 def test_data_center(as_of, facts, expected):
-    d = wu.data_center(A(**facts), as_of=as_of)
-    assert d.outcome == expected, d.explain()
+    d = _decided(wu.data_center, facts, as_of, expected)
     if expected == OUT.CONDITIONS:
         assert any("216B.02" in v for v in d.verify)
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import geopandas as gpd
 import pytest
+from helpers import CONTEXT
 from shapely.geometry import box
 
 import wetland_gis as wg
@@ -18,8 +19,6 @@ from wetland_gis.errors import ImpactExceedsWetlandWarning
 from wetland_gis.io.fields import impact_exceeds_wetland
 from wetland_gis.units import SQFT_PER_ACRE
 
-ROOT = Path(__file__).resolve().parents[1]
-CONTEXT = ROOT / "sample_data" / "synthetic_context.gpkg"
 AS_OF = "2024-05-01"
 SQFT_PER_SQM = 10.763910416709722
 

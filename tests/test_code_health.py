@@ -34,11 +34,13 @@ def test_the_package_is_marked_typed_and_ships_the_marker():
     assert "py.typed" in project["tool"]["setuptools"]["package-data"]["wetland_gis"]
 
 
-def test_make_test_runs_doctests_and_prints_coverage():
+def test_make_test_runs_doctests_and_prints_coverage_when_asked():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
     line = next(x for x in recipe.splitlines() if "pytest" in x and "nbmake" not in x)
-    assert "tests wetland_gis" in line and "--doctest-modules" in line and "--cov" in line
+    assert "tests wetland_gis" in line and "--doctest-modules" in line and "$(COV_ARGS)" in line
+    # COVERAGE=1 (CI) adds the coverage report; an empty COVERAGE leaves it out
+    assert "COV_ARGS := $(if $(COVERAGE),--cov --cov-report=term,)" in makefile
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     dev = project["project"]["optional-dependencies"]["dev"]
     assert any(r.startswith("pytest-cov") for r in dev)
@@ -62,7 +64,10 @@ def test_make_check_and_make_test_run_on_every_core_with_shared_fixtures_grouped
         r.startswith("pytest-xdist") for r in project["project"]["optional-dependencies"]["dev"]
     )
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
-    assert ci[-1] == "make test"  # CI runs every marker: make test, with CI=true
+    # CI runs every marker: the README's make test, with CI=true and coverage measured
+    assert ci[-1] == "make test COVERAGE=1"
+    test = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "$(COV_ARGS)" in test and "fail_under = 94" in (ROOT / "pyproject.toml").read_text()
 
 
 def test_pre_commit_runs_ruff_yamllint_on_the_parameters_and_mypy():

@@ -92,7 +92,8 @@ def test_dask_engine_matches_the_default_engine_on_a_generated_world(cluster, sm
 @pytest.mark.slow
 def test_chunks_engine_matches_the_default_engine(small_world):
     impacts, ctx = small_world
-    _partitioned_as_one(impacts, ctx, engine="chunks", chunk_size=30)
+    many = _partitioned_as_one(impacts, ctx, engine="chunks", chunk_size=30)
+    assert many.manifest.settings["engine"] == "chunks"
 
 
 @pytest.mark.slow

@@ -219,4 +219,7 @@ def _apart_and_inside_their_wetland(case, net, pieces):
 @example(SQUARE_IN_CORNER)
 def test_the_cut_keeps_its_invariants(invariant, case):
     net, pieces = _cut(*case)
+    # every piece names one of the footprint's parts and one of the wetland groups it was cut by
+    assert set(pieces.part) <= set(range(len(case[0])))
+    assert {int(g) for g in pieces.wetland} <= set(case[5])
     invariant(case, net, pieces)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import Enum
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Decision", "freeze"]
+__all__ = ["Decision", "freeze", "plain"]
 
 
 def freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -75,10 +78,10 @@ class Decision:
             "amounts": dict(self.amounts),
             "citations": list(self.citations),
             "reasons": list(self.reasons),
-            "parameters": {k: _plain(v) for k, v in self.parameters.items()},
+            "parameters": {k: plain(v) for k, v in self.parameters.items()},
             "verify": list(self.verify),
             "as_of": self.as_of,
-            "value": _plain(self.value),
+            "value": plain(self.value),
         }
 
     def explain(self) -> str:
@@ -99,9 +102,34 @@ def _unique(values: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """Return ``value`` as a JSON-ready plain value, for a decision's ``to_dict``.
+
+    An enum is its value, a date its ISO text, a ``Decimal`` or ``Fraction`` a float, a
+    mapping a dict with text keys, a set a sorted list, a list or tuple a list; the parts
+    are made plain too, and anything else is returned as it is.
+
+    Examples
+    --------
+    >>> import datetime as dt
+    >>> from decimal import Decimal
+    >>> plain({"on": dt.date(2024, 5, 1), "fee": Decimal("1.5"), "types": frozenset({3, 1})})
+    {'on': '2024-05-01', 'fee': 1.5, 'types': [1, 3]}
+    """
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, (list, tuple, frozenset, set)):
-        return [_plain(v) for v in value]
+    if isinstance(value, dt.date):  # a datetime too
+        return value.isoformat()
+    if isinstance(value, (Decimal, Fraction)):
+        return float(value)
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        items = [plain(v) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:  # values of more than one type: by their text
+            return sorted(items, key=str)
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
     return value

@@ -22,13 +22,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from wetland_gis.decision import freeze
+from wetland_gis.decision import freeze, plain
 from wetland_gis.parameters import ParameterSet, as_date
 from wetland_gis.rules.facts import Trace, fmt_number
 from wetland_gis.rules.spec import Rule, rules_of
@@ -182,8 +181,8 @@ class WaterDecision:
             "value": self.value,
             "reason": " ".join(self.reasons),
             "verify": list(self.verify),
-            "inputs": _plain(dict(self.inputs)),
-            "parameters": _plain(dict(self.parameters)),
+            "inputs": plain(dict(self.inputs)),
+            "parameters": plain(dict(self.parameters)),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -195,9 +194,9 @@ class WaterDecision:
             "reasons": list(self.reasons),
             "as_of": self.as_of,
             "edition": self.edition,
-            "amounts": _plain(dict(self.amounts)),
+            "amounts": plain(dict(self.amounts)),
             "flags": list(self.flags),
-            "schedule": [_plain(dict(r)) for r in self.schedule],
+            "schedule": [plain(dict(r)) for r in self.schedule],
         }
 
     def explain(self) -> str:
@@ -212,22 +211,6 @@ class WaterDecision:
             lines.append("  cites: " + "; ".join(self.citations))
         lines += [f"  verify: {v}" for v in self.verify]
         return "\n".join(lines)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
-    if isinstance(value, Fraction):
-        return float(value)
-    if isinstance(value, Decimal):
-        return float(value)
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def fmt_value(value: Any) -> str:

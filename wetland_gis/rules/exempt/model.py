@@ -27,7 +27,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from wetland_gis.decision import Decision, freeze
+from wetland_gis.decision import Decision, freeze, plain
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_parameters
@@ -294,13 +294,13 @@ class ExemptionResult:
         return {
             "rule_id": self.rule_id,
             "label": self.label,
-            "impact_id": _plain(self.impact_id),
+            "impact_id": plain(self.impact_id),
             "citations": list(self.citations),
             "outcome": self.outcome.value,
             "conditions": [c.to_dict() for c in self.conditions],
             "reasons": list(self.reasons),
-            "inputs": {k: _plain(v) for k, v in self.inputs.items()},
-            "parameters": {k: _plain(v) for k, v in self.parameters.items()},
+            "inputs": {k: plain(v) for k, v in self.inputs.items()},
+            "parameters": {k: plain(v) for k, v in self.parameters.items()},
             "verify": list(self.verify),
             "amounts": dict(self.amounts),
             "as_of": self.as_of,
@@ -345,25 +345,11 @@ class ExemptionResult:
             "reason": " ".join(self.reasons),
             "verify": list(self.verify),
             "inputs": {
-                **{k: _plain(v) for k, v in self.inputs.items()},
+                **{k: plain(v) for k, v in self.inputs.items()},
                 "conditions": [c.to_dict() for c in self.conditions],
             },
-            "parameters": {k: _plain(v) for k, v in self.parameters.items()},
+            "parameters": {k: plain(v) for k, v in self.parameters.items()},
         }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, (frozenset, set)):
-        return sorted(_plain(v) for v in value)
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, Decimal):
-        return float(value)
-    return value
 
 
 #: The signature of a rule function.
@@ -565,7 +551,7 @@ class RuleRun:
                 "entry does not list: add it to the entry's parameter_keys"
             )
         value = self.params.value(key, self.day)
-        self.used[key] = _plain(value)
+        self.used[key] = plain(value)
         return value
 
     def passes(self, key: str, amount: float | Decimal, scale: float | Decimal = 1) -> bool:

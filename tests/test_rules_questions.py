@@ -10,13 +10,20 @@ written from the code before the citations moved into the spec.
 
 from __future__ import annotations
 
+import ast
+import fnmatch
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import wetland_gis
 from wetland_gis.decision import Decision
-from wetland_gis.enums import PercentageArea, ShorelandZone
+from wetland_gis.enums import PercentageArea, ShorelandZone, SitingTier
+from wetland_gis.errors import RulesInputError
+from wetland_gis.parameters import default_parameters
 from wetland_gis.rules import (
     SitingPlace,
     bank_fees,
@@ -25,15 +32,20 @@ from wetland_gis.rules import (
     next_tier_condition,
     percentage_area_from_figures,
     percentage_area_of_county,
+    priority,
     public_comment_required,
+    public_waters,
     public_waters_wetland,
+    replacement,
     replacement_action_eligibility,
     replacement_ratio,
     replacement_required,
     revised_application_requires_notice,
     sequencing_without_alternatives_analysis,
     siting_tier,
+    spec,
 )
+from wetland_gis.rules.facts import Trace
 from wetland_gis.rules.priority import option_ratio
 
 DAY = "2024-05-01"
@@ -294,3 +306,112 @@ def test_each_question_cites_the_same_text(question, call, want):
     decision = call()
     assert decision.question == question
     assert decision.citations == want
+
+
+# --- the spec entry of each question ---------------------------------------------------
+
+
+def _rules_of(question: str) -> list[spec.Rule]:
+    """Return the question's spec entry and the entries of the questions it carries."""
+    rule = spec.question(question)
+    return [rule, *(spec.question(q) for q in rule.carries)]
+
+
+def _keys(patterns: tuple[str, ...]) -> list[str]:
+    """Return the parameter keys of the shipped tree that ``patterns`` (``x.*``) name."""
+    tree = default_parameters()
+    return [k for k in tree if any(fnmatch.fnmatchcase(k, p) for p in patterns)]
+
+
+def _citable(question: str) -> set[str]:
+    """Return every citation the spec lets a question write.
+
+    Its citations and keyed sub-citations, the citation of each parameter it reads, and the
+    references held in a parameter's table (``replacement.actions``); the same for the
+    questions whose Decision it carries.
+    """
+    tree = default_parameters()
+    out: set[str] = set()
+    for rule in _rules_of(question):
+        out.update(rule.citations, rule.clauses.values())
+        for key in _keys(rule.parameters):
+            out.add(tree.citation(key))
+            value = tree.value(key, DAY)
+            if isinstance(value, dict):
+                out.update(v["reference"] for v in value.values() if "reference" in v)
+    return out
+
+
+def test_rules_of_question_lists_the_14_questions():
+    rules = spec.rules_of("question")
+    assert sorted(r.question for r in rules) == sorted(QUESTIONS)
+    for rule in rules:
+        assert rule.id == "question." + rule.question
+        assert spec.RULE_SPECS[rule.id] is rule is spec.QUESTIONS[rule.question]
+        assert rule.label and rule.citations and rule.step is None
+    # a bare question name as the id would collide with the engine's "public_waters_wetland"
+    assert set(spec.QUESTIONS) & set(spec.RULE_SPECS) == {"public_waters_wetland"}
+
+
+@pytest.mark.parametrize(
+    ("question", "call", "want"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_every_citation_a_question_writes_is_in_its_spec_entry(question, call, want):
+    cited = set(call().citations) - {BOARD_ORDER}  # the caller's own source, cited as given
+    assert cited <= _citable(question), sorted(cited - _citable(question))
+
+
+@pytest.mark.parametrize(
+    ("question", "call", "want"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_every_parameter_a_question_reads_is_in_its_spec_entry(question, call, want):
+    patterns = tuple(p for rule in _rules_of(question) for p in rule.parameters)
+    read = set(call().parameters)
+    assert read <= set(_keys(patterns)), sorted(read - set(_keys(patterns)))
+
+
+def test_a_question_without_a_spec_entry_is_refused():
+    with pytest.raises(RulesInputError, match=r"question 'no_such_question' has no entry.*spec"):
+        Trace("no_such_question", None, DAY)
+    with pytest.raises(KeyError, match=r"'no_such_question' has no entry.*known: \['bank_fees'"):
+        spec.question("no_such_question")
+
+
+def test_every_trace_of_the_package_names_a_question_of_the_spec():
+    """A ``Trace("<question>", ...)`` in the package names a question the spec lists."""
+    package = Path(wetland_gis.__file__).parent
+    named = {
+        node.args[0].value
+        for path in package.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "Trace"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+    assert named == set(spec.QUESTIONS) == set(QUESTIONS)
+
+
+def test_the_question_modules_take_their_citations_from_the_spec():
+    """The citation constants of the question modules are their spec entries' clauses."""
+    assert priority.CITE_TIER == {
+        t: spec.question("siting_tier").clause(f"3(a)({int(t)})") for t in SitingTier
+    }
+    assert public_waters.OUTSIDE_WCA == spec.question("public_waters_wetland").clause("19(b)")
+    assert replacement.CULTIVATED_FIELD == spec.question("replacement_required").clause("1(c)")
+
+
+def test_the_question_table_of_the_docs_is_generated_from_the_spec():
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "tools"))
+    try:
+        import spec_docs
+    finally:
+        sys.path.remove(str(root / "tools"))
+    text = (root / "docs" / "rules.md").read_text(encoding="utf-8")
+    first, last = spec_docs.between(text, "question-table")
+    table = spec_docs.question_table()
+    assert text[first:last] == table, "regenerate it: python tools/spec_docs.py --write"
+    assert [line.split("`")[1] for line in table.splitlines()[2:]] == [
+        r.question for r in spec.rules_of("question")
+    ]

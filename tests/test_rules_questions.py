@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import wetland_gis
 from wetland_gis.decision import Decision
@@ -323,7 +326,8 @@ def _keys(patterns: tuple[str, ...]) -> list[str]:
     return [k for k in tree if any(fnmatch.fnmatchcase(k, p) for p in patterns)]
 
 
-def _citable(question: str) -> set[str]:
+@functools.cache
+def _citable(question: str) -> frozenset[str]:
     """Return every citation the spec lets a question write.
 
     Its citations and keyed sub-citations, the citation of each parameter it reads, and the
@@ -339,7 +343,7 @@ def _citable(question: str) -> set[str]:
             value = tree.value(key, DAY)
             if isinstance(value, dict):
                 out.update(v["reference"] for v in value.values() if "reference" in v)
-    return out
+    return frozenset(out)
 
 
 def test_rules_of_question_lists_the_14_questions():
@@ -380,10 +384,12 @@ def test_a_question_without_a_spec_entry_is_refused():
 def test_every_trace_of_the_package_names_a_question_of_the_spec():
     """A ``Trace("<question>", ...)`` in the package names a question the spec lists."""
     package = Path(wetland_gis.__file__).parent
+    texts = (path.read_text(encoding="utf-8") for path in package.rglob("*.py"))
     named = {
         node.args[0].value
-        for path in package.rglob("*.py")
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for text in texts
+        if "Trace(" in text
+        for node in ast.walk(ast.parse(text))
         if isinstance(node, ast.Call)
         and getattr(node.func, "id", None) == "Trace"
         and node.args
@@ -415,3 +421,61 @@ def test_the_question_table_of_the_docs_is_generated_from_the_spec():
     assert [line.split("`")[1] for line in table.splitlines()[2:]] == [
         r.question for r in spec.rules_of("question")
     ]
+
+
+_PLACES = st.builds(
+    SitingPlace,
+    minor=st.sampled_from([None, "1", "2"]),
+    major=st.sampled_from([None, 7, 8]),
+    bsa=st.sampled_from([None, 2, 3]),
+    pct_class=st.sampled_from([None, *PercentageArea]),
+)
+
+
+@settings(max_examples=60)
+@given(impact=_PLACES, option=_PLACES, is_bank=st.booleans())
+@example(
+    impact=SitingPlace(bsa=7, pct_class=LT50),
+    option=SitingPlace(bsa=7, pct_class=GT80),
+    is_bank=True,
+)
+def test_every_siting_tier_cites_only_its_spec_entry(impact, option, is_bank):
+    """Whatever is known of the two places, § 103G.222, subd. 3 is cited from the spec."""
+    cited = set(siting_tier(impact, option, is_bank=is_bank, as_of=DAY).citations)
+    assert cited <= _citable("siting_tier"), sorted(cited - _citable("siting_tier"))
+
+
+@settings(max_examples=60)
+@given(
+    wetland_type=st.integers(1, 8),
+    zone=st.sampled_from(list(ShorelandZone)),
+    pct_class=st.sampled_from(list(PercentageArea)),
+    metro=st.booleans(),
+    cedar=st.booleans(),
+    local=st.sampled_from([None, 0.0, 50.0, 20_000.0]),
+)
+@example(
+    wetland_type=7,
+    zone=ShorelandZone.OUTSIDE,
+    pct_class=LT50,
+    metro=True,
+    cedar=False,
+    local=None,
+)
+def test_every_de_minimis_allowance_cites_only_its_spec_entry(
+    wetland_type, zone, pct_class, metro, cedar, local
+):
+    """Subd. 9(a)-(d) from the amount table's parameters, subd. 9(i) from the spec."""
+    decision = de_minimis_allowance(
+        wetland_type,
+        zone,
+        pct_class,
+        metro,
+        cedar_tamarack=cedar,
+        local_limit_sqft=local,
+        as_of=DAY,
+    )
+    cited = set(decision.citations)
+    assert cited <= _citable("de_minimis_allowance"), sorted(
+        cited - _citable("de_minimis_allowance")
+    )

@@ -2,7 +2,8 @@
 
 Every table of :data:`wetland_gis.exemption_catalog.DOC_TABLES` (the engine's order, the
 exemptions, the rules of ``rules/exempt`` and their facts in ``docs/rules.md``; the field
-roles in ``docs/data_schema.md``; the README's exemption list) and of
+roles in ``docs/data_schema.md``; the README's exemption list), the table of the library
+questions (:func:`question_table`, ``docs/rules.md``) and of
 :data:`wetland_gis.water_use.framework.DOC_TABLES` (the water-use rules in
 ``docs/water_use.md``) sits between the markers ``<!-- NAME:start -->`` and
 ``<!-- NAME:end -->`` of its document and is rendered from ``wetland_gis/rules/spec.py``.
@@ -23,12 +24,35 @@ import sys
 from pathlib import Path
 
 from wetland_gis.exemption_catalog import DOC_TABLES
+from wetland_gis.rules.spec import STATUTE_PREFIX, rules_of
 from wetland_gis.water_use.framework import DOC_TABLES as WATER_USE_TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: Every generated table: the wetland rules' and the water-use rules'.
-TABLES = (*DOC_TABLES, *WATER_USE_TABLES)
+
+def question_table() -> str:
+    """Return the Markdown table of the library questions (docs/rules.md, "Rules implemented").
+
+    One row per rule of kind ``question``: the question as ``Decision.question`` writes it,
+    its label, the citations its entry holds (with the keyed sub-citations its code writes)
+    and the parameter keys it reads (their citations are ``wca.yaml``'s).
+    """
+    rows = ["| question | label | citations | parameter keys |", "| --- | --- | --- | --- |"]
+    for rule in rules_of("question"):
+        cited = dict.fromkeys(
+            c.replace(STATUTE_PREFIX, "§ ") for c in (*rule.citations, *rule.clauses.values())
+        )
+        note = f" ({rule.note})" if rule.note else ""
+        keys = ", ".join(f"`{k}`" for k in rule.parameters) or "—"
+        rows.append(f"| `{rule.question}` | {rule.label} | {'; '.join(cited)}{note} | {keys} |")
+    return "\n".join(rows) + "\n"
+
+
+#: The table of the library questions (rules of kind ``question`` of the rule spec).
+QUESTION_TABLES = (("docs/rules.md", "question-table", question_table),)
+
+#: Every generated table: the wetland rules', the library questions' and the water-use rules'.
+TABLES = (*DOC_TABLES, *QUESTION_TABLES, *WATER_USE_TABLES)
 
 
 def between(text: str, name: str) -> tuple[int, int]:

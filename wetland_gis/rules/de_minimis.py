@@ -344,7 +344,7 @@ def _local_standard(rec: _Record, amount: float, local_limit: float | None) -> f
         rec.verify.append(_V_LOCAL)
         return amount
     if local_limit < amount:
-        rec.cites.append(f"{SUBD9}(i)")
+        rec.cites.append(rec.trace.rule.clause("(i)"))
         rec.reasons.append(
             f"A more restrictive local standard of {fmt_sqft(local_limit)} applies (subd. 9(i))."
         )

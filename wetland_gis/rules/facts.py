@@ -29,6 +29,7 @@ from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_p
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.roads import RoadFacts
 from wetland_gis.rules.numbers import exact, exact_sum
+from wetland_gis.rules.spec import QUESTIONS
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
 __all__ = [
@@ -609,16 +610,32 @@ class Trace:
     Parameters
     ----------
     question : str
-        The legal question, named like the function answering it.
+        The legal question, named like the function answering it: a question of the rule
+        spec (:data:`wetland_gis.rules.spec.QUESTIONS`), whose entry gives the citations the
+        answer writes (:meth:`cite_clause`).
     params : ParameterSet or None
         The parameter tree (default: the shipped one).
     as_of : str, date or None
         Date the parameters are read for (default: today).
+
+    Raises
+    ------
+    RulesInputError
+        When the question has no entry in the rule spec (a new question is written there
+        first, with its label, citations and parameter keys).
     """
 
     def __init__(
         self, question: str, params: ParameterSet | None, as_of: str | dt.date | None
     ) -> None:
+        rule = QUESTIONS.get(question)
+        if rule is None:
+            raise RulesInputError(
+                f"question {question!r} has no entry in the rule spec: add it to "
+                "wetland_gis/rules/spec.py with _question(...) (label, citations, parameter "
+                f"keys); known questions: {sorted(QUESTIONS)}"
+            )
+        self.rule = rule
         self.question = question
         self.params = params if params is not None else default_parameters()
         self.day = as_date(as_of)
@@ -685,6 +702,10 @@ class Trace:
     def cite(self, *citations: str) -> None:
         """Record rules that fired, by citation text."""
         self.citations.extend(citations)
+
+    def cite_clause(self, *keys: str) -> None:
+        """Record rules that fired, by the keyed sub-citations of the question's spec entry."""
+        self.citations.extend(self.rule.clause(k) for k in keys)
 
     def cite_key(self, *keys: str) -> None:
         """Record rules that fired, by the citation of their parameter."""

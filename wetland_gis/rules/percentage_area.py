@@ -43,9 +43,6 @@ COUNTY_CLASS_KEYS: dict[PercentageArea, str] = {
     PercentageArea.LESS_THAN_50: "percentage_area.counties.less_than_50",
 }
 
-_RECLASSIFICATION = "Minn. R. 8420.0117, subp. 2"
-_RECLASSIFICATION_STATUTE = "Minn. Stat. § 103G.222, subd. 1(o)"
-_LESS_THAN_50 = "Minn. Stat. § 103G.005, subd. 10h"
 _THRESHOLD = "percentage_area.thresholds."
 #: The extra conditions of a greater than 80 percent area (subd. 10b), either of which
 #: suffices: threshold key (under ``_THRESHOLD``) and what the share is of.
@@ -225,7 +222,7 @@ def _less_than_50(
     trace: Trace, said: str, high: bool, wet_share: Decimal, public_share: Decimal
 ) -> PercentageArea:
     """§ 103G.005, subd. 10h: neither other class (80 percent intact alone included)."""
-    trace.cite(_LESS_THAN_50)
+    trace.cite_clause("10h")
     if high:
         trace.cite_key(_THRESHOLD + "greater_than_80_intact")
         trace.because(
@@ -303,7 +300,7 @@ def percentage_area_of_county(
         return trace.decide(Outcome.CLASSIFIED, county_class)
 
     result = percentage_class_of(override)
-    trace.cite(_RECLASSIFICATION, _RECLASSIFICATION_STATUTE)
+    trace.cite_clause("subp. 2", "1(o)")
     if override_citation:
         trace.cite(str(override_citation))
     trace.because(

@@ -44,6 +44,7 @@ from wetland_gis.names import key_of
 from wetland_gis.parameters import RATIO_CONDITIONS, Adjustments, default_parameters
 from wetland_gis.rules.facts import Trace, exact, fmt_number, percentage_class_of
 from wetland_gis.rules.replacement import adjust_ratio
+from wetland_gis.rules.spec import question
 
 __all__ = [
     "SitingPlace",
@@ -64,19 +65,18 @@ __all__ = [
     "CITE_REASONABLE",
 ]
 
+# The citations each question writes, from its entry in the rule spec (rules/spec.py).
+_SITING, _NEXT, _ACTION = (
+    question(q) for q in ("siting_tier", "next_tier_condition", "replacement_action")
+)
 #: Impacted wetlands outside a greater than 80 percent area must not be replaced in one.
-CITE_EXCLUSION = "Minn. Stat. § 103G.222, subd. 3(a)"
+CITE_EXCLUSION = _SITING.clause("3(a)")
 #: A bank service area can itself be a greater than 80 percent area for replacement.
-CITE_BSA_CLASS = "Minn. Stat. § 103G.005, subd. 10b"
+CITE_BSA_CLASS = _SITING.clause("10b")
 #: The four siting priorities, by tier.
-CITE_TIER = {
-    SitingTier.SAME_MINOR_WATERSHED: "Minn. Stat. § 103G.222, subd. 3(a)(1)",
-    SitingTier.SAME_MAJOR_WATERSHED: "Minn. Stat. § 103G.222, subd. 3(a)(2)",
-    SitingTier.SAME_BANK_SERVICE_AREA: "Minn. Stat. § 103G.222, subd. 3(a)(3)",
-    SitingTier.OTHER_BANK_SERVICE_AREA: "Minn. Stat. § 103G.222, subd. 3(a)(4)",
-}
+CITE_TIER = {tier: _SITING.clause(f"3(a)({int(tier)})") for tier in SitingTier}
 #: Replacement by wetland banking begins at clause (3).
-CITE_BANKING = "Minn. Stat. § 103G.222, subd. 3(c)"
+CITE_BANKING = _SITING.clause("3(c)")
 #: Default reading of subd. 3(c): "Notwithstanding paragraph (a), clauses (1) and (2), the
 #: priority order for replacement by wetland banking begins at paragraph (a), clause (3)."
 #: Banking has its own priority order, which starts at clause (3): a bank credit in the
@@ -88,12 +88,12 @@ BANKING_OWN_ORDER = "banking_own_order"
 SINGLE_ORDER = "single_order"
 SITING_READINGS = (BANKING_OWN_ORDER, SINGLE_ORDER)
 #: The applicant may seek opportunities at the next level only when none are available.
-CITE_NEXT_LEVEL = "Minn. Stat. § 103G.222, subd. 3(d)"
+CITE_NEXT_LEVEL = _NEXT.clause("3(d)")
 #: What "reasonable, practicable, and environmentally beneficial" means.
-CITE_REASONABLE = "Minn. Stat. § 103G.222, subd. 3(e)"
-CITE_COLLABORATE = "Minn. Stat. § 103G.222, subd. 3(f)"
-CITE_ACTIONS = "Minn. Stat. § 103G.222, subd. 1(i)"
-CITE_CREDIT_ACTIONS = "Minn. Stat. § 103G.2242, subd. 12(c)"
+CITE_REASONABLE = _NEXT.clause("3(e)")
+CITE_COLLABORATE = _NEXT.clause("3(f)")
+CITE_ACTIONS = _ACTION.clause("1(i)")
+CITE_CREDIT_ACTIONS = _ACTION.clause("12(c)")
 
 _WATERSHED = (
     "a watershed is one of the 81 major watershed units (Minn. Stat. § 103G.005, subd. 17a)"

@@ -30,6 +30,7 @@ from wetland_gis.rules.kernel import (
     ROUTE_WCA,
     Impact,
 )
+from wetland_gis.rules.spec import question
 from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 #: Subd. 19(b): the "wetlands" regulated by the chapter exclude public waters wetlands.
-OUTSIDE_WCA = "Minn. Stat. § 103G.005, subd. 19(b)"
+OUTSIDE_WCA = question("public_waters_wetland").clause("19(b)")
 _PUBLIC_WATERS = "public_waters_wetland."
 
 

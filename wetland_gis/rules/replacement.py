@@ -32,6 +32,7 @@ from wetland_gis.rules.facts import (
     percentage_class_of,
 )
 from wetland_gis.rules.kernel import O_REQUIRED, PCT_VALUE, Impact, RuleBook, dec
+from wetland_gis.rules.spec import question
 from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
@@ -44,8 +45,10 @@ __all__ = [
 ]
 
 _REPLACEMENT = "replacement."
-CULTIVATED_FIELD = "Minn. Stat. § 103G.222, subd. 1(c)"
-DEED_RESTRICTION = "Minn. Stat. § 103G.222, subd. 1(d)"
+#: Subd. 1(c): a wetland in a cultivated field is replaced by restoration only.
+CULTIVATED_FIELD = question("replacement_required").clause("1(c)")
+#: Subd. 1(d): the deed restriction the LGU may require (named in a verify item).
+DEED_RESTRICTION = question("replacement_required").clause("1(d)")
 
 
 def replacement_ratio(

@@ -19,6 +19,9 @@ Everything else is read from here:
   :data:`wetland_gis.io.fact_roles.FACT_FIELD_ROLES`,
   :data:`wetland_gis.io.exemption_columns.EXEMPTION_FIELD_ROLES`,
   :data:`wetland_gis.rules.exempt.FACT_COLUMNS` and ``CLAIMS``);
+* the library questions (rules of kind ``question``): :class:`wetland_gis.rules.facts.Trace`
+  refuses a question without an entry, and the question modules take the citations they
+  write from their entries (:func:`question`);
 * every documentation table of the rules and their facts (rendered by
   :mod:`wetland_gis.exemption_catalog`, written by ``tools/spec_docs.py --write``; a test
   fails when a committed table differs from the generated one).
@@ -66,6 +69,8 @@ __all__ = [
     "road_fact",
     "rule_of_function",
     "rules_of",
+    "QUESTIONS",
+    "question",
     "DOMAINS",
     "WATER_USE_SECTION",
 ]
@@ -1149,10 +1154,13 @@ class Rule:
         Keyed sub-citations: the narrower clause each condition of the rule cites, by key.
     facts : tuple of str
         The facts the rule reads (for an exemption: the names of ``ExemptionFacts``).
-    kind : {"engine", "exemption", "procedure", "binding", "road", "reading"}
+    kind : {"engine", "exemption", "procedure", "binding", "road", "reading", "question"}
         ``exemption`` rules are tried by ``decide_exemptions`` and may carry a project;
         ``procedure``, ``binding`` and ``road`` are the other rules of
-        :mod:`wetland_gis.rules.exempt`; ``reading`` names an open reading.
+        :mod:`wetland_gis.rules.exempt`; ``reading`` names an open reading; ``question`` is a
+        library question, a public function of the rules core answering one legal question
+        with a :class:`~wetland_gis.decision.Decision` (its ``Trace`` refuses a question
+        without an entry).
     function : str
         For a rule of :mod:`wetland_gis.rules.exempt`: its function, ``module.name``.
     use_restriction : bool
@@ -1171,6 +1179,12 @@ class Rule:
     note : str
         What the tables add after the citations, in parentheses (an edition, the subject of
         a group rule).
+    question : str
+        For a ``question`` rule: the question as ``Decision.question`` writes it (the id is
+        ``question.<question>``).
+    carries : tuple of str
+        For a ``question`` rule: the questions whose Decision it is given and whose
+        citations it carries over (``replacement_required`` carries ``replacement_ratio``).
     """
 
     id: str
@@ -1188,6 +1202,8 @@ class Rule:
     domain: str = "wca"
     outcomes: tuple[str, ...] = ()
     note: str = ""
+    question: str = ""
+    carries: tuple[str, ...] = ()
 
     def clause(self, key: str) -> str:
         """Return the keyed sub-citation ``key`` (``KeyError`` naming the rule's keys)."""
@@ -1222,6 +1238,7 @@ def _rule(
     domain: str = "wca",
     outcomes: tuple[str, ...] = (),
     note: str = "",
+    carries: tuple[str, ...] = (),
 ) -> str:
     if rule_id in _RULES:  # pragma: no cover - a definition error caught at import
         raise ValueError(f"rule id {rule_id!r} is defined twice")
@@ -1241,6 +1258,8 @@ def _rule(
         domain=domain,
         outcomes=outcomes,
         note=note,
+        question=rule_id.removeprefix(_QUESTION) if kind == "question" else "",
+        carries=carries,
     )
     return rule_id
 
@@ -1270,6 +1289,8 @@ def _exemption_rule(
 
 
 _E = "exemptions."
+#: The prefix of the id of a library question's rule: ``question.<Decision.question>``.
+_QUESTION = "question."
 
 # --- the facts stage (assess: what the layers say) ------------------------------------
 FACTS_WETLAND_TYPE = _rule(
@@ -1818,6 +1839,172 @@ _rule(
     kind="reading",
 )
 
+# --- the library questions (docs/rules.md, "Rules implemented") -------------------------
+# A public function of the rules core that answers one legal question with a Decision
+# records it with ``Trace("<question>", ...)``; Trace refuses a question not written here.
+# ``citations``: the provisions it applies; ``clauses``: the citations its code writes, by
+# key (a module takes them from here); the citations of its parameters are wca.yaml's.
+
+
+def _question(
+    rule_id: str,
+    label: str,
+    citations: tuple[str, ...],
+    *,
+    parameters: tuple[str, ...] = (),
+    clauses: Mapping[str, str] | None = None,
+    carries: tuple[str, ...] = (),
+    note: str = "",
+) -> str:
+    return _rule(
+        rule_id,
+        label,
+        citations,
+        parameters=parameters,
+        clauses=clauses,
+        kind="question",
+        carries=carries,
+        note=note,
+    )
+
+
+def _s3(paragraph: str) -> str:
+    """Return the citation of a paragraph of § 103G.222, subd. 3 (siting)."""
+    return cite("103G.222", "3" + paragraph)
+
+
+_10B = cite("103G.005", "10b")
+_PROC = "procedure."
+_PCT = "percentage_area."
+_PUBLIC_WATERS = "public_waters_wetland."
+_BANK_FEES = "bank_fees."
+
+_question(
+    "question.percentage_area",
+    "Percentage-area class of an area from its figures, or of a county",
+    (cite("103G.005", "10a, 10b, 10h"), cite_rule("8420.0117")),
+    parameters=(_PCT + "counties.*", _PCT + "thresholds.*"),
+    clauses={
+        "10h": cite("103G.005", "10h"),
+        "subp. 2": cite_rule("8420.0117", "2"),
+        "1(o)": _s222("(o)"),
+    },
+    note="`percentage_area_from_figures`, `percentage_area_of_county`; and the source of a "
+    "board reclassification the caller gives, cited as given",
+)
+_question(
+    "question.in_metropolitan_area",
+    "In the 11-county metropolitan area",
+    (_subd9("(d)"),),
+    parameters=("metropolitan_area.counties", _PCT + "counties.*"),
+)
+_question(
+    "question.public_waters_wetland",
+    "A public waters wetland (outside the WCA)",
+    (cite("103G.005", "15a"),),
+    parameters=(
+        _PUBLIC_WATERS + "types",
+        _PUBLIC_WATERS + "min_acres_incorporated",
+        _PUBLIC_WATERS + "min_acres_unincorporated",
+    ),
+    clauses={"19(b)": cite("103G.005", "19(b)")},
+)
+_question(
+    "question.de_minimis_allowance",
+    "Square feet allowed for one type in one zone",
+    (_subd9("(a)-(d), (i)"),),
+    parameters=("de_minimis.*",),
+    clauses={"(i)": _subd9("(i)")},
+)
+_question(
+    "question.replacement_ratio",
+    "Acres replaced per acre",
+    (_s222("(f), (g), (n)"),),
+    parameters=(
+        "replacement.ratio_nonagricultural",
+        "replacement.ratio_agricultural_or_greater_than_80",
+        "replacement.after_the_fact_max_multiplier",
+    ),
+    note="and the reference of each user-supplied ratio adjustment of Minn. R. 8420.0522, "
+    "cited as given",
+)
+_question(
+    "question.replacement_required",
+    "Acres of replacement",
+    (_s222("(c)"),),
+    clauses={"1(c)": _s222("(c)"), "1(d)": _s222("(d)")},
+    carries=("replacement_ratio",),
+    note="and the citations of the ratio's Decision",
+)
+_question(
+    "question.sequencing_without_alternatives_analysis",
+    "On-site sequencing without a written alternatives analysis",
+    (_s222("(b)"),),
+    parameters=(_PROC + "sequencing_allowance",),
+)
+_question(
+    "question.public_comment_required",
+    "Public comment period",
+    (cite("103G.2242", "8"),),
+    parameters=(_PROC + "public_comment_threshold", _PROC + "public_comment_min_days"),
+)
+_question(
+    "question.revised_application_requires_notice",
+    "A revised application is a new application",
+    (cite("103G.2242", "6(b)"),),
+    parameters=(
+        _PROC + "revised_application_area_increase",
+        _PROC + "revised_application_distance",
+    ),
+)
+_question(
+    "question.bank_fees",
+    "Wetland bank fee",
+    (cite("103G.2242", "14(a)"),),
+    parameters=(
+        _BANK_FEES + "maintenance_percent",
+        _BANK_FEES + "maintenance_max",
+        _BANK_FEES + "withdrawal_percent",
+        _BANK_FEES + "transaction_percent",
+        _BANK_FEES + "transaction_max",
+    ),
+)
+_question(
+    "question.siting_tier",
+    "Siting tier of one replacement option for one impact",
+    (_s3("(a)"), _s3("(c)")),
+    clauses={
+        "3(a)": _s3("(a)"),
+        "3(a)(1)": _s3("(a)(1)"),
+        "3(a)(2)": _s3("(a)(2)"),
+        "3(a)(3)": _s3("(a)(3)"),
+        "3(a)(4)": _s3("(a)(4)"),
+        "3(c)": _s3("(c)"),
+        "10b": _10B,
+    },
+)
+_question(
+    "question.next_tier_condition",
+    "Replacement may be sought at the next siting level",
+    (_s3("(d)"),),
+    clauses={"3(d)": _s3("(d)"), "3(e)": _s3("(e)"), "3(f)": _s3("(f)")},
+)
+_question(
+    "question.option_ratio",
+    "Decided ratio of an impact with the adjustments for one siting option",
+    (cite_rule("8420.0522"), _s222("(n)")),
+    note="the reference of each user-supplied ratio adjustment, cited as given",
+)
+_question(
+    "question.replacement_action",
+    "A project-specific site's action may be used for replacement",
+    (_s222("(i)"), cite("103G.2242", "12(c)")),
+    parameters=("replacement.actions",),
+    clauses={"1(i)": _s222("(i)"), "12(c)": cite("103G.2242", "12(c)")},
+    note="`replacement_action_eligibility`; and the reference of the action's entry in "
+    "`replacement.actions`",
+)
+
 # --- the water-use rules of § 103G.271 (wetland_gis.water_use) -------------------------
 #: The section of Minnesota Statutes the water-use rules apply (appropriation permits).
 WATER_USE_SECTION = "103G.271"
@@ -1928,6 +2115,11 @@ READING_RULES: Mapping[str, str] = MappingProxyType(
 
 _BY_FUNCTION = {r.function: r for r in _RULES.values() if r.function}
 
+QUESTIONS: Mapping[str, Rule] = MappingProxyType(
+    {r.question: r for r in _RULES.values() if r.kind == "question"}
+)
+"""The rule of each library question, by the question ``Decision.question`` writes."""
+
 #: The rule domains: chapter 103G's wetland rules, and the water-use rules of § 103G.271
 #: (``wetland_gis.water_use``), which register here with ``domain="water_use"``.
 DOMAINS = ("wca", "water_use")
@@ -1945,6 +2137,23 @@ def rule_of_function(function: object) -> Rule | None:
     module = str(getattr(function, "__module__", ""))
     name = f"{module.removeprefix(_EXEMPT_PACKAGE)}.{getattr(function, '__qualname__', '')}"
     return _BY_FUNCTION.get(name)
+
+
+def question(name: str) -> Rule:
+    """Return the rule of the library question ``name`` (``KeyError`` naming the known ones).
+
+    Examples
+    --------
+    >>> question("siting_tier").clause("3(c)")
+    'Minn. Stat. § 103G.222, subd. 3(c)'
+    """
+    try:
+        return QUESTIONS[name]
+    except KeyError:
+        raise KeyError(
+            f"question {name!r} has no entry in the rule spec (wetland_gis/rules/spec.py); "
+            f"known: {sorted(QUESTIONS)}"
+        ) from None
 
 
 def rules_of(*kinds: str, domain: str = "wca") -> tuple[Rule, ...]:

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from helpers import impact_fact
+from helpers import impact_fact, paragraph_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -437,7 +437,7 @@ SINGLE_FILL = [
 
 @pytest.mark.parametrize(
     ("county", "wetland_type", "cedar", "zone", "area", "exempt"),
-    [pytest.param(*row[1:], id=row[0]) for row in SINGLE_FILL],
+    paragraph_params(SINGLE_FILL),
 )
 def test_single_fill_scenarios(county, wetland_type, cedar, zone, area, exempt):
     result = one_fill(county, wetland_type, zone, area, cedar=cedar)
@@ -676,7 +676,7 @@ WITH_OPTIONS = [
 
 @pytest.mark.parametrize(
     ("county", "wetland_type", "zone", "area", "options", "exempt"),
-    [pytest.param(*row[1:], id=row[0]) for row in WITH_OPTIONS],
+    paragraph_params(WITH_OPTIONS),
 )
 def test_scenarios_with_options(county, wetland_type, zone, area, options, exempt):
     result = one_fill(county, wetland_type, zone, area, **options)

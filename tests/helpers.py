@@ -145,6 +145,11 @@ def assert_writes(result: Any, path: Path, *suffixes: str) -> list[Path]:
     return written
 
 
+def paragraph_params(cases: list[tuple]) -> list[Any]:
+    """Return a pytest param a case: its first item (the paragraph it checks) is its id."""
+    return [pytest.param(*c[1:], id=c[0]) for c in cases]
+
+
 def yaml_cases(folder: Path) -> list[Any]:
     """Return a pytest param per case of the ``*.yaml`` scenario files in ``folder``.
 

@@ -80,6 +80,17 @@ class Instance:
             }
         )
 
+    def alone(self, i: int) -> Instance:
+        """Return this instance with impact ``i`` only (renumbered 0), options unchanged."""
+        return Instance(
+            need=[self.need[i]],
+            ratio=[self.ratio[i]],
+            cap=list(self.cap),
+            kind=list(self.kind),
+            price=list(self.price),
+            pairs={(0, o): tier for (j, o), tier in self.pairs.items() if j == i},
+        )
+
 
 def brute_force(inst: Instance) -> tuple[float, float, float, float, float]:
     """Return the lexicographic optimum (unmet, -A1, -A<=2, -A<=3, cost) by enumeration."""
@@ -214,15 +225,7 @@ def test_a_site_cost_is_paid_once_and_shared():
     assert a.totals["cost"] == pytest.approx(12.0)
     assert a.plan["cost"].tolist() == pytest.approx([6.0, 6.0])
     assert_optimal(inst)
-    one = Instance(
-        need=[2],
-        ratio=[1.0],
-        cap=[4, 10],
-        kind=["site", "bank"],
-        price=[12.0, 5.0],
-        pairs={(0, 0): 3, (0, 1): 3},
-    )
-    a1, _ = solved(one)
+    a1, _ = solved(inst.alone(0))
     assert set(a1.plan["option_id"]) == {"O1"}
     assert a1.totals["cost"] == pytest.approx(2 * 5 * (1 + FEE))
 

@@ -411,16 +411,24 @@ def _crow_wing_point():
     return c1.x, c1.y
 
 
-def test_public_waters_wetland_is_replaced_and_routed_to_the_dnr():
+def _crow_wing_squares(sqft: list[float], **columns: list) -> gpd.GeoDataFrame:
+    """Return a square of each of ``sqft`` square feet a row, with ``columns``.
+
+    The first stands at the centroid of the first impact of the Crow Wing sample, each
+    next one 60 m east of the one before.
+    """
     x, y = _crow_wing_point()
-    gdf = _layer(
-        {
-            "impact_id": ["fill", "pww"],
-            "circ39": ["2", "3"],
-            "wetland_ac": [1.0, 40.0],
-            "owns_whole_wetland": [True, True],
-            "geometry": [_square_sqft(9000, x, y), _square_sqft(50_000, x + 60, y)],
-        }
+    squares = [_square_sqft(area, x + 60 * k, y) for k, area in enumerate(sqft)]
+    return _layer({**columns, "geometry": squares})
+
+
+def test_public_waters_wetland_is_replaced_and_routed_to_the_dnr():
+    gdf = _crow_wing_squares(
+        [9000, 50_000],
+        impact_id=["fill", "pww"],
+        circ39=["2", "3"],
+        wetland_ac=[1.0, 40.0],
+        owns_whole_wetland=[True, True],
     )
     a = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF)
     rows = a.impacts.set_index("impact_id")
@@ -440,8 +448,7 @@ def test_public_waters_wetland_is_replaced_and_routed_to_the_dnr():
 
 
 def test_public_comment_is_decided_when_a_replacement_plan_is_needed():
-    x, y = _crow_wing_point()
-    gdf = _layer({"impact_id": ["A"], "circ39": ["3"], "geometry": [_square_sqft(10_000, x, y)]})
+    gdf = _crow_wing_squares([10_000], impact_id=["A"], circ39=["3"])
     with pytest.warns(ThresholdToleranceWarning):
         a = wg.assess(gdf, CONTEXT, as_of=AS_OF)
     # § 103G.2242 subd. 8: 10,000 sq ft is not "less than 10,000"
@@ -471,18 +478,10 @@ def test_de_minimis_sqft_is_the_amount_of_the_trace_step():
 
 
 def test_unknown_incorporated_status_is_said_not_guessed(tmp_path):
-    x, y = _crow_wing_point()
     ctx = wg.load_context(CONTEXT)
     layers = {name: ctx.get(name) for name in ctx.layers if name != "incorporated_areas"}
     ctx2 = wg.load_context(layers=layers)
-    gdf = _layer(
-        {
-            "impact_id": ["A"],
-            "circ39": ["3"],
-            "wetland_ac": [5.0],
-            "geometry": [_square_sqft(2000, x, y)],
-        }
-    )
+    gdf = _crow_wing_squares([2000], impact_id=["A"], circ39=["3"], wetland_ac=[5.0])
     a = _quiet(wg.assess, gdf, ctx2, as_of=AS_OF)
     row = a.impacts.iloc[0]
     assert row["outcome"] == "replacement_required"  # screened as unincorporated: 10 acres
@@ -494,16 +493,13 @@ def test_unknown_incorporated_status_is_said_not_guessed(tmp_path):
 
 def test_an_inventory_id_column_makes_a_small_wetland_a_public_waters_wetland():
     # § 103G.201: the DNR public waters inventory is the authority, whatever the size
-    x, y = _crow_wing_point()
-    gdf = _layer(
-        {
-            "impact_id": ["inv", "size"],
-            "circ39": ["3", "3"],
-            "wetland_ac": [1.0, 1.0],
-            "pw_inventory_id": ["18-0001W", None],
-            "owns_whole_wetland": [True, True],
-            "geometry": [_square_sqft(50, x, y), _square_sqft(50, x + 60, y)],
-        }
+    gdf = _crow_wing_squares(
+        [50, 50],
+        impact_id=["inv", "size"],
+        circ39=["3", "3"],
+        wetland_ac=[1.0, 1.0],
+        pw_inventory_id=["18-0001W", None],
+        owns_whole_wetland=[True, True],
     )
     rows = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF).impacts.set_index("impact_id")
     assert rows.loc["inv", "permit_route"] == "DNR public waters"
@@ -513,18 +509,15 @@ def test_an_inventory_id_column_makes_a_small_wetland_a_public_waters_wetland():
 
 def test_a_partial_share_column_sets_the_counted_area():
     # Minn. R. 8420.0522 subp. 2: the TEP-assessed share; without it the 50 percent floor
-    x, y = _crow_wing_point()
-    gdf = _layer(
-        {
-            "impact_id": ["given", "floor"],
-            "circ39": ["2", "2"],
-            "impact_kind": ["drain", "drain"],
-            "partial": [True, True],
-            "partial_share": [0.8, None],
-            "project": ["p1", "p2"],
-            "owns_whole_wetland": [True, True],
-            "geometry": [_square_sqft(1000, x, y), _square_sqft(1000, x + 60, y)],
-        }
+    gdf = _crow_wing_squares(
+        [1000, 1000],
+        impact_id=["given", "floor"],
+        circ39=["2", "2"],
+        impact_kind=["drain", "drain"],
+        partial=[True, True],
+        partial_share=[0.8, None],
+        project=["p1", "p2"],
+        owns_whole_wetland=[True, True],
     )
     rows = _quiet(wg.assess, gdf, CONTEXT, as_of=AS_OF).impacts.set_index("impact_id")
     assert rows.loc["given", "counted_sqft"] == pytest.approx(800, abs=1)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+from typing import Any
 
 import pytest
-from helpers import impact_fact
+from helpers import impact_fact, paragraph_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandTyp
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import default_parameters
 from wetland_gis.rules import (
+    DeMinimisResult,
     ImpactFacts,
     de_minimis,
     de_minimis_allowance,
@@ -66,6 +68,23 @@ def impact(
         metro=metro,
         cedar=cedar,
         **flags,
+    )
+
+
+def one_fill(
+    county: str,
+    wetland_type: int,
+    zone: ShorelandZone,
+    area: float,
+    *,
+    cedar: bool = False,
+    **options: Any,
+) -> DeMinimisResult:
+    """Return ``de_minimis`` of the one fill :func:`impact` builds, with ``options``."""
+    return de_minimis(
+        [impact(area, zone=zone, wetland_type=wetland_type, county=county, cedar=cedar)],
+        as_of=AS_OF,
+        **options,
     )
 
 
@@ -418,13 +437,10 @@ SINGLE_FILL = [
 
 @pytest.mark.parametrize(
     ("county", "wetland_type", "cedar", "zone", "area", "exempt"),
-    [pytest.param(*row[1:], id=row[0]) for row in SINGLE_FILL],
+    paragraph_params(SINGLE_FILL),
 )
 def test_single_fill_scenarios(county, wetland_type, cedar, zone, area, exempt):
-    result = de_minimis(
-        [impact(area, zone=zone, wetland_type=wetland_type, county=county, cedar=cedar)],
-        as_of=AS_OF,
-    )
+    result = one_fill(county, wetland_type, zone, area, cedar=cedar)
     expected = Outcome.EXEMPT if exempt else Outcome.NOT_EXEMPT
     assert result.project.outcome is expected
     assert result.by_impact["A"].outcome is expected
@@ -660,14 +676,10 @@ WITH_OPTIONS = [
 
 @pytest.mark.parametrize(
     ("county", "wetland_type", "zone", "area", "options", "exempt"),
-    [pytest.param(*row[1:], id=row[0]) for row in WITH_OPTIONS],
+    paragraph_params(WITH_OPTIONS),
 )
 def test_scenarios_with_options(county, wetland_type, zone, area, options, exempt):
-    result = de_minimis(
-        [impact(area, zone=zone, wetland_type=wetland_type, county=county)],
-        as_of=AS_OF,
-        **options,
-    )
+    result = one_fill(county, wetland_type, zone, area, **options)
     expected = {True: Outcome.EXEMPT, False: Outcome.NOT_EXEMPT}.get(exempt, exempt)
     assert result.project.outcome is Outcome(expected)
 

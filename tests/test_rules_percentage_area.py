@@ -4,7 +4,7 @@ and the 11-county metropolitan area (§ 103G.2241, subd. 9(d))."""
 from __future__ import annotations
 
 import pytest
-from helpers import METRO_COUNTIES, PERCENTAGE_CLASSES
+from helpers import METRO_COUNTIES, PERCENTAGE_CLASSES, paragraph_params
 
 from wetland_gis.enums import Outcome, PercentageArea
 from wetland_gis.errors import ParameterError, RulesInputError
@@ -182,9 +182,7 @@ COUNTIES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("county", "expected"), [pytest.param(*row[1:], id=row[0]) for row in COUNTIES]
-)
+@pytest.mark.parametrize(("county", "expected"), paragraph_params(COUNTIES))
 def test_county_classification(county, expected):
     d = percentage_area_of_county(county, as_of=AS_OF)
     assert d.value is expected
@@ -318,7 +316,7 @@ DECIMAL_FIGURES = [
 
 @pytest.mark.parametrize(
     ("pre", "rem", "land", "wet", "public", "expected"),
-    [pytest.param(*row[1:], id=row[0]) for row in FIGURES + DECIMAL_FIGURES],
+    paragraph_params(FIGURES + DECIMAL_FIGURES),
 )
 def test_classification_from_figures(pre, rem, land, wet, public, expected):
     """DECIMAL_FIGURES: shares are computed from the figures as written (their shortest

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import paragraph_params
 
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
@@ -46,9 +47,7 @@ SEQUENCING = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("total", "amount", "outcome"), [pytest.param(*row[1:], id=row[0]) for row in SEQUENCING]
-)
+@pytest.mark.parametrize(("total", "amount", "outcome"), paragraph_params(SEQUENCING))
 def test_sequencing(total, amount, outcome):
     d = sequencing_without_alternatives_analysis(total, amount, as_of=AS_OF)
     assert d.outcome is outcome
@@ -73,9 +72,7 @@ COMMENT = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("total", "outcome"), [pytest.param(*row[1:], id=row[0]) for row in COMMENT]
-)
+@pytest.mark.parametrize(("total", "outcome"), paragraph_params(COMMENT))
 def test_public_comment(total, outcome):
     d = public_comment_required(total, as_of=AS_OF)
     assert d.outcome is outcome
@@ -126,7 +123,7 @@ REVISED = [
 
 @pytest.mark.parametrize(
     ("original", "revised", "moved", "outcome"),
-    [pytest.param(*row[1:], id=row[0]) for row in REVISED],
+    paragraph_params(REVISED),
 )
 def test_revised_application(original, revised, moved, outcome):
     d = revised_application_requires_notice(original, revised, moved, as_of=AS_OF)
@@ -185,9 +182,7 @@ FEES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("value", "transaction", "fee"), [pytest.param(*row[1:], id=row[0]) for row in FEES]
-)
+@pytest.mark.parametrize(("value", "transaction", "fee"), paragraph_params(FEES))
 def test_bank_fees(value, transaction, fee):
     d = bank_fees(value, transaction, as_of=AS_OF)
     assert d.value == pytest.approx(fee)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import paragraph_params
 
 from wetland_gis.enums import Outcome, WetlandType
 from wetland_gis.errors import RulesInputError
@@ -61,7 +62,7 @@ CASES = [
 
 @pytest.mark.parametrize(
     ("types", "acres", "incorporated", "expected"),
-    [pytest.param(*row[1:], id=row[0]) for row in CASES],
+    paragraph_params(CASES),
 )
 def test_public_waters_wetland(types, acres, incorporated, expected):
     d = public_waters_wetland(types, acres, incorporated, as_of=AS_OF)

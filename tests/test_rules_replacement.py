@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from helpers import PERCENTAGE_CLASSES
+from helpers import PERCENTAGE_CLASSES, paragraph_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,7 +59,7 @@ RATIOS = [
 
 @pytest.mark.parametrize(
     ("pct", "agricultural", "ratio", "citation"),
-    [pytest.param(*row[1:], id=row[0]) for row in RATIOS],
+    paragraph_params(RATIOS),
 )
 def test_base_ratios(pct, agricultural, ratio, citation):
     d = replacement_ratio(pct, agricultural, as_of=AS_OF)
@@ -76,9 +76,7 @@ AFTER_THE_FACT = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("multiplier", "ratio"), [pytest.param(*row[1:], id=row[0]) for row in AFTER_THE_FACT]
-)
+@pytest.mark.parametrize(("multiplier", "ratio"), paragraph_params(AFTER_THE_FACT))
 def test_after_the_fact(multiplier, ratio):
     d = replacement_ratio(
         LT50, False, after_the_fact=True, after_the_fact_multiplier=multiplier, as_of=AS_OF

@@ -8,6 +8,7 @@ summer surcharge by edition; past unpermitted years and the late penalty as sche
 from __future__ import annotations
 
 import pytest
+from helpers import paragraph_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -237,7 +238,7 @@ F_CASES = [
 
 @pytest.mark.parametrize(
     ("as_of", "facts", "reading", "expected", "other"),
-    [pytest.param(*c[1:], id=c[0]) for c in F_CASES],
+    paragraph_params(F_CASES),
 )
 def test_6f_irrigation_minimum_by_reading_and_edition(as_of, facts, reading, expected, other):
     facts = {"use": IRR, **facts}
@@ -428,7 +429,7 @@ NO_ENTITY_CASES = [
 
 @pytest.mark.parametrize(
     ("as_of", "entity", "held", "etype", "total", "cap"),
-    [pytest.param(*c[1:], id=c[0]) for c in NO_ENTITY_CASES],
+    paragraph_params(NO_ENTITY_CASES),
 )
 def test_a_permit_without_entity_is_capped_as_its_own_entity_and_asks_for_it(
     as_of, entity, held, etype, total, cap

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import paragraph_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,11 +39,6 @@ def A(**kw) -> Appropriation:  # noqa: N802 - a short scenario builder
 
 
 # --------------------------------------------------------------------------- parameters
-
-
-def _params(cases: list[tuple]) -> list[Any]:
-    """Return a pytest param a case: its first item (the paragraph it checks) is its id."""
-    return [pytest.param(*c[1:], id=c[0]) for c in cases]
 
 
 def _decided(rule: Any, facts: dict, as_of: str, expected: WaterOutcome) -> Any:
@@ -284,7 +280,7 @@ PERMIT_CASES = [
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
-@pytest.mark.parametrize(("facts", "expected"), _params(PERMIT_CASES))
+@pytest.mark.parametrize(("facts", "expected"), paragraph_params(PERMIT_CASES))
 def test_permit_required(facts, expected, as_of):
     d = _decided(wu.permit_required, facts, as_of, expected)
     assert d.citation.startswith("Minn. Stat. § 103G.271")
@@ -421,7 +417,7 @@ MSH_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("as_of", "facts", "expected"), _params(MSH_CASES))
+@pytest.mark.parametrize(("as_of", "facts", "expected"), paragraph_params(MSH_CASES))
 def test_mt_simon_hinckley(as_of, facts, expected):
     d = _decided(wu.mt_simon_hinckley, facts, as_of, expected)
     assert "Minn. Stat. § 103G.271, subd. 4a" in d.citations
@@ -519,7 +515,7 @@ BULK_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("as_of", "facts", "expected"), _params(BULK_CASES))
+@pytest.mark.parametrize(("as_of", "facts", "expected"), paragraph_params(BULK_CASES))
 def test_bulk_sale(as_of, facts, expected):
     _decided(wu.bulk_sale, facts, as_of, expected)
 
@@ -570,7 +566,7 @@ OT_CASES = [
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025], ids=["2018", "2025"])
-@pytest.mark.parametrize(("facts", "expected"), _params(OT_CASES))
+@pytest.mark.parametrize(("facts", "expected"), paragraph_params(OT_CASES))
 def test_once_through(facts, expected, as_of):
     _decided(wu.once_through, facts, as_of, expected)
 
@@ -613,7 +609,7 @@ SWL_CASES = [
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
-@pytest.mark.parametrize(("facts", "expected"), _params(SWL_CASES))
+@pytest.mark.parametrize(("facts", "expected"), paragraph_params(SWL_CASES))
 def test_surface_water_levels(facts, expected, as_of):
     _decided(wu.surface_water_levels, facts, as_of, expected)
 
@@ -643,7 +639,7 @@ AREA_CASES = [
 
 
 @pytest.mark.parametrize("as_of", [E2018, E2025, GAP], ids=["2018", "2025", "between"])
-@pytest.mark.parametrize(("rule", "facts", "asks"), _params(AREA_CASES))
+@pytest.mark.parametrize(("rule", "facts", "asks"), paragraph_params(AREA_CASES))
 def test_the_metropolitan_area_of_473_121_subd_2_is_a_verify_item(rule, facts, asks, as_of):
     """§ 103G.271, subd. 5a says "metropolitan area", defined in § 473.121, subd. 2 (not held):
     the county list of subd. 4 stands in for it, and the answer says so."""
@@ -705,7 +701,7 @@ DC_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("as_of", "facts", "expected"), _params(DC_CASES))
+@pytest.mark.parametrize(("as_of", "facts", "expected"), paragraph_params(DC_CASES))
 def test_data_center(as_of, facts, expected):
     d = _decided(wu.data_center, facts, as_of, expected)
     if expected == OUT.CONDITIONS:

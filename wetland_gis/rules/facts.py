@@ -29,7 +29,7 @@ from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_p
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.roads import RoadFacts
 from wetland_gis.rules.numbers import exact, exact_sum
-from wetland_gis.rules.spec import QUESTIONS
+from wetland_gis.rules.spec import QUESTIONS, RULE_SPECS
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
 __all__ = [
@@ -612,7 +612,8 @@ class Trace:
     question : str
         The legal question, named like the function answering it: a question of the rule
         spec (:data:`wetland_gis.rules.spec.QUESTIONS`), whose entry gives the citations the
-        answer writes (:meth:`cite_clause`).
+        answer writes (:meth:`cite_clause`), or the id of another rule of the spec (a
+        water-use rule's recorder passes ``water_use.fee``).
     params : ParameterSet or None
         The parameter tree (default: the shipped one).
     as_of : str, date or None
@@ -628,12 +629,12 @@ class Trace:
     def __init__(
         self, question: str, params: ParameterSet | None, as_of: str | dt.date | None
     ) -> None:
-        rule = QUESTIONS.get(question)
+        rule = QUESTIONS.get(question) or RULE_SPECS.get(question)
         if rule is None:
             raise RulesInputError(
                 f"question {question!r} has no entry in the rule spec: add it to "
                 "wetland_gis/rules/spec.py with _question(...) (label, citations, parameter "
-                f"keys); known questions: {sorted(QUESTIONS)}"
+                f"keys), or give a rule id of the spec; known questions: {sorted(QUESTIONS)}"
             )
         self.rule = rule
         self.question = question

@@ -39,6 +39,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
         (
             "_version",
             "_gc",
+            "_lazy",
             "errors",
             "enums",
             "units",

@@ -28,11 +28,11 @@ optimisation library until a function that needs one is used.
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from wetland_gis._lazy import lazy_exports
 from wetland_gis._version import __version__
 
 if TYPE_CHECKING:
@@ -167,21 +167,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name from its module on first use."""
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = _LAZY[name]
-    if module is None:
-        value = importlib.import_module(f"{__name__}.{name}")
-    else:
-        value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)
 
 
 class _Package(types.ModuleType):

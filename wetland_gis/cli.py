@@ -123,6 +123,29 @@ def _weights(text: str) -> dict[str, float]:
     return out
 
 
+#: Options that several sub-commands add alike (the same flag, help and default), by a
+#: name of their own: :func:`_add_shared` adds them where each command lists them.
+_SHARED_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "context": ("--context", {"help": "context GeoPackage or folder (see docs/data_schema.md)"}),
+    "as_of": ("--as-of", {"help": "application date YYYY-MM-DD (default today)"}),
+    "parameters": ("--parameters", {"help": "a parameter YAML replacing the shipped wca.yaml"}),
+    "adjustments": (
+        "--adjustments",
+        {"help": "user ratio adjustment table (adjustments.yaml format)"},
+    ),
+    "html_out": ("--out", {"required": True, "help": "HTML file to write"}),
+    "quiet_bar": ("--quiet", {"action": "store_true", "help": "no progress bar"}),
+    "quiet": ("--quiet", {"action": "store_true", "help": "no progress messages"}),
+}
+
+
+def _add_shared(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Add the options ``names`` of :data:`_SHARED_OPTIONS`, in that order."""
+    for name in names:
+        flag, kwargs = _SHARED_OPTIONS[name]
+        parser.add_argument(flag, **kwargs)
+
+
 def _add_input(
     parser: argparse.ArgumentParser, name: str, help: str, nargs: str | None = None
 ) -> None:
@@ -361,7 +384,7 @@ def _add_assess_parser(sub: Any) -> None:
         nargs="?",
     )
     _add_footprint_options(p, in_assess=True)
-    p.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
+    _add_shared(p, "context")
     p.add_argument(
         "--out", required=True, help="output file (.gpkg default; .parquet, .geojson, .csv, .shp)"
     )
@@ -369,7 +392,7 @@ def _add_assess_parser(sub: Any) -> None:
         "--as-of", help="application date YYYY-MM-DD for the legal parameters (default today)"
     )
     add_field_options(p, FIELD_ALIASES)
-    p.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
+    _add_shared(p, "parameters")
     _add_readings(p)
     p.add_argument(
         "--claim",
@@ -394,7 +417,7 @@ def _add_assess_parser(sub: Any) -> None:
         help="the LGU's decision register (GeoPackage path or postgresql:// URL): prior "
         "impacts since 1992, banked/credit, valid type determinations (docs/register.md)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress messages")
+    _add_shared(p, "quiet")
     add_run_options(p)
 
 
@@ -464,7 +487,7 @@ def _add_site_parser(sub: Any) -> None:
     s.add_argument("--sites", help="candidate project-specific sites (polygons)")
     s.add_argument("--banks", help="wetland bank credit listing (.csv or .gpkg)")
     s.add_argument("--context", help="context GeoPackage or folder")
-    s.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
+    _add_shared(s, "adjustments")
     s.add_argument("--dem", help="a DEM raster for depression depth and storage of the sites")
     s.add_argument("--as-of", help="application date YYYY-MM-DD")
     s.add_argument("--out-dir", required=True, help="folder for the ranking, plan and layers")
@@ -484,7 +507,7 @@ def _add_site_parser(sub: Any) -> None:
         "weights >= 0 of cost (per USD), distance (per credit-foot) and out_of_kind (per "
         "credit of another type), e.g. cost=1,distance=0.5 (a key left out is 0)",
     )
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_shared(s, "quiet_bar")
     add_run_options(s)
 
 
@@ -495,7 +518,7 @@ def _add_map_parser(sub: Any) -> None:
     m.add_argument("--context", help="context GeoPackage or folder (boundaries on the map)")
     m.add_argument("--basemap", default="none", help="'none' (offline, default) or a tile name")
     m.add_argument("--project", help="draw this project only (its impacts and source layers)")
-    m.add_argument("--out", required=True, help="HTML file to write")
+    _add_shared(m, "html_out")
     add_run_options(m)
 
 
@@ -511,14 +534,14 @@ def _add_screen_parser(sub: Any) -> None:
         "wetlands",
         "wetland inventory layer (NWI-style polygons with `attribute` and/or `circ39_class`)",
     )
-    sc.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
+    _add_shared(sc, "context")
     sc.add_argument(
         "--out",
         required=True,
         help="output GeoParquet (.parquet); a GeoPackage "
         "(.gpkg) of the same name is written beside it",
     )
-    sc.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
+    _add_shared(sc, "as_of")
     add_field_options(
         sc, {k: v for k, v in FIELD_ALIASES.items() if k in ("wetland_type", "cowardin")}
     )
@@ -542,8 +565,7 @@ def _add_report_parser(sub: Any) -> None:
         "needs the `pdf` extra",
     )
     r.add_argument("--context", help="context GeoPackage or folder (waters on the PDF map)")
-    r.add_argument("--out", required=True, help="HTML file to write")
-    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_shared(r, "html_out", "quiet_bar")
     add_run_options(r)
 
 
@@ -608,14 +630,12 @@ def _add_compare_parser(sub: Any) -> None:
         metavar="NAME",
         help="the name of each alternative, once per alternative in order (default: file stem)",
     )
-    c.add_argument("--context", help="context GeoPackage or folder (see docs/data_schema.md)")
-    c.add_argument("--as-of", help="application date YYYY-MM-DD (default today)")
-    c.add_argument("--parameters", help="a parameter YAML replacing the shipped wca.yaml")
+    _add_shared(c, "context", "as_of", "parameters")
     _add_readings(c)
     add_field_options(c, {})
     c.add_argument("--sites", help="candidate sites: each alternative is also sited")
     c.add_argument("--banks", help="bank credit listing: each alternative is also sited")
-    c.add_argument("--adjustments", help="user ratio adjustment table (adjustments.yaml format)")
+    _add_shared(c, "adjustments")
     c.add_argument("--out", required=True, help="folder for the comparison (table, maps, page)")
     c.add_argument(
         "--wetlands",
@@ -636,7 +656,7 @@ def _add_compare_parser(sub: Any) -> None:
         metavar="FEET",
         help="with --drainage: the lateral effect distance (no default)",
     )
-    c.add_argument("--quiet", action="store_true", help="no progress messages")
+    _add_shared(c, "quiet")
     add_run_options(c)
 
 
@@ -677,7 +697,7 @@ def _add_impacts_parser(sub: Any) -> None:
     _add_footprint_options(i, in_assess=False)
     i.add_argument("--out", required=True, help="the impact layer (.gpkg default; .shp, .parquet)")
     add_field_options(i, {})
-    i.add_argument("--quiet", action="store_true", help="no progress messages")
+    _add_shared(i, "quiet")
     add_run_options(i)
 
 

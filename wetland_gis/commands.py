@@ -214,6 +214,17 @@ def run_impacts(
     return derived, derived.write(out, overwrite=overwrite)
 
 
+def _crs_keywords(args: argparse.Namespace) -> dict[str, str | None]:
+    """Return ``assume_crs`` and ``override_crs``: the CRS options of a command's input layer.
+
+    A command whose parser has no ``--override-crs`` gives ``None`` for it.
+    """
+    return {
+        "assume_crs": args.assume_crs,
+        "override_crs": getattr(args, "override_crs", None),
+    }
+
+
 def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str, Any]:
     """Return the keywords of :func:`wetland_gis.impacts` given on the command line."""
     fields = dict(_fields(args))  # the part id is the impact_id role (--field impact_id=PART)
@@ -238,8 +249,7 @@ def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str,
         "fields": fields,
         "lateral_effect_ft": args.lateral_effect_ft,
         "wetlands_source": args.wetlands_source,
-        "assume_crs": args.assume_crs,
-        "override_crs": getattr(args, "override_crs", None),
+        **_crs_keywords(args),
         "progress": None if args.quiet else _stderr,
     }
 
@@ -1197,8 +1207,7 @@ def _assess_keywords(args: argparse.Namespace) -> dict[str, Any]:
         "layer": args.layer,
         "as_of": args.as_of,
         "fields": _fields(args),
-        "assume_crs": args.assume_crs,
-        "override_crs": getattr(args, "override_crs", None),
+        **_crs_keywords(args),
         "options": _options(
             args,
             tolerance_percent=args.tolerance_percent,
@@ -1268,11 +1277,10 @@ def _run_screen(args: argparse.Namespace) -> CommandResult:
         context=args.context,
         layer=args.layer,
         as_of=args.as_of,
-        assume_crs=args.assume_crs,
         fields=fields,
         progress_bar=not args.quiet,
         overwrite=_overwrite(args),
-        override_crs=getattr(args, "override_crs", None),
+        **_crs_keywords(args),
     )
     return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
 
@@ -1373,13 +1381,12 @@ def _run_water_use(args: argparse.Namespace) -> CommandResult:
         context=args.context,
         aquifer=args.aquifer,
         aquifer_layer=args.aquifer_layer,
-        assume_crs=args.assume_crs,
         parameters=args.parameters,
         boundary_reading=args.boundary_reading,
         irrigation_minimum_reading=args.irrigation_minimum_reading,
         map_html=args.map,
         overwrite=_overwrite(args),
-        override_crs=getattr(args, "override_crs", None),
+        **_crs_keywords(args),
     )
     return CommandResult(written, tally_impacts(result.points, "water-use"))
 

@@ -13,8 +13,9 @@ imported without loading geopandas.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from wetland_gis._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from wetland_gis.io.fields import FieldMapping, resolve_fields
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     )
 
 #: Public name -> the module that defines it.
-_LAZY = {
+_LAZY: dict[str, str | None] = {
     "LayerRead": "wetland_gis.io.layers",
     "read_layer": "wetland_gis.io.layers",
     "write_layer": "wetland_gis.io.layers",
@@ -65,15 +66,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name from its module on first use."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

@@ -9,8 +9,9 @@ SQLAlchemy or pandas.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from wetland_gis._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from wetland_gis.register.schema import DECISION_KINDS, SCHEMA_VERSION
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
         RegisterVersionError,
     )
 
-_LAZY = {
+_LAZY: dict[str, str | None] = {
     "DECISION_KINDS": "wetland_gis.register.schema",
     "SCHEMA_VERSION": "wetland_gis.register.schema",
     "REGISTER_ENV": "wetland_gis.register.store",
@@ -52,7 +53,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'wetland_gis.register' has no attribute {name!r}")
-    return getattr(importlib.import_module(_LAZY[name]), name)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

@@ -152,6 +152,33 @@ def test_a_column_that_looks_like_an_unread_role_is_a_warning_naming_it(columns,
     assert f"--field {role}=" in messages[0] or f"--field '{role}=" in messages[0]
 
 
+@pytest.mark.parametrize(
+    ("columns", "rows", "warned"),
+    [
+        pytest.param(["impact_id", "circular39"], 5000, True, id="type column named unlike any"),
+        pytest.param(["impact_id"], None, True, id="no type column, rows unknown"),
+        pytest.param(["impact_id", "circ39"], 5000, False, id="Circular 39 type read"),
+        pytest.param(["impact_id", "attribute"], 5000, False, id="Cowardin code read (NWI)"),
+        pytest.param(["impact_id", "circular39"], 0, False, id="an empty layer: nothing to type"),
+    ],
+)
+def test_a_layer_with_rows_and_no_wetland_type_column_is_one_warning(columns, rows, warned):
+    # § 103G.005, subd. 17b (the wetland types): without a type or Cowardin
+    # column every row is "not assessed", which the run says once with the option to use
+    messages = field_name_warnings(columns, resolve_fields(columns), rows=rows)
+    missing = [m for m in messages if m.startswith("no column gives the wetland type")]
+    assert len(missing) == (1 if warned else 0)
+    if warned:
+        assert "--field wetland_type=COLUMN" in missing[0] and "circ39" in missing[0]
+        assert "impact_id" in missing[0].split("the layer's columns are ")[1]
+
+
+def test_a_look_alike_type_column_is_not_warned_twice():
+    columns = ["impact_id", "circ39_typ"]
+    messages = field_name_warnings(columns, resolve_fields(columns), rows=10)
+    assert len(messages) == 1 and "role 'wetland_type'" in messages[0]
+
+
 @given(name=st.sampled_from(sorted({n for _, n in _ROLE_NAMES})), k=st.integers(5, 40))
 @example(name="impact_kind", k=10)
 @example(name="prior_sqft_since_1992", k=9)

@@ -840,9 +840,9 @@ def record_context(ctx: Context, manifest: Manifest) -> None:
         manifest.add_input(rec)
 
 
-def _warn_field_names(columns: Any, field_map: FieldMapping, manifest: Manifest) -> None:
-    """Warn of (and record) each column that looks like a role no column was found for."""
-    messages = field_name_warnings(columns, field_map)
+def _warn_field_names(gdf: Any, field_map: FieldMapping, manifest: Manifest) -> None:
+    """Warn of (and record) look-alike columns and a layer with no wetland type column."""
+    messages = field_name_warnings(gdf.columns, field_map, rows=len(gdf))
     manifest.add_records(messages)
     for msg in messages:
         warnings.warn(msg, FieldNameWarning, stacklevel=3)
@@ -1025,7 +1025,7 @@ def _prepare_layer(
     if facts is not None:  # the project's facts fill the blank fact cells
         gdf = apply_project_facts(gdf, read_project_facts(facts), fields, manifest)
     field_map = resolve_fields(gdf, **fields)
-    _warn_field_names(gdf.columns, field_map, manifest)
+    _warn_field_names(gdf, field_map, manifest)
     gdf, field_map = _rename_colliding(gdf, field_map, manifest)
     manifest.settings["fields"] = field_map.as_dict()
     manifest.add_records(field_map.notes)

@@ -1045,7 +1045,8 @@ def run_fields(args: argparse.Namespace) -> CommandResult:
         read = read_layer(args.impacts, args.layer, require_crs=False)
         field_map = resolve_fields(read.gdf, **dict(fields))
         columns = [str(c) for c in read.gdf.columns if c != read.gdf.geometry.name]
-        text = layer_fields_text(columns, field_map, field_name_warnings(columns, field_map))
+        said = field_name_warnings(columns, field_map, rows=len(read.gdf))
+        text = layer_fields_text(columns, field_map, said)
         found = {**field_map.as_dict(), **dict(field_map.exemption_columns)}
     written: list[Path] = []
     if args.template:

@@ -255,7 +255,9 @@ def check_roles(names: Iterable[str], *, where: str = "the field mapping") -> No
         )
 
 
-def field_name_warnings(columns: Iterable[Any], field_map: FieldMapping) -> list[str]:
+def field_name_warnings(
+    columns: Iterable[Any], field_map: FieldMapping, *, rows: int | None = None
+) -> list[str]:
     """Return a warning for each column that looks like a role no column was found for.
 
     A column that is read for no role but looks like a name of such a role (another case
@@ -268,11 +270,15 @@ def field_name_warnings(columns: Iterable[Any], field_map: FieldMapping) -> list
         The layer's column names.
     field_map : FieldMapping
         What :func:`resolve_fields` found.
+    rows : int or None
+        How many features the layer has; when it has some (or it is not known) and no
+        column gives a wetland type, one more message says so (every row would be "not
+        assessed").
 
     Returns
     -------
     list of str
-        One message per such column, in column order.
+        One message per such column, in column order, then the missing wetland type.
 
     Examples
     --------
@@ -310,7 +316,28 @@ def field_name_warnings(columns: Iterable[Any], field_map: FieldMapping) -> list
             f"holds that, map it with --field {option} (Python: "
             f"fields={{{match.role!r}: {column!r}}})"
         )
-    return out
+    return out + (_no_type_column(columns, mapped, out) if rows != 0 else [])
+
+
+def _no_type_column(columns: Iterable[Any], mapped: set[str], said: list[str]) -> list[str]:
+    """Return a warning when no column gives any row a wetland type, unless one was said.
+
+    Without a Circular 39 type or a Cowardin code column every row is "not assessed"; the
+    run says once which roles are missing and how to map one, rather than leaving the
+    analyst to read it from thousands of rows (a column named unlike any accepted name,
+    ``circular39``, is otherwise silent).
+    """
+    if {"wetland_type", "cowardin"} & mapped or any("'wetland_type'" in m for m in said):
+        return []
+    roles = field_roles()
+    names = ", ".join((*roles["wetland_type"].names, *roles["cowardin"].names))
+    others = [str(c) for c in columns if str(c).lower() != "geometry"]
+    return [
+        f"no column gives the wetland type: none is named {names}, so every row will be "
+        f"'not assessed'; if a column holds the Circular 39 type, map it with --field "
+        f"wetland_type=COLUMN (or --field cowardin=COLUMN for a Cowardin code); the "
+        f"layer's columns are {', '.join(others)}"
+    ]
 
 
 def _likeness(column: str, spec: FieldRole) -> float:

@@ -127,6 +127,27 @@ def test_the_size_of_the_wetland_is_every_polygon_sharing_its_id():
     assert got["P-1/W-1"]["wetland_ac"] == pytest.approx(sqft(70 * 100) / 43_560)
 
 
+@pytest.mark.parametrize(
+    "side_m",
+    [
+        pytest.param(
+            21.03, id="found on a 200,000-polygon NWI run: 0.10934445 ac written 0.109344"
+        ),
+        pytest.param(10.0, id="a round size"),
+        pytest.param(33.3333, id="a recurring decimal"),
+    ],
+)
+def test_a_wetland_the_footprint_covers_whole_is_never_smaller_than_its_impact(side_m):
+    wl = gpd.GeoDataFrame(
+        {"wetland_id": ["W-9"], "circ39": ["3"]}, geometry=[box(0, 0, side_m, side_m)], crs=26915
+    )
+    fpt = footprint().iloc[[0]].set_geometry([box(-5, -5, side_m + 5, side_m + 5)], crs=26915)
+    row = by_id(impacts(fpt, wl))["P-1/W-9"]
+    assert row["sqft"] == pytest.approx(sqft(side_m * side_m))
+    # what assess compares: the impact's acres never exceed the whole wetland's written size
+    assert row["sqft"] / 43_560 <= row["wetland_ac"] < row["sqft"] / 43_560 + 1e-6
+
+
 def test_a_part_touching_no_wetland_gives_no_impact_and_is_listed_in_the_tally():
     result = impacts(footprint(), delineation())
     parts = result.parts.set_index("part_id")

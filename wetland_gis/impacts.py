@@ -19,6 +19,7 @@ types are carried as given: ``assess`` reads them (a Cowardin code is converted 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -1333,7 +1334,9 @@ class _Run:
         """Return each impact's wetland size in acres: as given, else as delineated.
 
         The size the wetlands layer gives (over 0) is used; where it differs from the
-        area of the wetland's polygons by more than 1 percent that is recorded.
+        area of the wetland's polygons by more than 1 percent that is recorded. The
+        delineated size is written to six decimals rounded up: an impact covering the whole
+        wetland is then never "larger than the wetland" in ``assess`` by a rounding.
         """
         acres_out = []
         differ = []
@@ -1344,8 +1347,8 @@ class _Run:
                 acres_out.append(number)
                 if abs(number - computed) > 0.01 * computed:
                     differ.append(f"{iid}: {number:g} ac given, {computed:.4f} ac delineated")
-            else:
-                acres_out.append(round(float(computed), 6))
+            else:  # rounded up: never below its polygons, so no impact on it is larger
+                acres_out.append(math.ceil(float(computed) * 1e6) / 1e6)
         if differ:
             self.records.append(
                 "the wetland size given in the wetlands layer is used where it differs from the "

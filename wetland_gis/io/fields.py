@@ -294,6 +294,7 @@ def field_name_warnings(
     accepted = {n.lower() for spec in roles.values() for n in spec.names}
     open_roles = [spec for spec in roles.values() if spec.role not in mapped]
     out = []
+    named: set[str] = set()  # the roles a look-alike column was named for
     for column in (str(c) for c in columns):
         low = column.strip().lower()
         if low in used or low in accepted or low == "geometry":
@@ -308,6 +309,7 @@ def field_name_warnings(
             continue
         matches.sort(key=lambda spec: -_likeness(low, spec))
         match, others = matches[0], matches[1:]
+        named.add(match.role)
         also = f" (or {', '.join(repr(m.role) for m in others[:3])})" if others else ""
         option = shlex.quote(f"{match.role}={column}")
         out.append(
@@ -316,18 +318,20 @@ def field_name_warnings(
             f"holds that, map it with --field {option} (Python: "
             f"fields={{{match.role!r}: {column!r}}})"
         )
-    return out + (_no_type_column(columns, mapped, out) if rows != 0 else [])
+    return out + (_no_type_column(columns, mapped | named) if rows != 0 else [])
 
 
-def _no_type_column(columns: Iterable[Any], mapped: set[str], said: list[str]) -> list[str]:
-    """Return a warning when no column gives any row a wetland type, unless one was said.
+def _no_type_column(columns: Iterable[Any], covered: set[str]) -> list[str]:
+    """Return a warning when no column gives any row a wetland type.
+
+    ``covered``: the roles a column is read for or was named for in a look-alike warning.
 
     Without a Circular 39 type or a Cowardin code column every row is "not assessed"; the
     run says once which roles are missing and how to map one, rather than leaving the
     analyst to read it from thousands of rows (a column named unlike any accepted name,
     ``circular39``, is otherwise silent).
     """
-    if {"wetland_type", "cowardin"} & mapped or any("'wetland_type'" in m for m in said):
+    if {"wetland_type", "cowardin"} & covered:
         return []
     roles = field_roles()
     names = ", ".join((*roles["wetland_type"].names, *roles["cowardin"].names))

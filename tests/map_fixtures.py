@@ -354,6 +354,23 @@ def trace() -> pd.DataFrame:
                     "parameters": {},
                 }
             )
+    # where I-2 is: the counties it straddles, as data (what the report reads, never the
+    # ``counties`` text of the layer)
+    rows.append(
+        {
+            "project": "",
+            "impact_id": "I-2",
+            "seq": len(rows) + 1,
+            "rule_id": "facts.context",
+            "citation": "",
+            "outcome": "classified",
+            "value": None,
+            "reason": "Where the impact is: the counties it lies in.",
+            "verify": [],
+            "inputs": {"nearest_pw": "18-0096 Gull", "counties": ["Crow Wing", "Cass"]},
+            "parameters": {},
+        }
+    )
     return pd.DataFrame(rows)
 
 

@@ -14,7 +14,6 @@ from wetland_gis.io.joint_application import (
     ASSUMED_PERMANENT,
     NOT_DETERMINED,
     NOT_GIVEN,
-    county_names,
     summary_table,
 )
 
@@ -44,9 +43,15 @@ def _impacts(**columns) -> gpd.GeoDataFrame:
     return gpd.GeoDataFrame(base, geometry=[box(0, 0, 1, 1)] * 3, crs="EPSG:26915")
 
 
+#: The classification's counties of the three impacts (data): W-3 straddles two.
+STRADDLED = [None, None, ("Wright", "Hennepin")]
+
+
 @pytest.fixture
 def table() -> pd.DataFrame:
-    return summary_table(_impacts(), FM).set_index("Aquatic resource ID")
+    gdf = _impacts()
+    straddled = pd.Series(STRADDLED, index=gdf.index, dtype=object)
+    return summary_table(gdf, FM, straddled).set_index("Aquatic resource ID")
 
 
 @pytest.mark.parametrize(
@@ -148,18 +153,14 @@ def test_no_text_cell_is_ever_nan_whatever_the_input(values) -> None:
             assert not any(str(v).strip().lower() in _MISSING_WORDS for v in out[col]), col
 
 
-@pytest.mark.parametrize(
-    ("county", "counties", "expected"),
-    [
-        ("Wright", None, ["Wright"]),
-        ("Wright", "Wright: 5.0 sq ft; Hennepin: 1.0 sq ft", ["Wright", "Hennepin"]),
-        ("Wright", "Wright: 5.0 sq ft; outside the county layer: 1.0 sq ft", ["Wright"]),
-        (None, None, []),
-        (float("nan"), "", []),
-    ],
-)
-def test_county_names(county, counties, expected) -> None:
-    assert county_names(county, counties) == expected
+def test_without_the_counties_as_data_the_text_is_not_parsed_back() -> None:
+    """A frame given without the classification's counties: each impact is in its
+    ``county``; the ``counties`` text (for people) is never split into names again."""
+    out = summary_table(_impacts(), FM).set_index("Aquatic resource ID")
+    assert out.loc["W-3", "Counties"] == "Wright"
+    assert out.loc["W-3", "County, Major Watershed #, Bank Service Area #"] == (
+        "Wright; Major ?; BSA 7"
+    )
 
 
 def test_assess_writes_the_table(tmp_path) -> None:

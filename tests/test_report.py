@@ -538,3 +538,47 @@ def test_issue_32_the_report_names_the_reading_that_put_a_bank_credit_ahead_of_a
     assert "single_order" in text.split("Bank credits chosen over")[1].split("</section>")[0]
     # no such row, no section (and the shipped fixture has none)
     assert "Bank credits chosen over a better-tier site" not in _report()
+
+
+def test_the_report_reads_the_straddled_counties_from_the_trace_not_the_text() -> None:
+    """Issue 33 ("text is never parsed back"): the county cell is the ``facts.context``
+    step's ``counties`` (data); a name the ``counties`` text would split is read whole, and
+    without the step the cell is the ``county`` alone, whatever the text says."""
+    impacts = fx.impacts()
+    impacts.loc[1, "counties"] = "Crow Wing: 9000.0 sq ft; Big; Stone: 600.0 sq ft"
+    trace = fx.trace()
+    step = trace.index[trace["rule_id"] == "facts.context"][0]
+    trace.at[step, "inputs"] = {"counties": ["Crow Wing", "Big; Stone"]}
+    text = render_report(fx.summary(), impacts, trace=trace)
+    assert _impact_row(text, "I-2")[6] == "Crow Wing, Big; Stone"
+    without = render_report(fx.summary(), impacts, trace=trace.drop(index=step))
+    assert _impact_row(without, "I-2")[6] == "Crow Wing"
+    assert "straddles counties" not in _section(without, "notes")
+
+
+@pytest.mark.parametrize(
+    ("owners", "counted", "expected"),
+    [
+        pytest.param(
+            [f"I-{i}" for i in range(20)] + ["W, 7"],
+            True,
+            "21 impacts (see the impacts layer)",
+            id="an id with a comma is one impact: the owners are data, not split text",
+        ),
+        pytest.param(
+            ["the project"] + [f"I-{i}" for i in range(20)],
+            True,
+            "the project, 20 impacts (see the impacts layer)",
+            id="the project stays named",
+        ),
+        pytest.param(
+            [f"I-{i}" for i in range(20)], False, ", ".join(f"I-{i}" for i in range(20)), id="small"
+        ),
+        pytest.param(["I-1", "I-2"], True, "I-1, I-2", id="a short list is listed"),
+    ],
+)
+def test_what_a_point_to_verify_concerns(owners, counted, expected) -> None:
+    from wetland_gis.mapping.report import _concerns
+
+    ids = [f"I-{i}" for i in range(20)] + ["W, 7", "X"]
+    assert _concerns(owners, ids, counted) == expected

@@ -184,3 +184,30 @@ def test_a_large_project_states_its_own_part_once(sample_data):
     assert all(PROJECT_PART_POINTER["reasons"] in r for r in reasons)
     project_reasons = a.projects["reasons"].iloc[0]
     assert project_reasons and not any(project_reasons in r for r in reasons)
+
+
+@pytest.mark.parametrize(
+    ("step_citation", "condition_citation", "kept"),
+    [
+        pytest.param(
+            "Minn. Stat. § 103G.2241, subd. 10(2)",
+            "Minn. Stat. § 103G.2241, subd. 10(2)",
+            False,
+            id="subd. 10(2): the rule's own citation is not repeated per condition",
+        ),
+        pytest.param(
+            "Minn. Stat. § 103G.2241, subd. 1(1); Minn. Stat. § 103G.2241, subd. 10(2)",
+            "Minn. Stat. § 103G.2241, subd. 1(1)",
+            True,
+            id="the step's citation text is not split: the spec says what the rule's own is",
+        ),
+    ],
+)
+def test_a_condition_keeps_its_citation_unless_it_is_the_rules_own(
+    step_citation, condition_citation, kept
+):
+    cols = _cols([("B", DUCK, "not_exempt", "Not met.")])
+    cols["citation"] = [step_citation]
+    cols["inputs"][0]["conditions"][0]["citation"] = condition_citation
+    (condition,) = compact_steps(cols)["inputs"][0]["conditions"]
+    assert ("citation" in condition) is kept

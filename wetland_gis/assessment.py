@@ -969,6 +969,7 @@ def assess_in_memory(request: AssessRequest) -> Assessment:
         manifest,
         fens_near,
         register_steps,
+        straddled,
     )
     # the map zones are drawn when first asked for (Assessment.zones), from the
     # assessed polygons as they are now
@@ -1129,13 +1130,15 @@ def _apply_engine(
     manifest: Manifest,
     fens_near: pd.Series | None = None,
     extra_steps: Mapping[Hashable, list[tuple]] | None = None,
+    counties: pd.Series | None = None,
 ) -> tuple[gpd.GeoDataFrame, list[dict[str, Any]], list[ProjectDecision], pd.DataFrame]:
     """Build the facts, ask :func:`~wetland_gis.rules.decide_projects`, write the columns.
 
     The rule order lives in the engine; the rows become :class:`ImpactFacts` and
-    ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`. The per-impact
-    text columns are rendered from the trace for people. The cyclic collector is paused
-    while it runs.
+    ``facts.*`` steps in :func:`wetland_gis.io.impact_facts.impact_facts`; the counties
+    a straddling impact lies in (``counties``, the classification's ``county_names``)
+    go into its ``facts.context`` step as data. The per-impact text columns are rendered
+    from the trace for people. The cyclic collector is paused while it runs.
     """
     # copy-on-write (pandas 3): the caller's frame stays as it was, and only the blocks
     # written here are copied, not the whole classified layer (issue 23)
@@ -1154,6 +1157,7 @@ def _apply_engine(
         fen_review_ft=options.fen_review_ft,
         fens_near=fens_near,
         extra_steps=extra_steps,
+        counties=counties.dropna().to_dict() if counties is not None else None,
     )
     row_of = table.row_of
     _warn_oversized(table.oversized, field_map, manifest)

@@ -352,6 +352,7 @@ def impact_facts(
     fen_review_ft: float | None = None,
     fens_near: pd.Series | None = None,
     extra_steps: Mapping[Hashable, list[tuple]] | None = None,
+    counties: Mapping[Hashable, Any] | None = None,
 ) -> ImpactTable:
     """Return the facts of the rows ``rows`` of the classified layer, with their steps.
 
@@ -375,6 +376,11 @@ def impact_facts(
         The fen review distance; with ``fens_near`` (per row: within it of a fen).
     extra_steps : mapping, optional
         Per row, steps to add after its screening steps (tuples of :data:`STEP_FIELDS`).
+    counties : mapping, optional
+        Per row (index label), the counties an impact lies in where the classification
+        lists its parts (a tuple of names, largest share first; ``None`` otherwise): the
+        classification's ``county_names``. They go, as data, into the inputs of the row's
+        ``facts.context`` step (``counties``), where the report reads them.
 
     Returns
     -------
@@ -400,8 +406,9 @@ def impact_facts(
         if pww.outcome is not Outcome.CLASSIFIED or len(pww.verify) > 1 or overruled:
             out.steps.add(**_public_waters_step(project, key, lay, i, pww))
         verify = context.verify(i, key, out.oversized)
-        if verify:
-            out.steps.add(**context.step(project, key, i, verify))
+        names = counties.get(idx) if counties is not None else None
+        if verify or isinstance(names, tuple):
+            out.steps.add(**context.step(project, key, i, verify, names))
         if extra_steps:  # e.g. the register's facts (wetland_gis.register.fill)
             for step in extra_steps.get(idx, ()):
                 out.steps.add(
@@ -515,10 +522,23 @@ class _ContextNotes:
         verify.extend(self.notes.values())
         return verify
 
-    def step(self, project: Hashable, key: Hashable, i: int, verify: list[str]) -> dict[str, Any]:
-        """Return the ``facts.context`` step of row ``i`` (after :meth:`verify` of it)."""
+    def step(
+        self,
+        project: Hashable,
+        key: Hashable,
+        i: int,
+        verify: list[str],
+        counties: tuple[str, ...] | None = None,
+    ) -> dict[str, Any]:
+        """Return the ``facts.context`` step of row ``i`` (after :meth:`verify` of it).
+
+        ``counties`` (the counties the impact lies in, largest share first, where the
+        classification lists its parts) go in the inputs as a list.
+        """
         nearest = self.layer.nearest[i]
-        inputs = {"nearest_pw": None if pd.isna(nearest) else str(nearest)}
+        inputs: dict[str, Any] = {"nearest_pw": None if pd.isna(nearest) else str(nearest)}
+        if counties is not None:
+            inputs["counties"] = list(counties)
         inputs.update(
             (column, str(ids))
             for column, ids in zip(NOTE_COLUMNS, self.layer.note_ids[i], strict=True)
@@ -531,7 +551,11 @@ class _ContextNotes:
             "citation": "",
             "outcome": Outcome.CLASSIFIED.value,
             "value": None,
-            "reason": "What the screen could not know from the layers.",
+            "reason": (
+                "What the screen could not know from the layers."
+                if verify
+                else "Where the impact is: the counties it lies in."
+            ),
             "verify": verify,
             "inputs": inputs,
             "parameters": {},

@@ -13,7 +13,6 @@ No cell is ever the text ``"nan"``: a fact that is not known reads as what it is
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -30,7 +29,6 @@ __all__ = [
     "NOT_DETERMINED",
     "NOT_GIVEN",
     "PLANT_COMMUNITY_COLUMNS",
-    "county_names",
     "summary_table",
 ]
 
@@ -50,8 +48,6 @@ PERMANENT, TEMPORARY = "Permanent", "Temporary"
 ASSUMED_PERMANENT = "Permanent (assumed: duration not given)"
 """Duration when the input does not say: never the applicant's more favourable reading."""
 
-_COUNTY_PART = re.compile(r"^(?P<name>.+?):\s*[-\d.,]+\s*sq ft$")
-_OUTSIDE_COUNTIES = "outside the county layer"
 _T = TypeVar("_T")
 
 
@@ -80,41 +76,6 @@ def _number_text(value: Any) -> str:
     except (TypeError, ValueError):
         return str(value).strip()
     return f"{number:g}"
-
-
-def county_names(county: Any, counties: Any) -> list[str]:
-    """Return every county an impact lies in, the largest share first.
-
-    Parameters
-    ----------
-    county : str
-        The county covering most of the impact (``county`` column).
-    counties : str or None
-        The ``counties`` column of the classification: ``"Name: 1200.0 sq ft; Name: 300.0
-        sq ft"`` where an impact straddles counties, empty otherwise.
-
-    Returns
-    -------
-    list of str
-        County names; the part outside every county is not a county and is left out.
-
-    Examples
-    --------
-    >>> county_names("Wright", "Wright: 500.0 sq ft; Hennepin: 20.0 sq ft")
-    ['Wright', 'Hennepin']
-    >>> county_names("Wright", None)
-    ['Wright']
-    """
-    names: list[str] = []
-    if not _blank(county):
-        names.append(str(county).strip())
-    if not _blank(counties):
-        for part in str(counties).split(";"):
-            match = _COUNTY_PART.match(part.strip())
-            name = match.group("name").strip() if match else part.strip()
-            if name and name != _OUTSIDE_COUNTIES and name not in names:
-                names.append(name)
-    return names
 
 
 def _duration(value: Any) -> str:
@@ -205,14 +166,9 @@ def _county_list(county: Any, straddled: Any) -> list[str]:
 def _place(county: Any, counties: Any, major: Any, bsa: Any) -> tuple[str, str]:
     """Return the form's "County, Major Watershed #, Bank Service Area #" and the counties.
 
-    ``counties`` is the classification's tuple of the straddled counties (data), or, for a
-    frame classified without it, the ``counties`` text (read by :func:`county_names`).
+    ``counties`` is the classification's tuple of the straddled counties (data), or None.
     """
-    names = (
-        _county_list(county, counties)
-        if counties is None or isinstance(counties, tuple)
-        else county_names(county, counties)
-    )
+    names = _county_list(county, counties)
     parts = [", ".join(names) if names else NOT_DETERMINED]
     parts.append(f"Major {_number_text(major)}" if not _blank(major) else "Major ?")
     parts.append(f"BSA {_number_text(bsa)}" if not _blank(bsa) else "BSA ?")
@@ -233,7 +189,8 @@ def summary_table(
     straddled : Series, optional
         The counties each impact straddles, as data (by the index of ``gdf``: a tuple of
         names, largest share first, or None): the classification's ``county_names``.
-        Without it the ``counties`` text of ``gdf`` is read (a frame classified before).
+        Without it each impact's county is its ``county`` alone: the ``counties`` text of
+        ``gdf`` is for people and is never parsed back.
 
     Returns
     -------
@@ -258,10 +215,9 @@ def summary_table(
     plant_col = _column(gdf, PLANT_COMMUNITY_COLUMNS)
     duration = gdf[duration_col] if duration_col else pd.Series(None, index=index)
     plant = gdf[plant_col] if plant_col else pd.Series(None, index=index)
-    if straddled is not None:
-        counties_col = straddled.reindex(index)
-    else:
-        counties_col = gdf["counties"] if "counties" in gdf else pd.Series(None, index=index)
+    counties_col = (
+        straddled.reindex(index) if straddled is not None else pd.Series(None, index=index)
+    )
     sqft = pd.to_numeric(gdf["area_sqft"], errors="coerce")
     # every text cell is made once per distinct value of its column(s), not once per row
     places = _per_value(_place, gdf["county"], counties_col, gdf["major"], gdf["bsa"])

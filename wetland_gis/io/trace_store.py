@@ -130,8 +130,9 @@ def compact_conditions(conditions: Any, citation: str) -> Any:
         ``Condition.to_dict()`` of each condition (``facts``, ``text``, ``status``,
         ``citation``, ``defining``).
     citation : str
-        The step's citation cell: a condition's own citation is kept only when it is not
-        the first of these.
+        The rule's own citation (the first of its spec's citations, data, never read back
+        from the step's citation text): a condition's citation is kept only when it
+        differs.
 
     Returns
     -------
@@ -144,12 +145,12 @@ def compact_conditions(conditions: Any, citation: str) -> Any:
     >>> c = [{"facts": ["duck_blind"], "text": "The activity is a duck blind.",
     ...       "status": "met", "citation": "Minn. Stat. § 103G.2241, subd. 10(2)",
     ...       "defining": True}]
-    >>> compact_conditions(c, "Minn. Stat. § 103G.2241, subd. 10(2); Minn. Stat. § 103G.2241")
+    >>> compact_conditions(c, "Minn. Stat. § 103G.2241, subd. 10(2)")
     [{'facts': ['duck_blind'], 'status': 'met'}]
     """
     if not isinstance(conditions, list):
         return conditions
-    own = citation.split("; ")[0] if isinstance(citation, str) else ""
+    own = citation if isinstance(citation, str) else ""
     out = []
     for c in conditions:
         if not isinstance(c, Mapping) or "status" not in c:
@@ -231,16 +232,14 @@ def compact_steps(columns: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
         out["verify"][k] = []
         out["inputs"][k] = {"impacts": len(ids), "impact_ids": ids, "not_given": list(facts)}
         out["parameters"][k] = {}
-    for k, (rule, cite, cell, outcome) in enumerate(
-        zip(out["rule_id"], out["citation"], out["inputs"], out["outcome"], strict=True)
+    for k, (rule, cell, outcome) in enumerate(
+        zip(out["rule_id"], out["inputs"], out["outcome"], strict=True)
     ):
         if rule not in EXEMPTION_RULE_IDS:
             continue
         if isinstance(cell, Mapping) and "conditions" in cell:
-            out["inputs"][k] = {
-                **cell,
-                "conditions": compact_conditions(cell["conditions"], str(cite or "")),
-            }
+            own = registry.rule(rule).citations[0]  # the spec's, not the step's text split
+            out["inputs"][k] = {**cell, "conditions": compact_conditions(cell["conditions"], own)}
         if outcome == _NOT_EXEMPT and out["verify"][k]:
             out["verify"][k] = []  # moot: a failed condition decides it (see is_moot_verify)
     if "seq" in out:

@@ -31,13 +31,13 @@ import pandas as pd
 from wetland_gis._version import __version__
 from wetland_gis.enums import ImpactOutcome
 from wetland_gis.errors import OutputError
-from wetland_gis.io.joint_application import county_names
 from wetland_gis.io.trace_store import LARGE_PROJECT_IMPACTS, is_moot_verify, is_not_tried
 from wetland_gis.labels import VALUE_LABELS, column_label, label, rule_label, tier_label
 from wetland_gis.mapping.exemption_report import exemption_sections
 from wetland_gis.mapping.offline import make_self_contained
 from wetland_gis.mapping.static_map import static_map_png, static_map_svg
 from wetland_gis.mapping.tep_map import tep_map
+from wetland_gis.rules.registry import FACTS_CONTEXT
 from wetland_gis.rules.trace import TRACE_COLUMNS
 from wetland_gis.units import SQFT_PER_ACRE
 
@@ -256,7 +256,24 @@ def _outcome_view(outcome: str) -> dict[str, str]:
     }
 
 
-def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
+def _counties_of(trace: pd.DataFrame) -> dict[str, list[str]]:
+    """Return, by impact id, the counties a straddling impact lies in, largest share first.
+
+    They are read as data from the inputs of the impact's ``facts.context`` step
+    (``counties``), never from the ``counties`` text of the layer.
+    """
+    steps = trace[trace["rule_id"] == FACTS_CONTEXT]
+    out: dict[str, list[str]] = {}
+    for impact_id, inputs in zip(steps["impact_id"], steps["inputs"], strict=True):
+        names = inputs.get("counties") if isinstance(inputs, Mapping) else None
+        if isinstance(names, (list, tuple)) and not is_missing(impact_id):
+            out[fmt(impact_id)] = [str(n) for n in names]
+    return out
+
+
+def _impact_rows(
+    impacts: pd.DataFrame, ids: pd.Series, counties_of: Mapping[str, list[str]]
+) -> list[dict[str, Any]]:
 
     geometry = getattr(impacts, "_geometry_column_name", None)
     table = impacts.drop(columns=[c for c in (geometry,) if c in impacts.columns])
@@ -276,7 +293,8 @@ def _impact_rows(impacts: pd.DataFrame, ids: pd.Series) -> list[dict[str, Any]]:
         zone = get(data, "zone")
         wtype = get(data, "wetland_type", "circ39", "circ39_class", "wetland_ty")
         ratio = get(data, "ratio")
-        counties = county_names(get(data, "county"), get(data, "counties"))
+        county = get(data, "county")
+        counties = counties_of.get(ids[idx]) or ([] if is_missing(county) else [fmt(county)])
         if_fails: Any = _ABSENT
         if has_if_fails:  # the engine's figure; empty or NaN: none given
             if_fails = as_number(get(data, IF_FAILS_COLUMN))
@@ -745,23 +763,31 @@ def _detail(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _checks_counted(checks: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
-    """Replace long lists of impact ids in the verify list by their number (in place)."""
-    ids = {r["id"] for r in rows}
-    for c in checks:
-        owners = [o.strip() for o in c["concerns"].split(", ")]
-        if c["concerns"] != "every impact" and len(owners) > BEST_OPTIONS * 4:
-            n = sum(1 for o in owners if o in ids)
-            rest = [o for o in owners if o not in ids]
-            c["concerns"] = ", ".join([*rest, f"{n:,} impacts (see the impacts layer)"])
+def _concerns(owners: list[str], ids: list[str], counted: bool) -> str:
+    """Return what a point to verify concerns, as text, from its owners (data).
+
+    Every impact of a project of several is "every impact". With ``counted`` (a large
+    project) a long list of impact ids is replaced by their number.
+    """
+    impacts = [o for o in owners if o != "the project"]
+    if len(ids) > 1 and set(impacts) == set(ids):
+        return "every impact"
+    if counted and len(owners) > BEST_OPTIONS * 4:
+        known = set(ids)
+        n = sum(1 for o in owners if o in known)
+        owners = [o for o in owners if o not in known] + [f"{n:,} impacts (see the impacts layer)"]
+    return ", ".join(owners)
 
 
-def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, Any]]:
+def _checks(
+    rows: list[dict[str, Any]], trace: pd.DataFrame, *, counted: bool = False
+) -> list[dict[str, Any]]:
     """Return the verification checklist: each distinct point once, with what it concerns.
 
     Points come from the trace's ``verify`` lists (an impact with no trace step falls back to
     its rendered ``verify`` column), an inferred wetland type and a row not assessed.
-    Project-level points concern "the project".
+    Project-level points concern "the project". With ``counted`` (a large project) long
+    lists of impacts are counted (:func:`_concerns`).
     """
     points: dict[str, list[str]] = {}
 
@@ -795,15 +821,10 @@ def _checks(rows: list[dict[str, Any]], trace: pd.DataFrame) -> list[dict[str, A
         for item in traced_items if traced_items is not None else row["verify_column"]:
             add(item, row["id"])
     ids = [r["id"] for r in rows]
-    out = []
-    for item, owners in points.items():
-        impacts = [o for o in owners if o != "the project"]
-        if len(ids) > 1 and set(impacts) == set(ids):
-            text = "every impact"
-        else:
-            text = ", ".join(owners)
-        out.append({"point": item, "concerns": text})
-    return out
+    return [
+        {"point": item, "concerns": _concerns(owners, ids, counted)}
+        for item, owners in points.items()
+    ]
 
 
 def _missing_context(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -933,17 +954,20 @@ def _options(
 
 
 def _data_notes(
-    impacts: pd.DataFrame, ids: pd.Series, manifest: Mapping[str, Any], extra: Sequence[str]
+    impacts: pd.DataFrame,
+    ids: pd.Series,
+    counties_of: Mapping[str, list[str]],
+    manifest: Mapping[str, Any],
+    extra: Sequence[str],
 ) -> list[str]:
     notes: list[str] = []
 
     col = find_column(impacts.columns, "counties")
-    county = find_column(impacts.columns, "county")
-    if col is not None:
-        for idx, value in impacts[col].items():
-            names = county_names(impacts.at[idx, county] if county else None, value)
-            if len(names) > 1:
-                notes.append(f"Impact {ids[idx]} straddles counties: {fmt(value)}.")
+    for idx, impact_id in ids.items():
+        if len(counties_of.get(impact_id, ())) > 1:  # the parts as the layer lists them
+            parts = fmt(impacts.at[idx, col]) if col is not None else ""
+            shown = parts if parts and parts != MISSING else ", ".join(counties_of[impact_id])
+            notes.append(f"Impact {impact_id} straddles counties: {shown}.")
     # the manifest's own notes, then those of a report's nested assess and site manifests
     for part in (manifest, manifest.get("assess"), manifest.get("site")):
         if not isinstance(part, Mapping):
@@ -1140,7 +1164,8 @@ def render_report(
     unmet = _frame(unmet, "unmet")
     trace = _check_trace(trace if trace is not None else pd.DataFrame(columns=list(TRACE_COLUMNS)))
     ids = impact_ids(impacts)
-    rows = _impact_rows(impacts, ids)
+    counties_of = _counties_of(trace)
+    rows = _impact_rows(impacts, ids, counties_of)
     project_of = {r["id"]: r["project"] for r in rows}
     cites = _Citations()
     plan_rows, plan_totals, per_project = _plan(allocation, project_of)
@@ -1185,7 +1210,7 @@ def render_report(
         ),
         best_options=best_options,
         **_map_parts(map_html, map_href, static_map),
-        notes=_data_notes(impacts, ids, manifest_map, data_notes),
+        notes=_data_notes(impacts, ids, counties_of, manifest_map, data_notes),
         **_citations_and_manifest(cites, manifest_map),
     )
 
@@ -1205,12 +1230,11 @@ def _body(
     A large project's checks are counted and its options are left to the ranking CSV.
     """
     steps, untraced = _decisions(trace, rows, cites, large)
-    checks = _checks(rows, trace)
+    checks = _checks(rows, trace, counted=large)
     checks += _missing_context(_as_mapping(manifest, "manifest"))
     options: list[dict[str, Any]]
     full_ranking: list[dict[str, Any]]
     if large:
-        _checks_counted(checks, rows)
         options, full_ranking = [], []
     else:
         options, full_ranking = _options(ranking, allocation, cites, best_options)

@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_exports(
-    __name__, dict.fromkeys(__all__, "wetland_gis.water_use.screening"), __all__
-)
+#: Public name -> the module that defines it: every name is the screening module's.
+_LAZY: dict[str, str | None] = dict.fromkeys(__all__, "wetland_gis.water_use.screening")
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

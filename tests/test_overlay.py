@@ -307,3 +307,37 @@ def test_flag_overlaps_labels_a_missing_id_by_its_row():
     assert a.startswith("overlaps row 11 by 538.2 sq ft")
     assert b.startswith("overlaps A by 538.2 sq ft")
     assert c is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(-20, 200), st.floats(-20, 120), st.floats(0.5, 60), st.floats(0.5, 60)),
+        min_size=0,
+        max_size=20,
+    )
+)
+def test_largest_overlap_is_the_first_ranked_row_of_all_overlaps(boxes):
+    """One ranking (by target, largest overlap first, then layer order) serves both joins:
+    a target's largest overlap is its first row of ``all_overlaps``, with the same share,
+    and ``n_overlaps`` counts its rows."""
+    layer = gpd.GeoDataFrame(
+        {"NAME": ["Wright", "Hennepin", "Carver"]},
+        geometry=[box(0, 0, 100, 100), box(100, 0, 200, 100), box(50, 50, 150, 150)],
+        crs=CRS,
+    )
+    targets = gpd.GeoDataFrame(
+        {"id": range(len(boxes))},
+        geometry=[box(x, y, x + w, y + h) for x, y, w, h in boxes],
+        index=[f"t{i}" for i in range(len(boxes))],
+        crs=CRS,
+    )
+    best = largest_overlap(targets, layer, ["NAME"])
+    every = all_overlaps(targets, layer, ["NAME"])
+    first = every.groupby("target_pos", sort=True).head(1)
+    hit = best[best["n_overlaps"] > 0]
+    assert list(first.index) == list(hit.index)
+    assert list(first["NAME"]) == list(hit["NAME"])
+    assert np.array_equal(first["overlap_share"].to_numpy(), hit["overlap_share"].to_numpy())
+    counts = every.groupby("target_pos").size()
+    assert list(counts) == list(hit["n_overlaps"])

@@ -165,3 +165,17 @@ def test_the_water_use_map_and_the_qgis_style_share_one_palette():
     assert OUTCOME_COLORS is WATER_USE_OUTCOME_COLORS
     assert set(WATER_USE_OUTCOME_COLORS) <= {o.value for o in WaterOutcome}
     assert len(set(WATER_USE_OUTCOME_COLORS.values())) == len(WATER_USE_OUTCOME_COLORS)
+
+
+def test_the_water_use_facade_lists_and_resolves_the_screening_names():
+    """``wetland_gis.water_use`` is a lazy facade (``_lazy.lazy_exports``) over its screening
+    module: ``dir`` lists every public name, each is the screening module's own object."""
+    import importlib
+
+    water_use = importlib.import_module("wetland_gis.water_use")
+    screening = importlib.import_module("wetland_gis.water_use.screening")
+    assert set(water_use.__all__) <= set(dir(water_use))
+    for name in water_use.__all__:
+        assert getattr(water_use, name) is getattr(screening, name), name
+    with pytest.raises(AttributeError, match="'wetland_gis.water_use' has no attribute 'nope'"):
+        _ = water_use.nope

@@ -195,28 +195,40 @@ def test_flag_overlaps_notes_each_pair_on_both_rows_in_order():
     assert len(records) == 1
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.floats(-20, 200), st.floats(-20, 120), st.floats(0.5, 60), st.floats(0.5, 60)),
-        min_size=1,
-        max_size=30,
-    )
+#: Target boxes (x, y, width, height) over the three overlapping counties of _three_counties.
+_BOXES = st.lists(
+    st.tuples(st.floats(-20, 200), st.floats(-20, 120), st.floats(0.5, 60), st.floats(0.5, 60)),
+    min_size=1,
+    max_size=30,
 )
-def test_the_query_side_never_changes_a_join(boxes):
-    """Querying from the layer's side (few large features) gives the same joins."""
-    import wetland_gis.geometry.overlay as overlay
 
-    layer = gpd.GeoDataFrame(
+
+def _three_counties() -> gpd.GeoDataFrame:
+    """Three counties, the third overlapping both others (so targets have several overlaps)."""
+    return gpd.GeoDataFrame(
         {"NAME": ["Wright", "Hennepin", "Carver"]},
         geometry=[box(0, 0, 100, 100), box(100, 0, 200, 100), box(50, 50, 150, 150)],
         crs=CRS,
     )
-    targets = gpd.GeoDataFrame(
+
+
+def _box_targets(boxes, index=None) -> gpd.GeoDataFrame:
+    return gpd.GeoDataFrame(
         {"id": range(len(boxes))},
         geometry=[box(x, y, x + w, y + h) for x, y, w, h in boxes],
+        index=index,
         crs=CRS,
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(_BOXES)
+def test_the_query_side_never_changes_a_join(boxes):
+    """Querying from the layer's side (few large features) gives the same joins."""
+    import wetland_gis.geometry.overlay as overlay
+
+    layer = _three_counties()
+    targets = _box_targets(boxes)
     saved = overlay.LAYER_SIDE_RATIO
     try:
         overlay.LAYER_SIDE_RATIO = 10**9  # always from the targets' side
@@ -307,3 +319,22 @@ def test_flag_overlaps_labels_a_missing_id_by_its_row():
     assert a.startswith("overlaps row 11 by 538.2 sq ft")
     assert b.startswith("overlaps A by 538.2 sq ft")
     assert c is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(_BOXES)
+def test_largest_overlap_is_the_first_ranked_row_of_all_overlaps(boxes):
+    """One ranking (by target, largest overlap first, then layer order) serves both joins:
+    a target's largest overlap is its first row of ``all_overlaps``, with the same share,
+    and ``n_overlaps`` counts its rows."""
+    layer = _three_counties()
+    targets = _box_targets(boxes, index=[f"t{i}" for i in range(len(boxes))])
+    best = largest_overlap(targets, layer, ["NAME"])
+    every = all_overlaps(targets, layer, ["NAME"])
+    first = every.groupby("target_pos", sort=True).head(1)
+    hit = best[best["n_overlaps"] > 0]
+    assert list(first.index) == list(hit.index)
+    assert list(first["NAME"]) == list(hit["NAME"])
+    assert np.array_equal(first["overlap_share"].to_numpy(), hit["overlap_share"].to_numpy())
+    counts = every.groupby("target_pos").size()
+    assert list(counts) == list(hit["n_overlaps"])

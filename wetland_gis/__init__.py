@@ -32,6 +32,8 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from wetland_gis import enums as _enums  # plain values: imported with the package
+from wetland_gis import errors as _errors
 from wetland_gis._lazy import lazy_exports
 from wetland_gis._version import __version__
 
@@ -70,57 +72,6 @@ if TYPE_CHECKING:
     from wetland_gis.register import Register
     from wetland_gis.siting import site
     from wetland_gis.water_use import WaterUseResult, water_use
-
-_ERRORS = (
-    "WetlandGISError",
-    "WetlandGISWarning",
-    "ParameterError",
-    "ParameterNotInForce",
-    "RulesInputError",
-    "InputError",
-    "MissingCRSError",
-    "LayerNotFoundError",
-    "FieldMappingError",
-    "ContextError",
-    "ThresholdToleranceWarning",
-)
-_ENUMS = (
-    "WetlandType",
-    "ShorelandZone",
-    "PercentageArea",
-    "Outcome",
-    "ImpactOutcome",
-    "SitingTier",
-)
-
-#: Public name -> the module that defines it (``None``: the name is that subpackage).
-_LAZY: dict[str, str | None] = {
-    "rules": None,
-    "assess": "wetland_gis.assess",
-    "AssessOptions": "wetland_gis.assess",
-    "Assessment": "wetland_gis.assess",
-    "site": "wetland_gis.siting",
-    "compare": "wetland_gis.compare",
-    "Comparison": "wetland_gis.compare",
-    "impacts": "wetland_gis.impacts",
-    "DerivedImpacts": "wetland_gis.impacts",
-    "tep_map": "wetland_gis.mapping",
-    "save_map": "wetland_gis.mapping",
-    "write_report": "wetland_gis.mapping",
-    "load_context": "wetland_gis.context",
-    "Context": "wetland_gis.context",
-    "read_layer": "wetland_gis.io.layers",
-    "write_layer": "wetland_gis.io.layers",
-    "default_parameters": "wetland_gis.parameters",
-    "load_parameters": "wetland_gis.parameters",
-    "load_adjustments": "wetland_gis.parameters",
-    "Decision": "wetland_gis.decision",
-    "water_use": "wetland_gis.water_use",
-    "WaterUseResult": "wetland_gis.water_use",
-    "Register": "wetland_gis.register",
-    **dict.fromkeys(_ENUMS, "wetland_gis.enums"),
-    **dict.fromkeys(_ERRORS, "wetland_gis.errors"),
-}
 
 __all__ = [
     "__version__",
@@ -165,6 +116,41 @@ __all__ = [
     "ContextError",
     "ThresholdToleranceWarning",
 ]
+
+
+#: Public name -> the module that defines it (``None``: the name is that subpackage); the
+#: enums and exception classes of ``__all__`` are found in the modules' own ``__all__``.
+_LAZY: dict[str, str | None] = {
+    "rules": None,
+    "assess": "wetland_gis.assess",
+    "AssessOptions": "wetland_gis.assess",
+    "Assessment": "wetland_gis.assess",
+    "site": "wetland_gis.siting",
+    "compare": "wetland_gis.compare",
+    "Comparison": "wetland_gis.compare",
+    "impacts": "wetland_gis.impacts",
+    "DerivedImpacts": "wetland_gis.impacts",
+    "tep_map": "wetland_gis.mapping",
+    "save_map": "wetland_gis.mapping",
+    "write_report": "wetland_gis.mapping",
+    "load_context": "wetland_gis.context",
+    "Context": "wetland_gis.context",
+    "read_layer": "wetland_gis.io.layers",
+    "write_layer": "wetland_gis.io.layers",
+    "default_parameters": "wetland_gis.parameters",
+    "load_parameters": "wetland_gis.parameters",
+    "load_adjustments": "wetland_gis.parameters",
+    "Decision": "wetland_gis.decision",
+    "water_use": "wetland_gis.water_use",
+    "WaterUseResult": "wetland_gis.water_use",
+    "Register": "wetland_gis.register",
+    **{
+        name: home.__name__
+        for home in (_enums, _errors)
+        for name in __all__
+        if name in home.__all__
+    },
+}
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

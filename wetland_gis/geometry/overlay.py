@@ -254,6 +254,31 @@ def _target_measure(targets: gpd.GeoDataFrame, tpos: np.ndarray, dim: np.ndarray
     return out
 
 
+def _ranked_pairs(
+    targets: gpd.GeoDataFrame, layer: gpd.GeoDataFrame, fields: Sequence[str]
+) -> tuple[float, list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Check the frames and fields, and return the overlapping pairs in rank order.
+
+    Returns ``(metres per CRS unit, fields, target positions, layer positions, overlap
+    measure, pair dimension)``, the pairs (:func:`_pairs`) ordered by target, then largest
+    overlap first, then the layer's order (so a tie goes to the first feature).
+    """
+    unit_m = check_same_projected_crs(targets, layer)
+    fields = _check_fields(layer, fields)
+    tpos, lpos, measure, dim = _pairs(targets, layer, order_free=True)
+    order = np.lexsort((lpos, -measure, tpos))
+    return unit_m, fields, tpos[order], lpos[order], measure[order], dim[order]
+
+
+def _shares(
+    targets: gpd.GeoDataFrame, tpos: np.ndarray, measure: np.ndarray, dim: np.ndarray
+) -> np.ndarray:
+    """Return each pair's overlap as a share (0-1) of its target's own measure."""
+    if not len(tpos):
+        return np.empty(0)
+    return np.clip(measure / _target_measure(targets, tpos, dim), 0.0, 1.0)
+
+
 def _take(values: pd.Series, lpos: np.ndarray, tpos: np.ndarray, n: int) -> pd.Series:
     """Place ``values[lpos]`` at target positions ``tpos`` of a length-``n`` column."""
     col = values.reset_index(drop=True).iloc[lpos]
@@ -307,24 +332,18 @@ def largest_overlap(
     Ties (two features overlapping exactly as much) go to the first feature in the layer's
     order, so the answer is deterministic.
     """
-    check_same_projected_crs(targets, layer)
-    fields = _check_fields(layer, fields)
+    _, fields, tpos, lpos, measure, dim = _ranked_pairs(targets, layer, fields)
     n = len(targets)
-    tpos, lpos, measure, dim = _pairs(targets, layer, order_free=True)
-    # best pair per target: sort by target, then largest measure, then layer order
-    order = np.lexsort((lpos, -measure, tpos))
-    tpos_s, lpos_s, measure_s, dim_s = tpos[order], lpos[order], measure[order], dim[order]
-    first = np.unique(tpos_s, return_index=True)[1] if len(tpos_s) else np.empty(0, int)
-    best_t, best_l = tpos_s[first], lpos_s[first]
+    # best pair per target: the first of its ranked pairs
+    first = np.unique(tpos, return_index=True)[1] if len(tpos) else np.empty(0, int)
+    best_t, best_l = tpos[first], lpos[first]
     counts = np.bincount(tpos, minlength=n) if n else np.zeros(0, dtype=int)
 
     out = pd.DataFrame(index=np.arange(n))
     for field in fields:
         out[field] = _take(layer[field], best_l, best_t, n)
     share = np.full(n, np.nan)
-    if len(best_t):
-        own = _target_measure(targets, best_t, dim_s[first])
-        share[best_t] = np.clip(measure_s[first] / own, 0.0, 1.0)
+    share[best_t] = _shares(targets, best_t, measure[first], dim[first])
     out["overlap_share"] = share
     out["n_overlaps"] = counts.astype(int)
     out.index = targets.index
@@ -359,22 +378,15 @@ def all_overlaps(
 
     Raises
     ------
-    InputError
-        When the two frames are not in the same projected CRS.
-    FieldMappingError
-        When a field is not a column of ``layer``.
+    InputError, FieldMappingError
+        As :func:`largest_overlap` (the same checks of the CRS and the fields).
     """
-    unit_m = check_same_projected_crs(targets, layer)
-    fields = _check_fields(layer, fields)
-    tpos, lpos, measure, dim = _pairs(targets, layer, order_free=True)
-    order = np.lexsort((lpos, -measure, tpos))
-    tpos, lpos, measure, dim = tpos[order], lpos[order], measure[order], dim[order]
+    unit_m, fields, tpos, lpos, measure, dim = _ranked_pairs(targets, layer, fields)
     out = layer[fields].iloc[lpos].reset_index(drop=True)
     out.insert(0, "feature", layer.index.to_numpy()[lpos])
     out.insert(0, "target_pos", tpos.astype(int))
     out["overlap_sqft"] = np.where(dim == 2, measure * unit_m * unit_m * SQFT_PER_SQM, np.nan)
-    own = _target_measure(targets, tpos, dim) if len(tpos) else np.empty(0)
-    out["overlap_share"] = np.clip(measure / own, 0.0, 1.0) if len(tpos) else np.empty(0)
+    out["overlap_share"] = _shares(targets, tpos, measure, dim)
     out.index = pd.Index(targets.index.to_numpy()[tpos], name=targets.index.name)
     return out
 

@@ -14,8 +14,9 @@ The names of :mod:`~wetland_gis.water_use.screening` are imported on first use, 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from wetland_gis._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from wetland_gis.water_use.screening import (
@@ -45,8 +46,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a name of the screening module on first use."""
-    if name in __all__:
-        return getattr(importlib.import_module("wetland_gis.water_use.screening"), name)
-    raise AttributeError(f"module 'wetland_gis.water_use' has no attribute {name!r}")
+#: Public name -> the module that defines it: every name is the screening module's.
+_LAZY: dict[str, str | None] = dict.fromkeys(__all__, "wetland_gis.water_use.screening")
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

@@ -11,6 +11,9 @@ their outcome, the decision trace, the fee table, the schedules and a manifest.
 Every input row is in the output with a ``status`` and a ``status_reason``; a row that
 cannot be read is ``not_assessed`` with the column and the fix in its reason.
 
+The public names of this module are listed once, in ``wetland_gis.water_use.__all__``: the
+package imports them from here on first use.
+
 Examples
 --------
 >>> r = water_use("sample_data/water_use/appropriations.gpkg", as_of="2026-06-01")
@@ -63,19 +66,6 @@ from wetland_gis.water_use.rules import (
 
 if TYPE_CHECKING:
     import folium
-
-__all__ = [
-    "water_use",
-    "read_appropriations",
-    "WaterUseResult",
-    "INPUT_COLUMNS",
-    "MONTH_COLUMNS",
-    "METRES_PER_MILE",
-    "WORK_CRS",
-    "geodesic_miles",
-    "water_use_map",
-    "WATER_CAVEATS",
-]
 
 #: The international mile in metres (a unit conversion, not a legal number).
 METRES_PER_MILE = 1609.344

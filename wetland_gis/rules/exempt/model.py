@@ -52,6 +52,7 @@ __all__ = [
     "impact_kind_is",
     "land_use_is",
     "covered_type",
+    "sized_type",
     "negate",
     "exact",
     "check_count",
@@ -806,6 +807,57 @@ def covered_type(
     else:
         return int(wtype)
     return None
+
+
+def sized_type(
+    run: RuleRun,
+    any_size_key: str,
+    limited_key: str,
+    limit_key: str,
+    unit: str,
+    *,
+    any_note: str = "",
+    limited_words: str,
+) -> tuple[int | None, list[int], list[int]]:
+    """Return the wetland's type for a clause of some types at any size, others up to acres.
+
+    Subd. 1(2) (type 1, or type 2 or 6 of less than two acres) and subd. 2(b) (type 1, or
+    type 2 or 6 drained up to five acres) cover the types of parameter ``any_size_key``
+    whatever their size and those of ``limited_key`` up to the acres of ``limit_key``;
+    the clause tests the size itself, as its words differ.
+
+    Parameters
+    ----------
+    run : RuleRun
+        The rule's recorder.
+    any_size_key, limited_key : str
+        The parameter keys of the two type lists.
+    limit_key : str
+        The parameter key of the acres, named when the type is not given.
+    unit : str
+        What covers the types (:func:`covered_type`).
+    any_note : str, default ""
+        Words after the types of any size, when the type is not given.
+    limited_words : str
+        Words between the limited types and the acres, when the type is not given.
+
+    Returns
+    -------
+    tuple
+        The type (:func:`covered_type`), the types of any size and the limited types.
+    """
+    any_size = list(run.value(any_size_key))
+    limited = list(run.value(limited_key))
+    wtype = covered_type(
+        run,
+        any_size + limited,
+        lambda: (
+            f"The wetland is type {types_text(any_size)}{any_note}, or type "
+            f"{types_text(limited)} {limited_words} {run.value(limit_key)} acres."
+        ),
+        unit,
+    )
+    return wtype, any_size, limited
 
 
 def long_date(day: dt.date) -> str:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, S
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from wetland_gis.decision import Decision, freeze, plain
 from wetland_gis.enums import Outcome
@@ -357,6 +357,42 @@ class ExemptionResult:
 RuleFunction = Callable[..., Any]
 
 
+_T = TypeVar("_T")
+
+
+class _OfRule(Generic[_T]):
+    """A read-only attribute of :class:`RuleSpec` that is its spec rule's attribute ``name``.
+
+    The id, label, citations, parameter keys, kind, use restriction and facts of a bound
+    rule are the spec's, read through this one accessor.
+    """
+
+    def __init__(self, name: str, doc: str) -> None:
+        self.name = name
+        self.attribute = name
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.attribute = attribute
+
+    @overload
+    def __get__(self, spec: None, owner: type) -> _OfRule[_T]: ...
+
+    @overload
+    def __get__(self, spec: RuleSpec, owner: type) -> _T: ...
+
+    def __get__(self, spec: RuleSpec | None, owner: type) -> _OfRule[_T] | _T:
+        if spec is None:
+            return self
+        value: _T = getattr(spec.rule, self.name)
+        return value
+
+    def __set__(self, spec: RuleSpec, value: Any) -> None:
+        raise AttributeError(
+            f"{self.attribute!r} of a RuleSpec is its spec rule's {self.name!r}: read-only"
+        )
+
+
 @dataclass(frozen=True)
 class RuleSpec:
     """A rule of the spec bound to the function that decides it.
@@ -375,44 +411,25 @@ class RuleSpec:
     rule: _spec.Rule
     function: RuleFunction
 
-    @property
-    def rule_id(self) -> str:
-        """Return the stable dotted id, ``exemption.<topic>.<clause>``."""
-        return self.rule.id
-
-    @property
-    def label(self) -> str:
-        """Return what a person reads, e.g. "Temporary crossing for silviculture"."""
-        return self.rule.label
-
-    @property
-    def citations(self) -> tuple[str, ...]:
-        """Return the paragraphs the rule applies."""
-        return self.rule.citations
-
-    @property
-    def parameter_keys(self) -> tuple[str, ...]:
-        """Return every parameter key the function may read."""
-        return self.rule.parameters
-
-    @property
-    def kind(self) -> str:
-        """Return ``exemption``, ``procedure``, ``binding`` or ``road``.
-
-        ``exemption`` rules are tried by :func:`~wetland_gis.rules.exempt.decide_exemptions`
-        and may carry a project; the others answer another question.
-        """
-        return self.rule.kind
-
-    @property
-    def use_restriction(self) -> bool:
-        """Return whether answers carry the use restriction of Minn. R. 8420.0420, subp. 1 D."""
-        return self.rule.use_restriction
-
-    @property
-    def facts(self) -> tuple[str, ...]:
-        """Return the facts the rule reads (the spec's)."""
-        return self.rule.facts
+    rule_id = _OfRule[str]("id", "The stable dotted id, ``exemption.<topic>.<clause>``.")
+    label = _OfRule[str](
+        "label", 'What a person reads, e.g. "Temporary crossing for silviculture".'
+    )
+    citations = _OfRule[tuple[str, ...]]("citations", "The paragraphs the rule applies.")
+    parameter_keys = _OfRule[tuple[str, ...]](
+        "parameters", "Every parameter key the function may read."
+    )
+    kind = _OfRule[str](
+        "kind",
+        "``exemption``, ``procedure``, ``binding`` or ``road``.\n\n``exemption`` rules are tried "
+        "by :func:`~wetland_gis.rules.exempt.decide_exemptions` and may carry a project; the "
+        "others answer another question.",
+    )
+    use_restriction = _OfRule[bool](
+        "use_restriction",
+        "Whether answers carry the use restriction of Minn. R. 8420.0420, subp. 1 D.",
+    )
+    facts = _OfRule[tuple[str, ...]]("facts", "The facts the rule reads (the spec's).")
 
     @property
     def subdivision(self) -> str:

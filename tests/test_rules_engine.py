@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import AS_OF, GT80, LT50, decide, fill_fact
+from helpers import AS_OF, GT80, LT50, decide, fill_fact, steps_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -202,6 +202,47 @@ def test_impact_kind(kw, expected):
     if expected == "not_a_drain_or_fill":
         assert x.counted_sqft == 0 and any("spoil" in v for v in step["verify"])
         assert d.outcome is ProjectOutcome.NO_DRAIN_OR_FILL
+
+
+@pytest.mark.parametrize(
+    ("kind", "public_waters", "citation", "unknown"),
+    [
+        pytest.param(
+            "fill", False, "Minn. Stat. § 103G.222, subd. 1(a)", False, id="subd. 1(a): a fill"
+        ),
+        pytest.param(
+            "unknown",
+            False,
+            "Minn. Stat. § 103G.222, subd. 1(a)",
+            True,
+            id="subd. 1(a): an unknown kind is decided as a drain or fill, and says so",
+        ),
+        pytest.param(
+            "drain",
+            True,
+            "Minn. Stat. § 103G.221",
+            False,
+            id="§ 103G.221: draining a public waters wetland",
+        ),
+        pytest.param(
+            "unknown",
+            True,
+            "Minn. Stat. § 103G.245, subd. 1(2)",
+            True,
+            id="§ 103G.245: a public waters wetland of unknown kind, and says so",
+        ),
+    ],
+)
+def test_a_regulated_drain_or_fill_step_counts_its_whole_area(
+    kind, public_waters, citation, unknown
+):
+    d = decide(fact("X", 3, 5000, impact_kind=kind, public_waters_wetland=public_waters))
+    (step,) = steps_of(d, "impact_kind", "X")
+    assert step["outcome"] == "regulated"
+    assert step["value"] == pytest.approx(5000)
+    assert step["citation"] == citation
+    assert any("impact kind was not given" in v for v in step["verify"]) is unknown
+    assert step["inputs"]["area_sqft"] == pytest.approx(5000)
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from exempt_helpers import CLEAN, both_sides_test, flip_cases, run
+from exempt_helpers import CLEAN, DAY, both_sides_test, flip_cases, run
 
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
+from wetland_gis.rules.exempt import ExemptionFacts
 from wetland_gis.rules.exempt import agriculture as ag
+from wetland_gis.rules.exempt import drainage as dr
+from wetland_gis.rules.exempt.model import sized_type, start
 
 CASES = [
     *flip_cases(
@@ -173,3 +176,79 @@ def test_a_failed_clause_names_its_unknown_conditions_as_moot_without_their_word
     moot = [r for r in result.reasons if r.startswith("Not known, and moot")]
     assert moot and "pasture_same_use" in moot[0] and "pasture_1991" in moot[0]
     assert not any("pasture_1991" in v for v in result.verify)
+
+
+_PASTURE = (
+    ag.pasture_land,
+    (
+        "exemptions.pasture_any_size_types",
+        "exemptions.pasture_small_types",
+        "exemptions.pasture_small_max_acres",
+        "clause",
+    ),
+    {"any_note": " (not bottomland hardwood)", "limited_words": "of less than"},
+)
+_ASSESSED = (
+    dr.assessed_drainage_benefits,
+    (
+        "exemptions.drainage_any_size_types",
+        "exemptions.drainage_limited_types",
+        "exemptions.drainage_limited_max_acres",
+        "paragraph",
+    ),
+    {"limited_words": "drained up to"},
+)
+
+
+@pytest.mark.parametrize(
+    ("clause", "wtype", "want", "texts", "limit_read"),
+    [
+        pytest.param(_PASTURE, 1, 1, [], False, id="subd. 1(2): type 1, any size"),
+        pytest.param(_PASTURE, 6, 6, [], False, id="subd. 1(2): type 6, size limited"),
+        pytest.param(
+            _PASTURE,
+            3,
+            None,
+            ["The clause covers type 1, 2 or 6 wetlands only, not a type 3 wetland."],
+            False,
+            id="subd. 1(2): type 3 not covered",
+        ),
+        pytest.param(
+            _PASTURE,
+            None,
+            None,
+            [
+                "The wetland is type 1 (not bottomland hardwood), or type 2 or 6 of less "
+                "than 2 acres."
+            ],
+            True,
+            id="subd. 1(2): type unknown",
+        ),
+        pytest.param(_ASSESSED, 2, 2, [], False, id="subd. 2(b): type 2, size limited"),
+        pytest.param(
+            _ASSESSED,
+            5,
+            None,
+            ["The paragraph covers type 1, 2 or 6 wetlands only, not a type 5 wetland."],
+            False,
+            id="subd. 2(b): type 5 not covered",
+        ),
+        pytest.param(
+            _ASSESSED,
+            None,
+            None,
+            ["The wetland is type 1, or type 2 or 6 drained up to 5 acres."],
+            True,
+            id="subd. 2(b): type unknown",
+        ),
+    ],
+)
+def test_sized_type_reads_the_type_lists_of_the_clause(clause, wtype, want, texts, limit_read):
+    """Subd. 1(2) and 2(b): some types at any size, others up to an acreage (one helper)."""
+    function, keys, words = clause
+    recorder = start(function, ExemptionFacts(wetland_type=wtype), None, DAY)
+    got, any_size, limited = sized_type(recorder, *keys, **words)
+    assert (got, any_size, limited) == (want, [1], [2, 6])
+    assert [c.text for c in recorder.conditions] == texts
+    # the acreage is a parameter of the answer only where the reason names it
+    assert (keys[2] in recorder.used) is limit_read

@@ -23,6 +23,7 @@ from wetland_gis.rules.exempt import (
     ConditionStatus,
     ExemptionClaims,
     ExemptionFacts,
+    RuleSpec,
     spec_of,
 )
 from wetland_gis.rules.exempt.facts import LATER_EVENT_FACTS
@@ -82,6 +83,29 @@ def test_registry_entries_are_complete(spec):
         assert params.citation(key).startswith(("Minn. Stat. §", "Minn. R.")), key
     assert spec_of(spec.function) is spec
     assert spec.function.__doc__
+
+
+#: Each attribute a bound rule reads from its spec entry, and the entry's field.
+SPEC_ATTRIBUTES = [
+    ("rule_id", "id"),
+    ("label", "label"),
+    ("citations", "citations"),
+    ("parameter_keys", "parameters"),
+    ("kind", "kind"),
+    ("use_restriction", "use_restriction"),
+    ("facts", "facts"),
+]
+
+
+@pytest.mark.parametrize(("attribute", "field"), SPEC_ATTRIBUTES)
+def test_a_bound_rule_reads_its_entry_from_the_spec_read_only(attribute, field):
+    for spec in EXEMPTION_RULES:
+        assert getattr(spec, attribute) == getattr(spec.rule, field), spec.rule_id
+    assert getattr(RuleSpec, attribute).__doc__  # documented on the class
+    spec = EXEMPTION_RULES[0]
+    with pytest.raises(AttributeError, match=f"'{attribute}'"):
+        object.__setattr__(spec, attribute, "changed")
+    assert getattr(spec, attribute) == getattr(spec.rule, field)
 
 
 @settings(max_examples=40, deadline=None)

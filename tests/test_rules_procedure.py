@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import paragraph_params
+from helpers import GT80, LT50, MID, decide, fill_fact, paragraph_params, steps_of
 
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
@@ -217,3 +217,30 @@ def test_a_revision_exactly_ten_percent_larger_in_decimals_is_an_application(ori
     d = revised_application_requires_notice(original, revised, 0, as_of=AS_OF)
     assert d.outcome is Outcome.REQUIRED
     assert d.amounts["increase_percent"] == 10
+
+
+@pytest.mark.parametrize("reading", ["smallest_amount", "most_area"])
+@pytest.mark.parametrize(
+    ("pct", "sqft"),
+    [
+        pytest.param(
+            GT80, 15_000, id="§ 103G.222 subd. 1(b), end: >80 area, 15,000 sq ft of type 2"
+        ),
+        pytest.param(
+            GT80, 20_001, id="§ 103G.222 subd. 1(b), end: >80, one sq ft over 10,000+10,000"
+        ),
+        pytest.param(MID, 12_000, id="§ 103G.222 subd. 1(b), end: 50-80 area, 12,000 sq ft"),
+        pytest.param(LT50, 11_000, id="§ 103G.222 subd. 1(b), end: <50 area, 11,000 sq ft"),
+    ],
+)
+def test_the_other_sequencing_reading_shown_is_the_answer_under_it(reading, pct, sqft):
+    """The other reading's answer, decided beside the default's, is that reading's answer."""
+    impacts = (fill_fact("A", 2, sqft, pct=pct), fill_fact("B", 3, 200, pct=pct))
+    (step,) = steps_of(decide(*impacts, sequencing_reading=reading), "reading.sequencing_reading")
+    other = step["inputs"]["alternative"]
+    assert other != reading
+    under_other = decide(*impacts, sequencing_reading=other)
+    assert (
+        step["inputs"]["alternative_sequencing_on_site"]
+        == (under_other.totals["sequencing_on_site"])
+    )

@@ -441,8 +441,7 @@ def _sequencing(
     applicable = applicable_a_amount(scope, book, concerns)
     if applicable is None:
         return None, None
-    ok = passes(book.sequencing_comparison, wca_sqft - applicable.exact, book.sequencing_allowance)
-    answer = procedure_answer(book, "sequencing", ok, regulated_sqft, float(applicable.sqft))
+    answer = _sequencing_answer(book, wca_sqft, applicable)
     sequencing_alt = None
     if "sequencing_reading" in concerns:  # the other reading's answer, directly
         other = next(
@@ -450,12 +449,7 @@ def _sequencing(
         )
         alt_entry = applicable_a_amount(scope, book, set(), reading=other)
         if alt_entry is not None:
-            alt_pass = passes(
-                book.sequencing_comparison, wca_sqft - alt_entry.exact, book.sequencing_allowance
-            )
-            *_, sequencing_alt = procedure_answer(
-                book, "sequencing", alt_pass, regulated_sqft, float(alt_entry.sqft)
-            )
+            sequencing_alt = _sequencing_answer(book, wca_sqft, alt_entry).outcome
     outcome_value = _answer_step(
         log,
         project,
@@ -470,6 +464,12 @@ def _sequencing(
         },
     )
     return outcome_value, sequencing_alt
+
+
+def _sequencing_answer(book: RuleBook, wca_sqft: Decimal, entry: AmountEntry) -> ProcedureAnswer:
+    """§ 103G.222, subd. 1(b): the sequencing answer with ``entry`` the applicable amount."""
+    ok = passes(book.sequencing_comparison, wca_sqft - entry.exact, book.sequencing_allowance)
+    return procedure_answer(book, "sequencing", ok, float(wca_sqft), float(entry.sqft))
 
 
 def _answer_step(

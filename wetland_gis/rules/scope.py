@@ -32,7 +32,7 @@ from wetland_gis.rules.kernel import (
     dec,
 )
 from wetland_gis.rules.public_waters import PUBLIC_WATERS_DRAINING, PUBLIC_WATERS_WORK
-from wetland_gis.rules.trace import TraceLog
+from wetland_gis.rules.trace import Reason, TraceLog
 
 __all__ = [
     "impact_kind",
@@ -117,16 +117,13 @@ def impact_kind(project: str, w: Impact, book: RuleBook, log: TraceLog) -> None:
         what = {ImpactKind.FILL: "A fill", ImpactKind.DRAIN: "A drain"}.get(
             kind, "An impact of unknown kind"
         )
-        log.add(
-            project=project,
-            impact_id=w.iid,
-            rule_id=R.IMPACT_KIND,
-            citation=R.RULES[R.IMPACT_KIND].citations[0],
-            outcome=O_REGULATED,
-            value=inputs["area_sqft"],
-            reason=(_r_kind, (what, w.area)),
-            verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
-            inputs=inputs,
+        _regulated(
+            project,
+            w,
+            log,
+            inputs,
+            R.RULES[R.IMPACT_KIND].citations[0],
+            (_r_kind, (what, w.area)),
         )
 
 
@@ -138,15 +135,30 @@ def _public_waters_kind(project: str, w: Impact, log: TraceLog, inputs: dict[str
     """
     kind = w.f.impact_kind
     cite = PUBLIC_WATERS_DRAINING if kind is ImpactKind.DRAIN else PUBLIC_WATERS_WORK
+    _regulated(project, w, log, inputs, cite, (_r_kind_pww, (KIND_VALUE[kind], w.area, cite)))
+
+
+def _regulated(
+    project: str,
+    w: Impact,
+    log: TraceLog,
+    inputs: dict[str, Any],
+    citation: str,
+    reason: Reason,
+) -> None:
+    """Write the impact-kind step of a regulated drain or fill: its whole area, as given.
+
+    The kind unknown, the impact was decided as a drain or fill: a verify item says so.
+    """
     log.add(
         project=project,
         impact_id=w.iid,
         rule_id=R.IMPACT_KIND,
-        citation=cite,
+        citation=citation,
         outcome=O_REGULATED,
         value=inputs["area_sqft"],
-        reason=(_r_kind_pww, (KIND_VALUE[kind], w.area, cite)),
-        verify=(_V_KIND,) if kind is ImpactKind.UNKNOWN else (),
+        reason=reason,
+        verify=(_V_KIND,) if w.f.impact_kind is ImpactKind.UNKNOWN else (),
         inputs=inputs,
     )
 

@@ -16,13 +16,12 @@ from wetland_gis.rules.exempt.model import (
     Flag,
     RuleRun,
     check_count,
-    covered_type,
     decide_flags,
     impact_kind_is,
     land_use_is,
     long_date,
+    sized_type,
     start,
-    types_text,
 )
 
 __all__ = [
@@ -94,17 +93,15 @@ def pasture_land(
     """
     run = start(pasture_land, facts, params, day)
     _pasture_use(run)
-    any_size = list(run.value("exemptions.pasture_any_size_types"))
-    small = list(run.value("exemptions.pasture_small_types"))
     key = "exemptions.pasture_small_max_acres"
-    wtype = covered_type(
+    wtype, any_size, small = sized_type(
         run,
-        any_size + small,
-        lambda: (
-            f"The wetland is type {types_text(any_size)} (not bottomland hardwood), or "
-            f"type {types_text(small)} of less than {run.value(key)} acres."
-        ),
+        "exemptions.pasture_any_size_types",
+        "exemptions.pasture_small_types",
+        key,
         "clause",
+        any_note=" (not bottomland hardwood)",
+        limited_words="of less than",
     )
     if wtype in any_size:
         run.flag(

@@ -23,11 +23,11 @@ from wetland_gis.rules.exempt.model import (
     all_of,
     any_of,
     check_count,
-    covered_type,
     exact,
     impact_kind_is,
     land_use_is,
     long_date,
+    sized_type,
     start,
     types_text,
 )
@@ -87,17 +87,14 @@ def assessed_drainage_benefits(
     """
     run = start(assessed_drainage_benefits, facts, params, day)
     impact_kind_is(run, ("drain",), "The activity is draining (not filling)")
-    any_size = list(run.value("exemptions.drainage_any_size_types"))
-    limited = list(run.value("exemptions.drainage_limited_types"))
     key = "exemptions.drainage_limited_max_acres"
-    wtype = covered_type(
+    wtype, _, limited = sized_type(
         run,
-        any_size + limited,
-        lambda: (
-            f"The wetland is type {types_text(any_size)}, or type {types_text(limited)} "
-            f"drained up to {run.value(key)} acres."
-        ),
+        "exemptions.drainage_any_size_types",
+        "exemptions.drainage_limited_types",
+        key,
         "paragraph",
+        limited_words="drained up to",
     )
     if wtype in limited:
         project_area_limit(

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, S
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from wetland_gis.decision import Decision, freeze, plain
 from wetland_gis.enums import Outcome
@@ -52,6 +52,7 @@ __all__ = [
     "impact_kind_is",
     "land_use_is",
     "covered_type",
+    "sized_type",
     "negate",
     "exact",
     "check_count",
@@ -356,6 +357,42 @@ class ExemptionResult:
 RuleFunction = Callable[..., Any]
 
 
+_T = TypeVar("_T")
+
+
+class _OfRule(Generic[_T]):
+    """A read-only attribute of :class:`RuleSpec` that is its spec rule's attribute ``name``.
+
+    The id, label, citations, parameter keys, kind, use restriction and facts of a bound
+    rule are the spec's, read through this one accessor.
+    """
+
+    def __init__(self, name: str, doc: str) -> None:
+        self.name = name
+        self.attribute = name
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.attribute = attribute
+
+    @overload
+    def __get__(self, spec: None, owner: type) -> _OfRule[_T]: ...
+
+    @overload
+    def __get__(self, spec: RuleSpec, owner: type) -> _T: ...
+
+    def __get__(self, spec: RuleSpec | None, owner: type) -> _OfRule[_T] | _T:
+        if spec is None:
+            return self
+        value: _T = getattr(spec.rule, self.name)
+        return value
+
+    def __set__(self, spec: RuleSpec, value: Any) -> None:
+        raise AttributeError(
+            f"{self.attribute!r} of a RuleSpec is its spec rule's {self.name!r}: read-only"
+        )
+
+
 @dataclass(frozen=True)
 class RuleSpec:
     """A rule of the spec bound to the function that decides it.
@@ -374,44 +411,25 @@ class RuleSpec:
     rule: _spec.Rule
     function: RuleFunction
 
-    @property
-    def rule_id(self) -> str:
-        """Return the stable dotted id, ``exemption.<topic>.<clause>``."""
-        return self.rule.id
-
-    @property
-    def label(self) -> str:
-        """Return what a person reads, e.g. "Temporary crossing for silviculture"."""
-        return self.rule.label
-
-    @property
-    def citations(self) -> tuple[str, ...]:
-        """Return the paragraphs the rule applies."""
-        return self.rule.citations
-
-    @property
-    def parameter_keys(self) -> tuple[str, ...]:
-        """Return every parameter key the function may read."""
-        return self.rule.parameters
-
-    @property
-    def kind(self) -> str:
-        """Return ``exemption``, ``procedure``, ``binding`` or ``road``.
-
-        ``exemption`` rules are tried by :func:`~wetland_gis.rules.exempt.decide_exemptions`
-        and may carry a project; the others answer another question.
-        """
-        return self.rule.kind
-
-    @property
-    def use_restriction(self) -> bool:
-        """Return whether answers carry the use restriction of Minn. R. 8420.0420, subp. 1 D."""
-        return self.rule.use_restriction
-
-    @property
-    def facts(self) -> tuple[str, ...]:
-        """Return the facts the rule reads (the spec's)."""
-        return self.rule.facts
+    rule_id = _OfRule[str]("id", "The stable dotted id, ``exemption.<topic>.<clause>``.")
+    label = _OfRule[str](
+        "label", 'What a person reads, e.g. "Temporary crossing for silviculture".'
+    )
+    citations = _OfRule[tuple[str, ...]]("citations", "The paragraphs the rule applies.")
+    parameter_keys = _OfRule[tuple[str, ...]](
+        "parameters", "Every parameter key the function may read."
+    )
+    kind = _OfRule[str](
+        "kind",
+        "``exemption``, ``procedure``, ``binding`` or ``road``.\n\n``exemption`` rules are tried "
+        "by :func:`~wetland_gis.rules.exempt.decide_exemptions` and may carry a project; the "
+        "others answer another question.",
+    )
+    use_restriction = _OfRule[bool](
+        "use_restriction",
+        "Whether answers carry the use restriction of Minn. R. 8420.0420, subp. 1 D.",
+    )
+    facts = _OfRule[tuple[str, ...]]("facts", "The facts the rule reads (the spec's).")
 
     @property
     def subdivision(self) -> str:
@@ -806,6 +824,57 @@ def covered_type(
     else:
         return int(wtype)
     return None
+
+
+def sized_type(
+    run: RuleRun,
+    any_size_key: str,
+    limited_key: str,
+    limit_key: str,
+    unit: str,
+    *,
+    any_note: str = "",
+    limited_words: str,
+) -> tuple[int | None, list[int], list[int]]:
+    """Return the wetland's type for a clause of some types at any size, others up to acres.
+
+    Subd. 1(2) (type 1, or type 2 or 6 of less than two acres) and subd. 2(b) (type 1, or
+    type 2 or 6 drained up to five acres) cover the types of parameter ``any_size_key``
+    whatever their size and those of ``limited_key`` up to the acres of ``limit_key``;
+    the clause tests the size itself, as its words differ.
+
+    Parameters
+    ----------
+    run : RuleRun
+        The rule's recorder.
+    any_size_key, limited_key : str
+        The parameter keys of the two type lists.
+    limit_key : str
+        The parameter key of the acres, named when the type is not given.
+    unit : str
+        What covers the types (:func:`covered_type`).
+    any_note : str, default ""
+        Words after the types of any size, when the type is not given.
+    limited_words : str
+        Words between the limited types and the acres, when the type is not given.
+
+    Returns
+    -------
+    tuple
+        The type (:func:`covered_type`), the types of any size and the limited types.
+    """
+    any_size = list(run.value(any_size_key))
+    limited = list(run.value(limited_key))
+    wtype = covered_type(
+        run,
+        any_size + limited,
+        lambda: (
+            f"The wetland is type {types_text(any_size)}{any_note}, or type "
+            f"{types_text(limited)} {limited_words} {run.value(limit_key)} acres."
+        ),
+        unit,
+    )
+    return wtype, any_size, limited
 
 
 def long_date(day: dt.date) -> str:

@@ -13,8 +13,15 @@ import pytest
 import yaml
 
 from wetland_gis.cli import main
+from wetland_gis.decision import Decision
 from wetland_gis.enums import PercentageArea
-from wetland_gis.rules import Claims, ImpactFacts, ProjectDecision, decide_project
+from wetland_gis.rules import (
+    Claims,
+    ImpactFacts,
+    ProjectDecision,
+    decide_project,
+    percentage_area_from_figures,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The SYNTHETIC context layers of ``sample_data/`` (``make_synthetic.py``).
@@ -91,6 +98,24 @@ def fill_fact(
 def decide(*impacts: ImpactFacts, **claims: Any) -> ProjectDecision:
     """Return ``decide_project`` of ``impacts`` with ``Claims(**claims)`` on :data:`AS_OF`."""
     return decide_project(list(impacts), Claims(**claims), as_of=AS_OF)
+
+
+def area_from_figures(
+    presettlement: Any, remaining: Any, land: Any, wetland: Any, public: Any
+) -> Decision:
+    """Return ``percentage_area_from_figures`` on :data:`AS_OF` of five figures in acres.
+
+    In its keyword order: presettlement wetland, remaining wetland, land area, wetland,
+    public land.
+    """
+    return percentage_area_from_figures(
+        presettlement_wetland_acres=presettlement,
+        remaining_wetland_acres=remaining,
+        land_area_acres=land,
+        wetland_acres=wetland,
+        public_land_acres=public,
+        as_of=AS_OF,
+    )
 
 
 def steps_of(d: ProjectDecision, rule_id: str, impact_id: str | None = None) -> list[dict]:

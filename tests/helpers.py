@@ -56,6 +56,23 @@ METRO_COUNTIES = (
 )
 
 
+#: Subd. 9(f): a fill by a landowner not known to own the whole wetland, each side of the
+#: 400 sq ft floor of (f)(3) (default reading ``reached``): (sq ft, the cumulative answer).
+UNKNOWN_OWNER_FLOOR = [
+    pytest.param(399, "exempt", id="subd. 9(f)(3): 399 sq ft is under the floor whoever owns"),
+    pytest.param(
+        400,
+        "conditional",
+        id="subd. 9(f)(3): 400 sq ft reaches the floor (reading 'reached'): conditional",
+    ),
+    pytest.param(
+        401,
+        "conditional",
+        id="subd. 9(f)(1), (3): 401 sq ft, ownership unknown: exempt only if the owner owns it all",
+    ),
+]
+
+
 def impact_fact(
     impact_id: Any,
     wetland_type: Any = 2,

@@ -9,6 +9,7 @@ import datetime as dt
 from types import SimpleNamespace
 
 import pytest
+from exempt_helpers import clause
 from exempt_helpers import clean_facts as ex
 from helpers import decide, fill_fact, steps_of
 from hypothesis import example, given, settings
@@ -59,18 +60,6 @@ SILVICULTURE = {
     "dikes_ditches_tile": False,
     "buildings": False,
 }
-
-
-def clause(rule, base):
-    """Return the case builder of one clause: its rule id and the facts each case starts from.
-
-    The builder takes the paragraph (the case id), the answer and the facts changed.
-    """
-
-    def case(paragraph, want, **changes):
-        return pytest.param(rule, {**base, **changes}, want, id=paragraph)
-
-    return case
 
 
 agriculture_1_7 = clause("exemption.agriculture.1_7", SWAMPBUSTER)

@@ -245,9 +245,8 @@ def test_metro_counties(county):
 @pytest.mark.parametrize(
     "county",
     [
-        pytest.param("St. Louis", id="§ 103G.2241 subd. 9(d): St. Louis County is not in it"),
-        pytest.param("Benton", id="§ 103G.2241 subd. 9(d): Benton County is not in it"),
-        pytest.param("Stearns", id="§ 103G.2241 subd. 9(d): Stearns County is not in it"),
+        pytest.param(c, id=f"§ 103G.2241 subd. 9(d): {c} County is not in it")
+        for c in ("St. Louis", "Benton", "Stearns")
     ],
 )
 def test_non_metro_counties(county):

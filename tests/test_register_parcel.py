@@ -222,15 +222,29 @@ def test_subd_9f_a_pin_read_as_a_number_matches_the_register(register):
 # --- exactly at the (f)(2) and (f)(3) limits, with the portion reading ----------------------
 
 
+def each_side_of(paragraph, portion_sqft, limit_sqft, limit):
+    """Return the cases of the 100 sq ft fill one sq ft under, exactly at and one sq ft
+    over ``limit_sqft`` in all: (portion, the previous owner's sq ft on P-1, outcome)."""
+    return [
+        pytest.param(
+            portion_sqft,
+            limit_sqft + step - 100,
+            "de_minimis_exempt" if step < 0 else "replacement_required",
+            id=f"{paragraph}: {label} {limit}",
+        )
+        for step, label in (
+            (-1, f"{limit_sqft - 1:,} sq ft is under"),
+            (0, "exactly"),
+            (1, "one sq ft over"),
+        )
+    ]
+
+
 @pytest.mark.parametrize(
     ("portion_sqft", "same_parcel_sqft", "expected"),
     [
-        pytest.param(4_000, 299, "de_minimis_exempt", id="9(f)(3): 399 sq ft is under 400"),
-        pytest.param(4_000, 300, "replacement_required", id="9(f)(3): exactly 400 sq ft"),
-        pytest.param(4_000, 301, "replacement_required", id="9(f)(3): one sq ft over 400"),
-        pytest.param(10_000, 399, "de_minimis_exempt", id="9(f)(2): 499 is under 5% of 10,000"),
-        pytest.param(10_000, 400, "replacement_required", id="9(f)(2): exactly 5 percent"),
-        pytest.param(10_000, 401, "replacement_required", id="9(f)(2): one sq ft over 5 percent"),
+        *each_side_of("9(f)(3)", 4_000, 400, "400 sq ft"),
+        *each_side_of("9(f)(2)", 10_000, 500, "5 percent of 10,000"),
     ],
 )
 def test_subd_9f_limits_are_reached_by_the_portions_history_not_the_wetlands(

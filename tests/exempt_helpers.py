@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -94,6 +95,34 @@ def check_case(function: RuleFunction, values: dict[str, Any], want: Outcome, na
         assert any(named in v for v in result.verify), result.verify
     if want in (Outcome.EXEMPT, Outcome.CONDITIONAL):
         assert sum(v.startswith("Subd. 11(a)") for v in result.verify) == 3
+
+
+def clause(first: Any, base: dict[str, Any]) -> Callable[..., Any]:
+    """Return the case builder of one clause, from what each of its cases starts with.
+
+    ``first`` is the clause's function (or rule id) and ``base`` its facts. The builder
+    takes the paragraph checked (the case id), the answer and the facts changed, and
+    returns ``pytest.param(first, {**base, **changes}, want, id=paragraph)``.
+    """
+
+    def case(paragraph: str, want: Any, **changes: Any) -> Any:
+        return pytest.param(first, {**base, **changes}, want, id=paragraph)
+
+    return case
+
+
+def outcome_test(cases: list[Any]) -> Any:
+    """Return the test of :func:`clause` cases: each function's outcome on its facts.
+
+    A module assigns it to the name pytest collects (one name a test).
+    """
+
+    @pytest.mark.parametrize(("function", "values", "want"), cases)
+    def test(function: RuleFunction, values: dict[str, Any], want: Outcome) -> None:
+        result = run(function, **values)
+        assert result.outcome is want, result.reasons
+
+    return test
 
 
 _BOOL = st.none() | st.booleans()

@@ -13,8 +13,15 @@ import pytest
 import yaml
 
 from wetland_gis.cli import main
+from wetland_gis.decision import Decision
 from wetland_gis.enums import PercentageArea
-from wetland_gis.rules import Claims, ImpactFacts, ProjectDecision, decide_project
+from wetland_gis.rules import (
+    Claims,
+    ImpactFacts,
+    ProjectDecision,
+    decide_project,
+    percentage_area_from_figures,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The SYNTHETIC context layers of ``sample_data/`` (``make_synthetic.py``).
@@ -47,6 +54,23 @@ METRO_COUNTIES = (
     "Washington",
     "Wright",
 )
+
+
+#: Subd. 9(f): a fill by a landowner not known to own the whole wetland, each side of the
+#: 400 sq ft floor of (f)(3) (default reading ``reached``): (sq ft, the cumulative answer).
+UNKNOWN_OWNER_FLOOR = [
+    pytest.param(399, "exempt", id="subd. 9(f)(3): 399 sq ft is under the floor whoever owns"),
+    pytest.param(
+        400,
+        "conditional",
+        id="subd. 9(f)(3): 400 sq ft reaches the floor (reading 'reached'): conditional",
+    ),
+    pytest.param(
+        401,
+        "conditional",
+        id="subd. 9(f)(1), (3): 401 sq ft, ownership unknown: exempt only if the owner owns it all",
+    ),
+]
 
 
 def impact_fact(
@@ -91,6 +115,24 @@ def fill_fact(
 def decide(*impacts: ImpactFacts, **claims: Any) -> ProjectDecision:
     """Return ``decide_project`` of ``impacts`` with ``Claims(**claims)`` on :data:`AS_OF`."""
     return decide_project(list(impacts), Claims(**claims), as_of=AS_OF)
+
+
+def area_from_figures(
+    presettlement: Any, remaining: Any, land: Any, wetland: Any, public: Any
+) -> Decision:
+    """Return ``percentage_area_from_figures`` on :data:`AS_OF` of five figures in acres.
+
+    In its keyword order: presettlement wetland, remaining wetland, land area, wetland,
+    public land.
+    """
+    return percentage_area_from_figures(
+        presettlement_wetland_acres=presettlement,
+        remaining_wetland_acres=remaining,
+        land_area_acres=land,
+        wetland_acres=wetland,
+        public_land_acres=public,
+        as_of=AS_OF,
+    )
 
 
 def steps_of(d: ProjectDecision, rule_id: str, impact_id: str | None = None) -> list[dict]:

@@ -155,11 +155,16 @@ def check_invariants(inst: Instance, a) -> None:
         assert inst.pairs[(i, o)] == row.tier
 
 
-def assert_optimal(inst: Instance) -> None:
+def assert_optimal(inst: Instance):
+    """Assert the plan of ``inst`` keeps the invariants and equals the brute-force optimum.
+
+    Return the allocation (so a test checks its plan without solving it again).
+    """
     a, key = solved(inst)
     check_invariants(inst, a)
     expect = brute_force(inst)
     assert key == pytest.approx(expect, abs=1e-5), (key, expect)
+    return a
 
 
 # --- hand-made cases ----------------------------------------------------------------------
@@ -187,9 +192,8 @@ def test_a_better_tier_wins_over_a_cheaper_one():
         price=[100_000.0, 10.0],
         pairs={(0, 0): 1, (0, 1): 3},
     )
-    a, _ = solved(inst)
+    a = assert_optimal(inst)
     assert list(a.plan["option_id"]) == ["O0"]
-    assert_optimal(inst)
 
 
 def test_competition_for_a_tier_1_site_is_decided_project_wide():
@@ -203,10 +207,9 @@ def test_competition_for_a_tier_1_site_is_decided_project_wide():
         price=[0.0, 5.0, 1.0],
         pairs={(0, 0): 1, (0, 1): 3, (1, 0): 2, (1, 2): 4},
     )
-    a, _ = solved(inst)
+    a = assert_optimal(inst)
     assert set(a.plan.loc[a.plan["impact_id"] == "I0", "option_id"]) == {"O0"}
     assert set(a.plan.loc[a.plan["impact_id"] == "I1", "option_id"]) == {"O2"}
-    assert_optimal(inst)
 
 
 def test_a_site_cost_is_paid_once_and_shared():
@@ -220,11 +223,10 @@ def test_a_site_cost_is_paid_once_and_shared():
         price=[12.0, 5.0],
         pairs={(0, 0): 3, (0, 1): 3, (1, 0): 3, (1, 1): 3},
     )
-    a, _ = solved(inst)
+    a = assert_optimal(inst)
     assert set(a.plan["option_id"]) == {"O0"}
     assert a.totals["cost"] == pytest.approx(12.0)
     assert a.plan["cost"].tolist() == pytest.approx([6.0, 6.0])
-    assert_optimal(inst)
     a1, _ = solved(inst.alone(0))
     assert set(a1.plan["option_id"]) == {"O1"}
     assert a1.totals["cost"] == pytest.approx(2 * 5 * (1 + FEE))
@@ -239,13 +241,12 @@ def test_shortage_is_reported_with_a_reason_and_credits_short_at_the_ratio():
         price=[1.0, 1.0],
         pairs={(0, 0): 3, (1, 1): 3},
     )
-    a, _ = solved(inst)
+    a = assert_optimal(inst)
     unmet = a.unmet.set_index("impact_id")
     assert unmet.loc["I0", "impact_acres_short"] == pytest.approx(1.5)
     assert unmet.loc["I0", "credits_short"] == pytest.approx(3.0)
     assert "do not have enough credits" in unmet.loc["I0", "reason"]
     assert "excluded or has no credits" in unmet.loc["I1", "reason"]
-    assert_optimal(inst)
 
 
 def test_an_impact_with_no_option_is_unmet():

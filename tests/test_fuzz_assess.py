@@ -31,7 +31,7 @@ from fuzz_strategies import (
     hostile_layers,
     valid_layers,
 )
-from helpers import CONTEXT
+from helpers import CONTEXT, ROOT
 from hostile import CANARY, EVALUATED
 from hypothesis import assume, event, example, given, note
 from hypothesis import strategies as st
@@ -42,7 +42,6 @@ from wetland_gis.commands import run_map, run_report, run_site
 from wetland_gis.context import load_context
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
 
-ROOT = Path(__file__).resolve().parents[1]
 BANKS = ROOT / "sample_data" / "synthetic_bank_credits.csv"
 EXEMPT = "de_minimis_exempt"
 

@@ -92,25 +92,32 @@ def register(tmp_path_factory):
 
 # --- the portion: which register rows count (subd. 9(f)) -----------------------------------
 
+#: The register rows of the cases (landowner, parcel, sq ft): a previous owner's fill on
+#: parcel P-1 and another landowner's (Y) on parcel P-2 of the same wetland.
+PREVIOUS_ON_P1 = ("Previous owner", "P-1", 2000)
+Y_ON_P2 = ("Y", "P-2", 5000)
+#: The impact of most cases: landowner X on parcel P-1, not the owner of the whole wetland.
+X_ON_P1 = dict(owner="X", parcel="P-1", owns="no")
+
 PORTION_CASES = [
     pytest.param(
-        [("Previous owner", "P-1", 2000)],
-        dict(owner="X", parcel="P-1", owns="no"),
+        [PREVIOUS_ON_P1],
+        X_ON_P1,
         2000.0,
         {"same_parcel"},
         None,
         id="9(f): a previous owner's fill on the same parcel counts",
     ),
     pytest.param(
-        [("Y", "P-2", 5000)],
-        dict(owner="X", parcel="P-1", owns="no"),
+        [Y_ON_P2],
+        X_ON_P1,
         0.0,
         set(),
         "with them the prior area would be 5,000 sq ft",
         id="9(f): another landowner's fill on another parcel of the same wetland does not count",
     ),
     pytest.param(
-        [("Previous owner", "P-1", 2000), ("Y", "P-2", 5000)],
+        [PREVIOUS_ON_P1, Y_ON_P2],
         dict(owner="X", parcel=None, owns="no"),
         7000.0,
         {"no_parcel_on_impact"},
@@ -118,8 +125,8 @@ PORTION_CASES = [
         id="9(f): an impact without a parcel id counts every fill of the wetland",
     ),
     pytest.param(
-        [("Y", None, 700), ("Y", "P-2", 5000)],
-        dict(owner="X", parcel="P-1", owns="no"),
+        [("Y", None, 700), Y_ON_P2],
+        X_ON_P1,
         700.0,
         {"no_parcel_on_row"},
         "register drains or fills without a parcel id were counted",
@@ -127,14 +134,14 @@ PORTION_CASES = [
     ),
     pytest.param(
         [("X", "P-3", 600)],
-        dict(owner="X", parcel="P-1", owns="no"),
+        X_ON_P1,
         600.0,
         {"same_landowner"},
         "confirm the landowner still owns them",
         id="9(f): the landowner's own fill on another parcel of the wetland counts",
     ),
     pytest.param(
-        [("Y", "P-2", 5000)],
+        [Y_ON_P2],
         dict(owner="X", parcel="P-1", owns="yes"),
         5000.0,
         {"owns_whole"},
@@ -142,7 +149,7 @@ PORTION_CASES = [
         id="9(f)(1): the landowner owns the whole wetland: a fill on any parcel counts",
     ),
     pytest.param(
-        [("Previous owner", "P-1", 2000), ("Y", "P-2", 5000)],
+        [PREVIOUS_ON_P1, Y_ON_P2],
         dict(owner=None, parcel="P-1", owns=None),
         2000.0,
         {"same_parcel"},
@@ -182,7 +189,7 @@ def test_subd_9f_the_portion_is_the_landowners_parcel_whoever_filled_it(
 
 
 def test_subd_9f_another_parcels_fill_is_listed_with_the_split_warning_of_9h(register):
-    register.add(_decision("W-9h", [("Y", "P-2", 5000)]))
+    register.add(_decision("W-9h", [Y_ON_P2]))
     _, steps = _fill(register, wetland_id=["W-9h"], owner=["X"], parcel_id=["P-1"])
     (item,) = [v for v in steps[0]["verify"] if "other landowners' parcels" in v]
     assert "W-9h-0 of Y on parcel P-2" in item and "subd. 9(h)" in item
@@ -215,15 +222,29 @@ def test_subd_9f_a_pin_read_as_a_number_matches_the_register(register):
 # --- exactly at the (f)(2) and (f)(3) limits, with the portion reading ----------------------
 
 
+def each_side_of(paragraph, portion_sqft, limit_sqft, limit):
+    """Return the cases of the 100 sq ft fill one sq ft under, exactly at and one sq ft
+    over ``limit_sqft`` in all: (portion, the previous owner's sq ft on P-1, outcome)."""
+    return [
+        pytest.param(
+            portion_sqft,
+            limit_sqft + step - 100,
+            "de_minimis_exempt" if step < 0 else "replacement_required",
+            id=f"{paragraph}: {label} {limit}",
+        )
+        for step, label in (
+            (-1, f"{limit_sqft - 1:,} sq ft is under"),
+            (0, "exactly"),
+            (1, "one sq ft over"),
+        )
+    ]
+
+
 @pytest.mark.parametrize(
     ("portion_sqft", "same_parcel_sqft", "expected"),
     [
-        pytest.param(4_000, 299, "de_minimis_exempt", id="9(f)(3): 399 sq ft is under 400"),
-        pytest.param(4_000, 300, "replacement_required", id="9(f)(3): exactly 400 sq ft"),
-        pytest.param(4_000, 301, "replacement_required", id="9(f)(3): one sq ft over 400"),
-        pytest.param(10_000, 399, "de_minimis_exempt", id="9(f)(2): 499 is under 5% of 10,000"),
-        pytest.param(10_000, 400, "replacement_required", id="9(f)(2): exactly 5 percent"),
-        pytest.param(10_000, 401, "replacement_required", id="9(f)(2): one sq ft over 5 percent"),
+        *each_side_of("9(f)(3)", 4_000, 400, "400 sq ft"),
+        *each_side_of("9(f)(2)", 10_000, 500, "5 percent of 10,000"),
     ],
 )
 def test_subd_9f_limits_are_reached_by_the_portions_history_not_the_wetlands(
@@ -236,9 +257,7 @@ def test_subd_9f_limits_are_reached_by_the_portions_history_not_the_wetlands(
     from wetland_gis.rules.exempt.facts import ExemptionFacts
 
     wetland = f"L{request.node.callspec.id[:40]}"
-    register.add(
-        _decision(wetland, [("Previous owner", "P-1", same_parcel_sqft), ("Y", "P-2", 5000)])
-    )
+    register.add(_decision(wetland, [("Previous owner", "P-1", same_parcel_sqft), Y_ON_P2]))
     out, steps = _fill(
         register, wetland_id=[wetland], owner=["X"], parcel_id=["P-1"], owns_whole=["no"]
     )
@@ -503,7 +522,7 @@ def test_the_upgrade_keeps_every_row_and_the_append_only_protection(v1_url, caps
     assert impacts["area_sqft"].tolist() == [350.0]
     assert impacts["portion_parcel"].isna().all()
     # and a version 2 decision lands beside them
-    reg.add(_decision("W-1", [("Y", "P-2", 5000)]))
+    reg.add(_decision("W-1", [Y_ON_P2]))
     assert main(["register", "upgrade", "--register", v1_url]) == 0
     assert "nothing to upgrade" in capsys.readouterr().err
 
@@ -511,7 +530,7 @@ def test_the_upgrade_keeps_every_row_and_the_append_only_protection(v1_url, caps
 def test_old_rows_without_a_parcel_count_for_the_portion_after_the_upgrade(v1_url):
     reg = Register(v1_url)
     reg.upgrade()
-    reg.add(_decision("W-1", [("Y", "P-2", 5000)]))
+    reg.add(_decision("W-1", [Y_ON_P2]))
     out, steps = _fill(reg, wetland_id=["W-1"], owner=["X"], parcel_id=["P-1"])
     assert out.at[0, "register_prior_sqft_since_1992"] == 350.0  # the 2004 correction
     assert {r["basis"] for r in steps[0]["inputs"]["counted"]} == {"no_parcel_on_row"}

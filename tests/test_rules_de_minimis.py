@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from helpers import impact_fact, paragraph_params
+from helpers import UNKNOWN_OWNER_FLOOR, impact_fact, paragraph_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -1459,17 +1459,7 @@ def test_de_minimis_and_decide_project_agree_exactly(impacts, owns, prior, other
 @pytest.mark.parametrize(
     ("sqft", "expected"),
     [
-        pytest.param(399, "exempt", id="subd. 9(f)(3): 399 sq ft is under the floor whoever owns"),
-        pytest.param(
-            400,
-            "conditional",
-            id="subd. 9(f)(3): 400 sq ft reaches the floor (reading 'reached'): conditional",
-        ),
-        pytest.param(
-            401,
-            "conditional",
-            id="subd. 9(f)(1): 401 sq ft, ownership unknown: exempt only if the owner owns it all",
-        ),
+        *UNKNOWN_OWNER_FLOOR,
         pytest.param(
             10_001, "not_exempt", id="subd. 9(a)(1): 10,001 sq ft is over the amount anyway"
         ),

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import AS_OF, GT80, LT50, decide, fill_fact, steps_of
+from helpers import AS_OF, GT80, LT50, UNKNOWN_OWNER_FLOOR, decide, fill_fact, steps_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -372,20 +372,7 @@ def test_cumulative_limit_per_landowner_portion(prior, owns, portion, expected):
     assert step["citation"] == "Minn. Stat. § 103G.2241, subd. 9(f)"
 
 
-@pytest.mark.parametrize(
-    ("sqft", "expected"),
-    [
-        pytest.param(399, "exempt", id="subd. 9(f)(3): 399 sq ft is under the floor"),
-        pytest.param(
-            400,
-            "conditional",
-            id="subd. 9(f)(3): 400 sq ft reaches the floor (reading 'reached'): conditional",
-        ),
-        pytest.param(
-            401, "conditional", id="subd. 9(f)(3): 401 sq ft of unknown ownership is conditional"
-        ),
-    ],
-)
+@pytest.mark.parametrize(("sqft", "expected"), UNKNOWN_OWNER_FLOOR)
 def test_cumulative_floor_holds_whoever_owns(sqft, expected):
     d = decide(fact("A", 2, sqft, owns_whole_wetland=None))
     step = next(s for s in d.steps() if s["rule_id"] == "de_minimis.cumulative")

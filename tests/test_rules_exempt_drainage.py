@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from exempt_helpers import SQFT_PER_ACRE, both_sides_test, flip_cases, run
+from exempt_helpers import SQFT_PER_ACRE, both_sides_test, clause, flip_cases, outcome_test, run
 
 from wetland_gis.enums import Outcome
 from wetland_gis.rules.exempt import drainage as dr
@@ -192,40 +192,42 @@ def test_private_maintenance_25_year_exception(kind, years, want):
     assert run(dr.private_drainage_maintenance, **values).outcome is want
 
 
-@pytest.mark.parametrize(
-    ("years", "want"),
+crops = clause(dr.agricultural_land_drainage, {"impact_kind": "drain", "land_use": "agricultural"})
+
+test_eight_of_ten_years = outcome_test(
     [
-        pytest.param({"years_annual_crops": 8}, Outcome.EXEMPT, id="subd. 2(e)(1): 8 of 10"),
-        pytest.param(
-            {"years_annual_crops": 7, "years_rotation_or_fallow": 0, "conservation_program": False},
+        crops("subd. 2(e)(1): 8 of 10", Outcome.EXEMPT, years_annual_crops=8),
+        crops(
+            "subd. 2(e)(1): 7 of 10, neither other clause",
             Outcome.NOT_EXEMPT,
-            id="subd. 2(e)(1): 7 of 10, neither other clause",
+            years_annual_crops=7,
+            years_rotation_or_fallow=0,
+            conservation_program=False,
         ),
-        pytest.param({"years_rotation_or_fallow": 8}, Outcome.EXEMPT, id="subd. 2(e)(2): 8 of 10"),
-        pytest.param(
-            {"years_annual_crops": 5, "years_rotation_or_fallow": 3, "conservation_program": False},
+        crops("subd. 2(e)(2): 8 of 10", Outcome.EXEMPT, years_rotation_or_fallow=8),
+        crops(
+            "subd. 2(e): 5 cropped and 3 in rotation meet neither clause",
             Outcome.NOT_EXEMPT,
-            id="subd. 2(e): 5 cropped and 3 in rotation meet neither clause",
+            years_annual_crops=5,
+            years_rotation_or_fallow=3,
+            conservation_program=False,
         ),
-        pytest.param(
-            {"years_annual_crops": 7},
+        crops(
+            "subd. 2(e): 7 cropped, clauses (2) and (3) unknown",
             Outcome.CONDITIONAL,
-            id="subd. 2(e): 7 cropped, clauses (2) and (3) unknown",
+            years_annual_crops=7,
         ),
-        pytest.param(
-            {"conservation_program": True, "met_before_enrollment": True},
+        crops(
+            "subd. 2(e)(3): enrolled, met before",
             Outcome.EXEMPT,
-            id="subd. 2(e)(3): enrolled, met before",
+            conservation_program=True,
+            met_before_enrollment=True,
         ),
-        pytest.param(
-            {"conservation_program": True},
+        crops(
+            "subd. 2(e)(3): enrolled, before-enrollment claim missing",
             Outcome.CONDITIONAL,
-            id="subd. 2(e)(3): enrolled, before-enrollment claim missing",
+            conservation_program=True,
         ),
-        pytest.param({}, Outcome.NOT_APPLIED, id="subd. 2(e): no year fact given"),
-    ],
+        crops("subd. 2(e): no year fact given", Outcome.NOT_APPLIED),
+    ]
 )
-def test_eight_of_ten_years(years, want):
-    values = {"impact_kind": "drain", "land_use": "agricultural", **years}
-    result = run(dr.agricultural_land_drainage, **values)
-    assert result.outcome is want, result.reasons

@@ -27,106 +27,72 @@ def answer(**values):
     return road_replacement(RoadFacts(**values), None, DAY)
 
 
+#: The answers a road project gets: (outcome, route, siting skipped).
+BOARD = (Outcome.NOT_REQUIRED, RoadRoute.BOARD_REPLACES, True)
+STATE_DOT = (Outcome.NOT_REQUIRED, RoadRoute.STATE_DOT_REPLACES, False)
+NOT_COVERED = (Outcome.REQUIRED, RoadRoute.NOT_COVERED, False)
+BOARD_IF_SO = (Outcome.CONDITIONAL, RoadRoute.BOARD_REPLACES, False)
+AUTHORITY_UNKNOWN = (Outcome.CONDITIONAL, RoadRoute.UNKNOWN, False)
+CREDITS = (Outcome.REQUIRED, RoadRoute.CREDITS_FROM_BOARD, False)
+
+
+def case(paragraph, expected, **changes):
+    """Return a pytest param: :data:`REPAIR` with ``changes``, and the answer ``expected``."""
+    return pytest.param({**REPAIR, **changes}, *expected, id=paragraph)
+
+
 @pytest.mark.parametrize(
     ("values", "outcome", "route", "skip"),
     [
-        pytest.param(REPAIR, Outcome.NOT_REQUIRED, RoadRoute.BOARD_REPLACES, True, id="subd. 1(m)"),
+        case("subd. 1(m)", BOARD),
         *[
-            pytest.param(
-                {**REPAIR, "project_kind": k},
-                Outcome.NOT_REQUIRED,
-                RoadRoute.BOARD_REPLACES,
-                True,
-                id=f"subd. 1(m): {k}",
-            )
+            case(f"subd. 1(m): {k}", BOARD, project_kind=k)
             for k in ("repair", "rehabilitation", "replacement")
         ],
-        *[
-            pytest.param(
-                {**REPAIR, "road_authority": a},
-                Outcome.NOT_REQUIRED,
-                RoadRoute.BOARD_REPLACES,
-                True,
-                id=f"subd. 1(m): {a} road",
-            )
-            for a in ("city", "town")
-        ],
-        pytest.param(
-            {**REPAIR, "road_authority": "state"},
-            Outcome.NOT_REQUIRED,
-            RoadRoute.STATE_DOT_REPLACES,
-            False,
-            id="subd. 1(m): a state road is replaced by the Department of Transportation",
+        *[case(f"subd. 1(m): {a} road", BOARD, road_authority=a) for a in ("city", "town")],
+        case(
+            "subd. 1(m): a state road is replaced by the Department of Transportation",
+            STATE_DOT,
+            road_authority="state",
         ),
-        pytest.param(
-            {**REPAIR, "road_authority": "other"},
-            Outcome.REQUIRED,
-            RoadRoute.NOT_COVERED,
-            False,
-            id="subd. 1(m): not a state, city, county or town road",
+        case(
+            "subd. 1(m): not a state, city, county or town road",
+            NOT_COVERED,
+            road_authority="other",
         ),
-        pytest.param(
-            {**REPAIR, "currently_serviceable": False},
-            Outcome.REQUIRED,
-            RoadRoute.NOT_COVERED,
-            False,
-            id="subd. 1(m): not currently serviceable",
+        case("subd. 1(m): not currently serviceable", NOT_COVERED, currently_serviceable=False),
+        case(
+            "subd. 1(m): not needed for design or safety standards",
+            NOT_COVERED,
+            design_safety_necessary=False,
         ),
-        pytest.param(
-            {**REPAIR, "design_safety_necessary": False},
-            Outcome.REQUIRED,
-            RoadRoute.NOT_COVERED,
-            False,
-            id="subd. 1(m): not needed for design or safety standards",
+        case(
+            "subd. 1(m): serviceable unknown, siting not skipped",
+            BOARD_IF_SO,
+            currently_serviceable=None,
         ),
-        pytest.param(
-            {**REPAIR, "currently_serviceable": None},
-            Outcome.CONDITIONAL,
-            RoadRoute.BOARD_REPLACES,
-            False,
-            id="subd. 1(m): serviceable unknown, siting not skipped",
+        case(
+            "subd. 1(m): the authority's determination not claimed",
+            BOARD_IF_SO,
+            design_safety_necessary=None,
         ),
-        pytest.param(
-            {**REPAIR, "design_safety_necessary": None},
-            Outcome.CONDITIONAL,
-            RoadRoute.BOARD_REPLACES,
-            False,
-            id="subd. 1(m): the authority's determination not claimed",
+        case("subd. 1(m): authority unknown", AUTHORITY_UNKNOWN, road_authority=None),
+        case("subd. 1(m): kind of project unknown", BOARD_IF_SO, project_kind=None),
+        case(
+            "subd. 1(l): a new road may buy credits from the board",
+            CREDITS,
+            project_kind="new_road",
         ),
-        pytest.param(
-            {**REPAIR, "road_authority": None},
-            Outcome.CONDITIONAL,
-            RoadRoute.UNKNOWN,
-            False,
-            id="subd. 1(m): authority unknown",
+        case(
+            "subd. 1(l): expanded solely for traffic capacity",
+            CREDITS,
+            project_kind="capacity_expansion",
         ),
-        pytest.param(
-            {**REPAIR, "project_kind": None},
-            Outcome.CONDITIONAL,
-            RoadRoute.BOARD_REPLACES,
-            False,
-            id="subd. 1(m): kind of project unknown",
-        ),
-        pytest.param(
-            {**REPAIR, "project_kind": "new_road"},
-            Outcome.REQUIRED,
-            RoadRoute.CREDITS_FROM_BOARD,
-            False,
-            id="subd. 1(l): a new road may buy credits from the board",
-        ),
-        pytest.param(
-            {**REPAIR, "project_kind": "capacity_expansion"},
-            Outcome.REQUIRED,
-            RoadRoute.CREDITS_FROM_BOARD,
-            False,
-            id="subd. 1(l): expanded solely for traffic capacity",
-        ),
-        pytest.param(
-            {**REPAIR, "project_kind": "new_road", "airport": True},
-            Outcome.REQUIRED,
-            RoadRoute.NOT_COVERED,
-            False,
-            id="subd. 1(l): an airport project is not a transportation project",
+        case(
+            "subd. 1(l): an airport project is not a transportation project",
+            NOT_COVERED,
+            project_kind="new_road",
+            airport=True,
         ),
     ],
 )

@@ -9,6 +9,7 @@ import datetime as dt
 from types import SimpleNamespace
 
 import pytest
+from exempt_helpers import clause
 from exempt_helpers import clean_facts as ex
 from helpers import decide, fill_fact, steps_of
 from hypothesis import example, given, settings
@@ -41,7 +42,12 @@ def test_subp_1a_is_cited_for_any_one_exemption_not_for_replacing_the_entire_amo
 
 UTILITY = {"utility_work": True, "avoided_minimized": True}
 SWAMPBUSTER = {"land_use": "agricultural", "swampbuster": True}
-PASTURE = {"land_use": "pasture", "pasture_same_use": True, "bottomland_hardwood": False}
+PASTURE = {
+    "land_use": "pasture",
+    "pasture_same_use": True,
+    "bottomland_hardwood": False,
+    "wetland_type": 1,
+}
 FOREST_ROAD = {
     "forest_road": True,
     "limits_impact": True,
@@ -56,77 +62,67 @@ SILVICULTURE = {
 }
 
 
+agriculture_1_7 = clause("exemption.agriculture.1_7", SWAMPBUSTER)
+pasture_1_2 = clause("exemption.agriculture.1_2", PASTURE)
+forest_road_7_2 = clause("exemption.forestry.7_2", FOREST_ROAD)
+silviculture_7_1 = clause("exemption.forestry.7_1", SILVICULTURE)
+PASTURE_14A = "subd. 1(2), § 103G.005 subd. 14a"
+
+
 @pytest.mark.parametrize(
     ("rule", "facts", "want"),
     [
         # subd. 1(7): "agricultural activities on agricultural land"
-        pytest.param(
-            "exemption.agriculture.1_7",
-            {**SWAMPBUSTER, "agricultural_activity": False},
+        agriculture_1_7(
+            "subd. 1(7): a house pad on swampbuster land is not an agricultural activity",
             "not_exempt",
-            id="subd. 1(7): a house pad on swampbuster land is not an agricultural activity",
+            agricultural_activity=False,
         ),
-        pytest.param(
-            "exemption.agriculture.1_7",
-            SWAMPBUSTER,
-            "conditional",
-            id="subd. 1(7): the land use alone leaves the activity unknown: conditional",
+        agriculture_1_7(
+            "subd. 1(7): the land use alone leaves the activity unknown: conditional", "conditional"
         ),
-        pytest.param(
-            "exemption.agriculture.1_7",
-            {**SWAMPBUSTER, "agricultural_activity": True},
+        agriculture_1_7(
+            "subd. 1(7): an agricultural activity on swampbuster land",
             "exempt",
-            id="subd. 1(7): an agricultural activity on swampbuster land",
+            agricultural_activity=True,
         ),
         # subd. 1(2) and § 103G.005, subd. 14a: pasture is a state before January 1, 1991
-        pytest.param(
-            "exemption.agriculture.1_2",
-            {**PASTURE, "wetland_type": 1},
-            "conditional",
-            id="subd. 1(2), § 103G.005 subd. 14a: the 1991 state unknown blocks exempt",
-        ),
-        pytest.param(
-            "exemption.agriculture.1_2",
-            {**PASTURE, "wetland_type": 1, "pasture_1991": False},
+        pasture_1_2(f"{PASTURE_14A}: the 1991 state unknown blocks exempt", "conditional"),
+        pasture_1_2(
+            f"{PASTURE_14A}: labelled pasture, not pasture in 1991",
             "not_exempt",
-            id="subd. 1(2), § 103G.005 subd. 14a: labelled pasture, not pasture in 1991",
+            pasture_1991=False,
         ),
-        pytest.param(
-            "exemption.agriculture.1_2",
-            {**PASTURE, "wetland_type": 1, "pasture_1991": True},
-            "exempt",
-            id="subd. 1(2), § 103G.005 subd. 14a: pasture before 1991 in the same use",
+        pasture_1_2(
+            f"{PASTURE_14A}: pasture before 1991 in the same use", "exempt", pasture_1991=True
         ),
         # subd. 7(2), 7(1): "there is no drainage of the wetland"
-        pytest.param(
-            "exemption.forestry.7_2",
-            {**FOREST_ROAD, "impact_kind": "drain"},
+        forest_road_7_2(
+            "subd. 7(2): a forest road that drains is not exempt (not conditional)",
             "not_exempt",
-            id="subd. 7(2): a forest road that drains is not exempt (not conditional)",
+            impact_kind="drain",
         ),
-        pytest.param(
-            "exemption.forestry.7_2",
-            {**FOREST_ROAD, "impact_kind": "drain", "results_in_drainage": False},
+        forest_road_7_2(
+            "subd. 7(2): a drain impact is drainage whatever the flag says",
             "not_exempt",
-            id="subd. 7(2): a drain impact is drainage whatever the flag says",
+            impact_kind="drain",
+            results_in_drainage=False,
         ),
-        pytest.param(
-            "exemption.forestry.7_2",
-            {**FOREST_ROAD, "impact_kind": "fill", "results_in_drainage": False},
+        forest_road_7_2(
+            "subd. 7(2): a forest road fill without drainage",
             "exempt",
-            id="subd. 7(2): a forest road fill without drainage",
+            impact_kind="fill",
+            results_in_drainage=False,
         ),
-        pytest.param(
-            "exemption.forestry.7_2",
-            {**FOREST_ROAD, "impact_kind": "fill"},
+        forest_road_7_2(
+            "subd. 7(2): a fill whose drainage is not known is conditional",
             "conditional",
-            id="subd. 7(2): a fill whose drainage is not known is conditional",
+            impact_kind="fill",
         ),
-        pytest.param(
-            "exemption.forestry.7_1",
-            {**SILVICULTURE, "impact_kind": "drain"},
+        silviculture_7_1(
+            "subd. 7(1): a silvicultural crossing that drains is not exempt",
             "not_exempt",
-            id="subd. 7(1): a silvicultural crossing that drains is not exempt",
+            impact_kind="drain",
         ),
     ],
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from exempt_helpers import SQFT_PER_ACRE, both_sides_test, flip_cases, run
+from exempt_helpers import SQFT_PER_ACRE, both_sides_test, clause, flip_cases, outcome_test, run
 
 from wetland_gis.enums import Outcome
 from wetland_gis.rules.exempt import utilities as ut
@@ -58,47 +58,35 @@ def test_less_than_one_half_acre_of_the_project(impact, project, want):
     assert result.parameters["exemptions.utility_max_acres"] == 0.5
 
 
-@pytest.mark.parametrize(
-    ("values", "want"),
+certification = clause(ut.utility_certification, {"utility_maintenance": True})
+
+test_certification_procedure = outcome_test(
     [
-        pytest.param(
-            {"utility_maintenance": True, "utility_bmp": True},
-            Outcome.NOT_REQUIRED,
-            id="subd. 6(b): best management practices",
+        certification(
+            "subd. 6(b): best management practices", Outcome.NOT_REQUIRED, utility_bmp=True
         ),
-        pytest.param(
-            {"utility_maintenance": True, "lgu_certification": True},
+        certification(
+            "subd. 6(b): seasonal or annual certification",
             Outcome.NOT_REQUIRED,
-            id="subd. 6(b): seasonal or annual certification",
+            lgu_certification=True,
         ),
-        pytest.param(
-            {"utility_maintenance": True, "emergency": True},
-            Outcome.NOT_REQUIRED,
-            id="subd. 6(b): emergency work proceeds",
-        ),
-        pytest.param(
-            {
-                "utility_maintenance": True,
-                "utility_bmp": False,
-                "emergency": False,
-                "lgu_certification": False,
-            },
+        certification("subd. 6(b): emergency work proceeds", Outcome.NOT_REQUIRED, emergency=True),
+        certification(
+            "subd. 6(b): none of the three",
             Outcome.REQUIRED,
-            id="subd. 6(b): none of the three",
+            utility_bmp=False,
+            emergency=False,
+            lgu_certification=False,
         ),
-        pytest.param(
-            {"utility_maintenance": True}, Outcome.CONDITIONAL, id="subd. 6(b): claims unknown"
-        ),
-        pytest.param(
-            {"utility_maintenance": False, "utility_bmp": True},
+        certification("subd. 6(b): claims unknown", Outcome.CONDITIONAL),
+        certification(
+            "subd. 6(b): not maintenance, repair or replacement",
             Outcome.REQUIRED,
-            id="subd. 6(b): not maintenance, repair or replacement",
+            utility_maintenance=False,
+            utility_bmp=True,
         ),
-    ],
+    ]
 )
-def test_certification_procedure(values, want):
-    result = run(ut.utility_certification, **values)
-    assert result.outcome is want, result.reasons
 
 
 def test_emergency_work_is_addressed_with_the_lgu_afterwards():

@@ -11,7 +11,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
-from helpers import METRO_COUNTIES
+from helpers import METRO_COUNTIES, area_from_figures
 
 import wetland_gis.rules as rules
 from wetland_gis.errors import ParameterError, ParameterNotInForce
@@ -81,34 +81,34 @@ LEAF = """
 """
 
 
+def leaf(values: str = "{2018-01-01: 20}", unit: str = "square_foot") -> str:
+    """Return a parameter leaf in :data:`LEAF`: 20 sq ft from 2018 unless told otherwise."""
+    return LEAF.format(unit=unit, values=values)
+
+
 @pytest.mark.parametrize(
     ("body", "match"),
     [
         pytest.param(
-            LEAF.format(unit="square_foot", values="{2018-01-01: 20}")
-            + LEAF.format(unit="square_foot", values="{2018-01-01: 20}"),
-            "duplicate key 'amount'",
-            id="a duplicate parameter key is refused",
+            leaf() + leaf(), "duplicate key 'amount'", id="a duplicate parameter key is refused"
         ),
         pytest.param(
-            LEAF.format(unit="square_foot", values="{2018-01-01: 20, 2018-01-01: 30}"),
+            leaf("{2018-01-01: 20, 2018-01-01: 30}"),
             "duplicate key",
             id="a duplicate date is refused",
         ),
         pytest.param(
-            LEAF.format(unit="square_metre", values="{2018-01-01: 20}"),
+            leaf(unit="square_metre"),
             "unit 'square_metre' is not one of",
             id="an unknown unit is refused",
         ),
         pytest.param(
-            LEAF.format(unit="square_foot", values="{'in 2018': 20}"),
+            leaf("{'in 2018': 20}"),
             "is not a date; write YYYY-MM-DD",
             id="a non-date key is refused",
         ),
         pytest.param(
-            LEAF.format(unit="square_foot", values="{2018-01-01: -20}"),
-            "non-negative number",
-            id="a negative amount is refused",
+            leaf("{2018-01-01: -20}"), "non-negative number", id="a negative amount is refused"
         ),
         pytest.param(
             "amount:\n  description: a thing\n  unit: square_foot\n  values: {2018-01-01: 1}\n",
@@ -264,14 +264,7 @@ def test_every_rule_returns_a_json_ready_decision():
     lt50 = PercentageArea.LESS_THAN_50
     ratio = rules.replacement_ratio(lt50, False, as_of=day)
     decisions = [
-        rules.percentage_area_from_figures(
-            presettlement_wetland_acres=10,
-            remaining_wetland_acres=9,
-            land_area_acres=100,
-            wetland_acres=20,
-            public_land_acres=0,
-            as_of=day,
-        ),
+        area_from_figures(10, 9, 100, 20, 0),
         rules.percentage_area_of_county("Itasca", as_of=day),
         rules.in_metropolitan_area("Scott", as_of=day),
         rules.public_waters_wetland([3], 11.0, False, as_of=day),

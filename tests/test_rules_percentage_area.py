@@ -4,7 +4,7 @@ and the 11-county metropolitan area (§ 103G.2241, subd. 9(d))."""
 from __future__ import annotations
 
 import pytest
-from helpers import METRO_COUNTIES, PERCENTAGE_CLASSES, paragraph_params
+from helpers import METRO_COUNTIES, PERCENTAGE_CLASSES, area_from_figures, paragraph_params
 
 from wetland_gis.enums import Outcome, PercentageArea
 from wetland_gis.errors import ParameterError, RulesInputError
@@ -101,14 +101,7 @@ FIGURES = [
 
 
 def test_an_85_percent_county_failing_both_extra_conditions_is_a_less_than_50_percent_area():
-    d = percentage_area_from_figures(
-        presettlement_wetland_acres=100,
-        remaining_wetland_acres=85,
-        land_area_acres=1_000,
-        wetland_acres=50,  # 5 percent wetland
-        public_land_acres=100,  # 10 percent public land
-        as_of=AS_OF,
-    )
+    d = area_from_figures(100, 85, 1_000, 50, 100)  # 5 percent wetland, 10 percent public
     assert d.value is LT50
     assert "Minn. Stat. § 103G.005, subd. 10h" in d.citations
     assert "Minn. Stat. § 103G.005, subd. 10b" in d.citations
@@ -252,9 +245,8 @@ def test_metro_counties(county):
 @pytest.mark.parametrize(
     "county",
     [
-        pytest.param("St. Louis", id="§ 103G.2241 subd. 9(d): St. Louis County is not in it"),
-        pytest.param("Benton", id="§ 103G.2241 subd. 9(d): Benton County is not in it"),
-        pytest.param("Stearns", id="§ 103G.2241 subd. 9(d): Stearns County is not in it"),
+        pytest.param(c, id=f"§ 103G.2241 subd. 9(d): {c} County is not in it")
+        for c in ("St. Louis", "Benton", "Stearns")
     ],
 )
 def test_non_metro_counties(county):
@@ -322,14 +314,7 @@ def test_classification_from_figures(pre, rem, land, wet, public, expected):
     """DECIMAL_FIGURES: shares are computed from the figures as written (their shortest
     decimal), not from the binary approximation of each float, so 80.0 percent is not
     79.999... percent (a decimal figure exactly at a threshold is not pushed across it)."""
-    d = percentage_area_from_figures(
-        presettlement_wetland_acres=pre,
-        remaining_wetland_acres=rem,
-        land_area_acres=land,
-        wetland_acres=wet,
-        public_land_acres=public,
-        as_of=AS_OF,
-    )
+    d = area_from_figures(pre, rem, land, wet, public)
     assert d.value is expected
     assert d.outcome is Outcome.CLASSIFIED
     assert d.amounts["intact_percent"] == pytest.approx(rem / pre * 100)

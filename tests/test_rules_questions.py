@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import area_from_figures
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,6 @@ from wetland_gis.rules import (
     de_minimis_allowance,
     in_metropolitan_area,
     next_tier_condition,
-    percentage_area_from_figures,
     percentage_area_of_county,
     priority,
     public_comment_required,
@@ -140,27 +140,13 @@ CASES: list[tuple[str, str, Callable[[], Decision], tuple[str, ...]]] = [
     (
         "80 percent intact without an extra condition is subd. 10h",
         "percentage_area",
-        lambda: percentage_area_from_figures(
-            presettlement_wetland_acres=100,
-            remaining_wetland_acres=85,
-            land_area_acres=1000,
-            wetland_acres=50,
-            public_land_acres=100,
-            as_of=DAY,
-        ),
+        lambda: area_from_figures(100, 85, 1000, 50, 100),
         (STAT + "103G.005, subd. 10h", STAT + "103G.005, subd. 10b"),
     ),
     (
         "80 percent intact with both extra conditions is subd. 10b",
         "percentage_area",
-        lambda: percentage_area_from_figures(
-            presettlement_wetland_acres=100,
-            remaining_wetland_acres=85,
-            land_area_acres=1000,
-            wetland_acres=150,
-            public_land_acres=600,
-            as_of=DAY,
-        ),
+        lambda: area_from_figures(100, 85, 1000, 150, 600),
         (
             STAT + "103G.005, subd. 10b(1)",
             STAT + "103G.005, subd. 10b(2)",

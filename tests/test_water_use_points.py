@@ -18,6 +18,12 @@ from wetland_gis.water_use.screening import coordinate_problem, outside_minnesot
 
 AS_OF = "2026-06-01"
 GOOD = {"lon": "-94.05", "lat": "46.45"}  # Crow Wing County
+#: The rows a point cannot be placed from, as the tests below write them.
+BLANK_LON = {"lon": "", "lat": "46.45"}
+BLANK_LAT = {"lon": "-94.05", "lat": ""}
+SWAPPED = {"lon": "46.45", "lat": "-94.05"}
+#: Crow Wing County with the sign of the longitude dropped: in Asia, outside Minnesota.
+SIGN_DROPPED = {"lon": "94.05", "lat": "46.45"}
 
 
 def _csv(tmp_path, coords):
@@ -76,15 +82,7 @@ def test_outside_minnesota_says_why(lon, lat, expected):
 
 
 def test_blank_swapped_and_outside_rows_are_kept_not_assessed_and_the_run_goes_on(tmp_path):
-    path = _csv(
-        tmp_path,
-        [
-            GOOD,
-            {"lon": "", "lat": "46.45"},
-            {"lon": "46.45", "lat": "-94.05"},
-            {"lon": "94.05", "lat": "46.45"},
-        ],
-    )
+    path = _csv(tmp_path, [GOOD, BLANK_LON, SWAPPED, SIGN_DROPPED])
     r = water_use(path, as_of=AS_OF)
     pts = r.points.set_index("permit_id")
     assert list(pts["status"]) == ["assessed", "not_assessed", "not_assessed", "not_assessed"]
@@ -129,13 +127,7 @@ def test_a_point_in_no_county_of_a_user_county_layer_is_not_assessed(tmp_path):
 def test_cli_writes_everything_groups_the_tally_by_reason_and_strict_exits_3(tmp_path, capsys):
     path = _csv(
         tmp_path,
-        [
-            GOOD,
-            {"lon": "", "lat": "46.45"},
-            {"lon": "-94.05", "lat": ""},
-            {"lon": "", "lat": "46.0"},
-            {"lon": "94.05", "lat": "46.45"},
-        ],
+        [GOOD, BLANK_LON, BLANK_LAT, {"lon": "", "lat": "46.0"}, SIGN_DROPPED],
     )
     out = tmp_path / "wu.gpkg"
     args = ["water-use", str(path), "--out", str(out), "--as-of", AS_OF]
@@ -165,12 +157,12 @@ def test_cli_strict_passes_when_every_point_is_in_minnesota(tmp_path):
     ("coords", "code"),
     [
         (GOOD, "assessed"),
-        ({"lon": "", "lat": "46.45"}, "coordinate_blank"),
-        ({"lon": "-94.05", "lat": ""}, "coordinate_blank"),
+        (BLANK_LON, "coordinate_blank"),
+        (BLANK_LAT, "coordinate_blank"),
         ({"lon": "west", "lat": "46.45"}, "coordinate_not_a_number"),
-        ({"lon": "46.45", "lat": "-94.05"}, "coordinates_swapped"),
+        (SWAPPED, "coordinates_swapped"),
         ({"lon": "500", "lat": "500"}, "coordinates_out_of_range"),
-        ({"lon": "94.05", "lat": "46.45"}, "outside_minnesota"),
+        (SIGN_DROPPED, "outside_minnesota"),
     ],
     ids=["valid", "lon-blank", "lat-blank", "not-a-number", "swapped", "out-of-range", "sign"],
 )

@@ -55,6 +55,7 @@ __all__ = [
     "RULE_PREFIX",
     "cite",
     "cite_rule",
+    "short_cite",
     "FactType",
     "Fact",
     "Rule",
@@ -111,6 +112,19 @@ def cite_rule(part: str, subpart: str | None = None) -> str:
     """
     text = f"{RULE_PREFIX}{part}"
     return text if subpart is None else f"{text}, subp. {subpart}"
+
+
+def short_cite(citation: str) -> str:
+    """Return a statute citation as written after another one: ``§ ...``, no ``Minn. Stat.``.
+
+    A citation of Minnesota Rules is returned as it is.
+
+    Examples
+    --------
+    >>> short_cite(cite("103G.221")), short_cite(cite_rule("8420.0420", "1"))
+    ('§ 103G.221', 'Minn. R. 8420.0420, subp. 1')
+    """
+    return citation.replace(STATUTE_PREFIX, "§ ")
 
 
 def _exemption(subdivision: str) -> str:
@@ -1318,6 +1332,7 @@ IMPACT_KIND = _rule(
     (_s222("(a)"), cite_rule("8420.0522", "2")),
     parameters=("replacement.excavation_types", "replacement.partial_drainage_min_percent"),
     step="activity",
+    clauses={"partial": cite_rule("8420.0522", "2")},
 )
 CALCAREOUS_FEN = _rule(
     "calcareous_fen", "Calcareous fen", (cite("103G.223"),), step="fen or public waters"
@@ -1327,6 +1342,13 @@ PUBLIC_WATERS_WETLAND = _rule(
     "Public waters wetland?",
     (cite("103G.201"), cite("103G.005", "19(b)"), cite("103G.221"), cite("103G.245", "1(2), 7")),
     step="fen or public waters",
+    clauses={
+        "inventory": cite("103G.201"),
+        "19(b)": cite("103G.005", "19(b)"),
+        "drain": cite("103G.221"),
+        "permit": cite("103G.245"),
+        "fill": cite("103G.245", "1(2), 7"),
+    },
 )
 PUBLIC_WATERS_WORK = _rule(
     "public_waters_work",
@@ -1765,6 +1787,8 @@ REPLACEMENT_CREDITS = _rule(
     "Replacement credits",
     (_s222("(f), (g), (n)"), cite_rule(_R0420, "1")),
     step="replacement ratio",
+    # "the entire amount of impact must be replaced" (not only the excess)
+    clauses={"entire amount": cite_rule(_R0420, "1")},
 )
 REPLACEMENT_IF_FAILS = _rule(
     "replacement.if_fails",
@@ -1805,7 +1829,7 @@ _rule(
 _rule(
     "reading.sequencing_reading",
     "Reading: the applicable amount for sequencing",
-    (_s222("(b)"),),
+    (_s222("(b), last sentence"),),
     kind="reading",
 )
 _rule(
@@ -1981,6 +2005,7 @@ _question(
         "3(a)(4)": _s3("(a)(4)"),
         "3(c)": _s3("(c)"),
         "10b": _10B,
+        "1(a)": _s222("(a)"),
     },
 )
 _question(

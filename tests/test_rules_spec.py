@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
+import inspect
 import re
 from pathlib import Path
 
@@ -283,3 +285,29 @@ def test_the_labels_module_writes_no_label_the_spec_holds():
 )
 def test_a_legacy_question_reads_as_before(question, shown):
     assert rule_label(question) == shown
+
+
+def _library_function(path: str) -> object:
+    module, name = path.rsplit(".", 1)
+    return getattr(importlib.import_module(f"wetland_gis.rules.{module}"), name)
+
+
+@pytest.mark.parametrize("rule", spec.rules_of("question"), ids=lambda r: r.question)
+def test_each_function_a_question_names_records_that_question(rule):
+    """The functions of a question's entry (docs/rules.md, "Rules implemented") answer it."""
+    assert rule.functions, f"{rule.id}: name the functions answering it (functions=...)"
+    for path in rule.functions:
+        source = inspect.getsource(_library_function(path))
+        assert f'Trace("{rule.question}"' in source, (rule.id, path)
+
+
+def test_every_function_recording_a_question_is_named_by_its_entry():
+    named = {path for rule in spec.rules_of("question") for path in rule.functions}
+    recording = {
+        f"{p.stem}.{node.name}"
+        for p in sorted((PACKAGE / "rules").glob("*.py"))
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and 'Trace("' in ast.unparse(node).replace("'", '"')
+    }
+    assert recording, "no function of rules/ records a question"
+    assert recording <= named, sorted(recording - named)

@@ -311,3 +311,27 @@ def test_every_function_recording_a_question_is_named_by_its_entry():
     }
     assert recording, "no function of rules/ records a question"
     assert recording <= named, sorted(recording - named)
+
+
+def _add_a_rule() -> str:
+    text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    return text.split("\n## Add a rule\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_every_file_add_a_rule_names_exists():
+    """CONTRIBUTING.md's "Add a rule" names no module, test or document that is gone."""
+    root = PACKAGE.parent
+    places = (root, PACKAGE, PACKAGE / "rules", PACKAGE / "rules" / "exempt")
+    named = set(re.findall(r"[\w/]+\.(?:py|yaml|md)\b", _add_a_rule()))
+    missing = sorted(
+        name
+        for name in named
+        if "<" not in name and not any(list(place.glob(name)) for place in places)
+    )
+    assert named and not missing, missing
+
+
+def test_add_a_rule_names_the_path_of_a_library_question():
+    section = _add_a_rule()
+    assert "**A library question**" in section
+    assert "_question(" in section and "functions=" in section

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
+import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,7 @@ from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
 from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
 from wetland_gis.io.field_names import SHAPEFILE_NAME_LIMIT
 from wetland_gis.io.fields import DEFAULT_NAMES, ROLE_LABELS, field_roles
+from wetland_gis.labels import rule_label
 from wetland_gis.rules import spec
 from wetland_gis.rules.exempt import CLAIMS, EXEMPTION_RULES, ExemptionClaims, ExemptionFacts
 from wetland_gis.rules.exempt.facts import MEASURED_FACTS
@@ -79,6 +83,54 @@ def test_the_statute_prefix_is_written_once_in_the_rules_the_spec_serves():
         if text.startswith(("Minn. Stat. §", "Minn. R. "))
     ]
     assert not bad, "build the citation with rules.spec.cite / cite_rule:\n" + "\n".join(bad)
+
+
+#: A string that is a citation and nothing else: the full form of a statute or a rule, the
+#: short ``§ 103G...`` form written after another citation, or the bare statute prefix.
+_BARE_CITATION = re.compile(
+    r"^(Minn\. Stat\. ?|Minn\. Stat\. § .*|Minn\. R\. .*|§ 103G\.\d+[a-z]?(, subd\. [^:;]*)?)$"
+)
+
+#: The modules that may not import the rule spec, and why (their citations stay written).
+_NOT_FROM_THE_SPEC = {
+    "palette.py": "the base layer: it imports no rules module (tests/test_layering.py)",
+    "qgis_provider/command.py": "imports only the standard library: QGIS's Python reads it",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "bare"),
+    [
+        pytest.param("Minn. Stat. § 103G.221", True, id="statute"),
+        pytest.param("Minn. R. 8420.0420, subp. 1 B(4)", True, id="rule"),
+        pytest.param("§ 103G.005, subd. 19(b)", True, id="short statute"),
+        pytest.param("§ 103G.245, subd. 1(2), 7", True, id="short with two paragraphs"),
+        pytest.param("Minn. Stat. ", True, id="the prefix alone"),
+        pytest.param("it may not be drained without replacement (§ 103G.221)", False, id="prose"),
+        pytest.param("§ 103G.222, subd. 1(m)(1): the road authority minimizes", False, id="words"),
+    ],
+)
+def test_a_bare_citation_is_told_from_a_sentence_citing_one(text, bare):
+    assert bool(_BARE_CITATION.match(text)) is bare
+
+
+def test_no_module_writes_a_citation_the_spec_holds():
+    """Every citation written as a value outside the spec is built from it (issue 33).
+
+    A citation string of its own (``PUBLIC_WATERS_DRAINING``, ``WHOLE_PROJECT``, a reading's
+    citations, the statute prefix ``"Minn. Stat. "`` stripped by hand) is a rule's citation
+    or keyed sub-citation of ``rules/spec.py``, or built with ``cite``/``cite_rule`` there.
+    Citations inside a sentence of a message are the message's words.
+    """
+    bad = [
+        f"{rel}:{n}: {text[:70]!r}"
+        for p in sorted(PACKAGE.rglob("*.py"))
+        if (rel := p.relative_to(PACKAGE).as_posix()) != "rules/spec.py"
+        and rel not in _NOT_FROM_THE_SPEC
+        for n, text in _strings(p)
+        if _BARE_CITATION.match(text) or text.startswith(("Minn. Stat. §", "Minn. R. "))
+    ]
+    assert not bad, "take the citation from wetland_gis/rules/spec.py:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("rule", list(spec.RULE_SPECS.values()), ids=lambda r: r.id)
@@ -205,3 +257,81 @@ def test_a_new_fact_of_the_spec_is_a_column_the_impact_layer_reads():
         ("fill_impedes_drainage", "fill_imped"),
     )
     assert field_roles()["irrigation_boom_fill"].kind == "exemption"
+
+
+def test_the_labels_module_writes_no_label_the_spec_holds():
+    """labels.py reads a rule's label from the spec; it does not write it a second time."""
+    labels = {rule.label for rule in spec.RULE_SPECS.values()}
+    twice = [
+        f"labels.py:{n}: {text!r}" for n, text in _strings(PACKAGE / "labels.py") if text in labels
+    ]
+    assert not twice, "read the label from the rule spec (RULES[...].label):\n" + "\n".join(twice)
+
+
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        # a legacy Decision.question reads as the engine rule deciding the same question
+        ("de_minimis", RULES[spec.DE_MINIMIS_PROJECT].label),
+        ("de_minimis_impact", RULES[spec.DE_MINIMIS_IMPACT].label),
+        ("replacement_ratio", RULES[spec.REPLACEMENT_RATIO].label),
+        ("public_comment_required", RULES[spec.PROCEDURE_PUBLIC_COMMENT].label),
+        ("sequencing_without_alternatives_analysis", RULES[spec.PROCEDURE_SEQUENCING].label),
+        # no rule of the spec has the label these are shown with: kept as they read
+        ("replacement_required", "Replacement required"),
+        ("pasture_exemption", "Pasture exemption"),
+        ("wildlife_spoil_exemption", "Wildlife habitat spoil exemption"),
+    ],
+)
+def test_a_legacy_question_reads_as_before(question, shown):
+    assert rule_label(question) == shown
+
+
+def _library_function(path: str) -> object:
+    module, name = path.rsplit(".", 1)
+    return getattr(importlib.import_module(f"wetland_gis.rules.{module}"), name)
+
+
+@pytest.mark.parametrize("rule", spec.rules_of("question"), ids=lambda r: r.question)
+def test_each_function_a_question_names_records_that_question(rule):
+    """The functions of a question's entry (docs/rules.md, "Rules implemented") answer it."""
+    assert rule.functions, f"{rule.id}: name the functions answering it (functions=...)"
+    for path in rule.functions:
+        source = inspect.getsource(_library_function(path))
+        assert f'Trace("{rule.question}"' in source, (rule.id, path)
+
+
+def test_every_function_recording_a_question_is_named_by_its_entry():
+    named = {path for rule in spec.rules_of("question") for path in rule.functions}
+    recording = {
+        f"{p.stem}.{node.name}"
+        for p in sorted((PACKAGE / "rules").glob("*.py"))
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and 'Trace("' in ast.unparse(node).replace("'", '"')
+    }
+    assert recording, "no function of rules/ records a question"
+    assert recording <= named, sorted(recording - named)
+
+
+def _add_a_rule() -> str:
+    text = (PACKAGE.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    return text.split("\n## Add a rule\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_every_file_add_a_rule_names_exists():
+    """CONTRIBUTING.md's "Add a rule" names no module, test or document that is gone."""
+    root = PACKAGE.parent
+    places = (root, PACKAGE, PACKAGE / "rules", PACKAGE / "rules" / "exempt")
+    named = set(re.findall(r"[\w/]+\.(?:py|yaml|md)\b", _add_a_rule()))
+    missing = sorted(
+        name
+        for name in named
+        if "<" not in name and not any(list(place.glob(name)) for place in places)
+    )
+    assert named and not missing, missing
+
+
+def test_add_a_rule_names_the_path_of_a_library_question():
+    section = _add_a_rule()
+    assert "**A library question**" in section
+    assert "_question(" in section and "functions=" in section

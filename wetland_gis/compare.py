@@ -40,6 +40,7 @@ from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.labels import label
 from wetland_gis.manifest import Manifest
 from wetland_gis.rules.registry import PROCEDURE_NO_PLAN
+from wetland_gis.rules.spec import cite, cite_rule
 from wetland_gis.units import SQFT_PER_ACRE
 
 if TYPE_CHECKING:
@@ -68,31 +69,31 @@ SEQUENCING_PRINCIPLES: tuple[tuple[str, str, str], ...] = (
         "avoid",
         "avoiding the direct or indirect impact of the activity that may destroy or "
         "diminish the wetland",
-        "Minn. Stat. § 103G.222, subd. 1(b)(1); Minn. R. 8420.0520, subp. 1 A",
+        f"{cite('103G.222', '1(b)(1)')}; {cite_rule('8420.0520', '1 A')}",
     ),
     (
         "minimize",
         "minimizing the impact by limiting the degree or magnitude of the wetland activity "
         "and its implementation",
-        "Minn. Stat. § 103G.222, subd. 1(b)(2); Minn. R. 8420.0520, subp. 1 B",
+        f"{cite('103G.222', '1(b)(2)')}; {cite_rule('8420.0520', '1 B')}",
     ),
     (
         "rectify",
         "rectifying the impact by repairing, rehabilitating, or restoring the affected "
         "wetland environment",
-        "Minn. Stat. § 103G.222, subd. 1(b)(3); Minn. R. 8420.0520, subp. 1 C",
+        f"{cite('103G.222', '1(b)(3)')}; {cite_rule('8420.0520', '1 C')}",
     ),
     (
         "reduce",
         "reducing or eliminating the impact over time by preservation and maintenance "
         "operations during the life of the activity",
-        "Minn. Stat. § 103G.222, subd. 1(b)(4); Minn. R. 8420.0520, subp. 1 D",
+        f"{cite('103G.222', '1(b)(4)')}; {cite_rule('8420.0520', '1 D')}",
     ),
     (
         "replace",
         "compensating for the impact by restoring a wetland, or by replacing or providing "
         "substitute wetland resources or environments",
-        "Minn. Stat. § 103G.222, subd. 1(b)(5)-(6); Minn. R. 8420.0520, subp. 1 E",
+        f"{cite('103G.222', '1(b)(5)-(6)')}; {cite_rule('8420.0520', '1 E')}",
     ),
 )
 

@@ -21,7 +21,14 @@ from wetland_gis.enums import (
     SitingTier,
     StatusCode,
 )
-from wetland_gis.rules.registry import RULES
+from wetland_gis.rules.registry import (
+    DE_MINIMIS_IMPACT,
+    DE_MINIMIS_PROJECT,
+    PROCEDURE_PUBLIC_COMMENT,
+    PROCEDURE_SEQUENCING,
+    REPLACEMENT_RATIO,
+    RULES,
+)
 
 __all__ = [
     "COLUMN_LABELS",
@@ -127,15 +134,18 @@ VALUE_LABELS: Mapping[str, str] = {
 """How each enum value (and a few other coded values) reads for a person."""
 
 RULE_LABELS: Mapping[str, str] = {
-    # the legacy decision questions of the library functions (Decision.question)
-    "de_minimis": "De minimis exemption (project)",
-    "de_minimis_impact": "De minimis exemption (impact)",
+    # the legacy decision questions of the library functions (Decision.question): the label
+    # of the engine's rule that decides the same question (rules/spec.py) ...
+    "de_minimis": RULES[DE_MINIMIS_PROJECT].label,
+    "de_minimis_impact": RULES[DE_MINIMIS_IMPACT].label,
+    # ... or, where no rule of the spec has the label these were shown with, that label
+    # (the spec's question labels say what is answered: "Acres of replacement")
     "pasture_exemption": "Pasture exemption",
     "wildlife_spoil_exemption": "Wildlife habitat spoil exemption",
-    "replacement_ratio": "Replacement ratio",
+    "replacement_ratio": RULES[REPLACEMENT_RATIO].label,
     "replacement_required": "Replacement required",
-    "public_comment_required": "Public comment",
-    "sequencing_without_alternatives_analysis": "Sequencing without alternatives analysis",
+    "public_comment_required": RULES[PROCEDURE_PUBLIC_COMMENT].label,
+    "sequencing_without_alternatives_analysis": RULES[PROCEDURE_SEQUENCING].label,
     # the trace's rule ids: from the one registry (wetland_gis/rules/registry.py)
     **{rule_id: entry.label for rule_id, entry in RULES.items()},
 }
@@ -151,7 +161,7 @@ COLUMN_LABELS: Mapping[str, str] = {
     "de_minimis": "De minimis exemption",
     "exempt_sqft": "Area exempt (sq ft)",
     "replace_acres": "Replacement (acres)",
-    "public_comment": "Public comment",
+    "public_comment": RULES[PROCEDURE_PUBLIC_COMMENT].label,
     "sequencing_on_site": "On-site sequencing without alternatives analysis",
     "citations": "Citations",
     "verify": "To verify",

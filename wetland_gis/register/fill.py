@@ -39,15 +39,12 @@ from wetland_gis.io.fields import FieldMapping, read_flag, read_number, read_tex
 from wetland_gis.io.values import parse_date, parse_id
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.register.records import DETERMINATION, determination_end
-from wetland_gis.rules.registry import FACTS_REGISTER
+from wetland_gis.rules.registry import FACTS_REGISTER, rule
 
 __all__ = ["fill_from_register", "portion_basis", "PORTION_BASES", "RULE_ID"]
 
 RULE_ID = FACTS_REGISTER  # its id, label and citations live in the rules registry
-_CITATION = (
-    "Minn. Stat. § 103G.2241, subd. 9(f); Minn. R. 8420.0420, subp. 1; "
-    "Minn. Stat. § 103G.2242, subd. 2a(d)"
-)
+_CITATION = "; ".join(rule(FACTS_REGISTER).citations)
 _NOT_COUNTED_KINDS = {"excavate"}
 
 #: Why a register row on the wetland is (or is not) of the landowner's portion

@@ -34,6 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator, TypeEngine, UserDefinedType
 
+from wetland_gis.rules.spec import cite, cite_rule, short_cite
+
 __all__ = [
     "SCHEMA_VERSION",
     "SRID",
@@ -62,20 +64,23 @@ SCHEMA_VERSION = 2
 #: The projected CRS of every geometry in the register (areas in EPSG:26915).
 SRID = 26915
 
+#: The list of decisions that may be appealed.
+_APPEALABLE = cite("103G.2242", "9(a)")
+
 #: Kinds of LGU decision, with the law that makes them a decision of the LGU
 #: (the list of decisions that may be appealed, Minn. Stat. § 103G.2242, subd. 9(a)).
 KIND_CITATIONS: dict[str, str] = {
-    "boundary_type_determination": "Minn. Stat. § 103G.2242, subd. 2a",
-    "exemption": "Minn. Stat. § 103G.2241",
-    "no_loss": "Minn. Stat. § 103G.2242, subd. 9(a); Minn. R. 8420.0415",
-    "sequencing": "Minn. Stat. § 103G.222, subd. 1(b); § 103G.2242, subd. 9(a)",
-    "replacement_plan_approved": "Minn. Stat. § 103G.222; § 103G.2242",
-    "replacement_plan_denied": "Minn. Stat. § 103G.222; § 103G.2242",
+    "boundary_type_determination": cite("103G.2242", "2a"),
+    "exemption": cite("103G.2241"),
+    "no_loss": f"{_APPEALABLE}; {cite_rule('8420.0415')}",
+    "sequencing": f"{cite('103G.222', '1(b)')}; {short_cite(_APPEALABLE)}",
+    "replacement_plan_approved": f"{cite('103G.222')}; {short_cite(cite('103G.2242'))}",
+    "replacement_plan_denied": f"{cite('103G.222')}; {short_cite(cite('103G.2242'))}",
     # the wetland bank: § 103G.2242, subd. 3(b), (c) (the banking program), 12 (credits),
     # 14 (fees), 9(a) (appealable); Minn. R. 8420.0700 to 8420.0755. Not section 103G.2243
     # (local comprehensive wetland protection and management plans).
     "wetland_banking": (
-        "Minn. Stat. § 103G.2242, subd. 3(b), (c), 9(a), 12, 14; Minn. R. 8420.0700 to 8420.0755"
+        f"{cite('103G.2242', '3(b), (c), 9(a), 12, 14')}; {cite_rule('8420.0700 to 8420.0755')}"
     ),
 }
 DECISION_KINDS: tuple[str, ...] = tuple(KIND_CITATIONS)

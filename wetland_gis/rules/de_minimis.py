@@ -1007,7 +1007,7 @@ def de_minimis_impact(
     )
 
 
-_REMAINDER = "Minn. R. 8420.0420, subp. 1 B(4)"
+_REMAINDER = R.rule(R.DE_MINIMIS_REMAINDER).citations[0]
 
 _V_REMAINDER = (
     "Whether the wetland's earlier partial drain or fill left a remainder that qualifies for "

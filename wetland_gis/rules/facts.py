@@ -29,7 +29,7 @@ from wetland_gis.parameters import LIMIT_TESTS, ParameterSet, as_date, default_p
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.roads import RoadFacts
 from wetland_gis.rules.numbers import exact, exact_sum
-from wetland_gis.rules.spec import QUESTIONS, RULE_SPECS
+from wetland_gis.rules.spec import QUESTIONS, RULE_SPECS, cite
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
 __all__ = [
@@ -491,7 +491,7 @@ def wetland_type_of(value: Any) -> WetlandType:
         allowed = [int(t) for t in WetlandType]
         raise RulesInputError(
             f"wetland type {value!r} is not a Circular 39 type: expected one of {allowed} "
-            "(Minn. Stat. § 103G.005, subd. 17b)"
+            f"({cite('103G.005', '17b')})"
         ) from None
 
 

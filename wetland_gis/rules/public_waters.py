@@ -30,7 +30,7 @@ from wetland_gis.rules.kernel import (
     ROUTE_WCA,
     Impact,
 )
-from wetland_gis.rules.spec import question
+from wetland_gis.rules.spec import question, short_cite
 from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
@@ -173,13 +173,15 @@ def _types(value: WetlandType | int | Iterable[WetlandType | int]) -> tuple[Wetl
 
 # --- the engine's steps (rules/engine.py orders them) -----------------------------------
 
-PUBLIC_WATERS_DRAINING = "Minn. Stat. § 103G.221"
+_PWW = R.rule(R.PUBLIC_WATERS_WETLAND)  # its citations are the spec's (rules/spec.py)
 
-PUBLIC_WATERS_PERMIT = "Minn. Stat. § 103G.245"
+PUBLIC_WATERS_DRAINING = _PWW.clause("drain")
 
-PUBLIC_WATERS_WORK = "Minn. Stat. § 103G.245, subd. 1(2)"
+PUBLIC_WATERS_PERMIT = _PWW.clause("permit")
 
-PUBLIC_WATERS_INVENTORY = "Minn. Stat. § 103G.201"
+PUBLIC_WATERS_WORK = R.rule(R.PUBLIC_WATERS_WORK).citations[0]
+
+PUBLIC_WATERS_INVENTORY = _PWW.clause("inventory")
 
 
 _V_PWW_WAIVER = (
@@ -215,16 +217,16 @@ def public_waters_steps(project: str, w: Impact, log: TraceLog) -> bool:
     if f.public_waters_wetland:
         w.in_scope = False
         if f.pw_inventory_id:
-            cites = [PUBLIC_WATERS_INVENTORY, "§ 103G.005, subd. 19(b)"]
+            cites = [PUBLIC_WATERS_INVENTORY, _PWW.clause("19(b)")]
             what = f"Wetland {f.pw_inventory_id!r} of the DNR public waters inventory"
         else:  # the size test of subd. 15a, the fallback
             cites = [OUTSIDE_WCA + ", 15a"]
             what = "By its type and size, the wetland"
         if f.impact_kind is ImpactKind.DRAIN:
-            cites.append("§ 103G.221")
+            cites.append(PUBLIC_WATERS_DRAINING)
             work_words = "it may not be drained without replacement (§ 103G.221)"
         else:
-            cites.append("§ 103G.245, subd. 1(2), 7")
+            cites.append(_PWW.clause("fill"))
             work_words = (
                 "filling or excavating it changes the cross section of public waters and "
                 "needs a DNR public-waters-work permit (§ 103G.245, subd. 1(2)), issued "
@@ -234,7 +236,7 @@ def public_waters_steps(project: str, w: Impact, log: TraceLog) -> bool:
             project=project,
             impact_id=w.iid,
             rule_id=R.PUBLIC_WATERS_WETLAND,
-            citation=tuple(c.replace("Minn. Stat. ", "") if i else c for i, c in enumerate(cites)),
+            citation=tuple(short_cite(c) if i else c for i, c in enumerate(cites)),
             outcome=O_REQUIRED,
             value=float(w.counted),
             reason=f'{what} is a public waters wetland: not a "wetland" for regulation under '

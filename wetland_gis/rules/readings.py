@@ -24,6 +24,7 @@ from wetland_gis.rules.kernel import (
     RuleBook,
     rule_book,
 )
+from wetland_gis.rules.spec import short_cite
 from wetland_gis.rules.trace import TraceLog
 
 __all__ = ["alternatives", "within_reach"]
@@ -31,55 +32,47 @@ __all__ = ["alternatives", "within_reach"]
 #: decide(project, facts, book, log) -> ProjectDecision, without the alternatives
 Decide = Callable[[str, list[ImpactFacts], RuleBook, TraceLog], ProjectDecision]
 
-#: Per reading: its citations (several kept apart) and the words of the law it reads.
-_READING_WORDS: dict[str, tuple[str | tuple[str, ...], str]] = {
+#: Per reading: the words of the law it reads (its citations are its spec entry's).
+_READING_WORDS: dict[str, str] = {
     "clause_reading": (
-        "§ 103G.2241, subd. 9(e)",
         '"The amounts listed in paragraphs (a), (b), and (c) may not be combined on a '
-        'project" names paragraphs, not the clauses of one paragraph',
+        'project" names paragraphs, not the clauses of one paragraph'
     ),
     "no_amount_reading": (
-        "§ 103G.2241, subd. 9(a)(2)-(3), (d)(2), (e)",
         'an impact whose type has no amount in its own zone ("except within the 11-county '
         'metropolitan area"; (d)(2) lists types 1, 2 and 6) lies in a project held to another '
-        "zone's paragraph",
+        "zone's paragraph"
     ),
     "sequencing_reading": (
-        "§ 103G.222, subd. 1(b), last sentence",
         '"the applicable amount in section 103G.2241, subdivision 9, paragraph (a)" of a '
-        "project of several wetland types",
+        "project of several wetland types"
     ),
     "setback_increase_reading": (
-        "§ 103G.2241, subd. 9(c)",
         'the amount "may be increased to 100 square feet if permanent water runoff retention '
         'or infiltration measures are established in proximity": not every setback impact '
-        "has the fact",
+        "has the fact"
     ),
     "excavation_reading": (
-        ("§ 103G.2241, subd. 9(a)-(d)", "§ 103G.222, subd. 1(a)"),
         'the de minimis amounts are for "draining or filling"; an excavation is under the '
-        "replacement sections by § 103G.222, subd. 1(a)",
+        "replacement sections by § 103G.222, subd. 1(a)"
     ),
     "exemption_scope_reading": (
-        ("Minn. R. 8420.0420, subp. 1 C", "§ 103G.2241, subd. 11(b)"),
         '"Exemptions may not be combined on a project. A project exempt only by using two '
         'different exemptions for different impacts is not exempt"; "an activity is exempt '
         'if it qualifies for any one of the exemptions": one exemption covers only some '
-        "impacts of the project",
+        "impacts of the project"
     ),
     "cumulative_limit_reading": (
-        "§ 103G.2241, subd. 9(f)",
         "\"This exemption no longer applies to a landowner's portion of a wetland when the "
         "cumulative area drained or filled of the landowner's portion since January 1, 1992, "
         'is the greatest of" the limits: the cumulative area is exactly at the (f)(2) or (f)(3) '
-        "limit",
+        "limit"
     ),
     "exemption_unit_reading": (
-        ("Minn. Stat. § 103G.2241, subd. 11(b)", "Minn. R. 8420.0420, subp. 1 C"),
         '"An activity is exempt if it qualifies for any one of the exemptions"; "Exemptions '
         'may not be combined on a project": no one clause covers every impact, the clauses '
         "of one subdivision together do (e.g. subd. 6(a)(1) for one impact, 6(a)(2) for "
-        "another); are they one exemption or two",
+        "another); are they one exemption or two"
     ),
 }
 
@@ -189,9 +182,11 @@ def _reading_step(
 ) -> dict[str, Any]:
     """Write the ``reading.<name>`` step: the reading used, and the other's result."""
     default = READINGS[name][0]
-    cite, words = _READING_WORDS[name]
-    cites = (cite,) if isinstance(cite, str) else cite
-    first = cites[0] if name in _EXEMPTION_READINGS else "Minn. Stat. " + cites[0]
+    words = _READING_WORDS[name]
+    first, *rest = R.rule(R.READING_RULES[name]).citations
+    citation = (first, *map(short_cite, rest))
+    # the reason names a reading of the exemptions' binding rules as its step cites it
+    cites = citation if name in _EXEMPTION_READINGS else tuple(map(short_cite, citation))
     exempt_words = (
         f"; exempt area {fmt_number(alt.exempt_sqft)} sq ft instead of "
         f"{fmt_number(totals['exempt_sqft'])}"
@@ -224,7 +219,7 @@ def _reading_step(
         project=project,
         impact_id="",
         rule_id=R.READING_RULES[name],
-        citation=(first, *cites[1:]),
+        citation=citation,
         outcome=O_CLASSIFIED,
         value=alt.replace_acres if alt.differs else None,
         reason=reason,

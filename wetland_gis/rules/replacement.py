@@ -32,7 +32,7 @@ from wetland_gis.rules.facts import (
     percentage_class_of,
 )
 from wetland_gis.rules.kernel import O_REQUIRED, PCT_VALUE, Impact, RuleBook, dec
-from wetland_gis.rules.spec import question
+from wetland_gis.rules.spec import question, short_cite
 from wetland_gis.rules.trace import TraceLog
 
 __all__ = [
@@ -136,7 +136,7 @@ def replacement_ratio(
     trace.cite_key(key)
     trace.because(
         f"A wetland {where}: {fmt_number(base)} acre(s) replaced per acre drained or filled "
-        f"({trace.citation(key).replace('Minn. Stat. ', '')})."
+        f"({short_cite(trace.citation(key))})."
     )
     trace.check(
         "Whether the wetland is on agricultural land (§ 103G.005, subd. 2a) is decided by "
@@ -352,7 +352,7 @@ def replacement_required(
 # --- the engine's steps (rules/engine.py orders them) -----------------------------------
 
 #: "the entire amount of impact must be replaced" (not only the excess)
-WHOLE_PROJECT = "Minn. R. 8420.0420, subp. 1"
+WHOLE_PROJECT = R.rule(R.REPLACEMENT_CREDITS).clause("entire amount")
 
 _AGRICULTURAL = frozenset({"agricultural", "pasture"})
 

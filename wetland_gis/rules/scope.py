@@ -32,6 +32,7 @@ from wetland_gis.rules.kernel import (
     dec,
 )
 from wetland_gis.rules.public_waters import PUBLIC_WATERS_DRAINING, PUBLIC_WATERS_WORK
+from wetland_gis.rules.spec import short_cite
 from wetland_gis.rules.trace import Reason, TraceLog
 
 __all__ = [
@@ -43,9 +44,9 @@ __all__ = [
     "PARTIAL_DRAINAGE",
 ]
 
-CALCAREOUS_FENS = "Minn. Stat. § 103G.223"
-EXEMPTION_STANDARDS = "Minn. R. 8420.0420, subp. 1"
-PARTIAL_DRAINAGE = "Minn. R. 8420.0522, subp. 2"
+CALCAREOUS_FENS = R.rule(R.CALCAREOUS_FEN).citations[0]
+EXEMPTION_STANDARDS = R.rule(R.EXEMPTION_STANDARDS).citations[0]
+PARTIAL_DRAINAGE = R.rule(R.IMPACT_KIND).clause("partial")
 
 
 _V_KIND = (
@@ -325,5 +326,5 @@ def _r_kind(what: str, area: Decimal) -> str:
 def _r_kind_pww(kind: str, area: Decimal, citation: str) -> str:
     return (
         f"A {kind} of {fmt_sqft(float(area))} in a public waters wetland: it is decided under "
-        f"{citation.replace('Minn. Stat. ', '')}, not as a wetland of § 103G.222, subd. 1(a)."
+        f"{short_cite(citation)}, not as a wetland of § 103G.222, subd. 1(a)."
     )

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.amounts import amount_table
+from wetland_gis.rules.spec import FACTS_WETLAND_TYPE, RULE_SPECS
 
 __all__ = [
     "governing_type",
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 #: Citation of the ``facts.wetland_type`` step (the Circular 39 types).
-MIXED_TYPE_CITATION = "Minn. Stat. § 103G.005, subd. 17b"
+MIXED_TYPE_CITATION = RULE_SPECS[FACTS_WETLAND_TYPE].citations[0]
 
 #: The zones of the de minimis amounts, most restrictive first.
 _ZONES = (ShorelandZone.BUILDING_SETBACK, ShorelandZone.PROTECTION, ShorelandZone.OUTSIDE)

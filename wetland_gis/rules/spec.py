@@ -55,6 +55,7 @@ __all__ = [
     "RULE_PREFIX",
     "cite",
     "cite_rule",
+    "short_cite",
     "FactType",
     "Fact",
     "Rule",
@@ -111,6 +112,19 @@ def cite_rule(part: str, subpart: str | None = None) -> str:
     """
     text = f"{RULE_PREFIX}{part}"
     return text if subpart is None else f"{text}, subp. {subpart}"
+
+
+def short_cite(citation: str) -> str:
+    """Return a statute citation as written after another one: ``§ ...``, no ``Minn. Stat.``.
+
+    A citation of Minnesota Rules is returned as it is.
+
+    Examples
+    --------
+    >>> short_cite(cite("103G.221")), short_cite(cite_rule("8420.0420", "1"))
+    ('§ 103G.221', 'Minn. R. 8420.0420, subp. 1')
+    """
+    return citation.replace(STATUTE_PREFIX, "§ ")
 
 
 def _exemption(subdivision: str) -> str:
@@ -1185,6 +1199,9 @@ class Rule:
     carries : tuple of str
         For a ``question`` rule: the questions whose Decision it is given and whose
         citations it carries over (``replacement_required`` carries ``replacement_ratio``).
+    functions : tuple of str
+        For a ``question`` rule: the public functions that answer it, ``module.name`` under
+        :mod:`wetland_gis.rules` (each records it with ``Trace("<question>", ...)``).
     """
 
     id: str
@@ -1204,6 +1221,7 @@ class Rule:
     note: str = ""
     question: str = ""
     carries: tuple[str, ...] = ()
+    functions: tuple[str, ...] = ()
 
     def clause(self, key: str) -> str:
         """Return the keyed sub-citation ``key`` (``KeyError`` naming the rule's keys)."""
@@ -1239,6 +1257,7 @@ def _rule(
     outcomes: tuple[str, ...] = (),
     note: str = "",
     carries: tuple[str, ...] = (),
+    functions: tuple[str, ...] = (),
 ) -> str:
     if rule_id in _RULES:  # pragma: no cover - a definition error caught at import
         raise ValueError(f"rule id {rule_id!r} is defined twice")
@@ -1260,6 +1279,7 @@ def _rule(
         note=note,
         question=rule_id.removeprefix(_QUESTION) if kind == "question" else "",
         carries=carries,
+        functions=functions,
     )
     return rule_id
 
@@ -1318,6 +1338,7 @@ IMPACT_KIND = _rule(
     (_s222("(a)"), cite_rule("8420.0522", "2")),
     parameters=("replacement.excavation_types", "replacement.partial_drainage_min_percent"),
     step="activity",
+    clauses={"partial": cite_rule("8420.0522", "2")},
 )
 CALCAREOUS_FEN = _rule(
     "calcareous_fen", "Calcareous fen", (cite("103G.223"),), step="fen or public waters"
@@ -1327,6 +1348,13 @@ PUBLIC_WATERS_WETLAND = _rule(
     "Public waters wetland?",
     (cite("103G.201"), cite("103G.005", "19(b)"), cite("103G.221"), cite("103G.245", "1(2), 7")),
     step="fen or public waters",
+    clauses={
+        "inventory": cite("103G.201"),
+        "19(b)": cite("103G.005", "19(b)"),
+        "drain": cite("103G.221"),
+        "permit": cite("103G.245"),
+        "fill": cite("103G.245", "1(2), 7"),
+    },
 )
 PUBLIC_WATERS_WORK = _rule(
     "public_waters_work",
@@ -1765,6 +1793,8 @@ REPLACEMENT_CREDITS = _rule(
     "Replacement credits",
     (_s222("(f), (g), (n)"), cite_rule(_R0420, "1")),
     step="replacement ratio",
+    # "the entire amount of impact must be replaced" (not only the excess)
+    clauses={"entire amount": cite_rule(_R0420, "1")},
 )
 REPLACEMENT_IF_FAILS = _rule(
     "replacement.if_fails",
@@ -1805,7 +1835,7 @@ _rule(
 _rule(
     "reading.sequencing_reading",
     "Reading: the applicable amount for sequencing",
-    (_s222("(b)"),),
+    (_s222("(b), last sentence"),),
     kind="reading",
 )
 _rule(
@@ -1855,6 +1885,7 @@ def _question(
     clauses: Mapping[str, str] | None = None,
     carries: tuple[str, ...] = (),
     note: str = "",
+    functions: tuple[str, ...],
 ) -> str:
     return _rule(
         rule_id,
@@ -1865,6 +1896,7 @@ def _question(
         kind="question",
         carries=carries,
         note=note,
+        functions=functions,
     )
 
 
@@ -1883,25 +1915,30 @@ _question(
     "question.percentage_area",
     "Percentage-area class of an area from its figures, or of a county",
     (cite("103G.005", "10a, 10b, 10h"), cite_rule("8420.0117")),
+    functions=(
+        "percentage_area.percentage_area_from_figures",
+        "percentage_area.percentage_area_of_county",
+    ),
     parameters=(_PCT + "counties.*", _PCT + "thresholds.*"),
     clauses={
         "10h": cite("103G.005", "10h"),
         "subp. 2": cite_rule("8420.0117", "2"),
         "1(o)": _s222("(o)"),
     },
-    note="`percentage_area_from_figures`, `percentage_area_of_county`; and the source of a "
-    "board reclassification the caller gives, cited as given",
+    note="and the source of a board reclassification the caller gives, cited as given",
 )
 _question(
     "question.in_metropolitan_area",
     "In the 11-county metropolitan area",
     (_subd9("(d)"),),
+    functions=("metro.in_metropolitan_area",),
     parameters=("metropolitan_area.counties", _PCT + "counties.*"),
 )
 _question(
     "question.public_waters_wetland",
     "A public waters wetland (outside the WCA)",
     (cite("103G.005", "15a"),),
+    functions=("public_waters.public_waters_wetland",),
     parameters=(
         _PUBLIC_WATERS + "types",
         _PUBLIC_WATERS + "min_acres_incorporated",
@@ -1913,6 +1950,7 @@ _question(
     "question.de_minimis_allowance",
     "Square feet allowed for one type in one zone",
     (_subd9("(a)-(d), (i)"),),
+    functions=("de_minimis.de_minimis_allowance",),
     parameters=("de_minimis.*",),
     clauses={"(i)": _subd9("(i)")},
 )
@@ -1920,6 +1958,7 @@ _question(
     "question.replacement_ratio",
     "Acres replaced per acre",
     (_s222("(f), (g), (n)"),),
+    functions=("replacement.replacement_ratio",),
     parameters=(
         "replacement.ratio_nonagricultural",
         "replacement.ratio_agricultural_or_greater_than_80",
@@ -1932,6 +1971,7 @@ _question(
     "question.replacement_required",
     "Acres of replacement",
     (_s222("(c)"),),
+    functions=("replacement.replacement_required",),
     clauses={"1(c)": _s222("(c)"), "1(d)": _s222("(d)")},
     carries=("replacement_ratio",),
     note="and the citations of the ratio's Decision",
@@ -1940,18 +1980,21 @@ _question(
     "question.sequencing_without_alternatives_analysis",
     "On-site sequencing without a written alternatives analysis",
     (_s222("(b)"),),
+    functions=("procedure.sequencing_without_alternatives_analysis",),
     parameters=(_PROC + "sequencing_allowance",),
 )
 _question(
     "question.public_comment_required",
     "Public comment period",
     (cite("103G.2242", "8"),),
+    functions=("procedure.public_comment_required",),
     parameters=(_PROC + "public_comment_threshold", _PROC + "public_comment_min_days"),
 )
 _question(
     "question.revised_application_requires_notice",
     "A revised application is a new application",
     (cite("103G.2242", "6(b)"),),
+    functions=("procedure.revised_application_requires_notice",),
     parameters=(
         _PROC + "revised_application_area_increase",
         _PROC + "revised_application_distance",
@@ -1961,6 +2004,7 @@ _question(
     "question.bank_fees",
     "Wetland bank fee",
     (cite("103G.2242", "14(a)"),),
+    functions=("procedure.bank_fees",),
     parameters=(
         _BANK_FEES + "maintenance_percent",
         _BANK_FEES + "maintenance_max",
@@ -1973,6 +2017,7 @@ _question(
     "question.siting_tier",
     "Siting tier of one replacement option for one impact",
     (_s3("(a)"), _s3("(c)")),
+    functions=("priority.siting_tier",),
     clauses={
         "3(a)": _s3("(a)"),
         "3(a)(1)": _s3("(a)(1)"),
@@ -1981,28 +2026,31 @@ _question(
         "3(a)(4)": _s3("(a)(4)"),
         "3(c)": _s3("(c)"),
         "10b": _10B,
+        "1(a)": _s222("(a)"),
     },
 )
 _question(
     "question.next_tier_condition",
     "Replacement may be sought at the next siting level",
     (_s3("(d)"),),
+    functions=("priority.next_tier_condition",),
     clauses={"3(d)": _s3("(d)"), "3(e)": _s3("(e)"), "3(f)": _s3("(f)")},
 )
 _question(
     "question.option_ratio",
     "Decided ratio of an impact with the adjustments for one siting option",
     (cite_rule("8420.0522"), _s222("(n)")),
+    functions=("priority.option_ratio",),
     note="the reference of each user-supplied ratio adjustment, cited as given",
 )
 _question(
     "question.replacement_action",
     "A project-specific site's action may be used for replacement",
     (_s222("(i)"), cite("103G.2242", "12(c)")),
+    functions=("priority.replacement_action_eligibility",),
     parameters=("replacement.actions",),
     clauses={"1(i)": _s222("(i)"), "12(c)": cite("103G.2242", "12(c)")},
-    note="`replacement_action_eligibility`; and the reference of the action's entry in "
-    "`replacement.actions`",
+    note="and the reference of the action's entry in `replacement.actions`",
 )
 
 # --- the water-use rules of § 103G.271 (wetland_gis.water_use) -------------------------

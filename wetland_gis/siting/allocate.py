@@ -77,6 +77,7 @@ from wetland_gis.rules.priority import (
     SITING_READINGS,
 )
 from wetland_gis.rules.procedure import bank_fees
+from wetland_gis.rules.spec import question
 from wetland_gis.units import SQFT_PER_ACRE
 
 __all__ = [
@@ -992,7 +993,10 @@ def allocate(
         On malformed input or when a stage cannot be solved to optimality.
     """
     weights = check_weights(weights)
-    citations = ["Minn. Stat. § 103G.222, subd. 3(a)", "Minn. Stat. § 103G.222, subd. 3(d)"]
+    citations = [
+        question("siting_tier").clause("3(a)"),
+        question("next_tier_condition").clause("3(d)"),
+    ]
     use_rules = fee_rate is None
     if fee_rate is None:
         fee_rate, fee_cite = withdrawal_fee_rate(params, as_of)

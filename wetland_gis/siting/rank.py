@@ -56,6 +56,7 @@ from wetland_gis.rules.priority import (
     siting_tier,
 )
 from wetland_gis.rules.procedure import bank_fees
+from wetland_gis.rules.spec import question
 from wetland_gis.siting.allocate import check_weights, read_yes_no
 from wetland_gis.units import FOOT_M
 
@@ -118,7 +119,7 @@ TIER_GAP_COLUMNS = (
     "verify",
 )
 
-CITE_WCA_PLAN = "Minn. Stat. § 103G.222, subd. 1(a)"
+CITE_WCA_PLAN = question("siting_tier").clause("1(a)")
 _PLACE_FIELDS = ("minor", "major", "bsa", "pct_class")
 
 

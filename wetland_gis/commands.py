@@ -1363,14 +1363,11 @@ def _run_compare(args: argparse.Namespace) -> CommandResult:
         ]
     comparison = compare(
         alternatives,
-        args.context,
         names=args.names,
-        layer=args.layer,
-        as_of=args.as_of,
-        assume_crs=args.assume_crs,
         params=load_parameters(args.parameters) if args.parameters else None,
         options=_options(args),
         fields=_fields(args),
+        **_layer_keywords(args),
         **_siting_keywords(args),
     )
     written = comparison.write(args.out, overwrite=_overwrite(args))

@@ -31,7 +31,12 @@ from wetland_gis.errors import (
     WetlandGISWarning,
 )
 from wetland_gis.io.exemption_columns import EXEMPTION_FIELD_ROLES
-from wetland_gis.io.field_map import FieldMap, load_field_map, parse_field_options
+from wetland_gis.io.field_map import (
+    FieldMap,
+    field_map_from_options,
+    load_field_map,
+    parse_field_options,
+)
 from wetland_gis.io.field_names import SHAPEFILE_NAME_LIMIT, looks_like, squash
 from wetland_gis.io.fields import (
     DEFAULT_NAMES,
@@ -315,6 +320,39 @@ def test_one_role_given_two_columns_is_refused():
         pytest.warns(DeprecatedOptionWarning),
     ):
         _fields(args)
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        pytest.param(
+            {"options": ["owner=a", "owner=b"]},
+            "--field gives the role 'owner' two columns ('a' and 'b'); give it once",
+            id="--field twice",
+        ),
+        pytest.param(
+            {"options": ["impact_id=a"], "aliases": {"impact_id": "b"}},
+            "the role 'impact_id' is given two columns ('a' by --field and 'b' by its older "
+            "option); give it once, with --field",
+            id="--field and an alias",
+        ),
+        pytest.param(
+            {"csv": "role,column\nowner,a\nowner,b\n"},
+            "field map {path}, line 3: role 'owner' is given twice ('a' and 'b'); give it once",
+            id="field map twice",
+        ),
+    ],
+)
+def test_a_role_given_two_columns_names_both_and_where(given, message, tmp_path):
+    """One rule for every source of a role's column: once, or the same column again."""
+    path = tmp_path / "map.csv"
+    path.write_text(given.get("csv", "role,column\n"))
+    with pytest.raises(FieldMappingError) as raised:
+        field_map_from_options(path, given.get("options"), given.get("aliases"))
+    assert str(raised.value) == message.format(path=path)
+    # the same column given again is no conflict
+    same = {"options": ["owner=a", "owner=a"], "aliases": {"owner": "a"}}
+    assert dict(field_map_from_options(None, same["options"], same["aliases"])) == {"owner": "a"}
 
 
 _MAPS = {

@@ -225,6 +225,21 @@ def _crs_keywords(args: argparse.Namespace) -> dict[str, str | None]:
     }
 
 
+def _layer_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the context, the ``--layer``, the date and the CRS options of a command's input."""
+    return {
+        "context": args.context,
+        "layer": args.layer,
+        "as_of": args.as_of,
+        **_crs_keywords(args),
+    }
+
+
+def _siting_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the replacement inputs of ``site`` and ``compare``: sites, banks, adjustments."""
+    return {"sites": args.sites, "banks": args.banks, "adjustments": args.adjustments}
+
+
 def _footprint_kwargs(args: argparse.Namespace, *, in_assess: bool) -> dict[str, Any]:
     """Return the keywords of :func:`wetland_gis.impacts` given on the command line."""
     fields = dict(_fields(args))  # the part id is the impact_id role (--field impact_id=PART)
@@ -1204,11 +1219,8 @@ def _run_impacts(args: argparse.Namespace) -> CommandResult:
 def _assess_keywords(args: argparse.Namespace) -> dict[str, Any]:
     """Return the keywords of :func:`wetland_gis.assess` given on ``assess``'s command line."""
     return {
-        "context": args.context,
-        "layer": args.layer,
-        "as_of": args.as_of,
+        **_layer_keywords(args),
         "fields": _fields(args),
-        **_crs_keywords(args),
         "options": _options(
             args,
             tolerance_percent=args.tolerance_percent,
@@ -1271,17 +1283,13 @@ def _run_assess(args: argparse.Namespace) -> CommandResult:
 
 def _run_screen(args: argparse.Namespace) -> CommandResult:
     """Run ``wetland-gis screen``: every wetland of an inventory and its de minimis amount."""
-    fields = _fields(args)
     screening, written = run_screen(
         args.wetlands,
         args.out,
-        context=args.context,
-        layer=args.layer,
-        as_of=args.as_of,
-        fields=fields,
+        fields=_fields(args),
         progress_bar=not args.quiet,
         overwrite=_overwrite(args),
-        **_crs_keywords(args),
+        **_layer_keywords(args),
     )
     return CommandResult(written, tally_impacts(screening.wetlands, "screen"))
 
@@ -1298,10 +1306,8 @@ def _run_site(args: argparse.Namespace) -> CommandResult:
     siting, written = run_site(
         read,
         args.out_dir,
-        sites=args.sites,
-        banks=args.banks,
+        **_siting_keywords(args),
         context=args.context,
-        adjustments=args.adjustments,
         dem=args.dem,
         as_of=args.as_of,
         overwrite=_overwrite(args),
@@ -1313,35 +1319,38 @@ def _run_site(args: argparse.Namespace) -> CommandResult:
     return CommandResult(written, _siting_tally(siting, tally))
 
 
-def _run_map(args: argparse.Namespace) -> CommandResult:
-    """Run ``wetland-gis map``: the self-contained TEP map of an assessment."""
+def _run_on_assessed(
+    args: argparse.Namespace, run: Callable[..., list[Path]], **keywords: Any
+) -> CommandResult:
+    """Run ``map`` or ``report`` (``run``): an assessment, its siting and context to ``--out``."""
     read, tally = _read_with_tally(args)
-    written = run_map(
+    written = run(
         read,
         args.out,
         siting=args.siting,
         context=args.context,
-        basemap=args.basemap,
         overwrite=_overwrite(args),
-        project=getattr(args, "project", None),
+        **keywords,
     )
     return CommandResult(written, tally)
+
+
+def _run_map(args: argparse.Namespace) -> CommandResult:
+    """Run ``wetland-gis map``: the self-contained TEP map of an assessment."""
+    return _run_on_assessed(
+        args, run_map, basemap=args.basemap, project=getattr(args, "project", None)
+    )
 
 
 def _run_report(args: argparse.Namespace) -> CommandResult:
     """Run ``wetland-gis report``: the TEP report of an assessment, and its PDF."""
-    read, tally = _read_with_tally(args)
-    written = run_report(
-        read,
-        args.out,
-        siting=args.siting,
+    return _run_on_assessed(
+        args,
+        run_report,
         map_html=args.map,
         pdf=args.pdf or None,
-        context=args.context,
-        overwrite=_overwrite(args),
         progress_bar=not getattr(args, "quiet", False),
     )
-    return CommandResult(written, tally)
 
 
 def _run_compare(args: argparse.Namespace) -> CommandResult:
@@ -1354,17 +1363,12 @@ def _run_compare(args: argparse.Namespace) -> CommandResult:
         ]
     comparison = compare(
         alternatives,
-        args.context,
         names=args.names,
-        layer=args.layer,
-        as_of=args.as_of,
-        assume_crs=args.assume_crs,
         params=load_parameters(args.parameters) if args.parameters else None,
         options=_options(args),
         fields=_fields(args),
-        sites=args.sites,
-        banks=args.banks,
-        adjustments=args.adjustments,
+        **_layer_keywords(args),
+        **_siting_keywords(args),
     )
     written = comparison.write(args.out, overwrite=_overwrite(args))
     # the tally of the preferred alternative; comparison.csv holds every alternative's
@@ -1377,9 +1381,6 @@ def _run_water_use(args: argparse.Namespace) -> CommandResult:
     result, written = run_water_use(
         args.points,
         args.out,
-        layer=args.layer,
-        as_of=args.as_of,
-        context=args.context,
         aquifer=args.aquifer,
         aquifer_layer=args.aquifer_layer,
         parameters=args.parameters,
@@ -1387,7 +1388,7 @@ def _run_water_use(args: argparse.Namespace) -> CommandResult:
         irrigation_minimum_reading=args.irrigation_minimum_reading,
         map_html=args.map,
         overwrite=_overwrite(args),
-        **_crs_keywords(args),
+        **_layer_keywords(args),
     )
     return CommandResult(written, tally_impacts(result.points, "water-use"))
 

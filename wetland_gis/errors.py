@@ -7,6 +7,9 @@ Messages name the file, layer, row or parameter at fault and say how to fix it.
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import MutableSequence
+
 __all__ = [
     "WetlandGISError",
     "ParameterError",
@@ -43,6 +46,7 @@ __all__ = [
     "FieldNameWarning",
     "DeprecatedOptionWarning",
     "SmallImpactWarning",
+    "warn_recorded",
 ]
 
 
@@ -218,3 +222,26 @@ class MissingContextWarning(WetlandGISWarning):
     rests on an assumption a person must verify. Each is also in the manifest
     (``missing_context``) and the report's verify section (issue 30).
     """
+
+
+def warn_recorded(
+    message: str,
+    category: type[Warning],
+    records: MutableSequence[str] | None,
+    *,
+    stacklevel: int = 2,
+) -> None:
+    """Give ``message`` as a ``category`` warning and keep it in ``records`` (the manifest's).
+
+    Parameters
+    ----------
+    message : str
+    category : Warning subclass
+    records : list of str or None
+        Where the run records what it warned of; ``None``: the warning only.
+    stacklevel : int, default 2
+        As :func:`warnings.warn`, counted from the caller of this function.
+    """
+    if records is not None:
+        records.append(message)
+    warnings.warn(message, category, stacklevel=stacklevel + 1)

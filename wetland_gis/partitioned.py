@@ -53,7 +53,7 @@ from wetland_gis.assessment import (
     read_impacts,
 )
 from wetland_gis.context import Context
-from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning
+from wetland_gis.errors import InputError, MissingExtraError, WetlandGISWarning, warn_recorded
 from wetland_gis.geometry.cleaning import ASSESSED, polygon_output
 from wetland_gis.io.csv_cells import write_csv
 from wetland_gis.io.fields import resolve_fields
@@ -472,7 +472,7 @@ def _warn_once(caught: Iterable[tuple[type[Warning], str]]) -> list[str]:
     kinds: dict[tuple[type[Warning], str], list[str]] = {}
     for category, message in caught:
         kinds.setdefault((category, _NUMBER.sub("#", message)), []).append(message)
-    texts = []
+    texts: list[str] = []
     for (category, _), messages in kinds.items():
         counts = [_LEADING_COUNT.match(m) for m in messages]
         if all(counts):
@@ -485,8 +485,7 @@ def _warn_once(caught: Iterable[tuple[type[Warning], str]]) -> list[str]:
                 f"{messages[0]} (and {len(messages) - 1} more warning(s) like it from other "
                 "partitions: see the manifest records)"
             )
-        texts.append(text)
-        warnings.warn(text, category, stacklevel=3)
+        warn_recorded(text, category, texts, stacklevel=3)
     return texts
 
 

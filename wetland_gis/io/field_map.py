@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,38 @@ def _check_roles(roles: Iterable[str], where: str) -> None:
     check_roles(roles, where=where)
 
 
+def _give_once(
+    out: dict[str, str], role: str, column: str, twice: Callable[[str, str, str], str]
+) -> None:
+    """Set ``out[role] = column``; a role that has another column already is an error.
+
+    ``twice(role, first, column)`` writes the message, ``first`` the column given before.
+    """
+    if role in out and out[role] != column:
+        raise FieldMappingError(twice(role, out[role], column))
+    out[role] = column
+
+
+# the message of a role given two columns, by where the second was given (--field, a
+# field-map file, a deprecated alias option)
+def _twice_by_field(role: str, first: str, column: str) -> str:
+    return f"--field gives the role {role!r} two columns ({first!r} and {column!r}); give it once"
+
+
+def _twice_in_file(path: Path, line: int, role: str, first: str, column: str) -> str:
+    return (
+        f"field map {path}, line {line}: role {role!r} is given twice ({first!r} and "
+        f"{column!r}); give it once"
+    )
+
+
+def _twice_by_alias(role: str, first: str, column: str) -> str:
+    return (
+        f"the role {role!r} is given two columns ({first!r} by --field and {column!r} by its "
+        "older option); give it once, with --field"
+    )
+
+
 def parse_field_options(options: Sequence[str] | None) -> dict[str, str]:
     """Return ``{role: column}`` of ``--field ROLE=COLUMN`` options (checked).
 
@@ -151,12 +184,7 @@ def parse_field_options(options: Sequence[str] | None) -> dict[str, str]:
                 "(`wetland-gis fields` lists the roles)"
             )
         _check_roles([role], f"--field {option!r}")
-        if role in out and out[role] != column:
-            raise FieldMappingError(
-                f"--field gives the role {role!r} two columns ({out[role]!r} and {column!r}); "
-                "give it once"
-            )
-        out[role] = column
+        _give_once(out, role, column, _twice_by_field)
     return out
 
 
@@ -203,12 +231,7 @@ def _from_csv(text: str, path: Path) -> dict[str, str]:
         column = str(row.get(header["column"]) or "").strip()
         if not role or not column:
             continue
-        if role in out and out[role] != column:
-            raise FieldMappingError(
-                f"field map {path}, line {line}: role {role!r} is given twice "
-                f"({out[role]!r} and {column!r}); give it once"
-            )
-        out[role] = column
+        _give_once(out, role, column, partial(_twice_in_file, path, line))
     return out
 
 
@@ -289,12 +312,7 @@ def field_map_from_options(
     for role, column in (aliases or {}).items():
         if column is None:
             continue
-        if role in given and given[role] != column:
-            raise FieldMappingError(
-                f"the role {role!r} is given two columns ({given[role]!r} by --field and "
-                f"{column!r} by its older option); give it once, with --field"
-            )
-        given[role] = column
+        _give_once(given, role, column, _twice_by_alias)
     return FieldMap(
         {**loaded.columns, **given}, source=loaded.source, sha256=loaded.sha256, options=given
     )

@@ -37,14 +37,13 @@ import socket
 import sqlite3
 import stat
 import tempfile
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from wetland_gis.errors import LeftoverStagingWarning, OutputError
+from wetland_gis.errors import LeftoverStagingWarning, OutputError, warn_recorded
 from wetland_gis.geometry.polygons import polygon_output
 from wetland_gis.io import writers
 from wetland_gis.io.csv_cells import write_csv
@@ -261,8 +260,7 @@ def clean_leftover_staging(folder: Path, *, keep: Path | None = None) -> list[st
             f"a staging folder {why} lies beside the outputs: {leftover}; delete it "
             "when no wetland-gis run writes into this folder (no output is in it)"
         )
-        records.append(message)
-        warnings.warn(message, LeftoverStagingWarning, stacklevel=4)
+        warn_recorded(message, LeftoverStagingWarning, records, stacklevel=4)
     return records
 
 

@@ -33,7 +33,12 @@ import numpy as np
 import pandas as pd
 
 from wetland_gis.enums import ASSESSED, ImpactOutcome, StatusCode, WetlandType
-from wetland_gis.errors import InferredWetlandTypeWarning, ValueParseError, WetlandTypeError
+from wetland_gis.errors import (
+    InferredWetlandTypeWarning,
+    ValueParseError,
+    WetlandTypeError,
+    warn_recorded,
+)
 from wetland_gis.io.values import is_blank, parse_bool
 
 __all__ = [
@@ -843,9 +848,7 @@ def read_types(
             f"{inferred} impact(s) had no Circular 39 type: the type was inferred from the "
             "Cowardin code (type_source = 'inferred'); verify it in the field"
         )
-        if records is not None:
-            records.append(msg)
-        warnings.warn(msg, InferredWetlandTypeWarning, stacklevel=3)
+        warn_recorded(msg, InferredWetlandTypeWarning, records, stacklevel=3)
 
 
 @dataclass(frozen=True, eq=False)

@@ -195,29 +195,28 @@ class RegisterGeometry(TypeDecorator):
 metadata = MetaData()
 
 
+def _register_table(name: str, *columns: Column[Any]) -> Table:
+    """Return a table of the register: the integer key ``fid`` (GeoPackage's), ``columns``."""
+    return Table(name, metadata, Column("fid", Integer, primary_key=True), *columns)
+
+
 def _decision_part_table(name: str, *columns: Column[Any]) -> Table:
     """Return a table whose rows belong to one decision: a key, the decision, ``columns``."""
-    return Table(
+    return _register_table(
         name,
-        metadata,
-        Column("fid", Integer, primary_key=True),
         Column("decision_uid", Text, ForeignKey("decisions.decision_uid"), nullable=False),
         *columns,
     )
 
 
-register_meta = Table(
+register_meta = _register_table(
     "register_meta",
-    metadata,
-    Column("fid", Integer, primary_key=True),
     Column("key", Text, nullable=False, unique=True),
     Column("value", Text, nullable=False),
 )
 
-decisions = Table(
+decisions = _register_table(
     "decisions",
-    metadata,
-    Column("fid", Integer, primary_key=True),
     Column("decision_uid", Text, nullable=False, unique=True),
     Column("kind", Text, nullable=False),
     Column("decision_date", Date, nullable=False),

@@ -5,12 +5,15 @@ Three namespaces are public (CONTRIBUTING.md, "The public surface"): the package
 (``wetland_gis.register``). Their ``__all__`` lists are written out below, sorted: a name
 added to or taken from one of them fails this test until the list here is changed too, in
 the same commit, with a CHANGELOG line. Every other module is internal (importable, but no
-promise is made about its names).
+promise is made about its names) and declares no ``__all__``: only a package's
+``__init__.py`` lists names (the three above, and the internal subpackages' facades).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -175,3 +178,34 @@ def test_no_error_class_is_defined_outside_the_error_module():
             if isinstance(node, ast.ClassDef) and error_like and not node.name.startswith("_"):
                 outside.append(f"{path.relative_to(root.parent)}:{node.lineno} {node.name}")
     assert not outside, "move these to wetland_gis/errors.py: " + ", ".join(outside)
+
+
+def _declares_all(path: Path) -> bool:
+    for node in ast.parse(path.read_text("utf-8")).body:
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            return True
+    return False
+
+
+def test_no_module_but_a_package_facade_declares_public_names():
+    """Issue 33 ("make the rest private"): a module's names are internal; it has no ``__all__``.
+
+    A name kept importable where it used to live is an explicit re-export
+    (``from m import name as name``), which ruff and mypy read as one.
+    """
+    import wetland_gis
+
+    root = Path(wetland_gis.__file__).parent
+    declared = sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if p.name != "__init__.py" and _declares_all(p)
+    )
+    assert declared == [], f"internal modules with an __all__ (drop it): {declared}"

@@ -25,10 +25,8 @@ from typing import Any
 import geopandas as gpd
 import numpy as np
 import pandas as pd
-from hostile import ALL as HOSTILE_TEXT
-from hostile import TEMPLATE_PAYLOADS
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hostile import ALL as HOSTILE_TEXT, TEMPLATE_PAYLOADS
+from hypothesis import HealthCheck, settings, strategies as st
 from shapely.geometry import (
     GeometryCollection,
     LineString,

@@ -120,9 +120,9 @@ def _cut_then_assess(layers: dict[str, str], base: dict[str, str]) -> Any:
     from qgis.core import (
         QgsProcessingModelAlgorithm,
         QgsProcessingModelChildAlgorithm,
+        QgsProcessingModelChildParameterSource as Source,
         QgsProcessingModelOutput,
     )
-    from qgis.core import QgsProcessingModelChildParameterSource as Source
 
     model = QgsProcessingModelAlgorithm("cut then assess", "wetland_gis")
     for child_id, algorithm, sources, output in (

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import wetland_gis.siting.allocate as allocate_mod
 from wetland_gis.siting.allocate import (

@@ -6,8 +6,7 @@ import dataclasses
 import pickle
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import wetland_gis as wg
 from wetland_gis.assess import CLAIM_OPTIONS, AssessOptions

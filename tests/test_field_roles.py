@@ -17,8 +17,7 @@ import geopandas as gpd
 import pandas as pd
 import pyogrio
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 from shapely.geometry import box
 
 import wetland_gis as wg

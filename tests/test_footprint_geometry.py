@@ -11,8 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import shapely
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from wetland_gis.geometry import footprint as fp
 

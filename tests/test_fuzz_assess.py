@@ -33,8 +33,7 @@ from fuzz_strategies import (
 )
 from helpers import CONTEXT, ROOT
 from hostile import CANARY, EVALUATED
-from hypothesis import assume, event, example, given, note
-from hypothesis import strategies as st
+from hypothesis import assume, event, example, given, note, strategies as st
 from shapely import affinity
 
 import wetland_gis as wg

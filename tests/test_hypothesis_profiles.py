@@ -13,8 +13,7 @@ from types import SimpleNamespace
 import conftest
 import pytest
 from fuzz_strategies import FUZZ
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 
 @pytest.mark.skipif(conftest.FUZZ_LONG, reason="WETLAND_GIS_FUZZ=long explores at random")

@@ -11,8 +11,7 @@ import datetime as dt
 
 import pandas as pd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from wetland_gis.enums import ImpactKind, Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.io.fields import FieldMapping
@@ -25,8 +24,7 @@ from wetland_gis.io.impact_facts import (
 )
 from wetland_gis.io.wetland_types import water_regime_flooded
 from wetland_gis.parameters import default_parameters
-from wetland_gis.rules import ImpactFacts
-from wetland_gis.rules import registry as R
+from wetland_gis.rules import ImpactFacts, registry as R
 from wetland_gis.rules.public_waters import public_waters_wetland, public_waters_wetland_screen
 from wetland_gis.rules.screening import (
     NO_FEN_LAYER_VERIFY,

@@ -8,8 +8,7 @@ import geopandas as gpd
 import numpy as np
 import pytest
 import shapely
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from shapely.geometry import (
     GeometryCollection,
     LineString,

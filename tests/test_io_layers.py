@@ -19,8 +19,7 @@ import pandas as pd
 import pyogrio
 import pytest
 import shapely
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from shapely.geometry import Point, box
 
 from wetland_gis.enums import Outcome, WetlandType

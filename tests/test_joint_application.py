@@ -5,8 +5,7 @@ from __future__ import annotations
 import geopandas as gpd
 import pandas as pd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from shapely.geometry import box
 
 from wetland_gis.io.fields import FieldMapping

@@ -7,8 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from shapely.geometry import LineString, Point, box
 
 from wetland_gis.errors import FieldMappingError, InputError

@@ -696,8 +696,11 @@ def test_kill_9_during_add_leaves_no_partial_decision(register_url, assessed):
 
 # -- properties of the fill (no database: a register stand-in) ---------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 
 from wetland_gis.io.fields import FieldMapping  # noqa: E402
 from wetland_gis.parameters import default_parameters  # noqa: E402

@@ -25,8 +25,7 @@ import geopandas as gpd
 import pytest
 import sqlalchemy as sa
 from helpers import AS_OF, CONTEXT, FT, ROOT, fill_fact
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 from register_fixtures import (  # noqa: F401
     STEP_FIELDS,
     classified_frame,
@@ -44,8 +43,8 @@ from wetland_gis.register import (
     ImpactRecord,
     Register,
     RegisterUpgradeRequired,
+    schema as s,
 )
-from wetland_gis.register import schema as s
 from wetland_gis.register.fill import PORTION_BASES, portion_basis
 
 

@@ -11,8 +11,7 @@ import re
 import map_fixtures as fx
 import pandas as pd
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
 from wetland_gis.mapping import render_report
 from wetland_gis.mapping._format import fmt

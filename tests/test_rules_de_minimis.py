@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 from helpers import UNKNOWN_OWNER_FLOOR, impact_fact, paragraph_params
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.enums import Outcome, PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import ParameterNotInForce, RulesInputError

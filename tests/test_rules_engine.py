@@ -11,8 +11,7 @@ import sys
 
 import pytest
 from helpers import AS_OF, GT80, LT50, UNKNOWN_OWNER_FLOOR, decide, fill_fact, steps_of
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.enums import ImpactOutcome, ProjectOutcome
 from wetland_gis.errors import RulesInputError

@@ -7,9 +7,7 @@ from exempt_helpers import CLEAN, DAY, both_sides_test, flip_cases, run
 
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
-from wetland_gis.rules.exempt import ExemptionFacts
-from wetland_gis.rules.exempt import agriculture as ag
-from wetland_gis.rules.exempt import drainage as dr
+from wetland_gis.rules.exempt import ExemptionFacts, agriculture as ag, drainage as dr
 from wetland_gis.rules.exempt.model import sized_type, start
 
 CASES = [

@@ -13,8 +13,7 @@ import json
 
 import pytest
 from exempt_helpers import CLEAN, DAY, FACTS
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError

@@ -7,8 +7,7 @@ import dataclasses
 import pytest
 from exempt_helpers import clean_facts as ex
 from helpers import decide, fill_fact, steps_of
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.enums import ImpactOutcome, Outcome, ProjectOutcome
 from wetland_gis.errors import RulesInputError

@@ -7,8 +7,7 @@ from exempt_helpers import run
 
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError
-from wetland_gis.rules.exempt import ExemptionFacts
-from wetland_gis.rules.exempt import incidental as inc
+from wetland_gis.rules.exempt import ExemptionFacts, incidental as inc
 
 B, C, P, X = "beaver_dam", "culvert_blockage", "other_purpose", "other"
 RULES = {

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from exempt_helpers import DAY, FACTS
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.enums import Outcome
 from wetland_gis.errors import RulesInputError

@@ -9,11 +9,9 @@ import datetime as dt
 from types import SimpleNamespace
 
 import pytest
-from exempt_helpers import clause
-from exempt_helpers import clean_facts as ex
+from exempt_helpers import clause, clean_facts as ex
 from helpers import decide, fill_fact, steps_of
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from wetland_gis.rules.exempt import ExemptionFacts, decide_exemptions, spec_of
 

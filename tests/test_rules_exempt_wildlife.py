@@ -6,8 +6,7 @@ import pytest
 from exempt_helpers import CLEAN, DAY, SQFT_PER_ACRE, both_sides_test, flip_cases, run
 
 from wetland_gis.enums import Outcome
-from wetland_gis.rules.exempt import ExemptionFacts, decide_exemptions
-from wetland_gis.rules.exempt import wildlife as wl
+from wetland_gis.rules.exempt import ExemptionFacts, decide_exemptions, wildlife as wl
 
 BASE = {
     "wildlife_spoil": True,

@@ -7,8 +7,7 @@ than 50 percent area. Every option is placed so that its tier is obvious.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.enums import Outcome, PercentageArea, SitingTier
 from wetland_gis.errors import RulesInputError

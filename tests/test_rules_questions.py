@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 from helpers import area_from_figures
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import wetland_gis
 from wetland_gis.decision import Decision

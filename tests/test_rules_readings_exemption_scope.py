@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import fill_fact
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.enums import ImpactOutcome, Outcome, ProjectOutcome
 from wetland_gis.errors import RulesInputError

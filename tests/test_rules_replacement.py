@@ -6,8 +6,7 @@ import math
 
 import pytest
 from helpers import PERCENTAGE_CLASSES, paragraph_params
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.enums import Outcome, PercentageArea
 from wetland_gis.errors import RulesInputError

@@ -10,8 +10,7 @@ import geopandas as gpd
 import numpy as np
 import pytest
 import shapely
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 from shapely.geometry import LineString, Polygon, box
 
 from wetland_gis.context import load_context

@@ -13,8 +13,7 @@ import geopandas as gpd
 import pandas as pd
 import pytest
 from helpers import assess_cli
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from shapely.geometry import box
 
 from wetland_gis.cli import build_parser

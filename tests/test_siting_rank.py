@@ -25,8 +25,7 @@ import pandas as pd
 import pytest
 import rasterio
 from affine import Affine
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from shapely.geometry import Point, box
 
 from wetland_gis.context import load_context

@@ -17,8 +17,7 @@ import geopandas as gpd
 import map_fixtures as fx
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from matplotlib.text import Text
 from shapely.geometry import Point, box
 

@@ -16,8 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from helpers import CONTEXT
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import wetland_gis as wg
 from wetland_gis.errors import WetlandGISWarning

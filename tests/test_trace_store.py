@@ -11,8 +11,7 @@ import warnings
 
 import geopandas as gpd
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 from shapely.geometry import box
 
 import wetland_gis as wg

@@ -12,8 +12,7 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from wetland_gis.enums import PercentageArea
 from wetland_gis.errors import InputError, ValueParseError

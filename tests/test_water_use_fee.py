@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import paragraph_params
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.water_use import rules as wu
 from wetland_gis.water_use.rules import Appropriation, FeeReadings, WaterOutcome

@@ -281,9 +281,14 @@ def test_the_docstring_examples_run(monkeypatch):
 
     # `import wetland_gis.water_use.rules as m` would take the attribute water_use of the
     # package, which is the function wg.water_use: import the modules by their package
-    from wetland_gis.water_use import amounts, editions, framework, restrictions
-    from wetland_gis.water_use import rules as rules_module
-    from wetland_gis.water_use import screening as layer_module
+    from wetland_gis.water_use import (
+        amounts,
+        editions,
+        framework,
+        restrictions,
+        rules as rules_module,
+        screening as layer_module,
+    )
 
     monkeypatch.chdir(ROOT)
     for module in (rules_module, layer_module, editions, framework, amounts, restrictions):

@@ -17,15 +17,13 @@ from typing import Any
 
 import pytest
 from helpers import paragraph_params
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wetland_gis.errors import ParameterNotInForce, RulesInputError
 from wetland_gis.parameters import UNITS
 from wetland_gis.rules import spec as rule_spec
 from wetland_gis.rules.trace import TRACE_COLUMNS
-from wetland_gis.water_use import framework as wu_framework
-from wetland_gis.water_use import rules as wu
+from wetland_gis.water_use import framework as wu_framework, rules as wu
 from wetland_gis.water_use.rules import Appropriation, WaterOutcome
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,8 +6,7 @@ import re
 
 import geopandas as gpd
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from wetland_gis.enums import WetlandType
 from wetland_gis.errors import InferredWetlandTypeWarning, InputError, WetlandTypeError

@@ -32,8 +32,10 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from wetland_gis import enums as _enums  # plain values: imported with the package
-from wetland_gis import errors as _errors
+from wetland_gis import (
+    enums as _enums,  # plain values: imported with the package
+    errors as _errors,
+)
 from wetland_gis._lazy import lazy_exports
 from wetland_gis._version import __version__
 
@@ -144,11 +146,11 @@ _LAZY: dict[str, str | None] = {
     "water_use": "wetland_gis.water_use",
     "WaterUseResult": "wetland_gis.water_use",
     "Register": "wetland_gis.register",
-    **{
+    **{  # the public enums and errors: each found in the module that defines it
         name: home.__name__
         for home in (_enums, _errors)
         for name in __all__
-        if name in home.__all__
+        if getattr(vars(home).get(name), "__module__", None) == home.__name__
     },
 }
 

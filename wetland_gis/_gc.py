@@ -22,8 +22,6 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["collector_paused"]
-
 
 @contextmanager
 def collector_paused(*, promote: bool = False) -> Iterator[None]:

@@ -13,8 +13,6 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["lazy_exports"]
-
 
 def lazy_exports(
     package: str, where: Mapping[str, str | None], public: Sequence[str]

@@ -20,47 +20,25 @@ import pandas as pd
 
 from wetland_gis import partitioned
 from wetland_gis.assessment import (
-    CLAIM_OPTIONS,
-    DECISION_COLUMNS,
-    DEFAULT_CHUNK_SIZE,
-    ENGINES,
-    MAP_ZONE_PAD_FT,
-    NO_PROJECT,
+    CLAIM_OPTIONS as CLAIM_OPTIONS,
+    DECISION_COLUMNS as DECISION_COLUMNS,
+    DEFAULT_CHUNK_SIZE as DEFAULT_CHUNK_SIZE,
+    ENGINES as ENGINES,
+    MAP_ZONE_PAD_FT as MAP_ZONE_PAD_FT,
+    NO_PROJECT as NO_PROJECT,
     Assessment,
     AssessOptions,
     AssessRequest,
     assess_in_memory,
-    check_engine_options,
-    clean_and_type,
-    map_layers,
-    map_zones_later,
-    read_impacts,
-    record_context,
+    check_engine_options as check_engine_options,
+    clean_and_type as clean_and_type,
+    map_layers as map_layers,
+    map_zones_later as map_zones_later,
+    read_impacts as read_impacts,
+    record_context as record_context,
 )
 from wetland_gis.context import Context
 from wetland_gis.parameters import ParameterSet
-
-__all__ = [
-    "AssessOptions",
-    "AssessRequest",
-    "Assessment",
-    "assess",
-    "assess_request",
-    "map_layers",
-    "DECISION_COLUMNS",
-    "read_impacts",
-    "clean_and_type",
-    "record_context",
-    # importable from here as before the one pass moved to wetland_gis.assessment
-    "CLAIM_OPTIONS",
-    "DEFAULT_CHUNK_SIZE",
-    "ENGINES",
-    "MAP_ZONE_PAD_FT",
-    "NO_PROJECT",
-    "assess_in_memory",
-    "check_engine_options",
-    "map_zones_later",
-]
 
 
 def assess(

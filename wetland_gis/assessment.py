@@ -81,8 +81,8 @@ from wetland_gis.rules import (
     ImpactDecision,
     ProjectDecision,
     decide_projects,
+    registry as R,
 )
-from wetland_gis.rules import registry as R
 from wetland_gis.rules.engine import CLAUSE_READINGS, ROUTE_PUBLIC_WATERS
 from wetland_gis.rules.exempt import ExemptionClaims
 from wetland_gis.rules.trace import TRACE_COLUMNS, render_reasons
@@ -90,18 +90,6 @@ from wetland_gis.units import FOOT_M, joint_application_area
 
 if TYPE_CHECKING:
     import folium
-
-__all__ = [
-    "AssessOptions",
-    "AssessRequest",
-    "Assessment",
-    "assess_in_memory",
-    "map_layers",
-    "DECISION_COLUMNS",
-    "read_impacts",
-    "clean_and_type",
-    "record_context",
-]
 
 NO_PROJECT = "(no project)"
 """Project of the rows whose project column is empty."""

@@ -31,25 +31,12 @@ from typing import Any
 
 from wetland_gis._version import __version__
 from wetland_gis.errors import WetlandGISError, WetlandGISWarning
-from wetland_gis.io.fact_roles import FACT_FIELD_ROLES
+from wetland_gis.io.fact_roles import FACT_FIELD_ROLES as FACT_FIELD_ROLES
 from wetland_gis.io.field_map import FIELD_ALIASES
 from wetland_gis.rules.exempt import CLAIMS
 from wetland_gis.rules.kernel import READINGS
 from wetland_gis.rules.priority import BANKING_OWN_ORDER, SITING_READINGS
 from wetland_gis.water_use.rules import BOUNDARY_READINGS, IRRIGATION_MINIMUM_READINGS, FeeReadings
-
-__all__ = [
-    "main",
-    "build_parser",
-    "add_run_options",
-    "run_guarded",
-    "EXIT_CODES",
-    "FACT_FIELD_ROLES",
-    "FIELD_ALIASES",
-    "add_field_options",
-    "Terminated",
-    "terminate_as_interrupt",
-]
 
 #: Exit status of ``wetland-gis`` by what happened.
 EXIT_CODES = {

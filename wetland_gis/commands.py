@@ -80,25 +80,6 @@ if TYPE_CHECKING:
     from wetland_gis.impacts import DerivedImpacts
     from wetland_gis.siting.engine import SitingResult
 
-__all__ = [
-    "run_assess",
-    "run_site",
-    "run_map",
-    "run_report",
-    "read_assessed",
-    "read_siting",
-    "run_command",
-    "run_water_use",
-    "run_impacts",
-    "one_project",
-    "footprint_notes",
-    "CommandResult",
-    "Tally",
-    "tally_impacts",
-    "SITING_FILES",
-    "run_fields",
-]
-
 
 def _stderr(msg: str) -> None:
 

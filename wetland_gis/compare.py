@@ -46,15 +46,6 @@ from wetland_gis.units import SQFT_PER_ACRE
 if TYPE_CHECKING:
     from wetland_gis.siting.engine import SitingResult
 
-__all__ = [
-    "NO_BUILD",
-    "NO_IMPACT",
-    "SEQUENCING_PRINCIPLES",
-    "Alternative",
-    "Comparison",
-    "compare",
-]
-
 #: The name that stands for the no-build alternative (no impact at all) in a list of
 #: alternatives: ``wetland-gis compare impacts.gpkg reduced.gpkg no-build``.
 NO_BUILD = "no-build"

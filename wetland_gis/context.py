@@ -35,9 +35,9 @@ from wetland_gis.context_layers import (
     GEOMETRY_KINDS,
     LAYER_NAMES,
     LAYER_SPECS,
-    MAJOR_WATERSHED_IDS,
+    MAJOR_WATERSHED_IDS as MAJOR_WATERSHED_IDS,
     SHORE_CLASS_ALIASES,
-    WATERCOURSE_CLASSES,
+    WATERCOURSE_CLASSES as WATERCOURSE_CLASSES,
     FieldSpec,
     LayerSpec,
 )
@@ -47,7 +47,7 @@ from wetland_gis.errors import (
     LayerNotFoundError,
     MissingCRSError,
 )
-from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
+from wetland_gis.geometry.crs import WORKING_CRS as WORKING_CRS, to_working_crs
 from wetland_gis.io.layers import MULTI_LAYER_FORMATS, list_layers, read_layer
 from wetland_gis.io.shoreland_classes import (
     CLASS_SOURCES,
@@ -65,24 +65,6 @@ from wetland_gis.io.values import (
 from wetland_gis.manifest import InputRecord
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.rules.counties import county_classes
-
-__all__ = [
-    "WORKING_CRS",
-    "LayerSpec",
-    "LAYER_SPECS",
-    "LAYER_NAMES",
-    "BASIN_CLASSES",
-    "WATERCOURSE_CLASSES",
-    "MAJOR_WATERSHED_IDS",
-    "DEFAULT_COUNTIES_PATH",
-    "COUNTY_PCT_SOURCE",
-    "CLASS_SOURCES",
-    "SHORE_CLASS_FROM_LAYER",
-    "Context",
-    "as_context",
-    "load_context",
-    "validate_layer",
-]
 
 DEFAULT_COUNTIES_PATH = Path(__file__).parent / "data" / "mn_counties_cb2016_500k.geojson"
 """The shipped county layer: US Census Bureau 2016 cartographic boundaries (1:500,000)."""

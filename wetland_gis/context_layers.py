@@ -34,33 +34,6 @@ from wetland_gis.enums import PercentageArea
 if TYPE_CHECKING:
     import geopandas as gpd
 
-__all__ = [
-    "ContextLayers",
-    "DRAWN_LAYERS",
-    "map_layers",
-    "BASIN_CLASSES",
-    "WATERCOURSE_CLASSES",
-    "SHORE_CLASS_ALIASES",
-    "PCT_CLASS_ALIASES",
-    "MAJOR_WATERSHED_IDS",
-    "GEOMETRY_KINDS",
-    "FIELD_TYPES",
-    "COLUMN_DTYPES",
-    "LARGEST_OVERLAP",
-    "ANY_OVERLAP",
-    "DISTANCE",
-    "METHODS",
-    "FieldSpec",
-    "ImpactColumn",
-    "MapStyle",
-    "LayerSpec",
-    "LAYER_SPECS",
-    "LAYER_NAMES",
-    "AREA_COLUMNS",
-    "IMPACT_COLUMNS",
-    "layer_spec",
-]
-
 BASIN_CLASSES = ("natural_environment", "recreational_development", "general_development")
 """Shoreland management classes of public water basins (Minn. R. 6120.3000)."""
 

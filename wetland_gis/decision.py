@@ -11,8 +11,6 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Decision", "freeze", "plain"]
-
 
 def freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """Return a read-only copy of ``mapping`` (``None`` is an empty mapping).

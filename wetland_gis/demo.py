@@ -32,21 +32,6 @@ from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import WetlandGISWarning
 from wetland_gis.rules import de_minimis_allowance, replacement_ratio
 
-__all__ = [
-    "SampleProject",
-    "SAMPLE_PROJECTS",
-    "main",
-    "worked_examples",
-    "run_water_use_demo",
-    "run_compare_demo",
-    "WATER_USE_SAMPLE",
-    "WATER_USE_AS_OF",
-    "run_register_demo",
-    "DEMO_DECISIONS",
-    "FOOTPRINT_LAYERS",
-    "cut_impacts",
-]
-
 #: The synthetic water-use sample (issue 10) and the fee years it is screened for.
 WATER_USE_SAMPLE = "sample_data/water_use/appropriations.gpkg"
 WATER_USE_AQUIFER = "sample_data/water_use/synthetic_mt_simon_hinckley.gpkg"

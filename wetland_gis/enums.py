@@ -8,20 +8,6 @@ from __future__ import annotations
 
 from enum import Enum, IntEnum
 
-__all__ = [
-    "WetlandType",
-    "ShorelandZone",
-    "PercentageArea",
-    "Outcome",
-    "ImpactOutcome",
-    "ImpactKind",
-    "ProjectOutcome",
-    "SitingTier",
-    "StatusCode",
-    "ASSESSED",
-    "NOT_ASSESSED",
-]
-
 
 class WetlandType(IntEnum):
     """Circular 39 wetland type, Minn. Stat. § 103G.005, subd. 17b.

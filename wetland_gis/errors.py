@@ -10,45 +10,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import MutableSequence
 
-__all__ = [
-    "WetlandGISError",
-    "ParameterError",
-    "ParameterNotInForce",
-    "InputError",
-    "MissingCRSError",
-    "LayerNotFoundError",
-    "FieldMappingError",
-    "WetlandTypeError",
-    "ValueParseError",
-    "CountyNameError",
-    "OutputError",
-    "ContextError",
-    "RulesInputError",
-    "InvalidAreaError",
-    "MappingInputError",
-    "OfflineAssetError",
-    "MissingExtraError",
-    "InsufficientMemoryError",
-    "OverlappingWetlandsError",
-    "MissingLateralEffectError",
-    "AllocationError",
-    "RegisterError",
-    "RegisterVersionError",
-    "RegisterUpgradeRequired",
-    "WetlandGISWarning",
-    "ThresholdToleranceWarning",
-    "InferredWetlandTypeWarning",
-    "InputRepairWarning",
-    "OutputTruncationWarning",
-    "LeftoverStagingWarning",
-    "EmptyLayerWarning",
-    "ImpactExceedsWetlandWarning",
-    "FieldNameWarning",
-    "DeprecatedOptionWarning",
-    "SmallImpactWarning",
-    "warn_recorded",
-]
-
 
 class WetlandGISError(Exception):
     """Base class of every error that wetland_gis raises on purpose."""

@@ -31,22 +31,6 @@ from wetland_gis.rules.spec import (
     rules_of,
 )
 
-__all__ = [
-    "facts_of",
-    "exemption_table",
-    "exemption_list",
-    "field_role",
-    "stage_table",
-    "rule_table",
-    "fact_table",
-    "role_table",
-    "wetland_fact_table",
-    "exemption_role_table",
-    "DOC_TABLES",
-    "DERIVED_FACTS",
-    "CONTEXT_FACTS",
-]
-
 #: Facts the engine fills from the geometry and the project (no column).
 DERIVED_FACTS = {f.key: f.doc for f in FACTS.values() if f.group == "computed"}
 #: Facts the context layers give (``assess`` writes their column; no field role).

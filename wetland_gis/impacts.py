@@ -57,20 +57,6 @@ from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
 if TYPE_CHECKING:
     from wetland_gis.assess import Assessment
 
-__all__ = [
-    "DerivedImpacts",
-    "impacts",
-    "SOURCE_LAYERS",
-    "WETLAND_SOURCES",
-    "NWI_SCREENING_NOTE",
-    "SLIVER_SQFT",
-    "OVERLAP_TOLERANCE_SQFT",
-    "LATERAL_EFFECT_NAMES",
-    "PART_ID_NAMES",
-    "OUTPUT_NAMES",
-    "ROLE_INPUTS",
-]
-
 #: Where the wetlands come from: a delineation, or NWI mapping (a screening).
 WETLAND_SOURCES = ("auto", "delineation", "nwi")
 

@@ -30,16 +30,6 @@ from wetland_gis.rules.registry import (
     RULES,
 )
 
-__all__ = [
-    "COLUMN_LABELS",
-    "RULE_LABELS",
-    "VALUE_LABELS",
-    "column_label",
-    "label",
-    "rule_label",
-    "tier_label",
-]
-
 VALUE_LABELS: Mapping[str, str] = {
     # ImpactOutcome: the headline outcome of an impact
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",

@@ -16,16 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from wetland_gis._version import __version__
-from wetland_gis.io.checksums import file_sha256
-
-__all__ = [
-    "InputRecord",
-    "Manifest",
-    "file_sha256",
-    "recorded_path",
-    "PACKAGE_PREFIX",
-    "STANDING_CAVEATS",
-]
+from wetland_gis.io.checksums import file_sha256 as file_sha256
 
 #: The folder of the installed package: its files are recorded by package-relative name.
 _PACKAGE_ROOT = Path(__file__).resolve().parent

@@ -16,8 +16,6 @@ from pathlib import Path
 
 from wetland_gis.errors import InsufficientMemoryError
 
-__all__ = ["ASSESS_BYTES_PER_IMPACT", "available_bytes", "check_fits"]
-
 ASSESS_BYTES_PER_IMPACT = 24_000
 """Peak memory of an in-memory ``assess`` per impact (bytes), rounded up from a measurement.
 

@@ -24,8 +24,6 @@ import unicodedata
 
 from wetland_gis.errors import CountyNameError
 
-__all__ = ["normalise_county", "key_of"]
-
 #: Hyphens, dashes and the minus sign, read as one separator (as :mod:`wetland_gis.io.values`).
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _DASH_RE = re.compile(f"[{_DASHES}]")

@@ -11,8 +11,6 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-__all__ = ["summary_table"]
-
 
 def summary_table(title: str, rows: Sequence[tuple[str, object]], note: str = "") -> str:
     """Return a small HTML table: a caption and one ``label | value`` row per item.

@@ -22,15 +22,6 @@ from types import MappingProxyType
 
 from wetland_gis.enums import ImpactOutcome, ShorelandZone
 
-__all__ = [
-    "WATER_USE_OUTCOME_COLORS",
-    "OUTCOME_COLORS",
-    "OUTCOME_DASH",
-    "ZONE_STYLES",
-    "ZoneStyle",
-    "zone_style",
-]
-
 #: Fill colour of each headline outcome of a water use (a ``WaterOutcome`` value), in the
 #: order of the map's legend and the QGIS style's categories.
 WATER_USE_OUTCOME_COLORS: Mapping[str, str] = MappingProxyType(

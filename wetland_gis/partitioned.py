@@ -42,13 +42,13 @@ import pandas as pd
 
 from wetland_gis.assessment import (
     DEFAULT_CHUNK_SIZE,
-    ENGINES,
+    ENGINES as ENGINES,
     NO_PROJECT,
     Assessment,
     AssessRequest,
     _text,
     assess_in_memory,
-    check_engine_options,
+    check_engine_options as check_engine_options,
     map_zones_later,
     read_impacts,
 )
@@ -70,20 +70,6 @@ from wetland_gis.io.writers import _storable
 from wetland_gis.manifest import Manifest
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.trace import TRACE_COLUMNS
-
-__all__ = [
-    "ENGINES",
-    "DEFAULT_CHUNK_SIZE",
-    "project_partitions",
-    "check_engine_options",
-    "SCHEDULER_TIMEOUT_S",
-    "assess_partitioned",
-    "assess_partitions",
-    "stream_assess",
-    "stream_request",
-    "assess_partitioned_to_files",
-    "partitions_to_files",
-]
 
 # ENGINES, DEFAULT_CHUNK_SIZE and check_engine_options are those of wetland_gis.assess,
 # where every engine's request is checked (AssessRequest); imported here as before

@@ -13,8 +13,6 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-__all__ = ["STAGE_BAR_DELAY_S", "StageBar"]
-
 STAGE_BAR_DELAY_S = 3.0
 """Seconds a command runs before its bar appears (a display choice)."""
 

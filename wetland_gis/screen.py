@@ -42,8 +42,6 @@ from wetland_gis.rules import de_minimis_allowance
 if TYPE_CHECKING:
     from wetland_gis.assess import AssessRequest
 
-__all__ = ["SCREEN_COLUMNS", "SCREEN_KEYWORDS", "Screening", "screen", "run_screen"]
-
 SCREEN_COLUMNS = (
     "dm_setback_sqft",
     "dm_protection_sqft",

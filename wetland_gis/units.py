@@ -10,15 +10,6 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from wetland_gis.errors import InvalidAreaError
 
-__all__ = [
-    "FOOT_M",
-    "SQFT_PER_SQM",
-    "SQFT_PER_ACRE",
-    "display_number",
-    "joint_application_area",
-    "round_half_up",
-]
-
 FOOT_M = 0.3048
 """Metres in one international foot (exact)."""
 

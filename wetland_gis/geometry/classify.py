@@ -49,8 +49,6 @@ from wetland_gis.geometry.shoreland import (
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.units import SQFT_PER_ACRE, SQFT_PER_SQM
 
-__all__ = ["GEOMETRIC_COLUMNS", "ASSESSED", "CLASSIFIERS", "Classification", "classify_impacts"]
-
 GEOMETRIC_COLUMNS: tuple[str, ...] = IMPACT_COLUMNS
 """The columns :func:`classify_impacts` adds: the areas, then each layer's columns in
 registry order (:data:`~wetland_gis.context_layers.IMPACT_COLUMNS`)."""

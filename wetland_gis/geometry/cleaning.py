@@ -41,24 +41,10 @@ from wetland_gis.geometry.polygons import (
     POLYGONAL,
     WKT_IN_COLUMN,
     finite_coordinates,
-    measurable,
-    polygon_output,
+    measurable as measurable,
+    polygon_output as polygon_output,
 )
 from wetland_gis.io.fields import resolve_fields
-
-__all__ = [
-    "CleanResult",
-    "clean_polygons",
-    "ASSESSED",
-    "NOT_ASSESSED",
-    "ADDED_COLUMNS",
-    "EMPTY_REASON",
-    "WKT_IN_COLUMN",
-    "polygon_output",
-    "measurable",
-    "row_label",
-    "note_rows",
-]
 
 #: Columns added after the input columns, in this order.
 ADDED_COLUMNS = ("wg_row", "status", "status_code", "status_reason", "repairs", "wg_input_wkt")

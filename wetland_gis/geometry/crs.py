@@ -15,8 +15,6 @@ from pyproj.exceptions import ProjError
 
 from wetland_gis.errors import InputError, MissingCRSError
 
-__all__ = ["WORKING_CRS", "to_working_crs", "crs_label"]
-
 #: NAD83 / UTM zone 15N.
 WORKING_CRS = "EPSG:26915"
 

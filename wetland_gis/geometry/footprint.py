@@ -29,17 +29,6 @@ import shapely
 
 from wetland_gis.geometry.cleaning import _polygonal_parts
 
-__all__ = [
-    "AREA_RTOL",
-    "NetParts",
-    "Pieces",
-    "net_parts",
-    "cut_by_wetlands",
-    "lateral_effect",
-    "union_by_group",
-    "interior_overlaps",
-]
-
 AREA_RTOL = 1e-9
 """Relative tolerance of the area identities (GEOS double precision, not law).
 

@@ -39,21 +39,7 @@ import pandas as pd
 import shapely
 
 from wetland_gis.errors import FieldMappingError, InputError, InputRepairWarning
-from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
-
-__all__ = [
-    "FOOT_M",
-    "SQFT_PER_SQM",
-    "SQFT_PER_ACRE",
-    "largest_overlap",
-    "all_overlaps",
-    "covered_share",
-    "union_by_group",
-    "self_overlaps",
-    "flag_overlaps",
-    "geometry_dimension",
-    "check_same_projected_crs",
-]
+from wetland_gis.units import FOOT_M as FOOT_M, SQFT_PER_ACRE as SQFT_PER_ACRE, SQFT_PER_SQM
 
 
 def geometry_dimension(geoms: np.ndarray | gpd.GeoSeries) -> np.ndarray:

@@ -72,18 +72,6 @@ from wetland_gis.geometry.overlay import (
 from wetland_gis.parameters import ParameterSet, default_parameters
 from wetland_gis.units import FOOT_M, SQFT_PER_ACRE, SQFT_PER_SQM
 
-__all__ = [
-    "NEAREST_SEARCH_FT",
-    "QUAD_SEGS",
-    "SHORELAND_COLUMNS",
-    "ShorelandSplit",
-    "zone_buffer",
-    "public_waters",
-    "impact_jurisdiction",
-    "shoreland_split",
-    "zones_for_map",
-]
-
 NEAREST_SEARCH_FT = 5280.0
 """Radius (feet) within which the nearest public water is reported (a reporting choice)."""
 

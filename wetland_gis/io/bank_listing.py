@@ -23,8 +23,6 @@ from wetland_gis.geometry.crs import WORKING_CRS, to_working_crs
 from wetland_gis.io.fields import match_columns
 from wetland_gis.io.values import is_blank, parse_id, parse_number, parse_whole_number
 
-__all__ = ["read_bank_listing", "prepare_banks", "BANK_FIELDS", "BANK_ALIASES", "PROGRAMS"]
-
 #: Columns of the bank credit listing (docs/data_schema.md), required in the file.
 BANK_FIELDS = (
     "bank_name",

@@ -17,8 +17,6 @@ from wetland_gis.geometry.crs import to_working_crs
 from wetland_gis.io.fields import match_columns
 from wetland_gis.io.values import is_blank, parse_id, parse_number
 
-__all__ = ["prepare_sites", "SITE_FIELDS", "SITE_OPTIONAL"]
-
 #: Columns of the candidate sites layer: required, then optional.
 SITE_FIELDS = ("site_id", "action", "circ39", "credit_ac")
 SITE_OPTIONAL = ("cost_usd", "in_advance")

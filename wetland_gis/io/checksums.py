@@ -24,8 +24,6 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-__all__ = ["SHAPEFILE_PARTS", "file_sha256", "shapefile_parts"]
-
 SHAPEFILE_PARTS = (".shp", ".shx", ".dbf", ".prj", ".cpg")
 """The shapefile sidecars a digest covers, in order."""
 

@@ -24,15 +24,6 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = [
-    "FORMULA_START",
-    "neutralise",
-    "restore",
-    "restore_frame",
-    "spreadsheet_safe",
-    "write_csv",
-]
-
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """First characters with which a spreadsheet may read a cell as a formula (OWASP)."""
 

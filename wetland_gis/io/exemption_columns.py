@@ -38,13 +38,6 @@ if TYPE_CHECKING:
 
     from wetland_gis.rules.facts import ImpactFacts
 
-__all__ = [
-    "EXEMPTION_FIELD_ROLES",
-    "ROAD_ROLE_PREFIX",
-    "resolve_exemption_columns",
-    "attach_exemption_facts",
-]
-
 #: The prefix of the road roles.
 ROAD_ROLE_PREFIX = "road_"
 

@@ -10,7 +10,5 @@ from __future__ import annotations
 
 from wetland_gis.rules.spec import FACTS
 
-__all__ = ["FACT_FIELD_ROLES"]
-
 #: Roles of :data:`wetland_gis.io.fields.DEFAULT_NAMES` that carry a fact of one wetland.
 FACT_FIELD_ROLES = tuple(f.key for f in FACTS.values() if f.fact_role)

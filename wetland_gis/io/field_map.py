@@ -37,19 +37,6 @@ from wetland_gis.errors import FieldMappingError, InputError
 from wetland_gis.io.checksums import file_sha256
 from wetland_gis.manifest import InputRecord
 
-__all__ = [
-    "FIELD_ALIASES",
-    "FieldMap",
-    "FIELD_MAP_FORMATS",
-    "parse_field_options",
-    "load_field_map",
-    "field_map_from_options",
-    "roles_text",
-    "template_text",
-    "layer_fields_text",
-    "record_field_map",
-]
-
 #: The ``--<name>-field`` options kept as aliases of ``--field ROLE=COLUMN`` (deprecated):
 #: role -> option.
 FIELD_ALIASES = {

@@ -28,14 +28,6 @@ import difflib
 import re
 from collections.abc import Iterable
 
-__all__ = [
-    "SHAPEFILE_NAME_LIMIT",
-    "with_truncations",
-    "looks_like",
-    "squash",
-    "closest_column",
-]
-
 #: Characters of a field name a shapefile keeps (QGIS, ArcGIS and GDAL cut alike).
 SHAPEFILE_NAME_LIMIT = 10
 

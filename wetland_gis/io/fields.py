@@ -42,24 +42,6 @@ from wetland_gis.io.wetland_types import NWI_CATEGORIES, parse_wetland_type
 from wetland_gis.rules.spec import FACTS
 from wetland_gis.units import SQFT_PER_ACRE
 
-__all__ = [
-    "FieldMapping",
-    "resolve_fields",
-    "impact_exceeds_wetland",
-    "DEFAULT_NAMES",
-    "ROLE_LABELS",
-    "read_flag",
-    "read_number",
-    "read_text",
-    "match_columns",
-    "FieldRole",
-    "field_roles",
-    "field_name_warnings",
-    "closest_role",
-    "check_roles",
-    "closest_column",
-]
-
 #: The roles of the impact layer (the spec's ``layer`` and ``wetland`` facts).
 _LAYER_FACTS = tuple(f for f in FACTS.values() if f.group in ("layer", "wetland"))
 

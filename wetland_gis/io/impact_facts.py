@@ -33,8 +33,7 @@ from wetland_gis.io.fields import (
 )
 from wetland_gis.io.wetland_types import water_regime_flooded
 from wetland_gis.parameters import ParameterSet
-from wetland_gis.rules import ImpactFacts
-from wetland_gis.rules import registry as R
+from wetland_gis.rules import ImpactFacts, registry as R
 from wetland_gis.rules.public_waters import public_waters_wetland_screen, unlisted_by_inventory
 from wetland_gis.rules.screening import (
     MIXED_TYPE_CITATION,
@@ -46,8 +45,6 @@ from wetland_gis.rules.screening import (
     no_public_waters_layer_verify,
 )
 from wetland_gis.rules.trace import TRACE_COLUMNS, TraceLog
-
-__all__ = ["ImpactTable", "FactSteps", "ROLE_FACTS", "STEP_FIELDS", "impact_facts"]
 
 
 def _is_true(value: Any) -> bool:

@@ -24,14 +24,6 @@ from wetland_gis.io.fields import FieldMapping
 from wetland_gis.io.values import is_blank
 from wetland_gis.units import SQFT_PER_ACRE, joint_application_area
 
-__all__ = [
-    "DURATION_COLUMNS",
-    "NOT_DETERMINED",
-    "NOT_GIVEN",
-    "PLANT_COMMUNITY_COLUMNS",
-    "summary_table",
-]
-
 NOT_GIVEN = "not given"
 """A fact the input layer does not hold (type of impact, plant community)."""
 

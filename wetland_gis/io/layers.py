@@ -39,30 +39,16 @@ from wetland_gis.errors import (
 from wetland_gis.io.checksums import file_sha256
 from wetland_gis.io.safe_write import SafeWriter
 from wetland_gis.io.writers import (
-    SHAPEFILE_FIELD_LIMIT,
-    WKT_COLUMN,
-    WRITE_FORMATS,
+    SHAPEFILE_FIELD_LIMIT as SHAPEFILE_FIELD_LIMIT,
+    WKT_COLUMN as WKT_COLUMN,
+    WRITE_FORMATS as WRITE_FORMATS,
     has_geometry,
-    shapefile_field_names,
-    write_frame,
+    shapefile_field_names as shapefile_field_names,
+    write_frame as write_frame,
 )
 
 if TYPE_CHECKING:
     from wetland_gis.manifest import Manifest
-
-__all__ = [
-    "LayerRead",
-    "read_layer",
-    "write_layer",
-    "list_layers",
-    "shapefile_field_names",
-    "READ_FORMATS",
-    "MULTI_LAYER_FORMATS",
-    "WRITE_FORMATS",
-    "SHAPEFILE_FIELD_LIMIT",
-    "WKT_COLUMN",
-    "write_frame",
-]
 
 #: Extensions read, and what they are.
 READ_FORMATS: dict[str, str] = {

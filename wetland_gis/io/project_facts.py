@@ -45,14 +45,6 @@ if TYPE_CHECKING:
 
     from wetland_gis.manifest import Manifest
 
-__all__ = [
-    "ProjectFacts",
-    "EVERY_PROJECT",
-    "project_fact_roles",
-    "read_project_facts",
-    "apply_project_facts",
-]
-
 #: The project key that gives its facts to every project of the layer.
 EVERY_PROJECT = "*"
 

@@ -27,28 +27,12 @@ import pandas as pd
 
 from wetland_gis._version import __version__
 from wetland_gis.labels import label, tier_label
-from wetland_gis.palette import OUTCOME_COLORS, OUTCOME_DASH, zone_style
-from wetland_gis.palette import WATER_USE_OUTCOME_COLORS as WATER_COLORS
-
-__all__ = [
-    "GPKG_VERSION",
-    "LAYER_DESCRIPTIONS",
-    "layer_description",
-    "STYLE_NAME",
-    "TIER_COLORS",
-    "ALIASES_FILE",
-    "Category",
-    "LayerStyle",
-    "NULL_COLOR",
-    "NULL_LABEL",
-    "field_aliases",
-    "gpkg_dataset_options",
-    "layer_style",
-    "qml",
-    "sld",
-    "style_layer",
-    "styled_layers",
-]
+from wetland_gis.palette import (
+    OUTCOME_COLORS,
+    OUTCOME_DASH,
+    WATER_USE_OUTCOME_COLORS as WATER_COLORS,
+    zone_style,
+)
 
 GPKG_VERSION = "1.2"
 """GeoPackage version of new files: opened without a warning by QGIS 3.22 / GDAL 3.6."""

@@ -55,17 +55,6 @@ if TYPE_CHECKING:
 #: returns a future (``result()`` waits for it, ``cancel()`` if it has one drops it).
 Submit = Callable[[Callable[[Path], Any], Path], Any]
 
-__all__ = [
-    "SafeWriter",
-    "STAGING_PREFIX",
-    "is_geopackage",
-    "same_file",
-    "output_error",
-    "clean_leftover_staging",
-    "make_staging_folder",
-    "refuse_read_only",
-]
-
 #: Name prefix of the staging folders written beside the outputs.
 STAGING_PREFIX = ".wetland-gis-tmp-"
 

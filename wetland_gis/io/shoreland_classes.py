@@ -25,14 +25,6 @@ from wetland_gis.errors import ContextError
 from wetland_gis.io.values import is_blank, parse_id
 from wetland_gis.manifest import file_sha256
 
-__all__ = [
-    "CLASS_SOURCES",
-    "DOW_DIGITS",
-    "ShorelandClassList",
-    "normalise_dow",
-    "read_shoreland_classes",
-]
-
 CLASS_SOURCES = ("dnr", "local")
 """Which class of the list is used: the DNR's, or the county/city ordinance's."""
 

@@ -31,18 +31,6 @@ import pandas as pd
 
 from wetland_gis.rules.trace import JSON_COLUMNS, TRACE_COLUMNS, _plain, encode_trace_value
 
-__all__ = [
-    "REPEATING_COLUMNS",
-    "ROWS_PER_SLICE",
-    "decisions_table",
-    "disk_table",
-    "encode_json_column",
-    "record_texts",
-    "write_records_json",
-    "write_tables_parquet",
-    "write_trace_parquet",
-]
-
 #: Rows encoded at a time (memory: one slice's text, about 0.1 GiB at this size).
 ROWS_PER_SLICE = 50_000
 

@@ -36,17 +36,6 @@ from wetland_gis.rules import registry
 from wetland_gis.rules.registry import EXEMPTION_RULE_IDS
 from wetland_gis.rules.trace import number_steps
 
-__all__ = [
-    "LARGE_PROJECT_IMPACTS",
-    "NOT_TRIED_PREFIX",
-    "PROJECT_PART_POINTER",
-    "PROJECT_RULES_SHOWN",
-    "compact_conditions",
-    "compact_steps",
-    "is_moot_verify",
-    "is_not_tried",
-]
-
 _NOT_TRIED = Outcome.NOT_APPLIED.value
 _NOT_EXEMPT = Outcome.NOT_EXEMPT.value
 

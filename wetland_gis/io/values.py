@@ -41,21 +41,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from wetland_gis.errors import ValueParseError
-from wetland_gis.names import key_of, normalise_county
-
-__all__ = [
-    "TRUE_SPELLINGS",
-    "FALSE_SPELLINGS",
-    "is_blank",
-    "parse_bool",
-    "parse_number",
-    "parse_whole_number",
-    "parse_date",
-    "parse_id",
-    "normalise_county",
-    "normalise_key",
-    "keyed",
-]
+from wetland_gis.names import key_of, normalise_county as normalise_county
 
 TRUE_SPELLINGS = ("true", "t", "yes", "y", "1", "1.0")
 """Text read as True (after stripping and ignoring case); also ``True``, ``1``, ``1.0``."""

@@ -41,22 +41,6 @@ from wetland_gis.errors import (
 )
 from wetland_gis.io.values import is_blank, parse_bool
 
-__all__ = [
-    "TypeReading",
-    "parse_wetland_type",
-    "infer_from_cowardin",
-    "reading_for",
-    "read_types",
-    "TYPE_COLUMNS",
-    "CowardinRule",
-    "COWARDIN_CROSSWALK",
-    "COMMUNITY_TYPES",
-    "NWI_CATEGORIES",
-    "ACCEPTED_FORMS",
-    "WATER_REGIMES",
-    "water_regime_flooded",
-]
-
 SOURCES = ("given", "inferred")
 
 ACCEPTED_FORMS = (

@@ -16,29 +16,9 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from wetland_gis.errors import MappingInputError
+from wetland_gis.errors import MappingInputError as MappingInputError
 from wetland_gis.io.values import is_blank, parse_number
-from wetland_gis.units import display_number, joint_application_area
-
-__all__ = [
-    "MISSING",
-    "MappingInputError",
-    "column_reader",
-    "esc",
-    "as_number",
-    "find_column",
-    "finite_text",
-    "fmt",
-    "fmt_acres",
-    "fmt_money",
-    "fmt_sqft",
-    "impact_ids",
-    "inert_json",
-    "inert_tojson",
-    "is_missing",
-    "joint_application_area",
-    "split_joined",
-]
+from wetland_gis.units import display_number, joint_application_area as joint_application_area
 
 ID_COLUMNS = ("impact_id", "id", "IMPACT_ID", "fid", "wg_row")
 """Columns that may hold the impact id, best first (else the row index is the id)."""

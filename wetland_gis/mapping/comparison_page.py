@@ -14,8 +14,6 @@ from wetland_gis._version import __version__
 from wetland_gis.labels import label
 from wetland_gis.mapping.report import TEMPLATES_DIR
 
-__all__ = ["comparison_page"]
-
 
 class Compared(Protocol):
     """What the page reads of a :class:`wetland_gis.compare.Comparison`.

@@ -15,8 +15,6 @@ from typing import Any
 from wetland_gis.labels import label
 from wetland_gis.rules.registry import EXEMPTION_RULE_IDS, RULES
 
-__all__ = ["is_exemption_step", "exemption_rows", "exemptions_tried_html"]
-
 
 def is_exemption_step(step: Mapping[str, Any]) -> bool:
     """Return whether a trace step is one of the other exemptions or the road paragraph."""

@@ -20,8 +20,6 @@ from wetland_gis.labels import label
 from wetland_gis.mapping._format import fmt, is_missing
 from wetland_gis.rules.registry import EXEMPTION_ONE, EXEMPTION_RULE_IDS, RULES
 
-__all__ = ["exemption_sections"]
-
 
 def exemption_sections(
     trace: pd.DataFrame,

@@ -36,16 +36,6 @@ from wetland_gis.errors import OfflineAssetError
 
 from ._format import inert_tojson
 
-__all__ = [
-    "ASSETS",
-    "ASSETS_DIR",
-    "Asset",
-    "OfflineAssetError",
-    "inline_assets_html",
-    "make_self_contained",
-    "use_vendored_assets",
-]
-
 ASSETS_DIR = Path(__file__).parent / "assets" / "vendor"
 """Folder holding the vendored files (written by ``tools/vendor_leaflet.sh``)."""
 

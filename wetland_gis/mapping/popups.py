@@ -38,18 +38,6 @@ from ._format import (
 )
 from .symbology import outcome_color, outcome_label, outcome_text_color, zone_style
 
-__all__ = [
-    "STEP_CITATIONS",
-    "RULE_STEPS",
-    "attributes_html",
-    "decision_chain",
-    "impact_brief_popup_html",
-    "impact_popup_html",
-    "option_popup_html",
-    "tier_label",
-    "truthy",
-]
-
 #: The defining provision of each decision-chain step (from the rules registry), shown in
 #: italics when the trace gives the step no citation.
 STEP_CITATIONS: Mapping[str, tuple[str, ...]] = CHAIN_STEPS

@@ -69,21 +69,6 @@ from .symbology import (
     zone_style,
 )
 
-__all__ = [
-    "BEST_OPTIONS",
-    "LARGE_DETAIL_ROWS",
-    "LARGE_PROJECT_IMPACTS",
-    "PAPER_SIZES",
-    "SECTIONS",
-    "TEMPLATES_DIR",
-    "TRACE_COLUMNS",
-    "joint_application_area",
-    "render_report",
-    "report_assessment",
-    "write_pdf",
-    "write_report",
-]
-
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 """Folder of the jinja2 templates."""
 

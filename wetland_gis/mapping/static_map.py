@@ -36,8 +36,6 @@ from .symbology import (
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["static_map", "static_map_png", "static_map_svg"]
-
 #: The centre of a figure's axes, in axes coordinates (a drawing position, not law).
 _AXES_CENTRE = (0.5, 0.5)
 #: The smallest side of the framed area in metres, so a single small impact has context.

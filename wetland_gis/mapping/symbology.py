@@ -6,31 +6,15 @@ give a second cue that does not depend on colour.
 
 from __future__ import annotations
 
-from wetland_gis.context_layers import DRAWN_LAYERS, LAYER_SPECS, MapStyle, map_layers
+from wetland_gis.context_layers import DRAWN_LAYERS, LAYER_SPECS, MapStyle, map_layers as map_layers
 from wetland_gis.enums import ImpactOutcome
-from wetland_gis.palette import OUTCOME_COLORS, OUTCOME_DASH, ZONE_STYLES, ZoneStyle, zone_style
-
-__all__ = [
-    "map_layers",
-    "BANK_COLOR",
-    "CONTEXT_LAYERS",
-    "PROJECT_LAYERS",
-    "OUTCOME_COLORS",
-    "OUTCOME_DASH",
-    "OUTCOME_LABELS",
-    "SITE_COLOR",
-    "NWI_DELINEATION_TITLE",
-    "ZONE_STYLES",
-    "ContextLayer",
-    "ZoneStyle",
-    "contrast_ratio",
-    "outcome_color",
-    "outcome_label",
-    "outcome_text_color",
-    "relative_luminance",
-    "text_color",
-    "zone_style",
-]
+from wetland_gis.palette import (
+    OUTCOME_COLORS,
+    OUTCOME_DASH as OUTCOME_DASH,
+    ZONE_STYLES as ZONE_STYLES,
+    ZoneStyle as ZoneStyle,
+    zone_style as zone_style,
+)
 
 OUTCOME_LABELS: dict[str, str] = {
     ImpactOutcome.DE_MINIMIS_EXEMPT.value: "De minimis exempt",

@@ -70,16 +70,6 @@ from .symbology import (
     zone_style,
 )
 
-__all__ = [
-    "BASEMAPS",
-    "DISPLAY_CRS",
-    "NO_BASEMAP_BACKGROUND",
-    "WORK_CRS",
-    "impact_ids",
-    "save_map",
-    "tep_map",
-]
-
 DISPLAY_CRS = "EPSG:4326"
 """What Leaflet draws: longitude and latitude on WGS 84."""
 

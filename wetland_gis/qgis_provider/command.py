@@ -29,17 +29,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = [
-    "Option",
-    "Algorithm",
-    "ALGORITHMS",
-    "KINDS",
-    "NO_BUILD",
-    "build_argv",
-    "field_args",
-    "field_parameter",
-]
-
 #: The kinds of parameter, as the provider makes them in QGIS.
 KINDS = (
     "source",  # a vector layer QGIS has open (QgsProcessingParameterFeatureSource): its file

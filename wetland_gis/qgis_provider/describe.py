@@ -15,8 +15,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["describe", "main"]
-
 
 def _options(parser: argparse.ArgumentParser) -> dict[str, dict[str, Any]]:
     """Return each option of a sub-command by flag (a positional by its name)."""

@@ -31,8 +31,6 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["EVENTS_ENV", "PREFIX", "enabled", "emit", "parse"]
-
 #: The environment variable asking ``wetland-gis`` for run events (value ``json``).
 EVENTS_ENV = "WETLAND_GIS_EVENTS"
 

@@ -24,8 +24,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["classFactory", "WetlandGISPlugin", "load_provider_package"]
-
 PLUGIN_DIR = Path(__file__).resolve().parent
 #: The name QGIS's Python knows the provider's modules by.
 ALIAS = "wetland_gis_qgis_provider"

@@ -55,8 +55,6 @@ from qgis.core import (
 from . import runner
 from .command import ALGORITHMS, Algorithm, Option, build_argv, field_parameter, split_texts
 
-__all__ = ["WetlandGISProvider", "WetlandGISAlgorithm", "PROVIDER_ID", "PYTHON_SETTING"]
-
 #: The provider's id: its algorithms are ``wetland_gis:assess``, ``wetland_gis:site``, ...
 PROVIDER_ID = "wetland_gis"
 

@@ -13,8 +13,6 @@ import signal
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main"]
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``wetland-gis`` with ``argv``, interruptible by SIGINT; return its exit status."""

@@ -27,18 +27,6 @@ from typing import Any, Protocol
 
 from . import events
 
-__all__ = [
-    "PYTHON_ENV",
-    "INSTALL_FILE",
-    "CommandFailed",
-    "Feedback",
-    "RunResult",
-    "child_env",
-    "describe",
-    "find_python",
-    "run_command",
-]
-
 #: Environment variable naming the interpreter that has the package (a venv's python).
 PYTHON_ENV = "WETLAND_GIS_PYTHON"
 

@@ -16,8 +16,6 @@ from typing import Any
 
 from wetland_gis.errors import InputError
 
-__all__ = ["add_register_parser", "run_register", "RegisterTally", "RegisterResult"]
-
 _KINDS = (
     "boundary_type_determination",
     "exemption",

@@ -41,8 +41,6 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.register.records import DETERMINATION, determination_end
 from wetland_gis.rules.registry import FACTS_REGISTER, rule
 
-__all__ = ["fill_from_register", "portion_basis", "PORTION_BASES", "RULE_ID"]
-
 RULE_ID = FACTS_REGISTER  # its id, label and citations live in the rules registry
 _CITATION = "; ".join(rule(FACTS_REGISTER).citations)
 _NOT_COUNTED_KINDS = {"excavate"}

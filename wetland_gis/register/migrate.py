@@ -34,8 +34,6 @@ from sqlalchemy.engine import Connection
 from wetland_gis.errors import RegisterVersionError
 from wetland_gis.register import schema as s
 
-__all__ = ["Migration", "MIGRATIONS", "upgrade", "set_version"]
-
 
 @dataclass(frozen=True, kw_only=True)
 class Migration:

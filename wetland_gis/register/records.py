@@ -24,8 +24,14 @@ from wetland_gis.errors import InputError, ValueParseError
 from wetland_gis.io.checksums import file_sha256
 from wetland_gis.io.csv_cells import restore_frame
 from wetland_gis.io.trace_store import PROJECT_RULES_SHOWN, is_not_tried
-from wetland_gis.io.values import is_blank, normalise_key, parse_bool, parse_id, parse_number
-from wetland_gis.io.values import parse_date as parse_value_date
+from wetland_gis.io.values import (
+    is_blank,
+    normalise_key,
+    parse_bool,
+    parse_date as parse_value_date,
+    parse_id,
+    parse_number,
+)
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.register.schema import DECISION_KINDS, KIND_CITATIONS, SRID
 from wetland_gis.register.store import (
@@ -41,21 +47,6 @@ from wetland_gis.register.validity import (
     determination_end,
 )
 from wetland_gis.units import SQFT_PER_ACRE
-
-__all__ = [
-    "CSV_COLUMNS",
-    "decision_from_assessed",
-    "credits_from_siting",
-    "read_decisions_csv",
-    "export_register",
-    "annual_summary",
-    "summary_html",
-    "default_valid_until",
-    "determination_end",
-    "check_valid_until",
-    "DETERMINATION",
-    "parse_date",
-]
 
 #: Columns of the CSV of past decisions (one dated impact a row). ``decision`` groups
 #: rows into one decision (rows without it are one decision each); ``geometry_wkt`` is

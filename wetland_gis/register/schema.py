@@ -36,24 +36,6 @@ from sqlalchemy.types import TypeDecorator, TypeEngine, UserDefinedType
 
 from wetland_gis.rules.spec import cite, cite_rule, short_cite
 
-__all__ = [
-    "SCHEMA_VERSION",
-    "SRID",
-    "DECISION_KINDS",
-    "KIND_CITATIONS",
-    "metadata",
-    "register_meta",
-    "decisions",
-    "impacts",
-    "credits",
-    "TABLES",
-    "SPATIAL_TABLES",
-    "RegisterGeometry",
-    "gpkg_blob",
-    "from_gpkg_blob",
-    "sqlite_trigger_sql",
-]
-
 #: Version of the register's schema written by this package. A register of a newer
 #: version is refused (``wetland-gis register upgrade`` after upgrading the package); one
 #: of an older version is refused until ``wetland-gis register upgrade`` migrates it

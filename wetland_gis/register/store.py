@@ -43,19 +43,6 @@ from wetland_gis.register.migrate import upgrade
 from wetland_gis.register.schema import _APPEND_ONLY, sqlite_trigger_sql
 from wetland_gis.register.validity import check_valid_until
 
-__all__ = [
-    "REGISTER_ENV",
-    "SLEEP_HOOK_ENV",
-    "Register",
-    "DecisionRecord",
-    "ImpactRecord",
-    "CreditRecord",
-    "RegisterError",
-    "RegisterVersionError",
-    "RegisterUpgradeRequired",
-    "redact",
-]
-
 #: Environment variable holding the register's URL or path when none is given.
 REGISTER_ENV = "WETLAND_GIS_REGISTER"
 

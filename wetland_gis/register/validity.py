@@ -13,8 +13,6 @@ import datetime as dt
 from wetland_gis.errors import ParameterNotInForce, ValueParseError
 from wetland_gis.parameters import ParameterSet, default_parameters
 
-__all__ = ["DETERMINATION", "determination_end", "check_valid_until"]
-
 #: The decision kind whose validity the law limits (§ 103G.2242, subd. 2a(d)).
 DETERMINATION = "boundary_type_determination"
 

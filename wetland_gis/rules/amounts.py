@@ -41,16 +41,6 @@ from wetland_gis.enums import PercentageArea, ShorelandZone, WetlandType
 from wetland_gis.errors import ParameterError
 from wetland_gis.parameters import ParameterSet
 
-__all__ = [
-    "AmountEntry",
-    "AmountTable",
-    "amount_table",
-    "type_group",
-    "TYPES_1_2_6_7",
-    "TYPES_3_4_5_8_CEDAR",
-    "ZONE_SELECTORS",
-]
-
 #: The ``zone`` selector words of ``applies_to``.
 ZONE_SELECTORS = {
     "outside": ShorelandZone.OUTSIDE,

@@ -19,8 +19,6 @@ from wetland_gis.parameters import ParameterSet, as_date, default_parameters
 from wetland_gis.rules.metro import in_metropolitan_area
 from wetland_gis.rules.percentage_area import county_index
 
-__all__ = ["county_classes"]
-
 
 def county_classes(
     name: object, params: ParameterSet | None = None, as_of: str | dt.date | None = None

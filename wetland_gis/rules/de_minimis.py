@@ -47,7 +47,7 @@ from wetland_gis.enums import (
 from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules import registry as R
 from wetland_gis.rules.amounts import (
-    TYPES_1_2_6_7,
+    TYPES_1_2_6_7 as TYPES_1_2_6_7,
     TYPES_3_4_5_8_CEDAR,
     AmountEntry,
     amount_table,
@@ -89,16 +89,6 @@ from wetland_gis.rules.public_waters import route, with_permit_reason
 from wetland_gis.rules.replacement import WHOLE_PROJECT
 from wetland_gis.rules.spec import cite
 from wetland_gis.rules.trace import Citation, TraceLog
-
-__all__ = [
-    "de_minimis_allowance",
-    "TYPES_1_2_6_7",
-    "TYPES_3_4_5_8_CEDAR",
-    "SETBACK_POOL",
-    "NO_AMOUNT_POOL",
-    "de_minimis_steps",
-    "de_minimis_impact",
-]
 
 #: Subd. 9(c) gives its amount for "wetland" of any type: one total for all types.
 SETBACK_POOL = "setback_zone"

@@ -61,15 +61,15 @@ from wetland_gis.rules.de_minimis import de_minimis_impact, de_minimis_steps
 from wetland_gis.rules.exempt.project import other_exemptions
 from wetland_gis.rules.facts import ImpactFacts, check_impacts
 from wetland_gis.rules.kernel import (
-    CLAUSE_READINGS,
+    CLAUSE_READINGS as CLAUSE_READINGS,
     EXEMPT_OUTCOMES,
-    ONE_CLAUSE,
-    PER_CLAUSE,
-    READINGS,
-    ROUTE_BOTH,
-    ROUTE_PUBLIC_WATERS,
+    ONE_CLAUSE as ONE_CLAUSE,
+    PER_CLAUSE as PER_CLAUSE,
+    READINGS as READINGS,
+    ROUTE_BOTH as ROUTE_BOTH,
+    ROUTE_PUBLIC_WATERS as ROUTE_PUBLIC_WATERS,
     ROUTE_WCA,
-    ROUTES,
+    ROUTES as ROUTES,
     Claims,
     DeMinimisTotal,
     Impact,
@@ -90,23 +90,6 @@ from wetland_gis.rules.readings import alternatives, within_reach
 from wetland_gis.rules.replacement import replacement_steps
 from wetland_gis.rules.scope import calcareous_fen, exemption_standards, impact_kind
 from wetland_gis.rules.trace import TraceLog
-
-__all__ = [
-    "Claims",
-    "ImpactDecision",
-    "DeMinimisTotal",
-    "ProjectDecision",
-    "decide_project",
-    "decide_projects",
-    "PER_CLAUSE",
-    "ONE_CLAUSE",
-    "CLAUSE_READINGS",
-    "READINGS",
-    "ROUTE_WCA",
-    "ROUTE_PUBLIC_WATERS",
-    "ROUTE_BOTH",
-    "ROUTES",
-]
 
 
 def decide_project(

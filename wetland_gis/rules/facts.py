@@ -32,13 +32,6 @@ from wetland_gis.rules.numbers import exact, exact_sum
 from wetland_gis.rules.spec import QUESTIONS, RULE_SPECS, cite
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
-__all__ = [
-    "ImpactFacts",
-    "PERCENT",
-    "SQFT_PER_ACRE",
-    "ZONE_ORDER",
-]
-
 #: Percent conversion: a share written in percent is divided by this.
 PERCENT = 100
 

@@ -35,41 +35,11 @@ from wetland_gis.rules.amounts import AmountEntry, AmountTable, amount_table, ty
 from wetland_gis.rules.exempt.binding import (
     EACH_CLAUSE,
     EXEMPTION_UNIT_READINGS,
-    WHOLE_SUBDIVISION,
+    WHOLE_SUBDIVISION as WHOLE_SUBDIVISION,
 )
 from wetland_gis.rules.exempt.facts import ExemptionClaims
 from wetland_gis.rules.facts import SQFT_PER_ACRE, ImpactFacts, check_choice, exact
 from wetland_gis.rules.trace import TraceLog
-
-__all__ = [
-    "Claims",
-    "ImpactDecision",
-    "DeMinimisTotal",
-    "ProjectDecision",
-    "RuleBook",
-    "Impact",
-    "rule_book",
-    "dec",
-    "passes",
-    "PER_CLAUSE",
-    "ONE_CLAUSE",
-    "CLAUSE_READINGS",
-    "EXEMPTION_SCOPE_READINGS",
-    "EXEMPTION_UNIT_READINGS",
-    "EACH_CLAUSE",
-    "WHOLE_SUBDIVISION",
-    "WHOLE_PROJECT",
-    "CUMULATIVE_LIMIT_READINGS",
-    "LIMIT_REACHED",
-    "LIMIT_EXCEEDED",
-    "COVERED_IMPACTS",
-    "READINGS",
-    "ROUTE_WCA",
-    "ROUTE_PUBLIC_WATERS",
-    "ROUTE_BOTH",
-    "ROUTES",
-    "EXEMPT_OUTCOMES",
-]
 
 #: Subd. 9(e) default: the whole project is held to the smallest clause amount it uses.
 ONE_CLAUSE = "one_clause"

@@ -14,8 +14,6 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.facts import Trace
 from wetland_gis.rules.percentage_area import lookup_county, normalise_county
 
-__all__ = ["in_metropolitan_area", "METRO_KEY"]
-
 #: Parameter key of the county list of § 103G.2241, subd. 9(d).
 METRO_KEY = "metropolitan_area.counties"
 

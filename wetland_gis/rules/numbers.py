@@ -10,8 +10,6 @@ import numbers
 from collections.abc import Iterable
 from decimal import Decimal
 
-__all__ = ["exact", "exact_sum"]
-
 
 def exact(value: float | Decimal) -> Decimal:
     """Return ``value`` as an exact decimal of the figure as written.

@@ -29,13 +29,6 @@ from wetland_gis.rules.facts import (
     percentage_class_of,
 )
 
-__all__ = [
-    "percentage_area_from_figures",
-    "percentage_area_of_county",
-    "normalise_county",
-    "COUNTY_CLASS_KEYS",
-]
-
 #: Parameter keys of the county lists of Minn. R. 8420.0117, subp. 1, by class.
 COUNTY_CLASS_KEYS: dict[PercentageArea, str] = {
     PercentageArea.GREATER_THAN_80: "percentage_area.counties.greater_than_80",

@@ -46,25 +46,6 @@ from wetland_gis.rules.facts import Trace, exact, fmt_number, percentage_class_o
 from wetland_gis.rules.replacement import adjust_ratio
 from wetland_gis.rules.spec import question
 
-__all__ = [
-    "SitingPlace",
-    "siting_tier",
-    "next_tier_condition",
-    "replacement_action_eligibility",
-    "normalise_action",
-    "REPLACEMENT_ACTIONS",
-    "CITE_EXCLUSION",
-    "CITE_TIER",
-    "CITE_BANKING",
-    "BANKING_OWN_ORDER",
-    "SINGLE_ORDER",
-    "SITING_READINGS",
-    "siting_priority",
-    "option_ratio",
-    "CITE_NEXT_LEVEL",
-    "CITE_REASONABLE",
-]
-
 # The citations each question writes, from its entry in the rule spec (rules/spec.py).
 _SITING, _NEXT, _ACTION = (
     question(q) for q in ("siting_tier", "next_tier_condition", "replacement_action")

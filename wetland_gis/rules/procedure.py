@@ -29,18 +29,6 @@ from wetland_gis.rules.facts import (
 from wetland_gis.rules.kernel import READINGS, Impact, RuleBook, passes
 from wetland_gis.rules.trace import Reason, TraceLog
 
-__all__ = [
-    "sequencing_without_alternatives_analysis",
-    "public_comment_required",
-    "revised_application_requires_notice",
-    "bank_fees",
-    "BANK_TRANSACTIONS",
-    "procedure_answer",
-    "ProcedureAnswer",
-    "procedure_steps",
-    "applicable_a_amount",
-]
-
 #: The transactions of § 103G.2242, subd. 14(a).
 BANK_TRANSACTIONS = ("maintenance", "establishment", "deposit", "transfer", "withdrawal")
 

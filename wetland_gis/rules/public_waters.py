@@ -33,18 +33,6 @@ from wetland_gis.rules.kernel import (
 from wetland_gis.rules.spec import question, short_cite
 from wetland_gis.rules.trace import TraceLog
 
-__all__ = [
-    "public_waters_wetland",
-    "public_waters_wetland_screen",
-    "unlisted_by_inventory",
-    "OUTSIDE_WCA",
-    "public_waters_steps",
-    "public_waters_work",
-    "route",
-    "wca_sqft",
-    "with_permit_reason",
-]
-
 #: Subd. 19(b): the "wetlands" regulated by the chapter exclude public waters wetlands.
 OUTSIDE_WCA = question("public_waters_wetland").clause("19(b)")
 _PUBLIC_WATERS = "public_waters_wetland."

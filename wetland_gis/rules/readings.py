@@ -27,8 +27,6 @@ from wetland_gis.rules.kernel import (
 from wetland_gis.rules.spec import short_cite
 from wetland_gis.rules.trace import TraceLog
 
-__all__ = ["alternatives", "within_reach"]
-
 #: decide(project, facts, book, log) -> ProjectDecision, without the alternatives
 Decide = Callable[[str, list[ImpactFacts], RuleBook, TraceLog], ProjectDecision]
 

@@ -35,15 +35,6 @@ from wetland_gis.rules.kernel import O_REQUIRED, PCT_VALUE, Impact, RuleBook, de
 from wetland_gis.rules.spec import question, short_cite
 from wetland_gis.rules.trace import TraceLog
 
-__all__ = [
-    "replacement_ratio",
-    "replacement_required",
-    "SQFT_PER_ACRE",
-    "adjust_ratio",
-    "ratio_answer",
-    "replacement_steps",
-]
-
 _REPLACEMENT = "replacement."
 #: Subd. 1(c): a wetland in a cultivated field is replaced by restoration only.
 CULTIVATED_FIELD = question("replacement_required").clause("1(c)")

@@ -35,15 +35,6 @@ from wetland_gis.rules.public_waters import PUBLIC_WATERS_DRAINING, PUBLIC_WATER
 from wetland_gis.rules.spec import short_cite
 from wetland_gis.rules.trace import Reason, TraceLog
 
-__all__ = [
-    "impact_kind",
-    "calcareous_fen",
-    "exemption_standards",
-    "CALCAREOUS_FENS",
-    "EXEMPTION_STANDARDS",
-    "PARTIAL_DRAINAGE",
-]
-
 CALCAREOUS_FENS = R.rule(R.CALCAREOUS_FEN).citations[0]
 EXEMPTION_STANDARDS = R.rule(R.EXEMPTION_STANDARDS).citations[0]
 PARTIAL_DRAINAGE = R.rule(R.IMPACT_KIND).clause("partial")

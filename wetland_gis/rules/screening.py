@@ -23,16 +23,6 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.amounts import amount_table
 from wetland_gis.rules.spec import FACTS_WETLAND_TYPE, RULE_SPECS
 
-__all__ = [
-    "governing_type",
-    "no_public_waters_layer_verify",
-    "fen_review_verify",
-    "WATERCOURSE_OHWL_VERIFY",
-    "NO_FEN_LAYER_VERIFY",
-    "NWI_SCREENING_VERIFY",
-    "MIXED_TYPE_CITATION",
-]
-
 #: Citation of the ``facts.wetland_type`` step (the Circular 39 types).
 MIXED_TYPE_CITATION = RULE_SPECS[FACTS_WETLAND_TYPE].citations[0]
 

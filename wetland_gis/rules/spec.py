@@ -50,32 +50,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 
-__all__ = [
-    "STATUTE_PREFIX",
-    "RULE_PREFIX",
-    "cite",
-    "cite_rule",
-    "short_cite",
-    "FactType",
-    "Fact",
-    "Rule",
-    "Stage",
-    "FACTS",
-    "RULE_SPECS",
-    "STAGES",
-    "CHAIN_STEPS",
-    "READING_RULES",
-    "fact",
-    "exemption_fact",
-    "road_fact",
-    "rule_of_function",
-    "rules_of",
-    "QUESTIONS",
-    "question",
-    "DOMAINS",
-    "WATER_USE_SECTION",
-]
-
 #: The one definition of the statute prefix: every citation of Minnesota Statutes starts so.
 STATUTE_PREFIX = "Minn. Stat. § "
 #: The one definition of the rule prefix (Minnesota Rules).

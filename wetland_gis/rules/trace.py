@@ -21,17 +21,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
-__all__ = [
-    "TRACE_COLUMNS",
-    "JSON_COLUMNS",
-    "TraceLog",
-    "encode_trace_value",
-    "number_steps",
-    "render_reasons",
-    "Reason",
-    "Citation",
-]
-
 #: A reason given as text, or as ``(render, args)``: rendered by ``render(*args)`` only
 #: when an output needs the text (deciding many projects formats no number).
 Reason = str | tuple

@@ -31,15 +31,6 @@ from wetland_gis.rules.kernel import (
     ProjectDecision,
 )
 
-__all__ = [
-    "de_minimis",
-    "de_minimis_view",
-    "DeMinimisResult",
-    "DeMinimisGroup",
-    "MOST_RESTRICTIVE",
-    "MULTI_ZONE_READINGS",
-]
-
 #: Default reading of subd. 9(e) on a project touching several zones.
 MOST_RESTRICTIVE = "most_restrictive"
 #: The readings of subd. 9(e) on a project touching several zones. The ``per_zone``

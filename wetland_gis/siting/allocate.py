@@ -80,23 +80,6 @@ from wetland_gis.rules.procedure import bank_fees
 from wetland_gis.rules.spec import question
 from wetland_gis.units import SQFT_PER_ACRE
 
-__all__ = [
-    "Allocation",
-    "AllocationError",
-    "Stage",
-    "allocate",
-    "check_weights",
-    "read_yes_no",
-    "withdrawal_fee_rate",
-    "WEIGHT_KEYS",
-    "DEFAULT_WEIGHTS",
-    "PLAN_COLUMNS",
-    "UNMET_COLUMNS",
-    "CREDIT_UNIT",
-    "NOISE_SQFT",
-    "RESOLUTION_SQFT",
-]
-
 #: Keys of the user's stage-3 weights and what each multiplies.
 WEIGHT_KEYS: Mapping[str, str] = {
     "cost": "USD (bank credits with the withdrawal fee; a site's whole cost once used)",

@@ -45,8 +45,6 @@ from wetland_gis.siting.rank import (
 from wetland_gis.siting.raster import SUITABILITY_CAVEAT, depression_summary
 from wetland_gis.units import SQFT_PER_ACRE
 
-__all__ = ["SitingResult", "site", "SITING_ASSUMPTIONS", "passed_over_sites", "weights_label"]
-
 #: Said in the manifest of every siting run.
 SITING_ASSUMPTIONS = (
     "Siting tiers follow Minn. Stat. § 103G.222, subd. 3(a)(1)-(4); replacement by wetland "

@@ -60,19 +60,6 @@ from wetland_gis.rules.spec import question
 from wetland_gis.siting.allocate import check_weights, read_yes_no
 from wetland_gis.units import FOOT_M
 
-__all__ = [
-    "attribute_options",
-    "impact_needs",
-    "rank_options",
-    "siting_place",
-    "tier_gaps",
-    "WCA_PROGRAMS",
-    "RANKING_COLUMNS",
-    "TIER_GAP_COLUMNS",
-    "IMPACT_ID_FIELDS",
-    "DECISION_FIELDS",
-]
-
 #: Programs whose credits can replace a Wetland Conservation Act impact.
 WCA_PROGRAMS = frozenset({"WCA", "both"})
 #: Impact id columns tried in order (case-insensitive), then ``wg_row``.

@@ -48,14 +48,6 @@ from scipy import ndimage
 
 from wetland_gis.errors import InputError, MissingCRSError
 
-__all__ = [
-    "depression_summary",
-    "categorical_share",
-    "DEPRESSION_COLUMNS",
-    "SUITABILITY_CAVEAT",
-    "CUBIC_METRES_PER_ACRE_FOOT",
-]
-
 #: One acre-foot in cubic metres: 43,560 cubic feet of 0.3048 m (a unit conversion).
 CUBIC_METRES_PER_ACRE_FOOT = 43_560 * 0.3048**3
 

@@ -12,8 +12,6 @@ from fractions import Fraction
 
 from wetland_gis.rules.facts import fmt_number
 
-__all__ = ["exact"]
-
 _CENT = Decimal("0.01")
 
 

@@ -25,16 +25,6 @@ from wetland_gis.errors import ParameterNotInForce
 from wetland_gis.parameters import ParameterSet, as_date, load_parameters
 from wetland_gis.rules.spec import WATER_USE_SECTION, cite
 
-__all__ = [
-    "STATUTE",
-    "cite_subd",
-    "WATER_USE_PARAMETERS_PATH",
-    "Edition",
-    "water_use_parameters",
-    "editions",
-    "editions_for",
-]
-
 #: The section every water-use citation names.
 STATUTE = cite(WATER_USE_SECTION)
 

@@ -16,19 +16,6 @@ from typing import Any
 from wetland_gis.errors import RulesInputError
 from wetland_gis.rules.facts import check_area, check_choice
 
-__all__ = [
-    "Appropriation",
-    "FeeReadings",
-    "BOUNDARY_READINGS",
-    "IRRIGATION_MINIMUM_READINGS",
-    "USES",
-    "ENTITY_TYPES",
-    "SOURCES",
-    "PERMIT_ACTIONS",
-    "ONCE_THROUGH_KINDS",
-    "MONTHS",
-]
-
 #: Month names, January first, as the parameter tree and the input columns write them.
 MONTHS: tuple[str, ...] = tuple(name.lower() for name in calendar.month_name[1:])
 

@@ -34,8 +34,6 @@ from wetland_gis.water_use.framework import (
     fmt_value,
 )
 
-__all__ = ["processing_fee"]
-
 _FEE = "water_use.fee."
 
 

@@ -41,19 +41,6 @@ from wetland_gis.water_use.editions import (
 )
 from wetland_gis.water_use.facts import Appropriation
 
-__all__ = [
-    "WaterRuleSpec",
-    "WATER_RULES",
-    "RULE_IDS",
-    "WaterOutcome",
-    "WaterDecision",
-    "WaterRule",
-    "fmt_value",
-    "rule_table",
-    "DOC_TABLES",
-]
-
-
 # --------------------------------------------------------------------------- the registry
 
 

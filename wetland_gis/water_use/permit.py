@@ -15,8 +15,6 @@ from wetland_gis.water_use.editions import cite_subd
 from wetland_gis.water_use.facts import Appropriation, _all_true, _unknown
 from wetland_gis.water_use.framework import WaterOutcome, _Rec, _water_rule, fmt_value
 
-__all__ = ["permit_required"]
-
 _PERMIT = "water_use.permit."
 _COMMISSIONER = "the commissioner does not require a permit under § 103G.287, subd. 4(b)"
 

@@ -23,16 +23,6 @@ from wetland_gis.water_use.facts import (
 )
 from wetland_gis.water_use.framework import WaterOutcome, _Rec, _RuleCore, _water_rule, fmt_value
 
-__all__ = [
-    "METROPOLITAN_AREA_CHECK",
-    "county_in_list",
-    "mt_simon_hinckley",
-    "bulk_sale",
-    "once_through",
-    "surface_water_levels",
-    "data_center",
-]
-
 #: The verify item of an answer that turns on "the seven-county metropolitan area" (subd. 5a):
 #: the area is defined by § 473.121, subd. 2, which is not held here; the tool uses the
 #: county list of § 473.121, subd. 4 (``water_use.seven_county_area.counties``).

@@ -46,90 +46,58 @@ from typing import Any
 
 from wetland_gis.errors import RulesInputError
 from wetland_gis.parameters import ParameterSet, as_date
-from wetland_gis.water_use.amounts import _exact_or_none
-from wetland_gis.water_use.amounts import _usd as _usd  # a fee as a reason writes it
-from wetland_gis.water_use.amounts import exact as exact
+from wetland_gis.water_use.amounts import (
+    _exact_or_none,
+    _usd as _usd,  # a fee as a reason writes it
+    exact as exact,
+)
 from wetland_gis.water_use.editions import (
-    WATER_USE_PARAMETERS_PATH,
+    WATER_USE_PARAMETERS_PATH as WATER_USE_PARAMETERS_PATH,
     Edition,
-    editions,
+    editions as editions,
     editions_for,
     water_use_parameters,
 )
 from wetland_gis.water_use.facts import (
-    BOUNDARY_READINGS,
-    ENTITY_TYPES,
-    IRRIGATION_MINIMUM_READINGS,
-    MONTHS,
-    ONCE_THROUGH_KINDS,
-    PERMIT_ACTIONS,
-    SOURCES,
-    USES,
+    BOUNDARY_READINGS as BOUNDARY_READINGS,
+    ENTITY_TYPES as ENTITY_TYPES,
+    IRRIGATION_MINIMUM_READINGS as IRRIGATION_MINIMUM_READINGS,
+    MONTHS as MONTHS,
+    ONCE_THROUGH_KINDS as ONCE_THROUGH_KINDS,
+    PERMIT_ACTIONS as PERMIT_ACTIONS,
+    SOURCES as SOURCES,
+    USES as USES,
     Appropriation,
     FeeReadings,
 )
 from wetland_gis.water_use.fee_totals import _entity_caps, _surcharges, _totals
-from wetland_gis.water_use.fees import _fee, processing_fee
+from wetland_gis.water_use.fees import _fee, processing_fee as processing_fee
 from wetland_gis.water_use.framework import (
     RULE_IDS,
-    WATER_RULES,
+    WATER_RULES as WATER_RULES,
     WaterDecision,
     WaterOutcome,
-    WaterRule,
-    WaterRuleSpec,
+    WaterRule as WaterRule,
+    WaterRuleSpec as WaterRuleSpec,
     _EditionRun,
     _merge,
     _Result,
+    fmt_value as fmt_value,
 )
-from wetland_gis.water_use.framework import fmt_value as fmt_value
-from wetland_gis.water_use.permit import _permit_required, permit_required
+from wetland_gis.water_use.permit import _permit_required, permit_required as permit_required
 from wetland_gis.water_use.restrictions import (
     _RESTRICTIONS,
-    METROPOLITAN_AREA_CHECK,
-    bulk_sale,
-    data_center,
-    mt_simon_hinckley,
-    once_through,
-    surface_water_levels,
+    METROPOLITAN_AREA_CHECK as METROPOLITAN_AREA_CHECK,
+    bulk_sale as bulk_sale,
+    data_center as data_center,
+    mt_simon_hinckley as mt_simon_hinckley,
+    once_through as once_through,
+    surface_water_levels as surface_water_levels,
 )
-from wetland_gis.water_use.schedules import late_payment_penalty, past_unpermitted_fees
-
-__all__ = [
-    "WATER_USE_PARAMETERS_PATH",
-    "WaterOutcome",
-    "Edition",
-    "Appropriation",
-    "WaterDecision",
-    "FeeReadings",
-    "ScreeningResult",
-    "BOUNDARY_READINGS",
-    "IRRIGATION_MINIMUM_READINGS",
-    "USES",
-    "ENTITY_TYPES",
-    "SOURCES",
-    "PERMIT_ACTIONS",
-    "ONCE_THROUGH_KINDS",
-    "MONTHS",
-    "RULE_IDS",
-    "WATER_RULES",
-    "WaterRuleSpec",
-    "METROPOLITAN_AREA_CHECK",
-    "WaterRule",
-    "water_use_parameters",
-    "editions",
-    "editions_for",
-    "permit_required",
-    "mt_simon_hinckley",
-    "bulk_sale",
-    "once_through",
-    "surface_water_levels",
-    "data_center",
-    "processing_fee",
-    "screen",
-    "past_unpermitted_fees",
-    "late_payment_penalty",
-    "headline",
-]
+from wetland_gis.water_use.schedules import (
+    late_payment_penalty as late_payment_penalty,
+    past_unpermitted_fees as past_unpermitted_fees,
+)
 
 #: Headline order: the first outcome found among a permit's restriction decisions wins.
 _HEADLINE_ORDER = (

@@ -30,8 +30,6 @@ from wetland_gis.water_use.framework import (
     _single,
 )
 
-__all__ = ["past_unpermitted_fees", "late_payment_penalty"]
-
 
 def _decided(
     rec: _Rec,

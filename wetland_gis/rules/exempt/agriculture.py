@@ -24,16 +24,6 @@ from wetland_gis.rules.exempt.model import (
     start,
 )
 
-__all__ = [
-    "cropped_before_1991",
-    "pasture_land",
-    "normal_farming_practice",
-    "conservation_practice",
-    "aquaculture_activity",
-    "wild_rice_production",
-    "swampbuster_land",
-]
-
 
 def cropped_before_1991(
     facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None

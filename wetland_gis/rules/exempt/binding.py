@@ -38,16 +38,6 @@ from wetland_gis.rules.exempt.model import (
     start,
 )
 
-__all__ = [
-    "binding_exclusions",
-    "decide_exemptions",
-    "ImpactExemptions",
-    "ProjectExemptions",
-    "EACH_CLAUSE",
-    "WHOLE_SUBDIVISION",
-    "EXEMPTION_UNIT_READINGS",
-]
-
 #: Default reading of what "an exemption" is (subd. 11(b); Minn. R. 8420.0420, subp. 1 C):
 #: each clause of § 103G.2241 (subd. 6(a)(1), 6(a)(2), ...) is one exemption.
 EACH_CLAUSE = "each_clause"

@@ -14,8 +14,6 @@ import importlib
 from wetland_gis.rules import spec
 from wetland_gis.rules.exempt.model import RuleSpec, bind
 
-__all__ = ["CLAUSES", "bound"]
-
 _PACKAGE = "wetland_gis.rules.exempt."
 
 

@@ -32,13 +32,6 @@ from wetland_gis.rules.exempt.model import (
     types_text,
 )
 
-__all__ = [
-    "assessed_drainage_benefits",
-    "public_drainage_maintenance",
-    "private_drainage_maintenance",
-    "agricultural_land_drainage",
-]
-
 
 def project_area_limit(run: RuleRun, key: str, project_fact: str, words: str) -> bool | None:
     """Test a limit stated of the project: the project's area, else this impact's as a floor.

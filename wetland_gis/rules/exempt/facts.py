@@ -27,20 +27,6 @@ from wetland_gis.errors import RulesInputError
 from wetland_gis.rules.exempt.model import optional_choice, optional_date, optional_flag
 from wetland_gis.rules.spec import exemption_fact
 
-__all__ = [
-    "ExemptionFacts",
-    "ExemptionClaims",
-    "FACT_COLUMNS",
-    "CLAIMS",
-    "IMPACT_KINDS",
-    "LAND_USES",
-    "AGRICULTURAL_LAND",
-    "INCIDENTAL_CAUSES",
-    "LATER_USES",
-    "PROHIBITED_LATER_USES",
-    "LATER_EVENT_FACTS",
-]
-
 #: Impact kinds (as the engine's ``impact_kind``); ``unknown`` reads as not known.
 IMPACT_KINDS = frozenset(exemption_fact("impact_kind").choices)
 #: Land uses (as the engine's ``land_use``, § 103G.005, subd. 2a, 14a).

@@ -6,8 +6,6 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, decide_flags
 
-__all__ = ["federal_approval"]
-
 #: Subd. 3, in the order of the text.
 _FEDERAL = (
     Flag(

@@ -6,9 +6,6 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, RuleRun, optional_flag, start
 
-__all__ = ["silviculture_temporary_crossing", "forest_road_access"]
-
-
 #: Subd. 7(1) and 7(2) alike.
 _LIMITS_IMPACT = Flag(
     "limits_impact",

@@ -14,13 +14,6 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import Day, ExemptionResult, RuleFunction, start
 
-__all__ = [
-    "beaver_dam_wetland",
-    "culvert_blockage_wetland",
-    "other_purpose_wetland",
-    "combined_incidental_wetland",
-]
-
 _WORDS = {
     "beaver_dam": "beaver dam construction",
     "culvert_blockage": "blockage of culverts through roadways maintained by a public or "

@@ -35,39 +35,6 @@ from wetland_gis.rules import spec as _spec
 from wetland_gis.rules.numbers import exact
 from wetland_gis.units import SQFT_PER_ACRE as _SQFT_PER_ACRE
 
-__all__ = [
-    "ConditionStatus",
-    "Condition",
-    "Day",
-    "Flag",
-    "ExemptionResult",
-    "RuleSpec",
-    "RuleRun",
-    "all_of",
-    "any_of",
-    "STATUTE",
-    "subd",
-    "start",
-    "decide_flags",
-    "impact_kind_is",
-    "land_use_is",
-    "covered_type",
-    "sized_type",
-    "negate",
-    "exact",
-    "check_count",
-    "check_area",
-    "optional_flag",
-    "optional_choice",
-    "optional_date",
-    "types_text",
-    "long_date",
-    "SQFT_PER_ACRE",
-    "PERCENT",
-    "CONDITIONS_11A",
-    "USE_RESTRICTION_KEY",
-]
-
 #: The date a rule is applied as of: an ISO date string, a date, or ``None`` (today).
 Day = str | dt.date | None
 

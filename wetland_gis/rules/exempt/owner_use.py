@@ -6,8 +6,6 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import Day, ExemptionResult, impact_kind_is, start
 
-__all__ = ["irrigation_boom_fill"]
-
 
 def irrigation_boom_fill(
     facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None

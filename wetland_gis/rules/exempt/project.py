@@ -63,18 +63,6 @@ from wetland_gis.rules.kernel import COVERED_IMPACTS, WHOLE_PROJECT, Impact, Rul
 from wetland_gis.rules.spec import EXEMPTION_ONE, RULE_SPECS
 from wetland_gis.rules.trace import TraceLog
 
-__all__ = [
-    "OtherExemptions",
-    "ImpactExemptionAnswer",
-    "decide_other_exemptions",
-    "other_exemptions",
-    "exemption_facts_of",
-    "road_facts_of",
-    "REPLACEMENT_BY_BOARD",
-    "REPLACEMENT_BY_STATE_DOT",
-    "NOT_TRIED_REASON",
-]
-
 #: ``ImpactDecision.replacement_by`` when the board replaces (§ 103G.222, subd. 1(m)).
 REPLACEMENT_BY_BOARD = "board"
 #: ``ImpactDecision.replacement_by`` for a state road: the Department of Transportation.

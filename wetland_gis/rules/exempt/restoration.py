@@ -6,9 +6,6 @@ from wetland_gis.parameters import ParameterSet
 from wetland_gis.rules.exempt.facts import ExemptionFacts
 from wetland_gis.rules.exempt.model import Day, ExemptionResult, Flag, decide_flags
 
-__all__ = ["conservation_restoration", "landowner_restoration"]
-
-
 #: Subd. 4(1), in the order of the text.
 _CONSERVATION = (
     Flag(

@@ -41,16 +41,6 @@ from wetland_gis.rules.exempt.model import (
 )
 from wetland_gis.rules.spec import FACTS, road_fact
 
-__all__ = [
-    "RoadFacts",
-    "RoadRoute",
-    "RoadResult",
-    "road_replacement",
-    "ROAD_PROJECT_KINDS",
-    "ROAD_AUTHORITIES",
-    "ROAD_FACT_COLUMNS",
-]
-
 #: Kinds of road project: the four of paragraph (m), and the two it excludes.
 ROAD_PROJECT_KINDS = frozenset(road_fact("project_kind").choices)
 _COVERED_KINDS = ("repair", "rehabilitation", "reconstruction", "replacement")

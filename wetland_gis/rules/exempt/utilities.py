@@ -23,14 +23,6 @@ from wetland_gis.rules.exempt.model import (
     start,
 )
 
-__all__ = [
-    "utility_service",
-    "utility_operation_maintenance",
-    "sewage_treatment_update",
-    "utility_certification",
-]
-
-
 #: Subd. 6(a)(1): the work, and clause (i); clause (ii), the area, is tested after them.
 _SERVICE = (
     Flag(

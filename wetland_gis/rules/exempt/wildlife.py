@@ -16,8 +16,6 @@ from wetland_gis.rules.exempt.model import (
     start,
 )
 
-__all__ = ["wildlife_spoil_deposition", "duck_blinds"]
-
 
 def wildlife_spoil_deposition(
     facts: ExemptionFacts, params: ParameterSet | None = None, day: Day = None

@@ -540,6 +540,56 @@ def test_issue_32_the_report_names_the_reading_that_put_a_bank_credit_ahead_of_a
     assert "Bank credits chosen over a better-tier site" not in _report()
 
 
+@pytest.mark.parametrize(
+    ("columns", "shown"),
+    [
+        pytest.param(
+            {"passed_over_sites": ["S1; north"], "passed_over_ids": ['["S1; north"]']},
+            "ahead of project-specific site S1; north (Tier 1",
+            id="subd. 3(c): the ids are read as data, an id holding '; ' stays one site",
+        ),
+        pytest.param(
+            {"passed_over_sites": ["S1; north"]},
+            "ahead of project-specific site S1; north (Tier 1",
+            id="subd. 3(c): a plan written before the ids: its text shown whole, not split",
+        ),
+    ],
+)
+def test_the_passed_over_sites_are_read_as_data_not_split(columns, shown):
+    """Issue 33 ("text is never parsed back"): ``passed_over_ids`` is the list ``site``
+    decided; the people's ``passed_over_sites`` text is never split again."""
+    ranking = pd.DataFrame(
+        {
+            "impact_id": ["A", "A"],
+            "option_id": ["S1; north", "1201-S"],
+            "option_kind": ["site", "bank"],
+            "tier": [1, 3],
+            "excluded": [False, False],
+            "in_kind": [True, False],
+            "credits_needed": [1.0, 1.0],
+            "credits_available": [1.0, 4.2],
+            "cost": [11_000.0, 9_500.0],
+            "distance_ft": [800.0, 229_659.0],
+            "siting_reading": ["banking_own_order"] * 2,
+        }
+    )
+    allocation = pd.DataFrame(
+        {
+            "impact_id": ["A"],
+            "option_id": ["1201-S"],
+            "option_kind": ["bank"],
+            "tier": [3],
+            "credits": [1.0],
+            "cost": [9_500.0],
+            "siting_reading": ["banking_own_order"],
+            **columns,
+        }
+    )
+    text = html.unescape(_report(ranking=ranking, allocation=allocation))
+    section = text.split("Bank credits chosen over a better-tier site")[1].split("</ul>")[0]
+    assert shown in re.sub(r"\s+", " ", section)
+
+
 def test_the_report_reads_the_straddled_counties_from_the_trace_not_the_text() -> None:
     """Issue 33 ("text is never parsed back"): the county cell is the ``facts.context``
     step's ``counties`` (data); a name the ``counties`` text would split is read whole, and

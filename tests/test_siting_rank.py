@@ -502,6 +502,7 @@ def test_issue_32_tier_gaps_and_the_plan_agree_on_the_tier_used_and_the_levels_o
     assert list(plan.index) == ["1002"] and plan.loc["1002", "tier"] == 3
     assert plan.loc["1002", "cost"] == pytest.approx(9_585.0)  # $1,565 less than the site
     assert plan.loc["1002", "passed_over_sites"] == "S1"
+    assert plan.loc["1002", "passed_over_ids"] == '["S1"]'  # the same ids as data (JSON)
     gaps = result.tier_gaps.set_index(["method", "tier"])
     assert gaps.loc[("site", 1), "status"] == "sufficient"  # S1 is open and unused ...
     assert gaps.loc[("bank", 3), "status"] == "sufficient"  # ... and so is banking's level
@@ -512,6 +513,7 @@ def test_issue_32_tier_gaps_and_the_plan_agree_on_the_tier_used_and_the_levels_o
     single = site(impact, near, far, context=context, as_of=AS_OF, siting_reading="single_order")
     assert list(single.allocation["option_id"]) == ["S1"]
     assert list(single.allocation["passed_over_sites"]) == [""]
+    assert list(single.allocation["passed_over_ids"]) == [""]
 
 
 def test_subd_3d_an_impact_without_options_has_every_tier_empty():

@@ -389,16 +389,29 @@ def _passed_over(
 ) -> dict[str, Any] | None:
     """Say which reading put bank credits ahead of a better-tier site (issue 32).
 
-    Reads the plan's ``passed_over_sites`` (decided by ``site``: sites of a better tier
-    for the impact with credits the plan did not use) and, for the words, the ranking's
-    tier, kind, distance and cost of each option; computes nothing of its own.
+    Reads the plan's ``passed_over_ids`` (decided by ``site``: sites of a better tier
+    for the impact with credits the plan did not use, a JSON list; a plan written before
+    it has only ``passed_over_sites``, whose text is shown whole, never split) and, for the
+    words, the ranking's tier, kind, distance and cost of each option; computes nothing of
+    its own.
     """
     if allocation is None or not len(allocation):
         return None
-    col = find_column(allocation.columns, "passed_over_sites")
-    if col is None:
+    col = find_column(allocation.columns, "passed_over_ids")
+    text_col = find_column(allocation.columns, "passed_over_sites")
+    if col is None and text_col is None:
         return None
-    chosen = allocation[allocation[col].map(lambda v: not is_missing(v) and bool(str(v).strip()))]
+
+    def ids_of(value: Any) -> list[str]:
+        if is_missing(value) or not str(value).strip():
+            return []
+        if col is None:
+            return [str(value).strip()]  # the people's text, shown as it is
+        ids = json.loads(value) if isinstance(value, str) else value
+        return [str(i) for i in ids]
+
+    passed = allocation[col if col is not None else text_col].map(ids_of)
+    chosen, passed = allocation[passed.map(bool)], passed[passed.map(bool)]
     if not len(chosen):
         return None
     about: dict[tuple[str, str], Mapping[str, Any]] = {}
@@ -416,9 +429,8 @@ def _passed_over(
         return f"{option} ({', '.join(p for p in parts if p and p != MISSING)})"
 
     items = []
-    for _, a in chosen.iterrows():
+    for (_, a), sites in zip(chosen.iterrows(), passed, strict=True):
         impact, option = fmt(row_value(a, "impact_id")), fmt(row_value(a, "option_id"))
-        sites = [s.strip() for s in str(a[col]).split(";") if s.strip()]
         items.append(
             f"Impact {impact}: bank credits {words(impact, option)} ahead of project-specific "
             f"site {' and '.join(words(impact, s) for s in sites)}, which had credits the plan "

@@ -11,6 +11,7 @@ plain GeoDataFrames, DataFrames and paths; writing files is the caller's job.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -316,7 +317,11 @@ def site(
     # the tier gaps as the allocation settled them: one account of subd. 3(d)
     gaps = tier_gaps(ranking, needs=need_table, as_of=day, plan=solution.plan)
     named = {"siting_reading": siting_reading, "weights": weights_label(weights_used)}
-    plan = solution.plan.assign(passed_over_sites=passed_over_sites(ranking, solution.plan))
+    passed = passed_over(ranking, solution.plan)
+    plan = solution.plan.assign(
+        passed_over_sites=["; ".join(ids) for ids in passed],  # for people
+        passed_over_ids=[json.dumps(ids) if ids else "" for ids in passed],  # for the report
+    )
     plan, unmet = plan.assign(**named), solution.unmet.assign(**named)
 
     site_frame = _summarise(site_frame, ranking, plan)
@@ -508,15 +513,28 @@ def _with_depressions(
 
 
 def passed_over_sites(ranking: pd.DataFrame, plan: pd.DataFrame) -> list[str]:
+    """Return :func:`passed_over` as the plan's text: each row's ids ``"; "``-joined.
+
+    Examples
+    --------
+    >>> passed_over_sites(pd.DataFrame(), pd.DataFrame({"impact_id": ["1"]}))
+    ['']
+    """
+    return ["; ".join(ids) for ids in passed_over(ranking, plan)]
+
+
+def passed_over(ranking: pd.DataFrame, plan: pd.DataFrame) -> list[list[str]]:
     """Return, per plan row of bank credits, the better-tier sites it was chosen over.
 
     Under ``banking_own_order`` (§ 103G.222, subd. 3(c)) a bank credit in the impact's
     bank service area (tier 3) is the first level of banking's own order, and between
     the two methods the cheaper is chosen: a plan may take it while a project-specific
     site of tier 1 or 2 for the same impact still has credits the plan did not use. Those
-    sites (``"; "``-joined ids, best tier first) are what the reading put the credit
-    ahead of; blank for a site, and always under ``single_order``, where a bank credit
-    never comes before a better-tier site.
+    sites (their ids, best tier first) are what the reading put the credit ahead of; none
+    for a site, and always none under ``single_order``, where a bank credit never comes
+    before a better-tier site. The plan writes them twice: ``passed_over_sites``, the ids
+    ``"; "``-joined for people, and ``passed_over_ids``, a JSON list the report reads (an
+    id may hold a ``;``).
 
     Parameters
     ----------
@@ -527,14 +545,14 @@ def passed_over_sites(ranking: pd.DataFrame, plan: pd.DataFrame) -> list[str]:
 
     Returns
     -------
-    list of str
-        One entry per plan row.
+    list of list of str
+        One list of site ids per plan row.
     """
     if not len(plan) or not len(ranking):
-        return [""] * len(plan)
+        return [[] for _ in range(len(plan))]
     own = set(ranking.get("siting_reading", pd.Series(dtype=object)).astype(str))
     if own != {BANKING_OWN_ORDER}:
-        return [""] * len(plan)
+        return [[] for _ in range(len(plan))]
     taken = plan.groupby(plan["option_id"].astype(str))["credits"].sum().to_dict()
     ok = ranking[~read_yes_no(ranking["excluded"]) & (ranking["option_kind"] == "site")]
     used = np.array([float(taken.get(o, 0.0)) for o in ok["option_id"].astype(str)])
@@ -544,14 +562,14 @@ def passed_over_sites(ranking: pd.DataFrame, plan: pd.DataFrame) -> list[str]:
     for imp, option, tier in zip(left["impact_id"], left["option_id"], left["tier"], strict=True):
         if not pd.isna(tier):
             sites.setdefault(imp, []).append((int(tier), str(option)))
-    out = []
+    out: list[list[str]] = []
     for imp, kind, tier in zip(plan["impact_id"], plan["option_kind"], plan["tier"], strict=True):
         better = (
             sorted(s for s in sites.get(imp, []) if s[0] < int(tier))
             if kind == "bank" and not pd.isna(tier)
             else []
         )
-        out.append("; ".join(option for _, option in better))
+        out.append([option for _, option in better])
     return out
 
 

@@ -25,10 +25,11 @@ from wetland_gis.rules.exempt.model import RuleSpec
 from wetland_gis.rules.spec import (
     FACTS,
     STAGES,
-    STATUTE_PREFIX,
     Fact,
+    exemption_clause,
     exemption_fact,
     rules_of,
+    short_cite,
 )
 
 #: Facts the engine fills from the geometry and the project (no column).
@@ -156,11 +157,6 @@ def _listed_fact(name: str) -> str:
     return f"`{fact.column}`" + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def _short(citation: str) -> str:
-    """Return a citation of the exemptions section without it: ``subd. 1(2)``."""
-    return citation.replace(f"{STATUTE_PREFIX}103G.2241, ", "")
-
-
 def exemption_list() -> str:
     """Return the Markdown list of every exemption with its facts (for the README).
 
@@ -170,7 +166,7 @@ def exemption_list() -> str:
     lines = []
     for spec in _exemptions():
         facts = ", ".join(_listed_fact(f) for f in spec.facts)
-        lines.append(f"- {_short(spec.citations[0])}: {spec.label}. Facts: {facts}.")
+        lines.append(f"- {exemption_clause(spec.citations[0])}: {spec.label}. Facts: {facts}.")
     return "\n".join(lines) + "\n"
 
 
@@ -186,7 +182,7 @@ def stage_table() -> str:
 
 
 def _clause_cell(citations: Iterable[str]) -> str:
-    seen = dict.fromkeys(c.replace(STATUTE_PREFIX, "§ ") for c in citations)
+    seen = dict.fromkeys(short_cite(c) for c in citations)
     return "; ".join(seen)
 
 

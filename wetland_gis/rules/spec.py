@@ -101,6 +101,19 @@ def short_cite(citation: str) -> str:
     return citation.replace(STATUTE_PREFIX, "§ ")
 
 
+def exemption_clause(citation: str) -> str:
+    """Return a citation of the exemptions section, § 103G.2241, without it: ``subd. 1(2)``.
+
+    Any other citation is returned as it is.
+
+    Examples
+    --------
+    >>> exemption_clause(cite("103G.2241", "1(2)")), exemption_clause(cite("103G.222"))
+    ('subd. 1(2)', 'Minn. Stat. § 103G.222')
+    """
+    return citation.replace(f"{cite('103G.2241')}, ", "")
+
+
 def _exemption(subdivision: str) -> str:
     """Return the citation of a paragraph of the exemptions section, § 103G.2241."""
     return cite("103G.2241", subdivision)

@@ -642,20 +642,24 @@ class RuleRun:
         moot: list[str] = []  # facts of unknown conditions once a condition failed
         for c in self.conditions:
             if c.status is ConditionStatus.FAILED:
-                reasons.append(f"Not met ({_short(c.citation)}): {c.text}")
+                reasons.append(f"Not met ({_spec.exemption_clause(c.citation)}): {c.text}")
             elif outcome is Outcome.NOT_APPLIED:
                 if c.defining and c.status is ConditionStatus.UNKNOWN:
-                    reasons.append(f"Not tried ({_short(c.citation)}), not given: {c.text}")
+                    reasons.append(
+                        f"Not tried ({_spec.exemption_clause(c.citation)}), not given: {c.text}"
+                    )
             elif c.status is ConditionStatus.UNKNOWN and outcome is Outcome.NOT_EXEMPT:
                 moot.extend(c.facts)
             elif c.status is ConditionStatus.UNKNOWN:
-                reasons.append(f"Not known ({_short(c.citation)}): {c.text}")
+                reasons.append(f"Not known ({_spec.exemption_clause(c.citation)}): {c.text}")
                 verify.append(f"Verify ({', '.join(c.facts)}): {c.text}")
         if moot:  # a failed condition decides it: the unknown ones are named, not worded
             facts = ", ".join(dict.fromkeys(moot))
             reasons.append(f"Not known, and moot once a condition fails: {facts}.")
         if outcome is Outcome.EXEMPT and self.spec.kind == "exemption":
-            reasons.append(f"Every condition of {_short(self.spec.citations[0])} is met.")
+            reasons.append(
+                f"Every condition of {_spec.exemption_clause(self.spec.citations[0])} is met."
+            )
         reasons.extend(self.notes)
         verify.extend(self.verify)
         citations = list(self.spec.citations)
@@ -686,11 +690,6 @@ class RuleRun:
             impact_id=getattr(self.facts, "impact_id", None),
             amounts=dict(self.amounts),
         )
-
-
-def _short(citation: str) -> str:
-    """Return a citation without the section name, for reasons (``subd. 1(2)``)."""
-    return citation.replace(f"{STATUTE}, ", "")
 
 
 def impact_kind_is(
